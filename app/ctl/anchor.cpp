@@ -1,0 +1,1 @@
+namespace Trainyard { int ctlAnchor() { return 0; } }

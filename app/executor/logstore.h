@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#pragma once
+
+#include <QByteArray>
+#include <QDateTime>
+#include <QHash>
+#include <QObject>
+#include <QString>
+
+#include <functional>
+#include <memory>
+
+namespace Trainyard {
+
+/// One log entry, as served by `…/jobs/{id}/logs` and stored one JSON object per line:
+/// {"timestamp": RFC 3339 with microseconds, "severity": DEFAULT|DEBUG|INFO|NOTICE|WARNING|ERROR|CRITICAL|
+///  ALERT|EMERGENCY (Cloud Logging's LogSeverity names), "taskName": "master-replica-0"|…|"service",
+///  "trialId": "" or "3", "message": text without the trailing newline}.
+struct LogEntry {
+    qint64 timestampUs = 0; ///< microseconds since the Unix epoch (UTC)
+    QString severity;
+    QString taskName;
+    QString trialId;
+    QString message;
+};
+
+/// Append-only log files per job and replica, and live subscribers.
+///
+/// Files: `<dataDir>/jobs/<jobId>/logs/<taskName>.jsonl` (one JSON LogEntry a line). Writes are
+/// buffered and flushed at least every 100 ms and when a job ends, so a crash loses at most that tail.
+/// Subscribers get every appended entry in arrival order (per job), in batches, on the main thread.
+/// Owned by the executor's main thread; not thread-safe.
+class LogStore : public QObject
+{
+    Q_OBJECT
+public:
+    explicit LogStore(const QString& dataDir, QObject* parent = nullptr);
+    ~LogStore() override;
+
+    /// Appends one entry to the job's log.
+    void append(const QString& jobId, const LogEntry& entry);
+    /// Appends raw output of a replica: splits `bytes` into lines (keeping a partial last line
+    /// for the next call), detects severity and timestamp (Python logging and glog prefixes;
+    /// unknown stdout lines INFO, unknown stderr lines INFO as the service does) and appends them.
+    void appendOutput(const QString& jobId, const QString& taskName, const QString& trialId, const QByteArray& bytes,
+                      bool isStderr);
+    /// Flushes any partial line kept for this replica (call when its process exits).
+    void finishOutput(const QString& jobId, const QString& taskName);
+    /// Writes all buffered entries of all jobs to disk now.
+    void flush();
+
+    /// Reads a job's entries from disk, merged across replicas in timestamp order.
+    /// `taskName` empty = all; `minSeverity` empty = all. At most `limit` entries after `afterIndex`
+    /// (a position in the merged order). Appends nothing for an unknown job.
+    QList<LogEntry> read(const QString& jobId, const QString& taskName, const QString& minSeverity,
+                         qint64 afterIndex = 0, int limit = 1000) const;
+
+    using Subscriber = std::function<void(const QList<LogEntry>& batch)>;
+    /// Registers a live subscriber for one job's new entries; returns an id for unsubscribe().
+    int subscribe(const QString& jobId, Subscriber subscriber);
+    void unsubscribe(int id);
+
+    /// Encodes an entry as its JSON line (no newline).
+    static QByteArray toJsonLine(const LogEntry& entry);
+    /// Severity rank (DEFAULT 0 … EMERGENCY 800, Cloud Logging's numbers) for filtering.
+    static int severityRank(const QString& severity);
+
+private:
+    struct Private;
+    std::unique_ptr<Private> d;
+};
+
+} // namespace Trainyard

@@ -1,0 +1,196 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#pragma once
+
+// The job schema of Google Cloud AI Platform Training, REST v1 (`ml.googleapis.com/v1`,
+// resource `projects.jobs`), as immutable-by-convention value types.
+//
+// Source: https://cloud.google.com/ai-platform/training/docs/reference/rest/v1/projects.jobs
+// Field names are the service's (camelCase in JSON); enums are kept as the service's enum
+// names (QString) so that a Job written for the cloud round-trips unchanged.
+// int64 fields are std::optional<qint64>: absent stays absent on output; present ones are
+// written as JSON strings (proto3 JSON mapping) and accepted as numbers or strings on input.
+
+#include <QJsonObject>
+#include <QList>
+#include <QMap>
+#include <QString>
+#include <QStringList>
+
+#include <optional>
+
+namespace Trainyard {
+
+/// AcceleratorConfig: `count` accelerators of `type` (enum AcceleratorType, e.g. "NVIDIA_TESLA_T4").
+struct AcceleratorConfig {
+    std::optional<qint64> count;
+    QString type;
+    bool operator==(const AcceleratorConfig&) const = default;
+};
+
+/// DiskConfig: boot disk of a replica. Kept for fidelity; a workstation does not provision disks.
+struct DiskConfig {
+    QString bootDiskType; ///< "pd-ssd" or "pd-standard"
+    std::optional<qint64> bootDiskSizeGb;
+    bool operator==(const DiskConfig&) const = default;
+};
+
+/// ReplicaConfig: per-role settings (masterConfig, workerConfig, parameterServerConfig, evaluatorConfig).
+struct ReplicaConfig {
+    std::optional<AcceleratorConfig> acceleratorConfig;
+    QString imageUri;
+    QString tpuTfVersion;
+    QStringList containerCommand;
+    QStringList containerArgs;
+    std::optional<DiskConfig> diskConfig;
+    bool operator==(const ReplicaConfig&) const = default;
+};
+
+/// Scheduling: limits as google.protobuf.Duration strings ("7200s", "1.5s"); priority 0..1000.
+struct Scheduling {
+    QString maxRunningTime;
+    QString maxWaitTime;
+    std::optional<int> priority;
+    bool operator==(const Scheduling&) const = default;
+};
+
+/// ParameterSpec: one hyperparameter. `type` is PARAMETER_TYPE_UNSPECIFIED|DOUBLE|INTEGER|CATEGORICAL|DISCRETE;
+/// `scaleType` is NONE|UNIT_LINEAR_SCALE|UNIT_LOG_SCALE|UNIT_REVERSE_LOG_SCALE.
+struct ParameterSpec {
+    QString parameterName;
+    QString type;
+    std::optional<double> minValue;
+    std::optional<double> maxValue;
+    QStringList categoricalValues;
+    QList<double> discreteValues;
+    QString scaleType;
+    bool operator==(const ParameterSpec&) const = default;
+};
+
+/// HyperparameterSpec: `goal` is GOAL_TYPE_UNSPECIFIED|MAXIMIZE|MINIMIZE; `algorithm` is
+/// ALGORITHM_UNSPECIFIED|GRID_SEARCH|RANDOM_SEARCH.
+struct HyperparameterSpec {
+    QString goal;
+    QList<ParameterSpec> params;
+    std::optional<int> maxTrials;
+    std::optional<int> maxParallelTrials;
+    std::optional<int> maxFailedTrials;
+    QString hyperparameterMetricTag;
+    QString resumePreviousJobId;
+    std::optional<bool> enableTrialEarlyStopping;
+    QString algorithm;
+    bool operator==(const HyperparameterSpec&) const = default;
+};
+
+/// TrainingInput: what to run and on what.
+struct TrainingInput {
+    QString scaleTier; ///< BASIC|STANDARD_1|PREMIUM_1|BASIC_GPU|BASIC_TPU|CUSTOM (empty = BASIC)
+    QString masterType;
+    std::optional<ReplicaConfig> masterConfig;
+    QString workerType;
+    std::optional<ReplicaConfig> workerConfig;
+    QString parameterServerType;
+    std::optional<ReplicaConfig> parameterServerConfig;
+    QString evaluatorType;
+    std::optional<ReplicaConfig> evaluatorConfig;
+    std::optional<qint64> workerCount;
+    std::optional<qint64> parameterServerCount;
+    std::optional<qint64> evaluatorCount;
+    QStringList packageUris;
+    QString pythonModule;
+    QStringList args;
+    std::optional<HyperparameterSpec> hyperparameters;
+    QString region;
+    QString jobDir;
+    QString runtimeVersion;
+    QString pythonVersion;
+    std::optional<Scheduling> scheduling;
+    QString network;
+    QString serviceAccount;
+    std::optional<bool> useChiefInTfConfig;
+    std::optional<bool> enableWebAccess;
+    QJsonObject encryptionConfig; ///< kept verbatim; not used on a workstation
+    bool operator==(const TrainingInput&) const = default;
+};
+
+/// HyperparameterMetric: one reported value of the objective.
+struct HyperparameterMetric {
+    std::optional<qint64> trainingStep;
+    std::optional<double> objectiveValue;
+    bool operator==(const HyperparameterMetric&) const = default;
+};
+
+/// HyperparameterOutput: one trial of a tuning job.
+struct HyperparameterOutput {
+    QString trialId;
+    QMap<QString, QString> hyperparameters;
+    QString startTime; ///< RFC 3339 UTC, e.g. "2026-11-22T05:04:43.123Z"
+    QString endTime;
+    QString state; ///< Job state enum
+    std::optional<HyperparameterMetric> finalMetric;
+    QList<HyperparameterMetric> allMetrics;
+    std::optional<bool> isTrialStoppedEarly;
+    bool operator==(const HyperparameterOutput&) const = default;
+};
+
+/// TrainingOutput: results, filled by the executor.
+struct TrainingOutput {
+    std::optional<qint64> completedTrialCount;
+    QList<HyperparameterOutput> trials;
+    std::optional<double> consumedMLUnits;
+    std::optional<bool> isHyperparameterTuningJob;
+    QString hyperparameterMetricTag;
+    bool operator==(const TrainingOutput&) const = default;
+};
+
+/// Job: the resource. Output-only fields (createTime, startTime, endTime, state, errorMessage,
+/// etag, jobPosition, trainingOutput) are ignored on create, as the service ignores them.
+struct Job {
+    QString jobId;
+    QString createTime; ///< RFC 3339 UTC
+    QString startTime;
+    QString endTime;
+    QString state; ///< STATE_UNSPECIFIED|QUEUED|PREPARING|RUNNING|SUCCEEDED|FAILED|CANCELLING|CANCELLED
+    QString errorMessage;
+    QMap<QString, QString> labels;
+    QString etag; ///< base64 of an opaque version, as the service
+    std::optional<qint64> jobPosition;
+    TrainingInput trainingInput;
+    std::optional<TrainingOutput> trainingOutput;
+    bool operator==(const Job&) const = default;
+};
+
+/// One violation in Google's `google.rpc.BadRequest.FieldViolation` shape.
+/// `field` is a dotted path in the Job JSON, e.g. "trainingInput.workerConfig.acceleratorConfig.count"
+/// or "trainingInput.hyperparameters.params[2].discreteValues".
+struct FieldViolation {
+    QString field;
+    QString description;
+    bool operator==(const FieldViolation&) const = default;
+};
+using FieldViolations = QList<FieldViolation>;
+
+/// JSON codecs (REST v1 / proto3 JSON mapping).
+namespace JobJson {
+/// Encode as the service does: camelCase, enum names, int64 as strings, absent fields omitted.
+QJsonObject toJson(const Job& job);
+QJsonObject toJson(const TrainingInput& input);
+/// Decode. Unknown fields, wrong JSON types and unparsable int64 strings are violations (each named
+/// by its field path); on any violation the returned Job is incomplete and must not be used.
+Job fromJson(const QJsonObject& json, FieldViolations* violations);
+TrainingInput trainingInputFromJson(const QJsonObject& json, const QString& path, FieldViolations* violations);
+}
+
+/// Job states (the service's enum names) and helpers.
+namespace JobState {
+inline const QString Queued = QStringLiteral("QUEUED");
+inline const QString Preparing = QStringLiteral("PREPARING");
+inline const QString Running = QStringLiteral("RUNNING");
+inline const QString Succeeded = QStringLiteral("SUCCEEDED");
+inline const QString Failed = QStringLiteral("FAILED");
+inline const QString Cancelling = QStringLiteral("CANCELLING");
+inline const QString Cancelled = QStringLiteral("CANCELLED");
+/// True for SUCCEEDED, FAILED, CANCELLED.
+bool isFinal(const QString& state);
+}
+
+} // namespace Trainyard

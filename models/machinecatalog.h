@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#pragma once
+
+// The machine catalog: scale tiers, machine types and accelerator types, loaded from the
+// resource file `:/catalog/machines.json` (resources/catalog/machines.json).
+// Which numbers are the service's and which are Trainyard's local choice is documented in
+// that file's "sources" block and in resources/catalog/README.md.
+
+#include "job.h"
+
+#include <QJsonObject>
+#include <QList>
+#include <QMap>
+#include <QString>
+
+namespace Trainyard {
+
+/// A machine type: Compute Engine (n1-standard-4 …) or legacy (standard, large_model, complex_model_m …).
+struct MachineType {
+    QString name;
+    QString family; ///< "n1" for Compute Engine types, "legacy" for legacy types
+    int vcpus = 0;
+    double memoryGb = 0; ///< GiB, as Compute Engine documents it
+    /// Accelerator type (AcceleratorType enum name) -> allowed counts for this machine type.
+    QMap<QString, QList<int>> acceleratorCounts;
+    bool operator==(const MachineType&) const = default;
+};
+
+/// An accelerator type of the service (NVIDIA_TESLA_T4, TPU_V2 …).
+struct AcceleratorTypeInfo {
+    QString name;
+    QString displayName; ///< "NVIDIA T4"
+    bool isTpu = false;
+    /// Substrings of NVML device names that identify this type on a host ("T4", "Tesla T4").
+    QStringList nvmlNames;
+    bool operator==(const AcceleratorTypeInfo&) const = default;
+};
+
+/// A scale tier and what it expands to on a workstation (the expansion is our local choice;
+/// the service does not publish the machine types behind its tiers).
+struct ScaleTierInfo {
+    QString name;
+    QString description;
+    bool available = true; ///< false for BASIC_TPU on a workstation
+    QString unavailableReason;
+    QString masterType;
+    int workerCount = 0;
+    QString workerType;
+    int parameterServerCount = 0;
+    QString parameterServerType;
+    AcceleratorConfig masterAccelerator; ///< count 0 when none
+    bool operator==(const ScaleTierInfo&) const = default;
+};
+
+/// One GPU of this host, as NVML reports it.
+struct GpuInfo {
+    int index = 0; ///< NVML index, the number used in CUDA_VISIBLE_DEVICES
+    QString uuid;
+    QString name; ///< NVML device name, e.g. "NVIDIA H100 80GB HBM3"
+    QString acceleratorType; ///< catalog AcceleratorType matched from the name, or "NVIDIA_GPU" when unknown
+    qint64 memoryBytes = 0;
+    bool operator==(const GpuInfo&) const = default;
+};
+
+/// What this host can give to replicas.
+struct HostInventory {
+    int cpus = 0;
+    qint64 memoryBytes = 0;
+    QList<GpuInfo> gpus;
+    bool operator==(const HostInventory&) const = default;
+};
+
+class MachineCatalog
+{
+public:
+    /// The catalog compiled into the resources (parsed once, thread-safe).
+    static const MachineCatalog& builtin();
+    /// Parses a catalog document; returns an empty catalog and sets *error on malformed input.
+    static MachineCatalog fromJson(const QJsonObject& json, QString* error);
+
+    const QList<ScaleTierInfo>& scaleTiers() const { return m_scaleTiers; }
+    const QList<MachineType>& machineTypes() const { return m_machineTypes; }
+    const QList<AcceleratorTypeInfo>& acceleratorTypes() const { return m_acceleratorTypes; }
+
+    const ScaleTierInfo* scaleTier(const QString& name) const;
+    const MachineType* machineType(const QString& name) const;
+    const AcceleratorTypeInfo* acceleratorType(const QString& name) const;
+
+private:
+    QList<ScaleTierInfo> m_scaleTiers;
+    QList<MachineType> m_machineTypes;
+    QList<AcceleratorTypeInfo> m_acceleratorTypes;
+};
+
+/// A replica role after the scale tier is expanded.
+struct RolePlan {
+    QString role; ///< "master" | "worker" | "ps" | "evaluator" (TF_CONFIG task types)
+    QString taskPrefix; ///< "master-replica" | "worker-replica" | "ps-replica" | "evaluator-replica"
+    int count = 0;
+    QString machineType;
+    int vcpus = 0;
+    double memoryGb = 0;
+    QString acceleratorType; ///< empty when none
+    int acceleratorCount = 0; ///< per replica
+    bool operator==(const RolePlan&) const = default;
+};
+
+/// The cluster a TrainingInput asks for: master first, then workers, ps, evaluators (roles with count 0
+/// omitted). Totals are what the scheduler reserves.
+struct ClusterPlan {
+    QList<RolePlan> roles;
+    int totalReplicas() const;
+    int totalVcpus() const;
+    double totalMemoryGb() const;
+    int totalGpus() const;
+    bool operator==(const ClusterPlan&) const = default;
+};
+
+/// Expands the scale tier (or CUSTOM types/counts) into roles. Assumes a validated input.
+ClusterPlan planCluster(const TrainingInput& input, const MachineCatalog& catalog);
+
+/// Validates a Job for create, as the service does plus what this host can hold.
+/// Every violation is returned (never stops at the first), each with its field path in the Job JSON.
+/// Rules: ARCHITECTURE.md "A job's life" step 1 and the service's REST/docs rules.
+/// `host` is used for "can this host ever hold it" (GPU types/counts, vCPUs, memory).
+FieldViolations validateJob(const Job& job, const MachineCatalog& catalog, const HostInventory& host);
+
+/// Job ID rule alone (for live validation in the console): empty list when valid.
+QStringList jobIdProblems(const QString& jobId);
+/// Label rules alone: violations with paths "labels.<key>".
+FieldViolations labelViolations(const QMap<QString, QString>& labels);
+
+} // namespace Trainyard

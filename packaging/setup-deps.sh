@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Installs every Debian/Ubuntu package Trainyard's build, tests, benchmarks and sample trainer
+# need. Idempotent and non-interactive; run as root or with sudo available.
+#   packaging/setup-deps.sh            build + run + test dependencies
+#   packaging/setup-deps.sh --print    print the package list and exit
+set -euo pipefail
+
+packages=(
+    # toolchain
+    cmake ninja-build g++ pkg-config ccache
+    # Qt 6 (>= 6.4): Core/Network/Sql/Concurrent/Widgets/HttpServer/Charts/Test/LinguistTools
+    qt6-base-dev qt6-base-dev-tools qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
+    qt6-httpserver-dev qt6-websockets-dev qt6-charts-dev qt6-svg-dev libqt6opengl6-dev
+    libqt6sql6-sqlite libqt6svg6 libxkbcommon-dev libgl-dev qt6-qpa-plugins
+    # libraries for formats
+    libyaml-cpp-dev libleveldb-dev libprotobuf-dev protobuf-compiler libboost-dev
+    # sample trainer and its data (Debian's Python, not PyPI)
+    python3 python3-torch python3-numpy python3-pip python3-setuptools python3-wheel dataset-fashion-mnist
+    # GUI tests and screenshots
+    xvfb xauth
+    # the Debian 13 (trixie) build of the KSyntaxHighlighting path
+    debootstrap
+)
+
+if [[ "${1:-}" == "--print" ]]; then
+    printf '%s\n' "${packages[@]}"
+    exit 0
+fi
+
+sudo=""
+if [[ $(id -u) -ne 0 ]]; then
+    sudo="sudo"
+fi
+
+missing=()
+for p in "${packages[@]}"; do
+    if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+        missing+=("$p")
+    fi
+done
+
+if [[ ${#missing[@]} -eq 0 ]]; then
+    echo "setup-deps: all ${#packages[@]} packages are installed"
+    exit 0
+fi
+
+echo "setup-deps: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+$sudo apt-get install -y -q --no-install-recommends "${missing[@]}"
