@@ -18,8 +18,7 @@ namespace Trainyard {
 /// Owned by the executor's main thread; not thread-safe.
 /// Schema: table `jobs(job_id TEXT PRIMARY KEY, json TEXT, state TEXT, create_time TEXT, seq INTEGER)`
 /// plus `transitions(job_id, state, time)` for the state timeline, and `meta(key, value)`.
-class JobStore : public QObject
-{
+class JobStore : public QObject {
     Q_OBJECT
 public:
     explicit JobStore(QObject* parent = nullptr);
@@ -28,10 +27,13 @@ public:
     /// Opens (creating when needed) the database file. Returns false and sets *error on failure.
     bool open(const QString& path, QString* error);
 
-    /// Inserts a new job. Fails (returns false, *error set) when the jobId exists.
+    /// Inserts a new job (createTime defaults to now, state to QUEUED; the etag is computed) and
+    /// records its first transition. Fails (returns false, *error set) when the jobId exists.
     bool insert(const Job& job, QString* error);
-    /// Replaces a job's record (state, times, output, labels, etag …) and records a state
-    /// transition when the state changed. Emits jobChanged after the commit.
+    /// Replaces a job's record (state, times, output, labels …) and records a state
+    /// transition when the state changed. The stored etag is recomputed (the `etag` of `job` is
+    /// ignored), so any change of the record changes the etag. Emits jobChanged with the stored
+    /// record after the commit. Fails for an unknown jobId.
     bool update(const Job& job, QString* error = nullptr);
 
     std::optional<Job> job(const QString& jobId) const;
@@ -43,6 +45,10 @@ public:
 
     /// The state timeline of a job: (state, RFC 3339 time) in order.
     QList<QPair<QString, QString>> transitions(const QString& jobId) const;
+
+    /// The etag of a record: base64 of the first 9 bytes of SHA-256 over the job's compact JSON
+    /// with `etag` empty (opaque to clients, as the service's).
+    static QString computeEtag(const Job& job);
 
 Q_SIGNALS:
     void jobChanged(const Trainyard::Job& job);
