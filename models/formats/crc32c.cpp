@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "crc32c.h"
+
+#include <boost/crc.hpp>
+
+#include <cstring>
+
+namespace Trainyard::Formats {
+
+namespace {
+using BoostCrc32c = boost::crc_optimal<32, 0x1EDC6F41, 0xFFFFFFFF, 0xFFFFFFFF, true, true>;
+}
+
+quint32 crc32cPortable(const char* data, size_t n, quint32 init)
+{
+    // Boost takes the initial remainder unreflected: undo the final xor and the output reflection
+    // of the previous CRC to continue from it.
+    quint32 rem = init ^ 0xFFFFFFFFu;
+    quint32 unreflected = 0;
+    for (int bit = 0; bit < 32; ++bit, rem >>= 1)
+        unreflected = (unreflected << 1) | (rem & 1u);
+    BoostCrc32c crc(unreflected);
+    crc.process_bytes(data, n);
+    return crc.checksum();
+}
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+
+__attribute__((target("sse4.2"))) quint32 crc32cHardware(const char* data, size_t n, quint32 init)
+{
+    unsigned long long l = init ^ 0xFFFFFFFFu;
+    const char* p = data;
+    const char* const end = data + n;
+    // Align to 8 bytes so the 64-bit loads below are aligned (cheaper on older cores).
+    while (p < end && (reinterpret_cast<quintptr>(p) & 7) != 0)
+        l = __builtin_ia32_crc32qi(static_cast<unsigned int>(l), static_cast<unsigned char>(*p++));
+    while (end - p >= 8) {
+        unsigned long long word;
+        std::memcpy(&word, p, 8);
+        l = __builtin_ia32_crc32di(l, word);
+        p += 8;
+    }
+    while (p < end)
+        l = __builtin_ia32_crc32qi(static_cast<unsigned int>(l), static_cast<unsigned char>(*p++));
+    return static_cast<quint32>(l) ^ 0xFFFFFFFFu;
+}
+
+bool crc32cHardwareAvailable()
+{
+    static const bool available = __builtin_cpu_supports("sse4.2");
+    return available;
+}
+
+#else
+
+quint32 crc32cHardware(const char* data, size_t n, quint32 init)
+{
+    return crc32cPortable(data, n, init);
+}
+
+bool crc32cHardwareAvailable()
+{
+    return false;
+}
+
+#endif
+
+quint32 crc32c(const char* data, size_t n, quint32 init)
+{
+    static const bool hardware = crc32cHardwareAvailable();
+    return hardware ? crc32cHardware(data, n, init) : crc32cPortable(data, n, init);
+}
+
+quint32 maskCrc(quint32 crc)
+{
+    return ((crc >> 15) | (crc << 17)) + 0xa282ead8u;
+}
+
+quint32 unmaskCrc(quint32 masked)
+{
+    const quint32 rot = masked - 0xa282ead8u;
+    return (rot >> 17) | (rot << 15);
+}
+
+} // namespace Trainyard::Formats
