@@ -1,0 +1,705 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "apiclient.h"
+
+#include <QDateTime>
+#include <QEventLoop>
+#include <QJsonDocument>
+#include <QJsonParseError>
+#include <QLoggingCategory>
+#include <QNetworkAccessManager>
+#include <QNetworkProxy>
+#include <QNetworkReply>
+#include <QNetworkRequest>
+#include <QTimeZone>
+#include <QUrlQuery>
+
+namespace Trainyard {
+
+Q_LOGGING_CATEGORY(lcApiClient, "trainyard.models")
+
+namespace {
+
+// google.rpc.Code names for HTTP answers without Google's error body (a proxy, a crashed handler).
+QString statusForHttp(int http)
+{
+    switch (http) {
+    case 400:
+        return QStringLiteral("INVALID_ARGUMENT");
+    case 401:
+        return QStringLiteral("UNAUTHENTICATED");
+    case 403:
+        return QStringLiteral("PERMISSION_DENIED");
+    case 404:
+        return QStringLiteral("NOT_FOUND");
+    case 409:
+        return QStringLiteral("ABORTED");
+    case 429:
+        return QStringLiteral("RESOURCE_EXHAUSTED");
+    case 501:
+        return QStringLiteral("UNIMPLEMENTED");
+    case 503:
+        return QStringLiteral("UNAVAILABLE");
+    case 504:
+        return QStringLiteral("DEADLINE_EXCEEDED");
+    default:
+        return http >= 500 ? QStringLiteral("INTERNAL") : QStringLiteral("UNKNOWN");
+    }
+}
+
+// RFC 3339 with up to nanosecond fractions ("2026-11-22T05:04:43.123456Z", "+02:00" offsets) to µs.
+// QDateTime keeps milliseconds only, so the fraction is parsed separately.
+qint64 parseTimestampUs(const QString& text)
+{
+    if (text.isEmpty())
+        return 0;
+    QString base = text;
+    qint64 fractionUs = 0;
+    const qsizetype dot = text.indexOf(QLatin1Char('.'));
+    if (dot > 0) {
+        qsizetype end = dot + 1;
+        while (end < text.size() && text.at(end).isDigit())
+            ++end;
+        QString digits = text.mid(dot + 1, end - dot - 1).left(6);
+        while (digits.size() < 6)
+            digits.append(QLatin1Char('0'));
+        fractionUs = digits.toLongLong();
+        base = text.left(dot) + text.mid(end);
+    }
+    const QDateTime dt = QDateTime::fromString(base, Qt::ISODate);
+    if (!dt.isValid())
+        return 0;
+    return dt.toMSecsSinceEpoch() * 1000 + fractionUs;
+}
+
+qint64 int64Field(const QJsonValue& v)
+{
+    if (v.isString())
+        return v.toString().toLongLong();
+    return static_cast<qint64>(v.toDouble());
+}
+
+QList<int> intList(const QJsonValue& v)
+{
+    QList<int> out;
+    const QJsonArray array = v.toArray();
+    for (const QJsonValue& item : array)
+        out.append(static_cast<int>(int64Field(item)));
+    return out;
+}
+
+GpuInfo gpuFromJson(const QJsonObject& o)
+{
+    GpuInfo g;
+    g.index = static_cast<int>(int64Field(o.value(QLatin1String("index"))));
+    g.uuid = o.value(QLatin1String("uuid")).toString();
+    g.name = o.value(QLatin1String("name")).toString();
+    g.acceleratorType = o.value(QLatin1String("acceleratorType")).toString();
+    g.memoryBytes = int64Field(o.value(QLatin1String("memoryBytes")));
+    return g;
+}
+
+QList<GpuInfo> gpuList(const QJsonValue& v)
+{
+    QList<GpuInfo> out;
+    const QJsonArray array = v.toArray();
+    for (const QJsonValue& item : array)
+        out.append(gpuFromJson(item.toObject()));
+    return out;
+}
+
+std::optional<QJsonObject> parseObject(const QByteArray& body, ApiError* error)
+{
+    QJsonParseError parseError;
+    const QJsonDocument doc = QJsonDocument::fromJson(body, &parseError);
+    if (parseError.error != QJsonParseError::NoError || !doc.isObject()) {
+        error->status = QStringLiteral("INTERNAL");
+        error->message = QStringLiteral("The executor answered with malformed JSON: ") + parseError.errorString();
+        return std::nullopt;
+    }
+    return doc.object();
+}
+
+// Decodes a Job from an answer; a Job the client cannot decode is reported, not half-used.
+Job decodeJob(const QJsonObject& json, ApiError* error)
+{
+    FieldViolations violations;
+    Job job = JobJson::fromJson(json, &violations);
+    if (!violations.isEmpty()) {
+        error->status = QStringLiteral("INTERNAL");
+        error->message = QStringLiteral("The executor sent a Job this client cannot read: ") + violations.first().field
+            + QStringLiteral(": ") + violations.first().description;
+        error->violations = violations;
+        return {};
+    }
+    return job;
+}
+
+QString pathSegment(const QString& id)
+{
+    return QString::fromLatin1(QUrl::toPercentEncoding(id));
+}
+
+} // namespace
+
+QString ApiError::summary() const
+{
+    return status.isEmpty() ? message : status + QStringLiteral(": ") + message;
+}
+
+ApiError ApiError::fromBody(int httpStatus, const QByteArray& body, const QString& fallbackMessage)
+{
+    ApiError e;
+    e.httpStatus = httpStatus;
+    const QJsonDocument doc = QJsonDocument::fromJson(body);
+    const QJsonObject error = doc.object().value(QLatin1String("error")).toObject();
+    if (!error.isEmpty()) {
+        e.status = error.value(QLatin1String("status")).toString();
+        e.message = error.value(QLatin1String("message")).toString();
+        const QJsonArray details = error.value(QLatin1String("details")).toArray();
+        for (const QJsonValue& d : details) {
+            const QJsonArray fv = d.toObject().value(QLatin1String("fieldViolations")).toArray();
+            for (const QJsonValue& v : fv) {
+                const QJsonObject o = v.toObject();
+                e.violations.append(
+                    { o.value(QLatin1String("field")).toString(), o.value(QLatin1String("description")).toString() });
+            }
+        }
+    }
+    if (e.status.isEmpty())
+        e.status = statusForHttp(httpStatus);
+    if (e.message.isEmpty())
+        e.message = fallbackMessage.isEmpty() ? QString::fromUtf8(body.left(500)).trimmed() : fallbackMessage;
+    return e;
+}
+
+ReplicaInfo ReplicaInfo::fromJson(const QJsonObject& o)
+{
+    ReplicaInfo r;
+    r.taskName = o.value(QLatin1String("taskName")).toString();
+    r.role = o.value(QLatin1String("role")).toString();
+    r.index = static_cast<int>(int64Field(o.value(QLatin1String("index"))));
+    r.state = o.value(QLatin1String("state")).toString();
+    r.pid = int64Field(o.value(QLatin1String("pid")));
+    r.address = o.value(QLatin1String("address")).toString();
+    r.gpus = intList(o.value(QLatin1String("gpus")));
+    r.restarts = static_cast<int>(int64Field(o.value(QLatin1String("restarts"))));
+    if (o.contains(QLatin1String("exitCode")))
+        r.exitCode = static_cast<int>(int64Field(o.value(QLatin1String("exitCode"))));
+    if (o.contains(QLatin1String("exitSignal")))
+        r.exitSignal = static_cast<int>(int64Field(o.value(QLatin1String("exitSignal"))));
+    r.machineType = o.value(QLatin1String("machineType")).toString();
+    r.trialId = o.value(QLatin1String("trialId")).toString();
+    return r;
+}
+
+LogLine LogLine::fromJson(const QJsonObject& o)
+{
+    LogLine l;
+    l.timestampUs = parseTimestampUs(o.value(QLatin1String("timestamp")).toString());
+    l.severity = o.value(QLatin1String("severity")).toString();
+    l.taskName = o.value(QLatin1String("taskName")).toString();
+    l.trialId = o.value(QLatin1String("trialId")).toString();
+    l.message = o.value(QLatin1String("message")).toString();
+    return l;
+}
+
+HostStatus HostStatus::fromJson(const QJsonObject& o)
+{
+    HostStatus h;
+    h.cpus = static_cast<int>(int64Field(o.value(QLatin1String("cpus"))));
+    h.memoryBytes = int64Field(o.value(QLatin1String("memoryBytes")));
+    h.gpus = gpuList(o.value(QLatin1String("gpus")));
+    h.vcpusInUse = static_cast<int>(int64Field(o.value(QLatin1String("vcpusInUse"))));
+    h.memoryGbInUse = o.value(QLatin1String("memoryGbInUse")).toDouble();
+    h.gpusInUse = intList(o.value(QLatin1String("gpusInUse")));
+    h.runningJobs = static_cast<int>(int64Field(o.value(QLatin1String("runningJobs"))));
+    h.queuedJobs = static_cast<int>(int64Field(o.value(QLatin1String("queuedJobs"))));
+    return h;
+}
+
+ApiClient::ApiClient(const QUrl& baseUrl, const QByteArray& token, QObject* parent)
+    : QObject(parent)
+    , m_nam(new QNetworkAccessManager(this))
+    , m_baseUrl(baseUrl)
+    , m_token(token)
+{
+    // The executor is on the loopback address; a system proxy must never see the token.
+    m_nam->setProxy(QNetworkProxy::NoProxy);
+}
+
+ApiClient::~ApiClient() = default;
+
+QUrl ApiClient::projectUrl(const QString& suffix, const QString& query) const
+{
+    QUrl url = m_baseUrl;
+    QString base = url.path();
+    while (base.endsWith(QLatin1Char('/')))
+        base.chop(1);
+    url.setPath(base + QStringLiteral("/v1/projects/") + pathSegment(m_project) + suffix, QUrl::TolerantMode);
+    if (!query.isEmpty())
+        url.setQuery(query);
+    return url;
+}
+
+void ApiClient::request(const QByteArray& verb, const QString& path, const QString& query, const QByteArray& body,
+    QObject* context, std::function<void(int, const QByteArray&, const ApiError&)> done)
+{
+    QUrl url = m_baseUrl;
+    QString base = url.path();
+    while (base.endsWith(QLatin1Char('/')))
+        base.chop(1);
+    url.setPath(base + path, QUrl::TolerantMode);
+    if (!query.isEmpty())
+        url.setQuery(query);
+    QNetworkRequest req(url);
+    req.setRawHeader("Authorization", "Bearer " + m_token);
+    req.setRawHeader("Accept", "application/json");
+    if (!body.isEmpty() || verb == "POST" || verb == "PATCH")
+        req.setHeader(QNetworkRequest::ContentTypeHeader, QByteArray("application/json"));
+    if (m_timeoutMs > 0)
+        req.setTransferTimeout(m_timeoutMs);
+    QNetworkReply* reply = m_nam->sendCustomRequest(req, verb, body);
+    QPointer<QObject> guard(context);
+    const bool hasContext = context != nullptr;
+    connect(reply, &QNetworkReply::finished, this, [reply, guard, hasContext, done = std::move(done)]() {
+        reply->deleteLater();
+        if (hasContext && !guard)
+            return;
+        const int http = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+        const QByteArray data = reply->readAll();
+        ApiError error;
+        if (http == 0) {
+            error.status = QStringLiteral("UNAVAILABLE");
+            error.message = QStringLiteral("Cannot reach the executor at ") + reply->url().toString(QUrl::RemoveQuery)
+                + QStringLiteral(": ") + reply->errorString();
+        } else if (http < 200 || http >= 300) {
+            error = ApiError::fromBody(
+                http, data, reply->attribute(QNetworkRequest::HttpReasonPhraseAttribute).toString());
+        }
+        done(http, data, error);
+    });
+}
+
+namespace {
+template <typename T> using Done = ApiClient::Callback<T>;
+
+// Wraps a typed callback: transport/HTTP errors pass through, a 2xx body is parsed by `decode`.
+template <typename T, typename Decode>
+std::function<void(int, const QByteArray&, const ApiError&)> typed(Done<T> done, Decode decode)
+{
+    return [done = std::move(done), decode](int, const QByteArray& body, const ApiError& error) {
+        if (!error.isNull()) {
+            done(T {}, error);
+            return;
+        }
+        ApiError parseError;
+        const std::optional<QJsonObject> object = parseObject(body, &parseError);
+        if (!object) {
+            done(T {}, parseError);
+            return;
+        }
+        T value = decode(*object, &parseError);
+        done(parseError.isNull() ? value : T {}, parseError);
+    };
+}
+} // namespace
+
+void ApiClient::createJob(const Job& job, QObject* context, Callback<Job> done)
+{
+    const QByteArray body = QJsonDocument(JobJson::toJson(job)).toJson(QJsonDocument::Compact);
+    request("POST", projectUrl(QStringLiteral("/jobs")).path(), {}, body, context,
+        typed<Job>(std::move(done), [](const QJsonObject& o, ApiError* e) { return decodeJob(o, e); }));
+}
+
+void ApiClient::getJob(const QString& jobId, QObject* context, Callback<Job> done)
+{
+    request("GET", projectUrl(QStringLiteral("/jobs/") + pathSegment(jobId)).path(), {}, {}, context,
+        typed<Job>(std::move(done), [](const QJsonObject& o, ApiError* e) { return decodeJob(o, e); }));
+}
+
+void ApiClient::listJobs(
+    const QString& filter, int pageSize, const QString& pageToken, QObject* context, Callback<JobPage> done)
+{
+    QUrlQuery q;
+    if (!filter.isEmpty())
+        q.addQueryItem(QStringLiteral("filter"), QString::fromLatin1(QUrl::toPercentEncoding(filter)));
+    if (pageSize > 0)
+        q.addQueryItem(QStringLiteral("pageSize"), QString::number(pageSize));
+    if (!pageToken.isEmpty())
+        q.addQueryItem(QStringLiteral("pageToken"), QString::fromLatin1(QUrl::toPercentEncoding(pageToken)));
+    request("GET", projectUrl(QStringLiteral("/jobs")).path(), q.query(QUrl::FullyEncoded), {}, context,
+        typed<JobPage>(std::move(done), [](const QJsonObject& o, ApiError* e) {
+            JobPage page;
+            page.nextPageToken = o.value(QLatin1String("nextPageToken")).toString();
+            const QJsonArray jobs = o.value(QLatin1String("jobs")).toArray();
+            for (const QJsonValue& j : jobs) {
+                Job job = decodeJob(j.toObject(), e);
+                if (!e->isNull())
+                    return JobPage {};
+                page.jobs.append(job);
+            }
+            return page;
+        }));
+}
+
+void ApiClient::cancelJob(const QString& jobId, QObject* context, Callback<bool> done)
+{
+    request("POST", projectUrl(QStringLiteral("/jobs/") + pathSegment(jobId) + QStringLiteral(":cancel")).path(), {},
+        QByteArray("{}"), context, typed<bool>(std::move(done), [](const QJsonObject&, ApiError*) { return true; }));
+}
+
+void ApiClient::patchLabels(const QString& jobId, const QMap<QString, QString>& labels, const QString& etag,
+    QObject* context, Callback<Job> done)
+{
+    QJsonObject labelsJson;
+    for (auto it = labels.cbegin(); it != labels.cend(); ++it)
+        labelsJson.insert(it.key(), it.value());
+    QJsonObject body { { QStringLiteral("labels"), labelsJson } };
+    if (!etag.isEmpty())
+        body.insert(QStringLiteral("etag"), etag);
+    request("PATCH", projectUrl(QStringLiteral("/jobs/") + pathSegment(jobId)).path(),
+        QStringLiteral("updateMask=labels"), QJsonDocument(body).toJson(QJsonDocument::Compact), context,
+        typed<Job>(std::move(done), [](const QJsonObject& o, ApiError* e) { return decodeJob(o, e); }));
+}
+
+void ApiClient::replicas(const QString& jobId, QObject* context, Callback<QList<ReplicaInfo>> done)
+{
+    request("GET", projectUrl(QStringLiteral("/jobs/") + pathSegment(jobId) + QStringLiteral("/replicas")).path(), {},
+        {}, context, typed<QList<ReplicaInfo>>(std::move(done), [](const QJsonObject& o, ApiError*) {
+            QList<ReplicaInfo> out;
+            const QJsonArray array = o.value(QLatin1String("replicas")).toArray();
+            for (const QJsonValue& r : array)
+                out.append(ReplicaInfo::fromJson(r.toObject()));
+            return out;
+        }));
+}
+
+void ApiClient::logs(const QString& jobId, const QString& taskName, const QString& minSeverity, int pageSize,
+    const QString& pageToken, QObject* context, Callback<LogPage> done)
+{
+    QUrlQuery q;
+    if (!taskName.isEmpty())
+        q.addQueryItem(QStringLiteral("taskName"), QString::fromLatin1(QUrl::toPercentEncoding(taskName)));
+    if (!minSeverity.isEmpty())
+        q.addQueryItem(QStringLiteral("severity"), QString::fromLatin1(QUrl::toPercentEncoding(minSeverity)));
+    if (pageSize > 0)
+        q.addQueryItem(QStringLiteral("pageSize"), QString::number(pageSize));
+    if (!pageToken.isEmpty())
+        q.addQueryItem(QStringLiteral("pageToken"), QString::fromLatin1(QUrl::toPercentEncoding(pageToken)));
+    request("GET", projectUrl(QStringLiteral("/jobs/") + pathSegment(jobId) + QStringLiteral("/logs")).path(),
+        q.query(QUrl::FullyEncoded), {}, context, typed<LogPage>(std::move(done), [](const QJsonObject& o, ApiError*) {
+            LogPage page;
+            page.nextPageToken = o.value(QLatin1String("nextPageToken")).toString();
+            const QJsonArray array = o.value(QLatin1String("entries")).toArray();
+            page.entries.reserve(array.size());
+            for (const QJsonValue& e : array)
+                page.entries.append(LogLine::fromJson(e.toObject()));
+            return page;
+        }));
+}
+
+void ApiClient::scaleTiers(QObject* context, Callback<QJsonArray> done)
+{
+    request("GET", projectUrl(QStringLiteral("/scaleTiers")).path(), {}, {}, context,
+        typed<QJsonArray>(std::move(done),
+            [](const QJsonObject& o, ApiError*) { return o.value(QLatin1String("scaleTiers")).toArray(); }));
+}
+
+void ApiClient::machineTypes(QObject* context, Callback<QList<MachineType>> done)
+{
+    request("GET", projectUrl(QStringLiteral("/machineTypes")).path(), {}, {}, context,
+        typed<QList<MachineType>>(std::move(done), [](const QJsonObject& o, ApiError*) {
+            QList<MachineType> out;
+            const QJsonArray array = o.value(QLatin1String("machineTypes")).toArray();
+            for (const QJsonValue& v : array) {
+                const QJsonObject m = v.toObject();
+                MachineType t;
+                t.name = m.value(QLatin1String("name")).toString();
+                t.family = m.value(QLatin1String("family")).toString();
+                t.vcpus = static_cast<int>(int64Field(m.value(QLatin1String("vcpus"))));
+                t.memoryGb = m.value(QLatin1String("memoryGb")).toDouble();
+                const QJsonObject counts = m.value(QLatin1String("acceleratorCounts")).toObject();
+                for (auto it = counts.begin(); it != counts.end(); ++it)
+                    t.acceleratorCounts.insert(it.key(), intList(it.value()));
+                out.append(t);
+            }
+            return out;
+        }));
+}
+
+void ApiClient::acceleratorTypes(QObject* context,
+    std::function<void(const QList<AcceleratorAvailability>&, const QList<GpuInfo>&, const ApiError&)> done)
+{
+    using Pair = QPair<QList<AcceleratorAvailability>, QList<GpuInfo>>;
+    request("GET", projectUrl(QStringLiteral("/acceleratorTypes")).path(), {}, {}, context,
+        typed<Pair>([done = std::move(done)](const Pair& p, const ApiError& e) { done(p.first, p.second, e); },
+            [](const QJsonObject& o, ApiError*) {
+                Pair p;
+                const QJsonArray array = o.value(QLatin1String("acceleratorTypes")).toArray();
+                for (const QJsonValue& v : array) {
+                    const QJsonObject a = v.toObject();
+                    p.first.append({ a.value(QLatin1String("name")).toString(),
+                        a.value(QLatin1String("displayName")).toString(), a.value(QLatin1String("isTpu")).toBool(),
+                        static_cast<int>(int64Field(a.value(QLatin1String("availableOnHost")))) });
+                }
+                p.second = gpuList(o.value(QLatin1String("gpus")));
+                return p;
+            }));
+}
+
+void ApiClient::runtimeVersions(QObject* context, Callback<QList<RuntimeVersionInfo>> done)
+{
+    request("GET", projectUrl(QStringLiteral("/runtimeVersions")).path(), {}, {}, context,
+        typed<QList<RuntimeVersionInfo>>(std::move(done), [](const QJsonObject& o, ApiError*) {
+            QList<RuntimeVersionInfo> out;
+            const QJsonArray array = o.value(QLatin1String("runtimeVersions")).toArray();
+            for (const QJsonValue& v : array) {
+                const QJsonObject r = v.toObject();
+                RuntimeVersionInfo info;
+                info.runtimeVersion = r.value(QLatin1String("runtimeVersion")).toString();
+                const QJsonArray pythons = r.value(QLatin1String("pythonVersions")).toArray();
+                for (const QJsonValue& p : pythons)
+                    info.pythonVersions.append(p.toString());
+                info.interpreter = r.value(QLatin1String("interpreter")).toString();
+                out.append(info);
+            }
+            return out;
+        }));
+}
+
+void ApiClient::host(QObject* context, Callback<HostStatus> done)
+{
+    request("GET", projectUrl(QStringLiteral("/host")).path(), {}, {}, context,
+        typed<HostStatus>(std::move(done), [](const QJsonObject& o, ApiError*) { return HostStatus::fromJson(o); }));
+}
+
+ApiStream* ApiClient::followLogs(const QString& jobId, const QString& taskName, const QString& minSeverity)
+{
+    QUrlQuery q;
+    q.addQueryItem(QStringLiteral("follow"), QStringLiteral("true"));
+    if (!taskName.isEmpty())
+        q.addQueryItem(QStringLiteral("taskName"), QString::fromLatin1(QUrl::toPercentEncoding(taskName)));
+    if (!minSeverity.isEmpty())
+        q.addQueryItem(QStringLiteral("severity"), QString::fromLatin1(QUrl::toPercentEncoding(minSeverity)));
+    QNetworkRequest req(projectUrl(
+        QStringLiteral("/jobs/") + pathSegment(jobId) + QStringLiteral("/logs"), q.query(QUrl::FullyEncoded)));
+    req.setRawHeader("Authorization", "Bearer " + m_token);
+    req.setRawHeader("Accept", "text/event-stream");
+    return new ApiStream(m_nam->get(req), jobId, nullptr);
+}
+
+ApiStream* ApiClient::followEvents(const QString& jobId)
+{
+    QNetworkRequest req(projectUrl(
+        QStringLiteral("/jobs/") + pathSegment(jobId) + QStringLiteral(":events"), QStringLiteral("follow=true")));
+    req.setRawHeader("Authorization", "Bearer " + m_token);
+    req.setRawHeader("Accept", "text/event-stream");
+    return new ApiStream(m_nam->get(req), jobId, nullptr);
+}
+
+template <typename T, typename Call> ApiResult<T> ApiClient::blocking(Call call)
+{
+    ApiResult<T> result;
+    QEventLoop loop;
+    bool done = false;
+    call(&loop, [&](const T& value, const ApiError& error) {
+        result.value = value;
+        result.error = error;
+        done = true;
+        loop.quit();
+    });
+    if (!done)
+        loop.exec();
+    return result;
+}
+
+ApiResult<Job> ApiClient::createJobBlocking(const Job& job)
+{
+    return blocking<Job>([&](QObject* ctx, Callback<Job> cb) { createJob(job, ctx, std::move(cb)); });
+}
+
+ApiResult<Job> ApiClient::getJobBlocking(const QString& jobId)
+{
+    return blocking<Job>([&](QObject* ctx, Callback<Job> cb) { getJob(jobId, ctx, std::move(cb)); });
+}
+
+ApiResult<JobPage> ApiClient::listJobsBlocking(const QString& filter, int pageSize, const QString& pageToken)
+{
+    return blocking<JobPage>(
+        [&](QObject* ctx, Callback<JobPage> cb) { listJobs(filter, pageSize, pageToken, ctx, std::move(cb)); });
+}
+
+ApiResult<bool> ApiClient::cancelJobBlocking(const QString& jobId)
+{
+    return blocking<bool>([&](QObject* ctx, Callback<bool> cb) { cancelJob(jobId, ctx, std::move(cb)); });
+}
+
+ApiResult<Job> ApiClient::patchLabelsBlocking(
+    const QString& jobId, const QMap<QString, QString>& labels, const QString& etag)
+{
+    return blocking<Job>([&](QObject* ctx, Callback<Job> cb) { patchLabels(jobId, labels, etag, ctx, std::move(cb)); });
+}
+
+ApiResult<QList<ReplicaInfo>> ApiClient::replicasBlocking(const QString& jobId)
+{
+    return blocking<QList<ReplicaInfo>>(
+        [&](QObject* ctx, Callback<QList<ReplicaInfo>> cb) { replicas(jobId, ctx, std::move(cb)); });
+}
+
+ApiResult<LogPage> ApiClient::logsBlocking(
+    const QString& jobId, const QString& taskName, const QString& minSeverity, int pageSize, const QString& pageToken)
+{
+    return blocking<LogPage>([&](QObject* ctx, Callback<LogPage> cb) {
+        logs(jobId, taskName, minSeverity, pageSize, pageToken, ctx, std::move(cb));
+    });
+}
+
+ApiResult<HostStatus> ApiClient::hostBlocking()
+{
+    return blocking<HostStatus>([&](QObject* ctx, Callback<HostStatus> cb) { host(ctx, std::move(cb)); });
+}
+
+ApiStream::ApiStream(QNetworkReply* reply, const QString& jobId, QObject* parent)
+    : QObject(parent)
+    , m_reply(reply)
+    , m_jobId(jobId)
+{
+    reply->setParent(this);
+    connect(reply, &QNetworkReply::readyRead, this, &ApiStream::onReadyRead);
+    connect(reply, &QNetworkReply::finished, this, &ApiStream::onFinished);
+}
+
+ApiStream::~ApiStream()
+{
+    if (m_reply) {
+        m_reply->disconnect(this);
+        m_reply->abort();
+    }
+}
+
+void ApiStream::abort()
+{
+    if (m_reply) {
+        m_reply->disconnect(this);
+        m_reply->abort();
+        m_reply->deleteLater();
+    }
+    finish();
+}
+
+void ApiStream::finish()
+{
+    if (m_finished)
+        return;
+    m_finished = true;
+    Q_EMIT finished();
+}
+
+void ApiStream::onReadyRead()
+{
+    if (!m_reply)
+        return;
+    const int http = m_reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+    if (http != 0 && http != 200)
+        return; // the body is an error document; onFinished reports it
+    m_buffer.append(m_reply->readAll());
+    QList<LogLine> batch;
+    qsizetype start = 0;
+    // SSE framing (WHATWG HTML "Server-sent events"): lines end in \n (or \r\n); a blank line
+    // dispatches the event gathered so far.
+    while (true) {
+        const qsizetype nl = m_buffer.indexOf('\n', start);
+        if (nl < 0)
+            break;
+        QByteArray line = m_buffer.mid(start, nl - start);
+        start = nl + 1;
+        if (line.endsWith('\r'))
+            line.chop(1);
+        if (line.isEmpty()) {
+            if (!m_data.isEmpty() || !m_event.isEmpty())
+                dispatch(m_event.isEmpty() ? QStringLiteral("message") : m_event, m_data, &batch);
+            m_event.clear();
+            m_data.clear();
+            continue;
+        }
+        if (line.startsWith(':'))
+            continue;
+        const qsizetype colon = line.indexOf(':');
+        const QByteArray field = colon < 0 ? line : line.left(colon);
+        QByteArray value = colon < 0 ? QByteArray() : line.mid(colon + 1);
+        if (value.startsWith(' '))
+            value.remove(0, 1);
+        if (field == "data") {
+            if (!m_data.isEmpty())
+                m_data.append('\n');
+            m_data.append(value);
+        } else if (field == "event") {
+            m_event = QString::fromUtf8(value);
+        }
+    }
+    m_buffer.remove(0, start);
+    if (!batch.isEmpty())
+        Q_EMIT logEntries(batch);
+    if (m_sawEnd)
+        finish();
+}
+
+void ApiStream::dispatch(const QString& event, const QByteArray& data, QList<LogLine>* logBatch)
+{
+    const QJsonObject object = QJsonDocument::fromJson(data).object();
+    if (event == QLatin1String("message") || event == QLatin1String("log")) {
+        logBatch->append(LogLine::fromJson(object));
+    } else if (event == QLatin1String("end")) {
+        // Entries gathered before the end event go out first so that receivers see them in order.
+        if (!logBatch->isEmpty()) {
+            Q_EMIT logEntries(*logBatch);
+            logBatch->clear();
+        }
+        m_sawEnd = true;
+        Q_EMIT ended(object.value(QLatin1String("state")).toString());
+    } else if (event == QLatin1String("job")) {
+        ApiError error;
+        const Job job = decodeJob(object, &error);
+        if (error.isNull())
+            Q_EMIT jobChanged(job);
+        else
+            qCWarning(lcApiClient) << "ignoring an undecodable job event:" << error.message;
+    } else if (event == QLatin1String("replicas")) {
+        QList<ReplicaInfo> replicas;
+        const QJsonArray array = object.value(QLatin1String("replicas")).toArray();
+        for (const QJsonValue& r : array)
+            replicas.append(ReplicaInfo::fromJson(r.toObject()));
+        Q_EMIT replicasChanged(m_jobId, replicas);
+    }
+}
+
+void ApiStream::onFinished()
+{
+    if (!m_reply)
+        return;
+    onReadyRead();
+    const int http = m_reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+    if (!m_finished) {
+        if (http == 0) {
+            ApiError error;
+            error.status = QStringLiteral("UNAVAILABLE");
+            error.message = QStringLiteral("The stream from the executor broke: ") + m_reply->errorString();
+            Q_EMIT failed(error);
+        } else if (http != 200) {
+            Q_EMIT failed(ApiError::fromBody(
+                http, m_reply->readAll(), m_reply->attribute(QNetworkRequest::HttpReasonPhraseAttribute).toString()));
+        } else {
+            // A log stream ends with its `end` event and an events stream never ends: a close without
+            // one means the executor went away (restart, crash) and the caller may reconnect.
+            ApiError error;
+            error.httpStatus = http;
+            error.status = QStringLiteral("UNAVAILABLE");
+            error.message = QStringLiteral("The executor closed the stream before the job ended");
+            Q_EMIT failed(error);
+        }
+    }
+    m_reply->deleteLater();
+    finish();
+}
+
+} // namespace Trainyard

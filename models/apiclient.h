@@ -1,0 +1,264 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#pragma once
+
+// The client side of the executor's HTTP API (ARCHITECTURE.md "Three programs, one API"): REST v1 shapes of
+// `ml.googleapis.com/v1 projects.jobs` plus the job-scoped extensions (replicas, logs, events) and the
+// project catalogs. Used by trainyardctl and the console; results arrive as immutable values.
+
+#include "job.h"
+#include "machinecatalog.h"
+
+#include <QByteArray>
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QList>
+#include <QMap>
+#include <QObject>
+#include <QPointer>
+#include <QString>
+#include <QUrl>
+
+#include <functional>
+#include <optional>
+
+class QNetworkAccessManager;
+class QNetworkReply;
+
+namespace Trainyard {
+
+/// An API failure in Google's error shape
+/// `{"error":{"code","message","status","details":[{"@type":"…BadRequest","fieldViolations":[…]}]}}`.
+/// `httpStatus` is 0 when no HTTP answer arrived (connection refused, timeout); then `status` is
+/// "UNAVAILABLE" and `message` the network error text.
+struct ApiError {
+    int httpStatus = 0;
+    QString status; ///< google.rpc.Code name: INVALID_ARGUMENT, NOT_FOUND, ABORTED, UNAUTHENTICATED …
+    QString message;
+    FieldViolations violations;
+
+    /// True when this holds no error.
+    bool isNull() const { return status.isEmpty() && message.isEmpty() && httpStatus == 0; }
+    /// "STATUS: message" (the first line of gcloud's error output).
+    QString summary() const;
+    /// Parses an error body; falls back to the HTTP reason when the body is not Google's shape.
+    static ApiError fromBody(int httpStatus, const QByteArray& body, const QString& fallbackMessage);
+    bool operator==(const ApiError&) const = default;
+};
+
+/// One replica as `…/jobs/{id}/replicas` reports it (the executor's ReplicaStatus JSON, see
+/// app/executor/scheduler.h): models must not depend on app/executor, so this is the client's copy.
+struct ReplicaInfo {
+    QString taskName; ///< "master-replica-0", "worker-replica-1", …
+    QString role; ///< "master" | "worker" | "ps" | "evaluator"
+    int index = 0;
+    QString state; ///< STARTING|RUNNING|RESTARTING|SUCCEEDED|FAILED|STOPPED|PENDING
+    qint64 pid = 0; ///< 0 when no process
+    QString address; ///< "127.0.0.1:PORT"
+    QList<int> gpus;
+    int restarts = 0;
+    std::optional<int> exitCode;
+    std::optional<int> exitSignal;
+    QString machineType;
+    QString trialId;
+
+    static ReplicaInfo fromJson(const QJsonObject& json);
+    bool operator==(const ReplicaInfo&) const = default;
+};
+
+/// One log entry (the executor's LogEntry JSON, app/executor/logstore.h).
+struct LogLine {
+    qint64 timestampUs = 0; ///< microseconds since the Unix epoch, UTC; 0 when unparsable
+    QString severity; ///< Cloud Logging LogSeverity name
+    QString taskName; ///< "master-replica-0" … or "service"
+    QString trialId;
+    QString message;
+
+    static LogLine fromJson(const QJsonObject& json);
+    bool operator==(const LogLine&) const = default;
+};
+
+/// One page of `jobs.list`.
+struct JobPage {
+    QList<Job> jobs;
+    QString nextPageToken; ///< empty on the last page
+};
+
+/// One page of `…/jobs/{id}/logs`.
+struct LogPage {
+    QList<LogLine> entries;
+    QString nextPageToken;
+};
+
+/// `…/acceleratorTypes`: one accelerator type with how many this host has.
+struct AcceleratorAvailability {
+    QString name;
+    QString displayName;
+    bool isTpu = false;
+    int availableOnHost = 0;
+    bool operator==(const AcceleratorAvailability&) const = default;
+};
+
+/// `…/runtimeVersions`: one runtime version and the interpreter that runs it here.
+struct RuntimeVersionInfo {
+    QString runtimeVersion;
+    QStringList pythonVersions;
+    QString interpreter;
+    bool operator==(const RuntimeVersionInfo&) const = default;
+};
+
+/// `…/host`: what the host has and what the scheduler holds now.
+struct HostStatus {
+    int cpus = 0;
+    qint64 memoryBytes = 0;
+    QList<GpuInfo> gpus;
+    int vcpusInUse = 0;
+    double memoryGbInUse = 0;
+    QList<int> gpusInUse;
+    int runningJobs = 0;
+    int queuedJobs = 0;
+
+    static HostStatus fromJson(const QJsonObject& json);
+};
+
+/// The result of a blocking call: a value or an error.
+template <typename T> struct ApiResult {
+    T value {};
+    ApiError error;
+    bool ok() const { return error.isNull(); }
+};
+
+class ApiStream;
+
+/// Client of one executor: `baseUrl` ("http://127.0.0.1:PORT"), the bearer token, and a project
+/// (any name is accepted by the executor; "local" by default).
+///
+/// Async calls take a `context` QObject and a callback `(value, error)`: the callback runs on the
+/// caller's thread when the reply arrives, unless `context` was destroyed (then it is dropped).
+/// Exactly one of value/error is meaningful: `error.isNull()` means success.
+/// The `…Blocking` helpers run a local QEventLoop until the reply arrives (for the CLI; never use them
+/// in the console's GUI thread).
+///
+/// Streams (`followLogs`, `followEvents`) return an ApiStream owned by the caller; reconnecting after
+/// a dropped stream is the caller's decision.
+///
+/// Not thread-safe; use from one thread.
+class ApiClient : public QObject {
+    Q_OBJECT
+public:
+    explicit ApiClient(const QUrl& baseUrl, const QByteArray& token, QObject* parent = nullptr);
+    ~ApiClient() override;
+
+    QUrl baseUrl() const { return m_baseUrl; }
+    QString project() const { return m_project; }
+    void setProject(const QString& project) { m_project = project; }
+    /// Per-request timeout for non-streaming calls, milliseconds (default 30000; 0 = none).
+    void setTimeout(int ms) { m_timeoutMs = ms; }
+
+    template <typename T> using Callback = std::function<void(const T& value, const ApiError& error)>;
+
+    void createJob(const Job& job, QObject* context, Callback<Job> done);
+    void getJob(const QString& jobId, QObject* context, Callback<Job> done);
+    /// `filter` in the service's syntax (models/jobfilter.h); `pageSize` 0 = server default.
+    void listJobs(
+        const QString& filter, int pageSize, const QString& pageToken, QObject* context, Callback<JobPage> done);
+    void cancelJob(const QString& jobId, QObject* context, Callback<bool> done);
+    /// PATCH `?updateMask=labels` with the etag from the last read; a stale etag answers 409 ABORTED.
+    void patchLabels(const QString& jobId, const QMap<QString, QString>& labels, const QString& etag, QObject* context,
+        Callback<Job> done);
+    void replicas(const QString& jobId, QObject* context, Callback<QList<ReplicaInfo>> done);
+    /// One page of logs; `taskName`/`minSeverity` empty = all.
+    void logs(const QString& jobId, const QString& taskName, const QString& minSeverity, int pageSize,
+        const QString& pageToken, QObject* context, Callback<LogPage> done);
+    void scaleTiers(QObject* context, Callback<QJsonArray> done);
+    void machineTypes(QObject* context, Callback<QList<MachineType>> done);
+    /// Accelerator types with host availability, and the host's GPUs.
+    void acceleratorTypes(QObject* context,
+        std::function<void(const QList<AcceleratorAvailability>&, const QList<GpuInfo>&, const ApiError&)> done);
+    void runtimeVersions(QObject* context, Callback<QList<RuntimeVersionInfo>> done);
+    void host(QObject* context, Callback<HostStatus> done);
+
+    /// `GET …/jobs/{id}/logs?follow=true`: every entry from the start (after the server's replay), then
+    /// live ones; ApiStream::logEntries in batches, ApiStream::ended when the job is final.
+    ApiStream* followLogs(const QString& jobId, const QString& taskName = {}, const QString& minSeverity = {});
+    /// `GET …/jobs/{id}:events?follow=true`: ApiStream::jobChanged / replicasChanged.
+    ApiStream* followEvents(const QString& jobId);
+
+    ApiResult<Job> createJobBlocking(const Job& job);
+    ApiResult<Job> getJobBlocking(const QString& jobId);
+    ApiResult<JobPage> listJobsBlocking(const QString& filter, int pageSize, const QString& pageToken);
+    ApiResult<bool> cancelJobBlocking(const QString& jobId);
+    ApiResult<Job> patchLabelsBlocking(const QString& jobId, const QMap<QString, QString>& labels, const QString& etag);
+    ApiResult<QList<ReplicaInfo>> replicasBlocking(const QString& jobId);
+    ApiResult<LogPage> logsBlocking(const QString& jobId, const QString& taskName, const QString& minSeverity,
+        int pageSize, const QString& pageToken);
+    ApiResult<HostStatus> hostBlocking();
+
+    /// Low level: sends a request with the bearer token; `done(httpStatus, body, error)` where `error`
+    /// is non-null for transport failures and non-2xx answers. `path` is relative to baseUrl
+    /// ("/v1/projects/local/jobs"), `query` already encoded by QUrlQuery.
+    void request(const QByteArray& verb, const QString& path, const QString& query, const QByteArray& body,
+        QObject* context, std::function<void(int, const QByteArray&, const ApiError&)> done);
+
+    /// The URL of a project-scoped path: "<base>/v1/projects/<project><suffix>".
+    QUrl projectUrl(const QString& suffix, const QString& query = {}) const;
+
+private:
+    template <typename T, typename Call> ApiResult<T> blocking(Call call);
+
+    QNetworkAccessManager* m_nam;
+    QUrl m_baseUrl;
+    QByteArray m_token;
+    QString m_project = QStringLiteral("local");
+    int m_timeoutMs = 30000;
+};
+
+/// A Server-Sent Events stream of the executor (`text/event-stream`). Parses events incrementally as
+/// bytes arrive (`event:` / `data:` lines, blank line ends an event, `:` comments ignored) and emits
+/// them in batches: all complete events of one network read become one signal per kind, so a
+/// fast producer costs one slot call per read, not one per line.
+///
+/// Emits `finished()` exactly once: after `ended` (the server's `end` event), after `failed`, or when the
+/// server closes the stream. Deleting the stream aborts the connection.
+class ApiStream : public QObject {
+    Q_OBJECT
+public:
+    ~ApiStream() override;
+    /// Closes the connection; no further signals except finished() (if not yet emitted).
+    void abort();
+    bool isFinished() const { return m_finished; }
+
+Q_SIGNALS:
+    /// Log entries, in arrival order.
+    void logEntries(const QList<Trainyard::LogLine>& entries);
+    /// The `end` event of a log stream: the job's final state (SUCCEEDED, FAILED, CANCELLED).
+    void ended(const QString& finalState);
+    /// `event: job` of an events stream.
+    void jobChanged(const Trainyard::Job& job);
+    /// `event: replicas` of an events stream.
+    void replicasChanged(const QString& jobId, const QList<Trainyard::ReplicaInfo>& replicas);
+    /// An HTTP error answer or a transport failure.
+    void failed(const Trainyard::ApiError& error);
+    void finished();
+
+private:
+    friend class ApiClient;
+    ApiStream(QNetworkReply* reply, const QString& jobId, QObject* parent);
+    void onReadyRead();
+    void onFinished();
+    void dispatch(const QString& event, const QByteArray& data, QList<LogLine>* logBatch);
+    void finish();
+
+    QPointer<QNetworkReply> m_reply;
+    QString m_jobId;
+    QByteArray m_buffer;
+    QString m_event;
+    QByteArray m_data;
+    bool m_finished = false;
+    bool m_sawEnd = false;
+};
+
+} // namespace Trainyard
+
+Q_DECLARE_METATYPE(Trainyard::LogLine)
+Q_DECLARE_METATYPE(Trainyard::ReplicaInfo)
+Q_DECLARE_METATYPE(Trainyard::ApiError)
