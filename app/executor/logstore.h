@@ -48,6 +48,8 @@ public:
     void finishOutput(const QString& jobId, const QString& taskName);
     /// Writes all buffered entries of all jobs to disk now.
     void flush();
+    /// Flushes and closes a job's files (call when the job is final; a later append reopens them).
+    void closeJob(const QString& jobId);
 
     /// Reads a job's entries from disk, merged across replicas in timestamp order.
     /// `taskName` empty = all; `minSeverity` empty = all. At most `limit` entries after `afterIndex`

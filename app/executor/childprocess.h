@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#pragma once
+
+#include <QProcessEnvironment>
+#include <QString>
+
+class QProcess;
+
+namespace Trainyard {
+
+/// Makes `process` start in its own process group (setpgid(0, 0)), so that a stop signal reaches the
+/// whole tree with kill(-pgid), and die with the executor (PR_SET_PDEATHSIG = SIGKILL; the executor's
+/// main thread, which starts every child, lives as long as the executor).
+void makeOwnProcessGroup(QProcess* process);
+
+/// Sends `signal` to the process group `pgid` (the child's pid). Returns false when none is left.
+bool signalGroup(qint64 pgid, int signal);
+
+/// The environment variable whose value marks every process of a job (inherited by grandchildren):
+/// TRAINYARD_JOB_FOLDER=<dataDir>/jobs/<jobId>.
+inline QString jobMarkerVariable()
+{
+    return QStringLiteral("TRAINYARD_JOB_FOLDER");
+}
+
+/// SIGKILLs every process of this user whose environment carries TRAINYARD_JOB_FOLDER=`jobFolder`
+/// (scanning /proc): what a replica left behind after its group was killed (a child that called
+/// setsid), or what survived an executor crash. Returns how many were killed.
+int killJobLeftovers(const QString& jobFolder);
+
+} // namespace Trainyard

@@ -1,0 +1,738 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "logstore.h"
+#include "runtimelogging.h"
+
+#include <QDir>
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLoggingCategory>
+#include <QTimer>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <ctime>
+#include <fcntl.h>
+#include <string>
+#include <unistd.h>
+#include <vector>
+
+namespace Trainyard {
+
+namespace {
+
+// Buffered bytes of one stream above which we write without waiting for the timer, so that a
+// fast replica cannot grow the executor's memory: the write path stays flat at about this size.
+constexpr size_t FlushThresholdBytes = 256 * 1024;
+// The timer that writes buffers and hands batches to subscribers; the contract says ≤ 100 ms.
+constexpr int FlushIntervalMs = 50;
+
+// Severity names are shared QStrings so that a LogEntry for a subscriber costs no allocation for them.
+struct Severities {
+    QString defaultS = QStringLiteral("DEFAULT");
+    QString debug = QStringLiteral("DEBUG");
+    QString info = QStringLiteral("INFO");
+    QString notice = QStringLiteral("NOTICE");
+    QString warning = QStringLiteral("WARNING");
+    QString error = QStringLiteral("ERROR");
+    QString critical = QStringLiteral("CRITICAL");
+    QString alert = QStringLiteral("ALERT");
+    QString emergency = QStringLiteral("EMERGENCY");
+};
+const Severities& severities()
+{
+    static const Severities s;
+    return s;
+}
+
+enum class Sev : quint8 { Debug, Info, Warning, Error, Critical };
+
+const char* sevName(Sev s)
+{
+    switch (s) {
+    case Sev::Debug:
+        return "DEBUG";
+    case Sev::Info:
+        return "INFO";
+    case Sev::Warning:
+        return "WARNING";
+    case Sev::Error:
+        return "ERROR";
+    case Sev::Critical:
+        return "CRITICAL";
+    }
+    return "INFO";
+}
+
+const QString& sevString(Sev s)
+{
+    const Severities& n = severities();
+    switch (s) {
+    case Sev::Debug:
+        return n.debug;
+    case Sev::Info:
+        return n.info;
+    case Sev::Warning:
+        return n.warning;
+    case Sev::Error:
+        return n.error;
+    case Sev::Critical:
+        return n.critical;
+    }
+    return n.info;
+}
+
+inline bool isDigit(char c)
+{
+    return c >= '0' && c <= '9';
+}
+
+// A level word of Python's logging (and the common WARN/FATAL spellings) at `p`, or false.
+bool levelWord(const char* p, size_t n, Sev* sev, size_t* len)
+{
+    struct Word {
+        const char* text;
+        size_t len;
+        Sev sev;
+    };
+    static constexpr Word words[] = {
+        { "DEBUG", 5, Sev::Debug },
+        { "INFO", 4, Sev::Info },
+        { "WARNING", 7, Sev::Warning },
+        { "WARN", 4, Sev::Warning },
+        { "ERROR", 5, Sev::Error },
+        { "CRITICAL", 8, Sev::Critical },
+        { "FATAL", 5, Sev::Critical },
+    };
+    for (const Word& w : words) {
+        if (n >= w.len && std::memcmp(p, w.text, w.len) == 0) {
+            *sev = w.sev;
+            *len = w.len;
+            return true;
+        }
+    }
+    return false;
+}
+
+inline bool isWordBoundary(char c)
+{
+    return c == ' ' || c == ':' || c == ']' || c == '-' || c == '|' || c == '\t';
+}
+
+/// Severity of one output line, from the prefixes trainers actually print:
+/// - Python logging's default format "LEVEL:logger:message" (logging.basicConfig());
+/// - "%(asctime)s %(levelname)s …" and "%(asctime)s - name - LEVEL - …" (a date first, then the level
+///   word within the first 64 bytes);
+/// - "[LEVEL] …";
+/// - glog and absl (Python absl-py uses the same prefix): "Lmmdd hh:mm:ss.uuuuuu threadid file:line] msg"
+///   with L one of I, W, E, F.
+/// Everything else is INFO, stdout or stderr, as the service does.
+Sev detectSeverity(const char* p, size_t n)
+{
+    if (n < 5)
+        return Sev::Info;
+    Sev sev;
+    size_t len;
+    // glog/absl: I1122 05:04:43.123456
+    if ((p[0] == 'I' || p[0] == 'W' || p[0] == 'E' || p[0] == 'F') && n >= 14 && isDigit(p[1]) && isDigit(p[2])
+        && isDigit(p[3]) && isDigit(p[4]) && p[5] == ' ' && isDigit(p[6]) && isDigit(p[7]) && p[8] == ':') {
+        switch (p[0]) {
+        case 'W':
+            return Sev::Warning;
+        case 'E':
+            return Sev::Error;
+        case 'F':
+            return Sev::Critical;
+        default:
+            return Sev::Info;
+        }
+    }
+    // logging default: INFO:root:message
+    if (p[0] >= 'C' && p[0] <= 'W' && levelWord(p, n, &sev, &len) && len < n && p[len] == ':')
+        return sev;
+    // [INFO] message
+    if (p[0] == '[' && levelWord(p + 1, n - 1, &sev, &len) && len + 1 < n && p[len + 1] == ']')
+        return sev;
+    // 2026-11-22 05:04:43,123 INFO message / 2026-11-22 05:04:43,123 - name - INFO - message
+    if (n >= 20 && isDigit(p[0]) && isDigit(p[1]) && isDigit(p[2]) && isDigit(p[3]) && p[4] == '-') {
+        const size_t limit = std::min<size_t>(n, 64);
+        for (size_t i = 10; i + 4 <= limit; ++i) {
+            if (!isWordBoundary(p[i - 1]))
+                continue;
+            if (levelWord(p + i, limit - i, &sev, &len) && (i + len == n || isWordBoundary(p[i + len])))
+                return sev;
+        }
+    }
+    return Sev::Info;
+}
+
+/// Appends `s` JSON-escaped (without quotes). Valid UTF-8 passes through; each invalid byte becomes
+/// U+FFFD so that every line stays valid JSON whatever a trainer prints.
+void appendEscaped(std::string& out, const char* s, size_t n)
+{
+    static const char hex[] = "0123456789abcdef";
+    const auto* p = reinterpret_cast<const unsigned char*>(s);
+    const auto* end = p + n;
+    while (p < end) {
+        // Fast run of plain ASCII.
+        const unsigned char* run = p;
+        while (p < end && *p >= 0x20 && *p < 0x80 && *p != '"' && *p != '\\')
+            ++p;
+        if (p != run)
+            out.append(reinterpret_cast<const char*>(run), size_t(p - run));
+        if (p >= end)
+            break;
+        const unsigned char c = *p;
+        if (c < 0x80) {
+            switch (c) {
+            case '"':
+                out.append("\\\"", 2);
+                break;
+            case '\\':
+                out.append("\\\\", 2);
+                break;
+            case '\n':
+                out.append("\\n", 2);
+                break;
+            case '\r':
+                out.append("\\r", 2);
+                break;
+            case '\t':
+                out.append("\\t", 2);
+                break;
+            default: {
+                const char esc[6] = { '\\', 'u', '0', '0', hex[c >> 4], hex[c & 15] };
+                out.append(esc, 6);
+            }
+            }
+            ++p;
+            continue;
+        }
+        // Multi-byte UTF-8: validate (no overlongs, no surrogates, ≤ U+10FFFF).
+        size_t len = 0;
+        unsigned int cp = 0;
+        if (c >= 0xC2 && c <= 0xDF) {
+            len = 2;
+            cp = c & 0x1F;
+        } else if (c >= 0xE0 && c <= 0xEF) {
+            len = 3;
+            cp = c & 0x0F;
+        } else if (c >= 0xF0 && c <= 0xF4) {
+            len = 4;
+            cp = c & 0x07;
+        }
+        bool ok = len != 0 && size_t(end - p) >= len;
+        for (size_t i = 1; ok && i < len; ++i) {
+            if ((p[i] & 0xC0) != 0x80)
+                ok = false;
+            else
+                cp = (cp << 6) | (p[i] & 0x3F);
+        }
+        if (ok) {
+            if ((len == 3 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF)))
+                || (len == 4 && (cp < 0x10000 || cp > 0x10FFFF)))
+                ok = false;
+        }
+        if (ok) {
+            out.append(reinterpret_cast<const char*>(p), len);
+            p += len;
+        } else {
+            out.append("\xEF\xBF\xBD", 3);
+            ++p;
+        }
+    }
+}
+
+qint64 nowUs()
+{
+    timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return qint64(ts.tv_sec) * 1000000 + ts.tv_nsec / 1000;
+}
+
+/// RFC 3339 UTC with microseconds: "2026-11-22T05:04:43.123456Z" (27 bytes).
+void formatTimestamp(qint64 us, char out[27])
+{
+    // Formatting the date part is the expensive bit; lines arrive in bursts within one second.
+    thread_local qint64 cachedSecond = -1;
+    thread_local char cachedPrefix[20];
+    qint64 sec = us / 1000000;
+    qint64 frac = us % 1000000;
+    if (frac < 0) {
+        frac += 1000000;
+        --sec;
+    }
+    if (sec != cachedSecond) {
+        const time_t t = time_t(sec);
+        tm parts;
+        gmtime_r(&t, &parts);
+        char buf[64];
+        std::snprintf(buf, sizeof buf, "%04d-%02d-%02dT%02d:%02d:%02d.", parts.tm_year + 1900, parts.tm_mon + 1,
+            parts.tm_mday, parts.tm_hour, parts.tm_min, parts.tm_sec);
+        std::memcpy(cachedPrefix, buf, 20);
+        cachedSecond = sec;
+    }
+    std::memcpy(out, cachedPrefix, 20);
+    for (int i = 25; i >= 20; --i) {
+        out[i] = char('0' + frac % 10);
+        frac /= 10;
+    }
+    out[26] = 'Z';
+}
+
+/// Parses what formatTimestamp() writes (and any RFC 3339 UTC/offset time) back to microseconds.
+qint64 parseTimestamp(const QString& text)
+{
+    const QByteArray b = text.toLatin1();
+    int y, mo, d, h, mi, s;
+    if (b.size() >= 19 && std::sscanf(b.constData(), "%4d-%2d-%2dT%2d:%2d:%2d", &y, &mo, &d, &h, &mi, &s) == 6) {
+        tm parts {};
+        parts.tm_year = y - 1900;
+        parts.tm_mon = mo - 1;
+        parts.tm_mday = d;
+        parts.tm_hour = h;
+        parts.tm_min = mi;
+        parts.tm_sec = s;
+        qint64 us = qint64(timegm(&parts)) * 1000000;
+        int i = 19;
+        if (i < b.size() && b[i] == '.') {
+            ++i;
+            qint64 scale = 100000;
+            while (i < b.size() && isDigit(b[i])) {
+                us += (b[i] - '0') * scale;
+                scale /= 10;
+                ++i;
+            }
+        }
+        if (i < b.size() && (b[i] == '+' || b[i] == '-') && i + 5 < b.size()) {
+            const int sign = b[i] == '+' ? 1 : -1;
+            const int oh = (b[i + 1] - '0') * 10 + (b[i + 2] - '0');
+            const int om = (b[i + 4] - '0') * 10 + (b[i + 5] - '0');
+            us -= sign * qint64(oh * 3600 + om * 60) * 1000000;
+        }
+        return us;
+    }
+    return 0;
+}
+
+} // namespace
+
+struct LogStore::Private {
+    LogStore* q = nullptr;
+    QString dataDir;
+    QTimer timer;
+
+    struct Stream {
+        QString jobId;
+        QString taskName;
+        QString path;
+        int fd = -1;
+        bool openFailed = false;
+        std::string buffer; // encoded JSON lines not yet written
+        std::string partial[2]; // unfinished last line of stdout / stderr
+        // The constant middle of every line of this stream: `","taskName":"…","trialId":"…","message":"`.
+        std::string middle;
+        QString middleTrial;
+        bool middleBuilt = false;
+    };
+    // Key: jobId + '\n' + taskName (neither may contain a newline).
+    QHash<QString, Stream*> streams;
+    std::vector<Stream*> dirty;
+
+    struct Sub {
+        QString jobId;
+        Subscriber fn;
+    };
+    QHash<int, Sub> subs;
+    QHash<QString, int> subCountByJob;
+    QHash<QString, QList<LogEntry>> pending; // per job, for subscribers
+    int nextSubId = 1;
+
+    ~Private()
+    {
+        for (Stream* s : std::as_const(streams)) {
+            writeOut(s);
+            if (s->fd >= 0)
+                ::close(s->fd);
+            delete s;
+        }
+    }
+
+    static QString key(const QString& jobId, const QString& taskName) { return jobId + QLatin1Char('\n') + taskName; }
+
+    QString logsDir(const QString& jobId) const
+    {
+        return dataDir + QStringLiteral("/jobs/") + jobId + QStringLiteral("/logs");
+    }
+
+    Stream* stream(const QString& jobId, const QString& taskName)
+    {
+        const QString k = key(jobId, taskName);
+        auto it = streams.constFind(k);
+        if (it != streams.constEnd())
+            return it.value();
+        auto* s = new Stream;
+        s->jobId = jobId;
+        s->taskName = taskName;
+        s->path = logsDir(jobId) + QLatin1Char('/') + taskName + QStringLiteral(".jsonl");
+        s->buffer.reserve(FlushThresholdBytes + 64 * 1024);
+        streams.insert(k, s);
+        return s;
+    }
+
+    void buildMiddle(Stream* s, const QString& trialId)
+    {
+        s->middle.clear();
+        s->middle.append("\",\"taskName\":\"");
+        const QByteArray t = s->taskName.toUtf8();
+        appendEscaped(s->middle, t.constData(), size_t(t.size()));
+        s->middle.append("\",\"trialId\":\"");
+        const QByteArray tr = trialId.toUtf8();
+        appendEscaped(s->middle, tr.constData(), size_t(tr.size()));
+        s->middle.append("\",\"message\":\"");
+        s->middleTrial = trialId;
+        s->middleBuilt = true;
+    }
+
+    void markDirty(Stream* s)
+    {
+        if (std::find(dirty.begin(), dirty.end(), s) == dirty.end())
+            dirty.push_back(s);
+        if (!timer.isActive())
+            timer.start();
+    }
+
+    void writeOut(Stream* s)
+    {
+        if (s->buffer.empty())
+            return;
+        if (s->fd < 0 && !s->openFailed) {
+            QDir().mkpath(logsDir(s->jobId));
+            s->fd = ::open(QFile::encodeName(s->path).constData(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+            if (s->fd < 0) {
+                s->openFailed = true;
+                qCWarning(lcRuntime, "cannot open log file %s: %s", qPrintable(s->path), std::strerror(errno));
+            }
+        }
+        if (s->fd >= 0) {
+            const char* p = s->buffer.data();
+            size_t left = s->buffer.size();
+            while (left > 0) {
+                const ssize_t n = ::write(s->fd, p, left);
+                if (n < 0) {
+                    if (errno == EINTR)
+                        continue;
+                    qCWarning(lcRuntime, "cannot write log file %s: %s", qPrintable(s->path), std::strerror(errno));
+                    break;
+                }
+                p += n;
+                left -= size_t(n);
+            }
+        }
+        s->buffer.clear(); // keeps its capacity: no allocation on the next burst
+    }
+
+    void appendLine(Stream* s, qint64 ts, const char* tsText, Sev sev, const QString& trialId, const char* msg,
+        size_t len, bool deliver)
+    {
+        if (len > 0 && msg[len - 1] == '\r')
+            --len;
+        if (!s->middleBuilt || s->middleTrial != trialId)
+            buildMiddle(s, trialId);
+        std::string& b = s->buffer;
+        b.append("{\"timestamp\":\"", 14);
+        b.append(tsText, 27);
+        b.append("\",\"severity\":\"", 14);
+        b.append(sevName(sev));
+        b.append(s->middle);
+        appendEscaped(b, msg, len);
+        b.append("\"}\n", 3);
+        if (deliver)
+            pending[s->jobId].append(
+                LogEntry { ts, sevString(sev), s->taskName, trialId, QString::fromUtf8(msg, qsizetype(len)) });
+    }
+
+    void deliverPending()
+    {
+        if (pending.isEmpty())
+            return;
+        const auto batches = std::exchange(pending, {});
+        for (auto it = batches.cbegin(); it != batches.cend(); ++it) {
+            // Copy the subscribers first: a callback may unsubscribe.
+            QList<Subscriber> fns;
+            for (const Sub& sub : std::as_const(subs)) {
+                if (sub.jobId == it.key())
+                    fns.append(sub.fn);
+            }
+            for (const Subscriber& fn : std::as_const(fns))
+                fn(it.value());
+        }
+    }
+
+    void tick()
+    {
+        for (Stream* s : dirty)
+            writeOut(s);
+        dirty.clear();
+        deliverPending();
+    }
+};
+
+LogStore::LogStore(const QString& dataDir, QObject* parent)
+    : QObject(parent)
+    , d(std::make_unique<Private>())
+{
+    d->q = this;
+    d->dataDir = dataDir;
+    d->timer.setSingleShot(true);
+    d->timer.setInterval(FlushIntervalMs);
+    connect(&d->timer, &QTimer::timeout, this, [this] { d->tick(); });
+}
+
+LogStore::~LogStore() = default;
+
+void LogStore::append(const QString& jobId, const LogEntry& entry)
+{
+    Private::Stream* s = d->stream(jobId, entry.taskName);
+    char ts[27];
+    const qint64 us = entry.timestampUs ? entry.timestampUs : nowUs();
+    formatTimestamp(us, ts);
+    std::string& b = s->buffer;
+    b.append("{\"timestamp\":\"", 14);
+    b.append(ts, 27);
+    b.append("\",\"severity\":\"", 14);
+    const QByteArray sev = (entry.severity.isEmpty() ? severities().info : entry.severity).toLatin1();
+    appendEscaped(b, sev.constData(), size_t(sev.size()));
+    if (!s->middleBuilt || s->middleTrial != entry.trialId)
+        d->buildMiddle(s, entry.trialId);
+    b.append(s->middle);
+    const QByteArray msg = entry.message.toUtf8();
+    appendEscaped(b, msg.constData(), size_t(msg.size()));
+    b.append("\"}\n", 3);
+    if (d->subCountByJob.value(jobId) > 0) {
+        LogEntry copy = entry;
+        copy.timestampUs = us;
+        if (copy.severity.isEmpty())
+            copy.severity = severities().info;
+        d->pending[jobId].append(copy);
+    }
+    d->markDirty(s);
+}
+
+void LogStore::appendOutput(
+    const QString& jobId, const QString& taskName, const QString& trialId, const QByteArray& bytes, bool isStderr)
+{
+    if (bytes.isEmpty())
+        return;
+    Private::Stream* s = d->stream(jobId, taskName);
+    const bool deliver = d->subCountByJob.value(jobId) > 0;
+    // One arrival time per chunk: the lines of one read arrived together.
+    const qint64 us = nowUs();
+    char ts[27];
+    formatTimestamp(us, ts);
+
+    std::string& partial = s->partial[isStderr ? 1 : 0];
+    const char* p = bytes.constData();
+    const char* end = p + bytes.size();
+    if (!partial.empty()) {
+        const char* nl = static_cast<const char*>(std::memchr(p, '\n', size_t(end - p)));
+        if (!nl) {
+            partial.append(p, size_t(end - p));
+            d->markDirty(s);
+            return;
+        }
+        partial.append(p, size_t(nl - p));
+        d->appendLine(s, us, ts, detectSeverity(partial.data(), partial.size()), trialId, partial.data(),
+            partial.size(), deliver);
+        partial.clear();
+        p = nl + 1;
+    }
+    while (p < end) {
+        const char* nl = static_cast<const char*>(std::memchr(p, '\n', size_t(end - p)));
+        if (!nl) {
+            partial.assign(p, size_t(end - p));
+            break;
+        }
+        const size_t len = size_t(nl - p);
+        d->appendLine(s, us, ts, detectSeverity(p, len), trialId, p, len, deliver);
+        p = nl + 1;
+    }
+    if (s->buffer.size() >= FlushThresholdBytes)
+        d->writeOut(s);
+    d->markDirty(s);
+}
+
+void LogStore::finishOutput(const QString& jobId, const QString& taskName)
+{
+    auto it = d->streams.constFind(Private::key(jobId, taskName));
+    if (it == d->streams.constEnd())
+        return;
+    Private::Stream* s = it.value();
+    const bool deliver = d->subCountByJob.value(jobId) > 0;
+    const qint64 us = nowUs();
+    char ts[27];
+    formatTimestamp(us, ts);
+    for (std::string& partial : s->partial) {
+        if (partial.empty())
+            continue;
+        d->appendLine(s, us, ts, detectSeverity(partial.data(), partial.size()), s->middleTrial, partial.data(),
+            partial.size(), deliver);
+        partial.clear();
+    }
+    d->markDirty(s);
+}
+
+void LogStore::flush()
+{
+    d->timer.stop();
+    d->tick();
+}
+
+void LogStore::closeJob(const QString& jobId)
+{
+    flush();
+    for (auto it = d->streams.begin(); it != d->streams.end();) {
+        Private::Stream* s = it.value();
+        if (s->jobId == jobId) {
+            if (s->fd >= 0)
+                ::close(s->fd);
+            delete s;
+            it = d->streams.erase(it);
+        } else {
+            ++it;
+        }
+    }
+}
+
+QList<LogEntry> LogStore::read(
+    const QString& jobId, const QString& taskName, const QString& minSeverity, qint64 afterIndex, int limit) const
+{
+    QList<LogEntry> result;
+    if (jobId.isEmpty() || jobId.contains(QLatin1Char('/')) || jobId.contains(QLatin1String("..")))
+        return result;
+    // Readers see what was appended so far, also what is still buffered.
+    for (Private::Stream* s : d->dirty)
+        d->writeOut(s);
+    d->dirty.clear();
+
+    const QDir dir(d->logsDir(jobId));
+    QStringList files;
+    if (taskName.isEmpty()) {
+        files = dir.entryList({ QStringLiteral("*.jsonl") }, QDir::Files, QDir::Name);
+    } else if (!taskName.contains(QLatin1Char('/'))) {
+        if (dir.exists(taskName + QStringLiteral(".jsonl")))
+            files << taskName + QStringLiteral(".jsonl");
+    }
+    const int minRank = minSeverity.isEmpty() ? 0 : severityRank(minSeverity);
+
+    // Each file is already in time order (appended at arrival); a stable k-way merge by timestamp keeps
+    // each replica's order and interleaves replicas the way they arrived.
+    struct Cursor {
+        QList<LogEntry> entries;
+        qsizetype pos = 0;
+    };
+    std::vector<Cursor> cursors;
+    for (const QString& name : std::as_const(files)) {
+        QFile f(dir.filePath(name));
+        if (!f.open(QIODevice::ReadOnly))
+            continue;
+        Cursor c;
+        while (!f.atEnd()) {
+            const QByteArray line = f.readLine();
+            if (line.isEmpty() || !line.endsWith('\n'))
+                break; // a torn last line after a crash: not an entry yet
+            const QJsonObject o = QJsonDocument::fromJson(line).object();
+            if (o.isEmpty())
+                continue;
+            LogEntry e;
+            e.timestampUs = parseTimestamp(o.value(QLatin1String("timestamp")).toString());
+            e.severity = o.value(QLatin1String("severity")).toString();
+            e.taskName = o.value(QLatin1String("taskName")).toString();
+            e.trialId = o.value(QLatin1String("trialId")).toString();
+            e.message = o.value(QLatin1String("message")).toString();
+            if (minRank > 0 && severityRank(e.severity) < minRank)
+                continue;
+            c.entries.append(std::move(e));
+        }
+        cursors.push_back(std::move(c));
+    }
+    qint64 index = 0;
+    while (result.size() < limit) {
+        Cursor* best = nullptr;
+        for (Cursor& c : cursors) {
+            if (c.pos < c.entries.size()
+                && (!best || c.entries[c.pos].timestampUs < best->entries[best->pos].timestampUs))
+                best = &c;
+        }
+        if (!best)
+            break;
+        if (index++ >= afterIndex)
+            result.append(best->entries[best->pos]);
+        ++best->pos;
+    }
+    return result;
+}
+
+int LogStore::subscribe(const QString& jobId, Subscriber subscriber)
+{
+    const int id = d->nextSubId++;
+    d->subs.insert(id, { jobId, std::move(subscriber) });
+    ++d->subCountByJob[jobId];
+    return id;
+}
+
+void LogStore::unsubscribe(int id)
+{
+    auto it = d->subs.find(id);
+    if (it == d->subs.end())
+        return;
+    const QString jobId = it->jobId;
+    d->subs.erase(it);
+    if (--d->subCountByJob[jobId] <= 0) {
+        d->subCountByJob.remove(jobId);
+        d->pending.remove(jobId);
+    }
+}
+
+QByteArray LogStore::toJsonLine(const LogEntry& entry)
+{
+    std::string b;
+    char ts[27];
+    formatTimestamp(entry.timestampUs, ts);
+    b.append("{\"timestamp\":\"", 14);
+    b.append(ts, 27);
+    b.append("\",\"severity\":\"", 14);
+    const QByteArray sev = (entry.severity.isEmpty() ? severities().info : entry.severity).toLatin1();
+    appendEscaped(b, sev.constData(), size_t(sev.size()));
+    b.append("\",\"taskName\":\"");
+    const QByteArray task = entry.taskName.toUtf8();
+    appendEscaped(b, task.constData(), size_t(task.size()));
+    b.append("\",\"trialId\":\"");
+    const QByteArray trial = entry.trialId.toUtf8();
+    appendEscaped(b, trial.constData(), size_t(trial.size()));
+    b.append("\",\"message\":\"");
+    const QByteArray msg = entry.message.toUtf8();
+    appendEscaped(b, msg.constData(), size_t(msg.size()));
+    b.append("\"}");
+    return QByteArray(b.data(), qsizetype(b.size()));
+}
+
+int LogStore::severityRank(const QString& severity)
+{
+    // google.logging.type.LogSeverity numbers.
+    static const QHash<QString, int> ranks = {
+        { QStringLiteral("DEFAULT"), 0 },
+        { QStringLiteral("DEBUG"), 100 },
+        { QStringLiteral("INFO"), 200 },
+        { QStringLiteral("NOTICE"), 300 },
+        { QStringLiteral("WARNING"), 400 },
+        { QStringLiteral("ERROR"), 500 },
+        { QStringLiteral("CRITICAL"), 600 },
+        { QStringLiteral("ALERT"), 700 },
+        { QStringLiteral("EMERGENCY"), 800 },
+    };
+    return ranks.value(severity.toUpper(), 0);
+}
+
+} // namespace Trainyard

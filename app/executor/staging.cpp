@@ -1,0 +1,280 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "staging.h"
+#include "childprocess.h"
+#include "runtimelogging.h"
+
+#include <QDir>
+#include <QDirIterator>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonObject>
+#include <QUrl>
+
+#include <csignal>
+
+namespace Trainyard {
+
+namespace {
+
+QString defaultInterpreter()
+{
+    const QString env = qEnvironmentVariable("TRAINYARD_PYTHON");
+    return env.isEmpty() ? QStringLiteral("/usr/bin/python3") : env;
+}
+
+/// Copies a package folder, leaving out what a build or VCS leaves there (build/, dist/, *.egg-info,
+/// __pycache__, hidden entries), which pip would otherwise pick up or trip over.
+bool copyPackageDir(const QString& from, const QString& to, QString* error)
+{
+    const QDir src(from);
+    if (!QDir().mkpath(to)) {
+        *error = QStringLiteral("cannot create %1").arg(to);
+        return false;
+    }
+    const QFileInfoList entries = src.entryInfoList(QDir::Files | QDir::Dirs | QDir::NoDotAndDotDot | QDir::System);
+    for (const QFileInfo& e : entries) {
+        const QString name = e.fileName();
+        if (name.startsWith(QLatin1Char('.')) || name == QLatin1String("__pycache__")
+            || name.endsWith(QLatin1String(".egg-info"))
+            || (e.isDir() && (name == QLatin1String("build") || name == QLatin1String("dist"))))
+            continue;
+        const QString target = to + QLatin1Char('/') + name;
+        if (e.isDir() && !e.isSymLink()) {
+            if (!copyPackageDir(e.absoluteFilePath(), target, error))
+                return false;
+        } else if (e.isFile()) {
+            if (!QFile::copy(e.absoluteFilePath(), target)) {
+                *error = QStringLiteral("cannot copy %1 to %2").arg(e.absoluteFilePath(), target);
+                return false;
+            }
+        }
+    }
+    return true;
+}
+
+} // namespace
+
+QList<RuntimeVersion> runtimeVersions()
+{
+    const QString python = defaultInterpreter();
+    QList<RuntimeVersion> list;
+    // The service's runtime versions for training (ml.googleapis.com runtime version list).
+    list.append({ QStringLiteral("1.15"), { QStringLiteral("3.7") }, python });
+    for (int minor = 1; minor <= 11; ++minor)
+        list.append({ QStringLiteral("2.%1").arg(minor), { QStringLiteral("3.7") }, python });
+    return list;
+}
+
+QJsonArray runtimeVersionsJson()
+{
+    QJsonArray array;
+    for (const RuntimeVersion& v : runtimeVersions()) {
+        QJsonObject o;
+        o.insert(QStringLiteral("runtimeVersion"), v.runtimeVersion);
+        o.insert(QStringLiteral("pythonVersions"), QJsonArray::fromStringList(v.pythonVersions));
+        o.insert(QStringLiteral("interpreter"), v.interpreter);
+        array.append(o);
+    }
+    return array;
+}
+
+QString interpreterFor(const TrainingInput& input, QString* error)
+{
+    if (input.runtimeVersion.isEmpty())
+        return defaultInterpreter();
+    const QList<RuntimeVersion> all = runtimeVersions();
+    for (const RuntimeVersion& v : all) {
+        if (v.runtimeVersion != input.runtimeVersion)
+            continue;
+        if (!input.pythonVersion.isEmpty() && !v.pythonVersions.contains(input.pythonVersion)) {
+            *error = QStringLiteral("trainingInput.pythonVersion: runtime version %1 offers Python %2, not %3")
+                         .arg(v.runtimeVersion, v.pythonVersions.join(QLatin1String(", ")), input.pythonVersion);
+            return {};
+        }
+        return v.interpreter;
+    }
+    QStringList names;
+    for (const RuntimeVersion& v : all)
+        names << v.runtimeVersion;
+    *error = QStringLiteral("trainingInput.runtimeVersion: %1 is not a supported runtime version (supported: %2)")
+                 .arg(input.runtimeVersion, names.join(QLatin1String(", ")));
+    return {};
+}
+
+Staging::Staging(const QString& jobFolder, const QString& interpreter, const QStringList& packageUris, QObject* parent)
+    : QObject(parent)
+    , m_jobFolder(jobFolder)
+    , m_interpreter(interpreter)
+    , m_packageUris(packageUris)
+{
+}
+
+Staging::~Staging()
+{
+    if (m_process && m_process->state() != QProcess::NotRunning) {
+        signalGroup(m_process->processId(), SIGKILL);
+        m_process->waitForFinished(1000);
+    }
+}
+
+QString Staging::stagingDir() const
+{
+    return m_jobFolder + QStringLiteral("/staging");
+}
+
+void Staging::fail(const QString& message)
+{
+    if (m_done)
+        return;
+    m_done = true;
+    // Emitted from the event loop so that a caller never sees finished() inside start().
+    QMetaObject::invokeMethod(
+        this, [this, message] { Q_EMIT finished(false, message); }, Qt::QueuedConnection);
+}
+
+void Staging::start()
+{
+    if (m_packageUris.isEmpty()) {
+        fail(QStringLiteral("trainingInput.packageUris is empty: nothing to install"));
+        return;
+    }
+    const QString build = m_jobFolder + QStringLiteral("/build");
+    const QString tmp = m_jobFolder + QStringLiteral("/tmp");
+    QDir(build).removeRecursively();
+    QDir(stagingDir()).removeRecursively();
+    QDir(tmp).removeRecursively();
+    if (!QDir().mkpath(stagingDir()) || !QDir().mkpath(build) || !QDir().mkpath(tmp)) {
+        fail(QStringLiteral("cannot create the staging folders under %1").arg(m_jobFolder));
+        return;
+    }
+    QStringList packages;
+    int n = 0;
+    for (const QString& uri : std::as_const(m_packageUris)) {
+        QString path = uri;
+        if (uri.startsWith(QLatin1String("file:")))
+            path = QUrl(uri).toLocalFile();
+        else if (uri.contains(QLatin1String("://"))) {
+            fail(QStringLiteral("trainingInput.packageUris: %1: only local paths are supported on a workstation")
+                     .arg(uri));
+            return;
+        }
+        const QFileInfo info(path);
+        if (!info.exists()) {
+            fail(QStringLiteral("trainingInput.packageUris: %1 does not exist").arg(uri));
+            return;
+        }
+        if (info.isDir()) {
+            const QDir dir(path);
+            if (!dir.exists(QStringLiteral("setup.py")) && !dir.exists(QStringLiteral("pyproject.toml"))) {
+                fail(QStringLiteral("trainingInput.packageUris: %1 has neither setup.py nor pyproject.toml").arg(uri));
+                return;
+            }
+            const QString copy = build + QStringLiteral("/src%1").arg(n++);
+            QString error;
+            if (!copyPackageDir(info.absoluteFilePath(), copy, &error)) {
+                fail(QStringLiteral("trainingInput.packageUris: %1: %2").arg(uri, error));
+                return;
+            }
+            packages << copy;
+        } else {
+            packages << info.absoluteFilePath();
+        }
+    }
+
+    m_process = new QProcess(this);
+    m_process->setProcessChannelMode(QProcess::MergedChannels);
+    m_process->setWorkingDirectory(build);
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("PIP_CONFIG_FILE"), QStringLiteral("/dev/null"));
+    env.insert(QStringLiteral("PIP_DISABLE_PIP_VERSION_CHECK"), QStringLiteral("1"));
+    env.insert(QStringLiteral("PIP_ROOT_USER_ACTION"), QStringLiteral("ignore"));
+    env.insert(QStringLiteral("PIP_NO_INPUT"), QStringLiteral("1"));
+    env.insert(QStringLiteral("PYTHONUNBUFFERED"), QStringLiteral("1"));
+    env.insert(QStringLiteral("TMPDIR"), tmp);
+    env.insert(jobMarkerVariable(), m_jobFolder);
+    env.remove(QStringLiteral("PYTHONPATH"));
+    m_process->setProcessEnvironment(env);
+    makeOwnProcessGroup(m_process);
+    connect(m_process, &QProcess::readyRead, this, &Staging::readOutput);
+    connect(m_process, &QProcess::finished, this, &Staging::onFinished);
+    connect(m_process, &QProcess::errorOccurred, this, [this](QProcess::ProcessError e) {
+        if (e == QProcess::FailedToStart)
+            fail(QStringLiteral("cannot start %1: %2").arg(m_interpreter, m_process->errorString()));
+    });
+    QStringList args { QStringLiteral("-m"), QStringLiteral("pip"), QStringLiteral("install"),
+        QStringLiteral("--no-index"), QStringLiteral("--no-deps"), QStringLiteral("--no-build-isolation"),
+        QStringLiteral("--no-cache-dir"), QStringLiteral("--upgrade"), QStringLiteral("--target"), stagingDir() };
+    args << packages;
+    Q_EMIT outputLine(m_interpreter + QLatin1Char(' ') + args.join(QLatin1Char(' ')));
+    m_process->start(m_interpreter, args);
+}
+
+void Staging::cancel()
+{
+    m_cancelled = true;
+    if (m_process && m_process->state() != QProcess::NotRunning)
+        signalGroup(m_process->processId(), SIGKILL);
+    else
+        fail(QStringLiteral("cancelled"));
+}
+
+void Staging::readOutput()
+{
+    m_partial += m_process->readAll();
+    qsizetype start = 0;
+    for (;;) {
+        const qsizetype nl = m_partial.indexOf('\n', start);
+        if (nl < 0)
+            break;
+        const QString line = QString::fromUtf8(m_partial.constData() + start, nl - start).trimmed();
+        start = nl + 1;
+        if (line.isEmpty())
+            continue;
+        // pip 23 frames a failing build step's own output between "╰─> [N lines of output]" and
+        // "[end of output]"; with its "error:"/"ERROR:"/"×" lines that is what a user needs to see.
+        if (line.endsWith(QLatin1String("lines of output]"))) {
+            m_inOutputBlock = true;
+        } else if (line == QLatin1String("[end of output]")) {
+            m_inOutputBlock = false;
+        } else if (m_inOutputBlock || line.startsWith(QLatin1String("ERROR:"))
+            || line.startsWith(QLatin1String("error:")) || line.startsWith(QChar(0x00D7))) {
+            m_errors << line;
+        }
+        m_tail << line;
+        if (m_tail.size() > 8)
+            m_tail.removeFirst();
+        Q_EMIT outputLine(line);
+    }
+    m_partial.remove(0, start);
+}
+
+void Staging::onFinished(int exitCode, QProcess::ExitStatus status)
+{
+    if (!m_partial.isEmpty()) {
+        m_partial += '\n';
+        const QByteArray rest = std::exchange(m_partial, {});
+        m_partial = rest;
+        readOutput();
+    }
+    if (m_done)
+        return;
+    if (m_cancelled) {
+        fail(QStringLiteral("cancelled"));
+        return;
+    }
+    if (status == QProcess::NormalExit && exitCode == 0) {
+        m_done = true;
+        Q_EMIT finished(true, QString());
+        return;
+    }
+    // pip's own errors say what went wrong; its "note:"/"hint:" lines add nothing.
+    QStringList meaningful = m_errors.mid(std::max<qsizetype>(0, m_errors.size() - 10));
+    if (meaningful.isEmpty())
+        meaningful = m_tail.mid(std::max<qsizetype>(0, m_tail.size() - 4));
+    const QString why
+        = status == QProcess::NormalExit ? QStringLiteral("exit status %1").arg(exitCode) : QStringLiteral("crashed");
+    fail(QStringLiteral("Installing the training package with pip failed (%1): %2")
+             .arg(why, meaningful.join(QLatin1String(" | "))));
+}
+
+} // namespace Trainyard

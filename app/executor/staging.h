@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#pragma once
+
+#include "job.h"
+
+#include <QJsonArray>
+#include <QObject>
+#include <QProcess>
+#include <QString>
+#include <QStringList>
+
+namespace Trainyard {
+
+/// A runtime version of the service and the interpreter that runs it here.
+/// The service pins Python per runtime version (3.7 for the 2.x runtimes); a workstation has one
+/// system Python, so every runtime version maps to the same interpreter: a job asking for
+/// pythonVersion "3.7" is accepted as the service accepts it and runs on the host's python3.
+struct RuntimeVersion {
+    QString runtimeVersion; ///< "2.11"
+    QStringList pythonVersions; ///< what the service accepts for it: {"3.7"}
+    QString interpreter; ///< absolute path, "/usr/bin/python3"
+};
+
+/// The runtime versions this executor accepts (the service's list: 1.15 and 2.1 … 2.11).
+/// The interpreter is /usr/bin/python3, or $TRAINYARD_PYTHON when set (for hosts whose system Python
+/// lives elsewhere).
+QList<RuntimeVersion> runtimeVersions();
+/// `/v1/projects/{p}/runtimeVersions` body's array:
+/// [{"runtimeVersion":"2.11","pythonVersions":["3.7"],"interpreter":"/usr/bin/python3"}, …].
+QJsonArray runtimeVersionsJson();
+/// The interpreter for a job. Empty runtimeVersion = the default interpreter. Returns an empty string
+/// and sets *error (naming the field) for an unknown runtime version or a Python version it does not offer.
+QString interpreterFor(const TrainingInput& input, QString* error);
+
+/// Stages a job's training packages with pip, offline, into `<jobFolder>/staging`:
+/// `<python> -m pip install --no-index --no-deps --no-build-isolation --upgrade --target <staging> <pkg…>`.
+/// A package is a directory with setup.py or pyproject.toml (copied to `<jobFolder>/build/` first, so
+/// pip's in-tree build never writes into the user's folder), an sdist (.tar.gz, .zip) or a wheel.
+/// pip runs with PIP_CONFIG_FILE=/dev/null, PIP_DISABLE_PIP_VERSION_CHECK=1 and TMPDIR inside the job
+/// folder, in its own process group (killed as a group by cancel()).
+///
+/// Emits outputLine() for every line pip prints, then finished() once. On failure `errorMessage` holds
+/// pip's last meaningful lines (its "ERROR:" lines, or the last lines of output).
+class Staging : public QObject {
+    Q_OBJECT
+public:
+    Staging(const QString& jobFolder, const QString& interpreter, const QStringList& packageUris,
+        QObject* parent = nullptr);
+    ~Staging() override;
+
+    /// `<jobFolder>/staging`, the PYTHONPATH of the replicas.
+    QString stagingDir() const;
+    /// Starts pip (asynchronously). finished() follows, also for errors found before pip starts.
+    void start();
+    /// Kills pip's process group; finished(false, "cancelled") follows.
+    void cancel();
+
+Q_SIGNALS:
+    void outputLine(const QString& line);
+    void finished(bool ok, const QString& errorMessage);
+
+private:
+    void fail(const QString& message);
+    void readOutput();
+    void onFinished(int exitCode, QProcess::ExitStatus status);
+
+    QString m_jobFolder;
+    QString m_interpreter;
+    QStringList m_packageUris;
+    QProcess* m_process = nullptr;
+    QByteArray m_partial;
+    QStringList m_tail; // last lines, for the error message
+    QStringList m_errors; // "ERROR:" lines
+    bool m_inOutputBlock = false;
+    bool m_done = false;
+    bool m_cancelled = false;
+};
+
+} // namespace Trainyard
