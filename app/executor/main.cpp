@@ -1,5 +1,119 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-int main()
+// trainyard-executor: the per-user daemon that runs training jobs (see app/executor/API.md).
+#include "executor.h"
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+#include <QHostAddress>
+
+#include <cstdio>
+
+using namespace Trainyard;
+
+namespace {
+/// Parses "HOST:PORT", "[V6]:PORT" or "PORT"; "localhost" means 127.0.0.1.
+bool parseListen(const QString& text, QHostAddress* address, quint16* port, QString* error)
 {
-    return 0;
+    QString host = QStringLiteral("127.0.0.1");
+    QString portText = text;
+    if (text.startsWith(QLatin1Char('['))) {
+        const qsizetype close = text.indexOf(QLatin1String("]:"));
+        if (close < 0) {
+            *error = QStringLiteral("--listen %1: expected [ADDRESS]:PORT").arg(text);
+            return false;
+        }
+        host = text.mid(1, close - 1);
+        portText = text.mid(close + 2);
+    } else if (const qsizetype colon = text.lastIndexOf(QLatin1Char(':')); colon >= 0) {
+        host = text.left(colon);
+        portText = text.mid(colon + 1);
+    }
+    if (host == QLatin1String("localhost"))
+        host = QStringLiteral("127.0.0.1");
+    bool ok = false;
+    const uint value = portText.toUInt(&ok);
+    if (!ok || value > 65535) {
+        *error = QStringLiteral("--listen %1: the port must be a number from 0 to 65535").arg(text);
+        return false;
+    }
+    if (!address->setAddress(host)) {
+        *error = QStringLiteral("--listen %1: \"%2\" is not an IP address").arg(text, host);
+        return false;
+    }
+    if (!address->isLoopback()) {
+        *error = QStringLiteral("--listen %1: the executor listens on a loopback address only (127.0.0.1 or [::1]), "
+                                "because its API runs code as you")
+                     .arg(text);
+        return false;
+    }
+    *port = quint16(value);
+    return true;
+}
+} // namespace
+
+int main(int argc, char* argv[])
+{
+    QCoreApplication app(argc, argv);
+    QCoreApplication::setApplicationName(QStringLiteral("trainyard-executor"));
+    QCoreApplication::setApplicationVersion(Executor::version());
+    if (qEnvironmentVariableIsEmpty("QT_MESSAGE_PATTERN"))
+        qSetMessagePattern(QStringLiteral("%{time yyyy-MM-ddThh:mm:ss.zzz} %{category} "
+                                          "%{if-warning}warning: %{endif}%{if-critical}error: %{endif}%{message}"));
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        QStringLiteral("Runs AI Platform Training jobs on this workstation and serves the REST v1 API "
+                       "(projects.jobs) on a loopback address. Clients (trainyard, trainyardctl) find it "
+                       "through $XDG_RUNTIME_DIR/trainyard/executor.json and start it when none runs."));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    const QCommandLineOption listen(QStringLiteral("listen"),
+        QStringLiteral("Loopback address and port to listen on; port 0 = any free port."),
+        QStringLiteral("ADDRESS:PORT"), QStringLiteral("127.0.0.1:0"));
+    const QCommandLineOption dataDir(QStringLiteral("data-dir"),
+        QStringLiteral("Folder of the job database and job records "
+                       "(default $XDG_DATA_HOME/trainyard)."),
+        QStringLiteral("DIR"));
+    const QCommandLineOption runtimeDir(QStringLiteral("runtime-dir"),
+        QStringLiteral("Folder of the runtime file and token "
+                       "(default $XDG_RUNTIME_DIR/trainyard)."),
+        QStringLiteral("DIR"));
+    const QCommandLineOption grace(QStringLiteral("grace-period"),
+        QStringLiteral("Seconds between SIGTERM and SIGKILL when stopping replicas."), QStringLiteral("S"),
+        QStringLiteral("10"));
+    parser.addOptions({ listen, dataDir, runtimeDir, grace });
+    parser.process(app);
+    if (!parser.positionalArguments().isEmpty()) {
+        std::fprintf(stderr, "trainyard-executor: unexpected argument \"%s\" (see --help)\n",
+            qPrintable(parser.positionalArguments().first()));
+        return 2;
+    }
+
+    ExecutorOptions options;
+    QString error;
+    if (!parseListen(parser.value(listen), &options.address, &options.port, &error)) {
+        std::fprintf(stderr, "trainyard-executor: %s\n", qPrintable(error));
+        return 2;
+    }
+    bool ok = false;
+    options.gracePeriodSeconds = parser.value(grace).toInt(&ok);
+    if (!ok || options.gracePeriodSeconds < 0 || options.gracePeriodSeconds > 3600) {
+        std::fprintf(stderr, "trainyard-executor: --grace-period %s: expected whole seconds from 0 to 3600\n",
+            qPrintable(parser.value(grace)));
+        return 2;
+    }
+    options.dataDir = parser.value(dataDir);
+    options.runtimeDir = parser.value(runtimeDir);
+
+    UnixSignalWatcher signalWatcher;
+    Executor executor(options);
+    if (!executor.start(&error)) {
+        std::fprintf(stderr, "trainyard-executor: %s\n", qPrintable(error));
+        return 1;
+    }
+    QObject::connect(
+        &signalWatcher, &UnixSignalWatcher::terminationRequested, &app, [](int) { QCoreApplication::quit(); });
+    const int rc = app.exec();
+    executor.shutdown();
+    return rc;
 }

@@ -1,1 +1,0 @@
-namespace Trainyard { int ctlAnchor() { return 0; } }

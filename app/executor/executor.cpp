@@ -1,0 +1,391 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "executor.h"
+
+#include "gpuinventory.h"
+#include "httpapi.h"
+#include "jobstore.h"
+#include "logstore.h"
+#include "scheduler.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLockFile>
+#include <QLoggingCategory>
+#include <QRandomGenerator>
+#include <QSaveFile>
+#include <QSocketNotifier>
+#include <QStandardPaths>
+#include <QTcpServer>
+#include <QTcpSocket>
+
+#include <cerrno>
+#include <csignal>
+#include <cstring>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#ifndef TRAINYARD_VERSION
+#define TRAINYARD_VERSION "0.1.0"
+#endif
+
+namespace Trainyard {
+
+namespace {
+Q_LOGGING_CATEGORY(lcDaemon, "trainyard.executor")
+
+/// Creates `path` (and parents) and makes it private: mode 0700 and owned by us. Refuses a folder
+/// owned by someone else (a shared /tmp must not let another user plant our runtime files).
+bool ensurePrivateDir(const QString& path, QString* error)
+{
+    if (!QDir().mkpath(path)) {
+        *error = QStringLiteral("cannot create folder %1").arg(path);
+        return false;
+    }
+    const QByteArray native = QFile::encodeName(path);
+    struct stat st { };
+    if (::stat(native.constData(), &st) != 0) {
+        *error = QStringLiteral("cannot inspect folder %1: %2").arg(path, QString::fromLocal8Bit(std::strerror(errno)));
+        return false;
+    }
+    if (st.st_uid != ::getuid()) {
+        *error
+            = QStringLiteral("folder %1 belongs to another user (uid %2); refusing to use it").arg(path).arg(st.st_uid);
+        return false;
+    }
+    if ((st.st_mode & 0777) != 0700 && ::chmod(native.constData(), 0700) != 0) {
+        *error = QStringLiteral("cannot make folder %1 private: %2")
+                     .arg(path, QString::fromLocal8Bit(std::strerror(errno)));
+        return false;
+    }
+    return true;
+}
+
+/// Writes `data` to `path` atomically with mode 0600 (the temporary file is chmod-ed before the rename).
+bool writePrivateFile(const QString& path, const QByteArray& data, QString* error)
+{
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly)) {
+        *error = QStringLiteral("cannot write %1: %2").arg(path, file.errorString());
+        return false;
+    }
+    if (!file.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner)) {
+        *error = QStringLiteral("cannot restrict the permissions of %1: %2").arg(path, file.errorString());
+        file.cancelWriting();
+        return false;
+    }
+    if (file.write(data) != data.size() || !file.commit()) {
+        *error = QStringLiteral("cannot write %1: %2").arg(path, file.errorString());
+        return false;
+    }
+    return true;
+}
+
+bool processAlive(qint64 pid)
+{
+    if (pid <= 0)
+        return false;
+    return ::kill(pid_t(pid), 0) == 0 || errno == EPERM;
+}
+
+/// 32 random bytes from the system's CSPRNG, as 64 lowercase hex characters.
+QByteArray makeToken()
+{
+    quint32 words[8];
+    QRandomGenerator::system()->fillRange(words);
+    return QByteArray(reinterpret_cast<const char*>(words), sizeof(words)).toHex();
+}
+
+QString urlFor(const QHostAddress& address, quint16 port)
+{
+    QUrl url;
+    url.setScheme(QStringLiteral("http"));
+    url.setHost(address.toString());
+    url.setPort(port);
+    return url.toString();
+}
+} // namespace
+
+struct Executor::Private {
+    ExecutorOptions options;
+    QString dataDir;
+    QString runtimeDir;
+    std::unique_ptr<QLockFile> lock;
+    std::unique_ptr<JobStore> store;
+    std::unique_ptr<LogStore> logs;
+    std::unique_ptr<Scheduler> scheduler;
+    std::unique_ptr<HttpApi> api;
+    QUrl url;
+    bool publishedRuntimeFile = false;
+    bool running = false;
+
+    QString runtimeFile() const { return runtimeDir + QStringLiteral("/executor.json"); }
+    QString tokenFile() const { return runtimeDir + QStringLiteral("/token"); }
+
+    /// True when the runtime file names a live process whose URL accepts connections.
+    bool liveExecutorOwnsRuntimeFile(QString* description) const
+    {
+        QFile file(runtimeFile());
+        if (!file.open(QIODevice::ReadOnly))
+            return false;
+        const QJsonObject json = QJsonDocument::fromJson(file.readAll()).object();
+        const qint64 pid = json.value(QStringLiteral("pid")).toInteger();
+        const QUrl url(json.value(QStringLiteral("url")).toString());
+        if (pid == QCoreApplication::applicationPid() || !processAlive(pid) || !url.isValid() || url.port() <= 0)
+            return false;
+        QTcpSocket socket;
+        socket.connectToHost(url.host(), quint16(url.port()));
+        if (!socket.waitForConnected(2000))
+            return false;
+        socket.abort();
+        *description = QStringLiteral("pid %1 at %2").arg(pid).arg(url.toString());
+        return true;
+    }
+};
+
+Executor::Executor(const ExecutorOptions& options, QObject* parent)
+    : QObject(parent)
+    , d(std::make_unique<Private>())
+{
+    d->options = options;
+    d->dataDir = QDir(options.dataDir.isEmpty() ? defaultDataDir() : options.dataDir).absolutePath();
+    d->runtimeDir = QDir(options.runtimeDir.isEmpty() ? defaultRuntimeDir() : options.runtimeDir).absolutePath();
+}
+
+Executor::~Executor()
+{
+    shutdown();
+}
+
+QString Executor::defaultDataDir()
+{
+    return QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation) + QStringLiteral("/trainyard");
+}
+
+QString Executor::defaultRuntimeDir()
+{
+    const QString xdg = qEnvironmentVariable("XDG_RUNTIME_DIR");
+    if (!xdg.isEmpty())
+        return xdg + QStringLiteral("/trainyard");
+    return QStringLiteral("/tmp/trainyard-%1").arg(::getuid());
+}
+
+QString Executor::version()
+{
+    return QStringLiteral(TRAINYARD_VERSION);
+}
+
+bool Executor::start(QString* error)
+{
+    auto fail = [this, error](const QString& message) {
+        if (error)
+            *error = message;
+        d->api.reset();
+        d->scheduler.reset();
+        d->logs.reset();
+        d->store.reset();
+        d->lock.reset();
+        return false;
+    };
+    if (d->running)
+        return fail(QStringLiteral("the executor is already running"));
+    if (!d->options.address.isLoopback())
+        return fail(QStringLiteral("refusing to listen on %1: the executor listens on a loopback address only "
+                                   "(127.0.0.1 or ::1), because its API runs code as you")
+                        .arg(d->options.address.toString()));
+
+    QString problem;
+    if (!ensurePrivateDir(d->runtimeDir, &problem))
+        return fail(problem);
+    d->lock = std::make_unique<QLockFile>(d->runtimeDir + QStringLiteral("/executor.lock"));
+    // 0 = never stale by age: a long-running executor keeps its lock; a dead one's lock is taken over
+    // because QLockFile checks whether its pid still runs.
+    d->lock->setStaleLockTime(0);
+    if (!d->lock->tryLock(0)) {
+        qint64 pid = 0;
+        QString hostName, appName;
+        d->lock->getLockInfo(&pid, &hostName, &appName);
+        return fail(QStringLiteral("another trainyard-executor (pid %1) is already running for this user (lock %2)")
+                        .arg(pid)
+                        .arg(d->runtimeDir + QStringLiteral("/executor.lock")));
+    }
+    QString owner;
+    if (d->liveExecutorOwnsRuntimeFile(&owner))
+        return fail(QStringLiteral("another trainyard-executor is already running (%1; runtime file %2)")
+                        .arg(owner, d->runtimeFile()));
+
+    if (!QDir().mkpath(d->dataDir))
+        return fail(QStringLiteral("cannot create the data folder %1").arg(d->dataDir));
+    d->store = std::make_unique<JobStore>();
+    if (!d->store->open(d->dataDir + QStringLiteral("/trainyard.sqlite"), &problem))
+        return fail(QStringLiteral("cannot open the job database: ") + problem);
+
+    const HostInventory host = detectHostInventory();
+    qCInfo(lcDaemon).noquote() << QStringLiteral("host: %1 CPUs, %2 GiB memory, %3 GPU(s)")
+                                      .arg(host.cpus)
+                                      .arg(double(host.memoryBytes) / (1024.0 * 1024 * 1024), 0, 'f', 1)
+                                      .arg(host.gpus.size());
+    d->logs = std::make_unique<LogStore>(d->dataDir);
+    d->scheduler = std::make_unique<Scheduler>(d->store.get(), d->logs.get(), host, d->dataDir);
+    d->scheduler->setGracePeriodSeconds(d->options.gracePeriodSeconds);
+
+    const QByteArray token = makeToken();
+    d->api = std::make_unique<HttpApi>(d->store.get(), d->logs.get(), d->scheduler.get(), host, token);
+    auto* server = new QTcpServer(d->api.get());
+    if (!server->listen(d->options.address, d->options.port))
+        return fail(QStringLiteral("cannot listen on %1:%2: %3")
+                        .arg(d->options.address.toString())
+                        .arg(d->options.port)
+                        .arg(server->errorString()));
+    d->api->bind(server);
+    d->url = QUrl(urlFor(d->options.address, server->serverPort()));
+
+    if (!writePrivateFile(d->tokenFile(), token, &problem))
+        return fail(problem);
+    const QJsonObject runtime {
+        { QStringLiteral("url"), d->url.toString() },
+        { QStringLiteral("pid"), QCoreApplication::applicationPid() },
+        { QStringLiteral("tokenFile"), d->tokenFile() },
+        { QStringLiteral("dataDir"), d->dataDir },
+        { QStringLiteral("version"), version() },
+    };
+    if (!writePrivateFile(d->runtimeFile(), QJsonDocument(runtime).toJson(QJsonDocument::Indented), &problem)) {
+        QFile::remove(d->tokenFile());
+        return fail(problem);
+    }
+    d->publishedRuntimeFile = true;
+    d->running = true;
+    qCInfo(lcDaemon).noquote() << QStringLiteral("trainyard-executor %1 listening on %2 (data %3, runtime file %4)")
+                                      .arg(version(), d->url.toString(), d->dataDir, d->runtimeFile());
+    d->scheduler->recover();
+    return true;
+}
+
+void Executor::shutdown()
+{
+    if (!d->running)
+        return;
+    d->running = false;
+    qCInfo(lcDaemon) << "shutting down";
+    if (d->api) {
+        d->api->closeStreams();
+        const auto servers = d->api->servers();
+        for (QTcpServer* server : servers)
+            server->close();
+    }
+    if (d->scheduler)
+        d->scheduler->shutdown();
+    if (d->logs)
+        d->logs->flush();
+    if (d->publishedRuntimeFile) {
+        // Remove only what is still ours: a newer executor may have replaced the file.
+        QFile file(d->runtimeFile());
+        if (file.open(QIODevice::ReadOnly)) {
+            const QJsonObject json = QJsonDocument::fromJson(file.readAll()).object();
+            file.close();
+            if (json.value(QStringLiteral("pid")).toInteger() == QCoreApplication::applicationPid()) {
+                QFile::remove(d->runtimeFile());
+                QFile::remove(d->tokenFile());
+            }
+        }
+        d->publishedRuntimeFile = false;
+    }
+    d->api.reset();
+    d->scheduler.reset();
+    d->logs.reset();
+    d->store.reset();
+    d->lock.reset();
+    qCInfo(lcDaemon) << "stopped";
+}
+
+QUrl Executor::url() const
+{
+    return d->url;
+}
+
+QString Executor::runtimeFilePath() const
+{
+    return d->runtimeFile();
+}
+
+QString Executor::tokenFilePath() const
+{
+    return d->tokenFile();
+}
+
+QString Executor::dataDir() const
+{
+    return d->dataDir;
+}
+
+JobStore* Executor::jobStore() const
+{
+    return d->store.get();
+}
+
+LogStore* Executor::logStore() const
+{
+    return d->logs.get();
+}
+
+Scheduler* Executor::scheduler() const
+{
+    return d->scheduler.get();
+}
+
+HttpApi* Executor::api() const
+{
+    return d->api.get();
+}
+
+// --- UnixSignalWatcher ---
+
+namespace {
+int g_signalFds[2] = { -1, -1 };
+
+extern "C" void forwardSignal(int signalNumber)
+{
+    const int savedErrno = errno;
+    const unsigned char byte = static_cast<unsigned char>(signalNumber);
+    [[maybe_unused]] const ssize_t written = ::write(g_signalFds[0], &byte, 1);
+    errno = savedErrno;
+}
+} // namespace
+
+struct UnixSignalWatcher::Private {
+    std::unique_ptr<QSocketNotifier> notifier;
+};
+
+UnixSignalWatcher::UnixSignalWatcher(QObject* parent)
+    : QObject(parent)
+    , d(std::make_unique<Private>())
+{
+    if (g_signalFds[0] < 0 && ::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, g_signalFds) != 0) {
+        qCWarning(lcDaemon) << "cannot create the signal socketpair:" << std::strerror(errno);
+        return;
+    }
+    d->notifier = std::make_unique<QSocketNotifier>(g_signalFds[1], QSocketNotifier::Read);
+    connect(d->notifier.get(), &QSocketNotifier::activated, this, [this] {
+        unsigned char byte = 0;
+        if (::read(g_signalFds[1], &byte, 1) == 1)
+            Q_EMIT terminationRequested(int(byte));
+    });
+    struct sigaction action { };
+    action.sa_handler = forwardSignal;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = SA_RESTART;
+    for (int sig : { SIGTERM, SIGINT, SIGHUP })
+        ::sigaction(sig, &action, nullptr);
+}
+
+UnixSignalWatcher::~UnixSignalWatcher()
+{
+    for (int sig : { SIGTERM, SIGINT, SIGHUP })
+        ::signal(sig, SIG_DFL);
+}
+
+} // namespace Trainyard

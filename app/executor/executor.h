@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#pragma once
+
+#include "machinecatalog.h"
+
+#include <QHostAddress>
+#include <QObject>
+#include <QString>
+#include <QUrl>
+
+#include <memory>
+
+namespace Trainyard {
+
+class HttpApi;
+class JobStore;
+class LogStore;
+class Scheduler;
+
+/// How the daemon was asked to run (`trainyard-executor --help`).
+struct ExecutorOptions {
+    QHostAddress address = QHostAddress(QHostAddress::LocalHost); ///< must be a loopback address
+    quint16 port = 0; ///< 0 = any free port
+    QString dataDir; ///< empty = defaultDataDir()
+    QString runtimeDir; ///< empty = defaultRuntimeDir()
+    int gracePeriodSeconds = 10; ///< SIGTERM → SIGKILL delay for replicas
+};
+
+/// The trainyard-executor daemon: owns the job store, the log store, the scheduler and the HTTP API,
+/// and publishes where it listens.
+///
+/// Runtime file (contract, see API.md): `<runtimeDir>/executor.json` =
+/// {"url":"http://127.0.0.1:PORT","pid":N,"tokenFile":"<abs>","dataDir":"<abs>","version":"0.1.0"}, and the
+/// token in `<runtimeDir>/token` (64 hex characters, no newline; file 0600, folder 0700). Both are
+/// written atomically (QSaveFile) after the server listens, and removed by shutdown() when they are
+/// still ours. `<runtimeDir>/executor.lock` (QLockFile) is held while running, so two executors
+/// started at once for the same user cannot both win.
+///
+/// Data: `<dataDir>/trainyard.sqlite` (JobStore), `<dataDir>/jobs/<jobId>/…` (logs, staging).
+class Executor : public QObject {
+    Q_OBJECT
+public:
+    explicit Executor(const ExecutorOptions& options, QObject* parent = nullptr);
+    ~Executor() override;
+
+    /// Starts everything: refuses (false, *error) when another live executor owns the runtime folder,
+    /// when the address is not loopback, when the database cannot be opened or the port not bound.
+    /// On success the API answers, the runtime file exists, and jobs left live by a previous run are
+    /// recovered (restarted or re-queued).
+    bool start(QString* error);
+    /// Clean shutdown: streams closed, every replica stopped (jobs stay RUNNING in the database so the
+    /// next start restarts them), logs flushed, runtime and token files removed. Idempotent.
+    void shutdown();
+
+    QUrl url() const;
+    QString runtimeFilePath() const;
+    QString tokenFilePath() const;
+    QString dataDir() const;
+
+    JobStore* jobStore() const;
+    LogStore* logStore() const;
+    Scheduler* scheduler() const;
+    HttpApi* api() const;
+
+    /// `$XDG_DATA_HOME/trainyard` (~/.local/share/trainyard).
+    static QString defaultDataDir();
+    /// `$XDG_RUNTIME_DIR/trainyard`, or `/tmp/trainyard-<uid>` when XDG_RUNTIME_DIR is unset.
+    static QString defaultRuntimeDir();
+    /// The executor's version ("0.1.0"), written to the runtime file.
+    static QString version();
+
+private:
+    struct Private;
+    std::unique_ptr<Private> d;
+};
+
+/// Turns SIGTERM, SIGINT and SIGHUP into a Qt signal on the main thread (self-pipe through a
+/// socketpair and a QSocketNotifier: the handler itself only write()s, which is async-signal-safe).
+/// One instance per process.
+class UnixSignalWatcher : public QObject {
+    Q_OBJECT
+public:
+    explicit UnixSignalWatcher(QObject* parent = nullptr);
+    ~UnixSignalWatcher() override;
+
+Q_SIGNALS:
+    void terminationRequested(int signalNumber);
+
+private:
+    struct Private;
+    std::unique_ptr<Private> d;
+};
+
+} // namespace Trainyard

@@ -1,0 +1,1001 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "httpapi.h"
+
+#include "jobfilter.h"
+#include "jobstore.h"
+#include "logstore.h"
+#include "scheduler.h"
+#include "staging.h"
+
+#include <QDateTime>
+#include <QHttpServerRequest>
+#include <QHttpServerResponder>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QLoggingCategory>
+#include <QMetaEnum>
+#include <QTcpSocket>
+#include <QTimer>
+#include <QUrlQuery>
+
+#include <climits>
+#include <functional>
+
+namespace Trainyard {
+
+namespace {
+Q_LOGGING_CATEGORY(lcApi, "trainyard.executor")
+
+/// Replies larger than this are not buffered further for a slow stream client: it is dropped.
+constexpr qint64 MaxStreamBacklogBytes = 64 * 1024 * 1024;
+/// Silence on a stream longer than this gets a comment so proxies and clients see it is alive.
+constexpr int KeepaliveMs = 15000;
+/// After a job became final, late log lines of exiting replicas (and the scheduler's closing
+/// `service` lines) may still be on their way through the event loop; give them this long.
+constexpr int EndSettleMs = 250;
+
+const QStringList& severityNames()
+{
+    static const QStringList names = {
+        QStringLiteral("DEFAULT"),
+        QStringLiteral("DEBUG"),
+        QStringLiteral("INFO"),
+        QStringLiteral("NOTICE"),
+        QStringLiteral("WARNING"),
+        QStringLiteral("ERROR"),
+        QStringLiteral("CRITICAL"),
+        QStringLiteral("ALERT"),
+        QStringLiteral("EMERGENCY"),
+    };
+    return names;
+}
+
+QByteArray compact(const QJsonObject& object)
+{
+    return QJsonDocument(object).toJson(QJsonDocument::Compact);
+}
+
+QByteArray reasonPhrase(int status)
+{
+    switch (status) {
+    case 200:
+        return "OK";
+    case 400:
+        return "Bad Request";
+    case 401:
+        return "Unauthorized";
+    case 404:
+        return "Not Found";
+    case 405:
+        return "Method Not Allowed";
+    case 409:
+        return "Conflict";
+    case 413:
+        return "Payload Too Large";
+    case 500:
+        return "Internal Server Error";
+    default:
+        return "Unknown";
+    }
+}
+
+QString jobName(const QString& project, const QString& jobId)
+{
+    return QStringLiteral("projects/") + project + QStringLiteral("/jobs/") + jobId;
+}
+
+QString encodePageToken(const QString& kind, const QString& value)
+{
+    const QByteArray raw = (kind + QLatin1Char(':') + value).toUtf8();
+    return QString::fromLatin1(raw.toBase64(QByteArray::Base64UrlEncoding | QByteArray::OmitTrailingEquals));
+}
+
+/// Decodes a token made by encodePageToken for `kind`; false when it is not one.
+bool decodePageToken(const QString& token, const QString& kind, QString* value)
+{
+    const auto decoded = QByteArray::fromBase64Encoding(
+        token.toLatin1(), QByteArray::Base64UrlEncoding | QByteArray::AbortOnBase64DecodingErrors);
+    if (!decoded)
+        return false;
+    const QString text = QString::fromUtf8(*decoded);
+    const QString prefix = kind + QLatin1Char(':');
+    if (!text.startsWith(prefix))
+        return false;
+    *value = text.mid(prefix.size());
+    return true;
+}
+
+/// Parses `pageSize`: empty = default; above the maximum = the maximum (as the service); else a
+/// non-negative integer (0 = default).
+bool parsePageSize(const QString& text, int defaultSize, int maxSize, int* size)
+{
+    if (text.isEmpty()) {
+        *size = defaultSize;
+        return true;
+    }
+    bool ok = false;
+    const qlonglong value = text.toLongLong(&ok);
+    if (!ok || value < 0)
+        return false;
+    *size = value == 0 ? defaultSize : int(std::min<qlonglong>(value, maxSize));
+    return true;
+}
+
+QJsonArray intArray(const QList<int>& values)
+{
+    QJsonArray array;
+    for (int v : values)
+        array.append(v);
+    return array;
+}
+
+QJsonObject gpuToJson(const GpuInfo& gpu)
+{
+    return QJsonObject {
+        { QStringLiteral("index"), gpu.index },
+        { QStringLiteral("uuid"), gpu.uuid },
+        { QStringLiteral("name"), gpu.name },
+        { QStringLiteral("acceleratorType"), gpu.acceleratorType },
+        { QStringLiteral("memoryBytes"), QString::number(gpu.memoryBytes) },
+    };
+}
+
+QString queryValue(const QUrlQuery& query, const QString& key)
+{
+    return query.queryItemValue(key, QUrl::FullyDecoded);
+}
+
+bool isTrue(const QString& value)
+{
+    return value == QLatin1String("true") || value == QLatin1String("1");
+}
+
+} // namespace
+
+/// One Server-Sent Events response on a request's socket, with chunked framing (so `curl -N` and
+/// QNetworkAccessManager both see each event as it is written). The socket belongs to the HTTP server;
+/// it may go away at any time, so every write checks the QPointer first. `cleanup` runs exactly once,
+/// when the stream ends for any reason (unsubscribe from stores there).
+class SseStream : public QObject {
+public:
+    SseStream(QTcpSocket* socket, QObject* parent)
+        : QObject(parent)
+        , m_socket(socket)
+    {
+        connect(socket, &QAbstractSocket::disconnected, this, [this] { finish(false); });
+        connect(socket, &QObject::destroyed, this, [this] { finish(false); });
+        m_keepalive.setInterval(KeepaliveMs);
+        connect(&m_keepalive, &QTimer::timeout, this, [this] { writeChunk(QByteArrayLiteral(": keepalive\n\n")); });
+    }
+    ~SseStream() override { runCleanup(); }
+
+    std::function<void()> cleanup;
+
+    /// Writes the status line, the headers and a first comment, so that clients see the stream start.
+    void start(const QByteArray& comment)
+    {
+        if (!m_socket)
+            return;
+        m_socket->write("HTTP/1.1 200 OK\r\n"
+                        "Content-Type: text/event-stream; charset=utf-8\r\n"
+                        "Cache-Control: no-cache\r\n"
+                        "X-Accel-Buffering: no\r\n"
+                        "Connection: close\r\n"
+                        "Transfer-Encoding: chunked\r\n\r\n");
+        writeChunk(": " + comment + "\n\n");
+        m_keepalive.start();
+    }
+
+    void writeEvent(const QByteArray& event, const QByteArray& data)
+    {
+        QByteArray payload;
+        payload.reserve(event.size() + data.size() + 16);
+        if (!event.isEmpty())
+            payload += "event: " + event + '\n';
+        payload += "data: " + data + "\n\n";
+        writeChunk(payload);
+    }
+
+    void writeChunk(const QByteArray& payload)
+    {
+        if (m_finished || payload.isEmpty())
+            return;
+        if (!m_socket || m_socket->state() != QAbstractSocket::ConnectedState) {
+            finish(false);
+            return;
+        }
+        if (m_socket->bytesToWrite() > MaxStreamBacklogBytes) {
+            qCWarning(lcApi) << "dropping a stream client that does not read (more than" << MaxStreamBacklogBytes
+                             << "bytes pending)";
+            m_socket->abort();
+            finish(false);
+            return;
+        }
+        m_socket->write(QByteArray::number(payload.size(), 16) + "\r\n");
+        m_socket->write(payload);
+        m_socket->write("\r\n");
+        m_keepalive.start();
+    }
+
+    bool isFinished() const { return m_finished; }
+
+    /// Ends the stream: the terminating chunk when `graceful` and the socket is still there, then the
+    /// connection is closed (`Connection: close`) and this object deleted later.
+    void finish(bool graceful = true)
+    {
+        if (m_finished)
+            return;
+        m_finished = true;
+        m_keepalive.stop();
+        runCleanup();
+        if (m_socket && m_socket->state() == QAbstractSocket::ConnectedState) {
+            if (graceful)
+                m_socket->write("0\r\n\r\n");
+            m_socket->disconnectFromHost();
+        }
+        deleteLater();
+    }
+
+private:
+    void runCleanup()
+    {
+        if (cleanup) {
+            auto fn = std::move(cleanup);
+            cleanup = nullptr;
+            fn();
+        }
+    }
+
+    QPointer<QTcpSocket> m_socket;
+    QTimer m_keepalive;
+    bool m_finished = false;
+};
+
+struct HttpApi::Reply {
+    int status = 200;
+    QByteArray body;
+    QList<QPair<QByteArray, QByteArray>> headers;
+};
+
+namespace {
+HttpApi::Reply jsonReply(const QJsonObject& object, int status = 200)
+{
+    HttpApi::Reply reply;
+    reply.status = status;
+    reply.body = compact(object);
+    return reply;
+}
+
+HttpApi::Reply errorReply(
+    int httpStatus, const QString& status, const QString& message, const FieldViolations& violations = {})
+{
+    return jsonReply(HttpApi::errorJson(httpStatus, status, message, violations), httpStatus);
+}
+
+HttpApi::Reply jobNotFound(const QString& project, const QString& jobId)
+{
+    return errorReply(404, QStringLiteral("NOT_FOUND"),
+        QStringLiteral("Field: name Error: The specified job does not exist: ") + jobName(project, jobId)
+            + QLatin1Char('.'));
+}
+
+HttpApi::Reply invalidArgument(const QString& field, const QString& description)
+{
+    return errorReply(400, QStringLiteral("INVALID_ARGUMENT"),
+        QStringLiteral("Field: ") + field + QStringLiteral(" Error: ") + description,
+        { FieldViolation { field, description } });
+}
+
+/// Parses a request body as a JSON object, or explains why it is not one (the service's wording).
+std::optional<QJsonObject> parseBody(const QByteArray& body, HttpApi::Reply* error)
+{
+    QJsonParseError parseError;
+    const QJsonDocument doc = QJsonDocument::fromJson(body, &parseError);
+    if (parseError.error != QJsonParseError::NoError) {
+        *error = errorReply(400, QStringLiteral("INVALID_ARGUMENT"),
+            QStringLiteral("Invalid JSON payload received. %1 at offset %2.")
+                .arg(body.trimmed().isEmpty() ? QStringLiteral("Empty body") : parseError.errorString())
+                .arg(parseError.offset));
+        return std::nullopt;
+    }
+    if (!doc.isObject()) {
+        *error = errorReply(400, QStringLiteral("INVALID_ARGUMENT"),
+            QStringLiteral("Invalid JSON payload received. Expected a JSON object."));
+        return std::nullopt;
+    }
+    return doc.object();
+}
+
+HttpApi::Reply decodeErrorReply(const FieldViolations& violations)
+{
+    QString message = QStringLiteral("Invalid JSON payload received. ") + violations.first().field
+        + QStringLiteral(": ") + violations.first().description;
+    if (violations.size() > 1)
+        message += QStringLiteral(" (and %1 more)").arg(violations.size() - 1);
+    return errorReply(400, QStringLiteral("INVALID_ARGUMENT"), message, violations);
+}
+} // namespace
+
+HttpApi::HttpApi(JobStore* store, LogStore* logs, Scheduler* scheduler, const HostInventory& host,
+    const QByteArray& token, QObject* parent)
+    : QAbstractHttpServer(parent)
+    , m_store(store)
+    , m_logs(logs)
+    , m_scheduler(scheduler)
+    , m_host(host)
+    , m_token(token)
+{
+}
+
+HttpApi::~HttpApi()
+{
+    closeStreams();
+}
+
+void HttpApi::closeStreams()
+{
+    const auto streams = std::exchange(m_streams, {});
+    for (const QPointer<SseStream>& stream : streams) {
+        if (stream)
+            stream->finish(true);
+    }
+}
+
+int HttpApi::openStreams() const
+{
+    int count = 0;
+    for (const QPointer<SseStream>& stream : m_streams) {
+        if (stream && !stream->isFinished())
+            ++count;
+    }
+    return count;
+}
+
+void HttpApi::addStream(SseStream* stream)
+{
+    m_streams.removeIf([](const QPointer<SseStream>& s) { return s.isNull(); });
+    m_streams.append(stream);
+}
+
+QJsonObject HttpApi::errorJson(
+    int httpStatus, const QString& status, const QString& message, const FieldViolations& violations)
+{
+    QJsonObject error {
+        { QStringLiteral("code"), httpStatus },
+        { QStringLiteral("message"), message },
+        { QStringLiteral("status"), status },
+    };
+    if (!violations.isEmpty()) {
+        QJsonArray list;
+        for (const FieldViolation& v : violations)
+            list.append(
+                QJsonObject { { QStringLiteral("field"), v.field }, { QStringLiteral("description"), v.description } });
+        error.insert(QStringLiteral("details"),
+            QJsonArray { QJsonObject {
+                { QStringLiteral("@type"), QStringLiteral("type.googleapis.com/google.rpc.BadRequest") },
+                { QStringLiteral("fieldViolations"), list },
+            } });
+    }
+    return QJsonObject { { QStringLiteral("error"), error } };
+}
+
+QJsonObject HttpApi::replicaToJson(const ReplicaStatus& r)
+{
+    QJsonObject o {
+        { QStringLiteral("taskName"), r.taskName },
+        { QStringLiteral("role"), r.role },
+        { QStringLiteral("index"), r.index },
+        { QStringLiteral("state"), r.state },
+        { QStringLiteral("address"), r.address },
+        { QStringLiteral("gpus"), intArray(r.gpus) },
+        { QStringLiteral("restarts"), r.restarts },
+        { QStringLiteral("machineType"), r.machineType },
+        { QStringLiteral("trialId"), r.trialId },
+    };
+    if (r.pid > 0)
+        o.insert(QStringLiteral("pid"), QString::number(r.pid));
+    if (r.exitCode)
+        o.insert(QStringLiteral("exitCode"), *r.exitCode);
+    if (r.exitSignal)
+        o.insert(QStringLiteral("exitSignal"), *r.exitSignal);
+    return o;
+}
+
+bool HttpApi::authorized(const QHttpServerRequest& request, QString* problem) const
+{
+    QByteArray header;
+    const auto headers = request.headers();
+    for (const auto& [key, value] : headers) {
+        if (key.compare("Authorization", Qt::CaseInsensitive) == 0) {
+            header = value.trimmed();
+            break;
+        }
+    }
+    if (header.isEmpty()) {
+        *problem = QStringLiteral("Request is missing required authentication credential. Expected a bearer token "
+                                  "(Authorization: Bearer <token>; the token is in the file named by "
+                                  "\"tokenFile\" in the executor's runtime file).");
+        return false;
+    }
+    const QByteArray scheme = "bearer ";
+    QByteArray presented;
+    if (header.size() > scheme.size() && header.left(scheme.size()).toLower() == scheme)
+        presented = header.mid(scheme.size()).trimmed();
+    // Constant-time comparison: the answer time must not tell how much of a guess was right.
+    bool same = !m_token.isEmpty() && presented.size() == m_token.size();
+    unsigned char diff = 0;
+    for (qsizetype i = 0; same && i < m_token.size(); ++i)
+        diff |= static_cast<unsigned char>(presented.at(i) ^ m_token.at(i));
+    if (!same || diff != 0) {
+        *problem = QStringLiteral("Request had invalid authentication credentials. Expected the executor's "
+                                  "bearer token (Authorization: Bearer <token>).");
+        return false;
+    }
+    return true;
+}
+
+void HttpApi::send(QTcpSocket* socket, const Reply& reply)
+{
+    if (!socket || socket->state() != QAbstractSocket::ConnectedState)
+        return;
+    QByteArray head = "HTTP/1.1 " + QByteArray::number(reply.status) + ' ' + reasonPhrase(reply.status) + "\r\n";
+    head += "Content-Type: application/json; charset=utf-8\r\n";
+    head += "Content-Length: " + QByteArray::number(reply.body.size()) + "\r\n";
+    head += "Cache-Control: no-store\r\n";
+    for (const auto& [key, value] : reply.headers)
+        head += key + ": " + value + "\r\n";
+    head += "\r\n";
+    socket->write(head);
+    socket->write(reply.body);
+}
+
+bool HttpApi::handleRequest(const QHttpServerRequest& request, QTcpSocket* socket)
+{
+    bool streaming = false;
+    Reply reply;
+    QString problem;
+    if (!authorized(request, &problem)) {
+        reply = errorReply(401, QStringLiteral("UNAUTHENTICATED"), problem);
+        reply.headers.append(qMakePair(QByteArray("WWW-Authenticate"), QByteArray("Bearer realm=\"trainyard\"")));
+    } else if (request.body().size() > MaxBodyBytes) {
+        reply = errorReply(413, QStringLiteral("INVALID_ARGUMENT"),
+            QStringLiteral("Request body is larger than %1 bytes.").arg(MaxBodyBytes));
+    } else {
+        reply = route(request, socket, &streaming);
+    }
+    qCDebug(lcApi).noquote() << request.method() << request.url().path() << (streaming ? 200 : reply.status);
+    if (!streaming)
+        send(socket, reply);
+    return true;
+}
+
+void HttpApi::missingHandler(const QHttpServerRequest& request, QTcpSocket* socket)
+{
+    // handleRequest answers every request; this only runs if Qt changes that contract.
+    send(socket,
+        errorReply(404, QStringLiteral("NOT_FOUND"),
+            QStringLiteral("The requested URL %1 was not found on this server.").arg(request.url().path())));
+}
+
+HttpApi::Reply HttpApi::route(const QHttpServerRequest& request, QTcpSocket* socket, bool* streaming)
+{
+    using Method = QHttpServerRequest::Method;
+    const Method method = request.method();
+    const QString encodedPath = request.url().path(QUrl::FullyEncoded);
+    const Reply notFound = errorReply(404, QStringLiteral("NOT_FOUND"),
+        QStringLiteral("The requested URL %1 was not found on this server.").arg(request.url().path()));
+
+    QStringList segments;
+    for (const QString& part : encodedPath.split(QLatin1Char('/')))
+        segments.append(QUrl::fromPercentEncoding(part.toUtf8()));
+    // "/v1/projects/p/jobs" splits into "", "v1", "projects", "p", "jobs"; a trailing slash adds "".
+    if (segments.size() < 5 || !segments.first().isEmpty() || segments.mid(1).contains(QString())
+        || segments.at(1) != QLatin1String("v1") || segments.at(2) != QLatin1String("projects"))
+        return notFound;
+    const QString project = segments.at(3);
+    const QStringList rest = segments.mid(4);
+
+    auto methodNotAllowed = [&](const QByteArray& allowed) {
+        Reply reply = errorReply(405, QStringLiteral("UNIMPLEMENTED"),
+            QStringLiteral("Method %1 is not allowed on %2; allowed: %3.")
+                .arg(QString::fromLatin1(QMetaEnum::fromType<Method>().valueToKey(int(method))).toUpper(),
+                    request.url().path(), QString::fromLatin1(allowed)));
+        reply.headers.append(qMakePair(QByteArray("Allow"), allowed));
+        return reply;
+    };
+
+    if (rest.size() == 1) {
+        const QString& what = rest.first();
+        if (what == QLatin1String("jobs")) {
+            if (method == Method::Get)
+                return listJobs(request);
+            if (method == Method::Post)
+                return createJob(request);
+            return methodNotAllowed("GET, POST");
+        }
+        if (what == QLatin1String("scaleTiers") || what == QLatin1String("machineTypes")
+            || what == QLatin1String("acceleratorTypes") || what == QLatin1String("runtimeVersions")
+            || what == QLatin1String("host")) {
+            if (method != Method::Get)
+                return methodNotAllowed("GET");
+            return what == QLatin1String("host") ? host() : catalog(what);
+        }
+        return notFound;
+    }
+    if (rest.first() != QLatin1String("jobs"))
+        return notFound;
+
+    if (rest.size() == 2) {
+        const QString& resource = rest.at(1);
+        const qsizetype colon = resource.indexOf(QLatin1Char(':'));
+        if (colon < 0) {
+            if (method == Method::Get)
+                return getJob(project, resource);
+            if (method == Method::Patch)
+                return patchJob(request, project, resource);
+            return methodNotAllowed("GET, PATCH");
+        }
+        const QString jobId = resource.left(colon);
+        const QString verb = resource.mid(colon + 1);
+        if (verb == QLatin1String("cancel")) {
+            if (method != Method::Post)
+                return methodNotAllowed("POST");
+            return cancelJob(project, jobId);
+        }
+        if (verb == QLatin1String("events")) {
+            if (method != Method::Get)
+                return methodNotAllowed("GET");
+            return events(request, project, jobId, socket, streaming);
+        }
+        return notFound;
+    }
+    if (rest.size() == 3) {
+        const QString& jobId = rest.at(1);
+        const QString& sub = rest.at(2);
+        if (sub == QLatin1String("replicas")) {
+            if (method != Method::Get)
+                return methodNotAllowed("GET");
+            return replicas(project, jobId);
+        }
+        if (sub == QLatin1String("logs")) {
+            if (method != Method::Get)
+                return methodNotAllowed("GET");
+            return logs(request, project, jobId, socket, streaming);
+        }
+    }
+    return notFound;
+}
+
+HttpApi::Reply HttpApi::createJob(const QHttpServerRequest& request)
+{
+    Reply error;
+    const auto body = parseBody(request.body(), &error);
+    if (!body)
+        return error;
+    FieldViolations violations;
+    Job job = JobJson::fromJson(*body, &violations);
+    if (!violations.isEmpty())
+        return decodeErrorReply(violations);
+
+    // Output-only fields are ignored on create, as the service ignores them.
+    job.createTime.clear();
+    job.startTime.clear();
+    job.endTime.clear();
+    job.state.clear();
+    job.errorMessage.clear();
+    job.etag.clear();
+    job.jobPosition.reset();
+    job.trainingOutput.reset();
+
+    const qint64 validationStartUs = QDateTime::currentMSecsSinceEpoch() * 1000;
+    violations = validateJob(job, MachineCatalog::builtin(), m_host);
+    if (!violations.isEmpty())
+        return errorReply(400, QStringLiteral("INVALID_ARGUMENT"),
+            QStringLiteral("Request contains an invalid argument."), violations);
+    const auto alreadyExists = [] {
+        const QString description = QStringLiteral("A job with this id already exists.");
+        return errorReply(409, QStringLiteral("ALREADY_EXISTS"),
+            QStringLiteral("Field: job.job_id Error: ") + description,
+            { FieldViolation { QStringLiteral("jobId"), description } });
+    };
+    if (m_store->contains(job.jobId))
+        return alreadyExists();
+
+    job.createTime = QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs);
+    job.state = JobState::Queued;
+    QString storeError;
+    if (!m_store->insert(job, &storeError)) {
+        if (m_store->contains(job.jobId))
+            return alreadyExists();
+        qCWarning(lcApi).noquote() << "create" << job.jobId << "failed:" << storeError;
+        return errorReply(500, QStringLiteral("INTERNAL"), QStringLiteral("Cannot store the job: ") + storeError);
+    }
+    qCInfo(lcApi).noquote() << "job" << job.jobId << "created";
+    m_logs->append(job.jobId,
+        LogEntry { validationStartUs, QStringLiteral("INFO"), QStringLiteral("service"), QString(),
+            QStringLiteral("Validating job requirements...") });
+    m_logs->append(job.jobId,
+        LogEntry { 0, QStringLiteral("INFO"), QStringLiteral("service"), QString(),
+            QStringLiteral("Job creation request has been successfully validated.") });
+    const std::optional<Job> stored = m_store->job(job.jobId);
+    if (!stored)
+        return errorReply(500, QStringLiteral("INTERNAL"), QStringLiteral("The stored job cannot be read back."));
+    m_scheduler->submit(*stored);
+    // The scheduler may already have moved it on (position in the queue, PREPARING).
+    return jsonReply(JobJson::toJson(m_store->job(job.jobId).value_or(*stored)));
+}
+
+HttpApi::Reply HttpApi::getJob(const QString& project, const QString& jobId)
+{
+    const std::optional<Job> job = m_store->job(jobId);
+    if (!job)
+        return jobNotFound(project, jobId);
+    return jsonReply(JobJson::toJson(*job));
+}
+
+HttpApi::Reply HttpApi::listJobs(const QHttpServerRequest& request)
+{
+    const QUrlQuery query = request.query();
+    const QString filterText = queryValue(query, QStringLiteral("filter"));
+    QString filterError;
+    const JobFilter filter = JobFilter::parse(filterText, &filterError);
+    if (!filterError.isEmpty())
+        return invalidArgument(QStringLiteral("filter"), filterError);
+    int pageSize = 0;
+    if (!parsePageSize(queryValue(query, QStringLiteral("pageSize")), DefaultJobsPageSize, MaxJobsPageSize, &pageSize))
+        return invalidArgument(QStringLiteral("pageSize"), QStringLiteral("must be a non-negative integer"));
+
+    // Newest first; a page token names the last job of the previous page, so a page stays stable
+    // while new jobs are created (they go in front) — jobs are never deleted.
+    QList<Job> all = m_store->jobs();
+    std::reverse(all.begin(), all.end());
+    qsizetype start = 0;
+    const QString pageToken = queryValue(query, QStringLiteral("pageToken"));
+    if (!pageToken.isEmpty()) {
+        QString afterId;
+        if (!decodePageToken(pageToken, QStringLiteral("jobs"), &afterId))
+            return invalidArgument(QStringLiteral("pageToken"), QStringLiteral("is not a page token of this list"));
+        const auto it = std::find_if(all.cbegin(), all.cend(), [&](const Job& j) { return j.jobId == afterId; });
+        if (it == all.cend())
+            return invalidArgument(QStringLiteral("pageToken"), QStringLiteral("is not a page token of this list"));
+        start = (it - all.cbegin()) + 1;
+    }
+    QJsonArray jobs;
+    QString lastId;
+    bool more = false;
+    for (qsizetype i = start; i < all.size(); ++i) {
+        if (!filter.matches(all.at(i)))
+            continue;
+        if (jobs.size() == pageSize) {
+            more = true;
+            break;
+        }
+        jobs.append(JobJson::toJson(all.at(i)));
+        lastId = all.at(i).jobId;
+    }
+    QJsonObject result;
+    if (!jobs.isEmpty())
+        result.insert(QStringLiteral("jobs"), jobs);
+    if (more)
+        result.insert(QStringLiteral("nextPageToken"), encodePageToken(QStringLiteral("jobs"), lastId));
+    return jsonReply(result);
+}
+
+HttpApi::Reply HttpApi::cancelJob(const QString& project, const QString& jobId)
+{
+    const std::optional<Job> job = m_store->job(jobId);
+    if (!job)
+        return jobNotFound(project, jobId);
+    const auto alreadyDone = [] {
+        return errorReply(
+            400, QStringLiteral("FAILED_PRECONDITION"), QStringLiteral("Cannot cancel an already completed job."));
+    };
+    if (JobState::isFinal(job->state))
+        return alreadyDone();
+    if (job->state != JobState::Cancelling && !m_scheduler->cancel(jobId)) {
+        const std::optional<Job> now = m_store->job(jobId);
+        if (!now || JobState::isFinal(now->state))
+            return alreadyDone();
+    }
+    qCInfo(lcApi).noquote() << "job" << jobId << "cancel requested";
+    return jsonReply(QJsonObject {});
+}
+
+HttpApi::Reply HttpApi::patchJob(const QHttpServerRequest& request, const QString& project, const QString& jobId)
+{
+    const QString mask = queryValue(request.query(), QStringLiteral("updateMask"));
+    if (mask.isEmpty())
+        return invalidArgument(
+            QStringLiteral("updateMask"), QStringLiteral("is required; only \"labels\" can be updated"));
+    const QStringList paths = mask.split(QLatin1Char(','), Qt::SkipEmptyParts);
+    for (const QString& path : paths) {
+        if (path.trimmed() != QLatin1String("labels"))
+            return invalidArgument(QStringLiteral("updateMask"),
+                QStringLiteral("\"%1\" cannot be updated; only \"labels\" can").arg(path.trimmed()));
+    }
+    std::optional<Job> current = m_store->job(jobId);
+    if (!current)
+        return jobNotFound(project, jobId);
+    Reply error;
+    const auto body = parseBody(request.body(), &error);
+    if (!body)
+        return error;
+    FieldViolations violations;
+    const Job patch = JobJson::fromJson(*body, &violations);
+    if (!violations.isEmpty())
+        return decodeErrorReply(violations);
+    violations = labelViolations(patch.labels);
+    if (!violations.isEmpty())
+        return errorReply(400, QStringLiteral("INVALID_ARGUMENT"),
+            QStringLiteral("Request contains an invalid argument."), violations);
+    if (!patch.etag.isEmpty() && patch.etag != current->etag)
+        return errorReply(409, QStringLiteral("ABORTED"),
+            QStringLiteral("The etag does not match the job's current etag: the job was changed since it "
+                           "was read. Read it again and retry."));
+    current->labels = patch.labels;
+    QString storeError;
+    if (!m_store->update(*current, &storeError))
+        return errorReply(500, QStringLiteral("INTERNAL"), QStringLiteral("Cannot store the job: ") + storeError);
+    return jsonReply(JobJson::toJson(m_store->job(jobId).value_or(*current)));
+}
+
+HttpApi::Reply HttpApi::replicas(const QString& project, const QString& jobId)
+{
+    if (!m_store->contains(jobId))
+        return jobNotFound(project, jobId);
+    QJsonArray list;
+    const QList<ReplicaStatus> replicas = m_scheduler->replicas(jobId);
+    for (const ReplicaStatus& r : replicas)
+        list.append(replicaToJson(r));
+    return jsonReply(QJsonObject { { QStringLiteral("replicas"), list } });
+}
+
+HttpApi::Reply HttpApi::logs(const QHttpServerRequest& request, const QString& project, const QString& jobId,
+    QTcpSocket* socket, bool* streaming)
+{
+    const std::optional<Job> job = m_store->job(jobId);
+    if (!job)
+        return jobNotFound(project, jobId);
+    const QUrlQuery query = request.query();
+    const QString taskName = queryValue(query, QStringLiteral("taskName"));
+    const QString severity = queryValue(query, QStringLiteral("severity")).toUpper();
+    if (!severity.isEmpty() && !severityNames().contains(severity))
+        return invalidArgument(
+            QStringLiteral("severity"), QStringLiteral("must be one of ") + severityNames().join(QStringLiteral(", ")));
+    int pageSize = 0;
+    if (!parsePageSize(queryValue(query, QStringLiteral("pageSize")), DefaultLogsPageSize, MaxLogsPageSize, &pageSize))
+        return invalidArgument(QStringLiteral("pageSize"), QStringLiteral("must be a non-negative integer"));
+    qint64 offset = 0;
+    const QString pageToken = queryValue(query, QStringLiteral("pageToken"));
+    if (!pageToken.isEmpty()) {
+        QString value;
+        bool ok = false;
+        if (decodePageToken(pageToken, QStringLiteral("logs"), &value))
+            offset = value.toLongLong(&ok);
+        if (!ok || offset < 0)
+            return invalidArgument(QStringLiteral("pageToken"), QStringLiteral("is not a page token of these logs"));
+    }
+
+    if (!isTrue(queryValue(query, QStringLiteral("follow")))) {
+        const QList<LogEntry> entries = m_logs->read(jobId, taskName, severity, offset, pageSize + 1);
+        QByteArray body = "{\"entries\":[";
+        const qsizetype count = std::min<qsizetype>(entries.size(), pageSize);
+        for (qsizetype i = 0; i < count; ++i) {
+            if (i > 0)
+                body += ',';
+            body += LogStore::toJsonLine(entries.at(i));
+        }
+        body += ']';
+        if (entries.size() > pageSize)
+            body += ",\"nextPageToken\":\""
+                + encodePageToken(QStringLiteral("logs"), QString::number(offset + pageSize)).toLatin1() + '"';
+        body += '}';
+        Reply reply;
+        reply.body = body;
+        return reply;
+    }
+
+    *streaming = true;
+    auto* stream = new SseStream(socket, this);
+    addStream(stream);
+    stream->start("following " + jobId.toUtf8());
+
+    // Deliver what other subscribers still have pending, so our subscription starts exactly after
+    // what the files hold now: nothing is sent twice and nothing is missed.
+    m_logs->flush();
+    const int minRank = severity.isEmpty() ? 0 : LogStore::severityRank(severity);
+    QPointer<SseStream> guard(stream);
+    const int subscription = m_logs->subscribe(jobId, [guard, taskName, minRank](const QList<LogEntry>& batch) {
+        if (!guard || guard->isFinished())
+            return;
+        QByteArray out;
+        for (const LogEntry& e : batch) {
+            if (!taskName.isEmpty() && e.taskName != taskName)
+                continue;
+            if (minRank > 0 && LogStore::severityRank(e.severity) < minRank)
+                continue;
+            out += "data: " + LogStore::toJsonLine(e) + "\n\n";
+        }
+        guard->writeChunk(out);
+    });
+    QPointer<LogStore> logStore(m_logs);
+    stream->cleanup = [logStore, subscription] {
+        if (logStore)
+            logStore->unsubscribe(subscription);
+    };
+
+    const QList<LogEntry> backlog = m_logs->read(jobId, taskName, severity, offset, INT_MAX);
+    QByteArray out;
+    for (const LogEntry& e : backlog) {
+        out += "data: " + LogStore::toJsonLine(e) + "\n\n";
+        if (out.size() > 256 * 1024) {
+            stream->writeChunk(out);
+            out.clear();
+        }
+    }
+    stream->writeChunk(out);
+
+    auto end = [guard, logStore, jobId](const QString& state) {
+        if (!guard || guard->isFinished())
+            return;
+        if (logStore)
+            logStore->flush(); // hands our subscriber whatever is still pending
+        if (!guard || guard->isFinished())
+            return;
+        guard->writeEvent("end", compact(QJsonObject { { QStringLiteral("state"), state } }));
+        guard->finish(true);
+    };
+    auto ending = std::make_shared<bool>(false);
+    auto onJob = [guard, jobId, end, ending](const Job& changed) {
+        if (changed.jobId != jobId || !JobState::isFinal(changed.state) || *ending)
+            return;
+        *ending = true;
+        const QString state = changed.state;
+        QTimer::singleShot(EndSettleMs, guard, [end, state] { end(state); });
+    };
+    connect(m_store, &JobStore::jobChanged, stream, onJob);
+    onJob(*job);
+    return {};
+}
+
+HttpApi::Reply HttpApi::events(const QHttpServerRequest& request, const QString& project, const QString& jobId,
+    QTcpSocket* socket, bool* streaming)
+{
+    const std::optional<Job> job = m_store->job(jobId);
+    if (!job)
+        return jobNotFound(project, jobId);
+    const bool follow = isTrue(queryValue(request.query(), QStringLiteral("follow")));
+
+    *streaming = true;
+    auto* stream = new SseStream(socket, this);
+    addStream(stream);
+    stream->start("events " + jobId.toUtf8());
+    QPointer<SseStream> guard(stream);
+    QPointer<Scheduler> scheduler(m_scheduler);
+    auto sendReplicas = [guard, scheduler, jobId] {
+        if (!guard || guard->isFinished() || !scheduler)
+            return;
+        QJsonArray list;
+        const QList<ReplicaStatus> replicas = scheduler->replicas(jobId);
+        for (const ReplicaStatus& r : replicas)
+            list.append(replicaToJson(r));
+        guard->writeEvent("replicas", compact(QJsonObject { { QStringLiteral("replicas"), list } }));
+    };
+    stream->writeEvent("job", compact(JobJson::toJson(*job)));
+    sendReplicas();
+    if (!follow) {
+        stream->finish(true);
+        return {};
+    }
+
+    auto ending = std::make_shared<bool>(false);
+    auto onJob = [guard, jobId, sendReplicas, ending](const Job& changed, bool announce) {
+        if (changed.jobId != jobId || !guard || *ending)
+            return;
+        if (announce)
+            guard->writeEvent("job", compact(JobJson::toJson(changed)));
+        if (!JobState::isFinal(changed.state))
+            return;
+        *ending = true;
+        const QString state = changed.state;
+        QTimer::singleShot(EndSettleMs, guard, [guard, sendReplicas, state] {
+            if (!guard || guard->isFinished())
+                return;
+            sendReplicas();
+            guard->writeEvent("end", compact(QJsonObject { { QStringLiteral("state"), state } }));
+            guard->finish(true);
+        });
+    };
+    connect(m_store, &JobStore::jobChanged, stream, [onJob](const Job& changed) { onJob(changed, true); });
+    connect(m_scheduler, &Scheduler::replicasChanged, stream, [jobId, sendReplicas, ending](const QString& id) {
+        if (id == jobId && !*ending)
+            sendReplicas();
+    });
+    onJob(*job, false);
+    return {};
+}
+
+HttpApi::Reply HttpApi::catalog(const QString& what)
+{
+    const MachineCatalog& catalog = MachineCatalog::builtin();
+    if (what == QLatin1String("scaleTiers")) {
+        QJsonArray list;
+        for (const ScaleTierInfo& t : catalog.scaleTiers()) {
+            QJsonObject o {
+                { QStringLiteral("name"), t.name },
+                { QStringLiteral("description"), t.description },
+                { QStringLiteral("available"), t.available },
+                { QStringLiteral("masterType"), t.masterType },
+                { QStringLiteral("workerCount"), t.workerCount },
+                { QStringLiteral("parameterServerCount"), t.parameterServerCount },
+            };
+            if (!t.unavailableReason.isEmpty())
+                o.insert(QStringLiteral("unavailableReason"), t.unavailableReason);
+            if (!t.workerType.isEmpty())
+                o.insert(QStringLiteral("workerType"), t.workerType);
+            if (!t.parameterServerType.isEmpty())
+                o.insert(QStringLiteral("parameterServerType"), t.parameterServerType);
+            if (t.masterAccelerator.count.value_or(0) > 0 && !t.masterAccelerator.type.isEmpty())
+                o.insert(QStringLiteral("masterAcceleratorConfig"),
+                    QJsonObject { { QStringLiteral("count"), QString::number(*t.masterAccelerator.count) },
+                        { QStringLiteral("type"), t.masterAccelerator.type } });
+            list.append(o);
+        }
+        return jsonReply(QJsonObject { { QStringLiteral("scaleTiers"), list } });
+    }
+    if (what == QLatin1String("machineTypes")) {
+        QJsonArray list;
+        for (const MachineType& m : catalog.machineTypes()) {
+            QJsonObject counts;
+            for (auto it = m.acceleratorCounts.cbegin(); it != m.acceleratorCounts.cend(); ++it)
+                counts.insert(it.key(), intArray(it.value()));
+            list.append(QJsonObject {
+                { QStringLiteral("name"), m.name },
+                { QStringLiteral("family"), m.family },
+                { QStringLiteral("vcpus"), m.vcpus },
+                { QStringLiteral("memoryGb"), m.memoryGb },
+                { QStringLiteral("acceleratorCounts"), counts },
+            });
+        }
+        return jsonReply(QJsonObject { { QStringLiteral("machineTypes"), list } });
+    }
+    if (what == QLatin1String("acceleratorTypes")) {
+        QJsonArray list;
+        for (const AcceleratorTypeInfo& a : catalog.acceleratorTypes()) {
+            const auto onHost = std::count_if(m_host.gpus.cbegin(), m_host.gpus.cend(),
+                [&](const GpuInfo& g) { return g.acceleratorType == a.name; });
+            list.append(QJsonObject {
+                { QStringLiteral("name"), a.name },
+                { QStringLiteral("displayName"), a.displayName },
+                { QStringLiteral("isTpu"), a.isTpu },
+                { QStringLiteral("availableOnHost"), int(onHost) },
+            });
+        }
+        QJsonArray gpus;
+        for (const GpuInfo& g : m_host.gpus)
+            gpus.append(gpuToJson(g));
+        return jsonReply(
+            QJsonObject { { QStringLiteral("acceleratorTypes"), list }, { QStringLiteral("gpus"), gpus } });
+    }
+    return jsonReply(QJsonObject { { QStringLiteral("runtimeVersions"), runtimeVersionsJson() } });
+}
+
+HttpApi::Reply HttpApi::host()
+{
+    const HostUsage usage = m_scheduler->usage();
+    QJsonArray gpus;
+    for (const GpuInfo& g : usage.host.gpus)
+        gpus.append(gpuToJson(g));
+    return jsonReply(QJsonObject {
+        { QStringLiteral("cpus"), usage.host.cpus },
+        { QStringLiteral("memoryBytes"), QString::number(usage.host.memoryBytes) },
+        { QStringLiteral("gpus"), gpus },
+        { QStringLiteral("vcpusInUse"), usage.vcpusInUse },
+        { QStringLiteral("memoryGbInUse"), usage.memoryGbInUse },
+        { QStringLiteral("gpusInUse"), intArray(usage.gpusInUse) },
+        { QStringLiteral("runningJobs"), usage.runningJobs },
+        { QStringLiteral("queuedJobs"), usage.queuedJobs },
+    });
+}
+
+} // namespace Trainyard

@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#pragma once
+
+#include "job.h"
+#include "machinecatalog.h"
+
+#include <QAbstractHttpServer>
+#include <QByteArray>
+#include <QHash>
+#include <QJsonObject>
+#include <QPointer>
+
+class QHttpServerRequest;
+class QTcpSocket;
+
+namespace Trainyard {
+
+class JobStore;
+class LogStore;
+class Scheduler;
+struct ReplicaStatus;
+class SseStream;
+
+/// The executor's HTTP API: REST v1 shapes of `ml.googleapis.com/v1 projects.jobs` plus the
+/// job-scoped extensions (replicas, logs, events) and the project catalogs. The exact endpoints,
+/// JSON shapes, errors and streams are documented in app/executor/API.md (the contract that the
+/// console and trainyardctl code against).
+///
+/// Every request must carry `Authorization: Bearer <token>`; everything else is answered with a JSON
+/// error in Google's shape (`{"error":{"code","message","status","details"}}`). Nothing a client sends
+/// can make it crash: bodies are capped (MaxBodyBytes), JSON is parsed defensively, and streams check
+/// their socket (a QPointer) before every write.
+///
+/// Streams (`…/logs?follow=true`, `…:events`) are Server-Sent Events written with chunked framing
+/// onto the request's socket; they end with an `end` event when the job is final.
+///
+/// Lives on the executor's main thread with the stores and the scheduler it serves.
+class HttpApi : public QAbstractHttpServer {
+    Q_OBJECT
+public:
+    /// Largest accepted request body (a Job with many args and a big hyperparameter spec is ~100 KiB).
+    static constexpr qint64 MaxBodyBytes = 4 * 1024 * 1024;
+    /// Default and maximum `pageSize` of `jobs.list` (the service's numbers).
+    static constexpr int DefaultJobsPageSize = 20;
+    static constexpr int MaxJobsPageSize = 100;
+    /// Default and maximum `pageSize` of `…/logs`.
+    static constexpr int DefaultLogsPageSize = 1000;
+    static constexpr int MaxLogsPageSize = 10000;
+
+    /// `token`: the bearer token clients must send. `host`: this host's inventory (validation and catalogs).
+    HttpApi(JobStore* store, LogStore* logs, Scheduler* scheduler, const HostInventory& host, const QByteArray& token,
+        QObject* parent = nullptr);
+    ~HttpApi() override;
+
+    /// Ends every open stream (each gets its terminating chunk) — call before shutting down.
+    void closeStreams();
+    /// Number of open SSE streams (for tests and diagnostics).
+    int openStreams() const;
+
+    /// A buffered JSON answer (defined in httpapi.cpp).
+    struct Reply;
+
+    /// JSON of a replica (shape in scheduler.h / API.md).
+    static QJsonObject replicaToJson(const ReplicaStatus& replica);
+    /// `{"error":{…}}` in Google's shape; `violations` go into a google.rpc.BadRequest detail.
+    static QJsonObject errorJson(
+        int httpStatus, const QString& status, const QString& message, const FieldViolations& violations = {});
+
+protected:
+    bool handleRequest(const QHttpServerRequest& request, QTcpSocket* socket) override;
+    void missingHandler(const QHttpServerRequest& request, QTcpSocket* socket) override;
+
+private:
+    Reply route(const QHttpServerRequest& request, QTcpSocket* socket, bool* streaming);
+    Reply createJob(const QHttpServerRequest& request);
+    Reply getJob(const QString& project, const QString& jobId);
+    Reply listJobs(const QHttpServerRequest& request);
+    Reply cancelJob(const QString& project, const QString& jobId);
+    Reply patchJob(const QHttpServerRequest& request, const QString& project, const QString& jobId);
+    Reply replicas(const QString& project, const QString& jobId);
+    Reply logs(const QHttpServerRequest& request, const QString& project, const QString& jobId, QTcpSocket* socket,
+        bool* streaming);
+    Reply events(const QHttpServerRequest& request, const QString& project, const QString& jobId, QTcpSocket* socket,
+        bool* streaming);
+    Reply catalog(const QString& what);
+    Reply host();
+    bool authorized(const QHttpServerRequest& request, QString* problem) const;
+    void send(QTcpSocket* socket, const Reply& reply);
+    void addStream(SseStream* stream);
+
+    JobStore* m_store;
+    LogStore* m_logs;
+    Scheduler* m_scheduler;
+    HostInventory m_host;
+    QByteArray m_token;
+    QList<QPointer<SseStream>> m_streams;
+};
+
+} // namespace Trainyard
