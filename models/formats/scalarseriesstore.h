@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#pragma once
+
+#include "eventfilereader.h"
+
+#include <QString>
+#include <QStringList>
+
+#include <limits>
+#include <memory>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace Trainyard::Formats {
+
+/// One scalar as stored: 24 bytes, no padding. `value` stays a double so DT_DOUBLE and int64
+/// scalars keep their precision; float32 scalars (the usual case) convert to it exactly, which is
+/// what TensorBoard's CSV shows (float32-derived doubles such as 0.10511431843042374).
+struct ScalarPoint {
+    qint64 step;
+    double wallTime; ///< seconds since the Unix epoch
+    double value;
+};
+static_assert(sizeof(ScalarPoint) == 24, "a stored point must stay 24 bytes");
+
+/// The points of one (run, tag) in arrival order (after restart purges). Stored in chunks of
+/// chunkPoints points so a long series never reallocates and copies itself, and its overhead stays
+/// below one chunk; the first chunk grows geometrically so short series stay small.
+class ScalarSeries {
+public:
+    static constexpr qsizetype chunkPoints = 4096;
+
+    qsizetype size() const { return m_size; }
+    bool isEmpty() const { return m_size == 0; }
+    const ScalarPoint& at(qsizetype i) const { return m_chunks[size_t(i / chunkPoints)][size_t(i % chunkPoints)]; }
+    const ScalarPoint& last() const { return m_chunks.back().back(); }
+    /// Largest step stored; std::numeric_limits<qint64>::min() when empty.
+    qint64 maxStep() const { return m_maxStep; }
+
+    void append(const ScalarPoint& point);
+    /// Removes every point whose step is ≥ `step`, keeping the order of the rest (TensorBoard's
+    /// `Reservoir.FilterItems(lambda x: x.step < step)`). Returns how many were removed.
+    qsizetype removeFromStep(qint64 step);
+    /// Heap bytes held by the points (chunk capacities and the chunk table).
+    size_t memoryBytes() const;
+
+private:
+    std::vector<std::vector<ScalarPoint>> m_chunks;
+    qsizetype m_size = 0;
+    qint64 m_maxStep = std::numeric_limits<qint64>::min();
+};
+
+/// The scalars of one run (TensorBoard: one directory of event files, read in file-name order),
+/// with TensorBoard's restart rules. Feed it with EventFileReader::readAvailable(); it is a
+/// ScalarSink.
+///
+/// Restart rules (tensorboard/backend/event_processing/event_accumulator.py):
+/// - Step going back: a Summary event whose step is below the run's most recent summary step
+///   (a trainer resumed from an older checkpoint) removes, for each tag in that event, the points
+///   with step ≥ the event's step before its own point is added; the most recent step only moves
+///   forward. This is TensorBoard's `_CheckForOutOfOrderStepAndMaybePurge` (by tags). TensorBoard
+///   applies it only to files without `file_version` ≥ 2; we apply it always, because PyTorch and
+///   TF2 writers never write the SessionLog that TensorBoard waits for, and a resumed trainer's
+///   new event file would otherwise show both runs' points interleaved. Unlike TensorBoard, non-
+///   summary events (file_version, graphs) do not reset the most recent step, so a resumed
+///   trainer's fresh file (which starts with a step-0 file_version record) still purges.
+/// - SessionLog START at step s (TF1 Supervisor/MonitoredSession restarts): removes the points of
+///   every tag with step ≥ s (`_CheckForRestartAndMaybePurge`), and s becomes the most recent step.
+///
+/// Not thread-safe: one thread feeds and reads it (the executor's parser thread hands out copies).
+class ScalarRun final : public ScalarSink {
+public:
+    explicit ScalarRun(const QString& name);
+    ~ScalarRun() override;
+    ScalarRun(const ScalarRun&) = delete;
+    ScalarRun& operator=(const ScalarRun&) = delete;
+
+    QString name() const { return m_name; }
+
+    void beginEvent(const EventInfo& event) override;
+    void scalar(QByteArrayView tag, qint64 step, double wallTime, double value) override;
+
+    /// Tags in order of first appearance.
+    QStringList tags() const;
+    /// The series of `tag`, or nullptr.
+    const ScalarSeries* series(const QString& tag) const;
+    qsizetype pointCount() const;
+    /// Points removed by restart rules so far.
+    qsizetype purgedPoints() const { return m_purged; }
+    /// Heap bytes held by this run's points, tags and index (an estimate for the index).
+    size_t memoryBytes() const;
+
+private:
+    struct Entry {
+        QByteArray tagUtf8;
+        QString tag;
+        ScalarSeries series;
+    };
+    Entry& entry(QByteArrayView tag);
+
+    QString m_name;
+    std::vector<std::unique_ptr<Entry>> m_entries;
+    // Keys view Entry::tagUtf8, which never moves (entries are heap-allocated and never removed).
+    std::unordered_map<std::string_view, Entry*> m_index;
+    Entry* m_lastEntry = nullptr;
+    qint64 m_mostRecentStep = std::numeric_limits<qint64>::min();
+    bool m_purgeTagsOfEvent = false;
+    qsizetype m_purged = 0;
+};
+
+/// Runs by name. Run names are TensorBoard's: the event file's directory relative to the log dir
+/// ("." for the log dir itself).
+class ScalarSeriesStore {
+public:
+    ScalarSeriesStore();
+    ~ScalarSeriesStore();
+    ScalarSeriesStore(const ScalarSeriesStore&) = delete;
+    ScalarSeriesStore& operator=(const ScalarSeriesStore&) = delete;
+
+    /// The run called `name`, created empty when absent. The reference stays valid for the
+    /// store's lifetime.
+    ScalarRun& run(const QString& name);
+    const ScalarRun* findRun(const QString& name) const;
+    /// Run names, sorted.
+    QStringList runNames() const;
+    qsizetype pointCount() const;
+    size_t memoryBytes() const;
+
+private:
+    std::vector<std::unique_ptr<ScalarRun>> m_runs;
+};
+
+} // namespace Trainyard::Formats
