@@ -1,0 +1,625 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// The real trainyard-executor binary, isolated in temporary XDG folders, driven over HTTP:
+// authentication, malformed and invalid requests, create/get/list/filter/paging, labels with etags,
+// cancel, logs (JSON and SSE), catalogs, and that the executor survives all of it.
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
+#include <QNetworkRequest>
+#include <QProcess>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QUrlQuery>
+
+#include <csignal>
+
+namespace {
+struct Response {
+    int status = 0;
+    QJsonObject json;
+    QByteArray body;
+    QByteArray header(const QByteArray& name) const { return headers.value(name.toLower()); }
+    QHash<QByteArray, QByteArray> headers;
+};
+
+QStringList violationFields(const QJsonObject& json)
+{
+    QStringList fields;
+    const QJsonArray details
+        = json.value(QStringLiteral("error")).toObject().value(QStringLiteral("details")).toArray();
+    for (const QJsonValue& detail : details) {
+        const QJsonArray violations = detail.toObject().value(QStringLiteral("fieldViolations")).toArray();
+        for (const QJsonValue& v : violations)
+            fields << v.toObject().value(QStringLiteral("field")).toString();
+    }
+    return fields;
+}
+
+QString errorStatus(const QJsonObject& json)
+{
+    return json.value(QStringLiteral("error")).toObject().value(QStringLiteral("status")).toString();
+}
+
+QString errorMessage(const QJsonObject& json)
+{
+    return json.value(QStringLiteral("error")).toObject().value(QStringLiteral("message")).toString();
+}
+} // namespace
+
+class TestExecutorApi : public QObject {
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_root;
+    QString m_runtimeDir;
+    QString m_packageDir;
+    QProcess m_executor;
+    QUrl m_url;
+    QByteArray m_token;
+    QNetworkAccessManager m_nam;
+
+    QProcessEnvironment isolatedEnvironment() const
+    {
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("XDG_RUNTIME_DIR"), m_root.filePath(QStringLiteral("run")));
+        env.insert(QStringLiteral("XDG_DATA_HOME"), m_root.filePath(QStringLiteral("data")));
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_root.filePath(QStringLiteral("config")));
+        return env;
+    }
+
+    Response send(const QByteArray& verb, const QString& path, const QByteArray& body = {},
+        const std::optional<QByteArray>& authorization = std::nullopt)
+    {
+        QUrl url = m_url;
+        const qsizetype q = path.indexOf(QLatin1Char('?'));
+        url.setPath(q < 0 ? path : path.left(q));
+        if (q >= 0)
+            url.setQuery(path.mid(q + 1));
+        QNetworkRequest request(url);
+        request.setRawHeader("Authorization", authorization.value_or("Bearer " + m_token));
+        if (!body.isEmpty())
+            request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
+        QNetworkReply* reply = m_nam.sendCustomRequest(request, verb, body);
+        QSignalSpy finished(reply, &QNetworkReply::finished);
+        if (!reply->isFinished() && !finished.wait(30000))
+            qWarning() << "no answer to" << verb << path;
+        Response response;
+        response.status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+        response.body = reply->readAll();
+        response.json = QJsonDocument::fromJson(response.body).object();
+        for (const auto& pair : reply->rawHeaderPairs())
+            response.headers.insert(pair.first.toLower(), pair.second);
+        reply->deleteLater();
+        return response;
+    }
+
+    Response get(const QString& path) { return send("GET", path); }
+
+    QJsonObject jobJson(const QString& jobId, const QStringList& args = {}) const
+    {
+        QJsonObject input {
+            { QStringLiteral("scaleTier"), QStringLiteral("BASIC") },
+            { QStringLiteral("packageUris"), QJsonArray { m_packageDir } },
+            { QStringLiteral("pythonModule"), QStringLiteral("apitest.task") },
+            { QStringLiteral("region"), QStringLiteral("us-central1") },
+        };
+        if (!args.isEmpty())
+            input.insert(QStringLiteral("args"), QJsonArray::fromStringList(args));
+        return QJsonObject {
+            { QStringLiteral("jobId"), jobId },
+            { QStringLiteral("labels"), QJsonObject { { QStringLiteral("suite"), QStringLiteral("api") } } },
+            { QStringLiteral("trainingInput"), input },
+        };
+    }
+
+    Response create(const QJsonObject& job)
+    {
+        return send("POST", QStringLiteral("/v1/projects/local/jobs"), QJsonDocument(job).toJson());
+    }
+
+    QString stateOf(const QString& jobId)
+    {
+        return get(QStringLiteral("/v1/projects/local/jobs/") + jobId).json.value(QStringLiteral("state")).toString();
+    }
+
+    bool isFinal(const QString& state)
+    {
+        return state == QLatin1String("SUCCEEDED") || state == QLatin1String("FAILED")
+            || state == QLatin1String("CANCELLED");
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY(m_root.isValid());
+        for (const char* sub : { "run", "data", "config", "pkg/apitest" })
+            QVERIFY(QDir().mkpath(m_root.filePath(QString::fromLatin1(sub))));
+        m_runtimeDir = m_root.filePath(QStringLiteral("run/trainyard"));
+        m_packageDir = m_root.filePath(QStringLiteral("pkg"));
+        auto write = [](const QString& path, const QByteArray& text) {
+            QFile file(path);
+            return file.open(QIODevice::WriteOnly) && file.write(text) == text.size();
+        };
+        QVERIFY(write(m_packageDir + QStringLiteral("/setup.py"),
+            "from setuptools import setup\n"
+            "setup(name='trainyard-apitest', version='0.1', packages=['apitest'])\n"));
+        QVERIFY(write(m_packageDir + QStringLiteral("/apitest/__init__.py"), ""));
+        QVERIFY(write(m_packageDir + QStringLiteral("/apitest/task.py"),
+            "import sys, time\n"
+            "print('hello from apitest', sys.argv[1:], flush=True)\n"
+            "if '--sleep' in sys.argv:\n"
+            "    time.sleep(float(sys.argv[sys.argv.index('--sleep') + 1]))\n"
+            "sys.exit(0)\n"));
+
+        m_executor.setProcessEnvironment(isolatedEnvironment());
+        m_executor.setProcessChannelMode(QProcess::ForwardedErrorChannel);
+        m_executor.start(
+            QStringLiteral(TRAINYARD_EXECUTOR_BIN), { QStringLiteral("--grace-period"), QStringLiteral("2") });
+        QVERIFY2(m_executor.waitForStarted(), qPrintable(m_executor.errorString()));
+        const QString runtimeFile = m_runtimeDir + QStringLiteral("/executor.json");
+        QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(runtimeFile), 30000);
+
+        QFile file(runtimeFile);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QJsonObject runtime = QJsonDocument::fromJson(file.readAll()).object();
+        m_url = QUrl(runtime.value(QStringLiteral("url")).toString());
+        QCOMPARE(m_url.host(), QStringLiteral("127.0.0.1"));
+        QVERIFY(m_url.port() > 0);
+        QCOMPARE(runtime.value(QStringLiteral("pid")).toInteger(), m_executor.processId());
+        QCOMPARE(
+            runtime.value(QStringLiteral("dataDir")).toString(), m_root.filePath(QStringLiteral("data/trainyard")));
+        QVERIFY(!runtime.value(QStringLiteral("version")).toString().isEmpty());
+        QFile tokenFile(runtime.value(QStringLiteral("tokenFile")).toString());
+        QVERIFY(tokenFile.open(QIODevice::ReadOnly));
+        m_token = tokenFile.readAll().trimmed();
+        QCOMPARE(m_token.size(), 64);
+        QCOMPARE(
+            tokenFile.permissions() & (QFileDevice::ReadGroup | QFileDevice::ReadOther), QFileDevice::Permissions {});
+        QCOMPARE(QFile(runtimeFile).permissions() & (QFileDevice::ReadGroup | QFileDevice::ReadOther),
+            QFileDevice::Permissions {});
+    }
+
+    void unauthorized_data()
+    {
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<QByteArray>("authorization");
+        QTest::addRow("no token") << QStringLiteral("/v1/projects/local/jobs") << QByteArray();
+        QTest::addRow("wrong token") << QStringLiteral("/v1/projects/local/jobs")
+                                     << QByteArray("Bearer 0123456789abcdef");
+        QTest::addRow("token without scheme") << QStringLiteral("/v1/projects/local/host") << QByteArray("TOKEN");
+        QTest::addRow("basic auth") << QStringLiteral("/v1/projects/local/host") << QByteArray("Basic dXNlcjpwYXNz");
+        QTest::addRow("unknown path") << QStringLiteral("/nowhere") << QByteArray();
+    }
+
+    void unauthorized()
+    {
+        QFETCH(QString, path);
+        QFETCH(QByteArray, authorization);
+        if (authorization == "TOKEN")
+            authorization = m_token;
+        const Response r = send("GET", path, {}, authorization);
+        QCOMPARE(r.status, 401);
+        QCOMPARE(errorStatus(r.json), QStringLiteral("UNAUTHENTICATED"));
+        QCOMPARE(r.json.value(QStringLiteral("error")).toObject().value(QStringLiteral("code")).toInt(), 401);
+        QVERIFY(r.header("WWW-Authenticate").startsWith("Bearer"));
+    }
+
+    void badCreate_data()
+    {
+        QTest::addColumn<QByteArray>("body");
+        QTest::addColumn<QString>("messagePart");
+        QTest::addColumn<QString>("fieldPrefix"); // a violation's field must start with this; empty = no check
+
+        const QJsonObject good = jobJson(QStringLiteral("never_stored"));
+        auto with = [&](const std::function<void(QJsonObject&)>& edit) {
+            QJsonObject job = good;
+            edit(job);
+            return QJsonDocument(job).toJson();
+        };
+        auto input = [&](const std::function<void(QJsonObject&)>& edit) {
+            return with([&](QJsonObject& job) {
+                QJsonObject ti = job.value(QStringLiteral("trainingInput")).toObject();
+                edit(ti);
+                job.insert(QStringLiteral("trainingInput"), ti);
+            });
+        };
+        QTest::addRow("malformed json") << QByteArray("{\"jobId\": ") << QStringLiteral("Invalid JSON payload")
+                                        << QString();
+        QTest::addRow("empty body") << QByteArray() << QStringLiteral("Invalid JSON payload") << QString();
+        QTest::addRow("array body") << QByteArray("[1,2]") << QStringLiteral("Invalid JSON payload") << QString();
+        QTest::addRow("unknown top-level field")
+            << with([](QJsonObject& j) { j.insert(QStringLiteral("jobIdd"), QStringLiteral("x")); })
+            << QStringLiteral("jobIdd") << QStringLiteral("jobIdd");
+        QTest::addRow("unknown nested field")
+            << input([](QJsonObject& ti) { ti.insert(QStringLiteral("masterTyp"), QStringLiteral("n1-standard-4")); })
+            << QStringLiteral("masterTyp") << QStringLiteral("trainingInput.masterTyp");
+        QTest::addRow("wrong type") << input(
+            [](QJsonObject& ti) { ti.insert(QStringLiteral("args"), QStringLiteral("--epochs 2")); })
+                                    << QStringLiteral("Invalid JSON payload") << QStringLiteral("trainingInput.args");
+        QTest::addRow("job id with a dash")
+            << with([](QJsonObject& j) { j.insert(QStringLiteral("jobId"), QStringLiteral("bad-id")); })
+            << QStringLiteral("invalid argument") << QStringLiteral("jobId");
+        QTest::addRow("job id starting with a digit")
+            << with([](QJsonObject& j) { j.insert(QStringLiteral("jobId"), QStringLiteral("1job")); })
+            << QStringLiteral("invalid argument") << QStringLiteral("jobId");
+        QTest::addRow("upper-case label key") << with([](QJsonObject& j) {
+            j.insert(QStringLiteral("labels"), QJsonObject { { QStringLiteral("Owner"), QStringLiteral("x") } });
+        }) << QStringLiteral("invalid argument")
+                                              << QStringLiteral("labels");
+        QTest::addRow("TPU scale tier") << input(
+            [](QJsonObject& ti) { ti.insert(QStringLiteral("scaleTier"), QStringLiteral("BASIC_TPU")); })
+                                        << QStringLiteral("invalid argument") << QStringLiteral("trainingInput");
+        QTest::addRow("TPU worker") << input([](QJsonObject& ti) {
+            ti.insert(QStringLiteral("scaleTier"), QStringLiteral("CUSTOM"));
+            ti.insert(QStringLiteral("masterType"), QStringLiteral("n1-standard-4"));
+            ti.insert(QStringLiteral("workerType"), QStringLiteral("cloud_tpu"));
+            ti.insert(QStringLiteral("workerCount"), QStringLiteral("1"));
+        }) << QStringLiteral("invalid argument")
+                                    << QStringLiteral("trainingInput");
+        QTest::addRow("CUSTOM without masterType")
+            << input([](QJsonObject& ti) { ti.insert(QStringLiteral("scaleTier"), QStringLiteral("CUSTOM")); })
+            << QStringLiteral("invalid argument") << QStringLiteral("trainingInput.masterType");
+    }
+
+    void badCreate()
+    {
+        QFETCH(QByteArray, body);
+        QFETCH(QString, messagePart);
+        QFETCH(QString, fieldPrefix);
+        const Response r = send("POST", QStringLiteral("/v1/projects/local/jobs"), body);
+        QCOMPARE(r.status, 400);
+        QCOMPARE(errorStatus(r.json), QStringLiteral("INVALID_ARGUMENT"));
+        QVERIFY2(errorMessage(r.json).contains(messagePart, Qt::CaseInsensitive), qPrintable(errorMessage(r.json)));
+        if (!fieldPrefix.isEmpty()) {
+            const QStringList fields = violationFields(r.json);
+            QVERIFY2(std::any_of(
+                         fields.cbegin(), fields.cend(), [&](const QString& f) { return f.startsWith(fieldPrefix); }),
+                qPrintable(QString::fromUtf8(r.body)));
+        }
+        QCOMPARE(get(QStringLiteral("/v1/projects/local/jobs/never_stored")).status, 404);
+    }
+
+    void createAndRun()
+    {
+        const Response created = create(jobJson(QStringLiteral("api_first")));
+        QVERIFY2(created.status == 200, created.body.constData());
+        QCOMPARE(created.json.value(QStringLiteral("jobId")).toString(), QStringLiteral("api_first"));
+        QVERIFY(!created.json.value(QStringLiteral("createTime")).toString().isEmpty());
+        QVERIFY(!created.json.value(QStringLiteral("etag")).toString().isEmpty());
+        QVERIFY(!created.json.value(QStringLiteral("state")).toString().isEmpty());
+        QCOMPARE(created.json.value(QStringLiteral("trainingInput")).toObject().value(QStringLiteral("pythonModule")),
+            QJsonValue(QStringLiteral("apitest.task")));
+
+        const Response duplicate = create(jobJson(QStringLiteral("api_first")));
+        QCOMPARE(duplicate.status, 409);
+        QCOMPARE(errorStatus(duplicate.json), QStringLiteral("ALREADY_EXISTS"));
+        QVERIFY(violationFields(duplicate.json).contains(QStringLiteral("jobId")));
+
+        QTRY_VERIFY_WITH_TIMEOUT(isFinal(stateOf(QStringLiteral("api_first"))), 120000);
+        const Response job = get(QStringLiteral("/v1/projects/local/jobs/api_first"));
+        QVERIFY2(
+            job.json.value(QStringLiteral("state")).toString() == QLatin1String("SUCCEEDED"), job.body.constData());
+        QVERIFY(!job.json.value(QStringLiteral("startTime")).toString().isEmpty());
+        QVERIFY(!job.json.value(QStringLiteral("endTime")).toString().isEmpty());
+
+        const Response logs = get(QStringLiteral("/v1/projects/local/jobs/api_first/logs"));
+        QCOMPARE(logs.status, 200);
+        QVERIFY2(logs.body.contains("hello from apitest"), logs.body.constData());
+        const QJsonArray entries = logs.json.value(QStringLiteral("entries")).toArray();
+        QVERIFY(!entries.isEmpty());
+        for (const QJsonValue& e : entries) {
+            const QJsonObject entry = e.toObject();
+            QVERIFY(!entry.value(QStringLiteral("timestamp")).toString().isEmpty());
+            QVERIFY(!entry.value(QStringLiteral("severity")).toString().isEmpty());
+            QVERIFY(!entry.value(QStringLiteral("taskName")).toString().isEmpty());
+        }
+
+        // Filters: only the master's lines; paging one entry at a time gives the same entries.
+        const Response master = get(QStringLiteral("/v1/projects/local/jobs/api_first/logs?taskName=master-replica-0"));
+        const QJsonArray masterEntries = master.json.value(QStringLiteral("entries")).toArray();
+        QVERIFY(!masterEntries.isEmpty());
+        for (const QJsonValue& e : masterEntries)
+            QCOMPARE(e.toObject().value(QStringLiteral("taskName")).toString(), QStringLiteral("master-replica-0"));
+        QJsonArray paged;
+        QString token;
+        do {
+            const Response page
+                = get(QStringLiteral("/v1/projects/local/jobs/api_first/logs?pageSize=1&pageToken=") + token);
+            QCOMPARE(page.status, 200);
+            const QJsonArray part = page.json.value(QStringLiteral("entries")).toArray();
+            QVERIFY(part.size() <= 1);
+            for (const QJsonValue& v : part)
+                paged.append(v);
+            token = page.json.value(QStringLiteral("nextPageToken")).toString();
+        } while (!token.isEmpty() && paged.size() <= entries.size());
+        QCOMPARE(paged, entries);
+        QCOMPARE(get(QStringLiteral("/v1/projects/local/jobs/api_first/logs?severity=LOUD")).status, 400);
+        QCOMPARE(get(QStringLiteral("/v1/projects/local/jobs/api_first/logs?pageToken=%21%21")).status, 400);
+
+        // Cancelling a finished job is a failed precondition, as the service answers.
+        const Response cancel = send("POST", QStringLiteral("/v1/projects/local/jobs/api_first:cancel"));
+        QCOMPARE(cancel.status, 400);
+        QCOMPARE(errorStatus(cancel.json), QStringLiteral("FAILED_PRECONDITION"));
+
+        const Response replicas = get(QStringLiteral("/v1/projects/local/jobs/api_first/replicas"));
+        QCOMPARE(replicas.status, 200);
+        QVERIFY(replicas.json.value(QStringLiteral("replicas")).isArray());
+    }
+
+    void followLogs()
+    {
+        // A finished job: the stream sends every entry and then the end event, and closes.
+        QUrl url = m_url;
+        url.setPath(QStringLiteral("/v1/projects/local/jobs/api_first/logs"));
+        url.setQuery(QStringLiteral("follow=true"));
+        QNetworkRequest request(url);
+        request.setRawHeader("Authorization", "Bearer " + m_token);
+        QNetworkReply* reply = m_nam.get(request);
+        QSignalSpy finished(reply, &QNetworkReply::finished);
+        QVERIFY(finished.wait(30000));
+        const QByteArray body = reply->readAll();
+        QCOMPARE(reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt(), 200);
+        QVERIFY(reply->header(QNetworkRequest::ContentTypeHeader)
+                    .toString()
+                    .startsWith(QStringLiteral("text/event-stream")));
+        QVERIFY2(body.contains("data: {\"timestamp\""), body.constData());
+        QVERIFY2(body.contains("hello from apitest"), body.constData());
+        QVERIFY2(body.endsWith("event: end\ndata: {\"state\":\"SUCCEEDED\"}\n\n"), body.constData());
+        reply->deleteLater();
+    }
+
+    void followLiveJobAndCancel()
+    {
+        const Response created
+            = create(jobJson(QStringLiteral("api_sleeper"), { QStringLiteral("--sleep"), QStringLiteral("300") }));
+        QVERIFY2(created.status == 200, created.body.constData());
+
+        QUrl url = m_url;
+        url.setPath(QStringLiteral("/v1/projects/local/jobs/api_sleeper:events"));
+        url.setQuery(QStringLiteral("follow=true"));
+        QNetworkRequest request(url);
+        request.setRawHeader("Authorization", "Bearer " + m_token);
+        QNetworkReply* events = m_nam.get(request);
+        QByteArray received;
+        connect(events, &QIODevice::readyRead, this, [&] { received += events->readAll(); });
+        QTRY_VERIFY_WITH_TIMEOUT(received.contains("event: job\n"), 30000);
+        QVERIFY(received.contains("event: replicas\n"));
+
+        QTRY_COMPARE_WITH_TIMEOUT(stateOf(QStringLiteral("api_sleeper")), QStringLiteral("RUNNING"), 120000);
+        const Response cancel = send("POST", QStringLiteral("/v1/projects/local/jobs/api_sleeper:cancel"), "{}");
+        QCOMPARE(cancel.status, 200);
+        QCOMPARE(cancel.json, QJsonObject {});
+        QTRY_COMPARE_WITH_TIMEOUT(stateOf(QStringLiteral("api_sleeper")), QStringLiteral("CANCELLED"), 60000);
+        QSignalSpy finished(events, &QNetworkReply::finished);
+        QVERIFY(events->isFinished() || finished.wait(30000));
+        received += events->readAll();
+        QVERIFY2(received.contains("\"state\":\"CANCELLING\"") || received.contains("\"state\":\"CANCELLED\""),
+            received.constData());
+        QVERIFY2(received.contains("event: end\ndata: {\"state\":\"CANCELLED\"}"), received.constData());
+        events->deleteLater();
+
+        const Response again = send("POST", QStringLiteral("/v1/projects/local/jobs/api_sleeper:cancel"));
+        QCOMPARE(again.status, 400);
+        QCOMPARE(errorStatus(again.json), QStringLiteral("FAILED_PRECONDITION"));
+    }
+
+    void listFilterAndPaging()
+    {
+        // Two more jobs with their own labels (they run the trivial module and finish).
+        for (const QString& id : { QStringLiteral("api_list_a"), QStringLiteral("api_list_b") }) {
+            QJsonObject job = jobJson(id);
+            job.insert(QStringLiteral("labels"), QJsonObject { { QStringLiteral("suite"), QStringLiteral("list") } });
+            const Response r = create(job);
+            QVERIFY2(r.status == 200, r.body.constData());
+        }
+        const Response all = get(QStringLiteral("/v1/projects/local/jobs"));
+        QCOMPARE(all.status, 200);
+        QStringList ids;
+        for (const QJsonValue& v : all.json.value(QStringLiteral("jobs")).toArray())
+            ids << v.toObject().value(QStringLiteral("jobId")).toString();
+        // Newest first.
+        QCOMPARE(ids,
+            (QStringList { QStringLiteral("api_list_b"), QStringLiteral("api_list_a"), QStringLiteral("api_sleeper"),
+                QStringLiteral("api_first") }));
+        QVERIFY(!all.json.contains(QStringLiteral("nextPageToken")));
+
+        QStringList paged;
+        QString token;
+        int pages = 0;
+        do {
+            const Response page = get(QStringLiteral("/v1/projects/local/jobs?pageSize=3&pageToken=") + token);
+            QCOMPARE(page.status, 200);
+            for (const QJsonValue& v : page.json.value(QStringLiteral("jobs")).toArray())
+                paged << v.toObject().value(QStringLiteral("jobId")).toString();
+            token = page.json.value(QStringLiteral("nextPageToken")).toString();
+            ++pages;
+        } while (!token.isEmpty() && pages < 10);
+        QCOMPARE(paged, ids);
+        QCOMPARE(pages, 2);
+
+        auto filtered = [&](const QString& filter) {
+            QUrlQuery query;
+            query.addQueryItem(QStringLiteral("filter"), filter);
+            const Response r = get(QStringLiteral("/v1/projects/local/jobs?")
+                + query.toString(QUrl::FullyEncoded).replace(QLatin1Char('+'), QStringLiteral("%2B")));
+            QStringList result;
+            for (const QJsonValue& v : r.json.value(QStringLiteral("jobs")).toArray())
+                result << v.toObject().value(QStringLiteral("jobId")).toString();
+            return result;
+        };
+        QCOMPARE(filtered(QStringLiteral("labels.suite=list")),
+            (QStringList { QStringLiteral("api_list_b"), QStringLiteral("api_list_a") }));
+        QCOMPARE(filtered(QStringLiteral("jobId:api_f*")), QStringList { QStringLiteral("api_first") });
+        QCOMPARE(filtered(QStringLiteral("state:CANCELLED")), QStringList { QStringLiteral("api_sleeper") });
+
+        const Response badFilter = get(QStringLiteral("/v1/projects/local/jobs?filter=%3D%3D%3D"));
+        QCOMPARE(badFilter.status, 400);
+        QCOMPARE(get(QStringLiteral("/v1/projects/local/jobs?pageSize=-1")).status, 400);
+        QCOMPARE(get(QStringLiteral("/v1/projects/local/jobs?pageToken=bm90LWEtdG9rZW4")).status, 400);
+    }
+
+    void patchLabels()
+    {
+        const Response before = get(QStringLiteral("/v1/projects/local/jobs/api_first"));
+        const QString etag = before.json.value(QStringLiteral("etag")).toString();
+        QVERIFY(!etag.isEmpty());
+        const QString path = QStringLiteral("/v1/projects/local/jobs/api_first?updateMask=labels");
+        auto body = [](const QJsonObject& labels, const QString& etag) {
+            QJsonObject o { { QStringLiteral("labels"), labels } };
+            if (!etag.isEmpty())
+                o.insert(QStringLiteral("etag"), etag);
+            return QJsonDocument(o).toJson();
+        };
+        const QJsonObject labels { { QStringLiteral("owner"), QStringLiteral("alice") } };
+
+        const Response stale = send("PATCH", path, body(labels, QStringLiteral("c3RhbGU=")));
+        QCOMPARE(stale.status, 409);
+        QCOMPARE(errorStatus(stale.json), QStringLiteral("ABORTED"));
+
+        const Response badLabel
+            = send("PATCH", path, body({ { QStringLiteral("Owner!"), QStringLiteral("x") } }, etag));
+        QCOMPARE(badLabel.status, 400);
+        QVERIFY(!violationFields(badLabel.json).isEmpty());
+
+        const Response badMask
+            = send("PATCH", QStringLiteral("/v1/projects/local/jobs/api_first?updateMask=jobId"), body(labels, etag));
+        QCOMPARE(badMask.status, 400);
+        QVERIFY(violationFields(badMask.json).contains(QStringLiteral("updateMask")));
+
+        const Response ok = send("PATCH", path, body(labels, etag));
+        QVERIFY2(ok.status == 200, ok.body.constData());
+        QCOMPARE(ok.json.value(QStringLiteral("labels")).toObject(), labels);
+        const QString newEtag = ok.json.value(QStringLiteral("etag")).toString();
+        QVERIFY(!newEtag.isEmpty() && newEtag != etag);
+        QCOMPARE(
+            get(QStringLiteral("/v1/projects/local/jobs/api_first")).json.value(QStringLiteral("labels")).toObject(),
+            labels);
+
+        // The old etag is stale now.
+        const Response again = send("PATCH", path, body({}, etag));
+        QCOMPARE(again.status, 409);
+    }
+
+    void notFoundAndMethods_data()
+    {
+        QTest::addColumn<QByteArray>("verb");
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<int>("status");
+        QTest::addRow("get unknown job") << QByteArray("GET") << QStringLiteral("/v1/projects/local/jobs/nope") << 404;
+        QTest::addRow("cancel unknown job")
+            << QByteArray("POST") << QStringLiteral("/v1/projects/local/jobs/nope:cancel") << 404;
+        QTest::addRow("replicas of unknown job")
+            << QByteArray("GET") << QStringLiteral("/v1/projects/local/jobs/nope/replicas") << 404;
+        QTest::addRow("logs of unknown job")
+            << QByteArray("GET") << QStringLiteral("/v1/projects/local/jobs/nope/logs") << 404;
+        QTest::addRow("events of unknown job")
+            << QByteArray("GET") << QStringLiteral("/v1/projects/local/jobs/nope:events") << 404;
+        QTest::addRow("unknown verb") << QByteArray("POST")
+                                      << QStringLiteral("/v1/projects/local/jobs/api_first:explode") << 404;
+        QTest::addRow("unknown path") << QByteArray("GET") << QStringLiteral("/v2/anything") << 404;
+        QTest::addRow("unknown collection") << QByteArray("GET") << QStringLiteral("/v1/projects/local/models") << 404;
+        QTest::addRow("double slash") << QByteArray("GET") << QStringLiteral("/v1/projects//jobs") << 404;
+        QTest::addRow("delete a job") << QByteArray("DELETE") << QStringLiteral("/v1/projects/local/jobs/api_first")
+                                      << 405;
+        QTest::addRow("get cancel") << QByteArray("GET") << QStringLiteral("/v1/projects/local/jobs/api_first:cancel")
+                                    << 405;
+        QTest::addRow("put jobs") << QByteArray("PUT") << QStringLiteral("/v1/projects/local/jobs") << 405;
+    }
+
+    void notFoundAndMethods()
+    {
+        QFETCH(QByteArray, verb);
+        QFETCH(QString, path);
+        QFETCH(int, status);
+        const Response r = send(verb, path);
+        QCOMPARE(r.status, status);
+        QCOMPARE(r.json.value(QStringLiteral("error")).toObject().value(QStringLiteral("code")).toInt(), status);
+        if (status == 404)
+            QCOMPARE(errorStatus(r.json), QStringLiteral("NOT_FOUND"));
+        else
+            QVERIFY(!r.header("Allow").isEmpty());
+    }
+
+    void oversizedBody()
+    {
+        const QByteArray huge = "{\"jobId\":\"" + QByteArray(5 * 1024 * 1024, 'a') + "\"}";
+        const Response r = send("POST", QStringLiteral("/v1/projects/local/jobs"), huge);
+        QCOMPARE(r.status, 413);
+    }
+
+    void catalogsAndHost_data()
+    {
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<QString>("key");
+        QTest::addRow("scale tiers") << QStringLiteral("/v1/projects/local/scaleTiers") << QStringLiteral("scaleTiers");
+        QTest::addRow("machine types") << QStringLiteral("/v1/projects/local/machineTypes")
+                                       << QStringLiteral("machineTypes");
+        QTest::addRow("accelerator types")
+            << QStringLiteral("/v1/projects/local/acceleratorTypes") << QStringLiteral("acceleratorTypes");
+        QTest::addRow("runtime versions")
+            << QStringLiteral("/v1/projects/local/runtimeVersions") << QStringLiteral("runtimeVersions");
+        QTest::addRow("host") << QStringLiteral("/v1/projects/other/host") << QStringLiteral("cpus");
+    }
+
+    void catalogsAndHost()
+    {
+        QFETCH(QString, path);
+        QFETCH(QString, key);
+        const Response r = get(path);
+        QCOMPARE(r.status, 200);
+        QVERIFY2(r.json.contains(key), r.body.constData());
+        if (r.json.value(key).isArray())
+            QVERIFY(!r.json.value(key).toArray().isEmpty());
+        else
+            QVERIFY(r.json.value(key).toInt() > 0);
+    }
+
+    void secondExecutorRefuses()
+    {
+        QProcess second;
+        second.setProcessEnvironment(isolatedEnvironment());
+        second.start(QStringLiteral(TRAINYARD_EXECUTOR_BIN), {});
+        QVERIFY(second.waitForFinished(30000));
+        QCOMPARE(second.exitCode(), 1);
+        QVERIFY2(second.readAllStandardError().contains("already running"), "no clear message");
+    }
+
+    void refusesNonLoopback()
+    {
+        QProcess other;
+        other.setProcessEnvironment(isolatedEnvironment());
+        other.start(
+            QStringLiteral(TRAINYARD_EXECUTOR_BIN), { QStringLiteral("--listen"), QStringLiteral("0.0.0.0:0") });
+        QVERIFY(other.waitForFinished(30000));
+        QCOMPARE(other.exitCode(), 2);
+        QVERIFY(other.readAllStandardError().contains("loopback"));
+    }
+
+    void stillUpAndCleanShutdown()
+    {
+        QCOMPARE(m_executor.state(), QProcess::Running);
+        QCOMPARE(get(QStringLiteral("/v1/projects/local/host")).status, 200);
+        ::kill(pid_t(m_executor.processId()), SIGTERM);
+        QVERIFY(m_executor.waitForFinished(60000));
+        QCOMPARE(m_executor.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(m_executor.exitCode(), 0);
+        QVERIFY(!QFile::exists(m_runtimeDir + QStringLiteral("/executor.json")));
+        QVERIFY(!QFile::exists(m_runtimeDir + QStringLiteral("/token")));
+    }
+
+    void cleanupTestCase()
+    {
+        if (m_executor.state() != QProcess::NotRunning) {
+            m_executor.kill();
+            m_executor.waitForFinished();
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestExecutorApi)
+#include "tst_executorapi.moc"
