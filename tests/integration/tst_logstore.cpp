@@ -1,0 +1,276 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// LogStore: JSONL files per replica, severity detection, partial lines, escaping, merged reads,
+// paging, live subscribers. Real files in a temporary data dir.
+#include "logstore.h"
+
+#include <QDir>
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace Trainyard;
+
+class TestLogStore : public QObject {
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_dir;
+    int m_job = 0;
+    QString nextJob() { return QStringLiteral("job_%1").arg(++m_job); }
+    QString logFile(const QString& job, const QString& task) const
+    {
+        return m_dir.path() + QStringLiteral("/jobs/") + job + QStringLiteral("/logs/") + task
+            + QStringLiteral(".jsonl");
+    }
+    static QList<QByteArray> fileLines(const QString& path)
+    {
+        QFile f(path);
+        if (!f.open(QIODevice::ReadOnly))
+            return {};
+        QList<QByteArray> lines = f.readAll().split('\n');
+        if (!lines.isEmpty() && lines.last().isEmpty())
+            lines.removeLast();
+        return lines;
+    }
+
+private Q_SLOTS:
+    void initTestCase() { QVERIFY(m_dir.isValid()); }
+
+    void severity_data()
+    {
+        QTest::addColumn<QByteArray>("line");
+        QTest::addColumn<bool>("isStderr");
+        QTest::addColumn<QString>("severity");
+        QTest::addRow("logging default INFO") << QByteArray("INFO:root:starting") << true << QStringLiteral("INFO");
+        QTest::addRow("logging default WARNING")
+            << QByteArray("WARNING:tensorflow:slow step") << true << QStringLiteral("WARNING");
+        QTest::addRow("logging default ERROR")
+            << QByteArray("ERROR:trainer.task:nan loss") << true << QStringLiteral("ERROR");
+        QTest::addRow("logging default CRITICAL")
+            << QByteArray("CRITICAL:root:disk full") << false << QStringLiteral("CRITICAL");
+        QTest::addRow("logging default DEBUG")
+            << QByteArray("DEBUG:urllib3:connect") << true << QStringLiteral("DEBUG");
+        QTest::addRow("asctime levelname")
+            << QByteArray("2026-11-22 05:04:43,123 WARNING low memory") << false << QStringLiteral("WARNING");
+        QTest::addRow("asctime dashes") << QByteArray("2026-11-22 05:04:43,123 - trainer - ERROR - boom") << true
+                                        << QStringLiteral("ERROR");
+        QTest::addRow("bracketed") << QByteArray("[WARNING] deprecated flag") << false << QStringLiteral("WARNING");
+        QTest::addRow("glog info") << QByteArray("I1122 05:04:43.123456 1234 main.cc:12] hello") << true
+                                   << QStringLiteral("INFO");
+        QTest::addRow("glog warning") << QByteArray("W1122 05:04:43.123456 1234 main.cc:12] hm") << true
+                                      << QStringLiteral("WARNING");
+        QTest::addRow("glog error") << QByteArray("E1122 05:04:43.123456 1234 main.cc:12] bad") << true
+                                    << QStringLiteral("ERROR");
+        QTest::addRow("absl fatal") << QByteArray("F1122 05:04:43.123456 140 app.py:7] dead") << true
+                                    << QStringLiteral("CRITICAL");
+        QTest::addRow("plain stdout") << QByteArray("epoch 1 loss 0.3") << false << QStringLiteral("INFO");
+        QTest::addRow("plain stderr is INFO")
+            << QByteArray("Traceback (most recent call last):") << true << QStringLiteral("INFO");
+        QTest::addRow("word not a prefix") << QByteArray("INFORMATION overload") << false << QStringLiteral("INFO");
+        QTest::addRow("level later in line") << QByteArray("step 3 ERROR: none") << false << QStringLiteral("INFO");
+        QTest::addRow("Epoch not glog") << QByteArray("E1 loss") << true << QStringLiteral("INFO");
+    }
+    void severity()
+    {
+        QFETCH(QByteArray, line);
+        QFETCH(bool, isStderr);
+        QFETCH(QString, severity);
+        LogStore store(m_dir.path());
+        const QString job = nextJob();
+        store.appendOutput(job, QStringLiteral("master-replica-0"), QString(), line + '\n', isStderr);
+        const QList<LogEntry> entries = store.read(job, QString(), QString());
+        QCOMPARE(entries.size(), 1);
+        QCOMPARE(entries[0].severity, severity);
+        QCOMPARE(entries[0].message, QString::fromUtf8(line));
+        QCOMPARE(entries[0].taskName, QStringLiteral("master-replica-0"));
+    }
+
+    void partialLines()
+    {
+        LogStore store(m_dir.path());
+        const QString job = nextJob();
+        const QString task = QStringLiteral("worker-replica-0");
+        store.appendOutput(job, task, QString(), "first li", false);
+        store.appendOutput(job, task, QString(), "err A", true);
+        store.appendOutput(job, task, QString(), "ne\nsecond\nthi", false);
+        store.appendOutput(job, task, QString(), "rd\r\n", false);
+        store.appendOutput(job, task, QString(), "\n", false);
+        store.appendOutput(job, task, QString(), "tail without newline", false);
+        QList<LogEntry> entries = store.read(job, task, QString());
+        QStringList messages;
+        for (const LogEntry& e : std::as_const(entries))
+            messages << e.message;
+        QCOMPARE(messages,
+            (QStringList {
+                QStringLiteral("first line"), QStringLiteral("second"), QStringLiteral("third"), QString() }));
+        store.finishOutput(job, task);
+        entries = store.read(job, task, QString());
+        messages.clear();
+        for (const LogEntry& e : std::as_const(entries))
+            messages << e.message;
+        QCOMPARE(messages.size(), 6);
+        QVERIFY(messages.contains(QStringLiteral("err A")));
+        QVERIFY(messages.contains(QStringLiteral("tail without newline")));
+    }
+
+    void escaping_data()
+    {
+        QTest::addColumn<QByteArray>("raw");
+        QTest::addColumn<QString>("message");
+        QTest::addRow("quotes and backslashes")
+            << QByteArray("say \"hi\" C:\\path") << QStringLiteral("say \"hi\" C:\\path");
+        QTest::addRow("tab and control") << QByteArray("a\tb\x01"
+                                                       "c\x1b[0m")
+                                         << QStringLiteral("a\tb\x01"
+                                                           "c\x1b[0m");
+        QTest::addRow("utf-8") << QByteArray("accuracy ≥ 0.8 ✓ 日本") << QStringLiteral("accuracy ≥ 0.8 ✓ 日本");
+        QTest::addRow("emoji") << QByteArray("done \xF0\x9F\x8E\x89") << QString::fromUtf8("done \xF0\x9F\x8E\x89");
+        QTest::addRow("invalid byte") << QByteArray("bad \xFF byte") << QString::fromUtf8("bad \xEF\xBF\xBD byte");
+        QTest::addRow("truncated sequence")
+            << QByteArray("cut \xE2\x82") << QString::fromUtf8("cut \xEF\xBF\xBD\xEF\xBF\xBD");
+        QTest::addRow("surrogate encoded")
+            << QByteArray("s \xED\xA0\x80!") << QString::fromUtf8("s \xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD!");
+        QTest::addRow("overlong") << QByteArray("o \xC0\xAF") << QString::fromUtf8("o \xEF\xBF\xBD\xEF\xBF\xBD");
+    }
+    void escaping()
+    {
+        QFETCH(QByteArray, raw);
+        QFETCH(QString, message);
+        LogStore store(m_dir.path());
+        const QString job = nextJob();
+        store.appendOutput(job, QStringLiteral("master-replica-0"), QStringLiteral("7"), raw + '\n', false);
+        store.flush();
+        const QList<QByteArray> lines = fileLines(logFile(job, QStringLiteral("master-replica-0")));
+        QCOMPARE(lines.size(), 1);
+        QJsonParseError error;
+        const QJsonObject o = QJsonDocument::fromJson(lines[0], &error).object();
+        QCOMPARE(error.error, QJsonParseError::NoError);
+        QCOMPARE(o.value(QLatin1String("message")).toString(), message);
+        QCOMPARE(o.value(QLatin1String("trialId")).toString(), QStringLiteral("7"));
+        QCOMPARE(o.keys().size(), 5);
+        // The encoder used for API answers writes the same line.
+        const QList<LogEntry> entries = store.read(job, QString(), QString());
+        QCOMPARE(entries.size(), 1);
+        QCOMPARE(LogStore::toJsonLine(entries[0]), lines[0]);
+    }
+
+    void timestampFormat()
+    {
+        LogEntry e;
+        e.timestampUs = 1795237483123456LL; // 2026-11-22T05:04:43.123456Z
+        e.severity = QStringLiteral("NOTICE");
+        e.taskName = QStringLiteral("service");
+        e.message = QStringLiteral("Job is queued.");
+        const QJsonObject o = QJsonDocument::fromJson(LogStore::toJsonLine(e)).object();
+        QCOMPARE(o.value(QLatin1String("timestamp")).toString(), QStringLiteral("2026-11-22T05:04:43.123456Z"));
+        LogStore store(m_dir.path());
+        const QString job = nextJob();
+        store.append(job, e);
+        const QList<LogEntry> back = store.read(job, QString(), QString());
+        QCOMPARE(back.size(), 1);
+        QCOMPARE(back[0].timestampUs, e.timestampUs);
+        QCOMPARE(back[0].severity, e.severity);
+        QCOMPARE(back[0].message, e.message);
+    }
+
+    void mergeFilterPage()
+    {
+        LogStore store(m_dir.path());
+        const QString job = nextJob();
+        auto at = [&](qint64 us, const QString& task, const QString& sev, const QString& msg) {
+            store.append(job, LogEntry { us, sev, task, QString(), msg });
+        };
+        at(1000, QStringLiteral("service"), QStringLiteral("INFO"), QStringLiteral("s1"));
+        at(3000, QStringLiteral("service"), QStringLiteral("INFO"), QStringLiteral("s3"));
+        at(2000, QStringLiteral("master-replica-0"), QStringLiteral("ERROR"), QStringLiteral("m2"));
+        at(4000, QStringLiteral("master-replica-0"), QStringLiteral("WARNING"), QStringLiteral("m4"));
+        at(2500, QStringLiteral("worker-replica-0"), QStringLiteral("DEBUG"), QStringLiteral("w25"));
+        auto messages = [](const QList<LogEntry>& list) {
+            QStringList m;
+            for (const LogEntry& e : list)
+                m << e.message;
+            return m;
+        };
+        QCOMPARE(messages(store.read(job, QString(), QString())),
+            (QStringList { QStringLiteral("s1"), QStringLiteral("m2"), QStringLiteral("w25"), QStringLiteral("s3"),
+                QStringLiteral("m4") }));
+        QCOMPARE(messages(store.read(job, QStringLiteral("master-replica-0"), QString())),
+            (QStringList { QStringLiteral("m2"), QStringLiteral("m4") }));
+        QCOMPARE(messages(store.read(job, QString(), QStringLiteral("WARNING"))),
+            (QStringList { QStringLiteral("m2"), QStringLiteral("m4") }));
+        QCOMPARE(messages(store.read(job, QString(), QString(), 1, 2)),
+            (QStringList { QStringLiteral("m2"), QStringLiteral("w25") }));
+        QCOMPARE(messages(store.read(job, QString(), QString(), 4, 10)), QStringList { QStringLiteral("m4") });
+        QVERIFY(store.read(job, QStringLiteral("nobody"), QString()).isEmpty());
+        QVERIFY(store.read(QStringLiteral("no_such_job"), QString(), QString()).isEmpty());
+        QVERIFY(store.read(QStringLiteral("../etc"), QString(), QString()).isEmpty());
+    }
+
+    void flushedByTimer()
+    {
+        LogStore store(m_dir.path());
+        const QString job = nextJob();
+        store.appendOutput(job, QStringLiteral("ps-replica-0"), QString(), "hello\n", false);
+        // Without an explicit flush the timer writes it (the contract: within 100 ms).
+        QTRY_COMPARE(fileLines(logFile(job, QStringLiteral("ps-replica-0"))).size(), 1);
+    }
+
+    void subscribers()
+    {
+        LogStore store(m_dir.path());
+        const QString job = nextJob();
+        const QString other = nextJob();
+        QList<LogEntry> got;
+        int batches = 0;
+        const int id = store.subscribe(job, [&](const QList<LogEntry>& batch) {
+            got += batch;
+            ++batches;
+        });
+        QByteArray bulk;
+        for (int i = 0; i < 1000; ++i)
+            bulk += "INFO:root:line " + QByteArray::number(i) + '\n';
+        store.appendOutput(job, QStringLiteral("master-replica-0"), QString(), bulk, false);
+        store.appendOutput(other, QStringLiteral("master-replica-0"), QString(), "not mine\n", false);
+        store.append(
+            job, LogEntry { 0, QStringLiteral("INFO"), QStringLiteral("service"), QString(), QStringLiteral("svc") });
+        QTRY_COMPARE(got.size(), 1001);
+        QVERIFY(batches < 10); // batched, not one call per line
+        for (int i = 0; i < 1000; ++i)
+            QCOMPARE(got[i].message, QStringLiteral("INFO:root:line %1").arg(i));
+        QCOMPARE(got[1000].message, QStringLiteral("svc"));
+        QVERIFY(got[1000].timestampUs > 0);
+        store.unsubscribe(id);
+        store.appendOutput(job, QStringLiteral("master-replica-0"), QString(), "after\n", false);
+        store.flush();
+        QCOMPARE(got.size(), 1001);
+    }
+
+    void closeAndReopen()
+    {
+        const QString job = nextJob();
+        {
+            LogStore store(m_dir.path());
+            store.appendOutput(job, QStringLiteral("master-replica-0"), QString(), "one\n", false);
+            store.closeJob(job);
+            store.appendOutput(job, QStringLiteral("master-replica-0"), QString(), "two\n", false);
+        } // the destructor writes what is buffered
+        LogStore again(m_dir.path());
+        again.appendOutput(job, QStringLiteral("master-replica-0"), QString(), "three\n", false);
+        const QList<LogEntry> entries = again.read(job, QString(), QString());
+        QCOMPARE(entries.size(), 3);
+        QCOMPARE(entries[2].message, QStringLiteral("three"));
+    }
+
+    void severityRank()
+    {
+        QCOMPARE(LogStore::severityRank(QStringLiteral("DEFAULT")), 0);
+        QCOMPARE(LogStore::severityRank(QStringLiteral("INFO")), 200);
+        QCOMPARE(LogStore::severityRank(QStringLiteral("warning")), 400);
+        QCOMPARE(LogStore::severityRank(QStringLiteral("EMERGENCY")), 800);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestLogStore)
+#include "tst_logstore.moc"
