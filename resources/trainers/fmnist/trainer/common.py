@@ -18,6 +18,13 @@ from . import data, threads
 # (A replica killed by a signal reads as 128 + signal; 200 is not a signal number.)
 EXIT_PEER_LOST = 200
 
+# Messages of gloo, c10d and TensorPipe errors that mean another replica went away (killed,
+# restarted) rather than a bug in this one.
+_PEER_FAILURES = ("Connection closed by peer", "Connection reset by peer", "connection reset", "Broken pipe",
+                  "Timed out", "timed out", "Connection refused", "ECONNRESET", "ECONNREFUSED", "EPIPE",
+                  "Socket Timeout", "end of file", "pipe closed", "NCCL communicator was aborted",
+                  "RPC ran for more than set timeout", "Connection closed")
+
 CHECKPOINT_DIR = "checkpoints"
 _CHECKPOINT_RE = re.compile(r"^ckpt-epoch-(\d+)\.pt$")
 
@@ -50,6 +57,11 @@ def check_flags(parser, args):
         parser.error("--learning-rate must be positive, got %g" % args.learning_rate)
     if args.train_examples < 0:
         parser.error("--train-examples must be 0 or positive, got %d" % args.train_examples)
+
+
+def is_peer_failure(error):
+    text = str(error)
+    return any(s in text for s in _PEER_FAILURES)
 
 
 def setup_logging():

@@ -37,25 +37,14 @@ import torch.nn.functional as F
 from torch.nn.parallel import DistributedDataParallel
 from torch.utils.data.distributed import DistributedSampler
 
-from . import common, data
+from . import common, data, evaluator
 from .cluster import Cluster
 from .events import EventFileWriter
 from .hypertune import HyperTune
 
-# Messages of gloo/c10d errors that mean another member went away (killed, restarted).
-_PEER_FAILURES = ("Connection closed by peer", "Connection reset by peer", "Broken pipe", "Timed out",
-                  "timed out", "Connection refused", "ECONNRESET", "EPIPE", "Socket Timeout",
-                  "NCCL communicator was aborted")
-
-
 def _parser():
     parser = argparse.ArgumentParser(prog="python -m trainer.task", description=__doc__.split("\n\n")[0])
     return common.add_common_flags(parser)
-
-
-def _is_peer_failure(error):
-    text = str(error)
-    return any(s in text for s in _PEER_FAILURES)
 
 
 def _choose_device_and_group(world_size):
@@ -196,33 +185,6 @@ def _run_trainer(args, cluster):
     return 0
 
 
-def _run_evaluator(args, cluster):
-    """Evaluates every new checkpoint of the job dir until the one of the last epoch."""
-    task = cluster.task_name
-    test_x, test_y = data.load("test", args.data_dir)
-    model = common.Mlp(args.hidden_units)
-    writer = EventFileWriter(os.path.join(args.job_dir, "eval"))
-    done = 0
-    logging.info("%s: waiting for checkpoints in %s", task, common.checkpoint_dir(args.job_dir))
-    while done < args.epochs:
-        epoch, path = common.latest_checkpoint(args.job_dir)
-        if epoch <= done:
-            time.sleep(2.0)
-            continue
-        state = common.load_checkpoint(path)
-        model.load_state_dict(state["model"])
-        correct, loss_sum, count = common.evaluate(model, test_x, test_y)
-        accuracy, loss = correct / count, loss_sum / count
-        step = int(state["global_step"])
-        logging.info("%s: checkpoint %s (epoch %d, step %d) test_accuracy %.4f loss %.4f", task, path, epoch, step,
-                     accuracy, loss)
-        writer.add_scalar("eval/accuracy", accuracy, step)
-        writer.add_scalar("eval/loss", loss, step)
-        done = epoch
-    writer.close()
-    return 0
-
-
 def main(argv=None):
     common.setup_logging()
     parser = _parser()
@@ -239,11 +201,11 @@ def main(argv=None):
                      "Use --module-name trainer.ps_task for parameter-server training.", cluster.task_name)
         return 0
     if cluster.task_type == "evaluator":
-        return _run_evaluator(args, cluster)
+        return evaluator.run(args, cluster)
     try:
         return _run_trainer(args, cluster)
     except RuntimeError as e:
-        if _is_peer_failure(e):
+        if common.is_peer_failure(e):
             logging.error("%s: lost contact with another replica (%s); exiting with status %d so that the "
                           "cluster is restarted from the latest checkpoint", cluster.task_name, e,
                           common.EXIT_PEER_LOST)
