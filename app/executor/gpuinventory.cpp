@@ -159,6 +159,25 @@ QList<GpuInfo> detectGpus(const MachineCatalog& catalog)
 
 } // namespace
 
+namespace {
+/// `pattern` occurs in `name` as whole words: "P4" matches "Tesla P4" but not "Tesla P40".
+bool containsWord(const QString& name, const QString& pattern)
+{
+    qsizetype from = 0;
+    for (;;) {
+        const qsizetype at = name.indexOf(pattern, from, Qt::CaseInsensitive);
+        if (at < 0)
+            return false;
+        const qsizetype end = at + pattern.size();
+        const bool startOk = at == 0 || !name.at(at - 1).isLetterOrNumber();
+        const bool endOk = end == name.size() || !name.at(end).isLetterOrNumber();
+        if (startOk && endOk)
+            return true;
+        from = at + 1;
+    }
+}
+} // namespace
+
 QString acceleratorGpuType(const QString& nvmlName, const MachineCatalog& catalog)
 {
     QString best;
@@ -167,7 +186,7 @@ QString acceleratorGpuType(const QString& nvmlName, const MachineCatalog& catalo
         if (type.isTpu)
             continue;
         for (const QString& pattern : type.nvmlNames) {
-            if (!pattern.isEmpty() && pattern.size() > bestLen && nvmlName.contains(pattern, Qt::CaseInsensitive)) {
+            if (!pattern.isEmpty() && pattern.size() > bestLen && containsWord(nvmlName, pattern)) {
                 best = type.name;
                 bestLen = pattern.size();
             }

@@ -15,8 +15,8 @@ namespace Trainyard {
 HostInventory detectHostInventory(const MachineCatalog& catalog = MachineCatalog::builtin());
 
 /// The catalog's accelerator type for an NVML device name ("Tesla T4", "NVIDIA A100-SXM4-40GB"): the
-/// non-TPU type with the longest matching nvmlNames entry (case-insensitive substring), so "A100 80GB"
-/// beats "A100". "NVIDIA_GPU" when nothing matches.
+/// non-TPU type with the longest nvmlNames entry found in the name as whole words (case-insensitive),
+/// so "Tesla P40" is not a P4 and "A100 80GB" beats "A100". "NVIDIA_GPU" when nothing matches.
 QString acceleratorGpuType(const QString& nvmlName, const MachineCatalog& catalog);
 
 } // namespace Trainyard

@@ -51,6 +51,32 @@ struct HostUsage {
 ///
 /// Every state change is written to the JobStore (which emits jobChanged); replica output goes to the
 /// LogStore. Owned by the executor's main thread.
+///
+/// Decisions where the service leaves room (implemented in scheduler.cpp):
+/// - Queue: strict FIFO, no backfilling. GPUs are exclusive (each GPU to one replica of one job, matched
+///   by acceleratorType). vCPUs and memory are reservations against the host's totals, except that a job
+///   alone on the host always starts (validation already refused what the host can never hold, and
+///   3 × n1-standard-4 on a 4-core workstation is normal). `jobPosition` = 1 for the next queued job,
+///   2 for the one after …; absent once the job leaves QUEUED.
+/// - submit() writes the service lines "Validating job requirements...", "Job creation request has been
+///   successfully validated.", "Job <id> is queued.", "Waiting for job to be provisioned." (callers must
+///   not write them again); later "Job is preparing.", pip's output (DEBUG), "Waiting for training
+///   program to start.", "Job is running.", and at the end "Job completed successfully.", "Job failed."
+///   or "Job was cancelled.".
+/// - startTime is set when the job leaves QUEUED (PREPARING begins), as the service shows a startTime
+///   for jobs that failed while preparing; endTime when it becomes final.
+/// - maxRunningTime (measured from RUNNING) and maxWaitTime (measured from createTime while QUEUED or
+///   PREPARING) cancel the job as the service does: CANCELLING → CANCELLED, with errorMessage naming the
+///   limit ("Job was cancelled: it ran longer than scheduling.maxRunningTime (7200s).").
+/// - Exit status: 0 of the master → SUCCEEDED; 1–127 of any replica → FAILED, errorMessage "The replica
+///   worker 1 exited with a non-zero status of 3. Termination reason: Error." plus the replica's last
+///   stderr lines; a signal or ≥ 128 → the whole cluster is stopped and started again (new ports, same job
+///   dir), at most 3 times (counted in `<dataDir>/jobs/<id>/restarts`, across executor restarts).
+/// - Every replica runs in its own process group with PR_SET_PDEATHSIG=SIGKILL and the environment marker
+///   TRAINYARD_JOB_FOLDER; after a job ends (and in recover()) any process still carrying its marker is
+///   killed, so no replica or replica child outlives its job.
+/// - A job without packageUris is not staged: its module must be importable as it is (PYTHONPATH is
+///   `<staging>` followed by the executor's own PYTHONPATH).
 class Scheduler : public QObject
 {
     Q_OBJECT

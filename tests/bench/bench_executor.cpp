@@ -1,0 +1,245 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// bench_executor: what the executor adds to the work of running replicas.
+//
+// 1. spawn_1_8_4: create (JobStore insert + Scheduler::submit) until all 13 replicas of a 1 master +
+//    8 workers + 4 ps cluster of a trivial module have started, against starting the same 13 processes
+//    (same interpreter, arguments and environment) directly with QProcess. Median of several rounds.
+//    The job has no packageUris (nothing to stage: the module is on the inherited PYTHONPATH), so the
+//    figure is the scheduler's own cost, not pip's.
+// 2. log_ingest: one replica copies a file of log lines to stdout; ours = replica output → LogStore
+//    (severity detection, JSONL files) → a live subscriber, until the subscriber has every line;
+//    baseline = `cat` of the same file into a file. Lines/s, and the process's peak RSS before and after.
+//
+// Prints `NAME: ours X unit, baseline Y unit, ratio R` lines (ratio = ours / baseline).
+#include "jobstore.h"
+#include "logstore.h"
+#include "scheduler.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QElapsedTimer>
+#include <QEventLoop>
+#include <QFile>
+#include <QFileInfo>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTimer>
+
+#include <algorithm>
+#include <cstdio>
+#include <sys/resource.h>
+
+using namespace Trainyard;
+
+namespace {
+
+const QString TrainerDir = QStringLiteral(TRAINYARD_SOURCE_DIR "/tests/integration/trainers/tytest");
+const QString Python = QStringLiteral("/usr/bin/python3");
+
+double peakRssMiB()
+{
+    rusage u {};
+    getrusage(RUSAGE_SELF, &u);
+    return double(u.ru_maxrss) / 1024.0;
+}
+
+double median(QList<double> v)
+{
+    std::sort(v.begin(), v.end());
+    return v.isEmpty() ? 0 : v.at(v.size() / 2);
+}
+
+/// Runs the event loop until `done()` or `timeoutMs`; returns whether done() became true.
+template <typename F> bool spinUntil(F done, int timeoutMs = 120000)
+{
+    QElapsedTimer t;
+    t.start();
+    while (!done()) {
+        if (t.elapsed() > timeoutMs)
+            return false;
+        QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents, 5);
+    }
+    return true;
+}
+
+Job clusterJob(const QString& id, const QString& module, int workers, int ps, const QStringList& args)
+{
+    Job job;
+    job.jobId = id;
+    job.state = JobState::Queued;
+    TrainingInput& in = job.trainingInput;
+    in.scaleTier = QStringLiteral("CUSTOM");
+    in.masterType = QStringLiteral("n1-standard-4");
+    if (workers) {
+        in.workerType = QStringLiteral("n1-standard-4");
+        in.workerCount = workers;
+    }
+    if (ps) {
+        in.parameterServerType = QStringLiteral("n1-standard-4");
+        in.parameterServerCount = ps;
+    }
+    in.pythonModule = module;
+    in.args = args;
+    in.region = QStringLiteral("us-central1");
+    return job;
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    QCoreApplication app(argc, argv);
+    QTemporaryDir tmp;
+    if (!tmp.isValid())
+        return 1;
+    qputenv("XDG_RUNTIME_DIR", QFile::encodeName(tmp.path() + QStringLiteral("/run")));
+    qputenv("XDG_DATA_HOME", QFile::encodeName(tmp.path() + QStringLiteral("/data")));
+    qputenv("PYTHONPATH", QFile::encodeName(TrainerDir));
+    const QString dataDir = tmp.path() + QStringLiteral("/data/trainyard");
+    QDir().mkpath(dataDir);
+
+    JobStore store;
+    QString error;
+    if (!store.open(dataDir + QStringLiteral("/trainyard.sqlite"), &error)) {
+        std::fprintf(stderr, "cannot open the job store: %s\n", qPrintable(error));
+        return 1;
+    }
+    LogStore logs(dataDir);
+    HostInventory host;
+    host.cpus = 1024;
+    host.memoryBytes = 1LL << 42;
+    Scheduler scheduler(&store, &logs, host, dataDir);
+    scheduler.setGracePeriodSeconds(2);
+
+    // ---- 1. spawn ---------------------------------------------------------------------------
+    const int rounds
+        = qEnvironmentVariableIntValue("BENCH_ROUNDS") > 0 ? qEnvironmentVariableIntValue("BENCH_ROUNDS") : 7;
+    QList<double> ours, baseline;
+    for (int round = 0; round < rounds; ++round) {
+        // Ours.
+        const QString id = QStringLiteral("spawn_%1").arg(round);
+        const Job job = clusterJob(id, QStringLiteral("tytest.trivial"), 8, 4, {});
+        bool allStarted = false;
+        qint64 startedNs = 0;
+        QElapsedTimer clock;
+        auto conn = QObject::connect(&scheduler, &Scheduler::replicasChanged, [&](const QString& jobId) {
+            if (jobId != id || allStarted)
+                return;
+            const QList<ReplicaStatus> reps = scheduler.replicas(id);
+            if (reps.size() != 13)
+                return;
+            for (const ReplicaStatus& r : reps) {
+                if (r.state == QLatin1String("PENDING") || r.state == QLatin1String("STARTING"))
+                    return;
+            }
+            allStarted = true;
+            startedNs = clock.nsecsElapsed();
+        });
+        clock.start();
+        if (!store.insert(job, &error)) {
+            std::fprintf(stderr, "insert failed: %s\n", qPrintable(error));
+            return 1;
+        }
+        scheduler.submit(*store.job(id));
+        if (!spinUntil([&] { return allStarted; })) {
+            std::fprintf(stderr, "replicas never all started\n");
+            return 1;
+        }
+        QObject::disconnect(conn);
+        ours << double(startedNs) / 1e6;
+        spinUntil([&] { return JobState::isFinal(store.job(id)->state); });
+
+        // Baseline: the same 13 processes, same program, arguments and environment.
+        QList<QProcess*> procs;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("TF_CONFIG"), QStringLiteral("{\"cluster\":{}}"));
+        env.insert(QStringLiteral("PYTHONUNBUFFERED"), QStringLiteral("1"));
+        int started = 0;
+        int finished = 0;
+        QElapsedTimer base;
+        base.start();
+        for (int i = 0; i < 13; ++i) {
+            auto* p = new QProcess;
+            p->setProgram(Python);
+            p->setArguments({ QStringLiteral("-m"), QStringLiteral("tytest.trivial") });
+            p->setProcessEnvironment(env);
+            QObject::connect(p, &QProcess::started, [&] { ++started; });
+            QObject::connect(p, &QProcess::finished, [&] { ++finished; });
+            procs << p;
+        }
+        for (QProcess* p : std::as_const(procs))
+            p->start();
+        spinUntil([&] { return started == 13; });
+        baseline << double(base.nsecsElapsed()) / 1e6;
+        spinUntil([&] { return finished == 13; });
+        qDeleteAll(procs);
+    }
+    const double o = median(ours), b = median(baseline);
+    std::printf("spawn_1_8_4: ours %.2f ms, baseline %.2f ms, ratio %.3f\n", o, b, b > 0 ? o / b : 0.0);
+    std::fflush(stdout);
+
+    // ---- 2. log ingestion ---------------------------------------------------------------------
+    const int lines
+        = qEnvironmentVariableIntValue("BENCH_LINES") > 0 ? qEnvironmentVariableIntValue("BENCH_LINES") : 1000000;
+    const QString input = tmp.path() + QStringLiteral("/lines.txt");
+    {
+        QFile f(input);
+        if (!f.open(QIODevice::WriteOnly))
+            return 1;
+        QByteArray chunk;
+        for (int i = 0; i < lines; ++i) {
+            if (i % 10 == 0)
+                chunk += "WARNING:root:step " + QByteArray::number(i) + " loss is rising\n";
+            else
+                chunk += "INFO:root:step " + QByteArray::number(i)
+                    + " loss=0.123456 accuracy=0.987654 examples/sec=12345.6\n";
+            if (chunk.size() > (1 << 20)) {
+                f.write(chunk);
+                chunk.clear();
+            }
+        }
+        f.write(chunk);
+    }
+    const qint64 bytes = QFileInfo(input).size();
+
+    // Baseline: cat of the same bytes into a file.
+    double catSeconds = 0;
+    {
+        QProcess cat;
+        cat.setStandardOutputFile(tmp.path() + QStringLiteral("/cat.out"));
+        QElapsedTimer t;
+        t.start();
+        cat.start(QStringLiteral("cat"), { input });
+        cat.waitForFinished(-1);
+        catSeconds = double(t.nsecsElapsed()) / 1e9;
+    }
+
+    const double rssBefore = peakRssMiB();
+    const QString id = QStringLiteral("ingest");
+    qint64 received = 0;
+    logs.subscribe(id, [&](const QList<LogEntry>& batch) {
+        for (const LogEntry& e : batch)
+            received += e.taskName == QLatin1String("master-replica-0") ? 1 : 0;
+    });
+    QElapsedTimer t;
+    t.start();
+    store.insert(clusterJob(id, QStringLiteral("tytest.catfile"), 0, 0, { QStringLiteral("--file"), input }), &error);
+    scheduler.submit(*store.job(id));
+    if (!spinUntil([&] { return received >= lines; }, 600000)) {
+        std::fprintf(stderr, "ingestion incomplete: %lld of %d lines\n", received, lines);
+        return 1;
+    }
+    logs.flush();
+    const double oursSeconds = double(t.nsecsElapsed()) / 1e9;
+    spinUntil([&] { return JobState::isFinal(store.job(id)->state); });
+    const double rssAfter = peakRssMiB();
+    const qint64 logBytes = QFileInfo(dataDir + QStringLiteral("/jobs/ingest/logs/master-replica-0.jsonl")).size();
+
+    const double oursRate = lines / oursSeconds, catRate = lines / catSeconds;
+    std::printf("log_ingest_lines: ours %.0f lines/s, baseline %.0f lines/s, ratio %.3f\n", oursRate, catRate,
+        oursRate / catRate);
+    std::printf("log_ingest_detail: %d lines, %.1f MiB in, %.1f MiB of JSONL written, ours %.3f s, cat %.3f s\n", lines,
+        double(bytes) / 1048576.0, double(logBytes) / 1048576.0, oursSeconds, catSeconds);
+    std::printf("peak_rss: before ingestion %.1f MiB, after %.1f MiB\n", rssBefore, rssAfter);
+    return 0;
+}
