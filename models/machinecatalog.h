@@ -18,11 +18,16 @@ namespace Trainyard {
 /// A machine type: Compute Engine (n1-standard-4 …) or legacy (standard, large_model, complex_model_m …).
 struct MachineType {
     QString name;
-    QString family; ///< "n1" for Compute Engine types, "legacy" for legacy types
+    /// "n1" or "a2" for Compute Engine types, "legacy" for legacy types, "tpu" for cloud_tpu.
+    /// Compute Engine families mix with each other; legacy ones mix only with legacy ones.
+    QString family;
     int vcpus = 0;
-    double memoryGb = 0; ///< GiB, as Compute Engine documents it
+    double memoryGb = 0; ///< GB, as Compute Engine documents it (n1-standard-4: 15)
     /// Accelerator type (AcceleratorType enum name) -> allowed counts for this machine type.
+    /// Empty for legacy types: the service rejects acceleratorConfig with them.
     QMap<QString, QList<int>> acceleratorCounts;
+    /// GPUs a legacy type brings by itself (standard_gpu: 1 x NVIDIA_TESLA_K80); count absent when none.
+    AcceleratorConfig impliedAccelerator;
     bool operator==(const MachineType&) const = default;
 };
 
@@ -31,7 +36,8 @@ struct AcceleratorTypeInfo {
     QString name;
     QString displayName; ///< "NVIDIA T4"
     bool isTpu = false;
-    /// Substrings of NVML device names that identify this type on a host ("T4", "Tesla T4").
+    /// Model names in NVML device names that identify this type on a host ("T4" for "Tesla T4").
+    /// Matched as whole words (see MachineCatalog::acceleratorTypeForGpuName), so "P4" is not "Tesla P40".
     QStringList nvmlNames;
     bool operator==(const AcceleratorTypeInfo&) const = default;
 };
@@ -70,8 +76,28 @@ struct HostInventory {
     bool operator==(const HostInventory&) const = default;
 };
 
-class MachineCatalog
-{
+/// How much of this host a job may ask for (local policy, catalog block "hostPolicy"; see
+/// resources/catalog/README.md). Replicas are processes that share CPUs and memory, so machine types
+/// are reservations with overcommit, not partitions; GPUs are never shared.
+struct HostPolicy {
+    double cpuOvercommit = 32; ///< a job may reserve up to cpus * this many vCPUs
+    double memoryOvercommit = 16; ///< and up to memory * this many GB
+    int replicasPerCpu = 4; ///< and run up to max(minReplicaLimit, cpus * this) replicas
+    int minReplicaLimit = 16;
+    QString unknownGpuType = QStringLiteral("NVIDIA_GPU"); ///< accelerator type of host GPUs the catalog does not know
+    bool operator==(const HostPolicy&) const = default;
+};
+
+/// The most one job may reserve on a host under the HostPolicy.
+struct HostCapacity {
+    double vcpus = 0;
+    double memoryGb = 0;
+    int replicas = 0;
+    int gpus = 0;
+    bool operator==(const HostCapacity&) const = default;
+};
+
+class MachineCatalog {
 public:
     /// The catalog compiled into the resources (parsed once, thread-safe).
     static const MachineCatalog& builtin();
@@ -86,7 +112,21 @@ public:
     const MachineType* machineType(const QString& name) const;
     const AcceleratorTypeInfo* acceleratorType(const QString& name) const;
 
+    const HostPolicy& hostPolicy() const { return m_hostPolicy; }
+    /// The accelerator type of a host GPU from its NVML name ("Tesla T4" → NVIDIA_TESLA_T4); the
+    /// longest whole-word nvmlNames match wins; hostPolicy().unknownGpuType when none matches.
+    QString acceleratorTypeForGpuName(const QString& nvmlName) const;
+    /// Whether a host GPU can serve a request for `requestedType` (local rule): same type; or the
+    /// request is the generic unknownGpuType (any GPU); or the GPU is one the catalog does not know
+    /// (H100, L4 …: newer than the service's types) and the request is any GPU type. TPUs never.
+    bool gpuSatisfies(const GpuInfo& gpu, const QString& requestedType) const;
+    /// How many of the host's GPUs can serve `requestedType`.
+    int hostGpusFor(const HostInventory& host, const QString& requestedType) const;
+    /// The most one job may reserve on `host`.
+    HostCapacity capacity(const HostInventory& host) const;
+
 private:
+    HostPolicy m_hostPolicy;
     QList<ScaleTierInfo> m_scaleTiers;
     QList<MachineType> m_machineTypes;
     QList<AcceleratorTypeInfo> m_acceleratorTypes;
