@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#pragma once
+
+#include <QByteArray>
+#include <QByteArrayView>
+#include <QHash>
+#include <QList>
+#include <QString>
+
+#include <optional>
+#include <vector>
+
+namespace Trainyard::Formats {
+
+/// A safe reader of Python pickles: it builds a tree of plain data and never runs code.
+///
+/// Covers the opcodes `torch.save` emits (protocol 2) and the common ones of protocols 3–5
+/// (Python's Lib/pickletools.py is the reference). `GLOBAL`/`STACK_GLOBAL` are accepted only
+/// for a fixed list of names (see isAllowedGlobal()) and become `Global` nodes; `REDUCE`,
+/// `NEWOBJ` and `BUILD` are recorded as `Call`/`state`, never performed. The one exception is
+/// `collections.OrderedDict()`, which becomes a `Dict` so `SETITEMS` can fill it, as in Python.
+/// Anything else is an error naming the opcode (and its byte offset) or the global.
+///
+/// Nodes live in one array and refer to each other by index, so a hostile pickle with shared
+/// or cyclic references cannot cause deep recursive destruction or leaks; the allocation is
+/// bounded by the input (each opcode makes at most one node; lengths are checked against the
+/// bytes left before anything is allocated).
+class PickleReader {
+public:
+    enum class Kind {
+        None,
+        Bool,
+        Int,
+        Float,
+        String,
+        Bytes,
+        List,
+        Tuple,
+        Dict,
+        Set,
+        Global, ///< `text` = module, `name` = qualified name
+        Call, ///< items = [callable, args]; REDUCE and NEWOBJ
+        PersistentId, ///< items = [pid]
+    };
+
+    struct Node {
+        Kind kind = Kind::None;
+        bool boolean = false;
+        bool bigInt = false; ///< an integer that did not fit into 64 bits (integer holds 0)
+        qint64 integer = 0;
+        double real = 0;
+        QString text; ///< String value; Global module
+        QString name; ///< Global name
+        QByteArray bytes;
+        std::vector<int> items; ///< List/Tuple/Set elements; Dict keys and values alternating; Call/PersistentId
+        int state = -1; ///< BUILD state applied to this node, -1 when none
+    };
+
+    struct Pickle {
+        std::vector<Node> nodes;
+        int root = -1;
+        const Node& at(int index) const { return nodes[size_t(index)]; }
+    };
+
+    /// Parses one pickle from the start of `data` up to its STOP opcode.
+    static std::optional<Pickle> parse(QByteArrayView data, QString* error);
+
+    /// The globals a checkpoint may name: collections.OrderedDict; torch._utils'
+    /// _rebuild_tensor(_v2), _rebuild_parameter(_with_state); torch.<Type>Storage; torch.device,
+    /// torch.Size and torch dtypes; builtins set/frozenset/slice; _codecs.encode;
+    /// numpy.core.multiarray.scalar/_reconstruct, numpy.dtype, numpy.ndarray; argparse.Namespace.
+    static bool isAllowedGlobal(const QString& module, const QString& name);
+};
+
+} // namespace Trainyard::Formats

@@ -1,0 +1,398 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "pytorcharchive.h"
+
+#include "picklereader.h"
+#include "ziparchive.h"
+
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+
+namespace Trainyard::Formats {
+
+namespace {
+
+using Kind = PickleReader::Kind;
+using Node = PickleReader::Node;
+using Pickle = PickleReader::Pickle;
+
+// A data.pkl holds only structure (a few hundred bytes per tensor); 1 GiB is millions of tensors.
+constexpr qint64 kMaxPickleBytes = qint64(1) << 30;
+constexpr int kMaxDepth = 200;
+
+struct StorageType {
+    const char* storage;
+    const char* dtype;
+    ElementType type;
+    int bytes;
+};
+
+// torch/storage.py's legacy typed storage classes, which torch.save still names in data.pkl.
+constexpr StorageType kStorageTypes[] = {
+    { "FloatStorage", "float32", ElementType::F32, 4 },
+    { "DoubleStorage", "float64", ElementType::F64, 8 },
+    { "HalfStorage", "float16", ElementType::F16, 2 },
+    { "BFloat16Storage", "bfloat16", ElementType::BF16, 2 },
+    { "LongStorage", "int64", ElementType::I64, 8 },
+    { "IntStorage", "int32", ElementType::I32, 4 },
+    { "ShortStorage", "int16", ElementType::I16, 2 },
+    { "CharStorage", "int8", ElementType::I8, 1 },
+    { "ByteStorage", "uint8", ElementType::U8, 1 },
+    { "BoolStorage", "bool", ElementType::Bool, 1 },
+    { "ComplexFloatStorage", "complex64", ElementType::Other, 8 },
+    { "ComplexDoubleStorage", "complex128", ElementType::Other, 16 },
+    { "QInt8Storage", "qint8", ElementType::Other, 1 },
+    { "QUInt8Storage", "quint8", ElementType::Other, 1 },
+    { "QInt32Storage", "qint32", ElementType::Other, 4 },
+    { "Float8_e5m2Storage", "float8_e5m2", ElementType::Other, 1 },
+    { "Float8_e4m3fnStorage", "float8_e4m3fn", ElementType::Other, 1 },
+};
+
+const StorageType* storageType(const QString& name)
+{
+    for (const StorageType& s : kStorageTypes) {
+        if (name == QLatin1String(s.storage))
+            return &s;
+    }
+    return nullptr;
+}
+
+/// The `<archive>/` directory of the entry `<archive>/data.pkl`; torch.save names it after the
+/// file, but any name is valid. Null when there is no such entry.
+QString findArchiveName(const ZipArchive& zip)
+{
+    for (const ZipArchive::Entry& e : zip.entries()) {
+        if (e.name.endsWith(QLatin1String("/data.pkl")) && e.name.count(QLatin1Char('/')) == 1)
+            return e.name.chopped(int(sizeof("data.pkl") - 1));
+    }
+    return {};
+}
+
+class Walker {
+public:
+    Walker(const Pickle& pickle, const ZipArchive& zip, const QString& archiveName, const QString& path,
+        CheckpointInfo* info)
+        : m_pickle(pickle)
+        , m_zip(zip)
+        , m_archiveName(archiveName)
+        , m_path(path)
+        , m_info(info)
+        , m_budget(qint64(pickle.nodes.size()) * 4 + 100000)
+    {
+    }
+
+    bool run(QString* error)
+    {
+        const Node& root = m_pickle.at(m_pickle.root);
+        if (root.kind == Kind::Dict) {
+            for (size_t i = 0; i + 1 < root.items.size(); i += 2) {
+                const Node& value = m_pickle.at(root.items[i + 1]);
+                const QString key = keyName(m_pickle.at(root.items[i]));
+                switch (value.kind) {
+                case Kind::Int:
+                    if (!value.bigInt)
+                        m_info->scalars.insert(key, value.integer);
+                    break;
+                case Kind::Float:
+                    m_info->scalars.insert(key, value.real);
+                    break;
+                case Kind::Bool:
+                    m_info->scalars.insert(key, value.boolean);
+                    break;
+                case Kind::String:
+                    m_info->scalars.insert(key, value.text);
+                    break;
+                default:
+                    break;
+                }
+            }
+        }
+        if (!walk(m_pickle.root, QString(), 0))
+            return fail(error);
+        return true;
+    }
+
+private:
+    bool fail(QString* error)
+    {
+        if (error)
+            *error = m_path % QStringLiteral(": ") % m_error;
+        return false;
+    }
+
+    static QString keyName(const Node& key)
+    {
+        switch (key.kind) {
+        case Kind::String:
+            return key.text;
+        case Kind::Int:
+            return key.bigInt ? QStringLiteral("<int>") : QString::number(key.integer);
+        case Kind::Float:
+            return QString::number(key.real);
+        case Kind::Bool:
+            return key.boolean ? QStringLiteral("True") : QStringLiteral("False");
+        case Kind::None:
+            return QStringLiteral("None");
+        default:
+            return QStringLiteral("<key>");
+        }
+    }
+
+    static QString join(const QString& prefix, const QString& key)
+    {
+        return prefix.isEmpty() ? key : prefix % QLatin1Char('.') % key;
+    }
+
+    bool walk(int index, const QString& name, int depth)
+    {
+        if (depth > kMaxDepth) {
+            m_error = QStringLiteral("%1: nested deeper than %2 levels").arg(name).arg(kMaxDepth);
+            return false;
+        }
+        if (--m_budget < 0) {
+            m_error = QStringLiteral("too many shared references in data.pkl");
+            return false;
+        }
+        const Node& node = m_pickle.at(index);
+        switch (node.kind) {
+        case Kind::Dict:
+            for (size_t i = 0; i + 1 < node.items.size(); i += 2) {
+                if (!walk(node.items[i + 1], join(name, keyName(m_pickle.at(node.items[i]))), depth + 1))
+                    return false;
+            }
+            return true;
+        case Kind::List:
+        case Kind::Tuple:
+            for (size_t i = 0; i < node.items.size(); ++i) {
+                if (!walk(node.items[i], join(name, QString::number(i)), depth + 1))
+                    return false;
+            }
+            return true;
+        case Kind::Call:
+            return call(node, name, depth);
+        default:
+            return true;
+        }
+    }
+
+    bool call(const Node& node, const QString& name, int depth)
+    {
+        const Node& callable = m_pickle.at(node.items[0]);
+        const Node& args = m_pickle.at(node.items[1]);
+        if (callable.text != QLatin1String("torch._utils"))
+            return true; // a device, dtype, numpy scalar…: data, not a tensor
+        if (callable.name == QLatin1String("_rebuild_parameter")
+            || callable.name == QLatin1String("_rebuild_parameter_with_state")) {
+            if (args.items.empty()) {
+                m_error = QStringLiteral("%1: %2 without arguments").arg(name, callable.name);
+                return false;
+            }
+            return walk(args.items[0], name, depth + 1);
+        }
+        return tensor(args, name);
+    }
+
+    bool intTuple(const Node& node, QList<qint64>* out)
+    {
+        if (node.kind != Kind::Tuple && node.kind != Kind::List)
+            return false;
+        for (int i : node.items) {
+            const Node& n = m_pickle.at(i);
+            if (n.kind != Kind::Int || n.bigInt || n.integer < 0)
+                return false;
+            out->append(n.integer);
+        }
+        return true;
+    }
+
+    // torch._utils._rebuild_tensor_v2(storage, storage_offset, size, stride, requires_grad,
+    // backward_hooks[, metadata]) and the older _rebuild_tensor(storage, offset, size, stride).
+    bool tensor(const Node& args, const QString& name)
+    {
+        auto bad = [&](const QString& what) {
+            m_error = QStringLiteral("tensor \"%1\": %2").arg(name, what);
+            return false;
+        };
+        if (args.items.size() < 4)
+            return bad(QStringLiteral("rebuild call has %1 arguments (expected at least 4)").arg(args.items.size()));
+        const Node& storage = m_pickle.at(args.items[0]);
+        const Node& offset = m_pickle.at(args.items[1]);
+        TensorInfo t;
+        if (storage.kind != Kind::PersistentId)
+            return bad(QStringLiteral("storage is not a persistent id"));
+        const Node& pid = m_pickle.at(storage.items[0]);
+        // ('storage', <storage class>, key, location, numel)
+        if (pid.kind != Kind::Tuple || pid.items.size() < 3
+            || m_pickle.at(pid.items[0]).text != QLatin1String("storage")
+            || m_pickle.at(pid.items[1]).kind != Kind::Global || m_pickle.at(pid.items[2]).kind != Kind::String)
+            return bad(QStringLiteral("persistent id is not ('storage', type, key, location, numel)"));
+        const QString storageName = m_pickle.at(pid.items[1]).name;
+        const StorageType* type = storageType(storageName);
+        if (!type)
+            return bad(QStringLiteral("unknown storage type torch.%1").arg(storageName));
+        if (offset.kind != Kind::Int || offset.bigInt || offset.integer < 0)
+            return bad(QStringLiteral("storage offset is not a non-negative integer"));
+        if (!intTuple(m_pickle.at(args.items[2]), &t.shape))
+            return bad(QStringLiteral("size is not a tuple of non-negative integers"));
+        if (!intTuple(m_pickle.at(args.items[3]), &t.strides) || t.strides.size() != t.shape.size())
+            return bad(QStringLiteral("stride is not a tuple of non-negative integers, one per dimension"));
+
+        t.name = name;
+        t.displayName = name;
+        t.dtype = QLatin1String(type->dtype);
+        t.elementType = type->type;
+        t.file = m_path;
+        t.storageKey = m_pickle.at(pid.items[2]).text;
+        t.storageOffset = offset.integer;
+        const ZipArchive::Entry* entry = m_zip.find(m_archiveName % QStringLiteral("data/") % t.storageKey);
+        if (!entry)
+            return bad(QStringLiteral("storage data/%1 is missing from the archive").arg(t.storageKey));
+        t.storageBytes = entry->size;
+
+        // Span of the view in elements: 1 + Σ (size_i − 1) × stride_i, 0 when any size is 0.
+        qint64 span = 1;
+        const qint64 limit = std::numeric_limits<qint64>::max() / 16;
+        for (qsizetype i = 0; i < t.shape.size(); ++i) {
+            if (t.shape[i] == 0) {
+                span = 0;
+                break;
+            }
+            if (t.strides[i] != 0 && t.shape[i] - 1 > (limit - span) / t.strides[i])
+                return bad(QStringLiteral("shape × stride overflows"));
+            span += (t.shape[i] - 1) * t.strides[i];
+        }
+        if (t.elementCount() < 0)
+            return bad(QStringLiteral("element count overflows"));
+        if (t.storageOffset > limit || span > limit - t.storageOffset
+            || (t.storageOffset + span) * type->bytes > t.storageBytes)
+            return bad(QStringLiteral("view of %1 elements at offset %2 exceeds storage data/%3 (%4 bytes)")
+                           .arg(span)
+                           .arg(t.storageOffset)
+                           .arg(t.storageKey)
+                           .arg(t.storageBytes));
+        t.offset = t.storageOffset * type->bytes;
+        t.size = span * type->bytes;
+        m_info->tensors.append(std::move(t));
+        return true;
+    }
+
+    const Pickle& m_pickle;
+    const ZipArchive& m_zip;
+    QString m_archiveName;
+    QString m_path;
+    CheckpointInfo* m_info;
+    qint64 m_budget;
+    QString m_error;
+};
+
+std::optional<CheckpointInfo> readArchive(const ZipArchive& zip, const QString& path, QString* error)
+{
+    auto fail = [&](const QString& message) -> std::optional<CheckpointInfo> {
+        if (error)
+            *error = path % QStringLiteral(": ") % message;
+        return std::nullopt;
+    };
+    const QString archiveName = findArchiveName(zip);
+    if (archiveName.isNull()) {
+        for (const ZipArchive::Entry& e : zip.entries()) {
+            if (e.name.endsWith(QLatin1String("/constants.pkl")))
+                return fail(QStringLiteral("a TorchScript archive (torch.jit.save), not a torch.save checkpoint"));
+        }
+        return fail(QStringLiteral("no <archive>/data.pkl entry: not a torch.save archive"));
+    }
+    const ZipArchive::Entry* pklEntry = zip.find(archiveName + QStringLiteral("data.pkl"));
+    QString why;
+    const auto pkl = zip.read(*pklEntry, 0, pklEntry->size, kMaxPickleBytes, &why);
+    if (!pkl)
+        return fail(why);
+    const auto pickle = PickleReader::parse(*pkl, &why);
+    if (!pickle)
+        return fail(QStringLiteral("data.pkl: ") % why);
+
+    CheckpointInfo info;
+    info.format = QStringLiteral("pytorch");
+    info.path = path;
+    info.files = QStringList { path };
+    info.metadata.insert(QStringLiteral("archiveName"), archiveName.chopped(1));
+    QString byteOrder = QStringLiteral("little");
+    if (const ZipArchive::Entry* e = zip.find(archiveName + QStringLiteral("byteorder"))) {
+        if (const auto bytes = zip.read(*e, 0, e->size, 64, &why))
+            byteOrder = QString::fromLatin1(bytes->trimmed());
+    }
+    info.metadata.insert(QStringLiteral("byteorder"), byteOrder);
+    if (const ZipArchive::Entry* e = zip.find(archiveName + QStringLiteral("version"))) {
+        if (const auto bytes = zip.read(*e, 0, e->size, 64, &why))
+            info.metadata.insert(QStringLiteral("version"), QString::fromLatin1(bytes->trimmed()));
+    }
+    Walker walker(*pickle, zip, archiveName, path, &info);
+    if (!walker.run(error))
+        return std::nullopt;
+    return info;
+}
+
+} // namespace
+
+std::optional<CheckpointInfo> PyTorchArchive::read(const QString& path, QString* error)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        if (error)
+            *error = QStringLiteral("cannot open %1: %2").arg(path, file.errorString());
+        return std::nullopt;
+    }
+    const QByteArray head = file.read(4);
+    file.close();
+    if (head.startsWith("\x80\x02") || head.startsWith("\x80")) {
+        if (error)
+            *error = QStringLiteral("%1: legacy torch.save format (PyTorch < 1.6 or "
+                                    "_use_new_zipfile_serialization=False) is not supported")
+                         .arg(path);
+        return std::nullopt;
+    }
+    const QString absolute = QFileInfo(path).absoluteFilePath();
+    const auto zip = ZipArchive::open(absolute, error);
+    if (!zip)
+        return std::nullopt;
+    return readArchive(*zip, absolute, error);
+}
+
+std::optional<CheckpointInfo> PyTorchArchive::readMemory(QByteArrayView bytes, const QString& path, QString* error)
+{
+    const auto zip = ZipArchive::openMemory(bytes, error);
+    if (!zip)
+        return std::nullopt;
+    return readArchive(*zip, path, error);
+}
+
+std::optional<QByteArray> PyTorchArchive::readTensorData(const TensorInfo& tensor, qint64 maxBytes, QString* error)
+{
+    const auto zip = ZipArchive::open(tensor.file, error);
+    if (!zip)
+        return std::nullopt;
+    const QString archiveName = findArchiveName(*zip);
+    const ZipArchive::Entry* entry = zip->find(archiveName % QStringLiteral("data/") % tensor.storageKey);
+    if (archiveName.isNull() || !entry) {
+        if (error)
+            *error = QStringLiteral("%1: storage data/%2 is missing").arg(tensor.file, tensor.storageKey);
+        return std::nullopt;
+    }
+    if (const ZipArchive::Entry* e = zip->find(archiveName + QStringLiteral("byteorder"))) {
+        const auto order = zip->read(*e, 0, e->size, 64, error);
+        if (order && order->trimmed() == "big") {
+            if (error)
+                *error = QStringLiteral("%1: big-endian storages are not decoded").arg(tensor.file);
+            return std::nullopt;
+        }
+    }
+    return zip->read(*entry, tensor.offset, tensor.size, maxBytes, error);
+}
+
+bool PyTorchArchive::looksLikeArchive(const QString& path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return false;
+    return file.read(4) == QByteArrayView("PK\x03\x04");
+}
+
+} // namespace Trainyard::Formats
