@@ -1,5 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-int main()
+// trainyardctl: gcloud ai-platform's verbs over the executor's API (see dispatcher.h).
+#include "dispatcher.h"
+
+#include <QCoreApplication>
+#include <QTextStream>
+
+#include <cstdio>
+
+int main(int argc, char* argv[])
 {
-    return 0;
+    QCoreApplication app(argc, argv);
+    QCoreApplication::setApplicationName(QStringLiteral("trainyardctl"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(TRAINYARD_VERSION));
+    QTextStream out(stdout);
+    QTextStream err(stderr);
+    return Trainyard::Dispatcher::run(QCoreApplication::arguments().mid(1), out, err);
 }

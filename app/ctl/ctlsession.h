@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#pragma once
+
+#include "apiclient.h"
+
+#include <QString>
+#include <QStringList>
+#include <QTextStream>
+
+#include <memory>
+
+namespace Trainyard {
+
+/// Exit codes, as gcloud's: 0 success, 1 an error (API, I/O, a streamed job that did not succeed),
+/// 2 a usage error (unknown flag, missing argument, bad flag value).
+namespace ExitCode {
+constexpr int Ok = 0;
+constexpr int Error = 1;
+constexpr int Usage = 2;
+} // namespace ExitCode
+
+/// What one trainyardctl invocation shares across its verbs: the global flags (`--executor`, `--project`,
+/// `--format`), the output streams, and the API client connected on first use.
+class CtlSession {
+public:
+    CtlSession(QTextStream& out, QTextStream& err);
+    ~CtlSession();
+
+    /// Removes the global flags (before any `--`) from `args` and remembers them. Returns false and sets
+    /// *error on a global flag without its value.
+    bool takeGlobalFlags(QStringList* args, QString* error);
+
+    QString executorUrl() const { return m_executorUrl; }
+    QString project() const { return m_project; }
+    /// `--format` value lower-cased ("" when not given).
+    QString format() const { return m_format; }
+
+    /// Finds or starts the executor and returns a client; nullptr after printing an error under `command`.
+    ApiClient* client(const QString& command);
+    /// Forgets the client, so that the next client() finds the executor again (after it restarted with a
+    /// new address and token).
+    void dropClient() { m_client.reset(); }
+
+    /// gcloud's error output: `ERROR: (command) STATUS: message` and, when the error has field violations,
+    /// the BadRequest details block as gcloud prints it.
+    void printApiError(const QString& command, const ApiError& error);
+    void printError(const QString& command, const QString& message);
+
+    QTextStream& out() { return m_out; }
+    QTextStream& err() { return m_err; }
+
+private:
+    QTextStream& m_out;
+    QTextStream& m_err;
+    QString m_executorUrl;
+    QString m_project = QStringLiteral("local");
+    QString m_format;
+    std::unique_ptr<ApiClient> m_client;
+};
+
+} // namespace Trainyard

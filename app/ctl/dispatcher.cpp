@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "dispatcher.h"
+
+#include "ctlsession.h"
+#include "jobscommands.h"
+#include "localtrain.h"
+
+#include <QCoreApplication>
+
+#include <functional>
+
+namespace Trainyard {
+
+namespace {
+
+using Verb = std::function<int(CtlSession&, const QStringList&)>;
+
+struct Node {
+    QString name;
+    QString summary;
+    Verb verb; ///< set for a command, empty for a group
+    QList<Node> children;
+};
+
+Node commandTree()
+{
+    Node jobs { QStringLiteral("jobs"), QStringLiteral("Submit and manage training jobs."), {},
+        {
+            { QStringLiteral("cancel"), QStringLiteral("Cancel a running job."), &JobsCommands::cancel, {} },
+            { QStringLiteral("describe"), QStringLiteral("Describe a job."), &JobsCommands::describe, {} },
+            { QStringLiteral("list"), QStringLiteral("List existing jobs."), &JobsCommands::list, {} },
+            { QStringLiteral("stream-logs"), QStringLiteral("Show logs from a running job."), &JobsCommands::streamLogs,
+                {} },
+            { QStringLiteral("submit"), QStringLiteral("Submit jobs to the executor."), {},
+                { { QStringLiteral("training"), QStringLiteral("Submit a training job."), &JobsCommands::submitTraining,
+                    {} } } },
+            { QStringLiteral("update"), QStringLiteral("Update a job's labels."), &JobsCommands::update, {} },
+        } };
+    Node local { QStringLiteral("local"), QStringLiteral("Run training locally, without the executor."), {},
+        { { QStringLiteral("train"), QStringLiteral("Run a training job locally."), &LocalTrain::run, {} } } };
+    return { QStringLiteral("trainyardctl"),
+        QStringLiteral("Command-line client of Trainyard, the workstation's AI Platform Training."), {},
+        { jobs, local } };
+}
+
+QString groupHelp(const Node& group, const QStringList& path)
+{
+    QString text = QStringLiteral("NAME\n    ") + path.join(QLatin1Char(' ')) + QStringLiteral(" - ") + group.summary
+        + QStringLiteral("\n\nSYNOPSIS\n    ") + path.join(QLatin1Char(' '))
+        + QStringLiteral(" GROUP | COMMAND [--executor=URL] [--project=PROJECT] [--format=FORMAT] [--help]\n");
+    QString groups;
+    QString commands;
+    for (const Node& child : group.children) {
+        const QString entry
+            = QStringLiteral("\n    ") + child.name + QStringLiteral("\n        ") + child.summary + QLatin1Char('\n');
+        (child.verb ? commands : groups) += entry;
+    }
+    if (!groups.isEmpty())
+        text += QStringLiteral("\nGROUPS\n    GROUP is one of the following:\n") + groups;
+    if (!commands.isEmpty())
+        text += QStringLiteral("\nCOMMANDS\n    COMMAND is one of the following:\n") + commands;
+    return text;
+}
+
+QString choices(const Node& group)
+{
+    QStringList names;
+    for (const Node& child : group.children)
+        names.append(child.name);
+    return names.join(QStringLiteral(", "));
+}
+
+} // namespace
+
+int Dispatcher::run(const QStringList& arguments, QTextStream& out, QTextStream& err)
+{
+    CtlSession session(out, err);
+    QStringList args = arguments;
+    QString error;
+    if (!session.takeGlobalFlags(&args, &error)) {
+        err << "ERROR: (trainyardctl) " << error << Qt::endl;
+        return ExitCode::Usage;
+    }
+    if (args.value(0) == QLatin1String("--version") || args.value(0) == QLatin1String("version")) {
+        out << "trainyardctl " << QCoreApplication::applicationVersion() << Qt::endl;
+        return ExitCode::Ok;
+    }
+    const Node root = commandTree();
+    const Node* node = &root;
+    QStringList path { root.name };
+    qsizetype i = 0;
+    while (!node->verb) {
+        const QString word = args.value(i);
+        if (word.isEmpty() || word == QLatin1String("--help") || word == QLatin1String("-h")
+            || word == QLatin1String("help")) {
+            if (word.isEmpty()) {
+                err << "ERROR: (" << path.join(QLatin1Char('.')) << ") Command name argument expected.\n\n"
+                    << groupHelp(*node, path);
+                err.flush();
+                return ExitCode::Usage;
+            }
+            out << groupHelp(*node, path);
+            out.flush();
+            return ExitCode::Ok;
+        }
+        const Node* next = nullptr;
+        for (const Node& child : node->children) {
+            if (child.name == word)
+                next = &child;
+        }
+        if (!next) {
+            err << "ERROR: (" << path.join(QLatin1Char('.')) << ") Invalid choice: '" << word
+                << "'.\nMaybe you meant one of: " << choices(*node) << "\n\nFor detailed information, run:\n  "
+                << path.join(QLatin1Char(' ')) << " --help\n";
+            err.flush();
+            return ExitCode::Usage;
+        }
+        node = next;
+        path.append(word);
+        ++i;
+    }
+    const int code = node->verb(session, args.mid(i));
+    out.flush();
+    err.flush();
+    return code;
+}
+
+} // namespace Trainyard

@@ -1,0 +1,729 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "jobscommands.h"
+
+#include "apiclient.h"
+#include "argparser.h"
+#include "configloader.h"
+#include "ctlsession.h"
+#include "printer.h"
+
+#include <QDir>
+#include <QEventLoop>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLoggingCategory>
+#include <QSet>
+#include <QTimer>
+
+#include <memory>
+
+namespace Trainyard {
+
+Q_LOGGING_CATEGORY(lcCtl, "trainyard.ctl")
+
+namespace {
+
+const QString kSubmitCommand = QStringLiteral("trainyardctl.jobs.submit.training");
+
+// gcloud's follow-up text (command_lib/ml_engine/jobs_util.py _FOLLOW_UP_MESSAGE), with our program name.
+QString followUpMessage(const QString& jobId)
+{
+    return QStringLiteral("Your job is still active. You may view the status of your job with the command\n\n"
+                          "  $ trainyardctl jobs describe %1\n\n"
+                          "or continue streaming the logs with the command\n\n"
+                          "  $ trainyardctl jobs stream-logs %1")
+        .arg(jobId);
+}
+
+// gcloud's `--scale-tier` choices are the enum names lower-cased with dashes (basic, standard-1, custom …);
+// the enum names themselves are accepted too.
+std::optional<QString> scaleTierFromFlag(const QString& text)
+{
+    static const QStringList tiers { QStringLiteral("BASIC"), QStringLiteral("STANDARD_1"), QStringLiteral("PREMIUM_1"),
+        QStringLiteral("BASIC_GPU"), QStringLiteral("BASIC_TPU"), QStringLiteral("CUSTOM") };
+    const QString normalized = text.trimmed().toUpper().replace(QLatin1Char('-'), QLatin1Char('_'));
+    if (tiers.contains(normalized))
+        return normalized;
+    return std::nullopt;
+}
+
+QString scaleTierChoices()
+{
+    return QStringLiteral("basic, basic-gpu, basic-tpu, custom, premium-1, standard-1");
+}
+
+// `--master-accelerator count=N,type=T` (gcloud's ArgDict with spec {type: str, count: int}); the type
+// is accepted as gcloud's lower-case choice (nvidia-tesla-t4) or the enum name.
+bool parseAccelerator(const QString& flag, const QString& text, AcceleratorConfig* out, QString* error)
+{
+    QMap<QString, QString> dict;
+    if (!ArgParser::parseDict(flag, text, &dict, error))
+        return false;
+    for (auto it = dict.cbegin(); it != dict.cend(); ++it) {
+        if (it.key() != QLatin1String("type") && it.key() != QLatin1String("count")) {
+            *error = QStringLiteral("argument --%1: valid keys are [count, type]; received: %2").arg(flag, it.key());
+            return false;
+        }
+    }
+    if (!dict.contains(QStringLiteral("type"))) {
+        *error = QStringLiteral("argument --%1: Key [type] required in dict arg but not provided").arg(flag);
+        return false;
+    }
+    out->type = dict.value(QStringLiteral("type")).toUpper().replace(QLatin1Char('-'), QLatin1Char('_'));
+    int count = 1;
+    if (dict.contains(QStringLiteral("count"))
+        && !ArgParser::parseInt(flag + QStringLiteral(" count"), dict.value(QStringLiteral("count")), 1, &count, error))
+        return false;
+    out->count = count;
+    return true;
+}
+
+ReplicaConfig& replicaConfig(std::optional<ReplicaConfig>& config)
+{
+    if (!config)
+        config = ReplicaConfig {};
+    return *config;
+}
+
+void printJob(CtlSession& s, const Job& job)
+{
+    const QJsonObject json = JobJson::toJson(job);
+    if (s.format() == QLatin1String("json"))
+        s.out() << QJsonDocument(json).toJson(QJsonDocument::Indented);
+    else
+        s.out() << Printer::toYaml(json);
+    s.out().flush();
+}
+
+// `yaml(jobId,state,startTime.date(tz=LOCAL),endTime.date(tz=LOCAL))`, gcloud's submit output.
+void printJobBrief(CtlSession& s, const Job& job)
+{
+    if (!s.format().isEmpty()) {
+        printJob(s, job);
+        return;
+    }
+    s.out() << "jobId: " << Printer::yamlScalar(job.jobId) << '\n' << "state: " << job.state << '\n';
+    if (!job.startTime.isEmpty())
+        s.out() << "startTime: " << Printer::yamlScalar(Printer::localDate(job.startTime)) << '\n';
+    if (!job.endTime.isEmpty())
+        s.out() << "endTime: " << Printer::yamlScalar(Printer::localDate(job.endTime)) << '\n';
+    s.out().flush();
+}
+
+bool checkFormat(CtlSession& s, const ArgParser& parser, const QStringList& allowed)
+{
+    if (s.format().isEmpty() || allowed.contains(s.format()))
+        return true;
+    s.err() << parser.usageError(QStringLiteral("argument --format: Invalid choice: '%1'. Valid choices are [%2].")
+                                     .arg(s.format(), allowed.join(QStringLiteral(", "))));
+    return false;
+}
+
+int usage(CtlSession& s, const ArgParser& parser)
+{
+    if (parser.helpRequested()) {
+        s.out() << parser.helpText();
+        s.out().flush();
+        return ExitCode::Ok;
+    }
+    s.err() << parser.usageError(parser.errorText());
+    s.err().flush();
+    return ExitCode::Usage;
+}
+
+/// Follows a job's logs until its `end` event, printing gcloud's log lines to `target`. Reconnects (finding
+/// the executor again, which may have been restarted with a new address and token) when the stream breaks;
+/// lines already printed are not printed twice. Returns the final state, or empty after an error
+/// (printed under `command`).
+QString followLogs(CtlSession& s, const QString& command, const QString& jobId, const QString& taskName,
+    bool allowMultiline, QTextStream& target)
+{
+    QSet<size_t> printed;
+    int consecutiveFailures = 0;
+    while (true) {
+        ApiClient* client = s.client(command);
+        if (!client)
+            return {};
+        std::unique_ptr<ApiStream> stream(client->followLogs(jobId, taskName));
+        QString finalState;
+        ApiError error;
+        bool gotData = false;
+        QEventLoop loop;
+        QObject::connect(stream.get(), &ApiStream::logEntries, &loop, [&](const QList<LogLine>& entries) {
+            gotData = true;
+            for (const LogLine& e : entries) {
+                const size_t key = qHashMulti(0, e.timestampUs, e.taskName, e.trialId, e.message);
+                if (printed.contains(key))
+                    continue;
+                printed.insert(key);
+                const QStringList lines = Printer::logLines(e, allowMultiline);
+                for (const QString& l : lines)
+                    target << l << '\n';
+            }
+            target.flush();
+        });
+        QObject::connect(stream.get(), &ApiStream::ended, &loop, [&](const QString& state) { finalState = state; });
+        QObject::connect(stream.get(), &ApiStream::failed, &loop, [&](const ApiError& e) { error = e; });
+        QObject::connect(stream.get(), &ApiStream::finished, &loop, &QEventLoop::quit);
+        if (!stream->isFinished())
+            loop.exec();
+        if (!finalState.isEmpty())
+            return finalState;
+        if (error.httpStatus >= 400 && error.httpStatus < 500) {
+            s.printApiError(command, error);
+            return {};
+        }
+        consecutiveFailures = gotData ? 1 : consecutiveFailures + 1;
+        // About a minute of retries: an executor restart (crash, upgrade) takes seconds.
+        if (consecutiveFailures > 60) {
+            s.printApiError(command, error);
+            return {};
+        }
+        qCInfo(lcCtl) << "log stream broke, reconnecting:" << error.message;
+        s.dropClient();
+        QEventLoop pause;
+        QTimer::singleShot(1000, &pause, &QEventLoop::quit);
+        pause.exec();
+    }
+}
+
+} // namespace
+
+int JobsCommands::submitTraining(CtlSession& s, const QStringList& args)
+{
+    ArgParser p(kSubmitCommand,
+        QStringLiteral("trainyardctl jobs submit training JOB [--config=CONFIG] [--package-path=PACKAGE_PATH] "
+                       "[--packages=[PACKAGE,...]] --module-name=MODULE_NAME [optional flags] [-- USER_ARGS ...]"),
+        QStringLiteral("submit a training job\n"
+                       "Submits a training job to the executor, as `gcloud ai-platform jobs submit training`.\n"
+                       "Flags given on the command line override the same fields of --config."));
+    p.addPositional(
+        QStringLiteral("JOB"), QStringLiteral("Name of the job (letters, digits, underscores; starts with a letter)."));
+    p.addFlag(QStringLiteral("config"), QStringLiteral("CONFIG"),
+        QStringLiteral("Path to a YAML or JSON file holding a Job resource (usually just trainingInput:)."));
+    p.addFlag(QStringLiteral("package-path"), QStringLiteral("PACKAGE_PATH"),
+        QStringLiteral("Path to a Python package directory (with setup.py or pyproject.toml); the executor "
+                       "installs it offline into the job's staging folder."));
+    p.addFlag(QStringLiteral("packages"), QStringLiteral("[PACKAGE,...]"),
+        QStringLiteral("Paths of built Python packages (.tar.gz sdists) to install."));
+    p.addFlag(QStringLiteral("module-name"), QStringLiteral("MODULE_NAME"),
+        QStringLiteral("Name of the module to run (python -m MODULE_NAME)."));
+    p.addFlag(QStringLiteral("job-dir"), QStringLiteral("JOB_DIR"),
+        QStringLiteral("Directory for the job's output (checkpoints); passed to the trainer as --job-dir."));
+    p.addFlag(QStringLiteral("scale-tier"), QStringLiteral("SCALE_TIER"),
+        QStringLiteral("One of: ") + scaleTierChoices() + QLatin1Char('.'));
+    p.addFlag(QStringLiteral("master-machine-type"), QStringLiteral("MASTER_MACHINE_TYPE"),
+        QStringLiteral("Machine type of the master (n1-standard-4, complex_model_m …)."));
+    p.addFlag(QStringLiteral("master-accelerator"), QStringLiteral("[count=COUNT],[type=TYPE]"),
+        QStringLiteral("Accelerators for the master, e.g. type=nvidia-tesla-t4,count=1."));
+    p.addFlag(QStringLiteral("worker-count"), QStringLiteral("WORKER_COUNT"), QStringLiteral("Number of workers."));
+    p.addFlag(QStringLiteral("worker-machine-type"), QStringLiteral("WORKER_MACHINE_TYPE"),
+        QStringLiteral("Machine type of the workers."));
+    p.addFlag(QStringLiteral("worker-accelerator"), QStringLiteral("[count=COUNT],[type=TYPE]"),
+        QStringLiteral("Accelerators for each worker."));
+    p.addFlag(QStringLiteral("parameter-server-count"), QStringLiteral("PARAMETER_SERVER_COUNT"),
+        QStringLiteral("Number of parameter servers."));
+    p.addFlag(QStringLiteral("parameter-server-machine-type"), QStringLiteral("PARAMETER_SERVER_MACHINE_TYPE"),
+        QStringLiteral("Machine type of the parameter servers."));
+    p.addFlag(QStringLiteral("parameter-server-accelerator"), QStringLiteral("[count=COUNT],[type=TYPE]"),
+        QStringLiteral("Accelerators for each parameter server."));
+    p.addFlag(
+        QStringLiteral("evaluator-count"), QStringLiteral("EVALUATOR_COUNT"), QStringLiteral("Number of evaluators."));
+    p.addFlag(QStringLiteral("evaluator-machine-type"), QStringLiteral("EVALUATOR_MACHINE_TYPE"),
+        QStringLiteral("Machine type of the evaluators."));
+    p.addFlag(QStringLiteral("region"), QStringLiteral("REGION"),
+        QStringLiteral("Region (recorded; jobs run on this host)."));
+    p.addFlag(QStringLiteral("runtime-version"), QStringLiteral("RUNTIME_VERSION"),
+        QStringLiteral("Runtime version; picks the Python interpreter (see the executor's runtimeVersions)."));
+    p.addFlag(QStringLiteral("python-version"), QStringLiteral("PYTHON_VERSION"), QStringLiteral("Python version."));
+    p.addFlag(QStringLiteral("labels"), QStringLiteral("[KEY=VALUE,...]"), QStringLiteral("Labels to add to the job."));
+    p.addSwitch(
+        QStringLiteral("use-chief-in-tf-config"), QStringLiteral("Use \"chief\" instead of \"master\" in TF_CONFIG."));
+    p.addSwitch(
+        QStringLiteral("async"), QStringLiteral("(DEPRECATED) Return without waiting; this is the default behaviour."));
+    p.addSwitch(QStringLiteral("stream-logs"),
+        QStringLiteral("Block until the job finishes and stream its logs; exit 1 unless it SUCCEEDED."));
+    p.allowUserArgs(QStringLiteral("Additional arguments passed to the trainer (after the module name)."));
+    if (!p.parse(args))
+        return usage(s, p);
+    if (!checkFormat(s, p, { QStringLiteral("yaml"), QStringLiteral("json") }))
+        return ExitCode::Usage;
+    if (p.isTrue(QStringLiteral("async")) && p.isTrue(QStringLiteral("stream-logs"))) {
+        s.err() << p.usageError(
+            QStringLiteral("argument --async: At most one of --async | --stream-logs may be specified."));
+        return ExitCode::Usage;
+    }
+
+    Job job;
+    if (p.isSet(QStringLiteral("config"))) {
+        QString error;
+        FieldViolations violations;
+        const std::optional<Job> loaded
+            = ConfigLoader::loadFile(p.value(QStringLiteral("config")), &error, &violations);
+        if (!loaded) {
+            s.printError(kSubmitCommand,
+                QStringLiteral("Invalid --config file [%1]: %2").arg(p.value(QStringLiteral("config")), error));
+            return ExitCode::Error;
+        }
+        job = *loaded;
+    }
+    job.jobId = p.positional(QStringLiteral("JOB"));
+    TrainingInput& ti = job.trainingInput;
+    QString error;
+
+    if (p.isSet(QStringLiteral("package-path")) || p.isSet(QStringLiteral("packages"))) {
+        QStringList uris;
+        if (p.isSet(QStringLiteral("package-path"))) {
+            const QFileInfo dir(p.value(QStringLiteral("package-path")));
+            if (!dir.isDir()) {
+                s.err() << p.usageError(QStringLiteral("argument --package-path: [%1] is not a directory.")
+                                            .arg(p.value(QStringLiteral("package-path"))));
+                return ExitCode::Usage;
+            }
+            uris.append(dir.absoluteFilePath());
+        }
+        const QStringList packages = p.value(QStringLiteral("packages")).split(QLatin1Char(','), Qt::SkipEmptyParts);
+        for (const QString& pkg : packages) {
+            const QFileInfo file(pkg.trimmed());
+            if (!file.exists()) {
+                s.err() << p.usageError(QStringLiteral("argument --packages: [%1] does not exist.").arg(pkg));
+                return ExitCode::Usage;
+            }
+            uris.append(file.absoluteFilePath());
+        }
+        ti.packageUris = uris;
+    }
+    if (ti.packageUris.isEmpty()) {
+        s.printError(kSubmitCommand,
+            QStringLiteral("If `--package-path` is not specified, at least one Python package "
+                           "must be specified via `--packages`."));
+        return ExitCode::Usage;
+    }
+    if (p.isSet(QStringLiteral("module-name")))
+        ti.pythonModule = p.value(QStringLiteral("module-name"));
+    if (ti.pythonModule.isEmpty()) {
+        s.err() << p.usageError(QStringLiteral("argument --module-name: Must be specified."));
+        return ExitCode::Usage;
+    }
+    if (p.isSet(QStringLiteral("job-dir"))) {
+        const QString dir = p.value(QStringLiteral("job-dir"));
+        // Local paths are made absolute: the replicas run in the staging folder, not in the caller's.
+        ti.jobDir = dir.contains(QLatin1String("://")) ? dir : QFileInfo(dir).absoluteFilePath();
+    }
+    if (p.isSet(QStringLiteral("scale-tier"))) {
+        const std::optional<QString> tier = scaleTierFromFlag(p.value(QStringLiteral("scale-tier")));
+        if (!tier) {
+            s.err() << p.usageError(
+                QStringLiteral("argument --scale-tier: Invalid choice: '%1'. Valid choices are [%2].")
+                    .arg(p.value(QStringLiteral("scale-tier")), scaleTierChoices()));
+            return ExitCode::Usage;
+        }
+        ti.scaleTier = *tier;
+    }
+    if (p.isSet(QStringLiteral("master-machine-type")))
+        ti.masterType = p.value(QStringLiteral("master-machine-type"));
+    if (p.isSet(QStringLiteral("worker-machine-type")))
+        ti.workerType = p.value(QStringLiteral("worker-machine-type"));
+    if (p.isSet(QStringLiteral("parameter-server-machine-type")))
+        ti.parameterServerType = p.value(QStringLiteral("parameter-server-machine-type"));
+    if (p.isSet(QStringLiteral("evaluator-machine-type")))
+        ti.evaluatorType = p.value(QStringLiteral("evaluator-machine-type"));
+    const struct {
+        const char* flag;
+        std::optional<qint64>* field;
+    } counts[] = { { "worker-count", &ti.workerCount }, { "parameter-server-count", &ti.parameterServerCount },
+        { "evaluator-count", &ti.evaluatorCount } };
+    for (const auto& c : counts) {
+        const QString flag = QLatin1String(c.flag);
+        if (!p.isSet(flag))
+            continue;
+        int n = 0;
+        if (!ArgParser::parseInt(flag, p.value(flag), 0, &n, &error)) {
+            s.err() << p.usageError(error);
+            return ExitCode::Usage;
+        }
+        *c.field = n;
+    }
+    const struct {
+        const char* flag;
+        std::optional<ReplicaConfig>* config;
+    } accelerators[] = { { "master-accelerator", &ti.masterConfig }, { "worker-accelerator", &ti.workerConfig },
+        { "parameter-server-accelerator", &ti.parameterServerConfig } };
+    for (const auto& a : accelerators) {
+        const QString flag = QLatin1String(a.flag);
+        if (!p.isSet(flag))
+            continue;
+        AcceleratorConfig accelerator;
+        if (!parseAccelerator(flag, p.value(flag), &accelerator, &error)) {
+            s.err() << p.usageError(error);
+            return ExitCode::Usage;
+        }
+        replicaConfig(*a.config).acceleratorConfig = accelerator;
+    }
+    if (p.isSet(QStringLiteral("region")))
+        ti.region = p.value(QStringLiteral("region"));
+    if (p.isSet(QStringLiteral("runtime-version")))
+        ti.runtimeVersion = p.value(QStringLiteral("runtime-version"));
+    if (p.isSet(QStringLiteral("python-version")))
+        ti.pythonVersion = p.value(QStringLiteral("python-version"));
+    if (p.isSet(QStringLiteral("use-chief-in-tf-config")))
+        ti.useChiefInTfConfig = p.isTrue(QStringLiteral("use-chief-in-tf-config"));
+    if (p.isSet(QStringLiteral("labels"))) {
+        QMap<QString, QString> labels;
+        if (!ArgParser::parseDict(QStringLiteral("labels"), p.value(QStringLiteral("labels")), &labels, &error)) {
+            s.err() << p.usageError(error);
+            return ExitCode::Usage;
+        }
+        for (auto it = labels.cbegin(); it != labels.cend(); ++it)
+            job.labels.insert(it.key(), it.value());
+    }
+    if (!p.userArgs().isEmpty())
+        ti.args = p.userArgs();
+
+    ApiClient* client = s.client(kSubmitCommand);
+    if (!client)
+        return ExitCode::Error;
+    const ApiResult<Job> created = client->createJobBlocking(job);
+    if (!created.ok()) {
+        s.printApiError(kSubmitCommand, created.error);
+        return ExitCode::Error;
+    }
+    const bool stream = p.isTrue(QStringLiteral("stream-logs"));
+    if (p.isTrue(QStringLiteral("async"))) {
+        s.err() << "WARNING: The --async flag is deprecated, as the default behavior is to submit the job "
+                   "asynchronously; it can be omitted. For synchronous behavior, please pass --stream-logs.\n\n";
+    }
+    s.err() << "Job [" << created.value.jobId << "] submitted successfully.\n";
+    if (!stream) {
+        s.err() << followUpMessage(created.value.jobId) << '\n';
+        s.err().flush();
+        printJobBrief(s, created.value);
+        return ExitCode::Ok;
+    }
+    s.err().flush();
+    // gcloud streams a submitted job's logs to stderr and prints the final job to stdout.
+    const QString finalState = followLogs(s, kSubmitCommand, created.value.jobId, {}, false, s.err());
+    if (finalState.isEmpty()) {
+        s.err() << followUpMessage(created.value.jobId) << Qt::endl;
+        return ExitCode::Error;
+    }
+    ApiClient* after = s.client(kSubmitCommand);
+    const ApiResult<Job> final = after ? after->getJobBlocking(created.value.jobId) : ApiResult<Job> {};
+    if (after && final.ok())
+        printJobBrief(s, final.value);
+    else if (after)
+        s.printApiError(kSubmitCommand, final.error);
+    return finalState == JobState::Succeeded ? ExitCode::Ok : ExitCode::Error;
+}
+
+int JobsCommands::describe(CtlSession& s, const QStringList& args)
+{
+    const QString command = QStringLiteral("trainyardctl.jobs.describe");
+    ArgParser p(command, QStringLiteral("trainyardctl jobs describe JOB [--summarize]"),
+        QStringLiteral("describe a job\nPrints the job resource (YAML by default; --format json)."));
+    p.addPositional(QStringLiteral("JOB"), QStringLiteral("Name of the job."));
+    p.addSwitch(QStringLiteral("summarize"),
+        QStringLiteral("Summarize job output in a set of human readable tables instead of rendering the entire "
+                       "resource as json or yaml."));
+    if (!p.parse(args))
+        return usage(s, p);
+    if (!checkFormat(s, p, { QStringLiteral("yaml"), QStringLiteral("json") }))
+        return ExitCode::Usage;
+    ApiClient* client = s.client(command);
+    if (!client)
+        return ExitCode::Error;
+    const ApiResult<Job> r = client->getJobBlocking(p.positional(QStringLiteral("JOB")));
+    if (!r.ok()) {
+        s.printApiError(command, r.error);
+        return ExitCode::Error;
+    }
+    if (!p.isTrue(QStringLiteral("summarize"))) {
+        printJob(s, r.value);
+        return ExitCode::Ok;
+    }
+    if (!s.format().isEmpty())
+        s.err() << "WARNING: --format is ignored when --summarize is present\n";
+    // flags.py _JOB_SUMMARY: "Job Overview", "Training Input Summary" (optional columns only when set),
+    // "Training Output Summary".
+    const Job& job = r.value;
+    s.out() << Printer::boxTable(QStringLiteral("Job Overview"),
+        { QStringLiteral("JOB_ID"), QStringLiteral("CREATE_TIME"), QStringLiteral("START_TIME"),
+            QStringLiteral("END_TIME"), QStringLiteral("STATE") },
+        { { job.jobId, job.createTime, job.startTime, job.endTime, job.state } });
+    const TrainingInput& ti = job.trainingInput;
+    QStringList headings;
+    QStringList values;
+    auto column = [&](const QString& heading, const QString& value, bool optional) {
+        if (optional && value.isEmpty())
+            return;
+        headings.append(heading);
+        values.append(value);
+    };
+    auto count = [](const std::optional<qint64>& v) { return v ? QString::number(*v) : QString(); };
+    column(QStringLiteral("RUNTIME_VERSION"), ti.runtimeVersion, true);
+    column(QStringLiteral("REGION"), ti.region, false);
+    column(QStringLiteral("SCALE_TIER"), ti.scaleTier, true);
+    column(QStringLiteral("PYTHON_MODULE"), ti.pythonModule, false);
+    column(QStringLiteral("PARAMETER_SERVER_TYPE"), ti.parameterServerType, true);
+    column(QStringLiteral("PARAMETER_SERVER_COUNT"), count(ti.parameterServerCount), true);
+    column(QStringLiteral("MASTER_TYPE"), ti.masterType, true);
+    column(QStringLiteral("WORKER_TYPE"), ti.workerType, true);
+    column(QStringLiteral("WORKER_COUNT"), count(ti.workerCount), true);
+    column(QStringLiteral("JOB_DIR"), ti.jobDir, true);
+    s.out() << Printer::boxTable(QStringLiteral("Training Input Summary"), headings, { values });
+    QStringList outHeadings;
+    QStringList outValues;
+    if (job.trainingOutput && job.trainingOutput->completedTrialCount) {
+        outHeadings.append(QStringLiteral("TRIALS"));
+        outValues.append(QString::number(*job.trainingOutput->completedTrialCount));
+    }
+    outHeadings.append(QStringLiteral("ML_UNITS"));
+    outValues.append(job.trainingOutput && job.trainingOutput->consumedMLUnits
+            ? QString::number(*job.trainingOutput->consumedMLUnits)
+            : QString());
+    s.out() << Printer::boxTable(QStringLiteral("Training Output Summary"), outHeadings, { outValues });
+    if (job.trainingOutput && !job.trainingOutput->trials.isEmpty()) {
+        QList<QStringList> rows;
+        for (const HyperparameterOutput& t : job.trainingOutput->trials) {
+            QStringList hp;
+            for (auto it = t.hyperparameters.cbegin(); it != t.hyperparameters.cend(); ++it)
+                hp.append(it.key() + QLatin1Char('=') + it.value());
+            rows.append({ t.trialId,
+                t.finalMetric && t.finalMetric->objectiveValue ? QString::number(*t.finalMetric->objectiveValue)
+                                                               : QString(),
+                t.finalMetric && t.finalMetric->trainingStep ? QString::number(*t.finalMetric->trainingStep)
+                                                             : QString(),
+                hp.join(QStringLiteral(", ")) });
+        }
+        s.out() << Printer::boxTable(QStringLiteral("Training Output Trials"),
+            { QStringLiteral("TRIAL"), QStringLiteral("OBJECTIVE_VALUE"), QStringLiteral("STEP"),
+                QStringLiteral("HYPERPARAMETERS") },
+            rows);
+    }
+    s.out().flush();
+    return ExitCode::Ok;
+}
+
+int JobsCommands::list(CtlSession& s, const QStringList& args)
+{
+    const QString command = QStringLiteral("trainyardctl.jobs.list");
+    ArgParser p(command,
+        QStringLiteral("trainyardctl jobs list [--filter=EXPRESSION] [--limit=LIMIT] [--page-size=PAGE_SIZE]"),
+        QStringLiteral("list existing jobs\nNewest first. --filter takes the service's syntax: jobId:census*, "
+                       "state:FAILED, labels.owner=alice, createTime>2026-01-01T00:00:00Z, joined with AND."));
+    p.addFlag(QStringLiteral("filter"), QStringLiteral("EXPRESSION"), QStringLiteral("Only jobs that match."));
+    p.addFlag(
+        QStringLiteral("limit"), QStringLiteral("LIMIT"), QStringLiteral("At most this many jobs (default: all)."));
+    p.addFlag(QStringLiteral("page-size"), QStringLiteral("PAGE_SIZE"),
+        QStringLiteral("Jobs fetched per request (1..100; default 100)."));
+    p.addFlag(QStringLiteral("sort-by"), QStringLiteral("FIELD"),
+        QStringLiteral("Sort by jobId, state or createTime (prefix ~ for descending)."));
+    if (!p.parse(args))
+        return usage(s, p);
+    if (!checkFormat(s, p, { QStringLiteral("table"), QStringLiteral("yaml"), QStringLiteral("json") }))
+        return ExitCode::Usage;
+    QString error;
+    int limit = -1;
+    int pageSize = 100;
+    if (p.isSet(QStringLiteral("limit"))
+        && !ArgParser::parseInt(QStringLiteral("limit"), p.value(QStringLiteral("limit")), 1, &limit, &error)) {
+        s.err() << p.usageError(error);
+        return ExitCode::Usage;
+    }
+    if (p.isSet(QStringLiteral("page-size"))
+        && !ArgParser::parseInt(
+            QStringLiteral("page-size"), p.value(QStringLiteral("page-size")), 1, &pageSize, &error)) {
+        s.err() << p.usageError(error);
+        return ExitCode::Usage;
+    }
+    const QString sortBy = p.value(QStringLiteral("sort-by"));
+    const QString sortField = sortBy.startsWith(QLatin1Char('~')) ? sortBy.mid(1) : sortBy;
+    if (!sortField.isEmpty() && sortField != QLatin1String("jobId") && sortField != QLatin1String("state")
+        && sortField != QLatin1String("createTime")) {
+        s.err() << p.usageError(QStringLiteral("argument --sort-by: Invalid field [%1]: expected jobId, state or "
+                                               "createTime.")
+                                    .arg(sortField));
+        return ExitCode::Usage;
+    }
+    ApiClient* client = s.client(command);
+    if (!client)
+        return ExitCode::Error;
+    QList<Job> jobs;
+    QString token;
+    do {
+        const ApiResult<JobPage> r = client->listJobsBlocking(p.value(QStringLiteral("filter")), pageSize, token);
+        if (!r.ok()) {
+            s.printApiError(command, r.error);
+            return ExitCode::Error;
+        }
+        jobs.append(r.value.jobs);
+        token = r.value.nextPageToken;
+    } while (!token.isEmpty() && (limit < 0 || jobs.size() < limit));
+    if (!sortField.isEmpty()) {
+        const bool descending = sortBy.startsWith(QLatin1Char('~'));
+        std::stable_sort(jobs.begin(), jobs.end(), [&](const Job& a, const Job& b) {
+            auto key = [&](const Job& j) {
+                return sortField == QLatin1String("jobId") ? j.jobId
+                    : sortField == QLatin1String("state")  ? j.state
+                                                           : j.createTime;
+            };
+            return descending ? key(b) < key(a) : key(a) < key(b);
+        });
+    }
+    if (limit >= 0 && jobs.size() > limit)
+        jobs.resize(limit);
+    if (s.format() == QLatin1String("json")) {
+        QJsonArray array;
+        for (const Job& j : jobs)
+            array.append(JobJson::toJson(j));
+        s.out() << QJsonDocument(array).toJson(QJsonDocument::Indented);
+    } else if (s.format() == QLatin1String("yaml")) {
+        for (qsizetype i = 0; i < jobs.size(); ++i) {
+            if (i > 0)
+                s.out() << "---\n";
+            s.out() << Printer::toYaml(JobJson::toJson(jobs.at(i)));
+        }
+    } else if (jobs.isEmpty()) {
+        s.err() << "Listed 0 items.\n";
+    } else {
+        // `table(jobId.basename(), state:label=STATUS, createTime.date(tz=LOCAL):label=CREATED)`
+        QList<QStringList> rows;
+        for (const Job& j : jobs)
+            rows.append({ j.jobId, j.state, Printer::localDate(j.createTime) });
+        s.out() << Printer::table(
+            { QStringLiteral("JOB_ID"), QStringLiteral("STATUS"), QStringLiteral("CREATED") }, rows);
+    }
+    s.out().flush();
+    s.err().flush();
+    return ExitCode::Ok;
+}
+
+int JobsCommands::cancel(CtlSession& s, const QStringList& args)
+{
+    const QString command = QStringLiteral("trainyardctl.jobs.cancel");
+    ArgParser p(command, QStringLiteral("trainyardctl jobs cancel JOB"),
+        QStringLiteral("cancel a running job\nThe job goes CANCELLING, its replicas are stopped (SIGTERM, then "
+                       "SIGKILL after the grace period), then CANCELLED."));
+    p.addPositional(QStringLiteral("JOB"), QStringLiteral("Name of the job."));
+    if (!p.parse(args))
+        return usage(s, p);
+    ApiClient* client = s.client(command);
+    if (!client)
+        return ExitCode::Error;
+    const QString jobId = p.positional(QStringLiteral("JOB"));
+    const ApiResult<bool> r = client->cancelJobBlocking(jobId);
+    if (!r.ok()) {
+        s.printApiError(command, r.error);
+        return ExitCode::Error;
+    }
+    s.err() << "Cancelled job [" << jobId << "].\n";
+    s.err().flush();
+    return ExitCode::Ok;
+}
+
+int JobsCommands::streamLogs(CtlSession& s, const QStringList& args)
+{
+    const QString command = QStringLiteral("trainyardctl.jobs.stream-logs");
+    ArgParser p(command,
+        QStringLiteral("trainyardctl jobs stream-logs JOB [--allow-multiline-logs] "
+                       "[--polling-interval=POLLING_INTERVAL] [--task-name=TASK_NAME]"),
+        QStringLiteral("show logs from a running job\nPrints every log line of the job (SEVERITY, local time, "
+                       "task name, trial, message; tab-separated) and follows it until the job ends."));
+    p.addPositional(QStringLiteral("JOB"), QStringLiteral("Name of the job."));
+    p.addSwitch(
+        QStringLiteral("allow-multiline-logs"), QStringLiteral("Output multiline log messages as single records."));
+    p.addFlag(QStringLiteral("polling-interval"), QStringLiteral("POLLING_INTERVAL"),
+        QStringLiteral("Accepted for gcloud compatibility; logs are pushed by the executor, not polled."));
+    p.addFlag(QStringLiteral("task-name"), QStringLiteral("TASK_NAME"),
+        QStringLiteral("Only this task's logs (master-replica-0, worker-replica-1, ps-replica-0, service …)."));
+    if (!p.parse(args))
+        return usage(s, p);
+    int interval = 0;
+    QString error;
+    if (p.isSet(QStringLiteral("polling-interval"))
+        && !ArgParser::parseInt(
+            QStringLiteral("polling-interval"), p.value(QStringLiteral("polling-interval")), 1, &interval, &error)) {
+        s.err() << p.usageError(error);
+        return ExitCode::Usage;
+    }
+    const QString finalState = followLogs(s, command, p.positional(QStringLiteral("JOB")),
+        p.value(QStringLiteral("task-name")), p.isTrue(QStringLiteral("allow-multiline-logs")), s.out());
+    return finalState.isEmpty() ? ExitCode::Error : ExitCode::Ok;
+}
+
+int JobsCommands::update(CtlSession& s, const QStringList& args)
+{
+    const QString command = QStringLiteral("trainyardctl.jobs.update");
+    ArgParser p(command,
+        QStringLiteral("trainyardctl jobs update JOB [--update-labels=[KEY=VALUE,...]] "
+                       "[--clear-labels | --remove-labels=[KEY,...]]"),
+        QStringLiteral("update a job\nChanges the job's labels (checked against the job's etag, so a "
+                       "concurrent change is never overwritten)."));
+    p.addPositional(QStringLiteral("JOB"), QStringLiteral("Name of the job."));
+    p.addFlag(
+        QStringLiteral("update-labels"), QStringLiteral("[KEY=VALUE,...]"), QStringLiteral("Labels to add or change."));
+    p.addFlag(QStringLiteral("remove-labels"), QStringLiteral("[KEY,...]"), QStringLiteral("Label keys to remove."));
+    p.addSwitch(QStringLiteral("clear-labels"), QStringLiteral("Remove all labels."));
+    if (!p.parse(args))
+        return usage(s, p);
+    if (!checkFormat(s, p, { QStringLiteral("yaml"), QStringLiteral("json") }))
+        return ExitCode::Usage;
+    const bool clear = p.isTrue(QStringLiteral("clear-labels"));
+    if (!p.isSet(QStringLiteral("update-labels")) && !p.isSet(QStringLiteral("remove-labels")) && !clear) {
+        s.err() << p.usageError(
+            QStringLiteral("At least one of --update-labels, --remove-labels, or --clear-labels must be specified."));
+        return ExitCode::Usage;
+    }
+    if (clear && p.isSet(QStringLiteral("remove-labels"))) {
+        s.err() << p.usageError(QStringLiteral(
+            "argument --clear-labels: At most one of --clear-labels | --remove-labels may be specified."));
+        return ExitCode::Usage;
+    }
+    QMap<QString, QString> updates;
+    QString error;
+    if (p.isSet(QStringLiteral("update-labels"))
+        && !ArgParser::parseDict(
+            QStringLiteral("update-labels"), p.value(QStringLiteral("update-labels")), &updates, &error)) {
+        s.err() << p.usageError(error);
+        return ExitCode::Usage;
+    }
+    const QStringList removals = p.value(QStringLiteral("remove-labels")).split(QLatin1Char(','), Qt::SkipEmptyParts);
+    ApiClient* client = s.client(command);
+    if (!client)
+        return ExitCode::Error;
+    const QString jobId = p.positional(QStringLiteral("JOB"));
+    // Read-modify-write with the etag; one retry when someone else changed the job in between.
+    for (int attempt = 0; attempt < 2; ++attempt) {
+        const ApiResult<Job> current = client->getJobBlocking(jobId);
+        if (!current.ok()) {
+            s.printApiError(command, current.error);
+            return ExitCode::Error;
+        }
+        QMap<QString, QString> labels = clear ? QMap<QString, QString>() : current.value.labels;
+        for (const QString& key : removals)
+            labels.remove(key.trimmed());
+        for (auto it = updates.cbegin(); it != updates.cend(); ++it)
+            labels.insert(it.key(), it.value());
+        if (labels == current.value.labels) {
+            s.err() << "No update to perform.\n";
+            s.err().flush();
+            return ExitCode::Ok;
+        }
+        const ApiResult<Job> patched = client->patchLabelsBlocking(jobId, labels, current.value.etag);
+        if (patched.ok()) {
+            s.err() << "Updated job [" << jobId << "].\n";
+            s.err().flush();
+            printJob(s, patched.value);
+            return ExitCode::Ok;
+        }
+        if (patched.error.status != QLatin1String("ABORTED") || attempt == 1) {
+            s.printApiError(command, patched.error);
+            return ExitCode::Error;
+        }
+    }
+    return ExitCode::Error;
+}
+
+} // namespace Trainyard
