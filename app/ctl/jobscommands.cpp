@@ -182,6 +182,8 @@ QString followLogs(CtlSession& s, const QString& command, const QString& jobId, 
             return {};
         }
         qCInfo(lcCtl) << "log stream broke, reconnecting:" << error.message;
+        // The stream's reply belongs to the client's network manager: release it first.
+        stream.reset();
         s.dropClient();
         QEventLoop pause;
         QTimer::singleShot(1000, &pause, &QEventLoop::quit);
