@@ -104,8 +104,9 @@ qint64 detectMemoryBytes()
     QFile f(QStringLiteral("/proc/meminfo"));
     if (!f.open(QIODevice::ReadOnly))
         return 0;
-    while (!f.atEnd()) {
-        const QByteArray line = f.readLine();
+    // /proc files report size 0, so atEnd() is true at once: read everything, then split.
+    const QList<QByteArray> lines = f.readAll().split('\n');
+    for (const QByteArray& line : lines) {
         if (line.startsWith("MemTotal:")) {
             // "MemTotal:       16318280 kB"
             const QList<QByteArray> parts = line.mid(9).simplified().split(' ');

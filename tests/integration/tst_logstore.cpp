@@ -159,7 +159,7 @@ private Q_SLOTS:
     void timestampFormat()
     {
         LogEntry e;
-        e.timestampUs = 1795237483123456LL; // 2026-11-22T05:04:43.123456Z
+        e.timestampUs = 1795323883123456LL; // 2026-11-22T05:04:43.123456Z
         e.severity = QStringLiteral("NOTICE");
         e.taskName = QStringLiteral("service");
         e.message = QStringLiteral("Job is queued.");
