@@ -99,10 +99,11 @@ class Coordinator:
             entry = self._entry(epoch)
         entry[1].wait()
 
-    def release(self, epoch):
+    def release(self, epoch, evaluation):
+        """Lets the workers go on after ``epoch``, telling them the master's ``evaluation``."""
         with self.lock:
             entry = self._entry(epoch)
-        entry[2].set_result(True)
+        entry[2].set_result(evaluation)
 
 
 def start_coordinator(worker_count):
@@ -120,5 +121,6 @@ def coord_start_info():
 
 @rpc.functions.async_execution
 def coord_epoch_done(epoch):
-    """A worker finished ``epoch``; completes when the master has checkpointed it."""
+    """A worker finished ``epoch``; completes with (test accuracy, test loss) when the master has
+    evaluated and checkpointed it."""
     return _coordinator.arrive(epoch)

@@ -14,8 +14,8 @@ Run by the service as ``python -m trainer.ps_task --epochs N --batch-size N --le
   updated parameters back (asynchronous updates: ``global_step`` counts the updates applied).
   Without ps replicas the master holds the parameters itself.
 * At the end of every epoch the workers wait at the master; the master pulls the parameters,
-  evaluates the 10,000 test images (log ``epoch N test_accuracy A loss L``), writes
-  ``<job-dir>/checkpoints/ckpt-epoch-N.pt`` (the same layout as trainer.task: ``epoch``,
+  evaluates the 10,000 test images (master and workers log ``epoch N test_accuracy A loss L``),
+  writes ``<job-dir>/checkpoints/ckpt-epoch-N.pt`` (the same layout as trainer.task: ``epoch``,
   ``global_step``, ``model`` state_dict, ``optimizer`` = torch.optim.Adam state_dict over the
   model's parameters, so either module resumes the other's checkpoints), reports the hypertune
   metric and event-file scalars, then lets the workers go on.
@@ -219,7 +219,9 @@ def _train(args, cluster, rank):
                      epoch_loss / max(1, epoch_seen), epoch_correct / max(1, epoch_seen))
 
         if rank != 0:
-            rpc.rpc_sync("master-replica-0", ps_server.coord_epoch_done, args=(epoch,), timeout=EPOCH_WAIT_TIMEOUT_S)
+            accuracy, test_loss = rpc.rpc_sync("master-replica-0", ps_server.coord_epoch_done, args=(epoch,),
+                                               timeout=EPOCH_WAIT_TIMEOUT_S)
+            logging.info("epoch %d test_accuracy %.4f loss %.4f", epoch, accuracy, test_loss)
             global_step = remote.pull()
             continue
 
@@ -239,7 +241,7 @@ def _train(args, cluster, rank):
         writer.add_scalar("eval/accuracy", accuracy, global_step)
         writer.add_scalar("eval/loss", test_loss, global_step)
         hypertune.report_hyperparameter_tuning_metric(metric_tag, accuracy, global_step, path)
-        coordinator.release(epoch)
+        coordinator.release(epoch, (accuracy, test_loss))
 
     if writer:
         writer.close()
