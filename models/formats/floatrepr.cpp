@@ -19,7 +19,8 @@ QByteArray pythonFloatRepr(double value)
 
     // Shortest round-trip digits in scientific form: "-d.ddde±XX".
     char sci[64];
-    const auto result = std::to_chars(sci, sci + sizeof sci, value, std::chars_format::scientific);
+    const auto result = std::to_chars(sci, sci + sizeof sci - 1, value, std::chars_format::scientific);
+    *result.ptr = '\0'; // std::atoi below reads the exponent up to here
     const char* end = result.ptr;
     const char* p = sci;
     QByteArray out;
