@@ -46,7 +46,8 @@ class Cluster:
         master_address = masters[0] if masters else ""
         host, _, port = master_address.rpartition(":")
         self.master_addr = env.get("MASTER_ADDR") or host or "127.0.0.1"
-        self.master_port = int(env.get("MASTER_PORT") or port or 29500)
+        # 0: nothing says where the master listens (a plain local run); the master picks a free port.
+        self.master_port = int(env.get("MASTER_PORT") or port or 0)
 
     @property
     def is_master(self):

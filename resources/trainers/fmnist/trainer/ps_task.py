@@ -27,6 +27,7 @@ Run by the service as ``python -m trainer.ps_task --epochs N --batch-size N --le
 import argparse
 import logging
 import os
+import socket
 import sys
 import time
 
@@ -253,7 +254,12 @@ def _run(args, cluster):
     rank = cluster.rpc_rank()
     world_size = cluster.rpc_world_size
     name = cluster.rpc_name(rank)
-    init_method = "tcp://%s:%d" % (cluster.master_addr, cluster.master_port)
+    port = cluster.master_port
+    if not port and world_size == 1:
+        with socket.socket() as s:
+            s.bind((cluster.master_addr, 0))
+            port = s.getsockname()[1]
+    init_method = "tcp://%s:%d" % (cluster.master_addr, port)
     if rank == 0:
         # Before init_rpc: a worker may ask for the start as soon as the RPC agent is up.
         ps_server.start_coordinator(len(cluster.workers))

@@ -28,6 +28,7 @@ import argparse
 import datetime
 import logging
 import os
+import socket
 import sys
 import time
 
@@ -65,7 +66,12 @@ def _run_trainer(args, cluster):
     rank = int(os.environ.get("RANK", cluster.trainer_rank()))
     world_size = int(os.environ.get("WORLD_SIZE", cluster.trainer_count))
     os.environ.setdefault("MASTER_ADDR", cluster.master_addr)
-    os.environ.setdefault("MASTER_PORT", str(cluster.master_port))
+    port = cluster.master_port
+    if not port and world_size == 1:
+        with socket.socket() as s:
+            s.bind((cluster.master_addr, 0))
+            port = s.getsockname()[1]
+    os.environ.setdefault("MASTER_PORT", str(port))
     os.environ["RANK"] = str(rank)
     os.environ["WORLD_SIZE"] = str(world_size)
     task = cluster.task_name
