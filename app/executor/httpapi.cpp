@@ -587,7 +587,6 @@ HttpApi::Reply HttpApi::createJob(const QHttpServerRequest& request)
     job.jobPosition.reset();
     job.trainingOutput.reset();
 
-    const qint64 validationStartUs = QDateTime::currentMSecsSinceEpoch() * 1000;
     violations = validateJob(job, MachineCatalog::builtin(), m_host);
     if (!violations.isEmpty())
         return errorReply(400, QStringLiteral("INVALID_ARGUMENT"),
@@ -611,15 +610,10 @@ HttpApi::Reply HttpApi::createJob(const QHttpServerRequest& request)
         return errorReply(500, QStringLiteral("INTERNAL"), QStringLiteral("Cannot store the job: ") + storeError);
     }
     qCInfo(lcApi).noquote() << "job" << job.jobId << "created";
-    m_logs->append(job.jobId,
-        LogEntry { validationStartUs, QStringLiteral("INFO"), QStringLiteral("service"), QString(),
-            QStringLiteral("Validating job requirements...") });
-    m_logs->append(job.jobId,
-        LogEntry { 0, QStringLiteral("INFO"), QStringLiteral("service"), QString(),
-            QStringLiteral("Job creation request has been successfully validated.") });
     const std::optional<Job> stored = m_store->job(job.jobId);
     if (!stored)
         return errorReply(500, QStringLiteral("INTERNAL"), QStringLiteral("The stored job cannot be read back."));
+    // The scheduler writes the service's first log lines ("Validating job requirements...") and queues it.
     m_scheduler->submit(*stored);
     // The scheduler may already have moved it on (position in the queue, PREPARING).
     return jsonReply(JobJson::toJson(m_store->job(job.jobId).value_or(*stored)));
