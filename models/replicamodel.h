@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#pragma once
+
+// The replicas of one job (the topology view's model): one row per replica as `…/jobs/{id}/replicas`
+// or the `replicas` event reports them. Updated by diff on taskName, so a view repaints only the nodes
+// whose replica changed.
+
+#include "apiclient.h"
+
+#include <QAbstractTableModel>
+#include <QHash>
+
+namespace Trainyard {
+
+class ReplicaModel final : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    enum Column {
+        TaskColumn,
+        StateColumn,
+        PidColumn,
+        AddressColumn,
+        GpusColumn,
+        RestartsColumn,
+        ExitColumn,
+        ColumnCount
+    };
+    Q_ENUM(Column)
+
+    enum Role {
+        TaskNameRole = Qt::UserRole + 1, ///< QString "worker-replica-3"
+        RoleRole, ///< QString "master" | "chief" | "worker" | "ps" | "evaluator"
+        IndexRole, ///< int
+        StateRole, ///< QString STARTING|RUNNING|RESTARTING|SUCCEEDED|FAILED|STOPPED|PENDING
+        PidRole, ///< qint64, 0 when no process
+        AddressRole, ///< QString "127.0.0.1:PORT"
+        GpusRole, ///< QVariantList of int (NVML indexes)
+        RestartsRole, ///< int
+        ExitCodeRole, ///< int, or invalid QVariant while running
+        ExitSignalRole, ///< int, or invalid QVariant
+        MachineTypeRole, ///< QString
+        ExitStatusTextRole, ///< QString "exit 1", "signal 9", empty while running
+    };
+    Q_ENUM(Role)
+
+    explicit ReplicaModel(QObject* parent = nullptr);
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+    QHash<int, QByteArray> roleNames() const override;
+
+    /// Applies a full replica listing: changed rows get dataChanged, new ones are inserted at the end,
+    /// missing ones removed.
+    void setReplicas(const QList<ReplicaInfo>& replicas);
+    void clear();
+
+    int rowOf(const QString& taskName) const { return m_rows.value(taskName, -1); }
+    const ReplicaInfo* replicaAt(int row) const;
+    const QList<ReplicaInfo>& replicas() const { return m_replicas; }
+
+    /// "exit 1", "signal 9 (SIGKILL)" or empty.
+    static QString exitStatusText(const ReplicaInfo& replica);
+
+private:
+    void rebuildRows();
+
+    QList<ReplicaInfo> m_replicas;
+    QHash<QString, int> m_rows;
+};
+
+} // namespace Trainyard

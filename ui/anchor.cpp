@@ -1,1 +1,0 @@
-namespace Trainyard { int uiAnchor() { return 0; } }

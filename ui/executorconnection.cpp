@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "executorconnection.h"
+
+#include "uilogging.h"
+
+namespace Trainyard {
+
+namespace {
+constexpr int MinBackoffMs = 500;
+constexpr int MaxBackoffMs = 8000;
+} // namespace
+
+ExecutorConnection::ExecutorConnection(QObject* parent)
+    : QObject(parent)
+    , m_locator(new ExecutorLocator(this))
+{
+    m_locator->setAutoStart(true);
+    m_retry.setSingleShot(true);
+    connect(&m_retry, &QTimer::timeout, this, &ExecutorConnection::locate);
+    connect(m_locator, &ExecutorLocator::located, this, &ExecutorConnection::onLocated);
+    connect(m_locator, &ExecutorLocator::failed, this, &ExecutorConnection::onFailed);
+    connect(m_locator, &ExecutorLocator::starting, this,
+        [this](const QString& binary) { emit message(tr("Starting the executor (%1)…").arg(binary)); });
+}
+
+ExecutorConnection::~ExecutorConnection() = default;
+
+void ExecutorConnection::setExplicitUrl(const QString& url)
+{
+    m_locator->setExplicitUrl(url);
+}
+
+void ExecutorConnection::setAutoStart(bool enabled)
+{
+    m_locator->setAutoStart(enabled);
+}
+
+void ExecutorConnection::start()
+{
+    locate();
+}
+
+void ExecutorConnection::locate()
+{
+    if (m_locating)
+        return;
+    m_locating = true;
+    setState(State::Locating);
+    m_locator->locate();
+}
+
+void ExecutorConnection::onLocated(const ExecutorEndpoint& endpoint)
+{
+    m_locating = false;
+    m_backoffMs = MinBackoffMs;
+    m_lastError.clear();
+    const bool changed = !m_client || endpoint.url != m_endpoint.url || endpoint.token != m_endpoint.token;
+    m_endpoint = endpoint;
+    if (changed) {
+        if (m_client)
+            m_client->deleteLater();
+        m_client = new ApiClient(endpoint.url, endpoint.token, this);
+        qCInfo(lcUi) << "connected to executor" << endpoint.url.toString();
+    }
+    const bool wasLost = m_everConnected && m_state != State::Connected;
+    m_everConnected = true;
+    setState(State::Connected);
+    if (changed)
+        emit clientChanged(m_client);
+    if (wasLost) {
+        emit message(tr("Reconnected to executor"));
+        emit reconnected();
+    }
+}
+
+void ExecutorConnection::onFailed(const QString& text)
+{
+    m_locating = false;
+    m_lastError = text;
+    qCInfo(lcUi) << "executor not available:" << text;
+    setState(State::Disconnected);
+    emit message(tr("Executor not available: %1").arg(text));
+    scheduleRetry();
+}
+
+void ExecutorConnection::reportError(const ApiError& error)
+{
+    const bool gone = error.httpStatus == 0 || error.httpStatus == 401;
+    if (!gone || m_state != State::Connected)
+        return;
+    m_lastError = error.message;
+    setState(State::Disconnected);
+    emit message(tr("Lost the connection to the executor: %1").arg(error.message));
+    scheduleRetry();
+}
+
+void ExecutorConnection::scheduleRetry()
+{
+    if (m_retry.isActive())
+        return;
+    m_retry.start(m_backoffMs);
+    m_backoffMs = std::min(m_backoffMs * 2, MaxBackoffMs);
+}
+
+void ExecutorConnection::setState(State state)
+{
+    if (state == m_state)
+        return;
+    m_state = state;
+    emit stateChanged(state);
+}
+
+} // namespace Trainyard

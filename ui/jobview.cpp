@@ -1,0 +1,336 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "jobview.h"
+
+#include "apiclient.h"
+#include "configloader.h"
+#include "executorconnection.h"
+#include "joblistmodel.h"
+#include "logpanel.h"
+#include "replicamodel.h"
+#include "stateicons.h"
+#include "topologyview.h"
+#include "yamlhighlighter.h"
+
+#include <QCoreApplication>
+#include <QDesktopServices>
+#include <QDir>
+#include <QFileInfo>
+#include <QFontDatabase>
+#include <QGridLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLocale>
+#include <QMessageBox>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QTabWidget>
+#include <QToolButton>
+#include <QUrl>
+#include <QVBoxLayout>
+
+namespace Trainyard {
+
+namespace {
+QString formatTime(const QDateTime& t)
+{
+    return t.isValid() ? QLocale().toString(t.toLocalTime(), QStringLiteral("yyyy-MM-dd HH:mm:ss")) : QString();
+}
+
+QString formatSpan(qint64 seconds)
+{
+    if (seconds < 60)
+        return QCoreApplication::translate("Trainyard::JobView", "%n s", nullptr, int(seconds));
+    if (seconds < 3600)
+        return QCoreApplication::translate("Trainyard::JobView", "%1 min %2 s").arg(seconds / 60).arg(seconds % 60);
+    return QCoreApplication::translate("Trainyard::JobView", "%1 h %2 min")
+        .arg(seconds / 3600)
+        .arg((seconds % 3600) / 60);
+}
+} // namespace
+
+JobView::JobView(ExecutorConnection* connection, const Job& job, QWidget* parent)
+    : QWidget(parent)
+    , m_connection(connection)
+    , m_title(new QLabel(this))
+    , m_stateIcon(new QLabel(this))
+    , m_state(new QLabel(this))
+    , m_error(new QLabel(this))
+    , m_tabs(new QTabWidget(this))
+    , m_yaml(new QPlainTextEdit(this))
+    , m_cancel(new QPushButton(tr("Cancel job"), this))
+    , m_openDir(new QPushButton(tr("Open job directory"), this))
+    , m_similar(new QPushButton(tr("Submit similar…"), this))
+    , m_replicas(new ReplicaModel(this))
+    , m_topology(new TopologyView(this))
+    , m_logs(new LogPanel(connection, job.jobId, this))
+{
+    QFont titleFont = m_title->font();
+    titleFont.setPointSizeF(titleFont.pointSizeF() * 1.3);
+    titleFont.setBold(true);
+    m_title->setFont(titleFont);
+    m_title->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_error->setWordWrap(true);
+    m_error->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_error->setStyleSheet(QStringLiteral("QLabel { background: #fce8e8; color: #8f1119; border: 1px solid #e0a0a5; "
+                                          "border-radius: 4px; padding: 6px; }"));
+    m_error->hide();
+
+    auto* header = new QHBoxLayout;
+    header->addWidget(m_title);
+    header->addSpacing(12);
+    header->addWidget(m_stateIcon);
+    header->addWidget(m_state);
+    header->addStretch(1);
+
+    // Overview.
+    auto* overview = new QWidget(this);
+    m_timelineBox = new QGroupBox(tr("State timeline"), overview);
+    m_timeline = new QGridLayout(m_timelineBox);
+    m_yaml->setReadOnly(true);
+    m_yaml->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_yaml->setLineWrapMode(QPlainTextEdit::NoWrap);
+    attachHighlighter(m_yaml->document(), QStringLiteral("YAML"));
+    m_similar->hide();
+    m_cancel->setToolTip(tr("Stop every replica of this job"));
+    m_openDir->setToolTip(tr("Open the job directory in the file manager"));
+    auto* actions = new QHBoxLayout;
+    actions->addWidget(m_cancel);
+    actions->addWidget(m_openDir);
+    actions->addWidget(m_similar);
+    actions->addStretch(1);
+    auto* yamlLabel = new QLabel(tr("Job (gcloud --config YAML)"), overview);
+    auto* overviewLayout = new QVBoxLayout(overview);
+    overviewLayout->addWidget(m_timelineBox);
+    overviewLayout->addLayout(actions);
+    overviewLayout->addWidget(yamlLabel);
+    overviewLayout->addWidget(m_yaml, 1);
+
+    m_topology->setModel(m_replicas);
+    auto* topologyTab = new QWidget(this);
+    auto* topoBar = new QHBoxLayout;
+    auto addZoom = [&](const QString& text, const QString& tip, auto slot) {
+        auto* b = new QToolButton(topologyTab);
+        b->setText(text);
+        b->setToolTip(tip);
+        connect(b, &QToolButton::clicked, m_topology, slot);
+        topoBar->addWidget(b);
+    };
+    addZoom(tr("Zoom in"), tr("Zoom in (Ctrl++)"), &TopologyView::zoomIn);
+    addZoom(tr("Zoom out"), tr("Zoom out (Ctrl+-)"), &TopologyView::zoomOut);
+    addZoom(tr("Fit"), tr("Show the whole cluster (Ctrl+0)"), &TopologyView::fitAll);
+    auto* hint = new QLabel(tr("Click a replica to see its logs."), topologyTab);
+    hint->setStyleSheet(QStringLiteral("color: palette(mid);"));
+    topoBar->addWidget(hint);
+    topoBar->addStretch(1);
+    auto* topoLayout = new QVBoxLayout(topologyTab);
+    topoLayout->setContentsMargins(0, 4, 0, 0);
+    topoLayout->addLayout(topoBar);
+    topoLayout->addWidget(m_topology, 1);
+
+    m_tabs->addTab(overview, tr("Overview"));
+    m_tabs->addTab(topologyTab, tr("Topology"));
+    m_tabs->addTab(m_logs, tr("Logs"));
+
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(header);
+    layout->addWidget(m_error);
+    layout->addWidget(m_tabs, 1);
+
+    connect(m_cancel, &QPushButton::clicked, this, &JobView::cancelJob);
+    connect(m_openDir, &QPushButton::clicked, this, &JobView::openJobDir);
+    connect(m_similar, &QPushButton::clicked, this, [this] { emit submitSimilarRequested(m_job); });
+    connect(m_topology, &TopologyView::taskActivated, this, [this](const QString& task) {
+        m_logs->showTask(task);
+        showTab(LogsTab);
+    });
+
+    m_reopen.setSingleShot(true);
+    m_reopen.setInterval(1000);
+    connect(&m_reopen, &QTimer::timeout, this, &JobView::openEvents);
+    if (m_connection)
+        connect(m_connection, &ExecutorConnection::clientChanged, this, &JobView::openEvents);
+
+    setJob(job);
+    // A failed job opens on its topology, with the failed replica selected (see setReplicas).
+    if (job.state == JobState::Failed)
+        showTab(TopologyTab);
+    openEvents();
+}
+
+JobView::~JobView()
+{
+    if (m_events)
+        delete m_events.data();
+}
+
+void JobView::showTab(Tab tab)
+{
+    m_tabs->setCurrentIndex(int(tab));
+}
+
+JobView::Tab JobView::currentTab() const
+{
+    return Tab(m_tabs->currentIndex());
+}
+
+void JobView::setSubmitSimilarVisible(bool visible)
+{
+    m_similar->setVisible(visible);
+}
+
+void JobView::openEvents()
+{
+    if (m_events) {
+        m_events->disconnect(this);
+        m_events->deleteLater();
+    }
+    if (!m_connection || !m_connection->client())
+        return;
+    m_events = m_connection->client()->followEvents(m_job.jobId);
+    m_events->setParent(this);
+    connect(m_events, &ApiStream::jobChanged, this, &JobView::setJob);
+    connect(m_events, &ApiStream::replicasChanged, this,
+        [this](const QString&, const QList<ReplicaInfo>& replicas) { setReplicas(replicas); });
+    connect(m_events, &ApiStream::ended, this, [this] { m_final = true; });
+    connect(m_events, &ApiStream::failed, this, [this](const ApiError& error) {
+        if (m_connection)
+            m_connection->reportError(error);
+    });
+    connect(m_events, &ApiStream::finished, this, [this] {
+        if (!m_final)
+            m_reopen.start();
+    });
+}
+
+void JobView::setJob(const Job& job)
+{
+    if (m_observed.isEmpty() || m_observed.constLast().first != job.state)
+        m_observed.append({ job.state, QDateTime::currentDateTimeUtc() });
+    m_job = job;
+    m_final = JobState::isFinal(job.state);
+    m_title->setText(job.jobId);
+    m_stateIcon->setPixmap(stateIcon(job.state).pixmap(20, 20));
+    m_state->setText(QStringLiteral("<b style=\"color:%1\">%2</b>")
+                         .arg(stateColor(job.state).name(), stateDisplayName(job.state).toHtmlEscaped()));
+    m_error->setText(tr("Error: %1").arg(job.errorMessage));
+    m_error->setVisible(!job.errorMessage.isEmpty());
+    m_cancel->setEnabled(!JobState::isFinal(job.state) && job.state != JobState::Cancelling);
+    m_openDir->setEnabled(!job.trainingInput.jobDir.isEmpty());
+    const QString yaml = jobToYaml(job);
+    if (yaml != m_yaml->toPlainText())
+        m_yaml->setPlainText(yaml);
+    rebuildTimeline();
+    emit jobChanged(job);
+}
+
+void JobView::rebuildTimeline()
+{
+    while (QLayoutItem* item = m_timeline->takeAt(0)) {
+        delete item->widget();
+        delete item;
+    }
+    const QDateTime created = JobListModel::parseTime(m_job.createTime);
+    const QDateTime started = JobListModel::parseTime(m_job.startTime);
+    const QDateTime ended = JobListModel::parseTime(m_job.endTime);
+    struct Step {
+        QString state;
+        QString label;
+        QDateTime time;
+        QString note;
+    };
+    QList<Step> steps;
+    steps.append({ JobState::Queued, tr("Created"), created, {} });
+    if (started.isValid()) {
+        steps.append({ JobState::Running, tr("Started"), started,
+            created.isValid() ? tr("after %1 in the queue").arg(formatSpan(created.secsTo(started))) : QString() });
+    } else if (m_job.jobPosition) {
+        steps.append({ JobState::Queued, tr("Waiting"), {}, tr("position %1 in the queue").arg(*m_job.jobPosition) });
+    }
+    if (ended.isValid()) {
+        steps.append({ m_job.state, stateDisplayName(m_job.state), ended,
+            started.isValid() ? tr("ran %1").arg(formatSpan(started.secsTo(ended))) : QString() });
+    } else if (!m_job.state.isEmpty() && m_job.state != JobState::Queued) {
+        steps.append({ m_job.state, tr("Now: %1").arg(stateDisplayName(m_job.state)), {},
+            started.isValid() ? tr("running for %1").arg(formatSpan(started.secsTo(QDateTime::currentDateTimeUtc())))
+                              : QString() });
+    }
+    int column = 0;
+    for (int i = 0; i < steps.size(); ++i) {
+        const Step& step = steps.at(i);
+        if (i > 0) {
+            auto* arrow = new QLabel(QStringLiteral("→"), m_timelineBox);
+            arrow->setStyleSheet(QStringLiteral("color: #9a9996; font-size: 16pt;"));
+            m_timeline->addWidget(arrow, 0, column++, 3, 1, Qt::AlignCenter);
+        }
+        auto* icon = new QLabel(m_timelineBox);
+        icon->setPixmap(stateIcon(step.state).pixmap(20, 20));
+        auto* label = new QLabel(QStringLiteral("<b>%1</b>").arg(step.label.toHtmlEscaped()), m_timelineBox);
+        auto* top = new QHBoxLayout;
+        top->addWidget(icon);
+        top->addWidget(label);
+        top->addStretch(1);
+        m_timeline->addLayout(top, 0, column);
+        m_timeline->addWidget(
+            new QLabel(step.time.isValid() ? formatTime(step.time) : QString(), m_timelineBox), 1, column);
+        auto* note = new QLabel(step.note, m_timelineBox);
+        note->setStyleSheet(QStringLiteral("color: #5e5c64;"));
+        m_timeline->addWidget(note, 2, column);
+        ++column;
+    }
+    // What this console saw happen live (the API keeps only the three times above).
+    if (m_observed.size() > 1) {
+        QStringList seen;
+        for (const auto& [state, when] : std::as_const(m_observed))
+            seen << tr("%1 at %2")
+                        .arg(stateDisplayName(state),
+                            QLocale().toString(when.toLocalTime().time(), QStringLiteral("HH:mm:ss")));
+        auto* observed = new QLabel(tr("Seen here: %1").arg(seen.join(QStringLiteral(" → "))), m_timelineBox);
+        observed->setStyleSheet(QStringLiteral("color: #5e5c64;"));
+        m_timeline->addWidget(observed, 3, 0, 1, column);
+    }
+    m_timeline->setColumnStretch(column, 1);
+}
+
+void JobView::setReplicas(const QList<ReplicaInfo>& replicas)
+{
+    m_replicas->setReplicas(replicas);
+    if (!m_focusedFailure && m_job.state == JobState::Failed && m_topology->focusFailed())
+        m_focusedFailure = true;
+}
+
+void JobView::cancelJob()
+{
+    if (!m_connection || !m_connection->client())
+        return;
+    const auto answer = QMessageBox::question(this, tr("Cancel job"),
+        tr("Cancel job %1? Every replica will be stopped.").arg(m_job.jobId), QMessageBox::Yes | QMessageBox::No,
+        QMessageBox::No);
+    if (answer != QMessageBox::Yes)
+        return;
+    m_cancel->setEnabled(false);
+    m_connection->client()->cancelJob(m_job.jobId, this, [this](bool, const ApiError& error) {
+        if (!error.isNull()) {
+            m_cancel->setEnabled(!JobState::isFinal(m_job.state));
+            emit message(tr("Could not cancel %1: %2").arg(m_job.jobId, error.summary()));
+            if (m_connection)
+                m_connection->reportError(error);
+        } else {
+            emit message(tr("Cancelling %1…").arg(m_job.jobId));
+        }
+    });
+}
+
+void JobView::openJobDir()
+{
+    const QString dir = m_job.trainingInput.jobDir;
+    const QUrl url = QUrl::fromUserInput(dir, QDir::currentPath(), QUrl::AssumeLocalFile);
+    if (url.isLocalFile() && !QFileInfo::exists(url.toLocalFile())) {
+        emit message(tr("The job directory %1 does not exist (yet).").arg(dir));
+        return;
+    }
+    if (!QDesktopServices::openUrl(url))
+        emit message(tr("No application could open %1.").arg(dir));
+}
+
+} // namespace Trainyard

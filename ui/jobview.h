@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#pragma once
+
+// One job in detail: a header (ID, state, error message), and tabs Overview (state timeline, the job as
+// YAML, actions), Topology (TopologyView over a ReplicaModel) and Logs (LogPanel). Live through the
+// executor's events stream (`…/jobs/{id}:events?follow=true`); reopened when the executor comes back.
+// Metrics, Checkpoints and Trials tabs come with their issues.
+
+#include "job.h"
+
+#include <QDateTime>
+#include <QPointer>
+#include <QTimer>
+#include <QWidget>
+
+class QLabel;
+class QPlainTextEdit;
+class QPushButton;
+class QTabWidget;
+class QGridLayout;
+
+namespace Trainyard {
+
+class ApiStream;
+class ExecutorConnection;
+class LogPanel;
+class ReplicaModel;
+class TopologyView;
+struct ReplicaInfo;
+
+class JobView : public QWidget {
+    Q_OBJECT
+public:
+    enum Tab { OverviewTab, TopologyTab, LogsTab };
+
+    JobView(ExecutorConnection* connection, const Job& job, QWidget* parent = nullptr);
+    ~JobView() override;
+
+    QString jobId() const { return m_job.jobId; }
+    const Job& job() const { return m_job; }
+    void showTab(Tab tab);
+    Tab currentTab() const;
+
+    ReplicaModel* replicaModel() const { return m_replicas; }
+    TopologyView* topologyView() const { return m_topology; }
+    LogPanel* logPanel() const { return m_logs; }
+    QPlainTextEdit* yamlView() const { return m_yaml; }
+
+    /// Shows the "Submit similar…" button (the submit wizard connects submitSimilarRequested()).
+    void setSubmitSimilarVisible(bool visible);
+
+public Q_SLOTS:
+    void cancelJob();
+    void openJobDir();
+
+Q_SIGNALS:
+    void jobChanged(const Trainyard::Job& job);
+    void submitSimilarRequested(const Trainyard::Job& job);
+    /// A message for the status bar (a failed cancel, a job dir that does not exist).
+    void message(const QString& text);
+
+private:
+    void openEvents();
+    void setJob(const Job& job);
+    void setReplicas(const QList<ReplicaInfo>& replicas);
+    void rebuildTimeline();
+
+    QPointer<ExecutorConnection> m_connection;
+    Job m_job;
+    QPointer<ApiStream> m_events;
+    QTimer m_reopen;
+    bool m_final = false;
+    bool m_focusedFailure = false;
+    QList<QPair<QString, QDateTime>> m_observed; ///< states seen live, with when they were seen
+
+    QLabel* m_title;
+    QLabel* m_stateIcon;
+    QLabel* m_state;
+    QLabel* m_error;
+    QTabWidget* m_tabs;
+    QGridLayout* m_timeline;
+    QWidget* m_timelineBox;
+    QPlainTextEdit* m_yaml;
+    QPushButton* m_cancel;
+    QPushButton* m_openDir;
+    QPushButton* m_similar;
+    ReplicaModel* m_replicas;
+    TopologyView* m_topology;
+    LogPanel* m_logs;
+};
+
+} // namespace Trainyard

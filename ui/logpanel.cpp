@@ -1,0 +1,228 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "logpanel.h"
+
+#include "apiclient.h"
+#include "executorconnection.h"
+#include "loglinestore.h"
+#include "logview.h"
+
+#include <QAction>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QLocale>
+#include <QStyle>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+namespace Trainyard {
+
+LogPanel::LogPanel(ExecutorConnection* connection, const QString& jobId, QWidget* parent)
+    : QWidget(parent)
+    , m_connection(connection)
+    , m_jobId(jobId)
+    , m_store(std::make_unique<LogLineStore>())
+    , m_view(new LogView(this))
+    , m_task(new QComboBox(this))
+    , m_severity(new QComboBox(this))
+    , m_text(new QLineEdit(this))
+    , m_regex(new QCheckBox(tr("Regex"), this))
+    , m_follow(new QToolButton(this))
+    , m_count(new QLabel(this))
+    , m_filterError(new QLabel(this))
+{
+    m_view->setStore(m_store.get());
+
+    m_task->addItem(tr("All replicas"), QString());
+    m_task->setToolTip(tr("Show the lines of one replica"));
+    m_task->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_severity->addItem(tr("All severities"), int(LogSeverity::Default));
+    m_severity->addItem(tr("Debug and above"), int(LogSeverity::Debug));
+    m_severity->addItem(tr("Info and above"), int(LogSeverity::Info));
+    m_severity->addItem(tr("Warnings and above"), int(LogSeverity::Warning));
+    m_severity->addItem(tr("Errors and above"), int(LogSeverity::Error));
+    m_severity->setToolTip(tr("Minimum severity"));
+    m_text->setPlaceholderText(tr("Filter lines (text)"));
+    m_text->setClearButtonEnabled(true);
+    m_regex->setToolTip(tr("Treat the filter as a regular expression"));
+    m_follow->setText(tr("Follow"));
+    m_follow->setCheckable(true);
+    m_follow->setChecked(true);
+    m_follow->setToolTip(tr("Keep the newest line in view (End)"));
+    m_filterError->setStyleSheet(QStringLiteral("color: #c01c28;"));
+    m_filterError->hide();
+
+    auto* previous = new QToolButton(this);
+    previous->setText(tr("Previous error"));
+    previous->setToolTip(tr("Previous error (Shift+F8)"));
+    previous->setIcon(style()->standardIcon(QStyle::SP_ArrowUp));
+    previous->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    auto* next = new QToolButton(this);
+    next->setText(tr("Next error"));
+    next->setToolTip(tr("Next error (F8)"));
+    next->setIcon(style()->standardIcon(QStyle::SP_ArrowDown));
+    next->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+
+    auto* bar = new QHBoxLayout;
+    bar->setContentsMargins(0, 0, 0, 0);
+    bar->addWidget(m_task);
+    bar->addWidget(m_severity);
+    bar->addWidget(m_text, 1);
+    bar->addWidget(m_regex);
+    bar->addWidget(previous);
+    bar->addWidget(next);
+    bar->addWidget(m_follow);
+    bar->addWidget(m_count);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addLayout(bar);
+    layout->addWidget(m_filterError);
+    layout->addWidget(m_view, 1);
+    setTabOrder(m_task, m_severity);
+    setTabOrder(m_severity, m_text);
+    setTabOrder(m_text, m_regex);
+    setTabOrder(m_regex, m_view);
+
+    m_filterDelay.setSingleShot(true);
+    m_filterDelay.setInterval(200);
+    connect(&m_filterDelay, &QTimer::timeout, this, &LogPanel::applyFilter);
+    connect(m_text, &QLineEdit::textChanged, this, [this] { m_filterDelay.start(); });
+    connect(m_text, &QLineEdit::returnPressed, this, &LogPanel::applyFilter);
+    connect(m_regex, &QCheckBox::toggled, this, &LogPanel::applyFilter);
+    connect(m_task, &QComboBox::currentIndexChanged, this, &LogPanel::applyFilter);
+    connect(m_severity, &QComboBox::currentIndexChanged, this, &LogPanel::applyFilter);
+    connect(m_follow, &QToolButton::toggled, m_view, &LogView::setFollowMode);
+    connect(m_view, &LogView::followModeChanged, m_follow, &QToolButton::setChecked);
+    connect(previous, &QToolButton::clicked, m_view, &LogView::previousError);
+    connect(next, &QToolButton::clicked, m_view, &LogView::nextError);
+    connect(m_view, &LogView::rowCountChanged, this, &LogPanel::updateCount);
+    connect(m_view, &LogView::filteringChanged, this, &LogPanel::updateCount);
+    connect(m_view, &LogView::filterError, this, [this](const QString& message) {
+        m_filterError->setText(tr("Invalid regular expression: %1").arg(message));
+        m_filterError->show();
+    });
+
+    m_reopen.setSingleShot(true);
+    m_reopen.setInterval(1000);
+    connect(&m_reopen, &QTimer::timeout, this, &LogPanel::openStream);
+    if (m_connection) {
+        connect(m_connection, &ExecutorConnection::clientChanged, this, [this] {
+            if (!m_ended)
+                openStream();
+        });
+    }
+    openStream();
+    updateCount();
+}
+
+LogPanel::~LogPanel()
+{
+    if (m_stream)
+        delete m_stream.data();
+}
+
+void LogPanel::openStream()
+{
+    if (m_stream) {
+        m_stream->disconnect(this);
+        m_stream->deleteLater();
+    }
+    if (!m_connection || !m_connection->client())
+        return;
+    // The executor replays every stored entry first: start from an empty store.
+    m_store->clear();
+    m_view->storeCleared();
+    m_stream = m_connection->client()->followLogs(m_jobId);
+    m_stream->setParent(this);
+    connect(m_stream, &ApiStream::logEntries, this, &LogPanel::onEntries);
+    connect(m_stream, &ApiStream::ended, this, [this](const QString& state) {
+        m_ended = true;
+        emit ended(state);
+    });
+    connect(m_stream, &ApiStream::failed, this, [this](const ApiError& error) {
+        if (m_connection)
+            m_connection->reportError(error);
+    });
+    connect(m_stream, &ApiStream::finished, this, &LogPanel::onStreamFinished);
+}
+
+void LogPanel::onStreamFinished()
+{
+    if (m_ended)
+        return;
+    // Dropped before the end: try again (a reconnect of the executor also reopens via clientChanged).
+    m_reopen.start();
+}
+
+void LogPanel::onEntries(const QList<LogLine>& entries)
+{
+    const int tasksBefore = int(m_store->taskNames().size());
+    const qint64 first = m_store->append(entries);
+    m_view->linesAppended(first);
+    if (m_store->taskNames().size() != tasksBefore)
+        refreshTaskBox();
+}
+
+void LogPanel::refreshTaskBox()
+{
+    QStringList names = m_store->taskNames();
+    names.sort();
+    for (const QString& name : std::as_const(names)) {
+        if (m_task->findData(name) < 0)
+            m_task->addItem(name, name);
+    }
+    if (!m_pendingTask.isEmpty()) {
+        const int i = m_task->findData(m_pendingTask);
+        if (i >= 0) {
+            m_pendingTask.clear();
+            m_task->setCurrentIndex(i);
+        }
+    }
+}
+
+void LogPanel::showTask(const QString& taskName)
+{
+    if (taskName.isEmpty()) {
+        m_task->setCurrentIndex(0);
+        return;
+    }
+    int i = m_task->findData(taskName);
+    if (i < 0) {
+        // No line of it yet: add it now so the filter applies to the lines to come.
+        m_store->taskId(taskName);
+        m_task->addItem(taskName, taskName);
+        i = m_task->findData(taskName);
+    }
+    m_task->setCurrentIndex(i);
+}
+
+void LogPanel::applyFilter()
+{
+    m_filterDelay.stop();
+    m_filterError->hide();
+    LogFilter filter;
+    const QString task = m_task->currentData().toString();
+    if (!task.isEmpty())
+        filter.taskIds.append(m_store->taskId(task));
+    filter.minSeverity = LogSeverity(m_severity->currentData().toInt());
+    filter.text = m_text->text();
+    filter.regex = m_regex->isChecked();
+    m_view->setFilter(filter);
+}
+
+void LogPanel::updateCount()
+{
+    const QLocale locale;
+    if (m_view->isFiltering()) {
+        m_count->setText(tr("Filtering…"));
+    } else if (m_view->filter().isNull()) {
+        m_count->setText(tr("%1 lines").arg(locale.toString(m_store->size())));
+    } else {
+        m_count->setText(
+            tr("%1 of %2 lines").arg(locale.toString(m_view->rowCount()), locale.toString(m_store->size())));
+    }
+}
+
+} // namespace Trainyard

@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#pragma once
+
+// The Logs tab of a job: streams the job's logs from the executor (`…/logs?follow=true`, all replicas
+// merged in time order) into a LogLineStore and shows them in a LogView, with a toolbar for the task,
+// minimum severity and text/regex filters, follow mode and next/previous error.
+//
+// A dropped stream (executor restarted) is reopened from the start into a cleared store: the executor
+// replays every stored entry first, so nothing is lost or doubled.
+
+#include <QPointer>
+#include <QTimer>
+#include <QWidget>
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QToolButton;
+
+namespace Trainyard {
+
+class ApiClient;
+class ApiStream;
+class ExecutorConnection;
+class LogLineStore;
+class LogView;
+struct LogLine;
+
+class LogPanel : public QWidget {
+    Q_OBJECT
+public:
+    LogPanel(ExecutorConnection* connection, const QString& jobId, QWidget* parent = nullptr);
+    ~LogPanel() override;
+
+    LogView* view() const { return m_view; }
+    LogLineStore* store() const { return m_store.get(); }
+    /// Shows one replica's lines ("worker-replica-1"); empty = all.
+    void showTask(const QString& taskName);
+    /// True after the executor's `end` event (the job is final and every line arrived).
+    bool hasEnded() const { return m_ended; }
+
+    QComboBox* taskBox() const { return m_task; }
+    QComboBox* severityBox() const { return m_severity; }
+    QLineEdit* textEdit() const { return m_text; }
+    QCheckBox* regexBox() const { return m_regex; }
+
+Q_SIGNALS:
+    void ended(const QString& finalState);
+
+private:
+    void openStream();
+    void onEntries(const QList<Trainyard::LogLine>& entries);
+    void onStreamFinished();
+    void applyFilter();
+    void refreshTaskBox();
+    void updateCount();
+
+    QPointer<ExecutorConnection> m_connection;
+    QString m_jobId;
+    std::unique_ptr<LogLineStore> m_store;
+    LogView* m_view;
+    QPointer<ApiStream> m_stream;
+    bool m_ended = false;
+    QTimer m_reopen;
+    QTimer m_filterDelay;
+    QString m_pendingTask;
+
+    QComboBox* m_task;
+    QComboBox* m_severity;
+    QLineEdit* m_text;
+    QCheckBox* m_regex;
+    QToolButton* m_follow;
+    QLabel* m_count;
+    QLabel* m_filterError;
+};
+
+} // namespace Trainyard

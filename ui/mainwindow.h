@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#pragma once
+
+// The console's main window: the job list (sortable, filterable with the service's syntax and quick
+// state filters, live), the selected job's JobView below it, and a status bar that says which executor
+// the console talks to, whether it is connected, and how much of the host is in use.
+//
+// Live: `jobs.list` is polled every 2 s while connected (one model update, i.e. at most one repaint, per
+// poll; rows update in place so the selection stays); the job view follows its job's events stream.
+// The submit wizard is not part of this window: it connects submitRequested() / submitSimilarRequested()
+// and adds its own actions.
+
+#include "job.h"
+
+#include <QMainWindow>
+#include <QPointer>
+#include <QTimer>
+
+class QActionGroup;
+class QLabel;
+class QLineEdit;
+class QMenu;
+class QStackedWidget;
+class QTableView;
+
+namespace Trainyard {
+
+class ExecutorConnection;
+class JobFilterProxyModel;
+class JobListModel;
+class JobView;
+struct HostStatus;
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    explicit MainWindow(ExecutorConnection* connection, QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    JobListModel* jobModel() const { return m_model; }
+    JobFilterProxyModel* proxyModel() const { return m_proxy; }
+    QTableView* jobTable() const { return m_table; }
+    QLineEdit* filterEdit() const { return m_filter; }
+    /// The job view of the selected job, or nullptr.
+    JobView* jobView() const { return m_jobView; }
+    ExecutorConnection* connection() const { return m_connection; }
+    QLabel* connectionLabel() const { return m_connectionLabel; }
+    QLabel* hostLabel() const { return m_hostLabel; }
+    /// The "Job" menu (the wizard adds "New job…" there).
+    QMenu* jobMenu() const { return m_jobMenu; }
+
+    /// Selects a job in the list (and shows its view); false when it is not listed (yet).
+    bool selectJob(const QString& jobId);
+    /// The jobId of the selected row, or empty.
+    QString selectedJobId() const;
+
+public Q_SLOTS:
+    /// Polls the job list and the host now (F5).
+    void refresh();
+    void focusFilter();
+
+Q_SIGNALS:
+    /// Ctrl+N: the user wants to submit a job (the submit wizard handles it).
+    void submitRequested();
+    /// "Submit similar…" on a job: the wizard starts from this job.
+    void submitSimilarRequested(const Trainyard::Job& job);
+    /// A job list poll finished and the model holds its result.
+    void jobsRefreshed();
+
+private:
+    void buildActions();
+    void onConnectionStateChanged();
+    void onSelectionChanged();
+    void showContextMenu(const QPoint& pos);
+    void fetchPage(const QString& pageToken, QList<Job> accumulated, int serial);
+    void showHost(const HostStatus& host);
+    void showMessage(const QString& text, int timeoutMs = 8000);
+    bool submitSimilarWanted();
+    const Job* currentJob() const;
+    void cancelSelected();
+    void copySelectedId();
+    void openSelectedDir();
+    void describeSelected();
+
+    QPointer<ExecutorConnection> m_connection;
+    JobListModel* m_model;
+    JobFilterProxyModel* m_proxy;
+    QTableView* m_table;
+    QLineEdit* m_filter;
+    QLabel* m_filterError;
+    QStackedWidget* m_detail;
+    QLabel* m_emptyDetail;
+    JobView* m_jobView = nullptr;
+    QActionGroup* m_stateGroup;
+    QMenu* m_jobMenu = nullptr;
+    QLabel* m_urlLabel;
+    QLabel* m_connectionLabel;
+    QLabel* m_hostLabel;
+    QTimer m_poll;
+    bool m_fetching = false;
+    int m_fetchSerial = 0;
+    bool m_firstLoad = true;
+};
+
+} // namespace Trainyard

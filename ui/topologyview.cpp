@@ -1,0 +1,471 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "topologyview.h"
+
+#include "replicamodel.h"
+#include "stateicons.h"
+
+#include <QAbstractItemModel>
+#include <QCoreApplication>
+#include <QGraphicsItem>
+#include <QGraphicsPathItem>
+#include <QGraphicsScene>
+#include <QGraphicsSimpleTextItem>
+#include <QKeyEvent>
+#include <QPainter>
+#include <QShortcut>
+#include <QStyleOptionGraphicsItem>
+#include <QWheelEvent>
+
+#include <cmath>
+
+namespace Trainyard {
+
+namespace {
+constexpr qreal NodeWidth = 190;
+constexpr qreal NodeHeight = 72;
+// Centres at least this far apart never overlap (the box diagonal is ~203).
+constexpr qreal MinSpacing = 215;
+constexpr qreal FirstRing = 230;
+
+struct NodeData {
+    QString taskName;
+    QString role;
+    QString state;
+    QString gpus;
+    int restarts = 0;
+    QString exitText;
+    QString machineType;
+};
+} // namespace
+
+class TopologyNode final : public QGraphicsItem {
+public:
+    explicit TopologyNode(const NodeData& data)
+        : m_data(data)
+    {
+        setFlags(ItemIsSelectable | ItemIsFocusable);
+        setCacheMode(DeviceCoordinateCache);
+        setAcceptHoverEvents(true);
+        setCursor(Qt::PointingHandCursor);
+    }
+
+    QRectF boundingRect() const override
+    {
+        return QRectF(-NodeWidth / 2 - 3, -NodeHeight / 2 - 3, NodeWidth + 6, NodeHeight + 6);
+    }
+
+    void setData(const NodeData& data)
+    {
+        if (data.taskName == m_data.taskName && data.role == m_data.role && data.state == m_data.state
+            && data.gpus == m_data.gpus && data.restarts == m_data.restarts && data.exitText == m_data.exitText
+            && data.machineType == m_data.machineType)
+            return;
+        m_data = data;
+        update(); // only this node's cache is redrawn
+    }
+    const NodeData& nodeData() const { return m_data; }
+
+    void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget*) override
+    {
+        const QColor accent = stateColor(m_data.state);
+        QColor fill = accent;
+        fill.setAlpha(34);
+        const QRectF box(-NodeWidth / 2, -NodeHeight / 2, NodeWidth, NodeHeight);
+        painter->setRenderHint(QPainter::Antialiasing);
+        painter->setBrush(Qt::white);
+        painter->setPen(Qt::NoPen);
+        painter->drawRoundedRect(box, 8, 8);
+        painter->setBrush(fill);
+        const bool selected = option->state & QStyle::State_Selected;
+        painter->setPen(QPen(selected ? QColor(0x24, 0x1f, 0x31) : accent, selected ? 3.5 : 2));
+        painter->drawRoundedRect(box, 8, 8);
+
+        const QRectF iconRect(box.left() + 8, box.top() + 8, 18, 18);
+        stateIcon(m_data.state).paint(painter, iconRect.toRect());
+
+        QFont font = painter->font();
+        font.setPointSizeF(9);
+        font.setBold(true);
+        painter->setFont(font);
+        painter->setPen(QColor(0x24, 0x1f, 0x31));
+        const QRectF title(iconRect.right() + 6, box.top() + 6, box.right() - iconRect.right() - 12, 22);
+        painter->drawText(title, Qt::AlignLeft | Qt::AlignVCenter,
+            painter->fontMetrics().elidedText(m_data.taskName, Qt::ElideMiddle, int(title.width())));
+
+        font.setBold(false);
+        font.setPointSizeF(8);
+        painter->setFont(font);
+        painter->setPen(accent.darker(130));
+        QString stateLine = stateDisplayName(m_data.state);
+        if (!m_data.exitText.isEmpty())
+            stateLine += QStringLiteral(" · ") + m_data.exitText;
+        painter->drawText(
+            QRectF(box.left() + 10, box.top() + 28, box.width() - 20, 18), Qt::AlignLeft | Qt::AlignVCenter, stateLine);
+
+        painter->setPen(QColor(0x5e, 0x5c, 0x64));
+        QStringList details;
+        details << (m_data.gpus.isEmpty()
+                ? QCoreApplication::translate("Trainyard::TopologyView", "no GPU")
+                : QCoreApplication::translate("Trainyard::TopologyView", "GPU %1").arg(m_data.gpus));
+        details << QCoreApplication::translate("Trainyard::TopologyView", "%n restart(s)", nullptr, m_data.restarts);
+        painter->drawText(QRectF(box.left() + 10, box.top() + 48, box.width() - 20, 18),
+            Qt::AlignLeft | Qt::AlignVCenter,
+            painter->fontMetrics().elidedText(
+                details.join(QStringLiteral(" · ")), Qt::ElideRight, int(box.width() - 20)));
+    }
+
+private:
+    NodeData m_data;
+};
+
+namespace {
+NodeData nodeDataAt(const QAbstractItemModel* model, int row)
+{
+    const QModelIndex index = model->index(row, 0);
+    NodeData d;
+    d.taskName = index.data(ReplicaModel::TaskNameRole).toString();
+    d.role = index.data(ReplicaModel::RoleRole).toString();
+    d.state = index.data(ReplicaModel::StateRole).toString();
+    QStringList gpus;
+    const QVariantList list = index.data(ReplicaModel::GpusRole).toList();
+    for (const QVariant& g : list)
+        gpus << g.toString();
+    d.gpus = gpus.join(QLatin1Char(','));
+    d.restarts = index.data(ReplicaModel::RestartsRole).toInt();
+    d.exitText = index.data(ReplicaModel::ExitStatusTextRole).toString();
+    d.machineType = index.data(ReplicaModel::MachineTypeRole).toString();
+    return d;
+}
+
+QString toolTipAt(const QAbstractItemModel* model, int row)
+{
+    const QModelIndex index = model->index(row, 0);
+    const qint64 pid = index.data(ReplicaModel::PidRole).toLongLong();
+    const QString address = index.data(ReplicaModel::AddressRole).toString();
+    const QString machine = index.data(ReplicaModel::MachineTypeRole).toString();
+    return QCoreApplication::translate("Trainyard::TopologyView", "%1\nPID: %2\nAddress: %3\nMachine type: %4")
+        .arg(index.data(ReplicaModel::TaskNameRole).toString(),
+            pid > 0 ? QString::number(pid) : QCoreApplication::translate("Trainyard::TopologyView", "none"),
+            address.isEmpty() ? QCoreApplication::translate("Trainyard::TopologyView", "none") : address,
+            machine.isEmpty() ? QStringLiteral("-") : machine);
+}
+
+// Places `count` nodes on rings from `radius` outwards; returns the radius after the last ring.
+qreal placeOnRings(QList<QPointF>* out, int count, qreal radius, qreal angleOffset)
+{
+    int placed = 0;
+    while (placed < count) {
+        const int capacity = std::max(1, int(std::floor(M_PI / std::asin(std::min(1.0, MinSpacing / 2 / radius)))));
+        const int onRing = std::min(capacity, count - placed);
+        for (int i = 0; i < onRing; ++i) {
+            const qreal angle = angleOffset - M_PI / 2 + 2 * M_PI * i / onRing;
+            out->append(QPointF(radius * std::cos(angle), radius * std::sin(angle)));
+        }
+        placed += onRing;
+        radius += MinSpacing;
+        angleOffset += M_PI / std::max(onRing, 1); // stagger rings so edges do not run through nodes
+    }
+    return radius;
+}
+} // namespace
+
+TopologyView::TopologyView(QWidget* parent)
+    : QGraphicsView(parent)
+    , m_scene(new QGraphicsScene(this))
+{
+    setScene(m_scene);
+    setRenderHints(QPainter::Antialiasing | QPainter::TextAntialiasing);
+    setTransformationAnchor(QGraphicsView::AnchorUnderMouse);
+    setResizeAnchor(QGraphicsView::AnchorViewCenter);
+    setDragMode(QGraphicsView::ScrollHandDrag);
+    setViewportUpdateMode(QGraphicsView::MinimalViewportUpdate);
+    setBackgroundBrush(QColor(0xf6, 0xf5, 0xf4));
+    setFocusPolicy(Qt::StrongFocus);
+
+    m_edgeItem = m_scene->addPath(QPainterPath(), QPen(QColor(0x9a, 0x99, 0x96), 1.2));
+    m_edgeItem->setZValue(-1);
+
+    auto* in = new QShortcut(QKeySequence::ZoomIn, this, this, &TopologyView::zoomIn, Qt::WidgetWithChildrenShortcut);
+    auto* in2 = new QShortcut(
+        QKeySequence(Qt::CTRL | Qt::Key_Equal), this, this, &TopologyView::zoomIn, Qt::WidgetWithChildrenShortcut);
+    auto* out
+        = new QShortcut(QKeySequence::ZoomOut, this, this, &TopologyView::zoomOut, Qt::WidgetWithChildrenShortcut);
+    auto* fit = new QShortcut(
+        QKeySequence(Qt::CTRL | Qt::Key_0), this, this, &TopologyView::fitAll, Qt::WidgetWithChildrenShortcut);
+    Q_UNUSED(in);
+    Q_UNUSED(in2);
+    Q_UNUSED(out);
+    Q_UNUSED(fit);
+}
+
+TopologyView::~TopologyView() = default;
+
+void TopologyView::setModel(QAbstractItemModel* model)
+{
+    if (m_model)
+        m_model->disconnect(this);
+    m_model = model;
+    if (model) {
+        connect(model, &QAbstractItemModel::rowsInserted, this, &TopologyView::relayout);
+        connect(model, &QAbstractItemModel::rowsRemoved, this, &TopologyView::relayout);
+        connect(model, &QAbstractItemModel::modelReset, this, &TopologyView::relayout);
+        connect(model, &QAbstractItemModel::layoutChanged, this, &TopologyView::relayout);
+        connect(model, &QAbstractItemModel::dataChanged, this, &TopologyView::onDataChanged);
+    }
+    relayout();
+}
+
+void TopologyView::onDataChanged(const QModelIndex& topLeft, const QModelIndex& bottomRight)
+{
+    if (!m_model)
+        return;
+    for (int row = topLeft.row(); row <= bottomRight.row(); ++row) {
+        const NodeData data = nodeDataAt(m_model, row);
+        TopologyNode* node = m_nodes.value(data.taskName);
+        if (!node || node->nodeData().role != data.role) {
+            relayout(); // a new task name or a changed role changes the picture
+            return;
+        }
+        node->setData(data);
+        node->setToolTip(toolTipAt(m_model, row));
+    }
+}
+
+void TopologyView::relayout()
+{
+    const QString selected = selectedTask();
+    qDeleteAll(m_nodes);
+    m_nodes.clear();
+    m_edges.clear();
+    delete m_evaluatorLabel;
+    m_evaluatorLabel = nullptr;
+    QPainterPath edgePath;
+    if (!m_model) {
+        m_edgeItem->setPath(edgePath);
+        return;
+    }
+
+    QList<int> masters, workers, servers, evaluators;
+    for (int row = 0; row < m_model->rowCount(); ++row) {
+        const QString role = m_model->index(row, 0).data(ReplicaModel::RoleRole).toString();
+        if (role == QLatin1String("master") || role == QLatin1String("chief"))
+            masters << row;
+        else if (role == QLatin1String("ps"))
+            servers << row;
+        else if (role == QLatin1String("evaluator"))
+            evaluators << row;
+        else
+            workers << row;
+    }
+
+    auto addNode = [this](int row, const QPointF& pos) {
+        auto* node = new TopologyNode(nodeDataAt(m_model, row));
+        node->setToolTip(toolTipAt(m_model, row));
+        node->setPos(pos);
+        m_scene->addItem(node);
+        m_nodes.insert(node->nodeData().taskName, node);
+        return node;
+    };
+
+    // Master (normally one) in the centre; several would be an odd job, so they sit side by side.
+    for (int i = 0; i < masters.size(); ++i)
+        addNode(masters.at(i), QPointF((i - (masters.size() - 1) / 2.0) * MinSpacing, 0));
+
+    QList<QPointF> serverPos, workerPos;
+    qreal radius = FirstRing;
+    if (!servers.isEmpty())
+        radius = placeOnRings(&serverPos, int(servers.size()), radius, 0);
+    const qreal outer = placeOnRings(&workerPos, int(workers.size()), radius, M_PI / 8);
+    for (int i = 0; i < servers.size(); ++i)
+        addNode(servers.at(i), serverPos.at(i));
+    for (int i = 0; i < workers.size(); ++i)
+        addNode(workers.at(i), workerPos.at(i));
+
+    auto taskOf = [this](int row) { return m_model->index(row, 0).data(ReplicaModel::TaskNameRole).toString(); };
+    auto addEdge = [&](int a, int b) {
+        const QString ta = taskOf(a);
+        const QString tb = taskOf(b);
+        const TopologyNode* na = m_nodes.value(ta);
+        const TopologyNode* nb = m_nodes.value(tb);
+        if (!na || !nb)
+            return;
+        edgePath.moveTo(na->pos());
+        edgePath.lineTo(nb->pos());
+        m_edges.append(ta < tb ? qMakePair(ta, tb) : qMakePair(tb, ta));
+    };
+    if (!servers.isEmpty()) {
+        for (int s : std::as_const(servers)) {
+            for (int m : std::as_const(masters))
+                addEdge(m, s);
+            for (int w : std::as_const(workers))
+                addEdge(w, s);
+        }
+    } else {
+        for (int m : std::as_const(masters)) {
+            for (int w : std::as_const(workers))
+                addEdge(m, w);
+        }
+    }
+    m_edgeItem->setPath(edgePath);
+
+    // Evaluators: a row below the cluster, not connected (they read checkpoints, not the cluster).
+    if (!evaluators.isEmpty()) {
+        const qreal clusterBottom
+            = workers.isEmpty() && servers.isEmpty() ? NodeHeight : outer - MinSpacing + NodeHeight;
+        const qreal y = clusterBottom + 120;
+        m_evaluatorLabel = m_scene->addSimpleText(tr("Evaluators (not part of the cluster)"));
+        m_evaluatorLabel->setBrush(QColor(0x5e, 0x5c, 0x64));
+        const int perRow = std::max(4, int(std::ceil(std::sqrt(double(evaluators.size()) * 2))));
+        const qreal rowWidth = (std::min<int>(perRow, int(evaluators.size())) - 1) * MinSpacing;
+        m_evaluatorLabel->setPos(-rowWidth / 2 - NodeWidth / 2, y - NodeHeight / 2 - 28);
+        for (int i = 0; i < evaluators.size(); ++i) {
+            const int col = i % perRow;
+            const int line = i / perRow;
+            addNode(evaluators.at(i), QPointF(-rowWidth / 2 + col * MinSpacing, y + line * (NodeHeight + 30)));
+        }
+    }
+
+    m_scene->setSceneRect(m_scene->itemsBoundingRect().adjusted(-40, -40, 40, 40));
+    if (!selected.isEmpty())
+        if (TopologyNode* node = m_nodes.value(selected))
+            node->setSelected(true);
+    if (!m_userZoomed)
+        fitAll();
+}
+
+QStringList TopologyView::taskNames() const
+{
+    QStringList names = m_nodes.keys();
+    names.sort();
+    return names;
+}
+
+QPointF TopologyView::nodePosition(const QString& taskName) const
+{
+    const TopologyNode* node = m_nodes.value(taskName);
+    return node ? node->pos() : QPointF();
+}
+
+QList<QPair<QString, QString>> TopologyView::edges() const
+{
+    return m_edges;
+}
+
+QString TopologyView::nodeState(const QString& taskName) const
+{
+    const TopologyNode* node = m_nodes.value(taskName);
+    return node ? node->nodeData().state : QString();
+}
+
+QString TopologyView::selectedTask() const
+{
+    for (auto it = m_nodes.cbegin(); it != m_nodes.cend(); ++it) {
+        if (it.value()->isSelected())
+            return it.key();
+    }
+    return {};
+}
+
+void TopologyView::scaleBy(double factor)
+{
+    const double current = transform().m11();
+    const double target = std::clamp(current * factor, 0.05, 4.0);
+    scale(target / current, target / current);
+    m_userZoomed = true;
+}
+
+void TopologyView::zoomIn()
+{
+    scaleBy(1.25);
+}
+
+void TopologyView::zoomOut()
+{
+    scaleBy(1 / 1.25);
+}
+
+void TopologyView::fitAll()
+{
+    if (m_nodes.isEmpty())
+        return;
+    fitInView(m_scene->sceneRect(), Qt::KeepAspectRatio);
+    // Never blow a small cluster up beyond its natural size.
+    if (transform().m11() > 1.0)
+        setTransform(QTransform());
+    centerOn(m_scene->sceneRect().center());
+    m_userZoomed = false;
+}
+
+void TopologyView::selectTask(const QString& taskName)
+{
+    TopologyNode* node = m_nodes.value(taskName);
+    if (!node)
+        return;
+    m_scene->clearSelection();
+    node->setSelected(true);
+    node->setFocus();
+    centerOn(node);
+}
+
+bool TopologyView::focusFailed()
+{
+    if (!m_model)
+        return false;
+    for (int row = 0; row < m_model->rowCount(); ++row) {
+        const QModelIndex index = m_model->index(row, 0);
+        if (index.data(ReplicaModel::StateRole).toString() == QLatin1String("FAILED")) {
+            selectTask(index.data(ReplicaModel::TaskNameRole).toString());
+            return true;
+        }
+    }
+    return false;
+}
+
+void TopologyView::wheelEvent(QWheelEvent* event)
+{
+    const double steps = event->angleDelta().y() / 120.0;
+    if (steps != 0)
+        scaleBy(std::pow(1.15, steps));
+    event->accept();
+}
+
+void TopologyView::keyPressEvent(QKeyEvent* event)
+{
+    if (event->key() == Qt::Key_Return || event->key() == Qt::Key_Enter) {
+        const QString task = selectedTask();
+        if (!task.isEmpty()) {
+            emit taskActivated(task);
+            return;
+        }
+    }
+    QGraphicsView::keyPressEvent(event);
+}
+
+void TopologyView::mouseReleaseEvent(QMouseEvent* event)
+{
+    QGraphicsView::mouseReleaseEvent(event);
+    // A drag pans the view; only a click (little movement) opens the node's logs.
+    if (event->button() != Qt::LeftButton || (event->pos() - m_pressPos).manhattanLength() > 6)
+        return;
+    for (QGraphicsItem* item : items(event->pos())) {
+        if (auto* node = dynamic_cast<TopologyNode*>(item)) {
+            emit taskActivated(node->nodeData().taskName);
+            return;
+        }
+    }
+}
+
+void TopologyView::mousePressEvent(QMouseEvent* event)
+{
+    m_pressPos = event->pos();
+    QGraphicsView::mousePressEvent(event);
+}
+
+void TopologyView::resizeEvent(QResizeEvent* event)
+{
+    QGraphicsView::resizeEvent(event);
+    if (!m_userZoomed)
+        fitAll();
+}
+
+} // namespace Trainyard
