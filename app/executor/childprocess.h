@@ -10,8 +10,9 @@ namespace Trainyard {
 
 /// Makes `process` start in its own process group (setpgid(0, 0)), so that a stop signal reaches the
 /// whole tree with kill(-pgid), and die with the executor (PR_SET_PDEATHSIG = SIGKILL; the executor's
-/// main thread, which starts every child, lives as long as the executor).
-void makeOwnProcessGroup(QProcess* process);
+/// main thread, which starts every child, lives as long as the executor). `largePipes`: grow the child's
+/// stdout/stderr pipes to 1 MiB (for replicas whose output the executor reads).
+void makeOwnProcessGroup(QProcess* process, bool largePipes = false);
 
 /// Sends `signal` to the process group `pgid` (the child's pid). Returns false when none is left.
 bool signalGroup(qint64 pgid, int signal);

@@ -522,7 +522,7 @@ struct Scheduler::Private {
             process->setWorkingDirectory(replicaDir);
             process->setProgram(run->interpreter);
             process->setArguments(args);
-            makeOwnProcessGroup(process);
+            makeOwnProcessGroup(process, true);
             r->process = process;
             r->state = QStringLiteral("STARTING");
             r->exitCode.reset();
