@@ -4,6 +4,7 @@
 #include <QDateTime>
 #include <QJsonArray>
 #include <QJsonValue>
+#include <QRegularExpression>
 #include <QSet>
 
 #include <cmath>
@@ -804,6 +805,22 @@ Job fromJson(const QJsonObject& json, FieldViolations* violations)
 }
 
 } // namespace JobJson
+
+std::optional<double> parseDurationSeconds(const QString& text)
+{
+    // proto3 JSON: seconds in [-315576000000, 315576000000], nanos with 0, 3, 6 or 9 digits; we
+    // accept 1-9 fractional digits as protobuf's own parsers do.
+    static const QRegularExpression re(QStringLiteral("^(-?)(\\d{1,12})(?:\\.(\\d{1,9}))?s$"));
+    const QRegularExpressionMatch m = re.match(text);
+    if (!m.hasMatch())
+        return std::nullopt;
+    const double seconds = m.captured(2).toDouble();
+    if (seconds > 315576000000.0)
+        return std::nullopt;
+    const QString fraction = m.captured(3);
+    const double value = seconds + (fraction.isEmpty() ? 0.0 : QString(QLatin1String("0.") + fraction).toDouble());
+    return m.captured(1).isEmpty() ? value : -value;
+}
 
 namespace JobState {
 bool isFinal(const QString& state)

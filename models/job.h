@@ -178,7 +178,11 @@ QJsonObject toJson(const TrainingInput& input);
 /// by its field path); on any violation the returned Job is incomplete and must not be used.
 Job fromJson(const QJsonObject& json, FieldViolations* violations);
 TrainingInput trainingInputFromJson(const QJsonObject& json, const QString& path, FieldViolations* violations);
-}
+} // namespace JobJson
+
+/// Parses a google.protobuf.Duration in its JSON form: decimal seconds with an "s" suffix, up to 9
+/// fractional digits, optional sign ("7200s", "1.5s", "-3s"). Returns seconds; nullopt when malformed.
+std::optional<double> parseDurationSeconds(const QString& text);
 
 /// Job states (the service's enum names) and helpers.
 namespace JobState {
@@ -191,6 +195,6 @@ inline const QString Cancelling = QStringLiteral("CANCELLING");
 inline const QString Cancelled = QStringLiteral("CANCELLED");
 /// True for SUCCEEDED, FAILED, CANCELLED.
 bool isFinal(const QString& state);
-}
+} // namespace JobState
 
 } // namespace Trainyard

@@ -82,7 +82,7 @@ struct HostInventory {
 struct HostPolicy {
     double cpuOvercommit = 32; ///< a job may reserve up to cpus * this many vCPUs
     double memoryOvercommit = 16; ///< and up to memory * this many GB
-    int replicasPerCpu = 4; ///< and run up to max(minReplicaLimit, cpus * this) replicas
+    int replicasPerCpu = 2; ///< and run up to max(minReplicaLimit, cpus * this) replicas
     int minReplicaLimit = 16;
     QString unknownGpuType = QStringLiteral("NVIDIA_GPU"); ///< accelerator type of host GPUs the catalog does not know
     bool operator==(const HostPolicy&) const = default;

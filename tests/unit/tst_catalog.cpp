@@ -287,7 +287,7 @@ private Q_SLOTS:
         QCOMPARE(cap.memoryGb, 23.0 * 16);
         QCOMPARE(cap.replicas, 16);
         QCOMPARE(cap.gpus, 0);
-        QCOMPARE(c.capacity(HostInventory { 16, 0, {} }).replicas, 64);
+        QCOMPARE(c.capacity(HostInventory { 16, 0, {} }).replicas, 32);
     }
 
     void fromJsonErrors_data()
