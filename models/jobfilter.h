@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#pragma once
+
+// The `filter` of `GET /v1/projects/{p}/jobs?filter=…` and `trainyardctl jobs list --filter`, as
+// the service (projects.jobs.list) takes it, e.g. `jobId:census*`, `state:FAILED`,
+// `labels.owner=alice AND createTime>="2026-01-01T00:00:00Z"`.
+//
+// Grammar (a subset of https://google.aip.dev/160 that the service documents):
+//   filter := term { [AND] term }        (terms joined by AND; whitespace alone also means AND)
+//   term   := field op value
+//   field  := jobId | state | labels.<key> | createTime | startTime | endTime
+//   op     := ":" | "=" | "!="            for jobId, state, labels.<key>
+//           | "=" | "!=" | "<" | "<=" | ">" | ">="   for the times (RFC 3339 values)
+//   value  := bare word | "double-quoted string" (\" and \\ escapes)
+// `:` is "has": an exact match, or a prefix match when the value ends with `*`; `labels.k:*` means
+// "has label k". `=` is an exact match. `state` values are state names (case-insensitive).
+// OR, NOT and parentheses are rejected with an error rather than misread.
+
+#include "job.h"
+
+#include <QDateTime>
+#include <QList>
+#include <QString>
+
+#include <optional>
+
+namespace Trainyard {
+
+class JobFilter {
+public:
+    /// Parses a filter; an empty or blank text matches every job. On a syntax error returns nullopt
+    /// and sets *error to a message naming the position and the problem.
+    static std::optional<JobFilter> parse(const QString& text, QString* error);
+
+    /// Whether `job` passes every term.
+    bool matches(const Job& job) const;
+
+    bool isEmpty() const { return m_terms.isEmpty(); }
+    /// The filter text as given to parse().
+    const QString& text() const { return m_text; }
+
+private:
+    enum class Op { Has, Equal, NotEqual, Less, LessEqual, Greater, GreaterEqual };
+    enum class Field { JobId, State, Label, CreateTime, StartTime, EndTime };
+    struct Term {
+        Field field = Field::JobId;
+        QString labelKey;
+        Op op = Op::Equal;
+        QString value;
+        bool prefix = false; ///< `:` with a trailing `*`: value holds the prefix
+        QDateTime time; ///< for the time fields
+    };
+    static bool matchTerm(const Term& term, const Job& job);
+
+    QList<Term> m_terms;
+    QString m_text;
+};
+
+} // namespace Trainyard
