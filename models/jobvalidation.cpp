@@ -572,26 +572,27 @@ FieldViolations labelViolations(const QMap<QString, QString>& labels)
         v.append({ QStringLiteral("labels"),
             QStringLiteral("A job may have at most 64 labels (this one has %1).").arg(labels.size()) });
     for (auto it = labels.constBegin(); it != labels.constEnd(); ++it) {
-        const QString path = QStringLiteral("labels.") + it.key();
+        // One violation per label, naming every rule it breaks.
+        QStringList problems;
         const QString& key = it.key();
         if (key.isEmpty()) {
-            v.append({ path, QStringLiteral("A label key must not be empty.") });
+            problems.append(QStringLiteral("A label key must not be empty."));
         } else {
             if (key.size() > 63)
-                v.append({ path, QStringLiteral("A label key may be at most 63 characters long.") });
+                problems.append(QStringLiteral("A label key may be at most 63 characters long."));
             if (!(key.at(0) >= QLatin1Char('a') && key.at(0) <= QLatin1Char('z')))
-                v.append({ path, QStringLiteral("A label key must start with a lowercase letter.") });
+                problems.append(QStringLiteral("A label key must start with a lowercase letter."));
             if (!std::all_of(key.cbegin(), key.cend(), isLabelChar))
-                v.append(
-                    { path, QStringLiteral("A label key may contain only lowercase letters, digits, '_' and '-'.") });
+                problems.append(QStringLiteral("A label key may contain only lowercase letters, digits, '_' and '-'."));
         }
         const QString& value = it.value();
         if (value.size() > 63)
-            v.append({ path, QStringLiteral("A label value may be at most 63 characters long.") });
+            problems.append(QStringLiteral("A label value may be at most 63 characters long."));
         if (!std::all_of(value.cbegin(), value.cend(), isLabelChar))
-            v.append({ path,
-                QStringLiteral("A label value may contain only lowercase letters, digits, '_' and '-' (\"") + value
-                    + QStringLiteral("\").") });
+            problems.append(QStringLiteral("A label value may contain only lowercase letters, digits, '_' and '-' (\"")
+                + value + QStringLiteral("\")."));
+        if (!problems.isEmpty())
+            v.append({ QStringLiteral("labels.") + key, problems.join(QLatin1Char(' ')) });
     }
     return v;
 }

@@ -379,6 +379,11 @@ private Q_SLOTS:
             many.insert(QStringLiteral("k%1").arg(i), QStringLiteral("v"));
         QCOMPARE(fields(labelViolations(many)), QStringList { QStringLiteral("labels") });
         many.remove(QStringLiteral("k0"));
+        // Every broken rule of one label goes into one violation.
+        const FieldViolations owner = labelViolations({ { QStringLiteral("Owner"), QStringLiteral("X") } });
+        QCOMPARE(owner.size(), 1);
+        QVERIFY(owner.first().description.contains(QLatin1String("start with a lowercase letter")));
+        QVERIFY(owner.first().description.contains(QLatin1String("value may contain only")));
         QVERIFY(labelViolations(many).isEmpty());
         const QMap<QString, QString> longOnes { { QString(64, QLatin1Char('a')), QStringLiteral("x") },
             { QStringLiteral("ok"), QString(64, QLatin1Char('b')) },
