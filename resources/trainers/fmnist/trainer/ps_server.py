@@ -94,10 +94,14 @@ class Coordinator:
                 entry[1].set()
             return entry[2]
 
-    def wait_for_workers(self, epoch):
+    def wait_for_workers(self, epoch, timeout):
+        """Raises RuntimeError when not every worker finished ``epoch`` within ``timeout`` seconds
+        (a worker died: the service restarts the cluster)."""
         with self.lock:
             entry = self._entry(epoch)
-        entry[1].wait()
+        if not entry[1].wait(timeout):
+            raise RuntimeError("Timed out after %d s waiting for the workers to finish epoch %d (%d of %d arrived)"
+                               % (timeout, epoch, entry[0], self.worker_count))
 
     def release(self, epoch, evaluation):
         """Lets the workers go on after ``epoch``, telling them the master's ``evaluation``."""

@@ -226,7 +226,7 @@ def _train(args, cluster, rank):
             global_step = remote.pull()
             continue
 
-        coordinator.wait_for_workers(epoch)
+        coordinator.wait_for_workers(epoch, EPOCH_WAIT_TIMEOUT_S)
         values, adam_states, global_step = remote.snapshot()
         model.load_state_dict(values)
         correct, loss_sum, count = common.evaluate(model, test_x, test_y)
