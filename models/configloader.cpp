@@ -197,8 +197,22 @@ QJsonValue jsonDouble(double d)
 
 // Conversion of a node whose field the schema does not know (or free-form Struct): YAML 1.2 core
 // schema resolution for plain scalars, strings for quoted ones.
+// YAML aliases share nodes, so a few lines can stand for billions of nodes ("billion laughs").
+// Converting counts nodes and gives up past this many; a real config has a few dozen.
+constexpr int MaxConvertedNodes = 100000;
+thread_local int convertedNodes = 0;
+
+struct TooLarge { };
+
+void countNode()
+{
+    if (++convertedNodes > MaxConvertedNodes)
+        throw TooLarge {};
+}
+
 QJsonValue genericValue(const YAML::Node& node)
 {
+    countNode();
     switch (node.Type()) {
     case YAML::NodeType::Null:
     case YAML::NodeType::Undefined:
@@ -237,6 +251,7 @@ QJsonValue convert(const YAML::Node& node, const FieldType* type);
 
 QJsonObject convertMessage(const YAML::Node& node, const char* message)
 {
+    countNode();
     QJsonObject o;
     for (const auto& kv : node) {
         const QString key = text(kv.first);
@@ -306,6 +321,7 @@ QJsonValue convertSingle(const YAML::Node& node, const FieldType& type)
 
 QJsonValue convert(const YAML::Node& node, const FieldType* type)
 {
+    countNode();
     if (type->repeated) {
         if (!node.IsSequence())
             return node.IsNull() ? QJsonValue(QJsonValue::Null) : genericValue(node);
@@ -430,7 +446,11 @@ std::optional<QJsonObject> ConfigLoader::toJsonObject(const QByteArray& text, Fo
         if (!root.IsMap())
             return fail(
                 QStringLiteral("The config must be a mapping (a Job resource such as \"trainingInput: ...\")."));
+        convertedNodes = 0;
         return convertMessage(root, "Job");
+    } catch (const TooLarge&) {
+        return fail(QStringLiteral("The config expands to more than %1 values (YAML aliases?); it is not a job config.")
+                        .arg(MaxConvertedNodes));
     } catch (const YAML::Exception& e) {
         if (!e.mark.is_null())
             return fail(QStringLiteral("Invalid YAML at line %1, column %2: %3")

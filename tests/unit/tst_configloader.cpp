@@ -144,6 +144,12 @@ private Q_SLOTS:
                                       << QStringList();
         QTest::addRow("not a mapping") << QByteArray("- trainingInput\n") << yaml << false << QStringList();
         QTest::addRow("empty") << QByteArray("# nothing\n") << yaml << false << QStringList();
+        QTest::addRow("alias bomb") << QByteArray(
+            "a: &a [x, x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\n"
+            "c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]\n"
+            "e: &e [*d, *d, *d, *d, *d, *d, *d, *d, *d, *d]\nf: &f [*e, *e, *e, *e, *e, *e, *e, *e, *e, *e]\n"
+            "g: [*f, *f, *f, *f, *f, *f, *f, *f, *f, *f]\n")
+                                    << yaml << false << QStringList();
         QTest::addRow("json syntax") << QByteArray(R"({"trainingInput":)") << json << false << QStringList();
     }
 
