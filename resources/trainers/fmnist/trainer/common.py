@@ -23,7 +23,10 @@ EXIT_PEER_LOST = 200
 _PEER_FAILURES = ("Connection closed by peer", "Connection reset by peer", "connection reset", "Broken pipe",
                   "Timed out", "timed out", "Connection refused", "ECONNRESET", "ECONNREFUSED", "EPIPE",
                   "Socket Timeout", "end of file", "pipe closed", "NCCL communicator was aborted",
-                  "RPC ran for more than set timeout", "Connection closed")
+                  "RPC ran for more than set timeout", "Connection closed",
+                  # TensorPipe transport/channel errors: "eof (this error originated at
+                  # tensorpipe/transport/shm/connection_impl.cc:259)", "process_vm_readv: No such process"
+                  "originated at tensorpipe/transport", "originated at tensorpipe/channel")
 
 CHECKPOINT_DIR = "checkpoints"
 _CHECKPOINT_RE = re.compile(r"^ckpt-epoch-(\d+)\.pt$")
