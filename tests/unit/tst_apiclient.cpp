@@ -1,0 +1,311 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// ApiClient against a scripted HTTP server on the loopback address: the bearer token and paths it sends,
+// Google's error shape, and the incremental Server-Sent Events parser with events split at every
+// possible place across network reads.
+#include "apiclient.h"
+
+#include <QJsonDocument>
+#include <QSignalSpy>
+#include <QTcpServer>
+#include <QTcpSocket>
+#include <QTest>
+#include <QTimer>
+
+using namespace Trainyard;
+
+namespace {
+
+/// Answers every request with `response`, written in pieces of `chunk` bytes, one piece per event-loop
+/// turn (so that the client sees many reads), then closes the connection.
+class ScriptedServer : public QObject {
+    Q_OBJECT
+public:
+    QByteArray response;
+    int chunk = 0; ///< 0 = all at once
+    QList<QByteArray> requests;
+
+    bool listen() { return m_server.listen(QHostAddress::LocalHost, 0); }
+    QUrl url() const { return QUrl(QStringLiteral("http://127.0.0.1:%1").arg(m_server.serverPort())); }
+
+    ScriptedServer()
+    {
+        connect(&m_server, &QTcpServer::newConnection, this, [this]() {
+            QTcpSocket* socket = m_server.nextPendingConnection();
+            auto buffer = std::make_shared<QByteArray>();
+            connect(socket, &QTcpSocket::readyRead, socket, [this, socket, buffer]() {
+                buffer->append(socket->readAll());
+                const qsizetype end = buffer->indexOf("\r\n\r\n");
+                if (end < 0 || socket->property("answered").toBool())
+                    return;
+                socket->setProperty("answered", true);
+                requests.append(buffer->left(end));
+                writeFrom(socket, 0);
+            });
+            connect(socket, &QTcpSocket::disconnected, socket, &QObject::deleteLater);
+        });
+    }
+
+private:
+    void writeFrom(QTcpSocket* socket, qsizetype offset)
+    {
+        const qsizetype n = chunk > 0 ? chunk : response.size();
+        socket->write(response.mid(offset, n));
+        socket->flush();
+        if (offset + n >= response.size()) {
+            socket->disconnectFromHost();
+            return;
+        }
+        QTimer::singleShot(1, socket, [this, socket, offset, n]() { writeFrom(socket, offset + n); });
+    }
+
+    QTcpServer m_server;
+};
+
+QByteArray httpResponse(int status, const QByteArray& reason, const QByteArray& contentType, const QByteArray& body)
+{
+    return "HTTP/1.1 " + QByteArray::number(status) + ' ' + reason + "\r\nContent-Type: " + contentType
+        + "\r\nConnection: close\r\n\r\n" + body;
+}
+
+} // namespace
+
+class TestApiClient : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void requestCarriesTokenAndPath()
+    {
+        ScriptedServer server;
+        QVERIFY(server.listen());
+        server.response = httpResponse(200, "OK", "application/json",
+            R"({"jobId":"j1","state":"RUNNING","trainingInput":{"workerCount":"2"},"etag":"e1"})");
+        ApiClient client(server.url(), "secret-token");
+        client.setProject(QStringLiteral("proj"));
+        const ApiResult<Job> r = client.getJobBlocking(QStringLiteral("j1"));
+        QVERIFY2(r.ok(), qPrintable(r.error.summary()));
+        QCOMPARE(r.value.jobId, QStringLiteral("j1"));
+        QVERIFY(r.value.trainingInput.workerCount == std::optional<qint64>(2));
+        QCOMPARE(server.requests.size(), 1);
+        QVERIFY(server.requests.first().startsWith("GET /v1/projects/proj/jobs/j1 HTTP/1.1"));
+        QVERIFY(server.requests.first().contains("Authorization: Bearer secret-token"));
+    }
+
+    void listQuery()
+    {
+        ScriptedServer server;
+        QVERIFY(server.listen());
+        server.response = httpResponse(200, "OK", "application/json",
+            R"({"jobs":[{"jobId":"a","trainingInput":{}},{"jobId":"b","trainingInput":{}}],"nextPageToken":"t2"})");
+        ApiClient client(server.url(), "t");
+        const ApiResult<JobPage> r
+            = client.listJobsBlocking(QStringLiteral("jobId:a* AND state:FAILED"), 5, QStringLiteral("t1"));
+        QVERIFY(r.ok());
+        QCOMPARE(r.value.jobs.size(), 2);
+        QCOMPARE(r.value.nextPageToken, QStringLiteral("t2"));
+        const QByteArray line = server.requests.first().left(server.requests.first().indexOf("\r\n"));
+        QVERIFY2(line.contains("filter=jobId%3Aa*%20AND%20state%3AFAILED")
+                || line.contains("filter=jobId%3Aa%2A%20AND%20state%3AFAILED"),
+            line.constData());
+        QVERIFY(line.contains("pageSize=5"));
+        QVERIFY(line.contains("pageToken=t1"));
+    }
+
+    void errors_data()
+    {
+        QTest::addColumn<QByteArray>("response");
+        QTest::addColumn<int>("http");
+        QTest::addColumn<QString>("status");
+        QTest::addColumn<QString>("message");
+        QTest::addColumn<QStringList>("fields");
+        QTest::addRow("bad request with violations") << httpResponse(400, "Bad Request", "application/json",
+            R"({"error":{"code":400,"message":"Request contains an invalid argument.","status":"INVALID_ARGUMENT",)"
+            R"("details":[{"@type":"type.googleapis.com/google.rpc.BadRequest","fieldViolations":[)"
+            R"({"field":"trainingInput.masterType","description":"required for CUSTOM"},)"
+            R"({"field":"labels.Owner","description":"keys start with a lowercase letter"}]}]}})")
+                                                     << 400 << QStringLiteral("INVALID_ARGUMENT")
+                                                     << QStringLiteral("Request contains an invalid argument.")
+                                                     << QStringList { QStringLiteral("trainingInput.masterType"),
+                                                            QStringLiteral("labels.Owner") };
+        QTest::addRow("not found") << httpResponse(404, "Not Found", "application/json",
+            R"({"error":{"code":404,"message":"Field: name Error: The specified job does not exist","status":"NOT_FOUND"}})")
+                                   << 404 << QStringLiteral("NOT_FOUND")
+                                   << QStringLiteral("Field: name Error: The specified job does not exist")
+                                   << QStringList {};
+        QTest::addRow("plain text from a proxy")
+            << httpResponse(502, "Bad Gateway", "text/plain", "upstream down") << 502 << QStringLiteral("INTERNAL")
+            << QStringLiteral("Bad Gateway") << QStringList {};
+        QTest::addRow("conflict without body")
+            << httpResponse(409, "Conflict", "application/json", "") << 409 << QStringLiteral("ABORTED")
+            << QStringLiteral("Conflict") << QStringList {};
+    }
+
+    void errors()
+    {
+        QFETCH(QByteArray, response);
+        QFETCH(int, http);
+        QFETCH(QString, status);
+        QFETCH(QString, message);
+        QFETCH(QStringList, fields);
+        ScriptedServer server;
+        QVERIFY(server.listen());
+        server.response = response;
+        ApiClient client(server.url(), "t");
+        const ApiResult<Job> r = client.createJobBlocking(Job {});
+        QVERIFY(!r.ok());
+        QCOMPARE(r.error.httpStatus, http);
+        QCOMPARE(r.error.status, status);
+        QCOMPARE(r.error.message, message);
+        QStringList got;
+        for (const FieldViolation& v : r.error.violations)
+            got << v.field;
+        QCOMPARE(got, fields);
+        QVERIFY(server.requests.first().startsWith("POST /v1/projects/local/jobs "));
+    }
+
+    void unreachable()
+    {
+        QTcpServer closed;
+        QVERIFY(closed.listen(QHostAddress::LocalHost, 0));
+        const quint16 port = closed.serverPort();
+        closed.close();
+        ApiClient client(QUrl(QStringLiteral("http://127.0.0.1:%1").arg(port)), "t");
+        const ApiResult<HostStatus> r = client.hostBlocking();
+        QCOMPARE(r.error.httpStatus, 0);
+        QCOMPARE(r.error.status, QStringLiteral("UNAVAILABLE"));
+    }
+
+    void logStream_data()
+    {
+        QTest::addColumn<int>("chunk");
+        QTest::addColumn<QByteArray>("newline");
+        for (int chunk : { 0, 1, 2, 3, 5, 7, 13, 64 }) {
+            QTest::addRow("lf, %d-byte reads", chunk) << chunk << QByteArray("\n");
+            QTest::addRow("crlf, %d-byte reads", chunk) << chunk << QByteArray("\r\n");
+        }
+    }
+
+    void logStream()
+    {
+        QFETCH(int, chunk);
+        QFETCH(QByteArray, newline);
+        QByteArray body = ": following j1" + newline + newline;
+        for (int i = 0; i < 5; ++i) {
+            body += "data: {\"timestamp\":\"2026-11-22T05:04:43.00012" + QByteArray::number(i)
+                + "Z\",\"severity\":\"INFO\",\"taskName\":\"worker-replica-" + QByteArray::number(i % 2)
+                + "\",\"trialId\":\"\",\"message\":\"line " + QByteArray::number(i) + " \\u00e9\"}" + newline + newline;
+            if (i == 2)
+                body += ": keepalive" + newline + newline;
+        }
+        body += "event: end" + newline + "data: {\"state\":\"SUCCEEDED\"}" + newline + newline;
+        ScriptedServer server;
+        QVERIFY(server.listen());
+        server.chunk = chunk;
+        server.response = httpResponse(200, "OK", "text/event-stream", body);
+        ApiClient client(server.url(), "t");
+        std::unique_ptr<ApiStream> stream(client.followLogs(QStringLiteral("j1"), QStringLiteral("worker-replica-0")));
+        QList<LogLine> lines;
+        connect(stream.get(), &ApiStream::logEntries, this, [&](const QList<LogLine>& batch) { lines += batch; });
+        QSignalSpy ended(stream.get(), &ApiStream::ended);
+        QSignalSpy failed(stream.get(), &ApiStream::failed);
+        QSignalSpy finished(stream.get(), &ApiStream::finished);
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 20000);
+        QCOMPARE(failed.size(), 0);
+        QCOMPARE(ended.size(), 1);
+        QCOMPARE(ended.first().first().toString(), QStringLiteral("SUCCEEDED"));
+        QCOMPARE(lines.size(), 5);
+        for (int i = 0; i < 5; ++i) {
+            QCOMPARE(lines.at(i).message, QStringLiteral("line %1 \u00e9").arg(i));
+            QCOMPARE(lines.at(i).taskName, QStringLiteral("worker-replica-%1").arg(i % 2));
+            // Microseconds survive (QDateTime alone keeps milliseconds).
+            QCOMPARE(lines.at(i).timestampUs % 1000000, qint64(120 + i));
+        }
+        QVERIFY(server.requests.first().contains("follow=true"));
+        QVERIFY(server.requests.first().contains("taskName=worker-replica-0"));
+        QVERIFY(server.requests.first().contains("Accept: text/event-stream"));
+    }
+
+    void eventStream()
+    {
+        const QByteArray body
+            = ": following j1\n\n"
+              "event: job\ndata: {\"jobId\":\"j1\",\"state\":\"RUNNING\",\"trainingInput\":{}}\n\n"
+              "event: replicas\ndata: {\"replicas\":[{\"taskName\":\"master-replica-0\",\"role\":\"master\","
+              "\"index\":0,\"state\":\"RUNNING\",\"pid\":\"4242\",\"gpus\":[0,1],\"restarts\":1,"
+              "\"exitSignal\":9}]}\n\n"
+              "event: job\ndata: {\"jobId\":\"j1\",\"state\":\"SUCCEEDED\",\"trainingInput\":{}}\n\n"
+              "event: end\ndata: {\"state\":\"SUCCEEDED\"}\n\n";
+        ScriptedServer server;
+        QVERIFY(server.listen());
+        server.chunk = 9;
+        server.response = httpResponse(200, "OK", "text/event-stream", body);
+        ApiClient client(server.url(), "t");
+        std::unique_ptr<ApiStream> stream(client.followEvents(QStringLiteral("j1")));
+        QSignalSpy jobs(stream.get(), &ApiStream::jobChanged);
+        QSignalSpy replicas(stream.get(), &ApiStream::replicasChanged);
+        QSignalSpy finished(stream.get(), &ApiStream::finished);
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 20000);
+        QCOMPARE(jobs.size(), 2);
+        QCOMPARE(jobs.last().first().value<Job>().state, QStringLiteral("SUCCEEDED"));
+        QCOMPARE(replicas.size(), 1);
+        QCOMPARE(replicas.first().at(0).toString(), QStringLiteral("j1"));
+        const auto list = replicas.first().at(1).value<QList<ReplicaInfo>>();
+        QCOMPARE(list.size(), 1);
+        QCOMPARE(list.first().pid, qint64(4242));
+        QCOMPARE(list.first().gpus, (QList<int> { 0, 1 }));
+        QVERIFY(list.first().exitSignal == std::optional<int>(9));
+        QVERIFY(!list.first().exitCode.has_value());
+        QVERIFY(server.requests.first().startsWith("GET /v1/projects/local/jobs/j1:events?follow=true "));
+    }
+
+    void streamClosedEarlyFails()
+    {
+        ScriptedServer server;
+        QVERIFY(server.listen());
+        server.response = httpResponse(200, "OK", "text/event-stream", "data: {\"message\":\"x\"}\n\n");
+        ApiClient client(server.url(), "t");
+        std::unique_ptr<ApiStream> stream(client.followLogs(QStringLiteral("j1")));
+        QSignalSpy failed(stream.get(), &ApiStream::failed);
+        QSignalSpy finished(stream.get(), &ApiStream::finished);
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 20000);
+        QCOMPARE(failed.size(), 1);
+        QCOMPARE(failed.first().first().value<ApiError>().status, QStringLiteral("UNAVAILABLE"));
+    }
+
+    void streamHttpError()
+    {
+        ScriptedServer server;
+        QVERIFY(server.listen());
+        server.response = httpResponse(401, "Unauthorized", "application/json",
+            R"({"error":{"code":401,"message":"missing token","status":"UNAUTHENTICATED"}})");
+        ApiClient client(server.url(), "t");
+        std::unique_ptr<ApiStream> stream(client.followLogs(QStringLiteral("j1")));
+        QSignalSpy failed(stream.get(), &ApiStream::failed);
+        QSignalSpy logs(stream.get(), &ApiStream::logEntries);
+        QTRY_COMPARE_WITH_TIMEOUT(failed.size(), 1, 20000);
+        QCOMPARE(failed.first().first().value<ApiError>().status, QStringLiteral("UNAUTHENTICATED"));
+        QCOMPARE(failed.first().first().value<ApiError>().message, QStringLiteral("missing token"));
+        QCOMPARE(logs.size(), 0);
+    }
+
+    void contextDestroyedDropsCallback()
+    {
+        ScriptedServer server;
+        QVERIFY(server.listen());
+        server.chunk = 4;
+        server.response = httpResponse(200, "OK", "application/json", R"({"cpus":4})");
+        ApiClient client(server.url(), "t");
+        auto context = std::make_unique<QObject>();
+        bool called = false;
+        client.host(context.get(), [&](const HostStatus&, const ApiError&) { called = true; });
+        context.reset();
+        bool secondCalled = false;
+        QObject other;
+        client.host(&other, [&](const HostStatus& h, const ApiError&) { secondCalled = h.cpus == 4; });
+        QTRY_VERIFY_WITH_TIMEOUT(secondCalled, 20000);
+        QTRY_COMPARE_WITH_TIMEOUT(server.requests.size(), 2, 20000);
+        QVERIFY(!called);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestApiClient)
+#include "tst_apiclient.moc"
