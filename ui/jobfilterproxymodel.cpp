@@ -39,8 +39,10 @@ void JobFilterProxyModel::setFilterText(const QString& text)
     QString error;
     std::optional<JobFilter> filter;
     if (!text.trimmed().isEmpty()) {
-        JobFilter parsed = JobFilter::parse(text, &error);
-        if (!error.isEmpty()) {
+        std::optional<JobFilter> parsed = JobFilter::parse(text, &error);
+        if (!parsed) {
+            if (error.isEmpty())
+                error = tr("the filter does not parse");
             if (error != m_error) {
                 m_error = error;
                 emit filterErrorChanged(m_error);

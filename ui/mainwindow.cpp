@@ -18,6 +18,7 @@
 #include <QLocale>
 #include <QMenu>
 #include <QMenuBar>
+#include <QMetaMethod>
 #include <QMessageBox>
 #include <QSplitter>
 #include <QStackedWidget>
@@ -150,9 +151,8 @@ void MainWindow::buildActions()
     auto* helpMenu = menuBar()->addMenu(tr("&Help"));
     helpMenu->addAction(tr("&About Trainyard"), this, [this] {
         QMessageBox::about(this, tr("About Trainyard"),
-            tr("<b>Trainyard %1</b><p>AI Platform Training's workflow on your workstation: submit training "
-               "jobs, watch their replicas and logs.</p>")
-                .arg(QCoreApplication::applicationVersion()));
+            tr("<b>Trainyard</b><p>AI Platform Training's workflow on your workstation: submit training "
+               "jobs, watch their replicas and logs.</p>"));
     });
 
     auto* toolbar = addToolBar(tr("States"));

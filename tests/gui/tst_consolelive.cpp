@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// The console against a real executor, in isolated XDG folders: the console starts the bundled executor
+// itself (TRAINYARD_EXECUTOR_BIN), a tiny 1 master + 1 worker job submitted through ApiClient shows up in
+// the job list, its topology and its logs (filters and follow mode on the live stream), it succeeds, and
+// after the executor is killed the console reconnects by itself (the locator starts a new one).
+
+#include "apiclient.h"
+#include "executorconnection.h"
+#include "joblistmodel.h"
+#include "jobview.h"
+#include "loglinestore.h"
+#include "logpanel.h"
+#include "logview.h"
+#include "mainwindow.h"
+#include "topologyview.h"
+
+#include <QComboBox>
+#include <QDir>
+#include <QFile>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <csignal>
+
+using namespace Trainyard;
+
+class TestConsoleLive : public QObject {
+    Q_OBJECT
+    QTemporaryDir m_root;
+    QList<qint64> m_pids;
+
+    QString path(const QString& name) const { return m_root.filePath(name); }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY(m_root.isValid());
+        for (const char* dir : { "run", "data", "config", "jobdir" })
+            QVERIFY(QDir().mkpath(path(QLatin1String(dir))));
+        QFile::setPermissions(path(QStringLiteral("run")), QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+        qputenv("XDG_RUNTIME_DIR", QFile::encodeName(path(QStringLiteral("run"))));
+        qputenv("XDG_DATA_HOME", QFile::encodeName(path(QStringLiteral("data"))));
+        qputenv("XDG_CONFIG_HOME", QFile::encodeName(path(QStringLiteral("config"))));
+        qputenv("TRAINYARD_EXECUTOR_BIN", TRAINYARD_EXECUTOR_BIN);
+        qunsetenv("TRAINYARD_EXECUTOR");
+    }
+
+    void cleanupTestCase()
+    {
+        for (qint64 pid : std::as_const(m_pids))
+            ::kill(pid_t(pid), SIGTERM);
+    }
+
+    void liveJobAndReconnect()
+    {
+        ExecutorConnection connection;
+        MainWindow window(&connection);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        connection.start();
+        QTRY_COMPARE_WITH_TIMEOUT(connection.state(), ExecutorConnection::State::Connected, 30000);
+        m_pids << connection.endpoint().pid;
+        QVERIFY(connection.endpoint().pid > 0);
+
+        Job job;
+        job.jobId = QStringLiteral("console_live_1");
+        job.labels.insert(QStringLiteral("suite"), QStringLiteral("gui"));
+        TrainingInput& in = job.trainingInput;
+        in.scaleTier = QStringLiteral("CUSTOM");
+        in.masterType = QStringLiteral("n1-standard-4");
+        in.workerType = QStringLiteral("n1-standard-4");
+        in.workerCount = 1;
+        in.packageUris = { QStringLiteral(TRAINYARD_SOURCE_DIR "/tests/gui/trainers/consoletest") };
+        in.pythonModule = QStringLiteral("consoletest.chatty");
+        in.args = { QStringLiteral("--lines"), QStringLiteral("200") };
+        in.region = QStringLiteral("us-central1");
+        in.jobDir = path(QStringLiteral("jobdir"));
+        const ApiResult<Job> created = connection.client()->createJobBlocking(job);
+        QVERIFY2(created.ok(), qPrintable(created.error.summary()));
+
+        // The job list shows it; selecting it opens its view.
+        QTRY_VERIFY_WITH_TIMEOUT(window.selectJob(job.jobId), 10000);
+        JobView* view = window.jobView();
+        QVERIFY(view);
+        QCOMPARE(view->jobId(), job.jobId);
+        QVERIFY(view->yamlView()->toPlainText().contains(QStringLiteral("consoletest.chatty")));
+
+        // Topology: master and worker, connected.
+        QTRY_COMPARE_WITH_TIMEOUT(view->topologyView()->taskNames(),
+            (QStringList { QStringLiteral("master-replica-0"), QStringLiteral("worker-replica-0") }), 60000);
+        QCOMPARE(view->topologyView()->edges().size(), 1);
+        QTRY_COMPARE_WITH_TIMEOUT(
+            view->topologyView()->nodeState(QStringLiteral("worker-replica-0")), QStringLiteral("RUNNING"), 60000);
+
+        // Logs: both replicas' lines arrive, merged.
+        LogPanel* logs = view->logPanel();
+        view->showTab(JobView::LogsTab);
+        auto countText = [logs](const QString& needle) {
+            qint64 n = 0;
+            for (qint64 i = 0; i < logs->store()->size(); ++i)
+                n += QString::fromUtf8(logs->store()->text(i)).contains(needle);
+            return n;
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(countText(QStringLiteral("worker-replica-0 line 199")) == 1
+                && countText(QStringLiteral("master-replica-0 line 199")) == 1,
+            60000);
+        QVERIFY(logs->view()->followMode());
+        for (qint64 i = 1; i < logs->store()->size(); ++i)
+            QVERIFY(logs->store()->timestampUs(i - 1) <= logs->store()->timestampUs(i));
+
+        // Clicking a node in the topology opens the Logs tab filtered to that replica.
+        view->showTab(JobView::TopologyTab);
+        emit view->topologyView()->taskActivated(QStringLiteral("worker-replica-0"));
+        QCOMPARE(view->currentTab(), JobView::LogsTab);
+        QCOMPARE(logs->taskBox()->currentData().toString(), QStringLiteral("worker-replica-0"));
+        QVERIFY(logs->view()->rowCount() >= 201);
+        for (qint64 r = 0; r < logs->view()->rowCount(); ++r) {
+            const qint64 line = logs->view()->lineAt(r);
+            QCOMPARE(logs->store()->taskName(logs->store()->taskId(line)), QStringLiteral("worker-replica-0"));
+        }
+
+        // Text filter on the live stream.
+        QTest::keyClicks(logs->textEdit(), QStringLiteral("simulated failure"));
+        QTRY_COMPARE(logs->view()->rowCount(), 1);
+        logs->textEdit()->clear();
+        logs->showTask(QString());
+        QTRY_VERIFY(logs->view()->rowCount() >= 402);
+
+        // Follow mode: scrolling up stops it.
+        logs->view()->setFocus();
+        QTest::keyClick(logs->view(), Qt::Key_Home);
+        QVERIFY(!logs->view()->followMode());
+        QTest::keyClick(logs->view(), Qt::Key_End);
+        QVERIFY(logs->view()->followMode());
+
+        // Let the replicas finish: the job succeeds, the stream ends.
+        QFile release(path(QStringLiteral("jobdir/release")));
+        QVERIFY(release.open(QIODevice::WriteOnly));
+        release.close();
+        const int row = window.jobModel()->rowOf(job.jobId);
+        QTRY_COMPARE_WITH_TIMEOUT(window.jobModel()->jobAt(row)->state, JobState::Succeeded, 60000);
+        QTRY_VERIFY_WITH_TIMEOUT(logs->hasEnded(), 30000);
+        QTRY_COMPARE(view->topologyView()->nodeState(QStringLiteral("master-replica-0")), QStringLiteral("SUCCEEDED"));
+
+        // Kill the executor: the console notices, starts a new one and says it reconnected.
+        QSignalSpy reconnected(&connection, &ExecutorConnection::reconnected);
+        const qint64 oldPid = connection.endpoint().pid;
+        QCOMPARE(::kill(pid_t(oldPid), SIGKILL), 0);
+        QTRY_COMPARE_WITH_TIMEOUT(connection.state(), ExecutorConnection::State::Disconnected, 15000);
+        QVERIFY(window.connectionLabel()->text().contains(QStringLiteral("Disconnected")));
+        QTRY_COMPARE_WITH_TIMEOUT(reconnected.count(), 1, 60000);
+        m_pids << connection.endpoint().pid;
+        QVERIFY(connection.endpoint().pid != oldPid);
+        QVERIFY(window.connectionLabel()->text().contains(QStringLiteral("Connected")));
+        // The new executor has the same data: the job is still listed, after a fresh poll.
+        QSignalSpy refreshed(&window, &MainWindow::jobsRefreshed);
+        QTRY_VERIFY_WITH_TIMEOUT(refreshed.count() >= 1, 10000);
+        QVERIFY(window.jobModel()->rowOf(job.jobId) >= 0);
+    }
+};
+
+QTEST_MAIN(TestConsoleLive)
+#include "tst_consolelive.moc"

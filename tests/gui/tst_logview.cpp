@@ -1,0 +1,204 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// LogView: follow mode (scrolling up stops it, End resumes it), filters (task, severity, text, regex; the
+// worker-thread path on a big store), next/previous error, selection and copy.
+
+#include "loglinestore.h"
+#include "logview.h"
+
+#include <QApplication>
+#include <QClipboard>
+#include <QScrollBar>
+#include <QSignalSpy>
+#include <QTest>
+
+using namespace Trainyard;
+
+class TestLogView : public QObject {
+    Q_OBJECT
+
+    static void fill(LogLineStore& store, qint64 from, qint64 count)
+    {
+        const quint16 master = store.taskId(QStringLiteral("master-replica-0"));
+        const quint16 worker = store.taskId(QStringLiteral("worker-replica-0"));
+        for (qint64 i = from; i < from + count; ++i) {
+            const QByteArray text = (i % 100 == 99 ? "failure " : "step ") + QByteArray::number(i);
+            store.append(1795000000000000 + i * 1000, i % 100 == 99 ? LogSeverity::Error : LogSeverity::Info,
+                i % 2 ? worker : master, text.constData(), text.size());
+        }
+    }
+
+private Q_SLOTS:
+    void followMode()
+    {
+        LogLineStore store;
+        LogView view;
+        view.resize(800, 400);
+        view.setStore(&store);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QVERIFY(view.followMode());
+
+        fill(store, 0, 1000);
+        view.linesAppended(0);
+        QTRY_COMPARE(view.rowCount(), 1000);
+        QCOMPARE(view.verticalScrollBar()->value(), view.verticalScrollBar()->maximum());
+        QCOMPARE(view.topRow() + view.pageRows(), 1000);
+
+        // Scrolling up (a user action) stops following: new lines do not move the view.
+        QSignalSpy followSpy(&view, &LogView::followModeChanged);
+        view.setFocus();
+        QTest::keyClick(&view, Qt::Key_PageUp);
+        QTest::keyClick(&view, Qt::Key_PageUp);
+        QVERIFY(!view.followMode());
+        QCOMPARE(followSpy.count(), 1);
+        const qint64 top = view.topRow();
+        fill(store, 1000, 500);
+        view.linesAppended(1000);
+        QTRY_COMPARE(view.rowCount(), 1500);
+        QCOMPARE(view.topRow(), top);
+
+        // End resumes following; then new lines scroll into view.
+        QTest::keyClick(&view, Qt::Key_End);
+        QVERIFY(view.followMode());
+        QCOMPARE(view.topRow() + view.pageRows(), 1500);
+        fill(store, 1500, 100);
+        view.linesAppended(1500);
+        QTRY_COMPARE(view.rowCount(), 1600);
+        QCOMPARE(view.topRow() + view.pageRows(), 1600);
+
+        // Scrolling to the bottom with the scroll bar also resumes it.
+        view.verticalScrollBar()->setValue(10);
+        QVERIFY(!view.followMode());
+        view.verticalScrollBar()->setValue(view.verticalScrollBar()->maximum());
+        QVERIFY(view.followMode());
+    }
+
+    void filters_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<bool>("regex");
+        QTest::addColumn<int>("minSeverity");
+        QTest::addColumn<bool>("onlyMaster");
+        QTest::addColumn<int>("rows");
+        QTest::addRow("none") << QString() << false << 0 << false << 1000;
+        QTest::addRow("severity") << QString() << false << int(LogSeverity::Error) << false << 10;
+        QTest::addRow("task") << QString() << false << 0 << true << 500;
+        QTest::addRow("text") << QStringLiteral("FAILURE") << false << 0 << false << 10;
+        QTest::addRow("regex") << QStringLiteral("^step 1\\d$") << true << 0 << false << 10;
+        QTest::addRow("task and text") << QStringLiteral("step 1") << false << 0 << true << 55;
+    }
+    void filters()
+    {
+        QFETCH(QString, text);
+        QFETCH(bool, regex);
+        QFETCH(int, minSeverity);
+        QFETCH(bool, onlyMaster);
+        QFETCH(int, rows);
+        LogLineStore store;
+        LogView view;
+        view.resize(800, 400);
+        view.setStore(&store);
+        fill(store, 0, 1000);
+        view.linesAppended(0);
+        QTRY_COMPARE(view.rowCount(), 1000);
+        LogFilter filter;
+        filter.text = text;
+        filter.regex = regex;
+        filter.minSeverity = LogSeverity(minSeverity);
+        if (onlyMaster)
+            filter.taskIds << store.taskId(QStringLiteral("master-replica-0"));
+        view.setFilter(filter);
+        QCOMPARE(view.rowCount(), rows);
+        // Every shown row satisfies the filter and rows are in store order.
+        const LogLineMatcher matcher(filter);
+        for (qint64 r = 0; r < view.rowCount(); ++r) {
+            const qint64 line = view.lineAt(r);
+            QVERIFY(matcher.matches(store.record(line), store.text(line).data()));
+            if (r > 0)
+                QVERIFY(view.lineAt(r - 1) < line);
+        }
+        // New lines are filtered incrementally.
+        fill(store, 1000, 1000);
+        view.linesAppended(1000);
+        QTRY_COMPARE(
+            view.rowCount(), filter.isNull() ? 2000 : qint64(0) + [&] {
+                qint64 n = 0;
+                for (qint64 i = 0; i < store.size(); ++i)
+                    n += matcher.matches(store.record(i), store.text(i).data());
+                return n;
+            }());
+    }
+
+    void bigStoreFiltersInWorker()
+    {
+        LogLineStore store;
+        LogView view;
+        view.setStore(&store);
+        fill(store, 0, 300000);
+        view.linesAppended(0);
+        QTRY_COMPARE(view.rowCount(), 300000);
+        QSignalSpy filtering(&view, &LogView::filteringChanged);
+        LogFilter filter;
+        filter.minSeverity = LogSeverity::Error;
+        view.setFilter(filter);
+        QVERIFY(view.isFiltering());
+        // Lines arriving while the worker runs are included when it finishes.
+        fill(store, 300000, 1000);
+        view.linesAppended(300000);
+        QTRY_VERIFY(!view.isFiltering());
+        QTRY_COMPARE(view.rowCount(), 3010);
+        QCOMPARE(filtering.count(), 2);
+        for (qint64 r = 0; r < view.rowCount(); ++r)
+            QCOMPARE(store.severity(view.lineAt(r)), LogSeverity::Error);
+    }
+
+    void nextAndPreviousError()
+    {
+        LogLineStore store;
+        LogView view;
+        view.resize(800, 300);
+        view.setStore(&store);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        fill(store, 0, 1000);
+        view.linesAppended(0);
+        QTRY_COMPARE(view.rowCount(), 1000);
+        view.setCurrentRow(0);
+        view.setFocus();
+        QTest::keyClick(&view, Qt::Key_F8);
+        QCOMPARE(view.currentRow(), 99);
+        QTest::keyClick(&view, Qt::Key_F8);
+        QCOMPARE(view.currentRow(), 199);
+        QTest::keyClick(&view, Qt::Key_F8, Qt::ShiftModifier);
+        QCOMPARE(view.currentRow(), 99);
+        QVERIFY(!view.previousError());
+        QCOMPARE(view.currentRow(), 99);
+        QVERIFY(!view.followMode());
+    }
+
+    void selectAndCopy()
+    {
+        LogLineStore store;
+        LogView view;
+        view.resize(800, 300);
+        view.setStore(&store);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        fill(store, 0, 10);
+        view.linesAppended(0);
+        QTRY_COMPARE(view.rowCount(), 10);
+        view.setFocus();
+        QTest::keyClick(&view, Qt::Key_Home);
+        QTest::keyClick(&view, Qt::Key_Down, Qt::ShiftModifier);
+        QTest::keyClick(&view, Qt::Key_Down, Qt::ShiftModifier);
+        QCOMPARE(view.selection(), std::make_pair(qint64(0), qint64(2)));
+        QTest::keyClick(&view, Qt::Key_C, Qt::ControlModifier);
+        const QStringList lines = QApplication::clipboard()->text().split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), 3);
+        QVERIFY(lines.at(0).endsWith(QStringLiteral("INFO  master-replica-0  step 0")));
+        QVERIFY(lines.at(2).endsWith(QStringLiteral("step 2")));
+    }
+};
+
+QTEST_MAIN(TestLogView)
+#include "tst_logview.moc"

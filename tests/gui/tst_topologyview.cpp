@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// TopologyView over a ReplicaModel: the nodes and edges of 1 + 2 + 1 jobs (with a parameter server, or
+// with an evaluator), states that update in place, the failed node focused, and a 1 + 64 + 16 layout
+// without overlapping nodes.
+
+#include "replicamodel.h"
+#include "topologyview.h"
+
+#include <QSignalSpy>
+#include <QTest>
+
+using namespace Trainyard;
+
+namespace {
+ReplicaInfo replica(const QString& role, int index, const QString& state = QStringLiteral("RUNNING"))
+{
+    ReplicaInfo r;
+    r.role = role;
+    r.index = index;
+    r.taskName = QStringLiteral("%1-replica-%2")
+                     .arg(role == QLatin1String("chief") ? QStringLiteral("master") : role)
+                     .arg(index);
+    r.state = state;
+    return r;
+}
+using Edge = QPair<QString, QString>;
+} // namespace
+
+class TestTopologyView : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void nodesAndEdges_data()
+    {
+        QTest::addColumn<QString>("fourth");
+        QTest::addColumn<QList<Edge>>("edges");
+        const QString m = QStringLiteral("master-replica-0");
+        const QString w0 = QStringLiteral("worker-replica-0");
+        const QString w1 = QStringLiteral("worker-replica-1");
+        const QString ps = QStringLiteral("ps-replica-0");
+        QTest::addRow("1 + 2 workers + 1 ps")
+            << QStringLiteral("ps") << QList<Edge> { { m, ps }, { ps, w0 }, { ps, w1 } };
+        QTest::addRow("1 + 2 workers + 1 evaluator")
+            << QStringLiteral("evaluator") << QList<Edge> { { m, w0 }, { m, w1 } };
+    }
+    void nodesAndEdges()
+    {
+        QFETCH(QString, fourth);
+        QFETCH(QList<Edge>, edges);
+        ReplicaModel model;
+        TopologyView view;
+        view.resize(800, 600);
+        view.setModel(&model);
+        model.setReplicas({ replica(QStringLiteral("master"), 0), replica(QStringLiteral("worker"), 0),
+            replica(QStringLiteral("worker"), 1), replica(fourth, 0) });
+        QCOMPARE(view.taskNames().size(), 4);
+        QList<Edge> actual = view.edges();
+        std::sort(actual.begin(), actual.end());
+        std::sort(edges.begin(), edges.end());
+        QCOMPARE(actual, edges);
+        // The master is in the centre; evaluators sit below the cluster.
+        QCOMPARE(view.nodePosition(QStringLiteral("master-replica-0")), QPointF(0, 0));
+        if (fourth == QLatin1String("evaluator")) {
+            const qreal ey = view.nodePosition(QStringLiteral("evaluator-replica-0")).y();
+            QVERIFY(ey > view.nodePosition(QStringLiteral("worker-replica-0")).y());
+            QVERIFY(ey > view.nodePosition(QStringLiteral("worker-replica-1")).y());
+        }
+    }
+
+    void statesUpdate()
+    {
+        ReplicaModel model;
+        TopologyView view;
+        view.setModel(&model);
+        QList<ReplicaInfo> list { replica(QStringLiteral("master"), 0, QStringLiteral("STARTING")),
+            replica(QStringLiteral("worker"), 0, QStringLiteral("STARTING")),
+            replica(QStringLiteral("worker"), 1, QStringLiteral("STARTING")),
+            replica(QStringLiteral("ps"), 0, QStringLiteral("STARTING")) };
+        model.setReplicas(list);
+        const QPointF before = view.nodePosition(QStringLiteral("worker-replica-1"));
+        for (ReplicaInfo& r : list)
+            r.state = QStringLiteral("RUNNING");
+        list[2].state = QStringLiteral("FAILED");
+        list[2].exitCode = 3;
+        model.setReplicas(list);
+        QCOMPARE(view.nodeState(QStringLiteral("master-replica-0")), QStringLiteral("RUNNING"));
+        QCOMPARE(view.nodeState(QStringLiteral("worker-replica-1")), QStringLiteral("FAILED"));
+        QCOMPARE(view.nodePosition(QStringLiteral("worker-replica-1")), before); // updated in place
+        QVERIFY(view.focusFailed());
+        QCOMPARE(view.selectedTask(), QStringLiteral("worker-replica-1"));
+    }
+
+    void clickOpensTask()
+    {
+        ReplicaModel model;
+        TopologyView view;
+        view.resize(800, 600);
+        view.setModel(&model);
+        model.setReplicas({ replica(QStringLiteral("master"), 0), replica(QStringLiteral("worker"), 0) });
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        view.fitAll();
+        QSignalSpy activated(&view, &TopologyView::taskActivated);
+        const QPoint at = view.mapFromScene(view.nodePosition(QStringLiteral("worker-replica-0")));
+        QTest::mouseClick(view.viewport(), Qt::LeftButton, {}, at);
+        QCOMPARE(activated.count(), 1);
+        QCOMPARE(activated.first().at(0).toString(), QStringLiteral("worker-replica-0"));
+    }
+
+    void largeClusterDoesNotOverlap()
+    {
+        ReplicaModel model;
+        TopologyView view;
+        view.setModel(&model);
+        QList<ReplicaInfo> list { replica(QStringLiteral("master"), 0) };
+        for (int i = 0; i < 64; ++i)
+            list << replica(QStringLiteral("worker"), i);
+        for (int i = 0; i < 16; ++i)
+            list << replica(QStringLiteral("ps"), i);
+        for (int i = 0; i < 4; ++i)
+            list << replica(QStringLiteral("evaluator"), i);
+        model.setReplicas(list);
+        const QStringList names = view.taskNames();
+        QCOMPARE(names.size(), 85);
+        QCOMPARE(view.edges().size(), 16 * 65);
+        for (int i = 0; i < names.size(); ++i) {
+            for (int j = i + 1; j < names.size(); ++j) {
+                const QPointF d = view.nodePosition(names.at(i)) - view.nodePosition(names.at(j));
+                QVERIFY2(std::abs(d.x()) >= 190 || std::abs(d.y()) >= 72,
+                    qPrintable(names.at(i) + QLatin1Char(' ') + names.at(j)));
+            }
+        }
+    }
+};
+
+QTEST_MAIN(TestTopologyView)
+#include "tst_topologyview.moc"
