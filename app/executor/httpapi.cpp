@@ -632,8 +632,8 @@ HttpApi::Reply HttpApi::listJobs(const QHttpServerRequest& request)
     const QUrlQuery query = request.query();
     const QString filterText = queryValue(query, QStringLiteral("filter"));
     QString filterError;
-    const JobFilter filter = JobFilter::parse(filterText, &filterError);
-    if (!filterError.isEmpty())
+    const std::optional<JobFilter> filter = JobFilter::parse(filterText, &filterError);
+    if (!filter)
         return invalidArgument(QStringLiteral("filter"), filterError);
     int pageSize = 0;
     if (!parsePageSize(queryValue(query, QStringLiteral("pageSize")), DefaultJobsPageSize, MaxJobsPageSize, &pageSize))
@@ -658,7 +658,7 @@ HttpApi::Reply HttpApi::listJobs(const QHttpServerRequest& request)
     QString lastId;
     bool more = false;
     for (qsizetype i = start; i < all.size(); ++i) {
-        if (!filter.matches(all.at(i)))
+        if (!filter->matches(all.at(i)))
             continue;
         if (jobs.size() == pageSize) {
             more = true;

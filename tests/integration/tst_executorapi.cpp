@@ -12,6 +12,7 @@
 #include <QNetworkRequest>
 #include <QProcess>
 #include <QSignalSpy>
+#include <QTcpSocket>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QUrlQuery>
@@ -598,6 +599,20 @@ private Q_SLOTS:
         QVERIFY(other.waitForFinished(30000));
         QCOMPARE(other.exitCode(), 2);
         QVERIFY(other.readAllStandardError().contains("loopback"));
+    }
+
+    void garbageOnTheWire()
+    {
+        // Bytes that are not HTTP at all, and a request cut off mid-header: the executor shrugs.
+        for (const QByteArray& bytes : { QByteArray("\x01\x02\xff NOT HTTP\r\n\r\n"), QByteArray("GET /v1/proj") }) {
+            QTcpSocket socket;
+            socket.connectToHost(m_url.host(), quint16(m_url.port()));
+            QVERIFY(socket.waitForConnected(10000));
+            socket.write(bytes);
+            QVERIFY(socket.waitForBytesWritten(10000));
+            socket.abort();
+        }
+        QCOMPARE(get(QStringLiteral("/v1/projects/local/host")).status, 200);
     }
 
     void stillUpAndCleanShutdown()
