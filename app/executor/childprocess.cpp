@@ -8,29 +8,25 @@
 
 #include <cerrno>
 #include <csignal>
-#include <fcntl.h>
 #include <sys/prctl.h>
 #include <unistd.h>
 
 namespace Trainyard {
 
-void makeOwnProcessGroup(QProcess* process, bool largePipes)
+void makeOwnProcessGroup(QProcess* process, int stdoutFd, int stderrFd)
 {
     const pid_t parent = getpid();
-    // Runs in the child between fork and exec: only async-signal-safe calls.
-    process->setChildProcessModifier([parent, largePipes] {
+    // Runs in the child between fork and exec (after QProcess set up fds 0-2): async-signal-safe calls only.
+    process->setChildProcessModifier([parent, stdoutFd, stderrFd] {
         setpgid(0, 0);
         prctl(PR_SET_PDEATHSIG, SIGKILL);
-        if (largePipes) {
-            // A chatty trainer fills a 64 KiB pipe in microseconds; 1 MiB (the unprivileged maximum,
-            // /proc/sys/fs/pipe-max-size) means fewer, larger reads for the executor and fewer stalls for
-            // the trainer. Failure just keeps the default size.
-            fcntl(STDOUT_FILENO, F_SETPIPE_SZ, 1 << 20);
-            fcntl(STDERR_FILENO, F_SETPIPE_SZ, 1 << 20);
-        }
         // The executor may have died between fork and prctl: then nobody would kill us.
         if (getppid() != parent)
             _exit(128 + SIGKILL);
+        if (stdoutFd >= 0)
+            dup2(stdoutFd, STDOUT_FILENO); // dup2 clears FD_CLOEXEC on the copy
+        if (stderrFd >= 0)
+            dup2(stderrFd, STDERR_FILENO);
     });
 }
 

@@ -10,9 +10,9 @@ namespace Trainyard {
 
 /// Makes `process` start in its own process group (setpgid(0, 0)), so that a stop signal reaches the
 /// whole tree with kill(-pgid), and die with the executor (PR_SET_PDEATHSIG = SIGKILL; the executor's
-/// main thread, which starts every child, lives as long as the executor). `largePipes`: grow the child's
-/// stdout/stderr pipes to 1 MiB (for replicas whose output the executor reads).
-void makeOwnProcessGroup(QProcess* process, bool largePipes = false);
+/// main thread, which starts every child, lives as long as the executor). `stdoutFd`/`stderrFd` (≥ 0):
+/// descriptors the child gets as its stdout/stderr (an OutputPipe's write end), replacing QProcess's own.
+void makeOwnProcessGroup(QProcess* process, int stdoutFd = -1, int stderrFd = -1);
 
 /// Sends `signal` to the process group `pgid` (the child's pid). Returns false when none is left.
 bool signalGroup(qint64 pgid, int signal);

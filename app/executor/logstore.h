@@ -24,14 +24,18 @@ struct LogEntry {
     QString message;
 };
 
+} // namespace Trainyard
+// Only QStrings and an integer: lists of entries grow by memmove.
+Q_DECLARE_TYPEINFO(Trainyard::LogEntry, Q_RELOCATABLE_TYPE);
+namespace Trainyard {
+
 /// Append-only log files per job and replica, and live subscribers.
 ///
 /// Files: `<dataDir>/jobs/<jobId>/logs/<taskName>.jsonl` (one JSON LogEntry a line). Writes are
 /// buffered and flushed at least every 100 ms and when a job ends, so a crash loses at most that tail.
 /// Subscribers get every appended entry in arrival order (per job), in batches, on the main thread.
 /// Owned by the executor's main thread; not thread-safe.
-class LogStore : public QObject
-{
+class LogStore : public QObject {
     Q_OBJECT
 public:
     explicit LogStore(const QString& dataDir, QObject* parent = nullptr);
@@ -42,8 +46,8 @@ public:
     /// Appends raw output of a replica: splits `bytes` into lines (keeping a partial last line
     /// for the next call), detects severity and timestamp (Python logging and glog prefixes;
     /// unknown stdout lines INFO, unknown stderr lines INFO as the service does) and appends them.
-    void appendOutput(const QString& jobId, const QString& taskName, const QString& trialId, const QByteArray& bytes,
-                      bool isStderr);
+    void appendOutput(
+        const QString& jobId, const QString& taskName, const QString& trialId, const QByteArray& bytes, bool isStderr);
     /// Flushes any partial line kept for this replica (call when its process exits).
     void finishOutput(const QString& jobId, const QString& taskName);
     /// Writes all buffered entries of all jobs to disk now.
@@ -55,7 +59,7 @@ public:
     /// `taskName` empty = all; `minSeverity` empty = all. At most `limit` entries after `afterIndex`
     /// (a position in the merged order). Appends nothing for an unknown job.
     QList<LogEntry> read(const QString& jobId, const QString& taskName, const QString& minSeverity,
-                         qint64 afterIndex = 0, int limit = 1000) const;
+        qint64 afterIndex = 0, int limit = 1000) const;
 
     using Subscriber = std::function<void(const QList<LogEntry>& batch)>;
     /// Registers a live subscriber for one job's new entries; returns an id for unsubscribe().

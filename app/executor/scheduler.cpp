@@ -3,6 +3,7 @@
 #include "childprocess.h"
 #include "jobstore.h"
 #include "logstore.h"
+#include "outputpipe.h"
 #include "runtimelogging.h"
 #include "staging.h"
 
@@ -19,6 +20,7 @@
 #include <QTimer>
 
 #include <algorithm>
+#include <cerrno>
 #include <csignal>
 #include <cstring>
 #include <deque>
@@ -30,6 +32,8 @@ namespace {
 
 /// The service restarts a cluster after a retryable failure at most this many times.
 constexpr int MaxRestarts = 3;
+/// Replica output is read at most every this many ms (a batch per read, not a line; see OutputPipe).
+constexpr int OutputBatchMs = 5;
 /// Bytes of a replica's stderr kept for the error message of a failed job.
 constexpr qsizetype StderrTailBytes = 2048;
 
@@ -80,6 +84,8 @@ struct Scheduler::Private {
         int port = 0;
         QString state = QStringLiteral("PENDING");
         QProcess* process = nullptr;
+        OutputPipe* out = nullptr; // children of `process`
+        OutputPipe* err = nullptr;
         qint64 pid = 0;
         std::optional<int> exitCode;
         std::optional<int> exitSignal;
@@ -522,28 +528,41 @@ struct Scheduler::Private {
             process->setWorkingDirectory(replicaDir);
             process->setProgram(run->interpreter);
             process->setArguments(args);
-            makeOwnProcessGroup(process, true);
+            const QString jobId = run->jobId;
+            const QString taskName = r->taskName;
+            Replica* replica = r.get();
+            // Output through our own batched pipes (see OutputPipe); QProcess's channels go to /dev/null.
+            r->out = new OutputPipe(
+                [this, jobId, taskName](
+                    const QByteArray& bytes) { logs->appendOutput(jobId, taskName, QString(), bytes, false); },
+                OutputBatchMs, process);
+            r->err = new OutputPipe(
+                [this, jobId, taskName, replica](const QByteArray& bytes) {
+                    replica->stderrTail += bytes;
+                    if (replica->stderrTail.size() > StderrTailBytes)
+                        replica->stderrTail.remove(0, replica->stderrTail.size() - StderrTailBytes);
+                    logs->appendOutput(jobId, taskName, QString(), bytes, true);
+                },
+                OutputBatchMs, process);
+            if (r->out->open() && r->err->open()) {
+                process->setStandardOutputFile(QProcess::nullDevice());
+                process->setStandardErrorFile(QProcess::nullDevice());
+                makeOwnProcessGroup(process, r->out->writeFd(), r->err->writeFd());
+            } else {
+                qCWarning(
+                    lcRuntime, "cannot create output pipes for %s: %s", qPrintable(taskName), std::strerror(errno));
+                makeOwnProcessGroup(process);
+            }
             r->process = process;
             r->state = QStringLiteral("STARTING");
             r->exitCode.reset();
             r->exitSignal.reset();
             r->stderrTail.clear();
             r->pid = 0;
-            const QString jobId = run->jobId;
-            const QString taskName = r->taskName;
-            Replica* replica = r.get();
-            QObject::connect(process, &QProcess::readyReadStandardOutput, q, [this, jobId, taskName, process] {
-                logs->appendOutput(jobId, taskName, QString(), process->readAllStandardOutput(), false);
-            });
-            QObject::connect(process, &QProcess::readyReadStandardError, q, [this, jobId, taskName, process, replica] {
-                const QByteArray bytes = process->readAllStandardError();
-                replica->stderrTail += bytes;
-                if (replica->stderrTail.size() > StderrTailBytes)
-                    replica->stderrTail.remove(0, replica->stderrTail.size() - StderrTailBytes);
-                logs->appendOutput(jobId, taskName, QString(), bytes, true);
-            });
             QObject::connect(process, &QProcess::started, q, [this, jobId, process, replica] {
                 replica->pid = process->processId();
+                replica->out->closeWriteEnd();
+                replica->err->closeWriteEnd();
                 replica->state = QStringLiteral("RUNNING");
                 onReplicaStarted(jobId);
             });
@@ -641,6 +660,12 @@ struct Scheduler::Private {
         Run* run = find(jobId);
         if (!run || replica->process != process)
             return;
+        // What the replica wrote before it exited is in the pipes: read it before judging the exit.
+        if (replica->out)
+            replica->out->drain();
+        if (replica->err)
+            replica->err->drain();
+        replica->out = replica->err = nullptr;
         logs->finishOutput(jobId, replica->taskName);
         // Qt reports the signal number as the exit code of a crashed process.
         const bool crashed = status == QProcess::CrashExit;

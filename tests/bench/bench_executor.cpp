@@ -182,7 +182,8 @@ int main(int argc, char** argv)
         qDeleteAll(procs);
     }
     const double o = median(ours), b = median(baseline);
-    std::printf("spawn_1_8_4: ours %.2f ms, baseline %.2f ms, ratio %.3f\n", o, b, b > 0 ? o / b : 0.0);
+    if (rounds > 0)
+        std::printf("spawn_1_8_4: ours %.2f ms, baseline %.2f ms, ratio %.3f\n", o, b, b > 0 ? o / b : 0.0);
     std::fflush(stdout);
 
     // ---- 2. log ingestion ---------------------------------------------------------------------
@@ -240,6 +241,8 @@ int main(int argc, char** argv)
     logs.flush();
     const double oursSeconds = double(t.nsecsElapsed()) / 1e9;
     const double oursCpu = cpuSeconds() - cpuBefore;
+    rusage usage {};
+    getrusage(RUSAGE_SELF, &usage);
     spinUntil([&] { return JobState::isFinal(store.job(id)->state); });
     const double rssAfter = peakRssMiB();
     const qint64 logBytes = QFileInfo(dataDir + QStringLiteral("/jobs/ingest/logs/master-replica-0.jsonl")).size();
