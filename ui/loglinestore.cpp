@@ -78,7 +78,7 @@ quint16 LogLineStore::taskId(const QString& taskName)
 
 quint64 LogLineStore::storeText(const char* text, qsizetype size)
 {
-    if (m_chunkUsed + size > ChunkSize) {
+    if (m_chunks.empty() || m_chunkUsed + size > ChunkSize) {
         m_chunks.push_back(std::shared_ptr<char[]>(new char[size_t(ChunkSize)]));
         m_chunkUsed = 0;
     }

@@ -114,6 +114,7 @@ void LogView::storeCleared()
     m_rows.clear();
     m_filterScannedTo = 0;
     m_pendingFrom = -1;
+    m_shownLines = m_store ? m_store->size() : 0;
     m_cursor = -1;
     m_anchor = -1;
     updateScrollRange();
@@ -134,6 +135,7 @@ void LogView::flushPending()
         return;
     const qint64 from = m_pendingFrom;
     m_pendingFrom = -1;
+    m_shownLines = m_store->size();
     if (m_filtered && !m_watcher && from >= 0)
         extendFilterFrom(std::min(from, m_filterScannedTo));
     // Task names may have grown: the task column fits the longest one (within reason).
@@ -171,6 +173,7 @@ void LogView::setFilter(const LogFilter& filter)
         m_watcher = nullptr;
     }
     m_filtered = !filter.isNull();
+    m_shownLines = m_store ? m_store->size() : 0;
     m_rows.clear();
     m_filterScannedTo = 0;
     m_cursor = -1;
@@ -232,7 +235,7 @@ qint64 LogView::rowCount() const
 {
     if (!m_store)
         return 0;
-    return m_filtered ? qint64(m_rows.size()) : m_store->size();
+    return m_filtered ? qint64(m_rows.size()) : m_shownLines;
 }
 
 qint64 LogView::lineAt(qint64 row) const

@@ -101,7 +101,9 @@ private:
     std::unique_ptr<LogLineMatcher> m_matcher;
     bool m_filtered = false;
     std::vector<quint32> m_rows; ///< store lines that match the filter (when m_filtered)
-    qint64 m_filterScannedTo = 0; ///< lines [0, m_filterScannedTo) are reflected in m_rows
+    qint64 m_filterScannedTo = 0;
+    qint64 m_shownLines = 0; ///< store lines the view knows of (unfiltered rows), updated on flush ///< lines [0,
+                             ///< m_filterScannedTo) are reflected in m_rows
 
     QFutureWatcher<std::vector<quint32>>* m_watcher = nullptr;
     qint64 m_workerStable = 0;

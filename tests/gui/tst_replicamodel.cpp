@@ -45,7 +45,7 @@ private Q_SLOTS:
         const QModelIndex w1 = model.index(model.rowOf(QStringLiteral("worker-replica-1")), 0);
         QCOMPARE(w1.data(ReplicaModel::StateRole).toString(), QStringLiteral("RUNNING"));
         QCOMPARE(model.index(w1.row(), ReplicaModel::GpusColumn).data().toString(), QStringLiteral("0, 1"));
-        QCOMPARE(w1.data(Qt::ToolTipRole).toString(), QStringLiteral("PID 1002, address 127.0.0.1:40001"));
+        QCOMPARE(w1.data(Qt::ToolTipRole).toString(), QStringLiteral("PID 1001, address 127.0.0.1:40001"));
         list.removeAt(1);
         model.setReplicas(list);
         QCOMPARE(model.rowCount(), 2);
