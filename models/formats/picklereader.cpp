@@ -21,7 +21,11 @@ public:
     Parser(QByteArrayView data, QString* error)
         : m_data(data)
         , m_error(error)
+        // Every BINPUT takes at least 2 bytes, so keys below the input size bound the array.
+        , m_denseLimit(quint32(std::min<qsizetype>(data.size(), 1 << 26)))
     {
+        // torch.save pickles make about one node per 7 bytes; reserving avoids regrowing.
+        m_pickle.nodes.reserve(size_t(std::min<qsizetype>(data.size() / 4 + 16, 1 << 22)));
     }
 
     std::optional<PickleReader::Pickle> run()
@@ -130,10 +134,13 @@ private:
             return false;
         Node n;
         n.kind = kind;
-        if (kind == Kind::String)
-            n.text = QString::fromUtf8(p, length);
-        else
-            n.bytes = QByteArray(p, length);
+        if (kind == Kind::String) {
+            n.text = int(m_pickle.strings.size());
+            m_pickle.strings.push_back(QString::fromUtf8(p, length));
+        } else {
+            n.blob = int(m_pickle.blobs.size());
+            m_pickle.blobs.emplace_back(p, length);
+        }
         push(add(std::move(n)));
         return true;
     }
@@ -161,15 +168,32 @@ private:
         int index;
         if (!top(&index))
             return false;
-        m_memo.insert(key, index);
+        // Memo keys are small and sequential in practice; a dense array avoids hashing.
+        if (key < m_denseLimit) {
+            if (key >= m_denseMemo.size())
+                m_denseMemo.resize(size_t(key) + 1, -1);
+            if (m_denseMemo[key] < 0)
+                ++m_memoCount;
+            m_denseMemo[key] = index;
+        } else {
+            if (!m_memo.contains(key))
+                ++m_memoCount;
+            m_memo.insert(key, index);
+        }
         return true;
     }
     bool memoGet(quint32 key)
     {
-        const auto it = m_memo.constFind(key);
-        if (it == m_memo.cend())
+        int index = -1;
+        if (key < m_denseLimit) {
+            if (key < m_denseMemo.size())
+                index = m_denseMemo[key];
+        } else {
+            index = m_memo.value(key, -1);
+        }
+        if (index < 0)
             return error(QStringLiteral("memo key %1 was never stored").arg(key));
-        push(*it);
+        push(index);
         return true;
     }
 
@@ -180,8 +204,10 @@ private:
                 QStringLiteral("global %1.%2 is not allowed (only checkpoint data types are read)").arg(module, name));
         Node n;
         n.kind = Kind::Global;
-        n.text = module;
-        n.name = name;
+        n.text = int(m_pickle.strings.size());
+        m_pickle.strings.push_back(module);
+        n.name = int(m_pickle.strings.size());
+        m_pickle.strings.push_back(name);
         push(add(std::move(n)));
         return true;
     }
@@ -189,8 +215,8 @@ private:
     bool isOrderedDict(int index) const
     {
         const Node& n = m_pickle.nodes[size_t(index)];
-        return n.kind == Kind::Global && n.text == QLatin1String("collections")
-            && n.name == QLatin1String("OrderedDict");
+        return n.kind == Kind::Global && m_pickle.text(n) == QLatin1String("collections")
+            && m_pickle.name(n) == QLatin1String("OrderedDict");
     }
 
     bool setItems(int dict, const std::vector<int>& items)
@@ -431,7 +457,7 @@ private:
             return takeLe(&key) && memoPut(key);
         }
         case 0x94: // MEMOIZE
-            return memoPut(quint32(m_memo.size()));
+            return memoPut(m_memoCount);
         case 'h': { // BINGET
             quint8 key;
             return takeLe(&key) && memoGet(key);
@@ -473,7 +499,7 @@ private:
             const Node& name = m_pickle.nodes[size_t(nameIndex)];
             if (module.kind != Kind::String || name.kind != Kind::String)
                 return error(QStringLiteral("STACK_GLOBAL needs two strings"));
-            return pushGlobal(module.text, name.text);
+            return pushGlobal(m_pickle.text(module), m_pickle.text(name));
         }
         case 'R': // REDUCE
         case 0x81: { // NEWOBJ
@@ -529,6 +555,9 @@ private:
     std::vector<int> m_stack;
     std::vector<size_t> m_marks;
     QHash<quint32, int> m_memo;
+    std::vector<int> m_denseMemo;
+    quint32 m_denseLimit = 0;
+    quint32 m_memoCount = 0; // MEMOIZE's next key: the number of memo entries
 };
 
 } // namespace

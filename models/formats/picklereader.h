@@ -43,23 +43,34 @@ public:
         PersistentId, ///< items = [pid]
     };
 
+    /// Kept small (64 bytes): a checkpoint's pickle has ~10 nodes per tensor. Text lives in
+    /// Pickle::strings, bytes in Pickle::blobs.
     struct Node {
         Kind kind = Kind::None;
         bool boolean = false;
         bool bigInt = false; ///< an integer that did not fit into 64 bits (integer holds 0)
+        int state = -1; ///< BUILD state applied to this node, -1 when none
+        int text = -1; ///< String: its text; Global: the module (index into Pickle::strings)
+        int name = -1; ///< Global: the qualified name (index into Pickle::strings)
+        int blob = -1; ///< Bytes: index into Pickle::blobs
         qint64 integer = 0;
         double real = 0;
-        QString text; ///< String value; Global module
-        QString name; ///< Global name
-        QByteArray bytes;
         std::vector<int> items; ///< List/Tuple/Set elements; Dict keys and values alternating; Call/PersistentId
-        int state = -1; ///< BUILD state applied to this node, -1 when none
     };
 
     struct Pickle {
         std::vector<Node> nodes;
+        std::vector<QString> strings;
+        std::vector<QByteArray> blobs;
         int root = -1;
         const Node& at(int index) const { return nodes[size_t(index)]; }
+        /// The text of a String node or a Global's module; empty for other nodes.
+        const QString& text(const Node& node) const { return node.text < 0 ? m_empty : strings[size_t(node.text)]; }
+        /// A Global's qualified name; empty for other nodes.
+        const QString& name(const Node& node) const { return node.name < 0 ? m_empty : strings[size_t(node.name)]; }
+
+    private:
+        QString m_empty;
     };
 
     /// Parses one pickle from the start of `data` up to its STOP opcode.

@@ -100,7 +100,7 @@ public:
                     m_info->scalars.insert(key, value.boolean);
                     break;
                 case Kind::String:
-                    m_info->scalars.insert(key, value.text);
+                    m_info->scalars.insert(key, m_pickle.text(value));
                     break;
                 default:
                     break;
@@ -120,11 +120,11 @@ private:
         return false;
     }
 
-    static QString keyName(const Node& key)
+    QString keyName(const Node& key) const
     {
         switch (key.kind) {
         case Kind::String:
-            return key.text;
+            return m_pickle.text(key);
         case Kind::Int:
             return key.bigInt ? QStringLiteral("<int>") : QString::number(key.integer);
         case Kind::Float:
@@ -179,12 +179,13 @@ private:
     {
         const Node& callable = m_pickle.at(node.items[0]);
         const Node& args = m_pickle.at(node.items[1]);
-        if (callable.text != QLatin1String("torch._utils"))
+        const QString& callableName = m_pickle.name(callable);
+        if (m_pickle.text(callable) != QLatin1String("torch._utils"))
             return true; // a device, dtype, numpy scalar…: data, not a tensor
-        if (callable.name == QLatin1String("_rebuild_parameter")
-            || callable.name == QLatin1String("_rebuild_parameter_with_state")) {
+        if (callableName == QLatin1String("_rebuild_parameter")
+            || callableName == QLatin1String("_rebuild_parameter_with_state")) {
             if (args.items.empty()) {
-                m_error = QStringLiteral("%1: %2 without arguments").arg(name, callable.name);
+                m_error = QStringLiteral("%1: %2 without arguments").arg(name, callableName);
                 return false;
             }
             return walk(args.items[0], name, depth + 1);
@@ -223,10 +224,10 @@ private:
         const Node& pid = m_pickle.at(storage.items[0]);
         // ('storage', <storage class>, key, location, numel)
         if (pid.kind != Kind::Tuple || pid.items.size() < 3
-            || m_pickle.at(pid.items[0]).text != QLatin1String("storage")
+            || m_pickle.text(m_pickle.at(pid.items[0])) != QLatin1String("storage")
             || m_pickle.at(pid.items[1]).kind != Kind::Global || m_pickle.at(pid.items[2]).kind != Kind::String)
             return bad(QStringLiteral("persistent id is not ('storage', type, key, location, numel)"));
-        const QString storageName = m_pickle.at(pid.items[1]).name;
+        const QString& storageName = m_pickle.name(m_pickle.at(pid.items[1]));
         const StorageType* type = storageType(storageName);
         if (!type)
             return bad(QStringLiteral("unknown storage type torch.%1").arg(storageName));
@@ -242,7 +243,7 @@ private:
         t.dtype = QLatin1String(type->dtype);
         t.elementType = type->type;
         t.file = m_path;
-        t.storageKey = m_pickle.at(pid.items[2]).text;
+        t.storageKey = m_pickle.text(m_pickle.at(pid.items[2]));
         t.storageOffset = offset.integer;
         const ZipArchive::Entry* entry = m_zip.find(m_archiveName % QStringLiteral("data/") % t.storageKey);
         if (!entry)
@@ -310,6 +311,8 @@ std::optional<CheckpointInfo> readArchive(const ZipArchive& zip, const QString& 
         return fail(QStringLiteral("data.pkl: ") % why);
 
     CheckpointInfo info;
+    // One storage entry per tensor, as torch.save writes them; views share storages.
+    info.tensors.reserve(zip.entries().size());
     info.format = QStringLiteral("pytorch");
     info.path = path;
     info.files = QStringList { path };

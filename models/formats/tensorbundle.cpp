@@ -345,9 +345,14 @@ std::optional<CheckpointInfo> TensorBundle::parseIndex(QByteArrayView indexBytes
     CheckpointInfo info;
     info.format = QStringLiteral("tf-bundle");
     info.path = prefix;
+    // An entry takes some 30–60 bytes of the table; guessing low only costs a regrowth.
+    info.tensors.reserve(qsizetype(std::min<qint64>(indexBytes.size() / 64, 1 << 20)));
     bool haveHeader = false;
     int numShards = 0;
     BundleEntryProto entry;
+    // Names shared by many entries, made once: shard file names and dtype names.
+    QStringList shardFiles;
+    QHash<int, QString> dtypeNames;
     for (it->SeekToFirst(); it->Valid(); it->Next()) {
         const leveldb::Slice key = it->key();
         const leveldb::Slice value = it->value();
@@ -360,6 +365,9 @@ std::optional<CheckpointInfo> TensorBundle::parseIndex(QByteArrayView indexBytes
                     QStringLiteral("header num_shards %1 is outside [1, %2]").arg(header.num_shards()).arg(kMaxShards));
             numShards = header.num_shards();
             haveHeader = true;
+            shardFiles.reserve(numShards);
+            for (int i = 0; i < numShards; ++i)
+                shardFiles.append(shardFileName(prefix, i, numShards));
             info.metadata.insert(QStringLiteral("numShards"), numShards);
             info.metadata.insert(QStringLiteral("endianness"),
                 header.endianness() == BundleHeaderProto::BIG ? QStringLiteral("BIG") : QStringLiteral("LITTLE"));
@@ -379,7 +387,10 @@ std::optional<CheckpointInfo> TensorBundle::parseIndex(QByteArrayView indexBytes
         TensorInfo t;
         t.name = name;
         t.displayName = objectPath(name);
-        t.dtype = dtypeName(entry.dtype());
+        auto dtype = dtypeNames.find(entry.dtype());
+        if (dtype == dtypeNames.end())
+            dtype = dtypeNames.insert(entry.dtype(), dtypeName(entry.dtype()));
+        t.dtype = *dtype;
         t.elementType = elementTypeOf(entry.dtype());
         t.isMetadata = name == QLatin1String("_CHECKPOINTABLE_OBJECT_GRAPH");
         if (entry.shape().unknown_rank())
@@ -408,7 +419,7 @@ std::optional<CheckpointInfo> TensorBundle::parseIndex(QByteArrayView indexBytes
                             .arg(elementBytes)
                             .arg(t.dtype));
         t.shard = entry.shard_id();
-        t.file = shardFileName(prefix, entry.shard_id(), numShards);
+        t.file = shardFiles.at(entry.shard_id());
         t.offset = entry.offset();
         t.size = entry.size();
         t.crc32c = unmaskCrc(entry.crc32c());
@@ -419,8 +430,7 @@ std::optional<CheckpointInfo> TensorBundle::parseIndex(QByteArrayView indexBytes
     if (!haveHeader)
         return fail(QStringLiteral("no header entry (key \"\")"));
     info.files.append(indexPath);
-    for (int i = 0; i < numShards; ++i)
-        info.files.append(shardFileName(prefix, i, numShards));
+    info.files.append(shardFiles);
     return info;
 }
 
@@ -463,25 +473,25 @@ std::optional<CheckpointInfo> TensorBundle::read(const QString& path, QString* e
 
     // Every entry's bytes must lie inside its shard; a missing or short shard is reported here
     // rather than when a user asks for values.
-    QHash<QString, qint64> shardSizes;
+    std::vector<qint64> shardSizes(size_t(info->files.size() - 1), -2);
     for (const TensorInfo& t : std::as_const(info->tensors)) {
-        auto it = shardSizes.find(t.file);
-        if (it == shardSizes.end()) {
+        qint64& shardSize = shardSizes[size_t(t.shard)];
+        if (shardSize == -2) {
             const QFileInfo shardInfo(t.file);
-            it = shardSizes.insert(t.file, shardInfo.exists() ? shardInfo.size() : -1);
+            shardSize = shardInfo.exists() ? shardInfo.size() : -1;
         }
-        if (*it < 0) {
+        if (shardSize < 0) {
             if (error)
                 *error = QStringLiteral("%1: data file missing (holds tensor \"%2\")").arg(t.file, t.name);
             return std::nullopt;
         }
-        if (t.offset > *it || t.size > *it - t.offset) {
+        if (t.offset > shardSize || t.size > shardSize - t.offset) {
             if (error)
                 *error = QStringLiteral("%1: tensor \"%2\" bytes [%3, %4) lie beyond the end of the file (%5 bytes)")
                              .arg(t.file, t.name)
                              .arg(t.offset)
                              .arg(t.offset + t.size)
-                             .arg(*it);
+                             .arg(shardSize);
             return std::nullopt;
         }
     }
