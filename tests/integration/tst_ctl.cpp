@@ -1,0 +1,562 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// The real trainyardctl binary against the real executor (which it starts itself), isolated in temporary
+// XDG folders: help and usage errors, submit/describe/list/filter/stream-logs/update/cancel, API errors
+// naming the field, --config with a real gcloud config, local train, and nothing left running.
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <csignal>
+
+namespace {
+
+struct CtlRun {
+    int code = -1;
+    QString out;
+    QString err;
+};
+
+bool processAlive(qint64 pid)
+{
+    if (pid <= 0 || ::kill(static_cast<pid_t>(pid), 0) != 0)
+        return false;
+    QFile stat(QStringLiteral("/proc/%1/stat").arg(pid));
+    if (!stat.open(QIODevice::ReadOnly))
+        return false;
+    const QByteArray text = stat.readAll();
+    const qsizetype close = text.lastIndexOf(')');
+    return close < 0 || text.mid(close + 2, 1) != "Z"; // a zombie is gone for our purposes
+}
+
+} // namespace
+
+class TestCtl : public QObject {
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_root;
+    QString m_package;
+
+    QProcessEnvironment environment() const
+    {
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("XDG_RUNTIME_DIR"), m_root.filePath(QStringLiteral("run")));
+        env.insert(QStringLiteral("XDG_DATA_HOME"), m_root.filePath(QStringLiteral("data")));
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_root.filePath(QStringLiteral("config")));
+        env.insert(QStringLiteral("TRAINYARD_EXECUTOR_BIN"), QStringLiteral(TRAINYARD_EXECUTOR_BIN));
+        env.remove(QStringLiteral("TRAINYARD_EXECUTOR"));
+        env.remove(QStringLiteral("TRAINYARD_TOKEN"));
+        return env;
+    }
+
+    CtlRun ctl(const QStringList& args, int timeoutMs = 180000)
+    {
+        QProcess p;
+        p.setProcessEnvironment(environment());
+        p.setWorkingDirectory(m_root.path());
+        p.start(QStringLiteral(TRAINYARD_CTL_BIN), args);
+        CtlRun run;
+        if (!p.waitForFinished(timeoutMs)) {
+            p.kill();
+            p.waitForFinished();
+            run.err = QStringLiteral("timed out: ") + args.join(QLatin1Char(' '));
+            return run;
+        }
+        run.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+        run.out = QString::fromUtf8(p.readAllStandardOutput());
+        run.err = QString::fromUtf8(p.readAllStandardError());
+        return run;
+    }
+
+    QJsonObject describeJson(const QString& jobId)
+    {
+        const CtlRun r
+            = ctl({ QStringLiteral("jobs"), QStringLiteral("describe"), jobId, QStringLiteral("--format=json") });
+        return QJsonDocument::fromJson(r.out.toUtf8()).object();
+    }
+
+    QStringList submitArgs(const QString& jobId, const QString& module) const
+    {
+        return { QStringLiteral("jobs"), QStringLiteral("submit"), QStringLiteral("training"), jobId,
+            QStringLiteral("--package-path"), m_package, QStringLiteral("--module-name"), module,
+            QStringLiteral("--job-dir"), m_root.filePath(QStringLiteral("jobs/") + jobId) };
+    }
+
+    qint64 executorPid() const
+    {
+        QFile f(m_root.filePath(QStringLiteral("run/trainyard/executor.json")));
+        if (!f.open(QIODevice::ReadOnly))
+            return 0;
+        const QJsonValue pid = QJsonDocument::fromJson(f.readAll()).object().value(QStringLiteral("pid"));
+        return pid.isString() ? pid.toString().toLongLong() : static_cast<qint64>(pid.toDouble());
+    }
+
+    static void writeFile(const QString& path, const QByteArray& text)
+    {
+        QDir().mkpath(QFileInfo(path).absolutePath());
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        f.write(text);
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY(m_root.isValid());
+        for (const char* d : { "run", "data", "config" })
+            QVERIFY(QDir().mkpath(m_root.filePath(QLatin1String(d))));
+        QFile::setPermissions(m_root.filePath(QStringLiteral("run")),
+            QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
+        // A tiny, real, pip-installable training package.
+        m_package = m_root.filePath(QStringLiteral("pkg"));
+        writeFile(m_package + QStringLiteral("/setup.py"),
+            "from setuptools import setup\nsetup(name='ctlhello', version='0.1', packages=['ctlhello'])\n");
+        writeFile(m_package + QStringLiteral("/ctlhello/__init__.py"), "");
+        writeFile(m_package + QStringLiteral("/ctlhello/task.py"),
+            "import json, os, sys\n"
+            "tf = json.loads(os.environ.get('TF_CONFIG', '{}'))\n"
+            "task = tf.get('task', {})\n"
+            "print('hello from %s %s args=%s' % (task.get('type', 'none'), task.get('index', 0), "
+            "' '.join(sys.argv[1:])), flush=True)\n"
+            "print('a warning line', file=sys.stderr, flush=True)\n");
+        writeFile(m_package + QStringLiteral("/ctlhello/wait.py"),
+            "import time\nprint('waiting', flush=True)\ntime.sleep(600)\n");
+        writeFile(m_package + QStringLiteral("/ctlhello/exit3.py"),
+            "import json, os, sys\n"
+            "tf = json.loads(os.environ.get('TF_CONFIG', '{}'))\n"
+            "print('giving up', flush=True)\nsys.exit(3)\n");
+    }
+
+    void cleanupTestCase()
+    {
+        const qint64 pid = executorPid();
+        if (pid > 0) {
+            ::kill(static_cast<pid_t>(pid), SIGTERM);
+            QTRY_VERIFY_WITH_TIMEOUT(!processAlive(pid), 30000);
+        }
+        // No process of this test is left: nothing runs with our temporary folder in its command line.
+        const QStringList procs = QDir(QStringLiteral("/proc")).entryList(QDir::Dirs);
+        for (const QString& p : procs) {
+            bool ok = false;
+            const qint64 pid = p.toLongLong(&ok);
+            if (!ok)
+                continue;
+            QFile cmdline(QStringLiteral("/proc/%1/cmdline").arg(pid));
+            if (!cmdline.open(QIODevice::ReadOnly))
+                continue;
+            const QByteArray cmd = cmdline.readAll();
+            QVERIFY2(!cmd.contains(m_root.path().toUtf8()) || !processAlive(pid),
+                qPrintable(QStringLiteral("left behind: pid %1 %2")
+                               .arg(pid)
+                               .arg(QString::fromUtf8(cmd).replace(QChar(u'\0'), QLatin1Char(' ')))));
+        }
+    }
+
+    void help_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("expected");
+        QTest::addRow("root") << QStringList { QStringLiteral("--help") } << QStringLiteral("jobs");
+        QTest::addRow("jobs") << QStringList { QStringLiteral("jobs"), QStringLiteral("--help") }
+                              << QStringLiteral("stream-logs");
+        QTest::addRow("submit group") << QStringList { QStringLiteral("jobs"), QStringLiteral("submit"),
+            QStringLiteral("--help") } << QStringLiteral("training");
+        QTest::addRow("submit training") << QStringList { QStringLiteral("jobs"), QStringLiteral("submit"),
+            QStringLiteral("training"), QStringLiteral("--help") }
+                                         << QStringLiteral("--parameter-server-count");
+        QTest::addRow("describe") << QStringList { QStringLiteral("jobs"), QStringLiteral("describe"),
+            QStringLiteral("--help") }
+                                  << QStringLiteral("--summarize");
+        QTest::addRow("list") << QStringList { QStringLiteral("jobs"), QStringLiteral("list"),
+            QStringLiteral("--help") }
+                              << QStringLiteral("--filter");
+        QTest::addRow("cancel") << QStringList { QStringLiteral("jobs"), QStringLiteral("cancel"),
+            QStringLiteral("--help") }
+                                << QStringLiteral("JOB");
+        QTest::addRow("stream-logs") << QStringList { QStringLiteral("jobs"), QStringLiteral("stream-logs"),
+            QStringLiteral("--help") }
+                                     << QStringLiteral("--task-name");
+        QTest::addRow("update") << QStringList { QStringLiteral("jobs"), QStringLiteral("update"),
+            QStringLiteral("--help") }
+                                << QStringLiteral("--update-labels");
+        QTest::addRow("local") << QStringList { QStringLiteral("local"), QStringLiteral("--help") }
+                               << QStringLiteral("train");
+        QTest::addRow("local train") << QStringList { QStringLiteral("local"), QStringLiteral("train"),
+            QStringLiteral("--help") }
+                                     << QStringLiteral("--distributed");
+    }
+
+    void help()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(QString, expected);
+        const CtlRun r = ctl(args);
+        QCOMPARE(r.code, 0);
+        QVERIFY2(r.out.contains(expected), qPrintable(r.out));
+        QVERIFY(r.out.contains(QLatin1String("SYNOPSIS")));
+        // Help never needs the executor.
+        QCOMPARE(executorPid(), 0);
+    }
+
+    void usageErrors_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("expected");
+        const QStringList submit { QStringLiteral("jobs"), QStringLiteral("submit"), QStringLiteral("training") };
+        QTest::addRow("no verb") << QStringList {} << QStringLiteral("Command name argument expected");
+        QTest::addRow("unknown group") << QStringList { QStringLiteral("models") }
+                                       << QStringLiteral("Invalid choice: 'models'");
+        QTest::addRow("missing job") << submit << QStringLiteral("argument JOB: Must be specified.");
+        QTest::addRow("unknown flag") << (submit + QStringList { QStringLiteral("j1"), QStringLiteral("--bogus") })
+                                      << QStringLiteral("unrecognized arguments: --bogus");
+        QTest::addRow("flag without value")
+            << (submit + QStringList { QStringLiteral("j1"), QStringLiteral("--module-name") })
+            << QStringLiteral("argument --module-name: expected one argument");
+        QTest::addRow("bad scale tier") << (submit
+            + QStringList { QStringLiteral("j1"), QStringLiteral("--package-path"), QStringLiteral("."),
+                QStringLiteral("--module-name=m"), QStringLiteral("--scale-tier=huge") })
+                                        << QStringLiteral("argument --scale-tier: Invalid choice: 'huge'");
+        QTest::addRow("bad count") << (submit
+            + QStringList { QStringLiteral("j1"), QStringLiteral("--package-path=."), QStringLiteral("--module-name=m"),
+                QStringLiteral("--worker-count=two") })
+                                   << QStringLiteral("argument --worker-count: Invalid integer value [two]");
+        QTest::addRow("bad accelerator") << (submit
+            + QStringList { QStringLiteral("j1"), QStringLiteral("--package-path=."), QStringLiteral("--module-name=m"),
+                QStringLiteral("--master-accelerator=count=1") })
+                                         << QStringLiteral("Key [type] required");
+        QTest::addRow("async and stream") << (submit
+            + QStringList { QStringLiteral("j1"), QStringLiteral("--async"), QStringLiteral("--stream-logs") })
+                                          << QStringLiteral("At most one of --async | --stream-logs");
+        QTest::addRow("no module") << (submit
+            + QStringList { QStringLiteral("j1"), QStringLiteral("--package-path=.") })
+                                   << QStringLiteral("argument --module-name: Must be specified.");
+        QTest::addRow("update without flags") << QStringList { QStringLiteral("jobs"), QStringLiteral("update"),
+            QStringLiteral("j1") } << QStringLiteral("At least one of --update-labels");
+        QTest::addRow("list bad limit") << QStringList { QStringLiteral("jobs"), QStringLiteral("list"),
+            QStringLiteral("--limit=0") }
+                                        << QStringLiteral("argument --limit: Value must be greater than or equal to 1");
+        QTest::addRow("bad format") << QStringList { QStringLiteral("jobs"), QStringLiteral("describe"),
+            QStringLiteral("j1"), QStringLiteral("--format=xml") }
+                                    << QStringLiteral("argument --format: Invalid choice: 'xml'");
+        QTest::addRow("local train without module") << QStringList { QStringLiteral("local"), QStringLiteral("train") }
+                                                    << QStringLiteral("argument --module-name: Must be specified.");
+    }
+
+    void usageErrors()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(QString, expected);
+        const CtlRun r = ctl(args);
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains(expected), qPrintable(r.err));
+        QVERIFY(r.err.startsWith(QLatin1String("ERROR: (trainyardctl")));
+    }
+
+    void submitStartsExecutorAndDescribes()
+    {
+        QCOMPARE(executorPid(), 0);
+        const CtlRun r = ctl(submitArgs(QStringLiteral("hello_1"), QStringLiteral("ctlhello.task"))
+            + QStringList { QStringLiteral("--labels=owner=alice,team=ml"), QStringLiteral("--async"),
+                QStringLiteral("--"), QStringLiteral("--epochs"), QStringLiteral("1"),
+                QStringLiteral("--flag=with=equals") });
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QVERIFY2(r.err.contains(QLatin1String("Job [hello_1] submitted successfully.")), qPrintable(r.err));
+        QVERIFY(
+            r.err.contains(QLatin1String("Your job is still active. You may view the status of your job with the "
+                                         "command\n\n  $ trainyardctl jobs describe hello_1\n\nor continue streaming "
+                                         "the logs with the command\n\n  $ trainyardctl jobs stream-logs hello_1")));
+        QVERIFY(r.err.contains(QLatin1String("deprecated")));
+        QVERIFY2(r.out.startsWith(QLatin1String("jobId: hello_1\nstate: ")), qPrintable(r.out));
+        const qint64 pid = executorPid();
+        QVERIFY(pid > 0);
+        QVERIFY(processAlive(pid));
+
+        // stream-logs blocks until the job ends; gcloud's tab-separated line format.
+        const CtlRun logs = ctl({ QStringLiteral("jobs"), QStringLiteral("stream-logs"), QStringLiteral("hello_1") });
+        QVERIFY2(logs.code == 0, qPrintable(logs.err));
+        static const QRegularExpression line(
+            QStringLiteral(
+                "^INFO\\t\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d [+-]\\d{4}\\tmaster-replica-0\\t\\thello from "
+                "master 0 args=--epochs 1 --flag=with=equals --job-dir \\S+$"),
+            QRegularExpression::MultilineOption);
+        QVERIFY2(line.match(logs.out).hasMatch(), qPrintable(logs.out));
+        QVERIFY(logs.out.contains(QLatin1String("\tservice\t\t")));
+        // --task-name filters.
+        const CtlRun service = ctl({ QStringLiteral("jobs"), QStringLiteral("stream-logs"), QStringLiteral("hello_1"),
+            QStringLiteral("--task-name=service") });
+        QCOMPARE(service.code, 0);
+        QVERIFY(!service.out.isEmpty());
+        QVERIFY(!service.out.contains(QLatin1String("master-replica-0")));
+
+        const QJsonObject job = describeJson(QStringLiteral("hello_1"));
+        QCOMPARE(job.value(QStringLiteral("state")).toString(), QStringLiteral("SUCCEEDED"));
+        const QJsonObject input = job.value(QStringLiteral("trainingInput")).toObject();
+        QCOMPARE(input.value(QStringLiteral("pythonModule")).toString(), QStringLiteral("ctlhello.task"));
+        QCOMPARE(input.value(QStringLiteral("packageUris")).toArray().first().toString(), m_package);
+        QCOMPARE(input.value(QStringLiteral("args")).toArray().last().toString(), QStringLiteral("--flag=with=equals"));
+        QCOMPARE(job.value(QStringLiteral("labels")).toObject().value(QStringLiteral("owner")).toString(),
+            QStringLiteral("alice"));
+
+        const CtlRun yaml = ctl({ QStringLiteral("jobs"), QStringLiteral("describe"), QStringLiteral("hello_1") });
+        QCOMPARE(yaml.code, 0);
+        QVERIFY2(yaml.out.contains(QLatin1String("\njobId: hello_1\n")), qPrintable(yaml.out));
+        QVERIFY(yaml.out.contains(QLatin1String("\nstate: SUCCEEDED\n")));
+        QVERIFY(yaml.out.contains(QLatin1String("\n  pythonModule: ctlhello.task\n")));
+        QVERIFY(yaml.out.contains(QLatin1String("\n  args:\n  - --epochs\n  - '1'\n")));
+
+        const CtlRun summary = ctl({ QStringLiteral("jobs"), QStringLiteral("describe"), QStringLiteral("hello_1"),
+            QStringLiteral("--summarize") });
+        QCOMPARE(summary.code, 0);
+        QVERIFY(summary.out.contains(QLatin1String("Job Overview")));
+        QVERIFY(summary.out.contains(QLatin1String("Training Input Summary")));
+        QVERIFY(summary.out.contains(QLatin1String("ctlhello.task")));
+        // The same executor served every call.
+        QCOMPARE(executorPid(), pid);
+    }
+
+    void streamLogsSubmit()
+    {
+        const CtlRun r = ctl(submitArgs(QStringLiteral("hello_stream"), QStringLiteral("ctlhello.task"))
+            + QStringList { QStringLiteral("--stream-logs") });
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QVERIFY(r.err.contains(QLatin1String("Job [hello_stream] submitted successfully.")));
+        QVERIFY(!r.err.contains(QLatin1String("Your job is still active")));
+        QVERIFY2(r.err.contains(QLatin1String("\tmaster-replica-0\t\thello from master 0")), qPrintable(r.err));
+        QVERIFY(r.err.contains(QLatin1String("\tmaster-replica-0\t\ta warning line")));
+        QVERIFY2(
+            r.out.startsWith(QLatin1String("jobId: hello_stream\nstate: SUCCEEDED\nstartTime: '")), qPrintable(r.out));
+        QVERIFY(r.out.contains(QLatin1String("\nendTime: '")));
+
+        // A job that fails: --stream-logs exits 1.
+        const CtlRun failed = ctl(submitArgs(QStringLiteral("hello_exit3"), QStringLiteral("ctlhello.exit3"))
+            + QStringList { QStringLiteral("--stream-logs") });
+        QCOMPARE(failed.code, 1);
+        QVERIFY(failed.out.contains(QLatin1String("state: FAILED")));
+        QVERIFY(failed.err.contains(QLatin1String("giving up")));
+    }
+
+    void listAndFilter_data()
+    {
+        QTest::addColumn<QString>("filter");
+        QTest::addColumn<QStringList>("expected");
+        QTest::addColumn<QStringList>("absent");
+        QTest::addRow("all") << QString() << QStringList { QStringLiteral("hello_1"), QStringLiteral("hello_stream") }
+                             << QStringList {};
+        QTest::addRow("prefix") << QStringLiteral("jobId:hello_s*") << QStringList { QStringLiteral("hello_stream") }
+                                << QStringList { QStringLiteral("hello_1") };
+        QTest::addRow("state") << QStringLiteral("state:FAILED") << QStringList { QStringLiteral("hello_exit3") }
+                               << QStringList { QStringLiteral("hello_1"), QStringLiteral("hello_stream") };
+        QTest::addRow("label") << QStringLiteral("labels.owner=alice") << QStringList { QStringLiteral("hello_1") }
+                               << QStringList { QStringLiteral("hello_stream") };
+    }
+
+    void listAndFilter()
+    {
+        QFETCH(QString, filter);
+        QFETCH(QStringList, expected);
+        QFETCH(QStringList, absent);
+        QStringList args { QStringLiteral("jobs"), QStringLiteral("list") };
+        if (!filter.isEmpty())
+            args << QStringLiteral("--filter") << filter;
+        const CtlRun r = ctl(args);
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        static const QRegularExpression header(QStringLiteral("^JOB_ID +STATUS +CREATED\n"));
+        QVERIFY2(header.match(r.out).hasMatch(), qPrintable(r.out));
+        for (const QString& id : expected) {
+            const QRegularExpression row(
+                QStringLiteral("^%1 +[A-Z]+ +\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d$").arg(id),
+                QRegularExpression::MultilineOption);
+            QVERIFY2(row.match(r.out).hasMatch(), qPrintable(r.out));
+        }
+        for (const QString& id : absent)
+            QVERIFY2(!r.out.contains(id + QLatin1Char(' ')), qPrintable(r.out));
+    }
+
+    void listFormatsAndLimit()
+    {
+        const CtlRun json = ctl({ QStringLiteral("jobs"), QStringLiteral("list"), QStringLiteral("--format=json"),
+            QStringLiteral("--limit=2"), QStringLiteral("--page-size=1") });
+        QCOMPARE(json.code, 0);
+        const QJsonArray jobs = QJsonDocument::fromJson(json.out.toUtf8()).array();
+        QCOMPARE(jobs.size(), 2);
+        const CtlRun none
+            = ctl({ QStringLiteral("jobs"), QStringLiteral("list"), QStringLiteral("--filter=jobId:nothing*") });
+        QCOMPARE(none.code, 0);
+        QVERIFY(none.out.isEmpty());
+        QVERIFY(none.err.contains(QLatin1String("Listed 0 items.")));
+        const CtlRun bad = ctl({ QStringLiteral("jobs"), QStringLiteral("list"), QStringLiteral("--filter=((") });
+        QCOMPARE(bad.code, 1);
+        QVERIFY2(
+            bad.err.startsWith(QLatin1String("ERROR: (trainyardctl.jobs.list) INVALID_ARGUMENT")), qPrintable(bad.err));
+    }
+
+    void updateLabels()
+    {
+        CtlRun r = ctl({ QStringLiteral("jobs"), QStringLiteral("update"), QStringLiteral("hello_1"),
+            QStringLiteral("--update-labels=stage=test"), QStringLiteral("--remove-labels=team") });
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QVERIFY(r.err.contains(QLatin1String("Updated job [hello_1].")));
+        QJsonObject labels = describeJson(QStringLiteral("hello_1")).value(QStringLiteral("labels")).toObject();
+        QCOMPARE(labels,
+            (QJsonObject { { QStringLiteral("owner"), QStringLiteral("alice") },
+                { QStringLiteral("stage"), QStringLiteral("test") } }));
+        r = ctl({ QStringLiteral("jobs"), QStringLiteral("update"), QStringLiteral("hello_1"),
+            QStringLiteral("--update-labels=stage=test") });
+        QCOMPARE(r.code, 0);
+        QVERIFY(r.err.contains(QLatin1String("No update to perform.")));
+        r = ctl({ QStringLiteral("jobs"), QStringLiteral("update"), QStringLiteral("hello_1"),
+            QStringLiteral("--update-labels=Bad=x") });
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains(QLatin1String("field: labels.Bad")) || r.err.contains(QLatin1String("labels.Bad")),
+            qPrintable(r.err));
+        r = ctl({ QStringLiteral("jobs"), QStringLiteral("update"), QStringLiteral("hello_1"),
+            QStringLiteral("--clear-labels") });
+        QCOMPARE(r.code, 0);
+        QVERIFY(describeJson(QStringLiteral("hello_1")).value(QStringLiteral("labels")).toObject().isEmpty());
+    }
+
+    void cancel()
+    {
+        CtlRun r = ctl(submitArgs(QStringLiteral("hello_wait"), QStringLiteral("ctlhello.wait")));
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QTRY_COMPARE_WITH_TIMEOUT(describeJson(QStringLiteral("hello_wait")).value(QStringLiteral("state")).toString(),
+            QStringLiteral("RUNNING"), 120000);
+        r = ctl({ QStringLiteral("jobs"), QStringLiteral("cancel"), QStringLiteral("hello_wait") });
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        // stream-logs returns once the job is final.
+        r = ctl({ QStringLiteral("jobs"), QStringLiteral("stream-logs"), QStringLiteral("hello_wait") });
+        QCOMPARE(r.code, 0);
+        QVERIFY(r.out.contains(QLatin1String("waiting")));
+        QCOMPARE(describeJson(QStringLiteral("hello_wait")).value(QStringLiteral("state")).toString(),
+            QStringLiteral("CANCELLED"));
+        r = ctl({ QStringLiteral("jobs"), QStringLiteral("cancel"), QStringLiteral("hello_wait") });
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains(QLatin1String("FAILED_PRECONDITION")), qPrintable(r.err));
+        r = ctl({ QStringLiteral("jobs"), QStringLiteral("describe"), QStringLiteral("no_such_job") });
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.startsWith(QLatin1String("ERROR: (trainyardctl.jobs.describe) NOT_FOUND: ")), qPrintable(r.err));
+    }
+
+    void invalidJobs_data()
+    {
+        QTest::addColumn<QStringList>("extra");
+        QTest::addColumn<QString>("field");
+        QTest::addRow("custom without master")
+            << QStringList { QStringLiteral("--scale-tier=custom") } << QStringLiteral("trainingInput.masterType");
+        QTest::addRow("workers without type") << QStringList { QStringLiteral("--scale-tier=custom"),
+            QStringLiteral("--master-machine-type=n1-standard-4"), QStringLiteral("--worker-count=2") }
+                                              << QStringLiteral("trainingInput.workerType");
+        QTest::addRow("bad label") << QStringList { QStringLiteral("--labels=Owner=x") }
+                                   << QStringLiteral("labels.Owner");
+        QTest::addRow("unknown machine") << QStringList { QStringLiteral("--scale-tier=custom"),
+            QStringLiteral("--master-machine-type=n9-giant") }
+                                         << QStringLiteral("trainingInput.masterType");
+    }
+
+    void invalidJobs()
+    {
+        QFETCH(QStringList, extra);
+        QFETCH(QString, field);
+        const CtlRun r = ctl(submitArgs(QStringLiteral("bad_job"), QStringLiteral("ctlhello.task")) + extra);
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.startsWith(QLatin1String("ERROR: (trainyardctl.jobs.submit.training) INVALID_ARGUMENT: ")),
+            qPrintable(r.err));
+        QVERIFY2(r.err.contains(QStringLiteral("field: ") + field), qPrintable(r.err));
+        // Nothing was created.
+        QCOMPARE(ctl({ QStringLiteral("jobs"), QStringLiteral("describe"), QStringLiteral("bad_job") }).code, 1);
+    }
+
+    void configFile()
+    {
+        // A real gcloud --config file (scaleTier: BASIC); the command line adds labels and overrides nothing else.
+        const QString config = QStringLiteral(TRAINYARD_FIXTURES_DIR)
+            + QStringLiteral("/configs/cloudml-template_examples_classification_census_config.yaml");
+        QVERIFY(QFile::exists(config));
+        CtlRun r = ctl(submitArgs(QStringLiteral("hello_config"), QStringLiteral("ctlhello.task"))
+            + QStringList { QStringLiteral("--config"), config, QStringLiteral("--region=europe-west1") });
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        const QJsonObject input
+            = describeJson(QStringLiteral("hello_config")).value(QStringLiteral("trainingInput")).toObject();
+        QCOMPARE(input.value(QStringLiteral("scaleTier")).toString(), QStringLiteral("BASIC"));
+        QCOMPARE(input.value(QStringLiteral("region")).toString(), QStringLiteral("europe-west1"));
+
+        // Flags override the config: the config's CUSTOM master type is replaced.
+        const QString own = m_root.filePath(QStringLiteral("config.yaml"));
+        writeFile(own,
+            "trainingInput:\n  scaleTier: CUSTOM\n  masterType: n1-standard-4\n  args: [--from-config]\n"
+            "labels:\n  source: config\n");
+        r = ctl(submitArgs(QStringLiteral("hello_override"), QStringLiteral("ctlhello.task"))
+            + QStringList { QStringLiteral("--config"), own, QStringLiteral("--master-machine-type=n1-standard-8"),
+                QStringLiteral("--"), QStringLiteral("--from-flags") });
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        const QJsonObject job = describeJson(QStringLiteral("hello_override"));
+        QCOMPARE(job.value(QStringLiteral("trainingInput")).toObject().value(QStringLiteral("masterType")).toString(),
+            QStringLiteral("n1-standard-8"));
+        QCOMPARE(job.value(QStringLiteral("trainingInput")).toObject().value(QStringLiteral("args")).toArray(),
+            QJsonArray { QStringLiteral("--from-flags") });
+        QCOMPARE(job.value(QStringLiteral("labels")).toObject().value(QStringLiteral("source")).toString(),
+            QStringLiteral("config"));
+
+        // A malformed config is an error naming the file.
+        writeFile(own, "trainingInput:\n  workerCount: [1, 2\n");
+        r = ctl(submitArgs(QStringLiteral("hello_badconfig"), QStringLiteral("ctlhello.task"))
+            + QStringList { QStringLiteral("--config"), own });
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains(QLatin1String("Invalid --config file")), qPrintable(r.err));
+        // Wait for the submitted jobs so that none runs past the end of the test.
+        QCOMPARE(
+            ctl({ QStringLiteral("jobs"), QStringLiteral("stream-logs"), QStringLiteral("hello_config") }).code, 0);
+        QCOMPARE(
+            ctl({ QStringLiteral("jobs"), QStringLiteral("stream-logs"), QStringLiteral("hello_override") }).code, 0);
+    }
+
+    void explicitExecutor()
+    {
+        QFile f(m_root.filePath(QStringLiteral("run/trainyard/executor.json")));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QString url = QJsonDocument::fromJson(f.readAll()).object().value(QStringLiteral("url")).toString();
+        CtlRun r = ctl({ QStringLiteral("--executor"), url, QStringLiteral("jobs"), QStringLiteral("describe"),
+            QStringLiteral("hello_1"), QStringLiteral("--format=json") });
+        QCOMPARE(r.code, 0);
+        // A wrong address is an error, and never starts a second executor.
+        r = ctl({ QStringLiteral("jobs"), QStringLiteral("list"), QStringLiteral("--executor=http://127.0.0.1:1") });
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains(QLatin1String("No executor answers at http://127.0.0.1:1")), qPrintable(r.err));
+    }
+
+    void localTrain()
+    {
+        const CtlRun r
+            = ctl({ QStringLiteral("local"), QStringLiteral("train"), QStringLiteral("--module-name=ctlhello.task"),
+                QStringLiteral("--package-path"), m_package, QStringLiteral("--distributed"),
+                QStringLiteral("--worker-count=2"), QStringLiteral("--parameter-server-count=1"),
+                QStringLiteral("--start-port=29731"), QStringLiteral("--job-dir"),
+                m_root.filePath(QStringLiteral("local")), QStringLiteral("--"), QStringLiteral("--x") });
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        for (const char* expected :
+            { "master-replica-0: hello from master 0 args=--x --job-dir", "worker-replica-0: hello from worker 0",
+                "worker-replica-1: hello from worker 1", "ps-replica-0: hello from ps 0" })
+            QVERIFY2(r.out.contains(QLatin1String(expected)), qPrintable(r.out));
+        QVERIFY(r.err.contains(QLatin1String("master-replica-0: a warning line")));
+
+        const CtlRun single
+            = ctl({ QStringLiteral("local"), QStringLiteral("train"), QStringLiteral("--module-name=ctlhello.task"),
+                QStringLiteral("--package-path"), m_package + QStringLiteral("/ctlhello") });
+        QCOMPARE(single.code, 0);
+        QVERIFY2(
+            single.out.contains(QLatin1String("master-replica-0: hello from none 0 args=")), qPrintable(single.out));
+
+        const CtlRun failing = ctl({ QStringLiteral("local"), QStringLiteral("train"),
+            QStringLiteral("--module-name=ctlhello.exit3"), QStringLiteral("--package-path"), m_package });
+        QCOMPARE(failing.code, 3);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCtl)
+#include "tst_ctl.moc"
