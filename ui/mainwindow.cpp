@@ -6,6 +6,7 @@
 #include "jobfilterproxymodel.h"
 #include "joblistmodel.h"
 #include "jobview.h"
+#include "settingsdialog.h"
 #include "stateicons.h"
 
 #include <QAction>
@@ -130,6 +131,10 @@ MainWindow::~MainWindow() = default;
 void MainWindow::buildActions()
 {
     auto* fileMenu = menuBar()->addMenu(tr("&File"));
+    QAction* settings = fileMenu->addAction(tr("&Settings…"), this, [this] { SettingsDialog(this).exec(); });
+    settings->setShortcut(QKeySequence::Preferences);
+    settings->setMenuRole(QAction::PreferencesRole);
+    fileMenu->addSeparator();
     QAction* quit = fileMenu->addAction(tr("&Quit"), qApp, &QApplication::closeAllWindows);
     quit->setShortcut(QKeySequence::Quit);
 

@@ -2,44 +2,47 @@
 // trainyard: the desktop console. Wires the executor connection (find or start the bundled executor) to
 // the main window; everything else lives in ui/ and models/.
 //
-// Test hook: TRAINYARD_CONSOLE_EXIT_AFTER_START=1 quits once the window was shown and the event loop
-// turned once (the smoke test starts the real program this way).
+// Test hooks: TRAINYARD_CONSOLE_EXIT_AFTER_START=1 quits once the window was shown and the event loop
+// turned once (the smoke test starts the real program this way). TRAINYARD_CONSOLE_SCREENSHOTS=DIR with
+// TRAINYARD_CONSOLE_SCREENSHOT_JOB=ID selects that job once listed and saves main.png, topology.png and
+// logs.png (QWidget::grab) into DIR, then quits: screenshots for the documentation, taken under Xvfb.
 
 #include "executorconnection.h"
+#include "jobview.h"
 #include "mainwindow.h"
+#include "translations.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QDir>
 #include <QIcon>
-#include <QLibraryInfo>
-#include <QLocale>
-#include <QSettings>
 #include <QTimer>
-#include <QTranslator>
 
-namespace {
-// Translations: the "ui/language" setting (e.g. "es") overrides the system locale. The .qm files are
-// looked up in the resources (":/i18n") and next to the installed data.
-void installTranslators(QApplication& app)
+#include <memory>
+
+void takeScreenshots(Trainyard::MainWindow* window, const QString& dir, const QString& jobId)
 {
-    const QString override = QSettings().value(QStringLiteral("ui/language")).toString();
-    const QLocale locale = override.isEmpty() ? QLocale::system() : QLocale(override);
-    auto* qt = new QTranslator(&app);
-    if (qt->load(
-            locale, QStringLiteral("qtbase"), QStringLiteral("_"), QLibraryInfo::path(QLibraryInfo::TranslationsPath)))
-        QApplication::installTranslator(qt);
-    auto* own = new QTranslator(&app);
-    const QStringList dirs { QStringLiteral(":/i18n"),
-        QCoreApplication::applicationDirPath() + QStringLiteral("/../share/trainyard/translations"),
-        QCoreApplication::applicationDirPath() + QStringLiteral("/../../translations") };
-    for (const QString& dir : dirs) {
-        if (own->load(locale, QStringLiteral("trainyard"), QStringLiteral("_"), dir)) {
-            QApplication::installTranslator(own);
-            break;
-        }
-    }
+    auto shoot = [window, dir](const QString& name) { window->grab().save(QDir(dir).filePath(name)); };
+    auto selected = std::make_shared<bool>(false);
+    QObject::connect(window, &Trainyard::MainWindow::jobsRefreshed, window, [=] {
+        if (*selected || !window->selectJob(jobId))
+            return;
+        *selected = true;
+        // Give the streams a few seconds to fill the views, then shoot each tab.
+        QTimer::singleShot(4000, window, [=] {
+            shoot(QStringLiteral("main.png"));
+            window->jobView()->showTab(Trainyard::JobView::TopologyTab);
+            QTimer::singleShot(1000, window, [=] {
+                shoot(QStringLiteral("topology.png"));
+                window->jobView()->showTab(Trainyard::JobView::LogsTab);
+                QTimer::singleShot(1000, window, [=] {
+                    shoot(QStringLiteral("logs.png"));
+                    QCoreApplication::quit();
+                });
+            });
+        });
+    });
 }
-} // namespace
 
 int main(int argc, char** argv)
 {
@@ -48,7 +51,9 @@ int main(int argc, char** argv)
     QApplication::setOrganizationName(QStringLiteral("Trainyard"));
     QApplication::setDesktopFileName(QStringLiteral("trainyard"));
     QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/trainyard.svg")));
-    installTranslators(app);
+    // The "ui/language" setting, else the system's UI languages; catalogues from :/i18n/, Qt's own from
+    // QLibraryInfo::TranslationsPath (see translations/translations.h).
+    Trainyard::Translations::install(&app);
 
     QCommandLineParser parser;
     parser.setApplicationDescription(
@@ -69,6 +74,9 @@ int main(int argc, char** argv)
     window.show();
     connection.start();
 
+    const QString screenshots = qEnvironmentVariable("TRAINYARD_CONSOLE_SCREENSHOTS");
+    if (!screenshots.isEmpty())
+        takeScreenshots(&window, screenshots, qEnvironmentVariable("TRAINYARD_CONSOLE_SCREENSHOT_JOB"));
     if (qEnvironmentVariableIntValue("TRAINYARD_CONSOLE_EXIT_AFTER_START") == 1)
         QTimer::singleShot(0, &app, &QCoreApplication::quit);
     return app.exec();

@@ -62,6 +62,14 @@ int killJobLeftovers(const QString& jobFolder)
         }
         if (!found)
             continue;
+        // A zombie (already dead, not yet reaped by its new parent) needs no signal.
+        QFile stat(QStringLiteral("/proc/") + name + QStringLiteral("/stat"));
+        if (stat.open(QIODevice::ReadOnly)) {
+            const QByteArray text = stat.readAll();
+            const qsizetype close = text.lastIndexOf(')');
+            if (close >= 0 && text.mid(close + 2, 1) == "Z")
+                continue;
+        }
         if (::kill(pid, SIGKILL) == 0) {
             ++killed;
             qCInfo(lcRuntime, "killed leftover process %d of %s", int(pid), qPrintable(jobFolder));

@@ -32,6 +32,8 @@ namespace {
 
 /// The service restarts a cluster after a retryable failure at most this many times.
 constexpr int MaxRestarts = 3;
+/// Final jobs whose replicas (exit codes, restarts) stay in memory for `…/replicas`.
+constexpr size_t MaxFinishedRuns = 200;
 /// Replica output is read at most every this many ms (a batch per read, not a line; see OutputPipe).
 constexpr int OutputBatchMs = 5;
 /// Bytes of a replica's stderr kept for the error message of a failed job.
@@ -116,6 +118,7 @@ struct Scheduler::Private {
 
     std::map<QString, std::unique_ptr<Run>> runs;
     std::deque<QString> queue; // FIFO of jobs waiting for resources
+    std::deque<QString> finished; // final jobs whose replicas are still answered, oldest first
 
     // ---- store helpers -------------------------------------------------------------------------
 
@@ -865,6 +868,14 @@ struct Scheduler::Private {
                 j.errorMessage = message;
         });
         Q_EMIT q->replicasChanged(run->jobId);
+        // Final jobs keep their replica table for `…/replicas` until this many newer ones finished.
+        finished.push_back(run->jobId);
+        while (finished.size() > MaxFinishedRuns) {
+            auto old = runs.find(finished.front());
+            if (old != runs.end() && old->second->phase == Phase::Done)
+                runs.erase(old);
+            finished.pop_front();
+        }
         if (held)
             QMetaObject::invokeMethod(
                 q, [this] { schedule(); }, Qt::QueuedConnection);

@@ -251,9 +251,7 @@ void Staging::readOutput()
 void Staging::onFinished(int exitCode, QProcess::ExitStatus status)
 {
     if (!m_partial.isEmpty()) {
-        m_partial += '\n';
-        const QByteArray rest = std::exchange(m_partial, {});
-        m_partial = rest;
+        m_partial += '\n'; // pip's last line had no newline
         readOutput();
     }
     if (m_done)
