@@ -8,11 +8,14 @@
 #include "jobview.h"
 #include "settingsdialog.h"
 #include "stateicons.h"
+#include "submitwizard.h"
+#include "wizardpages.h"
 
 #include <QAction>
 #include <QActionGroup>
 #include <QApplication>
 #include <QClipboard>
+#include <QDateTime>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
@@ -27,6 +30,8 @@
 #include <QTableView>
 #include <QToolBar>
 #include <QVBoxLayout>
+
+#include <memory>
 
 namespace Trainyard {
 
@@ -145,6 +150,12 @@ void MainWindow::buildActions()
     filterAction->setShortcut(QKeySequence::Find);
 
     m_jobMenu = menuBar()->addMenu(tr("&Job"));
+    QAction* submit = m_jobMenu->addAction(tr("&Submit Job…"), this, &MainWindow::submitRequested);
+    submit->setShortcut(QKeySequence::New);
+    submit->setObjectName(QStringLiteral("submitJobAction"));
+    connect(this, &MainWindow::submitRequested, this, [this] { openSubmitWizard(Job {}); });
+    connect(this, &MainWindow::submitSimilarRequested, this, &MainWindow::openSubmitWizard);
+    m_jobMenu->addSeparator();
     QAction* describe = m_jobMenu->addAction(tr("&Describe"), this, &MainWindow::describeSelected);
     describe->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_D));
     QAction* cancel = m_jobMenu->addAction(tr("&Cancel job"), this, &MainWindow::cancelSelected);
@@ -163,6 +174,8 @@ void MainWindow::buildActions()
     auto* toolbar = addToolBar(tr("States"));
     toolbar->setObjectName(QStringLiteral("stateToolbar"));
     toolbar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    toolbar->addAction(submit);
+    toolbar->addSeparator();
     const struct {
         JobFilterProxyModel::StateGroup group;
         QString text;
@@ -192,6 +205,31 @@ void MainWindow::buildActions()
         [this](QAction* action) { m_proxy->setStateGroup(JobFilterProxyModel::StateGroup(action->data().toInt())); });
     toolbar->addSeparator();
     toolbar->addAction(refreshAction);
+}
+
+void MainWindow::openSubmitWizard(const Job& base)
+{
+    auto* wizard = new SubmitWizard(m_connection ? m_connection->client() : nullptr, this);
+    wizard->setAttribute(Qt::WA_DeleteOnClose);
+    if (!(base == Job {})) {
+        wizard->loadJob(base);
+        wizard->jobPage()->jobIdEdit()->setText(wizard->jobPage()->suggestedId(QDateTime::currentDateTime()));
+    }
+    connect(wizard, &SubmitWizard::jobSubmitted, this, [this](const Job& job) {
+        // The list learns of the job at its next poll: select it then, and show its replicas.
+        const QString id = job.jobId;
+        auto pending = std::make_shared<QMetaObject::Connection>();
+        auto select = [this, id, pending] {
+            if (!selectJob(id))
+                return;
+            QObject::disconnect(*pending);
+            if (m_jobView)
+                m_jobView->showTab(JobView::TopologyTab);
+        };
+        *pending = connect(this, &MainWindow::jobsRefreshed, this, select);
+        refresh();
+    });
+    wizard->open();
 }
 
 void MainWindow::focusFilter()

@@ -58,6 +58,9 @@ public Q_SLOTS:
     /// Polls the job list and the host now (F5).
     void refresh();
     void focusFilter();
+    /// Ctrl+N / "Submit similar…": the submit wizard, empty or filled from `base`; on success the new job
+    /// is selected and its Topology tab opened.
+    void openSubmitWizard(const Trainyard::Job& base);
 
 Q_SIGNALS:
     /// Ctrl+N: the user wants to submit a job (the submit wizard handles it).

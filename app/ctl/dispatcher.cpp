@@ -2,6 +2,8 @@
 #include "dispatcher.h"
 
 #include "ctlsession.h"
+#include "inspectcheckpoint.h"
+#include "inspectevents.h"
 #include "jobscommands.h"
 #include "localtrain.h"
 
@@ -38,9 +40,24 @@ Node commandTree()
         } };
     Node local { QStringLiteral("local"), QStringLiteral("Run training locally, without the executor."), {},
         { { QStringLiteral("train"), QStringLiteral("Run a training job locally."), &LocalTrain::run, {} } } };
+    // The inspect verbs take their own --format; the session took it as a global flag, so it goes back.
+    const auto inspect = [](int (*verb)(const QStringList&, QTextStream&, QTextStream&)) {
+        return [verb](CtlSession& s, const QStringList& args) {
+            QStringList all = args;
+            if (!s.format().isEmpty())
+                all.prepend(QStringLiteral("--format=") + s.format());
+            return verb(all, s.out(), s.err());
+        };
+    };
+    Node inspectGroup { QStringLiteral("inspect"),
+        QStringLiteral("Read what trainers write (event files, checkpoints) without a framework."), {},
+        { { QStringLiteral("checkpoint"), QStringLiteral("List the tensors of a checkpoint."),
+              inspect(&runInspectCheckpoint), {} },
+            { QStringLiteral("events"), QStringLiteral("Print the scalars of TensorBoard event files."),
+                inspect(&runInspectEvents), {} } } };
     return { QStringLiteral("trainyardctl"),
         QStringLiteral("Command-line client of Trainyard, the workstation's AI Platform Training."), {},
-        { jobs, local } };
+        { inspectGroup, jobs, local } };
 }
 
 QString groupHelp(const Node& group, const QStringList& path)

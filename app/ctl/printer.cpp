@@ -164,7 +164,7 @@ QString Printer::table(const QStringList& headings, const QList<QStringList>& ro
         for (qsizetype i = 0; i < row.size() && i < widths.size(); ++i)
             widths[i] = qMax(widths[i], displayWidth(row.at(i)));
     }
-    auto line = [&](const QStringList& cells) {
+    auto line = [&](const QStringList& cells) -> QString {
         QString l;
         for (qsizetype i = 0; i < headings.size(); ++i) {
             const QString cell = cells.value(i);
@@ -203,7 +203,7 @@ QString Printer::boxTable(const QString& title, const QStringList& headings, con
     if (!widths.isEmpty() && inner > columnsWidth)
         widths.last() += inner - columnsWidth;
 
-    auto rule = [&](QChar left, QChar mid, QChar right) {
+    auto rule = [&](QChar left, QChar mid, QChar right) -> QString {
         QString l = left;
         for (qsizetype i = 0; i < widths.size(); ++i) {
             l += QString(widths.at(i) + 2, QChar(0x2500));
@@ -211,7 +211,7 @@ QString Printer::boxTable(const QString& title, const QStringList& headings, con
         }
         return l + QLatin1Char('\n');
     };
-    auto cells = [&](const QStringList& values) {
+    auto cells = [&](const QStringList& values) -> QString {
         QString l = QChar(0x2502);
         for (qsizetype i = 0; i < widths.size(); ++i) {
             const QString v = values.value(i);

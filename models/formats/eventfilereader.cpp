@@ -5,7 +5,6 @@
 #include <QDirIterator>
 #include <QFileInfo>
 #include <QMap>
-#include <QVarLengthArray>
 
 #include <google/protobuf/io/coded_stream.h>
 
@@ -13,6 +12,7 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <vector>
 
 namespace Trainyard::Formats {
 
@@ -37,7 +37,7 @@ struct View {
 };
 
 // Proto3 never uses groups, so a group wire type is malformed input for these messages.
-bool skipField(CodedInputStream& in, std::uint32_t tag)
+Q_ALWAYS_INLINE bool skipField(CodedInputStream& in, std::uint32_t tag)
 {
     switch (tag & 7) {
     case Varint: {
@@ -57,7 +57,7 @@ bool skipField(CodedInputStream& in, std::uint32_t tag)
     }
 }
 
-bool readView(CodedInputStream& in, const std::uint8_t* base, View* view)
+Q_ALWAYS_INLINE bool readView(CodedInputStream& in, const std::uint8_t* base, View* view)
 {
     std::uint32_t length;
     if (!in.ReadVarint32(&length) || length > std::uint32_t(std::numeric_limits<int>::max()))
@@ -421,7 +421,10 @@ bool decodeEventRecord(const char* data, size_t size, qint64 offset, ScalarSink&
     CodedInputStream in(event.data, event.size);
     EventInfo info;
     info.offset = offset;
-    QVarLengthArray<View, 1> summaries; // a repeated message field merges: keep every occurrence
+    // A message field that occurs twice merges, so keep every occurrence; one is the rule.
+    View firstSummary;
+    std::vector<View> moreSummaries;
+    int summaryCount = 0;
     View sessionLog;
     while (const std::uint32_t tag = in.ReadTag()) {
         bool ok = true;
@@ -440,27 +443,33 @@ bool decodeEventRecord(const char* data, size_t size, qint64 offset, ScalarSink&
         }
         case fieldTag(3, LengthDelimited):
             info.kind = EventInfo::Kind::FileVersion;
-            summaries.clear();
+            summaryCount = 0;
+            moreSummaries.clear();
             ok = skipField(in, tag);
             break;
         case fieldTag(5, LengthDelimited): {
             View summary;
             ok = readView(in, event.data, &summary);
             info.kind = EventInfo::Kind::Summary;
-            summaries.append(summary);
+            if (summaryCount++ == 0)
+                firstSummary = summary;
+            else
+                moreSummaries.push_back(summary);
             break;
         }
         case fieldTag(7, LengthDelimited):
             ok = readView(in, event.data, &sessionLog);
             info.kind = EventInfo::Kind::SessionLog;
-            summaries.clear();
+            summaryCount = 0;
+            moreSummaries.clear();
             break;
         case fieldTag(4, LengthDelimited): // graph_def, log_message, tagged_run_metadata,
         case fieldTag(6, LengthDelimited): // meta_graph_def: the other members of `what`
         case fieldTag(8, LengthDelimited):
         case fieldTag(9, LengthDelimited):
             info.kind = EventInfo::Kind::Other;
-            summaries.clear();
+            summaryCount = 0;
+            moreSummaries.clear();
             ok = skipField(in, tag);
             break;
         default:
@@ -489,7 +498,8 @@ bool decodeEventRecord(const char* data, size_t size, qint64 offset, ScalarSink&
         }
     }
     sink.beginEvent(info);
-    for (const View& summary : summaries) {
+    for (int i = 0; i < summaryCount; ++i) {
+        const View& summary = i == 0 ? firstSummary : moreSummaries[size_t(i - 1)];
         CodedInputStream in(summary.data, summary.size);
         while (const std::uint32_t tag = in.ReadTag()) {
             if (tag == fieldTag(1, LengthDelimited)) {

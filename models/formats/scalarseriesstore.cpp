@@ -2,8 +2,50 @@
 #include "scalarseriesstore.h"
 
 #include <algorithm>
+#include <cstring>
+
+#include <cstdlib>
+#include <new>
+
+#ifdef Q_OS_LINUX
+#include <sys/mman.h>
+#endif
 
 namespace Trainyard::Formats {
+
+namespace {
+// Below this, malloc's own pools are cheaper than a mapping.
+constexpr size_t mappedChunkMinBytes = 256 * 1024;
+} // namespace
+
+template <typename T> void* PointChunkAllocator<T>::allocateChunkBytes(size_t bytes)
+{
+#ifdef Q_OS_LINUX
+    if (bytes >= mappedChunkMinBytes) {
+        void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+        if (p == MAP_FAILED)
+            throw std::bad_alloc();
+        return p;
+    }
+#endif
+    void* p = std::malloc(bytes);
+    if (!p)
+        throw std::bad_alloc();
+    return p;
+}
+
+template <typename T> void PointChunkAllocator<T>::freeChunkBytes(void* p, size_t bytes) noexcept
+{
+#ifdef Q_OS_LINUX
+    if (bytes >= mappedChunkMinBytes) {
+        munmap(p, bytes);
+        return;
+    }
+#endif
+    std::free(p);
+}
+
+template struct PointChunkAllocator<ScalarPoint>;
 
 void ScalarSeries::append(const ScalarPoint& point)
 {
@@ -45,7 +87,7 @@ qsizetype ScalarSeries::removeFromStep(qint64 step)
 
 size_t ScalarSeries::memoryBytes() const
 {
-    size_t bytes = m_chunks.capacity() * sizeof(std::vector<ScalarPoint>);
+    size_t bytes = m_chunks.capacity() * sizeof(Chunk);
     for (const auto& chunk : m_chunks)
         bytes += chunk.capacity() * sizeof(ScalarPoint);
     return bytes;
@@ -83,6 +125,16 @@ ScalarRun::Entry& ScalarRun::entry(QByteArrayView tag)
     // Event files cycle through a handful of tags; consecutive records often repeat one.
     if (m_lastEntry && QByteArrayView(m_lastEntry->tagUtf8) == tag)
         return *m_lastEntry;
+    // A handful of tags is the common case: comparing them beats hashing the tag.
+    if (m_entries.size() <= 8) {
+        for (const auto& e : m_entries) {
+            if (e->tagUtf8.size() == tag.size()
+                && std::memcmp(e->tagUtf8.constData(), tag.data(), size_t(tag.size())) == 0) {
+                m_lastEntry = e.get();
+                return *e;
+            }
+        }
+    }
     const std::string_view key(tag.data(), size_t(tag.size()));
     const auto it = m_index.find(key);
     if (it != m_index.end()) {

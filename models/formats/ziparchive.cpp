@@ -98,7 +98,7 @@ bool ZipArchive::load(QString* why)
             return false;
         }
         const quint64 end64 = le<quint64>(base + eocd - 20 + 8);
-        if (end64 > quint64(size) - 56 || le<quint32>(base + end64) != kZip64End) {
+        if (size < 56 || end64 > quint64(size) - 56 || le<quint32>(base + end64) != kZip64End) {
             *why = QStringLiteral("Zip64 end of central directory record missing");
             return false;
         }

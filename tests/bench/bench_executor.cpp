@@ -119,8 +119,10 @@ int main(int argc, char** argv)
     scheduler.setGracePeriodSeconds(2);
 
     // ---- 1. spawn ---------------------------------------------------------------------------
-    const int rounds
-        = qEnvironmentVariableIntValue("BENCH_ROUNDS") > 0 ? qEnvironmentVariableIntValue("BENCH_ROUNDS") : 7;
+    // BENCH_ROUNDS=0 skips this part; BENCH_LINES sets the size of part 2.
+    bool roundsSet = false;
+    const int roundsEnv = qEnvironmentVariableIntValue("BENCH_ROUNDS", &roundsSet);
+    const int rounds = roundsSet && roundsEnv >= 0 ? roundsEnv : 7;
     QList<double> ours, baseline;
     for (int round = 0; round < rounds; ++round) {
         // Ours.

@@ -124,7 +124,19 @@ private Q_SLOTS:
             "task = tf.get('task', {})\n"
             "print('hello from %s %s args=%s' % (task.get('type', 'none'), task.get('index', 0), "
             "' '.join(sys.argv[1:])), flush=True)\n"
-            "print('a warning line', file=sys.stderr, flush=True)\n");
+            "print('a warning line', file=sys.stderr, flush=True)\n"
+            // The master waits for the others to have said hello (each leaves a file in the job dir), so
+            // that its exit, which ends a local cluster, cannot cut them off on a loaded machine.
+            "jd = sys.argv[sys.argv.index('--job-dir') + 1] if '--job-dir' in sys.argv else None\n"
+            "if jd:\n"
+            "    import time\n"
+            "    os.makedirs(jd, exist_ok=True)\n"
+            "    open(os.path.join(jd, 'hello-%s-%s' % (task.get('type'), task.get('index'))), 'w').close()\n"
+            "    if task.get('type') == 'master':\n"
+            "        want = ['hello-%s-%d' % (t, i) for t, a in tf.get('cluster', {}).items() for i in range(len(a))]\n"
+            "        end = time.time() + 120\n"
+            "        while time.time() < end and not all(os.path.exists(os.path.join(jd, w)) for w in want):\n"
+            "            time.sleep(0.05)\n");
         writeFile(m_package + QStringLiteral("/ctlhello/wait.py"),
             "import time\nprint('waiting', flush=True)\ntime.sleep(600)\n");
         writeFile(m_package + QStringLiteral("/ctlhello/exit3.py"),
@@ -308,7 +320,7 @@ private Q_SLOTS:
         QVERIFY2(yaml.out.contains(QLatin1String("\njobId: hello_1\n")), qPrintable(yaml.out));
         QVERIFY(yaml.out.contains(QLatin1String("\nstate: SUCCEEDED\n")));
         QVERIFY(yaml.out.contains(QLatin1String("\n  pythonModule: ctlhello.task\n")));
-        QVERIFY(yaml.out.contains(QLatin1String("\n  args:\n  - --epochs\n  - '1'\n")));
+        QVERIFY2(yaml.out.contains(QLatin1String("\n  args:\n  - '--epochs'\n  - '1'\n")), qPrintable(yaml.out));
 
         const CtlRun summary = ctl({ QStringLiteral("jobs"), QStringLiteral("describe"), QStringLiteral("hello_1"),
             QStringLiteral("--summarize") });
@@ -365,7 +377,7 @@ private Q_SLOTS:
         if (!filter.isEmpty())
             args << QStringLiteral("--filter") << filter;
         const CtlRun r = ctl(args);
-        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QVERIFY2(r.code == 0, qPrintable(r.err + r.out));
         static const QRegularExpression header(QStringLiteral("^JOB_ID +STATUS +CREATED\n"));
         QVERIFY2(header.match(r.out).hasMatch(), qPrintable(r.out));
         for (const QString& id : expected) {

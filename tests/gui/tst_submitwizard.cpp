@@ -1,0 +1,596 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// The submit wizard with real key input: each page's validation (job ID rules, labels, package, module
+// scan of the sample trainer, CUSTOM without a master type, job dir), config import of every fixture config
+// and the Review YAML round trip, and a full submission against a real executor (isolated XDG folders) of a
+// tiny package that reaches SUCCEEDED, plus executor errors mapped back to their page and field.
+
+#include "apiclient.h"
+#include "configloader.h"
+#include "executorconnection.h"
+#include "submitwizard.h"
+#include "wizardpages.h"
+
+#include <QAbstractButton>
+#include <QApplication>
+#include <QComboBox>
+#include <QDir>
+#include <QFile>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QProcess>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QToolButton>
+
+#include <csignal>
+#include <unistd.h>
+
+using namespace Trainyard;
+
+namespace {
+bool writeFile(const QString& path, const QByteArray& text)
+{
+    QDir().mkpath(QFileInfo(path).absolutePath());
+    QFile f(path);
+    return f.open(QIODevice::WriteOnly) && f.write(text) == text.size();
+}
+
+bool nextEnabled(QWizard& w)
+{
+    return w.button(QWizard::NextButton)->isEnabled();
+}
+} // namespace
+
+class TestSubmitWizard : public QObject {
+    Q_OBJECT
+    QTemporaryDir m_root;
+    QList<qint64> m_pids;
+
+    QString path(const QString& name) const { return m_root.filePath(name); }
+
+    // A wizard without an executor, on its first page, with a valid ID typed.
+    static void typeValidId(SubmitWizard& w)
+    {
+        w.jobPage()->jobIdEdit()->clear();
+        QTest::keyClicks(w.jobPage()->jobIdEdit(), QStringLiteral("wizard_job"));
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY(m_root.isValid());
+        for (const char* dir : { "run", "data", "config" })
+            QVERIFY(QDir().mkpath(path(QLatin1String(dir))));
+        QFile::setPermissions(path(QStringLiteral("run")), QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+        qputenv("XDG_RUNTIME_DIR", QFile::encodeName(path(QStringLiteral("run"))));
+        qputenv("XDG_DATA_HOME", QFile::encodeName(path(QStringLiteral("data"))));
+        qputenv("XDG_CONFIG_HOME", QFile::encodeName(path(QStringLiteral("config"))));
+        qputenv("TRAINYARD_EXECUTOR_BIN", TRAINYARD_EXECUTOR_BIN);
+        qunsetenv("TRAINYARD_EXECUTOR");
+    }
+
+    void cleanupTestCase()
+    {
+        for (qint64 pid : std::as_const(m_pids))
+            ::kill(pid_t(pid), SIGTERM);
+    }
+
+    void jobId_data()
+    {
+        QTest::addColumn<QString>("typed");
+        QTest::addColumn<QString>("problem"); // empty = valid
+        QTest::addRow("empty") << QString() << QStringLiteral("required");
+        QTest::addRow("digit first") << QStringLiteral("1job") << QStringLiteral("start with a letter");
+        QTest::addRow("dash") << QStringLiteral("my-job") << QStringLiteral("only letters, digits and underscores");
+        QTest::addRow("space and dot") << QStringLiteral("a b.c") << QStringLiteral("not \" .\"");
+        QTest::addRow("too long") << QStringLiteral("j").repeated(129) << QStringLiteral("at most 128");
+        QTest::addRow("valid") << QStringLiteral("fmnist_20261122_061500") << QString();
+    }
+
+    void jobId()
+    {
+        QFETCH(QString, typed);
+        QFETCH(QString, problem);
+        SubmitWizard w(nullptr);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QCOMPARE(w.currentId(), int(SubmitWizard::JobPageId));
+        QLineEdit* edit = w.jobPage()->jobIdEdit();
+        edit->setFocus();
+        QTest::keyClicks(edit, typed);
+        QCOMPARE(edit->text(), typed);
+        QLabel* problems = w.jobPage()->jobIdProblems();
+        if (problem.isEmpty()) {
+            QVERIFY2(problems->text().isEmpty(), qPrintable(problems->text()));
+            QVERIFY(nextEnabled(w));
+        } else {
+            QVERIFY2(problems->text().contains(problem), qPrintable(problems->text()));
+            QVERIFY(!problems->isHidden());
+            QVERIFY(!nextEnabled(w));
+        }
+    }
+
+    void suggest()
+    {
+        SubmitWizard w(nullptr);
+        w.show();
+        QTest::keyClicks(w.jobPage()->jobIdEdit(), QStringLiteral("my-run_20200101_000000"));
+        const QString id = w.jobPage()->suggestedId(QDateTime(QDate(2026, 11, 22), QTime(6, 15, 0)));
+        QCOMPARE(id, QStringLiteral("my_run_20261122_061500"));
+        w.jobPage()->jobIdEdit()->clear();
+        QTest::keyClicks(w.appPage()->packageEdit(), QStringLiteral(TRAINYARD_SAMPLE_TRAINER));
+        QCOMPARE(w.jobPage()->suggestedId(QDateTime(QDate(2026, 11, 22), QTime(6, 15, 0))),
+            QStringLiteral("fmnist_20261122_061500"));
+        QTest::mouseClick(w.jobPage()->suggestButton(), Qt::LeftButton);
+        QVERIFY(jobIdProblems(w.jobPage()->jobIdEdit()->text()).isEmpty());
+        QVERIFY(w.jobPage()->jobIdEdit()->text().startsWith(QStringLiteral("fmnist_")));
+    }
+
+    void labels_data()
+    {
+        QTest::addColumn<QString>("key");
+        QTest::addColumn<QString>("value");
+        QTest::addColumn<bool>("valid");
+        QTest::addRow("good") << QStringLiteral("team") << QStringLiteral("vision") << true;
+        QTest::addRow("upper-case key") << QStringLiteral("Team") << QStringLiteral("x") << false;
+        QTest::addRow("space in value") << QStringLiteral("team") << QStringLiteral("a b") << false;
+        QTest::addRow("value without key") << QString() << QStringLiteral("orphan") << false;
+    }
+
+    void labels()
+    {
+        QFETCH(QString, key);
+        QFETCH(QString, value);
+        QFETCH(bool, valid);
+        SubmitWizard w(nullptr);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        typeValidId(w);
+        QVERIFY(nextEnabled(w));
+        QTest::mouseClick(w.findChild<QPushButton*>(), Qt::LeftButton); // any button: focus leaves the edit
+        QPushButton* add = nullptr;
+        for (QPushButton* b : w.jobPage()->findChildren<QPushButton*>())
+            if (b->text().contains(QStringLiteral("Add label")))
+                add = b;
+        QVERIFY(add);
+        QTest::mouseClick(add, Qt::LeftButton);
+        QTableWidget* table = w.jobPage()->labelsTable();
+        QCOMPARE(table->rowCount(), 1);
+        // "Add label" opened the key's editor; the value's is opened as a user would, with F2.
+        for (int column = 0; column < 2; ++column) {
+            if (column == 1) {
+                table->setCurrentCell(0, 1);
+                QTest::keyClick(table, Qt::Key_F2);
+            }
+            QWidget* editor = nullptr;
+            QTRY_VERIFY((editor = qobject_cast<QLineEdit*>(QApplication::focusWidget()))
+                && editor->parentWidget() == table->viewport());
+            QTest::keyClicks(editor, column == 0 ? key : value);
+            QTest::keyClick(editor, Qt::Key_Return);
+            QTRY_COMPARE(table->item(0, column)->text(), column == 0 ? key : value);
+        }
+        QCOMPARE(table->item(0, 1)->text(), value);
+        QLabel* problems = w.jobPage()->labelProblems();
+        QCOMPARE(problems->text().isEmpty(), valid);
+        QCOMPARE(nextEnabled(w), valid);
+        if (valid)
+            QCOMPARE(w.job().labels.value(key), value);
+    }
+
+    void package()
+    {
+        SubmitWizard w(nullptr);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        typeValidId(w);
+        w.next();
+        QCOMPARE(w.currentId(), int(SubmitWizard::AppPageId));
+        WizardAppPage* page = w.appPage();
+        QVERIFY(!nextEnabled(w));
+        QVERIFY(page->packageProblems()->text().contains(QStringLiteral("Choose the package")));
+
+        QTest::keyClicks(page->packageEdit(), path(QStringLiteral("missing")));
+        QVERIFY(page->packageProblems()->text().contains(QStringLiteral("does not exist")));
+        QVERIFY(!nextEnabled(w));
+
+        // A folder that is not a package.
+        QVERIFY(QDir().mkpath(path(QStringLiteral("notapackage"))));
+        page->packageEdit()->clear();
+        QTest::keyClicks(page->packageEdit(), path(QStringLiteral("notapackage")));
+        QVERIFY(page->packageProblems()->text().contains(QStringLiteral("setup.py")));
+        QVERIFY(!nextEnabled(w));
+
+        // The sample trainer: its modules are offered, trainer.task first.
+        page->packageEdit()->clear();
+        QTest::keyClicks(page->packageEdit(), QStringLiteral(TRAINYARD_SAMPLE_TRAINER));
+        QVERIFY2(page->packageProblems()->text().isEmpty(), qPrintable(page->packageProblems()->text()));
+        QTRY_VERIFY(page->modulesScanned());
+        QStringList offered;
+        for (int i = 0; i < page->moduleBox()->count(); ++i)
+            offered << page->moduleBox()->itemText(i);
+        QVERIFY2(offered.contains(QStringLiteral("trainer.ps_task")), qPrintable(offered.join(QLatin1Char(' '))));
+        QCOMPARE(offered.first(), QStringLiteral("trainer.task"));
+        QVERIFY(!offered.contains(QStringLiteral("setup")));
+        QVERIFY(!offered.contains(QStringLiteral("launch_local")));
+        QCOMPARE(page->moduleBox()->currentText(), QStringLiteral("trainer.task"));
+        QVERIFY(nextEnabled(w));
+
+        // A module name that is not one.
+        page->moduleBox()->lineEdit()->selectAll();
+        QTest::keyClicks(page->moduleBox()->lineEdit(), QStringLiteral("trainer/task"));
+        QVERIFY(page->moduleProblems()->text().contains(QStringLiteral("not a Python module name")));
+        QVERIFY(!nextEnabled(w));
+        page->moduleBox()->lineEdit()->selectAll();
+        QTest::keyClicks(page->moduleBox()->lineEdit(), QStringLiteral("trainer.ps_task"));
+        QVERIFY(nextEnabled(w));
+
+        // Arguments: one per line, or a shell line split.
+        QTest::keyClicks(page->argsEdit(), QStringLiteral("--epochs 2 --name 'a b'"));
+        QPushButton* split = nullptr;
+        for (QPushButton* b : page->findChildren<QPushButton*>())
+            if (b->text().contains(QStringLiteral("plit")))
+                split = b;
+        QVERIFY(split);
+        QTest::mouseClick(split, Qt::LeftButton);
+        QCOMPARE(w.job().trainingInput.args,
+            (QStringList {
+                QStringLiteral("--epochs"), QStringLiteral("2"), QStringLiteral("--name"), QStringLiteral("a b") }));
+        QCOMPARE(w.job().trainingInput.packageUris, QStringList { QStringLiteral(TRAINYARD_SAMPLE_TRAINER) });
+        QCOMPARE(w.job().trainingInput.pythonModule, QStringLiteral("trainer.ps_task"));
+    }
+
+    void sdistModules()
+    {
+        // An sdist: modules are read from the archive listing.
+        QVERIFY(writeFile(path(QStringLiteral("sd/pkg-0.1/setup.py")), "from setuptools import setup\n"));
+        QVERIFY(writeFile(path(QStringLiteral("sd/pkg-0.1/pkg/__init__.py")), ""));
+        QVERIFY(writeFile(path(QStringLiteral("sd/pkg-0.1/pkg/train.py")), "print(1)\n"));
+        QProcess tar;
+        tar.setWorkingDirectory(path(QStringLiteral("sd")));
+        tar.start(QStringLiteral("tar"),
+            { QStringLiteral("-czf"), QStringLiteral("pkg-0.1.tar.gz"), QStringLiteral("pkg-0.1") });
+        QVERIFY(tar.waitForFinished());
+        QCOMPARE(tar.exitCode(), 0);
+        const QString sdist = path(QStringLiteral("sd/pkg-0.1.tar.gz"));
+        QVERIFY(WizardAppPage::packageProblem(sdist).isEmpty());
+        QCOMPARE(WizardAppPage::scanModules(sdist), QStringList { QStringLiteral("pkg.train") });
+        QVERIFY(!WizardAppPage::packageProblem(path(QStringLiteral("sd/pkg-0.1/setup.py"))).isEmpty());
+    }
+
+    void customWithoutMaster()
+    {
+        SubmitWizard w(nullptr);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        typeValidId(w);
+        w.next();
+        QTest::keyClicks(w.appPage()->packageEdit(), QStringLiteral(TRAINYARD_SAMPLE_TRAINER));
+        QTRY_VERIFY(nextEnabled(w));
+        w.next();
+        QCOMPARE(w.currentId(), int(SubmitWizard::ComputePageId));
+        WizardComputePage* page = w.computePage();
+        QVERIFY(page->tierButton(QStringLiteral("BASIC"))->isChecked());
+        QVERIFY(!page->tierButton(QStringLiteral("BASIC_TPU"))->isEnabled());
+        QVERIFY(page->tierButton(QStringLiteral("BASIC_TPU"))->text().contains(QStringLiteral("Unavailable")));
+        QVERIFY(nextEnabled(w));
+        QVERIFY(!page->machineBox(WizardComputePage::Master)->isEnabled());
+
+        QTest::mouseClick(page->tierButton(QStringLiteral("CUSTOM")), Qt::LeftButton);
+        QCOMPARE(page->selectedTier(), QStringLiteral("CUSTOM"));
+        QVERIFY(page->machineBox(WizardComputePage::Master)->isEnabled());
+        QVERIFY(page->roleProblems(WizardComputePage::Master)->text().contains(QStringLiteral("master machine type")));
+        QVERIFY(!nextEnabled(w));
+
+        // Pick a master type by keyboard; two workers need a type too.
+        QComboBox* master = page->machineBox(WizardComputePage::Master);
+        master->setFocus();
+        QTest::keyClick(master, Qt::Key_Down);
+        QVERIFY(!master->currentData().toString().isEmpty());
+        QVERIFY(page->roleProblems(WizardComputePage::Master)->text().isEmpty());
+        QVERIFY(nextEnabled(w));
+        QSpinBox* workers = page->countBox(WizardComputePage::Worker);
+        workers->setFocus();
+        QTest::keyClick(workers, Qt::Key_Up);
+        QTest::keyClick(workers, Qt::Key_Up);
+        QCOMPARE(workers->value(), 2);
+        QVERIFY(page->roleProblems(WizardComputePage::Worker)->text().contains(QStringLiteral("machine type")));
+        QVERIFY(!nextEnabled(w));
+        QComboBox* workerType = page->machineBox(WizardComputePage::Worker);
+        workerType->setCurrentIndex(workerType->findData(QStringLiteral("n1-standard-4")));
+        QVERIFY(nextEnabled(w));
+        const TrainingInput in = w.job().trainingInput;
+        QCOMPARE(in.scaleTier, QStringLiteral("CUSTOM"));
+        QCOMPARE(in.workerCount, std::optional<qint64>(2));
+        QCOMPARE(in.workerType, QStringLiteral("n1-standard-4"));
+        QVERIFY(!in.masterType.isEmpty());
+    }
+
+    void jobDir_data()
+    {
+        QTest::addColumn<QString>("dir");
+        QTest::addColumn<QString>("problem");
+        QTest::addColumn<bool>("warn");
+        QTest::addRow("empty is optional") << QString() << QString() << false;
+        QTest::addRow("missing, creatable") << QStringLiteral("out/new/deeper") << QString() << false;
+        QTest::addRow("under a file") << QStringLiteral("afile/sub") << QStringLiteral("not a folder") << false;
+        QTest::addRow("a file") << QStringLiteral("afile") << QStringLiteral("is a file") << false;
+        QTest::addRow("read-only") << QStringLiteral("readonly/sub") << QStringLiteral("not writable") << false;
+        QTest::addRow("holds checkpoints") << QStringLiteral("withckpt") << QString() << true;
+    }
+
+    void jobDir()
+    {
+        QFETCH(QString, dir);
+        QFETCH(QString, problem);
+        QFETCH(bool, warn);
+        if (dir.startsWith(QLatin1String("readonly")) && ::geteuid() == 0)
+            QSKIP("root writes to read-only folders; the permission check cannot fail");
+        QVERIFY(writeFile(path(QStringLiteral("afile")), "x"));
+        QVERIFY(QDir().mkpath(path(QStringLiteral("readonly"))));
+        QFile::setPermissions(path(QStringLiteral("readonly")), QFile::ReadOwner | QFile::ExeOwner);
+        QVERIFY(writeFile(path(QStringLiteral("withckpt/checkpoints/epoch-3.pt")), "x"));
+
+        SubmitWizard w(nullptr);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        typeValidId(w);
+        w.next();
+        QTest::keyClicks(w.appPage()->packageEdit(), QStringLiteral(TRAINYARD_SAMPLE_TRAINER));
+        QTRY_VERIFY(nextEnabled(w));
+        w.next();
+        w.next();
+        QCOMPARE(w.currentId(), int(SubmitWizard::OutputPageId));
+        WizardOutputPage* page = w.outputPage();
+        if (!dir.isEmpty())
+            QTest::keyClicks(page->jobDirEdit(), path(dir));
+        QVERIFY2(problem.isEmpty() ? page->jobDirProblems()->text().isEmpty()
+                                   : page->jobDirProblems()->text().contains(problem),
+            qPrintable(page->jobDirProblems()->text()));
+        QCOMPARE(nextEnabled(w), problem.isEmpty());
+        QCOMPARE(!page->checkpointWarning()->isHidden(), warn);
+        if (warn)
+            QVERIFY(page->checkpointWarning()->text().contains(QStringLiteral("epoch-3.pt")));
+    }
+
+    void importRoundTrip_data()
+    {
+        QTest::addColumn<QString>("file");
+        const QDir dir(QStringLiteral(TRAINYARD_FIXTURES_DIR "/configs"));
+        const QStringList files = dir.entryList({ QStringLiteral("*.yaml"), QStringLiteral("*.json") }, QDir::Files);
+        QVERIFY(!files.isEmpty());
+        for (const QString& f : files)
+            QTest::addRow("%s", qPrintable(f)) << dir.filePath(f);
+    }
+
+    void importRoundTrip()
+    {
+        QFETCH(QString, file);
+        QString error;
+        const std::optional<Job> expected = ConfigLoader::loadFile(file, &error);
+        if (!expected)
+            QSKIP(qPrintable(QStringLiteral("does not load: ") + error));
+        SubmitWizard w(nullptr);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY2(w.importConfig(file, &error), qPrintable(error));
+
+        // Pages filled.
+        const TrainingInput& in = expected->trainingInput;
+        const QString tier = in.scaleTier.isEmpty() ? QStringLiteral("BASIC") : in.scaleTier;
+        if (QToolButton* b = w.computePage()->tierButton(tier))
+            QVERIFY(b->isChecked());
+        QCOMPARE(w.appPage()->moduleBox()->currentText(), in.pythonModule);
+        QCOMPARE(w.appPage()->args(), in.args);
+        QCOMPARE(w.outputPage()->jobDirEdit()->text(), in.jobDir);
+        QCOMPARE(w.computePage()->machineBox(WizardComputePage::Master)->currentData().toString(), in.masterType);
+        QCOMPARE(w.computePage()->countBox(WizardComputePage::Worker)->value(), int(in.workerCount.value_or(0)));
+        QCOMPARE(w.jobPage()->labels(), expected->labels);
+
+        // Review YAML round-trips.
+        while (w.currentId() != SubmitWizard::ReviewPageId)
+            w.next();
+        const QString yaml = w.reviewPage()->yamlView()->toPlainText();
+        QVERIFY(!yaml.isEmpty());
+        const std::optional<Job> back = ConfigLoader::loadText(yaml.toUtf8(), ConfigLoader::Format::Yaml, &error);
+        QVERIFY2(back, qPrintable(error + QLatin1Char('\n') + yaml));
+        QCOMPARE(back->labels, expected->labels);
+        QVERIFY2(back->trainingInput == expected->trainingInput, qPrintable(yaml));
+        QVERIFY(w.reviewPage()->commandView()->toPlainText().startsWith(
+            QStringLiteral("trainyardctl jobs submit training ")));
+
+        // Export writes the same YAML.
+        const QString exported = path(QStringLiteral("export-") + QFileInfo(file).fileName());
+        QVERIFY2(w.reviewPage()->exportTo(exported, &error), qPrintable(error));
+        const std::optional<Job> reread = ConfigLoader::loadFile(exported, &error);
+        QVERIFY2(reread, qPrintable(error));
+        QVERIFY(reread->trainingInput == expected->trainingInput);
+    }
+
+    void commandLine()
+    {
+        Job job;
+        job.jobId = QStringLiteral("j1");
+        job.labels.insert(QStringLiteral("team"), QStringLiteral("vision"));
+        job.trainingInput.scaleTier = QStringLiteral("BASIC_GPU");
+        job.trainingInput.packageUris = { QStringLiteral("/home/me/my trainer") };
+        job.trainingInput.pythonModule = QStringLiteral("trainer.task");
+        job.trainingInput.args = { QStringLiteral("--name"), QStringLiteral("it's"), QStringLiteral("--x=1") };
+        QCOMPARE(SubmitWizard::commandLine(job),
+            QStringLiteral("trainyardctl jobs submit training j1 '--package-path=/home/me/my trainer' "
+                           "--module-name=trainer.task --scale-tier=basic-gpu --labels=team=vision -- --name "
+                           "'it'\\''s' --x=1"));
+        // The words split back as a shell would.
+        const std::optional<QStringList> split = SubmitWizard::splitShellWords(SubmitWizard::commandLine(job));
+        QVERIFY(split);
+        const QStringList words = *split;
+        QCOMPARE(words.at(5), QStringLiteral("--package-path=/home/me/my trainer"));
+        QCOMPARE(words.last(), QStringLiteral("--x=1"));
+    }
+
+    void pageForField_data()
+    {
+        QTest::addColumn<QString>("field");
+        QTest::addColumn<int>("page");
+        QTest::addRow("jobId") << QStringLiteral("jobId") << int(SubmitWizard::JobPageId);
+        QTest::addRow("label") << QStringLiteral("labels.Team") << int(SubmitWizard::JobPageId);
+        QTest::addRow("package") << QStringLiteral("trainingInput.packageUris[0]") << int(SubmitWizard::AppPageId);
+        QTest::addRow("whole cluster") << QStringLiteral("trainingInput") << int(SubmitWizard::ComputePageId);
+        QTest::addRow("module") << QStringLiteral("trainingInput.pythonModule") << int(SubmitWizard::AppPageId);
+        QTest::addRow("workerType") << QStringLiteral("trainingInput.workerType") << int(SubmitWizard::ComputePageId);
+        QTest::addRow("accel") << QStringLiteral("trainingInput.masterConfig.acceleratorConfig.count")
+                               << int(SubmitWizard::ComputePageId);
+        QTest::addRow("jobDir") << QStringLiteral("trainingInput.jobDir") << int(SubmitWizard::OutputPageId);
+        QTest::addRow("hyperparameters") << QStringLiteral("trainingInput.hyperparameters.params[0].minValue")
+                                         << int(SubmitWizard::ReviewPageId);
+    }
+
+    void pageForField()
+    {
+        QFETCH(QString, field);
+        QFETCH(int, page);
+        QCOMPARE(int(SubmitWizard::pageForField(field)), page);
+    }
+
+    void submitToExecutor()
+    {
+        // A trivial package: prints and exits 0.
+        const QString pkg = path(QStringLiteral("tinypkg"));
+        QVERIFY(writeFile(pkg + QStringLiteral("/setup.py"),
+            "from setuptools import find_packages, setup\n"
+            "setup(name='tinypkg', version='0.1', packages=find_packages())\n"));
+        QVERIFY(writeFile(pkg + QStringLiteral("/tinypkg/__init__.py"), ""));
+        QVERIFY(writeFile(pkg + QStringLiteral("/tinypkg/task.py"),
+            "import sys\nprint('tinypkg ran with', sys.argv[1:])\nsys.exit(0)\n"));
+
+        ExecutorConnection connection;
+        connection.start();
+        QTRY_COMPARE_WITH_TIMEOUT(connection.state(), ExecutorConnection::State::Connected, 30000);
+        m_pids << connection.endpoint().pid;
+        ApiClient* client = connection.client();
+        QVERIFY(client);
+
+        SubmitWizard w(client);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        const QString jobId = QStringLiteral("wizard_submit_1");
+        QTest::keyClicks(w.jobPage()->jobIdEdit(), jobId);
+        QTRY_VERIFY_WITH_TIMEOUT(w.jobPage()->uniquenessChecked(), 10000);
+        QVERIFY(!w.jobPage()->idTaken());
+        QVERIFY(nextEnabled(w));
+        QTest::mouseClick(w.button(QWizard::NextButton), Qt::LeftButton);
+        QCOMPARE(w.currentId(), int(SubmitWizard::AppPageId));
+
+        QTest::keyClicks(w.appPage()->packageEdit(), pkg);
+        QTRY_COMPARE(w.appPage()->moduleBox()->currentText(), QStringLiteral("tinypkg.task"));
+        QTest::keyClicks(w.appPage()->argsEdit(), QStringLiteral("--hello"));
+        QTest::keyClick(w.appPage()->argsEdit(), Qt::Key_Return);
+        QTest::keyClicks(w.appPage()->argsEdit(), QStringLiteral("world"));
+        QTRY_VERIFY(w.appPage()->runtimeBox()->count() > 1); // the executor's runtime catalog arrived
+        QTest::mouseClick(w.button(QWizard::NextButton), Qt::LeftButton);
+        QCOMPARE(w.currentId(), int(SubmitWizard::ComputePageId));
+
+        WizardComputePage* compute = w.computePage();
+        QTRY_VERIFY_WITH_TIMEOUT(w.hostInfo().host.has_value(), 10000);
+        QTRY_COMPARE(compute->verdict(), QStringLiteral("fits"));
+        QVERIFY(compute->summaryLabel()->text().contains(QStringLiteral("Fits this host now")));
+        // The accelerator picker offers only what this host has.
+        QTest::mouseClick(compute->tierButton(QStringLiteral("CUSTOM")), Qt::LeftButton);
+        QComboBox* master = compute->machineBox(WizardComputePage::Master);
+        master->setCurrentIndex(master->findData(QStringLiteral("n1-standard-4")));
+        QComboBox* accel = compute->acceleratorTypeBox(WizardComputePage::Master);
+        if (w.hostInfo().host->gpus.isEmpty()) {
+            QCOMPARE(accel->currentText(), QStringLiteral("No GPUs on this host"));
+            QVERIFY(!accel->isEnabled());
+        } else {
+            QVERIFY(accel->isEnabled());
+            for (int i = 1; i < accel->count(); ++i)
+                QVERIFY(
+                    MachineCatalog::builtin().hostGpusFor(w.hostInfo().inventory(), accel->itemData(i).toString()) > 0);
+        }
+        // 60 complex_model_m workers can never run here.
+        QComboBox* workerType = compute->machineBox(WizardComputePage::Worker);
+        workerType->setCurrentIndex(workerType->findData(QStringLiteral("n1-highmem-96")));
+        compute->countBox(WizardComputePage::Worker)->setValue(900);
+        QTRY_COMPARE(compute->verdict(), QStringLiteral("never"));
+        QVERIFY(compute->summaryLabel()->text().contains(QStringLiteral("Can never run here")));
+        QVERIFY(!nextEnabled(w));
+        QTest::mouseClick(compute->tierButton(QStringLiteral("BASIC")), Qt::LeftButton);
+        QTRY_COMPARE(compute->verdict(), QStringLiteral("fits"));
+        QVERIFY(nextEnabled(w));
+        QTest::mouseClick(w.button(QWizard::NextButton), Qt::LeftButton);
+
+        QCOMPARE(w.currentId(), int(SubmitWizard::OutputPageId));
+        QTest::keyClicks(w.outputPage()->jobDirEdit(), path(QStringLiteral("tinyout")));
+        QVERIFY(nextEnabled(w));
+        QTest::mouseClick(w.button(QWizard::NextButton), Qt::LeftButton);
+        QCOMPARE(w.currentId(), int(SubmitWizard::ReviewPageId));
+        QVERIFY(w.reviewPage()->yamlView()->toPlainText().contains(QStringLiteral("tinypkg.task")));
+        QVERIFY(w.reviewPage()->commandView()->toPlainText().contains(QStringLiteral("--module-name=tinypkg.task")));
+
+        QSignalSpy submitted(&w, &SubmitWizard::jobSubmitted);
+        QTest::mouseClick(w.button(QWizard::FinishButton), Qt::LeftButton);
+        QTRY_COMPARE_WITH_TIMEOUT(submitted.count(), 1, 15000);
+        QCOMPARE(w.result(), int(QDialog::Accepted));
+        QCOMPARE(w.submittedJob().jobId, jobId);
+        QString state;
+        QTRY_VERIFY_WITH_TIMEOUT(
+            [&] {
+                const ApiResult<Job> r = client->getJobBlocking(jobId);
+                state = r.value.state;
+                return r.ok() && JobState::isFinal(state);
+            }(),
+            180000);
+        QCOMPARE(state, JobState::Succeeded);
+
+        // The ID is now taken: the live check says so and blocks Next.
+        SubmitWizard again(client);
+        again.show();
+        QTest::keyClicks(again.jobPage()->jobIdEdit(), jobId);
+        QTRY_VERIFY_WITH_TIMEOUT(again.jobPage()->idTaken(), 10000);
+        QVERIFY(again.jobPage()->jobIdProblems()->text().contains(QStringLiteral("already exists")));
+        QVERIFY(!nextEnabled(again));
+
+        // Executor errors map back to their page and field. The executor validates before it looks the ID
+        // up (as the service does), so a bad worker type wins over the duplicate ID → page 3 ...
+        Job bad = w.submittedJob();
+        bad.trainingInput.scaleTier = QStringLiteral("CUSTOM");
+        bad.trainingInput.masterType = QStringLiteral("n1-standard-4");
+        bad.trainingInput.workerType = QStringLiteral("no_such_machine");
+        bad.trainingInput.workerCount = 1;
+        SubmitWizard third(client);
+        third.show();
+        third.loadJob(bad);
+        while (third.currentId() != SubmitWizard::ReviewPageId)
+            third.next();
+        QSignalSpy failed(&third, &SubmitWizard::submitFailed);
+        third.accept();
+        QTRY_COMPARE_WITH_TIMEOUT(failed.count(), 1, 15000);
+        QCOMPARE(third.currentId(), int(SubmitWizard::ComputePageId));
+        QLabel* workerProblems = third.computePage()->roleProblems(WizardComputePage::Worker);
+        QVERIFY2(
+            workerProblems->text().contains(QStringLiteral("no_such_machine")), qPrintable(workerProblems->text()));
+        QVERIFY(!workerProblems->isHidden());
+        QCOMPARE(third.result(), int(QDialog::Rejected));
+
+        // ... and a valid job whose ID is taken (submitted before the live check could say so) → page 1.
+        SubmitWizard fourth(client);
+        fourth.show();
+        fourth.loadJob(w.submittedJob());
+        while (fourth.currentId() != SubmitWizard::ReviewPageId)
+            fourth.next();
+        QSignalSpy failed4(&fourth, &SubmitWizard::submitFailed);
+        fourth.accept();
+        QTRY_COMPARE_WITH_TIMEOUT(failed4.count(), 1, 15000);
+        QCOMPARE(fourth.currentId(), int(SubmitWizard::JobPageId));
+        QVERIFY2(fourth.jobPage()->jobIdProblems()->text().contains(QStringLiteral("already exists")),
+            qPrintable(fourth.jobPage()->jobIdProblems()->text()));
+    }
+};
+
+QTEST_MAIN(TestSubmitWizard)
+#include "tst_submitwizard.moc"

@@ -1,0 +1,363 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "submitwizard.h"
+
+#include "configloader.h"
+#include "uilogging.h"
+#include "wizardpages.h"
+
+#include <QAbstractButton>
+#include <QLineEdit>
+#include <QRegularExpression>
+
+namespace Trainyard {
+
+HostInventory WizardHostInfo::inventory() const
+{
+    HostInventory inv;
+    if (host) {
+        inv.cpus = host->cpus;
+        inv.memoryBytes = host->memoryBytes;
+        inv.gpus = host->gpus;
+    }
+    return inv;
+}
+
+SubmitWizard::SubmitWizard(ApiClient* client, QWidget* parent)
+    : QWizard(parent)
+    , m_client(client)
+{
+    setWindowTitle(tr("Submit Training Job"));
+    setObjectName(QStringLiteral("submitWizard"));
+    setOption(QWizard::NoBackButtonOnStartPage, true);
+    setOption(QWizard::HaveHelpButton, false);
+    // A new job is BASIC unless the user picks otherwise; written explicitly so the YAML says so.
+    m_base.trainingInput.scaleTier = QStringLiteral("BASIC");
+    m_base.trainingInput.region = QStringLiteral("us-central1");
+
+    m_jobPage = new WizardJobPage(this);
+    m_appPage = new WizardAppPage(this);
+    m_computePage = new WizardComputePage(this);
+    m_outputPage = new WizardOutputPage(this);
+    m_reviewPage = new WizardReviewPage(this);
+    setPage(JobPageId, m_jobPage);
+    setPage(AppPageId, m_appPage);
+    setPage(ComputePageId, m_computePage);
+    setPage(OutputPageId, m_outputPage);
+    setPage(ReviewPageId, m_reviewPage);
+    setButtonText(QWizard::FinishButton, tr("&Submit"));
+    resize(900, 720);
+
+    loadJob(m_base);
+    fetchCatalogs();
+}
+
+SubmitWizard::~SubmitWizard() = default;
+
+void SubmitWizard::fetchCatalogs()
+{
+    ApiClient* client = m_client;
+    if (!client)
+        return;
+    client->host(this, [this](const HostStatus& host, const ApiError& error) {
+        if (!error.isNull()) {
+            qCWarning(lcUi) << "wizard: /host:" << error.summary();
+            return;
+        }
+        m_hostInfo.host = host;
+        emit hostInfoChanged();
+    });
+    client->acceleratorTypes(
+        this, [this](const QList<AcceleratorAvailability>& types, const QList<GpuInfo>&, const ApiError& error) {
+            if (!error.isNull())
+                return;
+            m_hostInfo.accelerators = types;
+            emit hostInfoChanged();
+        });
+    client->runtimeVersions(this, [this](const QList<RuntimeVersionInfo>& runtimes, const ApiError& error) {
+        if (!error.isNull())
+            return;
+        m_hostInfo.runtimes = runtimes;
+        emit hostInfoChanged();
+    });
+    client->scaleTiers(this, [this](const QJsonArray& tiers, const ApiError& error) {
+        if (!error.isNull())
+            return;
+        m_hostInfo.scaleTiers = tiers;
+        emit hostInfoChanged();
+    });
+}
+
+void SubmitWizard::loadJob(const Job& job)
+{
+    // Only the input fields: a "submit similar" job carries output fields the new job must not inherit.
+    Job base;
+    base.jobId = job.jobId;
+    base.labels = job.labels;
+    base.trainingInput = job.trainingInput;
+    m_base = base;
+    const QList<WizardPage*> pages { m_jobPage, m_appPage, m_computePage, m_outputPage };
+    for (WizardPage* page : pages)
+        page->load(m_base);
+    if (currentId() == ReviewPageId)
+        m_reviewPage->initializePage();
+}
+
+bool SubmitWizard::importConfig(const QString& path, QString* error)
+{
+    const std::optional<Job> job = ConfigLoader::loadFile(path, error);
+    if (!job)
+        return false;
+    Job imported = *job;
+    if (imported.jobId.isEmpty())
+        imported.jobId = m_jobPage->jobIdEdit()->text();
+    loadJob(imported);
+    return true;
+}
+
+Job SubmitWizard::job() const
+{
+    Job job = m_base;
+    if (!m_outputPage) // still constructing its pages
+        return job;
+    m_jobPage->apply(job);
+    m_appPage->apply(job);
+    m_computePage->apply(job);
+    m_outputPage->apply(job);
+    return job;
+}
+
+SubmitWizard::PageId SubmitWizard::pageForField(const QString& field)
+{
+    if (field == QLatin1String("jobId") || field.isEmpty())
+        return JobPageId;
+    if (field.startsWith(QLatin1String("labels")))
+        return JobPageId;
+    if (field == QLatin1String("trainingInput")) // rules about the whole cluster (capacity, GPUs in all)
+        return ComputePageId;
+    if (!field.startsWith(QLatin1String("trainingInput.")))
+        return ReviewPageId;
+    const QString f = field.mid(int(qstrlen("trainingInput.")));
+    static const QRegularExpression app(
+        QStringLiteral("^(packageUris|pythonModule|args|runtimeVersion|pythonVersion)(\\b|\\[|\\.|$)"));
+    static const QRegularExpression compute(
+        QStringLiteral("^(scaleTier|(master|worker|parameterServer|evaluator)(Type|Config|Count))(\\b|\\[|\\.|$)"));
+    if (app.match(f).hasMatch())
+        return AppPageId;
+    if (compute.match(f).hasMatch())
+        return ComputePageId;
+    if (f == QLatin1String("jobDir"))
+        return OutputPageId;
+    return ReviewPageId;
+}
+
+QString SubmitWizard::shellQuote(const QString& word)
+{
+    static const QRegularExpression safe(QStringLiteral("^[A-Za-z0-9_@%+=:,./-]+$"));
+    if (!word.isEmpty() && safe.match(word).hasMatch())
+        return word;
+    QString quoted = word;
+    quoted.replace(QLatin1Char('\''), QStringLiteral("'\\''"));
+    return QLatin1Char('\'') + quoted + QLatin1Char('\'');
+}
+
+std::optional<QStringList> SubmitWizard::splitShellWords(const QString& line)
+{
+    QStringList words;
+    QString word;
+    bool inWord = false;
+    enum { Plain, Single, Double } mode = Plain;
+    for (qsizetype i = 0; i < line.size(); ++i) {
+        const QChar c = line.at(i);
+        switch (mode) {
+        case Single:
+            if (c == QLatin1Char('\''))
+                mode = Plain;
+            else
+                word += c;
+            break;
+        case Double:
+            if (c == QLatin1Char('"')) {
+                mode = Plain;
+            } else if (c == QLatin1Char('\\') && i + 1 < line.size()
+                && QStringLiteral("\"\\$`").contains(line.at(i + 1))) {
+                word += line.at(++i);
+            } else {
+                word += c;
+            }
+            break;
+        case Plain:
+            if (c == QLatin1Char(' ') || c == QLatin1Char('\t') || c == QLatin1Char('\n')) {
+                if (inWord)
+                    words << word;
+                word.clear();
+                inWord = false;
+                break;
+            }
+            inWord = true;
+            if (c == QLatin1Char('\'')) {
+                mode = Single;
+            } else if (c == QLatin1Char('"')) {
+                mode = Double;
+            } else if (c == QLatin1Char('\\')) {
+                if (i + 1 < line.size())
+                    word += line.at(++i);
+            } else {
+                word += c;
+            }
+            break;
+        }
+    }
+    if (mode != Plain)
+        return std::nullopt;
+    if (inWord)
+        words << word;
+    return words;
+}
+
+QString SubmitWizard::commandLine(const Job& job)
+{
+    const TrainingInput& in = job.trainingInput;
+    QStringList words { QStringLiteral("trainyardctl"), QStringLiteral("jobs"), QStringLiteral("submit"),
+        QStringLiteral("training"), job.jobId.isEmpty() ? QStringLiteral("JOB") : job.jobId };
+    auto flag = [&words](const char* name, const QString& value) {
+        if (!value.isEmpty())
+            words << QStringLiteral("--") + QLatin1String(name) + QLatin1Char('=') + value;
+    };
+    // Fields no flag can say go through a config file (the Review page's export writes it).
+    bool needsConfig = in.hyperparameters || in.scheduling || in.evaluatorConfig || !in.network.isEmpty()
+        || !in.serviceAccount.isEmpty() || in.enableWebAccess || !in.encryptionConfig.isEmpty();
+    for (const std::optional<ReplicaConfig>* config :
+        { &in.masterConfig, &in.workerConfig, &in.parameterServerConfig }) {
+        if (!*config)
+            continue;
+        ReplicaConfig rest = **config;
+        rest.acceleratorConfig.reset();
+        needsConfig = needsConfig || !(rest == ReplicaConfig {});
+    }
+    if (needsConfig)
+        flag("config", (job.jobId.isEmpty() ? QStringLiteral("job") : job.jobId) + QStringLiteral(".yaml"));
+    QStringList sdists;
+    QString packagePath;
+    for (const QString& p : in.packageUris) {
+        if (packagePath.isEmpty() && !p.endsWith(QLatin1String(".tar.gz")))
+            packagePath = p;
+        else
+            sdists << p;
+    }
+    flag("package-path", packagePath);
+    flag("packages", sdists.join(QLatin1Char(',')));
+    flag("module-name", in.pythonModule);
+    flag("job-dir", in.jobDir);
+    flag("region", in.region);
+    flag("runtime-version", in.runtimeVersion);
+    flag("python-version", in.pythonVersion);
+    flag("scale-tier", in.scaleTier.toLower().replace(QLatin1Char('_'), QLatin1Char('-')));
+    auto accel = [&](const char* name, const std::optional<ReplicaConfig>& config) {
+        if (config && config->acceleratorConfig && !config->acceleratorConfig->type.isEmpty())
+            flag(name,
+                QStringLiteral("count=%1,type=%2")
+                    .arg(config->acceleratorConfig->count.value_or(1))
+                    .arg(config->acceleratorConfig->type.toLower().replace(QLatin1Char('_'), QLatin1Char('-'))));
+    };
+    auto count = [&](const char* name, const std::optional<qint64>& n) {
+        if (n)
+            flag(name, QString::number(*n));
+    };
+    flag("master-machine-type", in.masterType);
+    accel("master-accelerator", in.masterConfig);
+    count("worker-count", in.workerCount);
+    flag("worker-machine-type", in.workerType);
+    accel("worker-accelerator", in.workerConfig);
+    count("parameter-server-count", in.parameterServerCount);
+    flag("parameter-server-machine-type", in.parameterServerType);
+    accel("parameter-server-accelerator", in.parameterServerConfig);
+    count("evaluator-count", in.evaluatorCount);
+    flag("evaluator-machine-type", in.evaluatorType);
+    if (!job.labels.isEmpty()) {
+        QStringList pairs;
+        for (auto it = job.labels.cbegin(); it != job.labels.cend(); ++it)
+            pairs << it.key() + QLatin1Char('=') + it.value();
+        flag("labels", pairs.join(QLatin1Char(',')));
+    }
+    if (in.useChiefInTfConfig.value_or(false))
+        words << QStringLiteral("--use-chief-in-tf-config");
+    if (!in.args.isEmpty()) {
+        words << QStringLiteral("--");
+        words << in.args;
+    }
+    QStringList quoted;
+    for (const QString& w : std::as_const(words))
+        quoted << shellQuote(w);
+    return quoted.join(QLatin1Char(' '));
+}
+
+void SubmitWizard::goToPage(int id)
+{
+    // QWizard has no "jump back": walk back, which keeps every page's state (no fields are registered).
+    while (currentId() > id) {
+        const int before = currentId();
+        back();
+        if (currentId() == before)
+            break;
+    }
+}
+
+void SubmitWizard::accept()
+{
+    if (m_submitting)
+        return;
+    const QList<WizardPage*> pages { m_jobPage, m_appPage, m_computePage, m_outputPage, m_reviewPage };
+    for (WizardPage* page : pages)
+        page->clearFieldErrors();
+    if (!m_client) {
+        ApiError error;
+        error.status = QStringLiteral("UNAVAILABLE");
+        error.message = tr("No executor is connected.");
+        showSubmitError(error);
+        return;
+    }
+    m_submitting = true;
+    if (QAbstractButton* finish = button(QWizard::FinishButton))
+        finish->setEnabled(false);
+    const Job job = this->job();
+    m_client->createJob(job, this, [this](const Job& created, const ApiError& error) {
+        m_submitting = false;
+        if (QAbstractButton* finish = button(QWizard::FinishButton))
+            finish->setEnabled(true);
+        if (!error.isNull()) {
+            showSubmitError(error);
+            return;
+        }
+        m_submitted = created;
+        emit jobSubmitted(created);
+        QWizard::accept();
+    });
+}
+
+void SubmitWizard::showSubmitError(const ApiError& error)
+{
+    emit submitFailed(error);
+    FieldViolations violations = error.violations;
+    if (violations.isEmpty()) {
+        const bool aboutId = error.status == QLatin1String("ALREADY_EXISTS");
+        violations.append({ aboutId ? QStringLiteral("jobId") : QString(), error.summary() });
+        if (!aboutId)
+            violations.last().field = QStringLiteral("-"); // no field: the Review page shows it
+    }
+    int target = ReviewPageId;
+    QWidget* focus = nullptr;
+    for (const FieldViolation& v : std::as_const(violations)) {
+        const PageId id = v.field == QLatin1String("-") ? ReviewPageId : pageForField(v.field);
+        auto* page = static_cast<WizardPage*>(this->page(id));
+        QWidget* widget = page->showFieldError(v.field == QLatin1String("-") ? QString() : v.field, v.description);
+        if (id <= target) {
+            target = id;
+            focus = widget;
+        }
+    }
+    goToPage(target);
+    if (focus)
+        focus->setFocus(Qt::OtherFocusReason);
+}
+
+} // namespace Trainyard

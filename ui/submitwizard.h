@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#pragma once
+
+// The submit wizard (issue 3): Job (ID, labels, import of a gcloud --config file), Training application
+// (package, module, arguments, runtime), Compute (scale tier or a CUSTOM cluster, with what it means on
+// this host), Output (job dir) and Review (the job as YAML, the equivalent trainyardctl command line,
+// export). Finish calls `jobs.create`; the executor's field violations are shown next to the field they
+// name, on that field's page.
+//
+// The wizard edits a base Job (empty, imported, or "submit similar"): a page writes a field only when the
+// user changed its widget, so fields the wizard has no widget for (hyperparameters, scheduling, container
+// settings …) and the exact form of imported values (absent vs 0 counts, an empty scale tier) survive a
+// round trip unchanged.
+//
+// Catalogs come from the executor (/scaleTiers, /acceleratorTypes, /runtimeVersions, /host) when a client
+// is given; machine types and tier expansions from MachineCatalog::builtin(), the catalog the executor uses.
+
+#include "apiclient.h"
+#include "job.h"
+#include "machinecatalog.h"
+
+#include <QPointer>
+#include <QWizard>
+
+#include <optional>
+
+namespace Trainyard {
+
+class WizardJobPage;
+class WizardAppPage;
+class WizardComputePage;
+class WizardOutputPage;
+class WizardReviewPage;
+
+/// What the wizard knows about the executor's host; empty until /host and /acceleratorTypes answer.
+struct WizardHostInfo {
+    std::optional<HostStatus> host;
+    QList<AcceleratorAvailability> accelerators;
+    QList<RuntimeVersionInfo> runtimes;
+    QJsonArray scaleTiers; ///< the executor's /scaleTiers (available, unavailableReason); empty = builtin
+    HostInventory inventory() const;
+};
+
+class SubmitWizard : public QWizard {
+    Q_OBJECT
+public:
+    enum PageId { JobPageId, AppPageId, ComputePageId, OutputPageId, ReviewPageId };
+
+    /// `client` may be nullptr (no executor): then job ID uniqueness is not checked, the host is unknown
+    /// and Finish reports that no executor is connected.
+    explicit SubmitWizard(ApiClient* client, QWidget* parent = nullptr);
+    ~SubmitWizard() override;
+
+    /// Fills every page from `job` (import, submit similar); the job is the new base.
+    void loadJob(const Job& job);
+    /// Loads a gcloud --config file (YAML or JSON) into every page; false and *error when it does not load.
+    bool importConfig(const QString& path, QString* error);
+    /// The job as the pages say now (base job + the user's changes).
+    Job job() const;
+
+    /// The `trainyardctl jobs submit training …` line for `job`, each argument quoted for a POSIX shell.
+    static QString commandLine(const Job& job);
+    /// Quotes one shell word (single quotes when needed).
+    static QString shellQuote(const QString& word);
+    /// Splits `line` into words as a POSIX shell does (XCU 2.2 quoting, no expansions): single quotes
+    /// keep everything literally, double quotes keep all but `\"`, `\\`, `\$` and `` \` ``, a backslash
+    /// outside quotes escapes the next character, unquoted blanks separate words. An unterminated quote
+    /// returns std::nullopt (QProcess::splitCommand knows only double quotes, so it is not used).
+    static std::optional<QStringList> splitShellWords(const QString& line);
+    /// The page a field path of the Job JSON belongs to ("trainingInput.workerType" → ComputePageId).
+    static PageId pageForField(const QString& field);
+
+    ApiClient* client() const { return m_client; }
+    const MachineCatalog& catalog() const { return MachineCatalog::builtin(); }
+    const WizardHostInfo& hostInfo() const { return m_hostInfo; }
+
+    WizardJobPage* jobPage() const { return m_jobPage; }
+    WizardAppPage* appPage() const { return m_appPage; }
+    WizardComputePage* computePage() const { return m_computePage; }
+    WizardOutputPage* outputPage() const { return m_outputPage; }
+    WizardReviewPage* reviewPage() const { return m_reviewPage; }
+
+    /// The job the executor created (valid after jobSubmitted).
+    const Job& submittedJob() const { return m_submitted; }
+
+public Q_SLOTS:
+    /// Finish: sends `jobs.create`; closes on success, else goes to the page of the first violation.
+    void accept() override;
+
+Q_SIGNALS:
+    void jobSubmitted(const Trainyard::Job& job);
+    /// A catalog or host answer arrived (pages refresh what they show).
+    void hostInfoChanged();
+    /// The executor refused the job; `error` as received.
+    void submitFailed(const Trainyard::ApiError& error);
+
+private:
+    void fetchCatalogs();
+    void showSubmitError(const ApiError& error);
+    void goToPage(int id);
+
+    QPointer<ApiClient> m_client;
+    WizardHostInfo m_hostInfo;
+    Job m_base;
+    Job m_submitted;
+    bool m_submitting = false;
+    WizardJobPage* m_jobPage = nullptr;
+    WizardAppPage* m_appPage = nullptr;
+    WizardComputePage* m_computePage = nullptr;
+    WizardOutputPage* m_outputPage = nullptr;
+    WizardReviewPage* m_reviewPage = nullptr;
+};
+
+} // namespace Trainyard

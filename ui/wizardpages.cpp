@@ -1,0 +1,1499 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "wizardpages.h"
+
+#include "configloader.h"
+#include "machinecatalog.h"
+#include "submitwizard.h"
+#include "yamlhighlighter.h"
+
+#include <QApplication>
+#include <QButtonGroup>
+#include <QClipboard>
+#include <QComboBox>
+#include <QDateTime>
+#include <QDir>
+#include <QDirIterator>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFontDatabase>
+#include <QFormLayout>
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMimeData>
+#include <QPlainTextEdit>
+#include <QProcess>
+#include <QPushButton>
+#include <QRegularExpression>
+#include <QSaveFile>
+#include <QSet>
+#include <QSpinBox>
+#include <QTableWidget>
+#include <QToolButton>
+#include <QVBoxLayout>
+#include <QtConcurrent>
+
+namespace Trainyard {
+
+namespace {
+const QRegularExpression& moduleRe()
+{
+    static const QRegularExpression re(QStringLiteral("^[A-Za-z_][A-Za-z0-9_]*(\\.[A-Za-z_][A-Za-z0-9_]*)*$"));
+    return re;
+}
+
+QString bulletList(const QStringList& items)
+{
+    if (items.size() == 1)
+        return items.first();
+    QStringList lines;
+    for (const QString& item : items)
+        lines << QStringLiteral("• ") + item;
+    return lines.join(QLatin1Char('\n'));
+}
+
+void selectData(QComboBox* box, const QString& value, const QString& unknownLabel)
+{
+    int i = box->findData(value);
+    if (i < 0) {
+        box->addItem(unknownLabel.arg(value), value);
+        i = box->count() - 1;
+    }
+    box->setCurrentIndex(i);
+}
+} // namespace
+
+// ---------------------------------------------------------------------------------------------------------
+
+WizardPage::WizardPage(SubmitWizard* wizard)
+    : QWizardPage(wizard)
+    , m_wizard(wizard)
+{
+}
+
+QLabel* WizardPage::problemLabel(const QString& objectName, QWidget* parent)
+{
+    auto* label = new QLabel(parent);
+    label->setObjectName(objectName);
+    label->setWordWrap(true);
+    label->setTextFormat(Qt::PlainText);
+    label->setStyleSheet(QStringLiteral("color: #c01c28;"));
+    label->setVisible(false);
+    return label;
+}
+
+void WizardPage::setProblem(QLabel* label, const QString& text)
+{
+    label->setText(text);
+    label->setVisible(!text.isEmpty());
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// 1. Job
+
+WizardJobPage::WizardJobPage(SubmitWizard* wizard)
+    : WizardPage(wizard)
+    , m_jobId(new QLineEdit(this))
+    , m_suggest(new QPushButton(tr("&Suggest"), this))
+    , m_jobIdProblems(problemLabel(QStringLiteral("jobIdProblems"), this))
+    , m_jobIdStatus(new QLabel(this))
+    , m_labels(new QTableWidget(0, 2, this))
+    , m_addLabel(new QPushButton(tr("&Add label"), this))
+    , m_removeLabel(new QPushButton(tr("&Remove label"), this))
+    , m_labelProblems(problemLabel(QStringLiteral("labelProblems"), this))
+    , m_import(new QPushButton(tr("&Import config…"), this))
+    , m_importStatus(new QLabel(this))
+{
+    setTitle(tr("Job"));
+    setSubTitle(tr("Name the job and label it, or start from a gcloud --config file."));
+    m_jobId->setObjectName(QStringLiteral("jobIdEdit"));
+    m_jobId->setPlaceholderText(tr("e.g. fmnist_20261122_061500"));
+    m_jobId->setToolTip(tr("Letters, digits and underscores; starts with a letter; at most 128 characters."));
+    m_suggest->setToolTip(tr("Build <base>_<YYYYMMDD_HHMMSS> from the current text or the module name"));
+    m_jobIdStatus->setObjectName(QStringLiteral("jobIdStatus"));
+    m_labels->setObjectName(QStringLiteral("labelsTable"));
+    m_labels->setHorizontalHeaderLabels({ tr("Key"), tr("Value") });
+    m_labels->horizontalHeader()->setStretchLastSection(true);
+    m_labels->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
+    m_labels->verticalHeader()->setVisible(false);
+    m_labels->setTabKeyNavigation(false);
+    m_labels->setMinimumHeight(140);
+    m_import->setObjectName(QStringLiteral("importButton"));
+    m_import->setToolTip(tr("Fill every page from a YAML or JSON job config (gcloud --config)"));
+    m_importStatus->setWordWrap(true);
+
+    auto* layout = new QVBoxLayout(this);
+    auto* importRow = new QHBoxLayout;
+    importRow->addWidget(m_import);
+    importRow->addWidget(m_importStatus, 1);
+    layout->addLayout(importRow);
+
+    auto* form = new QFormLayout;
+    auto* idRow = new QHBoxLayout;
+    idRow->addWidget(m_jobId, 1);
+    idRow->addWidget(m_suggest);
+    auto* idLabel = new QLabel(tr("Job &ID:"), this);
+    idLabel->setBuddy(m_jobId);
+    form->addRow(idLabel, idRow);
+    form->addRow(QString(), m_jobIdProblems);
+    form->addRow(QString(), m_jobIdStatus);
+    layout->addLayout(form);
+
+    auto* labelsTitle = new QLabel(tr("&Labels:"), this);
+    labelsTitle->setBuddy(m_labels);
+    layout->addWidget(labelsTitle);
+    layout->addWidget(m_labels, 1);
+    auto* labelButtons = new QHBoxLayout;
+    labelButtons->addWidget(m_addLabel);
+    labelButtons->addWidget(m_removeLabel);
+    labelButtons->addStretch(1);
+    layout->addLayout(labelButtons);
+    layout->addWidget(m_labelProblems);
+
+    setTabOrder(m_import, m_jobId);
+    setTabOrder(m_jobId, m_suggest);
+    setTabOrder(m_suggest, m_labels);
+    setTabOrder(m_labels, m_addLabel);
+    setTabOrder(m_addLabel, m_removeLabel);
+
+    m_debounce.setSingleShot(true);
+    m_debounce.setInterval(300);
+    connect(&m_debounce, &QTimer::timeout, this, &WizardJobPage::checkUniqueness);
+    connect(m_jobId, &QLineEdit::textChanged, this, &WizardJobPage::onIdChanged);
+    connect(m_suggest, &QPushButton::clicked, this, [this] {
+        m_jobId->setText(suggestedId(QDateTime::currentDateTime()));
+        m_jobId->setFocus();
+    });
+    connect(m_addLabel, &QPushButton::clicked, this, [this] {
+        addLabelRow(QString(), QString());
+        m_labels->setCurrentCell(m_labels->rowCount() - 1, 0);
+        m_labels->editItem(m_labels->item(m_labels->rowCount() - 1, 0));
+    });
+    connect(m_removeLabel, &QPushButton::clicked, this, [this] {
+        const int row = m_labels->currentRow();
+        if (row >= 0)
+            m_labels->removeRow(row);
+        validateLabels();
+    });
+    connect(m_labels, &QTableWidget::itemChanged, this, &WizardJobPage::validateLabels);
+    connect(m_import, &QPushButton::clicked, this, [this] {
+        const QString path = QFileDialog::getOpenFileName(
+            this, tr("Import job config"), QString(), tr("Job configs (*.yaml *.yml *.json);;All files (*)"));
+        if (path.isEmpty())
+            return;
+        QString error;
+        if (m_wizard->importConfig(path, &error)) {
+            m_importStatus->setText(tr("Imported %1.").arg(QFileInfo(path).fileName()));
+        } else {
+            m_importStatus->setText(tr("Could not import %1: %2").arg(QFileInfo(path).fileName(), error));
+        }
+    });
+    onIdChanged();
+}
+
+void WizardJobPage::load(const Job& job)
+{
+    m_jobId->setText(job.jobId);
+    m_labels->setRowCount(0);
+    for (auto it = job.labels.cbegin(); it != job.labels.cend(); ++it)
+        addLabelRow(it.key(), it.value());
+    m_loadedId = job.jobId;
+    m_loadedLabels = job.labels;
+    validateLabels();
+}
+
+void WizardJobPage::apply(Job& job) const
+{
+    job.jobId = m_jobId->text();
+    const QMap<QString, QString> now = labels();
+    if (now != m_loadedLabels)
+        job.labels = now;
+}
+
+void WizardJobPage::addLabelRow(const QString& key, const QString& value)
+{
+    const QSignalBlocker block(m_labels);
+    const int row = m_labels->rowCount();
+    m_labels->insertRow(row);
+    m_labels->setItem(row, 0, new QTableWidgetItem(key));
+    m_labels->setItem(row, 1, new QTableWidgetItem(value));
+}
+
+QMap<QString, QString> WizardJobPage::labels() const
+{
+    QMap<QString, QString> map;
+    for (int row = 0; row < m_labels->rowCount(); ++row) {
+        const QTableWidgetItem* key = m_labels->item(row, 0);
+        const QTableWidgetItem* value = m_labels->item(row, 1);
+        if (key && !key->text().isEmpty())
+            map.insert(key->text(), value ? value->text() : QString());
+    }
+    return map;
+}
+
+QString WizardJobPage::suggestedId(const QDateTime& now) const
+{
+    static const QRegularExpression stamp(QStringLiteral("_\\d{8}_\\d{6}$"));
+    static const QRegularExpression bad(QStringLiteral("[^A-Za-z0-9_]+"));
+    QString base = m_jobId->text().trimmed();
+    base.remove(stamp);
+    if (base.isEmpty()) {
+        // The package folder names the experiment ("fmnist"); a module's first part is often just "trainer".
+        const QStringList packages = m_wizard->appPage()->packages();
+        if (!packages.isEmpty()) {
+            base = QFileInfo(packages.first()).fileName();
+            base.remove(QRegularExpression(QStringLiteral("(-[0-9][^/]*)?\\.tar\\.gz$")));
+        }
+        if (base.isEmpty())
+            base = m_wizard->appPage()->moduleBox()->currentText().section(QLatin1Char('.'), 0, 0);
+    }
+    base.replace(bad, QStringLiteral("_"));
+    while (base.startsWith(QLatin1Char('_')))
+        base.remove(0, 1);
+    if (base.isEmpty())
+        base = QStringLiteral("job");
+    if (!(base.at(0).isLetter() && base.at(0).unicode() < 128))
+        base.prepend(QStringLiteral("job_"));
+    const QString suffix = now.toString(QStringLiteral("_yyyyMMdd_HHmmss"));
+    return base.left(128 - suffix.size()) + suffix;
+}
+
+bool WizardJobPage::uniquenessChecked() const
+{
+    return m_checkedId == m_jobId->text() && !m_checkedId.isEmpty();
+}
+
+void WizardJobPage::onIdChanged()
+{
+    m_serverIdError.clear();
+    const QString id = m_jobId->text();
+    const QStringList problems = Trainyard::jobIdProblems(id);
+    setProblem(m_jobIdProblems, bulletList(problems));
+    m_idTaken = false;
+    ++m_checkSerial;
+    m_checkedId.clear();
+    if (problems.isEmpty() && m_wizard->client()) {
+        m_jobIdStatus->setText(tr("Checking whether the ID is free…"));
+        m_debounce.start();
+    } else {
+        m_debounce.stop();
+        m_jobIdStatus->clear();
+    }
+    emit completeChanged();
+}
+
+void WizardJobPage::checkUniqueness()
+{
+    ApiClient* client = m_wizard->client();
+    if (!client)
+        return;
+    const QString id = m_jobId->text();
+    const int serial = m_checkSerial;
+    client->getJob(id, this, [this, id, serial](const Job&, const ApiError& error) {
+        if (serial != m_checkSerial)
+            return;
+        m_checkedId = id;
+        if (error.isNull()) {
+            m_idTaken = true;
+            m_jobIdStatus->clear();
+            setProblem(m_jobIdProblems, tr("A job with the ID \"%1\" already exists on this executor.").arg(id));
+        } else if (error.httpStatus == 404) {
+            m_jobIdStatus->setText(tr("✓ No job has this ID yet."));
+        } else {
+            m_jobIdStatus->setText(tr("Could not check whether the ID is free: %1").arg(error.summary()));
+        }
+        emit completeChanged();
+    });
+}
+
+void WizardJobPage::validateLabels()
+{
+    QStringList problems;
+    QSet<QString> seen;
+    for (int row = 0; row < m_labels->rowCount(); ++row) {
+        const QTableWidgetItem* key = m_labels->item(row, 0);
+        const QTableWidgetItem* value = m_labels->item(row, 1);
+        const QString k = key ? key->text() : QString();
+        if (k.isEmpty()) {
+            if (value && !value->text().isEmpty())
+                problems << tr("Row %1: a label needs a key.").arg(row + 1);
+            continue;
+        }
+        if (seen.contains(k))
+            problems << tr("The key \"%1\" appears more than once.").arg(k);
+        seen.insert(k);
+    }
+    for (const FieldViolation& v : labelViolations(labels()))
+        problems << v.description;
+    setProblem(m_labelProblems, bulletList(problems));
+    emit completeChanged();
+}
+
+bool WizardJobPage::isComplete() const
+{
+    return Trainyard::jobIdProblems(m_jobId->text()).isEmpty() && !m_idTaken && m_labelProblems->text().isEmpty();
+}
+
+QWidget* WizardJobPage::showFieldError(const QString& field, const QString& message)
+{
+    if (field.startsWith(QLatin1String("labels"))) {
+        setProblem(m_labelProblems,
+            m_labelProblems->text().isEmpty() ? message : m_labelProblems->text() + QLatin1Char('\n') + message);
+        return m_labels;
+    }
+    m_serverIdError = message;
+    setProblem(m_jobIdProblems, message);
+    return m_jobId;
+}
+
+void WizardJobPage::clearFieldErrors()
+{
+    if (!m_serverIdError.isEmpty())
+        onIdChanged();
+    validateLabels();
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// 2. Training application
+
+WizardAppPage::WizardAppPage(SubmitWizard* wizard)
+    : WizardPage(wizard)
+    , m_package(new QLineEdit(this))
+    , m_browseFolder(new QPushButton(tr("&Folder…"), this))
+    , m_browseSdist(new QPushButton(tr("&Archive…"), this))
+    , m_packageProblems(problemLabel(QStringLiteral("packageProblems"), this))
+    , m_module(new QComboBox(this))
+    , m_moduleProblems(problemLabel(QStringLiteral("moduleProblems"), this))
+    , m_args(new QPlainTextEdit(this))
+    , m_split(new QPushButton(tr("S&plit command line"), this))
+    , m_argsProblems(problemLabel(QStringLiteral("argsProblems"), this))
+    , m_runtime(new QComboBox(this))
+    , m_python(new QComboBox(this))
+{
+    setTitle(tr("Training application"));
+    setSubTitle(tr("The Python package to install and the module to run (python -m MODULE ARGS…). "
+                   "Drop a package folder or .tar.gz here."));
+    setAcceptDrops(true);
+    m_package->setObjectName(QStringLiteral("packageEdit"));
+    m_package->setAcceptDrops(false); // the page takes drops of a folder or file as a path, not as text
+    m_package->setPlaceholderText(tr("Folder with setup.py or pyproject.toml, or an sdist .tar.gz"));
+    m_module->setObjectName(QStringLiteral("moduleBox"));
+    m_module->setEditable(true);
+    m_module->setInsertPolicy(QComboBox::NoInsert);
+    m_module->lineEdit()->setPlaceholderText(tr("e.g. trainer.task"));
+    m_args->setObjectName(QStringLiteral("argsEdit"));
+    m_args->setPlaceholderText(tr("One argument per line, e.g.\n--epochs\n5"));
+    m_args->setTabChangesFocus(true);
+    m_args->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_args->setMinimumHeight(100);
+    m_split->setToolTip(tr("Split a one-line shell command line into one argument per line"));
+    m_runtime->setObjectName(QStringLiteral("runtimeBox"));
+    m_python->setObjectName(QStringLiteral("pythonBox"));
+
+    auto* form = new QFormLayout(this);
+    auto* packageRow = new QHBoxLayout;
+    packageRow->addWidget(m_package, 1);
+    packageRow->addWidget(m_browseFolder);
+    packageRow->addWidget(m_browseSdist);
+    auto* packageLabel = new QLabel(tr("&Package:"), this);
+    packageLabel->setBuddy(m_package);
+    form->addRow(packageLabel, packageRow);
+    form->addRow(QString(), m_packageProblems);
+    auto* moduleLabel = new QLabel(tr("&Module:"), this);
+    moduleLabel->setBuddy(m_module);
+    form->addRow(moduleLabel, m_module);
+    form->addRow(QString(), m_moduleProblems);
+    auto* argsLabel = new QLabel(tr("Ar&guments:"), this);
+    argsLabel->setBuddy(m_args);
+    auto* argsBox = new QVBoxLayout;
+    argsBox->addWidget(m_args, 1);
+    auto* splitRow = new QHBoxLayout;
+    splitRow->addStretch(1);
+    splitRow->addWidget(m_split);
+    argsBox->addLayout(splitRow);
+    form->addRow(argsLabel, argsBox);
+    form->addRow(QString(), m_argsProblems);
+    auto* runtimeLabel = new QLabel(tr("&Runtime version:"), this);
+    runtimeLabel->setBuddy(m_runtime);
+    form->addRow(runtimeLabel, m_runtime);
+    auto* pythonLabel = new QLabel(tr("P&ython version:"), this);
+    pythonLabel->setBuddy(m_python);
+    form->addRow(pythonLabel, m_python);
+
+    setTabOrder(m_package, m_browseFolder);
+    setTabOrder(m_browseFolder, m_browseSdist);
+    setTabOrder(m_browseSdist, m_module);
+    setTabOrder(m_module, m_args);
+    setTabOrder(m_args, m_split);
+    setTabOrder(m_split, m_runtime);
+    setTabOrder(m_runtime, m_python);
+
+    connect(m_package, &QLineEdit::textChanged, this, &WizardAppPage::onPackageChanged);
+    connect(m_module, &QComboBox::currentTextChanged, this, &WizardAppPage::onModuleChanged);
+    connect(m_browseFolder, &QPushButton::clicked, this, [this] {
+        const QString dir = QFileDialog::getExistingDirectory(this, tr("Package folder"), m_package->text());
+        if (!dir.isEmpty())
+            m_package->setText(QDir::toNativeSeparators(dir));
+    });
+    connect(m_browseSdist, &QPushButton::clicked, this, [this] {
+        const QString file = QFileDialog::getOpenFileName(
+            this, tr("Package archive"), m_package->text(), tr("Source distributions (*.tar.gz)"));
+        if (!file.isEmpty())
+            m_package->setText(QDir::toNativeSeparators(file));
+    });
+    connect(m_split, &QPushButton::clicked, this, &WizardAppPage::splitArgs);
+    connect(&m_scan, &QFutureWatcher<QStringList>::finished, this, [this] {
+        const QStringList modules = m_scan.result();
+        const QString scanned = m_scanning;
+        if (scanned != m_package->text()) {
+            onPackageChanged(); // the text changed while scanning: scan again
+            return;
+        }
+        const QString current = m_module->currentText();
+        {
+            const QSignalBlocker block(m_module);
+            m_module->clear();
+            m_module->addItems(modules);
+            m_module->setEditText(current.isEmpty() && !modules.isEmpty() ? modules.first() : current);
+        }
+        m_scanned = scanned;
+        onModuleChanged();
+    });
+    connect(m_runtime, &QComboBox::currentIndexChanged, this, [this] {
+        const QString keep = m_python->currentData().toString();
+        const QSignalBlocker block(m_python);
+        m_python->clear();
+        m_python->addItem(tr("Runtime default"), QString());
+        for (const RuntimeVersionInfo& info : m_wizard->hostInfo().runtimes) {
+            if (info.runtimeVersion == m_runtime->currentData().toString())
+                for (const QString& p : info.pythonVersions)
+                    m_python->addItem(p, p);
+        }
+        selectData(m_python, keep, tr("%1 (not in the executor's catalog)"));
+    });
+    connect(wizard, &SubmitWizard::hostInfoChanged, this, &WizardAppPage::fillRuntimes);
+    fillRuntimes();
+    onPackageChanged();
+}
+
+void WizardAppPage::fillRuntimes()
+{
+    const QString keepRuntime = m_runtime->currentData().toString();
+    const QString keepPython = m_python->currentData().toString();
+    {
+        const QSignalBlocker block(m_runtime);
+        m_runtime->clear();
+        m_runtime->addItem(tr("Executor default"), QString());
+        for (const RuntimeVersionInfo& info : m_wizard->hostInfo().runtimes)
+            m_runtime->addItem(
+                tr("%1 (Python %2, %3)")
+                    .arg(info.runtimeVersion, info.pythonVersions.join(QStringLiteral(", ")), info.interpreter),
+                info.runtimeVersion);
+        selectData(m_runtime, keepRuntime, tr("%1 (not in the executor's catalog)"));
+    }
+    emit m_runtime->currentIndexChanged(m_runtime->currentIndex());
+    selectData(m_python, keepPython, tr("%1 (not in the executor's catalog)"));
+}
+
+QStringList WizardAppPage::packages() const
+{
+    QStringList list;
+    for (const QString& part : m_package->text().split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+        if (!part.trimmed().isEmpty())
+            list << part.trimmed();
+    }
+    return list;
+}
+
+QStringList WizardAppPage::args() const
+{
+    QStringList list = m_args->toPlainText().split(QLatin1Char('\n'));
+    while (!list.isEmpty() && list.last().isEmpty())
+        list.removeLast();
+    return list;
+}
+
+void WizardAppPage::splitArgs()
+{
+    const QStringList lines = args();
+    const std::optional<QStringList> words = SubmitWizard::splitShellWords(lines.join(QLatin1Char(' ')));
+    if (!words) {
+        setProblem(m_argsProblems, tr("The arguments have a quote that is not closed."));
+        return;
+    }
+    setProblem(m_argsProblems, QString());
+    m_args->setPlainText(words->join(QLatin1Char('\n')));
+}
+
+QString WizardAppPage::packageProblem(const QString& path)
+{
+    const QFileInfo info(path);
+    if (!info.exists())
+        return tr("%1 does not exist.").arg(path);
+    if (info.isDir()) {
+        const QDir dir(path);
+        if (!dir.exists(QStringLiteral("setup.py")) && !dir.exists(QStringLiteral("pyproject.toml")))
+            return tr("%1 is a folder without setup.py or pyproject.toml: not a Python package.").arg(path);
+        return {};
+    }
+    if (!path.endsWith(QLatin1String(".tar.gz")))
+        return tr("%1 is neither a package folder nor a source distribution (.tar.gz).").arg(path);
+    if (!info.isReadable())
+        return tr("%1 is not readable.").arg(path);
+    return {};
+}
+
+QStringList WizardAppPage::scanModules(const QString& packagePath)
+{
+    // Relative file paths of the package, "/"-separated.
+    QStringList files;
+    const QFileInfo info(packagePath);
+    if (info.isDir()) {
+        const QDir root(packagePath);
+        QDirIterator it(packagePath, { QStringLiteral("*.py") }, QDir::Files, QDirIterator::Subdirectories);
+        int budget = 20000;
+        while (it.hasNext() && budget-- > 0) {
+            const QString rel = root.relativeFilePath(it.next());
+            static const QRegularExpression skip(
+                QStringLiteral("(^|/)(\\.[^/]*|build|dist|venv|\\.venv|__pycache__|[^/]*\\.egg-info)/"));
+            if (!skip.match(rel).hasMatch())
+                files << rel;
+        }
+    } else if (packagePath.endsWith(QLatin1String(".tar.gz"))) {
+        QProcess tar;
+        tar.start(QStringLiteral("tar"), { QStringLiteral("-tzf"), packagePath });
+        if (!tar.waitForFinished(15000) || tar.exitCode() != 0)
+            return {};
+        for (const QByteArray& line : tar.readAllStandardOutput().split('\n')) {
+            QString rel = QString::fromUtf8(line);
+            // An sdist holds everything under "<name>-<version>/".
+            rel = rel.section(QLatin1Char('/'), 1);
+            if (rel.endsWith(QLatin1String(".py")))
+                files << rel;
+        }
+    }
+    const QSet<QString> all(files.cbegin(), files.cend());
+    QStringList modules;
+    for (const QString& rel : std::as_const(files)) {
+        const QString dir = rel.section(QLatin1Char('/'), 0, -2);
+        if (dir.isEmpty() || rel.endsWith(QLatin1String("/__init__.py")))
+            continue;
+        // Every folder on the way must be a package for `python -m a.b.c` to work.
+        bool isPackage = true;
+        QString prefix;
+        for (const QString& part : dir.split(QLatin1Char('/'))) {
+            prefix += (prefix.isEmpty() ? QString() : QStringLiteral("/")) + part;
+            if (!all.contains(prefix + QStringLiteral("/__init__.py"))) {
+                isPackage = false;
+                break;
+            }
+        }
+        if (!isPackage)
+            continue;
+        QString module = rel.chopped(3);
+        module.replace(QLatin1Char('/'), QLatin1Char('.'));
+        if (moduleRe().match(module).hasMatch())
+            modules << module;
+    }
+    std::sort(modules.begin(), modules.end(), [](const QString& a, const QString& b) {
+        const bool ta = a.endsWith(QLatin1String(".task"));
+        const bool tb = b.endsWith(QLatin1String(".task"));
+        if (ta != tb)
+            return ta;
+        return a < b;
+    });
+    return modules;
+}
+
+bool WizardAppPage::modulesScanned() const
+{
+    return m_scanned == m_package->text();
+}
+
+void WizardAppPage::onPackageChanged()
+{
+    m_serverPackageError.clear();
+    const QStringList list = packages();
+    QStringList problems;
+    if (list.isEmpty())
+        problems << tr("Choose the package to install: a folder with setup.py or pyproject.toml, or a .tar.gz.");
+    for (const QString& p : list) {
+        const QString problem = packageProblem(p);
+        if (!problem.isEmpty())
+            problems << problem;
+    }
+    setProblem(m_packageProblems, bulletList(problems));
+    if (problems.isEmpty() && !m_scan.isRunning() && m_scanned != m_package->text()) {
+        m_scanning = m_package->text();
+        m_scan.setFuture(QtConcurrent::run(&WizardAppPage::scanModules, list.first()));
+    }
+    emit completeChanged();
+}
+
+void WizardAppPage::onModuleChanged()
+{
+    m_serverModuleError.clear();
+    const QString module = m_module->currentText().trimmed();
+    if (module.isEmpty())
+        setProblem(m_moduleProblems, tr("Name the module to run, e.g. trainer.task."));
+    else if (!moduleRe().match(module).hasMatch())
+        setProblem(m_moduleProblems,
+            tr("\"%1\" is not a Python module name (dotted identifiers, e.g. trainer.task).").arg(module));
+    else
+        setProblem(m_moduleProblems, QString());
+    emit completeChanged();
+}
+
+void WizardAppPage::load(const Job& job)
+{
+    const TrainingInput& in = job.trainingInput;
+    m_package->setText(in.packageUris.join(QStringLiteral(", ")));
+    m_module->setEditText(in.pythonModule);
+    m_args->setPlainText(in.args.join(QLatin1Char('\n')));
+    selectData(m_runtime, in.runtimeVersion, tr("%1 (not in the executor's catalog)"));
+    selectData(m_python, in.pythonVersion, tr("%1 (not in the executor's catalog)"));
+    m_loadedPackages = packages();
+    m_loadedModule = m_module->currentText();
+    m_loadedArgs = args();
+    m_loadedRuntime = in.runtimeVersion;
+    m_loadedPython = in.pythonVersion;
+    onModuleChanged();
+}
+
+void WizardAppPage::apply(Job& job) const
+{
+    TrainingInput& in = job.trainingInput;
+    if (packages() != m_loadedPackages)
+        in.packageUris = packages();
+    if (m_module->currentText() != m_loadedModule)
+        in.pythonModule = m_module->currentText().trimmed();
+    if (args() != m_loadedArgs)
+        in.args = args();
+    if (m_runtime->currentData().toString() != m_loadedRuntime)
+        in.runtimeVersion = m_runtime->currentData().toString();
+    if (m_python->currentData().toString() != m_loadedPython)
+        in.pythonVersion = m_python->currentData().toString();
+}
+
+bool WizardAppPage::isComplete() const
+{
+    return m_packageProblems->text().isEmpty() && moduleRe().match(m_module->currentText().trimmed()).hasMatch();
+}
+
+QWidget* WizardAppPage::showFieldError(const QString& field, const QString& message)
+{
+    if (field.contains(QLatin1String("pythonModule"))) {
+        m_serverModuleError = message;
+        setProblem(m_moduleProblems, message);
+        return m_module;
+    }
+    if (field.contains(QLatin1String("runtimeVersion")) || field.contains(QLatin1String("pythonVersion"))
+        || field.contains(QLatin1String("args"))) {
+        // No label of their own: the package label is the page's message area.
+        setProblem(m_packageProblems, message);
+        return field.contains(QLatin1String("args"))
+            ? static_cast<QWidget*>(m_args)
+            : (field.contains(QLatin1String("runtime")) ? m_runtime : m_python);
+    }
+    m_serverPackageError = message;
+    setProblem(m_packageProblems, message);
+    return m_package;
+}
+
+void WizardAppPage::clearFieldErrors()
+{
+    onPackageChanged();
+    onModuleChanged();
+}
+
+void WizardAppPage::dragEnterEvent(QDragEnterEvent* event)
+{
+    const QList<QUrl> urls = event->mimeData()->urls();
+    if (urls.size() == 1 && urls.first().isLocalFile())
+        event->acceptProposedAction();
+}
+
+void WizardAppPage::dropEvent(QDropEvent* event)
+{
+    const QList<QUrl> urls = event->mimeData()->urls();
+    if (urls.size() != 1 || !urls.first().isLocalFile())
+        return;
+    m_package->setText(QDir::toNativeSeparators(urls.first().toLocalFile()));
+    event->acceptProposedAction();
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// 3. Compute
+
+namespace {
+const char* const kRoleField[] = { "master", "worker", "parameterServer", "evaluator" };
+
+QString roleTitle(int role)
+{
+    switch (role) {
+    case WizardComputePage::Master:
+        return WizardComputePage::tr("Master");
+    case WizardComputePage::Worker:
+        return WizardComputePage::tr("Workers");
+    case WizardComputePage::ParameterServer:
+        return WizardComputePage::tr("Parameter servers");
+    default:
+        return WizardComputePage::tr("Evaluators");
+    }
+}
+
+QString& typeField(TrainingInput& in, int role)
+{
+    switch (role) {
+    case WizardComputePage::Master:
+        return in.masterType;
+    case WizardComputePage::Worker:
+        return in.workerType;
+    case WizardComputePage::ParameterServer:
+        return in.parameterServerType;
+    default:
+        return in.evaluatorType;
+    }
+}
+
+std::optional<ReplicaConfig>& configField(TrainingInput& in, int role)
+{
+    switch (role) {
+    case WizardComputePage::Master:
+        return in.masterConfig;
+    case WizardComputePage::Worker:
+        return in.workerConfig;
+    case WizardComputePage::ParameterServer:
+        return in.parameterServerConfig;
+    default:
+        return in.evaluatorConfig;
+    }
+}
+
+std::optional<qint64>* countField(TrainingInput& in, int role)
+{
+    switch (role) {
+    case WizardComputePage::Worker:
+        return &in.workerCount;
+    case WizardComputePage::ParameterServer:
+        return &in.parameterServerCount;
+    case WizardComputePage::Evaluator:
+        return &in.evaluatorCount;
+    default:
+        return nullptr;
+    }
+}
+
+QString describeMachine(const MachineType& m)
+{
+    return WizardComputePage::tr("%1 — %2 vCPUs, %3 GB").arg(m.name).arg(m.vcpus).arg(m.memoryGb);
+}
+
+QString describePlan(const ClusterPlan& plan)
+{
+    QStringList parts;
+    for (const RolePlan& r : plan.roles) {
+        QString text = WizardComputePage::tr("%1 × %2 %3 (%4 vCPUs, %5 GB)")
+                           .arg(r.count)
+                           .arg(r.role, r.machineType)
+                           .arg(r.vcpus)
+                           .arg(r.memoryGb);
+        if (r.acceleratorCount > 0)
+            text += WizardComputePage::tr(" + %1 × %2").arg(r.acceleratorCount).arg(r.acceleratorType);
+        parts << text;
+    }
+    return parts.join(QStringLiteral("\n"));
+}
+} // namespace
+
+WizardComputePage::WizardComputePage(SubmitWizard* wizard)
+    : WizardPage(wizard)
+    , m_tierBox(new QWidget(this))
+    , m_tiers(new QButtonGroup(this))
+    , m_customBox(new QWidget(this))
+    , m_tierProblems(problemLabel(QStringLiteral("tierProblems"), this))
+    , m_summary(new QLabel(this))
+{
+    setTitle(tr("Compute"));
+    setSubTitle(tr("A scale tier, or CUSTOM machine types and counts per role. Replicas run as processes on "
+                   "this host."));
+    m_tiers->setExclusive(true);
+    m_summary->setObjectName(QStringLiteral("summaryLabel"));
+    m_summary->setWordWrap(true);
+    m_summary->setTextFormat(Qt::RichText);
+    m_summary->setFrameShape(QFrame::StyledPanel);
+    m_summary->setMargin(6);
+
+    auto* custom = new QGridLayout(m_customBox);
+    custom->setContentsMargins(0, 0, 0, 0);
+    custom->addWidget(new QLabel(tr("<b>Role</b>"), m_customBox), 0, 0);
+    custom->addWidget(new QLabel(tr("<b>Machine type</b>"), m_customBox), 0, 1);
+    custom->addWidget(new QLabel(tr("<b>Count</b>"), m_customBox), 0, 2);
+    custom->addWidget(new QLabel(tr("<b>Accelerator</b>"), m_customBox), 0, 3, 1, 2);
+    QWidget* previous = nullptr;
+    for (int role = 0; role < RoleCount; ++role) {
+        RoleWidgets& w = m_roles[role];
+        const QString field = QLatin1String(kRoleField[role]);
+        w.machine = new QComboBox(m_customBox);
+        w.machine->setObjectName(field + QStringLiteral("Machine"));
+        w.machine->addItem(tr("(none)"), QString());
+        for (const MachineType& m : wizard->catalog().machineTypes())
+            w.machine->addItem(describeMachine(m), m.name);
+        w.count = new QSpinBox(m_customBox);
+        w.count->setObjectName(field + QStringLiteral("Count"));
+        w.count->setRange(role == Master ? 1 : 0, 1000);
+        w.count->setEnabled(role != Master);
+        if (role == Master)
+            w.count->setToolTip(tr("A job has exactly one master."));
+        w.acceleratorType = new QComboBox(m_customBox);
+        w.acceleratorType->setObjectName(field + QStringLiteral("AcceleratorType"));
+        w.acceleratorCount = new QComboBox(m_customBox);
+        w.acceleratorCount->setObjectName(field + QStringLiteral("AcceleratorCount"));
+        w.problems = problemLabel(field + QStringLiteral("Problems"), m_customBox);
+        auto* title = new QLabel(roleTitle(role), m_customBox);
+        title->setBuddy(w.machine);
+        const int row = 1 + 2 * role;
+        custom->addWidget(title, row, 0);
+        custom->addWidget(w.machine, row, 1);
+        custom->addWidget(w.count, row, 2);
+        custom->addWidget(w.acceleratorType, row, 3);
+        custom->addWidget(w.acceleratorCount, row, 4);
+        custom->addWidget(w.problems, row + 1, 1, 1, 4);
+        for (QWidget* next : { static_cast<QWidget*>(w.machine), static_cast<QWidget*>(w.count),
+                 static_cast<QWidget*>(w.acceleratorType), static_cast<QWidget*>(w.acceleratorCount) }) {
+            if (previous)
+                setTabOrder(previous, next);
+            previous = next;
+        }
+        connect(w.machine, &QComboBox::currentIndexChanged, this, [this, role] {
+            fillAccelerators(Role(role));
+            updateSummary();
+        });
+        connect(w.count, &QSpinBox::valueChanged, this, &WizardComputePage::updateSummary);
+        connect(w.acceleratorType, &QComboBox::currentIndexChanged, this, [this, role] {
+            if (!m_loading)
+                fillAccelerators(Role(role));
+            updateSummary();
+        });
+        connect(w.acceleratorCount, &QComboBox::currentIndexChanged, this, &WizardComputePage::updateSummary);
+    }
+    custom->setColumnStretch(1, 2);
+    custom->setColumnStretch(3, 1);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(new QLabel(tr("<b>Scale tier</b>"), this));
+    layout->addWidget(m_tierBox);
+    layout->addWidget(m_tierProblems);
+    layout->addWidget(m_customBox);
+    layout->addWidget(m_summary);
+    layout->addStretch(1);
+
+    connect(m_tiers, &QButtonGroup::buttonToggled, this, [this](QAbstractButton*, bool checked) {
+        if (!checked)
+            return;
+        updateCustomEnabled();
+        updateSummary();
+    });
+    connect(wizard, &SubmitWizard::hostInfoChanged, this, [this] {
+        const QString tier = selectedTier();
+        rebuildTiers();
+        if (QToolButton* b = tierButton(tier))
+            b->setChecked(true);
+        for (int role = 0; role < RoleCount; ++role)
+            fillAccelerators(Role(role));
+        updateSummary();
+    });
+    // The wizard is still adding its pages: nothing may ask it for the job until it has them all.
+    m_loading = true;
+    rebuildTiers();
+    tierButton(QStringLiteral("BASIC"))->setChecked(true);
+    for (int role = 0; role < RoleCount; ++role)
+        fillAccelerators(Role(role));
+    m_loading = false;
+    updateCustomEnabled();
+}
+
+void WizardComputePage::rebuildTiers()
+{
+    const QSignalBlocker block(m_tiers);
+    delete m_tierBox->layout();
+    for (QAbstractButton* b : m_tiers->buttons()) {
+        m_tiers->removeButton(b);
+        delete b;
+    }
+    auto* grid = new QGridLayout(m_tierBox);
+    grid->setContentsMargins(0, 0, 0, 0);
+    const MachineCatalog& catalog = m_wizard->catalog();
+    QMap<QString, QJsonObject> remote;
+    for (const QJsonValue& v : m_wizard->hostInfo().scaleTiers)
+        remote.insert(v.toObject().value(QStringLiteral("name")).toString(), v.toObject());
+    int i = 0;
+    QWidget* previous = nullptr;
+    for (const ScaleTierInfo& tier : catalog.scaleTiers()) {
+        bool available = tier.available;
+        QString reason = tier.unavailableReason;
+        if (remote.contains(tier.name)) {
+            available = remote.value(tier.name).value(QStringLiteral("available")).toBool(available);
+            reason = remote.value(tier.name).value(QStringLiteral("unavailableReason")).toString(reason);
+        }
+        QString text = tier.name;
+        if (tier.name == QLatin1String("CUSTOM")) {
+            text += QLatin1Char('\n') + tr("Your machine types and counts (below)");
+        } else {
+            TrainingInput in;
+            in.scaleTier = tier.name;
+            if (available)
+                text += QLatin1Char('\n') + describePlan(planCluster(in, catalog));
+        }
+        if (!available)
+            text += QLatin1Char('\n') + tr("Unavailable: %1").arg(reason);
+        auto* button = new QToolButton(m_tierBox);
+        button->setObjectName(QStringLiteral("tier_") + tier.name);
+        button->setText(text);
+        button->setToolTip(available ? tier.description : tier.description + QLatin1Char('\n') + reason);
+        button->setCheckable(true);
+        button->setEnabled(available);
+        button->setToolButtonStyle(Qt::ToolButtonTextOnly);
+        button->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
+        button->setProperty("tier", tier.name);
+        m_tiers->addButton(button);
+        grid->addWidget(button, i / 3, i % 3);
+        if (previous)
+            setTabOrder(previous, button);
+        previous = button;
+        ++i;
+    }
+}
+
+QToolButton* WizardComputePage::tierButton(const QString& tier) const
+{
+    for (QAbstractButton* b : m_tiers->buttons()) {
+        if (b->property("tier").toString() == tier)
+            return static_cast<QToolButton*>(b);
+    }
+    return nullptr;
+}
+
+QString WizardComputePage::selectedTier() const
+{
+    QAbstractButton* b = m_tiers->checkedButton();
+    return b ? b->property("tier").toString() : QString();
+}
+
+void WizardComputePage::fillAccelerators(Role role)
+{
+    RoleWidgets& w = m_roles[role];
+    const MachineCatalog& catalog = m_wizard->catalog();
+    const WizardHostInfo& info = m_wizard->hostInfo();
+    const MachineType* machine = catalog.machineType(w.machine->currentData().toString());
+    const QString keepType = w.acceleratorType->currentData().toString();
+    const int keepCount = w.acceleratorCount->currentData().toInt();
+    const QSignalBlocker blockType(w.acceleratorType);
+    const QSignalBlocker blockCount(w.acceleratorCount);
+    w.acceleratorType->clear();
+    w.acceleratorCount->clear();
+    const HostInventory host = info.inventory();
+    QString why;
+    if (!machine)
+        why = tr("Choose a machine type first");
+    else if (machine->acceleratorCounts.isEmpty())
+        why = machine->impliedAccelerator.count
+            ? tr("Comes with %1 × %2").arg(*machine->impliedAccelerator.count).arg(machine->impliedAccelerator.type)
+            : tr("No accelerators for this machine type");
+    else if (!info.host)
+        why = tr("Host not known yet");
+    else if (host.gpus.isEmpty())
+        why = tr("No GPUs on this host");
+    if (why.isEmpty()) {
+        w.acceleratorType->addItem(tr("None"), QString());
+        for (auto it = machine->acceleratorCounts.cbegin(); it != machine->acceleratorCounts.cend(); ++it) {
+            const int here = catalog.hostGpusFor(host, it.key());
+            if (here <= 0)
+                continue;
+            const AcceleratorTypeInfo* type = catalog.acceleratorType(it.key());
+            w.acceleratorType->addItem(
+                tr("%1 (%2 on this host)").arg(type ? type->displayName : it.key()).arg(here), it.key());
+        }
+        if (w.acceleratorType->count() == 1)
+            why = tr("This host has no GPU this machine type takes");
+    }
+    if (!why.isEmpty()) {
+        w.acceleratorType->clear();
+        w.acceleratorType->addItem(why, QString());
+    }
+    if (!keepType.isEmpty())
+        selectData(w.acceleratorType, keepType, tr("%1 (not on this host)"));
+    w.acceleratorType->setEnabled(w.acceleratorType->count() > 1);
+    const QString type = w.acceleratorType->currentData().toString();
+    if (!type.isEmpty() && machine) {
+        const int here = catalog.hostGpusFor(host, type);
+        for (int n : machine->acceleratorCounts.value(type)) {
+            if (n <= here)
+                w.acceleratorCount->addItem(QString::number(n), n);
+        }
+    }
+    if (keepCount > 0 && !type.isEmpty())
+        selectData(w.acceleratorCount, QString::number(keepCount), tr("%1 (more than this host has)"));
+    if (w.acceleratorCount->count() > 0 && w.acceleratorCount->currentData().toInt() > 0) {
+        // selectData stores the text; normalise to an int
+        w.acceleratorCount->setItemData(
+            w.acceleratorCount->currentIndex(), w.acceleratorCount->currentData().toString().toInt());
+    }
+    w.acceleratorCount->setEnabled(w.acceleratorCount->count() > 1);
+}
+
+void WizardComputePage::updateCustomEnabled()
+{
+    m_customBox->setEnabled(selectedTier() == QLatin1String("CUSTOM"));
+}
+
+void WizardComputePage::load(const Job& job)
+{
+    m_loading = true;
+    TrainingInput in = job.trainingInput;
+    const QString tier = in.scaleTier.isEmpty() ? QStringLiteral("BASIC") : in.scaleTier;
+    if (QToolButton* b = tierButton(tier)) {
+        b->setChecked(true);
+    } else if (QAbstractButton* checked = m_tiers->checkedButton()) {
+        // An unknown tier: no card is checked; the executor names the problem.
+        m_tiers->setExclusive(false);
+        checked->setChecked(false);
+        m_tiers->setExclusive(true);
+    }
+    m_loadedTier = selectedTier();
+    for (int role = 0; role < RoleCount; ++role) {
+        RoleWidgets& w = m_roles[role];
+        const QString type = typeField(in, role);
+        {
+            const QSignalBlocker block(w.machine);
+            selectData(w.machine, type, tr("%1 (unknown machine type)"));
+        }
+        std::optional<qint64>* count = countField(in, role);
+        {
+            const QSignalBlocker block(w.count);
+            w.count->setValue(count ? int(count->value_or(0)) : 1);
+        }
+        const std::optional<ReplicaConfig>& config = configField(in, role);
+        const AcceleratorConfig accel
+            = config && config->acceleratorConfig ? *config->acceleratorConfig : AcceleratorConfig {};
+        {
+            const QSignalBlocker block(w.acceleratorType);
+            w.acceleratorType->clear();
+            w.acceleratorType->addItem(QString(), accel.type);
+            w.acceleratorCount->clear();
+            w.acceleratorCount->addItem(QString(), int(accel.count.value_or(0)));
+        }
+        fillAccelerators(Role(role));
+        w.loadedMachine = w.machine->currentData().toString();
+        w.loadedCount = w.count->value();
+        w.loadedAccelType = w.acceleratorType->currentData().toString();
+        w.loadedAccelCount = w.acceleratorCount->currentData().toInt();
+    }
+    m_loading = false;
+    updateCustomEnabled();
+    updateSummary();
+}
+
+void WizardComputePage::apply(Job& job) const
+{
+    TrainingInput& in = job.trainingInput;
+    const QString tier = selectedTier();
+    if (tier != m_loadedTier)
+        in.scaleTier = tier;
+    if (tier != QLatin1String("CUSTOM")) {
+        // The service takes machine types, counts and accelerators only with CUSTOM; the widgets keep
+        // what the user chose in case they go back to CUSTOM.
+        for (int role = 0; role < RoleCount; ++role) {
+            typeField(in, role).clear();
+            if (std::optional<qint64>* count = countField(in, role))
+                count->reset();
+            if (std::optional<ReplicaConfig>& config = configField(in, role)) {
+                config->acceleratorConfig.reset();
+                if (*config == ReplicaConfig {})
+                    config.reset();
+            }
+        }
+        return;
+    }
+    for (int role = 0; role < RoleCount; ++role) {
+        const RoleWidgets& w = m_roles[role];
+        const QString machine = w.machine->currentData().toString();
+        if (machine != w.loadedMachine)
+            typeField(in, role) = machine;
+        if (std::optional<qint64>* count = countField(in, role); count && w.count->value() != w.loadedCount)
+            *count = w.count->value();
+        const QString accelType = w.acceleratorType->currentData().toString();
+        const int accelCount = w.acceleratorCount->currentData().toInt();
+        if (accelType != w.loadedAccelType || accelCount != w.loadedAccelCount) {
+            std::optional<ReplicaConfig>& config = configField(in, role);
+            if (accelType.isEmpty()) {
+                if (config) {
+                    config->acceleratorConfig.reset();
+                    if (*config == ReplicaConfig {})
+                        config.reset();
+                }
+            } else {
+                if (!config)
+                    config = ReplicaConfig {};
+                config->acceleratorConfig = AcceleratorConfig { qint64(std::max(1, accelCount)), accelType };
+            }
+        }
+    }
+}
+
+QString WizardComputePage::roleProblem(Role role) const
+{
+    if (selectedTier() != QLatin1String("CUSTOM"))
+        return {};
+    const RoleWidgets& w = m_roles[role];
+    const bool hasType = !w.machine->currentData().toString().isEmpty();
+    if (role == Master && !hasType)
+        return tr("CUSTOM needs a master machine type.");
+    if (role != Master && w.count->value() > 0 && !hasType)
+        return tr("%1: %2 requested; choose their machine type.").arg(roleTitle(role)).arg(w.count->value());
+    return {};
+}
+
+void WizardComputePage::updateSummary()
+{
+    if (m_loading)
+        return;
+    m_serverTierError.clear();
+    for (int role = 0; role < RoleCount; ++role) {
+        m_roles[role].serverError.clear();
+        setProblem(m_roles[role].problems, roleProblem(Role(role)));
+    }
+    setProblem(m_tierProblems, selectedTier().isEmpty() ? tr("Choose a scale tier.") : QString());
+    const Job job = m_wizard->job();
+    const WizardHostInfo& info = m_wizard->hostInfo();
+    QStringList blocking;
+    for (int role = 0; role < RoleCount; ++role) {
+        if (!m_roles[role].problems->text().isEmpty())
+            blocking << m_roles[role].problems->text();
+    }
+    QString text;
+    if (!blocking.isEmpty() || selectedTier().isEmpty()) {
+        m_verdict = QStringLiteral("incomplete");
+        text = tr("Complete the roles above to see what this job needs.");
+    } else if (!info.host) {
+        m_verdict = QStringLiteral("unknown");
+        text = tr("The executor has not said what this host has yet, so whether the job fits is not known.");
+    } else {
+        const HostInventory inventory = info.inventory();
+        QStringList never;
+        for (const FieldViolation& v : validateJob(job, m_wizard->catalog(), inventory)) {
+            if (SubmitWizard::pageForField(v.field) == SubmitWizard::ComputePageId)
+                never << v.description.toHtmlEscaped();
+        }
+        if (!never.isEmpty()) {
+            m_verdict = QStringLiteral("never");
+            text = QStringLiteral("<span style=\"color:#c01c28\">✗ </span>") + tr("<b>Can never run here:</b>")
+                + QStringLiteral("<ul><li>") + never.join(QStringLiteral("</li><li>")) + QStringLiteral("</li></ul>");
+        } else {
+            const ClusterPlan plan = planCluster(job.trainingInput, m_wizard->catalog());
+            const HostStatus& h = *info.host;
+            const double freeVcpus = h.cpus - h.vcpusInUse;
+            const double freeMem = double(h.memoryBytes) / 1e9 - h.memoryGbInUse;
+            const int freeGpus = int(h.gpus.size() - h.gpusInUse.size());
+            QString needs = tr("Needs %n replica(s)", nullptr, plan.totalReplicas())
+                + tr(", %1 vCPUs, %2 GB").arg(plan.totalVcpus()).arg(plan.totalMemoryGb(), 0, 'f', 1);
+            if (plan.totalGpus() > 0)
+                needs += tr(", %n GPU(s)", nullptr, plan.totalGpus());
+            needs += QLatin1Char('.');
+            QString why;
+            if (h.queuedJobs > 0) {
+                m_verdict = QStringLiteral("queue");
+                why = tr("%n job(s) are queued ahead of it (first in, first out).", nullptr, h.queuedJobs);
+            } else if (h.runningJobs == 0) {
+                m_verdict = QStringLiteral("fits");
+                why = tr("The host is idle; a job alone on the host always starts.");
+            } else if (plan.totalVcpus() > freeVcpus || plan.totalMemoryGb() > freeMem || plan.totalGpus() > freeGpus) {
+                m_verdict = QStringLiteral("queue");
+                why = tr("%1 running job(s) hold %2 of %3 vCPUs, %4 of %5 GB and %6 of %7 GPUs.")
+                          .arg(h.runningJobs)
+                          .arg(h.vcpusInUse)
+                          .arg(h.cpus)
+                          .arg(h.memoryGbInUse, 0, 'f', 1)
+                          .arg(double(h.memoryBytes) / 1e9, 0, 'f', 1)
+                          .arg(h.gpusInUse.size())
+                          .arg(h.gpus.size());
+            } else {
+                m_verdict = QStringLiteral("fits");
+                why = tr("Free now: %1 vCPUs, %2 GB, %3 GPUs.").arg(freeVcpus).arg(freeMem, 0, 'f', 1).arg(freeGpus);
+            }
+            const QString head = m_verdict == QLatin1String("fits")
+                ? QStringLiteral("<span style=\"color:#26a269\">✓ </span>") + tr("<b>Fits this host now.</b>")
+                : QStringLiteral("<span style=\"color:#c64600\">⏳ </span>") + tr("<b>Will queue.</b>");
+            text = head + QLatin1Char(' ') + needs.toHtmlEscaped() + QStringLiteral("<br>") + why.toHtmlEscaped()
+                + QStringLiteral("<br><small>")
+                + describePlan(plan).toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br>"))
+                + QStringLiteral("</small>");
+        }
+    }
+    m_summary->setText(text);
+    emit completeChanged();
+}
+
+void WizardComputePage::initializePage()
+{
+    updateSummary();
+}
+
+bool WizardComputePage::isComplete() const
+{
+    if (selectedTier().isEmpty() || m_verdict == QLatin1String("never"))
+        return false;
+    for (int role = 0; role < RoleCount; ++role) {
+        if (!roleProblem(Role(role)).isEmpty())
+            return false;
+    }
+    return true;
+}
+
+QWidget* WizardComputePage::showFieldError(const QString& field, const QString& message)
+{
+    for (int role = 0; role < RoleCount; ++role) {
+        const QString name = QLatin1String(kRoleField[role]);
+        if (field.contains(QStringLiteral("trainingInput.") + name)) {
+            RoleWidgets& w = m_roles[role];
+            w.serverError = message;
+            setProblem(w.problems, message);
+            if (field.contains(QLatin1String("Count")) && !field.contains(QLatin1String("acceleratorConfig")))
+                return w.count;
+            if (field.contains(QLatin1String("acceleratorConfig")))
+                return w.acceleratorType;
+            return w.machine;
+        }
+    }
+    m_serverTierError = message;
+    setProblem(m_tierProblems, message);
+    return m_tiers->checkedButton();
+}
+
+void WizardComputePage::clearFieldErrors()
+{
+    updateSummary();
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// 4. Output
+
+WizardOutputPage::WizardOutputPage(SubmitWizard* wizard)
+    : WizardPage(wizard)
+    , m_jobDir(new QLineEdit(this))
+    , m_browse(new QPushButton(tr("&Browse…"), this))
+    , m_problems(problemLabel(QStringLiteral("jobDirProblems"), this))
+    , m_warning(new QLabel(this))
+{
+    setTitle(tr("Output"));
+    setSubTitle(tr("The job dir receives checkpoints and summaries; the trainer gets it as --job-dir."));
+    m_jobDir->setObjectName(QStringLiteral("jobDirEdit"));
+    m_jobDir->setPlaceholderText(tr("Optional: a folder for the job's output"));
+    m_warning->setObjectName(QStringLiteral("checkpointWarning"));
+    m_warning->setWordWrap(true);
+    m_warning->setStyleSheet(QStringLiteral("color: #c64600;"));
+    m_warning->setVisible(false);
+
+    auto* form = new QFormLayout(this);
+    auto* row = new QHBoxLayout;
+    row->addWidget(m_jobDir, 1);
+    row->addWidget(m_browse);
+    auto* label = new QLabel(tr("&Job dir:"), this);
+    label->setBuddy(m_jobDir);
+    form->addRow(label, row);
+    form->addRow(QString(), m_problems);
+    form->addRow(QString(), m_warning);
+    setTabOrder(m_jobDir, m_browse);
+
+    connect(m_jobDir, &QLineEdit::textChanged, this, &WizardOutputPage::onChanged);
+    connect(m_browse, &QPushButton::clicked, this, [this] {
+        const QString dir = QFileDialog::getExistingDirectory(this, tr("Job dir"), m_jobDir->text());
+        if (!dir.isEmpty())
+            m_jobDir->setText(QDir::toNativeSeparators(dir));
+    });
+    onChanged();
+}
+
+QString WizardOutputPage::jobDirProblem(const QString& dir)
+{
+    if (dir.isEmpty())
+        return {};
+    if (dir.contains(QLatin1String("://")))
+        return tr("%1 is a URL; a job dir here is a local folder.").arg(dir);
+    QFileInfo info(QDir::cleanPath(QDir::fromNativeSeparators(dir)));
+    if (info.exists()) {
+        if (!info.isDir())
+            return tr("%1 is a file, not a folder.").arg(dir);
+        if (!info.isWritable())
+            return tr("%1 is not writable.").arg(dir);
+        return {};
+    }
+    // Missing: the executor creates it, so the nearest existing parent must be a writable folder.
+    QString parent = info.absolutePath();
+    while (!QFileInfo::exists(parent) && parent != QDir::rootPath())
+        parent = QFileInfo(parent).absolutePath();
+    const QFileInfo p(parent);
+    if (!p.isDir())
+        return tr("%1 cannot be created: %2 is not a folder.").arg(dir, parent);
+    if (!p.isWritable())
+        return tr("%1 cannot be created: %2 is not writable.").arg(dir, parent);
+    return {};
+}
+
+QStringList WizardOutputPage::checkpointFiles(const QString& dir, int limit)
+{
+    QStringList found;
+    if (dir.isEmpty() || !QFileInfo(dir).isDir())
+        return found;
+    static const QRegularExpression pattern(
+        QStringLiteral("(\\.(pt|pth|index|safetensors)$|^checkpoint$|^ckpt[-_.]|\\.ckpt$)"));
+    const QDir root(dir);
+    QDirIterator it(dir, QDir::Files, QDirIterator::Subdirectories);
+    int budget = 5000; // a job dir can hold many event files; look, do not crawl
+    while (it.hasNext() && budget-- > 0 && found.size() < limit) {
+        it.next();
+        if (pattern.match(it.fileName()).hasMatch())
+            found << root.relativeFilePath(it.filePath());
+    }
+    return found;
+}
+
+void WizardOutputPage::onChanged()
+{
+    m_serverError.clear();
+    const QString dir = m_jobDir->text().trimmed();
+    setProblem(m_problems, jobDirProblem(dir));
+    const QStringList checkpoints = m_problems->text().isEmpty() ? checkpointFiles(dir) : QStringList();
+    if (checkpoints.isEmpty()) {
+        m_warning->clear();
+        m_warning->setVisible(false);
+    } else {
+        m_warning->setText(tr("This folder already holds checkpoints (%1); the trainer will resume from them "
+                              "instead of starting over.")
+                               .arg(checkpoints.join(QStringLiteral(", "))));
+        m_warning->setVisible(true);
+    }
+    emit completeChanged();
+}
+
+void WizardOutputPage::load(const Job& job)
+{
+    m_jobDir->setText(job.trainingInput.jobDir);
+    m_loadedDir = m_jobDir->text();
+}
+
+void WizardOutputPage::apply(Job& job) const
+{
+    if (m_jobDir->text() != m_loadedDir)
+        job.trainingInput.jobDir = m_jobDir->text().trimmed();
+}
+
+bool WizardOutputPage::isComplete() const
+{
+    return jobDirProblem(m_jobDir->text().trimmed()).isEmpty();
+}
+
+QWidget* WizardOutputPage::showFieldError(const QString&, const QString& message)
+{
+    m_serverError = message;
+    setProblem(m_problems, message);
+    return m_jobDir;
+}
+
+void WizardOutputPage::clearFieldErrors()
+{
+    onChanged();
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// 5. Review
+
+WizardReviewPage::WizardReviewPage(SubmitWizard* wizard)
+    : WizardPage(wizard)
+    , m_yaml(new QPlainTextEdit(this))
+    , m_command(new QPlainTextEdit(this))
+    , m_copy(new QPushButton(tr("&Copy command"), this))
+    , m_export(new QPushButton(tr("&Export config…"), this))
+    , m_problems(problemLabel(QStringLiteral("submitProblems"), this))
+{
+    setTitle(tr("Review"));
+    setSubTitle(tr("The job as a gcloud --config file and as a trainyardctl command. Finish submits it."));
+    const QFont fixed = QFontDatabase::systemFont(QFontDatabase::FixedFont);
+    m_yaml->setObjectName(QStringLiteral("yamlView"));
+    m_yaml->setReadOnly(true);
+    m_yaml->setFont(fixed);
+    m_yaml->setTabChangesFocus(true);
+    attachHighlighter(m_yaml->document(), QStringLiteral("YAML"));
+    m_command->setObjectName(QStringLiteral("commandView"));
+    m_command->setReadOnly(true);
+    m_command->setFont(fixed);
+    m_command->setTabChangesFocus(true);
+    m_command->setMaximumHeight(90);
+
+    auto* layout = new QVBoxLayout(this);
+    auto* yamlLabel = new QLabel(tr("Config (&YAML):"), this);
+    yamlLabel->setBuddy(m_yaml);
+    layout->addWidget(yamlLabel);
+    layout->addWidget(m_yaml, 3);
+    auto* commandLabel = new QLabel(tr("Co&mmand line:"), this);
+    commandLabel->setBuddy(m_command);
+    layout->addWidget(commandLabel);
+    layout->addWidget(m_command, 1);
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(m_copy);
+    buttons->addWidget(m_export);
+    buttons->addStretch(1);
+    layout->addLayout(buttons);
+    layout->addWidget(m_problems);
+
+    connect(
+        m_copy, &QPushButton::clicked, this, [this] { QApplication::clipboard()->setText(m_command->toPlainText()); });
+    connect(m_export, &QPushButton::clicked, this, [this] {
+        const Job job = m_wizard->job();
+        const QString path = QFileDialog::getSaveFileName(this, tr("Export job config"),
+            (job.jobId.isEmpty() ? QStringLiteral("job") : job.jobId) + QStringLiteral(".yaml"),
+            tr("YAML (*.yaml *.yml)"));
+        if (path.isEmpty())
+            return;
+        QString error;
+        if (!exportTo(path, &error))
+            setProblem(m_problems, error);
+    });
+}
+
+void WizardReviewPage::initializePage()
+{
+    const Job job = m_wizard->job();
+    m_yaml->setPlainText(jobToYaml(job));
+    m_command->setPlainText(SubmitWizard::commandLine(job));
+    setProblem(m_problems, QString());
+}
+
+bool WizardReviewPage::exportTo(const QString& path, QString* error) const
+{
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly) || file.write(jobToYaml(m_wizard->job()).toUtf8()) < 0 || !file.commit()) {
+        if (error)
+            *error = tr("Could not write %1: %2").arg(path, file.errorString());
+        return false;
+    }
+    return true;
+}
+
+QWidget* WizardReviewPage::showFieldError(const QString& field, const QString& message)
+{
+    const QString text = field.isEmpty() ? message : tr("%1: %2").arg(field, message);
+    setProblem(m_problems, m_problems->text().isEmpty() ? text : m_problems->text() + QLatin1Char('\n') + text);
+    return m_yaml;
+}
+
+void WizardReviewPage::clearFieldErrors()
+{
+    setProblem(m_problems, QString());
+}
+
+} // namespace Trainyard

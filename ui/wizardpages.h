@@ -1,0 +1,282 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#pragma once
+
+// The pages of the SubmitWizard (submitwizard.h). Each page loads its fields from a Job, writes back only
+// the fields whose widgets the user changed since the last load (apply), validates before Next
+// (isComplete: what blocks Next, with the reason in a label under the field) and shows an executor
+// violation next to its field (showFieldError).
+
+#include "apiclient.h"
+#include "job.h"
+
+#include <QFutureWatcher>
+#include <QTimer>
+#include <QWizardPage>
+
+class QAbstractButton;
+class QButtonGroup;
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QPlainTextEdit;
+class QPushButton;
+class QSpinBox;
+class QTableWidget;
+class QToolButton;
+
+namespace Trainyard {
+
+class SubmitWizard;
+
+/// A base for the pages: a wizard pointer and a place for an executor error that names no field.
+class WizardPage : public QWizardPage {
+    Q_OBJECT
+public:
+    explicit WizardPage(SubmitWizard* wizard);
+    virtual void load(const Job& job) = 0;
+    virtual void apply(Job& job) const = 0;
+    /// Shows `message` next to the widget for `field`; returns that widget (to focus), or nullptr.
+    virtual QWidget* showFieldError(const QString& field, const QString& message) = 0;
+    /// Clears what showFieldError showed.
+    virtual void clearFieldErrors() { }
+
+protected:
+    /// A label for problems under a field: red, word-wrapped, hidden while empty.
+    static QLabel* problemLabel(const QString& objectName, QWidget* parent);
+    static void setProblem(QLabel* label, const QString& text);
+    SubmitWizard* m_wizard;
+};
+
+/// 1. Job: ID (rules checked as typed; uniqueness against the executor, debounced), "Suggest", labels,
+/// and "Import config…".
+class WizardJobPage final : public WizardPage {
+    Q_OBJECT
+public:
+    explicit WizardJobPage(SubmitWizard* wizard);
+    void load(const Job& job) override;
+    void apply(Job& job) const override;
+    QWidget* showFieldError(const QString& field, const QString& message) override;
+    void clearFieldErrors() override;
+    bool isComplete() const override;
+
+    QLineEdit* jobIdEdit() const { return m_jobId; }
+    QLabel* jobIdProblems() const { return m_jobIdProblems; }
+    QTableWidget* labelsTable() const { return m_labels; }
+    QLabel* labelProblems() const { return m_labelProblems; }
+    QPushButton* suggestButton() const { return m_suggest; }
+    QPushButton* importButton() const { return m_import; }
+    /// The labels in the table (rows with an empty key are skipped).
+    QMap<QString, QString> labels() const;
+    /// `<base>_<YYYYMMDD_HHMMSS>` from the current ID (sanitized) or the module name; `now` local time.
+    QString suggestedId(const QDateTime& now) const;
+    /// True while a uniqueness check is pending or the last one found the ID taken.
+    bool idTaken() const { return m_idTaken; }
+    bool uniquenessChecked() const;
+
+private:
+    void onIdChanged();
+    void checkUniqueness();
+    void validateLabels();
+    void addLabelRow(const QString& key, const QString& value);
+
+    QLineEdit* m_jobId;
+    QPushButton* m_suggest;
+    QLabel* m_jobIdProblems;
+    QLabel* m_jobIdStatus;
+    QTableWidget* m_labels;
+    QPushButton* m_addLabel;
+    QPushButton* m_removeLabel;
+    QLabel* m_labelProblems;
+    QPushButton* m_import;
+    QLabel* m_importStatus;
+    QTimer m_debounce;
+    QString m_checkedId;
+    bool m_idTaken = false;
+    int m_checkSerial = 0;
+    QString m_serverIdError;
+    QString m_loadedId;
+    QMap<QString, QString> m_loadedLabels;
+};
+
+/// 2. Training application: package (folder or sdist; browse or drop), module (scanned from the package),
+/// arguments, runtime and Python version.
+class WizardAppPage final : public WizardPage {
+    Q_OBJECT
+public:
+    explicit WizardAppPage(SubmitWizard* wizard);
+    void load(const Job& job) override;
+    void apply(Job& job) const override;
+    QWidget* showFieldError(const QString& field, const QString& message) override;
+    void clearFieldErrors() override;
+    bool isComplete() const override;
+
+    QLineEdit* packageEdit() const { return m_package; }
+    QLabel* packageProblems() const { return m_packageProblems; }
+    QComboBox* moduleBox() const { return m_module; }
+    QLabel* moduleProblems() const { return m_moduleProblems; }
+    QPlainTextEdit* argsEdit() const { return m_args; }
+    QComboBox* runtimeBox() const { return m_runtime; }
+    QComboBox* pythonBox() const { return m_python; }
+    /// The package paths as typed (comma-separated when several).
+    QStringList packages() const;
+    QStringList args() const;
+    /// Python modules of a package folder (dotted names of .py files inside folders with __init__.py),
+    /// sorted, "*.task" first. Runs on a worker thread.
+    static QStringList scanModules(const QString& packagePath);
+    /// Why `path` is not a package ("" when it is): a folder with setup.py or pyproject.toml, or a .tar.gz.
+    static QString packageProblem(const QString& path);
+    /// True once the module scan of the current package finished.
+    bool modulesScanned() const;
+
+protected:
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
+
+private:
+    void onPackageChanged();
+    void onModuleChanged();
+    void fillRuntimes();
+    void splitArgs();
+
+    QLineEdit* m_package;
+    QPushButton* m_browseFolder;
+    QPushButton* m_browseSdist;
+    QLabel* m_packageProblems;
+    QComboBox* m_module;
+    QLabel* m_moduleProblems;
+    QPlainTextEdit* m_args;
+    QPushButton* m_split;
+    QLabel* m_argsProblems;
+    QComboBox* m_runtime;
+    QComboBox* m_python;
+    QFutureWatcher<QStringList> m_scan;
+    QString m_scanning;
+    QString m_scanned;
+    QStringList m_loadedPackages;
+    QString m_loadedModule;
+    QStringList m_loadedArgs;
+    QString m_loadedRuntime;
+    QString m_loadedPython;
+    QString m_serverPackageError;
+    QString m_serverModuleError;
+};
+
+/// 3. Compute: scale tier cards; CUSTOM roles (machine type, count, accelerator); a live summary of
+/// whether the job fits this host now, will queue, or can never run here.
+class WizardComputePage final : public WizardPage {
+    Q_OBJECT
+public:
+    /// CUSTOM roles in the service's order.
+    enum Role { Master, Worker, ParameterServer, Evaluator, RoleCount };
+
+    explicit WizardComputePage(SubmitWizard* wizard);
+    void load(const Job& job) override;
+    void apply(Job& job) const override;
+    QWidget* showFieldError(const QString& field, const QString& message) override;
+    void clearFieldErrors() override;
+    bool isComplete() const override;
+    void initializePage() override;
+
+    /// The tier card for `tier` ("BASIC" …), or nullptr.
+    QToolButton* tierButton(const QString& tier) const;
+    QString selectedTier() const;
+    QComboBox* machineBox(Role role) const { return m_roles[role].machine; }
+    QSpinBox* countBox(Role role) const { return m_roles[role].count; }
+    QComboBox* acceleratorTypeBox(Role role) const { return m_roles[role].acceleratorType; }
+    QComboBox* acceleratorCountBox(Role role) const { return m_roles[role].acceleratorCount; }
+    QLabel* roleProblems(Role role) const { return m_roles[role].problems; }
+    QLabel* summaryLabel() const { return m_summary; }
+    /// "fits", "queue", "never" or "unknown" (no host information): the summary's verdict.
+    QString verdict() const { return m_verdict; }
+
+private:
+    struct RoleWidgets {
+        QComboBox* machine = nullptr;
+        QSpinBox* count = nullptr;
+        QComboBox* acceleratorType = nullptr;
+        QComboBox* acceleratorCount = nullptr;
+        QLabel* problems = nullptr;
+        QString loadedMachine;
+        int loadedCount = 0;
+        QString loadedAccelType;
+        int loadedAccelCount = 0;
+        QString serverError;
+    };
+    void rebuildTiers();
+    void fillAccelerators(Role role);
+    void updateCustomEnabled();
+    void updateSummary();
+    QString roleProblem(Role role) const;
+
+    QWidget* m_tierBox;
+    QButtonGroup* m_tiers;
+    QWidget* m_customBox;
+    RoleWidgets m_roles[RoleCount];
+    QLabel* m_tierProblems;
+    QLabel* m_summary;
+    QString m_verdict;
+    QString m_loadedTier; ///< the card checked after load
+    QString m_serverTierError;
+    bool m_loading = false;
+};
+
+/// 4. Output: the job dir (writable or creatable; a warning when it already holds checkpoints).
+class WizardOutputPage final : public WizardPage {
+    Q_OBJECT
+public:
+    explicit WizardOutputPage(SubmitWizard* wizard);
+    void load(const Job& job) override;
+    void apply(Job& job) const override;
+    QWidget* showFieldError(const QString& field, const QString& message) override;
+    void clearFieldErrors() override;
+    bool isComplete() const override;
+
+    QLineEdit* jobDirEdit() const { return m_jobDir; }
+    QLabel* jobDirProblems() const { return m_problems; }
+    QLabel* checkpointWarning() const { return m_warning; }
+    /// Why `dir` cannot be a job dir ("" when it can: a writable folder, or missing with a writable
+    /// nearest existing parent).
+    static QString jobDirProblem(const QString& dir);
+    /// Checkpoint-like files under `dir` (*.pt, *.pth, *.index, *.safetensors, "checkpoint"), at most
+    /// `limit`, paths relative to `dir`.
+    static QStringList checkpointFiles(const QString& dir, int limit = 5);
+
+private:
+    void onChanged();
+
+    QLineEdit* m_jobDir;
+    QPushButton* m_browse;
+    QLabel* m_problems;
+    QLabel* m_warning;
+    QString m_loadedDir;
+    QString m_serverError;
+};
+
+/// 5. Review: YAML (gcloud --config form), the trainyardctl line, copy and export.
+class WizardReviewPage final : public WizardPage {
+    Q_OBJECT
+public:
+    explicit WizardReviewPage(SubmitWizard* wizard);
+    void load(const Job&) override { }
+    void apply(Job&) const override { }
+    QWidget* showFieldError(const QString& field, const QString& message) override;
+    void clearFieldErrors() override;
+    void initializePage() override;
+
+    QPlainTextEdit* yamlView() const { return m_yaml; }
+    QPlainTextEdit* commandView() const { return m_command; }
+    QPushButton* copyButton() const { return m_copy; }
+    QPushButton* exportButton() const { return m_export; }
+    QLabel* submitProblems() const { return m_problems; }
+    /// Writes the YAML to `path`; false and *error on failure (nothing half-written: QSaveFile).
+    bool exportTo(const QString& path, QString* error) const;
+
+private:
+    QPlainTextEdit* m_yaml;
+    QPlainTextEdit* m_command;
+    QPushButton* m_copy;
+    QPushButton* m_export;
+    QLabel* m_problems;
+};
+
+} // namespace Trainyard
