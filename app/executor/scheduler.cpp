@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "scheduler.h"
+
+#include "machinecatalog.h"
 #include "childprocess.h"
 #include "jobstore.h"
 #include "logstore.h"
@@ -202,8 +204,10 @@ struct Scheduler::Private {
                     continue;
                 const auto gpu = std::find_if(
                     host.gpus.begin(), host.gpus.end(), [index](const GpuInfo& g) { return g.index == index; });
+                // Same rule as validation (an H100 serves a request for any GPU type the catalog predates).
                 if (gpu == host.gpus.end()
-                    || (!role.acceleratorType.isEmpty() && gpu->acceleratorType != role.acceleratorType))
+                    || (!role.acceleratorType.isEmpty()
+                        && !MachineCatalog::builtin().gpuSatisfies(*gpu, role.acceleratorType)))
                     continue;
                 picked << index;
                 ++got;
@@ -473,6 +477,12 @@ struct Scheduler::Private {
         const QJsonObject inputJson = JobJson::toJson(input);
 
         const QString jobDir = input.jobDir;
+        // On the service the job dir is a Cloud Storage prefix that every replica can write under at once;
+        // here it is a folder, so it exists before the first replica looks for checkpoints in it.
+        if (!jobDir.isEmpty() && !QDir().mkpath(jobDir))
+            service(run->jobId, QStringLiteral("Could not create the job dir %1; the trainer may fail to write to it.")
+                                    .arg(jobDir),
+                QStringLiteral("WARNING"));
         const QString staging = run->folder + QStringLiteral("/staging");
         const QProcessEnvironment base = QProcessEnvironment::systemEnvironment();
         const QString inheritedPythonPath = base.value(QStringLiteral("PYTHONPATH"));

@@ -318,7 +318,9 @@ private Q_SLOTS:
         QVERIFY(m_client->createJobBlocking(clusterJob(id, tytest(), QStringLiteral("tytest.fail_exit3"), 2, 0)).ok());
         QCOMPARE(followToEnd(id), QStringLiteral("FAILED"));
         const Job failed = job(id);
-        QVERIFY2(failed.errorMessage.contains(QLatin1String("worker-replica-1")), qPrintable(failed.errorMessage));
+        // The service names the replica by type and index.
+        QVERIFY2(failed.errorMessage.contains(QLatin1String("The replica worker 1 exited with a non-zero status of 3")),
+            qPrintable(failed.errorMessage));
         QVERIFY2(failed.errorMessage.contains(QLatin1String("3")), qPrintable(failed.errorMessage));
         QVERIFY(logText(id).contains(QLatin1String("ValueError: bad input shard 7")));
         for (const ReplicaInfo& r : replicas(id))
