@@ -115,6 +115,8 @@ public:
     QComboBox* moduleBox() const { return m_module; }
     QLabel* moduleProblems() const { return m_moduleProblems; }
     QPlainTextEdit* argsEdit() const { return m_args; }
+    /// Splits a pasted shell command line into one argument per line.
+    QPushButton* splitButton() const { return m_split; }
     QComboBox* runtimeBox() const { return m_runtime; }
     QComboBox* pythonBox() const { return m_python; }
     /// The package paths as typed (comma-separated when several).

@@ -459,14 +459,8 @@ private Q_SLOTS:
     void submitToExecutor()
     {
         // A trivial package: prints and exits 0.
-        const QString pkg = path(QStringLiteral("tinypkg"));
-        QVERIFY(writeFile(pkg + QStringLiteral("/setup.py"),
-            "from setuptools import find_packages, setup\n"
-            "setup(name='tinypkg', version='0.1', packages=find_packages())\n"));
-        QVERIFY(writeFile(pkg + QStringLiteral("/tinypkg/__init__.py"), ""));
-        QVERIFY(writeFile(pkg + QStringLiteral("/tinypkg/task.py"),
-            "import sys\nprint('tinypkg ran with', sys.argv[1:])\nsys.exit(0)\n"));
-
+        // The sample trainer (Fashion-MNIST, PyTorch), cut short to one epoch over 3,000 examples.
+        const QString pkg = QStringLiteral(TRAINYARD_SAMPLE_TRAINER);
         ExecutorConnection connection;
         connection.start();
         QTRY_COMPARE_WITH_TIMEOUT(connection.state(), ExecutorConnection::State::Connected, 30000);
@@ -486,10 +480,10 @@ private Q_SLOTS:
         QCOMPARE(w.currentId(), int(SubmitWizard::AppPageId));
 
         QTest::keyClicks(w.appPage()->packageEdit(), pkg);
-        QTRY_COMPARE(w.appPage()->moduleBox()->currentText(), QStringLiteral("tinypkg.task"));
-        QTest::keyClicks(w.appPage()->argsEdit(), QStringLiteral("--hello"));
-        QTest::keyClick(w.appPage()->argsEdit(), Qt::Key_Return);
-        QTest::keyClicks(w.appPage()->argsEdit(), QStringLiteral("world"));
+        QTRY_VERIFY(w.appPage()->moduleBox()->findText(QStringLiteral("trainer.task")) >= 0);
+        w.appPage()->moduleBox()->setCurrentIndex(w.appPage()->moduleBox()->findText(QStringLiteral("trainer.task")));
+        QTest::keyClicks(w.appPage()->argsEdit(), QStringLiteral("--epochs 1 --train-examples 3000"));
+        QTest::mouseClick(w.appPage()->splitButton(), Qt::LeftButton); // one argument per line
         QTRY_VERIFY(w.appPage()->runtimeBox()->count() > 1); // the executor's runtime catalog arrived
         QTest::mouseClick(w.button(QWizard::NextButton), Qt::LeftButton);
         QCOMPARE(w.currentId(), int(SubmitWizard::ComputePageId));
@@ -529,8 +523,10 @@ private Q_SLOTS:
         QVERIFY(nextEnabled(w));
         QTest::mouseClick(w.button(QWizard::NextButton), Qt::LeftButton);
         QCOMPARE(w.currentId(), int(SubmitWizard::ReviewPageId));
-        QVERIFY(w.reviewPage()->yamlView()->toPlainText().contains(QStringLiteral("tinypkg.task")));
-        QVERIFY(w.reviewPage()->commandView()->toPlainText().contains(QStringLiteral("--module-name=tinypkg.task")));
+        QVERIFY(w.reviewPage()->yamlView()->toPlainText().contains(QStringLiteral("trainer.task")));
+        QVERIFY(w.reviewPage()->commandView()->toPlainText().contains(QStringLiteral("--module-name=trainer.task")));
+        QVERIFY2(w.reviewPage()->commandView()->toPlainText().endsWith(QStringLiteral("-- --epochs 1 --train-examples 3000")),
+            qPrintable(w.reviewPage()->commandView()->toPlainText()));
 
         QSignalSpy submitted(&w, &SubmitWizard::jobSubmitted);
         QTest::mouseClick(w.button(QWizard::FinishButton), Qt::LeftButton);
