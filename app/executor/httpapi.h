@@ -10,11 +10,15 @@
 #include <QJsonObject>
 #include <QPointer>
 
+#include <functional>
+#include <memory>
+
 class QHttpServerRequest;
 class QTcpSocket;
 
 namespace Trainyard {
 
+class CheckpointIndex;
 class JobStore;
 class LogStore;
 class Scheduler;
@@ -46,6 +50,11 @@ public:
     /// Default and maximum `pageSize` of `…/logs`.
     static constexpr int DefaultLogsPageSize = 1000;
     static constexpr int MaxLogsPageSize = 10000;
+    /// `…/checkpoints/{name}?tensor=`: tensors above this many bytes get no statistics or values.
+    static constexpr qint64 MaxTensorValueBytes = 64 * 1024 * 1024;
+    /// Default and maximum `values` (first N elements) of `…/checkpoints/{name}?tensor=`.
+    static constexpr int DefaultTensorValues = 10;
+    static constexpr int MaxTensorValues = 10000;
 
     /// `token`: the bearer token clients must send. `host`: this host's inventory (validation and catalogs).
     HttpApi(JobStore* store, LogStore* logs, Scheduler* scheduler, const HostInventory& host, const QByteArray& token,
@@ -82,6 +91,12 @@ private:
         bool* streaming);
     Reply events(const QHttpServerRequest& request, const QString& project, const QString& jobId, QTcpSocket* socket,
         bool* streaming);
+    Reply checkpoints(const QString& project, const QString& jobId, QTcpSocket* socket, bool* deferred);
+    Reply checkpoint(const QHttpServerRequest& request, const QString& project, const QString& jobId,
+        const QString& name, QTcpSocket* socket, bool* deferred);
+    /// Runs `work` on the thread pool and sends its reply on `socket` (if still connected) when done;
+    /// for file system work (scans, checkpoint reads) that must not stall the event loop.
+    void answerLater(QTcpSocket* socket, std::function<Reply()> work);
     Reply catalog(const QString& what);
     Reply host();
     bool authorized(const QHttpServerRequest& request, QString* problem) const;
@@ -94,6 +109,8 @@ private:
     HostInventory m_host;
     QByteArray m_token;
     QList<QPointer<SseStream>> m_streams;
+    /// Shared with the scans in flight, which may outlive this object at shutdown.
+    std::shared_ptr<CheckpointIndex> m_checkpoints;
 };
 
 } // namespace Trainyard
