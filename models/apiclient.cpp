@@ -217,6 +217,72 @@ HostStatus HostStatus::fromJson(const QJsonObject& o)
     return h;
 }
 
+namespace {
+std::optional<qint64> optionalInt64(const QJsonObject& o, QLatin1String key)
+{
+    if (!o.contains(key))
+        return std::nullopt;
+    return int64Field(o.value(key));
+}
+
+// TensorStats JSON writes NaN and ±Inf as strings (JSON has no such numbers).
+double doubleField(const QJsonValue& v)
+{
+    if (v.isString()) {
+        const QString s = v.toString();
+        if (s == QLatin1String("NaN"))
+            return qQNaN();
+        if (s == QLatin1String("Infinity"))
+            return qInf();
+        if (s == QLatin1String("-Infinity"))
+            return -qInf();
+        return s.toDouble();
+    }
+    return v.toDouble();
+}
+
+QStringList stringList(const QJsonValue& v)
+{
+    QStringList out;
+    const QJsonArray array = v.toArray();
+    for (const QJsonValue& item : array)
+        out.append(item.toString());
+    return out;
+}
+} // namespace
+
+CheckpointSummary CheckpointSummary::fromJson(const QJsonObject& o)
+{
+    CheckpointSummary c;
+    c.name = o.value(QLatin1String("name")).toString();
+    c.format = o.value(QLatin1String("format")).toString();
+    c.step = optionalInt64(o, QLatin1String("step"));
+    c.epoch = optionalInt64(o, QLatin1String("epoch"));
+    c.updateTimeMs = parseTimestampUs(o.value(QLatin1String("updateTime")).toString()) / 1000;
+    c.sizeBytes = int64Field(o.value(QLatin1String("sizeBytes")));
+    c.current = o.value(QLatin1String("current")).toBool();
+    c.trialId = o.value(QLatin1String("trialId")).toString();
+    c.files = stringList(o.value(QLatin1String("files")));
+    return c;
+}
+
+CheckpointTensor CheckpointTensor::fromJson(const QJsonObject& o)
+{
+    CheckpointTensor t;
+    t.name = o.value(QLatin1String("name")).toString();
+    t.displayName = o.value(QLatin1String("displayName")).toString();
+    t.dtype = o.value(QLatin1String("dtype")).toString();
+    t.elementType = o.value(QLatin1String("elementType")).toString();
+    const QJsonArray shape = o.value(QLatin1String("shape")).toArray();
+    for (const QJsonValue& d : shape)
+        t.shape.append(int64Field(d));
+    t.sizeBytes = o.contains(QLatin1String("sizeBytes")) ? int64Field(o.value(QLatin1String("sizeBytes"))) : -1;
+    t.shard = static_cast<int>(int64Field(o.value(QLatin1String("shard"))));
+    t.file = o.value(QLatin1String("file")).toString();
+    t.metadata = o.value(QLatin1String("metadata")).toBool();
+    return t;
+}
+
 ApiClient::ApiClient(const QUrl& baseUrl, const QByteArray& token, QObject* parent)
     : QObject(parent)
     , m_nam(new QNetworkAccessManager(this))
@@ -473,6 +539,75 @@ void ApiClient::host(QObject* context, Callback<HostStatus> done)
         typed<HostStatus>(std::move(done), [](const QJsonObject& o, ApiError*) { return HostStatus::fromJson(o); }));
 }
 
+void ApiClient::checkpoints(const QString& jobId, QObject* context, Callback<CheckpointList> done)
+{
+    request("GET",
+        projectUrl(QStringLiteral("/jobs/") + pathSegment(jobId) + QStringLiteral("/checkpoints"))
+            .path(QUrl::FullyEncoded),
+        {}, {}, context, typed<CheckpointList>(std::move(done), [](const QJsonObject& o, ApiError*) {
+            CheckpointList list;
+            list.jobDir = o.value(QLatin1String("jobDir")).toString();
+            list.truncated = o.value(QLatin1String("truncated")).toBool();
+            const QJsonArray array = o.value(QLatin1String("checkpoints")).toArray();
+            for (const QJsonValue& c : array)
+                list.checkpoints.append(CheckpointSummary::fromJson(c.toObject()));
+            return list;
+        }));
+}
+
+void ApiClient::checkpointDetail(
+    const QString& jobId, const QString& name, QObject* context, Callback<CheckpointDetail> done)
+{
+    // The name is one path segment on the wire (`/` as %2F), so FullyEncoded keeps it that way.
+    request("GET",
+        projectUrl(QStringLiteral("/jobs/") + pathSegment(jobId) + QStringLiteral("/checkpoints/") + pathSegment(name))
+            .path(QUrl::FullyEncoded),
+        {}, {}, context, typed<CheckpointDetail>(std::move(done), [](const QJsonObject& o, ApiError*) {
+            CheckpointDetail d;
+            d.name = o.value(QLatin1String("name")).toString();
+            d.format = o.value(QLatin1String("format")).toString();
+            d.totalBytes = int64Field(o.value(QLatin1String("totalBytes")));
+            d.files = stringList(o.value(QLatin1String("files")));
+            const QJsonArray tensors = o.value(QLatin1String("tensors")).toArray();
+            d.tensors.reserve(tensors.size());
+            for (const QJsonValue& t : tensors)
+                d.tensors.append(CheckpointTensor::fromJson(t.toObject()));
+            d.scalars = o.value(QLatin1String("scalars")).toObject();
+            d.metadata = o.value(QLatin1String("metadata")).toObject();
+            return d;
+        }));
+}
+
+void ApiClient::tensorValues(const QString& jobId, const QString& name, const QString& tensor, int values,
+    QObject* context, Callback<TensorValues> done)
+{
+    QUrlQuery q;
+    q.addQueryItem(QStringLiteral("tensor"), QString::fromLatin1(QUrl::toPercentEncoding(tensor)));
+    q.addQueryItem(QStringLiteral("values"), QString::number(std::max(0, values)));
+    request("GET",
+        projectUrl(QStringLiteral("/jobs/") + pathSegment(jobId) + QStringLiteral("/checkpoints/") + pathSegment(name))
+            .path(QUrl::FullyEncoded),
+        q.query(QUrl::FullyEncoded), {}, context,
+        typed<TensorValues>(std::move(done), [](const QJsonObject& o, ApiError*) {
+            TensorValues v;
+            v.checkpoint = o.value(QLatin1String("name")).toString();
+            v.tensor = CheckpointTensor::fromJson(o.value(QLatin1String("tensor")).toObject());
+            const QJsonObject s = o.value(QLatin1String("statistics")).toObject();
+            v.count = int64Field(s.value(QLatin1String("count")));
+            v.nanCount = int64Field(s.value(QLatin1String("nanCount")));
+            v.infCount = int64Field(s.value(QLatin1String("infCount")));
+            v.min = doubleField(s.value(QLatin1String("min")));
+            v.max = doubleField(s.value(QLatin1String("max")));
+            v.mean = doubleField(s.value(QLatin1String("mean")));
+            v.std = doubleField(s.value(QLatin1String("std")));
+            const QJsonArray values = s.value(QLatin1String("values")).toArray();
+            v.values.reserve(values.size());
+            for (const QJsonValue& x : values)
+                v.values.append(doubleField(x));
+            return v;
+        }));
+}
+
 ApiStream* ApiClient::followLogs(const QString& jobId, const QString& taskName, const QString& minSeverity)
 {
     QUrlQuery q;
@@ -557,6 +692,26 @@ ApiResult<LogPage> ApiClient::logsBlocking(
 ApiResult<HostStatus> ApiClient::hostBlocking()
 {
     return blocking<HostStatus>([&](QObject* ctx, Callback<HostStatus> cb) { host(ctx, std::move(cb)); });
+}
+
+ApiResult<CheckpointList> ApiClient::checkpointsBlocking(const QString& jobId)
+{
+    return blocking<CheckpointList>(
+        [&](QObject* ctx, Callback<CheckpointList> cb) { checkpoints(jobId, ctx, std::move(cb)); });
+}
+
+ApiResult<CheckpointDetail> ApiClient::checkpointDetailBlocking(const QString& jobId, const QString& name)
+{
+    return blocking<CheckpointDetail>(
+        [&](QObject* ctx, Callback<CheckpointDetail> cb) { checkpointDetail(jobId, name, ctx, std::move(cb)); });
+}
+
+ApiResult<TensorValues> ApiClient::tensorValuesBlocking(
+    const QString& jobId, const QString& name, const QString& tensor, int values)
+{
+    return blocking<TensorValues>([&](QObject* ctx, Callback<TensorValues> cb) {
+        tensorValues(jobId, name, tensor, values, ctx, std::move(cb));
+    });
 }
 
 ApiStream::ApiStream(QNetworkReply* reply, const QString& jobId, QObject* parent)

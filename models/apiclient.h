@@ -120,6 +120,71 @@ struct HostStatus {
     static HostStatus fromJson(const QJsonObject& json);
 };
 
+/// One checkpoint of `…/jobs/{id}/checkpoints` (app/executor/API.md "Checkpoints").
+struct CheckpointSummary {
+    QString name; ///< relative to the job dir, `/`-separated: what checkpointDetail() takes
+    QString format; ///< `tf-bundle`, `tf-saved-model`, `pytorch`, `safetensors`
+    std::optional<qint64> step;
+    std::optional<qint64> epoch;
+    qint64 updateTimeMs = 0; ///< newest file modification, milliseconds since the epoch (UTC); 0 when unparsable
+    qint64 sizeBytes = 0; ///< all its files
+    bool current = false; ///< named by the TF `checkpoint` state file
+    QString trialId;
+    QStringList files; ///< relative to the job dir
+
+    static CheckpointSummary fromJson(const QJsonObject& json);
+    bool operator==(const CheckpointSummary&) const = default;
+};
+
+/// `…/jobs/{id}/checkpoints`: newest first.
+struct CheckpointList {
+    QList<CheckpointSummary> checkpoints;
+    QString jobDir; ///< absolute; empty when the job has none
+    bool truncated = false; ///< the executor's scan stopped at its entry limit
+};
+
+/// One tensor of `…/checkpoints/{name}`.
+struct CheckpointTensor {
+    QString name; ///< as stored (TF key, dotted PyTorch path, safetensors key): what tensorValues() takes
+    QString displayName; ///< TF2 object path, else `name`
+    QString dtype; ///< the format's name (`DT_FLOAT`, `float32`, `F32`)
+    QString elementType; ///< `F32`, `BF16`, `I64` …; empty when values are not decoded
+    QList<qint64> shape; ///< empty for a scalar
+    qint64 sizeBytes = -1; ///< -1 when the format does not say
+    int shard = 0;
+    QString file; ///< relative to the job dir
+    bool metadata = false; ///< bookkeeping entry (`_CHECKPOINTABLE_OBJECT_GRAPH`)
+
+    static CheckpointTensor fromJson(const QJsonObject& json);
+    bool operator==(const CheckpointTensor&) const = default;
+};
+
+/// `…/checkpoints/{name}`: what the checkpoint holds.
+struct CheckpointDetail {
+    QString name;
+    QString format;
+    qint64 totalBytes = 0; ///< sum of the tensors' sizes
+    QStringList files; ///< relative to the job dir
+    QList<CheckpointTensor> tensors;
+    QJsonObject scalars; ///< PyTorch top-level numbers and strings (`epoch`, `global_step`)
+    QJsonObject metadata; ///< format extras
+};
+
+/// `…/checkpoints/{name}?tensor=&values=`: statistics over the finite values, and the first values
+/// in storage order (NaN and ±Inf as doubles).
+struct TensorValues {
+    QString checkpoint;
+    CheckpointTensor tensor;
+    qint64 count = 0;
+    qint64 nanCount = 0;
+    qint64 infCount = 0;
+    double min = 0;
+    double max = 0;
+    double mean = 0;
+    double std = 0;
+    QList<double> values;
+};
+
 /// The result of a blocking call: a value or an error.
 template <typename T> struct ApiResult {
     T value {};
@@ -176,6 +241,15 @@ public:
         std::function<void(const QList<AcceleratorAvailability>&, const QList<GpuInfo>&, const ApiError&)> done);
     void runtimeVersions(QObject* context, Callback<QList<RuntimeVersionInfo>> done);
     void host(QObject* context, Callback<HostStatus> done);
+    /// The checkpoints under the job's job dir, newest first.
+    void checkpoints(const QString& jobId, QObject* context, Callback<CheckpointList> done);
+    /// One checkpoint's tensors; `name` as CheckpointSummary::name (sent URL-encoded, `/` as %2F).
+    void checkpointDetail(const QString& jobId, const QString& name, QObject* context, Callback<CheckpointDetail> done);
+    /// Statistics and the first `values` values (the executor caps it at 10000) of one tensor
+    /// (`tensor`: CheckpointTensor::name or displayName).
+    void tensorValues(const QString& jobId, const QString& name, const QString& tensor, int values, QObject* context,
+        Callback<TensorValues> done);
+
 
     /// `GET …/jobs/{id}/logs?follow=true`: every entry from the start (after the server's replay), then
     /// live ones; ApiStream::logEntries in batches, ApiStream::ended when the job is final.
@@ -192,6 +266,10 @@ public:
     ApiResult<LogPage> logsBlocking(const QString& jobId, const QString& taskName, const QString& minSeverity,
         int pageSize, const QString& pageToken);
     ApiResult<HostStatus> hostBlocking();
+    ApiResult<CheckpointList> checkpointsBlocking(const QString& jobId);
+    ApiResult<CheckpointDetail> checkpointDetailBlocking(const QString& jobId, const QString& name);
+    ApiResult<TensorValues> tensorValuesBlocking(
+        const QString& jobId, const QString& name, const QString& tensor, int values);
 
     /// Low level: sends a request with the bearer token; `done(httpStatus, body, error)` where `error`
     /// is non-null for transport failures and non-2xx answers. `path` is relative to baseUrl
