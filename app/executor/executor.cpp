@@ -5,6 +5,8 @@
 #include "httpapi.h"
 #include "jobstore.h"
 #include "logstore.h"
+#include "metricscollector.h"
+#include "metricsstore.h"
 #include "scheduler.h"
 
 #include <QCoreApplication>
@@ -118,6 +120,8 @@ struct Executor::Private {
     std::unique_ptr<JobStore> store;
     std::unique_ptr<LogStore> logs;
     std::unique_ptr<Scheduler> scheduler;
+    std::unique_ptr<MetricsStore> metrics;
+    std::unique_ptr<MetricsCollector> collector;
     std::unique_ptr<HttpApi> api;
     QUrl url;
     bool publishedRuntimeFile = false;
@@ -185,6 +189,8 @@ bool Executor::start(QString* error)
         if (error)
             *error = message;
         d->api.reset();
+        d->collector.reset();
+        d->metrics.reset();
         d->scheduler.reset();
         d->logs.reset();
         d->store.reset();
@@ -232,6 +238,11 @@ bool Executor::start(QString* error)
     d->logs = std::make_unique<LogStore>(d->dataDir);
     d->scheduler = std::make_unique<Scheduler>(d->store.get(), d->logs.get(), host, d->dataDir);
     d->scheduler->setGracePeriodSeconds(d->options.gracePeriodSeconds);
+    d->metrics = std::make_unique<MetricsStore>();
+    if (!d->metrics->open(d->dataDir + QStringLiteral("/metrics.sqlite"), &problem))
+        return fail(QStringLiteral("cannot open the metrics database: ") + problem);
+    d->collector = std::make_unique<MetricsCollector>(
+        d->metrics.get(), d->store.get(), d->logs.get(), d->scheduler.get(), d->dataDir, !host.gpus.isEmpty());
 
     const QByteArray token = makeToken();
     d->api = std::make_unique<HttpApi>(d->store.get(), d->logs.get(), d->scheduler.get(), host, token);
@@ -241,6 +252,7 @@ bool Executor::start(QString* error)
                         .arg(d->options.address.toString())
                         .arg(d->options.port)
                         .arg(server->errorString()));
+    d->api->setMetricsStore(d->metrics.get());
     d->api->bind(server);
     d->url = QUrl(urlFor(d->options.address, server->serverPort()));
 
@@ -262,6 +274,7 @@ bool Executor::start(QString* error)
     qCInfo(lcDaemon).noquote() << QStringLiteral("trainyard-executor %1 listening on %2 (data %3, runtime file %4)")
                                       .arg(version(), d->url.toString(), d->dataDir, d->runtimeFile());
     d->scheduler->recover();
+    d->collector->start();
     return true;
 }
 
@@ -277,6 +290,8 @@ void Executor::shutdown()
         for (QTcpServer* server : servers)
             server->close();
     }
+    if (d->collector)
+        d->collector->shutdown();
     if (d->scheduler)
         d->scheduler->shutdown();
     if (d->logs)
@@ -295,6 +310,8 @@ void Executor::shutdown()
         d->publishedRuntimeFile = false;
     }
     d->api.reset();
+    d->collector.reset();
+    d->metrics.reset();
     d->scheduler.reset();
     d->logs.reset();
     d->store.reset();

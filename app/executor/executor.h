@@ -36,7 +36,8 @@ struct ExecutorOptions {
 /// still ours. `<runtimeDir>/executor.lock` (QLockFile) is held while running, so two executors
 /// started at once for the same user cannot both win.
 ///
-/// Data: `<dataDir>/trainyard.sqlite` (JobStore), `<dataDir>/jobs/<jobId>/…` (logs, staging).
+/// Data: `<dataDir>/trainyard.sqlite` (JobStore), `<dataDir>/metrics.sqlite` (MetricsStore, filled by the
+/// MetricsCollector), `<dataDir>/jobs/<jobId>/…` (logs, staging).
 class Executor : public QObject {
     Q_OBJECT
 public:

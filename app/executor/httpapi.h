@@ -21,6 +21,7 @@ namespace Trainyard {
 class CheckpointIndex;
 class JobStore;
 class LogStore;
+class MetricsStore;
 class Scheduler;
 struct ReplicaStatus;
 class SseStream;
@@ -61,6 +62,13 @@ public:
         QObject* parent = nullptr);
     ~HttpApi() override;
 
+    /// Default and maximum `pageSize` of `…/metrics?series=` (points).
+    static constexpr int DefaultMetricsPageSize = 10000;
+    static constexpr int MaxMetricsPageSize = 100000;
+
+    /// Serves `…/jobs/{id}/metrics` from `metrics` (none: the endpoint answers UNAVAILABLE).
+    void setMetricsStore(MetricsStore* metrics) { m_metrics = metrics; }
+
     /// Ends every open stream (each gets its terminating chunk) — call before shutting down.
     void closeStreams();
     /// Number of open SSE streams (for tests and diagnostics).
@@ -97,6 +105,8 @@ private:
     /// Runs `work` on the thread pool and sends its reply on `socket` (if still connected) when done;
     /// for file system work (scans, checkpoint reads) that must not stall the event loop.
     void answerLater(QTcpSocket* socket, std::function<Reply()> work);
+    Reply metrics(const QHttpServerRequest& request, const QString& project, const QString& jobId, QTcpSocket* socket,
+        bool* streaming);
     Reply catalog(const QString& what);
     Reply host();
     bool authorized(const QHttpServerRequest& request, QString* problem) const;
@@ -109,6 +119,7 @@ private:
     HostInventory m_host;
     QByteArray m_token;
     QList<QPointer<SseStream>> m_streams;
+    MetricsStore* m_metrics = nullptr;
     /// Shared with the scans in flight, which may outlive this object at shutdown.
     std::shared_ptr<CheckpointIndex> m_checkpoints;
 };

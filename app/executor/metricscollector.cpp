@@ -1,0 +1,419 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "metricscollector.h"
+
+#include "eventfilereader.h"
+#include "hypertunereader.h"
+#include "jobstore.h"
+#include "logstore.h"
+#include "metricsstore.h"
+#include "resourcesampler.h"
+#include "scheduler.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QHash>
+#include <QLoggingCategory>
+#include <QPointer>
+#include <QSet>
+#include <QThreadPool>
+#include <QTimer>
+
+#include <cstring>
+#include <limits>
+#include <map>
+
+namespace Trainyard {
+
+using namespace Trainyard::Formats;
+
+namespace {
+Q_LOGGING_CATEGORY(lcMetrics, "trainyard.executor")
+
+quint64 bitsOf(double d)
+{
+    quint64 bits = 0;
+    std::memcpy(&bits, &d, sizeof bits);
+    return bits;
+}
+
+/// What the collector keeps of one job between ticks. While a tick is in flight (`busy`), only the pool
+/// thread running it touches the reading state.
+struct JobCollection {
+    QString jobId;
+    QString jobDir;
+    QString folder; // <dataDir>/jobs/<jobId>
+
+    struct File {
+        QString run;
+        std::unique_ptr<EventFileReader> reader;
+        qint64 resumeOffset = 0; // records before it are stored already (an earlier executor read them)
+        qint64 storedOffset = -1;
+    };
+    std::map<QString, File> files; // by absolute path
+    QHash<QString, qint64> storedOffsets; // from the store, for files not opened yet
+
+    /// TensorBoard's restart-rule state of one run (ScalarRun's m_mostRecentStep and m_purgeTagsOfEvent).
+    struct Rule {
+        qint64 mostRecentStep = std::numeric_limits<qint64>::min();
+        bool purgeTagsOfEvent = false;
+    };
+    std::map<QString, Rule> rules;
+
+    struct Hypertune {
+        std::unique_ptr<HypertuneReader> reader;
+        QSet<QPair<qint64, quint64>> seen; // (step, timestamp bits) stored already
+    };
+    std::map<QString, Hypertune> hypertune; // by task name
+    QHash<QString, QSet<QPair<qint64, quint64>>> storedHypertune; // by task name, from the store
+
+    QHash<QString, qint64> nextSampleStep; // resource series name → next step
+    ProcessTreeSampler sampler;
+
+    bool busy = false;
+    bool finishing = false; // the job is final: one more tick, then done
+    bool tickAgain = false; // a final tick was asked for while one was in flight
+};
+
+/// Turns decoded events of one run into batch operations, applying the restart rules.
+class BatchSink final : public ScalarSink {
+public:
+    BatchSink(MetricBatch& batch, JobCollection::Rule& rule, const QString& run)
+        : m_batch(batch)
+        , m_rule(rule)
+        , m_run(run)
+    {
+    }
+
+    /// Records before this offset only update the rule state (their points are stored already).
+    void setSkipBefore(qint64 offset) { m_skipBefore = offset; }
+    qint64 appended() const { return m_appended; }
+
+    void beginEvent(const EventInfo& event) override
+    {
+        m_skipping = event.offset < m_skipBefore;
+        m_rule.purgeTagsOfEvent = false;
+        switch (event.kind) {
+        case EventInfo::Kind::Summary:
+            if (event.step < m_rule.mostRecentStep)
+                m_rule.purgeTagsOfEvent = true;
+            else
+                m_rule.mostRecentStep = event.step;
+            break;
+        case EventInfo::Kind::SessionStart:
+            if (!m_skipping) {
+                qsizetype runIndex = m_batch.runs.indexOf(m_run);
+                if (runIndex < 0) {
+                    runIndex = m_batch.runs.size();
+                    m_batch.runs.append(m_run);
+                }
+                m_batch.ops.push_back({ MetricBatch::Op::PurgeRun, int(runIndex), event.step, 0, 0 });
+            }
+            m_rule.mostRecentStep = event.step;
+            break;
+        default:
+            break;
+        }
+    }
+
+    void scalar(QByteArrayView tag, qint64 step, double wallTime, double value) override
+    {
+        if (m_skipping)
+            return;
+        const QByteArray key = tag.toByteArray();
+        int index = m_index.value(key, -1);
+        if (index < 0) {
+            index = m_batch.seriesIndex({ QStringLiteral("scalar"), m_run, QString::fromUtf8(key), {}, {} });
+            m_index.insert(key, index);
+        }
+        if (m_rule.purgeTagsOfEvent)
+            m_batch.ops.push_back({ MetricBatch::Op::PurgeSeries, index, step, 0, 0 });
+        m_batch.ops.push_back({ MetricBatch::Op::Append, index, step, wallTime, value });
+        ++m_appended;
+    }
+
+private:
+    MetricBatch& m_batch;
+    JobCollection::Rule& m_rule;
+    QString m_run;
+    QHash<QByteArray, int> m_index;
+    qint64 m_skipBefore = 0;
+    bool m_skipping = false;
+    qint64 m_appended = 0;
+};
+
+struct TickResult {
+    MetricBatch batch;
+    QStringList warnings;
+};
+
+/// One tick of one job, on a pool thread: reads what is new and samples the replicas.
+TickResult collect(JobCollection& job, const QList<ReplicaProcess>& replicas, GpuSampler* gpu)
+{
+    TickResult result;
+    MetricBatch& batch = result.batch;
+    batch.jobId = job.jobId;
+
+    // Event files, run by run, each run's files in name order (TensorBoard's order).
+    if (!job.jobDir.isEmpty() && QFileInfo(job.jobDir).isDir()) {
+        QString error;
+        const std::vector<EventRunFiles> runs = findEventRuns(job.jobDir, &error);
+        for (const EventRunFiles& run : runs) {
+            JobCollection::Rule& rule = job.rules[run.run];
+            BatchSink sink(batch, rule, run.run);
+            for (const QString& path : run.files) {
+                auto it = job.files.find(path);
+                if (it == job.files.end()) {
+                    JobCollection::File file;
+                    file.run = run.run;
+                    file.reader = std::make_unique<EventFileReader>(path);
+                    file.resumeOffset = job.storedOffsets.value(path, 0);
+                    file.storedOffset = job.storedOffsets.value(path, -1);
+                    it = job.files.emplace(path, std::move(file)).first;
+                }
+                JobCollection::File& file = it->second;
+                sink.setSkipBefore(file.resumeOffset);
+                file.reader->readAvailable(sink);
+                for (const RecordIssue& issue : file.reader->takeIssues()) {
+                    // Damage before the resume offset was reported by the executor that read it first.
+                    if (issue.offset >= file.resumeOffset)
+                        result.warnings.append(QStringLiteral("Metrics: ") + issue.message);
+                }
+                if (file.reader->offset() != file.storedOffset) {
+                    file.storedOffset = file.reader->offset();
+                    batch.fileOffsets.emplace_back(path, file.storedOffset);
+                }
+            }
+        }
+    }
+
+    // Hypertune reports of every replica that has a metrics folder (also after the replicas ended).
+    const QString replicasDir = job.folder + QStringLiteral("/replicas");
+    const QStringList tasks = QDir(replicasDir).entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name);
+    for (const QString& task : tasks) {
+        const QString path = replicasDir + QLatin1Char('/') + task + QStringLiteral("/hypertune/output.metrics");
+        auto it = job.hypertune.find(task);
+        if (it == job.hypertune.end()) {
+            if (!QFileInfo::exists(path))
+                continue;
+            JobCollection::Hypertune h;
+            h.reader = std::make_unique<HypertuneReader>(path);
+            h.seen = job.storedHypertune.value(task);
+            it = job.hypertune.emplace(task, std::move(h)).first;
+        }
+        JobCollection::Hypertune& h = it->second;
+        const QList<HypertuneReport> reports = h.reader->readNew();
+        for (const HypertuneReport& r : reports) {
+            const QPair<qint64, quint64> id { r.step, bitsOf(r.timestamp) };
+            if (h.seen.contains(id))
+                continue;
+            h.seen.insert(id);
+            const int index = batch.seriesIndex({ QStringLiteral("hypertune"), {}, r.tag, task, r.trial });
+            batch.ops.push_back({ MetricBatch::Op::Append, index, r.step, r.timestamp, r.value });
+        }
+        for (const QString& issue : h.reader->takeIssues())
+            result.warnings.append(QStringLiteral("Metrics: ") + issue);
+    }
+
+    // Resource samples.
+    const QList<ResourceSample> samples = job.sampler.sample(replicas, gpu);
+    for (const ResourceSample& s : samples) {
+        auto add = [&](const QString& tag, const std::optional<double>& value) {
+            if (!value)
+                return;
+            const MetricSeriesKey key { QStringLiteral("resource"), {}, tag, s.taskName, s.trialId };
+            qint64& step = job.nextSampleStep[key.name()];
+            batch.ops.push_back({ MetricBatch::Op::Append, batch.seriesIndex(key), step++, s.wallTime, *value });
+        };
+        add(QStringLiteral("cpu_percent"), s.cpuPercent);
+        add(QStringLiteral("rss_bytes"), s.rssBytes);
+        add(QStringLiteral("gpu_utilization_percent"), s.gpuUtilizationPercent);
+        add(QStringLiteral("gpu_memory_bytes"), s.gpuMemoryBytes);
+    }
+    return result;
+}
+
+} // namespace
+
+struct MetricsCollector::Private {
+    MetricsCollector* q = nullptr;
+    MetricsStore* metrics = nullptr;
+    JobStore* jobs = nullptr;
+    LogStore* logs = nullptr;
+    QPointer<Scheduler> scheduler;
+    QString dataDir;
+    bool sampleGpus = false;
+    std::unique_ptr<GpuSampler> gpu;
+    QThreadPool pool;
+    QTimer timer;
+    std::map<QString, std::unique_ptr<JobCollection>> collections;
+    bool stopped = false;
+
+    void attach(const Job& job)
+    {
+        if (collections.count(job.jobId))
+            return;
+        auto c = std::make_unique<JobCollection>();
+        c->jobId = job.jobId;
+        c->jobDir = job.trainingInput.jobDir;
+        c->folder = dataDir + QStringLiteral("/jobs/") + job.jobId;
+        // What an earlier executor stored already: resume after it.
+        c->storedOffsets = metrics->eventFileOffsets(job.jobId);
+        const QList<MetricSeriesInfo> stored = metrics->series(job.jobId);
+        for (const MetricSeriesInfo& s : stored) {
+            if (s.key.kind == QLatin1String("hypertune")) {
+                auto& seen = c->storedHypertune[s.key.taskName];
+                for (const MetricPoint& p : metrics->points(s.id, 0, std::numeric_limits<int>::max()))
+                    seen.insert({ p.step, bitsOf(p.wallTime) });
+            } else if (s.key.kind == QLatin1String("resource") && s.lastSeq > 0) {
+                const QList<MetricPoint> last = metrics->points(s.id, s.lastSeq - 1, 1);
+                if (!last.isEmpty())
+                    c->nextSampleStep.insert(s.name, last.first().step + 1);
+            }
+        }
+        qCDebug(lcMetrics).noquote() << "collecting metrics of" << job.jobId;
+        metrics->setCollecting(job.jobId);
+        collections.emplace(job.jobId, std::move(c));
+    }
+
+    QList<ReplicaProcess> replicasOf(const QString& jobId) const
+    {
+        QList<ReplicaProcess> out;
+        if (!scheduler)
+            return out;
+        const QList<ReplicaStatus> replicas = scheduler->replicas(jobId);
+        for (const ReplicaStatus& r : replicas) {
+            if (r.pid > 0)
+                out.append({ r.taskName, r.trialId, r.pid, r.gpus });
+        }
+        return out;
+    }
+
+    void tick(JobCollection* c)
+    {
+        if (stopped)
+            return;
+        if (c->busy) {
+            if (c->finishing)
+                c->tickAgain = true;
+            return;
+        }
+        c->busy = true;
+        const bool last = c->finishing;
+        const QList<ReplicaProcess> replicas = last ? QList<ReplicaProcess> {} : replicasOf(c->jobId);
+        GpuSampler* gpuSampler = gpu.get();
+        // The destructor waits for the pool, so `this` outlives the task; the queued call is dropped when
+        // the collector is gone by the time it would run.
+        pool.start([this, c, replicas, gpuSampler, last] {
+            TickResult result = collect(*c, replicas, gpuSampler);
+            QMetaObject::invokeMethod(
+                q, [this, c, last, result = std::move(result)] { finished(c, last, result); }, Qt::QueuedConnection);
+        });
+    }
+
+    void finished(JobCollection* c, bool last, const TickResult& result)
+    {
+        c->busy = false;
+        for (const QString& warning : result.warnings) {
+            LogEntry e;
+            e.severity = QStringLiteral("WARNING");
+            e.taskName = QStringLiteral("service");
+            e.message = warning;
+            logs->append(c->jobId, e);
+        }
+        QString error;
+        if (!metrics->apply(result.batch, &error))
+            qCWarning(lcMetrics).noquote() << "metrics of" << c->jobId << "lost:" << error;
+        if (c->finishing && (!last || c->tickAgain)) {
+            // The job became final while this tick ran: the final tick reads what it wrote last.
+            c->tickAgain = false;
+            tick(c);
+            return;
+        }
+        if (last) {
+            const QString jobId = c->jobId;
+            collections.erase(jobId); // deletes c
+            metrics->finishCollecting(jobId);
+        }
+    }
+};
+
+MetricsCollector::MetricsCollector(MetricsStore* metrics, JobStore* jobs, LogStore* logs, Scheduler* scheduler,
+    const QString& dataDir, bool sampleGpus, QObject* parent)
+    : QObject(parent)
+    , d(std::make_unique<Private>())
+{
+    d->q = this;
+    d->metrics = metrics;
+    d->jobs = jobs;
+    d->logs = logs;
+    d->scheduler = scheduler;
+    d->dataDir = dataDir;
+    d->sampleGpus = sampleGpus;
+    d->pool.setMaxThreadCount(2);
+    d->timer.setInterval(1000);
+    connect(&d->timer, &QTimer::timeout, this, [this] {
+        for (const auto& [id, c] : d->collections) {
+            if (!c->finishing)
+                d->tick(c.get());
+        }
+    });
+    connect(jobs, &JobStore::jobChanged, this, &MetricsCollector::onJobChanged);
+}
+
+MetricsCollector::~MetricsCollector()
+{
+    shutdown();
+}
+
+void MetricsCollector::start()
+{
+    if (d->sampleGpus && !d->gpu) {
+        QString why;
+        d->gpu = GpuSampler::open(&why);
+        if (!d->gpu)
+            qCInfo(lcMetrics).noquote() << "no GPU samples:" << why;
+    }
+    const QList<Job> live = d->jobs->liveJobs();
+    for (const Job& job : live) {
+        if (job.state == JobState::Running || job.state == JobState::Cancelling)
+            d->attach(job);
+    }
+    d->timer.start();
+}
+
+void MetricsCollector::setInterval(int ms)
+{
+    d->timer.setInterval(std::max(50, ms));
+}
+
+void MetricsCollector::shutdown()
+{
+    d->stopped = true;
+    d->timer.stop();
+    d->pool.waitForDone();
+}
+
+void MetricsCollector::onJobChanged(const Job& job)
+{
+    if (d->stopped)
+        return;
+    if (job.state == JobState::Running) {
+        d->attach(job);
+        return;
+    }
+    if (!JobState::isFinal(job.state))
+        return;
+    const auto it = d->collections.find(job.jobId);
+    if (it == d->collections.end()) {
+        // Never ran (failed while preparing, cancelled in the queue): nothing will come.
+        d->metrics->finishCollecting(job.jobId);
+        return;
+    }
+    JobCollection* c = it->second.get();
+    if (c->finishing)
+        return;
+    c->finishing = true;
+    d->tick(c);
+}
+
+} // namespace Trainyard

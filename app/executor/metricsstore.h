@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#pragma once
+
+#include <QHash>
+#include <QList>
+#include <QObject>
+#include <QSet>
+#include <QString>
+
+#include <functional>
+#include <optional>
+#include <utility>
+#include <vector>
+
+namespace Trainyard {
+
+/// What identifies a metric series within a job.
+/// - kind "scalar": an event-file scalar; `run` is TensorBoard's run (the event file's folder relative to
+///   the job dir, "." for the job dir itself), `tag` the summary tag.
+/// - kind "hypertune": a hypertune report; `taskName` the replica whose metrics file it came from, `tag`
+///   the hyperparameter_metric_tag, `trialId` the report's trial.
+/// - kind "resource": a sample of a replica (`taskName`); tag `cpu_percent` (100 = one core busy),
+///   `rss_bytes`, `gpu_utilization_percent` (100 = one GPU busy), `gpu_memory_bytes`.
+struct MetricSeriesKey {
+    QString kind;
+    QString run;
+    QString tag;
+    QString taskName;
+    QString trialId;
+
+    /// The series' name in the API (unique within a job): `<kind>/<run or taskName>/<tag>`, where the middle
+    /// part has '%' and '/' percent-encoded so that names of different series never collide
+    /// ("scalar/./train/loss", "scalar/eval/accuracy", "hypertune/master-replica-0/accuracy",
+    /// "resource/worker-replica-1/cpu_percent").
+    QString name() const;
+    bool operator==(const MetricSeriesKey&) const = default;
+};
+
+/// A stored series as `GET …/metrics` lists it.
+struct MetricSeriesInfo {
+    qint64 id = 0; ///< database id (not exposed in the API)
+    QString jobId;
+    QString name;
+    MetricSeriesKey key;
+    qint64 pointCount = 0;
+    qint64 lastSeq = 0; ///< seq of the last point appended (0: none yet)
+};
+
+/// One stored point. `seq` orders every point of the database (a stream cursor: it only grows, also across
+/// purges and executor restarts); `step` is the trainer's step (event files, hypertune global_step) or the
+/// sample number (resources, from 0); `wallTime` seconds since the Unix epoch.
+struct MetricPoint {
+    qint64 seq = 0;
+    qint64 step = 0;
+    double wallTime = 0;
+    double value = 0;
+};
+
+/// What one collection tick of one job found, written in one transaction by MetricsStore::apply().
+struct MetricBatch {
+    QString jobId;
+    std::vector<MetricSeriesKey> series; ///< the series that `ops` refer to by index
+    QStringList runs; ///< the runs that PurgeRun ops refer to by index
+    struct Op {
+        enum Kind : quint8 {
+            Append, ///< a point of series[index]
+            PurgeSeries, ///< remove the points of series[index] with step ≥ `step` (a restarted trainer)
+            PurgeRun, ///< remove the points of every scalar series of runs[index] with step ≥ `step`
+        };
+        Kind kind = Append;
+        int index = 0;
+        qint64 step = 0;
+        double wallTime = 0;
+        double value = 0;
+    };
+    std::vector<Op> ops; ///< applied in order
+    /// Event files read so far: absolute path → file offset after the last record consumed.
+    std::vector<std::pair<QString, qint64>> fileOffsets;
+
+    bool isEmpty() const { return ops.empty() && fileOffsets.empty(); }
+    /// Index of `key` in `series`, appended when absent.
+    int seriesIndex(const MetricSeriesKey& key);
+};
+
+/// What subscribers receive after a batch is committed, and once more (`final`) when a job's collection ended.
+struct MetricsUpdate {
+    QString jobId;
+    QList<MetricSeriesInfo> newSeries; ///< series created by this batch
+    QList<std::pair<QString, QList<MetricPoint>>> appended; ///< per series name, in seq order
+    QList<std::pair<QString, qint64>> purges; ///< (series name, from step), applied before `appended`'s points
+    bool final = false; ///< the job is final and its last collection is stored: nothing more will come
+};
+
+/// Durable metric series and points of every job, in SQLite (Qt SQL, QSQLITE driver), in
+/// `<dataDir>/metrics.sqlite` — a sibling of the job database so that one write per second per job never
+/// waits for the job store's synchronous=FULL commits. WAL journal, synchronous=NORMAL: a crash loses at
+/// most the last ticks, which the collector reads again from the stored event-file offsets.
+///
+/// Schema: `series(id, job_id, name, kind, run, tag, task_name, trial_id, point_count, last_seq)`,
+/// `points(seq INTEGER PRIMARY KEY AUTOINCREMENT, series_id, step, wall_time, value)` (AUTOINCREMENT so a seq
+/// is never reused after a purge deleted the newest rows), `event_files(job_id, path, offset)`.
+///
+/// Owned by the executor's main thread; not thread-safe. Subscribers are called on that thread right after
+/// the commit.
+class MetricsStore : public QObject {
+    Q_OBJECT
+public:
+    explicit MetricsStore(QObject* parent = nullptr);
+    ~MetricsStore() override;
+
+    /// Opens (creating when needed) the database file. Returns false and sets *error on failure.
+    bool open(const QString& path, QString* error);
+
+    /// Writes a batch in one transaction (series created as needed, point counts kept), then notifies the
+    /// job's subscribers. Returns false (nothing written, *error set) when the database refuses.
+    bool apply(const MetricBatch& batch, QString* error = nullptr);
+
+    /// A job's series in creation order.
+    QList<MetricSeriesInfo> series(const QString& jobId) const;
+    std::optional<MetricSeriesInfo> findSeries(const QString& jobId, const QString& name) const;
+    /// Points of a series with seq > `afterSeq`, in seq order, at most `limit`.
+    QList<MetricPoint> points(qint64 seriesId, qint64 afterSeq, int limit) const;
+    /// Event-file offsets stored for a job (path → offset).
+    QHash<QString, qint64> eventFileOffsets(const QString& jobId) const;
+
+    /// Whether the collector is (still) collecting this job; false once its final batch is stored.
+    bool isCollecting(const QString& jobId) const { return m_collecting.contains(jobId); }
+    /// Called by the collector when it starts following a job.
+    void setCollecting(const QString& jobId);
+    /// Called by the collector after a job's last batch: subscribers get an update with `final` set.
+    void finishCollecting(const QString& jobId);
+
+    using Subscriber = std::function<void(const MetricsUpdate& update)>;
+    /// Registers a subscriber for one job's updates; returns an id for unsubscribe().
+    int subscribe(const QString& jobId, Subscriber subscriber);
+    void unsubscribe(int id);
+
+private:
+    void notify(const MetricsUpdate& update);
+
+    QString m_connectionName;
+    QHash<QPair<QString, QString>, MetricSeriesInfo> m_seriesCache; // (jobId, name) → series
+    QSet<QString> m_collecting;
+    struct Subscription {
+        int id;
+        QString jobId;
+        Subscriber fn;
+    };
+    QList<Subscription> m_subscribers;
+    int m_nextSubscription = 1;
+};
+
+} // namespace Trainyard
