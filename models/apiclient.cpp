@@ -283,6 +283,44 @@ CheckpointTensor CheckpointTensor::fromJson(const QJsonObject& o)
     return t;
 }
 
+namespace {
+// Metric values: JSON numbers, or proto3 JSON's strings for NaN and the infinities.
+double metricDouble(const QJsonValue& v)
+{
+    if (v.isString()) {
+        const QString text = v.toString();
+        if (text == QLatin1String("NaN"))
+            return qQNaN();
+        if (text == QLatin1String("Infinity"))
+            return qInf();
+        if (text == QLatin1String("-Infinity"))
+            return -qInf();
+        return text.toDouble();
+    }
+    return v.toDouble();
+}
+} // namespace
+
+SeriesInfo SeriesInfo::fromJson(const QJsonObject& o)
+{
+    SeriesInfo s;
+    s.name = o.value(QLatin1String("name")).toString();
+    s.kind = o.value(QLatin1String("kind")).toString();
+    s.run = o.value(QLatin1String("run")).toString();
+    s.tag = o.value(QLatin1String("tag")).toString();
+    s.taskName = o.value(QLatin1String("taskName")).toString();
+    s.trialId = o.value(QLatin1String("trialId")).toString();
+    s.pointCount = int64Field(o.value(QLatin1String("points")));
+    s.lastSeq = int64Field(o.value(QLatin1String("lastSeq")));
+    return s;
+}
+
+SeriesPoint SeriesPoint::fromJson(const QJsonObject& o)
+{
+    return { int64Field(o.value(QLatin1String("step"))), metricDouble(o.value(QLatin1String("wallTime"))),
+        metricDouble(o.value(QLatin1String("value"))) };
+}
+
 ApiClient::ApiClient(const QUrl& baseUrl, const QByteArray& token, QObject* parent)
     : QObject(parent)
     , m_nam(new QNetworkAccessManager(this))
@@ -608,6 +646,59 @@ void ApiClient::tensorValues(const QString& jobId, const QString& name, const QS
         }));
 }
 
+void ApiClient::metricSeries(const QString& jobId, QObject* context, Callback<QList<SeriesInfo>> done)
+{
+    request("GET", projectUrl(QStringLiteral("/jobs/") + pathSegment(jobId) + QStringLiteral("/metrics")).path(), {},
+        {}, context, typed<QList<SeriesInfo>>(std::move(done), [](const QJsonObject& o, ApiError*) {
+            QList<SeriesInfo> out;
+            const QJsonArray array = o.value(QLatin1String("series")).toArray();
+            for (const QJsonValue& v : array)
+                out.append(SeriesInfo::fromJson(v.toObject()));
+            return out;
+        }));
+}
+
+void ApiClient::metricPoints(const QString& jobId, const QString& series, qint64 after, int pageSize,
+    const QString& pageToken, QObject* context, Callback<SeriesPage> done)
+{
+    QUrlQuery q;
+    q.addQueryItem(QStringLiteral("series"), QString::fromLatin1(QUrl::toPercentEncoding(series)));
+    if (after > 0)
+        q.addQueryItem(QStringLiteral("after"), QString::number(after));
+    if (pageSize > 0)
+        q.addQueryItem(QStringLiteral("pageSize"), QString::number(pageSize));
+    if (!pageToken.isEmpty())
+        q.addQueryItem(QStringLiteral("pageToken"), QString::fromLatin1(QUrl::toPercentEncoding(pageToken)));
+    request("GET", projectUrl(QStringLiteral("/jobs/") + pathSegment(jobId) + QStringLiteral("/metrics")).path(),
+        q.query(QUrl::FullyEncoded), {}, context,
+        typed<SeriesPage>(std::move(done), [](const QJsonObject& o, ApiError*) {
+            SeriesPage page;
+            page.series = SeriesInfo::fromJson(o.value(QLatin1String("series")).toObject());
+            const QJsonArray array = o.value(QLatin1String("points")).toArray();
+            page.points.reserve(array.size());
+            for (const QJsonValue& v : array)
+                page.points.append(SeriesPoint::fromJson(v.toObject()));
+            page.lastSeq = int64Field(o.value(QLatin1String("lastSeq")));
+            page.nextPageToken = o.value(QLatin1String("nextPageToken")).toString();
+            return page;
+        }));
+}
+
+ApiStream* ApiClient::followMetrics(const QString& jobId, const QString& series, qint64 after)
+{
+    QUrlQuery q;
+    q.addQueryItem(QStringLiteral("follow"), QStringLiteral("true"));
+    if (!series.isEmpty())
+        q.addQueryItem(QStringLiteral("series"), QString::fromLatin1(QUrl::toPercentEncoding(series)));
+    if (after > 0)
+        q.addQueryItem(QStringLiteral("after"), QString::number(after));
+    QNetworkRequest req(projectUrl(
+        QStringLiteral("/jobs/") + pathSegment(jobId) + QStringLiteral("/metrics"), q.query(QUrl::FullyEncoded)));
+    req.setRawHeader("Authorization", "Bearer " + m_token);
+    req.setRawHeader("Accept", "text/event-stream");
+    return new ApiStream(m_nam->get(req), jobId, nullptr);
+}
+
 ApiStream* ApiClient::followLogs(const QString& jobId, const QString& taskName, const QString& minSeverity)
 {
     QUrlQuery q;
@@ -712,6 +803,30 @@ ApiResult<TensorValues> ApiClient::tensorValuesBlocking(
     return blocking<TensorValues>([&](QObject* ctx, Callback<TensorValues> cb) {
         tensorValues(jobId, name, tensor, values, ctx, std::move(cb));
     });
+}
+
+ApiResult<QList<SeriesInfo>> ApiClient::metricSeriesBlocking(const QString& jobId)
+{
+    return blocking<QList<SeriesInfo>>(
+        [&](QObject* ctx, Callback<QList<SeriesInfo>> cb) { metricSeries(jobId, ctx, std::move(cb)); });
+}
+
+ApiResult<SeriesPage> ApiClient::metricPointsBlocking(const QString& jobId, const QString& series, qint64 after)
+{
+    ApiResult<SeriesPage> all;
+    QString token;
+    do {
+        const ApiResult<SeriesPage> page = blocking<SeriesPage>([&](QObject* ctx, Callback<SeriesPage> cb) {
+            metricPoints(jobId, series, token.isEmpty() ? after : 0, 0, token, ctx, std::move(cb));
+        });
+        if (!page.ok())
+            return page;
+        all.value.series = page.value.series;
+        all.value.points += page.value.points;
+        all.value.lastSeq = page.value.lastSeq;
+        token = page.value.nextPageToken;
+    } while (!token.isEmpty());
+    return all;
 }
 
 ApiStream::ApiStream(QNetworkReply* reply, const QString& jobId, QObject* parent)
@@ -819,6 +934,18 @@ void ApiStream::dispatch(const QString& event, const QByteArray& data, QList<Log
             Q_EMIT jobChanged(job);
         else
             qCWarning(lcApiClient) << "ignoring an undecodable job event:" << error.message;
+    } else if (event == QLatin1String("series")) {
+        Q_EMIT metricSeriesAdded(SeriesInfo::fromJson(object));
+    } else if (event == QLatin1String("points")) {
+        QList<SeriesPoint> points;
+        const QJsonArray array = object.value(QLatin1String("points")).toArray();
+        points.reserve(array.size());
+        for (const QJsonValue& v : array)
+            points.append(SeriesPoint::fromJson(v.toObject()));
+        Q_EMIT metricPoints(object.value(QLatin1String("series")).toString(), points);
+    } else if (event == QLatin1String("purge")) {
+        Q_EMIT metricsPurged(
+            object.value(QLatin1String("series")).toString(), int64Field(object.value(QLatin1String("fromStep"))));
     } else if (event == QLatin1String("replicas")) {
         QList<ReplicaInfo> replicas;
         const QJsonArray array = object.value(QLatin1String("replicas")).toArray();

@@ -2,7 +2,7 @@
 #pragma once
 
 // The client side of the executor's HTTP API (ARCHITECTURE.md "Three programs, one API"): REST v1 shapes of
-// `ml.googleapis.com/v1 projects.jobs` plus the job-scoped extensions (replicas, logs, events) and the
+// `ml.googleapis.com/v1 projects.jobs` plus the job-scoped extensions (replicas, logs, events, metrics) and the
 // project catalogs. Used by trainyardctl and the console; results arrive as immutable values.
 
 #include "job.h"
@@ -87,6 +87,40 @@ struct JobPage {
 struct LogPage {
     QList<LogLine> entries;
     QString nextPageToken;
+};
+
+/// One metric series of `…/jobs/{id}/metrics` (app/executor/API.md "Metrics").
+struct SeriesInfo {
+    QString name; ///< the key for `?series=` (`scalar/./train/loss`, `hypertune/master-replica-0/accuracy`, …)
+    QString kind; ///< `scalar` (event files), `hypertune`, `resource`
+    QString run; ///< scalars: TensorBoard's run ("." = the job dir)
+    QString tag; ///< scalars and hypertune: the tag; resources: cpu_percent, rss_bytes, gpu_utilization_percent,
+                 ///< gpu_memory_bytes
+    QString taskName; ///< hypertune and resources: the replica
+    QString trialId;
+    qint64 pointCount = 0;
+    qint64 lastSeq = 0; ///< cursor of the newest point (for `after`)
+
+    static SeriesInfo fromJson(const QJsonObject& json);
+    bool operator==(const SeriesInfo&) const = default;
+};
+
+/// One point of a metric series.
+struct SeriesPoint {
+    qint64 step = 0; ///< the trainer's step, or the sample number of a resource series
+    double wallTime = 0; ///< seconds since the Unix epoch
+    double value = 0; ///< NaN and ±Inf arrive as the strings "NaN", "Infinity", "-Infinity"
+
+    static SeriesPoint fromJson(const QJsonObject& json);
+    bool operator==(const SeriesPoint&) const = default;
+};
+
+/// `…/metrics?series=NAME&after=SEQ`: one page of points, in the order they were stored.
+struct SeriesPage {
+    SeriesInfo series;
+    QList<SeriesPoint> points;
+    qint64 lastSeq = 0; ///< pass as `after` to get what comes next
+    QString nextPageToken; ///< non-empty when more points were stored than this page holds
 };
 
 /// `…/acceleratorTypes`: one accelerator type with how many this host has.
@@ -250,7 +284,16 @@ public:
     void tensorValues(const QString& jobId, const QString& name, const QString& tensor, int values, QObject* context,
         Callback<TensorValues> done);
 
-
+    /// `GET …/jobs/{id}/metrics`: the job's metric series, in creation order.
+    void metricSeries(const QString& jobId, QObject* context, Callback<QList<SeriesInfo>> done);
+    /// `GET …/jobs/{id}/metrics?series=&after=&pageSize=&pageToken=`: points stored after the cursor `after`
+    /// (a seq, 0 = from the start); `pageSize` 0 = server default (10000).
+    void metricPoints(const QString& jobId, const QString& series, qint64 after, int pageSize, const QString& pageToken,
+        QObject* context, Callback<SeriesPage> done);
+    /// `GET …/jobs/{id}/metrics?follow=true[&series=][&after=]`: every stored series and point (ApiStream::
+    /// metricSeriesAdded, metricPoints, metricsPurged), then the new ones as the executor collects them;
+    /// ApiStream::ended once the job is final and its last metrics are stored.
+    ApiStream* followMetrics(const QString& jobId, const QString& series = {}, qint64 after = 0);
     /// `GET …/jobs/{id}/logs?follow=true`: every entry from the start (after the server's replay), then
     /// live ones; ApiStream::logEntries in batches, ApiStream::ended when the job is final.
     ApiStream* followLogs(const QString& jobId, const QString& taskName = {}, const QString& minSeverity = {});
@@ -266,6 +309,9 @@ public:
     ApiResult<LogPage> logsBlocking(const QString& jobId, const QString& taskName, const QString& minSeverity,
         int pageSize, const QString& pageToken);
     ApiResult<HostStatus> hostBlocking();
+    ApiResult<QList<SeriesInfo>> metricSeriesBlocking(const QString& jobId);
+    /// All points of a series after `after`, following the pages.
+    ApiResult<SeriesPage> metricPointsBlocking(const QString& jobId, const QString& series, qint64 after = 0);
     ApiResult<CheckpointList> checkpointsBlocking(const QString& jobId);
     ApiResult<CheckpointDetail> checkpointDetailBlocking(const QString& jobId, const QString& name);
     ApiResult<TensorValues> tensorValuesBlocking(
@@ -314,6 +360,13 @@ Q_SIGNALS:
     void jobChanged(const Trainyard::Job& job);
     /// `event: replicas` of an events stream.
     void replicasChanged(const QString& jobId, const QList<Trainyard::ReplicaInfo>& replicas);
+    /// `event: series` of a metrics stream: a series (all stored ones first, then each new one).
+    void metricSeriesAdded(const Trainyard::SeriesInfo& series);
+    /// `event: points` of a metrics stream: points of one series, in stored order.
+    void metricPoints(const QString& series, const QList<Trainyard::SeriesPoint>& points);
+    /// `event: purge` of a metrics stream: a trainer restarted from an earlier step, so the points of
+    /// `series` with step ≥ `fromStep` were removed (TensorBoard's rule); new ones follow.
+    void metricsPurged(const QString& series, qint64 fromStep);
     /// An HTTP error answer or a transport failure.
     void failed(const Trainyard::ApiError& error);
     void finished();
@@ -338,5 +391,7 @@ private:
 } // namespace Trainyard
 
 Q_DECLARE_METATYPE(Trainyard::LogLine)
+Q_DECLARE_METATYPE(Trainyard::SeriesInfo)
+Q_DECLARE_METATYPE(Trainyard::SeriesPoint)
 Q_DECLARE_METATYPE(Trainyard::ReplicaInfo)
 Q_DECLARE_METATYPE(Trainyard::ApiError)

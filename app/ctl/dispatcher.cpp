@@ -31,6 +31,10 @@ Node commandTree()
             { QStringLiteral("cancel"), QStringLiteral("Cancel a running job."), &JobsCommands::cancel, {} },
             { QStringLiteral("describe"), QStringLiteral("Describe a job."), &JobsCommands::describe, {} },
             { QStringLiteral("list"), QStringLiteral("List existing jobs."), &JobsCommands::list, {} },
+            { QStringLiteral("metrics"),
+                QStringLiteral("Print a job's metrics (event-file scalars, hypertune reports, "
+                               "resource samples)."),
+                &JobsCommands::metrics, {} },
             { QStringLiteral("stream-logs"), QStringLiteral("Show logs from a running job."), &JobsCommands::streamLogs,
                 {} },
             { QStringLiteral("submit"), QStringLiteral("Submit jobs to the executor."), {},

@@ -7,6 +7,8 @@
 #include "ctlsession.h"
 #include "printer.h"
 
+#include "floatrepr.h"
+
 #include <QDir>
 #include <QEventLoop>
 #include <QFileInfo>
@@ -17,6 +19,8 @@
 #include <QSet>
 #include <QTimer>
 
+#include <algorithm>
+#include <cmath>
 #include <memory>
 
 namespace Trainyard {
@@ -726,6 +730,121 @@ int JobsCommands::update(CtlSession& s, const QStringList& args)
         }
     }
     return ExitCode::Error;
+}
+
+namespace {
+QByteArray metricsCsvField(const QString& text)
+{
+    QByteArray utf8 = text.toUtf8();
+    if (!utf8.contains(',') && !utf8.contains('"') && !utf8.contains('\n') && !utf8.contains('\r'))
+        return utf8;
+    utf8.replace('"', "\"\"");
+    return '"' + utf8 + '"';
+}
+
+QByteArray metricsJsonNumber(double v)
+{
+    if (std::isnan(v))
+        return QByteArrayLiteral("\"NaN\"");
+    if (std::isinf(v))
+        return v > 0 ? QByteArrayLiteral("\"Infinity\"") : QByteArrayLiteral("\"-Infinity\"");
+    return Formats::pythonFloatRepr(v);
+}
+
+QByteArray metricsJsonString(const QString& text)
+{
+    const QByteArray quoted = QJsonDocument(QJsonArray { text }).toJson(QJsonDocument::Compact); // ["…"]
+    return quoted.mid(1, quoted.size() - 2);
+}
+
+int metricsKindOrder(const QString& kind)
+{
+    if (kind == QLatin1String("scalar"))
+        return 0;
+    if (kind == QLatin1String("hypertune"))
+        return 1;
+    return 2;
+}
+} // namespace
+
+int JobsCommands::metrics(CtlSession& s, const QStringList& args)
+{
+    const QString command = QStringLiteral("trainyardctl.jobs.metrics");
+    ArgParser p(command, QStringLiteral("trainyardctl jobs metrics JOB [--series=SERIES] [--format=csv|json]"),
+        QStringLiteral("print the metrics of a job\nPrints every stored point of the job's metric series: event-file "
+                       "scalars (by run and tag), hypertune reports and resource samples (cpu_percent, rss_bytes, "
+                       "gpu_utilization_percent, gpu_memory_bytes) per replica; csv "
+                       "run,tag,step,wall_time,value by default, or json."));
+    p.addPositional(QStringLiteral("JOB"), QStringLiteral("Name of the job."));
+    p.addFlag(QStringLiteral("series"), QStringLiteral("SERIES"),
+        QStringLiteral("Only this series (a name as the API lists it, e.g. scalar/./train/loss)."));
+    if (!p.parse(args))
+        return usage(s, p);
+    if (!checkFormat(s, p, { QStringLiteral("csv"), QStringLiteral("json") }))
+        return ExitCode::Usage;
+    const bool json = s.format() == QLatin1String("json");
+    ApiClient* client = s.client(command);
+    if (!client)
+        return ExitCode::Error;
+    const QString jobId = p.positional(QStringLiteral("JOB"));
+    const ApiResult<QList<SeriesInfo>> listed = client->metricSeriesBlocking(jobId);
+    if (!listed.ok()) {
+        s.printApiError(command, listed.error);
+        return ExitCode::Error;
+    }
+    QList<SeriesInfo> series = listed.value;
+    const QString only = p.value(QStringLiteral("series"));
+    if (!only.isEmpty()) {
+        series.removeIf([&](const SeriesInfo& info) { return info.name != only; });
+        if (series.isEmpty()) {
+            s.printError(command, QStringLiteral("Job [%1] has no metric series [%2].").arg(jobId, only));
+            return ExitCode::Error;
+        }
+    }
+    // Scalars by run (TensorBoard's order), then hypertune reports, then resources; creation order within.
+    std::stable_sort(series.begin(), series.end(), [](const SeriesInfo& a, const SeriesInfo& b) {
+        const int ka = metricsKindOrder(a.kind);
+        const int kb = metricsKindOrder(b.kind);
+        if (ka != kb)
+            return ka < kb;
+        return ka == 0 && a.run < b.run;
+    });
+
+    if (!json)
+        s.out() << "run,tag,step,wall_time,value\n";
+    else
+        s.out() << '[';
+    qint64 rows = 0;
+    for (const SeriesInfo& info : std::as_const(series)) {
+        const ApiResult<SeriesPage> page = client->metricPointsBlocking(jobId, info.name);
+        if (!page.ok()) {
+            s.out().flush();
+            s.printApiError(command, page.error);
+            return ExitCode::Error;
+        }
+        const QString run
+            = info.kind == QLatin1String("scalar") ? info.run : info.kind + QLatin1Char('/') + info.taskName;
+        const QByteArray runField = json ? metricsJsonString(run) : metricsCsvField(run);
+        const QByteArray tagField = json ? metricsJsonString(info.tag) : metricsCsvField(info.tag);
+        const QByteArray kindField = metricsJsonString(info.kind);
+        QByteArray out;
+        for (const SeriesPoint& point : page.value.points) {
+            if (!json) {
+                out += runField + ',' + tagField + ',' + QByteArray::number(point.step) + ','
+                    + Formats::pythonFloatRepr(point.wallTime) + ',' + Formats::pythonFloatRepr(point.value) + '\n';
+            } else {
+                out += QByteArray(rows == 0 ? "\n  " : ",\n  ") + "{\"kind\":" + kindField + ",\"run\":" + runField
+                    + ",\"tag\":" + tagField + ",\"step\":" + QByteArray::number(point.step) + ",\"wall_time\":"
+                    + metricsJsonNumber(point.wallTime) + ",\"value\":" + metricsJsonNumber(point.value) + '}';
+            }
+            ++rows;
+        }
+        s.out() << QString::fromUtf8(out);
+    }
+    if (json)
+        s.out() << (rows ? "\n]\n" : "]\n");
+    s.out().flush();
+    return ExitCode::Ok;
 }
 
 } // namespace Trainyard

@@ -23,6 +23,12 @@ public:
     static int cancel(CtlSession& session, const QStringList& args);
     /// `jobs stream-logs JOB [--task-name T] [--allow-multiline-logs] [--polling-interval S]`
     static int streamLogs(CtlSession& session, const QStringList& args);
+    /// `jobs metrics JOB [--series NAME] [--format csv|json]`: every stored point of the job's metric series
+    /// (event-file scalars, then hypertune reports, then resource samples), csv `run,tag,step,wall_time,value`
+    /// as `inspect events` prints (wall_time and value as Python's repr of the double); `run` is TensorBoard's
+    /// run for scalars and `hypertune/<task>` or `resource/<task>` for the others. json: a list of rows with
+    /// the same fields plus `kind`.
+    static int metrics(CtlSession& session, const QStringList& args);
     /// `jobs update JOB [--update-labels k=v,…] [--remove-labels k,…] [--clear-labels]`
     static int update(CtlSession& session, const QStringList& args);
 };
