@@ -2,6 +2,7 @@
 #include "jobview.h"
 
 #include "apiclient.h"
+#include "checkpointspanel.h"
 #include "configloader.h"
 #include "executorconnection.h"
 #include "joblistmodel.h"
@@ -131,6 +132,9 @@ JobView::JobView(ExecutorConnection* connection, const Job& job, QWidget* parent
     m_tabs->addTab(overview, tr("Overview"));
     m_tabs->addTab(topologyTab, tr("Topology"));
     m_tabs->addTab(m_logs, tr("Logs"));
+    m_checkpoints = new CheckpointsPanel(connection, job, this);
+    connect(m_checkpoints, &CheckpointsPanel::message, this, &JobView::message);
+    m_tabs->addTab(m_checkpoints, tr("Checkpoints"));
 
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(header);
@@ -221,6 +225,8 @@ void JobView::setJob(const Job& job)
     if (yaml != m_yaml->toPlainText())
         m_yaml->setPlainText(yaml);
     rebuildTimeline();
+    if (m_checkpoints)
+        m_checkpoints->setJob(job);
     emit jobChanged(job);
 }
 

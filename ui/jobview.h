@@ -2,9 +2,9 @@
 #pragma once
 
 // One job in detail: a header (ID, state, error message), and tabs Overview (state timeline, the job as
-// YAML, actions), Topology (TopologyView over a ReplicaModel) and Logs (LogPanel). Live through the
-// executor's events stream (`…/jobs/{id}:events?follow=true`); reopened when the executor comes back.
-// Metrics, Checkpoints and Trials tabs come with their issues.
+// YAML, actions), Topology (TopologyView over a ReplicaModel), Logs (LogPanel) and Checkpoints
+// (CheckpointsPanel). Live through the executor's events stream (`…/jobs/{id}:events?follow=true`);
+// reopened when the executor comes back. Metrics and Trials tabs come with their issues.
 
 #include "job.h"
 
@@ -22,6 +22,7 @@ class QGridLayout;
 namespace Trainyard {
 
 class ApiStream;
+class CheckpointsPanel;
 class ExecutorConnection;
 class LogPanel;
 class ReplicaModel;
@@ -31,7 +32,7 @@ struct ReplicaInfo;
 class JobView : public QWidget {
     Q_OBJECT
 public:
-    enum Tab { OverviewTab, TopologyTab, LogsTab };
+    enum Tab { OverviewTab, TopologyTab, LogsTab, CheckpointsTab };
 
     JobView(ExecutorConnection* connection, const Job& job, QWidget* parent = nullptr);
     ~JobView() override;
@@ -44,6 +45,7 @@ public:
     ReplicaModel* replicaModel() const { return m_replicas; }
     TopologyView* topologyView() const { return m_topology; }
     LogPanel* logPanel() const { return m_logs; }
+    CheckpointsPanel* checkpointsPanel() const { return m_checkpoints; }
     QPlainTextEdit* yamlView() const { return m_yaml; }
 
     /// Shows the "Submit similar…" button (the submit wizard connects submitSimilarRequested()).
@@ -87,6 +89,7 @@ private:
     ReplicaModel* m_replicas;
     TopologyView* m_topology;
     LogPanel* m_logs;
+    CheckpointsPanel* m_checkpoints = nullptr;
 };
 
 } // namespace Trainyard

@@ -1,0 +1,427 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "checkpointspanel.h"
+
+#include "checkpointmodels.h"
+#include "executorconnection.h"
+
+#include <QClipboard>
+#include <QDesktopServices>
+#include <QFileInfo>
+#include <QFontDatabase>
+#include <QGuiApplication>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QItemSelectionModel>
+#include <QLabel>
+#include <QLineEdit>
+#include <QLocale>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSplitter>
+#include <QTableView>
+#include <QUrl>
+#include <QVBoxLayout>
+
+#include <climits>
+#include <cmath>
+
+namespace Trainyard {
+
+namespace {
+QString number(double v)
+{
+    if (std::isnan(v))
+        return QStringLiteral("NaN");
+    if (std::isinf(v))
+        return v > 0 ? QStringLiteral("+Inf") : QStringLiteral("-Inf");
+    return QString::number(v, 'g', 7);
+}
+
+QTableView* makeTable(QWidget* parent)
+{
+    auto* view = new QTableView(parent);
+    view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    view->setSelectionMode(QAbstractItemView::SingleSelection);
+    view->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    view->setAlternatingRowColors(true);
+    view->setWordWrap(false);
+    view->verticalHeader()->hide();
+    view->verticalHeader()->setDefaultSectionSize(view->fontMetrics().height() + 6);
+    view->horizontalHeader()->setHighlightSections(false);
+    return view;
+}
+} // namespace
+
+TensorFilterProxyModel::TensorFilterProxyModel(QObject* parent)
+    : QSortFilterProxyModel(parent)
+{
+    setSortRole(CheckpointSortRole);
+    setSortCaseSensitivity(Qt::CaseInsensitive);
+}
+
+void TensorFilterProxyModel::setFilterText(const QString& text)
+{
+    const QString trimmed = text.trimmed();
+    if (trimmed == m_text)
+        return;
+    m_text = trimmed;
+    invalidateRowsFilter();
+}
+
+bool TensorFilterProxyModel::filterAcceptsRow(int sourceRow, const QModelIndex& sourceParent) const
+{
+    if (m_text.isEmpty())
+        return true;
+    const QModelIndex index = sourceModel()->index(sourceRow, 0, sourceParent);
+    for (int role : { int(TensorTableModel::DisplayNameRole), int(TensorTableModel::TensorNameRole) }) {
+        if (index.data(role).toString().contains(m_text, Qt::CaseInsensitive))
+            return true;
+    }
+    const QModelIndex dtype = sourceModel()->index(sourceRow, TensorTableModel::DtypeColumn, sourceParent);
+    return dtype.data().toString().contains(m_text, Qt::CaseInsensitive);
+}
+
+CheckpointsPanel::CheckpointsPanel(ExecutorConnection* connection, const Job& job, QWidget* parent)
+    : QWidget(parent)
+    , m_connection(connection)
+    , m_list(new CheckpointListModel(this))
+    , m_tensors(new TensorTableModel(this))
+    , m_tensorProxy(new TensorFilterProxyModel(this))
+    , m_summary(new QLabel(this))
+    , m_listView(makeTable(this))
+    , m_filter(new QLineEdit(this))
+    , m_tensorView(makeTable(this))
+    , m_tensorTitle(new QLabel(this))
+    , m_stats(new QLabel(this))
+    , m_values(new QPlainTextEdit(this))
+    , m_refreshButton(new QPushButton(tr("Refresh"), this))
+    , m_copyPath(new QPushButton(tr("Copy path"), this))
+    , m_openFolder(new QPushButton(tr("Open folder"), this))
+{
+    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_summary->setWordWrap(true);
+    m_refreshButton->setToolTip(tr("List the checkpoints in the job directory again"));
+    m_copyPath->setToolTip(tr("Copy the selected checkpoint's path (what TensorFlow, torch.load or safetensors open)"));
+    m_openFolder->setToolTip(tr("Open the folder holding the selected checkpoint in the file manager"));
+
+    m_listView->setModel(m_list);
+    m_listView->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_listView->horizontalHeader()->setSectionResizeMode(CheckpointListModel::NameColumn, QHeaderView::Stretch);
+
+    m_tensorProxy->setSourceModel(m_tensors);
+    m_tensorView->setModel(m_tensorProxy);
+    m_tensorView->setSortingEnabled(true);
+    m_tensorView->sortByColumn(-1, Qt::AscendingOrder); // the checkpoint's own order until a header is clicked
+    m_tensorView->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_tensorView->horizontalHeader()->setSectionResizeMode(TensorTableModel::NameColumn, QHeaderView::Stretch);
+    m_filter->setPlaceholderText(tr("Filter tensors by name or type"));
+    m_filter->setClearButtonEnabled(true);
+
+    m_stats->setTextFormat(Qt::RichText);
+    m_stats->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_stats->setWordWrap(true);
+    m_stats->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+    m_stats->setText(tr("Select a tensor to see its statistics and first values."));
+    m_values->setReadOnly(true);
+    m_values->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_values->setPlaceholderText(tr("Values"));
+
+    auto* bar = new QHBoxLayout;
+    bar->addWidget(m_summary, 1);
+    bar->addWidget(m_refreshButton);
+    bar->addWidget(m_copyPath);
+    bar->addWidget(m_openFolder);
+
+    auto* tensorsBox = new QWidget(this);
+    auto* tensorsLayout = new QVBoxLayout(tensorsBox);
+    tensorsLayout->setContentsMargins(0, 0, 0, 0);
+    tensorsLayout->addWidget(m_tensorTitle);
+    tensorsLayout->addWidget(m_filter);
+    tensorsLayout->addWidget(m_tensorView, 1);
+    auto* valuesBox = new QWidget(this);
+    auto* valuesLayout = new QVBoxLayout(valuesBox);
+    valuesLayout->setContentsMargins(0, 0, 0, 0);
+    valuesLayout->addWidget(m_stats);
+    valuesLayout->addWidget(m_values, 1);
+    auto* lower = new QSplitter(Qt::Horizontal, this);
+    lower->addWidget(tensorsBox);
+    lower->addWidget(valuesBox);
+    lower->setStretchFactor(0, 3);
+    lower->setStretchFactor(1, 2);
+    auto* split = new QSplitter(Qt::Vertical, this);
+    split->addWidget(m_listView);
+    split->addWidget(lower);
+    split->setStretchFactor(0, 1);
+    split->setStretchFactor(1, 2);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 4, 0, 0);
+    layout->addLayout(bar);
+    layout->addWidget(split, 1);
+
+    connect(m_refreshButton, &QPushButton::clicked, this, &CheckpointsPanel::refresh);
+    connect(m_copyPath, &QPushButton::clicked, this, &CheckpointsPanel::copyPath);
+    connect(m_openFolder, &QPushButton::clicked, this, &CheckpointsPanel::openFolder);
+    connect(m_filter, &QLineEdit::textChanged, m_tensorProxy, &TensorFilterProxyModel::setFilterText);
+    connect(m_listView->selectionModel(), &QItemSelectionModel::selectionChanged, this,
+        &CheckpointsPanel::onCheckpointSelected);
+    connect(m_tensorView->selectionModel(), &QItemSelectionModel::selectionChanged, this,
+        &CheckpointsPanel::onTensorSelected);
+    connect(m_list, &QAbstractItemModel::modelReset, this, &CheckpointsPanel::updateActions);
+
+    m_refresh.setInterval(RefreshMs);
+    connect(&m_refresh, &QTimer::timeout, this, &CheckpointsPanel::refresh);
+    if (m_connection)
+        connect(m_connection, &ExecutorConnection::clientChanged, this, &CheckpointsPanel::refresh);
+
+    m_job.jobId = job.jobId;
+    setJob(job);
+    updateActions();
+    refresh();
+}
+
+CheckpointsPanel::~CheckpointsPanel() = default;
+
+ApiClient* CheckpointsPanel::client() const
+{
+    return m_connection ? m_connection->client() : nullptr;
+}
+
+void CheckpointsPanel::setJob(const Job& job)
+{
+    const bool dirChanged = job.trainingInput.jobDir != m_job.trainingInput.jobDir;
+    const bool live = !JobState::isFinal(job.state);
+    const bool wasRefreshing = m_refresh.isActive();
+    m_job = job;
+    if (live && !wasRefreshing)
+        m_refresh.start();
+    else if (!live)
+        m_refresh.stop();
+    // The last checkpoint is often written just before the job ends: look once more then.
+    if (dirChanged || (wasRefreshing && !live))
+        refresh();
+}
+
+void CheckpointsPanel::refresh()
+{
+    ApiClient* api = client();
+    if (!api || m_listing)
+        return;
+    m_listing = true;
+    api->checkpoints(m_job.jobId, this, [this](const CheckpointList& list, const ApiError& error) {
+        m_listing = false;
+        if (!error.isNull()) {
+            m_summary->setText(tr("Cannot list the checkpoints: %1").arg(error.summary()));
+            if (m_connection)
+                m_connection->reportError(error);
+            return;
+        }
+        m_jobDir = list.jobDir;
+        const QString selected = selectedCheckpoint();
+        m_list->setCheckpoints(list.checkpoints);
+        const int n = int(list.checkpoints.size());
+        if (list.jobDir.isEmpty())
+            m_summary->setText(tr("This job has no job directory, so it writes no checkpoints here."));
+        else if (n == 0)
+            m_summary->setText(tr("No checkpoints in %1 yet.").arg(list.jobDir));
+        else
+            m_summary->setText(tr("%n checkpoint(s) in %1", nullptr, n).arg(list.jobDir)
+                + (list.truncated ? tr(" (the folder is too large to list completely)") : QString()));
+
+        // Keep the selection across a reset; the first time, show the current (or newest) checkpoint.
+        if (!selected.isEmpty() && selectedCheckpoint() != selected) {
+            if (!selectCheckpoint(selected))
+                m_shownCheckpoint.clear();
+        } else if (selected.isEmpty() && m_shownCheckpoint.isEmpty() && n > 0) {
+            int row = 0;
+            for (int i = 0; i < n; ++i) {
+                if (list.checkpoints.at(i).current) {
+                    row = i;
+                    break;
+                }
+            }
+            selectCheckpoint(list.checkpoints.at(row).name);
+        }
+        updateActions();
+        emit checkpointsLoaded();
+    });
+}
+
+QString CheckpointsPanel::selectedCheckpoint() const
+{
+    const QModelIndexList rows = m_listView->selectionModel()->selectedRows();
+    if (rows.isEmpty())
+        return {};
+    return rows.first().data(CheckpointListModel::NameRole).toString();
+}
+
+QString CheckpointsPanel::checkpointPath(const QString& name) const
+{
+    if (m_jobDir.isEmpty() || name.isEmpty())
+        return {};
+    if (name == QLatin1String("."))
+        return m_jobDir;
+    return m_jobDir + QLatin1Char('/') + name;
+}
+
+QString CheckpointsPanel::checkpointFolder(const QString& name) const
+{
+    const QString path = checkpointPath(name);
+    if (path.isEmpty())
+        return {};
+    const int row = m_list->rowOf(name);
+    if (row >= 0 && m_list->at(row)->format == QLatin1String("tf-saved-model"))
+        return path;
+    return QFileInfo(path).absolutePath();
+}
+
+bool CheckpointsPanel::selectCheckpoint(const QString& name)
+{
+    const int row = m_list->rowOf(name);
+    if (row < 0)
+        return false;
+    m_listView->selectionModel()->select(
+        m_list->index(row, 0), QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    m_listView->selectionModel()->setCurrentIndex(m_list->index(row, 0), QItemSelectionModel::NoUpdate);
+    m_listView->scrollTo(m_list->index(row, 0));
+    return true;
+}
+
+bool CheckpointsPanel::selectTensor(const QString& tensorName)
+{
+    for (int r = 0; r < m_tensorProxy->rowCount(); ++r) {
+        const QModelIndex index = m_tensorProxy->index(r, 0);
+        if (index.data(TensorTableModel::TensorNameRole).toString() == tensorName) {
+            m_tensorView->selectionModel()->select(
+                index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+            m_tensorView->scrollTo(index);
+            return true;
+        }
+    }
+    return false;
+}
+
+void CheckpointsPanel::onCheckpointSelected()
+{
+    updateActions();
+    const QString name = selectedCheckpoint();
+    if (name.isEmpty() || name == m_shownCheckpoint)
+        return;
+    m_shownCheckpoint = name;
+    const quint64 generation = ++m_detailGeneration;
+    ++m_valuesGeneration;
+    m_tensors->setTensors({});
+    m_values->clear();
+    m_stats->setText(tr("Select a tensor to see its statistics and first values."));
+    m_tensorTitle->setText(tr("Reading %1…").arg(name));
+    ApiClient* api = client();
+    if (!api)
+        return;
+    api->checkpointDetail(
+        m_job.jobId, name, this, [this, generation, name](const CheckpointDetail& detail, const ApiError& error) {
+            if (generation != m_detailGeneration)
+                return;
+            if (!error.isNull()) {
+                m_tensorTitle->setText(tr("Cannot read %1: %2").arg(name, error.message));
+                if (m_connection)
+                    m_connection->reportError(error);
+                emit tensorsLoaded(name);
+                return;
+            }
+            m_tensors->setTensors(detail.tensors);
+            const int n = int(detail.tensors.size());
+            m_tensorTitle->setText(
+                tr("%1: %n tensor(s), %2", nullptr, n).arg(name, QLocale().formattedDataSize(detail.totalBytes)));
+            emit tensorsLoaded(name);
+        });
+}
+
+void CheckpointsPanel::onTensorSelected()
+{
+    const QModelIndexList rows = m_tensorView->selectionModel()->selectedRows();
+    if (rows.isEmpty() || m_shownCheckpoint.isEmpty())
+        return;
+    const QString tensor = rows.first().data(TensorTableModel::TensorNameRole).toString();
+    const QString display = rows.first().data(TensorTableModel::DisplayNameRole).toString();
+    const quint64 generation = ++m_valuesGeneration;
+    m_stats->setText(tr("Reading %1…").arg(display.toHtmlEscaped()));
+    m_values->clear();
+    ApiClient* api = client();
+    if (!api)
+        return;
+    api->tensorValues(m_job.jobId, m_shownCheckpoint, tensor, PreviewValues, this,
+        [this, generation, tensor, display](const TensorValues& values, const ApiError& error) {
+            if (generation != m_valuesGeneration)
+                return;
+            if (!error.isNull()) {
+                m_stats->setText(
+                    tr("<b>%1</b>: no values: %2").arg(display.toHtmlEscaped(), error.message.toHtmlEscaped()));
+                if (m_connection)
+                    m_connection->reportError(error);
+            } else {
+                showValues(values);
+            }
+            emit valuesLoaded(tensor);
+        });
+}
+
+void CheckpointsPanel::showValues(const TensorValues& v)
+{
+    const QLocale locale;
+    QString html = QStringLiteral("<b>%1</b> %2 %3<br><table cellspacing=\"0\" cellpadding=\"2\">")
+                       .arg(v.tensor.displayName.toHtmlEscaped(), v.tensor.dtype.toHtmlEscaped(),
+                           TensorTableModel::shapeText(v.tensor.shape));
+    auto row = [&html](const QString& label, const QString& value) {
+        html += QStringLiteral("<tr><td>%1</td><td align=\"right\">%2</td></tr>").arg(label, value);
+    };
+    row(tr("Elements"), locale.toString(v.count));
+    if (v.count > v.nanCount + v.infCount) {
+        row(tr("Minimum"), number(v.min));
+        row(tr("Maximum"), number(v.max));
+        row(tr("Mean"), number(v.mean));
+        row(tr("Standard deviation"), number(v.std));
+    }
+    if (v.nanCount > 0)
+        row(tr("NaN"), locale.toString(v.nanCount));
+    if (v.infCount > 0)
+        row(tr("±Inf"), locale.toString(v.infCount));
+    html += QStringLiteral("</table>");
+    m_stats->setText(html);
+
+    QStringList shown;
+    shown.reserve(v.values.size());
+    for (double x : v.values)
+        shown.append(number(x));
+    QString text = shown.join(QStringLiteral(", "));
+    if (v.count > v.values.size())
+        text += QLatin1Char('\n')
+            + tr("… and %n more", nullptr, int(std::min<qint64>(v.count - v.values.size(), INT_MAX)));
+    m_values->setPlainText(text);
+}
+
+void CheckpointsPanel::copyPath()
+{
+    const QString path = checkpointPath(selectedCheckpoint());
+    if (path.isEmpty())
+        return;
+    QGuiApplication::clipboard()->setText(path);
+    emit message(tr("Copied %1").arg(path));
+}
+
+void CheckpointsPanel::openFolder()
+{
+    const QString folder = checkpointFolder(selectedCheckpoint());
+    if (folder.isEmpty())
+        return;
+    if (!QDesktopServices::openUrl(QUrl::fromLocalFile(folder)))
+        emit message(tr("No application could open %1.").arg(folder));
+}
+
+void CheckpointsPanel::updateActions()
+{
+    const bool selected = !selectedCheckpoint().isEmpty() && !m_jobDir.isEmpty();
+    m_copyPath->setEnabled(selected);
+    m_openFolder->setEnabled(selected);
+}
+
+} // namespace Trainyard
