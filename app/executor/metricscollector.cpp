@@ -21,6 +21,7 @@
 #include <cstring>
 #include <limits>
 #include <map>
+#include <memory>
 
 namespace Trainyard {
 
@@ -28,6 +29,9 @@ using namespace Trainyard::Formats;
 
 namespace {
 Q_LOGGING_CATEGORY(lcMetrics, "trainyard.executor")
+
+/// Points (and purges) written per transaction during a catch-up; ~70 ms of SQLite work here.
+constexpr size_t MaxOpsPerTransaction = 20000;
 
 quint64 bitsOf(double d)
 {
@@ -304,25 +308,54 @@ struct MetricsCollector::Private {
         // The destructor waits for the pool, so `this` outlives the task; the queued call is dropped when
         // the collector is gone by the time it would run.
         pool.start([this, c, replicas, gpuSampler, last] {
-            TickResult result = collect(*c, replicas, gpuSampler);
+            auto result = std::make_shared<const TickResult>(collect(*c, replicas, gpuSampler));
             QMetaObject::invokeMethod(
-                q, [this, c, last, result = std::move(result)] { finished(c, last, result); }, Qt::QueuedConnection);
+                q, [this, c, last, result] { finished(c, last, result); }, Qt::QueuedConnection);
         });
     }
 
-    void finished(JobCollection* c, bool last, const TickResult& result)
+    void finished(JobCollection* c, bool last, const std::shared_ptr<const TickResult>& result)
     {
-        c->busy = false;
-        for (const QString& warning : result.warnings) {
+        for (const QString& warning : result->warnings) {
             LogEntry e;
             e.severity = QStringLiteral("WARNING");
             e.taskName = QStringLiteral("service");
             e.message = warning;
             logs->append(c->jobId, e);
         }
+        store(c, last, result, 0);
+    }
+
+    /// Writes a tick's batch from op `from` on. A tick normally holds a few points and is one transaction;
+    /// a catch-up (an event file that appeared with a million points) is written in slices of
+    /// MaxOpsPerTransaction with the event loop running in between, so the API keeps answering (one
+    /// million points in one transaction held the main thread for 3.5 s). The tick stays busy until the
+    /// last slice, which carries the file offsets: a crash between slices reads those records again.
+    void store(JobCollection* c, bool last, const std::shared_ptr<const TickResult>& result, size_t from)
+    {
+        const MetricBatch& batch = result->batch;
+        const size_t to = std::min(batch.ops.size(), from + MaxOpsPerTransaction);
         QString error;
-        if (!metrics->apply(result.batch, &error))
+        bool stored = false;
+        if (from == 0 && to == batch.ops.size()) {
+            stored = metrics->apply(batch, &error);
+        } else {
+            MetricBatch slice;
+            slice.jobId = batch.jobId;
+            slice.series = batch.series;
+            slice.runs = batch.runs;
+            slice.ops.assign(batch.ops.begin() + qsizetype(from), batch.ops.begin() + qsizetype(to));
+            if (to == batch.ops.size())
+                slice.fileOffsets = batch.fileOffsets;
+            stored = metrics->apply(slice, &error);
+        }
+        if (!stored)
             qCWarning(lcMetrics).noquote() << "metrics of" << c->jobId << "lost:" << error;
+        if (to < batch.ops.size()) {
+            QTimer::singleShot(0, q, [this, c, last, result, to] { store(c, last, result, to); });
+            return;
+        }
+        c->busy = false;
         if (c->finishing && (!last || c->tickAgain)) {
             // The job became final while this tick ran: the final tick reads what it wrote last.
             c->tickAgain = false;
