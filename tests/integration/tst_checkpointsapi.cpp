@@ -5,6 +5,7 @@
 // `..` names. Checked against the fixtures' expected.json and against CheckpointReader on the
 // original files, both over raw HTTP and through ApiClient.
 #include "apiclient.h"
+#include "checkpointindex.h"
 #include "checkpointreader.h"
 
 #include <QDir>
@@ -254,7 +255,8 @@ private Q_SLOTS:
         env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_root.filePath(QStringLiteral("config")));
         m_executor.setProcessEnvironment(env);
         m_executor.setProcessChannelMode(QProcess::ForwardedErrorChannel);
-        m_executor.start(QStringLiteral(TRAINYARD_EXECUTOR_BIN), {});
+        m_executor.start(
+            QStringLiteral(TRAINYARD_EXECUTOR_BIN), { QStringLiteral("--grace-period"), QStringLiteral("2") });
         QVERIFY2(m_executor.waitForStarted(), qPrintable(m_executor.errorString()));
         const QString runtimeFile = m_root.filePath(QStringLiteral("run/trainyard/executor.json"));
         QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(runtimeFile), 30000);
@@ -578,10 +580,21 @@ private Q_SLOTS:
         socket.write("GET /v1/projects/local/jobs/ckpt_job/checkpoints/checkpoints/../../../etc/passwd HTTP/1.1\r\n"
                      "Host: 127.0.0.1\r\nAuthorization: Bearer "
             + m_token + "\r\nConnection: close\r\n\r\n");
+        // The executor keeps the connection open: read the head, then Content-Length bytes of body.
         QByteArray answer;
-        while (socket.state() == QAbstractSocket::ConnectedState && socket.waitForReadyRead(10000))
+        auto complete = [&answer] {
+            const qsizetype end = answer.indexOf("\r\n\r\n");
+            if (end < 0)
+                return false;
+            const qsizetype at = answer.toLower().indexOf("content-length:");
+            if (at < 0 || at > end)
+                return true;
+            const qsizetype eol = answer.indexOf("\r\n", at);
+            const qsizetype length = answer.mid(at + 15, eol - at - 15).trimmed().toLongLong();
+            return answer.size() >= end + 4 + length;
+        };
+        while (!complete() && socket.waitForReadyRead(10000))
             answer += socket.readAll();
-        answer += socket.readAll();
         QVERIFY2(answer.startsWith("HTTP/1.1 400") || answer.startsWith("HTTP/1.1 404"), answer.constData());
         QVERIFY(!answer.contains("root:"));
     }
@@ -598,6 +611,71 @@ private Q_SLOTS:
         QVERIFY(reply->isFinished() || finished.wait(30000));
         QCOMPARE(reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt(), 405);
         reply->deleteLater();
+    }
+
+    // The scan's rules without HTTP: numbers in names, sharded safetensors, trial folders.
+    void namesGiveStepAndEpoch_data()
+    {
+        QTest::addColumn<QString>("stem");
+        QTest::addColumn<qint64>("step"); // -1: none
+        QTest::addColumn<qint64>("epoch");
+        QTest::addRow("tf manager") << QStringLiteral("ckpt-12") << qint64(12) << qint64(-1);
+        QTest::addRow("tf1 saver") << QStringLiteral("model.ckpt-1000") << qint64(1000) << qint64(-1);
+        QTest::addRow("sample trainer") << QStringLiteral("ckpt-epoch-3") << qint64(3) << qint64(3);
+        QTest::addRow("lightning") << QStringLiteral("epoch=3-step=1000") << qint64(1000) << qint64(3);
+        QTest::addRow("hugging face") << QStringLiteral("checkpoint-500") << qint64(500) << qint64(-1);
+        QTest::addRow("underscore") << QStringLiteral("Epoch_7") << qint64(7) << qint64(7);
+        QTest::addRow("version, not a step") << QStringLiteral("model_v2") << qint64(-1) << qint64(-1);
+        QTest::addRow("no number") << QStringLiteral("final") << qint64(-1) << qint64(-1);
+        QTest::addRow("bare number") << QStringLiteral("1700000000") << qint64(-1) << qint64(-1);
+        QTest::addRow("word ending in epoch") << QStringLiteral("repoch5") << qint64(-1) << qint64(-1);
+    }
+
+    void namesGiveStepAndEpoch()
+    {
+        QFETCH(QString, stem);
+        QFETCH(qint64, step);
+        QFETCH(qint64, epoch);
+        QCOMPARE(CheckpointIndex::stepFromName(stem).value_or(-1), step);
+        QCOMPARE(CheckpointIndex::epochFromName(stem).value_or(-1), epoch);
+    }
+
+    void scanGroupsShardsAndTrials()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString codes = fixture(QStringLiteral("safetensors/jfk-codes.safetensors"));
+        QVERIFY(QDir().mkpath(dir.filePath(QStringLiteral("1/checkpoint-500"))));
+        QVERIFY(QDir().mkpath(dir.filePath(QStringLiteral("2"))));
+        for (const char* shard : { "model-00001-of-00002.safetensors", "model-00002-of-00002.safetensors" })
+            QVERIFY(QFile::copy(codes, dir.filePath(QStringLiteral("1/checkpoint-500/")) + QLatin1String(shard)));
+        QVERIFY(QFile::copy(codes, dir.filePath(QStringLiteral("1/checkpoint-500/extra.safetensors"))));
+        QFile index(dir.filePath(QStringLiteral("1/checkpoint-500/model.safetensors.index.json")));
+        QVERIFY(index.open(QIODevice::WriteOnly));
+        index.write(R"({"metadata": {}, "weight_map": {"a": "model-00001-of-00002.safetensors",
+            "b": "model-00002-of-00002.safetensors", "c": "model-00001-of-00002.safetensors"}})");
+        index.close();
+        QVERIFY(QFile::copy(fixture(QStringLiteral("pytorch/test.pt")), dir.filePath(QStringLiteral("2/ckpt-5.pt"))));
+
+        const CheckpointIndex scanner;
+        QList<CheckpointEntry> entries = scanner.scan(dir.path(), true);
+        std::sort(entries.begin(), entries.end(),
+            [](const CheckpointEntry& a, const CheckpointEntry& b) { return a.name < b.name; });
+        QCOMPARE(entries.size(), 3);
+        QCOMPARE(entries.at(0).name, QStringLiteral("1/checkpoint-500/extra.safetensors"));
+        QCOMPARE(entries.at(0).files.size(), 1);
+        QCOMPARE(entries.at(1).name, QStringLiteral("1/checkpoint-500/model.safetensors.index.json"));
+        QCOMPARE(entries.at(1).format, QStringLiteral("safetensors"));
+        QCOMPARE(entries.at(1).files.size(), 3);
+        QCOMPARE(entries.at(1).sizeBytes, 2 * QFileInfo(codes).size() + index.size());
+        QCOMPARE(entries.at(1).step, std::optional<qint64>(500));
+        QCOMPARE(entries.at(1).trialId, QStringLiteral("1"));
+        QCOMPARE(entries.at(2).name, QStringLiteral("2/ckpt-5.pt"));
+        QCOMPARE(entries.at(2).trialId, QStringLiteral("2"));
+        QCOMPARE(entries.at(2).step, std::optional<qint64>(5));
+        // Without hyperparameter tuning, numbered folders are just folders.
+        for (const CheckpointEntry& e : scanner.scan(dir.path(), false))
+            QVERIFY(e.trialId.isEmpty());
     }
 
     void cleanupTestCase()
