@@ -1,648 +1,1513 @@
 <?xml version="1.0" encoding="utf-8"?>
 <!DOCTYPE TS>
 <TS version="2.1" language="de">
-    <context>
-        <name>Trainyard::ExecutorConnection</name>
-        <message>
-            <source>Starting the executor (%1)…</source>
-            <translation>Executor wird gestartet (%1)…</translation>
-        </message>
-        <message>
-            <source>Reconnected to executor</source>
-            <translation>Wieder mit dem Executor verbunden</translation>
-        </message>
-        <message>
-            <source>Executor not available: %1</source>
-            <translation>Executor nicht verfügbar: %1</translation>
-        </message>
-        <message>
-            <source>Lost the connection to the executor: %1</source>
-            <translation>Verbindung zum Executor verloren: %1</translation>
-        </message>
-    </context>
-    <context>
-        <name>Trainyard::JobFilterProxyModel</name>
-        <message>
-            <source>the filter does not parse</source>
-            <translation>der Filter ist ungültig</translation>
-        </message>
-    </context>
-    <context>
-        <name>Trainyard::JobListModel</name>
-        <message numerus="yes">
-            <source> (+%n eval)</source>
-            <translation>
-                <numerusform> (+%n Evaluator)</numerusform>
-                <numerusform> (+%n Evaluatoren)</numerusform>
-            </translation>
-        </message>
-        <message>
-            <source>1 master, %1 workers, %2 parameter servers, %3 evaluators</source>
-            <translation>1 Master, %1 Worker, %2 Parameterserver, %3 Evaluatoren</translation>
-        </message>
-        <message>
-            <source>Position in queue: %1</source>
-            <translation>Position in der Warteschlange: %1</translation>
-        </message>
-        <message>
-            <source>Job ID</source>
-            <translation>Job-ID</translation>
-        </message>
-        <message>
-            <source>State</source>
-            <translation>Status</translation>
-        </message>
-        <message>
-            <source>Created</source>
-            <translation>Erstellt</translation>
-        </message>
-        <message>
-            <source>Duration</source>
-            <translation>Dauer</translation>
-        </message>
-        <message>
-            <source>Scale tier</source>
-            <translation>Skalierungsstufe</translation>
-        </message>
-        <message>
-            <source>Replicas (M + W + PS)</source>
-            <translation>Replikate (M + W + PS)</translation>
-        </message>
-        <message>
-            <source>GPUs</source>
-            <translation>GPUs</translation>
-        </message>
-        <message>
-            <source>Labels</source>
-            <translation>Labels</translation>
-        </message>
-    </context>
-    <context>
-        <name>Trainyard::JobView</name>
-        <message numerus="yes">
-            <source>%n s</source>
-            <translation>
-                <numerusform>%n s</numerusform>
-                <numerusform>%n s</numerusform>
-            </translation>
-        </message>
-        <message>
-            <source>%1 min %2 s</source>
-            <translation>%1 min %2 s</translation>
-        </message>
-        <message>
-            <source>%1 h %2 min</source>
-            <translation>%1 h %2 min</translation>
-        </message>
-        <message>
-            <source>Cancel job</source>
-            <translation>Job abbrechen</translation>
-        </message>
-        <message>
-            <source>Open job directory</source>
-            <translation>Jobverzeichnis öffnen</translation>
-        </message>
-        <message>
-            <source>Submit similar…</source>
-            <translation>Ähnlichen Job senden…</translation>
-        </message>
-        <message>
-            <source>State timeline</source>
-            <translation>Statusverlauf</translation>
-        </message>
-        <message>
-            <source>Stop every replica of this job</source>
-            <translation>Alle Replikate dieses Jobs stoppen</translation>
-        </message>
-        <message>
-            <source>Open the job directory in the file manager</source>
-            <translation>Das Jobverzeichnis im Dateimanager öffnen</translation>
-        </message>
-        <message>
-            <source>Job (gcloud --config YAML)</source>
-            <translation>Job (YAML für gcloud --config)</translation>
-        </message>
-        <message>
-            <source>Zoom in</source>
-            <translation>Vergrößern</translation>
-        </message>
-        <message>
-            <source>Zoom in (Ctrl++)</source>
-            <translation>Vergrößern (Strg++)</translation>
-        </message>
-        <message>
-            <source>Zoom out</source>
-            <translation>Verkleinern</translation>
-        </message>
-        <message>
-            <source>Zoom out (Ctrl+-)</source>
-            <translation>Verkleinern (Strg+-)</translation>
-        </message>
-        <message>
-            <source>Fit</source>
-            <translation>Einpassen</translation>
-        </message>
-        <message>
-            <source>Show the whole cluster (Ctrl+0)</source>
-            <translation>Den ganzen Cluster zeigen (Strg+0)</translation>
-        </message>
-        <message>
-            <source>Click a replica to see its logs.</source>
-            <translation>Klicken Sie auf ein Replikat, um seine Logs zu sehen.</translation>
-        </message>
-        <message>
-            <source>Overview</source>
-            <translation>Übersicht</translation>
-        </message>
-        <message>
-            <source>Topology</source>
-            <translation>Topologie</translation>
-        </message>
-        <message>
-            <source>Logs</source>
-            <translation>Logs</translation>
-        </message>
-        <message>
-            <source>Error: %1</source>
-            <translation>Fehler: %1</translation>
-        </message>
-        <message>
-            <source>Created</source>
-            <translation>Erstellt</translation>
-        </message>
-        <message>
-            <source>Started</source>
-            <translation>Gestartet</translation>
-        </message>
-        <message>
-            <source>after %1 in the queue</source>
-            <translation>nach %1 in der Warteschlange</translation>
-        </message>
-        <message>
-            <source>Waiting</source>
-            <translation>Wartet</translation>
-        </message>
-        <message>
-            <source>position %1 in the queue</source>
-            <translation>Position %1 in der Warteschlange</translation>
-        </message>
-        <message>
-            <source>ran %1</source>
-            <translation>lief %1</translation>
-        </message>
-        <message>
-            <source>Now: %1</source>
-            <translation>Jetzt: %1</translation>
-        </message>
-        <message>
-            <source>running for %1</source>
-            <translation>läuft seit %1</translation>
-        </message>
-        <message>
-            <source>%1 at %2</source>
-            <translation>%1 um %2</translation>
-        </message>
-        <message>
-            <source>Seen here: %1</source>
-            <translation>Hier beobachtet: %1</translation>
-        </message>
-        <message>
-            <source>Cancel job %1? Every replica will be stopped.</source>
-            <translation>Job %1 abbrechen? Alle Replikate werden gestoppt.</translation>
-        </message>
-        <message>
-            <source>Could not cancel %1: %2</source>
-            <translation>%1 konnte nicht abgebrochen werden: %2</translation>
-        </message>
-        <message>
-            <source>Cancelling %1…</source>
-            <translation>%1 wird abgebrochen…</translation>
-        </message>
-        <message>
-            <source>The job directory %1 does not exist (yet).</source>
-            <translation>Das Jobverzeichnis %1 existiert (noch) nicht.</translation>
-        </message>
-        <message>
-            <source>No application could open %1.</source>
-            <translation>Keine Anwendung konnte %1 öffnen.</translation>
-        </message>
-    </context>
-    <context>
-        <name>Trainyard::LogPanel</name>
-        <message>
-            <source>Regex</source>
-            <translation>Regex</translation>
-        </message>
-        <message>
-            <source>All replicas</source>
-            <translation>Alle Replikate</translation>
-        </message>
-        <message>
-            <source>Show the lines of one replica</source>
-            <translation>Die Zeilen eines Replikats zeigen</translation>
-        </message>
-        <message>
-            <source>All severities</source>
-            <translation>Alle Schweregrade</translation>
-        </message>
-        <message>
-            <source>Debug and above</source>
-            <translation>Debug und höher</translation>
-        </message>
-        <message>
-            <source>Info and above</source>
-            <translation>Info und höher</translation>
-        </message>
-        <message>
-            <source>Warnings and above</source>
-            <translation>Warnungen und höher</translation>
-        </message>
-        <message>
-            <source>Errors and above</source>
-            <translation>Fehler und höher</translation>
-        </message>
-        <message>
-            <source>Minimum severity</source>
-            <translation>Mindestschweregrad</translation>
-        </message>
-        <message>
-            <source>Filter lines (text)</source>
-            <translation>Zeilen filtern (Text)</translation>
-        </message>
-        <message>
-            <source>Treat the filter as a regular expression</source>
-            <translation>Den Filter als regulären Ausdruck behandeln</translation>
-        </message>
-        <message>
-            <source>Follow</source>
-            <translation>Mitlaufen</translation>
-        </message>
-        <message>
-            <source>Keep the newest line in view (End)</source>
-            <translation>Die neueste Zeile sichtbar halten (Ende)</translation>
-        </message>
-        <message>
-            <source>Previous error</source>
-            <translation>Vorheriger Fehler</translation>
-        </message>
-        <message>
-            <source>Previous error (Shift+F8)</source>
-            <translation>Vorheriger Fehler (Umschalt+F8)</translation>
-        </message>
-        <message>
-            <source>Next error</source>
-            <translation>Nächster Fehler</translation>
-        </message>
-        <message>
-            <source>Next error (F8)</source>
-            <translation>Nächster Fehler (F8)</translation>
-        </message>
-        <message>
-            <source>Invalid regular expression: %1</source>
-            <translation>Ungültiger regulärer Ausdruck: %1</translation>
-        </message>
-        <message>
-            <source>Filtering…</source>
-            <translation>Wird gefiltert…</translation>
-        </message>
-        <message>
-            <source>%1 lines</source>
-            <translation>%1 Zeilen</translation>
-        </message>
-        <message>
-            <source>%1 of %2 lines</source>
-            <translation>%1 von %2 Zeilen</translation>
-        </message>
-    </context>
-    <context>
-        <name>Trainyard::MainWindow</name>
-        <message>
-            <source>Trainyard</source>
-            <translation>Trainyard</translation>
-        </message>
-        <message>
-            <source>Filter: jobId:fmnist* AND state:RUNNING AND labels.owner=alice</source>
-            <translation>Filter: jobId:fmnist* AND state:RUNNING AND labels.owner=alice</translation>
-        </message>
-        <message>
-            <source>The service's filter syntax: field:value (prefix with a trailing *), field=value, joined by AND; fields jobId, state, labels.KEY, createTime (also &lt; &gt; &lt;= &gt;=). Ctrl+F</source>
-            <translation>Die Filtersyntax des Dienstes: feld:wert (Präfix mit abschließendem *), feld=wert, verknüpft mit AND; Felder jobId, state, labels.SCHLÜSSEL, createTime (auch &lt; &gt; &lt;= &gt;=). Strg+F</translation>
-        </message>
-        <message>
-            <source>Select a job to see its overview, topology and logs.</source>
-            <translation>Wählen Sie einen Job, um Übersicht, Topologie und Logs zu sehen.</translation>
-        </message>
-        <message>
-            <source>Filter not applied: %1</source>
-            <translation>Filter nicht angewendet: %1</translation>
-        </message>
-        <message>
-            <source>&amp;File</source>
-            <translation>&amp;Datei</translation>
-        </message>
-        <message>
-            <source>&amp;Quit</source>
-            <translation>&amp;Beenden</translation>
-        </message>
-        <message>
-            <source>&amp;View</source>
-            <translation>&amp;Ansicht</translation>
-        </message>
-        <message>
-            <source>&amp;Refresh</source>
-            <translation>&amp;Aktualisieren</translation>
-        </message>
-        <message>
-            <source>&amp;Filter jobs</source>
-            <translation>Jobs &amp;filtern</translation>
-        </message>
-        <message>
-            <source>&amp;Job</source>
-            <translation>&amp;Job</translation>
-        </message>
-        <message>
-            <source>&amp;Describe</source>
-            <translation>&amp;Beschreiben</translation>
-        </message>
-        <message>
-            <source>&amp;Cancel job</source>
-            <translation>Job a&amp;bbrechen</translation>
-        </message>
-        <message>
-            <source>Copy job &amp;ID</source>
-            <translation>Job-&amp;ID kopieren</translation>
-        </message>
-        <message>
-            <source>&amp;Open job directory</source>
-            <translation>Jobverzeichnis ö&amp;ffnen</translation>
-        </message>
-        <message>
-            <source>&amp;Help</source>
-            <translation>&amp;Hilfe</translation>
-        </message>
-        <message>
-            <source>&amp;About Trainyard</source>
-            <translation>Ü&amp;ber Trainyard</translation>
-        </message>
-        <message>
-            <source>About Trainyard</source>
-            <translation>Über Trainyard</translation>
-        </message>
-        <message>
-            <source>&lt;b&gt;Trainyard&lt;/b&gt;&lt;p&gt;AI Platform Training's workflow on your workstation: submit training jobs, watch their replicas and logs.&lt;/p&gt;</source>
-            <translation>&lt;b&gt;Trainyard&lt;/b&gt;&lt;p&gt;Der Arbeitsablauf von AI Platform Training auf Ihrer Workstation: Trainingsjobs senden, ihre Replikate und Logs verfolgen.&lt;/p&gt;</translation>
-        </message>
-        <message>
-            <source>States</source>
-            <translation>Status</translation>
-        </message>
-        <message>
-            <source>All</source>
-            <translation>Alle</translation>
-        </message>
-        <message>
-            <source>Running</source>
-            <translation>Laufend</translation>
-        </message>
-        <message>
-            <source>Queued</source>
-            <translation>Wartend</translation>
-        </message>
-        <message>
-            <source>Succeeded</source>
-            <translation>Erfolgreich</translation>
-        </message>
-        <message>
-            <source>Failed</source>
-            <translation>Fehlgeschlagen</translation>
-        </message>
-        <message>
-            <source>Cancelled</source>
-            <translation>Abgebrochen</translation>
-        </message>
-        <message>
-            <source>Show %1 jobs (%2)</source>
-            <translation>Jobs anzeigen: %1 (%2)</translation>
-        </message>
-        <message>
-            <source>Executor: –</source>
-            <translation>Executor: –</translation>
-        </message>
-        <message>
-            <source>Executor: %1</source>
-            <translation>Executor: %1</translation>
-        </message>
-        <message>
-            <source>Connected</source>
-            <translation>Verbunden</translation>
-        </message>
-        <message>
-            <source>Connecting…</source>
-            <translation>Verbindung wird hergestellt…</translation>
-        </message>
-        <message>
-            <source>Disconnected</source>
-            <translation>Getrennt</translation>
-        </message>
-        <message>
-            <source>Host: %1 / %2 vCPUs, %3 / %4 GB, %5 / %6 GPUs · %7 running, %8 queued</source>
-            <translation>Host: %1 / %2 vCPUs, %3 / %4 GB, %5 / %6 GPUs · %7 laufend, %8 wartend</translation>
-        </message>
-        <message>
-            <source>Describe</source>
-            <translation>Beschreiben</translation>
-        </message>
-        <message>
-            <source>Cancel job</source>
-            <translation>Job abbrechen</translation>
-        </message>
-        <message>
-            <source>Submit similar…</source>
-            <translation>Ähnlichen Job senden…</translation>
-        </message>
-        <message>
-            <source>Copy job ID</source>
-            <translation>Job-ID kopieren</translation>
-        </message>
-        <message>
-            <source>Open job directory</source>
-            <translation>Jobverzeichnis öffnen</translation>
-        </message>
-        <message>
-            <source>Copied %1</source>
-            <translation>%1 kopiert</translation>
-        </message>
-    </context>
-    <context>
-        <name>Trainyard::ReplicaModel</name>
-        <message>
-            <source>signal %1 (SIG%2)</source>
-            <translation>Signal %1 (SIG%2)</translation>
-        </message>
-        <message>
-            <source>signal %1</source>
-            <translation>Signal %1</translation>
-        </message>
-        <message>
-            <source>exit %1</source>
-            <translation>Exit %1</translation>
-        </message>
-        <message>
-            <source>PID %1, address %2</source>
-            <translation>PID %1, Adresse %2</translation>
-        </message>
-        <message>
-            <source>none</source>
-            <translation>keiner</translation>
-        </message>
-        <message>
-            <source>Task</source>
-            <translation>Task</translation>
-        </message>
-        <message>
-            <source>State</source>
-            <translation>Status</translation>
-        </message>
-        <message>
-            <source>PID</source>
-            <translation>PID</translation>
-        </message>
-        <message>
-            <source>Address</source>
-            <translation>Adresse</translation>
-        </message>
-        <message>
-            <source>GPUs</source>
-            <translation>GPUs</translation>
-        </message>
-        <message>
-            <source>Restarts</source>
-            <translation>Neustarts</translation>
-        </message>
-        <message>
-            <source>Exit status</source>
-            <translation>Exit-Status</translation>
-        </message>
-    </context>
-    <context>
-        <name>Trainyard::SettingsDialog</name>
-        <message>
-            <source>Settings</source>
-            <translation>Einstellungen</translation>
-        </message>
-        <message>
-            <source>&amp;Language:</source>
-            <translation>&amp;Sprache:</translation>
-        </message>
-        <message>
-            <source>System default (%1)</source>
-            <translation>Systemstandard (%1)</translation>
-        </message>
-        <message>
-            <source>The language of the console. "System default" follows the desktop's language settings (LANGUAGE, LC_MESSAGES, LANG).</source>
-            <translation>Die Sprache der Konsole. „Systemstandard“ folgt den Spracheinstellungen des Desktops (LANGUAGE, LC_MESSAGES, LANG).</translation>
-        </message>
-        <message>
-            <source>The menus and this window switch at once; some views show the new language only after Trainyard restarts.</source>
-            <translation>Die Menüs und dieses Fenster wechseln sofort; einige Ansichten zeigen die neue Sprache erst nach einem Neustart von Trainyard.</translation>
-        </message>
-    </context>
-    <context>
-        <name>Trainyard::State</name>
-        <message>
-            <source>Queued</source>
-            <translation>In Warteschlange</translation>
-        </message>
-        <message>
-            <source>Preparing</source>
-            <translation>Wird vorbereitet</translation>
-        </message>
-        <message>
-            <source>Running</source>
-            <translation>Läuft</translation>
-        </message>
-        <message>
-            <source>Succeeded</source>
-            <translation>Erfolgreich</translation>
-        </message>
-        <message>
-            <source>Failed</source>
-            <translation>Fehlgeschlagen</translation>
-        </message>
-        <message>
-            <source>Cancelling</source>
-            <translation>Wird abgebrochen</translation>
-        </message>
-        <message>
-            <source>Cancelled</source>
-            <translation>Abgebrochen</translation>
-        </message>
-        <message>
-            <source>Pending</source>
-            <translation>Ausstehend</translation>
-        </message>
-        <message>
-            <source>Starting</source>
-            <translation>Wird gestartet</translation>
-        </message>
-        <message>
-            <source>Restarting</source>
-            <translation>Wird neu gestartet</translation>
-        </message>
-        <message>
-            <source>Stopped</source>
-            <translation>Gestoppt</translation>
-        </message>
-    </context>
-    <context>
-        <name>Trainyard::TopologyView</name>
-        <message>
-            <source>no GPU</source>
-            <translation>keine GPU</translation>
-        </message>
-        <message>
-            <source>GPU %1</source>
-            <translation>GPU %1</translation>
-        </message>
-        <message numerus="yes">
-            <source>%n restart(s)</source>
-            <translation>
-                <numerusform>%n Neustart</numerusform>
-                <numerusform>%n Neustarts</numerusform>
-            </translation>
-        </message>
-        <message>
-            <source>%1
+<context>
+    <name>Trainyard::CheckpointCompareFilterModel</name>
+    <message>
+        <source>All tensors</source>
+        <translation>Alle Tensoren</translation>
+    </message>
+    <message>
+        <source>All differences</source>
+        <translation>Alle Unterschiede</translation>
+    </message>
+    <message>
+        <source>Added</source>
+        <translation>Hinzugefügt</translation>
+    </message>
+    <message>
+        <source>Removed</source>
+        <translation>Entfernt</translation>
+    </message>
+    <message>
+        <source>Shape or type changed</source>
+        <translation>Form oder Typ geändert</translation>
+    </message>
+    <message>
+        <source>Values changed</source>
+        <translation>Werte geändert</translation>
+    </message>
+    <message>
+        <source>Unchanged</source>
+        <translation>Unverändert</translation>
+    </message>
+</context>
+<context>
+    <name>Trainyard::CheckpointCompareModel</name>
+    <message>
+        <source>Added</source>
+        <translation>Hinzugefügt</translation>
+    </message>
+    <message>
+        <source>Removed</source>
+        <translation>Entfernt</translation>
+    </message>
+    <message>
+        <source>Shape changed</source>
+        <translation>Form geändert</translation>
+    </message>
+    <message>
+        <source>Type changed</source>
+        <translation>Typ geändert</translation>
+    </message>
+    <message>
+        <source>Values changed</source>
+        <translation>Werte geändert</translation>
+    </message>
+    <message>
+        <source>Unchanged</source>
+        <translation>Unverändert</translation>
+    </message>
+    <message>
+        <source>In both</source>
+        <translation>In beiden</translation>
+    </message>
+    <message>
+        <source>Stored in A as %1</source>
+        <translation>In A gespeichert als %1</translation>
+    </message>
+    <message>
+        <source>Stored in B as %1</source>
+        <translation>In B gespeichert als %1</translation>
+    </message>
+    <message>
+        <source>No statistics: %1</source>
+        <translation>Keine Statistik: %1</translation>
+    </message>
+    <message>
+        <source>A: %1
+B: %2</source>
+        <translation>A: %1
+B: %2</translation>
+    </message>
+    <message>
+        <source>no finite values</source>
+        <translation>keine endlichen Werte</translation>
+    </message>
+    <message>
+        <source>%1 → %2</source>
+        <translation>%1 → %2</translation>
+    </message>
+    <message>
+        <source>Statistic of B minus that of A, over the finite values</source>
+        <translation>Statistik von B minus der von A, über die endlichen Werte</translation>
+    </message>
+    <message>
+        <source>Tensor</source>
+        <translation>Tensor</translation>
+    </message>
+    <message>
+        <source>Change</source>
+        <translation>Änderung</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>Typ</translation>
+    </message>
+    <message>
+        <source>Shape</source>
+        <translation>Form</translation>
+    </message>
+    <message>
+        <source>Δ mean</source>
+        <translation>Δ Mittelwert</translation>
+    </message>
+    <message>
+        <source>Δ std</source>
+        <translation>Δ Std.-Abw.</translation>
+    </message>
+    <message>
+        <source>Δ min</source>
+        <translation>Δ Min.</translation>
+    </message>
+    <message>
+        <source>Δ max</source>
+        <translation>Δ Max.</translation>
+    </message>
+    <message>
+        <source>a bookkeeping entry has no values</source>
+        <translation>ein Verwaltungseintrag hat keine Werte</translation>
+    </message>
+</context>
+<context>
+    <name>Trainyard::CheckpointListModel</name>
+    <message>
+        <source>TensorFlow bundle</source>
+        <translation>TensorFlow-Bundle</translation>
+    </message>
+    <message>
+        <source>SavedModel</source>
+        <translation>SavedModel</translation>
+    </message>
+    <message>
+        <source>PyTorch</source>
+        <translation>PyTorch</translation>
+    </message>
+    <message>
+        <source>safetensors</source>
+        <translation>safetensors</translation>
+    </message>
+    <message>
+        <source>%1
+The latest checkpoint (named by the &quot;checkpoint&quot; state file)</source>
+        <translation>%1
+Der neueste Checkpoint (benannt durch die Statusdatei „checkpoint“)</translation>
+    </message>
+    <message>
+        <source>%1 (current)</source>
+        <translation>%1 (aktuell)</translation>
+    </message>
+    <message>
+        <source>Checkpoint</source>
+        <translation>Checkpoint</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>Schritt</translation>
+    </message>
+    <message>
+        <source>Epoch</source>
+        <translation>Epoche</translation>
+    </message>
+    <message>
+        <source>Written</source>
+        <translation>Geschrieben</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>Größe</translation>
+    </message>
+    <message>
+        <source>Format</source>
+        <translation>Format</translation>
+    </message>
+</context>
+<context>
+    <name>Trainyard::CheckpointsPanel</name>
+    <message>
+        <source>Refresh</source>
+        <translation>Aktualisieren</translation>
+    </message>
+    <message>
+        <source>Copy path</source>
+        <translation>Pfad kopieren</translation>
+    </message>
+    <message>
+        <source>Open folder</source>
+        <translation>Ordner öffnen</translation>
+    </message>
+    <message>
+        <source>List the checkpoints in the job directory again</source>
+        <translation>Die Checkpoints im Jobverzeichnis neu auflisten</translation>
+    </message>
+    <message>
+        <source>Copy the selected checkpoint&apos;s path (what TensorFlow, torch.load or safetensors open)</source>
+        <translation>Den Pfad des ausgewählten Checkpoints kopieren (den TensorFlow, torch.load oder safetensors öffnen)</translation>
+    </message>
+    <message>
+        <source>Open the folder holding the selected checkpoint in the file manager</source>
+        <translation>Den Ordner mit dem ausgewählten Checkpoint im Dateimanager öffnen</translation>
+    </message>
+    <message>
+        <source>Filter tensors by name or type</source>
+        <translation>Tensoren nach Name oder Typ filtern</translation>
+    </message>
+    <message>
+        <source>Select a tensor to see its statistics and first values.</source>
+        <translation>Wählen Sie einen Tensor, um seine Statistik und ersten Werte zu sehen.</translation>
+    </message>
+    <message>
+        <source>Values</source>
+        <translation>Werte</translation>
+    </message>
+    <message>
+        <source>Cannot list the checkpoints: %1</source>
+        <translation>Die Checkpoints können nicht aufgelistet werden: %1</translation>
+    </message>
+    <message>
+        <source>This job has no job directory, so it writes no checkpoints here.</source>
+        <translation>Dieser Job hat kein Jobverzeichnis und schreibt daher hier keine Checkpoints.</translation>
+    </message>
+    <message>
+        <source>No checkpoints in %1 yet.</source>
+        <translation>Noch keine Checkpoints in %1.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n checkpoint(s) in %1</source>
+        <translation>
+            <numerusform>%n Checkpoint in %1</numerusform>
+            <numerusform>%n Checkpoints in %1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source> (the folder is too large to list completely)</source>
+        <translation> (der Ordner ist zu groß, um ihn vollständig aufzulisten)</translation>
+    </message>
+    <message>
+        <source>Reading %1…</source>
+        <translation>%1 wird gelesen…</translation>
+    </message>
+    <message>
+        <source>Cannot read %1: %2</source>
+        <translation>%1 kann nicht gelesen werden: %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: %n tensor(s), %2</source>
+        <translation>
+            <numerusform>%1: %n Tensor, %2</numerusform>
+            <numerusform>%1: %n Tensoren, %2</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt;: no values: %2</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;: keine Werte: %2</translation>
+    </message>
+    <message>
+        <source>Elements</source>
+        <translation>Elemente</translation>
+    </message>
+    <message>
+        <source>Minimum</source>
+        <translation>Minimum</translation>
+    </message>
+    <message>
+        <source>Maximum</source>
+        <translation>Maximum</translation>
+    </message>
+    <message>
+        <source>Mean</source>
+        <translation>Mittelwert</translation>
+    </message>
+    <message>
+        <source>Standard deviation</source>
+        <translation>Standardabweichung</translation>
+    </message>
+    <message>
+        <source>NaN</source>
+        <translation>NaN</translation>
+    </message>
+    <message>
+        <source>±Inf</source>
+        <translation>±Inf</translation>
+    </message>
+    <message numerus="yes">
+        <source>… and %n more</source>
+        <translation>
+            <numerusform>… und %n weiterer Wert</numerusform>
+            <numerusform>… und %n weitere Werte</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Copied %1</source>
+        <translation>%1 kopiert</translation>
+    </message>
+    <message>
+        <source>No application could open %1.</source>
+        <translation>Keine Anwendung konnte %1 öffnen.</translation>
+    </message>
+</context>
+<context>
+    <name>Trainyard::ExecutorConnection</name>
+    <message>
+        <source>Starting the executor (%1)…</source>
+        <translation>Executor wird gestartet (%1)…</translation>
+    </message>
+    <message>
+        <source>Reconnected to executor</source>
+        <translation>Wieder mit dem Executor verbunden</translation>
+    </message>
+    <message>
+        <source>Executor not available: %1</source>
+        <translation>Executor nicht verfügbar: %1</translation>
+    </message>
+    <message>
+        <source>Lost the connection to the executor: %1</source>
+        <translation>Verbindung zum Executor verloren: %1</translation>
+    </message>
+</context>
+<context>
+    <name>Trainyard::JobFilterProxyModel</name>
+    <message>
+        <source>the filter does not parse</source>
+        <translation>der Filter ist ungültig</translation>
+    </message>
+</context>
+<context>
+    <name>Trainyard::JobListModel</name>
+    <message numerus="yes">
+        <source> (+%n eval)</source>
+        <translation>
+            <numerusform> (+%n Evaluator)</numerusform>
+            <numerusform> (+%n Evaluatoren)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>1 master, %1 workers, %2 parameter servers, %3 evaluators</source>
+        <translation>1 Master, %1 Worker, %2 Parameterserver, %3 Evaluatoren</translation>
+    </message>
+    <message>
+        <source>Position in queue: %1</source>
+        <translation>Position in der Warteschlange: %1</translation>
+    </message>
+    <message>
+        <source>Job ID</source>
+        <translation>Job-ID</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>Status</translation>
+    </message>
+    <message>
+        <source>Created</source>
+        <translation>Erstellt</translation>
+    </message>
+    <message>
+        <source>Duration</source>
+        <translation>Dauer</translation>
+    </message>
+    <message>
+        <source>Scale tier</source>
+        <translation>Skalierungsstufe</translation>
+    </message>
+    <message>
+        <source>Replicas (M + W + PS)</source>
+        <translation>Replikate (M + W + PS)</translation>
+    </message>
+    <message>
+        <source>GPUs</source>
+        <translation>GPUs</translation>
+    </message>
+    <message>
+        <source>Labels</source>
+        <translation>Labels</translation>
+    </message>
+</context>
+<context>
+    <name>Trainyard::JobView</name>
+    <message numerus="yes">
+        <source>%n s</source>
+        <translation>
+            <numerusform>%n s</numerusform>
+            <numerusform>%n s</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 min %2 s</source>
+        <translation>%1 min %2 s</translation>
+    </message>
+    <message>
+        <source>%1 h %2 min</source>
+        <translation>%1 h %2 min</translation>
+    </message>
+    <message>
+        <source>Cancel job</source>
+        <translation>Job abbrechen</translation>
+    </message>
+    <message>
+        <source>Open job directory</source>
+        <translation>Jobverzeichnis öffnen</translation>
+    </message>
+    <message>
+        <source>Submit similar…</source>
+        <translation>Ähnlichen Job senden…</translation>
+    </message>
+    <message>
+        <source>State timeline</source>
+        <translation>Statusverlauf</translation>
+    </message>
+    <message>
+        <source>Stop every replica of this job</source>
+        <translation>Alle Replikate dieses Jobs stoppen</translation>
+    </message>
+    <message>
+        <source>Open the job directory in the file manager</source>
+        <translation>Das Jobverzeichnis im Dateimanager öffnen</translation>
+    </message>
+    <message>
+        <source>Job (gcloud --config YAML)</source>
+        <translation>Job (YAML für gcloud --config)</translation>
+    </message>
+    <message>
+        <source>Zoom in</source>
+        <translation>Vergrößern</translation>
+    </message>
+    <message>
+        <source>Zoom in (Ctrl++)</source>
+        <translation>Vergrößern (Strg++)</translation>
+    </message>
+    <message>
+        <source>Zoom out</source>
+        <translation>Verkleinern</translation>
+    </message>
+    <message>
+        <source>Zoom out (Ctrl+-)</source>
+        <translation>Verkleinern (Strg+-)</translation>
+    </message>
+    <message>
+        <source>Fit</source>
+        <translation>Einpassen</translation>
+    </message>
+    <message>
+        <source>Show the whole cluster (Ctrl+0)</source>
+        <translation>Den ganzen Cluster zeigen (Strg+0)</translation>
+    </message>
+    <message>
+        <source>Click a replica to see its logs.</source>
+        <translation>Klicken Sie auf ein Replikat, um seine Logs zu sehen.</translation>
+    </message>
+    <message>
+        <source>Overview</source>
+        <translation>Übersicht</translation>
+    </message>
+    <message>
+        <source>Topology</source>
+        <translation>Topologie</translation>
+    </message>
+    <message>
+        <source>Logs</source>
+        <translation>Logs</translation>
+    </message>
+    <message>
+        <source>Error: %1</source>
+        <translation>Fehler: %1</translation>
+    </message>
+    <message>
+        <source>Created</source>
+        <translation>Erstellt</translation>
+    </message>
+    <message>
+        <source>Started</source>
+        <translation>Gestartet</translation>
+    </message>
+    <message>
+        <source>after %1 in the queue</source>
+        <translation>nach %1 in der Warteschlange</translation>
+    </message>
+    <message>
+        <source>Waiting</source>
+        <translation>Wartet</translation>
+    </message>
+    <message>
+        <source>position %1 in the queue</source>
+        <translation>Position %1 in der Warteschlange</translation>
+    </message>
+    <message>
+        <source>ran %1</source>
+        <translation>lief %1</translation>
+    </message>
+    <message>
+        <source>Now: %1</source>
+        <translation>Jetzt: %1</translation>
+    </message>
+    <message>
+        <source>running for %1</source>
+        <translation>läuft seit %1</translation>
+    </message>
+    <message>
+        <source>%1 at %2</source>
+        <translation>%1 um %2</translation>
+    </message>
+    <message>
+        <source>Seen here: %1</source>
+        <translation>Hier beobachtet: %1</translation>
+    </message>
+    <message>
+        <source>Cancel job %1? Every replica will be stopped.</source>
+        <translation>Job %1 abbrechen? Alle Replikate werden gestoppt.</translation>
+    </message>
+    <message>
+        <source>Could not cancel %1: %2</source>
+        <translation>%1 konnte nicht abgebrochen werden: %2</translation>
+    </message>
+    <message>
+        <source>Cancelling %1…</source>
+        <translation>%1 wird abgebrochen…</translation>
+    </message>
+    <message>
+        <source>The job directory %1 does not exist (yet).</source>
+        <translation>Das Jobverzeichnis %1 existiert (noch) nicht.</translation>
+    </message>
+    <message>
+        <source>No application could open %1.</source>
+        <translation>Keine Anwendung konnte %1 öffnen.</translation>
+    </message>
+    <message>
+        <source>Checkpoints</source>
+        <translation>Checkpoints</translation>
+    </message>
+</context>
+<context>
+    <name>Trainyard::LogPanel</name>
+    <message>
+        <source>Regex</source>
+        <translation>Regex</translation>
+    </message>
+    <message>
+        <source>All replicas</source>
+        <translation>Alle Replikate</translation>
+    </message>
+    <message>
+        <source>Show the lines of one replica</source>
+        <translation>Die Zeilen eines Replikats zeigen</translation>
+    </message>
+    <message>
+        <source>All severities</source>
+        <translation>Alle Schweregrade</translation>
+    </message>
+    <message>
+        <source>Debug and above</source>
+        <translation>Debug und höher</translation>
+    </message>
+    <message>
+        <source>Info and above</source>
+        <translation>Info und höher</translation>
+    </message>
+    <message>
+        <source>Warnings and above</source>
+        <translation>Warnungen und höher</translation>
+    </message>
+    <message>
+        <source>Errors and above</source>
+        <translation>Fehler und höher</translation>
+    </message>
+    <message>
+        <source>Minimum severity</source>
+        <translation>Mindestschweregrad</translation>
+    </message>
+    <message>
+        <source>Filter lines (text)</source>
+        <translation>Zeilen filtern (Text)</translation>
+    </message>
+    <message>
+        <source>Treat the filter as a regular expression</source>
+        <translation>Den Filter als regulären Ausdruck behandeln</translation>
+    </message>
+    <message>
+        <source>Follow</source>
+        <translation>Mitlaufen</translation>
+    </message>
+    <message>
+        <source>Keep the newest line in view (End)</source>
+        <translation>Die neueste Zeile sichtbar halten (Ende)</translation>
+    </message>
+    <message>
+        <source>Previous error</source>
+        <translation>Vorheriger Fehler</translation>
+    </message>
+    <message>
+        <source>Previous error (Shift+F8)</source>
+        <translation>Vorheriger Fehler (Umschalt+F8)</translation>
+    </message>
+    <message>
+        <source>Next error</source>
+        <translation>Nächster Fehler</translation>
+    </message>
+    <message>
+        <source>Next error (F8)</source>
+        <translation>Nächster Fehler (F8)</translation>
+    </message>
+    <message>
+        <source>Invalid regular expression: %1</source>
+        <translation>Ungültiger regulärer Ausdruck: %1</translation>
+    </message>
+    <message>
+        <source>Filtering…</source>
+        <translation>Wird gefiltert…</translation>
+    </message>
+    <message>
+        <source>%1 lines</source>
+        <translation>%1 Zeilen</translation>
+    </message>
+    <message>
+        <source>%1 of %2 lines</source>
+        <translation>%1 von %2 Zeilen</translation>
+    </message>
+</context>
+<context>
+    <name>Trainyard::MainWindow</name>
+    <message>
+        <source>Trainyard</source>
+        <translation>Trainyard</translation>
+    </message>
+    <message>
+        <source>Filter: jobId:fmnist* AND state:RUNNING AND labels.owner=alice</source>
+        <translation>Filter: jobId:fmnist* AND state:RUNNING AND labels.owner=alice</translation>
+    </message>
+    <message>
+        <source>The service&apos;s filter syntax: field:value (prefix with a trailing *), field=value, joined by AND; fields jobId, state, labels.KEY, createTime (also &lt; &gt; &lt;= &gt;=). Ctrl+F</source>
+        <translation>Die Filtersyntax des Dienstes: feld:wert (Präfix mit abschließendem *), feld=wert, verknüpft mit AND; Felder jobId, state, labels.SCHLÜSSEL, createTime (auch &lt; &gt; &lt;= &gt;=). Strg+F</translation>
+    </message>
+    <message>
+        <source>Select a job to see its overview, topology and logs.</source>
+        <translation>Wählen Sie einen Job, um Übersicht, Topologie und Logs zu sehen.</translation>
+    </message>
+    <message>
+        <source>Filter not applied: %1</source>
+        <translation>Filter nicht angewendet: %1</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>&amp;Datei</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>&amp;Beenden</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>&amp;Ansicht</translation>
+    </message>
+    <message>
+        <source>&amp;Refresh</source>
+        <translation>&amp;Aktualisieren</translation>
+    </message>
+    <message>
+        <source>&amp;Filter jobs</source>
+        <translation>Jobs &amp;filtern</translation>
+    </message>
+    <message>
+        <source>&amp;Job</source>
+        <translation>&amp;Job</translation>
+    </message>
+    <message>
+        <source>&amp;Describe</source>
+        <translation>&amp;Beschreiben</translation>
+    </message>
+    <message>
+        <source>&amp;Cancel job</source>
+        <translation>Job a&amp;bbrechen</translation>
+    </message>
+    <message>
+        <source>Copy job &amp;ID</source>
+        <translation>Job-&amp;ID kopieren</translation>
+    </message>
+    <message>
+        <source>&amp;Open job directory</source>
+        <translation>Jobverzeichnis ö&amp;ffnen</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>&amp;Hilfe</translation>
+    </message>
+    <message>
+        <source>&amp;About Trainyard</source>
+        <translation>Ü&amp;ber Trainyard</translation>
+    </message>
+    <message>
+        <source>About Trainyard</source>
+        <translation>Über Trainyard</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Trainyard&lt;/b&gt;&lt;p&gt;AI Platform Training&apos;s workflow on your workstation: submit training jobs, watch their replicas and logs.&lt;/p&gt;</source>
+        <translation>&lt;b&gt;Trainyard&lt;/b&gt;&lt;p&gt;Der Arbeitsablauf von AI Platform Training auf Ihrer Workstation: Trainingsjobs senden, ihre Replikate und Logs verfolgen.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>States</source>
+        <translation>Status</translation>
+    </message>
+    <message>
+        <source>All</source>
+        <translation>Alle</translation>
+    </message>
+    <message>
+        <source>Running</source>
+        <translation>Laufend</translation>
+    </message>
+    <message>
+        <source>Queued</source>
+        <translation>Wartend</translation>
+    </message>
+    <message>
+        <source>Succeeded</source>
+        <translation>Erfolgreich</translation>
+    </message>
+    <message>
+        <source>Failed</source>
+        <translation>Fehlgeschlagen</translation>
+    </message>
+    <message>
+        <source>Cancelled</source>
+        <translation>Abgebrochen</translation>
+    </message>
+    <message>
+        <source>Show %1 jobs (%2)</source>
+        <translation>Jobs anzeigen: %1 (%2)</translation>
+    </message>
+    <message>
+        <source>Executor: –</source>
+        <translation>Executor: –</translation>
+    </message>
+    <message>
+        <source>Executor: %1</source>
+        <translation>Executor: %1</translation>
+    </message>
+    <message>
+        <source>Connected</source>
+        <translation>Verbunden</translation>
+    </message>
+    <message>
+        <source>Connecting…</source>
+        <translation>Verbindung wird hergestellt…</translation>
+    </message>
+    <message>
+        <source>Disconnected</source>
+        <translation>Getrennt</translation>
+    </message>
+    <message>
+        <source>Host: %1 / %2 vCPUs, %3 / %4 GB, %5 / %6 GPUs · %7 running, %8 queued</source>
+        <translation>Host: %1 / %2 vCPUs, %3 / %4 GB, %5 / %6 GPUs · %7 laufend, %8 wartend</translation>
+    </message>
+    <message>
+        <source>Describe</source>
+        <translation>Beschreiben</translation>
+    </message>
+    <message>
+        <source>Cancel job</source>
+        <translation>Job abbrechen</translation>
+    </message>
+    <message>
+        <source>Submit similar…</source>
+        <translation>Ähnlichen Job senden…</translation>
+    </message>
+    <message>
+        <source>Copy job ID</source>
+        <translation>Job-ID kopieren</translation>
+    </message>
+    <message>
+        <source>Open job directory</source>
+        <translation>Jobverzeichnis öffnen</translation>
+    </message>
+    <message>
+        <source>Copied %1</source>
+        <translation>%1 kopiert</translation>
+    </message>
+    <message>
+        <source>&amp;Settings…</source>
+        <translation>&amp;Einstellungen…</translation>
+    </message>
+    <message>
+        <source>&amp;Submit Job…</source>
+        <translation>Job &amp;senden…</translation>
+    </message>
+</context>
+<context>
+    <name>Trainyard::ReplicaModel</name>
+    <message>
+        <source>signal %1 (SIG%2)</source>
+        <translation>Signal %1 (SIG%2)</translation>
+    </message>
+    <message>
+        <source>signal %1</source>
+        <translation>Signal %1</translation>
+    </message>
+    <message>
+        <source>exit %1</source>
+        <translation>Exit %1</translation>
+    </message>
+    <message>
+        <source>PID %1, address %2</source>
+        <translation>PID %1, Adresse %2</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>keiner</translation>
+    </message>
+    <message>
+        <source>Task</source>
+        <translation>Task</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>Status</translation>
+    </message>
+    <message>
+        <source>PID</source>
+        <translation>PID</translation>
+    </message>
+    <message>
+        <source>Address</source>
+        <translation>Adresse</translation>
+    </message>
+    <message>
+        <source>GPUs</source>
+        <translation>GPUs</translation>
+    </message>
+    <message>
+        <source>Restarts</source>
+        <translation>Neustarts</translation>
+    </message>
+    <message>
+        <source>Exit status</source>
+        <translation>Exit-Status</translation>
+    </message>
+</context>
+<context>
+    <name>Trainyard::SettingsDialog</name>
+    <message>
+        <source>Settings</source>
+        <translation>Einstellungen</translation>
+    </message>
+    <message>
+        <source>&amp;Language:</source>
+        <translation>&amp;Sprache:</translation>
+    </message>
+    <message>
+        <source>System default (%1)</source>
+        <translation>Systemstandard (%1)</translation>
+    </message>
+    <message>
+        <source>The language of the console. &quot;System default&quot; follows the desktop&apos;s language settings (LANGUAGE, LC_MESSAGES, LANG).</source>
+        <translation>Die Sprache der Konsole. „Systemstandard“ folgt den Spracheinstellungen des Desktops (LANGUAGE, LC_MESSAGES, LANG).</translation>
+    </message>
+    <message>
+        <source>The new language applies to windows opened from now on; restart Trainyard to see it everywhere.</source>
+        <translation>Die neue Sprache gilt für Fenster, die ab jetzt geöffnet werden; starten Sie Trainyard neu, um sie überall zu sehen.</translation>
+    </message>
+</context>
+<context>
+    <name>Trainyard::State</name>
+    <message>
+        <source>Queued</source>
+        <translation>In Warteschlange</translation>
+    </message>
+    <message>
+        <source>Preparing</source>
+        <translation>Wird vorbereitet</translation>
+    </message>
+    <message>
+        <source>Running</source>
+        <translation>Läuft</translation>
+    </message>
+    <message>
+        <source>Succeeded</source>
+        <translation>Erfolgreich</translation>
+    </message>
+    <message>
+        <source>Failed</source>
+        <translation>Fehlgeschlagen</translation>
+    </message>
+    <message>
+        <source>Cancelling</source>
+        <translation>Wird abgebrochen</translation>
+    </message>
+    <message>
+        <source>Cancelled</source>
+        <translation>Abgebrochen</translation>
+    </message>
+    <message>
+        <source>Pending</source>
+        <translation>Ausstehend</translation>
+    </message>
+    <message>
+        <source>Starting</source>
+        <translation>Wird gestartet</translation>
+    </message>
+    <message>
+        <source>Restarting</source>
+        <translation>Wird neu gestartet</translation>
+    </message>
+    <message>
+        <source>Stopped</source>
+        <translation>Gestoppt</translation>
+    </message>
+</context>
+<context>
+    <name>Trainyard::SubmitWizard</name>
+    <message>
+        <source>Submit Training Job</source>
+        <translation>Trainingsjob senden</translation>
+    </message>
+    <message>
+        <source>&amp;Submit</source>
+        <translation>&amp;Senden</translation>
+    </message>
+    <message>
+        <source>No executor is connected.</source>
+        <translation>Kein Executor verbunden.</translation>
+    </message>
+</context>
+<context>
+    <name>Trainyard::TensorTableModel</name>
+    <message>
+        <source>%1
+Stored as %2</source>
+        <translation>%1
+Gespeichert als %2</translation>
+    </message>
+    <message>
+        <source>Tensor</source>
+        <translation>Tensor</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>Typ</translation>
+    </message>
+    <message>
+        <source>Shape</source>
+        <translation>Form</translation>
+    </message>
+    <message>
+        <source>Elements</source>
+        <translation>Elemente</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>Größe</translation>
+    </message>
+</context>
+<context>
+    <name>Trainyard::TopologyView</name>
+    <message>
+        <source>no GPU</source>
+        <translation>keine GPU</translation>
+    </message>
+    <message>
+        <source>GPU %1</source>
+        <translation>GPU %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n restart(s)</source>
+        <translation>
+            <numerusform>%n Neustart</numerusform>
+            <numerusform>%n Neustarts</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1
 PID: %2
 Address: %3
 Machine type: %4</source>
-            <translation>%1
+        <translation>%1
 PID: %2
 Adresse: %3
 Maschinentyp: %4</translation>
-        </message>
-        <message>
-            <source>none</source>
-            <translation>keiner</translation>
-        </message>
-        <message>
-            <source>Evaluators (not part of the cluster)</source>
-            <translation>Evaluatoren (nicht Teil des Clusters)</translation>
-        </message>
-    </context>
-    <context>
-        <name>main</name>
-        <message>
-            <source>Trainyard console: submit and watch training jobs.</source>
-            <translation>Trainyard-Konsole: Trainingsjobs senden und beobachten.</translation>
-        </message>
-        <message>
-            <source>Talk to the executor at URL (never auto-started).</source>
-            <translation>Mit dem Executor unter URL sprechen (wird nie automatisch gestartet).</translation>
-        </message>
-        <message>
-            <source>Do not start the bundled executor when none answers.</source>
-            <translation>Den mitgelieferten Executor nicht starten, wenn keiner antwortet.</translation>
-        </message>
-    </context>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>keiner</translation>
+    </message>
+    <message>
+        <source>Evaluators (not part of the cluster)</source>
+        <translation>Evaluatoren (nicht Teil des Clusters)</translation>
+    </message>
+</context>
+<context>
+    <name>Trainyard::WizardAppPage</name>
+    <message>
+        <source>&amp;Folder…</source>
+        <translation>&amp;Ordner…</translation>
+    </message>
+    <message>
+        <source>&amp;Archive…</source>
+        <translation>&amp;Archiv…</translation>
+    </message>
+    <message>
+        <source>S&amp;plit command line</source>
+        <translation>Befehlszeile auf&amp;teilen</translation>
+    </message>
+    <message>
+        <source>Training application</source>
+        <translation>Trainingsanwendung</translation>
+    </message>
+    <message>
+        <source>The Python package to install and the module to run (python -m MODULE ARGS…). Drop a package folder or .tar.gz here.</source>
+        <translation>Das zu installierende Python-Paket und das auszuführende Modul (python -m MODUL ARGUMENTE…). Ziehen Sie einen Paketordner oder eine .tar.gz-Datei hierher.</translation>
+    </message>
+    <message>
+        <source>Folder with setup.py or pyproject.toml, or an sdist .tar.gz</source>
+        <translation>Ordner mit setup.py oder pyproject.toml oder ein sdist-.tar.gz</translation>
+    </message>
+    <message>
+        <source>e.g. trainer.task</source>
+        <translation>z. B. trainer.task</translation>
+    </message>
+    <message>
+        <source>One argument per line, e.g.
+--epochs
+5</source>
+        <translation>Ein Argument pro Zeile, z. B.
+--epochs
+5</translation>
+    </message>
+    <message>
+        <source>Split a one-line shell command line into one argument per line</source>
+        <translation>Eine einzeilige Shell-Befehlszeile in ein Argument pro Zeile aufteilen</translation>
+    </message>
+    <message>
+        <source>&amp;Package:</source>
+        <translation>&amp;Paket:</translation>
+    </message>
+    <message>
+        <source>&amp;Module:</source>
+        <translation>&amp;Modul:</translation>
+    </message>
+    <message>
+        <source>Ar&amp;guments:</source>
+        <translation>Ar&amp;gumente:</translation>
+    </message>
+    <message>
+        <source>&amp;Runtime version:</source>
+        <translation>&amp;Laufzeitversion:</translation>
+    </message>
+    <message>
+        <source>P&amp;ython version:</source>
+        <translation>P&amp;ython-Version:</translation>
+    </message>
+    <message>
+        <source>Package folder</source>
+        <translation>Paketordner</translation>
+    </message>
+    <message>
+        <source>Package archive</source>
+        <translation>Paketarchiv</translation>
+    </message>
+    <message>
+        <source>Source distributions (*.tar.gz)</source>
+        <translation>Quelldistributionen (*.tar.gz)</translation>
+    </message>
+    <message>
+        <source>Runtime default</source>
+        <translation>Standard der Laufzeitumgebung</translation>
+    </message>
+    <message>
+        <source>%1 (not in the executor&apos;s catalog)</source>
+        <translation>%1 (nicht im Katalog des Executors)</translation>
+    </message>
+    <message>
+        <source>Executor default</source>
+        <translation>Standard des Executors</translation>
+    </message>
+    <message>
+        <source>%1 (Python %2, %3)</source>
+        <translation>%1 (Python %2, %3)</translation>
+    </message>
+    <message>
+        <source>The arguments have a quote that is not closed.</source>
+        <translation>In den Argumenten ist ein Anführungszeichen nicht geschlossen.</translation>
+    </message>
+    <message>
+        <source>%1 does not exist.</source>
+        <translation>%1 existiert nicht.</translation>
+    </message>
+    <message>
+        <source>%1 is a folder without setup.py or pyproject.toml: not a Python package.</source>
+        <translation>%1 ist ein Ordner ohne setup.py oder pyproject.toml: kein Python-Paket.</translation>
+    </message>
+    <message>
+        <source>%1 is neither a package folder nor a source distribution (.tar.gz).</source>
+        <translation>%1 ist weder ein Paketordner noch eine Quelldistribution (.tar.gz).</translation>
+    </message>
+    <message>
+        <source>%1 is not readable.</source>
+        <translation>%1 ist nicht lesbar.</translation>
+    </message>
+    <message>
+        <source>Choose the package to install: a folder with setup.py or pyproject.toml, or a .tar.gz.</source>
+        <translation>Wählen Sie das zu installierende Paket: einen Ordner mit setup.py oder pyproject.toml oder eine .tar.gz-Datei.</translation>
+    </message>
+    <message>
+        <source>Name the module to run, e.g. trainer.task.</source>
+        <translation>Geben Sie das auszuführende Modul an, z. B. trainer.task.</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a Python module name (dotted identifiers, e.g. trainer.task).</source>
+        <translation>„%1“ ist kein Python-Modulname (durch Punkte getrennte Bezeichner, z. B. trainer.task).</translation>
+    </message>
+</context>
+<context>
+    <name>Trainyard::WizardComputePage</name>
+    <message>
+        <source>Master</source>
+        <translation>Master</translation>
+    </message>
+    <message>
+        <source>Workers</source>
+        <translation>Worker</translation>
+    </message>
+    <message>
+        <source>Parameter servers</source>
+        <translation>Parameterserver</translation>
+    </message>
+    <message>
+        <source>Evaluators</source>
+        <translation>Evaluatoren</translation>
+    </message>
+    <message>
+        <source>%1 — %2 vCPUs, %3 GB</source>
+        <translation>%1 — %2 vCPUs, %3 GB</translation>
+    </message>
+    <message>
+        <source>%1 × %2 %3 (%4 vCPUs, %5 GB)</source>
+        <translation>%1 × %2 %3 (%4 vCPUs, %5 GB)</translation>
+    </message>
+    <message>
+        <source> + %1 × %2</source>
+        <translation> + %1 × %2</translation>
+    </message>
+    <message>
+        <source>Compute</source>
+        <translation>Rechenressourcen</translation>
+    </message>
+    <message>
+        <source>A scale tier, or CUSTOM machine types and counts per role. Replicas run as processes on this host.</source>
+        <translation>Eine Skalierungsstufe oder mit CUSTOM Maschinentypen und Anzahlen pro Rolle. Replikate laufen als Prozesse auf diesem Host.</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Role&lt;/b&gt;</source>
+        <translation>&lt;b&gt;Rolle&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Machine type&lt;/b&gt;</source>
+        <translation>&lt;b&gt;Maschinentyp&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Count&lt;/b&gt;</source>
+        <translation>&lt;b&gt;Anzahl&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Accelerator&lt;/b&gt;</source>
+        <translation>&lt;b&gt;Beschleuniger&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>(none)</source>
+        <translation>(keiner)</translation>
+    </message>
+    <message>
+        <source>A job has exactly one master.</source>
+        <translation>Ein Job hat genau einen Master.</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Scale tier&lt;/b&gt;</source>
+        <translation>&lt;b&gt;Skalierungsstufe&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>Your machine types and counts (below)</source>
+        <translation>Ihre Maschinentypen und Anzahlen (unten)</translation>
+    </message>
+    <message>
+        <source>Unavailable: %1</source>
+        <translation>Nicht verfügbar: %1</translation>
+    </message>
+    <message>
+        <source>Choose a machine type first</source>
+        <translation>Wählen Sie zuerst einen Maschinentyp</translation>
+    </message>
+    <message>
+        <source>Comes with %1 × %2</source>
+        <translation>Enthält %1 × %2</translation>
+    </message>
+    <message>
+        <source>No accelerators for this machine type</source>
+        <translation>Keine Beschleuniger für diesen Maschinentyp</translation>
+    </message>
+    <message>
+        <source>Host not known yet</source>
+        <translation>Host noch nicht bekannt</translation>
+    </message>
+    <message>
+        <source>No GPUs on this host</source>
+        <translation>Keine GPUs auf diesem Host</translation>
+    </message>
+    <message>
+        <source>None</source>
+        <translation>Keiner</translation>
+    </message>
+    <message>
+        <source>%1 (%2 on this host)</source>
+        <translation>%1 (%2 auf diesem Host)</translation>
+    </message>
+    <message>
+        <source>This host has no GPU this machine type takes</source>
+        <translation>Dieser Host hat keine GPU, die dieser Maschinentyp unterstützt</translation>
+    </message>
+    <message>
+        <source>%1 (not on this host)</source>
+        <translation>%1 (nicht auf diesem Host)</translation>
+    </message>
+    <message>
+        <source>%1 (more than this host has)</source>
+        <translation>%1 (mehr, als dieser Host hat)</translation>
+    </message>
+    <message>
+        <source>%1 (unknown machine type)</source>
+        <translation>%1 (unbekannter Maschinentyp)</translation>
+    </message>
+    <message>
+        <source>CUSTOM needs a master machine type.</source>
+        <translation>CUSTOM benötigt einen Maschinentyp für den Master.</translation>
+    </message>
+    <message>
+        <source>%1: %2 requested; choose their machine type.</source>
+        <translation>%1: %2 angefordert; wählen Sie ihren Maschinentyp.</translation>
+    </message>
+    <message>
+        <source>Choose a scale tier.</source>
+        <translation>Wählen Sie eine Skalierungsstufe.</translation>
+    </message>
+    <message>
+        <source>Complete the roles above to see what this job needs.</source>
+        <translation>Vervollständigen Sie die Rollen oben, um zu sehen, was dieser Job benötigt.</translation>
+    </message>
+    <message>
+        <source>The executor has not said what this host has yet, so whether the job fits is not known.</source>
+        <translation>Der Executor hat noch nicht mitgeteilt, was dieser Host hat; ob der Job passt, ist daher nicht bekannt.</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Can never run here:&lt;/b&gt;</source>
+        <translation>&lt;b&gt;Kann hier nie laufen:&lt;/b&gt;</translation>
+    </message>
+    <message numerus="yes">
+        <source>Needs %n replica(s)</source>
+        <translation>
+            <numerusform>Benötigt %n Replikat</numerusform>
+            <numerusform>Benötigt %n Replikate</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>, %1 vCPUs, %2 GB</source>
+        <translation>, %1 vCPUs, %2 GB</translation>
+    </message>
+    <message numerus="yes">
+        <source>, %n GPU(s)</source>
+        <translation>
+            <numerusform>, %n GPU</numerusform>
+            <numerusform>, %n GPUs</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n job(s) are queued ahead of it (first in, first out).</source>
+        <translation>
+            <numerusform>Vor ihm wartet %n Job in der Warteschlange (First In, First Out).</numerusform>
+            <numerusform>Vor ihm warten %n Jobs in der Warteschlange (First In, First Out).</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The host is idle; a job alone on the host always starts.</source>
+        <translation>Der Host ist im Leerlauf; ein Job allein auf dem Host startet immer.</translation>
+    </message>
+    <message>
+        <source>%1 running job(s) hold %2 of %3 vCPUs, %4 of %5 GB and %6 of %7 GPUs.</source>
+        <translation>Laufende Jobs (%1) belegen %2 von %3 vCPUs, %4 von %5 GB und %6 von %7 GPUs.</translation>
+    </message>
+    <message>
+        <source>Free now: %1 vCPUs, %2 GB, %3 GPUs.</source>
+        <translation>Jetzt frei: %1 vCPUs, %2 GB, %3 GPUs.</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Fits this host now.&lt;/b&gt;</source>
+        <translation>&lt;b&gt;Passt jetzt auf diesen Host.&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Will queue.&lt;/b&gt;</source>
+        <translation>&lt;b&gt;Wird in die Warteschlange gestellt.&lt;/b&gt;</translation>
+    </message>
+</context>
+<context>
+    <name>Trainyard::WizardJobPage</name>
+    <message>
+        <source>&amp;Suggest</source>
+        <translation>&amp;Vorschlagen</translation>
+    </message>
+    <message>
+        <source>&amp;Add label</source>
+        <translation>Label &amp;hinzufügen</translation>
+    </message>
+    <message>
+        <source>&amp;Remove label</source>
+        <translation>Label &amp;entfernen</translation>
+    </message>
+    <message>
+        <source>&amp;Import config…</source>
+        <translation>Konfiguration i&amp;mportieren…</translation>
+    </message>
+    <message>
+        <source>Job</source>
+        <translation>Job</translation>
+    </message>
+    <message>
+        <source>Name the job and label it, or start from a gcloud --config file.</source>
+        <translation>Benennen Sie den Job und versehen Sie ihn mit Labels, oder beginnen Sie mit einer Datei für gcloud --config.</translation>
+    </message>
+    <message>
+        <source>e.g. fmnist_20261122_061500</source>
+        <translation>z. B. fmnist_20261122_061500</translation>
+    </message>
+    <message>
+        <source>Letters, digits and underscores; starts with a letter; at most 128 characters.</source>
+        <translation>Buchstaben, Ziffern und Unterstriche; beginnt mit einem Buchstaben; höchstens 128 Zeichen.</translation>
+    </message>
+    <message>
+        <source>Build &lt;base&gt;_&lt;YYYYMMDD_HHMMSS&gt; from the current text or the module name</source>
+        <translation>&lt;base&gt;_&lt;YYYYMMDD_HHMMSS&gt; aus dem aktuellen Text oder dem Modulnamen bilden</translation>
+    </message>
+    <message>
+        <source>Key</source>
+        <translation>Schlüssel</translation>
+    </message>
+    <message>
+        <source>Value</source>
+        <translation>Wert</translation>
+    </message>
+    <message>
+        <source>Fill every page from a YAML or JSON job config (gcloud --config)</source>
+        <translation>Alle Seiten aus einer Jobkonfiguration in YAML oder JSON füllen (gcloud --config)</translation>
+    </message>
+    <message>
+        <source>Job &amp;ID:</source>
+        <translation>Job-&amp;ID:</translation>
+    </message>
+    <message>
+        <source>&amp;Labels:</source>
+        <translation>&amp;Labels:</translation>
+    </message>
+    <message>
+        <source>Import job config</source>
+        <translation>Jobkonfiguration importieren</translation>
+    </message>
+    <message>
+        <source>Job configs (*.yaml *.yml *.json);;All files (*)</source>
+        <translation>Jobkonfigurationen (*.yaml *.yml *.json);;Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <source>Imported %1.</source>
+        <translation>%1 importiert.</translation>
+    </message>
+    <message>
+        <source>Could not import %1: %2</source>
+        <translation>%1 konnte nicht importiert werden: %2</translation>
+    </message>
+    <message>
+        <source>Checking whether the ID is free…</source>
+        <translation>Es wird geprüft, ob die ID frei ist…</translation>
+    </message>
+    <message>
+        <source>A job with the ID &quot;%1&quot; already exists on this executor.</source>
+        <translation>Auf diesem Executor existiert bereits ein Job mit der ID „%1“.</translation>
+    </message>
+    <message>
+        <source>✓ No job has this ID yet.</source>
+        <translation>✓ Noch kein Job hat diese ID.</translation>
+    </message>
+    <message>
+        <source>Could not check whether the ID is free: %1</source>
+        <translation>Es konnte nicht geprüft werden, ob die ID frei ist: %1</translation>
+    </message>
+    <message>
+        <source>Row %1: a label needs a key.</source>
+        <translation>Zeile %1: Ein Label benötigt einen Schlüssel.</translation>
+    </message>
+    <message>
+        <source>The key &quot;%1&quot; appears more than once.</source>
+        <translation>Der Schlüssel „%1“ kommt mehrfach vor.</translation>
+    </message>
+</context>
+<context>
+    <name>Trainyard::WizardOutputPage</name>
+    <message>
+        <source>&amp;Browse…</source>
+        <translation>&amp;Durchsuchen…</translation>
+    </message>
+    <message>
+        <source>Output</source>
+        <translation>Ausgabe</translation>
+    </message>
+    <message>
+        <source>The job dir receives checkpoints and summaries; the trainer gets it as --job-dir.</source>
+        <translation>Das Jobverzeichnis nimmt Checkpoints und Zusammenfassungen auf; das Trainingsprogramm erhält es als --job-dir.</translation>
+    </message>
+    <message>
+        <source>Optional: a folder for the job&apos;s output</source>
+        <translation>Optional: ein Ordner für die Ausgabe des Jobs</translation>
+    </message>
+    <message>
+        <source>&amp;Job dir:</source>
+        <translation>&amp;Jobverzeichnis:</translation>
+    </message>
+    <message>
+        <source>Job dir</source>
+        <translation>Jobverzeichnis</translation>
+    </message>
+    <message>
+        <source>%1 is a URL; a job dir here is a local folder.</source>
+        <translation>%1 ist eine URL; ein Jobverzeichnis ist hier ein lokaler Ordner.</translation>
+    </message>
+    <message>
+        <source>%1 is a file, not a folder.</source>
+        <translation>%1 ist eine Datei, kein Ordner.</translation>
+    </message>
+    <message>
+        <source>%1 is not writable.</source>
+        <translation>%1 ist nicht beschreibbar.</translation>
+    </message>
+    <message>
+        <source>%1 cannot be created: %2 is not a folder.</source>
+        <translation>%1 kann nicht erstellt werden: %2 ist kein Ordner.</translation>
+    </message>
+    <message>
+        <source>%1 cannot be created: %2 is not writable.</source>
+        <translation>%1 kann nicht erstellt werden: %2 ist nicht beschreibbar.</translation>
+    </message>
+    <message>
+        <source>This folder already holds checkpoints (%1); the trainer will resume from them instead of starting over.</source>
+        <translation>Dieser Ordner enthält bereits Checkpoints (%1); das Trainingsprogramm macht dort weiter, statt von vorn zu beginnen.</translation>
+    </message>
+</context>
+<context>
+    <name>Trainyard::WizardReviewPage</name>
+    <message>
+        <source>&amp;Copy command</source>
+        <translation>Befehl &amp;kopieren</translation>
+    </message>
+    <message>
+        <source>&amp;Export config…</source>
+        <translation>Konfiguration e&amp;xportieren…</translation>
+    </message>
+    <message>
+        <source>Review</source>
+        <translation>Überprüfung</translation>
+    </message>
+    <message>
+        <source>The job as a gcloud --config file and as a trainyardctl command. Finish submits it.</source>
+        <translation>Der Job als Datei für gcloud --config und als trainyardctl-Befehl. Zum Abschluss wird er gesendet.</translation>
+    </message>
+    <message>
+        <source>Config (&amp;YAML):</source>
+        <translation>Konfiguration (&amp;YAML):</translation>
+    </message>
+    <message>
+        <source>Co&amp;mmand line:</source>
+        <translation>&amp;Befehlszeile:</translation>
+    </message>
+    <message>
+        <source>Export job config</source>
+        <translation>Jobkonfiguration exportieren</translation>
+    </message>
+    <message>
+        <source>YAML (*.yaml *.yml)</source>
+        <translation>YAML (*.yaml *.yml)</translation>
+    </message>
+    <message>
+        <source>Could not write %1: %2</source>
+        <translation>%1 konnte nicht geschrieben werden: %2</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+</context>
+<context>
+    <name>main</name>
+    <message>
+        <source>Trainyard console: submit and watch training jobs.</source>
+        <translation>Trainyard-Konsole: Trainingsjobs senden und beobachten.</translation>
+    </message>
+    <message>
+        <source>Talk to the executor at URL (never auto-started).</source>
+        <translation>Mit dem Executor unter URL sprechen (wird nie automatisch gestartet).</translation>
+    </message>
+    <message>
+        <source>Do not start the bundled executor when none answers.</source>
+        <translation>Den mitgelieferten Executor nicht starten, wenn keiner antwortet.</translation>
+    </message>
+</context>
 </TS>

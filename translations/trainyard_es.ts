@@ -1,648 +1,1513 @@
 <?xml version="1.0" encoding="utf-8"?>
 <!DOCTYPE TS>
 <TS version="2.1" language="es">
-    <context>
-        <name>Trainyard::ExecutorConnection</name>
-        <message>
-            <source>Starting the executor (%1)…</source>
-            <translation>Iniciando el ejecutor (%1)…</translation>
-        </message>
-        <message>
-            <source>Reconnected to executor</source>
-            <translation>Reconectado al ejecutor</translation>
-        </message>
-        <message>
-            <source>Executor not available: %1</source>
-            <translation>El ejecutor no está disponible: %1</translation>
-        </message>
-        <message>
-            <source>Lost the connection to the executor: %1</source>
-            <translation>Se perdió la conexión con el ejecutor: %1</translation>
-        </message>
-    </context>
-    <context>
-        <name>Trainyard::JobFilterProxyModel</name>
-        <message>
-            <source>the filter does not parse</source>
-            <translation>el filtro no se puede analizar</translation>
-        </message>
-    </context>
-    <context>
-        <name>Trainyard::JobListModel</name>
-        <message numerus="yes">
-            <source> (+%n eval)</source>
-            <translation>
-                <numerusform> (+%n de evaluación)</numerusform>
-                <numerusform> (+%n de evaluación)</numerusform>
-            </translation>
-        </message>
-        <message>
-            <source>1 master, %1 workers, %2 parameter servers, %3 evaluators</source>
-            <translation>1 maestro, %1 trabajadores, %2 servidores de parámetros, %3 evaluadores</translation>
-        </message>
-        <message>
-            <source>Position in queue: %1</source>
-            <translation>Posición en la cola: %1</translation>
-        </message>
-        <message>
-            <source>Job ID</source>
-            <translation>ID del trabajo</translation>
-        </message>
-        <message>
-            <source>State</source>
-            <translation>Estado</translation>
-        </message>
-        <message>
-            <source>Created</source>
-            <translation>Creado</translation>
-        </message>
-        <message>
-            <source>Duration</source>
-            <translation>Duración</translation>
-        </message>
-        <message>
-            <source>Scale tier</source>
-            <translation>Nivel de escala</translation>
-        </message>
-        <message>
-            <source>Replicas (M + W + PS)</source>
-            <translation>Réplicas (M + T + SP)</translation>
-        </message>
-        <message>
-            <source>GPUs</source>
-            <translation>GPU</translation>
-        </message>
-        <message>
-            <source>Labels</source>
-            <translation>Etiquetas</translation>
-        </message>
-    </context>
-    <context>
-        <name>Trainyard::JobView</name>
-        <message numerus="yes">
-            <source>%n s</source>
-            <translation>
-                <numerusform>%n s</numerusform>
-                <numerusform>%n s</numerusform>
-            </translation>
-        </message>
-        <message>
-            <source>%1 min %2 s</source>
-            <translation>%1 min %2 s</translation>
-        </message>
-        <message>
-            <source>%1 h %2 min</source>
-            <translation>%1 h %2 min</translation>
-        </message>
-        <message>
-            <source>Cancel job</source>
-            <translation>Cancelar trabajo</translation>
-        </message>
-        <message>
-            <source>Open job directory</source>
-            <translation>Abrir directorio del trabajo</translation>
-        </message>
-        <message>
-            <source>Submit similar…</source>
-            <translation>Enviar uno similar…</translation>
-        </message>
-        <message>
-            <source>State timeline</source>
-            <translation>Cronología de estados</translation>
-        </message>
-        <message>
-            <source>Stop every replica of this job</source>
-            <translation>Detener todas las réplicas de este trabajo</translation>
-        </message>
-        <message>
-            <source>Open the job directory in the file manager</source>
-            <translation>Abrir el directorio del trabajo en el gestor de archivos</translation>
-        </message>
-        <message>
-            <source>Job (gcloud --config YAML)</source>
-            <translation>Trabajo (YAML de gcloud --config)</translation>
-        </message>
-        <message>
-            <source>Zoom in</source>
-            <translation>Acercar</translation>
-        </message>
-        <message>
-            <source>Zoom in (Ctrl++)</source>
-            <translation>Acercar (Ctrl++)</translation>
-        </message>
-        <message>
-            <source>Zoom out</source>
-            <translation>Alejar</translation>
-        </message>
-        <message>
-            <source>Zoom out (Ctrl+-)</source>
-            <translation>Alejar (Ctrl+-)</translation>
-        </message>
-        <message>
-            <source>Fit</source>
-            <translation>Ajustar</translation>
-        </message>
-        <message>
-            <source>Show the whole cluster (Ctrl+0)</source>
-            <translation>Mostrar todo el clúster (Ctrl+0)</translation>
-        </message>
-        <message>
-            <source>Click a replica to see its logs.</source>
-            <translation>Haga clic en una réplica para ver sus registros.</translation>
-        </message>
-        <message>
-            <source>Overview</source>
-            <translation>Resumen</translation>
-        </message>
-        <message>
-            <source>Topology</source>
-            <translation>Topología</translation>
-        </message>
-        <message>
-            <source>Logs</source>
-            <translation>Registros</translation>
-        </message>
-        <message>
-            <source>Error: %1</source>
-            <translation>Error: %1</translation>
-        </message>
-        <message>
-            <source>Created</source>
-            <translation>Creado</translation>
-        </message>
-        <message>
-            <source>Started</source>
-            <translation>Iniciado</translation>
-        </message>
-        <message>
-            <source>after %1 in the queue</source>
-            <translation>tras %1 en la cola</translation>
-        </message>
-        <message>
-            <source>Waiting</source>
-            <translation>En espera</translation>
-        </message>
-        <message>
-            <source>position %1 in the queue</source>
-            <translation>posición %1 en la cola</translation>
-        </message>
-        <message>
-            <source>ran %1</source>
-            <translation>se ejecutó durante %1</translation>
-        </message>
-        <message>
-            <source>Now: %1</source>
-            <translation>Ahora: %1</translation>
-        </message>
-        <message>
-            <source>running for %1</source>
-            <translation>en ejecución desde hace %1</translation>
-        </message>
-        <message>
-            <source>%1 at %2</source>
-            <translation>%1 a las %2</translation>
-        </message>
-        <message>
-            <source>Seen here: %1</source>
-            <translation>Visto aquí: %1</translation>
-        </message>
-        <message>
-            <source>Cancel job %1? Every replica will be stopped.</source>
-            <translation>¿Cancelar el trabajo %1? Se detendrán todas las réplicas.</translation>
-        </message>
-        <message>
-            <source>Could not cancel %1: %2</source>
-            <translation>No se pudo cancelar %1: %2</translation>
-        </message>
-        <message>
-            <source>Cancelling %1…</source>
-            <translation>Cancelando %1…</translation>
-        </message>
-        <message>
-            <source>The job directory %1 does not exist (yet).</source>
-            <translation>El directorio del trabajo %1 no existe (todavía).</translation>
-        </message>
-        <message>
-            <source>No application could open %1.</source>
-            <translation>Ninguna aplicación pudo abrir %1.</translation>
-        </message>
-    </context>
-    <context>
-        <name>Trainyard::LogPanel</name>
-        <message>
-            <source>Regex</source>
-            <translation>Regex</translation>
-        </message>
-        <message>
-            <source>All replicas</source>
-            <translation>Todas las réplicas</translation>
-        </message>
-        <message>
-            <source>Show the lines of one replica</source>
-            <translation>Mostrar las líneas de una réplica</translation>
-        </message>
-        <message>
-            <source>All severities</source>
-            <translation>Todas las gravedades</translation>
-        </message>
-        <message>
-            <source>Debug and above</source>
-            <translation>Depuración y superiores</translation>
-        </message>
-        <message>
-            <source>Info and above</source>
-            <translation>Información y superiores</translation>
-        </message>
-        <message>
-            <source>Warnings and above</source>
-            <translation>Advertencias y superiores</translation>
-        </message>
-        <message>
-            <source>Errors and above</source>
-            <translation>Errores y superiores</translation>
-        </message>
-        <message>
-            <source>Minimum severity</source>
-            <translation>Gravedad mínima</translation>
-        </message>
-        <message>
-            <source>Filter lines (text)</source>
-            <translation>Filtrar líneas (texto)</translation>
-        </message>
-        <message>
-            <source>Treat the filter as a regular expression</source>
-            <translation>Tratar el filtro como una expresión regular</translation>
-        </message>
-        <message>
-            <source>Follow</source>
-            <translation>Seguir</translation>
-        </message>
-        <message>
-            <source>Keep the newest line in view (End)</source>
-            <translation>Mantener visible la línea más reciente (Fin)</translation>
-        </message>
-        <message>
-            <source>Previous error</source>
-            <translation>Error anterior</translation>
-        </message>
-        <message>
-            <source>Previous error (Shift+F8)</source>
-            <translation>Error anterior (Mayús+F8)</translation>
-        </message>
-        <message>
-            <source>Next error</source>
-            <translation>Error siguiente</translation>
-        </message>
-        <message>
-            <source>Next error (F8)</source>
-            <translation>Error siguiente (F8)</translation>
-        </message>
-        <message>
-            <source>Invalid regular expression: %1</source>
-            <translation>Expresión regular no válida: %1</translation>
-        </message>
-        <message>
-            <source>Filtering…</source>
-            <translation>Filtrando…</translation>
-        </message>
-        <message>
-            <source>%1 lines</source>
-            <translation>%1 líneas</translation>
-        </message>
-        <message>
-            <source>%1 of %2 lines</source>
-            <translation>%1 de %2 líneas</translation>
-        </message>
-    </context>
-    <context>
-        <name>Trainyard::MainWindow</name>
-        <message>
-            <source>Trainyard</source>
-            <translation>Trainyard</translation>
-        </message>
-        <message>
-            <source>Filter: jobId:fmnist* AND state:RUNNING AND labels.owner=alice</source>
-            <translation>Filtro: jobId:fmnist* AND state:RUNNING AND labels.owner=alice</translation>
-        </message>
-        <message>
-            <source>The service's filter syntax: field:value (prefix with a trailing *), field=value, joined by AND; fields jobId, state, labels.KEY, createTime (also &lt; &gt; &lt;= &gt;=). Ctrl+F</source>
-            <translation>La sintaxis de filtros del servicio: campo:valor (prefijo con un * final), campo=valor, unidos con AND; campos jobId, state, labels.CLAVE, createTime (también &lt; &gt; &lt;= &gt;=). Ctrl+F</translation>
-        </message>
-        <message>
-            <source>Select a job to see its overview, topology and logs.</source>
-            <translation>Seleccione un trabajo para ver su resumen, topología y registros.</translation>
-        </message>
-        <message>
-            <source>Filter not applied: %1</source>
-            <translation>Filtro no aplicado: %1</translation>
-        </message>
-        <message>
-            <source>&amp;File</source>
-            <translation>&amp;Archivo</translation>
-        </message>
-        <message>
-            <source>&amp;Quit</source>
-            <translation>&amp;Salir</translation>
-        </message>
-        <message>
-            <source>&amp;View</source>
-            <translation>&amp;Ver</translation>
-        </message>
-        <message>
-            <source>&amp;Refresh</source>
-            <translation>A&amp;ctualizar</translation>
-        </message>
-        <message>
-            <source>&amp;Filter jobs</source>
-            <translation>&amp;Filtrar trabajos</translation>
-        </message>
-        <message>
-            <source>&amp;Job</source>
-            <translation>&amp;Trabajo</translation>
-        </message>
-        <message>
-            <source>&amp;Describe</source>
-            <translation>&amp;Describir</translation>
-        </message>
-        <message>
-            <source>&amp;Cancel job</source>
-            <translation>&amp;Cancelar trabajo</translation>
-        </message>
-        <message>
-            <source>Copy job &amp;ID</source>
-            <translation>Copiar &amp;ID del trabajo</translation>
-        </message>
-        <message>
-            <source>&amp;Open job directory</source>
-            <translation>A&amp;brir directorio del trabajo</translation>
-        </message>
-        <message>
-            <source>&amp;Help</source>
-            <translation>Ay&amp;uda</translation>
-        </message>
-        <message>
-            <source>&amp;About Trainyard</source>
-            <translation>&amp;Acerca de Trainyard</translation>
-        </message>
-        <message>
-            <source>About Trainyard</source>
-            <translation>Acerca de Trainyard</translation>
-        </message>
-        <message>
-            <source>&lt;b&gt;Trainyard&lt;/b&gt;&lt;p&gt;AI Platform Training's workflow on your workstation: submit training jobs, watch their replicas and logs.&lt;/p&gt;</source>
-            <translation>&lt;b&gt;Trainyard&lt;/b&gt;&lt;p&gt;El flujo de trabajo de AI Platform Training en su estación de trabajo: envíe trabajos de entrenamiento y siga sus réplicas y registros.&lt;/p&gt;</translation>
-        </message>
-        <message>
-            <source>States</source>
-            <translation>Estados</translation>
-        </message>
-        <message>
-            <source>All</source>
-            <translation>Todos</translation>
-        </message>
-        <message>
-            <source>Running</source>
-            <translation>En ejecución</translation>
-        </message>
-        <message>
-            <source>Queued</source>
-            <translation>En cola</translation>
-        </message>
-        <message>
-            <source>Succeeded</source>
-            <translation>Completados</translation>
-        </message>
-        <message>
-            <source>Failed</source>
-            <translation>Fallidos</translation>
-        </message>
-        <message>
-            <source>Cancelled</source>
-            <translation>Cancelados</translation>
-        </message>
-        <message>
-            <source>Show %1 jobs (%2)</source>
-            <translation>Mostrar trabajos: %1 (%2)</translation>
-        </message>
-        <message>
-            <source>Executor: –</source>
-            <translation>Ejecutor: –</translation>
-        </message>
-        <message>
-            <source>Executor: %1</source>
-            <translation>Ejecutor: %1</translation>
-        </message>
-        <message>
-            <source>Connected</source>
-            <translation>Conectado</translation>
-        </message>
-        <message>
-            <source>Connecting…</source>
-            <translation>Conectando…</translation>
-        </message>
-        <message>
-            <source>Disconnected</source>
-            <translation>Desconectado</translation>
-        </message>
-        <message>
-            <source>Host: %1 / %2 vCPUs, %3 / %4 GB, %5 / %6 GPUs · %7 running, %8 queued</source>
-            <translation>Host: %1 / %2 vCPU, %3 / %4 GB, %5 / %6 GPU · %7 en ejecución, %8 en cola</translation>
-        </message>
-        <message>
-            <source>Describe</source>
-            <translation>Describir</translation>
-        </message>
-        <message>
-            <source>Cancel job</source>
-            <translation>Cancelar trabajo</translation>
-        </message>
-        <message>
-            <source>Submit similar…</source>
-            <translation>Enviar uno similar…</translation>
-        </message>
-        <message>
-            <source>Copy job ID</source>
-            <translation>Copiar ID del trabajo</translation>
-        </message>
-        <message>
-            <source>Open job directory</source>
-            <translation>Abrir directorio del trabajo</translation>
-        </message>
-        <message>
-            <source>Copied %1</source>
-            <translation>Copiado %1</translation>
-        </message>
-    </context>
-    <context>
-        <name>Trainyard::ReplicaModel</name>
-        <message>
-            <source>signal %1 (SIG%2)</source>
-            <translation>señal %1 (SIG%2)</translation>
-        </message>
-        <message>
-            <source>signal %1</source>
-            <translation>señal %1</translation>
-        </message>
-        <message>
-            <source>exit %1</source>
-            <translation>salida %1</translation>
-        </message>
-        <message>
-            <source>PID %1, address %2</source>
-            <translation>PID %1, dirección %2</translation>
-        </message>
-        <message>
-            <source>none</source>
-            <translation>ninguno</translation>
-        </message>
-        <message>
-            <source>Task</source>
-            <translation>Tarea</translation>
-        </message>
-        <message>
-            <source>State</source>
-            <translation>Estado</translation>
-        </message>
-        <message>
-            <source>PID</source>
-            <translation>PID</translation>
-        </message>
-        <message>
-            <source>Address</source>
-            <translation>Dirección</translation>
-        </message>
-        <message>
-            <source>GPUs</source>
-            <translation>GPU</translation>
-        </message>
-        <message>
-            <source>Restarts</source>
-            <translation>Reinicios</translation>
-        </message>
-        <message>
-            <source>Exit status</source>
-            <translation>Estado de salida</translation>
-        </message>
-    </context>
-    <context>
-        <name>Trainyard::SettingsDialog</name>
-        <message>
-            <source>Settings</source>
-            <translation>Configuración</translation>
-        </message>
-        <message>
-            <source>&amp;Language:</source>
-            <translation>&amp;Idioma:</translation>
-        </message>
-        <message>
-            <source>System default (%1)</source>
-            <translation>Predeterminado del sistema (%1)</translation>
-        </message>
-        <message>
-            <source>The language of the console. "System default" follows the desktop's language settings (LANGUAGE, LC_MESSAGES, LANG).</source>
-            <translation>El idioma de la consola. «Predeterminado del sistema» sigue la configuración de idioma del escritorio (LANGUAGE, LC_MESSAGES, LANG).</translation>
-        </message>
-        <message>
-            <source>The menus and this window switch at once; some views show the new language only after Trainyard restarts.</source>
-            <translation>Los menús y esta ventana cambian de inmediato; algunas vistas muestran el nuevo idioma solo después de reiniciar Trainyard.</translation>
-        </message>
-    </context>
-    <context>
-        <name>Trainyard::State</name>
-        <message>
-            <source>Queued</source>
-            <translation>En cola</translation>
-        </message>
-        <message>
-            <source>Preparing</source>
-            <translation>Preparando</translation>
-        </message>
-        <message>
-            <source>Running</source>
-            <translation>En ejecución</translation>
-        </message>
-        <message>
-            <source>Succeeded</source>
-            <translation>Completado</translation>
-        </message>
-        <message>
-            <source>Failed</source>
-            <translation>Fallido</translation>
-        </message>
-        <message>
-            <source>Cancelling</source>
-            <translation>Cancelando</translation>
-        </message>
-        <message>
-            <source>Cancelled</source>
-            <translation>Cancelado</translation>
-        </message>
-        <message>
-            <source>Pending</source>
-            <translation>Pendiente</translation>
-        </message>
-        <message>
-            <source>Starting</source>
-            <translation>Iniciando</translation>
-        </message>
-        <message>
-            <source>Restarting</source>
-            <translation>Reiniciando</translation>
-        </message>
-        <message>
-            <source>Stopped</source>
-            <translation>Detenido</translation>
-        </message>
-    </context>
-    <context>
-        <name>Trainyard::TopologyView</name>
-        <message>
-            <source>no GPU</source>
-            <translation>sin GPU</translation>
-        </message>
-        <message>
-            <source>GPU %1</source>
-            <translation>GPU %1</translation>
-        </message>
-        <message numerus="yes">
-            <source>%n restart(s)</source>
-            <translation>
-                <numerusform>%n reinicio</numerusform>
-                <numerusform>%n reinicios</numerusform>
-            </translation>
-        </message>
-        <message>
-            <source>%1
+<context>
+    <name>Trainyard::CheckpointCompareFilterModel</name>
+    <message>
+        <source>All tensors</source>
+        <translation>Todos los tensores</translation>
+    </message>
+    <message>
+        <source>All differences</source>
+        <translation>Todas las diferencias</translation>
+    </message>
+    <message>
+        <source>Added</source>
+        <translation>Añadidos</translation>
+    </message>
+    <message>
+        <source>Removed</source>
+        <translation>Eliminados</translation>
+    </message>
+    <message>
+        <source>Shape or type changed</source>
+        <translation>Forma o tipo cambiados</translation>
+    </message>
+    <message>
+        <source>Values changed</source>
+        <translation>Valores cambiados</translation>
+    </message>
+    <message>
+        <source>Unchanged</source>
+        <translation>Sin cambios</translation>
+    </message>
+</context>
+<context>
+    <name>Trainyard::CheckpointCompareModel</name>
+    <message>
+        <source>Added</source>
+        <translation>Añadido</translation>
+    </message>
+    <message>
+        <source>Removed</source>
+        <translation>Eliminado</translation>
+    </message>
+    <message>
+        <source>Shape changed</source>
+        <translation>Forma cambiada</translation>
+    </message>
+    <message>
+        <source>Type changed</source>
+        <translation>Tipo cambiado</translation>
+    </message>
+    <message>
+        <source>Values changed</source>
+        <translation>Valores cambiados</translation>
+    </message>
+    <message>
+        <source>Unchanged</source>
+        <translation>Sin cambios</translation>
+    </message>
+    <message>
+        <source>In both</source>
+        <translation>En ambos</translation>
+    </message>
+    <message>
+        <source>Stored in A as %1</source>
+        <translation>Guardado en A como %1</translation>
+    </message>
+    <message>
+        <source>Stored in B as %1</source>
+        <translation>Guardado en B como %1</translation>
+    </message>
+    <message>
+        <source>No statistics: %1</source>
+        <translation>Sin estadísticas: %1</translation>
+    </message>
+    <message>
+        <source>A: %1
+B: %2</source>
+        <translation>A: %1
+B: %2</translation>
+    </message>
+    <message>
+        <source>no finite values</source>
+        <translation>ningún valor finito</translation>
+    </message>
+    <message>
+        <source>%1 → %2</source>
+        <translation>%1 → %2</translation>
+    </message>
+    <message>
+        <source>Statistic of B minus that of A, over the finite values</source>
+        <translation>Estadística de B menos la de A, sobre los valores finitos</translation>
+    </message>
+    <message>
+        <source>Tensor</source>
+        <translation>Tensor</translation>
+    </message>
+    <message>
+        <source>Change</source>
+        <translation>Cambio</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>Tipo</translation>
+    </message>
+    <message>
+        <source>Shape</source>
+        <translation>Forma</translation>
+    </message>
+    <message>
+        <source>Δ mean</source>
+        <translation>Δ media</translation>
+    </message>
+    <message>
+        <source>Δ std</source>
+        <translation>Δ desv. típ.</translation>
+    </message>
+    <message>
+        <source>Δ min</source>
+        <translation>Δ mín.</translation>
+    </message>
+    <message>
+        <source>Δ max</source>
+        <translation>Δ máx.</translation>
+    </message>
+    <message>
+        <source>a bookkeeping entry has no values</source>
+        <translation>una entrada de gestión interna no tiene valores</translation>
+    </message>
+</context>
+<context>
+    <name>Trainyard::CheckpointListModel</name>
+    <message>
+        <source>TensorFlow bundle</source>
+        <translation>Bundle de TensorFlow</translation>
+    </message>
+    <message>
+        <source>SavedModel</source>
+        <translation>SavedModel</translation>
+    </message>
+    <message>
+        <source>PyTorch</source>
+        <translation>PyTorch</translation>
+    </message>
+    <message>
+        <source>safetensors</source>
+        <translation>safetensors</translation>
+    </message>
+    <message>
+        <source>%1
+The latest checkpoint (named by the &quot;checkpoint&quot; state file)</source>
+        <translation>%1
+El punto de control más reciente (indicado por el archivo de estado «checkpoint»)</translation>
+    </message>
+    <message>
+        <source>%1 (current)</source>
+        <translation>%1 (actual)</translation>
+    </message>
+    <message>
+        <source>Checkpoint</source>
+        <translation>Punto de control</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>Paso</translation>
+    </message>
+    <message>
+        <source>Epoch</source>
+        <translation>Época</translation>
+    </message>
+    <message>
+        <source>Written</source>
+        <translation>Escrito</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>Tamaño</translation>
+    </message>
+    <message>
+        <source>Format</source>
+        <translation>Formato</translation>
+    </message>
+</context>
+<context>
+    <name>Trainyard::CheckpointsPanel</name>
+    <message>
+        <source>Refresh</source>
+        <translation>Actualizar</translation>
+    </message>
+    <message>
+        <source>Copy path</source>
+        <translation>Copiar ruta</translation>
+    </message>
+    <message>
+        <source>Open folder</source>
+        <translation>Abrir carpeta</translation>
+    </message>
+    <message>
+        <source>List the checkpoints in the job directory again</source>
+        <translation>Volver a listar los puntos de control del directorio del trabajo</translation>
+    </message>
+    <message>
+        <source>Copy the selected checkpoint&apos;s path (what TensorFlow, torch.load or safetensors open)</source>
+        <translation>Copiar la ruta del punto de control seleccionado (la que abren TensorFlow, torch.load o safetensors)</translation>
+    </message>
+    <message>
+        <source>Open the folder holding the selected checkpoint in the file manager</source>
+        <translation>Abrir en el gestor de archivos la carpeta que contiene el punto de control seleccionado</translation>
+    </message>
+    <message>
+        <source>Filter tensors by name or type</source>
+        <translation>Filtrar tensores por nombre o tipo</translation>
+    </message>
+    <message>
+        <source>Select a tensor to see its statistics and first values.</source>
+        <translation>Seleccione un tensor para ver sus estadísticas y sus primeros valores.</translation>
+    </message>
+    <message>
+        <source>Values</source>
+        <translation>Valores</translation>
+    </message>
+    <message>
+        <source>Cannot list the checkpoints: %1</source>
+        <translation>No se pueden listar los puntos de control: %1</translation>
+    </message>
+    <message>
+        <source>This job has no job directory, so it writes no checkpoints here.</source>
+        <translation>Este trabajo no tiene directorio del trabajo, así que no escribe puntos de control aquí.</translation>
+    </message>
+    <message>
+        <source>No checkpoints in %1 yet.</source>
+        <translation>Todavía no hay puntos de control en %1.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n checkpoint(s) in %1</source>
+        <translation>
+            <numerusform>%n punto de control en %1</numerusform>
+            <numerusform>%n puntos de control en %1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source> (the folder is too large to list completely)</source>
+        <translation> (la carpeta es demasiado grande para listarla completa)</translation>
+    </message>
+    <message>
+        <source>Reading %1…</source>
+        <translation>Leyendo %1…</translation>
+    </message>
+    <message>
+        <source>Cannot read %1: %2</source>
+        <translation>No se puede leer %1: %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: %n tensor(s), %2</source>
+        <translation>
+            <numerusform>%1: %n tensor, %2</numerusform>
+            <numerusform>%1: %n tensores, %2</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt;: no values: %2</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;: sin valores: %2</translation>
+    </message>
+    <message>
+        <source>Elements</source>
+        <translation>Elementos</translation>
+    </message>
+    <message>
+        <source>Minimum</source>
+        <translation>Mínimo</translation>
+    </message>
+    <message>
+        <source>Maximum</source>
+        <translation>Máximo</translation>
+    </message>
+    <message>
+        <source>Mean</source>
+        <translation>Media</translation>
+    </message>
+    <message>
+        <source>Standard deviation</source>
+        <translation>Desviación típica</translation>
+    </message>
+    <message>
+        <source>NaN</source>
+        <translation>NaN</translation>
+    </message>
+    <message>
+        <source>±Inf</source>
+        <translation>±Inf</translation>
+    </message>
+    <message numerus="yes">
+        <source>… and %n more</source>
+        <translation>
+            <numerusform>… y %n valor más</numerusform>
+            <numerusform>… y %n valores más</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Copied %1</source>
+        <translation>Copiado %1</translation>
+    </message>
+    <message>
+        <source>No application could open %1.</source>
+        <translation>Ninguna aplicación pudo abrir %1.</translation>
+    </message>
+</context>
+<context>
+    <name>Trainyard::ExecutorConnection</name>
+    <message>
+        <source>Starting the executor (%1)…</source>
+        <translation>Iniciando el ejecutor (%1)…</translation>
+    </message>
+    <message>
+        <source>Reconnected to executor</source>
+        <translation>Reconectado al ejecutor</translation>
+    </message>
+    <message>
+        <source>Executor not available: %1</source>
+        <translation>El ejecutor no está disponible: %1</translation>
+    </message>
+    <message>
+        <source>Lost the connection to the executor: %1</source>
+        <translation>Se perdió la conexión con el ejecutor: %1</translation>
+    </message>
+</context>
+<context>
+    <name>Trainyard::JobFilterProxyModel</name>
+    <message>
+        <source>the filter does not parse</source>
+        <translation>el filtro no se puede analizar</translation>
+    </message>
+</context>
+<context>
+    <name>Trainyard::JobListModel</name>
+    <message numerus="yes">
+        <source> (+%n eval)</source>
+        <translation>
+            <numerusform> (+%n de evaluación)</numerusform>
+            <numerusform> (+%n de evaluación)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>1 master, %1 workers, %2 parameter servers, %3 evaluators</source>
+        <translation>1 maestro, %1 trabajadores, %2 servidores de parámetros, %3 evaluadores</translation>
+    </message>
+    <message>
+        <source>Position in queue: %1</source>
+        <translation>Posición en la cola: %1</translation>
+    </message>
+    <message>
+        <source>Job ID</source>
+        <translation>ID del trabajo</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>Estado</translation>
+    </message>
+    <message>
+        <source>Created</source>
+        <translation>Creado</translation>
+    </message>
+    <message>
+        <source>Duration</source>
+        <translation>Duración</translation>
+    </message>
+    <message>
+        <source>Scale tier</source>
+        <translation>Nivel de escala</translation>
+    </message>
+    <message>
+        <source>Replicas (M + W + PS)</source>
+        <translation>Réplicas (M + T + SP)</translation>
+    </message>
+    <message>
+        <source>GPUs</source>
+        <translation>GPU</translation>
+    </message>
+    <message>
+        <source>Labels</source>
+        <translation>Etiquetas</translation>
+    </message>
+</context>
+<context>
+    <name>Trainyard::JobView</name>
+    <message numerus="yes">
+        <source>%n s</source>
+        <translation>
+            <numerusform>%n s</numerusform>
+            <numerusform>%n s</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 min %2 s</source>
+        <translation>%1 min %2 s</translation>
+    </message>
+    <message>
+        <source>%1 h %2 min</source>
+        <translation>%1 h %2 min</translation>
+    </message>
+    <message>
+        <source>Cancel job</source>
+        <translation>Cancelar trabajo</translation>
+    </message>
+    <message>
+        <source>Open job directory</source>
+        <translation>Abrir directorio del trabajo</translation>
+    </message>
+    <message>
+        <source>Submit similar…</source>
+        <translation>Enviar uno similar…</translation>
+    </message>
+    <message>
+        <source>State timeline</source>
+        <translation>Cronología de estados</translation>
+    </message>
+    <message>
+        <source>Stop every replica of this job</source>
+        <translation>Detener todas las réplicas de este trabajo</translation>
+    </message>
+    <message>
+        <source>Open the job directory in the file manager</source>
+        <translation>Abrir el directorio del trabajo en el gestor de archivos</translation>
+    </message>
+    <message>
+        <source>Job (gcloud --config YAML)</source>
+        <translation>Trabajo (YAML de gcloud --config)</translation>
+    </message>
+    <message>
+        <source>Zoom in</source>
+        <translation>Acercar</translation>
+    </message>
+    <message>
+        <source>Zoom in (Ctrl++)</source>
+        <translation>Acercar (Ctrl++)</translation>
+    </message>
+    <message>
+        <source>Zoom out</source>
+        <translation>Alejar</translation>
+    </message>
+    <message>
+        <source>Zoom out (Ctrl+-)</source>
+        <translation>Alejar (Ctrl+-)</translation>
+    </message>
+    <message>
+        <source>Fit</source>
+        <translation>Ajustar</translation>
+    </message>
+    <message>
+        <source>Show the whole cluster (Ctrl+0)</source>
+        <translation>Mostrar todo el clúster (Ctrl+0)</translation>
+    </message>
+    <message>
+        <source>Click a replica to see its logs.</source>
+        <translation>Haga clic en una réplica para ver sus registros.</translation>
+    </message>
+    <message>
+        <source>Overview</source>
+        <translation>Resumen</translation>
+    </message>
+    <message>
+        <source>Topology</source>
+        <translation>Topología</translation>
+    </message>
+    <message>
+        <source>Logs</source>
+        <translation>Registros</translation>
+    </message>
+    <message>
+        <source>Error: %1</source>
+        <translation>Error: %1</translation>
+    </message>
+    <message>
+        <source>Created</source>
+        <translation>Creado</translation>
+    </message>
+    <message>
+        <source>Started</source>
+        <translation>Iniciado</translation>
+    </message>
+    <message>
+        <source>after %1 in the queue</source>
+        <translation>tras %1 en la cola</translation>
+    </message>
+    <message>
+        <source>Waiting</source>
+        <translation>En espera</translation>
+    </message>
+    <message>
+        <source>position %1 in the queue</source>
+        <translation>posición %1 en la cola</translation>
+    </message>
+    <message>
+        <source>ran %1</source>
+        <translation>se ejecutó durante %1</translation>
+    </message>
+    <message>
+        <source>Now: %1</source>
+        <translation>Ahora: %1</translation>
+    </message>
+    <message>
+        <source>running for %1</source>
+        <translation>en ejecución desde hace %1</translation>
+    </message>
+    <message>
+        <source>%1 at %2</source>
+        <translation>%1 a las %2</translation>
+    </message>
+    <message>
+        <source>Seen here: %1</source>
+        <translation>Visto aquí: %1</translation>
+    </message>
+    <message>
+        <source>Cancel job %1? Every replica will be stopped.</source>
+        <translation>¿Cancelar el trabajo %1? Se detendrán todas las réplicas.</translation>
+    </message>
+    <message>
+        <source>Could not cancel %1: %2</source>
+        <translation>No se pudo cancelar %1: %2</translation>
+    </message>
+    <message>
+        <source>Cancelling %1…</source>
+        <translation>Cancelando %1…</translation>
+    </message>
+    <message>
+        <source>The job directory %1 does not exist (yet).</source>
+        <translation>El directorio del trabajo %1 no existe (todavía).</translation>
+    </message>
+    <message>
+        <source>No application could open %1.</source>
+        <translation>Ninguna aplicación pudo abrir %1.</translation>
+    </message>
+    <message>
+        <source>Checkpoints</source>
+        <translation>Puntos de control</translation>
+    </message>
+</context>
+<context>
+    <name>Trainyard::LogPanel</name>
+    <message>
+        <source>Regex</source>
+        <translation>Regex</translation>
+    </message>
+    <message>
+        <source>All replicas</source>
+        <translation>Todas las réplicas</translation>
+    </message>
+    <message>
+        <source>Show the lines of one replica</source>
+        <translation>Mostrar las líneas de una réplica</translation>
+    </message>
+    <message>
+        <source>All severities</source>
+        <translation>Todas las gravedades</translation>
+    </message>
+    <message>
+        <source>Debug and above</source>
+        <translation>Depuración y superiores</translation>
+    </message>
+    <message>
+        <source>Info and above</source>
+        <translation>Información y superiores</translation>
+    </message>
+    <message>
+        <source>Warnings and above</source>
+        <translation>Advertencias y superiores</translation>
+    </message>
+    <message>
+        <source>Errors and above</source>
+        <translation>Errores y superiores</translation>
+    </message>
+    <message>
+        <source>Minimum severity</source>
+        <translation>Gravedad mínima</translation>
+    </message>
+    <message>
+        <source>Filter lines (text)</source>
+        <translation>Filtrar líneas (texto)</translation>
+    </message>
+    <message>
+        <source>Treat the filter as a regular expression</source>
+        <translation>Tratar el filtro como una expresión regular</translation>
+    </message>
+    <message>
+        <source>Follow</source>
+        <translation>Seguir</translation>
+    </message>
+    <message>
+        <source>Keep the newest line in view (End)</source>
+        <translation>Mantener visible la línea más reciente (Fin)</translation>
+    </message>
+    <message>
+        <source>Previous error</source>
+        <translation>Error anterior</translation>
+    </message>
+    <message>
+        <source>Previous error (Shift+F8)</source>
+        <translation>Error anterior (Mayús+F8)</translation>
+    </message>
+    <message>
+        <source>Next error</source>
+        <translation>Error siguiente</translation>
+    </message>
+    <message>
+        <source>Next error (F8)</source>
+        <translation>Error siguiente (F8)</translation>
+    </message>
+    <message>
+        <source>Invalid regular expression: %1</source>
+        <translation>Expresión regular no válida: %1</translation>
+    </message>
+    <message>
+        <source>Filtering…</source>
+        <translation>Filtrando…</translation>
+    </message>
+    <message>
+        <source>%1 lines</source>
+        <translation>%1 líneas</translation>
+    </message>
+    <message>
+        <source>%1 of %2 lines</source>
+        <translation>%1 de %2 líneas</translation>
+    </message>
+</context>
+<context>
+    <name>Trainyard::MainWindow</name>
+    <message>
+        <source>Trainyard</source>
+        <translation>Trainyard</translation>
+    </message>
+    <message>
+        <source>Filter: jobId:fmnist* AND state:RUNNING AND labels.owner=alice</source>
+        <translation>Filtro: jobId:fmnist* AND state:RUNNING AND labels.owner=alice</translation>
+    </message>
+    <message>
+        <source>The service&apos;s filter syntax: field:value (prefix with a trailing *), field=value, joined by AND; fields jobId, state, labels.KEY, createTime (also &lt; &gt; &lt;= &gt;=). Ctrl+F</source>
+        <translation>La sintaxis de filtros del servicio: campo:valor (prefijo con un * final), campo=valor, unidos con AND; campos jobId, state, labels.CLAVE, createTime (también &lt; &gt; &lt;= &gt;=). Ctrl+F</translation>
+    </message>
+    <message>
+        <source>Select a job to see its overview, topology and logs.</source>
+        <translation>Seleccione un trabajo para ver su resumen, topología y registros.</translation>
+    </message>
+    <message>
+        <source>Filter not applied: %1</source>
+        <translation>Filtro no aplicado: %1</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>&amp;Archivo</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>&amp;Salir</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>&amp;Ver</translation>
+    </message>
+    <message>
+        <source>&amp;Refresh</source>
+        <translation>A&amp;ctualizar</translation>
+    </message>
+    <message>
+        <source>&amp;Filter jobs</source>
+        <translation>&amp;Filtrar trabajos</translation>
+    </message>
+    <message>
+        <source>&amp;Job</source>
+        <translation>&amp;Trabajo</translation>
+    </message>
+    <message>
+        <source>&amp;Describe</source>
+        <translation>&amp;Describir</translation>
+    </message>
+    <message>
+        <source>&amp;Cancel job</source>
+        <translation>&amp;Cancelar trabajo</translation>
+    </message>
+    <message>
+        <source>Copy job &amp;ID</source>
+        <translation>Copiar &amp;ID del trabajo</translation>
+    </message>
+    <message>
+        <source>&amp;Open job directory</source>
+        <translation>A&amp;brir directorio del trabajo</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>Ay&amp;uda</translation>
+    </message>
+    <message>
+        <source>&amp;About Trainyard</source>
+        <translation>&amp;Acerca de Trainyard</translation>
+    </message>
+    <message>
+        <source>About Trainyard</source>
+        <translation>Acerca de Trainyard</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Trainyard&lt;/b&gt;&lt;p&gt;AI Platform Training&apos;s workflow on your workstation: submit training jobs, watch their replicas and logs.&lt;/p&gt;</source>
+        <translation>&lt;b&gt;Trainyard&lt;/b&gt;&lt;p&gt;El flujo de trabajo de AI Platform Training en su estación de trabajo: envíe trabajos de entrenamiento y siga sus réplicas y registros.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>States</source>
+        <translation>Estados</translation>
+    </message>
+    <message>
+        <source>All</source>
+        <translation>Todos</translation>
+    </message>
+    <message>
+        <source>Running</source>
+        <translation>En ejecución</translation>
+    </message>
+    <message>
+        <source>Queued</source>
+        <translation>En cola</translation>
+    </message>
+    <message>
+        <source>Succeeded</source>
+        <translation>Completados</translation>
+    </message>
+    <message>
+        <source>Failed</source>
+        <translation>Fallidos</translation>
+    </message>
+    <message>
+        <source>Cancelled</source>
+        <translation>Cancelados</translation>
+    </message>
+    <message>
+        <source>Show %1 jobs (%2)</source>
+        <translation>Mostrar trabajos: %1 (%2)</translation>
+    </message>
+    <message>
+        <source>Executor: –</source>
+        <translation>Ejecutor: –</translation>
+    </message>
+    <message>
+        <source>Executor: %1</source>
+        <translation>Ejecutor: %1</translation>
+    </message>
+    <message>
+        <source>Connected</source>
+        <translation>Conectado</translation>
+    </message>
+    <message>
+        <source>Connecting…</source>
+        <translation>Conectando…</translation>
+    </message>
+    <message>
+        <source>Disconnected</source>
+        <translation>Desconectado</translation>
+    </message>
+    <message>
+        <source>Host: %1 / %2 vCPUs, %3 / %4 GB, %5 / %6 GPUs · %7 running, %8 queued</source>
+        <translation>Host: %1 / %2 vCPU, %3 / %4 GB, %5 / %6 GPU · %7 en ejecución, %8 en cola</translation>
+    </message>
+    <message>
+        <source>Describe</source>
+        <translation>Describir</translation>
+    </message>
+    <message>
+        <source>Cancel job</source>
+        <translation>Cancelar trabajo</translation>
+    </message>
+    <message>
+        <source>Submit similar…</source>
+        <translation>Enviar uno similar…</translation>
+    </message>
+    <message>
+        <source>Copy job ID</source>
+        <translation>Copiar ID del trabajo</translation>
+    </message>
+    <message>
+        <source>Open job directory</source>
+        <translation>Abrir directorio del trabajo</translation>
+    </message>
+    <message>
+        <source>Copied %1</source>
+        <translation>Copiado %1</translation>
+    </message>
+    <message>
+        <source>&amp;Settings…</source>
+        <translation>&amp;Configuración…</translation>
+    </message>
+    <message>
+        <source>&amp;Submit Job…</source>
+        <translation>&amp;Enviar trabajo…</translation>
+    </message>
+</context>
+<context>
+    <name>Trainyard::ReplicaModel</name>
+    <message>
+        <source>signal %1 (SIG%2)</source>
+        <translation>señal %1 (SIG%2)</translation>
+    </message>
+    <message>
+        <source>signal %1</source>
+        <translation>señal %1</translation>
+    </message>
+    <message>
+        <source>exit %1</source>
+        <translation>salida %1</translation>
+    </message>
+    <message>
+        <source>PID %1, address %2</source>
+        <translation>PID %1, dirección %2</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>ninguno</translation>
+    </message>
+    <message>
+        <source>Task</source>
+        <translation>Tarea</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>Estado</translation>
+    </message>
+    <message>
+        <source>PID</source>
+        <translation>PID</translation>
+    </message>
+    <message>
+        <source>Address</source>
+        <translation>Dirección</translation>
+    </message>
+    <message>
+        <source>GPUs</source>
+        <translation>GPU</translation>
+    </message>
+    <message>
+        <source>Restarts</source>
+        <translation>Reinicios</translation>
+    </message>
+    <message>
+        <source>Exit status</source>
+        <translation>Estado de salida</translation>
+    </message>
+</context>
+<context>
+    <name>Trainyard::SettingsDialog</name>
+    <message>
+        <source>Settings</source>
+        <translation>Configuración</translation>
+    </message>
+    <message>
+        <source>&amp;Language:</source>
+        <translation>&amp;Idioma:</translation>
+    </message>
+    <message>
+        <source>System default (%1)</source>
+        <translation>Predeterminado del sistema (%1)</translation>
+    </message>
+    <message>
+        <source>The language of the console. &quot;System default&quot; follows the desktop&apos;s language settings (LANGUAGE, LC_MESSAGES, LANG).</source>
+        <translation>El idioma de la consola. «Predeterminado del sistema» sigue la configuración de idioma del escritorio (LANGUAGE, LC_MESSAGES, LANG).</translation>
+    </message>
+    <message>
+        <source>The new language applies to windows opened from now on; restart Trainyard to see it everywhere.</source>
+        <translation>El nuevo idioma se aplica a las ventanas que se abran a partir de ahora; reinicie Trainyard para verlo en todas partes.</translation>
+    </message>
+</context>
+<context>
+    <name>Trainyard::State</name>
+    <message>
+        <source>Queued</source>
+        <translation>En cola</translation>
+    </message>
+    <message>
+        <source>Preparing</source>
+        <translation>Preparando</translation>
+    </message>
+    <message>
+        <source>Running</source>
+        <translation>En ejecución</translation>
+    </message>
+    <message>
+        <source>Succeeded</source>
+        <translation>Completado</translation>
+    </message>
+    <message>
+        <source>Failed</source>
+        <translation>Fallido</translation>
+    </message>
+    <message>
+        <source>Cancelling</source>
+        <translation>Cancelando</translation>
+    </message>
+    <message>
+        <source>Cancelled</source>
+        <translation>Cancelado</translation>
+    </message>
+    <message>
+        <source>Pending</source>
+        <translation>Pendiente</translation>
+    </message>
+    <message>
+        <source>Starting</source>
+        <translation>Iniciando</translation>
+    </message>
+    <message>
+        <source>Restarting</source>
+        <translation>Reiniciando</translation>
+    </message>
+    <message>
+        <source>Stopped</source>
+        <translation>Detenido</translation>
+    </message>
+</context>
+<context>
+    <name>Trainyard::SubmitWizard</name>
+    <message>
+        <source>Submit Training Job</source>
+        <translation>Enviar trabajo de entrenamiento</translation>
+    </message>
+    <message>
+        <source>&amp;Submit</source>
+        <translation>&amp;Enviar</translation>
+    </message>
+    <message>
+        <source>No executor is connected.</source>
+        <translation>No hay ningún ejecutor conectado.</translation>
+    </message>
+</context>
+<context>
+    <name>Trainyard::TensorTableModel</name>
+    <message>
+        <source>%1
+Stored as %2</source>
+        <translation>%1
+Guardado como %2</translation>
+    </message>
+    <message>
+        <source>Tensor</source>
+        <translation>Tensor</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>Tipo</translation>
+    </message>
+    <message>
+        <source>Shape</source>
+        <translation>Forma</translation>
+    </message>
+    <message>
+        <source>Elements</source>
+        <translation>Elementos</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>Tamaño</translation>
+    </message>
+</context>
+<context>
+    <name>Trainyard::TopologyView</name>
+    <message>
+        <source>no GPU</source>
+        <translation>sin GPU</translation>
+    </message>
+    <message>
+        <source>GPU %1</source>
+        <translation>GPU %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n restart(s)</source>
+        <translation>
+            <numerusform>%n reinicio</numerusform>
+            <numerusform>%n reinicios</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1
 PID: %2
 Address: %3
 Machine type: %4</source>
-            <translation>%1
+        <translation>%1
 PID: %2
 Dirección: %3
 Tipo de máquina: %4</translation>
-        </message>
-        <message>
-            <source>none</source>
-            <translation>ninguno</translation>
-        </message>
-        <message>
-            <source>Evaluators (not part of the cluster)</source>
-            <translation>Evaluadores (fuera del clúster)</translation>
-        </message>
-    </context>
-    <context>
-        <name>main</name>
-        <message>
-            <source>Trainyard console: submit and watch training jobs.</source>
-            <translation>Consola de Trainyard: envíe y supervise trabajos de entrenamiento.</translation>
-        </message>
-        <message>
-            <source>Talk to the executor at URL (never auto-started).</source>
-            <translation>Comunicarse con el ejecutor en URL (nunca se inicia automáticamente).</translation>
-        </message>
-        <message>
-            <source>Do not start the bundled executor when none answers.</source>
-            <translation>No iniciar el ejecutor incluido cuando ninguno responde.</translation>
-        </message>
-    </context>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>ninguno</translation>
+    </message>
+    <message>
+        <source>Evaluators (not part of the cluster)</source>
+        <translation>Evaluadores (fuera del clúster)</translation>
+    </message>
+</context>
+<context>
+    <name>Trainyard::WizardAppPage</name>
+    <message>
+        <source>&amp;Folder…</source>
+        <translation>&amp;Carpeta…</translation>
+    </message>
+    <message>
+        <source>&amp;Archive…</source>
+        <translation>A&amp;rchivo comprimido…</translation>
+    </message>
+    <message>
+        <source>S&amp;plit command line</source>
+        <translation>&amp;Dividir línea de órdenes</translation>
+    </message>
+    <message>
+        <source>Training application</source>
+        <translation>Aplicación de entrenamiento</translation>
+    </message>
+    <message>
+        <source>The Python package to install and the module to run (python -m MODULE ARGS…). Drop a package folder or .tar.gz here.</source>
+        <translation>El paquete de Python que se instala y el módulo que se ejecuta (python -m MÓDULO ARGUMENTOS…). Suelte aquí una carpeta de paquete o un .tar.gz.</translation>
+    </message>
+    <message>
+        <source>Folder with setup.py or pyproject.toml, or an sdist .tar.gz</source>
+        <translation>Carpeta con setup.py o pyproject.toml, o un sdist .tar.gz</translation>
+    </message>
+    <message>
+        <source>e.g. trainer.task</source>
+        <translation>p. ej. trainer.task</translation>
+    </message>
+    <message>
+        <source>One argument per line, e.g.
+--epochs
+5</source>
+        <translation>Un argumento por línea, p. ej.
+--epochs
+5</translation>
+    </message>
+    <message>
+        <source>Split a one-line shell command line into one argument per line</source>
+        <translation>Dividir una línea de órdenes de shell en un argumento por línea</translation>
+    </message>
+    <message>
+        <source>&amp;Package:</source>
+        <translation>&amp;Paquete:</translation>
+    </message>
+    <message>
+        <source>&amp;Module:</source>
+        <translation>&amp;Módulo:</translation>
+    </message>
+    <message>
+        <source>Ar&amp;guments:</source>
+        <translation>Ar&amp;gumentos:</translation>
+    </message>
+    <message>
+        <source>&amp;Runtime version:</source>
+        <translation>&amp;Versión del entorno de ejecución:</translation>
+    </message>
+    <message>
+        <source>P&amp;ython version:</source>
+        <translation>Versión de P&amp;ython:</translation>
+    </message>
+    <message>
+        <source>Package folder</source>
+        <translation>Carpeta del paquete</translation>
+    </message>
+    <message>
+        <source>Package archive</source>
+        <translation>Archivo comprimido del paquete</translation>
+    </message>
+    <message>
+        <source>Source distributions (*.tar.gz)</source>
+        <translation>Distribuciones de código fuente (*.tar.gz)</translation>
+    </message>
+    <message>
+        <source>Runtime default</source>
+        <translation>Predeterminada del entorno de ejecución</translation>
+    </message>
+    <message>
+        <source>%1 (not in the executor&apos;s catalog)</source>
+        <translation>%1 (no está en el catálogo del ejecutor)</translation>
+    </message>
+    <message>
+        <source>Executor default</source>
+        <translation>Predeterminada del ejecutor</translation>
+    </message>
+    <message>
+        <source>%1 (Python %2, %3)</source>
+        <translation>%1 (Python %2, %3)</translation>
+    </message>
+    <message>
+        <source>The arguments have a quote that is not closed.</source>
+        <translation>Los argumentos tienen una comilla sin cerrar.</translation>
+    </message>
+    <message>
+        <source>%1 does not exist.</source>
+        <translation>%1 no existe.</translation>
+    </message>
+    <message>
+        <source>%1 is a folder without setup.py or pyproject.toml: not a Python package.</source>
+        <translation>%1 es una carpeta sin setup.py ni pyproject.toml: no es un paquete de Python.</translation>
+    </message>
+    <message>
+        <source>%1 is neither a package folder nor a source distribution (.tar.gz).</source>
+        <translation>%1 no es ni una carpeta de paquete ni una distribución de código fuente (.tar.gz).</translation>
+    </message>
+    <message>
+        <source>%1 is not readable.</source>
+        <translation>%1 no se puede leer.</translation>
+    </message>
+    <message>
+        <source>Choose the package to install: a folder with setup.py or pyproject.toml, or a .tar.gz.</source>
+        <translation>Elija el paquete que se instalará: una carpeta con setup.py o pyproject.toml, o un .tar.gz.</translation>
+    </message>
+    <message>
+        <source>Name the module to run, e.g. trainer.task.</source>
+        <translation>Indique el módulo que se ejecutará, p. ej. trainer.task.</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a Python module name (dotted identifiers, e.g. trainer.task).</source>
+        <translation>«%1» no es un nombre de módulo de Python (identificadores separados por puntos, p. ej. trainer.task).</translation>
+    </message>
+</context>
+<context>
+    <name>Trainyard::WizardComputePage</name>
+    <message>
+        <source>Master</source>
+        <translation>Maestro</translation>
+    </message>
+    <message>
+        <source>Workers</source>
+        <translation>Trabajadores</translation>
+    </message>
+    <message>
+        <source>Parameter servers</source>
+        <translation>Servidores de parámetros</translation>
+    </message>
+    <message>
+        <source>Evaluators</source>
+        <translation>Evaluadores</translation>
+    </message>
+    <message>
+        <source>%1 — %2 vCPUs, %3 GB</source>
+        <translation>%1 — %2 vCPU, %3 GB</translation>
+    </message>
+    <message>
+        <source>%1 × %2 %3 (%4 vCPUs, %5 GB)</source>
+        <translation>%1 × %2 %3 (%4 vCPU, %5 GB)</translation>
+    </message>
+    <message>
+        <source> + %1 × %2</source>
+        <translation> + %1 × %2</translation>
+    </message>
+    <message>
+        <source>Compute</source>
+        <translation>Recursos de cómputo</translation>
+    </message>
+    <message>
+        <source>A scale tier, or CUSTOM machine types and counts per role. Replicas run as processes on this host.</source>
+        <translation>Un nivel de escala, o tipos de máquina y cantidades por rol con CUSTOM. Las réplicas se ejecutan como procesos en este host.</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Role&lt;/b&gt;</source>
+        <translation>&lt;b&gt;Rol&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Machine type&lt;/b&gt;</source>
+        <translation>&lt;b&gt;Tipo de máquina&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Count&lt;/b&gt;</source>
+        <translation>&lt;b&gt;Cantidad&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Accelerator&lt;/b&gt;</source>
+        <translation>&lt;b&gt;Acelerador&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>(none)</source>
+        <translation>(ninguno)</translation>
+    </message>
+    <message>
+        <source>A job has exactly one master.</source>
+        <translation>Un trabajo tiene exactamente un maestro.</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Scale tier&lt;/b&gt;</source>
+        <translation>&lt;b&gt;Nivel de escala&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>Your machine types and counts (below)</source>
+        <translation>Sus tipos de máquina y cantidades (abajo)</translation>
+    </message>
+    <message>
+        <source>Unavailable: %1</source>
+        <translation>No disponible: %1</translation>
+    </message>
+    <message>
+        <source>Choose a machine type first</source>
+        <translation>Elija primero un tipo de máquina</translation>
+    </message>
+    <message>
+        <source>Comes with %1 × %2</source>
+        <translation>Incluye %1 × %2</translation>
+    </message>
+    <message>
+        <source>No accelerators for this machine type</source>
+        <translation>No hay aceleradores para este tipo de máquina</translation>
+    </message>
+    <message>
+        <source>Host not known yet</source>
+        <translation>Todavía no se conoce el host</translation>
+    </message>
+    <message>
+        <source>No GPUs on this host</source>
+        <translation>No hay GPU en este host</translation>
+    </message>
+    <message>
+        <source>None</source>
+        <translation>Ninguno</translation>
+    </message>
+    <message>
+        <source>%1 (%2 on this host)</source>
+        <translation>%1 (%2 en este host)</translation>
+    </message>
+    <message>
+        <source>This host has no GPU this machine type takes</source>
+        <translation>Este host no tiene ninguna GPU compatible con este tipo de máquina</translation>
+    </message>
+    <message>
+        <source>%1 (not on this host)</source>
+        <translation>%1 (no está en este host)</translation>
+    </message>
+    <message>
+        <source>%1 (more than this host has)</source>
+        <translation>%1 (más de las que tiene este host)</translation>
+    </message>
+    <message>
+        <source>%1 (unknown machine type)</source>
+        <translation>%1 (tipo de máquina desconocido)</translation>
+    </message>
+    <message>
+        <source>CUSTOM needs a master machine type.</source>
+        <translation>CUSTOM necesita un tipo de máquina para el maestro.</translation>
+    </message>
+    <message>
+        <source>%1: %2 requested; choose their machine type.</source>
+        <translation>%1: se solicitan %2; elija su tipo de máquina.</translation>
+    </message>
+    <message>
+        <source>Choose a scale tier.</source>
+        <translation>Elija un nivel de escala.</translation>
+    </message>
+    <message>
+        <source>Complete the roles above to see what this job needs.</source>
+        <translation>Complete los roles de arriba para ver lo que necesita este trabajo.</translation>
+    </message>
+    <message>
+        <source>The executor has not said what this host has yet, so whether the job fits is not known.</source>
+        <translation>El ejecutor todavía no ha indicado qué tiene este host, así que no se sabe si el trabajo cabe.</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Can never run here:&lt;/b&gt;</source>
+        <translation>&lt;b&gt;Nunca podrá ejecutarse aquí:&lt;/b&gt;</translation>
+    </message>
+    <message numerus="yes">
+        <source>Needs %n replica(s)</source>
+        <translation>
+            <numerusform>Necesita %n réplica</numerusform>
+            <numerusform>Necesita %n réplicas</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>, %1 vCPUs, %2 GB</source>
+        <translation>, %1 vCPU, %2 GB</translation>
+    </message>
+    <message numerus="yes">
+        <source>, %n GPU(s)</source>
+        <translation>
+            <numerusform>, %n GPU</numerusform>
+            <numerusform>, %n GPU</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n job(s) are queued ahead of it (first in, first out).</source>
+        <translation>
+            <numerusform>Hay %n trabajo en cola por delante (el primero en entrar es el primero en salir).</numerusform>
+            <numerusform>Hay %n trabajos en cola por delante (el primero en entrar es el primero en salir).</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The host is idle; a job alone on the host always starts.</source>
+        <translation>El host está inactivo; un trabajo que está solo en el host siempre se inicia.</translation>
+    </message>
+    <message>
+        <source>%1 running job(s) hold %2 of %3 vCPUs, %4 of %5 GB and %6 of %7 GPUs.</source>
+        <translation>Trabajos en ejecución: %1; ocupan %2 de %3 vCPU, %4 de %5 GB y %6 de %7 GPU.</translation>
+    </message>
+    <message>
+        <source>Free now: %1 vCPUs, %2 GB, %3 GPUs.</source>
+        <translation>Libre ahora: %1 vCPU, %2 GB, %3 GPU.</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Fits this host now.&lt;/b&gt;</source>
+        <translation>&lt;b&gt;Cabe en este host ahora.&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Will queue.&lt;/b&gt;</source>
+        <translation>&lt;b&gt;Quedará en cola.&lt;/b&gt;</translation>
+    </message>
+</context>
+<context>
+    <name>Trainyard::WizardJobPage</name>
+    <message>
+        <source>&amp;Suggest</source>
+        <translation>Su&amp;gerir</translation>
+    </message>
+    <message>
+        <source>&amp;Add label</source>
+        <translation>Aña&amp;dir etiqueta</translation>
+    </message>
+    <message>
+        <source>&amp;Remove label</source>
+        <translation>&amp;Quitar etiqueta</translation>
+    </message>
+    <message>
+        <source>&amp;Import config…</source>
+        <translation>I&amp;mportar configuración…</translation>
+    </message>
+    <message>
+        <source>Job</source>
+        <translation>Trabajo</translation>
+    </message>
+    <message>
+        <source>Name the job and label it, or start from a gcloud --config file.</source>
+        <translation>Asigne un nombre al trabajo y etiquételo, o parta de un archivo de gcloud --config.</translation>
+    </message>
+    <message>
+        <source>e.g. fmnist_20261122_061500</source>
+        <translation>p. ej. fmnist_20261122_061500</translation>
+    </message>
+    <message>
+        <source>Letters, digits and underscores; starts with a letter; at most 128 characters.</source>
+        <translation>Letras, dígitos y guiones bajos; empieza por una letra; como máximo 128 caracteres.</translation>
+    </message>
+    <message>
+        <source>Build &lt;base&gt;_&lt;YYYYMMDD_HHMMSS&gt; from the current text or the module name</source>
+        <translation>Construir &lt;base&gt;_&lt;YYYYMMDD_HHMMSS&gt; a partir del texto actual o del nombre del módulo</translation>
+    </message>
+    <message>
+        <source>Key</source>
+        <translation>Clave</translation>
+    </message>
+    <message>
+        <source>Value</source>
+        <translation>Valor</translation>
+    </message>
+    <message>
+        <source>Fill every page from a YAML or JSON job config (gcloud --config)</source>
+        <translation>Rellenar todas las páginas a partir de una configuración de trabajo YAML o JSON (gcloud --config)</translation>
+    </message>
+    <message>
+        <source>Job &amp;ID:</source>
+        <translation>&amp;ID del trabajo:</translation>
+    </message>
+    <message>
+        <source>&amp;Labels:</source>
+        <translation>E&amp;tiquetas:</translation>
+    </message>
+    <message>
+        <source>Import job config</source>
+        <translation>Importar configuración del trabajo</translation>
+    </message>
+    <message>
+        <source>Job configs (*.yaml *.yml *.json);;All files (*)</source>
+        <translation>Configuraciones de trabajo (*.yaml *.yml *.json);;Todos los archivos (*)</translation>
+    </message>
+    <message>
+        <source>Imported %1.</source>
+        <translation>Se importó %1.</translation>
+    </message>
+    <message>
+        <source>Could not import %1: %2</source>
+        <translation>No se pudo importar %1: %2</translation>
+    </message>
+    <message>
+        <source>Checking whether the ID is free…</source>
+        <translation>Comprobando si el ID está libre…</translation>
+    </message>
+    <message>
+        <source>A job with the ID &quot;%1&quot; already exists on this executor.</source>
+        <translation>Ya existe un trabajo con el ID «%1» en este ejecutor.</translation>
+    </message>
+    <message>
+        <source>✓ No job has this ID yet.</source>
+        <translation>✓ Ningún trabajo tiene todavía este ID.</translation>
+    </message>
+    <message>
+        <source>Could not check whether the ID is free: %1</source>
+        <translation>No se pudo comprobar si el ID está libre: %1</translation>
+    </message>
+    <message>
+        <source>Row %1: a label needs a key.</source>
+        <translation>Fila %1: una etiqueta necesita una clave.</translation>
+    </message>
+    <message>
+        <source>The key &quot;%1&quot; appears more than once.</source>
+        <translation>La clave «%1» aparece más de una vez.</translation>
+    </message>
+</context>
+<context>
+    <name>Trainyard::WizardOutputPage</name>
+    <message>
+        <source>&amp;Browse…</source>
+        <translation>E&amp;xaminar…</translation>
+    </message>
+    <message>
+        <source>Output</source>
+        <translation>Salida</translation>
+    </message>
+    <message>
+        <source>The job dir receives checkpoints and summaries; the trainer gets it as --job-dir.</source>
+        <translation>El directorio del trabajo recibe los puntos de control y los resúmenes; el programa de entrenamiento lo recibe como --job-dir.</translation>
+    </message>
+    <message>
+        <source>Optional: a folder for the job&apos;s output</source>
+        <translation>Opcional: una carpeta para la salida del trabajo</translation>
+    </message>
+    <message>
+        <source>&amp;Job dir:</source>
+        <translation>Directorio del &amp;trabajo:</translation>
+    </message>
+    <message>
+        <source>Job dir</source>
+        <translation>Directorio del trabajo</translation>
+    </message>
+    <message>
+        <source>%1 is a URL; a job dir here is a local folder.</source>
+        <translation>%1 es una URL; aquí el directorio del trabajo es una carpeta local.</translation>
+    </message>
+    <message>
+        <source>%1 is a file, not a folder.</source>
+        <translation>%1 es un archivo, no una carpeta.</translation>
+    </message>
+    <message>
+        <source>%1 is not writable.</source>
+        <translation>No se puede escribir en %1.</translation>
+    </message>
+    <message>
+        <source>%1 cannot be created: %2 is not a folder.</source>
+        <translation>No se puede crear %1: %2 no es una carpeta.</translation>
+    </message>
+    <message>
+        <source>%1 cannot be created: %2 is not writable.</source>
+        <translation>No se puede crear %1: no se puede escribir en %2.</translation>
+    </message>
+    <message>
+        <source>This folder already holds checkpoints (%1); the trainer will resume from them instead of starting over.</source>
+        <translation>Esta carpeta ya contiene puntos de control (%1); el programa de entrenamiento continuará a partir de ellos en lugar de empezar de nuevo.</translation>
+    </message>
+</context>
+<context>
+    <name>Trainyard::WizardReviewPage</name>
+    <message>
+        <source>&amp;Copy command</source>
+        <translation>&amp;Copiar orden</translation>
+    </message>
+    <message>
+        <source>&amp;Export config…</source>
+        <translation>E&amp;xportar configuración…</translation>
+    </message>
+    <message>
+        <source>Review</source>
+        <translation>Revisión</translation>
+    </message>
+    <message>
+        <source>The job as a gcloud --config file and as a trainyardctl command. Finish submits it.</source>
+        <translation>El trabajo como archivo de gcloud --config y como orden de trainyardctl. Al finalizar, se envía.</translation>
+    </message>
+    <message>
+        <source>Config (&amp;YAML):</source>
+        <translation>Configuración (&amp;YAML):</translation>
+    </message>
+    <message>
+        <source>Co&amp;mmand line:</source>
+        <translation>&amp;Línea de órdenes:</translation>
+    </message>
+    <message>
+        <source>Export job config</source>
+        <translation>Exportar configuración del trabajo</translation>
+    </message>
+    <message>
+        <source>YAML (*.yaml *.yml)</source>
+        <translation>YAML (*.yaml *.yml)</translation>
+    </message>
+    <message>
+        <source>Could not write %1: %2</source>
+        <translation>No se pudo escribir %1: %2</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+</context>
+<context>
+    <name>main</name>
+    <message>
+        <source>Trainyard console: submit and watch training jobs.</source>
+        <translation>Consola de Trainyard: envíe y supervise trabajos de entrenamiento.</translation>
+    </message>
+    <message>
+        <source>Talk to the executor at URL (never auto-started).</source>
+        <translation>Comunicarse con el ejecutor en URL (nunca se inicia automáticamente).</translation>
+    </message>
+    <message>
+        <source>Do not start the bundled executor when none answers.</source>
+        <translation>No iniciar el ejecutor incluido cuando ninguno responde.</translation>
+    </message>
+</context>
 </TS>
