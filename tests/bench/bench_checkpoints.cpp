@@ -81,7 +81,7 @@ void report(const char* name, double ours, double baseline)
         std::printf("%s: failed (ours %.3f, baseline %.3f)\n", name, ours, baseline);
         return;
     }
-    std::printf("%s: ours %.3f ms, baseline %.3f ms, ratio %.1f\n", name, ours, baseline, baseline / ours);
+    std::printf("%s: ours %.3f ms, baseline %.3f ms, ratio %.3g\n", name, ours, baseline, baseline / ours);
     std::fflush(stdout);
 }
 
