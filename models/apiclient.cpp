@@ -481,11 +481,19 @@ void ApiClient::replicas(const QString& jobId, QObject* context, Callback<QList<
 void ApiClient::logs(const QString& jobId, const QString& taskName, const QString& minSeverity, int pageSize,
     const QString& pageToken, QObject* context, Callback<LogPage> done)
 {
+    logs(jobId, taskName, minSeverity, QString(), pageSize, pageToken, context, std::move(done));
+}
+
+void ApiClient::logs(const QString& jobId, const QString& taskName, const QString& minSeverity, const QString& contains,
+    int pageSize, const QString& pageToken, QObject* context, Callback<LogPage> done)
+{
     QUrlQuery q;
     if (!taskName.isEmpty())
         q.addQueryItem(QStringLiteral("taskName"), QString::fromLatin1(QUrl::toPercentEncoding(taskName)));
     if (!minSeverity.isEmpty())
         q.addQueryItem(QStringLiteral("severity"), QString::fromLatin1(QUrl::toPercentEncoding(minSeverity)));
+    if (!contains.isEmpty())
+        q.addQueryItem(QStringLiteral("contains"), QString::fromLatin1(QUrl::toPercentEncoding(contains)));
     if (pageSize > 0)
         q.addQueryItem(QStringLiteral("pageSize"), QString::number(pageSize));
     if (!pageToken.isEmpty())
@@ -699,7 +707,8 @@ ApiStream* ApiClient::followMetrics(const QString& jobId, const QString& series,
     return new ApiStream(m_nam->get(req), jobId, nullptr);
 }
 
-ApiStream* ApiClient::followLogs(const QString& jobId, const QString& taskName, const QString& minSeverity)
+ApiStream* ApiClient::followLogs(
+    const QString& jobId, const QString& taskName, const QString& minSeverity, const QString& contains)
 {
     QUrlQuery q;
     q.addQueryItem(QStringLiteral("follow"), QStringLiteral("true"));
@@ -707,6 +716,8 @@ ApiStream* ApiClient::followLogs(const QString& jobId, const QString& taskName, 
         q.addQueryItem(QStringLiteral("taskName"), QString::fromLatin1(QUrl::toPercentEncoding(taskName)));
     if (!minSeverity.isEmpty())
         q.addQueryItem(QStringLiteral("severity"), QString::fromLatin1(QUrl::toPercentEncoding(minSeverity)));
+    if (!contains.isEmpty())
+        q.addQueryItem(QStringLiteral("contains"), QString::fromLatin1(QUrl::toPercentEncoding(contains)));
     QNetworkRequest req(projectUrl(
         QStringLiteral("/jobs/") + pathSegment(jobId) + QStringLiteral("/logs"), q.query(QUrl::FullyEncoded)));
     req.setRawHeader("Authorization", "Bearer " + m_token);

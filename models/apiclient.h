@@ -268,6 +268,9 @@ public:
     /// One page of logs; `taskName`/`minSeverity` empty = all.
     void logs(const QString& jobId, const QString& taskName, const QString& minSeverity, int pageSize,
         const QString& pageToken, QObject* context, Callback<LogPage> done);
+    /// One page of the log entries whose message contains `contains` (case-sensitive; `?contains=`).
+    void logs(const QString& jobId, const QString& taskName, const QString& minSeverity, const QString& contains,
+        int pageSize, const QString& pageToken, QObject* context, Callback<LogPage> done);
     void scaleTiers(QObject* context, Callback<QJsonArray> done);
     void machineTypes(QObject* context, Callback<QList<MachineType>> done);
     /// Accelerator types with host availability, and the host's GPUs.
@@ -295,8 +298,10 @@ public:
     /// ApiStream::ended once the job is final and its last metrics are stored.
     ApiStream* followMetrics(const QString& jobId, const QString& series = {}, qint64 after = 0);
     /// `GET …/jobs/{id}/logs?follow=true`: every entry from the start (after the server's replay), then
-    /// live ones; ApiStream::logEntries in batches, ApiStream::ended when the job is final.
-    ApiStream* followLogs(const QString& jobId, const QString& taskName = {}, const QString& minSeverity = {});
+    /// live ones; ApiStream::logEntries in batches, ApiStream::ended when the job is final. `contains`
+    /// non-empty: only entries whose message holds that text (case-sensitive).
+    ApiStream* followLogs(const QString& jobId, const QString& taskName = {}, const QString& minSeverity = {},
+        const QString& contains = {});
     /// `GET …/jobs/{id}:events?follow=true`: ApiStream::jobChanged / replicasChanged.
     ApiStream* followEvents(const QString& jobId);
 

@@ -1006,6 +1006,7 @@ HttpApi::Reply HttpApi::logs(const QHttpServerRequest& request, const QString& p
     if (!severity.isEmpty() && !severityNames().contains(severity))
         return invalidArgument(
             QStringLiteral("severity"), QStringLiteral("must be one of ") + severityNames().join(QStringLiteral(", ")));
+    const QString contains = queryValue(query, QStringLiteral("contains"));
     int pageSize = 0;
     if (!parsePageSize(queryValue(query, QStringLiteral("pageSize")), DefaultLogsPageSize, MaxLogsPageSize, &pageSize))
         return invalidArgument(QStringLiteral("pageSize"), QStringLiteral("must be a non-negative integer"));
@@ -1021,7 +1022,7 @@ HttpApi::Reply HttpApi::logs(const QHttpServerRequest& request, const QString& p
     }
 
     if (!isTrue(queryValue(query, QStringLiteral("follow")))) {
-        const QList<LogEntry> entries = m_logs->read(jobId, taskName, severity, offset, pageSize + 1);
+        const QList<LogEntry> entries = m_logs->read(jobId, taskName, severity, offset, pageSize + 1, contains);
         QByteArray body = "{\"entries\":[";
         const qsizetype count = std::min<qsizetype>(entries.size(), pageSize);
         for (qsizetype i = 0; i < count; ++i) {
@@ -1049,26 +1050,29 @@ HttpApi::Reply HttpApi::logs(const QHttpServerRequest& request, const QString& p
     m_logs->flush();
     const int minRank = severity.isEmpty() ? 0 : LogStore::severityRank(severity);
     QPointer<SseStream> guard(stream);
-    const int subscription = m_logs->subscribe(jobId, [guard, taskName, minRank](const QList<LogEntry>& batch) {
-        if (!guard || guard->isFinished())
-            return;
-        QByteArray out;
-        for (const LogEntry& e : batch) {
-            if (!taskName.isEmpty() && e.taskName != taskName)
-                continue;
-            if (minRank > 0 && LogStore::severityRank(e.severity) < minRank)
-                continue;
-            out += "data: " + LogStore::toJsonLine(e) + "\n\n";
-        }
-        guard->writeChunk(out);
-    });
+    const int subscription
+        = m_logs->subscribe(jobId, [guard, taskName, minRank, contains](const QList<LogEntry>& batch) {
+              if (!guard || guard->isFinished())
+                  return;
+              QByteArray out;
+              for (const LogEntry& e : batch) {
+                  if (!taskName.isEmpty() && e.taskName != taskName)
+                      continue;
+                  if (minRank > 0 && LogStore::severityRank(e.severity) < minRank)
+                      continue;
+                  if (!contains.isEmpty() && !e.message.contains(contains))
+                      continue;
+                  out += "data: " + LogStore::toJsonLine(e) + "\n\n";
+              }
+              guard->writeChunk(out);
+          });
     QPointer<LogStore> logStore(m_logs);
     stream->cleanup = [logStore, subscription] {
         if (logStore)
             logStore->unsubscribe(subscription);
     };
 
-    const QList<LogEntry> backlog = m_logs->read(jobId, taskName, severity, offset, INT_MAX);
+    const QList<LogEntry> backlog = m_logs->read(jobId, taskName, severity, offset, INT_MAX, contains);
     QByteArray out;
     for (const LogEntry& e : backlog) {
         out += "data: " + LogStore::toJsonLine(e) + "\n\n";

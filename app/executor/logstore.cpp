@@ -619,8 +619,8 @@ void LogStore::closeJob(const QString& jobId)
     }
 }
 
-QList<LogEntry> LogStore::read(
-    const QString& jobId, const QString& taskName, const QString& minSeverity, qint64 afterIndex, int limit) const
+QList<LogEntry> LogStore::read(const QString& jobId, const QString& taskName, const QString& minSeverity,
+    qint64 afterIndex, int limit, const QString& contains) const
 {
     QList<LogEntry> result;
     if (jobId.isEmpty() || jobId.contains(QLatin1Char('/')) || jobId.contains(QLatin1String("..")))
@@ -639,6 +639,15 @@ QList<LogEntry> LogStore::read(
             files << taskName + QStringLiteral(".jsonl");
     }
     const int minRank = minSeverity.isEmpty() ? 0 : severityRank(minSeverity);
+    // The text as it appears in a JSON line, when JSON would write it unescaped.
+    QByteArray containsRaw;
+    if (!contains.isEmpty()) {
+        const QByteArray utf8 = contains.toUtf8();
+        const bool plain = std::none_of(utf8.cbegin(), utf8.cend(),
+            [](char ch) { return ch == '"' || ch == '\\' || ch == '/' || uchar(ch) < 0x20 || uchar(ch) >= 0x7f; });
+        if (plain)
+            containsRaw = utf8;
+    }
 
     // Each file is already in time order (appended at arrival); a stable k-way merge by timestamp keeps
     // each replica's order and interleaves replicas the way they arrived.
@@ -656,6 +665,10 @@ QList<LogEntry> LogStore::read(
             const QByteArray line = f.readLine();
             if (line.isEmpty() || !line.endsWith('\n'))
                 break; // a torn last line after a crash: not an entry yet
+            // Most lines lack the text: skip them before the JSON parse (a JSON escape in the text
+            // itself, `\"` or `\u…`, would hide it here, so only plain text is searched this way).
+            if (!contains.isEmpty() && !containsRaw.isEmpty() && !line.contains(containsRaw))
+                continue;
             const QJsonObject o = QJsonDocument::fromJson(line).object();
             if (o.isEmpty())
                 continue;
@@ -666,6 +679,8 @@ QList<LogEntry> LogStore::read(
             e.trialId = o.value(QLatin1String("trialId")).toString();
             e.message = o.value(QLatin1String("message")).toString();
             if (minRank > 0 && severityRank(e.severity) < minRank)
+                continue;
+            if (!contains.isEmpty() && !e.message.contains(contains))
                 continue;
             c.entries.append(std::move(e));
         }

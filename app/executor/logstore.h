@@ -56,10 +56,11 @@ public:
     void closeJob(const QString& jobId);
 
     /// Reads a job's entries from disk, merged across replicas in timestamp order.
-    /// `taskName` empty = all; `minSeverity` empty = all. At most `limit` entries after `afterIndex`
-    /// (a position in the merged order). Appends nothing for an unknown job.
+    /// `taskName` empty = all; `minSeverity` empty = all; `contains` non-empty = only messages holding
+    /// that text (case-sensitive). At most `limit` entries after `afterIndex` (a position in the merged,
+    /// filtered order). Appends nothing for an unknown job.
     QList<LogEntry> read(const QString& jobId, const QString& taskName, const QString& minSeverity,
-        qint64 afterIndex = 0, int limit = 1000) const;
+        qint64 afterIndex = 0, int limit = 1000, const QString& contains = {}) const;
 
     using Subscriber = std::function<void(const QList<LogEntry>& batch)>;
     /// Registers a live subscriber for one job's new entries; returns an id for unsubscribe().

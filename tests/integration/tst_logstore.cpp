@@ -208,6 +208,39 @@ private Q_SLOTS:
         QVERIFY(store.read(QStringLiteral("../etc"), QString(), QString()).isEmpty());
     }
 
+    void containsFilter()
+    {
+        // `contains` (…/logs?contains=): case-sensitive text of the message, before paging; text that JSON
+        // escapes (quotes, backslashes, non-ASCII) is found too.
+        LogStore store(m_dir.path());
+        const QString job = nextJob();
+        const QString master = QStringLiteral("master-replica-0");
+        auto at = [&](qint64 us, const QString& task, const QString& msg) {
+            store.append(job, LogEntry { us, QStringLiteral("INFO"), task, QString(), msg });
+        };
+        at(1000, master, QStringLiteral("Resuming from checkpoint /j/ckpt-epoch-2.pt (epoch 2)"));
+        at(2000, master, QStringLiteral("Epoch 3: loss 0.5"));
+        at(3000, QStringLiteral("worker-replica-0"),
+            QStringLiteral("Resuming from checkpoint /j/ckpt-epoch-2.pt (epoch 2)"));
+        at(4000, master, QStringLiteral("resuming FROM checkpoint in lower case"));
+        at(5000, master, QStringLiteral("Resuming from checkpoint \"/j/ä b\\c.pt\" (epoch 5)"));
+        auto messages = [](const QList<LogEntry>& list) {
+            QStringList m;
+            for (const LogEntry& e : list)
+                m << e.message;
+            return m;
+        };
+        const QString text = QStringLiteral(" from checkpoint ");
+        QCOMPARE(store.read(job, QString(), QString(), 0, 1000, text).size(), 3);
+        QCOMPARE(messages(store.read(job, master, QString(), 0, 1000, text)),
+            (QStringList { QStringLiteral("Resuming from checkpoint /j/ckpt-epoch-2.pt (epoch 2)"),
+                QStringLiteral("Resuming from checkpoint \"/j/ä b\\c.pt\" (epoch 5)") }));
+        QCOMPARE(store.read(job, master, QString(), 1, 1000, text).size(), 1); // pages count matches only
+        QCOMPARE(store.read(job, QString(), QString(), 0, 1000, QStringLiteral("ä b\\c.pt\"")).size(), 1);
+        QCOMPARE(store.read(job, QString(), QString(), 0, 1000, QStringLiteral("\"/j/")).size(), 1);
+        QVERIFY(store.read(job, QString(), QString(), 0, 1000, QStringLiteral("nothing like this")).isEmpty());
+    }
+
     void flushedByTimer()
     {
         LogStore store(m_dir.path());
