@@ -7,6 +7,9 @@
 #include "executorconnection.h"
 #include "joblistmodel.h"
 #include "logpanel.h"
+#if TRAINYARD_HAVE_QTCHARTS
+#include "metricspanel.h"
+#endif
 #include "replicamodel.h"
 #include "stateicons.h"
 #include "topologyview.h"
@@ -135,6 +138,11 @@ JobView::JobView(ExecutorConnection* connection, const Job& job, QWidget* parent
     m_checkpoints = new CheckpointsPanel(connection, job, this);
     connect(m_checkpoints, &CheckpointsPanel::message, this, &JobView::message);
     m_tabs->addTab(m_checkpoints, tr("Checkpoints"));
+#if TRAINYARD_HAVE_QTCHARTS
+    m_metrics = new MetricsPanel(connection, job, this);
+    connect(m_metrics, &MetricsPanel::message, this, &JobView::message);
+    m_tabs->addTab(m_metrics, tr("Metrics"));
+#endif
 
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(header);

@@ -2,9 +2,10 @@
 #pragma once
 
 // One job in detail: a header (ID, state, error message), and tabs Overview (state timeline, the job as
-// YAML, actions), Topology (TopologyView over a ReplicaModel), Logs (LogPanel) and Checkpoints
-// (CheckpointsPanel). Live through the executor's events stream (`…/jobs/{id}:events?follow=true`);
-// reopened when the executor comes back. Metrics and Trials tabs come with their issues.
+// YAML, actions), Topology (TopologyView over a ReplicaModel), Logs (LogPanel), Checkpoints
+// (CheckpointsPanel) and Metrics (MetricsPanel, with Qt Charts). Live through the executor's events
+// stream (`…/jobs/{id}:events?follow=true`); reopened when the executor comes back. The Trials tab comes
+// with its issue.
 
 #include "job.h"
 
@@ -25,6 +26,7 @@ class ApiStream;
 class CheckpointsPanel;
 class ExecutorConnection;
 class LogPanel;
+class MetricsPanel;
 class ReplicaModel;
 class TopologyView;
 struct ReplicaInfo;
@@ -32,7 +34,7 @@ struct ReplicaInfo;
 class JobView : public QWidget {
     Q_OBJECT
 public:
-    enum Tab { OverviewTab, TopologyTab, LogsTab, CheckpointsTab };
+    enum Tab { OverviewTab, TopologyTab, LogsTab, CheckpointsTab, MetricsTab };
 
     JobView(ExecutorConnection* connection, const Job& job, QWidget* parent = nullptr);
     ~JobView() override;
@@ -46,6 +48,8 @@ public:
     TopologyView* topologyView() const { return m_topology; }
     LogPanel* logPanel() const { return m_logs; }
     CheckpointsPanel* checkpointsPanel() const { return m_checkpoints; }
+    /// The Metrics tab; nullptr in a build without Qt Charts.
+    MetricsPanel* metricsPanel() const { return m_metrics; }
     QPlainTextEdit* yamlView() const { return m_yaml; }
 
     /// Shows the "Submit similar…" button (the submit wizard connects submitSimilarRequested()).
@@ -90,6 +94,7 @@ private:
     TopologyView* m_topology;
     LogPanel* m_logs;
     CheckpointsPanel* m_checkpoints = nullptr;
+    MetricsPanel* m_metrics = nullptr;
 };
 
 } // namespace Trainyard

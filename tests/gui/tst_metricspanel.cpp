@@ -1,0 +1,339 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// The Metrics tab against a real executor (started by the console's ExecutorConnection in isolated XDG
+// folders) running a real trainer: a 1 master + 2 workers job of consoletest.scalars, which writes
+// train/loss = 1/step and train/accuracy per replica run and eval/accuracy on the master while it runs.
+// Series appear and grow; the lines carry the real points and TensorBoard's smoothing; x axis modes,
+// log scale, ignore outliers, the tag filter, zoom, the tooltip, CSV/JSON/PNG/SVG export, resource charts,
+// the end of the stream and the tab inside JobView.
+
+#include "apiclient.h"
+#include "executorconnection.h"
+#include "jobview.h"
+#include "metricspanel.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDateTimeAxis>
+#include <QDir>
+#include <QDoubleSpinBox>
+#include <QFile>
+#include <QImage>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QLineEdit>
+#include <QLineSeries>
+#include <QLogValueAxis>
+#include <QSignalSpy>
+#include <QSlider>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QValueAxis>
+
+#include <cmath>
+#include <csignal>
+
+using namespace Trainyard;
+
+namespace {
+constexpr int Steps = 80;
+const QString LossKey = QStringLiteral("scalar:train/loss");
+const QString MasterLoss = QStringLiteral("scalar/master-replica-0/train/loss");
+
+// TensorBoard's vz_line_chart resmoothDataset over a line's y values.
+QList<double> tensorBoardSmoothing(const QList<QPointF>& points, double w)
+{
+    QList<double> out;
+    double last = 0;
+    int numAccum = 0;
+    for (const QPointF& p : points) {
+        last = last * w + (1 - w) * p.y();
+        ++numAccum;
+        out << last / (1 - std::pow(w, numAccum));
+    }
+    return out;
+}
+
+bool near(double a, double b)
+{
+    return std::fabs(a - b) <= 1e-6 * std::max(1.0, std::fabs(b));
+}
+} // namespace
+
+class TestMetricsPanel : public QObject {
+    Q_OBJECT
+    QTemporaryDir m_root;
+    QString m_jobDir;
+    QList<qint64> m_pids;
+
+    QString path(const QString& name) const { return m_root.filePath(name); }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY(m_root.isValid());
+        for (const char* dir : { "run", "data", "config", "jobdir", "out" })
+            QVERIFY(QDir().mkpath(path(QLatin1String(dir))));
+        QFile::setPermissions(path(QStringLiteral("run")), QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+        qputenv("XDG_RUNTIME_DIR", QFile::encodeName(path(QStringLiteral("run"))));
+        qputenv("XDG_DATA_HOME", QFile::encodeName(path(QStringLiteral("data"))));
+        qputenv("XDG_CONFIG_HOME", QFile::encodeName(path(QStringLiteral("config"))));
+        qputenv("TRAINYARD_EXECUTOR_BIN", TRAINYARD_EXECUTOR_BIN);
+        qunsetenv("TRAINYARD_EXECUTOR");
+        m_jobDir = QFileInfo(path(QStringLiteral("jobdir"))).canonicalFilePath();
+    }
+
+    void cleanupTestCase()
+    {
+        QFile release(m_jobDir + QStringLiteral("/release"));
+        if (release.open(QIODevice::WriteOnly))
+            release.close();
+        for (qint64 pid : std::as_const(m_pids))
+            ::kill(pid_t(pid), SIGTERM);
+    }
+
+    void liveJob()
+    {
+        ExecutorConnection connection;
+        connection.start();
+        QTRY_COMPARE_WITH_TIMEOUT(connection.state(), ExecutorConnection::State::Connected, 30000);
+        m_pids << connection.endpoint().pid;
+
+        Job job;
+        job.jobId = QStringLiteral("metrics_panel_1");
+        TrainingInput& in = job.trainingInput;
+        in.scaleTier = QStringLiteral("CUSTOM");
+        in.masterType = QStringLiteral("n1-standard-4");
+        in.workerType = QStringLiteral("n1-standard-4");
+        in.workerCount = 2;
+        in.packageUris = { QStringLiteral(TRAINYARD_SOURCE_DIR "/tests/gui/trainers/consoletest") };
+        in.pythonModule = QStringLiteral("consoletest.scalars");
+        in.args = { QStringLiteral("--steps"), QString::number(Steps), QStringLiteral("--interval"),
+            QStringLiteral("0.1") };
+        in.region = QStringLiteral("us-central1");
+        in.jobDir = m_jobDir;
+        const ApiResult<Job> created = connection.client()->createJobBlocking(job);
+        QVERIFY2(created.ok(), qPrintable(created.error.summary()));
+
+        MetricsPanel panel(&connection, created.value);
+        panel.resize(1600, 1000);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        MetricsModel* model = panel.model();
+
+        // Series appear, one line per replica run in the train/loss chart, and grow while the job runs.
+        QTRY_VERIFY_WITH_TIMEOUT(
+            model->indexOf(MasterLoss) >= 0 && model->data(model->indexOf(MasterLoss)).size() > 0, 40000);
+        const int master = model->indexOf(MasterLoss);
+        const size_t first = model->data(master).size();
+        QVERIFY2(first < size_t(Steps), "the trainer finished before its first points arrived");
+        QTRY_VERIFY_WITH_TIMEOUT(panel.chart(LossKey), 5000);
+        MetricChart* loss = panel.chart(LossKey);
+        QTRY_VERIFY_WITH_TIMEOUT(loss->rawLine(master)->count() >= int(first), 5000);
+        QTRY_VERIFY_WITH_TIMEOUT(model->data(master).size() > first, 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(loss->rawLine(master)->count() > int(first), 5000);
+        QTRY_COMPARE_WITH_TIMEOUT(loss->seriesIndices().size(), 3, 20000);
+        auto names = [model] {
+            QStringList out;
+            for (int i = 0; i < model->seriesCount(); ++i)
+                out << QStringLiteral("%1 (%2)").arg(model->info(i).name).arg(model->data(i).size());
+            return out.join(QStringLiteral(", "));
+        };
+        for (const char* run : { "master-replica-0", "worker-replica-0", "worker-replica-1" }) {
+            const QString name = QStringLiteral("scalar/%1/train/loss").arg(QLatin1String(run));
+            QTRY_VERIFY2_WITH_TIMEOUT(
+                model->indexOf(name) >= 0 && model->data(model->indexOf(name)).size() == size_t(Steps),
+                qPrintable(names()), 30000);
+        }
+        QVERIFY(panel.chart(QStringLiteral("scalar:train/accuracy")));
+        QTRY_VERIFY_WITH_TIMEOUT(panel.chart(QStringLiteral("scalar:eval/accuracy")), 10000);
+        for (const char* group : { "train", "eval", "resources" })
+            QVERIFY2(model->groups().contains(QLatin1String(group)), group);
+        // Shown as TensorBoard orders them: tag groups alphabetically, then resources.
+        const QStringList shown = panel.visibleChartKeys();
+        QVERIFY(shown.indexOf(QStringLiteral("scalar:eval/accuracy")) < shown.indexOf(LossKey));
+        QVERIFY(shown.indexOf(LossKey) < shown.indexOf(QStringLiteral("resource:cpu_percent")));
+
+        // The line carries the real points (fewer than pixels), and the smoothed line is TensorBoard's EMA.
+        panel.redrawNow();
+        QList<QPointF> raw = loss->rawLine(master)->points();
+        QCOMPARE(raw.size(), Steps);
+        for (int k = 0; k < Steps; ++k) {
+            QCOMPARE(raw[k].x(), double(k + 1));
+            QCOMPARE(raw[k].y(), double(float(1.0 / (k + 1))));
+        }
+        auto checkSmoothing = [&](double w) {
+            const QList<QPointF> smoothed = loss->smoothedLine(master)->points();
+            const QList<double> expected = tensorBoardSmoothing(raw, w);
+            if (smoothed.size() != expected.size())
+                return false;
+            for (int k = 0; k < smoothed.size(); ++k)
+                if (smoothed[k].x() != raw[k].x() || !near(smoothed[k].y(), expected[k]))
+                    return false;
+            return true;
+        };
+        QCOMPARE(panel.smoothingSpin()->value(), 0.6);
+        QVERIFY(checkSmoothing(0.6));
+        panel.smoothingSlider()->setValue(0);
+        QCOMPARE(panel.smoothingSpin()->value(), 0.0);
+        panel.redrawNow();
+        QCOMPARE(loss->smoothedLine(master)->points(), raw);
+        panel.smoothingSpin()->setValue(0.9);
+        QCOMPARE(panel.smoothingSlider()->value(), 900);
+        QSignalSpy redrawn(&panel, &MetricsPanel::redrawn);
+        QVERIFY(redrawn.wait(2000)); // the coalescing timer redraws by itself
+        QVERIFY(checkSmoothing(0.9));
+        QVERIFY(!checkSmoothing(0.6));
+
+        // X axis modes: relative time counts from each series' first wall time; wall time in ms on a date axis.
+        const int worker = model->indexOf(QStringLiteral("scalar/worker-replica-0/train/loss"));
+        panel.xAxisCombo()->setCurrentIndex(1);
+        QCOMPARE(panel.settings().xAxis, MetricsXAxis::RelativeTime);
+        for (int series : { master, worker }) {
+            raw = loss->rawLine(series)->points();
+            QCOMPARE(raw.size(), Steps);
+            QCOMPARE(raw.first().x(), 0.0);
+            QCOMPARE(raw[9].x(), 9.0);
+        }
+        panel.xAxisCombo()->setCurrentIndex(2);
+        QVERIFY(qobject_cast<QDateTimeAxis*>(loss->xAxis()));
+        QCOMPARE(loss->rawLine(master)->at(0).x(), (1700000000.0 + 1) * 1000);
+        QCOMPARE(loss->rawLine(worker)->at(0).x(), (1700000000.0 + 1.5) * 1000);
+        panel.xAxisCombo()->setCurrentIndex(0);
+        QVERIFY(qobject_cast<QValueAxis*>(loss->xAxis()));
+        QCOMPARE(loss->rawLine(master)->at(0).x(), 1.0);
+
+        // Log scale: a log axis, and values ≤ 0 (idle CPU samples) are left out.
+        panel.logScaleCheck()->setChecked(true);
+        auto* logAxis = qobject_cast<QLogValueAxis*>(loss->yAxis());
+        QVERIFY(logAxis);
+        QVERIFY(logAxis->min() > 0);
+        QVERIFY(logAxis->min() <= 1.0 / Steps);
+        QVERIFY(logAxis->max() >= 1);
+        QTRY_VERIFY_WITH_TIMEOUT(panel.chart(QStringLiteral("resource:cpu_percent")), 20000);
+        panel.redrawNow();
+        MetricChart* cpu = panel.chart(QStringLiteral("resource:cpu_percent"));
+        for (int series : cpu->seriesIndices())
+            for (const QPointF& p : cpu->rawLine(series)->points())
+                QVERIFY(p.y() > 0);
+        panel.logScaleCheck()->setChecked(false);
+        QVERIFY(qobject_cast<QValueAxis*>(loss->yAxis()));
+
+        // Ignore outliers: the y axis spans the 5th–95th percentiles, not the first steps' 1.0.
+        QVERIFY(qobject_cast<QValueAxis*>(loss->yAxis())->max() >= 1);
+        panel.outliersCheck()->setChecked(true);
+        QVERIFY(qobject_cast<QValueAxis*>(loss->yAxis())->max() < 0.5);
+        panel.outliersCheck()->setChecked(false);
+        QVERIFY(qobject_cast<QValueAxis*>(loss->yAxis())->max() >= 1);
+
+        // Resources: a group of its own, a line per replica.
+        QCOMPARE(model->chart(QStringLiteral("resource:cpu_percent"))->group, QStringLiteral("resources"));
+        QTRY_COMPARE_WITH_TIMEOUT(cpu->seriesIndices().size(), 3, 20000);
+        QVERIFY(panel.chart(QStringLiteral("resource:rss_bytes")));
+
+        // The tag filter (a case-insensitive regex) hides the other charts; an invalid one hides nothing.
+        QTest::keyClicks(panel.filterEdit(), QStringLiteral("EVAL"));
+        QCOMPARE(panel.visibleChartKeys(), QStringList({ QStringLiteral("scalar:eval/accuracy") }));
+        QVERIFY(loss->isHidden());
+        QVERIFY(panel.chart(QStringLiteral("scalar:eval/accuracy"))->isVisible());
+        panel.filterEdit()->setText(QStringLiteral("loss|cpu"));
+        QCOMPARE(panel.visibleChartKeys(), QStringList({ LossKey, QStringLiteral("resource:cpu_percent") }));
+        panel.filterEdit()->setText(QStringLiteral("("));
+        QCOMPARE(panel.visibleChartKeys().size(), panel.charts().size());
+        panel.filterEdit()->clear();
+        QVERIFY(loss->isVisible());
+
+        // Zoom: the real points of the range (plus the neighbours that reach the edges), then back.
+        loss->zoomTo(10, 20);
+        raw = loss->rawLine(master)->points();
+        QCOMPARE(raw.size(), 13);
+        QCOMPARE(raw.first().x(), 9.0);
+        QCOMPARE(raw.last().x(), 21.0);
+        QCOMPARE(qobject_cast<QValueAxis*>(loss->xAxis())->min(), 10.0);
+        loss->resetZoom();
+        QCOMPARE(loss->rawLine(master)->count(), Steps);
+
+        // Tooltip at step 10: every replica's step, value and smoothed value.
+        const QString tip = loss->tooltipText(10.2);
+        for (const char* text : { "master-replica-0", "worker-replica-0", "worker-replica-1", "0.1" })
+            QVERIFY2(tip.contains(QLatin1String(text)), qPrintable(tip));
+        QVERIFY(tip.contains(QLocale().toString(10)));
+
+        // Exports: TensorBoard's CSV and JSON downloads, PNG and SVG images.
+        const QString csvPath = path(QStringLiteral("out/loss.csv"));
+        QVERIFY(panel.exportSeries(MasterLoss, csvPath));
+        QFile csv(csvPath);
+        QVERIFY(csv.open(QIODevice::ReadOnly));
+        const QList<QByteArray> rows = csv.readAll().split('\n');
+        QCOMPARE(rows.size(), Steps + 2); // header, points, the final newline
+        QCOMPARE(rows[0], QByteArray("Wall time,Step,Value"));
+        QCOMPARE(rows[1], QByteArray("1700000001.0,1,1.0"));
+        QCOMPARE(rows[2], QByteArray("1700000002.0,2,0.5"));
+        QCOMPARE(rows[3], QByteArray("1700000003.0,3,0.3333333432674408"));
+        const QString jsonPath = path(QStringLiteral("out/loss.json"));
+        QVERIFY(panel.exportSeries(MasterLoss, jsonPath));
+        QFile jsonFile(jsonPath);
+        QVERIFY(jsonFile.open(QIODevice::ReadOnly));
+        const QJsonArray json = QJsonDocument::fromJson(jsonFile.readAll()).array();
+        QCOMPARE(json.size(), Steps);
+        const QJsonArray fourth = json[3].toArray();
+        QCOMPARE(fourth.size(), 3);
+        QCOMPARE(fourth[0].toDouble(), 1700000004.0);
+        QCOMPARE(fourth[1].toDouble(), 4.0);
+        QCOMPARE(fourth[2].toDouble(), 0.25);
+        const QString pngPath = path(QStringLiteral("out/loss.png"));
+        QVERIFY(panel.exportChart(LossKey, pngPath));
+        QImage png(pngPath);
+        QCOMPARE(png.size(), loss->size() * loss->devicePixelRatio());
+        QVERIFY(png.pixelColor(png.width() / 2, png.height() / 2).isValid());
+        if (MetricChart::svgAvailable()) {
+            const QString svgPath = path(QStringLiteral("out/loss.svg"));
+            QVERIFY(panel.exportChart(LossKey, svgPath));
+            QFile svg(svgPath);
+            QVERIFY(svg.open(QIODevice::ReadOnly));
+            const QByteArray text = svg.readAll();
+            QVERIFY(text.contains("<svg"));
+            QVERIFY(text.contains("train/loss"));
+        }
+        QString error;
+        QVERIFY(!panel.exportSeries(QStringLiteral("scalar/nope/x"), csvPath, &error));
+        QVERIFY(!error.isEmpty());
+
+        // When the job is final the stream ends.
+        QVERIFY(!panel.hasEnded());
+        QFile release(m_jobDir + QStringLiteral("/release"));
+        QVERIFY(release.open(QIODevice::WriteOnly));
+        release.close();
+        Job final;
+        auto isFinal = [&] {
+            final = connection.client()->getJobBlocking(job.jobId).value;
+            return JobState::isFinal(final.state);
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(isFinal(), 60000);
+        QCOMPARE(final.state, JobState::Succeeded);
+        QTRY_VERIFY_WITH_TIMEOUT(panel.hasEnded(), 20000);
+
+        // The same panel is the job view's Metrics tab, with everything stored for the finished job.
+        JobView view(&connection, final);
+        view.showTab(JobView::MetricsTab);
+        QCOMPARE(view.currentTab(), JobView::MetricsTab);
+        QVERIFY(view.metricsPanel());
+        QTRY_VERIFY_WITH_TIMEOUT(view.metricsPanel()->hasEnded(), 20000);
+        QCOMPARE(view.metricsPanel()->model()->seriesCount(), model->seriesCount());
+        const int again = view.metricsPanel()->model()->indexOf(MasterLoss);
+        QCOMPARE(view.metricsPanel()->model()->data(again).size(), size_t(Steps));
+    }
+
+    void withoutConnection()
+    {
+        Job job;
+        job.jobId = QStringLiteral("nowhere");
+        MetricsPanel panel(nullptr, job);
+        panel.show();
+        QCOMPARE(panel.model()->seriesCount(), 0);
+        QVERIFY(panel.charts().isEmpty());
+        QVERIFY(!panel.exportChart(LossKey, path(QStringLiteral("out/none.png"))));
+    }
+};
+
+QTEST_MAIN(TestMetricsPanel)
+#include "tst_metricspanel.moc"

@@ -1,0 +1,1061 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "metricspanel.h"
+
+#include "executorconnection.h"
+#include "uilogging.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QContextMenuEvent>
+#include <QDateTime>
+#include <QDateTimeAxis>
+#include <QDoubleSpinBox>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QGraphicsLayout>
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QImage>
+#include <QLabel>
+#include <QLegendMarker>
+#include <QLineEdit>
+#include <QLineSeries>
+#include <QLocale>
+#include <QLogValueAxis>
+#include <QMenu>
+#include <QPainter>
+#include <QRegularExpression>
+#include <QSaveFile>
+#include <QScrollArea>
+#include <QSlider>
+#include <QToolButton>
+#include <QToolTip>
+#include <QVBoxLayout>
+#include <QValueAxis>
+#include <QWheelEvent>
+
+#if TRAINYARD_HAVE_QTSVG
+#include <QSvgGenerator>
+#endif
+
+#include <algorithm>
+#include <cmath>
+
+namespace Trainyard {
+
+namespace {
+constexpr double Inf = std::numeric_limits<double>::infinity();
+constexpr double MiB = 1024.0 * 1024.0;
+/// Widest a chart column gets before the panel adds another column (device-independent pixels).
+constexpr int ChartColumnWidth = 500;
+constexpr int ChartHeight = 320;
+/// Values sampled per series for the outlier range.
+constexpr size_t OutlierSample = 4000;
+
+// TensorBoard's run colours (its default palette), so runs look familiar.
+const QColor Palette[] = { QColor(0xff, 0x70, 0x43), QColor(0x00, 0x77, 0xbb), QColor(0x00, 0x99, 0x88),
+    QColor(0xee, 0x33, 0x77), QColor(0x33, 0xbb, 0xee), QColor(0xcc, 0x33, 0x11), QColor(0x00, 0x99, 0x88),
+    QColor(0x88, 0x66, 0xaa), QColor(0x55, 0x55, 0x55) };
+
+std::pair<double, double> axisRange(QAbstractAxis* axis)
+{
+    if (auto* v = qobject_cast<QValueAxis*>(axis))
+        return { v->min(), v->max() };
+    if (auto* l = qobject_cast<QLogValueAxis*>(axis))
+        return { l->min(), l->max() };
+    if (auto* d = qobject_cast<QDateTimeAxis*>(axis))
+        return { double(d->min().toMSecsSinceEpoch()), double(d->max().toMSecsSinceEpoch()) };
+    return { 0, 1 };
+}
+
+void setAxisRange(QAbstractAxis* axis, double lo, double hi)
+{
+    if (auto* v = qobject_cast<QValueAxis*>(axis))
+        v->setRange(lo, hi);
+    else if (auto* l = qobject_cast<QLogValueAxis*>(axis))
+        l->setRange(lo, hi);
+    else if (auto* d = qobject_cast<QDateTimeAxis*>(axis))
+        d->setRange(QDateTime::fromMSecsSinceEpoch(qint64(std::floor(lo))),
+            QDateTime::fromMSecsSinceEpoch(qint64(std::ceil(hi))));
+}
+
+QString formatNumber(double v)
+{
+    if (std::isnan(v))
+        return QStringLiteral("NaN");
+    if (std::isinf(v))
+        return v > 0 ? QStringLiteral("∞") : QStringLiteral("−∞");
+    return QLocale().toString(v, 'g', 6);
+}
+} // namespace
+
+// ---------------------------------------------------------------------------------------------------
+// MetricChart
+
+MetricChart::MetricChart(MetricsModel* model, const QString& key, QWidget* parent)
+    : QChartView(new QChart, parent)
+    , m_model(model)
+    , m_key(key)
+{
+    const MetricsModel::Chart* info = m_model->chart(key);
+    if (info && info->tag.endsWith(QLatin1String("_bytes")))
+        m_scale = 1 / MiB;
+    QChart* c = chart();
+    c->setTitle(title());
+    QFont titleFont = font();
+    titleFont.setBold(true);
+    c->setTitleFont(titleFont);
+    c->legend()->setAlignment(Qt::AlignBottom);
+    QFont legendFont = font();
+    legendFont.setPointSizeF(legendFont.pointSizeF() * 0.9);
+    c->legend()->setFont(legendFont);
+    c->setMargins(QMargins(4, 4, 4, 4));
+    c->layout()->setContentsMargins(0, 0, 0, 0);
+    c->setBackgroundRoundness(0);
+    setRenderHint(QPainter::Antialiasing);
+    setRubberBand(QChartView::RectangleRubberBand);
+    setMouseTracking(true);
+    setFocusPolicy(Qt::StrongFocus);
+    setMinimumSize(360, 260);
+    setToolTip(QString());
+    rebuildAxes();
+}
+
+MetricChart::~MetricChart() = default;
+
+QString MetricChart::title() const
+{
+    const MetricsModel::Chart* info = m_model->chart(m_key);
+    if (!info)
+        return m_key;
+    if (info->kind == QLatin1String("resource")) {
+        if (info->tag == QLatin1String("cpu_percent"))
+            return tr("CPU (% of one core)");
+        if (info->tag == QLatin1String("rss_bytes"))
+            return tr("Memory (RSS, MiB)");
+        if (info->tag == QLatin1String("gpu_utilization_percent"))
+            return tr("GPU utilization (% of one GPU)");
+        if (info->tag == QLatin1String("gpu_memory_bytes"))
+            return tr("GPU memory (MiB)");
+        return info->tag;
+    }
+    if (info->kind == QLatin1String("hypertune"))
+        return tr("%1 (hypertune)").arg(info->tag);
+    return info->tag;
+}
+
+void MetricChart::addSeries(int index, const QColor& color)
+{
+    auto* raw = new QLineSeries(this);
+    auto* smoothed = new QLineSeries(this);
+    const QString label = MetricsModel::seriesLabel(m_model->info(index));
+    raw->setName(label);
+    smoothed->setName(label);
+    QColor faint = color;
+    faint.setAlphaF(0.28);
+    raw->setPen(QPen(faint, 1));
+    smoothed->setPen(QPen(color, 2));
+    chart()->addSeries(raw);
+    chart()->addSeries(smoothed);
+    raw->attachAxis(m_xAxis);
+    raw->attachAxis(m_yAxis);
+    smoothed->attachAxis(m_xAxis);
+    smoothed->attachAxis(m_yAxis);
+    // One legend entry per series: the smoothed line's.
+    for (QLegendMarker* marker : chart()->legend()->markers(raw))
+        marker->setVisible(false);
+    m_lines.append({ index, raw, smoothed });
+}
+
+QList<int> MetricChart::seriesIndices() const
+{
+    QList<int> out;
+    for (const Line& line : m_lines)
+        out << line.index;
+    return out;
+}
+
+QLineSeries* MetricChart::rawLine(int index) const
+{
+    for (const Line& line : m_lines)
+        if (line.index == index)
+            return line.raw;
+    return nullptr;
+}
+
+QLineSeries* MetricChart::smoothedLine(int index) const
+{
+    for (const Line& line : m_lines)
+        if (line.index == index)
+            return line.smoothed;
+    return nullptr;
+}
+
+void MetricChart::setSettings(const MetricsChartSettings& settings)
+{
+    const bool axesChange = settings.xAxis != m_settings.xAxis || settings.logScale != m_settings.logScale;
+    if (settings.xAxis != m_settings.xAxis)
+        m_zoomX.reset(); // another unit
+    if (settings.logScale != m_settings.logScale)
+        m_zoomY.reset();
+    m_settings = settings;
+    if (axesChange)
+        rebuildAxes();
+}
+
+void MetricChart::rebuildAxes()
+{
+    QChart* c = chart();
+    for (QAbstractAxis* axis : { m_xAxis, m_yAxis }) {
+        if (!axis)
+            continue;
+        c->removeAxis(axis);
+        delete axis;
+    }
+    if (m_settings.xAxis == MetricsXAxis::WallTime) {
+        auto* x = new QDateTimeAxis(this);
+        x->setFormat(QStringLiteral("HH:mm:ss"));
+        x->setTitleText(tr("Wall time"));
+        x->setTickCount(4);
+        m_xAxis = x;
+    } else {
+        auto* x = new QValueAxis(this);
+        x->setLabelFormat(QStringLiteral("%.6g"));
+        x->setTitleText(m_settings.xAxis == MetricsXAxis::Step ? tr("Step") : tr("Relative time (s)"));
+        x->setTickCount(5);
+        m_xAxis = x;
+    }
+    if (m_settings.logScale) {
+        auto* y = new QLogValueAxis(this);
+        y->setBase(10);
+        y->setLabelFormat(QStringLiteral("%.3g"));
+        y->setMinorTickCount(-1);
+        m_yAxis = y;
+    } else {
+        auto* y = new QValueAxis(this);
+        y->setLabelFormat(QStringLiteral("%.4g"));
+        y->setTickCount(5);
+        m_yAxis = y;
+    }
+    QFont small = font();
+    small.setPointSizeF(small.pointSizeF() * 0.85);
+    for (QAbstractAxis* axis : { m_xAxis, m_yAxis })
+        axis->setLabelsFont(small);
+    m_xAxis->setTitleFont(small);
+    c->addAxis(m_xAxis, Qt::AlignBottom);
+    c->addAxis(m_yAxis, Qt::AlignLeft);
+    for (const Line& line : std::as_const(m_lines)) {
+        for (QLineSeries* s : { line.raw, line.smoothed }) {
+            s->attachAxis(m_xAxis);
+            s->attachAxis(m_yAxis);
+        }
+    }
+}
+
+double MetricChart::toChartX(double modelX) const
+{
+    return m_settings.xAxis == MetricsXAxis::WallTime ? modelX * 1000 : modelX;
+}
+
+double MetricChart::toModelX(double chartX) const
+{
+    return m_settings.xAxis == MetricsXAxis::WallTime ? chartX / 1000 : chartX;
+}
+
+std::optional<std::pair<double, double>> MetricChart::dataXRange() const
+{
+    double lo = Inf, hi = -Inf;
+    for (const Line& line : m_lines) {
+        if (const auto r = m_model->xRange(line.index, m_settings.xAxis)) {
+            lo = std::min(lo, r->first);
+            hi = std::max(hi, r->second);
+        }
+    }
+    if (lo > hi)
+        return std::nullopt;
+    return std::make_pair(lo, hi);
+}
+
+std::optional<std::pair<double, double>> MetricChart::visibleXRange() const
+{
+    return m_zoomX ? m_zoomX : dataXRange();
+}
+
+void MetricChart::zoomTo(double x0, double x1)
+{
+    if (!(x1 > x0))
+        return;
+    m_zoomX = std::make_pair(x0, x1);
+    m_zoomY.reset();
+    refresh();
+}
+
+void MetricChart::resetZoom()
+{
+    m_zoomX.reset();
+    m_zoomY.reset();
+    refresh();
+}
+
+void MetricChart::takeZoomFromAxes()
+{
+    const auto [x0, x1] = axisRange(m_xAxis);
+    m_zoomX = std::make_pair(toModelX(x0), toModelX(x1));
+    m_zoomY = axisRange(m_yAxis);
+}
+
+void MetricChart::refresh()
+{
+    m_updatingAxes = true;
+    const auto range = visibleXRange();
+    const int pixels = std::max(50, int(chart()->plotArea().width() > 0 ? chart()->plotArea().width() : width()));
+    double x0 = 0, x1 = 1;
+    if (range) {
+        x0 = range->first;
+        x1 = range->second;
+        if (!(x1 > x0)) {
+            const double pad = std::max(std::fabs(x0) * 1e-3, 0.5);
+            x0 -= pad;
+            x1 += pad;
+        }
+    }
+    double ylo = Inf, yhi = -Inf;
+    std::vector<double> sample;
+    const bool log = m_settings.logScale;
+    auto convert = [&](const QList<QPointF>& points, bool track) {
+        QList<QPointF> out;
+        out.reserve(points.size());
+        for (const QPointF& p : points) {
+            const double y = p.y() * m_scale;
+            if (log && !(y > 0))
+                continue; // a log axis has no place for it
+            if (track && p.x() >= x0 && p.x() <= x1) {
+                ylo = std::min(ylo, y);
+                yhi = std::max(yhi, y);
+            }
+            out.append(QPointF(toChartX(p.x()), y));
+        }
+        return out;
+    };
+    for (const Line& line : std::as_const(m_lines)) {
+        const QList<QPointF> raw
+            = m_model->reduce(line.index, MetricSeriesData::Value, m_settings.xAxis, x0, x1, pixels);
+        const QList<QPointF> smoothed
+            = m_model->reduce(line.index, MetricSeriesData::Smoothed, m_settings.xAxis, x0, x1, pixels);
+        line.raw->replace(convert(raw, true));
+        line.smoothed->replace(convert(smoothed, true));
+        if (m_settings.ignoreOutliers && !m_zoomY) {
+            for (double v :
+                m_model->sample(line.index, MetricSeriesData::Value, m_settings.xAxis, x0, x1, OutlierSample)) {
+                v *= m_scale;
+                if (!log || v > 0)
+                    sample.push_back(v);
+            }
+        }
+    }
+    if (m_settings.ignoreOutliers && !m_zoomY) {
+        if (const auto r = MetricsModel::outlierRange(sample)) {
+            ylo = r->first;
+            yhi = r->second;
+        }
+    }
+    double lo = ylo, hi = yhi;
+    if (m_zoomY) {
+        lo = m_zoomY->first;
+        hi = m_zoomY->second;
+    } else if (!(lo <= hi)) {
+        lo = log ? 1 : 0;
+        hi = log ? 10 : 1;
+    } else if (log) {
+        lo /= 1.25;
+        hi *= 1.25;
+        if (hi / lo < 10) { // at least one decade, so the axis has labels
+            const double mid = std::sqrt(lo * hi);
+            lo = mid / std::sqrt(10.0);
+            hi = mid * std::sqrt(10.0);
+        }
+    } else {
+        double span = hi - lo;
+        if (span <= 0)
+            span = std::max(std::fabs(hi) * 0.1, 1e-9);
+        lo -= span * 0.05;
+        hi += span * 0.05;
+    }
+    setAxisRange(m_xAxis, toChartX(x0), toChartX(x1));
+    setAxisRange(m_yAxis, lo, hi);
+    if (auto* dt = qobject_cast<QDateTimeAxis*>(m_xAxis))
+        dt->setFormat(x1 - x0 > 86400 ? QStringLiteral("MM-dd HH:mm") : QStringLiteral("HH:mm:ss"));
+    m_updatingAxes = false;
+}
+
+QString MetricChart::tooltipText(double x) const
+{
+    QString rows;
+    for (const Line& line : m_lines) {
+        const auto i = m_model->nearest(line.index, m_settings.xAxis, x);
+        if (!i)
+            continue;
+        const MetricSeriesData& d = m_model->data(line.index);
+        const double wall = d.wallTime(*i);
+        rows += QStringLiteral("<tr><td style=\"color:%1\">■</td><td>%2</td><td align=\"right\">%3</td>"
+                               "<td align=\"right\">%4</td><td align=\"right\">%5</td><td>%6</td>"
+                               "<td align=\"right\">%7</td></tr>")
+                    .arg(line.smoothed->pen().color().name(),
+                        MetricsModel::seriesLabel(m_model->info(line.index)).toHtmlEscaped(),
+                        QLocale().toString(d.step(*i)), formatNumber(d.value(*i)), formatNumber(d.smoothed(*i)),
+                        QLocale().toString(
+                            QDateTime::fromMSecsSinceEpoch(qint64(wall * 1000)), QStringLiteral("yyyy-MM-dd HH:mm:ss")),
+                        tr("%1 s").arg(QLocale().toString(wall - d.wallTime(0), 'f', 1)));
+    }
+    if (rows.isEmpty())
+        return {};
+    return QStringLiteral("<table cellspacing=\"4\"><tr><th></th><th align=\"left\">%1</th><th>%2</th><th>%3</th>"
+                          "<th>%4</th><th align=\"left\">%5</th><th>%6</th></tr>")
+               .arg(tr("Name"), tr("Step"), tr("Value"), tr("Smoothed"), tr("Time"), tr("Relative"))
+        + rows + QStringLiteral("</table>");
+}
+
+bool MetricChart::svgAvailable()
+{
+#if TRAINYARD_HAVE_QTSVG
+    return true;
+#else
+    return false;
+#endif
+}
+
+bool MetricChart::exportImage(const QString& path, QString* error)
+{
+    const bool svg = QFileInfo(path).suffix().compare(QLatin1String("svg"), Qt::CaseInsensitive) == 0;
+    if (svg) {
+#if TRAINYARD_HAVE_QTSVG
+        QSvgGenerator generator;
+        generator.setFileName(path);
+        generator.setSize(size());
+        generator.setViewBox(QRect(QPoint(0, 0), size()));
+        generator.setTitle(title());
+        QPainter painter;
+        if (!painter.begin(&generator)) {
+            if (error)
+                *error = tr("Could not write %1.").arg(path);
+            return false;
+        }
+        render(&painter);
+        painter.end();
+        return QFileInfo(path).size() > 0;
+#else
+        if (error)
+            *error = tr("SVG export needs Qt SVG, which this build does not have.");
+        return false;
+#endif
+    }
+    QImage image(size() * devicePixelRatio(), QImage::Format_ARGB32_Premultiplied);
+    image.setDevicePixelRatio(devicePixelRatio());
+    image.fill(Qt::white);
+    QPainter painter(&image);
+    render(&painter);
+    painter.end();
+    if (!image.save(path)) {
+        if (error)
+            *error = tr("Could not write %1.").arg(path);
+        return false;
+    }
+    return true;
+}
+
+void MetricChart::resizeEvent(QResizeEvent* event)
+{
+    QChartView::resizeEvent(event);
+    refresh();
+}
+
+void MetricChart::mousePressEvent(QMouseEvent* event)
+{
+    if (event->button() == Qt::MiddleButton) {
+        m_panning = true;
+        m_panFrom = event->pos();
+        setCursor(Qt::ClosedHandCursor);
+        event->accept();
+        return;
+    }
+    if (event->button() == Qt::RightButton) {
+        event->ignore(); // the context menu, not QChartView's zoom out
+        return;
+    }
+    QChartView::mousePressEvent(event);
+}
+
+void MetricChart::mouseMoveEvent(QMouseEvent* event)
+{
+    if (m_panning) {
+        const QPoint delta = event->pos() - m_panFrom;
+        m_panFrom = event->pos();
+        chart()->scroll(-delta.x(), delta.y());
+        takeZoomFromAxes();
+        refresh();
+        return;
+    }
+    QChartView::mouseMoveEvent(event);
+    if (chart()->plotArea().contains(event->position())) {
+        const QPointF value = chart()->mapToValue(event->position());
+        QToolTip::showText(event->globalPosition().toPoint(), tooltipText(toModelX(value.x())), this);
+    } else {
+        QToolTip::hideText();
+    }
+}
+
+void MetricChart::mouseReleaseEvent(QMouseEvent* event)
+{
+    if (event->button() == Qt::MiddleButton && m_panning) {
+        m_panning = false;
+        unsetCursor();
+        return;
+    }
+    if (event->button() == Qt::RightButton) {
+        event->ignore();
+        return;
+    }
+    const auto before = std::make_pair(axisRange(m_xAxis), axisRange(m_yAxis));
+    QChartView::mouseReleaseEvent(event);
+    if (std::make_pair(axisRange(m_xAxis), axisRange(m_yAxis)) != before) {
+        takeZoomFromAxes(); // the rubber band zoomed in
+        refresh();
+    }
+}
+
+void MetricChart::mouseDoubleClickEvent(QMouseEvent* event)
+{
+    if (event->button() == Qt::LeftButton)
+        resetZoom();
+}
+
+void MetricChart::wheelEvent(QWheelEvent* event)
+{
+    const auto range = visibleXRange();
+    if (!range || event->angleDelta().y() == 0)
+        return;
+    const double factor = event->angleDelta().y() > 0 ? 0.8 : 1.25;
+    double center = toModelX(chart()->mapToValue(event->position()).x());
+    center = std::clamp(center, range->first, range->second);
+    zoomTo(center - (center - range->first) * factor, center + (range->second - center) * factor);
+    event->accept();
+}
+
+void MetricChart::keyPressEvent(QKeyEvent* event)
+{
+    const auto range = visibleXRange();
+    const double span = range ? range->second - range->first : 0;
+    switch (event->key()) {
+    case Qt::Key_Left:
+    case Qt::Key_Right:
+        if (range && span > 0) {
+            const double shift = (event->key() == Qt::Key_Left ? -0.1 : 0.1) * span;
+            m_zoomX = std::make_pair(range->first + shift, range->second + shift);
+            refresh();
+        }
+        return;
+    case Qt::Key_Plus:
+    case Qt::Key_Equal:
+        if (range && span > 0)
+            zoomTo(range->first + span * 0.1, range->second - span * 0.1);
+        return;
+    case Qt::Key_Minus:
+        if (range && span > 0)
+            zoomTo(range->first - span * 0.125, range->second + span * 0.125);
+        return;
+    case Qt::Key_Escape:
+    case Qt::Key_Home:
+        resetZoom();
+        return;
+    default:
+        QChartView::keyPressEvent(event);
+    }
+}
+
+void MetricChart::contextMenuEvent(QContextMenuEvent* event)
+{
+    QMenu menu(this);
+    QAction* reset = menu.addAction(tr("Reset zoom"), this, &MetricChart::resetZoom);
+    reset->setEnabled(isZoomed());
+    menu.addSeparator();
+    menu.addAction(tr("Export chart as PNG…"), this, [this] { emit exportImageRequested(QStringLiteral("png")); });
+    QAction* svg = menu.addAction(
+        tr("Export chart as SVG…"), this, [this] { emit exportImageRequested(QStringLiteral("svg")); });
+    svg->setEnabled(svgAvailable());
+    if (!svgAvailable())
+        svg->setToolTip(tr("This build has no Qt SVG."));
+    menu.addSeparator();
+    for (const QString& format : { QStringLiteral("csv"), QStringLiteral("json") }) {
+        const QString text = format == QLatin1String("csv") ? tr("Export data as CSV") : tr("Export data as JSON");
+        if (m_lines.size() == 1) {
+            const int index = m_lines.first().index;
+            menu.addAction(
+                text + QStringLiteral("…"), this, [this, index, format] { emit exportDataRequested(index, format); });
+            continue;
+        }
+        QMenu* sub = menu.addMenu(text);
+        for (const Line& line : std::as_const(m_lines)) {
+            const int index = line.index;
+            sub->addAction(MetricsModel::seriesLabel(m_model->info(index)) + QStringLiteral("…"), this,
+                [this, index, format] { emit exportDataRequested(index, format); });
+        }
+    }
+    menu.exec(event->globalPos());
+}
+
+void MetricChart::leaveEvent(QEvent* event)
+{
+    QToolTip::hideText();
+    QChartView::leaveEvent(event);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// MetricsPanel
+
+MetricsPanel::MetricsPanel(ExecutorConnection* connection, const Job& job, QWidget* parent)
+    : QWidget(parent)
+    , m_connection(connection)
+    , m_job(job)
+    , m_model(new MetricsModel(this))
+    , m_filter(new QLineEdit(this))
+    , m_smoothingSlider(new QSlider(Qt::Horizontal, this))
+    , m_smoothingSpin(new QDoubleSpinBox(this))
+    , m_xAxisCombo(new QComboBox(this))
+    , m_logScale(new QCheckBox(tr("Log scale"), this))
+    , m_outliers(new QCheckBox(tr("Ignore outliers"), this))
+    , m_summary(new QLabel(this))
+    , m_empty(new QLabel(this))
+    , m_scroll(new QScrollArea(this))
+    , m_content(new QWidget)
+    , m_contentLayout(new QVBoxLayout(m_content))
+{
+    m_filter->setPlaceholderText(tr("Filter tags (regular expression)"));
+    m_filter->setClearButtonEnabled(true);
+    m_filter->setToolTip(tr("Show only the charts whose tag matches this regular expression (case-insensitive)"));
+    m_filter->setMinimumWidth(260);
+    m_smoothingSlider->setRange(0, 999);
+    m_smoothingSlider->setValue(int(std::lround(MetricsModel::DefaultSmoothing * 1000)));
+    m_smoothingSlider->setMinimumWidth(160);
+    m_smoothingSlider->setToolTip(tr("TensorBoard's smoothing: a debiased exponential moving average"));
+    m_smoothingSpin->setRange(0, 0.999);
+    m_smoothingSpin->setDecimals(3);
+    m_smoothingSpin->setSingleStep(0.01);
+    m_smoothingSpin->setValue(MetricsModel::DefaultSmoothing);
+    m_xAxisCombo->addItem(tr("Step"), int(MetricsXAxis::Step));
+    m_xAxisCombo->addItem(tr("Relative time"), int(MetricsXAxis::RelativeTime));
+    m_xAxisCombo->addItem(tr("Wall time"), int(MetricsXAxis::WallTime));
+    m_logScale->setToolTip(tr("Logarithmic y axis (values ≤ 0 are not drawn)"));
+    m_outliers->setToolTip(tr("Scale the y axis to the 5th–95th percentile of the values"));
+    m_summary->setStyleSheet(QStringLiteral("color: palette(mid);"));
+
+    auto* bar = new QHBoxLayout;
+    bar->addWidget(m_filter, 2);
+    bar->addSpacing(12);
+    bar->addWidget(new QLabel(tr("Smoothing"), this));
+    bar->addWidget(m_smoothingSlider, 1);
+    bar->addWidget(m_smoothingSpin);
+    bar->addSpacing(12);
+    bar->addWidget(new QLabel(tr("X axis"), this));
+    bar->addWidget(m_xAxisCombo);
+    bar->addSpacing(12);
+    bar->addWidget(m_logScale);
+    bar->addWidget(m_outliers);
+    bar->addStretch(1);
+    bar->addWidget(m_summary);
+
+    m_empty->setText(tr("No metrics yet. Scalars of event files (tfevents) under the job directory, hypertune "
+                        "reports and each replica's CPU, memory and GPU use appear here while the job runs."));
+    m_empty->setWordWrap(true);
+    m_empty->setAlignment(Qt::AlignCenter);
+    m_empty->setStyleSheet(QStringLiteral("color: palette(mid); padding: 40px;"));
+    m_contentLayout->setContentsMargins(0, 0, 0, 0);
+    m_contentLayout->setSpacing(4);
+    m_contentLayout->addWidget(m_empty);
+    m_contentLayout->addStretch(1);
+    m_scroll->setWidget(m_content);
+    m_scroll->setWidgetResizable(true);
+    m_scroll->setFrameShape(QFrame::NoFrame);
+    m_scroll->viewport()->installEventFilter(this);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 4, 0, 0);
+    layout->addLayout(bar);
+    layout->addWidget(m_scroll, 1);
+
+    connect(m_smoothingSlider, &QSlider::valueChanged, this, [this](int v) {
+        const QSignalBlocker block(m_smoothingSpin);
+        m_smoothingSpin->setValue(v / 1000.0);
+        m_model->setSmoothing(v / 1000.0);
+    });
+    connect(m_smoothingSpin, &QDoubleSpinBox::valueChanged, this, [this](double v) {
+        const QSignalBlocker block(m_smoothingSlider);
+        m_smoothingSlider->setValue(int(std::lround(v * 1000)));
+        m_model->setSmoothing(v);
+    });
+    connect(m_xAxisCombo, &QComboBox::currentIndexChanged, this, &MetricsPanel::applySettings);
+    connect(m_logScale, &QCheckBox::toggled, this, &MetricsPanel::applySettings);
+    connect(m_outliers, &QCheckBox::toggled, this, &MetricsPanel::applySettings);
+    connect(m_filter, &QLineEdit::textChanged, this, &MetricsPanel::applyFilter);
+
+    connect(m_model, &MetricsModel::seriesAdded, this, &MetricsPanel::onSeriesAdded);
+    connect(m_model, &MetricsModel::pointsAppended, this, &MetricsPanel::markDirty);
+    connect(m_model, &MetricsModel::seriesChanged, this, &MetricsPanel::markDirty);
+
+    m_redraw.setSingleShot(true);
+    m_redraw.setInterval(RedrawMs);
+    connect(&m_redraw, &QTimer::timeout, this, &MetricsPanel::redrawNow);
+    m_reopen.setSingleShot(true);
+    m_reopen.setInterval(2000);
+    connect(&m_reopen, &QTimer::timeout, this, &MetricsPanel::openStream);
+    if (m_connection)
+        connect(m_connection, &ExecutorConnection::clientChanged, this, &MetricsPanel::openStream);
+    openStream();
+}
+
+MetricsPanel::~MetricsPanel()
+{
+    if (m_stream)
+        delete m_stream.data();
+}
+
+void MetricsPanel::openStream()
+{
+    if (m_stream) {
+        m_stream->disconnect(this);
+        m_stream->deleteLater();
+    }
+    if (!m_connection || !m_connection->client() || m_job.jobId.isEmpty())
+        return;
+    // The executor replays every stored series and point first, so a reopened stream starts clean.
+    clearCharts();
+    m_model->clear();
+    m_ended = false;
+    m_stream = m_connection->client()->followMetrics(m_job.jobId);
+    m_stream->setParent(this);
+    connect(m_stream, &ApiStream::metricSeriesAdded, m_model, &MetricsModel::addSeries);
+    connect(m_stream, &ApiStream::metricPoints, m_model, &MetricsModel::appendPoints);
+    connect(m_stream, &ApiStream::metricsPurged, m_model, &MetricsModel::purge);
+    connect(m_stream, &ApiStream::ended, this, [this] { m_ended = true; });
+    connect(m_stream, &ApiStream::failed, this, [this](const ApiError& error) {
+        qCWarning(lcUi) << "metrics stream of" << m_job.jobId << "failed:" << error.summary();
+    });
+    connect(m_stream, &ApiStream::finished, this, [this] {
+        if (!m_ended)
+            m_reopen.start();
+    });
+}
+
+void MetricsPanel::clearCharts()
+{
+    m_dirty.clear();
+    for (Group& group : m_groups) {
+        qDeleteAll(group.charts);
+        delete group.header;
+        delete group.body;
+    }
+    m_groups.clear();
+    m_charts.clear();
+    m_empty->show();
+    m_summary->clear();
+}
+
+QString MetricsPanel::groupTitle(const QString& name) const
+{
+    if (name == QLatin1String("resources"))
+        return tr("Resources");
+    if (name == QLatin1String("hypertune"))
+        return tr("Hypertune reports");
+    return name;
+}
+
+MetricsPanel::Group& MetricsPanel::groupFor(const QString& name)
+{
+    for (Group& group : m_groups)
+        if (group.name == name)
+            return group;
+    Group group;
+    group.name = name;
+    group.header = new QToolButton(m_content);
+    group.header->setCheckable(true);
+    group.header->setChecked(true);
+    group.header->setArrowType(Qt::DownArrow);
+    group.header->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    group.header->setAutoRaise(true);
+    group.header->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
+    QFont bold = group.header->font();
+    bold.setBold(true);
+    bold.setPointSizeF(bold.pointSizeF() * 1.1);
+    group.header->setFont(bold);
+    group.body = new QWidget(m_content);
+    group.grid = new QGridLayout(group.body);
+    group.grid->setContentsMargins(8, 0, 8, 8);
+    group.grid->setSpacing(8);
+    QToolButton* header = group.header;
+    QWidget* body = group.body;
+    connect(header, &QToolButton::toggled, this, [this, header, body](bool open) {
+        header->setArrowType(open ? Qt::DownArrow : Qt::RightArrow);
+        body->setVisible(open);
+        if (open)
+            redrawNow();
+    });
+    m_groups.append(group);
+    // TensorBoard's order: tag groups alphabetically; then hypertune reports, then resources.
+    auto rank = [](const QString& n) {
+        return n == QLatin1String("resources") ? 2 : n == QLatin1String("hypertune") ? 1 : 0;
+    };
+    std::stable_sort(m_groups.begin(), m_groups.end(), [&](const Group& a, const Group& b) {
+        return std::make_pair(rank(a.name), a.name) < std::make_pair(rank(b.name), b.name);
+    });
+    for (const Group& g : std::as_const(m_groups)) {
+        m_contentLayout->removeWidget(g.header);
+        m_contentLayout->removeWidget(g.body);
+    }
+    int at = 1; // after the "no metrics" label
+    for (const Group& g : std::as_const(m_groups)) {
+        m_contentLayout->insertWidget(at++, g.header);
+        m_contentLayout->insertWidget(at++, g.body);
+    }
+    for (Group& g : m_groups)
+        if (g.name == name)
+            return g;
+    return m_groups.last();
+}
+
+QColor MetricsPanel::colorFor(const QString& label)
+{
+    auto it = m_colors.constFind(label);
+    if (it != m_colors.constEnd())
+        return *it;
+    const QColor color = Palette[m_colors.size() % std::size(Palette)];
+    m_colors.insert(label, color);
+    return color;
+}
+
+void MetricsPanel::onSeriesAdded(int index)
+{
+    const SeriesInfo& info = m_model->info(index);
+    const QString key = MetricsModel::chartKeyOf(info);
+    MetricChart* chart = m_charts.value(key);
+    if (!chart) {
+        Group& group = groupFor(MetricsModel::groupOf(info));
+        chart = new MetricChart(m_model, key, group.body);
+        chart->setSettings(m_settings);
+        chart->setMinimumHeight(ChartHeight);
+        m_charts.insert(key, chart);
+        group.charts.append(chart);
+        // Charts by tag, as TensorBoard sorts them; resources in their fixed order.
+        static const QStringList resourceOrder { QStringLiteral("cpu_percent"), QStringLiteral("rss_bytes"),
+            QStringLiteral("gpu_utilization_percent"), QStringLiteral("gpu_memory_bytes") };
+        std::stable_sort(group.charts.begin(), group.charts.end(), [this](MetricChart* a, MetricChart* b) {
+            const MetricsModel::Chart* ca = m_model->chart(a->key());
+            const MetricsModel::Chart* cb = m_model->chart(b->key());
+            auto rank = [](const MetricsModel::Chart* c) {
+                const int r = int(resourceOrder.indexOf(c->tag));
+                return r < 0 ? int(resourceOrder.size()) : r;
+            };
+            return std::make_pair(rank(ca), ca->tag) < std::make_pair(rank(cb), cb->tag);
+        });
+        connect(chart, &MetricChart::exportDataRequested, this,
+            [this, chart](int series, const QString& format) { askExportData(chart, series, format); });
+        connect(chart, &MetricChart::exportImageRequested, this,
+            [this, chart](const QString& format) { askExportImage(chart, format); });
+        m_empty->hide();
+        relayout();
+    }
+    chart->addSeries(index, colorFor(MetricsModel::seriesLabel(info)));
+    for (Group& group : m_groups)
+        group.header->setText(QStringLiteral("%1 (%2)").arg(groupTitle(group.name)).arg(group.charts.size()));
+    m_summary->setText(tr("%n series", nullptr, m_model->seriesCount()) + QStringLiteral(" · ")
+        + tr("%n charts", nullptr, int(m_charts.size())));
+    markDirty(index);
+}
+
+void MetricsPanel::markDirty(int seriesIndex)
+{
+    if (MetricChart* chart = m_charts.value(MetricsModel::chartKeyOf(m_model->info(seriesIndex))))
+        m_dirty.insert(chart);
+    if (!m_redraw.isActive())
+        m_redraw.start();
+}
+
+void MetricsPanel::markAllDirty()
+{
+    for (MetricChart* chart : std::as_const(m_charts))
+        m_dirty.insert(chart);
+    if (!m_redraw.isActive())
+        m_redraw.start();
+}
+
+void MetricsPanel::redrawNow()
+{
+    m_redraw.stop();
+    // Hidden charts (filtered out, collapsed group, another tab) stay dirty until they show.
+    for (auto it = m_dirty.begin(); it != m_dirty.end();) {
+        if ((*it)->isVisible()) {
+            (*it)->refresh();
+            it = m_dirty.erase(it);
+        } else {
+            ++it;
+        }
+    }
+    emit redrawn();
+}
+
+void MetricsPanel::showEvent(QShowEvent* event)
+{
+    QWidget::showEvent(event);
+    // Charts that changed while the tab was hidden.
+    if (!m_dirty.isEmpty() && !m_redraw.isActive())
+        m_redraw.start();
+}
+
+void MetricsPanel::applySettings()
+{
+    m_settings.xAxis = MetricsXAxis(m_xAxisCombo->currentData().toInt());
+    m_settings.logScale = m_logScale->isChecked();
+    m_settings.ignoreOutliers = m_outliers->isChecked();
+    for (MetricChart* chart : std::as_const(m_charts))
+        chart->setSettings(m_settings);
+    markAllDirty();
+    redrawNow();
+}
+
+void MetricsPanel::applyFilter()
+{
+    const QRegularExpression re(m_filter->text(), QRegularExpression::CaseInsensitiveOption);
+    m_filter->setStyleSheet(re.isValid() ? QString() : QStringLiteral("QLineEdit { border: 1px solid #c01c28; }"));
+    m_filter->setToolTip(re.isValid() ? tr("Show only the charts whose tag matches this regular expression "
+                                           "(case-insensitive)")
+                                      : tr("Not a valid regular expression: %1").arg(re.errorString()));
+    relayout();
+    redrawNow();
+}
+
+QStringList MetricsPanel::visibleChartKeys() const
+{
+    const QRegularExpression re(m_filter->text(), QRegularExpression::CaseInsensitiveOption);
+    QStringList out;
+    for (const Group& group : m_groups) {
+        for (MetricChart* chart : group.charts) {
+            const MetricsModel::Chart* info = m_model->chart(chart->key());
+            if (!re.isValid() || m_filter->text().isEmpty() || re.match(info->tag).hasMatch()
+                || re.match(chart->title()).hasMatch())
+                out << chart->key();
+        }
+    }
+    return out;
+}
+
+void MetricsPanel::relayout()
+{
+    m_columns = std::max(1, m_scroll->viewport()->width() / ChartColumnWidth);
+    const QStringList visible = visibleChartKeys();
+    for (Group& group : m_groups) {
+        for (MetricChart* chart : std::as_const(group.charts))
+            group.grid->removeWidget(chart);
+        int k = 0;
+        for (MetricChart* chart : std::as_const(group.charts)) {
+            const bool show = visible.contains(chart->key());
+            chart->setVisible(show);
+            if (!show)
+                continue;
+            group.grid->addWidget(chart, k / m_columns, k % m_columns);
+            m_dirty.insert(chart);
+            ++k;
+        }
+        for (int c = 0; c < 8; ++c)
+            group.grid->setColumnStretch(c, c < m_columns ? 1 : 0);
+        group.header->setVisible(k > 0);
+        group.body->setVisible(k > 0 && group.header->isChecked());
+    }
+}
+
+bool MetricsPanel::eventFilter(QObject* watched, QEvent* event)
+{
+    if (watched == m_scroll->viewport() && event->type() == QEvent::Resize
+        && std::max(1, m_scroll->viewport()->width() / ChartColumnWidth) != m_columns) {
+        relayout();
+        if (!m_redraw.isActive())
+            m_redraw.start();
+    }
+    return QWidget::eventFilter(watched, event);
+}
+
+MetricChart* MetricsPanel::chart(const QString& key) const
+{
+    return m_charts.value(key);
+}
+
+QList<MetricChart*> MetricsPanel::charts() const
+{
+    QList<MetricChart*> out;
+    for (const Group& group : m_groups)
+        out += group.charts;
+    return out;
+}
+
+bool MetricsPanel::exportChart(const QString& key, const QString& path, QString* error)
+{
+    MetricChart* c = chart(key);
+    if (!c) {
+        if (error)
+            *error = tr("No chart %1.").arg(key);
+        return false;
+    }
+    c->refresh();
+    return c->exportImage(path, error);
+}
+
+bool MetricsPanel::exportSeries(const QString& seriesName, const QString& path, QString* error)
+{
+    const int index = m_model->indexOf(seriesName);
+    if (index < 0) {
+        if (error)
+            *error = tr("No series %1.").arg(seriesName);
+        return false;
+    }
+    const bool json = QFileInfo(path).suffix().compare(QLatin1String("json"), Qt::CaseInsensitive) == 0;
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly) || file.write(json ? m_model->toJson(index) : m_model->toCsv(index)) < 0
+        || !file.commit()) {
+        if (error)
+            *error = tr("Could not write %1: %2").arg(path, file.errorString());
+        return false;
+    }
+    return true;
+}
+
+void MetricsPanel::askExportData(MetricChart* chart, int seriesIndex, const QString& format)
+{
+    Q_UNUSED(chart);
+    const SeriesInfo& info = m_model->info(seriesIndex);
+    // TensorBoard's download name: run-<run>-tag-<tag>.<format>.
+    QString name = QStringLiteral("run-%1-tag-%2.%3").arg(MetricsModel::seriesLabel(info), info.tag, format);
+    name.replace(QLatin1Char('/'), QLatin1Char('_'));
+    const QString filter = format == QLatin1String("json") ? tr("JSON files (*.json)") : tr("CSV files (*.csv)");
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export data"), name, filter);
+    if (path.isEmpty())
+        return;
+    QString error;
+    if (!exportSeries(info.name, path, &error))
+        emit message(error);
+    else
+        emit message(tr("Exported %1.").arg(path));
+}
+
+void MetricsPanel::askExportImage(MetricChart* chart, const QString& format)
+{
+    QString name = chart->title() + QLatin1Char('.') + format;
+    name.replace(QLatin1Char('/'), QLatin1Char('_'));
+    const QString filter = format == QLatin1String("svg") ? tr("SVG images (*.svg)") : tr("PNG images (*.png)");
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export chart"), name, filter);
+    if (path.isEmpty())
+        return;
+    QString error;
+    if (!exportChart(chart->key(), path, &error))
+        emit message(error);
+    else
+        emit message(tr("Exported %1.").arg(path));
+}
+
+} // namespace Trainyard

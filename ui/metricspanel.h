@@ -1,0 +1,231 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#pragma once
+
+// The job view's Metrics tab (issue 4): the job's metrics stream (`…/jobs/{id}/metrics?follow=true`) into
+// a MetricsModel, drawn with Qt Charts as TensorBoard draws scalars: one chart per tag, in collapsible
+// groups by the tag's prefix (`train`, `eval`, …, then `hypertune` and `resources`), one line per run or
+// replica with the raw line faint behind the smoothed one. A toolbar holds the regex tag filter, the
+// smoothing weight (0–0.999, default 0.6), the x axis (step, relative time, wall time), log-scale y and
+// "ignore outliers". Each chart has a hover tooltip, rubber-band and wheel zoom, pan (middle button or
+// arrow keys), reset (double-click), and export of the chart (PNG, SVG) and of a series (CSV, JSON) from
+// its context menu.
+//
+// Charts never get a series' full data: MetricsModel::reduce hands them about four points per pixel
+// column of the visible x range, recomputed when the range or the width changes, so zooming in shows the
+// real points. Stream updates only mark charts dirty; a 40 ms single-shot timer redraws them in a batch.
+
+#include "apiclient.h"
+#include "metricsmodel.h"
+
+#include <QChartView>
+#include <QPointer>
+#include <QSet>
+#include <QTimer>
+#include <QWidget>
+
+#include <optional>
+
+class QAbstractAxis;
+class QCheckBox;
+class QComboBox;
+class QDoubleSpinBox;
+class QGridLayout;
+class QLabel;
+class QLineEdit;
+class QLineSeries;
+class QScrollArea;
+class QSlider;
+class QToolButton;
+class QVBoxLayout;
+
+namespace Trainyard {
+
+class ExecutorConnection;
+
+/// The display settings every chart of a panel shares.
+struct MetricsChartSettings {
+    MetricsXAxis xAxis = MetricsXAxis::Step;
+    bool logScale = false;
+    bool ignoreOutliers = false;
+};
+
+/// One chart of the Metrics tab: every series of one chart key of a MetricsModel.
+class MetricChart : public QChartView {
+    Q_OBJECT
+public:
+    MetricChart(MetricsModel* model, const QString& key, QWidget* parent = nullptr);
+    ~MetricChart() override;
+
+    QString key() const { return m_key; }
+    /// The chart's title as shown (the tag, or a resource's readable name).
+    QString title() const;
+    /// Values are divided by this before drawing (bytes are drawn in MiB); tooltips and exports use
+    /// the stored values.
+    double valueScale() const { return m_scale; }
+
+    /// Adds the lines of a series the model gained (its index into the model).
+    void addSeries(int index, const QColor& color);
+    QList<int> seriesIndices() const;
+    /// The faint raw line and the smoothed line of a series (model index); nullptr if not in this chart.
+    QLineSeries* rawLine(int index) const;
+    QLineSeries* smoothedLine(int index) const;
+    QAbstractAxis* xAxis() const { return m_xAxis; }
+    QAbstractAxis* yAxis() const { return m_yAxis; }
+
+    void setSettings(const MetricsChartSettings& settings);
+    /// Reduces every series over the visible x range to the plot's width and replaces the lines' points.
+    void refresh();
+
+    /// The visible x range in model units (seconds for the time axes): the zoomed one, or all data.
+    std::optional<std::pair<double, double>> visibleXRange() const;
+    bool isZoomed() const { return m_zoomX.has_value(); }
+    /// Shows [x0, x1] (model units) with the y range fitted to it.
+    void zoomTo(double x0, double x1);
+    void resetZoom();
+
+    /// The hover tooltip (HTML) for model x `x`: per series the nearest point's step, value, smoothed
+    /// value and time.
+    QString tooltipText(double x) const;
+
+    /// Writes the chart as PNG (or any raster format Qt knows from the suffix) or SVG (`.svg`, when Qt SVG
+    /// is available). False with `error` set when it cannot.
+    bool exportImage(const QString& path, QString* error = nullptr);
+    static bool svgAvailable();
+
+Q_SIGNALS:
+    /// The user asked to export a series' data (context menu); the panel asks for a file name.
+    void exportDataRequested(int seriesIndex, const QString& format);
+    void exportImageRequested(const QString& format);
+
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void mouseReleaseEvent(QMouseEvent* event) override;
+    void mouseDoubleClickEvent(QMouseEvent* event) override;
+    void wheelEvent(QWheelEvent* event) override;
+    void keyPressEvent(QKeyEvent* event) override;
+    void contextMenuEvent(QContextMenuEvent* event) override;
+    void leaveEvent(QEvent* event) override;
+
+private:
+    struct Line {
+        int index;
+        QLineSeries* raw;
+        QLineSeries* smoothed;
+    };
+    void rebuildAxes();
+    void takeZoomFromAxes();
+    double toModelX(double chartX) const;
+    double toChartX(double modelX) const;
+    std::optional<std::pair<double, double>> dataXRange() const;
+
+    MetricsModel* m_model;
+    QString m_key;
+    double m_scale = 1;
+    MetricsChartSettings m_settings;
+    QList<Line> m_lines;
+    QAbstractAxis* m_xAxis = nullptr;
+    QAbstractAxis* m_yAxis = nullptr;
+    std::optional<std::pair<double, double>> m_zoomX;
+    std::optional<std::pair<double, double>> m_zoomY;
+    bool m_updatingAxes = false;
+    QPoint m_panFrom;
+    bool m_panning = false;
+};
+
+class MetricsPanel : public QWidget {
+    Q_OBJECT
+public:
+    /// Redraws are coalesced to one per this many milliseconds.
+    static constexpr int RedrawMs = 40;
+
+    MetricsPanel(ExecutorConnection* connection, const Job& job, QWidget* parent = nullptr);
+    ~MetricsPanel() override;
+
+    MetricsModel* model() const { return m_model; }
+    /// The chart of a chart key (`scalar:train/loss`, `resource:cpu_percent`), or nullptr.
+    MetricChart* chart(const QString& key) const;
+    QList<MetricChart*> charts() const;
+    /// Keys of the charts the tag filter lets through, in display order.
+    QStringList visibleChartKeys() const;
+    /// True after the executor's `end` event: the job is final and every metric arrived.
+    bool hasEnded() const { return m_ended; }
+
+    QLineEdit* filterEdit() const { return m_filter; }
+    QSlider* smoothingSlider() const { return m_smoothingSlider; }
+    QDoubleSpinBox* smoothingSpin() const { return m_smoothingSpin; }
+    QComboBox* xAxisCombo() const { return m_xAxisCombo; }
+    QCheckBox* logScaleCheck() const { return m_logScale; }
+    QCheckBox* outliersCheck() const { return m_outliers; }
+    MetricsChartSettings settings() const { return m_settings; }
+
+    /// Writes a chart as an image (format from the suffix: `.png`, `.svg`, …).
+    bool exportChart(const QString& key, const QString& path, QString* error = nullptr);
+    /// Writes a series' points as TensorBoard's CSV (`.csv`) or JSON (`.json`) download.
+    bool exportSeries(const QString& seriesName, const QString& path, QString* error = nullptr);
+
+public Q_SLOTS:
+    /// Redraws the charts marked dirty now (the timer does this at most every RedrawMs).
+    void redrawNow();
+
+Q_SIGNALS:
+    /// A message for the status bar (a failed export).
+    void message(const QString& text);
+    /// The dirty charts were redrawn.
+    void redrawn();
+
+protected:
+    void showEvent(QShowEvent* event) override;
+
+private:
+    struct Group {
+        QString name;
+        QToolButton* header;
+        QWidget* body;
+        QGridLayout* grid;
+        QList<MetricChart*> charts;
+    };
+    void openStream();
+    void onSeriesAdded(int index);
+    void markDirty(int seriesIndex);
+    void markAllDirty();
+    void applySettings();
+    void applyFilter();
+    void relayout();
+    void clearCharts();
+    Group& groupFor(const QString& name);
+    QString groupTitle(const QString& name) const;
+    QColor colorFor(const QString& label);
+    void askExportData(MetricChart* chart, int seriesIndex, const QString& format);
+    void askExportImage(MetricChart* chart, const QString& format);
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
+    QPointer<ExecutorConnection> m_connection;
+    Job m_job;
+    MetricsModel* m_model;
+    QPointer<ApiStream> m_stream;
+    QTimer m_redraw;
+    QTimer m_reopen;
+    QSet<MetricChart*> m_dirty;
+    bool m_ended = false;
+    MetricsChartSettings m_settings;
+    QHash<QString, MetricChart*> m_charts;
+    QList<Group> m_groups;
+    QHash<QString, QColor> m_colors;
+    int m_columns = 0;
+
+    QLineEdit* m_filter;
+    QSlider* m_smoothingSlider;
+    QDoubleSpinBox* m_smoothingSpin;
+    QComboBox* m_xAxisCombo;
+    QCheckBox* m_logScale;
+    QCheckBox* m_outliers;
+    QLabel* m_summary;
+    QLabel* m_empty;
+    QScrollArea* m_scroll;
+    QWidget* m_content;
+    QVBoxLayout* m_contentLayout;
+};
+
+} // namespace Trainyard
