@@ -165,18 +165,151 @@ bool isTrue(const QString& value)
 
 } // namespace
 
-/// One Server-Sent Events response on a request's socket, with chunked framing (so `curl -N` and
-/// QNetworkAccessManager both see each event as it is written). The socket belongs to the HTTP server;
-/// it may go away at any time, so every write checks the QPointer first. `cleanup` runs exactly once,
-/// when the stream ends for any reason (unsubscribe from stores there).
+/// Where the answer to one request goes. Qt 6.4 hands QAbstractHttpServer the request's socket, and
+/// the answer is written onto it as raw HTTP/1.1. Qt 6.8 hands it a QHttpServerResponder, which is
+/// moved in here and written through (Qt frames the status line, the headers and the chunks); the
+/// request's socket is then only watched, for disconnects and for a client that stops reading. The
+/// channel may outlive the connection (deferred answers, streams): every write checks it first.
+class HttpChannel {
+public:
+#if QT_VERSION >= QT_VERSION_CHECK(6, 8, 0)
+    HttpChannel(QHttpServerResponder&& responder, const HttpChannelPtr& channel)
+        : m_socket(socket)
+        , m_responder(std::move(responder))
+    {
+    }
+#else
+    explicit HttpChannel(QTcpSocket* socket)
+        : m_socket(socket)
+    {
+    }
+#endif
+
+    /// The request's socket; null once it is gone (and, on Qt 6.8, when it could not be found).
+    QTcpSocket* socket() const
+    {
+        return m_socket;
+    }
+
+    /// False once the answer is complete or the peer is gone.
+    bool isOpen() const
+    {
+#if QT_VERSION >= QT_VERSION_CHECK(6, 8, 0)
+        if (!m_responder)
+            return false;
+        return !m_watched || (m_socket && m_socket->state() == QAbstractSocket::ConnectedState);
+#else
+        return m_socket && m_socket->state() == QAbstractSocket::ConnectedState;
+#endif
+    }
+
+    /// Bytes written but not yet sent to the peer (0 when unknown).
+    qint64 backlog() const
+    {
+        return m_socket ? m_socket->bytesToWrite() : 0;
+    }
+
+    /// A complete answer with a body (`Content-Length` is added).
+    void reply(int status, const QList<QPair<QByteArray, QByteArray>>& headers, const QByteArray& body)
+    {
+        if (!isOpen())
+            return;
+#if QT_VERSION >= QT_VERSION_CHECK(6, 8, 0)
+        m_responder->write(body, toHttpHeaders(headers), QHttpServerResponder::StatusCode(status));
+        m_responder.reset(); // the connection reads its next request
+#else
+        QByteArray head = "HTTP/1.1 " + QByteArray::number(status) + ' ' + reasonPhrase(status) + "\r\n";
+        head += "Content-Length: " + QByteArray::number(body.size()) + "\r\n";
+        for (const auto& [key, value] : headers)
+            head += key + ": " + value + "\r\n";
+        head += "\r\n";
+        m_socket->write(head);
+        m_socket->write(body);
+#endif
+    }
+
+    /// Starts a `200 OK` answer with chunked framing; the connection closes when it ends.
+    void beginChunked(const QList<QPair<QByteArray, QByteArray>>& headers)
+    {
+        if (!isOpen())
+            return;
+#if QT_VERSION >= QT_VERSION_CHECK(6, 8, 0)
+        m_responder->writeBeginChunked(toHttpHeaders(headers), QHttpServerResponder::StatusCode::Ok);
+#else
+        QByteArray head = "HTTP/1.1 200 OK\r\n";
+        for (const auto& [key, value] : headers)
+            head += key + ": " + value + "\r\n";
+        head += "Connection: close\r\nTransfer-Encoding: chunked\r\n\r\n";
+        m_socket->write(head);
+#endif
+    }
+
+    void writeChunk(const QByteArray& payload)
+    {
+        if (!isOpen() || payload.isEmpty())
+            return;
+#if QT_VERSION >= QT_VERSION_CHECK(6, 8, 0)
+        m_responder->writeChunk(payload);
+#else
+        m_socket->write(QByteArray::number(payload.size(), 16) + "\r\n");
+        m_socket->write(payload);
+        m_socket->write("\r\n");
+#endif
+    }
+
+    /// Ends a chunked answer: the terminating chunk when `graceful`, then the connection is closed.
+    void endChunked(bool graceful)
+    {
+        if (isOpen() && graceful) {
+#if QT_VERSION >= QT_VERSION_CHECK(6, 8, 0)
+            m_responder->writeEndChunked(QByteArray());
+#else
+            m_socket->write("0\r\n\r\n");
+#endif
+        }
+        if (m_socket && m_socket->state() == QAbstractSocket::ConnectedState) {
+            if (graceful)
+                m_socket->disconnectFromHost();
+            else
+                m_socket->abort();
+        }
+#if QT_VERSION >= QT_VERSION_CHECK(6, 8, 0)
+        m_responder.reset();
+#endif
+    }
+
+private:
+#if QT_VERSION >= QT_VERSION_CHECK(6, 8, 0)
+    static QHttpHeaders toHttpHeaders(const QList<QPair<QByteArray, QByteArray>>& headers)
+    {
+        QHttpHeaders result;
+        for (const auto& [key, value] : headers)
+            result.append(key, value);
+        return result;
+    }
+#endif
+
+    QPointer<QTcpSocket> m_socket;
+#if QT_VERSION >= QT_VERSION_CHECK(6, 8, 0)
+    std::optional<QHttpServerResponder> m_responder;
+    bool m_watched = !m_socket.isNull();
+#endif
+};
+
+/// One Server-Sent Events response on a request's channel, with chunked framing (so `curl -N` and
+/// QNetworkAccessManager both see each event as it is written). The connection belongs to the HTTP
+/// server; it may go away at any time, so every write checks the channel first. `cleanup` runs exactly
+/// once, when the stream ends for any reason (unsubscribe from stores there).
 class SseStream : public QObject {
 public:
-    SseStream(QTcpSocket* socket, QObject* parent)
+    SseStream(HttpChannelPtr channel, QObject* parent)
         : QObject(parent)
-        , m_socket(socket)
+        , m_channel(std::move(channel))
     {
-        connect(socket, &QAbstractSocket::disconnected, this, [this] { finish(false); });
-        connect(socket, &QObject::destroyed, this, [this] { finish(false); });
+        if (QTcpSocket* socket = m_channel->socket()) {
+            connect(socket, &QAbstractSocket::disconnected, this, [this] { finish(false); });
+            connect(socket, &QObject::destroyed, this, [this] { finish(false); });
+        }
         m_keepalive.setInterval(KeepaliveMs);
         connect(&m_keepalive, &QTimer::timeout, this, [this] { writeChunk(QByteArrayLiteral(": keepalive\n\n")); });
     }
@@ -187,14 +320,8 @@ public:
     /// Writes the status line, the headers and a first comment, so that clients see the stream start.
     void start(const QByteArray& comment)
     {
-        if (!m_socket)
-            return;
-        m_socket->write("HTTP/1.1 200 OK\r\n"
-                        "Content-Type: text/event-stream; charset=utf-8\r\n"
-                        "Cache-Control: no-cache\r\n"
-                        "X-Accel-Buffering: no\r\n"
-                        "Connection: close\r\n"
-                        "Transfer-Encoding: chunked\r\n\r\n");
+        m_channel->beginChunked({ { "Content-Type", "text/event-stream; charset=utf-8" },
+            { "Cache-Control", "no-cache" }, { "X-Accel-Buffering", "no" } });
         writeChunk(": " + comment + "\n\n");
         m_keepalive.start();
     }
@@ -213,27 +340,24 @@ public:
     {
         if (m_finished || payload.isEmpty())
             return;
-        if (!m_socket || m_socket->state() != QAbstractSocket::ConnectedState) {
+        if (!m_channel->isOpen()) {
             finish(false);
             return;
         }
-        if (m_socket->bytesToWrite() > MaxStreamBacklogBytes) {
+        if (m_channel->backlog() > MaxStreamBacklogBytes) {
             qCWarning(lcApi) << "dropping a stream client that does not read (more than" << MaxStreamBacklogBytes
                              << "bytes pending)";
-            m_socket->abort();
             finish(false);
             return;
         }
-        m_socket->write(QByteArray::number(payload.size(), 16) + "\r\n");
-        m_socket->write(payload);
-        m_socket->write("\r\n");
+        m_channel->writeChunk(payload);
         m_keepalive.start();
     }
 
     bool isFinished() const { return m_finished; }
 
-    /// Ends the stream: the terminating chunk when `graceful` and the socket is still there, then the
-    /// connection is closed (`Connection: close`) and this object deleted later.
+    /// Ends the stream: the terminating chunk when `graceful` and the connection is still there, then
+    /// the connection is closed and this object deleted later.
     void finish(bool graceful = true)
     {
         if (m_finished)
@@ -241,11 +365,7 @@ public:
         m_finished = true;
         m_keepalive.stop();
         runCleanup();
-        if (m_socket && m_socket->state() == QAbstractSocket::ConnectedState) {
-            if (graceful)
-                m_socket->write("0\r\n\r\n");
-            m_socket->disconnectFromHost();
-        }
+        m_channel->endChunked(graceful);
         deleteLater();
     }
 
@@ -259,7 +379,7 @@ private:
         }
     }
 
-    QPointer<QTcpSocket> m_socket;
+    HttpChannelPtr m_channel;
     QTimer m_keepalive;
     bool m_finished = false;
 };
@@ -448,22 +568,15 @@ bool HttpApi::authorized(const QHttpServerRequest& request, QString* problem) co
     return true;
 }
 
-void HttpApi::send(QTcpSocket* socket, const Reply& reply)
+void HttpApi::send(const HttpChannelPtr& channel, const Reply& reply)
 {
-    if (!socket || socket->state() != QAbstractSocket::ConnectedState)
-        return;
-    QByteArray head = "HTTP/1.1 " + QByteArray::number(reply.status) + ' ' + reasonPhrase(reply.status) + "\r\n";
-    head += "Content-Type: application/json; charset=utf-8\r\n";
-    head += "Content-Length: " + QByteArray::number(reply.body.size()) + "\r\n";
-    head += "Cache-Control: no-store\r\n";
-    for (const auto& [key, value] : reply.headers)
-        head += key + ": " + value + "\r\n";
-    head += "\r\n";
-    socket->write(head);
-    socket->write(reply.body);
+    QList<QPair<QByteArray, QByteArray>> headers { { "Content-Type", "application/json; charset=utf-8" },
+        { "Cache-Control", "no-store" } };
+    headers += reply.headers;
+    channel->reply(reply.status, headers, reply.body);
 }
 
-bool HttpApi::handleRequest(const QHttpServerRequest& request, QTcpSocket* socket)
+bool HttpApi::handle(const QHttpServerRequest& request, const HttpChannelPtr& channel)
 {
     bool streaming = false;
     Reply reply;
@@ -475,23 +588,53 @@ bool HttpApi::handleRequest(const QHttpServerRequest& request, QTcpSocket* socke
         reply = errorReply(413, QStringLiteral("INVALID_ARGUMENT"),
             QStringLiteral("Request body is larger than %1 bytes.").arg(MaxBodyBytes));
     } else {
-        reply = route(request, socket, &streaming);
+        reply = route(request, channel, &streaming);
     }
     qCDebug(lcApi).noquote() << request.method() << request.url().path() << (streaming ? 200 : reply.status);
     if (!streaming)
-        send(socket, reply);
+        send(channel, reply);
     return true;
+}
+
+#if QT_VERSION >= QT_VERSION_CHECK(6, 8, 0)
+bool HttpApi::handleRequest(const QHttpServerRequest& request, QHttpServerResponder& responder)
+{
+    // The request's socket is a child of its connection handler, which is a child of this server;
+    // the peer's port tells the connections on loopback apart.
+    const HttpChannelPtr& channel = nullptr;
+    const auto sockets = findChildren<QTcpSocket*>();
+    for (QTcpSocket* s : sockets) {
+        if (s->peerPort() == request.remotePort() && s->localPort() == request.localPort()) {
+            socket = s;
+            break;
+        }
+    }
+    return handle(request, std::make_shared<HttpChannel>(std::move(responder), socket));
+}
+
+void HttpApi::missingHandler(const QHttpServerRequest& request, QHttpServerResponder& responder)
+{
+    // handle() answers every request; this only runs if Qt changes that contract.
+    send(std::make_shared<HttpChannel>(std::move(responder), nullptr),
+        errorReply(404, QStringLiteral("NOT_FOUND"),
+            QStringLiteral("The requested URL %1 was not found on this server.").arg(request.url().path())));
+}
+#else
+bool HttpApi::handleRequest(const QHttpServerRequest& request, QTcpSocket* socket)
+{
+    return handle(request, std::make_shared<HttpChannel>(socket));
 }
 
 void HttpApi::missingHandler(const QHttpServerRequest& request, QTcpSocket* socket)
 {
-    // handleRequest answers every request; this only runs if Qt changes that contract.
-    send(socket,
+    // handle() answers every request; this only runs if Qt changes that contract.
+    send(std::make_shared<HttpChannel>(socket),
         errorReply(404, QStringLiteral("NOT_FOUND"),
             QStringLiteral("The requested URL %1 was not found on this server.").arg(request.url().path())));
 }
+#endif
 
-HttpApi::Reply HttpApi::route(const QHttpServerRequest& request, QTcpSocket* socket, bool* streaming)
+HttpApi::Reply HttpApi::route(const QHttpServerRequest& request, const HttpChannelPtr& channel, bool* streaming)
 {
     using Method = QHttpServerRequest::Method;
     const Method method = request.method();
@@ -559,7 +702,7 @@ HttpApi::Reply HttpApi::route(const QHttpServerRequest& request, QTcpSocket* soc
         if (verb == QLatin1String("events")) {
             if (method != Method::Get)
                 return methodNotAllowed("GET");
-            return events(request, project, jobId, socket, streaming);
+            return events(request, project, jobId, channel, streaming);
         }
         return notFound;
     }
@@ -574,24 +717,24 @@ HttpApi::Reply HttpApi::route(const QHttpServerRequest& request, QTcpSocket* soc
         if (sub == QLatin1String("logs")) {
             if (method != Method::Get)
                 return methodNotAllowed("GET");
-            return logs(request, project, jobId, socket, streaming);
+            return logs(request, project, jobId, channel, streaming);
         }
         if (sub == QLatin1String("metrics")) {
             if (method != Method::Get)
                 return methodNotAllowed("GET");
-            return metrics(request, project, jobId, socket, streaming);
+            return metrics(request, project, jobId, channel, streaming);
         }
         if (sub == QLatin1String("checkpoints")) {
             if (method != Method::Get)
                 return methodNotAllowed("GET");
-            return checkpoints(project, jobId, socket, streaming);
+            return checkpoints(project, jobId, channel, streaming);
         }
     }
     // A checkpoint name is a relative path: one segment with %2F, or several plain ones.
     if (rest.size() >= 4 && rest.at(2) == QLatin1String("checkpoints")) {
         if (method != Method::Get)
             return methodNotAllowed("GET");
-        return checkpoint(request, project, rest.at(1), rest.mid(3).join(QLatin1Char('/')), socket, streaming);
+        return checkpoint(request, project, rest.at(1), rest.mid(3).join(QLatin1Char('/')), channel, streaming);
     }
     return notFound;
 }
@@ -922,19 +1065,18 @@ bool localJobDir(const Job& job, QString* dir, HttpApi::Reply* error)
 }
 } // namespace
 
-void HttpApi::answerLater(QTcpSocket* socket, std::function<Reply()> work)
+void HttpApi::answerLater(const HttpChannelPtr& channel, std::function<Reply()> work)
 {
-    QPointer<QTcpSocket> guard(socket);
     auto* watcher = new QFutureWatcher<Reply>(this);
-    connect(watcher, &QFutureWatcher<Reply>::finished, this, [this, watcher, guard] {
+    connect(watcher, &QFutureWatcher<Reply>::finished, this, [this, watcher, channel] {
         watcher->deleteLater();
-        if (guard)
-            send(guard, watcher->result());
+        send(channel, watcher->result());
     });
     watcher->setFuture(QtConcurrent::run(std::move(work)));
 }
 
-HttpApi::Reply HttpApi::checkpoints(const QString& project, const QString& jobId, QTcpSocket* socket, bool* deferred)
+HttpApi::Reply HttpApi::checkpoints(
+    const QString& project, const QString& jobId, const HttpChannelPtr& channel, bool* deferred)
 {
     const std::optional<Job> job = m_store->job(jobId);
     if (!job)
@@ -945,7 +1087,7 @@ HttpApi::Reply HttpApi::checkpoints(const QString& project, const QString& jobId
         return error;
     const bool trials = job->trainingInput.hyperparameters.has_value();
     *deferred = true;
-    answerLater(socket, [index = m_checkpoints, dir, trials]() -> Reply {
+    answerLater(channel, [index = m_checkpoints, dir, trials]() -> Reply {
         bool truncated = false;
         const QList<CheckpointEntry> entries = index->scan(dir, trials, &truncated);
         QJsonArray list;
@@ -962,7 +1104,7 @@ HttpApi::Reply HttpApi::checkpoints(const QString& project, const QString& jobId
 }
 
 HttpApi::Reply HttpApi::checkpoint(const QHttpServerRequest& request, const QString& project, const QString& jobId,
-    const QString& name, QTcpSocket* socket, bool* deferred)
+    const QString& name, const HttpChannelPtr& channel, bool* deferred)
 {
     const std::optional<Job> job = m_store->job(jobId);
     if (!job)
@@ -988,14 +1130,14 @@ HttpApi::Reply HttpApi::checkpoint(const QHttpServerRequest& request, const QStr
         values = int(std::min<qlonglong>(n, MaxTensorValues));
     }
     *deferred = true;
-    answerLater(socket, [project, jobId, dir, name, tensor, values]() {
+    answerLater(channel, [project, jobId, dir, name, tensor, values]() {
         return readCheckpoint(project, jobId, dir, name, tensor, values);
     });
     return {};
 }
 
 HttpApi::Reply HttpApi::logs(const QHttpServerRequest& request, const QString& project, const QString& jobId,
-    QTcpSocket* socket, bool* streaming)
+    const HttpChannelPtr& channel, bool* streaming)
 {
     const std::optional<Job> job = m_store->job(jobId);
     if (!job)
@@ -1041,7 +1183,7 @@ HttpApi::Reply HttpApi::logs(const QHttpServerRequest& request, const QString& p
     }
 
     *streaming = true;
-    auto* stream = new SseStream(socket, this);
+    auto* stream = new SseStream(channel, this);
     addStream(stream);
     stream->start("following " + jobId.toUtf8());
 
@@ -1107,7 +1249,7 @@ HttpApi::Reply HttpApi::logs(const QHttpServerRequest& request, const QString& p
 }
 
 HttpApi::Reply HttpApi::events(const QHttpServerRequest& request, const QString& project, const QString& jobId,
-    QTcpSocket* socket, bool* streaming)
+    const HttpChannelPtr& channel, bool* streaming)
 {
     const std::optional<Job> job = m_store->job(jobId);
     if (!job)
@@ -1115,7 +1257,7 @@ HttpApi::Reply HttpApi::events(const QHttpServerRequest& request, const QString&
     const bool follow = isTrue(queryValue(request.query(), QStringLiteral("follow")));
 
     *streaming = true;
-    auto* stream = new SseStream(socket, this);
+    auto* stream = new SseStream(channel, this);
     addStream(stream);
     stream->start("events " + jobId.toUtf8());
     QPointer<SseStream> guard(stream);
@@ -1217,7 +1359,7 @@ QByteArray pointsEvent(const QString& series, const QList<MetricPoint>& points)
 } // namespace
 
 HttpApi::Reply HttpApi::metrics(const QHttpServerRequest& request, const QString& project, const QString& jobId,
-    QTcpSocket* socket, bool* streaming)
+    const HttpChannelPtr& channel, bool* streaming)
 {
     const std::optional<Job> job = m_store->job(jobId);
     if (!job)
@@ -1280,7 +1422,7 @@ HttpApi::Reply HttpApi::metrics(const QHttpServerRequest& request, const QString
     }
 
     *streaming = true;
-    auto* stream = new SseStream(socket, this);
+    auto* stream = new SseStream(channel, this);
     addStream(stream);
     stream->start("metrics of " + jobId.toUtf8());
     QPointer<SseStream> guard(stream);

@@ -14,6 +14,7 @@
 #include <memory>
 
 class QHttpServerRequest;
+class QHttpServerResponder;
 class QTcpSocket;
 
 namespace Trainyard {
@@ -25,6 +26,9 @@ class MetricsStore;
 class Scheduler;
 struct ReplicaStatus;
 class SseStream;
+class HttpChannel;
+/// Where one request's answer goes (defined in httpapi.cpp); shared by deferred answers and streams.
+using HttpChannelPtr = std::shared_ptr<HttpChannel>;
 
 /// The executor's HTTP API: REST v1 shapes of `ml.googleapis.com/v1 projects.jobs` plus the
 /// job-scoped extensions (replicas, logs, events) and the project catalogs. The exact endpoints,
@@ -84,33 +88,44 @@ public:
         int httpStatus, const QString& status, const QString& message, const FieldViolations& violations = {});
 
 protected:
+    // Qt 6.4 hands the request's socket to these; Qt 6.8 a responder (QtHttpServer 6.5–6.7 had a third
+    // signature, which is not supported).
+#if QT_VERSION >= QT_VERSION_CHECK(6, 8, 0)
+    bool handleRequest(const QHttpServerRequest& request, QHttpServerResponder& responder) override;
+    void missingHandler(const QHttpServerRequest& request, QHttpServerResponder& responder) override;
+#elif QT_VERSION >= QT_VERSION_CHECK(6, 5, 0)
+#error "QtHttpServer 6.5 to 6.7 are not supported: use Qt 6.4 (Debian 12) or Qt 6.8 or later (Debian 13)"
+#else
     bool handleRequest(const QHttpServerRequest& request, QTcpSocket* socket) override;
     void missingHandler(const QHttpServerRequest& request, QTcpSocket* socket) override;
+#endif
 
 private:
-    Reply route(const QHttpServerRequest& request, QTcpSocket* socket, bool* streaming);
+    Reply route(const QHttpServerRequest& request, const HttpChannelPtr& channel, bool* streaming);
     Reply createJob(const QHttpServerRequest& request);
     Reply getJob(const QString& project, const QString& jobId);
     Reply listJobs(const QHttpServerRequest& request);
     Reply cancelJob(const QString& project, const QString& jobId);
     Reply patchJob(const QHttpServerRequest& request, const QString& project, const QString& jobId);
     Reply replicas(const QString& project, const QString& jobId);
-    Reply logs(const QHttpServerRequest& request, const QString& project, const QString& jobId, QTcpSocket* socket,
-        bool* streaming);
-    Reply events(const QHttpServerRequest& request, const QString& project, const QString& jobId, QTcpSocket* socket,
-        bool* streaming);
-    Reply checkpoints(const QString& project, const QString& jobId, QTcpSocket* socket, bool* deferred);
+    Reply logs(const QHttpServerRequest& request, const QString& project, const QString& jobId,
+        const HttpChannelPtr& channel, bool* streaming);
+    Reply events(const QHttpServerRequest& request, const QString& project, const QString& jobId,
+        const HttpChannelPtr& channel, bool* streaming);
+    Reply checkpoints(const QString& project, const QString& jobId, const HttpChannelPtr& channel, bool* deferred);
     Reply checkpoint(const QHttpServerRequest& request, const QString& project, const QString& jobId,
-        const QString& name, QTcpSocket* socket, bool* deferred);
-    /// Runs `work` on the thread pool and sends its reply on `socket` (if still connected) when done;
+        const QString& name, const HttpChannelPtr& channel, bool* deferred);
+    /// Runs `work` on the thread pool and sends its reply on `channel` (if still connected) when done;
     /// for file system work (scans, checkpoint reads) that must not stall the event loop.
-    void answerLater(QTcpSocket* socket, std::function<Reply()> work);
-    Reply metrics(const QHttpServerRequest& request, const QString& project, const QString& jobId, QTcpSocket* socket,
-        bool* streaming);
+    void answerLater(const HttpChannelPtr& channel, std::function<Reply()> work);
+    Reply metrics(const QHttpServerRequest& request, const QString& project, const QString& jobId,
+        const HttpChannelPtr& channel, bool* streaming);
     Reply catalog(const QString& what);
     Reply host();
     bool authorized(const QHttpServerRequest& request, QString* problem) const;
-    void send(QTcpSocket* socket, const Reply& reply);
+    /// Answers one request; Qt 6.4 and 6.8 paths both end here.
+    bool handle(const QHttpServerRequest& request, const HttpChannelPtr& channel);
+    void send(const HttpChannelPtr& channel, const Reply& reply);
     void addStream(SseStream* stream);
 
     JobStore* m_store;
