@@ -6,22 +6,35 @@
 //   (the bound for any reader that verifies the records). Goal: ratio ≥ 0.5.
 // - memory_per_point: heap bytes per stored point of ScalarRun, against an exactly sized array
 //   of 24-byte points. Goal: ≤ 24 bytes.
-// Chart redraw benchmarks (1 and 10 million points) join here as further bench functions.
+// - redraw_1M_points, redraw_10M_points: the Metrics tab's chart (MetricChart, 800×500) after one new
+//   point arrives: append, M4 reduction of the raw and smoothed lines over the whole x range, replace()
+//   of the reduced points and a render of the QChartView into a QImage (offscreen), averaged over 20
+//   redraws; against giving Qt Charts all points with QLineSeries::replace() and rendering once (the
+//   point list built beforehand, so the baseline is not charged for it; measured once at 10M).
+//   Ratio = baseline / ours. Goal: ours ≤ 16 ms at 10M.
+// - memory_per_point_chart_store: heap bytes per point of the Metrics tab's store (MetricSeriesData,
+//   10M float scalars), against an exactly sized array of 24-byte points. Goal: ≤ 24 bytes.
 //
-// Usage: bench_metrics [SIZE_MB] (default 200). Times are the best of three passes with the
-// file in the page cache, in CPU time of the benchmark thread (user + system, so the read()
-// calls count): the development machines are shared, and wall time there measures the
-// neighbours as much as the code.
+// Usage: bench_metrics [SIZE_MB] (default 200; 0 runs only the chart benchmarks). Times are the best of three passes
+// with the file in the page cache, in CPU time of the benchmark thread (user + system, so the read() calls count): the
+// development machines are shared, and wall time there measures the neighbours as much as the code.
 
 #include "crc32c.h"
 #include "event.pb.h"
 #include "eventfilereader.h"
+#include "metricsmodel.h"
+#include "metricspanel.h"
 #include "scalarseriesstore.h"
 #include "tfrecordreader.h"
 
-#include <QCoreApplication>
+#include <QApplication>
+#include <QChart>
 #include <QFile>
+#include <QImage>
+#include <QLineSeries>
+#include <QPainter>
 #include <QTemporaryDir>
+#include <QValueAxis>
 
 #include <malloc.h>
 #include <time.h>
@@ -174,16 +187,135 @@ void benchMemory(const QString& path)
     std::fflush(stdout);
 }
 
+using Trainyard::MetricChart;
+using Trainyard::MetricSeriesData;
+using Trainyard::MetricsModel;
+using Trainyard::SeriesInfo;
+using Trainyard::SeriesPoint;
+
+const QSize ChartSize(800, 500);
+
+// A loss-like float scalar series: step i, a wall time every 50 ms, noise around a decaying curve.
+SeriesPoint benchPoint(qint64 i)
+{
+    const double noise = double((i * 2654435761LL) % 1000) / 1000.0 - 0.5;
+    return { i, 1795317519.0 + double(i) * 0.05, double(float(std::exp(-double(i) * 1e-6) + 0.05 * noise)) };
+}
+
+void renderInto(QWidget* view, QImage& image)
+{
+    image.fill(Qt::white);
+    QPainter painter(&image);
+    view->render(&painter);
+}
+
+void benchRedraw(qint64 points, const char* name)
+{
+    // Ours: the Metrics tab's chart over the model.
+    double ours = 0;
+    {
+        MetricsModel model;
+        SeriesInfo info;
+        info.name = QStringLiteral("scalar/./train/loss");
+        info.kind = QStringLiteral("scalar");
+        info.run = QStringLiteral(".");
+        info.tag = QStringLiteral("train/loss");
+        model.addSeries(info);
+        QList<SeriesPoint> batch;
+        batch.reserve(100000);
+        for (qint64 i = 0; i < points; ++i) {
+            batch.append(benchPoint(i));
+            if (batch.size() == 100000) {
+                model.appendPoints(info.name, batch);
+                batch.clear();
+            }
+        }
+        model.appendPoints(info.name, batch);
+        MetricChart chart(&model, QStringLiteral("scalar:train/loss"));
+        chart.addSeries(0, Qt::blue);
+        chart.resize(ChartSize);
+        chart.refresh();
+        QImage image(ChartSize, QImage::Format_ARGB32_Premultiplied);
+        renderInto(&chart, image); // lays the chart out once
+        const int redraws = 20;
+        const CpuTimer timer;
+        for (int r = 0; r < redraws; ++r) {
+            model.appendPoints(info.name, { benchPoint(points + r) });
+            chart.refresh();
+            renderInto(&chart, image);
+        }
+        ours = timer.seconds() * 1000 / redraws;
+        if (chart.rawLine(0)->count() > 4 * ChartSize.width() + 2)
+            std::fprintf(stderr, "%s: %d points reached Qt Charts\n", name, int(chart.rawLine(0)->count()));
+    }
+
+    // Baseline: every point to Qt Charts with replace(), rendered once.
+    double baseline = 0;
+    {
+        QList<QPointF> all;
+        all.reserve(points + 1);
+        for (qint64 i = 0; i <= points; ++i) {
+            const SeriesPoint p = benchPoint(i);
+            all.append(QPointF(double(p.step), p.value));
+        }
+        QChart* qchart = new QChart;
+        auto* series = new QLineSeries;
+        qchart->addSeries(series);
+        auto* x = new QValueAxis;
+        auto* y = new QValueAxis;
+        qchart->addAxis(x, Qt::AlignBottom);
+        qchart->addAxis(y, Qt::AlignLeft);
+        series->attachAxis(x);
+        series->attachAxis(y);
+        x->setRange(0, double(points));
+        y->setRange(0, 1.1);
+        QChartView view(qchart);
+        view.setRenderHint(QPainter::Antialiasing);
+        view.resize(ChartSize);
+        QImage image(ChartSize, QImage::Format_ARGB32_Premultiplied);
+        renderInto(&view, image);
+        const CpuTimer timer;
+        series->replace(all);
+        renderInto(&view, image);
+        baseline = timer.seconds() * 1000;
+    }
+    std::printf("%s: ours %.2f ms, baseline %.1f ms, ratio %.1f\n", name, ours, baseline, baseline / ours);
+    std::fflush(stdout);
+}
+
+void benchChartStoreMemory(qint64 points)
+{
+    const size_t before = heapInUse();
+    auto data = std::make_unique<MetricSeriesData>();
+    for (qint64 i = 0; i < points; ++i) {
+        const SeriesPoint p = benchPoint(i);
+        data->append(p.step, p.wallTime, p.value);
+    }
+    const size_t ours = heapInUse() - before;
+    data.reset();
+    const double oursPerPoint = double(ours) / double(points);
+    const double baselinePerPoint = 24; // int64 step + double wall time + double value, exactly sized
+    std::printf("memory_per_point_chart_store: ours %.2f bytes, baseline %.2f bytes, ratio %.3f\n", oursPerPoint,
+        baselinePerPoint, oursPerPoint / baselinePerPoint);
+    std::fflush(stdout);
+}
+
 } // namespace
 
 int main(int argc, char** argv)
 {
-    QCoreApplication app(argc, argv);
+    qputenv("QT_QPA_PLATFORM", "offscreen");
+    QApplication app(argc, argv);
     const qint64 sizeMb = argc > 1 ? QByteArray(argv[1]).toLongLong() : 200;
-    if (sizeMb <= 0) {
+    if (sizeMb < 0) {
         std::fprintf(stderr, "usage: bench_metrics [SIZE_MB]\n");
         return 2;
     }
+    benchRedraw(1000000, "redraw_1M_points");
+    benchRedraw(10000000, "redraw_10M_points");
+    benchChartStoreMemory(10000000);
+    if (sizeMb == 0)
+        return 0;
     if (!crc32cHardwareAvailable())
         std::fprintf(stderr, "note: no SSE4.2 crc32 instruction; the baseline uses Boost.CRC\n");
 
