@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "checkpointspanel.h"
 
+#include "checkpointcompare.h"
 #include "checkpointmodels.h"
 #include "executorconnection.h"
 
 #include <QClipboard>
+#include <QComboBox>
 #include <QDesktopServices>
 #include <QFileInfo>
 #include <QFontDatabase>
@@ -17,10 +19,13 @@
 #include <QLocale>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QSplitter>
+#include <QStackedWidget>
 #include <QTableView>
 #include <QUrl>
 #include <QVBoxLayout>
+#include <QtConcurrent>
 
 #include <climits>
 #include <cmath>
@@ -97,12 +102,33 @@ CheckpointsPanel::CheckpointsPanel(ExecutorConnection* connection, const Job& jo
     , m_refreshButton(new QPushButton(tr("Refresh"), this))
     , m_copyPath(new QPushButton(tr("Copy path"), this))
     , m_openFolder(new QPushButton(tr("Open folder"), this))
+    , m_submitFrom(new QPushButton(tr("Submit from this checkpoint…"), this))
+    , m_actionStatus(new QLabel(this))
+    , m_compareWith(new QComboBox(this))
+    , m_lowerStack(new QStackedWidget(this))
+    , m_compare(new CheckpointCompareModel(this))
+    , m_compareProxy(new CheckpointCompareFilterModel(this))
+    , m_compareTitle(new QLabel(this))
+    , m_compareFilter(new QComboBox(this))
+    , m_compareText(new QLineEdit(this))
+    , m_compareAll(new QPushButton(tr("Statistics for all"), this))
+    , m_compareSwap(new QPushButton(tr("Swap"), this))
+    , m_compareView(makeTable(this))
 {
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_summary->setWordWrap(true);
     m_refreshButton->setToolTip(tr("List the checkpoints in the job directory again"));
     m_copyPath->setToolTip(tr("Copy the selected checkpoint's path (what TensorFlow, torch.load or safetensors open)"));
     m_openFolder->setToolTip(tr("Open the folder holding the selected checkpoint in the file manager"));
+    m_submitFrom->setToolTip(tr("Copy the selected checkpoint into a new job dir and open the submit wizard with "
+                                "this job's settings, so the new job resumes from it"));
+    m_actionStatus->setWordWrap(true);
+    m_actionStatus->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_actionStatus->setStyleSheet(QStringLiteral("color: #8f1119;"));
+    m_actionStatus->hide();
+    m_compareWith->setToolTip(tr("Compare the selected checkpoint (A) with another one (B)"));
+    m_compareWith->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_compareWith->addItem(tr("(no comparison)"));
 
     m_listView->setModel(m_list);
     m_listView->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
@@ -131,6 +157,11 @@ CheckpointsPanel::CheckpointsPanel(ExecutorConnection* connection, const Job& jo
     bar->addWidget(m_refreshButton);
     bar->addWidget(m_copyPath);
     bar->addWidget(m_openFolder);
+    bar->addWidget(m_submitFrom);
+    auto* compareLabel = new QLabel(tr("Compare with:"), this);
+    compareLabel->setBuddy(m_compareWith);
+    bar->addWidget(compareLabel);
+    bar->addWidget(m_compareWith);
 
     auto* tensorsBox = new QWidget(this);
     auto* tensorsLayout = new QVBoxLayout(tensorsBox);
@@ -148,15 +179,51 @@ CheckpointsPanel::CheckpointsPanel(ExecutorConnection* connection, const Job& jo
     lower->addWidget(valuesBox);
     lower->setStretchFactor(0, 3);
     lower->setStretchFactor(1, 2);
+
+    // The compare view takes the place of the tensor table while a comparison is on.
+    m_compareProxy->setSourceModel(m_compare);
+    m_compareView->setModel(m_compareProxy);
+    m_compareView->setSortingEnabled(true);
+    m_compareView->sortByColumn(-1, Qt::AscendingOrder);
+    m_compareView->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_compareView->horizontalHeader()->setSectionResizeMode(CheckpointCompareModel::NameColumn, QHeaderView::Stretch);
+    for (auto filter : { CheckpointCompareFilterModel::Filter::All, CheckpointCompareFilterModel::Filter::Differences,
+             CheckpointCompareFilterModel::Filter::Added, CheckpointCompareFilterModel::Filter::Removed,
+             CheckpointCompareFilterModel::Filter::ShapeOrDtype, CheckpointCompareFilterModel::Filter::ValuesChanged,
+             CheckpointCompareFilterModel::Filter::Unchanged })
+        m_compareFilter->addItem(CheckpointCompareFilterModel::filterDisplayName(filter), int(filter));
+    m_compareFilter->setToolTip(tr("Show the tensors with this kind of change; \"Values changed\" and "
+                                   "\"Unchanged\" read the statistics of every tensor in both"));
+    m_compareText->setPlaceholderText(tr("Filter tensors by name"));
+    m_compareText->setClearButtonEnabled(true);
+    m_compareAll->setToolTip(tr("Read the statistics of every tensor in both checkpoints, not only of those in view"));
+    m_compareSwap->setToolTip(tr("Compare in the other direction (B to A)"));
+    m_compareTitle->setWordWrap(true);
+    m_compareTitle->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto* compareBar = new QHBoxLayout;
+    compareBar->addWidget(m_compareFilter);
+    compareBar->addWidget(m_compareText, 1);
+    compareBar->addWidget(m_compareAll);
+    compareBar->addWidget(m_compareSwap);
+    auto* compareBox = new QWidget(this);
+    auto* compareLayout = new QVBoxLayout(compareBox);
+    compareLayout->setContentsMargins(0, 0, 0, 0);
+    compareLayout->addWidget(m_compareTitle);
+    compareLayout->addLayout(compareBar);
+    compareLayout->addWidget(m_compareView, 1);
+    m_lowerStack->addWidget(lower);
+    m_lowerStack->addWidget(compareBox);
+
     auto* split = new QSplitter(Qt::Vertical, this);
     split->addWidget(m_listView);
-    split->addWidget(lower);
+    split->addWidget(m_lowerStack);
     split->setStretchFactor(0, 1);
     split->setStretchFactor(1, 2);
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 4, 0, 0);
     layout->addLayout(bar);
+    layout->addWidget(m_actionStatus);
     layout->addWidget(split, 1);
 
     connect(m_refreshButton, &QPushButton::clicked, this, &CheckpointsPanel::refresh);
@@ -168,6 +235,55 @@ CheckpointsPanel::CheckpointsPanel(ExecutorConnection* connection, const Job& jo
     connect(m_tensorView->selectionModel(), &QItemSelectionModel::selectionChanged, this,
         &CheckpointsPanel::onTensorSelected);
     connect(m_list, &QAbstractItemModel::modelReset, this, &CheckpointsPanel::updateActions);
+    connect(m_submitFrom, &QPushButton::clicked, this, [this] { submitFromCheckpoint(selectedCheckpoint()); });
+    connect(m_compareWith, &QComboBox::activated, this,
+        [this](int index) { compareWith(m_compareWith->itemData(index).toString()); });
+    connect(m_compareFilter, &QComboBox::currentIndexChanged, this, [this] {
+        const auto filter = CheckpointCompareFilterModel::Filter(m_compareFilter->currentData().toInt());
+        m_compareProxy->setFilter(filter);
+        // These two need the statistics of every row to say anything.
+        if (filter == CheckpointCompareFilterModel::Filter::ValuesChanged
+            || filter == CheckpointCompareFilterModel::Filter::Unchanged)
+            m_compare->requestAllStatistics();
+    });
+    connect(m_compareText, &QLineEdit::textChanged, m_compareProxy, &CheckpointCompareFilterModel::setFilterText);
+    connect(m_compareAll, &QPushButton::clicked, m_compare, &CheckpointCompareModel::requestAllStatistics);
+    connect(m_compareSwap, &QPushButton::clicked, this, [this] {
+        const QString a = m_compare->checkpointA();
+        const QString b = m_compare->checkpointB();
+        if (a.isEmpty() || b.isEmpty())
+            return;
+        // B becomes the selection (A) and the old A the target; selecting restarts the comparison.
+        m_compareTarget = a;
+        selectCheckpoint(b);
+    });
+    connect(m_compare, &CheckpointCompareModel::statisticsProgress, this, &CheckpointsPanel::showCompareSummary);
+    m_compare->setFetcher(
+        [this](const QString& checkpoint, const QString& tensor, CheckpointCompareModel::StatisticsCallback done) {
+            ApiClient* api = client();
+            if (!api) {
+                QTimer::singleShot(0, this, [done] { done({}, tr("not connected to an executor")); });
+                return;
+            }
+            api->tensorValues(
+                m_job.jobId, checkpoint, tensor, 0, this, [done](const TensorValues& values, const ApiError& error) {
+                    done(values, error.isNull() ? QString() : error.message);
+                });
+        });
+    // Statistics for what the compare view shows, once scrolling or sorting settles.
+    m_visibleTimer.setSingleShot(true);
+    m_visibleTimer.setInterval(50);
+    connect(&m_visibleTimer, &QTimer::timeout, this, &CheckpointsPanel::requestVisibleStatistics);
+    auto visibleChanged = [this] {
+        if (isComparing())
+            m_visibleTimer.start();
+    };
+    connect(m_compareView->verticalScrollBar(), &QScrollBar::valueChanged, this, visibleChanged);
+    connect(m_compareView->verticalScrollBar(), &QScrollBar::rangeChanged, this, visibleChanged);
+    connect(m_compareProxy, &QAbstractItemModel::layoutChanged, this, visibleChanged);
+    connect(m_compareProxy, &QAbstractItemModel::modelReset, this, visibleChanged);
+    connect(m_compareProxy, &QAbstractItemModel::rowsInserted, this, visibleChanged);
+    connect(m_compareProxy, &QAbstractItemModel::rowsRemoved, this, visibleChanged);
 
     m_refresh.setInterval(RefreshMs);
     connect(&m_refresh, &QTimer::timeout, this, &CheckpointsPanel::refresh);
@@ -180,7 +296,12 @@ CheckpointsPanel::CheckpointsPanel(ExecutorConnection* connection, const Job& jo
     refresh();
 }
 
-CheckpointsPanel::~CheckpointsPanel() = default;
+CheckpointsPanel::~CheckpointsPanel()
+{
+    // A running copy finishes on its own (it cleans up after itself); its result is not wanted any more.
+    if (m_copy)
+        m_copy->disconnect(this);
+}
 
 ApiClient* CheckpointsPanel::client() const
 {
@@ -219,6 +340,7 @@ void CheckpointsPanel::refresh()
         m_jobDir = list.jobDir;
         const QString selected = selectedCheckpoint();
         m_list->setCheckpoints(list.checkpoints);
+        updateCompareChoices();
         const int n = int(list.checkpoints.size());
         if (list.jobDir.isEmpty())
             m_summary->setText(tr("This job has no job directory, so it writes no checkpoints here."));
@@ -308,6 +430,9 @@ void CheckpointsPanel::onCheckpointSelected()
     if (name.isEmpty() || name == m_shownCheckpoint)
         return;
     m_shownCheckpoint = name;
+    updateCompareChoices();
+    if (isComparing())
+        startCompare();
     const quint64 generation = ++m_detailGeneration;
     ++m_valuesGeneration;
     m_tensors->setTensors({});
@@ -422,6 +547,187 @@ void CheckpointsPanel::updateActions()
     const bool selected = !selectedCheckpoint().isEmpty() && !m_jobDir.isEmpty();
     m_copyPath->setEnabled(selected);
     m_openFolder->setEnabled(selected);
+    m_submitFrom->setEnabled(selected && !isCopying());
+    m_compareWith->setEnabled(m_list->rowCount() > 1 && !selectedCheckpoint().isEmpty());
+}
+
+bool CheckpointsPanel::isComparing() const
+{
+    return !m_compareTarget.isEmpty();
+}
+
+bool CheckpointsPanel::isCopying() const
+{
+    return m_copy != nullptr;
+}
+
+void CheckpointsPanel::updateCompareChoices()
+{
+    // Item 0 is "(no comparison)"; the rest are the listed checkpoints but the selected one (A).
+    const QString selected = selectedCheckpoint();
+    QStringList names;
+    for (const CheckpointSummary& c : m_list->checkpoints()) {
+        if (c.name != selected)
+            names << c.name;
+    }
+    QStringList shown;
+    for (int i = 1; i < m_compareWith->count(); ++i)
+        shown << m_compareWith->itemData(i).toString();
+    if (shown != names) {
+        const QSignalBlocker blocker(m_compareWith);
+        while (m_compareWith->count() > 1)
+            m_compareWith->removeItem(1);
+        for (const QString& name : std::as_const(names))
+            m_compareWith->addItem(name, name);
+    }
+    if (isComparing() && !names.contains(m_compareTarget)) {
+        // B disappeared from the listing, or became A: the comparison is over.
+        m_compareTarget.clear();
+        ++m_compareGeneration;
+        m_compare->clear();
+        m_lowerStack->setCurrentIndex(0);
+    }
+    const int index = isComparing() ? m_compareWith->findData(m_compareTarget) : 0;
+    const QSignalBlocker blocker(m_compareWith);
+    m_compareWith->setCurrentIndex(std::max(0, index));
+    updateActions();
+}
+
+bool CheckpointsPanel::compareWith(const QString& name)
+{
+    if (name.isEmpty()) {
+        m_compareTarget.clear();
+        ++m_compareGeneration;
+        m_compare->clear();
+        m_lowerStack->setCurrentIndex(0);
+        updateCompareChoices();
+        return true;
+    }
+    if (m_list->rowOf(name) < 0 || name == selectedCheckpoint() || selectedCheckpoint().isEmpty())
+        return false;
+    m_compareTarget = name;
+    updateCompareChoices();
+    startCompare();
+    return true;
+}
+
+void CheckpointsPanel::startCompare()
+{
+    const QString a = selectedCheckpoint();
+    const QString b = m_compareTarget;
+    const quint64 generation = ++m_compareGeneration;
+    m_compare->clear();
+    m_lowerStack->setCurrentIndex(1);
+    m_compareTitle->setText(tr("Reading %1 and %2…").arg(a, b));
+    ApiClient* api = client();
+    if (!api || a.isEmpty() || b.isEmpty())
+        return;
+    // Both answers are needed; whichever comes second builds the comparison.
+    auto details = std::make_shared<std::pair<std::optional<CheckpointDetail>, std::optional<CheckpointDetail>>>();
+    auto failed = std::make_shared<bool>(false);
+    auto onDetail
+        = [this, generation, details, failed, a, b](bool isB, const CheckpointDetail& detail, const ApiError& error) {
+              if (generation != m_compareGeneration || *failed)
+                  return;
+              if (!error.isNull()) {
+                  *failed = true;
+                  m_compareTitle->setText(tr("Cannot read %1: %2").arg(isB ? b : a, error.message));
+                  if (m_connection)
+                      m_connection->reportError(error);
+                  emit compareLoaded();
+                  return;
+              }
+              (isB ? details->second : details->first) = detail;
+              if (!details->first || !details->second)
+                  return;
+              m_compare->setCheckpoints(*details->first, *details->second);
+              showCompareSummary();
+              m_visibleTimer.start();
+              emit compareLoaded();
+          };
+    api->checkpointDetail(
+        m_job.jobId, a, this, [onDetail](const CheckpointDetail& d, const ApiError& e) { onDetail(false, d, e); });
+    api->checkpointDetail(
+        m_job.jobId, b, this, [onDetail](const CheckpointDetail& d, const ApiError& e) { onDetail(true, d, e); });
+}
+
+void CheckpointsPanel::showCompareSummary()
+{
+    if (m_compare->checkpointA().isEmpty())
+        return;
+    using Change = CheckpointCompareModel::Change;
+    const QMap<Change, int> counts = m_compare->counts();
+    QStringList parts;
+    for (Change change : { Change::Added, Change::Removed, Change::ShapeChanged, Change::DtypeChanged,
+             Change::ValuesChanged, Change::Unchanged, Change::NotCompared }) {
+        if (const int n = counts.value(change))
+            parts << QStringLiteral("%1 %2").arg(
+                QLocale().toString(n), CheckpointCompareModel::changeDisplayName(change));
+    }
+    QString text = tr("From A = %1 to B = %2: %3")
+                       .arg(m_compare->checkpointA(), m_compare->checkpointB(),
+                           parts.isEmpty() ? tr("no tensors") : parts.join(QStringLiteral(", ")));
+    const int pending = m_compare->queued() + m_compare->inFlight();
+    if (pending > 0)
+        text += tr(" (reading statistics: %n left)", nullptr, pending);
+    m_compareTitle->setText(text);
+}
+
+void CheckpointsPanel::requestVisibleStatistics()
+{
+    if (!isComparing() || m_compareProxy->rowCount() == 0)
+        return;
+    const int first = std::max(0, m_compareView->rowAt(0));
+    int last = m_compareView->rowAt(m_compareView->viewport()->height() - 1);
+    if (last < 0)
+        last = m_compareProxy->rowCount() - 1;
+    QList<int> rows;
+    rows.reserve(last - first + 1);
+    for (int r = first; r <= last; ++r)
+        rows.append(m_compareProxy->mapToSource(m_compareProxy->index(r, 0)).row());
+    m_compare->requestStatistics(rows);
+    showCompareSummary();
+}
+
+bool CheckpointsPanel::submitFromCheckpoint(const QString& name, const QString& targetJobDir)
+{
+    const int row = m_list->rowOf(name);
+    if (row < 0 || m_jobDir.isEmpty() || isCopying())
+        return false;
+    Job job = m_job;
+    job.jobId = suggestJobIdFrom(m_job.jobId, QDateTime::currentDateTime());
+    const QString target = targetJobDir.isEmpty() ? suggestCheckpointJobDir(m_jobDir, job.jobId) : targetJobDir;
+    job.trainingInput.jobDir = target;
+    m_copyJob = job;
+    m_copyCheckpoint = name;
+    m_actionStatus->hide();
+    m_actionStatus->clear();
+    emit message(tr("Copying %1 to %2…").arg(name, target));
+    m_copy = new QFutureWatcher<CheckpointCopyResult>(this);
+    connect(m_copy, &QFutureWatcher<CheckpointCopyResult>::finished, this, &CheckpointsPanel::onCopyFinished);
+    m_copy->setFuture(QtConcurrent::run(copyCheckpoint, m_jobDir, *m_list->at(row), target));
+    updateActions();
+    return true;
+}
+
+void CheckpointsPanel::onCopyFinished()
+{
+    const CheckpointCopyResult result = m_copy->result();
+    m_copy->deleteLater();
+    m_copy = nullptr;
+    updateActions();
+    if (!result.ok()) {
+        const QString text = tr("Could not copy %1 for a new job: %2").arg(m_copyCheckpoint, result.error);
+        m_actionStatus->setText(text);
+        m_actionStatus->show();
+        emit message(text);
+        emit submitFromCheckpointFailed(result.error);
+        return;
+    }
+    Job job = m_copyJob;
+    job.trainingInput.jobDir = result.jobDir;
+    emit message(tr("Copied %1 to %2").arg(m_copyCheckpoint, result.jobDir));
+    emit submitFromCheckpointRequested(job, m_copyCheckpoint);
 }
 
 } // namespace Trainyard

@@ -4,24 +4,33 @@
 // The job view's Checkpoints tab: the checkpoints under the job dir (newest first, the current one
 // marked), refreshed every few seconds while the job is live; the tensors of the selected one in a
 // filterable, sortable table; statistics and the first values of the selected tensor; "Copy path"
-// and "Open folder". Everything comes from the executor (`…/jobs/{id}/checkpoints`, app/executor/
-// API.md); the console never parses a checkpoint itself.
+// and "Open folder"; "Compare with" another checkpoint (CheckpointCompareModel: tensors added, removed,
+// reshaped, and the change of their statistics, read for the rows in view); "Submit from this
+// checkpoint" (a copy of it in a new job dir, made on a worker thread, for the submit wizard). Everything
+// comes from the executor (`…/jobs/{id}/checkpoints`, app/executor/API.md); the console never parses a
+// checkpoint itself.
 
 #include "apiclient.h"
+#include "checkpointcopy.h"
 
+#include <QFutureWatcher>
 #include <QPointer>
 #include <QSortFilterProxyModel>
 #include <QTimer>
 #include <QWidget>
 
+class QComboBox;
 class QLabel;
 class QLineEdit;
 class QPlainTextEdit;
 class QPushButton;
+class QStackedWidget;
 class QTableView;
 
 namespace Trainyard {
 
+class CheckpointCompareFilterModel;
+class CheckpointCompareModel;
 class CheckpointListModel;
 class ExecutorConnection;
 class TensorTableModel;
@@ -67,6 +76,22 @@ public:
     QPlainTextEdit* valuesView() const { return m_values; }
     QPushButton* copyPathButton() const { return m_copyPath; }
     QPushButton* openFolderButton() const { return m_openFolder; }
+    QPushButton* submitFromButton() const { return m_submitFrom; }
+    /// "Compare with:" — the checkpoints other than the selected one; item 0 is "no comparison".
+    QComboBox* compareCombo() const { return m_compareWith; }
+    CheckpointCompareModel* compareModel() const { return m_compare; }
+    CheckpointCompareFilterModel* compareProxy() const { return m_compareProxy; }
+    QTableView* compareView() const { return m_compareView; }
+    QComboBox* compareFilterCombo() const { return m_compareFilter; }
+    QPushButton* compareSwapButton() const { return m_compareSwap; }
+    QPushButton* compareAllButton() const { return m_compareAll; }
+    QLabel* compareTitle() const { return m_compareTitle; }
+    /// What the last "Submit from this checkpoint" said when it failed (empty otherwise).
+    QLabel* actionStatusLabel() const { return m_actionStatus; }
+    /// True while the compare view replaces the tensor table.
+    bool isComparing() const;
+    /// True while a checkpoint is being copied for "Submit from this checkpoint".
+    bool isCopying() const;
 
     /// The selected checkpoint's name (empty when none).
     QString selectedCheckpoint() const;
@@ -84,6 +109,13 @@ public Q_SLOTS:
     bool selectTensor(const QString& tensorName);
     void copyPath();
     void openFolder();
+    /// Compares the selected checkpoint (A) with `name` (B); an empty name ends the comparison. False
+    /// when `name` is not listed or is the selected checkpoint.
+    bool compareWith(const QString& name);
+    /// Copies checkpoint `name` into a new job dir (`targetJobDir`, or a sibling of this job's dir named
+    /// after the new job ID) on a worker thread; then submitFromCheckpointRequested(), or
+    /// submitFromCheckpointFailed() with the reason. False when it cannot start (not listed, a copy running).
+    bool submitFromCheckpoint(const QString& name, const QString& targetJobDir = {});
 
 Q_SIGNALS:
     /// A listing arrived (also when nothing changed).
@@ -94,12 +126,24 @@ Q_SIGNALS:
     void valuesLoaded(const QString& tensorName);
     /// For the status bar.
     void message(const QString& text);
+    /// Both checkpoints of a comparison were read and the compare model holds them (or the error is shown).
+    void compareLoaded();
+    /// The copy is in place: `job` is this job with a new ID and `job.trainingInput.jobDir` the copy
+    /// (the submit wizard's starting point); `checkpoint` is the copied checkpoint's name.
+    void submitFromCheckpointRequested(const Trainyard::Job& job, const QString& checkpoint);
+    /// The copy failed (nothing was left behind); `error` names the file and the reason.
+    void submitFromCheckpointFailed(const QString& error);
 
 private:
     void onCheckpointSelected();
     void onTensorSelected();
     void showValues(const TensorValues& values);
     void updateActions();
+    void updateCompareChoices();
+    void startCompare();
+    void showCompareSummary();
+    void requestVisibleStatistics();
+    void onCopyFinished();
     ApiClient* client() const;
 
     QPointer<ExecutorConnection> m_connection;
@@ -110,6 +154,11 @@ private:
     quint64 m_detailGeneration = 0; ///< answers for an older selection are dropped
     quint64 m_valuesGeneration = 0;
     QString m_shownCheckpoint;
+    quint64 m_compareGeneration = 0;
+    QString m_compareTarget; ///< B of the comparison; empty when not comparing
+    QFutureWatcher<CheckpointCopyResult>* m_copy = nullptr;
+    Job m_copyJob; ///< the job the running copy is for
+    QString m_copyCheckpoint;
 
     CheckpointListModel* m_list;
     TensorTableModel* m_tensors;
@@ -124,6 +173,19 @@ private:
     QPushButton* m_refreshButton;
     QPushButton* m_copyPath;
     QPushButton* m_openFolder;
+    QPushButton* m_submitFrom;
+    QLabel* m_actionStatus;
+    QComboBox* m_compareWith;
+    QStackedWidget* m_lowerStack;
+    CheckpointCompareModel* m_compare;
+    CheckpointCompareFilterModel* m_compareProxy;
+    QLabel* m_compareTitle;
+    QComboBox* m_compareFilter;
+    QLineEdit* m_compareText;
+    QPushButton* m_compareAll;
+    QPushButton* m_compareSwap;
+    QTableView* m_compareView;
+    QTimer m_visibleTimer;
 };
 
 } // namespace Trainyard

@@ -28,6 +28,7 @@
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QTabWidget>
 #include <QToolButton>
 #include <QUrl>
@@ -104,8 +105,13 @@ JobView::JobView(ExecutorConnection* connection, const Job& job, QWidget* parent
     actions->addWidget(m_similar);
     actions->addStretch(1);
     auto* yamlLabel = new QLabel(tr("Job (gcloud --config YAML)"), overview);
+    m_resumeLabel = new QLabel(overview);
+    m_resumeLabel->setWordWrap(true);
+    m_resumeLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_resumeLabel->hide();
     auto* overviewLayout = new QVBoxLayout(overview);
     overviewLayout->addWidget(m_timelineBox);
+    overviewLayout->addWidget(m_resumeLabel);
     overviewLayout->addLayout(actions);
     overviewLayout->addWidget(yamlLabel);
     overviewLayout->addWidget(m_yaml, 1);
@@ -137,6 +143,8 @@ JobView::JobView(ExecutorConnection* connection, const Job& job, QWidget* parent
     m_tabs->addTab(m_logs, tr("Logs"));
     m_checkpoints = new CheckpointsPanel(connection, job, this);
     connect(m_checkpoints, &CheckpointsPanel::message, this, &JobView::message);
+    connect(
+        m_checkpoints, &CheckpointsPanel::submitFromCheckpointRequested, this, &JobView::submitFromCheckpointRequested);
     m_tabs->addTab(m_checkpoints, tr("Checkpoints"));
 #if TRAINYARD_HAVE_QTCHARTS
     m_metrics = new MetricsPanel(connection, job, this);
@@ -174,6 +182,8 @@ JobView::~JobView()
 {
     if (m_events)
         delete m_events.data();
+    if (m_resumeStream)
+        delete m_resumeStream.data();
 }
 
 void JobView::showTab(Tab tab)
@@ -213,6 +223,72 @@ void JobView::openEvents()
         if (!m_final)
             m_reopen.start();
     });
+    followResumes();
+}
+
+std::pair<QString, QString> JobView::parseResumeLine(const QString& message)
+{
+    // The sample trainer (resources/trainers/fmnist/trainer/task.py, ps_task.py) logs
+    // "Resuming from checkpoint <path> (epoch N)"; "Resumed from …" and ", step S" are accepted too.
+    static const QRegularExpression line(
+        QStringLiteral("Resum(?:ing|ed) from checkpoint (.+?)(?: \\(([^()]*)\\))?\\s*$"));
+    const QRegularExpressionMatch m = line.match(message);
+    if (!m.hasMatch())
+        return {};
+    return { m.captured(1), m.captured(2) };
+}
+
+void JobView::followResumes()
+{
+    // The master's resume lines, replayed from the start and then live: one per (re)start of the cluster.
+    // The executor filters (`contains`), so a long log costs one read, not a page walk.
+    if (m_resumeStream) {
+        m_resumeStream->disconnect(this);
+        m_resumeStream->deleteLater();
+    }
+    m_resumeLines.clear();
+    if (!m_connection || !m_connection->client())
+        return;
+    m_resumeStream = m_connection->client()->followLogs(
+        m_job.jobId, QStringLiteral("master-replica-0"), QString(), QStringLiteral(" from checkpoint "));
+    m_resumeStream->setParent(this);
+    connect(m_resumeStream, &ApiStream::logEntries, this, [this](const QList<LogLine>& entries) {
+        for (const LogLine& e : entries) {
+            if (!parseResumeLine(e.message).first.isEmpty())
+                m_resumeLines.append(e);
+        }
+        showResumes();
+    });
+}
+
+void JobView::showResumes()
+{
+    if (m_resumeLines.isEmpty()) {
+        m_resumeLabel->clear();
+        m_resumeLabel->hide();
+        return;
+    }
+    const QString jobDir = QDir::cleanPath(m_job.trainingInput.jobDir);
+    QStringList rows;
+    for (const LogLine& e : std::as_const(m_resumeLines)) {
+        auto [path, details] = parseResumeLine(e.message);
+        if (!jobDir.isEmpty() && path.startsWith(jobDir + QLatin1Char('/')))
+            path = path.mid(jobDir.size() + 1);
+        QString row = details.isEmpty()
+            ? tr("Resumed from <b>%1</b>").arg(path.toHtmlEscaped())
+            : tr("Resumed from <b>%1</b> (%2)").arg(path.toHtmlEscaped(), details.toHtmlEscaped());
+        if (e.timestampUs > 0)
+            row += QStringLiteral(" — ")
+                + formatTime(QDateTime::fromMSecsSinceEpoch(e.timestampUs / 1000, Qt::UTC)).toHtmlEscaped();
+        if (!e.trialId.isEmpty())
+            row += QStringLiteral(" — ") + tr("trial %1").arg(e.trialId.toHtmlEscaped());
+        rows << row;
+    }
+    m_resumeLabel->setText(
+        QStringLiteral("<b>%1</b><br>%2")
+            .arg(tr("Checkpoints the cluster resumed from").toHtmlEscaped(), rows.join(QStringLiteral("<br>"))));
+    m_resumeLabel->setToolTip(tr("From the trainer's \"Resuming from checkpoint\" log lines (master-replica-0)"));
+    m_resumeLabel->show();
 }
 
 void JobView::setJob(const Job& job)

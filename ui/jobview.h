@@ -7,6 +7,7 @@
 // stream (`…/jobs/{id}:events?follow=true`); reopened when the executor comes back. The Trials tab comes
 // with its issue.
 
+#include "apiclient.h"
 #include "job.h"
 
 #include <QDateTime>
@@ -51,6 +52,15 @@ public:
     /// The Metrics tab; nullptr in a build without Qt Charts.
     MetricsPanel* metricsPanel() const { return m_metrics; }
     QPlainTextEdit* yamlView() const { return m_yaml; }
+    /// Overview: "Resumed from <checkpoint>" per (re)start of the cluster, from the trainer's log line
+    /// (see resumeLines()); hidden while there is none.
+    QLabel* resumeLabel() const { return m_resumeLabel; }
+    /// The master's "Resuming from checkpoint …" log lines seen so far, oldest first.
+    const QList<LogLine>& resumeLines() const { return m_resumeLines; }
+    /// The checkpoint and the details of a resume log line of a trainer (`Resuming from checkpoint PATH
+    /// (epoch N)`, or `Resumed from checkpoint PATH (epoch N, step S)`): {PATH, "epoch N"}; empty when
+    /// `message` is not one.
+    static std::pair<QString, QString> parseResumeLine(const QString& message);
 
     /// Shows the "Submit similar…" button (the submit wizard connects submitSimilarRequested()).
     void setSubmitSimilarVisible(bool visible);
@@ -62,6 +72,8 @@ public Q_SLOTS:
 Q_SIGNALS:
     void jobChanged(const Trainyard::Job& job);
     void submitSimilarRequested(const Trainyard::Job& job);
+    /// The Checkpoints tab copied `checkpoint` into `job.trainingInput.jobDir` for a new job `job`.
+    void submitFromCheckpointRequested(const Trainyard::Job& job, const QString& checkpoint);
     /// A message for the status bar (a failed cancel, a job dir that does not exist).
     void message(const QString& text);
 
@@ -70,6 +82,8 @@ private:
     void setJob(const Job& job);
     void setReplicas(const QList<ReplicaInfo>& replicas);
     void rebuildTimeline();
+    void followResumes();
+    void showResumes();
 
     QPointer<ExecutorConnection> m_connection;
     Job m_job;
@@ -95,6 +109,9 @@ private:
     LogPanel* m_logs;
     CheckpointsPanel* m_checkpoints = nullptr;
     MetricsPanel* m_metrics = nullptr;
+    QLabel* m_resumeLabel = nullptr;
+    QPointer<ApiStream> m_resumeStream;
+    QList<LogLine> m_resumeLines;
 };
 
 } // namespace Trainyard

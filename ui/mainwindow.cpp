@@ -16,6 +16,7 @@
 #include <QApplication>
 #include <QClipboard>
 #include <QDateTime>
+#include <QDir>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
@@ -209,12 +210,33 @@ void MainWindow::buildActions()
 
 void MainWindow::openSubmitWizard(const Job& base)
 {
-    auto* wizard = new SubmitWizard(m_connection ? m_connection->client() : nullptr, this);
-    wizard->setAttribute(Qt::WA_DeleteOnClose);
+    SubmitWizard* wizard = createSubmitWizard();
     if (!(base == Job {})) {
         wizard->loadJob(base);
         wizard->jobPage()->jobIdEdit()->setText(wizard->jobPage()->suggestedId(QDateTime::currentDateTime()));
     }
+    wizard->open();
+}
+
+SubmitWizard* MainWindow::openSubmitWizardFromCheckpoint(const Job& base, const QString& checkpoint)
+{
+    SubmitWizard* wizard = createSubmitWizard();
+    // Not a new suggested ID: the copy's folder is named after this one.
+    wizard->loadJob(base);
+    wizard->setWindowTitle(tr("Submit from checkpoint %1").arg(checkpoint));
+    const QString copy = base.trainingInput.jobDir;
+    connect(wizard, &QDialog::rejected, this, [this, copy] {
+        if (!copy.isEmpty() && QDir(copy).removeRecursively())
+            showMessage(tr("Removed the unused checkpoint copy %1").arg(copy));
+    });
+    wizard->open();
+    return wizard;
+}
+
+SubmitWizard* MainWindow::createSubmitWizard()
+{
+    auto* wizard = new SubmitWizard(m_connection ? m_connection->client() : nullptr, this);
+    wizard->setAttribute(Qt::WA_DeleteOnClose);
     connect(wizard, &SubmitWizard::jobSubmitted, this, [this](const Job& job) {
         // The list learns of the job at its next poll: select it then, and show its replicas.
         const QString id = job.jobId;
@@ -229,7 +251,7 @@ void MainWindow::openSubmitWizard(const Job& base)
         *pending = connect(this, &MainWindow::jobsRefreshed, this, select);
         refresh();
     });
-    wizard->open();
+    return wizard;
 }
 
 void MainWindow::focusFilter()
@@ -372,6 +394,7 @@ void MainWindow::onSelectionChanged()
     m_jobView->setSubmitSimilarVisible(submitSimilarWanted());
     connect(m_jobView, &JobView::message, this, [this](const QString& text) { showMessage(text); });
     connect(m_jobView, &JobView::submitSimilarRequested, this, &MainWindow::submitSimilarRequested);
+    connect(m_jobView, &JobView::submitFromCheckpointRequested, this, &MainWindow::openSubmitWizardFromCheckpoint);
     connect(m_jobView, &JobView::jobChanged, m_model, &JobListModel::updateJob);
     m_detail->addWidget(m_jobView);
     m_detail->setCurrentWidget(m_jobView);

@@ -29,6 +29,7 @@ class ExecutorConnection;
 class JobFilterProxyModel;
 class JobListModel;
 class JobView;
+class SubmitWizard;
 struct HostStatus;
 
 class MainWindow : public QMainWindow {
@@ -61,6 +62,10 @@ public Q_SLOTS:
     /// Ctrl+N / "Submit similar…": the submit wizard, empty or filled from `base`; on success the new job
     /// is selected and its Topology tab opened.
     void openSubmitWizard(const Trainyard::Job& base);
+    /// "Submit from this checkpoint…": the wizard filled from `base` as is (its ID and its job dir, which
+    /// holds the copy of `checkpoint`); cancelling the wizard removes that unused copy. Returns the wizard
+    /// (open, window-modal).
+    Trainyard::SubmitWizard* openSubmitWizardFromCheckpoint(const Trainyard::Job& base, const QString& checkpoint);
 
 Q_SIGNALS:
     /// Ctrl+N: the user wants to submit a job (the submit wizard handles it).
@@ -79,6 +84,7 @@ private:
     void showHost(const HostStatus& host);
     void showMessage(const QString& text, int timeoutMs = 8000);
     bool submitSimilarWanted();
+    SubmitWizard* createSubmitWizard();
     const Job* currentJob() const;
     void cancelSelected();
     void copySelectedId();
