@@ -23,6 +23,8 @@ packages=(
     xvfb xauth
     # the Debian 13 (trixie) build of the KSyntaxHighlighting path
     debootstrap
+    # the checkpoint readers' libFuzzer targets (tests/fuzz, packaging/fuzz.sh)
+    clang libclang-rt-dev
 )
 
 if [[ "${1:-}" == "--print" ]]; then

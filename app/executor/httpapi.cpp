@@ -173,7 +173,7 @@ bool isTrue(const QString& value)
 class HttpChannel {
 public:
 #if QT_VERSION >= QT_VERSION_CHECK(6, 8, 0)
-    HttpChannel(QHttpServerResponder&& responder, const HttpChannelPtr& channel)
+    HttpChannel(QHttpServerResponder&& responder, QTcpSocket* socket)
         : m_socket(socket)
         , m_responder(std::move(responder))
     {
@@ -538,6 +538,9 @@ QJsonObject HttpApi::replicaToJson(const ReplicaStatus& r)
 bool HttpApi::authorized(const QHttpServerRequest& request, QString* problem) const
 {
     QByteArray header;
+#if QT_VERSION >= QT_VERSION_CHECK(6, 8, 0)
+    header = request.headers().value(QHttpHeaders::WellKnownHeader::Authorization).toByteArray().trimmed();
+#else
     const auto headers = request.headers();
     for (const auto& [key, value] : headers) {
         if (key.compare("Authorization", Qt::CaseInsensitive) == 0) {
@@ -545,6 +548,7 @@ bool HttpApi::authorized(const QHttpServerRequest& request, QString* problem) co
             break;
         }
     }
+#endif
     if (header.isEmpty()) {
         *problem = QStringLiteral("Request is missing required authentication credential. Expected a bearer token "
                                   "(Authorization: Bearer <token>; the token is in the file named by "
