@@ -83,7 +83,7 @@ QString CheckpointCompareModel::changeDisplayName(Change change)
     case Change::Unchanged:
         return tr("Unchanged");
     case Change::NotCompared:
-        return tr("In both");
+        return tr("Not compared");
     }
     return {};
 }

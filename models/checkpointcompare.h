@@ -46,7 +46,7 @@ public:
         DtypeChanged, ///< in both, same shape, another dtype
         ValuesChanged, ///< same dtype and shape, statistics differ
         Unchanged, ///< same dtype and shape, same statistics
-        NotCompared, ///< same dtype and shape, statistics not (yet) known
+        NotCompared, ///< same dtype and shape, statistics not (yet) known ("Not compared")
     };
     Q_ENUM(Change)
 

@@ -427,10 +427,11 @@ void CheckpointsPanel::onCheckpointSelected()
 {
     updateActions();
     const QString name = selectedCheckpoint();
+    // Also after a refresh that re-selected the same checkpoint: the combo must not offer A itself.
+    updateCompareChoices();
     if (name.isEmpty() || name == m_shownCheckpoint)
         return;
     m_shownCheckpoint = name;
-    updateCompareChoices();
     if (isComparing())
         startCompare();
     const quint64 generation = ++m_detailGeneration;

@@ -286,7 +286,7 @@ private Q_SLOTS:
         panel.compareView()->scrollToBottom();
         QTRY_COMPARE_WITH_TIMEOUT(model->at(2999)->change, Change::ValuesChanged, 30000);
         QVERIFY(rowsWithState(model, State::Loaded) < 400);
-        QVERIFY(panel.compareTitle()->text().contains(QStringLiteral("In both")));
+        QVERIFY(panel.compareTitle()->text().contains(QStringLiteral("Not compared")));
 
         // Back to the tensor table.
         QVERIFY(panel.compareWith(QString()));
