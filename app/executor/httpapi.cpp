@@ -605,7 +605,7 @@ bool HttpApi::handleRequest(const QHttpServerRequest& request, QHttpServerRespon
 {
     // The request's socket is a child of its connection handler, which is a child of this server;
     // the peer's port tells the connections on loopback apart.
-    const HttpChannelPtr& channel = nullptr;
+    QTcpSocket* socket = nullptr;
     const auto sockets = findChildren<QTcpSocket*>();
     for (QTcpSocket* s : sockets) {
         if (s->peerPort() == request.remotePort() && s->localPort() == request.localPort()) {
