@@ -79,6 +79,16 @@ void setAxisRange(QAbstractAxis* axis, double lo, double hi)
             QDateTime::fromMSecsSinceEpoch(qint64(std::ceil(hi))));
 }
 
+// 1, 2 or 5 times a power of ten, the nearest to `raw` (tick intervals).
+double niceStep(double raw)
+{
+    if (!(raw > 0) || !std::isfinite(raw))
+        return 1;
+    const double magnitude = std::pow(10.0, std::floor(std::log10(raw)));
+    const double f = raw / magnitude;
+    return (f < 1.5 ? 1 : f < 3 ? 2 : f < 7 ? 5 : 10) * magnitude;
+}
+
 QString formatNumber(double v)
 {
     if (std::isnan(v))
@@ -220,7 +230,7 @@ void MetricChart::rebuildAxes()
         m_xAxis = x;
     } else {
         auto* x = new QValueAxis(this);
-        x->setLabelFormat(QStringLiteral("%.6g"));
+        x->setLabelFormat(QStringLiteral("%.10g")); // steps in full: 2000000, not 2e+06
         x->setTitleText(m_settings.xAxis == MetricsXAxis::Step ? tr("Step") : tr("Relative time (s)"));
         x->setTickCount(5);
         m_xAxis = x;
@@ -383,6 +393,14 @@ void MetricChart::refresh()
     }
     setAxisRange(m_xAxis, toChartX(x0), toChartX(x1));
     setAxisRange(m_yAxis, lo, hi);
+    // Ticks at round numbers (20, 40, 60 rather than 1, 20.75, 40.5) over the exact range.
+    for (QAbstractAxis* axis : { m_xAxis, m_yAxis }) {
+        if (auto* v = qobject_cast<QValueAxis*>(axis)) {
+            v->setTickType(QValueAxis::TicksDynamic);
+            v->setTickAnchor(0);
+            v->setTickInterval(niceStep((v->max() - v->min()) / 5));
+        }
+    }
     if (auto* dt = qobject_cast<QDateTimeAxis*>(m_xAxis))
         dt->setFormat(x1 - x0 > 86400 ? QStringLiteral("MM-dd HH:mm") : QStringLiteral("HH:mm:ss"));
     m_updatingAxes = false;
@@ -678,7 +696,7 @@ MetricsPanel::MetricsPanel(ExecutorConnection* connection, const Job& job, QWidg
     m_scroll->viewport()->installEventFilter(this);
 
     auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 4, 0, 0);
+    layout->setContentsMargins(0, 4, 4, 0);
     layout->addLayout(bar);
     layout->addWidget(m_scroll, 1);
 

@@ -245,6 +245,10 @@ void benchRedraw(qint64 points, const char* name)
             renderInto(&chart, image);
         }
         ours = timer.seconds() * 1000 / redraws;
+        // For looking: with TRAINYARD_SCREENSHOT_DIR set, the chart as the last redraw drew it.
+        const QString shots = qEnvironmentVariable("TRAINYARD_SCREENSHOT_DIR");
+        if (!shots.isEmpty())
+            image.save(shots + QLatin1Char('/') + QLatin1String(name) + QStringLiteral(".png"));
         if (chart.rawLine(0)->count() > 4 * ChartSize.width() + 2)
             std::fprintf(stderr, "%s: %d points reached Qt Charts\n", name, int(chart.rawLine(0)->count()));
     }

@@ -67,6 +67,14 @@ class TestMetricsPanel : public QObject {
 
     QString path(const QString& name) const { return m_root.filePath(name); }
 
+    // For looking, not for asserting: with TRAINYARD_SCREENSHOT_DIR set, the panel as drawn.
+    static void screenshot(QWidget* widget, const QString& name)
+    {
+        const QString dir = qEnvironmentVariable("TRAINYARD_SCREENSHOT_DIR");
+        if (!dir.isEmpty())
+            widget->grab().save(dir + QLatin1Char('/') + name);
+    }
+
 private Q_SLOTS:
     void initTestCase()
     {
@@ -155,6 +163,7 @@ private Q_SLOTS:
 
         // The line carries the real points (fewer than pixels), and the smoothed line is TensorBoard's EMA.
         panel.redrawNow();
+        screenshot(&panel, QStringLiteral("metrics-panel-1600x1000.png"));
         QList<QPointF> raw = loss->rawLine(master)->points();
         QCOMPARE(raw.size(), Steps);
         for (int k = 0; k < Steps; ++k) {
