@@ -157,7 +157,7 @@ struct HostStatus {
 /// One checkpoint of `…/jobs/{id}/checkpoints` (app/executor/API.md "Checkpoints").
 struct CheckpointSummary {
     QString name; ///< relative to the job dir, `/`-separated: what checkpointDetail() takes
-    QString format; ///< `tf-bundle`, `tf-saved-model`, `pytorch`, `safetensors`
+    QString format; ///< `tf-bundle`, `tf-saved-model`, `pytorch`, `safetensors`, `keras`
     std::optional<qint64> step;
     std::optional<qint64> epoch;
     qint64 updateTimeMs = 0; ///< newest file modification, milliseconds since the epoch (UTC); 0 when unparsable

@@ -33,6 +33,8 @@ QString CheckpointListModel::formatDisplayName(const QString& format)
         return tr("PyTorch");
     if (format == QLatin1String("safetensors"))
         return tr("safetensors");
+    if (format == QLatin1String("keras"))
+        return tr("Keras");
     return format;
 }
 

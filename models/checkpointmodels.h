@@ -24,7 +24,7 @@ public:
     enum Role {
         NameRole = Qt::UserRole + 1, ///< QString: CheckpointSummary::name
         CurrentRole, ///< bool: named by the TF `checkpoint` state file
-        FormatRole, ///< QString: `tf-bundle`, `tf-saved-model`, `pytorch`, `safetensors`
+        FormatRole, ///< QString: `tf-bundle`, `tf-saved-model`, `pytorch`, `safetensors`, `keras`
     };
     Q_ENUM(Role)
 

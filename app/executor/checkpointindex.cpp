@@ -53,6 +53,7 @@ QString stemOf(const QString& fileName)
     static const QStringList suffixes = {
         QStringLiteral(".safetensors.index.json"),
         QStringLiteral(".safetensors"),
+        QStringLiteral(".keras"),
         QStringLiteral(".pth.tar"),
         QStringLiteral(".pt"),
         QStringLiteral(".pth"),
@@ -169,6 +170,8 @@ public:
                 format = QStringLiteral("safetensors");
             else if (lower.endsWith(QLatin1String(".pt")) || lower.endsWith(QLatin1String(".pth")))
                 format = QStringLiteral("pytorch");
+            else if (lower.endsWith(QLatin1String(".keras")))
+                format = QStringLiteral("keras");
             else if ((lower.endsWith(QLatin1String(".ckpt")) || lower.endsWith(QLatin1String(".bin"))
                          || lower.endsWith(QLatin1String(".tar")))
                 && startsWithZip(it->absoluteFilePath()))

@@ -2,6 +2,7 @@
 #include "checkpointreader.h"
 
 #include "checkpointstate.h"
+#include "kerasarchive.h"
 #include "pytorcharchive.h"
 #include "safetensors.h"
 #include "tensorbundle.h"
@@ -19,6 +20,7 @@ namespace {
 const QString kTfBundle = QStringLiteral("tf-bundle");
 const QString kPyTorch = QStringLiteral("pytorch");
 const QString kSafeTensors = QStringLiteral("safetensors");
+const QString kKeras = QStringLiteral("keras");
 
 QString detectFile(const QString& path)
 {
@@ -26,6 +28,8 @@ QString detectFile(const QString& path)
         return kSafeTensors;
     if (!TensorBundle::prefixFromPath(path).isEmpty())
         return kTfBundle;
+    if (path.endsWith(QLatin1String(".keras")))
+        return kKeras; // a zip too, but not torch.save's
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
         return {};
@@ -92,12 +96,14 @@ std::optional<CheckpointInfo> CheckpointReader::read(const QString& path, QStrin
         return PyTorchArchive::read(resolved, error);
     if (format == kSafeTensors)
         return SafeTensors::read(resolved, error);
+    if (format == kKeras)
+        return KerasArchive::read(resolved, error);
     if (error) {
         if (!QFileInfo::exists(path))
             *error = QStringLiteral("%1: no such file, folder or tensor bundle prefix").arg(path);
         else
             *error = QStringLiteral("%1: not a recognised checkpoint (TensorFlow bundle, SavedModel, torch.save "
-                                    "archive or safetensors)")
+                                    "archive, safetensors or Keras archive)")
                          .arg(path);
     }
     return std::nullopt;
@@ -118,6 +124,8 @@ std::optional<QByteArray> CheckpointReader::readTensorData(
         return PyTorchArchive::readTensorData(tensor, maxBytes, error);
     if (info.format == kSafeTensors)
         return SafeTensors::readTensorData(tensor, maxBytes, error);
+    if (info.format == kKeras)
+        return KerasArchive::readTensorData(tensor, maxBytes, error);
     if (error)
         *error = QStringLiteral("unknown checkpoint format \"%1\"").arg(info.format);
     return std::nullopt;

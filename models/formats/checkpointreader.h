@@ -14,11 +14,11 @@ namespace Trainyard::Formats {
 /// longer exists is retried as that name inside the folder, as when a job dir was moved); a
 /// SavedModel folder (`saved_model.pb` + `variables/`) or a `variables/` folder; a `torch.save`
 /// archive (`.pt`, `.pth`, `.bin`, or any file starting with a zip signature); a `.safetensors`
-/// file; a `*.safetensors.index.json`.
+/// file; a `*.safetensors.index.json`; a Keras `.keras` archive (KerasArchive).
 class CheckpointReader {
 public:
     /// The bundle prefix, archive or file that `path` resolves to, and its format name
-    /// (`tf-bundle`, `pytorch`, `safetensors`); empty format when nothing matches.
+    /// (`tf-bundle`, `pytorch`, `safetensors`, `keras`); empty format when nothing matches.
     static QString detect(const QString& path, QString* resolved);
 
     static std::optional<CheckpointInfo> read(const QString& path, QString* error);
