@@ -68,17 +68,6 @@ std::pair<double, double> axisRange(QAbstractAxis* axis)
     return { 0, 1 };
 }
 
-void setAxisRange(QAbstractAxis* axis, double lo, double hi)
-{
-    if (auto* v = qobject_cast<QValueAxis*>(axis))
-        v->setRange(lo, hi);
-    else if (auto* l = qobject_cast<QLogValueAxis*>(axis))
-        l->setRange(lo, hi);
-    else if (auto* d = qobject_cast<QDateTimeAxis*>(axis))
-        d->setRange(QDateTime::fromMSecsSinceEpoch(qint64(std::floor(lo))),
-            QDateTime::fromMSecsSinceEpoch(qint64(std::ceil(hi))));
-}
-
 // 1, 2 or 5 times a power of ten, the nearest to `raw` (tick intervals).
 double niceStep(double raw)
 {
@@ -87,6 +76,28 @@ double niceStep(double raw)
     const double magnitude = std::pow(10.0, std::floor(std::log10(raw)));
     const double f = raw / magnitude;
     return (f < 1.5 ? 1 : f < 3 ? 2 : f < 7 ? 5 : 10) * magnitude;
+}
+
+// Value axes get ticks at round numbers (20, 40, 60 rather than 1, 20.75, 40.5) over the exact range.
+void setAxisRange(QAbstractAxis* axis, double lo, double hi)
+{
+    if (auto* v = qobject_cast<QValueAxis*>(axis)) {
+        if (!(hi > lo) || !std::isfinite(lo) || !std::isfinite(hi))
+            return;
+        // Qt Charts lays out range / interval ticks at once: the previous interval over a much wider new
+        // range (or the new one over the old range) could be millions of ticks, so pass through an
+        // interval that spans both.
+        v->setTickType(QValueAxis::TicksDynamic);
+        v->setTickAnchor(0);
+        v->setTickInterval(std::max({ v->max() - v->min(), hi - lo, v->tickInterval() }));
+        v->setRange(lo, hi);
+        v->setTickInterval(niceStep((hi - lo) / 5));
+    } else if (auto* l = qobject_cast<QLogValueAxis*>(axis)) {
+        l->setRange(lo, hi);
+    } else if (auto* d = qobject_cast<QDateTimeAxis*>(axis)) {
+        d->setRange(QDateTime::fromMSecsSinceEpoch(qint64(std::floor(lo))),
+            QDateTime::fromMSecsSinceEpoch(qint64(std::ceil(hi))));
+    }
 }
 
 QString formatNumber(double v)
@@ -387,20 +398,12 @@ void MetricChart::refresh()
     } else {
         double span = hi - lo;
         if (span <= 0)
-            span = std::max(std::fabs(hi) * 0.1, 1e-9);
+            span = hi != 0 ? std::fabs(hi) * 0.1 : 1; // a constant series: a band around it
         lo -= span * 0.05;
         hi += span * 0.05;
     }
     setAxisRange(m_xAxis, toChartX(x0), toChartX(x1));
     setAxisRange(m_yAxis, lo, hi);
-    // Ticks at round numbers (20, 40, 60 rather than 1, 20.75, 40.5) over the exact range.
-    for (QAbstractAxis* axis : { m_xAxis, m_yAxis }) {
-        if (auto* v = qobject_cast<QValueAxis*>(axis)) {
-            v->setTickType(QValueAxis::TicksDynamic);
-            v->setTickAnchor(0);
-            v->setTickInterval(niceStep((v->max() - v->min()) / 5));
-        }
-    }
     if (auto* dt = qobject_cast<QDateTimeAxis*>(m_xAxis))
         dt->setFormat(x1 - x0 > 86400 ? QStringLiteral("MM-dd HH:mm") : QStringLiteral("HH:mm:ss"));
     m_updatingAxes = false;
