@@ -30,6 +30,7 @@
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QTabWidget>
+#include <QTimeZone>
 #include <QToolButton>
 #include <QUrl>
 #include <QVBoxLayout>
@@ -279,7 +280,7 @@ void JobView::showResumes()
             : tr("Resumed from <b>%1</b> (%2)").arg(path.toHtmlEscaped(), details.toHtmlEscaped());
         if (e.timestampUs > 0)
             row += QStringLiteral(" — ")
-                + formatTime(QDateTime::fromMSecsSinceEpoch(e.timestampUs / 1000, Qt::UTC)).toHtmlEscaped();
+                + formatTime(QDateTime::fromMSecsSinceEpoch(e.timestampUs / 1000, QTimeZone::utc())).toHtmlEscaped();
         if (!e.trialId.isEmpty())
             row += QStringLiteral(" — ") + tr("trial %1").arg(e.trialId.toHtmlEscaped());
         rows << row;

@@ -64,6 +64,8 @@ QByteArray compact(const QJsonObject& object)
     return QJsonDocument(object).toJson(QJsonDocument::Compact);
 }
 
+#if QT_VERSION < QT_VERSION_CHECK(6, 8, 0)
+/// The reason phrase of the status line (Qt 6.8 writes its own).
 QByteArray reasonPhrase(int status)
 {
     switch (status) {
@@ -91,6 +93,7 @@ QByteArray reasonPhrase(int status)
         return "Unknown";
     }
 }
+#endif
 
 QString jobName(const QString& project, const QString& jobId)
 {
@@ -228,7 +231,7 @@ public:
 #endif
     }
 
-    /// Starts a `200 OK` answer with chunked framing; the connection closes when it ends.
+    /// Starts a `200 OK` answer with chunked framing (on Qt 6.4 with `Connection: close`).
     void beginChunked(const QList<QPair<QByteArray, QByteArray>>& headers)
     {
         if (!isOpen())
@@ -260,21 +263,24 @@ public:
     /// Ends a chunked answer: the terminating chunk when `graceful`, then the connection is closed.
     void endChunked(bool graceful)
     {
-        if (isOpen() && graceful) {
 #if QT_VERSION >= QT_VERSION_CHECK(6, 8, 0)
-            m_responder->writeEndChunked(QByteArray());
-#else
-            m_socket->write("0\r\n\r\n");
-#endif
-        }
-        if (m_socket && m_socket->state() == QAbstractSocket::ConnectedState) {
-            if (graceful)
-                m_socket->disconnectFromHost();
-            else
-                m_socket->abort();
-        }
-#if QT_VERSION >= QT_VERSION_CHECK(6, 8, 0)
+        // Qt writes a last chunk (it refuses an empty one, hence the comment) and the terminating one;
+        // the connection then serves the client's next request. Closing it here instead would delete the
+        // socket (Qt owns it) with the end still unsent.
+        if (graceful && isOpen())
+            m_responder->writeEndChunked(QByteArrayLiteral(": end of stream\n\n"));
+        else if (m_socket && m_socket->state() == QAbstractSocket::ConnectedState)
+            m_socket->abort();
         m_responder.reset();
+#else
+        if (!isOpen())
+            return;
+        if (graceful) {
+            m_socket->write("0\r\n\r\n");
+            m_socket->disconnectFromHost();
+        } else {
+            m_socket->abort();
+        }
 #endif
     }
 

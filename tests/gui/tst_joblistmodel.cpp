@@ -6,6 +6,7 @@
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>
 #include <QTest>
+#include <QTimeZone>
 
 using namespace Trainyard;
 
@@ -88,10 +89,10 @@ private Q_SLOTS:
         QCOMPARE(model.index(0, JobListModel::DurationColumn).data().toString(), QStringLiteral("2:05"));
         QCOMPARE(model.index(0, JobListModel::LabelsColumn).data().toString(), QStringLiteral("owner=alice"));
         QCOMPARE(row.data(JobListModel::JobDirRole).toString(), QStringLiteral("/tmp/fmnist"));
-        QCOMPARE(
-            row.data(JobListModel::CreateTimeRole).toDateTime(), QDateTime(QDate(2026, 11, 22), QTime(5, 0), Qt::UTC));
+        QCOMPARE(row.data(JobListModel::CreateTimeRole).toDateTime(),
+            QDateTime(QDate(2026, 11, 22), QTime(5, 0), QTimeZone::utc()));
         QCOMPARE(model.index(0, JobListModel::CreatedColumn).data(JobListModel::SortRole).toLongLong(),
-            QDateTime(QDate(2026, 11, 22), QTime(5, 0), Qt::UTC).toMSecsSinceEpoch());
+            QDateTime(QDate(2026, 11, 22), QTime(5, 0), QTimeZone::utc()).toMSecsSinceEpoch());
     }
 
     void counts_data()
