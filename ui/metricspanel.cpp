@@ -226,51 +226,53 @@ void MetricChart::setSettings(const MetricsChartSettings& settings)
 
 void MetricChart::rebuildAxes()
 {
+    // All four axes live as long as the chart; a mode switch re-attaches the lines. (Removing and deleting
+    // axes leaves their items in the scene until the event loop runs, so an export right after a switch
+    // would draw both.)
     QChart* c = chart();
-    for (QAbstractAxis* axis : { m_xAxis, m_yAxis }) {
-        if (!axis)
-            continue;
-        c->removeAxis(axis);
-        delete axis;
-    }
-    if (m_settings.xAxis == MetricsXAxis::WallTime) {
-        auto* x = new QDateTimeAxis(this);
-        x->setFormat(QStringLiteral("HH:mm:ss"));
-        x->setTitleText(tr("Wall time"));
-        x->setTickCount(4);
-        m_xAxis = x;
-    } else {
-        auto* x = new QValueAxis(this);
-        x->setLabelFormat(QStringLiteral("%.10g")); // steps in full: 2000000, not 2e+06
-        x->setTitleText(m_settings.xAxis == MetricsXAxis::Step ? tr("Step") : tr("Relative time (s)"));
-        x->setTickCount(5);
-        m_xAxis = x;
-    }
-    if (m_settings.logScale) {
-        auto* y = new QLogValueAxis(this);
-        y->setBase(10);
-        y->setLabelFormat(QStringLiteral("%.3g"));
-        y->setMinorTickCount(-1);
-        m_yAxis = y;
-    } else {
-        auto* y = new QValueAxis(this);
-        y->setLabelFormat(QStringLiteral("%.4g"));
-        y->setTickCount(5);
-        m_yAxis = y;
-    }
-    QFont small = font();
-    small.setPointSizeF(small.pointSizeF() * 0.85);
-    for (QAbstractAxis* axis : { m_xAxis, m_yAxis })
-        axis->setLabelsFont(small);
-    m_xAxis->setTitleFont(small);
-    c->addAxis(m_xAxis, Qt::AlignBottom);
-    c->addAxis(m_yAxis, Qt::AlignLeft);
-    for (const Line& line : std::as_const(m_lines)) {
-        for (QLineSeries* s : { line.raw, line.smoothed }) {
-            s->attachAxis(m_xAxis);
-            s->attachAxis(m_yAxis);
+    if (!m_stepX) {
+        QFont small = font();
+        small.setPointSizeF(small.pointSizeF() * 0.85);
+        auto* stepX = new QValueAxis(this);
+        stepX->setLabelFormat(QStringLiteral("%.10g")); // steps in full: 2000000, not 2e+06
+        auto* timeX = new QDateTimeAxis(this);
+        timeX->setFormat(QStringLiteral("HH:mm:ss"));
+        timeX->setTitleText(tr("Wall time"));
+        timeX->setTickCount(4);
+        auto* linearY = new QValueAxis(this);
+        linearY->setLabelFormat(QStringLiteral("%.4g"));
+        auto* logY = new QLogValueAxis(this);
+        logY->setBase(10);
+        logY->setLabelFormat(QStringLiteral("%.3g"));
+        logY->setMinorTickCount(-1);
+        m_stepX = stepX;
+        m_timeX = timeX;
+        m_linearY = linearY;
+        m_logY = logY;
+        for (QAbstractAxis* axis : { m_stepX, m_timeX, m_linearY, m_logY }) {
+            axis->setLabelsFont(small);
+            axis->setTitleFont(small);
+            c->addAxis(axis, axis == m_stepX || axis == m_timeX ? Qt::AlignBottom : Qt::AlignLeft);
         }
     }
+    QAbstractAxis* x = m_settings.xAxis == MetricsXAxis::WallTime ? m_timeX : m_stepX;
+    QAbstractAxis* y = m_settings.logScale ? m_logY : m_linearY;
+    m_stepX->setTitleText(m_settings.xAxis == MetricsXAxis::RelativeTime ? tr("Relative time (s)") : tr("Step"));
+    for (const Line& line : std::as_const(m_lines)) {
+        for (QLineSeries* s : { line.raw, line.smoothed }) {
+            for (QAbstractAxis* axis : s->attachedAxes())
+                if (axis != x && axis != y)
+                    s->detachAxis(axis);
+            if (!s->attachedAxes().contains(x))
+                s->attachAxis(x);
+            if (!s->attachedAxes().contains(y))
+                s->attachAxis(y);
+        }
+    }
+    for (QAbstractAxis* axis : { m_stepX, m_timeX, m_linearY, m_logY })
+        axis->setVisible(axis == x || axis == y);
+    m_xAxis = x;
+    m_yAxis = y;
 }
 
 double MetricChart::toChartX(double modelX) const

@@ -127,6 +127,10 @@ private:
     QList<Line> m_lines;
     QAbstractAxis* m_xAxis = nullptr;
     QAbstractAxis* m_yAxis = nullptr;
+    QAbstractAxis* m_stepX = nullptr; ///< QValueAxis: steps or relative seconds
+    QAbstractAxis* m_timeX = nullptr; ///< QDateTimeAxis: wall time in ms
+    QAbstractAxis* m_linearY = nullptr;
+    QAbstractAxis* m_logY = nullptr;
     std::optional<std::pair<double, double>> m_zoomX;
     std::optional<std::pair<double, double>> m_zoomY;
     bool m_updatingAxes = false;

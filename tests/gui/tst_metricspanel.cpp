@@ -71,8 +71,10 @@ class TestMetricsPanel : public QObject {
     static void screenshot(QWidget* widget, const QString& name)
     {
         const QString dir = qEnvironmentVariable("TRAINYARD_SCREENSHOT_DIR");
-        if (!dir.isEmpty())
-            widget->grab().save(dir + QLatin1Char('/') + name);
+        if (dir.isEmpty())
+            return;
+        QCoreApplication::sendPostedEvents(); // the charts' pending layout (new axes)
+        widget->grab().save(dir + QLatin1Char('/') + name);
     }
 
 private Q_SLOTS:
@@ -207,6 +209,7 @@ private Q_SLOTS:
         QVERIFY(qobject_cast<QDateTimeAxis*>(loss->xAxis()));
         QCOMPARE(loss->rawLine(master)->at(0).x(), (1700000000.0 + 1) * 1000);
         QCOMPARE(loss->rawLine(worker)->at(0).x(), (1700000000.0 + 1.5) * 1000);
+        screenshot(&panel, QStringLiteral("metrics-panel-walltime.png"));
         panel.xAxisCombo()->setCurrentIndex(0);
         QVERIFY(qobject_cast<QValueAxis*>(loss->xAxis()));
         QCOMPARE(loss->rawLine(master)->at(0).x(), 1.0);
@@ -218,6 +221,7 @@ private Q_SLOTS:
         QVERIFY(logAxis->min() > 0);
         QVERIFY(logAxis->min() <= 1.0 / Steps);
         QVERIFY(logAxis->max() >= 1);
+        screenshot(&panel, QStringLiteral("metrics-panel-log.png"));
         QTRY_VERIFY_WITH_TIMEOUT(panel.chart(QStringLiteral("resource:cpu_percent")), 20000);
         panel.redrawNow();
         MetricChart* cpu = panel.chart(QStringLiteral("resource:cpu_percent"));
