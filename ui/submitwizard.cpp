@@ -8,6 +8,7 @@
 #include <QAbstractButton>
 #include <QLineEdit>
 #include <QRegularExpression>
+#include <QTimer>
 
 namespace Trainyard {
 
@@ -49,23 +50,38 @@ SubmitWizard::SubmitWizard(ApiClient* client, QWidget* parent)
 
     loadJob(m_base);
     fetchCatalogs();
+    // The compute page's "fits / will queue" verdict follows the host as jobs start and end.
+    auto* hostTimer = new QTimer(this);
+    hostTimer->setInterval(HostRefreshMs);
+    connect(hostTimer, &QTimer::timeout, this, [this] { refreshHost(false); });
+    hostTimer->start();
 }
 
 SubmitWizard::~SubmitWizard() = default;
+
+void SubmitWizard::refreshHost(bool first)
+{
+    if (!m_client)
+        return;
+    m_client->host(this, [this, first](const HostStatus& host, const ApiError& error) {
+        if (!error.isNull()) {
+            qCWarning(lcUi) << "wizard: /host:" << error.summary();
+            return;
+        }
+        m_hostInfo.host = host;
+        if (first)
+            emit hostInfoChanged();
+        else
+            emit hostStatusChanged();
+    });
+}
 
 void SubmitWizard::fetchCatalogs()
 {
     ApiClient* client = m_client;
     if (!client)
         return;
-    client->host(this, [this](const HostStatus& host, const ApiError& error) {
-        if (!error.isNull()) {
-            qCWarning(lcUi) << "wizard: /host:" << error.summary();
-            return;
-        }
-        m_hostInfo.host = host;
-        emit hostInfoChanged();
-    });
+    refreshHost(true);
     client->acceleratorTypes(
         this, [this](const QList<AcceleratorAvailability>& types, const QList<GpuInfo>&, const ApiError& error) {
             if (!error.isNull())

@@ -91,11 +91,18 @@ Q_SIGNALS:
     void jobSubmitted(const Trainyard::Job& job);
     /// A catalog or host answer arrived (pages refresh what they show).
     void hostInfoChanged();
+    /// A periodic refresh of the host's capacity in use arrived (only the compute summary follows it).
+    void hostStatusChanged();
     /// The executor refused the job; `error` as received.
     void submitFailed(const Trainyard::ApiError& error);
 
 private:
     void fetchCatalogs();
+    /// Asks the executor for the host's capacity in use (GET …/host); emits hostInfoChanged() for the
+    /// `first` answer, hostStatusChanged() for the periodic ones.
+    void refreshHost(bool first);
+    /// How often the host's capacity in use is refreshed while the wizard is open (ms).
+    static constexpr int HostRefreshMs = 2000;
     void showSubmitError(const ApiError& error);
     void goToPage(int id);
 

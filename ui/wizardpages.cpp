@@ -907,6 +907,10 @@ WizardComputePage::WizardComputePage(SubmitWizard* wizard)
             fillAccelerators(Role(role));
         updateSummary();
     });
+    connect(wizard, &SubmitWizard::hostStatusChanged, this, [this] {
+        if (!m_loading)
+            updateSummary();
+    });
     // The wizard is still adding its pages: nothing may ask it for the job until it has them all.
     m_loading = true;
     rebuildTiers();
@@ -1227,7 +1231,7 @@ void WizardComputePage::updateSummary()
             }
             const QString head = m_verdict == QLatin1String("fits")
                 ? QStringLiteral("<span style=\"color:#26a269\">✓ </span>") + tr("<b>Fits this host now.</b>")
-                : QStringLiteral("<span style=\"color:#c64600\">⏳ </span>") + tr("<b>Will queue.</b>");
+                : QStringLiteral("<span style=\"color:#c64600\">● </span>") + tr("<b>Will queue.</b>");
             text = head + QLatin1Char(' ') + needs.toHtmlEscaped() + QStringLiteral("<br>") + why.toHtmlEscaped()
                 + QStringLiteral("<br><small>")
                 + describePlan(plan).toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br>"))
