@@ -10,7 +10,7 @@ namespace Trainyard {
 
 namespace {
 constexpr size_t npos = std::numeric_limits<size_t>::max();
-constexpr int SummaryLevels = 3; // entries of 256, 65 536 and 16 777 216 points
+constexpr int SummaryLevels = 4; // entries of 64, 4096, 262 144 and 16 777 216 points
 constexpr double Inf = std::numeric_limits<double>::infinity();
 
 // Python's repr(float), which TensorBoard's CSV and JSON downloads use (Formats::pythonFloatRepr does
@@ -325,8 +325,24 @@ std::optional<MetricSeriesData::Extremes> MetricSeriesData::extremes(Column c, s
     int level = -1;
     auto scan = [&](size_t from, size_t to) { // [from, to) in points, both multiples of unit
         if (level < 0) {
-            for (size_t i = from; i < to; ++i)
-                best.take(column(c, i), i);
+            // Straight over each chunk's array: no per-point chunk lookup or narrow/wide branch.
+            while (from < to) {
+                const Chunk& chunk = *m_chunks[from >> ChunkBits];
+                const size_t j0 = from & (ChunkSize - 1);
+                const size_t j1 = std::min(chunk.size(), j0 + (to - from));
+                const size_t base = from - j0;
+                if (c == Smoothed) {
+                    for (size_t j = j0; j < j1; ++j)
+                        best.take(double(chunk.smooth[j]), base + j);
+                } else if (chunk.wideValues) {
+                    for (size_t j = j0; j < j1; ++j)
+                        best.take(chunk.valueWide[j], base + j);
+                } else {
+                    for (size_t j = j0; j < j1; ++j)
+                        best.take(double(chunk.valueNarrow[j]), base + j);
+                }
+                from = base + j1;
+            }
         } else {
             const auto& entries = levels[size_t(level)];
             for (size_t e = from / unit; e < (to + unit - 1) / unit; ++e)

@@ -26,14 +26,14 @@ namespace Trainyard {
 /// Per point: step (4 bytes as an offset from its chunk's first step, 8 when a chunk's steps do not fit),
 /// wall time (8, exact), value (4 when the value is exactly a float, as event files' simple_value always
 /// is, else 8) and the smoothed value (4, display only). Full chunks are exactly sized, so a series of
-/// float scalars costs about 20 bytes per point, plus 0.25 bytes for the min/max summaries that make the
+/// float scalars costs about 20 bytes per point, plus about 1 byte for the min/max summaries that make the
 /// per-pixel reduction O(pixels · log n) instead of O(n).
 class MetricSeriesData {
 public:
     static constexpr int ChunkBits = 16;
     static constexpr size_t ChunkSize = size_t(1) << ChunkBits;
     /// Points per min/max summary entry at the first level (each next level: this many entries).
-    static constexpr size_t SummaryFanout = 256;
+    static constexpr size_t SummaryFanout = 64;
 
     enum Column { Value, Smoothed };
 

@@ -87,11 +87,18 @@ void setAxisRange(QAbstractAxis* axis, double lo, double hi)
         // Qt Charts lays out range / interval ticks at once: the previous interval over a much wider new
         // range (or the new one over the old range) could be millions of ticks, so pass through an
         // interval that spans both.
+        // Each call re-lays out the labels (a few ms at 60 Hz of live updates): only what changed.
+        const double step = niceStep((hi - lo) / 5);
+        if (v->tickType() == QValueAxis::TicksDynamic && v->tickInterval() == step) {
+            if (v->min() != lo || v->max() != hi)
+                v->setRange(lo, hi);
+            return;
+        }
         v->setTickType(QValueAxis::TicksDynamic);
         v->setTickAnchor(0);
         v->setTickInterval(std::max({ v->max() - v->min(), hi - lo, v->tickInterval() }));
         v->setRange(lo, hi);
-        v->setTickInterval(niceStep((hi - lo) / 5));
+        v->setTickInterval(step);
     } else if (auto* l = qobject_cast<QLogValueAxis*>(axis)) {
         l->setRange(lo, hi);
     } else if (auto* d = qobject_cast<QDateTimeAxis*>(axis)) {

@@ -238,13 +238,19 @@ void benchRedraw(qint64 points, const char* name)
         QImage image(ChartSize, QImage::Format_ARGB32_Premultiplied);
         renderInto(&chart, image); // lays the chart out once
         const int redraws = 20;
+        double updateSeconds = 0;
         const CpuTimer timer;
         for (int r = 0; r < redraws; ++r) {
+            const CpuTimer update;
             model.appendPoints(info.name, { benchPoint(points + r) });
             chart.refresh();
+            updateSeconds += update.seconds();
             renderInto(&chart, image);
         }
         ours = timer.seconds() * 1000 / redraws;
+        std::fprintf(stderr, "%s: append + reduce + replace %.2f ms, render %.2f ms, %d + %d points drawn\n", name,
+            updateSeconds * 1000 / redraws, ours - updateSeconds * 1000 / redraws, int(chart.rawLine(0)->count()),
+            int(chart.smoothedLine(0)->count()));
         // For looking: with TRAINYARD_SCREENSHOT_DIR set, the chart as the last redraw drew it.
         const QString shots = qEnvironmentVariable("TRAINYARD_SCREENSHOT_DIR");
         if (!shots.isEmpty())
