@@ -27,7 +27,9 @@
 #include <QSlider>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QToolTip>
 #include <QValueAxis>
+#include <QWheelEvent>
 
 #include <cmath>
 #include <csignal>
@@ -264,6 +266,21 @@ private Q_SLOTS:
         QCOMPARE(qobject_cast<QValueAxis*>(loss->xAxis())->min(), 10.0);
         loss->resetZoom();
         QCOMPARE(loss->rawLine(master)->count(), Steps);
+        // With the mouse: the wheel zooms in around the cursor, a double-click resets.
+        panel.redrawNow();
+        const QPoint middle = loss->chart()->plotArea().center().toPoint();
+        QWheelEvent wheel(middle, loss->viewport()->mapToGlobal(middle), QPoint(), QPoint(0, 120), Qt::NoButton,
+            Qt::NoModifier, Qt::NoScrollPhase, false);
+        QCoreApplication::sendEvent(loss->viewport(), &wheel);
+        QVERIFY(loss->isZoomed());
+        QVERIFY(loss->rawLine(master)->count() < Steps);
+        QTest::mouseDClick(loss->viewport(), Qt::LeftButton, {}, middle);
+        QVERIFY(!loss->isZoomed());
+        QCOMPARE(loss->rawLine(master)->count(), Steps);
+        // Hovering shows the tooltip of the step under the cursor.
+        QTest::mouseMove(loss->viewport(), middle);
+        QTRY_VERIFY(QToolTip::isVisible());
+        QVERIFY2(QToolTip::text().contains(QLatin1String("worker-replica-1")), qPrintable(QToolTip::text()));
 
         // Tooltip at step 10: every replica's step, value and smoothed value.
         const QString tip = loss->tooltipText(10.2);
