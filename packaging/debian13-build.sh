@@ -2,64 +2,156 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Builds and tests the console against Debian 13 (trixie): Qt 6.8 and KF6 KSyntaxHighlighting,
 # the path Debian 12 cannot build. Runs in a debootstrap chroot kept under .chroot/trixie
-# (reused when present). Needs root (debootstrap, chroot, mount).
+# (reused when present). Needs root (debootstrap, chroot, mount). Builds the three programs and
+# the GUI tests only, and runs the GUI tests (ctest -L gui); exits non-zero when anything fails.
 #   packaging/debian13-build.sh           create/refresh the chroot, build, run the console's tests
-#   TRAINYARD_CHROOT=/path packaging/debian13-build.sh
+#   TRAINYARD_CHROOT=/path                where the chroot lives (default: <repo>/.chroot/trixie)
+#   TRAINYARD_DEBIAN_MIRROR=URL           Debian mirror (default: the host's own Debian mirror from
+#                                         its apt sources, else http://deb.debian.org/debian)
+#   TRAINYARD_FIXTURES_DIR=/path          the shared fixtures (default: <repo>/../shared/fixtures)
 set -euo pipefail
 
 src=$(cd "$(dirname "$0")/.." && pwd)
 root=${TRAINYARD_CHROOT:-$src/.chroot/trixie}
-mirror=${TRAINYARD_DEBIAN_MIRROR:-http://deb.debian.org/debian}
-shared=$(cd "$src/../shared" 2>/dev/null && pwd || true)
+fixtures=${TRAINYARD_FIXTURES_DIR:-$src/../shared/fixtures}
+started=$SECONDS
+
+say() { echo "debian13-build: $*"; }
+elapsed() { echo "$((SECONDS - started)) s"; }
+
+# The URI of the host's Debian archive (the entry for the host's own release, so neither -security nor
+# third-party repositories), from one-line .list files and deb822 .sources files. Empty on non-Debian hosts.
+host_mirror() {
+    local id codename f
+    id=$(. /etc/os-release && echo "${ID:-}")
+    codename=$(. /etc/os-release && echo "${VERSION_CODENAME:-}")
+    [[ "$id" == debian && -n "$codename" ]] || return 0
+    {
+        for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
+            [[ -f "$f" ]] || continue
+            awk -v s="$codename" '$1 == "deb" {
+                i = 2
+                if ($2 ~ /^\[/) { while (i <= NF && $i !~ /\]$/) i++; i++ }
+                if ($(i + 1) == s) print $i
+            }' "$f"
+        done
+        for f in /etc/apt/sources.list.d/*.sources; do
+            [[ -f "$f" ]] || continue
+            awk -v s="$codename" 'BEGIN { RS = "" } {
+                types = uris = suites = ""; enabled = 1
+                n = split($0, lines, "\n")
+                for (k = 1; k <= n; k++) {
+                    l = lines[k]
+                    if (l ~ /^#/) continue
+                    if (l ~ /^Types:/) types = l " "
+                    else if (l ~ /^URIs:/) uris = l
+                    else if (l ~ /^Suites:/) suites = l " "
+                    else if (l ~ /^Enabled:[ \t]*[Nn]o/) enabled = 0
+                }
+                if (enabled && types ~ /[ \t]deb[ \t]/ && suites ~ ("[ \t]" s "[ \t]")) {
+                    sub(/^URIs:[ \t]*/, "", uris); split(uris, u, /[ \t]+/); print u[1]
+                }
+            }' "$f"
+        done
+    } | head -n 1
+}
+
+mirror=${TRAINYARD_DEBIAN_MIRROR:-$(host_mirror)}
+mirror=${mirror:-http://deb.debian.org/debian}
+# The host's apt proxy, if any, serves debootstrap and the chroot's apt as well.
+proxy=$(apt-config dump Acquire::http::Proxy 2>/dev/null | sed -n 's/^Acquire::http::Proxy "\(.*\)";$/\1/p' || true)
+if [[ -n "$proxy" && -z "${http_proxy:-}" ]]; then
+    export http_proxy=$proxy
+fi
 
 packages=(
     cmake ninja-build g++ pkg-config ca-certificates
     qt6-base-dev qt6-base-dev-tools qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
-    qt6-httpserver-dev qt6-websockets-dev qt6-charts-dev qt6-svg-dev libqt6opengl6-dev libqt6sql6-sqlite
+    # (Debian 13 folds libqt6opengl6-dev into qt6-base-dev)
+    qt6-httpserver-dev qt6-websockets-dev qt6-charts-dev qt6-svg-dev libqt6sql6-sqlite
+    libqt6svg6 qt6-svg-plugins qt6-qpa-plugins fonts-dejavu-core
     libxkbcommon-dev libgl-dev
     libkf6syntaxhighlighting-dev
-    libyaml-cpp-dev libleveldb-dev libprotobuf-dev protobuf-compiler libboost-dev
-    python3 python3-pip python3-setuptools
+    libyaml-cpp-dev libleveldb-dev libprotobuf-dev protobuf-compiler libboost-dev zlib1g-dev
+    python3 python3-pip python3-setuptools python3-wheel
 )
 
-if [[ ! -x "$root/usr/bin/apt-get" ]]; then
-    echo "debian13-build: creating the trixie chroot in $root"
-    mkdir -p "$root"
-    debootstrap --variant=minbase trixie "$root" "$mirror"
-fi
+# Every mount below $root, deepest first (a failed debootstrap can leave its own proc/sys mounts).
+mounts_under_root() {
+    awk -v r="$root" 'index($2, r "/") == 1 { print $2 }' /proc/self/mounts | sort -r
+}
 
 cleanup() {
-    for m in "$root/work/shared" "$root/work/src" "$root/dev" "$root/proc"; do
-        if mountpoint -q "$m"; then umount -l "$m"; fi
+    local m
+    for m in $(mounts_under_root); do
+        umount "$m" 2>/dev/null || umount -l "$m" || say "cannot unmount $m" >&2
     done
 }
 trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# A chroot whose debootstrap did not finish is removed and made again; never while anything is
+# mounted in it (the source tree is bind-mounted there during a build).
+if [[ -d "$root" && ! -f "$root/.trainyard-bootstrapped" ]]; then
+    cleanup
+    if [[ -n "$(mounts_under_root)" ]]; then
+        say "$root has mounts that will not go away; not removing it" >&2
+        exit 1
+    fi
+    say "removing the unfinished chroot in $root"
+    rm -rf --one-file-system "$root"
+fi
+if [[ ! -d "$root" ]]; then
+    say "creating the trixie chroot in $root from $mirror"
+    mkdir -p "$root"
+    debootstrap --variant=minbase trixie "$root" "$mirror"
+    if [[ "$mirror" == *snapshot.debian.org* ]]; then
+        # snapshot.debian.org serves Release files whose Valid-Until has passed.
+        echo 'Acquire::Check-Valid-Until "false";' > "$root/etc/apt/apt.conf.d/99trainyard-snapshot"
+    fi
+    touch "$root/.trainyard-bootstrapped"
+    say "debootstrap done after $(elapsed)"
+fi
+if [[ -n "$proxy" ]]; then
+    echo "Acquire::http::Proxy \"$proxy\";" > "$root/etc/apt/apt.conf.d/99trainyard-proxy"
+fi
 
 mountpoint -q "$root/proc" || mount -t proc proc "$root/proc"
 mountpoint -q "$root/dev" || mount --bind /dev "$root/dev"
-mkdir -p "$root/work/src" "$root/work/shared"
+mkdir -p "$root/work/src" "$root/work/fixtures"
 mountpoint -q "$root/work/src" || mount --bind "$src" "$root/work/src"
-if [[ -n "$shared" ]]; then
-    mountpoint -q "$root/work/shared" || mount --bind "$shared" "$root/work/shared"
+if [[ -d "$fixtures" ]]; then
+    mountpoint -q "$root/work/fixtures" || mount --bind "$fixtures" "$root/work/fixtures"
+else
+    say "warning: no fixtures at $fixtures (set TRAINYARD_FIXTURES_DIR); tests that need them will fail" >&2
 fi
 cp /etc/resolv.conf "$root/etc/resolv.conf" 2>/dev/null || true
 
-missing=$(chroot "$root" dpkg-query -W -f='${Package} ${Status}\n' "${packages[@]}" 2>/dev/null |
-    awk '$NF != "installed" {print $1}' || true)
+missing=$(chroot "$root" dpkg-query -W -f='${Package} ${db:Status-Status}\n' "${packages[@]}" 2>/dev/null |
+    awk '$2 != "installed" { print $1 }' || true)
 if ! chroot "$root" dpkg-query -W "${packages[@]}" >/dev/null 2>&1 || [[ -n "$missing" ]]; then
-    echo "debian13-build: installing build packages in the chroot"
+    say "installing build packages in the chroot"
     chroot "$root" env DEBIAN_FRONTEND=noninteractive apt-get update -qq
     chroot "$root" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${packages[@]}"
+    chroot "$root" apt-get clean
+    say "packages installed after $(elapsed)"
 fi
 
+qt_version=$(chroot "$root" dpkg-query -W -f='${Version}' qt6-base-dev)
+kf6_version=$(chroot "$root" dpkg-query -W -f='${Version}' libkf6syntaxhighlighting-dev)
+say "Qt $qt_version, KF6 SyntaxHighlighting $kf6_version"
+
 # The build folder lives inside the chroot (not in the bind-mounted source tree), so the host's
-# build/ and the chroot's never mix.
-chroot "$root" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 bash -euo pipefail -c '
+# build/ and the chroot's never mix. TRAINYARD_EXPECT_KSYNTAXHIGHLIGHTING makes tst_yamlhighlighter
+# fail unless the console was built with the KF6 highlighter.
+gui_tests=$(cd "$src/tests/gui" && ls tst_*.cpp | sed 's/\.cpp$//' | tr '\n' ' ')
+chroot "$root" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 \
+    TRAINYARD_EXPECT_KSYNTAXHIGHLIGHTING=1 GUI_TESTS="$gui_tests" bash -euo pipefail -c '
     cmake -S /work/src -B /work/build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-        -DTRAINYARD_FIXTURES_DIR=/work/shared/fixtures
-    grep -q "KF6SyntaxHighlighting_FOUND:INTERNAL=1\|KF6SyntaxHighlighting_DIR:PATH=/usr" /work/build/CMakeCache.txt ||
+        -DTRAINYARD_FIXTURES_DIR=/work/fixtures
+    grep -q "^KF6SyntaxHighlighting_DIR:PATH=/usr" /work/build/CMakeCache.txt ||
         { echo "debian13-build: KF6SyntaxHighlighting was not found" >&2; exit 1; }
-    cmake --build /work/build --target trainyard trainyard_ui $(cd /work/src/tests/gui && ls tst_*.cpp 2>/dev/null | sed "s/\.cpp$//")
+    cmake --build /work/build -j "$(nproc)" --target trainyard trainyard-executor trainyardctl $GUI_TESTS
     cd /work/build && ctest -L gui --output-on-failure --no-tests=error
 '
-echo "debian13-build: Qt $(chroot "$root" dpkg-query -W -f='${Version}' qt6-base-dev), KF6 SyntaxHighlighting $(chroot "$root" dpkg-query -W -f='${Version}' libkf6syntaxhighlighting-dev): OK"
+say "Qt $qt_version, KF6 SyntaxHighlighting $kf6_version: OK after $(elapsed)"

@@ -15,6 +15,7 @@
 #include <QComboBox>
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
@@ -458,8 +459,14 @@ private Q_SLOTS:
 
     void submitToExecutor()
     {
-        // A trivial package: prints and exits 0.
-        // The sample trainer (Fashion-MNIST, PyTorch), cut short to one epoch over 3,000 examples.
+        // The sample trainer (Fashion-MNIST, PyTorch), cut short to one epoch over 3,000 examples. It needs
+        // Debian's PyTorch and dataset-fashion-mnist, which packaging/setup-deps.sh installs; the Debian 13
+        // chroot build (console only) has neither, and there the test stops before submitting.
+        QProcess probe;
+        probe.start(QStringLiteral("/usr/bin/python3"), { QStringLiteral("-c"), QStringLiteral("import torch") });
+        if (!probe.waitForFinished(120000) || probe.exitCode() != 0
+            || !QFileInfo::exists(QStringLiteral("/usr/share/datasets/fashion-mnist")))
+            QSKIP("the sample trainer needs python3-torch and dataset-fashion-mnist (packaging/setup-deps.sh)");
         const QString pkg = QStringLiteral(TRAINYARD_SAMPLE_TRAINER);
         ExecutorConnection connection;
         connection.start();
@@ -525,7 +532,8 @@ private Q_SLOTS:
         QCOMPARE(w.currentId(), int(SubmitWizard::ReviewPageId));
         QVERIFY(w.reviewPage()->yamlView()->toPlainText().contains(QStringLiteral("trainer.task")));
         QVERIFY(w.reviewPage()->commandView()->toPlainText().contains(QStringLiteral("--module-name=trainer.task")));
-        QVERIFY2(w.reviewPage()->commandView()->toPlainText().endsWith(QStringLiteral("-- --epochs 1 --train-examples 3000")),
+        QVERIFY2(w.reviewPage()->commandView()->toPlainText().endsWith(
+                     QStringLiteral("-- --epochs 1 --train-examples 3000")),
             qPrintable(w.reviewPage()->commandView()->toPlainText()));
 
         QSignalSpy submitted(&w, &SubmitWizard::jobSubmitted);
