@@ -499,7 +499,27 @@ void LogView::paintRows(QPainter* painter, const QRect& rect)
         else if (!selected && severity == LogSeverity::Debug)
             messageColor = severityColor(severity, pal);
         painter->setPen(messageColor);
-        painter->drawText(xVisible, baseline, visible);
+        if (selected) {
+            painter->drawText(xVisible, baseline, visible);
+            continue;
+        }
+        // Plain runs in the line's colour, highlighted runs in theirs (a monospace font: one column a
+        // character).
+        int done = 0;
+        const QList<LogMessageHighlighter::Span> spans = m_highlighter.spans(visible);
+        for (const LogMessageHighlighter::Span& span : spans) {
+            if (span.start > done) {
+                painter->setPen(messageColor);
+                painter->drawText(xVisible + done * m_charWidth, baseline, visible.mid(done, span.start - done));
+            }
+            painter->setPen(span.color);
+            painter->drawText(xVisible + span.start * m_charWidth, baseline, visible.mid(span.start, span.length));
+            done = span.start + span.length;
+        }
+        if (done < visible.size()) {
+            painter->setPen(messageColor);
+            painter->drawText(xVisible + done * m_charWidth, baseline, visible.mid(done));
+        }
     }
     if (m_cursor >= top && m_cursor < top + pageRows() + 1 && hasFocus()) {
         painter->setPen(QPen(pal.color(QPalette::Highlight), 1, Qt::DotLine));

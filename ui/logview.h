@@ -11,6 +11,7 @@
 // Follow mode keeps the last line in view; scrolling up turns it off, reaching the bottom (or End)
 // turns it back on. F8 / Shift+F8 jump to the next / previous line of severity ERROR or worse.
 
+#include "loghighlighter.h"
 #include "loglinestore.h"
 
 #include <QAbstractScrollArea>
@@ -27,6 +28,9 @@ class LogView : public QAbstractScrollArea {
 public:
     explicit LogView(QWidget* parent = nullptr);
     ~LogView() override;
+
+    /// What colours the messages ("KSyntaxHighlighting: …" or "built-in").
+    QString highlighterName() const { return m_highlighter.backendName(); }
 
     /// The store to show (not owned; must outlive the view or be replaced first).
     void setStore(LogLineStore* store);
@@ -121,6 +125,7 @@ private:
     int m_ascent = 12;
     int m_charWidth = 8;
     int m_taskColumnChars = 16;
+    LogMessageHighlighter m_highlighter; ///< colours inside messages (KF6 or built-in)
 };
 
 } // namespace Trainyard

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // attachHighlighter(): a YAML and a JSON job document get keys, strings, numbers and comments coloured
 // apart from plain text, by KDE KSyntaxHighlighting where the build has it and by the built-in
-// YamlHighlighter otherwise. With TRAINYARD_EXPECT_KSYNTAXHIGHLIGHTING=1 in the environment (the
-// Debian 13 chroot build sets it) the test fails unless the KF6 highlighter is the one in use.
+// YamlHighlighter otherwise. LogMessageHighlighter: numbers and quoted strings inside a log message get
+// spans, from KF6's "Log File" definition or the built-in rules. With TRAINYARD_EXPECT_KSYNTAXHIGHLIGHTING=1 in the
+// environment (the Debian 13 chroot build sets it) the test fails unless the KF6 highlighter is the one in use.
 
+#include "loghighlighter.h"
 #include "yamlhighlighter.h"
 
 #include <QPlainTextEdit>
@@ -85,6 +87,34 @@ private Q_SLOTS:
         QVERIFY(key != comment);
         QVERIFY(comment != string);
         QVERIFY(key != number);
+    }
+
+    void logMessageSpans()
+    {
+        LogMessageHighlighter highlighter;
+        qInfo("log highlighter: %s", qPrintable(highlighter.backendName()));
+        if (expectKf6())
+            QVERIFY(highlighter.backendName().startsWith(QLatin1String("KSyntaxHighlighting: Log File")));
+        const QString line = QStringLiteral("INFO:root:epoch 2 test_accuracy 0.8672 saved \"ckpt-epoch-2.pt\"");
+        const QList<LogMessageHighlighter::Span> spans = highlighter.spans(line);
+        auto spanAt = [&spans](qsizetype pos) -> const LogMessageHighlighter::Span* {
+            for (const auto& s : spans) {
+                if (pos >= s.start && pos < s.start + s.length)
+                    return &s;
+            }
+            return nullptr;
+        };
+        const auto* number = spanAt(line.indexOf(QLatin1String("0.8672")));
+        const auto* string = spanAt(line.indexOf(QLatin1Char('"')) + 1);
+        QVERIFY2(number, "the accuracy is a highlighted number");
+        QVERIFY2(string, "the quoted file name is a highlighted string");
+        QVERIFY(number->color.isValid());
+        QVERIFY(number->color != string->color);
+        QVERIFY2(!spanAt(line.indexOf(QLatin1String("test_accuracy"))), "plain words keep the line's colour");
+        // Sorted and not overlapping: the view draws them left to right.
+        for (qsizetype i = 1; i < spans.size(); ++i)
+            QVERIFY(spans.at(i).start >= spans.at(i - 1).start + spans.at(i - 1).length);
+        QVERIFY(highlighter.spans(QString()).isEmpty());
     }
 
     void jsonIsColoured()
