@@ -31,9 +31,12 @@
 #include <QRegularExpression>
 #include <QTabWidget>
 #include <QTimeZone>
+
 #include <QToolButton>
 #include <QUrl>
 #include <QVBoxLayout>
+
+#include <functional>
 
 namespace Trainyard {
 
@@ -317,10 +320,17 @@ void JobView::setJob(const Job& job)
 
 void JobView::rebuildTimeline()
 {
-    while (QLayoutItem* item = m_timeline->takeAt(0)) {
-        delete item->widget();
-        delete item;
-    }
+    // Each step's heading is a nested layout: its widgets must go too, or the old heading stays on
+    // screen under the new one.
+    std::function<void(QLayout*)> clear = [&clear](QLayout* layout) {
+        while (QLayoutItem* item = layout->takeAt(0)) {
+            if (QLayout* child = item->layout())
+                clear(child);
+            delete item->widget();
+            delete item;
+        }
+    };
+    clear(m_timeline);
     const QDateTime created = JobListModel::parseTime(m_job.createTime);
     const QDateTime started = JobListModel::parseTime(m_job.startTime);
     const QDateTime ended = JobListModel::parseTime(m_job.endTime);

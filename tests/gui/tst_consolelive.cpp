@@ -17,6 +17,7 @@
 #include <QComboBox>
 #include <QDir>
 #include <QFile>
+#include <QGroupBox>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
@@ -143,6 +144,25 @@ private Q_SLOTS:
         release.close();
         const int row = window.jobModel()->rowOf(job.jobId);
         QTRY_COMPARE_WITH_TIMEOUT(window.jobModel()->jobAt(row)->state, JobState::Succeeded, 60000);
+        // The Overview's timeline was rebuilt: its last step says Succeeded, and no heading of the running
+        // job is left behind (they once stayed on screen under the new ones).
+        view->showTab(JobView::OverviewTab);
+        QGroupBox* timeline = nullptr;
+        const auto boxes = view->findChildren<QGroupBox*>();
+        for (QGroupBox* box : boxes) {
+            if (box->title() == QLatin1String("State timeline"))
+                timeline = box;
+        }
+        QVERIFY(timeline);
+        auto timelineLabels = [timeline](const QString& needle) {
+            int n = 0;
+            const auto labels = timeline->findChildren<QLabel*>();
+            for (const QLabel* l : labels)
+                n += l->text().contains(needle);
+            return n;
+        };
+        QTRY_COMPARE(timelineLabels(QStringLiteral("Succeeded</b>")), 1);
+        QCOMPARE(timelineLabels(QStringLiteral("Now: ")), 0);
         QTRY_VERIFY_WITH_TIMEOUT(logs->hasEnded(), 30000);
         QTRY_COMPARE(view->topologyView()->nodeState(QStringLiteral("master-replica-0")), QStringLiteral("SUCCEEDED"));
 
