@@ -172,6 +172,15 @@ JobView::JobView(ExecutorConnection* connection, const Job& job, QWidget* parent
     m_reopen.setSingleShot(true);
     m_reopen.setInterval(1000);
     connect(&m_reopen, &QTimer::timeout, this, &JobView::openEvents);
+    m_tick.setInterval(1000);
+    connect(&m_tick, &QTimer::timeout, this, [this] {
+        const QDateTime started = JobListModel::parseTime(m_job.startTime);
+        if (m_runningNote && started.isValid())
+            m_runningNote->setText(
+                tr("running for %1").arg(formatSpan(started.secsTo(QDateTime::currentDateTimeUtc()))));
+        else
+            m_tick.stop();
+    });
     if (m_connection)
         connect(m_connection, &ExecutorConnection::clientChanged, this, &JobView::openEvents);
 
@@ -331,6 +340,7 @@ void JobView::rebuildTimeline()
         }
     };
     clear(m_timeline);
+    m_runningNote = nullptr;
     const QDateTime created = JobListModel::parseTime(m_job.createTime);
     const QDateTime started = JobListModel::parseTime(m_job.startTime);
     const QDateTime ended = JobListModel::parseTime(m_job.endTime);
@@ -377,6 +387,10 @@ void JobView::rebuildTimeline()
         auto* note = new QLabel(step.note, m_timelineBox);
         note->setStyleSheet(QStringLiteral("color: #5e5c64;"));
         m_timeline->addWidget(note, 2, column);
+        if (i == steps.size() - 1 && !ended.isValid() && started.isValid()) {
+            m_runningNote = note;
+            m_tick.start();
+        }
         ++column;
     }
     // What this console saw happen live (the API keeps only the three times above).

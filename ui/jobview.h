@@ -89,6 +89,8 @@ private:
     Job m_job;
     QPointer<ApiStream> m_events;
     QTimer m_reopen;
+    QTimer m_tick; ///< once a second: the running step's "running for …"
+    QPointer<QLabel> m_runningNote; ///< that note, while the job has not ended
     bool m_final = false;
     bool m_focusedFailure = false;
     QList<QPair<QString, QDateTime>> m_observed; ///< states seen live, with when they were seen
