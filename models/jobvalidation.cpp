@@ -9,6 +9,7 @@
 // The host rules (GPUs present, capacity) are Trainyard's; see resources/catalog/README.md.
 #include "machinecatalog.h"
 
+#include <QCoreApplication>
 #include <QRegularExpression>
 #include <QSet>
 
@@ -540,19 +541,22 @@ bool isLabelChar(QChar c)
 
 } // namespace
 
+// The job ID and label rules are shown live in the console's submit wizard: translated there (the
+// console installs translators), English in the executor's API errors (it installs none).
 QStringList jobIdProblems(const QString& jobId)
 {
     QStringList problems;
     if (jobId.isEmpty()) {
-        problems.append(QStringLiteral("A job ID is required."));
+        problems.append(QCoreApplication::translate("Trainyard::JobValidation", "A job ID is required."));
         return problems;
     }
     if (jobId.size() > 128)
-        problems.append(
-            QStringLiteral("A job ID may be at most 128 characters long (this one has %1).").arg(jobId.size()));
+        problems.append(QCoreApplication::translate(
+            "Trainyard::JobValidation", "A job ID may be at most 128 characters long (this one has %1).")
+                            .arg(jobId.size()));
     const QChar first = jobId.at(0);
     if (!(first.isLetter() && first.unicode() < 128))
-        problems.append(QStringLiteral("A job ID must start with a letter."));
+        problems.append(QCoreApplication::translate("Trainyard::JobValidation", "A job ID must start with a letter."));
     QString bad;
     for (const QChar c : jobId) {
         const bool ok = c.unicode() < 128 && (c.isLetterOrNumber() || c == QLatin1Char('_'));
@@ -560,8 +564,9 @@ QStringList jobIdProblems(const QString& jobId)
             bad += c;
     }
     if (!bad.isEmpty())
-        problems.append(QStringLiteral("A job ID may contain only letters, digits and underscores, not \"") + bad
-            + QStringLiteral("\"."));
+        problems.append(QCoreApplication::translate(
+            "Trainyard::JobValidation", "A job ID may contain only letters, digits and underscores, not \"%1\".")
+                            .arg(bad));
     return problems;
 }
 
@@ -570,27 +575,34 @@ FieldViolations labelViolations(const QMap<QString, QString>& labels)
     FieldViolations v;
     if (labels.size() > 64)
         v.append({ QStringLiteral("labels"),
-            QStringLiteral("A job may have at most 64 labels (this one has %1).").arg(labels.size()) });
+            QCoreApplication::translate(
+                "Trainyard::JobValidation", "A job may have at most 64 labels (this one has %1).")
+                .arg(labels.size()) });
     for (auto it = labels.constBegin(); it != labels.constEnd(); ++it) {
         // One violation per label, naming every rule it breaks.
         QStringList problems;
         const QString& key = it.key();
         if (key.isEmpty()) {
-            problems.append(QStringLiteral("A label key must not be empty."));
+            problems.append(QCoreApplication::translate("Trainyard::JobValidation", "A label key must not be empty."));
         } else {
             if (key.size() > 63)
-                problems.append(QStringLiteral("A label key may be at most 63 characters long."));
+                problems.append(QCoreApplication::translate(
+                    "Trainyard::JobValidation", "A label key may be at most 63 characters long."));
             if (!(key.at(0) >= QLatin1Char('a') && key.at(0) <= QLatin1Char('z')))
-                problems.append(QStringLiteral("A label key must start with a lowercase letter."));
+                problems.append(QCoreApplication::translate(
+                    "Trainyard::JobValidation", "A label key must start with a lowercase letter."));
             if (!std::all_of(key.cbegin(), key.cend(), isLabelChar))
-                problems.append(QStringLiteral("A label key may contain only lowercase letters, digits, '_' and '-'."));
+                problems.append(QCoreApplication::translate("Trainyard::JobValidation",
+                    "A label key may contain only lowercase letters, digits, '_' and '-'."));
         }
         const QString& value = it.value();
         if (value.size() > 63)
-            problems.append(QStringLiteral("A label value may be at most 63 characters long."));
+            problems.append(QCoreApplication::translate(
+                "Trainyard::JobValidation", "A label value may be at most 63 characters long."));
         if (!std::all_of(value.cbegin(), value.cend(), isLabelChar))
-            problems.append(QStringLiteral("A label value may contain only lowercase letters, digits, '_' and '-' (\"")
-                + value + QStringLiteral("\")."));
+            problems.append(QCoreApplication::translate("Trainyard::JobValidation",
+                "A label value may contain only lowercase letters, digits, '_' and '-' (\"%1\").")
+                                .arg(value));
         if (!problems.isEmpty())
             v.append({ QStringLiteral("labels.") + key, problems.join(QLatin1Char(' ')) });
     }
