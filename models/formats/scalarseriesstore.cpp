@@ -2,9 +2,9 @@
 #include "scalarseriesstore.h"
 
 #include <algorithm>
-#include <cstring>
-
+#include <atomic>
 #include <cstdlib>
+#include <cstring>
 #include <new>
 
 #ifdef Q_OS_LINUX
@@ -16,7 +16,13 @@ namespace Trainyard::Formats {
 namespace {
 // Below this, malloc's own pools are cheaper than a mapping.
 constexpr size_t mappedChunkMinBytes = 256 * 1024;
+std::atomic<size_t> mappedTotal { 0 };
 } // namespace
+
+template <typename T> size_t PointChunkAllocator<T>::mappedBytes() noexcept
+{
+    return mappedTotal.load(std::memory_order_relaxed);
+}
 
 template <typename T> void* PointChunkAllocator<T>::allocateChunkBytes(size_t bytes)
 {
@@ -25,6 +31,7 @@ template <typename T> void* PointChunkAllocator<T>::allocateChunkBytes(size_t by
         void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
         if (p == MAP_FAILED)
             throw std::bad_alloc();
+        mappedTotal.fetch_add(bytes, std::memory_order_relaxed);
         return p;
     }
 #endif
@@ -39,6 +46,7 @@ template <typename T> void PointChunkAllocator<T>::freeChunkBytes(void* p, size_
 #ifdef Q_OS_LINUX
     if (bytes >= mappedChunkMinBytes) {
         munmap(p, bytes);
+        mappedTotal.fetch_sub(bytes, std::memory_order_relaxed);
         return;
     }
 #endif

@@ -37,6 +37,8 @@ template <typename T> struct PointChunkAllocator {
     template <typename U> bool operator==(const PointChunkAllocator<U>&) const noexcept { return true; }
     static void* allocateChunkBytes(size_t bytes);
     static void freeChunkBytes(void* p, size_t bytes) noexcept;
+    /// Bytes of chunks currently mapped with mmap (malloc's statistics do not see them), all threads.
+    static size_t mappedBytes() noexcept;
 };
 
 /// The points of one (run, tag) in arrival order (after restart purges). Stored in chunks of

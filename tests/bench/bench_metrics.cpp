@@ -69,10 +69,11 @@ private:
     qint64 m_start;
 };
 
+// malloc's bytes in use plus the point chunks the store maps itself (mallinfo does not see those).
 size_t heapInUse()
 {
     const struct mallinfo2 info = mallinfo2();
-    return info.uordblks + info.hblkhd;
+    return info.uordblks + info.hblkhd + PointChunkAllocator<ScalarPoint>::mappedBytes();
 }
 
 // An event file like a trainer's: four tags, one scalar per event, steps counting up.
