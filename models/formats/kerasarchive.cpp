@@ -12,7 +12,6 @@
 
 #ifdef TRAINYARD_HAVE_HDF5
 #include <hdf5.h>
-#include <hdf5_hl.h>
 #endif
 
 namespace Trainyard::Formats {
@@ -87,14 +86,62 @@ private:
     herr_t (*m_close)(hid_t);
 };
 
-/// Opens HDF5 bytes read-only without copying them (they must outlive the file handle).
-hid_t openImage(QByteArrayView bytes)
+/// An HDF5 file image in memory, handed to the core driver without a copy: every buffer HDF5 asks for is
+/// this one (read-only opens never write or grow it). H5LTopen_file_image does the same but leaks its
+/// bookkeeping (72 bytes per open in 1.10) when the caller keeps the buffer.
+struct Image {
+    void* data;
+    size_t size;
+};
+
+void* imageMalloc(size_t size, H5FD_file_image_op_t, void* udata)
+{
+    auto* image = static_cast<Image*>(udata);
+    return size == image->size ? image->data : nullptr;
+}
+
+void* imageMemcpy(void* dest, const void* src, size_t, H5FD_file_image_op_t, void*)
+{
+    return dest == src ? dest : nullptr; // only ever "copies" the image onto itself
+}
+
+void* imageRealloc(void*, size_t, H5FD_file_image_op_t, void*)
+{
+    return nullptr;
+}
+
+herr_t imageFree(void*, H5FD_file_image_op_t, void*)
+{
+    return 0;
+}
+
+void* udataCopy(void* udata)
+{
+    return udata;
+}
+
+herr_t udataFree(void*)
+{
+    return 0;
+}
+
+/// Opens HDF5 bytes read-only without copying them; `image` and the bytes must outlive the file handle.
+hid_t openImage(QByteArrayView bytes, Image* image)
 {
     H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr); // errors come back as return values, not on stderr
     if (bytes.size() < 8 || !bytes.startsWith(QByteArrayView("\x89HDF\r\n\x1a\n", 8)))
         return -1;
-    return H5LTopen_file_image(const_cast<char*>(bytes.data()), size_t(bytes.size()),
-        H5LT_FILE_IMAGE_DONT_COPY | H5LT_FILE_IMAGE_DONT_RELEASE);
+    *image = { const_cast<char*>(bytes.data()), size_t(bytes.size()) };
+    const Handle fapl(H5Pcreate(H5P_FILE_ACCESS), H5Pclose);
+    H5FD_file_image_callbacks_t callbacks
+        = { imageMalloc, imageMemcpy, imageRealloc, imageFree, udataCopy, udataFree, image };
+    if (!fapl.ok() || H5Pset_fapl_core(fapl.get(), 1 << 20, false) < 0
+        || H5Pset_file_image_callbacks(fapl.get(), &callbacks) < 0
+        || H5Pset_file_image(fapl.get(), image->data, image->size) < 0)
+        return -1;
+    // The core driver refuses an image whose name stat() finds on disk ("file already exists"): a name
+    // under /dev/null never exists, whatever the working directory holds.
+    return H5Fopen("/dev/null/model.weights.h5", H5F_ACC_RDONLY, fapl.get());
 }
 
 /// IEEE binary16, little-endian: HDF5 has no predefined half type before 1.14 (h5py builds it this way).
@@ -243,13 +290,14 @@ bool KerasArchive::hasHdf5()
 #endif
 }
 
-std::optional<CheckpointInfo> KerasArchive::read(const QString& path, QString* error)
+namespace {
+std::optional<CheckpointInfo> readArchive(
+    const ZipArchive* zip, const QString& path, const QString& openError, QString* error)
 {
     QString why;
-    const auto zip = ZipArchive::open(path, &why);
     if (!zip) {
         if (error)
-            *error = QStringLiteral("%1: not a Keras archive: %2").arg(path, why);
+            *error = QStringLiteral("%1: not a Keras archive: %2").arg(path, openError);
         return std::nullopt;
     }
     const ZipArchive::Entry* config = zip->find(kConfig);
@@ -305,7 +353,8 @@ std::optional<CheckpointInfo> KerasArchive::read(const QString& path, QString* e
     if (!bytes)
         return std::nullopt;
     QMutexLocker lock(&hdf5Mutex());
-    const Handle file(openImage(bytes->view), H5Fclose);
+    Image image;
+    const Handle file(openImage(bytes->view, &image), H5Fclose);
     if (!file.ok()) {
         if (error)
             *error = QStringLiteral("%1: %2 is not an HDF5 file HDF5 can open").arg(path, kWeights);
@@ -325,6 +374,21 @@ std::optional<CheckpointInfo> KerasArchive::read(const QString& path, QString* e
         QStringLiteral("weights"), QStringLiteral("%1 not listed: built without libhdf5").arg(kWeights));
 #endif
     return info;
+}
+} // namespace
+
+std::optional<CheckpointInfo> KerasArchive::read(const QString& path, QString* error)
+{
+    QString why;
+    const auto zip = ZipArchive::open(path, &why);
+    return readArchive(zip.get(), path, why, error);
+}
+
+std::optional<CheckpointInfo> KerasArchive::readMemory(QByteArrayView bytes, const QString& path, QString* error)
+{
+    QString why;
+    const auto zip = ZipArchive::openMemory(bytes, &why);
+    return readArchive(zip.get(), path, why, error);
 }
 
 std::optional<QByteArray> KerasArchive::readTensorData(const TensorInfo& tensor, qint64 maxBytes, QString* error)
@@ -350,7 +414,8 @@ std::optional<QByteArray> KerasArchive::readTensorData(const TensorInfo& tensor,
     if (!bytes)
         return std::nullopt;
     QMutexLocker lock(&hdf5Mutex());
-    const Handle file(openImage(bytes->view), H5Fclose);
+    Image image;
+    const Handle file(openImage(bytes->view, &image), H5Fclose);
     const Handle dataset(
         file.ok() ? H5Dopen2(file.get(), tensor.name.toUtf8().constData(), H5P_DEFAULT) : -1, H5Dclose);
     const Handle type(dataset.ok() ? H5Dget_type(dataset.get()) : -1, H5Tclose);

@@ -3,6 +3,8 @@
 
 #include "checkpointinfo.h"
 
+#include <QByteArrayView>
+
 namespace Trainyard::Formats {
 
 /// Reader of Keras 3 `.keras` archives (keras/src/saving/saving_lib.py: a zip holding `config.json`,
@@ -20,7 +22,7 @@ namespace Trainyard::Formats {
 class KerasArchive {
 public:
     /// A compressed `model.weights.h5` is inflated into memory up to this size (a stored one is mapped).
-    static constexpr qint64 kMaxWeightsBytes = qint64(4) << 30;
+    static constexpr qint64 kMaxWeightsBytes = qint64(768) << 20;
     /// Datasets listed at most (a corrupt file cannot make the listing unbounded).
     static constexpr int kMaxTensors = 1000000;
 
@@ -30,6 +32,8 @@ public:
     /// `format` is `keras`; every tensor's `file` is the archive; `offset`/`size` are not byte ranges of
     /// the archive (`size` is the dataset's bytes, `offset` 0).
     static std::optional<CheckpointInfo> read(const QString& path, QString* error);
+    /// The same from bytes in memory (`path` names them in errors and in TensorInfo::file).
+    static std::optional<CheckpointInfo> readMemory(QByteArrayView bytes, const QString& path, QString* error);
 
     /// One dataset's values (native little-endian layout of its element type) when ≤ `maxBytes`.
     static std::optional<QByteArray> readTensorData(const TensorInfo& tensor, qint64 maxBytes, QString* error);

@@ -8,6 +8,7 @@
 #include "checkpointreader.h"
 #include "kerasarchive.h"
 
+#include <QDir>
 #include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -177,6 +178,9 @@ private Q_SLOTS:
 
     void listing()
     {
+        // A file named like the weights in the working directory must not disturb the in-memory open.
+        QVERIFY(QDir::setCurrent(m_dir.path()));
+        QVERIFY(QFile::copy(m_dir.filePath(QStringLiteral("weights.h5")), QStringLiteral("model.weights.h5")));
         const QString path = archive(QStringLiteral("model.keras"),
             { { QStringLiteral("metadata.json"), kMetadata }, { QStringLiteral("config.json"), kConfig },
                 { QStringLiteral("model.weights.h5"), m_weights } });
