@@ -2,6 +2,53 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="de">
 <context>
+    <name>Trainyard</name>
+    <message>
+        <source>%1 is a file, not a folder</source>
+        <translation>%1 ist eine Datei, kein Ordner</translation>
+    </message>
+    <message>
+        <source>Cannot read %1: %2</source>
+        <translation>%1 kann nicht gelesen werden: %2</translation>
+    </message>
+    <message>
+        <source>Cannot create %1: %2</source>
+        <translation>%1 kann nicht erstellt werden: %2</translation>
+    </message>
+    <message>
+        <source>Cannot write %1: %2</source>
+        <translation>%1 kann nicht geschrieben werden: %2</translation>
+    </message>
+    <message>
+        <source>No job dir to copy from or to.</source>
+        <translation>Kein Jobverzeichnis, aus dem oder in das kopiert werden kann.</translation>
+    </message>
+    <message>
+        <source>The checkpoint %1 lists no files.</source>
+        <translation>Der Checkpoint %1 führt keine Dateien auf.</translation>
+    </message>
+    <message>
+        <source>Refusing to copy %1: not a path inside the job dir.</source>
+        <translation>%1 wird nicht kopiert: kein Pfad innerhalb des Jobverzeichnisses.</translation>
+    </message>
+    <message>
+        <source>Cannot copy the checkpoint to %1: it already exists.</source>
+        <translation>Der Checkpoint kann nicht nach %1 kopiert werden: es existiert bereits.</translation>
+    </message>
+    <message>
+        <source>Cannot create the folder %1: %2</source>
+        <translation>Der Ordner %1 kann nicht erstellt werden: %2</translation>
+    </message>
+    <message>
+        <source>Cannot create a folder in %1: %2</source>
+        <translation>In %1 kann kein Ordner erstellt werden: %2</translation>
+    </message>
+    <message>
+        <source>Cannot rename %1 to %2: %3</source>
+        <translation>%1 kann nicht in %2 umbenannt werden: %3</translation>
+    </message>
+</context>
+<context>
     <name>Trainyard::CheckpointCompareFilterModel</name>
     <message>
         <source>All tensors</source>
@@ -57,10 +104,6 @@
     <message>
         <source>Unchanged</source>
         <translation>Unverändert</translation>
-    </message>
-    <message>
-        <source>In both</source>
-        <translation>In beiden</translation>
     </message>
     <message>
         <source>Stored in A as %1</source>
@@ -128,6 +171,10 @@ B: %2</translation>
         <source>a bookkeeping entry has no values</source>
         <translation>ein Verwaltungseintrag hat keine Werte</translation>
     </message>
+    <message>
+        <source>Not compared</source>
+        <translation>Nicht verglichen</translation>
+    </message>
 </context>
 <context>
     <name>Trainyard::CheckpointListModel</name>
@@ -180,6 +227,10 @@ Der neueste Checkpoint (benannt durch die Statusdatei „checkpoint“)</transla
     <message>
         <source>Format</source>
         <translation>Format</translation>
+    </message>
+    <message>
+        <source>Keras</source>
+        <translation>Keras</translation>
     </message>
 </context>
 <context>
@@ -304,6 +355,85 @@ Der neueste Checkpoint (benannt durch die Statusdatei „checkpoint“)</transla
     <message>
         <source>No application could open %1.</source>
         <translation>Keine Anwendung konnte %1 öffnen.</translation>
+    </message>
+    <message>
+        <source>Submit from this checkpoint…</source>
+        <translation>Von diesem Checkpoint aus senden…</translation>
+    </message>
+    <message>
+        <source>Statistics for all</source>
+        <translation>Statistik für alle</translation>
+    </message>
+    <message>
+        <source>Swap</source>
+        <translation>Tauschen</translation>
+    </message>
+    <message>
+        <source>Copy the selected checkpoint into a new job dir and open the submit wizard with this job&apos;s settings, so the new job resumes from it</source>
+        <translation>Den ausgewählten Checkpoint in ein neues Jobverzeichnis kopieren und den Sende-Assistenten mit den Einstellungen dieses Jobs öffnen, damit der neue Job von ihm aus fortgesetzt wird</translation>
+    </message>
+    <message>
+        <source>Compare the selected checkpoint (A) with another one (B)</source>
+        <translation>Den ausgewählten Checkpoint (A) mit einem anderen (B) vergleichen</translation>
+    </message>
+    <message>
+        <source>(no comparison)</source>
+        <translation>(kein Vergleich)</translation>
+    </message>
+    <message>
+        <source>Compare with:</source>
+        <translation>Vergleichen mit:</translation>
+    </message>
+    <message>
+        <source>Show the tensors with this kind of change; &quot;Values changed&quot; and &quot;Unchanged&quot; read the statistics of every tensor in both</source>
+        <translation>Die Tensoren mit dieser Art von Änderung zeigen; „Werte geändert“ und „Unverändert“ lesen die Statistik jedes Tensors in beiden</translation>
+    </message>
+    <message>
+        <source>Filter tensors by name</source>
+        <translation>Tensoren nach Name filtern</translation>
+    </message>
+    <message>
+        <source>Read the statistics of every tensor in both checkpoints, not only of those in view</source>
+        <translation>Die Statistik jedes Tensors in beiden Checkpoints lesen, nicht nur der sichtbaren</translation>
+    </message>
+    <message>
+        <source>Compare in the other direction (B to A)</source>
+        <translation>In der anderen Richtung vergleichen (B zu A)</translation>
+    </message>
+    <message>
+        <source>not connected to an executor</source>
+        <translation>nicht mit einem Executor verbunden</translation>
+    </message>
+    <message>
+        <source>Reading %1 and %2…</source>
+        <translation>%1 und %2 werden gelesen…</translation>
+    </message>
+    <message>
+        <source>From A = %1 to B = %2: %3</source>
+        <translation>Von A = %1 zu B = %2: %3</translation>
+    </message>
+    <message>
+        <source>no tensors</source>
+        <translation>keine Tensoren</translation>
+    </message>
+    <message numerus="yes">
+        <source> (reading statistics: %n left)</source>
+        <translation>
+            <numerusform> (Statistik wird gelesen: noch %n)</numerusform>
+            <numerusform> (Statistik wird gelesen: noch %n)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Copying %1 to %2…</source>
+        <translation>%1 wird nach %2 kopiert…</translation>
+    </message>
+    <message>
+        <source>Could not copy %1 for a new job: %2</source>
+        <translation>%1 konnte nicht für einen neuen Job kopiert werden: %2</translation>
+    </message>
+    <message>
+        <source>Copied %1 to %2</source>
+        <translation>%1 nach %2 kopiert</translation>
     </message>
 </context>
 <context>
@@ -534,6 +664,30 @@ Der neueste Checkpoint (benannt durch die Statusdatei „checkpoint“)</transla
     <message>
         <source>Checkpoints</source>
         <translation>Checkpoints</translation>
+    </message>
+    <message>
+        <source>Metrics</source>
+        <translation>Metriken</translation>
+    </message>
+    <message>
+        <source>Resumed from &lt;b&gt;%1&lt;/b&gt;</source>
+        <translation>Fortgesetzt von &lt;b&gt;%1&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>Resumed from &lt;b&gt;%1&lt;/b&gt; (%2)</source>
+        <translation>Fortgesetzt von &lt;b&gt;%1&lt;/b&gt; (%2)</translation>
+    </message>
+    <message>
+        <source>trial %1</source>
+        <translation>Versuch %1</translation>
+    </message>
+    <message>
+        <source>Checkpoints the cluster resumed from</source>
+        <translation>Checkpoints, von denen aus der Cluster fortgesetzt wurde</translation>
+    </message>
+    <message>
+        <source>From the trainer&apos;s &quot;Resuming from checkpoint&quot; log lines (master-replica-0)</source>
+        <translation>Aus den Logzeilen „Resuming from checkpoint“ des Trainers (master-replica-0)</translation>
     </message>
 </context>
 <context>
@@ -788,6 +942,226 @@ Der neueste Checkpoint (benannt durch die Statusdatei „checkpoint“)</transla
     <message>
         <source>&amp;Submit Job…</source>
         <translation>Job &amp;senden…</translation>
+    </message>
+    <message>
+        <source>Submit from checkpoint %1</source>
+        <translation>Vom Checkpoint %1 aus senden</translation>
+    </message>
+    <message>
+        <source>Removed the unused checkpoint copy %1</source>
+        <translation>Nicht verwendete Checkpoint-Kopie %1 entfernt</translation>
+    </message>
+</context>
+<context>
+    <name>Trainyard::MetricChart</name>
+    <message>
+        <source>CPU (% of one core)</source>
+        <translation>CPU (% eines Kerns)</translation>
+    </message>
+    <message>
+        <source>Memory (RSS, MiB)</source>
+        <translation>Speicher (RSS, MiB)</translation>
+    </message>
+    <message>
+        <source>GPU utilization (% of one GPU)</source>
+        <translation>GPU-Auslastung (% einer GPU)</translation>
+    </message>
+    <message>
+        <source>GPU memory (MiB)</source>
+        <translation>GPU-Speicher (MiB)</translation>
+    </message>
+    <message>
+        <source>%1 (hypertune)</source>
+        <translation>%1 (hypertune)</translation>
+    </message>
+    <message>
+        <source>Wall time</source>
+        <translation>Uhrzeit</translation>
+    </message>
+    <message>
+        <source>Relative time (s)</source>
+        <translation>Relative Zeit (s)</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>Schritt</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 s</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>Name</translation>
+    </message>
+    <message>
+        <source>Value</source>
+        <translation>Wert</translation>
+    </message>
+    <message>
+        <source>Smoothed</source>
+        <translation>Geglättet</translation>
+    </message>
+    <message>
+        <source>Time</source>
+        <translation>Uhrzeit</translation>
+    </message>
+    <message>
+        <source>Relative</source>
+        <translation>Relativ</translation>
+    </message>
+    <message>
+        <source>Could not write %1.</source>
+        <translation>%1 konnte nicht geschrieben werden.</translation>
+    </message>
+    <message>
+        <source>SVG export needs Qt SVG, which this build does not have.</source>
+        <translation>Der SVG-Export braucht Qt SVG, das dieser Build nicht enthält.</translation>
+    </message>
+    <message>
+        <source>Reset zoom</source>
+        <translation>Zoom zurücksetzen</translation>
+    </message>
+    <message>
+        <source>Export chart as PNG…</source>
+        <translation>Diagramm als PNG exportieren…</translation>
+    </message>
+    <message>
+        <source>Export chart as SVG…</source>
+        <translation>Diagramm als SVG exportieren…</translation>
+    </message>
+    <message>
+        <source>This build has no Qt SVG.</source>
+        <translation>Dieser Build enthält kein Qt SVG.</translation>
+    </message>
+    <message>
+        <source>Export data as CSV</source>
+        <translation>Daten als CSV exportieren</translation>
+    </message>
+    <message>
+        <source>Export data as JSON</source>
+        <translation>Daten als JSON exportieren</translation>
+    </message>
+</context>
+<context>
+    <name>Trainyard::MetricsPanel</name>
+    <message>
+        <source>Log scale</source>
+        <translation>Logarithmische Skala</translation>
+    </message>
+    <message>
+        <source>Ignore outliers</source>
+        <translation>Ausreißer ignorieren</translation>
+    </message>
+    <message>
+        <source>Filter tags (regular expression)</source>
+        <translation>Tags filtern (regulärer Ausdruck)</translation>
+    </message>
+    <message>
+        <source>Show only the charts whose tag matches this regular expression (case-insensitive)</source>
+        <translation>Nur die Diagramme zeigen, deren Tag zu diesem regulären Ausdruck passt (ohne Beachtung der Groß-/Kleinschreibung)</translation>
+    </message>
+    <message>
+        <source>TensorBoard&apos;s smoothing: a debiased exponential moving average</source>
+        <translation>Die Glättung von TensorBoard: ein bias-korrigierter exponentieller gleitender Durchschnitt</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>Schritt</translation>
+    </message>
+    <message>
+        <source>Relative time</source>
+        <translation>Relative Zeit</translation>
+    </message>
+    <message>
+        <source>Wall time</source>
+        <translation>Uhrzeit</translation>
+    </message>
+    <message>
+        <source>Logarithmic y axis (values ≤ 0 are not drawn)</source>
+        <translation>Logarithmische Y-Achse (Werte ≤ 0 werden nicht gezeichnet)</translation>
+    </message>
+    <message>
+        <source>Scale the y axis to the 5th–95th percentile of the values</source>
+        <translation>Die Y-Achse auf das 5.–95. Perzentil der Werte skalieren</translation>
+    </message>
+    <message>
+        <source>Smoothing</source>
+        <translation>Glättung</translation>
+    </message>
+    <message>
+        <source>X axis</source>
+        <translation>X-Achse</translation>
+    </message>
+    <message>
+        <source>No metrics yet. Scalars of event files (tfevents) under the job directory, hypertune reports and each replica&apos;s CPU, memory and GPU use appear here while the job runs.</source>
+        <translation>Noch keine Metriken. Skalare aus Eventdateien (tfevents) im Jobverzeichnis, hypertune-Berichte und die CPU-, Speicher- und GPU-Nutzung jedes Replikats erscheinen hier, während der Job läuft.</translation>
+    </message>
+    <message>
+        <source>Resources</source>
+        <translation>Ressourcen</translation>
+    </message>
+    <message>
+        <source>Hypertune reports</source>
+        <translation>Hypertune-Berichte</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n series</source>
+        <translation>
+            <numerusform>%n Reihe</numerusform>
+            <numerusform>%n Reihen</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n charts</source>
+        <translation>
+            <numerusform>%n Diagramm</numerusform>
+            <numerusform>%n Diagramme</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Not a valid regular expression: %1</source>
+        <translation>Kein gültiger regulärer Ausdruck: %1</translation>
+    </message>
+    <message>
+        <source>No chart %1.</source>
+        <translation>Kein Diagramm %1.</translation>
+    </message>
+    <message>
+        <source>No series %1.</source>
+        <translation>Keine Reihe %1.</translation>
+    </message>
+    <message>
+        <source>Could not write %1: %2</source>
+        <translation>%1 konnte nicht geschrieben werden: %2</translation>
+    </message>
+    <message>
+        <source>JSON files (*.json)</source>
+        <translation>JSON-Dateien (*.json)</translation>
+    </message>
+    <message>
+        <source>CSV files (*.csv)</source>
+        <translation>CSV-Dateien (*.csv)</translation>
+    </message>
+    <message>
+        <source>Export data</source>
+        <translation>Daten exportieren</translation>
+    </message>
+    <message>
+        <source>Exported %1.</source>
+        <translation>%1 exportiert.</translation>
+    </message>
+    <message>
+        <source>SVG images (*.svg)</source>
+        <translation>SVG-Bilder (*.svg)</translation>
+    </message>
+    <message>
+        <source>PNG images (*.png)</source>
+        <translation>PNG-Bilder (*.png)</translation>
+    </message>
+    <message>
+        <source>Export chart</source>
+        <translation>Diagramm exportieren</translation>
     </message>
 </context>
 <context>

@@ -2,6 +2,53 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="es">
 <context>
+    <name>Trainyard</name>
+    <message>
+        <source>%1 is a file, not a folder</source>
+        <translation>%1 es un archivo, no una carpeta</translation>
+    </message>
+    <message>
+        <source>Cannot read %1: %2</source>
+        <translation>No se puede leer %1: %2</translation>
+    </message>
+    <message>
+        <source>Cannot create %1: %2</source>
+        <translation>No se puede crear %1: %2</translation>
+    </message>
+    <message>
+        <source>Cannot write %1: %2</source>
+        <translation>No se puede escribir %1: %2</translation>
+    </message>
+    <message>
+        <source>No job dir to copy from or to.</source>
+        <translation>No hay directorio del trabajo de origen ni de destino para la copia.</translation>
+    </message>
+    <message>
+        <source>The checkpoint %1 lists no files.</source>
+        <translation>El punto de control %1 no enumera ningún archivo.</translation>
+    </message>
+    <message>
+        <source>Refusing to copy %1: not a path inside the job dir.</source>
+        <translation>No se copia %1: no es una ruta dentro del directorio del trabajo.</translation>
+    </message>
+    <message>
+        <source>Cannot copy the checkpoint to %1: it already exists.</source>
+        <translation>No se puede copiar el punto de control a %1: ya existe.</translation>
+    </message>
+    <message>
+        <source>Cannot create the folder %1: %2</source>
+        <translation>No se puede crear la carpeta %1: %2</translation>
+    </message>
+    <message>
+        <source>Cannot create a folder in %1: %2</source>
+        <translation>No se puede crear una carpeta en %1: %2</translation>
+    </message>
+    <message>
+        <source>Cannot rename %1 to %2: %3</source>
+        <translation>No se puede renombrar %1 como %2: %3</translation>
+    </message>
+</context>
+<context>
     <name>Trainyard::CheckpointCompareFilterModel</name>
     <message>
         <source>All tensors</source>
@@ -57,10 +104,6 @@
     <message>
         <source>Unchanged</source>
         <translation>Sin cambios</translation>
-    </message>
-    <message>
-        <source>In both</source>
-        <translation>En ambos</translation>
     </message>
     <message>
         <source>Stored in A as %1</source>
@@ -128,6 +171,10 @@ B: %2</translation>
         <source>a bookkeeping entry has no values</source>
         <translation>una entrada de gestión interna no tiene valores</translation>
     </message>
+    <message>
+        <source>Not compared</source>
+        <translation>Sin comparar</translation>
+    </message>
 </context>
 <context>
     <name>Trainyard::CheckpointListModel</name>
@@ -180,6 +227,10 @@ El punto de control más reciente (indicado por el archivo de estado «checkpoin
     <message>
         <source>Format</source>
         <translation>Formato</translation>
+    </message>
+    <message>
+        <source>Keras</source>
+        <translation>Keras</translation>
     </message>
 </context>
 <context>
@@ -304,6 +355,85 @@ El punto de control más reciente (indicado por el archivo de estado «checkpoin
     <message>
         <source>No application could open %1.</source>
         <translation>Ninguna aplicación pudo abrir %1.</translation>
+    </message>
+    <message>
+        <source>Submit from this checkpoint…</source>
+        <translation>Enviar desde este punto de control…</translation>
+    </message>
+    <message>
+        <source>Statistics for all</source>
+        <translation>Estadísticas de todos</translation>
+    </message>
+    <message>
+        <source>Swap</source>
+        <translation>Intercambiar</translation>
+    </message>
+    <message>
+        <source>Copy the selected checkpoint into a new job dir and open the submit wizard with this job&apos;s settings, so the new job resumes from it</source>
+        <translation>Copiar el punto de control seleccionado a un nuevo directorio del trabajo y abrir el asistente de envío con la configuración de este trabajo, para que el nuevo trabajo se reanude desde él</translation>
+    </message>
+    <message>
+        <source>Compare the selected checkpoint (A) with another one (B)</source>
+        <translation>Comparar el punto de control seleccionado (A) con otro (B)</translation>
+    </message>
+    <message>
+        <source>(no comparison)</source>
+        <translation>(sin comparación)</translation>
+    </message>
+    <message>
+        <source>Compare with:</source>
+        <translation>Comparar con:</translation>
+    </message>
+    <message>
+        <source>Show the tensors with this kind of change; &quot;Values changed&quot; and &quot;Unchanged&quot; read the statistics of every tensor in both</source>
+        <translation>Mostrar los tensores con este tipo de cambio; «Valores cambiados» y «Sin cambios» leen las estadísticas de todos los tensores de ambos</translation>
+    </message>
+    <message>
+        <source>Filter tensors by name</source>
+        <translation>Filtrar tensores por nombre</translation>
+    </message>
+    <message>
+        <source>Read the statistics of every tensor in both checkpoints, not only of those in view</source>
+        <translation>Leer las estadísticas de todos los tensores de ambos puntos de control, no solo de los visibles</translation>
+    </message>
+    <message>
+        <source>Compare in the other direction (B to A)</source>
+        <translation>Comparar en la otra dirección (de B a A)</translation>
+    </message>
+    <message>
+        <source>not connected to an executor</source>
+        <translation>sin conexión con un ejecutor</translation>
+    </message>
+    <message>
+        <source>Reading %1 and %2…</source>
+        <translation>Leyendo %1 y %2…</translation>
+    </message>
+    <message>
+        <source>From A = %1 to B = %2: %3</source>
+        <translation>De A = %1 a B = %2: %3</translation>
+    </message>
+    <message>
+        <source>no tensors</source>
+        <translation>ningún tensor</translation>
+    </message>
+    <message numerus="yes">
+        <source> (reading statistics: %n left)</source>
+        <translation>
+            <numerusform> (leyendo estadísticas: falta %n)</numerusform>
+            <numerusform> (leyendo estadísticas: faltan %n)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Copying %1 to %2…</source>
+        <translation>Copiando %1 a %2…</translation>
+    </message>
+    <message>
+        <source>Could not copy %1 for a new job: %2</source>
+        <translation>No se pudo copiar %1 para un nuevo trabajo: %2</translation>
+    </message>
+    <message>
+        <source>Copied %1 to %2</source>
+        <translation>Copiado %1 a %2</translation>
     </message>
 </context>
 <context>
@@ -534,6 +664,30 @@ El punto de control más reciente (indicado por el archivo de estado «checkpoin
     <message>
         <source>Checkpoints</source>
         <translation>Puntos de control</translation>
+    </message>
+    <message>
+        <source>Metrics</source>
+        <translation>Métricas</translation>
+    </message>
+    <message>
+        <source>Resumed from &lt;b&gt;%1&lt;/b&gt;</source>
+        <translation>Reanudado desde &lt;b&gt;%1&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>Resumed from &lt;b&gt;%1&lt;/b&gt; (%2)</source>
+        <translation>Reanudado desde &lt;b&gt;%1&lt;/b&gt; (%2)</translation>
+    </message>
+    <message>
+        <source>trial %1</source>
+        <translation>prueba %1</translation>
+    </message>
+    <message>
+        <source>Checkpoints the cluster resumed from</source>
+        <translation>Puntos de control desde los que se reanudó el clúster</translation>
+    </message>
+    <message>
+        <source>From the trainer&apos;s &quot;Resuming from checkpoint&quot; log lines (master-replica-0)</source>
+        <translation>De las líneas de registro «Resuming from checkpoint» del entrenador (master-replica-0)</translation>
     </message>
 </context>
 <context>
@@ -788,6 +942,226 @@ El punto de control más reciente (indicado por el archivo de estado «checkpoin
     <message>
         <source>&amp;Submit Job…</source>
         <translation>&amp;Enviar trabajo…</translation>
+    </message>
+    <message>
+        <source>Submit from checkpoint %1</source>
+        <translation>Enviar desde el punto de control %1</translation>
+    </message>
+    <message>
+        <source>Removed the unused checkpoint copy %1</source>
+        <translation>Se eliminó la copia sin usar del punto de control %1</translation>
+    </message>
+</context>
+<context>
+    <name>Trainyard::MetricChart</name>
+    <message>
+        <source>CPU (% of one core)</source>
+        <translation>CPU (% de un núcleo)</translation>
+    </message>
+    <message>
+        <source>Memory (RSS, MiB)</source>
+        <translation>Memoria (RSS, MiB)</translation>
+    </message>
+    <message>
+        <source>GPU utilization (% of one GPU)</source>
+        <translation>Uso de GPU (% de una GPU)</translation>
+    </message>
+    <message>
+        <source>GPU memory (MiB)</source>
+        <translation>Memoria de GPU (MiB)</translation>
+    </message>
+    <message>
+        <source>%1 (hypertune)</source>
+        <translation>%1 (hypertune)</translation>
+    </message>
+    <message>
+        <source>Wall time</source>
+        <translation>Hora del reloj</translation>
+    </message>
+    <message>
+        <source>Relative time (s)</source>
+        <translation>Tiempo relativo (s)</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>Paso</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 s</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>Nombre</translation>
+    </message>
+    <message>
+        <source>Value</source>
+        <translation>Valor</translation>
+    </message>
+    <message>
+        <source>Smoothed</source>
+        <translation>Suavizado</translation>
+    </message>
+    <message>
+        <source>Time</source>
+        <translation>Hora</translation>
+    </message>
+    <message>
+        <source>Relative</source>
+        <translation>Relativo</translation>
+    </message>
+    <message>
+        <source>Could not write %1.</source>
+        <translation>No se pudo escribir %1.</translation>
+    </message>
+    <message>
+        <source>SVG export needs Qt SVG, which this build does not have.</source>
+        <translation>Exportar a SVG requiere Qt SVG, que esta compilación no incluye.</translation>
+    </message>
+    <message>
+        <source>Reset zoom</source>
+        <translation>Restablecer zoom</translation>
+    </message>
+    <message>
+        <source>Export chart as PNG…</source>
+        <translation>Exportar gráfico como PNG…</translation>
+    </message>
+    <message>
+        <source>Export chart as SVG…</source>
+        <translation>Exportar gráfico como SVG…</translation>
+    </message>
+    <message>
+        <source>This build has no Qt SVG.</source>
+        <translation>Esta compilación no incluye Qt SVG.</translation>
+    </message>
+    <message>
+        <source>Export data as CSV</source>
+        <translation>Exportar datos como CSV</translation>
+    </message>
+    <message>
+        <source>Export data as JSON</source>
+        <translation>Exportar datos como JSON</translation>
+    </message>
+</context>
+<context>
+    <name>Trainyard::MetricsPanel</name>
+    <message>
+        <source>Log scale</source>
+        <translation>Escala logarítmica</translation>
+    </message>
+    <message>
+        <source>Ignore outliers</source>
+        <translation>Ignorar valores atípicos</translation>
+    </message>
+    <message>
+        <source>Filter tags (regular expression)</source>
+        <translation>Filtrar etiquetas (expresión regular)</translation>
+    </message>
+    <message>
+        <source>Show only the charts whose tag matches this regular expression (case-insensitive)</source>
+        <translation>Mostrar solo los gráficos cuya etiqueta coincide con esta expresión regular (sin distinguir mayúsculas y minúsculas)</translation>
+    </message>
+    <message>
+        <source>TensorBoard&apos;s smoothing: a debiased exponential moving average</source>
+        <translation>El suavizado de TensorBoard: una media móvil exponencial con corrección de sesgo</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>Paso</translation>
+    </message>
+    <message>
+        <source>Relative time</source>
+        <translation>Tiempo relativo</translation>
+    </message>
+    <message>
+        <source>Wall time</source>
+        <translation>Hora del reloj</translation>
+    </message>
+    <message>
+        <source>Logarithmic y axis (values ≤ 0 are not drawn)</source>
+        <translation>Eje Y logarítmico (los valores ≤ 0 no se dibujan)</translation>
+    </message>
+    <message>
+        <source>Scale the y axis to the 5th–95th percentile of the values</source>
+        <translation>Ajustar el eje Y a los percentiles 5 a 95 de los valores</translation>
+    </message>
+    <message>
+        <source>Smoothing</source>
+        <translation>Suavizado</translation>
+    </message>
+    <message>
+        <source>X axis</source>
+        <translation>Eje X</translation>
+    </message>
+    <message>
+        <source>No metrics yet. Scalars of event files (tfevents) under the job directory, hypertune reports and each replica&apos;s CPU, memory and GPU use appear here while the job runs.</source>
+        <translation>Todavía no hay métricas. Los escalares de los archivos de eventos (tfevents) del directorio del trabajo, los informes de hypertune y el uso de CPU, memoria y GPU de cada réplica aparecen aquí mientras el trabajo se ejecuta.</translation>
+    </message>
+    <message>
+        <source>Resources</source>
+        <translation>Recursos</translation>
+    </message>
+    <message>
+        <source>Hypertune reports</source>
+        <translation>Informes de hypertune</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n series</source>
+        <translation>
+            <numerusform>%n serie</numerusform>
+            <numerusform>%n series</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n charts</source>
+        <translation>
+            <numerusform>%n gráfico</numerusform>
+            <numerusform>%n gráficos</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Not a valid regular expression: %1</source>
+        <translation>Expresión regular no válida: %1</translation>
+    </message>
+    <message>
+        <source>No chart %1.</source>
+        <translation>No hay ningún gráfico %1.</translation>
+    </message>
+    <message>
+        <source>No series %1.</source>
+        <translation>No hay ninguna serie %1.</translation>
+    </message>
+    <message>
+        <source>Could not write %1: %2</source>
+        <translation>No se pudo escribir %1: %2</translation>
+    </message>
+    <message>
+        <source>JSON files (*.json)</source>
+        <translation>Archivos JSON (*.json)</translation>
+    </message>
+    <message>
+        <source>CSV files (*.csv)</source>
+        <translation>Archivos CSV (*.csv)</translation>
+    </message>
+    <message>
+        <source>Export data</source>
+        <translation>Exportar datos</translation>
+    </message>
+    <message>
+        <source>Exported %1.</source>
+        <translation>Exportado %1.</translation>
+    </message>
+    <message>
+        <source>SVG images (*.svg)</source>
+        <translation>Imágenes SVG (*.svg)</translation>
+    </message>
+    <message>
+        <source>PNG images (*.png)</source>
+        <translation>Imágenes PNG (*.png)</translation>
+    </message>
+    <message>
+        <source>Export chart</source>
+        <translation>Exportar gráfico</translation>
     </message>
 </context>
 <context>
