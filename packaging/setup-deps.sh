@@ -14,7 +14,7 @@ packages=(
     qt6-httpserver-dev qt6-websockets-dev qt6-charts-dev qt6-svg-dev libqt6opengl6-dev
     libqt6sql6-sqlite libqt6svg6 libxkbcommon-dev libgl-dev qt6-qpa-plugins
     # libraries for formats
-    libyaml-cpp-dev libleveldb-dev libprotobuf-dev protobuf-compiler libboost-dev zlib1g-dev
+    libyaml-cpp-dev libleveldb-dev libprotobuf-dev protobuf-compiler libboost-dev zlib1g-dev libhdf5-dev
     # sample trainer and its data (Debian's Python, not PyPI)
     python3 python3-torch python3-numpy python3-pip python3-setuptools python3-wheel dataset-fashion-mnist
     # an optimised BLAS for torch on CPUs (Debian's default reference BLAS is ~5x slower for the MLP)

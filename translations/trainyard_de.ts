@@ -513,6 +513,53 @@ Der neueste Checkpoint (benannt durch die Statusdatei „checkpoint“)</transla
     </message>
 </context>
 <context>
+    <name>Trainyard::JobValidation</name>
+    <message>
+        <source>A job ID is required.</source>
+        <translation>Eine Job-ID ist erforderlich.</translation>
+    </message>
+    <message>
+        <source>A job ID may be at most 128 characters long (this one has %1).</source>
+        <translation>Eine Job-ID darf höchstens 128 Zeichen lang sein (diese hat %1).</translation>
+    </message>
+    <message>
+        <source>A job ID must start with a letter.</source>
+        <translation>Eine Job-ID muss mit einem Buchstaben beginnen.</translation>
+    </message>
+    <message>
+        <source>A job ID may contain only letters, digits and underscores, not &quot;%1&quot;.</source>
+        <translation>Eine Job-ID darf nur Buchstaben, Ziffern und Unterstriche enthalten, nicht „%1“.</translation>
+    </message>
+    <message>
+        <source>A job may have at most 64 labels (this one has %1).</source>
+        <translation>Ein Job darf höchstens 64 Labels haben (dieser hat %1).</translation>
+    </message>
+    <message>
+        <source>A label key must not be empty.</source>
+        <translation>Der Schlüssel eines Labels darf nicht leer sein.</translation>
+    </message>
+    <message>
+        <source>A label key may be at most 63 characters long.</source>
+        <translation>Der Schlüssel eines Labels darf höchstens 63 Zeichen lang sein.</translation>
+    </message>
+    <message>
+        <source>A label key must start with a lowercase letter.</source>
+        <translation>Der Schlüssel eines Labels muss mit einem Kleinbuchstaben beginnen.</translation>
+    </message>
+    <message>
+        <source>A label key may contain only lowercase letters, digits, &apos;_&apos; and &apos;-&apos;.</source>
+        <translation>Der Schlüssel eines Labels darf nur Kleinbuchstaben, Ziffern, „_“ und „-“ enthalten.</translation>
+    </message>
+    <message>
+        <source>A label value may be at most 63 characters long.</source>
+        <translation>Der Wert eines Labels darf höchstens 63 Zeichen lang sein.</translation>
+    </message>
+    <message>
+        <source>A label value may contain only lowercase letters, digits, &apos;_&apos; and &apos;-&apos; (&quot;%1&quot;).</source>
+        <translation>Der Wert eines Labels darf nur Kleinbuchstaben, Ziffern, „_“ und „-“ enthalten („%1“).</translation>
+    </message>
+</context>
+<context>
     <name>Trainyard::JobView</name>
     <message numerus="yes">
         <source>%n s</source>

@@ -513,6 +513,53 @@ El punto de control más reciente (indicado por el archivo de estado «checkpoin
     </message>
 </context>
 <context>
+    <name>Trainyard::JobValidation</name>
+    <message>
+        <source>A job ID is required.</source>
+        <translation>Se necesita un ID de trabajo.</translation>
+    </message>
+    <message>
+        <source>A job ID may be at most 128 characters long (this one has %1).</source>
+        <translation>Un ID de trabajo puede tener como máximo 128 caracteres (este tiene %1).</translation>
+    </message>
+    <message>
+        <source>A job ID must start with a letter.</source>
+        <translation>Un ID de trabajo debe empezar por una letra.</translation>
+    </message>
+    <message>
+        <source>A job ID may contain only letters, digits and underscores, not &quot;%1&quot;.</source>
+        <translation>Un ID de trabajo solo puede contener letras, dígitos y guiones bajos, no «%1».</translation>
+    </message>
+    <message>
+        <source>A job may have at most 64 labels (this one has %1).</source>
+        <translation>Un trabajo puede tener como máximo 64 etiquetas (este tiene %1).</translation>
+    </message>
+    <message>
+        <source>A label key must not be empty.</source>
+        <translation>La clave de una etiqueta no puede estar vacía.</translation>
+    </message>
+    <message>
+        <source>A label key may be at most 63 characters long.</source>
+        <translation>La clave de una etiqueta puede tener como máximo 63 caracteres.</translation>
+    </message>
+    <message>
+        <source>A label key must start with a lowercase letter.</source>
+        <translation>La clave de una etiqueta debe empezar por una letra minúscula.</translation>
+    </message>
+    <message>
+        <source>A label key may contain only lowercase letters, digits, &apos;_&apos; and &apos;-&apos;.</source>
+        <translation>La clave de una etiqueta solo puede contener letras minúsculas, dígitos, «_» y «-».</translation>
+    </message>
+    <message>
+        <source>A label value may be at most 63 characters long.</source>
+        <translation>El valor de una etiqueta puede tener como máximo 63 caracteres.</translation>
+    </message>
+    <message>
+        <source>A label value may contain only lowercase letters, digits, &apos;_&apos; and &apos;-&apos; (&quot;%1&quot;).</source>
+        <translation>El valor de una etiqueta solo puede contener letras minúsculas, dígitos, «_» y «-» («%1»).</translation>
+    </message>
+</context>
+<context>
     <name>Trainyard::JobView</name>
     <message numerus="yes">
         <source>%n s</source>
