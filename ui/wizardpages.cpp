@@ -1242,6 +1242,12 @@ void WizardComputePage::updateSummary()
     emit completeChanged();
 }
 
+void WizardJobPage::initializePage()
+{
+    // After QWizard has shown the page and picked its own focus widget.
+    QTimer::singleShot(0, m_jobId, [edit = m_jobId] { edit->setFocus(Qt::OtherFocusReason); });
+}
+
 void WizardComputePage::initializePage()
 {
     updateSummary();

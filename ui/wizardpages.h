@@ -58,6 +58,8 @@ public:
     QWidget* showFieldError(const QString& field, const QString& message) override;
     void clearFieldErrors() override;
     bool isComplete() const override;
+    /// Puts the keyboard focus in the job ID field (QWizard would give it to the Import button).
+    void initializePage() override;
 
     QLineEdit* jobIdEdit() const { return m_jobId; }
     QLabel* jobIdProblems() const { return m_jobIdProblems; }

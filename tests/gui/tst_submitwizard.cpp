@@ -478,6 +478,7 @@ private Q_SLOTS:
         SubmitWizard w(client);
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QTRY_COMPARE(w.focusWidget(), w.jobPage()->jobIdEdit()); // typing starts with the job ID
         const QString jobId = QStringLiteral("wizard_submit_1");
         QTest::keyClicks(w.jobPage()->jobIdEdit(), jobId);
         QTRY_VERIFY_WITH_TIMEOUT(w.jobPage()->uniquenessChecked(), 10000);
