@@ -16,6 +16,7 @@ constexpr quint32 kLocalHeader = 0x04034b50;
 constexpr quint32 kCentralHeader = 0x02014b50;
 constexpr quint32 kEndOfCentralDirectory = 0x06054b50;
 constexpr quint32 kZip64EndLocator = 0x07064b50;
+constexpr qint64 kMaxDeflateRatio = 1032; ///< the most deflate can expand its input (zlib technical notes)
 constexpr quint32 kZip64End = 0x06064b50;
 constexpr int kEocdSize = 22;
 constexpr int kCentralSize = 46;
@@ -244,6 +245,16 @@ std::optional<QByteArray> ZipArchive::read(
                          .arg(entry.name)
                          .arg(length)
                          .arg(maxBytes);
+        return std::nullopt;
+    }
+    // Deflate expands at most 1032:1 (zlib's technical notes), so a larger claimed size is corrupt: refuse it
+    // before allocating what it claims.
+    if (!entry.stored && entry.size / kMaxDeflateRatio > entry.compressedSize) {
+        if (error)
+            *error = QStringLiteral("zip entry %1: %2 bytes cannot inflate from %3 compressed bytes")
+                         .arg(entry.name)
+                         .arg(entry.size)
+                         .arg(entry.compressedSize);
         return std::nullopt;
     }
     const auto data = dataOffset(entry, error);
