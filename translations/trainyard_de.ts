@@ -1210,6 +1210,10 @@ Der neueste Checkpoint (benannt durch die Statusdatei „checkpoint“)</transla
         <source>Export chart</source>
         <translation>Diagramm exportieren</translation>
     </message>
+    <message>
+        <source>This job recorded no metrics: no event files (tfevents) under its job directory, no hypertune reports and no resource samples of its replicas.</source>
+        <translation>Dieser Job hat keine Metriken aufgezeichnet: keine Ereignisdateien (tfevents) in seinem Jobverzeichnis, keine Hypertune-Berichte und keine Ressourcenmessungen seiner Replikate.</translation>
+    </message>
 </context>
 <context>
     <name>Trainyard::ReplicaModel</name>

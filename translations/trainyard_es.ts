@@ -1210,6 +1210,10 @@ El punto de control más reciente (indicado por el archivo de estado «checkpoin
         <source>Export chart</source>
         <translation>Exportar gráfico</translation>
     </message>
+    <message>
+        <source>This job recorded no metrics: no event files (tfevents) under its job directory, no hypertune reports and no resource samples of its replicas.</source>
+        <translation>Este trabajo no registró métricas: ningún archivo de eventos (tfevents) en su directorio del trabajo, ningún informe de hypertune y ninguna muestra de recursos de sus réplicas.</translation>
+    </message>
 </context>
 <context>
     <name>Trainyard::ReplicaModel</name>

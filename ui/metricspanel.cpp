@@ -765,7 +765,12 @@ void MetricsPanel::openStream()
     connect(m_stream, &ApiStream::metricSeriesAdded, m_model, &MetricsModel::addSeries);
     connect(m_stream, &ApiStream::metricPoints, m_model, &MetricsModel::appendPoints);
     connect(m_stream, &ApiStream::metricsPurged, m_model, &MetricsModel::purge);
-    connect(m_stream, &ApiStream::ended, this, [this] { m_ended = true; });
+    connect(m_stream, &ApiStream::ended, this, [this] {
+        m_ended = true;
+        if (m_charts.isEmpty())
+            m_empty->setText(tr("This job recorded no metrics: no event files (tfevents) under its job directory, no "
+                                "hypertune reports and no resource samples of its replicas."));
+    });
     connect(m_stream, &ApiStream::failed, this, [this](const ApiError& error) {
         qCWarning(lcUi) << "metrics stream of" << m_job.jobId << "failed:" << error.summary();
     });
@@ -785,6 +790,8 @@ void MetricsPanel::clearCharts()
     }
     m_groups.clear();
     m_charts.clear();
+    m_empty->setText(tr("No metrics yet. Scalars of event files (tfevents) under the job directory, hypertune "
+                        "reports and each replica's CPU, memory and GPU use appear here while the job runs."));
     m_empty->show();
     m_summary->clear();
 }
