@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "metricsmodel.h"
 
+#include "floatrepr.h"
+
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 #include <limits>
 
@@ -13,91 +14,34 @@ constexpr size_t npos = std::numeric_limits<size_t>::max();
 constexpr int SummaryLevels = 4; // entries of 64, 4096, 262 144 and 16 777 216 points
 constexpr double Inf = std::numeric_limits<double>::infinity();
 
-// Python's repr(float), which TensorBoard's CSV and JSON downloads use (Formats::pythonFloatRepr does
-// the same for trainyardctl; trainyard_models does not link trainyard_formats).
-// Non-finite values as str() writes them in a CSV row ("nan", "inf") or as json.dumps writes them ("NaN",
-// "Infinity").
+// Python's repr(float), which TensorBoard's CSV and JSON downloads use. Non-finite values as str() writes
+// them in a CSV row ("nan", "inf") or as json.dumps writes them ("NaN", "Infinity").
 QByteArray pythonRepr(double v, bool json = false)
 {
-    if (std::isnan(v))
-        return json ? QByteArrayLiteral("NaN") : QByteArrayLiteral("nan");
-    if (std::isinf(v))
-        return v > 0 ? (json ? QByteArrayLiteral("Infinity") : QByteArrayLiteral("inf"))
-                     : (json ? QByteArrayLiteral("-Infinity") : QByteArrayLiteral("-inf"));
-    if (v == 0)
-        return std::signbit(v) ? QByteArrayLiteral("-0.0") : QByteArrayLiteral("0.0");
-    char buffer[64];
-    const double a = std::fabs(v);
-    const bool fixed = a >= 1e-4 && a < 1e16;
-    const auto result = std::to_chars(
-        buffer, buffer + sizeof buffer, v, fixed ? std::chars_format::fixed : std::chars_format::scientific);
-    QByteArray text(buffer, int(result.ptr - buffer));
-    if (fixed && !text.contains('.'))
-        text += ".0";
-    return text;
+    if (json && std::isnan(v))
+        return QByteArrayLiteral("NaN");
+    if (json && std::isinf(v))
+        return v > 0 ? QByteArrayLiteral("Infinity") : QByteArrayLiteral("-Infinity");
+    return Formats::pythonFloatRepr(v);
 }
 } // namespace
 
 // ---------------------------------------------------------------------------------------------------
 // MetricSeriesData
 
+// Step, wall time and value columns (Formats::ScalarColumns: 16 bytes a point for float scalars) plus
+// the smoothed value (4 bytes, display only).
 struct MetricSeriesData::Chunk {
-    qint64 stepBase = 0;
-    bool wideSteps = false;
-    bool wideValues = false;
-    std::vector<quint32> stepNarrow;
-    std::vector<qint64> stepWide;
-    std::vector<double> wall;
-    std::vector<float> valueNarrow;
-    std::vector<double> valueWide;
+    Formats::ScalarColumns columns;
     std::vector<float> smooth;
 
-    size_t size() const { return wall.size(); }
-    qint64 step(size_t j) const { return wideSteps ? stepWide[j] : stepBase + qint64(stepNarrow[j]); }
-    double value(size_t j) const { return wideValues ? valueWide[j] : double(valueNarrow[j]); }
-
+    size_t size() const { return columns.size(); }
     void append(qint64 s, double w, double v)
     {
-        if (wall.empty())
-            stepBase = s;
-        if (!wideSteps) {
-            // Compared as unsigned so that a huge difference cannot overflow.
-            const quint64 offset = quint64(s) - quint64(stepBase);
-            if (s >= stepBase && offset <= std::numeric_limits<quint32>::max()) {
-                stepNarrow.push_back(quint32(offset));
-            } else {
-                stepWide.reserve(std::max<size_t>(stepNarrow.capacity(), 1));
-                for (size_t j = 0; j < stepNarrow.size(); ++j)
-                    stepWide.push_back(stepBase + qint64(stepNarrow[j]));
-                std::vector<quint32>().swap(stepNarrow);
-                wideSteps = true;
-                stepWide.push_back(s);
-            }
-        } else {
-            stepWide.push_back(s);
-        }
-        const float f = float(v);
-        if (!wideValues && (double(f) == v || std::isnan(v))) {
-            valueNarrow.push_back(f);
-        } else {
-            if (!wideValues) {
-                valueWide.reserve(std::max<size_t>(valueNarrow.capacity(), 1));
-                valueWide.assign(valueNarrow.begin(), valueNarrow.end());
-                std::vector<float>().swap(valueNarrow);
-                wideValues = true;
-            }
-            valueWide.push_back(v);
-        }
-        wall.push_back(w);
+        columns.append(s, w, v);
         smooth.push_back(0.f);
     }
-
-    size_t bytes() const
-    {
-        return stepNarrow.capacity() * sizeof(quint32) + stepWide.capacity() * sizeof(qint64)
-            + wall.capacity() * sizeof(double) + valueNarrow.capacity() * sizeof(float)
-            + valueWide.capacity() * sizeof(double) + smooth.capacity() * sizeof(float) + sizeof(Chunk);
-    }
+    size_t bytes() const { return columns.memoryBytes() + smooth.capacity() * sizeof(float) + sizeof(Chunk); }
 };
 
 struct MetricSeriesData::Summary {
@@ -144,17 +88,17 @@ MetricSeriesData& MetricSeriesData::operator=(MetricSeriesData&&) noexcept = def
 
 qint64 MetricSeriesData::step(size_t i) const
 {
-    return m_chunks[i >> ChunkBits]->step(i & (ChunkSize - 1));
+    return m_chunks[i >> ChunkBits]->columns.step(i & (ChunkSize - 1));
 }
 
 double MetricSeriesData::wallTime(size_t i) const
 {
-    return m_chunks[i >> ChunkBits]->wall[i & (ChunkSize - 1)];
+    return m_chunks[i >> ChunkBits]->columns.wallTime(i & (ChunkSize - 1));
 }
 
 double MetricSeriesData::value(size_t i) const
 {
-    return m_chunks[i >> ChunkBits]->value(i & (ChunkSize - 1));
+    return m_chunks[i >> ChunkBits]->columns.value(i & (ChunkSize - 1));
 }
 
 double MetricSeriesData::smoothed(size_t i) const
@@ -284,15 +228,7 @@ void MetricSeriesData::truncate(size_t n)
     if (!m_chunks.empty()) {
         Chunk& last = *m_chunks.back();
         const size_t rest = n - (m_chunks.size() - 1) * ChunkSize;
-        if (last.wideSteps)
-            last.stepWide.resize(rest);
-        else
-            last.stepNarrow.resize(rest);
-        if (last.wideValues)
-            last.valueWide.resize(rest);
-        else
-            last.valueNarrow.resize(rest);
-        last.wall.resize(rest);
+        last.columns.truncate(rest);
         last.smooth.resize(rest);
     }
     m_size = n;
@@ -334,12 +270,14 @@ std::optional<MetricSeriesData::Extremes> MetricSeriesData::extremes(Column c, s
                 if (c == Smoothed) {
                     for (size_t j = j0; j < j1; ++j)
                         best.take(double(chunk.smooth[j]), base + j);
-                } else if (chunk.wideValues) {
+                } else if (chunk.columns.hasWideValues()) {
+                    const double* values = chunk.columns.wideValues();
                     for (size_t j = j0; j < j1; ++j)
-                        best.take(chunk.valueWide[j], base + j);
+                        best.take(values[j], base + j);
                 } else {
+                    const float* values = chunk.columns.narrowValues();
                     for (size_t j = j0; j < j1; ++j)
-                        best.take(double(chunk.valueNarrow[j]), base + j);
+                        best.take(double(values[j]), base + j);
                 }
                 from = base + j1;
             }

@@ -8,6 +8,7 @@
 // column however many points a series holds. Widget-free, so tests and benches use it directly.
 
 #include "apiclient.h"
+#include "scalarcolumns.h"
 
 #include <QHash>
 #include <QList>
@@ -23,9 +24,8 @@ namespace Trainyard {
 
 /// One series' points, in arrival order, stored column by column in chunks of ChunkSize points.
 ///
-/// Per point: step (4 bytes as an offset from its chunk's first step, 8 when a chunk's steps do not fit),
-/// wall time (8, exact), value (4 when the value is exactly a float, as event files' simple_value always
-/// is, else 8) and the smoothed value (4, display only). Full chunks are exactly sized, so a series of
+/// Per point: step, wall time and value as Formats::ScalarColumns keeps them (4 + 8 + 4 bytes for float
+/// scalars at ordinary steps, up to 8 + 8 + 8) and the smoothed value (4, display only). Full chunks are exactly sized, so a series of
 /// float scalars costs about 20 bytes per point, plus about 1 byte for the min/max summaries that make the
 /// per-pixel reduction O(pixels · log n) instead of O(n).
 class MetricSeriesData {

@@ -15,7 +15,7 @@ namespace Trainyard::Formats {
 
 namespace {
 // Below this, malloc's own pools are cheaper than a mapping.
-constexpr size_t mappedChunkMinBytes = 256 * 1024;
+constexpr size_t mappedChunkMinBytes = 128 * 1024;
 std::atomic<size_t> mappedTotal { 0 };
 } // namespace
 
@@ -53,19 +53,73 @@ template <typename T> void PointChunkAllocator<T>::freeChunkBytes(void* p, size_
     std::free(p);
 }
 
-template struct PointChunkAllocator<ScalarPoint>;
+template struct PointChunkAllocator<quint32>;
+template struct PointChunkAllocator<qint64>;
+template struct PointChunkAllocator<float>;
+template struct PointChunkAllocator<double>;
 
-void ScalarSeries::append(const ScalarPoint& point)
+void ScalarColumns::reserve(size_t n)
 {
-    if (m_chunks.empty() || qsizetype(m_chunks.back().size()) == chunkPoints) {
-        m_chunks.emplace_back();
-        // Only the first chunk grows geometrically; later ones are allocated whole, once.
-        if (m_chunks.size() > 1)
-            m_chunks.back().reserve(size_t(chunkPoints));
+    if (m_wideSteps)
+        m_stepWide.reserve(n);
+    else
+        m_stepNarrow.reserve(n);
+    if (m_wideValues)
+        m_valueWide.reserve(n);
+    else
+        m_valueNarrow.reserve(n);
+    m_wall.reserve(n);
+}
+
+void ScalarColumns::appendWideStep(qint64 step)
+{
+    if (!m_wideSteps) {
+        m_stepWide.reserve(std::max<size_t>(m_stepNarrow.capacity(), 1));
+        for (const quint32 offset : m_stepNarrow)
+            m_stepWide.push_back(m_stepBase + qint64(offset));
+        Column<quint32>().swap(m_stepNarrow);
+        m_wideSteps = true;
     }
-    m_chunks.back().push_back(point);
-    ++m_size;
-    m_maxStep = std::max(m_maxStep, point.step);
+    m_stepWide.push_back(step);
+}
+
+void ScalarColumns::appendWideValue(double value)
+{
+    if (!m_wideValues) {
+        m_valueWide.reserve(std::max<size_t>(m_valueNarrow.capacity(), 1));
+        m_valueWide.assign(m_valueNarrow.begin(), m_valueNarrow.end());
+        Column<float>().swap(m_valueNarrow);
+        m_wideValues = true;
+    }
+    m_valueWide.push_back(value);
+}
+
+void ScalarColumns::truncate(size_t n)
+{
+    if (m_wideSteps)
+        m_stepWide.resize(n);
+    else
+        m_stepNarrow.resize(n);
+    if (m_wideValues)
+        m_valueWide.resize(n);
+    else
+        m_valueNarrow.resize(n);
+    m_wall.resize(n);
+}
+
+size_t ScalarColumns::memoryBytes() const
+{
+    return m_stepNarrow.capacity() * sizeof(quint32) + m_stepWide.capacity() * sizeof(qint64)
+        + m_wall.capacity() * sizeof(double) + m_valueNarrow.capacity() * sizeof(float)
+        + m_valueWide.capacity() * sizeof(double);
+}
+
+void ScalarSeries::startChunk()
+{
+    m_chunks.emplace_back();
+    // Only the first chunk grows geometrically; later ones are allocated whole, once.
+    if (m_chunks.size() > 1)
+        m_chunks.back().reserve(size_t(chunkPoints));
 }
 
 qsizetype ScalarSeries::removeFromStep(qint64 step)
@@ -73,31 +127,22 @@ qsizetype ScalarSeries::removeFromStep(qint64 step)
     // Usually nothing to do: after the first purge of a restart every later point is newer.
     if (m_maxStep < step)
         return 0;
-    qsizetype kept = 0;
-    qint64 maxStep = std::numeric_limits<qint64>::min();
+    ScalarSeries kept;
     for (qsizetype i = 0; i < m_size; ++i) {
         const ScalarPoint point = at(i);
-        if (point.step < step) {
-            m_chunks[size_t(kept / chunkPoints)][size_t(kept % chunkPoints)] = point;
-            maxStep = std::max(maxStep, point.step);
-            ++kept;
-        }
+        if (point.step < step)
+            kept.append(point);
     }
-    const qsizetype removed = m_size - kept;
-    const size_t chunks = size_t((kept + chunkPoints - 1) / chunkPoints);
-    m_chunks.resize(chunks);
-    if (!m_chunks.empty())
-        m_chunks.back().resize(size_t(kept - qsizetype(chunks - 1) * chunkPoints));
-    m_size = kept;
-    m_maxStep = maxStep;
+    const qsizetype removed = m_size - kept.m_size;
+    *this = std::move(kept);
     return removed;
 }
 
 size_t ScalarSeries::memoryBytes() const
 {
-    size_t bytes = m_chunks.capacity() * sizeof(Chunk);
+    size_t bytes = m_chunks.capacity() * sizeof(ScalarColumns);
     for (const auto& chunk : m_chunks)
-        bytes += chunk.capacity() * sizeof(ScalarPoint);
+        bytes += chunk.memoryBytes();
     return bytes;
 }
 
@@ -130,33 +175,44 @@ void ScalarRun::beginEvent(const EventInfo& event)
 
 ScalarRun::Entry& ScalarRun::entry(QByteArrayView tag)
 {
-    // Event files cycle through a handful of tags; consecutive records often repeat one.
-    if (m_lastEntry && QByteArrayView(m_lastEntry->tagUtf8) == tag)
-        return *m_lastEntry;
-    // A handful of tags is the common case: comparing them beats hashing the tag.
-    if (m_entries.size() <= 8) {
+    // Trainers write their tags in the same order at every step, so the tag after the previous one is
+    // most often the one that followed it last time; then the one just seen (one tag per event file).
+    auto matches = [&](const Entry* e) {
+        return e && e->tagUtf8.size() == tag.size()
+            && std::memcmp(e->tagUtf8.constData(), tag.data(), size_t(tag.size())) == 0;
+    };
+    Entry* const previous = m_lastEntry;
+    Entry* found = nullptr;
+    if (previous && matches(previous->next)) {
+        found = previous->next;
+    } else if (matches(previous)) {
+        found = previous;
+    } else if (m_entries.size() <= 8) {
+        // A handful of tags is the common case: comparing them beats hashing the tag.
         for (const auto& e : m_entries) {
-            if (e->tagUtf8.size() == tag.size()
-                && std::memcmp(e->tagUtf8.constData(), tag.data(), size_t(tag.size())) == 0) {
-                m_lastEntry = e.get();
-                return *e;
+            if (matches(e.get())) {
+                found = e.get();
+                break;
             }
         }
     }
-    const std::string_view key(tag.data(), size_t(tag.size()));
-    const auto it = m_index.find(key);
-    if (it != m_index.end()) {
-        m_lastEntry = it->second;
-        return *it->second;
+    if (!found && m_entries.size() > 8) {
+        const auto it = m_index.find(std::string_view(tag.data(), size_t(tag.size())));
+        if (it != m_index.end())
+            found = it->second;
     }
-    auto created = std::make_unique<Entry>();
-    created->tagUtf8 = tag.toByteArray();
-    created->tag = QString::fromUtf8(created->tagUtf8);
-    Entry* e = created.get();
-    m_entries.push_back(std::move(created));
-    m_index.emplace(std::string_view(e->tagUtf8.constData(), size_t(e->tagUtf8.size())), e);
-    m_lastEntry = e;
-    return *e;
+    if (!found) {
+        auto created = std::make_unique<Entry>();
+        created->tagUtf8 = tag.toByteArray();
+        created->tag = QString::fromUtf8(created->tagUtf8);
+        found = created.get();
+        m_entries.push_back(std::move(created));
+        m_index.emplace(std::string_view(found->tagUtf8.constData(), size_t(found->tagUtf8.size())), found);
+    }
+    if (previous)
+        previous->next = found;
+    m_lastEntry = found;
+    return *found;
 }
 
 void ScalarRun::scalar(QByteArrayView tag, qint64 step, double wallTime, double value)

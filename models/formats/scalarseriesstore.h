@@ -2,10 +2,12 @@
 #pragma once
 
 #include "eventfilereader.h"
+#include "scalarcolumns.h"
 
 #include <QString>
 #include <QStringList>
 
+#include <algorithm>
 #include <limits>
 #include <memory>
 #include <string_view>
@@ -14,57 +16,39 @@
 
 namespace Trainyard::Formats {
 
-/// One scalar as stored: 24 bytes, no padding. `value` stays a double so DT_DOUBLE and int64
-/// scalars keep their precision; float32 scalars (the usual case) convert to it exactly, which is
-/// what TensorBoard's CSV shows (float32-derived doubles such as 0.10511431843042374).
-struct ScalarPoint {
-    qint64 step;
-    double wallTime; ///< seconds since the Unix epoch
-    double value;
-};
-static_assert(sizeof(ScalarPoint) == 24, "a stored point must stay 24 bytes");
-
-/// Allocator of point chunks: big blocks come straight from mmap with MAP_POPULATE on Linux, so
-/// the kernel maps all their pages in one call. Storing points touches fresh memory at up to
-/// 24 bytes a point, and taking one page fault per 4 KiB instead cost more than decoding the
-/// records on the virtual machines this was measured on. Small blocks use malloc.
-template <typename T> struct PointChunkAllocator {
-    using value_type = T;
-    PointChunkAllocator() = default;
-    template <typename U> PointChunkAllocator(const PointChunkAllocator<U>&) noexcept { }
-    T* allocate(size_t n) { return static_cast<T*>(allocateChunkBytes(n * sizeof(T))); }
-    void deallocate(T* p, size_t n) noexcept { freeChunkBytes(p, n * sizeof(T)); }
-    template <typename U> bool operator==(const PointChunkAllocator<U>&) const noexcept { return true; }
-    static void* allocateChunkBytes(size_t bytes);
-    static void freeChunkBytes(void* p, size_t bytes) noexcept;
-    /// Bytes of chunks currently mapped with mmap (malloc's statistics do not see them), all threads.
-    static size_t mappedBytes() noexcept;
-};
-
-/// The points of one (run, tag) in arrival order (after restart purges). Stored in chunks of
-/// chunkPoints points (768 KiB) so a long series never reallocates and copies itself, and its
-/// overhead stays below one chunk; the first chunk grows geometrically so short series stay small.
+/// The points of one (run, tag) in arrival order (after restart purges), in ScalarColumns chunks
+/// of chunkPoints points (512 KiB for float scalars) so a long series never reallocates and copies
+/// itself, and its overhead stays below one chunk; the first chunk grows geometrically so short
+/// series stay small. Float scalars cost 16 bytes a point (see ScalarColumns).
 class ScalarSeries {
 public:
     static constexpr qsizetype chunkPoints = 32768;
 
     qsizetype size() const { return m_size; }
     bool isEmpty() const { return m_size == 0; }
-    const ScalarPoint& at(qsizetype i) const { return m_chunks[size_t(i / chunkPoints)][size_t(i % chunkPoints)]; }
-    const ScalarPoint& last() const { return m_chunks.back().back(); }
+    ScalarPoint at(qsizetype i) const { return m_chunks[size_t(i / chunkPoints)].point(size_t(i % chunkPoints)); }
+    ScalarPoint last() const { return m_chunks.back().point(m_chunks.back().size() - 1); }
     /// Largest step stored; std::numeric_limits<qint64>::min() when empty.
     qint64 maxStep() const { return m_maxStep; }
 
-    void append(const ScalarPoint& point);
+    void append(const ScalarPoint& point)
+    {
+        if (m_chunks.empty() || qsizetype(m_chunks.back().size()) == chunkPoints) [[unlikely]]
+            startChunk();
+        m_chunks.back().append(point.step, point.wallTime, point.value);
+        ++m_size;
+        m_maxStep = std::max(m_maxStep, point.step);
+    }
     /// Removes every point whose step is ≥ `step`, keeping the order of the rest (TensorBoard's
     /// `Reservoir.FilterItems(lambda x: x.step < step)`). Returns how many were removed.
     qsizetype removeFromStep(qint64 step);
-    /// Heap bytes held by the points (chunk capacities and the chunk table).
+    /// Heap bytes held by the points (column capacities and the chunk table).
     size_t memoryBytes() const;
 
 private:
-    using Chunk = std::vector<ScalarPoint, PointChunkAllocator<ScalarPoint>>;
-    std::vector<Chunk> m_chunks;
+    void startChunk();
+
+    std::vector<ScalarColumns> m_chunks;
     qsizetype m_size = 0;
     qint64 m_maxStep = std::numeric_limits<qint64>::min();
 };
@@ -114,6 +98,7 @@ private:
         QByteArray tagUtf8;
         QString tag;
         ScalarSeries series;
+        Entry* next = nullptr; ///< the entry whose point came after this one's last time
     };
     Entry& entry(QByteArrayView tag);
 

@@ -4,7 +4,7 @@
 // - parse_200MB_event_file: EventFileReader + ScalarRun over a 200 MB event file of scalars,
 //   against reading the same file and computing its CRC-32C with the CPU's crc32 instruction
 //   (the bound for any reader that verifies the records). Goal: ratio ≥ 0.5.
-// - memory_per_point: heap bytes per stored point of ScalarRun, against an exactly sized array
+// - memory_per_point: heap bytes per stored point of ScalarRun (ScalarColumns chunks), against an exactly sized array
 //   of 24-byte points. Goal: ≤ 24 bytes.
 // - redraw_1M_points, redraw_10M_points: the Metrics tab's chart (MetricChart, 800×500) after one new
 //   point arrives: append, M4 reduction of the raw and smoothed lines over the whole x range, replace()
@@ -15,7 +15,8 @@
 // - memory_per_point_chart_store: heap bytes per point of the Metrics tab's store (MetricSeriesData,
 //   10M float scalars), against an exactly sized array of 24-byte points. Goal: ≤ 24 bytes.
 //
-// Usage: bench_metrics [SIZE_MB] (default 200; 0 runs only the chart benchmarks). Times are the best of three passes
+// Usage: bench_metrics [SIZE_MB] [--parse-only] (default 200; 0 runs only the chart benchmarks, --parse-only only the
+// event-file ones, for profiling the reader). Times are the best of three passes
 // with the file in the page cache, in CPU time of the benchmark thread (user + system, so the read() calls count): the
 // development machines are shared, and wall time there measures the neighbours as much as the code.
 
@@ -73,7 +74,7 @@ private:
 size_t heapInUse()
 {
     const struct mallinfo2 info = mallinfo2();
-    return info.uordblks + info.hblkhd + PointChunkAllocator<ScalarPoint>::mappedBytes();
+    return info.uordblks + info.hblkhd + PointChunkAllocator<double>::mappedBytes();
 }
 
 // An event file like a trainer's: four tags, one scalar per event, steps counting up.
@@ -145,6 +146,40 @@ double parseSeconds(const QString& path, qint64* points)
     return seconds;
 }
 
+// The stages of parseSeconds() on their own, for the breakdown line: TFRecord framing and CRCs only,
+// then decoding into a sink that keeps nothing.
+class CountingSink final : public ScalarSink {
+public:
+    void scalar(QByteArrayView, qint64, double, double value) override
+    {
+        ++count;
+        sum += value;
+    }
+    qint64 count = 0;
+    double sum = 0;
+};
+
+double framingSeconds(const QString& path, bool decode)
+{
+    const CpuTimer timer;
+    TfRecordReader records(path);
+    CountingSink sink;
+    const char* data = nullptr;
+    size_t size = 0;
+    qint64 offset = 0;
+    while (records.next(&data, &size) == TfRecordReader::Result::Record) {
+        if (decode) {
+            QString error;
+            decodeEventRecord(data, size, offset, sink, &error);
+        }
+        offset += qint64(size);
+    }
+    const double seconds = timer.seconds();
+    if (offset == 0 || (decode && sink.count == 0))
+        std::fprintf(stderr, "read nothing from %s\n", qPrintable(path));
+    return seconds;
+}
+
 void benchParse(const QString& path, qint64 fileBytes, qint64 expectedPoints)
 {
     const double mb = double(fileBytes) / 1e6;
@@ -158,6 +193,14 @@ void benchParse(const QString& path, qint64 fileBytes, qint64 expectedPoints)
         if (points != expectedPoints)
             std::fprintf(stderr, "parsed %lld points, wrote %lld\n", points, expectedPoints);
     }
+    double framing = 1e300;
+    double decoding = 1e300;
+    for (int pass = 0; pass < 3; ++pass) {
+        framing = std::min(framing, framingSeconds(path, false));
+        decoding = std::min(decoding, framingSeconds(path, true));
+    }
+    std::printf("parse_%dMB_event_file: read + framing + CRC %.1f MB/s, + decode %.1f MB/s, + store %.1f MB/s\n",
+        int(std::lround(mb)), mb / framing, mb / decoding, mb / ours);
     std::printf("parse_%dMB_event_file: ours %.1f MB/s, baseline %.1f MB/s, ratio %.2f\n", int(std::lround(mb)),
         mb / ours, mb / baseline, baseline / ours);
     std::fflush(stdout);
@@ -317,14 +360,18 @@ int main(int argc, char** argv)
 {
     qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
-    const qint64 sizeMb = argc > 1 ? QByteArray(argv[1]).toLongLong() : 200;
-    if (sizeMb < 0) {
-        std::fprintf(stderr, "usage: bench_metrics [SIZE_MB]\n");
+    bool ok = true;
+    const qint64 sizeMb = argc > 1 ? QByteArray(argv[1]).toLongLong(&ok) : 200;
+    const bool parseOnly = argc > 2 && QByteArray(argv[2]) == "--parse-only";
+    if (!ok || sizeMb < 0 || (argc > 2 && !parseOnly) || argc > 3) {
+        std::fprintf(stderr, "usage: bench_metrics [SIZE_MB] [--parse-only]\n");
         return 2;
     }
-    benchRedraw(1000000, "redraw_1M_points");
-    benchRedraw(10000000, "redraw_10M_points");
-    benchChartStoreMemory(10000000);
+    if (!parseOnly) {
+        benchRedraw(1000000, "redraw_1M_points");
+        benchRedraw(10000000, "redraw_10M_points");
+        benchChartStoreMemory(10000000);
+    }
     if (sizeMb == 0)
         return 0;
     if (!crc32cHardwareAvailable())

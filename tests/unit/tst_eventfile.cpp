@@ -229,6 +229,7 @@ private Q_SLOTS:
     void restartAcrossFiles();
     void sessionStartPurgesAllTags();
     void bigSyntheticFile();
+    void compactColumns();
     void floatRepr_data();
     void floatRepr();
     void runDiscovery();
@@ -732,8 +733,54 @@ void TestEventFile::bigSyntheticFile()
             QCOMPARE(s->at(step).value, double(float(step) / float(t + 1)));
         }
     }
-    // 24 bytes a point plus at most one partly filled chunk per series.
+    // Steps 2^32 and more apart from their chunk's first step take 8 bytes: 24 bytes a point plus at most
+    // one partly filled chunk per series.
     QVERIFY(run.memoryBytes() < size_t(4 * steps) * 24 + 4 * size_t(ScalarSeries::chunkPoints) * 24 + 4096);
+}
+
+void TestEventFile::compactColumns()
+{
+    // Float scalars at ordinary steps: 4 + 8 + 4 bytes a point.
+    ScalarSeries series;
+    const qint64 points = 3 * ScalarSeries::chunkPoints + 5;
+    for (qint64 i = 0; i < points; ++i)
+        series.append({ 1000 + i, 1.7e9 + double(i) * 0.25, double(float(i) * 0.5f) });
+    QCOMPARE(series.size(), points);
+    QCOMPARE(series.at(points - 1).step, 1000 + points - 1);
+    QCOMPARE(series.at(12345).wallTime, 1.7e9 + 12345 * 0.25);
+    QCOMPARE(series.at(12345).value, 12345 * 0.5);
+    QVERIFY(series.memoryBytes() <= size_t(points + ScalarSeries::chunkPoints) * 16 + 1024);
+
+    // A value that is not exactly a float, and a step below the chunk's first, switch that column of
+    // that chunk to 8 bytes without changing a point already stored.
+    ScalarColumns columns;
+    columns.append(10, 1.0, 0.5);
+    columns.append(11, 2.0, 0.1);
+    columns.append(5, 3.0, std::nan(""));
+    columns.append(std::numeric_limits<qint64>::max(), 4.0, -std::numeric_limits<double>::infinity());
+    QVERIFY(columns.hasWideValues());
+    QCOMPARE(columns.size(), size_t(4));
+    QCOMPARE(columns.point(0).step, qint64(10));
+    QCOMPARE(columns.point(0).value, 0.5);
+    QCOMPARE(columns.point(1).value, 0.1);
+    QCOMPARE(columns.point(2).step, qint64(5));
+    QVERIFY(std::isnan(columns.point(2).value));
+    QCOMPARE(columns.point(3).step, std::numeric_limits<qint64>::max());
+    QCOMPARE(columns.point(3).value, -std::numeric_limits<double>::infinity());
+    QCOMPARE(columns.point(3).wallTime, 4.0);
+    columns.truncate(2);
+    QCOMPARE(columns.size(), size_t(2));
+    QCOMPARE(columns.point(1).step, qint64(11));
+    columns.append(12, 5.0, 2.0);
+    QCOMPARE(columns.point(2).step, qint64(12));
+    QCOMPARE(columns.point(2).value, 2.0);
+
+    // NaN stays narrow: it is a float.
+    ScalarColumns narrow;
+    narrow.append(0, 0, std::nan(""));
+    narrow.append(1, 0, 1.5);
+    QVERIFY(!narrow.hasWideValues());
+    QVERIFY(std::isnan(narrow.value(0)));
 }
 
 void TestEventFile::floatRepr_data()
