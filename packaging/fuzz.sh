@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Fuzzes every checkpoint reader (tests/fuzz/fuzz_*.cpp) with libFuzzer for a bounded time: a clang
-# build in build/fuzz with trainyard_formats instrumented (coverage + ASan/UBSan), each fuzzer seeded
-# with the real fixtures of its format. A crash, leak, sanitizer report, timeout (> 10 s per input) or
-# an allocation over 1 GiB fails the run; the reproducer is left in build/fuzz/tests/fuzz.
+# Fuzzes every reader (tests/fuzz/fuzz_*.cpp: the checkpoint formats and Event records) with libFuzzer
+# for a bounded time: a clang build in build/fuzz with trainyard_formats instrumented (coverage +
+# ASan/UBSan), each fuzzer seeded with the real fixtures of its format. A crash, leak, sanitizer report,
+# timeout (> 10 s per input) or an allocation over 1 GiB fails the run; the reproducer is left in
+# build/fuzz/tests/fuzz.
 #   packaging/fuzz.sh                      each fuzzer runs 20 s
 #   TRAINYARD_FUZZ_SECONDS=300 packaging/fuzz.sh
 set -euo pipefail

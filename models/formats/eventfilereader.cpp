@@ -476,6 +476,11 @@ bool decodeEventRecord(const char* data, size_t size, qint64 offset, ScalarSink&
 {
     if (decodeSimpleScalarEvent(reinterpret_cast<const std::uint8_t*>(data), size, offset, sink))
         return true;
+    return Detail::decodeEventRecordGeneral(data, size, offset, sink, error);
+}
+
+bool Detail::decodeEventRecordGeneral(const char* data, size_t size, qint64 offset, ScalarSink& sink, QString* error)
+{
     if (size > size_t(std::numeric_limits<int>::max())) {
         *error = QStringLiteral("Event larger than 2 GiB");
         return false;

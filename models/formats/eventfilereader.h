@@ -53,14 +53,22 @@ public:
 /// No element at all means 0, as TensorFlow's MakeNdarray reads it. int64 values above 2^53 are
 /// rounded to the nearest double.
 ///
-/// Images, audio, histograms and graphs are skipped by length without being parsed. Parsing uses
-/// libprotobuf's CodedInputStream directly (no message objects), which keeps the hot path free of
-/// allocations; tests check it against the generated classes.
+/// Images, audio, histograms and graphs are skipped by length without being parsed. A record laid out
+/// the way writers serialize a `simple_value` scalar (most records of a training run) is read at fixed
+/// positions; any other goes through a field loop on libprotobuf's CodedInputStream (no message
+/// objects, no allocations). Tests check both against the generated classes and against each other.
 ///
 /// Returns false, with `*error` set, when the bytes are not a valid Event message; scalars already
 /// passed to the sink before the damage was found are not taken back, so call it on CRC-verified
 /// records.
 bool decodeEventRecord(const char* data, size_t size, qint64 offset, ScalarSink& sink, QString* error);
+
+namespace Detail {
+/// decodeEventRecord() without its fast path for the usual `simple_value` layout (wall_time, step,
+/// one summary value with a tag and a simple_value, nothing else): the general field loop alone. For
+/// tst_eventfile and fuzz_eventrecord, which check that both paths give the same result.
+bool decodeEventRecordGeneral(const char* data, size_t size, qint64 offset, ScalarSink& sink, QString* error);
+} // namespace Detail
 
 /// Reads the scalars of one event file (`*tfevents*`), incrementally: each readAvailable() call
 /// decodes the records appended since the previous call. Framing, CRC and partial-record rules are

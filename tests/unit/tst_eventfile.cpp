@@ -13,6 +13,9 @@
 
 #include <cmath>
 #include <cstring>
+#include <limits>
+#include <string>
+#include <vector>
 
 using namespace Trainyard::Formats;
 
@@ -216,6 +219,7 @@ private Q_SLOTS:
     void golden();
     void generatedClassesAgree_data() { addFixtureRows(); }
     void generatedClassesAgree();
+    void fastPathAgrees();
     void truncated_data() { addFixtureRows(); }
     void truncated();
     void growingFile_data() { addFixtureRows(); }
@@ -285,6 +289,82 @@ void TestEventFile::generatedClassesAgree()
         QCOMPARE(c.events.first().step, event.step());
     }
     QVERIFY(compared > 500);
+}
+
+void TestEventFile::fastPathAgrees()
+{
+    // Records at and around the edges of the fixed-position layout: each must decode exactly as the
+    // general field loop and the generated classes decode it.
+    auto bits = [](double d) {
+        quint64 b;
+        std::memcpy(&b, &d, 8);
+        return b;
+    };
+    std::vector<trainyard::tf::Event> events;
+    for (const qint64 step : { qint64(0), qint64(1), qint64(127), qint64(128), qint64(1) << 40,
+             std::numeric_limits<qint64>::max(), qint64(-1), std::numeric_limits<qint64>::min() }) {
+        for (const float value : { 0.f, -0.f, 0.5f, std::numeric_limits<float>::quiet_NaN(),
+                 -std::numeric_limits<float>::infinity(), std::numeric_limits<float>::denorm_min() })
+            events.push_back(simpleEvent(step, 1.7e9 + 0.125, "train/loss", value));
+    }
+    for (const int tagLength : { 0, 1, 127, 128, 16383 - 32, 16383, 16384, 70000 })
+        events.push_back(simpleEvent(5, 2.5, std::string(size_t(tagLength), 't').c_str(), 1.5f));
+    events.push_back(simpleEvent(5, 0.0, "no wall time", 1.f)); // wall_time 0 is not serialized
+    trainyard::tf::Event two = simpleEvent(3, 4.0, "a", 1.f);
+    auto* second = two.mutable_summary()->add_value();
+    second->set_tag("b");
+    second->set_simple_value(2.f);
+    events.push_back(two);
+    trainyard::tf::Event tensor = simpleEvent(3, 4.0, "t", 1.f);
+    tensor.mutable_summary()->mutable_value(0)->mutable_tensor()->set_dtype(trainyard::tf::DT_DOUBLE);
+    tensor.mutable_summary()->mutable_value(0)->mutable_tensor()->add_double_val(0.1);
+    events.push_back(tensor);
+    trainyard::tf::Event withMetadata = simpleEvent(3, 4.0, "m", 1.f);
+    withMetadata.mutable_summary()->mutable_value(0)->mutable_metadata()->mutable_plugin_data()->set_plugin_name(
+        "scalars");
+    events.push_back(withMetadata);
+
+    for (const trainyard::tf::Event& event : events) {
+        std::string bytes = event.SerializeAsString();
+        // The same bytes plus a field after the summary (an unknown field 15): the fixed layout must not
+        // take them.
+        for (const bool trailing : { false, true }) {
+            if (trailing)
+                bytes += std::string("\x78\x01", 2);
+            Collector fast;
+            Collector general;
+            QString fastError;
+            QString generalError;
+            const bool fastOk = decodeEventRecord(bytes.data(), bytes.size(), 7, fast, &fastError);
+            const bool generalOk = Detail::decodeEventRecordGeneral(bytes.data(), bytes.size(), 7, general, &generalError);
+            QCOMPARE(fastOk, generalOk);
+            QVERIFY2(fastOk, qPrintable(fastError));
+            QCOMPARE(fast.events.size(), 1);
+            QCOMPARE(general.events.size(), 1);
+            QCOMPARE(fast.events.first().kind, general.events.first().kind);
+            QCOMPARE(fast.events.first().step, event.step());
+            QCOMPARE(bits(fast.events.first().wallTime), bits(event.wall_time()));
+            QCOMPARE(fast.events.first().offset, qint64(7));
+            QCOMPARE(fast.rows.size(), general.rows.size());
+            for (qsizetype i = 0; i < fast.rows.size(); ++i) {
+                QCOMPARE(fast.rows.at(i).tag, general.rows.at(i).tag);
+                QCOMPARE(fast.rows.at(i).step, general.rows.at(i).step);
+                QCOMPARE(bits(fast.rows.at(i).wallTime), bits(general.rows.at(i).wallTime));
+                QCOMPARE(bits(fast.rows.at(i).value), bits(general.rows.at(i).value));
+            }
+            qsizetype expected = 0;
+            for (const auto& v : event.summary().value()) {
+                double value;
+                if (!referenceScalar(v, &value))
+                    continue;
+                QVERIFY(expected < fast.rows.size());
+                QCOMPARE(fast.rows.at(expected).tag, QByteArray::fromStdString(v.tag()));
+                QCOMPARE(bits(fast.rows.at(expected).value), bits(value));
+                ++expected;
+            }
+            QCOMPARE(fast.rows.size(), expected);
+        }
+    }
 }
 
 void TestEventFile::truncated()
