@@ -267,61 +267,125 @@ void TopologyView::relayout()
         return node;
     };
 
-    // Master (normally one) in the centre; several would be an odd job, so they sit side by side.
-    for (int i = 0; i < masters.size(); ++i)
-        addNode(masters.at(i), QPointF((i - (masters.size() - 1) / 2.0) * MinSpacing, 0));
-
-    QList<QPointF> serverPos, workerPos;
-    qreal radius = FirstRing;
-    if (!servers.isEmpty())
-        radius = placeOnRings(&serverPos, int(servers.size()), radius, 0);
-    const qreal outer = placeOnRings(&workerPos, int(workers.size()), radius, M_PI / 8);
-    for (int i = 0; i < servers.size(); ++i)
-        addNode(servers.at(i), serverPos.at(i));
-    for (int i = 0; i < workers.size(); ++i)
-        addNode(workers.at(i), workerPos.at(i));
-
     auto taskOf = [this](int row) { return m_model->index(row, 0).data(ReplicaModel::TaskNameRole).toString(); };
     auto addEdge = [&](int a, int b) {
         const QString ta = taskOf(a);
         const QString tb = taskOf(b);
-        const TopologyNode* na = m_nodes.value(ta);
-        const TopologyNode* nb = m_nodes.value(tb);
-        if (!na || !nb)
-            return;
-        edgePath.moveTo(na->pos());
-        edgePath.lineTo(nb->pos());
-        m_edges.append(ta < tb ? qMakePair(ta, tb) : qMakePair(tb, ta));
+        if (m_nodes.contains(ta) && m_nodes.contains(tb))
+            m_edges.append(ta < tb ? qMakePair(ta, tb) : qMakePair(tb, ta));
     };
-    if (!servers.isEmpty()) {
-        for (int s : std::as_const(servers)) {
-            for (int m : std::as_const(masters))
-                addEdge(m, s);
-            for (int w : std::as_const(workers))
-                addEdge(w, s);
-        }
-    } else {
+    qreal clusterBottom = NodeHeight / 2;
+    qreal clusterCentreX = 0;
+
+    if (servers.isEmpty()) {
+        // All-reduce (or a single replica): a star. The master in the centre (several would be an odd job,
+        // so they sit side by side), workers on rings around it, an edge from the master to each.
+        for (int i = 0; i < masters.size(); ++i)
+            addNode(masters.at(i), QPointF((i - (masters.size() - 1) / 2.0) * MinSpacing, 0));
+        QList<QPointF> workerPos;
+        const qreal outer = placeOnRings(&workerPos, int(workers.size()), FirstRing, M_PI / 8);
+        for (int i = 0; i < workers.size(); ++i)
+            addNode(workers.at(i), workerPos.at(i));
         for (int m : std::as_const(masters)) {
-            for (int w : std::as_const(workers))
+            for (int w : std::as_const(workers)) {
                 addEdge(m, w);
+                edgePath.moveTo(m_nodes.value(taskOf(m))->pos());
+                edgePath.lineTo(m_nodes.value(taskOf(w))->pos());
+            }
+        }
+        if (!workers.isEmpty())
+            clusterBottom = outer - MinSpacing + NodeHeight / 2;
+    } else {
+        // Parameter servers: every worker (and the master) talks to every server, a complete bipartite
+        // graph whose straight edges would cross the whole picture. So the servers get a tier of their own
+        // above a bus line, the master and the workers a tier below it, and every node hangs on the bus by
+        // an orthogonal stub that runs down the gaps between nodes, never through one (the layered "bus"
+        // drawing of network diagrams). The logical edges (edges()) stay server ↔ master/worker pairs.
+        const int clusterCount = int(masters.size() + workers.size());
+        const qsizetype widest = std::max<qsizetype>(clusterCount, servers.size());
+        const int perRow = std::clamp(int(std::ceil(std::sqrt(double(widest) * 4))), 5, 12);
+        const qreal columnGap = MinSpacing - NodeWidth; // free space between two nodes of a row
+        const qreal rowPitch = NodeHeight + 56;
+        const qreal busGap = 70; // from a tier's edge to the bus
+        // A tier that fits in one row is centred on x = 0. A wider one uses a grid of perRow columns centred
+        // the same way, its last row starting at the left column, so that a stub from a far row always
+        // finds the gap beside its column free.
+        auto tierX = [&](int i, qsizetype count) {
+            const qsizetype inRow = std::min<qsizetype>(perRow, count);
+            return (i % perRow - (inRow - 1) / 2.0) * MinSpacing;
+        };
+
+        // Server tier: row 0 next to the bus, further rows upwards.
+        const qreal busY = 0; // shifted below so the master ends up at (0, 0)
+        QList<QPointF> serverPos;
+        for (int i = 0; i < servers.size(); ++i) {
+            const int row = i / perRow;
+            serverPos << QPointF(tierX(i, servers.size()), busY - busGap - NodeHeight / 2 - row * rowPitch);
+        }
+        // Cluster tier: the master first, then the workers, row 0 next to the bus, further rows downwards.
+        QList<int> cluster = masters;
+        cluster += workers;
+        QList<QPointF> clusterPos;
+        for (int i = 0; i < cluster.size(); ++i) {
+            const int row = i / perRow;
+            clusterPos << QPointF(tierX(i, cluster.size()), busY + busGap + NodeHeight / 2 + row * rowPitch);
+        }
+        const QPointF shift = masters.isEmpty() ? QPointF(0, -clusterPos.value(0).y()) : -clusterPos.first();
+        for (int i = 0; i < servers.size(); ++i)
+            addNode(servers.at(i), serverPos.at(i) + shift);
+        for (int i = 0; i < cluster.size(); ++i)
+            addNode(cluster.at(i), clusterPos.at(i) + shift);
+        clusterBottom = clusterPos.value(cluster.size() - 1, QPointF()).y() + shift.y() + NodeHeight / 2;
+        clusterCentreX = shift.x();
+
+        // Stubs: straight to the bus from the row next to it; from rows further away, to the middle of the
+        // gap between rows, sideways to the gap between columns, then along that gap to the bus.
+        const qreal bus = busY + shift.y();
+        qreal busLeft = 0;
+        qreal busRight = 0;
+        bool first = true;
+        auto stub = [&](const QPointF& centre, int row, int direction) { // direction: -1 above the bus, +1 below
+            const qreal edgeY = centre.y() - direction * NodeHeight / 2; // the node's side that faces the bus
+            qreal x = centre.x();
+            edgePath.moveTo(x, edgeY);
+            if (row > 0) {
+                const qreal midY = edgeY - direction * (rowPitch - NodeHeight) / 2;
+                edgePath.lineTo(x, midY);
+                x += NodeWidth / 2 + columnGap / 2;
+                edgePath.lineTo(x, midY);
+            }
+            edgePath.lineTo(x, bus);
+            busLeft = first ? x : std::min(busLeft, x);
+            busRight = first ? x : std::max(busRight, x);
+            first = false;
+        };
+        for (int i = 0; i < servers.size(); ++i)
+            stub(serverPos.at(i) + shift, i / perRow, -1);
+        for (int i = 0; i < cluster.size(); ++i)
+            stub(clusterPos.at(i) + shift, i / perRow, +1);
+        edgePath.moveTo(busLeft, bus);
+        edgePath.lineTo(busRight, bus);
+
+        for (int s : std::as_const(servers)) {
+            for (int c : std::as_const(cluster))
+                addEdge(c, s);
         }
     }
     m_edgeItem->setPath(edgePath);
 
     // Evaluators: a row below the cluster, not connected (they read checkpoints, not the cluster).
     if (!evaluators.isEmpty()) {
-        const qreal clusterBottom
-            = workers.isEmpty() && servers.isEmpty() ? NodeHeight : outer - MinSpacing + NodeHeight;
-        const qreal y = clusterBottom + 120;
+        const qreal y = clusterBottom + NodeHeight / 2 + 120;
         m_evaluatorLabel = m_scene->addSimpleText(tr("Evaluators (not part of the cluster)"));
         m_evaluatorLabel->setBrush(QColor(0x5e, 0x5c, 0x64));
         const int perRow = std::max(4, int(std::ceil(std::sqrt(double(evaluators.size()) * 2))));
         const qreal rowWidth = (std::min<int>(perRow, int(evaluators.size())) - 1) * MinSpacing;
-        m_evaluatorLabel->setPos(-rowWidth / 2 - NodeWidth / 2, y - NodeHeight / 2 - 28);
+        const qreal left = clusterCentreX - rowWidth / 2;
+        m_evaluatorLabel->setPos(left - NodeWidth / 2, y - NodeHeight / 2 - 28);
         for (int i = 0; i < evaluators.size(); ++i) {
             const int col = i % perRow;
             const int line = i / perRow;
-            addNode(evaluators.at(i), QPointF(-rowWidth / 2 + col * MinSpacing, y + line * (NodeHeight + 30)));
+            addNode(evaluators.at(i), QPointF(left + col * MinSpacing, y + line * (NodeHeight + 30)));
         }
     }
 
@@ -349,6 +413,18 @@ QPointF TopologyView::nodePosition(const QString& taskName) const
 QList<QPair<QString, QString>> TopologyView::edges() const
 {
     return m_edges;
+}
+
+QList<QLineF> TopologyView::drawnLines() const
+{
+    QList<QLineF> lines;
+    const QPainterPath path = m_edgeItem->path();
+    for (int i = 1; i < path.elementCount(); ++i) {
+        const QPainterPath::Element e = path.elementAt(i);
+        if (e.isLineTo())
+            lines.append(QLineF(path.elementAt(i - 1), e));
+    }
+    return lines;
 }
 
 QString TopologyView::nodeState(const QString& taskName) const

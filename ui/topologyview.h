@@ -2,16 +2,22 @@
 #pragma once
 
 // The cluster of one job as a graph, fed by a ReplicaModel (ARCHITECTURE.md "A job's life" names the
-// roles): the master (or chief) in the centre, parameter servers on an inner ring, workers on outer
-// rings; evaluators in a row below, apart, because they are not part of the cluster (TF_CONFIG leaves
-// them out). Edges follow the training topology: workers ↔ parameter servers when there are any,
-// otherwise workers ↔ master (all-reduce through the master's address, as PyTorch DDP does).
+// roles). Edges follow the training topology:
+// - without parameter servers (all-reduce through the master's address, as PyTorch DDP does): a star,
+//   the master (or chief) in the centre and workers on rings around it, an edge master ↔ each worker;
+// - with parameter servers (every worker and the master talk to every server): two tiers around a bus
+//   line, servers above, the master and then the workers below, in rows; each node hangs on the bus by
+//   an orthogonal stub routed through the gaps between nodes, so no line crosses a node and the picture
+//   stays readable at 1 + 64 + 16. edges() still lists every server ↔ master/worker pair.
+// Evaluators sit in a row below, apart, because they are not part of the cluster (TF_CONFIG leaves them
+// out). The master is always at scene position (0, 0).
 //
 // Nodes cache their painting (QGraphicsItem::DeviceCoordinateCache) and only the nodes whose rows
 // changed are repainted, so 1 + 64 + 16 replicas stay smooth. All edges are one path item.
 
 #include <QGraphicsView>
 #include <QHash>
+#include <QLineF>
 #include <QPointer>
 
 class QAbstractItemModel;
@@ -37,6 +43,8 @@ public:
     QPointF nodePosition(const QString& taskName) const;
     /// Edges as (a, b) task-name pairs, a < b.
     QList<QPair<QString, QString>> edges() const;
+    /// The lines drawn for the edges (straight edges, or the bus and its stubs), in scene coordinates.
+    QList<QLineF> drawnLines() const;
     /// The state a node shows.
     QString nodeState(const QString& taskName) const;
     QString selectedTask() const;

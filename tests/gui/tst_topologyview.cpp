@@ -26,6 +26,25 @@ ReplicaInfo replica(const QString& role, int index, const QString& state = QStri
 using Edge = QPair<QString, QString>;
 } // namespace
 
+// The first node whose box (less a pixel all round) a drawn line runs through, or an empty string. A
+// line that starts or ends inside a box (a straight edge from a node's centre) may leave that box.
+static QString lineThroughNode(const TopologyView& view)
+{
+    for (const QLineF& line : view.drawnLines()) {
+        const int steps = std::max(1, int(line.length() / 2));
+        for (const QString& name : view.taskNames()) {
+            const QRectF box = QRectF(view.nodePosition(name) - QPointF(95, 36), QSizeF(190, 72)).adjusted(1, 1, -1, -1);
+            if (box.contains(line.p1()) || box.contains(line.p2()))
+                continue;
+            for (int k = 0; k <= steps; ++k) {
+                if (box.contains(line.pointAt(double(k) / steps)))
+                    return name;
+            }
+        }
+    }
+    return QString();
+}
+
 class TestTopologyView : public QObject {
     Q_OBJECT
 private Q_SLOTS:
@@ -59,6 +78,8 @@ private Q_SLOTS:
         QCOMPARE(actual, edges);
         // The master is in the centre; evaluators sit below the cluster.
         QCOMPARE(view.nodePosition(QStringLiteral("master-replica-0")), QPointF(0, 0));
+        QVERIFY(!view.drawnLines().isEmpty());
+        QCOMPARE(lineThroughNode(view), QString());
         if (fourth == QLatin1String("evaluator")) {
             const qreal ey = view.nodePosition(QStringLiteral("evaluator-replica-0")).y();
             QVERIFY(ey > view.nodePosition(QStringLiteral("worker-replica-0")).y());
@@ -122,6 +143,13 @@ private Q_SLOTS:
         const QStringList names = view.taskNames();
         QCOMPARE(names.size(), 85);
         QCOMPARE(view.edges().size(), 16 * 65);
+        // Servers above the bus, the master and the workers below it, and no line through a box.
+        for (int i = 0; i < 16; ++i)
+            QVERIFY(view.nodePosition(QStringLiteral("ps-replica-%1").arg(i)).y() < 0);
+        for (int i = 0; i < 64; ++i)
+            QVERIFY(view.nodePosition(QStringLiteral("worker-replica-%1").arg(i)).y() >= 0);
+        QVERIFY(!view.drawnLines().isEmpty());
+        QCOMPARE(lineThroughNode(view), QString());
         for (int i = 0; i < names.size(); ++i) {
             for (int j = i + 1; j < names.size(); ++j) {
                 const QPointF d = view.nodePosition(names.at(i)) - view.nodePosition(names.at(j));
