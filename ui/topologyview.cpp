@@ -322,15 +322,20 @@ void TopologyView::relayout()
             const int row = i / perRow;
             serverPos << QPointF(tierX(i, servers.size()), busY - busGap - NodeHeight / 2 - row * rowPitch);
         }
-        // Cluster tier: the master first, then the workers, row 0 next to the bus, further rows downwards.
-        QList<int> cluster = masters;
-        cluster += workers;
+        // Cluster tier: row 0 next to the bus, further rows downwards.
+        // The master sits in the middle of the row next to the bus, workers on both sides of it and in the
+        // rows below: the master at the centre, servers and workers around it.
+        const qsizetype firstRow = std::min<qsizetype>(perRow, clusterCount);
+        const qsizetype masterSlot = std::clamp<qsizetype>((firstRow - masters.size()) / 2, 0, workers.size());
+        QList<int> cluster = workers.mid(0, masterSlot);
+        cluster += masters;
+        cluster += workers.mid(masterSlot);
         QList<QPointF> clusterPos;
         for (int i = 0; i < cluster.size(); ++i) {
             const int row = i / perRow;
             clusterPos << QPointF(tierX(i, cluster.size()), busY + busGap + NodeHeight / 2 + row * rowPitch);
         }
-        const QPointF shift = masters.isEmpty() ? QPointF(0, -clusterPos.value(0).y()) : -clusterPos.first();
+        const QPointF shift = masters.isEmpty() ? QPointF(0, -clusterPos.value(0).y()) : -clusterPos.at(masterSlot);
         for (int i = 0; i < servers.size(); ++i)
             addNode(servers.at(i), serverPos.at(i) + shift);
         for (int i = 0; i < cluster.size(); ++i)

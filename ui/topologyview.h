@@ -6,9 +6,10 @@
 // - without parameter servers (all-reduce through the master's address, as PyTorch DDP does): a star,
 //   the master (or chief) in the centre and workers on rings around it, an edge master ↔ each worker;
 // - with parameter servers (every worker and the master talk to every server): two tiers around a bus
-//   line, servers above, the master and then the workers below, in rows; each node hangs on the bus by
-//   an orthogonal stub routed through the gaps between nodes, so no line crosses a node and the picture
-//   stays readable at 1 + 64 + 16. edges() still lists every server ↔ master/worker pair.
+//   line, servers above, the master in the middle of the row below with the workers on both sides of it
+//   and in further rows; each node hangs on the bus by an orthogonal stub routed through the gaps between
+//   nodes, so no line crosses a node and the picture stays readable at 1 + 64 + 16. edges() still lists
+//   every server ↔ master/worker pair.
 // Evaluators sit in a row below, apart, because they are not part of the cluster (TF_CONFIG leaves them
 // out). The master is always at scene position (0, 0).
 //
