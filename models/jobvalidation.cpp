@@ -22,9 +22,24 @@ namespace {
 
 const QString Custom = QStringLiteral("CUSTOM");
 
-QString plural(qint64 n, const char* one, const char* many)
+// Every description below is translated in the context "Trainyard::JobValidation" (lupdate reads the
+// literal context and source text at each QCoreApplication::translate() and QT_TRANSLATE_N_NOOP): the
+// console installs its translators, the executor and trainyardctl install none and so answer in the
+// exact English of the source texts. API field names, enum values, machine and accelerator types in the
+// texts are the API's identifiers and stay as they are in every language.
+constexpr char Context[] = "Trainyard::JobValidation";
+
+// translate() of a text with Qt's plural form (%n, marked with QT_TRANSLATE_N_NOOP). Its English source
+// writes the plural ending as "(s)"; without a translation (no translator installed) Qt returns that
+// source, and this resolves "(s)" to the English singular or plural, as the API has always spelled it.
+QString translateN(const char* sourceText, qint64 n)
 {
-    return QString::number(n) + QLatin1Char(' ') + QLatin1String(n == 1 ? one : many);
+    const QString translated = QCoreApplication::translate(Context, sourceText, nullptr, int(n));
+    QString english = QString::fromUtf8(sourceText);
+    english.replace(QLatin1String("%n"), QString::number(n));
+    if (translated != english)
+        return translated;
+    return english.replace(QLatin1String("(s)"), n == 1 ? QString() : QStringLiteral("s"));
 }
 
 QString number(double d)
@@ -94,28 +109,33 @@ private:
             for (int i = 0; i < 4; ++i) {
                 if (configs[i]->has_value() && !(*configs[i])->imageUri.isEmpty())
                     add(in(fields[i]) + QStringLiteral(".imageUri"),
-                        QStringLiteral("Custom containers are not supported on a workstation; give a Python "
-                                       "package (packageUris) and pythonModule instead."));
+                        QCoreApplication::translate("Trainyard::JobValidation",
+                            "Custom containers are not supported on a workstation; give a Python package "
+                            "(packageUris) and pythonModule instead."));
             }
         }
         static const QRegularExpression module(QStringLiteral("^[A-Za-z_][A-Za-z0-9_]*(\\.[A-Za-z_][A-Za-z0-9_]*)*$"));
         if (m_in.pythonModule.isEmpty()) {
             if (!container)
                 add(in("pythonModule"),
-                    QStringLiteral("pythonModule is required: the Python module to run, e.g. trainer.task."));
+                    QCoreApplication::translate("Trainyard::JobValidation",
+                        "pythonModule is required: the Python module to run, e.g. trainer.task."));
         } else if (!module.match(m_in.pythonModule).hasMatch()) {
+            //: %1 is the pythonModule the job gives.
             add(in("pythonModule"),
-                QStringLiteral("\"") + m_in.pythonModule
-                    + QStringLiteral("\" is not a Python module name (dotted identifiers, e.g. trainer.task)."));
+                QCoreApplication::translate("Trainyard::JobValidation",
+                    "\"%1\" is not a Python module name (dotted identifiers, e.g. trainer.task).")
+                    .arg(m_in.pythonModule));
         }
         if (m_in.packageUris.isEmpty() && !container)
             add(in("packageUris"),
-                QStringLiteral("At least one training package is required (a directory with setup.py or "
-                               "pyproject.toml, or an sdist .tar.gz)."));
+                QCoreApplication::translate("Trainyard::JobValidation",
+                    "At least one training package is required (a directory with setup.py or pyproject.toml, "
+                    "or an sdist .tar.gz)."));
         for (qsizetype i = 0; i < m_in.packageUris.size(); ++i) {
             if (m_in.packageUris.at(i).trimmed().isEmpty())
                 add(in("packageUris") + QStringLiteral("[%1]").arg(i),
-                    QStringLiteral("A package URI must not be empty."));
+                    QCoreApplication::translate("Trainyard::JobValidation", "A package URI must not be empty."));
         }
     }
 
@@ -132,6 +152,29 @@ private:
         };
     }
 
+    // "%1 must not be negative." for a count field (workerCount, maxFailedTrials …).
+    static QString notNegative(const QString& field)
+    {
+        //: %1 is an API field name (workerCount, maxFailedTrials …), kept as is.
+        return QCoreApplication::translate("Trainyard::JobValidation", "%1 must not be negative.").arg(field);
+    }
+
+    // "%1 must be at least 1." for a count field (maxTrials, maxParallelTrials).
+    static QString atLeastOne(const QString& field)
+    {
+        //: %1 is an API field name (maxTrials, maxParallelTrials), kept as is.
+        return QCoreApplication::translate("Trainyard::JobValidation", "%1 must be at least 1.").arg(field);
+    }
+
+    // "%1 is a Cloud TPU; …" for a machine type (cloud_tpu) or an accelerator type (TPU_V2).
+    static QString cloudTpu(const QString& type)
+    {
+        //: %1 is a machine type (cloud_tpu) or an accelerator type (TPU_V2).
+        return QCoreApplication::translate("Trainyard::JobValidation",
+            "%1 is a Cloud TPU; Cloud TPUs exist only in Google Cloud and this workstation has none.")
+            .arg(type);
+    }
+
     // Scale tier, machine types, counts, families and accelerator configs. Returns whether the
     // cluster is well-formed enough to be planned against the host.
     bool checkCluster()
@@ -143,64 +186,72 @@ private:
             QStringList names;
             for (const ScaleTierInfo& t : m_catalog.scaleTiers())
                 names.append(t.name);
+            //: %1 is the scale tier the job gives, %2 the list of scale tiers (BASIC, STANDARD_1 …).
             add(in("scaleTier"),
-                QStringLiteral("Unknown scale tier \"") + tierName + QStringLiteral("\"; expected one of ")
-                    + names.join(QStringLiteral(", ")) + QLatin1Char('.'));
+                QCoreApplication::translate(
+                    "Trainyard::JobValidation", "Unknown scale tier \"%1\"; expected one of %2.")
+                    .arg(tierName, names.join(QStringLiteral(", "))));
             return false;
         }
+        // The reason is the machine catalog's text (resources/catalog/machines.json), in English.
         if (!tier->available)
-            add(in("scaleTier"), tierName + QStringLiteral(" is not available here: ") + tier->unavailableReason);
+            //: %1 is a scale tier (BASIC_TPU), %2 the machine catalog's reason (English).
+            add(in("scaleTier"),
+                QCoreApplication::translate("Trainyard::JobValidation", "%1 is not available here: %2")
+                    .arg(tierName, tier->unavailableReason));
 
         const bool custom = tierName == Custom;
         const QList<RoleFields> all = roles();
         if (custom && m_in.masterType.isEmpty())
-            add(in("masterType"), QStringLiteral("masterType is required when scaleTier is CUSTOM."));
+            add(in("masterType"),
+                QCoreApplication::translate(
+                    "Trainyard::JobValidation", "masterType is required when scaleTier is CUSTOM."));
 
+        // "%1 can only be set when scaleTier is CUSTOM (scaleTier is %2)."
+        const auto onlyCustom = [&](const QString& field) {
+            //: %1 is an API field name (masterType, workerCount, acceleratorConfig …), %2 the job's scale tier.
+            return QCoreApplication::translate(
+                "Trainyard::JobValidation", "%1 can only be set when scaleTier is CUSTOM (scaleTier is %2).")
+                .arg(field, tierName);
+        };
         QString referenceFamilyField;
         bool referenceIsComputeEngine = false;
         for (const RoleFields& r : all) {
             const QString typePath = in(r.typeField);
             const QString configPath = in(r.configField);
             if (r.countField && r.count && *r.count < 0)
-                add(in(r.countField), QString::fromLatin1(r.countField) + QStringLiteral(" must not be negative."));
+                add(in(r.countField), notNegative(QString::fromLatin1(r.countField)));
             if (!custom) {
                 if (!r.type.isEmpty())
-                    add(typePath,
-                        QString::fromLatin1(r.typeField)
-                            + QStringLiteral(" can only be set when scaleTier is CUSTOM (scaleTier is ") + tierName
-                            + QStringLiteral(")."));
+                    add(typePath, onlyCustom(QString::fromLatin1(r.typeField)));
                 if (r.countField && r.count.value_or(0) > 0)
-                    add(in(r.countField),
-                        QString::fromLatin1(r.countField)
-                            + QStringLiteral(" can only be set when scaleTier is CUSTOM (scaleTier is ") + tierName
-                            + QStringLiteral(")."));
+                    add(in(r.countField), onlyCustom(QString::fromLatin1(r.countField)));
                 if (r.config->has_value() && (*r.config)->acceleratorConfig)
                     add(configPath + QStringLiteral(".acceleratorConfig"),
-                        QStringLiteral("acceleratorConfig can only be set when scaleTier is CUSTOM (scaleTier is ")
-                            + tierName + QStringLiteral(")."));
+                        onlyCustom(QStringLiteral("acceleratorConfig")));
                 continue;
             }
             const bool used = !r.countField || r.count.value_or(0) > 0;
             if (r.countField && used && r.type.isEmpty())
+                //: %1 is a machine type field (workerType …), %2 its count field (workerCount …), %3 the count.
                 add(typePath,
-                    QString::fromLatin1(r.typeField) + QStringLiteral(" is required when ")
-                        + QString::fromLatin1(r.countField) + QStringLiteral(" is ") + QString::number(*r.count)
-                        + QLatin1Char('.'));
+                    QCoreApplication::translate("Trainyard::JobValidation", "%1 is required when %2 is %3.")
+                        .arg(QString::fromLatin1(r.typeField), QString::fromLatin1(r.countField),
+                            QString::number(*r.count)));
             if (r.type.isEmpty())
                 continue;
             const MachineType* machine = m_catalog.machineType(r.type);
             if (!machine) {
+                //: %1 is the machine type the job gives. "Compute Engine" is Google's product name.
                 add(typePath,
-                    QStringLiteral("Unknown machine type \"") + r.type
-                        + QStringLiteral("\"; use a Compute Engine type such as n1-standard-4 or a legacy type such as "
-                                         "standard (see /v1/projects/-/machineTypes)."));
+                    QCoreApplication::translate("Trainyard::JobValidation",
+                        "Unknown machine type \"%1\"; use a Compute Engine type such as n1-standard-4 or a legacy "
+                        "type such as standard (see /v1/projects/-/machineTypes).")
+                        .arg(r.type));
                 continue;
             }
             if (machine->family == QLatin1String("tpu")) {
-                add(typePath,
-                    r.type
-                        + QStringLiteral(" is a Cloud TPU; Cloud TPUs exist only in Google Cloud and this "
-                                         "workstation has none."));
+                add(typePath, cloudTpu(r.type));
                 continue;
             }
             if (!used)
@@ -208,13 +259,22 @@ private:
             if (referenceFamilyField.isEmpty()) {
                 referenceFamilyField = QString::fromLatin1(r.typeField) + QStringLiteral(" ") + r.type;
                 referenceIsComputeEngine = isComputeEngine(machine);
-            } else if (isComputeEngine(machine) != referenceIsComputeEngine) {
+            } else if (isComputeEngine(machine) && !referenceIsComputeEngine) {
+                //: %1 is a machine type (n1-standard-4), %2 an API field and its machine type
+                //: ("masterType complex_model_m").
                 add(typePath,
-                    QStringLiteral("All machine types of a job must be Compute Engine types or all legacy types; ")
-                        + r.type + QStringLiteral(" is ")
-                        + (isComputeEngine(machine) ? QStringLiteral("a Compute Engine type")
-                                                    : QStringLiteral("a legacy type"))
-                        + QStringLiteral(" but ") + referenceFamilyField + QStringLiteral(" is not."));
+                    QCoreApplication::translate("Trainyard::JobValidation",
+                        "All machine types of a job must be Compute Engine types or all legacy types; %1 is a "
+                        "Compute Engine type but %2 is not.")
+                        .arg(r.type, referenceFamilyField));
+            } else if (!isComputeEngine(machine) && referenceIsComputeEngine) {
+                //: %1 is a machine type (complex_model_m), %2 an API field and its machine type
+                //: ("masterType n1-standard-4").
+                add(typePath,
+                    QCoreApplication::translate("Trainyard::JobValidation",
+                        "All machine types of a job must be Compute Engine types or all legacy types; %1 is a "
+                        "legacy type but %2 is not.")
+                        .arg(r.type, referenceFamilyField));
             }
             if (r.config->has_value() && (*r.config)->acceleratorConfig)
                 checkAccelerator(
@@ -230,7 +290,9 @@ private:
         const qint64 count = a.count.value_or(0);
         if (a.type.isEmpty() || a.type == QLatin1String("ACCELERATOR_TYPE_UNSPECIFIED")) {
             if (count != 0)
-                add(typePath, QStringLiteral("An accelerator type is required when count is set."));
+                add(typePath,
+                    QCoreApplication::translate(
+                        "Trainyard::JobValidation", "An accelerator type is required when count is set."));
             return;
         }
         const AcceleratorTypeInfo* type = m_catalog.acceleratorType(a.type);
@@ -238,31 +300,38 @@ private:
             QStringList names;
             for (const AcceleratorTypeInfo& t : m_catalog.acceleratorTypes())
                 names.append(t.name);
+            //: %1 is the accelerator type the job gives, %2 the list of accelerator types (NVIDIA_TESLA_T4 …).
             add(typePath,
-                QStringLiteral("Unknown accelerator type \"") + a.type + QStringLiteral("\"; expected one of ")
-                    + names.join(QStringLiteral(", ")) + QLatin1Char('.'));
+                QCoreApplication::translate(
+                    "Trainyard::JobValidation", "Unknown accelerator type \"%1\"; expected one of %2.")
+                    .arg(a.type, names.join(QStringLiteral(", "))));
             return;
         }
         if (type->isTpu) {
-            add(typePath,
-                a.type
-                    + QStringLiteral(
-                        " is a Cloud TPU; Cloud TPUs exist only in Google Cloud and this workstation has none."));
+            add(typePath, cloudTpu(a.type));
             return;
         }
         if (count <= 0) {
-            add(countPath, QStringLiteral("The accelerator count must be at least 1."));
+            add(countPath,
+                QCoreApplication::translate("Trainyard::JobValidation", "The accelerator count must be at least 1."));
             return;
         }
         if (!isComputeEngine(&machine)) {
-            add(path,
-                QStringLiteral("acceleratorConfig can only be used with Compute Engine machine types; ") + machine.name
-                    + QStringLiteral(" is a legacy type")
-                    + (machine.impliedAccelerator.count.value_or(0) > 0
-                            ? QStringLiteral(" that brings ") + QString::number(*machine.impliedAccelerator.count)
-                                + QStringLiteral(" x ") + machine.impliedAccelerator.type + QStringLiteral(" itself.")
-                            : QStringLiteral("."))
-                    + QStringLiteral(" Use e.g. n1-standard-8 with acceleratorConfig instead."));
+            const qint64 implied = machine.impliedAccelerator.count.value_or(0);
+            if (implied > 0)
+                //: %1 is a legacy machine type (standard_gpu), %2 x %3 the GPUs it brings ("1 x NVIDIA_TESLA_K80").
+                add(path,
+                    QCoreApplication::translate("Trainyard::JobValidation",
+                        "acceleratorConfig can only be used with Compute Engine machine types; %1 is a legacy type "
+                        "that brings %2 x %3 itself. Use e.g. n1-standard-8 with acceleratorConfig instead.")
+                        .arg(machine.name, QString::number(implied), machine.impliedAccelerator.type));
+            else
+                //: %1 is a legacy machine type (complex_model_m).
+                add(path,
+                    QCoreApplication::translate("Trainyard::JobValidation",
+                        "acceleratorConfig can only be used with Compute Engine machine types; %1 is a legacy type. "
+                        "Use e.g. n1-standard-8 with acceleratorConfig instead.")
+                        .arg(machine.name));
             return;
         }
         const QList<int> allowed = machine.acceleratorCounts.value(a.type);
@@ -272,35 +341,42 @@ private:
                 if (m.acceleratorCounts.contains(a.type))
                     withIt.append(m.name);
             }
+            //: %1 is an accelerator type (NVIDIA_TESLA_A100), %2 a machine type, %3 a list of machine types.
             add(typePath,
-                a.type + QStringLiteral(" cannot be attached to machine type ") + machine.name
-                    + QStringLiteral("; machine types that take it: ") + withIt.join(QStringLiteral(", "))
-                    + QLatin1Char('.'));
+                QCoreApplication::translate("Trainyard::JobValidation",
+                    "%1 cannot be attached to machine type %2; machine types that take it: %3.")
+                    .arg(a.type, machine.name, withIt.join(QStringLiteral(", "))));
             return;
         }
         if (!allowed.contains(int(count))) {
             QStringList counts;
             for (int c : allowed)
                 counts.append(QString::number(c));
+            //: %1 is a machine type, %2 the allowed counts ("1, 2, 4"), %3 an accelerator type, %4 the job's count.
             add(countPath,
-                QStringLiteral("Machine type ") + machine.name + QStringLiteral(" takes ")
-                    + counts.join(QStringLiteral(", ")) + QStringLiteral(" x ") + a.type + QStringLiteral(", not ")
-                    + QString::number(count) + QLatin1Char('.'));
+                QCoreApplication::translate("Trainyard::JobValidation", "Machine type %1 takes %2 x %3, not %4.")
+                    .arg(machine.name, counts.join(QStringLiteral(", ")), a.type, QString::number(count)));
         }
     }
 
+    // The second half of a sentence on this host's GPUs: "this host has no GPUs" or "this host has 2 GPUs
+    // (0: Tesla T4 (NVIDIA_TESLA_T4), …), 2 of which can serve NVIDIA_TESLA_T4".
     QString hostGpusText(const QString& requestedType) const
     {
         if (m_host.gpus.isEmpty())
-            return QStringLiteral("this host has no GPUs");
+            //: The second half of a sentence ("The cluster asks for 2 GPUs in all; this host has no GPUs.").
+            return QCoreApplication::translate("Trainyard::JobValidation", "this host has no GPUs");
         QStringList gpus;
         for (const GpuInfo& g : m_host.gpus)
             gpus.append(QString::number(g.index) + QStringLiteral(": ") + g.name + QStringLiteral(" (")
                 + g.acceleratorType + QLatin1Char(')'));
         const int usable = m_catalog.hostGpusFor(m_host, requestedType);
-        return QStringLiteral("this host has ") + plural(m_host.gpus.size(), "GPU", "GPUs") + QStringLiteral(" (")
-            + gpus.join(QStringLiteral(", ")) + QStringLiteral("), ") + QString::number(usable)
-            + QStringLiteral(" of which can serve ") + requestedType;
+        //: The second half of a sentence ("The cluster asks for 3 GPUs in all; this host has …"). %1 is the list
+        //: of the host's GPUs ("0: Tesla T4 (NVIDIA_TESLA_T4), 1: …"), %2 a count, %3 an accelerator type.
+        return translateN(
+            QT_TRANSLATE_N_NOOP("Trainyard::JobValidation", "this host has %n GPU(s) (%1), %2 of which can serve %3"),
+            m_host.gpus.size())
+            .arg(gpus.join(QStringLiteral(", ")), QString::number(usable), requestedType);
     }
 
     // GPUs present and the cluster's size against what this host can hold.
@@ -333,39 +409,51 @@ private:
                     path = explicitConfig ? in(role->configField) + QStringLiteral(".acceleratorConfig.count")
                                           : in(role->typeField);
             }
+            //: %1 is a replica role as TF_CONFIG names it (master, worker, ps, evaluator; kept as is), %2 x %3
+            //: the GPUs per replica ("2 x NVIDIA_TESLA_T4"), %4 the GPUs of that type in all, %5 "this host has …".
             add(path,
-                QStringLiteral("The ") + r.role + QStringLiteral(" asks for ") + QString::number(r.acceleratorCount)
-                    + QStringLiteral(" x ") + r.acceleratorType + QStringLiteral(" per replica (")
-                    + QString::number(asked) + QStringLiteral(" in all); ") + hostGpusText(r.acceleratorType)
-                    + QLatin1Char('.'));
+                QCoreApplication::translate(
+                    "Trainyard::JobValidation", "The %1 asks for %2 x %3 per replica (%4 in all); %5.")
+                    .arg(r.role, QString::number(r.acceleratorCount), r.acceleratorType, QString::number(asked),
+                        hostGpusText(r.acceleratorType)));
         }
         if (plan.totalGpus() > m_host.gpus.size() && askedPerType.size() > 1)
+            //: %1 is "this host has …".
             add(QStringLiteral("trainingInput"),
-                QStringLiteral("The cluster asks for ") + plural(plan.totalGpus(), "GPU", "GPUs")
-                    + QStringLiteral(" in all; ") + hostGpusText(QStringLiteral("NVIDIA_GPU")) + QLatin1Char('.'));
+                translateN(
+                    QT_TRANSLATE_N_NOOP("Trainyard::JobValidation", "The cluster asks for %n GPU(s) in all; %1."),
+                    plan.totalGpus())
+                    .arg(hostGpusText(QStringLiteral("NVIDIA_GPU"))));
 
         const HostCapacity cap = m_catalog.capacity(m_host);
         QStringList over;
         if (plan.totalReplicas() > cap.replicas)
-            over.append(plural(plan.totalReplicas(), "replica", "replicas") + QStringLiteral(" (at most ")
-                + QString::number(cap.replicas) + QStringLiteral(" here)"));
+            //: A part of "This host can never hold the cluster: it asks for %1; …". %1 is this host's limit.
+            over.append(translateN(QT_TRANSLATE_N_NOOP("Trainyard::JobValidation", "%n replica(s) (at most %1 here)"),
+                plan.totalReplicas())
+                            .arg(QString::number(cap.replicas)));
         if (plan.totalVcpus() > cap.vcpus)
-            over.append(QString::number(plan.totalVcpus()) + QStringLiteral(" vCPUs (at most ")
-                + number(std::floor(cap.vcpus)) + QStringLiteral(" here)"));
+            //: A part of "This host can never hold the cluster: it asks for %1; …". %2 is this host's limit.
+            over.append(QCoreApplication::translate("Trainyard::JobValidation", "%1 vCPUs (at most %2 here)")
+                            .arg(QString::number(plan.totalVcpus()), number(std::floor(cap.vcpus))));
         if (plan.totalMemoryGb() > cap.memoryGb)
-            over.append(number(plan.totalMemoryGb()) + QStringLiteral(" GB of memory (at most ")
-                + number(std::floor(cap.memoryGb)) + QStringLiteral(" GB here)"));
+            //: A part of "This host can never hold the cluster: it asks for %1; …". %2 is this host's limit.
+            over.append(QCoreApplication::translate("Trainyard::JobValidation", "%1 GB of memory (at most %2 GB here)")
+                            .arg(number(plan.totalMemoryGb()), number(std::floor(cap.memoryGb))));
         if (!over.isEmpty()) {
             const HostPolicy& policy = m_catalog.hostPolicy();
+            //: %1 is a list of what the cluster asks for ("61 replicas (at most 32 here), 244 vCPUs (at most 64
+            //: here)"), %n this host's CPUs, %2 its memory, %3 to %6 the host policy's limits.
             add(QStringLiteral("trainingInput"),
-                QStringLiteral("This host can never hold the cluster: it asks for ") + over.join(QStringLiteral(", "))
-                    + QStringLiteral("; this host has ") + plural(m_host.cpus, "CPU", "CPUs") + QStringLiteral(" and ")
-                    + number(std::round(double(m_host.memoryBytes) / (1024.0 * 1024 * 1024) * 10) / 10)
-                    + QStringLiteral(" GiB of memory, and a job may use ") + number(policy.cpuOvercommit)
-                    + QStringLiteral(" vCPUs per CPU, ") + number(policy.memoryOvercommit)
-                    + QStringLiteral(" GB per GB of memory and ") + QString::number(policy.replicasPerCpu)
-                    + QStringLiteral(" replicas per CPU (at least ") + QString::number(policy.minReplicaLimit)
-                    + QStringLiteral("). Use fewer or smaller replicas."));
+                translateN(QT_TRANSLATE_N_NOOP("Trainyard::JobValidation",
+                               "This host can never hold the cluster: it asks for %1; this host has %n CPU(s) and %2 "
+                               "GiB of memory, and a job may use %3 vCPUs per CPU, %4 GB per GB of memory and %5 "
+                               "replicas per CPU (at least %6). Use fewer or smaller replicas."),
+                    m_host.cpus)
+                    .arg(over.join(QStringLiteral(", ")),
+                        number(std::round(double(m_host.memoryBytes) / (1024.0 * 1024 * 1024) * 10) / 10),
+                        number(policy.cpuOvercommit), number(policy.memoryOvercommit),
+                        QString::number(policy.replicasPerCpu), QString::number(policy.minReplicaLimit)));
         }
     }
 
@@ -374,21 +462,34 @@ private:
         const QString base = QStringLiteral("trainingInput.hyperparameters");
         auto at = [&](const char* field) -> QString { return base + QLatin1Char('.') + QLatin1String(field); };
         if (hp.goal.isEmpty() || hp.goal == QLatin1String("GOAL_TYPE_UNSPECIFIED"))
-            add(at("goal"), QStringLiteral("goal is required for hyperparameter tuning: MAXIMIZE or MINIMIZE."));
+            add(at("goal"),
+                QCoreApplication::translate(
+                    "Trainyard::JobValidation", "goal is required for hyperparameter tuning: MAXIMIZE or MINIMIZE."));
         if (hp.maxTrials && *hp.maxTrials < 1)
-            add(at("maxTrials"), QStringLiteral("maxTrials must be at least 1."));
+            add(at("maxTrials"), atLeastOne(QStringLiteral("maxTrials")));
         if (hp.maxParallelTrials && *hp.maxParallelTrials < 1)
-            add(at("maxParallelTrials"), QStringLiteral("maxParallelTrials must be at least 1."));
+            add(at("maxParallelTrials"), atLeastOne(QStringLiteral("maxParallelTrials")));
         if (hp.maxFailedTrials && *hp.maxFailedTrials < 0)
-            add(at("maxFailedTrials"), QStringLiteral("maxFailedTrials must not be negative."));
+            add(at("maxFailedTrials"), notNegative(QStringLiteral("maxFailedTrials")));
         if (!hp.resumePreviousJobId.isEmpty() && !jobIdProblems(hp.resumePreviousJobId).isEmpty())
+            //: %1 is the resumePreviousJobId the job gives.
             add(at("resumePreviousJobId"),
-                QStringLiteral("\"") + hp.resumePreviousJobId + QStringLiteral("\" is not a valid job ID."));
+                QCoreApplication::translate("Trainyard::JobValidation", "\"%1\" is not a valid job ID.")
+                    .arg(hp.resumePreviousJobId));
         if (hp.params.isEmpty()) {
-            add(at("params"), QStringLiteral("At least one parameter is required for hyperparameter tuning."));
+            add(at("params"),
+                QCoreApplication::translate(
+                    "Trainyard::JobValidation", "At least one parameter is required for hyperparameter tuning."));
             return;
         }
         const bool grid = hp.algorithm == QLatin1String("GRID_SEARCH");
+        // Texts more than one parameter type uses.
+        const QString onlyCategorical = QCoreApplication::translate(
+            "Trainyard::JobValidation", "categoricalValues are only for CATEGORICAL parameters.");
+        const QString onlyDiscrete = QCoreApplication::translate(
+            "Trainyard::JobValidation", "discreteValues are only for DISCRETE parameters.");
+        const QString onlyNumeric = QCoreApplication::translate(
+            "Trainyard::JobValidation", "minValue/maxValue are only for DOUBLE and INTEGER parameters.");
         QSet<QString> seen;
         for (qsizetype i = 0; i < hp.params.size(); ++i) {
             const ParameterSpec& p = hp.params.at(i);
@@ -396,79 +497,97 @@ private:
             auto field = [&](const char* f) -> QString { return path + QLatin1Char('.') + QLatin1String(f); };
             static const QRegularExpression name(QStringLiteral("^[A-Za-z0-9_][A-Za-z0-9_.-]*$"));
             if (p.parameterName.isEmpty())
-                add(field("parameterName"), QStringLiteral("parameterName is required."));
-            else if (!name.match(p.parameterName).hasMatch())
                 add(field("parameterName"),
-                    QStringLiteral("\"") + p.parameterName
-                        + QStringLiteral(
-                            "\" is not a valid parameter name (letters, digits, '_', '-', '.'; it is passed "
-                            "to the trainer as --NAME)."));
+                    QCoreApplication::translate("Trainyard::JobValidation", "parameterName is required."));
+            else if (!name.match(p.parameterName).hasMatch())
+                //: %1 is the parameterName the job gives; --NAME is a command-line flag, kept as is.
+                add(field("parameterName"),
+                    QCoreApplication::translate("Trainyard::JobValidation",
+                        "\"%1\" is not a valid parameter name (letters, digits, '_', '-', '.'; it is passed to the "
+                        "trainer as --NAME).")
+                        .arg(p.parameterName));
             else if (seen.contains(p.parameterName))
                 add(field("parameterName"),
-                    QStringLiteral("Duplicate parameter name \"") + p.parameterName + QStringLiteral("\"."));
+                    QCoreApplication::translate("Trainyard::JobValidation", "Duplicate parameter name \"%1\".")
+                        .arg(p.parameterName));
             seen.insert(p.parameterName);
 
             const bool numeric = p.type == QLatin1String("DOUBLE") || p.type == QLatin1String("INTEGER");
             if (p.type.isEmpty() || p.type == QLatin1String("PARAMETER_TYPE_UNSPECIFIED")) {
-                add(field("type"), QStringLiteral("type is required: DOUBLE, INTEGER, CATEGORICAL or DISCRETE."));
+                add(field("type"),
+                    QCoreApplication::translate(
+                        "Trainyard::JobValidation", "type is required: DOUBLE, INTEGER, CATEGORICAL or DISCRETE."));
                 continue;
             }
             if (numeric) {
                 if (!p.minValue)
+                    //: %1 is a parameter type (DOUBLE or INTEGER).
                     add(field("minValue"),
-                        QStringLiteral("minValue is required for ") + p.type + QStringLiteral(" parameters."));
+                        QCoreApplication::translate(
+                            "Trainyard::JobValidation", "minValue is required for %1 parameters.")
+                            .arg(p.type));
                 if (!p.maxValue)
+                    //: %1 is a parameter type (DOUBLE or INTEGER).
                     add(field("maxValue"),
-                        QStringLiteral("maxValue is required for ") + p.type + QStringLiteral(" parameters."));
+                        QCoreApplication::translate(
+                            "Trainyard::JobValidation", "maxValue is required for %1 parameters.")
+                            .arg(p.type));
                 if (p.type == QLatin1String("INTEGER")) {
                     if (p.minValue && *p.minValue != std::floor(*p.minValue))
-                        add(field("minValue"), QStringLiteral("minValue of an INTEGER parameter must be an integer."));
+                        add(field("minValue"),
+                            QCoreApplication::translate(
+                                "Trainyard::JobValidation", "minValue of an INTEGER parameter must be an integer."));
                     if (p.maxValue && *p.maxValue != std::floor(*p.maxValue))
-                        add(field("maxValue"), QStringLiteral("maxValue of an INTEGER parameter must be an integer."));
+                        add(field("maxValue"),
+                            QCoreApplication::translate(
+                                "Trainyard::JobValidation", "maxValue of an INTEGER parameter must be an integer."));
                 }
                 if (p.minValue && p.maxValue && !(*p.minValue < *p.maxValue))
                     add(field("maxValue"),
-                        QStringLiteral("maxValue (") + number(*p.maxValue)
-                            + QStringLiteral(") must be greater than minValue (") + number(*p.minValue)
-                            + QStringLiteral(")."));
+                        QCoreApplication::translate(
+                            "Trainyard::JobValidation", "maxValue (%1) must be greater than minValue (%2).")
+                            .arg(number(*p.maxValue), number(*p.minValue)));
                 if (!p.categoricalValues.isEmpty())
-                    add(field("categoricalValues"),
-                        QStringLiteral("categoricalValues are only for CATEGORICAL parameters."));
+                    add(field("categoricalValues"), onlyCategorical);
                 if (!p.discreteValues.isEmpty())
-                    add(field("discreteValues"), QStringLiteral("discreteValues are only for DISCRETE parameters."));
+                    add(field("discreteValues"), onlyDiscrete);
                 if (grid && p.type == QLatin1String("DOUBLE"))
                     add(field("type"),
-                        QStringLiteral("DOUBLE parameters cannot be searched with algorithm GRID_SEARCH; use "
-                                       "INTEGER, CATEGORICAL or DISCRETE, or another algorithm."));
+                        QCoreApplication::translate("Trainyard::JobValidation",
+                            "DOUBLE parameters cannot be searched with algorithm GRID_SEARCH; use INTEGER, "
+                            "CATEGORICAL or DISCRETE, or another algorithm."));
             } else if (p.type == QLatin1String("CATEGORICAL")) {
                 if (p.categoricalValues.isEmpty())
-                    add(field("categoricalValues"), QStringLiteral("CATEGORICAL parameters need categoricalValues."));
+                    add(field("categoricalValues"),
+                        QCoreApplication::translate(
+                            "Trainyard::JobValidation", "CATEGORICAL parameters need categoricalValues."));
                 if (QSet<QString>(p.categoricalValues.cbegin(), p.categoricalValues.cend()).size()
                     != p.categoricalValues.size())
-                    add(field("categoricalValues"), QStringLiteral("categoricalValues must be distinct."));
+                    add(field("categoricalValues"),
+                        QCoreApplication::translate("Trainyard::JobValidation", "categoricalValues must be distinct."));
                 if (p.minValue || p.maxValue)
-                    add(field(p.minValue ? "minValue" : "maxValue"),
-                        QStringLiteral("minValue/maxValue are only for DOUBLE and INTEGER parameters."));
+                    add(field(p.minValue ? "minValue" : "maxValue"), onlyNumeric);
                 if (!p.discreteValues.isEmpty())
-                    add(field("discreteValues"), QStringLiteral("discreteValues are only for DISCRETE parameters."));
+                    add(field("discreteValues"), onlyDiscrete);
             } else if (p.type == QLatin1String("DISCRETE")) {
                 if (p.discreteValues.isEmpty())
-                    add(field("discreteValues"), QStringLiteral("DISCRETE parameters need discreteValues."));
+                    add(field("discreteValues"),
+                        QCoreApplication::translate(
+                            "Trainyard::JobValidation", "DISCRETE parameters need discreteValues."));
                 for (qsizetype j = 1; j < p.discreteValues.size(); ++j) {
                     if (!(p.discreteValues.at(j - 1) < p.discreteValues.at(j))) {
+                        //: %1 and %2 are two values of discreteValues; %1 comes right after %2.
                         add(field("discreteValues"),
-                            QStringLiteral("discreteValues must be strictly increasing; ")
-                                + number(p.discreteValues.at(j)) + QStringLiteral(" follows ")
-                                + number(p.discreteValues.at(j - 1)) + QLatin1Char('.'));
+                            QCoreApplication::translate("Trainyard::JobValidation",
+                                "discreteValues must be strictly increasing; %1 follows %2.")
+                                .arg(number(p.discreteValues.at(j)), number(p.discreteValues.at(j - 1))));
                         break;
                     }
                 }
                 if (p.minValue || p.maxValue)
-                    add(field(p.minValue ? "minValue" : "maxValue"),
-                        QStringLiteral("minValue/maxValue are only for DOUBLE and INTEGER parameters."));
+                    add(field(p.minValue ? "minValue" : "maxValue"), onlyNumeric);
                 if (!p.categoricalValues.isEmpty())
-                    add(field("categoricalValues"),
-                        QStringLiteral("categoricalValues are only for CATEGORICAL parameters."));
+                    add(field("categoricalValues"), onlyCategorical);
             }
             const bool logScale = p.scaleType == QLatin1String("UNIT_LOG_SCALE")
                 || p.scaleType == QLatin1String("UNIT_REVERSE_LOG_SCALE");
@@ -483,11 +602,15 @@ private:
                     haveLowest = true;
                 }
                 if (haveLowest && !(lowest > 0))
+                    //: %1 is a scale type (UNIT_LOG_SCALE, UNIT_REVERSE_LOG_SCALE), %2 the lowest value.
                     add(field(numeric ? "minValue" : "discreteValues"),
-                        p.scaleType + QStringLiteral(" needs values greater than 0; the lowest is ") + number(lowest)
-                            + QLatin1Char('.'));
+                        QCoreApplication::translate(
+                            "Trainyard::JobValidation", "%1 needs values greater than 0; the lowest is %2.")
+                            .arg(p.scaleType, number(lowest)));
                 if (p.type == QLatin1String("CATEGORICAL"))
-                    add(field("scaleType"), QStringLiteral("CATEGORICAL parameters have no scale."));
+                    add(field("scaleType"),
+                        QCoreApplication::translate(
+                            "Trainyard::JobValidation", "CATEGORICAL parameters have no scale."));
             }
         }
     }
@@ -500,30 +623,39 @@ private:
                 return;
             const std::optional<double> seconds = parseDurationSeconds(value);
             if (!seconds)
+                //: %1 is the duration the job gives; "7200s" is the API's duration format, kept as is.
                 add(base + QLatin1String(field),
-                    QStringLiteral("\"") + value
-                        + QStringLiteral("\" is not a duration; write seconds with an \"s\" suffix, e.g. \"7200s\"."));
+                    QCoreApplication::translate("Trainyard::JobValidation",
+                        "\"%1\" is not a duration; write seconds with an \"s\" suffix, e.g. \"7200s\".")
+                        .arg(value));
             else if (*seconds <= 0)
+                //: %1 is an API field name (maxRunningTime, maxWaitTime), kept as is.
                 add(base + QLatin1String(field),
-                    QString::fromLatin1(field) + QStringLiteral(" must be greater than 0s."));
+                    QCoreApplication::translate("Trainyard::JobValidation", "%1 must be greater than 0s.")
+                        .arg(QString::fromLatin1(field)));
         };
         duration("maxRunningTime", s.maxRunningTime);
         duration("maxWaitTime", s.maxWaitTime);
         if (s.priority && (*s.priority < 0 || *s.priority > 1000))
-            add(base + QStringLiteral("priority"), QStringLiteral("priority must be between 0 and 1000."));
+            add(base + QStringLiteral("priority"),
+                QCoreApplication::translate("Trainyard::JobValidation", "priority must be between 0 and 1000."));
     }
 
     void checkVersions()
     {
         static const QRegularExpression version(QStringLiteral("^\\d+\\.\\d+$"));
         if (!m_in.runtimeVersion.isEmpty() && !version.match(m_in.runtimeVersion).hasMatch())
+            //: %1 is the runtimeVersion the job gives.
             add(in("runtimeVersion"),
-                QStringLiteral("\"") + m_in.runtimeVersion
-                    + QStringLiteral("\" is not a runtime version; expected MAJOR.MINOR, e.g. \"2.11\"."));
+                QCoreApplication::translate(
+                    "Trainyard::JobValidation", "\"%1\" is not a runtime version; expected MAJOR.MINOR, e.g. \"2.11\".")
+                    .arg(m_in.runtimeVersion));
         if (!m_in.pythonVersion.isEmpty() && !version.match(m_in.pythonVersion).hasMatch())
+            //: %1 is the pythonVersion the job gives.
             add(in("pythonVersion"),
-                QStringLiteral("\"") + m_in.pythonVersion
-                    + QStringLiteral("\" is not a Python version; expected MAJOR.MINOR, e.g. \"3.7\"."));
+                QCoreApplication::translate(
+                    "Trainyard::JobValidation", "\"%1\" is not a Python version; expected MAJOR.MINOR, e.g. \"3.7\".")
+                    .arg(m_in.pythonVersion));
     }
 
     const Job& m_job;

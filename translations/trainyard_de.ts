@@ -558,6 +558,284 @@ Der neueste Checkpoint (benannt durch die Statusdatei „checkpoint“)</transla
         <source>A label value may contain only lowercase letters, digits, &apos;_&apos; and &apos;-&apos; (&quot;%1&quot;).</source>
         <translation>Der Wert eines Labels darf nur Kleinbuchstaben, Ziffern, „_“ und „-“ enthalten („%1“).</translation>
     </message>
+    <message>
+        <source>Custom containers are not supported on a workstation; give a Python package (packageUris) and pythonModule instead.</source>
+        <translation>Benutzerdefinierte Container werden auf einer Workstation nicht unterstützt; geben Sie stattdessen ein Python-Paket (packageUris) und pythonModule an.</translation>
+    </message>
+    <message>
+        <source>pythonModule is required: the Python module to run, e.g. trainer.task.</source>
+        <translation>pythonModule ist erforderlich: das auszuführende Python-Modul, z. B. trainer.task.</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a Python module name (dotted identifiers, e.g. trainer.task).</source>
+        <extracomment>%1 is the pythonModule the job gives.</extracomment>
+        <translation>„%1“ ist kein Python-Modulname (durch Punkte getrennte Bezeichner, z. B. trainer.task).</translation>
+    </message>
+    <message>
+        <source>At least one training package is required (a directory with setup.py or pyproject.toml, or an sdist .tar.gz).</source>
+        <translation>Mindestens ein Trainingspaket ist erforderlich (ein Verzeichnis mit setup.py oder pyproject.toml oder ein sdist-.tar.gz).</translation>
+    </message>
+    <message>
+        <source>A package URI must not be empty.</source>
+        <translation>Eine Paket-URI darf nicht leer sein.</translation>
+    </message>
+    <message>
+        <source>%1 must not be negative.</source>
+        <extracomment>%1 is an API field name (workerCount, maxFailedTrials …), kept as is.</extracomment>
+        <translation>%1 darf nicht negativ sein.</translation>
+    </message>
+    <message>
+        <source>%1 must be at least 1.</source>
+        <extracomment>%1 is an API field name (maxTrials, maxParallelTrials), kept as is.</extracomment>
+        <translation>%1 muss mindestens 1 sein.</translation>
+    </message>
+    <message>
+        <source>%1 is a Cloud TPU; Cloud TPUs exist only in Google Cloud and this workstation has none.</source>
+        <extracomment>%1 is a machine type (cloud_tpu) or an accelerator type (TPU_V2).</extracomment>
+        <translation>%1 ist eine Cloud TPU; Cloud TPUs gibt es nur in Google Cloud, und diese Workstation hat keine.</translation>
+    </message>
+    <message>
+        <source>Unknown scale tier &quot;%1&quot;; expected one of %2.</source>
+        <extracomment>%1 is the scale tier the job gives, %2 the list of scale tiers (BASIC, STANDARD_1 …).</extracomment>
+        <translation>Unbekannte Skalierungsstufe „%1“; erwartet wird eine von: %2.</translation>
+    </message>
+    <message>
+        <source>%1 is not available here: %2</source>
+        <extracomment>%1 is a scale tier (BASIC_TPU), %2 the machine catalog&apos;s reason (English).</extracomment>
+        <translation>%1 ist hier nicht verfügbar: %2</translation>
+    </message>
+    <message>
+        <source>masterType is required when scaleTier is CUSTOM.</source>
+        <translation>masterType ist erforderlich, wenn scaleTier CUSTOM ist.</translation>
+    </message>
+    <message>
+        <source>%1 can only be set when scaleTier is CUSTOM (scaleTier is %2).</source>
+        <extracomment>%1 is an API field name (masterType, workerCount, acceleratorConfig …), %2 the job&apos;s scale tier.</extracomment>
+        <translation>%1 kann nur gesetzt werden, wenn scaleTier CUSTOM ist (scaleTier ist %2).</translation>
+    </message>
+    <message>
+        <source>%1 is required when %2 is %3.</source>
+        <extracomment>%1 is a machine type field (workerType …), %2 its count field (workerCount …), %3 the count.</extracomment>
+        <translation>%1 ist erforderlich, wenn %2 %3 ist.</translation>
+    </message>
+    <message>
+        <source>Unknown machine type &quot;%1&quot;; use a Compute Engine type such as n1-standard-4 or a legacy type such as standard (see /v1/projects/-/machineTypes).</source>
+        <extracomment>%1 is the machine type the job gives. &quot;Compute Engine&quot; is Google&apos;s product name.</extracomment>
+        <translation>Unbekannter Maschinentyp „%1“; verwenden Sie einen Compute-Engine-Typ wie n1-standard-4 oder einen Legacy-Typ wie standard (siehe /v1/projects/-/machineTypes).</translation>
+    </message>
+    <message>
+        <source>All machine types of a job must be Compute Engine types or all legacy types; %1 is a Compute Engine type but %2 is not.</source>
+        <extracomment>%1 is a machine type (n1-standard-4), %2 an API field and its machine type (&quot;masterType complex_model_m&quot;).</extracomment>
+        <translation>Die Maschinentypen eines Jobs müssen alle Compute-Engine-Typen oder alle Legacy-Typen sein; %1 ist ein Compute-Engine-Typ, %2 aber nicht.</translation>
+    </message>
+    <message>
+        <source>All machine types of a job must be Compute Engine types or all legacy types; %1 is a legacy type but %2 is not.</source>
+        <extracomment>%1 is a machine type (complex_model_m), %2 an API field and its machine type (&quot;masterType n1-standard-4&quot;).</extracomment>
+        <translation>Die Maschinentypen eines Jobs müssen alle Compute-Engine-Typen oder alle Legacy-Typen sein; %1 ist ein Legacy-Typ, %2 aber nicht.</translation>
+    </message>
+    <message>
+        <source>An accelerator type is required when count is set.</source>
+        <translation>Ein Beschleunigertyp ist erforderlich, wenn count gesetzt ist.</translation>
+    </message>
+    <message>
+        <source>Unknown accelerator type &quot;%1&quot;; expected one of %2.</source>
+        <extracomment>%1 is the accelerator type the job gives, %2 the list of accelerator types (NVIDIA_TESLA_T4 …).</extracomment>
+        <translation>Unbekannter Beschleunigertyp „%1“; erwartet wird einer von: %2.</translation>
+    </message>
+    <message>
+        <source>The accelerator count must be at least 1.</source>
+        <translation>Die Anzahl der Beschleuniger muss mindestens 1 sein.</translation>
+    </message>
+    <message>
+        <source>acceleratorConfig can only be used with Compute Engine machine types; %1 is a legacy type that brings %2 x %3 itself. Use e.g. n1-standard-8 with acceleratorConfig instead.</source>
+        <extracomment>%1 is a legacy machine type (standard_gpu), %2 x %3 the GPUs it brings (&quot;1 x NVIDIA_TESLA_K80&quot;).</extracomment>
+        <translation>acceleratorConfig kann nur mit Compute-Engine-Maschinentypen verwendet werden; %1 ist ein Legacy-Typ, der selbst %2 x %3 mitbringt. Verwenden Sie stattdessen z. B. n1-standard-8 mit acceleratorConfig.</translation>
+    </message>
+    <message>
+        <source>acceleratorConfig can only be used with Compute Engine machine types; %1 is a legacy type. Use e.g. n1-standard-8 with acceleratorConfig instead.</source>
+        <extracomment>%1 is a legacy machine type (complex_model_m).</extracomment>
+        <translation>acceleratorConfig kann nur mit Compute-Engine-Maschinentypen verwendet werden; %1 ist ein Legacy-Typ. Verwenden Sie stattdessen z. B. n1-standard-8 mit acceleratorConfig.</translation>
+    </message>
+    <message>
+        <source>%1 cannot be attached to machine type %2; machine types that take it: %3.</source>
+        <extracomment>%1 is an accelerator type (NVIDIA_TESLA_A100), %2 a machine type, %3 a list of machine types.</extracomment>
+        <translation>%1 kann nicht an den Maschinentyp %2 angeschlossen werden; Maschinentypen, die ihn unterstützen: %3.</translation>
+    </message>
+    <message>
+        <source>Machine type %1 takes %2 x %3, not %4.</source>
+        <extracomment>%1 is a machine type, %2 the allowed counts (&quot;1, 2, 4&quot;), %3 an accelerator type, %4 the job&apos;s count.</extracomment>
+        <translation>Der Maschinentyp %1 unterstützt %2 x %3, nicht %4.</translation>
+    </message>
+    <message>
+        <source>this host has no GPUs</source>
+        <extracomment>The second half of a sentence (&quot;The cluster asks for 2 GPUs in all; this host has no GPUs.&quot;).</extracomment>
+        <translation>dieser Host hat keine GPUs</translation>
+    </message>
+    <message numerus="yes">
+        <source>this host has %n GPU(s) (%1), %2 of which can serve %3</source>
+        <extracomment>The second half of a sentence (&quot;The cluster asks for 3 GPUs in all; this host has …&quot;). %1 is the list of the host&apos;s GPUs (&quot;0: Tesla T4 (NVIDIA_TESLA_T4), 1: …&quot;), %2 a count, %3 an accelerator type.</extracomment>
+        <translation>
+            <numerusform>dieser Host hat %n GPU (%1), davon für %3 geeignet: %2</numerusform>
+            <numerusform>dieser Host hat %n GPUs (%1), davon für %3 geeignet: %2</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The %1 asks for %2 x %3 per replica (%4 in all); %5.</source>
+        <extracomment>%1 is a replica role as TF_CONFIG names it (master, worker, ps, evaluator; kept as is), %2 x %3 the GPUs per replica (&quot;2 x NVIDIA_TESLA_T4&quot;), %4 the GPUs of that type in all, %5 &quot;this host has …&quot;.</extracomment>
+        <translation>Die Rolle %1 fordert %2 x %3 pro Replikat an (%4 insgesamt); %5.</translation>
+    </message>
+    <message numerus="yes">
+        <source>The cluster asks for %n GPU(s) in all; %1.</source>
+        <extracomment>%1 is &quot;this host has …&quot;.</extracomment>
+        <translation>
+            <numerusform>Der Cluster fordert insgesamt %n GPU an; %1.</numerusform>
+            <numerusform>Der Cluster fordert insgesamt %n GPUs an; %1.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n replica(s) (at most %1 here)</source>
+        <extracomment>A part of &quot;This host can never hold the cluster: it asks for %1; …&quot;. %1 is this host&apos;s limit.</extracomment>
+        <translation>
+            <numerusform>%n Replikat (hier höchstens %1)</numerusform>
+            <numerusform>%n Replikate (hier höchstens %1)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 vCPUs (at most %2 here)</source>
+        <extracomment>A part of &quot;This host can never hold the cluster: it asks for %1; …&quot;. %2 is this host&apos;s limit.</extracomment>
+        <translation>%1 vCPUs (hier höchstens %2)</translation>
+    </message>
+    <message>
+        <source>%1 GB of memory (at most %2 GB here)</source>
+        <extracomment>A part of &quot;This host can never hold the cluster: it asks for %1; …&quot;. %2 is this host&apos;s limit.</extracomment>
+        <translation>%1 GB Speicher (hier höchstens %2 GB)</translation>
+    </message>
+    <message numerus="yes">
+        <source>This host can never hold the cluster: it asks for %1; this host has %n CPU(s) and %2 GiB of memory, and a job may use %3 vCPUs per CPU, %4 GB per GB of memory and %5 replicas per CPU (at least %6). Use fewer or smaller replicas.</source>
+        <extracomment>%1 is a list of what the cluster asks for (&quot;61 replicas (at most 32 here), 244 vCPUs (at most 64 here)&quot;), %n this host&apos;s CPUs, %2 its memory, %3 to %6 the host policy&apos;s limits.</extracomment>
+        <translation>
+            <numerusform>Dieser Host kann den Cluster nie aufnehmen: Er fordert %1 an; dieser Host hat %n CPU und %2 GiB Speicher, und ein Job darf %3 vCPUs pro CPU, %4 GB pro GB Speicher und %5 Replikate pro CPU (mindestens %6) nutzen. Verwenden Sie weniger oder kleinere Replikate.</numerusform>
+            <numerusform>Dieser Host kann den Cluster nie aufnehmen: Er fordert %1 an; dieser Host hat %n CPUs und %2 GiB Speicher, und ein Job darf %3 vCPUs pro CPU, %4 GB pro GB Speicher und %5 Replikate pro CPU (mindestens %6) nutzen. Verwenden Sie weniger oder kleinere Replikate.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>goal is required for hyperparameter tuning: MAXIMIZE or MINIMIZE.</source>
+        <translation>goal ist für die Hyperparameter-Optimierung erforderlich: MAXIMIZE oder MINIMIZE.</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a valid job ID.</source>
+        <extracomment>%1 is the resumePreviousJobId the job gives.</extracomment>
+        <translation>„%1“ ist keine gültige Job-ID.</translation>
+    </message>
+    <message>
+        <source>At least one parameter is required for hyperparameter tuning.</source>
+        <translation>Die Hyperparameter-Optimierung benötigt mindestens einen Parameter.</translation>
+    </message>
+    <message>
+        <source>categoricalValues are only for CATEGORICAL parameters.</source>
+        <translation>categoricalValues gibt es nur für CATEGORICAL-Parameter.</translation>
+    </message>
+    <message>
+        <source>discreteValues are only for DISCRETE parameters.</source>
+        <translation>discreteValues gibt es nur für DISCRETE-Parameter.</translation>
+    </message>
+    <message>
+        <source>minValue/maxValue are only for DOUBLE and INTEGER parameters.</source>
+        <translation>minValue/maxValue gibt es nur für DOUBLE- und INTEGER-Parameter.</translation>
+    </message>
+    <message>
+        <source>parameterName is required.</source>
+        <translation>parameterName ist erforderlich.</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a valid parameter name (letters, digits, &apos;_&apos;, &apos;-&apos;, &apos;.&apos;; it is passed to the trainer as --NAME).</source>
+        <extracomment>%1 is the parameterName the job gives; --NAME is a command-line flag, kept as is.</extracomment>
+        <translation>„%1“ ist kein gültiger Parametername (Buchstaben, Ziffern, &apos;_&apos;, &apos;-&apos;, &apos;.&apos;; er wird dem Trainer als --NAME übergeben).</translation>
+    </message>
+    <message>
+        <source>Duplicate parameter name &quot;%1&quot;.</source>
+        <translation>Doppelter Parametername „%1“.</translation>
+    </message>
+    <message>
+        <source>type is required: DOUBLE, INTEGER, CATEGORICAL or DISCRETE.</source>
+        <translation>type ist erforderlich: DOUBLE, INTEGER, CATEGORICAL oder DISCRETE.</translation>
+    </message>
+    <message>
+        <source>minValue is required for %1 parameters.</source>
+        <extracomment>%1 is a parameter type (DOUBLE or INTEGER).</extracomment>
+        <translation>minValue ist für %1-Parameter erforderlich.</translation>
+    </message>
+    <message>
+        <source>maxValue is required for %1 parameters.</source>
+        <extracomment>%1 is a parameter type (DOUBLE or INTEGER).</extracomment>
+        <translation>maxValue ist für %1-Parameter erforderlich.</translation>
+    </message>
+    <message>
+        <source>minValue of an INTEGER parameter must be an integer.</source>
+        <translation>minValue eines INTEGER-Parameters muss eine ganze Zahl sein.</translation>
+    </message>
+    <message>
+        <source>maxValue of an INTEGER parameter must be an integer.</source>
+        <translation>maxValue eines INTEGER-Parameters muss eine ganze Zahl sein.</translation>
+    </message>
+    <message>
+        <source>maxValue (%1) must be greater than minValue (%2).</source>
+        <translation>maxValue (%1) muss größer als minValue (%2) sein.</translation>
+    </message>
+    <message>
+        <source>DOUBLE parameters cannot be searched with algorithm GRID_SEARCH; use INTEGER, CATEGORICAL or DISCRETE, or another algorithm.</source>
+        <translation>DOUBLE-Parameter können mit dem Algorithmus GRID_SEARCH nicht durchsucht werden; verwenden Sie INTEGER, CATEGORICAL oder DISCRETE oder einen anderen Algorithmus.</translation>
+    </message>
+    <message>
+        <source>CATEGORICAL parameters need categoricalValues.</source>
+        <translation>CATEGORICAL-Parameter benötigen categoricalValues.</translation>
+    </message>
+    <message>
+        <source>categoricalValues must be distinct.</source>
+        <translation>Die Werte von categoricalValues müssen verschieden sein.</translation>
+    </message>
+    <message>
+        <source>DISCRETE parameters need discreteValues.</source>
+        <translation>DISCRETE-Parameter benötigen discreteValues.</translation>
+    </message>
+    <message>
+        <source>discreteValues must be strictly increasing; %1 follows %2.</source>
+        <extracomment>%1 and %2 are two values of discreteValues; %1 comes right after %2.</extracomment>
+        <translation>discreteValues muss streng aufsteigend sein; %1 folgt auf %2.</translation>
+    </message>
+    <message>
+        <source>%1 needs values greater than 0; the lowest is %2.</source>
+        <extracomment>%1 is a scale type (UNIT_LOG_SCALE, UNIT_REVERSE_LOG_SCALE), %2 the lowest value.</extracomment>
+        <translation>%1 benötigt Werte größer als 0; der kleinste ist %2.</translation>
+    </message>
+    <message>
+        <source>CATEGORICAL parameters have no scale.</source>
+        <translation>CATEGORICAL-Parameter haben keine Skala.</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a duration; write seconds with an &quot;s&quot; suffix, e.g. &quot;7200s&quot;.</source>
+        <extracomment>%1 is the duration the job gives; &quot;7200s&quot; is the API&apos;s duration format, kept as is.</extracomment>
+        <translation>„%1“ ist keine Dauer; schreiben Sie Sekunden mit dem Suffix „s“, z. B. „7200s“.</translation>
+    </message>
+    <message>
+        <source>%1 must be greater than 0s.</source>
+        <extracomment>%1 is an API field name (maxRunningTime, maxWaitTime), kept as is.</extracomment>
+        <translation>%1 muss größer als 0s sein.</translation>
+    </message>
+    <message>
+        <source>priority must be between 0 and 1000.</source>
+        <translation>priority muss zwischen 0 und 1000 liegen.</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a runtime version; expected MAJOR.MINOR, e.g. &quot;2.11&quot;.</source>
+        <extracomment>%1 is the runtimeVersion the job gives.</extracomment>
+        <translation>„%1“ ist keine Laufzeitversion; erwartet wird MAJOR.MINOR, z. B. „2.11“.</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a Python version; expected MAJOR.MINOR, e.g. &quot;3.7&quot;.</source>
+        <extracomment>%1 is the pythonVersion the job gives.</extracomment>
+        <translation>„%1“ ist keine Python-Version; erwartet wird MAJOR.MINOR, z. B. „3.7“.</translation>
+    </message>
 </context>
 <context>
     <name>Trainyard::JobView</name>

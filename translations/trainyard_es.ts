@@ -558,6 +558,284 @@ El punto de control más reciente (indicado por el archivo de estado «checkpoin
         <source>A label value may contain only lowercase letters, digits, &apos;_&apos; and &apos;-&apos; (&quot;%1&quot;).</source>
         <translation>El valor de una etiqueta solo puede contener letras minúsculas, dígitos, «_» y «-» («%1»).</translation>
     </message>
+    <message>
+        <source>Custom containers are not supported on a workstation; give a Python package (packageUris) and pythonModule instead.</source>
+        <translation>Los contenedores personalizados no se admiten en una estación de trabajo; indique en su lugar un paquete de Python (packageUris) y pythonModule.</translation>
+    </message>
+    <message>
+        <source>pythonModule is required: the Python module to run, e.g. trainer.task.</source>
+        <translation>pythonModule es obligatorio: el módulo de Python que se ejecuta, p. ej. trainer.task.</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a Python module name (dotted identifiers, e.g. trainer.task).</source>
+        <extracomment>%1 is the pythonModule the job gives.</extracomment>
+        <translation>«%1» no es un nombre de módulo de Python (identificadores separados por puntos, p. ej. trainer.task).</translation>
+    </message>
+    <message>
+        <source>At least one training package is required (a directory with setup.py or pyproject.toml, or an sdist .tar.gz).</source>
+        <translation>Se necesita al menos un paquete de entrenamiento (un directorio con setup.py o pyproject.toml, o un sdist .tar.gz).</translation>
+    </message>
+    <message>
+        <source>A package URI must not be empty.</source>
+        <translation>El URI de un paquete no puede estar vacío.</translation>
+    </message>
+    <message>
+        <source>%1 must not be negative.</source>
+        <extracomment>%1 is an API field name (workerCount, maxFailedTrials …), kept as is.</extracomment>
+        <translation>%1 no puede ser negativo.</translation>
+    </message>
+    <message>
+        <source>%1 must be at least 1.</source>
+        <extracomment>%1 is an API field name (maxTrials, maxParallelTrials), kept as is.</extracomment>
+        <translation>%1 debe ser al menos 1.</translation>
+    </message>
+    <message>
+        <source>%1 is a Cloud TPU; Cloud TPUs exist only in Google Cloud and this workstation has none.</source>
+        <extracomment>%1 is a machine type (cloud_tpu) or an accelerator type (TPU_V2).</extracomment>
+        <translation>%1 es una Cloud TPU; las Cloud TPU solo existen en Google Cloud y esta estación de trabajo no tiene ninguna.</translation>
+    </message>
+    <message>
+        <source>Unknown scale tier &quot;%1&quot;; expected one of %2.</source>
+        <extracomment>%1 is the scale tier the job gives, %2 the list of scale tiers (BASIC, STANDARD_1 …).</extracomment>
+        <translation>Nivel de escala «%1» desconocido; se esperaba uno de estos: %2.</translation>
+    </message>
+    <message>
+        <source>%1 is not available here: %2</source>
+        <extracomment>%1 is a scale tier (BASIC_TPU), %2 the machine catalog&apos;s reason (English).</extracomment>
+        <translation>%1 no está disponible aquí: %2</translation>
+    </message>
+    <message>
+        <source>masterType is required when scaleTier is CUSTOM.</source>
+        <translation>masterType es obligatorio cuando scaleTier es CUSTOM.</translation>
+    </message>
+    <message>
+        <source>%1 can only be set when scaleTier is CUSTOM (scaleTier is %2).</source>
+        <extracomment>%1 is an API field name (masterType, workerCount, acceleratorConfig …), %2 the job&apos;s scale tier.</extracomment>
+        <translation>%1 solo se puede indicar cuando scaleTier es CUSTOM (scaleTier es %2).</translation>
+    </message>
+    <message>
+        <source>%1 is required when %2 is %3.</source>
+        <extracomment>%1 is a machine type field (workerType …), %2 its count field (workerCount …), %3 the count.</extracomment>
+        <translation>%1 es obligatorio cuando %2 es %3.</translation>
+    </message>
+    <message>
+        <source>Unknown machine type &quot;%1&quot;; use a Compute Engine type such as n1-standard-4 or a legacy type such as standard (see /v1/projects/-/machineTypes).</source>
+        <extracomment>%1 is the machine type the job gives. &quot;Compute Engine&quot; is Google&apos;s product name.</extracomment>
+        <translation>Tipo de máquina «%1» desconocido; use un tipo de Compute Engine como n1-standard-4 o un tipo heredado como standard (consulte /v1/projects/-/machineTypes).</translation>
+    </message>
+    <message>
+        <source>All machine types of a job must be Compute Engine types or all legacy types; %1 is a Compute Engine type but %2 is not.</source>
+        <extracomment>%1 is a machine type (n1-standard-4), %2 an API field and its machine type (&quot;masterType complex_model_m&quot;).</extracomment>
+        <translation>Los tipos de máquina de un trabajo deben ser todos de Compute Engine o todos heredados; %1 es un tipo de Compute Engine, pero %2 no.</translation>
+    </message>
+    <message>
+        <source>All machine types of a job must be Compute Engine types or all legacy types; %1 is a legacy type but %2 is not.</source>
+        <extracomment>%1 is a machine type (complex_model_m), %2 an API field and its machine type (&quot;masterType n1-standard-4&quot;).</extracomment>
+        <translation>Los tipos de máquina de un trabajo deben ser todos de Compute Engine o todos heredados; %1 es un tipo heredado, pero %2 no.</translation>
+    </message>
+    <message>
+        <source>An accelerator type is required when count is set.</source>
+        <translation>Se necesita un tipo de acelerador cuando se indica count.</translation>
+    </message>
+    <message>
+        <source>Unknown accelerator type &quot;%1&quot;; expected one of %2.</source>
+        <extracomment>%1 is the accelerator type the job gives, %2 the list of accelerator types (NVIDIA_TESLA_T4 …).</extracomment>
+        <translation>Tipo de acelerador «%1» desconocido; se esperaba uno de estos: %2.</translation>
+    </message>
+    <message>
+        <source>The accelerator count must be at least 1.</source>
+        <translation>La cantidad de aceleradores debe ser al menos 1.</translation>
+    </message>
+    <message>
+        <source>acceleratorConfig can only be used with Compute Engine machine types; %1 is a legacy type that brings %2 x %3 itself. Use e.g. n1-standard-8 with acceleratorConfig instead.</source>
+        <extracomment>%1 is a legacy machine type (standard_gpu), %2 x %3 the GPUs it brings (&quot;1 x NVIDIA_TESLA_K80&quot;).</extracomment>
+        <translation>acceleratorConfig solo se puede usar con tipos de máquina de Compute Engine; %1 es un tipo heredado que ya incluye %2 x %3. Use en su lugar, p. ej., n1-standard-8 con acceleratorConfig.</translation>
+    </message>
+    <message>
+        <source>acceleratorConfig can only be used with Compute Engine machine types; %1 is a legacy type. Use e.g. n1-standard-8 with acceleratorConfig instead.</source>
+        <extracomment>%1 is a legacy machine type (complex_model_m).</extracomment>
+        <translation>acceleratorConfig solo se puede usar con tipos de máquina de Compute Engine; %1 es un tipo heredado. Use en su lugar, p. ej., n1-standard-8 con acceleratorConfig.</translation>
+    </message>
+    <message>
+        <source>%1 cannot be attached to machine type %2; machine types that take it: %3.</source>
+        <extracomment>%1 is an accelerator type (NVIDIA_TESLA_A100), %2 a machine type, %3 a list of machine types.</extracomment>
+        <translation>%1 no se puede conectar al tipo de máquina %2; tipos de máquina que lo admiten: %3.</translation>
+    </message>
+    <message>
+        <source>Machine type %1 takes %2 x %3, not %4.</source>
+        <extracomment>%1 is a machine type, %2 the allowed counts (&quot;1, 2, 4&quot;), %3 an accelerator type, %4 the job&apos;s count.</extracomment>
+        <translation>El tipo de máquina %1 admite %2 x %3, no %4.</translation>
+    </message>
+    <message>
+        <source>this host has no GPUs</source>
+        <extracomment>The second half of a sentence (&quot;The cluster asks for 2 GPUs in all; this host has no GPUs.&quot;).</extracomment>
+        <translation>este host no tiene GPU</translation>
+    </message>
+    <message numerus="yes">
+        <source>this host has %n GPU(s) (%1), %2 of which can serve %3</source>
+        <extracomment>The second half of a sentence (&quot;The cluster asks for 3 GPUs in all; this host has …&quot;). %1 is the list of the host&apos;s GPUs (&quot;0: Tesla T4 (NVIDIA_TESLA_T4), 1: …&quot;), %2 a count, %3 an accelerator type.</extracomment>
+        <translation>
+            <numerusform>este host tiene %n GPU (%1); aptas para %3: %2</numerusform>
+            <numerusform>este host tiene %n GPU (%1); aptas para %3: %2</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The %1 asks for %2 x %3 per replica (%4 in all); %5.</source>
+        <extracomment>%1 is a replica role as TF_CONFIG names it (master, worker, ps, evaluator; kept as is), %2 x %3 the GPUs per replica (&quot;2 x NVIDIA_TESLA_T4&quot;), %4 the GPUs of that type in all, %5 &quot;this host has …&quot;.</extracomment>
+        <translation>El rol %1 solicita %2 x %3 por réplica (%4 en total); %5.</translation>
+    </message>
+    <message numerus="yes">
+        <source>The cluster asks for %n GPU(s) in all; %1.</source>
+        <extracomment>%1 is &quot;this host has …&quot;.</extracomment>
+        <translation>
+            <numerusform>El clúster solicita %n GPU en total; %1.</numerusform>
+            <numerusform>El clúster solicita %n GPU en total; %1.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n replica(s) (at most %1 here)</source>
+        <extracomment>A part of &quot;This host can never hold the cluster: it asks for %1; …&quot;. %1 is this host&apos;s limit.</extracomment>
+        <translation>
+            <numerusform>%n réplica (como máximo %1 aquí)</numerusform>
+            <numerusform>%n réplicas (como máximo %1 aquí)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 vCPUs (at most %2 here)</source>
+        <extracomment>A part of &quot;This host can never hold the cluster: it asks for %1; …&quot;. %2 is this host&apos;s limit.</extracomment>
+        <translation>%1 vCPU (como máximo %2 aquí)</translation>
+    </message>
+    <message>
+        <source>%1 GB of memory (at most %2 GB here)</source>
+        <extracomment>A part of &quot;This host can never hold the cluster: it asks for %1; …&quot;. %2 is this host&apos;s limit.</extracomment>
+        <translation>%1 GB de memoria (como máximo %2 GB aquí)</translation>
+    </message>
+    <message numerus="yes">
+        <source>This host can never hold the cluster: it asks for %1; this host has %n CPU(s) and %2 GiB of memory, and a job may use %3 vCPUs per CPU, %4 GB per GB of memory and %5 replicas per CPU (at least %6). Use fewer or smaller replicas.</source>
+        <extracomment>%1 is a list of what the cluster asks for (&quot;61 replicas (at most 32 here), 244 vCPUs (at most 64 here)&quot;), %n this host&apos;s CPUs, %2 its memory, %3 to %6 the host policy&apos;s limits.</extracomment>
+        <translation>
+            <numerusform>Este host nunca podrá alojar el clúster: solicita %1; este host tiene %n CPU y %2 GiB de memoria, y un trabajo puede usar %3 vCPU por CPU, %4 GB por GB de memoria y %5 réplicas por CPU (al menos %6). Use menos réplicas o réplicas más pequeñas.</numerusform>
+            <numerusform>Este host nunca podrá alojar el clúster: solicita %1; este host tiene %n CPU y %2 GiB de memoria, y un trabajo puede usar %3 vCPU por CPU, %4 GB por GB de memoria y %5 réplicas por CPU (al menos %6). Use menos réplicas o réplicas más pequeñas.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>goal is required for hyperparameter tuning: MAXIMIZE or MINIMIZE.</source>
+        <translation>goal es obligatorio para el ajuste de hiperparámetros: MAXIMIZE o MINIMIZE.</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a valid job ID.</source>
+        <extracomment>%1 is the resumePreviousJobId the job gives.</extracomment>
+        <translation>«%1» no es un ID de trabajo válido.</translation>
+    </message>
+    <message>
+        <source>At least one parameter is required for hyperparameter tuning.</source>
+        <translation>El ajuste de hiperparámetros necesita al menos un parámetro.</translation>
+    </message>
+    <message>
+        <source>categoricalValues are only for CATEGORICAL parameters.</source>
+        <translation>categoricalValues solo es para parámetros CATEGORICAL.</translation>
+    </message>
+    <message>
+        <source>discreteValues are only for DISCRETE parameters.</source>
+        <translation>discreteValues solo es para parámetros DISCRETE.</translation>
+    </message>
+    <message>
+        <source>minValue/maxValue are only for DOUBLE and INTEGER parameters.</source>
+        <translation>minValue/maxValue solo son para parámetros DOUBLE e INTEGER.</translation>
+    </message>
+    <message>
+        <source>parameterName is required.</source>
+        <translation>parameterName es obligatorio.</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a valid parameter name (letters, digits, &apos;_&apos;, &apos;-&apos;, &apos;.&apos;; it is passed to the trainer as --NAME).</source>
+        <extracomment>%1 is the parameterName the job gives; --NAME is a command-line flag, kept as is.</extracomment>
+        <translation>«%1» no es un nombre de parámetro válido (letras, dígitos, &apos;_&apos;, &apos;-&apos;, &apos;.&apos;; se pasa al entrenador como --NAME).</translation>
+    </message>
+    <message>
+        <source>Duplicate parameter name &quot;%1&quot;.</source>
+        <translation>Nombre de parámetro «%1» duplicado.</translation>
+    </message>
+    <message>
+        <source>type is required: DOUBLE, INTEGER, CATEGORICAL or DISCRETE.</source>
+        <translation>type es obligatorio: DOUBLE, INTEGER, CATEGORICAL o DISCRETE.</translation>
+    </message>
+    <message>
+        <source>minValue is required for %1 parameters.</source>
+        <extracomment>%1 is a parameter type (DOUBLE or INTEGER).</extracomment>
+        <translation>minValue es obligatorio para los parámetros %1.</translation>
+    </message>
+    <message>
+        <source>maxValue is required for %1 parameters.</source>
+        <extracomment>%1 is a parameter type (DOUBLE or INTEGER).</extracomment>
+        <translation>maxValue es obligatorio para los parámetros %1.</translation>
+    </message>
+    <message>
+        <source>minValue of an INTEGER parameter must be an integer.</source>
+        <translation>minValue de un parámetro INTEGER debe ser un número entero.</translation>
+    </message>
+    <message>
+        <source>maxValue of an INTEGER parameter must be an integer.</source>
+        <translation>maxValue de un parámetro INTEGER debe ser un número entero.</translation>
+    </message>
+    <message>
+        <source>maxValue (%1) must be greater than minValue (%2).</source>
+        <translation>maxValue (%1) debe ser mayor que minValue (%2).</translation>
+    </message>
+    <message>
+        <source>DOUBLE parameters cannot be searched with algorithm GRID_SEARCH; use INTEGER, CATEGORICAL or DISCRETE, or another algorithm.</source>
+        <translation>Los parámetros DOUBLE no se pueden explorar con el algoritmo GRID_SEARCH; use INTEGER, CATEGORICAL o DISCRETE, u otro algoritmo.</translation>
+    </message>
+    <message>
+        <source>CATEGORICAL parameters need categoricalValues.</source>
+        <translation>Los parámetros CATEGORICAL necesitan categoricalValues.</translation>
+    </message>
+    <message>
+        <source>categoricalValues must be distinct.</source>
+        <translation>Los valores de categoricalValues deben ser distintos.</translation>
+    </message>
+    <message>
+        <source>DISCRETE parameters need discreteValues.</source>
+        <translation>Los parámetros DISCRETE necesitan discreteValues.</translation>
+    </message>
+    <message>
+        <source>discreteValues must be strictly increasing; %1 follows %2.</source>
+        <extracomment>%1 and %2 are two values of discreteValues; %1 comes right after %2.</extracomment>
+        <translation>discreteValues debe ser estrictamente creciente; %1 va después de %2.</translation>
+    </message>
+    <message>
+        <source>%1 needs values greater than 0; the lowest is %2.</source>
+        <extracomment>%1 is a scale type (UNIT_LOG_SCALE, UNIT_REVERSE_LOG_SCALE), %2 the lowest value.</extracomment>
+        <translation>%1 necesita valores mayores que 0; el menor es %2.</translation>
+    </message>
+    <message>
+        <source>CATEGORICAL parameters have no scale.</source>
+        <translation>Los parámetros CATEGORICAL no tienen escala.</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a duration; write seconds with an &quot;s&quot; suffix, e.g. &quot;7200s&quot;.</source>
+        <extracomment>%1 is the duration the job gives; &quot;7200s&quot; is the API&apos;s duration format, kept as is.</extracomment>
+        <translation>«%1» no es una duración; escriba los segundos con el sufijo «s», p. ej. «7200s».</translation>
+    </message>
+    <message>
+        <source>%1 must be greater than 0s.</source>
+        <extracomment>%1 is an API field name (maxRunningTime, maxWaitTime), kept as is.</extracomment>
+        <translation>%1 debe ser mayor que 0s.</translation>
+    </message>
+    <message>
+        <source>priority must be between 0 and 1000.</source>
+        <translation>priority debe estar entre 0 y 1000.</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a runtime version; expected MAJOR.MINOR, e.g. &quot;2.11&quot;.</source>
+        <extracomment>%1 is the runtimeVersion the job gives.</extracomment>
+        <translation>«%1» no es una versión del entorno de ejecución; se esperaba MAJOR.MINOR, p. ej. «2.11».</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a Python version; expected MAJOR.MINOR, e.g. &quot;3.7&quot;.</source>
+        <extracomment>%1 is the pythonVersion the job gives.</extracomment>
+        <translation>«%1» no es una versión de Python; se esperaba MAJOR.MINOR, p. ej. «3.7».</translation>
+    </message>
 </context>
 <context>
     <name>Trainyard::JobView</name>

@@ -5,6 +5,7 @@
 // languages.
 
 #include "executorconnection.h"
+#include "machinecatalog.h"
 #include "mainwindow.h"
 #include "settingsdialog.h"
 #include "translations.h"
@@ -13,6 +14,7 @@
 #include <QApplication>
 #include <QComboBox>
 #include <QFile>
+#include <QJsonDocument>
 #include <QMenuBar>
 #include <QRegularExpression>
 #include <QSettings>
@@ -202,6 +204,60 @@ private Q_SLOTS:
             }
         }
         QVERIFY(numerus > 0);
+    }
+
+    // validateJob()'s descriptions go through the catalogue: the submit wizard shows them in the console's
+    // language, while without a translator (the executor, trainyardctl) they stay the API's exact English.
+    void validationMessagesFollowLanguage()
+    {
+        FieldViolations parseErrors;
+        const Job job = JobJson::fromJson(QJsonDocument::fromJson(R"({"jobId":"job_1","trainingInput":{
+            "pythonModule":"trainer.task","packageUris":["/tmp/trainer"],"scaleTier":"CUSTOM",
+            "masterType":"n1-standard-4","masterConfig":{"acceleratorConfig":{"count":"3","type":"NVIDIA_TESLA_T4"}},
+            "workerType":"n1-standard-4","workerCount":1,
+            "workerConfig":{"acceleratorConfig":{"count":"2","type":"NVIDIA_TESLA_T4"}}}})")
+                                              .object(),
+            &parseErrors);
+        QVERIFY(parseErrors.isEmpty());
+        HostInventory host;
+        host.cpus = 16;
+        host.memoryBytes = 64LL << 30;
+        host.gpus = { GpuInfo {
+            0, QStringLiteral("GPU-0"), QStringLiteral("Tesla T4"), QStringLiteral("NVIDIA_TESLA_T4"), 16LL << 30 } };
+        const QString countPath = QStringLiteral("trainingInput.masterConfig.acceleratorConfig.count");
+
+        QCOMPARE(Translations::install(QCoreApplication::instance(), QStringLiteral("es")), QStringLiteral("es"));
+        FieldViolations v = validateJob(job, MachineCatalog::builtin(), host);
+        QCOMPARE(v.size(), 1);
+        QCOMPARE(v.first().field, countPath);
+        QCOMPARE(v.first().description,
+            QStringLiteral("El tipo de máquina n1-standard-4 admite 1, 2, 4 x NVIDIA_TESLA_T4, no 3."));
+        // A plural form (%n GPU(s)) inside a message built of two translated parts.
+        Job fixed = job;
+        fixed.trainingInput.masterConfig->acceleratorConfig->count = 1;
+        v = validateJob(fixed, MachineCatalog::builtin(), host);
+        QVERIFY(!v.isEmpty());
+        QCOMPARE(v.first().description,
+            QStringLiteral("El rol master solicita 1 x NVIDIA_TESLA_T4 por réplica (3 en total); este host tiene 1 GPU "
+                           "(0: Tesla T4 (NVIDIA_TESLA_T4)); aptas para NVIDIA_TESLA_T4: 1."));
+
+        QCOMPARE(Translations::install(QCoreApplication::instance(), QStringLiteral("de")), QStringLiteral("de"));
+        v = validateJob(job, MachineCatalog::builtin(), host);
+        QCOMPARE(v.size(), 1);
+        QCOMPARE(v.first().description,
+            QStringLiteral("Der Maschinentyp n1-standard-4 unterstützt 1, 2, 4 x NVIDIA_TESLA_T4, nicht 3."));
+
+        // No translator: the API's English, "(s)" resolved to the singular.
+        QCOMPARE(Translations::install(QCoreApplication::instance(), QStringLiteral("en")), QStringLiteral("en"));
+        v = validateJob(job, MachineCatalog::builtin(), host);
+        QCOMPARE(v.size(), 1);
+        QCOMPARE(v.first().description,
+            QStringLiteral("Machine type n1-standard-4 takes 1, 2, 4 x NVIDIA_TESLA_T4, not 3."));
+        v = validateJob(fixed, MachineCatalog::builtin(), host);
+        QVERIFY(!v.isEmpty());
+        QCOMPARE(v.first().description,
+            QStringLiteral("The master asks for 1 x NVIDIA_TESLA_T4 per replica (3 in all); this host has 1 GPU (0: "
+                           "Tesla T4 (NVIDIA_TESLA_T4)), 1 of which can serve NVIDIA_TESLA_T4."));
     }
 
     void pickLanguage_data()
