@@ -193,12 +193,12 @@ private:
                     .arg(tierName, names.join(QStringLiteral(", "))));
             return false;
         }
-        // The reason is the machine catalog's text (resources/catalog/machines.json), in English.
+        // The reason is the machine catalog's text (resources/catalog/machines.json), translated with it.
         if (!tier->available)
-            //: %1 is a scale tier (BASIC_TPU), %2 the machine catalog's reason (English).
+            //: %1 is a scale tier (BASIC_TPU), %2 the machine catalog's reason.
             add(in("scaleTier"),
                 QCoreApplication::translate("Trainyard::JobValidation", "%1 is not available here: %2")
-                    .arg(tierName, tier->unavailableReason));
+                    .arg(tierName, translatedCatalogText(tier->unavailableReason)));
 
         const bool custom = tierName == Custom;
         const QList<RoleFields> all = roles();

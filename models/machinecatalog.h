@@ -97,6 +97,13 @@ struct HostCapacity {
     bool operator==(const HostCapacity&) const = default;
 };
 
+/// A text of the machine catalog resource (resources/catalog/machines.json: a scale tier's
+/// unavailableReason) in the language of the installed translator, context "Trainyard::MachineCatalog".
+/// The catalog's texts are listed for lupdate in machinecatalog.cpp, since lupdate does not read JSON;
+/// without a translator (the executor, trainyardctl) the English text comes back unchanged, as the API
+/// serves it.
+QString translatedCatalogText(const QString& text);
+
 class MachineCatalog {
 public:
     /// The catalog compiled into the resources (parsed once, thread-safe).

@@ -601,7 +601,7 @@ Der neueste Checkpoint (benannt durch die Statusdatei „checkpoint“)</transla
     </message>
     <message>
         <source>%1 is not available here: %2</source>
-        <extracomment>%1 is a scale tier (BASIC_TPU), %2 the machine catalog&apos;s reason (English).</extracomment>
+        <extracomment>%1 is a scale tier (BASIC_TPU), %2 the machine catalog&apos;s reason.</extracomment>
         <translation>%1 ist hier nicht verfügbar: %2</translation>
     </message>
     <message>
@@ -1100,6 +1100,13 @@ Der neueste Checkpoint (benannt durch die Statusdatei „checkpoint“)</transla
     <message>
         <source>%1 of %2 lines</source>
         <translation>%1 von %2 Zeilen</translation>
+    </message>
+</context>
+<context>
+    <name>Trainyard::MachineCatalog</name>
+    <message>
+        <source>Cloud TPUs exist only in Google Cloud; a workstation has none.</source>
+        <translation>Cloud TPUs gibt es nur in Google Cloud; eine Workstation hat keine.</translation>
     </message>
 </context>
 <context>

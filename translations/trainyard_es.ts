@@ -601,7 +601,7 @@ El punto de control más reciente (indicado por el archivo de estado «checkpoin
     </message>
     <message>
         <source>%1 is not available here: %2</source>
-        <extracomment>%1 is a scale tier (BASIC_TPU), %2 the machine catalog&apos;s reason (English).</extracomment>
+        <extracomment>%1 is a scale tier (BASIC_TPU), %2 the machine catalog&apos;s reason.</extracomment>
         <translation>%1 no está disponible aquí: %2</translation>
     </message>
     <message>
@@ -1100,6 +1100,13 @@ El punto de control más reciente (indicado por el archivo de estado «checkpoin
     <message>
         <source>%1 of %2 lines</source>
         <translation>%1 de %2 líneas</translation>
+    </message>
+</context>
+<context>
+    <name>Trainyard::MachineCatalog</name>
+    <message>
+        <source>Cloud TPUs exist only in Google Cloud; a workstation has none.</source>
+        <translation>Las Cloud TPU solo existen en Google Cloud; una estación de trabajo no tiene ninguna.</translation>
     </message>
 </context>
 <context>

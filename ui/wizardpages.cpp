@@ -954,7 +954,7 @@ void WizardComputePage::rebuildTiers()
                 text += QLatin1Char('\n') + describePlan(planCluster(in, catalog));
         }
         if (!available)
-            text += QLatin1Char('\n') + tr("Unavailable: %1").arg(reason);
+            text += QLatin1Char('\n') + tr("Unavailable: %1").arg(translatedCatalogText(reason));
         auto* button = new QToolButton(m_tierBox);
         button->setObjectName(QStringLiteral("tier_") + tier.name);
         button->setText(text);

@@ -241,6 +241,27 @@ private Q_SLOTS:
             QStringLiteral("El rol master solicita 1 x NVIDIA_TESLA_T4 por réplica (3 en total); este host tiene 1 GPU "
                            "(0: Tesla T4 (NVIDIA_TESLA_T4)); aptas para NVIDIA_TESLA_T4: 1."));
 
+        // The machine catalog's own texts (listed for lupdate in machinecatalog.cpp) are translated too.
+        int catalogTexts = 0;
+        for (const ScaleTierInfo& tier : MachineCatalog::builtin().scaleTiers()) {
+            if (tier.unavailableReason.isEmpty())
+                continue;
+            ++catalogTexts;
+            QVERIFY2(translatedCatalogText(tier.unavailableReason) != tier.unavailableReason,
+                qPrintable(QStringLiteral("not listed in machinecatalog.cpp or not translated: ") + tier.unavailableReason));
+        }
+        QVERIFY(catalogTexts > 0);
+        Job tpu = job;
+        tpu.trainingInput = TrainingInput();
+        tpu.trainingInput.pythonModule = QStringLiteral("trainer.task");
+        tpu.trainingInput.packageUris = { QStringLiteral("/tmp/trainer") };
+        tpu.trainingInput.scaleTier = QStringLiteral("BASIC_TPU");
+        v = validateJob(tpu, MachineCatalog::builtin(), host);
+        QVERIFY(!v.isEmpty());
+        QCOMPARE(v.first().description,
+            QStringLiteral("BASIC_TPU no está disponible aquí: ")
+                + translatedCatalogText(MachineCatalog::builtin().scaleTier(QStringLiteral("BASIC_TPU"))->unavailableReason));
+
         QCOMPARE(Translations::install(QCoreApplication::instance(), QStringLiteral("de")), QStringLiteral("de"));
         v = validateJob(job, MachineCatalog::builtin(), host);
         QCOMPARE(v.size(), 1);
@@ -258,6 +279,11 @@ private Q_SLOTS:
         QCOMPARE(v.first().description,
             QStringLiteral("The master asks for 1 x NVIDIA_TESLA_T4 per replica (3 in all); this host has 1 GPU (0: "
                            "Tesla T4 (NVIDIA_TESLA_T4)), 1 of which can serve NVIDIA_TESLA_T4."));
+        v = validateJob(tpu, MachineCatalog::builtin(), host);
+        QVERIFY(!v.isEmpty());
+        QCOMPARE(v.first().description,
+            QStringLiteral("BASIC_TPU is not available here: Cloud TPUs exist only in Google Cloud; a workstation has "
+                           "none."));
     }
 
     void pickLanguage_data()
