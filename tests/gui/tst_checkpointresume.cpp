@@ -11,6 +11,7 @@
 #include "checkpointmodels.h"
 #include "checkpointspanel.h"
 #include "executorconnection.h"
+#include "executorenvironment.h"
 #include "jobview.h"
 #include "mainwindow.h"
 #include "submitwizard.h"
@@ -83,14 +84,7 @@ private Q_SLOTS:
     void initTestCase()
     {
         QVERIFY(m_root.isValid());
-        for (const char* dir : { "run", "data", "config", "runs/resume_source" })
-            QVERIFY(QDir().mkpath(path(QLatin1String(dir))));
-        QFile::setPermissions(path(QStringLiteral("run")), QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
-        qputenv("XDG_RUNTIME_DIR", QFile::encodeName(path(QStringLiteral("run"))));
-        qputenv("XDG_DATA_HOME", QFile::encodeName(path(QStringLiteral("data"))));
-        qputenv("XDG_CONFIG_HOME", QFile::encodeName(path(QStringLiteral("config"))));
-        qputenv("TRAINYARD_EXECUTOR_BIN", TRAINYARD_EXECUTOR_BIN);
-        qunsetenv("TRAINYARD_EXECUTOR");
+        QVERIFY(Test::isolateExecutorEnvironment(m_root, { QStringLiteral("runs/resume_source") }));
         m_runs = QFileInfo(path(QStringLiteral("runs"))).canonicalFilePath();
         m_jobDir = m_runs + QStringLiteral("/resume_source");
         // The sample trainer's layout: the newest epoch is the one a start resumes from.
@@ -104,8 +98,7 @@ private Q_SLOTS:
     {
         for (const QString& dir : std::as_const(m_releases))
             release(dir);
-        for (qint64 pid : std::as_const(m_pids))
-            ::kill(pid_t(pid), SIGTERM);
+        Test::stopExecutors(m_pids);
     }
 
     void parseResumeLine()

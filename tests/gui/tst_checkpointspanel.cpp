@@ -8,6 +8,7 @@
 #include "checkpointmodels.h"
 #include "checkpointspanel.h"
 #include "executorconnection.h"
+#include "executorenvironment.h"
 #include "jobview.h"
 
 #include <QAbstractItemModelTester>
@@ -25,7 +26,6 @@
 #include <QTemporaryDir>
 #include <QTest>
 
-#include <csignal>
 
 using namespace Trainyard;
 
@@ -57,14 +57,7 @@ private Q_SLOTS:
     void initTestCase()
     {
         QVERIFY(m_root.isValid());
-        for (const char* dir : { "run", "data", "config", "jobdir" })
-            QVERIFY(QDir().mkpath(path(QLatin1String(dir))));
-        QFile::setPermissions(path(QStringLiteral("run")), QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
-        qputenv("XDG_RUNTIME_DIR", QFile::encodeName(path(QStringLiteral("run"))));
-        qputenv("XDG_DATA_HOME", QFile::encodeName(path(QStringLiteral("data"))));
-        qputenv("XDG_CONFIG_HOME", QFile::encodeName(path(QStringLiteral("config"))));
-        qputenv("TRAINYARD_EXECUTOR_BIN", TRAINYARD_EXECUTOR_BIN);
-        qunsetenv("TRAINYARD_EXECUTOR");
+        QVERIFY(Test::isolateExecutorEnvironment(m_root, { QStringLiteral("jobdir") }));
         m_jobDir = QFileInfo(path(QStringLiteral("jobdir"))).canonicalFilePath();
 
         const QDateTime t0 = QDateTime::currentDateTimeUtc().addSecs(-3600);
@@ -89,8 +82,7 @@ private Q_SLOTS:
         QFile release(m_jobDir + QStringLiteral("/release"));
         if (release.open(QIODevice::WriteOnly))
             release.close();
-        for (qint64 pid : std::as_const(m_pids))
-            ::kill(pid_t(pid), SIGTERM);
+        Test::stopExecutors(m_pids);
     }
 
     void browseLiveJob()

@@ -6,6 +6,7 @@
 
 #include "apiclient.h"
 #include "executorconnection.h"
+#include "executorenvironment.h"
 #include "joblistmodel.h"
 #include "jobview.h"
 #include "loglinestore.h"
@@ -40,20 +41,12 @@ private Q_SLOTS:
     void initTestCase()
     {
         QVERIFY(m_root.isValid());
-        for (const char* dir : { "run", "data", "config", "jobdir" })
-            QVERIFY(QDir().mkpath(path(QLatin1String(dir))));
-        QFile::setPermissions(path(QStringLiteral("run")), QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
-        qputenv("XDG_RUNTIME_DIR", QFile::encodeName(path(QStringLiteral("run"))));
-        qputenv("XDG_DATA_HOME", QFile::encodeName(path(QStringLiteral("data"))));
-        qputenv("XDG_CONFIG_HOME", QFile::encodeName(path(QStringLiteral("config"))));
-        qputenv("TRAINYARD_EXECUTOR_BIN", TRAINYARD_EXECUTOR_BIN);
-        qunsetenv("TRAINYARD_EXECUTOR");
+        QVERIFY(Test::isolateExecutorEnvironment(m_root, { QStringLiteral("jobdir") }));
     }
 
     void cleanupTestCase()
     {
-        for (qint64 pid : std::as_const(m_pids))
-            ::kill(pid_t(pid), SIGTERM);
+        Test::stopExecutors(m_pids);
     }
 
     void liveJobAndReconnect()

@@ -8,6 +8,7 @@
 
 #include "apiclient.h"
 #include "executorconnection.h"
+#include "executorenvironment.h"
 #include "jobview.h"
 #include "metricspanel.h"
 
@@ -32,7 +33,6 @@
 #include <QWheelEvent>
 
 #include <cmath>
-#include <csignal>
 
 using namespace Trainyard;
 
@@ -83,14 +83,7 @@ private Q_SLOTS:
     void initTestCase()
     {
         QVERIFY(m_root.isValid());
-        for (const char* dir : { "run", "data", "config", "jobdir", "out" })
-            QVERIFY(QDir().mkpath(path(QLatin1String(dir))));
-        QFile::setPermissions(path(QStringLiteral("run")), QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
-        qputenv("XDG_RUNTIME_DIR", QFile::encodeName(path(QStringLiteral("run"))));
-        qputenv("XDG_DATA_HOME", QFile::encodeName(path(QStringLiteral("data"))));
-        qputenv("XDG_CONFIG_HOME", QFile::encodeName(path(QStringLiteral("config"))));
-        qputenv("TRAINYARD_EXECUTOR_BIN", TRAINYARD_EXECUTOR_BIN);
-        qunsetenv("TRAINYARD_EXECUTOR");
+        QVERIFY(Test::isolateExecutorEnvironment(m_root, { QStringLiteral("jobdir"), QStringLiteral("out") }));
         m_jobDir = QFileInfo(path(QStringLiteral("jobdir"))).canonicalFilePath();
     }
 
@@ -99,8 +92,7 @@ private Q_SLOTS:
         QFile release(m_jobDir + QStringLiteral("/release"));
         if (release.open(QIODevice::WriteOnly))
             release.close();
-        for (qint64 pid : std::as_const(m_pids))
-            ::kill(pid_t(pid), SIGTERM);
+        Test::stopExecutors(m_pids);
     }
 
     void liveJob()

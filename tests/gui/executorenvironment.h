@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#pragma once
+
+// What the GUI tests that run a real executor share: XDG folders of their own, so that the executor the
+// console's ExecutorConnection starts has its own runtime dir (URL, token, lock), database and settings
+// and never meets the user's; and stopping the executors a test started.
+
+#include <QDir>
+#include <QFile>
+#include <QList>
+#include <QStringList>
+#include <QTemporaryDir>
+
+#include <csignal>
+
+namespace Trainyard::Test {
+
+/// Makes `root`/run (owner-only, as the XDG base directory spec requires of XDG_RUNTIME_DIR), `root`/data,
+/// `root`/config and each of `extraDirs` (relative to `root`), points XDG_RUNTIME_DIR, XDG_DATA_HOME and
+/// XDG_CONFIG_HOME at the first three, has clients start this build's executor (TRAINYARD_EXECUTOR_BIN,
+/// from the build) and forgets any TRAINYARD_EXECUTOR URL of the environment. Returns false when a folder
+/// cannot be made.
+inline bool isolateExecutorEnvironment(const QTemporaryDir& root, const QStringList& extraDirs = {})
+{
+    if (!root.isValid())
+        return false;
+    const QStringList dirs = QStringList { QStringLiteral("run"), QStringLiteral("data"), QStringLiteral("config") }
+        + extraDirs;
+    for (const QString& dir : dirs) {
+        if (!QDir().mkpath(root.filePath(dir)))
+            return false;
+    }
+    const QString run = root.filePath(QStringLiteral("run"));
+    if (!QFile::setPermissions(run, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner))
+        return false;
+    qputenv("XDG_RUNTIME_DIR", QFile::encodeName(run));
+    qputenv("XDG_DATA_HOME", QFile::encodeName(root.filePath(QStringLiteral("data"))));
+    qputenv("XDG_CONFIG_HOME", QFile::encodeName(root.filePath(QStringLiteral("config"))));
+    qputenv("TRAINYARD_EXECUTOR_BIN", TRAINYARD_EXECUTOR_BIN);
+    qunsetenv("TRAINYARD_EXECUTOR");
+    return true;
+}
+
+/// Sends SIGTERM to each executor a test started (their pids from ExecutorConnection::endpoint()); an
+/// executor stops its jobs' replicas before it exits.
+inline void stopExecutors(const QList<qint64>& pids)
+{
+    for (const qint64 pid : pids)
+        ::kill(pid_t(pid), SIGTERM);
+}
+
+} // namespace Trainyard::Test
