@@ -3,10 +3,13 @@
 
 // What the GUI tests that run a real executor share: XDG folders of their own, so that the executor the
 // console's ExecutorConnection starts has its own runtime dir (URL, token, lock), database and settings
-// and never meets the user's; and stopping the executors a test started.
+// and never meets the user's; fixture files placed in a job dir; releasing the test trainer's jobs; and
+// stopping the executors a test started.
 
+#include <QDateTime>
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QList>
 #include <QStringList>
 #include <QTemporaryDir>
@@ -38,6 +41,32 @@ inline bool isolateExecutorEnvironment(const QTemporaryDir& root, const QStringL
     qputenv("XDG_CONFIG_HOME", QFile::encodeName(root.filePath(QStringLiteral("config"))));
     qputenv("TRAINYARD_EXECUTOR_BIN", TRAINYARD_EXECUTOR_BIN);
     qunsetenv("TRAINYARD_EXECUTOR");
+    return true;
+}
+
+/// Copies `fixture` (a path under ../shared/fixtures) to `target`, making its folders, leaves the copy
+/// writable by its owner (the fixtures may be read-only) and, when `mtime` is valid, gives it that
+/// modification time (checkpoint lists sort by it). Returns false when any step fails.
+inline bool placeFixture(const QString& fixture, const QString& target, const QDateTime& mtime = {})
+{
+    if (!QDir().mkpath(QFileInfo(target).absolutePath())
+        || !QFile::copy(QStringLiteral(TRAINYARD_FIXTURES_DIR "/") + fixture, target))
+        return false;
+    QFile file(target);
+    if (!file.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner))
+        return false;
+    return !mtime.isValid()
+        || (file.open(QIODevice::ReadWrite) && file.setFileTime(mtime, QFileDevice::FileModificationTime));
+}
+
+/// Writes `jobDir`/release, the file the test trainers' long-running modules (consoletest.chatty) wait for
+/// before they exit. Returns false when it cannot be written.
+inline bool releaseJob(const QString& jobDir)
+{
+    QFile file(jobDir + QStringLiteral("/release"));
+    if (!file.open(QIODevice::WriteOnly))
+        return false;
+    file.close();
     return true;
 }
 

@@ -87,10 +87,7 @@ class TestCheckpointCompareView : public QObject {
 
     bool place(const QString& fixture, const QString& to)
     {
-        const QString target = m_jobDir + QLatin1Char('/') + to;
-        return QDir().mkpath(QFileInfo(target).absolutePath())
-            && QFile::copy(QStringLiteral(TRAINYARD_FIXTURES_DIR "/") + fixture, target)
-            && QFile::setPermissions(target, QFileDevice::ReadOwner | QFileDevice::WriteOwner);
+        return Test::placeFixture(fixture, m_jobDir + QLatin1Char('/') + to);
     }
 
     static QStringList shown(const QAbstractItemModel* proxy)
@@ -154,9 +151,7 @@ private Q_SLOTS:
 
     void cleanupTestCase()
     {
-        QFile release(m_jobDir + QStringLiteral("/release"));
-        if (release.open(QIODevice::WriteOnly))
-            release.close();
+        Test::releaseJob(m_jobDir);
         Test::stopExecutors(m_pids);
     }
 

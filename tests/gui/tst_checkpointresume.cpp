@@ -64,20 +64,7 @@ class TestCheckpointResume : public QObject {
 
     bool place(const QString& fixture, const QString& to, const QDateTime& mtime)
     {
-        const QString target = m_jobDir + QLatin1Char('/') + to;
-        if (!QDir().mkpath(QFileInfo(target).absolutePath())
-            || !QFile::copy(QStringLiteral(TRAINYARD_FIXTURES_DIR "/") + fixture, target))
-            return false;
-        QFile file(target);
-        return file.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner) && file.open(QIODevice::ReadWrite)
-            && file.setFileTime(mtime, QFileDevice::FileModificationTime);
-    }
-
-    static void release(const QString& jobDir)
-    {
-        QFile f(jobDir + QStringLiteral("/release"));
-        if (f.open(QIODevice::WriteOnly))
-            f.close();
+        return Test::placeFixture(fixture, m_jobDir + QLatin1Char('/') + to, mtime);
     }
 
 private Q_SLOTS:
@@ -97,7 +84,7 @@ private Q_SLOTS:
     void cleanupTestCase()
     {
         for (const QString& dir : std::as_const(m_releases))
-            release(dir);
+            Test::releaseJob(dir);
         Test::stopExecutors(m_pids);
     }
 
@@ -193,7 +180,7 @@ private Q_SLOTS:
 
         // Submitted, the new job resumes from the copy: epoch 1, in its own job dir. (The source job ends
         // first: the host runs one BASIC job at a time.)
-        release(m_jobDir);
+        Test::releaseJob(m_jobDir);
         QTRY_VERIFY_WITH_TIMEOUT(JobState::isFinal(connection.client()->getJobBlocking(job.jobId).value.state), 30000);
         m_releases << copy;
         QSignalSpy submitted(wizard, &SubmitWizard::jobSubmitted);
@@ -206,7 +193,7 @@ private Q_SLOTS:
             copy + QStringLiteral("/checkpoints/ckpt-epoch-1.pt"));
         QVERIFY(resumed->resumeLabel()->text().contains(QStringLiteral("checkpoints/ckpt-epoch-1.pt</b> (epoch 1)")));
         QVERIFY(QFileInfo::exists(copy)); // a submitted job keeps its copy
-        release(copy);
+        Test::releaseJob(copy);
 
         // Cancelling the wizard removes the unused copy.
         QVERIFY(window.selectJob(job.jobId));

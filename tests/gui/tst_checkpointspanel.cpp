@@ -40,13 +40,7 @@ class TestCheckpointsPanel : public QObject {
 
     bool place(const QString& fixture, const QString& to, const QDateTime& mtime)
     {
-        const QString target = m_jobDir + QLatin1Char('/') + to;
-        if (!QDir().mkpath(QFileInfo(target).absolutePath())
-            || !QFile::copy(QStringLiteral(TRAINYARD_FIXTURES_DIR "/") + fixture, target))
-            return false;
-        QFile file(target);
-        return file.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner) && file.open(QIODevice::ReadWrite)
-            && file.setFileTime(mtime, QFileDevice::FileModificationTime);
+        return Test::placeFixture(fixture, m_jobDir + QLatin1Char('/') + to, mtime);
     }
 
 public Q_SLOTS:
@@ -79,9 +73,7 @@ private Q_SLOTS:
     void cleanupTestCase()
     {
         QDesktopServices::unsetUrlHandler(QStringLiteral("file"));
-        QFile release(m_jobDir + QStringLiteral("/release"));
-        if (release.open(QIODevice::WriteOnly))
-            release.close();
+        Test::releaseJob(m_jobDir);
         Test::stopExecutors(m_pids);
     }
 
@@ -179,9 +171,7 @@ private Q_SLOTS:
         QCOMPARE(panel.selectedCheckpoint(), QStringLiteral("model.ckpt-100"));
 
         // When the job is final, refreshing stops.
-        QFile release(m_jobDir + QStringLiteral("/release"));
-        QVERIFY(release.open(QIODevice::WriteOnly));
-        release.close();
+        QVERIFY(Test::releaseJob(m_jobDir));
         Job final;
         auto isFinal = [&] {
             final = connection.client()->getJobBlocking(job.jobId).value;

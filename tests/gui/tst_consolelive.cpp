@@ -132,9 +132,7 @@ private Q_SLOTS:
         QVERIFY(logs->view()->followMode());
 
         // Let the replicas finish: the job succeeds, the stream ends.
-        QFile release(path(QStringLiteral("jobdir/release")));
-        QVERIFY(release.open(QIODevice::WriteOnly));
-        release.close();
+        QVERIFY(Test::releaseJob(path(QStringLiteral("jobdir"))));
         const int row = window.jobModel()->rowOf(job.jobId);
         QTRY_COMPARE_WITH_TIMEOUT(window.jobModel()->jobAt(row)->state, JobState::Succeeded, 60000);
         // The Overview's timeline was rebuilt: its last step says Succeeded, and no heading of the running

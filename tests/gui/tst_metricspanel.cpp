@@ -89,9 +89,7 @@ private Q_SLOTS:
 
     void cleanupTestCase()
     {
-        QFile release(m_jobDir + QStringLiteral("/release"));
-        if (release.open(QIODevice::WriteOnly))
-            release.close();
+        Test::releaseJob(m_jobDir);
         Test::stopExecutors(m_pids);
     }
 
@@ -322,9 +320,7 @@ private Q_SLOTS:
 
         // When the job is final the stream ends.
         QVERIFY(!panel.hasEnded());
-        QFile release(m_jobDir + QStringLiteral("/release"));
-        QVERIFY(release.open(QIODevice::WriteOnly));
-        release.close();
+        QVERIFY(Test::releaseJob(m_jobDir));
         Job final;
         auto isFinal = [&] {
             final = connection.client()->getJobBlocking(job.jobId).value;
