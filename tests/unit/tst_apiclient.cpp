@@ -16,7 +16,14 @@ using namespace Trainyard;
 namespace {
 
 /// Answers every request with `response`, written in pieces of `chunk` bytes, one piece per event-loop
-/// turn (so that the client sees many reads), then closes the connection.
+/// turn (so that the client sees many reads). A response framed by Content-Length is left for the client
+/// to close (its "Connection: close" says so), as the executor's framed answers are; only an unframed one
+/// (a Server-Sent Events stream) ends by the server closing the connection.
+///
+/// Closing right after a framed answer would race Qt's HTTP client: server and client share this thread,
+/// and when the answer and the close arrive before the client has moved from writing its request to
+/// waiting for the reply, QNetworkAccessManager treats the close as a dropped connection and sends an
+/// idempotent GET again (QHttpNetworkConnectionChannel::_q_error, RemoteHostClosedError while writing).
 class ScriptedServer : public QObject {
     Q_OBJECT
 public:
@@ -52,7 +59,9 @@ private:
         socket->write(response.mid(offset, n));
         socket->flush();
         if (offset + n >= response.size()) {
-            socket->disconnectFromHost();
+            const qsizetype headerEnd = response.indexOf("\r\n\r\n");
+            if (!response.left(headerEnd).contains("\r\nContent-Length: "))
+                socket->disconnectFromHost();
             return;
         }
         QTimer::singleShot(1, socket, [this, socket, offset, n]() { writeFrom(socket, offset + n); });
@@ -61,10 +70,15 @@ private:
     QTcpServer m_server;
 };
 
+/// An HTTP/1.1 response; framed by Content-Length unless it is an event stream, which, like the executor's,
+/// runs until the connection closes.
 QByteArray httpResponse(int status, const QByteArray& reason, const QByteArray& contentType, const QByteArray& body)
 {
-    return "HTTP/1.1 " + QByteArray::number(status) + ' ' + reason + "\r\nContent-Type: " + contentType
-        + "\r\nConnection: close\r\n\r\n" + body;
+    QByteArray head = "HTTP/1.1 " + QByteArray::number(status) + ' ' + reason + "\r\nContent-Type: " + contentType
+        + "\r\nConnection: close\r\n";
+    if (contentType != "text/event-stream")
+        head += "Content-Length: " + QByteArray::number(body.size()) + "\r\n";
+    return head + "\r\n" + body;
 }
 
 } // namespace
