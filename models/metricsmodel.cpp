@@ -29,7 +29,7 @@ QByteArray pythonRepr(double v, bool json = false)
 // ---------------------------------------------------------------------------------------------------
 // MetricSeriesData
 
-// Step, wall time and value columns (Formats::ScalarColumns: 16 bytes a point for float scalars) plus
+// Step, wall time and value columns (Formats::ScalarColumns: 12 to 16 bytes a point for float scalars) plus
 // the smoothed value (4 bytes, display only).
 struct MetricSeriesData::Chunk {
     Formats::ScalarColumns columns;

@@ -24,10 +24,11 @@ namespace Trainyard {
 
 /// One series' points, in arrival order, stored column by column in chunks of ChunkSize points.
 ///
-/// Per point: step, wall time and value as Formats::ScalarColumns keeps them (4 + 8 + 4 bytes for float
-/// scalars at ordinary steps, up to 8 + 8 + 8) and the smoothed value (4, display only). Full chunks are exactly sized, so a series of
-/// float scalars costs about 20 bytes per point, plus about 1 byte for the min/max summaries that make the
-/// per-pixel reduction O(pixels · log n) instead of O(n).
+/// Per point: step, wall time and value as Formats::ScalarColumns keeps them (0 + 8 + 4 bytes for float
+/// scalars at evenly spaced steps, 4 + 8 + 4 at other ordinary steps, up to 8 + 8 + 8) and the smoothed
+/// value (4, display only). Full chunks are exactly sized, so a series of float scalars costs 16 to 20
+/// bytes per point, plus about 1 byte for the min/max summaries that make the per-pixel reduction
+/// O(pixels · log n) instead of O(n).
 class MetricSeriesData {
 public:
     static constexpr int ChunkBits = 16;

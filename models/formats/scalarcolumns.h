@@ -22,10 +22,11 @@ struct ScalarPoint {
 };
 static_assert(sizeof(ScalarPoint) == 24, "ScalarPoint has no padding");
 
-/// Allocator of point columns: big blocks come straight from mmap with MAP_POPULATE on Linux, so
-/// the kernel maps all their pages in one call. Storing points touches fresh memory at 16 to 24
-/// bytes a point, and taking one page fault per 4 KiB instead cost more than decoding the records
-/// on the virtual machines this was measured on. Blocks below 128 KiB use malloc.
+/// Allocator of point columns. On Linux, blocks of 128 KiB and more are cut from 2 MiB-aligned
+/// mappings with transparent huge pages asked for (madvise(MADV_HUGEPAGE)), so storing points, which
+/// touches fresh memory at 16 to 24 bytes a point, takes one page fault per 2 MiB instead of one per
+/// 4 KiB; per-4 KiB faults cost more than decoding the records on the virtual machines this was
+/// measured on. Freed blocks go straight back to the system. Blocks below 128 KiB use malloc.
 template <typename T> struct PointChunkAllocator {
     using value_type = T;
     PointChunkAllocator() = default;
@@ -35,19 +36,22 @@ template <typename T> struct PointChunkAllocator {
     template <typename U> bool operator==(const PointChunkAllocator<U>&) const noexcept { return true; }
     static void* allocateChunkBytes(size_t bytes);
     static void freeChunkBytes(void* p, size_t bytes) noexcept;
-    /// Bytes of blocks currently mapped with mmap, for every T and thread together (malloc's
-    /// statistics do not see them).
+    /// Bytes of the blocks of 128 KiB and more currently handed out, for every T and thread together
+    /// (malloc's statistics do not see them).
     static size_t mappedBytes() noexcept;
 };
 
 /// Scalar points (step, wall time, value) in arrival order, stored column by column and compactly:
-/// - step: 4 bytes as an offset from the first step; 8 bytes for every point once one step does not
-///   fit (below the first step, or 2^32 or more above it),
+/// - step: nothing while the steps go up (or down) by one fixed stride, as a trainer that logs every
+///   N steps writes them; 4 bytes as an offset from the first step once they do not, as long as
+///   every step fits (not below the first step, less than 2^32 above it); else 8 bytes. A point that
+///   breaks the current form moves the column to the next one, rewriting the points already stored.
 /// - wall time: 8 bytes, exact,
 /// - value: 4 bytes while every value is exactly a float (event files' `simple_value` always is, NaN
 ///   included), else 8 bytes for every point.
-/// So a series of float scalars with ordinary steps costs 16 bytes a point. Used as the chunk of
-/// ScalarSeries (the reader's store) and of the Metrics tab's MetricSeriesData.
+/// So a series of float scalars at evenly spaced steps costs 12 bytes a point, at other ordinary
+/// steps 16. Used as the chunk of ScalarSeries (the reader's store) and of the Metrics tab's
+/// MetricSeriesData.
 class ScalarColumns {
 public:
     size_t size() const { return m_wall.size(); }
@@ -55,7 +59,19 @@ public:
     /// Reserves room for `n` points in every column (one allocation each, no later copies).
     void reserve(size_t n);
 
-    qint64 step(size_t j) const { return m_wideSteps ? m_stepWide[j] : m_stepBase + qint64(m_stepNarrow[j]); }
+    qint64 step(size_t j) const
+    {
+        switch (m_stepForm) {
+        case StepForm::Stride:
+            // Unsigned: append() checked this very sum, wrapping included, so it is exact.
+            return qint64(quint64(m_stepBase) + quint64(j) * m_stepStride);
+        case StepForm::Narrow:
+            return m_stepBase + qint64(m_stepNarrow[j]);
+        case StepForm::Wide:
+            break;
+        }
+        return m_stepWide[j];
+    }
     double wallTime(size_t j) const { return m_wall[j]; }
     double value(size_t j) const { return m_wideValues ? m_valueWide[j] : double(m_valueNarrow[j]); }
     ScalarPoint point(size_t j) const { return { step(j), wallTime(j), value(j) }; }
@@ -68,14 +84,23 @@ public:
 
     void append(qint64 step, double wallTime, double value)
     {
-        if (m_wall.empty())
-            m_stepBase = step;
-        // Compared as unsigned so that a huge difference cannot overflow.
-        const quint64 offset = quint64(step) - quint64(m_stepBase);
-        if (!m_wideSteps && step >= m_stepBase && offset <= std::numeric_limits<quint32>::max()) [[likely]]
-            m_stepNarrow.push_back(quint32(offset));
-        else
-            appendWideStep(step);
+        const size_t n = m_wall.size();
+        if (m_stepForm == StepForm::Stride) [[likely]] {
+            if (n == 0) [[unlikely]]
+                m_stepBase = step;
+            else if (n == 1) [[unlikely]]
+                m_stepStride = quint64(step) - quint64(m_stepBase);
+            else if (quint64(step) != quint64(m_stepBase) + quint64(n) * m_stepStride) [[unlikely]]
+                leaveStride();
+        }
+        if (m_stepForm != StepForm::Stride) {
+            // Compared as unsigned so that a huge difference cannot overflow.
+            const quint64 offset = quint64(step) - quint64(m_stepBase);
+            if (m_stepForm == StepForm::Narrow && step >= m_stepBase && offset <= std::numeric_limits<quint32>::max())
+                m_stepNarrow.push_back(quint32(offset));
+            else
+                appendWideStep(step);
+        }
         const float f = float(value);
         if (!m_wideValues && (double(f) == value || std::isnan(value))) [[likely]]
             m_valueNarrow.push_back(f);
@@ -89,13 +114,20 @@ public:
     /// Heap bytes held by the columns (their capacities).
     size_t memoryBytes() const;
 
+    /// Bytes a point's step takes now: 0 (one stride), 4 or 8.
+    int stepBytes() const { return m_stepForm == StepForm::Stride ? 0 : m_stepForm == StepForm::Narrow ? 4 : 8; }
+
 private:
+    enum class StepForm : quint8 { Stride, Narrow, Wide };
+    /// Writes the stored points' steps into the narrow column, or the wide one if one does not fit.
+    void leaveStride();
     void appendWideStep(qint64 step);
     void appendWideValue(double value);
 
     template <typename T> using Column = std::vector<T, PointChunkAllocator<T>>;
     qint64 m_stepBase = 0;
-    bool m_wideSteps = false;
+    quint64 m_stepStride = 0; ///< step(j) = base + j * stride, wrapping; meaningful from 2 points on
+    StepForm m_stepForm = StepForm::Stride;
     bool m_wideValues = false;
     Column<quint32> m_stepNarrow;
     Column<qint64> m_stepWide;

@@ -17,9 +17,10 @@
 namespace Trainyard::Formats {
 
 /// The points of one (run, tag) in arrival order (after restart purges), in ScalarColumns chunks
-/// of chunkPoints points (512 KiB for float scalars) so a long series never reallocates and copies
+/// of chunkPoints points (384 or 512 KiB for float scalars) so a long series never reallocates and copies
 /// itself, and its overhead stays below one chunk; the first chunk grows geometrically so short
-/// series stay small. Float scalars cost 16 bytes a point (see ScalarColumns).
+/// series stay small. Float scalars cost 12 bytes a point at evenly spaced steps and 16 at other
+/// ordinary steps (see ScalarColumns).
 class ScalarSeries {
 public:
     static constexpr qsizetype chunkPoints = 32768;

@@ -234,6 +234,7 @@ private Q_SLOTS:
     void sessionStartPurgesAllTags();
     void bigSyntheticFile();
     void compactColumns();
+    void chunkAllocator();
     void floatRepr_data();
     void floatRepr();
     void runDiscovery();
@@ -820,16 +821,72 @@ void TestEventFile::bigSyntheticFile()
 
 void TestEventFile::compactColumns()
 {
-    // Float scalars at ordinary steps: 4 + 8 + 4 bytes a point.
+    // Float scalars at evenly spaced steps: 0 + 8 + 4 bytes a point.
     ScalarSeries series;
     const qint64 points = 3 * ScalarSeries::chunkPoints + 5;
     for (qint64 i = 0; i < points; ++i)
-        series.append({ 1000 + i, 1.7e9 + double(i) * 0.25, double(float(i) * 0.5f) });
+        series.append({ 1000 + 10 * i, 1.7e9 + double(i) * 0.25, double(float(i) * 0.5f) });
     QCOMPARE(series.size(), points);
-    QCOMPARE(series.at(points - 1).step, 1000 + points - 1);
+    QCOMPARE(series.at(points - 1).step, 1000 + 10 * (points - 1));
+    QCOMPARE(series.at(12345).step, 1000 + 10 * 12345);
     QCOMPARE(series.at(12345).wallTime, 1.7e9 + 12345 * 0.25);
     QCOMPARE(series.at(12345).value, 12345 * 0.5);
-    QVERIFY(series.memoryBytes() <= size_t(points + ScalarSeries::chunkPoints) * 16 + 1024);
+    QVERIFY(series.memoryBytes() <= size_t(points + ScalarSeries::chunkPoints) * 12 + 1024);
+
+    // Steps that leave the stride (a skipped log call) keep 4-byte offsets: 16 bytes a point.
+    ScalarSeries uneven;
+    for (qint64 i = 0; i < points; ++i)
+        uneven.append({ 1000 + i + (i / 100) * 7 + (i % 3 == 0 ? 1 : 0), 1.7e9, 1.0 });
+    for (qint64 i : { qint64(0), qint64(1), qint64(2), qint64(99), qint64(100), qint64(12345), points - 1 })
+        QCOMPARE(uneven.at(i).step, 1000 + i + (i / 100) * 7 + (i % 3 == 0 ? 1 : 0));
+    QVERIFY(uneven.memoryBytes() <= size_t(points + ScalarSeries::chunkPoints) * 16 + 1024);
+    QVERIFY(uneven.memoryBytes() > size_t(points) * 16);
+
+    // The stride form: any fixed stride, negative and wrapping ones included, until a step breaks it;
+    // then the points already stored keep their steps in the 4- or 8-byte form.
+    const qint64 maxStep = std::numeric_limits<qint64>::max();
+    const qint64 minStep = std::numeric_limits<qint64>::min();
+    const QList<QList<qint64>> stepLists {
+        { 5, 5, 5, 5 },
+        { 100, 90, 80, 70, 60 },
+        { maxStep, minStep, maxStep, minStep },
+        { minStep, 0, minStep, 0 },
+        { 0, 1, 2, 3, 5, 6 },
+        { 7, 8, 9, 3, 4 },
+        { 0, 1, 2, maxStep, 4 },
+        { 0, qint64(1) << 40, qint64(2) << 40, 12 },
+        { 3 },
+        { 3, 9 },
+    };
+    for (const QList<qint64>& steps : stepLists) {
+        ScalarColumns c;
+        for (qsizetype i = 0; i < steps.size(); ++i) {
+            c.append(steps[i], double(i), double(i));
+            for (qsizetype j = 0; j <= i; ++j)
+                QCOMPARE(c.step(size_t(j)), steps[j]);
+        }
+    }
+    ScalarColumns strided;
+    for (qint64 i = 0; i < 10; ++i)
+        strided.append(50 + 5 * i, 0, 0);
+    QCOMPARE(strided.stepBytes(), 0);
+    strided.truncate(4);
+    strided.append(70, 0, 0); // continues the stride
+    QCOMPARE(strided.stepBytes(), 0);
+    QCOMPARE(strided.step(4), qint64(70));
+    strided.truncate(1);
+    strided.append(51, 0, 0); // a new stride from the one point left
+    strided.append(52, 0, 0);
+    QCOMPARE(strided.stepBytes(), 0);
+    QCOMPARE(strided.step(2), qint64(52));
+    strided.append(60, 0, 0);
+    QCOMPARE(strided.stepBytes(), 4);
+    QCOMPARE(strided.step(0), qint64(50));
+    QCOMPARE(strided.step(3), qint64(60));
+    strided.append(49, 0, 0);
+    QCOMPARE(strided.stepBytes(), 8);
+    QCOMPARE(strided.step(1), qint64(51));
+    QCOMPARE(strided.step(4), qint64(49));
 
     // A value that is not exactly a float, and a step below the chunk's first, switch that column of
     // that chunk to 8 bytes without changing a point already stored.
@@ -861,6 +918,43 @@ void TestEventFile::compactColumns()
     narrow.append(1, 0, 1.5);
     QVERIFY(!narrow.hasWideValues());
     QVERIFY(std::isnan(narrow.value(0)));
+}
+
+void TestEventFile::chunkAllocator()
+{
+    // Blocks from malloc (below 128 KiB), cut from the shared huge-page slabs (up to 8 MiB, so that
+    // several fill a 32 MiB slab and the next one starts a new slab), and mapped alone (above 8 MiB):
+    // each keeps what was written into it while the others are written and freed, in any order.
+    using Alloc = PointChunkAllocator<double>;
+    const size_t before = Alloc::mappedBytes();
+    const std::vector<size_t> counts { 1000, 16384, 32768, 32768 + 1, 400000, 1048576, 1048576, 1048576, 1048576,
+        1048576, 3000000, 5000000, 16384 };
+    std::vector<double*> blocks;
+    size_t large = 0;
+    for (size_t b = 0; b < counts.size(); ++b) {
+        double* p = Alloc().allocate(counts[b]);
+        QVERIFY(p);
+        QCOMPARE(reinterpret_cast<uintptr_t>(p) % alignof(double), uintptr_t(0));
+        for (size_t i = 0; i < counts[b]; ++i)
+            p[i] = double(b) * 1e7 + double(i);
+        blocks.push_back(p);
+        if (counts[b] * sizeof(double) >= 128 * 1024)
+            large += counts[b] * sizeof(double);
+    }
+    QCOMPARE(Alloc::mappedBytes() - before, large);
+    for (size_t b : { 3, 0, 7, 11, 5 }) {
+        Alloc().deallocate(blocks[b], counts[b]);
+        blocks[b] = nullptr;
+    }
+    for (size_t b = 0; b < counts.size(); ++b) {
+        if (!blocks[b])
+            continue;
+        for (size_t i = 0; i < counts[b]; i += 997)
+            QCOMPARE(blocks[b][i], double(b) * 1e7 + double(i));
+        QCOMPARE(blocks[b][counts[b] - 1], double(b) * 1e7 + double(counts[b] - 1));
+        Alloc().deallocate(blocks[b], counts[b]);
+    }
+    QCOMPARE(Alloc::mappedBytes(), before);
 }
 
 void TestEventFile::floatRepr_data()
