@@ -4,6 +4,7 @@
 #include <QtGlobal>
 
 #include <cstddef>
+#include <cstring>
 
 namespace Trainyard::Formats {
 
@@ -30,5 +31,42 @@ quint32 crc32cPortable(const char* data, size_t n, quint32 init = 0);
 quint32 crc32cHardware(const char* data, size_t n, quint32 init = 0);
 /// Whether this CPU has the SSE4.2 `crc32` instruction (x86-64 only; false elsewhere).
 bool crc32cHardwareAvailable();
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define TRAINYARD_CRC32C_SSE42 1
+/// The body of crc32cHardware(), for loops compiled for SSE4.2 that verify many short records
+/// (TfRecordReader): inlined there, it saves a call per CRC. Only call it from a function with
+/// `__attribute__((target("sse4.2")))` reached after crc32cHardwareAvailable() returned true.
+__attribute__((target("sse4.2"))) inline quint32 crc32cSse42(const char* data, size_t n, quint32 init = 0)
+{
+    // Unaligned 8-byte loads cost nothing extra on the cores that have SSE4.2, and TFRecord
+    // payloads start anywhere; a byte-wise alignment prologue would dominate short records.
+    unsigned long long l = init ^ 0xFFFFFFFFu;
+    const char* p = data;
+    const char* const end = data + n;
+    while (end - p >= 8) {
+        unsigned long long word;
+        std::memcpy(&word, p, 8);
+        l = __builtin_ia32_crc32di(l, word);
+        p += 8;
+    }
+    unsigned int c = static_cast<unsigned int>(l);
+    if (end - p >= 4) {
+        unsigned int word;
+        std::memcpy(&word, p, 4);
+        c = __builtin_ia32_crc32si(c, word);
+        p += 4;
+    }
+    if (end - p >= 2) {
+        unsigned short word;
+        std::memcpy(&word, p, 2);
+        c = __builtin_ia32_crc32hi(c, word);
+        p += 2;
+    }
+    if (p < end)
+        c = __builtin_ia32_crc32qi(c, static_cast<unsigned char>(*p));
+    return c ^ 0xFFFFFFFFu;
+}
+#endif
 
 } // namespace Trainyard::Formats

@@ -44,7 +44,46 @@ void TfRecordReader::addIssue(RecordIssue::Kind kind, qint64 offset, const QStri
     m_issues.push_back({ kind, offset, message });
 }
 
+namespace {
+struct PortableCrc {
+    static quint32 of(const char* data, size_t n) { return crc32c(data, n); }
+};
+#ifdef TRAINYARD_CRC32C_SSE42
+struct Sse42Crc {
+    __attribute__((target("sse4.2"))) static quint32 of(const char* data, size_t n)
+    {
+        return crc32cSse42(data, n);
+    }
+};
+#endif
+} // namespace
+
 TfRecordReader::Result TfRecordReader::next(const char** data, size_t* size)
+{
+#ifdef TRAINYARD_CRC32C_SSE42
+    static const bool sse42 = crc32cHardwareAvailable();
+    if (sse42) [[likely]]
+        return nextSse42(data, size);
+#endif
+    return nextVerified<PortableCrc>(data, size);
+}
+
+#ifdef TRAINYARD_CRC32C_SSE42
+// Compiled for SSE4.2 with everything inlined (flatten), so that Sse42Crc's instructions land in
+// the loop.
+__attribute__((target("sse4.2"), flatten)) TfRecordReader::Result TfRecordReader::nextSse42(
+    const char** data, size_t* size)
+{
+    return nextVerified<Sse42Crc>(data, size);
+}
+#else
+TfRecordReader::Result TfRecordReader::nextSse42(const char** data, size_t* size)
+{
+    return nextVerified<PortableCrc>(data, size);
+}
+#endif
+
+template <typename Crc> TfRecordReader::Result TfRecordReader::nextVerified(const char** data, size_t* size)
 {
     if (m_stopped)
         return Result::Stopped;
@@ -55,7 +94,7 @@ TfRecordReader::Result TfRecordReader::next(const char** data, size_t* size)
             const char* p = m_buffer.data() + m_begin;
             const qint64 at = offset();
             const quint64 length = qFromLittleEndian<quint64>(p);
-            if (unmaskCrc(readLe32(p + 8)) != crc32c(p, 8)) {
+            if (unmaskCrc(readLe32(p + 8)) != Crc::of(p, 8)) {
                 addIssue(RecordIssue::Kind::LengthCrc, at,
                     QStringLiteral("%1: record at offset %2: the CRC-32C of the length field does not match; the "
                                    "record framing is lost, reading stops here")
@@ -79,7 +118,7 @@ TfRecordReader::Result TfRecordReader::next(const char** data, size_t* size)
             if (avail >= total) {
                 const char* payload = p + headerSize;
                 m_begin += total;
-                if (unmaskCrc(readLe32(payload + length)) != crc32c(payload, size_t(length))) {
+                if (unmaskCrc(readLe32(payload + length)) != Crc::of(payload, size_t(length))) {
                     addIssue(RecordIssue::Kind::DataCrc, at,
                         QStringLiteral("%1: record at offset %2 (%3 bytes): the CRC-32C of the data does not match; "
                                        "record skipped")

@@ -80,6 +80,10 @@ public:
     void reportIssue(RecordIssue issue);
 
 private:
+    /// next() with the CRC-32C of `Crc::of(data, n)`; next() picks the SSE4.2 instantiation when
+    /// the CPU has the instruction, so the CRCs of short records are inlined instead of called.
+    template <typename Crc> Result nextVerified(const char** data, size_t* size);
+    Result nextSse42(const char** data, size_t* size);
     bool fill(size_t need);
     void addIssue(RecordIssue::Kind kind, qint64 offset, const QString& message);
 
