@@ -62,15 +62,4 @@ quint32 crc32c(const char* data, size_t n, quint32 init)
     return bestCrc(data, n, init);
 }
 
-quint32 maskCrc(quint32 crc)
-{
-    return ((crc >> 15) | (crc << 17)) + 0xa282ead8u;
-}
-
-quint32 unmaskCrc(quint32 masked)
-{
-    const quint32 rot = masked - 0xa282ead8u;
-    return (rot >> 17) | (rot << 15);
-}
-
 } // namespace Trainyard::Formats

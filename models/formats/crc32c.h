@@ -21,9 +21,16 @@ quint32 crc32c(const char* data, size_t n, quint32 init = 0);
 
 /// TFRecord's masked CRC (tensorflow/core/lib/hash/crc32c.h): rotate right by 15 bits and add
 /// 0xa282ead8. Stored CRCs are masked because CRCs of data that embed CRCs are weak.
-quint32 maskCrc(quint32 crc);
+inline quint32 maskCrc(quint32 crc)
+{
+    return ((crc >> 15) | (crc << 17)) + 0xa282ead8u;
+}
 /// Inverse of maskCrc().
-quint32 unmaskCrc(quint32 masked);
+inline quint32 unmaskCrc(quint32 masked)
+{
+    const quint32 rot = masked - 0xa282ead8u;
+    return (rot >> 17) | (rot << 15);
+}
 
 /// The portable implementation (Boost.CRC), exposed for tests and benchmarks.
 quint32 crc32cPortable(const char* data, size_t n, quint32 init = 0);
