@@ -54,15 +54,19 @@ public:
     static constexpr size_t slabBytes = size_t(32) << 20;
     static constexpr size_t maxSlabBlock = size_t(8) << 20;
 
-    void* allocate(size_t bytes)
+    /// Bytes actually mapped for a block of `bytes`: whole pages, and whole huge pages for a block
+    /// with a mapping of its own. allocate() and free() must agree on it.
+    static size_t mappedSize(size_t bytes)
     {
         const size_t rounded = (bytes + pageBytes - 1) & ~(pageBytes - 1);
-        if (rounded > maxSlabBlock) {
-            const size_t whole = (rounded + hugePageBytes - 1) & ~(hugePageBytes - 1);
-            char* p = mapHugeAligned(whole);
-            // The rest of the last huge page beyond `rounded` stays mapped until the block is freed.
-            return p;
-        }
+        return rounded > maxSlabBlock ? (rounded + hugePageBytes - 1) & ~(hugePageBytes - 1) : rounded;
+    }
+
+    void* allocate(size_t bytes)
+    {
+        const size_t rounded = mappedSize(bytes);
+        if (rounded > maxSlabBlock)
+            return mapHugeAligned(rounded);
         const std::lock_guard lock(m_mutex);
         if (m_left < rounded) {
             // The rest of the old slab is given back; blocks already cut from it stay mapped.
@@ -79,13 +83,7 @@ public:
         return p;
     }
 
-    static void free(void* p, size_t bytes) noexcept
-    {
-        size_t rounded = (bytes + pageBytes - 1) & ~(pageBytes - 1);
-        if (rounded > maxSlabBlock)
-            rounded = (rounded + hugePageBytes - 1) & ~(hugePageBytes - 1);
-        munmap(p, rounded);
-    }
+    static void free(void* p, size_t bytes) noexcept { munmap(p, mappedSize(bytes)); }
 
 private:
     std::mutex m_mutex;
