@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "eventfilereader.h"
 
+#include "scalarseriesstore.h"
+#include "tfrecordreader_p.h"
+
 #include <QDir>
 #include <QDirIterator>
 #include <QFileInfo>
@@ -433,7 +436,8 @@ Q_ALWAYS_INLINE bool readShortVarint(const std::uint8_t*& p, const std::uint8_t*
 // fraction of the general field loop of decodeEventRecord(). Returns false without touching the sink for
 // any other layout (or a varint longer than these need), which then takes the general path; so both paths
 // give the same result for every record this accepts (tests and fuzz_eventrecord check that).
-Q_ALWAYS_INLINE bool decodeSimpleScalarEvent(const std::uint8_t* p, size_t size, qint64 offset, ScalarSink& sink)
+template <typename Sink>
+Q_ALWAYS_INLINE bool decodeSimpleScalarEvent(const std::uint8_t* p, size_t size, qint64 offset, Sink& sink)
 {
     const std::uint8_t* const end = p + size;
     // wall_time 9 bytes, the summary's, value's and tag's field tags and lengths 2 each, simple_value 5
@@ -596,25 +600,62 @@ EventFileReader::EventFileReader(const QString& path)
 {
 }
 
-qint64 EventFileReader::readAvailable(ScalarSink& sink)
+// The reader's record loop, with the sink's type known so that a final sink's calls (ScalarRun's) are
+// direct and inlined, as is the CRC of `Crc`.
+template <typename Crc, typename Sink>
+Q_ALWAYS_INLINE qint64 EventFileReader::readRecords(TfRecordReader& records, Sink& sink)
 {
     qint64 count = 0;
-    const char* data;
-    size_t size;
-    while (m_records.next(&data, &size) == TfRecordReader::Result::Record) {
+    const char* data = nullptr;
+    size_t size = 0;
+    while (records.nextVerified<Crc>(&data, &size) == TfRecordReader::Result::Record) {
         ++count;
-        QString error;
-        if (!decodeEventRecord(data, size, m_records.recordOffset(), sink, &error)) {
-            m_records.reportIssue({ RecordIssue::Kind::BadRecord, m_records.recordOffset(),
-                QStringLiteral("%1: record at offset %2 (%3 bytes) passed its CRC checks but is not an Event: %4; "
-                               "record skipped")
-                    .arg(m_records.path())
-                    .arg(m_records.recordOffset())
-                    .arg(size)
-                    .arg(error) });
-        }
+        if (decodeSimpleScalarEvent(reinterpret_cast<const std::uint8_t*>(data), size, records.recordOffset(), sink))
+            [[likely]]
+            continue;
+        decodeGeneralOrReport(records, data, size, sink);
     }
     return count;
+}
+
+void EventFileReader::decodeGeneralOrReport(TfRecordReader& records, const char* data, size_t size, ScalarSink& sink)
+{
+    QString error;
+    if (Detail::decodeEventRecordGeneral(data, size, records.recordOffset(), sink, &error))
+        return;
+    records.reportIssue({ RecordIssue::Kind::BadRecord, records.recordOffset(),
+        QStringLiteral("%1: record at offset %2 (%3 bytes) passed its CRC checks but is not an Event: %4; "
+                       "record skipped")
+            .arg(records.path())
+            .arg(records.recordOffset())
+            .arg(size)
+            .arg(error) });
+}
+
+#ifdef TRAINYARD_CRC32C_SSE42
+template <typename Sink> __attribute__((target("sse4.2"))) qint64 EventFileReader::readSse42(Sink& sink)
+{
+    return readRecords<Detail::Sse42Crc>(m_records, sink);
+}
+#endif
+
+template <typename Sink> qint64 EventFileReader::read(Sink& sink)
+{
+#ifdef TRAINYARD_CRC32C_SSE42
+    static const bool sse42 = crc32cHardwareAvailable();
+    if (sse42) [[likely]]
+        return readSse42(sink);
+#endif
+    return readRecords<Detail::PortableCrc>(m_records, sink);
+}
+
+qint64 EventFileReader::readAvailable(ScalarSink& sink)
+{
+    // ScalarRun (the scalar store of this library) gets a loop of its own with its calls inlined; any
+    // other sink gets virtual calls.
+    if (auto* run = dynamic_cast<ScalarRun*>(&sink))
+        return read(*run);
+    return read(sink);
 }
 
 bool isEventFileName(const QString& fileName)

@@ -82,7 +82,7 @@ public:
     const float* narrowValues() const { return m_valueNarrow.data(); }
     const double* wideValues() const { return m_valueWide.data(); }
 
-    void append(qint64 step, double wallTime, double value)
+    Q_ALWAYS_INLINE void append(qint64 step, double wallTime, double value)
     {
         const size_t n = m_wall.size();
         if (m_stepForm == StepForm::Stride) [[likely]] {

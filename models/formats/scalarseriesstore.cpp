@@ -257,39 +257,21 @@ ScalarRun::ScalarRun(const QString& name)
 
 ScalarRun::~ScalarRun() = default;
 
-void ScalarRun::beginEvent(const EventInfo& event)
+void ScalarRun::purgeFromStep(qint64 step)
 {
-    m_purgeTagsOfEvent = false;
-    switch (event.kind) {
-    case EventInfo::Kind::Summary:
-        if (event.step < m_mostRecentStep)
-            m_purgeTagsOfEvent = true;
-        else
-            m_mostRecentStep = event.step;
-        break;
-    case EventInfo::Kind::SessionStart:
-        for (const auto& entry : m_entries)
-            m_purged += entry->series.removeFromStep(event.step);
-        m_mostRecentStep = event.step;
-        break;
-    default:
-        break;
-    }
+    for (const auto& entry : m_entries)
+        m_purged += entry->series.removeFromStep(step);
+    m_mostRecentStep = step;
 }
 
 ScalarRun::Entry& ScalarRun::entry(QByteArrayView tag)
 {
-    // Trainers write their tags in the same order at every step, so the tag after the previous one is
-    // most often the one that followed it last time; then the one just seen (one tag per event file).
-    auto matches = [&](const Entry* e) {
-        return e && e->tagUtf8.size() == tag.size()
-            && std::memcmp(e->tagUtf8.constData(), tag.data(), size_t(tag.size())) == 0;
-    };
+    // scalar() has tried the tag that followed the previous one last time; next most likely is the
+    // one just seen (one tag per event file).
+    auto matches = [&](const Entry* e) { return e && sameBytes(e->tagUtf8, tag); };
     Entry* const previous = m_lastEntry;
     Entry* found = nullptr;
-    if (previous && matches(previous->next)) {
-        found = previous->next;
-    } else if (matches(previous)) {
+    if (matches(previous)) {
         found = previous;
     } else if (m_entries.size() <= 8) {
         // A handful of tags is the common case: comparing them beats hashing the tag.
@@ -317,14 +299,6 @@ ScalarRun::Entry& ScalarRun::entry(QByteArrayView tag)
         previous->next = found;
     m_lastEntry = found;
     return *found;
-}
-
-void ScalarRun::scalar(QByteArrayView tag, qint64 step, double wallTime, double value)
-{
-    Entry& e = entry(tag);
-    if (m_purgeTagsOfEvent)
-        m_purged += e.series.removeFromStep(step);
-    e.series.append({ step, wallTime, value });
 }
 
 QStringList ScalarRun::tags() const

@@ -8,6 +8,7 @@
 #include <QStringList>
 
 #include <algorithm>
+#include <cstring>
 #include <limits>
 #include <memory>
 #include <string_view>
@@ -32,7 +33,7 @@ public:
     /// Largest step stored; std::numeric_limits<qint64>::min() when empty.
     qint64 maxStep() const { return m_maxStep; }
 
-    void append(const ScalarPoint& point)
+    Q_ALWAYS_INLINE void append(const ScalarPoint& point)
     {
         if (m_chunks.empty() || qsizetype(m_chunks.back().size()) == chunkPoints) [[unlikely]]
             startChunk();
@@ -81,8 +82,33 @@ public:
 
     QString name() const { return m_name; }
 
-    void beginEvent(const EventInfo& event) override;
-    void scalar(QByteArrayView tag, qint64 step, double wallTime, double value) override;
+    // Both are defined here so that EventFileReader::readAvailable(ScalarRun&) inlines them into its
+    // record loop; the rare cases (restarts, a tag other than the predicted one) are out of line.
+    Q_ALWAYS_INLINE void beginEvent(const EventInfo& event) override
+    {
+        m_purgeTagsOfEvent = false;
+        if (event.kind == EventInfo::Kind::Summary) [[likely]] {
+            if (event.step < m_mostRecentStep) [[unlikely]]
+                m_purgeTagsOfEvent = true;
+            else
+                m_mostRecentStep = event.step;
+        } else if (event.kind == EventInfo::Kind::SessionStart) {
+            purgeFromStep(event.step);
+        }
+    }
+    Q_ALWAYS_INLINE void scalar(QByteArrayView tag, qint64 step, double wallTime, double value) override
+    {
+        // Trainers write their tags in the same order at every step, so the tag is most often the one
+        // that followed the previous tag last time.
+        Entry* e = m_lastEntry ? m_lastEntry->next : nullptr;
+        if (e && sameBytes(e->tagUtf8, tag)) [[likely]]
+            m_lastEntry = e;
+        else
+            e = &entry(tag);
+        if (m_purgeTagsOfEvent) [[unlikely]]
+            m_purged += e->series.removeFromStep(step);
+        e->series.append({ step, wallTime, value });
+    }
 
     /// Tags in order of first appearance.
     QStringList tags() const;
@@ -101,7 +127,30 @@ private:
         ScalarSeries series;
         Entry* next = nullptr; ///< the entry whose point came after this one's last time
     };
+    /// The entry of `tag`, created when new; links it as the previous tag's successor.
     Entry& entry(QByteArrayView tag);
+    /// SessionLog START at `step`: every tag loses its points with step ≥ `step`.
+    void purgeFromStep(qint64 step);
+    /// Whether `stored` holds exactly the bytes of `tag`; inline word compares instead of a call to
+    /// memcmp for the short tags of training runs.
+    static bool sameBytes(const QByteArray& stored, QByteArrayView tag)
+    {
+        const size_t n = size_t(tag.size());
+        if (size_t(stored.size()) != n)
+            return false;
+        const char* a = stored.constData();
+        const char* b = tag.data();
+        if (n >= 8 && n <= 16) {
+            // Two overlapping 8-byte words cover the whole tag.
+            quint64 a0, b0, a1, b1;
+            std::memcpy(&a0, a, 8);
+            std::memcpy(&b0, b, 8);
+            std::memcpy(&a1, a + n - 8, 8);
+            std::memcpy(&b1, b + n - 8, 8);
+            return ((a0 ^ b0) | (a1 ^ b1)) == 0;
+        }
+        return std::memcmp(a, b, n) == 0;
+    }
 
     QString m_name;
     std::vector<std::unique_ptr<Entry>> m_entries;

@@ -2,6 +2,7 @@
 #include "tfrecordreader.h"
 
 #include "crc32c.h"
+#include "tfrecordreader_p.h"
 
 #include <QtEndian>
 
@@ -10,15 +11,10 @@
 namespace Trainyard::Formats {
 
 namespace {
-constexpr size_t headerSize = 12; // u64 length + u32 masked crc of the length
-constexpr size_t footerSize = 4; // u32 masked crc of the data
+using Detail::tfRecordFooterSize;
+using Detail::tfRecordHeaderSize;
 // Large reads keep syscalls rare; small enough that a live tail of a short file stays cheap.
 constexpr size_t readChunk = size_t(1) << 20;
-
-quint32 readLe32(const char* p)
-{
-    return qFromLittleEndian<quint32>(p);
-}
 } // namespace
 
 TfRecordReader::TfRecordReader(const QString& path)
@@ -44,20 +40,6 @@ void TfRecordReader::addIssue(RecordIssue::Kind kind, qint64 offset, const QStri
     m_issues.push_back({ kind, offset, message });
 }
 
-namespace {
-struct PortableCrc {
-    static quint32 of(const char* data, size_t n) { return crc32c(data, n); }
-};
-#ifdef TRAINYARD_CRC32C_SSE42
-struct Sse42Crc {
-    __attribute__((target("sse4.2"))) static quint32 of(const char* data, size_t n)
-    {
-        return crc32cSse42(data, n);
-    }
-};
-#endif
-} // namespace
-
 TfRecordReader::Result TfRecordReader::next(const char** data, size_t* size)
 {
 #ifdef TRAINYARD_CRC32C_SSE42
@@ -65,78 +47,55 @@ TfRecordReader::Result TfRecordReader::next(const char** data, size_t* size)
     if (sse42) [[likely]]
         return nextSse42(data, size);
 #endif
-    return nextVerified<PortableCrc>(data, size);
+    return nextVerified<Detail::PortableCrc>(data, size);
 }
 
 #ifdef TRAINYARD_CRC32C_SSE42
-// Compiled for SSE4.2 with everything inlined (flatten), so that Sse42Crc's instructions land in
-// the loop.
-__attribute__((target("sse4.2"), flatten)) TfRecordReader::Result TfRecordReader::nextSse42(
+// Compiled for SSE4.2, so that Sse42Crc's instructions are inlined into the loop.
+__attribute__((target("sse4.2"))) TfRecordReader::Result TfRecordReader::nextSse42(
     const char** data, size_t* size)
 {
-    return nextVerified<Sse42Crc>(data, size);
+    return nextVerified<Detail::Sse42Crc>(data, size);
 }
 #else
 TfRecordReader::Result TfRecordReader::nextSse42(const char** data, size_t* size)
 {
-    return nextVerified<PortableCrc>(data, size);
+    return nextVerified<Detail::PortableCrc>(data, size);
 }
 #endif
 
-template <typename Crc> TfRecordReader::Result TfRecordReader::nextVerified(const char** data, size_t* size)
+TfRecordReader::Result TfRecordReader::stopAtLengthCrc()
 {
-    if (m_stopped)
-        return Result::Stopped;
-    for (;;) {
-        const size_t avail = m_end - m_begin;
-        size_t need = headerSize;
-        if (avail >= headerSize) {
-            const char* p = m_buffer.data() + m_begin;
-            const qint64 at = offset();
-            const quint64 length = qFromLittleEndian<quint64>(p);
-            if (unmaskCrc(readLe32(p + 8)) != Crc::of(p, 8)) {
-                addIssue(RecordIssue::Kind::LengthCrc, at,
-                    QStringLiteral("%1: record at offset %2: the CRC-32C of the length field does not match; the "
-                                   "record framing is lost, reading stops here")
-                        .arg(m_path)
-                        .arg(at));
-                m_stopped = true;
-                return Result::Stopped;
-            }
-            if (length > maxRecordSize) {
-                addIssue(RecordIssue::Kind::TooLarge, at,
-                    QStringLiteral("%1: record at offset %2 claims %3 bytes, more than the %4 bytes this reader "
-                                   "accepts; reading stops here")
-                        .arg(m_path)
-                        .arg(at)
-                        .arg(length)
-                        .arg(maxRecordSize));
-                m_stopped = true;
-                return Result::Stopped;
-            }
-            const size_t total = headerSize + size_t(length) + footerSize;
-            if (avail >= total) {
-                const char* payload = p + headerSize;
-                m_begin += total;
-                if (unmaskCrc(readLe32(payload + length)) != Crc::of(payload, size_t(length))) {
-                    addIssue(RecordIssue::Kind::DataCrc, at,
-                        QStringLiteral("%1: record at offset %2 (%3 bytes): the CRC-32C of the data does not match; "
-                                       "record skipped")
-                            .arg(m_path)
-                            .arg(at)
-                            .arg(length));
-                    continue;
-                }
-                m_recordOffset = at;
-                *data = payload;
-                *size = size_t(length);
-                return Result::Record;
-            }
-            need = total;
-        }
-        if (!fill(need))
-            return m_ioFailed ? Result::Stopped : Result::End;
-    }
+    addIssue(RecordIssue::Kind::LengthCrc, offset(),
+        QStringLiteral("%1: record at offset %2: the CRC-32C of the length field does not match; the "
+                       "record framing is lost, reading stops here")
+            .arg(m_path)
+            .arg(offset()));
+    m_stopped = true;
+    return Result::Stopped;
+}
+
+TfRecordReader::Result TfRecordReader::stopAtTooLarge(quint64 length)
+{
+    addIssue(RecordIssue::Kind::TooLarge, offset(),
+        QStringLiteral("%1: record at offset %2 claims %3 bytes, more than the %4 bytes this reader "
+                       "accepts; reading stops here")
+            .arg(m_path)
+            .arg(offset())
+            .arg(length)
+            .arg(maxRecordSize));
+    m_stopped = true;
+    return Result::Stopped;
+}
+
+void TfRecordReader::skipAtDataCrc(qint64 at, quint64 length)
+{
+    addIssue(RecordIssue::Kind::DataCrc, at,
+        QStringLiteral("%1: record at offset %2 (%3 bytes): the CRC-32C of the data does not match; "
+                       "record skipped")
+            .arg(m_path)
+            .arg(at)
+            .arg(length));
 }
 
 bool TfRecordReader::fill(size_t need)
@@ -205,14 +164,14 @@ bool TfRecordReader::fill(size_t need)
 
 void appendTfRecord(QByteArray& out, const char* data, size_t size)
 {
-    char header[headerSize];
+    char header[tfRecordHeaderSize];
     qToLittleEndian<quint64>(quint64(size), header);
     qToLittleEndian<quint32>(maskCrc(crc32c(header, 8)), header + 8);
-    char footer[footerSize];
+    char footer[tfRecordFooterSize];
     qToLittleEndian<quint32>(maskCrc(crc32c(data, size)), footer);
-    out.append(header, qsizetype(headerSize));
+    out.append(header, qsizetype(tfRecordHeaderSize));
     out.append(data, qsizetype(size));
-    out.append(footer, qsizetype(footerSize));
+    out.append(footer, qsizetype(tfRecordFooterSize));
 }
 
 } // namespace Trainyard::Formats

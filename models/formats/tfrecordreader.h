@@ -80,10 +80,17 @@ public:
     void reportIssue(RecordIssue issue);
 
 private:
-    /// next() with the CRC-32C of `Crc::of(data, n)`; next() picks the SSE4.2 instantiation when
-    /// the CPU has the instruction, so the CRCs of short records are inlined instead of called.
+    friend class EventFileReader;
+    /// next() with the CRC-32C of `Crc::of(data, n)` (Detail::PortableCrc, Detail::Sse42Crc), defined
+    /// in tfrecordreader_p.h so that a reader's record loop can inline it; next() picks the SSE4.2
+    /// instantiation when the CPU has the instruction, so the CRCs of short records are inlined
+    /// instead of called.
     template <typename Crc> Result nextVerified(const char** data, size_t* size);
     Result nextSse42(const char** data, size_t* size);
+    // The rare outcomes of nextVerified(), out of its loop: report, then stop or skip the record.
+    Result stopAtLengthCrc();
+    Result stopAtTooLarge(quint64 length);
+    void skipAtDataCrc(qint64 at, quint64 length);
     bool fill(size_t need);
     void addIssue(RecordIssue::Kind kind, qint64 offset, const QString& message);
 

@@ -7,6 +7,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QHash>
 #include <QRandomGenerator>
 #include <QTemporaryDir>
 #include <QTest>
@@ -233,6 +234,7 @@ private Q_SLOTS:
     void restartAcrossFiles();
     void sessionStartPurgesAllTags();
     void bigSyntheticFile();
+    void runLoopAgreesWithSinkCalls();
     void compactColumns();
     void chunkAllocator();
     void floatRepr_data();
@@ -817,6 +819,165 @@ void TestEventFile::bigSyntheticFile()
     // Steps 2^32 and more apart from their chunk's first step take 8 bytes: 24 bytes a point plus at most
     // one partly filled chunk per series.
     QVERIFY(run.memoryBytes() < size_t(4 * steps) * 24 + 4 * size_t(ScalarSeries::chunkPoints) * 24 + 4096);
+}
+
+// ScalarRun behind the ScalarSink interface, so that EventFileReader takes its loop for other sinks
+// (virtual calls) instead of the one it inlines ScalarRun's calls into.
+class ForwardingSink final : public ScalarSink {
+public:
+    explicit ForwardingSink(ScalarSink& target)
+        : m_target(target)
+    {
+    }
+    void beginEvent(const EventInfo& event) override { m_target.beginEvent(event); }
+    void scalar(QByteArrayView tag, qint64 step, double wallTime, double value) override
+    {
+        m_target.scalar(tag, step, wallTime, value);
+    }
+
+private:
+    ScalarSink& m_target;
+};
+
+// TensorBoard's restart rules written out plainly over lists of rows: the reference for ScalarRun.
+class ReferenceRun final : public ScalarSink {
+public:
+    void beginEvent(const EventInfo& event) override
+    {
+        m_purgeTags = false;
+        if (event.kind == EventInfo::Kind::Summary) {
+            if (event.step < m_mostRecentStep)
+                m_purgeTags = true;
+            else
+                m_mostRecentStep = event.step;
+        } else if (event.kind == EventInfo::Kind::SessionStart) {
+            for (auto& rows : series)
+                purge(rows, event.step);
+            m_mostRecentStep = event.step;
+        }
+    }
+    void scalar(QByteArrayView tag, qint64 step, double wallTime, double value) override
+    {
+        const QByteArray key = tag.toByteArray();
+        if (!series.contains(key))
+            order.append(QString::fromUtf8(key));
+        QList<Row>& rows = series[key];
+        if (m_purgeTags)
+            purge(rows, step);
+        rows.append({ key, step, wallTime, value });
+    }
+    QStringList order;
+    QHash<QByteArray, QList<Row>> series;
+    qsizetype purged = 0;
+
+private:
+    void purge(QList<Row>& rows, qint64 step)
+    {
+        purged += rows.removeIf([step](const Row& row) { return row.step >= step; });
+    }
+    qint64 m_mostRecentStep = std::numeric_limits<qint64>::min();
+    bool m_purgeTags = false;
+};
+
+void TestEventFile::runLoopAgreesWithSinkCalls()
+{
+    // Every case ScalarRun's inlined calls take a branch of their own for: tags of 1 to 20 bytes that
+    // differ in one byte (word-wise compares at every length), tags in a changing order, more than
+    // eight tags (the hash index), steps going back (purges by tag), a SessionLog START (purge of
+    // every tag), tensor scalars and a record that is not an Event (the general decoder), over more
+    // than one buffer fill.
+    QByteArray bytes = fileVersionRecord();
+    QList<QByteArray> tags;
+    for (int length = 1; length <= 20; ++length) {
+        QByteArray tag(length, 'a');
+        tags.append(tag);
+        tag[length / 2] = 'b';
+        tags.append(tag);
+    }
+    quint32 random = 12345;
+    auto next = [&random] { return random = random * 1664525u + 1013904223u; };
+    qint64 step = 0;
+    for (int i = 0; i < 60000; ++i) {
+        // Mostly in a fixed order, sometimes the tag's twin instead (the predicted tag then has the
+        // right length and differs in one byte), sometimes any tag.
+        qsizetype index = i % tags.size();
+        if (const quint32 r = next() % 10; r == 0)
+            index ^= 1;
+        else if (r == 1)
+            index = qsizetype(next() % quint32(tags.size()));
+        const QByteArray& tag = tags.at(index);
+        if (i % 9973 == 500)
+            step -= 300; // a trainer resumed from an older checkpoint
+        if (i % 4001 == 2000) {
+            trainyard::tf::Event start;
+            start.set_step(step - 50);
+            start.set_wall_time(1.7e9 + i);
+            start.mutable_session_log()->set_status(trainyard::tf::SessionLog::START);
+            bytes += frame(start);
+        }
+        if (i % 1009 == 0) {
+            trainyard::tf::Event tensor;
+            tensor.set_step(step);
+            tensor.set_wall_time(1.7e9 + i);
+            auto* v = tensor.mutable_summary()->add_value();
+            v->set_tag(tag.constData());
+            v->mutable_tensor()->set_dtype(trainyard::tf::DT_DOUBLE);
+            v->mutable_tensor()->add_double_val(0.1 * i);
+            bytes += frame(tensor);
+        }
+        if (i % 20011 == 7) {
+            const QByteArray garbage("\x0a\xff\xff\xff\xff\x0f", 6);
+            appendTfRecord(bytes, garbage.constData(), size_t(garbage.size()));
+        }
+        bytes += frame(simpleEvent(step, 1.7e9 + i * 0.01, tag.constData(), float(next() % 1000) / 7.0f));
+        if (i % 3 == 0)
+            ++step;
+    }
+    QVERIFY(bytes.size() > 2 * 1024 * 1024);
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("events.out.tfevents.agree"));
+    QVERIFY(writeFile(path, bytes));
+
+    ScalarRun inlined(QStringLiteral("."));
+    EventFileReader direct(path);
+    const qint64 records = direct.readAvailable(inlined);
+    ScalarRun viaSink(QStringLiteral("."));
+    ForwardingSink forwarding(viaSink);
+    EventFileReader virtualCalls(path);
+    QCOMPARE(virtualCalls.readAvailable(forwarding), records);
+
+    ReferenceRun reference;
+    EventFileReader referenceReader(path);
+    QCOMPARE(referenceReader.readAvailable(reference), records);
+
+    QVERIFY(reference.purged > 1000);
+    QCOMPARE(inlined.purgedPoints(), reference.purged);
+    QCOMPARE(viaSink.purgedPoints(), reference.purged);
+    QCOMPARE(inlined.tags(), reference.order);
+    QCOMPARE(viaSink.tags(), reference.order);
+    QCOMPARE(reference.order.size(), tags.size());
+    for (const QString& tag : reference.order) {
+        const QList<Row>& expected = reference.series.value(tag.toUtf8());
+        for (const ScalarRun* run : { &inlined, &viaSink }) {
+            const ScalarSeries* series = run->series(tag);
+            QVERIFY(series);
+            QCOMPARE(series->size(), expected.size());
+            for (qsizetype j = 0; j < expected.size(); ++j) {
+                QCOMPARE(series->at(j).step, expected.at(j).step);
+                QCOMPARE(series->at(j).wallTime, expected.at(j).wallTime);
+                QCOMPARE(series->at(j).value, expected.at(j).value);
+            }
+        }
+    }
+    const std::vector<RecordIssue> issuesA = direct.takeIssues();
+    const std::vector<RecordIssue> issuesB = virtualCalls.takeIssues();
+    QCOMPARE(issuesA.size(), size_t(3));
+    QCOMPARE(issuesB.size(), issuesA.size());
+    for (size_t k = 0; k < issuesA.size(); ++k) {
+        QCOMPARE(issuesA[k].kind, RecordIssue::Kind::BadRecord);
+        QCOMPARE(issuesA[k].offset, issuesB[k].offset);
+        QCOMPARE(issuesA[k].message, issuesB[k].message);
+    }
 }
 
 void TestEventFile::compactColumns()
