@@ -123,12 +123,7 @@ public:
     {
         if (m_skipping)
             return;
-        const QByteArray key = tag.toByteArray();
-        int index = m_index.value(key, -1);
-        if (index < 0) {
-            index = m_batch.seriesIndex({ QStringLiteral("scalar"), m_run, QString::fromUtf8(key), {}, {} });
-            m_index.insert(key, index);
-        }
+        const int index = seriesIndex(tag);
         if (m_rule.purgeTagsOfEvent)
             m_batch.ops.push_back({ MetricBatch::Op::PurgeSeries, index, step, 0, 0 });
         m_batch.ops.push_back({ MetricBatch::Op::Append, index, step, wallTime, value });
@@ -136,10 +131,41 @@ public:
     }
 
 private:
+    struct Tag {
+        QByteArray utf8;
+        int series; ///< index in m_batch's series
+        int next = -1; ///< the m_tags entry whose scalar came after this one's last time
+    };
+
+    /// The batch's series index of `tag`. Trainers write their tags in the same order at every step,
+    /// so the tag is looked for first where the previous tag's successor was last time, then in a hash
+    /// by a view of the reader's bytes; only a new tag is copied (before, every scalar made a
+    /// QByteArray to look its tag up).
+    int seriesIndex(QByteArrayView tag)
+    {
+        const int predicted = m_last >= 0 ? m_tags[size_t(m_last)].next : -1;
+        int found = predicted >= 0 && m_tags[size_t(predicted)].utf8 == tag ? predicted : -1;
+        if (found < 0)
+            found = m_byTag.value(QByteArray::fromRawData(tag.data(), tag.size()), -1);
+        if (found < 0) {
+            const QByteArray utf8 = tag.toByteArray();
+            const int series = m_batch.seriesIndex({ QStringLiteral("scalar"), m_run, QString::fromUtf8(utf8), {}, {} });
+            found = int(m_tags.size());
+            m_tags.push_back({ utf8, series });
+            m_byTag.insert(utf8, found);
+        }
+        if (m_last >= 0)
+            m_tags[size_t(m_last)].next = found;
+        m_last = found;
+        return m_tags[size_t(found)].series;
+    }
+
     MetricBatch& m_batch;
     JobCollection::Rule& m_rule;
     QString m_run;
-    QHash<QByteArray, int> m_index;
+    std::vector<Tag> m_tags;
+    QHash<QByteArray, int> m_byTag; ///< index in m_tags
+    int m_last = -1;
     qint64 m_skipBefore = 0;
     bool m_skipping = false;
     qint64 m_appended = 0;
