@@ -1,0 +1,276 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// A stand-in for NVIDIA's libnvidia-ml.so.1, for tests on hosts without a GPU: the NVML entry points
+// that the executor's GPU inventory (gpuinventory.cpp) and GPU sampler (resourcesampler.cpp) load with
+// dlopen/dlsym, with the signatures, structure layouts, return codes and buffer-size protocol of the
+// NVML API reference (docs.nvidia.com/deploy/nvml-api; the layouts also match the bindings that
+// Debian's librust-nvml-wrapper-sys-dev generates from nvml.h). It reports made-up GPUs and, as the
+// processes "running on" GPU 0, the real processes of this host whose command line contains a
+// marker. It proves that our code drives NVML's protocol correctly; it cannot prove what a real
+// driver reports, which only a host with a GPU can.
+//
+// Read at every call, from the environment of the process that loaded it:
+//   FAKE_NVML_GPU_COUNT   GPUs (default 1), each "Tesla T4" with 16 GiB, UUID GPU-00000000-0000-0000-0000-00000000000<i>
+//   FAKE_NVML_MATCH       marker: processes whose /proc/<pid>/cmdline (NULs read as spaces) contains it
+//                         run on GPU 0; none when unset or empty
+//   FAKE_NVML_PROCESS_MEMORY  bytes each such process uses (default 314572800, 300 MiB)
+//   FAKE_NVML_SM_UTIL     SM utilisation % of each such process in its samples (default 37)
+//   FAKE_NVML_DEVICE_UTIL device utilisation % of nvmlDeviceGetUtilizationRates (default 55)
+//   FAKE_NVML_PHANTOMS    extra processes on GPU 0 with pids no host has (≥ 2^31), to make callers
+//                         grow their buffers (default 0)
+
+#include <dirent.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace {
+
+using nvmlReturn_t = int;
+constexpr nvmlReturn_t NVML_SUCCESS = 0;
+constexpr nvmlReturn_t NVML_ERROR_INVALID_ARGUMENT = 2;
+constexpr nvmlReturn_t NVML_ERROR_NOT_FOUND = 6;
+constexpr nvmlReturn_t NVML_ERROR_INSUFFICIENT_SIZE = 7;
+
+struct Device {
+    unsigned int index;
+};
+Device devices[8] = { { 0 }, { 1 }, { 2 }, { 3 }, { 4 }, { 5 }, { 6 }, { 7 } };
+
+struct nvmlProcessInfo_t { // nvmlProcessInfo_v2_t / nvmlProcessInfo_t of NVML 11 and 12
+    unsigned int pid;
+    unsigned long long usedGpuMemory;
+    unsigned int gpuInstanceId;
+    unsigned int computeInstanceId;
+};
+struct nvmlProcessUtilizationSample_t {
+    unsigned int pid;
+    unsigned long long timeStamp; // µs since the Unix epoch
+    unsigned int smUtil;
+    unsigned int memUtil;
+    unsigned int encUtil;
+    unsigned int decUtil;
+};
+struct nvmlUtilization_t {
+    unsigned int gpu;
+    unsigned int memory;
+};
+struct nvmlMemory_t {
+    unsigned long long total;
+    unsigned long long free;
+    unsigned long long used;
+};
+static_assert(sizeof(nvmlProcessInfo_t) == 24 && sizeof(nvmlProcessUtilizationSample_t) == 32);
+
+unsigned long long envNumber(const char* name, unsigned long long fallback)
+{
+    const char* v = std::getenv(name);
+    return v && *v ? std::strtoull(v, nullptr, 10) : fallback;
+}
+
+unsigned int gpuCount()
+{
+    const unsigned long long n = envNumber("FAKE_NVML_GPU_COUNT", 1);
+    return unsigned(n > 8 ? 8 : n);
+}
+
+bool validDevice(const Device* d)
+{
+    return d && d >= devices && d < devices + gpuCount();
+}
+
+/// Pids of this host's processes whose command line contains FAKE_NVML_MATCH.
+std::vector<unsigned int> matchedPids()
+{
+    std::vector<unsigned int> pids;
+    const char* marker = std::getenv("FAKE_NVML_MATCH");
+    if (!marker || !*marker)
+        return pids;
+    DIR* proc = opendir("/proc");
+    if (!proc)
+        return pids;
+    while (const dirent* entry = readdir(proc)) {
+        char* end = nullptr;
+        const unsigned long pid = std::strtoul(entry->d_name, &end, 10);
+        if (!end || *end || pid == 0)
+            continue;
+        const std::string path = std::string("/proc/") + entry->d_name + "/cmdline";
+        FILE* f = std::fopen(path.c_str(), "rb");
+        if (!f)
+            continue;
+        std::string cmdline;
+        char buffer[4096];
+        size_t got;
+        while ((got = std::fread(buffer, 1, sizeof buffer, f)) > 0)
+            cmdline.append(buffer, got);
+        std::fclose(f);
+        for (char& c : cmdline) {
+            if (c == '\0')
+                c = ' ';
+        }
+        if (cmdline.find(marker) != std::string::npos)
+            pids.push_back(unsigned(pid));
+    }
+    closedir(proc);
+    return pids;
+}
+
+/// The processes on `device`: the matched ones and the phantoms, on GPU 0 only.
+std::vector<nvmlProcessInfo_t> processesOn(const Device* device)
+{
+    std::vector<nvmlProcessInfo_t> list;
+    if (device->index != 0)
+        return list;
+    const unsigned long long memory = envNumber("FAKE_NVML_PROCESS_MEMORY", 300ULL << 20);
+    for (const unsigned int pid : matchedPids())
+        list.push_back({ pid, memory, 0xFFFFFFFFu, 0xFFFFFFFFu });
+    const unsigned long long phantoms = envNumber("FAKE_NVML_PHANTOMS", 0);
+    for (unsigned long long k = 0; k < phantoms; ++k)
+        list.push_back({ 0x80000000u + unsigned(k), memory, 0xFFFFFFFFu, 0xFFFFFFFFu });
+    return list;
+}
+
+} // namespace
+
+extern "C" {
+
+__attribute__((visibility("default"))) nvmlReturn_t nvmlInit_v2()
+{
+    return NVML_SUCCESS;
+}
+
+__attribute__((visibility("default"))) nvmlReturn_t nvmlShutdown()
+{
+    return NVML_SUCCESS;
+}
+
+__attribute__((visibility("default"))) const char* nvmlErrorString(nvmlReturn_t result)
+{
+    switch (result) {
+    case NVML_SUCCESS:
+        return "Success";
+    case NVML_ERROR_INVALID_ARGUMENT:
+        return "Invalid Argument";
+    case NVML_ERROR_NOT_FOUND:
+        return "Not Found";
+    case NVML_ERROR_INSUFFICIENT_SIZE:
+        return "Insufficient Size";
+    default:
+        return "Unknown Error";
+    }
+}
+
+__attribute__((visibility("default"))) nvmlReturn_t nvmlDeviceGetCount_v2(unsigned int* count)
+{
+    if (!count)
+        return NVML_ERROR_INVALID_ARGUMENT;
+    *count = gpuCount();
+    return NVML_SUCCESS;
+}
+
+__attribute__((visibility("default"))) nvmlReturn_t nvmlDeviceGetHandleByIndex_v2(unsigned int index, Device** device)
+{
+    if (!device || index >= gpuCount())
+        return NVML_ERROR_INVALID_ARGUMENT;
+    *device = &devices[index];
+    return NVML_SUCCESS;
+}
+
+__attribute__((visibility("default"))) nvmlReturn_t nvmlDeviceGetName(Device* device, char* name, unsigned int length)
+{
+    if (!validDevice(device) || !name)
+        return NVML_ERROR_INVALID_ARGUMENT;
+    const char text[] = "Tesla T4";
+    if (length < sizeof text)
+        return NVML_ERROR_INSUFFICIENT_SIZE;
+    std::memcpy(name, text, sizeof text);
+    return NVML_SUCCESS;
+}
+
+__attribute__((visibility("default"))) nvmlReturn_t nvmlDeviceGetUUID(Device* device, char* uuid, unsigned int length)
+{
+    if (!validDevice(device) || !uuid)
+        return NVML_ERROR_INVALID_ARGUMENT;
+    char text[64];
+    const int n = std::snprintf(text, sizeof text, "GPU-00000000-0000-0000-0000-00000000000%u", device->index);
+    if (length < unsigned(n) + 1)
+        return NVML_ERROR_INSUFFICIENT_SIZE;
+    std::memcpy(uuid, text, size_t(n) + 1);
+    return NVML_SUCCESS;
+}
+
+__attribute__((visibility("default"))) nvmlReturn_t nvmlDeviceGetMemoryInfo(Device* device, nvmlMemory_t* memory)
+{
+    if (!validDevice(device) || !memory)
+        return NVML_ERROR_INVALID_ARGUMENT;
+    unsigned long long used = 0;
+    for (const nvmlProcessInfo_t& p : processesOn(device))
+        used += p.usedGpuMemory;
+    memory->total = 16ULL << 30;
+    memory->used = used < memory->total ? used : memory->total;
+    memory->free = memory->total - memory->used;
+    return NVML_SUCCESS;
+}
+
+// "If infoCount is not large enough, NVML_ERROR_INSUFFICIENT_SIZE is returned and infoCount is set to the
+// required size" (nvmlDeviceGetComputeRunningProcesses, NVML API reference).
+__attribute__((visibility("default"))) nvmlReturn_t nvmlDeviceGetComputeRunningProcesses_v3(
+    Device* device, unsigned int* infoCount, nvmlProcessInfo_t* infos)
+{
+    if (!validDevice(device) || !infoCount)
+        return NVML_ERROR_INVALID_ARGUMENT;
+    const std::vector<nvmlProcessInfo_t> list = processesOn(device);
+    if (*infoCount < list.size()) {
+        *infoCount = unsigned(list.size());
+        return NVML_ERROR_INSUFFICIENT_SIZE;
+    }
+    if (!list.empty() && !infos)
+        return NVML_ERROR_INVALID_ARGUMENT;
+    std::memcpy(infos, list.data(), list.size() * sizeof(nvmlProcessInfo_t));
+    *infoCount = unsigned(list.size());
+    return NVML_SUCCESS;
+}
+
+// The size query with a null buffer answers NVML_ERROR_INSUFFICIENT_SIZE and the count; no samples
+// newer than lastSeenTimeStamp is NVML_ERROR_NOT_FOUND (nvmlDeviceGetProcessUtilization, NVML API
+// reference). Each call makes one fresh sample per process, stamped now.
+__attribute__((visibility("default"))) nvmlReturn_t nvmlDeviceGetProcessUtilization(Device* device,
+    nvmlProcessUtilizationSample_t* utilization, unsigned int* processSamplesCount,
+    unsigned long long lastSeenTimeStamp)
+{
+    if (!validDevice(device) || !processSamplesCount)
+        return NVML_ERROR_INVALID_ARGUMENT;
+    const auto now = static_cast<unsigned long long>(
+        std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::system_clock::now().time_since_epoch())
+            .count());
+    std::vector<nvmlProcessUtilizationSample_t> samples;
+    if (now > lastSeenTimeStamp) {
+        const unsigned int sm = unsigned(envNumber("FAKE_NVML_SM_UTIL", 37));
+        for (const nvmlProcessInfo_t& p : processesOn(device))
+            samples.push_back({ p.pid, now, sm, 10, 0, 0 });
+    }
+    if (samples.empty())
+        return NVML_ERROR_NOT_FOUND;
+    if (!utilization || *processSamplesCount < samples.size()) {
+        *processSamplesCount = unsigned(samples.size());
+        return NVML_ERROR_INSUFFICIENT_SIZE;
+    }
+    std::memcpy(utilization, samples.data(), samples.size() * sizeof(nvmlProcessUtilizationSample_t));
+    *processSamplesCount = unsigned(samples.size());
+    return NVML_SUCCESS;
+}
+
+__attribute__((visibility("default"))) nvmlReturn_t nvmlDeviceGetUtilizationRates(
+    Device* device, nvmlUtilization_t* utilization)
+{
+    if (!validDevice(device) || !utilization)
+        return NVML_ERROR_INVALID_ARGUMENT;
+    utilization->gpu = unsigned(envNumber("FAKE_NVML_DEVICE_UTIL", 55));
+    utilization->memory = 20;
+    return NVML_SUCCESS;
+}
+
+} // extern "C"

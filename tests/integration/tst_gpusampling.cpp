@@ -1,0 +1,231 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// The GPU paths of the executor on a host without a GPU: ctest puts tests/fakenvml's stand-in for
+// libnvidia-ml.so.1 on LD_LIBRARY_PATH (see that file for what it reports). Checked: the inventory sees
+// its GPUs; GpuSampler sums the memory and SM utilisation of a process tree's processes, grows its
+// buffer when NVML says it is too small, and tells "no GPU work" from "not measurable"; and a real
+// executor running a job that asked for a GPU reserves it (CUDA_VISIBLE_DEVICES) and serves the
+// replica's gpu_memory_bytes and gpu_utilization_percent series through the API. What a real driver
+// reports for a real GPU is not tested here.
+#include "apiclient.h"
+#include "gpuinventory.h"
+#include "resourcesampler.h"
+
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QScopeGuard>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <memory>
+
+using namespace Trainyard;
+
+namespace {
+constexpr double ProcessMemory = 300.0 * 1024 * 1024; // the stand-in's default per process
+constexpr double SmUtil = 37; // the stand-in's default per process
+const QString JobId = QStringLiteral("gpu_sampling_job");
+
+/// A `sleep` whose command line holds `marker` (the stand-in's FAKE_NVML_MATCH); killed on destruction.
+std::unique_ptr<QProcess> startSleep(const QString& seconds)
+{
+    auto p = std::make_unique<QProcess>();
+    p->start(QStringLiteral("sleep"), { seconds });
+    return p->waitForStarted() ? std::move(p) : nullptr;
+}
+} // namespace
+
+class TestGpuSampling : public QObject {
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_root;
+
+    QString path(const QString& rel) const { return m_root.filePath(rel); }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY2(qEnvironmentVariable("LD_LIBRARY_PATH").contains(QLatin1String("fakenvml")),
+            "run through ctest, which puts the NVML stand-in on LD_LIBRARY_PATH");
+        QVERIFY(m_root.isValid());
+    }
+
+    void inventorySeesTheGpus()
+    {
+        qputenv("FAKE_NVML_GPU_COUNT", "2");
+        const HostInventory host = detectHostInventory();
+        QCOMPARE(host.gpus.size(), 2);
+        for (int i = 0; i < 2; ++i) {
+            const GpuInfo& gpu = host.gpus.at(i);
+            QCOMPARE(gpu.index, i);
+            QCOMPARE(gpu.name, QStringLiteral("Tesla T4"));
+            QCOMPARE(gpu.acceleratorType, QStringLiteral("NVIDIA_TESLA_T4"));
+            QCOMPARE(gpu.memoryBytes, 16LL << 30);
+            QCOMPARE(gpu.uuid, QStringLiteral("GPU-00000000-0000-0000-0000-00000000000%1").arg(i));
+        }
+        qunsetenv("FAKE_NVML_GPU_COUNT");
+    }
+
+    void samplerSumsAProcessTree()
+    {
+        QString why;
+        const std::unique_ptr<GpuSampler> sampler = GpuSampler::open(&why);
+        QVERIFY2(sampler, qPrintable(why));
+        // Two processes on GPU 0 (their command lines hold the marker), one that is not.
+        qputenv("FAKE_NVML_MATCH", "4242.5");
+        const auto a = startSleep(QStringLiteral("4242.5"));
+        const auto b = startSleep(QStringLiteral("4242.5"));
+        const auto other = startSleep(QStringLiteral("4343.5"));
+        QVERIFY(a && b && other);
+
+        GpuSampler::Usage u = sampler->usage({ a->processId() }, { 0 });
+        QCOMPARE(u.memoryBytes, std::optional<double>(ProcessMemory));
+        QCOMPARE(u.utilizationPercent, std::optional<double>(SmUtil));
+
+        QTest::qWait(2); // the next samples are newer than the ones seen
+        u = sampler->usage({ a->processId(), b->processId(), other->processId() }, { 0 });
+        QCOMPARE(u.memoryBytes, std::optional<double>(2 * ProcessMemory));
+        QCOMPARE(u.utilizationPercent, std::optional<double>(2 * SmUtil));
+
+        // A replica with a GPU of its own and no process on it: measured, and zero.
+        QTest::qWait(2);
+        u = sampler->usage({ other->processId() }, { 0 });
+        QCOMPARE(u.memoryBytes, std::optional<double>(0));
+        QCOMPARE(u.utilizationPercent, std::optional<double>(0));
+        // Without a GPU and without GPU processes: nothing to report.
+        QTest::qWait(2);
+        u = sampler->usage({ other->processId() }, {});
+        QVERIFY(!u.memoryBytes);
+        QVERIFY(!u.utilizationPercent);
+
+        // 100 more processes than the sampler's first buffer holds: it asks again with a bigger one.
+        qputenv("FAKE_NVML_PHANTOMS", "100");
+        QTest::qWait(2);
+        u = sampler->usage({ a->processId(), b->processId() }, { 0 });
+        QCOMPARE(u.memoryBytes, std::optional<double>(2 * ProcessMemory));
+        QCOMPARE(u.utilizationPercent, std::optional<double>(2 * SmUtil));
+        qunsetenv("FAKE_NVML_PHANTOMS");
+
+        // ProcessTreeSampler finds the GPU process below the replica's own (a shell running it).
+        QProcess shell;
+        shell.start(QStringLiteral("/bin/sh"), { QStringLiteral("-c"), QStringLiteral("sleep 4242.5; exit 0") });
+        QVERIFY(shell.waitForStarted());
+        QTest::qWait(300); // the shell has started its child
+        ProcessTreeSampler trees;
+        ReplicaProcess replica;
+        replica.taskName = QStringLiteral("master-replica-0");
+        replica.pid = shell.processId();
+        replica.gpus = { 0 };
+        const QList<ResourceSample> samples = trees.sample({ replica }, sampler.get());
+        QCOMPARE(samples.size(), 1);
+        // The shell's command line holds the marker too: shell and sleep both count.
+        QCOMPARE(samples.first().gpuMemoryBytes, std::optional<double>(2 * ProcessMemory));
+        QCOMPARE(samples.first().gpuUtilizationPercent, std::optional<double>(2 * SmUtil));
+        shell.kill();
+        shell.waitForFinished();
+        qunsetenv("FAKE_NVML_MATCH");
+        for (QProcess* p : { a.get(), b.get(), other.get() }) {
+            p->kill();
+            p->waitForFinished();
+        }
+    }
+
+    void executorServesGpuSamples()
+    {
+        for (const char* d : { "run", "data", "config", "jobs" })
+            QVERIFY(QDir().mkpath(path(QLatin1String(d))));
+        QFile::setPermissions(
+            path(QStringLiteral("run")), QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("XDG_RUNTIME_DIR"), path(QStringLiteral("run")));
+        env.insert(QStringLiteral("XDG_DATA_HOME"), path(QStringLiteral("data")));
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"), path(QStringLiteral("config")));
+        env.remove(QStringLiteral("TRAINYARD_EXECUTOR"));
+        env.remove(QStringLiteral("TRAINYARD_TOKEN"));
+        // The replica runs `python -m tytest.sleeper`: that process is on GPU 0, its `sleep` child is not.
+        env.insert(QStringLiteral("FAKE_NVML_MATCH"), QStringLiteral("tytest.sleeper"));
+        QProcess executor;
+        executor.setProcessEnvironment(env);
+        executor.setProcessChannelMode(QProcess::ForwardedErrorChannel);
+        executor.start(QStringLiteral(TRAINYARD_EXECUTOR_BIN), { QStringLiteral("--grace-period"), QStringLiteral("2") });
+        QVERIFY(executor.waitForStarted());
+        const auto stop = qScopeGuard([&] {
+            executor.terminate();
+            if (!executor.waitForFinished(30000))
+                executor.kill();
+        });
+        const QString runtimeFile = path(QStringLiteral("run/trainyard/executor.json"));
+        QJsonObject runtime;
+        QElapsedTimer timer;
+        timer.start();
+        while (timer.elapsed() < 30000) {
+            QFile file(runtimeFile);
+            if (file.open(QIODevice::ReadOnly)) {
+                runtime = QJsonDocument::fromJson(file.readAll()).object();
+                if (runtime.value(QStringLiteral("pid")).toInteger() == executor.processId())
+                    break;
+            }
+            QTest::qWait(20);
+        }
+        QFile token(runtime.value(QStringLiteral("tokenFile")).toString());
+        QVERIFY(token.open(QIODevice::ReadOnly));
+        ApiClient client(QUrl(runtime.value(QStringLiteral("url")).toString()), token.readAll());
+
+        Job job;
+        job.jobId = JobId;
+        job.trainingInput.scaleTier = QStringLiteral("CUSTOM");
+        job.trainingInput.masterType = QStringLiteral("n1-standard-4");
+        job.trainingInput.masterConfig = ReplicaConfig {};
+        job.trainingInput.masterConfig->acceleratorConfig = AcceleratorConfig { 1, QStringLiteral("NVIDIA_TESLA_T4") };
+        job.trainingInput.packageUris = { QStringLiteral(TRAINYARD_SOURCE_DIR "/tests/integration/trainers/tytest") };
+        job.trainingInput.pythonModule = QStringLiteral("tytest.sleeper");
+        job.trainingInput.region = QStringLiteral("us-central1");
+        job.trainingInput.jobDir = path(QStringLiteral("jobs/") + JobId);
+        const ApiResult<Job> created = client.createJobBlocking(job);
+        QVERIFY2(created.ok(), qPrintable(created.error.summary()));
+
+        // The replica holds GPU 0, and its samples show the stand-in's figures for its process.
+        QTRY_VERIFY_WITH_TIMEOUT(
+            [&] {
+                const auto replicas = client.replicasBlocking(JobId);
+                return replicas.ok() && replicas.value.size() == 1 && replicas.value.first().gpus == QList<int> { 0 }
+                    && replicas.value.first().state == QLatin1String("RUNNING");
+            }(),
+            180000);
+        const QString memory = QStringLiteral("resource/master-replica-0/gpu_memory_bytes");
+        const QString utilization = QStringLiteral("resource/master-replica-0/gpu_utilization_percent");
+        QTRY_VERIFY_WITH_TIMEOUT(
+            [&] {
+                const auto page = client.metricPointsBlocking(JobId, memory);
+                return page.ok() && page.value.points.size() >= 3;
+            }(),
+            60000);
+        // Samples taken before `python` had replaced the replica's shell may miss it; later ones see it.
+        const QList<SeriesPoint> memoryPoints = client.metricPointsBlocking(JobId, memory).value.points;
+        QCOMPARE(memoryPoints.last().value, ProcessMemory);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            [&] {
+                const auto page = client.metricPointsBlocking(JobId, utilization);
+                return page.ok() && !page.value.points.isEmpty() && page.value.points.last().value == SmUtil;
+            }(),
+            30000);
+        for (const SeriesPoint& p : memoryPoints)
+            QVERIFY(p.value == ProcessMemory || p.value == 0);
+
+        const ApiResult<bool> cancelled = client.cancelJobBlocking(JobId);
+        QVERIFY2(cancelled.ok(), qPrintable(cancelled.error.summary()));
+        QTRY_VERIFY_WITH_TIMEOUT(
+            [&] {
+                const auto j = client.getJobBlocking(JobId);
+                return j.ok() && j.value.state == QLatin1String("CANCELLED");
+            }(),
+            60000);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestGpuSampling)
+#include "tst_gpusampling.moc"
