@@ -40,6 +40,8 @@ struct nvmlUtilization_t {
     unsigned int gpu;
     unsigned int memory;
 };
+// nvml.h's sizes on LP64 (padding after each leading `pid`).
+static_assert(sizeof(nvmlProcessInfo_t) == 24 && sizeof(nvmlProcessUtilizationSample_t) == 32);
 
 struct ProcStat {
     qint64 ppid = 0;

@@ -40,6 +40,8 @@ struct Device {
 };
 Device devices[8] = { { 0 }, { 1 }, { 2 }, { 3 }, { 4 }, { 5 }, { 6 }, { 7 } };
 
+// Declared again here rather than shared with the executor's copy (resourcesampler.cpp), so that a layout
+// mistake in one is not silently repeated in the other; both follow nvml.h.
 struct nvmlProcessInfo_t { // nvmlProcessInfo_v2_t / nvmlProcessInfo_t of NVML 11 and 12
     unsigned int pid;
     unsigned long long usedGpuMemory;

@@ -6,6 +6,7 @@
 // executor running a job that asked for a GPU reserves it (CUDA_VISIBLE_DEVICES) and serves the
 // replica's gpu_memory_bytes and gpu_utilization_percent series through the API. What a real driver
 // reports for a real GPU is not tested here.
+#include "../gui/executorenvironment.h"
 #include "apiclient.h"
 #include "gpuinventory.h"
 #include "resourcesampler.h"
@@ -136,16 +137,8 @@ private Q_SLOTS:
 
     void executorServesGpuSamples()
     {
-        for (const char* d : { "run", "data", "config", "jobs" })
-            QVERIFY(QDir().mkpath(path(QLatin1String(d))));
-        QFile::setPermissions(
-            path(QStringLiteral("run")), QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
+        QVERIFY(Test::isolateExecutorEnvironment(m_root, { QStringLiteral("jobs") }));
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.insert(QStringLiteral("XDG_RUNTIME_DIR"), path(QStringLiteral("run")));
-        env.insert(QStringLiteral("XDG_DATA_HOME"), path(QStringLiteral("data")));
-        env.insert(QStringLiteral("XDG_CONFIG_HOME"), path(QStringLiteral("config")));
-        env.remove(QStringLiteral("TRAINYARD_EXECUTOR"));
-        env.remove(QStringLiteral("TRAINYARD_TOKEN"));
         // The replica runs `python -m tytest.sleeper`: that process is on GPU 0, its `sleep` child is not.
         env.insert(QStringLiteral("FAKE_NVML_MATCH"), QStringLiteral("tytest.sleeper"));
         QProcess executor;
