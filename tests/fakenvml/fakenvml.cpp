@@ -4,14 +4,15 @@
 // dlopen/dlsym, with the signatures, structure layouts, return codes and buffer-size protocol of the
 // NVML API reference (docs.nvidia.com/deploy/nvml-api; the layouts also match the bindings that
 // Debian's librust-nvml-wrapper-sys-dev generates from nvml.h). It reports made-up GPUs and, as the
-// processes "running on" GPU 0, the real processes of this host whose command line contains a
-// marker. It proves that our code drives NVML's protocol correctly; it cannot prove what a real
-// driver reports, which only a host with a GPU can.
+// processes running on them, the real processes of this host whose command line contains a
+// marker, each on the GPU its CUDA_VISIBLE_DEVICES names. It proves that our code drives NVML's
+// protocol correctly; it cannot prove what a real driver reports, which only a host with a GPU can.
 //
 // Read at every call, from the environment of the process that loaded it:
 //   FAKE_NVML_GPU_COUNT   GPUs (default 1), each "Tesla T4" with 16 GiB, UUID GPU-00000000-0000-0000-0000-00000000000<i>
 //   FAKE_NVML_MATCH       marker: processes whose /proc/<pid>/cmdline (NULs read as spaces) contains it
-//                         run on GPU 0; none when unset or empty
+//                         run on the GPU of the first index in their CUDA_VISIBLE_DEVICES (GPU 0
+//                         without one); none when unset or empty
 //   FAKE_NVML_PROCESS_MEMORY  bytes each such process uses (default 314572800, 300 MiB)
 //   FAKE_NVML_SM_UTIL     SM utilisation % of each such process in its samples (default 37)
 //   FAKE_NVML_DEVICE_UTIL device utilisation % of nvmlDeviceGetUtilizationRates (default 55)
@@ -84,10 +85,47 @@ bool validDevice(const Device* d)
     return d && d >= devices && d < devices + gpuCount();
 }
 
-/// Pids of this host's processes whose command line contains FAKE_NVML_MATCH.
-std::vector<unsigned int> matchedPids()
+std::string readProcFile(const std::string& path)
 {
-    std::vector<unsigned int> pids;
+    std::string text;
+    FILE* f = std::fopen(path.c_str(), "rb");
+    if (!f)
+        return text;
+    char buffer[4096];
+    size_t got;
+    while ((got = std::fread(buffer, 1, sizeof buffer, f)) > 0)
+        text.append(buffer, got);
+    std::fclose(f);
+    return text;
+}
+
+/// The GPU a process uses: the first index of its CUDA_VISIBLE_DEVICES, as CUDA would number them; 0
+/// without one.
+unsigned int gpuOfProcess(const std::string& pid)
+{
+    const std::string environ = readProcFile("/proc/" + pid + "/environ");
+    const std::string key = "CUDA_VISIBLE_DEVICES=";
+    for (size_t at = 0; at < environ.size();) {
+        const size_t end = environ.find('\0', at);
+        const std::string entry = environ.substr(at, end == std::string::npos ? std::string::npos : end - at);
+        if (entry.compare(0, key.size(), key) == 0)
+            return unsigned(std::strtoul(entry.c_str() + key.size(), nullptr, 10));
+        if (end == std::string::npos)
+            break;
+        at = end + 1;
+    }
+    return 0;
+}
+
+struct Matched {
+    unsigned int pid;
+    unsigned int gpu;
+};
+
+/// This host's processes whose command line contains FAKE_NVML_MATCH, each with its GPU.
+std::vector<Matched> matchedProcesses()
+{
+    std::vector<Matched> pids;
     const char* marker = std::getenv("FAKE_NVML_MATCH");
     if (!marker || !*marker)
         return pids;
@@ -99,36 +137,29 @@ std::vector<unsigned int> matchedPids()
         const unsigned long pid = std::strtoul(entry->d_name, &end, 10);
         if (!end || *end || pid == 0)
             continue;
-        const std::string path = std::string("/proc/") + entry->d_name + "/cmdline";
-        FILE* f = std::fopen(path.c_str(), "rb");
-        if (!f)
-            continue;
-        std::string cmdline;
-        char buffer[4096];
-        size_t got;
-        while ((got = std::fread(buffer, 1, sizeof buffer, f)) > 0)
-            cmdline.append(buffer, got);
-        std::fclose(f);
+        std::string cmdline = readProcFile(std::string("/proc/") + entry->d_name + "/cmdline");
         for (char& c : cmdline) {
             if (c == '\0')
                 c = ' ';
         }
         if (cmdline.find(marker) != std::string::npos)
-            pids.push_back(unsigned(pid));
+            pids.push_back({ unsigned(pid), gpuOfProcess(entry->d_name) });
     }
     closedir(proc);
     return pids;
 }
 
-/// The processes on `device`: the matched ones and the phantoms, on GPU 0 only.
+/// The processes on `device`: the matched ones that use it, and on GPU 0 the phantoms.
 std::vector<nvmlProcessInfo_t> processesOn(const Device* device)
 {
     std::vector<nvmlProcessInfo_t> list;
+    const unsigned long long memory = envNumber("FAKE_NVML_PROCESS_MEMORY", 300ULL << 20);
+    for (const Matched& m : matchedProcesses()) {
+        if (m.gpu == device->index)
+            list.push_back({ m.pid, memory, 0xFFFFFFFFu, 0xFFFFFFFFu });
+    }
     if (device->index != 0)
         return list;
-    const unsigned long long memory = envNumber("FAKE_NVML_PROCESS_MEMORY", 300ULL << 20);
-    for (const unsigned int pid : matchedPids())
-        list.push_back({ pid, memory, 0xFFFFFFFFu, 0xFFFFFFFFu });
     const unsigned long long phantoms = envNumber("FAKE_NVML_PHANTOMS", 0);
     for (unsigned long long k = 0; k < phantoms; ++k)
         list.push_back({ 0x80000000u + unsigned(k), memory, 0xFFFFFFFFu, 0xFFFFFFFFu });

@@ -18,6 +18,7 @@
 #include <QJsonObject>
 #include <QProcess>
 #include <QScopeGuard>
+#include <QSet>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -36,6 +37,20 @@ std::unique_ptr<QProcess> startSleep(const QString& seconds)
     auto p = std::make_unique<QProcess>();
     p->start(QStringLiteral("sleep"), { seconds });
     return p->waitForStarted() ? std::move(p) : nullptr;
+}
+/// Whether the job's two replicas run, each holding one GPU, together GPUs 0 and 1.
+bool runningOnGpus01(ApiClient& client)
+{
+    const auto replicas = client.replicasBlocking(JobId);
+    if (!replicas.ok() || replicas.value.size() != 2)
+        return false;
+    QSet<int> gpus;
+    for (const ReplicaInfo& r : replicas.value) {
+        if (r.state != QLatin1String("RUNNING") || r.gpus.size() != 1)
+            return false;
+        gpus.insert(r.gpus.first());
+    }
+    return gpus == QSet<int> { 0, 1 };
 }
 } // namespace
 
@@ -141,6 +156,7 @@ private Q_SLOTS:
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         // The replica runs `python -m tytest.sleeper`: that process is on GPU 0, its `sleep` child is not.
         env.insert(QStringLiteral("FAKE_NVML_MATCH"), QStringLiteral("tytest.sleeper"));
+        env.insert(QStringLiteral("FAKE_NVML_GPU_COUNT"), QStringLiteral("2"));
         QProcess executor;
         executor.setProcessEnvironment(env);
         executor.setProcessChannelMode(QProcess::ForwardedErrorChannel);
@@ -174,6 +190,9 @@ private Q_SLOTS:
         job.trainingInput.masterType = QStringLiteral("n1-standard-4");
         job.trainingInput.masterConfig = ReplicaConfig {};
         job.trainingInput.masterConfig->acceleratorConfig = AcceleratorConfig { 1, QStringLiteral("NVIDIA_TESLA_T4") };
+        job.trainingInput.workerCount = 1;
+        job.trainingInput.workerType = QStringLiteral("n1-standard-4");
+        job.trainingInput.workerConfig = job.trainingInput.masterConfig;
         job.trainingInput.packageUris = { QStringLiteral(TRAINYARD_SOURCE_DIR "/tests/integration/trainers/tytest") };
         job.trainingInput.pythonModule = QStringLiteral("tytest.sleeper");
         job.trainingInput.region = QStringLiteral("us-central1");
@@ -181,33 +200,31 @@ private Q_SLOTS:
         const ApiResult<Job> created = client.createJobBlocking(job);
         QVERIFY2(created.ok(), qPrintable(created.error.summary()));
 
-        // The replica holds GPU 0, and its samples show the stand-in's figures for its process.
-        QTRY_VERIFY_WITH_TIMEOUT(
-            [&] {
-                const auto replicas = client.replicasBlocking(JobId);
-                return replicas.ok() && replicas.value.size() == 1 && replicas.value.first().gpus == QList<int> { 0 }
-                    && replicas.value.first().state == QLatin1String("RUNNING");
-            }(),
-            180000);
-        const QString memory = QStringLiteral("resource/master-replica-0/gpu_memory_bytes");
-        const QString utilization = QStringLiteral("resource/master-replica-0/gpu_utilization_percent");
-        QTRY_VERIFY_WITH_TIMEOUT(
-            [&] {
-                const auto page = client.metricPointsBlocking(JobId, memory);
-                return page.ok() && page.value.points.size() >= 3;
-            }(),
-            60000);
-        // Samples taken before `python` had replaced the replica's shell may miss it; later ones see it.
-        const QList<SeriesPoint> memoryPoints = client.metricPointsBlocking(JobId, memory).value.points;
-        QCOMPARE(memoryPoints.last().value, ProcessMemory);
-        QTRY_VERIFY_WITH_TIMEOUT(
-            [&] {
-                const auto page = client.metricPointsBlocking(JobId, utilization);
-                return page.ok() && !page.value.points.isEmpty() && page.value.points.last().value == SmUtil;
-            }(),
-            30000);
-        for (const SeriesPoint& p : memoryPoints)
-            QVERIFY(p.value == ProcessMemory || p.value == 0);
+        // Each replica holds a GPU of its own (the stand-in puts a process on the GPU its
+        // CUDA_VISIBLE_DEVICES names), and its samples show the stand-in's figures for its process only.
+        QTRY_VERIFY_WITH_TIMEOUT(runningOnGpus01(client), 180000);
+        const QStringList tasks { QStringLiteral("master-replica-0"), QStringLiteral("worker-replica-0") };
+        for (const QString& task : tasks) {
+            const QString memory = QStringLiteral("resource/%1/gpu_memory_bytes").arg(task);
+            const QString utilization = QStringLiteral("resource/%1/gpu_utilization_percent").arg(task);
+            QTRY_VERIFY_WITH_TIMEOUT(
+                [&] {
+                    const auto page = client.metricPointsBlocking(JobId, memory);
+                    return page.ok() && page.value.points.size() >= 3;
+                }(),
+                60000);
+            // Samples taken before `python` had replaced the replica's shell may miss it; later ones see it.
+            const QList<SeriesPoint> memoryPoints = client.metricPointsBlocking(JobId, memory).value.points;
+            QCOMPARE(memoryPoints.last().value, ProcessMemory);
+            for (const SeriesPoint& p : memoryPoints)
+                QVERIFY(p.value == ProcessMemory || p.value == 0);
+            QTRY_VERIFY_WITH_TIMEOUT(
+                [&] {
+                    const auto page = client.metricPointsBlocking(JobId, utilization);
+                    return page.ok() && !page.value.points.isEmpty() && page.value.points.last().value == SmUtil;
+                }(),
+                30000);
+        }
 
         const ApiResult<bool> cancelled = client.cancelJobBlocking(JobId);
         QVERIFY2(cancelled.ok(), qPrintable(cancelled.error.summary()));
