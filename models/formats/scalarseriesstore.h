@@ -82,8 +82,8 @@ public:
 
     QString name() const { return m_name; }
 
-    // Both are defined here so that EventFileReader::readAvailable(ScalarRun&) inlines them into its
-    // record loop; the rare cases (restarts, a tag other than the predicted one) are out of line.
+    // Both are defined here so that EventFileReader::readAvailable(), given a ScalarRun, inlines them into
+    // its record loop; the rare cases (restarts, a tag other than the predicted one) are out of line.
     Q_ALWAYS_INLINE void beginEvent(const EventInfo& event) override
     {
         m_purgeTagsOfEvent = false;
