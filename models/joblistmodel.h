@@ -61,6 +61,8 @@ public:
     /// Replaces the content with `jobs` (a full listing): changed rows get dataChanged, new jobs are
     /// inserted at the end, jobs that are no longer listed are removed.
     void setJobs(const QList<Job>& jobs);
+    /// The jobs as last set, in the order given.
+    const QList<Job>& jobs() const { return m_jobs; }
     /// Inserts or updates one job (an event).
     void updateJob(const Job& job);
     void removeJob(const QString& jobId);

@@ -13,6 +13,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QLocale>
+#include <QScrollBar>
 #include <QStyle>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -196,6 +197,32 @@ void LogPanel::showTask(const QString& taskName)
         i = m_task->findData(taskName);
     }
     m_task->setCurrentIndex(i);
+}
+
+void LogPanel::showFirstError(const QString& taskName)
+{
+    showTask(taskName);
+    applyFilter(); // now, not after the filter's typing delay
+    m_errorJumpTries = 0;
+    m_errorJump.disconnect(this);
+    connect(&m_errorJump, &QTimer::timeout, this, [this] {
+        if (tryShowFirstError() || ++m_errorJumpTries > 100)
+            m_errorJump.stop();
+    });
+    if (!tryShowFirstError())
+        m_errorJump.start(100);
+}
+
+bool LogPanel::tryShowFirstError()
+{
+    if (m_view->isFiltering() || m_view->rowCount() == 0)
+        return false;
+    m_view->setCurrentRow(0);
+    m_view->verticalScrollBar()->setValue(0);
+    const bool found = m_store->severity(m_view->lineAt(0)) >= LogSeverity::Error || m_view->nextError();
+    if (found)
+        m_view->setFocus(Qt::OtherFocusReason);
+    return found;
 }
 
 void LogPanel::applyFilter()

@@ -37,6 +37,10 @@ public:
     LogLineStore* store() const { return m_store.get(); }
     /// Shows one replica's lines ("worker-replica-1"); empty = all.
     void showTask(const QString& taskName);
+    /// Shows `taskName`'s lines (all when empty) with the first ERROR-or-worse line current and centred,
+    /// as soon as the lines have arrived (tries for up to 10 s; the stream replays a job's log from the
+    /// start). What the failure banner's "Show in Logs" does.
+    void showFirstError(const QString& taskName);
     /// True after the executor's `end` event (the job is final and every line arrived).
     bool hasEnded() const { return m_ended; }
 
@@ -52,6 +56,7 @@ private:
     void openStream();
     void onEntries(const QList<Trainyard::LogLine>& entries);
     void onStreamFinished();
+    bool tryShowFirstError();
     void applyFilter();
     void refreshTaskBox();
     void updateCount();
@@ -65,6 +70,8 @@ private:
     QTimer m_reopen;
     QTimer m_filterDelay;
     QString m_pendingTask;
+    QTimer m_errorJump; ///< retries showFirstError() until an error line is in the store
+    int m_errorJumpTries = 0;
 
     QComboBox* m_task;
     QComboBox* m_severity;

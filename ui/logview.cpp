@@ -8,9 +8,11 @@
 #include <QKeyEvent>
 #include <QPainter>
 #include <QScrollBar>
+#include <QTextLayout>
 #include <QtConcurrent>
 
 #include <algorithm>
+#include <cmath>
 
 namespace Trainyard {
 
@@ -248,6 +250,14 @@ qint64 LogView::topRow() const
     return verticalScrollBar()->value();
 }
 
+void LogView::setHighlighting(bool on)
+{
+    if (m_highlighting == on)
+        return;
+    m_highlighting = on;
+    viewport()->update();
+}
+
 int LogView::pageRows() const
 {
     return std::max(1, viewport()->height() / m_lineHeight);
@@ -255,10 +265,12 @@ int LogView::pageRows() const
 
 void LogView::updateMetrics()
 {
-    const QFontMetrics fm(font());
-    m_lineHeight = fm.height();
-    m_ascent = fm.ascent();
-    m_charWidth = std::max(1, fm.horizontalAdvance(QLatin1Char('M')));
+    const QFontMetricsF fm(font());
+    m_lineHeight = int(std::ceil(fm.height()));
+    m_ascent = int(std::ceil(fm.ascent()));
+    // Rounded up, so the fixed columns (time, severity, task) never overlap when the advance is fractional;
+    // messages are laid out by QTextLayout, not by this width.
+    m_charWidth = std::max(1, int(std::ceil(fm.horizontalAdvance(QLatin1Char('M')))));
 }
 
 void LogView::updateScrollRange()
@@ -473,53 +485,62 @@ void LogView::paintRows(QPainter* painter, const QRect& rect)
             continue;
         const QString visible = message.mid(firstChar, visibleChars);
         const int xVisible = xMessage + firstChar * m_charWidth;
+        QColor messageColor = text;
+        if (!selected && severity >= LogSeverity::Error)
+            messageColor = severityColor(severity, pal);
+        else if (!selected && severity == LogSeverity::Debug)
+            messageColor = severityColor(severity, pal);
+        // One layout for the whole visible run, highlighted spans as formats of it: the highlighted text
+        // advances exactly as the plain text does. Drawing each span at column × character width put
+        // spans up to a character left of where the text before them ended (fractional advances, fonts
+        // that are not quite monospace).
+        QTextLayout layout(visible, font(), viewport());
+        QList<QTextLayout::FormatRange> formats;
+        if (!selected && m_highlighting) {
+            for (const LogMessageHighlighter::Span& span : m_highlighter.spans(visible)) {
+                QTextLayout::FormatRange range;
+                range.start = span.start;
+                range.length = span.length;
+                range.format.setForeground(span.color);
+                formats << range;
+            }
+        }
+        layout.setFormats(formats);
+        QTextOption option;
+        option.setWrapMode(QTextOption::NoWrap);
+        layout.setTextOption(option);
+        layout.beginLayout();
+        QTextLine textLine = layout.createLine();
+        layout.endLayout();
+        if (!textLine.isValid())
+            continue;
         if (!selected && !m_filter.text.isEmpty() && m_matcher && m_matcher->isValid()) {
-            // Mark filter matches inside the visible part.
+            // Mark filter matches inside the visible part, at the layout's own positions.
+            auto mark = [&](qsizetype from, qsizetype length) {
+                const qreal left = textLine.cursorToX(int(from));
+                const qreal right = textLine.cursorToX(int(from + length));
+                painter->fillRect(QRectF(xVisible + left, y, right - left, m_lineHeight), matchBackground);
+            };
             if (m_filter.regex) {
                 QRegularExpression re(m_filter.text, QRegularExpression::CaseInsensitiveOption);
                 auto it = re.globalMatch(visible);
                 while (it.hasNext()) {
                     const auto m = it.next();
                     if (m.capturedLength() > 0)
-                        painter->fillRect(xVisible + int(m.capturedStart()) * m_charWidth, y,
-                            int(m.capturedLength()) * m_charWidth, m_lineHeight, matchBackground);
+                        mark(m.capturedStart(), m.capturedLength());
                 }
             } else {
                 qsizetype from = 0;
                 while ((from = visible.indexOf(m_filter.text, from, Qt::CaseInsensitive)) >= 0) {
-                    painter->fillRect(xVisible + int(from) * m_charWidth, y, int(m_filter.text.size()) * m_charWidth,
-                        m_lineHeight, matchBackground);
+                    mark(from, m_filter.text.size());
                     from += m_filter.text.size();
                 }
             }
         }
-        QColor messageColor = text;
-        if (!selected && severity >= LogSeverity::Error)
-            messageColor = severityColor(severity, pal);
-        else if (!selected && severity == LogSeverity::Debug)
-            messageColor = severityColor(severity, pal);
         painter->setPen(messageColor);
-        if (selected) {
-            painter->drawText(xVisible, baseline, visible);
-            continue;
-        }
-        // Plain runs in the line's colour, highlighted runs in theirs (a monospace font: one column a
-        // character).
-        int done = 0;
-        const QList<LogMessageHighlighter::Span> spans = m_highlighter.spans(visible);
-        for (const LogMessageHighlighter::Span& span : spans) {
-            if (span.start > done) {
-                painter->setPen(messageColor);
-                painter->drawText(xVisible + done * m_charWidth, baseline, visible.mid(done, span.start - done));
-            }
-            painter->setPen(span.color);
-            painter->drawText(xVisible + span.start * m_charWidth, baseline, visible.mid(span.start, span.length));
-            done = span.start + span.length;
-        }
-        if (done < visible.size()) {
-            painter->setPen(messageColor);
-            painter->drawText(xVisible + done * m_charWidth, baseline, visible.mid(done));
-        }
+        // QTextLine::draw puts the line's top at the point given; the row's baseline is y + m_ascent.
+        textLine.setPosition(QPointF(0, 0));
+        textLine.draw(painter, QPointF(xVisible, baseline - textLine.ascent()));
     }
     if (m_cursor >= top && m_cursor < top + pageRows() + 1 && hasFocus()) {
         painter->setPen(QPen(pal.color(QPalette::Highlight), 1, Qt::DotLine));

@@ -31,6 +31,10 @@ public:
 
     /// What colours the messages ("KSyntaxHighlighting: …" or "built-in").
     QString highlighterName() const { return m_highlighter.backendName(); }
+    /// Colours numbers, strings and paths inside messages (on by default). Off, messages are drawn in
+    /// their line's colour only, at exactly the same positions.
+    void setHighlighting(bool on);
+    bool highlighting() const { return m_highlighting; }
 
     /// The store to show (not owned; must outlive the view or be replaced first).
     void setStore(LogLineStore* store);
@@ -125,6 +129,7 @@ private:
     int m_ascent = 12;
     int m_charWidth = 8;
     int m_taskColumnChars = 16;
+    bool m_highlighting = true;
     LogMessageHighlighter m_highlighter; ///< colours inside messages (KF6 or built-in)
 };
 

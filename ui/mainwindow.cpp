@@ -211,9 +211,21 @@ void MainWindow::buildActions()
 void MainWindow::openSubmitWizard(const Job& base)
 {
     SubmitWizard* wizard = createSubmitWizard();
-    if (!(base == Job {})) {
+    if (base == Job {}) {
+        // A draft kept when the wizard was last closed unsubmitted.
+        if (const std::optional<Job> draft = SubmitWizard::loadDraft()) {
+            wizard->loadJob(*draft);
+            showMessage(tr("Restored the job draft you kept (%1). Cancel and Discard to start over.")
+                            .arg(draft->jobId.isEmpty() ? tr("no job ID yet") : draft->jobId),
+                10000);
+        }
+    } else {
         wizard->loadJob(base);
         wizard->jobPage()->jobIdEdit()->setText(wizard->jobPage()->suggestedId(QDateTime::currentDateTime()));
+        // A fresh folder, not the old job's: reusing it made the new job silently resume the old run.
+        if (!base.trainingInput.jobDir.isEmpty())
+            wizard->outputPage()->proposeFreshJobDir();
+        wizard->markUnmodified(); // closing a copy the user did not touch asks nothing
     }
     wizard->open();
 }
@@ -237,6 +249,7 @@ SubmitWizard* MainWindow::createSubmitWizard()
 {
     auto* wizard = new SubmitWizard(m_connection ? m_connection->client() : nullptr, this);
     wizard->setAttribute(Qt::WA_DeleteOnClose);
+    wizard->setKnownJobs(m_model->jobs());
     connect(wizard, &SubmitWizard::jobSubmitted, this, [this](const Job& job) {
         // The list learns of the job at its next poll: select it then, and show its replicas.
         const QString id = job.jobId;
@@ -336,14 +349,28 @@ void MainWindow::showHost(const HostStatus& host)
 {
     const QLocale locale;
     const double memoryGb = double(host.memoryBytes) / 1e9;
-    m_hostLabel->setText(tr("Host: %1 / %2 vCPUs, %3 / %4 GB, %5 / %6 GPUs · %7 running, %8 queued")
-                             .arg(host.vcpusInUse)
-                             .arg(host.cpus)
-                             .arg(locale.toString(host.memoryGbInUse, 'f', 1), locale.toString(memoryGb, 'f', 1))
-                             .arg(host.gpusInUse.size())
-                             .arg(host.gpus.size())
+    // A part in use beyond what the host has is coloured, and the tooltip says what that means: the executor
+    // starts a job alone on the host whatever it asks for, so "12 / 2 vCPUs" is possible and worth a warning.
+    auto part = [](const QString& text, bool over) {
+        return over ? QStringLiteral("<span style=\"color:#c64600\"><b>%1</b></span>").arg(text.toHtmlEscaped())
+                    : text.toHtmlEscaped();
+    };
+    const bool cpuOver = host.vcpusInUse > host.cpus;
+    const bool memoryOver = host.memoryGbInUse > memoryGb;
+    m_hostLabel->setText(tr("Host: %1, %2, %3 · %4 running, %5 queued")
+                             .arg(part(tr("%1 / %2 vCPUs").arg(host.vcpusInUse).arg(host.cpus), cpuOver),
+                                 part(tr("%1 / %2 GB")
+                                          .arg(locale.toString(host.memoryGbInUse, 'f', 1),
+                                              locale.toString(memoryGb, 'f', 1)),
+                                     memoryOver),
+                                 part(tr("%1 / %2 GPUs").arg(host.gpusInUse.size()).arg(host.gpus.size()), false))
                              .arg(host.runningJobs)
                              .arg(host.queuedJobs));
+    m_hostLabel->setProperty("oversubscribed", cpuOver || memoryOver);
+    m_hostLabel->setToolTip(cpuOver || memoryOver
+            ? tr("Running jobs reserve more than this host has: their replicas share the host's CPUs and memory, "
+                 "run slower than their machine types promise, and may be killed if memory runs out.")
+            : tr("What running jobs reserve of this host (machine types' vCPUs and memory, GPUs)."));
 }
 
 void MainWindow::showMessage(const QString& text, int timeoutMs)

@@ -6,7 +6,19 @@
 #include "wizardpages.h"
 
 #include <QAbstractButton>
+#include <QAbstractItemView>
+#include <QApplication>
+#include <QComboBox>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QKeyEvent>
 #include <QLineEdit>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QSaveFile>
+#include <QStandardPaths>
 #include <QRegularExpression>
 #include <QTimer>
 
@@ -47,6 +59,15 @@ SubmitWizard::SubmitWizard(ApiClient* client, QWidget* parent)
     setPage(ReviewPageId, m_reviewPage);
     setButtonText(QWizard::FinishButton, tr("&Submit"));
     resize(900, 720);
+    // "Step N of 5" in the title: where the user is and how much is left.
+    auto updateTitle = [this](int id) {
+        const QList<int> ids = pageIds();
+        const int step = int(ids.indexOf(id)) + 1;
+        if (step > 0)
+            setWindowTitle(tr("Submit Training Job — Step %1 of %2").arg(step).arg(ids.size()));
+    };
+    connect(this, &QWizard::currentIdChanged, this, updateTitle);
+    updateTitle(startId());
 
     loadJob(m_base);
     fetchCatalogs();
@@ -116,6 +137,97 @@ void SubmitWizard::loadJob(const Job& job)
         page->load(m_base);
     if (currentId() == ReviewPageId)
         m_reviewPage->initializePage();
+    m_loaded = this->job();
+}
+
+bool SubmitWizard::isModified() const
+{
+    return !(job() == m_loaded);
+}
+
+QString SubmitWizard::draftPath()
+{
+    return QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation)
+        + QStringLiteral("/trainyard/wizard-draft.json");
+}
+
+std::optional<Job> SubmitWizard::loadDraft()
+{
+    QFile file(draftPath());
+    if (!file.open(QIODevice::ReadOnly))
+        return std::nullopt;
+    const QJsonDocument doc = QJsonDocument::fromJson(file.readAll());
+    if (!doc.isObject())
+        return std::nullopt;
+    FieldViolations violations;
+    return JobJson::fromJson(doc.object(), &violations);
+}
+
+bool SubmitWizard::saveDraft() const
+{
+    QDir().mkpath(QFileInfo(draftPath()).absolutePath());
+    QSaveFile file(draftPath());
+    if (!file.open(QIODevice::WriteOnly))
+        return false;
+    file.write(QJsonDocument(JobJson::toJson(job())).toJson());
+    return file.commit();
+}
+
+void SubmitWizard::removeDraft()
+{
+    QFile::remove(draftPath());
+}
+
+void SubmitWizard::reject()
+{
+    if (m_confirmingClose)
+        return;
+    if (!isModified()) {
+        QWizard::reject();
+        return;
+    }
+    m_confirmingClose = true;
+    QMessageBox box(QMessageBox::Question, tr("Close the Submit Job Wizard?"),
+        tr("The job you filled in has not been submitted."), QMessageBox::NoButton, this);
+    box.setInformativeText(tr("Keep it as a draft to continue with the next Submit Job…, or discard it."));
+    QPushButton* keep = box.addButton(tr("&Keep Draft"), QMessageBox::AcceptRole);
+    QPushButton* discard = box.addButton(tr("&Discard"), QMessageBox::DestructiveRole);
+    QPushButton* edit = box.addButton(tr("Continue &Editing"), QMessageBox::RejectRole);
+    box.setDefaultButton(keep);
+    box.setEscapeButton(edit);
+    box.setObjectName(QStringLiteral("closeWizardBox"));
+    box.exec();
+    m_confirmingClose = false;
+    if (box.clickedButton() == keep) {
+        saveDraft();
+        QWizard::reject();
+    } else if (box.clickedButton() == discard) {
+        removeDraft();
+        QWizard::reject();
+    }
+}
+
+void SubmitWizard::keyPressEvent(QKeyEvent* event)
+{
+    // Return while a popup (a machine-type list) is open, or in a combo box, selects there; it must never
+    // reach the wizard's default button (Next / Submit) as QDialog would send it.
+    if (event->key() == Qt::Key_Return || event->key() == Qt::Key_Enter) {
+        QWidget* focus = focusWidget();
+        QComboBox* combo = qobject_cast<QComboBox*>(focus);
+        if (!combo && focus)
+            combo = qobject_cast<QComboBox*>(focus->parentWidget());
+        if (QApplication::activePopupWidget() || (combo && combo->view()->isVisible())) {
+            if (combo && combo->view()->isVisible()) {
+                const QModelIndex current = combo->view()->currentIndex();
+                if (current.isValid() && (current.flags() & Qt::ItemIsEnabled))
+                    combo->setCurrentIndex(current.row());
+                combo->hidePopup();
+            }
+            event->accept();
+            return;
+        }
+    }
+    QWizard::keyPressEvent(event);
 }
 
 bool SubmitWizard::importConfig(const QString& path, QString* error)
@@ -215,8 +327,13 @@ std::optional<QStringList> SubmitWizard::splitShellWords(const QString& line)
             } else if (c == QLatin1Char('"')) {
                 mode = Double;
             } else if (c == QLatin1Char('\\')) {
-                if (i + 1 < line.size())
+                // A backslash before a new line continues the line (XCU 2.2.1): neither is kept.
+                if (i + 1 < line.size() && line.at(i + 1) == QLatin1Char('\n')) {
+                    ++i;
+                    inWord = !word.isEmpty();
+                } else if (i + 1 < line.size()) {
                     word += line.at(++i);
+                }
             } else {
                 word += c;
             }
@@ -345,6 +462,7 @@ void SubmitWizard::accept()
             return;
         }
         m_submitted = created;
+        removeDraft(); // submitted: the draft, if this was one, is done
         emit jobSubmitted(created);
         QWizard::accept();
     });

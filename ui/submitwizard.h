@@ -80,12 +80,36 @@ public:
     WizardOutputPage* outputPage() const { return m_outputPage; }
     WizardReviewPage* reviewPage() const { return m_reviewPage; }
 
+    /// The executor's jobs as the caller last listed them (the console's job list): the Output page names
+    /// the job that wrote the checkpoints in a chosen folder from them.
+    void setKnownJobs(const QList<Job>& jobs) { m_knownJobs = jobs; }
+    const QList<Job>& knownJobs() const { return m_knownJobs; }
+
     /// The job the executor created (valid after jobSubmitted).
     const Job& submittedJob() const { return m_submitted; }
+
+    /// Whether the user changed anything since the wizard opened (or since loadJob() / markUnmodified()).
+    bool isModified() const;
+    /// Takes what the pages hold now as the unmodified state (after the caller filled them in itself).
+    void markUnmodified() { m_loaded = job(); }
+    /// Where a draft is kept: $XDG_DATA_HOME/trainyard/wizard-draft.json (the Job JSON of the API).
+    static QString draftPath();
+    /// The kept draft, if any (std::nullopt when there is none or it does not parse).
+    static std::optional<Job> loadDraft();
+    /// Writes job() as the draft (atomically); false when it could not be written.
+    bool saveDraft() const;
+    static void removeDraft();
 
 public Q_SLOTS:
     /// Finish: sends `jobs.create`; closes on success, else goes to the page of the first violation.
     void accept() override;
+    /// Cancel, Escape or the window's close button: a wizard the user filled in asks first, with "Keep
+    /// Draft" (closes; the next Submit Job… reopens it), "Discard" and "Continue Editing". Unchanged, it
+    /// closes at once.
+    void reject() override;
+
+protected:
+    void keyPressEvent(QKeyEvent* event) override;
 
 Q_SIGNALS:
     void jobSubmitted(const Trainyard::Job& job);
@@ -110,6 +134,9 @@ private:
     WizardHostInfo m_hostInfo;
     Job m_base;
     Job m_submitted;
+    Job m_loaded; ///< job() right after the last loadJob(): what isModified() compares with
+    QList<Job> m_knownJobs;
+    bool m_confirmingClose = false;
     bool m_submitting = false;
     WizardJobPage* m_jobPage = nullptr;
     WizardAppPage* m_appPage = nullptr;

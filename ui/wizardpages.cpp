@@ -32,6 +32,8 @@
 #include <QSaveFile>
 #include <QSet>
 #include <QSpinBox>
+#include <QStandardItemModel>
+#include <QStandardPaths>
 #include <QTableWidget>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -164,6 +166,10 @@ WizardJobPage::WizardJobPage(SubmitWizard* wizard)
     m_debounce.setInterval(300);
     connect(&m_debounce, &QTimer::timeout, this, &WizardJobPage::checkUniqueness);
     connect(m_jobId, &QLineEdit::textChanged, this, &WizardJobPage::onIdChanged);
+    connect(m_jobId, &QLineEdit::textEdited, this, [this] {
+        markEdited();
+        onIdChanged();
+    });
     connect(m_suggest, &QPushButton::clicked, this, [this] {
         m_jobId->setText(suggestedId(QDateTime::currentDateTime()));
         m_jobId->setFocus();
@@ -272,7 +278,9 @@ void WizardJobPage::onIdChanged()
     m_serverIdError.clear();
     const QString id = m_jobId->text();
     const QStringList problems = Trainyard::jobIdProblems(id);
-    setProblem(m_jobIdProblems, bulletList(problems));
+    // An empty ID blocks Next from the start, but "required" in red only once the user typed and erased it:
+    // a new wizard should not open on an error.
+    setProblem(m_jobIdProblems, id.isEmpty() && !m_idEdited ? QString() : bulletList(problems));
     m_idTaken = false;
     ++m_checkSerial;
     m_checkedId.clear();
@@ -284,6 +292,11 @@ void WizardJobPage::onIdChanged()
         m_jobIdStatus->clear();
     }
     emit completeChanged();
+}
+
+void WizardJobPage::markEdited()
+{
+    m_idEdited = true;
 }
 
 void WizardJobPage::checkUniqueness()
@@ -369,8 +382,8 @@ WizardAppPage::WizardAppPage(SubmitWizard* wizard)
     , m_module(new QComboBox(this))
     , m_moduleProblems(problemLabel(QStringLiteral("moduleProblems"), this))
     , m_args(new QPlainTextEdit(this))
-    , m_split(new QPushButton(tr("S&plit command line"), this))
     , m_argsProblems(problemLabel(QStringLiteral("argsProblems"), this))
+    , m_argv(new QLabel(this))
     , m_runtime(new QComboBox(this))
     , m_python(new QComboBox(this))
 {
@@ -386,11 +399,22 @@ WizardAppPage::WizardAppPage(SubmitWizard* wizard)
     m_module->setInsertPolicy(QComboBox::NoInsert);
     m_module->lineEdit()->setPlaceholderText(tr("e.g. trainer.task"));
     m_args->setObjectName(QStringLiteral("argsEdit"));
-    m_args->setPlaceholderText(tr("One argument per line, e.g.\n--epochs\n5"));
+    // Typed as on gcloud's command line after "--": shell words, quoted as a POSIX shell quotes them.
+    m_args->setPlaceholderText(tr("As on a command line, e.g. --epochs 2 --name 'my run'"));
     m_args->setTabChangesFocus(true);
     m_args->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-    m_args->setMinimumHeight(100);
-    m_split->setToolTip(tr("Split a one-line shell command line into one argument per line"));
+    m_args->setMinimumHeight(60);
+    m_args->setMaximumHeight(120);
+    m_args->setToolTip(tr("The trainer's arguments, split into words as a shell splits them: blanks and new lines "
+                          "separate words, quotes ('…' or \"…\") keep blanks inside one word, a backslash escapes "
+                          "the next character."));
+    m_args->setWhatsThis(m_args->toolTip());
+    m_argv->setObjectName(QStringLiteral("argvPreview"));
+    m_argv->setWordWrap(true);
+    m_argv->setTextFormat(Qt::PlainText);
+    m_argv->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_argv->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_argv->setStyleSheet(QStringLiteral("color: #5e5c64;"));
     m_runtime->setObjectName(QStringLiteral("runtimeBox"));
     m_python->setObjectName(QStringLiteral("pythonBox"));
 
@@ -409,14 +433,9 @@ WizardAppPage::WizardAppPage(SubmitWizard* wizard)
     form->addRow(QString(), m_moduleProblems);
     auto* argsLabel = new QLabel(tr("Ar&guments:"), this);
     argsLabel->setBuddy(m_args);
-    auto* argsBox = new QVBoxLayout;
-    argsBox->addWidget(m_args, 1);
-    auto* splitRow = new QHBoxLayout;
-    splitRow->addStretch(1);
-    splitRow->addWidget(m_split);
-    argsBox->addLayout(splitRow);
-    form->addRow(argsLabel, argsBox);
+    form->addRow(argsLabel, m_args);
     form->addRow(QString(), m_argsProblems);
+    form->addRow(QString(), m_argv);
     auto* runtimeLabel = new QLabel(tr("&Runtime version:"), this);
     runtimeLabel->setBuddy(m_runtime);
     form->addRow(runtimeLabel, m_runtime);
@@ -428,8 +447,7 @@ WizardAppPage::WizardAppPage(SubmitWizard* wizard)
     setTabOrder(m_browseFolder, m_browseSdist);
     setTabOrder(m_browseSdist, m_module);
     setTabOrder(m_module, m_args);
-    setTabOrder(m_args, m_split);
-    setTabOrder(m_split, m_runtime);
+    setTabOrder(m_args, m_runtime);
     setTabOrder(m_runtime, m_python);
 
     connect(m_package, &QLineEdit::textChanged, this, &WizardAppPage::onPackageChanged);
@@ -445,7 +463,7 @@ WizardAppPage::WizardAppPage(SubmitWizard* wizard)
         if (!file.isEmpty())
             m_package->setText(QDir::toNativeSeparators(file));
     });
-    connect(m_split, &QPushButton::clicked, this, &WizardAppPage::splitArgs);
+    connect(m_args, &QPlainTextEdit::textChanged, this, &WizardAppPage::onArgsChanged);
     connect(&m_scan, &QFutureWatcher<QStringList>::finished, this, [this] {
         const QStringList modules = m_scan.result();
         const QString scanned = m_scanning;
@@ -478,6 +496,7 @@ WizardAppPage::WizardAppPage(SubmitWizard* wizard)
     connect(wizard, &SubmitWizard::hostInfoChanged, this, &WizardAppPage::fillRuntimes);
     fillRuntimes();
     onPackageChanged();
+    onArgsChanged();
 }
 
 void WizardAppPage::fillRuntimes()
@@ -511,22 +530,41 @@ QStringList WizardAppPage::packages() const
 
 QStringList WizardAppPage::args() const
 {
-    QStringList list = m_args->toPlainText().split(QLatin1Char('\n'));
-    while (!list.isEmpty() && list.last().isEmpty())
-        list.removeLast();
-    return list;
+    return SubmitWizard::splitShellWords(m_args->toPlainText()).value_or(QStringList {});
 }
 
-void WizardAppPage::splitArgs()
+QString WizardAppPage::pythonList(const QStringList& words)
 {
-    const QStringList lines = args();
-    const std::optional<QStringList> words = SubmitWizard::splitShellWords(lines.join(QLatin1Char(' ')));
-    if (!words) {
-        setProblem(m_argsProblems, tr("The arguments have a quote that is not closed."));
-        return;
+    // Python's repr of a list of str, as argparse users read sys.argv: single quotes unless the word holds
+    // one and no double quote.
+    QStringList items;
+    for (const QString& w : words) {
+        const bool useDouble = w.contains(QLatin1Char('\'')) && !w.contains(QLatin1Char('"'));
+        const QChar q = useDouble ? QLatin1Char('"') : QLatin1Char('\'');
+        QString body = w;
+        body.replace(QLatin1Char('\\'), QStringLiteral("\\\\"));
+        if (!useDouble)
+            body.replace(QLatin1Char('\''), QStringLiteral("\\'"));
+        body.replace(QLatin1Char('\n'), QStringLiteral("\\n")).replace(QLatin1Char('\t'), QStringLiteral("\\t"));
+        items << q + body + q;
     }
-    setProblem(m_argsProblems, QString());
-    m_args->setPlainText(words->join(QLatin1Char('\n')));
+    return QLatin1Char('[') + items.join(QStringLiteral(", ")) + QLatin1Char(']');
+}
+
+void WizardAppPage::onArgsChanged()
+{
+    const std::optional<QStringList> words = SubmitWizard::splitShellWords(m_args->toPlainText());
+    if (!words) {
+        setProblem(m_argsProblems,
+            tr("Arguments: a quote is not closed. Close it, or escape a literal quote with a backslash (\\')."));
+        m_argv->clear();
+    } else {
+        setProblem(m_argsProblems, QString());
+        //: %1 is a Python list of the words, e.g. ['--epochs', '2'].
+        m_argv->setText(words->isEmpty() ? tr("The trainer gets no arguments of its own (only --job-dir).")
+                                         : tr("The trainer's arguments (sys.argv[1:]): %1").arg(pythonList(*words)));
+    }
+    emit completeChanged();
 }
 
 QString WizardAppPage::packageProblem(const QString& path)
@@ -653,7 +691,10 @@ void WizardAppPage::load(const Job& job)
     const TrainingInput& in = job.trainingInput;
     m_package->setText(in.packageUris.join(QStringLiteral(", ")));
     m_module->setEditText(in.pythonModule);
-    m_args->setPlainText(in.args.join(QLatin1Char('\n')));
+    QStringList quoted;
+    for (const QString& arg : in.args)
+        quoted << SubmitWizard::shellQuote(arg);
+    m_args->setPlainText(quoted.join(QLatin1Char(' ')));
     selectData(m_runtime, in.runtimeVersion, tr("%1 (not in the executor's catalog)"));
     selectData(m_python, in.pythonVersion, tr("%1 (not in the executor's catalog)"));
     m_loadedPackages = packages();
@@ -681,7 +722,8 @@ void WizardAppPage::apply(Job& job) const
 
 bool WizardAppPage::isComplete() const
 {
-    return m_packageProblems->text().isEmpty() && moduleRe().match(m_module->currentText().trimmed()).hasMatch();
+    return m_packageProblems->text().isEmpty() && moduleRe().match(m_module->currentText().trimmed()).hasMatch()
+        && SubmitWizard::splitShellWords(m_args->toPlainText()).has_value();
 }
 
 QWidget* WizardAppPage::showFieldError(const QString& field, const QString& message)
@@ -793,6 +835,40 @@ QString describeMachine(const MachineType& m)
     return WizardComputePage::tr("%1 — %2 vCPUs, %3 GB").arg(m.name).arg(m.vcpus).arg(m.memoryGb);
 }
 
+/// The family a machine type is listed under: "n1-standard", "a2-highgpu" … or the legacy types.
+QString machineGroup(const MachineType& m)
+{
+    if (m.family == QLatin1String("legacy"))
+        return WizardComputePage::tr("Legacy machine types");
+    const qsizetype dash = m.name.lastIndexOf(QLatin1Char('-'));
+    return dash > 0 ? m.name.left(dash) : m.name;
+}
+
+/// Fills a machine-type box grouped by family under bold headers that cannot be selected. TPU machine types
+/// are left out: TPUs never run here (the BASIC_TPU tier says why).
+void addMachineTypes(QComboBox* box, const MachineCatalog& catalog)
+{
+    auto* model = qobject_cast<QStandardItemModel*>(box->model());
+    QString group;
+    for (const MachineType& m : catalog.machineTypes()) {
+        if (m.family == QLatin1String("tpu"))
+            continue;
+        if (machineGroup(m) != group) {
+            group = machineGroup(m);
+            box->insertSeparator(box->count());
+            box->addItem(group);
+            if (model) {
+                QStandardItem* header = model->item(box->count() - 1);
+                header->setFlags(header->flags() & ~(Qt::ItemIsSelectable | Qt::ItemIsEnabled));
+                QFont bold = box->font();
+                bold.setBold(true);
+                header->setFont(bold);
+            }
+        }
+        box->addItem(QStringLiteral("  ") + describeMachine(m), m.name);
+    }
+}
+
 QString describePlan(const ClusterPlan& plan)
 {
     QStringList parts;
@@ -841,8 +917,7 @@ WizardComputePage::WizardComputePage(SubmitWizard* wizard)
         w.machine = new QComboBox(m_customBox);
         w.machine->setObjectName(field + QStringLiteral("Machine"));
         w.machine->addItem(tr("(none)"), QString());
-        for (const MachineType& m : wizard->catalog().machineTypes())
-            w.machine->addItem(describeMachine(m), m.name);
+        addMachineTypes(w.machine, wizard->catalog());
         w.count = new QSpinBox(m_customBox);
         w.count->setObjectName(field + QStringLiteral("Count"));
         w.count->setRange(role == Master ? 1 : 0, 1000);
@@ -1208,6 +1283,17 @@ void WizardComputePage::updateSummary()
             if (plan.totalGpus() > 0)
                 needs += tr(", %n GPU(s)", nullptr, plan.totalGpus());
             needs += QLatin1Char('.');
+            // More than the whole host (not just more than is free now): the job starts when it is alone, as
+            // the executor admits it, but its replicas then share fewer CPUs and less memory than their machine
+            // types promise. Said plainly instead of a green "fits".
+            const double hostMemGb = double(h.memoryBytes) / 1e9;
+            QStringList over;
+            if (plan.totalVcpus() > h.cpus)
+                over << tr("%1 vCPUs on this host's %2").arg(plan.totalVcpus()).arg(h.cpus);
+            if (plan.totalMemoryGb() > hostMemGb)
+                over << tr("%1 GB of memory on this host's %2 GB")
+                            .arg(plan.totalMemoryGb(), 0, 'f', 1)
+                            .arg(hostMemGb, 0, 'f', 1);
             QString why;
             if (h.queuedJobs > 0) {
                 m_verdict = QStringLiteral("queue");
@@ -1229,9 +1315,22 @@ void WizardComputePage::updateSummary()
                 m_verdict = QStringLiteral("fits");
                 why = tr("Free now: %1 vCPUs, %2 GB, %3 GPUs.").arg(freeVcpus).arg(freeMem, 0, 'f', 1).arg(freeGpus);
             }
-            const QString head = m_verdict == QLatin1String("fits")
-                ? QStringLiteral("<span style=\"color:#26a269\">✓ </span>") + tr("<b>Fits this host now.</b>")
-                : QStringLiteral("<span style=\"color:#c64600\">● </span>") + tr("<b>Will queue.</b>");
+            if (!over.isEmpty() && m_verdict == QLatin1String("fits")) {
+                m_verdict = QStringLiteral("oversubscribed");
+                why = tr("It asks for %1. It will start when no other job runs (a job alone on the host always "
+                         "starts), but its replicas will share what this host has: expect it to run slower than "
+                         "on the machine types chosen, and replicas may be killed if memory runs out. Choose "
+                         "smaller machine types or fewer replicas to avoid this.")
+                          .arg(over.join(tr(" and ")));
+            }
+            QString head;
+            if (m_verdict == QLatin1String("fits"))
+                head = QStringLiteral("<span style=\"color:#26a269\">✓ </span>") + tr("<b>Fits this host now.</b>");
+            else if (m_verdict == QLatin1String("oversubscribed"))
+                head = QStringLiteral("<span style=\"color:#c64600\">⚠ </span>")
+                    + tr("<b>Oversubscribes this host.</b>");
+            else
+                head = QStringLiteral("<span style=\"color:#c64600\">● </span>") + tr("<b>Will queue.</b>");
             text = head + QLatin1Char(' ') + needs.toHtmlEscaped() + QStringLiteral("<br>") + why.toHtmlEscaped()
                 + QStringLiteral("<br><small>")
                 + describePlan(plan).toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br>"))
@@ -1295,18 +1394,26 @@ void WizardComputePage::clearFieldErrors()
 WizardOutputPage::WizardOutputPage(SubmitWizard* wizard)
     : WizardPage(wizard)
     , m_jobDir(new QLineEdit(this))
-    , m_browse(new QPushButton(tr("&Browse…"), this))
+    , m_browse(new QPushButton(tr("Br&owse…"), this)) // Alt+B is the wizard's "< Back"
     , m_problems(problemLabel(QStringLiteral("jobDirProblems"), this))
     , m_warning(new QLabel(this))
+    , m_fresh(new QPushButton(tr("Use a ne&w folder"), this))
 {
     setTitle(tr("Output"));
-    setSubTitle(tr("The job dir receives checkpoints and summaries; the trainer gets it as --job-dir."));
+    setSubTitle(tr("The job dir receives checkpoints and summaries; the trainer gets it as --job-dir. Most "
+                   "trainers, the sample among them, need one."));
     m_jobDir->setObjectName(QStringLiteral("jobDirEdit"));
-    m_jobDir->setPlaceholderText(tr("Optional: a folder for the job's output"));
+    m_jobDir->setPlaceholderText(tr("A folder for the job's output"));
+    m_jobDir->setWhatsThis(tr("The service's jobDir: a full path the trainer receives as --job-dir and writes "
+                              "checkpoints, event files and exported models into. A folder that already holds "
+                              "checkpoints makes most trainers resume from them."));
     m_warning->setObjectName(QStringLiteral("checkpointWarning"));
     m_warning->setWordWrap(true);
     m_warning->setStyleSheet(QStringLiteral("color: #c64600;"));
     m_warning->setVisible(false);
+    m_fresh->setObjectName(QStringLiteral("freshJobDirButton"));
+    m_fresh->setToolTip(tr("A new, empty folder named after this job, under your data folder"));
+    m_fresh->setVisible(false);
 
     auto* form = new QFormLayout(this);
     auto* row = new QHBoxLayout;
@@ -1316,16 +1423,49 @@ WizardOutputPage::WizardOutputPage(SubmitWizard* wizard)
     label->setBuddy(m_jobDir);
     form->addRow(label, row);
     form->addRow(QString(), m_problems);
-    form->addRow(QString(), m_warning);
+    auto* warningRow = new QHBoxLayout;
+    warningRow->addWidget(m_warning, 1);
+    warningRow->addWidget(m_fresh, 0, Qt::AlignTop);
+    form->addRow(QString(), warningRow);
     setTabOrder(m_jobDir, m_browse);
+    setTabOrder(m_browse, m_fresh);
 
     connect(m_jobDir, &QLineEdit::textChanged, this, &WizardOutputPage::onChanged);
+    // Typing or browsing makes the folder the user's choice: it is no longer renamed with the job ID.
+    connect(m_jobDir, &QLineEdit::textEdited, this, [this] { m_proposed = false; });
     connect(m_browse, &QPushButton::clicked, this, [this] {
         const QString dir = QFileDialog::getExistingDirectory(this, tr("Job dir"), m_jobDir->text());
-        if (!dir.isEmpty())
+        if (!dir.isEmpty()) {
+            m_proposed = false;
             m_jobDir->setText(QDir::toNativeSeparators(dir));
+        }
     });
+    connect(m_fresh, &QPushButton::clicked, this, &WizardOutputPage::proposeFreshJobDir);
     onChanged();
+}
+
+QString WizardOutputPage::defaultJobDir(const QString& jobId)
+{
+    return QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation) + QStringLiteral("/trainyard/job-dirs/")
+        + (jobId.isEmpty() ? QStringLiteral("job") : jobId);
+}
+
+void WizardOutputPage::proposeFreshJobDir()
+{
+    m_proposed = true;
+    const QString base = defaultJobDir(m_wizard->jobPage()->jobIdEdit()->text().trimmed());
+    QString dir = base;
+    // A folder of that name from an earlier job of the same ID (IDs are unique only while the record lives).
+    for (int n = 2; QFileInfo::exists(dir) && !QDir(dir).isEmpty() && n < 1000; ++n)
+        dir = base + QLatin1Char('_') + QString::number(n);
+    m_jobDir->setText(QDir::toNativeSeparators(dir));
+}
+
+void WizardOutputPage::initializePage()
+{
+    // The proposal follows the job ID until the user picks a folder of their own.
+    if (m_proposed || m_jobDir->text().trimmed().isEmpty())
+        proposeFreshJobDir();
 }
 
 QString WizardOutputPage::jobDirProblem(const QString& dir)
@@ -1377,15 +1517,40 @@ void WizardOutputPage::onChanged()
     m_serverError.clear();
     const QString dir = m_jobDir->text().trimmed();
     setProblem(m_problems, jobDirProblem(dir));
-    const QStringList checkpoints = m_problems->text().isEmpty() ? checkpointFiles(dir) : QStringList();
+    const QStringList checkpoints
+        = m_problems->text().isEmpty() ? checkpointFiles(dir, MaxCheckpointsCounted) : QStringList();
     if (checkpoints.isEmpty()) {
         m_warning->clear();
         m_warning->setVisible(false);
+        m_fresh->setVisible(false);
     } else {
-        m_warning->setText(tr("This folder already holds checkpoints (%1); the trainer will resume from them "
-                              "instead of starting over.")
-                               .arg(checkpoints.join(QStringLiteral(", "))));
+        // Which job wrote them, when this executor knows (the newest job with this job dir).
+        QString writer;
+        const QString clean = QDir::cleanPath(QDir::fromNativeSeparators(dir));
+        for (const Job& job : m_wizard->knownJobs()) {
+            if (!job.trainingInput.jobDir.isEmpty()
+                && QDir::cleanPath(QDir::fromNativeSeparators(job.trainingInput.jobDir)) == clean
+                && (writer.isEmpty() || job.createTime > m_writerCreated)) {
+                writer = tr("job %1 (%2)").arg(job.jobId, job.state);
+                m_writerCreated = job.createTime;
+            }
+        }
+        // No %n: the console has no English catalog to resolve "file(s)".
+        const QString count = checkpoints.size() >= MaxCheckpointsCounted
+            ? tr("%1 or more checkpoint files").arg(MaxCheckpointsCounted)
+            : checkpoints.size() == 1 ? tr("1 checkpoint file")
+                                      : tr("%1 checkpoint files").arg(checkpoints.size());
+        const QString names = checkpoints.mid(0, 3).join(QStringLiteral(", "))
+            + (checkpoints.size() > 3 ? QStringLiteral(", …") : QString());
+        m_warning->setText(writer.isEmpty()
+                ? tr("This folder already holds %1 (%2); the trainer will resume from them instead of starting "
+                     "over.")
+                      .arg(count, names)
+                : tr("This folder already holds %1 (%2) written by %3; the trainer will resume from them instead "
+                     "of starting over.")
+                      .arg(count, names, writer));
         m_warning->setVisible(true);
+        m_fresh->setVisible(true);
     }
     emit completeChanged();
 }
@@ -1394,6 +1559,7 @@ void WizardOutputPage::load(const Job& job)
 {
     m_jobDir->setText(job.trainingInput.jobDir);
     m_loadedDir = m_jobDir->text();
+    m_proposed = false;
 }
 
 void WizardOutputPage::apply(Job& job) const

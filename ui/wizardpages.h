@@ -77,6 +77,7 @@ public:
 
 private:
     void onIdChanged();
+    void markEdited();
     void checkUniqueness();
     void validateLabels();
     void addLabelRow(const QString& key, const QString& value);
@@ -97,6 +98,7 @@ private:
     int m_checkSerial = 0;
     QString m_serverIdError;
     QString m_loadedId;
+    bool m_idEdited = false; ///< the user typed in the ID field (or tried Next): "required" may show
     QMap<QString, QString> m_loadedLabels;
 };
 
@@ -116,14 +118,19 @@ public:
     QLabel* packageProblems() const { return m_packageProblems; }
     QComboBox* moduleBox() const { return m_module; }
     QLabel* moduleProblems() const { return m_moduleProblems; }
+    /// The arguments as typed: shell words (SubmitWizard::splitShellWords), as after gcloud's "--".
     QPlainTextEdit* argsEdit() const { return m_args; }
-    /// Splits a pasted shell command line into one argument per line.
-    QPushButton* splitButton() const { return m_split; }
+    /// Shows the exact argv the trainer will get for what is typed, as a Python list.
+    QLabel* argvPreview() const { return m_argv; }
+    QLabel* argsProblems() const { return m_argsProblems; }
     QComboBox* runtimeBox() const { return m_runtime; }
     QComboBox* pythonBox() const { return m_python; }
     /// The package paths as typed (comma-separated when several).
     QStringList packages() const;
+    /// The arguments split as a shell splits them; empty while a quote is open (the page is incomplete then).
     QStringList args() const;
+    /// `words` as Python prints a list of str (['--epochs', '2']): what the trainer's sys.argv[1:] shows.
+    static QString pythonList(const QStringList& words);
     /// Python modules of a package folder (dotted names of .py files inside folders with __init__.py),
     /// sorted, "*.task" first. Runs on a worker thread.
     static QStringList scanModules(const QString& packagePath);
@@ -140,7 +147,7 @@ private:
     void onPackageChanged();
     void onModuleChanged();
     void fillRuntimes();
-    void splitArgs();
+    void onArgsChanged();
 
     QLineEdit* m_package;
     QPushButton* m_browseFolder;
@@ -149,8 +156,8 @@ private:
     QComboBox* m_module;
     QLabel* m_moduleProblems;
     QPlainTextEdit* m_args;
-    QPushButton* m_split;
     QLabel* m_argsProblems;
+    QLabel* m_argv;
     QComboBox* m_runtime;
     QComboBox* m_python;
     QFutureWatcher<QStringList> m_scan;
@@ -190,7 +197,8 @@ public:
     QComboBox* acceleratorCountBox(Role role) const { return m_roles[role].acceleratorCount; }
     QLabel* roleProblems(Role role) const { return m_roles[role].problems; }
     QLabel* summaryLabel() const { return m_summary; }
-    /// "fits", "queue", "never" or "unknown" (no host information): the summary's verdict.
+    /// The summary's verdict: "fits", "oversubscribed" (starts when alone, but asks for more vCPUs or memory
+    /// than the whole host has), "queue", "never", "incomplete" or "unknown" (no host information).
     QString verdict() const { return m_verdict; }
 
 private:
@@ -235,9 +243,20 @@ public:
     void clearFieldErrors() override;
     bool isComplete() const override;
 
+    void initializePage() override;
+
     QLineEdit* jobDirEdit() const { return m_jobDir; }
     QLabel* jobDirProblems() const { return m_problems; }
     QLabel* checkpointWarning() const { return m_warning; }
+    /// Shown with the checkpoint warning: switches to a fresh folder (proposeFreshJobDir()).
+    QPushButton* freshJobDirButton() const { return m_fresh; }
+    /// The proposed job dir of a job: $XDG_DATA_HOME/trainyard/job-dirs/JOB_ID.
+    static QString defaultJobDir(const QString& jobId);
+    /// Proposes defaultJobDir() of the current job ID (with a _2, _3 … suffix when that folder is already
+    /// used), and keeps following the job ID until the user types or browses a folder of their own. Used
+    /// when the page opens on an empty job dir and by "Submit similar…", so a new job never silently
+    /// resumes an old run's checkpoints.
+    void proposeFreshJobDir();
     /// Why `dir` cannot be a job dir ("" when it can: a writable folder, or missing with a writable
     /// nearest existing parent).
     static QString jobDirProblem(const QString& dir);
@@ -247,11 +266,15 @@ public:
 
 private:
     void onChanged();
+    static constexpr int MaxCheckpointsCounted = 1000;
 
     QLineEdit* m_jobDir;
     QPushButton* m_browse;
     QLabel* m_problems;
     QLabel* m_warning;
+    QPushButton* m_fresh;
+    bool m_proposed = false; ///< the job dir is our proposal, renamed with the job ID
+    mutable QString m_writerCreated; ///< createTime of the job named in the warning (RFC 3339 sorts as text)
     QString m_loadedDir;
     QString m_serverError;
 };

@@ -218,7 +218,8 @@ struct Scheduler::Private {
         *gpus = picked;
         if (!anyHolding())
             return true;
-        const double hostGb = double(host.memoryBytes) / double(1LL << 30);
+        // GB (10^9 bytes), the unit of the machine catalog, the wizard's verdict and the status bar.
+        const double hostGb = double(host.memoryBytes) / 1e9;
         return vcpusInUse() + run.vcpus <= host.cpus && memoryInUse() + run.memoryGb <= hostGb;
     }
 

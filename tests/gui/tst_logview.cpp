@@ -7,6 +7,8 @@
 
 #include <QApplication>
 #include <QClipboard>
+#include <QImage>
+#include <QPainter>
 #include <QScrollBar>
 #include <QSignalSpy>
 #include <QTest>
@@ -27,7 +29,101 @@ class TestLogView : public QObject {
         }
     }
 
+    // The x ranges [start, end) of the blank gaps at least `minGap` pixels wide between inked columns of
+    // `image` inside [x0, x1): where the words of a line begin and end, whatever their colours.
+    static QList<QPair<int, int>> gaps(const QImage& image, int x0, int x1, int minGap)
+    {
+        const QRgb background = image.pixel(x1 - 1, image.height() / 2);
+        QList<bool> ink;
+        for (int x = x0; x < x1; ++x) {
+            bool any = false;
+            for (int y = 0; y < image.height() && !any; ++y) {
+                const QRgb p = image.pixel(x, y);
+                any = std::abs(qGray(p) - qGray(background)) > 40 || std::abs(qRed(p) - qRed(background)) > 60
+                    || std::abs(qBlue(p) - qBlue(background)) > 60;
+            }
+            ink << any;
+        }
+        QList<QPair<int, int>> result;
+        int first = -1;
+        int start = -1;
+        for (int i = 0; i < ink.size(); ++i) {
+            if (ink[i]) {
+                if (first >= 0 && start >= 0 && i - start >= minGap)
+                    result << qMakePair(x0 + start, x0 + i);
+                first = first < 0 ? i : first;
+                start = -1;
+            } else if (start < 0) {
+                start = i;
+            }
+        }
+        return result;
+    }
+
 private Q_SLOTS:
+    void highlightedTextAdvancesAsPlainText()
+    {
+        // Issue 11, item 2: highlighted spans (numbers, paths, quoted strings) were drawn up to a character
+        // left of where the plain text before them ended ("--epochs2", "status of2.", "traine0.1.0"). The
+        // same line rendered with and without highlighting must put every word at the same place.
+        LogLineStore store;
+        const quint16 master = store.taskId(QStringLiteral("master-replica-0"));
+        const QByteArray text = "Namespace(--epochs 2, job_dir='/tmp/fmnist_1') status of 2. "
+                                "trainer 0.1.0 wrote /tmp/fmnist_1/checkpoints/ckpt-epoch-12.pt at step 3000 "
+                                "(loss 0.4123, accuracy 0.8712) \"done\" 42 43 44";
+        store.append(1795000000000000, LogSeverity::Info, master, text.constData(), text.size());
+        LogView view;
+        view.resize(2400, 200);
+        view.setStore(&store);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        view.linesAppended(0);
+        QTRY_COMPARE(view.rowCount(), 1);
+        const QFontMetrics fm(view.font());
+        auto render = [&](bool highlighting) {
+            view.setHighlighting(highlighting);
+            QImage image(view.viewport()->width(), fm.height(), QImage::Format_RGB32);
+            image.fill(view.palette().color(QPalette::Base));
+            QPainter painter(&image);
+            view.paintRows(&painter, QRect(0, 0, image.width(), fm.height()));
+            return image;
+        };
+        const QImage plain = render(false);
+        const QImage highlighted = render(true);
+        if (!qEnvironmentVariableIsEmpty("TRAINYARD_SAVE_RENDER")) {
+            plain.save(qEnvironmentVariable("TRAINYARD_SAVE_RENDER") + QStringLiteral("-plain.png"));
+            highlighted.save(qEnvironmentVariable("TRAINYARD_SAVE_RENDER") + QStringLiteral("-highlighted.png"));
+        }
+        QVERIFY(plain != highlighted); // the spans are coloured
+        // From the message column on (after the time, severity and task columns).
+        const int x0 = (23 + 2 + 9 + 2 + 16 + 2) * fm.horizontalAdvance(QLatin1Char('M')) - fm.horizontalAdvance(QLatin1Char('M'));
+        // Blanks between words (a space's advance, less a pixel of antialiasing), not the narrow ones inside
+        // or between letters, which depend on a glyph's colour after antialiasing.
+        const int minGap = std::max(4, fm.horizontalAdvance(QLatin1Char(' ')) * 3 / 4);
+        const QList<QPair<int, int>> plainGaps = gaps(plain, x0, plain.width(), minGap);
+        const QList<QPair<int, int>> highlightedGaps = gaps(highlighted, x0, highlighted.width(), minGap);
+        QVERIFY2(plainGaps.size() > 15, qPrintable(QString::number(plainGaps.size())));
+        auto show = [](const QList<QPair<int, int>>& list) {
+            QStringList parts;
+            for (const auto& g : list)
+                parts << QStringLiteral("%1-%2").arg(g.first).arg(g.second);
+            return parts.join(QLatin1Char(' '));
+        };
+        QVERIFY2(highlightedGaps.size() == plainGaps.size(),
+            qPrintable(QStringLiteral("plain: ") + show(plainGaps) + QStringLiteral("\nhighlighted: ")
+                + show(highlightedGaps)));
+        for (int i = 0; i < plainGaps.size(); ++i) {
+            QVERIFY2(std::abs(highlightedGaps[i].first - plainGaps[i].first) <= 1
+                    && std::abs(highlightedGaps[i].second - plainGaps[i].second) <= 1,
+                qPrintable(QStringLiteral("gap %1: plain [%2, %3), highlighted [%4, %5)")
+                               .arg(i)
+                               .arg(plainGaps[i].first)
+                               .arg(plainGaps[i].second)
+                               .arg(highlightedGaps[i].first)
+                               .arg(highlightedGaps[i].second)));
+        }
+    }
+
     void followMode()
     {
         LogLineStore store;
