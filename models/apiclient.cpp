@@ -200,6 +200,7 @@ LogLine LogLine::fromJson(const QJsonObject& o)
     l.taskName = o.value(QLatin1String("taskName")).toString();
     l.trialId = o.value(QLatin1String("trialId")).toString();
     l.message = o.value(QLatin1String("message")).toString();
+    l.stream = o.value(QLatin1String("stream")).toString();
     return l;
 }
 

@@ -72,6 +72,7 @@ struct LogLine {
     QString taskName; ///< "master-replica-0" … or "service"
     QString trialId;
     QString message;
+    QString stream; ///< "stdout", "stderr", or "" (the executor's own lines; older executors)
 
     static LogLine fromJson(const QJsonObject& json);
     bool operator==(const LogLine&) const = default;

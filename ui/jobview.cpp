@@ -79,8 +79,19 @@ JobView::JobView(ExecutorConnection* connection, const Job& job, QWidget* parent
     titleFont.setBold(true);
     m_title->setFont(titleFont);
     m_title->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_error->setObjectName(QStringLiteral("errorBanner"));
     m_error->setWordWrap(true);
-    m_error->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_error->setTextFormat(Qt::RichText);
+    m_error->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::LinksAccessibleByMouse
+        | Qt::LinksAccessibleByKeyboard);
+    connect(m_error, &QLabel::linkActivated, this, [this](const QString& link) {
+        if (link == QLatin1String("#more"))
+            setErrorExpanded(true);
+        else if (link == QLatin1String("#less"))
+            setErrorExpanded(false);
+        else if (link == QLatin1String("#logs"))
+            showErrorInLogs();
+    });
     m_error->setStyleSheet(QStringLiteral("QLabel { background: #fce8e8; color: #8f1119; border: 1px solid #e0a0a5; "
                                           "border-radius: 4px; padding: 6px; }"));
     m_error->hide();
@@ -314,8 +325,7 @@ void JobView::setJob(const Job& job)
     m_stateIcon->setPixmap(stateIcon(job.state).pixmap(20, 20));
     m_state->setText(QStringLiteral("<b style=\"color:%1\">%2</b>")
                          .arg(stateColor(job.state).name(), stateDisplayName(job.state).toHtmlEscaped()));
-    m_error->setText(tr("Error: %1").arg(job.errorMessage));
-    m_error->setVisible(!job.errorMessage.isEmpty());
+    updateErrorBanner();
     m_cancel->setEnabled(!JobState::isFinal(job.state) && job.state != JobState::Cancelling);
     m_openDir->setEnabled(!job.trainingInput.jobDir.isEmpty());
     const QString yaml = jobToYaml(job);
@@ -414,14 +424,67 @@ void JobView::setReplicas(const QList<ReplicaInfo>& replicas)
         m_focusedFailure = true;
 }
 
+QString JobView::failedTask(const QString& errorMessage)
+{
+    static const QRegularExpression task(QStringLiteral("\\b(master|chief|worker|ps|evaluator)-replica-\\d+\\b"));
+    return task.match(errorMessage).captured(0);
+}
+
+void JobView::setErrorExpanded(bool expanded)
+{
+    m_errorExpanded = expanded;
+    updateErrorBanner();
+}
+
+void JobView::updateErrorBanner()
+{
+    const QString error = m_job.errorMessage.trimmed();
+    m_error->setVisible(!error.isEmpty());
+    if (error.isEmpty())
+        return;
+    // The executor's message ends with the CLI's way to the logs; here the Logs tab is one click away.
+    QStringList lines = error.split(QLatin1Char('\n'));
+    lines.removeIf([](const QString& line) { return line.contains(QLatin1String("trainyardctl jobs stream-logs")); });
+    const QString logs = QStringLiteral("<a href=\"#logs\">%1</a>").arg(tr("Show in Logs").toHtmlEscaped());
+    QString text;
+    if (m_errorExpanded || lines.size() == 1) {
+        text = QStringLiteral("<b>%1</b> ").arg(tr("Error:").toHtmlEscaped())
+            + lines.join(QLatin1Char('\n')).toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br>"));
+        text += QStringLiteral("<br>") + logs;
+        if (lines.size() > 1)
+            text += QStringLiteral(" · <a href=\"#less\">%1</a>").arg(tr("Show less").toHtmlEscaped());
+    } else {
+        QString first = lines.first();
+        if (first.size() > 300)
+            first = first.left(299) + QChar(0x2026);
+        text = QStringLiteral("<b>%1</b> %2 · <a href=\"#more\">%3</a> · %4")
+                   .arg(tr("Error:").toHtmlEscaped(), first.toHtmlEscaped(),
+                       tr("Show more").toHtmlEscaped(), logs);
+    }
+    m_error->setText(text);
+    m_error->setToolTip(m_errorExpanded ? QString() : tr("The whole message: Show more"));
+}
+
+void JobView::showErrorInLogs()
+{
+    showTab(LogsTab);
+    m_logs->showFirstError(failedTask(m_job.errorMessage));
+}
+
 void JobView::cancelJob()
 {
     if (!m_connection || !m_connection->client())
         return;
-    const auto answer = QMessageBox::question(this, tr("Cancel job"),
-        tr("Cancel job %1? Every replica will be stopped.").arg(m_job.jobId), QMessageBox::Yes | QMessageBox::No,
-        QMessageBox::No);
-    if (answer != QMessageBox::Yes)
+    // Verbs on the buttons, not Yes/No (KDE HIG): what each one does is its label.
+    QMessageBox box(QMessageBox::Question, tr("Cancel job"),
+        tr("Cancel job %1? Every replica will be stopped.").arg(m_job.jobId), QMessageBox::NoButton, this);
+    box.setObjectName(QStringLiteral("cancelJobBox"));
+    QPushButton* cancel = box.addButton(tr("&Cancel Job"), QMessageBox::DestructiveRole);
+    QPushButton* keep = box.addButton(tr("&Keep Running"), QMessageBox::RejectRole);
+    box.setDefaultButton(keep);
+    box.setEscapeButton(keep);
+    box.exec();
+    if (box.clickedButton() != cancel)
         return;
     m_cancel->setEnabled(false);
     m_connection->client()->cancelJob(m_job.jobId, this, [this](bool, const ApiError& error) {

@@ -65,6 +65,16 @@ public:
     /// Shows the "Submit similar…" button (the submit wizard connects submitSimilarRequested()).
     void setSubmitSimilarVisible(bool visible);
 
+    /// The failure banner: the error's first line with "Show more" and "Show in Logs" links; expanded, the
+    /// whole message (less the CLI hint the console does not need). Hidden when the job has no error.
+    QLabel* errorBanner() const { return m_error; }
+    bool errorExpanded() const { return m_errorExpanded; }
+    void setErrorExpanded(bool expanded);
+    /// The replica an error message names ("worker-replica-1"), or "" when it names none.
+    static QString failedTask(const QString& errorMessage);
+    /// Opens the Logs tab on the failed replica's lines with its first error current (the banner's link).
+    void showErrorInLogs();
+
 public Q_SLOTS:
     void cancelJob();
     void openJobDir();
@@ -99,6 +109,8 @@ private:
     QLabel* m_stateIcon;
     QLabel* m_state;
     QLabel* m_error;
+    bool m_errorExpanded = false;
+    void updateErrorBanner();
     QTabWidget* m_tabs;
     QGridLayout* m_timeline;
     QWidget* m_timelineBox;

@@ -117,7 +117,8 @@ qint64 LogLineStore::insertRecord(const LineRecord& record)
     return lo;
 }
 
-qint64 LogLineStore::append(qint64 timestampUs, LogSeverity severity, quint16 taskId, const char* text, qsizetype size)
+qint64 LogLineStore::append(
+    qint64 timestampUs, LogSeverity severity, quint16 taskId, const char* text, qsizetype size, bool isStderr)
 {
     if (!m_haveBase) {
         m_baseUs = timestampUs;
@@ -138,7 +139,7 @@ qint64 LogLineStore::append(qint64 timestampUs, LogSeverity severity, quint16 ta
             lineSize = MaxLineLength;
         const quint64 offset = storeText(text, lineSize);
         m_maxLength = std::max(m_maxLength, int(lineSize));
-        const LineRecord record { offset | (quint64(lineSize) << 40), meta };
+        const LineRecord record { offset | (quint64(lineSize) << 40) | (quint64(isStderr ? 1 : 0) << 63), meta };
         const qint64 at = insertRecord(record);
         first = first < 0 ? at : std::min(first, at);
         if (!newline)
@@ -158,7 +159,7 @@ qint64 LogLineStore::append(const QList<LogLine>& entries)
     for (const LogLine& entry : entries) {
         utf8 = entry.message.toUtf8();
         const qint64 at = append(entry.timestampUs, logSeverityFromName(entry.severity), taskId(entry.taskName),
-            utf8.constData(), utf8.size());
+            utf8.constData(), utf8.size(), entry.stream == QLatin1String("stderr"));
         first = std::min(first, at);
     }
     return first;
@@ -212,6 +213,8 @@ LogLineMatcher::LogLineMatcher(const LogFilter& filter)
 bool LogLineMatcher::matches(const LineRecord& record, const char* text) const
 {
     if (record.severity() < m_filter.minSeverity)
+        return false;
+    if (m_filter.stream != LogStream::Any && record.isStderr() != (m_filter.stream == LogStream::Stderr))
         return false;
     const quint16 task = record.taskId();
     if (!m_allTasks && !(m_taskMask[task >> 6] & (quint64(1) << (task & 63))))

@@ -52,11 +52,14 @@ QLatin1String logSeverityName(LogSeverity severity);
 
 /// One line's index entry: 16 bytes.
 struct LineRecord {
-    quint64 offsetAndLength; ///< byte offset in the text (low 40 bits) and length (high 24 bits)
+    /// Byte offset in the text (low 40 bits), length (23 bits: lines are cut at MaxLineLength, 1 MiB) and,
+    /// in the top bit, whether the line came from the replica's stderr.
+    quint64 offsetAndLength;
     quint64 meta; ///< signed timestamp delta in µs (low 44 bits), severity (4 bits), task id (high 16 bits)
 
     quint64 offset() const { return offsetAndLength & ((quint64(1) << 40) - 1); }
-    int length() const { return int(offsetAndLength >> 40); }
+    int length() const { return int((offsetAndLength >> 40) & 0x7FFFFF); }
+    bool isStderr() const { return offsetAndLength >> 63; }
     qint64 timestampDelta() const
     {
         const qint64 raw = qint64(meta & ((quint64(1) << 44) - 1));
@@ -96,7 +99,9 @@ public:
     /// Appends one line. `text` is UTF-8 without the newline; a text with '\n' becomes several lines
     /// with the same metadata. `timestampUs`: µs since the Unix epoch (UTC). Returns the position of the
     /// first inserted line (less than the old size when it was merged into the reorder window).
-    qint64 append(qint64 timestampUs, LogSeverity severity, quint16 taskId, const char* text, qsizetype size);
+    /// `isStderr`: the line came from the replica's stderr (LogLine::stream).
+    qint64 append(qint64 timestampUs, LogSeverity severity, quint16 taskId, const char* text, qsizetype size,
+        bool isStderr = false);
     /// Appends entries from the executor's log stream (ApiClient's LogLine). Returns the lowest position
     /// that changed.
     qint64 append(const QList<LogLine>& entries);
@@ -165,13 +170,20 @@ private:
 
 /// What the log view shows: all lines, or those of some tasks, a minimum severity, and a text or
 /// regular-expression match (case-insensitive) on the message.
+/// Which of a replica's output streams a filter keeps.
+enum class LogStream { Any, Stdout, Stderr };
+
 struct LogFilter {
     QList<quint16> taskIds; ///< empty = every task
     LogSeverity minSeverity = LogSeverity::Default;
     QString text;
     bool regex = false;
+    LogStream stream = LogStream::Any; ///< Stdout keeps every line that is not from stderr (service lines too)
 
-    bool isNull() const { return taskIds.isEmpty() && minSeverity == LogSeverity::Default && text.isEmpty(); }
+    bool isNull() const
+    {
+        return taskIds.isEmpty() && minSeverity == LogSeverity::Default && text.isEmpty() && stream == LogStream::Any;
+    }
     bool operator==(const LogFilter&) const = default;
 };
 

@@ -28,6 +28,7 @@ LogPanel::LogPanel(ExecutorConnection* connection, const QString& jobId, QWidget
     , m_view(new LogView(this))
     , m_task(new QComboBox(this))
     , m_severity(new QComboBox(this))
+    , m_streamBox(new QComboBox(this))
     , m_text(new QLineEdit(this))
     , m_regex(new QCheckBox(tr("Regex"), this))
     , m_follow(new QToolButton(this))
@@ -45,6 +46,12 @@ LogPanel::LogPanel(ExecutorConnection* connection, const QString& jobId, QWidget
     m_severity->addItem(tr("Warnings and above"), int(LogSeverity::Warning));
     m_severity->addItem(tr("Errors and above"), int(LogSeverity::Error));
     m_severity->setToolTip(tr("Minimum severity"));
+    m_streamBox->setObjectName(QStringLiteral("streamBox"));
+    m_streamBox->addItem(tr("stdout and stderr"), int(LogStream::Any));
+    m_streamBox->addItem(tr("stdout only"), int(LogStream::Stdout));
+    m_streamBox->addItem(tr("stderr only"), int(LogStream::Stderr));
+    m_streamBox->setToolTip(tr("Which of the replicas' output streams to show (stderr holds Python's logging, "
+                            "warnings and tracebacks)"));
     m_text->setPlaceholderText(tr("Filter lines (text)"));
     m_text->setClearButtonEnabled(true);
     m_regex->setToolTip(tr("Treat the filter as a regular expression"));
@@ -70,6 +77,7 @@ LogPanel::LogPanel(ExecutorConnection* connection, const QString& jobId, QWidget
     bar->setContentsMargins(0, 0, 0, 0);
     bar->addWidget(m_task);
     bar->addWidget(m_severity);
+    bar->addWidget(m_streamBox);
     bar->addWidget(m_text, 1);
     bar->addWidget(m_regex);
     bar->addWidget(previous);
@@ -82,7 +90,8 @@ LogPanel::LogPanel(ExecutorConnection* connection, const QString& jobId, QWidget
     layout->addWidget(m_filterError);
     layout->addWidget(m_view, 1);
     setTabOrder(m_task, m_severity);
-    setTabOrder(m_severity, m_text);
+    setTabOrder(m_severity, m_streamBox);
+    setTabOrder(m_streamBox, m_text);
     setTabOrder(m_text, m_regex);
     setTabOrder(m_regex, m_view);
 
@@ -94,6 +103,7 @@ LogPanel::LogPanel(ExecutorConnection* connection, const QString& jobId, QWidget
     connect(m_regex, &QCheckBox::toggled, this, &LogPanel::applyFilter);
     connect(m_task, &QComboBox::currentIndexChanged, this, &LogPanel::applyFilter);
     connect(m_severity, &QComboBox::currentIndexChanged, this, &LogPanel::applyFilter);
+    connect(m_streamBox, &QComboBox::currentIndexChanged, this, &LogPanel::applyFilter);
     connect(m_follow, &QToolButton::toggled, m_view, &LogView::setFollowMode);
     connect(m_view, &LogView::followModeChanged, m_follow, &QToolButton::setChecked);
     connect(previous, &QToolButton::clicked, m_view, &LogView::previousError);
@@ -234,6 +244,7 @@ void LogPanel::applyFilter()
     if (!task.isEmpty())
         filter.taskIds.append(m_store->taskId(task));
     filter.minSeverity = LogSeverity(m_severity->currentData().toInt());
+    filter.stream = LogStream(m_streamBox->currentData().toInt());
     filter.text = m_text->text();
     filter.regex = m_regex->isChecked();
     m_view->setFilter(filter);

@@ -46,6 +46,7 @@ public:
 
     QComboBox* taskBox() const { return m_task; }
     QComboBox* severityBox() const { return m_severity; }
+    QComboBox* streamBox() const { return m_streamBox; }
     QLineEdit* textEdit() const { return m_text; }
     QCheckBox* regexBox() const { return m_regex; }
 
@@ -75,6 +76,7 @@ private:
 
     QComboBox* m_task;
     QComboBox* m_severity;
+    QComboBox* m_streamBox;
     QLineEdit* m_text;
     QCheckBox* m_regex;
     QToolButton* m_follow;

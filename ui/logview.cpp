@@ -7,6 +7,7 @@
 #include <QFontDatabase>
 #include <QKeyEvent>
 #include <QPainter>
+#include <QRegularExpression>
 #include <QScrollBar>
 #include <QTextLayout>
 #include <QtConcurrent>
@@ -47,20 +48,32 @@ QColor severityColor(LogSeverity severity, const QPalette& palette)
     return palette.color(QPalette::Text);
 }
 
-QColor taskColor(quint16 id)
+} // namespace
+
+QColor LogView::taskColor(const QString& taskName)
 {
-    static const QColor colors[] = {
-        QColor(0x61, 0x35, 0x83),
-        QColor(0x1c, 0x71, 0xd8),
-        QColor(0x26, 0xa2, 0x69),
-        QColor(0xa5, 0x1d, 0x2d),
-        QColor(0x98, 0x6a, 0x44),
-        QColor(0x00, 0x7c, 0x91),
-        QColor(0x81, 0x3d, 0x9c),
-        QColor(0x5e, 0x5c, 0x64),
-    };
-    return colors[id % std::size(colors)];
+    // A replica keeps its colour from job to job: the role picks a hue family, the index a shade. No red
+    // (the ERROR colour) and no orange (WARNING).
+    static const QRegularExpression task(QStringLiteral("^(master|chief|worker|ps|evaluator)-replica-(\\d+)$"));
+    const QRegularExpressionMatch m = task.match(taskName);
+    if (!m.hasMatch())
+        return QColor(0x5e, 0x5c, 0x64); // "service" and anything else: grey
+    const QString role = m.captured(1);
+    const int index = m.captured(2).toInt();
+    if (role == QLatin1String("master") || role == QLatin1String("chief"))
+        return QColor(0x61, 0x35, 0x83); // purple
+    static const QColor workers[] = { QColor(0x1c, 0x71, 0xd8), QColor(0x26, 0x80, 0x7a), QColor(0x2a, 0x5a, 0xa8),
+        QColor(0x1e, 0x8a, 0x56), QColor(0x3d, 0x5a, 0xfe), QColor(0x0f, 0x6e, 0x6e) };
+    static const QColor servers[] = { QColor(0x86, 0x5e, 0x3c), QColor(0x6d, 0x4c, 0x2f), QColor(0x98, 0x6a, 0x44) };
+    static const QColor evaluators[] = { QColor(0x00, 0x7c, 0x91), QColor(0x00, 0x5f, 0x70) };
+    if (role == QLatin1String("worker"))
+        return workers[index % std::size(workers)];
+    if (role == QLatin1String("ps"))
+        return servers[index % std::size(servers)];
+    return evaluators[index % std::size(evaluators)];
 }
+
+namespace {
 
 std::vector<quint32> scanLines(const LogLineStore::Snapshot& snapshot, const LogFilter& filter, qint64 count)
 {
@@ -471,8 +484,8 @@ void LogView::paintRows(QPainter* painter, const QRect& rect)
 
         painter->setFont(normal);
         const quint16 task = record.taskId();
-        painter->setPen(selected ? text : taskColor(task));
         QString taskName = m_store->taskName(task);
+        painter->setPen(selected ? text : taskColor(taskName));
         if (taskName.size() > m_taskColumnChars)
             taskName = taskName.left(m_taskColumnChars - 1) + QChar(0x2026);
         painter->drawText(xTask, baseline, taskName);

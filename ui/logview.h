@@ -67,6 +67,10 @@ public:
     /// The selected lines as shown, one per line.
     QString selectedText() const;
 
+    /// The colour of a replica's task name: fixed by its role and index (master purple, workers blues and
+    /// greens, parameter servers browns, evaluators teals, others grey), never the ERROR red.
+    static QColor taskColor(const QString& taskName);
+
     /// Paints rows from topRow() into `rect` (the viewport's paint routine; public for the benchmark).
     void paintRows(QPainter* painter, const QRect& rect);
 

@@ -15,8 +15,21 @@
 #include <QActionGroup>
 #include <QApplication>
 #include <QClipboard>
+#include <QCheckBox>
+#include <QCloseEvent>
+#include <QDialog>
+#include <QDialogButtonBox>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QPushButton>
+#include <QSettings>
+#include <QStandardPaths>
+#include <QTabWidget>
+#include <QTextBrowser>
+#include <QWhatsThis>
 #include <QDateTime>
 #include <QDir>
+#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
@@ -32,6 +45,7 @@
 #include <QToolBar>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <memory>
 
 namespace Trainyard {
@@ -72,7 +86,7 @@ MainWindow::MainWindow(ExecutorConnection* connection, QWidget* parent)
     m_table->horizontalHeader()->setStretchLastSection(true);
     m_table->horizontalHeader()->setHighlightSections(false);
     m_table->setContextMenuPolicy(Qt::CustomContextMenu);
-    m_table->setColumnWidth(JobListModel::JobIdColumn, 260);
+    m_table->setColumnWidth(JobListModel::JobIdColumn, 200);
     m_table->setColumnWidth(JobListModel::StateColumn, 120);
     m_table->setColumnWidth(JobListModel::CreatedColumn, 150);
     m_table->setColumnWidth(JobListModel::DurationColumn, 80);
@@ -92,18 +106,90 @@ MainWindow::MainWindow(ExecutorConnection* connection, QWidget* parent)
     m_emptyDetail->setStyleSheet(QStringLiteral("color: #77767b;"));
     m_detail->addWidget(m_emptyDetail);
 
+    // The list area: the table, or a first-start welcome when there are no jobs at all, or "no job matches"
+    // when the filter hides every job (a blank table says neither).
+    m_welcome = new QWidget(this);
+    m_welcome->setObjectName(QStringLiteral("welcome"));
+    {
+        auto* title = new QLabel(tr("No jobs yet"), m_welcome);
+        QFont big = title->font();
+        big.setPointSizeF(big.pointSizeF() * 1.4);
+        big.setBold(true);
+        title->setFont(big);
+        auto* text = new QLabel(tr("Trainyard runs AI Platform Training jobs on this workstation: each replica is a "
+                                   "process with the service's TF_CONFIG, --job-dir and logs. Start with the bundled "
+                                   "Fashion-MNIST sample (about a minute), bring a gcloud config file, or describe a "
+                                   "job step by step."),
+            m_welcome);
+        text->setWordWrap(true);
+        text->setMaximumWidth(640);
+        m_runSample = new QPushButton(tr("&Run the sample"), m_welcome);
+        m_runSample->setObjectName(QStringLiteral("runSampleButton"));
+        m_runSample->setToolTip(tr("Submits the bundled Fashion-MNIST trainer (trainer.task, BASIC, 2 epochs) with a "
+                                   "job dir under your data folder"));
+        m_runSample->setDefault(true);
+        m_importConfig = new QPushButton(tr("&Import a gcloud config file…"), m_welcome);
+        m_importConfig->setObjectName(QStringLiteral("importConfigButton"));
+        m_submitJob = new QPushButton(tr("Submit a &job… (Ctrl+N)"), m_welcome);
+        m_submitJob->setObjectName(QStringLiteral("submitJobButton"));
+        auto* buttons = new QHBoxLayout;
+        buttons->addStretch(1);
+        buttons->addWidget(m_runSample);
+        buttons->addWidget(m_importConfig);
+        buttons->addWidget(m_submitJob);
+        buttons->addStretch(1);
+        auto* layout = new QVBoxLayout(m_welcome);
+        layout->addStretch(1);
+        layout->addWidget(title, 0, Qt::AlignHCenter);
+        layout->addWidget(text, 0, Qt::AlignHCenter);
+        layout->addSpacing(8);
+        layout->addLayout(buttons);
+        layout->addStretch(1);
+        connect(m_runSample, &QPushButton::clicked, this, &MainWindow::runSample);
+        connect(m_importConfig, &QPushButton::clicked, this, &MainWindow::importConfig);
+        connect(m_submitJob, &QPushButton::clicked, this, &MainWindow::submitRequested);
+    }
+    m_noMatch = new QWidget(this);
+    m_noMatch->setObjectName(QStringLiteral("noMatch"));
+    {
+        auto* text = new QLabel(tr("No job matches the filter."), m_noMatch);
+        m_clearFilter = new QPushButton(tr("&Clear Filter"), m_noMatch);
+        m_clearFilter->setObjectName(QStringLiteral("clearFilterButton"));
+        auto* layout = new QVBoxLayout(m_noMatch);
+        layout->addStretch(1);
+        layout->addWidget(text, 0, Qt::AlignHCenter);
+        layout->addWidget(m_clearFilter, 0, Qt::AlignHCenter);
+        layout->addStretch(1);
+        connect(m_clearFilter, &QPushButton::clicked, this, [this] {
+            m_filter->clear();
+            if (QAction* all = m_stateGroup->actions().value(0)) {
+                all->setChecked(true);
+                m_proxy->setStateGroup(JobFilterProxyModel::StateGroup::All);
+            }
+            m_table->setFocus();
+        });
+    }
+    m_listStack = new QStackedWidget(this);
+    m_listStack->addWidget(m_table);
+    m_listStack->addWidget(m_welcome);
+    m_listStack->addWidget(m_noMatch);
+
     auto* top = new QWidget(this);
     auto* topLayout = new QVBoxLayout(top);
     topLayout->setContentsMargins(4, 4, 4, 0);
     topLayout->addWidget(m_filter);
     topLayout->addWidget(m_filterError);
-    topLayout->addWidget(m_table, 1);
-    auto* splitter = new QSplitter(Qt::Vertical, this);
-    splitter->addWidget(top);
-    splitter->addWidget(m_detail);
-    splitter->setStretchFactor(0, 2);
-    splitter->setStretchFactor(1, 3);
-    setCentralWidget(splitter);
+    topLayout->addWidget(m_listStack, 1);
+    // The detail (topology, charts, logs) is what a user reads; the list needs a few rows. The sizes are
+    // remembered (restoreLayout).
+    m_splitter = new QSplitter(Qt::Vertical, this);
+    m_splitter->setObjectName(QStringLiteral("mainSplitter"));
+    m_splitter->addWidget(top);
+    m_splitter->addWidget(m_detail);
+    m_splitter->setStretchFactor(0, 1);
+    m_splitter->setStretchFactor(1, 3);
+    m_splitter->setChildrenCollapsible(false);
+    setCentralWidget(m_splitter);
     setTabOrder(m_filter, m_table);
 
     buildActions();
@@ -118,6 +204,15 @@ MainWindow::MainWindow(ExecutorConnection* connection, QWidget* parent)
         m_filterError->setVisible(!error.isEmpty());
     });
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &MainWindow::onSelectionChanged);
+    for (auto signal : { &QAbstractItemModel::rowsInserted, &QAbstractItemModel::rowsRemoved })
+        connect(m_proxy, signal, this, &MainWindow::updateListState);
+    connect(m_proxy, &QAbstractItemModel::modelReset, this, &MainWindow::updateListState);
+    connect(m_proxy, &QAbstractItemModel::layoutChanged, this, &MainWindow::updateListState);
+    connect(m_proxy, &QAbstractItemModel::dataChanged, this, &MainWindow::updateActions);
+    connect(m_table->horizontalHeader(), &QHeaderView::sectionResized, this, [this](int section) {
+        if (section == JobListModel::JobIdColumn && !m_fittingColumn)
+            m_userSizedIdColumn = true;
+    });
     connect(m_table, &QTableView::customContextMenuRequested, this, &MainWindow::showContextMenu);
     connect(m_table, &QTableView::activated, this, &MainWindow::describeSelected);
 
@@ -130,6 +225,10 @@ MainWindow::MainWindow(ExecutorConnection* connection, QWidget* parent)
     }
     onConnectionStateChanged();
     resize(1400, 900);
+    m_splitter->setSizes({ 260, 640 });
+    restoreLayout();
+    updateListState();
+    updateActions();
 }
 
 MainWindow::~MainWindow() = default;
@@ -149,6 +248,34 @@ void MainWindow::buildActions()
     refreshAction->setShortcut(QKeySequence::Refresh);
     QAction* filterAction = viewMenu->addAction(tr("&Filter jobs"), this, &MainWindow::focusFilter);
     filterAction->setShortcut(QKeySequence::Find);
+    viewMenu->addSeparator();
+    // The job view's tabs from anywhere in the window (Alt+1…6 are the state filters).
+    const QString tabNames[] = { tr("&Overview"), tr("&Topology"), tr("&Logs"), tr("&Checkpoints"), tr("&Metrics") };
+    for (int tab = 0; tab < int(std::size(tabNames)); ++tab) {
+        QAction* action = viewMenu->addAction(tabNames[tab], this, [this, tab] {
+            if (m_jobView) {
+                m_jobView->showTab(JobView::Tab(tab));
+                m_lastTab = tab;
+            }
+        });
+        action->setShortcut(QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_1 + tab)));
+        action->setObjectName(QStringLiteral("showTab%1").arg(tab));
+    }
+    auto stepTab = [this](int step) {
+        if (!m_jobView)
+            return;
+        auto* tabs = m_jobView->findChild<QTabWidget*>();
+        if (!tabs || tabs->count() == 0)
+            return;
+        const int tab = (tabs->currentIndex() + step + tabs->count()) % tabs->count();
+        m_jobView->showTab(JobView::Tab(tab));
+        m_lastTab = tab;
+    };
+    QAction* nextTab = viewMenu->addAction(tr("&Next Tab"), this, [stepTab] { stepTab(+1); });
+    nextTab->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_PageDown));
+    nextTab->setObjectName(QStringLiteral("nextTabAction"));
+    QAction* previousTab = viewMenu->addAction(tr("&Previous Tab"), this, [stepTab] { stepTab(-1); });
+    previousTab->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_PageUp));
 
     m_jobMenu = menuBar()->addMenu(tr("&Job"));
     QAction* submit = m_jobMenu->addAction(tr("&Submit Job…"), this, &MainWindow::submitRequested);
@@ -156,16 +283,30 @@ void MainWindow::buildActions()
     submit->setObjectName(QStringLiteral("submitJobAction"));
     connect(this, &MainWindow::submitRequested, this, [this] { openSubmitWizard(Job {}); });
     connect(this, &MainWindow::submitSimilarRequested, this, &MainWindow::openSubmitWizard);
+    m_similarAction = m_jobMenu->addAction(tr("Submit S&imilar…"), this, [this] {
+        if (const Job* job = currentJob())
+            emit submitSimilarRequested(*job);
+    });
+    m_similarAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_N));
+    m_similarAction->setObjectName(QStringLiteral("submitSimilarAction"));
+    QAction* import = m_jobMenu->addAction(tr("&Import gcloud Config File…"), this, &MainWindow::importConfig);
+    import->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_O));
+    m_jobMenu->addAction(tr("&Run the Sample"), this, &MainWindow::runSample);
     m_jobMenu->addSeparator();
-    QAction* describe = m_jobMenu->addAction(tr("&Describe"), this, &MainWindow::describeSelected);
-    describe->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_D));
-    QAction* cancel = m_jobMenu->addAction(tr("&Cancel job"), this, &MainWindow::cancelSelected);
-    cancel->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_X));
-    QAction* copy = m_jobMenu->addAction(tr("Copy job &ID"), this, &MainWindow::copySelectedId);
-    copy->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C));
-    m_jobMenu->addAction(tr("&Open job directory"), this, &MainWindow::openSelectedDir);
+    m_describe = m_jobMenu->addAction(tr("&Describe"), this, &MainWindow::describeSelected);
+    m_describe->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_D));
+    m_cancelAction = m_jobMenu->addAction(tr("&Cancel Job…"), this, &MainWindow::cancelSelected);
+    m_cancelAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_X));
+    m_copyId = m_jobMenu->addAction(tr("Copy Job &ID"), this, &MainWindow::copySelectedId);
+    m_copyId->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C));
+    m_openDirAction = m_jobMenu->addAction(tr("&Open Job Directory"), this, &MainWindow::openSelectedDir);
 
     auto* helpMenu = menuBar()->addMenu(tr("&Help"));
+    QAction* shortcuts = helpMenu->addAction(tr("&Keyboard Shortcuts"), this, &MainWindow::showShortcuts);
+    shortcuts->setShortcut(QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_Comma));
+    helpMenu->addAction(tr("&Filter Syntax"), this, &MainWindow::showFilterHelp);
+    helpMenu->addAction(QWhatsThis::createAction(this));
+    helpMenu->addSeparator();
     helpMenu->addAction(tr("&About Trainyard"), this, [this] {
         QMessageBox::about(this, tr("About Trainyard"),
             tr("<b>Trainyard</b><p>AI Platform Training's workflow on your workstation: submit training "
@@ -250,21 +391,262 @@ SubmitWizard* MainWindow::createSubmitWizard()
     auto* wizard = new SubmitWizard(m_connection ? m_connection->client() : nullptr, this);
     wizard->setAttribute(Qt::WA_DeleteOnClose);
     wizard->setKnownJobs(m_model->jobs());
-    connect(wizard, &SubmitWizard::jobSubmitted, this, [this](const Job& job) {
-        // The list learns of the job at its next poll: select it then, and show its replicas.
-        const QString id = job.jobId;
-        auto pending = std::make_shared<QMetaObject::Connection>();
-        auto select = [this, id, pending] {
-            if (!selectJob(id))
-                return;
-            QObject::disconnect(*pending);
-            if (m_jobView)
-                m_jobView->showTab(JobView::TopologyTab);
-        };
-        *pending = connect(this, &MainWindow::jobsRefreshed, this, select);
-        refresh();
-    });
+    connect(wizard, &SubmitWizard::jobSubmitted, this,
+        [this](const Job& job) { selectWhenListed(job.jobId, JobView::TopologyTab); });
     return wizard;
+}
+
+void MainWindow::selectWhenListed(const QString& jobId, int tab)
+{
+    // The list learns of the job at its next poll: select it then, and show the tab.
+    auto pending = std::make_shared<QMetaObject::Connection>();
+    auto select = [this, jobId, tab, pending] {
+        if (!selectJob(jobId))
+            return;
+        QObject::disconnect(*pending);
+        if (m_jobView) {
+            m_jobView->showTab(JobView::Tab(tab));
+            m_lastTab = tab;
+        }
+    };
+    *pending = connect(this, &MainWindow::jobsRefreshed, this, select);
+    refresh();
+}
+
+QString MainWindow::sampleTrainerPath()
+{
+    const QString installed = QStandardPaths::locate(
+        QStandardPaths::GenericDataLocation, QStringLiteral("trainyard/trainers/fmnist"), QStandardPaths::LocateDirectory);
+    if (!installed.isEmpty())
+        return installed;
+    // A build tree: build/<preset>/app/console/trainyard next to resources/ of the source tree.
+    QDir dir(QCoreApplication::applicationDirPath());
+    for (int up = 0; up < 5 && dir.cdUp(); ++up) {
+        if (QFileInfo::exists(dir.filePath(QStringLiteral("resources/trainers/fmnist/setup.py"))))
+            return dir.filePath(QStringLiteral("resources/trainers/fmnist"));
+    }
+    return {};
+}
+
+Job MainWindow::sampleJob(const QDateTime& now)
+{
+    Job job;
+    job.jobId = QStringLiteral("fmnist_sample_") + now.toString(QStringLiteral("yyyyMMdd_HHmmss"));
+    job.labels.insert(QStringLiteral("sample"), QStringLiteral("fmnist"));
+    TrainingInput& in = job.trainingInput;
+    in.scaleTier = QStringLiteral("BASIC");
+    in.region = QStringLiteral("us-central1");
+    in.packageUris = { sampleTrainerPath() };
+    in.pythonModule = QStringLiteral("trainer.task");
+    in.args = { QStringLiteral("--epochs"), QStringLiteral("2") };
+    in.jobDir = WizardOutputPage::defaultJobDir(job.jobId);
+    return job;
+}
+
+void MainWindow::runSample()
+{
+    ApiClient* client = m_connection ? m_connection->client() : nullptr;
+    if (!client) {
+        showMessage(tr("Not connected to an executor yet."));
+        return;
+    }
+    const Job job = sampleJob(QDateTime::currentDateTime());
+    if (job.trainingInput.packageUris.value(0).isEmpty()) {
+        QMessageBox::warning(this, tr("Run the sample"),
+            tr("The bundled sample trainer was not found (trainyard/trainers/fmnist in the data folders, or "
+               "resources/trainers/fmnist beside the build)."));
+        return;
+    }
+    m_runSample->setEnabled(false);
+    showMessage(tr("Submitting the sample job %1…").arg(job.jobId));
+    client->createJob(job, this, [this](const Job& created, const ApiError& error) {
+        m_runSample->setEnabled(true);
+        if (!error.isNull()) {
+            QMessageBox::warning(this, tr("Run the sample"), tr("The sample job was refused: %1").arg(error.summary()));
+            return;
+        }
+        showMessage(tr("Submitted %1: staging the trainer, then training for 2 epochs.").arg(created.jobId));
+        selectWhenListed(created.jobId, JobView::TopologyTab);
+    });
+}
+
+void MainWindow::importConfig()
+{
+    const QString path = QFileDialog::getOpenFileName(this, tr("Import a gcloud Config File"), QDir::homePath(),
+        tr("gcloud config files (*.yaml *.yml *.json);;All files (*)"));
+    if (!path.isEmpty())
+        importConfigFile(path);
+}
+
+bool MainWindow::importConfigFile(const QString& path)
+{
+    SubmitWizard* wizard = createSubmitWizard();
+    QString error;
+    if (!wizard->importConfig(path, &error)) {
+        delete wizard;
+        QMessageBox::warning(this, tr("Import a gcloud Config File"), tr("%1 does not load: %2").arg(path, error));
+        return false;
+    }
+    wizard->markUnmodified();
+    wizard->open();
+    return true;
+}
+
+MainWindow::ListState MainWindow::listState() const
+{
+    if (m_listStack->currentWidget() == m_welcome)
+        return ListState::Welcome;
+    if (m_listStack->currentWidget() == m_noMatch)
+        return ListState::NoMatch;
+    return ListState::Table;
+}
+
+void MainWindow::updateListState()
+{
+    QWidget* page = m_table;
+    if (m_listedOnce && m_model->rowCount() == 0)
+        page = m_welcome;
+    else if (m_model->rowCount() > 0 && m_proxy->rowCount() == 0)
+        page = m_noMatch;
+    if (m_listStack->currentWidget() != page)
+        m_listStack->setCurrentWidget(page);
+    // A job the filter hides is not shown below the list either (its view stays alive for when it is back).
+    if (m_jobView) {
+        const int row = m_model->rowOf(m_jobView->jobId());
+        const bool listed = row >= 0 && m_proxy->mapFromSource(m_model->index(row, 0)).isValid();
+        m_emptyDetail->setText(listed || row < 0 ? tr("Select a job to see its overview, topology and logs.")
+                                                 : tr("The filter hides %1.").arg(m_jobView->jobId()));
+        m_detail->setCurrentWidget(listed ? static_cast<QWidget*>(m_jobView) : m_emptyDetail);
+    }
+    updateActions();
+}
+
+void MainWindow::updateActions()
+{
+    const Job* job = currentJob();
+    const bool live = job && !JobState::isFinal(job->state) && job->state != JobState::Cancelling;
+    m_describe->setEnabled(job);
+    m_cancelAction->setEnabled(live);
+    m_copyId->setEnabled(job);
+    m_openDirAction->setEnabled(job && !job->trainingInput.jobDir.isEmpty());
+    m_similarAction->setEnabled(job && submitSimilarWanted());
+}
+
+void MainWindow::fitJobIdColumn()
+{
+    if (m_userSizedIdColumn)
+        return;
+    // Fit the IDs (with the header), within reason; the user's own width wins once they drag it.
+    const int wanted = std::clamp(std::max(static_cast<const QAbstractItemView*>(m_table)->sizeHintForColumn(JobListModel::JobIdColumn),
+                                      m_table->horizontalHeader()->sectionSizeHint(JobListModel::JobIdColumn)),
+        120, 480);
+    if (wanted == m_table->columnWidth(JobListModel::JobIdColumn))
+        return;
+    m_fittingColumn = true;
+    m_table->setColumnWidth(JobListModel::JobIdColumn, wanted);
+    m_fittingColumn = false;
+}
+
+void MainWindow::saveLayout()
+{
+    QSettings settings;
+    settings.setValue(QStringLiteral("mainWindow/geometry"), saveGeometry());
+    settings.setValue(QStringLiteral("mainWindow/splitter"), m_splitter->saveState());
+    settings.setValue(QStringLiteral("mainWindow/jobColumns"), m_table->horizontalHeader()->saveState());
+    settings.setValue(QStringLiteral("mainWindow/jobIdColumnSized"), m_userSizedIdColumn);
+    settings.setValue(QStringLiteral("mainWindow/detailTab"), m_lastTab);
+}
+
+void MainWindow::restoreLayout()
+{
+    const QSettings settings;
+    restoreGeometry(settings.value(QStringLiteral("mainWindow/geometry")).toByteArray());
+    m_splitter->restoreState(settings.value(QStringLiteral("mainWindow/splitter")).toByteArray());
+    m_fittingColumn = true;
+    m_table->horizontalHeader()->restoreState(settings.value(QStringLiteral("mainWindow/jobColumns")).toByteArray());
+    m_fittingColumn = false;
+    m_userSizedIdColumn = settings.value(QStringLiteral("mainWindow/jobIdColumnSized"), false).toBool();
+    m_lastTab = settings.value(QStringLiteral("mainWindow/detailTab"), -1).toInt();
+}
+
+void MainWindow::closeEvent(QCloseEvent* event)
+{
+    // Jobs run in the executor, not in this window: say so before the window goes, once per choice.
+    int live = 0;
+    for (const Job& job : m_model->jobs())
+        live += JobState::isFinal(job.state) ? 0 : 1;
+    QSettings settings;
+    if (live > 0 && settings.value(QStringLiteral("ui/askBeforeQuitWithLiveJobs"), true).toBool()) {
+        QMessageBox box(QMessageBox::Question, tr("Quit Trainyard"),
+            tr("Jobs not finished: %1. They keep running in the executor after the console quits.").arg(live),
+            QMessageBox::NoButton, this);
+        box.setObjectName(QStringLiteral("quitBox"));
+        box.setInformativeText(tr("Start the console again, or use trainyardctl jobs list, to see them; "
+                                  "trainyardctl jobs cancel stops one."));
+        QPushButton* quit = box.addButton(tr("&Quit"), QMessageBox::AcceptRole);
+        box.addButton(QMessageBox::Cancel);
+        box.setDefaultButton(quit);
+        auto* dontAsk = new QCheckBox(tr("Do not ask again"), &box);
+        box.setCheckBox(dontAsk);
+        box.exec();
+        if (box.clickedButton() != quit) {
+            event->ignore();
+            return;
+        }
+        if (dontAsk->isChecked())
+            settings.setValue(QStringLiteral("ui/askBeforeQuitWithLiveJobs"), false);
+    }
+    saveLayout();
+    QMainWindow::closeEvent(event);
+}
+
+void MainWindow::showShortcuts()
+{
+    QStringList rows;
+    auto row = [&rows](const QString& keys, const QString& what) {
+        rows << QStringLiteral("<tr><td><b>%1</b></td><td>%2</td></tr>").arg(keys.toHtmlEscaped(), what.toHtmlEscaped());
+    };
+    for (QAction* menu : menuBar()->actions()) {
+        if (!menu->menu())
+            continue;
+        for (QAction* action : menu->menu()->actions()) {
+            if (!action->shortcut().isEmpty())
+                row(action->shortcut().toString(QKeySequence::NativeText),
+                    menu->text().remove(QLatin1Char('&')) + QStringLiteral(" → ")
+                        + action->text().remove(QLatin1Char('&')));
+        }
+    }
+    for (QAction* action : m_stateGroup->actions())
+        row(action->shortcut().toString(QKeySequence::NativeText), action->toolTip());
+    row(tr("F8 / Shift+F8"), tr("Logs: next / previous error"));
+    row(tr("End"), tr("Logs: follow new lines again"));
+    row(tr("Ctrl+C"), tr("Logs: copy the selected lines"));
+    row(tr("Ctrl++ / Ctrl+- / Ctrl+0"), tr("Topology: zoom in / out / fit"));
+    row(tr("Ctrl+wheel, drag"), tr("Metrics: zoom a chart (double-click resets)"));
+    QDialog dialog(this);
+    dialog.setWindowTitle(tr("Keyboard Shortcuts"));
+    auto* browser = new QTextBrowser(&dialog);
+    browser->setHtml(QStringLiteral("<table cellpadding=3>") + rows.join(QString()) + QStringLiteral("</table>"));
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, &dialog);
+    connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
+    auto* layout = new QVBoxLayout(&dialog);
+    layout->addWidget(browser);
+    layout->addWidget(buttons);
+    dialog.resize(560, 520);
+    dialog.exec();
+}
+
+void MainWindow::showFilterHelp()
+{
+    QMessageBox::information(this, tr("Filter Syntax"),
+        tr("<p>The job list's filter uses the service's syntax (gcloud ai-platform jobs list --filter):</p>"
+           "<ul><li><b>field:value</b> matches a value, <b>value*</b> a prefix: <tt>jobId:fmnist*</tt></li>"
+           "<li><b>field=value</b> matches exactly: <tt>labels.owner=alice</tt></li>"
+           "<li>fields: <tt>jobId</tt>, <tt>state</tt>, <tt>labels.KEY</tt>, <tt>createTime</tt> "
+           "(also with &lt; &gt; &lt;= &gt;=)</li>"
+           "<li>terms are joined with <b>AND</b>: <tt>jobId:fmnist* AND state:FAILED</tt></li></ul>"
+           "<p>Ctrl+F goes to the filter; Alt+1…6 show all, running, queued, succeeded, failed or cancelled "
+           "jobs.</p>"));
 }
 
 void MainWindow::focusFilter()
@@ -281,6 +663,7 @@ void MainWindow::onConnectionStateChanged()
     switch (state) {
     case ExecutorConnection::State::Connected:
         m_connectionLabel->setText(QStringLiteral("<span style=\"color:#26a269\">● </span>") + tr("Connected"));
+        statusBar()->clearMessage(); // "Starting the executor…" is over
         if (!m_poll.isActive())
             m_poll.start();
         refresh();
@@ -335,10 +718,9 @@ void MainWindow::fetchPage(const QString& pageToken, QList<Job> accumulated, int
             m_fetching = false;
             const QString selected = selectedJobId();
             m_model->setJobs(accumulated);
-            if (m_firstLoad && !accumulated.isEmpty()) {
-                m_firstLoad = false;
-                m_table->resizeColumnToContents(JobListModel::JobIdColumn);
-            }
+            m_listedOnce = true;
+            fitJobIdColumn();
+            updateListState();
             if (!selected.isEmpty() && selectedJobId() != selected)
                 selectJob(selected);
             emit jobsRefreshed();
@@ -411,20 +793,33 @@ void MainWindow::onSelectionChanged()
     if (!job) {
         return; // keep showing the last job: a filter change should not tear down its live views
     }
-    if (m_jobView && m_jobView->jobId() == job->jobId)
+    updateActions();
+    if (m_jobView && m_jobView->jobId() == job->jobId) {
+        updateListState();
         return;
+    }
     if (m_jobView) {
+        m_lastTab = int(m_jobView->currentTab()); // the next job opens on the same tab
         m_detail->removeWidget(m_jobView);
         m_jobView->deleteLater();
     }
     m_jobView = new JobView(m_connection, *job, m_detail);
+    if (m_lastTab >= 0)
+        m_jobView->showTab(JobView::Tab(m_lastTab));
     m_jobView->setSubmitSimilarVisible(submitSimilarWanted());
     connect(m_jobView, &JobView::message, this, [this](const QString& text) { showMessage(text); });
     connect(m_jobView, &JobView::submitSimilarRequested, this, &MainWindow::submitSimilarRequested);
     connect(m_jobView, &JobView::submitFromCheckpointRequested, this, &MainWindow::openSubmitWizardFromCheckpoint);
     connect(m_jobView, &JobView::jobChanged, m_model, &JobListModel::updateJob);
+    connect(m_jobView, &JobView::jobChanged, this, [this](const Job& changed) {
+        // "Cancelling …" and the like are about a job that has now ended.
+        if (JobState::isFinal(changed.state) && statusBar()->currentMessage().contains(changed.jobId))
+            statusBar()->clearMessage();
+        updateActions();
+    });
     m_detail->addWidget(m_jobView);
     m_detail->setCurrentWidget(m_jobView);
+    updateListState();
 }
 
 bool MainWindow::submitSimilarWanted()

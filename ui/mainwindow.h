@@ -16,8 +16,11 @@
 #include <QPointer>
 #include <QTimer>
 
+class QAction;
 class QActionGroup;
 class QLabel;
+class QPushButton;
+class QSplitter;
 class QLineEdit;
 class QMenu;
 class QStackedWidget;
@@ -55,6 +58,35 @@ public:
     /// The jobId of the selected row, or empty.
     QString selectedJobId() const;
 
+    /// What the job list area shows: the table, the first-start welcome (no jobs at all, with "Run the
+    /// sample", "Import a gcloud config file…" and "Submit a job…"), or "no job matches the filter".
+    enum class ListState { Table, Welcome, NoMatch };
+    ListState listState() const;
+    QPushButton* runSampleButton() const { return m_runSample; }
+    QPushButton* importConfigButton() const { return m_importConfig; }
+    QPushButton* submitJobButton() const { return m_submitJob; }
+    QPushButton* clearFilterButton() const { return m_clearFilter; }
+    QSplitter* splitter() const { return m_splitter; }
+    /// The Job menu's actions that act on the selected job (disabled while nothing is selected).
+    QAction* describeAction() const { return m_describe; }
+    QAction* cancelAction() const { return m_cancelAction; }
+    QAction* copyIdAction() const { return m_copyId; }
+    QAction* openDirAction() const { return m_openDirAction; }
+    QAction* submitSimilarAction() const { return m_similarAction; }
+    /// The bundled Fashion-MNIST trainer: installed ($XDG_DATA_DIRS/trainyard/trainers/fmnist) or next to
+    /// the build tree's programs (resources/trainers/fmnist); "" when neither is there.
+    static QString sampleTrainerPath();
+    /// The one-click sample job: the bundled trainer, BASIC, 2 epochs, a fresh job dir.
+    static Job sampleJob(const QDateTime& now);
+
+public Q_SLOTS:
+    /// "Run the sample": submits sampleJob() and selects it.
+    void runSample();
+    /// "Import a gcloud config file…": a file dialog, then the wizard filled from the file.
+    void importConfig();
+    /// Opens the wizard filled from the config file at `path`; false (and a message) when it does not load.
+    bool importConfigFile(const QString& path);
+
 public Q_SLOTS:
     /// Polls the job list and the host now (F5).
     void refresh();
@@ -75,8 +107,23 @@ Q_SIGNALS:
     /// A job list poll finished and the model holds its result.
     void jobsRefreshed();
 
+protected:
+    void closeEvent(QCloseEvent* event) override;
+
 private:
     void buildActions();
+    void updateActions();
+    /// Help → Keyboard Shortcuts: every menu action with a shortcut (read from the actions, so the list
+    /// cannot drift) and the keys of the views.
+    void showShortcuts();
+    /// Help → Filter Syntax: the service's filter syntax with examples.
+    void showFilterHelp();
+    /// Selects `jobId` once a poll lists it, then opens `tab`.
+    void selectWhenListed(const QString& jobId, int tab);
+    void updateListState();
+    void saveLayout();
+    void restoreLayout();
+    void fitJobIdColumn();
     void onConnectionStateChanged();
     void onSelectionChanged();
     void showContextMenu(const QPoint& pos);
@@ -105,10 +152,26 @@ private:
     QLabel* m_urlLabel;
     QLabel* m_connectionLabel;
     QLabel* m_hostLabel;
+    QStackedWidget* m_listStack = nullptr;
+    QWidget* m_welcome = nullptr;
+    QWidget* m_noMatch = nullptr;
+    QPushButton* m_runSample = nullptr;
+    QPushButton* m_importConfig = nullptr;
+    QPushButton* m_submitJob = nullptr;
+    QPushButton* m_clearFilter = nullptr;
+    QSplitter* m_splitter = nullptr;
+    QAction* m_describe = nullptr;
+    QAction* m_cancelAction = nullptr;
+    QAction* m_copyId = nullptr;
+    QAction* m_openDirAction = nullptr;
+    QAction* m_similarAction = nullptr;
+    int m_lastTab = -1; ///< the detail tab the user was on: kept when another job is selected
+    bool m_listedOnce = false; ///< a job list answer arrived (before it, no welcome: we do not know yet)
+    bool m_userSizedIdColumn = false; ///< the user resized the Job ID column: stop fitting it
+    bool m_fittingColumn = false;
     QTimer m_poll;
     bool m_fetching = false;
     int m_fetchSerial = 0;
-    bool m_firstLoad = true;
 };
 
 } // namespace Trainyard

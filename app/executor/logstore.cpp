@@ -83,6 +83,13 @@ const QString& sevString(Sev s)
     return n.info;
 }
 
+QString streamName(int stream)
+{
+    static const QString out = QStringLiteral("stdout");
+    static const QString err = QStringLiteral("stderr");
+    return stream == 2 ? err : stream == 1 ? out : QString();
+}
+
 inline bool isDigit(char c)
 {
     return c >= '0' && c <= '9';
@@ -128,8 +135,10 @@ inline bool isWordBoundary(char c)
 /// - glog and absl (Python absl-py uses the same prefix): "Lmmdd hh:mm:ss.uuuuuu threadid file:line] msg"
 ///   with L one of I, W, E, F.
 /// Everything else is INFO, stdout or stderr, as the service does.
-Sev detectSeverity(const char* p, size_t n)
+Sev detectSeverity(const char* p, size_t n, size_t* prefix = nullptr)
 {
+    if (prefix)
+        *prefix = 0;
     if (n < 5)
         return Sev::Info;
     Sev sev;
@@ -148,12 +157,22 @@ Sev detectSeverity(const char* p, size_t n)
             return Sev::Info;
         }
     }
-    // logging default: INFO:root:message
-    if (p[0] >= 'C' && p[0] <= 'W' && levelWord(p, n, &sev, &len) && len < n && p[len] == ':')
+    // logging default: INFO:root:message (the prefix is "INFO:root:"; "INFO:" for a named logger, whose
+    // name stays in the message)
+    if (p[0] >= 'C' && p[0] <= 'W' && levelWord(p, n, &sev, &len) && len < n && p[len] == ':') {
+        if (prefix) {
+            *prefix = len + 1;
+            if (n >= len + 6 && std::memcmp(p + len + 1, "root:", 5) == 0)
+                *prefix = len + 6;
+        }
         return sev;
+    }
     // [INFO] message
-    if (p[0] == '[' && levelWord(p + 1, n - 1, &sev, &len) && len + 1 < n && p[len + 1] == ']')
+    if (p[0] == '[' && levelWord(p + 1, n - 1, &sev, &len) && len + 1 < n && p[len + 1] == ']') {
+        if (prefix)
+            *prefix = len + 2 + (len + 2 < n && p[len + 2] == ' ' ? 1 : 0);
         return sev;
+    }
     // 2026-11-22 05:04:43,123 INFO message / 2026-11-22 05:04:43,123 - name - INFO - message
     if (n >= 20 && isDigit(p[0]) && isDigit(p[1]) && isDigit(p[2]) && isDigit(p[3]) && p[4] == '-') {
         const size_t limit = std::min<size_t>(n, 64);
@@ -164,6 +183,50 @@ Sev detectSeverity(const char* p, size_t n)
                 return sev;
         }
     }
+    return Sev::Info;
+}
+
+bool startsWith(const char* p, size_t n, const char* text)
+{
+    const size_t len = std::strlen(text);
+    return n >= len && std::memcmp(p, text, len) == 0;
+}
+
+/// argparse's "prog: error: message" (prog may hold blanks: "python -m trainer.task: error: …").
+bool isProgError(const char* p, size_t n)
+{
+    const size_t limit = std::min<size_t>(n, 200);
+    for (size_t i = 1; i + 9 <= limit; ++i) {
+        if (p[i] == ':' && std::memcmp(p + i, ": error: ", 9) == 0)
+            return true;
+    }
+    return false;
+}
+
+/// LogStore::classifyLine on raw bytes.
+Sev classify(const char* p, size_t n, bool isStderr, bool* inTraceback, size_t* prefix)
+{
+    *prefix = 0;
+    if (isStderr) {
+        if (startsWith(p, n, "Traceback (most recent call last):")) {
+            *inTraceback = true;
+            return Sev::Error;
+        }
+        if (*inTraceback) {
+            // Frames and source lines are indented; the first line that is not ends the traceback (the
+            // exception: "ValueError: …"). "During handling …" and a blank line chain a second one.
+            if (n == 0 || p[0] == ' ' || p[0] == '\t' || startsWith(p, n, "During handling")
+                || startsWith(p, n, "The above exception"))
+                return Sev::Error;
+            *inTraceback = false;
+            return Sev::Error;
+        }
+    }
+    const Sev sev = detectSeverity(p, n, prefix);
+    if (sev != Sev::Info || *prefix > 0)
+        return sev;
+    if (isStderr && isProgError(p, n))
+        return Sev::Error;
     return Sev::Info;
 }
 
@@ -331,6 +394,7 @@ struct LogStore::Private {
         bool openFailed = false;
         std::string buffer; // encoded JSON lines not yet written
         std::string partial[2]; // unfinished last line of stdout / stderr
+        bool inTraceback[2] = { false, false }; // inside a Python traceback, per stream
         // The constant middle of every line of this stream: `","taskName":"…","trialId":"…","message":"`.
         std::string middle;
         QString middleTrial;
@@ -433,8 +497,20 @@ struct LogStore::Private {
         s->buffer.clear(); // keeps its capacity: no allocation on the next burst
     }
 
+    /// Classifies one line of a replica's output and appends it without its logging prefix.
+    void appendOutputLine(Stream* s, qint64 ts, const char* tsText, const QString& trialId, const char* msg,
+        size_t len, bool isStderr, bool deliver)
+    {
+        if (len > 0 && msg[len - 1] == '\r')
+            --len;
+        size_t prefix = 0;
+        const Sev sev = classify(msg, len, isStderr, &s->inTraceback[isStderr ? 1 : 0], &prefix);
+        appendLine(s, ts, tsText, sev, trialId, msg + prefix, len - prefix, deliver, isStderr ? 2 : 1);
+    }
+
+    /// `stream`: 0 none (the executor's own lines), 1 stdout, 2 stderr.
     void appendLine(Stream* s, qint64 ts, const char* tsText, Sev sev, const QString& trialId, const char* msg,
-        size_t len, bool deliver)
+        size_t len, bool deliver, int stream = 0)
     {
         if (len > 0 && msg[len - 1] == '\r')
             --len;
@@ -447,10 +523,15 @@ struct LogStore::Private {
         b.append(sevName(sev));
         b.append(s->middle);
         appendEscaped(b, msg, len);
-        b.append("\"}\n", 3);
+        if (stream == 2)
+            b.append("\",\"stream\":\"stderr\"}\n");
+        else if (stream == 1)
+            b.append("\",\"stream\":\"stdout\"}\n");
+        else
+            b.append("\"}\n", 3);
         if (deliver)
-            pending[s->jobId].append(
-                LogEntry { ts, sevString(sev), s->taskName, trialId, QString::fromUtf8(msg, qsizetype(len)) });
+            pending[s->jobId].append(LogEntry { ts, sevString(sev), s->taskName, trialId,
+                QString::fromUtf8(msg, qsizetype(len)), streamName(stream) });
     }
 
     void deliverPending()
@@ -557,8 +638,7 @@ void LogStore::appendOutput(
             return;
         }
         partial.append(p, size_t(nl - p));
-        d->appendLine(s, us, ts, detectSeverity(partial.data(), partial.size()), trialId, partial.data(),
-            partial.size(), deliver);
+        d->appendOutputLine(s, us, ts, trialId, partial.data(), partial.size(), isStderr, deliver);
         partial.clear();
         p = nl + 1;
     }
@@ -569,7 +649,7 @@ void LogStore::appendOutput(
             break;
         }
         const size_t len = size_t(nl - p);
-        d->appendLine(s, us, ts, detectSeverity(p, len), trialId, p, len, deliver);
+        d->appendOutputLine(s, us, ts, trialId, p, len, isStderr, deliver);
         p = nl + 1;
     }
     if (s->buffer.size() >= FlushThresholdBytes)
@@ -587,12 +667,12 @@ void LogStore::finishOutput(const QString& jobId, const QString& taskName)
     const qint64 us = nowUs();
     char ts[27];
     formatTimestamp(us, ts);
-    for (std::string& partial : s->partial) {
-        if (partial.empty())
-            continue;
-        d->appendLine(s, us, ts, detectSeverity(partial.data(), partial.size()), s->middleTrial, partial.data(),
-            partial.size(), deliver);
+    for (int stream = 0; stream < 2; ++stream) {
+        std::string& partial = s->partial[stream];
+        if (!partial.empty())
+            d->appendOutputLine(s, us, ts, s->middleTrial, partial.data(), partial.size(), stream == 1, deliver);
         partial.clear();
+        s->inTraceback[stream] = false;
     }
     d->markDirty(s);
 }
@@ -678,6 +758,7 @@ QList<LogEntry> LogStore::read(const QString& jobId, const QString& taskName, co
             e.taskName = o.value(QLatin1String("taskName")).toString();
             e.trialId = o.value(QLatin1String("trialId")).toString();
             e.message = o.value(QLatin1String("message")).toString();
+            e.stream = o.value(QLatin1String("stream")).toString();
             if (minRank > 0 && severityRank(e.severity) < minRank)
                 continue;
             if (!contains.isEmpty() && !e.message.contains(contains))
@@ -743,8 +824,23 @@ QByteArray LogStore::toJsonLine(const LogEntry& entry)
     b.append("\",\"message\":\"");
     const QByteArray msg = entry.message.toUtf8();
     appendEscaped(b, msg.constData(), size_t(msg.size()));
+    if (!entry.stream.isEmpty()) {
+        b.append("\",\"stream\":\"");
+        const QByteArray stream = entry.stream.toLatin1();
+        appendEscaped(b, stream.constData(), size_t(stream.size()));
+    }
     b.append("\"}");
     return QByteArray(b.data(), qsizetype(b.size()));
+}
+
+LogStore::Classified LogStore::classifyLine(const QByteArray& line, bool isStderr, bool* inTraceback)
+{
+    size_t prefix = 0;
+    bool state = inTraceback && *inTraceback;
+    const Sev sev = classify(line.constData(), size_t(line.size()), isStderr, &state, &prefix);
+    if (inTraceback)
+        *inTraceback = state;
+    return { sevString(sev), int(prefix) };
 }
 
 int LogStore::severityRank(const QString& severity)

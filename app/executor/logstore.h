@@ -22,6 +22,9 @@ struct LogEntry {
     QString taskName;
     QString trialId;
     QString message;
+    /// Which output stream of the replica the line came from: "stdout", "stderr", or "" for the executor's
+    /// own lines (task "service"). On the wire as `stream` (omitted when empty).
+    QString stream;
 };
 
 } // namespace Trainyard
@@ -44,10 +47,21 @@ public:
     /// Appends one entry to the job's log.
     void append(const QString& jobId, const LogEntry& entry);
     /// Appends raw output of a replica: splits `bytes` into lines (keeping a partial last line
-    /// for the next call), detects severity and timestamp (Python logging and glog prefixes;
-    /// unknown stdout lines INFO, unknown stderr lines INFO as the service does) and appends them.
+    /// for the next call), classifies each (classifyLine()) and appends it with its stream.
     void appendOutput(
         const QString& jobId, const QString& taskName, const QString& trialId, const QByteArray& bytes, bool isStderr);
+    /// What a line of output says of itself: its severity and how many leading bytes are a logging
+    /// prefix that the severity column now shows (Python logging's "LEVEL:root:" or "LEVEL:", "[LEVEL] ").
+    /// Rules: a logging prefix decides where there is one (Python logging, "[LEVEL]", glog/absl, a date then
+    /// a level word); on stderr, a Python traceback ("Traceback (most recent call last):", its indented
+    /// lines and the exception line after them) and "prog: error: …" lines (argparse) are ERROR; every
+    /// other line is INFO, stdout or stderr. The service logs all of stderr as ERROR, which buries the real
+    /// errors under progress bars and INFO logs. `inTraceback` carries a traceback across lines of one stream.
+    struct Classified {
+        QString severity;
+        int prefixLength = 0;
+    };
+    static Classified classifyLine(const QByteArray& line, bool isStderr, bool* inTraceback);
     /// Flushes any partial line kept for this replica (call when its process exits).
     void finishOutput(const QString& jobId, const QString& taskName);
     /// Writes all buffered entries of all jobs to disk now.

@@ -40,51 +40,103 @@ private Q_SLOTS:
 
     void severity_data()
     {
+        // Issue 11, item 8: a logging prefix's severity, with the prefix taken out of the message (the
+        // severity column shows it); Python tracebacks and argparse's "prog: error:" on stderr are ERROR;
+        // other stderr lines are INFO (not ERROR as the service logs them); the stream is kept.
         QTest::addColumn<QByteArray>("line");
         QTest::addColumn<bool>("isStderr");
         QTest::addColumn<QString>("severity");
-        QTest::addRow("logging default INFO") << QByteArray("INFO:root:starting") << true << QStringLiteral("INFO");
-        QTest::addRow("logging default WARNING")
-            << QByteArray("WARNING:tensorflow:slow step") << true << QStringLiteral("WARNING");
-        QTest::addRow("logging default ERROR")
-            << QByteArray("ERROR:trainer.task:nan loss") << true << QStringLiteral("ERROR");
-        QTest::addRow("logging default CRITICAL")
-            << QByteArray("CRITICAL:root:disk full") << false << QStringLiteral("CRITICAL");
+        QTest::addColumn<QString>("message");
+        QTest::addRow("logging default INFO")
+            << QByteArray("INFO:root:starting") << true << QStringLiteral("INFO") << QStringLiteral("starting");
+        QTest::addRow("logging default WARNING") << QByteArray("WARNING:tensorflow:slow step") << true
+                                                 << QStringLiteral("WARNING") << QStringLiteral("tensorflow:slow step");
+        QTest::addRow("logging default ERROR") << QByteArray("ERROR:trainer.task:nan loss") << true
+                                               << QStringLiteral("ERROR") << QStringLiteral("trainer.task:nan loss");
+        QTest::addRow("logging default CRITICAL") << QByteArray("CRITICAL:root:disk full") << false
+                                                  << QStringLiteral("CRITICAL") << QStringLiteral("disk full");
         QTest::addRow("logging default DEBUG")
-            << QByteArray("DEBUG:urllib3:connect") << true << QStringLiteral("DEBUG");
-        QTest::addRow("asctime levelname")
-            << QByteArray("2026-11-22 05:04:43,123 WARNING low memory") << false << QStringLiteral("WARNING");
+            << QByteArray("DEBUG:urllib3:connect") << true << QStringLiteral("DEBUG") << QStringLiteral("urllib3:connect");
+        QTest::addRow("asctime levelname") << QByteArray("2026-11-22 05:04:43,123 WARNING low memory") << false
+                                           << QStringLiteral("WARNING")
+                                           << QStringLiteral("2026-11-22 05:04:43,123 WARNING low memory");
         QTest::addRow("asctime dashes") << QByteArray("2026-11-22 05:04:43,123 - trainer - ERROR - boom") << true
-                                        << QStringLiteral("ERROR");
-        QTest::addRow("bracketed") << QByteArray("[WARNING] deprecated flag") << false << QStringLiteral("WARNING");
+                                        << QStringLiteral("ERROR")
+                                        << QStringLiteral("2026-11-22 05:04:43,123 - trainer - ERROR - boom");
+        QTest::addRow("bracketed") << QByteArray("[WARNING] deprecated flag") << false << QStringLiteral("WARNING")
+                                   << QStringLiteral("deprecated flag");
         QTest::addRow("glog info") << QByteArray("I1122 05:04:43.123456 1234 main.cc:12] hello") << true
-                                   << QStringLiteral("INFO");
+                                   << QStringLiteral("INFO") << QStringLiteral("I1122 05:04:43.123456 1234 main.cc:12] hello");
         QTest::addRow("glog warning") << QByteArray("W1122 05:04:43.123456 1234 main.cc:12] hm") << true
-                                      << QStringLiteral("WARNING");
+                                      << QStringLiteral("WARNING") << QStringLiteral("W1122 05:04:43.123456 1234 main.cc:12] hm");
         QTest::addRow("glog error") << QByteArray("E1122 05:04:43.123456 1234 main.cc:12] bad") << true
-                                    << QStringLiteral("ERROR");
+                                    << QStringLiteral("ERROR") << QStringLiteral("E1122 05:04:43.123456 1234 main.cc:12] bad");
         QTest::addRow("absl fatal") << QByteArray("F1122 05:04:43.123456 140 app.py:7] dead") << true
-                                    << QStringLiteral("CRITICAL");
-        QTest::addRow("plain stdout") << QByteArray("epoch 1 loss 0.3") << false << QStringLiteral("INFO");
-        QTest::addRow("plain stderr is INFO")
-            << QByteArray("Traceback (most recent call last):") << true << QStringLiteral("INFO");
-        QTest::addRow("word not a prefix") << QByteArray("INFORMATION overload") << false << QStringLiteral("INFO");
-        QTest::addRow("level later in line") << QByteArray("step 3 ERROR: none") << false << QStringLiteral("INFO");
-        QTest::addRow("Epoch not glog") << QByteArray("E1 loss") << true << QStringLiteral("INFO");
+                                    << QStringLiteral("CRITICAL") << QStringLiteral("F1122 05:04:43.123456 140 app.py:7] dead");
+        QTest::addRow("plain stdout") << QByteArray("epoch 1 loss 0.3") << false << QStringLiteral("INFO")
+                                      << QStringLiteral("epoch 1 loss 0.3");
+        QTest::addRow("plain stderr is INFO") << QByteArray("Downloading: 45% |####      |") << true
+                                              << QStringLiteral("INFO") << QStringLiteral("Downloading: 45% |####      |");
+        QTest::addRow("traceback on stderr") << QByteArray("Traceback (most recent call last):") << true
+                                             << QStringLiteral("ERROR") << QStringLiteral("Traceback (most recent call last):");
+        QTest::addRow("argparse error") << QByteArray("python -m trainer.task: error: unrecognized arguments: --epochs 2")
+                                        << true << QStringLiteral("ERROR")
+                                        << QStringLiteral("python -m trainer.task: error: unrecognized arguments: --epochs 2");
+        QTest::addRow("argparse usage") << QByteArray("usage: python -m trainer.task [-h] --job-dir JOB_DIR") << true
+                                        << QStringLiteral("INFO")
+                                        << QStringLiteral("usage: python -m trainer.task [-h] --job-dir JOB_DIR");
+        QTest::addRow("error: on stdout") << QByteArray("prog: error: printed") << false << QStringLiteral("INFO")
+                                          << QStringLiteral("prog: error: printed");
+        QTest::addRow("word not a prefix") << QByteArray("INFORMATION overload") << false << QStringLiteral("INFO")
+                                           << QStringLiteral("INFORMATION overload");
+        QTest::addRow("level later in line") << QByteArray("step 3 ERROR: none") << false << QStringLiteral("INFO")
+                                             << QStringLiteral("step 3 ERROR: none");
+        QTest::addRow("Epoch not glog") << QByteArray("E1 loss") << true << QStringLiteral("INFO")
+                                        << QStringLiteral("E1 loss");
     }
     void severity()
     {
         QFETCH(QByteArray, line);
         QFETCH(bool, isStderr);
         QFETCH(QString, severity);
+        QFETCH(QString, message);
         LogStore store(m_dir.path());
         const QString job = nextJob();
         store.appendOutput(job, QStringLiteral("master-replica-0"), QString(), line + '\n', isStderr);
         const QList<LogEntry> entries = store.read(job, QString(), QString());
         QCOMPARE(entries.size(), 1);
         QCOMPARE(entries[0].severity, severity);
-        QCOMPARE(entries[0].message, QString::fromUtf8(line));
+        QCOMPARE(entries[0].message, message);
         QCOMPARE(entries[0].taskName, QStringLiteral("master-replica-0"));
+        QCOMPARE(entries[0].stream, isStderr ? QStringLiteral("stderr") : QStringLiteral("stdout"));
+        QVERIFY(LogStore::toJsonLine(entries[0]).contains(isStderr ? "\"stream\":\"stderr\"" : "\"stream\":\"stdout\""));
+    }
+
+    void traceback()
+    {
+        // A whole traceback is ERROR, up to and with its exception line; what follows is not.
+        LogStore store(m_dir.path());
+        const QString job = nextJob();
+        const QByteArray stderrText = "INFO:root:epoch 1\n"
+                                      "Traceback (most recent call last):\n"
+                                      "  File \"/x/task.py\", line 3, in <module>\n"
+                                      "    main()\n"
+                                      "ValueError: bad shape\n"
+                                      "INFO:root:cleaning up\n";
+        store.appendOutput(job, QStringLiteral("master-replica-0"), QString(), stderrText, true);
+        store.appendOutput(job, QStringLiteral("master-replica-0"), QString(), "stdout line\n", false);
+        QStringList severities;
+        for (const LogEntry& e : store.read(job, QString(), QString()))
+            severities << e.severity + QLatin1Char(' ') + e.stream;
+        QCOMPARE(severities,
+            (QStringList { QStringLiteral("INFO stderr"), QStringLiteral("ERROR stderr"), QStringLiteral("ERROR stderr"),
+                QStringLiteral("ERROR stderr"), QStringLiteral("ERROR stderr"), QStringLiteral("INFO stderr"),
+                QStringLiteral("INFO stdout") }));
+        // The executor's own lines carry no stream.
+        LogEntry service;
+        service.taskName = QStringLiteral("service");
+        service.message = QStringLiteral("Job started.");
+        QVERIFY(!LogStore::toJsonLine(service).contains("stream"));
     }
 
     void partialLines()
@@ -149,7 +201,8 @@ private Q_SLOTS:
         QCOMPARE(error.error, QJsonParseError::NoError);
         QCOMPARE(o.value(QLatin1String("message")).toString(), message);
         QCOMPARE(o.value(QLatin1String("trialId")).toString(), QStringLiteral("7"));
-        QCOMPARE(o.keys().size(), 5);
+        QCOMPARE(o.value(QLatin1String("stream")).toString(), QStringLiteral("stdout"));
+        QCOMPARE(o.keys().size(), 6); // timestamp, severity, taskName, trialId, message, stream
         // The encoder used for API answers writes the same line.
         const QList<LogEntry> entries = store.read(job, QString(), QString());
         QCOMPARE(entries.size(), 1);
@@ -270,8 +323,10 @@ private Q_SLOTS:
             job, LogEntry { 0, QStringLiteral("INFO"), QStringLiteral("service"), QString(), QStringLiteral("svc") });
         QTRY_COMPARE(got.size(), 1001);
         QVERIFY(batches < 10); // batched, not one call per line
-        for (int i = 0; i < 1000; ++i)
-            QCOMPARE(got[i].message, QStringLiteral("INFO:root:line %1").arg(i));
+        for (int i = 0; i < 1000; ++i) {
+            QCOMPARE(got[i].message, QStringLiteral("line %1").arg(i)); // the prefix is the severity now
+            QCOMPARE(got[i].stream, QStringLiteral("stdout"));
+        }
         QCOMPARE(got[1000].message, QStringLiteral("svc"));
         QVERIFY(got[1000].timestampUs > 0);
         store.unsubscribe(id);

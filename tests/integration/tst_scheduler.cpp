@@ -265,10 +265,10 @@ private Q_SLOTS:
         }
         QCOMPARE(metricFiles.size(), tasks.size());
 
-        // Python logging's prefix gives the severity.
+        // Python logging's prefix gives the severity, and leaves the message.
         bool warned = false;
         for (const LogEntry& e : m_logs->read(id, QStringLiteral("worker-replica-1"), QStringLiteral("WARNING")))
-            warned |= e.message == QLatin1String("WARNING:root:a warning from worker-replica-1");
+            warned |= e.message == QLatin1String("a warning from worker-replica-1") && e.stream == QLatin1String("stderr");
         QVERIFY(warned);
 
         const QStringList service = messages(id, QStringLiteral("service"));
