@@ -32,6 +32,7 @@
 #include <QTabWidget>
 #include <QTimeZone>
 
+#include <QFrame>
 #include <QToolButton>
 #include <QUrl>
 #include <QVBoxLayout>
@@ -79,22 +80,32 @@ JobView::JobView(ExecutorConnection* connection, const Job& job, QWidget* parent
     titleFont.setBold(true);
     m_title->setFont(titleFont);
     m_title->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_error->setObjectName(QStringLiteral("errorBanner"));
+    // The failure banner: the error's first line, then the whole message on demand, and the way to the
+    // failed replica's logs; buttons, so the keyboard reaches them too.
+    m_errorBox = new QFrame(this);
+    m_errorBox->setObjectName(QStringLiteral("errorBanner"));
+    m_errorBox->setStyleSheet(QStringLiteral("QFrame#errorBanner { background: #fce8e8; border: 1px solid #e0a0a5; "
+                                             "border-radius: 4px; } QLabel { color: #8f1119; }"));
+    m_error->setObjectName(QStringLiteral("errorText"));
     m_error->setWordWrap(true);
-    m_error->setTextFormat(Qt::RichText);
-    m_error->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::LinksAccessibleByMouse
-        | Qt::LinksAccessibleByKeyboard);
-    connect(m_error, &QLabel::linkActivated, this, [this](const QString& link) {
-        if (link == QLatin1String("#more"))
-            setErrorExpanded(true);
-        else if (link == QLatin1String("#less"))
-            setErrorExpanded(false);
-        else if (link == QLatin1String("#logs"))
-            showErrorInLogs();
-    });
-    m_error->setStyleSheet(QStringLiteral("QLabel { background: #fce8e8; color: #8f1119; border: 1px solid #e0a0a5; "
-                                          "border-radius: 4px; padding: 6px; }"));
-    m_error->hide();
+    m_error->setTextFormat(Qt::PlainText);
+    m_error->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_errorMore = new QToolButton(m_errorBox);
+    m_errorMore->setObjectName(QStringLiteral("errorMoreButton"));
+    m_errorMore->setAutoRaise(true);
+    m_errorLogs = new QToolButton(m_errorBox);
+    m_errorLogs->setObjectName(QStringLiteral("errorLogsButton"));
+    m_errorLogs->setText(tr("Show in &Logs"));
+    m_errorLogs->setToolTip(tr("The failed replica's logs, at its first error"));
+    m_errorLogs->setAutoRaise(true);
+    auto* errorLayout = new QHBoxLayout(m_errorBox);
+    errorLayout->setContentsMargins(6, 4, 6, 4);
+    errorLayout->addWidget(m_error, 1);
+    errorLayout->addWidget(m_errorMore, 0, Qt::AlignTop);
+    errorLayout->addWidget(m_errorLogs, 0, Qt::AlignTop);
+    connect(m_errorMore, &QToolButton::clicked, this, [this] { setErrorExpanded(!m_errorExpanded); });
+    connect(m_errorLogs, &QToolButton::clicked, this, &JobView::showErrorInLogs);
+    m_errorBox->hide();
 
     auto* header = new QHBoxLayout;
     header->addWidget(m_title);
@@ -169,7 +180,7 @@ JobView::JobView(ExecutorConnection* connection, const Job& job, QWidget* parent
 
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(header);
-    layout->addWidget(m_error);
+    layout->addWidget(m_errorBox);
     layout->addWidget(m_tabs, 1);
 
     connect(m_cancel, &QPushButton::clicked, this, &JobView::cancelJob);
@@ -426,8 +437,14 @@ void JobView::setReplicas(const QList<ReplicaInfo>& replicas)
 
 QString JobView::failedTask(const QString& errorMessage)
 {
+    // "worker-replica-1" as in logs, or the service's wording "The replica worker 1 exited …".
     static const QRegularExpression task(QStringLiteral("\\b(master|chief|worker|ps|evaluator)-replica-\\d+\\b"));
-    return task.match(errorMessage).captured(0);
+    const QRegularExpressionMatch m = task.match(errorMessage);
+    if (m.hasMatch())
+        return m.captured(0);
+    static const QRegularExpression service(QStringLiteral("\\breplica (master|chief|worker|ps|evaluator) (\\d+)\\b"));
+    const QRegularExpressionMatch s = service.match(errorMessage);
+    return s.hasMatch() ? s.captured(1) + QStringLiteral("-replica-") + s.captured(2) : QString();
 }
 
 void JobView::setErrorExpanded(bool expanded)
@@ -439,30 +456,23 @@ void JobView::setErrorExpanded(bool expanded)
 void JobView::updateErrorBanner()
 {
     const QString error = m_job.errorMessage.trimmed();
-    m_error->setVisible(!error.isEmpty());
+    m_errorBox->setVisible(!error.isEmpty());
     if (error.isEmpty())
         return;
     // The executor's message ends with the CLI's way to the logs; here the Logs tab is one click away.
     QStringList lines = error.split(QLatin1Char('\n'));
     lines.removeIf([](const QString& line) { return line.contains(QLatin1String("trainyardctl jobs stream-logs")); });
-    const QString logs = QStringLiteral("<a href=\"#logs\">%1</a>").arg(tr("Show in Logs").toHtmlEscaped());
-    QString text;
     if (m_errorExpanded || lines.size() == 1) {
-        text = QStringLiteral("<b>%1</b> ").arg(tr("Error:").toHtmlEscaped())
-            + lines.join(QLatin1Char('\n')).toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br>"));
-        text += QStringLiteral("<br>") + logs;
-        if (lines.size() > 1)
-            text += QStringLiteral(" · <a href=\"#less\">%1</a>").arg(tr("Show less").toHtmlEscaped());
+        m_error->setText(tr("Error: %1").arg(lines.join(QLatin1Char('\n'))));
     } else {
         QString first = lines.first();
         if (first.size() > 300)
             first = first.left(299) + QChar(0x2026);
-        text = QStringLiteral("<b>%1</b> %2 · <a href=\"#more\">%3</a> · %4")
-                   .arg(tr("Error:").toHtmlEscaped(), first.toHtmlEscaped(),
-                       tr("Show more").toHtmlEscaped(), logs);
+        m_error->setText(tr("Error: %1").arg(first));
     }
-    m_error->setText(text);
-    m_error->setToolTip(m_errorExpanded ? QString() : tr("The whole message: Show more"));
+    m_errorMore->setVisible(lines.size() > 1);
+    m_errorMore->setText(m_errorExpanded ? tr("Show l&ess") : tr("Show &more"));
+    m_errorLogs->setVisible(!failedTask(error).isEmpty());
 }
 
 void JobView::showErrorInLogs()

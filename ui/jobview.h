@@ -15,10 +15,12 @@
 #include <QTimer>
 #include <QWidget>
 
+class QFrame;
 class QLabel;
 class QPlainTextEdit;
 class QPushButton;
 class QTabWidget;
+class QToolButton;
 class QGridLayout;
 
 namespace Trainyard {
@@ -67,7 +69,10 @@ public:
 
     /// The failure banner: the error's first line with "Show more" and "Show in Logs" links; expanded, the
     /// whole message (less the CLI hint the console does not need). Hidden when the job has no error.
-    QLabel* errorBanner() const { return m_error; }
+    QFrame* errorBanner() const { return m_errorBox; }
+    QLabel* errorText() const { return m_error; }
+    QToolButton* errorMoreButton() const { return m_errorMore; }
+    QToolButton* errorLogsButton() const { return m_errorLogs; }
     bool errorExpanded() const { return m_errorExpanded; }
     void setErrorExpanded(bool expanded);
     /// The replica an error message names ("worker-replica-1"), or "" when it names none.
@@ -109,6 +114,9 @@ private:
     QLabel* m_stateIcon;
     QLabel* m_state;
     QLabel* m_error;
+    QFrame* m_errorBox = nullptr;
+    QToolButton* m_errorMore = nullptr;
+    QToolButton* m_errorLogs = nullptr;
     bool m_errorExpanded = false;
     void updateErrorBanner();
     QTabWidget* m_tabs;

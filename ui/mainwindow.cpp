@@ -31,6 +31,7 @@
 #include <QDir>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
 #include <QLocale>
@@ -233,6 +234,23 @@ MainWindow::MainWindow(ExecutorConnection* connection, QWidget* parent)
 
 MainWindow::~MainWindow() = default;
 
+bool MainWindow::eventFilter(QObject* watched, QEvent* event)
+{
+    if (watched == m_table && (event->type() == QEvent::KeyPress || event->type() == QEvent::ShortcutOverride)) {
+        const auto* key = static_cast<QKeyEvent*>(event);
+        if (key->modifiers() == Qt::ControlModifier
+            && (key->key() == Qt::Key_PageDown || key->key() == Qt::Key_PageUp)) {
+            if (event->type() == QEvent::ShortcutOverride) {
+                event->accept(); // deliver it as a key press here, not to the view's page navigation
+                return true;
+            }
+            (key->key() == Qt::Key_PageDown ? m_nextTab : m_previousTab)->trigger();
+            return true;
+        }
+    }
+    return QMainWindow::eventFilter(watched, event);
+}
+
 void MainWindow::buildActions()
 {
     auto* fileMenu = menuBar()->addMenu(tr("&File"));
@@ -271,11 +289,14 @@ void MainWindow::buildActions()
         m_jobView->showTab(JobView::Tab(tab));
         m_lastTab = tab;
     };
-    QAction* nextTab = viewMenu->addAction(tr("&Next Tab"), this, [stepTab] { stepTab(+1); });
-    nextTab->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_PageDown));
-    nextTab->setObjectName(QStringLiteral("nextTabAction"));
-    QAction* previousTab = viewMenu->addAction(tr("&Previous Tab"), this, [stepTab] { stepTab(-1); });
-    previousTab->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_PageUp));
+    m_nextTab = viewMenu->addAction(tr("&Next Tab"), this, [stepTab] { stepTab(+1); });
+    m_nextTab->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_PageDown));
+    m_nextTab->setObjectName(QStringLiteral("nextTabAction"));
+    m_previousTab = viewMenu->addAction(tr("&Previous Tab"), this, [stepTab] { stepTab(-1); });
+    m_previousTab->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_PageUp));
+    // The job list takes Ctrl+PgUp/PgDn as its own page keys (it moved the selection): there they change
+    // the tab too.
+    m_table->installEventFilter(this);
 
     m_jobMenu = menuBar()->addMenu(tr("&Job"));
     QAction* submit = m_jobMenu->addAction(tr("&Submit Job…"), this, &MainWindow::submitRequested);

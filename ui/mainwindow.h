@@ -109,6 +109,7 @@ Q_SIGNALS:
 
 protected:
     void closeEvent(QCloseEvent* event) override;
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
     void buildActions();
@@ -165,6 +166,8 @@ private:
     QAction* m_copyId = nullptr;
     QAction* m_openDirAction = nullptr;
     QAction* m_similarAction = nullptr;
+    QAction* m_nextTab = nullptr;
+    QAction* m_previousTab = nullptr;
     int m_lastTab = -1; ///< the detail tab the user was on: kept when another job is selected
     bool m_listedOnce = false; ///< a job list answer arrived (before it, no welcome: we do not know yet)
     bool m_userSizedIdColumn = false; ///< the user resized the Job ID column: stop fitting it

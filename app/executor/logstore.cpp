@@ -164,6 +164,8 @@ Sev detectSeverity(const char* p, size_t n, size_t* prefix = nullptr)
             *prefix = len + 1;
             if (n >= len + 6 && std::memcmp(p + len + 1, "root:", 5) == 0)
                 *prefix = len + 6;
+            while (*prefix < n && p[*prefix] == ' ') // "ERROR: message", as print() writes it
+                ++*prefix;
         }
         return sev;
     }

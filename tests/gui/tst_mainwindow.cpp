@@ -1,0 +1,237 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// The main window as a new user meets it (issue 11), against a real executor in isolated XDG folders,
+// driven by key and mouse input: the first-start welcome and its "Run the sample"; job actions disabled
+// without a selection; the detail tab kept across selections and moved with Ctrl+PgDown even from the
+// job list; a filter that hides every job ("no job matches", Clear Filter) and the hidden job's view; the
+// Job ID column fitted and the detail given the room; a failed job's one-line banner with Show more and
+// Show in Logs (the failed replica's logs at argparse's error, an ERROR line from stderr); the cancel
+// dialog's verbs.
+
+#include "apiclient.h"
+#include "executorconnection.h"
+#include "executorenvironment.h"
+#include "joblistmodel.h"
+#include "jobview.h"
+#include "loglinestore.h"
+#include "logpanel.h"
+#include "logview.h"
+#include "mainwindow.h"
+#include "submitwizard.h"
+#include "wizardpages.h"
+
+#include <QAbstractButton>
+#include <QAction>
+#include <QApplication>
+#include <QComboBox>
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFrame>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QSplitter>
+#include <QStatusBar>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTimer>
+#include <QToolButton>
+
+using namespace Trainyard;
+
+class TestMainWindow : public QObject {
+    Q_OBJECT
+    QTemporaryDir m_root;
+    QList<qint64> m_pids;
+
+    QString path(const QString& name) const { return m_root.filePath(name); }
+
+    // A job of the console test trainer (tests/gui/trainers/consoletest).
+    Job testJob(const QString& id, const QString& module, const QStringList& args) const
+    {
+        Job job;
+        job.jobId = id;
+        TrainingInput& in = job.trainingInput;
+        in.scaleTier = QStringLiteral("BASIC");
+        in.packageUris = { QStringLiteral(TRAINYARD_SOURCE_DIR "/tests/gui/trainers/consoletest") };
+        in.pythonModule = module;
+        in.args = args;
+        in.region = QStringLiteral("us-central1");
+        in.jobDir = path(QStringLiteral("jobs/") + id);
+        return job;
+    }
+
+    // Waits (polling, at most 5 s) for a modal message box and clicks its button whose text contains
+    // `button`; `seen` receives the texts of its buttons.
+    static void answerMessageBox(const QString& button, QStringList* seen)
+    {
+        auto* timer = new QTimer;
+        auto* clock = new QElapsedTimer;
+        clock->start();
+        QObject::connect(timer, &QTimer::timeout, [=] {
+            bool done = clock->elapsed() > 5000;
+            if (auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget()); box && box->isVisible()) {
+                for (QAbstractButton* b : box->buttons())
+                    seen->append(b->text().remove(QLatin1Char('&')));
+                for (QAbstractButton* b : box->buttons()) {
+                    if (b->text().remove(QLatin1Char('&')).contains(button)) {
+                        QTest::mouseClick(b, Qt::LeftButton);
+                        break;
+                    }
+                }
+                done = true;
+            }
+            if (done) {
+                timer->stop();
+                timer->deleteLater();
+                delete clock;
+            }
+        });
+        timer->start(10);
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY(m_root.isValid());
+        QVERIFY(Test::isolateExecutorEnvironment(m_root, { QStringLiteral("jobs") }));
+    }
+
+    void cleanupTestCase()
+    {
+        Test::stopExecutors(m_pids);
+    }
+
+    void firstHour()
+    {
+        ExecutorConnection connection;
+        MainWindow window(&connection);
+        window.resize(1024, 700);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        connection.start();
+        QTRY_COMPARE_WITH_TIMEOUT(connection.state(), ExecutorConnection::State::Connected, 30000);
+        m_pids << connection.endpoint().pid;
+        ApiClient* client = connection.client();
+
+        // First start: no blank table but a welcome with three ways in; nothing to act on yet.
+        QTRY_COMPARE_WITH_TIMEOUT(window.listState(), MainWindow::ListState::Welcome, 10000);
+        QVERIFY(window.runSampleButton()->isVisible());
+        QVERIFY(window.importConfigButton()->isVisible());
+        QVERIFY(window.submitJobButton()->isVisible());
+        QVERIFY(!window.statusBar()->currentMessage().contains(QStringLiteral("Starting")));
+        for (QAction* action : { window.describeAction(), window.cancelAction(), window.copyIdAction(),
+                 window.openDirAction(), window.submitSimilarAction() })
+            QVERIFY2(!action->isEnabled(), qPrintable(action->text()));
+        QVERIFY(!MainWindow::sampleTrainerPath().isEmpty());
+
+        // "Run the sample": one click submits the bundled Fashion-MNIST job with a fresh job dir, selects it
+        // and shows its topology. It is cancelled at once (the test does not wait for the training).
+        QTest::mouseClick(window.runSampleButton(), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(window.jobView() && window.jobView()->jobId().startsWith(QStringLiteral("fmnist_sample_")),
+            15000);
+        QCOMPARE(window.listState(), MainWindow::ListState::Table);
+        const Job sample = window.jobView()->job();
+        QCOMPARE(sample.trainingInput.pythonModule, QStringLiteral("trainer.task"));
+        QCOMPARE(sample.trainingInput.jobDir, WizardOutputPage::defaultJobDir(sample.jobId));
+        QCOMPARE(window.jobView()->currentTab(), JobView::TopologyTab);
+        QVERIFY(window.describeAction()->isEnabled());
+        QVERIFY(window.copyIdAction()->isEnabled());
+        // Cancel through the menu's action: the dialog's buttons are verbs, not Yes/No.
+        QStringList buttons;
+        answerMessageBox(QStringLiteral("Cancel Job"), &buttons);
+        window.cancelAction()->trigger();
+        QVERIFY2(buttons.contains(QStringLiteral("Cancel Job")) && buttons.contains(QStringLiteral("Keep Running")),
+            qPrintable(buttons.join(QStringLiteral(", "))));
+        QTRY_VERIFY_WITH_TIMEOUT(JobState::isFinal(client->getJobBlocking(sample.jobId).value.state), 60000);
+        QTRY_VERIFY_WITH_TIMEOUT(!window.cancelAction()->isEnabled(), 10000);
+
+        // Two more jobs: one that succeeds, and the first job a user submitted in issue 11, whose arguments
+        // were one word "--epochs 2": argparse fails it.
+        const Job ok = testJob(QStringLiteral("console_first_hour_with_a_long_job_id_1"), QStringLiteral("consoletest.chatty"),
+            { QStringLiteral("--lines"), QStringLiteral("3") });
+        QVERIFY(QDir().mkpath(ok.trainingInput.jobDir));
+        QVERIFY(Test::releaseJob(ok.trainingInput.jobDir)); // its replicas exit as soon as they printed
+        QVERIFY(client->createJobBlocking(ok).ok());
+        const Job bad = testJob(QStringLiteral("console_argfail"), QStringLiteral("consoletest.argfail"),
+            { QStringLiteral("--epochs 2") });
+        QVERIFY(client->createJobBlocking(bad).ok());
+        QTRY_VERIFY_WITH_TIMEOUT(client->getJobBlocking(bad.jobId).value.state == JobState::Failed, 120000);
+        QTRY_VERIFY_WITH_TIMEOUT(client->getJobBlocking(ok.jobId).value.state == JobState::Succeeded, 120000);
+        QTRY_VERIFY_WITH_TIMEOUT(window.jobModel()->rowOf(bad.jobId) >= 0 && window.jobModel()->rowOf(ok.jobId) >= 0,
+            10000);
+
+        // The Job ID column fits the longest ID; the detail gets most of the height.
+        QTRY_VERIFY(window.jobTable()->columnWidth(JobListModel::JobIdColumn)
+            >= window.jobTable()->fontMetrics().horizontalAdvance(ok.jobId));
+        const QList<int> sizes = window.splitter()->sizes();
+        QVERIFY2(sizes.value(1) > 2 * sizes.value(0), qPrintable(QStringLiteral("%1 / %2").arg(sizes.value(0)).arg(sizes.value(1))));
+
+        // The failed job: its banner is one line, with Show more and Show in Logs, without the CLI hint.
+        QVERIFY(window.selectJob(bad.jobId));
+        JobView* view = window.jobView();
+        QTRY_VERIFY(view->errorBanner()->isVisible());
+        const QString collapsed = view->errorText()->text();
+        QVERIFY2(!collapsed.contains(QLatin1Char('\n')), qPrintable(collapsed));
+        QVERIFY2(collapsed.contains(QStringLiteral("replica master 0")), qPrintable(collapsed));
+        QCOMPARE(JobView::failedTask(collapsed), QStringLiteral("master-replica-0"));
+        QVERIFY(view->errorMoreButton()->isVisible());
+        QTest::mouseClick(view->errorMoreButton(), Qt::LeftButton);
+        QVERIFY(view->errorText()->text().contains(QStringLiteral("unrecognized arguments: --epochs 2")));
+        QVERIFY(!view->errorText()->text().contains(QStringLiteral("trainyardctl jobs stream-logs")));
+        QTest::mouseClick(view->errorMoreButton(), Qt::LeftButton);
+        QCOMPARE(view->errorText()->text(), collapsed);
+        // Show in Logs: the failed replica's lines, at argparse's error (an ERROR line from stderr).
+        QTest::mouseClick(view->errorLogsButton(), Qt::LeftButton);
+        QCOMPARE(view->currentTab(), JobView::LogsTab);
+        LogPanel* logs = view->logPanel();
+        QCOMPARE(logs->taskBox()->currentData().toString(), QStringLiteral("master-replica-0"));
+        QTRY_VERIFY_WITH_TIMEOUT(logs->view()->currentRow() >= 0
+                && QString::fromUtf8(logs->store()->text(logs->view()->lineAt(logs->view()->currentRow())))
+                       .contains(QStringLiteral("error: unrecognized arguments")),
+            10000);
+        const qint64 errorLine = logs->view()->lineAt(logs->view()->currentRow());
+        QCOMPARE(logs->store()->severity(errorLine), LogSeverity::Error);
+        QVERIFY(logs->store()->record(errorLine).isStderr());
+        // Python logging's prefix is the severity column now, not part of the message.
+        bool parsingLine = false;
+        for (qint64 i = 0; i < logs->store()->size(); ++i)
+            parsingLine |= QString::fromUtf8(logs->store()->text(i)) == QLatin1String("parsing the arguments");
+        QVERIFY(parsingLine);
+        // "stderr only" keeps the usage and the error, not the executor's own lines.
+        logs->streamBox()->setCurrentIndex(logs->streamBox()->findData(int(LogStream::Stderr)));
+        QTRY_VERIFY(logs->view()->rowCount() >= 3);
+        for (qint64 r = 0; r < logs->view()->rowCount(); ++r)
+            QVERIFY(logs->store()->record(logs->view()->lineAt(r)).isStderr());
+
+        // The tab is kept when another job is selected (it went back to Overview/Topology before).
+        QVERIFY(window.selectJob(ok.jobId));
+        QCOMPARE(window.jobView()->currentTab(), JobView::LogsTab);
+        // Ctrl+PgDown moves to the next tab, also with the keyboard focus in the job list, and the list's
+        // selection stays.
+        window.activateWindow(); // the message box above had the focus; window shortcuts need the window active
+        QVERIFY(QTest::qWaitForWindowActive(&window));
+        window.jobTable()->setFocus();
+        QTest::keyClick(window.jobTable(), Qt::Key_PageDown, Qt::ControlModifier);
+        QCOMPARE(window.jobView()->currentTab(), JobView::CheckpointsTab);
+        QCOMPARE(window.selectedJobId(), ok.jobId);
+        QTest::keyClick(window.jobTable(), Qt::Key_1, Qt::ControlModifier);
+        QCOMPARE(window.jobView()->currentTab(), JobView::OverviewTab);
+
+        // A filter that hides every job says so, and does not keep showing the hidden job below.
+        window.filterEdit()->setFocus();
+        QTest::keyClicks(window.filterEdit(), QStringLiteral("jobId:nothing_like_this*"));
+        QTRY_COMPARE(window.listState(), MainWindow::ListState::NoMatch);
+        QVERIFY(!window.jobView()->isVisible());
+        QVERIFY(window.clearFilterButton()->isVisible());
+        QTest::mouseClick(window.clearFilterButton(), Qt::LeftButton);
+        QTRY_COMPARE(window.listState(), MainWindow::ListState::Table);
+        QVERIFY(window.filterEdit()->text().isEmpty());
+        QTRY_VERIFY(window.jobView()->isVisible());
+    }
+};
+
+QTEST_MAIN(TestMainWindow)
+#include "tst_mainwindow.moc"
