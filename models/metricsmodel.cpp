@@ -343,10 +343,14 @@ QString MetricsModel::chartKeyOf(const SeriesInfo& info)
     return info.kind + QLatin1Char(':') + info.tag;
 }
 
-QString MetricsModel::seriesLabel(const SeriesInfo& info)
+QString MetricsModel::seriesLabel(const SeriesInfo& info, const QString& jobId)
 {
-    if (info.kind == QLatin1String("scalar"))
-        return info.run;
+    if (info.kind == QLatin1String("scalar")) {
+        if (jobId.isEmpty())
+            return info.run;
+        // "." is the job dir itself: a legend of "." said nothing.
+        return info.run.isEmpty() || info.run == QLatin1String(".") ? jobId : jobId + QLatin1Char('/') + info.run;
+    }
     QString label = info.taskName.isEmpty() ? info.name : info.taskName;
     if (!info.trialId.isEmpty() && info.trialId != QLatin1String("0"))
         label += QStringLiteral(" #") + info.trialId;

@@ -129,9 +129,13 @@ public:
     static QString groupOf(const SeriesInfo& info);
     /// The chart key of a series (`kind:tag`).
     static QString chartKeyOf(const SeriesInfo& info);
-    /// How a series is named inside its chart and legend: the run for scalars, the replica (and trial
-    /// when there is one) otherwise.
-    static QString seriesLabel(const SeriesInfo& info);
+    /// How a series is named inside its chart and legend. Scalars: as TensorBoard names runs, the job ID
+    /// then the run folder ("fmnist_1" for event files in the job dir itself, "fmnist_1/eval"); without a
+    /// job ID the run folder alone. Other series: the replica (and trial when there is one).
+    static QString seriesLabel(const SeriesInfo& info, const QString& jobId = {});
+    /// The job the series belong to (names scalar runs in seriesLabel()).
+    void setJobId(const QString& jobId) { m_jobId = jobId; }
+    const QString& jobId() const { return m_jobId; }
 
     int seriesCount() const { return int(m_series.size()); }
     const SeriesInfo& info(int index) const { return m_series[size_t(index)].info; }
@@ -195,6 +199,7 @@ Q_SIGNALS:
     void cleared();
 
 private:
+    QString m_jobId;
     std::pair<size_t, size_t> indexRange(int index, MetricsXAxis axis, double x0, double x1) const;
 
     struct Entry {

@@ -22,6 +22,7 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QPushButton>
+#include <QScreen>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QTabWidget>
@@ -123,7 +124,9 @@ MainWindow::MainWindow(ExecutorConnection* connection, QWidget* parent)
                                    "job step by step."),
             m_welcome);
         text->setWordWrap(true);
-        text->setMaximumWidth(640);
+        text->setAlignment(Qt::AlignHCenter);
+        text->setFixedWidth(std::max(420, text->fontMetrics().averageCharWidth() * 80));
+        text->setMinimumHeight(text->heightForWidth(text->width())); // all of it, not the first lines
         m_runSample = new QPushButton(tr("&Run the sample"), m_welcome);
         m_runSample->setObjectName(QStringLiteral("runSampleButton"));
         m_runSample->setToolTip(tr("Submits the bundled Fashion-MNIST trainer (trainer.task, BASIC, 2 epochs) with a "
@@ -225,7 +228,9 @@ MainWindow::MainWindow(ExecutorConnection* connection, QWidget* parent)
         connect(m_connection, &ExecutorConnection::clientChanged, this, &MainWindow::refresh);
     }
     onConnectionStateChanged();
-    resize(1400, 900);
+    // 1400 × 900, or less on a smaller screen: the window must fit (a 1024 × 700 screen cut it off).
+    const QRect available = screen() ? screen()->availableGeometry() : QRect(0, 0, 1400, 900);
+    resize(std::min(1400, available.width() * 19 / 20), std::min(900, available.height() * 19 / 20));
     m_splitter->setSizes({ 260, 640 });
     restoreLayout();
     updateListState();
@@ -531,6 +536,8 @@ void MainWindow::updateListState()
         page = m_noMatch;
     if (m_listStack->currentWidget() != page)
         m_listStack->setCurrentWidget(page);
+    // With no job at all, the welcome takes the window: an empty detail pane below it says nothing.
+    m_detail->setVisible(page != m_welcome);
     // A job the filter hides is not shown below the list either (its view stays alive for when it is back).
     if (m_jobView) {
         const int row = m_model->rowOf(m_jobView->jobId());

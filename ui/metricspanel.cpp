@@ -176,21 +176,25 @@ void MetricChart::addSeries(int index, const QColor& color)
 {
     auto* raw = new QLineSeries(this);
     auto* smoothed = new QLineSeries(this);
-    const QString label = MetricsModel::seriesLabel(m_model->info(index));
+    const QString label = MetricsModel::seriesLabel(m_model->info(index), m_model->jobId());
     raw->setName(label);
     smoothed->setName(label);
     QColor faint = color;
     faint.setAlphaF(0.28);
     raw->setPen(QPen(faint, 1));
     smoothed->setPen(QPen(color, 2));
+    if (isResourceChart()) {
+        raw->setPen(QPen(color, 2)); // the samples themselves, unsmoothed
+        smoothed->setVisible(false);
+    }
     chart()->addSeries(raw);
     chart()->addSeries(smoothed);
     raw->attachAxis(m_xAxis);
     raw->attachAxis(m_yAxis);
     smoothed->attachAxis(m_xAxis);
     smoothed->attachAxis(m_yAxis);
-    // One legend entry per series: the smoothed line's.
-    for (QLegendMarker* marker : chart()->legend()->markers(raw))
+    // One legend entry per series: the smoothed line's (the samples' for resource charts).
+    for (QLegendMarker* marker : chart()->legend()->markers(isResourceChart() ? smoothed : raw))
         marker->setVisible(false);
     m_lines.append({ index, raw, smoothed });
 }
@@ -219,8 +223,18 @@ QLineSeries* MetricChart::smoothedLine(int index) const
     return nullptr;
 }
 
-void MetricChart::setSettings(const MetricsChartSettings& settings)
+bool MetricChart::isResourceChart() const
 {
+    const MetricsModel::Chart* info = m_model->chart(m_key);
+    return info && info->kind == QLatin1String("resource");
+}
+
+void MetricChart::setSettings(const MetricsChartSettings& requested)
+{
+    // Resource samples (CPU, RSS, GPU) are taken over time, not at steps: a time axis, and no smoothing.
+    MetricsChartSettings settings = requested;
+    if (isResourceChart())
+        settings.xAxis = MetricsXAxis::WallTime;
     const bool axesChange = settings.xAxis != m_settings.xAxis || settings.logScale != m_settings.logScale;
     if (settings.xAxis != m_settings.xAxis)
         m_zoomX.reset(); // another unit
@@ -431,7 +445,7 @@ QString MetricChart::tooltipText(double x) const
                                "<td align=\"right\">%4</td><td align=\"right\">%5</td><td>%6</td>"
                                "<td align=\"right\">%7</td></tr>")
                     .arg(line.smoothed->pen().color().name(),
-                        MetricsModel::seriesLabel(m_model->info(line.index)).toHtmlEscaped(),
+                        MetricsModel::seriesLabel(m_model->info(line.index), m_model->jobId()).toHtmlEscaped(),
                         QLocale().toString(d.step(*i)), formatNumber(d.value(*i)), formatNumber(d.smoothed(*i)),
                         QLocale().toString(
                             QDateTime::fromMSecsSinceEpoch(qint64(wall * 1000)), QStringLiteral("yyyy-MM-dd HH:mm:ss")),
@@ -561,6 +575,11 @@ void MetricChart::mouseDoubleClickEvent(QMouseEvent* event)
 
 void MetricChart::wheelEvent(QWheelEvent* event)
 {
+    // The wheel scrolls the page of charts; Ctrl+wheel zooms (a drag zooms too, a double-click resets).
+    if (!(event->modifiers() & Qt::ControlModifier)) {
+        event->ignore();
+        return;
+    }
     const auto range = visibleXRange();
     if (!range || event->angleDelta().y() == 0)
         return;
@@ -626,7 +645,7 @@ void MetricChart::contextMenuEvent(QContextMenuEvent* event)
         QMenu* sub = menu.addMenu(text);
         for (const Line& line : std::as_const(m_lines)) {
             const int index = line.index;
-            sub->addAction(MetricsModel::seriesLabel(m_model->info(index)) + QStringLiteral("…"), this,
+            sub->addAction(MetricsModel::seriesLabel(m_model->info(index), m_model->jobId()) + QStringLiteral("…"), this,
                 [this, index, format] { emit exportDataRequested(index, format); });
         }
     }
@@ -659,6 +678,7 @@ MetricsPanel::MetricsPanel(ExecutorConnection* connection, const Job& job, QWidg
     , m_content(new QWidget)
     , m_contentLayout(new QVBoxLayout(m_content))
 {
+    m_model->setJobId(job.jobId);
     m_filter->setPlaceholderText(tr("Filter tags (regular expression)"));
     m_filter->setClearButtonEnabled(true);
     m_filter->setToolTip(tr("Show only the charts whose tag matches this regular expression (case-insensitive)"));
@@ -899,7 +919,7 @@ void MetricsPanel::onSeriesAdded(int index)
         m_empty->hide();
         relayout();
     }
-    chart->addSeries(index, colorFor(MetricsModel::seriesLabel(info)));
+    chart->addSeries(index, colorFor(MetricsModel::seriesLabel(info, m_model->jobId())));
     for (Group& group : m_groups)
         group.header->setText(QStringLiteral("%1 (%2)").arg(groupTitle(group.name)).arg(group.charts.size()));
     m_summary->setText(tr("%n series", nullptr, m_model->seriesCount()) + QStringLiteral(" · ")
@@ -1067,7 +1087,7 @@ void MetricsPanel::askExportData(MetricChart* chart, int seriesIndex, const QStr
     Q_UNUSED(chart);
     const SeriesInfo& info = m_model->info(seriesIndex);
     // TensorBoard's download name: run-<run>-tag-<tag>.<format>.
-    QString name = QStringLiteral("run-%1-tag-%2.%3").arg(MetricsModel::seriesLabel(info), info.tag, format);
+    QString name = QStringLiteral("run-%1-tag-%2.%3").arg(MetricsModel::seriesLabel(info, m_model->jobId()).replace(QLatin1Char('/'), QLatin1Char('_')), info.tag, format);
     name.replace(QLatin1Char('/'), QLatin1Char('_'));
     const QString filter = format == QLatin1String("json") ? tr("JSON files (*.json)") : tr("CSV files (*.csv)");
     const QString path = QFileDialog::getSaveFileName(this, tr("Export data"), name, filter);

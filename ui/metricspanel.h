@@ -69,6 +69,8 @@ public:
     /// The faint raw line and the smoothed line of a series (model index); nullptr if not in this chart.
     QLineSeries* rawLine(int index) const;
     QLineSeries* smoothedLine(int index) const;
+    /// CPU/RSS/GPU samples: drawn on a time axis, unsmoothed, whatever the panel's x axis and smoothing.
+    bool isResourceChart() const;
     QAbstractAxis* xAxis() const { return m_xAxis; }
     QAbstractAxis* yAxis() const { return m_yAxis; }
 
@@ -143,6 +145,8 @@ class MetricsPanel : public QWidget {
 public:
     /// Redraws are coalesced to one per this many milliseconds.
     static constexpr int RedrawMs = 40;
+    /// The job whose metrics are shown (its ID names event-file runs in the legends).
+    QString jobId() const { return m_job.jobId; }
 
     MetricsPanel(ExecutorConnection* connection, const Job& job, QWidget* parent = nullptr);
     ~MetricsPanel() override;

@@ -230,9 +230,20 @@ private Q_SLOTS:
         panel.outliersCheck()->setChecked(false);
         QVERIFY(qobject_cast<QValueAxis*>(loss->yAxis())->max() >= 1);
 
-        // Resources: a group of its own, a line per replica.
+        // Resources: a group of its own, a line per replica, on a time axis whatever the panel's x axis (they
+        // are samples over time, not steps), unsmoothed (issue 11, item 7: "Step" and smoothed CPU before).
         QCOMPARE(model->chart(QStringLiteral("resource:cpu_percent"))->group, QStringLiteral("resources"));
         QTRY_COMPARE_WITH_TIMEOUT(cpu->seriesIndices().size(), 3, 20000);
+        QVERIFY(cpu->isResourceChart());
+        QVERIFY(qobject_cast<QDateTimeAxis*>(cpu->xAxis()));
+        QVERIFY(!cpu->smoothedLine(cpu->seriesIndices().first())->isVisible());
+        // Event-file runs are named as TensorBoard users expect: the job ID, then the run folder (the job
+        // dir's own event files were "."), and replicas by their task names.
+        for (int index : loss->seriesIndices()) {
+            const QString name = loss->smoothedLine(index)->name();
+            QVERIFY2(name.startsWith(panel.jobId()) || name.contains(QStringLiteral("-replica-")), qPrintable(name));
+            QVERIFY(name != QLatin1String("."));
+        }
         QVERIFY(panel.chart(QStringLiteral("resource:rss_bytes")));
 
         // The tag filter (a case-insensitive regex) hides the other charts; an invalid one hides nothing.
@@ -256,11 +267,17 @@ private Q_SLOTS:
         QCOMPARE(qobject_cast<QValueAxis*>(loss->xAxis())->min(), 10.0);
         loss->resetZoom();
         QCOMPARE(loss->rawLine(master)->count(), Steps);
-        // With the mouse: the wheel zooms in around the cursor, a double-click resets.
+        // With the mouse: the wheel scrolls the page of charts (it zoomed the chart under the cursor before),
+        // Ctrl+wheel zooms in around the cursor, a double-click resets.
         panel.redrawNow();
         const QPoint middle = loss->chart()->plotArea().center().toPoint();
+        QWheelEvent plainWheel(middle, loss->viewport()->mapToGlobal(middle), QPoint(), QPoint(0, -120),
+            Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
+        QCoreApplication::sendEvent(loss->viewport(), &plainWheel);
+        QVERIFY(!loss->isZoomed());
+        QVERIFY(!plainWheel.isAccepted()); // left to the scroll area
         QWheelEvent wheel(middle, loss->viewport()->mapToGlobal(middle), QPoint(), QPoint(0, 120), Qt::NoButton,
-            Qt::NoModifier, Qt::NoScrollPhase, false);
+            Qt::ControlModifier, Qt::NoScrollPhase, false);
         QCoreApplication::sendEvent(loss->viewport(), &wheel);
         QVERIFY(loss->isZoomed());
         QVERIFY(loss->rawLine(master)->count() < Steps);
