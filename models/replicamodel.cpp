@@ -67,6 +67,16 @@ QVariant ReplicaModel::data(const QModelIndex& index, int role) const
         return r.machineType;
     case ExitStatusTextRole:
         return exitStatusText(r);
+    case RunningSinceRole:
+        return m_live.value(r.taskName).runningSince;
+    case CpuPercentRole: {
+        const double cpu = m_live.value(r.taskName).cpuPercent;
+        return cpu >= 0 ? QVariant(cpu) : QVariant();
+    }
+    case RssBytesRole: {
+        const qint64 rss = m_live.value(r.taskName).rssBytes;
+        return rss >= 0 ? QVariant(rss) : QVariant();
+    }
     case Qt::DisplayRole:
         switch (index.column()) {
         case TaskColumn:
@@ -146,8 +156,33 @@ void ReplicaModel::rebuildRows()
         m_rows.insert(m_replicas.at(i).taskName, i);
 }
 
+void ReplicaModel::observe(const ReplicaInfo& replica)
+{
+    Live& live = m_live[replica.taskName];
+    const bool running = replica.state == QLatin1String("RUNNING");
+    if (running && !live.runningSince.isValid())
+        live.runningSince = QDateTime::currentDateTimeUtc();
+    else if (!running)
+        live = Live {}; // ended or restarting: no uptime, and old samples are not this process's
+}
+
+void ReplicaModel::setResourceUsage(const QString& taskName, double cpuPercent, qint64 rssBytes)
+{
+    const int row = rowOf(taskName);
+    if (row < 0 || m_replicas.at(row).state != QLatin1String("RUNNING"))
+        return;
+    Live& live = m_live[taskName];
+    if (cpuPercent >= 0)
+        live.cpuPercent = cpuPercent;
+    if (rssBytes >= 0)
+        live.rssBytes = rssBytes;
+    emit dataChanged(index(row, 0), index(row, ColumnCount - 1), { CpuPercentRole, RssBytesRole });
+}
+
 void ReplicaModel::setReplicas(const QList<ReplicaInfo>& replicas)
 {
+    for (const ReplicaInfo& r : replicas)
+        observe(r);
     QHash<QString, int> listed;
     for (int i = 0; i < replicas.size(); ++i)
         listed.insert(replicas.at(i).taskName, i);
@@ -193,6 +228,7 @@ void ReplicaModel::clear()
     beginRemoveRows({}, 0, int(m_replicas.size()) - 1);
     m_replicas.clear();
     m_rows.clear();
+    m_live.clear();
     endRemoveRows();
 }
 

@@ -8,6 +8,7 @@
 #include "apiclient.h"
 
 #include <QAbstractTableModel>
+#include <QDateTime>
 #include <QHash>
 
 namespace Trainyard {
@@ -40,6 +41,9 @@ public:
         ExitSignalRole, ///< int, or invalid QVariant
         MachineTypeRole, ///< QString
         ExitStatusTextRole, ///< QString "exit 1", "signal 9", empty while running
+        RunningSinceRole, ///< QDateTime (UTC) the console saw the replica enter RUNNING; invalid otherwise
+        CpuPercentRole, ///< double, the latest CPU sample (% of one core); invalid before one arrives
+        RssBytesRole, ///< qint64, the latest resident set size sample (bytes); invalid before one arrives
     };
     Q_ENUM(Role)
 
@@ -55,6 +59,9 @@ public:
     /// missing ones removed.
     void setReplicas(const QList<ReplicaInfo>& replicas);
     void clear();
+    /// The latest resource samples of a replica (from the job's metrics stream); a negative value leaves
+    /// that one unchanged. Emits dataChanged for its row.
+    void setResourceUsage(const QString& taskName, double cpuPercent, qint64 rssBytes);
 
     int rowOf(const QString& taskName) const { return m_rows.value(taskName, -1); }
     const ReplicaInfo* replicaAt(int row) const;
@@ -68,6 +75,14 @@ private:
 
     QList<ReplicaInfo> m_replicas;
     QHash<QString, int> m_rows;
+    /// What the console observes of each replica beside the listing: since when it runs, its last samples.
+    struct Live {
+        QDateTime runningSince;
+        double cpuPercent = -1;
+        qint64 rssBytes = -1;
+    };
+    QHash<QString, Live> m_live;
+    void observe(const ReplicaInfo& replica);
 };
 
 } // namespace Trainyard

@@ -1014,6 +1014,30 @@ Der neueste Checkpoint (benannt durch die Statusdatei „checkpoint“)</transla
         <source>From the trainer&apos;s &quot;Resuming from checkpoint&quot; log lines (master-replica-0)</source>
         <translation>Aus den Logzeilen „Resuming from checkpoint“ des Trainers (master-replica-0)</translation>
     </message>
+    <message>
+        <source>Show in &amp;Logs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The failed replica&apos;s logs, at its first error</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show l&amp;ess</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show &amp;more</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Cancel Job</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Keep Running</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>Trainyard::LogPanel</name>
@@ -1101,6 +1125,22 @@ Der neueste Checkpoint (benannt durch die Statusdatei „checkpoint“)</transla
         <source>%1 of %2 lines</source>
         <translation>%1 von %2 Zeilen</translation>
     </message>
+    <message>
+        <source>stdout and stderr</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>stdout only</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>stderr only</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Which of the replicas&apos; output streams to show (stderr holds Python&apos;s logging, warnings and tracebacks)</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>Trainyard::MachineCatalog</name>
@@ -1158,18 +1198,6 @@ Der neueste Checkpoint (benannt durch die Statusdatei „checkpoint“)</transla
     <message>
         <source>&amp;Describe</source>
         <translation>&amp;Beschreiben</translation>
-    </message>
-    <message>
-        <source>&amp;Cancel job</source>
-        <translation>Job a&amp;bbrechen</translation>
-    </message>
-    <message>
-        <source>Copy job &amp;ID</source>
-        <translation>Job-&amp;ID kopieren</translation>
-    </message>
-    <message>
-        <source>&amp;Open job directory</source>
-        <translation>Jobverzeichnis ö&amp;ffnen</translation>
     </message>
     <message>
         <source>&amp;Help</source>
@@ -1240,10 +1268,6 @@ Der neueste Checkpoint (benannt durch die Statusdatei „checkpoint“)</transla
         <translation>Getrennt</translation>
     </message>
     <message>
-        <source>Host: %1 / %2 vCPUs, %3 / %4 GB, %5 / %6 GPUs · %7 running, %8 queued</source>
-        <translation>Host: %1 / %2 vCPUs, %3 / %4 GB, %5 / %6 GPUs · %7 laufend, %8 wartend</translation>
-    </message>
-    <message>
         <source>Describe</source>
         <translation>Beschreiben</translation>
     </message>
@@ -1282,6 +1306,238 @@ Der neueste Checkpoint (benannt durch die Statusdatei „checkpoint“)</transla
     <message>
         <source>Removed the unused checkpoint copy %1</source>
         <translation>Nicht verwendete Checkpoint-Kopie %1 entfernt</translation>
+    </message>
+    <message>
+        <source>No jobs yet</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Trainyard runs AI Platform Training jobs on this workstation: each replica is a process with the service&apos;s TF_CONFIG, --job-dir and logs. Start with the bundled Fashion-MNIST sample (about a minute), bring a gcloud config file, or describe a job step by step.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Run the sample</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Submits the bundled Fashion-MNIST trainer (trainer.task, BASIC, 2 epochs) with a job dir under your data folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Import a gcloud config file…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Submit a &amp;job… (Ctrl+N)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No job matches the filter.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Clear Filter</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Overview</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Topology</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Logs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Checkpoints</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Metrics</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Next Tab</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Previous Tab</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Submit S&amp;imilar…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Import gcloud Config File…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Run the Sample</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Cancel Job…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Copy Job &amp;ID</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Open Job Directory</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Keyboard Shortcuts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Filter Syntax</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Restored the job draft you kept (%1). Cancel and Discard to start over.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no job ID yet</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not connected to an executor yet.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run the sample</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The bundled sample trainer was not found (trainyard/trainers/fmnist in the data folders, or resources/trainers/fmnist beside the build).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Submitting the sample job %1…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The sample job was refused: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Submitted %1: staging the trainer, then training for 2 epochs.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Import a gcloud Config File</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>gcloud config files (*.yaml *.yml *.json);;All files (*)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 does not load: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The filter hides %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Quit Trainyard</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Jobs not finished: %1. They keep running in the executor after the console quits.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Start the console again, or use trainyardctl jobs list, to see them; trainyardctl jobs cancel stops one.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Do not ask again</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>F8 / Shift+F8</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Logs: next / previous error</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>End</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Logs: follow new lines again</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Ctrl+C</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Logs: copy the selected lines</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Ctrl++ / Ctrl+- / Ctrl+0</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Topology: zoom in / out / fit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Ctrl+wheel, drag</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Metrics: zoom a chart (double-click resets)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Keyboard Shortcuts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Filter Syntax</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;The job list&apos;s filter uses the service&apos;s syntax (gcloud ai-platform jobs list --filter):&lt;/p&gt;&lt;ul&gt;&lt;li&gt;&lt;b&gt;field:value&lt;/b&gt; matches a value, &lt;b&gt;value*&lt;/b&gt; a prefix: &lt;tt&gt;jobId:fmnist*&lt;/tt&gt;&lt;/li&gt;&lt;li&gt;&lt;b&gt;field=value&lt;/b&gt; matches exactly: &lt;tt&gt;labels.owner=alice&lt;/tt&gt;&lt;/li&gt;&lt;li&gt;fields: &lt;tt&gt;jobId&lt;/tt&gt;, &lt;tt&gt;state&lt;/tt&gt;, &lt;tt&gt;labels.KEY&lt;/tt&gt;, &lt;tt&gt;createTime&lt;/tt&gt; (also with &amp;lt; &amp;gt; &amp;lt;= &amp;gt;=)&lt;/li&gt;&lt;li&gt;terms are joined with &lt;b&gt;AND&lt;/b&gt;: &lt;tt&gt;jobId:fmnist* AND state:FAILED&lt;/tt&gt;&lt;/li&gt;&lt;/ul&gt;&lt;p&gt;Ctrl+F goes to the filter; Alt+1…6 show all, running, queued, succeeded, failed or cancelled jobs.&lt;/p&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Host: %1, %2, %3 · %4 running, %5 queued</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 / %2 vCPUs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 / %2 GB</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 / %2 GPUs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Running jobs reserve more than this host has: their replicas share the host&apos;s CPUs and memory, run slower than their machine types promise, and may be killed if memory runs out.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>What running jobs reserve of this host (machine types&apos; vCPUs and memory, GPUs).</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -1635,6 +1891,34 @@ Der neueste Checkpoint (benannt durch die Statusdatei „checkpoint“)</transla
         <source>No executor is connected.</source>
         <translation>Kein Executor verbunden.</translation>
     </message>
+    <message>
+        <source>Submit Training Job — Step %1 of %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Close the Submit Job Wizard?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The job you filled in has not been submitted.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Keep it as a draft to continue with the next Submit Job…, or discard it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Keep Draft</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Discard</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Continue &amp;Editing</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>Trainyard::TensorTableModel</name>
@@ -1712,10 +1996,6 @@ Maschinentyp: %4</translation>
         <translation>&amp;Archiv…</translation>
     </message>
     <message>
-        <source>S&amp;plit command line</source>
-        <translation>Befehlszeile auf&amp;teilen</translation>
-    </message>
-    <message>
         <source>Training application</source>
         <translation>Trainingsanwendung</translation>
     </message>
@@ -1730,18 +2010,6 @@ Maschinentyp: %4</translation>
     <message>
         <source>e.g. trainer.task</source>
         <translation>z. B. trainer.task</translation>
-    </message>
-    <message>
-        <source>One argument per line, e.g.
---epochs
-5</source>
-        <translation>Ein Argument pro Zeile, z. B.
---epochs
-5</translation>
-    </message>
-    <message>
-        <source>Split a one-line shell command line into one argument per line</source>
-        <translation>Eine einzeilige Shell-Befehlszeile in ein Argument pro Zeile aufteilen</translation>
     </message>
     <message>
         <source>&amp;Package:</source>
@@ -1792,10 +2060,6 @@ Maschinentyp: %4</translation>
         <translation>%1 (Python %2, %3)</translation>
     </message>
     <message>
-        <source>The arguments have a quote that is not closed.</source>
-        <translation>In den Argumenten ist ein Anführungszeichen nicht geschlossen.</translation>
-    </message>
-    <message>
         <source>%1 does not exist.</source>
         <translation>%1 existiert nicht.</translation>
     </message>
@@ -1822,6 +2086,27 @@ Maschinentyp: %4</translation>
     <message>
         <source>&quot;%1&quot; is not a Python module name (dotted identifiers, e.g. trainer.task).</source>
         <translation>„%1“ ist kein Python-Modulname (durch Punkte getrennte Bezeichner, z. B. trainer.task).</translation>
+    </message>
+    <message>
+        <source>As on a command line, e.g. --epochs 2 --name &apos;my run&apos;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The trainer&apos;s arguments, split into words as a shell splits them: blanks and new lines separate words, quotes (&apos;…&apos; or &quot;…&quot;) keep blanks inside one word, a backslash escapes the next character.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Arguments: a quote is not closed. Close it, or escape a literal quote with a backslash (\&apos;).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The trainer gets no arguments of its own (only --job-dir).</source>
+        <extracomment>%1 is a Python list of the words, e.g. [&apos;--epochs&apos;, &apos;2&apos;].</extracomment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The trainer&apos;s arguments (sys.argv[1:]): %1</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -2011,6 +2296,30 @@ Maschinentyp: %4</translation>
         <source>&lt;b&gt;Will queue.&lt;/b&gt;</source>
         <translation>&lt;b&gt;Wird in die Warteschlange gestellt.&lt;/b&gt;</translation>
     </message>
+    <message>
+        <source>Legacy machine types</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 vCPUs on this host&apos;s %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 GB of memory on this host&apos;s %2 GB</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>It asks for %1. It will start when no other job runs (a job alone on the host always starts), but its replicas will share what this host has: expect it to run slower than on the machine types chosen, and replicas may be killed if memory runs out. Choose smaller machine types or fewer replicas to avoid this.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> and </source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Oversubscribes this host.&lt;/b&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>Trainyard::WizardJobPage</name>
@@ -2114,20 +2423,8 @@ Maschinentyp: %4</translation>
 <context>
     <name>Trainyard::WizardOutputPage</name>
     <message>
-        <source>&amp;Browse…</source>
-        <translation>&amp;Durchsuchen…</translation>
-    </message>
-    <message>
         <source>Output</source>
         <translation>Ausgabe</translation>
-    </message>
-    <message>
-        <source>The job dir receives checkpoints and summaries; the trainer gets it as --job-dir.</source>
-        <translation>Das Jobverzeichnis nimmt Checkpoints und Zusammenfassungen auf; das Trainingsprogramm erhält es als --job-dir.</translation>
-    </message>
-    <message>
-        <source>Optional: a folder for the job&apos;s output</source>
-        <translation>Optional: ein Ordner für die Ausgabe des Jobs</translation>
     </message>
     <message>
         <source>&amp;Job dir:</source>
@@ -2158,8 +2455,52 @@ Maschinentyp: %4</translation>
         <translation>%1 kann nicht erstellt werden: %2 ist nicht beschreibbar.</translation>
     </message>
     <message>
-        <source>This folder already holds checkpoints (%1); the trainer will resume from them instead of starting over.</source>
-        <translation>Dieser Ordner enthält bereits Checkpoints (%1); das Trainingsprogramm macht dort weiter, statt von vorn zu beginnen.</translation>
+        <source>Br&amp;owse…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Use a ne&amp;w folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The job dir receives checkpoints and summaries; the trainer gets it as --job-dir. Most trainers, the sample among them, need one.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A folder for the job&apos;s output</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The service&apos;s jobDir: a full path the trainer receives as --job-dir and writes checkpoints, event files and exported models into. A folder that already holds checkpoints makes most trainers resume from them.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A new, empty folder named after this job, under your data folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>job %1 (%2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 or more checkpoint files</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>1 checkpoint file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 checkpoint files</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This folder already holds %1 (%2); the trainer will resume from them instead of starting over.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This folder already holds %1 (%2) written by %3; the trainer will resume from them instead of starting over.</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>

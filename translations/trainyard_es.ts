@@ -1014,6 +1014,30 @@ El punto de control más reciente (indicado por el archivo de estado «checkpoin
         <source>From the trainer&apos;s &quot;Resuming from checkpoint&quot; log lines (master-replica-0)</source>
         <translation>De las líneas de registro «Resuming from checkpoint» del entrenador (master-replica-0)</translation>
     </message>
+    <message>
+        <source>Show in &amp;Logs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The failed replica&apos;s logs, at its first error</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show l&amp;ess</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show &amp;more</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Cancel Job</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Keep Running</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>Trainyard::LogPanel</name>
@@ -1101,6 +1125,22 @@ El punto de control más reciente (indicado por el archivo de estado «checkpoin
         <source>%1 of %2 lines</source>
         <translation>%1 de %2 líneas</translation>
     </message>
+    <message>
+        <source>stdout and stderr</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>stdout only</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>stderr only</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Which of the replicas&apos; output streams to show (stderr holds Python&apos;s logging, warnings and tracebacks)</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>Trainyard::MachineCatalog</name>
@@ -1158,18 +1198,6 @@ El punto de control más reciente (indicado por el archivo de estado «checkpoin
     <message>
         <source>&amp;Describe</source>
         <translation>&amp;Describir</translation>
-    </message>
-    <message>
-        <source>&amp;Cancel job</source>
-        <translation>&amp;Cancelar trabajo</translation>
-    </message>
-    <message>
-        <source>Copy job &amp;ID</source>
-        <translation>Copiar &amp;ID del trabajo</translation>
-    </message>
-    <message>
-        <source>&amp;Open job directory</source>
-        <translation>A&amp;brir directorio del trabajo</translation>
     </message>
     <message>
         <source>&amp;Help</source>
@@ -1240,10 +1268,6 @@ El punto de control más reciente (indicado por el archivo de estado «checkpoin
         <translation>Desconectado</translation>
     </message>
     <message>
-        <source>Host: %1 / %2 vCPUs, %3 / %4 GB, %5 / %6 GPUs · %7 running, %8 queued</source>
-        <translation>Host: %1 / %2 vCPU, %3 / %4 GB, %5 / %6 GPU · %7 en ejecución, %8 en cola</translation>
-    </message>
-    <message>
         <source>Describe</source>
         <translation>Describir</translation>
     </message>
@@ -1282,6 +1306,238 @@ El punto de control más reciente (indicado por el archivo de estado «checkpoin
     <message>
         <source>Removed the unused checkpoint copy %1</source>
         <translation>Se eliminó la copia sin usar del punto de control %1</translation>
+    </message>
+    <message>
+        <source>No jobs yet</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Trainyard runs AI Platform Training jobs on this workstation: each replica is a process with the service&apos;s TF_CONFIG, --job-dir and logs. Start with the bundled Fashion-MNIST sample (about a minute), bring a gcloud config file, or describe a job step by step.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Run the sample</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Submits the bundled Fashion-MNIST trainer (trainer.task, BASIC, 2 epochs) with a job dir under your data folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Import a gcloud config file…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Submit a &amp;job… (Ctrl+N)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No job matches the filter.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Clear Filter</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Overview</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Topology</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Logs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Checkpoints</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Metrics</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Next Tab</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Previous Tab</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Submit S&amp;imilar…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Import gcloud Config File…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Run the Sample</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Cancel Job…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Copy Job &amp;ID</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Open Job Directory</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Keyboard Shortcuts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Filter Syntax</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Restored the job draft you kept (%1). Cancel and Discard to start over.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no job ID yet</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not connected to an executor yet.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run the sample</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The bundled sample trainer was not found (trainyard/trainers/fmnist in the data folders, or resources/trainers/fmnist beside the build).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Submitting the sample job %1…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The sample job was refused: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Submitted %1: staging the trainer, then training for 2 epochs.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Import a gcloud Config File</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>gcloud config files (*.yaml *.yml *.json);;All files (*)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 does not load: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The filter hides %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Quit Trainyard</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Jobs not finished: %1. They keep running in the executor after the console quits.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Start the console again, or use trainyardctl jobs list, to see them; trainyardctl jobs cancel stops one.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Do not ask again</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>F8 / Shift+F8</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Logs: next / previous error</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>End</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Logs: follow new lines again</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Ctrl+C</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Logs: copy the selected lines</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Ctrl++ / Ctrl+- / Ctrl+0</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Topology: zoom in / out / fit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Ctrl+wheel, drag</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Metrics: zoom a chart (double-click resets)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Keyboard Shortcuts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Filter Syntax</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;The job list&apos;s filter uses the service&apos;s syntax (gcloud ai-platform jobs list --filter):&lt;/p&gt;&lt;ul&gt;&lt;li&gt;&lt;b&gt;field:value&lt;/b&gt; matches a value, &lt;b&gt;value*&lt;/b&gt; a prefix: &lt;tt&gt;jobId:fmnist*&lt;/tt&gt;&lt;/li&gt;&lt;li&gt;&lt;b&gt;field=value&lt;/b&gt; matches exactly: &lt;tt&gt;labels.owner=alice&lt;/tt&gt;&lt;/li&gt;&lt;li&gt;fields: &lt;tt&gt;jobId&lt;/tt&gt;, &lt;tt&gt;state&lt;/tt&gt;, &lt;tt&gt;labels.KEY&lt;/tt&gt;, &lt;tt&gt;createTime&lt;/tt&gt; (also with &amp;lt; &amp;gt; &amp;lt;= &amp;gt;=)&lt;/li&gt;&lt;li&gt;terms are joined with &lt;b&gt;AND&lt;/b&gt;: &lt;tt&gt;jobId:fmnist* AND state:FAILED&lt;/tt&gt;&lt;/li&gt;&lt;/ul&gt;&lt;p&gt;Ctrl+F goes to the filter; Alt+1…6 show all, running, queued, succeeded, failed or cancelled jobs.&lt;/p&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Host: %1, %2, %3 · %4 running, %5 queued</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 / %2 vCPUs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 / %2 GB</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 / %2 GPUs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Running jobs reserve more than this host has: their replicas share the host&apos;s CPUs and memory, run slower than their machine types promise, and may be killed if memory runs out.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>What running jobs reserve of this host (machine types&apos; vCPUs and memory, GPUs).</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -1635,6 +1891,34 @@ El punto de control más reciente (indicado por el archivo de estado «checkpoin
         <source>No executor is connected.</source>
         <translation>No hay ningún ejecutor conectado.</translation>
     </message>
+    <message>
+        <source>Submit Training Job — Step %1 of %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Close the Submit Job Wizard?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The job you filled in has not been submitted.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Keep it as a draft to continue with the next Submit Job…, or discard it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Keep Draft</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Discard</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Continue &amp;Editing</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>Trainyard::TensorTableModel</name>
@@ -1712,10 +1996,6 @@ Tipo de máquina: %4</translation>
         <translation>A&amp;rchivo comprimido…</translation>
     </message>
     <message>
-        <source>S&amp;plit command line</source>
-        <translation>&amp;Dividir línea de órdenes</translation>
-    </message>
-    <message>
         <source>Training application</source>
         <translation>Aplicación de entrenamiento</translation>
     </message>
@@ -1730,18 +2010,6 @@ Tipo de máquina: %4</translation>
     <message>
         <source>e.g. trainer.task</source>
         <translation>p. ej. trainer.task</translation>
-    </message>
-    <message>
-        <source>One argument per line, e.g.
---epochs
-5</source>
-        <translation>Un argumento por línea, p. ej.
---epochs
-5</translation>
-    </message>
-    <message>
-        <source>Split a one-line shell command line into one argument per line</source>
-        <translation>Dividir una línea de órdenes de shell en un argumento por línea</translation>
     </message>
     <message>
         <source>&amp;Package:</source>
@@ -1792,10 +2060,6 @@ Tipo de máquina: %4</translation>
         <translation>%1 (Python %2, %3)</translation>
     </message>
     <message>
-        <source>The arguments have a quote that is not closed.</source>
-        <translation>Los argumentos tienen una comilla sin cerrar.</translation>
-    </message>
-    <message>
         <source>%1 does not exist.</source>
         <translation>%1 no existe.</translation>
     </message>
@@ -1822,6 +2086,27 @@ Tipo de máquina: %4</translation>
     <message>
         <source>&quot;%1&quot; is not a Python module name (dotted identifiers, e.g. trainer.task).</source>
         <translation>«%1» no es un nombre de módulo de Python (identificadores separados por puntos, p. ej. trainer.task).</translation>
+    </message>
+    <message>
+        <source>As on a command line, e.g. --epochs 2 --name &apos;my run&apos;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The trainer&apos;s arguments, split into words as a shell splits them: blanks and new lines separate words, quotes (&apos;…&apos; or &quot;…&quot;) keep blanks inside one word, a backslash escapes the next character.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Arguments: a quote is not closed. Close it, or escape a literal quote with a backslash (\&apos;).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The trainer gets no arguments of its own (only --job-dir).</source>
+        <extracomment>%1 is a Python list of the words, e.g. [&apos;--epochs&apos;, &apos;2&apos;].</extracomment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The trainer&apos;s arguments (sys.argv[1:]): %1</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -2011,6 +2296,30 @@ Tipo de máquina: %4</translation>
         <source>&lt;b&gt;Will queue.&lt;/b&gt;</source>
         <translation>&lt;b&gt;Quedará en cola.&lt;/b&gt;</translation>
     </message>
+    <message>
+        <source>Legacy machine types</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 vCPUs on this host&apos;s %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 GB of memory on this host&apos;s %2 GB</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>It asks for %1. It will start when no other job runs (a job alone on the host always starts), but its replicas will share what this host has: expect it to run slower than on the machine types chosen, and replicas may be killed if memory runs out. Choose smaller machine types or fewer replicas to avoid this.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> and </source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Oversubscribes this host.&lt;/b&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>Trainyard::WizardJobPage</name>
@@ -2114,20 +2423,8 @@ Tipo de máquina: %4</translation>
 <context>
     <name>Trainyard::WizardOutputPage</name>
     <message>
-        <source>&amp;Browse…</source>
-        <translation>E&amp;xaminar…</translation>
-    </message>
-    <message>
         <source>Output</source>
         <translation>Salida</translation>
-    </message>
-    <message>
-        <source>The job dir receives checkpoints and summaries; the trainer gets it as --job-dir.</source>
-        <translation>El directorio del trabajo recibe los puntos de control y los resúmenes; el programa de entrenamiento lo recibe como --job-dir.</translation>
-    </message>
-    <message>
-        <source>Optional: a folder for the job&apos;s output</source>
-        <translation>Opcional: una carpeta para la salida del trabajo</translation>
     </message>
     <message>
         <source>&amp;Job dir:</source>
@@ -2158,8 +2455,52 @@ Tipo de máquina: %4</translation>
         <translation>No se puede crear %1: no se puede escribir en %2.</translation>
     </message>
     <message>
-        <source>This folder already holds checkpoints (%1); the trainer will resume from them instead of starting over.</source>
-        <translation>Esta carpeta ya contiene puntos de control (%1); el programa de entrenamiento continuará a partir de ellos en lugar de empezar de nuevo.</translation>
+        <source>Br&amp;owse…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Use a ne&amp;w folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The job dir receives checkpoints and summaries; the trainer gets it as --job-dir. Most trainers, the sample among them, need one.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A folder for the job&apos;s output</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The service&apos;s jobDir: a full path the trainer receives as --job-dir and writes checkpoints, event files and exported models into. A folder that already holds checkpoints makes most trainers resume from them.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A new, empty folder named after this job, under your data folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>job %1 (%2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 or more checkpoint files</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>1 checkpoint file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 checkpoint files</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This folder already holds %1 (%2); the trainer will resume from them instead of starting over.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This folder already holds %1 (%2) written by %3; the trainer will resume from them instead of starting over.</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>

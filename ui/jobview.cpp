@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "jobview.h"
 
+#include "metricsmodel.h"
+
 #include "apiclient.h"
 #include "checkpointspanel.h"
 #include "configloader.h"
@@ -175,6 +177,21 @@ JobView::JobView(ExecutorConnection* connection, const Job& job, QWidget* parent
 #if TRAINYARD_HAVE_QTCHARTS
     m_metrics = new MetricsPanel(connection, job, this);
     connect(m_metrics, &MetricsPanel::message, this, &JobView::message);
+    // The topology shows each running replica's latest CPU and memory samples from the same stream.
+    MetricsModel* metrics = m_metrics->model();
+    auto sampled = [this, metrics](int index) {
+        const SeriesInfo& info = metrics->info(index);
+        const MetricSeriesData& data = metrics->data(index);
+        if (info.kind != QLatin1String("resource") || data.isEmpty())
+            return;
+        const double latest = data.value(data.size() - 1);
+        if (info.tag == QLatin1String("cpu_percent"))
+            m_replicas->setResourceUsage(info.taskName, latest, -1);
+        else if (info.tag == QLatin1String("rss_bytes"))
+            m_replicas->setResourceUsage(info.taskName, -1, qint64(latest));
+    };
+    connect(metrics, &MetricsModel::seriesAdded, this, sampled);
+    connect(metrics, &MetricsModel::pointsAppended, this, sampled);
     m_tabs->addTab(m_metrics, tr("Metrics"));
 #endif
 

@@ -6,6 +6,8 @@
 
 #include <QAbstractItemModel>
 #include <QCoreApplication>
+#include <QDateTime>
+#include <QLocale>
 #include <QGraphicsItem>
 #include <QGraphicsPathItem>
 #include <QGraphicsScene>
@@ -22,7 +24,9 @@ namespace Trainyard {
 
 namespace {
 constexpr qreal NodeWidth = 190;
-constexpr qreal NodeHeight = 72;
+constexpr qreal NodeHeight = 90;
+/// "Fit" never scales below this: 8 pt node text stays above 6 pt.
+constexpr qreal MinFitScale = 0.75;
 // Centres at least this far apart never overlap (the box diagonal is ~203).
 constexpr qreal MinSpacing = 215;
 constexpr qreal FirstRing = 230;
@@ -35,7 +39,23 @@ struct NodeData {
     int restarts = 0;
     QString exitText;
     QString machineType;
+    QDateTime runningSince; ///< invalid unless running
+    double cpuPercent = -1; ///< latest sample; < 0 when none
+    qint64 rssBytes = -1;
 };
+
+/// "42 s", "3:07", "1:02:03": how long a replica has run.
+QString formatUptime(qint64 seconds)
+{
+    if (seconds < 60)
+        return QCoreApplication::translate("Trainyard::TopologyView", "%1 s").arg(seconds);
+    if (seconds < 3600)
+        return QStringLiteral("%1:%2").arg(seconds / 60).arg(seconds % 60, 2, 10, QLatin1Char('0'));
+    return QStringLiteral("%1:%2:%3")
+        .arg(seconds / 3600)
+        .arg((seconds / 60) % 60, 2, 10, QLatin1Char('0'))
+        .arg(seconds % 60, 2, 10, QLatin1Char('0'));
+}
 } // namespace
 
 class TopologyNode final : public QGraphicsItem {
@@ -58,7 +78,8 @@ public:
     {
         if (data.taskName == m_data.taskName && data.role == m_data.role && data.state == m_data.state
             && data.gpus == m_data.gpus && data.restarts == m_data.restarts && data.exitText == m_data.exitText
-            && data.machineType == m_data.machineType)
+            && data.machineType == m_data.machineType && data.runningSince == m_data.runningSince
+            && data.cpuPercent == m_data.cpuPercent && data.rssBytes == m_data.rssBytes)
             return;
         m_data = data;
         update(); // only this node's cache is redrawn
@@ -103,15 +124,38 @@ public:
             QRectF(box.left() + 10, box.top() + 28, box.width() - 20, 18), Qt::AlignLeft | Qt::AlignVCenter, stateLine);
 
         painter->setPen(QColor(0x5e, 0x5c, 0x64));
+        const QStringList lines = detailLines();
+        for (int i = 0; i < lines.size(); ++i)
+            painter->drawText(QRectF(box.left() + 10, box.top() + 47 + 19 * i, box.width() - 20, 18),
+                Qt::AlignLeft | Qt::AlignVCenter,
+                painter->fontMetrics().elidedText(lines.at(i), Qt::ElideRight, int(box.width() - 20)));
+    }
+
+    /// The node's detail lines under its state: what the replica runs on (machine type, GPUs, restarts),
+    /// then, while it runs, its uptime and latest CPU and memory samples.
+    QStringList detailLines() const
+    {
         QStringList details;
+        if (!m_data.machineType.isEmpty())
+            details << m_data.machineType;
         details << (m_data.gpus.isEmpty()
                 ? QCoreApplication::translate("Trainyard::TopologyView", "no GPU")
                 : QCoreApplication::translate("Trainyard::TopologyView", "GPU %1").arg(m_data.gpus));
-        details << QCoreApplication::translate("Trainyard::TopologyView", "%n restart(s)", nullptr, m_data.restarts);
-        painter->drawText(QRectF(box.left() + 10, box.top() + 48, box.width() - 20, 18),
-            Qt::AlignLeft | Qt::AlignVCenter,
-            painter->fontMetrics().elidedText(
-                details.join(QStringLiteral(" · ")), Qt::ElideRight, int(box.width() - 20)));
+        if (m_data.restarts > 0)
+            details << QCoreApplication::translate("Trainyard::TopologyView", "%n restart(s)", nullptr, m_data.restarts);
+        QStringList live;
+        if (m_data.runningSince.isValid())
+            live << QCoreApplication::translate("Trainyard::TopologyView", "up %1")
+                        .arg(formatUptime(m_data.runningSince.secsTo(QDateTime::currentDateTimeUtc())));
+        if (m_data.cpuPercent >= 0)
+            live << QCoreApplication::translate("Trainyard::TopologyView", "CPU %1 %")
+                        .arg(QLocale().toString(m_data.cpuPercent, 'f', 0));
+        if (m_data.rssBytes >= 0)
+            live << QLocale().formattedDataSize(m_data.rssBytes, 0, QLocale::DataSizeTraditionalFormat);
+        QStringList lines { details.join(QStringLiteral(" · ")) };
+        if (!live.isEmpty())
+            lines << live.join(QStringLiteral(" · "));
+        return lines;
     }
 
 private:
@@ -134,6 +178,11 @@ NodeData nodeDataAt(const QAbstractItemModel* model, int row)
     d.restarts = index.data(ReplicaModel::RestartsRole).toInt();
     d.exitText = index.data(ReplicaModel::ExitStatusTextRole).toString();
     d.machineType = index.data(ReplicaModel::MachineTypeRole).toString();
+    d.runningSince = index.data(ReplicaModel::RunningSinceRole).toDateTime();
+    const QVariant cpu = index.data(ReplicaModel::CpuPercentRole);
+    d.cpuPercent = cpu.isValid() ? cpu.toDouble() : -1;
+    const QVariant rss = index.data(ReplicaModel::RssBytesRole);
+    d.rssBytes = rss.isValid() ? rss.toLongLong() : -1;
     return d;
 }
 
@@ -173,6 +222,9 @@ TopologyView::TopologyView(QWidget* parent)
     : QGraphicsView(parent)
     , m_scene(new QGraphicsScene(this))
 {
+    m_uptime.setInterval(1000);
+    connect(&m_uptime, &QTimer::timeout, this, &TopologyView::tickUptime);
+    m_uptime.start();
     setScene(m_scene);
     setRenderHints(QPainter::Antialiasing | QPainter::TextAntialiasing);
     setTransformationAnchor(QGraphicsView::AnchorUnderMouse);
@@ -199,6 +251,15 @@ TopologyView::TopologyView(QWidget* parent)
 }
 
 TopologyView::~TopologyView() = default;
+
+void TopologyView::tickUptime()
+{
+    // Running replicas show their uptime: repaint them once a second (nothing when none runs).
+    for (TopologyNode* node : std::as_const(m_nodes)) {
+        if (node->nodeData().runningSince.isValid())
+            node->update();
+    }
+}
 
 void TopologyView::setModel(QAbstractItemModel* model)
 {
@@ -402,6 +463,12 @@ void TopologyView::relayout()
         fitAll();
 }
 
+QStringList TopologyView::nodeDetails(const QString& taskName) const
+{
+    const TopologyNode* node = m_nodes.value(taskName);
+    return node ? node->detailLines() : QStringList();
+}
+
 QStringList TopologyView::taskNames() const
 {
     QStringList names = m_nodes.keys();
@@ -470,9 +537,12 @@ void TopologyView::fitAll()
     if (m_nodes.isEmpty())
         return;
     fitInView(m_scene->sceneRect(), Qt::KeepAspectRatio);
-    // Never blow a small cluster up beyond its natural size.
+    // Never blow a small cluster up beyond its natural size, nor shrink its text below legibility (a big
+    // cluster scrolls instead).
     if (transform().m11() > 1.0)
         setTransform(QTransform());
+    else if (transform().m11() < MinFitScale)
+        setTransform(QTransform::fromScale(MinFitScale, MinFitScale));
     centerOn(m_scene->sceneRect().center());
     m_userZoomed = false;
 }

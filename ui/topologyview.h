@@ -20,6 +20,7 @@
 #include <QHash>
 #include <QLineF>
 #include <QPointer>
+#include <QTimer>
 
 class QAbstractItemModel;
 class QGraphicsPathItem;
@@ -48,6 +49,8 @@ public:
     QList<QLineF> drawnLines() const;
     /// The state a node shows.
     QString nodeState(const QString& taskName) const;
+    /// The detail lines a node shows under its state ("n1-standard-4 · no GPU", "up 3:07 · CPU 187 % · 412 MB").
+    QStringList nodeDetails(const QString& taskName) const;
     QString selectedTask() const;
 
 public Q_SLOTS:
@@ -74,7 +77,9 @@ private:
     void relayout();
     void onDataChanged(const QModelIndex& topLeft, const QModelIndex& bottomRight);
     void scaleBy(double factor);
+    void tickUptime();
 
+    QTimer m_uptime;
     QGraphicsScene* m_scene;
     QPointer<QAbstractItemModel> m_model;
     QHash<QString, TopologyNode*> m_nodes;

@@ -7,6 +7,7 @@
 #include "topologyview.h"
 
 #include <QSignalSpy>
+#include <QAbstractItemModelTester>
 #include <QTest>
 
 using namespace Trainyard;
@@ -33,7 +34,7 @@ static QString lineThroughNode(const TopologyView& view)
     for (const QLineF& line : view.drawnLines()) {
         const int steps = std::max(1, int(line.length() / 2));
         for (const QString& name : view.taskNames()) {
-            const QRectF box = QRectF(view.nodePosition(name) - QPointF(95, 36), QSizeF(190, 72)).adjusted(1, 1, -1, -1);
+            const QRectF box = QRectF(view.nodePosition(name) - QPointF(95, 45), QSizeF(190, 90)).adjusted(1, 1, -1, -1);
             if (box.contains(line.p1()) || box.contains(line.p2()))
                 continue;
             for (int k = 0; k <= steps; ++k) {
@@ -108,6 +109,39 @@ private Q_SLOTS:
         QCOMPARE(view.nodePosition(QStringLiteral("worker-replica-1")), before); // updated in place
         QVERIFY(view.focusFailed());
         QCOMPARE(view.selectedTask(), QStringLiteral("worker-replica-1"));
+    }
+
+    void nodeDetailsAndFit()
+    {
+        // Issue 11, item 12: nodes show their machine type, and while running their uptime and live CPU and
+        // memory; "Fit" does not shrink the text below legibility.
+        ReplicaModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        TopologyView view;
+        view.resize(500, 300);
+        view.setModel(&model);
+        QList<ReplicaInfo> list { replica(QStringLiteral("master"), 0) };
+        list[0].machineType = QStringLiteral("n1-standard-4");
+        for (int i = 0; i < 8; ++i)
+            list << replica(QStringLiteral("worker"), i);
+        model.setReplicas(list);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        const QString master = QStringLiteral("master-replica-0");
+        QStringList details = view.nodeDetails(master);
+        QCOMPARE(details.size(), 2);
+        QVERIFY2(details[0].startsWith(QStringLiteral("n1-standard-4")), qPrintable(details[0]));
+        QVERIFY2(details[1].startsWith(QStringLiteral("up ")), qPrintable(details[1]));
+        model.setResourceUsage(master, 187.4, 412LL * 1024 * 1024);
+        details = view.nodeDetails(master);
+        QVERIFY2(details[1].contains(QStringLiteral("CPU 187 %")), qPrintable(details[1]));
+        QVERIFY2(details[1].contains(QStringLiteral("412")), qPrintable(details[1]));
+        // Ended: no uptime nor samples.
+        list[0].state = QStringLiteral("SUCCEEDED");
+        model.setReplicas(list);
+        QCOMPARE(view.nodeDetails(master).size(), 1);
+        view.fitAll();
+        QVERIFY2(view.transform().m11() >= 0.75, qPrintable(QString::number(view.transform().m11())));
     }
 
     void clickOpensTask()
