@@ -1016,27 +1016,27 @@ Der neueste Checkpoint (benannt durch die Statusdatei „checkpoint“)</transla
     </message>
     <message>
         <source>Show in &amp;Logs</source>
-        <translation type="unfinished"></translation>
+        <translation>In &amp;Logs zeigen</translation>
     </message>
     <message>
         <source>The failed replica&apos;s logs, at its first error</source>
-        <translation type="unfinished"></translation>
+        <translation>Die Logs des fehlgeschlagenen Replikats, bei seinem ersten Fehler</translation>
     </message>
     <message>
         <source>Show l&amp;ess</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Weniger zeigen</translation>
     </message>
     <message>
         <source>Show &amp;more</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Mehr zeigen</translation>
     </message>
     <message>
         <source>&amp;Cancel Job</source>
-        <translation type="unfinished"></translation>
+        <translation>Job &amp;abbrechen</translation>
     </message>
     <message>
         <source>&amp;Keep Running</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Weiterlaufen lassen</translation>
     </message>
 </context>
 <context>
@@ -1127,19 +1127,19 @@ Der neueste Checkpoint (benannt durch die Statusdatei „checkpoint“)</transla
     </message>
     <message>
         <source>stdout and stderr</source>
-        <translation type="unfinished"></translation>
+        <translation>stdout und stderr</translation>
     </message>
     <message>
         <source>stdout only</source>
-        <translation type="unfinished"></translation>
+        <translation>Nur stdout</translation>
     </message>
     <message>
         <source>stderr only</source>
-        <translation type="unfinished"></translation>
+        <translation>Nur stderr</translation>
     </message>
     <message>
         <source>Which of the replicas&apos; output streams to show (stderr holds Python&apos;s logging, warnings and tracebacks)</source>
-        <translation type="unfinished"></translation>
+        <translation>Welche Ausgabeströme der Replikate gezeigt werden (stderr enthält Pythons Logging, Warnungen und Tracebacks)</translation>
     </message>
 </context>
 <context>
@@ -1309,235 +1309,235 @@ Der neueste Checkpoint (benannt durch die Statusdatei „checkpoint“)</transla
     </message>
     <message>
         <source>No jobs yet</source>
-        <translation type="unfinished"></translation>
+        <translation>Noch keine Jobs</translation>
     </message>
     <message>
         <source>Trainyard runs AI Platform Training jobs on this workstation: each replica is a process with the service&apos;s TF_CONFIG, --job-dir and logs. Start with the bundled Fashion-MNIST sample (about a minute), bring a gcloud config file, or describe a job step by step.</source>
-        <translation type="unfinished"></translation>
+        <translation>Trainyard führt Jobs von AI Platform Training auf dieser Workstation aus: Jedes Replikat ist ein Prozess mit TF_CONFIG, --job-dir und Logs wie beim Dienst. Beginnen Sie mit dem mitgelieferten Fashion-MNIST-Beispiel (etwa eine Minute), bringen Sie eine gcloud-Konfigurationsdatei mit, oder beschreiben Sie einen Job Schritt für Schritt.</translation>
     </message>
     <message>
         <source>&amp;Run the sample</source>
-        <translation type="unfinished"></translation>
+        <translation>Beispiel a&amp;usführen</translation>
     </message>
     <message>
         <source>Submits the bundled Fashion-MNIST trainer (trainer.task, BASIC, 2 epochs) with a job dir under your data folder</source>
-        <translation type="unfinished"></translation>
+        <translation>Sendet den mitgelieferten Fashion-MNIST-Trainer (trainer.task, BASIC, 2 Epochen) mit einem Jobverzeichnis in Ihrem Datenordner</translation>
     </message>
     <message>
         <source>&amp;Import a gcloud config file…</source>
-        <translation type="unfinished"></translation>
+        <translation>gcloud-Konfigurationsdatei &amp;importieren…</translation>
     </message>
     <message>
         <source>Submit a &amp;job… (Ctrl+N)</source>
-        <translation type="unfinished"></translation>
+        <translation>Job &amp;senden… (Strg+N)</translation>
     </message>
     <message>
         <source>No job matches the filter.</source>
-        <translation type="unfinished"></translation>
+        <translation>Kein Job passt zum Filter.</translation>
     </message>
     <message>
         <source>&amp;Clear Filter</source>
-        <translation type="unfinished"></translation>
+        <translation>Filter &amp;löschen</translation>
     </message>
     <message>
         <source>&amp;Overview</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Übersicht</translation>
     </message>
     <message>
         <source>&amp;Topology</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Topologie</translation>
     </message>
     <message>
         <source>&amp;Logs</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Logs</translation>
     </message>
     <message>
         <source>&amp;Checkpoints</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Checkpoints</translation>
     </message>
     <message>
         <source>&amp;Metrics</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Metriken</translation>
     </message>
     <message>
         <source>&amp;Next Tab</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Nächster Tab</translation>
     </message>
     <message>
         <source>&amp;Previous Tab</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Vorheriger Tab</translation>
     </message>
     <message>
         <source>Submit S&amp;imilar…</source>
-        <translation type="unfinished"></translation>
+        <translation>Ä&amp;hnlichen Job senden…</translation>
     </message>
     <message>
         <source>&amp;Import gcloud Config File…</source>
-        <translation type="unfinished"></translation>
+        <translation>gcloud-Konfigurationsdatei &amp;importieren…</translation>
     </message>
     <message>
         <source>&amp;Run the Sample</source>
-        <translation type="unfinished"></translation>
+        <translation>Beispiel a&amp;usführen</translation>
     </message>
     <message>
         <source>&amp;Cancel Job…</source>
-        <translation type="unfinished"></translation>
+        <translation>Job &amp;abbrechen…</translation>
     </message>
     <message>
         <source>Copy Job &amp;ID</source>
-        <translation type="unfinished"></translation>
+        <translation>Job-I&amp;D kopieren</translation>
     </message>
     <message>
         <source>&amp;Open Job Directory</source>
-        <translation type="unfinished"></translation>
+        <translation>Jobverzeichnis &amp;öffnen</translation>
     </message>
     <message>
         <source>&amp;Keyboard Shortcuts</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Tastenkürzel</translation>
     </message>
     <message>
         <source>&amp;Filter Syntax</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Filtersyntax</translation>
     </message>
     <message>
         <source>Restored the job draft you kept (%1). Cancel and Discard to start over.</source>
-        <translation type="unfinished"></translation>
+        <translation>Der behaltene Jobentwurf wurde wiederhergestellt (%1). Wählen Sie Abbrechen und dann Verwerfen, um neu zu beginnen.</translation>
     </message>
     <message>
         <source>no job ID yet</source>
-        <translation type="unfinished"></translation>
+        <translation>noch keine Job-ID</translation>
     </message>
     <message>
         <source>Not connected to an executor yet.</source>
-        <translation type="unfinished"></translation>
+        <translation>Noch nicht mit einem Executor verbunden.</translation>
     </message>
     <message>
         <source>Run the sample</source>
-        <translation type="unfinished"></translation>
+        <translation>Beispiel ausführen</translation>
     </message>
     <message>
         <source>The bundled sample trainer was not found (trainyard/trainers/fmnist in the data folders, or resources/trainers/fmnist beside the build).</source>
-        <translation type="unfinished"></translation>
+        <translation>Der mitgelieferte Beispieltrainer wurde nicht gefunden (trainyard/trainers/fmnist in den Datenordnern oder resources/trainers/fmnist neben dem Build).</translation>
     </message>
     <message>
         <source>Submitting the sample job %1…</source>
-        <translation type="unfinished"></translation>
+        <translation>Beispieljob %1 wird gesendet…</translation>
     </message>
     <message>
         <source>The sample job was refused: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Der Beispieljob wurde abgelehnt: %1</translation>
     </message>
     <message>
         <source>Submitted %1: staging the trainer, then training for 2 epochs.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 gesendet: Der Trainer wird bereitgestellt, danach wird 2 Epochen lang trainiert.</translation>
     </message>
     <message>
         <source>Import a gcloud Config File</source>
-        <translation type="unfinished"></translation>
+        <translation>gcloud-Konfigurationsdatei importieren</translation>
     </message>
     <message>
         <source>gcloud config files (*.yaml *.yml *.json);;All files (*)</source>
-        <translation type="unfinished"></translation>
+        <translation>gcloud-Konfigurationsdateien (*.yaml *.yml *.json);;Alle Dateien (*)</translation>
     </message>
     <message>
         <source>%1 does not load: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 lässt sich nicht laden: %2</translation>
     </message>
     <message>
         <source>The filter hides %1.</source>
-        <translation type="unfinished"></translation>
+        <translation>Der Filter blendet %1 aus.</translation>
     </message>
     <message>
         <source>Quit Trainyard</source>
-        <translation type="unfinished"></translation>
+        <translation>Trainyard beenden</translation>
     </message>
     <message>
         <source>Jobs not finished: %1. They keep running in the executor after the console quits.</source>
-        <translation type="unfinished"></translation>
+        <translation>Nicht beendete Jobs: %1. Sie laufen im Executor weiter, nachdem die Konsole beendet wurde.</translation>
     </message>
     <message>
         <source>Start the console again, or use trainyardctl jobs list, to see them; trainyardctl jobs cancel stops one.</source>
-        <translation type="unfinished"></translation>
+        <translation>Um sie zu sehen, starten Sie die Konsole erneut oder verwenden Sie trainyardctl jobs list; trainyardctl jobs cancel stoppt einen.</translation>
     </message>
     <message>
         <source>Do not ask again</source>
-        <translation type="unfinished"></translation>
+        <translation>Nicht mehr fragen</translation>
     </message>
     <message>
         <source>F8 / Shift+F8</source>
-        <translation type="unfinished"></translation>
+        <translation>F8 / Umschalt+F8</translation>
     </message>
     <message>
         <source>Logs: next / previous error</source>
-        <translation type="unfinished"></translation>
+        <translation>Logs: nächster / vorheriger Fehler</translation>
     </message>
     <message>
         <source>End</source>
-        <translation type="unfinished"></translation>
+        <translation>Ende</translation>
     </message>
     <message>
         <source>Logs: follow new lines again</source>
-        <translation type="unfinished"></translation>
+        <translation>Logs: neuen Zeilen wieder folgen</translation>
     </message>
     <message>
         <source>Ctrl+C</source>
-        <translation type="unfinished"></translation>
+        <translation>Strg+C</translation>
     </message>
     <message>
         <source>Logs: copy the selected lines</source>
-        <translation type="unfinished"></translation>
+        <translation>Logs: die ausgewählten Zeilen kopieren</translation>
     </message>
     <message>
         <source>Ctrl++ / Ctrl+- / Ctrl+0</source>
-        <translation type="unfinished"></translation>
+        <translation>Strg++ / Strg+- / Strg+0</translation>
     </message>
     <message>
         <source>Topology: zoom in / out / fit</source>
-        <translation type="unfinished"></translation>
+        <translation>Topologie: vergrößern / verkleinern / einpassen</translation>
     </message>
     <message>
         <source>Ctrl+wheel, drag</source>
-        <translation type="unfinished"></translation>
+        <translation>Strg+Mausrad, Ziehen</translation>
     </message>
     <message>
         <source>Metrics: zoom a chart (double-click resets)</source>
-        <translation type="unfinished"></translation>
+        <translation>Metriken: ein Diagramm zoomen (Doppelklick setzt zurück)</translation>
     </message>
     <message>
         <source>Keyboard Shortcuts</source>
-        <translation type="unfinished"></translation>
+        <translation>Tastenkürzel</translation>
     </message>
     <message>
         <source>Filter Syntax</source>
-        <translation type="unfinished"></translation>
+        <translation>Filtersyntax</translation>
     </message>
     <message>
         <source>&lt;p&gt;The job list&apos;s filter uses the service&apos;s syntax (gcloud ai-platform jobs list --filter):&lt;/p&gt;&lt;ul&gt;&lt;li&gt;&lt;b&gt;field:value&lt;/b&gt; matches a value, &lt;b&gt;value*&lt;/b&gt; a prefix: &lt;tt&gt;jobId:fmnist*&lt;/tt&gt;&lt;/li&gt;&lt;li&gt;&lt;b&gt;field=value&lt;/b&gt; matches exactly: &lt;tt&gt;labels.owner=alice&lt;/tt&gt;&lt;/li&gt;&lt;li&gt;fields: &lt;tt&gt;jobId&lt;/tt&gt;, &lt;tt&gt;state&lt;/tt&gt;, &lt;tt&gt;labels.KEY&lt;/tt&gt;, &lt;tt&gt;createTime&lt;/tt&gt; (also with &amp;lt; &amp;gt; &amp;lt;= &amp;gt;=)&lt;/li&gt;&lt;li&gt;terms are joined with &lt;b&gt;AND&lt;/b&gt;: &lt;tt&gt;jobId:fmnist* AND state:FAILED&lt;/tt&gt;&lt;/li&gt;&lt;/ul&gt;&lt;p&gt;Ctrl+F goes to the filter; Alt+1…6 show all, running, queued, succeeded, failed or cancelled jobs.&lt;/p&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;p&gt;Der Filter der Jobliste verwendet die Syntax des Dienstes (gcloud ai-platform jobs list --filter):&lt;/p&gt;&lt;ul&gt;&lt;li&gt;&lt;b&gt;feld:wert&lt;/b&gt; passt auf einen Wert, &lt;b&gt;wert*&lt;/b&gt; auf ein Präfix: &lt;tt&gt;jobId:fmnist*&lt;/tt&gt;&lt;/li&gt;&lt;li&gt;&lt;b&gt;feld=wert&lt;/b&gt; passt genau: &lt;tt&gt;labels.owner=alice&lt;/tt&gt;&lt;/li&gt;&lt;li&gt;Felder: &lt;tt&gt;jobId&lt;/tt&gt;, &lt;tt&gt;state&lt;/tt&gt;, &lt;tt&gt;labels.KEY&lt;/tt&gt;, &lt;tt&gt;createTime&lt;/tt&gt; (auch mit &amp;lt; &amp;gt; &amp;lt;= &amp;gt;=)&lt;/li&gt;&lt;li&gt;Bedingungen werden mit &lt;b&gt;AND&lt;/b&gt; verknüpft: &lt;tt&gt;jobId:fmnist* AND state:FAILED&lt;/tt&gt;&lt;/li&gt;&lt;/ul&gt;&lt;p&gt;Strg+F springt zum Filter; Alt+1…6 zeigen alle, laufende, wartende, erfolgreiche, fehlgeschlagene oder abgebrochene Jobs.&lt;/p&gt;</translation>
     </message>
     <message>
         <source>Host: %1, %2, %3 · %4 running, %5 queued</source>
-        <translation type="unfinished"></translation>
+        <translation>Host: %1, %2, %3 · %4 laufend, %5 wartend</translation>
     </message>
     <message>
         <source>%1 / %2 vCPUs</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 / %2 vCPUs</translation>
     </message>
     <message>
         <source>%1 / %2 GB</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 / %2 GB</translation>
     </message>
     <message>
         <source>%1 / %2 GPUs</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 / %2 GPUs</translation>
     </message>
     <message>
         <source>Running jobs reserve more than this host has: their replicas share the host&apos;s CPUs and memory, run slower than their machine types promise, and may be killed if memory runs out.</source>
-        <translation type="unfinished"></translation>
+        <translation>Laufende Jobs reservieren mehr, als dieser Host hat: Ihre Replikate teilen sich CPUs und Speicher des Hosts, laufen langsamer, als ihre Maschinentypen versprechen, und können zwangsweise beendet werden, wenn der Speicher ausgeht.</translation>
     </message>
     <message>
         <source>What running jobs reserve of this host (machine types&apos; vCPUs and memory, GPUs).</source>
-        <translation type="unfinished"></translation>
+        <translation>Was laufende Jobs von diesem Host reservieren (vCPUs und Speicher der Maschinentypen, GPUs).</translation>
     </message>
 </context>
 <context>
@@ -1893,31 +1893,31 @@ Der neueste Checkpoint (benannt durch die Statusdatei „checkpoint“)</transla
     </message>
     <message>
         <source>Submit Training Job — Step %1 of %2</source>
-        <translation type="unfinished"></translation>
+        <translation>Trainingsjob senden — Schritt %1 von %2</translation>
     </message>
     <message>
         <source>Close the Submit Job Wizard?</source>
-        <translation type="unfinished"></translation>
+        <translation>Sende-Assistenten schließen?</translation>
     </message>
     <message>
         <source>The job you filled in has not been submitted.</source>
-        <translation type="unfinished"></translation>
+        <translation>Der ausgefüllte Job wurde nicht gesendet.</translation>
     </message>
     <message>
         <source>Keep it as a draft to continue with the next Submit Job…, or discard it.</source>
-        <translation type="unfinished"></translation>
+        <translation>Behalten Sie ihn als Entwurf, um beim nächsten „Job senden…“ weiterzumachen, oder verwerfen Sie ihn.</translation>
     </message>
     <message>
         <source>&amp;Keep Draft</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Entwurf behalten</translation>
     </message>
     <message>
         <source>&amp;Discard</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Verwerfen</translation>
     </message>
     <message>
         <source>Continue &amp;Editing</source>
-        <translation type="unfinished"></translation>
+        <translation>Weiter &amp;bearbeiten</translation>
     </message>
 </context>
 <context>
@@ -2089,24 +2089,24 @@ Maschinentyp: %4</translation>
     </message>
     <message>
         <source>As on a command line, e.g. --epochs 2 --name &apos;my run&apos;</source>
-        <translation type="unfinished"></translation>
+        <translation>Wie auf einer Befehlszeile, z. B. --epochs 2 --name &apos;mein Lauf&apos;</translation>
     </message>
     <message>
         <source>The trainer&apos;s arguments, split into words as a shell splits them: blanks and new lines separate words, quotes (&apos;…&apos; or &quot;…&quot;) keep blanks inside one word, a backslash escapes the next character.</source>
-        <translation type="unfinished"></translation>
+        <translation>Die Argumente des Trainers, in Wörter zerlegt wie von einer Shell: Leerzeichen und Zeilenumbrüche trennen Wörter, Anführungszeichen (&apos;…&apos; oder &quot;…&quot;) halten Leerzeichen innerhalb eines Wortes, ein Backslash maskiert das nächste Zeichen.</translation>
     </message>
     <message>
         <source>Arguments: a quote is not closed. Close it, or escape a literal quote with a backslash (\&apos;).</source>
-        <translation type="unfinished"></translation>
+        <translation>Argumente: Ein Anführungszeichen ist nicht geschlossen. Schließen Sie es, oder maskieren Sie ein wörtliches Anführungszeichen mit einem Backslash (\&apos;).</translation>
     </message>
     <message>
         <source>The trainer gets no arguments of its own (only --job-dir).</source>
         <extracomment>%1 is a Python list of the words, e.g. [&apos;--epochs&apos;, &apos;2&apos;].</extracomment>
-        <translation type="unfinished"></translation>
+        <translation>Der Trainer erhält keine eigenen Argumente (nur --job-dir).</translation>
     </message>
     <message>
         <source>The trainer&apos;s arguments (sys.argv[1:]): %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Die Argumente des Trainers (sys.argv[1:]): %1</translation>
     </message>
 </context>
 <context>
@@ -2298,27 +2298,27 @@ Maschinentyp: %4</translation>
     </message>
     <message>
         <source>Legacy machine types</source>
-        <translation type="unfinished"></translation>
+        <translation>Legacy-Maschinentypen</translation>
     </message>
     <message>
         <source>%1 vCPUs on this host&apos;s %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 vCPUs (dieser Host hat %2)</translation>
     </message>
     <message>
         <source>%1 GB of memory on this host&apos;s %2 GB</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 GB Speicher (dieser Host hat %2 GB)</translation>
     </message>
     <message>
         <source>It asks for %1. It will start when no other job runs (a job alone on the host always starts), but its replicas will share what this host has: expect it to run slower than on the machine types chosen, and replicas may be killed if memory runs out. Choose smaller machine types or fewer replicas to avoid this.</source>
-        <translation type="unfinished"></translation>
+        <translation>Er verlangt %1. Er startet, wenn kein anderer Job läuft (ein Job allein auf dem Host startet immer), aber seine Replikate teilen sich, was dieser Host hat: Er wird voraussichtlich langsamer laufen als auf den gewählten Maschinentypen, und Replikate können zwangsweise beendet werden, wenn der Speicher ausgeht. Wählen Sie kleinere Maschinentypen oder weniger Replikate, um das zu vermeiden.</translation>
     </message>
     <message>
         <source> and </source>
-        <translation type="unfinished"></translation>
+        <translation> und </translation>
     </message>
     <message>
         <source>&lt;b&gt;Oversubscribes this host.&lt;/b&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;Überbelegt diesen Host.&lt;/b&gt;</translation>
     </message>
 </context>
 <context>
@@ -2456,51 +2456,51 @@ Maschinentyp: %4</translation>
     </message>
     <message>
         <source>Br&amp;owse…</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Durchsuchen…</translation>
     </message>
     <message>
         <source>Use a ne&amp;w folder</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Neuen Ordner verwenden</translation>
     </message>
     <message>
         <source>The job dir receives checkpoints and summaries; the trainer gets it as --job-dir. Most trainers, the sample among them, need one.</source>
-        <translation type="unfinished"></translation>
+        <translation>Das Jobverzeichnis nimmt Checkpoints und Summaries auf; der Trainer erhält es als --job-dir. Die meisten Trainer, darunter das Beispiel, benötigen eines.</translation>
     </message>
     <message>
         <source>A folder for the job&apos;s output</source>
-        <translation type="unfinished"></translation>
+        <translation>Ein Ordner für die Ausgabe des Jobs</translation>
     </message>
     <message>
         <source>The service&apos;s jobDir: a full path the trainer receives as --job-dir and writes checkpoints, event files and exported models into. A folder that already holds checkpoints makes most trainers resume from them.</source>
-        <translation type="unfinished"></translation>
+        <translation>Das jobDir des Dienstes: ein vollständiger Pfad, den der Trainer als --job-dir erhält und in den er Checkpoints, Eventdateien und exportierte Modelle schreibt. Enthält ein Ordner bereits Checkpoints, setzen die meisten Trainer von dort aus fort.</translation>
     </message>
     <message>
         <source>A new, empty folder named after this job, under your data folder</source>
-        <translation type="unfinished"></translation>
+        <translation>Ein neuer, leerer Ordner mit dem Namen dieses Jobs in Ihrem Datenordner</translation>
     </message>
     <message>
         <source>job %1 (%2)</source>
-        <translation type="unfinished"></translation>
+        <translation>Job %1 (%2)</translation>
     </message>
     <message>
         <source>%1 or more checkpoint files</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 oder mehr Checkpoint-Dateien</translation>
     </message>
     <message>
         <source>1 checkpoint file</source>
-        <translation type="unfinished"></translation>
+        <translation>1 Checkpoint-Datei</translation>
     </message>
     <message>
         <source>%1 checkpoint files</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 Checkpoint-Dateien</translation>
     </message>
     <message>
         <source>This folder already holds %1 (%2); the trainer will resume from them instead of starting over.</source>
-        <translation type="unfinished"></translation>
+        <translation>Dieser Ordner enthält bereits %1 (%2); der Trainer setzt damit fort, statt von vorn zu beginnen.</translation>
     </message>
     <message>
         <source>This folder already holds %1 (%2) written by %3; the trainer will resume from them instead of starting over.</source>
-        <translation type="unfinished"></translation>
+        <translation>Dieser Ordner enthält bereits %1 (%2), geschrieben von %3; der Trainer setzt damit fort, statt von vorn zu beginnen.</translation>
     </message>
 </context>
 <context>

@@ -1016,27 +1016,27 @@ El punto de control más reciente (indicado por el archivo de estado «checkpoin
     </message>
     <message>
         <source>Show in &amp;Logs</source>
-        <translation type="unfinished"></translation>
+        <translation>Mostrar en los &amp;registros</translation>
     </message>
     <message>
         <source>The failed replica&apos;s logs, at its first error</source>
-        <translation type="unfinished"></translation>
+        <translation>Los registros de la réplica fallida, en su primer error</translation>
     </message>
     <message>
         <source>Show l&amp;ess</source>
-        <translation type="unfinished"></translation>
+        <translation>Mostrar m&amp;enos</translation>
     </message>
     <message>
         <source>Show &amp;more</source>
-        <translation type="unfinished"></translation>
+        <translation>Mostrar &amp;más</translation>
     </message>
     <message>
         <source>&amp;Cancel Job</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Cancelar trabajo</translation>
     </message>
     <message>
         <source>&amp;Keep Running</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Mantener en ejecución</translation>
     </message>
 </context>
 <context>
@@ -1127,19 +1127,19 @@ El punto de control más reciente (indicado por el archivo de estado «checkpoin
     </message>
     <message>
         <source>stdout and stderr</source>
-        <translation type="unfinished"></translation>
+        <translation>stdout y stderr</translation>
     </message>
     <message>
         <source>stdout only</source>
-        <translation type="unfinished"></translation>
+        <translation>Solo stdout</translation>
     </message>
     <message>
         <source>stderr only</source>
-        <translation type="unfinished"></translation>
+        <translation>Solo stderr</translation>
     </message>
     <message>
         <source>Which of the replicas&apos; output streams to show (stderr holds Python&apos;s logging, warnings and tracebacks)</source>
-        <translation type="unfinished"></translation>
+        <translation>Qué flujos de salida de las réplicas se muestran (stderr contiene el logging de Python, las advertencias y las trazas de error)</translation>
     </message>
 </context>
 <context>
@@ -1309,235 +1309,235 @@ El punto de control más reciente (indicado por el archivo de estado «checkpoin
     </message>
     <message>
         <source>No jobs yet</source>
-        <translation type="unfinished"></translation>
+        <translation>Todavía no hay trabajos</translation>
     </message>
     <message>
         <source>Trainyard runs AI Platform Training jobs on this workstation: each replica is a process with the service&apos;s TF_CONFIG, --job-dir and logs. Start with the bundled Fashion-MNIST sample (about a minute), bring a gcloud config file, or describe a job step by step.</source>
-        <translation type="unfinished"></translation>
+        <translation>Trainyard ejecuta trabajos de AI Platform Training en esta estación de trabajo: cada réplica es un proceso con el TF_CONFIG, el --job-dir y los registros del servicio. Empiece con el ejemplo Fashion-MNIST incluido (alrededor de un minuto), traiga un archivo de configuración de gcloud o describa un trabajo paso a paso.</translation>
     </message>
     <message>
         <source>&amp;Run the sample</source>
-        <translation type="unfinished"></translation>
+        <translation>E&amp;jecutar el ejemplo</translation>
     </message>
     <message>
         <source>Submits the bundled Fashion-MNIST trainer (trainer.task, BASIC, 2 epochs) with a job dir under your data folder</source>
-        <translation type="unfinished"></translation>
+        <translation>Envía el entrenador Fashion-MNIST incluido (trainer.task, BASIC, 2 épocas) con un directorio del trabajo dentro de su carpeta de datos</translation>
     </message>
     <message>
         <source>&amp;Import a gcloud config file…</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Importar un archivo de configuración de gcloud…</translation>
     </message>
     <message>
         <source>Submit a &amp;job… (Ctrl+N)</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Enviar un trabajo… (Ctrl+N)</translation>
     </message>
     <message>
         <source>No job matches the filter.</source>
-        <translation type="unfinished"></translation>
+        <translation>Ningún trabajo coincide con el filtro.</translation>
     </message>
     <message>
         <source>&amp;Clear Filter</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Borrar filtro</translation>
     </message>
     <message>
         <source>&amp;Overview</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Resumen</translation>
     </message>
     <message>
         <source>&amp;Topology</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Topología</translation>
     </message>
     <message>
         <source>&amp;Logs</source>
-        <translation type="unfinished"></translation>
+        <translation>Re&amp;gistros</translation>
     </message>
     <message>
         <source>&amp;Checkpoints</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Puntos de control</translation>
     </message>
     <message>
         <source>&amp;Metrics</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Métricas</translation>
     </message>
     <message>
         <source>&amp;Next Tab</source>
-        <translation type="unfinished"></translation>
+        <translation>Pestaña &amp;siguiente</translation>
     </message>
     <message>
         <source>&amp;Previous Tab</source>
-        <translation type="unfinished"></translation>
+        <translation>Pestaña &amp;anterior</translation>
     </message>
     <message>
         <source>Submit S&amp;imilar…</source>
-        <translation type="unfinished"></translation>
+        <translation>Enviar uno &amp;similar…</translation>
     </message>
     <message>
         <source>&amp;Import gcloud Config File…</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Importar archivo de configuración de gcloud…</translation>
     </message>
     <message>
         <source>&amp;Run the Sample</source>
-        <translation type="unfinished"></translation>
+        <translation>E&amp;jecutar el ejemplo</translation>
     </message>
     <message>
         <source>&amp;Cancel Job…</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Cancelar trabajo…</translation>
     </message>
     <message>
         <source>Copy Job &amp;ID</source>
-        <translation type="unfinished"></translation>
+        <translation>C&amp;opiar ID del trabajo</translation>
     </message>
     <message>
         <source>&amp;Open Job Directory</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Abrir directorio del trabajo</translation>
     </message>
     <message>
         <source>&amp;Keyboard Shortcuts</source>
-        <translation type="unfinished"></translation>
+        <translation>Atajos de &amp;teclado</translation>
     </message>
     <message>
         <source>&amp;Filter Syntax</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Sintaxis del filtro</translation>
     </message>
     <message>
         <source>Restored the job draft you kept (%1). Cancel and Discard to start over.</source>
-        <translation type="unfinished"></translation>
+        <translation>Se restauró el borrador del trabajo que conservó (%1). Pulse Cancelar y luego Descartar para empezar de cero.</translation>
     </message>
     <message>
         <source>no job ID yet</source>
-        <translation type="unfinished"></translation>
+        <translation>todavía sin ID de trabajo</translation>
     </message>
     <message>
         <source>Not connected to an executor yet.</source>
-        <translation type="unfinished"></translation>
+        <translation>Todavía no hay conexión con un ejecutor.</translation>
     </message>
     <message>
         <source>Run the sample</source>
-        <translation type="unfinished"></translation>
+        <translation>Ejecutar el ejemplo</translation>
     </message>
     <message>
         <source>The bundled sample trainer was not found (trainyard/trainers/fmnist in the data folders, or resources/trainers/fmnist beside the build).</source>
-        <translation type="unfinished"></translation>
+        <translation>No se encontró el entrenador de ejemplo incluido (trainyard/trainers/fmnist en las carpetas de datos, o resources/trainers/fmnist junto a la compilación).</translation>
     </message>
     <message>
         <source>Submitting the sample job %1…</source>
-        <translation type="unfinished"></translation>
+        <translation>Enviando el trabajo de ejemplo %1…</translation>
     </message>
     <message>
         <source>The sample job was refused: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Se rechazó el trabajo de ejemplo: %1</translation>
     </message>
     <message>
         <source>Submitted %1: staging the trainer, then training for 2 epochs.</source>
-        <translation type="unfinished"></translation>
+        <translation>Se envió %1: se prepara el entrenador y después se entrena durante 2 épocas.</translation>
     </message>
     <message>
         <source>Import a gcloud Config File</source>
-        <translation type="unfinished"></translation>
+        <translation>Importar un archivo de configuración de gcloud</translation>
     </message>
     <message>
         <source>gcloud config files (*.yaml *.yml *.json);;All files (*)</source>
-        <translation type="unfinished"></translation>
+        <translation>Archivos de configuración de gcloud (*.yaml *.yml *.json);;Todos los archivos (*)</translation>
     </message>
     <message>
         <source>%1 does not load: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>No se puede cargar %1: %2</translation>
     </message>
     <message>
         <source>The filter hides %1.</source>
-        <translation type="unfinished"></translation>
+        <translation>El filtro oculta %1.</translation>
     </message>
     <message>
         <source>Quit Trainyard</source>
-        <translation type="unfinished"></translation>
+        <translation>Salir de Trainyard</translation>
     </message>
     <message>
         <source>Jobs not finished: %1. They keep running in the executor after the console quits.</source>
-        <translation type="unfinished"></translation>
+        <translation>Trabajos sin terminar: %1. Seguirán ejecutándose en el ejecutor después de cerrar la consola.</translation>
     </message>
     <message>
         <source>Start the console again, or use trainyardctl jobs list, to see them; trainyardctl jobs cancel stops one.</source>
-        <translation type="unfinished"></translation>
+        <translation>Para verlos, vuelva a iniciar la consola o use trainyardctl jobs list; trainyardctl jobs cancel detiene uno.</translation>
     </message>
     <message>
         <source>Do not ask again</source>
-        <translation type="unfinished"></translation>
+        <translation>No volver a preguntar</translation>
     </message>
     <message>
         <source>F8 / Shift+F8</source>
-        <translation type="unfinished"></translation>
+        <translation>F8 / Mayús+F8</translation>
     </message>
     <message>
         <source>Logs: next / previous error</source>
-        <translation type="unfinished"></translation>
+        <translation>Registros: error siguiente / anterior</translation>
     </message>
     <message>
         <source>End</source>
-        <translation type="unfinished"></translation>
+        <translation>Fin</translation>
     </message>
     <message>
         <source>Logs: follow new lines again</source>
-        <translation type="unfinished"></translation>
+        <translation>Registros: volver a seguir las líneas nuevas</translation>
     </message>
     <message>
         <source>Ctrl+C</source>
-        <translation type="unfinished"></translation>
+        <translation>Ctrl+C</translation>
     </message>
     <message>
         <source>Logs: copy the selected lines</source>
-        <translation type="unfinished"></translation>
+        <translation>Registros: copiar las líneas seleccionadas</translation>
     </message>
     <message>
         <source>Ctrl++ / Ctrl+- / Ctrl+0</source>
-        <translation type="unfinished"></translation>
+        <translation>Ctrl++ / Ctrl+- / Ctrl+0</translation>
     </message>
     <message>
         <source>Topology: zoom in / out / fit</source>
-        <translation type="unfinished"></translation>
+        <translation>Topología: acercar / alejar / ajustar</translation>
     </message>
     <message>
         <source>Ctrl+wheel, drag</source>
-        <translation type="unfinished"></translation>
+        <translation>Ctrl+rueda, arrastrar</translation>
     </message>
     <message>
         <source>Metrics: zoom a chart (double-click resets)</source>
-        <translation type="unfinished"></translation>
+        <translation>Métricas: ampliar un gráfico (doble clic para restablecer)</translation>
     </message>
     <message>
         <source>Keyboard Shortcuts</source>
-        <translation type="unfinished"></translation>
+        <translation>Atajos de teclado</translation>
     </message>
     <message>
         <source>Filter Syntax</source>
-        <translation type="unfinished"></translation>
+        <translation>Sintaxis del filtro</translation>
     </message>
     <message>
         <source>&lt;p&gt;The job list&apos;s filter uses the service&apos;s syntax (gcloud ai-platform jobs list --filter):&lt;/p&gt;&lt;ul&gt;&lt;li&gt;&lt;b&gt;field:value&lt;/b&gt; matches a value, &lt;b&gt;value*&lt;/b&gt; a prefix: &lt;tt&gt;jobId:fmnist*&lt;/tt&gt;&lt;/li&gt;&lt;li&gt;&lt;b&gt;field=value&lt;/b&gt; matches exactly: &lt;tt&gt;labels.owner=alice&lt;/tt&gt;&lt;/li&gt;&lt;li&gt;fields: &lt;tt&gt;jobId&lt;/tt&gt;, &lt;tt&gt;state&lt;/tt&gt;, &lt;tt&gt;labels.KEY&lt;/tt&gt;, &lt;tt&gt;createTime&lt;/tt&gt; (also with &amp;lt; &amp;gt; &amp;lt;= &amp;gt;=)&lt;/li&gt;&lt;li&gt;terms are joined with &lt;b&gt;AND&lt;/b&gt;: &lt;tt&gt;jobId:fmnist* AND state:FAILED&lt;/tt&gt;&lt;/li&gt;&lt;/ul&gt;&lt;p&gt;Ctrl+F goes to the filter; Alt+1…6 show all, running, queued, succeeded, failed or cancelled jobs.&lt;/p&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;p&gt;El filtro de la lista de trabajos usa la sintaxis del servicio (gcloud ai-platform jobs list --filter):&lt;/p&gt;&lt;ul&gt;&lt;li&gt;&lt;b&gt;campo:valor&lt;/b&gt; coincide con un valor, &lt;b&gt;valor*&lt;/b&gt; con un prefijo: &lt;tt&gt;jobId:fmnist*&lt;/tt&gt;&lt;/li&gt;&lt;li&gt;&lt;b&gt;campo=valor&lt;/b&gt; coincide exactamente: &lt;tt&gt;labels.owner=alice&lt;/tt&gt;&lt;/li&gt;&lt;li&gt;campos: &lt;tt&gt;jobId&lt;/tt&gt;, &lt;tt&gt;state&lt;/tt&gt;, &lt;tt&gt;labels.KEY&lt;/tt&gt;, &lt;tt&gt;createTime&lt;/tt&gt; (también con &amp;lt; &amp;gt; &amp;lt;= &amp;gt;=)&lt;/li&gt;&lt;li&gt;los términos se unen con &lt;b&gt;AND&lt;/b&gt;: &lt;tt&gt;jobId:fmnist* AND state:FAILED&lt;/tt&gt;&lt;/li&gt;&lt;/ul&gt;&lt;p&gt;Ctrl+F lleva al filtro; Alt+1…6 muestran los trabajos: todos, en ejecución, en cola, completados, fallidos o cancelados.&lt;/p&gt;</translation>
     </message>
     <message>
         <source>Host: %1, %2, %3 · %4 running, %5 queued</source>
-        <translation type="unfinished"></translation>
+        <translation>Host: %1, %2, %3 · %4 en ejecución, %5 en cola</translation>
     </message>
     <message>
         <source>%1 / %2 vCPUs</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 / %2 vCPU</translation>
     </message>
     <message>
         <source>%1 / %2 GB</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 / %2 GB</translation>
     </message>
     <message>
         <source>%1 / %2 GPUs</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 / %2 GPU</translation>
     </message>
     <message>
         <source>Running jobs reserve more than this host has: their replicas share the host&apos;s CPUs and memory, run slower than their machine types promise, and may be killed if memory runs out.</source>
-        <translation type="unfinished"></translation>
+        <translation>Los trabajos en ejecución reservan más de lo que tiene este host: sus réplicas comparten las CPU y la memoria del host, se ejecutan más despacio de lo que prometen sus tipos de máquina y pueden ser finalizadas si se agota la memoria.</translation>
     </message>
     <message>
         <source>What running jobs reserve of this host (machine types&apos; vCPUs and memory, GPUs).</source>
-        <translation type="unfinished"></translation>
+        <translation>Lo que los trabajos en ejecución reservan de este host (vCPU y memoria de los tipos de máquina, GPU).</translation>
     </message>
 </context>
 <context>
@@ -1893,31 +1893,31 @@ El punto de control más reciente (indicado por el archivo de estado «checkpoin
     </message>
     <message>
         <source>Submit Training Job — Step %1 of %2</source>
-        <translation type="unfinished"></translation>
+        <translation>Enviar trabajo de entrenamiento — Paso %1 de %2</translation>
     </message>
     <message>
         <source>Close the Submit Job Wizard?</source>
-        <translation type="unfinished"></translation>
+        <translation>¿Cerrar el asistente de envío de trabajos?</translation>
     </message>
     <message>
         <source>The job you filled in has not been submitted.</source>
-        <translation type="unfinished"></translation>
+        <translation>El trabajo que ha rellenado no se ha enviado.</translation>
     </message>
     <message>
         <source>Keep it as a draft to continue with the next Submit Job…, or discard it.</source>
-        <translation type="unfinished"></translation>
+        <translation>Consérvelo como borrador para continuar con el próximo «Enviar trabajo…», o descártelo.</translation>
     </message>
     <message>
         <source>&amp;Keep Draft</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Conservar borrador</translation>
     </message>
     <message>
         <source>&amp;Discard</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Descartar</translation>
     </message>
     <message>
         <source>Continue &amp;Editing</source>
-        <translation type="unfinished"></translation>
+        <translation>Seguir &amp;editando</translation>
     </message>
 </context>
 <context>
@@ -2089,24 +2089,24 @@ Tipo de máquina: %4</translation>
     </message>
     <message>
         <source>As on a command line, e.g. --epochs 2 --name &apos;my run&apos;</source>
-        <translation type="unfinished"></translation>
+        <translation>Como en una línea de órdenes, p. ej. --epochs 2 --name &apos;mi ejecución&apos;</translation>
     </message>
     <message>
         <source>The trainer&apos;s arguments, split into words as a shell splits them: blanks and new lines separate words, quotes (&apos;…&apos; or &quot;…&quot;) keep blanks inside one word, a backslash escapes the next character.</source>
-        <translation type="unfinished"></translation>
+        <translation>Los argumentos del entrenador, divididos en palabras como lo hace un shell: los espacios y los saltos de línea separan palabras, las comillas (&apos;…&apos; o &quot;…&quot;) mantienen los espacios dentro de una palabra y una barra invertida escapa el carácter siguiente.</translation>
     </message>
     <message>
         <source>Arguments: a quote is not closed. Close it, or escape a literal quote with a backslash (\&apos;).</source>
-        <translation type="unfinished"></translation>
+        <translation>Argumentos: hay una comilla sin cerrar. Ciérrela o escape una comilla literal con una barra invertida (\&apos;).</translation>
     </message>
     <message>
         <source>The trainer gets no arguments of its own (only --job-dir).</source>
         <extracomment>%1 is a Python list of the words, e.g. [&apos;--epochs&apos;, &apos;2&apos;].</extracomment>
-        <translation type="unfinished"></translation>
+        <translation>El entrenador no recibe argumentos propios (solo --job-dir).</translation>
     </message>
     <message>
         <source>The trainer&apos;s arguments (sys.argv[1:]): %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Los argumentos del entrenador (sys.argv[1:]): %1</translation>
     </message>
 </context>
 <context>
@@ -2298,27 +2298,27 @@ Tipo de máquina: %4</translation>
     </message>
     <message>
         <source>Legacy machine types</source>
-        <translation type="unfinished"></translation>
+        <translation>Tipos de máquina heredados</translation>
     </message>
     <message>
         <source>%1 vCPUs on this host&apos;s %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 vCPU (este host tiene %2)</translation>
     </message>
     <message>
         <source>%1 GB of memory on this host&apos;s %2 GB</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 GB de memoria (este host tiene %2 GB)</translation>
     </message>
     <message>
         <source>It asks for %1. It will start when no other job runs (a job alone on the host always starts), but its replicas will share what this host has: expect it to run slower than on the machine types chosen, and replicas may be killed if memory runs out. Choose smaller machine types or fewer replicas to avoid this.</source>
-        <translation type="unfinished"></translation>
+        <translation>Solicita %1. Se iniciará cuando no se ejecute ningún otro trabajo (un trabajo que está solo en el host siempre se inicia), pero sus réplicas compartirán lo que tiene este host: es de esperar que se ejecute más despacio que en los tipos de máquina elegidos, y las réplicas pueden ser finalizadas si se agota la memoria. Elija tipos de máquina más pequeños o menos réplicas para evitarlo.</translation>
     </message>
     <message>
         <source> and </source>
-        <translation type="unfinished"></translation>
+        <translation> y </translation>
     </message>
     <message>
         <source>&lt;b&gt;Oversubscribes this host.&lt;/b&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;Excede la capacidad de este host.&lt;/b&gt;</translation>
     </message>
 </context>
 <context>
@@ -2456,51 +2456,51 @@ Tipo de máquina: %4</translation>
     </message>
     <message>
         <source>Br&amp;owse…</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Examinar…</translation>
     </message>
     <message>
         <source>Use a ne&amp;w folder</source>
-        <translation type="unfinished"></translation>
+        <translation>Usar una carpeta &amp;nueva</translation>
     </message>
     <message>
         <source>The job dir receives checkpoints and summaries; the trainer gets it as --job-dir. Most trainers, the sample among them, need one.</source>
-        <translation type="unfinished"></translation>
+        <translation>El directorio del trabajo recibe los puntos de control y los resúmenes; el entrenador lo obtiene como --job-dir. La mayoría de los entrenadores, entre ellos el de ejemplo, necesitan uno.</translation>
     </message>
     <message>
         <source>A folder for the job&apos;s output</source>
-        <translation type="unfinished"></translation>
+        <translation>Una carpeta para la salida del trabajo</translation>
     </message>
     <message>
         <source>The service&apos;s jobDir: a full path the trainer receives as --job-dir and writes checkpoints, event files and exported models into. A folder that already holds checkpoints makes most trainers resume from them.</source>
-        <translation type="unfinished"></translation>
+        <translation>El jobDir del servicio: una ruta completa que el entrenador recibe como --job-dir y en la que escribe puntos de control, archivos de eventos y modelos exportados. Si la carpeta ya contiene puntos de control, la mayoría de los entrenadores se reanudan desde ellos.</translation>
     </message>
     <message>
         <source>A new, empty folder named after this job, under your data folder</source>
-        <translation type="unfinished"></translation>
+        <translation>Una carpeta nueva y vacía con el nombre de este trabajo, dentro de su carpeta de datos</translation>
     </message>
     <message>
         <source>job %1 (%2)</source>
-        <translation type="unfinished"></translation>
+        <translation>el trabajo %1 (%2)</translation>
     </message>
     <message>
         <source>%1 or more checkpoint files</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 o más archivos de punto de control</translation>
     </message>
     <message>
         <source>1 checkpoint file</source>
-        <translation type="unfinished"></translation>
+        <translation>1 archivo de punto de control</translation>
     </message>
     <message>
         <source>%1 checkpoint files</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 archivos de punto de control</translation>
     </message>
     <message>
         <source>This folder already holds %1 (%2); the trainer will resume from them instead of starting over.</source>
-        <translation type="unfinished"></translation>
+        <translation>Esta carpeta ya contiene %1 (%2); el entrenador se reanudará desde ellos en lugar de empezar de cero.</translation>
     </message>
     <message>
         <source>This folder already holds %1 (%2) written by %3; the trainer will resume from them instead of starting over.</source>
-        <translation type="unfinished"></translation>
+        <translation>Esta carpeta ya contiene %1 (%2) escritos por %3; el entrenador se reanudará desde ellos en lugar de empezar de cero.</translation>
     </message>
 </context>
 <context>

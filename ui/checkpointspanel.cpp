@@ -350,11 +350,9 @@ void CheckpointsPanel::refresh()
             m_summary->setText(tr("%n checkpoint(s) in %1", nullptr, n).arg(list.jobDir)
                 + (list.truncated ? tr(" (the folder is too large to list completely)") : QString()));
 
-        // Keep the selection across a reset; the first time, show the current (or newest) checkpoint.
-        if (!selected.isEmpty() && selectedCheckpoint() != selected) {
-            if (!selectCheckpoint(selected))
-                m_shownCheckpoint.clear();
-        } else if (selected.isEmpty() && m_shownCheckpoint.isEmpty() && n > 0) {
+        // Follow the trainer's current (or the newest) checkpoint as new ones arrive, until the user picks one;
+        // then keep theirs across refreshes. (The selection used to stay on epoch 1 while epochs 2, 3 … came.)
+        if (!m_userPicked && n > 0) {
             int row = 0;
             for (int i = 0; i < n; ++i) {
                 if (list.checkpoints.at(i).current) {
@@ -362,7 +360,14 @@ void CheckpointsPanel::refresh()
                     break;
                 }
             }
-            selectCheckpoint(list.checkpoints.at(row).name);
+            if (selectedCheckpoint() != list.checkpoints.at(row).name) {
+                m_following = true;
+                selectRow(row);
+                m_following = false;
+            }
+        } else if (!selected.isEmpty() && selectedCheckpoint() != selected) {
+            if (!selectRow(m_list->rowOf(selected)))
+                m_shownCheckpoint.clear();
         }
         updateActions();
         emit checkpointsLoaded();
@@ -402,6 +407,14 @@ bool CheckpointsPanel::selectCheckpoint(const QString& name)
     const int row = m_list->rowOf(name);
     if (row < 0)
         return false;
+    m_userPicked = true;
+    return selectRow(row);
+}
+
+bool CheckpointsPanel::selectRow(int row)
+{
+    if (row < 0 || row >= m_list->rowCount())
+        return false;
     m_listView->selectionModel()->select(
         m_list->index(row, 0), QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
     m_listView->selectionModel()->setCurrentIndex(m_list->index(row, 0), QItemSelectionModel::NoUpdate);
@@ -425,6 +438,9 @@ bool CheckpointsPanel::selectTensor(const QString& tensorName)
 
 void CheckpointsPanel::onCheckpointSelected()
 {
+    // A selection the panel did not make itself is the user's pick: stop following the newest.
+    if (!m_following && !selectedCheckpoint().isEmpty())
+        m_userPicked = true;
     updateActions();
     const QString name = selectedCheckpoint();
     // Also after a refresh that re-selected the same checkpoint: the combo must not offer A itself.

@@ -100,10 +100,13 @@ public:
     /// The folder holding a checkpoint (the checkpoint itself for a SavedModel).
     QString checkpointFolder(const QString& name) const;
     bool isRefreshing() const { return m_refresh.isActive(); }
+    /// True until the user picks a checkpoint: each refresh selects the trainer's current (or the newest).
+    bool followsNewest() const { return !m_userPicked; }
 
 public Q_SLOTS:
     void refresh();
-    /// Selects a checkpoint by name (loads its tensors); false when it is not listed.
+    /// Selects a checkpoint by name (loads its tensors) as the user's pick: the list stops following the
+    /// newest checkpoint. False when it is not listed.
     bool selectCheckpoint(const QString& name);
     /// Selects a tensor of the shown checkpoint by stored name (loads its values); false when not shown.
     bool selectTensor(const QString& tensorName);
@@ -154,6 +157,9 @@ private:
     quint64 m_detailGeneration = 0; ///< answers for an older selection are dropped
     quint64 m_valuesGeneration = 0;
     QString m_shownCheckpoint;
+    bool m_userPicked = false; ///< the user chose a checkpoint: the list no longer follows the newest
+    bool m_following = false; ///< the panel itself is moving the selection to the newest
+    bool selectRow(int row);
     quint64 m_compareGeneration = 0;
     QString m_compareTarget; ///< B of the comparison; empty when not comparing
     QFutureWatcher<CheckpointCopyResult>* m_copy = nullptr;

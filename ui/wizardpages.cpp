@@ -560,9 +560,12 @@ void WizardAppPage::onArgsChanged()
         m_argv->clear();
     } else {
         setProblem(m_argsProblems, QString());
-        //: %1 is a Python list of the words, e.g. ['--epochs', '2'].
-        m_argv->setText(words->isEmpty() ? tr("The trainer gets no arguments of its own (only --job-dir).")
-                                         : tr("The trainer's arguments (sys.argv[1:]): %1").arg(pythonList(*words)));
+        if (words->isEmpty()) {
+            m_argv->setText(tr("The trainer gets no arguments of its own (only --job-dir)."));
+        } else {
+            //: %1 is a Python list of the words, e.g. ['--epochs', '2'].
+            m_argv->setText(tr("The trainer's arguments (sys.argv[1:]): %1").arg(pythonList(*words)));
+        }
     }
     emit completeChanged();
 }

@@ -191,6 +191,56 @@ private Q_SLOTS:
         QVERIFY(!view.checkpointsPanel()->isRefreshing());
     }
 
+    void followsNewestUntilPicked()
+    {
+        // Issue 11, item 12: while new checkpoints arrive the selection follows the newest (it stayed on
+        // epoch 1); once the user clicks one, it stays there.
+        ExecutorConnection connection;
+        connection.start();
+        QTRY_COMPARE_WITH_TIMEOUT(connection.state(), ExecutorConnection::State::Connected, 30000);
+        m_pids << connection.endpoint().pid;
+        const QString jobDir = path(QStringLiteral("jobdir-follow"));
+        QVERIFY(QDir().mkpath(jobDir));
+        const QDateTime t0 = QDateTime::currentDateTimeUtc().addSecs(-3600);
+        auto placeEpoch = [&](int epoch) {
+            return Test::placeFixture(QStringLiteral("pytorch/mlp_epoch3.pt"),
+                jobDir + QStringLiteral("/checkpoints/ckpt-epoch-%1.pt").arg(epoch), t0.addSecs(60 * epoch));
+        };
+        QVERIFY(placeEpoch(1));
+        Job job;
+        job.jobId = QStringLiteral("checkpoints_panel_follow");
+        TrainingInput& in = job.trainingInput;
+        in.scaleTier = QStringLiteral("BASIC");
+        in.packageUris = { QStringLiteral(TRAINYARD_SOURCE_DIR "/tests/gui/trainers/consoletest") };
+        in.pythonModule = QStringLiteral("consoletest.chatty");
+        in.args = { QStringLiteral("--lines"), QStringLiteral("1") };
+        in.region = QStringLiteral("us-central1");
+        in.jobDir = QFileInfo(jobDir).canonicalFilePath();
+        const ApiResult<Job> created = connection.client()->createJobBlocking(job);
+        QVERIFY2(created.ok(), qPrintable(created.error.summary()));
+        CheckpointsPanel panel(&connection, created.value);
+        panel.resize(1000, 700);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        QAbstractItemModelTester listTester(panel.checkpointModel());
+        QTRY_COMPARE_WITH_TIMEOUT(panel.selectedCheckpoint(), QStringLiteral("checkpoints/ckpt-epoch-1.pt"), 15000);
+        QVERIFY(panel.followsNewest());
+        QVERIFY(placeEpoch(2));
+        panel.refresh();
+        QTRY_COMPARE_WITH_TIMEOUT(panel.selectedCheckpoint(), QStringLiteral("checkpoints/ckpt-epoch-2.pt"), 15000);
+        // The user clicks epoch 1: that is their pick now.
+        const int row = panel.checkpointModel()->rowOf(QStringLiteral("checkpoints/ckpt-epoch-1.pt"));
+        const QRect rect = panel.checkpointView()->visualRect(panel.checkpointModel()->index(row, 0));
+        QTest::mouseClick(panel.checkpointView()->viewport(), Qt::LeftButton, {}, rect.center());
+        QCOMPARE(panel.selectedCheckpoint(), QStringLiteral("checkpoints/ckpt-epoch-1.pt"));
+        QVERIFY(!panel.followsNewest());
+        QVERIFY(placeEpoch(3));
+        panel.refresh();
+        QTRY_COMPARE_WITH_TIMEOUT(panel.checkpointModel()->rowCount(), 3, 15000);
+        QCOMPARE(panel.selectedCheckpoint(), QStringLiteral("checkpoints/ckpt-epoch-1.pt"));
+        Test::releaseJob(jobDir);
+    }
+
     void withoutConnection()
     {
         // Not connected: nothing is requested and nothing breaks; actions stay disabled.
