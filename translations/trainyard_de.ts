@@ -1984,6 +1984,18 @@ Maschinentyp: %4</translation>
         <source>Evaluators (not part of the cluster)</source>
         <translation>Evaluatoren (nicht Teil des Clusters)</translation>
     </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 s</translation>
+    </message>
+    <message>
+        <source>up %1</source>
+        <translation>läuft seit %1</translation>
+    </message>
+    <message>
+        <source>CPU %1 %</source>
+        <translation>CPU %1 %</translation>
+    </message>
 </context>
 <context>
     <name>Trainyard::WizardAppPage</name>
@@ -2101,11 +2113,11 @@ Maschinentyp: %4</translation>
     </message>
     <message>
         <source>The trainer gets no arguments of its own (only --job-dir).</source>
-        <extracomment>%1 is a Python list of the words, e.g. [&apos;--epochs&apos;, &apos;2&apos;].</extracomment>
         <translation>Der Trainer erhält keine eigenen Argumente (nur --job-dir).</translation>
     </message>
     <message>
         <source>The trainer&apos;s arguments (sys.argv[1:]): %1</source>
+        <extracomment>%1 is a Python list of the words, e.g. [&apos;--epochs&apos;, &apos;2&apos;].</extracomment>
         <translation>Die Argumente des Trainers (sys.argv[1:]): %1</translation>
     </message>
 </context>

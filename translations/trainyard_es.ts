@@ -1984,6 +1984,18 @@ Tipo de máquina: %4</translation>
         <source>Evaluators (not part of the cluster)</source>
         <translation>Evaluadores (fuera del clúster)</translation>
     </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 s</translation>
+    </message>
+    <message>
+        <source>up %1</source>
+        <translation>activa desde hace %1</translation>
+    </message>
+    <message>
+        <source>CPU %1 %</source>
+        <translation>CPU %1 %</translation>
+    </message>
 </context>
 <context>
     <name>Trainyard::WizardAppPage</name>
@@ -2101,11 +2113,11 @@ Tipo de máquina: %4</translation>
     </message>
     <message>
         <source>The trainer gets no arguments of its own (only --job-dir).</source>
-        <extracomment>%1 is a Python list of the words, e.g. [&apos;--epochs&apos;, &apos;2&apos;].</extracomment>
         <translation>El entrenador no recibe argumentos propios (solo --job-dir).</translation>
     </message>
     <message>
         <source>The trainer&apos;s arguments (sys.argv[1:]): %1</source>
+        <extracomment>%1 is a Python list of the words, e.g. [&apos;--epochs&apos;, &apos;2&apos;].</extracomment>
         <translation>Los argumentos del entrenador (sys.argv[1:]): %1</translation>
     </message>
 </context>
