@@ -101,6 +101,9 @@ struct SeriesInfo {
     QString trialId;
     qint64 pointCount = 0;
     qint64 lastSeq = 0; ///< cursor of the newest point (for `after`)
+    /// Not on the wire: the job a client merged this series from when it shows several jobs' series together
+    /// (the console's run comparison); empty for the job being viewed.
+    QString jobId;
 
     static SeriesInfo fromJson(const QJsonObject& json);
     bool operator==(const SeriesInfo&) const = default;

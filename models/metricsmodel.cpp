@@ -343,8 +343,10 @@ QString MetricsModel::chartKeyOf(const SeriesInfo& info)
     return info.kind + QLatin1Char(':') + info.tag;
 }
 
-QString MetricsModel::seriesLabel(const SeriesInfo& info, const QString& jobId)
+QString MetricsModel::seriesLabel(const SeriesInfo& info, const QString& viewedJobId)
 {
+    // A series merged from a compared job is named after its own job.
+    const QString& jobId = info.jobId.isEmpty() ? viewedJobId : info.jobId;
     if (info.kind == QLatin1String("scalar")) {
         if (jobId.isEmpty())
             return info.run;
@@ -354,6 +356,8 @@ QString MetricsModel::seriesLabel(const SeriesInfo& info, const QString& jobId)
     QString label = info.taskName.isEmpty() ? info.name : info.taskName;
     if (!info.trialId.isEmpty() && info.trialId != QLatin1String("0"))
         label += QStringLiteral(" #") + info.trialId;
+    if (!info.jobId.isEmpty())
+        label = info.jobId + QLatin1Char(' ') + label;
     return label;
 }
 

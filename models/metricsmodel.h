@@ -131,8 +131,9 @@ public:
     static QString chartKeyOf(const SeriesInfo& info);
     /// How a series is named inside its chart and legend. Scalars: as TensorBoard names runs, the job ID
     /// then the run folder ("fmnist_1" for event files in the job dir itself, "fmnist_1/eval"); without a
-    /// job ID the run folder alone. Other series: the replica (and trial when there is one).
-    static QString seriesLabel(const SeriesInfo& info, const QString& jobId = {});
+    /// job ID the run folder alone. Other series: the replica (and trial when there is one), after its job
+    /// ID when it was merged from a compared job. `viewedJobId` names series whose info.jobId is empty.
+    static QString seriesLabel(const SeriesInfo& info, const QString& viewedJobId = {});
     /// The job the series belong to (names scalar runs in seriesLabel()).
     void setJobId(const QString& jobId) { m_jobId = jobId; }
     const QString& jobId() const { return m_jobId; }

@@ -35,6 +35,7 @@
 #include <QTimeZone>
 
 #include <QFrame>
+#include <QProgressBar>
 #include <QToolButton>
 #include <QUrl>
 #include <QVBoxLayout>
@@ -109,12 +110,29 @@ JobView::JobView(ExecutorConnection* connection, const Job& job, QWidget* parent
     connect(m_errorLogs, &QToolButton::clicked, this, &JobView::showErrorInLogs);
     m_errorBox->hide();
 
+    // Progress while the job is queued or prepared (staging runs pip: minutes on a cold cache): a busy bar
+    // and the executor's latest step, from the job's log stream.
+    m_progress = new QProgressBar(this);
+    m_progress->setObjectName(QStringLiteral("preparingProgress"));
+    m_progress->setRange(0, 0);
+    m_progress->setMaximumWidth(120);
+    m_progress->setMaximumHeight(14);
+    m_progress->setTextVisible(false);
+    m_progressText = new QLabel(this);
+    m_progressText->setObjectName(QStringLiteral("preparingText"));
+    m_progressText->setStyleSheet(QStringLiteral("color: #5e5c64;"));
+    m_progressText->setMinimumWidth(100);
+    m_progressText->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_progress->hide();
+    m_progressText->hide();
     auto* header = new QHBoxLayout;
     header->addWidget(m_title);
     header->addSpacing(12);
     header->addWidget(m_stateIcon);
     header->addWidget(m_state);
-    header->addStretch(1);
+    header->addSpacing(12);
+    header->addWidget(m_progress);
+    header->addWidget(m_progressText, 1);
 
     // Overview.
     auto* overview = new QWidget(this);
@@ -203,6 +221,18 @@ JobView::JobView(ExecutorConnection* connection, const Job& job, QWidget* parent
     connect(m_cancel, &QPushButton::clicked, this, &JobView::cancelJob);
     connect(m_openDir, &QPushButton::clicked, this, &JobView::openJobDir);
     connect(m_similar, &QPushButton::clicked, this, [this] { emit submitSimilarRequested(m_job); });
+    connect(m_logs, &LogPanel::entriesArrived, this, [this](const QList<LogLine>& entries) {
+        if (m_job.state != JobState::Queued && m_job.state != JobState::Preparing)
+            return;
+        for (auto it = entries.crbegin(); it != entries.crend(); ++it) {
+            if (it->taskName == QLatin1String("service")) {
+                const QString step = it->message.simplified();
+                m_progressText->setText(step);
+                m_progressText->setToolTip(step);
+                break;
+            }
+        }
+    });
     connect(m_topology, &TopologyView::taskActivated, this, [this](const QString& task) {
         m_logs->showTask(task);
         showTab(LogsTab);
@@ -354,6 +384,11 @@ void JobView::setJob(const Job& job)
     m_state->setText(QStringLiteral("<b style=\"color:%1\">%2</b>")
                          .arg(stateColor(job.state).name(), stateDisplayName(job.state).toHtmlEscaped()));
     updateErrorBanner();
+    const bool preparing = job.state == JobState::Queued || job.state == JobState::Preparing;
+    m_progress->setVisible(preparing);
+    m_progressText->setVisible(preparing);
+    if (!preparing)
+        m_progressText->clear();
     m_cancel->setEnabled(!JobState::isFinal(job.state) && job.state != JobState::Cancelling);
     m_openDir->setEnabled(!job.trainingInput.jobDir.isEmpty());
     const QString yaml = jobToYaml(job);

@@ -18,6 +18,7 @@
 class QFrame;
 class QLabel;
 class QPlainTextEdit;
+class QProgressBar;
 class QPushButton;
 class QTabWidget;
 class QToolButton;
@@ -73,6 +74,8 @@ public:
     QLabel* errorText() const { return m_error; }
     QToolButton* errorMoreButton() const { return m_errorMore; }
     QToolButton* errorLogsButton() const { return m_errorLogs; }
+    /// While the job is queued or preparing: a busy bar and the executor's latest step ("Building wheel …").
+    QLabel* preparingText() const { return m_progressText; }
     bool errorExpanded() const { return m_errorExpanded; }
     void setErrorExpanded(bool expanded);
     /// The replica an error message names ("worker-replica-1"), or "" when it names none.
@@ -115,6 +118,8 @@ private:
     QLabel* m_state;
     QLabel* m_error;
     QFrame* m_errorBox = nullptr;
+    QProgressBar* m_progress = nullptr;
+    QLabel* m_progressText = nullptr;
     QToolButton* m_errorMore = nullptr;
     QToolButton* m_errorLogs = nullptr;
     bool m_errorExpanded = false;

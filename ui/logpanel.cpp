@@ -174,6 +174,7 @@ void LogPanel::onEntries(const QList<LogLine>& entries)
     m_view->linesAppended(first);
     if (m_store->taskNames().size() != tasksBefore)
         refreshTaskBox();
+    emit entriesArrived(entries);
 }
 
 void LogPanel::refreshTaskBox()

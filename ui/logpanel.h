@@ -52,6 +52,8 @@ public:
 
 Q_SIGNALS:
     void ended(const QString& finalState);
+    /// Entries as they arrive from the stream (after they were stored).
+    void entriesArrived(const QList<Trainyard::LogLine>& entries);
 
 private:
     void openStream();

@@ -6,6 +6,9 @@
 #include "jobfilterproxymodel.h"
 #include "joblistmodel.h"
 #include "jobview.h"
+#if TRAINYARD_HAVE_QTCHARTS
+#include "metricspanel.h"
+#endif
 #include "settingsdialog.h"
 #include "stateicons.h"
 #include "submitwizard.h"
@@ -80,7 +83,9 @@ MainWindow::MainWindow(ExecutorConnection* connection, QWidget* parent)
     m_table->setSortingEnabled(true);
     m_table->sortByColumn(JobListModel::CreatedColumn, Qt::DescendingOrder);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    // Several jobs (Ctrl+click, Shift+click): the current one's view, with the others' curves overlaid in its
+    // Metrics tab (TensorBoard's run comparison).
+    m_table->setSelectionMode(QAbstractItemView::ExtendedSelection);
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->setAlternatingRowColors(true);
     m_table->setWordWrap(false);
@@ -208,6 +213,7 @@ MainWindow::MainWindow(ExecutorConnection* connection, QWidget* parent)
         m_filterError->setVisible(!error.isEmpty());
     });
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &MainWindow::onSelectionChanged);
+    connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this, &MainWindow::updateComparison);
     for (auto signal : { &QAbstractItemModel::rowsInserted, &QAbstractItemModel::rowsRemoved })
         connect(m_proxy, signal, this, &MainWindow::updateListState);
     connect(m_proxy, &QAbstractItemModel::modelReset, this, &MainWindow::updateListState);
@@ -788,6 +794,25 @@ void MainWindow::showMessage(const QString& text, int timeoutMs)
     statusBar()->showMessage(text, timeoutMs);
 }
 
+QStringList MainWindow::selectedJobIds() const
+{
+    QStringList ids;
+    for (const QModelIndex& index : m_table->selectionModel()->selectedRows())
+        ids << index.data(JobListModel::JobIdRole).toString();
+    return ids;
+}
+
+void MainWindow::updateComparison()
+{
+#if TRAINYARD_HAVE_QTCHARTS
+    if (!m_jobView || !m_jobView->metricsPanel())
+        return;
+    QStringList others = selectedJobIds();
+    others.removeAll(m_jobView->jobId());
+    m_jobView->metricsPanel()->setComparedJobs(others);
+#endif
+}
+
 bool MainWindow::selectJob(const QString& jobId)
 {
     const int row = m_model->rowOf(jobId);
@@ -848,6 +873,7 @@ void MainWindow::onSelectionChanged()
     m_detail->addWidget(m_jobView);
     m_detail->setCurrentWidget(m_jobView);
     updateListState();
+    updateComparison();
 }
 
 bool MainWindow::submitSimilarWanted()

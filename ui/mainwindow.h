@@ -57,6 +57,8 @@ public:
     bool selectJob(const QString& jobId);
     /// The jobId of the selected row, or empty.
     QString selectedJobId() const;
+    /// Every selected job (the current one and those added with Ctrl/Shift+click).
+    QStringList selectedJobIds() const;
 
     /// What the job list area shows: the table, the first-start welcome (no jobs at all, with "Run the
     /// sample", "Import a gcloud config file…" and "Submit a job…"), or "no job matches the filter".
@@ -114,6 +116,8 @@ protected:
 private:
     void buildActions();
     void updateActions();
+    /// The selected jobs other than the current one are compared in its Metrics tab.
+    void updateComparison();
     /// Help → Keyboard Shortcuts: every menu action with a shortcut (read from the actions, so the list
     /// cannot drift) and the keys of the views.
     void showShortcuts();

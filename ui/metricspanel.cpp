@@ -730,6 +730,12 @@ MetricsPanel::MetricsPanel(ExecutorConnection* connection, const Job& job, QWidg
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 4, 4, 0);
     layout->addLayout(bar);
+    m_compareLabel = new QLabel(this);
+    m_compareLabel->setObjectName(QStringLiteral("compareLabel"));
+    m_compareLabel->setWordWrap(true);
+    m_compareLabel->setStyleSheet(QStringLiteral("color: #1a5fb4;"));
+    m_compareLabel->hide();
+    layout->addWidget(m_compareLabel);
     layout->addWidget(m_scroll, 1);
 
     connect(m_smoothingSlider, &QSlider::valueChanged, this, [this](int v) {
@@ -798,6 +804,50 @@ void MetricsPanel::openStream()
         if (!m_ended)
             m_reopen.start();
     });
+    openCompareStreams();
+}
+
+void MetricsPanel::setComparedJobs(const QStringList& jobIds)
+{
+    QStringList ids = jobIds;
+    ids.removeAll(m_job.jobId);
+    ids.removeDuplicates();
+    if (ids == m_compared)
+        return;
+    m_compared = ids;
+    m_compareLabel->setText(ids.isEmpty() ? QString()
+                                          : tr("Comparing with %1 (Ctrl+click jobs in the list to add or remove)")
+                                                .arg(ids.join(QStringLiteral(", "))));
+    m_compareLabel->setVisible(!ids.isEmpty());
+    openStream(); // starts clean: this job's series, then the compared jobs' (openCompareStreams)
+}
+
+void MetricsPanel::openCompareStreams()
+{
+    for (const QPointer<ApiStream>& stream : std::as_const(m_compareStreams))
+        delete stream.data();
+    m_compareStreams.clear();
+    if (!m_connection || !m_connection->client())
+        return;
+    for (const QString& other : std::as_const(m_compared)) {
+        // Another job's series get its ID in front of their names, so they never meet this job's.
+        const QString prefix = other + QLatin1Char('\n');
+        ApiStream* stream = m_connection->client()->followMetrics(other);
+        stream->setParent(this);
+        connect(stream, &ApiStream::metricSeriesAdded, m_model, [this, other, prefix](const SeriesInfo& info) {
+            SeriesInfo merged = info;
+            merged.jobId = other;
+            merged.name = prefix + info.name;
+            m_model->addSeries(merged);
+        });
+        connect(stream, &ApiStream::metricPoints, m_model,
+            [this, prefix](const QString& series, const QList<SeriesPoint>& points) {
+                m_model->appendPoints(prefix + series, points);
+            });
+        connect(stream, &ApiStream::metricsPurged, m_model,
+            [this, prefix](const QString& series, qint64 fromStep) { m_model->purge(prefix + series, fromStep); });
+        m_compareStreams.append(stream);
+    }
 }
 
 void MetricsPanel::clearCharts()

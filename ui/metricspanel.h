@@ -147,6 +147,12 @@ public:
     static constexpr int RedrawMs = 40;
     /// The job whose metrics are shown (its ID names event-file runs in the legends).
     QString jobId() const { return m_job.jobId; }
+    /// Overlays the series of other jobs (TensorBoard's run comparison): each chart gets their curves too,
+    /// named by job ID. Empty: this job alone. Reopens the streams when the list changed.
+    void setComparedJobs(const QStringList& jobIds);
+    QStringList comparedJobs() const { return m_compared; }
+    /// "Comparing with …" above the charts; hidden when nothing is compared.
+    QLabel* compareLabel() const { return m_compareLabel; }
 
     MetricsPanel(ExecutorConnection* connection, const Job& job, QWidget* parent = nullptr);
     ~MetricsPanel() override;
@@ -213,6 +219,10 @@ private:
     Job m_job;
     MetricsModel* m_model;
     QPointer<ApiStream> m_stream;
+    QStringList m_compared;
+    QList<QPointer<ApiStream>> m_compareStreams;
+    QLabel* m_compareLabel = nullptr;
+    void openCompareStreams();
     QTimer m_redraw;
     QTimer m_reopen;
     QSet<MetricChart*> m_dirty;

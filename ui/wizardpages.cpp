@@ -113,11 +113,16 @@ WizardJobPage::WizardJobPage(SubmitWizard* wizard)
     setTitle(tr("Job"));
     setSubTitle(tr("Name the job and label it, or start from a gcloud --config file."));
     m_jobId->setObjectName(QStringLiteral("jobIdEdit"));
+    m_jobId->setWhatsThis(tr("<b>jobId</b> (the service's rule): letters, numbers and underscores only, starting with a "
+                             "letter, at most 128 characters, and unique among the project's jobs."));
     m_jobId->setPlaceholderText(tr("e.g. fmnist_20261122_061500"));
     m_jobId->setToolTip(tr("Letters, digits and underscores; starts with a letter; at most 128 characters."));
     m_suggest->setToolTip(tr("Build <base>_<YYYYMMDD_HHMMSS> from the current text or the module name"));
     m_jobIdStatus->setObjectName(QStringLiteral("jobIdStatus"));
     m_labels->setObjectName(QStringLiteral("labelsTable"));
+    m_labels->setWhatsThis(tr("<b>labels</b> (the service's rule): at most 64 labels; keys and values at most 63 "
+                              "characters of lowercase letters, numbers, underscores and dashes; keys start with a "
+                              "letter. Filter the job list by them: labels.owner=alice."));
     m_labels->setHorizontalHeaderLabels({ tr("Key"), tr("Value") });
     m_labels->horizontalHeader()->setStretchLastSection(true);
     m_labels->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
@@ -392,9 +397,14 @@ WizardAppPage::WizardAppPage(SubmitWizard* wizard)
                    "Drop a package folder or .tar.gz here."));
     setAcceptDrops(true);
     m_package->setObjectName(QStringLiteral("packageEdit"));
+    m_package->setWhatsThis(tr("<b>packageUris</b>: the Python package with the training program, here a folder "
+                               "with setup.py or pyproject.toml or a source distribution (.tar.gz); the executor "
+                               "installs it with pip, offline, before the replicas start."));
     m_package->setAcceptDrops(false); // the page takes drops of a folder or file as a path, not as text
     m_package->setPlaceholderText(tr("Folder with setup.py or pyproject.toml, or an sdist .tar.gz"));
     m_module->setObjectName(QStringLiteral("moduleBox"));
+    m_module->setWhatsThis(tr("<b>pythonModule</b> (required): the module each replica runs as python -m MODULE, "
+                              "a dotted name such as trainer.task. The modules of the package are offered."));
     m_module->setEditable(true);
     m_module->setInsertPolicy(QComboBox::NoInsert);
     m_module->lineEdit()->setPlaceholderText(tr("e.g. trainer.task"));
@@ -416,6 +426,8 @@ WizardAppPage::WizardAppPage(SubmitWizard* wizard)
     m_argv->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     m_argv->setStyleSheet(QStringLiteral("color: #5e5c64;"));
     m_runtime->setObjectName(QStringLiteral("runtimeBox"));
+    m_runtime->setWhatsThis(tr("<b>runtimeVersion</b>: picks the Python interpreter the replicas run with; the "
+                               "executor's catalog lists what this host has."));
     m_python->setObjectName(QStringLiteral("pythonBox"));
 
     auto* form = new QFormLayout(this);
@@ -919,6 +931,10 @@ WizardComputePage::WizardComputePage(SubmitWizard* wizard)
         const QString field = QLatin1String(kRoleField[role]);
         w.machine = new QComboBox(m_customBox);
         w.machine->setObjectName(field + QStringLiteral("Machine"));
+        w.machine->setWhatsThis(tr("<b>Machine type</b> (the service's rules): required for the master when the "
+                                   "scale tier is CUSTOM, and for a role whose count is set; Compute Engine types "
+                                   "(n1-…, a2-…) do not mix with legacy ones (standard, large_model …). Its vCPUs "
+                                   "and memory are what the executor reserves on this host."));
         w.machine->addItem(tr("(none)"), QString());
         addMachineTypes(w.machine, wizard->catalog());
         w.count = new QSpinBox(m_customBox);
@@ -929,6 +945,9 @@ WizardComputePage::WizardComputePage(SubmitWizard* wizard)
             w.count->setToolTip(tr("A job has exactly one master."));
         w.acceleratorType = new QComboBox(m_customBox);
         w.acceleratorType->setObjectName(field + QStringLiteral("AcceleratorType"));
+        w.acceleratorType->setWhatsThis(tr("<b>acceleratorConfig</b> (the service's rules): a type and a count "
+                                           "the machine type allows; here only GPUs this host has. Each replica "
+                                           "gets its own GPUs (CUDA_VISIBLE_DEVICES)."));
         w.acceleratorCount = new QComboBox(m_customBox);
         w.acceleratorCount->setObjectName(field + QStringLiteral("AcceleratorCount"));
         w.problems = problemLabel(field + QStringLiteral("Problems"), m_customBox);

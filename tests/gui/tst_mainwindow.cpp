@@ -10,12 +10,14 @@
 #include "apiclient.h"
 #include "executorconnection.h"
 #include "executorenvironment.h"
+#include "jobfilterproxymodel.h"
 #include "joblistmodel.h"
 #include "jobview.h"
 #include "loglinestore.h"
 #include "logpanel.h"
 #include "logview.h"
 #include "mainwindow.h"
+#include "metricspanel.h"
 #include "submitwizard.h"
 #include "wizardpages.h"
 
@@ -29,6 +31,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QLineSeries>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QSplitter>
@@ -230,6 +233,63 @@ private Q_SLOTS:
         QTRY_COMPARE(window.listState(), MainWindow::ListState::Table);
         QVERIFY(window.filterEdit()->text().isEmpty());
         QTRY_VERIFY(window.jobView()->isVisible());
+    }
+
+    void compareRuns()
+    {
+        // Issue 11, item 7: select several jobs and their curves overlay in the Metrics tab, a legend entry
+        // per job.
+        ExecutorConnection connection;
+        MainWindow window(&connection);
+        window.resize(1400, 900);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        connection.start();
+        QTRY_COMPARE_WITH_TIMEOUT(connection.state(), ExecutorConnection::State::Connected, 30000);
+        m_pids << connection.endpoint().pid;
+        QStringList ids;
+        for (int run = 1; run <= 2; ++run) {
+            Job job = testJob(QStringLiteral("compare_run_%1").arg(run), QStringLiteral("consoletest.scalars"),
+                { QStringLiteral("--steps"), QStringLiteral("20"), QStringLiteral("--interval"), QStringLiteral("0") });
+            QVERIFY(QDir().mkpath(job.trainingInput.jobDir));
+            QVERIFY(Test::releaseJob(job.trainingInput.jobDir));
+            QVERIFY(connection.client()->createJobBlocking(job).ok());
+            ids << job.jobId;
+        }
+        for (const QString& id : ids)
+            QTRY_VERIFY_WITH_TIMEOUT(connection.client()->getJobBlocking(id).value.state == JobState::Succeeded, 120000);
+        QTRY_VERIFY_WITH_TIMEOUT(window.selectJob(ids[0]), 10000);
+        window.jobView()->showTab(JobView::MetricsTab);
+        // Ctrl+click the second job.
+        const int row = window.proxyModel()->mapFromSource(window.jobModel()->index(window.jobModel()->rowOf(ids[1]), 0)).row();
+        const QRect rect = window.jobTable()->visualRect(window.proxyModel()->index(row, JobListModel::StateColumn));
+        QTest::mouseClick(window.jobTable()->viewport(), Qt::LeftButton, Qt::ControlModifier, rect.center());
+        QCOMPARE(window.selectedJobIds().size(), 2);
+        // The clicked job is the current one (its view, on the same tab), the other one compared with it.
+        QCOMPARE(window.jobView()->jobId(), ids[1]);
+        QCOMPARE(window.jobView()->currentTab(), JobView::MetricsTab);
+        MetricsPanel* panel = window.jobView()->metricsPanel();
+        QCOMPARE(panel->comparedJobs(), QStringList { ids[0] });
+        QVERIFY(panel->compareLabel()->isVisible());
+        // train/loss of the master of both jobs, each named by its job.
+        // (The panel rebuilds its charts when the comparison changes: look the chart up each time.)
+        auto names = [panel] {
+            QStringList out;
+            if (MetricChart* loss = panel->chart(QStringLiteral("scalar:train/loss")))
+                for (int index : loss->seriesIndices())
+                    out << loss->smoothedLine(index)->name();
+            return out;
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(names().contains(ids[0] + QStringLiteral("/master-replica-0"))
+                && names().contains(ids[1] + QStringLiteral("/master-replica-0")),
+            20000);
+        // Back to one job (a plain click): the other's curves go.
+        QTest::mouseClick(window.jobTable()->viewport(), Qt::LeftButton, {}, rect.center());
+        QCOMPARE(window.selectedJobIds(), QStringList { ids[1] });
+        QCOMPARE(panel->comparedJobs(), QStringList());
+        QTRY_VERIFY_WITH_TIMEOUT(panel->chart(QStringLiteral("scalar:train/loss")) != nullptr
+                && !names().join(QLatin1Char(' ')).contains(ids[0]) && !names().isEmpty(),
+            20000);
     }
 };
 
