@@ -133,6 +133,7 @@ JobView::JobView(ExecutorConnection* connection, const Job& job, QWidget* parent
     header->addSpacing(12);
     header->addWidget(m_progress);
     header->addWidget(m_progressText, 1);
+    header->addStretch(1); // keeps the title, icon and state together when there is no progress
 
     // Overview.
     auto* overview = new QWidget(this);

@@ -414,7 +414,6 @@ WizardAppPage::WizardAppPage(SubmitWizard* wizard)
     m_args->setTabChangesFocus(true);
     m_args->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     m_args->setMinimumHeight(60);
-    m_args->setMaximumHeight(120);
     m_args->setToolTip(tr("The trainer's arguments, split into words as a shell splits them: blanks and new lines "
                           "separate words, quotes ('…' or \"…\") keep blanks inside one word, a backslash escapes "
                           "the next character."));
@@ -850,6 +849,24 @@ QString describeMachine(const MachineType& m)
     return WizardComputePage::tr("%1 — %2 vCPUs, %3 GB").arg(m.name).arg(m.vcpus).arg(m.memoryGb);
 }
 
+/// `text` with each line longer than `maxChars` broken at blanks (a word longer than that stays whole).
+QString wrapLines(const QString& text, int maxChars)
+{
+    QStringList out;
+    for (const QString& line : text.split(QLatin1Char('\n'))) {
+        QString current;
+        for (const QString& word : line.split(QLatin1Char(' '))) {
+            if (!current.isEmpty() && current.size() + 1 + word.size() > maxChars) {
+                out << current;
+                current.clear();
+            }
+            current += (current.isEmpty() ? QString() : QStringLiteral(" ")) + word;
+        }
+        out << current;
+    }
+    return out.join(QLatin1Char('\n'));
+}
+
 /// The family a machine type is listed under: "n1-standard", "a2-highgpu" … or the legacy types.
 QString machineGroup(const MachineType& m)
 {
@@ -931,6 +948,9 @@ WizardComputePage::WizardComputePage(SubmitWizard* wizard)
         const QString field = QLatin1String(kRoleField[role]);
         w.machine = new QComboBox(m_customBox);
         w.machine->setObjectName(field + QStringLiteral("Machine"));
+        // The longest machine type must not set the wizard's width: the list pops up as wide as it needs.
+        w.machine->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        w.machine->setMinimumContentsLength(24);
         w.machine->setWhatsThis(tr("<b>Machine type</b> (the service's rules): required for the master when the "
                                    "scale tier is CUSTOM, and for a role whose count is set; Compute Engine types "
                                    "(n1-…, a2-…) do not mix with legacy ones (standard, large_model …). Its vCPUs "
@@ -945,6 +965,8 @@ WizardComputePage::WizardComputePage(SubmitWizard* wizard)
             w.count->setToolTip(tr("A job has exactly one master."));
         w.acceleratorType = new QComboBox(m_customBox);
         w.acceleratorType->setObjectName(field + QStringLiteral("AcceleratorType"));
+        w.acceleratorType->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        w.acceleratorType->setMinimumContentsLength(18);
         w.acceleratorType->setWhatsThis(tr("<b>acceleratorConfig</b> (the service's rules): a type and a count "
                                            "the machine type allows; here only GPUs this host has. Each replica "
                                            "gets its own GPUs (CUDA_VISIBLE_DEVICES)."));
@@ -1054,7 +1076,8 @@ void WizardComputePage::rebuildTiers()
             text += QLatin1Char('\n') + tr("Unavailable: %1").arg(translatedCatalogText(reason));
         auto* button = new QToolButton(m_tierBox);
         button->setObjectName(QStringLiteral("tier_") + tier.name);
-        button->setText(text);
+        // Tool buttons do not wrap: long lines (a reason, "… + 1 × NVIDIA_GPU") widened the whole wizard.
+        button->setText(wrapLines(text, 36));
         button->setToolTip(available ? tier.description : tier.description + QLatin1Char('\n') + reason);
         button->setCheckable(true);
         button->setEnabled(available);
