@@ -39,7 +39,13 @@ LogPanel::LogPanel(ExecutorConnection* connection, const QString& jobId, QWidget
 
     m_task->addItem(tr("All replicas"), QString());
     m_task->setToolTip(tr("Show the lines of one replica"));
-    m_task->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    // The bar must fit a 1024-pixel window in every language: the boxes size to a few characters and show
+    // their whole entries in the popup; the error buttons are arrows with their text in the tooltip.
+    for (QComboBox* box : { m_task, m_severity, m_streamBox }) {
+        box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        box->setMinimumContentsLength(box == m_task ? 16 : 11);
+    }
+    m_text->setMinimumWidth(120);
     m_severity->addItem(tr("All severities"), int(LogSeverity::Default));
     m_severity->addItem(tr("Debug and above"), int(LogSeverity::Debug));
     m_severity->addItem(tr("Info and above"), int(LogSeverity::Info));
@@ -66,12 +72,14 @@ LogPanel::LogPanel(ExecutorConnection* connection, const QString& jobId, QWidget
     previous->setText(tr("Previous error"));
     previous->setToolTip(tr("Previous error (Shift+F8)"));
     previous->setIcon(style()->standardIcon(QStyle::SP_ArrowUp));
-    previous->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    previous->setToolButtonStyle(Qt::ToolButtonIconOnly);
+    previous->setObjectName(QStringLiteral("previousErrorButton"));
     auto* next = new QToolButton(this);
     next->setText(tr("Next error"));
     next->setToolTip(tr("Next error (F8)"));
     next->setIcon(style()->standardIcon(QStyle::SP_ArrowDown));
-    next->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    next->setToolButtonStyle(Qt::ToolButtonIconOnly);
+    next->setObjectName(QStringLiteral("nextErrorButton"));
 
     auto* bar = new QHBoxLayout;
     bar->setContentsMargins(0, 0, 0, 0);

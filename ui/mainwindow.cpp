@@ -203,9 +203,15 @@ MainWindow::MainWindow(ExecutorConnection* connection, QWidget* parent)
 
     buildActions();
 
-    statusBar()->addPermanentWidget(m_urlLabel);
+    // The status bar must not set the window's minimum width (on a 1024-pixel screen it pushed the window
+    // past the screen's edge): the executor's address gives way first, then the host figures.
+    for (QLabel* label : { m_urlLabel, m_hostLabel }) {
+        label->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+        label->setMinimumWidth(40);
+    }
+    statusBar()->addPermanentWidget(m_urlLabel, 1);
     statusBar()->addPermanentWidget(m_connectionLabel);
-    statusBar()->addPermanentWidget(m_hostLabel);
+    statusBar()->addPermanentWidget(m_hostLabel, 3);
 
     connect(m_filter, &QLineEdit::textChanged, m_proxy, &JobFilterProxyModel::setFilterText);
     connect(m_proxy, &JobFilterProxyModel::filterErrorChanged, this, [this](const QString& error) {
@@ -595,6 +601,12 @@ void MainWindow::restoreLayout()
 {
     const QSettings settings;
     restoreGeometry(settings.value(QStringLiteral("mainWindow/geometry")).toByteArray());
+    // A size remembered on a bigger screen must still fit this one.
+    if (screen()) {
+        const QRect available = screen()->availableGeometry();
+        if (width() > available.width() || height() > available.height())
+            resize(std::min(width(), available.width() * 19 / 20), std::min(height(), available.height() * 19 / 20));
+    }
     m_splitter->restoreState(settings.value(QStringLiteral("mainWindow/splitter")).toByteArray());
     m_fittingColumn = true;
     m_table->horizontalHeader()->restoreState(settings.value(QStringLiteral("mainWindow/jobColumns")).toByteArray());

@@ -682,10 +682,10 @@ MetricsPanel::MetricsPanel(ExecutorConnection* connection, const Job& job, QWidg
     m_filter->setPlaceholderText(tr("Filter tags (regular expression)"));
     m_filter->setClearButtonEnabled(true);
     m_filter->setToolTip(tr("Show only the charts whose tag matches this regular expression (case-insensitive)"));
-    m_filter->setMinimumWidth(260);
+    m_filter->setMinimumWidth(160);
     m_smoothingSlider->setRange(0, 999);
     m_smoothingSlider->setValue(int(std::lround(MetricsModel::DefaultSmoothing * 1000)));
-    m_smoothingSlider->setMinimumWidth(160);
+    m_smoothingSlider->setMinimumWidth(100);
     m_smoothingSlider->setToolTip(tr("TensorBoard's smoothing: a debiased exponential moving average"));
     m_smoothingSpin->setRange(0, 0.999);
     m_smoothingSpin->setDecimals(3);

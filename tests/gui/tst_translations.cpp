@@ -6,6 +6,7 @@
 
 #include "executorconnection.h"
 #include "machinecatalog.h"
+#include "jobview.h"
 #include "mainwindow.h"
 #include "settingsdialog.h"
 #include "translations.h"
@@ -360,6 +361,16 @@ private Q_SLOTS:
             titles << action->text();
         for (const QString& menu : menus)
             QVERIFY2(titles.contains(menu), qPrintable(titles.join(QLatin1Char(','))));
+        // Issue 11: in every language the window and a failed job's view fit a 1024-pixel screen (the Logs
+        // bar and the status bar set a minimum width past it).
+        Job failed;
+        failed.jobId = QStringLiteral("fmnist_first_try");
+        failed.state = JobState::Failed;
+        failed.errorMessage = QStringLiteral("The replica master 0 exited with a non-zero status of 2. Termination "
+                                             "reason: Error.\nusage: python -m trainer.task [-h]");
+        JobView view(nullptr, failed);
+        QVERIFY2(view.minimumSizeHint().width() <= 1000, qPrintable(QString::number(view.minimumSizeHint().width())));
+        QVERIFY2(window.minimumSizeHint().width() <= 1000, qPrintable(QString::number(window.minimumSizeHint().width())));
     }
 
     void settingsDialogStoresLanguage()
