@@ -205,13 +205,12 @@ MainWindow::MainWindow(ExecutorConnection* connection, QWidget* parent)
 
     // The status bar must not set the window's minimum width (on a 1024-pixel screen it pushed the window
     // past the screen's edge): the executor's address gives way first, then the host figures.
-    for (QLabel* label : { m_urlLabel, m_hostLabel }) {
-        label->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    // (A minimum width below the text's lets the layout shrink them; they keep their natural width otherwise.)
+    for (QLabel* label : { m_urlLabel, m_hostLabel })
         label->setMinimumWidth(40);
-    }
-    statusBar()->addPermanentWidget(m_urlLabel, 1);
+    statusBar()->addPermanentWidget(m_urlLabel);
     statusBar()->addPermanentWidget(m_connectionLabel);
-    statusBar()->addPermanentWidget(m_hostLabel, 3);
+    statusBar()->addPermanentWidget(m_hostLabel);
 
     connect(m_filter, &QLineEdit::textChanged, m_proxy, &JobFilterProxyModel::setFilterText);
     connect(m_proxy, &JobFilterProxyModel::filterErrorChanged, this, [this](const QString& error) {

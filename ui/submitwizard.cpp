@@ -18,6 +18,7 @@
 #include <QMessageBox>
 #include <QPushButton>
 #include <QSaveFile>
+#include <QScreen>
 #include <QStandardPaths>
 #include <QRegularExpression>
 #include <QTimer>
@@ -58,7 +59,10 @@ SubmitWizard::SubmitWizard(ApiClient* client, QWidget* parent)
     setPage(OutputPageId, m_outputPage);
     setPage(ReviewPageId, m_reviewPage);
     setButtonText(QWizard::FinishButton, tr("&Submit"));
-    resize(900, 720);
+    // 900 × 720, or less on a small screen: on 1024 × 700 the buttons were below the screen's edge.
+    const QRect available = (parent ? parent->screen() : screen()) ? (parent ? parent->screen() : screen())->availableGeometry()
+                                                                    : QRect(0, 0, 900, 720);
+    resize(std::min(900, available.width() * 19 / 20), std::min(720, available.height() * 9 / 10));
     // "Step N of 5" in the title: where the user is and how much is left.
     auto updateTitle = [this](int id) {
         const QList<int> ids = pageIds();
