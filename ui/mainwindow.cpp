@@ -456,11 +456,13 @@ QString MainWindow::sampleTrainerPath()
         QStandardPaths::GenericDataLocation, QStringLiteral("trainyard/trainers/fmnist"), QStandardPaths::LocateDirectory);
     if (!installed.isEmpty())
         return installed;
-    // A build tree: build/<preset>/app/console/trainyard next to resources/ of the source tree.
+    // Relative to the program: <prefix>/bin/../share (an install outside XDG_DATA_DIRS), and a build tree,
+    // which mirrors that layout (<build>/share/trainyard/trainers, see resources/CMakeLists.txt).
     QDir dir(QCoreApplication::applicationDirPath());
-    for (int up = 0; up < 5 && dir.cdUp(); ++up) {
-        if (QFileInfo::exists(dir.filePath(QStringLiteral("resources/trainers/fmnist/setup.py"))))
-            return dir.filePath(QStringLiteral("resources/trainers/fmnist"));
+    for (int up = 0; up < 4 && dir.cdUp(); ++up) {
+        const QString candidate = dir.filePath(QStringLiteral("share/trainyard/trainers/fmnist"));
+        if (QFileInfo::exists(candidate + QStringLiteral("/setup.py")))
+            return QDir(candidate).canonicalPath();
     }
     return {};
 }

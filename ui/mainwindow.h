@@ -75,8 +75,9 @@ public:
     QAction* copyIdAction() const { return m_copyId; }
     QAction* openDirAction() const { return m_openDirAction; }
     QAction* submitSimilarAction() const { return m_similarAction; }
-    /// The bundled Fashion-MNIST trainer: installed ($XDG_DATA_DIRS/trainyard/trainers/fmnist) or next to
-    /// the build tree's programs (resources/trainers/fmnist); "" when neither is there.
+    /// The bundled Fashion-MNIST trainer: installed ($XDG_DATA_DIRS/trainyard/trainers/fmnist, or
+    /// share/trainyard/trainers/fmnist above the program's folder, which a build tree mirrors); "" when
+    /// none is there.
     static QString sampleTrainerPath();
     /// The one-click sample job: the bundled trainer, BASIC, 2 epochs, a fresh job dir.
     static Job sampleJob(const QDateTime& now);

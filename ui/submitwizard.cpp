@@ -18,6 +18,8 @@
 #include <QMessageBox>
 #include <QPushButton>
 #include <QSaveFile>
+#include <QShortcut>
+#include <QWhatsThis>
 #include <QScreen>
 #include <QStandardPaths>
 #include <QRegularExpression>
@@ -63,6 +65,11 @@ SubmitWizard::SubmitWizard(ApiClient* client, QWidget* parent)
     const QRect available = (parent ? parent->screen() : screen()) ? (parent ? parent->screen() : screen())->availableGeometry()
                                                                     : QRect(0, 0, 900, 720);
     resize(std::min(900, available.width() * 19 / 20), std::min(720, available.height() * 9 / 10));
+    // Shift+F1 (and the title bar's "?" where the window manager draws one): What's This? on a field quotes
+    // the service's rule it checks.
+    setWindowFlag(Qt::WindowContextHelpButtonHint, true);
+    auto* whatsThis = new QShortcut(QKeySequence(Qt::SHIFT | Qt::Key_F1), this);
+    connect(whatsThis, &QShortcut::activated, this, [] { QWhatsThis::enterWhatsThisMode(); });
     // "Step N of 5" in the title: where the user is and how much is left.
     auto updateTitle = [this](int id) {
         const QList<int> ids = pageIds();

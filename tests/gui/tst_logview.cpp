@@ -9,6 +9,7 @@
 #include <QClipboard>
 #include <QImage>
 #include <QPainter>
+#include <QSet>
 #include <QScrollBar>
 #include <QSignalSpy>
 #include <QTest>
@@ -122,6 +123,24 @@ private Q_SLOTS:
                                .arg(highlightedGaps[i].first)
                                .arg(highlightedGaps[i].second)));
         }
+    }
+
+    void stableTaskColours()
+    {
+        // Issue 11, item 8: a replica's colour comes from its role and index (it changed from job to job with
+        // the order tasks first appeared) and is never the ERROR red.
+        const QColor error(0xc0, 0x1c, 0x28);
+        QSet<QRgb> workers;
+        for (int i = 0; i < 4; ++i) {
+            const QColor c = LogView::taskColor(QStringLiteral("worker-replica-%1").arg(i));
+            QCOMPARE(c, LogView::taskColor(QStringLiteral("worker-replica-%1").arg(i)));
+            QVERIFY(c != error);
+            workers.insert(c.rgb());
+        }
+        QCOMPARE(workers.size(), 4);
+        for (const char* task : { "master-replica-0", "ps-replica-0", "evaluator-replica-0", "service" })
+            QVERIFY(LogView::taskColor(QLatin1String(task)) != error);
+        QVERIFY(LogView::taskColor(QStringLiteral("master-replica-0")) != LogView::taskColor(QStringLiteral("worker-replica-0")));
     }
 
     void followMode()

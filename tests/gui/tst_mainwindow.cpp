@@ -223,6 +223,23 @@ private Q_SLOTS:
         QTest::keyClick(window.jobTable(), Qt::Key_1, Qt::ControlModifier);
         QCOMPARE(window.jobView()->currentTab(), JobView::OverviewTab);
 
+        // "Submit Similar…" (Job menu) proposes a fresh job dir named after the new ID, not the old job's: the
+        // new job would silently resume the old run's checkpoints.
+        window.submitSimilarAction()->trigger();
+        SubmitWizard* similar = nullptr;
+        QTRY_VERIFY((similar = window.findChild<SubmitWizard*>()) && similar->isVisible());
+        const QString newId = similar->jobPage()->jobIdEdit()->text();
+        QVERIFY(newId != ok.jobId);
+        QCOMPARE(similar->job().trainingInput.pythonModule, QStringLiteral("consoletest.chatty"));
+        while (similar->currentId() != SubmitWizard::OutputPageId)
+            similar->next();
+        QCOMPARE(similar->outputPage()->jobDirEdit()->text(), WizardOutputPage::defaultJobDir(newId));
+        QVERIFY(similar->job().trainingInput.jobDir != ok.trainingInput.jobDir);
+        similar->reject();
+        QTRY_VERIFY(!similar->isVisible());
+        window.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&window));
+
         // A filter that hides every job says so, and does not keep showing the hidden job below.
         window.filterEdit()->setFocus();
         QTest::keyClicks(window.filterEdit(), QStringLiteral("jobId:nothing_like_this*"));
