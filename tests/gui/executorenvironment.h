@@ -6,6 +6,8 @@
 // and never meets the user's; fixture files placed in a job dir; releasing the test trainer's jobs; and
 // stopping the executors a test started.
 
+#include "job.h"
+
 #include <QDateTime>
 #include <QDir>
 #include <QFile>
@@ -68,6 +70,22 @@ inline bool releaseJob(const QString& jobDir)
         return false;
     file.close();
     return true;
+}
+
+/// A BASIC job of the console tests' trainer package (tests/gui/trainers/consoletest): `module` with `args`,
+/// job dir `jobDir`.
+inline Job consoleTestJob(const QString& jobId, const QString& module, const QStringList& args, const QString& jobDir)
+{
+    Job job;
+    job.jobId = jobId;
+    TrainingInput& in = job.trainingInput;
+    in.scaleTier = QStringLiteral("BASIC");
+    in.packageUris = { QStringLiteral(TRAINYARD_SOURCE_DIR "/tests/gui/trainers/consoletest") };
+    in.pythonModule = module;
+    in.args = args;
+    in.region = QStringLiteral("us-central1");
+    in.jobDir = jobDir;
+    return job;
 }
 
 /// Sends SIGTERM to each executor a test started (their pids from ExecutorConnection::endpoint()); an

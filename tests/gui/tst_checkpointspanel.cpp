@@ -85,15 +85,8 @@ private Q_SLOTS:
         m_pids << connection.endpoint().pid;
 
         // A job that runs until the test writes <job-dir>/release.
-        Job job;
-        job.jobId = QStringLiteral("checkpoints_panel_1");
-        TrainingInput& in = job.trainingInput;
-        in.scaleTier = QStringLiteral("BASIC");
-        in.packageUris = { QStringLiteral(TRAINYARD_SOURCE_DIR "/tests/gui/trainers/consoletest") };
-        in.pythonModule = QStringLiteral("consoletest.chatty");
-        in.args = { QStringLiteral("--lines"), QStringLiteral("1") };
-        in.region = QStringLiteral("us-central1");
-        in.jobDir = m_jobDir;
+        const Job job = Test::consoleTestJob(QStringLiteral("checkpoints_panel_1"), QStringLiteral("consoletest.chatty"),
+            { QStringLiteral("--lines"), QStringLiteral("1") }, m_jobDir);
         const ApiResult<Job> created = connection.client()->createJobBlocking(job);
         QVERIFY2(created.ok(), qPrintable(created.error.summary()));
 
@@ -207,15 +200,9 @@ private Q_SLOTS:
                 jobDir + QStringLiteral("/checkpoints/ckpt-epoch-%1.pt").arg(epoch), t0.addSecs(60 * epoch));
         };
         QVERIFY(placeEpoch(1));
-        Job job;
-        job.jobId = QStringLiteral("checkpoints_panel_follow");
-        TrainingInput& in = job.trainingInput;
-        in.scaleTier = QStringLiteral("BASIC");
-        in.packageUris = { QStringLiteral(TRAINYARD_SOURCE_DIR "/tests/gui/trainers/consoletest") };
-        in.pythonModule = QStringLiteral("consoletest.chatty");
-        in.args = { QStringLiteral("--lines"), QStringLiteral("1") };
-        in.region = QStringLiteral("us-central1");
-        in.jobDir = QFileInfo(jobDir).canonicalFilePath();
+        const Job job = Test::consoleTestJob(QStringLiteral("checkpoints_panel_follow"),
+            QStringLiteral("consoletest.chatty"), { QStringLiteral("--lines"), QStringLiteral("1") },
+            QFileInfo(jobDir).canonicalFilePath());
         const ApiResult<Job> created = connection.client()->createJobBlocking(job);
         QVERIFY2(created.ok(), qPrintable(created.error.summary()));
         CheckpointsPanel panel(&connection, created.value);

@@ -51,19 +51,10 @@ class TestMainWindow : public QObject {
 
     QString path(const QString& name) const { return m_root.filePath(name); }
 
-    // A job of the console test trainer (tests/gui/trainers/consoletest).
+    // A job of the console test trainer (tests/gui/trainers/consoletest), its job dir under this test's root.
     Job testJob(const QString& id, const QString& module, const QStringList& args) const
     {
-        Job job;
-        job.jobId = id;
-        TrainingInput& in = job.trainingInput;
-        in.scaleTier = QStringLiteral("BASIC");
-        in.packageUris = { QStringLiteral(TRAINYARD_SOURCE_DIR "/tests/gui/trainers/consoletest") };
-        in.pythonModule = module;
-        in.args = args;
-        in.region = QStringLiteral("us-central1");
-        in.jobDir = path(QStringLiteral("jobs/") + id);
-        return job;
+        return Test::consoleTestJob(id, module, args, path(QStringLiteral("jobs/") + id));
     }
 
     // Waits (polling, at most 5 s) for a modal message box and clicks its button whose text contains

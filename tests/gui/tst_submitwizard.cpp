@@ -69,6 +69,25 @@ class TestSubmitWizard : public QObject {
         QTest::keyClicks(w.jobPage()->jobIdEdit(), QStringLiteral("wizard_job"));
     }
 
+    // Shows `w` and fills the first two pages as a user would (a valid ID; the sample trainer's package),
+    // then goes Next up to `page`. False when a page blocks Next.
+    static bool walkTo(SubmitWizard& w, SubmitWizard::PageId page)
+    {
+        if (!w.isVisible()) {
+            w.show();
+            if (!QTest::qWaitForWindowExposed(&w))
+                return false;
+        }
+        typeValidId(w);
+        w.next();
+        QTest::keyClicks(w.appPage()->packageEdit(), QStringLiteral(TRAINYARD_SAMPLE_TRAINER));
+        if (!QTest::qWaitFor([&w] { return nextEnabled(w); }))
+            return false;
+        while (w.currentId() < page && nextEnabled(w))
+            w.next();
+        return w.currentId() == page;
+    }
+
 private Q_SLOTS:
     void initTestCase()
     {
@@ -199,12 +218,7 @@ private Q_SLOTS:
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         const int openedWidth = w.width();
-        typeValidId(w);
-        w.next();
-        QTest::keyClicks(w.appPage()->packageEdit(), QStringLiteral(TRAINYARD_SAMPLE_TRAINER));
-        QTRY_VERIFY(nextEnabled(w));
-        w.next();
-        QCOMPARE(w.currentId(), int(SubmitWizard::ComputePageId));
+        QVERIFY(walkTo(w, SubmitWizard::ComputePageId));
         WizardComputePage* compute = w.computePage();
         QTest::mouseClick(compute->tierButton(QStringLiteral("CUSTOM")), Qt::LeftButton);
         // The tier cards wrap their long lines: the compute page does not widen the wizard (it grew and stayed
@@ -479,14 +493,7 @@ private Q_SLOTS:
         QVERIFY(writeFile(path(QStringLiteral("withckpt/checkpoints/epoch-3.pt")), "x"));
 
         SubmitWizard w(nullptr);
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
-        typeValidId(w);
-        w.next();
-        QTest::keyClicks(w.appPage()->packageEdit(), QStringLiteral(TRAINYARD_SAMPLE_TRAINER));
-        QTRY_VERIFY(nextEnabled(w));
-        w.next();
-        w.next();
+        QVERIFY(walkTo(w, SubmitWizard::OutputPageId));
         QCOMPARE(w.currentId(), int(SubmitWizard::OutputPageId));
         WizardOutputPage* page = w.outputPage();
         // Issue 11, item 4: the page proposes a fresh folder named after the job (an empty job dir made the
@@ -528,14 +535,7 @@ private Q_SLOTS:
         old.trainingInput.jobDir = dir + QLatin1Char('/');
         SubmitWizard w(nullptr);
         w.setKnownJobs({ old });
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
-        typeValidId(w);
-        w.next();
-        QTest::keyClicks(w.appPage()->packageEdit(), QStringLiteral(TRAINYARD_SAMPLE_TRAINER));
-        QTRY_VERIFY(nextEnabled(w));
-        w.next();
-        w.next();
+        QVERIFY(walkTo(w, SubmitWizard::OutputPageId));
         QLineEdit* edit = w.outputPage()->jobDirEdit();
         edit->setFocus();
         QTest::keyClick(edit, Qt::Key_A, Qt::ControlModifier);
