@@ -8,12 +8,10 @@
 #   TRAINYARD_CHROOT=/path                where the chroot lives (default: <repo>/.chroot/trixie)
 #   TRAINYARD_DEBIAN_MIRROR=URL           Debian mirror (default: the host's own Debian mirror from
 #                                         its apt sources, else http://deb.debian.org/debian)
-#   TRAINYARD_FIXTURES_DIR=/path          the shared fixtures (default: <repo>/../shared/fixtures)
 set -euo pipefail
 
 src=$(cd "$(dirname "$0")/.." && pwd)
 root=${TRAINYARD_CHROOT:-$src/.chroot/trixie}
-fixtures=${TRAINYARD_FIXTURES_DIR:-$src/../shared/fixtures}
 started=$SECONDS
 
 say() { echo "debian13-build: $*"; }
@@ -118,13 +116,8 @@ fi
 
 mountpoint -q "$root/proc" || mount -t proc proc "$root/proc"
 mountpoint -q "$root/dev" || mount --bind /dev "$root/dev"
-mkdir -p "$root/work/src" "$root/work/fixtures"
+mkdir -p "$root/work/src"
 mountpoint -q "$root/work/src" || mount --bind "$src" "$root/work/src"
-if [[ -d "$fixtures" ]]; then
-    mountpoint -q "$root/work/fixtures" || mount --bind "$fixtures" "$root/work/fixtures"
-else
-    say "warning: no fixtures at $fixtures (set TRAINYARD_FIXTURES_DIR); tests that need them will fail" >&2
-fi
 cp /etc/resolv.conf "$root/etc/resolv.conf" 2>/dev/null || true
 
 missing=$(chroot "$root" dpkg-query -W -f='${Package} ${db:Status-Status}\n' "${packages[@]}" 2>/dev/null |
@@ -148,7 +141,7 @@ gui_tests=$(cd "$src/tests/gui" && ls tst_*.cpp | sed 's/\.cpp$//' | tr '\n' ' '
 chroot "$root" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 \
     TRAINYARD_EXPECT_KSYNTAXHIGHLIGHTING=1 GUI_TESTS="$gui_tests" bash -euo pipefail -c '
     cmake -S /work/src -B /work/build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-        -DTRAINYARD_FIXTURES_DIR=/work/fixtures
+        -DTRAINYARD_FIXTURES_DIR=/work/src/tests/data
     grep -q "^KF6SyntaxHighlighting_DIR:PATH=/usr" /work/build/CMakeCache.txt ||
         { echo "debian13-build: KF6SyntaxHighlighting was not found" >&2; exit 1; }
     cmake --build /work/build -j "$(nproc)" --target trainyard trainyard-executor trainyardctl $GUI_TESTS
