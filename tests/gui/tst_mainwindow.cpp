@@ -27,6 +27,7 @@
 #include <QComboBox>
 #include <QDir>
 #include <QElapsedTimer>
+#include <QEventLoop>
 #include <QFrame>
 #include <QHeaderView>
 #include <QLabel>
@@ -141,6 +142,41 @@ private Q_SLOTS:
             qPrintable(buttons.join(QStringLiteral(", "))));
         QTRY_VERIFY_WITH_TIMEOUT(JobState::isFinal(client->getJobBlocking(sample.jobId).value.state), 60000);
         QTRY_VERIFY_WITH_TIMEOUT(!window.cancelAction()->isEnabled(), 10000);
+
+        // A job that asks for more than this host has (32 vCPUs; the host policy admits it): the status bar's
+        // figures turn orange with a tooltip that says what it means (issue 11, item 3), and quitting the console
+        // while it runs asks first (item 11). (On a host with 32 CPUs or more there is nothing to oversubscribe.)
+        const HostStatus host = [client] {
+            HostStatus h;
+            QEventLoop loop;
+            client->host(&loop, [&](const HostStatus& answer, const ApiError&) {
+                h = answer;
+                loop.quit();
+            });
+            loop.exec();
+            return h;
+        }();
+        Job big = testJob(QStringLiteral("console_big"), QStringLiteral("consoletest.chatty"),
+            { QStringLiteral("--lines"), QStringLiteral("1") });
+        big.trainingInput.scaleTier = QStringLiteral("CUSTOM");
+        big.trainingInput.masterType = QStringLiteral("n1-standard-32");
+        QVERIFY(client->createJobBlocking(big).ok());
+        if (host.cpus < 32) {
+            QTRY_VERIFY_WITH_TIMEOUT(window.hostLabel()->text().contains(QStringLiteral("32 / %1 vCPUs").arg(host.cpus)), 30000);
+            QVERIFY(window.hostLabel()->property("oversubscribed").toBool());
+            QVERIFY(window.hostLabel()->toolTip().contains(QStringLiteral("more than this host has")));
+        }
+        QTRY_VERIFY_WITH_TIMEOUT(window.jobModel()->rowOf(big.jobId) >= 0, 10000);
+        buttons.clear();
+        answerMessageBox(QStringLiteral("Cancel"), &buttons);
+        window.close();
+        QVERIFY2(buttons.contains(QStringLiteral("Quit")), qPrintable(buttons.join(QStringLiteral(", "))));
+        QVERIFY(window.isVisible()); // Cancel keeps the console open
+        QVERIFY(Test::releaseJob(big.trainingInput.jobDir));
+        QTRY_VERIFY_WITH_TIMEOUT(client->getJobBlocking(big.jobId).value.state == JobState::Succeeded, 120000);
+        QTRY_VERIFY_WITH_TIMEOUT(!window.hostLabel()->property("oversubscribed").toBool(), 30000);
+        window.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&window));
 
         // Two more jobs: one that succeeds, and the first job a user submitted in issue 11, whose arguments
         // were one word "--epochs 2": argparse fails it.
