@@ -6,7 +6,7 @@
 // executor running a job that asked for a GPU reserves it (CUDA_VISIBLE_DEVICES) and serves the
 // replica's gpu_memory_bytes and gpu_utilization_percent series through the API. What a real driver
 // reports for a real GPU is not tested here.
-#include "../gui/executorenvironment.h"
+#include "executorenvironment.h"
 #include "apiclient.h"
 #include "gpuinventory.h"
 #include "resourcesampler.h"

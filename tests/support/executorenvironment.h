@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #pragma once
 
-// What the GUI tests that run a real executor share: XDG folders of their own, so that the executor the
-// console's ExecutorConnection starts has its own runtime dir (URL, token, lock), database and settings
-// and never meets the user's; fixture files placed in a job dir; releasing the test trainer's jobs; and
-// stopping the executors a test started.
+// What the tests that run a real executor share (tests/support/, on every test's include path): XDG
+// folders of their own, so that the executor the console's ExecutorConnection starts has its own runtime
+// dir (URL, token, lock), database and settings and never meets the user's; fixture files placed in a job
+// dir; the console-test trainer's jobs and releasing them; and stopping the executors a test started.
 
 #include "job.h"
 
