@@ -1755,6 +1755,10 @@ Der neueste Checkpoint (benannt durch die Statusdatei „checkpoint“)</transla
         <source>This job recorded no metrics: no event files (tfevents) under its job directory, no hypertune reports and no resource samples of its replicas.</source>
         <translation>Dieser Job hat keine Metriken aufgezeichnet: keine Ereignisdateien (tfevents) in seinem Jobverzeichnis, keine Hypertune-Berichte und keine Ressourcenmessungen seiner Replikate.</translation>
     </message>
+    <message>
+        <source>Comparing with %1 (Ctrl+click jobs in the list to add or remove)</source>
+        <translation>Vergleich mit %1 (Strg+Klick auf Jobs in der Liste fügt hinzu oder entfernt)</translation>
+    </message>
 </context>
 <context>
     <name>Trainyard::ReplicaModel</name>
@@ -2120,6 +2124,18 @@ Maschinentyp: %4</translation>
         <extracomment>%1 is a Python list of the words, e.g. [&apos;--epochs&apos;, &apos;2&apos;].</extracomment>
         <translation>Die Argumente des Trainers (sys.argv[1:]): %1</translation>
     </message>
+    <message>
+        <source>&lt;b&gt;packageUris&lt;/b&gt;: the Python package with the training program, here a folder with setup.py or pyproject.toml or a source distribution (.tar.gz); the executor installs it with pip, offline, before the replicas start.</source>
+        <translation>&lt;b&gt;packageUris&lt;/b&gt;: das Python-Paket mit dem Trainingsprogramm, hier ein Ordner mit setup.py oder pyproject.toml oder eine Quelldistribution (.tar.gz); der Executor installiert es offline mit pip, bevor die Replikate starten.</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;pythonModule&lt;/b&gt; (required): the module each replica runs as python -m MODULE, a dotted name such as trainer.task. The modules of the package are offered.</source>
+        <translation>&lt;b&gt;pythonModule&lt;/b&gt; (erforderlich): das Modul, das jedes Replikat als python -m MODUL ausführt, ein Name mit Punkten wie trainer.task. Die Module des Pakets werden angeboten.</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;runtimeVersion&lt;/b&gt;: picks the Python interpreter the replicas run with; the executor&apos;s catalog lists what this host has.</source>
+        <translation>&lt;b&gt;runtimeVersion&lt;/b&gt;: wählt den Python-Interpreter, mit dem die Replikate laufen; der Katalog des Executors zeigt, was dieser Host hat.</translation>
+    </message>
 </context>
 <context>
     <name>Trainyard::WizardComputePage</name>
@@ -2332,6 +2348,14 @@ Maschinentyp: %4</translation>
         <source>&lt;b&gt;Oversubscribes this host.&lt;/b&gt;</source>
         <translation>&lt;b&gt;Überbelegt diesen Host.&lt;/b&gt;</translation>
     </message>
+    <message>
+        <source>&lt;b&gt;Machine type&lt;/b&gt; (the service&apos;s rules): required for the master when the scale tier is CUSTOM, and for a role whose count is set; Compute Engine types (n1-…, a2-…) do not mix with legacy ones (standard, large_model …). Its vCPUs and memory are what the executor reserves on this host.</source>
+        <translation>&lt;b&gt;Maschinentyp&lt;/b&gt; (Regeln des Dienstes): erforderlich für den Master, wenn die Skalierungsstufe CUSTOM ist, und für eine Rolle mit Anzahl; Compute-Engine-Typen (n1-…, a2-…) mischen sich nicht mit älteren (standard, large_model …). Seine vCPUs und sein Speicher sind, was der Executor auf diesem Host reserviert.</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;acceleratorConfig&lt;/b&gt; (the service&apos;s rules): a type and a count the machine type allows; here only GPUs this host has. Each replica gets its own GPUs (CUDA_VISIBLE_DEVICES).</source>
+        <translation>&lt;b&gt;acceleratorConfig&lt;/b&gt; (Regeln des Dienstes): ein Typ und eine Anzahl, die der Maschinentyp erlaubt; hier nur GPUs, die dieser Host hat. Jedes Replikat bekommt eigene GPUs (CUDA_VISIBLE_DEVICES).</translation>
+    </message>
 </context>
 <context>
     <name>Trainyard::WizardJobPage</name>
@@ -2430,6 +2454,14 @@ Maschinentyp: %4</translation>
     <message>
         <source>The key &quot;%1&quot; appears more than once.</source>
         <translation>Der Schlüssel „%1“ kommt mehrfach vor.</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;jobId&lt;/b&gt; (the service&apos;s rule): letters, numbers and underscores only, starting with a letter, at most 128 characters, and unique among the project&apos;s jobs.</source>
+        <translation>&lt;b&gt;jobId&lt;/b&gt; (Regel des Dienstes): nur Buchstaben, Ziffern und Unterstriche, beginnend mit einem Buchstaben, höchstens 128 Zeichen und eindeutig unter den Jobs des Projekts.</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;labels&lt;/b&gt; (the service&apos;s rule): at most 64 labels; keys and values at most 63 characters of lowercase letters, numbers, underscores and dashes; keys start with a letter. Filter the job list by them: labels.owner=alice.</source>
+        <translation>&lt;b&gt;labels&lt;/b&gt; (Regel des Dienstes): höchstens 64 Labels; Schlüssel und Werte mit höchstens 63 Zeichen aus Kleinbuchstaben, Ziffern, Unterstrichen und Bindestrichen; Schlüssel beginnen mit einem Buchstaben. Die Jobliste lässt sich danach filtern: labels.owner=alice.</translation>
     </message>
 </context>
 <context>

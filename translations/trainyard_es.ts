@@ -1755,6 +1755,10 @@ El punto de control más reciente (indicado por el archivo de estado «checkpoin
         <source>This job recorded no metrics: no event files (tfevents) under its job directory, no hypertune reports and no resource samples of its replicas.</source>
         <translation>Este trabajo no registró métricas: ningún archivo de eventos (tfevents) en su directorio del trabajo, ningún informe de hypertune y ninguna muestra de recursos de sus réplicas.</translation>
     </message>
+    <message>
+        <source>Comparing with %1 (Ctrl+click jobs in the list to add or remove)</source>
+        <translation>Comparando con %1 (Ctrl+clic en la lista de trabajos para añadir o quitar)</translation>
+    </message>
 </context>
 <context>
     <name>Trainyard::ReplicaModel</name>
@@ -2120,6 +2124,18 @@ Tipo de máquina: %4</translation>
         <extracomment>%1 is a Python list of the words, e.g. [&apos;--epochs&apos;, &apos;2&apos;].</extracomment>
         <translation>Los argumentos del entrenador (sys.argv[1:]): %1</translation>
     </message>
+    <message>
+        <source>&lt;b&gt;packageUris&lt;/b&gt;: the Python package with the training program, here a folder with setup.py or pyproject.toml or a source distribution (.tar.gz); the executor installs it with pip, offline, before the replicas start.</source>
+        <translation>&lt;b&gt;packageUris&lt;/b&gt;: el paquete de Python con el programa de entrenamiento, aquí una carpeta con setup.py o pyproject.toml o una distribución de código fuente (.tar.gz); el ejecutor lo instala con pip, sin conexión, antes de que arranquen las réplicas.</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;pythonModule&lt;/b&gt; (required): the module each replica runs as python -m MODULE, a dotted name such as trainer.task. The modules of the package are offered.</source>
+        <translation>&lt;b&gt;pythonModule&lt;/b&gt; (obligatorio): el módulo que cada réplica ejecuta como python -m MÓDULO, un nombre con puntos como trainer.task. Se ofrecen los módulos del paquete.</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;runtimeVersion&lt;/b&gt;: picks the Python interpreter the replicas run with; the executor&apos;s catalog lists what this host has.</source>
+        <translation>&lt;b&gt;runtimeVersion&lt;/b&gt;: elige el intérprete de Python con el que se ejecutan las réplicas; el catálogo del ejecutor muestra los que tiene este host.</translation>
+    </message>
 </context>
 <context>
     <name>Trainyard::WizardComputePage</name>
@@ -2332,6 +2348,14 @@ Tipo de máquina: %4</translation>
         <source>&lt;b&gt;Oversubscribes this host.&lt;/b&gt;</source>
         <translation>&lt;b&gt;Excede la capacidad de este host.&lt;/b&gt;</translation>
     </message>
+    <message>
+        <source>&lt;b&gt;Machine type&lt;/b&gt; (the service&apos;s rules): required for the master when the scale tier is CUSTOM, and for a role whose count is set; Compute Engine types (n1-…, a2-…) do not mix with legacy ones (standard, large_model …). Its vCPUs and memory are what the executor reserves on this host.</source>
+        <translation>&lt;b&gt;Tipo de máquina&lt;/b&gt; (reglas del servicio): obligatorio para el maestro cuando el nivel de escala es CUSTOM, y para un rol con cantidad; los tipos de Compute Engine (n1-…, a2-…) no se mezclan con los heredados (standard, large_model …). Sus vCPU y su memoria son lo que el ejecutor reserva en este host.</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;acceleratorConfig&lt;/b&gt; (the service&apos;s rules): a type and a count the machine type allows; here only GPUs this host has. Each replica gets its own GPUs (CUDA_VISIBLE_DEVICES).</source>
+        <translation>&lt;b&gt;acceleratorConfig&lt;/b&gt; (reglas del servicio): un tipo y una cantidad que el tipo de máquina admite; aquí solo GPU que tiene este host. Cada réplica recibe sus propias GPU (CUDA_VISIBLE_DEVICES).</translation>
+    </message>
 </context>
 <context>
     <name>Trainyard::WizardJobPage</name>
@@ -2430,6 +2454,14 @@ Tipo de máquina: %4</translation>
     <message>
         <source>The key &quot;%1&quot; appears more than once.</source>
         <translation>La clave «%1» aparece más de una vez.</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;jobId&lt;/b&gt; (the service&apos;s rule): letters, numbers and underscores only, starting with a letter, at most 128 characters, and unique among the project&apos;s jobs.</source>
+        <translation>&lt;b&gt;jobId&lt;/b&gt; (regla del servicio): solo letras, números y guiones bajos, empezando por una letra, como mucho 128 caracteres, y único entre los trabajos del proyecto.</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;labels&lt;/b&gt; (the service&apos;s rule): at most 64 labels; keys and values at most 63 characters of lowercase letters, numbers, underscores and dashes; keys start with a letter. Filter the job list by them: labels.owner=alice.</source>
+        <translation>&lt;b&gt;labels&lt;/b&gt; (regla del servicio): como mucho 64 etiquetas; claves y valores de hasta 63 caracteres de minúsculas, números, guiones bajos y guiones; las claves empiezan por una letra. Filtre la lista de trabajos por ellas: labels.owner=alice.</translation>
     </message>
 </context>
 <context>
