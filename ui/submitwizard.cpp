@@ -62,8 +62,8 @@ SubmitWizard::SubmitWizard(ApiClient* client, QWidget* parent)
     setPage(ReviewPageId, m_reviewPage);
     setButtonText(QWizard::FinishButton, tr("&Submit"));
     // 900 × 720, or less on a small screen: on 1024 × 700 the buttons were below the screen's edge.
-    const QRect available = (parent ? parent->screen() : screen()) ? (parent ? parent->screen() : screen())->availableGeometry()
-                                                                    : QRect(0, 0, 900, 720);
+    const QScreen* on = parent ? parent->screen() : screen();
+    const QRect available = on ? on->availableGeometry() : QRect(0, 0, 900, 720);
     resize(std::min(900, available.width() * 19 / 20), std::min(720, available.height() * 9 / 10));
     // Shift+F1 (and the title bar's "?" where the window manager draws one): What's This? on a field quotes
     // the service's rule it checks.
