@@ -161,7 +161,7 @@ void ReplicaModel::observe(const ReplicaInfo& replica)
     Live& live = m_live[replica.taskName];
     const bool running = replica.state == QLatin1String("RUNNING");
     if (running && !live.runningSince.isValid())
-        live.runningSince = QDateTime::currentDateTimeUtc();
+        live.runningSince = replica.restarts == 0 && m_jobStart.isValid() ? m_jobStart : QDateTime::currentDateTimeUtc();
     else if (!running)
         live = Live {}; // ended or restarting: no uptime, and old samples are not this process's
 }

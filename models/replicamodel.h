@@ -41,7 +41,8 @@ public:
         ExitSignalRole, ///< int, or invalid QVariant
         MachineTypeRole, ///< QString
         ExitStatusTextRole, ///< QString "exit 1", "signal 9", empty while running
-        RunningSinceRole, ///< QDateTime (UTC) the console saw the replica enter RUNNING; invalid otherwise
+        RunningSinceRole, ///< QDateTime (UTC) the replica runs since (the job's start before any restart, else
+                          ///< when the console saw it enter RUNNING); invalid when it does not run
         CpuPercentRole, ///< double, the latest CPU sample (% of one core); invalid before one arrives
         RssBytesRole, ///< qint64, the latest resident set size sample (bytes); invalid before one arrives
     };
@@ -62,6 +63,9 @@ public:
     /// The latest resource samples of a replica (from the job's metrics stream); a negative value leaves
     /// that one unchanged. Emits dataChanged for its row.
     void setResourceUsage(const QString& taskName, double cpuPercent, qint64 rssBytes);
+    /// When the job started running (its startTime): a replica that has not restarted has run since then,
+    /// also when the console opened the job later. Invalid: uptime counts from when the model saw it run.
+    void setJobStartTime(const QDateTime& startTime) { m_jobStart = startTime; }
 
     int rowOf(const QString& taskName) const { return m_rows.value(taskName, -1); }
     const ReplicaInfo* replicaAt(int row) const;
@@ -82,6 +86,7 @@ private:
         qint64 rssBytes = -1;
     };
     QHash<QString, Live> m_live;
+    QDateTime m_jobStart;
     void observe(const ReplicaInfo& replica);
 };
 

@@ -1896,10 +1896,6 @@ Der neueste Checkpoint (benannt durch die Statusdatei „checkpoint“)</transla
         <translation>Kein Executor verbunden.</translation>
     </message>
     <message>
-        <source>Submit Training Job — Step %1 of %2</source>
-        <translation>Trainingsjob senden — Schritt %1 von %2</translation>
-    </message>
-    <message>
         <source>Close the Submit Job Wizard?</source>
         <translation>Sende-Assistenten schließen?</translation>
     </message>
@@ -1922,6 +1918,11 @@ Der neueste Checkpoint (benannt durch die Statusdatei „checkpoint“)</transla
     <message>
         <source>Continue &amp;Editing</source>
         <translation>Weiter &amp;bearbeiten</translation>
+    </message>
+    <message>
+        <source>%1 — Step %2 of %3</source>
+        <extracomment>%1 is the wizard&apos;s title (&quot;Submit Training Job&quot;, &quot;Submit from checkpoint …&quot;).</extracomment>
+        <translation>%1 — Schritt %2 von %3</translation>
     </message>
 </context>
 <context>

@@ -1896,10 +1896,6 @@ El punto de control más reciente (indicado por el archivo de estado «checkpoin
         <translation>No hay ningún ejecutor conectado.</translation>
     </message>
     <message>
-        <source>Submit Training Job — Step %1 of %2</source>
-        <translation>Enviar trabajo de entrenamiento — Paso %1 de %2</translation>
-    </message>
-    <message>
         <source>Close the Submit Job Wizard?</source>
         <translation>¿Cerrar el asistente de envío de trabajos?</translation>
     </message>
@@ -1922,6 +1918,11 @@ El punto de control más reciente (indicado por el archivo de estado «checkpoin
     <message>
         <source>Continue &amp;Editing</source>
         <translation>Seguir &amp;editando</translation>
+    </message>
+    <message>
+        <source>%1 — Step %2 of %3</source>
+        <extracomment>%1 is the wizard&apos;s title (&quot;Submit Training Job&quot;, &quot;Submit from checkpoint …&quot;).</extracomment>
+        <translation>%1 — Paso %2 de %3</translation>
     </message>
 </context>
 <context>

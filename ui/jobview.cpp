@@ -201,7 +201,8 @@ JobView::JobView(ExecutorConnection* connection, const Job& job, QWidget* parent
     auto sampled = [this, metrics](int index) {
         const SeriesInfo& info = metrics->info(index);
         const MetricSeriesData& data = metrics->data(index);
-        if (info.kind != QLatin1String("resource") || data.isEmpty())
+        // Only this job's replicas: a compared job's series carry their own job ID (and the same task names).
+        if (info.kind != QLatin1String("resource") || data.isEmpty() || !info.jobId.isEmpty())
             return;
         const double latest = data.value(data.size() - 1);
         if (info.tag == QLatin1String("cpu_percent"))
@@ -385,6 +386,7 @@ void JobView::setJob(const Job& job)
     m_state->setText(QStringLiteral("<b style=\"color:%1\">%2</b>")
                          .arg(stateColor(job.state).name(), stateDisplayName(job.state).toHtmlEscaped()));
     updateErrorBanner();
+    m_replicas->setJobStartTime(JobListModel::parseTime(job.startTime));
     const bool preparing = job.state == JobState::Queued || job.state == JobState::Preparing;
     m_progress->setVisible(preparing);
     m_progressText->setVisible(preparing);
@@ -515,6 +517,8 @@ void JobView::updateErrorBanner()
     // The executor's message ends with the CLI's way to the logs; here the Logs tab is one click away.
     QStringList lines = error.split(QLatin1Char('\n'));
     lines.removeIf([](const QString& line) { return line.contains(QLatin1String("trainyardctl jobs stream-logs")); });
+    if (lines.isEmpty())
+        lines = error.split(QLatin1Char('\n'));
     if (m_errorExpanded || lines.size() == 1) {
         m_error->setText(tr("Error: %1").arg(lines.join(QLatin1Char('\n'))));
     } else {

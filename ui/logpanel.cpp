@@ -223,9 +223,11 @@ void LogPanel::showFirstError(const QString& taskName)
     showTask(taskName);
     applyFilter(); // now, not after the filter's typing delay
     m_errorJumpTries = 0;
+    m_errorScannedRows = 0;
     m_errorJump.disconnect(this);
     connect(&m_errorJump, &QTimer::timeout, this, [this] {
-        if (tryShowFirstError() || ++m_errorJumpTries > 100)
+        // Until an error line arrived, the stream ended with none, or 10 s passed.
+        if (tryShowFirstError() || (m_ended && !m_view->isFiltering()) || ++m_errorJumpTries > 100)
             m_errorJump.stop();
     });
     if (!tryShowFirstError())
@@ -234,14 +236,22 @@ void LogPanel::showFirstError(const QString& taskName)
 
 bool LogPanel::tryShowFirstError()
 {
-    if (m_view->isFiltering() || m_view->rowCount() == 0)
+    if (m_view->isFiltering())
         return false;
-    m_view->setCurrentRow(0);
-    m_view->verticalScrollBar()->setValue(0);
-    const bool found = m_store->severity(m_view->lineAt(0)) >= LogSeverity::Error || m_view->nextError();
-    if (found)
-        m_view->setFocus(Qt::OtherFocusReason);
-    return found;
+    // Only the rows that arrived since the last try are looked at, and the view moves only when an error
+    // line is found (it must not pull the user back to the top while the lines stream in).
+    const qint64 rows = m_view->rowCount();
+    for (qint64 row = std::min(m_errorScannedRows, rows); row < rows; ++row) {
+        if (m_store->severity(m_view->lineAt(row)) >= LogSeverity::Error) {
+            m_view->setFollowMode(false);
+            m_view->setCurrentRow(row);
+            m_view->verticalScrollBar()->setValue(int(std::max<qint64>(0, row - m_view->pageRows() / 2)));
+            m_view->setFocus(Qt::OtherFocusReason);
+            return true;
+        }
+    }
+    m_errorScannedRows = rows;
+    return false;
 }
 
 void LogPanel::applyFilter()

@@ -38,8 +38,9 @@ public:
     /// Shows one replica's lines ("worker-replica-1"); empty = all.
     void showTask(const QString& taskName);
     /// Shows `taskName`'s lines (all when empty) with the first ERROR-or-worse line current and centred,
-    /// as soon as the lines have arrived (tries for up to 10 s; the stream replays a job's log from the
-    /// start). What the failure banner's "Show in Logs" does.
+    /// as soon as it has arrived (the stream replays a job's log from the start; looks for up to 10 s, or
+    /// until the stream ended). The view does not move before then. What the failure banner's "Show in
+    /// Logs" does.
     void showFirstError(const QString& taskName);
     /// True after the executor's `end` event (the job is final and every line arrived).
     bool hasEnded() const { return m_ended; }
@@ -75,6 +76,7 @@ private:
     QString m_pendingTask;
     QTimer m_errorJump; ///< retries showFirstError() until an error line is in the store
     int m_errorJumpTries = 0;
+    qint64 m_errorScannedRows = 0; ///< rows showFirstError() already looked at
 
     QComboBox* m_task;
     QComboBox* m_severity;

@@ -283,7 +283,8 @@ void LogView::updateMetrics()
     m_ascent = int(std::ceil(fm.ascent()));
     // Rounded up, so the fixed columns (time, severity, task) never overlap when the advance is fractional;
     // messages are laid out by QTextLayout, not by this width.
-    m_charWidth = std::max(1, int(std::ceil(fm.horizontalAdvance(QLatin1Char('M')))));
+    m_advance = std::max<qreal>(1, fm.horizontalAdvance(QLatin1Char('M')));
+    m_charWidth = std::max(1, int(std::ceil(m_advance)));
 }
 
 void LogView::updateScrollRange()
@@ -445,9 +446,10 @@ void LogView::paintRows(QPainter* painter, const QRect& rect)
     const QColor errorBackground(0xfc, 0xe8, 0xe8);
     const QColor warningBackground(0xfd, 0xf3, 0xe1);
     const QColor matchBackground(0xf6, 0xd3, 0x2d);
-    // Only the part of a message that can be on screen is decoded (a line may be megabytes long).
-    const int firstChar = std::max(0, (-xMessage) / m_charWidth);
-    const int visibleChars = width / m_charWidth + 2;
+    // Only the part of a message that can be on screen is decoded (a line may be megabytes long). Columns of
+    // the message are the font's real advance, as the layout below draws them.
+    const int firstChar = std::max(0, int(std::floor(-xMessage / m_advance)));
+    const int visibleChars = int(width / m_advance) + 2;
 
     QFont bold = font();
     bold.setBold(true);
@@ -497,7 +499,7 @@ void LogView::paintRows(QPainter* painter, const QRect& rect)
         if (firstChar >= message.size())
             continue;
         const QString visible = message.mid(firstChar, visibleChars);
-        const int xVisible = xMessage + firstChar * m_charWidth;
+        const qreal xVisible = xMessage + firstChar * m_advance;
         QColor messageColor = text;
         if (!selected && severity >= LogSeverity::Error)
             messageColor = severityColor(severity, pal);

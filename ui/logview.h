@@ -131,7 +131,8 @@ private:
 
     int m_lineHeight = 16;
     int m_ascent = 12;
-    int m_charWidth = 8;
+    int m_charWidth = 8; ///< the advance rounded up: the fixed columns (time, severity, task)
+    qreal m_advance = 8; ///< the font's real advance: message columns
     int m_taskColumnChars = 16;
     bool m_highlighting = true;
     LogMessageHighlighter m_highlighter; ///< colours inside messages (KF6 or built-in)

@@ -391,10 +391,10 @@ void MainWindow::openSubmitWizard(const Job& base)
     SubmitWizard* wizard = createSubmitWizard();
     if (base == Job {}) {
         // A draft kept when the wizard was last closed unsubmitted.
-        if (const std::optional<Job> draft = SubmitWizard::loadDraft()) {
-            wizard->loadJob(*draft);
+        if (wizard->restoreDraft()) {
+            const QString id = wizard->jobPage()->jobIdEdit()->text();
             showMessage(tr("Restored the job draft you kept (%1). Cancel and Discard to start over.")
-                            .arg(draft->jobId.isEmpty() ? tr("no job ID yet") : draft->jobId),
+                            .arg(id.isEmpty() ? tr("no job ID yet") : id),
                 10000);
         }
     } else {
@@ -413,9 +413,12 @@ SubmitWizard* MainWindow::openSubmitWizardFromCheckpoint(const Job& base, const 
     SubmitWizard* wizard = createSubmitWizard();
     // Not a new suggested ID: the copy's folder is named after this one.
     wizard->loadJob(base);
-    wizard->setWindowTitle(tr("Submit from checkpoint %1").arg(checkpoint));
+    wizard->setTitleBase(tr("Submit from checkpoint %1").arg(checkpoint));
     const QString copy = base.trainingInput.jobDir;
-    connect(wizard, &QDialog::rejected, this, [this, copy] {
+    connect(wizard, &QDialog::rejected, this, [this, copy, wizard] {
+        // A kept draft still needs its copy; a discarded wizard does not.
+        if (wizard->draftKept())
+            return;
         if (!copy.isEmpty() && QDir(copy).removeRecursively())
             showMessage(tr("Removed the unused checkpoint copy %1").arg(copy));
     });
@@ -436,10 +439,15 @@ SubmitWizard* MainWindow::createSubmitWizard()
 void MainWindow::selectWhenListed(const QString& jobId, int tab)
 {
     // The list learns of the job at its next poll: select it then, and show the tab.
+    // At most a few polls: a job the filter hides is not selected later, behind the user's back.
     auto pending = std::make_shared<QMetaObject::Connection>();
-    auto select = [this, jobId, tab, pending] {
-        if (!selectJob(jobId))
+    auto polls = std::make_shared<int>(0);
+    auto select = [this, jobId, tab, pending, polls] {
+        if (!selectJob(jobId)) {
+            if (++*polls >= 5 || m_model->rowOf(jobId) >= 0)
+                QObject::disconnect(*pending);
             return;
+        }
         QObject::disconnect(*pending);
         if (m_jobView) {
             m_jobView->showTab(JobView::Tab(tab));

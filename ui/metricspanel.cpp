@@ -777,7 +777,8 @@ MetricsPanel::~MetricsPanel()
 void MetricsPanel::openStream()
 {
     if (m_stream) {
-        m_stream->disconnect(this);
+        // From the model too: points it still delivers before deleteLater must not land in the cleared model.
+        m_stream->disconnect();
         m_stream->deleteLater();
     }
     if (!m_connection || !m_connection->client() || m_job.jobId.isEmpty())

@@ -16,6 +16,7 @@
 #include <QKeyEvent>
 #include <QLineEdit>
 #include <QMessageBox>
+#include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSaveFile>
 #include <QShortcut>
@@ -71,14 +72,9 @@ SubmitWizard::SubmitWizard(ApiClient* client, QWidget* parent)
     auto* whatsThis = new QShortcut(QKeySequence(Qt::SHIFT | Qt::Key_F1), this);
     connect(whatsThis, &QShortcut::activated, this, [] { QWhatsThis::enterWhatsThisMode(); });
     // "Step N of 5" in the title: where the user is and how much is left.
-    auto updateTitle = [this](int id) {
-        const QList<int> ids = pageIds();
-        const int step = int(ids.indexOf(id)) + 1;
-        if (step > 0)
-            setWindowTitle(tr("Submit Training Job — Step %1 of %2").arg(step).arg(ids.size()));
-    };
-    connect(this, &QWizard::currentIdChanged, this, updateTitle);
-    updateTitle(startId());
+    m_titleBase = tr("Submit Training Job");
+    connect(this, &QWizard::currentIdChanged, this, &SubmitWizard::updateTitle);
+    updateTitle();
 
     loadJob(m_base);
     fetchCatalogs();
@@ -148,12 +144,43 @@ void SubmitWizard::loadJob(const Job& job)
         page->load(m_base);
     if (currentId() == ReviewPageId)
         m_reviewPage->initializePage();
-    m_loaded = this->job();
+    markUnmodified();
+}
+
+void SubmitWizard::updateTitle()
+{
+    const QList<int> ids = pageIds();
+    const int step = int(ids.indexOf(currentId() < 0 ? startId() : currentId())) + 1;
+    //: %1 is the wizard's title ("Submit Training Job", "Submit from checkpoint …").
+    setWindowTitle(step > 0 ? tr("%1 — Step %2 of %3").arg(m_titleBase).arg(step).arg(ids.size()) : m_titleBase);
+}
+
+void SubmitWizard::setTitleBase(const QString& title)
+{
+    m_titleBase = title;
+    updateTitle();
+}
+
+void SubmitWizard::markUnmodified()
+{
+    m_loaded = job();
+    m_loadedArgsText = m_appPage->argsEdit()->toPlainText();
 }
 
 bool SubmitWizard::isModified() const
 {
-    return !(job() == m_loaded);
+    // The arguments' text too: with an open quote it parses to no arguments, which job() cannot show.
+    return !(job() == m_loaded) || m_appPage->argsEdit()->toPlainText() != m_loadedArgsText;
+}
+
+bool SubmitWizard::restoreDraft()
+{
+    const std::optional<Job> draft = loadDraft();
+    if (!draft)
+        return false;
+    loadJob(*draft);
+    m_fromDraft = true;
+    return true;
 }
 
 QString SubmitWizard::draftPath()
@@ -193,7 +220,7 @@ void SubmitWizard::reject()
 {
     if (m_confirmingClose)
         return;
-    if (!isModified()) {
+    if (!isModified() && !m_fromDraft) {
         QWizard::reject();
         return;
     }
@@ -210,10 +237,11 @@ void SubmitWizard::reject()
     box.exec();
     m_confirmingClose = false;
     if (box.clickedButton() == keep) {
-        saveDraft();
+        m_draftKept = saveDraft();
         QWizard::reject();
     } else if (box.clickedButton() == discard) {
-        removeDraft();
+        if (m_fromDraft) // a draft kept earlier is gone only when this wizard was that draft
+            removeDraft();
         QWizard::reject();
     }
 }
@@ -473,7 +501,8 @@ void SubmitWizard::accept()
             return;
         }
         m_submitted = created;
-        removeDraft(); // submitted: the draft, if this was one, is done
+        if (m_fromDraft)
+            removeDraft(); // submitted: the draft is done
         emit jobSubmitted(created);
         QWizard::accept();
     });

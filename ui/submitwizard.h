@@ -91,7 +91,14 @@ public:
     /// Whether the user changed anything since the wizard opened (or since loadJob() / markUnmodified()).
     bool isModified() const;
     /// Takes what the pages hold now as the unmodified state (after the caller filled them in itself).
-    void markUnmodified() { m_loaded = job(); }
+    void markUnmodified();
+    /// Fills the pages from the kept draft: closing asks even unchanged (the user may want to discard it),
+    /// and submitting or discarding removes the draft. False when there is none.
+    bool restoreDraft();
+    /// True after the user closed with "Keep Draft" (what the wizard held is in draftPath()).
+    bool draftKept() const { return m_draftKept; }
+    /// The window title before " — Step N of 5" ("Submit Training Job" unless set).
+    void setTitleBase(const QString& title);
     /// Where a draft is kept: $XDG_DATA_HOME/trainyard/wizard-draft.json (the Job JSON of the API).
     static QString draftPath();
     /// The kept draft, if any (std::nullopt when there is none or it does not parse).
@@ -135,6 +142,11 @@ private:
     Job m_base;
     Job m_submitted;
     Job m_loaded; ///< job() right after the last loadJob(): what isModified() compares with
+    QString m_loadedArgsText; ///< the arguments field's text then (an open quote parses to no arguments)
+    bool m_fromDraft = false;
+    bool m_draftKept = false;
+    QString m_titleBase;
+    void updateTitle();
     QList<Job> m_knownJobs;
     bool m_confirmingClose = false;
     bool m_submitting = false;

@@ -205,23 +205,27 @@ bool isProgError(const char* p, size_t n)
     return false;
 }
 
-/// LogStore::classifyLine on raw bytes.
-Sev classify(const char* p, size_t n, bool isStderr, bool* inTraceback, size_t* prefix)
+/// LogStore::classifyLine on raw bytes. `traceback`: 0 outside a traceback, 1 inside one, 2 just after its
+/// exception line (where "During handling …" or "The above exception …" chain the next one).
+Sev classify(const char* p, size_t n, bool isStderr, int* traceback, size_t* prefix)
 {
     *prefix = 0;
     if (isStderr) {
         if (startsWith(p, n, "Traceback (most recent call last):")) {
-            *inTraceback = true;
+            *traceback = 1;
             return Sev::Error;
         }
-        if (*inTraceback) {
-            // Frames and source lines are indented; the first line that is not ends the traceback (the
-            // exception: "ValueError: …"). "During handling …" and a blank line chain a second one.
-            if (n == 0 || p[0] == ' ' || p[0] == '\t' || startsWith(p, n, "During handling")
-                || startsWith(p, n, "The above exception"))
-                return Sev::Error;
-            *inTraceback = false;
+        if (*traceback == 1) {
+            // Frames and source lines are indented; the first line that is not is the exception
+            // ("ValueError: …"), which ends this traceback.
+            if (n > 0 && p[0] != ' ' && p[0] != '\t')
+                *traceback = 2;
             return Sev::Error;
+        }
+        if (*traceback == 2) {
+            if (n == 0 || startsWith(p, n, "During handling") || startsWith(p, n, "The above exception"))
+                return Sev::Error; // between chained tracebacks
+            *traceback = 0;
         }
     }
     const Sev sev = detectSeverity(p, n, prefix);
@@ -396,7 +400,7 @@ struct LogStore::Private {
         bool openFailed = false;
         std::string buffer; // encoded JSON lines not yet written
         std::string partial[2]; // unfinished last line of stdout / stderr
-        bool inTraceback[2] = { false, false }; // inside a Python traceback, per stream
+        int traceback[2] = { 0, 0 }; // where in a Python traceback each stream is (see classify())
         // The constant middle of every line of this stream: `","taskName":"…","trialId":"…","message":"`.
         std::string middle;
         QString middleTrial;
@@ -506,7 +510,7 @@ struct LogStore::Private {
         if (len > 0 && msg[len - 1] == '\r')
             --len;
         size_t prefix = 0;
-        const Sev sev = classify(msg, len, isStderr, &s->inTraceback[isStderr ? 1 : 0], &prefix);
+        const Sev sev = classify(msg, len, isStderr, &s->traceback[isStderr ? 1 : 0], &prefix);
         appendLine(s, ts, tsText, sev, trialId, msg + prefix, len - prefix, deliver, isStderr ? 2 : 1);
     }
 
@@ -674,7 +678,7 @@ void LogStore::finishOutput(const QString& jobId, const QString& taskName)
         if (!partial.empty())
             d->appendOutputLine(s, us, ts, s->middleTrial, partial.data(), partial.size(), stream == 1, deliver);
         partial.clear();
-        s->inTraceback[stream] = false;
+        s->traceback[stream] = 0;
     }
     d->markDirty(s);
 }
@@ -835,13 +839,13 @@ QByteArray LogStore::toJsonLine(const LogEntry& entry)
     return QByteArray(b.data(), qsizetype(b.size()));
 }
 
-LogStore::Classified LogStore::classifyLine(const QByteArray& line, bool isStderr, bool* inTraceback)
+LogStore::Classified LogStore::classifyLine(const QByteArray& line, bool isStderr, int* traceback)
 {
     size_t prefix = 0;
-    bool state = inTraceback && *inTraceback;
+    int state = traceback ? *traceback : 0;
     const Sev sev = classify(line.constData(), size_t(line.size()), isStderr, &state, &prefix);
-    if (inTraceback)
-        *inTraceback = state;
+    if (traceback)
+        *traceback = state;
     return { sevString(sev), int(prefix) };
 }
 

@@ -56,12 +56,13 @@ public:
     /// a level word); on stderr, a Python traceback ("Traceback (most recent call last):", its indented
     /// lines and the exception line after them) and "prog: error: …" lines (argparse) are ERROR; every
     /// other line is INFO, stdout or stderr. The service logs all of stderr as ERROR, which buries the real
-    /// errors under progress bars and INFO logs. `inTraceback` carries a traceback across lines of one stream.
+    /// errors under progress bars and INFO logs. `traceback` carries where a stream is in a traceback from
+    /// line to line (0 to start with; chained tracebacks and the lines between them stay ERROR).
     struct Classified {
         QString severity;
         int prefixLength = 0;
     };
-    static Classified classifyLine(const QByteArray& line, bool isStderr, bool* inTraceback);
+    static Classified classifyLine(const QByteArray& line, bool isStderr, int* traceback);
     /// Flushes any partial line kept for this replica (call when its process exits).
     void finishOutput(const QString& jobId, const QString& taskName);
     /// Writes all buffered entries of all jobs to disk now.

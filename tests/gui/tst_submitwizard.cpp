@@ -208,7 +208,32 @@ private Q_SLOTS:
         QVERIFY(draft);
         QCOMPARE(draft->jobId, QStringLiteral("draft_job"));
         QCOMPARE(draft->trainingInput.packageUris, QStringList { QStringLiteral(TRAINYARD_SAMPLE_TRAINER) });
-        SubmitWizard::removeDraft();
+        QVERIFY(w.draftKept());
+
+        // Another wizard that is not the draft: discarding it leaves the draft alone.
+        {
+            SubmitWizard other(nullptr);
+            other.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&other));
+            QTest::keyClicks(other.jobPage()->jobIdEdit(), QStringLiteral("other_job"));
+            answered = false;
+            answerMessageBox(QStringLiteral("Discard"), &answered);
+            QTest::keyClick(&other, Qt::Key_Escape);
+            QVERIFY(answered);
+            QVERIFY(QFileInfo::exists(SubmitWizard::draftPath()));
+        }
+        // The draft reopened: closing it unchanged still asks (so it can be discarded), and Discard removes it.
+        SubmitWizard again(nullptr);
+        QVERIFY(again.restoreDraft());
+        again.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&again));
+        QCOMPARE(again.jobPage()->jobIdEdit()->text(), QStringLiteral("draft_job"));
+        answered = false;
+        answerMessageBox(QStringLiteral("Discard"), &answered);
+        QTest::keyClick(&again, Qt::Key_Escape);
+        QVERIFY(answered);
+        QTRY_VERIFY(!again.isVisible());
+        QVERIFY(!QFileInfo::exists(SubmitWizard::draftPath()));
     }
 
     void returnInAPopupStaysOnThePage()

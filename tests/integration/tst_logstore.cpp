@@ -114,7 +114,8 @@ private Q_SLOTS:
 
     void traceback()
     {
-        // A whole traceback is ERROR, up to and with its exception line; what follows is not.
+        // A whole traceback is ERROR, up to and with its exception line, and so are a chained one and the
+        // lines between them; what follows is not.
         LogStore store(m_dir.path());
         const QString job = nextJob();
         const QByteArray stderrText = "INFO:root:epoch 1\n"
@@ -122,6 +123,12 @@ private Q_SLOTS:
                                       "  File \"/x/task.py\", line 3, in <module>\n"
                                       "    main()\n"
                                       "ValueError: bad shape\n"
+                                      "\n"
+                                      "During handling of the above exception, another exception occurred:\n"
+                                      "\n"
+                                      "Traceback (most recent call last):\n"
+                                      "  File \"/x/task.py\", line 9, in <module>\n"
+                                      "RuntimeError: giving up\n"
                                       "INFO:root:cleaning up\n";
         store.appendOutput(job, QStringLiteral("master-replica-0"), QString(), stderrText, true);
         store.appendOutput(job, QStringLiteral("master-replica-0"), QString(), "stdout line\n", false);
@@ -130,8 +137,10 @@ private Q_SLOTS:
             severities << e.severity + QLatin1Char(' ') + e.stream;
         QCOMPARE(severities,
             (QStringList { QStringLiteral("INFO stderr"), QStringLiteral("ERROR stderr"), QStringLiteral("ERROR stderr"),
-                QStringLiteral("ERROR stderr"), QStringLiteral("ERROR stderr"), QStringLiteral("INFO stderr"),
-                QStringLiteral("INFO stdout") }));
+                QStringLiteral("ERROR stderr"), QStringLiteral("ERROR stderr"), // the first traceback
+                QStringLiteral("ERROR stderr"), QStringLiteral("ERROR stderr"), QStringLiteral("ERROR stderr"), // chain
+                QStringLiteral("ERROR stderr"), QStringLiteral("ERROR stderr"), QStringLiteral("ERROR stderr"), // second
+                QStringLiteral("INFO stderr"), QStringLiteral("INFO stdout") }));
         // The executor's own lines carry no stream.
         LogEntry service;
         service.taskName = QStringLiteral("service");
