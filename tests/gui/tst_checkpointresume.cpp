@@ -200,7 +200,8 @@ private Q_SLOTS:
         panel = window.jobView()->checkpointsPanel();
         QTRY_COMPARE_WITH_TIMEOUT(panel->checkpointModel()->rowCount(), 2, 15000);
         QVERIFY(panel->selectCheckpoint(QStringLiteral("checkpoints/ckpt-epoch-3.pt")));
-        QTest::qWait(1100); // the new ID has a seconds stamp: do not collide with the job above
+        // The new ID has a seconds stamp: wait until the clock shows another second than the first job's ID.
+        QTRY_VERIFY(!newId.endsWith(QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd_HHmmss"))));
         QSignalSpy requested2(window.jobView(), &JobView::submitFromCheckpointRequested);
         QVERIFY(panel->submitFromCheckpoint(QStringLiteral("checkpoints/ckpt-epoch-3.pt")));
         QVERIFY(panel->isCopying());
