@@ -275,6 +275,11 @@ void JobView::showTab(Tab tab)
     m_tabs->setCurrentIndex(int(tab));
 }
 
+int JobView::tabCount() const
+{
+    return m_tabs->count();
+}
+
 JobView::Tab JobView::currentTab() const
 {
     return Tab(m_tabs->currentIndex());

@@ -47,6 +47,8 @@ public:
     const Job& job() const { return m_job; }
     void showTab(Tab tab);
     Tab currentTab() const;
+    /// How many tabs the view has (Metrics is absent in a build without Qt Charts).
+    int tabCount() const;
 
     ReplicaModel* replicaModel() const { return m_replicas; }
     TopologyView* topologyView() const { return m_topology; }

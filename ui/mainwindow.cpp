@@ -28,7 +28,6 @@
 #include <QScreen>
 #include <QSettings>
 #include <QStandardPaths>
-#include <QTabWidget>
 #include <QTextBrowser>
 #include <QWhatsThis>
 #include <QDateTime>
@@ -298,10 +297,8 @@ void MainWindow::buildActions()
     auto stepTab = [this](int step) {
         if (!m_jobView)
             return;
-        auto* tabs = m_jobView->findChild<QTabWidget*>();
-        if (!tabs || tabs->count() == 0)
-            return;
-        const int tab = (tabs->currentIndex() + step + tabs->count()) % tabs->count();
+        const int count = m_jobView->tabCount();
+        const int tab = (int(m_jobView->currentTab()) + step + count) % count;
         m_jobView->showTab(JobView::Tab(tab));
         m_lastTab = tab;
     };

@@ -172,7 +172,7 @@ WizardJobPage::WizardJobPage(SubmitWizard* wizard)
     connect(&m_debounce, &QTimer::timeout, this, &WizardJobPage::checkUniqueness);
     connect(m_jobId, &QLineEdit::textChanged, this, &WizardJobPage::onIdChanged);
     connect(m_jobId, &QLineEdit::textEdited, this, [this] {
-        markEdited();
+        m_idEdited = true;
         onIdChanged();
     });
     connect(m_suggest, &QPushButton::clicked, this, [this] {
@@ -297,11 +297,6 @@ void WizardJobPage::onIdChanged()
         m_jobIdStatus->clear();
     }
     emit completeChanged();
-}
-
-void WizardJobPage::markEdited()
-{
-    m_idEdited = true;
 }
 
 void WizardJobPage::checkUniqueness()
@@ -1571,13 +1566,14 @@ void WizardOutputPage::onChanged()
     } else {
         // Which job wrote them, when this executor knows (the newest job with this job dir).
         QString writer;
+        QString writerCreated; // RFC 3339: sorts as text
         const QString clean = QDir::cleanPath(QDir::fromNativeSeparators(dir));
         for (const Job& job : m_wizard->knownJobs()) {
             if (!job.trainingInput.jobDir.isEmpty()
                 && QDir::cleanPath(QDir::fromNativeSeparators(job.trainingInput.jobDir)) == clean
-                && (writer.isEmpty() || job.createTime > m_writerCreated)) {
+                && (writer.isEmpty() || job.createTime > writerCreated)) {
                 writer = tr("job %1 (%2)").arg(job.jobId, job.state);
-                m_writerCreated = job.createTime;
+                writerCreated = job.createTime;
             }
         }
         // No %n: the console has no English catalog to resolve "file(s)".

@@ -77,7 +77,6 @@ public:
 
 private:
     void onIdChanged();
-    void markEdited();
     void checkUniqueness();
     void validateLabels();
     void addLabelRow(const QString& key, const QString& value);
@@ -98,7 +97,7 @@ private:
     int m_checkSerial = 0;
     QString m_serverIdError;
     QString m_loadedId;
-    bool m_idEdited = false; ///< the user typed in the ID field (or tried Next): "required" may show
+    bool m_idEdited = false; ///< the user typed in the ID field: "required" may show
     QMap<QString, QString> m_loadedLabels;
 };
 
@@ -274,7 +273,6 @@ private:
     QLabel* m_warning;
     QPushButton* m_fresh;
     bool m_proposed = false; ///< the job dir is our proposal, renamed with the job ID
-    mutable QString m_writerCreated; ///< createTime of the job named in the warning (RFC 3339 sorts as text)
     QString m_loadedDir;
     QString m_serverError;
 };
