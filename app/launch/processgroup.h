@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #pragma once
 
+#include <QList>
 #include <QProcessEnvironment>
 #include <QString>
 
@@ -24,9 +25,15 @@ inline QString jobMarkerVariable()
     return QStringLiteral("TRAINYARD_JOB_FOLDER");
 }
 
-/// SIGKILLs every process of this user whose environment carries TRAINYARD_JOB_FOLDER=`jobFolder`
-/// (scanning /proc): what a replica left behind after its group was killed (a child that called
-/// setsid), or what survived an executor crash. Returns how many were killed.
+/// The pids of this user's live processes (zombies excluded: they are dead, only not yet reaped) whose
+/// environment carries TRAINYARD_JOB_FOLDER=`jobFolder`, found by scanning /proc. Another user's
+/// processes are not readable and never listed.
+QList<qint64> jobProcesses(const QString& jobFolder);
+
+/// SIGKILLs every process jobProcesses(`jobFolder`) lists: what a replica left behind after its group
+/// was killed (a child that called setsid), or what survived an executor crash. Returns how many were
+/// signalled. A SIGKILLed process may take a moment to die (a large address space is freed first):
+/// callers that must know it is gone poll jobProcesses() until it is empty.
 int killJobLeftovers(const QString& jobFolder);
 
 } // namespace Trainyard

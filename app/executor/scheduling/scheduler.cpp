@@ -2,7 +2,7 @@
 #include "scheduler.h"
 
 #include "machinecatalog.h"
-#include "childprocess.h"
+#include "processgroup.h"
 #include "jobstore.h"
 #include "logstore.h"
 #include "outputpipe.h"

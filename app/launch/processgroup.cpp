@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-#include "childprocess.h"
-#include "runtimelogging.h"
+#include "processgroup.h"
 
 #include <QDir>
+#include <QLoggingCategory>
 #include <QFile>
 #include <QProcess>
 
@@ -12,6 +12,11 @@
 #include <unistd.h>
 
 namespace Trainyard {
+
+namespace {
+// Same category as the executor's runtime: its log lines read as one subsystem.
+Q_LOGGING_CATEGORY(lcLaunch, "trainyard.executor")
+} // namespace
 
 void makeOwnProcessGroup(QProcess* process, int stdoutFd, int stderrFd)
 {
@@ -37,11 +42,11 @@ bool signalGroup(qint64 pgid, int signal)
     return ::kill(-pid_t(pgid), signal) == 0 || errno == EPERM;
 }
 
-int killJobLeftovers(const QString& jobFolder)
+QList<qint64> jobProcesses(const QString& jobFolder)
 {
     const QByteArray marker = (jobMarkerVariable() + QLatin1Char('=') + jobFolder).toLocal8Bit();
     const pid_t self = getpid();
-    int killed = 0;
+    QList<qint64> pids;
     const QStringList entries = QDir(QStringLiteral("/proc")).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
     for (const QString& name : entries) {
         bool ok = false;
@@ -53,16 +58,10 @@ int killJobLeftovers(const QString& jobFolder)
             continue; // another user's process (not readable), or gone
         const QByteArray env = environ.readAll();
         // Exact variable match: each entry is NUL-terminated.
-        bool found = false;
-        for (const QByteArray& var : env.split('\0')) {
-            if (var == marker) {
-                found = true;
-                break;
-            }
-        }
-        if (!found)
+        const QList<QByteArray> vars = env.split('\0');
+        if (!vars.contains(marker))
             continue;
-        // A zombie (already dead, not yet reaped by its new parent) needs no signal.
+        // A zombie (already dead, not yet reaped by its new parent) is not running.
         QFile stat(QStringLiteral("/proc/") + name + QStringLiteral("/stat"));
         if (stat.open(QIODevice::ReadOnly)) {
             const QByteArray text = stat.readAll();
@@ -70,9 +69,18 @@ int killJobLeftovers(const QString& jobFolder)
             if (close >= 0 && text.mid(close + 2, 1) == "Z")
                 continue;
         }
-        if (::kill(pid, SIGKILL) == 0) {
+        pids << pid;
+    }
+    return pids;
+}
+
+int killJobLeftovers(const QString& jobFolder)
+{
+    int killed = 0;
+    for (const qint64 pid : jobProcesses(jobFolder)) {
+        if (::kill(pid_t(pid), SIGKILL) == 0) {
             ++killed;
-            qCInfo(lcRuntime, "killed leftover process %d of %s", int(pid), qPrintable(jobFolder));
+            qCInfo(lcLaunch, "killed leftover process %d of %s", int(pid), qPrintable(jobFolder));
         }
     }
     return killed;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "staging.h"
-#include "childprocess.h"
+#include "processgroup.h"
 #include "runtimelogging.h"
 
 #include <QDir>
