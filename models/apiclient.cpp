@@ -192,6 +192,52 @@ ReplicaInfo ReplicaInfo::fromJson(const QJsonObject& o)
     return r;
 }
 
+QString replicaStateName(ReplicaState state)
+{
+    switch (state) {
+    case ReplicaState::Pending:
+        return QStringLiteral("PENDING");
+    case ReplicaState::Starting:
+        return QStringLiteral("STARTING");
+    case ReplicaState::Running:
+        return QStringLiteral("RUNNING");
+    case ReplicaState::Restarting:
+        return QStringLiteral("RESTARTING");
+    case ReplicaState::Succeeded:
+        return QStringLiteral("SUCCEEDED");
+    case ReplicaState::Failed:
+        return QStringLiteral("FAILED");
+    case ReplicaState::Stopped:
+        return QStringLiteral("STOPPED");
+    }
+    return QString();
+}
+
+QJsonObject ReplicaInfo::toJson() const
+{
+    QJsonArray gpuArray;
+    for (int g : gpus)
+        gpuArray.append(g);
+    QJsonObject o {
+        { QStringLiteral("taskName"), taskName },
+        { QStringLiteral("role"), role },
+        { QStringLiteral("index"), index },
+        { QStringLiteral("state"), state },
+        { QStringLiteral("address"), address },
+        { QStringLiteral("gpus"), gpuArray },
+        { QStringLiteral("restarts"), restarts },
+        { QStringLiteral("machineType"), machineType },
+        { QStringLiteral("trialId"), trialId },
+    };
+    if (pid > 0)
+        o.insert(QStringLiteral("pid"), QString::number(pid));
+    if (exitCode)
+        o.insert(QStringLiteral("exitCode"), *exitCode);
+    if (exitSignal)
+        o.insert(QStringLiteral("exitSignal"), *exitSignal);
+    return o;
+}
+
 LogLine LogLine::fromJson(const QJsonObject& o)
 {
     LogLine l;
@@ -211,11 +257,37 @@ HostStatus HostStatus::fromJson(const QJsonObject& o)
     h.memoryBytes = int64Field(o.value(QLatin1String("memoryBytes")));
     h.gpus = gpuList(o.value(QLatin1String("gpus")));
     h.vcpusInUse = static_cast<int>(int64Field(o.value(QLatin1String("vcpusInUse"))));
-    h.memoryGbInUse = o.value(QLatin1String("memoryGbInUse")).toDouble();
+    h.memoryInUse = Bytes::fromGb(o.value(QLatin1String("memoryGbInUse")).toDouble());
     h.gpusInUse = intList(o.value(QLatin1String("gpusInUse")));
     h.runningJobs = static_cast<int>(int64Field(o.value(QLatin1String("runningJobs"))));
     h.queuedJobs = static_cast<int>(int64Field(o.value(QLatin1String("queuedJobs"))));
     return h;
+}
+
+QJsonObject HostStatus::toJson() const
+{
+    QJsonArray gpuArray;
+    for (const GpuInfo& g : gpus)
+        gpuArray.append(QJsonObject {
+            { QStringLiteral("index"), g.index },
+            { QStringLiteral("uuid"), g.uuid },
+            { QStringLiteral("name"), g.name },
+            { QStringLiteral("acceleratorType"), g.acceleratorType },
+            { QStringLiteral("memoryBytes"), QString::number(g.memoryBytes) },
+        });
+    QJsonArray inUse;
+    for (int g : gpusInUse)
+        inUse.append(g);
+    return QJsonObject {
+        { QStringLiteral("cpus"), cpus },
+        { QStringLiteral("memoryBytes"), QString::number(memoryBytes) },
+        { QStringLiteral("gpus"), gpuArray },
+        { QStringLiteral("vcpusInUse"), vcpusInUse },
+        { QStringLiteral("memoryGbInUse"), memoryInUse.gb() },
+        { QStringLiteral("gpusInUse"), inUse },
+        { QStringLiteral("runningJobs"), runningJobs },
+        { QStringLiteral("queuedJobs"), queuedJobs },
+    };
 }
 
 namespace {
@@ -530,7 +602,7 @@ void ApiClient::machineTypes(QObject* context, Callback<QList<MachineType>> done
                 t.name = m.value(QLatin1String("name")).toString();
                 t.family = m.value(QLatin1String("family")).toString();
                 t.vcpus = static_cast<int>(int64Field(m.value(QLatin1String("vcpus"))));
-                t.memoryGb = m.value(QLatin1String("memoryGb")).toDouble();
+                t.memory = Bytes::fromGb(m.value(QLatin1String("memoryGb")).toDouble());
                 const QJsonObject counts = m.value(QLatin1String("acceleratorCounts")).toObject();
                 for (auto it = counts.begin(); it != counts.end(); ++it)
                     t.acceleratorCounts.insert(it.key(), intList(it.value()));

@@ -45,8 +45,15 @@ struct ApiError {
     bool operator==(const ApiError&) const = default;
 };
 
-/// One replica as `…/jobs/{id}/replicas` reports it (the executor's ReplicaStatus JSON, see
-/// app/executor/scheduler.h): models must not depend on app/executor, so this is the client's copy.
+/// A replica's state in Trainyard's `…/replicas` extension. Strings only at the wire (replicaStateName).
+enum class ReplicaState { Pending, Starting, Running, Restarting, Succeeded, Failed, Stopped };
+/// "PENDING", "STARTING", "RUNNING", "RESTARTING", "SUCCEEDED", "FAILED", "STOPPED".
+QString replicaStateName(ReplicaState state);
+
+/// One replica as `…/jobs/{id}/replicas` reports it: the executor builds it, the client reads it, with
+/// this one codec. JSON: {"taskName","role","index","state","pid": "123" (int64 as a string, absent when
+/// none),"address":"host:port","gpus":[0,1],"restarts":N,"exitCode":N (absent while running),
+/// "exitSignal":N (absent unless killed),"machineType","trialId"}.
 struct ReplicaInfo {
     QString taskName; ///< "master-replica-0", "worker-replica-1", …
     QString role; ///< "master" | "worker" | "ps" | "evaluator"
@@ -62,6 +69,7 @@ struct ReplicaInfo {
     QString trialId;
 
     static ReplicaInfo fromJson(const QJsonObject& json);
+    QJsonObject toJson() const;
     bool operator==(const ReplicaInfo&) const = default;
 };
 
@@ -150,12 +158,14 @@ struct HostStatus {
     qint64 memoryBytes = 0;
     QList<GpuInfo> gpus;
     int vcpusInUse = 0;
-    double memoryGbInUse = 0;
+    Bytes memoryInUse; ///< wire: "memoryGbInUse", GB
     QList<int> gpusInUse;
     int runningJobs = 0;
     int queuedJobs = 0;
 
     static HostStatus fromJson(const QJsonObject& json);
+    /// The executor's `…/host` answer (memory in use on the wire as "memoryGbInUse", GB).
+    QJsonObject toJson() const;
 };
 
 /// One checkpoint of `…/jobs/{id}/checkpoints` (app/executor/API.md "Checkpoints").

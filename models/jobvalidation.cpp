@@ -436,10 +436,10 @@ private:
             //: A part of "This host can never hold the cluster: it asks for %1; …". %2 is this host's limit.
             over.append(QCoreApplication::translate("Trainyard::JobValidation", "%1 vCPUs (at most %2 here)")
                             .arg(QString::number(plan.totalVcpus()), number(std::floor(cap.vcpus))));
-        if (plan.totalMemoryGb() > cap.memoryGb)
+        if (plan.totalMemory() > cap.memory)
             //: A part of "This host can never hold the cluster: it asks for %1; …". %2 is this host's limit.
             over.append(QCoreApplication::translate("Trainyard::JobValidation", "%1 GB of memory (at most %2 GB here)")
-                            .arg(number(plan.totalMemoryGb()), number(std::floor(cap.memoryGb))));
+                            .arg(number(plan.totalMemory().gb()), number(std::floor(cap.memory.gb()))));
         if (!over.isEmpty()) {
             const HostPolicy& policy = m_catalog.hostPolicy();
             //: %1 is a list of what the cluster asks for ("61 replicas (at most 32 here), 244 vCPUs (at most 64
@@ -447,11 +447,11 @@ private:
             add(QStringLiteral("trainingInput"),
                 translateN(QT_TRANSLATE_N_NOOP("Trainyard::JobValidation",
                                "This host can never hold the cluster: it asks for %1; this host has %n CPU(s) and %2 "
-                               "GiB of memory, and a job may use %3 vCPUs per CPU, %4 GB per GB of memory and %5 "
+                               "GB of memory, and a job may use %3 vCPUs per CPU, %4 GB per GB of memory and %5 "
                                "replicas per CPU (at least %6). Use fewer or smaller replicas."),
                     m_host.cpus)
                     .arg(over.join(QStringLiteral(", ")),
-                        number(std::round(double(m_host.memoryBytes) / (1024.0 * 1024 * 1024) * 10) / 10),
+                        number(std::round(Bytes::fromBytes(m_host.memoryBytes).gb() * 10) / 10),
                         number(policy.cpuOvercommit), number(policy.memoryOvercommit),
                         QString::number(policy.replicasPerCpu), QString::number(policy.minReplicaLimit)));
         }

@@ -198,7 +198,7 @@ MachineCatalog MachineCatalog::fromJson(const QJsonObject& json, QString* error)
         m.name = r.string(o, path, "name", true);
         m.family = r.string(o, path, "family", true);
         m.vcpus = r.integer(o, path, "vcpus", 0);
-        m.memoryGb = r.number(o, path, "memoryGb", 0);
+        m.memory = Bytes::fromGb(r.number(o, path, "memoryGb", 0));
         const QJsonObject counts = o.value(QLatin1String("acceleratorCounts")).toObject();
         for (auto it = counts.constBegin(); it != counts.constEnd(); ++it) {
             if (!c.acceleratorType(it.key()))
@@ -313,7 +313,7 @@ HostCapacity MachineCatalog::capacity(const HostInventory& host) const
 {
     HostCapacity c;
     c.vcpus = host.cpus * m_hostPolicy.cpuOvercommit;
-    c.memoryGb = double(host.memoryBytes) / 1e9 * m_hostPolicy.memoryOvercommit;
+    c.memory = Bytes::fromGb(Bytes::fromBytes(host.memoryBytes).gb() * m_hostPolicy.memoryOvercommit);
     c.replicas = std::max(m_hostPolicy.minReplicaLimit, host.cpus * m_hostPolicy.replicasPerCpu);
     c.gpus = int(host.gpus.size());
     return c;
@@ -335,11 +335,11 @@ int ClusterPlan::totalVcpus() const
     return n;
 }
 
-double ClusterPlan::totalMemoryGb() const
+Bytes ClusterPlan::totalMemory() const
 {
-    double n = 0;
+    Bytes n;
     for (const RolePlan& r : roles)
-        n += r.count * r.memoryGb;
+        n += r.memory * r.count;
     return n;
 }
 
@@ -363,7 +363,7 @@ RolePlan makeRole(const QString& role, const QString& prefix, qint64 count, cons
     r.machineType = machineType;
     if (const MachineType* m = catalog.machineType(machineType)) {
         r.vcpus = m->vcpus;
-        r.memoryGb = m->memoryGb;
+        r.memory = m->memory;
         if (m->impliedAccelerator.count.value_or(0) > 0) {
             r.acceleratorType = m->impliedAccelerator.type;
             r.acceleratorCount = int(*m->impliedAccelerator.count);

@@ -7,6 +7,7 @@
 // that file's "sources" block and in resources/catalog/README.md.
 
 #include "job.h"
+#include "units.h"
 
 #include <QJsonObject>
 #include <QList>
@@ -22,7 +23,7 @@ struct MachineType {
     /// Compute Engine families mix with each other; legacy ones mix only with legacy ones.
     QString family;
     int vcpus = 0;
-    double memoryGb = 0; ///< GB, as Compute Engine documents it (n1-standard-4: 15)
+    Bytes memory; ///< read from the catalog in GB, as Compute Engine documents it (n1-standard-4: 15 GB)
     /// Accelerator type (AcceleratorType enum name) -> allowed counts for this machine type.
     /// Empty for legacy types: the service rejects acceleratorConfig with them.
     QMap<QString, QList<int>> acceleratorCounts;
@@ -91,7 +92,7 @@ struct HostPolicy {
 /// The most one job may reserve on a host under the HostPolicy.
 struct HostCapacity {
     double vcpus = 0;
-    double memoryGb = 0;
+    Bytes memory;
     int replicas = 0;
     int gpus = 0;
     bool operator==(const HostCapacity&) const = default;
@@ -146,7 +147,7 @@ struct RolePlan {
     int count = 0;
     QString machineType;
     int vcpus = 0;
-    double memoryGb = 0;
+    Bytes memory; ///< per replica
     QString acceleratorType; ///< empty when none
     int acceleratorCount = 0; ///< per replica
     bool operator==(const RolePlan&) const = default;
@@ -158,7 +159,7 @@ struct ClusterPlan {
     QList<RolePlan> roles;
     int totalReplicas() const;
     int totalVcpus() const;
-    double totalMemoryGb() const;
+    Bytes totalMemory() const;
     int totalGpus() const;
     bool operator==(const ClusterPlan&) const = default;
 };

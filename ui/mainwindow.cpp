@@ -782,7 +782,7 @@ void MainWindow::fetchPage(const QString& pageToken, QList<Job> accumulated, int
 void MainWindow::showHost(const HostStatus& host)
 {
     const QLocale locale;
-    const double memoryGb = double(host.memoryBytes) / 1e9;
+    const Bytes memory = Bytes::fromBytes(host.memoryBytes);
     // A part in use beyond what the host has is coloured, and the tooltip says what that means: the executor
     // starts a job alone on the host whatever it asks for, so "12 / 2 vCPUs" is possible and worth a warning.
     auto part = [](const QString& text, bool over) {
@@ -790,12 +790,12 @@ void MainWindow::showHost(const HostStatus& host)
                     : text.toHtmlEscaped();
     };
     const bool cpuOver = host.vcpusInUse > host.cpus;
-    const bool memoryOver = host.memoryGbInUse > memoryGb;
+    const bool memoryOver = host.memoryInUse > memory;
     m_hostLabel->setText(tr("Host: %1, %2, %3 · %4 running, %5 queued")
                              .arg(part(tr("%1 / %2 vCPUs").arg(host.vcpusInUse).arg(host.cpus), cpuOver),
                                  part(tr("%1 / %2 GB")
-                                          .arg(locale.toString(host.memoryGbInUse, 'f', 1),
-                                              locale.toString(memoryGb, 'f', 1)),
+                                          .arg(locale.toString(host.memoryInUse.gb(), 'f', 1),
+                                              locale.toString(memory.gb(), 'f', 1)),
                                      memoryOver),
                                  part(tr("%1 / %2 GPUs").arg(host.gpusInUse.size()).arg(host.gpus.size()), false))
                              .arg(host.runningJobs)

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "wizardpages.h"
 
+#include "admission.h"
+
 #include "configloader.h"
 #include "machinecatalog.h"
 #include "submitwizard.h"
@@ -841,7 +843,7 @@ std::optional<qint64>* countField(TrainingInput& in, int role)
 
 QString describeMachine(const MachineType& m)
 {
-    return WizardComputePage::tr("%1 — %2 vCPUs, %3 GB").arg(m.name).arg(m.vcpus).arg(m.memoryGb);
+    return WizardComputePage::tr("%1 — %2 vCPUs, %3 GB").arg(m.name).arg(m.vcpus).arg(m.memory.gb());
 }
 
 /// `text` with each line longer than `maxChars` broken at blanks (a word longer than that stays whole).
@@ -904,7 +906,7 @@ QString describePlan(const ClusterPlan& plan)
                            .arg(r.count)
                            .arg(r.role, r.machineType)
                            .arg(r.vcpus)
-                           .arg(r.memoryGb);
+                           .arg(r.memory.gb());
         if (r.acceleratorCount > 0)
             text += WizardComputePage::tr(" + %1 × %2").arg(r.acceleratorCount).arg(r.acceleratorType);
         parts << text;
@@ -1316,24 +1318,27 @@ void WizardComputePage::updateSummary()
             const ClusterPlan plan = planCluster(job.trainingInput, m_wizard->catalog());
             const HostStatus& h = *info.host;
             const double freeVcpus = h.cpus - h.vcpusInUse;
-            const double freeMem = double(h.memoryBytes) / 1e9 - h.memoryGbInUse;
+            const Bytes freeMem = Bytes::fromBytes(h.memoryBytes) - h.memoryInUse;
             const int freeGpus = int(h.gpus.size() - h.gpusInUse.size());
             QString needs = tr("Needs %n replica(s)", nullptr, plan.totalReplicas())
-                + tr(", %1 vCPUs, %2 GB").arg(plan.totalVcpus()).arg(plan.totalMemoryGb(), 0, 'f', 1);
+                + tr(", %1 vCPUs, %2 GB").arg(plan.totalVcpus()).arg(plan.totalMemory().gb(), 0, 'f', 1);
             if (plan.totalGpus() > 0)
                 needs += tr(", %n GPU(s)", nullptr, plan.totalGpus());
             needs += QLatin1Char('.');
             // More than the whole host (not just more than is free now): the job starts when it is alone, as
             // the executor admits it, but its replicas then share fewer CPUs and less memory than their machine
             // types promise. Said plainly instead of a green "fits".
-            const double hostMemGb = double(h.memoryBytes) / 1e9;
+            const Bytes hostMem = Bytes::fromBytes(h.memoryBytes);
             QStringList over;
             if (plan.totalVcpus() > h.cpus)
                 over << tr("%1 vCPUs on this host's %2").arg(plan.totalVcpus()).arg(h.cpus);
-            if (plan.totalMemoryGb() > hostMemGb)
+            if (plan.totalMemory() > hostMem)
                 over << tr("%1 GB of memory on this host's %2 GB")
-                            .arg(plan.totalMemoryGb(), 0, 'f', 1)
-                            .arg(hostMemGb, 0, 'f', 1);
+                            .arg(plan.totalMemory().gb(), 0, 'f', 1)
+                            .arg(hostMem.gb(), 0, 'f', 1);
+            // The executor's own admission rule (models/admission.h), so "fits" here means it starts there.
+            const HostLoad load { h.vcpusInUse, h.memoryInUse, h.gpusInUse, h.runningJobs };
+            const Admission admission = admit(plan, inventory, load, m_wizard->catalog());
             QString why;
             if (h.queuedJobs > 0) {
                 m_verdict = QStringLiteral("queue");
@@ -1341,19 +1346,19 @@ void WizardComputePage::updateSummary()
             } else if (h.runningJobs == 0) {
                 m_verdict = QStringLiteral("fits");
                 why = tr("The host is idle; a job alone on the host always starts.");
-            } else if (plan.totalVcpus() > freeVcpus || plan.totalMemoryGb() > freeMem || plan.totalGpus() > freeGpus) {
+            } else if (!admission.fits()) {
                 m_verdict = QStringLiteral("queue");
                 why = tr("%1 running job(s) hold %2 of %3 vCPUs, %4 of %5 GB and %6 of %7 GPUs.")
                           .arg(h.runningJobs)
                           .arg(h.vcpusInUse)
                           .arg(h.cpus)
-                          .arg(h.memoryGbInUse, 0, 'f', 1)
+                          .arg(h.memoryInUse.gb(), 0, 'f', 1)
                           .arg(double(h.memoryBytes) / 1e9, 0, 'f', 1)
                           .arg(h.gpusInUse.size())
                           .arg(h.gpus.size());
             } else {
                 m_verdict = QStringLiteral("fits");
-                why = tr("Free now: %1 vCPUs, %2 GB, %3 GPUs.").arg(freeVcpus).arg(freeMem, 0, 'f', 1).arg(freeGpus);
+                why = tr("Free now: %1 vCPUs, %2 GB, %3 GPUs.").arg(freeVcpus).arg(freeMem.gb(), 0, 'f', 1).arg(freeGpus);
             }
             if (!over.isEmpty() && m_verdict == QLatin1String("fits")) {
                 m_verdict = QStringLiteral("oversubscribed");

@@ -3,6 +3,8 @@
 
 #include "argparser.h"
 #include "ctlsession.h"
+#include "launchspec.h"
+#include "processgroup.h"
 
 #include <QDir>
 #include <QEventLoop>
@@ -13,6 +15,8 @@
 #include <QProcess>
 #include <QSocketNotifier>
 #include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QThread>
 #include <QTimer>
 
 #include <csignal>
@@ -40,6 +44,7 @@ struct Replica {
     QString type; ///< TF_CONFIG task type
     int index = 0;
     std::unique_ptr<QProcess> process;
+    qint64 pid = 0; ///< its process group, kept after exit to kill stragglers
     QByteArray stdoutTail;
     QByteArray stderrTail;
     bool finished = false;
@@ -164,40 +169,66 @@ int LocalTrain::run(CtlSession& s, const QStringList& args)
         return ExitCode::Error;
     }
     const QString module = p.value(QStringLiteral("module-name"));
-    QStringList userArgs = p.userArgs();
-    if (p.isSet(QStringLiteral("job-dir")))
-        userArgs << QStringLiteral("--job-dir") << QFileInfo(p.value(QStringLiteral("job-dir"))).absoluteFilePath();
 
-    std::vector<Replica> replicas;
-    QJsonObject cluster;
-    if (distributed) {
-        // local_train.py RunDistributed: master first, then ps, then workers, on contiguous ports.
-        int port = startPort;
-        const auto address = [](int port) { return QStringLiteral("localhost:%1").arg(port); };
-        cluster.insert(QStringLiteral("master"), QJsonArray { address(port++) });
-        QJsonArray psList;
-        for (int i = 0; i < ps; ++i)
-            psList.append(address(port++));
-        QJsonArray workerList;
-        for (int i = 0; i < workers; ++i)
-            workerList.append(address(port++));
-        cluster.insert(QStringLiteral("ps"), psList);
-        cluster.insert(QStringLiteral("worker"), workerList);
-        replicas.push_back(
-            Replica { QStringLiteral("master-replica-0"), QStringLiteral("master"), 0, {}, {}, {}, false, 0, false });
-        for (int i = 0; i < workers; ++i)
-            replicas.push_back(Replica {
-                QStringLiteral("worker-replica-%1").arg(i), QStringLiteral("worker"), i, {}, {}, {}, false, 0, false });
-        for (int i = 0; i < ps; ++i)
-            replicas.push_back(Replica {
-                QStringLiteral("ps-replica-%1").arg(i), QStringLiteral("ps"), i, {}, {}, {}, false, 0, false });
-        for (int i = 0; i < evaluators; ++i)
-            replicas.push_back(Replica { QStringLiteral("evaluator-replica-%1").arg(i), QStringLiteral("evaluator"), i,
-                {}, {}, {}, false, 0, false });
-    } else {
-        replicas.push_back(
-            Replica { QStringLiteral("master-replica-0"), QStringLiteral("master"), 0, {}, {}, {}, false, 0, false });
+    // The replicas and their contract come from app/launch, the code the executor runs them with; only
+    // the ports (gcloud's contiguous ones) and TF_CONFIG's empty task without --distributed are gcloud's.
+    QTemporaryDir scratch(QDir::tempPath() + QStringLiteral("/trainyard-local-train-XXXXXX"));
+    if (!scratch.isValid()) {
+        s.printError(kCommand, QStringLiteral("Cannot create a temporary folder: %1").arg(scratch.errorString()));
+        return ExitCode::Error;
     }
+    Launch::ReplicaSet set;
+    set.replicaRoot = scratch.path(); // each replica's hypertune file; the replicas run in the package root
+    const auto slot = [](const QString& role, const QString& prefix, int index) {
+        Launch::ReplicaSlot r;
+        r.role = role;
+        r.index = index;
+        r.taskName = prefix + QLatin1Char('-') + QString::number(index);
+        return r;
+    };
+    set.replicas << slot(QStringLiteral("master"), QStringLiteral("master-replica"), 0);
+    if (distributed) {
+        for (int i = 0; i < workers; ++i)
+            set.replicas << slot(QStringLiteral("worker"), QStringLiteral("worker-replica"), i);
+        for (int i = 0; i < ps; ++i)
+            set.replicas << slot(QStringLiteral("ps"), QStringLiteral("ps-replica"), i);
+        for (int i = 0; i < evaluators; ++i)
+            set.replicas << slot(QStringLiteral("evaluator"), QStringLiteral("evaluator-replica"), i);
+    }
+    // gcloud's local_train.py: master first, then parameter servers, then workers, on contiguous ports;
+    // evaluators are not in the cluster and get none.
+    Launch::Placement placement;
+    const int psBase = startPort + 1;
+    const int workerBase = psBase + ps;
+    for (const Launch::ReplicaSlot& r : std::as_const(set.replicas)) {
+        int port = 0;
+        if (r.role == QLatin1String("master"))
+            port = startPort;
+        else if (r.role == QLatin1String("ps"))
+            port = psBase + r.index;
+        else if (r.role == QLatin1String("worker"))
+            port = workerBase + r.index;
+        placement.addresses << Launch::Address { QStringLiteral("localhost"), port };
+    }
+    Launch::LaunchContext context;
+    context.input.pythonModule = module;
+    context.input.args = p.userArgs();
+    if (p.isSet(QStringLiteral("job-dir")))
+        context.input.jobDir = QFileInfo(p.value(QStringLiteral("job-dir"))).absoluteFilePath();
+    context.interpreter = python;
+    context.pythonPath = { packageRoot };
+    context.cloud = QStringLiteral("local");
+    context.jobMarker = scratch.path(); // unique to this run: what carries it dies with it
+    context.standalone = !distributed;
+    QString launchError;
+    const QList<Launch::ReplicaLaunch> launches = Launch::buildLaunch(context, set, placement, &launchError);
+    if (launches.isEmpty()) {
+        s.printError(kCommand, launchError);
+        return ExitCode::Error;
+    }
+    std::vector<Replica> replicas;
+    for (const Launch::ReplicaSlot& r : std::as_const(set.replicas))
+        replicas.push_back(Replica { r.taskName, r.role, r.index, {}, 0, {}, {}, false, 0, false });
 
     if (::socketpair(AF_UNIX, SOCK_STREAM, 0, g_signalPipe) != 0) {
         s.printError(kCommand, QStringLiteral("Cannot create the signal pipe."));
@@ -230,9 +261,13 @@ int LocalTrain::run(CtlSession& s, const QStringList& args)
         if (stopping)
             return;
         stopping = true;
+        // The whole process group of each replica: a trainer's own children (data loaders, a `sleep`)
+        // get the signal too.
         for (Replica& r : replicas) {
-            if (!r.finished && r.process->state() != QProcess::NotRunning)
-                r.process->terminate();
+            if (!r.finished && r.pid)
+                signalGroup(r.pid, SIGTERM);
+            else if (!r.finished && r.process->state() != QProcess::NotRunning)
+                r.process->kill();
         }
         killTimer.start();
         if (allFinished())
@@ -240,8 +275,8 @@ int LocalTrain::run(CtlSession& s, const QStringList& args)
     };
     QObject::connect(&killTimer, &QTimer::timeout, &loop, [&]() {
         for (Replica& r : replicas) {
-            if (!r.finished && r.process->state() != QProcess::NotRunning)
-                r.process->kill();
+            if (!r.finished && r.pid)
+                signalGroup(r.pid, SIGKILL);
         }
     });
     QSocketNotifier signalNotifier(g_signalPipe[0], QSocketNotifier::Read);
@@ -253,42 +288,20 @@ int LocalTrain::run(CtlSession& s, const QStringList& args)
         stopAll();
     });
 
-    const int worldSize = 1 + (distributed ? workers : 0);
-    QString masterPort = QString::number(startPort);
-    for (Replica& r : replicas) {
-        QJsonObject tfConfig;
-        tfConfig.insert(QStringLiteral("job"),
-            QJsonObject { { QStringLiteral("job_name"), module },
-                { QStringLiteral("args"), QJsonArray::fromStringList(userArgs) } });
-        tfConfig.insert(QStringLiteral("task"),
-            distributed ? QJsonObject { { QStringLiteral("type"), r.type }, { QStringLiteral("index"), r.index } }
-                        : QJsonObject());
-        tfConfig.insert(QStringLiteral("cluster"), cluster);
-        tfConfig.insert(QStringLiteral("environment"), QStringLiteral("cloud"));
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.insert(
-            QStringLiteral("TF_CONFIG"), QString::fromUtf8(QJsonDocument(tfConfig).toJson(QJsonDocument::Compact)));
-        env.insert(QStringLiteral("CLUSTER_SPEC"),
-            QString::fromUtf8(QJsonDocument(QJsonObject { { QStringLiteral("cluster"), cluster },
-                                                { QStringLiteral("task"), tfConfig.value(QStringLiteral("task")) } })
-                                  .toJson(QJsonDocument::Compact)));
-        env.insert(QStringLiteral("PYTHONUNBUFFERED"), QStringLiteral("1"));
-        const QString pythonPath = env.value(QStringLiteral("PYTHONPATH"));
-        env.insert(QStringLiteral("PYTHONPATH"),
-            pythonPath.isEmpty() ? packageRoot : packageRoot + QLatin1Char(':') + pythonPath);
-        if (r.type == QLatin1String("master") || r.type == QLatin1String("worker")) {
-            env.insert(QStringLiteral("MASTER_ADDR"), QStringLiteral("localhost"));
-            env.insert(QStringLiteral("MASTER_PORT"), masterPort);
-            env.insert(QStringLiteral("WORLD_SIZE"), QString::number(worldSize));
-            env.insert(QStringLiteral("RANK"), QString::number(r.type == QLatin1String("master") ? 0 : r.index + 1));
-        }
+    for (size_t i = 0; i < replicas.size(); ++i) {
+        Replica& r = replicas[i];
+        const Launch::ReplicaLaunch& l = launches.at(qsizetype(i));
+        QDir().mkpath(QFileInfo(l.hypertuneFile).absolutePath());
         r.process = std::make_unique<QProcess>();
         QProcess* proc = r.process.get();
-        proc->setProgram(python);
-        proc->setArguments(QStringList { QStringLiteral("-m"), module } + userArgs);
+        proc->setProgram(l.program);
+        proc->setArguments(l.arguments);
         proc->setWorkingDirectory(packageRoot);
-        proc->setProcessEnvironment(env);
+        proc->setProcessEnvironment(l.environment(QProcessEnvironment::systemEnvironment()));
+        // Its own process group, killed with this command (PR_SET_PDEATHSIG) even when it is SIGKILLed.
+        makeOwnProcessGroup(proc);
         Replica* replica = &r;
+        QObject::connect(proc, &QProcess::started, &loop, [replica, proc]() { replica->pid = proc->processId(); });
         QObject::connect(proc, &QProcess::readyReadStandardOutput, &loop, [&s, replica, proc]() {
             printLines(s.out(), replica->taskName, &replica->stdoutTail, proc->readAllStandardOutput(), false);
         });
@@ -332,6 +345,17 @@ int LocalTrain::run(CtlSession& s, const QStringList& args)
     if (!allFinished())
         loop.exec();
 
+    // What a replica started outside its group (setsid) dies too, and is gone before we return.
+    for (const Replica& r : replicas) {
+        if (r.pid)
+            signalGroup(r.pid, SIGKILL);
+    }
+    for (int attempt = 0; attempt < 500; ++attempt) {
+        killJobLeftovers(context.jobMarker);
+        if (jobProcesses(context.jobMarker).isEmpty())
+            break;
+        QThread::msleep(20);
+    }
     ::sigaction(SIGINT, &oldInt, nullptr);
     ::sigaction(SIGTERM, &oldTerm, nullptr);
     ::close(g_signalPipe[0]);

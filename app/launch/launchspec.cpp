@@ -143,7 +143,10 @@ QList<ReplicaLaunch> buildLaunch(
             l.set.insert(QStringLiteral("RANK"), QString::number(r.index + 1));
         else
             l.unset << QStringLiteral("RANK");
-        l.set.insert(QStringLiteral("CLOUD_ML_JOB_ID"), set.jobId);
+        if (set.jobId.isEmpty())
+            l.unset << QStringLiteral("CLOUD_ML_JOB_ID");
+        else
+            l.set.insert(QStringLiteral("CLOUD_ML_JOB_ID"), set.jobId);
         if (set.trialId.isEmpty())
             l.unset << QStringLiteral("CLOUD_ML_TRIAL_ID");
         else

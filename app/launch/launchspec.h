@@ -100,7 +100,7 @@ struct ReplicaLaunch {
 ///   when useChiefInTfConfig is set; evaluators are never in `cluster`. CLUSTER_SPEC = the same JSON.
 /// - PyTorch: MASTER_ADDR/MASTER_PORT (the master's address), WORLD_SIZE (master + workers) for every
 ///   replica; RANK 0 for the master, 1…N for workers, unset for parameter servers and evaluators.
-/// - CLOUD_ML_JOB_ID; CLOUD_ML_TRIAL_ID (unset outside a trial); CLOUD_ML_HP_METRIC_FILE;
+/// - CLOUD_ML_JOB_ID (unset when the set has no job ID: `local train`); CLOUD_ML_TRIAL_ID (unset outside a trial); CLOUD_ML_HP_METRIC_FILE;
 ///   CLOUD_ML_HP_METRIC_TAG (the study's tag, default `training/hptuning/metric`, only for a tuning job);
 ///   CUDA_VISIBLE_DEVICES (its own GPUs only, empty when none); OMP_NUM_THREADS (vCPUs, ≥ 1);
 ///   PYTHONUNBUFFERED=1; PYTHONPATH (`pythonPath` then the inherited value, which

@@ -134,10 +134,10 @@ int main(int argc, char** argv)
         auto conn = QObject::connect(&scheduler, &Scheduler::replicasChanged, [&](const QString& jobId) {
             if (jobId != id || allStarted)
                 return;
-            const QList<ReplicaStatus> reps = scheduler.replicas(id);
+            const QList<ReplicaInfo> reps = scheduler.replicas(id);
             if (reps.size() != 13)
                 return;
-            for (const ReplicaStatus& r : reps) {
+            for (const ReplicaInfo& r : reps) {
                 if (r.state == QLatin1String("PENDING") || r.state == QLatin1String("STARTING"))
                     return;
             }

@@ -734,7 +734,7 @@ private Q_SLOTS:
         const HostStatus host = *w.hostInfo().host;
         auto expectedAlone = [&host](const Job& job) {
             const ClusterPlan plan = planCluster(job.trainingInput, MachineCatalog::builtin());
-            return plan.totalVcpus() > host.cpus || plan.totalMemoryGb() > double(host.memoryBytes) / 1e9
+            return plan.totalVcpus() > host.cpus || plan.totalMemory() > Bytes::fromBytes(host.memoryBytes)
                 ? QStringLiteral("oversubscribed")
                 : QStringLiteral("fits");
         };

@@ -137,6 +137,18 @@ private Q_SLOTS:
             "        end = time.time() + 120\n"
             "        while time.time() < end and not all(os.path.exists(os.path.join(jd, w)) for w in want):\n"
             "            time.sleep(0.05)\n");
+        // A trainer with children, as real ones have (data loaders, a shell): one in its process group and
+        // one that left it with setsid. It records all three pids, then waits to be stopped.
+        writeFile(m_package + QStringLiteral("/ctlhello/family.py"),
+            "import os, subprocess, sys, time\n"
+            "child = subprocess.Popen(['sleep', '600'])\n"
+            "escaped = subprocess.Popen(['sleep', '601'], start_new_session=True)\n"
+            "out = sys.argv[sys.argv.index('--pids') + 1]\n"
+            "with open(out + '.tmp', 'w') as f:\n"
+            "    f.write('%d %d %d' % (os.getpid(), child.pid, escaped.pid))\n"
+            "os.rename(out + '.tmp', out)\n"
+            "print('family ready', flush=True)\n"
+            "time.sleep(600)\n");
         writeFile(m_package + QStringLiteral("/ctlhello/wait.py"),
             "import time\nprint('waiting', flush=True)\ntime.sleep(600)\n");
         writeFile(m_package + QStringLiteral("/ctlhello/exit3.py"),
@@ -567,6 +579,39 @@ private Q_SLOTS:
         const CtlRun failing = ctl({ QStringLiteral("local"), QStringLiteral("train"),
             QStringLiteral("--module-name=ctlhello.exit3"), QStringLiteral("--package-path"), m_package });
         QCOMPARE(failing.code, 3);
+    }
+
+    /// Ctrl-C on `local train` stops every replica and every process a replica started, also one that
+    /// left its process group, before the command returns (issue 12: a trainer's `sleep` child used to
+    /// keep running under PID 1).
+    void localTrainCtrlCLeavesNothing()
+    {
+        const QString pids = m_root.filePath(QStringLiteral("family.pids"));
+        QFile::remove(pids);
+        QProcess p;
+        p.setProcessEnvironment(environment());
+        p.setWorkingDirectory(m_root.path());
+        p.start(QStringLiteral(TRAINYARD_CTL_BIN),
+            { QStringLiteral("local"), QStringLiteral("train"), QStringLiteral("--module-name=ctlhello.family"),
+                QStringLiteral("--package-path"), m_package, QStringLiteral("--"), QStringLiteral("--pids"), pids });
+        QVERIFY(p.waitForStarted());
+        QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(pids), 60000);
+        QFile f(pids);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QList<qint64> family;
+        for (const QByteArray& pid : f.readAll().split(' '))
+            family << pid.toLongLong();
+        QCOMPARE(family.size(), 3);
+        for (qint64 pid : std::as_const(family))
+            QVERIFY(processAlive(pid));
+        ::kill(pid_t(p.processId()), SIGINT); // what Ctrl-C sends to the command
+        QVERIFY(p.waitForFinished(30000));
+        // Gone when the command returns, not some time later.
+        for (qint64 pid : std::as_const(family))
+            QVERIFY2(!processAlive(pid), qPrintable(QString::number(pid)));
+        QVERIFY(p.exitCode() != 0);
+        QVERIFY2(QString::fromUtf8(p.readAllStandardError()).contains(QLatin1String("Interrupted")),
+            "the command says why it stopped");
     }
 };
 

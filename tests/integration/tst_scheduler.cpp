@@ -136,9 +136,9 @@ private:
         return pids;
     }
 
-    ReplicaStatus replica(const QString& id, const QString& task) const
+    ReplicaInfo replica(const QString& id, const QString& task) const
     {
-        for (const ReplicaStatus& r : m_scheduler->replicas(id)) {
+        for (const ReplicaInfo& r : m_scheduler->replicas(id)) {
             if (r.taskName == task)
                 return r;
         }
@@ -305,7 +305,7 @@ private Q_SLOTS:
             qPrintable(job.errorMessage));
         QVERIFY2(
             job.errorMessage.contains(QLatin1String("ValueError: bad input shard 7")), qPrintable(job.errorMessage));
-        const ReplicaStatus failed = replica(id, QStringLiteral("worker-replica-1"));
+        const ReplicaInfo failed = replica(id, QStringLiteral("worker-replica-1"));
         QCOMPARE(failed.state, QStringLiteral("FAILED"));
         QCOMPARE(failed.exitCode, std::optional<int>(3));
         QCOMPARE(replica(id, QStringLiteral("master-replica-0")).state, QStringLiteral("STOPPED"));

@@ -62,9 +62,12 @@ inline bool placeFixture(const QString& fixture, const QString& target, const QD
 }
 
 /// Writes `jobDir`/release, the file the test trainers' long-running modules (consoletest.chatty) wait for
-/// before they exit. Returns false when it cannot be written.
+/// before they exit. The job dir is created when the job has not reached RUNNING yet (the executor creates
+/// it only when the replicas start, which may be later than a test wants to release them). Returns false
+/// when it cannot be written.
 inline bool releaseJob(const QString& jobDir)
 {
+    QDir().mkpath(jobDir);
     QFile file(jobDir + QStringLiteral("/release"));
     if (!file.open(QIODevice::WriteOnly))
         return false;

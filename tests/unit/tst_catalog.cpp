@@ -104,7 +104,7 @@ private Q_SLOTS:
         QVERIFY(m);
         QCOMPARE(m->family, family);
         QCOMPARE(m->vcpus, vcpus);
-        QCOMPARE(m->memoryGb, memoryGb);
+        QCOMPARE(m->memory, Bytes::fromGb(memoryGb));
         QCOMPARE(m->impliedAccelerator.type, implied);
         QCOMPARE(int(m->impliedAccelerator.count.value_or(0)), impliedCount);
         if (family == QLatin1String("legacy"))
@@ -275,7 +275,7 @@ private Q_SLOTS:
         }
         QCOMPARE(got, roles);
         QCOMPARE(plan.totalVcpus(), vcpus);
-        QCOMPARE(plan.totalMemoryGb(), memoryGb);
+        QCOMPARE(plan.totalMemory(), Bytes::fromGb(memoryGb));
         QCOMPARE(plan.totalGpus(), gpus);
     }
 
@@ -284,7 +284,7 @@ private Q_SLOTS:
         const MachineCatalog& c = MachineCatalog::builtin();
         const HostCapacity cap = c.capacity(HostInventory { 2, 23LL * 1000 * 1000 * 1000, {} });
         QCOMPARE(cap.vcpus, 64.0);
-        QCOMPARE(cap.memoryGb, 23.0 * 16);
+        QCOMPARE(cap.memory, Bytes::fromGb(23.0 * 16));
         QCOMPARE(cap.replicas, 16);
         QCOMPARE(cap.gpus, 0);
         QCOMPARE(c.capacity(HostInventory { 16, 0, {} }).replicas, 32);

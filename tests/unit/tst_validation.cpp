@@ -346,7 +346,7 @@ private Q_SLOTS:
         const QString d = v.first().description;
         QVERIFY2(d.contains(QLatin1String("90 replicas")) && d.contains(QLatin1String("1200 vCPUs"))
                 && d.contains(QLatin1String("2424 GB")) && d.contains(QLatin1String("16 CPUs"))
-                && d.contains(QLatin1String("64 GiB")),
+                && d.contains(QLatin1String("68.7 GB")),
             qPrintable(d));
     }
 

@@ -519,28 +519,6 @@ QJsonObject HttpApi::errorJson(
     return QJsonObject { { QStringLiteral("error"), error } };
 }
 
-QJsonObject HttpApi::replicaToJson(const ReplicaStatus& r)
-{
-    QJsonObject o {
-        { QStringLiteral("taskName"), r.taskName },
-        { QStringLiteral("role"), r.role },
-        { QStringLiteral("index"), r.index },
-        { QStringLiteral("state"), r.state },
-        { QStringLiteral("address"), r.address },
-        { QStringLiteral("gpus"), intArray(r.gpus) },
-        { QStringLiteral("restarts"), r.restarts },
-        { QStringLiteral("machineType"), r.machineType },
-        { QStringLiteral("trialId"), r.trialId },
-    };
-    if (r.pid > 0)
-        o.insert(QStringLiteral("pid"), QString::number(r.pid));
-    if (r.exitCode)
-        o.insert(QStringLiteral("exitCode"), *r.exitCode);
-    if (r.exitSignal)
-        o.insert(QStringLiteral("exitSignal"), *r.exitSignal);
-    return o;
-}
-
 bool HttpApi::authorized(const QHttpServerRequest& request, QString* problem) const
 {
     QByteArray header;
@@ -921,9 +899,9 @@ HttpApi::Reply HttpApi::replicas(const QString& project, const QString& jobId)
     if (!m_store->contains(jobId))
         return jobNotFound(project, jobId);
     QJsonArray list;
-    const QList<ReplicaStatus> replicas = m_scheduler->replicas(jobId);
-    for (const ReplicaStatus& r : replicas)
-        list.append(replicaToJson(r));
+    const QList<ReplicaInfo> replicas = m_scheduler->replicas(jobId);
+    for (const ReplicaInfo& r : replicas)
+        list.append(r.toJson());
     return jsonReply(QJsonObject { { QStringLiteral("replicas"), list } });
 }
 
@@ -1276,9 +1254,9 @@ HttpApi::Reply HttpApi::events(const QHttpServerRequest& request, const QString&
         if (!guard || guard->isFinished() || !scheduler)
             return;
         QJsonArray list;
-        const QList<ReplicaStatus> replicas = scheduler->replicas(jobId);
-        for (const ReplicaStatus& r : replicas)
-            list.append(replicaToJson(r));
+        const QList<ReplicaInfo> replicas = scheduler->replicas(jobId);
+        for (const ReplicaInfo& r : replicas)
+            list.append(r.toJson());
         guard->writeEvent("replicas", compact(QJsonObject { { QStringLiteral("replicas"), list } }));
     };
     stream->writeEvent("job", compact(JobJson::toJson(*job)));
@@ -1535,7 +1513,7 @@ HttpApi::Reply HttpApi::catalog(const QString& what)
                 { QStringLiteral("name"), m.name },
                 { QStringLiteral("family"), m.family },
                 { QStringLiteral("vcpus"), m.vcpus },
-                { QStringLiteral("memoryGb"), m.memoryGb },
+                { QStringLiteral("memoryGb"), m.memory.gb() },
                 { QStringLiteral("acceleratorCounts"), counts },
             });
         }
@@ -1564,20 +1542,7 @@ HttpApi::Reply HttpApi::catalog(const QString& what)
 
 HttpApi::Reply HttpApi::host()
 {
-    const HostUsage usage = m_scheduler->usage();
-    QJsonArray gpus;
-    for (const GpuInfo& g : usage.host.gpus)
-        gpus.append(gpuToJson(g));
-    return jsonReply(QJsonObject {
-        { QStringLiteral("cpus"), usage.host.cpus },
-        { QStringLiteral("memoryBytes"), QString::number(usage.host.memoryBytes) },
-        { QStringLiteral("gpus"), gpus },
-        { QStringLiteral("vcpusInUse"), usage.vcpusInUse },
-        { QStringLiteral("memoryGbInUse"), usage.memoryGbInUse },
-        { QStringLiteral("gpusInUse"), intArray(usage.gpusInUse) },
-        { QStringLiteral("runningJobs"), usage.runningJobs },
-        { QStringLiteral("queuedJobs"), usage.queuedJobs },
-    });
+    return jsonReply(m_scheduler->usage().toJson());
 }
 
 } // namespace Trainyard

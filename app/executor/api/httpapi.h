@@ -24,7 +24,6 @@ class JobStore;
 class LogStore;
 class MetricsStore;
 class Scheduler;
-struct ReplicaStatus;
 class SseStream;
 class HttpChannel;
 /// Where one request's answer goes (defined in httpapi.cpp); shared by deferred answers and streams.
@@ -81,8 +80,6 @@ public:
     /// A buffered JSON answer (defined in httpapi.cpp).
     struct Reply;
 
-    /// JSON of a replica (shape in scheduler.h / API.md).
-    static QJsonObject replicaToJson(const ReplicaStatus& replica);
     /// `{"error":{…}}` in Google's shape; `violations` go into a google.rpc.BadRequest detail.
     static QJsonObject errorJson(
         int httpStatus, const QString& status, const QString& message, const FieldViolations& violations = {});

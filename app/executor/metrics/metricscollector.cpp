@@ -310,8 +310,8 @@ struct MetricsCollector::Private {
         QList<ReplicaProcess> out;
         if (!scheduler)
             return out;
-        const QList<ReplicaStatus> replicas = scheduler->replicas(jobId);
-        for (const ReplicaStatus& r : replicas) {
+        const QList<ReplicaInfo> replicas = scheduler->replicas(jobId);
+        for (const ReplicaInfo& r : replicas) {
             if (r.pid > 0)
                 out.append({ r.taskName, r.trialId, r.pid, r.gpus });
         }

@@ -1,29 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "scheduler.h"
 
-#include "machinecatalog.h"
-#include "processgroup.h"
+#include "backend.h"
 #include "jobstore.h"
+#include "launchspec.h"
+#include "localbackend.h"
 #include "logstore.h"
-#include "outputpipe.h"
+#include "machinecatalog.h"
 #include "runtimelogging.h"
 #include "staging.h"
 
 #include <QDateTime>
 #include <QDir>
-#include <QElapsedTimer>
 #include <QFile>
-#include <QJsonArray>
-#include <QJsonDocument>
-#include <QJsonObject>
-#include <QProcess>
 #include <QSysInfo>
-#include <QTcpServer>
 #include <QTimer>
 
 #include <algorithm>
-#include <cerrno>
-#include <csignal>
 #include <cstring>
 #include <deque>
 #include <limits>
@@ -36,8 +29,6 @@ namespace {
 constexpr int MaxRestarts = 3;
 /// Final jobs whose replicas (exit codes, restarts) stay in memory for `…/replicas`.
 constexpr size_t MaxFinishedRuns = 200;
-/// Replica output is read at most every this many ms (a batch per read, not a line; see OutputPipe).
-constexpr int OutputBatchMs = 5;
 /// Bytes of a replica's stderr kept for the error message of a failed job.
 constexpr qsizetype StderrTailBytes = 2048;
 
@@ -70,51 +61,64 @@ struct Scheduler::Private {
     Scheduler* q = nullptr;
     JobStore* store = nullptr;
     LogStore* logs = nullptr;
-    HostInventory host;
+    Backend* backend = nullptr;
+    std::unique_ptr<Backend> ownedBackend;
     QString dataDir;
     int graceSeconds = 10;
     bool shuttingDown = false;
 
-    enum class Phase { Queued, Preparing, Running, Stopping, Done };
+    /// A job's phase as the scheduler drives it (the stored state follows, see mutate()).
+    enum class Phase { Queued, Preparing, Active, Done };
+    /// A replica-set run's phase.
+    enum class SetPhase { Idle, Placing, Running, Stopping, Done };
     enum class StopReason { None, Succeeded, Failed, Retry, Cancelled, Shutdown };
 
     struct Replica {
-        QString taskName;
-        QString role; // master | worker | ps | evaluator
-        int index = 0;
-        QString machineType;
-        int vcpus = 0;
-        QList<int> gpus;
-        int port = 0;
-        QString state = QStringLiteral("PENDING");
-        QProcess* process = nullptr;
-        OutputPipe* out = nullptr; // children of `process`
-        OutputPipe* err = nullptr;
+        Launch::ReplicaSlot slot;
+        Launch::Address address;
+        ReplicaState state = ReplicaState::Pending;
+        bool alive = false; // launched and not yet exited
         qint64 pid = 0;
         std::optional<int> exitCode;
         std::optional<int> exitSignal;
         QByteArray stderrTail;
     };
 
+    /// One run of the job's cluster (one per trial for a tuning job): its own replicas, restarts and
+    /// supervision, above the backend.
+    struct SetRun {
+        RunId id;
+        QString folder; // marker and restarts file: the job's folder, or <folder>/trials/<trialId>
+        Launch::ReplicaSet set;
+        std::vector<Replica> replicas;
+        SetPhase phase = SetPhase::Idle;
+        StopReason stopReason = StopReason::None;
+        QString stopMessage;
+        int restarts = 0;
+
+        Replica* replica(const QString& taskName)
+        {
+            for (Replica& r : replicas) {
+                if (r.slot.taskName == taskName)
+                    return &r;
+            }
+            return nullptr;
+        }
+    };
+
     struct Run {
         QString jobId;
         QString folder; // <dataDir>/jobs/<jobId>
         ClusterPlan plan;
-        int vcpus = 0;
-        double memoryGb = 0;
-        int gpuCount = 0;
-        QList<int> gpus; // reserved while preparing/running
-        bool holdsResources = false;
+        std::optional<Reservation> reservation; // held while preparing and running
         Phase phase = Phase::Queued;
-        StopReason stopReason = StopReason::None;
-        QString stopMessage;
-        int restarts = 0;
+        bool cancelRequested = false;
+        QString cancelMessage;
         bool recovered = false; // restarted after an executor restart: staging may be reused
         Staging* staging = nullptr;
-        std::vector<std::unique_ptr<Replica>> replicas;
+        std::vector<std::unique_ptr<SetRun>> sets; // one today (the job's cluster)
         QTimer* waitTimer = nullptr;
         QTimer* runTimer = nullptr;
-        QTimer* killTimer = nullptr;
         QString interpreter;
     };
 
@@ -147,80 +151,22 @@ struct Scheduler::Private {
         logs->append(jobId, e);
     }
 
-    // ---- resources ----------------------------------------------------------------------------
-
-    int vcpusInUse() const
+    Run* find(const QString& jobId) const
     {
-        int n = 0;
-        for (const auto& [id, run] : runs)
-            n += run->holdsResources ? run->vcpus : 0;
-        return n;
-    }
-    double memoryInUse() const
-    {
-        double n = 0;
-        for (const auto& [id, run] : runs)
-            n += run->holdsResources ? run->memoryGb : 0;
-        return n;
-    }
-    QList<int> gpusInUse() const
-    {
-        QList<int> used;
-        for (const auto& [id, run] : runs) {
-            if (run->holdsResources)
-                used += run->gpus;
-        }
-        std::sort(used.begin(), used.end());
-        return used;
-    }
-    bool anyHolding() const
-    {
-        return std::any_of(runs.begin(), runs.end(), [](const auto& p) { return p.second->holdsResources; });
+        auto it = runs.find(jobId);
+        return it == runs.end() ? nullptr : it->second.get();
     }
 
-    /// GPUs are exclusive and must fit exactly. vCPUs and memory are reservations against the host's
-    /// totals, but a job alone on the host always starts: validation already rejected what the host can
-    /// never hold, and a workstation commonly runs a cluster whose machine types add up to more vCPUs than
-    /// it has (3 × n1-standard-4 on a 4-core laptop).
-    bool fits(const Run& run, QList<int>* gpus) const
+    SetRun* findSet(const RunId& id) const
     {
-        const QList<int> used = gpusInUse();
-        QList<int> freeGpus;
-        for (const GpuInfo& gpu : host.gpus) {
-            if (!used.contains(gpu.index))
-                freeGpus << gpu.index;
+        Run* run = find(id.jobId);
+        if (!run)
+            return nullptr;
+        for (const auto& set : run->sets) {
+            if (set->id == id)
+                return set.get();
         }
-        // Per role: GPUs of the requested accelerator type.
-        QList<int> picked;
-        for (const RolePlan& role : run.plan.roles) {
-            const int need = role.acceleratorCount * role.count;
-            if (need == 0)
-                continue;
-            int got = 0;
-            for (int index : std::as_const(freeGpus)) {
-                if (got == need)
-                    break;
-                if (picked.contains(index))
-                    continue;
-                const auto gpu = std::find_if(
-                    host.gpus.begin(), host.gpus.end(), [index](const GpuInfo& g) { return g.index == index; });
-                // Same rule as validation (an H100 serves a request for any GPU type the catalog predates).
-                if (gpu == host.gpus.end()
-                    || (!role.acceleratorType.isEmpty()
-                        && !MachineCatalog::builtin().gpuSatisfies(*gpu, role.acceleratorType)))
-                    continue;
-                picked << index;
-                ++got;
-            }
-            if (got < need)
-                return false;
-        }
-        *gpus = picked;
-        if (!anyHolding())
-            return true;
-        // GB (10^9 bytes), the unit of the machine catalog, the wizard's verdict and the status bar.
-        const double hostGb = double(host.memoryBytes) / 1e9;
-        return vcpusInUse() + run.vcpus <= host.cpus && memoryInUse() + run.memoryGb <= hostGb;
+        return nullptr;
     }
 
     // ---- queue --------------------------------------------------------------------------------
@@ -238,8 +184,8 @@ struct Scheduler::Private {
         }
     }
 
-    /// Starts queued jobs in order while the head fits. Strict FIFO (no backfilling), so a big job is
-    /// never starved by small ones that keep slipping past it.
+    /// Starts queued jobs in order while the head fits (the backend's admission). Strict FIFO (no
+    /// backfilling), so a big job is never starved by small ones that keep slipping past it.
     void schedule()
     {
         if (shuttingDown)
@@ -250,23 +196,16 @@ struct Scheduler::Private {
                 queue.pop_front();
                 continue;
             }
-            QList<int> gpus;
-            if (!fits(*run, &gpus))
+            std::optional<Reservation> reservation = backend->admit(RunId { run->jobId, QString() }, run->plan);
+            if (!reservation)
                 break;
             queue.pop_front();
-            run->gpus = gpus;
-            run->holdsResources = true;
+            run->reservation = reservation;
             if (run->waitTimer)
                 run->waitTimer->stop();
             prepare(run);
         }
         updatePositions();
-    }
-
-    Run* find(const QString& jobId) const
-    {
-        auto it = runs.find(jobId);
-        return it == runs.end() ? nullptr : it->second.get();
     }
 
     Run* createRun(const Job& job)
@@ -275,10 +214,11 @@ struct Scheduler::Private {
         run->jobId = job.jobId;
         run->folder = dataDir + QStringLiteral("/jobs/") + job.jobId;
         run->plan = planCluster(job.trainingInput, MachineCatalog::builtin());
-        run->vcpus = run->plan.totalVcpus();
-        run->memoryGb = run->plan.totalMemoryGb();
-        run->gpuCount = run->plan.totalGpus();
-        run->restarts = readRestarts(run->folder);
+        auto set = std::make_unique<SetRun>();
+        set->id = RunId { job.jobId, QString() };
+        set->folder = run->folder;
+        set->restarts = readRestarts(set->folder);
+        run->sets.push_back(std::move(set));
         Run* raw = run.get();
         runs[job.jobId] = std::move(run);
         return raw;
@@ -348,7 +288,7 @@ struct Scheduler::Private {
         const bool staged = run->recovered && marker.open(QIODevice::ReadOnly) && marker.readAll() == packages;
         if (job->state == JobState::Running && staged) {
             // Restart after an executor restart: the packages are installed already.
-            startCluster(run);
+            startSets(run);
             return;
         }
         mutate(run->jobId, [](Job& j) {
@@ -361,7 +301,7 @@ struct Scheduler::Private {
         if (job->trainingInput.packageUris.isEmpty()) {
             // Nothing to install: the module must be importable by the interpreter as it is.
             QDir().mkpath(run->folder + QStringLiteral("/staging"));
-            startCluster(run);
+            startSets(run);
             return;
         }
         run->staging = new Staging(run->folder, run->interpreter, job->trainingInput.packageUris, q);
@@ -377,8 +317,8 @@ struct Scheduler::Private {
                 r->staging = nullptr;
                 if (shuttingDown)
                     return;
-                if (r->stopReason == StopReason::Cancelled) {
-                    finish(r, JobState::Cancelled, r->stopMessage);
+                if (r->cancelRequested) {
+                    finish(r, JobState::Cancelled, r->cancelMessage);
                     return;
                 }
                 if (!ok) {
@@ -389,47 +329,12 @@ struct Scheduler::Private {
                 QFile m(stagedMarker);
                 if (m.open(QIODevice::WriteOnly | QIODevice::Truncate))
                     m.write(packages);
-                startCluster(r);
+                startSets(r);
             });
         run->staging->start();
     }
 
     // ---- run ----------------------------------------------------------------------------------
-
-    /// Free loopback ports, one per replica: each is bound (port 0) and held until all are picked, so
-    /// no two replicas get the same one.
-    static QList<int> freePorts(int n)
-    {
-        std::vector<std::unique_ptr<QTcpServer>> servers;
-        QList<int> ports;
-        for (int i = 0; i < n; ++i) {
-            auto server = std::make_unique<QTcpServer>();
-            if (!server->listen(QHostAddress::LocalHost, 0))
-                return {};
-            ports << server->serverPort();
-            servers.push_back(std::move(server));
-        }
-        return ports;
-    }
-
-    void buildReplicas(Run* run)
-    {
-        run->replicas.clear();
-        int gpuCursor = 0;
-        for (const RolePlan& role : run->plan.roles) {
-            for (int i = 0; i < role.count; ++i) {
-                auto r = std::make_unique<Replica>();
-                r->role = role.role;
-                r->index = i;
-                r->taskName = role.taskPrefix + QLatin1Char('-') + QString::number(i);
-                r->machineType = role.machineType;
-                r->vcpus = role.vcpus;
-                for (int g = 0; g < role.acceleratorCount && gpuCursor < run->gpus.size(); ++g)
-                    r->gpus << run->gpus.at(gpuCursor++);
-                run->replicas.push_back(std::move(r));
-            }
-        }
-    }
 
     QString executorId() const
     {
@@ -437,201 +342,136 @@ struct Scheduler::Private {
         return QStringLiteral("trainyard-") + QSysInfo::machineHostName();
     }
 
-    void startCluster(Run* run)
+    void startSets(Run* run)
     {
         if (run->waitTimer)
             run->waitTimer->stop();
+        run->phase = Phase::Active;
+        const QList<int> gpus = run->reservation ? run->reservation->gpus : QList<int>();
+        for (const auto& set : run->sets) {
+            if (set->replicas.empty()) {
+                set->set.jobId = run->jobId;
+                set->set.trialId = set->id.trialId;
+                set->set.replicaRoot = set->folder + QStringLiteral("/replicas");
+                set->set.replicas = Launch::slotsFor(run->plan, gpus);
+                for (const Launch::ReplicaSlot& slot : std::as_const(set->set.replicas))
+                    set->replicas.push_back(Replica { slot, {}, ReplicaState::Pending, false, 0, {}, {}, {} });
+            }
+            placeSet(run, set.get());
+        }
+    }
+
+    /// Asks the backend where the set's replicas go; launchSet() follows on placed().
+    void placeSet(Run* run, SetRun* set)
+    {
+        Q_UNUSED(run)
+        set->phase = SetPhase::Placing;
+        set->stopReason = StopReason::None;
+        set->stopMessage.clear();
+        backend->place(set->id, set->set);
+    }
+
+    void onPlaced(const RunId& id, const Launch::Placement& placement)
+    {
+        Run* run = find(id.jobId);
+        SetRun* set = findSet(id);
+        if (!run || !set || set->phase != SetPhase::Placing || shuttingDown)
+            return;
         const std::optional<Job> stored = store->job(run->jobId);
         if (!stored) {
             finish(run, JobState::Failed, QStringLiteral("the job record disappeared"));
             return;
         }
-        const Job& job = *stored;
-        const TrainingInput& input = job.trainingInput;
-        if (run->replicas.empty())
-            buildReplicas(run);
-        const QList<int> ports = freePorts(int(run->replicas.size()));
-        if (ports.size() != int(run->replicas.size())) {
-            finish(run, JobState::Failed, QStringLiteral("cannot find free loopback ports for the replicas"));
-            return;
-        }
-        for (size_t i = 0; i < run->replicas.size(); ++i)
-            run->replicas[i]->port = ports.at(int(i));
-
-        const bool chief = input.useChiefInTfConfig.value_or(false);
-        QJsonObject cluster;
-        QMap<QString, QJsonArray> byRole;
-        int masterPort = 0;
-        int workers = 0;
-        for (const auto& r : run->replicas) {
-            if (r->role == QLatin1String("master"))
-                masterPort = r->port;
-            if (r->role == QLatin1String("worker"))
-                ++workers;
-            if (r->role == QLatin1String("evaluator"))
-                continue; // evaluators are never part of the cluster
-            const QString key = (r->role == QLatin1String("master") && chief) ? QStringLiteral("chief") : r->role;
-            byRole[key].append(QStringLiteral("127.0.0.1:%1").arg(r->port));
-        }
-        for (auto it = byRole.cbegin(); it != byRole.cend(); ++it)
-            cluster.insert(it.key(), it.value());
-        const QJsonObject inputJson = JobJson::toJson(input);
-
-        const QString jobDir = input.jobDir;
+        const TrainingInput& input = stored->trainingInput;
         // On the service the job dir is a Cloud Storage prefix that every replica can write under at once;
         // here it is a folder, so it exists before the first replica looks for checkpoints in it.
-        if (!jobDir.isEmpty() && !QDir().mkpath(jobDir))
+        if (!input.jobDir.isEmpty() && !QDir().mkpath(input.jobDir))
             service(run->jobId, QStringLiteral("Could not create the job dir %1; the trainer may fail to write to it.")
-                                    .arg(jobDir),
+                                    .arg(input.jobDir),
                 QStringLiteral("WARNING"));
-        const QString staging = run->folder + QStringLiteral("/staging");
-        const QProcessEnvironment base = QProcessEnvironment::systemEnvironment();
-        const QString inheritedPythonPath = base.value(QStringLiteral("PYTHONPATH"));
-        const QString executor = executorId();
-
-        service(run->jobId, QStringLiteral("Waiting for training program to start."));
-        for (const auto& r : run->replicas) {
-            QJsonObject task;
-            task.insert(QStringLiteral("type"),
-                (r->role == QLatin1String("master") && chief) ? QStringLiteral("chief") : r->role);
-            task.insert(QStringLiteral("index"), r->index);
-            task.insert(QStringLiteral("cloud"), executor);
-            QJsonObject tf;
-            tf.insert(QStringLiteral("cluster"), cluster);
-            tf.insert(QStringLiteral("task"), task);
-            tf.insert(QStringLiteral("job"), inputJson);
-            tf.insert(QStringLiteral("environment"), QStringLiteral("cloud"));
-            const QString tfConfig = QString::fromUtf8(QJsonDocument(tf).toJson(QJsonDocument::Compact));
-
-            const QString replicaDir = run->folder + QStringLiteral("/replicas/") + r->taskName;
-            QDir().mkpath(replicaDir + QStringLiteral("/hypertune"));
-
-            QProcessEnvironment env = base;
-            env.insert(QStringLiteral("TF_CONFIG"), tfConfig);
-            env.insert(QStringLiteral("CLUSTER_SPEC"), tfConfig);
-            env.insert(QStringLiteral("MASTER_ADDR"), QStringLiteral("127.0.0.1"));
-            env.insert(QStringLiteral("MASTER_PORT"), QString::number(masterPort));
-            env.insert(QStringLiteral("WORLD_SIZE"), QString::number(1 + workers));
-            if (r->role == QLatin1String("master"))
-                env.insert(QStringLiteral("RANK"), QStringLiteral("0"));
-            else if (r->role == QLatin1String("worker"))
-                env.insert(QStringLiteral("RANK"), QString::number(r->index + 1));
-            else
-                env.remove(QStringLiteral("RANK"));
-            env.insert(QStringLiteral("CLOUD_ML_JOB_ID"), run->jobId);
-            env.remove(QStringLiteral("CLOUD_ML_TRIAL_ID"));
-            env.insert(
-                QStringLiteral("CLOUD_ML_HP_METRIC_FILE"), replicaDir + QStringLiteral("/hypertune/output.metrics"));
-            QStringList gpus;
-            for (int g : std::as_const(r->gpus))
-                gpus << QString::number(g);
-            env.insert(QStringLiteral("CUDA_VISIBLE_DEVICES"), gpus.join(QLatin1Char(',')));
-            env.insert(QStringLiteral("OMP_NUM_THREADS"), QString::number(std::max(1, r->vcpus)));
-            env.insert(QStringLiteral("PYTHONUNBUFFERED"), QStringLiteral("1"));
-            env.insert(QStringLiteral("PYTHONPATH"),
-                inheritedPythonPath.isEmpty() ? staging : staging + QLatin1Char(':') + inheritedPythonPath);
-            env.insert(jobMarkerVariable(), run->folder);
-
-            QStringList args { QStringLiteral("-m"), input.pythonModule };
-            args << input.args;
-            if (!jobDir.isEmpty())
-                args << QStringLiteral("--job-dir") << jobDir;
-
-            auto* process = new QProcess(q);
-            process->setProcessEnvironment(env);
-            process->setWorkingDirectory(replicaDir);
-            process->setProgram(run->interpreter);
-            process->setArguments(args);
-            const QString jobId = run->jobId;
-            const QString taskName = r->taskName;
-            Replica* replica = r.get();
-            // Output through our own batched pipes (see OutputPipe); QProcess's channels go to /dev/null.
-            r->out = new OutputPipe(
-                [this, jobId, taskName](
-                    const QByteArray& bytes) { logs->appendOutput(jobId, taskName, QString(), bytes, false); },
-                OutputBatchMs, process);
-            r->err = new OutputPipe(
-                [this, jobId, taskName, replica](const QByteArray& bytes) {
-                    replica->stderrTail += bytes;
-                    if (replica->stderrTail.size() > StderrTailBytes)
-                        replica->stderrTail.remove(0, replica->stderrTail.size() - StderrTailBytes);
-                    logs->appendOutput(jobId, taskName, QString(), bytes, true);
-                },
-                OutputBatchMs, process);
-            if (r->out->open() && r->err->open()) {
-                process->setStandardOutputFile(QProcess::nullDevice());
-                process->setStandardErrorFile(QProcess::nullDevice());
-                makeOwnProcessGroup(process, r->out->writeFd(), r->err->writeFd());
-            } else {
-                qCWarning(
-                    lcRuntime, "cannot create output pipes for %s: %s", qPrintable(taskName), std::strerror(errno));
-                makeOwnProcessGroup(process);
-            }
-            r->process = process;
-            r->state = QStringLiteral("STARTING");
-            r->exitCode.reset();
-            r->exitSignal.reset();
-            r->stderrTail.clear();
-            r->pid = 0;
-            QObject::connect(process, &QProcess::started, q, [this, jobId, process, replica] {
-                replica->pid = process->processId();
-                replica->out->closeWriteEnd();
-                replica->err->closeWriteEnd();
-                replica->state = QStringLiteral("RUNNING");
-                onReplicaStarted(jobId);
-            });
-            QObject::connect(process, &QProcess::finished, q,
-                [this, jobId, process, replica](int code, QProcess::ExitStatus status) {
-                    onReplicaFinished(jobId, replica, process, code, status);
-                });
-            QObject::connect(
-                process, &QProcess::errorOccurred, q, [this, jobId, process, replica](QProcess::ProcessError e) {
-                    if (e != QProcess::FailedToStart)
-                        return;
-                    service(jobId,
-                        QStringLiteral("The replica %1 could not be started: %2")
-                            .arg(replica->taskName, process->errorString()),
-                        QStringLiteral("ERROR"));
-                    onReplicaFinished(jobId, replica, process, 127, QProcess::NormalExit);
-                });
+        Launch::LaunchContext context;
+        context.input = input;
+        context.interpreter = run->interpreter;
+        context.pythonPath = { run->folder + QStringLiteral("/staging") };
+        context.cloud = executorId();
+        context.jobMarker = set->folder;
+        QString error;
+        const QList<Launch::ReplicaLaunch> launches = Launch::buildLaunch(context, set->set, placement, &error);
+        if (launches.isEmpty()) {
+            service(run->jobId, error, QStringLiteral("ERROR"));
+            finish(run, JobState::Failed, error);
+            return;
         }
-        run->phase = Phase::Running;
-        run->stopReason = StopReason::None;
-        run->stopMessage.clear();
-        // Start them only now: every replica's environment names every port.
-        for (const auto& r : run->replicas)
-            r->process->start();
+        for (size_t i = 0; i < set->replicas.size(); ++i) {
+            Replica& r = set->replicas[i];
+            r.address = placement.addresses.at(qsizetype(i));
+            r.state = ReplicaState::Starting;
+            r.alive = true;
+            r.pid = 0;
+            r.exitCode.reset();
+            r.exitSignal.reset();
+            r.stderrTail.clear();
+        }
+        set->phase = SetPhase::Running;
+        service(run->jobId, QStringLiteral("Waiting for training program to start."));
+        backend->launch(id, launches);
         Q_EMIT q->replicasChanged(run->jobId);
     }
 
-    void onReplicaStarted(const QString& jobId)
+    void onPlacementFailed(const RunId& id, const QString& message)
     {
-        Run* run = find(jobId);
-        if (!run)
+        Run* run = find(id.jobId);
+        SetRun* set = findSet(id);
+        if (!run || !set || set->phase != SetPhase::Placing)
             return;
-        Q_EMIT q->replicasChanged(jobId);
-        const bool all = std::all_of(run->replicas.begin(), run->replicas.end(),
-            [](const auto& r) { return r->pid != 0 || r->exitCode || r->exitSignal; });
-        if (!all || run->phase != Phase::Running)
+        service(run->jobId, message, QStringLiteral("ERROR"));
+        finish(run, JobState::Failed, message);
+    }
+
+    void onStarted(const RunId& id, const QString& taskName, qint64 pid)
+    {
+        Run* run = find(id.jobId);
+        SetRun* set = findSet(id);
+        Replica* replica = set ? set->replica(taskName) : nullptr;
+        if (!run || !replica)
             return;
-        const std::optional<Job> job = store->job(jobId);
+        replica->pid = pid;
+        if (replica->state == ReplicaState::Starting)
+            replica->state = ReplicaState::Running;
+        Q_EMIT q->replicasChanged(run->jobId);
+        const bool all = std::all_of(set->replicas.begin(), set->replicas.end(),
+            [](const Replica& r) { return r.pid != 0 || r.exitCode || r.exitSignal; });
+        if (!all || set->phase != SetPhase::Running)
+            return;
+        const std::optional<Job> job = store->job(run->jobId);
         if (!job)
             return;
         if (job->state == JobState::Running) {
-            if (run->restarts > 0)
-                service(
-                    jobId, QStringLiteral("Job is running (restart %1 of %2).").arg(run->restarts).arg(MaxRestarts));
+            if (set->restarts > 0)
+                service(run->jobId,
+                    QStringLiteral("Job is running (restart %1 of %2).").arg(set->restarts).arg(MaxRestarts));
             armRunTimer(run, *job);
             return;
         }
-        mutate(jobId, [](Job& j) {
+        mutate(run->jobId, [](Job& j) {
             j.state = JobState::Running;
             j.jobPosition.reset();
             if (j.startTime.isEmpty())
                 j.startTime = nowRfc3339();
         });
-        service(jobId, QStringLiteral("Job is running."));
+        service(run->jobId, QStringLiteral("Job is running."));
         armRunTimer(run, *job);
+    }
+
+    void onOutput(const RunId& id, const QString& taskName, const QByteArray& bytes, bool isStderr)
+    {
+        SetRun* set = findSet(id);
+        if (Replica* replica = set ? set->replica(taskName) : nullptr; replica && isStderr) {
+            replica->stderrTail += bytes;
+            if (replica->stderrTail.size() > StderrTailBytes)
+                replica->stderrTail.remove(0, replica->stderrTail.size() - StderrTailBytes);
+        }
+        logs->appendOutput(id.jobId, taskName, id.trialId, bytes, isStderr);
     }
 
     void armRunTimer(Run* run, const Job& job)
@@ -657,7 +497,10 @@ struct Scheduler::Private {
         run->runTimer->start(int(std::min<qint64>(ms, std::numeric_limits<int>::max())));
     }
 
-    static QString replicaName(const Replica& r) { return r.role + QLatin1Char(' ') + QString::number(r.index); }
+    static QString replicaName(const Replica& r)
+    {
+        return r.slot.role + QLatin1Char(' ') + QString::number(r.slot.index);
+    }
 
     static QString tailText(const QByteArray& tail)
     {
@@ -668,38 +511,46 @@ struct Scheduler::Private {
         return text;
     }
 
-    void onReplicaFinished(
-        const QString& jobId, Replica* replica, QProcess* process, int code, QProcess::ExitStatus status)
+    /// Judges a replica's exit (ARCHITECTURE.md "A job's life", step 5): the master's 0 ends the run
+    /// well; 1–127 of any replica is a permanent failure; a signal, ≥ 128 or a replica that never ran is
+    /// retryable (a replica that could not start: exit 127, permanent, as a shell reports it).
+    void onExited(const RunId& id, const QString& taskName, const ReplicaExit& exit)
     {
-        Run* run = find(jobId);
-        if (!run || replica->process != process)
+        Run* run = find(id.jobId);
+        SetRun* set = findSet(id);
+        Replica* replica = set ? set->replica(taskName) : nullptr;
+        if (!run || !replica || !replica->alive)
             return;
-        // What the replica wrote before it exited is in the pipes: read it before judging the exit.
-        if (replica->out)
-            replica->out->drain();
-        if (replica->err)
-            replica->err->drain();
-        replica->out = replica->err = nullptr;
-        logs->finishOutput(jobId, replica->taskName);
-        // Qt reports the signal number as the exit code of a crashed process.
-        const bool crashed = status == QProcess::CrashExit;
-        if (crashed)
-            replica->exitSignal = code;
-        else
+        const QString jobId = run->jobId;
+        logs->finishOutput(jobId, taskName);
+        replica->alive = false;
+        int code = exit.code;
+        bool crashed = false;
+        switch (exit.kind) {
+        case ReplicaExit::Kind::Exited:
             replica->exitCode = code;
-        replica->process = nullptr;
-        process->deleteLater();
+            break;
+        case ReplicaExit::Kind::Signalled:
+            crashed = true;
+            code = exit.signal;
+            replica->exitSignal = exit.signal;
+            break;
+        case ReplicaExit::Kind::FailedToStart:
+            service(jobId, QStringLiteral("The replica %1 could not be started: %2").arg(taskName, exit.error),
+                QStringLiteral("ERROR"));
+            code = 127;
+            replica->exitCode = code;
+            break;
+        }
 
-        if (run->phase == Phase::Stopping || shuttingDown) {
-            replica->state = (!crashed && code == 0) ? QStringLiteral("SUCCEEDED") : QStringLiteral("STOPPED");
+        if (set->phase == SetPhase::Stopping || shuttingDown) {
+            replica->state = (!crashed && code == 0) ? ReplicaState::Succeeded : ReplicaState::Stopped;
             Q_EMIT q->replicasChanged(jobId);
-            if (!shuttingDown)
-                checkStopped(run);
             return;
         }
         const QString name = replicaName(*replica);
         if (crashed || code >= 128) {
-            replica->state = QStringLiteral("FAILED");
+            replica->state = ReplicaState::Failed;
             const int sig = crashed ? code : code - 128;
             const QString message = crashed
                 ? QStringLiteral("The replica %1 was killed by signal %2 (%3).").arg(name).arg(sig).arg(signalName(sig))
@@ -709,9 +560,9 @@ struct Scheduler::Private {
                       .arg(sig)
                       .arg(signalName(sig));
             service(jobId, message, QStringLiteral("ERROR"));
-            stopCluster(run, StopReason::Retry, message);
+            stopSet(run, set, StopReason::Retry, message);
         } else if (code != 0) {
-            replica->state = QStringLiteral("FAILED");
+            replica->state = ReplicaState::Failed;
             QString message
                 = QStringLiteral("The replica %1 exited with a non-zero status of %2. Termination reason: Error.")
                       .arg(name)
@@ -724,95 +575,80 @@ struct Scheduler::Private {
                            .arg(jobId);
             service(jobId, QStringLiteral("The replica %1 exited with a non-zero status of %2.").arg(name).arg(code),
                 QStringLiteral("ERROR"));
-            stopCluster(run, StopReason::Failed, message);
+            stopSet(run, set, StopReason::Failed, message);
         } else {
-            replica->state = QStringLiteral("SUCCEEDED");
-            if (replica->role == QLatin1String("master"))
-                stopCluster(run, StopReason::Succeeded, QString());
+            replica->state = ReplicaState::Succeeded;
+            if (replica->slot.role == QLatin1String("master"))
+                stopSet(run, set, StopReason::Succeeded, QString());
         }
         Q_EMIT q->replicasChanged(jobId);
     }
 
-    /// SIGTERM to every replica's process group now, SIGKILL after the grace period.
-    void stopCluster(Run* run, StopReason reason, const QString& message)
+    /// Asks the backend to stop the set (SIGTERM, then SIGKILL after the grace period); the outcome is
+    /// decided in onStopped(), once every process of the set is gone.
+    void stopSet(Run* run, SetRun* set, StopReason reason, const QString& message)
     {
-        if (run->phase == Phase::Stopping) {
+        if (set->phase == SetPhase::Stopping) {
             // A cancel beats whatever was stopping the cluster; nothing else overrides the first reason.
             if (reason == StopReason::Cancelled || reason == StopReason::Shutdown) {
-                run->stopReason = reason;
-                run->stopMessage = message;
+                set->stopReason = reason;
+                set->stopMessage = message;
             }
             return;
         }
-        run->phase = Phase::Stopping;
-        run->stopReason = reason;
-        run->stopMessage = message;
+        set->phase = SetPhase::Stopping;
+        set->stopReason = reason;
+        set->stopMessage = message;
         if (reason != StopReason::Succeeded && reason != StopReason::Shutdown)
             service(run->jobId, QStringLiteral("Tearing down training program."));
-        for (const auto& r : run->replicas) {
-            if (r->pid)
-                signalGroup(r->pid, SIGTERM);
-            if (r->process && r->process->state() == QProcess::Starting)
-                r->process->kill();
-        }
-        if (!run->killTimer) {
-            run->killTimer = new QTimer(q);
-            run->killTimer->setSingleShot(true);
-            const QString jobId = run->jobId;
-            QObject::connect(run->killTimer, &QTimer::timeout, q, [this, jobId] {
-                Run* r = find(jobId);
-                if (!r)
-                    return;
-                for (const auto& rep : r->replicas) {
-                    if (rep->pid)
-                        signalGroup(rep->pid, SIGKILL);
-                }
-            });
-        }
-        run->killTimer->start(graceSeconds * 1000);
-        checkStopped(run);
+        backend->stop(set->id, std::chrono::seconds(graceSeconds));
     }
 
-    void checkStopped(Run* run)
+    void onStopped(const RunId& id)
     {
-        const bool anyAlive = std::any_of(
-            run->replicas.begin(), run->replicas.end(), [](const auto& r) { return r->process != nullptr; });
-        if (anyAlive || run->phase != Phase::Stopping)
+        Run* run = find(id.jobId);
+        SetRun* set = findSet(id);
+        if (!run || !set || set->phase != SetPhase::Stopping || shuttingDown)
             return;
-        run->killTimer->stop();
-        // What a replica started outside its group (or its group's stragglers) dies with the job.
-        for (const auto& r : run->replicas) {
-            if (r->pid)
-                signalGroup(r->pid, SIGKILL);
-        }
-        killJobLeftovers(run->folder);
         const QString jobId = run->jobId;
-        switch (run->stopReason) {
+        // Every replica has exited by now (the backend's contract): any not seen exiting was stopped.
+        for (Replica& r : set->replicas) {
+            if (r.alive) {
+                r.alive = false;
+                r.state = ReplicaState::Stopped;
+            }
+        }
+        switch (set->stopReason) {
         case StopReason::Succeeded:
+            set->phase = SetPhase::Done;
             finish(run, JobState::Succeeded, QString());
             break;
         case StopReason::Failed:
-            finish(run, JobState::Failed, run->stopMessage);
+            set->phase = SetPhase::Done;
+            finish(run, JobState::Failed, set->stopMessage);
             break;
         case StopReason::Cancelled:
-            finish(run, JobState::Cancelled, run->stopMessage);
+            set->phase = SetPhase::Done;
+            finish(run, JobState::Cancelled, set->stopMessage);
             break;
         case StopReason::Retry:
-            if (run->restarts >= MaxRestarts) {
+            if (set->restarts >= MaxRestarts) {
+                set->phase = SetPhase::Done;
                 finish(run, JobState::Failed,
-                    run->stopMessage
+                    set->stopMessage
                         + QStringLiteral(" The cluster was restarted %1 times, the limit; the job failed.")
                               .arg(MaxRestarts));
             } else {
-                ++run->restarts;
-                writeRestarts(run->folder, run->restarts);
+                ++set->restarts;
+                writeRestarts(set->folder, set->restarts);
                 service(jobId,
-                    QStringLiteral("Restarting the cluster (restart %1 of %2).").arg(run->restarts).arg(MaxRestarts),
+                    QStringLiteral("Restarting the cluster (restart %1 of %2).").arg(set->restarts).arg(MaxRestarts),
                     QStringLiteral("WARNING"));
-                for (const auto& r : run->replicas)
-                    r->state = QStringLiteral("RESTARTING");
+                for (Replica& r : set->replicas)
+                    r.state = ReplicaState::Restarting;
                 Q_EMIT q->replicasChanged(jobId);
-                startCluster(run);
+                // New addresses, same job dir: trainers resume from their latest checkpoint.
+                placeSet(run, set);
             }
             break;
         case StopReason::Shutdown:
@@ -834,36 +670,44 @@ struct Scheduler::Private {
             return;
         case Phase::Preparing:
             mutate(run->jobId, [](Job& j) { j.state = JobState::Cancelling; });
-            run->stopReason = StopReason::Cancelled;
-            run->stopMessage = message;
+            run->cancelRequested = true;
+            run->cancelMessage = message;
             if (run->staging)
                 run->staging->cancel();
             else
                 finish(run, JobState::Cancelled, message);
             return;
-        case Phase::Running:
-        case Phase::Stopping:
+        case Phase::Active:
             mutate(run->jobId, [](Job& j) { j.state = JobState::Cancelling; });
-            stopCluster(run, StopReason::Cancelled, message);
+            run->cancelRequested = true;
+            run->cancelMessage = message;
+            for (const auto& set : run->sets) {
+                if (set->phase != SetPhase::Done)
+                    stopSet(run, set.get(), StopReason::Cancelled, message);
+            }
             return;
         }
     }
 
-    /// Writes the final state, frees the job's resources and schedules what waits.
+    /// Writes the final state, frees the job's resources and schedules what waits. Called only when no
+    /// process of the job is left (the backend said stopped(), or none was ever launched).
     void finish(Run* run, const QString& state, const QString& message)
     {
         run->phase = Phase::Done;
-        for (QTimer* t : { run->waitTimer, run->runTimer, run->killTimer }) {
+        for (QTimer* t : { run->waitTimer, run->runTimer }) {
             if (t) {
                 t->stop();
                 t->deleteLater();
             }
         }
-        run->waitTimer = run->runTimer = run->killTimer = nullptr;
+        run->waitTimer = run->runTimer = nullptr;
         std::erase(queue, run->jobId);
-        const bool held = run->holdsResources;
-        run->holdsResources = false;
-        run->gpus.clear();
+        const bool held = run->reservation.has_value();
+        run->reservation.reset();
+        for (const auto& set : run->sets) {
+            set->phase = SetPhase::Done;
+            backend->release(set->id);
+        }
         if (state == JobState::Succeeded)
             service(run->jobId, QStringLiteral("Job completed successfully."));
         else if (state == JobState::Failed)
@@ -896,55 +740,63 @@ struct Scheduler::Private {
 
     void stopAllNow()
     {
-        // Executor shutdown: SIGTERM everything, wait up to the grace period (≤ 5 s: a shutdown must not
-        // hang), then SIGKILL what is left. Runs synchronously; jobs keep their stored states.
-        QList<QProcess*> alive;
+        // Executor shutdown: stop everything within the grace period (≤ 5 s: a shutdown must not hang).
+        // Jobs keep their stored states, so that recover() restarts them next time.
         for (const auto& [id, run] : runs) {
-            if (run->staging) {
+            if (run->staging)
                 run->staging->cancel();
-            }
-            for (const auto& r : run->replicas) {
-                if (r->process) {
-                    if (r->pid)
-                        signalGroup(r->pid, SIGTERM);
-                    alive << r->process;
-                }
-            }
         }
-        QElapsedTimer clock;
-        clock.start();
-        const qint64 budget = std::min(graceSeconds, 5) * 1000LL;
-        for (QProcess* p : std::as_const(alive)) {
-            const qint64 left = budget - clock.elapsed();
-            if (left > 0)
-                p->waitForFinished(int(left));
-        }
+        backend->stopAll(std::chrono::seconds(std::min(graceSeconds, 5)));
         for (const auto& [id, run] : runs) {
-            for (const auto& r : run->replicas) {
-                if (r->pid)
-                    signalGroup(r->pid, SIGKILL);
-                if (r->process) {
-                    r->process->waitForFinished(1000);
-                    r->state = QStringLiteral("STOPPED");
+            for (const auto& set : run->sets) {
+                for (Replica& r : set->replicas) {
+                    if (r.alive) {
+                        r.alive = false;
+                        r.state = ReplicaState::Stopped;
+                    }
                 }
             }
-            if (run->phase != Phase::Done && run->phase != Phase::Queued)
-                killJobLeftovers(run->folder);
             logs->closeJob(run->jobId);
         }
+    }
+
+    void connectBackend()
+    {
+        QObject::connect(backend, &Backend::placed, q,
+            [this](const RunId& id, const Launch::Placement& placement) { onPlaced(id, placement); });
+        QObject::connect(backend, &Backend::placementFailed, q,
+            [this](const RunId& id, const QString& message) { onPlacementFailed(id, message); });
+        QObject::connect(backend, &Backend::started, q,
+            [this](const RunId& id, const QString& task, qint64 pid) { onStarted(id, task, pid); });
+        QObject::connect(backend, &Backend::output, q,
+            [this](const RunId& id, const QString& task, const QByteArray& bytes, bool isStderr) {
+                onOutput(id, task, bytes, isStderr);
+            });
+        QObject::connect(backend, &Backend::exited, q,
+            [this](const RunId& id, const QString& task, const ReplicaExit& exit) { onExited(id, task, exit); });
+        QObject::connect(backend, &Backend::stopped, q, [this](const RunId& id) { onStopped(id); });
     }
 };
 
 Scheduler::Scheduler(
     JobStore* store, LogStore* logs, const HostInventory& host, const QString& dataDir, QObject* parent)
+    : Scheduler(store, logs, std::make_unique<LocalBackend>(host), dataDir, parent)
+{
+}
+
+Scheduler::Scheduler(
+    JobStore* store, LogStore* logs, std::unique_ptr<Backend> backend, const QString& dataDir, QObject* parent)
     : QObject(parent)
     , d(std::make_unique<Private>())
 {
     d->q = this;
     d->store = store;
     d->logs = logs;
-    d->host = host;
+    d->ownedBackend = std::move(backend);
+    d->backend = d->ownedBackend.get();
+    d->backend->setParent(nullptr);
     d->dataDir = dataDir;
+    d->connectBackend();
 }
 
 Scheduler::~Scheduler()
@@ -986,7 +838,7 @@ bool Scheduler::cancel(const QString& jobId)
     }
     if (run->phase == Private::Phase::Done)
         return false;
-    if (run->stopReason == Private::StopReason::Cancelled)
+    if (run->cancelRequested)
         return true;
     d->service(jobId, QStringLiteral("Job cancellation requested."));
     d->cancelRun(run, QString());
@@ -1002,7 +854,7 @@ void Scheduler::recover()
             continue;
         const QString folder = d->dataDir + QStringLiteral("/jobs/") + job.jobId;
         // Whatever survived the previous executor (a replica that escaped PR_SET_PDEATHSIG) goes first.
-        killJobLeftovers(folder);
+        d->backend->reclaim(RunId { job.jobId, QString() }, folder);
         if (job.state == JobState::Queued) {
             Private::Run* run = d->createRun(job);
             d->armWaitTimer(run, job);
@@ -1016,7 +868,8 @@ void Scheduler::recover()
             continue;
         }
         // PREPARING or RUNNING: the executor's restart is a retryable failure of the cluster.
-        if (run->restarts >= MaxRestarts) {
+        Private::SetRun* set = run->sets.front().get();
+        if (set->restarts >= MaxRestarts) {
             d->service(job.jobId, QStringLiteral("The executor restarted while the job was running."),
                 QStringLiteral("ERROR"));
             d->finish(run, JobState::Failed,
@@ -1025,13 +878,13 @@ void Scheduler::recover()
                     .arg(MaxRestarts));
             continue;
         }
-        ++run->restarts;
-        Private::writeRestarts(folder, run->restarts);
+        ++set->restarts;
+        Private::writeRestarts(set->folder, set->restarts);
         run->recovered = true;
         d->service(job.jobId,
             QStringLiteral("The executor restarted while the job was %1; restarting it (restart %2 of %3).")
                 .arg(job.state.toLower())
-                .arg(run->restarts)
+                .arg(set->restarts)
                 .arg(MaxRestarts),
             QStringLiteral("WARNING"));
         restarted.push_back(job.jobId);
@@ -1050,39 +903,45 @@ void Scheduler::shutdown()
     d->stopAllNow();
 }
 
-QList<ReplicaStatus> Scheduler::replicas(const QString& jobId) const
+QList<ReplicaInfo> Scheduler::replicas(const QString& jobId) const
 {
-    QList<ReplicaStatus> list;
+    QList<ReplicaInfo> list;
     const Private::Run* run = d->find(jobId);
     if (!run)
         return list;
-    for (const auto& r : run->replicas) {
-        ReplicaStatus s;
-        s.taskName = r->taskName;
-        s.role = r->role;
-        s.index = r->index;
-        s.state = r->state;
-        s.pid = r->process ? r->pid : 0;
-        s.address = r->port ? QStringLiteral("127.0.0.1:%1").arg(r->port) : QString();
-        s.gpus = r->gpus;
-        s.restarts = run->restarts;
-        s.exitCode = r->exitCode;
-        s.exitSignal = r->exitSignal;
-        s.machineType = r->machineType;
-        list << s;
+    for (const auto& set : run->sets) {
+        for (const Private::Replica& r : set->replicas) {
+            ReplicaInfo s;
+            s.taskName = r.slot.taskName;
+            s.role = r.slot.role;
+            s.index = r.slot.index;
+            s.state = replicaStateName(r.state);
+            s.pid = r.alive ? r.pid : 0;
+            s.address = r.address.port ? r.address.text() : QString();
+            s.gpus = r.slot.gpus;
+            s.restarts = set->restarts;
+            s.exitCode = r.exitCode;
+            s.exitSignal = r.exitSignal;
+            s.machineType = r.slot.machineType;
+            s.trialId = set->id.trialId;
+            list << s;
+        }
     }
     return list;
 }
 
-HostUsage Scheduler::usage() const
+HostStatus Scheduler::usage() const
 {
-    HostUsage u;
-    u.host = d->host;
-    u.vcpusInUse = d->vcpusInUse();
-    u.memoryGbInUse = d->memoryInUse();
-    u.gpusInUse = d->gpusInUse();
+    const BackendUsage b = d->backend->usage();
+    HostStatus u;
+    u.cpus = b.host.cpus;
+    u.memoryBytes = b.host.memoryBytes;
+    u.gpus = b.host.gpus;
+    u.vcpusInUse = b.vcpusInUse;
+    u.memoryInUse = b.memoryInUse;
+    u.gpusInUse = b.gpusInUse;
     for (const auto& [id, run] : d->runs) {
-        if (run->holdsResources)
+        if (run->reservation)
             ++u.runningJobs;
     }
     u.queuedJobs = int(d->queue.size());

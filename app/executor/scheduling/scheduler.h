@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #pragma once
 
+#include "apiclient.h"
 #include "job.h"
 #include "machinecatalog.h"
 
@@ -11,41 +12,12 @@
 
 namespace Trainyard {
 
+class Backend;
 class JobStore;
 class LogStore;
 
-/// Live state of one replica, served by `…/jobs/{id}/replicas`.
-/// JSON: {"taskName","role","index","state": STARTING|RUNNING|RESTARTING|SUCCEEDED|FAILED|STOPPED|PENDING,
-/// "pid": "123" (int64 as string, absent when none),"address":"127.0.0.1:PORT","gpus":[0,1],
-/// "restarts": N,"exitCode": N (absent while running),"exitSignal": N (absent unless killed),
-/// "machineType","trialId"}
-struct ReplicaStatus {
-    QString taskName;
-    QString role;
-    int index = 0;
-    QString state;
-    qint64 pid = 0;
-    QString address;
-    QList<int> gpus;
-    int restarts = 0;
-    std::optional<int> exitCode;
-    std::optional<int> exitSignal;
-    QString machineType;
-    QString trialId;
-};
-
-/// What the scheduler holds right now (status bar, `/v1/projects/{p}/host`).
-struct HostUsage {
-    HostInventory host;
-    int vcpusInUse = 0;
-    double memoryGbInUse = 0;
-    QList<int> gpusInUse;
-    int runningJobs = 0;
-    int queuedJobs = 0;
-};
-
-/// Runs jobs on this host: queueing (jobPosition), staging with pip, replica processes under the
-/// service's contract (TF_CONFIG, CLUSTER_SPEC, PyTorch variables, CLOUD_ML_*, CUDA_VISIBLE_DEVICES),
+/// Runs jobs through a Backend (local processes by default): queueing (jobPosition), staging with pip,
+/// replicas under the service's contract (built by Launch::buildLaunch once the backend placed them),
 /// supervision (permanent vs retryable failures, whole-cluster restarts ≤ 3, maxRunningTime,
 /// maxWaitTime), cancel, and recovery after an executor restart. See ARCHITECTURE.md "A job's life".
 ///
@@ -72,17 +44,24 @@ struct HostUsage {
 ///   worker 1 exited with a non-zero status of 3. Termination reason: Error." plus the replica's last
 ///   stderr lines; a signal or ≥ 128 → the whole cluster is stopped and started again (new ports, same job
 ///   dir), at most 3 times (counted in `<dataDir>/jobs/<id>/restarts`, across executor restarts).
-/// - Every replica runs in its own process group with PR_SET_PDEATHSIG=SIGKILL and the environment marker
-///   TRAINYARD_JOB_FOLDER; after a job ends (and in recover()) any process still carrying its marker is
-///   killed, so no replica or replica child outlives its job.
+/// - A job owns replica-set runs (one today: its cluster; one per trial for a tuning job), each with its
+///   own restart count and supervision; the backend reports each run's replicas by RunId.
+/// - Every replica carries the environment marker TRAINYARD_JOB_FOLDER=<dataDir>/jobs/<id>; a job becomes
+///   final only after the backend says stopped(), i.e. when no process carrying it is left, and recover()
+///   has the backend reclaim (kill) what a previous executor left, so no replica or replica child
+///   outlives its job.
 /// - A job without packageUris is not staged: its module must be importable as it is (PYTHONPATH is
 ///   `<staging>` followed by the executor's own PYTHONPATH).
 class Scheduler : public QObject
 {
     Q_OBJECT
 public:
-    /// `dataDir`: the executor's data folder (staging under `<dataDir>/jobs/<jobId>/staging`).
+    /// Runs replicas as local processes (LocalBackend on `host`). `dataDir`: the executor's data folder
+    /// (staging under `<dataDir>/jobs/<jobId>/staging`).
     Scheduler(JobStore* store, LogStore* logs, const HostInventory& host, const QString& dataDir,
+              QObject* parent = nullptr);
+    /// Runs replicas through `backend` (owned).
+    Scheduler(JobStore* store, LogStore* logs, std::unique_ptr<Backend> backend, const QString& dataDir,
               QObject* parent = nullptr);
     ~Scheduler() override;
 
@@ -98,8 +77,10 @@ public:
     /// recover() restarts them next time.
     void shutdown();
 
-    QList<ReplicaStatus> replicas(const QString& jobId) const;
-    HostUsage usage() const;
+    /// The job's replicas as `…/replicas` reports them (final jobs: the last 200 that ended).
+    QList<ReplicaInfo> replicas(const QString& jobId) const;
+    /// What the backend's host has and holds, and how many jobs run and wait (`…/host`).
+    HostStatus usage() const;
 
     /// Seconds between SIGTERM and SIGKILL when stopping replicas (default 10).
     void setGracePeriodSeconds(int seconds);

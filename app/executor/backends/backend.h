@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#pragma once
+
+#include "launchspec.h"
+#include "machinecatalog.h"
+
+#include <QList>
+#include <QMetaType>
+#include <QObject>
+#include <QString>
+
+#include <chrono>
+#include <optional>
+
+namespace Trainyard {
+
+/// Names one replica-set run: a job's cluster (`trialId` empty), or one trial of a tuning job. A job's
+/// runs share its job ID; each has its own replicas, restarts and supervision.
+struct RunId {
+    QString jobId;
+    QString trialId;
+    /// "<jobId>" or "<jobId>/<trialId>": for logs and maps.
+    QString text() const { return trialId.isEmpty() ? jobId : jobId + QLatin1Char('/') + trialId; }
+    bool operator==(const RunId&) const = default;
+    bool operator<(const RunId& o) const { return jobId != o.jobId ? jobId < o.jobId : trialId < o.trialId; }
+};
+
+/// How a replica ended, as a value (no QProcess enum leaks out of a backend).
+struct ReplicaExit {
+    enum class Kind {
+        Exited, ///< it returned `code` (0–255)
+        Signalled, ///< it was killed by `signal`
+        FailedToStart, ///< it never ran: `error` says why (no interpreter, no such file …)
+    };
+    Kind kind = Kind::Exited;
+    int code = 0;
+    int signal = 0;
+    QString error;
+    bool operator==(const ReplicaExit&) const = default;
+};
+
+/// What a backend set aside for a run when admit() said yes: host GPU indices in the order
+/// Launch::slotsFor hands them to replicas. Empty for a run without accelerators.
+struct Reservation {
+    QList<int> gpus;
+    bool operator==(const Reservation&) const = default;
+};
+
+/// What a backend holds now, for `…/host` and the status bar.
+struct BackendUsage {
+    HostInventory host;
+    int vcpusInUse = 0;
+    Bytes memoryInUse;
+    QList<int> gpusInUse; ///< sorted
+    int runsHolding = 0; ///< runs with a reservation
+};
+
+/// Where replicas run. The scheduler above it owns each job's life (queue, states, restarts, timers,
+/// cancel, recovery) and never touches a process; a backend owns resources and replicas, and reports
+/// what happens to them. PlotJuggler's DataStreamer shape: commands in, whole values out through signals.
+///
+/// A run goes: admit() (reserve, or "not now") → place() → placed(addresses) → launch(one spec per
+/// replica, built by Launch::buildLaunch from those addresses) → started/output/exited per replica →
+/// stop() → stopped() → release(). Placement comes before any TF_CONFIG exists because a cluster
+/// backend learns its hosts only at allocation.
+///
+/// Threading contract: every method is called on the thread the backend lives in (the executor's main
+/// thread) and returns without blocking on a replica; every signal is emitted on that thread, from the
+/// event loop, never from inside one of the backend's own methods (so a slot may call back into the
+/// backend). For one replica, output() chunks come in order and all of them before its exited(); for
+/// one run, stopped() comes after every exited() and only in answer to stop().
+class Backend : public QObject {
+    Q_OBJECT
+public:
+    using QObject::QObject;
+    ~Backend() override;
+
+    /// The backend's name in the API and logs ("local", or a Slurm cluster's name).
+    virtual QString name() const = 0;
+
+    /// Reserves what `plan` asks for when it fits now (the Admission rule of models/admission.h for the
+    /// local host). Returns the reservation, or nothing when the run must wait. A run holds at most one
+    /// reservation; admitting it again first releases the old one.
+    virtual std::optional<Reservation> admit(const RunId& run, const ClusterPlan& plan) = 0;
+    /// Frees the run's reservation (no-op when it holds none).
+    virtual void release(const RunId& run) = 0;
+
+    /// Chooses an address per replica of `set`; answers with placed() or placementFailed().
+    virtual void place(const RunId& run, const Launch::ReplicaSet& set) = 0;
+    /// Starts every replica of the run (`replicas` in ReplicaSet order). Each answers with started(), or
+    /// with exited(FailedToStart).
+    virtual void launch(const RunId& run, const QList<Launch::ReplicaLaunch>& replicas) = 0;
+    /// Stops the run: SIGTERM (or the cluster's equivalent) now, SIGKILL after `grace`; then anything
+    /// the replicas started. Emits stopped() once every replica and every process of the run is gone,
+    /// also when none was running. Calling it again while stopping only keeps the earlier deadline.
+    virtual void stop(const RunId& run, std::chrono::milliseconds grace) = 0;
+    /// Executor shutdown: stops every run synchronously within `budget` (then kills), emits nothing.
+    virtual void stopAll(std::chrono::milliseconds budget) = 0;
+    /// Recovery after an executor restart: removes whatever a previous executor left of the run whose
+    /// processes carry `jobMarker` (see Launch::LaunchContext::jobMarker). Synchronous.
+    virtual void reclaim(const RunId& run, const QString& jobMarker) = 0;
+
+    virtual BackendUsage usage() const = 0;
+
+Q_SIGNALS:
+    void placed(const Trainyard::RunId& run, const Trainyard::Launch::Placement& placement);
+    void placementFailed(const Trainyard::RunId& run, const QString& message);
+    void started(const Trainyard::RunId& run, const QString& taskName, qint64 pid);
+    /// A chunk of a replica's stdout or stderr, as read (lines may be split across chunks).
+    void output(const Trainyard::RunId& run, const QString& taskName, const QByteArray& bytes, bool isStderr);
+    void exited(const Trainyard::RunId& run, const QString& taskName, const Trainyard::ReplicaExit& exit);
+    /// Every replica of the run and every process any of them started is gone.
+    void stopped(const Trainyard::RunId& run);
+};
+
+} // namespace Trainyard
+
+Q_DECLARE_METATYPE(Trainyard::RunId)
+Q_DECLARE_METATYPE(Trainyard::ReplicaExit)
+Q_DECLARE_METATYPE(Trainyard::Launch::Placement)

@@ -1,0 +1,393 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "localbackend.h"
+
+#include "admission.h"
+#include "outputpipe.h"
+#include "processgroup.h"
+
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFileInfo>
+#include <QLoggingCategory>
+#include <QProcess>
+#include <QTcpServer>
+#include <QThread>
+#include <QTimer>
+
+#include <algorithm>
+#include <cerrno>
+#include <csignal>
+#include <cstring>
+#include <vector>
+
+namespace Trainyard {
+
+namespace {
+
+Q_LOGGING_CATEGORY(lcLocal, "trainyard.executor")
+
+/// How often a stopping run looks for processes that are still alive after SIGKILL.
+constexpr int GonePollMs = 20;
+/// A SIGKILLed process that is still listed after this long is stuck in the kernel (uninterruptible
+/// I/O): the run is reported stopped anyway, with a warning, so the job does not stay live forever.
+constexpr qint64 GoneLimitMs = 30000;
+
+} // namespace
+
+struct LocalBackend::Private {
+    LocalBackend* q = nullptr;
+    HostInventory host;
+    int outputBatchMs = 5;
+    bool shuttingDown = false;
+
+    struct Replica {
+        QString taskName;
+        QProcess* process = nullptr; // null once exited
+        OutputPipe* out = nullptr; // children of `process`
+        OutputPipe* err = nullptr;
+        qint64 pid = 0; // process group id, kept after exit to kill stragglers
+    };
+
+    struct Run {
+        ClusterPlan plan;
+        std::optional<Reservation> reservation;
+        std::vector<std::unique_ptr<Replica>> replicas;
+        QString marker;
+        bool stopping = false;
+        bool stoppedSent = false;
+        QTimer* killTimer = nullptr;
+        QTimer* goneTimer = nullptr;
+        QElapsedTimer goneClock;
+    };
+    std::map<RunId, Run> runs;
+
+    HostLoad loadExcept(const RunId& except) const
+    {
+        HostLoad load;
+        for (const auto& [id, run] : runs) {
+            if (id == except || !run.reservation)
+                continue;
+            load.vcpus += run.plan.totalVcpus();
+            load.memory += run.plan.totalMemory();
+            load.gpus += run.reservation->gpus;
+            ++load.holders;
+        }
+        return load;
+    }
+
+    /// Free loopback ports, one per replica: each is bound (port 0) and held until all are picked, so
+    /// no two replicas get the same one. Empty when the host has none left.
+    static QList<int> freePorts(qsizetype n)
+    {
+        std::vector<std::unique_ptr<QTcpServer>> servers;
+        QList<int> ports;
+        for (qsizetype i = 0; i < n; ++i) {
+            auto server = std::make_unique<QTcpServer>();
+            if (!server->listen(QHostAddress::LocalHost, 0))
+                return {};
+            ports << server->serverPort();
+            servers.push_back(std::move(server));
+        }
+        return ports;
+    }
+
+    void onFinished(const RunId& id, Replica* replica, QProcess* process, const ReplicaExit& exit)
+    {
+        if (replica->process != process)
+            return;
+        // What the replica wrote before it exited is in the pipes: deliver it before the exit.
+        if (replica->out)
+            replica->out->drain();
+        if (replica->err)
+            replica->err->drain();
+        replica->out = replica->err = nullptr;
+        replica->process = nullptr;
+        process->deleteLater();
+        if (shuttingDown)
+            return;
+        Q_EMIT q->exited(id, replica->taskName, exit);
+        auto it = runs.find(id);
+        if (it != runs.end() && it->second.stopping)
+            checkGone(id);
+    }
+
+    /// After stop(): once every replica exited, kill what they left and report stopped() when /proc
+    /// shows nothing of the run.
+    void checkGone(const RunId& id)
+    {
+        auto it = runs.find(id);
+        if (it == runs.end() || !it->second.stopping || it->second.stoppedSent)
+            return;
+        Run& run = it->second;
+        if (std::any_of(run.replicas.begin(), run.replicas.end(), [](const auto& r) { return r->process; }))
+            return;
+        if (run.killTimer)
+            run.killTimer->stop();
+        // What a replica started in its group (or its group's stragglers) dies with the run.
+        for (const auto& r : run.replicas) {
+            if (r->pid)
+                signalGroup(r->pid, SIGKILL);
+        }
+        if (!run.marker.isEmpty()) {
+            killJobLeftovers(run.marker);
+            if (!jobProcesses(run.marker).isEmpty()) {
+                if (!run.goneClock.isValid())
+                    run.goneClock.start();
+                if (run.goneClock.elapsed() < GoneLimitMs) {
+                    if (!run.goneTimer) {
+                        run.goneTimer = new QTimer(q);
+                        run.goneTimer->setSingleShot(true);
+                        QObject::connect(run.goneTimer, &QTimer::timeout, q, [this, id] { checkGone(id); });
+                    }
+                    run.goneTimer->start(GonePollMs);
+                    return;
+                }
+                qCWarning(lcLocal, "processes of %s survive SIGKILL for %lld ms; reporting the run stopped",
+                    qPrintable(id.text()), GoneLimitMs);
+            }
+        }
+        run.stoppedSent = true;
+        for (QTimer* t : { run.killTimer, run.goneTimer }) {
+            if (t)
+                t->deleteLater();
+        }
+        run.killTimer = run.goneTimer = nullptr;
+        run.replicas.clear();
+        run.stopping = false;
+        Q_EMIT q->stopped(id);
+    }
+};
+
+Backend::~Backend() = default;
+
+LocalBackend::LocalBackend(const HostInventory& host, int outputBatchMs, QObject* parent)
+    : Backend(parent)
+    , d(std::make_unique<Private>())
+{
+    d->q = this;
+    d->host = host;
+    d->outputBatchMs = outputBatchMs;
+}
+
+LocalBackend::~LocalBackend()
+{
+    stopAll(std::chrono::milliseconds(0));
+}
+
+QString LocalBackend::name() const
+{
+    return QStringLiteral("local");
+}
+
+std::optional<Reservation> LocalBackend::admit(const RunId& run, const ClusterPlan& plan)
+{
+    const Admission verdict = Trainyard::admit(plan, d->host, d->loadExcept(run), MachineCatalog::builtin());
+    if (!verdict.fits())
+        return std::nullopt;
+    Private::Run& r = d->runs[run];
+    r.plan = plan;
+    r.reservation = Reservation { verdict.gpus };
+    return r.reservation;
+}
+
+void LocalBackend::release(const RunId& run)
+{
+    auto it = d->runs.find(run);
+    if (it == d->runs.end())
+        return;
+    it->second.reservation.reset();
+    if (it->second.replicas.empty() && !it->second.stopping)
+        d->runs.erase(it);
+}
+
+void LocalBackend::place(const RunId& run, const Launch::ReplicaSet& set)
+{
+    const QList<int> ports = Private::freePorts(set.replicas.size());
+    Launch::Placement placement;
+    for (int port : ports)
+        placement.addresses << Launch::Address { QStringLiteral("127.0.0.1"), port };
+    const bool ok = ports.size() == set.replicas.size();
+    // Answered from the event loop, as the contract says, never from inside this call.
+    QMetaObject::invokeMethod(
+        this,
+        [this, run, placement, ok] {
+            if (ok)
+                Q_EMIT placed(run, placement);
+            else
+                Q_EMIT placementFailed(run, tr("cannot find free loopback ports for the replicas"));
+        },
+        Qt::QueuedConnection);
+}
+
+void LocalBackend::launch(const RunId& id, const QList<Launch::ReplicaLaunch>& replicas)
+{
+    Private::Run& run = d->runs[id];
+    run.replicas.clear();
+    run.stopping = false;
+    run.stoppedSent = false;
+    run.goneClock.invalidate();
+    run.marker = replicas.isEmpty() ? QString() : replicas.first().set.value(jobMarkerVariable());
+    const QProcessEnvironment base = QProcessEnvironment::systemEnvironment();
+    QList<QProcess*> toStart;
+    for (const Launch::ReplicaLaunch& l : replicas) {
+        QDir().mkpath(l.workingDirectory);
+        QDir().mkpath(QFileInfo(l.hypertuneFile).absolutePath());
+        auto replica = std::make_unique<Private::Replica>();
+        replica->taskName = l.taskName;
+        auto* process = new QProcess(this);
+        process->setProcessEnvironment(l.environment(base));
+        process->setWorkingDirectory(l.workingDirectory);
+        process->setProgram(l.program);
+        process->setArguments(l.arguments);
+        Private::Replica* r = replica.get();
+        const QString taskName = l.taskName;
+        // Output through our own batched pipes (see OutputPipe); QProcess's channels go to /dev/null.
+        r->out = new OutputPipe(
+            [this, id, taskName](const QByteArray& bytes) { Q_EMIT output(id, taskName, bytes, false); },
+            d->outputBatchMs, process);
+        r->err = new OutputPipe(
+            [this, id, taskName](const QByteArray& bytes) { Q_EMIT output(id, taskName, bytes, true); },
+            d->outputBatchMs, process);
+        if (r->out->open() && r->err->open()) {
+            process->setStandardOutputFile(QProcess::nullDevice());
+            process->setStandardErrorFile(QProcess::nullDevice());
+            makeOwnProcessGroup(process, r->out->writeFd(), r->err->writeFd());
+        } else {
+            qCWarning(lcLocal, "cannot create output pipes for %s: %s", qPrintable(taskName), std::strerror(errno));
+            makeOwnProcessGroup(process);
+        }
+        r->process = process;
+        QObject::connect(process, &QProcess::started, this, [this, id, process, r] {
+            r->pid = process->processId();
+            if (r->out)
+                r->out->closeWriteEnd();
+            if (r->err)
+                r->err->closeWriteEnd();
+            if (!d->shuttingDown)
+                Q_EMIT started(id, r->taskName, r->pid);
+        });
+        QObject::connect(process, &QProcess::finished, this, [this, id, process, r](int code, QProcess::ExitStatus status) {
+            ReplicaExit exit;
+            // Qt reports the signal number as the exit code of a crashed process.
+            if (status == QProcess::CrashExit) {
+                exit.kind = ReplicaExit::Kind::Signalled;
+                exit.signal = code;
+            } else {
+                exit.code = code;
+            }
+            d->onFinished(id, r, process, exit);
+        });
+        QObject::connect(process, &QProcess::errorOccurred, this, [this, id, process, r](QProcess::ProcessError e) {
+            if (e != QProcess::FailedToStart)
+                return;
+            ReplicaExit exit;
+            exit.kind = ReplicaExit::Kind::FailedToStart;
+            exit.error = process->errorString();
+            d->onFinished(id, r, process, exit);
+        });
+        run.replicas.push_back(std::move(replica));
+        toStart << process;
+    }
+    // Start them only now: every replica's environment already names every address.
+    for (QProcess* p : std::as_const(toStart))
+        p->start();
+}
+
+void LocalBackend::stop(const RunId& id, std::chrono::milliseconds grace)
+{
+    Private::Run& run = d->runs[id];
+    if (run.stopping)
+        return; // the first deadline stands
+    run.stopping = true;
+    run.stoppedSent = false;
+    for (const auto& r : run.replicas) {
+        if (r->process && r->pid)
+            signalGroup(r->pid, SIGTERM);
+        else if (r->process && r->process->state() == QProcess::Starting)
+            r->process->kill();
+    }
+    if (!run.killTimer) {
+        run.killTimer = new QTimer(this);
+        run.killTimer->setSingleShot(true);
+        connect(run.killTimer, &QTimer::timeout, this, [this, id] {
+            auto it = d->runs.find(id);
+            if (it == d->runs.end())
+                return;
+            for (const auto& r : it->second.replicas) {
+                if (r->pid)
+                    signalGroup(r->pid, SIGKILL);
+            }
+        });
+    }
+    run.killTimer->start(int(grace.count()));
+    // Even with nothing running, stopped() comes from the event loop.
+    QMetaObject::invokeMethod(this, [this, id] { d->checkGone(id); }, Qt::QueuedConnection);
+}
+
+void LocalBackend::stopAll(std::chrono::milliseconds budget)
+{
+    // Executor shutdown: SIGTERM everything, wait up to `budget`, then SIGKILL what is left. Synchronous;
+    // no signal is emitted (the scheduler above is going away too).
+    d->shuttingDown = true;
+    QList<QProcess*> alive;
+    for (auto& [id, run] : d->runs) {
+        for (const auto& r : run.replicas) {
+            if (!r->process)
+                continue;
+            if (r->pid)
+                signalGroup(r->pid, SIGTERM);
+            alive << r->process;
+        }
+    }
+    QElapsedTimer clock;
+    clock.start();
+    for (QProcess* p : std::as_const(alive)) {
+        const qint64 left = budget.count() - clock.elapsed();
+        if (left > 0)
+            p->waitForFinished(int(left));
+    }
+    for (auto& [id, run] : d->runs) {
+        for (const auto& r : run.replicas) {
+            if (r->pid)
+                signalGroup(r->pid, SIGKILL);
+            if (r->process)
+                r->process->waitForFinished(1000);
+        }
+        if (!run.marker.isEmpty())
+            killJobLeftovers(run.marker);
+        run.replicas.clear();
+    }
+}
+
+void LocalBackend::reclaim(const RunId& run, const QString& jobMarker)
+{
+    Q_UNUSED(run)
+    if (jobMarker.isEmpty())
+        return;
+    QElapsedTimer clock;
+    clock.start();
+    // Whatever survived the previous executor (a replica that escaped PR_SET_PDEATHSIG) goes first, and is
+    // gone before the run starts again.
+    while (killJobLeftovers(jobMarker) > 0 || !jobProcesses(jobMarker).isEmpty()) {
+        if (clock.elapsed() > 5000) {
+            qCWarning(lcLocal, "leftovers of %s survive SIGKILL", qPrintable(run.text()));
+            return;
+        }
+        QThread::msleep(GonePollMs);
+    }
+}
+
+BackendUsage LocalBackend::usage() const
+{
+    BackendUsage u;
+    u.host = d->host;
+    const HostLoad load = d->loadExcept(RunId { QStringLiteral("\x01"), QString() });
+    u.vcpusInUse = load.vcpus;
+    u.memoryInUse = load.memory;
+    u.gpusInUse = load.gpus;
+    std::sort(u.gpusInUse.begin(), u.gpusInUse.end());
+    u.runsHolding = load.holders;
+    return u;
+}
+
+} // namespace Trainyard

@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#pragma once
+
+#include "backend.h"
+
+#include <map>
+#include <memory>
+
+namespace Trainyard {
+
+/// The `local` backend: replicas are processes on this host.
+///
+/// - Admission: models/admission.h against the host inventory (GPUs exclusive, vCPU and memory
+///   reservations, a run alone always fits).
+/// - Placement: one free loopback port per replica (each bound to port 0 and held until all are picked,
+///   so no two replicas of a run share one), host 127.0.0.1.
+/// - Launch: every replica in its own process group with PR_SET_PDEATHSIG=SIGKILL (processgroup.h), its
+///   stdout/stderr through batched OutputPipes (≤ 1 read per 5 ms per stream).
+/// - Stop: SIGTERM to each replica's group, SIGKILL after the grace period, then SIGKILL to every process
+///   still carrying the run's TRAINYARD_JOB_FOLDER marker (a child that left the group with setsid); the
+///   run counts as stopped only when /proc lists none of them any more (polled every 20 ms), so a job is
+///   never final while one of its processes lives.
+class LocalBackend : public Backend {
+    Q_OBJECT
+public:
+    /// `outputBatchMs`: how long a pipe waits after a read before reading again.
+    explicit LocalBackend(const HostInventory& host, int outputBatchMs = 5, QObject* parent = nullptr);
+    ~LocalBackend() override;
+
+    QString name() const override;
+    std::optional<Reservation> admit(const RunId& run, const ClusterPlan& plan) override;
+    void release(const RunId& run) override;
+    void place(const RunId& run, const Launch::ReplicaSet& set) override;
+    void launch(const RunId& run, const QList<Launch::ReplicaLaunch>& replicas) override;
+    void stop(const RunId& run, std::chrono::milliseconds grace) override;
+    void stopAll(std::chrono::milliseconds budget) override;
+    void reclaim(const RunId& run, const QString& jobMarker) override;
+    BackendUsage usage() const override;
+
+private:
+    struct Private;
+    std::unique_ptr<Private> d;
+};
+
+} // namespace Trainyard

@@ -1,0 +1,300 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// The Backend seam (app/executor/backends/backend.h) driven by a scripted fake backend under the real
+// Scheduler, JobStore and LogStore: admission, placement before TF_CONFIG, the replica contract built
+// from the placed addresses, a job final only after stopped(), restarts with new addresses, permanent
+// failures, cancel while placing, FIFO admission. No process is started.
+#include "backend.h"
+#include "jobstore.h"
+#include "logstore.h"
+#include "scheduler.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <memory>
+
+using namespace Trainyard;
+
+namespace {
+
+/// Records every command; answers only when the test says so (emitX()), as a cluster backend would, later.
+class FakeBackend : public Backend {
+    Q_OBJECT
+public:
+    QStringList calls; ///< "admit j1", "place j1", "launch j1", "stop j1", "release j1"
+    QSet<QString> refuse; ///< job IDs admit() says "not now" to
+    QMap<QString, QList<Launch::ReplicaLaunch>> launched; ///< last launch per job
+    QMap<QString, Launch::ReplicaSet> placedSets;
+    int hostCpus = 8;
+    QSet<QString> holding; ///< runs with a reservation
+
+    QString name() const override { return QStringLiteral("fake"); }
+    std::optional<Reservation> admit(const RunId& run, const ClusterPlan&) override
+    {
+        calls << QStringLiteral("admit ") + run.text();
+        if (refuse.contains(run.jobId))
+            return std::nullopt;
+        holding.insert(run.text());
+        return Reservation { { 3 } };
+    }
+    void release(const RunId& run) override
+    {
+        calls << QStringLiteral("release ") + run.text();
+        holding.remove(run.text());
+    }
+    void place(const RunId& run, const Launch::ReplicaSet& set) override
+    {
+        calls << QStringLiteral("place ") + run.text();
+        placedSets[run.jobId] = set;
+    }
+    void launch(const RunId& run, const QList<Launch::ReplicaLaunch>& replicas) override
+    {
+        calls << QStringLiteral("launch ") + run.text();
+        launched[run.jobId] = replicas;
+    }
+    void stop(const RunId& run, std::chrono::milliseconds) override { calls << QStringLiteral("stop ") + run.text(); }
+    void stopAll(std::chrono::milliseconds) override { calls << QStringLiteral("stopAll"); }
+    void reclaim(const RunId& run, const QString&) override { calls << QStringLiteral("reclaim ") + run.text(); }
+    BackendUsage usage() const override
+    {
+        BackendUsage u;
+        u.host.cpus = hostCpus;
+        u.vcpusInUse = 4 * int(holding.size());
+        u.runsHolding = int(holding.size());
+        return u;
+    }
+
+    /// Places the job's replicas on "node<i>:<port>", one node per replica.
+    void emitPlaced(const QString& jobId, int basePort)
+    {
+        Launch::Placement p;
+        for (int i = 0; i < placedSets.value(jobId).replicas.size(); ++i)
+            p.addresses << Launch::Address { QStringLiteral("node%1").arg(i), basePort + i };
+        Q_EMIT placed(RunId { jobId, QString() }, p);
+    }
+    void emitAllStarted(const QString& jobId)
+    {
+        qint64 pid = 1000;
+        for (const Launch::ReplicaLaunch& l : launched.value(jobId))
+            Q_EMIT started(RunId { jobId, QString() }, l.taskName, pid++);
+    }
+};
+
+} // namespace
+
+class TestBackendContract : public QObject {
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_tmp;
+    std::unique_ptr<JobStore> m_store;
+    std::unique_ptr<LogStore> m_logs;
+    std::unique_ptr<Scheduler> m_scheduler;
+    FakeBackend* m_backend = nullptr;
+
+    Job makeJob(const QString& id, int workers) const
+    {
+        Job job;
+        job.jobId = id;
+        job.state = JobState::Queued;
+        TrainingInput& in = job.trainingInput;
+        in.scaleTier = QStringLiteral("CUSTOM");
+        in.masterType = QStringLiteral("n1-standard-4");
+        if (workers) {
+            in.workerType = QStringLiteral("n1-standard-4");
+            in.workerCount = workers;
+        }
+        in.pythonModule = QStringLiteral("trainer.task");
+        in.region = QStringLiteral("us-central1");
+        in.jobDir = m_tmp.path() + QStringLiteral("/jobdirs/") + id;
+        return job;
+    }
+
+    void submit(const Job& job)
+    {
+        QString error;
+        QVERIFY2(m_store->insert(job, &error), qPrintable(error));
+        m_scheduler->submit(*m_store->job(job.jobId));
+    }
+
+    QString state(const QString& id) const { return m_store->job(id)->state; }
+    Job job(const QString& id) const { return *m_store->job(id); }
+
+    /// Brings `id` (1 master + `workers`) to RUNNING on the fake backend.
+    void startJob(const QString& id, int workers, int basePort)
+    {
+        submit(makeJob(id, workers));
+        QTRY_VERIFY(m_backend->calls.contains(QStringLiteral("place ") + id));
+        m_backend->emitPlaced(id, basePort);
+        QTRY_VERIFY(m_backend->launched.contains(id));
+        m_backend->emitAllStarted(id);
+        QTRY_COMPARE(state(id), JobState::Running);
+    }
+
+private Q_SLOTS:
+    void init()
+    {
+        QVERIFY(m_tmp.isValid());
+        const QString dataDir = m_tmp.path() + QStringLiteral("/data-") + QString::fromLatin1(QTest::currentTestFunction());
+        QVERIFY(QDir().mkpath(dataDir));
+        m_store = std::make_unique<JobStore>();
+        QString error;
+        QVERIFY2(m_store->open(dataDir + QStringLiteral("/trainyard.sqlite"), &error), qPrintable(error));
+        m_logs = std::make_unique<LogStore>(dataDir);
+        auto backend = std::make_unique<FakeBackend>();
+        m_backend = backend.get();
+        m_scheduler = std::make_unique<Scheduler>(m_store.get(), m_logs.get(), std::move(backend), dataDir);
+    }
+
+    void cleanup()
+    {
+        m_scheduler.reset();
+        m_logs.reset();
+        m_store.reset();
+        m_backend = nullptr;
+    }
+
+    void placementComesBeforeTheContract()
+    {
+        startJob(QStringLiteral("j1"), 2, 7000);
+        QCOMPARE(m_backend->calls.mid(0, 3),
+            (QStringList { QStringLiteral("admit j1"), QStringLiteral("place j1"), QStringLiteral("launch j1") }));
+        const Launch::ReplicaSet set = m_backend->placedSets.value(QStringLiteral("j1"));
+        QCOMPARE(set.replicas.size(), 3);
+        QCOMPARE(set.replicas.first().gpus, QList<int>()); // n1-standard-4 without accelerators
+        // TF_CONFIG names the addresses the backend placed, not loopback ports chosen beforehand.
+        const QList<Launch::ReplicaLaunch> launches = m_backend->launched.value(QStringLiteral("j1"));
+        QCOMPARE(launches.size(), 3);
+        const QJsonObject tf
+            = QJsonDocument::fromJson(launches.at(1).set.value(QStringLiteral("TF_CONFIG")).toUtf8()).object();
+        const QJsonObject cluster = tf.value(QStringLiteral("cluster")).toObject();
+        QCOMPARE(cluster.value(QStringLiteral("master")).toArray(), QJsonArray { QStringLiteral("node0:7000") });
+        QCOMPARE(cluster.value(QStringLiteral("worker")).toArray(),
+            (QJsonArray { QStringLiteral("node1:7001"), QStringLiteral("node2:7002") }));
+        QCOMPARE(launches.first().set.value(QStringLiteral("MASTER_ADDR")), QStringLiteral("node0"));
+        // The replicas API reports what the backend said.
+        const QList<ReplicaInfo> replicas = m_scheduler->replicas(QStringLiteral("j1"));
+        QCOMPARE(replicas.size(), 3);
+        QCOMPARE(replicas.at(2).address, QStringLiteral("node2:7002"));
+        QCOMPARE(replicas.at(2).pid, qint64(1002));
+        QCOMPARE(replicas.at(2).state, QStringLiteral("RUNNING"));
+        QCOMPARE(m_scheduler->usage().vcpusInUse, 4);
+        QCOMPARE(m_scheduler->usage().runningJobs, 1);
+    }
+
+    void finalOnlyAfterStopped()
+    {
+        startJob(QStringLiteral("j2"), 1, 7100);
+        const RunId run { QStringLiteral("j2"), QString() };
+        // The master succeeds: the run is stopped, but the job is not final while the backend still has
+        // processes of it (the worker, or a child of a replica).
+        Q_EMIT m_backend->exited(run, QStringLiteral("master-replica-0"), ReplicaExit {});
+        QTRY_VERIFY(m_backend->calls.contains(QStringLiteral("stop j2")));
+        QCOMPARE(state(QStringLiteral("j2")), JobState::Running);
+        Q_EMIT m_backend->exited(run, QStringLiteral("worker-replica-0"), ReplicaExit { ReplicaExit::Kind::Signalled, 0, 15, {} });
+        QCOMPARE(state(QStringLiteral("j2")), JobState::Running);
+        Q_EMIT m_backend->stopped(run);
+        QTRY_COMPARE(state(QStringLiteral("j2")), JobState::Succeeded);
+        QVERIFY(m_backend->calls.contains(QStringLiteral("release j2")));
+        const QList<ReplicaInfo> replicas = m_scheduler->replicas(QStringLiteral("j2"));
+        QCOMPARE(replicas.at(0).state, QStringLiteral("SUCCEEDED"));
+        QCOMPARE(replicas.at(1).state, QStringLiteral("STOPPED"));
+        QCOMPARE(replicas.at(1).exitSignal, std::optional<int>(15));
+    }
+
+    void retryableFailureRestartsWithNewPlacement()
+    {
+        startJob(QStringLiteral("j3"), 1, 7200);
+        const RunId run { QStringLiteral("j3"), QString() };
+        Q_EMIT m_backend->exited(run, QStringLiteral("worker-replica-0"), ReplicaExit { ReplicaExit::Kind::Signalled, 0, 9, {} });
+        QTRY_VERIFY(m_backend->calls.contains(QStringLiteral("stop j3")));
+        m_backend->calls.clear();
+        Q_EMIT m_backend->stopped(run);
+        // Placed again (a cluster backend may choose other nodes), then launched with the new addresses.
+        QTRY_COMPARE(m_backend->calls, QStringList { QStringLiteral("place j3") });
+        QCOMPARE(m_scheduler->replicas(QStringLiteral("j3")).first().state, QStringLiteral("RESTARTING"));
+        m_backend->emitPlaced(QStringLiteral("j3"), 7300);
+        QTRY_VERIFY(m_backend->calls.contains(QStringLiteral("launch j3")));
+        const QJsonObject tf = QJsonDocument::fromJson(
+            m_backend->launched.value(QStringLiteral("j3")).first().set.value(QStringLiteral("TF_CONFIG")).toUtf8())
+                                   .object();
+        QCOMPARE(tf.value(QStringLiteral("cluster")).toObject().value(QStringLiteral("master")).toArray(),
+            QJsonArray { QStringLiteral("node0:7300") });
+        m_backend->emitAllStarted(QStringLiteral("j3"));
+        QTRY_COMPARE(m_scheduler->replicas(QStringLiteral("j3")).first().restarts, 1);
+        QCOMPARE(state(QStringLiteral("j3")), JobState::Running);
+    }
+
+    void permanentFailureNamesTheReplica()
+    {
+        startJob(QStringLiteral("j4"), 2, 7400);
+        const RunId run { QStringLiteral("j4"), QString() };
+        Q_EMIT m_backend->output(run, QStringLiteral("worker-replica-1"), QByteArray("ValueError: bad shard\n"), true);
+        Q_EMIT m_backend->exited(run, QStringLiteral("worker-replica-1"), ReplicaExit { ReplicaExit::Kind::Exited, 3, 0, {} });
+        QTRY_VERIFY(m_backend->calls.contains(QStringLiteral("stop j4")));
+        Q_EMIT m_backend->stopped(run);
+        QTRY_COMPARE(state(QStringLiteral("j4")), JobState::Failed);
+        const QString message = job(QStringLiteral("j4")).errorMessage;
+        QVERIFY2(message.startsWith(QLatin1String(
+                     "The replica worker 1 exited with a non-zero status of 3. Termination reason: Error.")),
+            qPrintable(message));
+        QVERIFY2(message.contains(QLatin1String("ValueError: bad shard")), qPrintable(message));
+    }
+
+    void failedToStartIsPermanent()
+    {
+        startJob(QStringLiteral("j5"), 0, 7500);
+        const RunId run { QStringLiteral("j5"), QString() };
+        Q_EMIT m_backend->exited(run, QStringLiteral("master-replica-0"),
+            ReplicaExit { ReplicaExit::Kind::FailedToStart, 0, 0, QStringLiteral("No such file or directory") });
+        QTRY_VERIFY(m_backend->calls.contains(QStringLiteral("stop j5")));
+        Q_EMIT m_backend->stopped(run);
+        QTRY_COMPARE(state(QStringLiteral("j5")), JobState::Failed);
+        QVERIFY(job(QStringLiteral("j5")).errorMessage.contains(QLatin1String("status of 127")));
+    }
+
+    void cancelWhilePlacing()
+    {
+        submit(makeJob(QStringLiteral("j6"), 0));
+        QTRY_VERIFY(m_backend->calls.contains(QStringLiteral("place j6")));
+        QVERIFY(m_scheduler->cancel(QStringLiteral("j6")));
+        QCOMPARE(state(QStringLiteral("j6")), JobState::Cancelling);
+        QTRY_VERIFY(m_backend->calls.contains(QStringLiteral("stop j6")));
+        // A placement that arrives after the cancel launches nothing.
+        m_backend->emitPlaced(QStringLiteral("j6"), 7600);
+        Q_EMIT m_backend->stopped(RunId { QStringLiteral("j6"), QString() });
+        QTRY_COMPARE(state(QStringLiteral("j6")), JobState::Cancelled);
+        QVERIFY(!m_backend->calls.contains(QStringLiteral("launch j6")));
+    }
+
+    void admissionIsFifo()
+    {
+        m_backend->refuse = { QStringLiteral("big") };
+        submit(makeJob(QStringLiteral("big"), 0));
+        submit(makeJob(QStringLiteral("small"), 0));
+        // The head does not fit: nothing behind it slips past (strict FIFO).
+        QTRY_COMPARE(job(QStringLiteral("big")).jobPosition, std::optional<qint64>(1));
+        QCOMPARE(job(QStringLiteral("small")).jobPosition, std::optional<qint64>(2));
+        QVERIFY(!m_backend->calls.contains(QStringLiteral("admit small")));
+        QCOMPARE(m_scheduler->usage().queuedJobs, 2);
+        QVERIFY(m_scheduler->cancel(QStringLiteral("big")));
+        QTRY_VERIFY(m_backend->calls.contains(QStringLiteral("place small")));
+        QCOMPARE(state(QStringLiteral("big")), JobState::Cancelled);
+    }
+
+    void shutdownStopsEverything()
+    {
+        startJob(QStringLiteral("j7"), 0, 7700);
+        m_scheduler->shutdown();
+        QVERIFY(m_backend->calls.contains(QStringLiteral("stopAll")));
+        // The job stays RUNNING in the store, so that the next executor restarts it.
+        QCOMPARE(state(QStringLiteral("j7")), JobState::Running);
+        QCOMPARE(m_scheduler->replicas(QStringLiteral("j7")).first().state, QStringLiteral("STOPPED"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestBackendContract)
+#include "tst_backendcontract.moc"
