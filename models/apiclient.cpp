@@ -13,6 +13,8 @@
 #include <QTimeZone>
 #include <QUrlQuery>
 
+#include <utility>
+
 namespace Trainyard {
 
 Q_LOGGING_CATEGORY(lcApiClient, "trainyard.models")
@@ -807,6 +809,19 @@ ApiStream* ApiClient::followEvents(const QString& jobId)
     return new ApiStream(m_nam->get(req), jobId, nullptr);
 }
 
+ApiStream* ApiClient::followJobs(const QByteArray& since)
+{
+    QUrlQuery q;
+    q.addQueryItem(QStringLiteral("follow"), QStringLiteral("true"));
+    if (!since.isEmpty())
+        q.addQueryItem(
+            QStringLiteral("since"), QString::fromLatin1(QUrl::toPercentEncoding(QString::fromLatin1(since))));
+    QNetworkRequest req(projectUrl(QStringLiteral("/jobs"), q.query(QUrl::FullyEncoded)));
+    req.setRawHeader("Authorization", "Bearer " + m_token);
+    req.setRawHeader("Accept", "text/event-stream");
+    return new ApiStream(m_nam->get(req), QString(), nullptr);
+}
+
 template <typename T, typename Call> ApiResult<T> ApiClient::blocking(Call call)
 {
     ApiResult<T> result;
@@ -958,6 +973,7 @@ void ApiStream::onReadyRead()
         return; // the body is an error document; onFinished reports it
     m_buffer.append(m_reply->readAll());
     QList<LogLine> batch;
+    QList<Job> jobBatch;
     qsizetype start = 0;
     // SSE framing (WHATWG HTML "Server-sent events"): lines end in \n (or \r\n); a blank line
     // dispatches the event gathered so far.
@@ -971,7 +987,7 @@ void ApiStream::onReadyRead()
             line.chop(1);
         if (line.isEmpty()) {
             if (!m_data.isEmpty() || !m_event.isEmpty())
-                dispatch(m_event.isEmpty() ? QStringLiteral("message") : m_event, m_data, &batch);
+                dispatch(m_event.isEmpty() ? QStringLiteral("message") : m_event, m_data, &batch, &jobBatch);
             m_event.clear();
             m_data.clear();
             continue;
@@ -989,18 +1005,33 @@ void ApiStream::onReadyRead()
             m_data.append(value);
         } else if (field == "event") {
             m_event = QString::fromUtf8(value);
+        } else if (field == "id" && !value.contains('\0')) {
+            m_lastEventId = value;
         }
     }
     m_buffer.remove(0, start);
+    flushJobs(&jobBatch);
     if (!batch.isEmpty())
         Q_EMIT logEntries(batch);
     if (m_sawEnd)
         finish();
 }
 
-void ApiStream::dispatch(const QString& event, const QByteArray& data, QList<LogLine>* logBatch)
+void ApiStream::flushJobs(QList<Job>* jobBatch)
+{
+    if (jobBatch->isEmpty())
+        return;
+    const QList<Job> jobs = std::exchange(*jobBatch, {});
+    for (const Job& job : jobs)
+        Q_EMIT jobChanged(job);
+    Q_EMIT jobsChanged(jobs);
+}
+
+void ApiStream::dispatch(const QString& event, const QByteArray& data, QList<LogLine>* logBatch, QList<Job>* jobBatch)
 {
     const QJsonObject object = QJsonDocument::fromJson(data).object();
+    if (event != QLatin1String("job"))
+        flushJobs(jobBatch); // the jobs before this event go out first, in order
     if (event == QLatin1String("message") || event == QLatin1String("log")) {
         logBatch->append(LogLine::fromJson(object));
     } else if (event == QLatin1String("end")) {
@@ -1015,9 +1046,13 @@ void ApiStream::dispatch(const QString& event, const QByteArray& data, QList<Log
         ApiError error;
         const Job job = decodeJob(object, &error);
         if (error.isNull())
-            Q_EMIT jobChanged(job);
+            jobBatch->append(job);
         else
             qCWarning(lcApiClient) << "ignoring an undecodable job event:" << error.message;
+    } else if (event == QLatin1String("synced")) {
+        Q_EMIT jobsSynced(object.value(QLatin1String("cursor")).toString().toLatin1());
+    } else if (event == QLatin1String("reset")) {
+        Q_EMIT jobsReset();
     } else if (event == QLatin1String("series")) {
         Q_EMIT metricSeriesAdded(SeriesInfo::fromJson(object));
     } else if (event == QLatin1String("points")) {

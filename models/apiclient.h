@@ -318,6 +318,12 @@ public:
         const QString& contains = {});
     /// `GET …/jobs/{id}:events?follow=true`: ApiStream::jobChanged / replicasChanged.
     ApiStream* followEvents(const QString& jobId);
+    /// `GET …/jobs?follow=true[&since=CURSOR]`: the project's jobs, then each job as it is created or
+    /// changed (ApiStream::jobsChanged in batches, and jobChanged per job); ApiStream::jobsSynced
+    /// once the snapshot is complete. `since` (ApiStream::lastEventId() of an earlier stream) sends only
+    /// the jobs written after it; ApiStream::jobsReset first means the cursor was not valid there (another
+    /// database) and everything follows. The stream never ends by itself: reconnect after finished().
+    ApiStream* followJobs(const QByteArray& since = {});
 
     ApiResult<Job> createJobBlocking(const Job& job);
     ApiResult<Job> getJobBlocking(const QString& jobId);
@@ -369,6 +375,8 @@ public:
     /// Closes the connection; no further signals except finished() (if not yet emitted).
     void abort();
     bool isFinished() const { return m_finished; }
+    /// The `id:` of the last event received (SSE's "last event ID"); empty when none had one.
+    QByteArray lastEventId() const { return m_lastEventId; }
 
 Q_SIGNALS:
     /// Log entries, in arrival order.
@@ -377,6 +385,13 @@ Q_SIGNALS:
     void ended(const QString& finalState);
     /// `event: job` of an events stream.
     void jobChanged(const Trainyard::Job& job);
+    /// The `event: job`s of one network read, in order (job list and events streams).
+    void jobsChanged(const QList<Trainyard::Job>& jobs);
+    /// `event: synced` of a job list stream: every job of the snapshot was sent; `cursor` is where a
+    /// reconnect resumes (also lastEventId()).
+    void jobsSynced(const QByteArray& cursor);
+    /// `event: reset` of a job list stream: forget the jobs seen so far, a full snapshot follows.
+    void jobsReset();
     /// `event: replicas` of an events stream.
     void replicasChanged(const QString& jobId, const QList<Trainyard::ReplicaInfo>& replicas);
     /// `event: series` of a metrics stream: a series (all stored ones first, then each new one).
@@ -395,7 +410,8 @@ private:
     ApiStream(QNetworkReply* reply, const QString& jobId, QObject* parent);
     void onReadyRead();
     void onFinished();
-    void dispatch(const QString& event, const QByteArray& data, QList<LogLine>* logBatch);
+    void dispatch(const QString& event, const QByteArray& data, QList<LogLine>* logBatch, QList<Job>* jobBatch);
+    void flushJobs(QList<Job>* jobBatch);
     void finish();
 
     QPointer<QNetworkReply> m_reply;
@@ -403,6 +419,7 @@ private:
     QByteArray m_buffer;
     QString m_event;
     QByteArray m_data;
+    QByteArray m_lastEventId;
     bool m_finished = false;
     bool m_sawEnd = false;
 };

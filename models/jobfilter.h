@@ -39,9 +39,11 @@ public:
     /// The filter text as given to parse().
     const QString& text() const { return m_text; }
 
-private:
     enum class Op { Has, Equal, NotEqual, Less, LessEqual, Greater, GreaterEqual };
     enum class Field { JobId, State, Label, CreateTime, StartTime, EndTime };
+    /// One parsed term. Public so that a store can translate the terms it can index into its own
+    /// query (the executor's JobStore turns jobId, state and label terms into SQL); matches() stays
+    /// the definition of what a filter means.
     struct Term {
         Field field = Field::JobId;
         QString labelKey;
@@ -50,6 +52,10 @@ private:
         bool prefix = false; ///< `:` with a trailing `*`: value holds the prefix
         QDateTime time; ///< for the time fields
     };
+    /// The terms, all of which a job must pass, in the order written.
+    const QList<Term>& terms() const { return m_terms; }
+
+private:
     static bool matchTerm(const Term& term, const Job& job);
 
     QList<Term> m_terms;

@@ -303,20 +303,42 @@ void JobListModel::setJobs(const QList<Job>& jobs)
 
 void JobListModel::updateJob(const Job& job)
 {
-    const int row = rowOf(job.jobId);
-    if (row >= 0) {
-        if (!(m_jobs.at(row) == job)) {
-            m_jobs[row] = job;
-            emit dataChanged(index(row, 0), index(row, ColumnCount - 1));
+    updateJobs({ job });
+}
+
+void JobListModel::updateJobs(const QList<Job>& jobs)
+{
+    // O(changes): a hash lookup and at most one dataChanged per job, one insert for all new ones. The
+    // durations' timer is only started here; refreshDurations() (once a second) stops it.
+    QList<Job> added;
+    QHash<QString, qsizetype> addedAt;
+    bool live = false;
+    for (const Job& job : jobs) {
+        live = live || (!job.startTime.isEmpty() && !JobState::isFinal(job.state));
+        const int row = rowOf(job.jobId);
+        if (row >= 0) {
+            if (!(m_jobs.at(row) == job)) {
+                m_jobs[row] = job;
+                emit dataChanged(index(row, 0), index(row, ColumnCount - 1));
+            }
+        } else if (const auto it = addedAt.constFind(job.jobId); it != addedAt.constEnd()) {
+            added[it.value()] = job; // changed again within the same batch
+        } else {
+            addedAt.insert(job.jobId, added.size());
+            added.append(job);
         }
-    } else {
-        const int at = int(m_jobs.size());
-        beginInsertRows({}, at, at);
-        m_rows.insert(job.jobId, at);
-        m_jobs.append(job);
+    }
+    if (!added.isEmpty()) {
+        const int first = int(m_jobs.size());
+        beginInsertRows({}, first, first + int(added.size()) - 1);
+        for (const Job& job : std::as_const(added)) {
+            m_rows.insert(job.jobId, int(m_jobs.size()));
+            m_jobs.append(job);
+        }
         endInsertRows();
     }
-    refreshDurations();
+    if (live && !m_durationTimer.isActive())
+        m_durationTimer.start();
 }
 
 void JobListModel::removeJob(const QString& jobId)

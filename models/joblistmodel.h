@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #pragma once
 
-// The console's job list: one row per Job, updated incrementally from `jobs.list` polls or events so a
+// The console's job list: one row per Job, updated incrementally from the job list stream (or a listing) so a
 // view keeps its selection and never flickers (dataChanged for changed rows, insert/remove for others;
 // never a model reset after the first load).
 //
@@ -65,6 +65,9 @@ public:
     const QList<Job>& jobs() const { return m_jobs; }
     /// Inserts or updates one job (an event).
     void updateJob(const Job& job);
+    /// Inserts or updates `jobs` (a batch of events, in order): changed rows get dataChanged, new jobs
+    /// are appended with one insert. Costs O(jobs.size()), whatever the number of rows.
+    void updateJobs(const QList<Job>& jobs);
     void removeJob(const QString& jobId);
     void clear();
 

@@ -55,8 +55,8 @@
 namespace Trainyard {
 
 namespace {
+/// The host's figures are polled; the job list follows a stream, reopened at the next tick when it drops.
 constexpr int PollMs = 2000;
-constexpr int PageSize = 100;
 } // namespace
 
 MainWindow::MainWindow(ExecutorConnection* connection, QWidget* parent)
@@ -235,7 +235,10 @@ MainWindow::MainWindow(ExecutorConnection* connection, QWidget* parent)
     if (m_connection) {
         connect(m_connection, &ExecutorConnection::stateChanged, this, &MainWindow::onConnectionStateChanged);
         connect(m_connection, &ExecutorConnection::message, this, [this](const QString& text) { showMessage(text); });
-        connect(m_connection, &ExecutorConnection::clientChanged, this, &MainWindow::refresh);
+        connect(m_connection, &ExecutorConnection::clientChanged, this, [this] {
+            closeJobStream(); // it belongs to the old client; the cursor tells the new one where we were
+            refresh();
+        });
     }
     onConnectionStateChanged();
     // 1400 × 900, or less on a smaller screen: the window must fit (a 1024 × 700 screen cut it off).
@@ -452,13 +455,16 @@ void MainWindow::selectWhenListed(const QString& jobId, int tab)
         }
     };
     *pending = connect(this, &MainWindow::jobsRefreshed, this, select);
+    // The stream may have brought the job before its creation call answered.
+    if (m_jobsSynced && m_model->rowOf(jobId) >= 0)
+        select();
     refresh();
 }
 
 QString MainWindow::sampleTrainerPath()
 {
-    const QString installed = QStandardPaths::locate(
-        QStandardPaths::GenericDataLocation, QStringLiteral("trainyard/trainers/fmnist"), QStandardPaths::LocateDirectory);
+    const QString installed = QStandardPaths::locate(QStandardPaths::GenericDataLocation,
+        QStringLiteral("trainyard/trainers/fmnist"), QStandardPaths::LocateDirectory);
     if (!installed.isEmpty())
         return installed;
     // Relative to the program: <prefix>/bin/../share (an install outside XDG_DATA_DIRS), and a build tree,
@@ -726,7 +732,7 @@ void MainWindow::onConnectionStateChanged()
     case ExecutorConnection::State::Disconnected:
         m_connectionLabel->setText(QStringLiteral("<span style=\"color:#c01c28\">● </span>") + tr("Disconnected"));
         m_poll.stop();
-        m_fetching = false;
+        closeJobStream();
         break;
     }
 }
@@ -735,48 +741,71 @@ void MainWindow::refresh()
 {
     if (!m_connection || !m_connection->client() || m_connection->state() != ExecutorConnection::State::Connected)
         return;
-    if (!m_fetching) {
-        m_fetching = true;
-        fetchPage(QString(), {}, ++m_fetchSerial);
-    }
+    if (!m_jobStream)
+        openJobStream();
     m_connection->client()->host(this, [this](const HostStatus& host, const ApiError& error) {
         if (error.isNull())
             showHost(host);
     });
 }
 
-void MainWindow::fetchPage(const QString& pageToken, QList<Job> accumulated, int serial)
+void MainWindow::openJobStream()
 {
     ApiClient* client = m_connection ? m_connection->client() : nullptr;
-    if (!client) {
-        m_fetching = false;
+    if (!client)
         return;
+    // List once, then follow: the stream sends the jobs written after m_jobsCursor (all of them the
+    // first time), `synced`, then every change. A reconnect resumes from the cursor, so a dropped
+    // stream costs the changes it missed, not a new listing.
+    ApiStream* stream = client->followJobs(m_jobsCursor);
+    stream->setParent(this);
+    m_jobStream = stream;
+    connect(stream, &ApiStream::jobsReset, this, [this] {
+        // The cursor is from another database (a different data folder): start over.
+        m_jobsSynced = false;
+        m_model->clear();
+    });
+    connect(stream, &ApiStream::jobsChanged, this, [this, stream](const QList<Job>& jobs) {
+        m_model->updateJobs(jobs);
+        m_jobsCursor = stream->lastEventId();
+        if (m_jobsSynced)
+            jobsApplied();
+    });
+    connect(stream, &ApiStream::jobsSynced, this, [this](const QByteArray& cursor) {
+        m_jobsCursor = cursor;
+        m_jobsSynced = true;
+        m_listedOnce = true;
+        jobsApplied();
+    });
+    connect(stream, &ApiStream::failed, this, [this](const ApiError& error) {
+        if (m_connection)
+            m_connection->reportError(error);
+    });
+    connect(stream, &ApiStream::finished, this, [this, stream] {
+        if (m_jobStream == stream)
+            m_jobStream = nullptr;
+        stream->deleteLater();
+    });
+}
+
+void MainWindow::closeJobStream()
+{
+    if (ApiStream* stream = std::exchange(m_jobStream, nullptr)) {
+        stream->disconnect(this);
+        stream->abort();
+        stream->deleteLater();
     }
-    client->listJobs(QString(), PageSize, pageToken, this,
-        [this, accumulated = std::move(accumulated), serial](const JobPage& page, const ApiError& error) mutable {
-            if (serial != m_fetchSerial)
-                return;
-            if (!error.isNull()) {
-                m_fetching = false;
-                if (m_connection)
-                    m_connection->reportError(error);
-                return;
-            }
-            accumulated.append(page.jobs);
-            if (!page.nextPageToken.isEmpty()) {
-                fetchPage(page.nextPageToken, std::move(accumulated), serial);
-                return;
-            }
-            m_fetching = false;
-            const QString selected = selectedJobId();
-            m_model->setJobs(accumulated);
-            m_listedOnce = true;
-            fitJobIdColumn();
-            updateListState();
-            if (!selected.isEmpty() && selectedJobId() != selected)
-                selectJob(selected);
-            emit jobsRefreshed();
-        });
+    m_jobsSynced = false;
+}
+
+void MainWindow::jobsApplied()
+{
+    const QString selected = selectedJobId();
+    fitJobIdColumn();
+    updateListState();
+    if (!selected.isEmpty() && selectedJobId() != selected)
+        selectJob(selected);
+    emit jobsRefreshed();
 }
 
 void MainWindow::showHost(const HostStatus& host)

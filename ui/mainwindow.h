@@ -28,6 +28,7 @@ class QTableView;
 
 namespace Trainyard {
 
+class ApiStream;
 class ExecutorConnection;
 class JobFilterProxyModel;
 class JobListModel;
@@ -91,7 +92,7 @@ public Q_SLOTS:
     bool importConfigFile(const QString& path);
 
 public Q_SLOTS:
-    /// Polls the job list and the host now (F5).
+    /// Polls the host now and reopens the job list stream if it dropped (F5).
     void refresh();
     void focusFilter();
     /// Ctrl+N / "Submit similar…": the submit wizard, empty or filled from `base`; on success the new job
@@ -107,7 +108,7 @@ Q_SIGNALS:
     void submitRequested();
     /// "Submit similar…" on a job: the wizard starts from this job.
     void submitSimilarRequested(const Trainyard::Job& job);
-    /// A job list poll finished and the model holds its result.
+    /// The model holds the job list: after the job stream's snapshot, then after each batch of changes.
     void jobsRefreshed();
 
 protected:
@@ -133,7 +134,11 @@ private:
     void onConnectionStateChanged();
     void onSelectionChanged();
     void showContextMenu(const QPoint& pos);
-    void fetchPage(const QString& pageToken, QList<Job> accumulated, int serial);
+    /// Opens the job list stream (ApiClient::followJobs) from m_jobsCursor.
+    void openJobStream();
+    void closeJobStream();
+    /// After the model took a batch of the job stream: list state, selection, jobsRefreshed().
+    void jobsApplied();
     void showHost(const HostStatus& host);
     void showMessage(const QString& text, int timeoutMs = 8000);
     bool submitSimilarWanted();
@@ -178,8 +183,9 @@ private:
     bool m_userSizedIdColumn = false; ///< the user resized the Job ID column: stop fitting it
     bool m_fittingColumn = false;
     QTimer m_poll;
-    bool m_fetching = false;
-    int m_fetchSerial = 0;
+    QPointer<ApiStream> m_jobStream; ///< the job list stream while open
+    QByteArray m_jobsCursor; ///< where the job list stream resumes (ApiStream::lastEventId())
+    bool m_jobsSynced = false; ///< the open stream's snapshot is complete
 };
 
 } // namespace Trainyard

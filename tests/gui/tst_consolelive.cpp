@@ -163,12 +163,13 @@ private Q_SLOTS:
         QCOMPARE(::kill(pid_t(oldPid), SIGKILL), 0);
         QTRY_COMPARE_WITH_TIMEOUT(connection.state(), ExecutorConnection::State::Disconnected, 15000);
         QVERIFY(window.connectionLabel()->text().contains(QStringLiteral("Disconnected")));
+        // From here on, a refresh can only come from the new executor's job stream.
+        QSignalSpy refreshed(&window, &MainWindow::jobsRefreshed);
         QTRY_COMPARE_WITH_TIMEOUT(reconnected.count(), 1, 60000);
         m_pids << connection.endpoint().pid;
         QVERIFY(connection.endpoint().pid != oldPid);
         QVERIFY(window.connectionLabel()->text().contains(QStringLiteral("Connected")));
-        // The new executor has the same data: the job is still listed, after a fresh poll.
-        QSignalSpy refreshed(&window, &MainWindow::jobsRefreshed);
+        // The new executor has the same data: the job is still listed, after the job stream resumed there.
         QTRY_VERIFY_WITH_TIMEOUT(refreshed.count() >= 1, 10000);
         QVERIFY(window.jobModel()->rowOf(job.jobId) >= 0);
     }

@@ -73,6 +73,45 @@ private Q_SLOTS:
         QCOMPARE(resets.count(), 0);
     }
 
+    void batchedEvents()
+    {
+        // The job list stream's batches: changed rows get dataChanged, new jobs one insert, never a reset;
+        // a job that appears twice in a batch is one row with its last value.
+        JobListModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QSignalSpy resets(&model, &QAbstractItemModel::modelReset);
+        QSignalSpy inserted(&model, &QAbstractItemModel::rowsInserted);
+        QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+
+        const Job a = makeJob(QStringLiteral("job_a"), JobState::Queued, QStringLiteral("2026-11-22T05:00:00.000Z"));
+        const Job b = makeJob(QStringLiteral("job_b"), JobState::Queued, QStringLiteral("2026-11-22T05:01:00.000Z"));
+        Job b2 = b;
+        b2.state = JobState::Running;
+        b2.startTime = QStringLiteral("2026-11-22T05:01:05.000Z");
+        model.updateJobs({ a, b, b2 });
+        QCOMPARE(model.rowCount(), 2);
+        QCOMPARE(inserted.count(), 1);
+        QCOMPARE(model.jobAt(model.rowOf(QStringLiteral("job_b")))->state, JobState::Running);
+
+        changed.clear();
+        Job a2 = a;
+        a2.state = JobState::Cancelled;
+        const Job c = makeJob(QStringLiteral("job_c"), JobState::Queued, QStringLiteral("2026-11-22T05:02:00.000Z"));
+        model.updateJobs({ a2, c, b2 });
+        QCOMPARE(model.rowCount(), 3);
+        QCOMPARE(inserted.count(), 2);
+        QCOMPARE(changed.count(), 1); // b2 is unchanged
+        QCOMPARE(changed.first().at(0).value<QModelIndex>().row(), model.rowOf(QStringLiteral("job_a")));
+        QCOMPARE(model.index(model.rowOf(QStringLiteral("job_a")), JobListModel::StateColumn).data().toString(),
+            JobState::Cancelled);
+        QCOMPARE(resets.count(), 0);
+
+        // A running job's duration ticks without a change.
+        changed.clear();
+        QTRY_VERIFY_WITH_TIMEOUT(changed.count() >= 1, 5000);
+        QCOMPARE(changed.first().at(0).value<QModelIndex>().column(), int(JobListModel::DurationColumn));
+    }
+
     void roles()
     {
         JobListModel model;

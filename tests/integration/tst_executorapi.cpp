@@ -11,6 +11,7 @@
 #include <QNetworkReply>
 #include <QNetworkRequest>
 #include <QProcess>
+#include <QSet>
 #include <QSignalSpy>
 #include <QTcpSocket>
 #include <QTemporaryDir>
@@ -18,6 +19,8 @@
 #include <QUrlQuery>
 
 #include <csignal>
+#include <functional>
+#include <memory>
 
 namespace {
 struct Response {
@@ -504,6 +507,140 @@ private Q_SLOTS:
         // The old etag is stale now.
         const Response again = send("PATCH", path, body({}, etag));
         QCOMPARE(again.status, 409);
+    }
+
+    void projects()
+    {
+        // A job belongs to the project it was created in: other projects do not see it.
+        QJsonObject job = jobJson(QStringLiteral("api_elsewhere"));
+        const Response created
+            = send("POST", QStringLiteral("/v1/projects/elsewhere/jobs"), QJsonDocument(job).toJson());
+        QVERIFY2(created.status == 200, created.body.constData());
+        QCOMPARE(get(QStringLiteral("/v1/projects/elsewhere/jobs/api_elsewhere")).status, 200);
+        const Response wrong = get(QStringLiteral("/v1/projects/local/jobs/api_elsewhere"));
+        QCOMPARE(wrong.status, 404);
+        QCOMPARE(errorStatus(wrong.json), QStringLiteral("NOT_FOUND"));
+        QVERIFY2(wrong.body.contains("projects/local/jobs/api_elsewhere"), wrong.body.constData());
+        QCOMPARE(get(QStringLiteral("/v1/projects/elsewhere/jobs/api_first")).status, 404);
+        QCOMPARE(send("POST", QStringLiteral("/v1/projects/elsewhere/jobs/api_first:cancel")).status, 404);
+        QCOMPARE(get(QStringLiteral("/v1/projects/elsewhere/jobs/api_first/logs")).status, 404);
+        const Response listed = get(QStringLiteral("/v1/projects/elsewhere/jobs"));
+        QCOMPARE(listed.json.value(QStringLiteral("jobs")).toArray().size(), 1);
+        // IDs are unique across the executor's projects for now: the answer names the holder.
+        const Response taken = send("POST", QStringLiteral("/v1/projects/elsewhere/jobs"),
+            QJsonDocument(jobJson(QStringLiteral("api_first"))).toJson());
+        QCOMPARE(taken.status, 409);
+        QCOMPARE(errorStatus(taken.json), QStringLiteral("ALREADY_EXISTS"));
+        QVERIFY2(taken.body.contains("project local"), taken.body.constData());
+    }
+
+    void watchJobs()
+    {
+        struct Event {
+            QByteArray id;
+            QByteArray name;
+            QJsonObject data;
+        };
+        // Opens the stream and returns a function that reads the events received so far.
+        auto open = [&](const QString& query, QNetworkReply** replyOut) {
+            QUrl url = m_url;
+            url.setPath(QStringLiteral("/v1/projects/local/jobs"));
+            url.setQuery(query);
+            QNetworkRequest request(url);
+            request.setRawHeader("Authorization", "Bearer " + m_token);
+            QNetworkReply* reply = m_nam.get(request);
+            auto buffer = std::make_shared<QByteArray>();
+            connect(reply, &QIODevice::readyRead, reply, [reply, buffer] { *buffer += reply->readAll(); });
+            *replyOut = reply;
+            return std::function<QList<Event>()>([buffer] {
+                QList<Event> events;
+                const QList<QByteArray> blocks = buffer->split('\n');
+                Event current;
+                for (const QByteArray& line : blocks) {
+                    if (line.isEmpty()) {
+                        if (!current.name.isEmpty())
+                            events << current;
+                        current = {};
+                    } else if (line.startsWith("id: ")) {
+                        current.id = line.mid(4);
+                    } else if (line.startsWith("event: ")) {
+                        current.name = line.mid(7);
+                    } else if (line.startsWith("data: ")) {
+                        current.data = QJsonDocument::fromJson(line.mid(6)).object();
+                    }
+                }
+                return events;
+            });
+        };
+        auto synced = [](const QList<Event>& events) { return !events.isEmpty() && events.last().name == "synced"; };
+
+        // Every job of the project is final first, so that only this test's changes are streamed.
+        auto allFinal = [&] {
+            const QJsonArray jobs = get(QStringLiteral("/v1/projects/local/jobs?pageSize=100"))
+                                        .json.value(QStringLiteral("jobs"))
+                                        .toArray();
+            for (const QJsonValue& v : jobs) {
+                if (!isFinal(v.toObject().value(QStringLiteral("state")).toString()))
+                    return false;
+            }
+            return !jobs.isEmpty();
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(allFinal(), 120000);
+
+        // The snapshot: every job of the project (not of others), then `synced` with the cursor.
+        QNetworkReply* reply = nullptr;
+        auto events = open(QStringLiteral("follow=true"), &reply);
+        QTRY_VERIFY_WITH_TIMEOUT(synced(events()), 30000);
+        QCOMPARE(reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt(), 200);
+        QSet<QString> ids;
+        for (const Event& e : events()) {
+            if (e.name == "job") {
+                ids << e.data.value(QStringLiteral("jobId")).toString();
+                QVERIFY(!e.id.isEmpty());
+            }
+        }
+        const QJsonArray listed
+            = get(QStringLiteral("/v1/projects/local/jobs?pageSize=100")).json.value(QStringLiteral("jobs")).toArray();
+        QSet<QString> expected;
+        for (const QJsonValue& v : listed)
+            expected << v.toObject().value(QStringLiteral("jobId")).toString();
+        QCOMPARE(ids, expected);
+        QVERIFY(!ids.contains(QStringLiteral("api_elsewhere")));
+        const QByteArray cursor = events().last().data.value(QStringLiteral("cursor")).toString().toLatin1();
+        QCOMPARE(events().last().id, cursor);
+
+        // A change is sent as it is stored: the whole job.
+        const int before = int(events().size());
+        const Response patched = send("PATCH", QStringLiteral("/v1/projects/local/jobs/api_first?updateMask=labels"),
+            QJsonDocument(QJsonObject { { QStringLiteral("labels"),
+                              QJsonObject { { QStringLiteral("watched"), QStringLiteral("yes") } } } })
+                .toJson());
+        QCOMPARE(patched.status, 200);
+        QTRY_VERIFY_WITH_TIMEOUT(events().size() > before, 10000);
+        const Event change = events().at(before);
+        QCOMPARE(change.name, QByteArray("job"));
+        QCOMPARE(change.data, patched.json);
+        reply->abort();
+        reply->deleteLater();
+
+        // Resuming from the cursor sends only what changed since, then `synced`.
+        events = open(QStringLiteral("follow=true&since=") + QString::fromLatin1(cursor), &reply);
+        QTRY_VERIFY_WITH_TIMEOUT(synced(events()), 30000);
+        QCOMPARE(events().size(), 2);
+        QCOMPARE(events().first().data.value(QStringLiteral("jobId")).toString(), QStringLiteral("api_first"));
+        reply->abort();
+        reply->deleteLater();
+
+        // A cursor of another database: `reset`, then everything.
+        events = open(QStringLiteral("follow=true&since=another-store.3"), &reply);
+        QTRY_VERIFY_WITH_TIMEOUT(synced(events()), 30000);
+        QCOMPARE(events().first().name, QByteArray("reset"));
+        QCOMPARE(events().size(), expected.size() + 2);
+        reply->abort();
+        reply->deleteLater();
+
+        QCOMPARE(get(QStringLiteral("/v1/projects/local/jobs?follow=true&since=nonsense")).status, 400);
+        QCOMPARE(get(QStringLiteral("/v1/projects/local/jobs?follow=true&filter=state:FAILED")).status, 400);
     }
 
     void notFoundAndMethods_data()

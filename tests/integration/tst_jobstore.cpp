@@ -1,10 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// JobStore on a real SQLite file: durability across reopen, duplicates, transitions, etags, jobChanged.
+// JobStore on a real SQLite file: durability across reopen, duplicates, transitions, etags, jobChanged,
+// projects in the key, the migration of a schema 1 file, list pages in SQL and the change feed.
 #include "jobstore.h"
 
+#include "jobfilter.h"
+
+#include <QDir>
 #include <QFile>
+#include <QFileInfo>
+#include <QJsonDocument>
 #include <QSignalSpy>
 #include <QSqlDatabase>
+#include <QSqlError>
 #include <QSqlQuery>
 #include <QTemporaryDir>
 #include <QTest>
@@ -218,6 +225,241 @@ private Q_SLOTS:
             liveIds << j.jobId;
         QCOMPARE(liveIds.contains(QStringLiteral("second")), live);
         QVERIFY(liveIds.contains(QStringLiteral("first")));
+    }
+
+    void projectsAreInTheKey()
+    {
+        JobStore store;
+        QString error;
+        QVERIFY2(store.open(m_path, &error), qPrintable(error));
+        QVERIFY2(store.insert(QStringLiteral("alpha"), makeJob(QStringLiteral("p1")), &error), qPrintable(error));
+        QVERIFY(store.job(QStringLiteral("alpha"), QStringLiteral("p1")));
+        QVERIFY(store.contains(QStringLiteral("alpha"), QStringLiteral("p1")));
+        // The wrong project finds nothing, as the service answers NOT_FOUND.
+        QVERIFY(!store.job(QStringLiteral("beta"), QStringLiteral("p1")));
+        QVERIFY(!store.contains(JobStore::defaultProject(), QStringLiteral("p1")));
+        // The executor's own lookups by ID find it wherever it is.
+        QCOMPARE(store.projectOf(QStringLiteral("p1")), QStringLiteral("alpha"));
+        QVERIFY(store.job(QStringLiteral("p1")));
+        // IDs stay unique across projects while runs, logs and job folders are keyed by ID alone.
+        QVERIFY(!store.insert(QStringLiteral("beta"), makeJob(QStringLiteral("p1")), &error));
+        QVERIFY2(error.contains(QStringLiteral("alpha")), qPrintable(error));
+        // update() keeps the job in its project.
+        Job job = *store.job(QStringLiteral("p1"));
+        job.state = JobState::Running;
+        QVERIFY2(store.update(job, &error), qPrintable(error));
+        QCOMPARE(store.job(QStringLiteral("alpha"), QStringLiteral("p1"))->state, JobState::Running);
+        QCOMPARE(store.transitions(QStringLiteral("p1")).size(), 2);
+    }
+
+    void migratesSchema1()
+    {
+        // A schema 1 file as the previous JobStore wrote it (the statements are its own).
+        {
+            QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("v1"));
+            QVERIFY(QDir().mkpath(QFileInfo(m_path).absolutePath()));
+            db.setDatabaseName(m_path);
+            QVERIFY(db.open());
+            QSqlQuery query(db);
+            const QStringList statements = {
+                QStringLiteral("PRAGMA journal_mode=WAL"),
+                QStringLiteral("CREATE TABLE jobs (job_id TEXT PRIMARY KEY NOT NULL, json TEXT NOT NULL, "
+                               "state TEXT NOT NULL, create_time TEXT NOT NULL, seq INTEGER NOT NULL UNIQUE)"),
+                QStringLiteral("CREATE TABLE transitions (job_id TEXT NOT NULL REFERENCES jobs(job_id), "
+                               "state TEXT NOT NULL, time TEXT NOT NULL)"),
+                QStringLiteral("CREATE INDEX transitions_job ON transitions(job_id)"),
+                QStringLiteral("CREATE TABLE meta (key TEXT PRIMARY KEY NOT NULL, value TEXT)"),
+                QStringLiteral("INSERT INTO meta VALUES ('schemaVersion', '1')"),
+            };
+            for (const QString& statement : statements)
+                QVERIFY2(query.exec(statement), qPrintable(query.lastError().text()));
+            int seq = 0;
+            for (const QString& id : { QStringLiteral("old_a"), QStringLiteral("old_b") }) {
+                Job job = makeJob(id);
+                job.state = JobState::Succeeded;
+                job.createTime = QStringLiteral("2026-01-0%1T00:00:00.000Z").arg(++seq);
+                job.etag = JobStore::computeEtag(job);
+                query.prepare(QStringLiteral("INSERT INTO jobs VALUES (?, ?, ?, ?, ?)"));
+                query.addBindValue(id);
+                query.addBindValue(
+                    QString::fromUtf8(QJsonDocument(JobJson::toJson(job)).toJson(QJsonDocument::Compact)));
+                query.addBindValue(job.state);
+                query.addBindValue(job.createTime);
+                query.addBindValue(seq);
+                QVERIFY2(query.exec(), qPrintable(query.lastError().text()));
+                for (const QString& state : { JobState::Queued, JobState::Succeeded }) {
+                    query.prepare(QStringLiteral("INSERT INTO transitions VALUES (?, ?, ?)"));
+                    query.addBindValue(id);
+                    query.addBindValue(state);
+                    query.addBindValue(job.createTime);
+                    QVERIFY2(query.exec(), qPrintable(query.lastError().text()));
+                }
+            }
+            query = QSqlQuery();
+            db.close();
+        }
+        QSqlDatabase::removeDatabase(QStringLiteral("v1"));
+
+        JobStore store;
+        QString error;
+        QVERIFY2(store.open(m_path, &error), qPrintable(error));
+        // Existing jobs are in the project every client has used so far.
+        QVERIFY(store.job(JobStore::defaultProject(), QStringLiteral("old_a")));
+        QCOMPARE(store.job(JobStore::defaultProject(), QStringLiteral("old_b"))->state, JobState::Succeeded);
+        QCOMPARE(store.transitions(QStringLiteral("old_b")).size(), 2);
+        QCOMPARE(store.jobs().size(), 2);
+        // Revisions follow creation order, and new writes go on from there.
+        const QList<JobRecord> records = store.changedSince(JobStore::defaultProject(), 0);
+        QCOMPARE(records.size(), 2);
+        QCOMPARE(records.first().jobId, QStringLiteral("old_a"));
+        QCOMPARE(store.revision(), 2);
+        QVERIFY2(store.insert(makeJob(QStringLiteral("new_c")), &error), qPrintable(error));
+        QCOMPARE(store.revision(), 3);
+    }
+
+    void refusesNewerSchema()
+    {
+        {
+            JobStore store;
+            QString error;
+            QVERIFY2(store.open(m_path, &error), qPrintable(error));
+        }
+        {
+            QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("newer"));
+            db.setDatabaseName(m_path);
+            QVERIFY(db.open());
+            QSqlQuery query(db);
+            QVERIFY(query.exec(QStringLiteral("UPDATE meta SET value = '99' WHERE key = 'schemaVersion'")));
+            query = QSqlQuery();
+            db.close();
+        }
+        QSqlDatabase::removeDatabase(QStringLiteral("newer"));
+        JobStore store;
+        QString error;
+        QVERIFY(!store.open(m_path, &error));
+        QVERIFY2(error.contains(QStringLiteral("newer")), qPrintable(error));
+    }
+
+    void listPage_data()
+    {
+        QTest::addColumn<QString>("filter");
+        QTest::addRow("all") << QString();
+        QTest::addRow("state") << QStringLiteral("state:FAILED");
+        QTest::addRow("state prefix") << QStringLiteral("state:SUCC*");
+        QTest::addRow("not state") << QStringLiteral("state!=FAILED");
+        QTest::addRow("jobId prefix") << QStringLiteral("jobId:run_1*");
+        QTest::addRow("jobId exact") << QStringLiteral("jobId=run_17");
+        QTest::addRow("jobId with wildcard characters") << QStringLiteral("jobId:run_%*");
+        QTest::addRow("label") << QStringLiteral("labels.team=vision");
+        QTest::addRow("label prefix") << QStringLiteral("labels.owner:al*");
+        QTest::addRow("has label") << QStringLiteral("labels.owner:*");
+        QTest::addRow("label not equal") << QStringLiteral("labels.owner!=alice");
+        QTest::addRow("dashed label key") << QStringLiteral("labels.cost-center=r-d");
+        QTest::addRow("time (decoded)") << QStringLiteral("createTime>=\"2026-01-01T00:00:20Z\"");
+        QTest::addRow("mixed") << QStringLiteral(
+            "state:FAILED AND labels.owner:* AND createTime<\"2026-01-01T00:00:40Z\"");
+        QTest::addRow("nothing") << QStringLiteral("labels.owner=nobody");
+    }
+
+    void listPage()
+    {
+        // 50 jobs in two projects; every page of every filter equals JobFilter::matches over all jobs.
+        QFETCH(QString, filter);
+        JobStore store;
+        QString error;
+        QVERIFY2(store.open(m_path, &error), qPrintable(error));
+        QList<Job> mine;
+        for (int i = 0; i < 50; ++i) {
+            Job job = makeJob(QStringLiteral("run_%1").arg(i));
+            job.createTime = QStringLiteral("2026-01-01T00:00:%1.000Z").arg(i, 2, 10, QLatin1Char('0'));
+            job.state = i % 3 == 0 ? JobState::Failed : JobState::Succeeded;
+            if (i % 4 == 0)
+                job.labels.insert(
+                    QStringLiteral("owner"), i % 8 == 0 ? QStringLiteral("alice") : QStringLiteral("bob"));
+            if (i % 5 == 0)
+                job.labels.insert(QStringLiteral("cost-center"), QStringLiteral("r-d"));
+            const QString project = i % 2 ? QStringLiteral("other") : JobStore::defaultProject();
+            QVERIFY2(store.insert(project, job, &error), qPrintable(error));
+            if (project == JobStore::defaultProject())
+                mine.prepend(*store.job(job.jobId)); // newest first
+        }
+        const std::optional<JobFilter> parsed = JobFilter::parse(filter, &error);
+        QVERIFY2(parsed, qPrintable(error));
+        QStringList expected;
+        for (const Job& job : std::as_const(mine)) {
+            if (parsed->matches(job))
+                expected << job.jobId;
+        }
+        QStringList paged;
+        QString after;
+        int pages = 0;
+        while (true) {
+            QList<JobRecord> page;
+            bool more = false;
+            QVERIFY2(
+                store.listPage(JobStore::defaultProject(), *parsed, 4, after, &page, &more, &error), qPrintable(error));
+            QVERIFY(page.size() <= 4);
+            for (const JobRecord& record : std::as_const(page)) {
+                paged << record.jobId;
+                QCOMPARE(record.project, JobStore::defaultProject());
+                // The record is the job's API JSON.
+                QCOMPARE(QJsonDocument::fromJson(record.json).object(), JobJson::toJson(*store.job(record.jobId)));
+            }
+            ++pages;
+            if (!more)
+                break;
+            QVERIFY(!page.isEmpty());
+            after = page.last().jobId;
+            QVERIFY(pages < 30);
+        }
+        QCOMPARE(paged, expected);
+        QCOMPARE(pages, std::max<int>(1, (expected.size() + 3) / 4));
+
+        // Decoding happens only for terms SQL cannot answer (the times).
+        const qint64 before = JobStore::decodeCount();
+        QList<JobRecord> page;
+        bool more = false;
+        QVERIFY(store.listPage(JobStore::defaultProject(), *parsed, 4, {}, &page, &more, &error));
+        if (!filter.contains(QStringLiteral("Time")))
+            QCOMPARE(JobStore::decodeCount(), before);
+
+        // A page token of another project (or no job) is refused.
+        QVERIFY(!store.listPage(JobStore::defaultProject(), *parsed, 4, QStringLiteral("run_1"), &page, &more, &error));
+    }
+
+    void changeFeed()
+    {
+        JobStore store;
+        QString error;
+        QVERIFY2(store.open(m_path, &error), qPrintable(error));
+        QVERIFY(!store.storeId().isEmpty());
+        QSignalSpy stored(&store, &JobStore::jobStored);
+        QVERIFY(store.insert(makeJob(QStringLiteral("f1")), &error));
+        QVERIFY(store.insert(QStringLiteral("elsewhere"), makeJob(QStringLiteral("f2")), &error));
+        QVERIFY(store.insert(makeJob(QStringLiteral("f3")), &error));
+        QCOMPARE(stored.size(), 3);
+        const qint64 mark = store.revision();
+        QCOMPARE(mark, 3);
+
+        Job job = *store.job(QStringLiteral("f1"));
+        job.state = JobState::Running;
+        QVERIFY(store.update(job, &error));
+        QCOMPARE(stored.size(), 4);
+        const JobRecord record = stored.last().at(0).value<JobRecord>();
+        QCOMPARE(record.project, JobStore::defaultProject());
+        QCOMPARE(record.revision, 4);
+        QCOMPARE(stored.last().at(1).value<Job>().state, JobState::Running);
+
+        // Since the mark: only f1, which changed; everything: f3 then f1 (the order of their last writes).
+        QList<JobRecord> since = store.changedSince(JobStore::defaultProject(), mark);
+        QCOMPARE(since.size(), 1);
+        QCOMPARE(since.first().jobId, QStringLiteral("f1"));
+        QCOMPARE(since.first().json, record.json);
+        const QList<JobRecord> all = store.changedSince(JobStore::defaultProject(), 0);
+        QCOMPARE(all.size(), 2);
+        QCOMPARE(all.at(0).jobId, QStringLiteral("f3"));
+        QCOMPARE(all.at(1).jobId, QStringLiteral("f1"));
+        QCOMPARE(store.changedSince(QStringLiteral("elsewhere"), 0).size(), 1);
     }
 
 private:

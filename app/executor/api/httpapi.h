@@ -99,9 +99,13 @@ protected:
 
 private:
     Reply route(const QHttpServerRequest& request, const HttpChannelPtr& channel, bool* streaming);
-    Reply createJob(const QHttpServerRequest& request);
+    Reply createJob(const QHttpServerRequest& request, const QString& project);
     Reply getJob(const QString& project, const QString& jobId);
-    Reply listJobs(const QHttpServerRequest& request);
+    /// `jobs.list`, or with `follow=true` the project's job stream (watchJobs).
+    Reply listJobs(
+        const QHttpServerRequest& request, const QString& project, const HttpChannelPtr& channel, bool* streaming);
+    Reply watchJobs(
+        const QHttpServerRequest& request, const QString& project, const HttpChannelPtr& channel, bool* streaming);
     Reply cancelJob(const QString& project, const QString& jobId);
     Reply patchJob(const QHttpServerRequest& request, const QString& project, const QString& jobId);
     Reply replicas(const QString& project, const QString& jobId);

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "jobstore.h"
 
+#include "jobfilter.h"
+
 #include <QCryptographicHash>
 #include <QDateTime>
 #include <QDir>
@@ -9,6 +11,7 @@
 #include <QLoggingCategory>
 #include <QSqlError>
 #include <QSqlQuery>
+#include <QUuid>
 #include <QVariant>
 
 #include <atomic>
@@ -18,7 +21,10 @@ namespace Trainyard {
 namespace {
 Q_LOGGING_CATEGORY(lcStore, "trainyard.executor")
 
-constexpr int SchemaVersion = 1;
+/// 1: jobs keyed by jobId. 2: keyed by (project, jobId), with a revision per write and a store ID.
+constexpr int SchemaVersion = 2;
+
+std::atomic<qint64> g_decodes { 0 };
 
 QString nowRfc3339()
 {
@@ -32,6 +38,7 @@ QByteArray encode(const Job& job)
 
 std::optional<Job> decode(const QByteArray& json, const QString& jobId)
 {
+    g_decodes.fetch_add(1, std::memory_order_relaxed);
     QJsonParseError parseError;
     const QJsonDocument doc = QJsonDocument::fromJson(json, &parseError);
     if (!doc.isObject()) {
@@ -52,7 +59,45 @@ QString sqlError(const QSqlQuery& query)
 {
     return query.lastError().text();
 }
+
+/// Runs `statements` in order; false (and *error) at the first that fails.
+bool execAll(QSqlQuery& query, const QStringList& statements, QString* error)
+{
+    for (const QString& statement : statements) {
+        if (!query.exec(statement)) {
+            *error = statement + QStringLiteral(": ") + sqlError(query);
+            return false;
+        }
+    }
+    return true;
+}
+
+/// Schema 2 (see jobstore.h); every statement may run on a database that has it already.
+const QStringList& schemaStatements()
+{
+    static const QStringList statements = {
+        QStringLiteral("CREATE TABLE IF NOT EXISTS jobs (project TEXT NOT NULL, job_id TEXT NOT NULL, "
+                       "json TEXT NOT NULL, state TEXT NOT NULL, create_time TEXT NOT NULL, "
+                       "seq INTEGER NOT NULL UNIQUE, revision INTEGER NOT NULL UNIQUE, PRIMARY KEY (project, job_id))"),
+        // Job IDs are unique in the executor while runs, logs and job folders are keyed by ID alone.
+        QStringLiteral("CREATE UNIQUE INDEX IF NOT EXISTS jobs_job_id ON jobs(job_id)"),
+        // A list page walks this index newest first and stops after the page: O(page size).
+        QStringLiteral("CREATE INDEX IF NOT EXISTS jobs_project_seq ON jobs(project, seq)"),
+        QStringLiteral("CREATE INDEX IF NOT EXISTS jobs_project_revision ON jobs(project, revision)"),
+        QStringLiteral("CREATE TABLE IF NOT EXISTS transitions (project TEXT NOT NULL, job_id TEXT NOT NULL, "
+                       "state TEXT NOT NULL, time TEXT NOT NULL, "
+                       "FOREIGN KEY (project, job_id) REFERENCES jobs(project, job_id))"),
+        QStringLiteral("CREATE INDEX IF NOT EXISTS transitions_job ON transitions(project, job_id)"),
+    };
+    return statements;
+}
+
 } // namespace
+
+qint64 JobStore::decodeCount()
+{
+    return g_decodes.load(std::memory_order_relaxed);
+}
 
 QString JobStore::computeEtag(const Job& job)
 {
@@ -108,54 +153,127 @@ bool JobStore::open(const QString& path, QString* error)
             return fail(QStringLiteral("cannot open %1: %2").arg(info.absoluteFilePath(), message));
         }
     }
+    auto closeAndFail = [&](const QString& message) {
+        QSqlDatabase::database(m_connectionName, false).close();
+        QSqlDatabase::removeDatabase(m_connectionName);
+        return fail(message);
+    };
+
+    QString problem;
+    int version = 0;
+    {
+        QSqlDatabase db = QSqlDatabase::database(m_connectionName);
+        QSqlQuery query(db);
+        // WAL: readers never block the writer, and a commit is one sequential append.
+        // synchronous=FULL: a commit is on disk before the call returns (a create must be durable
+        // before the API answers), which NORMAL does not guarantee on power loss in WAL mode.
+        // Foreign keys are switched on only after a migration, which rebuilds the tables they link.
+        if (!execAll(query,
+                { QStringLiteral("PRAGMA journal_mode=WAL"), QStringLiteral("PRAGMA synchronous=FULL"),
+                    QStringLiteral("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY NOT NULL, value TEXT)") },
+                &problem))
+            problem = QStringLiteral("cannot set up %1 (%2)").arg(info.absoluteFilePath(), problem);
+        if (problem.isEmpty() && query.exec(QStringLiteral("SELECT value FROM meta WHERE key = 'schemaVersion'"))
+            && query.next())
+            version = query.value(0).toInt();
+        if (problem.isEmpty() && version > SchemaVersion)
+            problem = QStringLiteral("%1 was written by a newer Trainyard (schema %2, this one knows %3)")
+                          .arg(info.absoluteFilePath())
+                          .arg(version)
+                          .arg(SchemaVersion);
+        // Schema 1 had no project column (and files from before meta existed have no version).
+        bool hasJobs = false;
+        bool hasProject = false;
+        if (problem.isEmpty() && query.exec(QStringLiteral("PRAGMA table_info(jobs)"))) {
+            while (query.next()) {
+                hasJobs = true;
+                hasProject = hasProject || query.value(1).toString() == QLatin1String("project");
+            }
+        }
+        query = QSqlQuery();
+        if (problem.isEmpty() && hasJobs && !hasProject && !migrateFromVersion1(&problem))
+            problem = QStringLiteral("cannot migrate %1 to schema %2: %3")
+                          .arg(info.absoluteFilePath())
+                          .arg(SchemaVersion)
+                          .arg(problem);
+    }
+    if (!problem.isEmpty())
+        return closeAndFail(problem);
+
     QSqlDatabase db = QSqlDatabase::database(m_connectionName);
     QSqlQuery query(db);
-    // WAL: readers never block the writer, and a commit is one sequential append.
-    // synchronous=FULL: a commit is on disk before the call returns (a create must be durable
-    // before the API answers), which NORMAL does not guarantee on power loss in WAL mode.
-    const QStringList setup = {
-        QStringLiteral("PRAGMA journal_mode=WAL"),
-        QStringLiteral("PRAGMA synchronous=FULL"),
-        QStringLiteral("PRAGMA foreign_keys=ON"),
-        QStringLiteral("CREATE TABLE IF NOT EXISTS jobs (job_id TEXT PRIMARY KEY NOT NULL, json TEXT NOT NULL, "
-                       "state TEXT NOT NULL, create_time TEXT NOT NULL, seq INTEGER NOT NULL UNIQUE)"),
-        QStringLiteral("CREATE TABLE IF NOT EXISTS transitions (job_id TEXT NOT NULL REFERENCES jobs(job_id), "
-                       "state TEXT NOT NULL, time TEXT NOT NULL)"),
-        QStringLiteral("CREATE INDEX IF NOT EXISTS transitions_job ON transitions(job_id)"),
-        QStringLiteral("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY NOT NULL, value TEXT)"),
-    };
-    for (const QString& statement : setup) {
-        if (!query.exec(statement)) {
-            const QString message = sqlError(query);
-            query = QSqlQuery();
-            db = QSqlDatabase();
-            QSqlDatabase::database(m_connectionName, false).close();
-            QSqlDatabase::removeDatabase(m_connectionName);
-            return fail(QStringLiteral("cannot set up %1 (%2): %3").arg(info.absoluteFilePath(), statement, message));
-        }
+    QStringList setup = schemaStatements();
+    setup.prepend(QStringLiteral("PRAGMA foreign_keys=ON"));
+    if (!execAll(query, setup, &problem)) {
+        query = QSqlQuery();
+        db = QSqlDatabase();
+        return closeAndFail(QStringLiteral("cannot set up %1 (%2)").arg(info.absoluteFilePath(), problem));
     }
-    if (query.exec(QStringLiteral("SELECT value FROM meta WHERE key = 'schemaVersion'")) && query.next()) {
-        const int version = query.value(0).toInt();
-        if (version > SchemaVersion) {
-            query = QSqlQuery();
-            db = QSqlDatabase();
-            QSqlDatabase::database(m_connectionName, false).close();
-            QSqlDatabase::removeDatabase(m_connectionName);
-            return fail(QStringLiteral("%1 was written by a newer Trainyard (schema %2, this one knows %3)")
-                            .arg(info.absoluteFilePath())
-                            .arg(version)
-                            .arg(SchemaVersion));
-        }
+    query.prepare(QStringLiteral("INSERT OR REPLACE INTO meta(key, value) VALUES ('schemaVersion', ?)"));
+    query.addBindValue(QString::number(SchemaVersion));
+    query.exec();
+    if (query.exec(QStringLiteral("SELECT value FROM meta WHERE key = 'storeId'")) && query.next()) {
+        m_storeId = query.value(0).toString();
     } else {
-        query.prepare(QStringLiteral("INSERT OR REPLACE INTO meta(key, value) VALUES ('schemaVersion', ?)"));
-        query.addBindValue(QString::number(SchemaVersion));
+        m_storeId = QUuid::createUuid().toString(QUuid::WithoutBraces);
+        query.prepare(QStringLiteral("INSERT OR REPLACE INTO meta(key, value) VALUES ('storeId', ?)"));
+        query.addBindValue(m_storeId);
         query.exec();
     }
-    qCDebug(lcStore) << "job store open:" << info.absoluteFilePath();
+    // json_extract is built into SQLite since 3.38 and usually compiled in before; without it,
+    // label terms are checked on decoded jobs instead.
+    m_hasJson = query.exec(QStringLiteral("SELECT json_extract('{\"a\":\"b\"}', '$.a')")) && query.next()
+        && query.value(0).toString() == QLatin1String("b");
+    qCDebug(lcStore) << "job store open:" << info.absoluteFilePath() << "json_extract:" << m_hasJson;
     return true;
 }
 
-bool JobStore::insert(const Job& job, QString* error)
+bool JobStore::migrateFromVersion1(QString* error)
+{
+    QSqlDatabase db = QSqlDatabase::database(m_connectionName);
+    if (!db.transaction()) {
+        *error = db.lastError().text();
+        return false;
+    }
+    QSqlQuery query(db);
+    // SQLite cannot change a primary key in place: build the new tables, copy, swap. A job's
+    // revision starts as its creation sequence number, so revision order is creation order.
+    const QString project = defaultProject();
+    const QStringList statements = {
+        QStringLiteral("CREATE TABLE jobs_v2 (project TEXT NOT NULL, job_id TEXT NOT NULL, json TEXT NOT NULL, "
+                       "state TEXT NOT NULL, create_time TEXT NOT NULL, seq INTEGER NOT NULL UNIQUE, "
+                       "revision INTEGER NOT NULL UNIQUE, PRIMARY KEY (project, job_id))"),
+        QStringLiteral("INSERT INTO jobs_v2(project, job_id, json, state, create_time, seq, revision) "
+                       "SELECT '%1', job_id, json, state, create_time, seq, seq FROM jobs")
+            .arg(project),
+        QStringLiteral("CREATE TABLE transitions_v2 (project TEXT NOT NULL, job_id TEXT NOT NULL, "
+                       "state TEXT NOT NULL, time TEXT NOT NULL, "
+                       "FOREIGN KEY (project, job_id) REFERENCES jobs(project, job_id))"),
+        QStringLiteral("INSERT INTO transitions_v2(project, job_id, state, time) "
+                       "SELECT '%1', job_id, state, time FROM transitions ORDER BY rowid")
+            .arg(project),
+        QStringLiteral("DROP TABLE transitions"),
+        QStringLiteral("DROP TABLE jobs"),
+        QStringLiteral("ALTER TABLE jobs_v2 RENAME TO jobs"),
+        QStringLiteral("ALTER TABLE transitions_v2 RENAME TO transitions"),
+        QStringLiteral("INSERT OR REPLACE INTO meta(key, value) VALUES ('schemaVersion', '%1')").arg(SchemaVersion),
+    };
+    if (!execAll(query, statements, error)) {
+        query = QSqlQuery();
+        db.rollback();
+        return false;
+    }
+    if (!db.commit()) {
+        *error = db.lastError().text();
+        db.rollback();
+        return false;
+    }
+    qCInfo(lcStore).noquote() << "job store migrated to schema" << SchemaVersion << "(existing jobs are in project"
+                              << project + QLatin1Char(')');
+    return true;
+}
+
+bool JobStore::insert(const QString& project, const Job& job, QString* error)
 {
     auto fail = [error](const QString& message) {
         if (error)
@@ -167,6 +285,8 @@ bool JobStore::insert(const Job& job, QString* error)
     QSqlDatabase db = QSqlDatabase::database(m_connectionName);
     if (job.jobId.isEmpty())
         return fail(QStringLiteral("a job needs a jobId"));
+    if (project.isEmpty())
+        return fail(QStringLiteral("a job needs a project"));
 
     Job stored = job;
     if (stored.createTime.isEmpty())
@@ -174,28 +294,42 @@ bool JobStore::insert(const Job& job, QString* error)
     if (stored.state.isEmpty())
         stored.state = JobState::Queued;
     stored.etag = computeEtag(stored);
+    JobRecord record { project, stored.jobId, 0, encode(stored) };
 
     if (!db.transaction())
         return fail(QStringLiteral("cannot begin a transaction: %1").arg(db.lastError().text()));
     QSqlQuery query(db);
-    query.prepare(QStringLiteral("SELECT 1 FROM jobs WHERE job_id = ?"));
+    query.prepare(QStringLiteral("SELECT project FROM jobs WHERE job_id = ?"));
     query.addBindValue(stored.jobId);
     if (query.exec() && query.next()) {
+        const QString holder = query.value(0).toString();
+        query = QSqlQuery();
         db.rollback();
-        return fail(QStringLiteral("a job with id %1 already exists").arg(stored.jobId));
+        return fail(holder == project
+                ? QStringLiteral("a job with id %1 already exists").arg(stored.jobId)
+                : QStringLiteral("a job with id %1 already exists in project %2").arg(stored.jobId, holder));
     }
-    query.prepare(QStringLiteral("INSERT INTO jobs(job_id, json, state, create_time, seq) "
-                                 "VALUES (?, ?, ?, ?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM jobs))"));
+    if (!query.exec(QStringLiteral("SELECT COALESCE(MAX(revision), 0) + 1 FROM jobs")) || !query.next()) {
+        const QString message = sqlError(query);
+        db.rollback();
+        return fail(QStringLiteral("cannot store job %1: %2").arg(stored.jobId, message));
+    }
+    record.revision = query.value(0).toLongLong();
+    query.prepare(QStringLiteral("INSERT INTO jobs(project, job_id, json, state, create_time, seq, revision) "
+                                 "VALUES (?, ?, ?, ?, ?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM jobs), ?)"));
+    query.addBindValue(project);
     query.addBindValue(stored.jobId);
-    query.addBindValue(QString::fromUtf8(encode(stored)));
+    query.addBindValue(QString::fromUtf8(record.json));
     query.addBindValue(stored.state);
     query.addBindValue(stored.createTime);
+    query.addBindValue(record.revision);
     if (!query.exec()) {
         const QString message = sqlError(query);
         db.rollback();
         return fail(QStringLiteral("cannot store job %1: %2").arg(stored.jobId, message));
     }
-    query.prepare(QStringLiteral("INSERT INTO transitions(job_id, state, time) VALUES (?, ?, ?)"));
+    query.prepare(QStringLiteral("INSERT INTO transitions(project, job_id, state, time) VALUES (?, ?, ?, ?)"));
+    query.addBindValue(project);
     query.addBindValue(stored.jobId);
     query.addBindValue(stored.state);
     query.addBindValue(stored.createTime);
@@ -209,6 +343,7 @@ bool JobStore::insert(const Job& job, QString* error)
         db.rollback();
         return fail(QStringLiteral("cannot commit job %1: %2").arg(stored.jobId, message));
     }
+    Q_EMIT jobStored(record, stored);
     return true;
 }
 
@@ -226,9 +361,11 @@ bool JobStore::update(const Job& job, QString* error)
     if (!db.transaction())
         return fail(QStringLiteral("cannot begin a transaction: %1").arg(db.lastError().text()));
     QSqlQuery query(db);
-    query.prepare(QStringLiteral("SELECT state FROM jobs WHERE job_id = ?"));
+    query.prepare(QStringLiteral("SELECT state, project, (SELECT MAX(revision) FROM jobs) + 1 FROM jobs "
+                                 "WHERE job_id = ?"));
     query.addBindValue(job.jobId);
     if (!query.exec() || !query.next()) {
+        query = QSqlQuery();
         db.rollback();
         return fail(QStringLiteral("cannot update job %1: no such job").arg(job.jobId));
     }
@@ -236,9 +373,12 @@ bool JobStore::update(const Job& job, QString* error)
 
     Job stored = job;
     stored.etag = computeEtag(stored);
-    query.prepare(QStringLiteral("UPDATE jobs SET json = ?, state = ? WHERE job_id = ?"));
-    query.addBindValue(QString::fromUtf8(encode(stored)));
+    const JobRecord record { query.value(1).toString(), stored.jobId, query.value(2).toLongLong(), encode(stored) };
+    query.prepare(QStringLiteral("UPDATE jobs SET json = ?, state = ?, revision = ? WHERE project = ? AND job_id = ?"));
+    query.addBindValue(QString::fromUtf8(record.json));
     query.addBindValue(stored.state);
+    query.addBindValue(record.revision);
+    query.addBindValue(record.project);
     query.addBindValue(stored.jobId);
     if (!query.exec()) {
         const QString message = sqlError(query);
@@ -246,7 +386,8 @@ bool JobStore::update(const Job& job, QString* error)
         return fail(QStringLiteral("cannot update job %1: %2").arg(stored.jobId, message));
     }
     if (stored.state != oldState) {
-        query.prepare(QStringLiteral("INSERT INTO transitions(job_id, state, time) VALUES (?, ?, ?)"));
+        query.prepare(QStringLiteral("INSERT INTO transitions(project, job_id, state, time) VALUES (?, ?, ?, ?)"));
+        query.addBindValue(record.project);
         query.addBindValue(stored.jobId);
         query.addBindValue(stored.state);
         query.addBindValue(nowRfc3339());
@@ -262,7 +403,32 @@ bool JobStore::update(const Job& job, QString* error)
         return fail(QStringLiteral("cannot commit job %1: %2").arg(stored.jobId, message));
     }
     Q_EMIT jobChanged(stored);
+    Q_EMIT jobStored(record, stored);
     return true;
+}
+
+std::optional<Job> JobStore::job(const QString& project, const QString& jobId) const
+{
+    if (!QSqlDatabase::contains(m_connectionName))
+        return std::nullopt;
+    QSqlQuery query(QSqlDatabase::database(m_connectionName));
+    query.prepare(QStringLiteral("SELECT json FROM jobs WHERE project = ? AND job_id = ?"));
+    query.addBindValue(project);
+    query.addBindValue(jobId);
+    if (!query.exec() || !query.next())
+        return std::nullopt;
+    return decode(query.value(0).toString().toUtf8(), jobId);
+}
+
+bool JobStore::contains(const QString& project, const QString& jobId) const
+{
+    if (!QSqlDatabase::contains(m_connectionName))
+        return false;
+    QSqlQuery query(QSqlDatabase::database(m_connectionName));
+    query.prepare(QStringLiteral("SELECT 1 FROM jobs WHERE project = ? AND job_id = ?"));
+    query.addBindValue(project);
+    query.addBindValue(jobId);
+    return query.exec() && query.next();
 }
 
 std::optional<Job> JobStore::job(const QString& jobId) const
@@ -279,12 +445,19 @@ std::optional<Job> JobStore::job(const QString& jobId) const
 
 bool JobStore::contains(const QString& jobId) const
 {
+    return !projectOf(jobId).isEmpty();
+}
+
+QString JobStore::projectOf(const QString& jobId) const
+{
     if (!QSqlDatabase::contains(m_connectionName))
-        return false;
+        return {};
     QSqlQuery query(QSqlDatabase::database(m_connectionName));
-    query.prepare(QStringLiteral("SELECT 1 FROM jobs WHERE job_id = ?"));
+    query.prepare(QStringLiteral("SELECT project FROM jobs WHERE job_id = ?"));
     query.addBindValue(jobId);
-    return query.exec() && query.next();
+    if (!query.exec() || !query.next())
+        return {};
+    return query.value(0).toString();
 }
 
 QList<Job> JobStore::jobs() const
@@ -322,6 +495,152 @@ QList<Job> JobStore::liveJobs() const
             result.append(std::move(*job));
     }
     return result;
+}
+
+bool JobStore::listPage(const QString& project, const JobFilter& filter, int pageSize, const QString& afterJobId,
+    QList<JobRecord>* page, bool* more, QString* error) const
+{
+    page->clear();
+    *more = false;
+    auto fail = [error](const QString& message) {
+        if (error)
+            *error = message;
+        return false;
+    };
+    if (!QSqlDatabase::contains(m_connectionName))
+        return fail(QStringLiteral("the job store is not open"));
+    QSqlQuery query(QSqlDatabase::database(m_connectionName));
+    query.setForwardOnly(true);
+
+    qint64 beforeSeq = -1;
+    if (!afterJobId.isEmpty()) {
+        query.prepare(QStringLiteral("SELECT seq FROM jobs WHERE project = ? AND job_id = ?"));
+        query.addBindValue(project);
+        query.addBindValue(afterJobId);
+        if (!query.exec() || !query.next())
+            return fail(QStringLiteral("no job %1 in project %2").arg(afterJobId, project));
+        beforeSeq = query.value(0).toLongLong();
+    }
+
+    // Terms on indexed columns (and labels, through json_extract) become SQL that means exactly what
+    // JobFilter::matches() means; the rest (the times) are checked on decoded rows. Prefixes compare
+    // with substr so that no character of the value is a wildcard.
+    QString sql = QStringLiteral("SELECT job_id, json, revision FROM jobs WHERE project = ?");
+    QVariantList binds { project };
+    if (beforeSeq >= 0) {
+        sql += QStringLiteral(" AND seq < ?");
+        binds << beforeSeq;
+    }
+    bool residual = false;
+    for (const JobFilter::Term& term : filter.terms()) {
+        QString column;
+        switch (term.field) {
+        case JobFilter::Field::JobId:
+            column = QStringLiteral("job_id");
+            break;
+        case JobFilter::Field::State:
+            column = QStringLiteral("state");
+            break;
+        case JobFilter::Field::Label:
+            if (m_hasJson) {
+                column = QStringLiteral("json_extract(json, ?)");
+                // A quoted key: label keys may hold '.' and '-', which a bare JSON path would misread.
+                binds << QVariant(QStringLiteral("$.labels.\"") + term.labelKey + QLatin1Char('"'));
+            }
+            break;
+        default:
+            break;
+        }
+        if (column.isEmpty()) {
+            residual = true;
+            continue;
+        }
+        // A label's column binds its path: each use of `column` below needs it again.
+        const bool label = term.field == JobFilter::Field::Label;
+        const QVariant path = label ? binds.takeLast() : QVariant();
+        auto use = [&] {
+            if (label)
+                binds << path;
+            return column;
+        };
+        switch (term.op) {
+        case JobFilter::Op::Has:
+            if (term.prefix) {
+                sql += QStringLiteral(" AND substr(") + use() + QStringLiteral(", 1, length(?)) = ?");
+                binds << term.value << term.value;
+            } else {
+                sql += QStringLiteral(" AND ") + use() + QStringLiteral(" = ?");
+                binds << term.value;
+            }
+            break;
+        case JobFilter::Op::Equal:
+            sql += QStringLiteral(" AND ") + use() + QStringLiteral(" = ?");
+            binds << term.value;
+            break;
+        case JobFilter::Op::NotEqual: // an absent label is "not equal"
+            sql += QStringLiteral(" AND (") + use() + QStringLiteral(" IS NULL OR ") + use() + QStringLiteral(" != ?)");
+            binds << term.value;
+            break;
+        default: // JobFilter::parse allows no ordering on these fields
+            residual = true;
+            break;
+        }
+    }
+    sql += QStringLiteral(" ORDER BY seq DESC");
+    if (!residual)
+        sql += QStringLiteral(" LIMIT %1").arg(pageSize + 1);
+    query.prepare(sql);
+    for (const QVariant& value : std::as_const(binds))
+        query.addBindValue(value);
+    if (!query.exec())
+        return fail(QStringLiteral("cannot list the jobs of %1: %2").arg(project, sqlError(query)));
+    // The statement is stepped lazily: rows after the page are never read.
+    while (query.next()) {
+        JobRecord record { project, query.value(0).toString(), query.value(2).toLongLong(),
+            query.value(1).toString().toUtf8() };
+        if (residual) {
+            const std::optional<Job> job = decode(record.json, record.jobId);
+            if (!job || !filter.matches(*job))
+                continue;
+        }
+        if (page->size() == pageSize) {
+            *more = true;
+            break;
+        }
+        page->append(std::move(record));
+    }
+    return true;
+}
+
+QList<JobRecord> JobStore::changedSince(const QString& project, qint64 afterRevision) const
+{
+    QList<JobRecord> result;
+    if (!QSqlDatabase::contains(m_connectionName))
+        return result;
+    QSqlQuery query(QSqlDatabase::database(m_connectionName));
+    query.setForwardOnly(true);
+    query.prepare(QStringLiteral("SELECT job_id, json, revision FROM jobs WHERE project = ? AND revision > ? "
+                                 "ORDER BY revision"));
+    query.addBindValue(project);
+    query.addBindValue(afterRevision);
+    if (!query.exec()) {
+        qCWarning(lcStore) << "cannot list changed jobs:" << sqlError(query);
+        return result;
+    }
+    while (query.next())
+        result.append(JobRecord {
+            project, query.value(0).toString(), query.value(2).toLongLong(), query.value(1).toString().toUtf8() });
+    return result;
+}
+
+qint64 JobStore::revision() const
+{
+    if (!QSqlDatabase::contains(m_connectionName))
+        return 0;
+    QSqlQuery query(QSqlDatabase::database(m_connectionName));
+    if (!query.exec(QStringLiteral("SELECT COALESCE(MAX(revision), 0) FROM jobs")) || !query.next())
+        return 0;
+    return query.value(0).toLongLong();
 }
 
 QList<QPair<QString, QString>> JobStore::transitions(const QString& jobId) const

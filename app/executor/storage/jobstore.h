@@ -3,6 +3,8 @@
 
 #include "job.h"
 
+#include <QByteArray>
+#include <QMetaType>
 #include <QObject>
 #include <QSqlDatabase>
 #include <QString>
@@ -11,37 +13,92 @@
 
 namespace Trainyard {
 
-/// Durable job records in SQLite (Qt SQL, QSQLITE driver, WAL journal, synchronous=NORMAL… FULL for
-/// creates). Every write is committed before the call returns, so a job is durable before the
-/// create call answers and a crash never leaves a half-written record (one transaction per write).
+class JobFilter;
+
+/// One stored job as written: the API's JSON of the job (compact JobJson::toJson, etag included), so
+/// that lists and streams can send it without decoding, beside the decoded value when there is one.
+struct JobRecord {
+    QString project;
+    QString jobId;
+    /// The store-wide change counter at this record's last write: every insert and update takes the
+    /// next number, so "changed since R" is `revision > R` (the job list stream's resume cursor).
+    qint64 revision = 0;
+    QByteArray json;
+};
+
+/// Durable job records in SQLite (Qt SQL, QSQLITE driver, WAL journal, synchronous=FULL). Every write
+/// is committed before the call returns, so a job is durable before the create call answers and a
+/// crash never leaves a half-written record (one transaction per write).
+///
+/// Jobs are keyed by (project, jobId), as the service's resource names
+/// (`projects/{project}/jobs/{jobId}`): a lookup in the wrong project finds nothing. Replica runs, log
+/// files, metrics and job folders are still keyed by jobId alone (the scheduler, LogStore,
+/// MetricsStore), so a job ID is for now also unique across the executor's projects: insert()
+/// refuses an ID that another project holds, and the jobId-only lookups (job(jobId), contains(jobId),
+/// update()) are unambiguous. Lifting that needs those parts keyed by (project, jobId) too; the schema
+/// is ready for it (drop the `jobs_job_id` unique index).
 ///
 /// Owned by the executor's main thread; not thread-safe.
-/// Schema: table `jobs(job_id TEXT PRIMARY KEY, json TEXT, state TEXT, create_time TEXT, seq INTEGER)`
-/// plus `transitions(job_id, state, time)` for the state timeline, and `meta(key, value)`.
+/// Schema 2: `jobs(project, job_id, json, state, create_time, seq UNIQUE, revision UNIQUE, PRIMARY KEY
+/// (project, job_id))`, `transitions(project, job_id, state, time)` for the state timeline, and
+/// `meta(key, value)` (schemaVersion, storeId). A schema 1 file (no project) is migrated on open: its
+/// jobs go to DefaultProject, the project that the console and trainyardctl have always used.
 class JobStore : public QObject {
     Q_OBJECT
 public:
+    /// The project of jobs stored before projects were part of the key, and the clients' default.
+    static QString defaultProject() { return QStringLiteral("local"); }
+
     explicit JobStore(QObject* parent = nullptr);
     ~JobStore() override;
 
-    /// Opens (creating when needed) the database file. Returns false and sets *error on failure.
+    /// Opens (creating or migrating when needed) the database file. Returns false and sets *error on
+    /// failure; a file of a newer schema is refused, never changed.
     bool open(const QString& path, QString* error);
 
-    /// Inserts a new job (createTime defaults to now, state to QUEUED; the etag is computed) and
-    /// records its first transition. Fails (returns false, *error set) when the jobId exists.
-    bool insert(const Job& job, QString* error);
+    /// Inserts a new job into `project` (createTime defaults to now, state to QUEUED; the etag is
+    /// computed) and records its first transition; emits jobStored. Fails (returns false, *error set)
+    /// when the jobId exists, in this project or (see the class note) in another.
+    bool insert(const QString& project, const Job& job, QString* error);
+    /// insert() into defaultProject().
+    bool insert(const Job& job, QString* error) { return insert(defaultProject(), job, error); }
     /// Replaces a job's record (state, times, output, labels …) and records a state
     /// transition when the state changed. The stored etag is recomputed (the `etag` of `job` is
-    /// ignored), so any change of the record changes the etag. Emits jobChanged with the stored
-    /// record after the commit. Fails for an unknown jobId.
+    /// ignored), so any change of the record changes the etag. Emits jobChanged and jobStored with the
+    /// stored record after the commit. Fails for an unknown jobId. The job is found by its ID alone
+    /// (unique in the executor, see the class note): the scheduler updates without knowing projects.
     bool update(const Job& job, QString* error = nullptr);
 
+    /// The job `jobId` of `project`; nullopt when that project has no such job.
+    std::optional<Job> job(const QString& project, const QString& jobId) const;
+    bool contains(const QString& project, const QString& jobId) const;
+    /// The job `jobId` of whichever project holds it (for the executor's own parts, which address jobs
+    /// by ID; see the class note). Clients' requests use the project overload.
     std::optional<Job> job(const QString& jobId) const;
     bool contains(const QString& jobId) const;
-    /// All jobs in creation order (oldest first).
+    /// The project that holds `jobId`; empty when none does.
+    QString projectOf(const QString& jobId) const;
+    /// All jobs of every project in creation order (oldest first).
     QList<Job> jobs() const;
-    /// Jobs whose state is not final (QUEUED, PREPARING, RUNNING, CANCELLING), creation order.
+    /// Jobs whose state is not final (QUEUED, PREPARING, RUNNING, CANCELLING), every project, creation order.
     QList<Job> liveJobs() const;
+
+    /// One page of `project`'s jobs that pass `filter`, newest first (creation order reversed), after
+    /// the job `afterJobId` (empty: from the newest). Returns the records as stored (API JSON, not
+    /// decoded); *more says whether another matching job follows the page. Cost is O(pageSize) rows
+    /// and no JSON decoding for an empty filter and for filters of jobId, state and label terms,
+    /// which run in SQL; time terms are checked on decoded rows, so such a page costs one decode per
+    /// row looked at. Fails (false, *error set) when `afterJobId` is not a job of `project`.
+    bool listPage(const QString& project, const JobFilter& filter, int pageSize, const QString& afterJobId,
+        QList<JobRecord>* page, bool* more, QString* error) const;
+    /// `project`'s records whose revision is above `afterRevision` (0: all), in revision order (the
+    /// order they were last written); no decoding. The job list stream's snapshot and resume.
+    QList<JobRecord> changedSince(const QString& project, qint64 afterRevision) const;
+    /// The revision of the latest write (0 for an empty store).
+    qint64 revision() const;
+    /// A random ID made when the database file was created: tells a client whose cursor came from
+    /// another database (a different data folder) that its cursor means nothing here.
+    QString storeId() const { return m_storeId; }
 
     /// The state timeline of a job: (state, RFC 3339 time) in order.
     QList<QPair<QString, QString>> transitions(const QString& jobId) const;
@@ -50,11 +107,24 @@ public:
     /// with `etag` empty (opaque to clients, as the service's).
     static QString computeEtag(const Job& job);
 
+    /// Jobs decoded from stored JSON since the process started (every JobStore); for benchmarks and
+    /// tests that check a path stays decode-free.
+    static qint64 decodeCount();
+
 Q_SIGNALS:
+    /// After an update() commit, with the stored job (not after insert(), which callers know of).
     void jobChanged(const Trainyard::Job& job);
+    /// After every committed insert() and update(): the record as stored and its decoded value.
+    void jobStored(const Trainyard::JobRecord& record, const Trainyard::Job& job);
 
 private:
+    bool migrateFromVersion1(QString* error);
+
     QString m_connectionName;
+    QString m_storeId;
+    bool m_hasJson = false; ///< SQLite has json_extract (label filters run in SQL)
 };
 
 } // namespace Trainyard
+
+Q_DECLARE_METATYPE(Trainyard::JobRecord)
