@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "httpapi.h"
+#include "routetable.h"
 
 #include "checkpointindex.h"
 #include "checkpointreader.h"
@@ -622,6 +623,81 @@ void HttpApi::missingHandler(const QHttpServerRequest& request, QTcpSocket* sock
 }
 #endif
 
+namespace {
+
+/// What a route's handler gets: the request, the path's captures, and the channel for deferred answers
+/// and streams.
+struct Call {
+    HttpApi* api;
+    const QHttpServerRequest& request;
+    const QHash<QString, QString>& params;
+    const HttpChannelPtr& channel;
+    bool* streaming;
+    QString operator[](const char* name) const { return params.value(QLatin1String(name)); }
+};
+
+} // namespace
+
+/// The API's routes, one line each: method, path template, IAM permission, handler. The permissions are
+/// the service's (AI Platform Training's IAM: ml.jobs.* for jobs and what hangs off a job, ml.projects.getConfig
+/// for a project's catalogs); every extension under a job needs what reading the job needs.
+struct HttpApi::Routes {
+    using Handler = std::function<HttpApi::Reply(const Call&)>;
+    RouteTable<Handler> table;
+
+    Routes()
+    {
+        const QString jobs = QStringLiteral("/v1/projects/{project}/jobs");
+        const QString job = jobs + QStringLiteral("/{job}");
+        table.add("GET", jobs, QStringLiteral("ml.jobs.list"),
+            [](const Call& c) { return c.api->listJobs(c.request, c["project"], c.channel, c.streaming); });
+        table.add("POST", jobs, QStringLiteral("ml.jobs.create"),
+            [](const Call& c) { return c.api->createJob(c.request, c["project"]); });
+        table.add("GET", job, QStringLiteral("ml.jobs.get"),
+            [](const Call& c) { return c.api->getJob(c["project"], c["job"]); });
+        table.add("PATCH", job, QStringLiteral("ml.jobs.update"),
+            [](const Call& c) { return c.api->patchJob(c.request, c["project"], c["job"]); });
+        table.add("POST", job + QStringLiteral(":cancel"), QStringLiteral("ml.jobs.cancel"),
+            [](const Call& c) { return c.api->cancelJob(c["project"], c["job"]); });
+        table.add("GET", job + QStringLiteral(":events"), QStringLiteral("ml.jobs.get"),
+            [](const Call& c) { return c.api->events(c.request, c["project"], c["job"], c.channel, c.streaming); });
+        table.add("GET", job + QStringLiteral("/replicas"), QStringLiteral("ml.jobs.get"),
+            [](const Call& c) { return c.api->replicas(c["project"], c["job"]); });
+        table.add("GET", job + QStringLiteral("/logs"), QStringLiteral("ml.jobs.get"),
+            [](const Call& c) { return c.api->logs(c.request, c["project"], c["job"], c.channel, c.streaming); });
+        table.add("GET", job + QStringLiteral("/metrics"), QStringLiteral("ml.jobs.get"),
+            [](const Call& c) { return c.api->metrics(c.request, c["project"], c["job"], c.channel, c.streaming); });
+        table.add("GET", job + QStringLiteral("/checkpoints"), QStringLiteral("ml.jobs.get"),
+            [](const Call& c) { return c.api->checkpoints(c["project"], c["job"], c.channel, c.streaming); });
+        // A checkpoint name is a relative path: one segment with %2F, or several plain ones.
+        table.add("GET", job + QStringLiteral("/checkpoints/{name=**}"), QStringLiteral("ml.jobs.get"),
+            [](const Call& c) {
+                return c.api->checkpoint(c.request, c["project"], c["job"], c["name"], c.channel, c.streaming);
+            });
+        for (const char* catalog : { "scaleTiers", "machineTypes", "acceleratorTypes", "runtimeVersions" }) {
+            const QString what = QLatin1String(catalog);
+            table.add("GET", QStringLiteral("/v1/projects/{project}/") + what, QStringLiteral("ml.projects.getConfig"),
+                [what](const Call& c) { return c.api->catalog(what); });
+        }
+        table.add("GET", QStringLiteral("/v1/projects/{project}/host"), QStringLiteral("ml.projects.getConfig"),
+            [](const Call& c) { return c.api->host(); });
+    }
+};
+
+const HttpApi::Routes& HttpApi::routeTable()
+{
+    static const Routes routes;
+    return routes;
+}
+
+QList<HttpApi::RouteInfo> HttpApi::routes()
+{
+    QList<RouteInfo> list;
+    for (const auto& r : routeTable().table.routes())
+        list << RouteInfo { r.method, r.pattern, r.permission };
+    return list;
+}
+
 HttpApi::Reply HttpApi::route(const QHttpServerRequest& request, const HttpChannelPtr& channel, bool* streaming)
 {
     using Method = QHttpServerRequest::Method;
@@ -629,102 +705,30 @@ HttpApi::Reply HttpApi::route(const QHttpServerRequest& request, const HttpChann
     const QString encodedPath = request.url().path(QUrl::FullyEncoded);
     const Reply notFound = errorReply(404, QStringLiteral("NOT_FOUND"),
         QStringLiteral("The requested URL %1 was not found on this server.").arg(request.url().path()));
-
-    QStringList segments;
-    for (const QString& part : encodedPath.split(QLatin1Char('/')))
-        segments.append(QUrl::fromPercentEncoding(part.toUtf8()));
-    // "/v1/projects/p/jobs" splits into "", "v1", "projects", "p", "jobs"; a trailing slash adds "".
-    if (segments.size() < 5 || !segments.first().isEmpty() || segments.mid(1).contains(QString())
-        || segments.at(1) != QLatin1String("v1") || segments.at(2) != QLatin1String("projects"))
+    if (!encodedPath.startsWith(QLatin1Char('/')))
         return notFound;
-    const QString project = segments.at(3);
-    const QStringList rest = segments.mid(4);
-
-    auto methodNotAllowed = [&](const QByteArray& allowed) {
+    QStringList segments;
+    for (const QString& part : encodedPath.mid(1).split(QLatin1Char('/')))
+        segments.append(QUrl::fromPercentEncoding(part.toUtf8()));
+    const QByteArray methodName = QByteArray(QMetaEnum::fromType<Method>().valueToKey(int(method))).toUpper();
+    const auto match = routeTable().table.match(methodName, segments);
+    switch (match.kind) {
+    case RouteTable<Routes::Handler>::Match::Kind::NotFound:
+        return notFound;
+    case RouteTable<Routes::Handler>::Match::Kind::MethodNotAllowed: {
         Reply reply = errorReply(405, QStringLiteral("UNIMPLEMENTED"),
             QStringLiteral("Method %1 is not allowed on %2; allowed: %3.")
-                .arg(QString::fromLatin1(QMetaEnum::fromType<Method>().valueToKey(int(method))).toUpper(),
-                    request.url().path(), QString::fromLatin1(allowed)));
-        reply.headers.append(qMakePair(QByteArray("Allow"), allowed));
+                .arg(QString::fromLatin1(methodName), request.url().path(), QString::fromLatin1(match.allowed)));
+        reply.headers.append(qMakePair(QByteArray("Allow"), match.allowed));
         return reply;
-    };
-
-    if (rest.size() == 1) {
-        const QString& what = rest.first();
-        if (what == QLatin1String("jobs")) {
-            if (method == Method::Get)
-                return listJobs(request, project, channel, streaming);
-            if (method == Method::Post)
-                return createJob(request, project);
-            return methodNotAllowed("GET, POST");
-        }
-        if (what == QLatin1String("scaleTiers") || what == QLatin1String("machineTypes")
-            || what == QLatin1String("acceleratorTypes") || what == QLatin1String("runtimeVersions")
-            || what == QLatin1String("host")) {
-            if (method != Method::Get)
-                return methodNotAllowed("GET");
-            return what == QLatin1String("host") ? host() : catalog(what);
-        }
-        return notFound;
     }
-    if (rest.first() != QLatin1String("jobs"))
-        return notFound;
-
-    if (rest.size() == 2) {
-        const QString& resource = rest.at(1);
-        const qsizetype colon = resource.indexOf(QLatin1Char(':'));
-        if (colon < 0) {
-            if (method == Method::Get)
-                return getJob(project, resource);
-            if (method == Method::Patch)
-                return patchJob(request, project, resource);
-            return methodNotAllowed("GET, PATCH");
-        }
-        const QString jobId = resource.left(colon);
-        const QString verb = resource.mid(colon + 1);
-        if (verb == QLatin1String("cancel")) {
-            if (method != Method::Post)
-                return methodNotAllowed("POST");
-            return cancelJob(project, jobId);
-        }
-        if (verb == QLatin1String("events")) {
-            if (method != Method::Get)
-                return methodNotAllowed("GET");
-            return events(request, project, jobId, channel, streaming);
-        }
-        return notFound;
+    case RouteTable<Routes::Handler>::Match::Kind::Found:
+        break;
     }
-    if (rest.size() == 3) {
-        const QString& jobId = rest.at(1);
-        const QString& sub = rest.at(2);
-        if (sub == QLatin1String("replicas")) {
-            if (method != Method::Get)
-                return methodNotAllowed("GET");
-            return replicas(project, jobId);
-        }
-        if (sub == QLatin1String("logs")) {
-            if (method != Method::Get)
-                return methodNotAllowed("GET");
-            return logs(request, project, jobId, channel, streaming);
-        }
-        if (sub == QLatin1String("metrics")) {
-            if (method != Method::Get)
-                return methodNotAllowed("GET");
-            return metrics(request, project, jobId, channel, streaming);
-        }
-        if (sub == QLatin1String("checkpoints")) {
-            if (method != Method::Get)
-                return methodNotAllowed("GET");
-            return checkpoints(project, jobId, channel, streaming);
-        }
-    }
-    // A checkpoint name is a relative path: one segment with %2F, or several plain ones.
-    if (rest.size() >= 4 && rest.at(2) == QLatin1String("checkpoints")) {
-        if (method != Method::Get)
-            return methodNotAllowed("GET");
-        return checkpoint(request, project, rest.at(1), rest.mid(3).join(QLatin1Char('/')), channel, streaming);
-    }
-    return notFound;
+    // Authorisation goes here, once for every route: today the bearer token (checked before routing) grants
+    // every permission; the route's permission is what a principal's role will be checked against.
+    qCDebug(lcApi).noquote() << methodName << request.url().path() << "needs" << match.route->permission;
+    return match.route->handler(Call { this, request, match.params, channel, streaming });
 }
 
 HttpApi::Reply HttpApi::createJob(const QHttpServerRequest& request, const QString& project)

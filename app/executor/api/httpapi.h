@@ -80,6 +80,16 @@ public:
     /// A buffered JSON answer (defined in httpapi.cpp).
     struct Reply;
 
+    /// One route of the API: method ("GET"), path template ("/v1/projects/{project}/jobs/{job}:cancel")
+    /// and the IAM permission it needs ("ml.jobs.cancel"). See routetable.h.
+    struct RouteInfo {
+        QByteArray method;
+        QString pattern;
+        QString permission;
+    };
+    /// Every route the API serves, in matching order.
+    static QList<RouteInfo> routes();
+
     /// `{"error":{…}}` in Google's shape; `violations` go into a google.rpc.BadRequest detail.
     static QJsonObject errorJson(
         int httpStatus, const QString& status, const QString& message, const FieldViolations& violations = {});
@@ -98,6 +108,9 @@ protected:
 #endif
 
 private:
+    struct Routes;
+    friend struct Routes;
+    static const Routes& routeTable();
     Reply route(const QHttpServerRequest& request, const HttpChannelPtr& channel, bool* streaming);
     Reply createJob(const QHttpServerRequest& request, const QString& project);
     Reply getJob(const QString& project, const QString& jobId);
