@@ -21,6 +21,7 @@
 #include "httpapi.h"
 #include "jobstore.h"
 #include "logstore.h"
+#include "loopbackhttp.h"
 #include "scheduler.h"
 
 #include <QCoreApplication>
@@ -38,14 +39,11 @@
 #include <QTimer>
 
 #include <algorithm>
-#include <arpa/inet.h>
 #include <atomic>
 #include <cstdio>
 #include <cstring>
 #include <fcntl.h>
-#include <netinet/in.h>
 #include <sys/resource.h>
-#include <sys/socket.h>
 #include <thread>
 #include <unistd.h>
 
@@ -87,47 +85,6 @@ template <typename F> bool spinUntil(F done, int timeoutMs = 120000)
         QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents, 5);
     }
     return true;
-}
-
-/// One blocking HTTP/1.1 GET on a fresh loopback connection; returns the body ("" on failure) and the status.
-QByteArray httpGet(quint16 port, const QByteArray& target, const QByteArray& token, int* status)
-{
-    *status = 0;
-    const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    if (fd < 0)
-        return {};
-    sockaddr_in addr {};
-    addr.sin_family = AF_INET;
-    addr.sin_port = htons(port);
-    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    QByteArray response;
-    if (::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0) {
-        const QByteArray request = "GET " + target + " HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " + token
-            + "\r\nConnection: close\r\n\r\n";
-        if (::send(fd, request.constData(), size_t(request.size()), MSG_NOSIGNAL) == request.size()) {
-            qsizetype headerEnd = -1;
-            qint64 length = -1;
-            char buffer[1 << 16];
-            for (;;) {
-                const ssize_t got = ::recv(fd, buffer, sizeof buffer, 0);
-                if (got <= 0)
-                    break;
-                response.append(buffer, got);
-                if (headerEnd < 0 && (headerEnd = response.indexOf("\r\n\r\n")) >= 0) {
-                    const QByteArray head = response.left(headerEnd).toLower();
-                    *status = head.mid(9, 3).toInt();
-                    const qsizetype at = head.indexOf("content-length:");
-                    if (at >= 0)
-                        length = head.mid(at + 15, head.indexOf('\r', at) - at - 15).trimmed().toLongLong();
-                }
-                if (headerEnd >= 0 && length >= 0 && response.size() >= headerEnd + 4 + length)
-                    break;
-            }
-            response = headerEnd >= 0 ? response.mid(headerEnd + 4) : QByteArray();
-        }
-    }
-    ::close(fd);
-    return response;
 }
 
 /// Writes `YYYY-MM-DDTHH:MM:SS.ffffffZ` (27 bytes) of µs since the epoch, caching the second's prefix.
@@ -441,7 +398,7 @@ int main(int argc, char** argv)
                 QElapsedTimer t;
                 t.start();
                 int status = 0;
-                *lastBody = httpGet(port, pageTarget, token, &status);
+                *lastBody = Test::httpGet(port, pageTarget, token, &status);
                 pageMs << double(t.nsecsElapsed()) / 1e6;
                 if (status != 200)
                     failed = true;
@@ -453,7 +410,7 @@ int main(int argc, char** argv)
                 QElapsedTimer t;
                 t.start();
                 int status = 0;
-                httpGet(port, jobTarget, token, &status);
+                Test::httpGet(port, jobTarget, token, &status);
                 if (!done)
                     *getMs << double(t.nsecsElapsed()) / 1e6;
                 if (status != 200)
@@ -521,7 +478,7 @@ int main(int argc, char** argv)
                 QElapsedTimer t;
                 t.start();
                 int status = 0;
-                httpGet(port, jobTarget, token, &status);
+                Test::httpGet(port, jobTarget, token, &status);
                 getAlone << double(t.nsecsElapsed()) / 1e6;
             }
             done = true;

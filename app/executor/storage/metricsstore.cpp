@@ -391,6 +391,11 @@ bool MetricsStore::apply(const MetricBatch& batch, QString* error)
         return removed;
     };
     QHash<QString, qsizetype> appendedIndex;
+    // The same slots by series index (a name lookup per point cost more than storing the point), and whether
+    // anyone listens at all: a catch-up of millions of points with no subscriber builds no update lists.
+    std::vector<qsizetype> slotOf(batch.series.size(), -1);
+    const bool listened = std::any_of(m_subscribers.cbegin(), m_subscribers.cend(),
+        [&batch](const Subscription& sub) { return sub.jobId == batch.jobId; });
     // Points of this batch appended before a purge were deleted with it.
     auto dropAppended = [&](const QString& name, qint64 fromStep) {
         const qsizetype slot = appendedIndex.value(name, -1);
@@ -458,7 +463,9 @@ bool MetricsStore::apply(const MetricBatch& batch, QString* error)
         ++s.pointCount;
         s.lastSeq = p.seq;
         touched[size_t(op.index)] = true;
-        qsizetype slot = appendedIndex.value(s.name, -1);
+        if (!listened)
+            continue;
+        qsizetype& slot = slotOf[size_t(op.index)];
         if (slot < 0) {
             slot = update.appended.size();
             appendedIndex.insert(s.name, slot);
