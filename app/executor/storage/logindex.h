@@ -29,10 +29,10 @@ struct LogQuery {
 ///
 /// Built from the files themselves, incrementally: each read first indexes what was appended since the last
 /// one. Nothing is persisted — after an executor restart the first read of a job rebuilds its index (about
-/// 4 M lines/s on one core of the development machines): the files stay the only truth, so there is no second file to
-/// keep in step with them across a crash. Crash safety is the files': a line without its newline (a torn tail) is not
-/// indexed until it is complete; a line that is not a JSON object (a torn tail that a later executor's
-/// append completed into garbage) is skipped, as reading the file line by line always did.
+/// 2–4 M lines/s on one core of the shared development machines): the files stay the only truth, so there is no second
+/// file to keep in step with them across a crash. Crash safety is the files': a line without its newline (a torn tail)
+/// is not indexed until it is complete; a line that is not a JSON object (a torn tail that a later executor's append
+/// completed into garbage) is skipped, as reading the file line by line always did.
 ///
 /// Memory: 16 bytes per indexed line (offset with the severity in its top byte, timestamp in µs).
 ///
