@@ -17,12 +17,20 @@
 //    the stream event's job + JobListModel::updateJobs under a sorting proxy (as the table sees it);
 //    baseline = what the console did every 2 s before the job stream (decode the 10,000 jobs of every
 //    page + JobListModel::setJobs), not counting the executor's own decodes for those pages.
+// 5. log_page: page 1,000 (entries 999,000 … 999,999 of the merged order) of a job whose four replica logs
+//    hold 10 million lines together (BENCH_LOG_PAGE_LINES; 0 skips), through the HTTP API (HttpApi on a
+//    loopback socket, a blocking client on its own thread, the executor's event loop on the main thread);
+//    baseline = open + pread + close of the same bytes of the same files. The files are written directly in
+//    the store's on-disk format. The first read after the start builds the line index (its own line); while
+//    the page reads run, a second client thread GETs the job over and over and the latency it sees is printed.
 //
 // Prints `NAME: ours X unit, baseline Y unit, ratio R` lines (ratio = ours / baseline).
+#include "httpapi.h"
 #include "jobfilter.h"
 #include "joblistmodel.h"
 #include "jobstore.h"
 #include "logstore.h"
+#include "loopbackhttp.h"
 #include "scheduler.h"
 
 #include <QCoreApplication>
@@ -33,17 +41,24 @@
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QJsonObject>
 #include <QProcess>
 #include <QSortFilterProxyModel>
 #include <QSqlDatabase>
 #include <QSqlQuery>
+#include <QTcpServer>
 #include <QTemporaryDir>
 #include <QTimer>
 
 #include <algorithm>
+#include <atomic>
 #include <climits>
 #include <cstdio>
+#include <cstring>
+#include <fcntl.h>
 #include <sys/resource.h>
+#include <thread>
+#include <unistd.h>
 
 using namespace Trainyard;
 
@@ -83,6 +98,26 @@ template <typename F> bool spinUntil(F done, int timeoutMs = 120000)
         QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents, 5);
     }
     return true;
+}
+
+/// Writes `YYYY-MM-DDTHH:MM:SS.ffffffZ` (27 bytes) of µs since the epoch, caching the second's prefix.
+void formatUs(qint64 us, char* out)
+{
+    static qint64 cachedSecond = -1;
+    static char prefix[21];
+    const qint64 second = us / 1000000;
+    if (second != cachedSecond) {
+        const QDateTime t = QDateTime::fromSecsSinceEpoch(second, Qt::UTC);
+        std::memcpy(prefix, t.toString(QStringLiteral("yyyy-MM-ddTHH:mm:ss.")).toLatin1().constData(), 20);
+        cachedSecond = second;
+    }
+    std::memcpy(out, prefix, 20);
+    qint64 frac = us % 1000000;
+    for (int i = 25; i >= 20; --i) {
+        out[i] = char('0' + frac % 10);
+        frac /= 10;
+    }
+    out[26] = 'Z';
 }
 
 Job clusterJob(const QString& id, const QString& module, int workers, int ps, const QStringList& args)
@@ -442,5 +477,209 @@ int main(int argc, char** argv)
     std::printf("log_ingest_cpu: executor used %.3f CPU-s for %d lines = %.0f lines per CPU-second\n", oursCpu, lines,
         lines / oursCpu);
     std::printf("peak_rss: before ingestion %.1f MiB, after %.1f MiB\n", rssBefore, rssAfter);
+    // ---- 3. a page of a 10-million-line log through the API ------------------------------------------
+    const qint64 pageLines = qEnvironmentVariableIsSet("BENCH_LOG_PAGE_LINES")
+        ? qEnvironmentVariableIntValue("BENCH_LOG_PAGE_LINES")
+        : 10000000;
+    if (pageLines <= 0)
+        return 0;
+    const int replicas = 4;
+    const qint64 perReplica = pageLines / replicas;
+    const qint64 pageNumber = 1000, pageSize = 1000;
+    const qint64 first = (pageNumber - 1) * pageSize; // entries before page 1,000
+    // Entry k of the merged order is line k / 4 of replica k % 4 (stamps base + 4·line + replica).
+    const qint64 firstLine = first / replicas, lastLine = (first + pageSize - 1) / replicas;
+    if (lastLine >= perReplica) {
+        std::fprintf(stderr, "BENCH_LOG_PAGE_LINES too small for page %lld\n", pageNumber);
+        return 1;
+    }
+    const QString bigJob = QStringLiteral("biglog");
+    Job big = clusterJob(bigJob, QStringLiteral("tytest.trivial"), 0, 0, {});
+    big.state = JobState::Succeeded;
+    if (!store.insert(big, &error)) {
+        std::fprintf(stderr, "insert failed: %s\n", qPrintable(error));
+        return 1;
+    }
+    const QString logsDir = dataDir + QStringLiteral("/jobs/") + bigJob + QStringLiteral("/logs");
+    QDir().mkpath(logsDir);
+    QList<QPair<qint64, qint64>> pageRanges; // per replica: bytes of its lines on the page
+    QStringList files;
+    qint64 logBytesTotal = 0;
+    QElapsedTimer generate;
+    generate.start();
+    const qint64 base = 1795323883000000LL;
+    for (int r = 0; r < replicas; ++r) {
+        const QByteArray task = "worker-replica-" + QByteArray::number(r);
+        files << logsDir + QLatin1Char('/') + QString::fromLatin1(task) + QStringLiteral(".jsonl");
+        const int fd
+            = ::open(QFile::encodeName(files.last()).constData(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+        if (fd < 0)
+            return 1;
+        const QByteArray middle
+            = "\",\"severity\":\"INFO\",\"taskName\":\"" + task + "\",\"trialId\":\"\",\"message\":\"step ";
+        const QByteArray tail = " loss=0.123456 accuracy=0.987654 examples/sec=12345.6\",\"stream\":\"stdout\"}\n";
+        std::string buffer;
+        buffer.reserve(9 << 20);
+        qint64 offset = 0;
+        qint64 pageFrom = 0, pageTo = 0;
+        char number[24];
+        for (qint64 i = 0; i < perReplica; ++i) {
+            if (i == firstLine)
+                pageFrom = offset + qint64(buffer.size());
+            buffer.append("{\"timestamp\":\"", 14);
+            char ts[27];
+            formatUs(base + 4 * i + r, ts);
+            buffer.append(ts, 27);
+            buffer.append(middle.constData(), size_t(middle.size()));
+            const int n = std::snprintf(number, sizeof number, "%lld", i);
+            buffer.append(number, size_t(n));
+            buffer.append(tail.constData(), size_t(tail.size()));
+            if (i == lastLine)
+                pageTo = offset + qint64(buffer.size());
+            if (buffer.size() > (8 << 20)) {
+                if (::write(fd, buffer.data(), buffer.size()) != ssize_t(buffer.size()))
+                    return 1;
+                offset += qint64(buffer.size());
+                buffer.clear();
+            }
+        }
+        if (::write(fd, buffer.data(), buffer.size()) != ssize_t(buffer.size()))
+            return 1;
+        offset += qint64(buffer.size());
+        ::close(fd);
+        logBytesTotal += offset;
+        pageRanges.append({ pageFrom, pageTo });
+    }
+    std::fprintf(stderr, "wrote %lld lines, %.1f MiB of JSONL, in %.2f s\n", perReplica * replicas,
+        double(logBytesTotal) / 1048576.0, double(generate.nsecsElapsed()) / 1e9);
+
+    const QByteArray token = "bench-token";
+    HttpApi api(&store, &logs, &scheduler, host, token);
+    auto* server = new QTcpServer(&api);
+    if (!server->listen(QHostAddress::LocalHost, 0)) {
+        std::fprintf(stderr, "cannot listen\n");
+        return 1;
+    }
+    api.bind(server);
+    const quint16 port = server->serverPort();
+    const QByteArray pageToken = QByteArray("logs:" + QByteArray::number(first))
+                                     .toBase64(QByteArray::Base64UrlEncoding | QByteArray::OmitTrailingEquals);
+    const QByteArray pageTarget = "/v1/projects/p/jobs/" + bigJob.toLatin1()
+        + "/logs?pageSize=" + QByteArray::number(pageSize) + "&pageToken=" + pageToken;
+    const QByteArray jobTarget = "/v1/projects/p/jobs/" + bigJob.toLatin1();
+
+    // Runs `reads` page reads on one thread while another GETs the job until they are done; the event loop
+    // (the executor) runs here. Returns each page read's ms and fills the GET latencies seen meanwhile.
+    auto measure = [&](int reads, QList<double>* getMs, QByteArray* lastBody) {
+        QList<double> pageMs;
+        std::atomic<bool> done { false };
+        std::atomic<bool> failed { false };
+        std::thread pager([&] {
+            for (int i = 0; i < reads; ++i) {
+                QElapsedTimer t;
+                t.start();
+                int status = 0;
+                *lastBody = Test::httpGet(port, pageTarget, token, &status);
+                pageMs << double(t.nsecsElapsed()) / 1e6;
+                if (status != 200)
+                    failed = true;
+            }
+            done = true;
+        });
+        std::thread getter([&] {
+            while (!done) {
+                QElapsedTimer t;
+                t.start();
+                int status = 0;
+                Test::httpGet(port, jobTarget, token, &status);
+                if (!done)
+                    *getMs << double(t.nsecsElapsed()) / 1e6;
+                if (status != 200)
+                    failed = true;
+            }
+        });
+        spinUntil([&] { return done.load(); }, 600000);
+        pager.join();
+        getter.join();
+        if (failed)
+            std::fprintf(stderr, "a request failed\n");
+        return pageMs;
+    };
+    auto describe = [](QList<double> v) {
+        std::sort(v.begin(), v.end());
+        return v.isEmpty()
+            ? QByteArray("no requests")
+            : QByteArray::number(v.size()) + " requests, median " + QByteArray::number(v.at(v.size() / 2), 'f', 2)
+                + " ms, max " + QByteArray::number(v.last(), 'f', 2) + " ms";
+    };
+
+    QList<double> coldGets, warmGets;
+    QByteArray body;
+    const QList<double> cold = measure(1, &coldGets, &body);
+    const QList<double> warm = measure(21, &warmGets, &body);
+    // The page holds the entries it should (the first is line 249,750 of replica 0 at the default size).
+    const QJsonArray entries = QJsonDocument::fromJson(body).object().value(QStringLiteral("entries")).toArray();
+    const QString firstMessage
+        = entries.isEmpty() ? QString() : entries.first().toObject().value(QStringLiteral("message")).toString();
+    if (entries.size() != pageSize || !firstMessage.startsWith(QStringLiteral("step %1 ").arg(firstLine)))
+        std::fprintf(
+            stderr, "unexpected page: %lld entries, first \"%s\"\n", qint64(entries.size()), qPrintable(firstMessage));
+
+    // Baseline: the same bytes straight from the files.
+    QList<double> direct;
+    qint64 pageBytes = 0;
+    for (int round = 0; round < 21; ++round) {
+        QElapsedTimer t;
+        t.start();
+        pageBytes = 0;
+        for (int r = 0; r < replicas; ++r) {
+            const int fd = ::open(QFile::encodeName(files.at(r)).constData(), O_RDONLY | O_CLOEXEC);
+            std::vector<char> bytes(size_t(pageRanges[r].second - pageRanges[r].first));
+            pageBytes += ::pread(fd, bytes.data(), bytes.size(), pageRanges[r].first);
+            ::close(fd);
+        }
+        direct << double(t.nsecsElapsed()) / 1e6;
+    }
+    // Where the time goes: the store's read alone (index search, preads, line checks) on this thread, and the
+    // HTTP round trip of the cheapest request (GET of the job) with nothing else running.
+    QList<double> storeOnly, getAlone;
+    for (int round = 0; round < 21; ++round) {
+        QElapsedTimer t;
+        t.start();
+        const QList<QByteArray> lines
+            = LogStore::readLines(logs.prepareRead(bigJob, LogQuery { {}, {}, {}, first, int(pageSize) + 1 }));
+        storeOnly << double(t.nsecsElapsed()) / 1e6;
+        if (lines.size() != pageSize + 1)
+            std::fprintf(stderr, "store read %lld lines\n", qint64(lines.size()));
+    }
+    {
+        std::atomic<bool> done { false };
+        std::thread getter([&] {
+            for (int i = 0; i < 21; ++i) {
+                QElapsedTimer t;
+                t.start();
+                int status = 0;
+                Test::httpGet(port, jobTarget, token, &status);
+                getAlone << double(t.nsecsElapsed()) / 1e6;
+            }
+            done = true;
+        });
+        spinUntil([&] { return done.load(); });
+        getter.join();
+    }
+    const double oursMs = median(warm), directMs = median(direct);
+    std::printf("log_index_build: %lld lines (%.0f MiB) indexed by the first page read, which took %.0f ms "
+                "(%.1f M lines/s)\n",
+        perReplica * replicas, double(logBytesTotal) / 1048576.0, cold.value(0),
+        double(perReplica * replicas) / cold.value(0) / 1000.0);
+    std::printf("log_page_1000_of_%lldM: ours %.3f ms, baseline %.3f ms, ratio %.2f\n", pageLines / 1000000, oursMs,
+        directMs, oursMs / directMs);
+    std::printf("log_page_detail: %lld bytes of %d lines on the page from %d files; HTTP body %lld bytes\n", pageBytes,
+        int(pageSize), replicas, qint64(body.size()));
+    std::printf(
+        "log_page_breakdown: LogStore::readLines alone %.3f ms; a GET of the job alone (the HTTP floor) %.3f ms\n",
+        median(storeOnly), median(getAlone));
+    std::printf("log_page_concurrent_get_job: during the index build %s; during the warm page reads %s\n",
+        describe(coldGets).constData(), describe(warmGets).constData());
     return 0;
 }

@@ -12,40 +12,63 @@
 //   redraws; against giving Qt Charts all points with QLineSeries::replace() and rendering once (the
 //   point list built beforehand, so the baseline is not charged for it; measured once at 10M).
 //   Ratio = baseline / ours. Goal: ours ≤ 16 ms at 10M.
+// - ingest_200MB_event_file: the executor's path for the same 200 MB event file in a job dir: MetricsCollector
+//   (tick on its pool: find, read and decode) → MetricsStore (blocks in SQLite, WAL) → GET …/metrics through
+//   HttpApi on a loopback socket, timed from the job turning RUNNING until the API lists every point; against
+//   the formats library's parse alone (EventFileReader + ScalarRun), both in wall time, in the same run.
+//   Points/s. Goal: ours ≥ 3 M points/s.
 // - memory_per_point_chart_store: heap bytes per point of the Metrics tab's store (MetricSeriesData,
 //   10M float scalars), against an exactly sized array of 24-byte points. Goal: ≤ 24 bytes.
 //
-// Usage: bench_metrics [SIZE_MB] [--parse-only] (default 200; 0 runs only the chart benchmarks, --parse-only only the
-// event-file ones, for profiling the reader). Times are the best of three passes
-// with the file in the page cache, in CPU time of the benchmark thread (user + system, so the read() calls count): the
-// development machines are shared, and wall time there measures the neighbours as much as the code. On stderr,
-// each parse pass's minor page faults (about one per 2 MiB of points when transparent huge pages are granted).
+// Usage: bench_metrics [SIZE_MB] [--parse-only|--ingest-only] (default 200; 0 runs only the chart benchmarks,
+// --parse-only only the event-file ones, for profiling the reader, --ingest-only only ingest_*). Times are the best of
+// three passes with the file in the page cache, in CPU time of the benchmark thread (user + system, so the read() calls
+// count): the development machines are shared, and wall time there measures the neighbours as much as the code. On
+// stderr, each parse pass's minor page faults (about one per 2 MiB of points when transparent huge pages are granted).
 
 #include "crc32c.h"
 #include "event.pb.h"
 #include "eventfilereader.h"
+#include "httpapi.h"
+#include "jobstore.h"
+#include "logstore.h"
+#include "loopbackhttp.h"
+#include "metricscollector.h"
 #include "metricsmodel.h"
 #include "metricspanel.h"
+#include "metricsstore.h"
 #include "scalarseriesstore.h"
+#include "scheduler.h"
 #include "tfrecordreader.h"
 
 #include <QApplication>
 #include <QChart>
+#include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
+#include <QFileInfo>
 #include <QImage>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLineSeries>
+#include <QLoggingCategory>
 #include <QPainter>
+#include <QTcpServer>
 #include <QTemporaryDir>
 #include <QValueAxis>
 
 #include <malloc.h>
 #include <sys/resource.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdio>
 #include <memory>
+#include <thread>
 
 using namespace Trainyard::Formats;
 
@@ -248,6 +271,135 @@ void benchMemory(const QString& path)
     std::fflush(stdout);
 }
 
+/// Points of a job that GET …/metrics lists (the sum of its series' `points`), -1 on failure.
+qint64 apiPointCount(quint16 port, const QByteArray& token, const QByteArray& jobId)
+{
+    int status = 0;
+    const QByteArray body = Trainyard::Test::httpGet(port, "/v1/projects/p/jobs/" + jobId + "/metrics", token, &status);
+    if (status != 200)
+        return -1;
+    qint64 total = 0;
+    const QJsonArray series = QJsonDocument::fromJson(body).object().value(QStringLiteral("series")).toArray();
+    for (const QJsonValue& s : series)
+        total += s.toObject().value(QStringLiteral("points")).toString().toLongLong();
+    return total;
+}
+
+void benchIngest(const QString& eventFile, qint64 fileBytes, qint64 expectedPoints)
+{
+    using namespace Trainyard;
+    const double mb = double(fileBytes) / 1e6;
+    // Baseline: the formats library's parse of the file alone, wall time, best of three.
+    double parse = 1e300;
+    for (int pass = 0; pass < 3; ++pass) {
+        QElapsedTimer t;
+        t.start();
+        ScalarRun run(QStringLiteral("."));
+        EventFileReader reader(eventFile);
+        reader.readAvailable(run);
+        parse = std::min(parse, double(t.nsecsElapsed()) / 1e9);
+        if (run.pointCount() != expectedPoints)
+            std::fprintf(stderr, "parsed %lld points, wrote %lld\n", run.pointCount(), expectedPoints);
+    }
+
+    QTemporaryDir tmp;
+    const QString dataDir = tmp.path() + QStringLiteral("/data");
+    const QString jobDir = tmp.path() + QStringLiteral("/jobdir");
+    QDir().mkpath(dataDir);
+    QDir().mkpath(jobDir);
+    // The job dir holds the file (a hard link: the same bytes, already in the page cache).
+    if (::link(QFile::encodeName(eventFile).constData(),
+            QFile::encodeName(jobDir + QStringLiteral("/events.out.tfevents.bench")).constData())
+        != 0) {
+        std::fprintf(stderr, "cannot place the event file in the job dir\n");
+        return;
+    }
+    JobStore store;
+    MetricsStore metrics;
+    QString error;
+    if (!store.open(dataDir + QStringLiteral("/trainyard.sqlite"), &error)
+        || !metrics.open(dataDir + QStringLiteral("/metrics.sqlite"), &error)) {
+        std::fprintf(stderr, "cannot open the stores: %s\n", qPrintable(error));
+        return;
+    }
+    LogStore logs(dataDir);
+    HostInventory host;
+    host.cpus = 64;
+    host.memoryBytes = 1LL << 40;
+    Scheduler scheduler(&store, &logs, host, dataDir);
+    MetricsCollector collector(&metrics, &store, &logs, &scheduler, dataDir, false);
+    collector.setInterval(50);
+    collector.start();
+    const QByteArray token = "bench-token";
+    HttpApi api(&store, &logs, &scheduler, host, token);
+    api.setMetricsStore(&metrics);
+    auto* server = new QTcpServer(&api);
+    if (!server->listen(QHostAddress::LocalHost, 0))
+        return;
+    api.bind(server);
+    const quint16 port = server->serverPort();
+
+    Job job;
+    job.jobId = QStringLiteral("ingest");
+    job.trainingInput.scaleTier = QStringLiteral("BASIC");
+    job.trainingInput.pythonModule = QStringLiteral("trainer.task");
+    job.trainingInput.region = QStringLiteral("us-central1");
+    job.trainingInput.jobDir = jobDir;
+    if (!store.insert(job, &error)) {
+        std::fprintf(stderr, "cannot insert the job: %s\n", qPrintable(error));
+        return;
+    }
+    std::atomic<qint64> seen { 0 };
+    std::atomic<bool> stop { false };
+    QElapsedTimer clock;
+    std::atomic<qint64> doneNs { 0 };
+    auto processCpu = [] {
+        rusage u {};
+        getrusage(RUSAGE_SELF, &u);
+        return double(u.ru_utime.tv_sec + u.ru_stime.tv_sec) + double(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
+    };
+    const double cpuBefore = processCpu();
+    clock.start();
+    job = *store.job(job.jobId);
+    job.state = JobState::Running;
+    store.update(job);
+    std::thread poller([&] {
+        while (!stop) {
+            const qint64 n = apiPointCount(port, token, "ingest");
+            seen = n;
+            if (n == expectedPoints) {
+                doneNs = clock.nsecsElapsed();
+                return;
+            }
+            std::this_thread::sleep_for(std::chrono::milliseconds(5));
+        }
+    });
+    QElapsedTimer limit;
+    limit.start();
+    while (doneNs == 0 && limit.elapsed() < 300000)
+        QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents, 5);
+    const double cpu = processCpu() - cpuBefore;
+    stop = true;
+    poller.join();
+    collector.shutdown();
+    if (doneNs == 0) {
+        std::fprintf(stderr, "the API listed %lld of %lld points after 300 s\n", seen.load(), expectedPoints);
+        return;
+    }
+    const double ours = double(doneNs) / 1e9;
+    std::printf("ingest_%dMB_event_file: ours %.2f M points/s, baseline %.2f M points/s, ratio %.3f\n",
+        int(std::lround(mb)), double(expectedPoints) / ours / 1e6, double(expectedPoints) / parse / 1e6, parse / ours);
+    // On a shared machine wall time measures the neighbours too: the process's CPU time (all threads, the
+    // polling client included) says what the path itself costs.
+    std::printf("ingest_%dMB_event_file_detail: %lld points, job dir -> API %.3f s (%.3f CPU-s, %.2f M points "
+                "per CPU-second), parse alone %.3f s, database %.1f MB\n",
+        int(std::lround(mb)), expectedPoints, ours, cpu, double(expectedPoints) / cpu / 1e6, parse,
+        double(QFileInfo(dataDir + QStringLiteral("/metrics.sqlite")).size()
+            + QFileInfo(dataDir + QStringLiteral("/metrics.sqlite-wal")).size())
+            / 1e6);
+    std::fflush(stdout);
+}
+
 using Trainyard::MetricChart;
 using Trainyard::MetricSeriesData;
 using Trainyard::MetricsModel;
@@ -377,14 +529,16 @@ int main(int argc, char** argv)
 {
     qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
+    QLoggingCategory::setFilterRules(QStringLiteral("*.debug=false"));
     bool ok = true;
     const qint64 sizeMb = argc > 1 ? QByteArray(argv[1]).toLongLong(&ok) : 200;
     const bool parseOnly = argc > 2 && QByteArray(argv[2]) == "--parse-only";
-    if (!ok || sizeMb < 0 || (argc > 2 && !parseOnly) || argc > 3) {
-        std::fprintf(stderr, "usage: bench_metrics [SIZE_MB] [--parse-only]\n");
+    const bool ingestOnly = argc > 2 && QByteArray(argv[2]) == "--ingest-only";
+    if (!ok || sizeMb < 0 || (argc > 2 && !parseOnly && !ingestOnly) || argc > 3) {
+        std::fprintf(stderr, "usage: bench_metrics [SIZE_MB] [--parse-only|--ingest-only]\n");
         return 2;
     }
-    if (!parseOnly) {
+    if (!parseOnly && !ingestOnly) {
         benchRedraw(1000000, "redraw_1M_points");
         benchRedraw(10000000, "redraw_10M_points");
         benchChartStoreMemory(10000000);
@@ -404,7 +558,11 @@ int main(int argc, char** argv)
     }
     std::fprintf(stderr, "wrote %lld bytes, %lld scalar events\n", bytes, points);
 
-    benchParse(path, bytes, points);
-    benchMemory(path);
+    if (!ingestOnly) {
+        benchParse(path, bytes, points);
+        benchMemory(path);
+    }
+    if (!parseOnly)
+        benchIngest(path, bytes, points);
     return 0;
 }

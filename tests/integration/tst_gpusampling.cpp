@@ -6,13 +6,12 @@
 // executor running a job that asked for a GPU reserves it (CUDA_VISIBLE_DEVICES) and serves the
 // replica's gpu_memory_bytes and gpu_utilization_percent series through the API. What a real driver
 // reports for a real GPU is not tested here.
-#include "executorenvironment.h"
 #include "apiclient.h"
+#include "executorenvironment.h"
 #include "gpuinventory.h"
 #include "resourcesampler.h"
 
 #include <QDir>
-#include <QElapsedTimer>
 #include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -22,6 +21,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <chrono>
 #include <memory>
 
 using namespace Trainyard;
@@ -51,6 +51,32 @@ bool runningOnGpus01(ApiClient& client)
         gpus.insert(r.gpus.first());
     }
     return gpus == QSet<int> { 0, 1 };
+}
+/// The system clock in µs since the epoch: what the stand-in stamps its utilization samples with.
+qint64 systemClockUs()
+{
+    return std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::system_clock::now().time_since_epoch())
+        .count();
+}
+
+/// The pid of a child of `parent` whose command line holds `text`, or 0 (from /proc/<pid>/stat and cmdline).
+qint64 childHolding(qint64 parent, const QByteArray& text)
+{
+    const QStringList pids = QDir(QStringLiteral("/proc")).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
+    for (const QString& pid : pids) {
+        QFile stat(QStringLiteral("/proc/%1/stat").arg(pid));
+        if (!stat.open(QIODevice::ReadOnly))
+            continue;
+        const QByteArray line = stat.readAll();
+        // "pid (comm) state ppid …": comm may hold blanks, so split after its closing parenthesis.
+        const QList<QByteArray> fields = line.mid(line.lastIndexOf(')') + 2).split(' ');
+        if (fields.size() < 2 || fields.at(1).toLongLong() != parent)
+            continue;
+        QFile cmdline(QStringLiteral("/proc/%1/cmdline").arg(pid));
+        if (cmdline.open(QIODevice::ReadOnly) && cmdline.readAll().contains(text))
+            return pid.toLongLong();
+    }
+    return 0;
 }
 } // namespace
 
@@ -101,26 +127,32 @@ private Q_SLOTS:
         GpuSampler::Usage u = sampler->usage({ a->processId() }, { 0 });
         QCOMPARE(u.memoryBytes, std::optional<double>(ProcessMemory));
         QCOMPARE(u.utilizationPercent, std::optional<double>(SmUtil));
+        // The stand-in only makes samples newer than the newest one seen (stamped with the system clock in
+        // µs), so each next call waits until that clock has passed the previous call.
+        qint64 seen = systemClockUs();
 
-        QTest::qWait(2); // the next samples are newer than the ones seen
+        QTRY_VERIFY(systemClockUs() > seen);
         u = sampler->usage({ a->processId(), b->processId(), other->processId() }, { 0 });
         QCOMPARE(u.memoryBytes, std::optional<double>(2 * ProcessMemory));
         QCOMPARE(u.utilizationPercent, std::optional<double>(2 * SmUtil));
+        seen = systemClockUs();
 
         // A replica with a GPU of its own and no process on it: measured, and zero.
-        QTest::qWait(2);
+        QTRY_VERIFY(systemClockUs() > seen);
         u = sampler->usage({ other->processId() }, { 0 });
         QCOMPARE(u.memoryBytes, std::optional<double>(0));
         QCOMPARE(u.utilizationPercent, std::optional<double>(0));
+        seen = systemClockUs();
         // Without a GPU and without GPU processes: nothing to report.
-        QTest::qWait(2);
+        QTRY_VERIFY(systemClockUs() > seen);
         u = sampler->usage({ other->processId() }, {});
         QVERIFY(!u.memoryBytes);
         QVERIFY(!u.utilizationPercent);
+        seen = systemClockUs();
 
         // 100 more processes than the sampler's first buffer holds: it asks again with a bigger one.
         qputenv("FAKE_NVML_PHANTOMS", "100");
-        QTest::qWait(2);
+        QTRY_VERIFY(systemClockUs() > seen);
         u = sampler->usage({ a->processId(), b->processId() }, { 0 });
         QCOMPARE(u.memoryBytes, std::optional<double>(2 * ProcessMemory));
         QCOMPARE(u.utilizationPercent, std::optional<double>(2 * SmUtil));
@@ -130,7 +162,7 @@ private Q_SLOTS:
         QProcess shell;
         shell.start(QStringLiteral("/bin/sh"), { QStringLiteral("-c"), QStringLiteral("sleep 4242.5; exit 0") });
         QVERIFY(shell.waitForStarted());
-        QTest::qWait(300); // the shell has started its child
+        QTRY_VERIFY(childHolding(shell.processId(), "4242.5") != 0); // the shell has started its `sleep`
         ProcessTreeSampler trees;
         ReplicaProcess replica;
         replica.taskName = QStringLiteral("master-replica-0");
@@ -160,7 +192,8 @@ private Q_SLOTS:
         QProcess executor;
         executor.setProcessEnvironment(env);
         executor.setProcessChannelMode(QProcess::ForwardedErrorChannel);
-        executor.start(QStringLiteral(TRAINYARD_EXECUTOR_BIN), { QStringLiteral("--grace-period"), QStringLiteral("2") });
+        executor.start(
+            QStringLiteral(TRAINYARD_EXECUTOR_BIN), { QStringLiteral("--grace-period"), QStringLiteral("2") });
         QVERIFY(executor.waitForStarted());
         const auto stop = qScopeGuard([&] {
             executor.terminate();
@@ -169,17 +202,14 @@ private Q_SLOTS:
         });
         const QString runtimeFile = path(QStringLiteral("run/trainyard/executor.json"));
         QJsonObject runtime;
-        QElapsedTimer timer;
-        timer.start();
-        while (timer.elapsed() < 30000) {
-            QFile file(runtimeFile);
-            if (file.open(QIODevice::ReadOnly)) {
-                runtime = QJsonDocument::fromJson(file.readAll()).object();
-                if (runtime.value(QStringLiteral("pid")).toInteger() == executor.processId())
-                    break;
-            }
-            QTest::qWait(20);
-        }
+        QTRY_VERIFY_WITH_TIMEOUT(
+            [&] {
+                QFile file(runtimeFile);
+                if (file.open(QIODevice::ReadOnly))
+                    runtime = QJsonDocument::fromJson(file.readAll()).object();
+                return runtime.value(QStringLiteral("pid")).toInteger() == executor.processId();
+            }(),
+            30000);
         QFile token(runtime.value(QStringLiteral("tokenFile")).toString());
         QVERIFY(token.open(QIODevice::ReadOnly));
         ApiClient client(QUrl(runtime.value(QStringLiteral("url")).toString()), token.readAll());

@@ -8,7 +8,6 @@
 #include "apiclient.h"
 
 #include <QDir>
-#include <QElapsedTimer>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -59,35 +58,32 @@ private:
         return env;
     }
 
-    /// Starts the executor binary and connects a client to it.
-    bool startExecutor()
+    /// The runtime file of the executor started last, once it names that executor's pid; empty until then.
+    QJsonObject runtimeOfStartedExecutor() const
     {
-        const QString runtimeFile = path(QStringLiteral("run/trainyard/executor.json"));
-        QFile::remove(runtimeFile);
+        QFile file(path(QStringLiteral("run/trainyard/executor.json")));
+        if (!file.open(QIODevice::ReadOnly))
+            return {};
+        const QJsonObject runtime = QJsonDocument::fromJson(file.readAll()).object();
+        return runtime.value(QStringLiteral("pid")).toInteger() == m_executor->processId() ? runtime : QJsonObject {};
+    }
+
+    /// Starts the executor binary and connects a client to it (it waits with QTRY_VERIFY, so callers return
+    /// when QTest::currentTestFailed()).
+    void startExecutor()
+    {
+        QFile::remove(path(QStringLiteral("run/trainyard/executor.json")));
         m_executor = std::make_unique<QProcess>();
         m_executor->setProcessEnvironment(isolatedEnvironment());
         m_executor->setProcessChannelMode(QProcess::ForwardedErrorChannel);
         m_executor->start(
             QStringLiteral(TRAINYARD_EXECUTOR_BIN), { QStringLiteral("--grace-period"), QStringLiteral("2") });
-        if (!m_executor->waitForStarted())
-            return false;
-        QElapsedTimer timer;
-        timer.start();
-        QJsonObject runtime;
-        while (timer.elapsed() < 30000) {
-            QFile file(runtimeFile);
-            if (file.open(QIODevice::ReadOnly)) {
-                runtime = QJsonDocument::fromJson(file.readAll()).object();
-                if (runtime.value(QStringLiteral("pid")).toInteger() == m_executor->processId())
-                    break;
-            }
-            QTest::qWait(20);
-        }
+        QVERIFY(m_executor->waitForStarted());
+        QTRY_VERIFY_WITH_TIMEOUT(!runtimeOfStartedExecutor().isEmpty(), 30000);
+        const QJsonObject runtime = runtimeOfStartedExecutor();
         QFile token(runtime.value(QStringLiteral("tokenFile")).toString());
-        if (!token.open(QIODevice::ReadOnly))
-            return false;
+        QVERIFY(token.open(QIODevice::ReadOnly));
         m_client = std::make_unique<ApiClient>(QUrl(runtime.value(QStringLiteral("url")).toString()), token.readAll());
-        return true;
     }
 
     bool stopExecutor()
@@ -170,7 +166,9 @@ private Q_SLOTS:
             QVERIFY(QDir().mkpath(path(QLatin1String(d))));
         QFile::setPermissions(
             path(QStringLiteral("run")), QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
-        QVERIFY(startExecutor());
+        startExecutor();
+        if (QTest::currentTestFailed())
+            return;
     }
 
     void cleanupTestCase()
@@ -289,7 +287,9 @@ private Q_SLOTS:
     {
         const qsizetype rssBefore = points(Rss).size();
         QVERIFY(stopExecutor());
-        QVERIFY(startExecutor());
+        startExecutor();
+        if (QTest::currentTestFailed())
+            return;
         // The restarted executor restarts the job; the trainer "resumes from step 5".
         QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(jobDir() + QStringLiteral("/second-run-done")), 40000);
         QTRY_COMPARE_WITH_TIMEOUT(pointCount(Hypertune), qint64(3), 10000);
@@ -330,7 +330,9 @@ private Q_SLOTS:
         const QList<SeriesInfo> before = series();
         const QList<SeriesPoint> lossBefore = points(Loss);
         QVERIFY(stopExecutor());
-        QVERIFY(startExecutor());
+        startExecutor();
+        if (QTest::currentTestFailed())
+            return;
         QCOMPARE(series(), before);
         QCOMPARE(points(Loss), lossBefore);
 

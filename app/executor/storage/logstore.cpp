@@ -4,10 +4,12 @@
 
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLoggingCategory>
 #include <QTimer>
+#include <QtConcurrent>
 
 #include <algorithm>
 #include <cerrno>
@@ -419,6 +421,39 @@ struct LogStore::Private {
     QHash<QString, QList<LogEntry>> pending; // per job, for subscribers
     int nextSubId = 1;
 
+    // Line indexes by job, with when each was last asked for (a counter), for dropping the least recent.
+    struct Indexed {
+        std::shared_ptr<LogIndex> index;
+        quint64 used = 0;
+    };
+    QHash<QString, Indexed> indexes;
+    quint64 useCounter = 0;
+
+    std::shared_ptr<LogIndex> indexFor(const QString& jobId)
+    {
+        Indexed& entry = indexes[jobId];
+        if (!entry.index)
+            entry.index = std::make_shared<LogIndex>(logsDir(jobId));
+        entry.used = ++useCounter;
+        // Keep the total bounded: drop the least recently read other jobs' indexes (a read in flight
+        // keeps its own alive through its request).
+        qint64 total = 0;
+        for (const Indexed& i : std::as_const(indexes))
+            total += i.index ? i.index->lineCount() : 0;
+        while (total > LogStore::MaxIndexedLines && indexes.size() > 1) {
+            auto oldest = indexes.end();
+            for (auto it = indexes.begin(); it != indexes.end(); ++it) {
+                if (it.key() != jobId && (oldest == indexes.end() || it->used < oldest->used))
+                    oldest = it;
+            }
+            if (oldest == indexes.end())
+                break;
+            total -= oldest->index ? oldest->index->lineCount() : 0;
+            indexes.erase(oldest);
+        }
+        return entry.index;
+    }
+
     ~Private()
     {
         for (Stream* s : std::as_const(streams)) {
@@ -504,8 +539,8 @@ struct LogStore::Private {
     }
 
     /// Classifies one line of a replica's output and appends it without its logging prefix.
-    void appendOutputLine(Stream* s, qint64 ts, const char* tsText, const QString& trialId, const char* msg,
-        size_t len, bool isStderr, bool deliver)
+    void appendOutputLine(Stream* s, qint64 ts, const char* tsText, const QString& trialId, const char* msg, size_t len,
+        bool isStderr, bool deliver)
     {
         if (len > 0 && msg[len - 1] == '\r')
             --len;
@@ -536,8 +571,8 @@ struct LogStore::Private {
         else
             b.append("\"}\n", 3);
         if (deliver)
-            pending[s->jobId].append(LogEntry { ts, sevString(sev), s->taskName, trialId,
-                QString::fromUtf8(msg, qsizetype(len)), streamName(stream) });
+            pending[s->jobId].append(LogEntry {
+                ts, sevString(sev), s->taskName, trialId, QString::fromUtf8(msg, qsizetype(len)), streamName(stream) });
     }
 
     void deliverPending()
@@ -705,89 +740,73 @@ void LogStore::closeJob(const QString& jobId)
     }
 }
 
-QList<LogEntry> LogStore::read(const QString& jobId, const QString& taskName, const QString& minSeverity,
-    qint64 afterIndex, int limit, const QString& contains) const
+LogStore::ReadRequest LogStore::prepareRead(const QString& jobId, const LogQuery& query)
 {
-    QList<LogEntry> result;
-    if (jobId.isEmpty() || jobId.contains(QLatin1Char('/')) || jobId.contains(QLatin1String("..")))
-        return result;
+    ReadRequest request;
+    request.query = query;
+    if (jobId.isEmpty() || jobId.contains(QLatin1Char('/')) || jobId.contains(QLatin1String(".."))
+        || query.taskName.contains(QLatin1Char('/')))
+        return request;
     // Readers see what was appended so far, also what is still buffered.
     for (Private::Stream* s : d->dirty)
         d->writeOut(s);
     d->dirty.clear();
 
     const QDir dir(d->logsDir(jobId));
-    QStringList files;
-    if (taskName.isEmpty()) {
-        files = dir.entryList({ QStringLiteral("*.jsonl") }, QDir::Files, QDir::Name);
-    } else if (!taskName.contains(QLatin1Char('/'))) {
-        if (dir.exists(taskName + QStringLiteral(".jsonl")))
-            files << taskName + QStringLiteral(".jsonl");
+    QStringList names;
+    if (query.taskName.isEmpty())
+        names = dir.entryList({ QStringLiteral("*.jsonl") }, QDir::Files, QDir::Name);
+    else
+        names << query.taskName + QStringLiteral(".jsonl");
+    for (const QString& name : std::as_const(names)) {
+        const QFileInfo info(dir.filePath(name));
+        if (info.isFile())
+            request.files.emplace_back(name, info.size());
     }
-    const int minRank = minSeverity.isEmpty() ? 0 : severityRank(minSeverity);
-    // The text as it appears in a JSON line, when JSON would write it unescaped.
-    QByteArray containsRaw;
-    if (!contains.isEmpty()) {
-        const QByteArray utf8 = contains.toUtf8();
-        const bool plain = std::none_of(utf8.cbegin(), utf8.cend(),
-            [](char ch) { return ch == '"' || ch == '\\' || ch == '/' || uchar(ch) < 0x20 || uchar(ch) >= 0x7f; });
-        if (plain)
-            containsRaw = utf8;
-    }
+    if (!request.files.empty())
+        request.index = d->indexFor(jobId);
+    return request;
+}
 
-    // Each file is already in time order (appended at arrival); a stable k-way merge by timestamp keeps
-    // each replica's order and interleaves replicas the way they arrived.
-    struct Cursor {
-        QList<LogEntry> entries;
-        qsizetype pos = 0;
-    };
-    std::vector<Cursor> cursors;
-    for (const QString& name : std::as_const(files)) {
-        QFile f(dir.filePath(name));
-        if (!f.open(QIODevice::ReadOnly))
-            continue;
-        Cursor c;
-        while (!f.atEnd()) {
-            const QByteArray line = f.readLine();
-            if (line.isEmpty() || !line.endsWith('\n'))
-                break; // a torn last line after a crash: not an entry yet
-            // Most lines lack the text: skip them before the JSON parse (a JSON escape in the text
-            // itself, `\"` or `\u…`, would hide it here, so only plain text is searched this way).
-            if (!contains.isEmpty() && !containsRaw.isEmpty() && !line.contains(containsRaw))
-                continue;
-            const QJsonObject o = QJsonDocument::fromJson(line).object();
-            if (o.isEmpty())
-                continue;
-            LogEntry e;
-            e.timestampUs = parseTimestamp(o.value(QLatin1String("timestamp")).toString());
-            e.severity = o.value(QLatin1String("severity")).toString();
-            e.taskName = o.value(QLatin1String("taskName")).toString();
-            e.trialId = o.value(QLatin1String("trialId")).toString();
-            e.message = o.value(QLatin1String("message")).toString();
-            e.stream = o.value(QLatin1String("stream")).toString();
-            if (minRank > 0 && severityRank(e.severity) < minRank)
-                continue;
-            if (!contains.isEmpty() && !e.message.contains(contains))
-                continue;
-            c.entries.append(std::move(e));
-        }
-        cursors.push_back(std::move(c));
-    }
-    qint64 index = 0;
-    while (result.size() < limit) {
-        Cursor* best = nullptr;
-        for (Cursor& c : cursors) {
-            if (c.pos < c.entries.size()
-                && (!best || c.entries[c.pos].timestampUs < best->entries[best->pos].timestampUs))
-                best = &c;
-        }
-        if (!best)
-            break;
-        if (index++ >= afterIndex)
-            result.append(best->entries[best->pos]);
-        ++best->pos;
+QList<QByteArray> LogStore::readLines(const ReadRequest& request)
+{
+    if (!request.index)
+        return {};
+    return request.index->read(request.files, request.query);
+}
+
+QFuture<QList<QByteArray>> LogStore::readLinesAsync(const QString& jobId, const LogQuery& query)
+{
+    return QtConcurrent::run([request = prepareRead(jobId, query)] { return readLines(request); });
+}
+
+QList<LogEntry> LogStore::read(const QString& jobId, const QString& taskName, const QString& minSeverity,
+    qint64 afterIndex, int limit, const QString& contains)
+{
+    const QList<QByteArray> lines
+        = readLines(prepareRead(jobId, LogQuery { taskName, minSeverity, contains, afterIndex, limit }));
+    QList<LogEntry> result;
+    result.reserve(lines.size());
+    for (const QByteArray& line : lines) {
+        LogEntry e;
+        parseJsonLine(line, &e);
+        result.append(std::move(e));
     }
     return result;
+}
+
+bool LogStore::parseJsonLine(QByteArrayView line, LogEntry* entry)
+{
+    const QJsonObject o = QJsonDocument::fromJson(line.toByteArray()).object();
+    if (o.isEmpty())
+        return false;
+    entry->timestampUs = parseTimestamp(o.value(QLatin1String("timestamp")).toString());
+    entry->severity = o.value(QLatin1String("severity")).toString();
+    entry->taskName = o.value(QLatin1String("taskName")).toString();
+    entry->trialId = o.value(QLatin1String("trialId")).toString();
+    entry->message = o.value(QLatin1String("message")).toString();
+    entry->stream = o.value(QLatin1String("stream")).toString();
+    return true;
 }
 
 int LogStore::subscribe(const QString& jobId, Subscriber subscriber)

@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #pragma once
 
+#include "logindex.h"
+
 #include <QByteArray>
 #include <QDateTime>
+#include <QFuture>
 #include <QHash>
 #include <QObject>
 #include <QString>
@@ -70,12 +73,36 @@ public:
     /// Flushes and closes a job's files (call when the job is final; a later append reopens them).
     void closeJob(const QString& jobId);
 
-    /// Reads a job's entries from disk, merged across replicas in timestamp order.
+    /// What a read on another thread needs: the job's line index and how much of each file to read.
+    /// Made by prepareRead() on the store's thread; read with readLines() on any thread.
+    struct ReadRequest {
+        std::shared_ptr<LogIndex> index; ///< null: nothing to read (unknown job, bad name)
+        LogIndex::Snapshot files;
+        LogQuery query;
+    };
+    /// Captures what a read of `jobId` sees: every entry appended before this call (buffered lines are
+    /// written to the files first) and nothing appended later, whenever the read then runs. The query's
+    /// `taskName` picks the file (empty: every replica's, in name order). Cheap (a folder listing); call on
+    /// the store's thread.
+    ReadRequest prepareRead(const QString& jobId, const LogQuery& query);
+    /// Runs a prepared read: the entries of the query, merged across replicas in timestamp order, each as
+    /// its JSON line (toJsonLine()'s bytes, no newline). Thread-safe and blocking (file reads): run it on a
+    /// thread pool (readLinesAsync()). See LogIndex::read() for the cost.
+    static QList<QByteArray> readLines(const ReadRequest& request);
+    /// prepareRead() now and readLines() on the global thread pool.
+    QFuture<QList<QByteArray>> readLinesAsync(const QString& jobId, const LogQuery& query);
+
+    /// Reads a job's entries from disk, merged across replicas in timestamp order, on the calling thread
+    /// (prepareRead() + readLines() + parsing; the API reads on the pool instead).
     /// `taskName` empty = all; `minSeverity` empty = all; `contains` non-empty = only messages holding
     /// that text (case-sensitive). At most `limit` entries after `afterIndex` (a position in the merged,
     /// filtered order). Appends nothing for an unknown job.
     QList<LogEntry> read(const QString& jobId, const QString& taskName, const QString& minSeverity,
-        qint64 afterIndex = 0, int limit = 1000, const QString& contains = {}) const;
+        qint64 afterIndex = 0, int limit = 1000, const QString& contains = {});
+
+    /// Most lines whose index is kept for jobs not being read (16 bytes each): the least recently read jobs'
+    /// indexes are dropped above it, and rebuilt from the files when read again.
+    static constexpr qint64 MaxIndexedLines = 32 * 1000 * 1000;
 
     using Subscriber = std::function<void(const QList<LogEntry>& batch)>;
     /// Registers a live subscriber for one job's new entries; returns an id for unsubscribe().
@@ -84,6 +111,8 @@ public:
 
     /// Encodes an entry as its JSON line (no newline).
     static QByteArray toJsonLine(const LogEntry& entry);
+    /// Decodes a JSON line (any key order, any valid JSON) into `entry`; false when it is not a JSON object.
+    static bool parseJsonLine(QByteArrayView line, LogEntry* entry);
     /// Severity rank (DEFAULT 0 … EMERGENCY 800, Cloud Logging's numbers) for filtering.
     static int severityRank(const QString& severity);
 

@@ -9,8 +9,10 @@
 #include <QSqlQuery>
 #include <QVariant>
 
+#include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 namespace Trainyard {
@@ -44,6 +46,50 @@ MetricSeriesInfo seriesFromQuery(const QSqlQuery& q)
 
 const QString kSeriesColumns
     = QStringLiteral("id, job_id, name, kind, run, tag, task_name, trial_id, point_count, last_seq");
+
+/// A stored point in a block's blob: seq, step (int64), wall time, value (double), host byte order.
+struct StoredPoint {
+    qint64 seq;
+    qint64 step;
+    double wallTime;
+    double value;
+};
+static_assert(sizeof(StoredPoint) == 32, "a block's blob is an array of 32-byte points");
+
+MetricPoint toPoint(const StoredPoint& p)
+{
+    return { p.seq, p.step, p.wallTime, p.value };
+}
+
+/// The points of a block's blob (a trailing partial record, which no commit writes, is ignored).
+std::vector<StoredPoint> decodeBlock(const QByteArray& blob)
+{
+    std::vector<StoredPoint> points(size_t(blob.size()) / sizeof(StoredPoint));
+    if (!points.empty())
+        std::memcpy(points.data(), blob.constData(), points.size() * sizeof(StoredPoint));
+    return points;
+}
+
+QByteArray encodeBlock(const StoredPoint* points, size_t count)
+{
+    return QByteArray(reinterpret_cast<const char*>(points), qsizetype(count * sizeof(StoredPoint)));
+}
+
+/// Binds one block row's columns after `series_id, block`: count, first_seq, last_seq, min_step, max_step, data.
+void bindBlock(QSqlQuery& q, const StoredPoint* points, size_t count)
+{
+    qint64 minStep = points[0].step, maxStep = points[0].step;
+    for (size_t i = 1; i < count; ++i) {
+        minStep = std::min(minStep, points[i].step);
+        maxStep = std::max(maxStep, points[i].step);
+    }
+    q.addBindValue(qint64(count));
+    q.addBindValue(points[0].seq);
+    q.addBindValue(points[count - 1].seq);
+    q.addBindValue(minStep);
+    q.addBindValue(maxStep);
+    q.addBindValue(encodeBlock(points, count));
+}
 } // namespace
 
 QString MetricSeriesKey::name() const
@@ -114,10 +160,12 @@ bool MetricsStore::open(const QString& path, QString* error)
                                "name TEXT NOT NULL, kind TEXT NOT NULL, run TEXT NOT NULL, tag TEXT NOT NULL, "
                                "task_name TEXT NOT NULL, trial_id TEXT NOT NULL, point_count INTEGER NOT NULL, "
                                "last_seq INTEGER NOT NULL, UNIQUE(job_id, name))"),
-                QStringLiteral("CREATE TABLE IF NOT EXISTS points (seq INTEGER PRIMARY KEY AUTOINCREMENT, "
-                               "series_id INTEGER NOT NULL, step INTEGER NOT NULL, wall_time REAL NOT NULL, "
-                               "value REAL)"),
-                QStringLiteral("CREATE INDEX IF NOT EXISTS points_series ON points(series_id, seq)"),
+                QStringLiteral("CREATE TABLE IF NOT EXISTS blocks (series_id INTEGER NOT NULL, block INTEGER NOT NULL, "
+                               "count INTEGER NOT NULL, first_seq INTEGER NOT NULL, last_seq INTEGER NOT NULL, "
+                               "min_step INTEGER NOT NULL, max_step INTEGER NOT NULL, data BLOB NOT NULL, "
+                               "PRIMARY KEY(series_id, block)) WITHOUT ROWID"),
+                QStringLiteral("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL)"),
+                QStringLiteral("INSERT OR IGNORE INTO meta (key, value) VALUES ('next_seq', 1)"),
                 QStringLiteral("CREATE TABLE IF NOT EXISTS event_files (job_id TEXT NOT NULL, path TEXT NOT NULL, "
                                "offset INTEGER NOT NULL, PRIMARY KEY(job_id, path))"),
             };
@@ -130,9 +178,82 @@ bool MetricsStore::open(const QString& path, QString* error)
             }
         }
     }
+    if (message.isEmpty())
+        message = migrate();
     if (!message.isEmpty())
         return fail(message);
     return true;
+}
+
+QString MetricsStore::migrate()
+{
+    // A database of the row-per-point schema (`points(seq AUTOINCREMENT, series_id, step, wall_time, value)`):
+    // its points move into blocks, seqs kept, and the counter continues after the highest seq ever given
+    // (AUTOINCREMENT's, which a purge of the newest rows did not lower). One transaction: a crash leaves
+    // the old table as it was, and the next start migrates again.
+    QSqlDatabase db = QSqlDatabase::database(m_connectionName, false);
+    QSqlQuery q(db);
+    if (!q.exec(QStringLiteral("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'points'")) || !q.next())
+        return {};
+    q.finish();
+    if (!db.transaction())
+        return QStringLiteral("cannot migrate the points table: ") + db.lastError().text();
+    auto fail = [&](const QSqlQuery& failed) {
+        const QString message = QStringLiteral("cannot migrate the points table: ") + failed.lastError().text();
+        db.rollback();
+        return message;
+    };
+    qint64 nextSeq = 1;
+    if (q.exec(QStringLiteral("SELECT seq FROM sqlite_sequence WHERE name = 'points'")) && q.next())
+        nextSeq = q.value(0).toLongLong() + 1;
+    q.finish();
+    QSqlQuery points(db);
+    points.setForwardOnly(true);
+    if (!points.exec(
+            QStringLiteral("SELECT series_id, seq, step, wall_time, value FROM points ORDER BY series_id, seq")))
+        return fail(points);
+    QSqlQuery insert(db);
+    insert.prepare(QStringLiteral("INSERT INTO blocks (series_id, block, count, first_seq, last_seq, min_step, "
+                                  "max_step, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"));
+    std::vector<StoredPoint> block;
+    qint64 series = -1, blockNumber = 0;
+    auto flushBlock = [&] {
+        if (block.empty())
+            return true;
+        insert.addBindValue(series);
+        insert.addBindValue(blockNumber++);
+        bindBlock(insert, block.data(), block.size());
+        block.clear();
+        return insert.exec();
+    };
+    while (points.next()) {
+        const qint64 id = points.value(0).toLongLong();
+        if (id != series) {
+            if (!flushBlock())
+                return fail(insert);
+            series = id;
+            blockNumber = 0;
+        }
+        const QVariant value = points.value(4);
+        block.push_back({ points.value(1).toLongLong(), points.value(2).toLongLong(), points.value(3).toDouble(),
+            value.isNull() ? std::numeric_limits<double>::quiet_NaN() : value.toDouble() });
+        nextSeq = std::max(nextSeq, block.back().seq + 1);
+        if (block.size() == size_t(BlockPoints) && !flushBlock())
+            return fail(insert);
+    }
+    if (!flushBlock())
+        return fail(insert);
+    points.finish();
+    if (!q.exec(QStringLiteral("UPDATE meta SET value = %1 WHERE key = 'next_seq'").arg(nextSeq))
+        || !q.exec(QStringLiteral("DROP TABLE points")))
+        return fail(q);
+    if (!db.commit()) {
+        const QString message = db.lastError().text();
+        db.rollback();
+        return QStringLiteral("cannot migrate the points table: ") + message;
+    }
+    qCInfo(lcMetricsStore) << "metric points moved into blocks; the next seq is" << nextSeq;
+    return {};
 }
 
 void MetricsStore::setCollecting(const QString& jobId)
@@ -212,11 +333,69 @@ bool MetricsStore::apply(const MetricBatch& batch, QString* error)
         update.newSeries.append(created); // counts filled in below
     }
 
-    QSqlQuery insertPoint(db);
-    insertPoint.prepare(QStringLiteral("INSERT INTO points (series_id, step, wall_time, value) VALUES (?, ?, ?, ?)"));
-    QSqlQuery purgeSeries(db);
-    purgeSeries.prepare(QStringLiteral("DELETE FROM points WHERE series_id = ? AND step >= ?"));
+    QSqlQuery counter(db);
+    if (!counter.exec(QStringLiteral("SELECT value FROM meta WHERE key = 'next_seq'")) || !counter.next())
+        return fail(counter, "cannot read the point counter");
+    qint64 nextSeq = counter.value(0).toLongLong();
+    counter.finish();
+
+    // This batch's points per series (by index in `series`), in op order; written as blocks at the end.
+    std::vector<std::vector<StoredPoint>> pending(series.size());
+    QSqlQuery purgeable(db);
+    purgeable.prepare(QStringLiteral("SELECT block, data FROM blocks WHERE series_id = ? AND max_step >= ?"));
+    QSqlQuery removeBlock(db);
+    removeBlock.prepare(QStringLiteral("DELETE FROM blocks WHERE series_id = ? AND block = ?"));
+    QSqlQuery writeBlock(db);
+    writeBlock.prepare(QStringLiteral("INSERT OR REPLACE INTO blocks (series_id, block, count, first_seq, last_seq, "
+                                      "min_step, max_step, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"));
+    QSqlQuery lastBlock(db);
+    lastBlock.setForwardOnly(true);
+    lastBlock.prepare(QStringLiteral("SELECT block, data FROM blocks WHERE series_id = ? ORDER BY block DESC LIMIT 1"));
+    // Removes the points with step ≥ `fromStep` of series[index], stored and pending; returns how many, or -1
+    // when the database refused (`failed` is the statement).
+    const QSqlQuery* failed = nullptr;
+    auto purge = [&](size_t index, qint64 fromStep) -> qint64 {
+        std::vector<StoredPoint>& mine = pending[index];
+        const size_t before = mine.size();
+        mine.erase(
+            std::remove_if(mine.begin(), mine.end(), [fromStep](const StoredPoint& p) { return p.step >= fromStep; }),
+            mine.end());
+        qint64 removed = qint64(before - mine.size());
+        purgeable.addBindValue(series[index].id);
+        purgeable.addBindValue(fromStep);
+        if (!purgeable.exec()) {
+            failed = &purgeable;
+            return -1;
+        }
+        std::vector<std::pair<qint64, QByteArray>> blocks;
+        while (purgeable.next())
+            blocks.emplace_back(purgeable.value(0).toLongLong(), purgeable.value(1).toByteArray());
+        purgeable.finish();
+        for (const auto& [block, blob] : blocks) {
+            std::vector<StoredPoint> points = decodeBlock(blob);
+            const size_t had = points.size();
+            points.erase(std::remove_if(points.begin(), points.end(),
+                             [fromStep](const StoredPoint& p) { return p.step >= fromStep; }),
+                points.end());
+            removed += qint64(had - points.size());
+            QSqlQuery& q = points.empty() ? removeBlock : writeBlock;
+            q.addBindValue(series[index].id);
+            q.addBindValue(block);
+            if (!points.empty())
+                bindBlock(q, points.data(), points.size());
+            if (!q.exec()) {
+                failed = &q;
+                return -1;
+            }
+        }
+        return removed;
+    };
     QHash<QString, qsizetype> appendedIndex;
+    // The same slots by series index (a name lookup per point cost more than storing the point), and whether
+    // anyone listens at all: a catch-up of millions of points with no subscriber builds no update lists.
+    std::vector<qsizetype> slotOf(batch.series.size(), -1);
+    const bool listened = std::any_of(m_subscribers.cbegin(), m_subscribers.cend(),
+        [&batch](const Subscription& sub) { return sub.jobId == batch.jobId; });
     // Points of this batch appended before a purge were deleted with it.
     auto dropAppended = [&](const QString& name, qint64 fromStep) {
         const qsizetype slot = appendedIndex.value(name, -1);
@@ -252,12 +431,11 @@ bool MetricsStore::apply(const MetricBatch& batch, QString* error)
                         return fail(one, "cannot read a series");
                     series.push_back(seriesFromQuery(one));
                     touched.push_back(false);
+                    pending.emplace_back();
                 }
-                purgeSeries.addBindValue(id);
-                purgeSeries.addBindValue(op.step);
-                if (!purgeSeries.exec())
-                    return fail(purgeSeries, "cannot purge points");
-                const int removed = purgeSeries.numRowsAffected();
+                const qint64 removed = purge(index, op.step);
+                if (removed < 0)
+                    return fail(*failed, "cannot purge points");
                 if (removed > 0) {
                     series[index].pointCount -= removed;
                     touched[index] = true;
@@ -269,11 +447,9 @@ bool MetricsStore::apply(const MetricBatch& batch, QString* error)
         }
         MetricSeriesInfo& s = series[size_t(op.index)];
         if (op.kind == MetricBatch::Op::PurgeSeries) {
-            purgeSeries.addBindValue(s.id);
-            purgeSeries.addBindValue(op.step);
-            if (!purgeSeries.exec())
-                return fail(purgeSeries, "cannot purge points");
-            const int removed = purgeSeries.numRowsAffected();
+            const qint64 removed = purge(size_t(op.index), op.step);
+            if (removed < 0)
+                return fail(*failed, "cannot purge points");
             if (removed > 0) {
                 s.pointCount -= removed;
                 touched[size_t(op.index)] = true;
@@ -282,18 +458,14 @@ bool MetricsStore::apply(const MetricBatch& batch, QString* error)
             }
             continue;
         }
-        insertPoint.addBindValue(s.id);
-        insertPoint.addBindValue(op.step);
-        insertPoint.addBindValue(op.wallTime);
-        // NaN cannot be bound (SQLite stores it as NULL); NULL reads back as NaN.
-        insertPoint.addBindValue(std::isnan(op.value) ? QVariant() : QVariant(op.value));
-        if (!insertPoint.exec())
-            return fail(insertPoint, "cannot store a point");
-        MetricPoint p { insertPoint.lastInsertId().toLongLong(), op.step, op.wallTime, op.value };
+        const MetricPoint p { nextSeq++, op.step, op.wallTime, op.value };
+        pending[size_t(op.index)].push_back({ p.seq, p.step, p.wallTime, p.value });
         ++s.pointCount;
         s.lastSeq = p.seq;
         touched[size_t(op.index)] = true;
-        qsizetype slot = appendedIndex.value(s.name, -1);
+        if (!listened)
+            continue;
+        qsizetype& slot = slotOf[size_t(op.index)];
         if (slot < 0) {
             slot = update.appended.size();
             appendedIndex.insert(s.name, slot);
@@ -301,6 +473,47 @@ bool MetricsStore::apply(const MetricBatch& batch, QString* error)
         }
         update.appended[slot].second.append(p);
     }
+
+    // The pending points fill each series' last block up to BlockPoints, then new blocks.
+    for (size_t i = 0; i < pending.size(); ++i) {
+        const std::vector<StoredPoint>& points = pending[i];
+        if (points.empty())
+            continue;
+        lastBlock.addBindValue(series[i].id);
+        if (!lastBlock.exec())
+            return fail(lastBlock, "cannot read a block");
+        qint64 block = 0;
+        std::vector<StoredPoint> open;
+        if (lastBlock.next()) {
+            block = lastBlock.value(0).toLongLong();
+            open = decodeBlock(lastBlock.value(1).toByteArray());
+            if (open.size() >= size_t(BlockPoints)) {
+                ++block;
+                open.clear();
+            }
+        }
+        lastBlock.finish();
+        open.reserve(size_t(BlockPoints));
+        size_t next = 0;
+        while (next < points.size()) {
+            const size_t take = std::min(points.size() - next, size_t(BlockPoints) - open.size());
+            open.insert(open.end(), points.begin() + qsizetype(next), points.begin() + qsizetype(next + take));
+            next += take;
+            writeBlock.addBindValue(series[i].id);
+            writeBlock.addBindValue(block);
+            bindBlock(writeBlock, open.data(), open.size());
+            if (!writeBlock.exec())
+                return fail(writeBlock, "cannot store a block");
+            if (open.size() == size_t(BlockPoints)) {
+                ++block;
+                open.clear();
+            }
+        }
+    }
+    counter.prepare(QStringLiteral("UPDATE meta SET value = ? WHERE key = 'next_seq'"));
+    counter.addBindValue(nextSeq);
+    if (!counter.exec())
+        return fail(counter, "cannot store the point counter");
 
     QSqlQuery updateSeries(db);
     updateSeries.prepare(QStringLiteral("UPDATE series SET point_count = ?, last_seq = ? WHERE id = ?"));
@@ -368,21 +581,31 @@ std::optional<MetricSeriesInfo> MetricsStore::findSeries(const QString& jobId, c
 QList<MetricPoint> MetricsStore::points(qint64 seriesId, qint64 afterSeq, int limit) const
 {
     QList<MetricPoint> out;
+    if (limit <= 0)
+        return out;
     QSqlQuery q(QSqlDatabase::database(m_connectionName, false));
     q.setForwardOnly(true);
-    q.prepare(QStringLiteral("SELECT seq, step, wall_time, value FROM points WHERE series_id = ? AND seq > ? "
-                             "ORDER BY seq LIMIT ?"));
+    // Blocks are in seq order (appends go to the last block); only those holding a seq > afterSeq are read,
+    // and only until the page is full.
+    q.prepare(QStringLiteral("SELECT data FROM blocks WHERE series_id = ? AND last_seq > ? ORDER BY block"));
     q.addBindValue(seriesId);
     q.addBindValue(afterSeq);
-    q.addBindValue(limit);
     if (!q.exec()) {
         qCWarning(lcMetricsStore).noquote() << "cannot read points:" << q.lastError().text();
         return out;
     }
-    while (q.next()) {
-        const QVariant value = q.value(3);
-        out.append({ q.value(0).toLongLong(), q.value(1).toLongLong(), q.value(2).toDouble(),
-            value.isNull() ? std::numeric_limits<double>::quiet_NaN() : value.toDouble() });
+    while (out.size() < limit && q.next()) {
+        const QByteArray blob = q.value(0).toByteArray();
+        const qsizetype count = blob.size() / qsizetype(sizeof(StoredPoint));
+        const auto* points = reinterpret_cast<const char*>(blob.constData());
+        if (out.isEmpty())
+            out.reserve(std::min<qsizetype>(limit, count));
+        for (qsizetype i = 0; i < count && out.size() < limit; ++i) {
+            StoredPoint p;
+            std::memcpy(&p, points + i * qsizetype(sizeof p), sizeof p);
+            if (p.seq > afterSeq)
+                out.append(toPoint(p));
+        }
     }
     return out;
 }

@@ -97,14 +97,26 @@ struct MetricsUpdate {
 /// most the last ticks, which the collector reads again from the stored event-file offsets.
 ///
 /// Schema: `series(id, job_id, name, kind, run, tag, task_name, trial_id, point_count, last_seq)`,
-/// `points(seq INTEGER PRIMARY KEY AUTOINCREMENT, series_id, step, wall_time, value)` (AUTOINCREMENT so a seq
-/// is never reused after a purge deleted the newest rows), `event_files(job_id, path, offset)`.
+/// `blocks(series_id, block, count, first_seq, last_seq, min_step, max_step, data)`: a series' points in blocks
+/// of up to BlockPoints, `data` an array of 32-byte points (seq int64, step int64, wall time double, value
+/// double; host byte order), in seq order across a series' blocks; new points fill the series' last block
+/// (rewritten in the same transaction), then new ones. A read decodes only the blocks past its cursor, a purge
+/// only the blocks whose max_step reaches it. `meta(key, value)`: `next_seq`, the next point's seq (kept in
+/// the transaction, so a seq is never reused, also after a purge removed the newest points);
+/// `event_files(job_id, path, offset)`. A database of the row-per-point schema (`points(seq AUTOINCREMENT, …)`)
+/// is migrated into blocks when opened.
+///
+/// Writes are transactions (WAL): a block is either as before the batch or as after it, never half written.
 ///
 /// Owned by the executor's main thread; not thread-safe. Subscribers are called on that thread right after
 /// the commit.
 class MetricsStore : public QObject {
     Q_OBJECT
 public:
+    /// Points per block: 32 KiB blobs, so that the last block, rewritten by every batch that appends to its
+    /// series, stays cheap to rewrite once a second, and a catch-up of millions of points is a few thousand rows.
+    static constexpr int BlockPoints = 1024;
+
     explicit MetricsStore(QObject* parent = nullptr);
     ~MetricsStore() override;
 
@@ -137,6 +149,8 @@ public:
 
 private:
     void notify(const MetricsUpdate& update);
+    /// Moves the points of a row-per-point database into blocks; returns an error message, empty on success.
+    QString migrate();
 
     QString m_connectionName;
     QHash<QPair<QString, QString>, MetricSeriesInfo> m_seriesCache; // (jobId, name) → series

@@ -1,0 +1,553 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "logindex.h"
+
+#include "logstore.h"
+
+#include <QFile>
+#include <QMutexLocker>
+#include <QScopeGuard>
+
+#include <algorithm>
+#include <cerrno>
+#include <climits>
+#include <cstring>
+#include <fcntl.h>
+#include <limits>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace Trainyard {
+
+namespace {
+
+// A line's offset and its severity level share one word: 56 bits of offset are 64 PiB of file.
+constexpr int LevelShift = 56;
+constexpr quint64 OffsetMask = (quint64(1) << LevelShift) - 1;
+// Bytes read per pread while indexing: big enough that the syscall is noise, small enough for the cache.
+constexpr size_t IndexChunk = size_t(4) << 20;
+// Picked lines closer than this in one file are read with one pread (the bytes between are skipped).
+constexpr qint64 CoalesceGap = 256 * 1024;
+
+/// pread until `n` bytes or the end of the file; returns the bytes read (-1 on error).
+qint64 preadFully(int fd, char* buffer, size_t n, qint64 offset)
+{
+    size_t done = 0;
+    while (done < n) {
+        const ssize_t got = ::pread(fd, buffer + done, n - done, off_t(offset + qint64(done)));
+        if (got < 0) {
+            if (errno == EINTR)
+                continue;
+            return -1;
+        }
+        if (got == 0)
+            break;
+        done += size_t(got);
+    }
+    return qint64(done);
+}
+
+inline bool isDigit(char c)
+{
+    return c >= '0' && c <= '9';
+}
+
+inline int digits(const char* p, int n)
+{
+    int v = 0;
+    for (int i = 0; i < n; ++i)
+        v = v * 10 + (p[i] - '0');
+    return v;
+}
+
+// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's days_from_civil).
+qint64 daysFromCivil(int y, int m, int d)
+{
+    y -= m <= 2;
+    const int era = (y >= 0 ? y : y - 399) / 400;
+    const int yoe = y - era * 400;
+    const int doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+    const int doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    return qint64(era) * 146097 + doe - 719468;
+}
+
+int daysInMonth(int y, int m)
+{
+    static constexpr int days[] = { 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
+    const bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+    return m == 2 && leap ? 29 : days[m - 1];
+}
+
+/// The store's own timestamp form, `YYYY-MM-DDTHH:MM:SS.ffffffZ` (27 bytes), as µs since the epoch; false for
+/// anything else (also for a date that formatTimestamp() would not write back the same: 30 February).
+bool canonicalTimestamp(const char* p, qint64* us)
+{
+    static constexpr char shape[] = "dddd-dd-ddTdd:dd:dd.ddddddZ";
+    for (int i = 0; i < 27; ++i) {
+        if (shape[i] == 'd' ? !isDigit(p[i]) : p[i] != shape[i])
+            return false;
+    }
+    const int y = digits(p, 4), mo = digits(p + 5, 2), d = digits(p + 8, 2);
+    const int h = digits(p + 11, 2), mi = digits(p + 14, 2), s = digits(p + 17, 2);
+    if (mo < 1 || mo > 12 || d < 1 || d > daysInMonth(y, mo) || h > 23 || mi > 59 || s > 59)
+        return false;
+    *us = ((daysFromCivil(y, mo, d) * 24 + h) * 60 + mi) * 60 * qint64(1000000) + qint64(s) * 1000000
+        + digits(p + 20, 6);
+    return true;
+}
+
+inline bool isLowerHex(char c)
+{
+    return isDigit(c) || (c >= 'a' && c <= 'f');
+}
+
+inline bool isHex(char c)
+{
+    return isLowerHex(c) || (c >= 'A' && c <= 'F');
+}
+
+/// A JSON string's content from `*p` (after its opening quote) to its closing quote, where `*p` is left.
+/// Printable ASCII only: any other byte fails, and the caller's slow path decides (QJsonDocument). `strict`:
+/// only the escapes that the store's encoder writes (`\"`, `\\`, `\n`, `\r`, `\t`, `\u00xx` for the other
+/// control characters), so that the string is exactly what the encoder would write for its value.
+bool skipString(const char** p, const char* end, bool strict)
+{
+    const char* s = *p;
+    while (s < end) {
+        const auto c = static_cast<unsigned char>(*s);
+        if (c == '"') {
+            *p = s;
+            return true;
+        }
+        if (c < 0x20 || c >= 0x80)
+            return false;
+        if (c != '\\') {
+            ++s;
+            continue;
+        }
+        if (end - s < 2)
+            return false;
+        const char e = s[1];
+        if (e == '"' || e == '\\' || e == 'n' || e == 'r' || e == 't') {
+            s += 2;
+        } else if (e == 'u') {
+            if (end - s < 6)
+                return false;
+            if (strict) {
+                if (s[2] != '0' || s[3] != '0' || (s[4] != '0' && s[4] != '1') || !isLowerHex(s[5]))
+                    return false;
+                const int v = (s[4] - '0') * 16 + (isDigit(s[5]) ? s[5] - '0' : s[5] - 'a' + 10);
+                if (v == '\n' || v == '\r' || v == '\t')
+                    return false;
+            } else if (!isHex(s[2]) || !isHex(s[3]) || !isHex(s[4]) || !isHex(s[5])) {
+                return false;
+            }
+            s += 6;
+        } else if (!strict && (e == '/' || e == 'b' || e == 'f')) {
+            s += 2;
+        } else {
+            return false;
+        }
+    }
+    return false;
+}
+
+inline bool literal(const char** p, const char* end, const char* text, size_t n)
+{
+    if (size_t(end - *p) < n || std::memcmp(*p, text, n) != 0)
+        return false;
+    *p += n;
+    return true;
+}
+
+/// Reads a line in the store's layout (LogStore::toJsonLine()'s key order, its timestamp form, printable ASCII)
+/// without a JSON parser: its timestamp and severity level. False when the line is laid out otherwise; see
+/// skipString() for `strict`.
+bool parseStoreLine(const char* p, size_t n, bool strict, qint64* ts, int* level)
+{
+    const char* end = p + n;
+    if (!literal(&p, end, "{\"timestamp\":\"", 14) || end - p < 27 || !canonicalTimestamp(p, ts))
+        return false;
+    p += 27;
+    if (!literal(&p, end, "\",\"severity\":\"", 14))
+        return false;
+    const char* severity = p;
+    while (p < end && ((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z')))
+        ++p;
+    if (p == severity)
+        return false;
+    *level = LogIndex::severityLevel(QByteArrayView(severity, p - severity));
+    if (!literal(&p, end, "\",\"taskName\":\"", 14) || !skipString(&p, end, strict)
+        || !literal(&p, end, "\",\"trialId\":\"", 13) || !skipString(&p, end, strict)
+        || !literal(&p, end, "\",\"message\":\"", 13) || !skipString(&p, end, strict))
+        return false;
+    if (literal(&p, end, "\"}", 2))
+        return p == end;
+    if (!literal(&p, end, "\",\"stream\":\"", 12))
+        return false;
+    const char* stream = p;
+    while (p < end && *p >= 'a' && *p <= 'z')
+        ++p;
+    return p != stream && literal(&p, end, "\"}", 2) && p == end;
+}
+
+} // namespace
+
+struct LogIndex::File {
+    QString name;
+    qint64 indexedBytes = 0; ///< complete lines end here; a torn tail starts here
+    quint64 inode = 0;
+    bool known = false;
+    std::vector<quint64> positions; ///< offset | level << LevelShift, per valid line
+    std::vector<qint64> timestamps; ///< µs, per valid line
+    bool sorted = true; ///< timestamps never go back
+    /// Runs of lines that the fast path could not read are parsed by QJsonDocument: counted, for tests and logs.
+    qint64 slowLines = 0;
+
+    qint64 lines() const { return qint64(timestamps.size()); }
+    qint64 offset(qint64 i) const { return qint64(positions[size_t(i)] & OffsetMask); }
+    int level(qint64 i) const { return int(positions[size_t(i)] >> LevelShift); }
+    /// Where line `i` ends at the latest (its newline is before this).
+    qint64 endBound(qint64 i) const { return i + 1 < lines() ? offset(i + 1) : indexedBytes; }
+    /// Lines that start below `bytes`.
+    qint64 linesBelow(qint64 bytes) const
+    {
+        const auto it = std::lower_bound(positions.begin(), positions.end(), bytes,
+            [](quint64 pos, qint64 limit) { return qint64(pos & OffsetMask) < limit; });
+        return qint64(it - positions.begin());
+    }
+
+    void clear()
+    {
+        indexedBytes = 0;
+        positions.clear();
+        timestamps.clear();
+        sorted = true;
+    }
+
+    void add(qint64 offset, qint64 ts, int level)
+    {
+        if (!timestamps.empty() && ts < timestamps.back())
+            sorted = false;
+        positions.push_back(quint64(offset) | (quint64(level) << LevelShift));
+        timestamps.push_back(ts);
+    }
+
+    /// Indexes the complete lines of `fd` between indexedBytes and `limit`.
+    void catchUp(int fd, qint64 limit)
+    {
+        size_t chunk = IndexChunk;
+        std::vector<char> buffer;
+        while (indexedBytes < limit) {
+            const size_t want = size_t(std::min<qint64>(qint64(chunk), limit - indexedBytes));
+            buffer.resize(want);
+            const qint64 got = preadFully(fd, buffer.data(), want, indexedBytes);
+            if (got <= 0)
+                return;
+            const char* begin = buffer.data();
+            const char* p = begin;
+            const char* end = begin + got;
+            while (p < end) {
+                const char* nl = static_cast<const char*>(std::memchr(p, '\n', size_t(end - p)));
+                if (!nl)
+                    break;
+                indexLine(p, size_t(nl - p), indexedBytes + (p - begin));
+                p = nl + 1;
+            }
+            if (p == begin) {
+                // No newline in the whole window: a line longer than it, or the torn tail.
+                if (qint64(got) < limit - indexedBytes && got == qint64(want)) {
+                    chunk *= 2;
+                    continue;
+                }
+                return;
+            }
+            indexedBytes += p - begin;
+        }
+    }
+
+    void indexLine(const char* p, size_t n, qint64 offset)
+    {
+        qint64 ts = 0;
+        int level = 0;
+        if (!parseStoreLine(p, n, false, &ts, &level)) {
+            ++slowLines;
+            LogEntry entry;
+            if (!LogStore::parseJsonLine(QByteArrayView(p, qsizetype(n)), &entry))
+                return; // not an entry: skipped, as a line-by-line read always skipped it
+            ts = entry.timestampUs;
+            level = LogStore::severityRank(entry.severity) / 100;
+        }
+        add(offset, ts, level);
+    }
+};
+
+LogIndex::LogIndex(const QString& logsDir)
+    : m_logsDir(logsDir)
+{
+}
+
+LogIndex::~LogIndex() = default;
+
+LogIndex::File* LogIndex::file(const QString& name)
+{
+    for (const auto& f : m_files) {
+        if (f->name == name)
+            return f.get();
+    }
+    m_files.push_back(std::make_unique<File>());
+    m_files.back()->name = name;
+    return m_files.back().get();
+}
+
+int LogIndex::severityLevel(QByteArrayView name)
+{
+    static constexpr const char* names[]
+        = { "DEFAULT", "DEBUG", "INFO", "NOTICE", "WARNING", "ERROR", "CRITICAL", "ALERT", "EMERGENCY" };
+    for (int level = 0; level < 9; ++level) {
+        const char* candidate = names[level];
+        const size_t len = std::strlen(candidate);
+        if (size_t(name.size()) != len)
+            continue;
+        bool same = true;
+        for (size_t i = 0; i < len && same; ++i) {
+            char c = name[qsizetype(i)];
+            if (c >= 'a' && c <= 'z')
+                c = char(c - 'a' + 'A');
+            same = c == candidate[i];
+        }
+        if (same)
+            return level;
+    }
+    return 0;
+}
+
+bool LogIndex::isCanonicalLine(QByteArrayView line)
+{
+    qint64 ts = 0;
+    int level = 0;
+    return parseStoreLine(line.data(), size_t(line.size()), true, &ts, &level);
+}
+
+QList<QByteArray> LogIndex::read(const Snapshot& files, const LogQuery& query)
+{
+    QMutexLocker lock(&m_mutex);
+
+    // What each file contributes: its lines below the snapshot size, or (filtered) a list of those.
+    struct Source {
+        File* file = nullptr;
+        int fd = -1;
+        qint64 count = 0;
+        bool listed = false;
+        std::vector<quint32> lines;
+
+        qint64 size() const { return listed ? qint64(lines.size()) : count; }
+        qint64 line(qint64 j) const { return listed ? qint64(lines[size_t(j)]) : j; }
+        qint64 ts(qint64 j) const { return file->timestamps[size_t(line(j))]; }
+        /// Entries with a timestamp below `t` (the entries are in timestamp order).
+        qint64 below(qint64 t) const
+        {
+            qint64 lo = 0, hi = size();
+            while (lo < hi) {
+                const qint64 mid = lo + (hi - lo) / 2;
+                if (ts(mid) < t)
+                    lo = mid + 1;
+                else
+                    hi = mid;
+            }
+            return lo;
+        }
+    };
+    std::vector<Source> sources;
+    sources.reserve(files.size());
+    qint64 before = 0, after = 0;
+    for (const auto& [name, size] : files) {
+        const QString path = m_logsDir + QLatin1Char('/') + name;
+        const int fd = ::open(QFile::encodeName(path).constData(), O_RDONLY | O_CLOEXEC);
+        if (fd < 0)
+            continue;
+        File* f = file(name);
+        before += f->lines();
+        struct stat st { };
+        if (::fstat(fd, &st) == 0) {
+            // Another file under the same name (the job's folder was removed and made again): start over.
+            if (f->known && (quint64(st.st_ino) != f->inode || qint64(st.st_size) < f->indexedBytes))
+                f->clear();
+            f->inode = quint64(st.st_ino);
+            f->known = true;
+        }
+        f->catchUp(fd, size);
+        after += f->lines();
+        Source s;
+        s.file = f;
+        s.fd = fd;
+        s.count = f->linesBelow(size);
+        sources.push_back(std::move(s));
+    }
+    m_lineCount.fetch_add(after - before, std::memory_order_relaxed);
+    auto closeAll = qScopeGuard([&sources] {
+        for (const Source& s : sources)
+            ::close(s.fd);
+    });
+
+    // Filters: the severity from the index; `contains` from the lines themselves (messages are not indexed).
+    const int minLevel = query.minSeverity.isEmpty() ? 0 : LogStore::severityRank(query.minSeverity) / 100;
+    if (minLevel > 0 || !query.contains.isEmpty()) {
+        // The text as it appears in a JSON line, when JSON would write it unescaped.
+        QByteArray containsRaw;
+        if (!query.contains.isEmpty()) {
+            const QByteArray utf8 = query.contains.toUtf8();
+            const bool plain = std::none_of(utf8.cbegin(), utf8.cend(),
+                [](char ch) { return ch == '"' || ch == '\\' || ch == '/' || uchar(ch) < 0x20 || uchar(ch) >= 0x7f; });
+            if (plain)
+                containsRaw = utf8;
+        }
+        std::vector<char> buffer;
+        for (Source& s : sources) {
+            s.listed = true;
+            const File& f = *s.file;
+            if (query.contains.isEmpty()) {
+                for (qint64 i = 0; i < s.count; ++i) {
+                    if (f.level(i) >= minLevel)
+                        s.lines.push_back(quint32(i));
+                }
+                continue;
+            }
+            // Read the file in windows of whole lines and test each line as a line-by-line read did.
+            qint64 i = 0;
+            while (i < s.count) {
+                const qint64 from = f.offset(i);
+                qint64 j = i + 1;
+                while (j < s.count && f.endBound(j) - from <= qint64(IndexChunk))
+                    ++j;
+                const qint64 to = f.endBound(j - 1);
+                buffer.resize(size_t(to - from));
+                if (preadFully(s.fd, buffer.data(), buffer.size(), from) != qint64(buffer.size()))
+                    break;
+                for (qint64 k = i; k < j; ++k) {
+                    if (f.level(k) < minLevel)
+                        continue;
+                    const char* p = buffer.data() + (f.offset(k) - from);
+                    const char* nl
+                        = static_cast<const char*>(std::memchr(p, '\n', size_t(buffer.data() + buffer.size() - p)));
+                    const QByteArrayView line(p, nl ? nl - p : buffer.data() + buffer.size() - p);
+                    if (!containsRaw.isEmpty() && !line.contains(containsRaw))
+                        continue;
+                    LogEntry entry;
+                    if (LogStore::parseJsonLine(line, &entry) && entry.message.contains(query.contains))
+                        s.lines.push_back(quint32(k));
+                }
+                i = j;
+            }
+        }
+    }
+
+    // The entries of the page, as (source, line), in merged order. Equal timestamps keep source order.
+    std::vector<std::pair<int, qint64>> picked;
+    const qint64 skip = std::max<qint64>(0, query.afterIndex);
+    const qint64 limit = std::max(0, query.limit);
+    std::vector<qint64> cursor(sources.size(), 0);
+    qint64 total = 0;
+    bool sorted = true;
+    for (const Source& s : sources) {
+        total += s.size();
+        sorted = sorted && s.file->sorted;
+    }
+    if (skip >= total || limit == 0)
+        return {};
+    if (sorted) {
+        // The timestamp T of entry `skip`: the smallest T with more than `skip` entries at or below it.
+        qint64 lo = std::numeric_limits<qint64>::max(), hi = std::numeric_limits<qint64>::min();
+        for (const Source& s : sources) {
+            if (s.size() > 0) {
+                lo = std::min(lo, s.ts(0));
+                hi = std::max(hi, s.ts(s.size() - 1));
+            }
+        }
+        auto atOrBelow = [&sources](qint64 t) {
+            qint64 n = 0;
+            for (const Source& s : sources)
+                n += t == std::numeric_limits<qint64>::max() ? s.size() : s.below(t + 1);
+            return n;
+        };
+        while (lo < hi) {
+            const qint64 mid = lo + (hi - lo) / 2;
+            if (atOrBelow(mid) > skip)
+                hi = mid;
+            else
+                lo = mid + 1;
+        }
+        // Entries before T, then those at T in source order, until `skip` are passed.
+        qint64 rest = skip;
+        for (const Source& s : sources)
+            rest -= s.below(lo);
+        for (size_t i = 0; i < sources.size(); ++i) {
+            const qint64 first = sources[i].below(lo);
+            const qint64 equal = sources[i].below(lo == std::numeric_limits<qint64>::max() ? lo : lo + 1) - first;
+            const qint64 taken = std::min(rest, equal);
+            cursor[i] = first + taken;
+            rest -= taken;
+        }
+    }
+    qint64 position = sorted ? skip : 0;
+    while (qint64(picked.size()) < limit) {
+        int best = -1;
+        qint64 bestTs = 0;
+        for (size_t i = 0; i < sources.size(); ++i) {
+            if (cursor[i] < sources[i].size()) {
+                const qint64 t = sources[i].ts(cursor[i]);
+                if (best < 0 || t < bestTs) {
+                    best = int(i);
+                    bestTs = t;
+                }
+            }
+        }
+        if (best < 0)
+            break;
+        if (position++ >= skip)
+            picked.emplace_back(best, sources[size_t(best)].line(cursor[size_t(best)]));
+        ++cursor[size_t(best)];
+    }
+
+    // Read the picked lines, file by file, coalescing near ones into one pread.
+    QList<QByteArray> out(qsizetype(picked.size()));
+    std::vector<char> buffer;
+    for (size_t si = 0; si < sources.size(); ++si) {
+        const Source& s = sources[si];
+        const File& f = *s.file;
+        std::vector<size_t> mine; // indices into picked, in line order
+        for (size_t k = 0; k < picked.size(); ++k) {
+            if (picked[k].first == int(si))
+                mine.push_back(k);
+        }
+        size_t a = 0;
+        while (a < mine.size()) {
+            size_t b = a + 1;
+            while (b < mine.size()
+                && f.offset(picked[mine[b]].second) - f.endBound(picked[mine[b - 1]].second) < CoalesceGap)
+                ++b;
+            const qint64 from = f.offset(picked[mine[a]].second);
+            const qint64 to = f.endBound(picked[mine[b - 1]].second);
+            buffer.resize(size_t(to - from));
+            const qint64 got = preadFully(s.fd, buffer.data(), buffer.size(), from);
+            for (size_t k = a; k < b && got > 0; ++k) {
+                const qint64 at = f.offset(picked[mine[k]].second) - from;
+                if (at >= got)
+                    break;
+                const char* p = buffer.data() + at;
+                const char* nl = static_cast<const char*>(std::memchr(p, '\n', size_t(got - at)));
+                const QByteArrayView line(p, nl ? nl - p : got - at);
+                if (LogIndex::isCanonicalLine(line)) {
+                    out[qsizetype(mine[k])] = line.toByteArray();
+                } else {
+                    LogEntry entry;
+                    LogStore::parseJsonLine(line, &entry);
+                    out[qsizetype(mine[k])] = LogStore::toJsonLine(entry);
+                }
+            }
+            a = b;
+        }
+    }
+    return out;
+}
+
+} // namespace Trainyard

@@ -1,0 +1,179 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// MetricsStore's blocks on a real SQLite file: points across block boundaries, paging by seq, purges inside
+// and across blocks (also of points of the same batch), seqs that never come back after a purge or a reopen,
+// and the migration of a database of the row-per-point schema.
+#include "metricsstore.h"
+
+#include <QSqlDatabase>
+#include <QSqlQuery>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <cmath>
+
+using namespace Trainyard;
+
+namespace {
+const MetricSeriesKey Loss { QStringLiteral("scalar"), QStringLiteral("."), QStringLiteral("loss"), {}, {} };
+const MetricSeriesKey Accuracy { QStringLiteral("scalar"), QStringLiteral("."), QStringLiteral("accuracy"), {}, {} };
+
+void appendPoints(MetricBatch& batch, const MetricSeriesKey& key, qint64 fromStep, qint64 count)
+{
+    const int index = batch.seriesIndex(key);
+    for (qint64 step = fromStep; step < fromStep + count; ++step)
+        batch.ops.push_back({ MetricBatch::Op::Append, index, step, 1000.0 + double(step), double(step) / 2 });
+}
+
+QList<qint64> steps(const QList<MetricPoint>& points)
+{
+    QList<qint64> out;
+    for (const MetricPoint& p : points)
+        out << p.step;
+    return out;
+}
+} // namespace
+
+class TestMetricsStore : public QObject {
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_dir;
+    int m_db = 0;
+    QString nextPath() { return m_dir.filePath(QStringLiteral("metrics_%1.sqlite").arg(++m_db)); }
+
+private Q_SLOTS:
+    void initTestCase() { QVERIFY(m_dir.isValid()); }
+
+    void blocksPagingAndPurges()
+    {
+        const QString path = nextPath();
+        const qint64 n = 3 * MetricsStore::BlockPoints + 17;
+        qint64 lastSeq = 0;
+        {
+            MetricsStore store;
+            QString error;
+            QVERIFY2(store.open(path, &error), qPrintable(error));
+            // Two series interleaved (their seqs interleave too), in several batches that each fill part of a block.
+            for (qint64 from = 0; from < n; from += 700) {
+                MetricBatch batch;
+                batch.jobId = QStringLiteral("j");
+                appendPoints(batch, Loss, from, std::min<qint64>(700, n - from));
+                appendPoints(batch, Accuracy, from, 1);
+                QVERIFY(store.apply(batch, &error));
+            }
+            const std::optional<MetricSeriesInfo> loss = store.findSeries(QStringLiteral("j"), Loss.name());
+            QVERIFY(loss);
+            QCOMPARE(loss->pointCount, n);
+            // Every page, by seq cursor, in step order, none twice.
+            QList<MetricPoint> all;
+            qint64 after = 0;
+            for (;;) {
+                const QList<MetricPoint> page = store.points(loss->id, after, 333);
+                if (page.isEmpty())
+                    break;
+                all += page;
+                after = page.last().seq;
+            }
+            QCOMPARE(all.size(), n);
+            for (qint64 i = 0; i < n; ++i) {
+                QCOMPARE(all[i].step, i);
+                QCOMPARE(all[i].wallTime, 1000.0 + double(i));
+                QCOMPARE(all[i].value, double(i) / 2);
+                if (i > 0)
+                    QVERIFY(all[i].seq > all[i - 1].seq);
+            }
+            QCOMPARE(loss->lastSeq, all.last().seq);
+
+            // A restarted trainer: points from step 1500 go (inside the second block, the rest of it and the
+            // blocks after), and this batch's own points before the purge go with them.
+            MetricBatch restart;
+            restart.jobId = QStringLiteral("j");
+            appendPoints(restart, Loss, n, 5);
+            restart.ops.push_back({ MetricBatch::Op::PurgeSeries, restart.seriesIndex(Loss), 1500, 0, 0 });
+            appendPoints(restart, Loss, 1500, 2);
+            QVERIFY(store.apply(restart, &error));
+            const QList<MetricPoint> after1500 = store.points(loss->id, 0, 1000000);
+            QCOMPARE(after1500.size(), 1502);
+            QCOMPARE(after1500.at(1499).step, 1499);
+            QCOMPARE(steps(after1500.mid(1500)), (QList<qint64> { 1500, 1501 }));
+            QVERIFY(after1500.at(1500).seq > all.last().seq + 5); // seqs are never given twice
+            QCOMPARE(store.findSeries(QStringLiteral("j"), Loss.name())->pointCount, 1502);
+            lastSeq = after1500.last().seq;
+            // A NaN survives the blob.
+            MetricBatch nan;
+            nan.jobId = QStringLiteral("j");
+            nan.ops.push_back({ MetricBatch::Op::Append, nan.seriesIndex(Loss), 1502, 1.0, std::nan("") });
+            QVERIFY(store.apply(nan, &error));
+            QVERIFY(std::isnan(store.points(loss->id, lastSeq, 10).value(0).value));
+            ++lastSeq;
+        }
+        // Reopened: the counter goes on after the last seq given.
+        MetricsStore again;
+        QString error;
+        QVERIFY(again.open(path, &error));
+        MetricBatch batch;
+        batch.jobId = QStringLiteral("j");
+        appendPoints(batch, Loss, 1503, 1);
+        QVERIFY(again.apply(batch, &error));
+        const std::optional<MetricSeriesInfo> loss = again.findSeries(QStringLiteral("j"), Loss.name());
+        QCOMPARE(loss->pointCount, 1504);
+        QVERIFY(loss->lastSeq > lastSeq);
+    }
+
+    void migratesRowPerPointDatabases()
+    {
+        const QString path = nextPath();
+        {
+            QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("old"));
+            db.setDatabaseName(path);
+            QVERIFY(db.open());
+            QSqlQuery q(db);
+            QVERIFY(q.exec(QStringLiteral(
+                "CREATE TABLE series (id INTEGER PRIMARY KEY, job_id TEXT NOT NULL, name TEXT NOT NULL, kind TEXT "
+                "NOT NULL, run TEXT NOT NULL, tag TEXT NOT NULL, task_name TEXT NOT NULL, trial_id TEXT NOT NULL, "
+                "point_count INTEGER NOT NULL, last_seq INTEGER NOT NULL, UNIQUE(job_id, name))")));
+            QVERIFY(q.exec(
+                QStringLiteral("CREATE TABLE points (seq INTEGER PRIMARY KEY AUTOINCREMENT, series_id "
+                               "INTEGER NOT NULL, step INTEGER NOT NULL, wall_time REAL NOT NULL, value REAL)")));
+            QVERIFY(q.exec(QStringLiteral("INSERT INTO series VALUES (1, 'j', 'scalar/./loss', 'scalar', '.', 'loss', "
+                                          "'', '', 2500, 5000)")));
+            QVERIFY(db.transaction());
+            for (int i = 0; i < 2500; ++i)
+                QVERIFY(q.exec(QStringLiteral("INSERT INTO points (seq, series_id, step, wall_time, value) VALUES "
+                                              "(%1, 1, %2, %3, %4)")
+                                   .arg(2 * i + 2)
+                                   .arg(i)
+                                   .arg(1000 + i)
+                                   .arg(i == 7 ? QStringLiteral("NULL") : QString::number(i))));
+            // A purge had removed the newest rows: their seqs must not come back.
+            QVERIFY(q.exec(QStringLiteral("INSERT INTO points (seq, series_id, step, wall_time, value) VALUES "
+                                          "(9000, 1, 9000, 0, 0)")));
+            QVERIFY(q.exec(QStringLiteral("DELETE FROM points WHERE seq = 9000")));
+            QVERIFY(db.commit());
+            db.close();
+        }
+        QSqlDatabase::removeDatabase(QStringLiteral("old"));
+
+        MetricsStore store;
+        QString error;
+        QVERIFY2(store.open(path, &error), qPrintable(error));
+        const std::optional<MetricSeriesInfo> loss
+            = store.findSeries(QStringLiteral("j"), QStringLiteral("scalar/./loss"));
+        QVERIFY(loss);
+        const QList<MetricPoint> points = store.points(loss->id, 0, 100000);
+        QCOMPARE(points.size(), 2500);
+        QCOMPARE(points.at(10).seq, 22);
+        QCOMPARE(points.at(10).step, 10);
+        QCOMPARE(points.at(10).wallTime, 1010.0);
+        QVERIFY(std::isnan(points.at(7).value));
+        QCOMPARE(store.points(loss->id, 4000, 5).first().seq, 4002);
+        MetricBatch batch;
+        batch.jobId = QStringLiteral("j");
+        appendPoints(batch, Loss, 2500, 1);
+        QVERIFY(store.apply(batch, &error));
+        QCOMPARE(store.findSeries(QStringLiteral("j"), Loss.name())->lastSeq, 9001);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestMetricsStore)
+#include "tst_metricsstore.moc"
