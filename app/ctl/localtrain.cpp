@@ -346,13 +346,18 @@ int LocalTrain::run(CtlSession& s, const QStringList& args)
         loop.exec();
 
     // What a replica started outside its group (setsid) dies too, and is gone before we return.
+    QList<qint64> groups;
     for (const Replica& r : replicas) {
-        if (r.pid)
+        if (r.pid) {
             signalGroup(r.pid, SIGKILL);
+            groups << r.pid;
+        }
     }
-    for (int attempt = 0; attempt < 500; ++attempt) {
-        killJobLeftovers(context.jobMarker);
-        if (jobProcesses(context.jobMarker).isEmpty())
+    QList<qint64> dying;
+    for (int attempt = 0; attempt < 1500; ++attempt) { // at most 30 s
+        dying += killJobLeftovers(context.jobMarker, groups);
+        dying.removeIf([](qint64 pid) { return processGone(pid); });
+        if (dying.isEmpty() && jobProcesses(context.jobMarker, groups).isEmpty())
             break;
         QThread::msleep(20);
     }

@@ -42,7 +42,27 @@ bool signalGroup(qint64 pgid, int signal)
     return ::kill(-pid_t(pgid), signal) == 0 || errno == EPERM;
 }
 
-QList<qint64> jobProcesses(const QString& jobFolder)
+namespace {
+
+/// State letter and process group of /proc/<pid>/stat ("R", "S", "D", "Z" …); empty when gone.
+std::pair<char, qint64> statOf(const QString& pid)
+{
+    QFile stat(QStringLiteral("/proc/") + pid + QStringLiteral("/stat"));
+    if (!stat.open(QIODevice::ReadOnly))
+        return { 0, 0 };
+    const QByteArray text = stat.readAll();
+    // "pid (comm) S ppid pgrp …": comm may hold spaces and parentheses, so parse from the last ')'.
+    const qsizetype close = text.lastIndexOf(')');
+    if (close < 0 || close + 2 >= text.size())
+        return { 0, 0 };
+    const QList<QByteArray> fields = text.mid(close + 2).split(' ');
+    const QByteArray state = fields.value(0);
+    return { state.isEmpty() ? '?' : state.at(0), fields.value(2).toLongLong() };
+}
+
+} // namespace
+
+QList<qint64> jobProcesses(const QString& jobFolder, const QList<qint64>& groups)
 {
     const QByteArray marker = (jobMarkerVariable() + QLatin1Char('=') + jobFolder).toLocal8Bit();
     const pid_t self = getpid();
@@ -53,37 +73,39 @@ QList<qint64> jobProcesses(const QString& jobFolder)
         const pid_t pid = pid_t(name.toInt(&ok));
         if (!ok || pid == self)
             continue;
-        QFile environ(QStringLiteral("/proc/") + name + QStringLiteral("/environ"));
-        if (!environ.open(QIODevice::ReadOnly))
-            continue; // another user's process (not readable), or gone
-        const QByteArray env = environ.readAll();
-        // Exact variable match: each entry is NUL-terminated.
-        const QList<QByteArray> vars = env.split('\0');
-        if (!vars.contains(marker))
-            continue;
-        // A zombie (already dead, not yet reaped by its new parent) is not running.
-        QFile stat(QStringLiteral("/proc/") + name + QStringLiteral("/stat"));
-        if (stat.open(QIODevice::ReadOnly)) {
-            const QByteArray text = stat.readAll();
-            const qsizetype close = text.lastIndexOf(')');
-            if (close >= 0 && text.mid(close + 2, 1) == "Z")
-                continue;
+        const auto [state, group] = statOf(name);
+        if (state == 0 || state == 'Z')
+            continue; // gone, or dead and not yet reaped
+        bool ours = groups.contains(group);
+        if (!ours) {
+            QFile environ(QStringLiteral("/proc/") + name + QStringLiteral("/environ"));
+            if (!environ.open(QIODevice::ReadOnly))
+                continue; // another user's process (not readable), or gone
+            // Exact variable match: each entry is NUL-terminated.
+            ours = environ.readAll().split('\0').contains(marker);
         }
-        pids << pid;
+        if (ours)
+            pids << pid;
     }
     return pids;
 }
 
-int killJobLeftovers(const QString& jobFolder)
+QList<qint64> killJobLeftovers(const QString& jobFolder, const QList<qint64>& groups)
 {
-    int killed = 0;
-    for (const qint64 pid : jobProcesses(jobFolder)) {
+    QList<qint64> killed;
+    for (const qint64 pid : jobProcesses(jobFolder, groups)) {
         if (::kill(pid_t(pid), SIGKILL) == 0) {
-            ++killed;
+            killed << pid;
             qCInfo(lcLaunch, "killed leftover process %d of %s", int(pid), qPrintable(jobFolder));
         }
     }
     return killed;
+}
+
+bool processGone(qint64 pid)
+{
+    const char state = statOf(QString::number(pid)).first;
+    return state == 0 || state == 'Z';
 }
 
 } // namespace Trainyard

@@ -25,15 +25,20 @@ inline QString jobMarkerVariable()
     return QStringLiteral("TRAINYARD_JOB_FOLDER");
 }
 
-/// The pids of this user's live processes (zombies excluded: they are dead, only not yet reaped) whose
-/// environment carries TRAINYARD_JOB_FOLDER=`jobFolder`, found by scanning /proc. Another user's
-/// processes are not readable and never listed.
-QList<qint64> jobProcesses(const QString& jobFolder);
+/// The pids of this user's live processes (zombies excluded: they are dead, only not yet reaped) that belong
+/// to a job: whose environment carries TRAINYARD_JOB_FOLDER=`jobFolder`, or whose process group is one of
+/// `groups` (the replicas' groups; a process being torn down after SIGKILL can no longer show its
+/// environment, but still shows its group). Found by scanning /proc; another user's processes are not
+/// readable and never listed.
+QList<qint64> jobProcesses(const QString& jobFolder, const QList<qint64>& groups = {});
 
-/// SIGKILLs every process jobProcesses(`jobFolder`) lists: what a replica left behind after its group
-/// was killed (a child that called setsid), or what survived an executor crash. Returns how many were
-/// signalled. A SIGKILLed process may take a moment to die (a large address space is freed first):
-/// callers that must know it is gone poll jobProcesses() until it is empty.
-int killJobLeftovers(const QString& jobFolder);
+/// SIGKILLs every process jobProcesses(`jobFolder`, `groups`) lists: what a replica left behind after its
+/// group was killed (a child that called setsid), or what survived an executor crash. Returns the pids
+/// signalled. A SIGKILLed process may take a while to die (the kernel frees its memory first: long for a
+/// trainer holding gigabytes): callers that must know it is gone poll processGone() on these pids.
+QList<qint64> killJobLeftovers(const QString& jobFolder, const QList<qint64>& groups = {});
+
+/// True when `pid` no longer runs: no /proc entry, or a zombie.
+bool processGone(qint64 pid);
 
 } // namespace Trainyard

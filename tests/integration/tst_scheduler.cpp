@@ -4,6 +4,7 @@
 // failures, cancel (no process left), queueing, recovery after a restart, staging failure, time limits.
 #include "jobstore.h"
 #include "logstore.h"
+#include "processgroup.h"
 #include "scheduler.h"
 
 #include <QDir>
@@ -352,6 +353,47 @@ private Q_SLOTS:
         QVERIFY(!m_scheduler->cancel(id)); // final
         QVERIFY(!m_scheduler->cancel(QStringLiteral("no_such_job")));
         QCOMPARE(m_scheduler->usage().vcpusInUse, 0);
+    }
+
+    /// A job is final only when none of its processes is left: not the replicas, not a grandchild that left
+    /// their process groups and ignores SIGTERM (issue 12: a replica of a job already shown SUCCEEDED or
+    /// FAILED was seen alive 2 s later). Checked at the very moment the store records the final state.
+    void finalOnlyWhenNothingIsLeft_data()
+    {
+        QTest::addColumn<bool>("cancel");
+        QTest::addRow("master succeeds") << false;
+        QTest::addRow("cancelled, SIGTERM ignored") << true;
+    }
+
+    void finalOnlyWhenNothingIsLeft()
+    {
+        QFETCH(bool, cancel);
+        const QString id = cancel ? QStringLiteral("stubborn_cancel") : QStringLiteral("stubborn_success");
+        const QString folder = m_dataDir + QStringLiteral("/jobs/") + id;
+        QList<qint64> leftAtFinal { -1 };
+        connect(m_store.get(), &JobStore::jobChanged, this, [&](const Job& job) {
+            if (job.jobId == id && JobState::isFinal(job.state) && leftAtFinal == QList<qint64> { -1 })
+                leftAtFinal = jobProcesses(folder);
+        });
+        Job job = makeJob(id, QStringLiteral("tytest.stubborn"), 1);
+        if (!cancel)
+            job.trainingInput.args = { QStringLiteral("--exit") };
+        submit(job);
+        const QString stubbornFile = jobDir(id) + QStringLiteral("/master-replica-0.stubborn");
+        QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(stubbornFile), JobTimeoutMs);
+        QFile f(stubbornFile);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const qint64 stubborn = f.readAll().trimmed().toLongLong();
+        QVERIFY(stubborn > 0);
+        if (cancel) {
+            QTRY_COMPARE_WITH_TIMEOUT(state(id), JobState::Running, JobTimeoutMs);
+            QVERIFY(alive(stubborn));
+            QVERIFY(m_scheduler->cancel(id));
+        }
+        const QString expected = cancel ? JobState::Cancelled : JobState::Succeeded;
+        QTRY_COMPARE_WITH_TIMEOUT(state(id), expected, JobTimeoutMs);
+        QCOMPARE(leftAtFinal, QList<qint64>());
+        QVERIFY(!alive(stubborn));
     }
 
     void queueing()

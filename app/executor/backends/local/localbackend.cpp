@@ -58,6 +58,7 @@ struct LocalBackend::Private {
         QTimer* killTimer = nullptr;
         QTimer* goneTimer = nullptr;
         QElapsedTimer goneClock;
+        QList<qint64> dying; // SIGKILLed, not yet gone
     };
     std::map<RunId, Run> runs;
 
@@ -123,14 +124,19 @@ struct LocalBackend::Private {
             return;
         if (run.killTimer)
             run.killTimer->stop();
-        // What a replica started in its group (or its group's stragglers) dies with the run.
+        // What a replica started in its group (or its group's stragglers) dies with the run, and so does
+        // what left the group (setsid) but carries the run's marker. Then wait until all of it is gone.
+        QList<qint64> groups;
         for (const auto& r : run.replicas) {
-            if (r->pid)
+            if (r->pid) {
                 signalGroup(r->pid, SIGKILL);
+                groups << r->pid;
+            }
         }
-        if (!run.marker.isEmpty()) {
-            killJobLeftovers(run.marker);
-            if (!jobProcesses(run.marker).isEmpty()) {
+        if (!run.marker.isEmpty() || !groups.isEmpty()) {
+            run.dying += killJobLeftovers(run.marker, groups);
+            run.dying.removeIf([](qint64 pid) { return processGone(pid); });
+            if (!run.dying.isEmpty() || !jobProcesses(run.marker, groups).isEmpty()) {
                 if (!run.goneClock.isValid())
                     run.goneClock.start();
                 if (run.goneClock.elapsed() < GoneLimitMs) {
@@ -146,6 +152,7 @@ struct LocalBackend::Private {
                     qPrintable(id.text()), GoneLimitMs);
             }
         }
+        run.dying.clear();
         run.stoppedSent = true;
         for (QTimer* t : { run.killTimer, run.goneTimer }) {
             if (t)
@@ -353,8 +360,12 @@ void LocalBackend::stopAll(std::chrono::milliseconds budget)
             if (r->process)
                 r->process->waitForFinished(1000);
         }
-        if (!run.marker.isEmpty())
-            killJobLeftovers(run.marker);
+        QList<qint64> groups;
+        for (const auto& r : run.replicas) {
+            if (r->pid)
+                groups << r->pid;
+        }
+        killJobLeftovers(run.marker, groups);
         run.replicas.clear();
     }
 }
@@ -368,8 +379,13 @@ void LocalBackend::reclaim(const RunId& run, const QString& jobMarker)
     clock.start();
     // Whatever survived the previous executor (a replica that escaped PR_SET_PDEATHSIG) goes first, and is
     // gone before the run starts again.
-    while (killJobLeftovers(jobMarker) > 0 || !jobProcesses(jobMarker).isEmpty()) {
-        if (clock.elapsed() > 5000) {
+    QList<qint64> dying;
+    while (true) {
+        dying += killJobLeftovers(jobMarker);
+        dying.removeIf([](qint64 pid) { return processGone(pid); });
+        if (dying.isEmpty() && jobProcesses(jobMarker).isEmpty())
+            return;
+        if (clock.elapsed() > GoneLimitMs) {
             qCWarning(lcLocal, "leftovers of %s survive SIGKILL", qPrintable(run.text()));
             return;
         }
