@@ -564,9 +564,9 @@ int main(int argc, char** argv)
     const quint16 port = server->serverPort();
     const QByteArray pageToken = QByteArray("logs:" + QByteArray::number(first))
                                      .toBase64(QByteArray::Base64UrlEncoding | QByteArray::OmitTrailingEquals);
-    const QByteArray pageTarget = "/v1/projects/p/jobs/" + bigJob.toLatin1()
+    const QByteArray pageTarget = "/v1/projects/local/jobs/" + bigJob.toLatin1()
         + "/logs?pageSize=" + QByteArray::number(pageSize) + "&pageToken=" + pageToken;
-    const QByteArray jobTarget = "/v1/projects/p/jobs/" + bigJob.toLatin1();
+    const QByteArray jobTarget = "/v1/projects/local/jobs/" + bigJob.toLatin1();
 
     // Runs `reads` page reads on one thread while another GETs the job until they are done; the event loop
     // (the executor) runs here. Returns each page read's ms and fills the GET latencies seen meanwhile.

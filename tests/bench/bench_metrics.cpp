@@ -275,7 +275,7 @@ void benchMemory(const QString& path)
 qint64 apiPointCount(quint16 port, const QByteArray& token, const QByteArray& jobId)
 {
     int status = 0;
-    const QByteArray body = Trainyard::Test::httpGet(port, "/v1/projects/p/jobs/" + jobId + "/metrics", token, &status);
+    const QByteArray body = Trainyard::Test::httpGet(port, "/v1/projects/local/jobs/" + jobId + "/metrics", token, &status);
     if (status != 200)
         return -1;
     qint64 total = 0;
