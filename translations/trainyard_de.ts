@@ -710,14 +710,6 @@ Der neueste Checkpoint (benannt durch die Statusdatei „checkpoint“)</transla
         <extracomment>A part of &quot;This host can never hold the cluster: it asks for %1; …&quot;. %2 is this host&apos;s limit.</extracomment>
         <translation>%1 GB Speicher (hier höchstens %2 GB)</translation>
     </message>
-    <message numerus="yes">
-        <source>This host can never hold the cluster: it asks for %1; this host has %n CPU(s) and %2 GiB of memory, and a job may use %3 vCPUs per CPU, %4 GB per GB of memory and %5 replicas per CPU (at least %6). Use fewer or smaller replicas.</source>
-        <extracomment>%1 is a list of what the cluster asks for (&quot;61 replicas (at most 32 here), 244 vCPUs (at most 64 here)&quot;), %n this host&apos;s CPUs, %2 its memory, %3 to %6 the host policy&apos;s limits.</extracomment>
-        <translation>
-            <numerusform>Dieser Host kann den Cluster nie aufnehmen: Er fordert %1 an; dieser Host hat %n CPU und %2 GiB Speicher, und ein Job darf %3 vCPUs pro CPU, %4 GB pro GB Speicher und %5 Replikate pro CPU (mindestens %6) nutzen. Verwenden Sie weniger oder kleinere Replikate.</numerusform>
-            <numerusform>Dieser Host kann den Cluster nie aufnehmen: Er fordert %1 an; dieser Host hat %n CPUs und %2 GiB Speicher, und ein Job darf %3 vCPUs pro CPU, %4 GB pro GB Speicher und %5 Replikate pro CPU (mindestens %6) nutzen. Verwenden Sie weniger oder kleinere Replikate.</numerusform>
-        </translation>
-    </message>
     <message>
         <source>goal is required for hyperparameter tuning: MAXIMIZE or MINIMIZE.</source>
         <translation>goal ist für die Hyperparameter-Optimierung erforderlich: MAXIMIZE oder MINIMIZE.</translation>
@@ -835,6 +827,14 @@ Der neueste Checkpoint (benannt durch die Statusdatei „checkpoint“)</transla
         <source>&quot;%1&quot; is not a Python version; expected MAJOR.MINOR, e.g. &quot;3.7&quot;.</source>
         <extracomment>%1 is the pythonVersion the job gives.</extracomment>
         <translation>„%1“ ist keine Python-Version; erwartet wird MAJOR.MINOR, z. B. „3.7“.</translation>
+    </message>
+    <message numerus="yes">
+        <source>This host can never hold the cluster: it asks for %1; this host has %n CPU(s) and %2 GB of memory, and a job may use %3 vCPUs per CPU, %4 GB per GB of memory and %5 replicas per CPU (at least %6). Use fewer or smaller replicas.</source>
+        <extracomment>%1 is a list of what the cluster asks for (&quot;61 replicas (at most 32 here), 244 vCPUs (at most 64 here)&quot;), %n this host&apos;s CPUs, %2 its memory, %3 to %6 the host policy&apos;s limits.</extracomment>
+        <translation>
+            <numerusform>Dieser Host kann den Cluster nie aufnehmen: Er fordert %1 an; dieser Host hat %n CPU und %2 GB Speicher, und ein Job darf %3 vCPUs pro CPU, %4 GB pro GB Speicher und %5 Replikate pro CPU (mindestens %6) nutzen. Verwenden Sie weniger oder kleinere Replikate.</numerusform>
+            <numerusform>Dieser Host kann den Cluster nie aufnehmen: Er fordert %1 an; dieser Host hat %n CPUs und %2 GB Speicher, und ein Job darf %3 vCPUs pro CPU, %4 GB pro GB Speicher und %5 Replikate pro CPU (mindestens %6) nutzen. Verwenden Sie weniger oder kleinere Replikate.</numerusform>
+        </translation>
     </message>
 </context>
 <context>

@@ -710,14 +710,6 @@ El punto de control más reciente (indicado por el archivo de estado «checkpoin
         <extracomment>A part of &quot;This host can never hold the cluster: it asks for %1; …&quot;. %2 is this host&apos;s limit.</extracomment>
         <translation>%1 GB de memoria (como máximo %2 GB aquí)</translation>
     </message>
-    <message numerus="yes">
-        <source>This host can never hold the cluster: it asks for %1; this host has %n CPU(s) and %2 GiB of memory, and a job may use %3 vCPUs per CPU, %4 GB per GB of memory and %5 replicas per CPU (at least %6). Use fewer or smaller replicas.</source>
-        <extracomment>%1 is a list of what the cluster asks for (&quot;61 replicas (at most 32 here), 244 vCPUs (at most 64 here)&quot;), %n this host&apos;s CPUs, %2 its memory, %3 to %6 the host policy&apos;s limits.</extracomment>
-        <translation>
-            <numerusform>Este host nunca podrá alojar el clúster: solicita %1; este host tiene %n CPU y %2 GiB de memoria, y un trabajo puede usar %3 vCPU por CPU, %4 GB por GB de memoria y %5 réplicas por CPU (al menos %6). Use menos réplicas o réplicas más pequeñas.</numerusform>
-            <numerusform>Este host nunca podrá alojar el clúster: solicita %1; este host tiene %n CPU y %2 GiB de memoria, y un trabajo puede usar %3 vCPU por CPU, %4 GB por GB de memoria y %5 réplicas por CPU (al menos %6). Use menos réplicas o réplicas más pequeñas.</numerusform>
-        </translation>
-    </message>
     <message>
         <source>goal is required for hyperparameter tuning: MAXIMIZE or MINIMIZE.</source>
         <translation>goal es obligatorio para el ajuste de hiperparámetros: MAXIMIZE o MINIMIZE.</translation>
@@ -835,6 +827,14 @@ El punto de control más reciente (indicado por el archivo de estado «checkpoin
         <source>&quot;%1&quot; is not a Python version; expected MAJOR.MINOR, e.g. &quot;3.7&quot;.</source>
         <extracomment>%1 is the pythonVersion the job gives.</extracomment>
         <translation>«%1» no es una versión de Python; se esperaba MAJOR.MINOR, p. ej. «3.7».</translation>
+    </message>
+    <message numerus="yes">
+        <source>This host can never hold the cluster: it asks for %1; this host has %n CPU(s) and %2 GB of memory, and a job may use %3 vCPUs per CPU, %4 GB per GB of memory and %5 replicas per CPU (at least %6). Use fewer or smaller replicas.</source>
+        <extracomment>%1 is a list of what the cluster asks for (&quot;61 replicas (at most 32 here), 244 vCPUs (at most 64 here)&quot;), %n this host&apos;s CPUs, %2 its memory, %3 to %6 the host policy&apos;s limits.</extracomment>
+        <translation>
+            <numerusform>Este host nunca podrá alojar el clúster: solicita %1; este host tiene %n CPU y %2 GB de memoria, y un trabajo puede usar %3 vCPU por CPU, %4 GB por GB de memoria y %5 réplicas por CPU (al menos %6). Use menos réplicas o réplicas más pequeñas.</numerusform>
+            <numerusform>Este host nunca podrá alojar el clúster: solicita %1; este host tiene %n CPU y %2 GB de memoria, y un trabajo puede usar %3 vCPU por CPU, %4 GB por GB de memoria y %5 réplicas por CPU (al menos %6). Use menos réplicas o réplicas más pequeñas.</numerusform>
+        </translation>
     </message>
 </context>
 <context>
