@@ -9,6 +9,7 @@
 #include "executorconnection.h"
 #include "executorenvironment.h"
 #include "machinecatalog.h"
+#include "requireddependencies.h"
 #include "submitwizard.h"
 #include "wizardpages.h"
 
@@ -697,7 +698,7 @@ private Q_SLOTS:
         probe.start(QStringLiteral("/usr/bin/python3"), { QStringLiteral("-c"), QStringLiteral("import torch") });
         if (!probe.waitForFinished(120000) || probe.exitCode() != 0
             || !QFileInfo::exists(QStringLiteral("/usr/share/datasets/fashion-mnist")))
-            QSKIP("the sample trainer needs python3-torch and dataset-fashion-mnist (packaging/setup-deps.sh)");
+            TRAINYARD_SKIP_OR_FAIL("the sample trainer needs python3-torch and dataset-fashion-mnist (packaging/setup-deps.sh)");
         const QString pkg = QStringLiteral(TRAINYARD_SAMPLE_TRAINER);
         ExecutorConnection connection;
         connection.start();

@@ -7,6 +7,7 @@
 
 #include "checkpointreader.h"
 #include "kerasarchive.h"
+#include "requireddependencies.h"
 
 #include <QDir>
 #include <QFile>
@@ -295,7 +296,7 @@ private Q_SLOTS:
 class TestKerasArchive : public QObject {
     Q_OBJECT
 private Q_SLOTS:
-    void initTestCase() { QSKIP("built without libhdf5 (Debian: libhdf5-dev)"); }
+    void initTestCase() { TRAINYARD_SKIP_OR_FAIL("built without libhdf5 (Debian: libhdf5-dev)"); }
 };
 #endif
 
