@@ -5,6 +5,7 @@
 #include "jobstore.h"
 #include "logstore.h"
 #include "scheduler.h"
+#include "statenames.h"
 
 #include <QDir>
 #include <QFile>
@@ -100,10 +101,10 @@ private:
         m_scheduler->submit(*m_store->job(job.jobId));
     }
 
-    QString state(const QString& id) const
+    JobState state(const QString& id) const
     {
         const std::optional<Job> job = m_store->job(id);
-        return job ? job->state : QString();
+        return job ? job->state : JobState::StateUnspecified;
     }
 
     QStringList messages(const QString& id, const QString& task) const
@@ -286,13 +287,13 @@ private Q_SLOTS:
         QVERIFY(!done.startTime.isEmpty());
         QVERIFY(!done.endTime.isEmpty());
         QVERIFY(done.errorMessage.isEmpty());
-        QStringList states;
+        QList<JobState> states;
         for (const auto& t : m_store->transitions(id))
             states << t.first;
-        QVERIFY2(states.mid(states.size() - 3) == (QStringList { JobState::Preparing, JobState::Running, JobState::Succeeded }),
-            qPrintable(states.join(QLatin1Char(','))));
+        QCOMPARE(states.mid(states.size() - 3),
+            (QList<JobState> { JobState::Preparing, JobState::Running, JobState::Succeeded }));
         QCOMPARE(replica(id, QStringLiteral("master-replica-0")).exitCode, std::optional<int>(0));
-        QCOMPARE(replica(id, QStringLiteral("master-replica-0")).state, QStringLiteral("SUCCEEDED"));
+        QCOMPARE(replica(id, QStringLiteral("master-replica-0")).state, ReplicaState::Succeeded);
     }
 
     void permanentFailure()
@@ -306,9 +307,9 @@ private Q_SLOTS:
         QVERIFY2(
             job.errorMessage.contains(QLatin1String("ValueError: bad input shard 7")), qPrintable(job.errorMessage));
         const ReplicaInfo failed = replica(id, QStringLiteral("worker-replica-1"));
-        QCOMPARE(failed.state, QStringLiteral("FAILED"));
+        QCOMPARE(failed.state, ReplicaState::Failed);
         QCOMPARE(failed.exitCode, std::optional<int>(3));
-        QCOMPARE(replica(id, QStringLiteral("master-replica-0")).state, QStringLiteral("STOPPED"));
+        QCOMPARE(replica(id, QStringLiteral("master-replica-0")).state, ReplicaState::Stopped);
         QCOMPARE(replica(id, QStringLiteral("master-replica-0")).restarts, 0);
         QVERIFY(messages(id, QStringLiteral("service")).contains(QStringLiteral("Job failed.")));
     }
@@ -344,10 +345,10 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(state(id), JobState::Cancelled, 30000);
         for (qint64 pid : pids)
             QTRY_VERIFY2(!alive(pid), qPrintable(QString::number(pid)));
-        QStringList states;
+        QList<JobState> states;
         for (const auto& t : m_store->transitions(id))
             states << t.first;
-        QCOMPARE(states.mid(states.size() - 2), (QStringList { JobState::Cancelling, JobState::Cancelled }));
+        QCOMPARE(states.mid(states.size() - 2), (QList<JobState> { JobState::Cancelling, JobState::Cancelled }));
         QVERIFY(!m_store->job(id)->endTime.isEmpty());
         QVERIFY(!m_scheduler->cancel(id)); // final
         QVERIFY(!m_scheduler->cancel(QStringLiteral("no_such_job")));
@@ -424,7 +425,7 @@ private Q_SLOTS:
         startScheduler(bigHost());
         m_scheduler->recover();
         QTRY_COMPARE_WITH_TIMEOUT(sleeperPids(id, QStringLiteral("master-replica-0")).size(), 2, JobTimeoutMs);
-        QTRY_COMPARE(replica(id, QStringLiteral("master-replica-0")).state, QStringLiteral("RUNNING"));
+        QTRY_COMPARE(replica(id, QStringLiteral("master-replica-0")).state, ReplicaState::Running);
         QCOMPARE(state(id), JobState::Running);
         QCOMPARE(replica(id, QStringLiteral("master-replica-0")).restarts, 1);
         QVERIFY(sleeperPids(id, QStringLiteral("master-replica-0")) != before);
