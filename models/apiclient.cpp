@@ -136,6 +136,21 @@ Job decodeJob(const QJsonObject& json, ApiError* error)
     return job;
 }
 
+// Replicas of an answer or event. A replica in a state this client does not know (a newer executor's) is
+// still shown, as Unspecified, and the name is logged rather than dropped unseen.
+QList<ReplicaInfo> replicaList(const QJsonArray& array)
+{
+    QList<ReplicaInfo> out;
+    out.reserve(array.size());
+    for (qsizetype i = 0; i < array.size(); ++i) {
+        FieldViolations violations;
+        out.append(ReplicaInfo::fromJson(array.at(i).toObject(), &violations));
+        for (const FieldViolation& v : std::as_const(violations))
+            qCWarning(lcApiClient).noquote() << QStringLiteral("replicas[%1].%2:").arg(i).arg(v.field) << v.description;
+    }
+    return out;
+}
+
 QString pathSegment(const QString& id)
 {
     return QString::fromLatin1(QUrl::toPercentEncoding(id));
@@ -174,13 +189,17 @@ ApiError ApiError::fromBody(int httpStatus, const QByteArray& body, const QStrin
     return e;
 }
 
-ReplicaInfo ReplicaInfo::fromJson(const QJsonObject& o)
+ReplicaInfo ReplicaInfo::fromJson(const QJsonObject& o, FieldViolations* violations)
 {
     ReplicaInfo r;
     r.taskName = o.value(QLatin1String("taskName")).toString();
     r.role = o.value(QLatin1String("role")).toString();
     r.index = static_cast<int>(int64Field(o.value(QLatin1String("index"))));
-    r.state = o.value(QLatin1String("state")).toString();
+    const QString state = o.value(QLatin1String("state")).toString();
+    r.state = replicaStateFromName(state).value_or(ReplicaState::Unspecified);
+    if (violations && !replicaStateFromName(state))
+        violations->append(
+            { QStringLiteral("state"), QStringLiteral("Unknown replica state \"") + state + QStringLiteral("\".") });
     r.pid = int64Field(o.value(QLatin1String("pid")));
     r.address = o.value(QLatin1String("address")).toString();
     r.gpus = intList(o.value(QLatin1String("gpus")));
@@ -197,6 +216,8 @@ ReplicaInfo ReplicaInfo::fromJson(const QJsonObject& o)
 QString replicaStateName(ReplicaState state)
 {
     switch (state) {
+    case ReplicaState::Unspecified:
+        return QStringLiteral("STATE_UNSPECIFIED");
     case ReplicaState::Pending:
         return QStringLiteral("PENDING");
     case ReplicaState::Starting:
@@ -215,6 +236,16 @@ QString replicaStateName(ReplicaState state)
     return QString();
 }
 
+std::optional<ReplicaState> replicaStateFromName(QStringView name)
+{
+    for (auto state : { ReplicaState::Unspecified, ReplicaState::Pending, ReplicaState::Starting, ReplicaState::Running,
+             ReplicaState::Restarting, ReplicaState::Succeeded, ReplicaState::Failed, ReplicaState::Stopped }) {
+        if (name == replicaStateName(state))
+            return state;
+    }
+    return std::nullopt;
+}
+
 QJsonObject ReplicaInfo::toJson() const
 {
     QJsonArray gpuArray;
@@ -224,7 +255,7 @@ QJsonObject ReplicaInfo::toJson() const
         { QStringLiteral("taskName"), taskName },
         { QStringLiteral("role"), role },
         { QStringLiteral("index"), index },
-        { QStringLiteral("state"), state },
+        { QStringLiteral("state"), replicaStateName(state) },
         { QStringLiteral("address"), address },
         { QStringLiteral("gpus"), gpuArray },
         { QStringLiteral("restarts"), restarts },
@@ -545,11 +576,7 @@ void ApiClient::replicas(const QString& jobId, QObject* context, Callback<QList<
 {
     request("GET", projectUrl(QStringLiteral("/jobs/") + pathSegment(jobId) + QStringLiteral("/replicas")).path(), {},
         {}, context, typed<QList<ReplicaInfo>>(std::move(done), [](const QJsonObject& o, ApiError*) {
-            QList<ReplicaInfo> out;
-            const QJsonArray array = o.value(QLatin1String("replicas")).toArray();
-            for (const QJsonValue& r : array)
-                out.append(ReplicaInfo::fromJson(r.toObject()));
-            return out;
+            return replicaList(o.value(QLatin1String("replicas")).toArray());
         }));
 }
 
@@ -1041,7 +1068,11 @@ void ApiStream::dispatch(const QString& event, const QByteArray& data, QList<Log
             logBatch->clear();
         }
         m_sawEnd = true;
-        Q_EMIT ended(object.value(QLatin1String("state")).toString());
+        const QString name = object.value(QLatin1String("state")).toString();
+        const std::optional<JobState> state = jobStateFromName(name);
+        if (!state && !name.isEmpty())
+            qCWarning(lcApiClient) << "the end event names an unknown job state:" << name;
+        Q_EMIT ended(state.value_or(JobState::StateUnspecified));
     } else if (event == QLatin1String("job")) {
         ApiError error;
         const Job job = decodeJob(object, &error);
@@ -1066,11 +1097,7 @@ void ApiStream::dispatch(const QString& event, const QByteArray& data, QList<Log
         Q_EMIT metricsPurged(
             object.value(QLatin1String("series")).toString(), int64Field(object.value(QLatin1String("fromStep"))));
     } else if (event == QLatin1String("replicas")) {
-        QList<ReplicaInfo> replicas;
-        const QJsonArray array = object.value(QLatin1String("replicas")).toArray();
-        for (const QJsonValue& r : array)
-            replicas.append(ReplicaInfo::fromJson(r.toObject()));
-        Q_EMIT replicasChanged(m_jobId, replicas);
+        Q_EMIT replicasChanged(m_jobId, replicaList(object.value(QLatin1String("replicas")).toArray()));
     }
 }
 

@@ -45,10 +45,14 @@ struct ApiError {
     bool operator==(const ApiError&) const = default;
 };
 
-/// A replica's state in Trainyard's `…/replicas` extension. Strings only at the wire (replicaStateName).
-enum class ReplicaState { Pending, Starting, Running, Restarting, Succeeded, Failed, Stopped };
-/// "PENDING", "STARTING", "RUNNING", "RESTARTING", "SUCCEEDED", "FAILED", "STOPPED".
+/// A replica's state in Trainyard's `…/replicas` extension. Strings only at the wire (replicaStateName,
+/// replicaStateFromName). The executor never reports Unspecified: it is what a client reads for a name it
+/// does not know (a newer executor's), with a violation.
+enum class ReplicaState { Unspecified, Pending, Starting, Running, Restarting, Succeeded, Failed, Stopped };
+/// "STATE_UNSPECIFIED", "PENDING", "STARTING", "RUNNING", "RESTARTING", "SUCCEEDED", "FAILED", "STOPPED".
 QString replicaStateName(ReplicaState state);
+/// The state of a wire name (case-sensitive); nullopt for a name not in the list above.
+std::optional<ReplicaState> replicaStateFromName(QStringView name);
 
 /// One replica as `…/jobs/{id}/replicas` reports it: the executor builds it, the client reads it, with
 /// this one codec. JSON: {"taskName","role","index","state","pid": "123" (int64 as a string, absent when
@@ -58,7 +62,7 @@ struct ReplicaInfo {
     QString taskName; ///< "master-replica-0", "worker-replica-1", …
     QString role; ///< "master" | "worker" | "ps" | "evaluator"
     int index = 0;
-    QString state; ///< STARTING|RUNNING|RESTARTING|SUCCEEDED|FAILED|STOPPED|PENDING
+    ReplicaState state = ReplicaState::Unspecified;
     qint64 pid = 0; ///< 0 when no process
     QString address; ///< "127.0.0.1:PORT"
     QList<int> gpus;
@@ -68,7 +72,10 @@ struct ReplicaInfo {
     QString machineType;
     QString trialId;
 
-    static ReplicaInfo fromJson(const QJsonObject& json);
+    /// Decodes one replica. A state name this client does not know reads as ReplicaState::Unspecified and
+    /// is appended to *violations (field "state") when given; the other fields are read leniently.
+    static ReplicaInfo fromJson(const QJsonObject& json, FieldViolations* violations = nullptr);
+    /// Encodes one replica; the state by its wire name.
     QJsonObject toJson() const;
     bool operator==(const ReplicaInfo&) const = default;
 };
@@ -381,8 +388,9 @@ public:
 Q_SIGNALS:
     /// Log entries, in arrival order.
     void logEntries(const QList<Trainyard::LogLine>& entries);
-    /// The `end` event of a log stream: the job's final state (SUCCEEDED, FAILED, CANCELLED).
-    void ended(const QString& finalState);
+    /// The `end` event of a log stream: the job's final state (Succeeded, Failed, Cancelled); StateUnspecified
+    /// when the event names none (the job was deleted) or a name this client does not know (logged).
+    void ended(Trainyard::JobState finalState);
     /// `event: job` of an events stream.
     void jobChanged(const Trainyard::Job& job);
     /// The `event: job`s of one network read, in order (job list and events streams).

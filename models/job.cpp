@@ -66,7 +66,8 @@ QString camelToSnake(const QString& camel)
     return out;
 }
 
-// Closed enums of the schema, in proto order so that integer values map by index.
+// Closed enums of the schema, in proto order so that integer values map by index (and, for the
+// state, so that a JobState is its name's index).
 const QStringList& stateNames()
 {
     static const QStringList names { QStringLiteral("STATE_UNSPECIFIED"), QStringLiteral("QUEUED"),
@@ -175,6 +176,12 @@ public:
             QStringLiteral("Invalid value ") + valueText(v) + QStringLiteral("; expected one of ")
                 + names.join(QStringLiteral(", ")) + QLatin1Char('.'));
         return {};
+    }
+
+    // Absent, and names the service does not have (a violation from enumValue), read as StateUnspecified.
+    JobState state(const QString& key)
+    {
+        return jobStateFromName(enumValue(key, stateNames())).value_or(JobState::StateUnspecified);
     }
 
     std::optional<qint64> int64(const QString& key) { return int64Value(take(key), path(key)); }
@@ -460,7 +467,7 @@ HyperparameterOutput trialFromJson(const QJsonObject& o, const QString& path, Fi
     t.hyperparameters = r.stringMap(QStringLiteral("hyperparameters"));
     t.startTime = r.timestamp(QStringLiteral("startTime"));
     t.endTime = r.timestamp(QStringLiteral("endTime"));
-    t.state = r.enumValue(QStringLiteral("state"), stateNames());
+    t.state = r.state(QStringLiteral("state"));
     if (const auto m = r.object(QStringLiteral("finalMetric")))
         t.finalMetric = metricFromJson(*m, r.path(QStringLiteral("finalMetric")), v);
     const QJsonArray all = r.array(QStringLiteral("allMetrics"));
@@ -505,6 +512,13 @@ void putString(QJsonObject& o, const QString& key, const QString& value)
 {
     if (!value.isEmpty())
         o.insert(key, value);
+}
+
+// proto3 leaves an enum's zero value out.
+void putState(QJsonObject& o, const QString& key, JobState value)
+{
+    if (value != JobState::StateUnspecified)
+        o.insert(key, jobStateName(value));
 }
 
 void putInt64(QJsonObject& o, const QString& key, const std::optional<qint64>& value)
@@ -650,7 +664,7 @@ QJsonObject toJson(const HyperparameterOutput& t)
     putStringMap(o, QStringLiteral("hyperparameters"), t.hyperparameters);
     putString(o, QStringLiteral("startTime"), t.startTime);
     putString(o, QStringLiteral("endTime"), t.endTime);
-    putString(o, QStringLiteral("state"), t.state);
+    putState(o, QStringLiteral("state"), t.state);
     if (t.finalMetric)
         o.insert(QStringLiteral("finalMetric"), toJson(*t.finalMetric));
     if (!t.allMetrics.isEmpty()) {
@@ -730,7 +744,7 @@ QJsonObject toJson(const Job& job)
     putString(o, QStringLiteral("createTime"), job.createTime);
     putString(o, QStringLiteral("startTime"), job.startTime);
     putString(o, QStringLiteral("endTime"), job.endTime);
-    putString(o, QStringLiteral("state"), job.state);
+    putState(o, QStringLiteral("state"), job.state);
     putString(o, QStringLiteral("errorMessage"), job.errorMessage);
     putStringMap(o, QStringLiteral("labels"), job.labels);
     putString(o, QStringLiteral("etag"), job.etag);
@@ -790,7 +804,7 @@ Job fromJson(const QJsonObject& json, FieldViolations* violations)
     job.createTime = r.timestamp(QStringLiteral("createTime"));
     job.startTime = r.timestamp(QStringLiteral("startTime"));
     job.endTime = r.timestamp(QStringLiteral("endTime"));
-    job.state = r.enumValue(QStringLiteral("state"), stateNames());
+    job.state = r.state(QStringLiteral("state"));
     job.errorMessage = r.string(QStringLiteral("errorMessage"));
     job.labels = r.stringMap(QStringLiteral("labels"));
     job.etag = r.string(QStringLiteral("etag"));
@@ -822,11 +836,23 @@ std::optional<double> parseDurationSeconds(const QString& text)
     return m.captured(1).isEmpty() ? value : -value;
 }
 
-namespace JobState {
-bool isFinal(const QString& state)
+QString jobStateName(JobState state)
 {
-    return state == Succeeded || state == Failed || state == Cancelled;
+    const auto index = static_cast<qsizetype>(state);
+    return index >= 0 && index < stateNames().size() ? stateNames().at(index) : QString();
 }
-} // namespace JobState
+
+std::optional<JobState> jobStateFromName(QStringView name)
+{
+    const qsizetype index = stateNames().indexOf(name);
+    if (index < 0)
+        return std::nullopt;
+    return static_cast<JobState>(index);
+}
+
+bool isFinal(JobState state)
+{
+    return state == JobState::Succeeded || state == JobState::Failed || state == JobState::Cancelled;
+}
 
 } // namespace Trainyard

@@ -5,8 +5,10 @@
 // resource `projects.jobs`), as immutable-by-convention value types.
 //
 // Source: https://cloud.google.com/ai-platform/training/docs/reference/rest/v1/projects.jobs
-// Field names are the service's (camelCase in JSON); enums are kept as the service's enum
-// names (QString) so that a Job written for the cloud round-trips unchanged.
+// Field names are the service's (camelCase in JSON). The job state is a C++ enum (JobState) that
+// becomes the service's enum name only at the wire (JobJson, storage, trainyardctl's output); the
+// other enums are kept as the service's enum names (QString) so that a Job written for the cloud
+// round-trips unchanged.
 // int64 fields are std::optional<qint64>: absent stays absent on output; present ones are
 // written as JSON strings (proto3 JSON mapping) and accepted as numbers or strings on input.
 
@@ -19,6 +21,18 @@
 #include <optional>
 
 namespace Trainyard {
+
+/// The state of a job or of a tuning trial: the service's enum `Job.State`, in its order. The names
+/// ("QUEUED" …) exist only at the wire: jobStateName() and jobStateFromName().
+enum class JobState { StateUnspecified, Queued, Preparing, Running, Succeeded, Failed, Cancelling, Cancelled };
+
+/// The service's enum name: "STATE_UNSPECIFIED", "QUEUED", "PREPARING", "RUNNING", "SUCCEEDED", "FAILED",
+/// "CANCELLING", "CANCELLED".
+QString jobStateName(JobState state);
+/// The state of a service enum name (case-sensitive, as the wire); nullopt for a name the service does not have.
+std::optional<JobState> jobStateFromName(QStringView name);
+/// True for Succeeded, Failed and Cancelled: nothing will change the job any more.
+bool isFinal(JobState state);
 
 /// AcceleratorConfig: `count` accelerators of `type` (enum AcceleratorType, e.g. "NVIDIA_TESLA_T4").
 struct AcceleratorConfig {
@@ -125,7 +139,7 @@ struct HyperparameterOutput {
     QMap<QString, QString> hyperparameters;
     QString startTime; ///< RFC 3339 UTC, e.g. "2026-11-22T05:04:43.123Z"
     QString endTime;
-    QString state; ///< Job state enum
+    JobState state = JobState::StateUnspecified;
     std::optional<HyperparameterMetric> finalMetric;
     QList<HyperparameterMetric> allMetrics;
     std::optional<bool> isTrialStoppedEarly;
@@ -149,7 +163,7 @@ struct Job {
     QString createTime; ///< RFC 3339 UTC
     QString startTime;
     QString endTime;
-    QString state; ///< STATE_UNSPECIFIED|QUEUED|PREPARING|RUNNING|SUCCEEDED|FAILED|CANCELLING|CANCELLED
+    JobState state = JobState::StateUnspecified; ///< StateUnspecified is absent on the wire
     QString errorMessage;
     QMap<QString, QString> labels;
     QString etag; ///< base64 of an opaque version, as the service
@@ -171,11 +185,13 @@ using FieldViolations = QList<FieldViolation>;
 
 /// JSON codecs (REST v1 / proto3 JSON mapping).
 namespace JobJson {
-/// Encode as the service does: camelCase, enum names, int64 as strings, absent fields omitted.
+/// Encode as the service does: camelCase, enum names, int64 as strings, absent fields omitted (a
+/// StateUnspecified state too, as proto3 omits an enum's zero value).
 QJsonObject toJson(const Job& job);
 QJsonObject toJson(const TrainingInput& input);
-/// Decode. Unknown fields, wrong JSON types and unparsable int64 strings are violations (each named
-/// by its field path); on any violation the returned Job is incomplete and must not be used.
+/// Decode. Unknown fields, wrong JSON types, unparsable int64 strings and enum names the service does not
+/// have (a state "PAUSED" reads as StateUnspecified) are violations (each named by its field path); on any
+/// violation the returned Job is incomplete and must not be used.
 Job fromJson(const QJsonObject& json, FieldViolations* violations);
 TrainingInput trainingInputFromJson(const QJsonObject& json, const QString& path, FieldViolations* violations);
 } // namespace JobJson
@@ -183,18 +199,5 @@ TrainingInput trainingInputFromJson(const QJsonObject& json, const QString& path
 /// Parses a google.protobuf.Duration in its JSON form: decimal seconds with an "s" suffix, up to 9
 /// fractional digits, optional sign ("7200s", "1.5s", "-3s"). Returns seconds; nullopt when malformed.
 std::optional<double> parseDurationSeconds(const QString& text);
-
-/// Job states (the service's enum names) and helpers.
-namespace JobState {
-inline const QString Queued = QStringLiteral("QUEUED");
-inline const QString Preparing = QStringLiteral("PREPARING");
-inline const QString Running = QStringLiteral("RUNNING");
-inline const QString Succeeded = QStringLiteral("SUCCEEDED");
-inline const QString Failed = QStringLiteral("FAILED");
-inline const QString Cancelling = QStringLiteral("CANCELLING");
-inline const QString Cancelled = QStringLiteral("CANCELLED");
-/// True for SUCCEEDED, FAILED, CANCELLED.
-bool isFinal(const QString& state);
-} // namespace JobState
 
 } // namespace Trainyard

@@ -26,11 +26,15 @@ QDateTime parseTime(const QString& text)
     return t;
 }
 
-const QStringList& stateNames()
+constexpr JobState allStates[] = { JobState::StateUnspecified, JobState::Queued, JobState::Preparing, JobState::Running,
+    JobState::Succeeded, JobState::Failed, JobState::Cancelling, JobState::Cancelled };
+
+QString stateNameList()
 {
-    static const QStringList names { QStringLiteral("STATE_UNSPECIFIED"), JobState::Queued, JobState::Preparing,
-        JobState::Running, JobState::Succeeded, JobState::Failed, JobState::Cancelling, JobState::Cancelled };
-    return names;
+    QStringList names;
+    for (const JobState state : allStates)
+        names.append(jobStateName(state));
+    return names.join(QStringLiteral(", "));
 }
 
 } // namespace
@@ -171,10 +175,18 @@ std::optional<JobFilter> JobFilter::parse(const QString& text, QString* error)
             }
             if (term.field == Field::State) {
                 value = value.toUpper();
-                if (!term.prefix && !stateNames().contains(value))
+                if (term.prefix) {
+                    for (const JobState state : allStates) {
+                        if (jobStateName(state).startsWith(value))
+                            term.states.append(state);
+                    }
+                } else if (const std::optional<JobState> state = jobStateFromName(value)) {
+                    term.states.append(*state);
+                } else {
                     return fail(valueStart,
-                        QStringLiteral("unknown state \"") + value + QStringLiteral("\"; use one of ")
-                            + stateNames().join(QStringLiteral(", ")) + QLatin1Char('.'));
+                        QStringLiteral("unknown state \"") + value + QStringLiteral("\"; use one of ") + stateNameList()
+                            + QLatin1Char('.'));
+                }
             }
         }
         term.value = value;
@@ -194,9 +206,8 @@ bool JobFilter::matchTerm(const Term& term, const Job& job)
     case Field::JobId:
         actual = job.jobId;
         break;
-    case Field::State:
-        actual = job.state;
-        break;
+    case Field::State: // Has and Equal mean the same for a state: one of term.states
+        return term.states.contains(job.state) == (term.op != Op::NotEqual);
     case Field::Label:
         present = job.labels.contains(term.labelKey);
         actual = job.labels.value(term.labelKey);

@@ -48,8 +48,9 @@ public:
         Field field = Field::JobId;
         QString labelKey;
         Op op = Op::Equal;
-        QString value;
+        QString value; ///< for State the upper-cased name (or prefix), as a store that keeps names compares it
         bool prefix = false; ///< `:` with a trailing `*`: value holds the prefix
+        QList<JobState> states; ///< Field::State: the state named, or every state whose name has the prefix
         QDateTime time; ///< for the time fields
     };
     /// The terms, all of which a job must pass, in the order written.

@@ -40,7 +40,7 @@ qint64 durationOf(const Job& job)
         return -1;
     QDateTime end = JobListModel::parseTime(job.endTime);
     if (!end.isValid())
-        end = JobState::isFinal(job.state) ? start : QDateTime::currentDateTimeUtc();
+        end = isFinal(job.state) ? start : QDateTime::currentDateTimeUtc();
     return std::max<qint64>(0, start.secsTo(end));
 }
 } // namespace
@@ -111,7 +111,7 @@ QVariant JobListModel::data(const QModelIndex& index, int role) const
     case JobIdRole:
         return job.jobId;
     case StateRole:
-        return job.state;
+        return QVariant::fromValue(job.state);
     case CreateTimeRole:
         return parseTime(job.createTime);
     case StartTimeRole:
@@ -157,8 +157,8 @@ QVariant JobListModel::data(const QModelIndex& index, int role) const
         switch (column) {
         case JobIdColumn:
             return job.jobId;
-        case StateColumn:
-            return job.state;
+        case StateColumn: // the service's name; the console's proxy shows a translated one
+            return jobStateName(job.state);
         case CreatedColumn: {
             const QDateTime t = parseTime(job.createTime);
             return t.isValid() ? QLocale().toString(t.toLocalTime(), QStringLiteral("yyyy-MM-dd HH:mm:ss")) : QString();
@@ -314,7 +314,7 @@ void JobListModel::updateJobs(const QList<Job>& jobs)
     QHash<QString, qsizetype> addedAt;
     bool live = false;
     for (const Job& job : jobs) {
-        live = live || (!job.startTime.isEmpty() && !JobState::isFinal(job.state));
+        live = live || (!job.startTime.isEmpty() && !isFinal(job.state));
         const int row = rowOf(job.jobId);
         if (row >= 0) {
             if (!(m_jobs.at(row) == job)) {
@@ -380,7 +380,7 @@ void JobListModel::refreshDurations()
     bool anyLive = false;
     for (int row = 0; row < m_jobs.size(); ++row) {
         const Job& job = m_jobs.at(row);
-        if (!job.startTime.isEmpty() && !JobState::isFinal(job.state)) {
+        if (!job.startTime.isEmpty() && !isFinal(job.state)) {
             anyLive = true;
             const QModelIndex cell = index(row, DurationColumn);
             emit dataChanged(cell, cell, { Qt::DisplayRole, SortRole, DurationRole });

@@ -36,7 +36,7 @@ public:
 
     enum Role {
         JobIdRole = Qt::UserRole + 1, ///< QString
-        StateRole, ///< QString, the service's enum name
+        StateRole, ///< JobState
         CreateTimeRole, ///< QDateTime (UTC); invalid when unknown
         StartTimeRole,
         EndTimeRole,

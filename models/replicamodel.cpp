@@ -46,7 +46,7 @@ QVariant ReplicaModel::data(const QModelIndex& index, int role) const
     case IndexRole:
         return r.index;
     case StateRole:
-        return r.state;
+        return QVariant::fromValue(r.state);
     case PidRole:
         return r.pid;
     case AddressRole:
@@ -82,7 +82,7 @@ QVariant ReplicaModel::data(const QModelIndex& index, int role) const
         case TaskColumn:
             return r.taskName;
         case StateColumn:
-            return r.state;
+            return replicaStateName(r.state);
         case PidColumn:
             return r.pid > 0 ? QVariant(r.pid) : QVariant(QString());
         case AddressColumn:
@@ -159,7 +159,7 @@ void ReplicaModel::rebuildRows()
 void ReplicaModel::observe(const ReplicaInfo& replica)
 {
     Live& live = m_live[replica.taskName];
-    const bool running = replica.state == QLatin1String("RUNNING");
+    const bool running = replica.state == ReplicaState::Running;
     if (running && !live.runningSince.isValid())
         live.runningSince = replica.restarts == 0 && m_jobStart.isValid() ? m_jobStart : QDateTime::currentDateTimeUtc();
     else if (!running)
@@ -169,7 +169,7 @@ void ReplicaModel::observe(const ReplicaInfo& replica)
 void ReplicaModel::setResourceUsage(const QString& taskName, double cpuPercent, qint64 rssBytes)
 {
     const int row = rowOf(taskName);
-    if (row < 0 || m_replicas.at(row).state != QLatin1String("RUNNING"))
+    if (row < 0 || m_replicas.at(row).state != ReplicaState::Running)
         return;
     Live& live = m_live[taskName];
     if (cpuPercent >= 0)

@@ -32,7 +32,7 @@ public:
         TaskNameRole = Qt::UserRole + 1, ///< QString "worker-replica-3"
         RoleRole, ///< QString "master" | "chief" | "worker" | "ps" | "evaluator"
         IndexRole, ///< int
-        StateRole, ///< QString STARTING|RUNNING|RESTARTING|SUCCEEDED|FAILED|STOPPED|PENDING
+        StateRole, ///< ReplicaState
         PidRole, ///< qint64, 0 when no process
         AddressRole, ///< QString "127.0.0.1:PORT"
         GpusRole, ///< QVariantList of int (NVML indexes)

@@ -1880,6 +1880,10 @@ El punto de control más reciente (indicado por el archivo de estado «checkpoin
         <source>Stopped</source>
         <translation>Detenido</translation>
     </message>
+    <message>
+        <source>Unknown</source>
+        <translation>Desconocido</translation>
+    </message>
 </context>
 <context>
     <name>Trainyard::SubmitWizard</name>

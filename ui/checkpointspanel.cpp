@@ -311,7 +311,7 @@ ApiClient* CheckpointsPanel::client() const
 void CheckpointsPanel::setJob(const Job& job)
 {
     const bool dirChanged = job.trainingInput.jobDir != m_job.trainingInput.jobDir;
-    const bool live = !JobState::isFinal(job.state);
+    const bool live = !isFinal(job.state);
     const bool wasRefreshing = m_refresh.isActive();
     m_job = job;
     if (live && !wasRefreshing)

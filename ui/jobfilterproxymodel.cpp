@@ -15,7 +15,7 @@ JobFilterProxyModel::JobFilterProxyModel(QObject* parent)
     setDynamicSortFilter(true);
 }
 
-QStringList JobFilterProxyModel::statesOf(StateGroup group)
+QList<JobState> JobFilterProxyModel::statesOf(StateGroup group)
 {
     switch (group) {
     case StateGroup::All:
@@ -70,8 +70,7 @@ void JobFilterProxyModel::setStateGroup(StateGroup group)
     if (group == m_group)
         return;
     m_group = group;
-    const QStringList states = statesOf(group);
-    m_states = QSet<QString>(states.cbegin(), states.cend());
+    m_states = statesOf(group);
 #if QT_VERSION >= QT_VERSION_CHECK(6, 9, 0)
     beginFilterChange();
     endFilterChange(QSortFilterProxyModel::Direction::Rows);
@@ -110,7 +109,7 @@ bool JobFilterProxyModel::lessThan(const QModelIndex& left, const QModelIndex& r
 QVariant JobFilterProxyModel::data(const QModelIndex& index, int role) const
 {
     if (index.column() == JobListModel::StateColumn) {
-        const QString state = QSortFilterProxyModel::data(index, JobListModel::StateRole).toString();
+        const auto state = QSortFilterProxyModel::data(index, JobListModel::StateRole).value<JobState>();
         if (role == Qt::DecorationRole)
             return stateIcon(state);
         if (role == Qt::DisplayRole)

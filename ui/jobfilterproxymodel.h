@@ -7,7 +7,7 @@
 
 #include "jobfilter.h"
 
-#include <QSet>
+#include <QList>
 #include <QSortFilterProxyModel>
 
 #include <optional>
@@ -29,7 +29,7 @@ public:
     QString filterError() const { return m_error; }
     StateGroup stateGroup() const { return m_group; }
     /// The states a group shows (empty for All).
-    static QStringList statesOf(StateGroup group);
+    static QList<JobState> statesOf(StateGroup group);
 
 public Q_SLOTS:
     /// Applies a filter in the service's syntax; an empty text shows every job. A text that does not
@@ -48,7 +48,7 @@ private:
     std::optional<JobFilter> m_filter;
     QString m_error;
     StateGroup m_group = StateGroup::All;
-    QSet<QString> m_states;
+    QList<JobState> m_states; ///< empty: every state
 };
 
 } // namespace Trainyard

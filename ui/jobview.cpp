@@ -385,7 +385,7 @@ void JobView::setJob(const Job& job)
     if (m_observed.isEmpty() || m_observed.constLast().first != job.state)
         m_observed.append({ job.state, QDateTime::currentDateTimeUtc() });
     m_job = job;
-    m_final = JobState::isFinal(job.state);
+    m_final = isFinal(job.state);
     m_title->setText(job.jobId);
     m_stateIcon->setPixmap(stateIcon(job.state).pixmap(20, 20));
     m_state->setText(QStringLiteral("<b style=\"color:%1\">%2</b>")
@@ -397,7 +397,7 @@ void JobView::setJob(const Job& job)
     m_progressText->setVisible(preparing);
     if (!preparing)
         m_progressText->clear();
-    m_cancel->setEnabled(!JobState::isFinal(job.state) && job.state != JobState::Cancelling);
+    m_cancel->setEnabled(!isFinal(job.state) && job.state != JobState::Cancelling);
     m_openDir->setEnabled(!job.trainingInput.jobDir.isEmpty());
     const QString yaml = jobToYaml(job);
     if (yaml != m_yaml->toPlainText())
@@ -426,7 +426,7 @@ void JobView::rebuildTimeline()
     const QDateTime started = JobListModel::parseTime(m_job.startTime);
     const QDateTime ended = JobListModel::parseTime(m_job.endTime);
     struct Step {
-        QString state;
+        JobState state;
         QString label;
         QDateTime time;
         QString note;
@@ -442,7 +442,7 @@ void JobView::rebuildTimeline()
     if (ended.isValid()) {
         steps.append({ m_job.state, stateDisplayName(m_job.state), ended,
             started.isValid() ? tr("ran %1").arg(formatSpan(started.secsTo(ended))) : QString() });
-    } else if (!m_job.state.isEmpty() && m_job.state != JobState::Queued) {
+    } else if (m_job.state != JobState::StateUnspecified && m_job.state != JobState::Queued) {
         steps.append({ m_job.state, tr("Now: %1").arg(stateDisplayName(m_job.state)), {},
             started.isValid() ? tr("running for %1").arg(formatSpan(started.secsTo(QDateTime::currentDateTimeUtc())))
                               : QString() });
@@ -561,7 +561,7 @@ void JobView::cancelJob()
     m_cancel->setEnabled(false);
     m_connection->client()->cancelJob(m_job.jobId, this, [this](bool, const ApiError& error) {
         if (!error.isNull()) {
-            m_cancel->setEnabled(!JobState::isFinal(m_job.state));
+            m_cancel->setEnabled(!isFinal(m_job.state));
             emit message(tr("Could not cancel %1: %2").arg(m_job.jobId, error.summary()));
             if (m_connection)
                 m_connection->reportError(error);

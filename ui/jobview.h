@@ -113,7 +113,7 @@ private:
     QPointer<QLabel> m_runningNote; ///< that note, while the job has not ended
     bool m_final = false;
     bool m_focusedFailure = false;
-    QList<QPair<QString, QDateTime>> m_observed; ///< states seen live, with when they were seen
+    QList<QPair<JobState, QDateTime>> m_observed; ///< states seen live, with when they were seen
 
     QLabel* m_title;
     QLabel* m_stateIcon;

@@ -156,7 +156,7 @@ void LogPanel::openStream()
     m_stream = m_connection->client()->followLogs(m_jobId);
     m_stream->setParent(this);
     connect(m_stream, &ApiStream::logEntries, this, &LogPanel::onEntries);
-    connect(m_stream, &ApiStream::ended, this, [this](const QString& state) {
+    connect(m_stream, &ApiStream::ended, this, [this](JobState state) {
         m_ended = true;
         emit ended(state);
     });

@@ -8,6 +8,8 @@
 // A dropped stream (executor restarted) is reopened from the start into a cleared store: the executor
 // replays every stored entry first, so nothing is lost or doubled.
 
+#include "job.h"
+
 #include <QPointer>
 #include <QTimer>
 #include <QWidget>
@@ -52,7 +54,8 @@ public:
     QCheckBox* regexBox() const { return m_regex; }
 
 Q_SIGNALS:
-    void ended(const QString& finalState);
+    /// The log stream's end: the job's final state (ApiStream::ended).
+    void ended(Trainyard::JobState finalState);
     /// Entries as they arrive from the stream (after they were stored).
     void entriesArrived(const QList<Trainyard::LogLine>& entries);
 

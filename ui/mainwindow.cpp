@@ -358,20 +358,20 @@ void MainWindow::buildActions()
     const struct {
         JobFilterProxyModel::StateGroup group;
         QString text;
-        QString icon;
+        std::optional<JobState> icon;
     } groups[] = {
-        { JobFilterProxyModel::StateGroup::All, tr("All"), QString() },
-        { JobFilterProxyModel::StateGroup::Running, tr("Running"), QStringLiteral("RUNNING") },
-        { JobFilterProxyModel::StateGroup::Queued, tr("Queued"), QStringLiteral("QUEUED") },
-        { JobFilterProxyModel::StateGroup::Succeeded, tr("Succeeded"), QStringLiteral("SUCCEEDED") },
-        { JobFilterProxyModel::StateGroup::Failed, tr("Failed"), QStringLiteral("FAILED") },
-        { JobFilterProxyModel::StateGroup::Cancelled, tr("Cancelled"), QStringLiteral("CANCELLED") },
+        { JobFilterProxyModel::StateGroup::All, tr("All"), std::nullopt },
+        { JobFilterProxyModel::StateGroup::Running, tr("Running"), JobState::Running },
+        { JobFilterProxyModel::StateGroup::Queued, tr("Queued"), JobState::Queued },
+        { JobFilterProxyModel::StateGroup::Succeeded, tr("Succeeded"), JobState::Succeeded },
+        { JobFilterProxyModel::StateGroup::Failed, tr("Failed"), JobState::Failed },
+        { JobFilterProxyModel::StateGroup::Cancelled, tr("Cancelled"), JobState::Cancelled },
     };
     int key = Qt::Key_1;
     for (const auto& g : groups) {
         QAction* action = toolbar->addAction(g.text);
-        if (!g.icon.isEmpty())
-            action->setIcon(stateIcon(g.icon));
+        if (g.icon)
+            action->setIcon(stateIcon(*g.icon));
         action->setCheckable(true);
         action->setChecked(g.group == JobFilterProxyModel::StateGroup::All);
         action->setShortcut(QKeySequence(Qt::ALT | Qt::Key(key++)));
@@ -576,7 +576,7 @@ void MainWindow::updateListState()
 void MainWindow::updateActions()
 {
     const Job* job = currentJob();
-    const bool live = job && !JobState::isFinal(job->state) && job->state != JobState::Cancelling;
+    const bool live = job && !isFinal(job->state) && job->state != JobState::Cancelling;
     m_describe->setEnabled(job);
     m_cancelAction->setEnabled(live);
     m_copyId->setEnabled(job);
@@ -632,7 +632,7 @@ void MainWindow::closeEvent(QCloseEvent* event)
     // Jobs run in the executor, not in this window: say so before the window goes, once per choice.
     int live = 0;
     for (const Job& job : m_model->jobs())
-        live += JobState::isFinal(job.state) ? 0 : 1;
+        live += isFinal(job.state) ? 0 : 1;
     QSettings settings;
     if (live > 0 && settings.value(QStringLiteral("ui/askBeforeQuitWithLiveJobs"), true).toBool()) {
         QMessageBox box(QMessageBox::Question, tr("Quit Trainyard"),
@@ -913,7 +913,7 @@ void MainWindow::onSelectionChanged()
     connect(m_jobView, &JobView::jobChanged, m_model, &JobListModel::updateJob);
     connect(m_jobView, &JobView::jobChanged, this, [this](const Job& changed) {
         // "Cancelling …" and the like are about a job that has now ended.
-        if (JobState::isFinal(changed.state) && statusBar()->currentMessage().contains(changed.jobId))
+        if (isFinal(changed.state) && statusBar()->currentMessage().contains(changed.jobId))
             statusBar()->clearMessage();
         updateActions();
     });
@@ -940,7 +940,7 @@ void MainWindow::showContextMenu(const QPoint& pos)
     QMenu menu(this);
     menu.addAction(tr("Describe"), this, &MainWindow::describeSelected);
     QAction* cancel = menu.addAction(tr("Cancel job"), this, &MainWindow::cancelSelected);
-    cancel->setEnabled(!JobState::isFinal(job->state) && job->state != JobState::Cancelling);
+    cancel->setEnabled(!isFinal(job->state) && job->state != JobState::Cancelling);
     if (submitSimilarWanted()) {
         const Job copy = *job;
         menu.addAction(tr("Submit similar…"), this, [this, copy] { emit submitSimilarRequested(copy); });

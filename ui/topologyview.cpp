@@ -34,7 +34,7 @@ constexpr qreal FirstRing = 230;
 struct NodeData {
     QString taskName;
     QString role;
-    QString state;
+    ReplicaState state = ReplicaState::Unspecified;
     QString gpus;
     int restarts = 0;
     QString exitText;
@@ -169,7 +169,7 @@ NodeData nodeDataAt(const QAbstractItemModel* model, int row)
     NodeData d;
     d.taskName = index.data(ReplicaModel::TaskNameRole).toString();
     d.role = index.data(ReplicaModel::RoleRole).toString();
-    d.state = index.data(ReplicaModel::StateRole).toString();
+    d.state = index.data(ReplicaModel::StateRole).value<ReplicaState>();
     QStringList gpus;
     const QVariantList list = index.data(ReplicaModel::GpusRole).toList();
     for (const QVariant& g : list)
@@ -499,10 +499,10 @@ QList<QLineF> TopologyView::drawnLines() const
     return lines;
 }
 
-QString TopologyView::nodeState(const QString& taskName) const
+ReplicaState TopologyView::nodeState(const QString& taskName) const
 {
     const TopologyNode* node = m_nodes.value(taskName);
-    return node ? node->nodeData().state : QString();
+    return node ? node->nodeData().state : ReplicaState::Unspecified;
 }
 
 QString TopologyView::selectedTask() const
@@ -564,7 +564,7 @@ bool TopologyView::focusFailed()
         return false;
     for (int row = 0; row < m_model->rowCount(); ++row) {
         const QModelIndex index = m_model->index(row, 0);
-        if (index.data(ReplicaModel::StateRole).toString() == QLatin1String("FAILED")) {
+        if (index.data(ReplicaModel::StateRole).value<ReplicaState>() == ReplicaState::Failed) {
             selectTask(index.data(ReplicaModel::TaskNameRole).toString());
             return true;
         }

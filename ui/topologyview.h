@@ -16,6 +16,8 @@
 // Nodes cache their painting (QGraphicsItem::DeviceCoordinateCache) and only the nodes whose rows
 // changed are repainted, so 1 + 64 + 16 replicas stay smooth. All edges are one path item.
 
+#include "apiclient.h"
+
 #include <QGraphicsView>
 #include <QHash>
 #include <QLineF>
@@ -47,8 +49,8 @@ public:
     QList<QPair<QString, QString>> edges() const;
     /// The lines drawn for the edges (straight edges, or the bus and its stubs), in scene coordinates.
     QList<QLineF> drawnLines() const;
-    /// The state a node shows.
-    QString nodeState(const QString& taskName) const;
+    /// The state a node shows; Unspecified when no node has that task name.
+    ReplicaState nodeState(const QString& taskName) const;
     /// The detail lines a node shows under its state ("n1-standard-4 · no GPU", "up 3:07 · CPU 187 % · 412 MB").
     QStringList nodeDetails(const QString& taskName) const;
     QString selectedTask() const;

@@ -5,6 +5,7 @@
 
 #include "configloader.h"
 #include "machinecatalog.h"
+#include "stateicons.h"
 #include "submitwizard.h"
 #include "yamlhighlighter.h"
 
@@ -1577,7 +1578,7 @@ void WizardOutputPage::onChanged()
             if (!job.trainingInput.jobDir.isEmpty()
                 && QDir::cleanPath(QDir::fromNativeSeparators(job.trainingInput.jobDir)) == clean
                 && (writer.isEmpty() || job.createTime > writerCreated)) {
-                writer = tr("job %1 (%2)").arg(job.jobId, job.state);
+                writer = tr("job %1 (%2)").arg(job.jobId, stateDisplayName(job.state));
                 writerCreated = job.createTime;
             }
         }

@@ -31,6 +31,12 @@ namespace {
 
 const QString kSubmitCommand = QStringLiteral("trainyardctl.jobs.submit.training");
 
+// A state as gcloud prints it: the wire name, empty where the JSON has none (StateUnspecified).
+QString stateText(JobState state)
+{
+    return state == JobState::StateUnspecified ? QString() : jobStateName(state);
+}
+
 // gcloud's follow-up text (command_lib/ml_engine/jobs_util.py _FOLLOW_UP_MESSAGE), with our program name.
 QString followUpMessage(const QString& jobId)
 {
@@ -108,7 +114,7 @@ void printJobBrief(CtlSession& s, const Job& job)
         printJob(s, job);
         return;
     }
-    s.out() << "jobId: " << Printer::yamlScalar(job.jobId) << '\n' << "state: " << job.state << '\n';
+    s.out() << "jobId: " << Printer::yamlScalar(job.jobId) << '\n' << "state: " << stateText(job.state) << '\n';
     if (!job.startTime.isEmpty())
         s.out() << "startTime: " << Printer::yamlScalar(Printer::localDate(job.startTime)) << '\n';
     if (!job.endTime.isEmpty())
@@ -139,9 +145,9 @@ int usage(CtlSession& s, const ArgParser& parser)
 
 /// Follows a job's logs until its `end` event, printing gcloud's log lines to `target`. Reconnects (finding
 /// the executor again, which may have been restarted with a new address and token) when the stream breaks;
-/// lines already printed are not printed twice. Returns the final state, or empty after an error
+/// lines already printed are not printed twice. Returns the final state, or StateUnspecified after an error
 /// (printed under `command`).
-QString followLogs(CtlSession& s, const QString& command, const QString& jobId, const QString& taskName,
+JobState followLogs(CtlSession& s, const QString& command, const QString& jobId, const QString& taskName,
     bool allowMultiline, QTextStream& target)
 {
     QSet<size_t> printed;
@@ -149,9 +155,9 @@ QString followLogs(CtlSession& s, const QString& command, const QString& jobId, 
     while (true) {
         ApiClient* client = s.client(command);
         if (!client)
-            return {};
+            return JobState::StateUnspecified;
         std::unique_ptr<ApiStream> stream(client->followLogs(jobId, taskName));
-        QString finalState;
+        JobState finalState = JobState::StateUnspecified;
         ApiError error;
         bool gotData = false;
         QEventLoop loop;
@@ -168,22 +174,22 @@ QString followLogs(CtlSession& s, const QString& command, const QString& jobId, 
             }
             target.flush();
         });
-        QObject::connect(stream.get(), &ApiStream::ended, &loop, [&](const QString& state) { finalState = state; });
+        QObject::connect(stream.get(), &ApiStream::ended, &loop, [&](JobState state) { finalState = state; });
         QObject::connect(stream.get(), &ApiStream::failed, &loop, [&](const ApiError& e) { error = e; });
         QObject::connect(stream.get(), &ApiStream::finished, &loop, &QEventLoop::quit);
         if (!stream->isFinished())
             loop.exec();
-        if (!finalState.isEmpty())
+        if (finalState != JobState::StateUnspecified)
             return finalState;
         if (error.httpStatus >= 400 && error.httpStatus < 500) {
             s.printApiError(command, error);
-            return {};
+            return JobState::StateUnspecified;
         }
         consecutiveFailures = gotData ? 1 : consecutiveFailures + 1;
         // About a minute of retries: an executor restart (crash, upgrade) takes seconds.
         if (consecutiveFailures > 60) {
             s.printApiError(command, error);
-            return {};
+            return JobState::StateUnspecified;
         }
         qCInfo(lcCtl) << "log stream broke, reconnecting:" << error.message;
         // The stream's reply belongs to the client's network manager: release it first.
@@ -410,8 +416,8 @@ int JobsCommands::submitTraining(CtlSession& s, const QStringList& args)
     }
     s.err().flush();
     // gcloud streams a submitted job's logs to stderr and prints the final job to stdout.
-    const QString finalState = followLogs(s, kSubmitCommand, created.value.jobId, {}, false, s.err());
-    if (finalState.isEmpty()) {
+    const JobState finalState = followLogs(s, kSubmitCommand, created.value.jobId, {}, false, s.err());
+    if (finalState == JobState::StateUnspecified) {
         s.err() << followUpMessage(created.value.jobId) << Qt::endl;
         return ExitCode::Error;
     }
@@ -457,7 +463,7 @@ int JobsCommands::describe(CtlSession& s, const QStringList& args)
     s.out() << Printer::boxTable(QStringLiteral("Job Overview"),
         { QStringLiteral("JOB_ID"), QStringLiteral("CREATE_TIME"), QStringLiteral("START_TIME"),
             QStringLiteral("END_TIME"), QStringLiteral("STATE") },
-        { { job.jobId, job.createTime, job.startTime, job.endTime, job.state } });
+        { { job.jobId, job.createTime, job.startTime, job.endTime, stateText(job.state) } });
     const TrainingInput& ti = job.trainingInput;
     QStringList headings;
     QStringList values;
@@ -572,7 +578,7 @@ int JobsCommands::list(CtlSession& s, const QStringList& args)
         std::stable_sort(jobs.begin(), jobs.end(), [&](const Job& a, const Job& b) {
             auto key = [&](const Job& j) {
                 return sortField == QLatin1String("jobId") ? j.jobId
-                    : sortField == QLatin1String("state")  ? j.state
+                    : sortField == QLatin1String("state")  ? stateText(j.state)
                                                            : j.createTime;
             };
             return descending ? key(b) < key(a) : key(a) < key(b);
@@ -597,7 +603,7 @@ int JobsCommands::list(CtlSession& s, const QStringList& args)
         // `table(jobId.basename(), state:label=STATUS, createTime.date(tz=LOCAL):label=CREATED)`
         QList<QStringList> rows;
         for (const Job& j : jobs)
-            rows.append({ j.jobId, j.state, Printer::localDate(j.createTime) });
+            rows.append({ j.jobId, stateText(j.state), Printer::localDate(j.createTime) });
         s.out() << Printer::table(
             { QStringLiteral("JOB_ID"), QStringLiteral("STATUS"), QStringLiteral("CREATED") }, rows);
     }
@@ -654,9 +660,9 @@ int JobsCommands::streamLogs(CtlSession& s, const QStringList& args)
         s.err() << p.usageError(error);
         return ExitCode::Usage;
     }
-    const QString finalState = followLogs(s, command, p.positional(QStringLiteral("JOB")),
+    const JobState finalState = followLogs(s, command, p.positional(QStringLiteral("JOB")),
         p.value(QStringLiteral("task-name")), p.isTrue(QStringLiteral("allow-multiline-logs")), s.out());
-    return finalState.isEmpty() ? ExitCode::Error : ExitCode::Ok;
+    return finalState == JobState::StateUnspecified ? ExitCode::Error : ExitCode::Ok;
 }
 
 int JobsCommands::update(CtlSession& s, const QStringList& args)

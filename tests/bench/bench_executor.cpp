@@ -357,7 +357,7 @@ int main(int argc, char** argv)
             if (reps.size() != 13)
                 return;
             for (const ReplicaInfo& r : reps) {
-                if (r.state == QLatin1String("PENDING") || r.state == QLatin1String("STARTING"))
+                if (r.state == ReplicaState::Pending || r.state == ReplicaState::Starting)
                     return;
             }
             allStarted = true;
@@ -375,7 +375,7 @@ int main(int argc, char** argv)
         }
         QObject::disconnect(conn);
         ours << double(startedNs) / 1e6;
-        spinUntil([&] { return JobState::isFinal(store.job(id)->state); });
+        spinUntil([&] { return isFinal(store.job(id)->state); });
 
         // Baseline: the same 13 processes, same program, arguments and environment.
         QList<QProcess*> procs;
@@ -464,7 +464,7 @@ int main(int argc, char** argv)
     const double oursCpu = cpuSeconds() - cpuBefore;
     rusage usage {};
     getrusage(RUSAGE_SELF, &usage);
-    spinUntil([&] { return JobState::isFinal(store.job(id)->state); });
+    spinUntil([&] { return isFinal(store.job(id)->state); });
     const double rssAfter = peakRssMiB();
     const qint64 logBytes = QFileInfo(dataDir + QStringLiteral("/jobs/ingest/logs/master-replica-0.jsonl")).size();
 

@@ -181,7 +181,7 @@ private Q_SLOTS:
         // Submitted, the new job resumes from the copy: epoch 1, in its own job dir. (The source job ends
         // first: the host runs one BASIC job at a time.)
         Test::releaseJob(m_jobDir);
-        QTRY_VERIFY_WITH_TIMEOUT(JobState::isFinal(connection.client()->getJobBlocking(job.jobId).value.state), 30000);
+        QTRY_VERIFY_WITH_TIMEOUT(isFinal(connection.client()->getJobBlocking(job.jobId).value.state), 30000);
         m_releases << copy;
         QSignalSpy submitted(wizard, &SubmitWizard::jobSubmitted);
         wizard->accept();

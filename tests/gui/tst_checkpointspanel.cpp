@@ -10,6 +10,7 @@
 #include "executorconnection.h"
 #include "executorenvironment.h"
 #include "jobview.h"
+#include "statenames.h"
 
 #include <QAbstractItemModelTester>
 #include <QClipboard>
@@ -166,11 +167,11 @@ private Q_SLOTS:
         // When the job is final, refreshing stops.
         QVERIFY(Test::releaseJob(m_jobDir));
         Job final;
-        auto isFinal = [&] {
+        auto ended = [&] {
             final = connection.client()->getJobBlocking(job.jobId).value;
-            return JobState::isFinal(final.state);
+            return isFinal(final.state);
         };
-        QTRY_VERIFY_WITH_TIMEOUT(isFinal(), 60000);
+        QTRY_VERIFY_WITH_TIMEOUT(ended(), 60000);
         QCOMPARE(final.state, JobState::Succeeded);
         panel.setJob(final);
         QVERIFY(!panel.isRefreshing());

@@ -13,6 +13,7 @@
 #include "logpanel.h"
 #include "logview.h"
 #include "mainwindow.h"
+#include "statenames.h"
 #include "topologyview.h"
 
 #include <QComboBox>
@@ -88,7 +89,7 @@ private Q_SLOTS:
             (QStringList { QStringLiteral("master-replica-0"), QStringLiteral("worker-replica-0") }), 60000);
         QCOMPARE(view->topologyView()->edges().size(), 1);
         QTRY_COMPARE_WITH_TIMEOUT(
-            view->topologyView()->nodeState(QStringLiteral("worker-replica-0")), QStringLiteral("RUNNING"), 60000);
+            view->topologyView()->nodeState(QStringLiteral("worker-replica-0")), ReplicaState::Running, 60000);
 
         // Logs: both replicas' lines arrive, merged.
         LogPanel* logs = view->logPanel();
@@ -155,7 +156,7 @@ private Q_SLOTS:
         QTRY_COMPARE(timelineLabels(QStringLiteral("Succeeded</b>")), 1);
         QCOMPARE(timelineLabels(QStringLiteral("Now: ")), 0);
         QTRY_VERIFY_WITH_TIMEOUT(logs->hasEnded(), 30000);
-        QTRY_COMPARE(view->topologyView()->nodeState(QStringLiteral("master-replica-0")), QStringLiteral("SUCCEEDED"));
+        QTRY_COMPARE(view->topologyView()->nodeState(QStringLiteral("master-replica-0")), ReplicaState::Succeeded);
 
         // Kill the executor: the console notices, starts a new one and says it reconnected.
         QSignalSpy reconnected(&connection, &ExecutorConnection::reconnected);

@@ -3,6 +3,7 @@
 
 #include "jobfilterproxymodel.h"
 #include "joblistmodel.h"
+#include "statenames.h"
 
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>
@@ -11,7 +12,7 @@
 using namespace Trainyard;
 
 namespace {
-Job makeJob(const QString& id, const QString& state, const QString& created, const QString& owner)
+Job makeJob(const QString& id, JobState state, const QString& created, const QString& owner)
 {
     Job job;
     job.jobId = id;
@@ -123,6 +124,8 @@ private Q_SLOTS:
             (QStringList { QStringLiteral("census_1"), QStringLiteral("fmnist_2"), QStringLiteral("fmnist_1"),
                 QStringLiteral("census_2") }));
         QVERIFY(!proxy.index(0, JobListModel::StateColumn).data(Qt::DecorationRole).isNull());
+        // The state column shows the state's display name, not the service's.
+        QCOMPARE(proxy.index(0, JobListModel::StateColumn).data().toString(), QStringLiteral("Queued"));
     }
 };
 

@@ -2,6 +2,7 @@
 // JobListModel under QAbstractItemModelTester: incremental updates (no reset), roles, replica and GPU counts.
 
 #include "joblistmodel.h"
+#include "statenames.h"
 
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>
@@ -11,7 +12,7 @@
 using namespace Trainyard;
 
 namespace {
-Job makeJob(const QString& id, const QString& state, const QString& created)
+Job makeJob(const QString& id, JobState state, const QString& created)
 {
     Job job;
     job.jobId = id;
@@ -54,7 +55,8 @@ private Q_SLOTS:
         model.setJobs({ a2, b });
         QVERIFY(changed.count() >= 1);
         QCOMPARE(changed.first().at(0).value<QModelIndex>().row(), 0);
-        QCOMPARE(model.index(0, JobListModel::StateColumn).data().toString(), JobState::Running);
+        QCOMPARE(model.index(0, JobListModel::StateColumn).data().toString(), QStringLiteral("RUNNING"));
+        QCOMPARE(model.index(0, 0).data(JobListModel::StateRole).value<JobState>(), JobState::Running);
 
         // A new job is inserted, a vanished one removed.
         const Job c = makeJob(QStringLiteral("job_c"), JobState::Failed, QStringLiteral("2026-11-22T05:02:00.000Z"));
@@ -102,7 +104,7 @@ private Q_SLOTS:
         QCOMPARE(inserted.count(), 2);
         QCOMPARE(changed.count(), 1); // b2 is unchanged
         QCOMPARE(changed.first().at(0).value<QModelIndex>().row(), model.rowOf(QStringLiteral("job_a")));
-        QCOMPARE(model.index(model.rowOf(QStringLiteral("job_a")), JobListModel::StateColumn).data().toString(),
+        QCOMPARE(model.index(model.rowOf(QStringLiteral("job_a")), 0).data(JobListModel::StateRole).value<JobState>(),
             JobState::Cancelled);
         QCOMPARE(resets.count(), 0);
 

@@ -140,7 +140,7 @@ private Q_SLOTS:
         window.cancelAction()->trigger();
         QVERIFY2(buttons.contains(QStringLiteral("Cancel Job")) && buttons.contains(QStringLiteral("Keep Running")),
             qPrintable(buttons.join(QStringLiteral(", "))));
-        QTRY_VERIFY_WITH_TIMEOUT(JobState::isFinal(client->getJobBlocking(sample.jobId).value.state), 60000);
+        QTRY_VERIFY_WITH_TIMEOUT(isFinal(client->getJobBlocking(sample.jobId).value.state), 60000);
         QTRY_VERIFY_WITH_TIMEOUT(!window.cancelAction()->isEnabled(), 10000);
 
         // A job that asks for more than this host has (32 vCPUs; the host policy admits it): the status bar's

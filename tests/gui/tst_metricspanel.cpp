@@ -11,6 +11,7 @@
 #include "executorenvironment.h"
 #include "jobview.h"
 #include "metricspanel.h"
+#include "statenames.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -339,11 +340,11 @@ private Q_SLOTS:
         QVERIFY(!panel.hasEnded());
         QVERIFY(Test::releaseJob(m_jobDir));
         Job final;
-        auto isFinal = [&] {
+        auto ended = [&] {
             final = connection.client()->getJobBlocking(job.jobId).value;
-            return JobState::isFinal(final.state);
+            return isFinal(final.state);
         };
-        QTRY_VERIFY_WITH_TIMEOUT(isFinal(), 60000);
+        QTRY_VERIFY_WITH_TIMEOUT(ended(), 60000);
         QCOMPARE(final.state, JobState::Succeeded);
         QTRY_VERIFY_WITH_TIMEOUT(panel.hasEnded(), 20000);
 

@@ -2,6 +2,7 @@
 // ReplicaModel under QAbstractItemModelTester: diffs by task name, roles, exit status text.
 
 #include "replicamodel.h"
+#include "statenames.h"
 
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>
@@ -10,7 +11,7 @@
 using namespace Trainyard;
 
 namespace {
-ReplicaInfo replica(const QString& role, int index, const QString& state)
+ReplicaInfo replica(const QString& role, int index, ReplicaState state)
 {
     ReplicaInfo r;
     r.role = role;
@@ -32,18 +33,19 @@ private Q_SLOTS:
         QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
         QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
         QSignalSpy resets(&model, &QAbstractItemModel::modelReset);
-        QList<ReplicaInfo> list { replica(QStringLiteral("master"), 0, QStringLiteral("STARTING")),
-            replica(QStringLiteral("worker"), 0, QStringLiteral("STARTING")),
-            replica(QStringLiteral("worker"), 1, QStringLiteral("STARTING")) };
+        QList<ReplicaInfo> list { replica(QStringLiteral("master"), 0, ReplicaState::Starting),
+            replica(QStringLiteral("worker"), 0, ReplicaState::Starting),
+            replica(QStringLiteral("worker"), 1, ReplicaState::Starting) };
         model.setReplicas(list);
         QCOMPARE(model.rowCount(), 3);
-        list[2].state = QStringLiteral("RUNNING");
+        list[2].state = ReplicaState::Running;
         list[2].gpus = { 0, 1 };
         model.setReplicas(list);
         QCOMPARE(changed.count(), 1);
         QCOMPARE(changed.first().at(0).value<QModelIndex>().row(), 2);
         const QModelIndex w1 = model.index(model.rowOf(QStringLiteral("worker-replica-1")), 0);
-        QCOMPARE(w1.data(ReplicaModel::StateRole).toString(), QStringLiteral("RUNNING"));
+        QCOMPARE(w1.data(ReplicaModel::StateRole).value<ReplicaState>(), ReplicaState::Running);
+        QCOMPARE(model.index(w1.row(), ReplicaModel::StateColumn).data().toString(), QStringLiteral("RUNNING"));
         QCOMPARE(model.index(w1.row(), ReplicaModel::GpusColumn).data().toString(), QStringLiteral("0, 1"));
         QCOMPARE(w1.data(Qt::ToolTipRole).toString(), QStringLiteral("PID 1001, address 127.0.0.1:40001"));
         list.removeAt(1);
@@ -70,7 +72,7 @@ private Q_SLOTS:
         QFETCH(int, code);
         QFETCH(int, signal);
         QFETCH(QString, text);
-        ReplicaInfo r = replica(QStringLiteral("worker"), 0, QStringLiteral("FAILED"));
+        ReplicaInfo r = replica(QStringLiteral("worker"), 0, ReplicaState::Failed);
         if (code >= 0)
             r.exitCode = code;
         if (signal >= 0)

@@ -10,6 +10,7 @@
 #include "executorenvironment.h"
 #include "machinecatalog.h"
 #include "requireddependencies.h"
+#include "statenames.h"
 #include "submitwizard.h"
 #include "wizardpages.h"
 
@@ -556,7 +557,7 @@ private Q_SLOTS:
             QVERIFY(writeFile(dir + QStringLiteral("/checkpoints/ckpt-epoch-%1.pt").arg(epoch), "x"));
         Job old;
         old.jobId = QStringLiteral("fmnist_old");
-        old.state = QStringLiteral("SUCCEEDED");
+        old.state = JobState::Succeeded;
         old.createTime = QStringLiteral("2026-11-20T10:00:00Z");
         old.trainingInput.jobDir = dir + QLatin1Char('/');
         SubmitWizard w(nullptr);
@@ -568,7 +569,7 @@ private Q_SLOTS:
         QTest::keyClicks(edit, dir);
         const QString warning = w.outputPage()->checkpointWarning()->text();
         QVERIFY2(warning.contains(QStringLiteral("4 checkpoint files")), qPrintable(warning));
-        QVERIFY2(warning.contains(QStringLiteral("job fmnist_old (SUCCEEDED)")), qPrintable(warning));
+        QVERIFY2(warning.contains(QStringLiteral("job fmnist_old (Succeeded)")), qPrintable(warning));
         // A folder the user typed is theirs: going back and changing the ID does not rename it.
         w.back();
         w.back();
@@ -797,12 +798,12 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(submitted.count(), 1, 15000);
         QCOMPARE(w.result(), int(QDialog::Accepted));
         QCOMPARE(w.submittedJob().jobId, jobId);
-        QString state;
+        JobState state = JobState::StateUnspecified;
         QTRY_VERIFY_WITH_TIMEOUT(
             [&] {
                 const ApiResult<Job> r = client->getJobBlocking(jobId);
                 state = r.value.state;
-                return r.ok() && JobState::isFinal(state);
+                return r.ok() && isFinal(state);
             }(),
             180000);
         QCOMPARE(state, JobState::Succeeded);

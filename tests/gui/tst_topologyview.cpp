@@ -4,6 +4,7 @@
 // without overlapping nodes.
 
 #include "replicamodel.h"
+#include "statenames.h"
 #include "topologyview.h"
 
 #include <QSignalSpy>
@@ -13,7 +14,7 @@
 using namespace Trainyard;
 
 namespace {
-ReplicaInfo replica(const QString& role, int index, const QString& state = QStringLiteral("RUNNING"))
+ReplicaInfo replica(const QString& role, int index, ReplicaState state = ReplicaState::Running)
 {
     ReplicaInfo r;
     r.role = role;
@@ -93,19 +94,20 @@ private Q_SLOTS:
         ReplicaModel model;
         TopologyView view;
         view.setModel(&model);
-        QList<ReplicaInfo> list { replica(QStringLiteral("master"), 0, QStringLiteral("STARTING")),
-            replica(QStringLiteral("worker"), 0, QStringLiteral("STARTING")),
-            replica(QStringLiteral("worker"), 1, QStringLiteral("STARTING")),
-            replica(QStringLiteral("ps"), 0, QStringLiteral("STARTING")) };
+        QList<ReplicaInfo> list { replica(QStringLiteral("master"), 0, ReplicaState::Starting),
+            replica(QStringLiteral("worker"), 0, ReplicaState::Starting),
+            replica(QStringLiteral("worker"), 1, ReplicaState::Starting),
+            replica(QStringLiteral("ps"), 0, ReplicaState::Starting) };
         model.setReplicas(list);
         const QPointF before = view.nodePosition(QStringLiteral("worker-replica-1"));
         for (ReplicaInfo& r : list)
-            r.state = QStringLiteral("RUNNING");
-        list[2].state = QStringLiteral("FAILED");
+            r.state = ReplicaState::Running;
+        list[2].state = ReplicaState::Failed;
         list[2].exitCode = 3;
         model.setReplicas(list);
-        QCOMPARE(view.nodeState(QStringLiteral("master-replica-0")), QStringLiteral("RUNNING"));
-        QCOMPARE(view.nodeState(QStringLiteral("worker-replica-1")), QStringLiteral("FAILED"));
+        QCOMPARE(view.nodeState(QStringLiteral("master-replica-0")), ReplicaState::Running);
+        QCOMPARE(view.nodeState(QStringLiteral("worker-replica-1")), ReplicaState::Failed);
+        QCOMPARE(view.nodeState(QStringLiteral("no-such-replica")), ReplicaState::Unspecified);
         QCOMPARE(view.nodePosition(QStringLiteral("worker-replica-1")), before); // updated in place
         QVERIFY(view.focusFailed());
         QCOMPARE(view.selectedTask(), QStringLiteral("worker-replica-1"));
@@ -137,7 +139,7 @@ private Q_SLOTS:
         QVERIFY2(details[1].contains(QStringLiteral("CPU 187 %")), qPrintable(details[1]));
         QVERIFY2(details[1].contains(QStringLiteral("412")), qPrintable(details[1]));
         // Ended: no uptime nor samples.
-        list[0].state = QStringLiteral("SUCCEEDED");
+        list[0].state = ReplicaState::Succeeded;
         model.setReplicas(list);
         QCOMPARE(view.nodeDetails(master).size(), 1);
         view.fitAll();

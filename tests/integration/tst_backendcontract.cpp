@@ -7,6 +7,7 @@
 #include "jobstore.h"
 #include "logstore.h"
 #include "scheduler.h"
+#include "statenames.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -120,7 +121,7 @@ private:
         m_scheduler->submit(*m_store->job(job.jobId));
     }
 
-    QString state(const QString& id) const { return m_store->job(id)->state; }
+    JobState state(const QString& id) const { return m_store->job(id)->state; }
     Job job(const QString& id) const { return *m_store->job(id); }
 
     /// Brings `id` (1 master + `workers`) to RUNNING on the fake backend.
@@ -180,7 +181,7 @@ private Q_SLOTS:
         QCOMPARE(replicas.size(), 3);
         QCOMPARE(replicas.at(2).address, QStringLiteral("node2:7002"));
         QCOMPARE(replicas.at(2).pid, qint64(1002));
-        QCOMPARE(replicas.at(2).state, QStringLiteral("RUNNING"));
+        QCOMPARE(replicas.at(2).state, ReplicaState::Running);
         QCOMPARE(m_scheduler->usage().vcpusInUse, 4);
         QCOMPARE(m_scheduler->usage().runningJobs, 1);
     }
@@ -200,8 +201,8 @@ private Q_SLOTS:
         QTRY_COMPARE(state(QStringLiteral("j2")), JobState::Succeeded);
         QVERIFY(m_backend->calls.contains(QStringLiteral("release j2")));
         const QList<ReplicaInfo> replicas = m_scheduler->replicas(QStringLiteral("j2"));
-        QCOMPARE(replicas.at(0).state, QStringLiteral("SUCCEEDED"));
-        QCOMPARE(replicas.at(1).state, QStringLiteral("STOPPED"));
+        QCOMPARE(replicas.at(0).state, ReplicaState::Succeeded);
+        QCOMPARE(replicas.at(1).state, ReplicaState::Stopped);
         QCOMPARE(replicas.at(1).exitSignal, std::optional<int>(15));
     }
 
@@ -215,7 +216,7 @@ private Q_SLOTS:
         Q_EMIT m_backend->stopped(run);
         // Placed again (a cluster backend may choose other nodes), then launched with the new addresses.
         QTRY_COMPARE(m_backend->calls, QStringList { QStringLiteral("place j3") });
-        QCOMPARE(m_scheduler->replicas(QStringLiteral("j3")).first().state, QStringLiteral("RESTARTING"));
+        QCOMPARE(m_scheduler->replicas(QStringLiteral("j3")).first().state, ReplicaState::Restarting);
         m_backend->emitPlaced(QStringLiteral("j3"), 7300);
         QTRY_VERIFY(m_backend->calls.contains(QStringLiteral("launch j3")));
         const QJsonObject tf = QJsonDocument::fromJson(
@@ -292,7 +293,7 @@ private Q_SLOTS:
         QVERIFY(m_backend->calls.contains(QStringLiteral("stopAll")));
         // The job stays RUNNING in the store, so that the next executor restarts it.
         QCOMPARE(state(QStringLiteral("j7")), JobState::Running);
-        QCOMPARE(m_scheduler->replicas(QStringLiteral("j7")).first().state, QStringLiteral("STOPPED"));
+        QCOMPARE(m_scheduler->replicas(QStringLiteral("j7")).first().state, ReplicaState::Stopped);
     }
 };
 

@@ -6,6 +6,7 @@
 // unauthorized requests, and no process left behind.
 #include "apiclient.h"
 #include "executorlocator.h"
+#include "statenames.h"
 
 #include <QDir>
 #include <QDirIterator>
@@ -101,7 +102,7 @@ private:
         return r.ok() ? r.value : Job {};
     }
 
-    QString state(const QString& jobId) { return job(jobId).state; }
+    JobState state(const QString& jobId) { return job(jobId).state; }
 
     QList<ReplicaInfo> replicas(const QString& jobId)
     {
@@ -116,7 +117,7 @@ private:
         if (list.size() != count)
             return false;
         for (const ReplicaInfo& r : list) {
-            if (r.state != QLatin1String("RUNNING") || r.pid <= 0)
+            if (r.state != ReplicaState::Running || r.pid <= 0)
                 return false;
         }
         return true;
@@ -138,8 +139,8 @@ private:
         return text;
     }
 
-    /// Follows the job's logs over SSE until its `end` event; returns the final state.
-    QString followToEnd(const QString& jobId, QList<LogLine>* lines = nullptr)
+    /// Follows the job's logs over SSE until its `end` event; returns the final state (StateUnspecified when none).
+    JobState followToEnd(const QString& jobId, QList<LogLine>* lines = nullptr)
     {
         std::unique_ptr<ApiStream> stream(m_client->followLogs(jobId));
         QSignalSpy ended(stream.get(), &ApiStream::ended);
@@ -149,8 +150,8 @@ private:
                 [lines](const QList<LogLine>& batch) { lines->append(batch); });
         }
         if (!finished.wait(280000) && finished.isEmpty())
-            return {};
-        return ended.isEmpty() ? QString() : ended.first().first().toString();
+            return JobState::StateUnspecified;
+        return ended.isEmpty() ? JobState::StateUnspecified : ended.first().first().value<JobState>();
     }
 
     QStringList livePidsOf(const QList<ReplicaInfo>& list)
@@ -240,7 +241,7 @@ private Q_SLOTS:
             QVERIFY2(err.contains(QLatin1String(task)), task);
         QVERIFY2(err.contains(QLatin1String("epoch 1 test_accuracy ")), qPrintable(err.right(4000)));
         QVERIFY(QFile::exists(jobDir + QStringLiteral("/checkpoints/ckpt-epoch-1.pt")));
-        QCOMPARE(state(QStringLiteral("fmnist_e2e")), QStringLiteral("SUCCEEDED"));
+        QCOMPARE(state(QStringLiteral("fmnist_e2e")), JobState::Succeeded);
     }
 
     // The same cluster shape through the API with a trivial module; the replicas endpoint shows the topology.
@@ -252,7 +253,7 @@ private Q_SLOTS:
         QCOMPARE(created.value.jobId, QStringLiteral("api_ok"));
         QVERIFY(!created.value.etag.isEmpty());
         QList<LogLine> lines;
-        QCOMPARE(followToEnd(QStringLiteral("api_ok"), &lines), QStringLiteral("SUCCEEDED"));
+        QCOMPARE(followToEnd(QStringLiteral("api_ok"), &lines), JobState::Succeeded);
         QSet<QString> tasks;
         for (const LogLine& l : lines) {
             tasks.insert(l.taskName);
@@ -261,7 +262,7 @@ private Q_SLOTS:
         for (const char* t : { "master-replica-0", "worker-replica-0", "worker-replica-1", "ps-replica-0", "service" })
             QVERIFY2(tasks.contains(QLatin1String(t)), t);
         const Job done = job(QStringLiteral("api_ok"));
-        QCOMPARE(done.state, QStringLiteral("SUCCEEDED"));
+        QCOMPARE(done.state, JobState::Succeeded);
         QVERIFY(!done.startTime.isEmpty());
         QVERIFY(!done.endTime.isEmpty());
         // Listing with a filter through the client.
@@ -302,12 +303,12 @@ private Q_SLOTS:
         QCOMPARE(pids.size(), 4);
         const ApiResult<bool> cancelled = m_client->cancelJobBlocking(id);
         QVERIFY2(cancelled.ok(), qPrintable(cancelled.error.summary()));
-        QTRY_COMPARE_WITH_TIMEOUT(state(id), QStringLiteral("CANCELLED"), 60000);
+        QTRY_COMPARE_WITH_TIMEOUT(state(id), JobState::Cancelled, 60000);
         for (qint64 pid : pids)
             QTRY_VERIFY_WITH_TIMEOUT(!processAlive(pid), 30000);
         // The events stream saw the job go CANCELLED and then closed.
         QTRY_VERIFY_WITH_TIMEOUT(events->isFinished(), 30000);
-        QCOMPARE(jobEvents.last().first().value<Job>().state, QStringLiteral("CANCELLED"));
+        QCOMPARE(jobEvents.last().first().value<Job>().state, JobState::Cancelled);
         const ApiResult<bool> again = m_client->cancelJobBlocking(id);
         QCOMPARE(again.error.status, QStringLiteral("FAILED_PRECONDITION"));
     }
@@ -316,7 +317,7 @@ private Q_SLOTS:
     {
         const QString id = QStringLiteral("api_exit3");
         QVERIFY(m_client->createJobBlocking(clusterJob(id, tytest(), QStringLiteral("tytest.fail_exit3"), 2, 0)).ok());
-        QCOMPARE(followToEnd(id), QStringLiteral("FAILED"));
+        QCOMPARE(followToEnd(id), JobState::Failed);
         const Job failed = job(id);
         // The service names the replica by type and index.
         QVERIFY2(failed.errorMessage.contains(QLatin1String("The replica worker 1 exited with a non-zero status of 3")),
@@ -359,7 +360,7 @@ private Q_SLOTS:
         QFile release(path(QStringLiteral("jobs/") + id + QStringLiteral("/release")));
         QVERIFY(release.open(QIODevice::WriteOnly));
         release.close();
-        QCOMPARE(followToEnd(id), QStringLiteral("SUCCEEDED"));
+        QCOMPARE(followToEnd(id), JobState::Succeeded);
     }
 
     // The executor SIGKILLed mid-job and started again: the job is restarted and finishes.
@@ -396,9 +397,9 @@ private Q_SLOTS:
         QFile release(path(QStringLiteral("jobs/") + id + QStringLiteral("/release")));
         QVERIFY(release.open(QIODevice::WriteOnly));
         release.close();
-        QCOMPARE(followToEnd(id), QStringLiteral("SUCCEEDED"));
+        QCOMPARE(followToEnd(id), JobState::Succeeded);
         // Jobs finished before the crash are still there.
-        QCOMPARE(state(QStringLiteral("api_ok")), QStringLiteral("SUCCEEDED"));
+        QCOMPARE(state(QStringLiteral("api_ok")), JobState::Succeeded);
     }
 
     void badRequests_data()

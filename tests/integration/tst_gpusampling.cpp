@@ -46,7 +46,7 @@ bool runningOnGpus01(ApiClient& client)
         return false;
     QSet<int> gpus;
     for (const ReplicaInfo& r : replicas.value) {
-        if (r.state != QLatin1String("RUNNING") || r.gpus.size() != 1)
+        if (r.state != ReplicaState::Running || r.gpus.size() != 1)
             return false;
         gpus.insert(r.gpus.first());
     }
@@ -261,7 +261,7 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(
             [&] {
                 const auto j = client.getJobBlocking(JobId);
-                return j.ok() && j.value.state == QLatin1String("CANCELLED");
+                return j.ok() && j.value.state == JobState::Cancelled;
             }(),
             60000);
     }

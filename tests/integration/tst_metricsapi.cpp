@@ -6,6 +6,7 @@
 // files or rewritten hypertune files), after a second restart when the job is final, and through
 // `trainyardctl jobs metrics`.
 #include "apiclient.h"
+#include "statenames.h"
 
 #include <QDir>
 #include <QFile>
@@ -114,10 +115,10 @@ private:
         return r.ok() ? r.value.points : QList<SeriesPoint> {};
     }
 
-    QString state()
+    JobState state()
     {
         const ApiResult<Job> r = m_client->getJobBlocking(JobId);
-        return r.ok() ? r.value.state : QString();
+        return r.ok() ? r.value.state : JobState::StateUnspecified;
     }
 
     int crcWarnings()
@@ -208,7 +209,7 @@ private Q_SLOTS:
         // Two samples at least: the first CPU sample needs an interval.
         QTRY_VERIFY_WITH_TIMEOUT(pointCount(Cpu) >= 2, 10000);
         QVERIFY(pointCount(Rss) >= 2);
-        QCOMPARE(state(), QStringLiteral("RUNNING"));
+        QCOMPARE(state(), JobState::Running);
 
         const QList<SeriesInfo> all = series();
         const auto find = [&](const QString& name) {
@@ -301,9 +302,9 @@ private Q_SLOTS:
         QFile release(jobDir() + QStringLiteral("/release2"));
         QVERIFY(release.open(QIODevice::WriteOnly));
         release.close();
-        QTRY_COMPARE_WITH_TIMEOUT(state(), QStringLiteral("SUCCEEDED"), 30000);
+        QTRY_COMPARE_WITH_TIMEOUT(state(), JobState::Succeeded, 30000);
         QTRY_COMPARE_WITH_TIMEOUT(ended.size(), 1, 10000);
-        QCOMPARE(ended.first().first().toString(), QStringLiteral("SUCCEEDED"));
+        QCOMPARE(ended.first().first().value<JobState>(), JobState::Succeeded);
 
         // Steps 1..5 of the first run, 6..12 of the second (its steps 6..10 replace the first run's); the
         // first file, read again from its start, added nothing twice.

@@ -6,6 +6,7 @@
 #include "logstore.h"
 #include "processgroup.h"
 #include "scheduler.h"
+#include "statenames.h"
 
 #include <QDir>
 #include <QFile>
@@ -101,10 +102,10 @@ private:
         m_scheduler->submit(*m_store->job(job.jobId));
     }
 
-    QString state(const QString& id) const
+    JobState state(const QString& id) const
     {
         const std::optional<Job> job = m_store->job(id);
-        return job ? job->state : QString();
+        return job ? job->state : JobState::StateUnspecified;
     }
 
     QStringList messages(const QString& id, const QString& task) const
@@ -287,13 +288,13 @@ private Q_SLOTS:
         QVERIFY(!done.startTime.isEmpty());
         QVERIFY(!done.endTime.isEmpty());
         QVERIFY(done.errorMessage.isEmpty());
-        QStringList states;
+        QList<JobState> states;
         for (const auto& t : m_store->transitions(id))
             states << t.first;
-        QVERIFY2(states.mid(states.size() - 3) == (QStringList { JobState::Preparing, JobState::Running, JobState::Succeeded }),
-            qPrintable(states.join(QLatin1Char(','))));
+        QCOMPARE(states.mid(states.size() - 3),
+            (QList<JobState> { JobState::Preparing, JobState::Running, JobState::Succeeded }));
         QCOMPARE(replica(id, QStringLiteral("master-replica-0")).exitCode, std::optional<int>(0));
-        QCOMPARE(replica(id, QStringLiteral("master-replica-0")).state, QStringLiteral("SUCCEEDED"));
+        QCOMPARE(replica(id, QStringLiteral("master-replica-0")).state, ReplicaState::Succeeded);
     }
 
     void permanentFailure()
@@ -307,9 +308,9 @@ private Q_SLOTS:
         QVERIFY2(
             job.errorMessage.contains(QLatin1String("ValueError: bad input shard 7")), qPrintable(job.errorMessage));
         const ReplicaInfo failed = replica(id, QStringLiteral("worker-replica-1"));
-        QCOMPARE(failed.state, QStringLiteral("FAILED"));
+        QCOMPARE(failed.state, ReplicaState::Failed);
         QCOMPARE(failed.exitCode, std::optional<int>(3));
-        QCOMPARE(replica(id, QStringLiteral("master-replica-0")).state, QStringLiteral("STOPPED"));
+        QCOMPARE(replica(id, QStringLiteral("master-replica-0")).state, ReplicaState::Stopped);
         QCOMPARE(replica(id, QStringLiteral("master-replica-0")).restarts, 0);
         QVERIFY(messages(id, QStringLiteral("service")).contains(QStringLiteral("Job failed.")));
     }
@@ -345,10 +346,10 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(state(id), JobState::Cancelled, 30000);
         for (qint64 pid : pids)
             QTRY_VERIFY2(!alive(pid), qPrintable(QString::number(pid)));
-        QStringList states;
+        QList<JobState> states;
         for (const auto& t : m_store->transitions(id))
             states << t.first;
-        QCOMPARE(states.mid(states.size() - 2), (QStringList { JobState::Cancelling, JobState::Cancelled }));
+        QCOMPARE(states.mid(states.size() - 2), (QList<JobState> { JobState::Cancelling, JobState::Cancelled }));
         QVERIFY(!m_store->job(id)->endTime.isEmpty());
         QVERIFY(!m_scheduler->cancel(id)); // final
         QVERIFY(!m_scheduler->cancel(QStringLiteral("no_such_job")));
@@ -372,7 +373,7 @@ private Q_SLOTS:
         const QString folder = m_dataDir + QStringLiteral("/jobs/") + id;
         QList<qint64> leftAtFinal { -1 };
         connect(m_store.get(), &JobStore::jobChanged, this, [&](const Job& job) {
-            if (job.jobId == id && JobState::isFinal(job.state) && leftAtFinal == QList<qint64> { -1 })
+            if (job.jobId == id && isFinal(job.state) && leftAtFinal == QList<qint64> { -1 })
                 leftAtFinal = jobProcesses(folder);
         });
         Job job = makeJob(id, QStringLiteral("tytest.stubborn"), 1);
@@ -390,7 +391,7 @@ private Q_SLOTS:
             QVERIFY(alive(stubborn));
             QVERIFY(m_scheduler->cancel(id));
         }
-        const QString expected = cancel ? JobState::Cancelled : JobState::Succeeded;
+        const JobState expected = cancel ? JobState::Cancelled : JobState::Succeeded;
         QTRY_COMPARE_WITH_TIMEOUT(state(id), expected, JobTimeoutMs);
         QCOMPARE(leftAtFinal, QList<qint64>());
         QVERIFY(!alive(stubborn));
@@ -466,7 +467,7 @@ private Q_SLOTS:
         startScheduler(bigHost());
         m_scheduler->recover();
         QTRY_COMPARE_WITH_TIMEOUT(sleeperPids(id, QStringLiteral("master-replica-0")).size(), 2, JobTimeoutMs);
-        QTRY_COMPARE(replica(id, QStringLiteral("master-replica-0")).state, QStringLiteral("RUNNING"));
+        QTRY_COMPARE(replica(id, QStringLiteral("master-replica-0")).state, ReplicaState::Running);
         QCOMPARE(state(id), JobState::Running);
         QCOMPARE(replica(id, QStringLiteral("master-replica-0")).restarts, 1);
         QVERIFY(sleeperPids(id, QStringLiteral("master-replica-0")) != before);

@@ -3,8 +3,10 @@
 // Google's error shape, and the incremental Server-Sent Events parser with events split at every
 // possible place across network reads.
 #include "apiclient.h"
+#include "statenames.h"
 
 #include <QJsonDocument>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QTcpServer>
 #include <QTcpSocket>
@@ -225,7 +227,7 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 20000);
         QCOMPARE(failed.size(), 0);
         QCOMPARE(ended.size(), 1);
-        QCOMPARE(ended.first().first().toString(), QStringLiteral("SUCCEEDED"));
+        QCOMPARE(ended.first().first().value<JobState>(), JobState::Succeeded);
         QCOMPARE(lines.size(), 5);
         for (int i = 0; i < 5; ++i) {
             QCOMPARE(lines.at(i).message, QStringLiteral("line %1 \u00e9").arg(i));
@@ -259,16 +261,101 @@ private Q_SLOTS:
         QSignalSpy finished(stream.get(), &ApiStream::finished);
         QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 20000);
         QCOMPARE(jobs.size(), 2);
-        QCOMPARE(jobs.last().first().value<Job>().state, QStringLiteral("SUCCEEDED"));
+        QCOMPARE(jobs.last().first().value<Job>().state, JobState::Succeeded);
         QCOMPARE(replicas.size(), 1);
         QCOMPARE(replicas.first().at(0).toString(), QStringLiteral("j1"));
         const auto list = replicas.first().at(1).value<QList<ReplicaInfo>>();
         QCOMPARE(list.size(), 1);
+        QCOMPARE(list.first().state, ReplicaState::Running);
         QCOMPARE(list.first().pid, qint64(4242));
         QCOMPARE(list.first().gpus, (QList<int> { 0, 1 }));
         QVERIFY(list.first().exitSignal == std::optional<int>(9));
         QVERIFY(!list.first().exitCode.has_value());
         QVERIFY(server.requests.first().startsWith("GET /v1/projects/local/jobs/j1:events?follow=true "));
+    }
+
+    void replicaStates_data()
+    {
+        QTest::addColumn<ReplicaState>("state");
+        QTest::addColumn<QString>("name");
+        QTest::addRow("unspecified") << ReplicaState::Unspecified << QStringLiteral("STATE_UNSPECIFIED");
+        QTest::addRow("pending") << ReplicaState::Pending << QStringLiteral("PENDING");
+        QTest::addRow("starting") << ReplicaState::Starting << QStringLiteral("STARTING");
+        QTest::addRow("running") << ReplicaState::Running << QStringLiteral("RUNNING");
+        QTest::addRow("restarting") << ReplicaState::Restarting << QStringLiteral("RESTARTING");
+        QTest::addRow("succeeded") << ReplicaState::Succeeded << QStringLiteral("SUCCEEDED");
+        QTest::addRow("failed") << ReplicaState::Failed << QStringLiteral("FAILED");
+        QTest::addRow("stopped") << ReplicaState::Stopped << QStringLiteral("STOPPED");
+    }
+
+    void replicaStates()
+    {
+        // The replica codec is the executor's and the client's: the state travels by name, both ways.
+        QFETCH(ReplicaState, state);
+        QFETCH(QString, name);
+        QCOMPARE(replicaStateName(state), name);
+        QCOMPARE(replicaStateFromName(name), std::optional<ReplicaState>(state));
+        ReplicaInfo r;
+        r.taskName = QStringLiteral("worker-replica-1");
+        r.role = QStringLiteral("worker");
+        r.index = 1;
+        r.state = state;
+        const QJsonObject json = r.toJson();
+        QCOMPARE(json.value(QLatin1String("state")), QJsonValue(name));
+        FieldViolations violations;
+        QCOMPARE(ReplicaInfo::fromJson(json, &violations), r);
+        QVERIFY(violations.isEmpty());
+    }
+
+    void unknownReplicaStateIsReported_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addRow("newer") << QStringLiteral("HIBERNATING");
+        QTest::addRow("a job state") << QStringLiteral("CANCELLED");
+        QTest::addRow("lower case") << QStringLiteral("running");
+        QTest::addRow("absent") << QString();
+    }
+
+    void unknownReplicaStateIsReported()
+    {
+        // A state this client does not know (a newer executor's) keeps the replica, as Unspecified, and says so:
+        // a violation from the codec, a warning from the client.
+        QFETCH(QString, name);
+        QVERIFY(!replicaStateFromName(name));
+        QJsonObject replica { { QStringLiteral("taskName"), QStringLiteral("master-replica-0") },
+            { QStringLiteral("role"), QStringLiteral("master") } };
+        if (!name.isNull())
+            replica.insert(QStringLiteral("state"), name);
+        FieldViolations violations;
+        QCOMPARE(ReplicaInfo::fromJson(replica, &violations).state, ReplicaState::Unspecified);
+        QCOMPARE(violations.size(), 1);
+        QCOMPARE(violations.first().field, QStringLiteral("state"));
+        QVERIFY2(violations.first().description.contains(QLatin1Char('"') + name + QLatin1Char('"')),
+            qPrintable(violations.first().description));
+
+        const QByteArray body = ": following j1\n\n"
+                                "event: replicas\ndata: "
+            + QJsonDocument(QJsonObject { { QStringLiteral("replicas"), QJsonArray { replica } } })
+                  .toJson(QJsonDocument::Compact)
+            + "\n\nevent: end\ndata: {\"state\":\"SHELVED\"}\n\n";
+        ScriptedServer server;
+        QVERIFY(server.listen());
+        server.response = httpResponse(200, "OK", "text/event-stream", body);
+        ApiClient client(server.url(), "t");
+        QTest::ignoreMessage(QtWarningMsg, QRegularExpression(QStringLiteral("^replicas\\[0\\]\\.state: ")));
+        QTest::ignoreMessage(QtWarningMsg, QRegularExpression(QStringLiteral("unknown job state.*SHELVED")));
+        std::unique_ptr<ApiStream> stream(client.followEvents(QStringLiteral("j1")));
+        QSignalSpy replicas(stream.get(), &ApiStream::replicasChanged);
+        QSignalSpy ended(stream.get(), &ApiStream::ended);
+        QSignalSpy finished(stream.get(), &ApiStream::finished);
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 20000);
+        QCOMPARE(replicas.size(), 1);
+        const auto list = replicas.first().at(1).value<QList<ReplicaInfo>>();
+        QCOMPARE(list.size(), 1);
+        QCOMPARE(list.first().taskName, QStringLiteral("master-replica-0"));
+        QCOMPARE(list.first().state, ReplicaState::Unspecified);
+        QCOMPARE(ended.size(), 1);
+        QCOMPARE(ended.first().first().value<JobState>(), JobState::StateUnspecified);
     }
 
     void streamClosedEarlyFails()

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // JobFilter: the service's list filter syntax.
 #include "jobfilter.h"
+#include "statenames.h"
 
 #include <QTest>
 
@@ -10,7 +11,7 @@ namespace {
 
 QList<Job> jobs()
 {
-    auto make = [](const char* id, const QString& state, const char* created, QMap<QString, QString> labels) {
+    auto make = [](const char* id, JobState state, const char* created, QMap<QString, QString> labels) {
         Job j;
         j.jobId = QString::fromLatin1(id);
         j.state = state;
@@ -26,6 +27,7 @@ QList<Job> jobs()
         make("fmnist_1", JobState::Running, "2026-11-22T10:00:00Z",
             { { QStringLiteral("team"), QStringLiteral("ml") } }),
         make("Census_3", JobState::Queued, "", {}),
+        make("legacy", JobState::StateUnspecified, "", {}),
     };
 }
 
@@ -44,21 +46,24 @@ private Q_SLOTS:
                 l.append(QString::fromLatin1(id));
             QTest::addRow("%s", filter) << QString::fromUtf8(filter) << l;
         };
-        row("", { "census_1", "census_2", "fmnist_1", "Census_3" });
-        row("   ", { "census_1", "census_2", "fmnist_1", "Census_3" });
+        row("", { "census_1", "census_2", "fmnist_1", "Census_3", "legacy" });
+        row("   ", { "census_1", "census_2", "fmnist_1", "Census_3", "legacy" });
         row("jobId:census*", { "census_1", "census_2" });
         row("jobId:census", {});
         row("jobId:census_1", { "census_1" });
         row("jobId=census_2", { "census_2" });
-        row("jobId!=census_2", { "census_1", "fmnist_1", "Census_3" });
-        row("jobId:*", { "census_1", "census_2", "fmnist_1", "Census_3" });
+        row("jobId!=census_2", { "census_1", "fmnist_1", "Census_3", "legacy" });
+        row("jobId:*", { "census_1", "census_2", "fmnist_1", "Census_3", "legacy" });
         row("state:FAILED", { "census_2" });
         row("state=failed", { "census_2" });
         row("state:CANCEL*", {});
-        row("state!=RUNNING", { "census_1", "census_2", "Census_3" });
+        row("state:SUCC*", { "census_1" });
+        row("state:*", { "census_1", "census_2", "fmnist_1", "Census_3", "legacy" });
+        row("state!=RUNNING", { "census_1", "census_2", "Census_3", "legacy" });
+        row("state:STATE_UNSPECIFIED", { "legacy" });
         row("labels.owner=alice", { "census_1" });
         row("labels.owner:*", { "census_1", "census_2" });
-        row("labels.owner!=alice", { "census_2", "fmnist_1", "Census_3" });
+        row("labels.owner!=alice", { "census_2", "fmnist_1", "Census_3", "legacy" });
         row("labels.team:ml AND jobId:census*", { "census_2" });
         row("labels.team:ml jobId:fm*", { "fmnist_1" });
         row("labels.owner = \"bob\"", { "census_2" });
@@ -67,7 +72,36 @@ private Q_SLOTS:
         row("createTime<=2026-11-21T10:00:00.5Z", { "census_1", "census_2" });
         row("createTime>2026-11-20T10:00:00Z AND state:RUNNING", { "fmnist_1" });
         row("createTime=2026-11-20T10:00:00Z", { "census_1" });
-        row("createTime!=2026-11-20T10:00:00Z", { "census_2", "fmnist_1", "Census_3" });
+        row("createTime!=2026-11-20T10:00:00Z", { "census_2", "fmnist_1", "Census_3", "legacy" });
+    }
+
+    void stateTermsNameStates_data()
+    {
+        QTest::addColumn<QString>("filter");
+        QTest::addColumn<QString>("value");
+        QTest::addColumn<QList<JobState>>("states");
+        QTest::addRow("exact") << QStringLiteral("state:RUNNING") << QStringLiteral("RUNNING")
+                               << QList<JobState> { JobState::Running };
+        QTest::addRow("lower case") << QStringLiteral("state=cancelled") << QStringLiteral("CANCELLED")
+                                    << QList<JobState> { JobState::Cancelled };
+        QTest::addRow("prefix") << QStringLiteral("state:CANCEL*") << QStringLiteral("CANCEL")
+                                << QList<JobState> { JobState::Cancelling, JobState::Cancelled };
+        QTest::addRow("prefix of none") << QStringLiteral("state:DONE*") << QStringLiteral("DONE")
+                                        << QList<JobState> {};
+    }
+
+    void stateTermsNameStates()
+    {
+        // The text stays a name (a store that keeps names compares it); matching uses the parsed states.
+        QFETCH(QString, filter);
+        QFETCH(QString, value);
+        QFETCH(QList<JobState>, states);
+        QString error;
+        const std::optional<JobFilter> f = JobFilter::parse(filter, &error);
+        QVERIFY2(f, qPrintable(error));
+        QCOMPARE(f->terms().size(), 1);
+        QCOMPARE(f->terms().first().value, value);
+        QCOMPARE(f->terms().first().states, states);
     }
 
     void matching()

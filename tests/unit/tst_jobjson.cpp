@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // JobJson: REST v1 / proto3 JSON mapping of the job schema.
 #include "job.h"
+#include "statenames.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -238,6 +239,16 @@ private Q_SLOTS:
                 QStringLiteral("trainingInput.hyperparameters.params[0].discreteValues[2]") });
         row("label value type", R"({"labels":{"owner":1}})", { QStringLiteral("labels.owner") });
         row("bad timestamp", R"({"createTime":"yesterday"})", { QStringLiteral("createTime") });
+        row("unknown state", R"({"state":"PAUSED"})", { QStringLiteral("state") });
+        row("state in lower case", R"({"state":"running"})", { QStringLiteral("state") });
+        row("state number out of range", R"({"state":8})", { QStringLiteral("state") });
+        row("state of another type", R"({"state":true})", { QStringLiteral("state") });
+        row("unknown trial state", R"({"trainingOutput":{"trials":[{"trialId":"1","state":"DONE"}]}})",
+            { QStringLiteral("trainingOutput.trials[0].state") });
+        // proto3 writes no enum zero value: an explicit STATE_UNSPECIFIED reads fine and is not written back.
+        row("explicit unspecified", R"({"state":"STATE_UNSPECIFIED"})", {}, R"({"trainingInput":{}})");
+        row("trial state", R"({"trainingOutput":{"trials":[{"trialId":"1","state":"FAILED"}]}})", {},
+            R"({"trainingInput":{},"trainingOutput":{"trials":[{"trialId":"1","state":"FAILED"}]}})");
         row("output-only decode",
             R"({"state":"QUEUED","jobPosition":3,"etag":"e","trainingOutput":{"trials":[{"trialId":"1","finalMetric":{"trainingStep":"5","objectiveValue":0.5}}]}})",
             {},
@@ -295,23 +306,76 @@ private Q_SLOTS:
 
     void states_data()
     {
-        QTest::addColumn<QString>("state");
+        // Every state, with the service's name for it (Job.State in the REST reference) and its index there.
+        QTest::addColumn<JobState>("state");
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<int>("number");
         QTest::addColumn<bool>("final");
-        QTest::addRow("queued") << JobState::Queued << false;
-        QTest::addRow("preparing") << JobState::Preparing << false;
-        QTest::addRow("running") << JobState::Running << false;
-        QTest::addRow("cancelling") << JobState::Cancelling << false;
-        QTest::addRow("succeeded") << JobState::Succeeded << true;
-        QTest::addRow("failed") << JobState::Failed << true;
-        QTest::addRow("cancelled") << JobState::Cancelled << true;
-        QTest::addRow("unspecified") << QStringLiteral("STATE_UNSPECIFIED") << false;
+        QTest::addRow("unspecified") << JobState::StateUnspecified << QStringLiteral("STATE_UNSPECIFIED") << 0 << false;
+        QTest::addRow("queued") << JobState::Queued << QStringLiteral("QUEUED") << 1 << false;
+        QTest::addRow("preparing") << JobState::Preparing << QStringLiteral("PREPARING") << 2 << false;
+        QTest::addRow("running") << JobState::Running << QStringLiteral("RUNNING") << 3 << false;
+        QTest::addRow("succeeded") << JobState::Succeeded << QStringLiteral("SUCCEEDED") << 4 << true;
+        QTest::addRow("failed") << JobState::Failed << QStringLiteral("FAILED") << 5 << true;
+        QTest::addRow("cancelling") << JobState::Cancelling << QStringLiteral("CANCELLING") << 6 << false;
+        QTest::addRow("cancelled") << JobState::Cancelled << QStringLiteral("CANCELLED") << 7 << true;
     }
 
     void states()
     {
-        QFETCH(QString, state);
+        QFETCH(JobState, state);
+        QFETCH(QString, name);
+        QFETCH(int, number);
         QFETCH(bool, final);
-        QCOMPARE(JobState::isFinal(state), final);
+        QCOMPARE(isFinal(state), final);
+        QCOMPARE(jobStateName(state), name);
+        QCOMPARE(jobStateFromName(name), std::optional<JobState>(state));
+
+        // On the wire: by name or by number in, by name out; the zero value is left out.
+        Job job;
+        job.state = state;
+        const QJsonObject json = JobJson::toJson(job);
+        QCOMPARE(json.value(QLatin1String("state")),
+            state == JobState::StateUnspecified ? QJsonValue(QJsonValue::Undefined) : QJsonValue(name));
+        for (const QJsonValue& wire : { QJsonValue(name), QJsonValue(number) }) {
+            FieldViolations v;
+            const Job decoded = JobJson::fromJson(QJsonObject { { QStringLiteral("state"), wire } }, &v);
+            QVERIFY2(v.isEmpty(), v.isEmpty() ? "" : qPrintable(v.first().description));
+            QCOMPARE(decoded.state, state);
+        }
+        HyperparameterOutput trial;
+        trial.trialId = QStringLiteral("1");
+        trial.state = state;
+        job.trainingOutput = TrainingOutput {};
+        job.trainingOutput->trials = { trial };
+        FieldViolations v;
+        QCOMPARE(JobJson::fromJson(JobJson::toJson(job), &v), job);
+        QVERIFY(v.isEmpty());
+    }
+
+    void unknownStateNames_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addRow("not a state") << QStringLiteral("PAUSED");
+        QTest::addRow("a replica state") << QStringLiteral("STOPPED");
+        QTest::addRow("lower case") << QStringLiteral("running");
+        QTest::addRow("padded") << QStringLiteral(" RUNNING");
+        QTest::addRow("empty") << QString();
+    }
+
+    void unknownStateNames()
+    {
+        // A name the service does not have is no state at all: it reads as StateUnspecified and is a
+        // violation that names it, so that a client reports it rather than showing a job without a state.
+        QFETCH(QString, name);
+        QVERIFY(!jobStateFromName(name));
+        FieldViolations v;
+        const Job job = JobJson::fromJson(QJsonObject { { QStringLiteral("state"), name } }, &v);
+        QCOMPARE(job.state, JobState::StateUnspecified);
+        QCOMPARE(fields(v), QStringList { QStringLiteral("state") });
+        QVERIFY2(v.first().description.contains(QLatin1Char('"') + name + QLatin1Char('"'))
+                && v.first().description.contains(QLatin1String("CANCELLED")),
+            qPrintable(v.first().description));
     }
 };
 

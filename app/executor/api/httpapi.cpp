@@ -746,7 +746,7 @@ HttpApi::Reply HttpApi::createJob(const QHttpServerRequest& request, const QStri
     job.createTime.clear();
     job.startTime.clear();
     job.endTime.clear();
-    job.state.clear();
+    job.state = JobState::StateUnspecified;
     job.errorMessage.clear();
     job.etag.clear();
     job.jobPosition.reset();
@@ -936,11 +936,11 @@ HttpApi::Reply HttpApi::cancelJob(const QString& project, const QString& jobId)
         return errorReply(
             400, QStringLiteral("FAILED_PRECONDITION"), QStringLiteral("Cannot cancel an already completed job."));
     };
-    if (JobState::isFinal(job->state))
+    if (isFinal(job->state))
         return alreadyDone();
     if (job->state != JobState::Cancelling && !m_scheduler->cancel(jobId)) {
         const std::optional<Job> now = m_store->job(project, jobId);
-        if (!now || JobState::isFinal(now->state))
+        if (!now || isFinal(now->state))
             return alreadyDone();
     }
     qCInfo(lcApi).noquote() << "job" << jobId << "cancel requested";
@@ -1384,10 +1384,10 @@ HttpApi::Reply HttpApi::logs(const QHttpServerRequest& request, const QString& p
 
     auto ending = std::make_shared<bool>(false);
     auto onJob = [guard, jobId, end, ending](const Job& changed) {
-        if (changed.jobId != jobId || !JobState::isFinal(changed.state) || *ending)
+        if (changed.jobId != jobId || !isFinal(changed.state) || *ending)
             return;
         *ending = true;
-        const QString state = changed.state;
+        const QString state = jobStateName(changed.state);
         QTimer::singleShot(EndSettleMs, guard, [end, state] { end(state); });
     };
     connect(m_store, &JobStore::jobChanged, stream, onJob);
@@ -1431,10 +1431,10 @@ HttpApi::Reply HttpApi::events(const QHttpServerRequest& request, const QString&
             return;
         if (announce)
             guard->writeEvent("job", compact(JobJson::toJson(changed)));
-        if (!JobState::isFinal(changed.state))
+        if (!isFinal(changed.state))
             return;
         *ending = true;
-        const QString state = changed.state;
+        const QString state = jobStateName(changed.state);
         QTimer::singleShot(EndSettleMs, guard, [guard, sendReplicas, state] {
             if (!guard || guard->isFinished())
                 return;
@@ -1578,7 +1578,8 @@ HttpApi::Reply HttpApi::metrics(const QHttpServerRequest& request, const QString
         if (!guard || guard->isFinished())
             return;
         const std::optional<Job> now = jobStore ? jobStore->job(jobId) : std::nullopt;
-        guard->writeEvent("end", compact(QJsonObject { { QStringLiteral("state"), now ? now->state : QString() } }));
+        guard->writeEvent(
+            "end", compact(QJsonObject { { QStringLiteral("state"), now ? jobStateName(now->state) : QString() } }));
         guard->finish(true);
     };
     // Subscribed before the backlog is read: both happen on this thread between two commits, so the backlog
@@ -1629,7 +1630,7 @@ HttpApi::Reply HttpApi::metrics(const QHttpServerRequest& request, const QString
             cursor = points.last().seq;
         }
     }
-    if (JobState::isFinal(job->state) && !m_metrics->isCollecting(jobId))
+    if (isFinal(job->state) && !m_metrics->isCollecting(jobId))
         end();
     return {};
 }

@@ -460,7 +460,7 @@ void MetricsCollector::onJobChanged(const Job& job)
         d->attach(job);
         return;
     }
-    if (!JobState::isFinal(job.state))
+    if (!isFinal(job.state))
         return;
     const auto it = d->collections.find(job.jobId);
     if (it == d->collections.end()) {

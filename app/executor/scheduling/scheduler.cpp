@@ -691,7 +691,7 @@ struct Scheduler::Private {
 
     /// Writes the final state, frees the job's resources and schedules what waits. Called only when no
     /// process of the job is left (the backend said stopped(), or none was ever launched).
-    void finish(Run* run, const QString& state, const QString& message)
+    void finish(Run* run, JobState state, const QString& message)
     {
         run->phase = Phase::Done;
         for (QTimer* t : { run->waitTimer, run->runTimer }) {
@@ -715,7 +715,7 @@ struct Scheduler::Private {
         else if (state == JobState::Cancelled)
             service(run->jobId, QStringLiteral("Job was cancelled."));
         logs->closeJob(run->jobId);
-        mutate(run->jobId, [&state, &message](Job& j) {
+        mutate(run->jobId, [state, &message](Job& j) {
             j.state = state;
             j.jobPosition.reset();
             j.endTime = nowRfc3339();
@@ -807,7 +807,7 @@ Scheduler::~Scheduler()
 
 void Scheduler::submit(const Job& job)
 {
-    if (d->shuttingDown || JobState::isFinal(job.state))
+    if (d->shuttingDown || isFinal(job.state))
         return;
     if (Private::Run* existing = d->find(job.jobId); existing && existing->phase != Private::Phase::Done)
         return;
@@ -827,7 +827,7 @@ bool Scheduler::cancel(const QString& jobId)
     if (!run) {
         // A live job this executor does not run (should not happen after recover()): just mark it.
         const std::optional<Job> job = d->store->job(jobId);
-        if (!job || JobState::isFinal(job->state))
+        if (!job || isFinal(job->state))
             return false;
         d->mutate(jobId, [](Job& j) {
             j.state = JobState::Cancelled;
@@ -883,7 +883,7 @@ void Scheduler::recover()
         run->recovered = true;
         d->service(job.jobId,
             QStringLiteral("The executor restarted while the job was %1; restarting it (restart %2 of %3).")
-                .arg(job.state.toLower())
+                .arg(jobStateName(job.state).toLower())
                 .arg(set->restarts)
                 .arg(MaxRestarts),
             QStringLiteral("WARNING"));
@@ -915,7 +915,7 @@ QList<ReplicaInfo> Scheduler::replicas(const QString& jobId) const
             s.taskName = r.slot.taskName;
             s.role = r.slot.role;
             s.index = r.slot.index;
-            s.state = replicaStateName(r.state);
+            s.state = r.state;
             s.pid = r.alive ? r.pid : 0;
             s.address = r.address.port ? r.address.text() : QString();
             s.gpus = r.slot.gpus;

@@ -291,7 +291,7 @@ bool JobStore::insert(const QString& project, const Job& job, QString* error)
     Job stored = job;
     if (stored.createTime.isEmpty())
         stored.createTime = nowRfc3339();
-    if (stored.state.isEmpty())
+    if (stored.state == JobState::StateUnspecified)
         stored.state = JobState::Queued;
     stored.etag = computeEtag(stored);
     JobRecord record { project, stored.jobId, 0, encode(stored) };
@@ -320,7 +320,7 @@ bool JobStore::insert(const QString& project, const Job& job, QString* error)
     query.addBindValue(project);
     query.addBindValue(stored.jobId);
     query.addBindValue(QString::fromUtf8(record.json));
-    query.addBindValue(stored.state);
+    query.addBindValue(jobStateName(stored.state));
     query.addBindValue(stored.createTime);
     query.addBindValue(record.revision);
     if (!query.exec()) {
@@ -331,7 +331,7 @@ bool JobStore::insert(const QString& project, const Job& job, QString* error)
     query.prepare(QStringLiteral("INSERT INTO transitions(project, job_id, state, time) VALUES (?, ?, ?, ?)"));
     query.addBindValue(project);
     query.addBindValue(stored.jobId);
-    query.addBindValue(stored.state);
+    query.addBindValue(jobStateName(stored.state));
     query.addBindValue(stored.createTime);
     if (!query.exec()) {
         const QString message = sqlError(query);
@@ -369,14 +369,14 @@ bool JobStore::update(const Job& job, QString* error)
         db.rollback();
         return fail(QStringLiteral("cannot update job %1: no such job").arg(job.jobId));
     }
-    const QString oldState = query.value(0).toString();
+    const QString oldState = query.value(0).toString(); // the column holds the name
 
     Job stored = job;
     stored.etag = computeEtag(stored);
     const JobRecord record { query.value(1).toString(), stored.jobId, query.value(2).toLongLong(), encode(stored) };
     query.prepare(QStringLiteral("UPDATE jobs SET json = ?, state = ?, revision = ? WHERE project = ? AND job_id = ?"));
     query.addBindValue(QString::fromUtf8(record.json));
-    query.addBindValue(stored.state);
+    query.addBindValue(jobStateName(stored.state));
     query.addBindValue(record.revision);
     query.addBindValue(record.project);
     query.addBindValue(stored.jobId);
@@ -385,11 +385,11 @@ bool JobStore::update(const Job& job, QString* error)
         db.rollback();
         return fail(QStringLiteral("cannot update job %1: %2").arg(stored.jobId, message));
     }
-    if (stored.state != oldState) {
+    if (jobStateName(stored.state) != oldState) {
         query.prepare(QStringLiteral("INSERT INTO transitions(project, job_id, state, time) VALUES (?, ?, ?, ?)"));
         query.addBindValue(record.project);
         query.addBindValue(stored.jobId);
-        query.addBindValue(stored.state);
+        query.addBindValue(jobStateName(stored.state));
         query.addBindValue(nowRfc3339());
         if (!query.exec()) {
             const QString message = sqlError(query);
@@ -485,8 +485,11 @@ QList<Job> JobStore::liveJobs() const
         return result;
     QSqlQuery query(QSqlDatabase::database(m_connectionName));
     query.setForwardOnly(true);
-    if (!query.exec(QStringLiteral("SELECT job_id, json FROM jobs WHERE state NOT IN ('SUCCEEDED', 'FAILED', "
-                                   "'CANCELLED') ORDER BY seq"))) {
+    QStringList finalNames;
+    for (const JobState state : { JobState::Succeeded, JobState::Failed, JobState::Cancelled })
+        finalNames.append(QLatin1Char('\'') + jobStateName(state) + QLatin1Char('\''));
+    if (!query.exec(QStringLiteral("SELECT job_id, json FROM jobs WHERE state NOT IN (%1) ORDER BY seq")
+                        .arg(finalNames.join(QStringLiteral(", "))))) {
         qCWarning(lcStore) << "cannot list live jobs:" << sqlError(query);
         return result;
     }
@@ -643,9 +646,9 @@ qint64 JobStore::revision() const
     return query.value(0).toLongLong();
 }
 
-QList<QPair<QString, QString>> JobStore::transitions(const QString& jobId) const
+QList<QPair<JobState, QString>> JobStore::transitions(const QString& jobId) const
 {
-    QList<QPair<QString, QString>> result;
+    QList<QPair<JobState, QString>> result;
     if (!QSqlDatabase::contains(m_connectionName))
         return result;
     QSqlQuery query(QSqlDatabase::database(m_connectionName));
@@ -654,8 +657,13 @@ QList<QPair<QString, QString>> JobStore::transitions(const QString& jobId) const
     query.addBindValue(jobId);
     if (!query.exec())
         return result;
-    while (query.next())
-        result.append({ query.value(0).toString(), query.value(1).toString() });
+    while (query.next()) {
+        const QString name = query.value(0).toString();
+        const std::optional<JobState> state = jobStateFromName(name);
+        if (!state)
+            qCWarning(lcStore) << "job" << jobId << "has a transition to an unknown state:" << name;
+        result.append({ state.value_or(JobState::StateUnspecified), query.value(1).toString() });
+    }
     return result;
 }
 

@@ -100,8 +100,9 @@ public:
     /// another database (a different data folder) that its cursor means nothing here.
     QString storeId() const { return m_storeId; }
 
-    /// The state timeline of a job: (state, RFC 3339 time) in order.
-    QList<QPair<QString, QString>> transitions(const QString& jobId) const;
+    /// The state timeline of a job: (state, RFC 3339 time) in order. A stored name this build does not
+    /// know reads as StateUnspecified (and is logged).
+    QList<QPair<JobState, QString>> transitions(const QString& jobId) const;
 
     /// The etag of a record: base64 of the first 9 bytes of SHA-256 over the job's compact JSON
     /// with `etag` empty (opaque to clients, as the service's).
