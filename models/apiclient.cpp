@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "apiclient.h"
+#include "jsonnumber.h"
 
 #include <QDateTime>
 #include <QEventLoop>
@@ -71,6 +72,12 @@ qint64 parseTimestampUs(const QString& text)
     if (!dt.isValid())
         return 0;
     return dt.toMSecsSinceEpoch() * 1000 + fractionUs;
+}
+
+/// A double the executor wrote (metric points, tensor statistics): lenient, 0 when it is not one.
+double doubleField(const QJsonValue& v)
+{
+    return jsonToDouble(v).value_or(0);
 }
 
 qint64 int64Field(const QJsonValue& v)
@@ -300,22 +307,6 @@ std::optional<qint64> optionalInt64(const QJsonObject& o, QLatin1String key)
     return int64Field(o.value(key));
 }
 
-// TensorStats JSON writes NaN and ±Inf as strings (JSON has no such numbers).
-double doubleField(const QJsonValue& v)
-{
-    if (v.isString()) {
-        const QString s = v.toString();
-        if (s == QLatin1String("NaN"))
-            return qQNaN();
-        if (s == QLatin1String("Infinity"))
-            return qInf();
-        if (s == QLatin1String("-Infinity"))
-            return -qInf();
-        return s.toDouble();
-    }
-    return v.toDouble();
-}
-
 QStringList stringList(const QJsonValue& v)
 {
     QStringList out;
@@ -358,24 +349,6 @@ CheckpointTensor CheckpointTensor::fromJson(const QJsonObject& o)
     return t;
 }
 
-namespace {
-// Metric values: JSON numbers, or proto3 JSON's strings for NaN and the infinities.
-double metricDouble(const QJsonValue& v)
-{
-    if (v.isString()) {
-        const QString text = v.toString();
-        if (text == QLatin1String("NaN"))
-            return qQNaN();
-        if (text == QLatin1String("Infinity"))
-            return qInf();
-        if (text == QLatin1String("-Infinity"))
-            return -qInf();
-        return text.toDouble();
-    }
-    return v.toDouble();
-}
-} // namespace
-
 SeriesInfo SeriesInfo::fromJson(const QJsonObject& o)
 {
     SeriesInfo s;
@@ -392,8 +365,8 @@ SeriesInfo SeriesInfo::fromJson(const QJsonObject& o)
 
 SeriesPoint SeriesPoint::fromJson(const QJsonObject& o)
 {
-    return { int64Field(o.value(QLatin1String("step"))), metricDouble(o.value(QLatin1String("wallTime"))),
-        metricDouble(o.value(QLatin1String("value"))) };
+    return { int64Field(o.value(QLatin1String("step"))), doubleField(o.value(QLatin1String("wallTime"))),
+        doubleField(o.value(QLatin1String("value"))) };
 }
 
 ApiClient::ApiClient(const QUrl& baseUrl, const QByteArray& token, QObject* parent)
