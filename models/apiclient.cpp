@@ -247,18 +247,6 @@ QJsonObject ReplicaInfo::toJson() const
     return o;
 }
 
-LogLine LogLine::fromJson(const QJsonObject& o)
-{
-    LogLine l;
-    l.timestampUs = parseTimestampUs(o.value(QLatin1String("timestamp")).toString());
-    l.severity = o.value(QLatin1String("severity")).toString();
-    l.taskName = o.value(QLatin1String("taskName")).toString();
-    l.trialId = o.value(QLatin1String("trialId")).toString();
-    l.message = o.value(QLatin1String("message")).toString();
-    l.stream = o.value(QLatin1String("stream")).toString();
-    return l;
-}
-
 HostStatus HostStatus::fromJson(const QJsonObject& o)
 {
     HostStatus h;
@@ -553,7 +541,7 @@ void ApiClient::logs(const QString& jobId, const QString& taskName, const QStrin
             const QJsonArray array = o.value(QLatin1String("entries")).toArray();
             page.entries.reserve(array.size());
             for (const QJsonValue& e : array)
-                page.entries.append(LogLine::fromJson(e.toObject()));
+                page.entries.append(LogEntry::fromJson(e.toObject()));
             return page;
         }));
 }
@@ -945,7 +933,7 @@ void ApiStream::onReadyRead()
     if (http != 0 && http != 200)
         return; // the body is an error document; onFinished reports it
     m_buffer.append(m_reply->readAll());
-    QList<LogLine> batch;
+    QList<LogEntry> batch;
     QList<Job> jobBatch;
     qsizetype start = 0;
     // SSE framing (WHATWG HTML "Server-sent events"): lines end in \n (or \r\n); a blank line
@@ -1000,13 +988,13 @@ void ApiStream::flushJobs(QList<Job>* jobBatch)
     Q_EMIT jobsChanged(jobs);
 }
 
-void ApiStream::dispatch(const QString& event, const QByteArray& data, QList<LogLine>* logBatch, QList<Job>* jobBatch)
+void ApiStream::dispatch(const QString& event, const QByteArray& data, QList<LogEntry>* logBatch, QList<Job>* jobBatch)
 {
     const QJsonObject object = QJsonDocument::fromJson(data).object();
     if (event != QLatin1String("job"))
         flushJobs(jobBatch); // the jobs before this event go out first, in order
     if (event == QLatin1String("message") || event == QLatin1String("log")) {
-        logBatch->append(LogLine::fromJson(object));
+        logBatch->append(LogEntry::fromJson(object));
     } else if (event == QLatin1String("end")) {
         // Entries gathered before the end event go out first so that receivers see them in order.
         if (!logBatch->isEmpty()) {

@@ -25,7 +25,7 @@ class ApiStream;
 class ExecutorConnection;
 class LogLineStore;
 class LogView;
-struct LogLine;
+struct LogEntry;
 
 class LogPanel : public QWidget {
     Q_OBJECT
@@ -54,11 +54,11 @@ public:
 Q_SIGNALS:
     void ended(const QString& finalState);
     /// Entries as they arrive from the stream (after they were stored).
-    void entriesArrived(const QList<Trainyard::LogLine>& entries);
+    void entriesArrived(const QList<Trainyard::LogEntry>& entries);
 
 private:
     void openStream();
-    void onEntries(const QList<Trainyard::LogLine>& entries);
+    void onEntries(const QList<Trainyard::LogEntry>& entries);
     void onStreamFinished();
     bool tryShowFirstError();
     void applyFilter();

@@ -6,6 +6,7 @@
 #include "checkpointreader.h"
 #include "jobfilter.h"
 #include "jobstore.h"
+#include "logentry.h"
 #include "logstore.h"
 #include "metricsstore.h"
 #include "scheduler.h"
@@ -43,22 +44,6 @@ constexpr int KeepaliveMs = 15000;
 /// After a job became final, late log lines of exiting replicas (and the scheduler's closing
 /// `service` lines) may still be on their way through the event loop; give them this long.
 constexpr int EndSettleMs = 250;
-
-const QStringList& severityNames()
-{
-    static const QStringList names = {
-        QStringLiteral("DEFAULT"),
-        QStringLiteral("DEBUG"),
-        QStringLiteral("INFO"),
-        QStringLiteral("NOTICE"),
-        QStringLiteral("WARNING"),
-        QStringLiteral("ERROR"),
-        QStringLiteral("CRITICAL"),
-        QStringLiteral("ALERT"),
-        QStringLiteral("EMERGENCY"),
-    };
-    return names;
-}
 
 QByteArray compact(const QJsonObject& object)
 {
@@ -1224,9 +1209,9 @@ HttpApi::Reply HttpApi::logs(const QHttpServerRequest& request, const QString& p
     const QUrlQuery query = request.query();
     const QString taskName = queryValue(query, QStringLiteral("taskName"));
     const QString severity = queryValue(query, QStringLiteral("severity")).toUpper();
-    if (!severity.isEmpty() && !severityNames().contains(severity))
-        return invalidArgument(
-            QStringLiteral("severity"), QStringLiteral("must be one of ") + severityNames().join(QStringLiteral(", ")));
+    if (!severity.isEmpty() && !parseLogSeverity(severity))
+        return invalidArgument(QStringLiteral("severity"),
+            QStringLiteral("must be one of ") + logSeverityNames().join(QStringLiteral(", ")));
     const QString contains = queryValue(query, QStringLiteral("contains"));
     int pageSize = 0;
     if (!parsePageSize(queryValue(query, QStringLiteral("pageSize")), DefaultLogsPageSize, MaxLogsPageSize, &pageSize))
@@ -1290,21 +1275,21 @@ HttpApi::Reply HttpApi::logs(const QHttpServerRequest& request, const QString& p
     // Deliver what other subscribers still have pending, so our subscription starts exactly after
     // what the files hold now: nothing is sent twice and nothing is missed.
     m_logs->flush();
-    const int minRank = severity.isEmpty() ? 0 : LogStore::severityRank(severity);
+    const LogSeverity minSeverity = logSeverityFromName(severity);
     QPointer<SseStream> guard(stream);
     const int subscription
-        = m_logs->subscribe(jobId, [guard, taskName, minRank, contains, follow](const QList<LogEntry>& batch) {
+        = m_logs->subscribe(jobId, [guard, taskName, minSeverity, contains, follow](const QList<LogEntry>& batch) {
               if (!guard || guard->isFinished())
                   return;
               QByteArray out;
               for (const LogEntry& e : batch) {
                   if (!taskName.isEmpty() && e.taskName != taskName)
                       continue;
-                  if (minRank > 0 && LogStore::severityRank(e.severity) < minRank)
+                  if (e.severityLevel() < minSeverity)
                       continue;
                   if (!contains.isEmpty() && !e.message.contains(contains))
                       continue;
-                  out += "data: " + LogStore::toJsonLine(e) + "\n\n";
+                  out += "data: " + e.toJsonLine() + "\n\n";
               }
               if (follow->backlogDone)
                   guard->writeChunk(out);
