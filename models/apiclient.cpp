@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "apiclient.h"
+#include "jsonnumber.h"
 
 #include <QDateTime>
 #include <QEventLoop>
@@ -71,6 +72,12 @@ qint64 parseTimestampUs(const QString& text)
     if (!dt.isValid())
         return 0;
     return dt.toMSecsSinceEpoch() * 1000 + fractionUs;
+}
+
+/// A double the executor wrote (metric points, tensor statistics): lenient, 0 when it is not one.
+double doubleField(const QJsonValue& v)
+{
+    return jsonToDouble(v).value_or(0);
 }
 
 qint64 int64Field(const QJsonValue& v)
@@ -271,18 +278,6 @@ QJsonObject ReplicaInfo::toJson() const
     return o;
 }
 
-LogLine LogLine::fromJson(const QJsonObject& o)
-{
-    LogLine l;
-    l.timestampUs = parseTimestampUs(o.value(QLatin1String("timestamp")).toString());
-    l.severity = o.value(QLatin1String("severity")).toString();
-    l.taskName = o.value(QLatin1String("taskName")).toString();
-    l.trialId = o.value(QLatin1String("trialId")).toString();
-    l.message = o.value(QLatin1String("message")).toString();
-    l.stream = o.value(QLatin1String("stream")).toString();
-    return l;
-}
-
 HostStatus HostStatus::fromJson(const QJsonObject& o)
 {
     HostStatus h;
@@ -331,22 +326,6 @@ std::optional<qint64> optionalInt64(const QJsonObject& o, QLatin1String key)
     return int64Field(o.value(key));
 }
 
-// TensorStats JSON writes NaN and ±Inf as strings (JSON has no such numbers).
-double doubleField(const QJsonValue& v)
-{
-    if (v.isString()) {
-        const QString s = v.toString();
-        if (s == QLatin1String("NaN"))
-            return qQNaN();
-        if (s == QLatin1String("Infinity"))
-            return qInf();
-        if (s == QLatin1String("-Infinity"))
-            return -qInf();
-        return s.toDouble();
-    }
-    return v.toDouble();
-}
-
 QStringList stringList(const QJsonValue& v)
 {
     QStringList out;
@@ -389,24 +368,6 @@ CheckpointTensor CheckpointTensor::fromJson(const QJsonObject& o)
     return t;
 }
 
-namespace {
-// Metric values: JSON numbers, or proto3 JSON's strings for NaN and the infinities.
-double metricDouble(const QJsonValue& v)
-{
-    if (v.isString()) {
-        const QString text = v.toString();
-        if (text == QLatin1String("NaN"))
-            return qQNaN();
-        if (text == QLatin1String("Infinity"))
-            return qInf();
-        if (text == QLatin1String("-Infinity"))
-            return -qInf();
-        return text.toDouble();
-    }
-    return v.toDouble();
-}
-} // namespace
-
 SeriesInfo SeriesInfo::fromJson(const QJsonObject& o)
 {
     SeriesInfo s;
@@ -423,8 +384,8 @@ SeriesInfo SeriesInfo::fromJson(const QJsonObject& o)
 
 SeriesPoint SeriesPoint::fromJson(const QJsonObject& o)
 {
-    return { int64Field(o.value(QLatin1String("step"))), metricDouble(o.value(QLatin1String("wallTime"))),
-        metricDouble(o.value(QLatin1String("value"))) };
+    return { int64Field(o.value(QLatin1String("step"))), doubleField(o.value(QLatin1String("wallTime"))),
+        doubleField(o.value(QLatin1String("value"))) };
 }
 
 ApiClient::ApiClient(const QUrl& baseUrl, const QByteArray& token, QObject* parent)
@@ -607,7 +568,7 @@ void ApiClient::logs(const QString& jobId, const QString& taskName, const QStrin
             const QJsonArray array = o.value(QLatin1String("entries")).toArray();
             page.entries.reserve(array.size());
             for (const QJsonValue& e : array)
-                page.entries.append(LogLine::fromJson(e.toObject()));
+                page.entries.append(LogEntry::fromJson(e.toObject()));
             return page;
         }));
 }
@@ -999,7 +960,7 @@ void ApiStream::onReadyRead()
     if (http != 0 && http != 200)
         return; // the body is an error document; onFinished reports it
     m_buffer.append(m_reply->readAll());
-    QList<LogLine> batch;
+    QList<LogEntry> batch;
     QList<Job> jobBatch;
     qsizetype start = 0;
     // SSE framing (WHATWG HTML "Server-sent events"): lines end in \n (or \r\n); a blank line
@@ -1054,13 +1015,13 @@ void ApiStream::flushJobs(QList<Job>* jobBatch)
     Q_EMIT jobsChanged(jobs);
 }
 
-void ApiStream::dispatch(const QString& event, const QByteArray& data, QList<LogLine>* logBatch, QList<Job>* jobBatch)
+void ApiStream::dispatch(const QString& event, const QByteArray& data, QList<LogEntry>* logBatch, QList<Job>* jobBatch)
 {
     const QJsonObject object = QJsonDocument::fromJson(data).object();
     if (event != QLatin1String("job"))
         flushJobs(jobBatch); // the jobs before this event go out first, in order
     if (event == QLatin1String("message") || event == QLatin1String("log")) {
-        logBatch->append(LogLine::fromJson(object));
+        logBatch->append(LogEntry::fromJson(object));
     } else if (event == QLatin1String("end")) {
         // Entries gathered before the end event go out first so that receivers see them in order.
         if (!logBatch->isEmpty()) {

@@ -6,6 +6,7 @@
 // project catalogs. Used by trainyardctl and the console; results arrive as immutable values.
 
 #include "job.h"
+#include "logentry.h"
 #include "machinecatalog.h"
 
 #include <QByteArray>
@@ -80,19 +81,6 @@ struct ReplicaInfo {
     bool operator==(const ReplicaInfo&) const = default;
 };
 
-/// One log entry (the executor's LogEntry JSON, app/executor/logstore.h).
-struct LogLine {
-    qint64 timestampUs = 0; ///< microseconds since the Unix epoch, UTC; 0 when unparsable
-    QString severity; ///< Cloud Logging LogSeverity name
-    QString taskName; ///< "master-replica-0" … or "service"
-    QString trialId;
-    QString message;
-    QString stream; ///< "stdout", "stderr", or "" (the executor's own lines; older executors)
-
-    static LogLine fromJson(const QJsonObject& json);
-    bool operator==(const LogLine&) const = default;
-};
-
 /// One page of `jobs.list`.
 struct JobPage {
     QList<Job> jobs;
@@ -101,7 +89,7 @@ struct JobPage {
 
 /// One page of `…/jobs/{id}/logs`.
 struct LogPage {
-    QList<LogLine> entries;
+    QList<LogEntry> entries;
     QString nextPageToken;
 };
 
@@ -387,7 +375,7 @@ public:
 
 Q_SIGNALS:
     /// Log entries, in arrival order.
-    void logEntries(const QList<Trainyard::LogLine>& entries);
+    void logEntries(const QList<Trainyard::LogEntry>& entries);
     /// The `end` event of a log stream: the job's final state (Succeeded, Failed, Cancelled); StateUnspecified
     /// when the event names none (the job was deleted) or a name this client does not know (logged).
     void ended(Trainyard::JobState finalState);
@@ -418,7 +406,7 @@ private:
     ApiStream(QNetworkReply* reply, const QString& jobId, QObject* parent);
     void onReadyRead();
     void onFinished();
-    void dispatch(const QString& event, const QByteArray& data, QList<LogLine>* logBatch, QList<Job>* jobBatch);
+    void dispatch(const QString& event, const QByteArray& data, QList<LogEntry>* logBatch, QList<Job>* jobBatch);
     void flushJobs(QList<Job>* jobBatch);
     void finish();
 
@@ -434,7 +422,6 @@ private:
 
 } // namespace Trainyard
 
-Q_DECLARE_METATYPE(Trainyard::LogLine)
 Q_DECLARE_METATYPE(Trainyard::SeriesInfo)
 Q_DECLARE_METATYPE(Trainyard::SeriesPoint)
 Q_DECLARE_METATYPE(Trainyard::ReplicaInfo)

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "configloader.h"
+#include "jsonnumber.h"
 
 #include <QFile>
 #include <QHash>
@@ -186,15 +187,6 @@ std::optional<double> yamlDouble(const QString& s)
     return std::nullopt;
 }
 
-QJsonValue jsonDouble(double d)
-{
-    if (std::isnan(d))
-        return QStringLiteral("NaN");
-    if (std::isinf(d))
-        return d > 0 ? QStringLiteral("Infinity") : QStringLiteral("-Infinity");
-    return d;
-}
-
 // Conversion of a node whose field the schema does not know (or free-form Struct): YAML 1.2 core
 // schema resolution for plain scalars, strings for quoted ones.
 // YAML aliases share nodes, so a few lines can stand for billions of nodes ("billion laughs").
@@ -279,7 +271,7 @@ QJsonValue convertScalar(const YAML::Node& node, Kind kind)
     }
     case Kind::Double:
         if (const auto d = yamlDouble(s))
-            return jsonDouble(*d);
+            return doubleToJson(*d);
         return s;
     case Kind::Bool:
         if (const auto b = yamlBool(s.trimmed()))

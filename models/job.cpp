@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "job.h"
+#include "jsonnumber.h"
 
 #include <QDateTime>
 #include <QJsonArray>
@@ -232,20 +233,9 @@ public:
     {
         if (v.isUndefined())
             return std::nullopt;
-        if (v.isDouble())
-            return v.toDouble();
+        if (const std::optional<double> d = jsonToDouble(v))
+            return d;
         if (v.isString()) {
-            const QString s = v.toString();
-            if (s == QLatin1String("NaN"))
-                return std::numeric_limits<double>::quiet_NaN();
-            if (s == QLatin1String("Infinity"))
-                return std::numeric_limits<double>::infinity();
-            if (s == QLatin1String("-Infinity"))
-                return -std::numeric_limits<double>::infinity();
-            bool ok = false;
-            const double d = s.toDouble(&ok);
-            if (ok && std::isfinite(d))
-                return d;
             fail(fieldPath, QStringLiteral("Invalid number ") + valueText(v) + QLatin1Char('.'));
             return std::nullopt;
         }
@@ -533,19 +523,10 @@ void putInt32(QJsonObject& o, const QString& key, const std::optional<int>& valu
         o.insert(key, *value);
 }
 
-QJsonValue doubleValue(double d)
-{
-    if (std::isnan(d))
-        return QStringLiteral("NaN");
-    if (std::isinf(d))
-        return d > 0 ? QStringLiteral("Infinity") : QStringLiteral("-Infinity");
-    return d;
-}
-
 void putDouble(QJsonObject& o, const QString& key, const std::optional<double>& value)
 {
     if (value)
-        o.insert(key, doubleValue(*value));
+        o.insert(key, doubleToJson(*value));
 }
 
 void putBool(QJsonObject& o, const QString& key, const std::optional<bool>& value)
@@ -622,7 +603,7 @@ QJsonObject toJson(const ParameterSpec& p)
     if (!p.discreteValues.isEmpty()) {
         QJsonArray a;
         for (const double d : p.discreteValues)
-            a.append(doubleValue(d));
+            a.append(doubleToJson(d));
         o.insert(QStringLiteral("discreteValues"), a);
     }
     putString(o, QStringLiteral("scaleType"), p.scaleType);

@@ -223,7 +223,7 @@ JobView::JobView(ExecutorConnection* connection, const Job& job, QWidget* parent
     connect(m_cancel, &QPushButton::clicked, this, &JobView::cancelJob);
     connect(m_openDir, &QPushButton::clicked, this, &JobView::openJobDir);
     connect(m_similar, &QPushButton::clicked, this, [this] { emit submitSimilarRequested(m_job); });
-    connect(m_logs, &LogPanel::entriesArrived, this, [this](const QList<LogLine>& entries) {
+    connect(m_logs, &LogPanel::entriesArrived, this, [this](const QList<LogEntry>& entries) {
         if (m_job.state != JobState::Queued && m_job.state != JobState::Preparing)
             return;
         for (auto it = entries.crbegin(); it != entries.crend(); ++it) {
@@ -341,8 +341,8 @@ void JobView::followResumes()
     m_resumeStream = m_connection->client()->followLogs(
         m_job.jobId, QStringLiteral("master-replica-0"), QString(), QStringLiteral(" from checkpoint "));
     m_resumeStream->setParent(this);
-    connect(m_resumeStream, &ApiStream::logEntries, this, [this](const QList<LogLine>& entries) {
-        for (const LogLine& e : entries) {
+    connect(m_resumeStream, &ApiStream::logEntries, this, [this](const QList<LogEntry>& entries) {
+        for (const LogEntry& e : entries) {
             if (!parseResumeLine(e.message).first.isEmpty())
                 m_resumeLines.append(e);
         }
@@ -359,7 +359,7 @@ void JobView::showResumes()
     }
     const QString jobDir = QDir::cleanPath(m_job.trainingInput.jobDir);
     QStringList rows;
-    for (const LogLine& e : std::as_const(m_resumeLines)) {
+    for (const LogEntry& e : std::as_const(m_resumeLines)) {
         auto [path, details] = parseResumeLine(e.message);
         if (!jobDir.isEmpty() && path.startsWith(jobDir + QLatin1Char('/')))
             path = path.mid(jobDir.size() + 1);

@@ -61,7 +61,7 @@ public:
     /// (see resumeLines()); hidden while there is none.
     QLabel* resumeLabel() const { return m_resumeLabel; }
     /// The master's "Resuming from checkpoint …" log lines seen so far, oldest first.
-    const QList<LogLine>& resumeLines() const { return m_resumeLines; }
+    const QList<LogEntry>& resumeLines() const { return m_resumeLines; }
     /// The checkpoint and the details of a resume log line of a trainer (`Resuming from checkpoint PATH
     /// (epoch N)`, or `Resumed from checkpoint PATH (epoch N, step S)`): {PATH, "epoch N"}; empty when
     /// `message` is not one.
@@ -140,7 +140,7 @@ private:
     MetricsPanel* m_metrics = nullptr;
     QLabel* m_resumeLabel = nullptr;
     QPointer<ApiStream> m_resumeStream;
-    QList<LogLine> m_resumeLines;
+    QList<LogEntry> m_resumeLines;
 };
 
 } // namespace Trainyard

@@ -13,38 +13,11 @@ namespace Trainyard {
 namespace {
 constexpr qint64 MaxDelta = (qint64(1) << 43) - 1;
 
-constexpr QLatin1String SeverityNames[] = {
-    QLatin1String("DEFAULT"),
-    QLatin1String("DEBUG"),
-    QLatin1String("INFO"),
-    QLatin1String("NOTICE"),
-    QLatin1String("WARNING"),
-    QLatin1String("ERROR"),
-    QLatin1String("CRITICAL"),
-    QLatin1String("ALERT"),
-    QLatin1String("EMERGENCY"),
-};
-
 inline char asciiLower(char c)
 {
     return (c >= 'A' && c <= 'Z') ? char(c + ('a' - 'A')) : c;
 }
 } // namespace
-
-LogSeverity logSeverityFromName(QStringView name)
-{
-    for (int i = 0; i < int(std::size(SeverityNames)); ++i) {
-        if (name.compare(SeverityNames[i], Qt::CaseInsensitive) == 0)
-            return LogSeverity(i);
-    }
-    return LogSeverity::Default;
-}
-
-QLatin1String logSeverityName(LogSeverity severity)
-{
-    const int i = int(severity);
-    return i < int(std::size(SeverityNames)) ? SeverityNames[i] : SeverityNames[0];
-}
 
 LogLineStore::LogLineStore() = default;
 LogLineStore::~LogLineStore() = default;
@@ -152,11 +125,11 @@ qint64 LogLineStore::append(
     return first;
 }
 
-qint64 LogLineStore::append(const QList<LogLine>& entries)
+qint64 LogLineStore::append(const QList<LogEntry>& entries)
 {
     qint64 first = m_count;
     QByteArray utf8;
-    for (const LogLine& entry : entries) {
+    for (const LogEntry& entry : entries) {
         utf8 = entry.message.toUtf8();
         const qint64 at = append(entry.timestampUs, logSeverityFromName(entry.severity), taskId(entry.taskName),
             utf8.constData(), utf8.size(), entry.stream == QLatin1String("stderr"));

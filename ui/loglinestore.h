@@ -17,6 +17,8 @@
 // Threading: not thread-safe; all mutation on one thread. Snapshot is safe to read from any thread for
 // lines below its `stableCount`.
 
+#include "logentry.h"
+
 #include <QByteArray>
 #include <QHash>
 #include <QList>
@@ -29,26 +31,6 @@
 #include <vector>
 
 namespace Trainyard {
-
-struct LogLine;
-
-/// Cloud Logging LogSeverity, in ascending order (4 bits in a LineRecord).
-enum class LogSeverity : quint8 {
-    Default = 0,
-    Debug,
-    Info,
-    Notice,
-    Warning,
-    Error,
-    Critical,
-    Alert,
-    Emergency,
-};
-
-/// Parses a Cloud Logging severity name ("ERROR"); unknown names are Default.
-LogSeverity logSeverityFromName(QStringView name);
-/// The Cloud Logging name of a severity ("ERROR").
-QLatin1String logSeverityName(LogSeverity severity);
 
 /// One line's index entry: 16 bytes.
 struct LineRecord {
@@ -99,12 +81,12 @@ public:
     /// Appends one line. `text` is UTF-8 without the newline; a text with '\n' becomes several lines
     /// with the same metadata. `timestampUs`: µs since the Unix epoch (UTC). Returns the position of the
     /// first inserted line (less than the old size when it was merged into the reorder window).
-    /// `isStderr`: the line came from the replica's stderr (LogLine::stream).
+    /// `isStderr`: the line came from the replica's stderr (LogEntry::stream).
     qint64 append(qint64 timestampUs, LogSeverity severity, quint16 taskId, const char* text, qsizetype size,
         bool isStderr = false);
-    /// Appends entries from the executor's log stream (ApiClient's LogLine). Returns the lowest position
+    /// Appends entries from the executor's log stream (models/logentry.h). Returns the lowest position
     /// that changed.
-    qint64 append(const QList<LogLine>& entries);
+    qint64 append(const QList<LogEntry>& entries);
     void clear();
 
     qint64 size() const { return m_count; }

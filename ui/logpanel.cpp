@@ -175,7 +175,7 @@ void LogPanel::onStreamFinished()
     m_reopen.start();
 }
 
-void LogPanel::onEntries(const QList<LogLine>& entries)
+void LogPanel::onEntries(const QList<LogEntry>& entries)
 {
     const int tasksBefore = int(m_store->taskNames().size());
     const qint64 first = m_store->append(entries);

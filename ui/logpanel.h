@@ -27,7 +27,7 @@ class ApiStream;
 class ExecutorConnection;
 class LogLineStore;
 class LogView;
-struct LogLine;
+struct LogEntry;
 
 class LogPanel : public QWidget {
     Q_OBJECT
@@ -57,11 +57,11 @@ Q_SIGNALS:
     /// The log stream's end: the job's final state (ApiStream::ended).
     void ended(Trainyard::JobState finalState);
     /// Entries as they arrive from the stream (after they were stored).
-    void entriesArrived(const QList<Trainyard::LogLine>& entries);
+    void entriesArrived(const QList<Trainyard::LogEntry>& entries);
 
 private:
     void openStream();
-    void onEntries(const QList<Trainyard::LogLine>& entries);
+    void onEntries(const QList<Trainyard::LogEntry>& entries);
     void onStreamFinished();
     bool tryShowFirstError();
     void applyFilter();

@@ -161,9 +161,9 @@ JobState followLogs(CtlSession& s, const QString& command, const QString& jobId,
         ApiError error;
         bool gotData = false;
         QEventLoop loop;
-        QObject::connect(stream.get(), &ApiStream::logEntries, &loop, [&](const QList<LogLine>& entries) {
+        QObject::connect(stream.get(), &ApiStream::logEntries, &loop, [&](const QList<LogEntry>& entries) {
             gotData = true;
-            for (const LogLine& e : entries) {
+            for (const LogEntry& e : entries) {
                 const size_t key = qHashMulti(0, e.timestampUs, e.taskName, e.trialId, e.message);
                 if (printed.contains(key))
                     continue;

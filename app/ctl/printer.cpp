@@ -244,7 +244,7 @@ QString Printer::localDate(const QString& rfc3339)
     return dt.toLocalTime().toString(QStringLiteral("yyyy-MM-ddTHH:mm:ss"));
 }
 
-QStringList Printer::logLines(const LogLine& entry, bool allowMultiline)
+QStringList Printer::logLines(const LogEntry& entry, bool allowMultiline)
 {
     const QDateTime local = QDateTime::fromMSecsSinceEpoch(entry.timestampUs / 1000).toLocalTime();
     const int offset = local.offsetFromUtc();

@@ -31,7 +31,7 @@ public:
     /// unparsable, empty stays empty.
     static QString localDate(const QString& rfc3339);
     /// Log entry → gcloud's stream-logs lines (one per message line unless `allowMultiline`).
-    static QStringList logLines(const LogLine& entry, bool allowMultiline);
+    static QStringList logLines(const LogEntry& entry, bool allowMultiline);
 };
 
 } // namespace Trainyard

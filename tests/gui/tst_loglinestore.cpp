@@ -112,13 +112,13 @@ private Q_SLOTS:
     void appendLogLines()
     {
         LogLineStore store;
-        QList<LogLine> entries;
-        LogLine a;
+        QList<LogEntry> entries;
+        LogEntry a;
         a.timestampUs = 2000;
         a.severity = QStringLiteral("WARNING");
         a.taskName = QStringLiteral("worker-replica-1");
         a.message = QStringLiteral("disk almost full");
-        LogLine b = a;
+        LogEntry b = a;
         b.timestampUs = 1000;
         b.severity = QStringLiteral("INFO");
         b.taskName = QStringLiteral("service");

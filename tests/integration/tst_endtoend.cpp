@@ -132,7 +132,7 @@ private:
             const ApiResult<LogPage> page = m_client->logsBlocking(jobId, {}, {}, 10000, token);
             if (!page.ok())
                 break;
-            for (const LogLine& l : page.value.entries)
+            for (const LogEntry& l : page.value.entries)
                 text += l.taskName + QStringLiteral(": ") + l.message + QLatin1Char('\n');
             token = page.value.nextPageToken;
         } while (!token.isEmpty());
@@ -140,14 +140,14 @@ private:
     }
 
     /// Follows the job's logs over SSE until its `end` event; returns the final state (StateUnspecified when none).
-    JobState followToEnd(const QString& jobId, QList<LogLine>* lines = nullptr)
+    JobState followToEnd(const QString& jobId, QList<LogEntry>* lines = nullptr)
     {
         std::unique_ptr<ApiStream> stream(m_client->followLogs(jobId));
         QSignalSpy ended(stream.get(), &ApiStream::ended);
         QSignalSpy finished(stream.get(), &ApiStream::finished);
         if (lines) {
             connect(stream.get(), &ApiStream::logEntries, this,
-                [lines](const QList<LogLine>& batch) { lines->append(batch); });
+                [lines](const QList<LogEntry>& batch) { lines->append(batch); });
         }
         if (!finished.wait(280000) && finished.isEmpty())
             return JobState::StateUnspecified;
@@ -252,10 +252,10 @@ private Q_SLOTS:
         QVERIFY2(created.ok(), qPrintable(created.error.summary()));
         QCOMPARE(created.value.jobId, QStringLiteral("api_ok"));
         QVERIFY(!created.value.etag.isEmpty());
-        QList<LogLine> lines;
+        QList<LogEntry> lines;
         QCOMPARE(followToEnd(QStringLiteral("api_ok"), &lines), JobState::Succeeded);
         QSet<QString> tasks;
-        for (const LogLine& l : lines) {
+        for (const LogEntry& l : lines) {
             tasks.insert(l.taskName);
             QVERIFY(l.timestampUs > 0);
         }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // LogIndex: the line index behind `…/logs` pages. Replica files are written in the store's on-disk format
-// (what LogStore::toJsonLine() writes, one line each) and every page is compared with a reference: the
+// (what LogEntry::toJsonLine() writes, one line each) and every page is compared with a reference: the
 // line-by-line merge that LogStore::read() did before the index (parse every line, then a stable k-way
 // merge by timestamp), so the index serves the same entries in the same order. Covers paging across
 // replicas (with equal timestamps), each filter, an executor restart, a torn tail, a clock that went back,
@@ -33,7 +33,7 @@ QList<QByteArray> referenceRead(const QString& logsDir, const LogQuery& q)
         names = names.contains(q.taskName + QStringLiteral(".jsonl"))
             ? QStringList { q.taskName + QStringLiteral(".jsonl") }
             : QStringList {};
-    const int minRank = q.minSeverity.isEmpty() ? 0 : LogStore::severityRank(q.minSeverity);
+    const LogSeverity minSeverity = logSeverityFromName(q.minSeverity);
     std::vector<QList<LogEntry>> files;
     for (const QString& name : std::as_const(names)) {
         QFile f(logsDir + QLatin1Char('/') + name);
@@ -44,10 +44,11 @@ QList<QByteArray> referenceRead(const QString& logsDir, const LogQuery& q)
             const QByteArray line = f.readLine();
             if (!line.endsWith('\n'))
                 break;
-            LogEntry e;
-            if (!LogStore::parseJsonLine(line.chopped(1), &e))
+            const std::optional<LogEntry> parsed = LogEntry::fromJsonLine(line.chopped(1));
+            if (!parsed)
                 continue;
-            if (minRank > 0 && LogStore::severityRank(e.severity) < minRank)
+            const LogEntry& e = *parsed;
+            if (e.severityLevel() < minSeverity)
                 continue;
             if (!q.contains.isEmpty() && !e.message.contains(q.contains))
                 continue;
@@ -68,7 +69,7 @@ QList<QByteArray> referenceRead(const QString& logsDir, const LogQuery& q)
         if (best < 0)
             break;
         if (index++ >= q.afterIndex)
-            out.append(LogStore::toJsonLine(files[size_t(best)][pos[size_t(best)]]));
+            out.append(files[size_t(best)][pos[size_t(best)]].toJsonLine());
         ++pos[size_t(best)];
     }
     return out;
@@ -106,7 +107,7 @@ void writeJob(const QString& logsDir, int count, qint64 base = 1795323883000000L
                                     : QStringLiteral("step %1 \"q\" \\ tab\t"))
                             .arg(i);
             e.stream = t == 1 ? QString() : QStringLiteral("stdout");
-            bytes += LogStore::toJsonLine(e) + '\n';
+            bytes += e.toJsonLine() + '\n';
         }
         QVERIFY(appendBytes(logsDir + QLatin1Char('/') + Tasks.at(t) + QStringLiteral(".jsonl"), bytes));
     }
@@ -235,10 +236,10 @@ private Q_SLOTS:
         const QString path = dir + QStringLiteral("/master-replica-0.jsonl");
         LogEntry e { 2000, QStringLiteral("INFO"), QStringLiteral("master-replica-0"), QString(),
             QStringLiteral("whole"), QStringLiteral("stdout") };
-        const QByteArray whole = LogStore::toJsonLine(e) + '\n';
+        const QByteArray whole = e.toJsonLine() + '\n';
         e.timestampUs = 3000;
         e.message = QStringLiteral("torn");
-        const QByteArray torn = LogStore::toJsonLine(e);
+        const QByteArray torn = e.toJsonLine();
         QVERIFY(appendBytes(path, whole + torn.left(torn.size() / 2)));
         LogIndex index(dir);
         const LogQuery q;
@@ -250,17 +251,17 @@ private Q_SLOTS:
         // A torn tail that a restarted executor appended after: garbage, skipped; the lines after it are fine.
         e.timestampUs = 4000;
         e.message = QStringLiteral("after the crash");
-        QVERIFY(appendBytes(path, torn.left(20) + LogStore::toJsonLine(e) + '\n'));
+        QVERIFY(appendBytes(path, torn.left(20) + e.toJsonLine() + '\n'));
         e.timestampUs = 5000;
         e.message = QStringLiteral("next");
-        QVERIFY(appendBytes(path, LogStore::toJsonLine(e) + '\n'));
+        QVERIFY(appendBytes(path, e.toJsonLine() + '\n'));
         const QList<QByteArray> lines = index.read(snapshotOf(dir), q);
         QCOMPARE(lines, referenceRead(dir, q));
         QCOMPARE(lines.size(), 3);
         QVERIFY(lines.last().contains("\"message\":\"next\""));
         // A snapshot taken before bytes were appended does not see them.
         const LogIndex::Snapshot early = snapshotOf(dir);
-        QVERIFY(appendBytes(path, LogStore::toJsonLine(e) + '\n'));
+        QVERIFY(appendBytes(path, e.toJsonLine() + '\n'));
         QCOMPARE(index.read(early, q).size(), 3);
         QCOMPARE(index.read(snapshotOf(dir), q).size(), 4);
     }
@@ -273,11 +274,13 @@ private Q_SLOTS:
         QByteArray a, b;
         const qint64 stamps[] = { 100, 300, 200, 50, 400, 400, 250 };
         for (int i = 0; i < 7; ++i) {
-            a += LogStore::toJsonLine({ stamps[i], QStringLiteral("INFO"), QStringLiteral("a"), QString(),
-                     QStringLiteral("a%1").arg(i), QString() })
+            a += LogEntry { stamps[i], QStringLiteral("INFO"), QStringLiteral("a"), QString(),
+                QStringLiteral("a%1").arg(i), QString() }
+                     .toJsonLine()
                 + '\n';
-            b += LogStore::toJsonLine({ stamps[i] + 25, QStringLiteral("INFO"), QStringLiteral("b"), QString(),
-                     QStringLiteral("b%1").arg(i), QString() })
+            b += LogEntry { stamps[i] + 25, QStringLiteral("INFO"), QStringLiteral("b"), QString(),
+                QStringLiteral("b%1").arg(i), QString() }
+                     .toJsonLine()
                 + '\n';
         }
         QVERIFY(appendBytes(dir + QStringLiteral("/a.jsonl"), a));

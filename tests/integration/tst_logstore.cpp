@@ -109,7 +109,7 @@ private Q_SLOTS:
         QCOMPARE(entries[0].message, message);
         QCOMPARE(entries[0].taskName, QStringLiteral("master-replica-0"));
         QCOMPARE(entries[0].stream, isStderr ? QStringLiteral("stderr") : QStringLiteral("stdout"));
-        QVERIFY(LogStore::toJsonLine(entries[0]).contains(isStderr ? "\"stream\":\"stderr\"" : "\"stream\":\"stdout\""));
+        QVERIFY(entries[0].toJsonLine().contains(isStderr ? "\"stream\":\"stderr\"" : "\"stream\":\"stdout\""));
     }
 
     void traceback()
@@ -145,7 +145,7 @@ private Q_SLOTS:
         LogEntry service;
         service.taskName = QStringLiteral("service");
         service.message = QStringLiteral("Job started.");
-        QVERIFY(!LogStore::toJsonLine(service).contains("stream"));
+        QVERIFY(!service.toJsonLine().contains("stream"));
     }
 
     void partialLines()
@@ -215,7 +215,7 @@ private Q_SLOTS:
         // The encoder used for API answers writes the same line.
         const QList<LogEntry> entries = store.read(job, QString(), QString());
         QCOMPARE(entries.size(), 1);
-        QCOMPARE(LogStore::toJsonLine(entries[0]), lines[0]);
+        QCOMPARE(entries[0].toJsonLine(), lines[0]);
     }
 
     void timestampFormat()
@@ -225,7 +225,7 @@ private Q_SLOTS:
         e.severity = QStringLiteral("NOTICE");
         e.taskName = QStringLiteral("service");
         e.message = QStringLiteral("Job is queued.");
-        const QJsonObject o = QJsonDocument::fromJson(LogStore::toJsonLine(e)).object();
+        const QJsonObject o = QJsonDocument::fromJson(e.toJsonLine()).object();
         QCOMPARE(o.value(QLatin1String("timestamp")).toString(), QStringLiteral("2026-11-22T05:04:43.123456Z"));
         LogStore store(m_dir.path());
         const QString job = nextJob();
@@ -358,14 +358,6 @@ private Q_SLOTS:
         const QList<LogEntry> entries = again.read(job, QString(), QString());
         QCOMPARE(entries.size(), 3);
         QCOMPARE(entries[2].message, QStringLiteral("three"));
-    }
-
-    void severityRank()
-    {
-        QCOMPARE(LogStore::severityRank(QStringLiteral("DEFAULT")), 0);
-        QCOMPARE(LogStore::severityRank(QStringLiteral("INFO")), 200);
-        QCOMPARE(LogStore::severityRank(QStringLiteral("warning")), 400);
-        QCOMPARE(LogStore::severityRank(QStringLiteral("EMERGENCY")), 800);
     }
 };
 

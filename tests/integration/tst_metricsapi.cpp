@@ -129,7 +129,7 @@ private:
             const ApiResult<LogPage> page = m_client->logsBlocking(JobId, QStringLiteral("service"), {}, 10000, token);
             if (!page.ok())
                 return -1;
-            for (const LogLine& l : page.value.entries) {
+            for (const LogEntry& l : page.value.entries) {
                 if (l.severity == QLatin1String("WARNING") && l.message.startsWith(QLatin1String("Metrics: "))
                     && l.message.contains(QLatin1String("CRC-32C of the data does not match")))
                     ++count;

@@ -219,8 +219,8 @@ private Q_SLOTS:
         server.response = httpResponse(200, "OK", "text/event-stream", body);
         ApiClient client(server.url(), "t");
         std::unique_ptr<ApiStream> stream(client.followLogs(QStringLiteral("j1"), QStringLiteral("worker-replica-0")));
-        QList<LogLine> lines;
-        connect(stream.get(), &ApiStream::logEntries, this, [&](const QList<LogLine>& batch) { lines += batch; });
+        QList<LogEntry> lines;
+        connect(stream.get(), &ApiStream::logEntries, this, [&](const QList<LogEntry>& batch) { lines += batch; });
         QSignalSpy ended(stream.get(), &ApiStream::ended);
         QSignalSpy failed(stream.get(), &ApiStream::failed);
         QSignalSpy finished(stream.get(), &ApiStream::finished);

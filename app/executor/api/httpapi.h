@@ -26,7 +26,7 @@ class MetricsStore;
 class Scheduler;
 class SseStream;
 class HttpChannel;
-/// Where one request's answer goes (defined in httpapi.cpp); shared by deferred answers and streams.
+/// Where one request's answer goes (httpchannel.h); shared by deferred answers and streams.
 using HttpChannelPtr = std::shared_ptr<HttpChannel>;
 
 /// The executor's HTTP API: REST v1 shapes of `ml.googleapis.com/v1 projects.jobs` plus the
@@ -43,6 +43,10 @@ using HttpChannelPtr = std::shared_ptr<HttpChannel>;
 /// onto the request's socket; they end with an `end` event when the job is final.
 ///
 /// Lives on the executor's main thread with the stores and the scheduler it serves.
+///
+/// Its member functions are defined by part (app/executor/api/): the transport (httpapi.cpp, httpchannel.h,
+/// ssestream.h), the router (router.cpp, routetable.h) and one file per resource (jobs.cpp, logs.cpp,
+/// metrics.cpp, checkpoints.cpp, catalogs.cpp, events.cpp).
 class HttpApi : public QAbstractHttpServer {
     Q_OBJECT
 public:
@@ -77,7 +81,7 @@ public:
     /// Number of open SSE streams (for tests and diagnostics).
     int openStreams() const;
 
-    /// A buffered JSON answer (defined in httpapi.cpp).
+    /// A buffered JSON answer (defined in apicommon.h, internal to the API's files).
     struct Reply;
 
     /// One route of the API: method ("GET"), path template ("/v1/projects/{project}/jobs/{job}:cancel")

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "logindex.h"
 
-#include "logstore.h"
+#include "logentry.h"
 
 #include <QFile>
 #include <QMutexLocker>
@@ -159,7 +159,7 @@ inline bool literal(const char** p, const char* end, const char* text, size_t n)
     return true;
 }
 
-/// Reads a line in the store's layout (LogStore::toJsonLine()'s key order, its timestamp form, printable ASCII)
+/// Reads a line in the store's layout (LogEntry::toJsonLine()'s key order, its timestamp form, printable ASCII)
 /// without a JSON parser: its timestamp and severity level. False when the line is laid out otherwise; see
 /// skipString() for `strict`.
 bool parseStoreLine(const char* p, size_t n, bool strict, qint64* ts, int* level)
@@ -175,7 +175,7 @@ bool parseStoreLine(const char* p, size_t n, bool strict, qint64* ts, int* level
         ++p;
     if (p == severity)
         return false;
-    *level = LogIndex::severityLevel(QByteArrayView(severity, p - severity));
+    *level = int(parseLogSeverity(QByteArrayView(severity, p - severity)).value_or(LogSeverity::Default));
     if (!literal(&p, end, "\",\"taskName\":\"", 14) || !skipString(&p, end, strict)
         || !literal(&p, end, "\",\"trialId\":\"", 13) || !skipString(&p, end, strict)
         || !literal(&p, end, "\",\"message\":\"", 13) || !skipString(&p, end, strict))
@@ -271,11 +271,11 @@ struct LogIndex::File {
         int level = 0;
         if (!parseStoreLine(p, n, false, &ts, &level)) {
             ++slowLines;
-            LogEntry entry;
-            if (!LogStore::parseJsonLine(QByteArrayView(p, qsizetype(n)), &entry))
+            const std::optional<LogEntry> entry = LogEntry::fromJsonLine(QByteArrayView(p, qsizetype(n)));
+            if (!entry)
                 return; // not an entry: skipped, as a line-by-line read always skipped it
-            ts = entry.timestampUs;
-            level = LogStore::severityRank(entry.severity) / 100;
+            ts = entry->timestampUs;
+            level = int(entry->severityLevel());
         }
         add(offset, ts, level);
     }
@@ -297,28 +297,6 @@ LogIndex::File* LogIndex::file(const QString& name)
     m_files.push_back(std::make_unique<File>());
     m_files.back()->name = name;
     return m_files.back().get();
-}
-
-int LogIndex::severityLevel(QByteArrayView name)
-{
-    static constexpr const char* names[]
-        = { "DEFAULT", "DEBUG", "INFO", "NOTICE", "WARNING", "ERROR", "CRITICAL", "ALERT", "EMERGENCY" };
-    for (int level = 0; level < 9; ++level) {
-        const char* candidate = names[level];
-        const size_t len = std::strlen(candidate);
-        if (size_t(name.size()) != len)
-            continue;
-        bool same = true;
-        for (size_t i = 0; i < len && same; ++i) {
-            char c = name[qsizetype(i)];
-            if (c >= 'a' && c <= 'z')
-                c = char(c - 'a' + 'A');
-            same = c == candidate[i];
-        }
-        if (same)
-            return level;
-    }
-    return 0;
 }
 
 bool LogIndex::isCanonicalLine(QByteArrayView line)
@@ -390,7 +368,7 @@ QList<QByteArray> LogIndex::read(const Snapshot& files, const LogQuery& query)
     });
 
     // Filters: the severity from the index; `contains` from the lines themselves (messages are not indexed).
-    const int minLevel = query.minSeverity.isEmpty() ? 0 : LogStore::severityRank(query.minSeverity) / 100;
+    const int minLevel = query.minSeverity.isEmpty() ? 0 : int(logSeverityFromName(query.minSeverity));
     if (minLevel > 0 || !query.contains.isEmpty()) {
         // The text as it appears in a JSON line, when JSON would write it unescaped.
         QByteArray containsRaw;
@@ -432,8 +410,8 @@ QList<QByteArray> LogIndex::read(const Snapshot& files, const LogQuery& query)
                     const QByteArrayView line(p, nl ? nl - p : buffer.data() + buffer.size() - p);
                     if (!containsRaw.isEmpty() && !line.contains(containsRaw))
                         continue;
-                    LogEntry entry;
-                    if (LogStore::parseJsonLine(line, &entry) && entry.message.contains(query.contains))
+                    const std::optional<LogEntry> entry = LogEntry::fromJsonLine(line);
+                    if (entry && entry->message.contains(query.contains))
                         s.lines.push_back(quint32(k));
                 }
                 i = j;
@@ -539,9 +517,7 @@ QList<QByteArray> LogIndex::read(const Snapshot& files, const LogQuery& query)
                 if (LogIndex::isCanonicalLine(line)) {
                     out[qsizetype(mine[k])] = line.toByteArray();
                 } else {
-                    LogEntry entry;
-                    LogStore::parseJsonLine(line, &entry);
-                    out[qsizetype(mine[k])] = LogStore::toJsonLine(entry);
+                    out[qsizetype(mine[k])] = LogEntry::fromJsonLine(line).value_or(LogEntry()).toJsonLine();
                 }
             }
             a = b;

@@ -34,7 +34,8 @@ struct LogQuery {
 /// is not indexed until it is complete; a line that is not a JSON object (a torn tail that a later executor's append
 /// completed into garbage) is skipped, as reading the file line by line always did.
 ///
-/// Memory: 16 bytes per indexed line (offset with the severity in its top byte, timestamp in µs).
+/// Memory: 16 bytes per indexed line (offset with the severity, a LogSeverity ordinal, in its top byte; timestamp
+/// in µs).
 ///
 /// Thread-safe: reads of one job are serialized by a mutex and are meant to run on a pool thread; the
 /// files may be appended to meanwhile (only bytes below each file's snapshot size are read).
@@ -52,7 +53,7 @@ public:
 
     /// The entries of `query` within `files`, merged across files by timestamp (a stable merge: equal
     /// timestamps keep file order, then line order — the order LogStore has always served), each as its JSON
-    /// line exactly as LogStore::toJsonLine() writes it (no newline). A line that the store wrote is passed
+    /// line exactly as LogEntry::toJsonLine() writes it (no newline). A line that the store wrote is passed
     /// through as stored; any other valid line is parsed and encoded again.
     ///
     /// Cost: indexing what is new since the last read; then, without a `contains` filter, a binary search
@@ -66,11 +67,7 @@ public:
     /// Lines indexed so far, all files (for the store's memory bound).
     qint64 lineCount() const { return m_lineCount.load(std::memory_order_relaxed); }
 
-    /// Severity rank of a Cloud Logging severity name, as `LogStore::severityRank() / 100` (0 DEFAULT … 8
-    /// EMERGENCY; unknown names 0), case-insensitive.
-    static int severityLevel(QByteArrayView name);
-
-    /// Whether `line` (no newline) is exactly what LogStore::toJsonLine() writes for the entry it holds, so
+    /// Whether `line` (no newline) is exactly what LogEntry::toJsonLine() writes for the entry it holds, so
     /// that it can be served as is: the store's key order, a canonical timestamp, printable ASCII and the
     /// store's escapes only.
     static bool isCanonicalLine(QByteArrayView line);

@@ -30,60 +30,9 @@ constexpr size_t FlushThresholdBytes = 256 * 1024;
 // The timer that writes buffers and hands batches to subscribers; the contract says ≤ 100 ms.
 constexpr int FlushIntervalMs = 50;
 
-// Severity names are shared QStrings so that a LogEntry for a subscriber costs no allocation for them.
-struct Severities {
-    QString defaultS = QStringLiteral("DEFAULT");
-    QString debug = QStringLiteral("DEBUG");
-    QString info = QStringLiteral("INFO");
-    QString notice = QStringLiteral("NOTICE");
-    QString warning = QStringLiteral("WARNING");
-    QString error = QStringLiteral("ERROR");
-    QString critical = QStringLiteral("CRITICAL");
-    QString alert = QStringLiteral("ALERT");
-    QString emergency = QStringLiteral("EMERGENCY");
-};
-const Severities& severities()
-{
-    static const Severities s;
-    return s;
-}
-
-enum class Sev : quint8 { Debug, Info, Warning, Error, Critical };
-
-const char* sevName(Sev s)
-{
-    switch (s) {
-    case Sev::Debug:
-        return "DEBUG";
-    case Sev::Info:
-        return "INFO";
-    case Sev::Warning:
-        return "WARNING";
-    case Sev::Error:
-        return "ERROR";
-    case Sev::Critical:
-        return "CRITICAL";
-    }
-    return "INFO";
-}
-
-const QString& sevString(Sev s)
-{
-    const Severities& n = severities();
-    switch (s) {
-    case Sev::Debug:
-        return n.debug;
-    case Sev::Info:
-        return n.info;
-    case Sev::Warning:
-        return n.warning;
-    case Sev::Error:
-        return n.error;
-    case Sev::Critical:
-        return n.critical;
-    }
-    return n.info;
-}
+using LogJson::appendEscaped;
+using LogJson::formatTimestamp;
+using LogJson::TimestampChars;
 
 QString streamName(int stream)
 {
@@ -98,21 +47,21 @@ inline bool isDigit(char c)
 }
 
 // A level word of Python's logging (and the common WARN/FATAL spellings) at `p`, or false.
-bool levelWord(const char* p, size_t n, Sev* sev, size_t* len)
+bool levelWord(const char* p, size_t n, LogSeverity* sev, size_t* len)
 {
     struct Word {
         const char* text;
         size_t len;
-        Sev sev;
+        LogSeverity sev;
     };
     static constexpr Word words[] = {
-        { "DEBUG", 5, Sev::Debug },
-        { "INFO", 4, Sev::Info },
-        { "WARNING", 7, Sev::Warning },
-        { "WARN", 4, Sev::Warning },
-        { "ERROR", 5, Sev::Error },
-        { "CRITICAL", 8, Sev::Critical },
-        { "FATAL", 5, Sev::Critical },
+        { "DEBUG", 5, LogSeverity::Debug },
+        { "INFO", 4, LogSeverity::Info },
+        { "WARNING", 7, LogSeverity::Warning },
+        { "WARN", 4, LogSeverity::Warning },
+        { "ERROR", 5, LogSeverity::Error },
+        { "CRITICAL", 8, LogSeverity::Critical },
+        { "FATAL", 5, LogSeverity::Critical },
     };
     for (const Word& w : words) {
         if (n >= w.len && std::memcmp(p, w.text, w.len) == 0) {
@@ -137,26 +86,26 @@ inline bool isWordBoundary(char c)
 /// - glog and absl (Python absl-py uses the same prefix): "Lmmdd hh:mm:ss.uuuuuu threadid file:line] msg"
 ///   with L one of I, W, E, F.
 /// Everything else is INFO, stdout or stderr, as the service does.
-Sev detectSeverity(const char* p, size_t n, size_t* prefix = nullptr)
+LogSeverity detectSeverity(const char* p, size_t n, size_t* prefix = nullptr)
 {
     if (prefix)
         *prefix = 0;
     if (n < 5)
-        return Sev::Info;
-    Sev sev;
+        return LogSeverity::Info;
+    LogSeverity sev;
     size_t len;
     // glog/absl: I1122 05:04:43.123456
     if ((p[0] == 'I' || p[0] == 'W' || p[0] == 'E' || p[0] == 'F') && n >= 14 && isDigit(p[1]) && isDigit(p[2])
         && isDigit(p[3]) && isDigit(p[4]) && p[5] == ' ' && isDigit(p[6]) && isDigit(p[7]) && p[8] == ':') {
         switch (p[0]) {
         case 'W':
-            return Sev::Warning;
+            return LogSeverity::Warning;
         case 'E':
-            return Sev::Error;
+            return LogSeverity::Error;
         case 'F':
-            return Sev::Critical;
+            return LogSeverity::Critical;
         default:
-            return Sev::Info;
+            return LogSeverity::Info;
         }
     }
     // logging default: INFO:root:message (the prefix is "INFO:root:"; "INFO:" for a named logger, whose
@@ -187,7 +136,7 @@ Sev detectSeverity(const char* p, size_t n, size_t* prefix = nullptr)
                 return sev;
         }
     }
-    return Sev::Info;
+    return LogSeverity::Info;
 }
 
 bool startsWith(const char* p, size_t n, const char* text)
@@ -209,110 +158,33 @@ bool isProgError(const char* p, size_t n)
 
 /// LogStore::classifyLine on raw bytes. `traceback`: 0 outside a traceback, 1 inside one, 2 just after its
 /// exception line (where "During handling …" or "The above exception …" chain the next one).
-Sev classify(const char* p, size_t n, bool isStderr, int* traceback, size_t* prefix)
+LogSeverity classify(const char* p, size_t n, bool isStderr, int* traceback, size_t* prefix)
 {
     *prefix = 0;
     if (isStderr) {
         if (startsWith(p, n, "Traceback (most recent call last):")) {
             *traceback = 1;
-            return Sev::Error;
+            return LogSeverity::Error;
         }
         if (*traceback == 1) {
             // Frames and source lines are indented; the first line that is not is the exception
             // ("ValueError: …"), which ends this traceback.
             if (n > 0 && p[0] != ' ' && p[0] != '\t')
                 *traceback = 2;
-            return Sev::Error;
+            return LogSeverity::Error;
         }
         if (*traceback == 2) {
             if (n == 0 || startsWith(p, n, "During handling") || startsWith(p, n, "The above exception"))
-                return Sev::Error; // between chained tracebacks
+                return LogSeverity::Error; // between chained tracebacks
             *traceback = 0;
         }
     }
-    const Sev sev = detectSeverity(p, n, prefix);
-    if (sev != Sev::Info || *prefix > 0)
+    const LogSeverity sev = detectSeverity(p, n, prefix);
+    if (sev != LogSeverity::Info || *prefix > 0)
         return sev;
     if (isStderr && isProgError(p, n))
-        return Sev::Error;
-    return Sev::Info;
-}
-
-/// Appends `s` JSON-escaped (without quotes). Valid UTF-8 passes through; each invalid byte becomes
-/// U+FFFD so that every line stays valid JSON whatever a trainer prints.
-void appendEscaped(std::string& out, const char* s, size_t n)
-{
-    static const char hex[] = "0123456789abcdef";
-    const auto* p = reinterpret_cast<const unsigned char*>(s);
-    const auto* end = p + n;
-    while (p < end) {
-        // Fast run of plain ASCII.
-        const unsigned char* run = p;
-        while (p < end && *p >= 0x20 && *p < 0x80 && *p != '"' && *p != '\\')
-            ++p;
-        if (p != run)
-            out.append(reinterpret_cast<const char*>(run), size_t(p - run));
-        if (p >= end)
-            break;
-        const unsigned char c = *p;
-        if (c < 0x80) {
-            switch (c) {
-            case '"':
-                out.append("\\\"", 2);
-                break;
-            case '\\':
-                out.append("\\\\", 2);
-                break;
-            case '\n':
-                out.append("\\n", 2);
-                break;
-            case '\r':
-                out.append("\\r", 2);
-                break;
-            case '\t':
-                out.append("\\t", 2);
-                break;
-            default: {
-                const char esc[6] = { '\\', 'u', '0', '0', hex[c >> 4], hex[c & 15] };
-                out.append(esc, 6);
-            }
-            }
-            ++p;
-            continue;
-        }
-        // Multi-byte UTF-8: validate (no overlongs, no surrogates, ≤ U+10FFFF).
-        size_t len = 0;
-        unsigned int cp = 0;
-        if (c >= 0xC2 && c <= 0xDF) {
-            len = 2;
-            cp = c & 0x1F;
-        } else if (c >= 0xE0 && c <= 0xEF) {
-            len = 3;
-            cp = c & 0x0F;
-        } else if (c >= 0xF0 && c <= 0xF4) {
-            len = 4;
-            cp = c & 0x07;
-        }
-        bool ok = len != 0 && size_t(end - p) >= len;
-        for (size_t i = 1; ok && i < len; ++i) {
-            if ((p[i] & 0xC0) != 0x80)
-                ok = false;
-            else
-                cp = (cp << 6) | (p[i] & 0x3F);
-        }
-        if (ok) {
-            if ((len == 3 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF)))
-                || (len == 4 && (cp < 0x10000 || cp > 0x10FFFF)))
-                ok = false;
-        }
-        if (ok) {
-            out.append(reinterpret_cast<const char*>(p), len);
-            p += len;
-        } else {
-            out.append("\xEF\xBF\xBD", 3);
-            ++p;
-        }
-    }
+        return LogSeverity::Error;
+    return LogSeverity::Info;
 }
 
 qint64 nowUs()
@@ -320,71 +192,6 @@ qint64 nowUs()
     timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
     return qint64(ts.tv_sec) * 1000000 + ts.tv_nsec / 1000;
-}
-
-/// RFC 3339 UTC with microseconds: "2026-11-22T05:04:43.123456Z" (27 bytes).
-void formatTimestamp(qint64 us, char out[27])
-{
-    // Formatting the date part is the expensive bit; lines arrive in bursts within one second.
-    thread_local qint64 cachedSecond = -1;
-    thread_local char cachedPrefix[20];
-    qint64 sec = us / 1000000;
-    qint64 frac = us % 1000000;
-    if (frac < 0) {
-        frac += 1000000;
-        --sec;
-    }
-    if (sec != cachedSecond) {
-        const time_t t = time_t(sec);
-        tm parts;
-        gmtime_r(&t, &parts);
-        char buf[64];
-        std::snprintf(buf, sizeof buf, "%04d-%02d-%02dT%02d:%02d:%02d.", parts.tm_year + 1900, parts.tm_mon + 1,
-            parts.tm_mday, parts.tm_hour, parts.tm_min, parts.tm_sec);
-        std::memcpy(cachedPrefix, buf, 20);
-        cachedSecond = sec;
-    }
-    std::memcpy(out, cachedPrefix, 20);
-    for (int i = 25; i >= 20; --i) {
-        out[i] = char('0' + frac % 10);
-        frac /= 10;
-    }
-    out[26] = 'Z';
-}
-
-/// Parses what formatTimestamp() writes (and any RFC 3339 UTC/offset time) back to microseconds.
-qint64 parseTimestamp(const QString& text)
-{
-    const QByteArray b = text.toLatin1();
-    int y, mo, d, h, mi, s;
-    if (b.size() >= 19 && std::sscanf(b.constData(), "%4d-%2d-%2dT%2d:%2d:%2d", &y, &mo, &d, &h, &mi, &s) == 6) {
-        tm parts {};
-        parts.tm_year = y - 1900;
-        parts.tm_mon = mo - 1;
-        parts.tm_mday = d;
-        parts.tm_hour = h;
-        parts.tm_min = mi;
-        parts.tm_sec = s;
-        qint64 us = qint64(timegm(&parts)) * 1000000;
-        int i = 19;
-        if (i < b.size() && b[i] == '.') {
-            ++i;
-            qint64 scale = 100000;
-            while (i < b.size() && isDigit(b[i])) {
-                us += (b[i] - '0') * scale;
-                scale /= 10;
-                ++i;
-            }
-        }
-        if (i < b.size() && (b[i] == '+' || b[i] == '-') && i + 5 < b.size()) {
-            const int sign = b[i] == '+' ? 1 : -1;
-            const int oh = (b[i + 1] - '0') * 10 + (b[i + 2] - '0');
-            const int om = (b[i + 4] - '0') * 10 + (b[i + 5] - '0');
-            us -= sign * qint64(oh * 3600 + om * 60) * 1000000;
-        }
-        return us;
-    }
-    return 0;
 }
 
 } // namespace
@@ -545,12 +352,12 @@ struct LogStore::Private {
         if (len > 0 && msg[len - 1] == '\r')
             --len;
         size_t prefix = 0;
-        const Sev sev = classify(msg, len, isStderr, &s->traceback[isStderr ? 1 : 0], &prefix);
+        const LogSeverity sev = classify(msg, len, isStderr, &s->traceback[isStderr ? 1 : 0], &prefix);
         appendLine(s, ts, tsText, sev, trialId, msg + prefix, len - prefix, deliver, isStderr ? 2 : 1);
     }
 
     /// `stream`: 0 none (the executor's own lines), 1 stdout, 2 stderr.
-    void appendLine(Stream* s, qint64 ts, const char* tsText, Sev sev, const QString& trialId, const char* msg,
+    void appendLine(Stream* s, qint64 ts, const char* tsText, LogSeverity sev, const QString& trialId, const char* msg,
         size_t len, bool deliver, int stream = 0)
     {
         if (len > 0 && msg[len - 1] == '\r')
@@ -559,9 +366,9 @@ struct LogStore::Private {
             buildMiddle(s, trialId);
         std::string& b = s->buffer;
         b.append("{\"timestamp\":\"", 14);
-        b.append(tsText, 27);
+        b.append(tsText, TimestampChars);
         b.append("\",\"severity\":\"", 14);
-        b.append(sevName(sev));
+        b.append(logSeverityName(sev).data(), size_t(logSeverityName(sev).size()));
         b.append(s->middle);
         appendEscaped(b, msg, len);
         if (stream == 2)
@@ -571,8 +378,8 @@ struct LogStore::Private {
         else
             b.append("\"}\n", 3);
         if (deliver)
-            pending[s->jobId].append(LogEntry {
-                ts, sevString(sev), s->taskName, trialId, QString::fromUtf8(msg, qsizetype(len)), streamName(stream) });
+            pending[s->jobId].append(LogEntry { ts, logSeverityString(sev), s->taskName, trialId,
+                QString::fromUtf8(msg, qsizetype(len)), streamName(stream) });
     }
 
     void deliverPending()
@@ -631,28 +438,20 @@ LogStore::~LogStore() = default;
 void LogStore::append(const QString& jobId, const LogEntry& entry)
 {
     Private::Stream* s = d->stream(jobId, entry.taskName);
-    char ts[27];
-    const qint64 us = entry.timestampUs ? entry.timestampUs : nowUs();
-    formatTimestamp(us, ts);
-    std::string& b = s->buffer;
-    b.append("{\"timestamp\":\"", 14);
-    b.append(ts, 27);
-    b.append("\",\"severity\":\"", 14);
-    const QByteArray sev = (entry.severity.isEmpty() ? severities().info : entry.severity).toLatin1();
-    appendEscaped(b, sev.constData(), size_t(sev.size()));
-    if (!s->middleBuilt || s->middleTrial != entry.trialId)
-        d->buildMiddle(s, entry.trialId);
-    b.append(s->middle);
-    const QByteArray msg = entry.message.toUtf8();
-    appendEscaped(b, msg.constData(), size_t(msg.size()));
-    b.append("\"}\n", 3);
-    if (d->subCountByJob.value(jobId) > 0) {
-        LogEntry copy = entry;
-        copy.timestampUs = us;
-        if (copy.severity.isEmpty())
-            copy.severity = severities().info;
+    LogEntry copy = entry;
+    if (!copy.timestampUs)
+        copy.timestampUs = nowUs();
+    if (copy.severity.isEmpty())
+        copy.severity = logSeverityString(LogSeverity::Info);
+    // The file gets no `stream`: entries appended here are the executor's own (replica output, which has
+    // one, comes through appendOutput()); subscribers get the entry as given.
+    LogEntry stored = copy;
+    stored.stream.clear();
+    const QByteArray line = stored.toJsonLine();
+    s->buffer.append(line.constData(), size_t(line.size()));
+    s->buffer.push_back('\n');
+    if (d->subCountByJob.value(jobId) > 0)
         d->pending[jobId].append(copy);
-    }
     d->markDirty(s);
 }
 
@@ -665,7 +464,7 @@ void LogStore::appendOutput(
     const bool deliver = d->subCountByJob.value(jobId) > 0;
     // One arrival time per chunk: the lines of one read arrived together.
     const qint64 us = nowUs();
-    char ts[27];
+    char ts[TimestampChars];
     formatTimestamp(us, ts);
 
     std::string& partial = s->partial[isStderr ? 1 : 0];
@@ -706,7 +505,7 @@ void LogStore::finishOutput(const QString& jobId, const QString& taskName)
     Private::Stream* s = it.value();
     const bool deliver = d->subCountByJob.value(jobId) > 0;
     const qint64 us = nowUs();
-    char ts[27];
+    char ts[TimestampChars];
     formatTimestamp(us, ts);
     for (int stream = 0; stream < 2; ++stream) {
         std::string& partial = s->partial[stream];
@@ -787,26 +586,9 @@ QList<LogEntry> LogStore::read(const QString& jobId, const QString& taskName, co
         = readLines(prepareRead(jobId, LogQuery { taskName, minSeverity, contains, afterIndex, limit }));
     QList<LogEntry> result;
     result.reserve(lines.size());
-    for (const QByteArray& line : lines) {
-        LogEntry e;
-        parseJsonLine(line, &e);
-        result.append(std::move(e));
-    }
+    for (const QByteArray& line : lines)
+        result.append(LogEntry::fromJsonLine(line).value_or(LogEntry()));
     return result;
-}
-
-bool LogStore::parseJsonLine(QByteArrayView line, LogEntry* entry)
-{
-    const QJsonObject o = QJsonDocument::fromJson(line.toByteArray()).object();
-    if (o.isEmpty())
-        return false;
-    entry->timestampUs = parseTimestamp(o.value(QLatin1String("timestamp")).toString());
-    entry->severity = o.value(QLatin1String("severity")).toString();
-    entry->taskName = o.value(QLatin1String("taskName")).toString();
-    entry->trialId = o.value(QLatin1String("trialId")).toString();
-    entry->message = o.value(QLatin1String("message")).toString();
-    entry->stream = o.value(QLatin1String("stream")).toString();
-    return true;
 }
 
 int LogStore::subscribe(const QString& jobId, Subscriber subscriber)
@@ -830,59 +612,14 @@ void LogStore::unsubscribe(int id)
     }
 }
 
-QByteArray LogStore::toJsonLine(const LogEntry& entry)
-{
-    std::string b;
-    char ts[27];
-    formatTimestamp(entry.timestampUs, ts);
-    b.append("{\"timestamp\":\"", 14);
-    b.append(ts, 27);
-    b.append("\",\"severity\":\"", 14);
-    const QByteArray sev = (entry.severity.isEmpty() ? severities().info : entry.severity).toLatin1();
-    appendEscaped(b, sev.constData(), size_t(sev.size()));
-    b.append("\",\"taskName\":\"");
-    const QByteArray task = entry.taskName.toUtf8();
-    appendEscaped(b, task.constData(), size_t(task.size()));
-    b.append("\",\"trialId\":\"");
-    const QByteArray trial = entry.trialId.toUtf8();
-    appendEscaped(b, trial.constData(), size_t(trial.size()));
-    b.append("\",\"message\":\"");
-    const QByteArray msg = entry.message.toUtf8();
-    appendEscaped(b, msg.constData(), size_t(msg.size()));
-    if (!entry.stream.isEmpty()) {
-        b.append("\",\"stream\":\"");
-        const QByteArray stream = entry.stream.toLatin1();
-        appendEscaped(b, stream.constData(), size_t(stream.size()));
-    }
-    b.append("\"}");
-    return QByteArray(b.data(), qsizetype(b.size()));
-}
-
 LogStore::Classified LogStore::classifyLine(const QByteArray& line, bool isStderr, int* traceback)
 {
     size_t prefix = 0;
     int state = traceback ? *traceback : 0;
-    const Sev sev = classify(line.constData(), size_t(line.size()), isStderr, &state, &prefix);
+    const LogSeverity sev = classify(line.constData(), size_t(line.size()), isStderr, &state, &prefix);
     if (traceback)
         *traceback = state;
-    return { sevString(sev), int(prefix) };
-}
-
-int LogStore::severityRank(const QString& severity)
-{
-    // google.logging.type.LogSeverity numbers.
-    static const QHash<QString, int> ranks = {
-        { QStringLiteral("DEFAULT"), 0 },
-        { QStringLiteral("DEBUG"), 100 },
-        { QStringLiteral("INFO"), 200 },
-        { QStringLiteral("NOTICE"), 300 },
-        { QStringLiteral("WARNING"), 400 },
-        { QStringLiteral("ERROR"), 500 },
-        { QStringLiteral("CRITICAL"), 600 },
-        { QStringLiteral("ALERT"), 700 },
-        { QStringLiteral("EMERGENCY"), 800 },
-    };
-    return ranks.value(severity.toUpper(), 0);
+    return { logSeverityString(sev), int(prefix) };
 }
 
 } // namespace Trainyard

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #pragma once
 
+#include "logentry.h"
 #include "logindex.h"
 
 #include <QByteArray>
@@ -15,39 +16,20 @@
 
 namespace Trainyard {
 
-/// One log entry, as served by `…/jobs/{id}/logs` and stored one JSON object per line:
-/// {"timestamp": RFC 3339 with microseconds, "severity": DEFAULT|DEBUG|INFO|NOTICE|WARNING|ERROR|CRITICAL|
-///  ALERT|EMERGENCY (Cloud Logging's LogSeverity names), "taskName": "master-replica-0"|…|"service",
-///  "trialId": "" or "3", "message": text without the trailing newline}.
-struct LogEntry {
-    qint64 timestampUs = 0; ///< microseconds since the Unix epoch (UTC)
-    QString severity;
-    QString taskName;
-    QString trialId;
-    QString message;
-    /// Which output stream of the replica the line came from: "stdout", "stderr", or "" for the executor's
-    /// own lines (task "service"). On the wire as `stream` (omitted when empty).
-    QString stream;
-};
-
-} // namespace Trainyard
-// Only QStrings and an integer: lists of entries grow by memmove.
-Q_DECLARE_TYPEINFO(Trainyard::LogEntry, Q_RELOCATABLE_TYPE);
-namespace Trainyard {
-
 /// Append-only log files per job and replica, and live subscribers.
 ///
-/// Files: `<dataDir>/jobs/<jobId>/logs/<taskName>.jsonl` (one JSON LogEntry a line). Writes are
-/// buffered and flushed at least every 100 ms and when a job ends, so a crash loses at most that tail.
-/// Subscribers get every appended entry in arrival order (per job), in batches, on the main thread.
-/// Owned by the executor's main thread; not thread-safe.
+/// Files: `<dataDir>/jobs/<jobId>/logs/<taskName>.jsonl` (one LogEntry a line, as LogEntry::toJsonLine() writes
+/// it; models/logentry.h). Writes are buffered and flushed at least every 100 ms and when a job ends, so a crash
+/// loses at most that tail. Subscribers get every appended entry in arrival order (per job), in batches, on the main
+/// thread. Owned by the executor's main thread; not thread-safe.
 class LogStore : public QObject {
     Q_OBJECT
 public:
     explicit LogStore(const QString& dataDir, QObject* parent = nullptr);
     ~LogStore() override;
 
-    /// Appends one entry to the job's log.
+    /// Appends one of the executor's own entries to the job's log: a zero timestamp is now, an empty severity
+    /// INFO; the file gets no `stream` (replica output comes through appendOutput()).
     void append(const QString& jobId, const LogEntry& entry);
     /// Appends raw output of a replica: splits `bytes` into lines (keeping a partial last line
     /// for the next call), classifies each (classifyLine()) and appends it with its stream.
@@ -86,7 +68,7 @@ public:
     /// the store's thread.
     ReadRequest prepareRead(const QString& jobId, const LogQuery& query);
     /// Runs a prepared read: the entries of the query, merged across replicas in timestamp order, each as
-    /// its JSON line (toJsonLine()'s bytes, no newline). Thread-safe and blocking (file reads): run it on a
+    /// its JSON line (LogEntry::toJsonLine()'s bytes, no newline). Thread-safe and blocking (file reads): run it on a
     /// thread pool (readLinesAsync()). See LogIndex::read() for the cost.
     static QList<QByteArray> readLines(const ReadRequest& request);
     /// prepareRead() now and readLines() on the global thread pool.
@@ -108,13 +90,6 @@ public:
     /// Registers a live subscriber for one job's new entries; returns an id for unsubscribe().
     int subscribe(const QString& jobId, Subscriber subscriber);
     void unsubscribe(int id);
-
-    /// Encodes an entry as its JSON line (no newline).
-    static QByteArray toJsonLine(const LogEntry& entry);
-    /// Decodes a JSON line (any key order, any valid JSON) into `entry`; false when it is not a JSON object.
-    static bool parseJsonLine(QByteArrayView line, LogEntry* entry);
-    /// Severity rank (DEFAULT 0 … EMERGENCY 800, Cloud Logging's numbers) for filtering.
-    static int severityRank(const QString& severity);
 
 private:
     struct Private;

@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "apicommon.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QUrlQuery>
+
+#include <algorithm>
+
+namespace Trainyard::Api {
+
+Q_LOGGING_CATEGORY(lcApi, "trainyard.executor")
+
+QByteArray compact(const QJsonObject& object)
+{
+    return QJsonDocument(object).toJson(QJsonDocument::Compact);
+}
+
+QString jobName(const QString& project, const QString& jobId)
+{
+    return QStringLiteral("projects/") + project + QStringLiteral("/jobs/") + jobId;
+}
+
+QString encodePageToken(const QString& kind, const QString& value)
+{
+    const QByteArray raw = (kind + QLatin1Char(':') + value).toUtf8();
+    return QString::fromLatin1(raw.toBase64(QByteArray::Base64UrlEncoding | QByteArray::OmitTrailingEquals));
+}
+
+bool decodePageToken(const QString& token, const QString& kind, QString* value)
+{
+    const auto decoded = QByteArray::fromBase64Encoding(
+        token.toLatin1(), QByteArray::Base64UrlEncoding | QByteArray::AbortOnBase64DecodingErrors);
+    if (!decoded)
+        return false;
+    const QString text = QString::fromUtf8(*decoded);
+    const QString prefix = kind + QLatin1Char(':');
+    if (!text.startsWith(prefix))
+        return false;
+    *value = text.mid(prefix.size());
+    return true;
+}
+
+bool parsePageSize(const QString& text, int defaultSize, int maxSize, int* size)
+{
+    if (text.isEmpty()) {
+        *size = defaultSize;
+        return true;
+    }
+    bool ok = false;
+    const qlonglong value = text.toLongLong(&ok);
+    if (!ok || value < 0)
+        return false;
+    *size = value == 0 ? defaultSize : int(std::min<qlonglong>(value, maxSize));
+    return true;
+}
+
+QString queryValue(const QUrlQuery& query, const QString& key)
+{
+    return query.queryItemValue(key, QUrl::FullyDecoded);
+}
+
+bool isTrue(const QString& value)
+{
+    return value == QLatin1String("true") || value == QLatin1String("1");
+}
+
+HttpApi::Reply jsonReply(const QJsonObject& object, int status)
+{
+    HttpApi::Reply reply;
+    reply.status = status;
+    reply.body = compact(object);
+    return reply;
+}
+
+HttpApi::Reply errorReply(
+    int httpStatus, const QString& status, const QString& message, const FieldViolations& violations)
+{
+    return jsonReply(HttpApi::errorJson(httpStatus, status, message, violations), httpStatus);
+}
+
+HttpApi::Reply jobNotFound(const QString& project, const QString& jobId)
+{
+    return errorReply(404, QStringLiteral("NOT_FOUND"),
+        QStringLiteral("Field: name Error: The specified job does not exist: ") + jobName(project, jobId)
+            + QLatin1Char('.'));
+}
+
+HttpApi::Reply invalidArgument(const QString& field, const QString& description)
+{
+    return errorReply(400, QStringLiteral("INVALID_ARGUMENT"),
+        QStringLiteral("Field: ") + field + QStringLiteral(" Error: ") + description,
+        { FieldViolation { field, description } });
+}
+
+std::optional<QJsonObject> parseBody(const QByteArray& body, HttpApi::Reply* error)
+{
+    QJsonParseError parseError;
+    const QJsonDocument doc = QJsonDocument::fromJson(body, &parseError);
+    if (parseError.error != QJsonParseError::NoError) {
+        *error = errorReply(400, QStringLiteral("INVALID_ARGUMENT"),
+            QStringLiteral("Invalid JSON payload received. %1 at offset %2.")
+                .arg(body.trimmed().isEmpty() ? QStringLiteral("Empty body") : parseError.errorString())
+                .arg(parseError.offset));
+        return std::nullopt;
+    }
+    if (!doc.isObject()) {
+        *error = errorReply(400, QStringLiteral("INVALID_ARGUMENT"),
+            QStringLiteral("Invalid JSON payload received. Expected a JSON object."));
+        return std::nullopt;
+    }
+    return doc.object();
+}
+
+HttpApi::Reply decodeErrorReply(const FieldViolations& violations)
+{
+    QString message = QStringLiteral("Invalid JSON payload received. ") + violations.first().field
+        + QStringLiteral(": ") + violations.first().description;
+    if (violations.size() > 1)
+        message += QStringLiteral(" (and %1 more)").arg(violations.size() - 1);
+    return errorReply(400, QStringLiteral("INVALID_ARGUMENT"), message, violations);
+}
+
+} // namespace Trainyard::Api

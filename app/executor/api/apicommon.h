@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#pragma once
+
+// Internal to the API's files (not installed, not included outside app/executor/api/): the buffered reply,
+// the helpers that build error replies in Google's shape, body and query parsing, page tokens. Each
+// resource's file (jobs.cpp, logs.cpp, …) includes it.
+
+#include "httpapi.h"
+
+#include <QByteArray>
+#include <QJsonObject>
+#include <QList>
+#include <QLoggingCategory>
+#include <QPair>
+#include <QString>
+
+#include <optional>
+
+class QUrlQuery;
+
+namespace Trainyard {
+
+/// A buffered JSON answer: the HTTP status, the body (compact JSON, or bytes spliced by hand in the same
+/// shape) and headers beyond the ones every answer gets (`Content-Type`, `Cache-Control`, see HttpApi::send).
+/// A handler that streams or answers later returns a default one, which is not sent.
+struct HttpApi::Reply {
+    int status = 200;
+    QByteArray body;
+    QList<QPair<QByteArray, QByteArray>> headers;
+};
+
+namespace Api {
+
+/// The API's logging category: the executor's subsystem category "trainyard.executor".
+Q_DECLARE_LOGGING_CATEGORY(lcApi)
+
+/// After a job became final, late log lines of exiting replicas (and the scheduler's closing
+/// `service` lines) may still be on their way through the event loop; streams that end with the job
+/// (logs, events) give them this long (ms) before their `end` event.
+constexpr int EndSettleMs = 250;
+
+/// `object` as compact JSON (one line, as SSE `data:` needs).
+QByteArray compact(const QJsonObject& object);
+
+/// "projects/{project}/jobs/{jobId}", the resource name in messages.
+QString jobName(const QString& project, const QString& jobId);
+
+/// An opaque page token: base64url (no padding) of "KIND:VALUE", so a token of one list is refused by another.
+QString encodePageToken(const QString& kind, const QString& value);
+/// Decodes a token made by encodePageToken for `kind`; false when it is not one.
+bool decodePageToken(const QString& token, const QString& kind, QString* value);
+
+/// Parses `pageSize`: empty = default; above the maximum = the maximum (as the service); else a
+/// non-negative integer (0 = default). False when `text` is not such a number.
+bool parsePageSize(const QString& text, int defaultSize, int maxSize, int* size);
+
+/// A query parameter, fully percent-decoded; empty when absent.
+QString queryValue(const QUrlQuery& query, const QString& key);
+/// A boolean query parameter: "true" or "1".
+bool isTrue(const QString& value);
+
+/// `object` as the reply's body with HTTP `status`.
+HttpApi::Reply jsonReply(const QJsonObject& object, int status = 200);
+/// An error in Google's shape (HttpApi::errorJson): `httpStatus` (400, 404, …), `status` the google.rpc.Code
+/// name ("INVALID_ARGUMENT"), `violations` a google.rpc.BadRequest detail when not empty.
+HttpApi::Reply errorReply(
+    int httpStatus, const QString& status, const QString& message, const FieldViolations& violations = {});
+/// 404 NOT_FOUND for a job that is not in `project` (the service's wording).
+HttpApi::Reply jobNotFound(const QString& project, const QString& jobId);
+/// 400 INVALID_ARGUMENT naming one field (a query parameter or a body field) and what is wrong with it.
+HttpApi::Reply invalidArgument(const QString& field, const QString& description);
+/// Parses a request body as a JSON object, or explains why it is not one in `error` (the service's wording).
+std::optional<QJsonObject> parseBody(const QByteArray& body, HttpApi::Reply* error);
+/// 400 INVALID_ARGUMENT for a body that JobJson could not decode: the first violation in the message, all
+/// of them in the details. `violations` must not be empty.
+HttpApi::Reply decodeErrorReply(const FieldViolations& violations);
+
+} // namespace Api
+} // namespace Trainyard

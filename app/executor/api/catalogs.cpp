@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// The project's catalogs: scale tiers, machine types, accelerator types (with this host's GPUs), runtime
+// versions, and the host's capacity and use.
+#include "apicommon.h"
+#include "httpapi.h"
+
+#include "scheduler.h"
+#include "staging.h"
+
+#include <QJsonArray>
+
+#include <algorithm>
+
+namespace Trainyard {
+
+using namespace Api;
+
+namespace {
+QJsonArray intArray(const QList<int>& values)
+{
+    QJsonArray array;
+    for (int v : values)
+        array.append(v);
+    return array;
+}
+
+QJsonObject gpuToJson(const GpuInfo& gpu)
+{
+    return QJsonObject {
+        { QStringLiteral("index"), gpu.index },
+        { QStringLiteral("uuid"), gpu.uuid },
+        { QStringLiteral("name"), gpu.name },
+        { QStringLiteral("acceleratorType"), gpu.acceleratorType },
+        { QStringLiteral("memoryBytes"), QString::number(gpu.memoryBytes) },
+    };
+}
+
+} // namespace
+
+HttpApi::Reply HttpApi::catalog(const QString& what)
+{
+    const MachineCatalog& catalog = MachineCatalog::builtin();
+    if (what == QLatin1String("scaleTiers")) {
+        QJsonArray list;
+        for (const ScaleTierInfo& t : catalog.scaleTiers()) {
+            QJsonObject o {
+                { QStringLiteral("name"), t.name },
+                { QStringLiteral("description"), t.description },
+                { QStringLiteral("available"), t.available },
+                { QStringLiteral("masterType"), t.masterType },
+                { QStringLiteral("workerCount"), t.workerCount },
+                { QStringLiteral("parameterServerCount"), t.parameterServerCount },
+            };
+            if (!t.unavailableReason.isEmpty())
+                o.insert(QStringLiteral("unavailableReason"), t.unavailableReason);
+            if (!t.workerType.isEmpty())
+                o.insert(QStringLiteral("workerType"), t.workerType);
+            if (!t.parameterServerType.isEmpty())
+                o.insert(QStringLiteral("parameterServerType"), t.parameterServerType);
+            if (t.masterAccelerator.count.value_or(0) > 0 && !t.masterAccelerator.type.isEmpty())
+                o.insert(QStringLiteral("masterAcceleratorConfig"),
+                    QJsonObject { { QStringLiteral("count"), QString::number(*t.masterAccelerator.count) },
+                        { QStringLiteral("type"), t.masterAccelerator.type } });
+            list.append(o);
+        }
+        return jsonReply(QJsonObject { { QStringLiteral("scaleTiers"), list } });
+    }
+    if (what == QLatin1String("machineTypes")) {
+        QJsonArray list;
+        for (const MachineType& m : catalog.machineTypes()) {
+            QJsonObject counts;
+            for (auto it = m.acceleratorCounts.cbegin(); it != m.acceleratorCounts.cend(); ++it)
+                counts.insert(it.key(), intArray(it.value()));
+            list.append(QJsonObject {
+                { QStringLiteral("name"), m.name },
+                { QStringLiteral("family"), m.family },
+                { QStringLiteral("vcpus"), m.vcpus },
+                { QStringLiteral("memoryGb"), m.memory.gb() },
+                { QStringLiteral("acceleratorCounts"), counts },
+            });
+        }
+        return jsonReply(QJsonObject { { QStringLiteral("machineTypes"), list } });
+    }
+    if (what == QLatin1String("acceleratorTypes")) {
+        QJsonArray list;
+        for (const AcceleratorTypeInfo& a : catalog.acceleratorTypes()) {
+            const auto onHost = std::count_if(m_host.gpus.cbegin(), m_host.gpus.cend(),
+                [&](const GpuInfo& g) { return g.acceleratorType == a.name; });
+            list.append(QJsonObject {
+                { QStringLiteral("name"), a.name },
+                { QStringLiteral("displayName"), a.displayName },
+                { QStringLiteral("isTpu"), a.isTpu },
+                { QStringLiteral("availableOnHost"), int(onHost) },
+            });
+        }
+        QJsonArray gpus;
+        for (const GpuInfo& g : m_host.gpus)
+            gpus.append(gpuToJson(g));
+        return jsonReply(
+            QJsonObject { { QStringLiteral("acceleratorTypes"), list }, { QStringLiteral("gpus"), gpus } });
+    }
+    return jsonReply(QJsonObject { { QStringLiteral("runtimeVersions"), runtimeVersionsJson() } });
+}
+
+HttpApi::Reply HttpApi::host()
+{
+    return jsonReply(m_scheduler->usage().toJson());
+}
+
+} // namespace Trainyard

@@ -1,0 +1,233 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// The checkpoints of a job: the list of its job dir's checkpoints and one checkpoint's tensors (read on the
+// thread pool).
+#include "apicommon.h"
+#include "httpapi.h"
+
+#include "checkpointindex.h"
+#include "checkpointreader.h"
+#include "jobstore.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QHttpServerRequest>
+#include <QJsonArray>
+#include <QSet>
+#include <QUrlQuery>
+
+#include <algorithm>
+
+namespace Trainyard {
+
+using namespace Api;
+
+namespace {
+using Formats::CheckpointInfo;
+using Formats::CheckpointReader;
+using Formats::TensorInfo;
+
+QJsonObject tensorToJson(const TensorInfo& t, const QDir& root)
+{
+    QJsonArray shape;
+    for (qint64 d : t.shape)
+        shape.append(QString::number(d));
+    QJsonObject o {
+        { QStringLiteral("name"), t.name },
+        { QStringLiteral("displayName"), t.displayName },
+        { QStringLiteral("dtype"), t.dtype },
+        { QStringLiteral("shape"), shape },
+        { QStringLiteral("shard"), t.shard },
+        { QStringLiteral("file"), root.relativeFilePath(t.file) },
+    };
+    if (t.elementType != Formats::ElementType::Other)
+        o.insert(QStringLiteral("elementType"), Formats::elementTypeName(t.elementType));
+    if (t.size >= 0)
+        o.insert(QStringLiteral("sizeBytes"), QString::number(t.size));
+    if (t.isMetadata)
+        o.insert(QStringLiteral("metadata"), true);
+    return o;
+}
+
+QString checkpointMessage(const QString& project, const QString& jobId, const QString& name, const QString& why)
+{
+    return QStringLiteral("Checkpoint \"%1\" of %2: %3.").arg(name, jobName(project, jobId), why);
+}
+
+/// Reads checkpoint `name` of a job dir and answers with its tensors, or with statistics and the
+/// first values of one of them. Runs on the thread pool: touches nothing but its arguments.
+HttpApi::Reply readCheckpoint(const QString& project, const QString& jobId, const QString& jobDir, const QString& name,
+    const QString& tensorName, int values)
+{
+    QString path;
+    QString why;
+    switch (CheckpointIndex::resolve(jobDir, name, &path, &why)) {
+    case CheckpointIndex::Resolution::Ok:
+        break;
+    case CheckpointIndex::Resolution::Invalid:
+        return invalidArgument(QStringLiteral("name"), QStringLiteral("\"%1\" %2").arg(name, why));
+    case CheckpointIndex::Resolution::Outside:
+        return errorReply(403, QStringLiteral("PERMISSION_DENIED"), checkpointMessage(project, jobId, name, why));
+    case CheckpointIndex::Resolution::NotFound:
+        return errorReply(404, QStringLiteral("NOT_FOUND"), checkpointMessage(project, jobId, name, why));
+    }
+    const QString root = QFileInfo(jobDir).canonicalFilePath();
+    QString resolved;
+    if (CheckpointReader::detect(path, &resolved).isEmpty())
+        return errorReply(404, QStringLiteral("NOT_FOUND"),
+            checkpointMessage(project, jobId, name, QStringLiteral("not a checkpoint")));
+    QString error;
+    const std::optional<CheckpointInfo> info = CheckpointReader::read(path, &error);
+    if (!info)
+        return errorReply(500, QStringLiteral("DATA_LOSS"),
+            checkpointMessage(project, jobId, name, QStringLiteral("cannot be read: ") + error));
+    // A shard, a safetensors part or a state file's target may lead elsewhere (a symlink, an absolute
+    // path): every byte served must come from inside the job dir.
+    QSet<QString> files(info->files.cbegin(), info->files.cend());
+    for (const TensorInfo& t : info->tensors)
+        files.insert(t.file);
+    for (const QString& f : std::as_const(files)) {
+        if (!CheckpointIndex::isInside(root, QFileInfo(f).canonicalFilePath()))
+            return errorReply(403, QStringLiteral("PERMISSION_DENIED"),
+                checkpointMessage(project, jobId, name,
+                    QStringLiteral("its file %1 lies outside the job dir").arg(QFileInfo(f).fileName())));
+    }
+    QString format = info->format;
+    if (QFileInfo(path).isDir()
+        && (QFileInfo::exists(path + QStringLiteral("/saved_model.pb"))
+            || QFileInfo::exists(path + QStringLiteral("/saved_model.pbtxt"))))
+        format = QStringLiteral("tf-saved-model");
+
+    const QDir rootDir(root);
+    QJsonObject result {
+        { QStringLiteral("name"), name },
+        { QStringLiteral("format"), format },
+    };
+    if (tensorName.isNull()) {
+        QJsonArray tensors;
+        for (const TensorInfo& t : info->tensors)
+            tensors.append(tensorToJson(t, rootDir));
+        QJsonObject scalars;
+        for (auto it = info->scalars.cbegin(); it != info->scalars.cend(); ++it)
+            scalars.insert(it.key(), QJsonValue::fromVariant(it.value()));
+        QStringList relFiles;
+        for (const QString& f : info->files)
+            relFiles.append(rootDir.relativeFilePath(f));
+        result.insert(QStringLiteral("totalBytes"), QString::number(info->totalBytes()));
+        result.insert(QStringLiteral("files"), QJsonArray::fromStringList(relFiles));
+        result.insert(QStringLiteral("tensors"), tensors);
+        if (!scalars.isEmpty())
+            result.insert(QStringLiteral("scalars"), scalars);
+        if (!info->metadata.isEmpty())
+            result.insert(QStringLiteral("metadata"), info->metadata);
+        return jsonReply(result);
+    }
+
+    const TensorInfo* tensor = info->find(tensorName);
+    if (!tensor)
+        return errorReply(404, QStringLiteral("NOT_FOUND"),
+            checkpointMessage(project, jobId, name, QStringLiteral("has no tensor named \"%1\"").arg(tensorName)));
+    result.insert(QStringLiteral("tensor"), tensorToJson(*tensor, rootDir));
+    const int elementSize = Formats::elementSize(tensor->elementType);
+    if (elementSize == 0)
+        return errorReply(400, QStringLiteral("FAILED_PRECONDITION"),
+            QStringLiteral("Tensor \"%1\": values of dtype %2 are not decoded.").arg(tensorName, tensor->dtype));
+    const qint64 count = tensor->elementCount();
+    if (count < 0 || count > HttpApi::MaxTensorValueBytes / elementSize || tensor->size > HttpApi::MaxTensorValueBytes)
+        return errorReply(400, QStringLiteral("FAILED_PRECONDITION"),
+            QStringLiteral("Tensor \"%1\" has %2 elements of %3 bytes; values and statistics are read for tensors "
+                           "of at most %4 bytes.")
+                .arg(tensorName)
+                .arg(count)
+                .arg(elementSize)
+                .arg(HttpApi::MaxTensorValueBytes));
+    const auto stats = CheckpointReader::tensorStats(*info, *tensor, HttpApi::MaxTensorValueBytes, values, &error);
+    if (!stats)
+        return errorReply(500, QStringLiteral("DATA_LOSS"),
+            QStringLiteral("Tensor \"%1\" cannot be read: %2").arg(tensorName, error));
+    QJsonObject statistics = stats->toJson();
+    // int64 counts as strings, as everywhere in this API.
+    statistics.insert(QStringLiteral("count"), QString::number(stats->count));
+    statistics.insert(QStringLiteral("nanCount"), QString::number(stats->nanCount));
+    statistics.insert(QStringLiteral("infCount"), QString::number(stats->infCount));
+    result.insert(QStringLiteral("statistics"), statistics);
+    return jsonReply(result);
+}
+
+/// The job dir the executor reads checkpoints from, or why there is none to read.
+bool localJobDir(const Job& job, QString* dir, HttpApi::Reply* error)
+{
+    *dir = job.trainingInput.jobDir;
+    if (dir->contains(QLatin1String("://"))) {
+        *error = errorReply(400, QStringLiteral("FAILED_PRECONDITION"),
+            QStringLiteral("The job dir %1 is not a local folder; checkpoints are listed for local job dirs only.")
+                .arg(*dir));
+        return false;
+    }
+    if (!dir->isEmpty())
+        *dir = QFileInfo(*dir).absoluteFilePath();
+    return true;
+}
+} // namespace
+
+HttpApi::Reply HttpApi::checkpoints(
+    const QString& project, const QString& jobId, const HttpChannelPtr& channel, bool* deferred)
+{
+    const std::optional<Job> job = m_store->job(project, jobId);
+    if (!job)
+        return jobNotFound(project, jobId);
+    QString dir;
+    Reply error;
+    if (!localJobDir(*job, &dir, &error))
+        return error;
+    const bool trials = job->trainingInput.hyperparameters.has_value();
+    *deferred = true;
+    answerLater(channel, [index = m_checkpoints, dir, trials]() -> Reply {
+        bool truncated = false;
+        const QList<CheckpointEntry> entries = index->scan(dir, trials, &truncated);
+        QJsonArray list;
+        for (const CheckpointEntry& e : entries)
+            list.append(e.toJson());
+        QJsonObject result { { QStringLiteral("checkpoints"), list } };
+        if (!dir.isEmpty())
+            result.insert(QStringLiteral("jobDir"), dir);
+        if (truncated)
+            result.insert(QStringLiteral("truncated"), true);
+        return jsonReply(result);
+    });
+    return {};
+}
+
+HttpApi::Reply HttpApi::checkpoint(const QHttpServerRequest& request, const QString& project, const QString& jobId,
+    const QString& name, const HttpChannelPtr& channel, bool* deferred)
+{
+    const std::optional<Job> job = m_store->job(project, jobId);
+    if (!job)
+        return jobNotFound(project, jobId);
+    QString dir;
+    Reply error;
+    if (!localJobDir(*job, &dir, &error))
+        return error;
+    const QUrlQuery query = request.query();
+    QString tensor;
+    if (query.hasQueryItem(QStringLiteral("tensor"))) {
+        tensor = queryValue(query, QStringLiteral("tensor"));
+        if (tensor.isEmpty())
+            return invalidArgument(QStringLiteral("tensor"), QStringLiteral("must name a tensor of the checkpoint"));
+    }
+    int values = DefaultTensorValues;
+    const QString valuesText = queryValue(query, QStringLiteral("values"));
+    if (!valuesText.isEmpty()) {
+        bool ok = false;
+        const qlonglong n = valuesText.toLongLong(&ok);
+        if (!ok || n < 0)
+            return invalidArgument(QStringLiteral("values"), QStringLiteral("must be a non-negative integer"));
+        values = int(std::min<qlonglong>(n, MaxTensorValues));
+    }
+    *deferred = true;
+    answerLater(channel, [project, jobId, dir, name, tensor, values]() {
+        return readCheckpoint(project, jobId, dir, name, tensor, values);
+    });
+    return {};
+}
+
+} // namespace Trainyard

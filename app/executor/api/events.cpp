@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// A job's event stream (`…:events`): the job and its replicas now, then every change until the job ends.
+#include "apicommon.h"
+#include "httpapi.h"
+#include "ssestream.h"
+
+#include "jobstore.h"
+#include "scheduler.h"
+
+#include <QHttpServerRequest>
+#include <QJsonArray>
+#include <QPointer>
+#include <QTimer>
+#include <QUrlQuery>
+
+namespace Trainyard {
+
+using namespace Api;
+
+HttpApi::Reply HttpApi::events(const QHttpServerRequest& request, const QString& project, const QString& jobId,
+    const HttpChannelPtr& channel, bool* streaming)
+{
+    const std::optional<Job> job = m_store->job(project, jobId);
+    if (!job)
+        return jobNotFound(project, jobId);
+    const bool follow = isTrue(queryValue(request.query(), QStringLiteral("follow")));
+
+    *streaming = true;
+    auto* stream = new SseStream(channel, this);
+    addStream(stream);
+    stream->start("events " + jobId.toUtf8());
+    QPointer<SseStream> guard(stream);
+    QPointer<Scheduler> scheduler(m_scheduler);
+    auto sendReplicas = [guard, scheduler, jobId] {
+        if (!guard || guard->isFinished() || !scheduler)
+            return;
+        QJsonArray list;
+        const QList<ReplicaInfo> replicas = scheduler->replicas(jobId);
+        for (const ReplicaInfo& r : replicas)
+            list.append(r.toJson());
+        guard->writeEvent("replicas", compact(QJsonObject { { QStringLiteral("replicas"), list } }));
+    };
+    stream->writeEvent("job", compact(JobJson::toJson(*job)));
+    sendReplicas();
+    if (!follow) {
+        stream->finish(true);
+        return {};
+    }
+
+    auto ending = std::make_shared<bool>(false);
+    auto onJob = [guard, jobId, sendReplicas, ending](const Job& changed, bool announce) {
+        if (changed.jobId != jobId || !guard || *ending)
+            return;
+        if (announce)
+            guard->writeEvent("job", compact(JobJson::toJson(changed)));
+        if (!isFinal(changed.state))
+            return;
+        *ending = true;
+        const QString state = jobStateName(changed.state);
+        QTimer::singleShot(EndSettleMs, guard, [guard, sendReplicas, state] {
+            if (!guard || guard->isFinished())
+                return;
+            sendReplicas();
+            guard->writeEvent("end", compact(QJsonObject { { QStringLiteral("state"), state } }));
+            guard->finish(true);
+        });
+    };
+    connect(m_store, &JobStore::jobChanged, stream, [onJob](const Job& changed) { onJob(changed, true); });
+    connect(m_scheduler, &Scheduler::replicasChanged, stream, [jobId, sendReplicas, ending](const QString& id) {
+        if (id == jobId && !*ending)
+            sendReplicas();
+    });
+    onJob(*job, false);
+    return {};
+}
+
+} // namespace Trainyard

@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#pragma once
+
+// Internal to the API's files (not installed, not included outside app/executor/api/).
+
+#include <QByteArray>
+#include <QHttpServerResponder>
+#include <QList>
+#include <QPair>
+#include <QPointer>
+#include <QTcpSocket>
+#include <QtGlobal>
+
+#include <optional>
+
+namespace Trainyard {
+
+/// HTTP header lines as name/value pairs, in the order they are written.
+using HttpHeaderList = QList<QPair<QByteArray, QByteArray>>;
+
+/// Where the answer to one request goes. Qt 6.4 hands QAbstractHttpServer the request's socket, and
+/// the answer is written onto it as raw HTTP/1.1. Qt 6.8 hands it a QHttpServerResponder, which is
+/// moved in here and written through (Qt frames the status line, the headers and the chunks); the
+/// request's socket is then only watched, for disconnects and for a client that stops reading. The
+/// channel may outlive the connection (deferred answers, streams): every write checks it first.
+///
+/// Both code paths must keep compiling: Qt 6.4 is Debian 12's, Qt 6.8 is built in the Debian 13 chroot
+/// (packaging/debian13-build.sh). Main thread only, as the socket.
+class HttpChannel {
+public:
+#if QT_VERSION >= QT_VERSION_CHECK(6, 8, 0)
+    /// `socket`: the request's socket if it could be found (null otherwise; then isOpen() trusts the
+    /// responder alone).
+    HttpChannel(QHttpServerResponder&& responder, QTcpSocket* socket);
+#else
+    explicit HttpChannel(QTcpSocket* socket);
+#endif
+
+    /// The request's socket; null once it is gone (and, on Qt 6.8, when it could not be found).
+    QTcpSocket* socket() const
+    {
+        return m_socket;
+    }
+
+    /// False once the answer is complete or the peer is gone.
+    bool isOpen() const;
+
+    /// Bytes written but not yet sent to the peer (0 when unknown).
+    qint64 backlog() const
+    {
+        return m_socket ? m_socket->bytesToWrite() : 0;
+    }
+
+    /// A complete answer with a body (`Content-Length` is added). `status`: an HTTP status code.
+    void reply(int status, const HttpHeaderList& headers, const QByteArray& body);
+
+    /// Starts a `200 OK` answer with chunked framing (on Qt 6.4 with `Connection: close`).
+    void beginChunked(const HttpHeaderList& headers);
+
+    /// Writes one chunk of a chunked answer; nothing when `payload` is empty (an empty chunk would end it).
+    void writeChunk(const QByteArray& payload);
+
+    /// Ends a chunked answer: the terminating chunk when `graceful`, then the connection is closed.
+    void endChunked(bool graceful);
+
+private:
+    QPointer<QTcpSocket> m_socket;
+#if QT_VERSION >= QT_VERSION_CHECK(6, 8, 0)
+    std::optional<QHttpServerResponder> m_responder;
+    bool m_watched = !m_socket.isNull();
+#endif
+};
+
+} // namespace Trainyard

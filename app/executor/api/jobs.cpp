@@ -1,0 +1,286 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// The jobs resource: create, get, list (and its stream), patch, cancel, and the replicas of a job.
+#include "apicommon.h"
+#include "httpapi.h"
+#include "ssestream.h"
+
+#include "jobfilter.h"
+#include "jobstore.h"
+#include "scheduler.h"
+
+#include <QDateTime>
+#include <QHttpServerRequest>
+#include <QJsonArray>
+#include <QPointer>
+#include <QUrlQuery>
+
+namespace Trainyard {
+
+using namespace Api;
+
+HttpApi::Reply HttpApi::createJob(const QHttpServerRequest& request, const QString& project)
+{
+    Reply error;
+    const auto body = parseBody(request.body(), &error);
+    if (!body)
+        return error;
+    FieldViolations violations;
+    Job job = JobJson::fromJson(*body, &violations);
+    if (!violations.isEmpty())
+        return decodeErrorReply(violations);
+
+    // Output-only fields are ignored on create, as the service ignores them.
+    job.createTime.clear();
+    job.startTime.clear();
+    job.endTime.clear();
+    job.state = JobState::StateUnspecified;
+    job.errorMessage.clear();
+    job.etag.clear();
+    job.jobPosition.reset();
+    job.trainingOutput.reset();
+
+    violations = validateJob(job, MachineCatalog::builtin(), m_host);
+    if (!violations.isEmpty())
+        return errorReply(400, QStringLiteral("INVALID_ARGUMENT"),
+            QStringLiteral("Request contains an invalid argument."), violations);
+    const auto alreadyExists = [](const QString& holder, const QString& project) {
+        // Job IDs are unique in the executor for now (see JobStore): say so when another project holds it.
+        const QString description = holder.isEmpty() || holder == project
+            ? QStringLiteral("A job with this id already exists.")
+            : QStringLiteral("A job with this id already exists in project %1; job IDs are unique across the "
+                             "executor's projects.")
+                  .arg(holder);
+        return errorReply(409, QStringLiteral("ALREADY_EXISTS"),
+            QStringLiteral("Field: job.job_id Error: ") + description,
+            { FieldViolation { QStringLiteral("jobId"), description } });
+    };
+    if (const QString holder = m_store->projectOf(job.jobId); !holder.isEmpty())
+        return alreadyExists(holder, project);
+
+    job.createTime = QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs);
+    job.state = JobState::Queued;
+    QString storeError;
+    if (!m_store->insert(project, job, &storeError)) {
+        if (const QString holder = m_store->projectOf(job.jobId); !holder.isEmpty())
+            return alreadyExists(holder, project);
+        qCWarning(lcApi).noquote() << "create" << job.jobId << "failed:" << storeError;
+        return errorReply(500, QStringLiteral("INTERNAL"), QStringLiteral("Cannot store the job: ") + storeError);
+    }
+    qCInfo(lcApi).noquote() << "job" << jobName(project, job.jobId) << "created";
+    const std::optional<Job> stored = m_store->job(project, job.jobId);
+    if (!stored)
+        return errorReply(500, QStringLiteral("INTERNAL"), QStringLiteral("The stored job cannot be read back."));
+    // The scheduler writes the service's first log lines ("Validating job requirements...") and queues it.
+    m_scheduler->submit(*stored);
+    // The scheduler may already have moved it on (position in the queue, PREPARING).
+    return jsonReply(JobJson::toJson(m_store->job(project, job.jobId).value_or(*stored)));
+}
+
+HttpApi::Reply HttpApi::getJob(const QString& project, const QString& jobId)
+{
+    const std::optional<Job> job = m_store->job(project, jobId);
+    if (!job)
+        return jobNotFound(project, jobId);
+    return jsonReply(JobJson::toJson(*job));
+}
+
+HttpApi::Reply HttpApi::listJobs(
+    const QHttpServerRequest& request, const QString& project, const HttpChannelPtr& channel, bool* streaming)
+{
+    const QUrlQuery query = request.query();
+    if (isTrue(queryValue(query, QStringLiteral("follow"))))
+        return watchJobs(request, project, channel, streaming);
+    const QString filterText = queryValue(query, QStringLiteral("filter"));
+    QString filterError;
+    const std::optional<JobFilter> filter = JobFilter::parse(filterText, &filterError);
+    if (!filter)
+        return invalidArgument(QStringLiteral("filter"), filterError);
+    int pageSize = 0;
+    if (!parsePageSize(queryValue(query, QStringLiteral("pageSize")), DefaultJobsPageSize, MaxJobsPageSize, &pageSize))
+        return invalidArgument(QStringLiteral("pageSize"), QStringLiteral("must be a non-negative integer"));
+
+    // Newest first; a page token names the last job of the previous page, so a page stays stable
+    // while new jobs are created (they go in front) — jobs are never deleted.
+    QString afterId;
+    const QString pageToken = queryValue(query, QStringLiteral("pageToken"));
+    if (!pageToken.isEmpty() && !decodePageToken(pageToken, QStringLiteral("jobs"), &afterId))
+        return invalidArgument(QStringLiteral("pageToken"), QStringLiteral("is not a page token of this list"));
+    QList<JobRecord> page;
+    bool more = false;
+    QString storeError;
+    if (!m_store->listPage(project, *filter, pageSize, afterId, &page, &more, &storeError)) {
+        if (!afterId.isEmpty())
+            return invalidArgument(QStringLiteral("pageToken"), QStringLiteral("is not a page token of this list"));
+        return errorReply(500, QStringLiteral("INTERNAL"), QStringLiteral("Cannot list the jobs: ") + storeError);
+    }
+    // The stored records are the jobs' API JSON (JobStore writes JobJson::toJson): spliced in as they
+    // are, a page costs no decoding and no encoding. Keys in the order QJsonDocument writes them.
+    Reply reply;
+    reply.body = "{";
+    if (!page.isEmpty()) {
+        reply.body += "\"jobs\":[";
+        for (qsizetype i = 0; i < page.size(); ++i) {
+            if (i > 0)
+                reply.body += ',';
+            reply.body += page.at(i).json;
+        }
+        reply.body += ']';
+    }
+    if (more) {
+        if (!page.isEmpty())
+            reply.body += ',';
+        reply.body
+            += "\"nextPageToken\":\"" + encodePageToken(QStringLiteral("jobs"), page.last().jobId).toLatin1() + '"';
+    }
+    reply.body += '}';
+    return reply;
+}
+
+namespace {
+/// The job stream's cursor: which database (JobStore::storeId) and the last revision seen.
+QByteArray jobsCursor(const QString& storeId, qint64 revision)
+{
+    return storeId.toLatin1() + '.' + QByteArray::number(revision);
+}
+} // namespace
+
+HttpApi::Reply HttpApi::watchJobs(
+    const QHttpServerRequest& request, const QString& project, const HttpChannelPtr& channel, bool* streaming)
+{
+    const QUrlQuery query = request.query();
+    if (!queryValue(query, QStringLiteral("filter")).isEmpty())
+        return invalidArgument(QStringLiteral("filter"),
+            QStringLiteral("is not supported with follow=true; the stream sends every job of the project"));
+    // Resume: `since=CURSOR` (or the SSE `Last-Event-ID` header, which EventSource clients send by
+    // themselves) from this database sends only the jobs written after it. A cursor of another
+    // database, or from this one's future (a restored backup), gets `reset` and everything.
+    QByteArray cursor = queryValue(query, QStringLiteral("since")).toLatin1();
+#if QT_VERSION >= QT_VERSION_CHECK(6, 8, 0)
+    if (cursor.isEmpty())
+        cursor = request.headers().value("Last-Event-ID").toByteArray().trimmed();
+#else
+    if (cursor.isEmpty()) {
+        for (const auto& [key, value] : request.headers()) {
+            if (key.compare("Last-Event-ID", Qt::CaseInsensitive) == 0)
+                cursor = value.trimmed();
+        }
+    }
+#endif
+    const qint64 now = m_store->revision();
+    qint64 since = 0;
+    bool reset = false;
+    if (!cursor.isEmpty()) {
+        const qsizetype dot = cursor.lastIndexOf('.');
+        bool ok = false;
+        const qint64 revision = dot > 0 ? cursor.mid(dot + 1).toLongLong(&ok) : 0;
+        if (!ok || revision < 0)
+            return invalidArgument(QStringLiteral("since"), QStringLiteral("is not a cursor of this stream"));
+        if (cursor.left(dot) == m_store->storeId().toLatin1() && revision <= now)
+            since = revision;
+        else
+            reset = true;
+    }
+
+    *streaming = true;
+    auto* stream = new SseStream(channel, this);
+    addStream(stream);
+    stream->start("jobs of " + project.toUtf8());
+    const QString storeId = m_store->storeId();
+    QPointer<SseStream> guard(stream);
+    // Subscribed before the snapshot is read, on the same thread: no write can fall between the two.
+    connect(m_store, &JobStore::jobStored, stream, [guard, project, storeId](const JobRecord& record, const Job&) {
+        if (!guard || record.project != project)
+            return;
+        guard->writeChunk(
+            "id: " + jobsCursor(storeId, record.revision) + "\nevent: job\ndata: " + record.json + "\n\n");
+    });
+    if (reset)
+        stream->writeEvent("reset", "{}");
+    const QList<JobRecord> snapshot = m_store->changedSince(project, since);
+    QByteArray out;
+    for (const JobRecord& record : snapshot) {
+        out += "id: " + jobsCursor(storeId, record.revision) + "\nevent: job\ndata: " + record.json + "\n\n";
+        if (out.size() > 256 * 1024) {
+            stream->writeChunk(out);
+            out.clear();
+        }
+    }
+    stream->writeChunk(out);
+    // The end of the snapshot: a client shows its list from here on, and resumes from this cursor.
+    stream->writeChunk("id: " + jobsCursor(storeId, now) + "\nevent: synced\ndata: "
+        + compact(QJsonObject { { QStringLiteral("cursor"), QString::fromLatin1(jobsCursor(storeId, now)) },
+            { QStringLiteral("jobs"), QString::number(snapshot.size()) } })
+        + "\n\n");
+    return {};
+}
+
+HttpApi::Reply HttpApi::cancelJob(const QString& project, const QString& jobId)
+{
+    const std::optional<Job> job = m_store->job(project, jobId);
+    if (!job)
+        return jobNotFound(project, jobId);
+    const auto alreadyDone = [] {
+        return errorReply(
+            400, QStringLiteral("FAILED_PRECONDITION"), QStringLiteral("Cannot cancel an already completed job."));
+    };
+    if (isFinal(job->state))
+        return alreadyDone();
+    if (job->state != JobState::Cancelling && !m_scheduler->cancel(jobId)) {
+        const std::optional<Job> now = m_store->job(project, jobId);
+        if (!now || isFinal(now->state))
+            return alreadyDone();
+    }
+    qCInfo(lcApi).noquote() << "job" << jobId << "cancel requested";
+    return jsonReply(QJsonObject {});
+}
+
+HttpApi::Reply HttpApi::patchJob(const QHttpServerRequest& request, const QString& project, const QString& jobId)
+{
+    const QString mask = queryValue(request.query(), QStringLiteral("updateMask"));
+    if (mask.isEmpty())
+        return invalidArgument(
+            QStringLiteral("updateMask"), QStringLiteral("is required; only \"labels\" can be updated"));
+    const QStringList paths = mask.split(QLatin1Char(','), Qt::SkipEmptyParts);
+    for (const QString& path : paths) {
+        if (path.trimmed() != QLatin1String("labels"))
+            return invalidArgument(QStringLiteral("updateMask"),
+                QStringLiteral("\"%1\" cannot be updated; only \"labels\" can").arg(path.trimmed()));
+    }
+    std::optional<Job> current = m_store->job(project, jobId);
+    if (!current)
+        return jobNotFound(project, jobId);
+    Reply error;
+    const auto body = parseBody(request.body(), &error);
+    if (!body)
+        return error;
+    FieldViolations violations;
+    const Job patch = JobJson::fromJson(*body, &violations);
+    if (!violations.isEmpty())
+        return decodeErrorReply(violations);
+    violations = labelViolations(patch.labels);
+    if (!violations.isEmpty())
+        return errorReply(400, QStringLiteral("INVALID_ARGUMENT"),
+            QStringLiteral("Request contains an invalid argument."), violations);
+    if (!patch.etag.isEmpty() && patch.etag != current->etag)
+        return errorReply(409, QStringLiteral("ABORTED"),
+            QStringLiteral("The etag does not match the job's current etag: the job was changed since it "
+                           "was read. Read it again and retry."));
+    current->labels = patch.labels;
+    QString storeError;
+    if (!m_store->update(*current, &storeError))
+        return errorReply(500, QStringLiteral("INTERNAL"), QStringLiteral("Cannot store the job: ") + storeError);
+    return jsonReply(JobJson::toJson(m_store->job(project, jobId).value_or(*current)));
+}
+
+HttpApi::Reply HttpApi::replicas(const QString& project, const QString& jobId)
+{
+    if (!m_store->contains(project, jobId))
+        return jobNotFound(project, jobId);
+    QJsonArray list;
+    const QList<ReplicaInfo> replicas = m_scheduler->replicas(jobId);
+    for (const ReplicaInfo& r : replicas)
+        list.append(r.toJson());
+    return jsonReply(QJsonObject { { QStringLiteral("replicas"), list } });
+}
+
+} // namespace Trainyard
