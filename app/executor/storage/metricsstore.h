@@ -97,14 +97,16 @@ struct MetricsUpdate {
 /// most the last ticks, which the collector reads again from the stored event-file offsets.
 ///
 /// Schema: `series(id, job_id, name, kind, run, tag, task_name, trial_id, point_count, last_seq)`,
-/// `blocks(series_id, block, count, first_seq, last_seq, min_step, max_step, data)`: a series' points in blocks
-/// of up to BlockPoints, `data` an array of 32-byte points (seq int64, step int64, wall time double, value
-/// double; host byte order), in seq order across a series' blocks; new points fill the series' last block
+/// `blocks(id, series_id, block, count, first_seq, last_seq, min_step, max_step, encoding, data)`: a series' points
+/// in blocks of up to BlockPoints, in seq order across a series' blocks; `data` holds the points (seq, step, wall
+/// time, value) as varint differences (encoding 1, 7–10 bytes a point, lossless) or, in blocks written before it,
+/// as an array of 32-byte points (encoding 0; read as they are, rewritten when appended to); new points fill the
+/// series' last block
 /// (rewritten in the same transaction), then new ones. A read decodes only the blocks past its cursor, a purge
 /// only the blocks whose max_step reaches it. `meta(key, value)`: `next_seq`, the next point's seq (kept in
 /// the transaction, so a seq is never reused, also after a purge removed the newest points);
-/// `event_files(job_id, path, offset)`. A database of the row-per-point schema (`points(seq AUTOINCREMENT, …)`)
-/// is migrated into blocks when opened.
+/// `event_files(job_id, path, offset)`. A database of the row-per-point schema (`points(seq AUTOINCREMENT, …)`),
+/// or of the first block schema (a WITHOUT ROWID `blocks` table of 32-byte points), is migrated when opened.
 ///
 /// Writes are transactions (WAL): a block is either as before the batch or as after it, never half written.
 ///
@@ -113,8 +115,9 @@ struct MetricsUpdate {
 class MetricsStore : public QObject {
     Q_OBJECT
 public:
-    /// Points per block: 32 KiB blobs, so that the last block, rewritten by every batch that appends to its
-    /// series, stays cheap to rewrite once a second, and a catch-up of millions of points is a few thousand rows.
+    /// Points per block: blobs of 7–10 KiB (32 KiB in encoding 0), so that the last block, rewritten by every batch
+    /// that appends to its series, stays cheap to rewrite once a second, and a catch-up of millions of points is a few
+    /// thousand rows.
     static constexpr int BlockPoints = 1024;
 
     explicit MetricsStore(QObject* parent = nullptr);
@@ -149,6 +152,8 @@ public:
 
 private:
     void notify(const MetricsUpdate& update);
+    /// Moves the blocks of the first block schema into the current one; returns an error message, empty on success.
+    QString upgradeBlocks();
     /// Moves the points of a row-per-point database into blocks; returns an error message, empty on success.
     QString migrate();
 
