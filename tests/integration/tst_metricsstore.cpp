@@ -24,7 +24,7 @@ void appendPoints(MetricBatch& batch, const MetricSeriesKey& key, qint64 fromSte
 {
     const int index = batch.seriesIndex(key);
     for (qint64 step = fromStep; step < fromStep + count; ++step)
-        batch.ops.push_back({ MetricBatch::Op::Append, index, step, 1000.0 + double(step), double(step) / 2 });
+        batch.append(index, step, 1000.0 + double(step), double(step) / 2);
 }
 
 QList<qint64> steps(const QList<MetricPoint>& points)
@@ -92,7 +92,7 @@ private Q_SLOTS:
             MetricBatch restart;
             restart.jobId = QStringLiteral("j");
             appendPoints(restart, Loss, n, 5);
-            restart.ops.push_back({ MetricBatch::Op::PurgeSeries, restart.seriesIndex(Loss), 1500, 0, 0 });
+            restart.purgeSeries(restart.seriesIndex(Loss), 1500);
             appendPoints(restart, Loss, 1500, 2);
             QVERIFY(store.apply(restart, &error));
             const QList<MetricPoint> after1500 = store.points(loss->id, 0, 1000000);
@@ -105,7 +105,7 @@ private Q_SLOTS:
             // A NaN survives the blob.
             MetricBatch nan;
             nan.jobId = QStringLiteral("j");
-            nan.ops.push_back({ MetricBatch::Op::Append, nan.seriesIndex(Loss), 1502, 1.0, std::nan("") });
+            nan.append(nan.seriesIndex(Loss), 1502, 1.0, std::nan(""));
             QVERIFY(store.apply(nan, &error));
             QVERIFY(std::isnan(store.points(loss->id, lastSeq, 10).value(0).value));
             ++lastSeq;
@@ -121,6 +121,44 @@ private Q_SLOTS:
         const std::optional<MetricSeriesInfo> loss = again.findSeries(QStringLiteral("j"), Loss.name());
         QCOMPARE(loss->pointCount, 1504);
         QVERIFY(loss->lastSeq > lastSeq);
+    }
+
+    void purgesTakeTheBatchsEarlierPointsOnly()
+    {
+        // A restarted run (SessionLog START at step 5): every scalar series of the run loses its points from step 5,
+        // stored or appended by the batch before the purge; points appended after it stay, also of a series
+        // the batch names only after the purge.
+        const MetricSeriesKey Lr { QStringLiteral("scalar"), QStringLiteral("."), QStringLiteral("lr"), {}, {} };
+        const MetricSeriesKey Eval { QStringLiteral("scalar"), QStringLiteral("eval"), QStringLiteral("loss"), {}, {} };
+        MetricsStore store;
+        QString error;
+        QVERIFY2(store.open(nextPath(), &error), qPrintable(error));
+        MetricBatch first;
+        first.jobId = QStringLiteral("j");
+        for (const MetricSeriesKey& key : { Loss, Accuracy, Lr, Eval })
+            appendPoints(first, key, 0, 10);
+        QVERIFY(store.apply(first, &error));
+        MetricBatch restart;
+        restart.jobId = QStringLiteral("j");
+        appendPoints(restart, Loss, 10, 1);
+        appendPoints(restart, Accuracy, 10, 2);
+        restart.purgeRun(QStringLiteral("."), 5);
+        appendPoints(restart, Accuracy, 5, 1);
+        appendPoints(restart, Loss, 5, 2);
+        appendPoints(restart, Lr, 5, 1);
+        QVERIFY(store.apply(restart, &error));
+        bool countsMatch = true; // each series' point_count and last_seq are those of its points
+        auto stepsOf = [&](const MetricSeriesKey& key) {
+            const std::optional<MetricSeriesInfo> s = store.findSeries(QStringLiteral("j"), key.name());
+            const QList<MetricPoint> points = store.points(s->id, 0, 1000);
+            countsMatch = countsMatch && s->pointCount == points.size() && s->lastSeq == points.last().seq;
+            return steps(points);
+        };
+        QCOMPARE(stepsOf(Loss), (QList<qint64> { 0, 1, 2, 3, 4, 5, 6 }));
+        QCOMPARE(stepsOf(Accuracy), (QList<qint64> { 0, 1, 2, 3, 4, 5 }));
+        QCOMPARE(stepsOf(Lr), (QList<qint64> { 0, 1, 2, 3, 4, 5 }));
+        QCOMPARE(stepsOf(Eval).size(), 10); // another run
+        QVERIFY(countsMatch);
     }
 
     void storesPointsBitForBit_data()
@@ -146,7 +184,7 @@ private Q_SLOTS:
         batch.jobId = QStringLiteral("j");
         const int index = batch.seriesIndex(Loss);
         for (const MetricPoint& p : std::as_const(points))
-            batch.ops.push_back({ MetricBatch::Op::Append, index, p.step, p.wallTime, p.value });
+            batch.append(index, p.step, p.wallTime, p.value);
         QVERIFY(store.apply(batch, &error));
         const QList<MetricPoint> stored = store.points(store.findSeries(QStringLiteral("j"), Loss.name())->id, 0, 100);
         QCOMPARE(stored.size(), points.size());

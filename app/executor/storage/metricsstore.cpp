@@ -242,6 +242,14 @@ QString MetricSeriesKey::name() const
     return kind + QLatin1Char('/') + escapeComponent(middle) + QLatin1Char('/') + tag;
 }
 
+size_t MetricBatch::pointCount() const
+{
+    size_t n = 0;
+    for (const std::vector<Point>& p : points)
+        n += p.size();
+    return n;
+}
+
 int MetricBatch::seriesIndex(const MetricSeriesKey& key)
 {
     for (size_t i = 0; i < series.size(); ++i) {
@@ -249,7 +257,29 @@ int MetricBatch::seriesIndex(const MetricSeriesKey& key)
             return int(i);
     }
     series.push_back(key);
+    points.resize(series.size());
     return int(series.size() - 1);
+}
+
+void MetricBatch::purgeSeries(int index, qint64 fromStep)
+{
+    Purge purge { Purge::Series, index, fromStep, {} };
+    for (const std::vector<Point>& p : points)
+        purge.at.push_back(p.size());
+    purges.push_back(std::move(purge));
+}
+
+void MetricBatch::purgeRun(const QString& run, qint64 fromStep)
+{
+    qsizetype index = runs.indexOf(run);
+    if (index < 0) {
+        index = runs.size();
+        runs.append(run);
+    }
+    Purge purge { Purge::Run, int(index), fromStep, {} };
+    for (const std::vector<Point>& p : points)
+        purge.at.push_back(p.size());
+    purges.push_back(std::move(purge));
 }
 
 MetricsStore::MetricsStore(QObject* parent)
@@ -519,7 +549,7 @@ bool MetricsStore::apply(const MetricBatch& batch, QString* error)
     qint64 nextSeq = counter.value(0).toLongLong();
     counter.finish();
 
-    // This batch's points per series (by index in `series`), in op order; written as blocks at the end.
+    // This batch's points per series (by index in `series`) that the purges left; written as blocks at the end.
     std::vector<std::vector<StoredPoint>> pending(series.size());
     QSqlQuery purgeable(db);
     purgeable.prepare(QStringLiteral("SELECT block, encoding, data FROM blocks WHERE series_id = ? AND max_step >= ?"));
@@ -572,88 +602,101 @@ bool MetricsStore::apply(const MetricBatch& batch, QString* error)
         }
         return removed;
     };
-    QHash<QString, qsizetype> appendedIndex;
-    // The same slots by series index (a name lookup per point cost more than storing the point), and whether
-    // anyone listens at all: a catch-up of millions of points with no subscriber builds no update lists.
-    std::vector<qsizetype> slotOf(batch.series.size(), -1);
-    const bool listened = std::any_of(m_subscribers.cbegin(), m_subscribers.cend(),
-        [&batch](const Subscription& sub) { return sub.jobId == batch.jobId; });
-    // Points of this batch appended before a purge were deleted with it.
-    auto dropAppended = [&](const QString& name, qint64 fromStep) {
-        const qsizetype slot = appendedIndex.value(name, -1);
-        if (slot >= 0)
-            update.appended[slot].second.removeIf([fromStep](const MetricPoint& p) { return p.step >= fromStep; });
+    // The batch's points take consecutive seqs series by series; `moved[i]` of series i's are in pending[i].
+    const std::vector<MetricBatch::Point> none;
+    auto pointsOf = [&](size_t index) -> const std::vector<MetricBatch::Point>& {
+        return index < batch.points.size() ? batch.points[index] : none;
     };
-    for (const MetricBatch::Op& op : batch.ops) {
-        if (op.kind == MetricBatch::Op::PurgeRun) {
-            const QString run = batch.runs.value(op.index);
-            // Every known scalar series of the run, including ones this batch does not mention.
-            QList<qint64> ids;
-            QSqlQuery list(db);
-            list.prepare(QStringLiteral("SELECT id FROM series WHERE job_id = ? AND kind = 'scalar' AND run = ?"));
-            list.addBindValue(batch.jobId);
-            list.addBindValue(run);
-            if (!list.exec())
-                return fail(list, "cannot list a run's series");
-            while (list.next())
-                ids.append(list.value(0).toLongLong());
-            for (qint64 id : std::as_const(ids)) {
-                size_t index = series.size();
-                for (size_t i = 0; i < series.size(); ++i) {
-                    if (series[i].id == id)
-                        index = i;
-                }
-                if (index == series.size()) {
-                    // Not in the batch: load it so its count is kept.
-                    QSqlQuery one(db);
-                    one.prepare(
-                        QStringLiteral("SELECT ") + kSeriesColumns + QStringLiteral(" FROM series WHERE id = ?"));
-                    one.addBindValue(id);
-                    if (!one.exec() || !one.next())
-                        return fail(one, "cannot read a series");
-                    series.push_back(seriesFromQuery(one));
-                    touched.push_back(false);
-                    pending.emplace_back();
-                }
-                const qint64 removed = purge(index, op.step);
-                if (removed < 0)
-                    return fail(*failed, "cannot purge points");
-                if (removed > 0) {
-                    series[index].pointCount -= removed;
-                    touched[index] = true;
-                    update.purges.append({ series[index].name, op.step });
-                    dropAppended(series[index].name, op.step);
-                }
-            }
-            continue;
+    std::vector<qint64> seqBase(batch.series.size());
+    for (size_t i = 0; i < batch.series.size(); ++i) {
+        seqBase[i] = nextSeq;
+        nextSeq += qint64(pointsOf(i).size());
+    }
+    std::vector<size_t> moved(batch.series.size(), 0);
+    auto movePoints = [&](size_t index, size_t to) {
+        if (index >= batch.series.size())
+            return;
+        const std::vector<MetricBatch::Point>& from = pointsOf(index);
+        to = std::min(to, from.size());
+        std::vector<StoredPoint>& mine = pending[index];
+        mine.reserve(mine.size() + (to - moved[index]));
+        for (size_t k = moved[index]; k < to; ++k)
+            mine.push_back({ seqBase[index] + qint64(k), from[k].step, from[k].wallTime, from[k].value });
+        if (to > moved[index]) {
+            MetricSeriesInfo& s = series[index];
+            s.pointCount += qint64(to - moved[index]);
+            s.lastSeq = seqBase[index] + qint64(to) - 1;
+            touched[index] = true;
+            moved[index] = to;
         }
-        MetricSeriesInfo& s = series[size_t(op.index)];
-        if (op.kind == MetricBatch::Op::PurgeSeries) {
-            const qint64 removed = purge(size_t(op.index), op.step);
+    };
+    auto purged = [&](size_t index, qint64 fromStep, qint64 removed) {
+        if (removed <= 0)
+            return;
+        series[index].pointCount -= removed;
+        touched[index] = true;
+        update.purges.append({ series[index].name, fromStep });
+    };
+    for (const MetricBatch::Purge& p : batch.purges) {
+        if (p.kind == MetricBatch::Purge::Series) {
+            const size_t index = size_t(p.index);
+            movePoints(index, index < p.at.size() ? p.at[index] : 0);
+            const qint64 removed = purge(index, p.step);
             if (removed < 0)
                 return fail(*failed, "cannot purge points");
-            if (removed > 0) {
-                s.pointCount -= removed;
-                touched[size_t(op.index)] = true;
-                update.purges.append({ s.name, op.step });
-                dropAppended(s.name, op.step);
+            purged(index, p.step, removed);
+            continue;
+        }
+        const QString run = batch.runs.value(p.index);
+        // Every known scalar series of the run, including ones this batch does not mention.
+        QList<qint64> ids;
+        QSqlQuery list(db);
+        list.prepare(QStringLiteral("SELECT id FROM series WHERE job_id = ? AND kind = 'scalar' AND run = ?"));
+        list.addBindValue(batch.jobId);
+        list.addBindValue(run);
+        if (!list.exec())
+            return fail(list, "cannot list a run's series");
+        while (list.next())
+            ids.append(list.value(0).toLongLong());
+        for (qint64 id : std::as_const(ids)) {
+            size_t index = series.size();
+            for (size_t i = 0; i < series.size(); ++i) {
+                if (series[i].id == id)
+                    index = i;
             }
-            continue;
+            if (index == series.size()) {
+                // Not in the batch: load it so its count is kept.
+                QSqlQuery one(db);
+                one.prepare(QStringLiteral("SELECT ") + kSeriesColumns + QStringLiteral(" FROM series WHERE id = ?"));
+                one.addBindValue(id);
+                if (!one.exec() || !one.next())
+                    return fail(one, "cannot read a series");
+                series.push_back(seriesFromQuery(one));
+                touched.push_back(false);
+                pending.emplace_back();
+            }
+            movePoints(index, index < p.at.size() ? p.at[index] : 0);
+            const qint64 removed = purge(index, p.step);
+            if (removed < 0)
+                return fail(*failed, "cannot purge points");
+            purged(index, p.step, removed);
         }
-        const MetricPoint p { nextSeq++, op.step, op.wallTime, op.value };
-        pending[size_t(op.index)].push_back({ p.seq, p.step, p.wallTime, p.value });
-        ++s.pointCount;
-        s.lastSeq = p.seq;
-        touched[size_t(op.index)] = true;
-        if (!listened)
-            continue;
-        qsizetype& slot = slotOf[size_t(op.index)];
-        if (slot < 0) {
-            slot = update.appended.size();
-            appendedIndex.insert(s.name, slot);
-            update.appended.append({ s.name, {} });
+    }
+    for (size_t i = 0; i < batch.series.size(); ++i)
+        movePoints(i, pointsOf(i).size());
+    // Whether anyone listens at all: a catch-up of millions of points with no subscriber builds no update lists.
+    const bool listened = std::any_of(m_subscribers.cbegin(), m_subscribers.cend(),
+        [&batch](const Subscription& sub) { return sub.jobId == batch.jobId; });
+    if (listened) {
+        for (size_t i = 0; i < batch.series.size(); ++i) {
+            if (pending[i].empty())
+                continue;
+            QList<MetricPoint> points;
+            points.reserve(qsizetype(pending[i].size()));
+            for (const StoredPoint& p : pending[i])
+                points.append(toPoint(p));
+            update.appended.append({ series[i].name, std::move(points) });
         }
-        update.appended[slot].second.append(p);
     }
 
     // The pending points fill each series' last block up to BlockPoints, then new blocks.

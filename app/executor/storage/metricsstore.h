@@ -56,30 +56,48 @@ struct MetricPoint {
     double value = 0;
 };
 
-/// What one collection tick of one job found, written in one transaction by MetricsStore::apply().
+/// What one collection tick of one job found (or a slice of it), written in one transaction by
+/// MetricsStore::apply(). Points are kept per series, not an operation per point: a catch-up of millions of
+/// points is a few arrays that the store cuts into blocks.
+///
+/// Order: a series' points are stored in the order appended; the batch's points take consecutive seqs series by
+/// series (series[0]'s first). A purge removes the stored points of its series with step ≥ its step and the
+/// points this batch appended to them before the purge (not those appended after it).
 struct MetricBatch {
     QString jobId;
-    std::vector<MetricSeriesKey> series; ///< the series that `ops` refer to by index
-    QStringList runs; ///< the runs that PurgeRun ops refer to by index
-    struct Op {
-        enum Kind : quint8 {
-            Append, ///< a point of series[index]
-            PurgeSeries, ///< remove the points of series[index] with step ≥ `step` (a restarted trainer)
-            PurgeRun, ///< remove the points of every scalar series of runs[index] with step ≥ `step`
-        };
-        Kind kind = Append;
-        int index = 0;
+    std::vector<MetricSeriesKey> series; ///< what `points` and purges refer to by index
+    QStringList runs; ///< the runs that Run purges refer to by index
+    struct Point {
         qint64 step = 0;
         double wallTime = 0;
         double value = 0;
     };
-    std::vector<Op> ops; ///< applied in order
+    std::vector<std::vector<Point>> points; ///< by series index (as long as `series`)
+    struct Purge {
+        enum Kind : quint8 {
+            Series, ///< the points of series[index] with step ≥ `step` (a restarted trainer)
+            Run, ///< the points of every scalar series of runs[index] with step ≥ `step`
+        };
+        Kind kind = Series;
+        int index = 0;
+        qint64 step = 0;
+        /// points[i].size() of each series when the purge came (series added later: 0).
+        std::vector<size_t> at;
+    };
+    std::vector<Purge> purges; ///< in the order they came
     /// Event files read so far: absolute path → file offset after the last record consumed.
     std::vector<std::pair<QString, qint64>> fileOffsets;
 
-    bool isEmpty() const { return ops.empty() && fileOffsets.empty(); }
+    bool isEmpty() const { return pointCount() == 0 && purges.empty() && fileOffsets.empty(); }
+    size_t pointCount() const;
     /// Index of `key` in `series`, appended when absent.
     int seriesIndex(const MetricSeriesKey& key);
+    void append(int series, qint64 step, double wallTime, double value)
+    {
+        points[size_t(series)].push_back({ step, wallTime, value });
+    }
+    void purgeSeries(int series, qint64 fromStep);
+    void purgeRun(const QString& run, qint64 fromStep);
 };
 
 /// What subscribers receive after a batch is committed, and once more (`final`) when a job's collection ended.
