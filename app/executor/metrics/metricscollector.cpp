@@ -30,8 +30,8 @@ using namespace Trainyard::Formats;
 namespace {
 Q_LOGGING_CATEGORY(lcMetrics, "trainyard.executor")
 
-/// Points written per transaction during a catch-up: 3–5 ms of the main thread's time in bench_metrics (see
-/// BatchQueue).
+/// Points written per transaction during a catch-up (see BatchQueue): a few ms of the main thread's time each
+/// (bench_metrics' 3.8 M points are 77 batches, 0.32 CPU-s with the reading).
 constexpr size_t MaxPointsPerBatch = 50000;
 
 quint64 bitsOf(double d)
