@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // MetricsStore's blocks on a real SQLite file: points across block boundaries, paging by seq, purges inside
 // and across blocks (also of points of the same batch), seqs that never come back after a purge or a reopen,
-// and the migration of a database of the row-per-point schema.
+// points stored bit for bit, and the migrations of databases of the row-per-point schema and of the first block
+// schema (32-byte points).
 #include "metricsstore.h"
 
 #include <QSqlDatabase>
@@ -9,7 +10,9 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <bit>
 #include <cmath>
+#include <limits>
 
 using namespace Trainyard;
 
@@ -21,7 +24,7 @@ void appendPoints(MetricBatch& batch, const MetricSeriesKey& key, qint64 fromSte
 {
     const int index = batch.seriesIndex(key);
     for (qint64 step = fromStep; step < fromStep + count; ++step)
-        batch.ops.push_back({ MetricBatch::Op::Append, index, step, 1000.0 + double(step), double(step) / 2 });
+        batch.append(index, step, 1000.0 + double(step), double(step) / 2);
 }
 
 QList<qint64> steps(const QList<MetricPoint>& points)
@@ -89,7 +92,7 @@ private Q_SLOTS:
             MetricBatch restart;
             restart.jobId = QStringLiteral("j");
             appendPoints(restart, Loss, n, 5);
-            restart.ops.push_back({ MetricBatch::Op::PurgeSeries, restart.seriesIndex(Loss), 1500, 0, 0 });
+            restart.purgeSeries(restart.seriesIndex(Loss), 1500);
             appendPoints(restart, Loss, 1500, 2);
             QVERIFY(store.apply(restart, &error));
             const QList<MetricPoint> after1500 = store.points(loss->id, 0, 1000000);
@@ -102,7 +105,7 @@ private Q_SLOTS:
             // A NaN survives the blob.
             MetricBatch nan;
             nan.jobId = QStringLiteral("j");
-            nan.ops.push_back({ MetricBatch::Op::Append, nan.seriesIndex(Loss), 1502, 1.0, std::nan("") });
+            nan.append(nan.seriesIndex(Loss), 1502, 1.0, std::nan(""));
             QVERIFY(store.apply(nan, &error));
             QVERIFY(std::isnan(store.points(loss->id, lastSeq, 10).value(0).value));
             ++lastSeq;
@@ -118,6 +121,146 @@ private Q_SLOTS:
         const std::optional<MetricSeriesInfo> loss = again.findSeries(QStringLiteral("j"), Loss.name());
         QCOMPARE(loss->pointCount, 1504);
         QVERIFY(loss->lastSeq > lastSeq);
+    }
+
+    void purgesTakeTheBatchsEarlierPointsOnly()
+    {
+        // A restarted run (SessionLog START at step 5): every scalar series of the run loses its points from step 5,
+        // stored or appended by the batch before the purge; points appended after it stay, also of a series
+        // the batch names only after the purge.
+        const MetricSeriesKey Lr { QStringLiteral("scalar"), QStringLiteral("."), QStringLiteral("lr"), {}, {} };
+        const MetricSeriesKey Eval { QStringLiteral("scalar"), QStringLiteral("eval"), QStringLiteral("loss"), {}, {} };
+        MetricsStore store;
+        QString error;
+        QVERIFY2(store.open(nextPath(), &error), qPrintable(error));
+        MetricBatch first;
+        first.jobId = QStringLiteral("j");
+        for (const MetricSeriesKey& key : { Loss, Accuracy, Lr, Eval })
+            appendPoints(first, key, 0, 10);
+        QVERIFY(store.apply(first, &error));
+        MetricBatch restart;
+        restart.jobId = QStringLiteral("j");
+        appendPoints(restart, Loss, 10, 1);
+        appendPoints(restart, Accuracy, 10, 2);
+        restart.purgeRun(QStringLiteral("."), 5);
+        appendPoints(restart, Accuracy, 5, 1);
+        appendPoints(restart, Loss, 5, 2);
+        appendPoints(restart, Lr, 5, 1);
+        QVERIFY(store.apply(restart, &error));
+        bool countsMatch = true; // each series' point_count and last_seq are those of its points
+        auto stepsOf = [&](const MetricSeriesKey& key) {
+            const std::optional<MetricSeriesInfo> s = store.findSeries(QStringLiteral("j"), key.name());
+            const QList<MetricPoint> points = store.points(s->id, 0, 1000);
+            countsMatch = countsMatch && s->pointCount == points.size() && s->lastSeq == points.last().seq;
+            return steps(points);
+        };
+        QCOMPARE(stepsOf(Loss), (QList<qint64> { 0, 1, 2, 3, 4, 5, 6 }));
+        QCOMPARE(stepsOf(Accuracy), (QList<qint64> { 0, 1, 2, 3, 4, 5 }));
+        QCOMPARE(stepsOf(Lr), (QList<qint64> { 0, 1, 2, 3, 4, 5 }));
+        QCOMPARE(stepsOf(Eval).size(), 10); // another run
+        QVERIFY(countsMatch);
+    }
+
+    void storesPointsBitForBit_data()
+    {
+        QTest::addColumn<QList<MetricPoint>>("points");
+        QTest::addRow("floats") << QList<MetricPoint> { { 0, 0, 1795317519.0123, 0.5 },
+            { 0, 1, 1795317519.0124, 0.25f } };
+        QTest::addRow("doubles, steps back and far") << QList<MetricPoint> { { 0, 1LL << 40, 1795317519.0123, 0.1 },
+            { 0, -5, 0.0, -1e300 }, { 0, std::numeric_limits<qint64>::max(), -1.5, 1.0 / 3 },
+            { 0, std::numeric_limits<qint64>::min(), 1e-300, std::numeric_limits<double>::infinity() } };
+        QTest::addRow("a NaN with a payload")
+            << QList<MetricPoint> { { 0, 3, 1.0, std::bit_cast<double>(0x7ff0000000000123ULL) },
+                   { 0, 4, std::nextafter(1.0, 2.0), -0.0 } };
+    }
+
+    void storesPointsBitForBit()
+    {
+        QFETCH(QList<MetricPoint>, points);
+        MetricsStore store;
+        QString error;
+        QVERIFY2(store.open(nextPath(), &error), qPrintable(error));
+        MetricBatch batch;
+        batch.jobId = QStringLiteral("j");
+        const int index = batch.seriesIndex(Loss);
+        for (const MetricPoint& p : std::as_const(points))
+            batch.append(index, p.step, p.wallTime, p.value);
+        QVERIFY(store.apply(batch, &error));
+        const QList<MetricPoint> stored = store.points(store.findSeries(QStringLiteral("j"), Loss.name())->id, 0, 100);
+        QCOMPARE(stored.size(), points.size());
+        for (qsizetype i = 0; i < stored.size(); ++i) {
+            QCOMPARE(stored[i].step, points[i].step);
+            QCOMPARE(std::bit_cast<quint64>(stored[i].wallTime), std::bit_cast<quint64>(points[i].wallTime));
+            QCOMPARE(std::bit_cast<quint64>(stored[i].value), std::bit_cast<quint64>(points[i].value));
+        }
+    }
+
+    void upgradesFixed32Blocks()
+    {
+        // A database of the first block schema: a WITHOUT ROWID table of 32-byte points. Its blocks are read as
+        // they are, and the last one is rewritten in the current encoding when points are appended to it.
+        const QString path = nextPath();
+        {
+            QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("fixed32"));
+            db.setDatabaseName(path);
+            QVERIFY(db.open());
+            QSqlQuery q(db);
+            QVERIFY(q.exec(QStringLiteral(
+                "CREATE TABLE series (id INTEGER PRIMARY KEY, job_id TEXT NOT NULL, name TEXT NOT NULL, kind TEXT "
+                "NOT NULL, run TEXT NOT NULL, tag TEXT NOT NULL, task_name TEXT NOT NULL, trial_id TEXT NOT NULL, "
+                "point_count INTEGER NOT NULL, last_seq INTEGER NOT NULL, UNIQUE(job_id, name))")));
+            QVERIFY(q.exec(QStringLiteral(
+                "CREATE TABLE blocks (series_id INTEGER NOT NULL, block INTEGER NOT NULL, count INTEGER NOT NULL, "
+                "first_seq INTEGER NOT NULL, last_seq INTEGER NOT NULL, min_step INTEGER NOT NULL, max_step INTEGER "
+                "NOT NULL, data BLOB NOT NULL, PRIMARY KEY(series_id, block)) WITHOUT ROWID")));
+            QVERIFY(q.exec(QStringLiteral("CREATE TABLE meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL)")));
+            QVERIFY(q.exec(QStringLiteral("INSERT INTO meta VALUES ('next_seq', 3001)")));
+            const int n = MetricsStore::BlockPoints + 10;
+            QVERIFY(q.exec(QStringLiteral("INSERT INTO series VALUES (1, 'j', 'scalar/./loss', 'scalar', '.', 'loss', "
+                                          "'', '', %1, %2)")
+                               .arg(n)
+                               .arg(2 * n)));
+            for (int block = 0; block < 2; ++block) {
+                QByteArray data;
+                const int from = block * MetricsStore::BlockPoints;
+                const int to = std::min(n, from + MetricsStore::BlockPoints);
+                for (int i = from; i < to; ++i) {
+                    const struct {
+                        qint64 seq, step;
+                        double wallTime, value;
+                    } p { 2 * i + 2, i, 1000.0 + i, double(i) / 3 };
+                    data.append(reinterpret_cast<const char*>(&p), sizeof p);
+                }
+                q.prepare(QStringLiteral("INSERT INTO blocks VALUES (1, ?, ?, ?, ?, ?, ?, ?)"));
+                for (const QVariant& v : { QVariant(block), QVariant(to - from), QVariant(2 * from + 2),
+                         QVariant(2 * to), QVariant(from), QVariant(to - 1), QVariant(data) })
+                    q.addBindValue(v);
+                QVERIFY(q.exec());
+            }
+            db.close();
+        }
+        QSqlDatabase::removeDatabase(QStringLiteral("fixed32"));
+
+        MetricsStore store;
+        QString error;
+        QVERIFY2(store.open(path, &error), qPrintable(error));
+        const qint64 id = store.findSeries(QStringLiteral("j"), Loss.name())->id;
+        QList<MetricPoint> points = store.points(id, 0, 100000);
+        QCOMPARE(points.size(), MetricsStore::BlockPoints + 10);
+        QCOMPARE(points.at(1030).seq, 2062);
+        QCOMPARE(points.at(1030).value, 1030.0 / 3);
+        MetricBatch batch;
+        batch.jobId = QStringLiteral("j");
+        appendPoints(batch, Loss, MetricsStore::BlockPoints + 10, 5);
+        QVERIFY(store.apply(batch, &error));
+        points = store.points(id, 2000, 100000);
+        QList<qint64> expected; // the old points past seq 2000, then the new ones
+        for (qint64 step = 1000; step < MetricsStore::BlockPoints + 15; ++step)
+            expected << step;
+        QCOMPARE(steps(points), expected);
+        QCOMPARE(points.at(30).seq, 2062);
+        QCOMPARE(points.at(30).value, 1030.0 / 3);
+        QCOMPARE(points.last().seq, 3005);
     }
 
     void migratesRowPerPointDatabases()

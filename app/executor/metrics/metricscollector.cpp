@@ -30,8 +30,9 @@ using namespace Trainyard::Formats;
 namespace {
 Q_LOGGING_CATEGORY(lcMetrics, "trainyard.executor")
 
-/// Points (and purges) written per transaction during a catch-up; ~70 ms of SQLite work here.
-constexpr size_t MaxOpsPerTransaction = 20000;
+/// Points written per transaction during a catch-up (see BatchQueue): a few ms of the main thread's time each
+/// (bench_metrics' 3.8 M points are 77 batches, 0.32 CPU-s with the reading).
+constexpr size_t MaxPointsPerBatch = 50000;
 
 quint64 bitsOf(double d)
 {
@@ -78,23 +79,68 @@ struct JobCollection {
     bool tickAgain = false; // a final tick was asked for while one was in flight
 };
 
-/// Turns decoded events of one run into batch operations, applying the restart rules.
+/// The batches of one tick. A catch-up (an event file that appeared with millions of points) is cut into batches
+/// of about MaxPointsPerBatch points, each ending at a record boundary and carrying its file's offset there, so
+/// that each is one transaction that a crash keeps or loses whole. A full batch is handed to `ready` at once:
+/// the main thread writes it while this thread reads on, and the event loop runs between the transactions, so
+/// the API keeps answering (one million points in one transaction held the main thread for 3.5 s).
+class BatchQueue {
+public:
+    BatchQueue(const QString& jobId, std::function<void(MetricBatch&&)> ready)
+        : m_ready(std::move(ready))
+    {
+        m_current.jobId = jobId;
+    }
+
+    MetricBatch& current() { return m_current; }
+
+    /// At a record boundary of `path`, `offset` being the record's offset: hands the batch over when it is full.
+    /// Its successor keeps its series and runs, so that indices into them stay valid.
+    void recordBoundary(const QString& path, qint64 offset)
+    {
+        if (m_current.pointCount() < MaxPointsPerBatch)
+            return;
+        MetricBatch next;
+        next.jobId = m_current.jobId;
+        next.series = m_current.series;
+        next.runs = m_current.runs;
+        next.points.resize(next.series.size());
+        for (size_t i = 0; i < next.points.size(); ++i)
+            next.points[i].reserve(m_current.points[i].size());
+        m_current.fileOffsets.emplace_back(path, offset);
+        m_ready(std::exchange(m_current, std::move(next)));
+    }
+
+    /// The last batch.
+    MetricBatch take() { return std::move(m_current); }
+
+private:
+    std::function<void(MetricBatch&&)> m_ready;
+    MetricBatch m_current;
+};
+
+/// Turns decoded events of one run into batch points and purges, applying the restart rules.
 class BatchSink final : public ScalarSink {
 public:
-    BatchSink(MetricBatch& batch, JobCollection::Rule& rule, const QString& run)
-        : m_batch(batch)
+    BatchSink(BatchQueue& batches, JobCollection::Rule& rule, const QString& run)
+        : m_batches(batches)
         , m_rule(rule)
         , m_run(run)
     {
     }
 
-    /// Records before this offset only update the rule state (their points are stored already).
-    void setSkipBefore(qint64 offset) { m_skipBefore = offset; }
-    qint64 appended() const { return m_appended; }
+    /// The file read next; records before `skipBefore` only update the rule state (their points are stored already).
+    void setFile(const QString& path, qint64 skipBefore)
+    {
+        m_path = path;
+        m_skipBefore = skipBefore;
+    }
 
     void beginEvent(const EventInfo& event) override
     {
         m_skipping = event.offset < m_skipBefore;
+        if (!m_skipping)
+            m_batches.recordBoundary(m_path, event.offset);
         m_rule.purgeTagsOfEvent = false;
         switch (event.kind) {
         case EventInfo::Kind::Summary:
@@ -104,14 +150,8 @@ public:
                 m_rule.mostRecentStep = event.step;
             break;
         case EventInfo::Kind::SessionStart:
-            if (!m_skipping) {
-                qsizetype runIndex = m_batch.runs.indexOf(m_run);
-                if (runIndex < 0) {
-                    runIndex = m_batch.runs.size();
-                    m_batch.runs.append(m_run);
-                }
-                m_batch.ops.push_back({ MetricBatch::Op::PurgeRun, int(runIndex), event.step, 0, 0 });
-            }
+            if (!m_skipping)
+                m_batches.current().purgeRun(m_run, event.step);
             m_rule.mostRecentStep = event.step;
             break;
         default:
@@ -124,16 +164,16 @@ public:
         if (m_skipping)
             return;
         const int index = seriesIndex(tag);
+        MetricBatch& batch = m_batches.current();
         if (m_rule.purgeTagsOfEvent)
-            m_batch.ops.push_back({ MetricBatch::Op::PurgeSeries, index, step, 0, 0 });
-        m_batch.ops.push_back({ MetricBatch::Op::Append, index, step, wallTime, value });
-        ++m_appended;
+            batch.purgeSeries(index, step);
+        batch.append(index, step, wallTime, value);
     }
 
 private:
     struct Tag {
         QByteArray utf8;
-        int series; ///< index in m_batch's series
+        int series; ///< index in the batches' series
         int next = -1; ///< the m_tags entry whose scalar came after this one's last time
     };
 
@@ -149,7 +189,8 @@ private:
             found = m_byTag.value(QByteArray::fromRawData(tag.data(), tag.size()), -1);
         if (found < 0) {
             const QByteArray utf8 = tag.toByteArray();
-            const int series = m_batch.seriesIndex({ QStringLiteral("scalar"), m_run, QString::fromUtf8(utf8), {}, {} });
+            const int series
+                = m_batches.current().seriesIndex({ QStringLiteral("scalar"), m_run, QString::fromUtf8(utf8), {}, {} });
             found = int(m_tags.size());
             m_tags.push_back({ utf8, series });
             m_byTag.insert(utf8, found);
@@ -160,28 +201,29 @@ private:
         return m_tags[size_t(found)].series;
     }
 
-    MetricBatch& m_batch;
+    BatchQueue& m_batches;
     JobCollection::Rule& m_rule;
     QString m_run;
+    QString m_path;
     std::vector<Tag> m_tags;
     QHash<QByteArray, int> m_byTag; ///< index in m_tags
     int m_last = -1;
     qint64 m_skipBefore = 0;
     bool m_skipping = false;
-    qint64 m_appended = 0;
 };
 
 struct TickResult {
-    MetricBatch batch;
+    MetricBatch batch; ///< the last batch (the earlier ones of a catch-up went to `ready`)
     QStringList warnings;
 };
 
-/// One tick of one job, on a pool thread: reads what is new and samples the replicas.
-TickResult collect(JobCollection& job, const QList<ReplicaProcess>& replicas, GpuSampler* gpu)
+/// One tick of one job, on a pool thread: reads what is new and samples the replicas. Full batches of a
+/// catch-up go to `ready` as they fill, in order.
+TickResult collect(JobCollection& job, const QList<ReplicaProcess>& replicas, GpuSampler* gpu,
+    const std::function<void(MetricBatch&&)>& ready)
 {
     TickResult result;
-    MetricBatch& batch = result.batch;
-    batch.jobId = job.jobId;
+    BatchQueue batches(job.jobId, ready);
 
     // Event files, run by run, each run's files in name order (TensorBoard's order).
     if (!job.jobDir.isEmpty() && QFileInfo(job.jobDir).isDir()) {
@@ -189,7 +231,7 @@ TickResult collect(JobCollection& job, const QList<ReplicaProcess>& replicas, Gp
         const std::vector<EventRunFiles> runs = findEventRuns(job.jobDir, &error);
         for (const EventRunFiles& run : runs) {
             JobCollection::Rule& rule = job.rules[run.run];
-            BatchSink sink(batch, rule, run.run);
+            BatchSink sink(batches, rule, run.run);
             for (const QString& path : run.files) {
                 auto it = job.files.find(path);
                 if (it == job.files.end()) {
@@ -201,7 +243,7 @@ TickResult collect(JobCollection& job, const QList<ReplicaProcess>& replicas, Gp
                     it = job.files.emplace(path, std::move(file)).first;
                 }
                 JobCollection::File& file = it->second;
-                sink.setSkipBefore(file.resumeOffset);
+                sink.setFile(path, file.resumeOffset);
                 file.reader->readAvailable(sink);
                 for (const RecordIssue& issue : file.reader->takeIssues()) {
                     // Damage before the resume offset was reported by the executor that read it first.
@@ -210,12 +252,13 @@ TickResult collect(JobCollection& job, const QList<ReplicaProcess>& replicas, Gp
                 }
                 if (file.reader->offset() != file.storedOffset) {
                     file.storedOffset = file.reader->offset();
-                    batch.fileOffsets.emplace_back(path, file.storedOffset);
+                    batches.current().fileOffsets.emplace_back(path, file.storedOffset);
                 }
             }
         }
     }
 
+    MetricBatch& batch = batches.current();
     // Hypertune reports of every replica that has a metrics folder (also after the replicas ended).
     const QString replicasDir = job.folder + QStringLiteral("/replicas");
     const QStringList tasks = QDir(replicasDir).entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name);
@@ -238,7 +281,7 @@ TickResult collect(JobCollection& job, const QList<ReplicaProcess>& replicas, Gp
                 continue;
             h.seen.insert(id);
             const int index = batch.seriesIndex({ QStringLiteral("hypertune"), {}, r.tag, task, r.trial });
-            batch.ops.push_back({ MetricBatch::Op::Append, index, r.step, r.timestamp, r.value });
+            batch.append(index, r.step, r.timestamp, r.value);
         }
         for (const QString& issue : h.reader->takeIssues())
             result.warnings.append(QStringLiteral("Metrics: ") + issue);
@@ -252,13 +295,14 @@ TickResult collect(JobCollection& job, const QList<ReplicaProcess>& replicas, Gp
                 return;
             const MetricSeriesKey key { QStringLiteral("resource"), {}, tag, s.taskName, s.trialId };
             qint64& step = job.nextSampleStep[key.name()];
-            batch.ops.push_back({ MetricBatch::Op::Append, batch.seriesIndex(key), step++, s.wallTime, *value });
+            batch.append(batch.seriesIndex(key), step++, s.wallTime, *value);
         };
         add(QStringLiteral("cpu_percent"), s.cpuPercent);
         add(QStringLiteral("rss_bytes"), s.rssBytes);
         add(QStringLiteral("gpu_utilization_percent"), s.gpuUtilizationPercent);
         add(QStringLiteral("gpu_memory_bytes"), s.gpuMemoryBytes);
     }
+    result.batch = batches.take();
     return result;
 }
 
@@ -334,10 +378,25 @@ struct MetricsCollector::Private {
         // The destructor waits for the pool, so `this` outlives the task; the queued call is dropped when
         // the collector is gone by the time it would run.
         pool.start([this, c, replicas, gpuSampler, last] {
-            auto result = std::make_shared<const TickResult>(collect(*c, replicas, gpuSampler));
+            // Queued calls to one receiver run in the order posted: every slice is written before the result.
+            auto ready = [this, c](MetricBatch&& batch) {
+                auto slice = std::make_shared<const MetricBatch>(std::move(batch));
+                QMetaObject::invokeMethod(
+                    q, [this, c, slice] { store(c, *slice); }, Qt::QueuedConnection);
+            };
+            auto result = std::make_shared<const TickResult>(collect(*c, replicas, gpuSampler, ready));
             QMetaObject::invokeMethod(
                 q, [this, c, last, result] { finished(c, last, result); }, Qt::QueuedConnection);
         });
+    }
+
+    /// Writes one batch of a tick in its own transaction. A crash between a catch-up's batches keeps those written,
+    /// each with the offset of the record after its last: the next executor reads on from there.
+    void store(JobCollection* c, const MetricBatch& batch)
+    {
+        QString error;
+        if (!metrics->apply(batch, &error))
+            qCWarning(lcMetrics).noquote() << "metrics of" << c->jobId << "lost:" << error;
     }
 
     void finished(JobCollection* c, bool last, const std::shared_ptr<const TickResult>& result)
@@ -349,38 +408,7 @@ struct MetricsCollector::Private {
             e.message = warning;
             logs->append(c->jobId, e);
         }
-        store(c, last, result, 0);
-    }
-
-    /// Writes a tick's batch from op `from` on. A tick normally holds a few points and is one transaction;
-    /// a catch-up (an event file that appeared with a million points) is written in slices of
-    /// MaxOpsPerTransaction with the event loop running in between, so the API keeps answering (one
-    /// million points in one transaction held the main thread for 3.5 s). The tick stays busy until the
-    /// last slice, which carries the file offsets: a crash between slices reads those records again.
-    void store(JobCollection* c, bool last, const std::shared_ptr<const TickResult>& result, size_t from)
-    {
-        const MetricBatch& batch = result->batch;
-        const size_t to = std::min(batch.ops.size(), from + MaxOpsPerTransaction);
-        QString error;
-        bool stored = false;
-        if (from == 0 && to == batch.ops.size()) {
-            stored = metrics->apply(batch, &error);
-        } else {
-            MetricBatch slice;
-            slice.jobId = batch.jobId;
-            slice.series = batch.series;
-            slice.runs = batch.runs;
-            slice.ops.assign(batch.ops.begin() + qsizetype(from), batch.ops.begin() + qsizetype(to));
-            if (to == batch.ops.size())
-                slice.fileOffsets = batch.fileOffsets;
-            stored = metrics->apply(slice, &error);
-        }
-        if (!stored)
-            qCWarning(lcMetrics).noquote() << "metrics of" << c->jobId << "lost:" << error;
-        if (to < batch.ops.size()) {
-            QTimer::singleShot(0, q, [this, c, last, result, to] { store(c, last, result, to); });
-            return;
-        }
+        store(c, result->batch);
         c->busy = false;
         if (c->finishing && (!last || c->tickAgain)) {
             // The job became final while this tick ran: the final tick reads what it wrote last.

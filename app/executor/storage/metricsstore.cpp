@@ -47,6 +47,16 @@ MetricSeriesInfo seriesFromQuery(const QSqlQuery& q)
 const QString kSeriesColumns
     = QStringLiteral("id, job_id, name, kind, run, tag, task_name, trial_id, point_count, last_seq");
 
+/// A rowid table with an index on (series_id, block), not a WITHOUT ROWID table keyed by them as before: SQLite
+/// compares index keys on whole records, so every step of a lookup in that b-tree read a block's blob and its
+/// overflow pages (a quarter of the store's CPU time in bench_metrics' 200 MB ingest).
+const QString kCreateBlocks = QStringLiteral(
+    "CREATE TABLE %1 (id INTEGER PRIMARY KEY, series_id INTEGER NOT NULL, block INTEGER NOT NULL, "
+    "count INTEGER NOT NULL, first_seq INTEGER NOT NULL, last_seq INTEGER NOT NULL, min_step INTEGER NOT NULL, "
+    "max_step INTEGER NOT NULL, encoding INTEGER NOT NULL, data BLOB NOT NULL, UNIQUE(series_id, block))");
+const QString kBlockColumns
+    = QStringLiteral("series_id, block, count, first_seq, last_seq, min_step, max_step, encoding, data");
+
 /// A stored point in a block's blob: seq, step (int64), wall time, value (double), host byte order.
 struct StoredPoint {
     qint64 seq;
@@ -61,21 +71,154 @@ MetricPoint toPoint(const StoredPoint& p)
     return { p.seq, p.step, p.wallTime, p.value };
 }
 
-/// The points of a block's blob (a trailing partial record, which no commit writes, is ignored).
-std::vector<StoredPoint> decodeBlock(const QByteArray& blob)
+/// How a block's blob is laid out (the `encoding` column).
+enum BlockEncoding : int {
+    /// An array of 32-byte StoredPoints (the first block format; still read, rewritten as Varint when appended to).
+    Fixed32 = 0,
+    /// A flags byte (bit 0: values are float32), then per point: seq, step and the bits of the wall time, each as
+    /// the difference from the previous point's (the first point's from 0) in a zigzag LEB128 varint, then the
+    /// value (4 or 8 bytes, host byte order). Lossless: wall-time bits and values are stored bit for bit. A
+    /// trainer's point takes 7–10 bytes instead of 32 (seq and step differences fit a byte, wall times a few ms
+    /// or seconds apart 2–4 bytes, most event-file values are floats), so a catch-up writes a quarter of the
+    /// bytes to the WAL and the database.
+    Varint = 1,
+};
+constexpr quint8 FloatValues = 1;
+
+quint64 zigzag(qint64 v)
 {
-    std::vector<StoredPoint> points(size_t(blob.size()) / sizeof(StoredPoint));
-    if (!points.empty())
-        std::memcpy(points.data(), blob.constData(), points.size() * sizeof(StoredPoint));
+    return (quint64(v) << 1) ^ quint64(v >> 63);
+}
+
+qint64 unzigzag(quint64 v)
+{
+    return qint64(v >> 1) ^ -qint64(v & 1);
+}
+
+quint64 bitsOf(double d)
+{
+    quint64 bits;
+    std::memcpy(&bits, &d, sizeof bits);
+    return bits;
+}
+
+double doubleOf(quint64 bits)
+{
+    double d;
+    std::memcpy(&d, &bits, sizeof d);
+    return d;
+}
+
+char* putVarint(char* out, quint64 v)
+{
+    while (v >= 0x80) {
+        *out++ = char(v | 0x80);
+        v >>= 7;
+    }
+    *out++ = char(v);
+    return out;
+}
+
+/// Reads a varint at `in` (not past `end`); nullptr when the bytes end first or it is longer than 10 bytes.
+const char* getVarint(const char* in, const char* end, quint64* v)
+{
+    quint64 result = 0;
+    for (int shift = 0; shift < 64 && in < end; shift += 7) {
+        const quint8 byte = quint8(*in++);
+        result |= quint64(byte & 0x7f) << shift;
+        if (byte < 0x80) {
+            *v = result;
+            return in;
+        }
+    }
+    return nullptr;
+}
+
+/// Appends the points of a block's blob to `points` (a damaged tail, which no commit writes, is ignored).
+void decodeBlock(int encoding, QByteArrayView blob, std::vector<StoredPoint>& points)
+{
+    if (encoding == Fixed32) {
+        const size_t count = size_t(blob.size()) / sizeof(StoredPoint);
+        const size_t at = points.size();
+        points.resize(at + count);
+        if (count)
+            std::memcpy(points.data() + at, blob.data(), count * sizeof(StoredPoint));
+        return;
+    }
+    if (encoding != Varint || blob.isEmpty())
+        return;
+    const char* in = blob.data();
+    const char* const end = in + blob.size();
+    const bool floats = quint8(*in++) & FloatValues;
+    const size_t valueBytes = floats ? sizeof(float) : sizeof(double);
+    quint64 seq = 0, step = 0, wall = 0;
+    while (in < end) {
+        quint64 dSeq, dStep, dWall;
+        if (!(in = getVarint(in, end, &dSeq)) || !(in = getVarint(in, end, &dStep))
+            || !(in = getVarint(in, end, &dWall)) || size_t(end - in) < valueBytes)
+            return;
+        // Differences wrap in 64 bits, as they were taken.
+        seq += quint64(unzigzag(dSeq));
+        step += quint64(unzigzag(dStep));
+        wall += quint64(unzigzag(dWall));
+        double value;
+        if (floats) {
+            float f;
+            std::memcpy(&f, in, sizeof f);
+            value = f;
+        } else {
+            std::memcpy(&value, in, sizeof value);
+        }
+        in += valueBytes;
+        points.push_back({ qint64(seq), qint64(step), doubleOf(wall), value });
+    }
+}
+
+std::vector<StoredPoint> decodeBlock(int encoding, QByteArrayView blob)
+{
+    std::vector<StoredPoint> points;
+    decodeBlock(encoding, blob, points);
     return points;
 }
 
-QByteArray encodeBlock(const StoredPoint* points, size_t count)
+/// Whether a double survives a round trip through float bit for bit (NaNs included).
+bool isFloat(double value)
 {
-    return QByteArray(reinterpret_cast<const char*>(points), qsizetype(count * sizeof(StoredPoint)));
+    return bitsOf(double(float(value))) == bitsOf(value);
 }
 
-/// Binds one block row's columns after `series_id, block`: count, first_seq, last_seq, min_step, max_step, data.
+/// A Varint block of `count` points.
+QByteArray encodeBlock(const StoredPoint* points, size_t count)
+{
+    const bool floats = std::all_of(points, points + count, [](const StoredPoint& p) { return isFloat(p.value); });
+    QByteArray blob(qsizetype(1 + count * (3 * 10 + sizeof(double))), Qt::Uninitialized);
+    char* out = blob.data();
+    *out++ = char(floats ? FloatValues : 0);
+    quint64 seq = 0, step = 0, wall = 0;
+    for (size_t i = 0; i < count; ++i) {
+        const StoredPoint& p = points[i];
+        const quint64 wallBits = bitsOf(p.wallTime);
+        out = putVarint(out, zigzag(qint64(quint64(p.seq) - seq)));
+        out = putVarint(out, zigzag(qint64(quint64(p.step) - step)));
+        out = putVarint(out, zigzag(qint64(wallBits - wall)));
+        seq = quint64(p.seq);
+        step = quint64(p.step);
+        wall = wallBits;
+        if (floats) {
+            const float f = float(p.value);
+            std::memcpy(out, &f, sizeof f);
+            out += sizeof f;
+        } else {
+            std::memcpy(out, &p.value, sizeof p.value);
+            out += sizeof p.value;
+        }
+    }
+    blob.truncate(out - blob.constData());
+    return blob;
+}
+
+/// Binds one block row's columns after `series_id, block`: count, first_seq, last_seq, min_step, max_step, encoding,
+/// data (Varint).
 void bindBlock(QSqlQuery& q, const StoredPoint* points, size_t count)
 {
     qint64 minStep = points[0].step, maxStep = points[0].step;
@@ -88,6 +231,7 @@ void bindBlock(QSqlQuery& q, const StoredPoint* points, size_t count)
     q.addBindValue(points[count - 1].seq);
     q.addBindValue(minStep);
     q.addBindValue(maxStep);
+    q.addBindValue(int(Varint));
     q.addBindValue(encodeBlock(points, count));
 }
 } // namespace
@@ -98,6 +242,14 @@ QString MetricSeriesKey::name() const
     return kind + QLatin1Char('/') + escapeComponent(middle) + QLatin1Char('/') + tag;
 }
 
+size_t MetricBatch::pointCount() const
+{
+    size_t n = 0;
+    for (const std::vector<Point>& p : points)
+        n += p.size();
+    return n;
+}
+
 int MetricBatch::seriesIndex(const MetricSeriesKey& key)
 {
     for (size_t i = 0; i < series.size(); ++i) {
@@ -105,7 +257,29 @@ int MetricBatch::seriesIndex(const MetricSeriesKey& key)
             return int(i);
     }
     series.push_back(key);
+    points.resize(series.size());
     return int(series.size() - 1);
+}
+
+void MetricBatch::purgeSeries(int index, qint64 fromStep)
+{
+    Purge purge { Purge::Series, index, fromStep, {} };
+    for (const std::vector<Point>& p : points)
+        purge.at.push_back(p.size());
+    purges.push_back(std::move(purge));
+}
+
+void MetricBatch::purgeRun(const QString& run, qint64 fromStep)
+{
+    qsizetype index = runs.indexOf(run);
+    if (index < 0) {
+        index = runs.size();
+        runs.append(run);
+    }
+    Purge purge { Purge::Run, int(index), fromStep, {} };
+    for (const std::vector<Point>& p : points)
+        purge.at.push_back(p.size());
+    purges.push_back(std::move(purge));
 }
 
 MetricsStore::MetricsStore(QObject* parent)
@@ -160,10 +334,7 @@ bool MetricsStore::open(const QString& path, QString* error)
                                "name TEXT NOT NULL, kind TEXT NOT NULL, run TEXT NOT NULL, tag TEXT NOT NULL, "
                                "task_name TEXT NOT NULL, trial_id TEXT NOT NULL, point_count INTEGER NOT NULL, "
                                "last_seq INTEGER NOT NULL, UNIQUE(job_id, name))"),
-                QStringLiteral("CREATE TABLE IF NOT EXISTS blocks (series_id INTEGER NOT NULL, block INTEGER NOT NULL, "
-                               "count INTEGER NOT NULL, first_seq INTEGER NOT NULL, last_seq INTEGER NOT NULL, "
-                               "min_step INTEGER NOT NULL, max_step INTEGER NOT NULL, data BLOB NOT NULL, "
-                               "PRIMARY KEY(series_id, block)) WITHOUT ROWID"),
+                kCreateBlocks.arg(QStringLiteral("IF NOT EXISTS blocks")),
                 QStringLiteral("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL)"),
                 QStringLiteral("INSERT OR IGNORE INTO meta (key, value) VALUES ('next_seq', 1)"),
                 QStringLiteral("CREATE TABLE IF NOT EXISTS event_files (job_id TEXT NOT NULL, path TEXT NOT NULL, "
@@ -179,10 +350,49 @@ bool MetricsStore::open(const QString& path, QString* error)
         }
     }
     if (message.isEmpty())
+        message = upgradeBlocks();
+    if (message.isEmpty())
         message = migrate();
     if (!message.isEmpty())
         return fail(message);
     return true;
+}
+
+QString MetricsStore::upgradeBlocks()
+{
+    // A blocks table of the first block schema (WITHOUT ROWID, no `encoding` column): its rows move as they are
+    // into the new table, their blobs marked Fixed32. One transaction, as migrate().
+    QSqlDatabase db = QSqlDatabase::database(m_connectionName, false);
+    QSqlQuery q(db);
+    if (!q.exec(QStringLiteral("SELECT 1 FROM pragma_table_info('blocks') WHERE name = 'encoding'")))
+        return QStringLiteral("cannot read the blocks table's columns: ") + q.lastError().text();
+    if (q.next())
+        return {};
+    q.finish();
+    if (!db.transaction())
+        return QStringLiteral("cannot upgrade the blocks table: ") + db.lastError().text();
+    const QStringList steps = {
+        QStringLiteral("ALTER TABLE blocks RENAME TO blocks_fixed32"),
+        kCreateBlocks.arg(QStringLiteral("blocks")),
+        QStringLiteral("INSERT INTO blocks (") + kBlockColumns
+            + QStringLiteral(") SELECT series_id, block, count, first_seq, last_seq, min_step, max_step, 0, data "
+                             "FROM blocks_fixed32 ORDER BY series_id, block"),
+        QStringLiteral("DROP TABLE blocks_fixed32"),
+    };
+    for (const QString& step : steps) {
+        if (!q.exec(step)) {
+            const QString message = QStringLiteral("cannot upgrade the blocks table: ") + q.lastError().text();
+            db.rollback();
+            return message;
+        }
+    }
+    if (!db.commit()) {
+        const QString message = db.lastError().text();
+        db.rollback();
+        return QStringLiteral("cannot upgrade the blocks table: ") + message;
+    }
+    qCInfo(lcMetricsStore) << "metric blocks moved into the table with an encoding column";
+    return {};
 }
 
 QString MetricsStore::migrate()
@@ -213,8 +423,8 @@ QString MetricsStore::migrate()
             QStringLiteral("SELECT series_id, seq, step, wall_time, value FROM points ORDER BY series_id, seq")))
         return fail(points);
     QSqlQuery insert(db);
-    insert.prepare(QStringLiteral("INSERT INTO blocks (series_id, block, count, first_seq, last_seq, min_step, "
-                                  "max_step, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"));
+    insert.prepare(QStringLiteral("INSERT INTO blocks (") + kBlockColumns
+        + QStringLiteral(") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"));
     std::vector<StoredPoint> block;
     qint64 series = -1, blockNumber = 0;
     auto flushBlock = [&] {
@@ -339,18 +549,19 @@ bool MetricsStore::apply(const MetricBatch& batch, QString* error)
     qint64 nextSeq = counter.value(0).toLongLong();
     counter.finish();
 
-    // This batch's points per series (by index in `series`), in op order; written as blocks at the end.
+    // This batch's points per series (by index in `series`) that the purges left; written as blocks at the end.
     std::vector<std::vector<StoredPoint>> pending(series.size());
     QSqlQuery purgeable(db);
-    purgeable.prepare(QStringLiteral("SELECT block, data FROM blocks WHERE series_id = ? AND max_step >= ?"));
+    purgeable.prepare(QStringLiteral("SELECT block, encoding, data FROM blocks WHERE series_id = ? AND max_step >= ?"));
     QSqlQuery removeBlock(db);
     removeBlock.prepare(QStringLiteral("DELETE FROM blocks WHERE series_id = ? AND block = ?"));
     QSqlQuery writeBlock(db);
-    writeBlock.prepare(QStringLiteral("INSERT OR REPLACE INTO blocks (series_id, block, count, first_seq, last_seq, "
-                                      "min_step, max_step, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"));
+    writeBlock.prepare(QStringLiteral("INSERT OR REPLACE INTO blocks (") + kBlockColumns
+        + QStringLiteral(") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"));
     QSqlQuery lastBlock(db);
     lastBlock.setForwardOnly(true);
-    lastBlock.prepare(QStringLiteral("SELECT block, data FROM blocks WHERE series_id = ? ORDER BY block DESC LIMIT 1"));
+    lastBlock.prepare(
+        QStringLiteral("SELECT block, encoding, data FROM blocks WHERE series_id = ? ORDER BY block DESC LIMIT 1"));
     // Removes the points with step ≥ `fromStep` of series[index], stored and pending; returns how many, or -1
     // when the database refused (`failed` is the statement).
     const QSqlQuery* failed = nullptr;
@@ -367,12 +578,13 @@ bool MetricsStore::apply(const MetricBatch& batch, QString* error)
             failed = &purgeable;
             return -1;
         }
-        std::vector<std::pair<qint64, QByteArray>> blocks;
-        while (purgeable.next())
-            blocks.emplace_back(purgeable.value(0).toLongLong(), purgeable.value(1).toByteArray());
+        std::vector<std::pair<qint64, std::vector<StoredPoint>>> blocks;
+        while (purgeable.next()) {
+            blocks.emplace_back(purgeable.value(0).toLongLong(),
+                decodeBlock(purgeable.value(1).toInt(), purgeable.value(2).toByteArray()));
+        }
         purgeable.finish();
-        for (const auto& [block, blob] : blocks) {
-            std::vector<StoredPoint> points = decodeBlock(blob);
+        for (auto& [block, points] : blocks) {
             const size_t had = points.size();
             points.erase(std::remove_if(points.begin(), points.end(),
                              [fromStep](const StoredPoint& p) { return p.step >= fromStep; }),
@@ -390,88 +602,101 @@ bool MetricsStore::apply(const MetricBatch& batch, QString* error)
         }
         return removed;
     };
-    QHash<QString, qsizetype> appendedIndex;
-    // The same slots by series index (a name lookup per point cost more than storing the point), and whether
-    // anyone listens at all: a catch-up of millions of points with no subscriber builds no update lists.
-    std::vector<qsizetype> slotOf(batch.series.size(), -1);
-    const bool listened = std::any_of(m_subscribers.cbegin(), m_subscribers.cend(),
-        [&batch](const Subscription& sub) { return sub.jobId == batch.jobId; });
-    // Points of this batch appended before a purge were deleted with it.
-    auto dropAppended = [&](const QString& name, qint64 fromStep) {
-        const qsizetype slot = appendedIndex.value(name, -1);
-        if (slot >= 0)
-            update.appended[slot].second.removeIf([fromStep](const MetricPoint& p) { return p.step >= fromStep; });
+    // The batch's points take consecutive seqs series by series; `moved[i]` of series i's are in pending[i].
+    const std::vector<MetricBatch::Point> none;
+    auto pointsOf = [&](size_t index) -> const std::vector<MetricBatch::Point>& {
+        return index < batch.points.size() ? batch.points[index] : none;
     };
-    for (const MetricBatch::Op& op : batch.ops) {
-        if (op.kind == MetricBatch::Op::PurgeRun) {
-            const QString run = batch.runs.value(op.index);
-            // Every known scalar series of the run, including ones this batch does not mention.
-            QList<qint64> ids;
-            QSqlQuery list(db);
-            list.prepare(QStringLiteral("SELECT id FROM series WHERE job_id = ? AND kind = 'scalar' AND run = ?"));
-            list.addBindValue(batch.jobId);
-            list.addBindValue(run);
-            if (!list.exec())
-                return fail(list, "cannot list a run's series");
-            while (list.next())
-                ids.append(list.value(0).toLongLong());
-            for (qint64 id : std::as_const(ids)) {
-                size_t index = series.size();
-                for (size_t i = 0; i < series.size(); ++i) {
-                    if (series[i].id == id)
-                        index = i;
-                }
-                if (index == series.size()) {
-                    // Not in the batch: load it so its count is kept.
-                    QSqlQuery one(db);
-                    one.prepare(
-                        QStringLiteral("SELECT ") + kSeriesColumns + QStringLiteral(" FROM series WHERE id = ?"));
-                    one.addBindValue(id);
-                    if (!one.exec() || !one.next())
-                        return fail(one, "cannot read a series");
-                    series.push_back(seriesFromQuery(one));
-                    touched.push_back(false);
-                    pending.emplace_back();
-                }
-                const qint64 removed = purge(index, op.step);
-                if (removed < 0)
-                    return fail(*failed, "cannot purge points");
-                if (removed > 0) {
-                    series[index].pointCount -= removed;
-                    touched[index] = true;
-                    update.purges.append({ series[index].name, op.step });
-                    dropAppended(series[index].name, op.step);
-                }
-            }
-            continue;
+    std::vector<qint64> seqBase(batch.series.size());
+    for (size_t i = 0; i < batch.series.size(); ++i) {
+        seqBase[i] = nextSeq;
+        nextSeq += qint64(pointsOf(i).size());
+    }
+    std::vector<size_t> moved(batch.series.size(), 0);
+    auto movePoints = [&](size_t index, size_t to) {
+        if (index >= batch.series.size())
+            return;
+        const std::vector<MetricBatch::Point>& from = pointsOf(index);
+        to = std::min(to, from.size());
+        std::vector<StoredPoint>& mine = pending[index];
+        mine.reserve(mine.size() + (to - moved[index]));
+        for (size_t k = moved[index]; k < to; ++k)
+            mine.push_back({ seqBase[index] + qint64(k), from[k].step, from[k].wallTime, from[k].value });
+        if (to > moved[index]) {
+            MetricSeriesInfo& s = series[index];
+            s.pointCount += qint64(to - moved[index]);
+            s.lastSeq = seqBase[index] + qint64(to) - 1;
+            touched[index] = true;
+            moved[index] = to;
         }
-        MetricSeriesInfo& s = series[size_t(op.index)];
-        if (op.kind == MetricBatch::Op::PurgeSeries) {
-            const qint64 removed = purge(size_t(op.index), op.step);
+    };
+    auto purged = [&](size_t index, qint64 fromStep, qint64 removed) {
+        if (removed <= 0)
+            return;
+        series[index].pointCount -= removed;
+        touched[index] = true;
+        update.purges.append({ series[index].name, fromStep });
+    };
+    for (const MetricBatch::Purge& p : batch.purges) {
+        if (p.kind == MetricBatch::Purge::Series) {
+            const size_t index = size_t(p.index);
+            movePoints(index, index < p.at.size() ? p.at[index] : 0);
+            const qint64 removed = purge(index, p.step);
             if (removed < 0)
                 return fail(*failed, "cannot purge points");
-            if (removed > 0) {
-                s.pointCount -= removed;
-                touched[size_t(op.index)] = true;
-                update.purges.append({ s.name, op.step });
-                dropAppended(s.name, op.step);
+            purged(index, p.step, removed);
+            continue;
+        }
+        const QString run = batch.runs.value(p.index);
+        // Every known scalar series of the run, including ones this batch does not mention.
+        QList<qint64> ids;
+        QSqlQuery list(db);
+        list.prepare(QStringLiteral("SELECT id FROM series WHERE job_id = ? AND kind = 'scalar' AND run = ?"));
+        list.addBindValue(batch.jobId);
+        list.addBindValue(run);
+        if (!list.exec())
+            return fail(list, "cannot list a run's series");
+        while (list.next())
+            ids.append(list.value(0).toLongLong());
+        for (qint64 id : std::as_const(ids)) {
+            size_t index = series.size();
+            for (size_t i = 0; i < series.size(); ++i) {
+                if (series[i].id == id)
+                    index = i;
             }
-            continue;
+            if (index == series.size()) {
+                // Not in the batch: load it so its count is kept.
+                QSqlQuery one(db);
+                one.prepare(QStringLiteral("SELECT ") + kSeriesColumns + QStringLiteral(" FROM series WHERE id = ?"));
+                one.addBindValue(id);
+                if (!one.exec() || !one.next())
+                    return fail(one, "cannot read a series");
+                series.push_back(seriesFromQuery(one));
+                touched.push_back(false);
+                pending.emplace_back();
+            }
+            movePoints(index, index < p.at.size() ? p.at[index] : 0);
+            const qint64 removed = purge(index, p.step);
+            if (removed < 0)
+                return fail(*failed, "cannot purge points");
+            purged(index, p.step, removed);
         }
-        const MetricPoint p { nextSeq++, op.step, op.wallTime, op.value };
-        pending[size_t(op.index)].push_back({ p.seq, p.step, p.wallTime, p.value });
-        ++s.pointCount;
-        s.lastSeq = p.seq;
-        touched[size_t(op.index)] = true;
-        if (!listened)
-            continue;
-        qsizetype& slot = slotOf[size_t(op.index)];
-        if (slot < 0) {
-            slot = update.appended.size();
-            appendedIndex.insert(s.name, slot);
-            update.appended.append({ s.name, {} });
+    }
+    for (size_t i = 0; i < batch.series.size(); ++i)
+        movePoints(i, pointsOf(i).size());
+    // Whether anyone listens at all: a catch-up of millions of points with no subscriber builds no update lists.
+    const bool listened = std::any_of(m_subscribers.cbegin(), m_subscribers.cend(),
+        [&batch](const Subscription& sub) { return sub.jobId == batch.jobId; });
+    if (listened) {
+        for (size_t i = 0; i < batch.series.size(); ++i) {
+            if (pending[i].empty())
+                continue;
+            QList<MetricPoint> points;
+            points.reserve(qsizetype(pending[i].size()));
+            for (const StoredPoint& p : pending[i])
+                points.append(toPoint(p));
+            update.appended.append({ series[i].name, std::move(points) });
         }
-        update.appended[slot].second.append(p);
     }
 
     // The pending points fill each series' last block up to BlockPoints, then new blocks.
@@ -486,7 +711,7 @@ bool MetricsStore::apply(const MetricBatch& batch, QString* error)
         std::vector<StoredPoint> open;
         if (lastBlock.next()) {
             block = lastBlock.value(0).toLongLong();
-            open = decodeBlock(lastBlock.value(1).toByteArray());
+            open = decodeBlock(lastBlock.value(1).toInt(), lastBlock.value(2).toByteArray());
             if (open.size() >= size_t(BlockPoints)) {
                 ++block;
                 open.clear();
@@ -587,24 +812,23 @@ QList<MetricPoint> MetricsStore::points(qint64 seriesId, qint64 afterSeq, int li
     q.setForwardOnly(true);
     // Blocks are in seq order (appends go to the last block); only those holding a seq > afterSeq are read,
     // and only until the page is full.
-    q.prepare(QStringLiteral("SELECT data FROM blocks WHERE series_id = ? AND last_seq > ? ORDER BY block"));
+    q.prepare(QStringLiteral("SELECT encoding, data FROM blocks WHERE series_id = ? AND last_seq > ? ORDER BY block"));
     q.addBindValue(seriesId);
     q.addBindValue(afterSeq);
     if (!q.exec()) {
         qCWarning(lcMetricsStore).noquote() << "cannot read points:" << q.lastError().text();
         return out;
     }
+    std::vector<StoredPoint> block;
+    block.reserve(size_t(BlockPoints));
     while (out.size() < limit && q.next()) {
-        const QByteArray blob = q.value(0).toByteArray();
-        const qsizetype count = blob.size() / qsizetype(sizeof(StoredPoint));
-        const auto* points = reinterpret_cast<const char*>(blob.constData());
+        block.clear();
+        decodeBlock(q.value(0).toInt(), q.value(1).toByteArray(), block);
         if (out.isEmpty())
-            out.reserve(std::min<qsizetype>(limit, count));
-        for (qsizetype i = 0; i < count && out.size() < limit; ++i) {
-            StoredPoint p;
-            std::memcpy(&p, points + i * qsizetype(sizeof p), sizeof p);
-            if (p.seq > afterSeq)
-                out.append(toPoint(p));
+            out.reserve(std::min<qsizetype>(limit, qsizetype(block.size())));
+        for (size_t i = 0; i < block.size() && out.size() < limit; ++i) {
+            if (block[i].seq > afterSeq)
+                out.append(toPoint(block[i]));
         }
     }
     return out;

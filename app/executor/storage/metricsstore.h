@@ -56,30 +56,48 @@ struct MetricPoint {
     double value = 0;
 };
 
-/// What one collection tick of one job found, written in one transaction by MetricsStore::apply().
+/// What one collection tick of one job found (or a slice of it), written in one transaction by
+/// MetricsStore::apply(). Points are kept per series, not an operation per point: a catch-up of millions of
+/// points is a few arrays that the store cuts into blocks.
+///
+/// Order: a series' points are stored in the order appended; the batch's points take consecutive seqs series by
+/// series (series[0]'s first). A purge removes the stored points of its series with step ≥ its step and the
+/// points this batch appended to them before the purge (not those appended after it).
 struct MetricBatch {
     QString jobId;
-    std::vector<MetricSeriesKey> series; ///< the series that `ops` refer to by index
-    QStringList runs; ///< the runs that PurgeRun ops refer to by index
-    struct Op {
-        enum Kind : quint8 {
-            Append, ///< a point of series[index]
-            PurgeSeries, ///< remove the points of series[index] with step ≥ `step` (a restarted trainer)
-            PurgeRun, ///< remove the points of every scalar series of runs[index] with step ≥ `step`
-        };
-        Kind kind = Append;
-        int index = 0;
+    std::vector<MetricSeriesKey> series; ///< what `points` and purges refer to by index
+    QStringList runs; ///< the runs that Run purges refer to by index
+    struct Point {
         qint64 step = 0;
         double wallTime = 0;
         double value = 0;
     };
-    std::vector<Op> ops; ///< applied in order
+    std::vector<std::vector<Point>> points; ///< by series index (as long as `series`)
+    struct Purge {
+        enum Kind : quint8 {
+            Series, ///< the points of series[index] with step ≥ `step` (a restarted trainer)
+            Run, ///< the points of every scalar series of runs[index] with step ≥ `step`
+        };
+        Kind kind = Series;
+        int index = 0;
+        qint64 step = 0;
+        /// points[i].size() of each series when the purge came (series added later: 0).
+        std::vector<size_t> at;
+    };
+    std::vector<Purge> purges; ///< in the order they came
     /// Event files read so far: absolute path → file offset after the last record consumed.
     std::vector<std::pair<QString, qint64>> fileOffsets;
 
-    bool isEmpty() const { return ops.empty() && fileOffsets.empty(); }
+    bool isEmpty() const { return pointCount() == 0 && purges.empty() && fileOffsets.empty(); }
+    size_t pointCount() const;
     /// Index of `key` in `series`, appended when absent.
     int seriesIndex(const MetricSeriesKey& key);
+    void append(int series, qint64 step, double wallTime, double value)
+    {
+        points[size_t(series)].push_back({ step, wallTime, value });
+    }
+    void purgeSeries(int series, qint64 fromStep);
+    void purgeRun(const QString& run, qint64 fromStep);
 };
 
 /// What subscribers receive after a batch is committed, and once more (`final`) when a job's collection ended.
@@ -97,14 +115,16 @@ struct MetricsUpdate {
 /// most the last ticks, which the collector reads again from the stored event-file offsets.
 ///
 /// Schema: `series(id, job_id, name, kind, run, tag, task_name, trial_id, point_count, last_seq)`,
-/// `blocks(series_id, block, count, first_seq, last_seq, min_step, max_step, data)`: a series' points in blocks
-/// of up to BlockPoints, `data` an array of 32-byte points (seq int64, step int64, wall time double, value
-/// double; host byte order), in seq order across a series' blocks; new points fill the series' last block
+/// `blocks(id, series_id, block, count, first_seq, last_seq, min_step, max_step, encoding, data)`: a series' points
+/// in blocks of up to BlockPoints, in seq order across a series' blocks; `data` holds the points (seq, step, wall
+/// time, value) as varint differences (encoding 1, 7–10 bytes a point, lossless) or, in blocks written before it,
+/// as an array of 32-byte points (encoding 0; read as they are, rewritten when appended to); new points fill the
+/// series' last block
 /// (rewritten in the same transaction), then new ones. A read decodes only the blocks past its cursor, a purge
 /// only the blocks whose max_step reaches it. `meta(key, value)`: `next_seq`, the next point's seq (kept in
 /// the transaction, so a seq is never reused, also after a purge removed the newest points);
-/// `event_files(job_id, path, offset)`. A database of the row-per-point schema (`points(seq AUTOINCREMENT, …)`)
-/// is migrated into blocks when opened.
+/// `event_files(job_id, path, offset)`. A database of the row-per-point schema (`points(seq AUTOINCREMENT, …)`),
+/// or of the first block schema (a WITHOUT ROWID `blocks` table of 32-byte points), is migrated when opened.
 ///
 /// Writes are transactions (WAL): a block is either as before the batch or as after it, never half written.
 ///
@@ -113,8 +133,9 @@ struct MetricsUpdate {
 class MetricsStore : public QObject {
     Q_OBJECT
 public:
-    /// Points per block: 32 KiB blobs, so that the last block, rewritten by every batch that appends to its
-    /// series, stays cheap to rewrite once a second, and a catch-up of millions of points is a few thousand rows.
+    /// Points per block: blobs of 7–10 KiB (32 KiB in encoding 0), so that the last block, rewritten by every batch
+    /// that appends to its series, stays cheap to rewrite once a second, and a catch-up of millions of points is a few
+    /// thousand rows.
     static constexpr int BlockPoints = 1024;
 
     explicit MetricsStore(QObject* parent = nullptr);
@@ -149,6 +170,8 @@ public:
 
 private:
     void notify(const MetricsUpdate& update);
+    /// Moves the blocks of the first block schema into the current one; returns an error message, empty on success.
+    QString upgradeBlocks();
     /// Moves the points of a row-per-point database into blocks; returns an error message, empty on success.
     QString migrate();
 
