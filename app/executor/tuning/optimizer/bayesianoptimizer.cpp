@@ -97,24 +97,42 @@ private:
     Eigen::VectorXd m_bestX;
 };
 
-// Point `index` of the d-dimensional Sobol sequence, rotated by `shift` (mod 1). Falls back to `rng` when the
-// dimension exceeds Boost's direction numbers.
-Eigen::VectorXd sobolPoint(int d, std::uint64_t index, const Eigen::VectorXd& shift, std::mt19937_64& rng)
-{
-    Eigen::VectorXd x(d);
-    try {
-        boost::random::sobol engine(static_cast<std::size_t>(d));
-        engine.seed(index);
-        for (int k = 0; k < d; ++k)
-            x[k] = static_cast<double>(engine()) * 0x1.0p-64;
-    } catch (const std::exception&) {
-        for (int k = 0; k < d; ++k)
-            x[k] = unitDouble(rng());
+// The d-dimensional Sobol sequence, rotated by `shift` (mod 1). Falls back to `rng` when the dimension exceeds
+// Boost's direction numbers. One engine per use: building its lattice costs as much as many points.
+class Sobol {
+public:
+    Sobol(int d, const Eigen::VectorXd& shift)
+        : m_d(d)
+        , m_shift(shift)
+    {
+        try {
+            m_engine.emplace(static_cast<std::size_t>(d));
+        } catch (const std::exception&) {
+        }
     }
-    for (int k = 0; k < d; ++k)
-        x[k] = std::fmod(x[k] + shift[k], 1.0);
-    return x;
-}
+
+    // Point `index` (0 is the all-½ point before rotation).
+    Eigen::VectorXd point(std::uint64_t index, std::mt19937_64& rng)
+    {
+        Eigen::VectorXd x(m_d);
+        if (m_engine) {
+            m_engine->seed(index);
+            for (int k = 0; k < m_d; ++k)
+                x[k] = static_cast<double>((*m_engine)()) * 0x1.0p-64;
+        } else {
+            for (int k = 0; k < m_d; ++k)
+                x[k] = unitDouble(rng());
+        }
+        for (int k = 0; k < m_d; ++k)
+            x[k] = std::fmod(x[k] + m_shift[k], 1.0);
+        return x;
+    }
+
+private:
+    int m_d;
+    Eigen::VectorXd m_shift;
+    std::optional<boost::random::sobol> m_engine;
+};
 
 // The observations the model can use, standardised for minimisation.
 struct Data {
@@ -199,6 +217,8 @@ Suggestions BayesianOptimizer::suggest(
     for (int k = 0; k < d; ++k)
         shift[k] = unitDouble(shiftRng());
 
+    Sobol seeds(d, shift);
+
     std::set<Assignment> used;
     for (const Observation& o : observations)
         used.insert(o.assignment);
@@ -223,11 +243,11 @@ Suggestions BayesianOptimizer::suggest(
             chosen.setConstant(0.5);
             m_space.snap(chosen.data());
         } else if (t < static_cast<std::uint64_t>(initialTrials()) || data.y.size() < 2) {
-            chosen = sobolPoint(d, t, shift, rng);
+            chosen = seeds.point(t, rng);
             m_space.snap(chosen.data());
             for (int attempt = 0; attempt < attemptsForNewPoint && used.count(m_space.decode(chosen.data()));
                  ++attempt) {
-                chosen = sobolPoint(d, t + 1 + static_cast<std::uint64_t>(attempt) * 7919, shift, rng);
+                chosen = seeds.point(t + 1 + static_cast<std::uint64_t>(attempt) * 7919, rng);
                 m_space.snap(chosen.data());
             }
         } else {
@@ -251,10 +271,11 @@ Suggestions BayesianOptimizer::suggest(
             Eigen::VectorXd callShift(d);
             for (int j = 0; j < d; ++j)
                 callShift[j] = unitDouble(rng());
+            Sobol candidateSequence(d, callShift);
             Eigen::MatrixXd candidates(sobolCandidates + top * perturbationsPerPoint + 1, d);
             Eigen::Index row = 0;
             for (int i = 0; i < sobolCandidates; ++i)
-                candidates.row(row++) = sobolPoint(d, static_cast<std::uint64_t>(i) + 1, callShift, rng).transpose();
+                candidates.row(row++) = candidateSequence.point(static_cast<std::uint64_t>(i) + 1, rng).transpose();
             std::normal_distribution<double> normal(0.0, perturbationSigma);
             for (int i = 0; i < top; ++i) {
                 for (int j = 0; j < perturbationsPerPoint; ++j) {

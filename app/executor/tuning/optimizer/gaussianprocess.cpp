@@ -93,8 +93,23 @@ public:
         const Eigen::Index n = m_x.rows();
         const Eigen::Index d = m_x.cols();
         const GpHyperparameters h = fromTheta(theta, d);
+        const Eigen::VectorXd inv = h.lengthScales.array().square().inverse();
+        // r and exp(−√5 r) once per pair: the gradient needs them again, and exp dominates the cost.
+        m_r.resize(n, n);
+        m_e.resize(n, n);
+        Eigen::MatrixXd k(n, n);
+        for (Eigen::Index i = 0; i < n; ++i) {
+            k(i, i) = h.signalVariance + h.noiseVariance;
+            for (Eigen::Index j = 0; j < i; ++j) {
+                const double r = std::sqrt(scaledSquaredDistance(&m_x(i, 0), &m_x(j, 0), inv.data(), d, n, n));
+                const double e = std::exp(-sqrt5 * r);
+                m_r(i, j) = r;
+                m_e(i, j) = e;
+                k(i, j) = k(j, i) = h.signalVariance * (1.0 + sqrt5 * r + 5.0 / 3.0 * r * r) * e;
+            }
+        }
         Eigen::LLT<Eigen::MatrixXd> llt;
-        if (!choleskyWithJitter(kernelMatrix(m_x, h), &llt)) {
+        if (!choleskyWithJitter(std::move(k), &llt)) {
             grad.setZero();
             return std::numeric_limits<double>::max() / 4;
         }
@@ -106,7 +121,6 @@ public:
             value += std::log(l(i, i));
 
         // d(NLL)/dθ = ½ tr(W ∂K/∂θ) with W = K⁻¹ − ααᵀ (R&W eq. 5.9, sign flipped).
-        const Eigen::VectorXd inv = h.lengthScales.array().square().inverse();
         grad.setZero(theta.size());
         double signalGrad = 0;
         for (Eigen::Index i = 0; i < n; ++i) {
@@ -115,8 +129,8 @@ public:
             grad[d + 1] += 0.5 * wii * h.noiseVariance;
             for (Eigen::Index j = 0; j < i; ++j) {
                 const double w = kInverse(i, j) - alpha[i] * alpha[j];
-                const double r = std::sqrt(scaledSquaredDistance(&m_x(i, 0), &m_x(j, 0), inv.data(), d, n, n));
-                const double e = std::exp(-sqrt5 * r);
+                const double r = m_r(i, j);
+                const double e = m_e(i, j);
                 signalGrad += w * h.signalVariance * (1.0 + sqrt5 * r + 5.0 / 3.0 * r * r) * e;
                 // ∂k/∂log ℓ_k = 5/3 σ²_f (1 + √5 r) e^{−√5 r} (x_k − x'_k)² / ℓ_k²; both triangles count.
                 const double common = w * 5.0 / 3.0 * h.signalVariance * (1.0 + sqrt5 * r) * e;
@@ -146,6 +160,8 @@ private:
     const Eigen::VectorXd& m_y;
     double m_bestValue = std::numeric_limits<double>::infinity();
     Eigen::VectorXd m_best;
+    Eigen::MatrixXd m_r; // scaled distances of the pairs (lower triangle)
+    Eigen::MatrixXd m_e; // exp(−√5 r)
 };
 
 } // namespace
