@@ -503,6 +503,15 @@ private Q_SLOTS:
         QCOMPARE(s.notes.size(), std::size_t(2));
         QVERIFY(s.notes[0].find('3') != std::string::npos);
 
+        // NaN as a parameter value, observed or pending: skipped, not compared.
+        std::vector<Observation> withNaN = history;
+        withNaN.push_back({ { NAN, 1.0 }, 2.0 });
+        const std::vector<Assignment> nanPending { { 1.0, NAN } };
+        QCOMPARE(bo->suggest(withNaN, nanPending, 2).assignments.size(), std::size_t(2));
+        auto grid = make(Algorithm::GridSearch, { discreteParameter("d", { 1, 2 }) });
+        const std::vector<Observation> nanObserved { { { NAN }, 1.0 } };
+        QCOMPARE(grid->suggest(nanObserved, {}, 5).assignments.size(), std::size_t(2));
+
         // Every trial failed: still suggestions (seeds), no model.
         std::vector<Observation> failed;
         for (const Observation& o : history)

@@ -220,10 +220,14 @@ Suggestions BayesianOptimizer::suggest(
     Sobol seeds(d, shift);
 
     std::set<Assignment> used;
-    for (const Observation& o : observations)
-        used.insert(o.assignment);
-    for (const Assignment& a : pending)
-        used.insert(a);
+    for (const Observation& o : observations) {
+        if (!SearchSpace::hasNaN(o.assignment))
+            used.insert(o.assignment);
+    }
+    for (const Assignment& a : pending) {
+        if (!SearchSpace::hasNaN(a))
+            used.insert(a);
+    }
 
     // Points the believer adds: pending trials, then this call's suggestions.
     std::vector<Eigen::VectorXd> believed;

@@ -263,6 +263,14 @@ void SearchSpace::snap(double* point) const
     encode(a, point);
 }
 
+bool SearchSpace::hasNaN(const Assignment& assignment)
+{
+    return std::any_of(assignment.begin(), assignment.end(), [](const ParameterValue& v) {
+        const auto* d = std::get_if<double>(&v);
+        return d && std::isnan(*d);
+    });
+}
+
 bool SearchSpace::same(const Assignment& a, const Assignment& b)
 {
     return a == b;

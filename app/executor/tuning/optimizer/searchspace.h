@@ -97,6 +97,10 @@ public:
     /// The inverse of warp(), before rounding or snapping.
     double unwarp(int index, double unit) const;
 
+    /// True when a number of `assignment` is NaN: such an assignment cannot be ordered (std::set) or compared,
+    /// and callers skip it.
+    static bool hasNaN(const Assignment& assignment);
+
     /// True when both assignments hold the same values (doubles compared exactly: they come from decode()).
     static bool same(const Assignment& a, const Assignment& b);
 
