@@ -1,0 +1,312 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "gaussianprocess.h"
+
+#include <LBFGSB.h>
+
+#include <cmath>
+#include <limits>
+#include <numbers>
+
+namespace Trainyard::Tuning {
+
+namespace {
+
+constexpr double sqrt5 = 2.23606797749978969641;
+constexpr double logLengthMin = -4.605170185988091; // log 0.01
+constexpr double logLengthMax = 2.995732273553991; // log 20
+constexpr double logSignalMin = -4.605170185988091; // log 0.01
+constexpr double logSignalMax = 4.605170185988092; // log 100
+constexpr double logNoiseMin = -13.815510557964274; // log 1e-6
+constexpr double logNoiseMax = 0.0; // log 1
+
+// Matérn-5/2 correlation at scaled distance r.
+double matern(double r)
+{
+    return (1.0 + sqrt5 * r + 5.0 / 3.0 * r * r) * std::exp(-sqrt5 * r);
+}
+
+// Scaled squared distance between rows of a and b.
+double scaledSquaredDistance(const double* a, const double* b, const double* inverseSquaredLengths, Eigen::Index d,
+    Eigen::Index strideA, Eigen::Index strideB)
+{
+    double s = 0;
+    for (Eigen::Index k = 0; k < d; ++k) {
+        const double diff = a[k * strideA] - b[k * strideB];
+        s += diff * diff * inverseSquaredLengths[k];
+    }
+    return s;
+}
+
+Eigen::MatrixXd kernelMatrix(const Eigen::MatrixXd& x, const GpHyperparameters& h)
+{
+    const Eigen::Index n = x.rows();
+    const Eigen::Index d = x.cols();
+    const Eigen::VectorXd inv = h.lengthScales.array().square().inverse();
+    Eigen::MatrixXd k(n, n);
+    for (Eigen::Index i = 0; i < n; ++i) {
+        k(i, i) = h.signalVariance + h.noiseVariance;
+        for (Eigen::Index j = 0; j < i; ++j) {
+            const double r2 = scaledSquaredDistance(&x(i, 0), &x(j, 0), inv.data(), d, n, n);
+            k(i, j) = k(j, i) = h.signalVariance * matern(std::sqrt(r2));
+        }
+    }
+    return k;
+}
+
+// Cholesky of k, adding jitter to the diagonal until it succeeds (duplicate points with a tiny noise).
+bool choleskyWithJitter(Eigen::MatrixXd k, Eigen::LLT<Eigen::MatrixXd>* llt)
+{
+    double jitter = 0;
+    const double scale = std::max(1e-12, k.diagonal().maxCoeff());
+    for (int attempt = 0; attempt < 8; ++attempt) {
+        if (jitter > 0)
+            k.diagonal().array() += jitter;
+        llt->compute(k);
+        if (llt->info() == Eigen::Success)
+            return true;
+        jitter = jitter == 0 ? 1e-10 * scale : jitter * 10;
+    }
+    return false;
+}
+
+GpHyperparameters fromTheta(const Eigen::VectorXd& theta, Eigen::Index d)
+{
+    GpHyperparameters h;
+    h.lengthScales = theta.head(d).array().exp();
+    h.signalVariance = std::exp(theta[d]);
+    h.noiseVariance = std::exp(theta[d + 1]);
+    return h;
+}
+
+// Negative log marginal likelihood and its gradient in θ = (log ℓ, log σ²_f, log σ²_n), for LBFGSpp.
+// Remembers the best θ it evaluated, because a line search that fails throws away the solver's iterate.
+class NegativeLogLikelihood {
+public:
+    NegativeLogLikelihood(const Eigen::MatrixXd& x, const Eigen::VectorXd& y)
+        : m_x(x)
+        , m_y(y)
+    {
+    }
+
+    double operator()(const Eigen::VectorXd& theta, Eigen::VectorXd& grad)
+    {
+        const Eigen::Index n = m_x.rows();
+        const Eigen::Index d = m_x.cols();
+        const GpHyperparameters h = fromTheta(theta, d);
+        const Eigen::VectorXd inv = h.lengthScales.array().square().inverse();
+        // r and exp(−√5 r) once per pair: the gradient needs them again, and exp dominates the cost.
+        m_r.resize(n, n);
+        m_e.resize(n, n);
+        Eigen::MatrixXd k(n, n);
+        for (Eigen::Index i = 0; i < n; ++i) {
+            k(i, i) = h.signalVariance + h.noiseVariance;
+            for (Eigen::Index j = 0; j < i; ++j) {
+                const double r = std::sqrt(scaledSquaredDistance(&m_x(i, 0), &m_x(j, 0), inv.data(), d, n, n));
+                const double e = std::exp(-sqrt5 * r);
+                m_r(i, j) = r;
+                m_e(i, j) = e;
+                k(i, j) = k(j, i) = h.signalVariance * (1.0 + sqrt5 * r + 5.0 / 3.0 * r * r) * e;
+            }
+        }
+        Eigen::LLT<Eigen::MatrixXd> llt;
+        if (!choleskyWithJitter(std::move(k), &llt)) {
+            grad.setZero();
+            return std::numeric_limits<double>::max() / 4;
+        }
+        const Eigen::VectorXd alpha = llt.solve(m_y);
+        const Eigen::MatrixXd kInverse = llt.solve(Eigen::MatrixXd::Identity(n, n));
+        double value = 0.5 * m_y.dot(alpha) + 0.5 * n * std::log(2 * std::numbers::pi);
+        const Eigen::MatrixXd& l = llt.matrixLLT();
+        for (Eigen::Index i = 0; i < n; ++i)
+            value += std::log(l(i, i));
+
+        // d(NLL)/dθ = ½ tr(W ∂K/∂θ) with W = K⁻¹ − ααᵀ (R&W eq. 5.9, sign flipped).
+        grad.setZero(theta.size());
+        double signalGrad = 0;
+        for (Eigen::Index i = 0; i < n; ++i) {
+            const double wii = kInverse(i, i) - alpha[i] * alpha[i];
+            signalGrad += 0.5 * wii * h.signalVariance;
+            grad[d + 1] += 0.5 * wii * h.noiseVariance;
+            for (Eigen::Index j = 0; j < i; ++j) {
+                const double w = kInverse(i, j) - alpha[i] * alpha[j];
+                const double r = m_r(i, j);
+                const double e = m_e(i, j);
+                signalGrad += w * h.signalVariance * (1.0 + sqrt5 * r + 5.0 / 3.0 * r * r) * e;
+                // ∂k/∂log ℓ_k = 5/3 σ²_f (1 + √5 r) e^{−√5 r} (x_k − x'_k)² / ℓ_k²; both triangles count.
+                const double common = w * 5.0 / 3.0 * h.signalVariance * (1.0 + sqrt5 * r) * e;
+                for (Eigen::Index k = 0; k < d; ++k) {
+                    const double diff = m_x(i, k) - m_x(j, k);
+                    grad[k] += common * diff * diff * inv[k];
+                }
+            }
+        }
+        grad[d] = signalGrad;
+        if (!std::isfinite(value) || !grad.allFinite()) {
+            grad.setZero();
+            return std::numeric_limits<double>::max() / 4;
+        }
+        if (value < m_bestValue) {
+            m_bestValue = value;
+            m_best = theta;
+        }
+        return value;
+    }
+
+    double bestValue() const { return m_bestValue; }
+    const Eigen::VectorXd& best() const { return m_best; }
+
+private:
+    const Eigen::MatrixXd& m_x;
+    const Eigen::VectorXd& m_y;
+    double m_bestValue = std::numeric_limits<double>::infinity();
+    Eigen::VectorXd m_best;
+    Eigen::MatrixXd m_r; // scaled distances of the pairs (lower triangle)
+    Eigen::MatrixXd m_e; // exp(−√5 r)
+};
+
+} // namespace
+
+void GaussianProcess::fit(const Eigen::MatrixXd& x, const Eigen::VectorXd& y, std::mt19937_64& rng, int restarts)
+{
+    const Eigen::Index d = x.cols();
+    Eigen::VectorXd lower(d + 2), upper(d + 2);
+    lower.head(d).setConstant(logLengthMin);
+    upper.head(d).setConstant(logLengthMax);
+    lower[d] = logSignalMin;
+    upper[d] = logSignalMax;
+    lower[d + 1] = logNoiseMin;
+    upper[d + 1] = logNoiseMax;
+
+    LBFGSpp::LBFGSBParam<double> param;
+    param.max_iterations = 60;
+    param.epsilon = 1e-5;
+    param.max_linesearch = 30;
+    LBFGSpp::LBFGSBSolver<double> solver(param);
+
+    NegativeLogLikelihood nll(x, y);
+    auto uniform
+        = [&rng](double lo, double hi) { return lo + (hi - lo) * static_cast<double>(rng() >> 11) * 0x1.0p-53; };
+    for (int start = 0; start <= restarts; ++start) {
+        Eigen::VectorXd theta(d + 2);
+        if (start == 0) {
+            // Length scale 0.5 of the box, unit signal (outputs are standardised), small noise.
+            theta.head(d).setConstant(std::log(0.5));
+            theta[d] = 0;
+            theta[d + 1] = std::log(1e-4);
+        } else {
+            for (Eigen::Index k = 0; k < d; ++k)
+                theta[k] = uniform(std::log(0.05), std::log(2.0));
+            theta[d] = uniform(std::log(0.3), std::log(3.0));
+            theta[d + 1] = uniform(std::log(1e-6), std::log(1e-2));
+        }
+        double value = 0;
+        try {
+            solver.minimize(nll, theta, value, lower, upper);
+        } catch (const std::exception&) {
+            // A failed line search: nll kept the best point it saw.
+        }
+    }
+    GpHyperparameters h;
+    if (nll.best().size() == d + 2) {
+        h = fromTheta(nll.best(), d);
+    } else {
+        h.lengthScales = Eigen::VectorXd::Constant(d, 0.5);
+    }
+    condition(x, y, h);
+}
+
+void GaussianProcess::condition(const Eigen::MatrixXd& x, const Eigen::VectorXd& y, const GpHyperparameters& hyper)
+{
+    m_x = x;
+    m_y = y;
+    m_hyper = hyper;
+    factorise();
+}
+
+void GaussianProcess::addPoint(const Eigen::VectorXd& x, double y)
+{
+    m_x.conservativeResize(m_x.rows() + 1, Eigen::NoChange);
+    m_x.row(m_x.rows() - 1) = x.transpose();
+    m_y.conservativeResize(m_y.size() + 1);
+    m_y[m_y.size() - 1] = y;
+    factorise();
+}
+
+void GaussianProcess::factorise()
+{
+    if (!choleskyWithJitter(kernelMatrix(m_x, m_hyper), &m_llt)) {
+        // Cannot happen with a noise floor > 0 unless the inputs hold NaN; a large noise keeps predict() sane.
+        m_hyper.noiseVariance = 1;
+        choleskyWithJitter(kernelMatrix(m_x, m_hyper), &m_llt);
+    }
+    m_alpha = m_llt.solve(m_y);
+}
+
+void GaussianProcess::predict(
+    const Eigen::VectorXd& x, double* mean, double* variance, Eigen::VectorXd* dMean, Eigen::VectorXd* dVariance) const
+{
+    const Eigen::Index n = m_x.rows();
+    const Eigen::Index d = m_x.cols();
+    const Eigen::VectorXd inv = m_hyper.lengthScales.array().square().inverse();
+    Eigen::VectorXd kStar(n);
+    Eigen::VectorXd derivativeFactor(n); // ∂k(x, x_i)/∂x_k = factor_i · (x_k − x_ik) / ℓ_k²
+    for (Eigen::Index i = 0; i < n; ++i) {
+        const double r = std::sqrt(scaledSquaredDistance(x.data(), &m_x(i, 0), inv.data(), d, 1, n));
+        const double e = std::exp(-sqrt5 * r);
+        kStar[i] = m_hyper.signalVariance * (1.0 + sqrt5 * r + 5.0 / 3.0 * r * r) * e;
+        derivativeFactor[i] = -5.0 / 3.0 * m_hyper.signalVariance * (1.0 + sqrt5 * r) * e;
+    }
+    *mean = kStar.dot(m_alpha);
+    const Eigen::VectorXd kInverseKStar = m_llt.solve(kStar);
+    *variance = std::max(1e-12 * m_hyper.signalVariance, m_hyper.signalVariance - kStar.dot(kInverseKStar));
+    if (!dMean && !dVariance)
+        return;
+    Eigen::VectorXd dm = Eigen::VectorXd::Zero(d);
+    Eigen::VectorXd dv = Eigen::VectorXd::Zero(d);
+    for (Eigen::Index i = 0; i < n; ++i) {
+        for (Eigen::Index k = 0; k < d; ++k) {
+            const double dk = derivativeFactor[i] * (x[k] - m_x(i, k)) * inv[k];
+            dm[k] += dk * m_alpha[i];
+            dv[k] -= 2.0 * dk * kInverseKStar[i];
+        }
+    }
+    if (dMean)
+        *dMean = dm;
+    if (dVariance)
+        *dVariance = dv;
+}
+
+void GaussianProcess::predictMany(
+    const Eigen::MatrixXd& points, Eigen::VectorXd* means, Eigen::VectorXd* variances) const
+{
+    const Eigen::Index n = m_x.rows();
+    const Eigen::Index m = points.rows();
+    const Eigen::Index d = m_x.cols();
+    const Eigen::VectorXd inv = m_hyper.lengthScales.array().square().inverse();
+    Eigen::MatrixXd kStar(n, m);
+    for (Eigen::Index j = 0; j < m; ++j) {
+        for (Eigen::Index i = 0; i < n; ++i) {
+            const double r = std::sqrt(scaledSquaredDistance(&points(j, 0), &m_x(i, 0), inv.data(), d, m, n));
+            kStar(i, j) = m_hyper.signalVariance * matern(r);
+        }
+    }
+    *means = kStar.transpose() * m_alpha;
+    const Eigen::MatrixXd v = m_llt.matrixL().solve(kStar);
+    *variances = (m_hyper.signalVariance - v.colwise().squaredNorm().transpose().array())
+                     .max(1e-12 * m_hyper.signalVariance)
+                     .matrix();
+}
+
+double GaussianProcess::logMarginalLikelihood(
+    const Eigen::MatrixXd& x, const Eigen::VectorXd& y, const GpHyperparameters& hyper)
+{
+    Eigen::VectorXd theta(x.cols() + 2);
+    theta.head(x.cols()) = hyper.lengthScales.array().log();
+    theta[x.cols()] = std::log(hyper.signalVariance);
+    theta[x.cols() + 1] = std::log(hyper.noiseVariance);
+    NegativeLogLikelihood nll(x, y);
+    Eigen::VectorXd grad(theta.size());
+    return -nll(theta, grad);
+}
+
+} // namespace Trainyard::Tuning
