@@ -71,6 +71,7 @@ packages=(
     libxkbcommon-dev libgl-dev
     libkf6syntaxhighlighting-dev
     libyaml-cpp-dev libleveldb-dev libprotobuf-dev protobuf-compiler libboost-dev zlib1g-dev
+    libeigen3-dev liblbfgspp-dev
     python3 python3-pip python3-setuptools python3-wheel
 )
 
