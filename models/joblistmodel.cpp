@@ -289,16 +289,21 @@ void JobListModel::setJobs(const QList<Job>& jobs)
             emit dataChanged(index(row, 0), index(row, ColumnCount - 1));
         }
     }
-    if (!added.isEmpty()) {
-        const int first = int(m_jobs.size());
-        beginInsertRows({}, first, first + int(added.size()) - 1);
-        for (const Job& job : std::as_const(added)) {
-            m_rows.insert(job.jobId, int(m_jobs.size()));
-            m_jobs.append(job);
-        }
-        endInsertRows();
-    }
+    appendRows(added);
     refreshDurations();
+}
+
+void JobListModel::appendRows(const QList<Job>& jobs)
+{
+    if (jobs.isEmpty())
+        return;
+    const int first = int(m_jobs.size());
+    beginInsertRows({}, first, first + int(jobs.size()) - 1);
+    for (const Job& job : jobs) {
+        m_rows.insert(job.jobId, int(m_jobs.size()));
+        m_jobs.append(job);
+    }
+    endInsertRows();
 }
 
 void JobListModel::updateJob(const Job& job)
@@ -328,15 +333,7 @@ void JobListModel::updateJobs(const QList<Job>& jobs)
             added.append(job);
         }
     }
-    if (!added.isEmpty()) {
-        const int first = int(m_jobs.size());
-        beginInsertRows({}, first, first + int(added.size()) - 1);
-        for (const Job& job : std::as_const(added)) {
-            m_rows.insert(job.jobId, int(m_jobs.size()));
-            m_jobs.append(job);
-        }
-        endInsertRows();
-    }
+    appendRows(added);
     if (live && !m_durationTimer.isActive())
         m_durationTimer.start();
 }

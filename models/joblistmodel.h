@@ -92,6 +92,8 @@ public:
     static QDateTime parseTime(const QString& rfc3339);
 
 private:
+    /// Appends `jobs` (none of them listed yet) as one insertion at the end.
+    void appendRows(const QList<Job>& jobs);
     void refreshDurations();
 
     QList<Job> m_jobs;

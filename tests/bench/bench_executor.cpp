@@ -25,6 +25,7 @@
 //    the page reads run, a second client thread GETs the job over and over and the latency it sees is printed.
 //
 // Prints `NAME: ours X unit, baseline Y unit, ratio R` lines (ratio = ours / baseline).
+#include "executorenvironment.h"
 #include "httpapi.h"
 #include "jobfilter.h"
 #include "joblistmodel.h"
@@ -122,23 +123,8 @@ void formatUs(qint64 us, char* out)
 
 Job clusterJob(const QString& id, const QString& module, int workers, int ps, const QStringList& args)
 {
-    Job job;
-    job.jobId = id;
-    job.state = JobState::Queued;
-    TrainingInput& in = job.trainingInput;
-    in.scaleTier = QStringLiteral("CUSTOM");
-    in.masterType = QStringLiteral("n1-standard-4");
-    if (workers) {
-        in.workerType = QStringLiteral("n1-standard-4");
-        in.workerCount = workers;
-    }
-    if (ps) {
-        in.parameterServerType = QStringLiteral("n1-standard-4");
-        in.parameterServerCount = ps;
-    }
-    in.pythonModule = module;
-    in.args = args;
-    in.region = QStringLiteral("us-central1");
+    Job job = Test::customJob(id, module, workers, ps);
+    job.trainingInput.args = args;
     return job;
 }
 

@@ -4,6 +4,7 @@
 // from the placed addresses, a job final only after stopped(), restarts with new addresses, permanent
 // failures, cancel while placing, FIFO admission. No process is started.
 #include "backend.h"
+#include "executorenvironment.h"
 #include "jobstore.h"
 #include "logstore.h"
 #include "scheduler.h"
@@ -98,19 +99,8 @@ private:
 
     Job makeJob(const QString& id, int workers) const
     {
-        Job job;
-        job.jobId = id;
-        job.state = JobState::Queued;
-        TrainingInput& in = job.trainingInput;
-        in.scaleTier = QStringLiteral("CUSTOM");
-        in.masterType = QStringLiteral("n1-standard-4");
-        if (workers) {
-            in.workerType = QStringLiteral("n1-standard-4");
-            in.workerCount = workers;
-        }
-        in.pythonModule = QStringLiteral("trainer.task");
-        in.region = QStringLiteral("us-central1");
-        in.jobDir = m_tmp.path() + QStringLiteral("/jobdirs/") + id;
+        Job job = Test::customJob(id, QStringLiteral("trainer.task"), workers);
+        job.trainingInput.jobDir = m_tmp.path() + QStringLiteral("/jobdirs/") + id;
         return job;
     }
 

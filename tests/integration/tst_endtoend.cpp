@@ -5,6 +5,7 @@
 // retryable failure (a worker SIGKILLed), the executor SIGKILLed mid-job and started again, malformed and
 // unauthorized requests, and no process left behind.
 #include "apiclient.h"
+#include "executorenvironment.h"
 #include "executorlocator.h"
 #include "statenames.h"
 
@@ -75,20 +76,8 @@ private:
 
     Job clusterJob(const QString& jobId, const QString& package, const QString& module, int workers, int ps) const
     {
-        Job job;
-        job.jobId = jobId;
-        job.trainingInput.scaleTier = QStringLiteral("CUSTOM");
-        job.trainingInput.masterType = QStringLiteral("n1-standard-4");
-        if (workers > 0) {
-            job.trainingInput.workerType = QStringLiteral("n1-standard-4");
-            job.trainingInput.workerCount = workers;
-        }
-        if (ps > 0) {
-            job.trainingInput.parameterServerType = QStringLiteral("n1-standard-4");
-            job.trainingInput.parameterServerCount = ps;
-        }
+        Job job = Test::customJob(jobId, module, workers, ps);
         job.trainingInput.packageUris = { package };
-        job.trainingInput.pythonModule = module;
         job.trainingInput.jobDir = path(QStringLiteral("jobs/") + jobId);
         return job;
     }

@@ -2,6 +2,7 @@
 // Scheduler + JobStore + LogStore in process (no HTTP), with the real test trainers of
 // tests/integration/trainers staged by pip: the replica contract, success, permanent and retryable
 // failures, cancel (no process left), queueing, recovery after a restart, staging failure, time limits.
+#include "executorenvironment.h"
 #include "jobstore.h"
 #include "logstore.h"
 #include "processgroup.h"
@@ -68,27 +69,9 @@ private:
 
     Job makeJob(const QString& id, const QString& module, int workers = 0, int ps = 0, int evaluators = 0) const
     {
-        Job job;
-        job.jobId = id;
-        job.state = JobState::Queued;
+        Job job = Test::customJob(id, module, workers, ps, evaluators);
         TrainingInput& in = job.trainingInput;
-        in.scaleTier = QStringLiteral("CUSTOM");
-        in.masterType = QStringLiteral("n1-standard-4");
-        if (workers) {
-            in.workerType = QStringLiteral("n1-standard-4");
-            in.workerCount = workers;
-        }
-        if (ps) {
-            in.parameterServerType = QStringLiteral("n1-standard-4");
-            in.parameterServerCount = ps;
-        }
-        if (evaluators) {
-            in.evaluatorType = QStringLiteral("n1-standard-4");
-            in.evaluatorCount = evaluators;
-        }
         in.packageUris = QStringList { TrainerDir };
-        in.pythonModule = module;
-        in.region = QStringLiteral("us-central1");
         in.runtimeVersion = QStringLiteral("2.11");
         in.pythonVersion = QStringLiteral("3.7");
         in.jobDir = jobDir(id);

@@ -75,6 +75,34 @@ inline bool releaseJob(const QString& jobDir)
     return true;
 }
 
+/// A CUSTOM cluster of n1-standard-4 replicas: a master, `workers` workers, `ps` parameter servers and
+/// `evaluators` evaluators, running `module`, in region us-central1, in state QUEUED (what a store insert
+/// expects; the API ignores it on create). Callers add packageUris, args and jobDir.
+inline Job customJob(const QString& jobId, const QString& module, int workers = 0, int ps = 0, int evaluators = 0)
+{
+    Job job;
+    job.jobId = jobId;
+    job.state = JobState::Queued;
+    TrainingInput& in = job.trainingInput;
+    in.scaleTier = QStringLiteral("CUSTOM");
+    in.masterType = QStringLiteral("n1-standard-4");
+    if (workers > 0) {
+        in.workerType = QStringLiteral("n1-standard-4");
+        in.workerCount = workers;
+    }
+    if (ps > 0) {
+        in.parameterServerType = QStringLiteral("n1-standard-4");
+        in.parameterServerCount = ps;
+    }
+    if (evaluators > 0) {
+        in.evaluatorType = QStringLiteral("n1-standard-4");
+        in.evaluatorCount = evaluators;
+    }
+    in.pythonModule = module;
+    in.region = QStringLiteral("us-central1");
+    return job;
+}
+
 /// A BASIC job of the console tests' trainer package (tests/gui/trainers/consoletest): `module` with `args`,
 /// job dir `jobDir`.
 inline Job consoleTestJob(const QString& jobId, const QString& module, const QStringList& args, const QString& jobDir)
