@@ -219,15 +219,7 @@ Suggestions BayesianOptimizer::suggest(
 
     Sobol seeds(d, shift);
 
-    std::set<Assignment> used;
-    for (const Observation& o : observations) {
-        if (!SearchSpace::hasNaN(o.assignment))
-            used.insert(o.assignment);
-    }
-    for (const Assignment& a : pending) {
-        if (!SearchSpace::hasNaN(a))
-            used.insert(a);
-    }
+    std::set<Assignment> used = seenAssignments(observations, pending);
 
     // Points the believer adds: pending trials, then this call's suggestions.
     std::vector<Eigen::VectorXd> believed;

@@ -88,15 +88,7 @@ Suggestions GridSearch::suggest(
         out.error = error.empty() ? std::string("the search space is empty") : error;
         return out;
     }
-    std::set<Assignment> used;
-    for (const Observation& o : observations) {
-        if (!SearchSpace::hasNaN(o.assignment))
-            used.insert(o.assignment);
-    }
-    for (const Assignment& a : pending) {
-        if (!SearchSpace::hasNaN(a))
-            used.insert(a);
-    }
+    std::set<Assignment> used = seenAssignments(observations, pending);
     // At most used.size() points are skipped, so this ends after used.size() + count steps.
     const std::uint64_t size = gridSize(m_space);
     for (std::uint64_t i = 0; i < size && static_cast<int>(out.assignments.size()) < count; ++i) {

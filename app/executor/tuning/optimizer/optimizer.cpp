@@ -24,6 +24,20 @@ std::uint64_t mixSeed(std::uint64_t seed, std::uint64_t salt)
     return z ^ (z >> 31);
 }
 
+std::set<Assignment> seenAssignments(std::span<const Observation> observations, std::span<const Assignment> pending)
+{
+    std::set<Assignment> seen;
+    for (const Observation& o : observations) {
+        if (!SearchSpace::hasNaN(o.assignment))
+            seen.insert(o.assignment);
+    }
+    for (const Assignment& a : pending) {
+        if (!SearchSpace::hasNaN(a))
+            seen.insert(a);
+    }
+    return seen;
+}
+
 std::unique_ptr<Optimizer> makeOptimizer(Algorithm algorithm, const std::vector<ParameterSpec>& parameters, Goal goal,
     std::uint64_t seed, std::string* error)
 {

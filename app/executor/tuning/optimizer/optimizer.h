@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <set>
 #include <span>
 #include <string>
 #include <vector>
@@ -71,6 +72,11 @@ protected:
 /// study reproducible (the runner stores one per study).
 std::unique_ptr<Optimizer> makeOptimizer(Algorithm algorithm, const std::vector<ParameterSpec>& parameters, Goal goal,
     std::uint64_t seed, std::string* error);
+
+/// The assignments already tried or running (observations' and pending trials'), without those holding a
+/// NaN (a value that was never a point of the space): what grid search skips and the Bayesian optimiser
+/// does not suggest again.
+std::set<Assignment> seenAssignments(std::span<const Observation> observations, std::span<const Assignment> pending);
 
 /// A 64-bit mix of `seed` and `salt` (SplitMix64's finaliser): the per-call seeds of the algorithms, so that
 /// a call's randomness depends on the history's length and nothing else.
