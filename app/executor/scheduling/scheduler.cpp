@@ -357,14 +357,13 @@ struct Scheduler::Private {
                 for (const Launch::ReplicaSlot& slot : std::as_const(set->set.replicas))
                     set->replicas.push_back(Replica { slot, {}, ReplicaState::Pending, false, 0, {}, {}, {} });
             }
-            placeSet(run, set.get());
+            placeSet(set.get());
         }
     }
 
-    /// Asks the backend where the set's replicas go; launchSet() follows on placed().
-    void placeSet(Run* run, SetRun* set)
+    /// Asks the backend where the set's replicas go; onPlaced() launches them.
+    void placeSet(SetRun* set)
     {
-        Q_UNUSED(run)
         set->phase = SetPhase::Placing;
         set->stopReason = StopReason::None;
         set->stopMessage.clear();
@@ -648,7 +647,7 @@ struct Scheduler::Private {
                     r.state = ReplicaState::Restarting;
                 Q_EMIT q->replicasChanged(jobId);
                 // New addresses, same job dir: trainers resume from their latest checkpoint.
-                placeSet(run, set);
+                placeSet(set);
             }
             break;
         case StopReason::Shutdown:
