@@ -117,6 +117,9 @@ private:
     static const Routes& routeTable();
     Reply route(const QHttpServerRequest& request, const HttpChannelPtr& channel, bool* streaming);
     Reply createJob(const QHttpServerRequest& request, const QString& project);
+    /// Why `spec.resumePreviousJobId` cannot be resumed in `project` (no such job, not a tuning job, other
+    /// params or goal, still running), as field violations; empty when it can.
+    FieldViolations resumeViolations(const QString& project, const HyperparameterSpec& spec) const;
     Reply getJob(const QString& project, const QString& jobId);
     /// `jobs.list`, or with `follow=true` the project's job stream (watchJobs).
     Reply listJobs(

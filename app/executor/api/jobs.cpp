@@ -18,6 +18,34 @@ namespace Trainyard {
 
 using namespace Api;
 
+FieldViolations HttpApi::resumeViolations(const QString& project, const HyperparameterSpec& spec) const
+{
+    // The service: "the previous job's trials are used as the starting point"; it must be a tuning job of
+    // this project with the same parameters and goal, or the prior observations would be of another study.
+    const QString field = QStringLiteral("trainingInput.hyperparameters.resumePreviousJobId");
+    const std::optional<Job> previous = m_store->job(project, spec.resumePreviousJobId);
+    if (!previous)
+        return { { field,
+            QStringLiteral("There is no job \"%1\" in project %2 to resume.").arg(spec.resumePreviousJobId, project) } };
+    if (!previous->trainingInput.hyperparameters)
+        return { { field,
+            QStringLiteral("Job \"%1\" is not a hyperparameter tuning job.").arg(spec.resumePreviousJobId) } };
+    const HyperparameterSpec& before = *previous->trainingInput.hyperparameters;
+    if (before.params != spec.params)
+        return { { field,
+            QStringLiteral("Job \"%1\" searched other parameters; a resumed study must have the same params.")
+                .arg(spec.resumePreviousJobId) } };
+    if (before.goal != spec.goal)
+        return { { field,
+            QStringLiteral("Job \"%1\" had goal %2; a resumed study must have the same goal.")
+                .arg(spec.resumePreviousJobId, before.goal) } };
+    if (!isFinal(previous->state))
+        return { { field,
+            QStringLiteral("Job \"%1\" is still %2; resume a study once it has ended.")
+                .arg(spec.resumePreviousJobId, jobStateName(previous->state)) } };
+    return {};
+}
+
 HttpApi::Reply HttpApi::createJob(const QHttpServerRequest& request, const QString& project)
 {
     Reply error;
@@ -40,6 +68,9 @@ HttpApi::Reply HttpApi::createJob(const QHttpServerRequest& request, const QStri
     job.trainingOutput.reset();
 
     violations = validateJob(job, MachineCatalog::builtin(), m_host);
+    if (violations.isEmpty() && job.trainingInput.hyperparameters
+        && !job.trainingInput.hyperparameters->resumePreviousJobId.isEmpty())
+        violations = resumeViolations(project, *job.trainingInput.hyperparameters);
     if (!violations.isEmpty())
         return errorReply(400, QStringLiteral("INVALID_ARGUMENT"),
             QStringLiteral("Request contains an invalid argument."), violations);

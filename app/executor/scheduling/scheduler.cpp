@@ -9,6 +9,8 @@
 #include "machinecatalog.h"
 #include "runtimelogging.h"
 #include "staging.h"
+#include "study.h"
+#include "trialobjective.h"
 
 #include <QDateTime>
 #include <QDir>
@@ -31,6 +33,8 @@ constexpr int MaxRestarts = 3;
 constexpr size_t MaxFinishedRuns = 200;
 /// Bytes of a replica's stderr kept for the error message of a failed job.
 constexpr qsizetype StderrTailBytes = 2048;
+/// How often running trials' objective reports are read (and the median stopping rule applied).
+constexpr int ObjectivePollMs = 1000;
 
 QString nowRfc3339()
 {
@@ -71,7 +75,7 @@ struct Scheduler::Private {
     enum class Phase { Queued, Preparing, Active, Done };
     /// A replica-set run's phase.
     enum class SetPhase { Idle, Placing, Running, Stopping, Done };
-    enum class StopReason { None, Succeeded, Failed, Retry, Cancelled, Shutdown };
+    enum class StopReason { None, Succeeded, Failed, Retry, Cancelled, Shutdown, StoppedEarly };
 
     struct Replica {
         Launch::ReplicaSlot slot;
@@ -95,6 +99,10 @@ struct Scheduler::Private {
         StopReason stopReason = StopReason::None;
         QString stopMessage;
         int restarts = 0;
+        std::optional<Reservation> reservation; // held from admission until the run is done
+        /// A trial's objective (its master's hypertune file, event files under <jobDir>/<trialId>).
+        std::unique_ptr<TrialObjectiveReader> objective;
+        QString objectiveIssue; // the first problem its reports had, for the message of a trial without any
 
         Replica* replica(const QString& taskName)
         {
@@ -110,20 +118,40 @@ struct Scheduler::Private {
         QString jobId;
         QString folder; // <dataDir>/jobs/<jobId>
         ClusterPlan plan;
-        std::optional<Reservation> reservation; // held while preparing and running
         Phase phase = Phase::Queued;
         bool cancelRequested = false;
         QString cancelMessage;
         bool recovered = false; // restarted after an executor restart: staging may be reused
         Staging* staging = nullptr;
-        std::vector<std::unique_ptr<SetRun>> sets; // one today (the job's cluster)
+        /// The job's cluster (one set, trialId empty), or its trials (a tuning job), in trial order.
+        std::vector<std::unique_ptr<SetRun>> sets;
         QTimer* waitTimer = nullptr;
         QTimer* runTimer = nullptr;
         QString interpreter;
+
+        // A tuning job (trainingInput.hyperparameters): the study's rules and where it stands.
+        std::unique_ptr<Study> study;
+        QTimer* objectiveTimer = nullptr; // polls running trials' objectives (1 s)
+        bool studyDone = false; // no further trial will be created (maxTrials reached, grid exhausted)
+        QString failMessage; // the study failed (maxFailedTrials): the job fails once its trials stopped
+        QString lastTrialError;
+
+        bool holdsReservation() const
+        {
+            return std::any_of(sets.begin(), sets.end(), [](const auto& s) { return s->reservation.has_value(); });
+        }
+    };
+
+    /// What waits in the queue: a job's cluster (`trialId` empty, not a tuning job), a slot for a tuning
+    /// job's next trial (`trialId` empty), or a tuning job's existing trial that needs resources again
+    /// (after an executor restart).
+    struct QueueEntry {
+        QString jobId;
+        QString trialId;
     };
 
     std::map<QString, std::unique_ptr<Run>> runs;
-    std::deque<QString> queue; // FIFO of jobs waiting for resources
+    std::deque<QueueEntry> queue; // FIFO of runs waiting for resources
     std::deque<QString> finished; // final jobs whose replicas are still answered, oldest first
 
     // ---- store helpers -------------------------------------------------------------------------
@@ -142,11 +170,13 @@ struct Scheduler::Private {
         return job;
     }
 
-    void service(const QString& jobId, const QString& message, const QString& severity = QStringLiteral("INFO"))
+    void service(const QString& jobId, const QString& message, const QString& severity = QStringLiteral("INFO"),
+        const QString& trialId = QString())
     {
         LogEntry e;
         e.severity = severity;
         e.taskName = QStringLiteral("service");
+        e.trialId = trialId;
         e.message = message;
         logs->append(jobId, e);
     }
@@ -173,37 +203,86 @@ struct Scheduler::Private {
 
     void updatePositions()
     {
+        // One position per job, however many of its trials wait.
         qint64 position = 1;
-        for (const QString& jobId : queue) {
-            const std::optional<Job> stored = store->job(jobId);
-            if (stored && stored->state == JobState::Queued && stored->jobPosition != position) {
+        QSet<QString> counted;
+        for (const QueueEntry& entry : queue) {
+            if (counted.contains(entry.jobId))
+                continue;
+            counted.insert(entry.jobId);
+            const std::optional<Job> stored = store->job(entry.jobId);
+            if (!stored || stored->state != JobState::Queued)
+                continue;
+            if (stored->jobPosition != position) {
                 const qint64 p = position;
-                mutate(jobId, [p](Job& j) { j.jobPosition = p; });
+                mutate(entry.jobId, [p](Job& j) { j.jobPosition = p; });
             }
             ++position;
         }
     }
 
-    /// Starts queued jobs in order while the head fits (the backend's admission). Strict FIFO (no
-    /// backfilling), so a big job is never starved by small ones that keep slipping past it.
+    void dropQueued(const QString& jobId)
+    {
+        std::erase_if(queue, [&](const QueueEntry& e) { return e.jobId == jobId; });
+    }
+
+    /// Starts queued runs in order while the head fits (the backend's admission). Strict FIFO (no
+    /// backfilling), so a big job is never starved by small ones that keep slipping past it; a tuning job's
+    /// trials queue like jobs (one entry per trial), behind what was queued before them.
     void schedule()
     {
         if (shuttingDown)
             return;
         while (!queue.empty()) {
-            Run* run = find(queue.front());
-            if (!run) {
+            const QueueEntry entry = queue.front();
+            Run* run = find(entry.jobId);
+            if (!run || run->phase == Phase::Done || (run->study && (run->cancelRequested || !run->failMessage.isEmpty()))) {
                 queue.pop_front();
                 continue;
             }
-            std::optional<Reservation> reservation = backend->admit(RunId { run->jobId, QString() }, run->plan);
+            if (!run->study) {
+                SetRun* set = run->sets.front().get();
+                std::optional<Reservation> reservation = backend->admit(set->id, run->plan);
+                if (!reservation)
+                    break;
+                queue.pop_front();
+                set->reservation = reservation;
+                if (run->waitTimer)
+                    run->waitTimer->stop();
+                prepare(run);
+                continue;
+            }
+            // A trial: an existing one (recovered), or the next one, whose values are chosen only now that it
+            // can run, so that they learn from every trial that ended while it waited.
+            SetRun* set = entry.trialId.isEmpty() ? nullptr : findSet(RunId { run->jobId, entry.trialId });
+            if (!entry.trialId.isEmpty() && !set) {
+                queue.pop_front();
+                continue;
+            }
+            const RunId id = set ? set->id : RunId { run->jobId, QString::number(nextTrialNumber(run)) };
+            std::optional<Reservation> reservation = backend->admit(id, run->plan);
             if (!reservation)
                 break;
             queue.pop_front();
-            run->reservation = reservation;
-            if (run->waitTimer)
-                run->waitTimer->stop();
-            prepare(run);
+            if (!set)
+                set = createTrial(run, id);
+            if (!set) {
+                // No point left: the slots waiting for further trials go too.
+                backend->release(id);
+                std::erase_if(
+                    queue, [&](const QueueEntry& e) { return e.jobId == entry.jobId && e.trialId.isEmpty(); });
+                advanceStudy(run);
+                continue;
+            }
+            set->reservation = reservation;
+            if (run->phase == Phase::Queued) {
+                if (run->waitTimer)
+                    run->waitTimer->stop();
+                prepare(run);
+            } else if (run->phase == Phase::Active) {
+                startSet(run, set);
+            }
+            // Preparing: startSets() starts it when staging is done.
         }
         updatePositions();
     }
@@ -214,11 +293,13 @@ struct Scheduler::Private {
         run->jobId = job.jobId;
         run->folder = dataDir + QStringLiteral("/jobs/") + job.jobId;
         run->plan = planCluster(job.trainingInput, MachineCatalog::builtin());
-        auto set = std::make_unique<SetRun>();
-        set->id = RunId { job.jobId, QString() };
-        set->folder = run->folder;
-        set->restarts = readRestarts(set->folder);
-        run->sets.push_back(std::move(set));
+        if (!job.trainingInput.hyperparameters) {
+            auto set = std::make_unique<SetRun>();
+            set->id = RunId { job.jobId, QString() };
+            set->folder = run->folder;
+            set->restarts = readRestarts(set->folder);
+            run->sets.push_back(std::move(set));
+        }
         Run* raw = run.get();
         runs[job.jobId] = std::move(run);
         return raw;
@@ -342,23 +423,33 @@ struct Scheduler::Private {
         return QStringLiteral("trainyard-") + QSysInfo::machineHostName();
     }
 
+    /// Staging is done: the job is active, and every run that holds its resources starts.
     void startSets(Run* run)
     {
         if (run->waitTimer)
             run->waitTimer->stop();
         run->phase = Phase::Active;
-        const QList<int> gpus = run->reservation ? run->reservation->gpus : QList<int>();
         for (const auto& set : run->sets) {
-            if (set->replicas.empty()) {
-                set->set.jobId = run->jobId;
-                set->set.trialId = set->id.trialId;
-                set->set.replicaRoot = set->folder + QStringLiteral("/replicas");
-                set->set.replicas = Launch::slotsFor(run->plan, gpus);
-                for (const Launch::ReplicaSlot& slot : std::as_const(set->set.replicas))
-                    set->replicas.push_back(Replica { slot, {}, ReplicaState::Pending, false, 0, {}, {}, {} });
-            }
-            placeSet(set.get());
+            if (set->phase == SetPhase::Idle && set->reservation)
+                startSet(run, set.get());
         }
+        if (run->study) {
+            armObjectiveTimer(run);
+            advanceStudy(run);
+        }
+    }
+
+    void startSet(Run* run, SetRun* set)
+    {
+        if (set->replicas.empty()) {
+            set->set.jobId = run->jobId;
+            set->set.trialId = set->id.trialId;
+            set->set.replicaRoot = set->folder + QStringLiteral("/replicas");
+            set->set.replicas = Launch::slotsFor(run->plan, set->reservation ? set->reservation->gpus : QList<int>());
+            for (const Launch::ReplicaSlot& slot : std::as_const(set->set.replicas))
+                set->replicas.push_back(Replica { slot, {}, ReplicaState::Pending, false, 0, {}, {}, {} });
+        }
+        placeSet(set);
     }
 
     /// Asks the backend where the set's replicas go; onPlaced() launches them.
@@ -397,9 +488,22 @@ struct Scheduler::Private {
         QString error;
         const QList<Launch::ReplicaLaunch> launches = Launch::buildLaunch(context, set->set, placement, &error);
         if (launches.isEmpty()) {
-            service(run->jobId, error, QStringLiteral("ERROR"));
-            finish(run, JobState::Failed, error);
+            service(run->jobId, error, QStringLiteral("ERROR"), set->id.trialId);
+            if (run->study) {
+                set->stopReason = StopReason::Failed;
+                set->stopMessage = error;
+                set->phase = SetPhase::Stopping;
+                onTrialStopped(run, set);
+            } else {
+                finish(run, JobState::Failed, error);
+            }
             return;
+        }
+        if (run->study && !set->objective) {
+            // The objective comes from the master (the service reads the chief's reports).
+            const QString eventDir = input.jobDir.isEmpty() ? QString() : input.jobDir + QLatin1Char('/') + set->id.trialId;
+            set->objective = std::make_unique<TrialObjectiveReader>(
+                launches.front().hypertuneFile, eventDir, run->study->metricTag());
         }
         for (size_t i = 0; i < set->replicas.size(); ++i) {
             Replica& r = set->replicas[i];
@@ -412,7 +516,10 @@ struct Scheduler::Private {
             r.stderrTail.clear();
         }
         set->phase = SetPhase::Running;
-        service(run->jobId, QStringLiteral("Waiting for training program to start."));
+        service(run->jobId,
+            run->study ? QStringLiteral("Trial %1: waiting for training program to start.").arg(set->id.trialId)
+                       : QStringLiteral("Waiting for training program to start."),
+            QStringLiteral("INFO"), set->id.trialId);
         backend->launch(id, launches);
         Q_EMIT q->replicasChanged(run->jobId);
     }
@@ -423,7 +530,14 @@ struct Scheduler::Private {
         SetRun* set = findSet(id);
         if (!run || !set || set->phase != SetPhase::Placing)
             return;
-        service(run->jobId, message, QStringLiteral("ERROR"));
+        service(run->jobId, message, QStringLiteral("ERROR"), set->id.trialId);
+        if (run->study) {
+            set->stopReason = StopReason::Failed;
+            set->stopMessage = message;
+            set->phase = SetPhase::Stopping;
+            onTrialStopped(run, set);
+            return;
+        }
         finish(run, JobState::Failed, message);
     }
 
@@ -442,10 +556,21 @@ struct Scheduler::Private {
             [](const Replica& r) { return r.pid != 0 || r.exitCode || r.exitSignal; });
         if (!all || set->phase != SetPhase::Running)
             return;
+        if (run->study) {
+            const QString trialId = set->id.trialId;
+            updateTrial(run, trialId, [](HyperparameterOutput& t) { t.state = JobState::Running; });
+            service(run->jobId,
+                set->restarts > 0
+                    ? QStringLiteral("Trial %1 is running (restart %2 of %3).").arg(trialId).arg(set->restarts).arg(MaxRestarts)
+                    : QStringLiteral("Trial %1 is running.").arg(trialId),
+                QStringLiteral("INFO"), trialId);
+        }
         const std::optional<Job> job = store->job(run->jobId);
         if (!job)
             return;
         if (job->state == JobState::Running) {
+            if (run->study)
+                return;
             if (set->restarts > 0)
                 service(run->jobId,
                     QStringLiteral("Job is running (restart %1 of %2).").arg(set->restarts).arg(MaxRestarts));
@@ -536,7 +661,7 @@ struct Scheduler::Private {
             break;
         case ReplicaExit::Kind::FailedToStart:
             service(jobId, QStringLiteral("The replica %1 could not be started: %2").arg(taskName, exit.error),
-                QStringLiteral("ERROR"));
+                QStringLiteral("ERROR"), id.trialId);
             code = 127;
             replica->exitCode = code;
             break;
@@ -558,7 +683,7 @@ struct Scheduler::Private {
                       .arg(code)
                       .arg(sig)
                       .arg(signalName(sig));
-            service(jobId, message, QStringLiteral("ERROR"));
+            service(jobId, message, QStringLiteral("ERROR"), id.trialId);
             stopSet(run, set, StopReason::Retry, message);
         } else if (code != 0) {
             replica->state = ReplicaState::Failed;
@@ -572,8 +697,10 @@ struct Scheduler::Private {
             message += QStringLiteral("\nTo find out more about why your job exited please check the logs: "
                                       "trainyardctl jobs stream-logs %1")
                            .arg(jobId);
+            if (!id.trialId.isEmpty())
+                message += QStringLiteral(" --trial %1").arg(id.trialId);
             service(jobId, QStringLiteral("The replica %1 exited with a non-zero status of %2.").arg(name).arg(code),
-                QStringLiteral("ERROR"));
+                QStringLiteral("ERROR"), id.trialId);
             stopSet(run, set, StopReason::Failed, message);
         } else {
             replica->state = ReplicaState::Succeeded;
@@ -599,7 +726,10 @@ struct Scheduler::Private {
         set->stopReason = reason;
         set->stopMessage = message;
         if (reason != StopReason::Succeeded && reason != StopReason::Shutdown)
-            service(run->jobId, QStringLiteral("Tearing down training program."));
+            service(run->jobId,
+                run->study ? QStringLiteral("Trial %1: tearing down training program.").arg(set->id.trialId)
+                           : QStringLiteral("Tearing down training program."),
+                QStringLiteral("INFO"), set->id.trialId);
         backend->stop(set->id, std::chrono::seconds(graceSeconds));
     }
 
@@ -617,8 +747,30 @@ struct Scheduler::Private {
                 r.state = ReplicaState::Stopped;
             }
         }
+        if (set->stopReason == StopReason::Retry && set->restarts < MaxRestarts) {
+            ++set->restarts;
+            writeRestarts(set->folder, set->restarts);
+            service(jobId,
+                run->study ? QStringLiteral("Trial %1: restarting the cluster (restart %2 of %3).")
+                                 .arg(set->id.trialId)
+                                 .arg(set->restarts)
+                                 .arg(MaxRestarts)
+                           : QStringLiteral("Restarting the cluster (restart %1 of %2).").arg(set->restarts).arg(MaxRestarts),
+                QStringLiteral("WARNING"), set->id.trialId);
+            for (Replica& r : set->replicas)
+                r.state = ReplicaState::Restarting;
+            Q_EMIT q->replicasChanged(jobId);
+            // New addresses, same job dir: trainers resume from their latest checkpoint.
+            placeSet(set);
+            return;
+        }
+        if (run->study) {
+            onTrialStopped(run, set);
+            return;
+        }
         switch (set->stopReason) {
         case StopReason::Succeeded:
+        case StopReason::StoppedEarly:
             set->phase = SetPhase::Done;
             finish(run, JobState::Succeeded, QString());
             break;
@@ -631,24 +783,10 @@ struct Scheduler::Private {
             finish(run, JobState::Cancelled, set->stopMessage);
             break;
         case StopReason::Retry:
-            if (set->restarts >= MaxRestarts) {
-                set->phase = SetPhase::Done;
-                finish(run, JobState::Failed,
-                    set->stopMessage
-                        + QStringLiteral(" The cluster was restarted %1 times, the limit; the job failed.")
-                              .arg(MaxRestarts));
-            } else {
-                ++set->restarts;
-                writeRestarts(set->folder, set->restarts);
-                service(jobId,
-                    QStringLiteral("Restarting the cluster (restart %1 of %2).").arg(set->restarts).arg(MaxRestarts),
-                    QStringLiteral("WARNING"));
-                for (Replica& r : set->replicas)
-                    r.state = ReplicaState::Restarting;
-                Q_EMIT q->replicasChanged(jobId);
-                // New addresses, same job dir: trainers resume from their latest checkpoint.
-                placeSet(set);
-            }
+            set->phase = SetPhase::Done;
+            finish(run, JobState::Failed,
+                set->stopMessage
+                    + QStringLiteral(" The cluster was restarted %1 times, the limit; the job failed.").arg(MaxRestarts));
             break;
         case StopReason::Shutdown:
         case StopReason::None:
@@ -662,7 +800,7 @@ struct Scheduler::Private {
         case Phase::Done:
             return;
         case Phase::Queued:
-            std::erase(queue, run->jobId);
+            dropQueued(run->jobId);
             mutate(run->jobId, [](Job& j) { j.state = JobState::Cancelling; });
             finish(run, JobState::Cancelled, message);
             schedule();
@@ -684,6 +822,10 @@ struct Scheduler::Private {
                 if (set->phase != SetPhase::Done)
                     stopSet(run, set.get(), StopReason::Cancelled, message);
             }
+            if (run->study) {
+                dropQueued(run->jobId);
+                advanceStudy(run); // finishes the job when no trial was running
+            }
             return;
         }
     }
@@ -693,19 +835,30 @@ struct Scheduler::Private {
     void finish(Run* run, JobState state, const QString& message)
     {
         run->phase = Phase::Done;
-        for (QTimer* t : { run->waitTimer, run->runTimer }) {
+        for (QTimer* t : { run->waitTimer, run->runTimer, run->objectiveTimer }) {
             if (t) {
                 t->stop();
                 t->deleteLater();
             }
         }
-        run->waitTimer = run->runTimer = nullptr;
-        std::erase(queue, run->jobId);
-        const bool held = run->reservation.has_value();
-        run->reservation.reset();
+        run->waitTimer = run->runTimer = run->objectiveTimer = nullptr;
+        dropQueued(run->jobId);
+        const bool held = run->holdsReservation();
         for (const auto& set : run->sets) {
             set->phase = SetPhase::Done;
+            set->reservation.reset();
             backend->release(set->id);
+        }
+        if (run->study) {
+            // Trials that never ran (the job ended while they waited for staging) end with it.
+            updateTrials(run, [](QList<HyperparameterOutput>& trials) {
+                for (HyperparameterOutput& t : trials) {
+                    if (!isFinal(t.state)) {
+                        t.state = JobState::Cancelled;
+                        t.endTime = nowRfc3339();
+                    }
+                }
+            });
         }
         if (state == JobState::Succeeded)
             service(run->jobId, QStringLiteral("Job completed successfully."));
@@ -736,6 +889,391 @@ struct Scheduler::Private {
         else
             updatePositions();
     }
+
+    // ---- hyperparameter tuning ----------------------------------------------------------------
+
+    /// Sets up the study of a tuning job (its rules, the previous job's trials when it resumes one, the
+    /// trials already stored). On failure the job fails and false is returned.
+    bool openStudy(Run* run, const Job& job)
+    {
+        const HyperparameterSpec& spec = *job.trainingInput.hyperparameters;
+        QList<HyperparameterOutput> prior;
+        if (!spec.resumePreviousJobId.isEmpty()) {
+            // The API checked that it exists with the same params and goal; a job deleted since is no prior.
+            const std::optional<Job> previous = store->job(spec.resumePreviousJobId);
+            if (previous && previous->trainingOutput)
+                prior = previous->trainingOutput->trials;
+        }
+        QString error;
+        run->study = Study::create(job.jobId, spec, prior, &error);
+        if (!run->study) {
+            const QString message = QStringLiteral("The hyperparameter spec cannot be searched: %1").arg(error);
+            service(job.jobId, message, QStringLiteral("ERROR"));
+            finish(run, JobState::Failed, message);
+            return false;
+        }
+        if (!prior.isEmpty())
+            service(job.jobId,
+                QStringLiteral("Resuming the study of job %1: its %2 trials are prior observations; this job's trials "
+                               "start at %3.")
+                    .arg(spec.resumePreviousJobId)
+                    .arg(prior.size())
+                    .arg(run->study->firstTrialOffset() + 1));
+        return true;
+    }
+
+    /// Queues what `run` waits for: its cluster, or its first trials (as many as may run at once).
+    void enqueue(Run* run)
+    {
+        if (!run->study) {
+            queue.push_back(QueueEntry { run->jobId, QString() });
+            return;
+        }
+        const int openSlots = std::min(run->study->maxParallelTrials(), run->study->maxTrials() - createdTrials(run));
+        for (int i = 0; i < openSlots; ++i)
+            queue.push_back(QueueEntry { run->jobId, QString() });
+    }
+
+    /// Recovery of a tuning job that was PREPARING or RUNNING: its ended trials stay as they are; each trial
+    /// that was running restarts (a retryable failure of its cluster, counted in its own restarts file) with
+    /// its stored values, ahead of the queue (`*restarted`); more trials follow as maxParallelTrials allows.
+    void recoverTrials(Run* run, const Job& job, std::deque<QueueEntry>* restarted)
+    {
+        QList<HyperparameterOutput> trials = job.trainingOutput ? job.trainingOutput->trials : QList<HyperparameterOutput>();
+        std::sort(trials.begin(), trials.end(), [](const HyperparameterOutput& a, const HyperparameterOutput& b) {
+            return trialIdLess(a.trialId, b.trialId);
+        });
+        const HyperparameterSpec& spec = *job.trainingInput.hyperparameters;
+        int running = 0;
+        for (const HyperparameterOutput& t : std::as_const(trials)) {
+            auto set = std::make_unique<SetRun>();
+            set->id = RunId { run->jobId, t.trialId };
+            set->folder = run->folder + QStringLiteral("/trials/") + t.trialId;
+            set->restarts = readRestarts(set->folder);
+            for (const ParameterSpec& p : spec.params)
+                set->set.hyperparameters.append({ p.parameterName, t.hyperparameters.value(p.parameterName) });
+            SetRun* raw = set.get();
+            run->sets.push_back(std::move(set));
+            if (isFinal(t.state)) {
+                raw->phase = SetPhase::Done;
+                continue;
+            }
+            if (raw->restarts >= MaxRestarts) {
+                raw->phase = SetPhase::Done;
+                const QString error = QStringLiteral("The executor restarted while trial %1 was running; its cluster "
+                                                     "was already restarted %2 times, the limit.")
+                                          .arg(t.trialId)
+                                          .arg(MaxRestarts);
+                run->lastTrialError = QStringLiteral("trial %1: %2").arg(t.trialId, error);
+                service(run->jobId, error, QStringLiteral("ERROR"), t.trialId);
+                updateTrial(run, t.trialId, [](HyperparameterOutput& o) {
+                    o.state = JobState::Failed;
+                    o.endTime = nowRfc3339();
+                });
+                continue;
+            }
+            ++raw->restarts;
+            writeRestarts(raw->folder, raw->restarts);
+            service(run->jobId,
+                QStringLiteral("The executor restarted while trial %1 was running; restarting it (restart %2 of %3).")
+                    .arg(t.trialId)
+                    .arg(raw->restarts)
+                    .arg(MaxRestarts),
+                QStringLiteral("WARNING"), t.trialId);
+            restarted->push_back({ run->jobId, t.trialId });
+            ++running;
+        }
+        if (createdTrials(run) >= run->study->maxTrials())
+            run->studyDone = true;
+        run->recovered = true;
+        const int openSlots = std::min(run->study->maxParallelTrials() - running, run->study->maxTrials() - createdTrials(run));
+        for (int i = 0; i < openSlots; ++i)
+            restarted->push_back({ run->jobId, QString() });
+        if (running == 0 && openSlots <= 0)
+            advanceStudy(run); // every trial had ended: the job ends now
+    }
+
+    /// Applies `change` to the stored trials of `run`'s job and writes them, with the fields derived from
+    /// them (completedTrialCount, best-first order) and the study's constants.
+    template <typename F> void updateTrials(Run* run, F change)
+    {
+        const Study* study = run->study.get();
+        mutate(run->jobId, [&](Job& j) {
+            TrainingOutput out = j.trainingOutput.value_or(TrainingOutput());
+            change(out.trials);
+            out.isHyperparameterTuningJob = true;
+            out.hyperparameterMetricTag = study->metricTag();
+            qint64 completed = 0;
+            for (const HyperparameterOutput& t : std::as_const(out.trials))
+                completed += t.state == JobState::Succeeded ? 1 : 0;
+            out.completedTrialCount = completed;
+            study->sortBestFirst(&out.trials);
+            j.trainingOutput = out;
+        });
+    }
+
+    template <typename F> void updateTrial(Run* run, const QString& trialId, F change)
+    {
+        updateTrials(run, [&](QList<HyperparameterOutput>& trials) {
+            for (HyperparameterOutput& t : trials) {
+                if (t.trialId == trialId) {
+                    change(t);
+                    return;
+                }
+            }
+        });
+    }
+
+    QList<HyperparameterOutput> storedTrials(const Run* run) const
+    {
+        const std::optional<Job> job = store->job(run->jobId);
+        return job && job->trainingOutput ? job->trainingOutput->trials : QList<HyperparameterOutput>();
+    }
+
+    int createdTrials(const Run* run) const { return int(run->sets.size()); }
+
+    int nextTrialNumber(const Run* run) const { return run->study->firstTrialOffset() + createdTrials(run) + 1; }
+
+    /// Chooses the values of trial `id` (the optimiser, from every trial so far) and records the trial.
+    /// Returns nullptr when the study has no point left to try (studyDone is set).
+    SetRun* createTrial(Run* run, const RunId& id)
+    {
+        QString note;
+        const std::optional<QList<std::pair<QString, QString>>> values
+            = run->study->suggest(storedTrials(run), &note);
+        if (!note.isEmpty())
+            service(run->jobId, note, values ? QStringLiteral("INFO") : QStringLiteral("WARNING"));
+        if (!values) {
+            run->studyDone = true;
+            return nullptr;
+        }
+        auto set = std::make_unique<SetRun>();
+        set->id = id;
+        set->folder = run->folder + QStringLiteral("/trials/") + id.trialId;
+        set->restarts = readRestarts(set->folder);
+        set->set.hyperparameters = *values;
+        SetRun* raw = set.get();
+        run->sets.push_back(std::move(set));
+        if (createdTrials(run) >= run->study->maxTrials())
+            run->studyDone = true;
+
+        HyperparameterOutput trial;
+        trial.trialId = id.trialId;
+        QStringList shown;
+        for (const auto& [name, value] : *values) {
+            trial.hyperparameters.insert(name, value);
+            shown << QStringLiteral("--%1=%2").arg(name, value);
+        }
+        trial.startTime = nowRfc3339();
+        trial.state = JobState::Preparing;
+        updateTrials(run, [&trial](QList<HyperparameterOutput>& trials) { trials.append(trial); });
+        service(run->jobId, QStringLiteral("Trial %1 of %2 starts with %3.")
+                                .arg(id.trialId)
+                                .arg(run->study->firstTrialOffset() + run->study->maxTrials())
+                                .arg(shown.join(QLatin1Char(' '))),
+            QStringLiteral("INFO"), id.trialId);
+        return raw;
+    }
+
+    static bool setActive(const SetRun& set)
+    {
+        return set.phase == SetPhase::Placing || set.phase == SetPhase::Running || set.phase == SetPhase::Stopping
+            || (set.phase == SetPhase::Idle && set.reservation);
+    }
+
+    /// Reads what the running trials reported since the last tick, stores it, and applies the median
+    /// stopping rule.
+    void pollObjectives(Run* run)
+    {
+        for (const auto& set : run->sets) {
+            if (set->objective && (set->phase == SetPhase::Running || set->phase == SetPhase::Stopping))
+                readObjective(run, set.get());
+        }
+        if (!run->study->earlyStopping() || run->cancelRequested || !run->failMessage.isEmpty())
+            return;
+        const QList<HyperparameterOutput> trials = storedTrials(run);
+        for (const auto& set : run->sets) {
+            if (set->phase != SetPhase::Running)
+                continue;
+            auto it = std::find_if(trials.cbegin(), trials.cend(),
+                [&](const HyperparameterOutput& t) { return t.trialId == set->id.trialId; });
+            if (it == trials.cend() || !run->study->shouldStopEarly(*it, trials))
+                continue;
+            service(run->jobId,
+                QStringLiteral("Trial %1 is stopped early: its best %2 so far (%3) is worse than the median of the "
+                               "completed trials' running averages at the same step (median stopping rule).")
+                    .arg(set->id.trialId, run->study->metricTag(),
+                        it->finalMetric && it->finalMetric->objectiveValue
+                            ? QString::number(*it->finalMetric->objectiveValue)
+                            : QString()),
+                QStringLiteral("INFO"), set->id.trialId);
+            stopSet(run, set.get(), StopReason::StoppedEarly, QString());
+        }
+    }
+
+    /// Stores the trial's new objective reports: allMetrics grows (a report equal to one stored, as an
+    /// executor that restarted reads again, is skipped), finalMetric is the last one.
+    void readObjective(Run* run, SetRun* set)
+    {
+        const QList<HyperparameterMetric> points = set->objective->readNew();
+        for (const QString& issue : set->objective->takeIssues()) {
+            if (set->objectiveIssue.isEmpty())
+                set->objectiveIssue = issue;
+            service(run->jobId, QStringLiteral("Trial %1: %2").arg(set->id.trialId, issue), QStringLiteral("WARNING"),
+                set->id.trialId);
+        }
+        if (points.isEmpty())
+            return;
+        updateTrial(run, set->id.trialId, [&points](HyperparameterOutput& t) {
+            for (const HyperparameterMetric& m : points) {
+                if (t.allMetrics.contains(m))
+                    continue;
+                t.allMetrics.append(m);
+                t.finalMetric = m;
+            }
+        });
+    }
+
+    void armObjectiveTimer(Run* run)
+    {
+        if (run->objectiveTimer)
+            return;
+        run->objectiveTimer = new QTimer(q);
+        run->objectiveTimer->setInterval(ObjectivePollMs);
+        const QString jobId = run->jobId;
+        QObject::connect(run->objectiveTimer, &QTimer::timeout, q, [this, jobId] {
+            if (Run* r = find(jobId); r && r->phase == Phase::Active && r->study)
+                pollObjectives(r);
+        });
+        run->objectiveTimer->start();
+    }
+
+    /// A trial's cluster is gone: its outcome is decided (a trial that succeeded without ever reporting the
+    /// objective failed), stored, and the study goes on.
+    void onTrialStopped(Run* run, SetRun* set)
+    {
+        set->phase = SetPhase::Done;
+        set->reservation.reset();
+        backend->release(set->id);
+        if (set->objective)
+            readObjective(run, set);
+        const QString trialId = set->id.trialId;
+        const QList<HyperparameterOutput> trials = storedTrials(run);
+        auto it = std::find_if(trials.cbegin(), trials.cend(),
+            [&](const HyperparameterOutput& t) { return t.trialId == trialId; });
+        const bool reported = it != trials.cend() && it->finalMetric.has_value();
+        JobState state = JobState::Failed;
+        QString error;
+        switch (set->stopReason) {
+        case StopReason::Succeeded:
+        case StopReason::StoppedEarly:
+            if (reported) {
+                state = JobState::Succeeded;
+            } else {
+                error = QStringLiteral("Trial %1 ended without reporting the hyperparameter metric \"%2\" (from the "
+                                       "master's CLOUD_ML_HP_METRIC_FILE, or event-file scalars under the job dir's "
+                                       "\"%1\" folder).")
+                            .arg(trialId, run->study->metricTag());
+                const QStringList other = set->objective ? set->objective->otherTags() : QStringList();
+                if (!other.isEmpty())
+                    error += QStringLiteral(" It reported: %1; set hyperparameterMetricTag to the one to optimise.")
+                                 .arg(other.join(QStringLiteral(", ")));
+                if (!set->objectiveIssue.isEmpty())
+                    error += QStringLiteral(" Its reports had problems: %1").arg(set->objectiveIssue);
+            }
+            break;
+        case StopReason::Failed:
+            error = set->stopMessage;
+            break;
+        case StopReason::Retry:
+            error = set->stopMessage
+                + QStringLiteral(" The trial's cluster was restarted %1 times, the limit.").arg(MaxRestarts);
+            break;
+        case StopReason::Cancelled:
+            state = JobState::Cancelled;
+            break;
+        case StopReason::Shutdown:
+        case StopReason::None:
+            return;
+        }
+        const bool early = set->stopReason == StopReason::StoppedEarly && state == JobState::Succeeded;
+        updateTrial(run, trialId, [state, early](HyperparameterOutput& t) {
+            t.state = state;
+            t.endTime = nowRfc3339();
+            if (early)
+                t.isTrialStoppedEarly = true;
+        });
+        if (state == JobState::Succeeded) {
+            service(run->jobId,
+                early ? QStringLiteral("Trial %1 was stopped early.").arg(trialId)
+                      : QStringLiteral("Trial %1 completed successfully.").arg(trialId),
+                QStringLiteral("INFO"), trialId);
+        } else if (state == JobState::Failed) {
+            run->lastTrialError = QStringLiteral("trial %1: %2").arg(trialId, error);
+            service(run->jobId, QStringLiteral("Trial %1 failed: %2").arg(trialId, error), QStringLiteral("ERROR"),
+                trialId);
+        } else {
+            service(run->jobId, QStringLiteral("Trial %1 was cancelled.").arg(trialId), QStringLiteral("INFO"), trialId);
+        }
+        Q_EMIT q->replicasChanged(run->jobId);
+        advanceStudy(run);
+        QMetaObject::invokeMethod(q, [this] { schedule(); }, Qt::QueuedConnection);
+    }
+
+    /// After any change of the study: fail it when the failure rule says so, finish the job when nothing
+    /// is left to run, or queue as many trials as maxParallelTrials allows.
+    void advanceStudy(Run* run)
+    {
+        if (run->phase == Phase::Done)
+            return;
+        int active = 0;
+        for (const auto& set : run->sets)
+            active += setActive(*set) ? 1 : 0;
+        const QList<HyperparameterOutput> trials = storedTrials(run);
+        if (!run->cancelRequested && run->failMessage.isEmpty()) {
+            if (const std::optional<QString> verdict = run->study->failureVerdict(trials, run->lastTrialError)) {
+                run->failMessage = *verdict;
+                service(run->jobId, *verdict, QStringLiteral("ERROR"));
+                dropQueued(run->jobId);
+                for (const auto& set : run->sets) {
+                    if (set->phase == SetPhase::Placing || set->phase == SetPhase::Running
+                        || set->phase == SetPhase::Stopping)
+                        stopSet(run, set.get(), StopReason::Cancelled, *verdict);
+                }
+            }
+        }
+        if (run->cancelRequested || !run->failMessage.isEmpty()) {
+            if (active == 0)
+                finish(run, run->cancelRequested ? JobState::Cancelled : JobState::Failed,
+                    run->cancelRequested ? run->cancelMessage : run->failMessage);
+            return;
+        }
+        const int queued = int(std::count_if(
+            queue.begin(), queue.end(), [&](const QueueEntry& e) { return e.jobId == run->jobId; }));
+        const int queuedNew = int(std::count_if(queue.begin(), queue.end(),
+            [&](const QueueEntry& e) { return e.jobId == run->jobId && e.trialId.isEmpty(); }));
+        const int remaining = run->studyDone ? 0 : run->study->maxTrials() - createdTrials(run);
+        if (run->phase == Phase::Active) {
+            // (While staging, the trials admitted so far wait for it, and more are queued once it is done.)
+            for (int wanted = std::min(run->study->maxParallelTrials() - active - queued, remaining - queuedNew);
+                 wanted > 0; --wanted)
+                queue.push_back(QueueEntry { run->jobId, QString() });
+        }
+        if (active == 0 && queued == 0 && remaining <= 0) {
+            int succeeded = 0;
+            for (const HyperparameterOutput& t : trials)
+                succeeded += t.state == JobState::Succeeded ? 1 : 0;
+            if (succeeded > 0)
+                finish(run, JobState::Succeeded, QString());
+            else
+                finish(run, JobState::Failed,
+                    QStringLiteral("None of the job's %1 trials succeeded.%2")
+                        .arg(trials.size())
+                        .arg(run->lastTrialError.isEmpty() ? QString()
+                                                           : QStringLiteral(" The last failed ") + run->lastTrialError));
+        }
+    }
+
 
     void stopAllNow()
     {
@@ -815,8 +1353,10 @@ void Scheduler::submit(const Job& job)
     d->service(job.jobId, QStringLiteral("Job creation request has been successfully validated."));
     d->service(job.jobId, QStringLiteral("Job %1 is queued.").arg(job.jobId));
     d->service(job.jobId, QStringLiteral("Waiting for job to be provisioned."));
+    if (job.trainingInput.hyperparameters && !d->openStudy(run, job))
+        return;
     d->armWaitTimer(run, job);
-    d->queue.push_back(job.jobId);
+    d->enqueue(run);
     d->schedule();
 }
 
@@ -847,23 +1387,31 @@ bool Scheduler::cancel(const QString& jobId)
 void Scheduler::recover()
 {
     const QList<Job> live = d->store->liveJobs();
-    std::deque<QString> restarted;
+    std::deque<Private::QueueEntry> restarted;
     for (const Job& job : live) {
         if (d->find(job.jobId))
             continue;
         const QString folder = d->dataDir + QStringLiteral("/jobs/") + job.jobId;
         // Whatever survived the previous executor (a replica that escaped PR_SET_PDEATHSIG) goes first.
         d->backend->reclaim(RunId { job.jobId, QString() }, folder);
+        const QStringList trialFolders = QDir(folder + QStringLiteral("/trials")).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
+        for (const QString& trialId : trialFolders)
+            d->backend->reclaim(RunId { job.jobId, trialId }, folder + QStringLiteral("/trials/") + trialId);
+        Private::Run* run = d->createRun(job);
+        if (job.trainingInput.hyperparameters && !d->openStudy(run, job))
+            continue;
         if (job.state == JobState::Queued) {
-            Private::Run* run = d->createRun(job);
             d->armWaitTimer(run, job);
             d->service(job.jobId, QStringLiteral("The executor restarted; the job is queued again."));
-            d->queue.push_back(job.jobId);
+            d->enqueue(run);
             continue;
         }
-        Private::Run* run = d->createRun(job);
         if (job.state == JobState::Cancelling) {
             d->finish(run, JobState::Cancelled, QString());
+            continue;
+        }
+        if (run->study) {
+            d->recoverTrials(run, job, &restarted);
             continue;
         }
         // PREPARING or RUNNING: the executor's restart is a retryable failure of the cluster.
@@ -886,7 +1434,7 @@ void Scheduler::recover()
                 .arg(set->restarts)
                 .arg(MaxRestarts),
             QStringLiteral("WARNING"));
-        restarted.push_back(job.jobId);
+        restarted.push_back({ job.jobId, QString() });
     }
     // Jobs that were running go ahead of those that were waiting.
     for (auto it = restarted.rbegin(); it != restarted.rend(); ++it)
@@ -940,10 +1488,15 @@ HostStatus Scheduler::usage() const
     u.memoryInUse = b.memoryInUse;
     u.gpusInUse = b.gpusInUse;
     for (const auto& [id, run] : d->runs) {
-        if (run->reservation)
+        if (run->holdsReservation())
             ++u.runningJobs;
     }
-    u.queuedJobs = int(d->queue.size());
+    QSet<QString> waiting;
+    for (const Private::QueueEntry& e : d->queue) {
+        if (const Private::Run* run = d->find(e.jobId); run && !run->holdsReservation())
+            waiting.insert(e.jobId);
+    }
+    u.queuedJobs = int(waiting.size());
     return u;
 }
 
