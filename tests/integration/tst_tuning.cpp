@@ -7,6 +7,8 @@
 #include "executorenvironment.h"
 #include "jobstore.h"
 #include "logstore.h"
+#include "metricscollector.h"
+#include "metricsstore.h"
 #include "processgroup.h"
 #include "scheduler.h"
 #include "statenames.h"
@@ -77,12 +79,26 @@ private:
     QString m_dataDir;
     std::unique_ptr<JobStore> m_store;
     std::unique_ptr<LogStore> m_logs;
+    std::unique_ptr<MetricsStore> m_metrics;
     std::unique_ptr<Scheduler> m_scheduler;
+    std::unique_ptr<MetricsCollector> m_collector;
 
     void startScheduler()
     {
         m_scheduler = std::make_unique<Scheduler>(m_store.get(), m_logs.get(), bigHost(), m_dataDir);
         m_scheduler->setGracePeriodSeconds(3);
+        m_collector = std::make_unique<MetricsCollector>(
+            m_metrics.get(), m_store.get(), m_logs.get(), m_scheduler.get(), m_dataDir, false);
+        m_collector->setInterval(200);
+        m_collector->start();
+    }
+
+    void stopScheduler()
+    {
+        m_collector->shutdown();
+        m_collector.reset();
+        m_scheduler->shutdown();
+        m_scheduler.reset();
     }
 
     QString jobDir(const QString& id) const { return m_tmp.path() + QStringLiteral("/jobdirs/") + id; }
@@ -193,6 +209,8 @@ private Q_SLOTS:
         QString error;
         QVERIFY2(m_store->open(m_dataDir + QStringLiteral("/trainyard.sqlite"), &error), qPrintable(error));
         m_logs = std::make_unique<LogStore>(m_dataDir);
+        m_metrics = std::make_unique<MetricsStore>();
+        QVERIFY2(m_metrics->open(m_dataDir + QStringLiteral("/metrics.sqlite"), &error), qPrintable(error));
     }
 
     void init() { startScheduler(); }
@@ -203,13 +221,15 @@ private Q_SLOTS:
             for (const Job& job : m_store->liveJobs())
                 m_scheduler->cancel(job.jobId);
             QTRY_VERIFY_WITH_TIMEOUT(m_store->liveJobs().isEmpty(), 30000);
+            stopScheduler();
         }
-        m_scheduler.reset();
     }
 
     void cleanupTestCase()
     {
+        m_collector.reset();
         m_scheduler.reset();
+        m_metrics.reset();
         m_logs.reset();
         m_store.reset();
     }
@@ -264,7 +284,33 @@ private Q_SLOTS:
         for (const LogEntry& e : m_logs->read(id, QStringLiteral("master-replica-0"), QStringLiteral("4"), 0, 1000))
             trialLines |= e.trialId == QLatin1String("4") && e.message.startsWith(QLatin1String("step 2 score="));
         QVERIFY(trialLines);
+        // The logs API's trialId filter: that trial's replica output and the executor's lines about it.
+        const QList<QByteArray> lines = LogStore::readLines(m_logs->prepareRead(
+            id, LogQuery { {}, {}, {}, 0, 100000, QStringLiteral("4") }));
+        QVERIFY(!lines.isEmpty());
+        bool running = false;
+        for (const QByteArray& line : lines) {
+            const std::optional<LogEntry> e = LogEntry::fromJsonLine(line);
+            QVERIFY(e);
+            QCOMPARE(e->trialId, QStringLiteral("4"));
+            running |= e->taskName == QLatin1String("service") && e->message == QLatin1String("Trial 4 is running.");
+        }
+        QVERIFY(running);
         QVERIFY(nothingLeft(id));
+        // Each trial's reports are a series of their own, named by trial, for the console's Metrics tab.
+        QMap<QString, qint64> series;
+        QTRY_COMPARE(m_metrics->series(id).size() >= 6, true);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            [&] {
+                series.clear();
+                for (const MetricSeriesInfo& info : m_metrics->series(id)) {
+                    if (info.key.kind == QLatin1String("hypertune"))
+                        series.insert(info.name, info.pointCount);
+                }
+                return series.size() == 6 && std::all_of(series.cbegin(), series.cend(), [](qint64 n) { return n == 2; });
+            }(),
+            10000);
+        QVERIFY2(series.contains(QStringLiteral("hypertune/master-replica-0@4/score")), qPrintable(series.keys().join(QLatin1Char(' '))));
     }
 
     /// Bayesian optimisation (ALGORITHM_UNSPECIFIED): trial 1 at the centre of the space, parallel trials with
@@ -411,8 +457,7 @@ private Q_SLOTS:
         QTRY_COMPARE(trial(id, QStringLiteral("2")).state, JobState::Running);
         const HyperparameterOutput twoBefore = trial(id, QStringLiteral("2"));
 
-        m_scheduler->shutdown();
-        m_scheduler.reset();
+        stopScheduler();
         QTRY_VERIFY(nothingLeft(id));
         QCOMPARE(state(id), JobState::Running);
 

@@ -36,6 +36,7 @@ HttpApi::Reply HttpApi::logs(const QHttpServerRequest& request, const QString& p
         return invalidArgument(QStringLiteral("severity"),
             QStringLiteral("must be one of ") + logSeverityNames().join(QStringLiteral(", ")));
     const QString contains = queryValue(query, QStringLiteral("contains"));
+    const QString trialId = queryValue(query, QStringLiteral("trialId"));
     int pageSize = 0;
     if (!parsePageSize(queryValue(query, QStringLiteral("pageSize")), DefaultLogsPageSize, MaxLogsPageSize, &pageSize))
         return invalidArgument(QStringLiteral("pageSize"), QStringLiteral("must be a non-negative integer"));
@@ -55,7 +56,7 @@ HttpApi::Reply HttpApi::logs(const QHttpServerRequest& request, const QString& p
         // reads the whole files once.
         *streaming = true;
         answerLater(channel,
-            [request = m_logs->prepareRead(jobId, LogQuery { taskName, severity, contains, offset, pageSize + 1 }),
+            [request = m_logs->prepareRead(jobId, LogQuery { taskName, severity, contains, offset, pageSize + 1, trialId }),
                 offset, pageSize]() {
                 const QList<QByteArray> lines = LogStore::readLines(request);
                 QByteArray body;
@@ -101,7 +102,7 @@ HttpApi::Reply HttpApi::logs(const QHttpServerRequest& request, const QString& p
     const LogSeverity minSeverity = logSeverityFromName(severity);
     QPointer<SseStream> guard(stream);
     const int subscription
-        = m_logs->subscribe(jobId, [guard, taskName, minSeverity, contains, follow](const QList<LogEntry>& batch) {
+        = m_logs->subscribe(jobId, [guard, taskName, minSeverity, contains, trialId, follow](const QList<LogEntry>& batch) {
               if (!guard || guard->isFinished())
                   return;
               QByteArray out;
@@ -111,6 +112,8 @@ HttpApi::Reply HttpApi::logs(const QHttpServerRequest& request, const QString& p
                   if (e.severityLevel() < minSeverity)
                       continue;
                   if (!contains.isEmpty() && !e.message.contains(contains))
+                      continue;
+                  if (!trialId.isEmpty() && e.trialId != trialId)
                       continue;
                   out += "data: " + e.toJsonLine() + "\n\n";
               }
@@ -137,10 +140,12 @@ HttpApi::Reply HttpApi::logs(const QHttpServerRequest& request, const QString& p
 
     // The backlog: taken now (subscribed above, with no event in between, so it ends exactly where the
     // subscription starts) and read on the pool in slices, each written when it arrives; the next slice
-    // waits while the client has much unread. A `contains` filter scans the files, so it reads in one go.
+    // waits while the client has much unread. A `contains` or `trialId` filter scans the files, so it reads in
+    // one go.
     constexpr int BacklogSlice = 10000;
+    const bool scans = !contains.isEmpty() || !trialId.isEmpty();
     const LogStore::ReadRequest backlog = m_logs->prepareRead(
-        jobId, LogQuery { taskName, severity, contains, offset, contains.isEmpty() ? BacklogSlice : INT_MAX });
+        jobId, LogQuery { taskName, severity, contains, offset, scans ? INT_MAX : BacklogSlice, trialId });
     auto readSlice = std::make_shared<std::function<void(qint64)>>();
     std::weak_ptr<std::function<void(qint64)>> weakRead = readSlice;
     *readSlice = [this, guard, channel, backlog, follow, end, weakRead](qint64 after) {

@@ -64,12 +64,10 @@ struct JobCollection {
     };
     std::map<QString, Rule> rules;
 
-    struct Hypertune {
-        std::unique_ptr<HypertuneReader> reader;
-        QSet<QPair<qint64, quint64>> seen; // (step, timestamp bits) stored already
-    };
-    std::map<QString, Hypertune> hypertune; // by task name
-    QHash<QString, QSet<QPair<qint64, quint64>>> storedHypertune; // by task name, from the store
+    std::map<QString, std::unique_ptr<HypertuneReader>> hypertune; // by file path
+    /// (step, timestamp bits) stored already, by (task name, trial ID) as the series key has them; from the
+    /// store at first.
+    QHash<QPair<QString, QString>, QSet<QPair<qint64, quint64>>> hypertuneSeen;
 
     QHash<QString, qint64> nextSampleStep; // resource series name → next step
     ProcessTreeSampler sampler;
@@ -259,32 +257,36 @@ TickResult collect(JobCollection& job, const QList<ReplicaProcess>& replicas, Gp
     }
 
     MetricBatch& batch = batches.current();
-    // Hypertune reports of every replica that has a metrics folder (also after the replicas ended).
-    const QString replicasDir = job.folder + QStringLiteral("/replicas");
-    const QStringList tasks = QDir(replicasDir).entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name);
-    for (const QString& task : tasks) {
-        const QString path = replicasDir + QLatin1Char('/') + task + QStringLiteral("/hypertune/output.metrics");
-        auto it = job.hypertune.find(task);
-        if (it == job.hypertune.end()) {
-            if (!QFileInfo::exists(path))
-                continue;
-            JobCollection::Hypertune h;
-            h.reader = std::make_unique<HypertuneReader>(path);
-            h.seen = job.storedHypertune.value(task);
-            it = job.hypertune.emplace(task, std::move(h)).first;
+    // Hypertune reports of every replica that has a metrics folder (also after the replicas ended): the job's
+    // replicas, and each trial's (`trials/<trialId>/replicas/<task>`), whose series carry the folder's trial.
+    QList<std::pair<QString, QString>> replicaDirs { { job.folder + QStringLiteral("/replicas"), QString() } };
+    const QString trialsDir = job.folder + QStringLiteral("/trials");
+    for (const QString& trial : QDir(trialsDir).entryList(QDir::Dirs | QDir::NoDotAndDotDot))
+        replicaDirs.append({ trialsDir + QLatin1Char('/') + trial + QStringLiteral("/replicas"), trial });
+    for (const auto& [replicasDir, folderTrial] : std::as_const(replicaDirs)) {
+        const QStringList tasks = QDir(replicasDir).entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name);
+        for (const QString& task : tasks) {
+            const QString path = replicasDir + QLatin1Char('/') + task + QStringLiteral("/hypertune/output.metrics");
+            auto it = job.hypertune.find(path);
+            if (it == job.hypertune.end()) {
+                if (!QFileInfo::exists(path))
+                    continue;
+                it = job.hypertune.emplace(path, std::make_unique<HypertuneReader>(path)).first;
+            }
+            HypertuneReader& reader = *it->second;
+            for (const HypertuneReport& r : reader.readNew()) {
+                const QString trial = folderTrial.isEmpty() ? r.trial : folderTrial;
+                QSet<QPair<qint64, quint64>>& seen = job.hypertuneSeen[{ task, trial }];
+                const QPair<qint64, quint64> id { r.step, bitsOf(r.timestamp) };
+                if (seen.contains(id))
+                    continue;
+                seen.insert(id);
+                const int index = batch.seriesIndex({ QStringLiteral("hypertune"), {}, r.tag, task, trial });
+                batch.append(index, r.step, r.timestamp, r.value);
+            }
+            for (const QString& issue : reader.takeIssues())
+                result.warnings.append(QStringLiteral("Metrics: ") + issue);
         }
-        JobCollection::Hypertune& h = it->second;
-        const QList<HypertuneReport> reports = h.reader->readNew();
-        for (const HypertuneReport& r : reports) {
-            const QPair<qint64, quint64> id { r.step, bitsOf(r.timestamp) };
-            if (h.seen.contains(id))
-                continue;
-            h.seen.insert(id);
-            const int index = batch.seriesIndex({ QStringLiteral("hypertune"), {}, r.tag, task, r.trial });
-            batch.append(index, r.step, r.timestamp, r.value);
-        }
-        for (const QString& issue : h.reader->takeIssues())
-            result.warnings.append(QStringLiteral("Metrics: ") + issue);
     }
 
     // Resource samples.
@@ -335,7 +337,7 @@ struct MetricsCollector::Private {
         const QList<MetricSeriesInfo> stored = metrics->series(job.jobId);
         for (const MetricSeriesInfo& s : stored) {
             if (s.key.kind == QLatin1String("hypertune")) {
-                auto& seen = c->storedHypertune[s.key.taskName];
+                auto& seen = c->hypertuneSeen[{ s.key.taskName, s.key.trialId }];
                 for (const MetricPoint& p : metrics->points(s.id, 0, std::numeric_limits<int>::max()))
                     seen.insert({ p.step, bitsOf(p.wallTime) });
             } else if (s.key.kind == QLatin1String("resource") && s.lastSeq > 0) {

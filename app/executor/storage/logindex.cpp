@@ -367,9 +367,11 @@ QList<QByteArray> LogIndex::read(const Snapshot& files, const LogQuery& query)
             ::close(s.fd);
     });
 
-    // Filters: the severity from the index; `contains` from the lines themselves (messages are not indexed).
+    // Filters: the severity from the index; `contains` and `trialId` from the lines themselves (neither is
+    // indexed).
     const int minLevel = query.minSeverity.isEmpty() ? 0 : int(logSeverityFromName(query.minSeverity));
-    if (minLevel > 0 || !query.contains.isEmpty()) {
+    const bool scan = !query.contains.isEmpty() || !query.trialId.isEmpty();
+    if (minLevel > 0 || scan) {
         // The text as it appears in a JSON line, when JSON would write it unescaped.
         QByteArray containsRaw;
         if (!query.contains.isEmpty()) {
@@ -383,7 +385,7 @@ QList<QByteArray> LogIndex::read(const Snapshot& files, const LogQuery& query)
         for (Source& s : sources) {
             s.listed = true;
             const File& f = *s.file;
-            if (query.contains.isEmpty()) {
+            if (!scan) {
                 for (qint64 i = 0; i < s.count; ++i) {
                     if (f.level(i) >= minLevel)
                         s.lines.push_back(quint32(i));
@@ -411,7 +413,8 @@ QList<QByteArray> LogIndex::read(const Snapshot& files, const LogQuery& query)
                     if (!containsRaw.isEmpty() && !line.contains(containsRaw))
                         continue;
                     const std::optional<LogEntry> entry = LogEntry::fromJsonLine(line);
-                    if (entry && entry->message.contains(query.contains))
+                    if (entry && (query.contains.isEmpty() || entry->message.contains(query.contains))
+                        && (query.trialId.isEmpty() || entry->trialId == query.trialId))
                         s.lines.push_back(quint32(k));
                 }
                 i = j;

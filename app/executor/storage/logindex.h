@@ -20,6 +20,7 @@ struct LogQuery {
     QString contains; ///< non-empty: only messages holding this text (case-sensitive)
     qint64 afterIndex = 0; ///< entries to skip: a position in the merged, filtered order
     int limit = 1000; ///< entries to return at most
+    QString trialId; ///< non-empty: only entries of this trial of a tuning job
 };
 
 /// The line index of one job's log files (`<logsDir>/<taskName>.jsonl`), after klogg's `LinePositionArray`:

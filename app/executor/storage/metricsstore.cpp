@@ -239,7 +239,11 @@ void bindBlock(QSqlQuery& q, const StoredPoint* points, size_t count)
 QString MetricSeriesKey::name() const
 {
     const QString middle = kind == QLatin1String("scalar") ? run : taskName;
-    return kind + QLatin1Char('/') + escapeComponent(middle) + QLatin1Char('/') + tag;
+    // A trial's replica series (trial IDs start at 1; "0" is what the hypertune library writes outside a
+    // trial) get the trial after an '@', which no task name holds.
+    const bool trial = kind != QLatin1String("scalar") && !trialId.isEmpty() && trialId != QLatin1String("0");
+    return kind + QLatin1Char('/') + escapeComponent(middle) + (trial ? QLatin1Char('@') + escapeComponent(trialId) : QString())
+        + QLatin1Char('/') + tag;
 }
 
 size_t MetricBatch::pointCount() const

@@ -31,7 +31,8 @@ struct MetricSeriesKey {
     /// The series' name in the API (unique within a job): `<kind>/<run or taskName>/<tag>`, where the middle
     /// part has '%' and '/' percent-encoded so that names of different series never collide
     /// ("scalar/./train/loss", "scalar/eval/accuracy", "hypertune/master-replica-0/accuracy",
-    /// "resource/worker-replica-1/cpu_percent").
+    /// "resource/worker-replica-1/cpu_percent"); a trial's replica series add `@<trialId>` to the task name
+    /// ("hypertune/master-replica-0@3/accuracy").
     QString name() const;
     bool operator==(const MetricSeriesKey&) const = default;
 };
