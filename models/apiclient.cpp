@@ -770,8 +770,8 @@ ApiStream* ApiClient::followMetrics(const QString& jobId, const QString& series,
     return new ApiStream(m_nam->get(req), jobId, nullptr);
 }
 
-ApiStream* ApiClient::followLogs(
-    const QString& jobId, const QString& taskName, const QString& minSeverity, const QString& contains)
+ApiStream* ApiClient::followLogs(const QString& jobId, const QString& taskName, const QString& minSeverity,
+    const QString& contains, const QString& trialId)
 {
     QUrlQuery q;
     q.addQueryItem(QStringLiteral("follow"), QStringLiteral("true"));
@@ -781,6 +781,8 @@ ApiStream* ApiClient::followLogs(
         q.addQueryItem(QStringLiteral("severity"), QString::fromLatin1(QUrl::toPercentEncoding(minSeverity)));
     if (!contains.isEmpty())
         q.addQueryItem(QStringLiteral("contains"), QString::fromLatin1(QUrl::toPercentEncoding(contains)));
+    if (!trialId.isEmpty())
+        q.addQueryItem(QStringLiteral("trialId"), QString::fromLatin1(QUrl::toPercentEncoding(trialId)));
     QNetworkRequest req(projectUrl(
         QStringLiteral("/jobs/") + pathSegment(jobId) + QStringLiteral("/logs"), q.query(QUrl::FullyEncoded)));
     req.setRawHeader("Authorization", "Bearer " + m_token);

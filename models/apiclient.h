@@ -308,9 +308,10 @@ public:
     ApiStream* followMetrics(const QString& jobId, const QString& series = {}, qint64 after = 0);
     /// `GET …/jobs/{id}/logs?follow=true`: every entry from the start (after the server's replay), then
     /// live ones; ApiStream::logEntries in batches, ApiStream::ended when the job is final. `contains`
-    /// non-empty: only entries whose message holds that text (case-sensitive).
+    /// non-empty: only entries whose message holds that text (case-sensitive). `trialId` non-empty: only that
+    /// trial's entries (a tuning job's).
     ApiStream* followLogs(const QString& jobId, const QString& taskName = {}, const QString& minSeverity = {},
-        const QString& contains = {});
+        const QString& contains = {}, const QString& trialId = {});
     /// `GET …/jobs/{id}:events?follow=true`: ApiStream::jobChanged / replicasChanged.
     ApiStream* followEvents(const QString& jobId);
     /// `GET …/jobs?follow=true[&since=CURSOR]`: the project's jobs, then each job as it is created or

@@ -148,7 +148,7 @@ int usage(CtlSession& s, const ArgParser& parser)
 /// lines already printed are not printed twice. Returns the final state, or StateUnspecified after an error
 /// (printed under `command`).
 JobState followLogs(CtlSession& s, const QString& command, const QString& jobId, const QString& taskName,
-    bool allowMultiline, QTextStream& target)
+    bool allowMultiline, QTextStream& target, const QString& trialId = {})
 {
     QSet<size_t> printed;
     int consecutiveFailures = 0;
@@ -156,7 +156,7 @@ JobState followLogs(CtlSession& s, const QString& command, const QString& jobId,
         ApiClient* client = s.client(command);
         if (!client)
             return JobState::StateUnspecified;
-        std::unique_ptr<ApiStream> stream(client->followLogs(jobId, taskName));
+        std::unique_ptr<ApiStream> stream(client->followLogs(jobId, taskName, {}, {}, trialId));
         JobState finalState = JobState::StateUnspecified;
         ApiError error;
         bool gotData = false;
@@ -518,6 +518,32 @@ int JobsCommands::describe(CtlSession& s, const QStringList& args)
     return ExitCode::Ok;
 }
 
+/// A tuning job's trial progress for `jobs list`: "5/8 ended (1 failed), 2 running"; empty for other jobs.
+static QString trialProgress(const Job& job)
+{
+    if (!job.trainingInput.hyperparameters)
+        return QString();
+    int ended = 0;
+    int failed = 0;
+    int running = 0;
+    if (job.trainingOutput) {
+        for (const HyperparameterOutput& t : job.trainingOutput->trials) {
+            if (isFinal(t.state)) {
+                ++ended;
+                failed += t.state == JobState::Failed ? 1 : 0;
+            } else {
+                ++running;
+            }
+        }
+    }
+    QString text = QStringLiteral("%1/%2 ended").arg(ended).arg(job.trainingInput.hyperparameters->maxTrials.value_or(1));
+    if (failed)
+        text += QStringLiteral(" (%1 failed)").arg(failed);
+    if (running)
+        text += QStringLiteral(", %1 running").arg(running);
+    return text;
+}
+
 int JobsCommands::list(CtlSession& s, const QStringList& args)
 {
     const QString command = QStringLiteral("trainyardctl.jobs.list");
@@ -600,12 +626,20 @@ int JobsCommands::list(CtlSession& s, const QStringList& args)
     } else if (jobs.isEmpty()) {
         s.err() << "Listed 0 items.\n";
     } else {
-        // `table(jobId.basename(), state:label=STATUS, createTime.date(tz=LOCAL):label=CREATED)`
+        // `table(jobId.basename(), state:label=STATUS, createTime.date(tz=LOCAL):label=CREATED)`, and, when a
+        // tuning job is listed, its trials' progress.
+        const bool tuning = std::any_of(
+            jobs.cbegin(), jobs.cend(), [](const Job& j) { return j.trainingInput.hyperparameters.has_value(); });
         QList<QStringList> rows;
-        for (const Job& j : jobs)
+        for (const Job& j : jobs) {
             rows.append({ j.jobId, stateText(j.state), Printer::localDate(j.createTime) });
-        s.out() << Printer::table(
-            { QStringLiteral("JOB_ID"), QStringLiteral("STATUS"), QStringLiteral("CREATED") }, rows);
+            if (tuning)
+                rows.last().append(trialProgress(j));
+        }
+        QStringList headings { QStringLiteral("JOB_ID"), QStringLiteral("STATUS"), QStringLiteral("CREATED") };
+        if (tuning)
+            headings << QStringLiteral("TRIALS");
+        s.out() << Printer::table(headings, rows);
     }
     s.out().flush();
     s.err().flush();
@@ -640,7 +674,7 @@ int JobsCommands::streamLogs(CtlSession& s, const QStringList& args)
     const QString command = QStringLiteral("trainyardctl.jobs.stream-logs");
     ArgParser p(command,
         QStringLiteral("trainyardctl jobs stream-logs JOB [--allow-multiline-logs] "
-                       "[--polling-interval=POLLING_INTERVAL] [--task-name=TASK_NAME]"),
+                       "[--polling-interval=POLLING_INTERVAL] [--task-name=TASK_NAME] [--trial=TRIAL]"),
         QStringLiteral("show logs from a running job\nPrints every log line of the job (SEVERITY, local time, "
                        "task name, trial, message; tab-separated) and follows it until the job ends."));
     p.addPositional(QStringLiteral("JOB"), QStringLiteral("Name of the job."));
@@ -650,6 +684,8 @@ int JobsCommands::streamLogs(CtlSession& s, const QStringList& args)
         QStringLiteral("Accepted for gcloud compatibility; logs are pushed by the executor, not polled."));
     p.addFlag(QStringLiteral("task-name"), QStringLiteral("TASK_NAME"),
         QStringLiteral("Only this task's logs (master-replica-0, worker-replica-1, ps-replica-0, service …)."));
+    p.addFlag(QStringLiteral("trial"), QStringLiteral("TRIAL"),
+        QStringLiteral("Only this trial's logs (a hyperparameter tuning job's trial ID: 1, 2, …)."));
     if (!p.parse(args))
         return usage(s, p);
     int interval = 0;
@@ -661,7 +697,8 @@ int JobsCommands::streamLogs(CtlSession& s, const QStringList& args)
         return ExitCode::Usage;
     }
     const JobState finalState = followLogs(s, command, p.positional(QStringLiteral("JOB")),
-        p.value(QStringLiteral("task-name")), p.isTrue(QStringLiteral("allow-multiline-logs")), s.out());
+        p.value(QStringLiteral("task-name")), p.isTrue(QStringLiteral("allow-multiline-logs")), s.out(),
+        p.value(QStringLiteral("trial")));
     return finalState == JobState::StateUnspecified ? ExitCode::Error : ExitCode::Ok;
 }
 
@@ -776,7 +813,8 @@ int metricsKindOrder(const QString& kind)
 int JobsCommands::metrics(CtlSession& s, const QStringList& args)
 {
     const QString command = QStringLiteral("trainyardctl.jobs.metrics");
-    ArgParser p(command, QStringLiteral("trainyardctl jobs metrics JOB [--series=SERIES] [--format=csv|json]"),
+    ArgParser p(command,
+        QStringLiteral("trainyardctl jobs metrics JOB [--series=SERIES] [--trial=TRIAL] [--format=csv|json]"),
         QStringLiteral("print the metrics of a job\nPrints every stored point of the job's metric series: event-file "
                        "scalars (by run and tag), hypertune reports and resource samples (cpu_percent, rss_bytes, "
                        "gpu_utilization_percent, gpu_memory_bytes) per replica; csv "
@@ -784,6 +822,9 @@ int JobsCommands::metrics(CtlSession& s, const QStringList& args)
     p.addPositional(QStringLiteral("JOB"), QStringLiteral("Name of the job."));
     p.addFlag(QStringLiteral("series"), QStringLiteral("SERIES"),
         QStringLiteral("Only this series (a name as the API lists it, e.g. scalar/./train/loss)."));
+    p.addFlag(QStringLiteral("trial"), QStringLiteral("TRIAL"),
+        QStringLiteral("Only this trial's series (a tuning job's trial ID): its replicas' hypertune reports and "
+                       "resources, and the event files under the job dir's TRIAL folder."));
     if (!p.parse(args))
         return usage(s, p);
     if (!checkFormat(s, p, { QStringLiteral("csv"), QStringLiteral("json") }))
@@ -804,6 +845,20 @@ int JobsCommands::metrics(CtlSession& s, const QStringList& args)
         series.removeIf([&](const SeriesInfo& info) { return info.name != only; });
         if (series.isEmpty()) {
             s.printError(command, QStringLiteral("Job [%1] has no metric series [%2].").arg(jobId, only));
+            return ExitCode::Error;
+        }
+    }
+    if (p.isSet(QStringLiteral("trial"))) {
+        // A trial's event files are under <jobDir>/<trialId>/ (the service's samples), so its runs are that folder
+        // and the folders below it.
+        const QString trial = p.value(QStringLiteral("trial"));
+        series.removeIf([&](const SeriesInfo& info) {
+            if (info.kind == QLatin1String("scalar"))
+                return info.run != trial && !info.run.startsWith(trial + QLatin1Char('/'));
+            return info.trialId != trial;
+        });
+        if (series.isEmpty()) {
+            s.printError(command, QStringLiteral("Job [%1] has no metric series of trial [%2].").arg(jobId, trial));
             return ExitCode::Error;
         }
     }
@@ -828,8 +883,14 @@ int JobsCommands::metrics(CtlSession& s, const QStringList& args)
             s.printApiError(command, page.error);
             return ExitCode::Error;
         }
-        const QString run
-            = info.kind == QLatin1String("scalar") ? info.run : info.kind + QLatin1Char('/') + info.taskName;
+        // A trial's replica series carry the trial: "hypertune/master-replica-0@3".
+        const QString trialSuffix = info.kind != QLatin1String("scalar") && !info.trialId.isEmpty()
+                && info.trialId != QLatin1String("0")
+            ? QLatin1Char('@') + info.trialId
+            : QString();
+        const QString run = info.kind == QLatin1String("scalar")
+            ? info.run
+            : info.kind + QLatin1Char('/') + info.taskName + trialSuffix;
         const QByteArray runField = json ? metricsJsonString(run) : metricsCsvField(run);
         const QByteArray tagField = json ? metricsJsonString(info.tag) : metricsCsvField(info.tag);
         const QByteArray kindField = metricsJsonString(info.kind);

@@ -540,6 +540,73 @@ private Q_SLOTS:
             ctl({ QStringLiteral("jobs"), QStringLiteral("stream-logs"), QStringLiteral("hello_override") }).code, 0);
     }
 
+    /// A hyperparameter tuning job from an hptuning config file, as a user runs one: submit with --config and
+    /// --stream-logs, then describe --summarize (gcloud's "Training Output Trials" table), list (trial
+    /// progress), stream-logs --trial and metrics --trial.
+    void tuningJob()
+    {
+        const QString config = m_root.filePath(QStringLiteral("hptuning_config.yaml"));
+        writeFile(config,
+            "trainingInput:\n"
+            "  scaleTier: BASIC\n"
+            "  args: [--steps, '2']\n"
+            "  hyperparameters:\n"
+            "    goal: MAXIMIZE\n"
+            "    hyperparameterMetricTag: score\n"
+            "    algorithm: GRID_SEARCH\n"
+            "    maxTrials: 4\n"
+            "    maxParallelTrials: 2\n"
+            "    params:\n"
+            "    - parameterName: n\n"
+            "      type: INTEGER\n"
+            "      minValue: 2\n"
+            "      maxValue: 3\n"
+            "    - parameterName: opt\n"
+            "      type: CATEGORICAL\n"
+            "      categoricalValues: [a, b]\n");
+        const QString id = QStringLiteral("hello_tuning");
+        const QString trainer = QStringLiteral(TRAINYARD_SOURCE_DIR "/tests/integration/trainers/tytest");
+        CtlRun r = ctl({ QStringLiteral("jobs"), QStringLiteral("submit"), QStringLiteral("training"), id,
+            QStringLiteral("--package-path"), trainer, QStringLiteral("--module-name"), QStringLiteral("tytest.objective"),
+            QStringLiteral("--job-dir"), m_root.filePath(QStringLiteral("jobs/") + id), QStringLiteral("--config"), config,
+            QStringLiteral("--stream-logs") });
+        QVERIFY2(r.code == 0, qPrintable(r.out + r.err));
+        QVERIFY2(r.err.contains(QLatin1String("Trial 4 completed successfully.")), qPrintable(r.err));
+
+        r = ctl({ QStringLiteral("jobs"), QStringLiteral("describe"), id, QStringLiteral("--summarize") });
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QVERIFY2(r.out.contains(QLatin1String("Training Output Trials")), qPrintable(r.out));
+        QVERIFY2(r.out.contains(QLatin1String("TRIAL")) && r.out.contains(QLatin1String("OBJECTIVE_VALUE")),
+            qPrintable(r.out));
+        // The best trial (n=3, opt=a: 1 - 0.09) comes first.
+        const qsizetype best = r.out.indexOf(QLatin1String("0.91"));
+        QVERIFY2(best > 0, qPrintable(r.out));
+        QVERIFY2(r.out.indexOf(QLatin1String("opt=a"), best) > best, qPrintable(r.out));
+        const QJsonObject output = describeJson(id).value(QStringLiteral("trainingOutput")).toObject();
+        QCOMPARE(output.value(QStringLiteral("completedTrialCount")).toString(), QStringLiteral("4"));
+        QCOMPARE(output.value(QStringLiteral("isHyperparameterTuningJob")).toBool(), true);
+        QCOMPARE(output.value(QStringLiteral("trials")).toArray().size(), 4);
+
+        r = ctl({ QStringLiteral("jobs"), QStringLiteral("list"), QStringLiteral("--filter=jobId:hello_tuning") });
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QVERIFY2(r.out.contains(QLatin1String("TRIALS")) && r.out.contains(QLatin1String("4/4 ended")), qPrintable(r.out));
+
+        r = ctl({ QStringLiteral("jobs"), QStringLiteral("stream-logs"), id, QStringLiteral("--trial=2") });
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QVERIFY2(r.out.contains(QLatin1String("Trial 2 is running.")), qPrintable(r.out));
+        QVERIFY2(!r.out.contains(QLatin1String("Trial 1 ")) && !r.out.contains(QLatin1String("Trial 3 ")), qPrintable(r.out));
+        for (const QString& line : r.out.split(QLatin1Char('\n'), Qt::SkipEmptyParts))
+            QVERIFY2(line.split(QLatin1Char('\t')).value(3) == QLatin1String("2"), qPrintable(line));
+
+        // The metrics of one trial; the collector reads once a second, so wait for its reports.
+        QTRY_VERIFY_WITH_TIMEOUT(
+            ctl({ QStringLiteral("jobs"), QStringLiteral("metrics"), id, QStringLiteral("--trial=3") })
+                .out.contains(QLatin1String("hypertune/master-replica-0@3,score,2,")),
+            20000);
+        r = ctl({ QStringLiteral("jobs"), QStringLiteral("metrics"), id, QStringLiteral("--trial=3") });
+        QVERIFY2(!r.out.contains(QLatin1String("@1,")) && !r.out.contains(QLatin1String("@2,")), qPrintable(r.out));
+    }
+
     void explicitExecutor()
     {
         QFile f(m_root.filePath(QStringLiteral("run/trainyard/executor.json")));

@@ -44,8 +44,19 @@ class LogStore;
 ///   worker 1 exited with a non-zero status of 3. Termination reason: Error." plus the replica's last
 ///   stderr lines; a signal or ≥ 128 → the whole cluster is stopped and started again (new ports, same job
 ///   dir), at most 3 times (counted in `<dataDir>/jobs/<id>/restarts`, across executor restarts).
-/// - A job owns replica-set runs (one today: its cluster; one per trial for a tuning job), each with its
-///   own restart count and supervision; the backend reports each run's replicas by RunId.
+/// - A job owns replica-set runs, each with its own restart count and supervision; the backend reports each
+///   run's replicas by RunId. A job without `hyperparameters` has one: its cluster. A tuning job has one per
+///   trial (RunId::trialId "1", "2", …; folder `<dataDir>/jobs/<id>/trials/<trialId>`), each the job's whole
+///   cluster, admitted like a job (its own queue entry, so trials queue against the host and GPUs stay
+///   exclusive) and given its values by the study (tuning/study.h) only when it is admitted, so that they
+///   learn from every trial that ended meanwhile. At most maxParallelTrials run or wait at once; staging
+///   happens once per job. The objective is read once a second from each running trial's master
+///   (TrialObjectiveReader) into `trainingOutput.trials` (live, best first); a trial that ends without it
+///   failed. Trial failures count against maxFailedTrials (Study::failureVerdict()); reaching it stops the
+///   running trials (CANCELLED) and fails the job. enableTrialEarlyStopping applies the median stopping rule
+///   (SIGTERM; the trial is SUCCEEDED with isTrialStoppedEarly). The job SUCCEEDS when no trial is left to
+///   run and at least one succeeded. recover() keeps ended trials and restarts running ones with their
+///   stored values (each counts toward its own 3 restarts); the study's whole state is the job record.
 /// - Every replica carries the environment marker TRAINYARD_JOB_FOLDER=<dataDir>/jobs/<id>; a job becomes
 ///   final only after the backend says stopped(), i.e. when no process carrying it is left, and recover()
 ///   has the backend reclaim (kill) what a previous executor left, so no replica or replica child

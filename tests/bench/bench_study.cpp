@@ -1,0 +1,214 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// bench_study: what a hyperparameter tuning study adds to running its trials (issue 13's benchmark (3);
+// bench_tuning measures the optimiser alone and links no Qt, so the study runner is measured here).
+//
+// study_100_trials_10_parallel: a tuning job (RANDOM_SEARCH, maxTrials 100, maxParallelTrials 10) of the
+// trivial trial module tytest.objective (one report, no pause) through JobStore + Scheduler in process,
+// from submit until the job is SUCCEEDED; baseline = the same 100 processes (same interpreter, module, a
+// trial's arguments and environment) started directly with QProcess, 10 at a time, each next one started
+// as soon as one exits. No staging (the module is on PYTHONPATH), so the figure is the runner's own cost:
+// queueing and admission per trial, suggestions, placement, the trial records in SQLite, the objective
+// reads. Rounds alternate ours and the baseline (BENCH_ROUNDS, default 5, after a warm-up of each); the
+// line gives medians, and min/median/max follow.
+//
+// Prints `NAME: ours X unit, baseline Y unit, ratio R` (ratio = ours / baseline; goal ≤ 1.2).
+#include "executorenvironment.h"
+#include "jobstore.h"
+#include "logstore.h"
+#include "scheduler.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QElapsedTimer>
+#include <QEventLoop>
+#include <QFile>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTimer>
+
+#include <algorithm>
+#include <cstdio>
+#include <memory>
+
+using namespace Trainyard;
+
+namespace {
+
+constexpr int Trials = 100;
+constexpr int Parallel = 10;
+
+const QString TrainerDir = QStringLiteral(TRAINYARD_SOURCE_DIR "/tests/integration/trainers/tytest");
+
+struct Stats {
+    double min = 0;
+    double median = 0;
+    double max = 0;
+};
+
+Stats stats(QList<double> v)
+{
+    std::sort(v.begin(), v.end());
+    const qsizetype n = v.size();
+    return { v.first(), n % 2 ? v.at(n / 2) : (v.at(n / 2 - 1) + v.at(n / 2)) / 2, v.last() };
+}
+
+QByteArray machine()
+{
+    QByteArray cpu = "unknown";
+    QFile info(QStringLiteral("/proc/cpuinfo"));
+    if (info.open(QIODevice::ReadOnly)) {
+        for (const QByteArray& line : info.readAll().split('\n')) {
+            if (line.startsWith("model name")) {
+                cpu = line.mid(line.indexOf(':') + 1).trimmed();
+                break;
+            }
+        }
+    }
+    QFile thp(QStringLiteral("/sys/kernel/mm/transparent_hugepage/enabled"));
+    const QByteArray thpMode = thp.open(QIODevice::ReadOnly) ? thp.readAll().trimmed() : QByteArray("unknown");
+    QFile load(QStringLiteral("/proc/loadavg"));
+    const QByteArray loadAvg = load.open(QIODevice::ReadOnly) ? load.readAll().trimmed() : QByteArray("unknown");
+    return "# cpu: " + cpu + "\n# transparent_hugepage: " + thpMode + "\n# loadavg: " + loadAvg + '\n';
+}
+
+HostInventory bigHost()
+{
+    HostInventory h;
+    h.cpus = 256;
+    h.memoryBytes = 1024LL << 30;
+    return h;
+}
+
+/// Submits the study and returns its wall time in ms (-1 when it did not succeed).
+double runStudy(JobStore* store, Scheduler* scheduler, const QString& jobDir, int round)
+{
+    const QString id = QStringLiteral("study_%1").arg(round);
+    Job job = Test::customJob(id, QStringLiteral("tytest.objective"));
+    job.trainingInput.runtimeVersion = QStringLiteral("2.11");
+    job.trainingInput.pythonVersion = QStringLiteral("3.7");
+    job.trainingInput.jobDir = jobDir + QLatin1Char('/') + id;
+    job.trainingInput.args = { QStringLiteral("--steps"), QStringLiteral("1"), QStringLiteral("--step-seconds"),
+        QStringLiteral("0") };
+    HyperparameterSpec spec;
+    spec.goal = QStringLiteral("MAXIMIZE");
+    spec.algorithm = QStringLiteral("RANDOM_SEARCH");
+    spec.maxTrials = Trials;
+    spec.maxParallelTrials = Parallel;
+    ParameterSpec x;
+    x.parameterName = QStringLiteral("x");
+    x.type = QStringLiteral("DOUBLE");
+    x.minValue = 0;
+    x.maxValue = 1;
+    spec.params = { x };
+    job.trainingInput.hyperparameters = spec;
+    QString error;
+    if (!store->insert(job, &error)) {
+        std::fprintf(stderr, "cannot store the study: %s\n", qPrintable(error));
+        return -1;
+    }
+    QElapsedTimer clock;
+    clock.start();
+    QEventLoop loop;
+    QObject::connect(store, &JobStore::jobChanged, &loop, [&](const Job& j) {
+        if (j.jobId == id && isFinal(j.state))
+            loop.quit();
+    });
+    scheduler->submit(*store->job(id));
+    if (!isFinal(store->job(id)->state))
+        loop.exec();
+    const double ms = double(clock.nsecsElapsed()) / 1e6;
+    const std::optional<Job> done = store->job(id);
+    if (!done || done->state != JobState::Succeeded || !done->trainingOutput
+        || done->trainingOutput->completedTrialCount != Trials) {
+        std::fprintf(stderr, "the study did not succeed with %d trials: %s\n", Trials,
+            done ? qPrintable(done->errorMessage) : "no job");
+        return -1;
+    }
+    return ms;
+}
+
+/// The same processes started directly, `Parallel` at a time; wall time in ms.
+double runDirect(const QString& jobDir, const QString& folder)
+{
+    QDir().mkpath(folder);
+    QElapsedTimer clock;
+    clock.start();
+    int started = 0;
+    int finished = 0;
+    QEventLoop loop;
+    std::function<void()> startOne = [&] {
+        const int trial = ++started;
+        auto* p = new QProcess;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("CLOUD_ML_TRIAL_ID"), QString::number(trial));
+        env.insert(QStringLiteral("CLOUD_ML_HP_METRIC_TAG"), QStringLiteral("training/hptuning/metric"));
+        env.insert(QStringLiteral("CLOUD_ML_HP_METRIC_FILE"),
+            folder + QStringLiteral("/%1/hypertune/output.metrics").arg(trial));
+        env.insert(QStringLiteral("PYTHONUNBUFFERED"), QStringLiteral("1"));
+        p->setProcessEnvironment(env);
+        p->setWorkingDirectory(folder);
+        QObject::connect(p, &QProcess::finished, &loop, [&, p] {
+            p->deleteLater();
+            if (++finished == Trials)
+                loop.quit();
+            else if (started < Trials)
+                startOne();
+        });
+        p->start(QStringLiteral("/usr/bin/python3"),
+            { QStringLiteral("-m"), QStringLiteral("tytest.objective"), QStringLiteral("--steps"), QStringLiteral("1"),
+                QStringLiteral("--step-seconds"), QStringLiteral("0"), QStringLiteral("--x=0.5"),
+                QStringLiteral("--job-dir"), jobDir });
+    };
+    for (int i = 0; i < Parallel; ++i)
+        startOne();
+    loop.exec();
+    return double(clock.nsecsElapsed()) / 1e6;
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    QCoreApplication app(argc, argv);
+    QTemporaryDir tmp;
+    if (!tmp.isValid())
+        return 1;
+    qputenv("XDG_RUNTIME_DIR", QFile::encodeName(tmp.path() + QStringLiteral("/run")));
+    qputenv("XDG_DATA_HOME", QFile::encodeName(tmp.path() + QStringLiteral("/data")));
+    qputenv("PYTHONPATH", QFile::encodeName(TrainerDir));
+    const QString dataDir = tmp.path() + QStringLiteral("/data/trainyard");
+    QDir().mkpath(dataDir);
+    JobStore store;
+    QString error;
+    if (!store.open(dataDir + QStringLiteral("/trainyard.sqlite"), &error)) {
+        std::fprintf(stderr, "cannot open the job store: %s\n", qPrintable(error));
+        return 1;
+    }
+    LogStore logs(dataDir);
+    Scheduler scheduler(&store, &logs, bigHost(), dataDir);
+    const QString jobDirs = tmp.path() + QStringLiteral("/jobdirs");
+
+    std::fputs(machine().constData(), stdout);
+    const int rounds = std::max(1, qEnvironmentVariableIntValue("BENCH_ROUNDS") ? qEnvironmentVariableIntValue("BENCH_ROUNDS") : 5);
+    // Warm-up: the interpreter's files in the page cache, SQLite's first pages.
+    if (runStudy(&store, &scheduler, jobDirs, 0) < 0)
+        return 1;
+    runDirect(jobDirs + QStringLiteral("/direct"), tmp.path() + QStringLiteral("/direct-0"));
+    QList<double> ours;
+    QList<double> direct;
+    for (int r = 1; r <= rounds; ++r) {
+        const double o = runStudy(&store, &scheduler, jobDirs, r);
+        if (o < 0)
+            return 1;
+        ours << o;
+        direct << runDirect(jobDirs + QStringLiteral("/direct"), tmp.path() + QStringLiteral("/direct-%1").arg(r));
+    }
+    const Stats o = stats(ours);
+    const Stats d = stats(direct);
+    std::printf("study_100_trials_10_parallel: ours %.0f ms, baseline %.0f ms, ratio %.2f\n", o.median, d.median,
+        o.median / d.median);
+    std::printf("#   ours min/median/max %.0f/%.0f/%.0f ms; baseline %.0f/%.0f/%.0f ms; %d rounds\n", o.min, o.median,
+        o.max, d.min, d.median, d.max, rounds);
+    scheduler.shutdown();
+    return 0;
+}
