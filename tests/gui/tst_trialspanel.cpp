@@ -3,24 +3,34 @@
 // plot's axisX() / valueToY() give) filters the table, several brushes AND, a click on an axis clears its
 // brush and Escape all of them; the top-k % filter; the table's selection; "Submit with these values" and
 // "Resume tuning" carry the right jobs; live jobs are applied in batches; the scatter's axes follow the
-// parameter's type and scale.
+// parameter's type and scale; and in JobView the tab comes after Overview only for tuning jobs, and the
+// Metrics tab follows the selected trials.
 
+#include "executorconnection.h"
+#include "jobview.h"
+#include "mainwindow.h"
+#include "metricspanel.h"
 #include "parallelcoordinates.h"
 #include "statenames.h"
+#include "submitwizard.h"
 #include "trialsmodel.h"
 #include "trialspanel.h"
 #include "trialsproxymodel.h"
 #include "tuningjobs.h"
+#include "wizardpages.h"
 
 #include <QAction>
 #include <QCategoryAxis>
 #include <QChartView>
 #include <QComboBox>
 #include <QItemSelectionModel>
+#include <QLineEdit>
+#include <QLineSeries>
 #include <QLogValueAxis>
 #include <QScatterSeries>
 #include <QSignalSpy>
 #include <QSpinBox>
+#include <QStandardPaths>
 #include <QTableView>
 #include <QTest>
 #include <QToolButton>
@@ -76,6 +86,12 @@ class TestTrialsPanel : public QObject {
     }
 
 private Q_SLOTS:
+    void initTestCase()
+    {
+        // MainWindow and the wizard keep settings and drafts: not in the user's.
+        QStandardPaths::setTestModeEnabled(true);
+    }
+
     void brushing()
     {
         TrialsPanel panel(Test::withFinishedTrials(Test::tuningJob(QStringLiteral("tune_brush")), Trials));
@@ -293,6 +309,99 @@ private Q_SLOTS:
         }
         QCOMPARE(points, Trials);
         QCOMPARE(bestPoints, 1);
+    }
+
+    void inJobView()
+    {
+        // A plain job has no Trials tab.
+        Job plain = Test::tuningJob(QStringLiteral("plain"));
+        plain.trainingInput.hyperparameters.reset();
+        plain.trainingOutput.reset();
+        JobView plainView(nullptr, plain);
+        QVERIFY(!plainView.trialsPanel());
+        QVERIFY(!plainView.hasTab(JobView::TrialsTab));
+        QVERIFY(!plainView.showTab(JobView::TrialsTab));
+
+        // A tuning job has it, right after Overview; the other tabs keep their names.
+        JobView view(nullptr, Test::withFinishedTrials(Test::tuningJob(QStringLiteral("tune_view")), Trials));
+        view.resize(1200, 800);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QVERIFY(view.trialsPanel());
+        QCOMPARE(view.tabCount(), plainView.tabCount() + 1);
+        QVERIFY(view.showTab(JobView::OverviewTab));
+        QCOMPARE(view.stepTab(+1), JobView::TrialsTab);
+        QCOMPARE(view.stepTab(+1), JobView::TopologyTab);
+        QVERIFY(view.showTab(JobView::LogsTab));
+        QCOMPARE(view.currentTab(), JobView::LogsTab);
+        QVERIFY(view.showTab(JobView::TrialsTab));
+        QCOMPARE(view.currentTab(), JobView::TrialsTab);
+
+        // The Trials tab's actions reach JobView's signals (MainWindow opens the wizard from them).
+        QSignalSpy submit(&view, &JobView::submitWithValuesRequested);
+        QVERIFY(view.trialsPanel()->selectTrial(QStringLiteral("3")));
+        view.trialsPanel()->submitWithValuesAction()->trigger();
+        QCOMPARE(submit.count(), 1);
+        QVERIFY(submit.first().at(0).value<Job>().trainingInput.args.contains(
+            QStringLiteral("--optimizer=") + Test::trialValues(3).value(QStringLiteral("optimizer"))));
+
+        // The Metrics tab draws only the selected trials' series (and those of no trial).
+        MetricsPanel* metrics = view.metricsPanel();
+        QVERIFY(metrics);
+        MetricsModel* model = metrics->model();
+        auto series = [](const QString& trial) {
+            SeriesInfo info;
+            info.kind = QStringLiteral("hypertune");
+            info.tag = QStringLiteral("accuracy");
+            info.taskName = QStringLiteral("master-replica-0");
+            info.trialId = trial;
+            info.name = QStringLiteral("hypertune/%1/master-replica-0/accuracy").arg(trial);
+            return info;
+        };
+        for (const QString& trial : { QStringLiteral("1"), QStringLiteral("3"), QString() })
+            model->addSeries(series(trial));
+        MetricChart* chart = metrics->chart(QStringLiteral("hypertune:accuracy"));
+        QVERIFY(chart);
+        const int one = model->indexOf(series(QStringLiteral("1")).name);
+        const int three = model->indexOf(series(QStringLiteral("3")).name);
+        const int none = model->indexOf(series(QString()).name);
+        QCOMPARE(metrics->trialFilter(), QStringList { QStringLiteral("3") });
+        QVERIFY(!chart->isSeriesShown(one));
+        QVERIFY(chart->isSeriesShown(three));
+        QVERIFY(chart->isSeriesShown(none));
+        QVERIFY(!chart->smoothedLine(one)->isVisible());
+        QVERIFY(chart->smoothedLine(three)->isVisible());
+        // Selecting another trial follows; clearing the selection shows every series.
+        QVERIFY(view.trialsPanel()->selectTrial(QStringLiteral("1")));
+        QCOMPARE(metrics->trialFilter(), QStringList { QStringLiteral("1") });
+        QVERIFY(chart->isSeriesShown(one));
+        QVERIFY(!chart->isSeriesShown(three));
+        view.trialsPanel()->table()->clearSelection();
+        QVERIFY(metrics->trialFilter().isEmpty());
+        QVERIFY(chart->isSeriesShown(one) && chart->isSeriesShown(three));
+        screenshot(&view, QStringLiteral("trials-jobview.png"));
+    }
+
+    void wizardFromTrials()
+    {
+        // MainWindow opens the submit wizard with the Trials tab's job as it is: its new ID, the resume
+        // field, and a fresh job dir named after the new ID.
+        Job job = Test::withFinishedTrials(Test::tuningJob(QStringLiteral("tune_wizard")), Trials);
+        job.state = JobState::Succeeded;
+        TrialsPanel panel(job);
+        const Job resume = panel.resumeJob(QDateTime(QDate(2026, 12, 1), QTime(9, 30, 5)));
+        MainWindow window(nullptr);
+        SubmitWizard* wizard = window.openSubmitWizardWithJob(resume, QStringLiteral("Resume tuning"));
+        QVERIFY(wizard);
+        QTRY_VERIFY(wizard->isVisible());
+        QCOMPARE(wizard->jobPage()->jobIdEdit()->text(), QStringLiteral("tune_wizard_20261201_093005"));
+        const Job edited = wizard->job();
+        QVERIFY(edited.trainingInput.hyperparameters);
+        QCOMPARE(edited.trainingInput.hyperparameters->resumePreviousJobId, QStringLiteral("tune_wizard"));
+        QVERIFY2(wizard->outputPage()->jobDirEdit()->text().endsWith(QLatin1String("tune_wizard_20261201_093005")),
+            qPrintable(wizard->outputPage()->jobDirEdit()->text()));
+        QVERIFY(!wizard->isModified());
+        wizard->reject();
     }
 };
 
