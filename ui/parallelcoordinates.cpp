@@ -126,7 +126,13 @@ void ParallelCoordinates::setModel(TrialsModel* model)
         connect(m_model, &QAbstractItemModel::modelReset, this, &ParallelCoordinates::modelReset);
         connect(m_model, &QAbstractItemModel::rowsInserted, this, &ParallelCoordinates::scheduleRefresh);
         connect(m_model, &QAbstractItemModel::rowsRemoved, this, &ParallelCoordinates::scheduleRefresh);
-        connect(m_model, &QAbstractItemModel::dataChanged, this, &ParallelCoordinates::scheduleRefresh);
+        connect(m_model, &QAbstractItemModel::dataChanged, this,
+            [this](const QModelIndex& topLeft, const QModelIndex& bottomRight) {
+                // Running trials' durations tick every second; nothing drawn depends on them.
+                if (topLeft.column() == bottomRight.column() && topLeft.column() == m_model->durationColumn())
+                    return;
+                scheduleRefresh();
+            });
         connect(m_model, &QAbstractItemModel::headerDataChanged, this, &ParallelCoordinates::scheduleRefresh);
     }
     modelReset();

@@ -202,8 +202,6 @@ TrialsPanel::TrialsPanel(const Job& job, QWidget* parent)
     m_submitAction->setToolTip(tr("Open the submit wizard with this job, without tuning, and the selected trial's "
                                   "hyperparameters as fixed arguments"));
     m_resumeAction->setObjectName(QStringLiteral("resumeTuningAction"));
-    m_resumeAction->setToolTip(tr("Open the submit wizard with a new tuning job that continues this one's study "
-                                  "(resumePreviousJobId)"));
     connect(m_submitAction, &QAction::triggered, this, [this] {
         const QStringList selected = selectedTrials();
         if (selected.size() == 1)
@@ -465,7 +463,10 @@ void TrialsPanel::updateActions()
     const int row = selected.size() == 1 ? m_model->rowOf(selected.first()) : -1;
     m_submitAction->setEnabled(row >= 0 && !m_model->trial(row).hyperparameters.isEmpty());
     m_resumeAction->setEnabled(m_job.trainingInput.hyperparameters.has_value() && isFinal(m_job.state));
-    m_resumeAction->setStatusTip(isFinal(m_job.state) ? QString() : tr("The job can be resumed once it has ended"));
+    m_resumeAction->setToolTip(isFinal(m_job.state)
+            ? tr("Open the submit wizard with a new tuning job that continues this one's study "
+                 "(resumePreviousJobId)")
+            : tr("The job can be resumed once it has ended"));
 }
 
 void TrialsPanel::updateSummary()
