@@ -15,7 +15,6 @@
 #include <QLabel>
 #include <QLocale>
 #include <QMenu>
-#include <QPushButton>
 #include <QRegularExpression>
 #include <QSpinBox>
 #include <QSplitter>
