@@ -1038,6 +1038,10 @@ Der neueste Checkpoint (benannt durch die Statusdatei „checkpoint“)</transla
         <source>&amp;Keep Running</source>
         <translation>&amp;Weiterlaufen lassen</translation>
     </message>
+    <message>
+        <source>Trials</source>
+        <translation>Versuche</translation>
+    </message>
 </context>
 <context>
     <name>Trainyard::LogPanel</name>
@@ -1539,6 +1543,26 @@ Der neueste Checkpoint (benannt durch die Statusdatei „checkpoint“)</transla
         <source>What running jobs reserve of this host (machine types&apos; vCPUs and memory, GPUs).</source>
         <translation>Was laufende Jobs von diesem Host reservieren (vCPUs und Speicher der Maschinentypen, GPUs).</translation>
     </message>
+    <message>
+        <source>T&amp;rials</source>
+        <translation>Ve&amp;rsuche</translation>
+    </message>
+    <message>
+        <source>Drag / click on an axis, Esc</source>
+        <translation>Ziehen / Klick auf eine Achse, Esc</translation>
+    </message>
+    <message>
+        <source>Trials: filter by an interval of an axis / clear it / clear all</source>
+        <translation>Versuche: nach einem Intervall einer Achse filtern / es entfernen / alle entfernen</translation>
+    </message>
+    <message>
+        <source>Submit with a trial&apos;s values</source>
+        <translation>Mit den Werten eines Versuchs senden</translation>
+    </message>
+    <message>
+        <source>Resume tuning</source>
+        <translation>Tuning fortsetzen</translation>
+    </message>
 </context>
 <context>
     <name>Trainyard::MetricChart</name>
@@ -1758,6 +1782,87 @@ Der neueste Checkpoint (benannt durch die Statusdatei „checkpoint“)</transla
     <message>
         <source>Comparing with %1 (Ctrl+click jobs in the list to add or remove)</source>
         <translation>Vergleich mit %1 (Strg+Klick auf Jobs in der Liste fügt hinzu oder entfernt)</translation>
+    </message>
+</context>
+<context>
+    <name>Trainyard::ParallelCoordinates</name>
+    <message>
+        <source>Parallel coordinates of the trials</source>
+        <translation>Parallele Koordinaten der Versuche</translation>
+    </message>
+    <message>
+        <source>One vertical axis per hyperparameter and one for the objective; each trial is a line through its values. Drag along an axis to filter, click an axis to clear its filter, Escape clears every filter.</source>
+        <translation>Eine senkrechte Achse je Hyperparameter und eine für den Zielwert; jeder Versuch ist eine Linie durch seine Werte. Entlang einer Achse ziehen filtert, ein Klick auf eine Achse entfernt ihren Filter, Escape entfernt alle Filter.</translation>
+    </message>
+    <message>
+        <source>log scale</source>
+        <translation>log. Skala</translation>
+    </message>
+    <message>
+        <source>reverse log</source>
+        <translation>umgekehrt log.</translation>
+    </message>
+    <message>
+        <source>Objective</source>
+        <translation>Zielwert</translation>
+    </message>
+    <message>
+        <source>↑ maximize</source>
+        <translation>↑ maximieren</translation>
+    </message>
+    <message>
+        <source>↓ minimize</source>
+        <translation>↓ minimieren</translation>
+    </message>
+    <message>
+        <source>none yet</source>
+        <translation>noch keiner</translation>
+    </message>
+    <message>
+        <source>%1 (step %2)</source>
+        <translation>%1 (Schritt %2)</translation>
+    </message>
+    <message>
+        <source>Trial %1 — %2</source>
+        <translation>Versuch %1 — %2</translation>
+    </message>
+    <message>
+        <source>This job has no hyperparameters to plot.</source>
+        <translation>Dieser Job hat keine Hyperparameter zum Darstellen.</translation>
+    </message>
+    <message>
+        <source>colour: %1 (viridis)</source>
+        <translation>Farbe: %1 (viridis)</translation>
+    </message>
+    <message>
+        <source>filtered out</source>
+        <translation>ausgefiltert</translation>
+    </message>
+    <message>
+        <source>no objective yet</source>
+        <translation>noch kein Zielwert</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 of %n trials pass the filters</source>
+        <translation>
+            <numerusform>%1 von %n Versuch besteht die Filter</numerusform>
+            <numerusform>%1 von %n Versuchen bestehen die Filter</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n trials</source>
+        <translation>
+            <numerusform>%n Versuch</numerusform>
+            <numerusform>%n Versuche</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Drag to brush another interval of %1; click to clear its filter</source>
+        <translation>Ziehen markiert ein anderes Intervall von %1; ein Klick entfernt seinen Filter</translation>
+    </message>
+    <message>
+        <source>Drag along %1 to keep only the trials in an interval</source>
+        <translation>Entlang %1 ziehen, um nur die Versuche in einem Intervall zu behalten</translation>
     </message>
 </context>
 <context>
@@ -2004,6 +2109,250 @@ Maschinentyp: %4</translation>
     <message>
         <source>CPU %1 %</source>
         <translation>CPU %1 %</translation>
+    </message>
+</context>
+<context>
+    <name>Trainyard::TrialsModel</name>
+    <message>
+        <source>Yes</source>
+        <translation>Ja</translation>
+    </message>
+    <message>
+        <source>The latest value the trial reported; its final metric comes when it ends</source>
+        <translation>Der letzte Wert, den der Versuch gemeldet hat; seine endgültige Metrik kommt, wenn er endet</translation>
+    </message>
+    <message>
+        <source>The trial&apos;s final metric</source>
+        <translation>Die endgültige Metrik des Versuchs</translation>
+    </message>
+    <message>
+        <source>The best trial so far (highest objective)</source>
+        <translation>Der bisher beste Versuch (höchster Zielwert)</translation>
+    </message>
+    <message>
+        <source>The best trial so far (lowest objective)</source>
+        <translation>Der bisher beste Versuch (niedrigster Zielwert)</translation>
+    </message>
+    <message>
+        <source>Stopped early by the tuning service&apos;s automated early stopping</source>
+        <translation>Vom automatischen vorzeitigen Abbruch des Tuning-Dienstes vorzeitig beendet</translation>
+    </message>
+    <message>
+        <source>Hyperparameter %1 (%2)</source>
+        <translation>Hyperparameter %1 (%2)</translation>
+    </message>
+    <message>
+        <source>The objective the tuning maximizes</source>
+        <translation>Der Zielwert, den das Tuning maximiert</translation>
+    </message>
+    <message>
+        <source>The objective the tuning minimizes</source>
+        <translation>Der Zielwert, den das Tuning minimiert</translation>
+    </message>
+    <message>
+        <source>The training step at which the objective was reported</source>
+        <translation>Der Trainingsschritt, zu dem der Zielwert gemeldet wurde</translation>
+    </message>
+    <message>
+        <source>Trial</source>
+        <translation>Versuch</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>Status</translation>
+    </message>
+    <message>
+        <source>Objective</source>
+        <translation>Zielwert</translation>
+    </message>
+    <message>
+        <source>%1 ↑</source>
+        <extracomment>%1 is the objective&apos;s name; the arrow says whether higher (↑) or lower (↓) is better.</extracomment>
+        <translation>%1 ↑</translation>
+    </message>
+    <message>
+        <source>%1 ↓</source>
+        <translation>%1 ↓</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>Schritt</translation>
+    </message>
+    <message>
+        <source>Stopped early</source>
+        <translation>Vorzeitig beendet</translation>
+    </message>
+    <message>
+        <source>Duration</source>
+        <translation>Dauer</translation>
+    </message>
+</context>
+<context>
+    <name>Trainyard::TrialsPanel</name>
+    <message>
+        <source>&amp;Submit with these values…</source>
+        <translation>Mit diesen Werten &amp;senden…</translation>
+    </message>
+    <message>
+        <source>&amp;Resume tuning…</source>
+        <translation>Tuning &amp;fortsetzen…</translation>
+    </message>
+    <message>
+        <source>Show:</source>
+        <translation>Anzeigen:</translation>
+    </message>
+    <message>
+        <source>Running</source>
+        <translation>Laufend</translation>
+    </message>
+    <message>
+        <source>Succeeded</source>
+        <translation>Erfolgreich</translation>
+    </message>
+    <message>
+        <source>Failed</source>
+        <translation>Fehlgeschlagen</translation>
+    </message>
+    <message>
+        <source>Cancelled</source>
+        <translation>Abgebrochen</translation>
+    </message>
+    <message>
+        <source>Show the trials that are queued, preparing or running</source>
+        <translation>Die Versuche anzeigen, die warten, vorbereitet werden oder laufen</translation>
+    </message>
+    <message>
+        <source>Show the trials that succeeded</source>
+        <translation>Die erfolgreichen Versuche anzeigen</translation>
+    </message>
+    <message>
+        <source>Show the trials that failed</source>
+        <translation>Die fehlgeschlagenen Versuche anzeigen</translation>
+    </message>
+    <message>
+        <source>Show the trials that were cancelled (or are being cancelled)</source>
+        <translation>Die abgebrochenen Versuche anzeigen (oder die gerade abgebrochen werden)</translation>
+    </message>
+    <message>
+        <source>&amp;Top</source>
+        <translation>&amp;Beste</translation>
+    </message>
+    <message>
+        <source> %</source>
+        <translation> %</translation>
+    </message>
+    <message>
+        <source>Keep only the best trials by the objective (100 %: every trial)</source>
+        <translation>Nur die besten Versuche nach dem Zielwert behalten (100 %: alle)</translation>
+    </message>
+    <message>
+        <source>Top percent of trials by objective</source>
+        <translation>Prozent der besten Versuche nach dem Zielwert</translation>
+    </message>
+    <message>
+        <source>Clear filters</source>
+        <translation>Filter entfernen</translation>
+    </message>
+    <message>
+        <source>Remove every brush and the top-k % filter (Escape in the plot clears the brushes)</source>
+        <translation>Alle Achsenauswahlen und den Top-k-%-Filter entfernen (Escape im Diagramm entfernt die Auswahlen)</translation>
+    </message>
+    <message>
+        <source>Drag along an axis to filter the trials; click the axis to clear it.</source>
+        <translation>Entlang einer Achse ziehen filtert die Versuche; ein Klick auf die Achse entfernt den Filter.</translation>
+    </message>
+    <message>
+        <source>Trials</source>
+        <translation>Versuche</translation>
+    </message>
+    <message>
+        <source>Open the submit wizard with this job, without tuning, and the selected trial&apos;s hyperparameters as fixed arguments</source>
+        <translation>Den Sendeassistenten mit diesem Job öffnen, ohne Tuning, mit den Hyperparametern des gewählten Versuchs als feste Argumente</translation>
+    </message>
+    <message>
+        <source>Open the submit wizard with a new tuning job that continues this one&apos;s study (resumePreviousJobId)</source>
+        <translation>Den Sendeassistenten mit einem neuen Tuning-Job öffnen, der die Studie dieses Jobs fortsetzt (resumePreviousJobId)</translation>
+    </message>
+    <message>
+        <source>The hyperparameter on the scatter&apos;s x axis</source>
+        <translation>Der Hyperparameter auf der x-Achse des Streudiagramms</translation>
+    </message>
+    <message>
+        <source>Parameter of the scatter plot</source>
+        <translation>Parameter des Streudiagramms</translation>
+    </message>
+    <message>
+        <source>Objective &amp;against</source>
+        <translation>Zielwert &amp;gegen</translation>
+    </message>
+    <message>
+        <source>Objective against a parameter</source>
+        <translation>Zielwert gegen einen Parameter</translation>
+    </message>
+    <message>
+        <source>Filtered out</source>
+        <translation>Ausgefiltert</translation>
+    </message>
+    <message>
+        <source>Best trial</source>
+        <translation>Bester Versuch</translation>
+    </message>
+    <message>
+        <source>Best objective so far</source>
+        <translation>Bisher bester Zielwert</translation>
+    </message>
+    <message>
+        <source>Best objective so far, by trial number</source>
+        <translation>Bisher bester Zielwert, nach Versuchsnummer</translation>
+    </message>
+    <message>
+        <source>Trial&apos;s objective</source>
+        <translation>Zielwert des Versuchs</translation>
+    </message>
+    <message>
+        <source>Best so far</source>
+        <translation>Bisher bester</translation>
+    </message>
+    <message>
+        <source>Trial</source>
+        <translation>Versuch</translation>
+    </message>
+    <message>
+        <source>The job can be resumed once it has ended</source>
+        <translation>Der Job kann fortgesetzt werden, sobald er beendet ist</translation>
+    </message>
+    <message>
+        <source>No trials yet: they appear here as the tuning service starts them.</source>
+        <translation>Noch keine Versuche: Sie erscheinen hier, sobald der Tuning-Dienst sie startet.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n trials</source>
+        <translation>
+            <numerusform>%n Versuch</numerusform>
+            <numerusform>%n Versuche</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n ended</source>
+        <translation>
+            <numerusform>%n beendet</numerusform>
+            <numerusform>%n beendet</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n planned</source>
+        <translation>
+            <numerusform>%n geplant</numerusform>
+            <numerusform>%n geplant</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>best: trial %1 (%2)</source>
+        <translation>bester: Versuch %1 (%2)</translation>
+    </message>
+    <message>
+        <source>Objective</source>
+        <translation>Zielwert</translation>
     </message>
 </context>
 <context>

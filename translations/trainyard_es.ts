@@ -1038,6 +1038,10 @@ El punto de control más reciente (indicado por el archivo de estado «checkpoin
         <source>&amp;Keep Running</source>
         <translation>&amp;Mantener en ejecución</translation>
     </message>
+    <message>
+        <source>Trials</source>
+        <translation>Pruebas</translation>
+    </message>
 </context>
 <context>
     <name>Trainyard::LogPanel</name>
@@ -1539,6 +1543,26 @@ El punto de control más reciente (indicado por el archivo de estado «checkpoin
         <source>What running jobs reserve of this host (machine types&apos; vCPUs and memory, GPUs).</source>
         <translation>Lo que los trabajos en ejecución reservan de este host (vCPU y memoria de los tipos de máquina, GPU).</translation>
     </message>
+    <message>
+        <source>T&amp;rials</source>
+        <translation>Pr&amp;uebas</translation>
+    </message>
+    <message>
+        <source>Drag / click on an axis, Esc</source>
+        <translation>Arrastrar / clic en un eje, Esc</translation>
+    </message>
+    <message>
+        <source>Trials: filter by an interval of an axis / clear it / clear all</source>
+        <translation>Pruebas: filtrar por un intervalo de un eje / quitarlo / quitar todos</translation>
+    </message>
+    <message>
+        <source>Submit with a trial&apos;s values</source>
+        <translation>Enviar con los valores de una prueba</translation>
+    </message>
+    <message>
+        <source>Resume tuning</source>
+        <translation>Reanudar el ajuste</translation>
+    </message>
 </context>
 <context>
     <name>Trainyard::MetricChart</name>
@@ -1758,6 +1782,87 @@ El punto de control más reciente (indicado por el archivo de estado «checkpoin
     <message>
         <source>Comparing with %1 (Ctrl+click jobs in the list to add or remove)</source>
         <translation>Comparando con %1 (Ctrl+clic en la lista de trabajos para añadir o quitar)</translation>
+    </message>
+</context>
+<context>
+    <name>Trainyard::ParallelCoordinates</name>
+    <message>
+        <source>Parallel coordinates of the trials</source>
+        <translation>Coordenadas paralelas de las pruebas</translation>
+    </message>
+    <message>
+        <source>One vertical axis per hyperparameter and one for the objective; each trial is a line through its values. Drag along an axis to filter, click an axis to clear its filter, Escape clears every filter.</source>
+        <translation>Un eje vertical por hiperparámetro y otro para el objetivo; cada prueba es una línea que pasa por sus valores. Arrastre a lo largo de un eje para filtrar, haga clic en un eje para quitar su filtro; Escape quita todos los filtros.</translation>
+    </message>
+    <message>
+        <source>log scale</source>
+        <translation>escala log.</translation>
+    </message>
+    <message>
+        <source>reverse log</source>
+        <translation>log. inversa</translation>
+    </message>
+    <message>
+        <source>Objective</source>
+        <translation>Objetivo</translation>
+    </message>
+    <message>
+        <source>↑ maximize</source>
+        <translation>↑ maximizar</translation>
+    </message>
+    <message>
+        <source>↓ minimize</source>
+        <translation>↓ minimizar</translation>
+    </message>
+    <message>
+        <source>none yet</source>
+        <translation>aún ninguno</translation>
+    </message>
+    <message>
+        <source>%1 (step %2)</source>
+        <translation>%1 (paso %2)</translation>
+    </message>
+    <message>
+        <source>Trial %1 — %2</source>
+        <translation>Prueba %1 — %2</translation>
+    </message>
+    <message>
+        <source>This job has no hyperparameters to plot.</source>
+        <translation>Este trabajo no tiene hiperparámetros que dibujar.</translation>
+    </message>
+    <message>
+        <source>colour: %1 (viridis)</source>
+        <translation>color: %1 (viridis)</translation>
+    </message>
+    <message>
+        <source>filtered out</source>
+        <translation>filtradas</translation>
+    </message>
+    <message>
+        <source>no objective yet</source>
+        <translation>aún sin objetivo</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 of %n trials pass the filters</source>
+        <translation>
+            <numerusform>%1 de %n prueba pasa los filtros</numerusform>
+            <numerusform>%1 de %n pruebas pasan los filtros</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n trials</source>
+        <translation>
+            <numerusform>%n prueba</numerusform>
+            <numerusform>%n pruebas</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Drag to brush another interval of %1; click to clear its filter</source>
+        <translation>Arrastre para marcar otro intervalo de %1; haga clic para quitar su filtro</translation>
+    </message>
+    <message>
+        <source>Drag along %1 to keep only the trials in an interval</source>
+        <translation>Arrastre a lo largo de %1 para quedarse solo con las pruebas de un intervalo</translation>
     </message>
 </context>
 <context>
@@ -2004,6 +2109,250 @@ Tipo de máquina: %4</translation>
     <message>
         <source>CPU %1 %</source>
         <translation>CPU %1 %</translation>
+    </message>
+</context>
+<context>
+    <name>Trainyard::TrialsModel</name>
+    <message>
+        <source>Yes</source>
+        <translation>Sí</translation>
+    </message>
+    <message>
+        <source>The latest value the trial reported; its final metric comes when it ends</source>
+        <translation>El último valor que informó la prueba; su métrica final llega cuando termina</translation>
+    </message>
+    <message>
+        <source>The trial&apos;s final metric</source>
+        <translation>La métrica final de la prueba</translation>
+    </message>
+    <message>
+        <source>The best trial so far (highest objective)</source>
+        <translation>La mejor prueba hasta ahora (objetivo más alto)</translation>
+    </message>
+    <message>
+        <source>The best trial so far (lowest objective)</source>
+        <translation>La mejor prueba hasta ahora (objetivo más bajo)</translation>
+    </message>
+    <message>
+        <source>Stopped early by the tuning service&apos;s automated early stopping</source>
+        <translation>Detenida antes de tiempo por la detención anticipada automática del servicio de ajuste</translation>
+    </message>
+    <message>
+        <source>Hyperparameter %1 (%2)</source>
+        <translation>Hiperparámetro %1 (%2)</translation>
+    </message>
+    <message>
+        <source>The objective the tuning maximizes</source>
+        <translation>El objetivo que el ajuste maximiza</translation>
+    </message>
+    <message>
+        <source>The objective the tuning minimizes</source>
+        <translation>El objetivo que el ajuste minimiza</translation>
+    </message>
+    <message>
+        <source>The training step at which the objective was reported</source>
+        <translation>El paso de entrenamiento en el que se informó el objetivo</translation>
+    </message>
+    <message>
+        <source>Trial</source>
+        <translation>Prueba</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>Estado</translation>
+    </message>
+    <message>
+        <source>Objective</source>
+        <translation>Objetivo</translation>
+    </message>
+    <message>
+        <source>%1 ↑</source>
+        <extracomment>%1 is the objective&apos;s name; the arrow says whether higher (↑) or lower (↓) is better.</extracomment>
+        <translation>%1 ↑</translation>
+    </message>
+    <message>
+        <source>%1 ↓</source>
+        <translation>%1 ↓</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>Paso</translation>
+    </message>
+    <message>
+        <source>Stopped early</source>
+        <translation>Detenida antes</translation>
+    </message>
+    <message>
+        <source>Duration</source>
+        <translation>Duración</translation>
+    </message>
+</context>
+<context>
+    <name>Trainyard::TrialsPanel</name>
+    <message>
+        <source>&amp;Submit with these values…</source>
+        <translation>&amp;Enviar con estos valores…</translation>
+    </message>
+    <message>
+        <source>&amp;Resume tuning…</source>
+        <translation>&amp;Reanudar el ajuste…</translation>
+    </message>
+    <message>
+        <source>Show:</source>
+        <translation>Mostrar:</translation>
+    </message>
+    <message>
+        <source>Running</source>
+        <translation>En ejecución</translation>
+    </message>
+    <message>
+        <source>Succeeded</source>
+        <translation>Completadas</translation>
+    </message>
+    <message>
+        <source>Failed</source>
+        <translation>Fallidas</translation>
+    </message>
+    <message>
+        <source>Cancelled</source>
+        <translation>Canceladas</translation>
+    </message>
+    <message>
+        <source>Show the trials that are queued, preparing or running</source>
+        <translation>Mostrar las pruebas en cola, en preparación o en ejecución</translation>
+    </message>
+    <message>
+        <source>Show the trials that succeeded</source>
+        <translation>Mostrar las pruebas completadas</translation>
+    </message>
+    <message>
+        <source>Show the trials that failed</source>
+        <translation>Mostrar las pruebas fallidas</translation>
+    </message>
+    <message>
+        <source>Show the trials that were cancelled (or are being cancelled)</source>
+        <translation>Mostrar las pruebas canceladas (o que se están cancelando)</translation>
+    </message>
+    <message>
+        <source>&amp;Top</source>
+        <translation>&amp;Mejores</translation>
+    </message>
+    <message>
+        <source> %</source>
+        <translation> %</translation>
+    </message>
+    <message>
+        <source>Keep only the best trials by the objective (100 %: every trial)</source>
+        <translation>Quedarse solo con las mejores pruebas según el objetivo (100 %: todas)</translation>
+    </message>
+    <message>
+        <source>Top percent of trials by objective</source>
+        <translation>Porcentaje de las mejores pruebas según el objetivo</translation>
+    </message>
+    <message>
+        <source>Clear filters</source>
+        <translation>Quitar filtros</translation>
+    </message>
+    <message>
+        <source>Remove every brush and the top-k % filter (Escape in the plot clears the brushes)</source>
+        <translation>Quitar todas las selecciones de los ejes y el filtro de las mejores k % (Escape en el gráfico quita las selecciones)</translation>
+    </message>
+    <message>
+        <source>Drag along an axis to filter the trials; click the axis to clear it.</source>
+        <translation>Arrastre a lo largo de un eje para filtrar las pruebas; haga clic en el eje para quitar el filtro.</translation>
+    </message>
+    <message>
+        <source>Trials</source>
+        <translation>Pruebas</translation>
+    </message>
+    <message>
+        <source>Open the submit wizard with this job, without tuning, and the selected trial&apos;s hyperparameters as fixed arguments</source>
+        <translation>Abrir el asistente de envío con este trabajo, sin ajuste, y los hiperparámetros de la prueba seleccionada como argumentos fijos</translation>
+    </message>
+    <message>
+        <source>Open the submit wizard with a new tuning job that continues this one&apos;s study (resumePreviousJobId)</source>
+        <translation>Abrir el asistente de envío con un nuevo trabajo de ajuste que continúa el estudio de este (resumePreviousJobId)</translation>
+    </message>
+    <message>
+        <source>The hyperparameter on the scatter&apos;s x axis</source>
+        <translation>El hiperparámetro del eje x del gráfico de dispersión</translation>
+    </message>
+    <message>
+        <source>Parameter of the scatter plot</source>
+        <translation>Parámetro del gráfico de dispersión</translation>
+    </message>
+    <message>
+        <source>Objective &amp;against</source>
+        <translation>Objetivo &amp;frente a</translation>
+    </message>
+    <message>
+        <source>Objective against a parameter</source>
+        <translation>Objetivo frente a un parámetro</translation>
+    </message>
+    <message>
+        <source>Filtered out</source>
+        <translation>Filtradas</translation>
+    </message>
+    <message>
+        <source>Best trial</source>
+        <translation>Mejor prueba</translation>
+    </message>
+    <message>
+        <source>Best objective so far</source>
+        <translation>Mejor objetivo hasta ahora</translation>
+    </message>
+    <message>
+        <source>Best objective so far, by trial number</source>
+        <translation>Mejor objetivo hasta ahora, por número de prueba</translation>
+    </message>
+    <message>
+        <source>Trial&apos;s objective</source>
+        <translation>Objetivo de la prueba</translation>
+    </message>
+    <message>
+        <source>Best so far</source>
+        <translation>Mejor hasta ahora</translation>
+    </message>
+    <message>
+        <source>Trial</source>
+        <translation>Prueba</translation>
+    </message>
+    <message>
+        <source>The job can be resumed once it has ended</source>
+        <translation>El trabajo se puede reanudar cuando haya terminado</translation>
+    </message>
+    <message>
+        <source>No trials yet: they appear here as the tuning service starts them.</source>
+        <translation>Aún no hay pruebas: aparecen aquí a medida que el servicio de ajuste las inicia.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n trials</source>
+        <translation>
+            <numerusform>%n prueba</numerusform>
+            <numerusform>%n pruebas</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n ended</source>
+        <translation>
+            <numerusform>%n terminada</numerusform>
+            <numerusform>%n terminadas</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n planned</source>
+        <translation>
+            <numerusform>%n prevista</numerusform>
+            <numerusform>%n previstas</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>best: trial %1 (%2)</source>
+        <translation>mejor: prueba %1 (%2)</translation>
+    </message>
+    <message>
+        <source>Objective</source>
+        <translation>Objetivo</translation>
     </message>
 </context>
 <context>

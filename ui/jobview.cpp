@@ -15,6 +15,7 @@
 #include "replicamodel.h"
 #include "stateicons.h"
 #include "topologyview.h"
+#include "trialspanel.h"
 #include "yamlhighlighter.h"
 
 #include <QCoreApplication>
@@ -185,7 +186,15 @@ JobView::JobView(ExecutorConnection* connection, const Job& job, QWidget* parent
     topoLayout->addLayout(topoBar);
     topoLayout->addWidget(m_topology, 1);
 
+    m_overviewTab = overview;
+    m_topologyTab = topologyTab;
     m_tabs->addTab(overview, tr("Overview"));
+    if (job.trainingInput.hyperparameters) {
+        m_trials = new TrialsPanel(job, this);
+        connect(m_trials, &TrialsPanel::submitWithValues, this, &JobView::submitWithValuesRequested);
+        connect(m_trials, &TrialsPanel::resumeTuning, this, &JobView::resumeTuningRequested);
+        m_tabs->addTab(m_trials, tr("Trials"));
+    }
     m_tabs->addTab(topologyTab, tr("Topology"));
     m_tabs->addTab(m_logs, tr("Logs"));
     m_checkpoints = new CheckpointsPanel(connection, job, this);
@@ -213,6 +222,9 @@ JobView::JobView(ExecutorConnection* connection, const Job& job, QWidget* parent
     connect(metrics, &MetricsModel::seriesAdded, this, sampled);
     connect(metrics, &MetricsModel::pointsAppended, this, sampled);
     m_tabs->addTab(m_metrics, tr("Metrics"));
+    // The Metrics tab follows the trials selected in the Trials tab (every series while none is).
+    if (m_trials)
+        connect(m_trials, &TrialsPanel::trialsSelected, m_metrics, &MetricsPanel::setTrialFilter);
 #endif
 
     auto* layout = new QVBoxLayout(this);
@@ -270,9 +282,44 @@ JobView::~JobView()
         delete m_resumeStream.data();
 }
 
-void JobView::showTab(Tab tab)
+QWidget* JobView::tabWidget(Tab tab) const
 {
-    m_tabs->setCurrentIndex(int(tab));
+    switch (tab) {
+    case OverviewTab:
+        return m_overviewTab;
+    case TopologyTab:
+        return m_topologyTab;
+    case LogsTab:
+        return m_logs;
+    case CheckpointsTab:
+        return m_checkpoints;
+    case MetricsTab:
+        return m_metrics;
+    case TrialsTab:
+        return m_trials;
+    }
+    return nullptr;
+}
+
+bool JobView::hasTab(Tab tab) const
+{
+    QWidget* widget = tabWidget(tab);
+    return widget && m_tabs->indexOf(widget) >= 0;
+}
+
+bool JobView::showTab(Tab tab)
+{
+    if (!hasTab(tab))
+        return false;
+    m_tabs->setCurrentWidget(tabWidget(tab));
+    return true;
+}
+
+JobView::Tab JobView::stepTab(int step)
+{
+    const int count = m_tabs->count();
+    m_tabs->setCurrentIndex(((m_tabs->currentIndex() + step) % count + count) % count);
+    return currentTab();
 }
 
 int JobView::tabCount() const
@@ -282,7 +329,12 @@ int JobView::tabCount() const
 
 JobView::Tab JobView::currentTab() const
 {
-    return Tab(m_tabs->currentIndex());
+    QWidget* current = m_tabs->currentWidget();
+    for (Tab tab : { OverviewTab, TopologyTab, LogsTab, CheckpointsTab, MetricsTab, TrialsTab }) {
+        if (current && tabWidget(tab) == current)
+            return tab;
+    }
+    return OverviewTab;
 }
 
 void JobView::setSubmitSimilarVisible(bool visible)
@@ -405,6 +457,8 @@ void JobView::setJob(const Job& job)
     rebuildTimeline();
     if (m_checkpoints)
         m_checkpoints->setJob(job);
+    if (m_trials)
+        m_trials->setJob(job);
     emit jobChanged(job);
 }
 

@@ -3,9 +3,9 @@
 
 // One job in detail: a header (ID, state, error message), and tabs Overview (state timeline, the job as
 // YAML, actions), Topology (TopologyView over a ReplicaModel), Logs (LogPanel), Checkpoints
-// (CheckpointsPanel) and Metrics (MetricsPanel, with Qt Charts). Live through the executor's events
-// stream (`…/jobs/{id}:events?follow=true`); reopened when the executor comes back. The Trials tab comes
-// with its issue.
+// (CheckpointsPanel) and Metrics (MetricsPanel, with Qt Charts), and for a hyperparameter tuning job
+// Trials (TrialsPanel) after Overview. Live through the executor's events stream
+// (`…/jobs/{id}:events?follow=true`); reopened when the executor comes back.
 
 #include "apiclient.h"
 #include "job.h"
@@ -33,21 +33,30 @@ class LogPanel;
 class MetricsPanel;
 class ReplicaModel;
 class TopologyView;
+class TrialsPanel;
 struct ReplicaInfo;
 
 class JobView : public QWidget {
     Q_OBJECT
 public:
-    enum Tab { OverviewTab, TopologyTab, LogsTab, CheckpointsTab, MetricsTab };
+    /// The tabs by what they show, not by position: Trials (tuning jobs only) sits after Overview, and a tab
+    /// the view lacks (Trials of a plain job, Metrics without Qt Charts) is not shown by showTab().
+    enum Tab { OverviewTab, TopologyTab, LogsTab, CheckpointsTab, MetricsTab, TrialsTab };
 
     JobView(ExecutorConnection* connection, const Job& job, QWidget* parent = nullptr);
     ~JobView() override;
 
     QString jobId() const { return m_job.jobId; }
     const Job& job() const { return m_job; }
-    void showTab(Tab tab);
+    /// Shows a tab; false (and nothing changes) when the view has no such tab.
+    bool showTab(Tab tab);
     Tab currentTab() const;
-    /// How many tabs the view has (Metrics is absent in a build without Qt Charts).
+    bool hasTab(Tab tab) const;
+    /// Shows the tab `step` places after (before, when negative) the current one, wrapping around, and
+    /// returns it (Ctrl+PgDown / Ctrl+PgUp).
+    Tab stepTab(int step);
+    /// How many tabs the view has (Metrics is absent in a build without Qt Charts, Trials for a job without
+    /// hyperparameters).
     int tabCount() const;
 
     ReplicaModel* replicaModel() const { return m_replicas; }
@@ -56,6 +65,8 @@ public:
     CheckpointsPanel* checkpointsPanel() const { return m_checkpoints; }
     /// The Metrics tab; nullptr in a build without Qt Charts.
     MetricsPanel* metricsPanel() const { return m_metrics; }
+    /// The Trials tab; nullptr unless the job has trainingInput.hyperparameters.
+    TrialsPanel* trialsPanel() const { return m_trials; }
     QPlainTextEdit* yamlView() const { return m_yaml; }
     /// Overview: "Resumed from <checkpoint>" per (re)start of the cluster, from the trainer's log line
     /// (see resumeLines()); hidden while there is none.
@@ -94,6 +105,10 @@ Q_SIGNALS:
     void submitSimilarRequested(const Trainyard::Job& job);
     /// The Checkpoints tab copied `checkpoint` into `job.trainingInput.jobDir` for a new job `job`.
     void submitFromCheckpointRequested(const Trainyard::Job& job, const QString& checkpoint);
+    /// The Trials tab's "Submit with these values" (TrialsPanel::submitWithValues()).
+    void submitWithValuesRequested(const Trainyard::Job& job);
+    /// The Trials tab's "Resume tuning" (TrialsPanel::resumeTuning()).
+    void resumeTuningRequested(const Trainyard::Job& job);
     /// A message for the status bar (a failed cancel, a job dir that does not exist).
     void message(const QString& text);
 
@@ -138,6 +153,10 @@ private:
     LogPanel* m_logs;
     CheckpointsPanel* m_checkpoints = nullptr;
     MetricsPanel* m_metrics = nullptr;
+    TrialsPanel* m_trials = nullptr;
+    QWidget* tabWidget(Tab tab) const;
+    QWidget* m_overviewTab = nullptr;
+    QWidget* m_topologyTab = nullptr;
     QLabel* m_resumeLabel = nullptr;
     QPointer<ApiStream> m_resumeStream;
     QList<LogEntry> m_resumeLines;

@@ -285,14 +285,14 @@ void MainWindow::buildActions()
     QAction* filterAction = viewMenu->addAction(tr("&Filter jobs"), this, &MainWindow::focusFilter);
     filterAction->setShortcut(QKeySequence::Find);
     viewMenu->addSeparator();
-    // The job view's tabs from anywhere in the window (Alt+1…6 are the state filters).
-    const QString tabNames[] = { tr("&Overview"), tr("&Topology"), tr("&Logs"), tr("&Checkpoints"), tr("&Metrics") };
+    // The job view's tabs from anywhere in the window (Alt+1…6 are the state filters); Trials (Ctrl+6) only
+    // for tuning jobs.
+    const QString tabNames[]
+        = { tr("&Overview"), tr("&Topology"), tr("&Logs"), tr("&Checkpoints"), tr("&Metrics"), tr("T&rials") };
     for (int tab = 0; tab < int(std::size(tabNames)); ++tab) {
         QAction* action = viewMenu->addAction(tabNames[tab], this, [this, tab] {
-            if (m_jobView) {
-                m_jobView->showTab(JobView::Tab(tab));
+            if (m_jobView && m_jobView->showTab(JobView::Tab(tab)))
                 m_lastTab = tab;
-            }
         });
         action->setShortcut(QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_1 + tab)));
         action->setObjectName(QStringLiteral("showTab%1").arg(tab));
@@ -300,10 +300,7 @@ void MainWindow::buildActions()
     auto stepTab = [this](int step) {
         if (!m_jobView)
             return;
-        const int count = m_jobView->tabCount();
-        const int tab = (int(m_jobView->currentTab()) + step + count) % count;
-        m_jobView->showTab(JobView::Tab(tab));
-        m_lastTab = tab;
+        m_lastTab = int(m_jobView->stepTab(step));
     };
     m_nextTab = viewMenu->addAction(tr("&Next Tab"), this, [stepTab] { stepTab(+1); });
     m_nextTab->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_PageDown));
@@ -422,6 +419,19 @@ SubmitWizard* MainWindow::openSubmitWizardFromCheckpoint(const Job& base, const 
         if (!copy.isEmpty() && QDir(copy).removeRecursively())
             showMessage(tr("Removed the unused checkpoint copy %1").arg(copy));
     });
+    wizard->open();
+    return wizard;
+}
+
+SubmitWizard* MainWindow::openSubmitWizardWithJob(const Job& job, const QString& title)
+{
+    SubmitWizard* wizard = createSubmitWizard();
+    wizard->loadJob(job);
+    wizard->setTitleBase(title);
+    // A fresh folder named after the new ID: the tuning job's own holds its trials' checkpoints.
+    if (!job.trainingInput.jobDir.isEmpty())
+        wizard->outputPage()->proposeFreshJobDir();
+    wizard->markUnmodified();
     wizard->open();
     return wizard;
 }
@@ -681,6 +691,7 @@ void MainWindow::showShortcuts()
     row(tr("Ctrl+C"), tr("Logs: copy the selected lines"));
     row(tr("Ctrl++ / Ctrl+- / Ctrl+0"), tr("Topology: zoom in / out / fit"));
     row(tr("Ctrl+wheel, drag"), tr("Metrics: zoom a chart (double-click resets)"));
+    row(tr("Drag / click on an axis, Esc"), tr("Trials: filter by an interval of an axis / clear it / clear all"));
     QDialog dialog(this);
     dialog.setWindowTitle(tr("Keyboard Shortcuts"));
     auto* browser = new QTextBrowser(&dialog);
@@ -910,6 +921,10 @@ void MainWindow::onSelectionChanged()
     connect(m_jobView, &JobView::message, this, [this](const QString& text) { showMessage(text); });
     connect(m_jobView, &JobView::submitSimilarRequested, this, &MainWindow::submitSimilarRequested);
     connect(m_jobView, &JobView::submitFromCheckpointRequested, this, &MainWindow::openSubmitWizardFromCheckpoint);
+    connect(m_jobView, &JobView::submitWithValuesRequested, this,
+        [this](const Job& job) { openSubmitWizardWithJob(job, tr("Submit with a trial's values")); });
+    connect(m_jobView, &JobView::resumeTuningRequested, this,
+        [this](const Job& job) { openSubmitWizardWithJob(job, tr("Resume tuning")); });
     connect(m_jobView, &JobView::jobChanged, m_model, &JobListModel::updateJob);
     connect(m_jobView, &JobView::jobChanged, this, [this](const Job& changed) {
         // "Cancelling …" and the like are about a job that has now ended.

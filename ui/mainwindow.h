@@ -102,6 +102,10 @@ public Q_SLOTS:
     /// holds the copy of `checkpoint`); cancelling the wizard removes that unused copy. Returns the wizard
     /// (open, window-modal).
     Trainyard::SubmitWizard* openSubmitWizardFromCheckpoint(const Trainyard::Job& base, const QString& checkpoint);
+    /// The Trials tab's "Submit with these values" and "Resume tuning": the wizard filled from `job` with its
+    /// (new, suggested) ID, a fresh job dir named after it, and `title` as the wizard's title. Returns the
+    /// wizard (open, window-modal).
+    Trainyard::SubmitWizard* openSubmitWizardWithJob(const Trainyard::Job& job, const QString& title);
 
 Q_SIGNALS:
     /// Ctrl+N: the user wants to submit a job (the submit wizard handles it).

@@ -197,6 +197,31 @@ void MetricChart::addSeries(int index, const QColor& color)
     for (QLegendMarker* marker : chart()->legend()->markers(isResourceChart() ? smoothed : raw))
         marker->setVisible(false);
     m_lines.append({ index, raw, smoothed });
+    applyTrialFilter(m_lines.constLast());
+}
+
+bool MetricChart::isSeriesShown(int index) const
+{
+    const QString& trial = m_model->info(index).trialId;
+    return m_trials.isEmpty() || trial.isEmpty() || m_trials.contains(trial);
+}
+
+void MetricChart::applyTrialFilter(const Line& line)
+{
+    const bool shown = isSeriesShown(line.index);
+    line.raw->setVisible(shown);
+    line.smoothed->setVisible(shown && !isResourceChart());
+    for (QLegendMarker* marker : chart()->legend()->markers(isResourceChart() ? line.raw : line.smoothed))
+        marker->setVisible(shown);
+}
+
+void MetricChart::setTrialFilter(const QSet<QString>& trialIds)
+{
+    if (trialIds == m_trials)
+        return;
+    m_trials = trialIds;
+    for (const Line& line : std::as_const(m_lines))
+        applyTrialFilter(line);
 }
 
 QList<int> MetricChart::seriesIndices() const
@@ -310,6 +335,8 @@ std::optional<std::pair<double, double>> MetricChart::dataXRange() const
 {
     double lo = Inf, hi = -Inf;
     for (const Line& line : m_lines) {
+        if (!isSeriesShown(line.index))
+            continue;
         if (const auto r = m_model->xRange(line.index, m_settings.xAxis)) {
             lo = std::min(lo, r->first);
             hi = std::max(hi, r->second);
@@ -382,6 +409,8 @@ void MetricChart::refresh()
         return out;
     };
     for (const Line& line : std::as_const(m_lines)) {
+        if (!isSeriesShown(line.index))
+            continue; // keeps its old points while hidden; refreshed when it shows again
         const QList<QPointF> raw
             = m_model->reduce(line.index, MetricSeriesData::Value, m_settings.xAxis, x0, x1, pixels);
         const QList<QPointF> smoothed
@@ -436,6 +465,8 @@ QString MetricChart::tooltipText(double x) const
 {
     QString rows;
     for (const Line& line : m_lines) {
+        if (!isSeriesShown(line.index))
+            continue;
         const auto i = m_model->nearest(line.index, m_settings.xAxis, x);
         if (!i)
             continue;
@@ -970,6 +1001,7 @@ void MetricsPanel::onSeriesAdded(int index)
         m_empty->hide();
         relayout();
     }
+    chart->setTrialFilter(QSet<QString>(m_trialFilter.cbegin(), m_trialFilter.cend()));
     chart->addSeries(index, colorFor(MetricsModel::seriesLabel(info, m_model->jobId())));
     for (Group& group : m_groups)
         group.header->setText(QStringLiteral("%1 (%2)").arg(groupTitle(group.name)).arg(group.charts.size()));
@@ -1015,6 +1047,17 @@ void MetricsPanel::showEvent(QShowEvent* event)
     // Charts that changed while the tab was hidden.
     if (!m_dirty.isEmpty() && !m_redraw.isActive())
         m_redraw.start();
+}
+
+void MetricsPanel::setTrialFilter(const QStringList& trialIds)
+{
+    if (trialIds == m_trialFilter)
+        return;
+    m_trialFilter = trialIds;
+    const QSet<QString> trials(trialIds.cbegin(), trialIds.cend());
+    for (MetricChart* chart : std::as_const(m_charts))
+        chart->setTrialFilter(trials);
+    markAllDirty();
 }
 
 void MetricsPanel::applySettings()

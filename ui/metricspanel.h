@@ -75,6 +75,11 @@ public:
     QAbstractAxis* yAxis() const { return m_yAxis; }
 
     void setSettings(const MetricsChartSettings& settings);
+    /// Draws only the series of these trials (SeriesInfo::trialId), and those of no trial (an empty
+    /// trialId: the job's own event files); an empty set draws every series.
+    void setTrialFilter(const QSet<QString>& trialIds);
+    /// Whether the trial filter lets series `index` (model index) through.
+    bool isSeriesShown(int index) const;
     /// Reduces every series over the visible x range to the plot's width and replaces the lines' points.
     void refresh();
 
@@ -117,6 +122,7 @@ private:
         QLineSeries* smoothed;
     };
     void rebuildAxes();
+    void applyTrialFilter(const Line& line);
     void takeZoomFromAxes();
     double toModelX(double chartX) const;
     double toChartX(double modelX) const;
@@ -126,6 +132,7 @@ private:
     QString m_key;
     double m_scale = 1;
     MetricsChartSettings m_settings;
+    QSet<QString> m_trials;
     QList<Line> m_lines;
     QAbstractAxis* m_xAxis = nullptr;
     QAbstractAxis* m_yAxis = nullptr;
@@ -153,6 +160,8 @@ public:
     QStringList comparedJobs() const { return m_compared; }
     /// "Comparing with …" above the charts; hidden when nothing is compared.
     QLabel* compareLabel() const { return m_compareLabel; }
+    /// The trials whose series are drawn (the Trials tab's selection), empty: every series.
+    QStringList trialFilter() const { return m_trialFilter; }
 
     MetricsPanel(ExecutorConnection* connection, const Job& job, QWidget* parent = nullptr);
     ~MetricsPanel() override;
@@ -182,6 +191,9 @@ public:
 public Q_SLOTS:
     /// Redraws the charts marked dirty now (the timer does this at most every RedrawMs).
     void redrawNow();
+    /// Draws only the series of these trials of a tuning job (and the series of no trial); empty: every
+    /// series. See MetricChart::setTrialFilter().
+    void setTrialFilter(const QStringList& trialIds);
 
 Q_SIGNALS:
     /// A message for the status bar (a failed export).
@@ -220,6 +232,7 @@ private:
     MetricsModel* m_model;
     QPointer<ApiStream> m_stream;
     QStringList m_compared;
+    QStringList m_trialFilter;
     QList<QPointer<ApiStream>> m_compareStreams;
     QLabel* m_compareLabel = nullptr;
     void openCompareStreams();

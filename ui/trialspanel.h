@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#pragma once
+
+// The job view's Trials tab for a hyperparameter tuning job (issue 13): the job's trials
+// (`trainingOutput.trials`, the service's HyperparameterOutput) in a sortable table with the best trial pinned
+// at the top, a state filter, a parallel-coordinates plot whose brushes and top-k % filter filter the table,
+// the objective against a chosen parameter (a scatter, with a log axis for log-scaled parameters) and the
+// best objective so far over the trial number.
+//
+// Live: JobView passes every Job the events stream brings; they are applied at most every ApplyMs (the
+// stream can bring one per reported metric), through TrialsModel's incremental update, so the table keeps its
+// selection and sort.
+//
+// Actions on the selected trial: "Submit with these values" (submitWithValues(): the job with its
+// hyperparameters spec removed and the trial's values appended to the trainer's args as `--name=value`, as
+// the service passes them to a trial) and "Resume tuning" (resumeTuning(): the job with
+// hyperparameters.resumePreviousJobId set to this job, so the service continues the same study). Both carry a
+// new suggested job ID and no output fields.
+
+#include "job.h"
+
+#include <QPointer>
+#include <QTimer>
+#include <QWidget>
+
+#include <memory>
+#include <optional>
+
+class QAction;
+class QComboBox;
+class QDateTime;
+class QLabel;
+class QSpinBox;
+class QTableView;
+class QToolButton;
+
+namespace Trainyard {
+
+class ParallelCoordinates;
+class TrialsModel;
+class TrialsProxyModel;
+
+class TrialsPanel : public QWidget {
+    Q_OBJECT
+public:
+    /// Jobs from the stream are applied at most once per this many milliseconds.
+    static constexpr int ApplyMs = 250;
+
+    explicit TrialsPanel(const Job& job, QWidget* parent = nullptr);
+    ~TrialsPanel() override;
+
+    /// The job as last applied (see setJob()).
+    const Job& job() const { return m_job; }
+    TrialsModel* model() const { return m_model; }
+    TrialsProxyModel* proxy() const { return m_proxy; }
+    QTableView* table() const { return m_table; }
+    ParallelCoordinates* plot() const { return m_plot; }
+    QSpinBox* topPercentSpin() const { return m_topPercent; }
+    /// The state filter's buttons (checkable, all checked: every state shown), with object names
+    /// `stateFilterRunning`, `stateFilterSucceeded`, `stateFilterFailed`, `stateFilterCancelled`.
+    QList<QToolButton*> stateButtons() const { return m_stateButtons; }
+    /// The scatter's parameter (item data: the parameter's index); nullptr without Qt Charts.
+    QComboBox* scatterParameterBox() const { return m_scatterParameter; }
+    QLabel* summaryLabel() const { return m_summary; }
+    QAction* submitWithValuesAction() const { return m_submitAction; }
+    QAction* resumeTuningAction() const { return m_resumeAction; }
+    /// The chart views (QChartView); nullptr in a build without Qt Charts.
+    QWidget* scatterView() const { return m_scatterView; }
+    QWidget* historyView() const { return m_historyView; }
+
+    /// The selected trials' IDs, in the table's order.
+    QStringList selectedTrials() const;
+    /// Selects one trial's row (and scrolls to it); false when the table does not show it.
+    bool selectTrial(const QString& trialId);
+
+    /// The job "Submit with these values" proposes for a trial: this job's input without the tuning spec,
+    /// the trial's values appended to the args as `--name=value` (the spec's params order, then any other
+    /// value the trial has), `jobId` from suggestJobId(). Empty (no jobId) when the trial is unknown.
+    Job jobWithValues(const QString& trialId, const QDateTime& now) const;
+    /// The job "Resume tuning" proposes: this job's input with hyperparameters.resumePreviousJobId = this
+    /// job's ID, `jobId` from suggestJobId().
+    Job resumeJob(const QDateTime& now) const;
+    /// `<jobId without a _YYYYMMDD_HHMMSS suffix>_<YYYYMMDD_HHMMSS>` (`now` local time), the submit wizard's form.
+    static QString suggestJobId(const QString& jobId, const QDateTime& now);
+
+public Q_SLOTS:
+    /// A new version of the job (the events stream): applied now when nothing was applied for ApplyMs, else
+    /// with the next batch.
+    void setJob(const Trainyard::Job& job);
+    /// Applies a pending job now.
+    void applyNow();
+
+Q_SIGNALS:
+    void submitWithValues(const Trainyard::Job& job);
+    void resumeTuning(const Trainyard::Job& job);
+    /// The table's selection changed: the selected trials' IDs (empty: none selected).
+    void trialsSelected(const QStringList& trialIds);
+
+private:
+    void apply(const Job& job);
+    void applyStateFilter();
+    void onSelectionChanged();
+    void updateActions();
+    void updateSummary();
+    void updateCharts();
+    void rebuildScatterAxes();
+    void showContextMenu(const QPoint& pos);
+
+    Job m_job;
+    std::optional<Job> m_pending;
+    QTimer m_apply;
+    TrialsModel* m_model;
+    TrialsProxyModel* m_proxy;
+    QTableView* m_table;
+    ParallelCoordinates* m_plot;
+    QSpinBox* m_topPercent;
+    QList<QToolButton*> m_stateButtons;
+    QLabel* m_summary;
+    QAction* m_submitAction;
+    QAction* m_resumeAction;
+    QComboBox* m_scatterParameter = nullptr;
+    QWidget* m_scatterView = nullptr;
+    QWidget* m_historyView = nullptr;
+    struct Charts;
+    std::unique_ptr<Charts> m_charts;
+};
+
+} // namespace Trainyard
