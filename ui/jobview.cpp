@@ -194,6 +194,8 @@ JobView::JobView(ExecutorConnection* connection, const Job& job, QWidget* parent
         connect(m_trials, &TrialsPanel::submitWithValues, this, &JobView::submitWithValuesRequested);
         connect(m_trials, &TrialsPanel::resumeTuning, this, &JobView::resumeTuningRequested);
         m_tabs->addTab(m_trials, tr("Trials"));
+        // The Logs tab follows the trial selected in the Trials tab (every trial's lines while none is).
+        connect(m_trials, &TrialsPanel::trialsSelected, m_logs, &LogPanel::setTrialFilter);
     }
     m_tabs->addTab(topologyTab, tr("Topology"));
     m_tabs->addTab(m_logs, tr("Logs"));

@@ -26,6 +26,7 @@ LogPanel::LogPanel(ExecutorConnection* connection, const QString& jobId, QWidget
     , m_jobId(jobId)
     , m_store(std::make_unique<LogLineStore>())
     , m_view(new LogView(this))
+    , m_trialLabel(new QLabel(this))
     , m_task(new QComboBox(this))
     , m_severity(new QComboBox(this))
     , m_streamBox(new QComboBox(this))
@@ -36,6 +37,8 @@ LogPanel::LogPanel(ExecutorConnection* connection, const QString& jobId, QWidget
     , m_filterError(new QLabel(this))
 {
     m_view->setStore(m_store.get());
+    m_trialLabel->setObjectName(QStringLiteral("trialLabel"));
+    m_trialLabel->hide();
 
     m_task->addItem(tr("All replicas"), QString());
     m_task->setToolTip(tr("Show the lines of one replica"));
@@ -83,6 +86,7 @@ LogPanel::LogPanel(ExecutorConnection* connection, const QString& jobId, QWidget
 
     auto* bar = new QHBoxLayout;
     bar->setContentsMargins(0, 0, 0, 0);
+    bar->addWidget(m_trialLabel);
     bar->addWidget(m_task);
     bar->addWidget(m_severity);
     bar->addWidget(m_streamBox);
@@ -153,7 +157,8 @@ void LogPanel::openStream()
     // The executor replays every stored entry first: start from an empty store.
     m_store->clear();
     m_view->storeCleared();
-    m_stream = m_connection->client()->followLogs(m_jobId);
+    m_ended = false;
+    m_stream = m_connection->client()->followLogs(m_jobId, {}, {}, {}, m_trial);
     m_stream->setParent(this);
     connect(m_stream, &ApiStream::logEntries, this, &LogPanel::onEntries);
     connect(m_stream, &ApiStream::ended, this, [this](JobState state) {
@@ -165,6 +170,20 @@ void LogPanel::openStream()
             m_connection->reportError(error);
     });
     connect(m_stream, &ApiStream::finished, this, &LogPanel::onStreamFinished);
+}
+
+void LogPanel::setTrialFilter(const QStringList& trialIds)
+{
+    const QString trial = trialIds.value(0);
+    if (trial == m_trial)
+        return;
+    m_trial = trial;
+    m_trialLabel->setVisible(!trial.isEmpty());
+    //: %1 is a trial ID of a tuning job ("3").
+    m_trialLabel->setText(tr("Trial %1").arg(trial));
+    m_trialLabel->setToolTip(tr("Only this trial's lines (selected in the Trials tab)"));
+    m_reopen.stop();
+    openStream();
 }
 
 void LogPanel::onStreamFinished()

@@ -46,6 +46,12 @@ public:
     void showFirstError(const QString& taskName);
     /// True after the executor's `end` event (the job is final and every line arrived).
     bool hasEnded() const { return m_ended; }
+    /// A tuning job's trials whose lines to show (the Trials tab's selection): the first of them, read again
+    /// from the executor with `?trialId=` (a log holds every trial's lines; the executor filters them); empty
+    /// shows every trial. The bar says which trial is shown.
+    void setTrialFilter(const QStringList& trialIds);
+    QString trialFilter() const { return m_trial; }
+    QLabel* trialLabel() const { return m_trialLabel; }
 
     QComboBox* taskBox() const { return m_task; }
     QComboBox* severityBox() const { return m_severity; }
@@ -81,6 +87,8 @@ private:
     int m_errorJumpTries = 0;
     qint64 m_errorScannedRows = 0; ///< rows showFirstError() already looked at
 
+    QString m_trial; ///< the trial shown; empty = all
+    QLabel* m_trialLabel;
     QComboBox* m_task;
     QComboBox* m_severity;
     QComboBox* m_streamBox;

@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// The Trials tab on a live study: the console starts the bundled executor (isolated XDG folders), a GRID_SEARCH
+// tuning job of the test trainer tytest.objective runs 4 trials, 2 at a time; the tab's model and proxy stay
+// valid (QAbstractItemModelTester) while trials appear and their objectives arrive, the best trial is pinned on
+// top once the job succeeded, and selecting a trial filters the Logs tab to that trial's lines.
+
+#include "apiclient.h"
+#include "executorconnection.h"
+#include "executorenvironment.h"
+#include "jobview.h"
+#include "loglinestore.h"
+#include "logpanel.h"
+#include "mainwindow.h"
+#include "trialsmodel.h"
+#include "trialspanel.h"
+#include "trialsproxymodel.h"
+
+#include <QAbstractItemModelTester>
+#include <QItemSelectionModel>
+#include <QLabel>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace Trainyard;
+
+class TestTrialsLive : public QObject {
+    Q_OBJECT
+    QTemporaryDir m_root;
+    QList<qint64> m_pids;
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY(m_root.isValid());
+        QVERIFY(Test::isolateExecutorEnvironment(m_root, { QStringLiteral("jobdir") }));
+    }
+
+    void cleanupTestCase() { Test::stopExecutors(m_pids); }
+
+    void liveStudy()
+    {
+        ExecutorConnection connection;
+        MainWindow window(&connection);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        connection.start();
+        QTRY_COMPARE_WITH_TIMEOUT(connection.state(), ExecutorConnection::State::Connected, 30000);
+        m_pids << connection.endpoint().pid;
+
+        Job job = Test::customJob(QStringLiteral("trials_live"), QStringLiteral("tytest.objective"));
+        job.trainingInput.jobDir = m_root.filePath(QStringLiteral("jobdir"));
+        job.trainingInput.packageUris = { QStringLiteral(TRAINYARD_SOURCE_DIR "/tests/integration/trainers/tytest") };
+        job.trainingInput.runtimeVersion = QStringLiteral("2.11");
+        job.trainingInput.pythonVersion = QStringLiteral("3.7");
+        // Slow enough that the tab sees trials running and their reports arriving.
+        job.trainingInput.args = { QStringLiteral("--steps"), QStringLiteral("3"), QStringLiteral("--step-seconds"),
+            QStringLiteral("0.7") };
+        HyperparameterSpec spec;
+        spec.goal = QStringLiteral("MAXIMIZE");
+        spec.algorithm = QStringLiteral("GRID_SEARCH");
+        spec.hyperparameterMetricTag = QStringLiteral("score");
+        spec.maxTrials = 4;
+        spec.maxParallelTrials = 2;
+        ParameterSpec n;
+        n.parameterName = QStringLiteral("n");
+        n.type = QStringLiteral("INTEGER");
+        n.minValue = 2;
+        n.maxValue = 3;
+        ParameterSpec opt;
+        opt.parameterName = QStringLiteral("opt");
+        opt.type = QStringLiteral("CATEGORICAL");
+        opt.categoricalValues = { QStringLiteral("a"), QStringLiteral("b") };
+        spec.params = { n, opt };
+        job.trainingInput.hyperparameters = spec;
+        const ApiResult<Job> created = connection.client()->createJobBlocking(job);
+        QString details;
+        for (const FieldViolation& v : created.error.violations)
+            details += QLatin1Char(' ') + v.field + QStringLiteral(": ") + v.description;
+        QVERIFY2(created.ok(), qPrintable(created.error.summary() + details));
+
+        QTRY_VERIFY_WITH_TIMEOUT(window.selectJob(job.jobId), 10000);
+        JobView* view = window.jobView();
+        QVERIFY(view);
+        TrialsPanel* trials = view->trialsPanel();
+        QVERIFY(trials);
+        view->showTab(JobView::TrialsTab);
+        QAbstractItemModelTester modelTester(trials->model(), QAbstractItemModelTester::FailureReportingMode::Fatal);
+        QAbstractItemModelTester proxyTester(trials->proxy(), QAbstractItemModelTester::FailureReportingMode::Fatal);
+
+        // Live: trials appear while the job runs, with an objective before they end.
+        QTRY_VERIFY_WITH_TIMEOUT(trials->model()->rowCount() >= 1, 60000);
+        QTRY_COMPARE_WITH_TIMEOUT(trials->model()->rowCount(), 4, 120000);
+        QTRY_VERIFY_WITH_TIMEOUT(view->logPanel()->hasEnded(), 120000);
+
+        // Finished: every trial has its objective; the best (n=3, opt=a: 0.91) is the proxy's first row.
+        const int objective = trials->model()->objectiveColumn();
+        QTRY_COMPARE_WITH_TIMEOUT(
+            trials->proxy()->data(trials->proxy()->index(0, objective), TrialsModel::ObjectiveRole).toDouble(), 0.91,
+            10000);
+        QVERIFY(trials->proxy()->data(trials->proxy()->index(0, 0), TrialsModel::IsBestRole).toBool());
+        const QString bestTrial = trials->proxy()->data(trials->proxy()->index(0, 0)).toString();
+
+        // Selecting a trial shows only its lines in the Logs tab.
+        QString other;
+        for (int row = 1; row < trials->proxy()->rowCount(); ++row) {
+            other = trials->proxy()->data(trials->proxy()->index(row, 0)).toString();
+            break;
+        }
+        trials->table()->selectionModel()->select(trials->proxy()->index(0, 0),
+            QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+        LogPanel* logs = view->logPanel();
+        QTRY_COMPARE(logs->trialFilter(), bestTrial);
+        QVERIFY(logs->trialLabel()->isVisibleTo(logs));
+        auto has = [logs](const QString& needle) {
+            for (qint64 i = 0; i < logs->store()->size(); ++i) {
+                if (QString::fromUtf8(logs->store()->text(i)).contains(needle))
+                    return true;
+            }
+            return false;
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(has(QStringLiteral("Trial %1 is running.").arg(bestTrial)) && logs->hasEnded(), 20000);
+        QVERIFY(!has(QStringLiteral("Trial %1 is running.").arg(other)));
+        QVERIFY(has(QStringLiteral("step 3 score=0.91")));
+    }
+};
+
+QTEST_MAIN(TestTrialsLive)
+#include "tst_trialslive.moc"
