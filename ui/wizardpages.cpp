@@ -1786,7 +1786,7 @@ WizardTuningPage::WizardTuningPage(SubmitWizard* wizard)
     , m_resume(new QComboBox(m_box))
     , m_params(new QTableWidget(0, ColumnCount, m_box))
     , m_addParam(new QPushButton(tr("&Add parameter"), m_box))
-    , m_removeParam(new QPushButton(tr("Re&move parameter"), m_box))
+    , m_removeParam(new QPushButton(tr("Remo&ve parameter"), m_box))
     , m_problems(problemLabel(QStringLiteral("tuningProblems"), m_box))
     , m_grid(new QLabel(m_box))
     , m_command(new QLabel(m_box))
@@ -1900,7 +1900,7 @@ WizardTuningPage::WizardTuningPage(SubmitWizard* wizard)
         settings->addWidget(field, row, column + 1);
     };
     addField(0, 0, tr("&Goal:"), m_goal);
-    addField(1, 0, tr("Metric &tag:"), m_metricTag);
+    addField(1, 0, tr("&Metric tag:"), m_metricTag);
     addField(2, 0, tr("A&lgorithm:"), m_algorithm);
     addField(3, 0, tr("Res&ume from:"), m_resume);
     addField(0, 2, tr("Max t&rials:"), m_maxTrials);
@@ -1912,7 +1912,7 @@ WizardTuningPage::WizardTuningPage(SubmitWizard* wizard)
 
     auto* boxLayout = new QVBoxLayout(m_box);
     boxLayout->addLayout(settings);
-    auto* paramsLabel = new QLabel(tr("P&arameters (each becomes --NAME=VALUE):"), m_box);
+    auto* paramsLabel = new QLabel(tr("Parameter&s (each becomes --NAME=VALUE):"), m_box);
     paramsLabel->setBuddy(m_params);
     boxLayout->addWidget(paramsLabel);
     boxLayout->addWidget(m_params, 1);
@@ -2255,7 +2255,7 @@ void WizardTuningPage::revalidate()
             if (row >= 0) {
                 const QString name = row < s.params.size() ? s.params.at(row).parameterName : QString();
                 //: %1 is the parameter's row number, %2 its name, %3 the rule it breaks.
-                lines << (name.isEmpty() ? tr("Parameter %1: %3").arg(row + 1).arg(v.description)
+                lines << (name.isEmpty() ? tr("Parameter %1: %2").arg(row + 1).arg(v.description)
                                          : tr("Parameter %1 (%2): %3").arg(row + 1).arg(name, v.description));
             } else {
                 lines << v.description;

@@ -467,11 +467,11 @@ private Q_SLOTS:
         QCOMPARE(w.job().trainingInput.args,
             (QStringList { QStringLiteral("--epochs"), QStringLiteral("2"), QStringLiteral("--train-examples"),
                 QStringLiteral("6000") }));
-        QVERIFY2(page->trialCommandLabel()->text().startsWith(
-                     QStringLiteral("python -m trainer.task --epochs 2 --train-examples 6000 "
-                                    "--learning-rate=0.0031622776601683794 --batch-size=128 --hidden-units=272 "
-                                    "--optimizer=adam --job-dir ")),
-            qPrintable(page->trialCommandLabel()->text()));
+        // The config has no job dir (the Output page proposes one when it is shown), so no --job-dir yet.
+        QCOMPARE(page->trialCommandLabel()->text(),
+            QStringLiteral("python -m trainer.task --epochs 2 --train-examples 6000 "
+                           "--learning-rate=0.0031622776601683794 --batch-size=128 --hidden-units=272 "
+                           "--optimizer=adam"));
     }
 
     void resumeListsTuningJobs()
