@@ -2633,7 +2633,7 @@ Maschinentyp: %4</translation>
     </message>
     <message>
         <source>&amp;Add parameter</source>
-        <translation>Parameter hin&amp;zufügen</translation>
+        <translation>Parameter &amp;hinzufügen</translation>
     </message>
     <message>
         <source>Hyperparameter tuning</source>
@@ -2774,7 +2774,7 @@ Maschinentyp: %4</translation>
     </message>
     <message>
         <source>&amp;Goal:</source>
-        <translation>&amp;Ziel:</translation>
+        <translation>Z&amp;iel:</translation>
     </message>
     <message>
         <source>A&amp;lgorithm:</source>
@@ -2858,7 +2858,7 @@ Maschinentyp: %4</translation>
     </message>
     <message>
         <source>Remo&amp;ve parameter</source>
-        <translation>Parameter ent&amp;fernen</translation>
+        <translation>Parameter entfer&amp;nen</translation>
     </message>
     <message>
         <source>&amp;Metric tag:</source>

@@ -2633,7 +2633,7 @@ Tipo de máquina: %4</translation>
     </message>
     <message>
         <source>&amp;Add parameter</source>
-        <translation>&amp;Añadir parámetro</translation>
+        <translation>Aña&amp;dir parámetro</translation>
     </message>
     <message>
         <source>Hyperparameter tuning</source>
@@ -2782,7 +2782,7 @@ Tipo de máquina: %4</translation>
     </message>
     <message>
         <source>Res&amp;ume from:</source>
-        <translation>Re&amp;anudar desde:</translation>
+        <translation>Rean&amp;udar desde:</translation>
     </message>
     <message>
         <source>Max t&amp;rials:</source>

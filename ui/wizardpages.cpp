@@ -30,7 +30,9 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QLocale>
 #include <QMimeData>
+#include <QPalette>
 #include <QPlainTextEdit>
 #include <QProcess>
 #include <QPushButton>
@@ -47,6 +49,7 @@
 #include <QtConcurrent>
 
 #include <algorithm>
+#include <cmath>
 #include <utility>
 
 namespace Trainyard {
@@ -1685,10 +1688,17 @@ bool isListType(const QString& type)
     return type == QLatin1String("DISCRETE") || type == QLatin1String("CATEGORICAL");
 }
 
+/// A bound or value as a cell shows it: the shortest text that reads back the same, in fixed notation where
+/// that is short ("0.0001", not the executor's "1e-04").
 QString numberText(double value)
 {
-    return TuningPreview::formatNumber(value);
+    const double magnitude = std::abs(value);
+    const bool fixed = value == 0 || (magnitude >= 1e-6 && magnitude < 1e15);
+    return QString::number(value, fixed ? 'f' : 'g', QLocale::FloatingPointShortest);
 }
+
+/// The background of a field or cell that breaks a rule (the problem labels' red, light).
+const QColor InvalidBackground(0xf6, 0xcf, 0xcf);
 
 /// The combo box a ChoiceDelegate edits with; remembers whether its list was popped up, so that a pick from the
 /// list commits at once while arrow keys on the closed box only step through the entries (until Enter).
@@ -2216,13 +2226,20 @@ void WizardTuningPage::markField(QWidget* widget, const QStringList& messages)
     // The widget's own tool tip comes back when the problem goes.
     if (!widget->property("plainToolTip").isValid())
         widget->setProperty("plainToolTip", widget->toolTip());
-    // Only when it changes: setting a style sheet re-polishes the widget and its children, which would close
-    // an open cell editor under the user's fingers.
-    const QString sheet = messages.isEmpty() ? QString()
-                                             : QStringLiteral("%1 { border: 2px solid #c01c28; border-radius: 3px; }")
-                                                   .arg(QLatin1String(widget->metaObject()->className()));
-    if (widget->styleSheet() != sheet)
-        widget->setStyleSheet(sheet);
+    // A light red base, as the cells get: a style sheet border would re-polish the widget (closing an open
+    // cell editor) and draws spin box arrows in the style sheet's way instead of the platform's.
+    const bool invalid = !messages.isEmpty();
+    if (widget->property("invalid").toBool() != invalid) {
+        widget->setProperty("invalid", invalid);
+        if (invalid) {
+            QPalette palette = widget->palette();
+            palette.setColor(QPalette::Base, InvalidBackground);
+            palette.setColor(QPalette::Button, InvalidBackground);
+            widget->setPalette(palette);
+        } else {
+            widget->setPalette(QPalette()); // inherit again
+        }
+    }
     widget->setToolTip(
         messages.isEmpty() ? widget->property("plainToolTip").toString() : messages.join(QLatin1Char('\n')));
 }
@@ -2287,7 +2304,7 @@ void WizardTuningPage::revalidate()
             if (row < 0 || row >= m_params->rowCount())
                 continue;
             if (QTableWidgetItem* item = m_params->item(row, column)) {
-                item->setBackground(QColor(0xf6, 0xcf, 0xcf));
+                item->setBackground(InvalidBackground);
                 item->setToolTip(it.value().join(QLatin1Char('\n')));
             }
         }
@@ -2339,9 +2356,11 @@ void WizardTuningPage::updatePreview(const HyperparameterSpec& spec)
         in.pythonModule.isEmpty() ? QStringLiteral("MODULE") : in.pythonModule };
     for (const QString& arg : in.args)
         words << SubmitWizard::shellQuote(arg);
-    for (const auto& [name, value] : TuningPreview::trialOneValues(spec))
-        words << SubmitWizard::shellQuote(QStringLiteral("--%1=%2").arg(
-            name.isEmpty() ? QStringLiteral("NAME") : name, value.value_or(QStringLiteral("?"))));
+    for (const auto& [name, value] : TuningPreview::trialOneValues(spec)) {
+        const QString flag = QStringLiteral("--") + (name.isEmpty() ? QStringLiteral("NAME") : name);
+        // "?" stands for a value the parameter cannot have yet; quoted, it would read as part of the command.
+        words << (value ? SubmitWizard::shellQuote(flag + QLatin1Char('=') + *value) : flag + QStringLiteral("=?"));
+    }
     if (!in.jobDir.isEmpty())
         words << QStringLiteral("--job-dir") << SubmitWizard::shellQuote(in.jobDir);
     m_command->setText(words.join(QLatin1Char(' ')));

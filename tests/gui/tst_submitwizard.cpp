@@ -790,7 +790,12 @@ private Q_SLOTS:
         QTest::keyClicks(w.outputPage()->jobDirEdit(), path(QStringLiteral("tinyout")));
         QVERIFY(nextEnabled(w));
         QTest::mouseClick(w.button(QWizard::NextButton), Qt::LeftButton);
+        // No tuning unless asked for (tests/gui/tst_wizardtuning covers the page).
+        QCOMPARE(w.currentId(), int(SubmitWizard::TuningPageId));
+        QVERIFY(nextEnabled(w));
+        QTest::mouseClick(w.button(QWizard::NextButton), Qt::LeftButton);
         QCOMPARE(w.currentId(), int(SubmitWizard::ReviewPageId));
+        QVERIFY(!w.reviewPage()->yamlView()->toPlainText().contains(QStringLiteral("hyperparameters")));
         QVERIFY(w.reviewPage()->yamlView()->toPlainText().contains(QStringLiteral("trainer.task")));
         QVERIFY(w.reviewPage()->commandView()->toPlainText().contains(QStringLiteral("--module-name=trainer.task")));
         QVERIFY2(w.reviewPage()->commandView()->toPlainText().endsWith(

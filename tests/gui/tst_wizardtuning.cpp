@@ -306,6 +306,7 @@ private Q_SLOTS:
         } else {
             QVERIFY2(page->maxFailedTrialsBox()->toolTip().contains(message),
                 qPrintable(page->maxFailedTrialsBox()->toolTip()));
+            QVERIFY(page->maxFailedTrialsBox()->property("invalid").toBool());
         }
 
         // Fix it.
@@ -331,7 +332,8 @@ private Q_SLOTS:
             for (int c = 0; c < t->columnCount(); ++c)
                 QVERIFY(t->item(r, c)->toolTip().isEmpty());
         }
-        QVERIFY(page->maxFailedTrialsBox()->styleSheet().isEmpty());
+        QVERIFY(!page->maxFailedTrialsBox()->toolTip().contains(message));
+        QVERIFY(!page->maxFailedTrialsBox()->property("invalid").toBool());
     }
 
     void gridPointsAndTrialCommand()
