@@ -21,6 +21,7 @@ namespace Trainyard {
 namespace {
 
 const QString Custom = QStringLiteral("CUSTOM");
+constexpr qsizetype MaxDiscreteValues = 1000;
 
 // Every description below is translated in the context "Trainyard::JobValidation" (lupdate reads the
 // literal context and source text at each QCoreApplication::translate() and QT_TRANSLATE_N_NOOP): the
@@ -471,6 +472,16 @@ private:
             add(at("maxParallelTrials"), atLeastOne(QStringLiteral("maxParallelTrials")));
         if (hp.maxFailedTrials && *hp.maxFailedTrials < 0)
             add(at("maxFailedTrials"), notNegative(QStringLiteral("maxFailedTrials")));
+        // Trainyard's rule, not the service's: a study ends after maxTrials trials (1 when absent, as the
+        // service defaults it), so a larger failure limit could never be reached and reads as a typo.
+        else if (hp.maxFailedTrials && *hp.maxFailedTrials > hp.maxTrials.value_or(1) && hp.maxTrials.value_or(1) >= 1)
+            //: %1 is the maxFailedTrials the job gives, %2 its maxTrials (API field names, kept as is).
+            add(at("maxFailedTrials"),
+                QCoreApplication::translate("Trainyard::JobValidation",
+                    "maxFailedTrials (%1) must not be more than maxTrials (%2): the study ends before that many "
+                    "trials can fail. 0 lets the service decide.")
+                    .arg(*hp.maxFailedTrials)
+                    .arg(hp.maxTrials.value_or(1)));
         if (!hp.resumePreviousJobId.isEmpty() && !jobIdProblems(hp.resumePreviousJobId).isEmpty())
             //: %1 is the resumePreviousJobId the job gives.
             add(at("resumePreviousJobId"),
@@ -574,6 +585,14 @@ private:
                     add(field("discreteValues"),
                         QCoreApplication::translate(
                             "Trainyard::JobValidation", "DISCRETE parameters need discreteValues."));
+                // The REST reference: "This list should not contain more than 1,000 values."
+                if (p.discreteValues.size() > MaxDiscreteValues)
+                    //: %1 is how many discreteValues the job gives, %2 the limit (1000).
+                    add(field("discreteValues"),
+                        QCoreApplication::translate(
+                            "Trainyard::JobValidation", "discreteValues holds %1 values; at most %2 are allowed.")
+                            .arg(p.discreteValues.size())
+                            .arg(MaxDiscreteValues));
                 for (qsizetype j = 1; j < p.discreteValues.size(); ++j) {
                     if (!(p.discreteValues.at(j - 1) < p.discreteValues.at(j))) {
                         //: %1 and %2 are two values of discreteValues; %1 comes right after %2.

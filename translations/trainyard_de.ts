@@ -836,6 +836,16 @@ Der neueste Checkpoint (benannt durch die Statusdatei „checkpoint“)</transla
             <numerusform>Dieser Host kann den Cluster nie aufnehmen: Er fordert %1 an; dieser Host hat %n CPUs und %2 GB Speicher, und ein Job darf %3 vCPUs pro CPU, %4 GB pro GB Speicher und %5 Replikate pro CPU (mindestens %6) nutzen. Verwenden Sie weniger oder kleinere Replikate.</numerusform>
         </translation>
     </message>
+    <message>
+        <source>maxFailedTrials (%1) must not be more than maxTrials (%2): the study ends before that many trials can fail. 0 lets the service decide.</source>
+        <extracomment>%1 is the maxFailedTrials the job gives, %2 its maxTrials (API field names, kept as is).</extracomment>
+        <translation>maxFailedTrials (%1) darf nicht größer als maxTrials (%2) sein: die Studie endet, bevor so viele Versuche fehlschlagen können. 0 überlässt es dem Dienst.</translation>
+    </message>
+    <message>
+        <source>discreteValues holds %1 values; at most %2 are allowed.</source>
+        <extracomment>%1 is how many discreteValues the job gives, %2 the limit (1000).</extracomment>
+        <translation>discreteValues enthält %1 Werte; höchstens %2 sind erlaubt.</translation>
+    </message>
 </context>
 <context>
     <name>Trainyard::JobView</name>
@@ -2942,6 +2952,275 @@ Maschinentyp: %4</translation>
     <message>
         <source>%1: %2</source>
         <translation>%1: %2</translation>
+    </message>
+</context>
+<context>
+    <name>Trainyard::WizardTuningPage</name>
+    <message>
+        <source>None</source>
+        <translation>Keine</translation>
+    </message>
+    <message>
+        <source>Linear</source>
+        <translation>Linear</translation>
+    </message>
+    <message>
+        <source>Log</source>
+        <translation>Logarithmisch</translation>
+    </message>
+    <message>
+        <source>Reverse log</source>
+        <translation>Umgekehrt logarithmisch</translation>
+    </message>
+    <message>
+        <source>&amp;Tune hyperparameters</source>
+        <translation>Hyperparameter op&amp;timieren</translation>
+    </message>
+    <message>
+        <source>Stop poor trials &amp;early</source>
+        <translation>Schlechte Versuche &amp;früh beenden</translation>
+    </message>
+    <message>
+        <source>&amp;Add parameter</source>
+        <translation>Parameter &amp;hinzufügen</translation>
+    </message>
+    <message>
+        <source>Hyperparameter tuning</source>
+        <translation>Hyperparameter-Optimierung</translation>
+    </message>
+    <message>
+        <source>Optional: run the trainer many times (trials), each with other values for the flags below (--NAME=VALUE), and keep the values whose reported metric is best.</source>
+        <translation>Optional: den Trainer mehrmals ausführen (Versuche), jedes Mal mit anderen Werten für die Optionen unten (--NAME=WERT), und die Werte behalten, deren gemeldete Metrik am besten ist.</translation>
+    </message>
+    <message>
+        <source>Tune hyperparameters</source>
+        <translation>Hyperparameter optimieren</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;hyperparameters&lt;/b&gt;: when on, the job is a tuning job. Each trial runs the whole cluster with the parameters below passed as --NAME=VALUE flags, and the trainer reports the metric with cloudml-hypertune.</source>
+        <translation>&lt;b&gt;hyperparameters&lt;/b&gt;: wenn eingeschaltet, ist der Job ein Optimierungsjob. Jeder Versuch führt den ganzen Cluster mit den Parametern unten als Optionen --NAME=WERT aus, und der Trainer meldet die Metrik mit cloudml-hypertune.</translation>
+    </message>
+    <message>
+        <source>Goal</source>
+        <translation>Ziel</translation>
+    </message>
+    <message>
+        <source>Maximize the metric</source>
+        <translation>Metrik maximieren</translation>
+    </message>
+    <message>
+        <source>Minimize the metric</source>
+        <translation>Metrik minimieren</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;goal&lt;/b&gt; (required): whether a larger (MAXIMIZE) or a smaller (MINIMIZE) value of the metric is better.</source>
+        <translation>&lt;b&gt;goal&lt;/b&gt; (erforderlich): ob ein größerer (MAXIMIZE) oder ein kleinerer (MINIMIZE) Wert der Metrik besser ist.</translation>
+    </message>
+    <message>
+        <source>Metric tag</source>
+        <translation>Metrik-Tag</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;hyperparameterMetricTag&lt;/b&gt;: the tag the trainer reports its metric under (cloudml-hypertune&apos;s report_hyperparameter_tuning_metric). Empty means the service&apos;s default, training/hptuning/metric.</source>
+        <translation>&lt;b&gt;hyperparameterMetricTag&lt;/b&gt;: das Tag, unter dem der Trainer seine Metrik meldet (report_hyperparameter_tuning_metric von cloudml-hypertune). Leer bedeutet die Vorgabe des Dienstes, training/hptuning/metric.</translation>
+    </message>
+    <message>
+        <source>Search algorithm</source>
+        <translation>Suchalgorithmus</translation>
+    </message>
+    <message>
+        <source>Bayesian optimisation</source>
+        <translation>Bayessche Optimierung</translation>
+    </message>
+    <message>
+        <source>Grid search</source>
+        <translation>Rastersuche</translation>
+    </message>
+    <message>
+        <source>Random search</source>
+        <translation>Zufallssuche</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;algorithm&lt;/b&gt;: Bayesian optimisation (the service&apos;s default, ALGORITHM_UNSPECIFIED) learns from finished trials; GRID_SEARCH tries every combination and cannot take DOUBLE parameters; RANDOM_SEARCH draws at random.</source>
+        <translation>&lt;b&gt;algorithm&lt;/b&gt;: die bayessche Optimierung (Vorgabe des Dienstes, ALGORITHM_UNSPECIFIED) lernt aus beendeten Versuchen; GRID_SEARCH probiert jede Kombination und nimmt keine DOUBLE-Parameter; RANDOM_SEARCH zieht zufällig.</translation>
+    </message>
+    <message>
+        <source>Maximum trials</source>
+        <translation>Höchstzahl der Versuche</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;maxTrials&lt;/b&gt;: how many trials the study runs at most (the service&apos;s default is 1).</source>
+        <translation>&lt;b&gt;maxTrials&lt;/b&gt;: wie viele Versuche die Studie höchstens ausführt (Vorgabe des Dienstes: 1).</translation>
+    </message>
+    <message>
+        <source>Maximum parallel trials</source>
+        <translation>Höchstzahl paralleler Versuche</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;maxParallelTrials&lt;/b&gt;: how many trials run at the same time. Each trial needs the whole cluster of the Compute page.</source>
+        <translation>&lt;b&gt;maxParallelTrials&lt;/b&gt;: wie viele Versuche gleichzeitig laufen. Jeder Versuch braucht den ganzen Cluster der Seite Rechenleistung.</translation>
+    </message>
+    <message>
+        <source>Maximum failed trials</source>
+        <translation>Höchstzahl fehlgeschlagener Versuche</translation>
+    </message>
+    <message>
+        <source>Service decides</source>
+        <extracomment>Shown in the &quot;Max failed trials&quot; spin box at 0, the API&apos;s &quot;the service decides when to fail&quot;.</extracomment>
+        <translation>Dienst entscheidet</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;maxFailedTrials&lt;/b&gt;: the study fails after this many failed trials; 0 lets the service decide.</source>
+        <translation>&lt;b&gt;maxFailedTrials&lt;/b&gt;: die Studie schlägt nach so vielen fehlgeschlagenen Versuchen fehl; 0 überlässt es dem Dienst.</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;enableTrialEarlyStopping&lt;/b&gt;: stop a trial whose reported metric is clearly worse than finished trials&apos; at the same step.</source>
+        <translation>&lt;b&gt;enableTrialEarlyStopping&lt;/b&gt;: beendet einen Versuch, dessen gemeldete Metrik beim selben Schritt deutlich schlechter ist als die beendeter Versuche.</translation>
+    </message>
+    <message>
+        <source>Resume a previous tuning job</source>
+        <translation>Einen früheren Optimierungsjob fortsetzen</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;resumePreviousJobId&lt;/b&gt;: continue the study of an earlier tuning job of this executor: its trials count as already tried.</source>
+        <translation>&lt;b&gt;resumePreviousJobId&lt;/b&gt;: setzt die Studie eines früheren Optimierungsjobs dieses Executors fort: seine Versuche gelten als bereits ausprobiert.</translation>
+    </message>
+    <message>
+        <source>Parameters</source>
+        <translation>Parameter</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>Name</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>Typ</translation>
+    </message>
+    <message>
+        <source>Min</source>
+        <translation>Min.</translation>
+    </message>
+    <message>
+        <source>Max</source>
+        <translation>Max.</translation>
+    </message>
+    <message>
+        <source>Values (comma-separated)</source>
+        <translation>Werte (durch Kommas getrennt)</translation>
+    </message>
+    <message>
+        <source>Scale</source>
+        <translation>Skala</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;params&lt;/b&gt; (the service&apos;s rules): each name once, passed as --NAME=VALUE; DOUBLE and INTEGER need minValue &lt; maxValue (INTEGER bounds whole numbers); DISCRETE values strictly increasing, at most 1,000; CATEGORICAL values distinct; a log scale needs values above 0. Numbers use a dot for decimals.</source>
+        <translation>&lt;b&gt;params&lt;/b&gt; (die Regeln des Dienstes): jeder Name einmal, übergeben als --NAME=WERT; DOUBLE und INTEGER brauchen minValue &lt; maxValue (INTEGER-Grenzen ganzzahlig); DISCRETE-Werte streng aufsteigend, höchstens 1000; CATEGORICAL-Werte verschieden; eine logarithmische Skala braucht Werte über 0. Zahlen mit Punkt als Dezimaltrennzeichen.</translation>
+    </message>
+    <message>
+        <source>Trial 1 command line</source>
+        <translation>Befehlszeile von Versuch 1</translation>
+    </message>
+    <message>
+        <source>&amp;Goal:</source>
+        <translation>Z&amp;iel:</translation>
+    </message>
+    <message>
+        <source>A&amp;lgorithm:</source>
+        <translation>A&amp;lgorithmus:</translation>
+    </message>
+    <message>
+        <source>Res&amp;ume from:</source>
+        <translation>Fortsetzen &amp;von:</translation>
+    </message>
+    <message>
+        <source>Max t&amp;rials:</source>
+        <translation>Max. Ve&amp;rsuche:</translation>
+    </message>
+    <message>
+        <source>Max &amp;parallel trials:</source>
+        <translation>Max. &amp;parallele Versuche:</translation>
+    </message>
+    <message>
+        <source>Max &amp;failed trials:</source>
+        <translation>Max. fehlgeschlagene V&amp;ersuche:</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a number (use a dot for decimals, e.g. 0.001 or 1e-4).</source>
+        <extracomment>%1 is what the user typed in a Min, Max or Values cell.</extracomment>
+        <translation>„%1“ ist keine Zahl (Dezimalpunkt verwenden, z. B. 0.001 oder 1e-4).</translation>
+    </message>
+    <message>
+        <source>%1 (unknown algorithm)</source>
+        <translation>%1 (unbekannter Algorithmus)</translation>
+    </message>
+    <message>
+        <source>%1 (not on this executor)</source>
+        <translation>%1 (nicht auf diesem Executor)</translation>
+    </message>
+    <message>
+        <source>(none: a new study)</source>
+        <translation>(keiner: eine neue Studie)</translation>
+    </message>
+    <message>
+        <source>%1 — %2, %3 trials done</source>
+        <extracomment>%1 is a job ID, %2 its state (Succeeded …), %3 how many trials it completed.</extracomment>
+        <translation>%1 — %2, %3 Versuche erledigt</translation>
+    </message>
+    <message>
+        <source>Parameter %1 (%2): %3</source>
+        <translation>Parameter %1 (%2): %3</translation>
+    </message>
+    <message>
+        <source>more than %1</source>
+        <translation>mehr als %1</translation>
+    </message>
+    <message>
+        <source>Grid points: %1 (the product of each parameter&apos;s number of values).</source>
+        <translation>Rasterpunkte: %1 (das Produkt der Anzahl der Werte jedes Parameters).</translation>
+    </message>
+    <message>
+        <source>Grid search stops after %2 trials although maxTrials is %1.</source>
+        <extracomment>%1 is maxTrials, %2 the number of grid points.</extracomment>
+        <translation>Die Rastersuche endet nach %2 Versuchen, obwohl maxTrials %1 ist.</translation>
+    </message>
+    <message>
+        <source>Grid points: — (the DOUBLE parameter &quot;%1&quot; takes infinitely many values; only INTEGER, DISCRETE and CATEGORICAL parameters have a grid).</source>
+        <extracomment>%1 is a parameter name. &quot;—&quot; stands for &quot;no number&quot;.</extracomment>
+        <translation>Rasterpunkte: — (der DOUBLE-Parameter „%1“ nimmt unendlich viele Werte an; nur INTEGER-, DISCRETE- und CATEGORICAL-Parameter haben ein Raster).</translation>
+    </message>
+    <message>
+        <source>Grid points: — (complete the parameters to count them).</source>
+        <translation>Rasterpunkte: — (Parameter vervollständigen, um sie zu zählen).</translation>
+    </message>
+    <message>
+        <source>Trial 1 starts at the centre of the space (the midpoint of each range in its scale, the first category); later trials follow what the metric reports.</source>
+        <translation>Versuch 1 beginnt in der Mitte des Raums (der Mittelpunkt jedes Bereichs in seiner Skala, die erste Kategorie); spätere Versuche richten sich nach der gemeldeten Metrik.</translation>
+    </message>
+    <message>
+        <source>Grid search starts with every parameter&apos;s first value and steps through the combinations, the last parameter fastest.</source>
+        <translation>Die Rastersuche beginnt mit dem ersten Wert jedes Parameters und durchläuft die Kombinationen, den letzten Parameter am schnellsten.</translation>
+    </message>
+    <message>
+        <source>Random search draws every trial&apos;s values at random; trial 1 is shown at the centre of the space as an example.</source>
+        <translation>Die Zufallssuche zieht die Werte jedes Versuchs zufällig; Versuch 1 wird als Beispiel in der Mitte des Raums gezeigt.</translation>
+    </message>
+    <message>
+        <source>Remo&amp;ve parameter</source>
+        <translation>Parameter entfer&amp;nen</translation>
+    </message>
+    <message>
+        <source>&amp;Metric tag:</source>
+        <translation>&amp;Metrik-Tag:</translation>
+    </message>
+    <message>
+        <source>Parameter&amp;s (each becomes --NAME=VALUE):</source>
+        <translation>Parameter (&amp;jeder wird zu --NAME=WERT):</translation>
+    </message>
+    <message>
+        <source>Parameter %1: %2</source>
+        <extracomment>%1 is the parameter&apos;s row number, %2 its name, %3 the rule it breaks.</extracomment>
+        <translation>Parameter %1: %2</translation>
     </message>
 </context>
 <context>

@@ -836,6 +836,16 @@ El punto de control más reciente (indicado por el archivo de estado «checkpoin
             <numerusform>Este host nunca podrá alojar el clúster: solicita %1; este host tiene %n CPU y %2 GB de memoria, y un trabajo puede usar %3 vCPU por CPU, %4 GB por GB de memoria y %5 réplicas por CPU (al menos %6). Use menos réplicas o réplicas más pequeñas.</numerusform>
         </translation>
     </message>
+    <message>
+        <source>maxFailedTrials (%1) must not be more than maxTrials (%2): the study ends before that many trials can fail. 0 lets the service decide.</source>
+        <extracomment>%1 is the maxFailedTrials the job gives, %2 its maxTrials (API field names, kept as is).</extracomment>
+        <translation>maxFailedTrials (%1) no puede ser mayor que maxTrials (%2): el estudio termina antes de que fallen tantas pruebas. 0 deja que decida el servicio.</translation>
+    </message>
+    <message>
+        <source>discreteValues holds %1 values; at most %2 are allowed.</source>
+        <extracomment>%1 is how many discreteValues the job gives, %2 the limit (1000).</extracomment>
+        <translation>discreteValues contiene %1 valores; se permiten como máximo %2.</translation>
+    </message>
 </context>
 <context>
     <name>Trainyard::JobView</name>
@@ -2942,6 +2952,275 @@ Tipo de máquina: %4</translation>
     <message>
         <source>%1: %2</source>
         <translation>%1: %2</translation>
+    </message>
+</context>
+<context>
+    <name>Trainyard::WizardTuningPage</name>
+    <message>
+        <source>None</source>
+        <translation>Ninguna</translation>
+    </message>
+    <message>
+        <source>Linear</source>
+        <translation>Lineal</translation>
+    </message>
+    <message>
+        <source>Log</source>
+        <translation>Logarítmica</translation>
+    </message>
+    <message>
+        <source>Reverse log</source>
+        <translation>Logarítmica inversa</translation>
+    </message>
+    <message>
+        <source>&amp;Tune hyperparameters</source>
+        <translation>A&amp;justar hiperparámetros</translation>
+    </message>
+    <message>
+        <source>Stop poor trials &amp;early</source>
+        <translation>D&amp;etener antes las pruebas malas</translation>
+    </message>
+    <message>
+        <source>&amp;Add parameter</source>
+        <translation>Aña&amp;dir parámetro</translation>
+    </message>
+    <message>
+        <source>Hyperparameter tuning</source>
+        <translation>Ajuste de hiperparámetros</translation>
+    </message>
+    <message>
+        <source>Optional: run the trainer many times (trials), each with other values for the flags below (--NAME=VALUE), and keep the values whose reported metric is best.</source>
+        <translation>Opcional: ejecuta el entrenador muchas veces (pruebas), cada una con otros valores para las opciones de abajo (--NOMBRE=VALOR), y conserva los valores cuya métrica informada es la mejor.</translation>
+    </message>
+    <message>
+        <source>Tune hyperparameters</source>
+        <translation>Ajustar hiperparámetros</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;hyperparameters&lt;/b&gt;: when on, the job is a tuning job. Each trial runs the whole cluster with the parameters below passed as --NAME=VALUE flags, and the trainer reports the metric with cloudml-hypertune.</source>
+        <translation>&lt;b&gt;hyperparameters&lt;/b&gt;: si está activado, el trabajo es un trabajo de ajuste. Cada prueba ejecuta todo el clúster con los parámetros de abajo como opciones --NOMBRE=VALOR, y el entrenador informa de la métrica con cloudml-hypertune.</translation>
+    </message>
+    <message>
+        <source>Goal</source>
+        <translation>Objetivo</translation>
+    </message>
+    <message>
+        <source>Maximize the metric</source>
+        <translation>Maximizar la métrica</translation>
+    </message>
+    <message>
+        <source>Minimize the metric</source>
+        <translation>Minimizar la métrica</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;goal&lt;/b&gt; (required): whether a larger (MAXIMIZE) or a smaller (MINIMIZE) value of the metric is better.</source>
+        <translation>&lt;b&gt;goal&lt;/b&gt; (obligatorio): si un valor mayor (MAXIMIZE) o menor (MINIMIZE) de la métrica es mejor.</translation>
+    </message>
+    <message>
+        <source>Metric tag</source>
+        <translation>Etiqueta de la métrica</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;hyperparameterMetricTag&lt;/b&gt;: the tag the trainer reports its metric under (cloudml-hypertune&apos;s report_hyperparameter_tuning_metric). Empty means the service&apos;s default, training/hptuning/metric.</source>
+        <translation>&lt;b&gt;hyperparameterMetricTag&lt;/b&gt;: la etiqueta con la que el entrenador informa de su métrica (report_hyperparameter_tuning_metric de cloudml-hypertune). Vacía significa el valor predeterminado del servicio, training/hptuning/metric.</translation>
+    </message>
+    <message>
+        <source>Search algorithm</source>
+        <translation>Algoritmo de búsqueda</translation>
+    </message>
+    <message>
+        <source>Bayesian optimisation</source>
+        <translation>Optimización bayesiana</translation>
+    </message>
+    <message>
+        <source>Grid search</source>
+        <translation>Búsqueda en cuadrícula</translation>
+    </message>
+    <message>
+        <source>Random search</source>
+        <translation>Búsqueda aleatoria</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;algorithm&lt;/b&gt;: Bayesian optimisation (the service&apos;s default, ALGORITHM_UNSPECIFIED) learns from finished trials; GRID_SEARCH tries every combination and cannot take DOUBLE parameters; RANDOM_SEARCH draws at random.</source>
+        <translation>&lt;b&gt;algorithm&lt;/b&gt;: la optimización bayesiana (el valor predeterminado del servicio, ALGORITHM_UNSPECIFIED) aprende de las pruebas terminadas; GRID_SEARCH prueba todas las combinaciones y no admite parámetros DOUBLE; RANDOM_SEARCH elige al azar.</translation>
+    </message>
+    <message>
+        <source>Maximum trials</source>
+        <translation>Máximo de pruebas</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;maxTrials&lt;/b&gt;: how many trials the study runs at most (the service&apos;s default is 1).</source>
+        <translation>&lt;b&gt;maxTrials&lt;/b&gt;: cuántas pruebas ejecuta el estudio como máximo (el valor predeterminado del servicio es 1).</translation>
+    </message>
+    <message>
+        <source>Maximum parallel trials</source>
+        <translation>Máximo de pruebas en paralelo</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;maxParallelTrials&lt;/b&gt;: how many trials run at the same time. Each trial needs the whole cluster of the Compute page.</source>
+        <translation>&lt;b&gt;maxParallelTrials&lt;/b&gt;: cuántas pruebas se ejecutan a la vez. Cada prueba necesita todo el clúster de la página Cómputo.</translation>
+    </message>
+    <message>
+        <source>Maximum failed trials</source>
+        <translation>Máximo de pruebas fallidas</translation>
+    </message>
+    <message>
+        <source>Service decides</source>
+        <extracomment>Shown in the &quot;Max failed trials&quot; spin box at 0, the API&apos;s &quot;the service decides when to fail&quot;.</extracomment>
+        <translation>Decide el servicio</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;maxFailedTrials&lt;/b&gt;: the study fails after this many failed trials; 0 lets the service decide.</source>
+        <translation>&lt;b&gt;maxFailedTrials&lt;/b&gt;: el estudio falla tras este número de pruebas fallidas; 0 deja que decida el servicio.</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;enableTrialEarlyStopping&lt;/b&gt;: stop a trial whose reported metric is clearly worse than finished trials&apos; at the same step.</source>
+        <translation>&lt;b&gt;enableTrialEarlyStopping&lt;/b&gt;: detiene una prueba cuya métrica informada es claramente peor que la de las pruebas terminadas en el mismo paso.</translation>
+    </message>
+    <message>
+        <source>Resume a previous tuning job</source>
+        <translation>Reanudar un trabajo de ajuste anterior</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;resumePreviousJobId&lt;/b&gt;: continue the study of an earlier tuning job of this executor: its trials count as already tried.</source>
+        <translation>&lt;b&gt;resumePreviousJobId&lt;/b&gt;: continúa el estudio de un trabajo de ajuste anterior de este ejecutor: sus pruebas cuentan como ya probadas.</translation>
+    </message>
+    <message>
+        <source>Parameters</source>
+        <translation>Parámetros</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>Nombre</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>Tipo</translation>
+    </message>
+    <message>
+        <source>Min</source>
+        <translation>Mín.</translation>
+    </message>
+    <message>
+        <source>Max</source>
+        <translation>Máx.</translation>
+    </message>
+    <message>
+        <source>Values (comma-separated)</source>
+        <translation>Valores (separados por comas)</translation>
+    </message>
+    <message>
+        <source>Scale</source>
+        <translation>Escala</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;params&lt;/b&gt; (the service&apos;s rules): each name once, passed as --NAME=VALUE; DOUBLE and INTEGER need minValue &lt; maxValue (INTEGER bounds whole numbers); DISCRETE values strictly increasing, at most 1,000; CATEGORICAL values distinct; a log scale needs values above 0. Numbers use a dot for decimals.</source>
+        <translation>&lt;b&gt;params&lt;/b&gt; (las reglas del servicio): cada nombre una sola vez, pasado como --NOMBRE=VALOR; DOUBLE e INTEGER necesitan minValue &lt; maxValue (límites de INTEGER enteros); valores DISCRETE estrictamente crecientes, como máximo 1000; valores CATEGORICAL distintos; una escala logarítmica necesita valores mayores que 0. Los números usan punto decimal.</translation>
+    </message>
+    <message>
+        <source>Trial 1 command line</source>
+        <translation>Línea de comandos de la prueba 1</translation>
+    </message>
+    <message>
+        <source>&amp;Goal:</source>
+        <translation>&amp;Objetivo:</translation>
+    </message>
+    <message>
+        <source>A&amp;lgorithm:</source>
+        <translation>A&amp;lgoritmo:</translation>
+    </message>
+    <message>
+        <source>Res&amp;ume from:</source>
+        <translation>Rean&amp;udar desde:</translation>
+    </message>
+    <message>
+        <source>Max t&amp;rials:</source>
+        <translation>Máx. de p&amp;ruebas:</translation>
+    </message>
+    <message>
+        <source>Max &amp;parallel trials:</source>
+        <translation>Máx. de pruebas en &amp;paralelo:</translation>
+    </message>
+    <message>
+        <source>Max &amp;failed trials:</source>
+        <translation>Máx. de pruebas &amp;fallidas:</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a number (use a dot for decimals, e.g. 0.001 or 1e-4).</source>
+        <extracomment>%1 is what the user typed in a Min, Max or Values cell.</extracomment>
+        <translation>«%1» no es un número (use punto decimal, p. ej. 0.001 o 1e-4).</translation>
+    </message>
+    <message>
+        <source>%1 (unknown algorithm)</source>
+        <translation>%1 (algoritmo desconocido)</translation>
+    </message>
+    <message>
+        <source>%1 (not on this executor)</source>
+        <translation>%1 (no está en este ejecutor)</translation>
+    </message>
+    <message>
+        <source>(none: a new study)</source>
+        <translation>(ninguno: un estudio nuevo)</translation>
+    </message>
+    <message>
+        <source>%1 — %2, %3 trials done</source>
+        <extracomment>%1 is a job ID, %2 its state (Succeeded …), %3 how many trials it completed.</extracomment>
+        <translation>%1 — %2, %3 pruebas hechas</translation>
+    </message>
+    <message>
+        <source>Parameter %1 (%2): %3</source>
+        <translation>Parámetro %1 (%2): %3</translation>
+    </message>
+    <message>
+        <source>more than %1</source>
+        <translation>más de %1</translation>
+    </message>
+    <message>
+        <source>Grid points: %1 (the product of each parameter&apos;s number of values).</source>
+        <translation>Puntos de la cuadrícula: %1 (el producto del número de valores de cada parámetro).</translation>
+    </message>
+    <message>
+        <source>Grid search stops after %2 trials although maxTrials is %1.</source>
+        <extracomment>%1 is maxTrials, %2 the number of grid points.</extracomment>
+        <translation>La búsqueda en cuadrícula se detiene tras %2 pruebas aunque maxTrials sea %1.</translation>
+    </message>
+    <message>
+        <source>Grid points: — (the DOUBLE parameter &quot;%1&quot; takes infinitely many values; only INTEGER, DISCRETE and CATEGORICAL parameters have a grid).</source>
+        <extracomment>%1 is a parameter name. &quot;—&quot; stands for &quot;no number&quot;.</extracomment>
+        <translation>Puntos de la cuadrícula: — (el parámetro DOUBLE «%1» toma infinitos valores; solo los parámetros INTEGER, DISCRETE y CATEGORICAL tienen cuadrícula).</translation>
+    </message>
+    <message>
+        <source>Grid points: — (complete the parameters to count them).</source>
+        <translation>Puntos de la cuadrícula: — (complete los parámetros para contarlos).</translation>
+    </message>
+    <message>
+        <source>Trial 1 starts at the centre of the space (the midpoint of each range in its scale, the first category); later trials follow what the metric reports.</source>
+        <translation>La prueba 1 empieza en el centro del espacio (el punto medio de cada rango en su escala, la primera categoría); las pruebas siguientes se guían por la métrica informada.</translation>
+    </message>
+    <message>
+        <source>Grid search starts with every parameter&apos;s first value and steps through the combinations, the last parameter fastest.</source>
+        <translation>La búsqueda en cuadrícula empieza con el primer valor de cada parámetro y recorre las combinaciones, el último parámetro más rápido.</translation>
+    </message>
+    <message>
+        <source>Random search draws every trial&apos;s values at random; trial 1 is shown at the centre of the space as an example.</source>
+        <translation>La búsqueda aleatoria elige los valores de cada prueba al azar; la prueba 1 se muestra en el centro del espacio como ejemplo.</translation>
+    </message>
+    <message>
+        <source>Remo&amp;ve parameter</source>
+        <translation>&amp;Quitar parámetro</translation>
+    </message>
+    <message>
+        <source>&amp;Metric tag:</source>
+        <translation>Etiqueta de la &amp;métrica:</translation>
+    </message>
+    <message>
+        <source>Parameter&amp;s (each becomes --NAME=VALUE):</source>
+        <translation>Parámetro&amp;s (cada uno se pasa como --NOMBRE=VALOR):</translation>
+    </message>
+    <message>
+        <source>Parameter %1: %2</source>
+        <extracomment>%1 is the parameter&apos;s row number, %2 its name, %3 the rule it breaks.</extracomment>
+        <translation>Parámetro %1: %2</translation>
     </message>
 </context>
 <context>

@@ -26,6 +26,8 @@
 #include <QRegularExpression>
 #include <QTimer>
 
+#include <algorithm>
+
 namespace Trainyard {
 
 HostInventory WizardHostInfo::inventory() const
@@ -55,11 +57,13 @@ SubmitWizard::SubmitWizard(ApiClient* client, QWidget* parent)
     m_appPage = new WizardAppPage(this);
     m_computePage = new WizardComputePage(this);
     m_outputPage = new WizardOutputPage(this);
+    m_tuningPage = new WizardTuningPage(this);
     m_reviewPage = new WizardReviewPage(this);
     setPage(JobPageId, m_jobPage);
     setPage(AppPageId, m_appPage);
     setPage(ComputePageId, m_computePage);
     setPage(OutputPageId, m_outputPage);
+    setPage(TuningPageId, m_tuningPage);
     setPage(ReviewPageId, m_reviewPage);
     setButtonText(QWizard::FinishButton, tr("&Submit"));
     // 900 × 720, or less on a small screen: on 1024 × 700 the buttons were below the screen's edge.
@@ -71,7 +75,7 @@ SubmitWizard::SubmitWizard(ApiClient* client, QWidget* parent)
     setWindowFlag(Qt::WindowContextHelpButtonHint, true);
     auto* whatsThis = new QShortcut(QKeySequence(Qt::SHIFT | Qt::Key_F1), this);
     connect(whatsThis, &QShortcut::activated, this, [] { QWhatsThis::enterWhatsThisMode(); });
-    // "Step N of 5" in the title: where the user is and how much is left.
+    // "Step N of 6" in the title: where the user is and how much is left.
     m_titleBase = tr("Submit Training Job");
     connect(this, &QWizard::currentIdChanged, this, &SubmitWizard::updateTitle);
     updateTitle();
@@ -110,6 +114,7 @@ void SubmitWizard::fetchCatalogs()
     if (!client)
         return;
     refreshHost(true);
+    listJobs(QString(), MaxJobPages);
     client->acceleratorTypes(
         this, [this](const QList<AcceleratorAvailability>& types, const QList<GpuInfo>&, const ApiError& error) {
             if (!error.isNull())
@@ -131,6 +136,35 @@ void SubmitWizard::fetchCatalogs()
     });
 }
 
+void SubmitWizard::setKnownJobs(const QList<Job>& jobs)
+{
+    m_knownJobs = jobs;
+    emit knownJobsChanged();
+}
+
+void SubmitWizard::listJobs(const QString& pageToken, int pagesLeft)
+{
+    if (!m_client || pagesLeft <= 0)
+        return;
+    m_client->listJobs(QString(), 100, pageToken, this, [this, pagesLeft](const JobPage& page, const ApiError& error) {
+        if (!error.isNull()) {
+            qCWarning(lcUi) << "wizard: jobs.list:" << error.summary();
+            return;
+        }
+        for (const Job& listed : page.jobs) {
+            const auto known = std::find_if(m_knownJobs.begin(), m_knownJobs.end(),
+                [&listed](const Job& job) { return job.jobId == listed.jobId; });
+            if (known == m_knownJobs.end())
+                m_knownJobs.append(listed);
+            else
+                *known = listed;
+        }
+        emit knownJobsChanged();
+        if (!page.nextPageToken.isEmpty())
+            listJobs(page.nextPageToken, pagesLeft - 1);
+    });
+}
+
 void SubmitWizard::loadJob(const Job& job)
 {
     // Only the input fields: a "submit similar" job carries output fields the new job must not inherit.
@@ -139,7 +173,7 @@ void SubmitWizard::loadJob(const Job& job)
     base.labels = job.labels;
     base.trainingInput = job.trainingInput;
     m_base = base;
-    const QList<WizardPage*> pages { m_jobPage, m_appPage, m_computePage, m_outputPage };
+    const QList<WizardPage*> pages { m_jobPage, m_appPage, m_computePage, m_outputPage, m_tuningPage };
     for (WizardPage* page : pages)
         page->load(m_base);
     if (currentId() == ReviewPageId)
@@ -284,12 +318,13 @@ bool SubmitWizard::importConfig(const QString& path, QString* error)
 Job SubmitWizard::job() const
 {
     Job job = m_base;
-    if (!m_outputPage) // still constructing its pages
+    if (!m_tuningPage) // still constructing its pages
         return job;
     m_jobPage->apply(job);
     m_appPage->apply(job);
     m_computePage->apply(job);
     m_outputPage->apply(job);
+    m_tuningPage->apply(job);
     return job;
 }
 
@@ -314,6 +349,8 @@ SubmitWizard::PageId SubmitWizard::pageForField(const QString& field)
         return ComputePageId;
     if (f == QLatin1String("jobDir"))
         return OutputPageId;
+    if (f == QLatin1String("hyperparameters") || f.startsWith(QLatin1String("hyperparameters.")))
+        return TuningPageId;
     return ReviewPageId;
 }
 
@@ -478,7 +515,7 @@ void SubmitWizard::accept()
 {
     if (m_submitting)
         return;
-    const QList<WizardPage*> pages { m_jobPage, m_appPage, m_computePage, m_outputPage, m_reviewPage };
+    const QList<WizardPage*> pages { m_jobPage, m_appPage, m_computePage, m_outputPage, m_tuningPage, m_reviewPage };
     for (WizardPage* page : pages)
         page->clearFieldErrors();
     if (!m_client) {

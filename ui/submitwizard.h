@@ -3,14 +3,13 @@
 
 // The submit wizard (issue 3): Job (ID, labels, import of a gcloud --config file), Training application
 // (package, module, arguments, runtime), Compute (scale tier or a CUSTOM cluster, with what it means on
-// this host), Output (job dir) and Review (the job as YAML, the equivalent trainyardctl command line,
-// export). Finish calls `jobs.create`; the executor's field violations are shown next to the field they
-// name, on that field's page.
+// this host), Output (job dir), Hyperparameter tuning (issue 13: off unless turned on or imported) and Review (the job
+// as YAML, the equivalent trainyardctl command line, export). Finish calls `jobs.create`; the executor's field
+// violations are shown next to the field they name, on that field's page.
 //
 // The wizard edits a base Job (empty, imported, or "submit similar"): a page writes a field only when the
-// user changed its widget, so fields the wizard has no widget for (hyperparameters, scheduling, container
-// settings …) and the exact form of imported values (absent vs 0 counts, an empty scale tier) survive a
-// round trip unchanged.
+// user changed its widget, so fields the wizard has no widget for (scheduling, container settings …) and the exact form
+// of imported values (absent vs 0 counts, an empty scale tier) survive a round trip unchanged.
 //
 // Catalogs come from the executor (/scaleTiers, /acceleratorTypes, /runtimeVersions, /host) when a client
 // is given; machine types and tier expansions from MachineCatalog::builtin(), the catalog the executor uses.
@@ -30,6 +29,7 @@ class WizardJobPage;
 class WizardAppPage;
 class WizardComputePage;
 class WizardOutputPage;
+class WizardTuningPage;
 class WizardReviewPage;
 
 /// What the wizard knows about the executor's host; empty until /host and /acceleratorTypes answer.
@@ -44,7 +44,7 @@ struct WizardHostInfo {
 class SubmitWizard : public QWizard {
     Q_OBJECT
 public:
-    enum PageId { JobPageId, AppPageId, ComputePageId, OutputPageId, ReviewPageId };
+    enum PageId { JobPageId, AppPageId, ComputePageId, OutputPageId, TuningPageId, ReviewPageId };
 
     /// `client` may be nullptr (no executor): then job ID uniqueness is not checked, the host is unknown
     /// and Finish reports that no executor is connected.
@@ -78,11 +78,14 @@ public:
     WizardAppPage* appPage() const { return m_appPage; }
     WizardComputePage* computePage() const { return m_computePage; }
     WizardOutputPage* outputPage() const { return m_outputPage; }
+    WizardTuningPage* tuningPage() const { return m_tuningPage; }
     WizardReviewPage* reviewPage() const { return m_reviewPage; }
 
     /// The executor's jobs as the caller last listed them (the console's job list): the Output page names
-    /// the job that wrote the checkpoints in a chosen folder from them.
-    void setKnownJobs(const QList<Job>& jobs) { m_knownJobs = jobs; }
+    /// the job that wrote the checkpoints in a chosen folder from them, the tuning page offers the tuning jobs
+    /// among them to resume. With a client the wizard also lists the executor's jobs itself and merges them
+    /// in (by job ID), so that a wizard opened without the console's list still knows them.
+    void setKnownJobs(const QList<Job>& jobs);
     const QList<Job>& knownJobs() const { return m_knownJobs; }
 
     /// The job the executor created (valid after jobSubmitted).
@@ -126,12 +129,18 @@ Q_SIGNALS:
     void hostStatusChanged();
     /// The executor refused the job; `error` as received.
     void submitFailed(const Trainyard::ApiError& error);
+    /// knownJobs() changed (setKnownJobs(), or the executor's job list arrived).
+    void knownJobsChanged();
 
 private:
     void fetchCatalogs();
+    /// Lists the executor's jobs from `pageToken`, at most `pagesLeft` pages of 100, into knownJobs().
+    void listJobs(const QString& pageToken, int pagesLeft);
     /// Asks the executor for the host's capacity in use (GET …/host); emits hostInfoChanged() for the
     /// `first` answer, hostStatusChanged() for the periodic ones.
     void refreshHost(bool first);
+    /// How many pages of 100 jobs listJobs() reads at most: the newest 1,000 jobs are plenty to pick from.
+    static constexpr int MaxJobPages = 10;
     /// How often the host's capacity in use is refreshed while the wizard is open (ms).
     static constexpr int HostRefreshMs = 2000;
     void showSubmitError(const ApiError& error);
@@ -154,6 +163,7 @@ private:
     WizardAppPage* m_appPage = nullptr;
     WizardComputePage* m_computePage = nullptr;
     WizardOutputPage* m_outputPage = nullptr;
+    WizardTuningPage* m_tuningPage = nullptr;
     WizardReviewPage* m_reviewPage = nullptr;
 };
 

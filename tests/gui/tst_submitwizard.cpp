@@ -179,7 +179,7 @@ private Q_SLOTS:
             // No error before the user typed anything; Next is blocked all the same.
             QVERIFY(w.jobPage()->jobIdProblems()->text().isEmpty());
             QVERIFY(!nextEnabled(w));
-            QVERIFY2(w.windowTitle().contains(QStringLiteral("Step 1 of 5")), qPrintable(w.windowTitle()));
+            QVERIFY2(w.windowTitle().contains(QStringLiteral("Step 1 of 6")), qPrintable(w.windowTitle()));
             QTest::keyClick(&w, Qt::Key_Escape);
             QTRY_VERIFY(!w.isVisible());
         }
@@ -200,7 +200,7 @@ private Q_SLOTS:
         QVERIFY(w.jobPage()->jobIdProblems()->text().contains(QStringLiteral("required")));
         QTest::keyClicks(w.jobPage()->jobIdEdit(), QStringLiteral("draft_job"));
         w.next();
-        QVERIFY2(w.windowTitle().contains(QStringLiteral("Step 2 of 5")), qPrintable(w.windowTitle()));
+        QVERIFY2(w.windowTitle().contains(QStringLiteral("Step 2 of 6")), qPrintable(w.windowTitle()));
         answered = false;
         answerMessageBox(QStringLiteral("Keep Draft"), &answered);
         QTest::keyClick(&w, Qt::Key_Escape);
@@ -680,7 +680,11 @@ private Q_SLOTS:
                                << int(SubmitWizard::ComputePageId);
         QTest::addRow("jobDir") << QStringLiteral("trainingInput.jobDir") << int(SubmitWizard::OutputPageId);
         QTest::addRow("hyperparameters") << QStringLiteral("trainingInput.hyperparameters.params[0].minValue")
-                                         << int(SubmitWizard::ReviewPageId);
+                                         << int(SubmitWizard::TuningPageId);
+        QTest::addRow("hyperparameters goal")
+            << QStringLiteral("trainingInput.hyperparameters.goal") << int(SubmitWizard::TuningPageId);
+        QTest::addRow("scheduling") << QStringLiteral("trainingInput.scheduling.priority")
+                                    << int(SubmitWizard::ReviewPageId);
     }
 
     void pageForField()
@@ -786,7 +790,12 @@ private Q_SLOTS:
         QTest::keyClicks(w.outputPage()->jobDirEdit(), path(QStringLiteral("tinyout")));
         QVERIFY(nextEnabled(w));
         QTest::mouseClick(w.button(QWizard::NextButton), Qt::LeftButton);
+        // No tuning unless asked for (tests/gui/tst_wizardtuning covers the page).
+        QCOMPARE(w.currentId(), int(SubmitWizard::TuningPageId));
+        QVERIFY(nextEnabled(w));
+        QTest::mouseClick(w.button(QWizard::NextButton), Qt::LeftButton);
         QCOMPARE(w.currentId(), int(SubmitWizard::ReviewPageId));
+        QVERIFY(!w.reviewPage()->yamlView()->toPlainText().contains(QStringLiteral("hyperparameters")));
         QVERIFY(w.reviewPage()->yamlView()->toPlainText().contains(QStringLiteral("trainer.task")));
         QVERIFY(w.reviewPage()->commandView()->toPlainText().contains(QStringLiteral("--module-name=trainer.task")));
         QVERIFY2(w.reviewPage()->commandView()->toPlainText().endsWith(

@@ -111,6 +111,8 @@ public:
             env.insert(QStringLiteral("OMP_NUM_THREADS"), QStringLiteral("4"));
             env.insert(QStringLiteral("PYTHONUNBUFFERED"), QStringLiteral("1"));
             env.insert(QStringLiteral("PYTHONPATH"), m_stagingDir);
+            for (auto it = m_environment.cbegin(); it != m_environment.cend(); ++it)
+                env.insert(it.key(), it.value());
 
             replica->process = std::make_unique<QProcess>();
             replica->process->setProcessEnvironment(env);
@@ -124,6 +126,9 @@ public:
             m_replicas.push_back(std::move(replica));
         }
     }
+
+    /// Variables every replica of the next start() gets on top of the contract's (CLOUD_ML_TRIAL_ID …).
+    void setEnvironment(const QString& name, const QString& value) { m_environment.insert(name, value); }
 
     bool allFinished() const
     {
@@ -187,6 +192,7 @@ private:
     int m_ps;
     QString m_jobDir;
     QString m_metricsDir;
+    QMap<QString, QString> m_environment;
     std::vector<std::unique_ptr<Replica>> m_replicas;
 };
 
@@ -225,6 +231,8 @@ private Q_SLOTS:
     void initTestCase();
     void trainsChecksAndResumes_data();
     void trainsChecksAndResumes();
+    void runsAsATrial_data();
+    void runsAsATrial();
     void lostWorkerIsRetryable();
     void sigtermEndsPromptly();
     void badInputIsPermanent_data();
@@ -345,6 +353,68 @@ void TestSampleTrainer::trainsChecksAndResumes()
     QVERIFY(scalars.value(QStringLiteral("eval/accuracy")).first().first > reports.at(1).step);
 }
 
+void TestSampleTrainer::runsAsATrial_data()
+{
+    QTest::addColumn<QString>("module");
+    QTest::addColumn<int>("ps");
+    QTest::addColumn<QString>("optimizer");
+    QTest::addColumn<QString>("stateTensor"); // a tensor only that optimizer's state has
+    QTest::addRow("ddp, sgd") << QStringLiteral("trainer.task") << 0 << QStringLiteral("sgd")
+                              << QStringLiteral("optimizer.state.0.momentum_buffer");
+    QTest::addRow("parameter servers, rmsprop") << QStringLiteral("trainer.ps_task") << 1 << QStringLiteral("rmsprop")
+                                                << QStringLiteral("optimizer.state.0.square_avg");
+}
+
+void TestSampleTrainer::runsAsATrial()
+{
+    // What the executor sets for trial 3 of a tuning job (app/launch/launchspec.h): CLOUD_ML_TRIAL_ID and the
+    // study's metric tag; the hyperparameters arrive as --<name>=<value> flags.
+    QFETCH(QString, module);
+    QFETCH(int, ps);
+    QFETCH(QString, optimizer);
+    QFETCH(QString, stateTensor);
+    QTemporaryDir work;
+    QVERIFY(work.isValid());
+    const QString jobDir = work.path() + QStringLiteral("/job");
+    LocalCluster cluster(m_staging.path(), module, 0, ps, jobDir, work.path() + QStringLiteral("/metrics"));
+    cluster.setEnvironment(QStringLiteral("CLOUD_ML_TRIAL_ID"), QStringLiteral("3"));
+    cluster.setEnvironment(QStringLiteral("CLOUD_ML_HP_METRIC_TAG"), QStringLiteral("trial_accuracy"));
+    const QStringList quick { QStringLiteral("--train-examples"), QStringLiteral("1000"),
+        QStringLiteral("--learning-rate=0.01"), QStringLiteral("--optimizer=") + optimizer };
+    cluster.start(QStringList { QStringLiteral("--epochs"), QStringLiteral("1") } + quick);
+    QTRY_VERIFY_WITH_TIMEOUT(cluster.allFinished(), runTimeoutMs);
+    Replica& master = cluster.replica(QStringLiteral("master-replica-0"));
+    QVERIFY2(master.process->exitCode() == 0, qPrintable(cluster.summary() + QLatin1Char('\n') + cluster.logs()));
+
+    // The trial's own folder, as the service's samples keep it: <job-dir>/<trial-id>/.
+    QVERIFY(!QFileInfo::exists(jobDir + QStringLiteral("/checkpoints")));
+    const QString checkpoint = jobDir + QStringLiteral("/3/checkpoints/ckpt-epoch-1.pt");
+    QString error;
+    const std::optional<CheckpointInfo> info = PyTorchArchive::read(checkpoint, &error);
+    QVERIFY2(info, qPrintable(checkpoint + QStringLiteral(": ") + error));
+    QVERIFY2(info->find(stateTensor), qPrintable(stateTensor));
+    QCOMPARE(eventFiles(jobDir + QStringLiteral("/3")).size(), 1);
+
+    // The report carries the study's tag and the trial.
+    HypertuneReader hypertune(cluster.metricsFile(QStringLiteral("master-replica-0")));
+    const QList<HypertuneReport> reports = hypertune.readNew();
+    QCOMPARE(reports.size(), 1);
+    QCOMPARE(reports.at(0).tag, QStringLiteral("trial_accuracy"));
+    QCOMPARE(reports.at(0).trial, QStringLiteral("3"));
+    QVERIFY(reports.at(0).checkpointPath.endsWith(QStringLiteral("/3/checkpoints/ckpt-epoch-1.pt")));
+
+    // Resumed with another optimizer: the model resumes, the other optimizer's state is not forced on it.
+    cluster.start(QStringList { QStringLiteral("--epochs"), QStringLiteral("2"), QStringLiteral("--train-examples"),
+        QStringLiteral("1000"), QStringLiteral("--optimizer=adam") });
+    QTRY_VERIFY_WITH_TIMEOUT(cluster.allFinished(), runTimeoutMs);
+    Replica& resumed = cluster.replica(QStringLiteral("master-replica-0")); // start() made new replicas
+    QVERIFY2(resumed.process->exitCode() == 0, qPrintable(cluster.summary() + QLatin1Char('\n') + cluster.logs()));
+    QVERIFY2(resumed.output.contains(QByteArray(QByteArray("Resuming from checkpoint ") + checkpoint.toUtf8())),
+        resumed.output.constData());
+    QVERIFY2(resumed.output.contains("not adam: the optimizer starts afresh"), resumed.output.constData());
+    QVERIFY(QFileInfo::exists(jobDir + QStringLiteral("/3/checkpoints/ckpt-epoch-2.pt")));
+}
+
 void TestSampleTrainer::lostWorkerIsRetryable()
 {
     // A worker killed mid-training: the master must not report a permanent failure (exit 1-127),
@@ -388,6 +458,8 @@ void TestSampleTrainer::badInputIsPermanent_data()
     QTest::addColumn<QByteArray>("message");
     QTest::addRow("zero epochs") << QStringList { QStringLiteral("--epochs"), QStringLiteral("0") } << QString()
                                  << QByteArray("--epochs must be at least 1");
+    QTest::addRow("unknown optimizer") << QStringList { QStringLiteral("--optimizer"), QStringLiteral("adagrad") }
+                                       << QString() << QByteArray("invalid choice: 'adagrad'");
     QTest::addRow("unknown flag") << QStringList { QStringLiteral("--no-such-flag"), QStringLiteral("1") } << QString()
                                   << QByteArray("unrecognized arguments: --no-such-flag");
     QTest::addRow("task outside the cluster")

@@ -262,6 +262,18 @@ private Q_SLOTS:
         row("hp trial counts",
             R"({"trainingInput":{"hyperparameters":{"goal":"MINIMIZE","maxTrials":0,"maxParallelTrials":0,"params":[{"parameterName":"a","type":"INTEGER","minValue":1,"maxValue":2}]}}})",
             "cpu16", { "trainingInput.hyperparameters.maxTrials", "trainingInput.hyperparameters.maxParallelTrials" });
+        row("hp more failures than trials",
+            R"({"trainingInput":{"hyperparameters":{"goal":"MINIMIZE","maxTrials":4,"maxFailedTrials":5,"params":[{"parameterName":"a","type":"INTEGER","minValue":1,"maxValue":2}]}}})",
+            "cpu16", { "trainingInput.hyperparameters.maxFailedTrials" });
+        row("hp failures up to trials ok",
+            R"({"trainingInput":{"hyperparameters":{"goal":"MINIMIZE","maxTrials":4,"maxFailedTrials":4,"params":[{"parameterName":"a","type":"INTEGER","minValue":1,"maxValue":2}]}}})",
+            "cpu16", {});
+        row("hp failures above the default one trial",
+            R"({"trainingInput":{"hyperparameters":{"goal":"MINIMIZE","maxFailedTrials":2,"params":[{"parameterName":"a","type":"INTEGER","minValue":1,"maxValue":2}]}}})",
+            "cpu16", { "trainingInput.hyperparameters.maxFailedTrials" });
+        row("hp failures 0 lets the service decide",
+            R"({"trainingInput":{"hyperparameters":{"goal":"MINIMIZE","maxTrials":1,"maxFailedTrials":0,"params":[{"parameterName":"a","type":"INTEGER","minValue":1,"maxValue":2}]}}})",
+            "cpu16", {});
         // Scheduling and versions.
         row("scheduling valid",
             R"({"trainingInput":{"scheduling":{"maxRunningTime":"7200s","maxWaitTime":"1.5s","priority":1000}}})",
@@ -288,6 +300,38 @@ private Q_SLOTS:
         QVERIFY2(fields(v) == expected, qPrintable(describe(v)));
         for (const FieldViolation& f : v)
             QVERIFY2(f.description.size() > 10, qPrintable(f.field));
+    }
+
+    void discreteValuesLimit_data()
+    {
+        QTest::addColumn<int>("count");
+        QTest::addColumn<bool>("refused");
+        QTest::addRow("1,000 values") << 1000 << false;
+        QTest::addRow("1,001 values") << 1001 << true;
+    }
+
+    void discreteValuesLimit()
+    {
+        // The REST reference on discreteValues: "This list should not contain more than 1,000 values."
+        QFETCH(int, count);
+        QFETCH(bool, refused);
+        ParameterSpec p;
+        p.parameterName = QStringLiteral("units");
+        p.type = QStringLiteral("DISCRETE");
+        for (int i = 0; i < count; ++i)
+            p.discreteValues << i + 1;
+        Job j = job(R"({})");
+        j.trainingInput.hyperparameters = HyperparameterSpec {};
+        j.trainingInput.hyperparameters->goal = QStringLiteral("MAXIMIZE");
+        j.trainingInput.hyperparameters->params = { p };
+        const FieldViolations v = validateJob(j, MachineCatalog::builtin(), host(QStringLiteral("cpu16")));
+        if (!refused) {
+            QVERIFY2(v.isEmpty(), qPrintable(describe(v)));
+            return;
+        }
+        QCOMPARE(fields(v), QStringList { QStringLiteral("trainingInput.hyperparameters.params[0].discreteValues") });
+        QVERIFY2(v.first().description.contains(QLatin1String("1001 values; at most 1000")),
+            qPrintable(v.first().description));
     }
 
     void fixtures_data()

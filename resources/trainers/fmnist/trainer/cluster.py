@@ -29,6 +29,7 @@ class Cluster:
         task = config.get("task") or {}
         self.spec = cluster
         self.job = config.get("job") or {}
+        self.env_metric_tag = env.get("CLOUD_ML_HP_METRIC_TAG", "")
         self.task_type = task.get("type") or "master"
         self.task_index = int(task.get("index") or 0)
         self.trial = str(task.get("trial") or env.get("CLOUD_ML_TRIAL_ID") or "")
@@ -90,6 +91,7 @@ class Cluster:
         return "ps-replica-%d" % (rank - self.trainer_count)
 
     def metric_tag(self, default="accuracy"):
-        """The hyperparameter metric tag the job's HyperparameterSpec asks for, else ``default``."""
+        """The hyperparameter metric tag of the study: CLOUD_ML_HP_METRIC_TAG (the executor sets it for a
+        tuning job's replicas), else the job's HyperparameterSpec in TF_CONFIG, else ``default``."""
         hp = self.job.get("hyperparameters") or {}
-        return hp.get("hyperparameterMetricTag") or default
+        return self.env_metric_tag or hp.get("hyperparameterMetricTag") or default

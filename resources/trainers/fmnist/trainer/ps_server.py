@@ -5,7 +5,7 @@ torch.distributed.rpc pickles a function by its qualified name: every replica ru
 ``trainer.ps_server``.
 
 On a ps replica: one ``ParameterShard`` holds a subset of the model's parameters and their
-Adam state, and applies every gradient pushed to it (asynchronous parameter-server training:
+optimizer state (--optimizer), and applies every gradient pushed to it (asynchronous parameter-server training:
 no replica waits for the others within an epoch; a lock orders the updates).
 On the master: the ``Coordinator`` tells workers where training starts and holds them at the
 end of every epoch until the master has evaluated and checkpointed.
@@ -16,24 +16,29 @@ import threading
 import torch
 import torch.distributed.rpc as rpc
 
+from . import common
+
 _shard = None
 _coordinator = None
 
 
 class ParameterShard:
-    def __init__(self, tensors, adam_states, hparams):
-        """``tensors``: {name: tensor}; ``adam_states``: {name: Adam per-parameter state} for
-        the names being resumed; ``hparams``: Adam's param-group settings (lr, betas, eps, ...)."""
+    def __init__(self, tensors, adam_states, hparams, updates=0):
+        """``tensors``: {name: tensor}; ``adam_states``: {name: per-parameter optimizer state} for
+        the names being resumed; ``hparams``: the optimizer's param-group settings (lr, betas, eps,
+        momentum, ...) and ``optimizer``, its --optimizer name; ``updates``: the checkpoint's global
+        step (SGD's state has no step count of its own)."""
         self.lock = threading.Lock()
         self.names = list(tensors)
         self.params = [tensors[n].detach().clone().requires_grad_(True) for n in self.names]
         settings = {k: v for k, v in hparams.items() if k != "params"}
-        self.optimizer = torch.optim.Adam(self.params, lr=settings.pop("lr"))
+        name = settings.pop("optimizer", "adam")
+        self.optimizer = common.make_optimizer(name, self.params, settings.pop("lr"))
         group = dict(self.optimizer.state_dict()["param_groups"][0])
         group.update({k: v for k, v in settings.items() if k in group})
         state = {i: adam_states[n] for i, n in enumerate(self.names) if n in adam_states}
         self.optimizer.load_state_dict({"state": state, "param_groups": [group]})
-        self.updates = max((int(s["step"]) for s in state.values()), default=0)
+        self.updates = max([int(updates)] + [int(s["step"]) for s in state.values() if "step" in s])
 
     def values(self):
         return {n: p.detach().clone() for n, p in zip(self.names, self.params)}
@@ -52,9 +57,9 @@ class ParameterShard:
             return self.values(), {n: state[i] for i, n in enumerate(self.names) if i in state}, self.updates
 
 
-def ps_init(tensors, adam_states, hparams):
+def ps_init(tensors, adam_states, hparams, updates=0):
     global _shard
-    _shard = ParameterShard(tensors, adam_states, hparams)
+    _shard = ParameterShard(tensors, adam_states, hparams, updates)
     return sorted(_shard.names)
 
 

@@ -2,13 +2,13 @@
 """Fashion-MNIST with parameter servers over torch.distributed.rpc.
 
 Run by the service as ``python -m trainer.ps_task --epochs N --batch-size N --learning-rate X
---job-dir D`` once per replica (same flags as trainer.task):
+--optimizer adam|sgd|rmsprop --job-dir D`` once per replica (same flags as trainer.task):
 
 * RPC world: master rank 0, workers 1..W, ps W+1..W+P (names ``master-replica-0``,
   ``worker-replica-N``, ``ps-replica-N``), computed from TF_CONFIG (the service sets
   RANK/WORLD_SIZE for master and workers only). Rendezvous ``tcp://MASTER_ADDR:MASTER_PORT``
   (from TF_CONFIG's master address when those are not set), TensorPipe backend.
-* The ps replicas hold the parameters, split across them by size, and their Adam state. The
+* The ps replicas hold the parameters, split across them by size, and their optimizer state. The
   master and the workers each train on a DistributedSampler shard: for every batch they
   compute gradients with the parameters they last received, push them to every ps and get the
   updated parameters back (asynchronous updates: ``global_step`` counts the updates applied).
@@ -16,8 +16,8 @@ Run by the service as ``python -m trainer.ps_task --epochs N --batch-size N --le
 * At the end of every epoch the workers wait at the master; the master pulls the parameters,
   evaluates the 10,000 test images (master and workers log ``epoch N test_accuracy A loss L``),
   writes ``<job-dir>/checkpoints/ckpt-epoch-N.pt`` (the same layout as trainer.task: ``epoch``,
-  ``global_step``, ``model`` state_dict, ``optimizer`` = torch.optim.Adam state_dict over the
-  model's parameters, so either module resumes the other's checkpoints), reports the hypertune
+  ``global_step``, ``model`` state_dict, ``optimizer`` = the --optimizer's state_dict over the
+  model's parameters, ``optimizer_name``, so either module resumes the other's checkpoints), reports the hypertune
   metric and event-file scalars, then lets the workers go on.
 * At start the master resumes from the newest checkpoint (``Resuming from checkpoint <path>
   (epoch N)``) and loads it into the ps replicas.
@@ -104,9 +104,9 @@ class RemoteModel:
         return values, states, updates
 
 
-def _optimizer_state_dict(model, adam_states, lr):
-    """A torch.optim.Adam state_dict over ``model.parameters()`` holding the ps replicas' state."""
-    template = torch.optim.Adam(model.parameters(), lr=lr).state_dict()
+def _optimizer_state_dict(model, adam_states, name, lr):
+    """A state_dict of the --optimizer ``name`` over ``model.parameters()`` holding the ps replicas' state."""
+    template = common.make_optimizer(name, model.parameters(), lr).state_dict()
     names = [n for n, _ in model.named_parameters()]
     return {"state": {i: adam_states[n] for i, n in enumerate(names) if n in adam_states},
             "param_groups": template["param_groups"]}
@@ -126,17 +126,24 @@ def _init_parameter_servers(args, model, owner):
     if path:
         state = common.load_checkpoint(path)
         model.load_state_dict(state["model"])
-        adam_states = _adam_states_by_name(model, state["optimizer"])
+        if common.checkpoint_optimizer(state) == args.optimizer:
+            adam_states = _adam_states_by_name(model, state["optimizer"])
+        else:
+            logging.warning("The checkpoint holds %s state, not %s: the optimizer starts afresh",
+                            common.checkpoint_optimizer(state), args.optimizer)
         global_step = int(state["global_step"])
         logging.info("Resuming from checkpoint %s (epoch %d)", path, start_epoch)
-    hparams = dict(torch.optim.Adam(model.parameters(), lr=args.learning_rate).state_dict()["param_groups"][0])
+    hparams = dict(common.make_optimizer(args.optimizer, model.parameters(),
+                                         args.learning_rate).state_dict()["param_groups"][0])
     hparams["lr"] = args.learning_rate
+    hparams["optimizer"] = args.optimizer
     values = dict(model.state_dict())
     futures = []
     for ps in sorted(set(owner.values())):
         names = [n for n, o in owner.items() if o == ps]
         futures.append(rpc.rpc_async(ps, ps_server.ps_init, timeout=RPC_TIMEOUT_S, args=(
-            {n: values[n] for n in names}, {n: adam_states[n] for n in names if n in adam_states}, hparams)))
+            {n: values[n] for n in names}, {n: adam_states[n] for n in names if n in adam_states}, hparams,
+            global_step)))
         logging.info("%s holds %s (%d values)", ps, ", ".join(sorted(names)),
                      sum(values[n].numel() for n in names))
     for f in futures:
@@ -236,7 +243,8 @@ def _train(args, cluster, rank):
             "epoch": epoch,
             "global_step": global_step,
             "model": model.state_dict(),
-            "optimizer": _optimizer_state_dict(model, adam_states, args.learning_rate),
+            "optimizer": _optimizer_state_dict(model, adam_states, args.optimizer, args.learning_rate),
+            "optimizer_name": args.optimizer,
         })
         logging.info("Saved checkpoint %s", path)
         writer.add_scalar("eval/accuracy", accuracy, global_step)
@@ -290,6 +298,9 @@ def main(argv=None):
     except ValueError as e:
         logging.error("%s", e)
         return 2
+    args.job_dir = common.trial_job_dir(args.job_dir, cluster.trial)
+    if cluster.trial:
+        logging.info("%s: trial %s writes under %s", cluster.task_name, cluster.trial, args.job_dir)
     common.set_threads()
     if cluster.task_type == "evaluator":
         return evaluator.run(args, cluster)

@@ -2,7 +2,8 @@
 """Fashion-MNIST, data-parallel with PyTorch DistributedDataParallel.
 
 Run by the service as ``python -m trainer.task --epochs N --batch-size N --learning-rate X
---job-dir D`` once per replica:
+--optimizer adam|sgd|rmsprop --job-dir D`` once per replica (a tuning trial writes under
+``D/<trial-id>/``):
 
 * master and workers form the DDP group (rendezvous ``env://`` from MASTER_ADDR, MASTER_PORT,
   WORLD_SIZE, RANK; when those are missing they are derived from TF_CONFIG). Backend gloo on
@@ -91,7 +92,7 @@ def _run_trainer(args, cluster):
 
     torch.manual_seed(args.seed)
     model = common.Mlp(args.hidden_units).to(device)
-    optimizer = torch.optim.Adam(model.parameters(), lr=args.learning_rate)
+    optimizer = common.make_optimizer(args.optimizer, model.parameters(), args.learning_rate)
 
     # The master picks the checkpoint so that every member resumes from the same one even if
     # a newer file appeared in between.
@@ -105,7 +106,11 @@ def _run_trainer(args, cluster):
     if resume_path:
         state = common.load_checkpoint(resume_path)
         model.load_state_dict(state["model"])
-        optimizer.load_state_dict(state["optimizer"])
+        if common.checkpoint_optimizer(state) == args.optimizer:
+            optimizer.load_state_dict(state["optimizer"])
+        else:
+            logging.warning("%s: the checkpoint holds %s state, not %s: the optimizer starts afresh", task,
+                            common.checkpoint_optimizer(state), args.optimizer)
         for group in optimizer.param_groups:
             group["lr"] = args.learning_rate
         global_step = int(state["global_step"])
@@ -177,6 +182,7 @@ def _run_trainer(args, cluster):
                 "global_step": global_step,
                 "model": model.state_dict(),
                 "optimizer": optimizer.state_dict(),
+                "optimizer_name": args.optimizer,
             })
             logging.info("Saved checkpoint %s", path)
             writer.add_scalar("eval/accuracy", accuracy, global_step)
@@ -201,6 +207,9 @@ def main(argv=None):
     except ValueError as e:
         logging.error("%s", e)
         return 2
+    args.job_dir = common.trial_job_dir(args.job_dir, cluster.trial)
+    if cluster.trial:
+        logging.info("%s: trial %s writes under %s", cluster.task_name, cluster.trial, args.job_dir)
     common.set_threads()
     if cluster.task_type == "ps":
         logging.info("%s: parameter servers are not used by trainer.task (DDP); exiting. "
