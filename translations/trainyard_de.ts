@@ -1155,6 +1155,15 @@ Der neueste Checkpoint (benannt durch die Statusdatei „checkpoint“)</transla
         <source>Which of the replicas&apos; output streams to show (stderr holds Python&apos;s logging, warnings and tracebacks)</source>
         <translation>Welche Ausgabeströme der Replikate gezeigt werden (stderr enthält Pythons Logging, Warnungen und Tracebacks)</translation>
     </message>
+    <message>
+        <source>Trial %1</source>
+        <extracomment>%1 is a trial ID of a tuning job (&quot;3&quot;).</extracomment>
+        <translation>Versuch %1</translation>
+    </message>
+    <message>
+        <source>Only this trial&apos;s lines (selected in the Trials tab)</source>
+        <translation>Nur die Zeilen dieses Versuchs (im Tab „Versuche“ ausgewählt)</translation>
+    </message>
 </context>
 <context>
     <name>Trainyard::MachineCatalog</name>

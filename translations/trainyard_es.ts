@@ -1155,6 +1155,15 @@ El punto de control más reciente (indicado por el archivo de estado «checkpoin
         <source>Which of the replicas&apos; output streams to show (stderr holds Python&apos;s logging, warnings and tracebacks)</source>
         <translation>Qué flujos de salida de las réplicas se muestran (stderr contiene el logging de Python, las advertencias y las trazas de error)</translation>
     </message>
+    <message>
+        <source>Trial %1</source>
+        <extracomment>%1 is a trial ID of a tuning job (&quot;3&quot;).</extracomment>
+        <translation>Prueba %1</translation>
+    </message>
+    <message>
+        <source>Only this trial&apos;s lines (selected in the Trials tab)</source>
+        <translation>Solo las líneas de esta prueba (seleccionada en la pestaña Pruebas)</translation>
+    </message>
 </context>
 <context>
     <name>Trainyard::MachineCatalog</name>
