@@ -192,14 +192,12 @@ QString Printer::boxTable(const QString& title, const QStringList& headings, con
         for (qsizetype i = 0; i < row.size() && i < widths.size(); ++i)
             widths[i] = qMax(widths[i], displayWidth(row.at(i)));
     }
-    int inner = -1;
-    for (int w : widths)
-        inner += w + 3;
-    inner = qMax(inner, displayWidth(title) + 2);
-    // Widen the last column when the title is wider than the columns.
-    int columnsWidth = -1;
+    // A row is "│ cell │ cell │": 1 + Σ(width + 3) characters; the title row "│ title │" is inner + 4.
+    int columnsWidth = -3;
     for (int w : widths)
         columnsWidth += w + 3;
+    const int inner = qMax(columnsWidth, displayWidth(title));
+    // Widen the last column when the title is wider than the columns.
     if (!widths.isEmpty() && inner > columnsWidth)
         widths.last() += inner - columnsWidth;
 

@@ -578,6 +578,13 @@ private Q_SLOTS:
         QVERIFY2(r.out.contains(QLatin1String("Training Output Trials")), qPrintable(r.out));
         QVERIFY2(r.out.contains(QLatin1String("TRIAL")) && r.out.contains(QLatin1String("OBJECTIVE_VALUE")),
             qPrintable(r.out));
+        // Every row of a box is as wide as its frame.
+        qsizetype frame = -1;
+        for (const QString& line : r.out.split(QLatin1Char('\n'), Qt::SkipEmptyParts)) {
+            if (line.startsWith(QChar(0x250C)))
+                frame = line.size();
+            QVERIFY2(line.size() == frame, qPrintable(line));
+        }
         // The best trial (n=3, opt=a: 1 - 0.09) comes first.
         const qsizetype best = r.out.indexOf(QLatin1String("0.91"));
         QVERIFY2(best > 0, qPrintable(r.out));
