@@ -1052,6 +1052,18 @@ Der neueste Checkpoint (benannt durch die Statusdatei „checkpoint“)</transla
         <source>Trials</source>
         <translation>Versuche</translation>
     </message>
+    <message>
+        <source>Trial %1</source>
+        <translation>Versuch %1</translation>
+    </message>
+    <message>
+        <source>Trial %1 (the latest)</source>
+        <translation>Versuch %1 (der neueste)</translation>
+    </message>
+    <message>
+        <source>The replicas of one trial; select trials in the Trials tab to see theirs.</source>
+        <translation>Die Replikate eines Versuchs; wählen Sie Versuche im Tab „Versuche“, um deren Replikate zu sehen.</translation>
+    </message>
 </context>
 <context>
     <name>Trainyard::LogPanel</name>

@@ -1052,6 +1052,18 @@ El punto de control más reciente (indicado por el archivo de estado «checkpoin
         <source>Trials</source>
         <translation>Pruebas</translation>
     </message>
+    <message>
+        <source>Trial %1</source>
+        <translation>Prueba %1</translation>
+    </message>
+    <message>
+        <source>Trial %1 (the latest)</source>
+        <translation>Prueba %1 (la más reciente)</translation>
+    </message>
+    <message>
+        <source>The replicas of one trial; select trials in the Trials tab to see theirs.</source>
+        <translation>Las réplicas de una prueba; seleccione pruebas en la pestaña Pruebas para ver las suyas.</translation>
+    </message>
 </context>
 <context>
     <name>Trainyard::LogPanel</name>

@@ -181,6 +181,10 @@ JobView::JobView(ExecutorConnection* connection, const Job& job, QWidget* parent
     hint->setStyleSheet(QStringLiteral("color: palette(mid);"));
     topoBar->addWidget(hint);
     topoBar->addStretch(1);
+    m_topologyTrial = new QLabel(topologyTab);
+    m_topologyTrial->setObjectName(QStringLiteral("topologyTrial"));
+    m_topologyTrial->hide();
+    topoBar->addWidget(m_topologyTrial);
     auto* topoLayout = new QVBoxLayout(topologyTab);
     topoLayout->setContentsMargins(0, 4, 0, 0);
     topoLayout->addLayout(topoBar);
@@ -194,8 +198,13 @@ JobView::JobView(ExecutorConnection* connection, const Job& job, QWidget* parent
         connect(m_trials, &TrialsPanel::submitWithValues, this, &JobView::submitWithValuesRequested);
         connect(m_trials, &TrialsPanel::resumeTuning, this, &JobView::resumeTuningRequested);
         m_tabs->addTab(m_trials, tr("Trials"));
-        // The Logs tab follows the trial selected in the Trials tab (every trial's lines while none is).
+        // The Logs tab follows the trial selected in the Trials tab (every trial's lines while none is), and
+        // so does the topology (the latest trial while none is).
         connect(m_trials, &TrialsPanel::trialsSelected, m_logs, &LogPanel::setTrialFilter);
+        connect(m_trials, &TrialsPanel::trialsSelected, this, [this](const QStringList& trials) {
+            m_selectedTrial = trials.value(0);
+            setReplicas(m_allReplicas);
+        });
     }
     m_tabs->addTab(topologyTab, tr("Topology"));
     m_tabs->addTab(m_logs, tr("Logs"));
@@ -546,7 +555,36 @@ void JobView::rebuildTimeline()
 
 void JobView::setReplicas(const QList<ReplicaInfo>& replicas)
 {
-    m_replicas->setReplicas(replicas);
+    m_allReplicas = replicas;
+    // A tuning job's replicas are each trial's cluster: show one trial, the one selected in the Trials tab,
+    // or else the latest that runs, or else the latest.
+    QString trial;
+    bool selected = false;
+    auto later = [](const QString& a, const QString& b) {
+        return b.isEmpty() || a.toLongLong() > b.toLongLong();
+    };
+    QString latestLive;
+    QString latest;
+    for (const ReplicaInfo& r : replicas) {
+        if (r.trialId.isEmpty())
+            continue;
+        if (r.trialId == m_selectedTrial)
+            selected = true;
+        if (later(r.trialId, latest))
+            latest = r.trialId;
+        const bool live = r.state == ReplicaState::Pending || r.state == ReplicaState::Starting
+            || r.state == ReplicaState::Running || r.state == ReplicaState::Restarting;
+        if (live && later(r.trialId, latestLive))
+            latestLive = r.trialId;
+    }
+    trial = selected ? m_selectedTrial : (!latestLive.isEmpty() ? latestLive : latest);
+    QList<ReplicaInfo> shown = replicas;
+    if (!trial.isEmpty())
+        shown.removeIf([&](const ReplicaInfo& r) { return r.trialId != trial; });
+    m_topologyTrial->setVisible(!trial.isEmpty());
+    m_topologyTrial->setText(selected ? tr("Trial %1").arg(trial) : tr("Trial %1 (the latest)").arg(trial));
+    m_topologyTrial->setToolTip(tr("The replicas of one trial; select trials in the Trials tab to see theirs."));
+    m_replicas->setReplicas(shown);
     if (!m_focusedFailure && m_job.state == JobState::Failed && m_topology->focusFailed())
         m_focusedFailure = true;
 }

@@ -128,6 +128,10 @@ private:
     QPointer<QLabel> m_runningNote; ///< that note, while the job has not ended
     bool m_final = false;
     bool m_focusedFailure = false;
+    /// Every replica the executor reported (a tuning job: every trial's); the topology shows one trial's.
+    QList<ReplicaInfo> m_allReplicas;
+    QString m_selectedTrial; ///< the first trial selected in the Trials tab; empty = none
+    QLabel* m_topologyTrial = nullptr; ///< which trial the topology shows (tuning jobs)
     QList<QPair<JobState, QDateTime>> m_observed; ///< states seen live, with when they were seen
 
     QLabel* m_title;

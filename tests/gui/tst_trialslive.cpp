@@ -11,6 +11,7 @@
 #include "loglinestore.h"
 #include "logpanel.h"
 #include "mainwindow.h"
+#include "replicamodel.h"
 #include "trialsmodel.h"
 #include "trialspanel.h"
 #include "trialsproxymodel.h"
@@ -119,6 +120,11 @@ private Q_SLOTS:
             }
             return false;
         };
+        // The topology shows that trial's cluster (one master), named in its bar.
+        QLabel* topologyTrial = view->findChild<QLabel*>(QStringLiteral("topologyTrial"));
+        QVERIFY(topologyTrial);
+        QTRY_COMPARE(topologyTrial->text(), tr("Trial %1").arg(bestTrial));
+        QCOMPARE(view->replicaModel()->rowCount(), 1);
         QTRY_VERIFY_WITH_TIMEOUT(has(QStringLiteral("Trial %1 is running.").arg(bestTrial)) && logs->hasEnded(), 20000);
         QVERIFY(!has(QStringLiteral("Trial %1 is running.").arg(other)));
         QVERIFY(has(QStringLiteral("step 3 score=0.91")));
