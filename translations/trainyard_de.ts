@@ -3243,6 +3243,11 @@ Maschinentyp: %4</translation>
         <extracomment>%1 is the parameter&apos;s row number, %2 its name, %3 the rule it breaks.</extracomment>
         <translation>Parameter %1: %2</translation>
     </message>
+    <message>
+        <source>This study resumes %1: its trials count as already tried, trial IDs continue after its last one, and the first new trial&apos;s values follow from them, so the command above only shows the form of a trial&apos;s command line.</source>
+        <extracomment>%1 is the job ID of the tuning job being resumed.</extracomment>
+        <translation>Diese Studie setzt %1 fort: dessen Versuche gelten als bereits ausprobiert, die Versuchsnummern gehen nach seinem letzten weiter, und die Werte des ersten neuen Versuchs ergeben sich aus ihnen; der Befehl oben zeigt daher nur die Form der Befehlszeile eines Versuchs.</translation>
+    </message>
 </context>
 <context>
     <name>main</name>

@@ -3243,6 +3243,11 @@ Tipo de máquina: %4</translation>
         <extracomment>%1 is the parameter&apos;s row number, %2 its name, %3 the rule it breaks.</extracomment>
         <translation>Parámetro %1: %2</translation>
     </message>
+    <message>
+        <source>This study resumes %1: its trials count as already tried, trial IDs continue after its last one, and the first new trial&apos;s values follow from them, so the command above only shows the form of a trial&apos;s command line.</source>
+        <extracomment>%1 is the job ID of the tuning job being resumed.</extracomment>
+        <translation>Este estudio reanuda %1: sus pruebas cuentan como ya probadas, los ID de prueba continúan tras la última y los valores de la primera prueba nueva se derivan de ellas, así que el comando de arriba solo muestra la forma de la línea de comandos de una prueba.</translation>
+    </message>
 </context>
 <context>
     <name>main</name>

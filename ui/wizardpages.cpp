@@ -2364,6 +2364,15 @@ void WizardTuningPage::updatePreview(const HyperparameterSpec& spec)
     if (!in.jobDir.isEmpty())
         words << QStringLiteral("--job-dir") << SubmitWizard::shellQuote(in.jobDir);
     m_command->setText(words.join(QLatin1Char(' ')));
+    if (!spec.resumePreviousJobId.isEmpty()) {
+        // The previous job's trials are the first observations: this study's first trial learns from them.
+        //: %1 is the job ID of the tuning job being resumed.
+        m_commandNote->setText(tr("This study resumes %1: its trials count as already tried, trial IDs continue "
+                                  "after its last one, and the first new trial's values follow from them, so the "
+                                  "command above only shows the form of a trial's command line.")
+                                   .arg(spec.resumePreviousJobId));
+        return;
+    }
     switch (TuningPreview::firstTrial(spec.algorithm)) {
     case TuningPreview::FirstTrial::Centre:
         m_commandNote->setText(tr("Trial 1 starts at the centre of the space (the midpoint of each range in its "
