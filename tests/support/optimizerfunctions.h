@@ -132,8 +132,7 @@ inline Problem hartmann6()
 inline Problem mixed4()
 {
     return { "mixed4",
-        { doubleParameter("learning_rate", 1e-5, 1e-1, ScaleType::UnitLog),
-            integerParameter("hidden_units", 8, 256),
+        { doubleParameter("learning_rate", 1e-5, 1e-1, ScaleType::UnitLog), integerParameter("hidden_units", 8, 256),
             discreteParameter("batch_size", { 16, 32, 64, 128, 256, 512 }, ScaleType::UnitLog),
             categoricalParameter("optimizer", { "sgd", "momentum", "adam" }) },
         [](const Assignment& a) {
