@@ -85,7 +85,8 @@ def mixed4(a):
 SPACES = {
     "branin": [("double", -5.0, 10.0, False), ("double", 0.0, 15.0, False)],
     "hartmann6": [("double", 0.0, 1.0, False)] * 6,
-    "mixed4": [("double", 1e-5, 1e-1, True), ("int", 8, 256), ("discrete", [16.0, 32.0, 64.0, 128.0, 256.0, 512.0], True),
+    "mixed4": [("double", 1e-5, 1e-1, True), ("int", 8, 256),
+               ("discrete", [16.0, 32.0, 64.0, 128.0, 256.0, 512.0], True),
                ("categorical", ["sgd", "momentum", "adam"])],
 }
 FUNCTIONS = {"branin": branin, "hartmann6": hartmann6, "mixed4": mixed4}
@@ -314,7 +315,7 @@ def availability():
         available["tpe"] = "import optuna failed (%s: %s); Debian: apt-get install python3-optuna" % (
             type(e).__name__, e)
     try:
-        import scipy  # noqa: F401
+        import scipy  # noqa: F401 - the GP-EI loop's L-BFGS-B and normal distribution
         import sklearn
         versions["sklearn"] = sklearn.__version__
         available["gp"] = None
@@ -343,7 +344,8 @@ def main():
             answer["best"][baseline] = {}
             for name in request["functions"]:
                 started = time.monotonic()
-                answer["best"][baseline][name] = [run(name, seed, request["trials"]) for seed in range(request["seeds"])]
+                answer["best"][baseline][name] = [run(name, seed, request["trials"])
+                                                  for seed in range(request["seeds"])]
                 log("%s on %s: %d seeds × %d trials in %.0f s" % (baseline, name, request["seeds"], request["trials"],
                                                                  time.monotonic() - started))
             timing = request["timing"]
