@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #pragma once
 // Known test functions for the tuning optimiser (tst_optimizer, bench_tuning), with their search spaces and
-// optima. Definitions as in Surjanovic & Bingham's Virtual Library of Simulation Experiments
-// (https://www.sfu.ca/~ssurjano/optimization.html).
+// optima. Branin and Hartmann-6 as in Surjanovic & Bingham's Virtual Library of Simulation Experiments
+// (https://www.sfu.ca/~ssurjano/optimization.html); mixed4 is ours. tests/bench/tuning_baselines.py defines
+// the same three functions for the Python baselines, operation for operation, so that both give the same
+// doubles: change them together (bench_tuning compares them at run time and stops when they differ).
 
 #include "optimizer.h"
 
@@ -37,6 +39,32 @@ inline ParameterSpec doubleParameter(std::string name, double lo, double hi, Sca
     p.minValue = lo;
     p.maxValue = hi;
     p.scaleType = scale;
+    return p;
+}
+
+inline ParameterSpec integerParameter(std::string name, double lo, double hi, ScaleType scale = ScaleType::UnitLinear)
+{
+    ParameterSpec p = doubleParameter(std::move(name), lo, hi, scale);
+    p.type = ParameterType::Integer;
+    return p;
+}
+
+inline ParameterSpec discreteParameter(std::string name, std::vector<double> values, ScaleType scale = ScaleType::None)
+{
+    ParameterSpec p;
+    p.name = std::move(name);
+    p.type = ParameterType::Discrete;
+    p.discreteValues = std::move(values);
+    p.scaleType = scale;
+    return p;
+}
+
+inline ParameterSpec categoricalParameter(std::string name, std::vector<std::string> values)
+{
+    ParameterSpec p;
+    p.name = std::move(name);
+    p.type = ParameterType::Categorical;
+    p.categoricalValues = std::move(values);
     return p;
 }
 
@@ -83,6 +111,44 @@ inline Problem hartmann6()
             return -sum;
         },
         -3.32237 };
+}
+
+/// mixed4: a stand-in for a training job's validation loss over the four parameter types, with interactions.
+///
+/// Parameters: learning_rate DOUBLE [1e-5, 1e-1] UNIT_LOG_SCALE; hidden_units INTEGER [8, 256]
+/// UNIT_LINEAR_SCALE; batch_size DISCRETE {16, 32, 64, 128, 256, 512} UNIT_LOG_SCALE; optimizer CATEGORICAL
+/// {sgd, momentum, adam}. With l = log10(learning_rate), b = log2(batch_size / 64) and, per optimizer c,
+/// a floor f_c, a best rate at batch 64 a_c and a best batch b_c (sgd 0.30, −1.7, 0; momentum 0.18, −2.5, 1;
+/// adam 0.12, −3.8, 2):
+///
+///     d = l − (a_c + 0.3 b)                       the best rate grows with the batch (linear scaling rule)
+///     f = f_c + (d > 0 ? 1.2 : 0.35) d²           too high a rate costs more than too low a one
+///           + 0.25 log2(hidden_units / 96)²
+///           + 0.04 (b − b_c)²
+///
+/// Global minimum 0.12 at learning_rate 10^−3.2 (≈ 6.31e-4), hidden_units 96, batch_size 256, optimizer adam
+/// (every other term is ≥ 0 and the other optimizers' floors are higher). None of the minimiser's values is the
+/// centre of the warped space or a first category, where the Bayesian optimiser's first trial goes.
+inline Problem mixed4()
+{
+    return { "mixed4",
+        { doubleParameter("learning_rate", 1e-5, 1e-1, ScaleType::UnitLog), integerParameter("hidden_units", 8, 256),
+            discreteParameter("batch_size", { 16, 32, 64, 128, 256, 512 }, ScaleType::UnitLog),
+            categoricalParameter("optimizer", { "sgd", "momentum", "adam" }) },
+        [](const Assignment& a) {
+            const std::string& optimizer = std::get<std::string>(a[3]);
+            const int c = optimizer == "sgd" ? 0 : optimizer == "momentum" ? 1 : 2;
+            static constexpr double floor[3] = { 0.30, 0.18, 0.12 };
+            static constexpr double bestRate[3] = { -1.7, -2.5, -3.8 };
+            static constexpr double bestBatch[3] = { 0, 1, 2 };
+            const double l = std::log10(number(a[0]));
+            const double b = std::log2(number(a[2]) / 64);
+            const double d = l - (bestRate[c] + 0.3 * b);
+            const double units = std::log2(number(a[1]) / 96);
+            const double batch = b - bestBatch[c];
+            return floor[c] + (d > 0 ? 1.2 : 0.35) * d * d + 0.25 * units * units + 0.04 * batch * batch;
+        },
+        0.12 };
 }
 
 /// Runs `trials` sequential trials of `optimizer` on `problem` (one suggestion at a time) and returns the

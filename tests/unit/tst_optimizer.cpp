@@ -10,38 +10,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numbers>
 #include <set>
 
 using namespace Trainyard::Tuning;
 using namespace OptimizerFunctions;
 
 namespace {
-
-ParameterSpec integerParameter(std::string name, double lo, double hi, ScaleType scale = ScaleType::UnitLinear)
-{
-    ParameterSpec p = doubleParameter(std::move(name), lo, hi, scale);
-    p.type = ParameterType::Integer;
-    return p;
-}
-
-ParameterSpec discreteParameter(std::string name, std::vector<double> values, ScaleType scale = ScaleType::None)
-{
-    ParameterSpec p;
-    p.name = std::move(name);
-    p.type = ParameterType::Discrete;
-    p.discreteValues = std::move(values);
-    p.scaleType = scale;
-    return p;
-}
-
-ParameterSpec categoricalParameter(std::string name, std::vector<std::string> values)
-{
-    ParameterSpec p;
-    p.name = std::move(name);
-    p.type = ParameterType::Categorical;
-    p.categoricalValues = std::move(values);
-    return p;
-}
 
 // A log DOUBLE, an INTEGER, a DISCRETE and a CATEGORICAL parameter.
 std::vector<ParameterSpec> mixedParameters()
@@ -582,6 +557,44 @@ private Q_SLOTS:
             history.push_back({ s.assignments.front(), std::pow(std::log(d / 100), 2) });
         }
         QCOMPARE(GridSearch::gridSize(space), std::uint64_t(3000));
+    }
+
+    void knownOptima()
+    {
+        // The optima bench_tuning measures regret from: Branin and Hartmann-6 at their published minimisers.
+        QVERIFY(std::abs(branin().objective({ std::numbers::pi, 2.275 }) - branin().optimum) < 1e-6);
+        const Assignment h6 { 0.20169, 0.150011, 0.476874, 0.275332, 0.311652, 0.6573 };
+        QVERIFY(std::abs(hartmann6().objective(h6) - hartmann6().optimum) < 1e-5);
+
+        // mixed4 (ours): its stated minimiser reaches the optimum, and nothing on a grid over the whole space
+        // (learning rate every 0.05 decades, every integer, every list value and category) goes below it.
+        const Problem mixed = mixed4();
+        const SearchSpace space(mixed.parameters);
+        const Assignment minimiser { std::pow(10.0, -3.2), std::int64_t(96), 256.0, std::string("adam") };
+        QVERIFY(inSpace(space, minimiser));
+        QVERIFY(std::abs(mixed.objective(minimiser) - mixed.optimum) < 1e-12);
+        double gridMinimum = INFINITY;
+        Assignment argmin;
+        for (int k = 0; k <= 80; ++k) {
+            for (std::int64_t units = 8; units <= 256; ++units) {
+                for (double batch : mixed.parameters[2].discreteValues) {
+                    for (const std::string& optimizer : mixed.parameters[3].categoricalValues) {
+                        const Assignment a { std::pow(10.0, -5 + 0.05 * k), units, batch, optimizer };
+                        const double value = mixed.objective(a);
+                        if (value < gridMinimum) {
+                            gridMinimum = value;
+                            argmin = a;
+                        }
+                    }
+                }
+            }
+        }
+        QVERIFY2(gridMinimum >= mixed.optimum - 1e-12, qPrintable(QString::number(gridMinimum, 'g', 17)));
+        QVERIFY(std::abs(gridMinimum - mixed.optimum) < 1e-12);
+        QCOMPARE(std::get<std::int64_t>(argmin[1]), std::int64_t(96));
+        QCOMPARE(std::get<double>(argmin[2]), 256.0);
+        QCOMPARE(std::get<std::string>(argmin[3]), std::string("adam"));
+        QVERIFY(std::abs(std::log10(number(argmin[0])) + 3.2) < 1e-9);
     }
 
     void smallFiniteSpaceRunsOut()

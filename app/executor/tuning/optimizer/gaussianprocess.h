@@ -23,7 +23,8 @@ struct GpHyperparameters {
 /// Shapes: `x` is n × d (one point per row), `y` has n entries. Hyperparameters are fitted by maximising the
 /// log marginal likelihood (R&W eq. 5.8, gradient eq. 5.9) over log ℓ_i ∈ [log 0.01, log 20],
 /// log σ²_f ∈ [log 0.01, log 100], log σ²_n ∈ [log 10⁻⁶, log 1] with LBFGSpp's L-BFGS-B, from the
-/// default start and `restarts` random ones; the best wins. The noise floor of 10⁻⁶ is the nugget that keeps
+/// default start and `restarts` random ones: each start runs 8 iterations, then the best of them runs on to
+/// convergence (at most 60 more). The noise floor of 10⁻⁶ is the nugget that keeps
 /// duplicate points factorisable; should a factorisation still fail, jitter is added until it works.
 /// A value type, thread-safe for concurrent const use.
 class GaussianProcess {
