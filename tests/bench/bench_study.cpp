@@ -12,6 +12,7 @@
 // line gives medians, and min/median/max follow.
 //
 // Prints `NAME: ours X unit, baseline Y unit, ratio R` (ratio = ours / baseline; goal ≤ 1.2).
+#include "benchreport.h"
 #include "executorenvironment.h"
 #include "jobstore.h"
 #include "logstore.h"
@@ -38,38 +39,6 @@ constexpr int Trials = 100;
 constexpr int Parallel = 10;
 
 const QString TrainerDir = QStringLiteral(TRAINYARD_SOURCE_DIR "/tests/integration/trainers/tytest");
-
-struct Stats {
-    double min = 0;
-    double median = 0;
-    double max = 0;
-};
-
-Stats stats(QList<double> v)
-{
-    std::sort(v.begin(), v.end());
-    const qsizetype n = v.size();
-    return { v.first(), n % 2 ? v.at(n / 2) : (v.at(n / 2 - 1) + v.at(n / 2)) / 2, v.last() };
-}
-
-QByteArray machine()
-{
-    QByteArray cpu = "unknown";
-    QFile info(QStringLiteral("/proc/cpuinfo"));
-    if (info.open(QIODevice::ReadOnly)) {
-        for (const QByteArray& line : info.readAll().split('\n')) {
-            if (line.startsWith("model name")) {
-                cpu = line.mid(line.indexOf(':') + 1).trimmed();
-                break;
-            }
-        }
-    }
-    QFile thp(QStringLiteral("/sys/kernel/mm/transparent_hugepage/enabled"));
-    const QByteArray thpMode = thp.open(QIODevice::ReadOnly) ? thp.readAll().trimmed() : QByteArray("unknown");
-    QFile load(QStringLiteral("/proc/loadavg"));
-    const QByteArray loadAvg = load.open(QIODevice::ReadOnly) ? load.readAll().trimmed() : QByteArray("unknown");
-    return "# cpu: " + cpu + "\n# transparent_hugepage: " + thpMode + "\n# loadavg: " + loadAvg + '\n';
-}
 
 HostInventory bigHost()
 {
@@ -188,27 +157,27 @@ int main(int argc, char** argv)
     Scheduler scheduler(&store, &logs, bigHost(), dataDir);
     const QString jobDirs = tmp.path() + QStringLiteral("/jobdirs");
 
-    std::fputs(machine().constData(), stdout);
+    BenchReport::printHost();
     const int rounds = std::max(1, qEnvironmentVariableIntValue("BENCH_ROUNDS") ? qEnvironmentVariableIntValue("BENCH_ROUNDS") : 5);
     // Warm-up: the interpreter's files in the page cache, SQLite's first pages.
     if (runStudy(&store, &scheduler, jobDirs, 0) < 0)
         return 1;
     runDirect(jobDirs + QStringLiteral("/direct"), tmp.path() + QStringLiteral("/direct-0"));
-    QList<double> ours;
-    QList<double> direct;
+    std::vector<double> ours;
+    std::vector<double> direct;
     for (int r = 1; r <= rounds; ++r) {
         const double o = runStudy(&store, &scheduler, jobDirs, r);
         if (o < 0)
             return 1;
-        ours << o;
-        direct << runDirect(jobDirs + QStringLiteral("/direct"), tmp.path() + QStringLiteral("/direct-%1").arg(r));
+        ours.push_back(o);
+        direct.push_back(runDirect(jobDirs + QStringLiteral("/direct"), tmp.path() + QStringLiteral("/direct-%1").arg(r)));
     }
-    const Stats o = stats(ours);
-    const Stats d = stats(direct);
+    const BenchReport::Spread o = BenchReport::spread(ours);
+    const BenchReport::Spread d = BenchReport::spread(direct);
     std::printf("study_100_trials_10_parallel: ours %.0f ms, baseline %.0f ms, ratio %.2f\n", o.median, d.median,
         o.median / d.median);
-    std::printf("#   ours min/median/max %.0f/%.0f/%.0f ms; baseline %.0f/%.0f/%.0f ms; %d rounds\n", o.min, o.median,
-        o.max, d.min, d.median, d.max, rounds);
+    std::printf("  ours %s; baseline %s; %d rounds\n", BenchReport::describe(o, "ms").c_str(),
+        BenchReport::describe(d, "ms").c_str(), rounds);
     scheduler.shutdown();
     return 0;
 }

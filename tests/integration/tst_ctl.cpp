@@ -614,6 +614,72 @@ private Q_SLOTS:
         QVERIFY2(!r.out.contains(QLatin1String("@1,")) && !r.out.contains(QLatin1String("@2,")), qPrintable(r.out));
     }
 
+    /// The executor is SIGKILLed mid-study and the next command starts a new one: the trial that was running is
+    /// restarted with its own values (its replica died with the executor), the ended one is not run again, the
+    /// numbering goes on, and the study succeeds with every trial once.
+    void tuningSurvivesExecutorKill()
+    {
+        const QString config = m_root.filePath(QStringLiteral("hptuning_kill.yaml"));
+        writeFile(config,
+            "trainingInput:\n"
+            "  scaleTier: BASIC\n"
+            "  args: [--hold, 'release-{trial}']\n"
+            "  hyperparameters:\n"
+            "    goal: MAXIMIZE\n"
+            "    hyperparameterMetricTag: score\n"
+            "    algorithm: GRID_SEARCH\n"
+            "    maxTrials: 3\n"
+            "    params:\n"
+            "    - parameterName: opt\n"
+            "      type: CATEGORICAL\n"
+            "      categoricalValues: [a, b, c]\n");
+        const QString id = QStringLiteral("tuning_killed");
+        const QString jobDir = m_root.filePath(QStringLiteral("jobs/") + id);
+        const QString trainer = QStringLiteral(TRAINYARD_SOURCE_DIR "/tests/integration/trainers/tytest");
+        CtlRun r = ctl({ QStringLiteral("jobs"), QStringLiteral("submit"), QStringLiteral("training"), id,
+            QStringLiteral("--package-path"), trainer, QStringLiteral("--module-name"), QStringLiteral("tytest.objective"),
+            QStringLiteral("--job-dir"), jobDir, QStringLiteral("--config"), config });
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        auto runs = [&](const QString& trial) {
+            QFile f(jobDir + QStringLiteral("/runs.log"));
+            int n = 0;
+            if (f.open(QIODevice::ReadOnly)) {
+                for (const QByteArray& line : f.readAll().split('\n'))
+                    n += line.startsWith(QByteArray(trial.toUtf8() + ' ')) ? 1 : 0;
+            }
+            return n;
+        };
+        auto release = [&](const QString& trial) { writeFile(jobDir + QStringLiteral("/release-") + trial, ""); };
+        QTRY_COMPARE_WITH_TIMEOUT(runs(QStringLiteral("1")), 1, 120000);
+        release(QStringLiteral("1"));
+        QTRY_COMPARE_WITH_TIMEOUT(runs(QStringLiteral("2")), 1, 60000);
+
+        const qint64 pid = executorPid();
+        QVERIFY(pid > 0);
+        ::kill(pid_t(pid), SIGKILL);
+        QTRY_VERIFY_WITH_TIMEOUT(!processAlive(pid), 10000);
+
+        // Any command starts a new executor, which recovers the study.
+        r = ctl({ QStringLiteral("jobs"), QStringLiteral("describe"), id, QStringLiteral("--format=json") });
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QVERIFY(executorPid() != pid);
+        QTRY_COMPARE_WITH_TIMEOUT(runs(QStringLiteral("2")), 2, 60000);
+        release(QStringLiteral("2"));
+        release(QStringLiteral("3"));
+        r = ctl({ QStringLiteral("jobs"), QStringLiteral("stream-logs"), id });
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QVERIFY2(r.out.contains(QLatin1String("The executor restarted while trial 2 was running; restarting it (restart 1 of 3).")),
+            qPrintable(r.out));
+        const QJsonObject job = describeJson(id);
+        QCOMPARE(job.value(QStringLiteral("state")).toString(), QStringLiteral("SUCCEEDED"));
+        QCOMPARE(job.value(QStringLiteral("trainingOutput")).toObject().value(QStringLiteral("completedTrialCount")).toString(),
+            QStringLiteral("3"));
+        QCOMPARE(runs(QStringLiteral("1")), 1);
+        QCOMPARE(runs(QStringLiteral("2")), 2);
+        QCOMPARE(runs(QStringLiteral("3")), 1);
+        QCOMPARE(runs(QStringLiteral("4")), 0);
+    }
+
     void explicitExecutor()
     {
         QFile f(m_root.filePath(QStringLiteral("run/trainyard/executor.json")));
