@@ -44,25 +44,42 @@ bool signalGroup(qint64 pgid, int signal)
 
 namespace {
 
-/// State letter and process group of /proc/<pid>/stat ("R", "S", "D", "Z" …); empty when gone.
-std::pair<char, qint64> statOf(const QString& pid)
+struct Stat {
+    char state = 0; ///< "R", "S", "D", "Z" …; 0 when gone
+    qint64 group = 0;
+    qint64 startTime = 0; ///< clock ticks since boot
+};
+
+/// State letter, process group and start time of /proc/<pid>/stat (proc(5)).
+Stat statOf(const QString& pid)
 {
     QFile stat(QStringLiteral("/proc/") + pid + QStringLiteral("/stat"));
     if (!stat.open(QIODevice::ReadOnly))
-        return { 0, 0 };
+        return {};
     const QByteArray text = stat.readAll();
     // "pid (comm) S ppid pgrp …": comm may hold spaces and parentheses, so parse from the last ')'.
     const qsizetype close = text.lastIndexOf(')');
     if (close < 0 || close + 2 >= text.size())
-        return { 0, 0 };
+        return {};
+    // Fields from the 3rd (state): pgrp is the 5th, starttime the 22nd.
     const QList<QByteArray> fields = text.mid(close + 2).split(' ');
     const QByteArray state = fields.value(0);
-    return { state.isEmpty() ? '?' : state.at(0), fields.value(2).toLongLong() };
+    return { state.isEmpty() ? '?' : state.at(0), fields.value(2).toLongLong(), fields.value(19).toLongLong() };
 }
 
 } // namespace
 
-QList<qint64> jobProcesses(const QString& jobFolder, const QList<qint64>& groups)
+qint64 bootTicksNow()
+{
+    QFile uptime(QStringLiteral("/proc/uptime"));
+    if (!uptime.open(QIODevice::ReadOnly))
+        return 0;
+    bool ok = false;
+    const double seconds = uptime.readAll().split(' ').value(0).toDouble(&ok);
+    return ok ? qint64(seconds * double(sysconf(_SC_CLK_TCK))) : 0;
+}
+
+QList<qint64> jobProcesses(const QString& jobFolder, const QList<qint64>& groups, qint64 startedSince)
 {
     const QByteArray marker = (jobMarkerVariable() + QLatin1Char('=') + jobFolder).toLocal8Bit();
     const pid_t self = getpid();
@@ -73,11 +90,11 @@ QList<qint64> jobProcesses(const QString& jobFolder, const QList<qint64>& groups
         const pid_t pid = pid_t(name.toInt(&ok));
         if (!ok || pid == self)
             continue;
-        const auto [state, group] = statOf(name);
-        if (state == 0 || state == 'Z')
+        const Stat st = statOf(name);
+        if (st.state == 0 || st.state == 'Z')
             continue; // gone, or dead and not yet reaped
-        bool ours = groups.contains(group);
-        if (!ours) {
+        bool ours = groups.contains(st.group);
+        if (!ours && st.startTime >= startedSince) {
             QFile environ(QStringLiteral("/proc/") + name + QStringLiteral("/environ"));
             if (!environ.open(QIODevice::ReadOnly))
                 continue; // another user's process (not readable), or gone
@@ -90,10 +107,10 @@ QList<qint64> jobProcesses(const QString& jobFolder, const QList<qint64>& groups
     return pids;
 }
 
-QList<qint64> killJobLeftovers(const QString& jobFolder, const QList<qint64>& groups)
+QList<qint64> killJobLeftovers(const QString& jobFolder, const QList<qint64>& groups, qint64 startedSince)
 {
     QList<qint64> killed;
-    for (const qint64 pid : jobProcesses(jobFolder, groups)) {
+    for (const qint64 pid : jobProcesses(jobFolder, groups, startedSince)) {
         if (::kill(pid_t(pid), SIGKILL) == 0) {
             killed << pid;
             qCInfo(lcLaunch, "killed leftover process %d of %s", int(pid), qPrintable(jobFolder));
@@ -104,7 +121,7 @@ QList<qint64> killJobLeftovers(const QString& jobFolder, const QList<qint64>& gr
 
 bool processGone(qint64 pid)
 {
-    const char state = statOf(QString::number(pid)).first;
+    const char state = statOf(QString::number(pid)).state;
     return state == 0 || state == 'Z';
 }
 

@@ -30,13 +30,21 @@ inline QString jobMarkerVariable()
 /// `groups` (the replicas' groups; a process being torn down after SIGKILL can no longer show its
 /// environment, but still shows its group). Found by scanning /proc; another user's processes are not
 /// readable and never listed.
-QList<qint64> jobProcesses(const QString& jobFolder, const QList<qint64>& groups = {});
+/// `startedSince` > 0 (clock ticks since boot, as bootTicksNow() gives): only processes started at or after
+/// it, which spares reading the environment of every older process (a replica's descendants cannot be older
+/// than its launch; recovery after an executor restart passes 0).
+QList<qint64> jobProcesses(const QString& jobFolder, const QList<qint64>& groups = {}, qint64 startedSince = 0);
 
 /// SIGKILLs every process jobProcesses(`jobFolder`, `groups`) lists: what a replica left behind after its
 /// group was killed (a child that called setsid), or what survived an executor crash. Returns the pids
 /// signalled. A SIGKILLed process may take a while to die (the kernel frees its memory first: long for a
 /// trainer holding gigabytes): callers that must know it is gone poll processGone() on these pids.
-QList<qint64> killJobLeftovers(const QString& jobFolder, const QList<qint64>& groups = {});
+QList<qint64> killJobLeftovers(
+    const QString& jobFolder, const QList<qint64>& groups = {}, qint64 startedSince = 0);
+
+/// Now, in the unit of /proc/<pid>/stat's `starttime` (clock ticks since boot, sysconf(_SC_CLK_TCK) a second),
+/// rounded down; 0 when /proc/uptime cannot be read.
+qint64 bootTicksNow();
 
 /// True when `pid` no longer runs: no /proc entry, or a zombie.
 bool processGone(qint64 pid);

@@ -118,6 +118,8 @@ struct Scheduler::Private {
         QString jobId;
         QString folder; // <dataDir>/jobs/<jobId>
         ClusterPlan plan;
+        TrainingInput input; // as submitted: a job's input never changes after create (only its labels do)
+        bool running = false; // the stored state is RUNNING (or later): a tuning job's next trials need not check
         Phase phase = Phase::Queued;
         bool cancelRequested = false;
         QString cancelMessage;
@@ -135,6 +137,8 @@ struct Scheduler::Private {
         bool studyDone = false; // no further trial will be created (maxTrials reached, grid exhausted)
         QString failMessage; // the study failed (maxFailedTrials): the job fails once its trials stopped
         QString lastTrialError;
+        /// The trials as last written to the store (what storedTrials() answers without decoding the record).
+        std::optional<QList<HyperparameterOutput>> trials;
 
         bool holdsReservation() const
         {
@@ -210,6 +214,9 @@ struct Scheduler::Private {
             if (counted.contains(entry.jobId))
                 continue;
             counted.insert(entry.jobId);
+            // Only a job still waiting as a whole has a position (a tuning job's later trials queue too).
+            if (const Run* run = find(entry.jobId); run && run->phase != Phase::Queued)
+                continue;
             const std::optional<Job> stored = store->job(entry.jobId);
             if (!stored || stored->state != JobState::Queued)
                 continue;
@@ -293,6 +300,7 @@ struct Scheduler::Private {
         run->jobId = job.jobId;
         run->folder = dataDir + QStringLiteral("/jobs/") + job.jobId;
         run->plan = planCluster(job.trainingInput, MachineCatalog::builtin());
+        run->input = job.trainingInput;
         if (!job.trainingInput.hyperparameters) {
             auto set = std::make_unique<SetRun>();
             set->id = RunId { job.jobId, QString() };
@@ -467,12 +475,7 @@ struct Scheduler::Private {
         SetRun* set = findSet(id);
         if (!run || !set || set->phase != SetPhase::Placing || shuttingDown)
             return;
-        const std::optional<Job> stored = store->job(run->jobId);
-        if (!stored) {
-            finish(run, JobState::Failed, QStringLiteral("the job record disappeared"));
-            return;
-        }
-        const TrainingInput& input = stored->trainingInput;
+        const TrainingInput& input = run->input;
         // On the service the job dir is a Cloud Storage prefix that every replica can write under at once;
         // here it is a folder, so it exists before the first replica looks for checkpoints in it.
         if (!input.jobDir.isEmpty() && !QDir().mkpath(input.jobDir))
@@ -564,10 +567,13 @@ struct Scheduler::Private {
                     ? QStringLiteral("Trial %1 is running (restart %2 of %3).").arg(trialId).arg(set->restarts).arg(MaxRestarts)
                     : QStringLiteral("Trial %1 is running.").arg(trialId),
                 QStringLiteral("INFO"), trialId);
+            if (run->running)
+                return;
         }
         const std::optional<Job> job = store->job(run->jobId);
         if (!job)
             return;
+        run->running = true;
         if (job->state == JobState::Running) {
             if (run->study)
                 return;
@@ -998,7 +1004,7 @@ struct Scheduler::Private {
     template <typename F> void updateTrials(Run* run, F change)
     {
         const Study* study = run->study.get();
-        mutate(run->jobId, [&](Job& j) {
+        const std::optional<Job> written = mutate(run->jobId, [&](Job& j) {
             TrainingOutput out = j.trainingOutput.value_or(TrainingOutput());
             change(out.trials);
             out.isHyperparameterTuningJob = true;
@@ -1010,6 +1016,8 @@ struct Scheduler::Private {
             study->sortBestFirst(&out.trials);
             j.trainingOutput = out;
         });
+        if (written && written->trainingOutput)
+            run->trials = written->trainingOutput->trials;
     }
 
     template <typename F> void updateTrial(Run* run, const QString& trialId, F change)
@@ -1024,10 +1032,13 @@ struct Scheduler::Private {
         });
     }
 
-    QList<HyperparameterOutput> storedTrials(const Run* run) const
+    QList<HyperparameterOutput> storedTrials(Run* run) const
     {
-        const std::optional<Job> job = store->job(run->jobId);
-        return job && job->trainingOutput ? job->trainingOutput->trials : QList<HyperparameterOutput>();
+        if (!run->trials) {
+            const std::optional<Job> job = store->job(run->jobId);
+            run->trials = job && job->trainingOutput ? job->trainingOutput->trials : QList<HyperparameterOutput>();
+        }
+        return *run->trials;
     }
 
     int createdTrials(const Run* run) const { return int(run->sets.size()); }
@@ -1115,6 +1126,25 @@ struct Scheduler::Private {
     /// executor that restarted reads again, is skipped), finalMetric is the last one.
     void readObjective(Run* run, SetRun* set)
     {
+        const QList<HyperparameterMetric> points = newObjectivePoints(run, set);
+        if (points.isEmpty())
+            return;
+        updateTrial(run, set->id.trialId, [&points](HyperparameterOutput& t) { addMetrics(t, points); });
+    }
+
+    static void addMetrics(HyperparameterOutput& t, const QList<HyperparameterMetric>& points)
+    {
+        for (const HyperparameterMetric& m : points) {
+            if (t.allMetrics.contains(m))
+                continue;
+            t.allMetrics.append(m);
+            t.finalMetric = m;
+        }
+    }
+
+    /// The trial's reports since the last read; its problems go to the log.
+    QList<HyperparameterMetric> newObjectivePoints(Run* run, SetRun* set)
+    {
         const QList<HyperparameterMetric> points = set->objective->readNew();
         for (const QString& issue : set->objective->takeIssues()) {
             if (set->objectiveIssue.isEmpty())
@@ -1122,16 +1152,7 @@ struct Scheduler::Private {
             service(run->jobId, QStringLiteral("Trial %1: %2").arg(set->id.trialId, issue), QStringLiteral("WARNING"),
                 set->id.trialId);
         }
-        if (points.isEmpty())
-            return;
-        updateTrial(run, set->id.trialId, [&points](HyperparameterOutput& t) {
-            for (const HyperparameterMetric& m : points) {
-                if (t.allMetrics.contains(m))
-                    continue;
-                t.allMetrics.append(m);
-                t.finalMetric = m;
-            }
-        });
+        return points;
     }
 
     void armObjectiveTimer(Run* run)
@@ -1155,13 +1176,14 @@ struct Scheduler::Private {
         set->phase = SetPhase::Done;
         set->reservation.reset();
         backend->release(set->id);
-        if (set->objective)
-            readObjective(run, set);
+        // The last reports and the outcome go to the store in one write.
+        const QList<HyperparameterMetric> lastPoints
+            = set->objective ? newObjectivePoints(run, set) : QList<HyperparameterMetric>();
         const QString trialId = set->id.trialId;
         const QList<HyperparameterOutput> trials = storedTrials(run);
         auto it = std::find_if(trials.cbegin(), trials.cend(),
             [&](const HyperparameterOutput& t) { return t.trialId == trialId; });
-        const bool reported = it != trials.cend() && it->finalMetric.has_value();
+        const bool reported = it != trials.cend() && (it->finalMetric.has_value() || !lastPoints.isEmpty());
         JobState state = JobState::Failed;
         QString error;
         switch (set->stopReason) {
@@ -1197,7 +1219,8 @@ struct Scheduler::Private {
             return;
         }
         const bool early = set->stopReason == StopReason::StoppedEarly && state == JobState::Succeeded;
-        updateTrial(run, trialId, [state, early](HyperparameterOutput& t) {
+        updateTrial(run, trialId, [state, early, &lastPoints](HyperparameterOutput& t) {
+            addMetrics(t, lastPoints);
             t.state = state;
             t.endTime = nowRfc3339();
             if (early)

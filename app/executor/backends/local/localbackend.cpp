@@ -59,6 +59,7 @@ struct LocalBackend::Private {
         QTimer* goneTimer = nullptr;
         QElapsedTimer goneClock;
         QList<qint64> dying; // SIGKILLed, not yet gone
+        qint64 launchedTicks = 0; // bootTicksNow() just before the launch: the run's processes are younger
     };
     std::map<RunId, Run> runs;
 
@@ -134,9 +135,12 @@ struct LocalBackend::Private {
             }
         }
         if (!run.marker.isEmpty() || !groups.isEmpty()) {
-            run.dying += killJobLeftovers(run.marker, groups);
+            const QList<qint64> killed = killJobLeftovers(run.marker, groups, run.launchedTicks);
+            run.dying += killed;
             run.dying.removeIf([](qint64 pid) { return processGone(pid); });
-            if (!run.dying.isEmpty() || !jobProcesses(run.marker, groups).isEmpty()) {
+            // A scan that found nothing to kill already showed nothing of the run: no second one is needed.
+            if (!run.dying.isEmpty()
+                || (!killed.isEmpty() && !jobProcesses(run.marker, groups, run.launchedTicks).isEmpty())) {
                 if (!run.goneClock.isValid())
                     run.goneClock.start();
                 if (run.goneClock.elapsed() < GoneLimitMs) {
@@ -234,6 +238,8 @@ void LocalBackend::launch(const RunId& id, const QList<Launch::ReplicaLaunch>& r
     run.stoppedSent = false;
     run.goneClock.invalidate();
     run.marker = replicas.isEmpty() ? QString() : replicas.first().set.value(jobMarkerVariable());
+    // One tick of margin: the uptime is rounded down, a process's start time to the tick it started in.
+    run.launchedTicks = std::max<qint64>(0, bootTicksNow() - 1);
     const QProcessEnvironment base = QProcessEnvironment::systemEnvironment();
     QList<QProcess*> toStart;
     for (const Launch::ReplicaLaunch& l : replicas) {
