@@ -638,7 +638,7 @@ int main(int argc, char** argv)
         QElapsedTimer t;
         t.start();
         const QList<QByteArray> lines
-            = LogStore::readLines(logs.prepareRead(bigJob, LogQuery { {}, {}, {}, first, int(pageSize) + 1 }));
+            = LogStore::readLines(logs.prepareRead(bigJob, LogQuery { {}, {}, {}, first, int(pageSize) + 1, {} }));
         storeOnly << double(t.nsecsElapsed()) / 1e6;
         if (lines.size() != pageSize + 1)
             std::fprintf(stderr, "store read %lld lines\n", qint64(lines.size()));

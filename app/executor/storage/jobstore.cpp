@@ -36,6 +36,26 @@ QByteArray encode(const Job& job)
     return QJsonDocument(JobJson::toJson(job)).toJson(QJsonDocument::Compact);
 }
 
+QString etagOf(const QByteArray& jsonWithoutEtag)
+{
+    const QByteArray digest = QCryptographicHash::hash(jsonWithoutEtag, QCryptographicHash::Sha256);
+    // 9 bytes -> 12 base64 characters without padding: short, opaque, and collision-free in practice.
+    return QString::fromLatin1(digest.left(9).toBase64());
+}
+
+/// `job` with its etag (computeEtag()) and its stored JSON, from one conversion of the job to JSON: the etag is
+/// the hash of the record without it, and QJsonObject keeps keys sorted, so inserting it afterwards gives the
+/// bytes encode() gives for the job with its etag.
+std::pair<Job, QByteArray> withEtag(const Job& job)
+{
+    Job stored = job;
+    stored.etag.clear();
+    QJsonObject json = JobJson::toJson(stored);
+    stored.etag = etagOf(QJsonDocument(json).toJson(QJsonDocument::Compact));
+    json.insert(QStringLiteral("etag"), stored.etag);
+    return { stored, QJsonDocument(json).toJson(QJsonDocument::Compact) };
+}
+
 std::optional<Job> decode(const QByteArray& json, const QString& jobId)
 {
     g_decodes.fetch_add(1, std::memory_order_relaxed);
@@ -103,9 +123,7 @@ QString JobStore::computeEtag(const Job& job)
 {
     Job copy = job;
     copy.etag.clear();
-    const QByteArray digest = QCryptographicHash::hash(encode(copy), QCryptographicHash::Sha256);
-    // 9 bytes -> 12 base64 characters without padding: short, opaque, and collision-free in practice.
-    return QString::fromLatin1(digest.left(9).toBase64());
+    return etagOf(encode(copy));
 }
 
 JobStore::JobStore(QObject* parent)
@@ -293,8 +311,9 @@ bool JobStore::insert(const QString& project, const Job& job, QString* error)
         stored.createTime = nowRfc3339();
     if (stored.state == JobState::StateUnspecified)
         stored.state = JobState::Queued;
-    stored.etag = computeEtag(stored);
-    JobRecord record { project, stored.jobId, 0, encode(stored) };
+    QByteArray json;
+    std::tie(stored, json) = withEtag(stored);
+    JobRecord record { project, stored.jobId, 0, json };
 
     if (!db.transaction())
         return fail(QStringLiteral("cannot begin a transaction: %1").arg(db.lastError().text()));
@@ -371,9 +390,8 @@ bool JobStore::update(const Job& job, QString* error)
     }
     const QString oldState = query.value(0).toString(); // the column holds the name
 
-    Job stored = job;
-    stored.etag = computeEtag(stored);
-    const JobRecord record { query.value(1).toString(), stored.jobId, query.value(2).toLongLong(), encode(stored) };
+    const auto [stored, json] = withEtag(job);
+    const JobRecord record { query.value(1).toString(), stored.jobId, query.value(2).toLongLong(), json };
     query.prepare(QStringLiteral("UPDATE jobs SET json = ?, state = ?, revision = ? WHERE project = ? AND job_id = ?"));
     query.addBindValue(QString::fromUtf8(record.json));
     query.addBindValue(jobStateName(stored.state));
@@ -402,6 +420,7 @@ bool JobStore::update(const Job& job, QString* error)
         db.rollback();
         return fail(QStringLiteral("cannot commit job %1: %2").arg(stored.jobId, message));
     }
+    remember(stored, record.revision);
     Q_EMIT jobChanged(stored);
     Q_EMIT jobStored(record, stored);
     return true;
@@ -412,12 +431,29 @@ std::optional<Job> JobStore::job(const QString& project, const QString& jobId) c
     if (!QSqlDatabase::contains(m_connectionName))
         return std::nullopt;
     QSqlQuery query(QSqlDatabase::database(m_connectionName));
-    query.prepare(QStringLiteral("SELECT json FROM jobs WHERE project = ? AND job_id = ?"));
+    query.prepare(QStringLiteral("SELECT revision, json FROM jobs WHERE project = ? AND job_id = ?"));
     query.addBindValue(project);
     query.addBindValue(jobId);
     if (!query.exec() || !query.next())
         return std::nullopt;
-    return decode(query.value(0).toString().toUtf8(), jobId);
+    return cachedOrDecode(jobId, query.value(0).toLongLong(), query.value(1).toString());
+}
+
+std::optional<Job> JobStore::cachedOrDecode(const QString& jobId, qint64 revision, const QString& json) const
+{
+    if (auto it = m_cache.constFind(jobId); it != m_cache.cend() && it->revision == revision)
+        return it->job;
+    std::optional<Job> job = decode(json.toUtf8(), jobId);
+    if (job)
+        remember(*job, revision);
+    return job;
+}
+
+void JobStore::remember(const Job& job, qint64 revision) const
+{
+    if (m_cache.size() >= MaxCached && !m_cache.contains(job.jobId))
+        m_cache.clear();
+    m_cache.insert(job.jobId, Cached { revision, job });
 }
 
 bool JobStore::contains(const QString& project, const QString& jobId) const
@@ -436,11 +472,11 @@ std::optional<Job> JobStore::job(const QString& jobId) const
     if (!QSqlDatabase::contains(m_connectionName))
         return std::nullopt;
     QSqlQuery query(QSqlDatabase::database(m_connectionName));
-    query.prepare(QStringLiteral("SELECT json FROM jobs WHERE job_id = ?"));
+    query.prepare(QStringLiteral("SELECT revision, json FROM jobs WHERE job_id = ?"));
     query.addBindValue(jobId);
     if (!query.exec() || !query.next())
         return std::nullopt;
-    return decode(query.value(0).toString().toUtf8(), jobId);
+    return cachedOrDecode(jobId, query.value(0).toLongLong(), query.value(1).toString());
 }
 
 bool JobStore::contains(const QString& jobId) const

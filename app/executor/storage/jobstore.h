@@ -121,6 +121,18 @@ Q_SIGNALS:
 private:
     bool migrateFromVersion1(QString* error);
 
+    /// The job records last read or written, decoded, by job ID with their revision: a read whose row still has
+    /// that revision is answered without parsing the JSON again (a tuning job's record, read and rewritten a few
+    /// times per trial, grows with its trials). Bounded; cleared when full.
+    struct Cached {
+        qint64 revision = 0;
+        Job job;
+    };
+    std::optional<Job> cachedOrDecode(const QString& jobId, qint64 revision, const QString& json) const;
+    void remember(const Job& job, qint64 revision) const;
+    mutable QHash<QString, Cached> m_cache;
+    static constexpr qsizetype MaxCached = 64;
+
     QString m_connectionName;
     QString m_storeId;
     bool m_hasJson = false; ///< SQLite has json_extract (label filters run in SQL)
