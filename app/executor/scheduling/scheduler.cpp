@@ -103,6 +103,10 @@ struct Scheduler::Private {
         /// A trial's objective (its master's hypertune file, event files under <jobDir>/<trialId>).
         std::unique_ptr<TrialObjectiveReader> objective;
         QString objectiveIssue; // the first problem its reports had, for the message of a trial without any
+        /// A trial whose replicas all started and whose RUNNING state is not stored yet: the next objective tick
+        /// (≤ 1 s) or its final write stores it, so a short trial costs one write less. Safe: a trial stored as
+        /// PREPARING is restarted after an executor restart exactly as a RUNNING one is.
+        bool runningUnsaved = false;
 
         Replica* replica(const QString& taskName)
         {
@@ -120,6 +124,7 @@ struct Scheduler::Private {
         ClusterPlan plan;
         TrainingInput input; // as submitted: a job's input never changes after create (only its labels do)
         bool running = false; // the stored state is RUNNING (or later): a tuning job's next trials need not check
+        bool jobDirMade = false; // the job dir was made for the first run (trials share it)
         Phase phase = Phase::Queued;
         bool cancelRequested = false;
         QString cancelMessage;
@@ -478,7 +483,7 @@ struct Scheduler::Private {
         const TrainingInput& input = run->input;
         // On the service the job dir is a Cloud Storage prefix that every replica can write under at once;
         // here it is a folder, so it exists before the first replica looks for checkpoints in it.
-        if (!input.jobDir.isEmpty() && !QDir().mkpath(input.jobDir))
+        if (!input.jobDir.isEmpty() && !std::exchange(run->jobDirMade, true) && !QDir().mkpath(input.jobDir))
             service(run->jobId, QStringLiteral("Could not create the job dir %1; the trainer may fail to write to it.")
                                     .arg(input.jobDir),
                 QStringLiteral("WARNING"));
@@ -561,7 +566,7 @@ struct Scheduler::Private {
             return;
         if (run->study) {
             const QString trialId = set->id.trialId;
-            updateTrial(run, trialId, [](HyperparameterOutput& t) { t.state = JobState::Running; });
+            set->runningUnsaved = true;
             service(run->jobId,
                 set->restarts > 0
                     ? QStringLiteral("Trial %1 is running (restart %2 of %3).").arg(trialId).arg(set->restarts).arg(MaxRestarts)
@@ -1096,9 +1101,29 @@ struct Scheduler::Private {
     /// stopping rule.
     void pollObjectives(Run* run)
     {
+        // Every running trial's new reports (and RUNNING states not stored yet) in one write.
+        QHash<QString, QList<HyperparameterMetric>> points;
+        QSet<QString> nowRunning;
         for (const auto& set : run->sets) {
-            if (set->objective && (set->phase == SetPhase::Running || set->phase == SetPhase::Stopping))
-                readObjective(run, set.get());
+            if (set->phase != SetPhase::Running && set->phase != SetPhase::Stopping)
+                continue;
+            if (set->objective) {
+                const QList<HyperparameterMetric> p = newObjectivePoints(run, set.get());
+                if (!p.isEmpty())
+                    points.insert(set->id.trialId, p);
+            }
+            if (std::exchange(set->runningUnsaved, false))
+                nowRunning.insert(set->id.trialId);
+        }
+        if (!points.isEmpty() || !nowRunning.isEmpty()) {
+            updateTrials(run, [&](QList<HyperparameterOutput>& trials) {
+                for (HyperparameterOutput& t : trials) {
+                    if (const auto it = points.constFind(t.trialId); it != points.cend())
+                        addMetrics(t, *it);
+                    if (nowRunning.contains(t.trialId) && !isFinal(t.state))
+                        t.state = JobState::Running;
+                }
+            });
         }
         if (!run->study->earlyStopping() || run->cancelRequested || !run->failMessage.isEmpty())
             return;
@@ -1122,16 +1147,8 @@ struct Scheduler::Private {
         }
     }
 
-    /// Stores the trial's new objective reports: allMetrics grows (a report equal to one stored, as an
-    /// executor that restarted reads again, is skipped), finalMetric is the last one.
-    void readObjective(Run* run, SetRun* set)
-    {
-        const QList<HyperparameterMetric> points = newObjectivePoints(run, set);
-        if (points.isEmpty())
-            return;
-        updateTrial(run, set->id.trialId, [&points](HyperparameterOutput& t) { addMetrics(t, points); });
-    }
-
+    /// Adds `points` to a trial's reports: allMetrics grows (a report equal to one stored, as an executor that
+    /// restarted reads again, is skipped), finalMetric is the last one.
     static void addMetrics(HyperparameterOutput& t, const QList<HyperparameterMetric>& points)
     {
         for (const HyperparameterMetric& m : points) {
@@ -1175,6 +1192,7 @@ struct Scheduler::Private {
     {
         set->phase = SetPhase::Done;
         set->reservation.reset();
+        set->runningUnsaved = false; // the final write below says more
         backend->release(set->id);
         // The last reports and the outcome go to the store in one write.
         const QList<HyperparameterMetric> lastPoints
