@@ -612,6 +612,37 @@ private Q_SLOTS:
             20000);
         r = ctl({ QStringLiteral("jobs"), QStringLiteral("metrics"), id, QStringLiteral("--trial=3") });
         QVERIFY2(!r.out.contains(QLatin1String("@1,")) && !r.out.contains(QLatin1String("@2,")), qPrintable(r.out));
+
+        // resumePreviousJobId must name a tuning job of the project with the same params and goal.
+        auto resume = [&](const QString& newId, const QString& previous, const QByteArray& params) {
+            const QString file = m_root.filePath(newId + QStringLiteral(".yaml"));
+            writeFile(file,
+                "trainingInput:\n  scaleTier: BASIC\n  hyperparameters:\n    goal: MAXIMIZE\n"
+                "    hyperparameterMetricTag: score\n    algorithm: GRID_SEARCH\n    maxTrials: 4\n"
+                "    resumePreviousJobId: " + previous.toUtf8() + "\n    params:\n" + params);
+            return ctl({ QStringLiteral("jobs"), QStringLiteral("submit"), QStringLiteral("training"), newId,
+                QStringLiteral("--package-path"), trainer, QStringLiteral("--module-name"),
+                QStringLiteral("tytest.objective"), QStringLiteral("--job-dir"),
+                m_root.filePath(QStringLiteral("jobs/") + newId), QStringLiteral("--config"), file });
+        };
+        const QByteArray sameParams = "    - parameterName: n\n      type: INTEGER\n      minValue: 2\n      maxValue: 3\n"
+                                      "    - parameterName: opt\n      type: CATEGORICAL\n      categoricalValues: [a, b]\n";
+        r = resume(QStringLiteral("resume_missing"), QStringLiteral("no_such_job"), sameParams);
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains(QLatin1String("resumePreviousJobId")) && r.err.contains(QLatin1String("no job \"no_such_job\"")),
+            qPrintable(r.err));
+        r = resume(QStringLiteral("resume_other_params"), id,
+            "    - parameterName: n\n      type: INTEGER\n      minValue: 1\n      maxValue: 3\n");
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains(QLatin1String("searched other parameters")), qPrintable(r.err));
+        // The grid of 4 points was searched whole: a resumed study has nothing left and ends at once.
+        r = resume(QStringLiteral("resume_ok"), id, sameParams);
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QCOMPARE(ctl({ QStringLiteral("jobs"), QStringLiteral("stream-logs"), QStringLiteral("resume_ok") }).code, 0);
+        const QJsonObject resumed = describeJson(QStringLiteral("resume_ok"));
+        QCOMPARE(resumed.value(QStringLiteral("state")).toString(), QStringLiteral("FAILED"));
+        QVERIFY2(resumed.value(QStringLiteral("errorMessage")).toString().contains(QLatin1String("No trial ran: every point of the search space had been tried already by the job this one resumes.")),
+            qPrintable(resumed.value(QStringLiteral("errorMessage")).toString()));
     }
 
     /// The executor is SIGKILLed mid-study and the next command starts a new one: the trial that was running is

@@ -1306,6 +1306,11 @@ struct Scheduler::Private {
                 succeeded += t.state == JobState::Succeeded ? 1 : 0;
             if (succeeded > 0)
                 finish(run, JobState::Succeeded, QString());
+            else if (trials.isEmpty())
+                finish(run, JobState::Failed,
+                    QStringLiteral("No trial ran: every point of the search space had been tried already%1.")
+                        .arg(run->study->firstTrialOffset() > 0 ? QStringLiteral(" by the job this one resumes")
+                                                                : QString()));
             else
                 finish(run, JobState::Failed,
                     QStringLiteral("None of the job's %1 trials succeeded.%2")
