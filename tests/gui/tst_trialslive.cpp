@@ -15,6 +15,7 @@
 #include "trialsmodel.h"
 #include "trialspanel.h"
 #include "trialsproxymodel.h"
+#include "tuningjobs.h"
 
 #include <QAbstractItemModelTester>
 #include <QItemSelectionModel>
@@ -63,16 +64,8 @@ private Q_SLOTS:
         spec.hyperparameterMetricTag = QStringLiteral("score");
         spec.maxTrials = 4;
         spec.maxParallelTrials = 2;
-        ParameterSpec n;
-        n.parameterName = QStringLiteral("n");
-        n.type = QStringLiteral("INTEGER");
-        n.minValue = 2;
-        n.maxValue = 3;
-        ParameterSpec opt;
-        opt.parameterName = QStringLiteral("opt");
-        opt.type = QStringLiteral("CATEGORICAL");
-        opt.categoricalValues = { QStringLiteral("a"), QStringLiteral("b") };
-        spec.params = { n, opt };
+        spec.params = { Test::integerParameter(QStringLiteral("n"), 2, 3),
+            Test::categoricalParameter(QStringLiteral("opt"), { QStringLiteral("a"), QStringLiteral("b") }) };
         job.trainingInput.hyperparameters = spec;
         const ApiResult<Job> created = connection.client()->createJobBlocking(job);
         QString details;

@@ -12,6 +12,7 @@
 #include "processgroup.h"
 #include "scheduler.h"
 #include "statenames.h"
+#include "tuningjobs.h"
 
 #include <QDir>
 #include <QFile>
@@ -37,36 +38,6 @@ HostInventory bigHost()
     h.cpus = 256;
     h.memoryBytes = 1024LL << 30;
     return h;
-}
-
-ParameterSpec integer(const QString& name, double min, double max)
-{
-    ParameterSpec p;
-    p.parameterName = name;
-    p.type = QStringLiteral("INTEGER");
-    p.minValue = min;
-    p.maxValue = max;
-    return p;
-}
-
-ParameterSpec categorical(const QString& name, const QStringList& values)
-{
-    ParameterSpec p;
-    p.parameterName = name;
-    p.type = QStringLiteral("CATEGORICAL");
-    p.categoricalValues = values;
-    return p;
-}
-
-ParameterSpec real(const QString& name, double min, double max)
-{
-    ParameterSpec p;
-    p.parameterName = name;
-    p.type = QStringLiteral("DOUBLE");
-    p.minValue = min;
-    p.maxValue = max;
-    p.scaleType = QStringLiteral("UNIT_LINEAR_SCALE");
-    return p;
 }
 
 } // namespace
@@ -240,7 +211,7 @@ private Q_SLOTS:
     {
         const QString id = QStringLiteral("grid");
         submit(tuningJob(id,
-            spec({ integer(QStringLiteral("n"), 2, 4), categorical(QStringLiteral("opt"), { QStringLiteral("a"), QStringLiteral("b") }) }, 10, 2,
+            spec({ Test::integerParameter(QStringLiteral("n"), 2, 4), Test::categoricalParameter(QStringLiteral("opt"), { QStringLiteral("a"), QStringLiteral("b") }) }, 10, 2,
                 QStringLiteral("GRID_SEARCH")),
             { QStringLiteral("--steps"), QStringLiteral("2") }));
         QTRY_COMPARE_WITH_TIMEOUT(state(id), JobState::Succeeded, StudyTimeoutMs);
@@ -318,7 +289,7 @@ private Q_SLOTS:
     void bayesianStudy()
     {
         const QString id = QStringLiteral("bayes");
-        submit(tuningJob(id, spec({ real(QStringLiteral("x"), 0, 1), integer(QStringLiteral("n"), 0, 6) }, 5, 2)));
+        submit(tuningJob(id, spec({ Test::doubleParameter(QStringLiteral("x"), 0, 1), Test::integerParameter(QStringLiteral("n"), 0, 6) }, 5, 2)));
         QTRY_COMPARE_WITH_TIMEOUT(state(id), JobState::Succeeded, StudyTimeoutMs);
         const QList<HyperparameterOutput> list = trials(id);
         QCOMPARE(list.size(), 5);
@@ -336,7 +307,7 @@ private Q_SLOTS:
     void maxFailedTrials()
     {
         const QString id = QStringLiteral("maxfailed");
-        HyperparameterSpec s = spec({ categorical(QStringLiteral("opt"), { QStringLiteral("a"), QStringLiteral("b"), QStringLiteral("c") }) }, 3, 1,
+        HyperparameterSpec s = spec({ Test::categoricalParameter(QStringLiteral("opt"), { QStringLiteral("a"), QStringLiteral("b"), QStringLiteral("c") }) }, 3, 1,
             QStringLiteral("GRID_SEARCH"));
         s.maxFailedTrials = 1;
         submit(tuningJob(id, s, { QStringLiteral("--fail-when"), QStringLiteral("opt=b") }));
@@ -357,7 +328,7 @@ private Q_SLOTS:
     void firstTrialFailing()
     {
         const QString id = QStringLiteral("firstfails");
-        submit(tuningJob(id, spec({ categorical(QStringLiteral("opt"), { QStringLiteral("a"), QStringLiteral("b") }) }, 2, 1, QStringLiteral("GRID_SEARCH")),
+        submit(tuningJob(id, spec({ Test::categoricalParameter(QStringLiteral("opt"), { QStringLiteral("a"), QStringLiteral("b") }) }, 2, 1, QStringLiteral("GRID_SEARCH")),
             { QStringLiteral("--fail-when"), QStringLiteral("opt=a") }));
         QTRY_COMPARE_WITH_TIMEOUT(state(id), JobState::Failed, StudyTimeoutMs);
         QVERIFY2(stored(id).errorMessage.contains(QLatin1String("The first trial to end (trial 1) failed")),
@@ -381,7 +352,7 @@ private Q_SLOTS:
         QFETCH(QStringList, args);
         QFETCH(QString, message);
         const QString id = QStringLiteral("nometric_") + QString::fromLatin1(QTest::currentDataTag()).replace(QLatin1Char(' '), QLatin1Char('_'));
-        HyperparameterSpec s = spec({ categorical(QStringLiteral("opt"), { QStringLiteral("a") }) }, 1, 1, QStringLiteral("GRID_SEARCH"));
+        HyperparameterSpec s = spec({ Test::categoricalParameter(QStringLiteral("opt"), { QStringLiteral("a") }) }, 1, 1, QStringLiteral("GRID_SEARCH"));
         submit(tuningJob(id, s, args));
         QTRY_COMPARE_WITH_TIMEOUT(state(id), JobState::Failed, StudyTimeoutMs);
         const HyperparameterOutput one = trial(id, QStringLiteral("1"));
@@ -404,7 +375,7 @@ private Q_SLOTS:
     void earlyStopping()
     {
         const QString id = QStringLiteral("earlystop");
-        HyperparameterSpec s = spec({ categorical(QStringLiteral("opt"), { QStringLiteral("a"), QStringLiteral("b"), QStringLiteral("c") }) }, 3, 1,
+        HyperparameterSpec s = spec({ Test::categoricalParameter(QStringLiteral("opt"), { QStringLiteral("a"), QStringLiteral("b"), QStringLiteral("c") }) }, 3, 1,
             QStringLiteral("GRID_SEARCH"));
         s.enableTrialEarlyStopping = true;
         // c would take 8 steps of 1 s; stopping it leaves it at its first steps.
@@ -424,7 +395,7 @@ private Q_SLOTS:
     void cancelMidStudy()
     {
         const QString id = QStringLiteral("cancelstudy");
-        submit(tuningJob(id, spec({ real(QStringLiteral("x"), 0, 1) }, 6, 2, QStringLiteral("RANDOM_SEARCH")),
+        submit(tuningJob(id, spec({ Test::doubleParameter(QStringLiteral("x"), 0, 1) }, 6, 2, QStringLiteral("RANDOM_SEARCH")),
             { QStringLiteral("--hold"), QStringLiteral("never") }));
         QTRY_COMPARE_WITH_TIMEOUT(runs(id).size(), 2, StudyTimeoutMs);
         QTRY_COMPARE(trial(id, QStringLiteral("2")).state, JobState::Running);
@@ -443,7 +414,7 @@ private Q_SLOTS:
     void restartMidStudy()
     {
         const QString id = QStringLiteral("restartstudy");
-        submit(tuningJob(id, spec({ categorical(QStringLiteral("opt"), { QStringLiteral("a"), QStringLiteral("b"), QStringLiteral("c") }) }, 3, 1,
+        submit(tuningJob(id, spec({ Test::categoricalParameter(QStringLiteral("opt"), { QStringLiteral("a"), QStringLiteral("b"), QStringLiteral("c") }) }, 3, 1,
             QStringLiteral("GRID_SEARCH")), { QStringLiteral("--hold"), QStringLiteral("release-{trial}") }));
         // Each trial holds before its last report until released: release trial 1, then stop at trial 2.
         QTRY_COMPARE_WITH_TIMEOUT(runs(id).size(), 1, StudyTimeoutMs);
@@ -488,7 +459,7 @@ private Q_SLOTS:
     {
         const QString first = QStringLiteral("resume_a");
         const HyperparameterSpec s
-            = spec({ categorical(QStringLiteral("opt"), { QStringLiteral("a"), QStringLiteral("b"), QStringLiteral("c") }) }, 2, 1, QStringLiteral("GRID_SEARCH"));
+            = spec({ Test::categoricalParameter(QStringLiteral("opt"), { QStringLiteral("a"), QStringLiteral("b"), QStringLiteral("c") }) }, 2, 1, QStringLiteral("GRID_SEARCH"));
         submit(tuningJob(first, s));
         QTRY_COMPARE_WITH_TIMEOUT(state(first), JobState::Succeeded, StudyTimeoutMs);
         QCOMPARE(trials(first).size(), 2);

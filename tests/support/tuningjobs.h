@@ -18,6 +18,40 @@
 
 namespace Trainyard::Test {
 
+/// An INTEGER ParameterSpec over [min, max] (no scale type).
+inline ParameterSpec integerParameter(const QString& name, double min, double max)
+{
+    ParameterSpec p;
+    p.parameterName = name;
+    p.type = QStringLiteral("INTEGER");
+    p.minValue = min;
+    p.maxValue = max;
+    return p;
+}
+
+/// A DOUBLE ParameterSpec over [min, max] with `scaleType` (UNIT_LINEAR_SCALE by default).
+inline ParameterSpec doubleParameter(
+    const QString& name, double min, double max, const QString& scaleType = QStringLiteral("UNIT_LINEAR_SCALE"))
+{
+    ParameterSpec p;
+    p.parameterName = name;
+    p.type = QStringLiteral("DOUBLE");
+    p.minValue = min;
+    p.maxValue = max;
+    p.scaleType = scaleType;
+    return p;
+}
+
+/// A CATEGORICAL ParameterSpec with `values`.
+inline ParameterSpec categoricalParameter(const QString& name, const QStringList& values)
+{
+    ParameterSpec p;
+    p.parameterName = name;
+    p.type = QStringLiteral("CATEGORICAL");
+    p.categoricalValues = values;
+    return p;
+}
+
 /// A tuning job with the four parameters above, `goal` MAXIMIZE or MINIMIZE, metric "accuracy", no trials
 /// yet (trainingOutput present, isHyperparameterTuningJob set).
 inline Job tuningJob(const QString& jobId, const QString& goal = QStringLiteral("MAXIMIZE"))
@@ -39,26 +73,15 @@ inline Job tuningJob(const QString& jobId, const QString& goal = QStringLiteral(
     spec.hyperparameterMetricTag = QStringLiteral("accuracy");
     spec.maxTrials = 12;
     spec.maxParallelTrials = 2;
-    ParameterSpec lr;
-    lr.parameterName = QStringLiteral("learning_rate");
-    lr.type = QStringLiteral("DOUBLE");
-    lr.minValue = 1e-4;
-    lr.maxValue = 1e-1;
-    lr.scaleType = QStringLiteral("UNIT_LOG_SCALE");
+    const ParameterSpec lr = doubleParameter(QStringLiteral("learning_rate"), 1e-4, 1e-1, QStringLiteral("UNIT_LOG_SCALE"));
     ParameterSpec batch;
     batch.parameterName = QStringLiteral("batch_size");
     batch.type = QStringLiteral("DISCRETE");
     batch.discreteValues = { 32, 64, 128, 256 };
-    ParameterSpec hidden;
-    hidden.parameterName = QStringLiteral("hidden_units");
-    hidden.type = QStringLiteral("INTEGER");
-    hidden.minValue = 64;
-    hidden.maxValue = 512;
+    ParameterSpec hidden = integerParameter(QStringLiteral("hidden_units"), 64, 512);
     hidden.scaleType = QStringLiteral("UNIT_LINEAR_SCALE");
-    ParameterSpec optimizer;
-    optimizer.parameterName = QStringLiteral("optimizer");
-    optimizer.type = QStringLiteral("CATEGORICAL");
-    optimizer.categoricalValues = { QStringLiteral("adam"), QStringLiteral("sgd"), QStringLiteral("rmsprop") };
+    const ParameterSpec optimizer = categoricalParameter(
+        QStringLiteral("optimizer"), { QStringLiteral("adam"), QStringLiteral("sgd"), QStringLiteral("rmsprop") });
     spec.params = { lr, batch, hidden, optimizer };
     in.hyperparameters = spec;
     TrainingOutput out;

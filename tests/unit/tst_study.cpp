@@ -3,6 +3,7 @@
 // determinism, resumed studies), the failure rule with and without maxFailedTrials, the median stopping rule
 // on scripted curves, and the best-first order of trainingOutput.trials.
 #include "study.h"
+#include "tuningjobs.h"
 
 #include <QTest>
 
@@ -12,31 +13,12 @@ using Curve = QList<std::pair<qint64, double>>;
 
 namespace {
 
-ParameterSpec categorical(const QString& name, const QStringList& values)
-{
-    ParameterSpec p;
-    p.parameterName = name;
-    p.type = QStringLiteral("CATEGORICAL");
-    p.categoricalValues = values;
-    return p;
-}
-
-ParameterSpec integer(const QString& name, double min, double max)
-{
-    ParameterSpec p;
-    p.parameterName = name;
-    p.type = QStringLiteral("INTEGER");
-    p.minValue = min;
-    p.maxValue = max;
-    return p;
-}
-
 HyperparameterSpec gridSpec(int maxTrials, const QString& goal = QStringLiteral("MAXIMIZE"))
 {
     HyperparameterSpec s;
     s.goal = goal;
     s.algorithm = QStringLiteral("GRID_SEARCH");
-    s.params = { integer(QStringLiteral("n"), 1, 2), categorical(QStringLiteral("opt"), { QStringLiteral("a"), QStringLiteral("b") }) };
+    s.params = { Test::integerParameter(QStringLiteral("n"), 1, 2), Test::categoricalParameter(QStringLiteral("opt"), { QStringLiteral("a"), QStringLiteral("b") }) };
     s.maxTrials = maxTrials;
     return s;
 }
