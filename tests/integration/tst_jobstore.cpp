@@ -217,6 +217,31 @@ private Q_SLOTS:
         QCOMPARE(store.transitions(QStringLiteral("e1")).size(), 1); // labels are not a state change
     }
 
+    /// Reads are answered from the last decoded record while its row is unchanged: what a read returns is
+    /// what a fresh decode gives, and a write by another connection (another store on the same file) is seen.
+    void readCacheFollowsTheRow()
+    {
+        JobStore store;
+        QString error;
+        QVERIFY2(store.open(m_path, &error), qPrintable(error));
+        QVERIFY2(store.insert(makeJob(QStringLiteral("c1")), &error), qPrintable(error));
+        Job job = *store.job(QStringLiteral("c1"));
+        job.state = JobState::Running;
+        QVERIFY(store.update(job, &error));
+        const Job cached = *store.job(QStringLiteral("c1")); // the record as update() wrote it
+        JobStore other;
+        QVERIFY2(other.open(m_path, &error), qPrintable(error));
+        QCOMPARE(cached, *other.job(QStringLiteral("c1"))); // a fresh decode gives the same Job
+        QCOMPARE(*store.job(JobStore::defaultProject(), QStringLiteral("c1")), cached);
+
+        Job changed = *other.job(QStringLiteral("c1"));
+        changed.labels.insert(QStringLiteral("stage"), QStringLiteral("prod"));
+        QVERIFY(other.update(changed, &error));
+        const Job seen = *store.job(QStringLiteral("c1"));
+        QCOMPARE(seen.labels.value(QStringLiteral("stage")), QStringLiteral("prod"));
+        QCOMPARE(seen.etag, other.job(QStringLiteral("c1"))->etag);
+    }
+
     void updateUnknownFails()
     {
         JobStore store;

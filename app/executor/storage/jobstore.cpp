@@ -420,7 +420,7 @@ bool JobStore::update(const Job& job, QString* error)
         db.rollback();
         return fail(QStringLiteral("cannot commit job %1: %2").arg(stored.jobId, message));
     }
-    remember(stored, record.revision);
+    remember(record.project, stored, record.revision);
     Q_EMIT jobChanged(stored);
     Q_EMIT jobStored(record, stored);
     return true;
@@ -436,24 +436,27 @@ std::optional<Job> JobStore::job(const QString& project, const QString& jobId) c
     query.addBindValue(jobId);
     if (!query.exec() || !query.next())
         return std::nullopt;
-    return cachedOrDecode(jobId, query.value(0).toLongLong(), query.value(1).toString());
+    return cachedOrDecode(project, jobId, query.value(0).toLongLong(), query.value(1).toString());
 }
 
-std::optional<Job> JobStore::cachedOrDecode(const QString& jobId, qint64 revision, const QString& json) const
+std::optional<Job> JobStore::cachedOrDecode(
+    const QString& project, const QString& jobId, qint64 revision, const QString& json) const
 {
-    if (auto it = m_cache.constFind(jobId); it != m_cache.cend() && it->revision == revision)
+    const QString key = project + QLatin1Char('/') + jobId;
+    if (auto it = m_cache.constFind(key); it != m_cache.cend() && it->revision == revision)
         return it->job;
     std::optional<Job> job = decode(json.toUtf8(), jobId);
     if (job)
-        remember(*job, revision);
+        remember(project, *job, revision);
     return job;
 }
 
-void JobStore::remember(const Job& job, qint64 revision) const
+void JobStore::remember(const QString& project, const Job& job, qint64 revision) const
 {
-    if (m_cache.size() >= MaxCached && !m_cache.contains(job.jobId))
+    const QString key = project + QLatin1Char('/') + job.jobId;
+    if (m_cache.size() >= MaxCached && !m_cache.contains(key))
         m_cache.clear();
-    m_cache.insert(job.jobId, Cached { revision, job });
+    m_cache.insert(key, Cached { revision, job });
 }
 
 bool JobStore::contains(const QString& project, const QString& jobId) const
@@ -472,11 +475,12 @@ std::optional<Job> JobStore::job(const QString& jobId) const
     if (!QSqlDatabase::contains(m_connectionName))
         return std::nullopt;
     QSqlQuery query(QSqlDatabase::database(m_connectionName));
-    query.prepare(QStringLiteral("SELECT revision, json FROM jobs WHERE job_id = ?"));
+    query.prepare(QStringLiteral("SELECT project, revision, json FROM jobs WHERE job_id = ?"));
     query.addBindValue(jobId);
     if (!query.exec() || !query.next())
         return std::nullopt;
-    return cachedOrDecode(jobId, query.value(0).toLongLong(), query.value(1).toString());
+    return cachedOrDecode(
+        query.value(0).toString(), jobId, query.value(1).toLongLong(), query.value(2).toString());
 }
 
 bool JobStore::contains(const QString& jobId) const

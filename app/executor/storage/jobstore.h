@@ -128,9 +128,10 @@ private:
         qint64 revision = 0;
         Job job;
     };
-    std::optional<Job> cachedOrDecode(const QString& jobId, qint64 revision, const QString& json) const;
-    void remember(const Job& job, qint64 revision) const;
-    mutable QHash<QString, Cached> m_cache;
+    std::optional<Job> cachedOrDecode(
+        const QString& project, const QString& jobId, qint64 revision, const QString& json) const;
+    void remember(const QString& project, const Job& job, qint64 revision) const;
+    mutable QHash<QString, Cached> m_cache; ///< by "<project>/<jobId>"
     static constexpr qsizetype MaxCached = 64;
 
     QString m_connectionName;
