@@ -453,6 +453,34 @@ private Q_SLOTS:
         QVERIFY(said);
     }
 
+    /// The executor died after a queued tuning job's first trial was chosen and recorded, before the job moved
+    /// on: recovery runs that trial with its recorded values and gives the next trial the next ID.
+    void recoverQueuedWithTrial()
+    {
+        const QString id = QStringLiteral("queuedtrial");
+        Job job = tuningJob(id,
+            spec({ Test::categoricalParameter(QStringLiteral("opt"), { QStringLiteral("a"), QStringLiteral("b") }) }, 2,
+                1, QStringLiteral("GRID_SEARCH")));
+        HyperparameterOutput one;
+        one.trialId = QStringLiteral("1");
+        one.hyperparameters.insert(QStringLiteral("opt"), QStringLiteral("b")); // not the grid's first point
+        one.state = JobState::Preparing;
+        one.startTime = QStringLiteral("2026-11-24T00:00:00.000Z");
+        TrainingOutput out;
+        out.isHyperparameterTuningJob = true;
+        out.trials = { one };
+        job.trainingOutput = out;
+        QString error;
+        QVERIFY2(m_store->insert(job, &error), qPrintable(error));
+        m_scheduler->recover();
+        QTRY_COMPARE_WITH_TIMEOUT(state(id), JobState::Succeeded, StudyTimeoutMs);
+        const QMap<QString, QList<QStringList>> r = runs(id);
+        QCOMPARE(r.keys(), (QStringList { QStringLiteral("1"), QStringLiteral("2") }));
+        QVERIFY(r.value(QStringLiteral("1")).first().contains(QStringLiteral("--opt=b")));
+        QVERIFY(r.value(QStringLiteral("2")).first().contains(QStringLiteral("--opt=a")));
+        QCOMPARE(trials(id).size(), 2);
+    }
+
     /// resumePreviousJobId: the previous job's trials are prior observations (a grid goes on where it stopped),
     /// trial IDs continue after its last one, and maxTrials more run.
     void resumeStudy()

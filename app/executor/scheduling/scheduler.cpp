@@ -1446,7 +1446,10 @@ void Scheduler::recover()
         Private::Run* run = d->createRun(job);
         if (job.trainingInput.hyperparameters && !d->openStudy(run, job))
             continue;
-        if (job.state == JobState::Queued) {
+        // A tuning job stored as QUEUED may hold a trial already (its values were chosen, then the executor died
+        // before the job moved on): it is recovered with its trials, so that no trial ID is given twice.
+        const bool hasTrials = job.trainingOutput && !job.trainingOutput->trials.isEmpty();
+        if (job.state == JobState::Queued && !(run->study && hasTrials)) {
             d->armWaitTimer(run, job);
             d->service(job.jobId, QStringLiteral("The executor restarted; the job is queued again."));
             d->enqueue(run);
