@@ -40,14 +40,6 @@ constexpr int Parallel = 10;
 
 const QString TrainerDir = QStringLiteral(TRAINYARD_SOURCE_DIR "/tests/integration/trainers/tytest");
 
-HostInventory bigHost()
-{
-    HostInventory h;
-    h.cpus = 256;
-    h.memoryBytes = 1024LL << 30;
-    return h;
-}
-
 /// Submits the study and returns its wall time in ms (-1 when it did not succeed).
 double runStudy(JobStore* store, Scheduler* scheduler, const QString& jobDir, int round)
 {
@@ -154,7 +146,7 @@ int main(int argc, char** argv)
         return 1;
     }
     LogStore logs(dataDir);
-    Scheduler scheduler(&store, &logs, bigHost(), dataDir);
+    Scheduler scheduler(&store, &logs, Test::bigHost(), dataDir);
     const QString jobDirs = tmp.path() + QStringLiteral("/jobdirs");
 
     BenchReport::printHost();

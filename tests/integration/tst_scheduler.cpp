@@ -28,14 +28,6 @@ const QString TrainerDir = QStringLiteral(TRAINYARD_SOURCE_DIR "/tests/integrati
 const QString BrokenDir = QStringLiteral(TRAINYARD_SOURCE_DIR "/tests/integration/trainers/broken");
 constexpr int JobTimeoutMs = 90000;
 
-HostInventory bigHost()
-{
-    HostInventory h;
-    h.cpus = 256;
-    h.memoryBytes = 1024LL << 30;
-    return h;
-}
-
 /// True while `pid` exists and is not a zombie.
 bool alive(qint64 pid)
 {
@@ -145,7 +137,7 @@ private Q_SLOTS:
         m_logs = std::make_unique<LogStore>(m_dataDir);
     }
 
-    void init() { startScheduler(bigHost()); }
+    void init() { startScheduler(Test::bigHost()); }
 
     void cleanup()
     {
@@ -447,7 +439,7 @@ private Q_SLOTS:
             QTRY_VERIFY(!alive(pid));
         QFile::remove(jobDir(id) + QStringLiteral("/pids/master-replica-0"));
 
-        startScheduler(bigHost());
+        startScheduler(Test::bigHost());
         m_scheduler->recover();
         QTRY_COMPARE_WITH_TIMEOUT(sleeperPids(id, QStringLiteral("master-replica-0")).size(), 2, JobTimeoutMs);
         QTRY_COMPARE(replica(id, QStringLiteral("master-replica-0")).state, ReplicaState::Running);
@@ -483,7 +475,7 @@ private Q_SLOTS:
     void gpuAssignment()
     {
         // An inventory as NVML would report two T4s: each replica gets its own GPU, nobody else's.
-        HostInventory host = bigHost();
+        HostInventory host = Test::bigHost();
         host.gpus = { GpuInfo { 0, QStringLiteral("GPU-a"), QStringLiteral("Tesla T4"),
                           QStringLiteral("NVIDIA_TESLA_T4"), 16LL << 30 },
             GpuInfo { 1, QStringLiteral("GPU-b"), QStringLiteral("Tesla T4"), QStringLiteral("NVIDIA_TESLA_T4"),

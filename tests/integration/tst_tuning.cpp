@@ -32,14 +32,6 @@ namespace {
 const QString TrainerDir = QStringLiteral(TRAINYARD_SOURCE_DIR "/tests/integration/trainers/tytest");
 constexpr int StudyTimeoutMs = 120000;
 
-HostInventory bigHost()
-{
-    HostInventory h;
-    h.cpus = 256;
-    h.memoryBytes = 1024LL << 30;
-    return h;
-}
-
 } // namespace
 
 class TestTuning : public QObject {
@@ -56,7 +48,7 @@ private:
 
     void startScheduler()
     {
-        m_scheduler = std::make_unique<Scheduler>(m_store.get(), m_logs.get(), bigHost(), m_dataDir);
+        m_scheduler = std::make_unique<Scheduler>(m_store.get(), m_logs.get(), Test::bigHost(), m_dataDir);
         m_scheduler->setGracePeriodSeconds(3);
         m_collector = std::make_unique<MetricsCollector>(
             m_metrics.get(), m_store.get(), m_logs.get(), m_scheduler.get(), m_dataDir, false);

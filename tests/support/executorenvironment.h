@@ -7,6 +7,7 @@
 // dir; the console-test trainer's jobs and releasing them; and stopping the executors a test started.
 
 #include "job.h"
+#include "machinecatalog.h"
 
 #include <QDateTime>
 #include <QDir>
@@ -73,6 +74,16 @@ inline bool releaseJob(const QString& jobDir)
         return false;
     file.close();
     return true;
+}
+
+/// A host with 256 CPUs and 1 TiB of memory and no GPU: what a test gives the scheduler so that admission never
+/// makes its jobs or trials wait for each other.
+inline HostInventory bigHost()
+{
+    HostInventory h;
+    h.cpus = 256;
+    h.memoryBytes = 1024LL << 30;
+    return h;
 }
 
 /// A CUSTOM cluster of n1-standard-4 replicas: a master, `workers` workers, `ps` parameter servers and

@@ -41,8 +41,8 @@ Tuning::ParameterSpec toTuning(const ParameterSpec& p)
 }
 
 /// A trial's stored values (strings, as `HyperparameterOutput.hyperparameters`) as the optimiser's
-/// Assignment; a value that does not read back is NaN (a DOUBLE, INTEGER as NaN is not possible, so the
-/// INTEGER gets the minimum and the assignment is then flagged by `*ok`).
+/// Assignment, in the spec's parameter order. `*ok` is false when a value is missing or does not read back
+/// as its type (a hand-edited record); callers then skip the trial.
 Tuning::Assignment toAssignment(const QList<ParameterSpec>& params, const QMap<QString, QString>& values, bool* ok)
 {
     *ok = true;
