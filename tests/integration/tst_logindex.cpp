@@ -4,12 +4,14 @@
 // line-by-line merge that LogStore::read() did before the index (parse every line, then a stable k-way
 // merge by timestamp), so the index serves the same entries in the same order. Covers paging across
 // replicas (with equal timestamps), each filter, an executor restart, a torn tail, a clock that went back,
-// and lines that are not in the store's own layout.
+// and lines that are not in the store's own layout. appendPage() (the API's page bodies) must append exactly the
+// lines read() returns; the lines it copies unparsed (isCanonicalLine()) must be what the encoder writes.
 #include "logindex.h"
 #include "logstore.h"
 
 #include <QDir>
 #include <QFile>
+#include <QRandomGenerator>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -174,9 +176,23 @@ private Q_SLOTS:
                             files.push_back(f);
                     }
                     const QList<QByteArray> ours = index.read(files, q);
-                    const QList<QByteArray> expected = referenceRead(dir, q);
+                    // One entry more than the page tells whether a next page exists.
+                    LogQuery oneMore = q;
+                    oneMore.limit = limit + 1;
+                    QList<QByteArray> expected = referenceRead(dir, oneMore);
+                    const bool more = expected.size() > limit;
+                    expected = expected.mid(0, limit);
                     QCOMPARE(ours.size(), expected.size());
                     QCOMPARE(ours, expected);
+                    // The page as the API frames it, after what `out` held.
+                    QByteArray body = "{\"entries\":[";
+                    const LogIndex::PageInfo page = index.appendPage(files, q, "<", ">,", &body);
+                    QByteArray framed = "{\"entries\":[";
+                    for (const QByteArray& line : std::as_const(expected))
+                        framed += '<' + line + ">,";
+                    QCOMPARE(body, framed);
+                    QCOMPARE(page.entries, expected.size());
+                    QCOMPARE(page.more, more);
                 }
             }
             writeJob(dir, 100, 1795323883000000LL + 700 / 3 * 10 + 10);
@@ -313,13 +329,58 @@ private Q_SLOTS:
         const QList<QByteArray> ours = index.read(snapshotOf(dir), LogQuery {});
         QCOMPARE(ours, referenceRead(dir, LogQuery {}));
         QCOMPARE(ours.size(), 4);
-        // What the encoder wrote is in the store's layout again (non-ASCII text is always encoded again).
+        // What the encoder wrote is in the store's layout again; the third line (valid UTF-8, in the store's
+        // layout) was that already, and is served as it is.
         QVERIFY(LogIndex::isCanonicalLine(ours[0]));
         QVERIFY(LogIndex::isCanonicalLine(ours[1]));
-        QVERIFY(!LogIndex::isCanonicalLine(ours[2]));
+        QVERIFY(LogIndex::isCanonicalLine(ours[2]));
+        QCOMPARE(ours[2], lines.split('\n').at(2));
         QVERIFY(!LogIndex::isCanonicalLine(lines.left(lines.indexOf('\n'))));
         QVERIFY(ours[1].contains("\"message\":\"slash / and A\""));
         QCOMPARE(index.read(snapshotOf(dir), LogQuery { {}, QStringLiteral("WARNING"), {}, 0, 10 }).size(), 2);
+        // A page body with lines encoded again between copied ones.
+        QByteArray body;
+        const LogIndex::PageInfo page = index.appendPage(snapshotOf(dir), LogQuery {}, {}, ",", &body);
+        QCOMPARE(page.entries, 4);
+        QVERIFY(!page.more);
+        QCOMPARE(body, ours.join(',') + ',');
+    }
+
+    void canonicalLinesAreTheirOwnEncoding()
+    {
+        // The page path copies a line unparsed when isCanonicalLine() held for it at indexing, so it must hold
+        // only for lines that decoding and encoding again gives back byte for byte, and (for the fast path to
+        // apply to the store's own lines) for every line the encoder writes. Random lines in the store's layout,
+        // with message bytes drawn from what trips an encoder: quotes, backslashes, control characters, every
+        // JSON escape, valid UTF-8 of 2 to 4 bytes, and invalid UTF-8 (overlong, surrogate, above U+10FFFF,
+        // truncated, a lone continuation byte).
+        const QList<QByteArray> pieces { "a", "step 12 loss=0.5", " ", "\\\"", "\\\\", "\\n", "\\r", "\\t", "\\/",
+            "\\b", "\\f", "\\u0001", "\\u001f", "\\u001F", "\\u000a", "\\u0041", "\\u00e9", "\\ud83d\\ude00", "\x7f",
+            "\xC3\xA9", "\xE2\x96\x88", "\xF0\x9F\x98\x80", "\xEF\xBF\xBE", "\xC0\xAF", "\xED\xA0\x80",
+            "\xF4\x90\x80\x80", "\xE2\x96", "\x80", "\xFF", "\t", "\"" };
+        QRandomGenerator random(12);
+        int canonical = 0;
+        for (int i = 0; i < 20000; ++i) {
+            QByteArray message;
+            const int n = int(random.bounded(6));
+            for (int k = 0; k < n; ++k)
+                message += pieces.at(int(random.bounded(pieces.size())));
+            const QByteArray line = "{\"timestamp\":\"2026-11-22T05:04:43.000001Z\",\"severity\":\"INFO\","
+                                    "\"taskName\":\"master-replica-0\",\"trialId\":\"\",\"message\":\""
+                + message + (i % 2 ? "\",\"stream\":\"stderr\"}" : "\"}");
+            if (!LogIndex::isCanonicalLine(line))
+                continue;
+            ++canonical;
+            const std::optional<LogEntry> entry = LogEntry::fromJsonLine(line);
+            QVERIFY2(entry, line.constData());
+            QCOMPARE(entry->toJsonLine(), line);
+            // And what the encoder writes for any text is canonical.
+            LogEntry fromBytes = *entry;
+            fromBytes.message = QString::fromUtf8(message);
+            QVERIFY2(LogIndex::isCanonicalLine(fromBytes.toJsonLine()), fromBytes.toJsonLine().constData());
+        }
+        QVERIFY(canonical > 1000); // the draw makes both kinds
+        QVERIFY(canonical < 19000);
     }
 };
 

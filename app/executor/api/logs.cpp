@@ -56,28 +56,20 @@ HttpApi::Reply HttpApi::logs(const QHttpServerRequest& request, const QString& p
         // reads the whole files once.
         *streaming = true;
         answerLater(channel,
-            [request = m_logs->prepareRead(jobId, LogQuery { taskName, severity, contains, offset, pageSize + 1, trialId }),
+            [request = m_logs->prepareRead(jobId, LogQuery { taskName, severity, contains, offset, pageSize, trialId }),
                 offset, pageSize]() {
-                const QList<QByteArray> lines = LogStore::readLines(request);
-                QByteArray body;
-                const qsizetype count = std::min<qsizetype>(lines.size(), pageSize);
-                qsizetype bytes = 64;
-                for (qsizetype i = 0; i < count; ++i)
-                    bytes += lines.at(i).size() + 1;
-                body.reserve(bytes);
-                body += "{\"entries\":[";
-                for (qsizetype i = 0; i < count; ++i) {
-                    if (i > 0)
-                        body += ',';
-                    body += lines.at(i);
-                }
-                body += ']';
-                if (lines.size() > pageSize)
-                    body += ",\"nextPageToken\":\""
-                        + encodePageToken(QStringLiteral("logs"), QString::number(offset + pageSize)).toLatin1() + '"';
-                body += '}';
+                // Compact JSON spliced by hand: each entry is its line as the store holds it, which is
+                // LogEntry::toJsonLine()'s compact object (LogIndex::appendPage() encodes any other line again).
                 Reply reply;
-                reply.body = body;
+                reply.body = "{\"entries\":[";
+                const LogIndex::PageInfo page = LogStore::appendLines(request, {}, ",", &reply.body);
+                if (page.entries > 0)
+                    reply.body.chop(1); // the last entry's comma
+                reply.body += ']';
+                if (page.more)
+                    reply.body += ",\"nextPageToken\":\""
+                        + encodePageToken(QStringLiteral("logs"), QString::number(offset + pageSize)).toLatin1() + '"';
+                reply.body += '}';
                 return reply;
             });
         return {};
@@ -146,30 +138,27 @@ HttpApi::Reply HttpApi::logs(const QHttpServerRequest& request, const QString& p
     const bool scans = !contains.isEmpty() || !trialId.isEmpty();
     const LogStore::ReadRequest backlog = m_logs->prepareRead(
         jobId, LogQuery { taskName, severity, contains, offset, scans ? INT_MAX : BacklogSlice, trialId });
+    // A slice read on the pool: its entries framed as SSE events, and whether more follow.
+    struct SliceRead {
+        QByteArray events;
+        LogIndex::PageInfo page;
+    };
     auto readSlice = std::make_shared<std::function<void(qint64)>>();
     std::weak_ptr<std::function<void(qint64)>> weakRead = readSlice;
     *readSlice = [this, guard, channel, backlog, follow, end, weakRead](qint64 after) {
         LogStore::ReadRequest slice = backlog;
         slice.query.afterIndex = after;
-        auto* watcher = new QFutureWatcher<QList<QByteArray>>(this);
-        connect(watcher, &QFutureWatcher<QList<QByteArray>>::finished, this,
+        auto* watcher = new QFutureWatcher<SliceRead>(this);
+        connect(watcher, &QFutureWatcher<SliceRead>::finished, this,
             [watcher, guard, channel, slice, follow, end, weakRead] {
                 watcher->deleteLater();
                 const auto again = weakRead.lock();
                 if (!guard || guard->isFinished() || !again)
                     return;
-                const QList<QByteArray> lines = watcher->result();
-                QByteArray out;
-                for (const QByteArray& line : lines) {
-                    out += "data: " + line + "\n\n";
-                    if (out.size() > 256 * 1024) {
-                        guard->writeChunk(out);
-                        out.clear();
-                    }
-                }
-                guard->writeChunk(out);
-                if (lines.size() == slice.query.limit && slice.query.limit != INT_MAX) {
-                    const qint64 next = slice.query.afterIndex + lines.size();
+                const SliceRead read = watcher->result();
+                guard->writeChunk(read.events);
+                if (read.page.more && slice.query.limit != INT_MAX) {
+                    const qint64 next = slice.query.afterIndex + slice.query.limit;
                     QTcpSocket* socket = channel->socket();
                     if (socket && channel->backlog() > 4 * 1024 * 1024)
                         connect(
@@ -185,7 +174,11 @@ HttpApi::Reply HttpApi::logs(const QHttpServerRequest& request, const QString& p
                 if (!follow->endState.isEmpty())
                     end(follow->endState);
             });
-        watcher->setFuture(QtConcurrent::run([slice] { return LogStore::readLines(slice); }));
+        watcher->setFuture(QtConcurrent::run([slice] {
+            SliceRead read;
+            read.page = LogStore::appendLines(slice, "data: ", "\n\n", &read.events);
+            return read;
+        }));
     };
     // The stream owns the reader: it ends with the stream, and a slice in flight then finds it gone.
     stream->cleanup = [logStore, subscription, keep = readSlice]() mutable {

@@ -20,9 +20,14 @@ namespace Trainyard {
 
 namespace {
 
-// A line's offset and its severity level share one word: 56 bits of offset are 64 PiB of file.
+// A line's offset, its severity level and whether it is canonical share one word: 56 bits of offset are 64 PiB
+// of file; the level (a LogSeverity ordinal, < 16) takes the next bits, the canonical flag the top one.
 constexpr int LevelShift = 56;
 constexpr quint64 OffsetMask = (quint64(1) << LevelShift) - 1;
+constexpr quint64 LevelMask = 0x7f; // after the shift
+constexpr quint64 CanonicalBit = quint64(1) << 63;
+// The shortest line of the store's layout: the timestamp's key and value, the other keys and the closing brace.
+constexpr qsizetype MinimalLineBytes = 14 + 27 + 2;
 // Bytes read per pread while indexing: big enough that the syscall is noise, small enough for the cache.
 constexpr size_t IndexChunk = size_t(4) << 20;
 // Picked lines closer than this in one file are read with one pread (the bytes between are skipped).
@@ -105,11 +110,44 @@ inline bool isHex(char c)
     return isLowerHex(c) || (c >= 'A' && c <= 'F');
 }
 
+/// The length of the valid UTF-8 sequence of 2 to 4 bytes at `p` (before `end`), or 0: the rules of
+/// LogJson::appendEscaped() (no overlong form, no surrogate, at most U+10FFFF), which writes such a sequence as
+/// it is and any other byte as U+FFFD.
+size_t utf8Sequence(const unsigned char* p, const unsigned char* end)
+{
+    const unsigned char c = *p;
+    size_t len = 0;
+    unsigned int cp = 0;
+    if (c >= 0xC2 && c <= 0xDF) {
+        len = 2;
+        cp = c & 0x1F;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+        len = 3;
+        cp = c & 0x0F;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+        len = 4;
+        cp = c & 0x07;
+    } else {
+        return 0;
+    }
+    if (size_t(end - p) < len)
+        return 0;
+    for (size_t i = 1; i < len; ++i) {
+        if ((p[i] & 0xC0) != 0x80)
+            return 0;
+        cp = (cp << 6) | (p[i] & 0x3F);
+    }
+    if ((len == 3 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) || (len == 4 && (cp < 0x10000 || cp > 0x10FFFF)))
+        return 0;
+    return len;
+}
+
 /// A JSON string's content from `*p` (after its opening quote) to its closing quote, where `*p` is left.
-/// Printable ASCII only: any other byte fails, and the caller's slow path decides (QJsonDocument). `strict`:
-/// only the escapes that the store's encoder writes (`\"`, `\\`, `\n`, `\r`, `\t`, `\u00xx` for the other
-/// control characters), so that the string is exactly what the encoder would write for its value.
-bool skipString(const char** p, const char* end, bool strict)
+/// Printable ASCII and valid UTF-8 only (utf8Sequence()): any other byte fails, and the caller's slow path
+/// decides (QJsonDocument). `*canonical` is cleared by an escape that the store's encoder does not write (it
+/// writes `\"`, `\\`, `\n`, `\r`, `\t`, and `\u00xx` for the other control characters only): then the string
+/// is valid but not exactly what the encoder would write for its value.
+bool skipString(const char** p, const char* end, bool* canonical)
 {
     const char* s = *p;
     while (s < end) {
@@ -118,8 +156,16 @@ bool skipString(const char** p, const char* end, bool strict)
             *p = s;
             return true;
         }
-        if (c < 0x20 || c >= 0x80)
+        if (c < 0x20)
             return false;
+        if (c >= 0x80) {
+            const size_t len
+                = utf8Sequence(reinterpret_cast<const unsigned char*>(s), reinterpret_cast<const unsigned char*>(end));
+            if (len == 0)
+                return false;
+            s += len;
+            continue;
+        }
         if (c != '\\') {
             ++s;
             continue;
@@ -130,19 +176,18 @@ bool skipString(const char** p, const char* end, bool strict)
         if (e == '"' || e == '\\' || e == 'n' || e == 'r' || e == 't') {
             s += 2;
         } else if (e == 'u') {
-            if (end - s < 6)
+            if (end - s < 6 || !isHex(s[2]) || !isHex(s[3]) || !isHex(s[4]) || !isHex(s[5]))
                 return false;
-            if (strict) {
-                if (s[2] != '0' || s[3] != '0' || (s[4] != '0' && s[4] != '1') || !isLowerHex(s[5]))
-                    return false;
+            if (s[2] != '0' || s[3] != '0' || (s[4] != '0' && s[4] != '1') || !isLowerHex(s[5])) {
+                *canonical = false;
+            } else {
                 const int v = (s[4] - '0') * 16 + (isDigit(s[5]) ? s[5] - '0' : s[5] - 'a' + 10);
                 if (v == '\n' || v == '\r' || v == '\t')
-                    return false;
-            } else if (!isHex(s[2]) || !isHex(s[3]) || !isHex(s[4]) || !isHex(s[5])) {
-                return false;
+                    *canonical = false;
             }
             s += 6;
-        } else if (!strict && (e == '/' || e == 'b' || e == 'f')) {
+        } else if (e == '/' || e == 'b' || e == 'f') {
+            *canonical = false;
             s += 2;
         } else {
             return false;
@@ -159,11 +204,12 @@ inline bool literal(const char** p, const char* end, const char* text, size_t n)
     return true;
 }
 
-/// Reads a line in the store's layout (LogEntry::toJsonLine()'s key order, its timestamp form, printable ASCII)
-/// without a JSON parser: its timestamp and severity level. False when the line is laid out otherwise; see
-/// skipString() for `strict`.
-bool parseStoreLine(const char* p, size_t n, bool strict, qint64* ts, int* level)
+/// Reads a line in the store's layout (LogEntry::toJsonLine()'s key order, its timestamp form, printable ASCII
+/// or valid UTF-8) without a JSON parser: its timestamp and severity level, and in `*canonical` whether it is
+/// exactly what the encoder writes (see skipString()). False when the line is laid out otherwise.
+bool parseStoreLine(const char* p, size_t n, qint64* ts, int* level, bool* canonical)
 {
+    *canonical = true;
     const char* end = p + n;
     if (!literal(&p, end, "{\"timestamp\":\"", 14) || end - p < 27 || !canonicalTimestamp(p, ts))
         return false;
@@ -176,9 +222,9 @@ bool parseStoreLine(const char* p, size_t n, bool strict, qint64* ts, int* level
     if (p == severity)
         return false;
     *level = int(parseLogSeverity(QByteArrayView(severity, p - severity)).value_or(LogSeverity::Default));
-    if (!literal(&p, end, "\",\"taskName\":\"", 14) || !skipString(&p, end, strict)
-        || !literal(&p, end, "\",\"trialId\":\"", 13) || !skipString(&p, end, strict)
-        || !literal(&p, end, "\",\"message\":\"", 13) || !skipString(&p, end, strict))
+    if (!literal(&p, end, "\",\"taskName\":\"", 14) || !skipString(&p, end, canonical)
+        || !literal(&p, end, "\",\"trialId\":\"", 13) || !skipString(&p, end, canonical)
+        || !literal(&p, end, "\",\"message\":\"", 13) || !skipString(&p, end, canonical))
         return false;
     if (literal(&p, end, "\"}", 2))
         return p == end;
@@ -188,6 +234,21 @@ bool parseStoreLine(const char* p, size_t n, bool strict, qint64* ts, int* level
     while (p < end && *p >= 'a' && *p <= 'z')
         ++p;
     return p != stream && literal(&p, end, "\"}", 2) && p == end;
+}
+
+/// Whether `line` still looks like the line that was indexed as canonical at its offset: the store's first key
+/// and a closing brace. The index was made from these bytes and the files are only appended to, so this is the
+/// check that a torn or replaced file would fail, not a second validation.
+inline bool framesLine(QByteArrayView line)
+{
+    return line.size() >= MinimalLineBytes && std::memcmp(line.data(), "{\"timestamp\":\"", 14) == 0
+        && line.back() == '}';
+}
+
+/// `line` as the encoder writes its entry: for lines that are not canonical (or no longer frame a line).
+QByteArray encodedAgain(QByteArrayView line)
+{
+    return LogEntry::fromJsonLine(line).value_or(LogEntry()).toJsonLine();
 }
 
 } // namespace
@@ -205,7 +266,8 @@ struct LogIndex::File {
 
     qint64 lines() const { return qint64(timestamps.size()); }
     qint64 offset(qint64 i) const { return qint64(positions[size_t(i)] & OffsetMask); }
-    int level(qint64 i) const { return int(positions[size_t(i)] >> LevelShift); }
+    int level(qint64 i) const { return int((positions[size_t(i)] >> LevelShift) & LevelMask); }
+    bool canonical(qint64 i) const { return positions[size_t(i)] & CanonicalBit; }
     /// Where line `i` ends at the latest (its newline is before this).
     qint64 endBound(qint64 i) const { return i + 1 < lines() ? offset(i + 1) : indexedBytes; }
     /// Lines that start below `bytes`.
@@ -224,11 +286,11 @@ struct LogIndex::File {
         sorted = true;
     }
 
-    void add(qint64 offset, qint64 ts, int level)
+    void add(qint64 offset, qint64 ts, int level, bool canonical)
     {
         if (!timestamps.empty() && ts < timestamps.back())
             sorted = false;
-        positions.push_back(quint64(offset) | (quint64(level) << LevelShift));
+        positions.push_back(quint64(offset) | (quint64(level) << LevelShift) | (canonical ? CanonicalBit : 0));
         timestamps.push_back(ts);
     }
 
@@ -269,15 +331,17 @@ struct LogIndex::File {
     {
         qint64 ts = 0;
         int level = 0;
-        if (!parseStoreLine(p, n, false, &ts, &level)) {
+        bool canonical = false;
+        if (!parseStoreLine(p, n, &ts, &level, &canonical)) {
             ++slowLines;
+            canonical = false;
             const std::optional<LogEntry> entry = LogEntry::fromJsonLine(QByteArrayView(p, qsizetype(n)));
             if (!entry)
                 return; // not an entry: skipped, as a line-by-line read always skipped it
             ts = entry->timestampUs;
             level = int(entry->severityLevel());
         }
-        add(offset, ts, level);
+        add(offset, ts, level, canonical);
     }
 };
 
@@ -303,10 +367,90 @@ bool LogIndex::isCanonicalLine(QByteArrayView line)
 {
     qint64 ts = 0;
     int level = 0;
-    return parseStoreLine(line.data(), size_t(line.size()), true, &ts, &level);
+    bool canonical = false;
+    return parseStoreLine(line.data(), size_t(line.size()), &ts, &level, &canonical) && canonical;
 }
 
+/// The entries of a page, found and read: their bytes, where each line is in them, in merged order.
+struct LogIndex::Fetched {
+    struct Entry {
+        qint64 at = 0; ///< where the line starts in `bytes`
+        qint64 size = -1; ///< its length without the newline; -1: it could not be read (the file shrank)
+        bool canonical = false; ///< as indexed (File::canonical())
+    };
+    std::unique_ptr<char[]> bytes;
+    std::vector<Entry> entries;
+    bool more = false; ///< the merged, filtered order has entries after the page
+
+    QByteArrayView line(const Entry& e) const { return QByteArrayView(bytes.get() + e.at, e.size); }
+};
+
 QList<QByteArray> LogIndex::read(const Snapshot& files, const LogQuery& query)
+{
+    Fetched fetched;
+    fetch(files, query, &fetched);
+    QList<QByteArray> out;
+    out.reserve(qsizetype(fetched.entries.size()));
+    for (const Fetched::Entry& e : fetched.entries) {
+        if (e.size < 0)
+            continue;
+        const QByteArrayView line = fetched.line(e);
+        out.append(e.canonical && framesLine(line) ? line.toByteArray() : encodedAgain(line));
+    }
+    return out;
+}
+
+LogIndex::PageInfo LogIndex::appendPage(
+    const Snapshot& files, const LogQuery& query, QByteArrayView before, QByteArrayView after, QByteArray* out)
+{
+    Fetched fetched;
+    fetch(files, query, &fetched);
+    // The size first, so that `out` grows once: the canonical lines' own, the others' as encoded again.
+    std::vector<std::pair<size_t, QByteArray>> encoded;
+    qint64 bytes = 0, entries = 0;
+    for (size_t i = 0; i < fetched.entries.size(); ++i) {
+        const Fetched::Entry& e = fetched.entries[i];
+        if (e.size < 0)
+            continue;
+        ++entries;
+        const QByteArrayView line = fetched.line(e);
+        if (e.canonical && framesLine(line)) {
+            bytes += e.size;
+        } else {
+            encoded.emplace_back(i, encodedAgain(line));
+            bytes += encoded.back().second.size();
+        }
+    }
+    bytes += entries * (before.size() + after.size());
+    const qsizetype start = out->size();
+    // Room for what the caller closes the body with (`]`, a page token), so that it does not copy the page again.
+    out->reserve(start + qsizetype(bytes) + 256);
+    out->resize(start + qsizetype(bytes));
+    char* w = out->data() + start;
+    auto put = [&w](QByteArrayView b) {
+        if (b.isEmpty())
+            return;
+        std::memcpy(w, b.data(), size_t(b.size()));
+        w += b.size();
+    };
+    auto next = encoded.cbegin();
+    for (size_t i = 0; i < fetched.entries.size(); ++i) {
+        const Fetched::Entry& e = fetched.entries[i];
+        if (e.size < 0)
+            continue;
+        put(before);
+        if (next != encoded.cend() && next->first == i) {
+            put(next->second);
+            ++next;
+        } else {
+            put(fetched.line(e));
+        }
+        put(after);
+    }
+    return { entries, fetched.more };
+}
+
+void LogIndex::fetch(const Snapshot& files, const LogQuery& query, Fetched* fetched)
 {
     QMutexLocker lock(&m_mutex);
 
@@ -433,8 +577,10 @@ QList<QByteArray> LogIndex::read(const Snapshot& files, const LogQuery& query)
         total += s.size();
         sorted = sorted && s.file->sorted;
     }
-    if (skip >= total || limit == 0)
-        return {};
+    if (skip >= total || limit == 0) {
+        fetched->more = skip < total;
+        return;
+    }
     if (sorted) {
         // The timestamp T of entry `skip`: the smallest T with more than `skip` entries at or below it.
         qint64 lo = std::numeric_limits<qint64>::max(), hi = std::numeric_limits<qint64>::min();
@@ -489,44 +635,55 @@ QList<QByteArray> LogIndex::read(const Snapshot& files, const LogQuery& query)
         ++cursor[size_t(best)];
     }
 
-    // Read the picked lines, file by file, coalescing near ones into one pread.
-    QList<QByteArray> out(qsizetype(picked.size()));
-    std::vector<char> buffer;
+    for (size_t i = 0; i < sources.size() && !fetched->more; ++i)
+        fetched->more = cursor[i] < sources[i].size();
+
+    // Read the picked lines, file by file, coalescing near ones into one pread, into one buffer for the page.
+    struct Range {
+        size_t source;
+        qint64 from, to; ///< bytes of the file
+        qint64 at; ///< where they go in the buffer
+        size_t first, last; ///< indices into `mine` of the source
+    };
+    std::vector<std::vector<size_t>> mine(sources.size()); // per source, indices into picked, in line order
+    for (size_t k = 0; k < picked.size(); ++k)
+        mine[size_t(picked[k].first)].push_back(k);
+    std::vector<Range> ranges;
+    qint64 bufferBytes = 0;
     for (size_t si = 0; si < sources.size(); ++si) {
-        const Source& s = sources[si];
-        const File& f = *s.file;
-        std::vector<size_t> mine; // indices into picked, in line order
-        for (size_t k = 0; k < picked.size(); ++k) {
-            if (picked[k].first == int(si))
-                mine.push_back(k);
-        }
+        const File& f = *sources[si].file;
+        const std::vector<size_t>& m = mine[si];
         size_t a = 0;
-        while (a < mine.size()) {
+        while (a < m.size()) {
             size_t b = a + 1;
-            while (b < mine.size()
-                && f.offset(picked[mine[b]].second) - f.endBound(picked[mine[b - 1]].second) < CoalesceGap)
+            while (b < m.size() && f.offset(picked[m[b]].second) - f.endBound(picked[m[b - 1]].second) < CoalesceGap)
                 ++b;
-            const qint64 from = f.offset(picked[mine[a]].second);
-            const qint64 to = f.endBound(picked[mine[b - 1]].second);
-            buffer.resize(size_t(to - from));
-            const qint64 got = preadFully(s.fd, buffer.data(), buffer.size(), from);
-            for (size_t k = a; k < b && got > 0; ++k) {
-                const qint64 at = f.offset(picked[mine[k]].second) - from;
-                if (at >= got)
-                    break;
-                const char* p = buffer.data() + at;
-                const char* nl = static_cast<const char*>(std::memchr(p, '\n', size_t(got - at)));
-                const QByteArrayView line(p, nl ? nl - p : got - at);
-                if (LogIndex::isCanonicalLine(line)) {
-                    out[qsizetype(mine[k])] = line.toByteArray();
-                } else {
-                    out[qsizetype(mine[k])] = LogEntry::fromJsonLine(line).value_or(LogEntry()).toJsonLine();
-                }
-            }
+            const qint64 from = f.offset(picked[m[a]].second);
+            const qint64 to = f.endBound(picked[m[b - 1]].second);
+            ranges.push_back({ si, from, to, bufferBytes, a, b });
+            bufferBytes += to - from;
             a = b;
         }
     }
-    return out;
+    // Not value-initialised: every byte is read into before it is looked at.
+    fetched->bytes.reset(new char[size_t(std::max<qint64>(bufferBytes, 1))]);
+    fetched->entries.assign(picked.size(), {});
+    for (const Range& r : ranges) {
+        const Source& s = sources[r.source];
+        const File& f = *s.file;
+        char* buffer = fetched->bytes.get() + r.at;
+        const qint64 got = preadFully(s.fd, buffer, size_t(r.to - r.from), r.from);
+        for (size_t k = r.first; k < r.last && got > 0; ++k) {
+            const size_t entry = mine[r.source][k];
+            const qint64 line = picked[entry].second;
+            const qint64 at = f.offset(line) - r.from;
+            if (at >= got)
+                break;
+            const char* p = buffer + at;
+            const char* nl = static_cast<const char*>(std::memchr(p, '\n', size_t(got - at)));
+            fetched->entries[entry] = { r.at + at, nl ? nl - p : got - at, f.canonical(line) };
+        }
+    }
 }
 
 } // namespace Trainyard

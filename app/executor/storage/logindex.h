@@ -35,8 +35,8 @@ struct LogQuery {
 /// is not indexed until it is complete; a line that is not a JSON object (a torn tail that a later executor's append
 /// completed into garbage) is skipped, as reading the file line by line always did.
 ///
-/// Memory: 16 bytes per indexed line (offset with the severity, a LogSeverity ordinal, in its top byte; timestamp
-/// in µs).
+/// Memory: 16 bytes per indexed line (offset, with the severity, a LogSeverity ordinal, and whether the line is
+/// canonical (isCanonicalLine()) in its top byte; timestamp in µs).
 ///
 /// Thread-safe: reads of one job are serialized by a mutex and are meant to run on a pool thread; the
 /// files may be appended to meanwhile (only bytes below each file's snapshot size are read).
@@ -65,17 +65,36 @@ public:
     /// older timestamps) makes the merge walk from the first line, over the index only.
     QList<QByteArray> read(const Snapshot& files, const LogQuery& query);
 
+    /// What appendPage() appended: how many entries, and whether the merged, filtered order holds more after
+    /// them (the API's `nextPageToken`).
+    struct PageInfo {
+        qint64 entries = 0;
+        bool more = false;
+    };
+    /// The entries read() returns, appended to `out` as `before` + JSON line + `after` each (a page body's
+    /// `line,`; an SSE event's `data: line\n\n`), with no QByteArray or LogEntry per line: the page's bytes are
+    /// read with one `pread` per file and run of near lines, and a line that was canonical when it was indexed is
+    /// copied from them as it is (its bytes are only checked to still frame a line: `{"timestamp":"` … `}`);
+    /// any other line is parsed and encoded again. `out` grows once, by the page's size. Same cost as read()
+    /// otherwise; the bytes are the same.
+    PageInfo appendPage(
+        const Snapshot& files, const LogQuery& query, QByteArrayView before, QByteArrayView after, QByteArray* out);
+
     /// Lines indexed so far, all files (for the store's memory bound).
     qint64 lineCount() const { return m_lineCount.load(std::memory_order_relaxed); }
 
     /// Whether `line` (no newline) is exactly what LogEntry::toJsonLine() writes for the entry it holds, so
-    /// that it can be served as is: the store's key order, a canonical timestamp, printable ASCII and the
-    /// store's escapes only.
+    /// that it can be served as is: the store's key order, a canonical timestamp, the store's escapes only, and
+    /// otherwise printable ASCII or valid UTF-8 (no overlong form, no surrogate, at most U+10FFFF), which the
+    /// encoder writes as it is (LogJson::appendEscaped()). Decided once per line, when it is indexed.
     static bool isCanonicalLine(QByteArrayView line);
 
 private:
     struct File;
+    struct Fetched;
     File* file(const QString& name);
+    /// The shared part of read() and appendPage(): finds the entries of `query` and reads their bytes.
+    void fetch(const Snapshot& files, const LogQuery& query, Fetched* fetched);
 
     QString m_logsDir;
     QMutex m_mutex;

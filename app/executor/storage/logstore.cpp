@@ -574,6 +574,14 @@ QList<QByteArray> LogStore::readLines(const ReadRequest& request)
     return request.index->read(request.files, request.query);
 }
 
+LogIndex::PageInfo LogStore::appendLines(
+    const ReadRequest& request, QByteArrayView before, QByteArrayView after, QByteArray* out)
+{
+    if (!request.index)
+        return {};
+    return request.index->appendPage(request.files, request.query, before, after, out);
+}
+
 QFuture<QList<QByteArray>> LogStore::readLinesAsync(const QString& jobId, const LogQuery& query)
 {
     return QtConcurrent::run([request = prepareRead(jobId, query)] { return readLines(request); });

@@ -71,6 +71,11 @@ public:
     /// its JSON line (LogEntry::toJsonLine()'s bytes, no newline). Thread-safe and blocking (file reads): run it on a
     /// thread pool (readLinesAsync()). See LogIndex::read() for the cost.
     static QList<QByteArray> readLines(const ReadRequest& request);
+    /// Runs a prepared read as readLines() does, appending each entry to `out` as `before` + its JSON line +
+    /// `after` (the API's page bodies and SSE backlog), without a QByteArray per line: see LogIndex::appendPage().
+    /// Returns how many entries it appended and whether more follow them. Thread-safe and blocking, as readLines().
+    static LogIndex::PageInfo appendLines(
+        const ReadRequest& request, QByteArrayView before, QByteArrayView after, QByteArray* out);
     /// prepareRead() now and readLines() on the global thread pool.
     QFuture<QList<QByteArray>> readLinesAsync(const QString& jobId, const LogQuery& query);
 
