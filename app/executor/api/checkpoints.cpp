@@ -10,7 +10,6 @@
 
 #include <QDir>
 #include <QFileInfo>
-#include <QHttpServerRequest>
 #include <QJsonArray>
 #include <QSet>
 #include <QUrlQuery>
@@ -197,7 +196,7 @@ HttpApi::Reply HttpApi::checkpoints(
     return {};
 }
 
-HttpApi::Reply HttpApi::checkpoint(const QHttpServerRequest& request, const QString& project, const QString& jobId,
+HttpApi::Reply HttpApi::checkpoint(const ApiRequest& request, const QString& project, const QString& jobId,
     const QString& name, const HttpChannelPtr& channel, bool* deferred)
 {
     const std::optional<Job> job = m_store->job(project, jobId);

@@ -7,7 +7,6 @@
 #include "jobstore.h"
 #include "scheduler.h"
 
-#include <QHttpServerRequest>
 #include <QJsonArray>
 #include <QPointer>
 #include <QTimer>
@@ -17,7 +16,7 @@ namespace Trainyard {
 
 using namespace Api;
 
-HttpApi::Reply HttpApi::events(const QHttpServerRequest& request, const QString& project, const QString& jobId,
+HttpApi::Reply HttpApi::events(const ApiRequest& request, const QString& project, const QString& jobId,
     const HttpChannelPtr& channel, bool* streaming)
 {
     const std::optional<Job> job = m_store->job(project, jobId);

@@ -13,12 +13,47 @@
 #include <QHttpServerRequest>
 #include <QHttpServerResponder>
 #include <QJsonArray>
+#include <QMetaEnum>
 #include <QTcpSocket>
 #include <QtConcurrent>
 
 namespace Trainyard {
 
 using namespace Api;
+
+ApiRequest::ApiRequest(
+    QByteArray method, QUrl url, HttpHeaderList headers, QByteArray body, std::optional<QUrlQuery> query)
+    : m_method(std::move(method))
+    , m_url(std::move(url))
+    , m_query(query ? std::move(*query) : QUrlQuery(m_url))
+    , m_headers(std::move(headers))
+    , m_body(std::move(body))
+{
+}
+
+QByteArray ApiRequest::header(QByteArrayView name) const
+{
+    for (const auto& [key, value] : m_headers) {
+        if (QByteArrayView(key).compare(name, Qt::CaseInsensitive) == 0)
+            return value.trimmed();
+    }
+    return {};
+}
+
+namespace {
+/// The HTTP server's request as the router reads it.
+ApiRequest apiRequest(const QHttpServerRequest& request)
+{
+    const QByteArray method
+        = QByteArray(QMetaEnum::fromType<QHttpServerRequest::Method>().valueToKey(int(request.method()))).toUpper();
+#if QT_VERSION >= QT_VERSION_CHECK(6, 8, 0)
+    HttpHeaderList headers = request.headers().toListOfPairs();
+#else
+    HttpHeaderList headers = request.headers();
+#endif
+    return ApiRequest(method, request.url(), std::move(headers), request.body(), request.query());
+}
+} // namespace
 
 HttpApi::HttpApi(JobStore* store, LogStore* logs, Scheduler* scheduler, const HostInventory& host,
     const QByteArray& token, QObject* parent)
@@ -102,7 +137,12 @@ void HttpApi::send(const HttpChannelPtr& channel, const Reply& reply)
     channel->reply(reply.status, headers, reply.body);
 }
 
-bool HttpApi::handle(const QHttpServerRequest& request, const HttpChannelPtr& channel)
+void HttpApi::serve(const ApiRequest& request, HttpAnswerSink done)
+{
+    handle(request, std::make_shared<HttpChannel>(std::move(done)));
+}
+
+bool HttpApi::handle(const ApiRequest& request, const HttpChannelPtr& channel)
 {
     bool streaming = false;
     Reply reply;
@@ -135,7 +175,7 @@ bool HttpApi::handleRequest(const QHttpServerRequest& request, QHttpServerRespon
             break;
         }
     }
-    return handle(request, std::make_shared<HttpChannel>(std::move(responder), socket));
+    return handle(apiRequest(request), std::make_shared<HttpChannel>(std::move(responder), socket));
 }
 
 void HttpApi::missingHandler(const QHttpServerRequest& request, QHttpServerResponder& responder)
@@ -148,7 +188,7 @@ void HttpApi::missingHandler(const QHttpServerRequest& request, QHttpServerRespo
 #else
 bool HttpApi::handleRequest(const QHttpServerRequest& request, QTcpSocket* socket)
 {
-    return handle(request, std::make_shared<HttpChannel>(socket));
+    return handle(apiRequest(request), std::make_shared<HttpChannel>(socket));
 }
 
 void HttpApi::missingHandler(const QHttpServerRequest& request, QTcpSocket* socket)

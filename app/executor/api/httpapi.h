@@ -6,12 +6,18 @@
 
 #include <QAbstractHttpServer>
 #include <QByteArray>
+#include <QByteArrayView>
 #include <QHash>
 #include <QJsonObject>
+#include <QList>
+#include <QPair>
 #include <QPointer>
+#include <QUrl>
+#include <QUrlQuery>
 
 #include <functional>
 #include <memory>
+#include <optional>
 
 class QHttpServerRequest;
 class QHttpServerResponder;
@@ -28,6 +34,41 @@ class SseStream;
 class HttpChannel;
 /// Where one request's answer goes (httpchannel.h); shared by deferred answers and streams.
 using HttpChannelPtr = std::shared_ptr<HttpChannel>;
+
+/// HTTP header lines as name/value pairs, in the order they are written or were received.
+using HttpHeaderList = QList<QPair<QByteArray, QByteArray>>;
+
+/// Where an answer served in this process goes (HttpApi::serve()): the HTTP status (200, 404, …), the headers
+/// the API adds (`Content-Type`, …; no transport ones such as `Content-Length`) and the whole body.
+using HttpAnswerSink = std::function<void(int status, const HttpHeaderList& headers, const QByteArray& body)>;
+
+/// A request as the router and the resources read it, whatever brought it: the HTTP server's request (Qt 6.4
+/// and 6.8 alike) or one made in this process (HttpApi::serve(), which needs one because QHttpServerRequest
+/// cannot be made outside QtHttpServer). The accessors are named as QHttpServerRequest's.
+class ApiRequest {
+public:
+    /// `method`: "GET", "POST", "PATCH", … (upper case). `url`: the request's target, path and query
+    /// percent-encoded as sent ("/v1/projects/p/jobs/j/logs?pageSize=10"). `query`: its items as the HTTP server
+    /// parsed them; parsed from `url` when not given.
+    ApiRequest(QByteArray method, QUrl url, HttpHeaderList headers = {}, QByteArray body = {},
+        std::optional<QUrlQuery> query = std::nullopt);
+
+    const QByteArray& method() const { return m_method; }
+    const QUrl& url() const { return m_url; }
+    const QUrlQuery& query() const { return m_query; }
+    const HttpHeaderList& headers() const { return m_headers; }
+    const QByteArray& body() const { return m_body; }
+    /// The value of the first header called `name` (compared case-insensitively, as HTTP does), trimmed; empty
+    /// when there is none.
+    QByteArray header(QByteArrayView name) const;
+
+private:
+    QByteArray m_method;
+    QUrl m_url;
+    QUrlQuery m_query;
+    HttpHeaderList m_headers;
+    QByteArray m_body;
+};
 
 /// The executor's HTTP API: REST v1 shapes of `ml.googleapis.com/v1 projects.jobs` plus the
 /// job-scoped extensions (replicas, logs, events) and the project catalogs. The exact endpoints,
@@ -81,6 +122,13 @@ public:
     /// Number of open SSE streams (for tests and diagnostics).
     int openStreams() const;
 
+    /// Answers `request` in this process as it is answered over HTTP: the same authentication, routing and
+    /// resource handler, with no socket between (bench_executor measures what the executor itself costs with
+    /// it). `done` runs once with the answer: before serve() returns when the handler answers at once, or later
+    /// from this thread's event loop when it answers from the thread pool (a page of logs); a stream (`follow`)
+    /// is collected and handed over whole when it ends. Main thread, as the rest of the API.
+    void serve(const ApiRequest& request, HttpAnswerSink done);
+
     /// A buffered JSON answer (defined in apicommon.h, internal to the API's files).
     struct Reply;
 
@@ -115,37 +163,35 @@ private:
     struct Routes;
     friend struct Routes;
     static const Routes& routeTable();
-    Reply route(const QHttpServerRequest& request, const HttpChannelPtr& channel, bool* streaming);
-    Reply createJob(const QHttpServerRequest& request, const QString& project);
+    Reply route(const ApiRequest& request, const HttpChannelPtr& channel, bool* streaming);
+    Reply createJob(const ApiRequest& request, const QString& project);
     /// Why `spec.resumePreviousJobId` cannot be resumed in `project` (no such job, not a tuning job, other
     /// params or goal, still running), as field violations; empty when it can.
     FieldViolations resumeViolations(const QString& project, const HyperparameterSpec& spec) const;
     Reply getJob(const QString& project, const QString& jobId);
     /// `jobs.list`, or with `follow=true` the project's job stream (watchJobs).
-    Reply listJobs(
-        const QHttpServerRequest& request, const QString& project, const HttpChannelPtr& channel, bool* streaming);
-    Reply watchJobs(
-        const QHttpServerRequest& request, const QString& project, const HttpChannelPtr& channel, bool* streaming);
+    Reply listJobs(const ApiRequest& request, const QString& project, const HttpChannelPtr& channel, bool* streaming);
+    Reply watchJobs(const ApiRequest& request, const QString& project, const HttpChannelPtr& channel, bool* streaming);
     Reply cancelJob(const QString& project, const QString& jobId);
-    Reply patchJob(const QHttpServerRequest& request, const QString& project, const QString& jobId);
+    Reply patchJob(const ApiRequest& request, const QString& project, const QString& jobId);
     Reply replicas(const QString& project, const QString& jobId);
-    Reply logs(const QHttpServerRequest& request, const QString& project, const QString& jobId,
-        const HttpChannelPtr& channel, bool* streaming);
-    Reply events(const QHttpServerRequest& request, const QString& project, const QString& jobId,
-        const HttpChannelPtr& channel, bool* streaming);
+    Reply logs(const ApiRequest& request, const QString& project, const QString& jobId, const HttpChannelPtr& channel,
+        bool* streaming);
+    Reply events(const ApiRequest& request, const QString& project, const QString& jobId, const HttpChannelPtr& channel,
+        bool* streaming);
     Reply checkpoints(const QString& project, const QString& jobId, const HttpChannelPtr& channel, bool* deferred);
-    Reply checkpoint(const QHttpServerRequest& request, const QString& project, const QString& jobId,
-        const QString& name, const HttpChannelPtr& channel, bool* deferred);
+    Reply checkpoint(const ApiRequest& request, const QString& project, const QString& jobId, const QString& name,
+        const HttpChannelPtr& channel, bool* deferred);
     /// Runs `work` on the thread pool and sends its reply on `channel` (if still connected) when done;
     /// for file system work (scans, checkpoint reads) that must not stall the event loop.
     void answerLater(const HttpChannelPtr& channel, std::function<Reply()> work);
-    Reply metrics(const QHttpServerRequest& request, const QString& project, const QString& jobId,
+    Reply metrics(const ApiRequest& request, const QString& project, const QString& jobId,
         const HttpChannelPtr& channel, bool* streaming);
     Reply catalog(const QString& what);
     Reply host();
-    bool authorized(const QHttpServerRequest& request, QString* problem) const;
-    /// Answers one request; Qt 6.4 and 6.8 paths both end here.
-    bool handle(const QHttpServerRequest& request, const HttpChannelPtr& channel);
+    bool authorized(const ApiRequest& request, QString* problem) const;
+    /// Answers one request; Qt 6.4 and 6.8 paths and serve() all end here.
+    bool handle(const ApiRequest& request, const HttpChannelPtr& channel);
     void send(const HttpChannelPtr& channel, const Reply& reply);
     void addStream(SseStream* stream);
 

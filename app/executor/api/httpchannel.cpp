@@ -5,6 +5,8 @@
 #include <QHttpHeaders>
 #endif
 
+#include <utility>
+
 namespace Trainyard {
 
 namespace {
@@ -63,8 +65,16 @@ HttpChannel::HttpChannel(QTcpSocket* socket)
 }
 #endif
 
+HttpChannel::HttpChannel(HttpAnswerSink sink)
+    : m_sink(std::move(sink))
+    , m_sinkOpen(true)
+{
+}
+
 bool HttpChannel::isOpen() const
 {
+    if (m_sink)
+        return m_sinkOpen;
 #if QT_VERSION >= QT_VERSION_CHECK(6, 8, 0)
     if (!m_responder)
         return false;
@@ -78,6 +88,11 @@ void HttpChannel::reply(int status, const HttpHeaderList& headers, const QByteAr
 {
     if (!isOpen())
         return;
+    if (m_sink) {
+        m_sinkOpen = false;
+        m_sink(status, headers, body);
+        return;
+    }
 #if QT_VERSION >= QT_VERSION_CHECK(6, 8, 0)
     m_responder->write(body, toHttpHeaders(headers), QHttpServerResponder::StatusCode(status));
     m_responder.reset(); // the connection reads its next request
@@ -96,6 +111,10 @@ void HttpChannel::beginChunked(const HttpHeaderList& headers)
 {
     if (!isOpen())
         return;
+    if (m_sink) {
+        m_sinkHeaders = headers;
+        return;
+    }
 #if QT_VERSION >= QT_VERSION_CHECK(6, 8, 0)
     m_responder->writeBeginChunked(toHttpHeaders(headers), QHttpServerResponder::StatusCode::Ok);
 #else
@@ -111,6 +130,10 @@ void HttpChannel::writeChunk(const QByteArray& payload)
 {
     if (!isOpen() || payload.isEmpty())
         return;
+    if (m_sink) {
+        m_sinkBody += payload;
+        return;
+    }
 #if QT_VERSION >= QT_VERSION_CHECK(6, 8, 0)
     m_responder->writeChunk(payload);
 #else
@@ -122,6 +145,13 @@ void HttpChannel::writeChunk(const QByteArray& payload)
 
 void HttpChannel::endChunked(bool graceful)
 {
+    if (m_sink) {
+        if (m_sinkOpen) {
+            m_sinkOpen = false;
+            m_sink(200, m_sinkHeaders, std::exchange(m_sinkBody, {}));
+        }
+        return;
+    }
 #if QT_VERSION >= QT_VERSION_CHECK(6, 8, 0)
     // Qt writes a last chunk (it refuses an empty one, hence the comment) and the terminating one;
     // the connection then serves the client's next request. Closing it here instead would delete the

@@ -3,6 +3,8 @@
 
 // Internal to the API's files (not installed, not included outside app/executor/api/).
 
+#include "httpapi.h"
+
 #include <QByteArray>
 #include <QHttpServerResponder>
 #include <QList>
@@ -15,14 +17,13 @@
 
 namespace Trainyard {
 
-/// HTTP header lines as name/value pairs, in the order they are written.
-using HttpHeaderList = QList<QPair<QByteArray, QByteArray>>;
-
 /// Where the answer to one request goes. Qt 6.4 hands QAbstractHttpServer the request's socket, and
 /// the answer is written onto it as raw HTTP/1.1. Qt 6.8 hands it a QHttpServerResponder, which is
 /// moved in here and written through (Qt frames the status line, the headers and the chunks); the
 /// request's socket is then only watched, for disconnects and for a client that stops reading. The
 /// channel may outlive the connection (deferred answers, streams): every write checks it first.
+/// A request served in this process (HttpApi::serve()) has a channel with no connection, which hands the
+/// answer to a sink instead.
 ///
 /// Both code paths must keep compiling: Qt 6.4 is Debian 12's, Qt 6.8 is built in the Debian 13 chroot
 /// (packaging/debian13-build.sh). Main thread only, as the socket.
@@ -35,6 +36,9 @@ public:
 #else
     explicit HttpChannel(QTcpSocket* socket);
 #endif
+    /// No connection: reply() hands the answer to `sink`; a chunked answer is collected and handed over, with
+    /// status 200, when it ends. Open until then.
+    explicit HttpChannel(HttpAnswerSink sink);
 
     /// The request's socket; null once it is gone (and, on Qt 6.8, when it could not be found).
     QTcpSocket* socket() const
@@ -65,6 +69,10 @@ public:
 
 private:
     QPointer<QTcpSocket> m_socket;
+    HttpAnswerSink m_sink;
+    bool m_sinkOpen = false;
+    HttpHeaderList m_sinkHeaders; ///< a chunked answer's, until it ends
+    QByteArray m_sinkBody;
 #if QT_VERSION >= QT_VERSION_CHECK(6, 8, 0)
     std::optional<QHttpServerResponder> m_responder;
     bool m_watched = !m_socket.isNull();

@@ -9,7 +9,6 @@
 #include "scheduler.h"
 
 #include <QDateTime>
-#include <QHttpServerRequest>
 #include <QJsonArray>
 #include <QPointer>
 #include <QUrlQuery>
@@ -46,7 +45,7 @@ FieldViolations HttpApi::resumeViolations(const QString& project, const Hyperpar
     return {};
 }
 
-HttpApi::Reply HttpApi::createJob(const QHttpServerRequest& request, const QString& project)
+HttpApi::Reply HttpApi::createJob(const ApiRequest& request, const QString& project)
 {
     Reply error;
     const auto body = parseBody(request.body(), &error);
@@ -116,7 +115,7 @@ HttpApi::Reply HttpApi::getJob(const QString& project, const QString& jobId)
 }
 
 HttpApi::Reply HttpApi::listJobs(
-    const QHttpServerRequest& request, const QString& project, const HttpChannelPtr& channel, bool* streaming)
+    const ApiRequest& request, const QString& project, const HttpChannelPtr& channel, bool* streaming)
 {
     const QUrlQuery query = request.query();
     if (isTrue(queryValue(query, QStringLiteral("follow"))))
@@ -176,7 +175,7 @@ QByteArray jobsCursor(const QString& storeId, qint64 revision)
 } // namespace
 
 HttpApi::Reply HttpApi::watchJobs(
-    const QHttpServerRequest& request, const QString& project, const HttpChannelPtr& channel, bool* streaming)
+    const ApiRequest& request, const QString& project, const HttpChannelPtr& channel, bool* streaming)
 {
     const QUrlQuery query = request.query();
     if (!queryValue(query, QStringLiteral("filter")).isEmpty())
@@ -186,17 +185,8 @@ HttpApi::Reply HttpApi::watchJobs(
     // themselves) from this database sends only the jobs written after it. A cursor of another
     // database, or from this one's future (a restored backup), gets `reset` and everything.
     QByteArray cursor = queryValue(query, QStringLiteral("since")).toLatin1();
-#if QT_VERSION >= QT_VERSION_CHECK(6, 8, 0)
     if (cursor.isEmpty())
-        cursor = request.headers().value("Last-Event-ID").toByteArray().trimmed();
-#else
-    if (cursor.isEmpty()) {
-        for (const auto& [key, value] : request.headers()) {
-            if (key.compare("Last-Event-ID", Qt::CaseInsensitive) == 0)
-                cursor = value.trimmed();
-        }
-    }
-#endif
+        cursor = request.header("Last-Event-ID");
     const qint64 now = m_store->revision();
     qint64 since = 0;
     bool reset = false;
@@ -265,7 +255,7 @@ HttpApi::Reply HttpApi::cancelJob(const QString& project, const QString& jobId)
     return jsonReply(QJsonObject {});
 }
 
-HttpApi::Reply HttpApi::patchJob(const QHttpServerRequest& request, const QString& project, const QString& jobId)
+HttpApi::Reply HttpApi::patchJob(const ApiRequest& request, const QString& project, const QString& jobId)
 {
     const QString mask = queryValue(request.query(), QStringLiteral("updateMask"));
     if (mask.isEmpty())

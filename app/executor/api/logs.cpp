@@ -10,7 +10,6 @@
 #include "logstore.h"
 
 #include <QFutureWatcher>
-#include <QHttpServerRequest>
 #include <QPointer>
 #include <QTcpSocket>
 #include <QTimer>
@@ -23,7 +22,7 @@ namespace Trainyard {
 
 using namespace Api;
 
-HttpApi::Reply HttpApi::logs(const QHttpServerRequest& request, const QString& project, const QString& jobId,
+HttpApi::Reply HttpApi::logs(const ApiRequest& request, const QString& project, const QString& jobId,
     const HttpChannelPtr& channel, bool* streaming)
 {
     const std::optional<Job> job = m_store->job(project, jobId);

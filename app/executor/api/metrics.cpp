@@ -7,7 +7,6 @@
 #include "jobstore.h"
 #include "metricsstore.h"
 
-#include <QHttpServerRequest>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QPointer>
@@ -72,7 +71,7 @@ QByteArray pointsEvent(const QString& series, const QList<MetricPoint>& points)
 }
 } // namespace
 
-HttpApi::Reply HttpApi::metrics(const QHttpServerRequest& request, const QString& project, const QString& jobId,
+HttpApi::Reply HttpApi::metrics(const ApiRequest& request, const QString& project, const QString& jobId,
     const HttpChannelPtr& channel, bool* streaming)
 {
     const std::optional<Job> job = m_store->job(project, jobId);

@@ -4,27 +4,13 @@
 #include "httpapi.h"
 #include "routetable.h"
 
-#include <QHttpServerRequest>
-#include <QMetaEnum>
-
 namespace Trainyard {
 
 using namespace Api;
 
-bool HttpApi::authorized(const QHttpServerRequest& request, QString* problem) const
+bool HttpApi::authorized(const ApiRequest& request, QString* problem) const
 {
-    QByteArray header;
-#if QT_VERSION >= QT_VERSION_CHECK(6, 8, 0)
-    header = request.headers().value(QHttpHeaders::WellKnownHeader::Authorization).toByteArray().trimmed();
-#else
-    const auto headers = request.headers();
-    for (const auto& [key, value] : headers) {
-        if (key.compare("Authorization", Qt::CaseInsensitive) == 0) {
-            header = value.trimmed();
-            break;
-        }
-    }
-#endif
+    const QByteArray header = request.header("Authorization");
     if (header.isEmpty()) {
         *problem = QStringLiteral("Request is missing required authentication credential. Expected a bearer token "
                                   "(Authorization: Bearer <token>; the token is in the file named by "
@@ -54,7 +40,7 @@ namespace {
 /// and streams.
 struct Call {
     HttpApi* api;
-    const QHttpServerRequest& request;
+    const ApiRequest& request;
     const QHash<QString, QString>& params;
     const HttpChannelPtr& channel;
     bool* streaming;
@@ -123,10 +109,9 @@ QList<HttpApi::RouteInfo> HttpApi::routes()
     return list;
 }
 
-HttpApi::Reply HttpApi::route(const QHttpServerRequest& request, const HttpChannelPtr& channel, bool* streaming)
+HttpApi::Reply HttpApi::route(const ApiRequest& request, const HttpChannelPtr& channel, bool* streaming)
 {
-    using Method = QHttpServerRequest::Method;
-    const Method method = request.method();
+    const QByteArray& methodName = request.method();
     const QString encodedPath = request.url().path(QUrl::FullyEncoded);
     const Reply notFound = errorReply(404, QStringLiteral("NOT_FOUND"),
         QStringLiteral("The requested URL %1 was not found on this server.").arg(request.url().path()));
@@ -135,7 +120,6 @@ HttpApi::Reply HttpApi::route(const QHttpServerRequest& request, const HttpChann
     QStringList segments;
     for (const QString& part : encodedPath.mid(1).split(QLatin1Char('/')))
         segments.append(QUrl::fromPercentEncoding(part.toUtf8()));
-    const QByteArray methodName = QByteArray(QMetaEnum::fromType<Method>().valueToKey(int(method))).toUpper();
     const auto match = routeTable().table.match(methodName, segments);
     switch (match.kind) {
     case RouteTable<Routes::Handler>::Match::Kind::NotFound:
