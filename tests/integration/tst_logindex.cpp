@@ -201,6 +201,33 @@ private Q_SLOTS:
             QCOMPARE(index.lineCount(), 3 * 800);
     }
 
+    void snapshotListsTheLogFiles()
+    {
+        // LogIndex::snapshot() lists what QDir::entryList({"*.jsonl"}, QDir::Files, QDir::Name) listed before it
+        // (prepareRead() used that), with each file's size: regular files and links to them, in QString order,
+        // no hidden file, no folder.
+        const QString dir = logsDir(nextJob());
+        QVERIFY(appendBytes(dir + QStringLiteral("/worker-replica-1.jsonl"), "12345\n"));
+        QVERIFY(appendBytes(dir + QStringLiteral("/Master-replica-0.jsonl"), "1\n"));
+        QVERIFY(appendBytes(dir + QStringLiteral("/master-replica-0.jsonl"), ""));
+        QVERIFY(appendBytes(dir + QStringLiteral("/.hidden.jsonl"), "x\n"));
+        QVERIFY(appendBytes(dir + QStringLiteral("/notes.txt"), "x\n"));
+        QVERIFY(appendBytes(dir + QStringLiteral("/.jsonl"), "x\n"));
+        QVERIFY(QDir().mkpath(dir + QStringLiteral("/folder.jsonl")));
+        QVERIFY(QFile::link(dir + QStringLiteral("/worker-replica-1.jsonl"), dir + QStringLiteral("/link.jsonl")));
+        QVERIFY(QFile::link(dir + QStringLiteral("/nowhere"), dir + QStringLiteral("/dangling.jsonl")));
+        const LogIndex::Snapshot files = LogIndex::snapshot(dir);
+        QCOMPARE(files, snapshotOf(dir));
+        QCOMPARE(files.size(), size_t(4));
+        QCOMPARE(files.front(), std::make_pair(QStringLiteral("Master-replica-0.jsonl"), qint64(2)));
+        QCOMPARE(files.back(), std::make_pair(QStringLiteral("worker-replica-1.jsonl"), qint64(6)));
+        // One replica's file, when it is one.
+        QCOMPARE(LogIndex::snapshot(dir, QStringLiteral("worker-replica-1")), LogIndex::Snapshot(1, files.back()));
+        QVERIFY(LogIndex::snapshot(dir, QStringLiteral("folder")).empty());
+        QVERIFY(LogIndex::snapshot(dir, QStringLiteral("ps-replica-0")).empty());
+        QVERIFY(LogIndex::snapshot(dir + QStringLiteral("/none")).empty());
+    }
+
     void restartRebuildsFromTheFiles()
     {
         // A new store (an executor restart) serves the same pages from the same files, and what it appends

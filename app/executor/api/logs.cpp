@@ -25,10 +25,12 @@ using namespace Api;
 HttpApi::Reply HttpApi::logs(const ApiRequest& request, const QString& project, const QString& jobId,
     const HttpChannelPtr& channel, bool* streaming)
 {
-    const std::optional<Job> job = m_store->job(project, jobId);
-    if (!job)
-        return jobNotFound(project, jobId);
     const QUrlQuery query = request.query();
+    const bool following = isTrue(queryValue(query, QStringLiteral("follow")));
+    // A page only needs the job to exist (no record to read and decode); a stream follows its state.
+    const std::optional<Job> job = following ? m_store->job(project, jobId) : std::nullopt;
+    if (following ? !job : !m_store->contains(project, jobId))
+        return jobNotFound(project, jobId);
     const QString taskName = queryValue(query, QStringLiteral("taskName"));
     const QString severity = queryValue(query, QStringLiteral("severity")).toUpper();
     if (!severity.isEmpty() && !parseLogSeverity(severity))
@@ -50,7 +52,7 @@ HttpApi::Reply HttpApi::logs(const ApiRequest& request, const QString& project, 
             return invalidArgument(QStringLiteral("pageToken"), QStringLiteral("is not a page token of these logs"));
     }
 
-    if (!isTrue(queryValue(query, QStringLiteral("follow")))) {
+    if (!following) {
         // Read on the pool: a page of a big log is a few preads, but indexing what a restart left unindexed
         // reads the whole files once.
         *streaming = true;

@@ -11,6 +11,7 @@
 #include <cerrno>
 #include <climits>
 #include <cstring>
+#include <dirent.h>
 #include <fcntl.h>
 #include <limits>
 #include <sys/stat.h>
@@ -20,11 +21,14 @@ namespace Trainyard {
 
 namespace {
 
-// A line's offset, its severity level and whether it is canonical share one word: 56 bits of offset are 64 PiB
-// of file; the level (a LogSeverity ordinal, < 16) takes the next bits, the canonical flag the top one.
+// A line's offset, its severity level and two flags share one word: 56 bits of offset are 64 PiB of file; the
+// level (a LogSeverity ordinal, < 16) takes the next 4 bits; then whether the line starts right after the previous
+// indexed line (no skipped line between: the previous line's length is then known from the offsets), and whether
+// it is canonical.
 constexpr int LevelShift = 56;
 constexpr quint64 OffsetMask = (quint64(1) << LevelShift) - 1;
-constexpr quint64 LevelMask = 0x7f; // after the shift
+constexpr quint64 LevelMask = 0x0f; // after the shift
+constexpr quint64 AdjacentBit = quint64(1) << 62;
 constexpr quint64 CanonicalBit = quint64(1) << 63;
 // The shortest line of the store's layout: the timestamp's key and value, the other keys and the closing brace.
 constexpr qsizetype MinimalLineBytes = 14 + 27 + 2;
@@ -256,9 +260,10 @@ QByteArray encodedAgain(QByteArrayView line)
 struct LogIndex::File {
     QString name;
     qint64 indexedBytes = 0; ///< complete lines end here; a torn tail starts here
+    qint64 lastEnd = 0; ///< where the last indexed line ends, after its newline
     quint64 inode = 0;
     bool known = false;
-    std::vector<quint64> positions; ///< offset | level << LevelShift, per valid line
+    std::vector<quint64> positions; ///< offset | level << LevelShift | flags, per valid line
     std::vector<qint64> timestamps; ///< µs, per valid line
     bool sorted = true; ///< timestamps never go back
     /// Runs of lines that the fast path could not read are parsed by QJsonDocument: counted, for tests and logs.
@@ -268,6 +273,14 @@ struct LogIndex::File {
     qint64 offset(qint64 i) const { return qint64(positions[size_t(i)] & OffsetMask); }
     int level(qint64 i) const { return int((positions[size_t(i)] >> LevelShift) & LevelMask); }
     bool canonical(qint64 i) const { return positions[size_t(i)] & CanonicalBit; }
+    /// Line `i`'s length without its newline when the index knows it (the next indexed line starts right after
+    /// it, or it is the last one); -1 when a skipped line follows it.
+    qint64 knownLength(qint64 i) const
+    {
+        if (i + 1 < lines())
+            return positions[size_t(i + 1)] & AdjacentBit ? offset(i + 1) - offset(i) - 1 : -1;
+        return lastEnd - offset(i) - 1;
+    }
     /// Where line `i` ends at the latest (its newline is before this).
     qint64 endBound(qint64 i) const { return i + 1 < lines() ? offset(i + 1) : indexedBytes; }
     /// Lines that start below `bytes`.
@@ -281,17 +294,21 @@ struct LogIndex::File {
     void clear()
     {
         indexedBytes = 0;
+        lastEnd = 0;
         positions.clear();
         timestamps.clear();
         sorted = true;
     }
 
-    void add(qint64 offset, qint64 ts, int level, bool canonical)
+    /// `end`: where the line ends, after its newline.
+    void add(qint64 offset, qint64 end, qint64 ts, int level, bool canonical)
     {
         if (!timestamps.empty() && ts < timestamps.back())
             sorted = false;
-        positions.push_back(quint64(offset) | (quint64(level) << LevelShift) | (canonical ? CanonicalBit : 0));
+        positions.push_back(quint64(offset) | (quint64(level) << LevelShift) | (offset == lastEnd ? AdjacentBit : 0)
+            | (canonical ? CanonicalBit : 0));
         timestamps.push_back(ts);
+        lastEnd = end;
     }
 
     /// Indexes the complete lines of `fd` between indexedBytes and `limit`.
@@ -341,7 +358,7 @@ struct LogIndex::File {
             ts = entry->timestampUs;
             level = int(entry->severityLevel());
         }
-        add(offset, ts, level, canonical);
+        add(offset, offset + qint64(n) + 1, ts, level, canonical);
     }
 };
 
@@ -361,6 +378,34 @@ LogIndex::File* LogIndex::file(const QString& name)
     m_files.push_back(std::make_unique<File>());
     m_files.back()->name = name;
     return m_files.back().get();
+}
+
+LogIndex::Snapshot LogIndex::snapshot(const QString& logsDir, const QString& taskName)
+{
+    Snapshot files;
+    const QByteArray dir = QFile::encodeName(logsDir);
+    struct stat st { };
+    if (!taskName.isEmpty()) {
+        const QString name = taskName + QStringLiteral(".jsonl");
+        const QByteArray path = dir + '/' + QFile::encodeName(name);
+        if (::stat(path.constData(), &st) == 0 && S_ISREG(st.st_mode))
+            files.emplace_back(name, qint64(st.st_size));
+        return files;
+    }
+    DIR* listing = ::opendir(dir.constData());
+    if (!listing)
+        return files;
+    while (const dirent* entry = ::readdir(listing)) {
+        const char* name = entry->d_name;
+        const size_t n = std::strlen(name);
+        if (n <= 6 || name[0] == '.' || std::memcmp(name + n - 6, ".jsonl", 6) != 0)
+            continue;
+        if (::fstatat(::dirfd(listing), name, &st, 0) == 0 && S_ISREG(st.st_mode))
+            files.emplace_back(QFile::decodeName(name), qint64(st.st_size));
+    }
+    ::closedir(listing);
+    std::sort(files.begin(), files.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    return files;
 }
 
 bool LogIndex::isCanonicalLine(QByteArrayView line)
@@ -596,6 +641,22 @@ void LogIndex::fetch(const Snapshot& files, const LogQuery& query, Fetched* fetc
                 n += t == std::numeric_limits<qint64>::max() ? s.size() : s.below(t + 1);
             return n;
         };
+        // Narrow [lo, hi] first: each source's entry at its share of `skip` has a timestamp close to T when the
+        // sources interleave (replicas logging at once), so the bisection then takes a few steps instead of one
+        // per bit of the log's time span (each step is a binary search per source, cache misses mostly). Only a
+        // bound that is checked is taken.
+        qint64 nearLo = std::numeric_limits<qint64>::max(), nearHi = std::numeric_limits<qint64>::min();
+        for (const Source& s : sources) {
+            if (s.size() > 0) {
+                const qint64 t = s.ts(std::min(s.size() - 1, qint64(double(skip) * double(s.size()) / double(total))));
+                nearLo = std::min(nearLo, t);
+                nearHi = std::max(nearHi, t);
+            }
+        }
+        if (nearHi < hi && atOrBelow(nearHi) > skip)
+            hi = nearHi;
+        if (nearLo > lo && nearLo <= hi && atOrBelow(nearLo - 1) <= skip)
+            lo = nearLo;
         while (lo < hi) {
             const qint64 mid = lo + (hi - lo) / 2;
             if (atOrBelow(mid) > skip)
@@ -616,23 +677,29 @@ void LogIndex::fetch(const Snapshot& files, const LogQuery& query, Fetched* fetc
         }
     }
     qint64 position = sorted ? skip : 0;
-    while (qint64(picked.size()) < limit) {
-        int best = -1;
-        qint64 bestTs = 0;
-        for (size_t i = 0; i < sources.size(); ++i) {
-            if (cursor[i] < sources[i].size()) {
-                const qint64 t = sources[i].ts(cursor[i]);
-                if (best < 0 || t < bestTs) {
-                    best = int(i);
-                    bestTs = t;
-                }
-            }
+    // Each source's next timestamp (Exhausted past its end), so that a step loads one; the earliest is found
+    // without branches, as replicas that log at once make the winner change at every step. Ties go to the first
+    // source, as the merge has always broken them.
+    constexpr qint64 Exhausted = std::numeric_limits<qint64>::max();
+    std::vector<qint64> head(sources.size());
+    auto load = [&](size_t i) { head[i] = cursor[i] < sources[i].size() ? sources[i].ts(cursor[i]) : Exhausted; };
+    for (size_t i = 0; i < sources.size(); ++i)
+        load(i);
+    picked.reserve(size_t(std::min(limit, total - position)));
+    while (qint64(picked.size()) < limit && !sources.empty()) {
+        size_t best = 0;
+        qint64 bestTs = head[0];
+        for (size_t i = 1; i < head.size(); ++i) {
+            const bool earlier = head[i] < bestTs;
+            best = earlier ? i : best;
+            bestTs = earlier ? head[i] : bestTs;
         }
-        if (best < 0)
-            break;
+        if (cursor[best] >= sources[best].size())
+            break; // every source is exhausted
         if (position++ >= skip)
-            picked.emplace_back(best, sources[size_t(best)].line(cursor[size_t(best)]));
-        ++cursor[size_t(best)];
+            picked.emplace_back(int(best), sources[best].line(cursor[best]));
+        ++cursor[best];
+        load(best);
     }
 
     for (size_t i = 0; i < sources.size() && !fetched->more; ++i)
@@ -679,9 +746,14 @@ void LogIndex::fetch(const Snapshot& files, const LogQuery& query, Fetched* fetc
             const qint64 at = f.offset(line) - r.from;
             if (at >= got)
                 break;
-            const char* p = buffer + at;
-            const char* nl = static_cast<const char*>(std::memchr(p, '\n', size_t(got - at)));
-            fetched->entries[entry] = { r.at + at, nl ? nl - p : got - at, f.canonical(line) };
+            // The line's length from the index where it knows it (checked: a newline ends it there), else its newline.
+            qint64 length = f.knownLength(line);
+            if (length < 0 || at + length >= got || buffer[at + length] != '\n') {
+                const char* p = buffer + at;
+                const char* nl = static_cast<const char*>(std::memchr(p, '\n', size_t(got - at)));
+                length = nl ? nl - p : got - at;
+            }
+            fetched->entries[entry] = { r.at + at, length, f.canonical(line) };
         }
     }
 }

@@ -51,6 +51,11 @@ public:
     /// Which files a read covers and how many bytes of each: what had been written when the read was asked
     /// for (LogStore::prepareRead()). Names (`master-replica-0.jsonl`) in the order that breaks timestamp ties.
     using Snapshot = std::vector<std::pair<QString, qint64>>;
+    /// The files of `logsDir` now: every `*.jsonl` regular file (a symbolic link to one counts; hidden names do
+    /// not) in name order (QString's, as QDir::Name sorts), or only `<taskName>.jsonl` when `taskName` is not
+    /// empty; with their sizes. Empty when the folder or the file does not exist. One folder listing and a stat per
+    /// file, with no QDir: every page read takes one (QDir::entryList() compiled its name filter each time).
+    static Snapshot snapshot(const QString& logsDir, const QString& taskName = {});
 
     /// The entries of `query` within `files`, merged across files by timestamp (a stable merge: equal
     /// timestamps keep file order, then line order — the order LogStore has always served), each as its JSON

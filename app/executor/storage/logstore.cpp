@@ -4,7 +4,6 @@
 
 #include <QDir>
 #include <QFile>
-#include <QFileInfo>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLoggingCategory>
@@ -551,17 +550,7 @@ LogStore::ReadRequest LogStore::prepareRead(const QString& jobId, const LogQuery
         d->writeOut(s);
     d->dirty.clear();
 
-    const QDir dir(d->logsDir(jobId));
-    QStringList names;
-    if (query.taskName.isEmpty())
-        names = dir.entryList({ QStringLiteral("*.jsonl") }, QDir::Files, QDir::Name);
-    else
-        names << query.taskName + QStringLiteral(".jsonl");
-    for (const QString& name : std::as_const(names)) {
-        const QFileInfo info(dir.filePath(name));
-        if (info.isFile())
-            request.files.emplace_back(name, info.size());
-    }
+    request.files = LogIndex::snapshot(d->logsDir(jobId), query.taskName);
     if (!request.files.empty())
         request.index = d->indexFor(jobId);
     return request;
