@@ -4,6 +4,7 @@
 #include "gpuinventory.h"
 #include "httpapi.h"
 #include "jobstore.h"
+#include "legacylayout.h"
 #include "logstore.h"
 #include "metricscollector.h"
 #include "metricsstore.h"
@@ -241,6 +242,9 @@ bool Executor::start(QString* error)
     d->metrics = std::make_unique<MetricsStore>();
     if (!d->metrics->open(d->dataDir + QStringLiteral("/metrics.sqlite"), &problem))
         return fail(QStringLiteral("cannot open the metrics database: ") + problem);
+    // Before anything reads a job's folder or series: data of executors that keyed jobs by ID alone.
+    if (!adoptLegacyLayout(d->dataDir, *d->store, *d->metrics, &problem))
+        return fail(QStringLiteral("cannot move the data folder to the per-project layout: ") + problem);
     d->collector = std::make_unique<MetricsCollector>(
         d->metrics.get(), d->store.get(), d->logs.get(), d->scheduler.get(), d->dataDir, !host.gpus.isEmpty());
 
