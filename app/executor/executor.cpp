@@ -3,6 +3,7 @@
 
 #include "gpuinventory.h"
 #include "httpapi.h"
+#include "jobdirpolicy.h"
 #include "jobstore.h"
 #include "legacylayout.h"
 #include "logstore.h"
@@ -257,6 +258,10 @@ bool Executor::start(QString* error)
                         .arg(d->options.port)
                         .arg(server->errorString()));
     d->api->setMetricsStore(d->metrics.get());
+    const JobDirPolicy jobDirs(d->options.jobDirRoots.isEmpty() ? JobDirPolicy::defaultRoots() : d->options.jobDirRoots);
+    d->api->setJobDirPolicy(jobDirs);
+    d->collector->setJobDirPolicy(jobDirs);
+    qCInfo(lcDaemon).noquote() << QStringLiteral("job dirs may lie in: %1").arg(jobDirs.roots().join(QStringLiteral(", ")));
     d->api->bind(server);
     d->url = QUrl(urlFor(d->options.address, server->serverPort()));
 

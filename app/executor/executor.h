@@ -4,6 +4,7 @@
 #include "machinecatalog.h"
 
 #include <QHostAddress>
+#include <QStringList>
 #include <QObject>
 #include <QString>
 #include <QUrl>
@@ -24,6 +25,7 @@ struct ExecutorOptions {
     QString dataDir; ///< empty = defaultDataDir()
     QString runtimeDir; ///< empty = defaultRuntimeDir()
     int gracePeriodSeconds = 10; ///< SIGTERM → SIGKILL delay for replicas
+    QStringList jobDirRoots; ///< where job dirs may lie (JobDirPolicy); empty = JobDirPolicy::defaultRoots()
 };
 
 /// The trainyard-executor daemon: owns the job store, the log store, the scheduler and the HTTP API,

@@ -257,6 +257,13 @@ private Q_SLOTS:
             j.insert(QStringLiteral("labels"), QJsonObject { { QStringLiteral("Owner"), QStringLiteral("x") } });
         }) << QStringLiteral("invalid argument")
                                               << QStringLiteral("labels");
+        // trainingInput.jobDir: absolute, clean, inside the executor's job dir roots (home and temp by default).
+        for (const char* dir : { "../../etc", "~/x", "relative/dir", "/", "/etc", "/proc/self", "gs://bucket/run1" }) {
+            const QString jobDir = QString::fromLatin1(dir);
+            QTest::addRow("jobDir %s", dir)
+                << input([jobDir](QJsonObject& ti) { ti.insert(QStringLiteral("jobDir"), jobDir); })
+                << QStringLiteral("invalid argument") << QStringLiteral("trainingInput.jobDir");
+        }
         QTest::addRow("TPU scale tier") << input(
             [](QJsonObject& ti) { ti.insert(QStringLiteral("scaleTier"), QStringLiteral("BASIC_TPU")); })
                                         << QStringLiteral("invalid argument") << QStringLiteral("trainingInput");

@@ -68,6 +68,7 @@ HttpApi::Reply HttpApi::createJob(const QHttpServerRequest& request, const QStri
     job.trainingOutput.reset();
 
     violations = validateJob(job, MachineCatalog::builtin(), m_host);
+    violations += m_jobDirs.violations(job.trainingInput.jobDir);
     if (violations.isEmpty() && job.trainingInput.hyperparameters
         && !job.trainingInput.hyperparameters->resumePreviousJobId.isEmpty())
         violations = resumeViolations(project, *job.trainingInput.hyperparameters);

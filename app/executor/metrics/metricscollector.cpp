@@ -318,6 +318,7 @@ struct MetricsCollector::Private {
     QPointer<Scheduler> scheduler;
     QString dataDir;
     bool sampleGpus = false;
+    JobDirPolicy jobDirs;
     std::unique_ptr<GpuSampler> gpu;
     QThreadPool pool;
     QTimer timer;
@@ -330,7 +331,16 @@ struct MetricsCollector::Private {
             return;
         auto c = std::make_unique<JobCollection>();
         c->job = key;
-        c->jobDir = job.trainingInput.jobDir;
+        QString why;
+        if (jobDirs.allows(job.trainingInput.jobDir, &why)) {
+            c->jobDir = job.trainingInput.jobDir;
+        } else {
+            LogEntry e;
+            e.severity = QStringLiteral("WARNING");
+            e.taskName = QStringLiteral("service");
+            e.message = QStringLiteral("Event files of this job are not read: %1").arg(why);
+            logs->append(key, e);
+        }
         c->folder = key.folder(dataDir);
         // What an earlier executor stored already: resume after it.
         c->storedOffsets = metrics->eventFileOffsets(key);
@@ -468,6 +478,11 @@ void MetricsCollector::start()
             d->attach(stored.key(), stored.job);
     }
     d->timer.start();
+}
+
+void MetricsCollector::setJobDirPolicy(const JobDirPolicy& policy)
+{
+    d->jobDirs = policy;
 }
 
 void MetricsCollector::setInterval(int ms)
