@@ -33,6 +33,7 @@
 #include "executorenvironment.h"
 #include "httpapi.h"
 #include "jobfilter.h"
+#include "jobkeys.h"
 #include "joblistmodel.h"
 #include "jobstore.h"
 #include "logstore.h"
@@ -224,10 +225,10 @@ int benchJobList(const QString& dir)
     for (int i = 0; i < 5; ++i) {
         QElapsedTimer t;
         t.start();
-        const QList<Job> every = store.jobs();
+        const QList<StoredJob> every = store.jobs();
         QJsonArray jobs;
         for (int j = int(every.size()) - 1; j >= 0 && jobs.size() < PageSize; --j)
-            jobs.append(JobJson::toJson(every.at(j)));
+            jobs.append(JobJson::toJson(every.at(j).job));
         oldSamples << double(t.nsecsElapsed()) / 1e6;
     }
     const double oldPage = median(oldSamples);
@@ -241,7 +242,9 @@ int benchJobList(const QString& dir)
         Jobs, fillSeconds, PageSize, labelOurs, timedOurs, 3 * Reps, decodes, oldPage);
 
     // ---- 4. the console's list, per change ----
-    QList<Job> jobs = store.jobs();
+    QList<Job> jobs;
+    for (const StoredJob& stored : store.jobs())
+        jobs << stored.job;
     QList<QByteArray> jsons;
     jsons.reserve(jobs.size());
     for (const Job& job : std::as_const(jobs))
@@ -348,10 +351,10 @@ int main(int argc, char** argv)
         bool allStarted = false;
         qint64 startedNs = 0;
         QElapsedTimer clock;
-        auto conn = QObject::connect(&scheduler, &Scheduler::replicasChanged, [&](const QString& jobId) {
-            if (jobId != id || allStarted)
+        auto conn = QObject::connect(&scheduler, &Scheduler::replicasChanged, [&](const JobKey& changed) {
+            if (changed.jobId != id || allStarted)
                 return;
-            const QList<ReplicaInfo> reps = scheduler.replicas(id);
+            const QList<ReplicaInfo> reps = scheduler.replicas(Test::localJob(id));
             if (reps.size() != 13)
                 return;
             for (const ReplicaInfo& r : reps) {
@@ -366,14 +369,14 @@ int main(int argc, char** argv)
             std::fprintf(stderr, "insert failed: %s\n", qPrintable(error));
             return 1;
         }
-        scheduler.submit(*store.job(id));
+        scheduler.submit(JobStore::defaultProject(), *store.job(Test::localJob(id)));
         if (!spinUntil([&] { return allStarted; })) {
             std::fprintf(stderr, "replicas never all started\n");
             return 1;
         }
         QObject::disconnect(conn);
         ours << double(startedNs) / 1e6;
-        spinUntil([&] { return isFinal(store.job(id)->state); });
+        spinUntil([&] { return isFinal(store.job(Test::localJob(id))->state); });
 
         // Baseline: the same 13 processes, same program, arguments and environment.
         QList<QProcess*> procs;
@@ -444,7 +447,7 @@ int main(int argc, char** argv)
     const double rssBefore = peakRssMiB();
     const QString id = QStringLiteral("ingest");
     qint64 received = 0;
-    logs.subscribe(id, [&](const QList<LogEntry>& batch) {
+    logs.subscribe(Test::localJob(id), [&](const QList<LogEntry>& batch) {
         for (const LogEntry& e : batch)
             received += e.taskName == QLatin1String("master-replica-0") ? 1 : 0;
     });
@@ -452,7 +455,7 @@ int main(int argc, char** argv)
     QElapsedTimer t;
     t.start();
     store.insert(clusterJob(id, QStringLiteral("tytest.catfile"), 0, 0, { QStringLiteral("--file"), input }), &error);
-    scheduler.submit(*store.job(id));
+    scheduler.submit(JobStore::defaultProject(), *store.job(Test::localJob(id)));
     if (!spinUntil([&] { return received >= lines; }, 600000)) {
         std::fprintf(stderr, "ingestion incomplete: %lld of %d lines\n", received, lines);
         return 1;
@@ -462,9 +465,10 @@ int main(int argc, char** argv)
     const double oursCpu = cpuSeconds() - cpuBefore;
     rusage usage {};
     getrusage(RUSAGE_SELF, &usage);
-    spinUntil([&] { return isFinal(store.job(id)->state); });
+    spinUntil([&] { return isFinal(store.job(Test::localJob(id))->state); });
     const double rssAfter = peakRssMiB();
-    const qint64 logBytes = QFileInfo(dataDir + QStringLiteral("/jobs/ingest/logs/master-replica-0.jsonl")).size();
+    const qint64 logBytes
+        = QFileInfo(Test::localJob(id).folder(dataDir) + QStringLiteral("/logs/master-replica-0.jsonl")).size();
 
     const double oursRate = lines / oursSeconds, catRate = lines / catSeconds;
     std::printf("log_ingest_lines: ours %.0f lines/s, baseline %.0f lines/s, ratio %.3f\n", oursRate, catRate,
@@ -515,7 +519,7 @@ int main(int argc, char** argv)
         std::fprintf(stderr, "insert failed: %s\n", qPrintable(error));
         return 1;
     }
-    const QString logsDir = dataDir + QStringLiteral("/jobs/") + bigJob + QStringLiteral("/logs");
+    const QString logsDir = Test::localJob(bigJob).folder(dataDir) + QStringLiteral("/logs");
     QDir().mkpath(logsDir);
     QStringList files;
     qint64 logBytesTotal = 0;
@@ -707,7 +711,7 @@ int main(int argc, char** argv)
     for (int round = 0; round < WarmUps + Runs; ++round) {
         QElapsedTimer t;
         t.start();
-        const LogStore::ReadRequest request = logs.prepareRead(bigJob, LogQuery {});
+        const LogStore::ReadRequest request = logs.prepareRead(Test::localJob(bigJob), LogQuery {});
         const double prepare = double(t.nsecsElapsed()) / 1e6;
         t.restart();
         QEventLoop loop;
@@ -777,7 +781,7 @@ int main(int argc, char** argv)
         std::vector<double> appendOnly, linesOnly;
         for (int round = 0; round < WarmUps + Runs; ++round) {
             const LogStore::ReadRequest request
-                = logs.prepareRead(bigJob, LogQuery { {}, {}, {}, p.first, int(size), {} });
+                = logs.prepareRead(Test::localJob(bigJob), LogQuery { {}, {}, {}, p.first, int(size), {} });
             QElapsedTimer t;
             t.start();
             QByteArray out;

@@ -35,6 +35,7 @@
 #include "event.pb.h"
 #include "eventfilereader.h"
 #include "httpapi.h"
+#include "jobkeys.h"
 #include "jobstore.h"
 #include "logstore.h"
 #include "loopbackhttp.h"
@@ -367,9 +368,9 @@ void benchIngest(const QString& eventFile, qint64 fileBytes, qint64 expectedPoin
     };
     const double cpuBefore = processCpu();
     clock.start();
-    job = *store.job(job.jobId);
+    job = *store.job(Test::localJob(job.jobId));
     job.state = JobState::Running;
-    store.update(job);
+    store.update(JobStore::defaultProject(), job);
     std::thread poller([&] {
         while (!stop) {
             const qint64 n = apiPointCount(port, token, "ingest");

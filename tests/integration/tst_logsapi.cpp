@@ -6,6 +6,7 @@
 // nextPageToken exactly when more follow; filters and the follow stream must give the same entries.
 #include "executorenvironment.h"
 #include "httpapi.h"
+#include "jobkeys.h"
 #include "jobstore.h"
 #include "logstore.h"
 #include "loopbackhttp.h"
@@ -115,7 +116,7 @@ private Q_SLOTS:
         // Three replicas with interleaved and equal timestamps, every severity the filters split on, a trial,
         // non-ASCII text, escapes; and lines the store did not write (another key order, an escape the encoder
         // does not use), which the page encodes again.
-        const QString logsDir = m_dataDir + QStringLiteral("/jobs/") + JobId + QStringLiteral("/logs");
+        const QString logsDir = Test::localJob(JobId).folder(m_dataDir) + QStringLiteral("/logs");
         QVERIFY(QDir().mkpath(logsDir));
         const QStringList tasks { QStringLiteral("master-replica-0"), QStringLiteral("service"),
             QStringLiteral("worker-replica-0") };
@@ -146,7 +147,7 @@ private Q_SLOTS:
                 QVERIFY(f.write(line + '\n') == line.size() + 1);
             }
         }
-        m_entries = m_logs->read(JobId, QString(), QString(), 0, 100000);
+        m_entries = m_logs->read(Test::localJob(JobId), QString(), QString(), 0, 100000);
         QCOMPARE(m_entries.size(), 1200);
     }
 

@@ -25,6 +25,7 @@ using namespace Api;
 HttpApi::Reply HttpApi::logs(const ApiRequest& request, const QString& project, const QString& jobId,
     const HttpChannelPtr& channel, bool* streaming)
 {
+    const JobKey key { project, jobId };
     const QUrlQuery query = request.query();
     const bool following = isTrue(queryValue(query, QStringLiteral("follow")));
     // A page only needs the job to exist (no record to read and decode); a stream follows its state.
@@ -57,7 +58,7 @@ HttpApi::Reply HttpApi::logs(const ApiRequest& request, const QString& project, 
         // reads the whole files once.
         *streaming = true;
         answerLater(channel,
-            [request = m_logs->prepareRead(jobId, LogQuery { taskName, severity, contains, offset, pageSize, trialId }),
+            [request = m_logs->prepareRead(key, LogQuery { taskName, severity, contains, offset, pageSize, trialId }),
                 offset, pageSize]() {
                 // Compact JSON spliced by hand: each entry is its line as the store holds it, which is
                 // LogEntry::toJsonLine()'s compact object (LogIndex::appendPage() encodes any other line again).
@@ -94,27 +95,27 @@ HttpApi::Reply HttpApi::logs(const ApiRequest& request, const QString& project, 
     m_logs->flush();
     const LogSeverity minSeverity = logSeverityFromName(severity);
     QPointer<SseStream> guard(stream);
-    const int subscription
-        = m_logs->subscribe(jobId, [guard, taskName, minSeverity, contains, trialId, follow](const QList<LogEntry>& batch) {
-              if (!guard || guard->isFinished())
-                  return;
-              QByteArray out;
-              for (const LogEntry& e : batch) {
-                  if (!taskName.isEmpty() && e.taskName != taskName)
-                      continue;
-                  if (e.severityLevel() < minSeverity)
-                      continue;
-                  if (!contains.isEmpty() && !e.message.contains(contains))
-                      continue;
-                  if (!trialId.isEmpty() && e.trialId != trialId)
-                      continue;
-                  out += "data: " + e.toJsonLine() + "\n\n";
-              }
-              if (follow->backlogDone)
-                  guard->writeChunk(out);
-              else
-                  follow->held += out;
-          });
+    const int subscription = m_logs->subscribe(
+        key, [guard, taskName, minSeverity, contains, trialId, follow](const QList<LogEntry>& batch) {
+            if (!guard || guard->isFinished())
+                return;
+            QByteArray out;
+            for (const LogEntry& e : batch) {
+                if (!taskName.isEmpty() && e.taskName != taskName)
+                    continue;
+                if (e.severityLevel() < minSeverity)
+                    continue;
+                if (!contains.isEmpty() && !e.message.contains(contains))
+                    continue;
+                if (!trialId.isEmpty() && e.trialId != trialId)
+                    continue;
+                out += "data: " + e.toJsonLine() + "\n\n";
+            }
+            if (follow->backlogDone)
+                guard->writeChunk(out);
+            else
+                follow->held += out;
+        });
     QPointer<LogStore> logStore(m_logs);
     auto end = [guard, logStore, follow](const QString& state) {
         if (!guard || guard->isFinished())
@@ -138,7 +139,7 @@ HttpApi::Reply HttpApi::logs(const ApiRequest& request, const QString& project, 
     constexpr int BacklogSlice = 10000;
     const bool scans = !contains.isEmpty() || !trialId.isEmpty();
     const LogStore::ReadRequest backlog = m_logs->prepareRead(
-        jobId, LogQuery { taskName, severity, contains, offset, scans ? INT_MAX : BacklogSlice, trialId });
+        key, LogQuery { taskName, severity, contains, offset, scans ? INT_MAX : BacklogSlice, trialId });
     // A slice read on the pool: its entries framed as SSE events, and whether more follow.
     struct SliceRead {
         QByteArray events;
@@ -190,15 +191,15 @@ HttpApi::Reply HttpApi::logs(const ApiRequest& request, const QString& project, 
     (*readSlice)(offset);
 
     auto ending = std::make_shared<bool>(false);
-    auto onJob = [guard, jobId, end, ending](const Job& changed) {
-        if (changed.jobId != jobId || !isFinal(changed.state) || *ending)
+    auto onJob = [guard, key, end, ending](const QString& changedProject, const Job& changed) {
+        if (changed.jobId != key.jobId || changedProject != key.project || !isFinal(changed.state) || *ending)
             return;
         *ending = true;
         const QString state = jobStateName(changed.state);
         QTimer::singleShot(EndSettleMs, guard, [end, state] { end(state); });
     };
     connect(m_store, &JobStore::jobChanged, stream, onJob);
-    onJob(*job);
+    onJob(project, *job);
     return {};
 }
 
