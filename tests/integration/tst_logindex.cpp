@@ -198,6 +198,64 @@ private Q_SLOTS:
             QCOMPARE(index.lineCount(), 3 * 800);
     }
 
+    void pageNowOnlyWhenItCannotWait()
+    {
+        // appendPageNow() (the event loop's page) gives appendPage()'s bytes, or nothing when it would have to
+        // wait or work: an index not built yet, lines not indexed yet (a torn tail too), a scan filter, a line to
+        // encode again, a page above MaxBytesNow. A page evicted from the page cache may go either way (a file
+        // system that cannot tell says no), never to other bytes.
+        const QString dir = logsDir(nextJob());
+        writeJob(dir, 3000);
+        LogIndex index(dir);
+        const LogQuery q { {}, {}, {}, 100, 200 };
+        QByteArray now = "[";
+        QVERIFY(!index.appendPageNow(snapshotOf(dir), q, {}, ",", &now));
+        QCOMPARE(now, QByteArray("["));
+        QByteArray later = "[";
+        const LogIndex::PageInfo page = index.appendPage(snapshotOf(dir), q, {}, ",", &later);
+        const std::optional<LogIndex::PageInfo> pageNow = index.appendPageNow(snapshotOf(dir), q, {}, ",", &now);
+        // None on a file system that does not tell whether a read would wait (TMPDIR on tmpfs): then only the
+        // refusals below are checked.
+        const bool tells = pageNow.has_value();
+        if (!tells)
+            qWarning("this file system does not tell whether a read would wait: no page is read now");
+        if (tells) {
+            QCOMPARE(now, later);
+            QCOMPARE(pageNow->entries, page.entries);
+            QCOMPARE(pageNow->more, page.more);
+        }
+
+        QByteArray unused;
+        QVERIFY(!index.appendPageNow(
+            snapshotOf(dir), LogQuery { {}, {}, QStringLiteral("step"), 0, 10 }, {}, ",", &unused));
+        QVERIFY(!index.appendPageNow(
+            snapshotOf(dir), LogQuery { {}, {}, {}, 0, 10, QStringLiteral("3") }, {}, ",", &unused));
+        QVERIFY(!index.appendPageNow(snapshotOf(dir), LogQuery { {}, {}, {}, 0, 5000 }, {}, ",", &unused));
+        QVERIFY(unused.isEmpty());
+        // A line that is not indexed yet, then a torn tail: the pool's read indexes the line, the tail stays.
+        const QString file = dir + QLatin1Char('/') + Tasks.first() + QStringLiteral(".jsonl");
+        const QByteArray line = LogEntry {
+            1795323999000000LL, QStringLiteral("INFO"), Tasks.first(), {}, QStringLiteral("late"), {}
+        }.toJsonLine();
+        QVERIFY(appendBytes(file, line + '\n'));
+        QVERIFY(!index.appendPageNow(snapshotOf(dir), q, {}, ",", &unused));
+        index.read(snapshotOf(dir), q);
+        QCOMPARE(bool(index.appendPageNow(snapshotOf(dir), q, {}, ",", &unused)), tells);
+        unused.clear();
+        QVERIFY(appendBytes(file, line.left(10)));
+        index.read(snapshotOf(dir), q);
+        QVERIFY(!index.appendPageNow(snapshotOf(dir), q, {}, ",", &unused));
+        // A line in another layout on the page: encoded again, on the pool.
+        const QString other = logsDir(nextJob());
+        QVERIFY(appendBytes(other + QStringLiteral("/x.jsonl"),
+            "{\"timestamp\":\"2026-11-22T05:04:43.000001Z\",\"severity\":\"INFO\",\"taskName\":\"x\","
+            "\"trialId\":\"\",\"message\":\"\\u0041\"}\n"));
+        LogIndex foreign(other);
+        QCOMPARE(foreign.read(snapshotOf(other), LogQuery {}).size(), 1);
+        QVERIFY(!foreign.appendPageNow(snapshotOf(other), LogQuery {}, {}, ",", &unused));
+        QVERIFY(unused.isEmpty());
+    }
+
     void snapshotListsTheLogFiles()
     {
         // LogIndex::snapshot() lists what QDir::entryList({"*.jsonl"}, QDir::Files, QDir::Name) listed before it

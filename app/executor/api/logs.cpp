@@ -54,26 +54,32 @@ HttpApi::Reply HttpApi::logs(const ApiRequest& request, const QString& project, 
     }
 
     if (!following) {
-        // Read on the pool: a page of a big log is a few preads, but indexing what a restart left unindexed
-        // reads the whole files once.
+        // Compact JSON spliced by hand: each entry is its line as the store holds it, which is
+        // LogEntry::toJsonLine()'s compact object (LogIndex::appendPage() encodes any other line again).
+        auto finish = [offset, pageSize](Reply reply, const LogIndex::PageInfo& page) {
+            if (page.entries > 0)
+                reply.body.chop(1); // the last entry's comma
+            reply.body += ']';
+            if (page.more)
+                reply.body += ",\"nextPageToken\":\""
+                    + encodePageToken(QStringLiteral("logs"), QString::number(offset + pageSize)).toLatin1() + '"';
+            reply.body += '}';
+            return reply;
+        };
+        const LogStore::ReadRequest read
+            = m_logs->prepareRead(key, LogQuery { taskName, severity, contains, offset, pageSize, trialId });
+        Reply reply;
+        reply.body = "{\"entries\":[";
+        // A cached page of indexed files is copied here: that takes less than the round trip to the pool.
+        if (const std::optional<LogIndex::PageInfo> page = LogStore::appendLinesNow(read, {}, ",", &reply.body))
+            return finish(std::move(reply), *page);
+        // Anything that could wait goes to the pool: a disk read, indexing (what a restart left unindexed is the
+        // whole files), a scan for `contains` or `trialId`.
         *streaming = true;
-        answerLater(channel,
-            [request = m_logs->prepareRead(key, LogQuery { taskName, severity, contains, offset, pageSize, trialId }),
-                offset, pageSize]() {
-                // Compact JSON spliced by hand: each entry is its line as the store holds it, which is
-                // LogEntry::toJsonLine()'s compact object (LogIndex::appendPage() encodes any other line again).
-                Reply reply;
-                reply.body = "{\"entries\":[";
-                const LogIndex::PageInfo page = LogStore::appendLines(request, {}, ",", &reply.body);
-                if (page.entries > 0)
-                    reply.body.chop(1); // the last entry's comma
-                reply.body += ']';
-                if (page.more)
-                    reply.body += ",\"nextPageToken\":\""
-                        + encodePageToken(QStringLiteral("logs"), QString::number(offset + pageSize)).toLatin1() + '"';
-                reply.body += '}';
-                return reply;
-            });
+        answerLater(channel, [read, reply, finish]() mutable {
+            const LogIndex::PageInfo page = LogStore::appendLines(read, {}, ",", &reply.body);
+            return finish(std::move(reply), page);
+        });
         return {};
     }
 

@@ -4,7 +4,6 @@
 #include "logentry.h"
 
 #include <QFile>
-#include <QMutexLocker>
 #include <QScopeGuard>
 
 #include <algorithm>
@@ -14,7 +13,9 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <limits>
+#include <mutex>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 namespace Trainyard {
@@ -53,6 +54,24 @@ qint64 preadFully(int fd, char* buffer, size_t n, qint64 offset)
         done += size_t(got);
     }
     return qint64(done);
+}
+
+/// pread of `n` bytes that fails rather than wait for the disk: true when all of them came from the page cache.
+/// `preadv2(RWF_NOWAIT)` answers EAGAIN for bytes that are not cached, and EOPNOTSUPP on file systems that cannot
+/// tell (tmpfs): both are a no.
+bool preadCached(int fd, char* buffer, size_t n, qint64 offset)
+{
+    size_t done = 0;
+    while (done < n) {
+        iovec chunk { buffer + done, n - done };
+        const ssize_t got = ::preadv2(fd, &chunk, 1, off_t(offset + qint64(done)), RWF_NOWAIT);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got <= 0)
+            return false;
+        done += size_t(got);
+    }
+    return true;
 }
 
 inline bool isDigit(char c)
@@ -433,7 +452,7 @@ struct LogIndex::Fetched {
 QList<QByteArray> LogIndex::read(const Snapshot& files, const LogQuery& query)
 {
     Fetched fetched;
-    fetch(files, query, &fetched);
+    fetch(files, query, &fetched, false);
     QList<QByteArray> out;
     out.reserve(qsizetype(fetched.entries.size()));
     for (const Fetched::Entry& e : fetched.entries) {
@@ -449,7 +468,22 @@ LogIndex::PageInfo LogIndex::appendPage(
     const Snapshot& files, const LogQuery& query, QByteArrayView before, QByteArrayView after, QByteArray* out)
 {
     Fetched fetched;
-    fetch(files, query, &fetched);
+    fetch(files, query, &fetched, false);
+    return assemble(fetched, before, after, out);
+}
+
+std::optional<LogIndex::PageInfo> LogIndex::appendPageNow(
+    const Snapshot& files, const LogQuery& query, QByteArrayView before, QByteArrayView after, QByteArray* out)
+{
+    Fetched fetched;
+    if (!fetch(files, query, &fetched, true))
+        return std::nullopt;
+    return assemble(fetched, before, after, out);
+}
+
+LogIndex::PageInfo LogIndex::assemble(
+    const Fetched& fetched, QByteArrayView before, QByteArrayView after, QByteArray* out)
+{
     // The size first, so that `out` grows once: the canonical lines' own, the others' as encoded again.
     std::vector<std::pair<size_t, QByteArray>> encoded;
     qint64 bytes = 0, entries = 0;
@@ -495,9 +529,16 @@ LogIndex::PageInfo LogIndex::appendPage(
     return { entries, fetched.more };
 }
 
-void LogIndex::fetch(const Snapshot& files, const LogQuery& query, Fetched* fetched)
+bool LogIndex::fetch(const Snapshot& files, const LogQuery& query, Fetched* fetched, bool now)
 {
-    QMutexLocker lock(&m_mutex);
+    // Now: nothing that waits. A scan reads whole files; another read may hold the index for seconds (indexing).
+    if (now && (!query.contains.isEmpty() || !query.trialId.isEmpty()))
+        return false;
+    std::unique_lock<QMutex> lock(m_mutex, std::defer_lock);
+    if (!now)
+        lock.lock();
+    else if (!lock.try_lock())
+        return false;
 
     // What each file contributes: its lines below the snapshot size, or (filtered) a list of those.
     struct Source {
@@ -526,6 +567,10 @@ void LogIndex::fetch(const Snapshot& files, const LogQuery& query, Fetched* fetc
     };
     std::vector<Source> sources;
     sources.reserve(files.size());
+    auto closeAll = qScopeGuard([&sources] {
+        for (const Source& s : sources)
+            ::close(s.fd);
+    });
     qint64 before = 0, after = 0;
     for (const auto& [name, size] : files) {
         const QString path = m_logsDir + QLatin1Char('/') + name;
@@ -537,10 +582,19 @@ void LogIndex::fetch(const Snapshot& files, const LogQuery& query, Fetched* fetc
         struct stat st { };
         if (::fstat(fd, &st) == 0) {
             // Another file under the same name (the job's folder was removed and made again): start over.
-            if (f->known && (quint64(st.st_ino) != f->inode || qint64(st.st_size) < f->indexedBytes))
+            const bool replaced = f->known && (quint64(st.st_ino) != f->inode || qint64(st.st_size) < f->indexedBytes);
+            // Now: the index must hold every line of the snapshot already (a finished job's files).
+            if (now && (replaced || !f->known || size > f->indexedBytes)) {
+                ::close(fd);
+                return false;
+            }
+            if (replaced)
                 f->clear();
             f->inode = quint64(st.st_ino);
             f->known = true;
+        } else if (now) {
+            ::close(fd);
+            return false;
         }
         f->catchUp(fd, size);
         after += f->lines();
@@ -551,10 +605,6 @@ void LogIndex::fetch(const Snapshot& files, const LogQuery& query, Fetched* fetc
         sources.push_back(std::move(s));
     }
     m_lineCount.fetch_add(after - before, std::memory_order_relaxed);
-    auto closeAll = qScopeGuard([&sources] {
-        for (const Source& s : sources)
-            ::close(s.fd);
-    });
 
     // Filters: the severity from the index; `contains` and `trialId` from the lines themselves (neither is
     // indexed).
@@ -624,7 +674,7 @@ void LogIndex::fetch(const Snapshot& files, const LogQuery& query, Fetched* fetc
     }
     if (skip >= total || limit == 0) {
         fetched->more = skip < total;
-        return;
+        return true;
     }
     if (sorted) {
         // The timestamp T of entry `skip`: the smallest T with more than `skip` entries at or below it.
@@ -704,6 +754,11 @@ void LogIndex::fetch(const Snapshot& files, const LogQuery& query, Fetched* fetc
 
     for (size_t i = 0; i < sources.size() && !fetched->more; ++i)
         fetched->more = cursor[i] < sources[i].size();
+    // Now: a line to encode again is a JSON parse, left to the pool.
+    for (size_t k = 0; now && k < picked.size(); ++k) {
+        if (!sources[size_t(picked[k].first)].file->canonical(picked[k].second))
+            return false;
+    }
 
     // Read the picked lines, file by file, coalescing near ones into one pread, into one buffer for the page.
     struct Range {
@@ -732,6 +787,8 @@ void LogIndex::fetch(const Snapshot& files, const LogQuery& query, Fetched* fetc
             a = b;
         }
     }
+    if (now && bufferBytes > MaxBytesNow)
+        return false;
     // Not value-initialised: every byte is read into before it is looked at.
     fetched->bytes.reset(new char[size_t(std::max<qint64>(bufferBytes, 1))]);
     fetched->entries.assign(picked.size(), {});
@@ -739,7 +796,10 @@ void LogIndex::fetch(const Snapshot& files, const LogQuery& query, Fetched* fetc
         const Source& s = sources[r.source];
         const File& f = *s.file;
         char* buffer = fetched->bytes.get() + r.at;
-        const qint64 got = preadFully(s.fd, buffer, size_t(r.to - r.from), r.from);
+        const size_t want = size_t(r.to - r.from);
+        if (now && !preadCached(s.fd, buffer, want, r.from))
+            return false;
+        const qint64 got = now ? qint64(want) : preadFully(s.fd, buffer, want, r.from);
         for (size_t k = r.first; k < r.last && got > 0; ++k) {
             const size_t entry = mine[r.source][k];
             const qint64 line = picked[entry].second;
@@ -756,6 +816,7 @@ void LogIndex::fetch(const Snapshot& files, const LogQuery& query, Fetched* fetc
             fetched->entries[entry] = { r.at + at, length, f.canonical(line) };
         }
     }
+    return true;
 }
 
 } // namespace Trainyard

@@ -8,6 +8,7 @@
 
 #include <atomic>
 #include <memory>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -85,6 +86,17 @@ public:
     PageInfo appendPage(
         const Snapshot& files, const LogQuery& query, QByteArrayView before, QByteArrayView after, QByteArray* out);
 
+    /// The largest page (its lines' bytes) that appendPageNow() copies.
+    static constexpr qint64 MaxBytesNow = 256 * 1024;
+    /// appendPage() on the calling thread when nothing in it can wait, for the event loop: a cached page of a
+    /// finished job costs tens of µs there, less than a round trip to the thread pool and back. Nullopt, with
+    /// `out` unchanged, when another read holds the index, a file has lines that are not indexed yet (or was
+    /// replaced), the query scans the files (`contains`, `trialId`), a line of the page must be encoded again, the
+    /// page's bytes exceed MaxBytesNow, or any of them is not in the page cache (`preadv2(RWF_NOWAIT)`; on a file
+    /// system that cannot tell, such as tmpfs, always): then appendPage() on the pool.
+    std::optional<PageInfo> appendPageNow(
+        const Snapshot& files, const LogQuery& query, QByteArrayView before, QByteArrayView after, QByteArray* out);
+
     /// Lines indexed so far, all files (for the store's memory bound).
     qint64 lineCount() const { return m_lineCount.load(std::memory_order_relaxed); }
 
@@ -98,8 +110,10 @@ private:
     struct File;
     struct Fetched;
     File* file(const QString& name);
-    /// The shared part of read() and appendPage(): finds the entries of `query` and reads their bytes.
-    void fetch(const Snapshot& files, const LogQuery& query, Fetched* fetched);
+    /// The shared part of read() and appendPage(): finds the entries of `query` and reads their bytes. `now`:
+    /// false instead of anything that could wait (see appendPageNow()).
+    bool fetch(const Snapshot& files, const LogQuery& query, Fetched* fetched, bool now);
+    static PageInfo assemble(const Fetched& fetched, QByteArrayView before, QByteArrayView after, QByteArray* out);
 
     QString m_logsDir;
     QMutex m_mutex;

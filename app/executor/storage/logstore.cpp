@@ -582,6 +582,14 @@ LogIndex::PageInfo LogStore::appendLines(
     return request.index->appendPage(request.files, request.query, before, after, out);
 }
 
+std::optional<LogIndex::PageInfo> LogStore::appendLinesNow(
+    const ReadRequest& request, QByteArrayView before, QByteArrayView after, QByteArray* out)
+{
+    if (!request.index) // nothing to read: an empty page, at once
+        return LogIndex::PageInfo {};
+    return request.index->appendPageNow(request.files, request.query, before, after, out);
+}
+
 QFuture<QList<QByteArray>> LogStore::readLinesAsync(const JobKey& job, const LogQuery& query)
 {
     return QtConcurrent::run([request = prepareRead(job, query)] { return readLines(request); });

@@ -78,6 +78,10 @@ public:
     /// Returns how many entries it appended and whether more follow them. Thread-safe and blocking, as readLines().
     static LogIndex::PageInfo appendLines(
         const ReadRequest& request, QByteArrayView before, QByteArrayView after, QByteArray* out);
+    /// appendLines() on the calling thread when it cannot wait (LogIndex::appendPageNow(): a cached page of fully
+    /// indexed files, no scan); nullopt, with `out` unchanged, otherwise. For the event loop.
+    static std::optional<LogIndex::PageInfo> appendLinesNow(
+        const ReadRequest& request, QByteArrayView before, QByteArrayView after, QByteArray* out);
     /// prepareRead() now and readLines() on the global thread pool.
     QFuture<QList<QByteArray>> readLinesAsync(const JobKey& job, const LogQuery& query);
 
