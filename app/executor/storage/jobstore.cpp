@@ -137,6 +137,7 @@ JobStore::JobStore(QObject* parent)
 
 JobStore::~JobStore()
 {
+    m_lookups = {}; // statements first: the connection is closed below
     if (QSqlDatabase::contains(m_connectionName)) {
         {
             QSqlDatabase db = QSqlDatabase::database(m_connectionName, false);
@@ -427,17 +428,33 @@ bool JobStore::update(const QString& project, const Job& job, QString* error)
     return true;
 }
 
+QSqlQuery& JobStore::lookup(Lookup which) const
+{
+    std::optional<QSqlQuery>& query = m_lookups[size_t(which)];
+    if (!query) {
+        query.emplace(QSqlDatabase::database(m_connectionName));
+        query->prepare(which == JobLookup
+                ? QStringLiteral("SELECT revision, json FROM jobs WHERE project = ? AND job_id = ?")
+                : QStringLiteral("SELECT 1 FROM jobs WHERE project = ? AND job_id = ?"));
+    }
+    return *query;
+}
+
 std::optional<Job> JobStore::job(const QString& project, const QString& jobId) const
 {
     if (!QSqlDatabase::contains(m_connectionName))
         return std::nullopt;
-    QSqlQuery query(QSqlDatabase::database(m_connectionName));
-    query.prepare(QStringLiteral("SELECT revision, json FROM jobs WHERE project = ? AND job_id = ?"));
-    query.addBindValue(project);
-    query.addBindValue(jobId);
-    if (!query.exec() || !query.next())
+    QSqlQuery& query = lookup(JobLookup);
+    query.bindValue(0, project);
+    query.bindValue(1, jobId);
+    if (!query.exec() || !query.next()) {
+        query.finish();
         return std::nullopt;
-    return cachedOrDecode(project, jobId, query.value(0).toLongLong(), query.value(1).toString());
+    }
+    const qint64 revision = query.value(0).toLongLong();
+    const QString json = query.value(1).toString();
+    query.finish();
+    return cachedOrDecode(project, jobId, revision, json);
 }
 
 std::optional<Job> JobStore::cachedOrDecode(
@@ -464,11 +481,12 @@ bool JobStore::contains(const QString& project, const QString& jobId) const
 {
     if (!QSqlDatabase::contains(m_connectionName))
         return false;
-    QSqlQuery query(QSqlDatabase::database(m_connectionName));
-    query.prepare(QStringLiteral("SELECT 1 FROM jobs WHERE project = ? AND job_id = ?"));
-    query.addBindValue(project);
-    query.addBindValue(jobId);
-    return query.exec() && query.next();
+    QSqlQuery& query = lookup(ContainsLookup);
+    query.bindValue(0, project);
+    query.bindValue(1, jobId);
+    const bool found = query.exec() && query.next();
+    query.finish();
+    return found;
 }
 
 QList<StoredJob> JobStore::jobs() const

@@ -8,8 +8,10 @@
 #include <QMetaType>
 #include <QObject>
 #include <QSqlDatabase>
+#include <QSqlQuery>
 #include <QString>
 
+#include <array>
 #include <optional>
 
 namespace Trainyard {
@@ -137,6 +139,14 @@ private:
     void remember(const QString& project, const Job& job, qint64 revision) const;
     mutable QHash<QString, Cached> m_cache; ///< by "<project>/<jobId>"
     static constexpr qsizetype MaxCached = 64;
+
+    /// The point lookups by (project, jobId), which every request that names a job runs: prepared once and kept,
+    /// as SQLite takes about as long to parse and plan such a statement as to run it. Reset after each use, so that
+    /// no read transaction stays open between calls (it would hold back WAL checkpoints and hide other
+    /// connections' writes). Made on first use; dropped before the connection closes.
+    enum Lookup { JobLookup, ContainsLookup, LookupCount };
+    QSqlQuery& lookup(Lookup which) const;
+    mutable std::array<std::optional<QSqlQuery>, LookupCount> m_lookups;
 
     QString m_connectionName;
     QString m_storeId;
