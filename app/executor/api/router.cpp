@@ -81,8 +81,8 @@ struct HttpApi::Routes {
         table.add("GET", job + QStringLiteral("/checkpoints"), QStringLiteral("ml.jobs.get"),
             [](const Call& c) { return c.api->checkpoints(c["project"], c["job"], c.channel, c.streaming); });
         // A checkpoint name is a relative path: one segment with %2F, or several plain ones.
-        table.add("GET", job + QStringLiteral("/checkpoints/{name=**}"), QStringLiteral("ml.jobs.get"),
-            [](const Call& c) {
+        table.add(
+            "GET", job + QStringLiteral("/checkpoints/{name=**}"), QStringLiteral("ml.jobs.get"), [](const Call& c) {
                 return c.api->checkpoint(c.request, c["project"], c["job"], c["name"], c.channel, c.streaming);
             });
         for (const char* catalog : { "scaleTiers", "machineTypes", "acceleratorTypes", "runtimeVersions" }) {
@@ -113,17 +113,20 @@ HttpApi::Reply HttpApi::route(const ApiRequest& request, const HttpChannelPtr& c
 {
     const QByteArray& methodName = request.method();
     const QString encodedPath = request.url().path(QUrl::FullyEncoded);
-    const Reply notFound = errorReply(404, QStringLiteral("NOT_FOUND"),
-        QStringLiteral("The requested URL %1 was not found on this server.").arg(request.url().path()));
+    // Made only when needed: a JSON error built for every request cost more than the route's match.
+    auto notFound = [&request] {
+        return errorReply(404, QStringLiteral("NOT_FOUND"),
+            QStringLiteral("The requested URL %1 was not found on this server.").arg(request.url().path()));
+    };
     if (!encodedPath.startsWith(QLatin1Char('/')))
-        return notFound;
+        return notFound();
     QStringList segments;
     for (const QString& part : encodedPath.mid(1).split(QLatin1Char('/')))
         segments.append(QUrl::fromPercentEncoding(part.toUtf8()));
     const auto match = routeTable().table.match(methodName, segments);
     switch (match.kind) {
     case RouteTable<Routes::Handler>::Match::Kind::NotFound:
-        return notFound;
+        return notFound();
     case RouteTable<Routes::Handler>::Match::Kind::MethodNotAllowed: {
         Reply reply = errorReply(405, QStringLiteral("UNIMPLEMENTED"),
             QStringLiteral("Method %1 is not allowed on %2; allowed: %3.")

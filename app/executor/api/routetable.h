@@ -29,6 +29,7 @@ public:
         QString pattern; ///< "/v1/projects/{project}/jobs/{job}:cancel"
         QString permission; ///< "ml.jobs.cancel"
         Handler handler;
+        QStringList parts; ///< the pattern split at '/', once (match() runs for every request)
     };
 
     /// The outcome of match(): a route and its captures, or why none matched.
@@ -42,7 +43,8 @@ public:
 
     void add(const QByteArray& method, const QString& pattern, const QString& permission, Handler handler)
     {
-        m_routes.append(Route { method, pattern, permission, std::move(handler) });
+        m_routes.append(Route {
+            method, pattern, permission, std::move(handler), pattern.split(QLatin1Char('/'), Qt::SkipEmptyParts) });
     }
 
     const QList<Route>& routes() const { return m_routes; }
@@ -53,9 +55,11 @@ public:
     {
         Match result;
         QList<QByteArray> methods;
+        if (segments.contains(QString()))
+            return result;
         for (const Route& route : m_routes) {
             QHash<QString, QString> params;
-            if (!matches(route.pattern, segments, &params))
+            if (!matchesParts(route.parts, segments, &params))
                 continue;
             if (route.method == method) {
                 result.kind = Match::Kind::Found;
@@ -77,9 +81,14 @@ public:
     /// True when `segments` fit `pattern` (see the class comment); fills `params`.
     static bool matches(const QString& pattern, const QStringList& segments, QHash<QString, QString>* params)
     {
-        const QStringList parts = pattern.split(QLatin1Char('/'), Qt::SkipEmptyParts);
-        if (segments.contains(QString()))
-            return false;
+        return !segments.contains(QString())
+            && matchesParts(pattern.split(QLatin1Char('/'), Qt::SkipEmptyParts), segments, params);
+    }
+
+private:
+    /// matches() with the pattern split already, and no empty segment.
+    static bool matchesParts(const QStringList& parts, const QStringList& segments, QHash<QString, QString>* params)
+    {
         qsizetype i = 0;
         for (qsizetype p = 0; p < parts.size(); ++p) {
             const QString& part = parts.at(p);
@@ -119,7 +128,6 @@ public:
         return i == segments.size();
     }
 
-private:
     QList<Route> m_routes;
 };
 
