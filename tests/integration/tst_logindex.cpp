@@ -15,6 +15,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <sys/stat.h>
 #include <vector>
 
 using namespace Trainyard;
@@ -77,12 +78,16 @@ QList<QByteArray> referenceRead(const QString& logsDir, const LogQuery& q)
     return out;
 }
 
+/// The files as QDir lists them, with sizes and inodes (as LogStore::prepareRead() takes them).
 LogIndex::Snapshot snapshotOf(const QString& logsDir)
 {
     LogIndex::Snapshot files;
     const QStringList names = QDir(logsDir).entryList({ QStringLiteral("*.jsonl") }, QDir::Files, QDir::Name);
-    for (const QString& name : names)
-        files.emplace_back(name, QFileInfo(logsDir + QLatin1Char('/') + name).size());
+    for (const QString& name : names) {
+        struct stat st { };
+        if (::stat(QFile::encodeName(logsDir + QLatin1Char('/') + name).constData(), &st) == 0)
+            files.push_back({ name, qint64(st.st_size), quint64(st.st_ino) });
+    }
     return files;
 }
 
@@ -169,7 +174,7 @@ private Q_SLOTS:
                     const LogIndex::Snapshot all = snapshotOf(dir);
                     LogIndex::Snapshot files;
                     for (const auto& f : all) {
-                        if (taskName.isEmpty() || f.first == taskName + QStringLiteral(".jsonl"))
+                        if (taskName.isEmpty() || f.name == taskName + QStringLiteral(".jsonl"))
                             files.push_back(f);
                     }
                     const QList<QByteArray> ours = index.read(files, q);
@@ -274,8 +279,10 @@ private Q_SLOTS:
         const LogIndex::Snapshot files = LogIndex::snapshot(dir);
         QCOMPARE(files, snapshotOf(dir));
         QCOMPARE(files.size(), size_t(4));
-        QCOMPARE(files.front(), std::make_pair(QStringLiteral("Master-replica-0.jsonl"), qint64(2)));
-        QCOMPARE(files.back(), std::make_pair(QStringLiteral("worker-replica-1.jsonl"), qint64(6)));
+        QCOMPARE(files.front().name, QStringLiteral("Master-replica-0.jsonl"));
+        QCOMPARE(files.front().size, 2);
+        QCOMPARE(files.back().name, QStringLiteral("worker-replica-1.jsonl"));
+        QCOMPARE(files.back().size, 6);
         // One replica's file, when it is one.
         QCOMPARE(LogIndex::snapshot(dir, QStringLiteral("worker-replica-1")), LogIndex::Snapshot(1, files.back()));
         QVERIFY(LogIndex::snapshot(dir, QStringLiteral("folder")).empty());
@@ -362,6 +369,26 @@ private Q_SLOTS:
         QVERIFY(appendBytes(path, e.toJsonLine() + '\n'));
         QCOMPARE(index.read(early, q).size(), 3);
         QCOMPARE(index.read(snapshotOf(dir), q).size(), 4);
+    }
+
+    void replacedFileIsReadAgain()
+    {
+        // The index keeps its files open between reads; another file under the same name (the job's folder
+        // removed and made again) is read, not the kept one, and so is a file cut shorter.
+        const QString dir = logsDir(nextJob());
+        writeJob(dir, 300);
+        LogIndex index(dir);
+        const LogQuery q { {}, {}, {}, 10, 100, {} };
+        QCOMPARE(index.read(snapshotOf(dir), q), referenceRead(dir, q));
+        QVERIFY(QDir(dir).removeRecursively());
+        writeJob(dir, 400, 1795323999000000LL); // longer: only the inode tells the files apart
+        QCOMPARE(index.read(snapshotOf(dir), q), referenceRead(dir, q));
+        QByteArray page;
+        index.appendPage(snapshotOf(dir), q, {}, "\n", &page);
+        QCOMPARE(page, referenceRead(dir, q).join('\n') + '\n');
+        const QString file = dir + QLatin1Char('/') + Tasks.first() + QStringLiteral(".jsonl");
+        QVERIFY(QFile::resize(file, QFileInfo(file).size() / 2));
+        QCOMPARE(index.read(snapshotOf(dir), q), referenceRead(dir, q));
     }
 
     void clockWentBack()

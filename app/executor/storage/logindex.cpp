@@ -274,10 +274,31 @@ QByteArray encodedAgain(QByteArrayView line)
     return LogEntry::fromJsonLine(line).value_or(LogEntry()).toJsonLine();
 }
 
+/// Files kept open by all indexes (LogIndex::MaxKeptFiles).
+std::atomic<int> keptFiles { 0 };
+
+/// Counts one more kept file if the budget allows it.
+bool keepFile()
+{
+    int n = keptFiles.load(std::memory_order_relaxed);
+    while (n < LogIndex::MaxKeptFiles && !keptFiles.compare_exchange_weak(n, n + 1, std::memory_order_relaxed)) { }
+    return n < LogIndex::MaxKeptFiles;
+}
+
+void releaseFile(int* fd)
+{
+    if (*fd < 0)
+        return;
+    ::close(*fd);
+    *fd = -1;
+    keptFiles.fetch_sub(1, std::memory_order_relaxed);
+}
+
 } // namespace
 
 struct LogIndex::File {
     QString name;
+    int fd = -1; ///< kept open between reads (see LogIndex::MaxKeptFiles); -1: opened per read
     qint64 indexedBytes = 0; ///< complete lines end here; a torn tail starts here
     qint64 lastEnd = 0; ///< where the last indexed line ends, after its newline
     quint64 inode = 0;
@@ -386,7 +407,11 @@ LogIndex::LogIndex(const QString& logsDir)
 {
 }
 
-LogIndex::~LogIndex() = default;
+LogIndex::~LogIndex()
+{
+    for (const auto& f : m_files)
+        releaseFile(&f->fd);
+}
 
 LogIndex::File* LogIndex::file(const QString& name)
 {
@@ -408,7 +433,7 @@ LogIndex::Snapshot LogIndex::snapshot(const QString& logsDir, const QString& tas
         const QString name = taskName + QStringLiteral(".jsonl");
         const QByteArray path = dir + '/' + QFile::encodeName(name);
         if (::stat(path.constData(), &st) == 0 && S_ISREG(st.st_mode))
-            files.emplace_back(name, qint64(st.st_size));
+            files.push_back({ name, qint64(st.st_size), quint64(st.st_ino) });
         return files;
     }
     DIR* listing = ::opendir(dir.constData());
@@ -420,10 +445,10 @@ LogIndex::Snapshot LogIndex::snapshot(const QString& logsDir, const QString& tas
         if (n <= 6 || name[0] == '.' || std::memcmp(name + n - 6, ".jsonl", 6) != 0)
             continue;
         if (::fstatat(::dirfd(listing), name, &st, 0) == 0 && S_ISREG(st.st_mode))
-            files.emplace_back(QFile::decodeName(name), qint64(st.st_size));
+            files.push_back({ QFile::decodeName(name), qint64(st.st_size), quint64(st.st_ino) });
     }
     ::closedir(listing);
-    std::sort(files.begin(), files.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    std::sort(files.begin(), files.end(), [](const auto& a, const auto& b) { return a.name < b.name; });
     return files;
 }
 
@@ -544,6 +569,7 @@ bool LogIndex::fetch(const Snapshot& files, const LogQuery& query, Fetched* fetc
     struct Source {
         File* file = nullptr;
         int fd = -1;
+        bool owned = false; ///< opened for this read (not the file's kept descriptor): closed after it
         qint64 count = 0;
         bool listed = false;
         std::vector<quint32> lines;
@@ -568,17 +594,35 @@ bool LogIndex::fetch(const Snapshot& files, const LogQuery& query, Fetched* fetc
     std::vector<Source> sources;
     sources.reserve(files.size());
     auto closeAll = qScopeGuard([&sources] {
-        for (const Source& s : sources)
-            ::close(s.fd);
+        for (const Source& s : sources) {
+            if (s.owned)
+                ::close(s.fd);
+        }
     });
     qint64 before = 0, after = 0;
-    for (const auto& [name, size] : files) {
-        const QString path = m_logsDir + QLatin1Char('/') + name;
+    for (const SnapshotFile& entry : files) {
+        const qint64 size = entry.size;
+        File* f = file(entry.name);
+        // The kept descriptor, while the name still holds that file and it did not shrink (the snapshot says).
+        if (f->fd >= 0 && entry.inode == f->inode && size >= f->indexedBytes) {
+            if (now && size > f->indexedBytes)
+                return false;
+            before += f->lines();
+            f->catchUp(f->fd, size);
+            after += f->lines();
+            Source s;
+            s.file = f;
+            s.fd = f->fd;
+            s.count = f->linesBelow(size);
+            sources.push_back(std::move(s));
+            continue;
+        }
+        const QString path = m_logsDir + QLatin1Char('/') + entry.name;
         const int fd = ::open(QFile::encodeName(path).constData(), O_RDONLY | O_CLOEXEC);
         if (fd < 0)
             continue;
-        File* f = file(name);
         before += f->lines();
+        bool owned = true;
         struct stat st { };
         if (::fstat(fd, &st) == 0) {
             // Another file under the same name (the job's folder was removed and made again): start over.
@@ -592,6 +636,12 @@ bool LogIndex::fetch(const Snapshot& files, const LogQuery& query, Fetched* fetc
                 f->clear();
             f->inode = quint64(st.st_ino);
             f->known = true;
+            // Keep this one (another file's kept descriptor is of no use now).
+            releaseFile(&f->fd);
+            if (keepFile()) {
+                f->fd = fd;
+                owned = false;
+            }
         } else if (now) {
             ::close(fd);
             return false;
@@ -601,6 +651,7 @@ bool LogIndex::fetch(const Snapshot& files, const LogQuery& query, Fetched* fetc
         Source s;
         s.file = f;
         s.fd = fd;
+        s.owned = owned;
         s.count = f->linesBelow(size);
         sources.push_back(std::move(s));
     }

@@ -36,11 +36,15 @@ struct LogQuery {
 /// is not indexed until it is complete; a line that is not a JSON object (a torn tail that a later executor's append
 /// completed into garbage) is skipped, as reading the file line by line always did.
 ///
-/// Memory: 16 bytes per indexed line (offset, with the severity, a LogSeverity ordinal, and whether the line is
-/// canonical (isCanonicalLine()) in its top byte; timestamp in µs).
+/// Files: kept open between reads, up to MaxKeptFiles in the process.
 ///
-/// Thread-safe: reads of one job are serialized by a mutex and are meant to run on a pool thread; the
-/// files may be appended to meanwhile (only bytes below each file's snapshot size are read).
+/// Memory: 16 bytes per indexed line (offset, with the severity (a LogSeverity ordinal), whether the line is
+/// canonical (isCanonicalLine()) and whether it follows the previous indexed line directly in its top byte;
+/// timestamp in µs).
+///
+/// Thread-safe: reads of one job are serialized by a mutex and are meant to run on a pool thread (appendPageNow()
+/// on any thread, as it never waits for the mutex or the disk); the files may be appended to meanwhile (only bytes
+/// below each file's snapshot size are read).
 class LogIndex {
 public:
     /// `logsDir`: the job's `logs` folder.
@@ -49,13 +53,21 @@ public:
     LogIndex(const LogIndex&) = delete;
     LogIndex& operator=(const LogIndex&) = delete;
 
+    /// One file a read covers.
+    struct SnapshotFile {
+        QString name; ///< "master-replica-0.jsonl"
+        qint64 size = 0; ///< its bytes when the read was asked for: what the read covers
+        quint64 inode = 0; ///< which file the name held then; 0: unknown (the read opens the file to see)
+        bool operator==(const SnapshotFile&) const = default;
+    };
     /// Which files a read covers and how many bytes of each: what had been written when the read was asked
-    /// for (LogStore::prepareRead()). Names (`master-replica-0.jsonl`) in the order that breaks timestamp ties.
-    using Snapshot = std::vector<std::pair<QString, qint64>>;
+    /// for (LogStore::prepareRead()), in the order that breaks timestamp ties.
+    using Snapshot = std::vector<SnapshotFile>;
     /// The files of `logsDir` now: every `*.jsonl` regular file (a symbolic link to one counts; hidden names do
     /// not) in name order (QString's, as QDir::Name sorts), or only `<taskName>.jsonl` when `taskName` is not
-    /// empty; with their sizes. Empty when the folder or the file does not exist. One folder listing and a stat per
-    /// file, with no QDir: every page read takes one (QDir::entryList() compiled its name filter each time).
+    /// empty; with their sizes and inodes. Empty when the folder or the file does not exist. One folder listing and
+    /// a stat per file, with no QDir: every page read takes one (QDir::entryList() compiled its name filter each
+    /// time).
     static Snapshot snapshot(const QString& logsDir, const QString& taskName = {});
 
     /// The entries of `query` within `files`, merged across files by timestamp (a stable merge: equal
@@ -99,6 +111,12 @@ public:
 
     /// Lines indexed so far, all files (for the store's memory bound).
     qint64 lineCount() const { return m_lineCount.load(std::memory_order_relaxed); }
+
+    /// Files kept open between reads, across all indexes of the process: a page read then opens nothing (opening
+    /// and closing the files cost as much as reading a page of 1,000 lines from them). Above this many, a file is
+    /// opened for each read. A kept file is closed when the snapshot shows another file under its name, and
+    /// when its index is dropped.
+    static constexpr int MaxKeptFiles = 128;
 
     /// Whether `line` (no newline) is exactly what LogEntry::toJsonLine() writes for the entry it holds, so
     /// that it can be served as is: the store's key order, a canonical timestamp, the store's escapes only, and
