@@ -15,6 +15,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <ctime>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <vector>
 
@@ -288,6 +290,33 @@ private Q_SLOTS:
         QVERIFY(LogIndex::snapshot(dir, QStringLiteral("folder")).empty());
         QVERIFY(LogIndex::snapshot(dir, QStringLiteral("ps-replica-0")).empty());
         QVERIFY(LogIndex::snapshot(dir + QStringLiteral("/none")).empty());
+    }
+
+    void currentFilesFollowTheFolder()
+    {
+        // currentFiles() reuses its last listing while the folder is unchanged and lists again when a file comes
+        // or goes; sizes are always fresh.
+        const QString dir = logsDir(nextJob());
+        QVERIFY(appendBytes(dir + QStringLiteral("/a.jsonl"), "1\n"));
+        QVERIFY(appendBytes(dir + QStringLiteral("/b.jsonl"), "12\n"));
+        // The folder changed long before the first listing, which is then reused.
+        const timespec old[2] = { { 0, UTIME_OMIT }, { ::time(nullptr) - 60, 0 } };
+        QCOMPARE(::utimensat(AT_FDCWD, QFile::encodeName(dir).constData(), old, 0), 0);
+        LogIndex index(dir);
+        QCOMPARE(index.currentFiles(), LogIndex::snapshot(dir));
+        QCOMPARE(index.currentFiles(), LogIndex::snapshot(dir));
+        QVERIFY(appendBytes(dir + QStringLiteral("/a.jsonl"), "345\n"));
+        QCOMPARE(index.currentFiles(), LogIndex::snapshot(dir));
+        QCOMPARE(index.currentFiles().front().size, 6);
+        QVERIFY(appendBytes(dir + QStringLiteral("/c.jsonl"), "x\n"));
+        QCOMPARE(index.currentFiles(), LogIndex::snapshot(dir));
+        QCOMPARE(index.currentFiles().size(), size_t(3));
+        QVERIFY(QFile::remove(dir + QStringLiteral("/a.jsonl")));
+        QCOMPARE(index.currentFiles(), LogIndex::snapshot(dir));
+        QCOMPARE(index.currentFiles().front().name, QStringLiteral("b.jsonl"));
+        QCOMPARE(index.currentFiles(QStringLiteral("c")), LogIndex::snapshot(dir, QStringLiteral("c")));
+        QVERIFY(QDir(dir).removeRecursively());
+        QVERIFY(index.currentFiles().empty());
     }
 
     void restartRebuildsFromTheFiles()

@@ -10,6 +10,7 @@
 #include <cerrno>
 #include <climits>
 #include <cstring>
+#include <ctime>
 #include <dirent.h>
 #include <fcntl.h>
 #include <limits>
@@ -452,6 +453,36 @@ LogIndex::Snapshot LogIndex::snapshot(const QString& logsDir, const QString& tas
     return files;
 }
 
+LogIndex::Snapshot LogIndex::currentFiles(const QString& taskName)
+{
+    if (!taskName.isEmpty())
+        return snapshot(m_logsDir, taskName);
+    struct stat st { };
+    if (::stat(QFile::encodeName(m_logsDir).constData(), &st) != 0)
+        return {};
+    const qint64 mtimeNs = qint64(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
+    std::lock_guard<QMutex> lock(m_listingMutex);
+    if (!m_listing.trusted || m_listing.inode != quint64(st.st_ino) || m_listing.mtimeNs != mtimeNs) {
+        Snapshot files = snapshot(m_logsDir);
+        timespec now {};
+        ::clock_gettime(CLOCK_REALTIME, &now);
+        m_listing.trusted = qint64(now.tv_sec) * 1000000000 + now.tv_nsec - mtimeNs > 1000000000;
+        m_listing.inode = quint64(st.st_ino);
+        m_listing.mtimeNs = mtimeNs;
+        m_listing.names.clear();
+        for (const SnapshotFile& f : files)
+            m_listing.names.emplace_back(f.name, QFile::encodeName(m_logsDir + QLatin1Char('/') + f.name));
+        return files;
+    }
+    Snapshot files;
+    files.reserve(m_listing.names.size());
+    for (const auto& [name, path] : m_listing.names) {
+        if (::stat(path.constData(), &st) == 0 && S_ISREG(st.st_mode))
+            files.push_back({ name, qint64(st.st_size), quint64(st.st_ino) });
+    }
+    return files;
+}
+
 bool LogIndex::isCanonicalLine(QByteArrayView line)
 {
     qint64 ts = 0;
@@ -557,7 +588,10 @@ LogIndex::PageInfo LogIndex::assemble(
 bool LogIndex::fetch(const Snapshot& files, const LogQuery& query, Fetched* fetched, bool now)
 {
     // Now: nothing that waits. A scan reads whole files; another read may hold the index for seconds (indexing).
-    if (now && (!query.contains.isEmpty() || !query.trialId.isEmpty()))
+    // A page that cannot fit in MaxBytesNow even with the shortest lines is not worth its merge here.
+    if (now
+        && (!query.contains.isEmpty() || !query.trialId.isEmpty()
+            || qint64(query.limit) * MinimalLineBytes > MaxBytesNow))
         return false;
     std::unique_lock<QMutex> lock(m_mutex, std::defer_lock);
     if (!now)

@@ -69,6 +69,10 @@ public:
     /// a stat per file, with no QDir: every page read takes one (QDir::entryList() compiled its name filter each
     /// time).
     static Snapshot snapshot(const QString& logsDir, const QString& taskName = {});
+    /// snapshot() of this index's folder, without listing the folder again while it is unchanged (same inode and
+    /// modification time, a listing taken more than a second after that time: the file system's clock for it is
+    /// coarse, so a name added in the same tick would not change it). A stat per file, as snapshot().
+    Snapshot currentFiles(const QString& taskName = {});
 
     /// The entries of `query` within `files`, merged across files by timestamp (a stable merge: equal
     /// timestamps keep file order, then line order — the order LogStore has always served), each as its JSON
@@ -134,6 +138,15 @@ private:
     static PageInfo assemble(const Fetched& fetched, QByteArrayView before, QByteArrayView after, QByteArray* out);
 
     QString m_logsDir;
+    /// The last listing of the folder, for currentFiles() (its own mutex: reads hold m_mutex for long).
+    struct Listing {
+        bool trusted = false; ///< taken long enough after the folder last changed to be reused
+        quint64 inode = 0;
+        qint64 mtimeNs = 0;
+        std::vector<std::pair<QString, QByteArray>> names; ///< name, path
+    };
+    QMutex m_listingMutex;
+    Listing m_listing;
     QMutex m_mutex;
     std::vector<std::unique_ptr<File>> m_files;
     std::atomic<qint64> m_lineCount { 0 };

@@ -561,7 +561,11 @@ LogStore::ReadRequest LogStore::prepareRead(const JobKey& job, const LogQuery& q
         d->writeOut(s);
     d->dirty.clear();
 
-    request.files = LogIndex::snapshot(d->logsDir(jobName), query.taskName);
+    // A job read before lists its folder through its index (which skips the listing while the folder is unchanged).
+    const auto known = d->indexes.constFind(jobName);
+    request.files = known != d->indexes.cend() && known->index
+        ? known->index->currentFiles(query.taskName)
+        : LogIndex::snapshot(d->logsDir(jobName), query.taskName);
     if (!request.files.empty())
         request.index = d->indexFor(jobName);
     return request;
