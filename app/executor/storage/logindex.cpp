@@ -814,13 +814,28 @@ bool LogIndex::fetch(const Snapshot& files, const LogQuery& query, Fetched* fetc
     qint64 position = sorted ? skip : 0;
     // Each source's next timestamp (Exhausted past its end), so that a step loads one; the earliest is found
     // without branches, as replicas that log at once make the winner change at every step. Ties go to the first
-    // source, as the merge has always broken them.
+    // source, as the merge has always broken them. The sources are seen through flat views, so that a step's load
+    // depends on nothing but the cursor. Each pick is also filed under its source (the reads go file by file).
     constexpr qint64 Exhausted = std::numeric_limits<qint64>::max();
+    struct Lane {
+        const qint64* ts; ///< the file's timestamps
+        const quint32* lines; ///< a filter's lines of the file; null: every line below `size`
+        qint64 size;
+        qint64 line(qint64 j) const { return lines ? qint64(lines[j]) : j; }
+        qint64 at(qint64 j) const { return j < size ? ts[line(j)] : Exhausted; }
+    };
+    std::vector<Lane> lanes;
+    lanes.reserve(sources.size());
+    for (const Source& s : sources)
+        lanes.push_back({ s.file->timestamps.data(), s.listed ? s.lines.data() : nullptr, s.size() });
     std::vector<qint64> head(sources.size());
-    auto load = [&](size_t i) { head[i] = cursor[i] < sources[i].size() ? sources[i].ts(cursor[i]) : Exhausted; };
     for (size_t i = 0; i < sources.size(); ++i)
-        load(i);
-    picked.reserve(size_t(std::min(limit, total - position)));
+        head[i] = lanes[i].at(cursor[i]);
+    const size_t pageEntries = size_t(std::min(limit, total - position));
+    picked.reserve(pageEntries);
+    std::vector<std::vector<size_t>> mine(sources.size()); // per source, indices into picked, in line order
+    for (size_t i = 0; i < sources.size(); ++i)
+        mine[i].reserve(size_t(std::min(qint64(pageEntries), std::max<qint64>(0, lanes[i].size - cursor[i]))));
     while (qint64(picked.size()) < limit && !sources.empty()) {
         size_t best = 0;
         qint64 bestTs = head[0];
@@ -829,21 +844,23 @@ bool LogIndex::fetch(const Snapshot& files, const LogQuery& query, Fetched* fetc
             best = earlier ? i : best;
             bestTs = earlier ? head[i] : bestTs;
         }
-        if (cursor[best] >= sources[best].size())
+        qint64& c = cursor[best];
+        if (c >= lanes[best].size)
             break; // every source is exhausted
-        if (position++ >= skip)
-            picked.emplace_back(int(best), sources[best].line(cursor[best]));
-        ++cursor[best];
-        load(best);
+        if (position++ >= skip) {
+            const qint64 line = lanes[best].line(c);
+            // Now: a line to encode again is a JSON parse, left to the pool.
+            if (now && !sources[best].file->canonical(line))
+                return false;
+            mine[best].push_back(picked.size());
+            picked.emplace_back(int(best), line);
+        }
+        ++c;
+        head[best] = lanes[best].at(c);
     }
 
     for (size_t i = 0; i < sources.size() && !fetched->more; ++i)
         fetched->more = cursor[i] < sources[i].size();
-    // Now: a line to encode again is a JSON parse, left to the pool.
-    for (size_t k = 0; now && k < picked.size(); ++k) {
-        if (!sources[size_t(picked[k].first)].file->canonical(picked[k].second))
-            return false;
-    }
 
     // Read the picked lines, file by file, coalescing near ones into one pread, into one buffer for the page.
     struct Range {
@@ -852,9 +869,6 @@ bool LogIndex::fetch(const Snapshot& files, const LogQuery& query, Fetched* fetc
         qint64 at; ///< where they go in the buffer
         size_t first, last; ///< indices into `mine` of the source
     };
-    std::vector<std::vector<size_t>> mine(sources.size()); // per source, indices into picked, in line order
-    for (size_t k = 0; k < picked.size(); ++k)
-        mine[size_t(picked[k].first)].push_back(k);
     std::vector<Range> ranges;
     qint64 bufferBytes = 0;
     for (size_t si = 0; si < sources.size(); ++si) {
