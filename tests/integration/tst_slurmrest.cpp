@@ -11,6 +11,7 @@
 #include <QDir>
 #include <QFile>
 #include <QPointer>
+#include <QScopeGuard>
 #include <QSet>
 #include <QTcpServer>
 #include <QTemporaryDir>
@@ -250,6 +251,11 @@ private Q_SLOTS:
         // A job on every node holds the het job PENDING until the test lets it go: without it backfill may start
         // the het job before the first poll (seen about once in ten runs).
         const QString release = m_jobDir + QStringLiteral("/release-blocker");
+        // released however this test ends, so that a failure here does not hold the nodes for the next tests
+        const auto releaseBlocker = qScopeGuard([release] {
+            QFile file(release);
+            file.open(QIODevice::WriteOnly);
+        });
         JobComponentRequest blocker = component(QStringLiteral("ty-blocker"), 4);
         const qint64 blockerId = submit(
             QStringLiteral("#!/bin/bash\nwhile [ ! -e '%1' ]; do sleep 0.1; done\n").arg(release), { blocker });
@@ -279,7 +285,7 @@ private Q_SLOTS:
         for (const JobComponent& c : std::as_const(pending.last)) {
             QCOMPARE(c.state, QStringLiteral("PENDING"));
             QVERIFY(c.nodes.isEmpty());
-            QVERIFY(!c.startTime.isValid());
+            // (startTime may be set already: backfill's estimate of when it will start)
         }
         QFile releaseFile(release);
         QVERIFY(releaseFile.open(QIODevice::WriteOnly));
@@ -368,9 +374,15 @@ private Q_SLOTS:
         watch(leader, &w);
         QTRY_VERIFY_WITH_TIMEOUT(w.done, 60000);
         QCOMPARE(w.last.size(), 2);
+        // SIGTERM reaches the batch shell and its `sleep` together: the shell dies of it (15), or sees its child
+        // die first and exits 128 + 15 (seen about once in eight runs)
         for (const JobComponent& c : std::as_const(w.last)) {
             QCOMPARE(c.state, QStringLiteral("CANCELLED"));
-            QCOMPARE(c.exitStatus(), (WaitStatus { true, 0, 15 }));
+            QVERIFY2(c.exitStatus() == (WaitStatus { true, 0, 15 }) || c.exitStatus() == (WaitStatus { false, 143, 0 }),
+                qPrintable(QStringLiteral("component %1: exit_code %2, reason %3")
+                               .arg(c.hetJobOffset)
+                               .arg(c.exitCode)
+                               .arg(c.stateReason)));
         }
         // cancelling it again succeeds again
         Waiter<Acknowledged> again;

@@ -451,6 +451,27 @@ private Q_SLOTS:
         QCOMPARE(nodes.result->error().httpStatus, 0);
     }
 
+    // Qt sends a request again when the connection closes before the answer; a submission must not be (the job
+    // may exist already), a GET may
+    void droppedSubmissionIsNotSentAgain()
+    {
+        FakeHttpServer server(
+            [](const FakeHttpServer::Request&) { return action(FakeHttpServer::Response::Action::Close); });
+        ClusterConfig c = config(server.url());
+        c.restVersion = ApiVersion::V0_0_38;
+        SlurmRestClient client(c);
+        Waiter<SubmitResult> submit;
+        client.submitHetJob(QStringLiteral("#!/bin/sh\n"), { component(1) }, this, submit.callback());
+        QTRY_VERIFY(submit.result);
+        QCOMPARE(submit.result->error().kind, ClientError::Kind::ConnectionClosed);
+        QCOMPARE(submit.result->error().message,
+            QStringLiteral("slurmrestd at %1 closed the connection (it may have crashed) while submitting a job; the "
+                           "request was not sent again, as slurmrestd may have acted on it")
+                .arg(server.url().toString()));
+        QCOMPARE(server.requests().size(), 1);
+        QVERIFY(server.requests().first().body.contains("\"script\""));
+    }
+
     void nothingListening()
     {
         QTcpServer probe;

@@ -5,6 +5,7 @@
 
 #include <QDateTime>
 #include <QElapsedTimer>
+#include <QIODevice>
 #include <QJsonDocument>
 #include <QLoggingCategory>
 #include <QNetworkAccessManager>
@@ -17,6 +18,8 @@
 #include <QSet>
 #include <QTimer>
 #include <QUrlQuery>
+
+#include <cstring>
 
 Q_LOGGING_CATEGORY(lcSlurm, "trainyard.executor")
 
@@ -44,6 +47,39 @@ struct Call {
     QString usedToken;
     bool retried = false;
     std::function<void(const Result<Reply>&)> done;
+};
+
+// A request body Qt's HTTP layer cannot read twice. Qt sends a request again (up to three times) when the
+// connection closes before the answer; for a job submission that could create the job twice, as slurmrestd may
+// have created it before the connection dropped. With this body Qt fails the request (ContentReSendError)
+// instead of sending it again. GETs keep Qt's resending: reading again is harmless.
+class OneShotBody : public QIODevice {
+public:
+    OneShotBody(const QByteArray& data, QObject* parent)
+        : QIODevice(parent)
+        , m_data(data)
+    {
+        open(QIODevice::ReadOnly);
+    }
+    bool isSequential() const override { return true; }
+    bool reset() override { return false; }
+    qint64 bytesAvailable() const override { return m_data.size() - m_pos + QIODevice::bytesAvailable(); }
+
+protected:
+    qint64 readData(char* out, qint64 max) override
+    {
+        const qint64 n = qMin(max, qint64(m_data.size()) - m_pos);
+        if (n <= 0)
+            return -1;
+        std::memcpy(out, m_data.constData() + m_pos, size_t(n));
+        m_pos += n;
+        return n;
+    }
+    qint64 writeData(const char*, qint64) override { return -1; }
+
+private:
+    QByteArray m_data;
+    qint64 m_pos = 0;
 };
 
 // Before its exp, a minted token is used until this much is left, so that no request carries one that
@@ -112,7 +148,7 @@ struct SlurmRestClient::Private {
     template <typename T>
     void run(Call call, QObject* context, Callback<T> done, std::function<Result<T>(const Reply&)> decode)
     {
-        QPointer<QObject> guard(context);
+        QPointer<QObject> guard(context ? context : q);
         call.done = [this, guard, done, decode](const Result<Reply>& reply) {
             if (!guard)
                 return;
@@ -296,9 +332,13 @@ struct SlurmRestClient::Private {
         request.setAttribute(QNetworkRequest::Http2AllowedAttribute, false);
         QNetworkReply* reply = nullptr;
         if (call.body) {
+            const QByteArray body = QJsonDocument(call.body(*version)).toJson(QJsonDocument::Compact);
             request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
-            reply = network->sendCustomRequest(
-                request, call.verb, QJsonDocument(call.body(*version)).toJson(QJsonDocument::Compact));
+            request.setHeader(QNetworkRequest::ContentLengthHeader, body.size());
+            request.setAttribute(QNetworkRequest::DoNotBufferUploadDataAttribute, true);
+            auto* device = new OneShotBody(body, network);
+            reply = network->sendCustomRequest(request, call.verb, device);
+            device->setParent(reply);
         } else {
             reply = network->sendCustomRequest(request, call.verb);
         }
@@ -330,6 +370,14 @@ struct SlurmRestClient::Private {
         if (reply->property("trainyardTimedOut").toBool()) {
             call.done(error(ClientError::Kind::Timeout,
                 QStringLiteral("%1 did not answer within %2 s (%3)").arg(where(), seconds(requestTimeout), call.what)));
+            return;
+        }
+        if (netError == QNetworkReply::ContentReSendError) {
+            // the connection closed before the answer, and Qt may not send the body again (OneShotBody)
+            call.done(error(ClientError::Kind::ConnectionClosed,
+                QStringLiteral("%1 closed the connection (it may have crashed) while %2; the request was not sent "
+                               "again, as slurmrestd may have acted on it")
+                    .arg(where(), call.what)));
             return;
         }
         // Qt's network-layer errors are 1–99; HTTP error statuses come as 2xx–4xx codes with a body to read.
@@ -540,7 +588,7 @@ void SlurmRestClient::submitHetJob(
         invalid = QStringLiteral("component 0 needs an environment (Slurm refuses a job without one, and starts the "
                                  "batch script with only that and SLURM_*)");
     if (!invalid.isEmpty()) {
-        d->deliver<SubmitResult>(QPointer<QObject>(context), done,
+        d->deliver<SubmitResult>(QPointer<QObject>(context ? context : this), done,
             d->error(
                 ClientError::Kind::InvalidRequest, QStringLiteral("not submitted to %1: %2").arg(d->where(), invalid)));
         return;

@@ -20,9 +20,9 @@ namespace Trainyard::Slurm {
 ///
 /// Threading and delivery: create and call it on one thread with an event loop (the executor's main thread).
 /// Every method returns at once. Its callback runs later, from the event loop, never inside the call, exactly
-/// once; it is dropped instead when `context` (which must live on the same thread) is destroyed first, and when
-/// the client is destroyed first (in-flight requests are aborted then). Calls run concurrently; callbacks come
-/// in the order answers arrive.
+/// once; it is dropped instead when `context` (which must live on the same thread; nullptr: the client itself) is
+/// destroyed first, and when the client is destroyed first (in-flight requests are aborted then). Calls run
+/// concurrently; callbacks come in the order answers arrive.
 ///
 /// Before the first request: the API version, the cluster's `restVersion` or else the newest of
 /// supportedApiVersions() that `GET /openapi/v3` announces (asked once; calls made meanwhile wait for it;
@@ -32,8 +32,11 @@ namespace Trainyard::Slurm {
 /// carries `X-SLURM-USER-NAME` and `X-SLURM-USER-TOKEN`.
 ///
 /// Errors (ClientError::message names the URL): no connection → Unreachable ("slurmrestd at URL refused the
-/// connection …"); a connection dropped mid-answer → ConnectionClosed ("… closed the connection (it may have
-/// crashed)"; slurmrestd 22.05.8 dies on some requests); no answer within the request timeout → Timeout; a
+/// connection …"); a connection dropped before the answer → ConnectionClosed ("… closed the connection (it may
+/// have crashed)"; slurmrestd 22.05.8 dies on some requests). Qt sends a GET again on a new connection first (so a
+/// slurmrestd that died reads as Unreachable), but never a submission: slurmrestd may have created the job before
+/// the connection dropped, so the caller must look before submitting again. No answer within the request timeout
+/// → Timeout (the request may still take effect: same caution). A
 /// refused token (Codec::isRefusedToken) → minted again and the request sent once more when the cluster has a
 /// tokenCommand, else, or when that fails too, Authentication ("slurmrestd at URL refused user 'u''s token: …");
 /// error 2017 on a job's call → NoSuchJob; any other errors[] entry, on any HTTP status → SlurmError, except for

@@ -209,15 +209,18 @@ struct JobComponent {
     QStringList stateFlags; ///< v0.0.40: the array's other entries (COMPLETING, CONFIGURING …); else empty
     QString stateReason; ///< "None", "Resources", "Priority", "JobHeldUser", "NonZeroExitCode", "TimeLimit" …
     /// The batch script's raw wait status (see WaitStatus); meaningful once isFinished(). For a het job every
-    /// component reports the batch script's status.
+    /// component reports the batch script's status. A job cancelled while running reports SIGTERM (15), or exit
+    /// 143 when the shell saw its child die of it first; one cancelled before its script started reports 0. The
+    /// state, not this, says that it was cancelled.
     int exitCode = 0;
     int derivedExitCode = 0; ///< the highest raw wait status of the job's steps
     QString nodes; ///< hostlist of the allocated nodes ("node[2-3]"); empty until allocated
     QString batchHost; ///< the node that runs (ran) the batch script: component 0's first node
     QString partition;
     QDateTime submitTime; ///< UTC; invalid when not reported
-    QDateTime startTime; ///< invalid until it started
-    QDateTime endTime; ///< for a job that has not ended: when its time limit will end it
+    QDateTime startTime; ///< when it started; while PENDING, the scheduler's estimate once it made one (else invalid)
+    QDateTime
+        endTime; ///< when it ended; before: when its time limit will end it (estimated, or invalid, while PENDING)
 
     /// The state is one a job never leaves, and no process of it is left (not COMPLETING).
     bool isFinished() const;
