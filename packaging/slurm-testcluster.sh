@@ -26,6 +26,8 @@
 #   SLURM_TEST_REST_PORT=16880   SLURM_TEST_USER=slurmci (created when missing; jobs run as it)
 #   SLURM_TEST_INSTALL=1         0: fail instead of running apt-get when a package is missing (the tests set it)
 #   SLURM_TEST_NICE=10           nice value of the daemons (and so of the jobs they start)
+#   SLURM_TEST_REST_PLUGINS      slurmrestd's -s; by default openapi/v0.0.38 on Slurm 22.05 (Debian 12),
+#                                openapi/slurmctld from 23.11 on (Debian 13's 24.11: API v0.0.40 to v0.0.42)
 #
 # What it keeps from the recipe this was built from (Debian 12, Slurm 22.05.8, all observed):
 # - slurm-wlm-jwt-plugin is not pulled in by slurmrestd, but without it AuthAltTypes=auth/jwt cannot load.
@@ -40,8 +42,8 @@
 # - Without slurmdbd a finished job is forgotten after MinJobAge (default 300 s): 600 s here, so a client
 #   polling slowly still sees how it ended.
 # - slurmrestd refuses to run as root, needs SLURM_JWT=daemon to forward each request's token, and must load
-#   only openapi/v0.0.38 (-s): the dbv0.0.3x plugins need slurmdbd and make it exit. It does not daemonize;
-#   this script writes its pid file.
+#   only the plugins that need no slurmdbd (-s openapi/v0.0.38 on 22.05: the dbv0.0.3x plugins make it exit). It
+#   does not daemonize; this script writes its pid file.
 set -euo pipefail
 
 BASE=${SLURM_TEST_BASE:-/tmp/slurm-test}
@@ -166,7 +168,17 @@ write_if_changed() {
     fi
 }
 
+# The installed Slurm's version as MAJOR*100+MINOR (22.05 → 2205), from `slurmctld -V` ("slurm-wlm 24.11.5").
+slurm_release() {
+    /usr/sbin/slurmctld -V | awk '{ split($2, v, "."); printf "%d%02d\n", v[1], v[2] }'
+}
+
 write_configs() {
+    local release switch_line="SwitchType=switch/none"
+    release=$(slurm_release)
+    # switch/none is gone from 23.11 on (no SwitchType means none)
+    [ "$release" -ge 2311 ] && switch_line="# SwitchType: none (the default from Slurm 23.11 on)"
+
     mkdir -p "$ETC" "$RUN/munge" "$LOG" "$STATE" "$SPOOL" "$BASE/munge" "$BASE/dev" "$JOBS"
     chmod 755 "$BASE" "$ETC" "$RUN" "$SPOOL" "$BASE/dev" "$RUN/munge"
     chmod 700 "$LOG" "$STATE" "$BASE/munge"
@@ -220,7 +232,7 @@ JobAcctGatherType=jobacct_gather/none
 AccountingStorageType=accounting_storage/none
 JobCompType=jobcomp/none
 MpiDefault=none
-SwitchType=switch/none
+$switch_line
 SchedulerType=sched/backfill
 # het jobs are started only by backfill: with the default bf_interval=30 one waits up to 30 s
 SchedulerParameters=bf_interval=1
@@ -294,9 +306,19 @@ rest_answers() {
 
 start_slurmrestd() {
     if pid_alive "$RUN/slurmrestd.pid" slurmrestd; then return; fi
+    # Only the plugins that need no slurmdbd: 22.05 names one per API version (its dbv0.0.3x ones make slurmrestd
+    # exit without slurmdbd); from 23.11 on openapi/slurmctld serves every data_parser version (v0.0.40 … ).
+    local plugins=${SLURM_TEST_REST_PLUGINS:-}
+    if [ -z "$plugins" ]; then
+        case $(slurm_release) in
+        22*) plugins=openapi/v0.0.38 ;;
+        2302) plugins=openapi/v0.0.39 ;;
+        *) plugins=openapi/slurmctld ;;
+        esac
+    fi
     # A dead slurmrestd (it crashes on some requests, see the client's notes on argv) is simply restarted.
     SLURM_JWT=daemon setsid nice -n "$NICE" /usr/sbin/slurmrestd -f "$CONF" -a rest_auth/jwt \
-        -s openapi/v0.0.38 -u "$(id -u "$REST_RUN_AS")" -g "$(id -g "$REST_RUN_AS")" "127.0.0.1:$REST_PORT" \
+        -s "$plugins" -u "$(id -u "$REST_RUN_AS")" -g "$(id -g "$REST_RUN_AS")" "127.0.0.1:$REST_PORT" \
         </dev/null >>"$LOG/slurmrestd.log" 2>&1 &
     echo $! >"$RUN/slurmrestd.pid"
     wait_for 15 "slurmrestd on 127.0.0.1:$REST_PORT" "$RUN/slurmrestd.pid" slurmrestd "$LOG/slurmrestd.log" \

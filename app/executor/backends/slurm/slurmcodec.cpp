@@ -207,8 +207,12 @@ QJsonObject encodeSubmission(ApiVersion version, const QString& script, const QL
     QJsonObject body { { QStringLiteral("script"), script } };
     QJsonArray jobs;
     for (JobComponentRequest c : components) {
-        if (c.environment.isEmpty() && !components.isEmpty())
+        if (c.environment.isEmpty())
             c.environment = components.first().environment;
+        // 24.11 refuses a component without one (2063 "Job cannot be submitted without the current working
+        // directory specified"); 22.05 only reads component 0's
+        if (c.currentWorkingDirectory.isEmpty())
+            c.currentWorkingDirectory = components.first().currentWorkingDirectory;
         jobs.append(encodeComponent(version, c));
     }
     if (jobs.size() == 1)
@@ -250,7 +254,7 @@ QList<RestWarning> decodeWarnings(const QJsonObject& reply)
 
 bool isRefusedToken(int httpStatus, const QList<RestError>& errors)
 {
-    if (httpStatus == 401)
+    if (httpStatus == 401 || httpStatus == 511)
         return true;
     if (httpStatus < 500 || errors.isEmpty())
         return false;
@@ -374,6 +378,12 @@ std::optional<SubmitResult> decodeSubmit(const QJsonObject& reply, QString* erro
     r.userMessage = str(o, "job_submit_user_msg");
     r.errors = decodeErrors(reply);
     r.warnings = decodeWarnings(reply);
+    // v0.0.40 reports what v0.0.38 put in errors[] (2042 for a held job) in result.error_code, errors[] empty
+    const QJsonObject result = reply.value(QLatin1String("result")).toObject();
+    const int code = result.value(QLatin1String("error_code")).toInt();
+    if (code != 0
+        && std::none_of(r.errors.begin(), r.errors.end(), [code](const RestError& e) { return e.number == code; }))
+        r.errors.append(RestError { code, str(result, "error"), QString(), QStringLiteral("result") });
     return r;
 }
 

@@ -4,22 +4,24 @@
 // slurmrestd's JSON, both ways, as pure functions (no network: SlurmRestClient sends and receives, this reads
 // and writes). Sources: the OpenAPI documents slurmrestd serves at `GET /openapi/v3` and SchedMD's
 // https://slurm.schedmd.com/rest_api.html. v0.0.38 is verified against slurmrestd 22.05.8 (replies recorded in
-// tests/data/slurm/replies/); v0.0.39 and v0.0.40 follow their published schemas and real replies of 23.02 and
-// 23.11 quoted in public code (see tests/data/slurm/README.md), not a running server.
+// tests/data/slurm/replies/); v0.0.40 against slurmrestd 24.11.5 (Debian 13's, replies in replies-24.11/);
+// v0.0.39 follows its published schema and real 23.02 output quoted in public code, not a running server.
 //
-// What differs between the versions, and how it is handled:
-//
-// | | v0.0.38 (22.05) | v0.0.39 (23.02) | v0.0.40 (23.11) |
-// |---|---|---|---|
-// | submit `environment` | object {"K":"V"} (an array is refused, HTTP 400) | array ["K=V"] | array ["K=V"] |
-// | submit `nodes` | integer | string ("2") | string |
-// | submit `time_limit`, `memory_per_node` | integer | {"set","infinite","number"} | same |
-// | submit GPUs | `gres`: "gpu:t4:1" (`tres_per_node` is refused) | `tres_per_node`: "gres:gpu:t4:1" | "gres/gpu:t4:1"
-// | | `job_state` | string | string | array: base state, then flags | | `exit_code` | integer (raw wait status) |
-// {"set","number"} (raw) | {"status":[…],"return_code":{…},"signal":{"id":{…},"name"}} | | times, `het_job_id`,
-// `het_job_offset` | integers | integers / {"set","number"} | {"set","number"} | | node `state` | "idle" +
-// `state_flags` | ["IDLE", …] | same | | ping | `ping` | `pinged` | `pinged` | | errors[] number | `error_number`,
-// `error_code` or `errno` | `error_number` | `error_number` |
+// What differs between the versions (v0.0.38: Slurm 22.05; v0.0.39: 23.02; v0.0.40: 23.11, 24.05, 24.11):
+// clang-format off
+// - submit `environment`: v0.0.38 an object {"K": "V"} (an array is refused, HTTP 400); v0.0.39+ an array ["K=V"]
+// - submit `nodes`: v0.0.38 an integer; v0.0.39+ a string ("2", sbatch -N's syntax)
+// - submit `time_limit`, `memory_per_node`: v0.0.38 integers; v0.0.39+ {"set", "infinite", "number"}
+// - submit GPUs: v0.0.38 `gres` "gpu:t4:1" (`tres_per_node` is refused); v0.0.39 `tres_per_node` "gres:gpu:t4:1";
+//   v0.0.40 `tres_per_node` "gres/gpu:t4:1"
+// - `job_state`: a string up to v0.0.39; v0.0.40 an array, base state first, then flags (["CANCELLED", "COMPLETING"])
+// - `exit_code`: v0.0.38 an integer (raw wait status); v0.0.39 {"set", "number"} (raw); v0.0.40
+//   {"status": […], "return_code": {…}, "signal": {"id": {…}, "name"}}
+// - times, `het_job_id`, `het_job_offset`: integers in v0.0.38; {"set", "number"} in v0.0.40 (v0.0.39: both)
+// - node `state`: v0.0.38 "idle" plus `state_flags`; v0.0.39+ ["IDLE", …]
+// - ping: v0.0.38 `ping`; v0.0.39+ `pinged`
+// - errors[] number: v0.0.38 `error_number`, `error_code` or `errno`; v0.0.39+ `error_number`
+// clang-format on
 //
 // The decoders accept every shape above whatever the version, so they need no version; the encoders must write
 // the one the server's version parses.
@@ -50,8 +52,8 @@ std::optional<ApiVersion> newestSupported(const QStringList& announced);
 /// left out (Slurm's defaults apply). Never writes `argv`.
 QJsonObject encodeComponent(ApiVersion version, const JobComponentRequest& component);
 /// The body of `POST …/job/submit`: {"script", "job": {…}} for one component, {"script", "jobs": [{…}, …]} for
-/// a het job. Slurm requires `environment` on every component but uses only component 0's, so a component
-/// with an empty environment is sent with component 0's.
+/// a het job. Slurm requires `environment` on every component but uses only component 0's, and 24.11 also
+/// requires `current_working_directory` on every one: a component without them is sent with component 0's.
 QJsonObject encodeSubmission(ApiVersion version, const QString& script, const QList<JobComponentRequest>& components);
 
 /// A reply's `errors` (absent: none).
@@ -61,11 +63,13 @@ QList<RestWarning> decodeWarnings(const QJsonObject& reply);
 
 /// Whether a failed reply means that slurmctld refused the request's token. slurmrestd itself only checks that
 /// the headers are there (HTTP 401 "Authentication failure" when not); it forwards the token, and a token that
-/// slurmctld rejects (bad signature, expired, minted for another user) comes back as HTTP 500 with errors that
-/// carry no reason, by endpoint (22.05.8, all observed): ping/job `error_number` -1 ("slurmctld config is unable
-/// to load", "Unable to find JobId=1"), nodes `errno` -1, job/submit and DELETE job 5005 ("Zero Bytes were
-/// transmitted or received"); 1007 ("Protocol authentication error") is taken as well. GETs answer the same
-/// way when slurmctld is down, so this reads "refused, or slurmctld is not answering".
+/// slurmctld rejects (bad signature, expired, minted for another user) comes back, all observed:
+/// - 22.05.8: HTTP 500 with errors that carry no reason, by endpoint: ping/job `error_number` -1 ("slurmctld
+///   config is unable to load", "Unable to find JobId=1"), nodes `errno` -1, job/submit and DELETE job 5005
+///   ("Zero Bytes were transmitted or received"). GETs answer the same way when slurmctld is down, so this reads
+///   "refused, or slurmctld is not answering".
+/// - 24.11.5 (v0.0.40): HTTP 511 with 1007 "Protocol authentication error" — except ping, which answers HTTP 200
+///   with the controller "DOWN".
 bool isRefusedToken(int httpStatus, const QList<RestError>& errors);
 /// Whether errors[] holds 2017 "Invalid job id specified": the job never existed, or slurmctld forgot it
 /// MinJobAge after it ended.
@@ -78,7 +82,8 @@ std::optional<QList<Node>> decodeNodes(const QJsonObject& reply, QString* error 
 /// `GET …/partitions`: {"partitions": [{"name", "nodes", …}]}.
 std::optional<QList<Partition>> decodePartitions(const QJsonObject& reply, QString* error = nullptr);
 /// `POST …/job/submit`: {"job_id", "step_id", "job_submit_user_msg", "errors", "warnings"} (v0.0.40 also
-/// inside "result"). nullopt when it holds no job ID: then nothing was created.
+/// inside "result", whose non-zero error_code joins the errors: 2042 for a held job). nullopt when it holds no job
+/// ID: then nothing was created.
 std::optional<SubmitResult> decodeSubmit(const QJsonObject& reply, QString* error = nullptr);
 /// `GET …/job/{id}`: {"jobs": [{…}, …]}, one entry per het component, ordered by het_job_offset.
 std::optional<QList<JobComponent>> decodeJob(const QJsonObject& reply, QString* error = nullptr);

@@ -60,7 +60,8 @@ public:
 
     /// The API version the calls use (discovering it if needed, see above).
     void discoverVersion(QObject* context, Callback<ApiVersion> done);
-    /// `GET …/ping`: slurmctld's answer through slurmrestd, one entry per controller.
+    /// `GET …/ping`: slurmctld's answer through slurmrestd, one entry per controller. 24.11 answers a refused token
+    /// here with the controller DOWN and no error (other calls say Authentication).
     void ping(QObject* context, Callback<QList<ControllerPing>> done);
     /// `GET …/nodes`: every node of the cluster.
     void nodes(QObject* context, Callback<QList<Node>> done);
@@ -77,7 +78,8 @@ public:
     void job(qint64 jobId, QObject* context, Callback<QList<JobComponent>> done);
     /// `DELETE …/job/{hetLeaderId}[?signal=N]`: cancels the job, every component of a het job (always pass the
     /// leader: a component's own ID cancels only that component), or with `signal` > 0 only sends that signal.
-    /// Cancelling a finished job succeeds again; NoSuchJob when slurmctld does not know the ID. A signal sent
+    /// Cancelling a finished job succeeds again; for an ID slurmctld does not know 22.05 answers NoSuchJob, 24.11
+    /// success. A signal sent
     /// right after the job turned RUNNING can be lost: slurmd may not have started the batch script yet.
     void cancel(qint64 hetLeaderId, QObject* context, Callback<Acknowledged> done, int signal = 0);
 

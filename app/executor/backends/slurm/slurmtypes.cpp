@@ -32,11 +32,13 @@ QList<ApiVersion> supportedApiVersions()
 
 QString RestError::text() const
 {
-    if (!description.isEmpty() && description != error)
-        return description;
-    if (!error.isEmpty())
-        return error;
-    return QStringLiteral("error number %1").arg(number);
+    // 22.05 puts the specific part in `description` ("Unable to find JobId=9") or only an `error`; 24.11 a
+    // generic `description` ("Batch job submission failed") and the specific `error`. -1's error is always
+    // "Unspecified error", which says nothing.
+    const bool errorSaysSomething = !error.isEmpty() && error != QLatin1String("Unspecified error");
+    if (description.isEmpty() || description == error)
+        return error.isEmpty() ? QStringLiteral("error number %1").arg(number) : error;
+    return errorSaysSomething ? description + QStringLiteral(": ") + error : description;
 }
 
 WaitStatus WaitStatus::fromRaw(int status)

@@ -3,9 +3,9 @@
 
 // The values the Slurm REST client takes and gives: plain structs, the same for every slurmrestd API version.
 // The wire shapes they come from are Slurm's OpenAPI schemas (slurmrestd `GET /openapi/v3`; SchedMD's
-// https://slurm.schedmd.com/rest_api.html): v0.0.38 (Slurm 22.05, verified against a running slurmrestd 22.05.8,
-// replies recorded in tests/data/slurm/replies/), v0.0.39 (23.02) and v0.0.40 (23.11), whose differences
-// slurmcodec.h lists.
+// https://slurm.schedmd.com/rest_api.html): v0.0.38 (Slurm 22.05, verified against slurmrestd 22.05.8), v0.0.40
+// (23.11, verified against slurmrestd 24.11.5) and v0.0.39 (23.02, from its schema), whose differences
+// slurmcodec.h lists. Recorded replies: tests/data/slurm/.
 
 #include "units.h"
 
@@ -25,7 +25,7 @@ namespace Trainyard::Slurm {
 enum class ApiVersion {
     V0_0_38, ///< Slurm 22.05 (Debian 12)
     V0_0_39, ///< Slurm 23.02
-    V0_0_40, ///< Slurm 23.11 (and still loaded by 24.05 and 24.11)
+    V0_0_40, ///< Slurm 23.11 (and still served by 24.05 and 24.11, beside v0.0.41 and v0.0.42)
 };
 
 /// "v0.0.38", "v0.0.39", "v0.0.40".
@@ -43,7 +43,8 @@ struct RestError {
     QString description; ///< the long text, often empty: "Unable to find JobId=999999"
     QString source; ///< the Slurm call that failed, often empty: "slurm_load_job"
 
-    /// "description" when it says more than `error`, else "error"; "error number N" when both are empty.
+    /// "description: error" ("Unable to find JobId=9: Invalid job id specified", "Batch job submission failed:
+    /// Invalid partition name specified"), or the one that is there; "error number N" when both are empty.
     QString text() const;
     bool operator==(const RestError&) const = default;
 };
