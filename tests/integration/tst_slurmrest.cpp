@@ -123,6 +123,8 @@ class TestSlurmRest : public QObject {
         timer->start();
     }
 
+    QString where() const { return QStringLiteral("slurmrestd at ") + m_testcluster.restUrl.toString(); }
+
     QString readOutput(const QString& name, qint64 jobId) const
     {
         QFile file(
@@ -153,7 +155,10 @@ private Q_SLOTS:
         QVERIFY2(clusters, qPrintable(errors.join(QLatin1Char('\n'))));
         QCOMPARE(clusters->size(), 1);
         m_testcluster = clusters->first();
-        QCOMPARE(m_testcluster.name, QStringLiteral("testcluster"));
+        if (!Test::SlurmTestCluster::isElsewhere()) {
+            QCOMPARE(m_testcluster.name, QStringLiteral("testcluster"));
+            QCOMPARE(m_testcluster.restUrl, QUrl(QStringLiteral("http://127.0.0.1:16880")));
+        }
         QVERIFY(!m_testcluster.tokenCommand.isEmpty());
 
         // jobs run as the cluster's user: their folder must be writable by it
@@ -186,9 +191,12 @@ private Q_SLOTS:
         m_client->discoverVersion(this, version.callback());
         QTRY_VERIFY_WITH_TIMEOUT(version.result, 30000);
         QVERIFY2(version.result->ok(), qPrintable(version.result->error().message));
-        // slurmrestd runs with -s openapi/v0.0.38 only (22.05)
-        QCOMPARE(version.result->value(), ApiVersion::V0_0_38);
-        QCOMPARE(m_client->apiVersion(), std::optional(ApiVersion::V0_0_38));
+        // the test cluster's slurmrestd runs with -s openapi/v0.0.38 only (22.05); another cluster says which it
+        // should be in TRAINYARD_SLURM_EXPECT_API (Slurm 24.11 offers v0.0.40 to v0.0.42: v0.0.40)
+        const QString expected = qEnvironmentVariable("TRAINYARD_SLURM_EXPECT_API", QStringLiteral("v0.0.38"));
+        QCOMPARE(apiVersionName(version.result->value()), expected);
+        QCOMPARE(m_client->apiVersion(), std::optional(version.result->value()));
+        qInfo("slurmrestd speaks %s", qPrintable(expected));
     }
 
     void ping()
@@ -349,9 +357,11 @@ private Q_SLOTS:
         QVERIFY2(!w.error, w.error ? qPrintable(w.error->message) : "");
         const JobComponent& c = w.last.first();
         QCOMPARE(c.state, QStringLiteral("FAILED"));
-        QCOMPARE(c.stateReason, reason);
         QCOMPARE(c.exitStatus(), status);
         QCOMPARE(c.hetJobId, 0);
+        // 22.05's reasons (24.11 says RaisedSignal for the killed one)
+        if (m_client->apiVersion() == ApiVersion::V0_0_38)
+            QCOMPARE(c.stateReason, reason);
     }
 
     void cancelByHetLeader()
@@ -399,10 +409,10 @@ private Q_SLOTS:
         m_client->submitHetJob(QStringLiteral("#!/bin/bash\ntrue\n"), { bad }, this, submitted.callback());
         QTRY_VERIFY_WITH_TIMEOUT(submitted.result, 30000);
         QCOMPARE(submitted.result->error().kind, ClientError::Kind::SlurmError);
-        QCOMPARE(submitted.result->error().message,
-            QStringLiteral(
-                "slurmrestd at http://127.0.0.1:16880: submitting a job failed (HTTP 500): Invalid partition "
-                "name specified [2000]"));
+        const QString message = submitted.result->error().message;
+        QVERIFY2(
+            message.startsWith(QStringLiteral("%1: submitting a job failed (HTTP ").arg(where())), qPrintable(message));
+        QVERIFY2(message.contains(QLatin1String("Invalid partition name specified [2000]")), qPrintable(message));
     }
 
     void vanishedJob()
@@ -413,7 +423,11 @@ private Q_SLOTS:
         m_client->cancel(999999, this, cancel.callback());
         QTRY_VERIFY_WITH_TIMEOUT(job.result && cancel.result, 30000);
         QCOMPARE(job.result->error().kind, ClientError::Kind::NoSuchJob);
-        QCOMPARE(cancel.result->error().kind, ClientError::Kind::NoSuchJob);
+        // 22.05 refuses to cancel it (2017); 24.11 says it did
+        if (m_client->apiVersion() == ApiVersion::V0_0_38)
+            QCOMPARE(cancel.result->error().kind, ClientError::Kind::NoSuchJob);
+        else
+            QVERIFY2(cancel.result->ok(), qPrintable(cancel.result->error().message));
     }
 
     void wrongToken()
@@ -423,13 +437,20 @@ private Q_SLOTS:
         wrong.token
             = QStringLiteral("eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJleHAiOjQxMDI0NDQ4MDAsInN1biI6InNsdXJtY2kifQ.bad");
         SlurmRestClient client(wrong);
-        Waiter<QList<ControllerPing>> ping;
-        client.ping(this, ping.callback());
-        QTRY_VERIFY_WITH_TIMEOUT(ping.result, 30000);
-        QCOMPARE(ping.result->error().kind, ClientError::Kind::Authentication);
-        QCOMPARE(ping.result->error().message,
-            QStringLiteral("slurmrestd at http://127.0.0.1:16880 refused user 'slurmci''s token: slurmctld config is "
-                           "unable to load (a wrong or expired token, or slurmctld is not answering)"));
+        // (not ping: 24.11 answers it with the controller DOWN instead)
+        Waiter<QList<Node>> nodes;
+        client.nodes(this, nodes.callback());
+        QTRY_VERIFY_WITH_TIMEOUT(nodes.result, 30000);
+        QCOMPARE(nodes.result->error().kind, ClientError::Kind::Authentication);
+        const QString message = nodes.result->error().message;
+        QVERIFY2(message.startsWith(QStringLiteral("%1 refused user '%2''s token: ").arg(where(), wrong.user)),
+            qPrintable(message));
+        // 22.05.8's answer to a bad token (newer versions word it otherwise)
+        if (m_client->apiVersion() == ApiVersion::V0_0_38) {
+            QVERIFY2(message.endsWith(QLatin1String("token: Unspecified error (a wrong or expired token, or slurmctld "
+                                                    "is not answering)")),
+                qPrintable(message));
+        }
     }
 
     void refusedTokenIsMintedAgain()

@@ -7,6 +7,10 @@
 // file for as long as it uses the cluster, so one never stops the cluster under another. A process that
 // started the cluster and died before stopping it leaves a mark; the next one to take the lock adopts it and
 // stops it when done, so a crashed test does not leave the cluster running for good.
+//
+// TRAINYARD_SLURM_CLUSTERS_YAML=FILE points the tests at another cluster instead: FILE is a clusters.yaml whose
+// first cluster is used as it is, never started or stopped here (e.g. the same script run in a Debian 13 chroot,
+// Slurm 24.11, to check the client's newer API versions; tests/data/slurm/README.md says how).
 
 #include <QByteArray>
 #include <QDir>
@@ -36,6 +40,13 @@ public:
     /// starts it. Returns false with reason() saying why the cluster cannot be used here.
     bool acquire(int waitMs = 240000)
     {
+        if (isElsewhere()) {
+            if (!m_lock.tryLock(waitMs)) {
+                m_reason = QStringLiteral("another test process held %1 for %2 s").arg(lockPath()).arg(waitMs / 1000);
+                return false;
+            }
+            return true;
+        }
         if (::geteuid() != 0) {
             m_reason = QStringLiteral("the Slurm test cluster needs root (slurmd starts jobs as another user; "
                                       "packaging/slurm-testcluster.sh edits /etc/hosts)");
@@ -80,8 +91,19 @@ public:
     QString reason() const { return m_reason; }
     bool startedHere() const { return m_started; }
 
-    /// What `packaging/slurm-testcluster.sh clusters-yaml` prints: a clusters.yaml for the cluster.
-    QByteArray clustersYaml() { return run({ QStringLiteral("clusters-yaml") }) == 0 ? m_stdout : QByteArray(); }
+    /// What `packaging/slurm-testcluster.sh clusters-yaml` prints: a clusters.yaml for the cluster (or the
+    /// TRAINYARD_SLURM_CLUSTERS_YAML file).
+    QByteArray clustersYaml()
+    {
+        if (isElsewhere()) {
+            QFile file(QString::fromLocal8Bit(qgetenv("TRAINYARD_SLURM_CLUSTERS_YAML")));
+            return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+        }
+        return run({ QStringLiteral("clusters-yaml") }) == 0 ? m_stdout : QByteArray();
+    }
+
+    /// The tests use the cluster of TRAINYARD_SLURM_CLUSTERS_YAML, not this host's test cluster.
+    static bool isElsewhere() { return !qEnvironmentVariableIsEmpty("TRAINYARD_SLURM_CLUSTERS_YAML"); }
 
     /// Runs the script with `arguments` (never installing packages); returns its exit code (-1: did not finish).
     int run(const QStringList& arguments, int timeoutMs = 30000)

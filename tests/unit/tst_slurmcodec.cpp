@@ -14,28 +14,32 @@ using namespace Trainyard::Slurm;
 
 namespace {
 
-QByteArray fixture(const QString& name)
+// Replies recorded from slurmrestd 22.05.8 (v0.0.38) in replies/, from 24.11.5 (v0.0.40) in replies-24.11/.
+const char* const slurm2205 = "replies";
+const char* const slurm2411 = "replies-24.11";
+
+QByteArray fixture(const char* folder, const QString& name)
 {
-    QFile file(QStringLiteral(TRAINYARD_FIXTURES_DIR "/slurm/replies/") + name);
+    QFile file(QStringLiteral(TRAINYARD_FIXTURES_DIR "/slurm/") + QLatin1String(folder) + QLatin1Char('/') + name);
     if (!file.open(QIODevice::ReadOnly))
         qFatal("cannot read %s", qPrintable(file.fileName()));
     return file.readAll();
 }
 
-QJsonObject reply(const char* name)
+QJsonObject reply(const char* name, const char* folder = slurm2205)
 {
-    return QJsonDocument::fromJson(fixture(QLatin1String(name) + QStringLiteral(".json"))).object();
+    return QJsonDocument::fromJson(fixture(folder, QLatin1String(name) + QStringLiteral(".json"))).object();
 }
 
-// The HTTP status each reply came with (replies/INDEX.tsv).
-int statusOf(const char* name)
+// The HTTP status each reply came with (INDEX.tsv).
+int statusOf(const char* name, const char* folder = slurm2205)
 {
-    for (const QByteArray& line : fixture(QStringLiteral("INDEX.tsv")).split('\n')) {
+    for (const QByteArray& line : fixture(folder, QStringLiteral("INDEX.tsv")).split('\n')) {
         const QList<QByteArray> cols = line.split('\t');
         if (cols.value(0) == name)
             return cols.value(3).toInt();
     }
-    qFatal("%s is not in INDEX.tsv", name);
+    qFatal("%s is not in %s/INDEX.tsv", name, folder);
     return 0;
 }
 
@@ -217,42 +221,80 @@ private Q_SLOTS:
 
     void errors_data()
     {
+        QTest::addColumn<QByteArray>("folder");
         QTest::addColumn<QByteArray>("name");
         QTest::addColumn<QList<int>>("numbers");
         QTest::addColumn<bool>("refusedToken");
         QTest::addColumn<bool>("noSuchJob");
-        QTest::addRow("ping ok") << QByteArray("ping") << QList<int> {} << false << false;
-        QTest::addRow("held job") << QByteArray("submit-held") << QList<int> { 2042 } << false << false;
-        QTest::addRow("unknown job") << QByteArray("job-unknown") << QList<int> { 2017 } << false << true;
-        QTest::addRow("cancel unknown") << QByteArray("cancel-unknown") << QList<int> { 2017 } << false << true;
-        QTest::addRow("bad partition") << QByteArray("submit-bad-partition") << QList<int> { 2000 } << false << false;
-        QTest::addRow("impossible gres") << QByteArray("submit-impossible-gres") << QList<int> { 2014 } << false
-                                         << false;
-        QTest::addRow("unknown key") << QByteArray("submit-unknown-key") << QList<int> { 0, 9001 } << false << false;
-        QTest::addRow("no environment") << QByteArray("submit-no-environment") << QList<int> { 2127, 9001 } << false
+        QTest::addRow("22.05: ping ok") << QByteArray(slurm2205) << QByteArray("ping") << QList<int> {} << false
                                         << false;
-        QTest::addRow("environment array on v0.0.38")
-            << QByteArray("submit-env-array") << QList<int> { -1, -1, 9001 } << false << false;
-        QTest::addRow("bad token: ping") << QByteArray("bad-token-ping") << QList<int> { -1 } << true << false;
-        QTest::addRow("bad token: nodes (errno)")
-            << QByteArray("bad-token-nodes") << QList<int> { -1 } << true << false;
-        QTest::addRow("bad token: job") << QByteArray("bad-token-job-1") << QList<int> { -1 } << true << false;
-        QTest::addRow("bad token: submit") << QByteArray("bad-token-submit") << QList<int> { 5005 } << true << false;
-        QTest::addRow("bad token: cancel") << QByteArray("bad-token-cancel") << QList<int> { 5005 } << true << false;
+        QTest::addRow("22.05: held job") << QByteArray(slurm2205) << QByteArray("submit-held") << QList<int> { 2042 }
+                                         << false << false;
+        QTest::addRow("22.05: unknown job")
+            << QByteArray(slurm2205) << QByteArray("job-unknown") << QList<int> { 2017 } << false << true;
+        QTest::addRow("22.05: cancel unknown")
+            << QByteArray(slurm2205) << QByteArray("cancel-unknown") << QList<int> { 2017 } << false << true;
+        QTest::addRow("22.05: bad partition")
+            << QByteArray(slurm2205) << QByteArray("submit-bad-partition") << QList<int> { 2000 } << false << false;
+        QTest::addRow("22.05: impossible gres")
+            << QByteArray(slurm2205) << QByteArray("submit-impossible-gres") << QList<int> { 2014 } << false << false;
+        QTest::addRow("22.05: unknown key")
+            << QByteArray(slurm2205) << QByteArray("submit-unknown-key") << QList<int> { 0, 9001 } << false << false;
+        QTest::addRow("22.05: no environment") << QByteArray(slurm2205) << QByteArray("submit-no-environment")
+                                               << QList<int> { 2127, 9001 } << false << false;
+        QTest::addRow("22.05: environment array on v0.0.38")
+            << QByteArray(slurm2205) << QByteArray("submit-env-array") << QList<int> { -1, -1, 9001 } << false << false;
+        QTest::addRow("22.05: bad token: ping")
+            << QByteArray(slurm2205) << QByteArray("bad-token-ping") << QList<int> { -1 } << true << false;
+        QTest::addRow("22.05: bad token: nodes (errno)")
+            << QByteArray(slurm2205) << QByteArray("bad-token-nodes") << QList<int> { -1 } << true << false;
+        QTest::addRow("22.05: bad token: job")
+            << QByteArray(slurm2205) << QByteArray("bad-token-job-1") << QList<int> { -1 } << true << false;
+        QTest::addRow("22.05: bad token: submit")
+            << QByteArray(slurm2205) << QByteArray("bad-token-submit") << QList<int> { 5005 } << true << false;
+        QTest::addRow("22.05: bad token: cancel")
+            << QByteArray(slurm2205) << QByteArray("bad-token-cancel") << QList<int> { 5005 } << true << false;
+        // 24.11: a refused token is HTTP 511 with 1007 (ping says DOWN instead); a held job's 2042 is in result,
+        // not errors[]; an unknown key only a warning; an unknown job's cancel succeeds
+        QTest::addRow("24.11: ping ok") << QByteArray(slurm2411) << QByteArray("ping") << QList<int> {} << false
+                                        << false;
+        QTest::addRow("24.11: held job") << QByteArray(slurm2411) << QByteArray("submit-held") << QList<int> {} << false
+                                         << false;
+        QTest::addRow("24.11: unknown key")
+            << QByteArray(slurm2411) << QByteArray("submit-unknown-key") << QList<int> {} << false << false;
+        QTest::addRow("24.11: unknown job")
+            << QByteArray(slurm2411) << QByteArray("job-unknown") << QList<int> { 2017 } << false << true;
+        QTest::addRow("24.11: cancel unknown")
+            << QByteArray(slurm2411) << QByteArray("cancel-unknown") << QList<int> {} << false << false;
+        QTest::addRow("24.11: bad partition")
+            << QByteArray(slurm2411) << QByteArray("submit-bad-partition") << QList<int> { 2000 } << false << false;
+        QTest::addRow("24.11: no working directory")
+            << QByteArray(slurm2411) << QByteArray("submit-no-environment") << QList<int> { 2063 } << false << false;
+        QTest::addRow("24.11: bad token: ping says DOWN")
+            << QByteArray(slurm2411) << QByteArray("bad-token-ping") << QList<int> {} << false << false;
+        QTest::addRow("24.11: bad token: nodes")
+            << QByteArray(slurm2411) << QByteArray("bad-token-nodes") << QList<int> { 1007 } << true << false;
+        QTest::addRow("24.11: bad token: job")
+            << QByteArray(slurm2411) << QByteArray("bad-token-job-1") << QList<int> { 1007 } << true << false;
+        QTest::addRow("24.11: bad token: submit")
+            << QByteArray(slurm2411) << QByteArray("bad-token-submit") << QList<int> { 1007 } << true << false;
+        QTest::addRow("24.11: bad token: cancel")
+            << QByteArray(slurm2411) << QByteArray("bad-token-cancel") << QList<int> { 1007 } << true << false;
     }
 
     void errors()
     {
+        QFETCH(QByteArray, folder);
         QFETCH(QByteArray, name);
         QFETCH(QList<int>, numbers);
         QFETCH(bool, refusedToken);
         QFETCH(bool, noSuchJob);
-        const QList<RestError> errors = Codec::decodeErrors(reply(name.constData()));
+        const QList<RestError> errors = Codec::decodeErrors(reply(name.constData(), folder.constData()));
         QList<int> got;
         for (const RestError& e : errors)
             got.append(e.number);
         QCOMPARE(got, numbers);
-        QCOMPARE(Codec::isRefusedToken(statusOf(name.constData()), errors), refusedToken);
+        QCOMPARE(Codec::isRefusedToken(statusOf(name.constData(), folder.constData()), errors), refusedToken);
         QCOMPARE(Codec::isNoSuchJob(errors), noSuchJob);
     }
 
@@ -262,13 +304,19 @@ private Q_SLOTS:
         QCOMPARE(unknown.first(),
             (RestError { 2017, QStringLiteral("Invalid job id specified"),
                 QStringLiteral("Unable to find JobId=999999"), QStringLiteral("slurm_load_job") }));
-        QCOMPARE(unknown.first().text(), QStringLiteral("Unable to find JobId=999999"));
+        QCOMPARE(unknown.first().text(), QStringLiteral("Unable to find JobId=999999: Invalid job id specified"));
+        QCOMPARE(Codec::decodeErrors(reply("job-unknown", slurm2411)).first().text(),
+            QStringLiteral("Unable to query JobId=999999: Invalid job id specified"));
+        QCOMPARE(Codec::decodeErrors(reply("submit-bad-partition", slurm2411)).first().text(),
+            QStringLiteral("Batch job submission failed: Invalid partition name specified"));
+        QCOMPARE(Codec::decodeErrors(reply("bad-token-ping")).first().text(),
+            QStringLiteral("slurmctld config is unable to load"));
         QCOMPARE(Codec::decodeErrors(reply("submit-bad-partition")).first().text(),
             QStringLiteral("Invalid partition name specified"));
         QCOMPARE(Codec::decodeErrors(reply("submit-unknown-key")).first().text(),
             QStringLiteral("Unknown key \"tres_per_node\""));
         // the plain-text 401 of a missing header is no JSON at all
-        QVERIFY(QJsonDocument::fromJson(fixture(QStringLiteral("no-token-ping.json"))).isNull());
+        QVERIFY(QJsonDocument::fromJson(fixture(slurm2205, QStringLiteral("no-token-ping.json"))).isNull());
         QCOMPARE(statusOf("no-token-ping"), 401);
         QVERIFY(Codec::isRefusedToken(401, {}));
         QVERIFY(!Codec::isRefusedToken(500, {}));
@@ -432,7 +480,148 @@ private Q_SLOTS:
         QVERIFY(job->isEmpty());
     }
 
-    // ----- decoders, v0.0.39 and v0.0.40 (published shapes) -----
+    // ----- decoders, v0.0.40 (recorded from slurmrestd 24.11.5) -----
+
+    void slurm2411AnnouncesItsVersions()
+    {
+        const QStringList announced = Codec::announcedVersions(reply("openapi-v3-paths", slurm2411));
+        QCOMPARE(announced,
+            (QStringList { QStringLiteral("v0.0.40"), QStringLiteral("v0.0.41"), QStringLiteral("v0.0.42") }));
+        QCOMPARE(Codec::newestSupported(announced), std::optional(ApiVersion::V0_0_40));
+    }
+
+    void slurm2411PingNodesPartitions()
+    {
+        const auto pings = Codec::decodePing(reply("ping", slurm2411));
+        QVERIFY(pings);
+        QCOMPARE(*pings,
+            (QList<ControllerPing> { { QStringLiteral("vm"), QStringLiteral("UP"), QStringLiteral("primary") } }));
+        // a refused token: no error, the controller DOWN
+        QVERIFY(!Codec::decodePing(reply("bad-token-ping", slurm2411))->first().isUp());
+
+        const auto nodes = Codec::decodeNodes(reply("nodes-idle", slurm2411));
+        QVERIFY(nodes);
+        QCOMPARE(nodes->size(), 4);
+        for (const Node& n : *nodes) {
+            QCOMPARE(n.state, QStringList { QStringLiteral("IDLE") });
+            QVERIFY(n.isIdle());
+            QCOMPARE(n.gres, QStringLiteral("gpu:t4:1"));
+            QCOMPARE(n.realMemory, Bytes::fromGib(1));
+            QCOMPARE(n.partitions, QStringList { QStringLiteral("debug") });
+            QVERIFY(n.features.isEmpty());
+        }
+        const auto partitions = Codec::decodePartitions(reply("partitions", slurm2411));
+        QVERIFY(partitions);
+        QCOMPARE(*partitions,
+            (QList<Partition> { { QStringLiteral("debug"), QStringLiteral("node[1-4]"), { QStringLiteral("UP") }, 4, 4,
+                std::nullopt } }));
+    }
+
+    void slurm2411Submit()
+    {
+        const auto simple = Codec::decodeSubmit(reply("submit-simple", slurm2411));
+        QVERIFY(simple);
+        QCOMPARE(simple->jobId, 11);
+        QCOMPARE(simple->stepId, QStringLiteral("batch"));
+        QVERIFY(simple->errors.isEmpty());
+        // a held job: errors[] empty, result.error_code 2042, two warnings
+        const auto held = Codec::decodeSubmit(reply("submit-held", slurm2411));
+        QVERIFY(held);
+        QCOMPARE(held->jobId, 17);
+        QCOMPARE(held->errors.size(), 1);
+        QCOMPARE(held->errors.first().number, 2042);
+        QCOMPARE(held->errors.first().text(), QStringLiteral("Job is in held state, pending scheduler release"));
+        QCOMPARE(held->warnings.size(), 2);
+        // an unknown key is ignored with a warning: the job is created without it
+        const auto unknownKey = Codec::decodeSubmit(reply("submit-unknown-key", slurm2411));
+        QVERIFY(unknownKey);
+        QVERIFY(unknownKey->errors.isEmpty());
+        QVERIFY(unknownKey->warnings.first().description.startsWith(
+            QLatin1String("Ignoring unknown field \"frobnicate\"")));
+        QVERIFY(!Codec::decodeSubmit(reply("submit-bad-partition", slurm2411)));
+    }
+
+    void slurm2411HetJob_data()
+    {
+        QTest::addColumn<QByteArray>("name");
+        QTest::addColumn<QString>("state");
+        QTest::addColumn<QStringList>("nodes");
+        QTest::addRow("pending") << QByteArray("job-het-pending") << QStringLiteral("PENDING")
+                                 << QStringList { QString(), QString(), QString() };
+        QTest::addRow("running") << QByteArray("job-het-running") << QStringLiteral("RUNNING")
+                                 << QStringList { QStringLiteral("node1"), QStringLiteral("node[2-3]"),
+                                        QStringLiteral("node4") };
+        QTest::addRow("completed") << QByteArray("job-het-completed") << QStringLiteral("COMPLETED")
+                                   << QStringList { QStringLiteral("node1"), QStringLiteral("node[2-3]"),
+                                          QStringLiteral("node4") };
+    }
+
+    void slurm2411HetJob()
+    {
+        QFETCH(QByteArray, name);
+        QFETCH(QString, state);
+        QFETCH(QStringList, nodes);
+        const auto job = Codec::decodeJob(reply(name.constData(), slurm2411));
+        QVERIFY(job);
+        QCOMPARE(job->size(), 3);
+        for (int i = 0; i < 3; ++i) {
+            const JobComponent& c = job->at(i);
+            QCOMPARE(c.jobId, 12 + i);
+            QCOMPARE(c.hetJobId, 12);
+            QCOMPARE(c.hetJobOffset, i);
+            QCOMPARE(c.state, state);
+            QVERIFY(c.stateFlags.isEmpty());
+            QCOMPARE(c.nodes, nodes.at(i));
+            QCOMPARE(c.exitCode, 0);
+            QCOMPARE(c.isFinished(), state == QLatin1String("COMPLETED"));
+        }
+    }
+
+    void slurm2411Outcomes_data()
+    {
+        QTest::addColumn<QByteArray>("name");
+        QTest::addColumn<QString>("state");
+        QTest::addColumn<QStringList>("flags");
+        QTest::addColumn<QString>("reason");
+        QTest::addColumn<int>("raw");
+        QTest::addColumn<bool>("finished");
+        QTest::addRow("exit 0") << QByteArray("job-simple-completed") << QStringLiteral("COMPLETED") << QStringList()
+                                << QStringLiteral("None") << 0 << true;
+        QTest::addRow("exit 3") << QByteArray("job-exit3") << QStringLiteral("FAILED") << QStringList()
+                                << QStringLiteral("NonZeroExitCode") << 768 << true;
+        QTest::addRow("kill -9") << QByteArray("job-kill9") << QStringLiteral("FAILED") << QStringList()
+                                 << QStringLiteral("RaisedSignal") << 9 << true;
+        QTest::addRow("SIGUSR1, completing")
+            << QByteArray("job-signalled-usr1") << QStringLiteral("FAILED")
+            << QStringList { QStringLiteral("COMPLETING") } << QStringLiteral("RaisedSignal") << 10 << false;
+        QTest::addRow("cancelled running, completing")
+            << QByteArray("job-cancelled-running") << QStringLiteral("CANCELLED")
+            << QStringList { QStringLiteral("COMPLETING") } << QStringLiteral("None") << 0 << false;
+        QTest::addRow("cancelled pending") << QByteArray("job-cancelled-pending") << QStringLiteral("CANCELLED")
+                                           << QStringList() << QStringLiteral("JobHeldUser") << 0 << true;
+    }
+
+    void slurm2411Outcomes()
+    {
+        QFETCH(QByteArray, name);
+        QFETCH(QString, state);
+        QFETCH(QStringList, flags);
+        QFETCH(QString, reason);
+        QFETCH(int, raw);
+        QFETCH(bool, finished);
+        const auto job = Codec::decodeJob(reply(name.constData(), slurm2411));
+        QVERIFY(job);
+        QCOMPARE(job->size(), 1);
+        const JobComponent& c = job->first();
+        QCOMPARE(c.state, state);
+        QCOMPARE(c.stateFlags, flags);
+        QCOMPARE(c.stateReason, reason);
+        QCOMPARE(c.exitCode, raw);
+        QCOMPARE(c.isFinished(), finished);
+        QCOMPARE(c.hetJobId, 0);
+    }
+
+    // ----- decoders, v0.0.39 and v0.0.40 (published shapes, what the recordings do not show) -----
 
     void jobV0039()
     {

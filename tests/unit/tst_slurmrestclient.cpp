@@ -502,7 +502,7 @@ private Q_SLOTS:
         QCOMPARE(job.result->error().kind, ClientError::Kind::NoSuchJob);
         QCOMPARE(job.result->error().message,
             QStringLiteral("slurmrestd at %1 does not know job 999999 (it never existed, or ended more than MinJobAge "
-                           "ago): Unable to find JobId=999999 [2017]")
+                           "ago): Unable to find JobId=999999: Invalid job id specified [2017]")
                 .arg(server.url().toString()));
         QCOMPARE(cancel.result->error().kind, ClientError::Kind::NoSuchJob);
         QCOMPARE(cancel.result->error().errors.first().number, 2017);

@@ -4,7 +4,8 @@
 
 Run as root against a running packaging/slurm-testcluster.sh cluster:
     eval "$(packaging/slurm-testcluster.sh env)" && tests/data/slurm/record-replies.py
-The tests never run this; they read the recorded files. Bodies are stored exactly as received."""
+SLURM_REST_API=v0.0.40 SLURM_REPLIES=replies-24.11 records another API version into another folder. The tests
+never run this; they read the recorded files. Bodies are stored exactly as received."""
 import json
 import os
 import pathlib
@@ -16,10 +17,12 @@ URL = os.environ["SLURM_REST_URL"]
 USER = os.environ["SLURM_REST_USER"]
 TOKEN = os.environ["SLURM_JWT"]
 JOBDIR = os.environ["SLURM_TEST_JOBDIR"]
-OUT = pathlib.Path(__file__).resolve().parent / "replies"
+API = os.environ.get("SLURM_REST_API", "v0.0.38")
+OUT = pathlib.Path(__file__).resolve().parent / os.environ.get("SLURM_REPLIES", "replies")
 OUT.mkdir(exist_ok=True)
 INDEX = []
-V = "/slurm/v0.0.38"
+V = "/slurm/" + API
+NEW = API != "v0.0.38"  # v0.0.39+: environment as ["K=V"], *_no_val structs, tres_per_node
 
 
 def call(method, path, body=None, token=TOKEN, user=USER, content_type="application/json"):
@@ -47,7 +50,8 @@ def record(name, method, path, body=None, note="", **kw):
 
 def job_states(job_id):
     status, reply = call("GET", f"{V}/job/{job_id}")
-    return [j["job_state"] for j in json.loads(reply)["jobs"]]
+    # v0.0.40: ["COMPLETED", "COMPLETING"]; the base state first
+    return [j["job_state"][0] if isinstance(j["job_state"], list) else j["job_state"] for j in json.loads(reply)["jobs"]]
 
 
 def wait_state(job_id, wanted, seconds=60):
@@ -65,10 +69,18 @@ FINAL = {"COMPLETED", "FAILED", "CANCELLED", "TIMEOUT", "NODE_FAIL", "PREEMPTED"
 ENV = {"PATH": "/usr/bin:/bin"}
 
 
+def env(variables):
+    return [f"{k}={v}" for k, v in variables.items()] if NEW else dict(variables)
+
+
+def minutes(n):
+    return {"set": True, "infinite": False, "number": n} if NEW else n
+
+
 def job(name, **extra):
-    j = {"name": name, "partition": "debug", "nodes": 1, "tasks": 1, "time_limit": 5,
+    j = {"name": name, "partition": "debug", "nodes": "1" if NEW else 1, "tasks": 1, "time_limit": minutes(5),
          "current_working_directory": JOBDIR, "standard_output": f"{JOBDIR}/{name}-%j.out",
-         "environment": dict(ENV)}
+         "environment": env(ENV)}
     j.update(extra)
     return j
 
@@ -82,7 +94,7 @@ record("partitions", "GET", f"{V}/partitions")
 # a simple job, seen pending (right after submit), then completed
 _, reply = record("submit-simple", "POST", f"{V}/job/submit",
                   {"script": "#!/bin/bash\necho \"hello $FOO from $SLURMD_NODENAME\"\nsleep 1\n",
-                   "job": job("ty-simple", environment={"PATH": "/usr/bin:/bin", "FOO": "bar"},
+                   "job": job("ty-simple", environment=env({"PATH": "/usr/bin:/bin", "FOO": "bar"}),
                               standard_error=f"{JOBDIR}/ty-simple-%j.err")})
 simple = json.loads(reply)["job_id"]
 wait_state(simple, {"RUNNING"})
@@ -95,9 +107,12 @@ het_script = "#!/bin/bash\nsrun --het-group=1 --nodes=2 --ntasks=2 hostname\nsle
 _, reply = record("submit-het", "POST", f"{V}/job/submit",
                   {"script": het_script,
                    "jobs": [job("ty-het"),
-                            {"name": "ty-het", "nodes": 2, "tasks": 2, "tasks_per_node": 1, "time_limit": 5,
-                             "environment": dict(ENV), "gres": "gpu:t4:1"},
-                            {"name": "ty-het", "nodes": 1, "tasks": 1, "time_limit": 5, "environment": dict(ENV)}]})
+                            # 24.11 refuses a component without a working directory (2063); 22.05 did not care
+                            {"name": "ty-het", "nodes": "2" if NEW else 2, "tasks": 2, "tasks_per_node": 1,
+                             "time_limit": minutes(5), "environment": env(ENV), "current_working_directory": JOBDIR,
+                             **({"tres_per_node": "gres/gpu:t4:1"} if NEW else {"gres": "gpu:t4:1"})},
+                            {"name": "ty-het", "nodes": "1" if NEW else 1, "tasks": 1, "time_limit": minutes(5),
+                             "environment": env(ENV), "current_working_directory": JOBDIR}]})
 het = json.loads(reply)["job_id"]
 record("job-het-pending", "GET", f"{V}/job/{het}", note="all components PENDING")
 wait_state(het, {"RUNNING"})
@@ -146,16 +161,18 @@ record("cancel-again", "DELETE", f"{V}/job/{sleeper}", note="idempotent")
 record("job-unknown", "GET", f"{V}/job/999999", note="2017: the job vanished (MinJobAge) or never was")
 record("cancel-unknown", "DELETE", f"{V}/job/999999")
 record("submit-unknown-key", "POST", f"{V}/job/submit",
-       {"script": "#!/bin/bash\ntrue\n", "job": job("ty-bad", tres_per_node="gres:gpu:1")})
+       {"script": "#!/bin/bash\ntrue\n", "job": job("ty-bad", **({"frobnicate": 1} if NEW else {"tres_per_node": "gres:gpu:1"}))})
 record("submit-no-environment", "POST", f"{V}/job/submit",
        {"script": "#!/bin/bash\ntrue\n", "job": {"name": "ty-noenv"}})
-record("submit-env-array", "POST", f"{V}/job/submit",
-       {"script": "#!/bin/bash\ntrue\n", "job": job("ty-envarray", environment=["PATH=/usr/bin:/bin"])},
-       note="v0.0.39's environment shape is refused by v0.0.38")
+if not NEW:
+    record("submit-env-array", "POST", f"{V}/job/submit",
+           {"script": "#!/bin/bash\ntrue\n", "job": job("ty-envarray", environment=["PATH=/usr/bin:/bin"])},
+           note="v0.0.39's environment shape is refused by v0.0.38")
 record("submit-bad-partition", "POST", f"{V}/job/submit",
        {"script": "#!/bin/bash\ntrue\n", "job": job("ty-badpart", partition="nosuch")})
 record("submit-impossible-gres", "POST", f"{V}/job/submit",
-       {"script": "#!/bin/bash\ntrue\n", "job": job("ty-badgres", gres="gpu:a100:1")})
+       {"script": "#!/bin/bash\ntrue\n",
+        "job": job("ty-badgres", **({"tres_per_node": "gres/gpu:a100:1"} if NEW else {"gres": "gpu:a100:1"}))})
 record("submit-not-json", "POST", f"{V}/job/submit", {"script": "#!/bin/bash\ntrue\n"},
        content_type="application/x-www-form-urlencoded", note="plain text")
 for what in ("ping", "nodes", "job/1"):
