@@ -36,11 +36,11 @@ namespace Trainyard::Slurm {
 /// have crashed)"; slurmrestd 22.05.8 dies on some requests). Qt sends a GET again on a new connection first (so a
 /// slurmrestd that died reads as Unreachable), but never a submission: slurmrestd may have created the job before
 /// the connection dropped, so the caller must look before submitting again. No answer within the request timeout
-/// → Timeout (the request may still take effect: same caution). A
-/// refused token (Codec::isRefusedToken) → minted again and the request sent once more when the cluster has a
-/// tokenCommand, else, or when that fails too, Authentication ("slurmrestd at URL refused user 'u''s token: …");
-/// error 2017 on a job's call → NoSuchJob; any other errors[] entry, on any HTTP status → SlurmError, except for
-/// a submit that returned a job ID (the job exists: SubmitResult keeps those errors).
+/// → Timeout (the request may still take effect: same caution). A refused token (Codec::isRefusedToken) → minted
+/// again and the request sent once more when the cluster has a tokenCommand, else, or when that fails too,
+/// Authentication ("slurmrestd at URL refused user 'u''s token: …"); error 2017 on a job's call → NoSuchJob; any
+/// other errors[] entry, on any HTTP status → SlurmError, except for a submit that returned a job ID (the job
+/// exists: SubmitResult keeps those errors).
 class SlurmRestClient : public QObject {
     Q_OBJECT
 public:
@@ -79,8 +79,8 @@ public:
     /// `DELETE …/job/{hetLeaderId}[?signal=N]`: cancels the job, every component of a het job (always pass the
     /// leader: a component's own ID cancels only that component), or with `signal` > 0 only sends that signal.
     /// Cancelling a finished job succeeds again; for an ID slurmctld does not know 22.05 answers NoSuchJob, 24.11
-    /// success. A signal sent
-    /// right after the job turned RUNNING can be lost: slurmd may not have started the batch script yet.
+    /// success. A signal sent right after the job turned RUNNING can be lost: slurmd may not have started the
+    /// batch script yet.
     void cancel(qint64 hetLeaderId, QObject* context, Callback<Acknowledged> done, int signal = 0);
 
 private:

@@ -64,7 +64,7 @@ struct ClientError {
         Unreachable, ///< no connection: refused (slurmrestd not running, wrong port), host not found, no route
         ConnectionClosed, ///< the connection dropped before a whole answer: slurmrestd may have crashed
         Timeout, ///< no whole answer within the request timeout
-        Authentication, ///< the token was refused: HTTP 401, or Slurm's HTTP 500 that means the same (see slurmcodec.h)
+        Authentication, ///< the token was refused: HTTP 401, or Slurm's 500/511 that mean it (Codec::isRefusedToken)
         TokenCommand, ///< the cluster's tokenCommand failed, timed out or printed no token
         NoSuchJob, ///< Slurm error 2017: the job never existed, or finished more than MinJobAge ago (no slurmdbd)
         SlurmError, ///< slurmrestd answered with errors[] and no result (HTTP 4xx/5xx, or 200 without the result)
@@ -219,9 +219,10 @@ struct JobComponent {
     QString batchHost; ///< the node that runs (ran) the batch script: component 0's first node
     QString partition;
     QDateTime submitTime; ///< UTC; invalid when not reported
-    QDateTime startTime; ///< when it started; while PENDING, the scheduler's estimate once it made one (else invalid)
-    QDateTime
-        endTime; ///< when it ended; before: when its time limit will end it (estimated, or invalid, while PENDING)
+    /// When it started; while PENDING, the scheduler's estimate once it made one (else invalid).
+    QDateTime startTime;
+    /// When it ended; before that, when its time limit will end it (while PENDING: estimated, or invalid).
+    QDateTime endTime;
 
     /// The state is one a job never leaves, and no process of it is left (not COMPLETING).
     bool isFinished() const;
