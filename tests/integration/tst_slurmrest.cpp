@@ -18,6 +18,8 @@
 #include <QTest>
 #include <QTimer>
 
+#include <memory>
+
 #include <sys/stat.h>
 
 using namespace Trainyard;
@@ -50,7 +52,7 @@ class TestSlurmRest : public QObject {
     Q_OBJECT
 
     Test::SlurmTestCluster m_cluster;
-    QTemporaryDir m_config;
+    std::unique_ptr<QTemporaryDir> m_config; ///< XDG_CONFIG_HOME; made in initTestCase, not when only listing tests
     ClusterConfig m_testcluster;
     SlurmRestClient* m_client = nullptr;
     QString m_jobDir;
@@ -140,9 +142,10 @@ private Q_SLOTS:
         qInfo("Slurm test cluster: %s", m_cluster.startedHere() ? "started by this test" : "already running");
 
         // the clusters.yaml the script prints, read as the executor reads it
-        QVERIFY(m_config.isValid());
-        qputenv("XDG_CONFIG_HOME", QFile::encodeName(m_config.path()));
-        QVERIFY(QDir().mkpath(m_config.filePath(QStringLiteral("trainyard"))));
+        m_config = std::make_unique<QTemporaryDir>();
+        QVERIFY(m_config->isValid());
+        qputenv("XDG_CONFIG_HOME", QFile::encodeName(m_config->path()));
+        QVERIFY(QDir().mkpath(m_config->filePath(QStringLiteral("trainyard"))));
         const QByteArray yaml = m_cluster.clustersYaml();
         QVERIFY(!yaml.isEmpty());
         QFile file(ClusterConfig::defaultPath());
