@@ -1,0 +1,232 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// The Scheduler with a SlurmBackend on the 4-node Slurm 22.05 cluster of packaging/slurm-testcluster.sh (found
+// running, or started and stopped again): jobs whose region names the cluster run there as one het job, with the
+// test trainers of tests/integration/trainers staged by pip into the cluster's shared folder. Without root or
+// without the Slurm packages the test skips, saying so; under TRAINYARD_REQUIRE_ALL=1 it fails.
+#include "clusterconfig.h"
+#include "executorenvironment.h"
+#include "jobkeys.h"
+#include "jobstore.h"
+#include "logstore.h"
+#include "requireddependencies.h"
+#include "scheduler.h"
+#include "slurmbackend.h"
+#include "slurmrestclient.h"
+#include "slurmtestcluster.h"
+
+#include <QDateTime>
+#include <QDir>
+#include <QFile>
+#include <QSet>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <memory>
+
+using namespace Trainyard;
+using namespace Trainyard::Slurm;
+
+namespace {
+
+const QString TrainerDir = QStringLiteral(TRAINYARD_SOURCE_DIR "/tests/integration/trainers/tytest");
+constexpr int JobTimeoutMs = 120000;
+
+} // namespace
+
+class TestSlurmBackend : public QObject {
+    Q_OBJECT
+
+private:
+    Test::SlurmTestCluster m_cluster;
+    QTemporaryDir m_tmp;
+    ClusterConfig m_config;
+    QString m_prefix; ///< job IDs of this test process: folders under sharedDir outlive it otherwise
+    std::unique_ptr<JobStore> m_store;
+    std::unique_ptr<LogStore> m_logs;
+    std::unique_ptr<Scheduler> m_scheduler;
+    std::unique_ptr<SlurmRestClient> m_client;
+    QStringList m_jobIds;
+
+    QString jobFolder(const QString& id) const { return Test::localJob(id).folder(m_config.sharedDir); }
+    QString jobDir(const QString& id) const { return m_config.sharedDir + QStringLiteral("/jobdirs/") + id; }
+
+    QString submit(const QString& name, const QString& module, int workers)
+    {
+        const QString id = m_prefix + name;
+        Job job = Test::customJob(id, module, workers);
+        job.trainingInput.region = m_config.name;
+        job.trainingInput.packageUris = QStringList { TrainerDir };
+        job.trainingInput.jobDir = jobDir(id);
+        // The job's user (not this process's) writes there.
+        QDir().mkpath(job.trainingInput.jobDir);
+        QFile::setPermissions(job.trainingInput.jobDir, QFileDevice::Permissions(0x7777));
+        QString error;
+        if (!m_store->insert(job, &error))
+            qWarning("insert: %s", qPrintable(error));
+        m_jobIds << id;
+        m_scheduler->submit(JobStore::defaultProject(), *m_store->job(Test::localJob(id)));
+        return id;
+    }
+
+    JobState state(const QString& id) const
+    {
+        const std::optional<Job> job = m_store->job(Test::localJob(id));
+        return job ? job->state : JobState::StateUnspecified;
+    }
+
+    QString errorMessage(const QString& id) const
+    {
+        const std::optional<Job> job = m_store->job(Test::localJob(id));
+        return job ? job->errorMessage : QString();
+    }
+
+    QStringList messages(const QString& id, const QString& task) const
+    {
+        QStringList list;
+        for (const LogEntry& e : m_logs->read(Test::localJob(id), task, QString(), 0, 100000))
+            list << e.message;
+        return list;
+    }
+
+    qint64 slurmJobId(const QString& id) const
+    {
+        QFile f(jobFolder(id) + QStringLiteral("/slurm/slurm-job-id"));
+        return f.open(QIODevice::ReadOnly) ? f.readAll().trimmed().toLongLong() : 0;
+    }
+
+    /// The Slurm job's leader state as slurmrestd reports it now ("" when unknown).
+    QString slurmState(qint64 jobId)
+    {
+        std::optional<Result<QList<JobComponent>>> answer;
+        m_client->job(jobId, this, [&answer](const Result<QList<JobComponent>>& r) { answer.emplace(r); });
+        [&] { QTRY_VERIFY_WITH_TIMEOUT(answer.has_value(), 30000); }();
+        if (!answer || !answer->ok() || answer->value().isEmpty())
+            return QString();
+        return answer->value().first().state;
+    }
+
+    QString dump(const QString& id) const
+    {
+        return QStringLiteral("state %1, error '%2'; service log:\n%3")
+            .arg(jobStateName(state(id)), errorMessage(id),
+                messages(id, QStringLiteral("service")).join(QLatin1Char('\n')));
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        if (!m_cluster.acquire())
+            TRAINYARD_SKIP_OR_FAIL_BECAUSE(m_cluster.reason());
+        QVERIFY(m_tmp.isValid());
+        qputenv("XDG_RUNTIME_DIR", QFile::encodeName(m_tmp.path() + QStringLiteral("/run")));
+        qputenv("XDG_DATA_HOME", QFile::encodeName(m_tmp.path() + QStringLiteral("/data")));
+        qputenv("XDG_CONFIG_HOME", QFile::encodeName(m_tmp.path() + QStringLiteral("/config")));
+        QStringList errors;
+        const std::optional<QList<ClusterConfig>> clusters
+            = ClusterConfig::parse(m_cluster.clustersYaml(), QStringLiteral("clusters.yaml"), &errors);
+        QVERIFY2(clusters && !clusters->isEmpty(), qPrintable(errors.join(QLatin1Char('\n'))));
+        m_config = clusters->first();
+        m_prefix = QStringLiteral("slurmbackend_%1_%2_")
+                       .arg(QCoreApplication::applicationPid())
+                       .arg(QDateTime::currentSecsSinceEpoch());
+
+        const QString dataDir = m_tmp.path() + QStringLiteral("/data/trainyard");
+        QVERIFY(QDir().mkpath(dataDir));
+        m_store = std::make_unique<JobStore>();
+        QString error;
+        QVERIFY2(m_store->open(dataDir + QStringLiteral("/trainyard.sqlite"), &error), qPrintable(error));
+        m_logs = std::make_unique<LogStore>(dataDir);
+        HostInventory host;
+        host.cpus = 2;
+        host.memoryBytes = qint64(4) << 30;
+        m_scheduler = std::make_unique<Scheduler>(m_store.get(), m_logs.get(), host, dataDir);
+        m_scheduler->setGracePeriodSeconds(3);
+        m_scheduler->addBackend(std::make_unique<SlurmBackend>(m_config));
+        m_client = std::make_unique<SlurmRestClient>(m_config);
+    }
+
+    void cleanupTestCase()
+    {
+        m_scheduler.reset(); // cancels what is left of this test's Slurm jobs
+        m_client.reset();
+        for (const QString& id : std::as_const(m_jobIds)) {
+            QDir(jobFolder(id)).removeRecursively();
+            QDir(jobDir(id)).removeRecursively();
+        }
+        m_cluster.release();
+    }
+
+    /// 1 master + 2 workers: three distinct nodes, TF_CONFIG with their node names, TCP to the master.
+    void clusterSucceeds()
+    {
+        const QString id = submit(QStringLiteral("tcp"), QStringLiteral("tytest.tcp_cluster"), 2);
+        QTRY_VERIFY2_WITH_TIMEOUT(isFinal(state(id)), qPrintable(dump(id)), JobTimeoutMs);
+        QVERIFY2(state(id) == JobState::Succeeded, qPrintable(dump(id)));
+
+        QSet<QString> hosts;
+        const QList<ReplicaInfo> replicas = m_scheduler->replicas(Test::localJob(id));
+        QCOMPARE(replicas.size(), 3);
+        for (const ReplicaInfo& r : replicas) {
+            QVERIFY2(r.address.startsWith(QLatin1String("node")), qPrintable(r.address));
+            hosts.insert(r.address.section(QLatin1Char(':'), 0, 0));
+        }
+        QCOMPARE(hosts.size(), 3);
+
+        const QString master = messages(id, QStringLiteral("master-replica-0")).join(QLatin1Char('\n'));
+        QVERIFY2(master.contains(QLatin1String("master-replica-0: all 2 peers connected")), qPrintable(master));
+        for (const QString& task : { QStringLiteral("worker-replica-0"), QStringLiteral("worker-replica-1") }) {
+            const QString log = messages(id, task).join(QLatin1Char('\n'));
+            QVERIFY2(
+                log.contains(task + QStringLiteral(" connected to the master: ack master-replica-0")), qPrintable(log));
+            QVERIFY2(
+                master.contains(QStringLiteral("master-replica-0 got ") + task + QLatin1Char('@')), qPrintable(master));
+        }
+        const qint64 jobId = slurmJobId(id);
+        QVERIFY(jobId > 0);
+        QTRY_VERIFY_WITH_TIMEOUT(isFinishedState(slurmState(jobId)), 30000);
+    }
+
+    /// A worker's exit 3 fails the job with the service's message; the other replicas are stopped.
+    void replicaFailureFailsJob()
+    {
+        const QString id = submit(QStringLiteral("exit3"), QStringLiteral("tytest.fail_exit3"), 2);
+        QTRY_VERIFY2_WITH_TIMEOUT(isFinal(state(id)), qPrintable(dump(id)), JobTimeoutMs);
+        QVERIFY2(state(id) == JobState::Failed, qPrintable(dump(id)));
+        QVERIFY2(errorMessage(id).startsWith(QLatin1String("The replica worker 1 exited with a non-zero status of 3.")),
+            qPrintable(errorMessage(id)));
+        QVERIFY2(
+            errorMessage(id).contains(QLatin1String("ValueError: bad input shard 7")), qPrintable(errorMessage(id)));
+        const qint64 jobId = slurmJobId(id);
+        QVERIFY(jobId > 0);
+        QVERIFY(isFinishedState(slurmState(jobId)));
+    }
+
+    /// Cancel while the replicas run: CANCELLED, and the Slurm job is cancelled and over.
+    void cancelStopsSlurmJob()
+    {
+        const QString id = submit(QStringLiteral("cancel"), QStringLiteral("tytest.sleeper"), 2);
+        QTRY_VERIFY2_WITH_TIMEOUT(state(id) == JobState::Running, qPrintable(dump(id)), JobTimeoutMs);
+        const qint64 jobId = slurmJobId(id);
+        QVERIFY(jobId > 0);
+        QCOMPARE(slurmState(jobId), QStringLiteral("RUNNING"));
+        QVERIFY(m_scheduler->cancel(Test::localJob(id)));
+        QTRY_VERIFY2_WITH_TIMEOUT(isFinal(state(id)), qPrintable(dump(id)), 60000);
+        QCOMPARE(state(id), JobState::Cancelled);
+        // The job is final only once Slurm says so: nothing of it is left on the nodes.
+        QCOMPARE(slurmState(jobId), QStringLiteral("CANCELLED"));
+    }
+
+    /// More replicas than nodes: het components never share a node, so the job can never run.
+    void tooManyReplicasFailsPlacement()
+    {
+        const QString id = submit(QStringLiteral("toobig"), QStringLiteral("tytest.ok"), 4);
+        QTRY_VERIFY2_WITH_TIMEOUT(isFinal(state(id)), qPrintable(dump(id)), JobTimeoutMs);
+        QCOMPARE(state(id), JobState::Failed);
+        QVERIFY2(errorMessage(id).contains(QStringLiteral("Slurm cluster '%1' has 4 nodes").arg(m_config.name)),
+            qPrintable(errorMessage(id)));
+        QCOMPARE(slurmJobId(id), 0);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestSlurmBackend)
+#include "tst_slurmbackend.moc"
