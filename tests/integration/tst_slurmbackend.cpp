@@ -17,9 +17,18 @@
 #include <QDateTime>
 #include <QDir>
 #include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
+#include <QProcess>
 #include <QSet>
+#include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <QScopeGuard>
 
 #include <memory>
 
@@ -225,6 +234,97 @@ private Q_SLOTS:
         QVERIFY2(errorMessage(id).contains(QStringLiteral("Slurm cluster '%1' has 4 nodes").arg(m_config.name)),
             qPrintable(errorMessage(id)));
         QCOMPARE(slurmJobId(id), 0);
+    }
+
+    /// The executor reads clusters.yaml at start; its API accepts `region: <cluster>` with a job dir in the
+    /// cluster's shared folder and without this workstation's size limits, and the job runs on the cluster.
+    void executorRunsClusterJobs()
+    {
+        QTemporaryDir root;
+        QVERIFY(root.isValid());
+        QVERIFY(QDir().mkpath(root.filePath(QStringLiteral("config/trainyard"))));
+        QFile yaml(root.filePath(QStringLiteral("config/trainyard/clusters.yaml")));
+        QVERIFY(yaml.open(QIODevice::WriteOnly));
+        yaml.write(m_cluster.clustersYaml());
+        yaml.close();
+        QProcess executor;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("XDG_RUNTIME_DIR"), root.filePath(QStringLiteral("run")));
+        env.insert(QStringLiteral("XDG_DATA_HOME"), root.filePath(QStringLiteral("data")));
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"), root.filePath(QStringLiteral("config")));
+        executor.setProcessEnvironment(env);
+        executor.setProcessChannelMode(QProcess::ForwardedErrorChannel);
+        executor.start(
+            QStringLiteral(TRAINYARD_EXECUTOR_BIN), { QStringLiteral("--grace-period"), QStringLiteral("2") });
+        QVERIFY2(executor.waitForStarted(), qPrintable(executor.errorString()));
+        auto stop = qScopeGuard([&executor] {
+            executor.terminate(); // cancels the executor's Slurm jobs on the way out
+            if (!executor.waitForFinished(30000))
+                executor.kill();
+        });
+        const QString runtimeFile = root.filePath(QStringLiteral("run/trainyard/executor.json"));
+        QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(runtimeFile), 30000);
+        QFile file(runtimeFile);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QJsonObject runtime = QJsonDocument::fromJson(file.readAll()).object();
+        const QUrl url(runtime.value(QStringLiteral("url")).toString());
+        QFile tokenFile(runtime.value(QStringLiteral("tokenFile")).toString());
+        QVERIFY(tokenFile.open(QIODevice::ReadOnly));
+        const QByteArray token = tokenFile.readAll().trimmed();
+
+        QNetworkAccessManager nam;
+        auto send = [&](const QByteArray& verb, const QString& path, const QJsonObject& body = {}) {
+            QUrl u = url;
+            u.setPath(path);
+            QNetworkRequest request(u);
+            request.setRawHeader("Authorization", "Bearer " + token);
+            request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
+            QNetworkReply* reply = nam.sendCustomRequest(
+                request, verb, body.isEmpty() ? QByteArray() : QJsonDocument(body).toJson(QJsonDocument::Compact));
+            QSignalSpy finished(reply, &QNetworkReply::finished);
+            if (!reply->isFinished())
+                finished.wait(30000);
+            const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+            const QJsonObject json = QJsonDocument::fromJson(reply->readAll()).object();
+            reply->deleteLater();
+            return std::make_pair(status, json);
+        };
+        // Three n1-highmem-96 replicas: far more than this workstation may hold, fine for the cluster (placed
+        // capped at its nodes' size).
+        auto jobJson = [&](const QString& id, const QString& region, const QString& dir) {
+            const QString type = QStringLiteral("n1-highmem-96");
+            return QJsonObject { { QStringLiteral("jobId"), id },
+                { QStringLiteral("trainingInput"),
+                    QJsonObject { { QStringLiteral("scaleTier"), QStringLiteral("CUSTOM") },
+                        { QStringLiteral("masterType"), type }, { QStringLiteral("workerType"), type },
+                        { QStringLiteral("workerCount"), QStringLiteral("2") },
+                        { QStringLiteral("packageUris"), QJsonArray { TrainerDir } },
+                        { QStringLiteral("pythonModule"), QStringLiteral("tytest.tcp_cluster") },
+                        { QStringLiteral("region"), region }, { QStringLiteral("jobDir"), dir } } } };
+        };
+        const QString id = m_prefix + QStringLiteral("api");
+        m_jobIds << id;
+        QDir().mkpath(jobDir(id));
+        QFile::setPermissions(jobDir(id), QFileDevice::Permissions(0x7777));
+        const QString jobsPath = QStringLiteral("/v1/projects/local/jobs");
+
+        auto [localStatus, localReply] = send("POST", jobsPath, jobJson(id, QStringLiteral("us-central1"), jobDir(id)));
+        QVERIFY2(localStatus == 400, QJsonDocument(localReply).toJson().constData());
+        auto [outsideStatus, outsideReply] = send("POST", jobsPath, jobJson(id, m_config.name, root.path()));
+        QVERIFY2(outsideStatus == 400, QJsonDocument(outsideReply).toJson().constData());
+        QVERIFY2(QJsonDocument(outsideReply).toJson().contains("trainingInput.jobDir"),
+            QJsonDocument(outsideReply).toJson().constData());
+
+        auto [status, created] = send("POST", jobsPath, jobJson(id, m_config.name, jobDir(id)));
+        QVERIFY2(status == 200, QJsonDocument(created).toJson().constData());
+        QString state;
+        QTRY_VERIFY2_WITH_TIMEOUT(
+            (state = send("GET", jobsPath + QLatin1Char('/') + id).second.value(QStringLiteral("state")).toString())
+                    == QLatin1String("SUCCEEDED")
+                || state == QLatin1String("FAILED") || state == QLatin1String("CANCELLED"),
+            qPrintable(state), JobTimeoutMs);
+        QCOMPARE(state, QStringLiteral("SUCCEEDED"));
+        QVERIFY(slurmJobId(id) > 0);
     }
 };
 

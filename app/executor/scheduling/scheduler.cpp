@@ -1423,6 +1423,12 @@ void Scheduler::addBackend(std::unique_ptr<Backend> backend)
     d->ownedBackends.push_back(std::move(backend));
 }
 
+const Backend* Scheduler::clusterBackend(const QString& region) const
+{
+    const Backend* backend = d->backendFor(region);
+    return backend == d->backend ? nullptr : backend;
+}
+
 void Scheduler::submit(const QString& project, const Job& job)
 {
     if (d->shuttingDown || isFinal(job.state))

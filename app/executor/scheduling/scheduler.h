@@ -83,6 +83,8 @@ public:
     /// job (region "local", empty, or a region of the service such as us-central1) runs on the default backend.
     /// Call before submit() and recover().
     void addBackend(std::unique_ptr<Backend> backend);
+    /// The cluster backend a job's `region` names (one added by addBackend()); nullptr for the default backend's.
+    const Backend* clusterBackend(const QString& region) const;
 
     /// Takes a validated job that is already stored in `project` in state QUEUED and runs it when the host can.
     void submit(const QString& project, const Job& job);
