@@ -225,6 +225,54 @@ private Q_SLOTS:
         QCOMPARE(slurmState(jobId), QStringLiteral("CANCELLED"));
     }
 
+    /// A worker killed by a signal is a retryable failure: the cluster is placed again (a new Slurm job) and the
+    /// job succeeds.
+    void killedWorkerRestartsCluster()
+    {
+        const QString id = submit(QStringLiteral("crash"), QStringLiteral("tytest.crash_once"), 2);
+        QTRY_VERIFY2_WITH_TIMEOUT(isFinal(state(id)), qPrintable(dump(id)), JobTimeoutMs);
+        QVERIFY2(state(id) == JobState::Succeeded, qPrintable(dump(id)));
+        const QStringList service = messages(id, QStringLiteral("service"));
+        QVERIFY2(service.contains(QStringLiteral("Restarting the cluster (restart 1 of 3).")),
+            qPrintable(service.join(QLatin1Char('\n'))));
+        const QString worker = messages(id, QStringLiteral("worker-replica-0")).join(QLatin1Char('\n'));
+        QVERIFY2(worker.contains(QLatin1String("crashing on purpose")), qPrintable(worker));
+    }
+
+    /// One GPU per replica: Slurm allocates a `gpu` GRES on each node, and each replica sees its node's GPU (index
+    /// 0 on every node of the test cluster) in CUDA_VISIBLE_DEVICES, not the spec's empty value.
+    void gpuPerReplica()
+    {
+        const QString id = m_prefix + QStringLiteral("gpu");
+        Job job = Test::customJob(id, QStringLiteral("tytest.ok"), 2);
+        job.trainingInput.region = m_config.name;
+        job.trainingInput.packageUris = QStringList { TrainerDir };
+        job.trainingInput.jobDir = jobDir(id);
+        job.trainingInput.masterConfig = ReplicaConfig {};
+        job.trainingInput.masterConfig->acceleratorConfig = AcceleratorConfig { 1, QStringLiteral("NVIDIA_TESLA_T4") };
+        job.trainingInput.workerConfig = job.trainingInput.masterConfig;
+        QDir().mkpath(job.trainingInput.jobDir);
+        QFile::setPermissions(job.trainingInput.jobDir, QFileDevice::Permissions(0x7777));
+        QString error;
+        QVERIFY2(m_store->insert(job, &error), qPrintable(error));
+        m_jobIds << id;
+        m_scheduler->submit(JobStore::defaultProject(), *m_store->job(Test::localJob(id)));
+        QTRY_VERIFY2_WITH_TIMEOUT(isFinal(state(id)), qPrintable(dump(id)), JobTimeoutMs);
+        QVERIFY2(state(id) == JobState::Succeeded, qPrintable(dump(id)));
+        for (const QString& task : { QStringLiteral("master-replica-0"), QStringLiteral("worker-replica-0"),
+                 QStringLiteral("worker-replica-1") }) {
+            QJsonObject contract;
+            for (const QString& m : messages(id, task)) {
+                if (m.startsWith(QLatin1String("CONTRACT ")))
+                    contract = QJsonDocument::fromJson(m.mid(9).toUtf8()).object();
+            }
+            const QJsonValue cuda
+                = contract.value(QLatin1String("env")).toObject().value(QLatin1String("CUDA_VISIBLE_DEVICES"));
+            QVERIFY2(cuda.toString() == QLatin1String("0"),
+                qPrintable(task + QStringLiteral(": ") + QString::fromUtf8(QJsonDocument(contract).toJson())));
+        }
+    }
+
     /// More replicas than nodes: het components never share a node, so the job can never run.
     void tooManyReplicasFailsPlacement()
     {
