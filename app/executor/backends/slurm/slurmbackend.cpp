@@ -404,6 +404,8 @@ struct SlurmBackend::Private {
 
     void tick(Run* run)
     {
+        if (run->phase == Phase::Stopping && !run->cancelSent)
+            cancelJob(run); // an earlier cancel failed (slurmrestd unreachable): try again
         if (run->launched)
             readFiles(run);
         if (run->pollInFlight || run->jobId <= 0)
@@ -676,7 +678,7 @@ struct SlurmBackend::Private {
                 return;
             qCWarning(lcSlurmBackend, "%s: cancelling Slurm job %lld failed: %s", qPrintable(id.text()), r->jobId,
                 qPrintable(result.error().message));
-            r->cancelSent = false; // the next stop() or tick tries again
+            r->cancelSent = false; // the next tick tries again
         });
         if (!run->timer)
             startTimer(run);
