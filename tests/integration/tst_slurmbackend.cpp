@@ -114,6 +114,14 @@ private:
         return answer->value().first().state;
     }
 
+    bool replicasRunning(const QString& id) const
+    {
+        const QList<ReplicaInfo> replicas = m_scheduler->replicas(Test::localJob(id));
+        return !replicas.isEmpty() && std::all_of(replicas.cbegin(), replicas.cend(), [](const ReplicaInfo& r) {
+            return r.state == ReplicaState::Running;
+        });
+    }
+
     QString dump(const QString& id) const
     {
         return QStringLiteral("state %1, error '%2'; service log:\n%3")
@@ -271,6 +279,37 @@ private Q_SLOTS:
             QVERIFY2(cuda.toString() == QLatin1String("0"),
                 qPrintable(task + QStringLiteral(": ") + QString::fromUtf8(QJsonDocument(contract).toJson())));
         }
+    }
+
+    /// Executor shutdown cancels the run's Slurm job; the next executor's recover() restarts the job on the
+    /// cluster (a new Slurm job, restart 1 of 3, counted in the job's folder under the shared folder).
+    void shutdownAndRecover()
+    {
+        const QString id = submit(QStringLiteral("recover"), QStringLiteral("tytest.sleeper"), 1);
+        QTRY_VERIFY2_WITH_TIMEOUT(state(id) == JobState::Running, qPrintable(dump(id)), JobTimeoutMs);
+        const qint64 first = slurmJobId(id);
+        QVERIFY(first > 0);
+        const QString dataDir = m_tmp.path() + QStringLiteral("/data/trainyard");
+        m_scheduler.reset(); // shutdown: stopAll cancels the Slurm job, the job stays RUNNING in the store
+        QCOMPARE(state(id), JobState::Running);
+        QTRY_VERIFY_WITH_TIMEOUT(isFinishedState(slurmState(first)), 30000);
+
+        HostInventory host;
+        host.cpus = 2;
+        host.memoryBytes = qint64(4) << 30;
+        m_scheduler = std::make_unique<Scheduler>(m_store.get(), m_logs.get(), host, dataDir);
+        m_scheduler->setGracePeriodSeconds(3);
+        m_scheduler->addBackend(std::make_unique<SlurmBackend>(m_config));
+        m_scheduler->recover();
+        QTRY_VERIFY2_WITH_TIMEOUT(slurmJobId(id) > first && replicasRunning(id), qPrintable(dump(id)), JobTimeoutMs);
+        QFile restarts(jobFolder(id) + QStringLiteral("/restarts"));
+        QVERIFY(restarts.open(QIODevice::ReadOnly));
+        QCOMPARE(restarts.readAll().trimmed(), QByteArray("1"));
+        const qint64 second = slurmJobId(id);
+        QVERIFY(m_scheduler->cancel(Test::localJob(id)));
+        QTRY_VERIFY2_WITH_TIMEOUT(isFinal(state(id)), qPrintable(dump(id)), 60000);
+        QCOMPARE(state(id), JobState::Cancelled);
+        QCOMPARE(slurmState(second), QStringLiteral("CANCELLED"));
     }
 
     /// More replicas than nodes: het components never share a node, so the job can never run.
