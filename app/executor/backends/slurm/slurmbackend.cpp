@@ -29,7 +29,9 @@ constexpr int PortBlocks = 1400; // 20000 + 1400 * 32 stays below 65536
 constexpr int PortsPerJob = 32;
 /// Bytes read from one log file per poll: a replica that floods its output cannot stall the event loop.
 constexpr qint64 MaxReadPerPoll = 1 << 20;
-/// Pending reasons that mean the job can never start as submitted (slurm.h enum job_state_reason).
+/// Pending reasons that mean the job can never start as submitted (slurm.h enum job_state_reason), as opposed to
+/// those that pass (Resources, Priority, ReqNodeNotAvail, PartitionDown, QOS limits on running jobs …): then the job
+/// waits in Slurm's queue for as long as the cluster makes it.
 const QStringList NeverRunsReasons = {
     QStringLiteral("PartitionNodeLimit"),
     QStringLiteral("PartitionConfig"),
@@ -37,11 +39,7 @@ const QStringList NeverRunsReasons = {
     QStringLiteral("BadConstraints"),
     QStringLiteral("InvalidAccount"),
     QStringLiteral("InvalidQOS"),
-    QStringLiteral("QOSJobLimit"),
     QStringLiteral("AccountNotAllowed"),
-    QStringLiteral("PartitionDown"),
-    QStringLiteral("PartitionInactive"),
-    QStringLiteral("ReqNodeNotAvail"),
 };
 
 /// `text` as one single-quoted shell word.
@@ -476,7 +474,7 @@ struct SlurmBackend::Private {
                 exit.kind = ReplicaExit::Kind::Exited;
                 exit.code = 1;
             }
-            if (run->launched || run->phase == Phase::Stopping) {
+            if (run->launched) { // replicas that never ran were never reported either
                 qCInfo(lcSlurmBackend, "%s: %s ended with Slurm job %lld (%s) without an exit file",
                     qPrintable(run->id.text()), qPrintable(t.name), run->jobId,
                     qPrintable(vanished ? QStringLiteral("vanished") : state));
