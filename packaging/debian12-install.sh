@@ -67,8 +67,8 @@ lintian_ok=true
 lintian --fail-on error,warning --display-info "$deb" >"$results/lintian.log" 2>&1 || lintian_ok=false
 grep -v '^running with root privileges' "$results/lintian.log" || true
 $lintian_ok || fail "lintian"
-validation=$(desktop-file-validate "$contents/usr/share/applications/trainyard.desktop" 2>&1) && [[ -z "$validation" ]] ||
-    fail "desktop-file-validate: $validation"
+validation=$(desktop-file-validate "$contents/usr/share/applications/trainyard.desktop" 2>&1) &&
+    [[ -z "$validation" ]] || fail "desktop-file-validate: $validation"
 appstreamcli validate --no-net "$contents/usr/share/metainfo/io.trainyard.Trainyard.metainfo.xml" ||
     fail "appstreamcli validate"
 # The user unit as systemd reads it (ExecStart pointed at the extracted program, which it checks is executable;
@@ -132,7 +132,8 @@ cd "$HOME"
 $exec_start >"$HOME/executor.log" 2>&1 &
 executor=$!
 listening_or_gone() { test -s "$XDG_RUNTIME_DIR/trainyard/executor.json" || ! kill -0 "$executor" 2>/dev/null; }
-wait_for 30 listening_or_gone && test -s "$XDG_RUNTIME_DIR/trainyard/executor.json" || { cat "$HOME/executor.log"; exit 1; }
+wait_for 30 listening_or_gone && test -s "$XDG_RUNTIME_DIR/trainyard/executor.json" ||
+    { cat "$HOME/executor.log"; exit 1; }
 say "the executor (pid $executor) listens: $(grep -o "\"url\": *\"[^\"]*\"" "$XDG_RUNTIME_DIR/trainyard/executor.json")"
 
 trainyardctl jobs submit training linear_1 --package-path /usr/share/trainyard/trainers/linear \
@@ -157,7 +158,8 @@ TRAINYARD_CONSOLE_SCREENSHOTS=$HOME/shots TRAINYARD_CONSOLE_SCREENSHOT_JOB=linea
 for shot in main topology logs; do
     test -s "$HOME/shots/$shot.png" || { say "no $shot.png"; cat "$HOME/console.log"; exit 1; }
 done
-[[ "$(runtime_pid)" == "$executor" && "$(executors)" == 1 ]] || { say "the console did not use the unit'"'"'s executor"; exit 1; }
+[[ "$(runtime_pid)" == "$executor" && "$(executors)" == 1 ]] ||
+    { say "the console did not use the unit'"'"'s executor"; exit 1; }
 say "the console connected to the executor and drew the job (screenshots)"
 
 kill -TERM "$executor"
@@ -184,7 +186,8 @@ install_and_run() {
     chroot "$root" env DEBIAN_FRONTEND=noninteractive apt-get update -qq
     before=$(chroot "$root" dpkg-query -W -f='.\n' | wc -l)
     chroot "$root" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${apt_options[@]}" \
-        "/tmp/$(basename "$deb")" >"$results/$mode-apt.log" 2>&1 || { cat "$results/$mode-apt.log"; fail "apt install"; }
+        "/tmp/$(basename "$deb")" >"$results/$mode-apt.log" 2>&1 ||
+        { cat "$results/$mode-apt.log"; fail "apt install"; }
     after=$(chroot "$root" dpkg-query -W -f='.\n' | wc -l)
     say "[$mode] apt installed trainyard and $((after - before - 1)) other packages after $(elapsed)"
 
