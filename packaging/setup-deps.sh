@@ -27,8 +27,9 @@ packages=(
     xvfb xauth
     # the Debian 13 (trixie) build of the KSyntaxHighlighting path, and the .deb's clean Debian 12 installs
     debootstrap
-    # the man pages' check (tst_manpages formats them) and the .deb's checks (packaging/debian12-install.sh)
-    groff-base lintian desktop-file-utils appstream systemd
+    # the .deb: CPack's DEB generator (file, dpkg-shlibdeps), the man pages' check (tst_manpages formats them)
+    # and the package's checks (packaging/debian12-install.sh)
+    file dpkg-dev groff-base lintian desktop-file-utils appstream systemd
     # the checkpoint readers' libFuzzer targets (tests/fuzz, packaging/fuzz.sh)
     clang libclang-rt-dev
 )
