@@ -9,6 +9,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QMap>
 #include <QProcess>
 #include <QRegularExpression>
 #include <QTemporaryDir>
@@ -57,14 +58,19 @@ private:
         return env;
     }
 
-    CtlRun ctl(const QStringList& args, int timeoutMs = 180000)
+    /// Runs trainyardctl with `args` in this test's environment plus `extraEnv`. Waits on the event loop (not
+    /// blocked), so that an in-process fake executor can answer it.
+    CtlRun ctl(const QStringList& args, int timeoutMs = 180000, const QMap<QString, QString>& extraEnv = {})
     {
         QProcess p;
-        p.setProcessEnvironment(environment());
+        QProcessEnvironment env = environment();
+        for (auto it = extraEnv.cbegin(); it != extraEnv.cend(); ++it)
+            env.insert(it.key(), it.value());
+        p.setProcessEnvironment(env);
         p.setWorkingDirectory(m_root.path());
         p.start(QStringLiteral(TRAINYARD_CTL_BIN), args);
         CtlRun run;
-        if (!p.waitForFinished(timeoutMs)) {
+        if (!p.waitForStarted() || !QTest::qWaitFor([&] { return p.state() == QProcess::NotRunning; }, timeoutMs)) {
             p.kill();
             p.waitForFinished();
             run.err = QStringLiteral("timed out: ") + args.join(QLatin1Char(' '));
@@ -107,29 +113,11 @@ private:
         f.write(text);
     }
 
-    /// Runs trainyardctl against `executor` (an explicit --executor URL with `token`) without blocking this
-    /// thread's event loop, so that an in-process fake executor can answer it.
+    /// Runs trainyardctl against `executor` (an explicit --executor URL with `token`).
     CtlRun ctlAgainst(const QUrl& executor, const QByteArray& token, const QStringList& args)
     {
-        QProcess p;
-        QProcessEnvironment env = environment();
-        env.insert(QStringLiteral("TRAINYARD_TOKEN"), QString::fromLatin1(token));
-        p.setProcessEnvironment(env);
-        p.setWorkingDirectory(m_root.path());
-        p.start(QStringLiteral(TRAINYARD_CTL_BIN), QStringList { QStringLiteral("--executor"), executor.toString() } + args);
-        CtlRun run;
-        if (!p.waitForStarted())
-            return run;
-        if (!QTest::qWaitFor([&] { return p.state() == QProcess::NotRunning; }, 120000)) {
-            p.kill();
-            p.waitForFinished();
-            run.err = QStringLiteral("timed out: ") + args.join(QLatin1Char(' '));
-            return run;
-        }
-        run.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-        run.out = QString::fromUtf8(p.readAllStandardOutput());
-        run.err = QString::fromUtf8(p.readAllStandardError());
-        return run;
+        return ctl(QStringList { QStringLiteral("--executor"), executor.toString() } + args, 120000,
+            { { QStringLiteral("TRAINYARD_TOKEN"), QString::fromLatin1(token) } });
     }
 
 private Q_SLOTS:

@@ -15,6 +15,10 @@
 #include <QDateTime>
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
+#include <QSaveFile>
+#include <QJsonObject>
+#include <QJsonDocument>
 #include <QSysInfo>
 #include <QTimer>
 
@@ -904,13 +908,22 @@ struct Scheduler::Private {
         else if (state == JobState::Cancelled)
             service(run->key, QStringLiteral("Job was cancelled."));
         logs->closeJob(run->key);
-        mutate(run->key, [state, &message](Job& j) {
-            j.state = state;
-            j.jobPosition.reset();
-            j.endTime = nowRfc3339();
-            if (!message.isEmpty() || state != JobState::Cancelled)
-                j.errorMessage = message;
-        });
+        const Outcome outcome { state, message, nowRfc3339() };
+        // On disk before the store: when the store cannot take it (a full disk), nothing may treat the job as
+        // still running, now (the write is retried) or after an executor restart (recover() reads the file).
+        const QString outcomeFile = run->folder + QLatin1String(OutcomeFileName);
+        const bool kept = writeOutcome(outcomeFile, outcome);
+        if (recordOutcome(run->key, outcome)) {
+            QFile::remove(outcomeFile);
+        } else {
+            service(run->key,
+                QStringLiteral("The job ended (%1) but its end cannot be stored yet; it is stored as soon as the "
+                               "job database takes writes again%2.")
+                    .arg(jobStateName(state),
+                        kept ? QStringLiteral(" (kept in %1 meanwhile)").arg(outcomeFile) : QString()),
+                QStringLiteral("ERROR"));
+            retryOutcome(run->key, outcome, outcomeFile);
+        }
         Q_EMIT q->replicasChanged(run->key);
         // Final jobs keep their replica table for `…/replicas` until this many newer ones finished.
         finished.push_back(run->key);
@@ -925,6 +938,78 @@ struct Scheduler::Private {
                 q, [this] { schedule(); }, Qt::QueuedConnection);
         else
             updatePositions();
+    }
+
+    // ---- a job's end, stored for sure -----------------------------------------------------------
+
+    /// How a job ended, as finish() decided it.
+    struct Outcome {
+        JobState state = JobState::StateUnspecified;
+        QString errorMessage;
+        QString endTime;
+    };
+    static constexpr const char* OutcomeFileName = "/outcome.json";
+
+    /// Writes `outcome` to `path` (atomically: QSaveFile). Best effort: false when the disk refuses it too.
+    static bool writeOutcome(const QString& path, const Outcome& outcome)
+    {
+        QSaveFile file(path);
+        if (!QDir().mkpath(QFileInfo(path).absolutePath()) || !file.open(QIODevice::WriteOnly))
+            return false;
+        const QJsonObject o { { QStringLiteral("state"), jobStateName(outcome.state) },
+            { QStringLiteral("errorMessage"), outcome.errorMessage }, { QStringLiteral("endTime"), outcome.endTime } };
+        file.write(QJsonDocument(o).toJson(QJsonDocument::Compact));
+        return file.commit();
+    }
+
+    /// The outcome kept at `path` by an executor that could not store it; nullopt when there is none (or it
+    /// does not name a final state).
+    static std::optional<Outcome> readOutcome(const QString& path)
+    {
+        QFile file(path);
+        if (!file.open(QIODevice::ReadOnly))
+            return std::nullopt;
+        const QJsonObject o = QJsonDocument::fromJson(file.readAll()).object();
+        const std::optional<JobState> state = jobStateFromName(o.value(QStringLiteral("state")).toString());
+        if (!state || !isFinal(*state))
+            return std::nullopt;
+        return Outcome { *state, o.value(QStringLiteral("errorMessage")).toString(),
+            o.value(QStringLiteral("endTime")).toString() };
+    }
+
+    /// Stores the job's end. False when the store refused the write (the job is as it was there).
+    bool recordOutcome(const JobKey& key, const Outcome& outcome)
+    {
+        std::optional<Job> job = store->job(key);
+        if (!job)
+            return true; // nothing left to record it on
+        job->state = outcome.state;
+        job->jobPosition.reset();
+        job->endTime = outcome.endTime;
+        if (!outcome.errorMessage.isEmpty() || outcome.state != JobState::Cancelled)
+            job->errorMessage = outcome.errorMessage;
+        QString error;
+        if (store->update(key.project, *job, &error))
+            return true;
+        qCWarning(lcRuntime, "cannot store the end of job %s: %s", qPrintable(key.name()), qPrintable(error));
+        return false;
+    }
+
+    /// Stores `outcome` again every 2 s until the store takes it, then removes `file`. The timer belongs to the
+    /// scheduler, not to the run, which may be forgotten meanwhile; a shutdown drops it, and the next start
+    /// reads the file instead.
+    void retryOutcome(const JobKey& key, const Outcome& outcome, const QString& file)
+    {
+        auto* timer = new QTimer(q);
+        timer->setInterval(2000);
+        QObject::connect(timer, &QTimer::timeout, q, [this, timer, key, outcome, file] {
+            if (!recordOutcome(key, outcome))
+                return;
+            QFile::remove(file);
+            service(key, QStringLiteral("The end of the job (%1) is stored now.").arg(jobStateName(outcome.state)));
+            timer->deleteLater();
+        });
+        timer->start();
     }
 
     // ---- hyperparameter tuning ----------------------------------------------------------------
@@ -1489,6 +1574,21 @@ void Scheduler::recover()
         const QStringList trialFolders = QDir(folder + QStringLiteral("/trials")).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
         for (const QString& trialId : trialFolders)
             backend->reclaim(RunId { key, trialId }, folder + QStringLiteral("/trials/") + trialId);
+        // Ended, but the end was not stored (the job database refused the write, then this executor stopped): the
+        // replicas are gone and the outcome is known, so the job must not run again.
+        if (const std::optional<Private::Outcome> ended = Private::readOutcome(folder + QLatin1String(Private::OutcomeFileName))) {
+            d->service(key,
+                QStringLiteral("The executor restarted: the job had ended (%1) before, but its end was not stored. It is "
+                               "stored now, and the job does not run again.")
+                    .arg(jobStateName(ended->state)),
+                QStringLiteral("WARNING"));
+            const QString file = folder + QLatin1String(Private::OutcomeFileName);
+            if (d->recordOutcome(key, *ended))
+                QFile::remove(file);
+            else
+                d->retryOutcome(key, *ended, file);
+            continue;
+        }
         Private::Run* run = d->createRun(key, job);
         if (job.trainingInput.hyperparameters && !d->openStudy(run, job))
             continue;

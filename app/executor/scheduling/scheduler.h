@@ -58,6 +58,9 @@ class LogStore;
 ///   (SIGTERM; the trial is SUCCEEDED with isTrialStoppedEarly). The job SUCCEEDS when no trial is left to
 ///   run and at least one succeeded. recover() keeps ended trials and restarts running ones with their
 ///   stored values (each counts toward its own 3 restarts); the study's whole state is the job record.
+/// - A job's end is written to `<job folder>/outcome.json` before the JobStore. When the store refuses the write
+///   (a full disk), the scheduler writes it again every 2 s until it is stored, and recover() stores an end kept
+///   in that file instead of restarting the job: an ended job never runs again because its end was not recorded.
 /// - Every replica carries the environment marker TRAINYARD_JOB_FOLDER=<job folder>; a job becomes
 ///   final only after the backend says stopped(), i.e. when no process carrying it is left, and recover()
 ///   has the backend reclaim (kill) what a previous executor left, so no replica or replica child
