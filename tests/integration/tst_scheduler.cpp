@@ -16,6 +16,8 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QSignalSpy>
+#include <QSqlDatabase>
+#include <QSqlQuery>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -121,6 +123,18 @@ private:
                 return r;
         }
         return {};
+    }
+
+    /// Makes the job database refuse writes, as a full disk does (SQLite's query_only on the store's
+    /// connection, which lives on this thread), or take them again.
+    void setStoreWritable(bool writable) const
+    {
+        for (const QString& name : QSqlDatabase::connectionNames()) {
+            if (!name.startsWith(QLatin1String("trainyard-jobstore-")))
+                continue;
+            QSqlQuery query(QSqlDatabase::database(name));
+            QVERIFY(query.exec(writable ? QStringLiteral("PRAGMA query_only = OFF") : QStringLiteral("PRAGMA query_only = ON")));
+        }
     }
 
 private Q_SLOTS:
@@ -290,6 +304,57 @@ private Q_SLOTS:
         QCOMPARE(replica(id, QStringLiteral("master-replica-0")).state, ReplicaState::Stopped);
         QCOMPARE(replica(id, QStringLiteral("master-replica-0")).restarts, 0);
         QVERIFY(messages(id, QStringLiteral("service")).contains(QStringLiteral("Job failed.")));
+    }
+
+    void endIsStoredOnceTheStoreTakesWritesAgain()
+    {
+        // The job ends while the job database refuses writes: its end must not be lost or taken for "still running".
+        const QString id = QStringLiteral("end_unstored");
+        const Job job = makeJob(id, QStringLiteral("tytest.fail_exit3"), 2);
+        QString error;
+        QVERIFY2(m_store->insert(job, &error), qPrintable(error));
+        setStoreWritable(false);
+        m_scheduler->submit(JobStore::defaultProject(), *m_store->job(Test::localJob(id)));
+        const QString outcome = Test::localJob(id).folder(m_dataDir) + QStringLiteral("/outcome.json");
+        QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(outcome), JobTimeoutMs);
+        QVERIFY(!isFinal(state(id))); // the store did not take it
+        QFile file(outcome);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QCOMPARE(QJsonDocument::fromJson(file.readAll()).object().value(QStringLiteral("state")).toString(),
+            QStringLiteral("FAILED"));
+        setStoreWritable(true);
+        QTRY_COMPARE_WITH_TIMEOUT(state(id), JobState::Failed, 10000);
+        QVERIFY(m_store->job(Test::localJob(id))->errorMessage.startsWith(
+            QLatin1String("The replica worker 1 exited with a non-zero status of 3.")));
+        QTRY_VERIFY(!QFile::exists(outcome));
+        QVERIFY(messages(id, QStringLiteral("service")).contains(QStringLiteral("The end of the job (FAILED) is stored now.")));
+    }
+
+    void recoveryDoesNotRunAnEndedJobAgain()
+    {
+        // A job stored as RUNNING whose end an earlier executor kept on disk only (it stopped before the store
+        // took it): recovery stores that end instead of restarting the job.
+        const QString id = QStringLiteral("ended_unrecorded");
+        Job job = makeJob(id, QStringLiteral("tytest.sleeper"));
+        QString error;
+        QVERIFY2(m_store->insert(job, &error), qPrintable(error));
+        job = *m_store->job(Test::localJob(id));
+        job.state = JobState::Running;
+        QVERIFY2(m_store->update(JobStore::defaultProject(), job, &error), qPrintable(error));
+        const QString folder = Test::localJob(id).folder(m_dataDir);
+        QVERIFY(QDir().mkpath(folder));
+        QFile file(folder + QStringLiteral("/outcome.json"));
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(R"({"state":"SUCCEEDED","errorMessage":"","endTime":"2026-11-24T06:00:00.000Z"})");
+        file.close();
+
+        m_scheduler->recover();
+        QTRY_COMPARE(state(id), JobState::Succeeded);
+        QCOMPARE(m_store->job(Test::localJob(id))->endTime, QStringLiteral("2026-11-24T06:00:00.000Z"));
+        QVERIFY(!QFile::exists(folder + QStringLiteral("/outcome.json")));
+        QVERIFY(!QFile::exists(folder + QStringLiteral("/restarts"))); // not restarted
+        QVERIFY(m_scheduler->replicas(Test::localJob(id)).isEmpty());
+        QVERIFY(!QFile::exists(jobDir(id) + QStringLiteral("/pids/master-replica-0")));
     }
 
     void retryableFailure()

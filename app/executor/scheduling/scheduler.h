@@ -58,6 +58,9 @@ class LogStore;
 ///   (SIGTERM; the trial is SUCCEEDED with isTrialStoppedEarly). The job SUCCEEDS when no trial is left to
 ///   run and at least one succeeded. recover() keeps ended trials and restarts running ones with their
 ///   stored values (each counts toward its own 3 restarts); the study's whole state is the job record.
+/// - A job's end is written to `<job folder>/outcome.json` before the JobStore. When the store refuses the write
+///   (a full disk), the scheduler writes it again every 2 s until it is stored, and recover() stores an end kept
+///   in that file instead of restarting the job: an ended job never runs again because its end was not recorded.
 /// - Every replica carries the environment marker TRAINYARD_JOB_FOLDER=<job folder>; a job becomes
 ///   final only after the backend says stopped(), i.e. when no process carrying it is left, and recover()
 ///   has the backend reclaim (kill) what a previous executor left, so no replica or replica child
@@ -78,6 +81,14 @@ public:
               QObject* parent = nullptr);
     ~Scheduler() override;
 
+    /// Adds a cluster backend (owned; a Slurm cluster's). A job whose `trainingInput.region` is the backend's
+    /// name() runs there, with its folder under the backend's runFolderRoot() and its interpreter; every other
+    /// job (region "local", empty, or a region of the service such as us-central1) runs on the default backend.
+    /// Call before submit() and recover().
+    void addBackend(std::unique_ptr<Backend> backend);
+    /// The cluster backend a job's `region` names (one added by addBackend()); nullptr for the default backend's.
+    const Backend* clusterBackend(const QString& region) const;
+
     /// Takes a validated job that is already stored in `project` in state QUEUED and runs it when the host can.
     void submit(const QString& project, const Job& job);
     /// Cancels a live job: CANCELLING, replicas stopped (SIGTERM, SIGKILL after the grace period), CANCELLED.
@@ -92,7 +103,7 @@ public:
 
     /// The job's replicas as `…/replicas` reports them (final jobs: the last 200 that ended).
     QList<ReplicaInfo> replicas(const JobKey& key) const;
-    /// What the backend's host has and holds, and how many jobs run and wait (`…/host`).
+    /// What the default backend's host has and holds, and how many jobs run and wait (`…/host`).
     HostStatus usage() const;
 
     /// Seconds between SIGTERM and SIGKILL when stopping replicas (default 10).
