@@ -70,20 +70,20 @@ public:
     /// header, json.loads).
     explicit PythonBaseline(const char* kind)
     {
-        static const QString script = QStringLiteral(
-            "import sys, time, json, struct\n"
-            "kind = sys.argv[1]\n"
-            "if kind == 'pt':\n"
-            "    import torch\n"
-            "def load(path):\n"
-            "    if kind == 'pt':\n"
-            "        return torch.load(path, map_location='cpu')\n"
-            "    with open(path, 'rb') as f:\n"
-            "        n = struct.unpack('<Q', f.read(8))[0]\n"
-            "        return json.loads(f.read(n))\n"
-            "for line in sys.stdin:\n"
-            "    t = time.perf_counter(); load(line.rstrip('\\n')); t = time.perf_counter() - t\n"
-            "    sys.stdout.write('%r\\n' % t); sys.stdout.flush()\n");
+        static const QString script
+            = QStringLiteral("import sys, time, json, struct\n"
+                             "kind = sys.argv[1]\n"
+                             "if kind == 'pt':\n"
+                             "    import torch\n"
+                             "def load(path):\n"
+                             "    if kind == 'pt':\n"
+                             "        return torch.load(path, map_location='cpu')\n"
+                             "    with open(path, 'rb') as f:\n"
+                             "        n = struct.unpack('<Q', f.read(8))[0]\n"
+                             "        return json.loads(f.read(n))\n"
+                             "for line in sys.stdin:\n"
+                             "    t = time.perf_counter(); load(line.rstrip('\\n')); t = time.perf_counter() - t\n"
+                             "    sys.stdout.write('%r\\n' % t); sys.stdout.flush()\n");
         m_process.start(kPython, { QStringLiteral("-c"), script, QString::fromLatin1(kind) });
     }
     ~PythonBaseline()
@@ -164,11 +164,12 @@ bool makeSafeTensors(const QString& path)
     names.sort();
     qint64 offset = 0;
     for (const QString& name : std::as_const(names)) {
-        header.insert(name, QJsonObject {
-                                { QStringLiteral("dtype"), QStringLiteral("F32") },
-                                { QStringLiteral("shape"), QJsonArray { kElements } },
-                                { QStringLiteral("data_offsets"), QJsonArray { offset, offset + kElements * 4 } },
-                            });
+        header.insert(name,
+            QJsonObject {
+                { QStringLiteral("dtype"), QStringLiteral("F32") },
+                { QStringLiteral("shape"), QJsonArray { kElements } },
+                { QStringLiteral("data_offsets"), QJsonArray { offset, offset + kElements * 4 } },
+            });
         offset += kElements * 4;
     }
     QByteArray json = QJsonDocument(header).toJson(QJsonDocument::Compact);
@@ -331,7 +332,8 @@ int main(int argc, char** argv)
             };
             if (!profile.isEmpty())
                 return profileLoop(ours);
-            const auto samples = BenchReport::alternate(kWarmups, runs, [&] { return timedMs(ours); },
+            const auto samples = BenchReport::alternate(
+                kWarmups, runs, [&] { return timedMs(ours); },
                 [&] { return timedMs([&] { return iterateTable(prefix + QStringLiteral(".index")); }); });
             if (samples.ours.empty())
                 std::fprintf(stderr, "list_tfbundle_10000: %s\n", qPrintable(error));

@@ -97,8 +97,7 @@ struct Samples {
 /// whose results are kept. Each callable does one run and returns its own measurement (it knows what to time:
 /// wall or CPU time, a figure reported by a child process); a negative or NaN result marks a failed run, which
 /// stops the measurement (the samples so far are returned).
-template <typename Ours, typename Baseline>
-Samples alternate(int warmups, int timed, Ours&& ours, Baseline&& baseline)
+template <typename Ours, typename Baseline> Samples alternate(int warmups, int timed, Ours&& ours, Baseline&& baseline)
 {
     Samples s;
     for (int round = 0; round < warmups + timed; ++round) {
