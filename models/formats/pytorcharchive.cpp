@@ -91,14 +91,75 @@ QByteArray archivePrefix(const ZipArchive::Entry& pickle)
     return pickle.nameUtf8.chopped(int(sizeof("data.pkl") - 1)).toByteArray();
 }
 
+/// A storage key that torch.save writes: a decimal number without leading zeros ("0", "17", …), as an index;
+/// -1 for any other key.
+int storageNumber(QByteArrayView key)
+{
+    if (key.isEmpty() || key.size() > 9 || (key.size() > 1 && key.front() == '0'))
+        return -1;
+    int n = 0;
+    for (char c : key) {
+        if (c < '0' || c > '9')
+            return -1;
+        n = n * 10 + (c - '0');
+    }
+    return n;
+}
+
+/// What the listing needs from the zip directory, gathered in one pass over it in file order: the sizes of the
+/// storages `<archive>/data/<number>` by number, and the `byteorder` and `version` entries. Looking each of
+/// 10,000 storages up by name in a hash touched the directory at random, a cache miss or two per tensor, which
+/// was a tenth of the listing; this pass reads the directory front to back.
+struct ArchiveDirectory {
+    ArchiveDirectory(const ZipArchive& zip, QByteArrayView prefix)
+    {
+        const QByteArray data = prefix.toByteArray() + "data/";
+        // Numbers beyond this are looked up by name: a hostile name cannot make the table large.
+        const size_t limit = size_t(zip.entries().size()) * 2 + 16;
+        for (const ZipArchive::Entry& e : zip.entries()) {
+            const QByteArrayView name = e.nameUtf8;
+            if (name.startsWith(data)) {
+                const int n = storageNumber(name.sliced(data.size()));
+                if (n >= 0 && size_t(n) < limit) {
+                    if (size_t(n) >= storageSizes.size())
+                        storageSizes.resize(std::max(size_t(n) + 1, 2 * storageSizes.size()), -1);
+                    storageSizes[size_t(n)] = e.size;
+                }
+            } else if (name.startsWith(prefix)) {
+                const QByteArrayView rest = name.sliced(prefix.size());
+                if (rest == QByteArrayView("byteorder"))
+                    byteorder = &e;
+                else if (rest == QByteArrayView("version"))
+                    version = &e;
+            }
+        }
+        tableLimit = limit;
+    }
+
+    /// The bytes of storage `key`'s entry, -1 when the archive has none.
+    qint64 storageSize(const ZipArchive& zip, QByteArrayView prefix, QByteArrayView key) const
+    {
+        const int n = storageNumber(key);
+        if (n >= 0 && size_t(n) < tableLimit)
+            return size_t(n) < storageSizes.size() ? storageSizes[size_t(n)] : -1;
+        const ZipArchive::Entry* e = zip.findUtf8(QByteArray(prefix.toByteArray() + "data/" + key.toByteArray()));
+        return e ? e->size : -1;
+    }
+
+    std::vector<qint64> storageSizes; ///< by storage number; -1 where no entry has that number
+    size_t tableLimit = 0;
+    const ZipArchive::Entry* byteorder = nullptr;
+    const ZipArchive::Entry* version = nullptr;
+};
+
 class Walker {
 public:
-    Walker(const Pickle& pickle, const ZipArchive& zip, const QByteArray& archivePrefix, const QString& path,
-        CheckpointInfo* info)
+    Walker(const Pickle& pickle, const ZipArchive& zip, const ArchiveDirectory& directory,
+        const QByteArray& archivePrefix, const QString& path, CheckpointInfo* info)
         : m_pickle(pickle)
         , m_zip(zip)
-        , m_entryName(archivePrefix + "data/")
-        , m_dataPrefixLength(m_entryName.size())
+        , m_directory(directory)
+        , m_prefix(archivePrefix)
         , m_path(path)
         , m_info(info)
         , m_budget(qint64(pickle.nodes.size()) * 4 + 100000)
@@ -340,25 +401,25 @@ private:
         t.file = m_path;
         t.storageKey = m_pickle.text(m_pickle.at(pidItems[2]));
         t.storageOffset = offset.integer;
-        // `<archive>/data/<key>` as UTF-8 in a buffer that keeps its capacity: no allocation per tensor.
-        m_entryName.truncate(m_dataPrefixLength);
-        m_entryName += m_pickle.utf8(m_pickle.at(pidItems[2]));
-        const ZipArchive::Entry* entry = m_zip.findUtf8(m_entryName);
-        if (!entry)
+        t.storageBytes = m_directory.storageSize(m_zip, m_prefix, m_pickle.utf8(m_pickle.at(pidItems[2])));
+        if (t.storageBytes < 0)
             return bad(QStringLiteral("storage data/%1 is missing from the archive").arg(t.storageKey));
-        t.storageBytes = entry->size;
 
         // Span of the view in elements: 1 + Σ (size_i − 1) × stride_i, 0 when any size is 0.
         qint64 span = 1;
         const qint64 limit = std::numeric_limits<qint64>::max() / 16;
-        for (qsizetype i = 0; i < t.shape.size(); ++i) {
-            if (t.shape[i] == 0) {
+        // Read through const references: the lists may be shared with other tensors' (intTuple()), and a
+        // non-const operator[] would copy them.
+        const QList<qint64>& shape = t.shape;
+        const QList<qint64>& strides = t.strides;
+        for (qsizetype i = 0; i < shape.size(); ++i) {
+            if (shape[i] == 0) {
                 span = 0;
                 break;
             }
-            if (t.strides[i] != 0 && t.shape[i] - 1 > (limit - span) / t.strides[i])
+            if (strides[i] != 0 && shape[i] - 1 > (limit - span) / strides[i])
                 return bad(QStringLiteral("shape × stride overflows"));
-            span += (t.shape[i] - 1) * t.strides[i];
+            span += (shape[i] - 1) * strides[i];
         }
         if (t.elementCount() < 0)
             return bad(QStringLiteral("element count overflows"));
@@ -377,8 +438,8 @@ private:
 
     const Pickle& m_pickle;
     const ZipArchive& m_zip;
-    QByteArray m_entryName; ///< `<archive>/data/` and, while tensor() runs, a storage key (UTF-8)
-    qsizetype m_dataPrefixLength;
+    const ArchiveDirectory& m_directory;
+    QByteArray m_prefix; ///< `<archive>/`
     QString m_path;
     CheckpointInfo* m_info;
     qint64 m_budget;
@@ -427,16 +488,17 @@ std::optional<CheckpointInfo> readArchive(const ZipArchive& zip, const QString& 
     info.files = QStringList { path };
     info.metadata.insert(QStringLiteral("archiveName"), QString::fromUtf8(prefix.chopped(1)));
     QString byteOrder = QStringLiteral("little");
-    if (const ZipArchive::Entry* e = zip.findUtf8(QByteArray(prefix + "byteorder"))) {
+    const ArchiveDirectory directory(zip, prefix);
+    if (const ZipArchive::Entry* e = directory.byteorder) {
         if (const auto bytes = zip.read(*e, 0, e->size, 64, &why))
             byteOrder = QString::fromLatin1(bytes->trimmed());
     }
     info.metadata.insert(QStringLiteral("byteorder"), byteOrder);
-    if (const ZipArchive::Entry* e = zip.findUtf8(QByteArray(prefix + "version"))) {
+    if (const ZipArchive::Entry* e = directory.version) {
         if (const auto bytes = zip.read(*e, 0, e->size, 64, &why))
             info.metadata.insert(QStringLiteral("version"), QString::fromLatin1(bytes->trimmed()));
     }
-    Walker walker(*pickle, zip, prefix, path, &info);
+    Walker walker(*pickle, zip, directory, prefix, path, &info);
     if (!walker.run(error))
         return std::nullopt;
     return info;

@@ -120,7 +120,6 @@ bool ZipArchive::load(QString* why)
         return false;
     }
     m_entries.reserve(qsizetype(count));
-    m_byName.reserve(qsizetype(count));
     const char* p = base + cdOffset;
     const char* const end = p + cdSize;
     for (quint64 i = 0; i < count; ++i) {
@@ -184,7 +183,6 @@ bool ZipArchive::load(QString* why)
         e.size = qint64(uncompressed);
         e.compressedSize = qint64(compressed);
         e.localHeaderOffset = qint64(local);
-        m_byName.insert(e.nameUtf8, m_entries.size());
         m_entries.append(std::move(e));
         p += kCentralSize + nameLength + extraLength + commentLength;
     }
@@ -193,6 +191,13 @@ bool ZipArchive::load(QString* why)
 
 const ZipArchive::Entry* ZipArchive::findUtf8(QByteArrayView nameUtf8) const
 {
+    // The index is made on the first lookup: a reader that walks the directory itself (PyTorchArchive's
+    // storages) never pays for one.
+    std::call_once(m_indexed, [this] {
+        m_byName.reserve(m_entries.size());
+        for (qsizetype i = 0; i < m_entries.size(); ++i)
+            m_byName.insert(m_entries.at(i).nameUtf8, i);
+    });
     const auto it = m_byName.constFind(nameUtf8);
     return it == m_byName.cend() ? nullptr : &m_entries.at(*it);
 }

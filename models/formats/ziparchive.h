@@ -8,6 +8,7 @@
 #include <QString>
 
 #include <memory>
+#include <mutex>
 #include <optional>
 
 class QFile;
@@ -46,6 +47,7 @@ public:
     static std::unique_ptr<ZipArchive> openMemory(QByteArrayView bytes, QString* error);
 
     const QList<Entry>& entries() const { return m_entries; }
+    /// find() and findUtf8() may be called from several threads at once.
     const Entry* find(const QString& name) const { return findUtf8(name.toUtf8()); }
     /// The entry whose name has these UTF-8 bytes (zip names are compared byte by byte), or null.
     const Entry* findUtf8(QByteArrayView nameUtf8) const;
@@ -74,7 +76,8 @@ private:
     QByteArray m_copy;
     QByteArrayView m_bytes;
     QList<Entry> m_entries;
-    QHash<QByteArrayView, qsizetype> m_byName; ///< keys point into m_bytes
+    mutable std::once_flag m_indexed;
+    mutable QHash<QByteArrayView, qsizetype> m_byName; ///< keys point into m_bytes; made by the first findUtf8()
 };
 
 } // namespace Trainyard::Formats

@@ -52,38 +52,43 @@ constexpr int kElements = 4; // float32 [4] each: the listing cost is per tensor
 constexpr int kWarmups = 1;
 const QString kPython = QStringLiteral("/usr/bin/python3");
 
-/// Wall ms of one call of `run`, or -1 when it failed.
-double timedMs(const std::function<bool()>& run)
+/// CPU ms of the calling thread for one call of `run`, or -1 when it failed; its wall ms go to `wallMs`.
+double timedMs(const std::function<bool()>& run, std::vector<double>* wallMs = nullptr)
 {
-    const double start = BenchReport::wallSeconds();
+    const double wall = BenchReport::wallSeconds();
+    const double start = BenchReport::threadCpuSeconds();
     const bool ok = run();
-    const double ms = (BenchReport::wallSeconds() - start) * 1000;
+    const double ms = (BenchReport::threadCpuSeconds() - start) * 1000;
+    if (wallMs)
+        wallMs->push_back((BenchReport::wallSeconds() - wall) * 1000);
     return ok ? ms : -1;
 }
 
 /// A long-lived /usr/bin/python3 that runs one baseline load per request, warm: the interpreter, its imports and
 /// the first call's lazy set-up are paid before the first timed request. Each request is a line with a path; the
-/// answer a line with the seconds time.perf_counter() measured around the load alone.
+/// answer a line with the thread CPU seconds (time.thread_time()) and the wall seconds (time.perf_counter()) of
+/// the load alone.
 class PythonBaseline {
 public:
     /// `kind`: "pt" (torch.load(path, map_location="cpu")) or "json" (open, read the 8-byte length and the
     /// header, json.loads).
     explicit PythonBaseline(const char* kind)
     {
-        static const QString script
-            = QStringLiteral("import sys, time, json, struct\n"
-                             "kind = sys.argv[1]\n"
-                             "if kind == 'pt':\n"
-                             "    import torch\n"
-                             "def load(path):\n"
-                             "    if kind == 'pt':\n"
-                             "        return torch.load(path, map_location='cpu')\n"
-                             "    with open(path, 'rb') as f:\n"
-                             "        n = struct.unpack('<Q', f.read(8))[0]\n"
-                             "        return json.loads(f.read(n))\n"
-                             "for line in sys.stdin:\n"
-                             "    t = time.perf_counter(); load(line.rstrip('\\n')); t = time.perf_counter() - t\n"
-                             "    sys.stdout.write('%r\\n' % t); sys.stdout.flush()\n");
+        static const QString script = QStringLiteral("import sys, time, json, struct\n"
+                                                     "kind = sys.argv[1]\n"
+                                                     "if kind == 'pt':\n"
+                                                     "    import torch\n"
+                                                     "def load(path):\n"
+                                                     "    if kind == 'pt':\n"
+                                                     "        return torch.load(path, map_location='cpu')\n"
+                                                     "    with open(path, 'rb') as f:\n"
+                                                     "        n = struct.unpack('<Q', f.read(8))[0]\n"
+                                                     "        return json.loads(f.read(n))\n"
+                                                     "for line in sys.stdin:\n"
+                                                     "    w = time.perf_counter(); c = time.thread_time()\n"
+                                                     "    load(line.rstrip('\\n'))\n"
+                                                     "    c = time.thread_time() - c; w = time.perf_counter() - w\n"
+                                                     "    sys.stdout.write('%r %r\\n' % (c, w)); sys.stdout.flush()\n");
         m_process.start(kPython, { QStringLiteral("-c"), script, QString::fromLatin1(kind) });
     }
     ~PythonBaseline()
@@ -93,8 +98,8 @@ public:
             m_process.kill();
     }
 
-    /// One load of `path`, in ms; -1 when Python failed (its stderr is printed).
-    double loadMs(const QString& path)
+    /// One load of `path`, in CPU ms; -1 when Python failed (its stderr is printed). Its wall ms go to `wallMs`.
+    double loadMs(const QString& path, std::vector<double>* wallMs)
     {
         m_process.write(QFile::encodeName(path) + '\n');
         while (!m_process.canReadLine()) {
@@ -103,24 +108,41 @@ public:
                 return -1;
             }
         }
-        bool ok = false;
-        const double seconds = m_process.readLine().trimmed().toDouble(&ok);
-        return ok ? seconds * 1000 : -1;
+        const QList<QByteArray> fields = m_process.readLine().trimmed().split(' ');
+        bool cpuOk = false, wallOk = false;
+        const double cpu = fields.value(0).toDouble(&cpuOk), wall = fields.value(1).toDouble(&wallOk);
+        if (!cpuOk || !wallOk)
+            return -1;
+        wallMs->push_back(wall * 1000);
+        return cpu * 1000;
     }
 
 private:
     QProcess m_process;
 };
 
+/// Wall-clock ms of each run (warm-ups included), beside the CPU times that the line reports.
+struct WallTimes {
+    std::vector<double> ours;
+    std::vector<double> baseline;
+};
+
 /// Prints the line, its detail and (with `goal` > 0) its goal line: ratio = baseline / ours, of the medians.
 /// `strict`: the goal is ratio > goal ("faster than"), not ≥.
-void report(const char* name, const BenchReport::Samples& s, double goal, bool strict = false)
+void report(const char* name, const BenchReport::Samples& s, const WallTimes& wall, double goal, bool strict = false)
 {
     const double ratio = s.ours.empty() ? NAN : BenchReport::median(s.baseline) / BenchReport::median(s.ours);
-    if (s.ours.empty())
+    if (s.ours.empty()) {
         std::printf("%s: failed\n", name);
-    else
-        BenchReport::printLine(name, s, "ms", ratio, kWarmups);
+    } else {
+        const auto timed = [&](const std::vector<double>& v) { // without the warm-ups
+            return std::vector<double>(v.end() - std::ptrdiff_t(std::min(v.size(), s.ours.size())), v.end());
+        };
+        char note[160];
+        std::snprintf(note, sizeof note, "CPU time; wall-time medians: ours %.4g ms, baseline %.4g ms",
+            BenchReport::median(timed(wall.ours)), BenchReport::median(timed(wall.baseline)));
+        BenchReport::printLine(name, s, "ms", ratio, kWarmups, note);
+    }
     if (goal > 0)
         BenchReport::printGoal({ name, "ratio", ratio, true, goal, strict });
 }
@@ -294,11 +316,13 @@ int main(int argc, char** argv)
             if (!profile.isEmpty())
                 return profileLoop(ours);
             PythonBaseline python("pt");
+            WallTimes wall;
             const auto samples = BenchReport::alternate(
-                kWarmups, runs, [&] { return timedMs(ours); }, [&] { return python.loadMs(pt); });
+                kWarmups, runs, [&] { return timedMs(ours, &wall.ours); },
+                [&] { return python.loadMs(pt, &wall.baseline); });
             if (samples.ours.empty())
                 std::fprintf(stderr, "list_pt_10000: %s\n", qPrintable(error));
-            report("list_pt_10000", samples, 20);
+            report("list_pt_10000", samples, wall, 20);
         } else {
             std::printf("list_pt_10000: skipped (torch.save failed)\n");
             BenchReport::printGoal({ "list_pt_10000", "ratio", NAN, true, 20 });
@@ -315,11 +339,13 @@ int main(int argc, char** argv)
             if (!profile.isEmpty())
                 return profileLoop(ours);
             PythonBaseline python("json");
+            WallTimes wall;
             const auto samples = BenchReport::alternate(
-                kWarmups, runs, [&] { return timedMs(ours); }, [&] { return python.loadMs(st); });
+                kWarmups, runs, [&] { return timedMs(ours, &wall.ours); },
+                [&] { return python.loadMs(st, &wall.baseline); });
             if (samples.ours.empty())
                 std::fprintf(stderr, "list_safetensors_10000: %s\n", qPrintable(error));
-            report("list_safetensors_10000", samples, 1, true);
+            report("list_safetensors_10000", samples, wall, 1, true);
         }
     }
 
@@ -332,12 +358,15 @@ int main(int argc, char** argv)
             };
             if (!profile.isEmpty())
                 return profileLoop(ours);
+            WallTimes wall;
             const auto samples = BenchReport::alternate(
-                kWarmups, runs, [&] { return timedMs(ours); },
-                [&] { return timedMs([&] { return iterateTable(prefix + QStringLiteral(".index")); }); });
+                kWarmups, runs, [&] { return timedMs(ours, &wall.ours); },
+                [&] {
+                    return timedMs([&] { return iterateTable(prefix + QStringLiteral(".index")); }, &wall.baseline);
+                });
             if (samples.ours.empty())
                 std::fprintf(stderr, "list_tfbundle_10000: %s\n", qPrintable(error));
-            report("list_tfbundle_10000", samples, 0);
+            report("list_tfbundle_10000", samples, wall, 0);
         }
     }
     if (!profile.isEmpty()) {
