@@ -25,8 +25,9 @@
 // - memory_per_point_chart_store: heap bytes per point of the Metrics tab's store (MetricSeriesData,
 //   10M float scalars), against an exactly sized array of 24-byte points. Goal: ≤ 24 bytes.
 //
-// Usage: bench_metrics [SIZE_MB] [--parse-only|--ingest-only] (default 200; 0 runs only the chart benchmarks,
-// --parse-only only the event-file ones, for profiling the reader, --ingest-only only ingest_*). Every figure is the
+// Usage: bench_metrics [SIZE_MB] [--parse-only|--ingest-only|--profile-redraw] (default 200; 0 runs only the chart
+// benchmarks, --parse-only only the event-file ones, for profiling the reader, --ingest-only only ingest_*,
+// --profile-redraw our 10M-point redraws alone for SIZE_MB seconds, for perf record). Every figure is the
 // median of BENCH_RUNS (default 7, at least 5) runs after a warm-up, ours and the baseline alternating run by run, with
 // min / median / max on a `_detail` line and a `goal:` line per goal; the ratio is of the medians (benchreport.h says
 // why). Parse and redraw times are CPU time of the benchmark thread (user + system, so the read() calls count): the
@@ -492,7 +493,8 @@ void renderInto(QWidget* view, QImage& image)
     view->render(&painter);
 }
 
-void benchRedraw(qint64 points, const char* name, std::vector<Goal>* goals)
+/// `profileSeconds` > 0: ours alone, redrawing for that long (for `perf record`), nothing printed but a summary.
+void benchRedraw(qint64 points, const char* name, std::vector<Goal>* goals, double profileSeconds = 0)
 {
     // Ours: the Metrics tab's chart over the model; one run is 20 redraws, each after one new point.
     MetricsModel model;
@@ -534,6 +536,28 @@ void benchRedraw(qint64 points, const char* name, std::vector<Goal>* goals)
         updateMs.push_back(update * 1000 / redraws);
         return (BenchReport::threadCpuSeconds() - start) * 1000 / redraws;
     };
+
+    if (profileSeconds > 0) {
+        {
+            // What the chart's refresh() spends in the model: the two M4 reductions alone.
+            std::vector<double> reduceMs;
+            for (int r = 0; r < 20; ++r) {
+                const double start = BenchReport::threadCpuSeconds();
+                const auto range = model.xRange(0, Trainyard::MetricsXAxis::Step);
+                for (auto column : { MetricSeriesData::Value, MetricSeriesData::Smoothed })
+                    model.reduce(0, column, Trainyard::MetricsXAxis::Step, range->first, range->second, 700);
+                reduceMs.push_back((BenchReport::threadCpuSeconds() - start) * 1000);
+            }
+            std::printf("%s: the two reductions at 700 pixels %s\n", name,
+                BenchReport::describe(BenchReport::spread(reduceMs), "ms").c_str());
+        }
+        std::vector<double> ms;
+        for (const double until = BenchReport::wallSeconds() + profileSeconds; BenchReport::wallSeconds() < until;)
+            ms.push_back(ours());
+        std::printf("%s: %zu runs of %d redraws, %s a redraw\n", name, ms.size(), redraws,
+            BenchReport::describe(BenchReport::spread(ms), "ms").c_str());
+        return;
+    }
 
     // Baseline: every point to Qt Charts with replace(), rendered once (the point list is built beforehand, so
     // the baseline is not charged for it).
@@ -617,9 +641,14 @@ int main(int argc, char** argv)
     const qint64 sizeMb = argc > 1 ? QByteArray(argv[1]).toLongLong(&ok) : 200;
     const bool parseOnly = argc > 2 && QByteArray(argv[2]) == "--parse-only";
     const bool ingestOnly = argc > 2 && QByteArray(argv[2]) == "--ingest-only";
-    if (!ok || sizeMb < 0 || (argc > 2 && !parseOnly && !ingestOnly) || argc > 3) {
-        std::fprintf(stderr, "usage: bench_metrics [SIZE_MB] [--parse-only|--ingest-only]\n");
+    const bool profileRedraw = argc > 2 && QByteArray(argv[2]) == "--profile-redraw";
+    if (!ok || sizeMb < 0 || (argc > 2 && !parseOnly && !ingestOnly && !profileRedraw) || argc > 3) {
+        std::fprintf(stderr, "usage: bench_metrics [SIZE_MB] [--parse-only|--ingest-only|--profile-redraw]\n");
         return 2;
+    }
+    if (profileRedraw) { // ours alone at 10M points for SIZE_MB seconds, for perf record
+        benchRedraw(10000000, "redraw_10M_points", nullptr, double(std::max<qint64>(sizeMb, 1)));
+        return 0;
     }
     BenchReport::printHost();
     std::vector<Goal> goals;
