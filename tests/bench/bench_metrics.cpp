@@ -593,14 +593,15 @@ void benchRedraw(qint64 points, const char* name, std::vector<Goal>* goals, doub
     const BenchReport::Samples ms = BenchReport::alternate(Warmups, BenchReport::runs(), ours, baseline);
     const std::vector<double> timedUpdate(updateMs.end() - std::ptrdiff_t(ms.ours.size()), updateMs.end());
     std::fprintf(stderr, "%s: append + reduce + replace %s, the rest is the render; %d + %d points drawn\n", name,
-        BenchReport::describe(BenchReport::spread(timedUpdate), "ms").c_str(), int(chart.rawLine(0)->count()),
-        int(chart.smoothedLine(0)->count()));
+        BenchReport::describe(BenchReport::spread(timedUpdate), "ms").c_str(), int(chart.rawPoints(0).size()),
+        int(chart.smoothedPoints(0).size()));
     // For looking: with TRAINYARD_SCREENSHOT_DIR set, the chart as the last redraw drew it.
     const QString shots = qEnvironmentVariable("TRAINYARD_SCREENSHOT_DIR");
     if (!shots.isEmpty())
         image.save(shots + QLatin1Char('/') + QLatin1String(name) + QStringLiteral(".png"));
-    if (chart.rawLine(0)->count() > 4 * ChartSize.width() + 2)
-        std::fprintf(stderr, "%s: %d points reached Qt Charts\n", name, int(chart.rawLine(0)->count()));
+    if (chart.rawPoints(0).size() > 4 * ChartSize.width() + 2)
+        std::fprintf(
+            stderr, "%s: %d points drawn, more than the reduction gives\n", name, int(chart.rawPoints(0).size()));
     const double oursMs = BenchReport::median(ms.ours);
     BenchReport::printLine(name, ms, "ms", BenchReport::median(ms.baseline) / oursMs, Warmups,
         "CPU time; ours = one redraw (mean of 20 per run); ratio = baseline / ours");
