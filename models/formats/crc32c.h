@@ -78,10 +78,10 @@ __attribute__((target("sse4.2"))) inline quint32 crc32cSse42(const char* data, s
 namespace Detail {
 
 /// The CRC-32C register values from which k zero bytes lead to 0xFFFFFFFF, the register's initial value, for
-/// k = 0 … 64. Starting at state[k] and feeding k zero bytes, then a message, gives the message's CRC: this lets
+/// k = 0 … 8. Starting at state[k] and feeding k zero bytes, then a message, gives the message's CRC: this lets
 /// crc32cSse42Prefixed() round a message up to whole 8-byte words.
 struct ZeroPrefixStates {
-    quint32 state[65];
+    quint32 state[9];
 };
 
 constexpr ZeroPrefixStates makeZeroPrefixStates()
@@ -99,7 +99,7 @@ constexpr ZeroPrefixStates makeZeroPrefixStates()
     }
     ZeroPrefixStates s {};
     s.state[0] = 0xFFFFFFFFu;
-    for (int k = 1; k <= 64; ++k) {
+    for (int k = 1; k <= 8; ++k) {
         const quint32 next = s.state[k - 1];
         const unsigned low = byTopByte[next >> 24];
         s.state[k] = ((next ^ table[low]) << 8) | low;
@@ -109,15 +109,15 @@ constexpr ZeroPrefixStates makeZeroPrefixStates()
 
 inline constexpr ZeroPrefixStates zeroPrefixStates = makeZeroPrefixStates();
 
-/// 64 zero bytes, then 64 0xff bytes: the 8 bytes at windowMask.bytes + 56 + r keep the last r bytes of a word.
+/// 8 zero bytes, then 8 0xff bytes: the 8 bytes at windowMask.bytes + r keep the last r bytes of a word.
 struct WindowMask {
-    alignas(64) unsigned char bytes[128];
+    alignas(16) unsigned char bytes[16];
 };
 
 constexpr WindowMask makeWindowMask()
 {
     WindowMask m {};
-    for (int i = 64; i < 128; ++i)
+    for (int i = 8; i < 16; ++i)
         m.bytes[i] = 0xff;
     return m;
 }
@@ -141,7 +141,7 @@ __attribute__((target("sse4.2"))) inline quint32 crc32cSse42Prefixed(const char*
     const size_t partial = n % 8;
     unsigned long long word, keep;
     std::memcpy(&word, data + partial - 8, 8); // ends at data + partial: the partial word, then bytes before data
-    std::memcpy(&keep, Detail::windowMask.bytes + 56 + partial, 8); // its last `partial` bytes
+    std::memcpy(&keep, Detail::windowMask.bytes + partial, 8); // its last `partial` bytes
     unsigned long long c = __builtin_ia32_crc32di(Detail::zeroPrefixStates.state[8 - partial], word & keep);
     for (const char *p = data + partial, *const end = data + n; p < end; p += 8) {
         std::memcpy(&word, p, 8);
