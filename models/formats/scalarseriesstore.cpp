@@ -50,8 +50,9 @@ char* mapHugeAligned(size_t bytes)
 /// instead of each touching a part of its own. Bigger blocks get a mapping of their own, also of huge
 /// pages.
 ///
-/// Freed blocks are kept for the next allocation of the same size, up to cacheLimit bytes in all;
-/// beyond that a freed block is unmapped at once (the kernel splits the huge page around it). Why keep
+/// Freed blocks are kept for the next allocation of the same size, up to cacheLimit bytes in all; when a
+/// freed block finds the cache full, the kept blocks of other sizes are unmapped first, and if that leaves no
+/// room either, the block is unmapped at once (the kernel splits the huge page around it). Why keep
 /// any (issue 17): a store that is filled, dropped and filled again (a file read again, a job's series
 /// reloaded, bench_metrics' repeated parses) otherwise touches fresh memory each time, and the kernel
 /// zeroes every new page on its first touch (clear_page: 15 % of a 200 MB parse here), more again in a
@@ -103,6 +104,20 @@ public:
         const size_t rounded = mappedSize(bytes);
         {
             const std::lock_guard lock(m_mutex);
+            if (m_keptBytes + rounded > cacheLimit) {
+                // Full of blocks of other sizes (a store of another kind, chunked differently, let them go
+                // earlier): those are unlikely to be asked for again soon, this size is.
+                for (auto it = m_kept.begin(); it != m_kept.end();) {
+                    if (it->first == rounded) {
+                        ++it;
+                        continue;
+                    }
+                    for (void* block : it->second)
+                        munmap(block, it->first);
+                    m_keptBytes -= it->first * it->second.size();
+                    it = m_kept.erase(it);
+                }
+            }
             if (m_keptBytes + rounded <= cacheLimit) {
                 try {
                     m_kept[rounded].push_back(p);
