@@ -54,7 +54,7 @@ constexpr int logSeverityRank(LogSeverity severity)
     return int(severity) * 100;
 }
 
-/// One log entry, as the executor stores it (one JSON object a line in `<dataDir>/jobs/<jobId>/logs/<taskName>.jsonl`)
+/// One log entry, as the executor stores it (one JSON object a line in `<job folder>/logs/<taskName>.jsonl`)
 /// and serves it (`…/jobs/{id}/logs` pages and follow streams, app/executor/API.md "Logs"), and as clients read
 /// it back. JSON, keys in this order:
 /// {"timestamp": RFC 3339 UTC with microseconds ("2026-11-22T05:04:43.123456Z"), "severity": a LogSeverity

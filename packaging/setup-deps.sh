@@ -31,6 +31,9 @@ packages=(
     debootstrap
     # the checkpoint readers' libFuzzer targets (tests/fuzz, packaging/fuzz.sh)
     clang libclang-rt-dev
+    # the Slurm test cluster of packaging/slurm-testcluster.sh (integration/tst_slurmrest): slurmrestd's JWT
+    # authentication needs slurm-wlm-jwt-plugin, which no other package pulls in
+    slurmctld slurmd slurm-client slurmrestd slurm-wlm-jwt-plugin munge
 )
 
 if [[ "${1:-}" == "--print" ]]; then

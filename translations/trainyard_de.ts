@@ -846,6 +846,26 @@ Der neueste Checkpoint (benannt durch die Statusdatei „checkpoint“)</transla
         <extracomment>%1 is how many discreteValues the job gives, %2 the limit (1000).</extracomment>
         <translation>discreteValues enthält %1 Werte; höchstens %2 sind erlaubt.</translation>
     </message>
+    <message>
+        <source>&quot;%1&quot; is not a local folder: on this workstation the job dir is a folder of this host, given as an absolute path.</source>
+        <extracomment>%1 is the job dir as given (a gs:// or other URL).</extracomment>
+        <translation>&quot;%1&quot; ist kein lokaler Ordner: auf dieser Workstation ist das Job-Verzeichnis ein Ordner dieses Rechners, als absoluter Pfad angegeben.</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not an absolute path: the job dir is given to the trainer as it is, so &quot;~&quot; and relative paths are not expanded. Give a full path such as /home/you/jobs/run1.</source>
+        <extracomment>%1 is the job dir as given; &quot;~&quot; and relative paths are not expanded.</extracomment>
+        <translation>&quot;%1&quot; ist kein absoluter Pfad: das Job-Verzeichnis wird dem Trainingsprogramm unverändert übergeben, daher werden &quot;~&quot; und relative Pfade nicht aufgelöst. Geben Sie einen vollständigen Pfad an, etwa /home/sie/jobs/run1.</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a clean path: it must have no &quot;.&quot;, &quot;..&quot; or empty components.</source>
+        <extracomment>%1 is the job dir as given.</extracomment>
+        <translation>&quot;%1&quot; ist kein bereinigter Pfad: er darf keine Komponenten &quot;.&quot;, &quot;..&quot; oder leere Komponenten enthalten.</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; lies outside the folders where this executor keeps job dirs (%2): a job dir must be a folder inside one of them (the executor&apos;s --job-dir-root option sets them).</source>
+        <extracomment>%1 is the job dir as given, %2 the folders (comma-separated) job dirs may lie in.</extracomment>
+        <translation>&quot;%1&quot; liegt außerhalb der Ordner, in denen dieser Executor Job-Verzeichnisse anlegt (%2): ein Job-Verzeichnis muss ein Ordner in einem von ihnen sein (die Executor-Option --job-dir-root legt sie fest).</translation>
+    </message>
 </context>
 <context>
     <name>Trainyard::JobView</name>

@@ -846,6 +846,26 @@ El punto de control más reciente (indicado por el archivo de estado «checkpoin
         <extracomment>%1 is how many discreteValues the job gives, %2 the limit (1000).</extracomment>
         <translation>discreteValues contiene %1 valores; se permiten como máximo %2.</translation>
     </message>
+    <message>
+        <source>&quot;%1&quot; is not a local folder: on this workstation the job dir is a folder of this host, given as an absolute path.</source>
+        <extracomment>%1 is the job dir as given (a gs:// or other URL).</extracomment>
+        <translation>&quot;%1&quot; no es una carpeta local: en esta estación de trabajo el directorio del trabajo es una carpeta de este equipo, dada como ruta absoluta.</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not an absolute path: the job dir is given to the trainer as it is, so &quot;~&quot; and relative paths are not expanded. Give a full path such as /home/you/jobs/run1.</source>
+        <extracomment>%1 is the job dir as given; &quot;~&quot; and relative paths are not expanded.</extracomment>
+        <translation>&quot;%1&quot; no es una ruta absoluta: el directorio del trabajo se pasa al programa de entrenamiento tal cual, así que &quot;~&quot; y las rutas relativas no se expanden. Indique una ruta completa como /home/usted/jobs/run1.</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a clean path: it must have no &quot;.&quot;, &quot;..&quot; or empty components.</source>
+        <extracomment>%1 is the job dir as given.</extracomment>
+        <translation>&quot;%1&quot; no es una ruta limpia: no debe tener componentes &quot;.&quot;, &quot;..&quot; ni vacíos.</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; lies outside the folders where this executor keeps job dirs (%2): a job dir must be a folder inside one of them (the executor&apos;s --job-dir-root option sets them).</source>
+        <extracomment>%1 is the job dir as given, %2 the folders (comma-separated) job dirs may lie in.</extracomment>
+        <translation>&quot;%1&quot; está fuera de las carpetas donde este ejecutor guarda los directorios de trabajos (%2): el directorio del trabajo debe ser una carpeta dentro de una de ellas (la opción --job-dir-root del ejecutor las define).</translation>
+    </message>
 </context>
 <context>
     <name>Trainyard::JobView</name>

@@ -38,6 +38,54 @@ QString stateText(JobState state)
 }
 
 // gcloud's follow-up text (command_lib/ml_engine/jobs_util.py _FOLLOW_UP_MESSAGE), with our program name.
+/// The job as we sent it, as far as the executor stores it unchanged: what tells our create from another.
+bool sameSubmission(const Job& sent, const Job& stored)
+{
+    const TrainingInput& a = sent.trainingInput;
+    const TrainingInput& b = stored.trainingInput;
+    return a.pythonModule == b.pythonModule && a.packageUris == b.packageUris && a.args == b.args
+        && a.jobDir == b.jobDir && a.region == b.region && sent.labels == stored.labels;
+}
+
+/// A create whose answer never came (the connection failed or closed: `lost`) may still have stored the job
+/// (the executor can die between its commit and its answer). As gcloud's retries do with the job ID, look for
+/// the job before reporting a failure: found and ours → it was created; not found → send the create again once.
+/// The executor is looked up again first (a local one is started again when it died, and recovers the job).
+/// Returns the job, or an error that says the job may exist.
+ApiResult<Job> confirmCreate(CtlSession& s, const Job& job, const ApiError& lost)
+{
+    s.err() << "WARNING: No answer to the create request (" << lost.message << "); checking whether job ["
+            << job.jobId << "] was created...\n";
+    s.err().flush();
+    s.dropClient();
+    auto unknown = [&](const QString& why) {
+        ApiResult<Job> r;
+        r.error = lost;
+        r.error.message = QStringLiteral("%1. The job may or may not have been created (%2): check with "
+                                         "\"trainyardctl jobs describe %3\" before submitting it again.")
+                              .arg(lost.message, why, job.jobId);
+        return r;
+    };
+    ApiClient* client = s.client(kSubmitCommand);
+    if (!client)
+        return unknown(QStringLiteral("the executor cannot be reached"));
+    const ApiResult<Job> found = client->getJobBlocking(job.jobId);
+    if (found.ok()) {
+        if (sameSubmission(job, found.value))
+            return found;
+        ApiResult<Job> r;
+        r.error = ApiError { 409, QStringLiteral("ALREADY_EXISTS"),
+            QStringLiteral("Field: job.job_id Error: A job with this id already exists."), {} };
+        return r;
+    }
+    if (found.error.status != QLatin1String("NOT_FOUND"))
+        return unknown(found.error.summary());
+    ApiResult<Job> again = client->createJobBlocking(job);
+    if (!again.ok() && again.error.httpStatus == 0)
+        return unknown(again.error.message);
+    return again;
+}
+
 QString followUpMessage(const QString& jobId)
 {
     return QStringLiteral("Your job is still active. You may view the status of your job with the command\n\n"
@@ -397,7 +445,9 @@ int JobsCommands::submitTraining(CtlSession& s, const QStringList& args)
     ApiClient* client = s.client(kSubmitCommand);
     if (!client)
         return ExitCode::Error;
-    const ApiResult<Job> created = client->createJobBlocking(job);
+    ApiResult<Job> created = client->createJobBlocking(job);
+    if (!created.ok() && created.error.httpStatus == 0)
+        created = confirmCreate(s, job, created.error);
     if (!created.ok()) {
         s.printApiError(kSubmitCommand, created.error);
         return ExitCode::Error;

@@ -3,7 +3,9 @@
 
 #include "gpuinventory.h"
 #include "httpapi.h"
+#include "jobdirpolicy.h"
 #include "jobstore.h"
+#include "legacylayout.h"
 #include "logstore.h"
 #include "metricscollector.h"
 #include "metricsstore.h"
@@ -241,6 +243,9 @@ bool Executor::start(QString* error)
     d->metrics = std::make_unique<MetricsStore>();
     if (!d->metrics->open(d->dataDir + QStringLiteral("/metrics.sqlite"), &problem))
         return fail(QStringLiteral("cannot open the metrics database: ") + problem);
+    // Before anything reads a job's folder or series: data of executors that keyed jobs by ID alone.
+    if (!adoptLegacyLayout(d->dataDir, *d->store, *d->metrics, &problem))
+        return fail(QStringLiteral("cannot move the data folder to the per-project layout: ") + problem);
     d->collector = std::make_unique<MetricsCollector>(
         d->metrics.get(), d->store.get(), d->logs.get(), d->scheduler.get(), d->dataDir, !host.gpus.isEmpty());
 
@@ -253,6 +258,10 @@ bool Executor::start(QString* error)
                         .arg(d->options.port)
                         .arg(server->errorString()));
     d->api->setMetricsStore(d->metrics.get());
+    const JobDirPolicy jobDirs(d->options.jobDirRoots.isEmpty() ? JobDirPolicy::defaultRoots() : d->options.jobDirRoots);
+    d->api->setJobDirPolicy(jobDirs);
+    d->collector->setJobDirPolicy(jobDirs);
+    qCInfo(lcDaemon).noquote() << QStringLiteral("job dirs may lie in: %1").arg(jobDirs.roots().join(QStringLiteral(", ")));
     d->api->bind(server);
     d->url = QUrl(urlFor(d->options.address, server->serverPort()));
 

@@ -4,6 +4,7 @@
 #include "machinecatalog.h"
 
 #include <QHostAddress>
+#include <QStringList>
 #include <QObject>
 #include <QString>
 #include <QUrl>
@@ -24,6 +25,7 @@ struct ExecutorOptions {
     QString dataDir; ///< empty = defaultDataDir()
     QString runtimeDir; ///< empty = defaultRuntimeDir()
     int gracePeriodSeconds = 10; ///< SIGTERM → SIGKILL delay for replicas
+    QStringList jobDirRoots; ///< where job dirs may lie (JobDirPolicy); empty = JobDirPolicy::defaultRoots()
 };
 
 /// The trainyard-executor daemon: owns the job store, the log store, the scheduler and the HTTP API,
@@ -37,7 +39,8 @@ struct ExecutorOptions {
 /// started at once for the same user cannot both win.
 ///
 /// Data: `<dataDir>/trainyard.sqlite` (JobStore), `<dataDir>/metrics.sqlite` (MetricsStore, filled by the
-/// MetricsCollector), `<dataDir>/jobs/<jobId>/…` (logs, staging).
+/// MetricsCollector), `<dataDir>/projects/<project>/jobs/<jobId>/…` (JobKey::folder(): logs, staging), after
+/// adoptLegacyLayout() moved any data of the older `<dataDir>/jobs/<jobId>` layout there.
 class Executor : public QObject {
     Q_OBJECT
 public:

@@ -4,6 +4,7 @@
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
+#include <QFileInfo>
 #include <QHostAddress>
 
 #include <cstdio>
@@ -81,7 +82,12 @@ int main(int argc, char* argv[])
     const QCommandLineOption grace(QStringLiteral("grace-period"),
         QStringLiteral("Seconds between SIGTERM and SIGKILL when stopping replicas."), QStringLiteral("S"),
         QStringLiteral("10"));
-    parser.addOptions({ listen, dataDir, runtimeDir, grace });
+    const QCommandLineOption jobDirRoot(QStringLiteral("job-dir-root"),
+        QStringLiteral("A folder that job dirs may lie in (repeat for several; default: your home folder and the "
+                       "temporary folder). A job whose trainingInput.jobDir is outside all of them is refused, "
+                       "and no file outside them is served."),
+        QStringLiteral("DIR"));
+    parser.addOptions({ listen, dataDir, runtimeDir, grace, jobDirRoot });
     parser.process(app);
     if (!parser.positionalArguments().isEmpty()) {
         std::fprintf(stderr, "trainyard-executor: unexpected argument \"%s\" (see --help)\n",
@@ -103,6 +109,14 @@ int main(int argc, char* argv[])
         return 2;
     }
     options.dataDir = parser.value(dataDir);
+    for (const QString& root : parser.values(jobDirRoot)) {
+        if (!QFileInfo(root).isAbsolute() || !QFileInfo(root).isDir()) {
+            std::fprintf(stderr, "trainyard-executor: --job-dir-root %s: expected an absolute path of a folder\n",
+                qPrintable(root));
+            return 2;
+        }
+        options.jobDirRoots.append(root);
+    }
     options.runtimeDir = parser.value(runtimeDir);
 
     UnixSignalWatcher signalWatcher;

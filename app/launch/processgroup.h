@@ -19,7 +19,7 @@ void makeOwnProcessGroup(QProcess* process, int stdoutFd = -1, int stderrFd = -1
 bool signalGroup(qint64 pgid, int signal);
 
 /// The environment variable whose value marks every process of a job (inherited by grandchildren):
-/// TRAINYARD_JOB_FOLDER=<dataDir>/jobs/<jobId>.
+/// TRAINYARD_JOB_FOLDER=<job folder> (JobKey::folder(), or a trial's folder in it).
 inline QString jobMarkerVariable()
 {
     return QStringLiteral("TRAINYARD_JOB_FOLDER");

@@ -33,6 +33,7 @@
 #include "executorenvironment.h"
 #include "httpapi.h"
 #include "jobfilter.h"
+#include "jobkeys.h"
 #include "joblistmodel.h"
 #include "jobstore.h"
 #include "logstore.h"
@@ -236,10 +237,10 @@ int benchJobList(const QString& dir)
     for (int i = 0; i < 1 + 5; ++i) { // the first is a warm-up
         QElapsedTimer t;
         t.start();
-        const QList<Job> every = store.jobs();
+        const QList<StoredJob> every = store.jobs();
         QJsonArray jobs;
         for (int j = int(every.size()) - 1; j >= 0 && jobs.size() < PageSize; --j)
-            jobs.append(JobJson::toJson(every.at(j)));
+            jobs.append(JobJson::toJson(every.at(j).job));
         if (i > 0)
             oldSamples << double(t.nsecsElapsed()) / 1e6;
     }
@@ -256,7 +257,9 @@ int benchJobList(const QString& dir)
         Jobs, fillSeconds, PageSize, labelOurs, timedOurs, 3 * Reps, decodes, oldPage);
 
     // ---- 4. the console's list, per change ----
-    QList<Job> jobs = store.jobs();
+    QList<Job> jobs;
+    for (const StoredJob& stored : store.jobs())
+        jobs << stored.job;
     QList<QByteArray> jsons;
     jsons.reserve(jobs.size());
     for (const Job& job : std::as_const(jobs))
@@ -370,10 +373,10 @@ int main(int argc, char** argv)
         bool allStarted = false;
         qint64 startedNs = 0;
         QElapsedTimer clock;
-        auto conn = QObject::connect(&scheduler, &Scheduler::replicasChanged, [&](const QString& jobId) {
-            if (jobId != id || allStarted)
+        auto conn = QObject::connect(&scheduler, &Scheduler::replicasChanged, [&](const JobKey& changed) {
+            if (changed.jobId != id || allStarted)
                 return;
-            const QList<ReplicaInfo> reps = scheduler.replicas(id);
+            const QList<ReplicaInfo> reps = scheduler.replicas(Test::localJob(id));
             if (reps.size() != 13)
                 return;
             for (const ReplicaInfo& r : reps) {
@@ -388,7 +391,7 @@ int main(int argc, char** argv)
             std::fprintf(stderr, "insert failed: %s\n", qPrintable(error));
             return 1;
         }
-        scheduler.submit(*store.job(id));
+        scheduler.submit(JobStore::defaultProject(), *store.job(Test::localJob(id)));
         if (!spinUntil([&] { return allStarted; })) {
             std::fprintf(stderr, "replicas never all started\n");
             return 1;
@@ -396,7 +399,7 @@ int main(int argc, char** argv)
         QObject::disconnect(conn);
         if (round > 0)
             ours << double(startedNs) / 1e6;
-        spinUntil([&] { return isFinal(store.job(id)->state); });
+        spinUntil([&] { return isFinal(store.job(Test::localJob(id))->state); });
 
         // Baseline: the same 13 processes, same program, arguments and environment.
         QList<QProcess*> procs;
@@ -463,7 +466,7 @@ int main(int argc, char** argv)
     for (int round = 0; round <= ingestRuns; ++round) {
         const QString id = QStringLiteral("ingest_%1").arg(round);
         qint64 received = 0;
-        logs.subscribe(id, [&](const QList<LogEntry>& batch) {
+        logs.subscribe(Test::localJob(id), [&](const QList<LogEntry>& batch) {
             for (const LogEntry& e : batch)
                 received += e.taskName == QLatin1String("master-replica-0") ? 1 : 0;
         });
@@ -471,7 +474,7 @@ int main(int argc, char** argv)
         const double start = BenchReport::wallSeconds();
         store.insert(
             clusterJob(id, QStringLiteral("tytest.catfile"), 0, 0, { QStringLiteral("--file"), input }), &error);
-        scheduler.submit(*store.job(id));
+        scheduler.submit(JobStore::defaultProject(), *store.job(Test::localJob(id)));
         if (!spinUntil([&] { return received >= lines; }, 600000)) {
             std::fprintf(stderr, "ingestion incomplete: %lld of %d lines\n", received, lines);
             return 1;
@@ -479,9 +482,9 @@ int main(int argc, char** argv)
         logs.flush();
         const double oursSeconds = BenchReport::wallSeconds() - start;
         const double oursCpu = cpuSeconds() - cpuBefore;
-        spinUntil([&] { return isFinal(store.job(id)->state); });
-        logBytes = QFileInfo(dataDir + QStringLiteral("/jobs/") + id + QStringLiteral("/logs/master-replica-0.jsonl"))
-                       .size();
+        spinUntil([&] { return isFinal(store.job(Test::localJob(id))->state); });
+        logBytes
+            = QFileInfo(Test::localJob(id).folder(dataDir) + QStringLiteral("/logs/master-replica-0.jsonl")).size();
 
         QProcess cat;
         cat.setStandardOutputFile(tmp.path() + QStringLiteral("/cat.out"));
@@ -533,7 +536,7 @@ int main(int argc, char** argv)
         std::fprintf(stderr, "insert failed: %s\n", qPrintable(error));
         return 1;
     }
-    const QString logsDir = dataDir + QStringLiteral("/jobs/") + bigJob + QStringLiteral("/logs");
+    const QString logsDir = Test::localJob(bigJob).folder(dataDir) + QStringLiteral("/logs");
     QDir().mkpath(logsDir);
     QList<QPair<qint64, qint64>> pageRanges; // per replica: bytes of its lines on the page
     QStringList files;
@@ -680,8 +683,8 @@ int main(int argc, char** argv)
     for (int round = 0; round < 21; ++round) {
         QElapsedTimer t;
         t.start();
-        const QList<QByteArray> lines
-            = LogStore::readLines(logs.prepareRead(bigJob, LogQuery { {}, {}, {}, first, int(pageSize) + 1, {} }));
+        const QList<QByteArray> lines = LogStore::readLines(
+            logs.prepareRead(Test::localJob(bigJob), LogQuery { {}, {}, {}, first, int(pageSize) + 1, {} }));
         storeOnly << double(t.nsecsElapsed()) / 1e6;
         if (lines.size() != pageSize + 1)
             std::fprintf(stderr, "store read %lld lines\n", qint64(lines.size()));

@@ -40,6 +40,7 @@
 #include "event.pb.h"
 #include "eventfilereader.h"
 #include "httpapi.h"
+#include "jobkeys.h"
 #include "jobstore.h"
 #include "logstore.h"
 #include "loopbackhttp.h"
@@ -399,9 +400,9 @@ double ingestOnce(const QString& eventFile, qint64 expectedPoints, double* cpuSe
     };
     const double cpuBefore = processCpu();
     clock.start();
-    job = *store.job(job.jobId);
+    job = *store.job(Test::localJob(job.jobId));
     job.state = JobState::Running;
-    store.update(job);
+    store.update(JobStore::defaultProject(), job);
     std::thread poller([&] {
         while (!stop) {
             const qint64 n = apiPointCount(port, token, "ingest");

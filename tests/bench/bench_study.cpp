@@ -15,6 +15,7 @@
 // warm-up), a `_detail` line with min / median / max and the `goal:` line (≤ 1.2).
 #include "benchreport.h"
 #include "executorenvironment.h"
+#include "jobkeys.h"
 #include "jobstore.h"
 #include "logstore.h"
 #include "scheduler.h"
@@ -71,15 +72,15 @@ double runStudy(JobStore* store, Scheduler* scheduler, const QString& jobDir, in
     QElapsedTimer clock;
     clock.start();
     QEventLoop loop;
-    QObject::connect(store, &JobStore::jobChanged, &loop, [&](const Job& j) {
+    QObject::connect(store, &JobStore::jobChanged, &loop, [&](const QString&, const Job& j) {
         if (j.jobId == id && isFinal(j.state))
             loop.quit();
     });
-    scheduler->submit(*store->job(id));
-    if (!isFinal(store->job(id)->state))
+    scheduler->submit(JobStore::defaultProject(), *store->job(Test::localJob(id)));
+    if (!isFinal(store->job(Test::localJob(id))->state))
         loop.exec();
     const double ms = double(clock.nsecsElapsed()) / 1e6;
-    const std::optional<Job> done = store->job(id);
+    const std::optional<Job> done = store->job(Test::localJob(id));
     if (!done || done->state != JobState::Succeeded || !done->trainingOutput
         || done->trainingOutput->completedTrialCount != Trials) {
         std::fprintf(stderr, "the study did not succeed with %d trials: %s\n", Trials,

@@ -5,6 +5,7 @@
 // failures, cancel while placing, FIFO admission. No process is started.
 #include "backend.h"
 #include "executorenvironment.h"
+#include "jobkeys.h"
 #include "jobstore.h"
 #include "logstore.h"
 #include "scheduler.h"
@@ -33,33 +34,39 @@ public:
     int hostCpus = 8;
     QSet<QString> holding; ///< runs with a reservation
 
+    /// The run as calls and holding name it: "<jobId>" or "<jobId>/<trialId>" (the tests use one project).
+    static QString label(const RunId& run)
+    {
+        return run.trialId.isEmpty() ? run.job.jobId : run.job.jobId + QLatin1Char('/') + run.trialId;
+    }
+
     QString name() const override { return QStringLiteral("fake"); }
     std::optional<Reservation> admit(const RunId& run, const ClusterPlan&) override
     {
-        calls << QStringLiteral("admit ") + run.text();
-        if (refuse.contains(run.jobId))
+        calls << QStringLiteral("admit ") + label(run);
+        if (refuse.contains(run.job.jobId))
             return std::nullopt;
-        holding.insert(run.text());
+        holding.insert(label(run));
         return Reservation { { 3 } };
     }
     void release(const RunId& run) override
     {
-        calls << QStringLiteral("release ") + run.text();
-        holding.remove(run.text());
+        calls << QStringLiteral("release ") + label(run);
+        holding.remove(label(run));
     }
     void place(const RunId& run, const Launch::ReplicaSet& set) override
     {
-        calls << QStringLiteral("place ") + run.text();
-        placedSets[run.jobId] = set;
+        calls << QStringLiteral("place ") + label(run);
+        placedSets[run.job.jobId] = set;
     }
     void launch(const RunId& run, const QList<Launch::ReplicaLaunch>& replicas) override
     {
-        calls << QStringLiteral("launch ") + run.text();
-        launched[run.jobId] = replicas;
+        calls << QStringLiteral("launch ") + label(run);
+        launched[run.job.jobId] = replicas;
     }
-    void stop(const RunId& run, std::chrono::milliseconds) override { calls << QStringLiteral("stop ") + run.text(); }
+    void stop(const RunId& run, std::chrono::milliseconds) override { calls << QStringLiteral("stop ") + label(run); }
     void stopAll(std::chrono::milliseconds) override { calls << QStringLiteral("stopAll"); }
-    void reclaim(const RunId& run, const QString&) override { calls << QStringLiteral("reclaim ") + run.text(); }
+    void reclaim(const RunId& run, const QString&) override { calls << QStringLiteral("reclaim ") + label(run); }
     BackendUsage usage() const override
     {
         BackendUsage u;
@@ -75,13 +82,13 @@ public:
         Launch::Placement p;
         for (int i = 0; i < placedSets.value(jobId).replicas.size(); ++i)
             p.addresses << Launch::Address { QStringLiteral("node%1").arg(i), basePort + i };
-        Q_EMIT placed(RunId { jobId, QString() }, p);
+        Q_EMIT placed(RunId { Test::localJob(jobId), QString() }, p);
     }
     void emitAllStarted(const QString& jobId)
     {
         qint64 pid = 1000;
         for (const Launch::ReplicaLaunch& l : launched.value(jobId))
-            Q_EMIT started(RunId { jobId, QString() }, l.taskName, pid++);
+            Q_EMIT started(RunId { Test::localJob(jobId), QString() }, l.taskName, pid++);
     }
 };
 
@@ -108,11 +115,11 @@ private:
     {
         QString error;
         QVERIFY2(m_store->insert(job, &error), qPrintable(error));
-        m_scheduler->submit(*m_store->job(job.jobId));
+        m_scheduler->submit(JobStore::defaultProject(), *m_store->job(Test::localJob(job.jobId)));
     }
 
-    JobState state(const QString& id) const { return m_store->job(id)->state; }
-    Job job(const QString& id) const { return *m_store->job(id); }
+    JobState state(const QString& id) const { return m_store->job(Test::localJob(id))->state; }
+    Job job(const QString& id) const { return *m_store->job(Test::localJob(id)); }
 
     /// Brings `id` (1 master + `workers`) to RUNNING on the fake backend.
     void startJob(const QString& id, int workers, int basePort)
@@ -167,7 +174,7 @@ private Q_SLOTS:
             (QJsonArray { QStringLiteral("node1:7001"), QStringLiteral("node2:7002") }));
         QCOMPARE(launches.first().set.value(QStringLiteral("MASTER_ADDR")), QStringLiteral("node0"));
         // The replicas API reports what the backend said.
-        const QList<ReplicaInfo> replicas = m_scheduler->replicas(QStringLiteral("j1"));
+        const QList<ReplicaInfo> replicas = m_scheduler->replicas(Test::localJob(QStringLiteral("j1")));
         QCOMPARE(replicas.size(), 3);
         QCOMPARE(replicas.at(2).address, QStringLiteral("node2:7002"));
         QCOMPARE(replicas.at(2).pid, qint64(1002));
@@ -179,7 +186,7 @@ private Q_SLOTS:
     void finalOnlyAfterStopped()
     {
         startJob(QStringLiteral("j2"), 1, 7100);
-        const RunId run { QStringLiteral("j2"), QString() };
+        const RunId run { Test::localJob(QStringLiteral("j2")), QString() };
         // The master succeeds: the run is stopped, but the job is not final while the backend still has
         // processes of it (the worker, or a child of a replica).
         Q_EMIT m_backend->exited(run, QStringLiteral("master-replica-0"), ReplicaExit {});
@@ -190,7 +197,7 @@ private Q_SLOTS:
         Q_EMIT m_backend->stopped(run);
         QTRY_COMPARE(state(QStringLiteral("j2")), JobState::Succeeded);
         QVERIFY(m_backend->calls.contains(QStringLiteral("release j2")));
-        const QList<ReplicaInfo> replicas = m_scheduler->replicas(QStringLiteral("j2"));
+        const QList<ReplicaInfo> replicas = m_scheduler->replicas(Test::localJob(QStringLiteral("j2")));
         QCOMPARE(replicas.at(0).state, ReplicaState::Succeeded);
         QCOMPARE(replicas.at(1).state, ReplicaState::Stopped);
         QCOMPARE(replicas.at(1).exitSignal, std::optional<int>(15));
@@ -199,14 +206,14 @@ private Q_SLOTS:
     void retryableFailureRestartsWithNewPlacement()
     {
         startJob(QStringLiteral("j3"), 1, 7200);
-        const RunId run { QStringLiteral("j3"), QString() };
+        const RunId run { Test::localJob(QStringLiteral("j3")), QString() };
         Q_EMIT m_backend->exited(run, QStringLiteral("worker-replica-0"), ReplicaExit { ReplicaExit::Kind::Signalled, 0, 9, {} });
         QTRY_VERIFY(m_backend->calls.contains(QStringLiteral("stop j3")));
         m_backend->calls.clear();
         Q_EMIT m_backend->stopped(run);
         // Placed again (a cluster backend may choose other nodes), then launched with the new addresses.
         QTRY_COMPARE(m_backend->calls, QStringList { QStringLiteral("place j3") });
-        QCOMPARE(m_scheduler->replicas(QStringLiteral("j3")).first().state, ReplicaState::Restarting);
+        QCOMPARE(m_scheduler->replicas(Test::localJob(QStringLiteral("j3"))).first().state, ReplicaState::Restarting);
         m_backend->emitPlaced(QStringLiteral("j3"), 7300);
         QTRY_VERIFY(m_backend->calls.contains(QStringLiteral("launch j3")));
         const QJsonObject tf = QJsonDocument::fromJson(
@@ -215,14 +222,14 @@ private Q_SLOTS:
         QCOMPARE(tf.value(QStringLiteral("cluster")).toObject().value(QStringLiteral("master")).toArray(),
             QJsonArray { QStringLiteral("node0:7300") });
         m_backend->emitAllStarted(QStringLiteral("j3"));
-        QTRY_COMPARE(m_scheduler->replicas(QStringLiteral("j3")).first().restarts, 1);
+        QTRY_COMPARE(m_scheduler->replicas(Test::localJob(QStringLiteral("j3"))).first().restarts, 1);
         QCOMPARE(state(QStringLiteral("j3")), JobState::Running);
     }
 
     void permanentFailureNamesTheReplica()
     {
         startJob(QStringLiteral("j4"), 2, 7400);
-        const RunId run { QStringLiteral("j4"), QString() };
+        const RunId run { Test::localJob(QStringLiteral("j4")), QString() };
         Q_EMIT m_backend->output(run, QStringLiteral("worker-replica-1"), QByteArray("ValueError: bad shard\n"), true);
         Q_EMIT m_backend->exited(run, QStringLiteral("worker-replica-1"), ReplicaExit { ReplicaExit::Kind::Exited, 3, 0, {} });
         QTRY_VERIFY(m_backend->calls.contains(QStringLiteral("stop j4")));
@@ -238,7 +245,7 @@ private Q_SLOTS:
     void failedToStartIsPermanent()
     {
         startJob(QStringLiteral("j5"), 0, 7500);
-        const RunId run { QStringLiteral("j5"), QString() };
+        const RunId run { Test::localJob(QStringLiteral("j5")), QString() };
         Q_EMIT m_backend->exited(run, QStringLiteral("master-replica-0"),
             ReplicaExit { ReplicaExit::Kind::FailedToStart, 0, 0, QStringLiteral("No such file or directory") });
         QTRY_VERIFY(m_backend->calls.contains(QStringLiteral("stop j5")));
@@ -251,12 +258,12 @@ private Q_SLOTS:
     {
         submit(makeJob(QStringLiteral("j6"), 0));
         QTRY_VERIFY(m_backend->calls.contains(QStringLiteral("place j6")));
-        QVERIFY(m_scheduler->cancel(QStringLiteral("j6")));
+        QVERIFY(m_scheduler->cancel(Test::localJob(QStringLiteral("j6"))));
         QCOMPARE(state(QStringLiteral("j6")), JobState::Cancelling);
         QTRY_VERIFY(m_backend->calls.contains(QStringLiteral("stop j6")));
         // A placement that arrives after the cancel launches nothing.
         m_backend->emitPlaced(QStringLiteral("j6"), 7600);
-        Q_EMIT m_backend->stopped(RunId { QStringLiteral("j6"), QString() });
+        Q_EMIT m_backend->stopped(RunId { Test::localJob(QStringLiteral("j6")), QString() });
         QTRY_COMPARE(state(QStringLiteral("j6")), JobState::Cancelled);
         QVERIFY(!m_backend->calls.contains(QStringLiteral("launch j6")));
     }
@@ -271,7 +278,7 @@ private Q_SLOTS:
         QCOMPARE(job(QStringLiteral("small")).jobPosition, std::optional<qint64>(2));
         QVERIFY(!m_backend->calls.contains(QStringLiteral("admit small")));
         QCOMPARE(m_scheduler->usage().queuedJobs, 2);
-        QVERIFY(m_scheduler->cancel(QStringLiteral("big")));
+        QVERIFY(m_scheduler->cancel(Test::localJob(QStringLiteral("big"))));
         QTRY_VERIFY(m_backend->calls.contains(QStringLiteral("place small")));
         QCOMPARE(state(QStringLiteral("big")), JobState::Cancelled);
     }
@@ -283,7 +290,7 @@ private Q_SLOTS:
         QVERIFY(m_backend->calls.contains(QStringLiteral("stopAll")));
         // The job stays RUNNING in the store, so that the next executor restarts it.
         QCOMPARE(state(QStringLiteral("j7")), JobState::Running);
-        QCOMPARE(m_scheduler->replicas(QStringLiteral("j7")).first().state, ReplicaState::Stopped);
+        QCOMPARE(m_scheduler->replicas(Test::localJob(QStringLiteral("j7"))).first().state, ReplicaState::Stopped);
     }
 };
 

@@ -235,6 +235,9 @@ private Q_SLOTS:
         QVERIFY(write(m_jobDir + QStringLiteral("/words.index"), "an index that is not a LevelDB table\n"));
         QVERIFY(QFile::link(fixture(QStringLiteral("pytorch/test.pt")), m_jobDir + QStringLiteral("/escape.pt")));
         QVERIFY(QFile::link(fixture(QStringLiteral("checkpoints")), m_jobDir + QStringLiteral("/outside")));
+        // Links out of the job dir to a path that does not exist: answered as those that do (no existence oracle).
+        QVERIFY(QFile::link(QStringLiteral("/nonexistent-trainyard/model.pt"), m_jobDir + QStringLiteral("/gone.pt")));
+        QVERIFY(QFile::link(QStringLiteral("/nonexistent-trainyard/bundle.index"), m_jobDir + QStringLiteral("/gone.index")));
         // A bundle whose index is here but whose shard is a symlink to a file elsewhere.
         QVERIFY(place(counter + index, QStringLiteral("leak.index"), 5));
         QVERIFY(QFile::link(fixture(counter + data), m_jobDir + QStringLiteral("/leak") + data));
@@ -518,6 +521,10 @@ private Q_SLOTS:
                                   << QStringLiteral("INVALID_ARGUMENT");
         QTest::addRow("symlinked file out")
             << QStringLiteral("escape.pt") << QString() << 403 << QStringLiteral("PERMISSION_DENIED");
+        QTest::addRow("symlink out to nothing")
+            << QStringLiteral("gone.pt") << QString() << 403 << QStringLiteral("PERMISSION_DENIED");
+        QTest::addRow("bundle prefix whose index links out to nothing")
+            << QStringLiteral("gone") << QString() << 403 << QStringLiteral("PERMISSION_DENIED");
         QTest::addRow("symlinked folder out") << QStringLiteral("outside%2Fsaved_model_counter") << QString() << 403
                                               << QStringLiteral("PERMISSION_DENIED");
         QTest::addRow("shard symlinked out")

@@ -2,11 +2,14 @@
 // The real trainyardctl binary against the real executor (which it starts itself), isolated in temporary
 // XDG folders: help and usage errors, submit/describe/list/filter/stream-logs/update/cancel, API errors
 // naming the field, --config with a real gcloud config, local train, and nothing left running.
+#include "fakehttpserver.h"
+
 #include <QDir>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QMap>
 #include <QProcess>
 #include <QRegularExpression>
 #include <QTemporaryDir>
@@ -55,14 +58,19 @@ private:
         return env;
     }
 
-    CtlRun ctl(const QStringList& args, int timeoutMs = 180000)
+    /// Runs trainyardctl with `args` in this test's environment plus `extraEnv`. Waits on the event loop (not
+    /// blocked), so that an in-process fake executor can answer it.
+    CtlRun ctl(const QStringList& args, int timeoutMs = 180000, const QMap<QString, QString>& extraEnv = {})
     {
         QProcess p;
-        p.setProcessEnvironment(environment());
+        QProcessEnvironment env = environment();
+        for (auto it = extraEnv.cbegin(); it != extraEnv.cend(); ++it)
+            env.insert(it.key(), it.value());
+        p.setProcessEnvironment(env);
         p.setWorkingDirectory(m_root.path());
         p.start(QStringLiteral(TRAINYARD_CTL_BIN), args);
         CtlRun run;
-        if (!p.waitForFinished(timeoutMs)) {
+        if (!p.waitForStarted() || !QTest::qWaitFor([&] { return p.state() == QProcess::NotRunning; }, timeoutMs)) {
             p.kill();
             p.waitForFinished();
             run.err = QStringLiteral("timed out: ") + args.join(QLatin1Char(' '));
@@ -103,6 +111,13 @@ private:
         QFile f(path);
         QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
         f.write(text);
+    }
+
+    /// Runs trainyardctl against `executor` (an explicit --executor URL with `token`).
+    CtlRun ctlAgainst(const QUrl& executor, const QByteArray& token, const QStringList& args)
+    {
+        return ctl(QStringList { QStringLiteral("--executor"), executor.toString() } + args, 120000,
+            { { QStringLiteral("TRAINYARD_TOKEN"), QString::fromLatin1(token) } });
     }
 
 private Q_SLOTS:
@@ -783,6 +798,77 @@ private Q_SLOTS:
         QVERIFY(p.exitCode() != 0);
         QVERIFY2(QString::fromUtf8(p.readAllStandardError()).contains(QLatin1String("Interrupted")),
             "the command says why it stopped");
+    }
+
+    void submitConfirmsACreateWhoseAnswerWasLost()
+    {
+        // An executor that stores the job and dies before answering: every POST loses its connection. As gcloud's
+        // retries do, trainyardctl must look for the job by its ID before it reports a failure.
+        using Fake = Trainyard::Test::FakeHttpServer;
+        QByteArray storedJob; // what the fake "stored" (the first POST's body), answered by GET afterwards
+        QString getAnswer = QStringLiteral("stored");
+        Fake fake([&](const Fake::Request& r) {
+            Fake::Response response;
+            if (r.path.endsWith(QLatin1String("/host")))
+                return response; // 200 {}: the locator's health check
+            if (r.method == "POST") {
+                if (storedJob.isEmpty()) {
+                    QJsonObject job = QJsonDocument::fromJson(r.body).object();
+                    job.insert(QStringLiteral("state"), QStringLiteral("QUEUED"));
+                    job.insert(QStringLiteral("createTime"), QStringLiteral("2026-11-24T06:00:00Z"));
+                    storedJob = QJsonDocument(job).toJson(QJsonDocument::Compact);
+                }
+                response.action = Fake::Response::Action::Close;
+                return response;
+            }
+            if (r.method == "GET" && r.path == QLatin1String("/v1/projects/local/jobs/lost_answer")) {
+                if (getAnswer == QLatin1String("stored") && !storedJob.isEmpty()) {
+                    response.body = storedJob;
+                } else if (getAnswer == QLatin1String("someone else's")) {
+                    QJsonObject other = QJsonDocument::fromJson(storedJob).object();
+                    QJsonObject input = other.value(QStringLiteral("trainingInput")).toObject();
+                    input.insert(QStringLiteral("pythonModule"), QStringLiteral("other.task"));
+                    other.insert(QStringLiteral("trainingInput"), input);
+                    response.body = QJsonDocument(other).toJson(QJsonDocument::Compact);
+                } else {
+                    response.status = 404;
+                    response.body = R"({"error":{"code":404,"message":"not found","status":"NOT_FOUND"}})";
+                }
+                return response;
+            }
+            response.status = 404;
+            response.body = R"({"error":{"code":404,"message":"no such route","status":"NOT_FOUND"}})";
+            return response;
+        });
+        const QStringList submit = submitArgs(QStringLiteral("lost_answer"), QStringLiteral("ctlhello.task"));
+        auto posts = [&] {
+            int n = 0;
+            for (const Fake::Request& r : fake.requests())
+                n += r.method == "POST" ? 1 : 0;
+            return n;
+        };
+
+        // Stored, answer lost: found by its ID and reported as submitted.
+        CtlRun r = ctlAgainst(fake.url(), "fake-token", submit);
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QVERIFY2(r.err.contains(QStringLiteral("checking whether job [lost_answer] was created")), qPrintable(r.err));
+        QVERIFY2(r.err.contains(QStringLiteral("Job [lost_answer] submitted successfully.")), qPrintable(r.err));
+        QVERIFY(!fake.requestsFor(QStringLiteral("/v1/projects/local/jobs/lost_answer")).isEmpty());
+
+        // Not stored: sent once more; when that answer is lost too, the job may exist, and the message says so.
+        getAnswer = QStringLiteral("absent");
+        const int before = posts();
+        r = ctlAgainst(fake.url(), "fake-token", submit);
+        QCOMPARE(r.code, 1);
+        QVERIFY(posts() > before + 1);
+        QVERIFY2(r.err.contains(QStringLiteral("may or may not have been created")), qPrintable(r.err));
+        QVERIFY2(r.err.contains(QStringLiteral("trainyardctl jobs describe lost_answer")), qPrintable(r.err));
+
+        // Another job holds the ID: that is no success of ours.
+        getAnswer = QStringLiteral("someone else's");
+        r = ctlAgainst(fake.url(), "fake-token", submit);
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains(QStringLiteral("ALREADY_EXISTS")), qPrintable(r.err));
     }
 };
 

@@ -4,6 +4,7 @@
 // cancel, logs (JSON and SSE), catalogs, and that the executor survives all of it.
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -62,6 +63,7 @@ private:
     QTemporaryDir m_root;
     QString m_runtimeDir;
     QString m_packageDir;
+    QString m_dataDir; ///< the executor's data folder
     QProcess m_executor;
     QUrl m_url;
     QByteArray m_token;
@@ -175,8 +177,8 @@ private Q_SLOTS:
         QCOMPARE(m_url.host(), QStringLiteral("127.0.0.1"));
         QVERIFY(m_url.port() > 0);
         QCOMPARE(runtime.value(QStringLiteral("pid")).toInteger(), m_executor.processId());
-        QCOMPARE(
-            runtime.value(QStringLiteral("dataDir")).toString(), m_root.filePath(QStringLiteral("data/trainyard")));
+        m_dataDir = m_root.filePath(QStringLiteral("data/trainyard"));
+        QCOMPARE(runtime.value(QStringLiteral("dataDir")).toString(), m_dataDir);
         QVERIFY(!runtime.value(QStringLiteral("version")).toString().isEmpty());
         QFile tokenFile(runtime.value(QStringLiteral("tokenFile")).toString());
         QVERIFY(tokenFile.open(QIODevice::ReadOnly));
@@ -255,6 +257,13 @@ private Q_SLOTS:
             j.insert(QStringLiteral("labels"), QJsonObject { { QStringLiteral("Owner"), QStringLiteral("x") } });
         }) << QStringLiteral("invalid argument")
                                               << QStringLiteral("labels");
+        // trainingInput.jobDir: absolute, clean, inside the executor's job dir roots (home and temp by default).
+        for (const char* dir : { "../../etc", "~/x", "relative/dir", "/", "/etc", "/proc/self", "gs://bucket/run1" }) {
+            const QString jobDir = QString::fromLatin1(dir);
+            QTest::addRow("jobDir %s", dir)
+                << input([jobDir](QJsonObject& ti) { ti.insert(QStringLiteral("jobDir"), jobDir); })
+                << QStringLiteral("invalid argument") << QStringLiteral("trainingInput.jobDir");
+        }
         QTest::addRow("TPU scale tier") << input(
             [](QJsonObject& ti) { ti.insert(QStringLiteral("scaleTier"), QStringLiteral("BASIC_TPU")); })
                                         << QStringLiteral("invalid argument") << QStringLiteral("trainingInput");
@@ -526,12 +535,33 @@ private Q_SLOTS:
         QCOMPARE(get(QStringLiteral("/v1/projects/elsewhere/jobs/api_first/logs")).status, 404);
         const Response listed = get(QStringLiteral("/v1/projects/elsewhere/jobs"));
         QCOMPARE(listed.json.value(QStringLiteral("jobs")).toArray().size(), 1);
-        // IDs are unique across the executor's projects for now: the answer names the holder.
+
+        // A job ID is unique within its project only, as in the service: local's api_first (SUCCEEDED by now) and
+        // a second api_first in "elsewhere" are two jobs, each with its own run, log, state and job folder.
+        const Response twin = send("POST", QStringLiteral("/v1/projects/elsewhere/jobs"),
+            QJsonDocument(jobJson(QStringLiteral("api_first"), { QStringLiteral("--twin") })).toJson());
+        QVERIFY2(twin.status == 200, twin.body.constData());
+        const auto twinState = [&] {
+            return get(QStringLiteral("/v1/projects/elsewhere/jobs/api_first"))
+                .json.value(QStringLiteral("state"))
+                .toString();
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(isFinal(twinState()), 120000);
+        QCOMPARE(twinState(), QStringLiteral("SUCCEEDED"));
+        QCOMPARE(stateOf(QStringLiteral("api_first")), QStringLiteral("SUCCEEDED"));
+        const Response twinLogs = get(QStringLiteral("/v1/projects/elsewhere/jobs/api_first/logs"));
+        QVERIFY2(twinLogs.body.contains("--twin"), twinLogs.body.constData());
+        QCOMPARE(twinLogs.body.count("Job api_first is queued."), 1);
+        const Response firstLogs = get(QStringLiteral("/v1/projects/local/jobs/api_first/logs"));
+        QVERIFY2(!firstLogs.body.contains("--twin"), firstLogs.body.constData());
+        QCOMPARE(firstLogs.body.count("Job api_first is queued."), 1);
+        QVERIFY(QFileInfo(m_dataDir + QStringLiteral("/projects/elsewhere/jobs/api_first/logs")).isDir());
+        QVERIFY(QFileInfo(m_dataDir + QStringLiteral("/projects/local/jobs/api_first/logs")).isDir());
+        // Twice in one project is still refused.
         const Response taken = send("POST", QStringLiteral("/v1/projects/elsewhere/jobs"),
             QJsonDocument(jobJson(QStringLiteral("api_first"))).toJson());
         QCOMPARE(taken.status, 409);
         QCOMPARE(errorStatus(taken.json), QStringLiteral("ALREADY_EXISTS"));
-        QVERIFY2(taken.body.contains("project local"), taken.body.constData());
     }
 
     void watchJobs()

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // JobStore on a real SQLite file: durability across reopen, duplicates, transitions, etags, jobChanged,
 // projects in the key, the migration of a schema 1 file, list pages in SQL and the change feed.
+#include "jobkeys.h"
 #include "jobstore.h"
+#include "legacylayout.h"
+#include "metricsstore.h"
 #include "statenames.h"
 
 #include "jobfilter.h"
@@ -83,7 +86,7 @@ private Q_SLOTS:
         QVERIFY(!store.open(m_dir->filePath(QStringLiteral("blocker/trainyard.sqlite")), &error));
         QVERIFY2(error.contains(QStringLiteral("blocker")), qPrintable(error));
         QVERIFY(!store.insert(makeJob(QStringLiteral("a")), &error));
-        QVERIFY(!store.contains(QStringLiteral("a")));
+        QVERIFY(!store.contains(Test::localJob(QStringLiteral("a"))));
     }
 
     void reopenSeesData()
@@ -95,7 +98,7 @@ private Q_SLOTS:
             QString error;
             QVERIFY2(store.open(m_path, &error), qPrintable(error));
             QVERIFY2(store.insert(original, &error), qPrintable(error));
-            const auto stored = store.job(original.jobId);
+            const auto stored = store.job(Test::localJob(original.jobId));
             QVERIFY(stored);
             QCOMPARE(stored->state, JobState::Queued);
             QVERIFY(!stored->createTime.isEmpty());
@@ -105,13 +108,13 @@ private Q_SLOTS:
         JobStore reopened;
         QString error;
         QVERIFY2(reopened.open(m_path, &error), qPrintable(error));
-        const auto job = reopened.job(original.jobId);
+        const auto job = reopened.job(Test::localJob(original.jobId));
         QVERIFY(job);
         QCOMPARE(job->trainingInput, original.trainingInput);
         QCOMPARE(job->labels, original.labels);
         QCOMPARE(job->etag, etag);
-        QVERIFY(reopened.contains(original.jobId));
-        QCOMPARE(reopened.transitions(original.jobId).size(), 1);
+        QVERIFY(reopened.contains(Test::localJob(original.jobId)));
+        QCOMPARE(reopened.transitions(Test::localJob(original.jobId)).size(), 1);
     }
 
     void duplicateInsertFails()
@@ -126,7 +129,7 @@ private Q_SLOTS:
         QVERIFY(!store.insert(second, &error));
         QVERIFY2(error.contains(QStringLiteral("dup")), qPrintable(error));
         // The first record is untouched.
-        QCOMPARE(store.job(QStringLiteral("dup"))->labels.size(), 1);
+        QCOMPARE(store.job(Test::localJob(QStringLiteral("dup")))->labels.size(), 1);
         QCOMPARE(store.jobs().size(), 1);
     }
 
@@ -138,21 +141,21 @@ private Q_SLOTS:
         QVERIFY2(store.insert(makeJob(QStringLiteral("t1")), &error), qPrintable(error));
         QSignalSpy changed(&store, &JobStore::jobChanged);
 
-        Job job = *store.job(QStringLiteral("t1"));
+        Job job = *store.job(Test::localJob(QStringLiteral("t1")));
         const QString firstEtag = job.etag;
         const QList<JobState> states
             = { JobState::Preparing, JobState::Running, JobState::Running, JobState::Succeeded };
         for (const JobState state : states) {
             job.state = state;
-            QVERIFY2(store.update(job, &error), qPrintable(error));
+            QVERIFY2(store.update(JobStore::defaultProject(), job, &error), qPrintable(error));
         }
         QCOMPARE(changed.size(), states.size());
-        const Job last = changed.last().first().value<Job>();
+        const Job last = changed.last().at(1).value<Job>();
         QCOMPARE(last.state, JobState::Succeeded);
         QVERIFY(last.etag != firstEtag);
-        QCOMPARE(store.job(QStringLiteral("t1"))->etag, last.etag);
+        QCOMPARE(store.job(Test::localJob(QStringLiteral("t1")))->etag, last.etag);
 
-        const auto transitions = store.transitions(QStringLiteral("t1"));
+        const auto transitions = store.transitions(Test::localJob(QStringLiteral("t1")));
         QList<JobState> seen;
         for (const auto& [state, time] : transitions) {
             seen << state;
@@ -171,9 +174,9 @@ private Q_SLOTS:
         QString error;
         QVERIFY2(store.open(m_path, &error), qPrintable(error));
         QVERIFY2(store.insert(makeJob(QStringLiteral("n1")), &error), qPrintable(error));
-        Job job = *store.job(QStringLiteral("n1"));
+        Job job = *store.job(Test::localJob(QStringLiteral("n1")));
         job.state = JobState::Cancelling;
-        QVERIFY2(store.update(job, &error), qPrintable(error));
+        QVERIFY2(store.update(JobStore::defaultProject(), job, &error), qPrintable(error));
         {
             QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("raw"));
             db.setDatabaseName(m_path);
@@ -193,7 +196,7 @@ private Q_SLOTS:
         }
         QSqlDatabase::removeDatabase(QStringLiteral("raw"));
         QTest::ignoreMessage(QtWarningMsg, QRegularExpression(QStringLiteral("unknown state.*PAUSED")));
-        const auto transitions = store.transitions(QStringLiteral("n1"));
+        const auto transitions = store.transitions(Test::localJob(QStringLiteral("n1")));
         QCOMPARE(transitions.size(), 3);
         QCOMPARE(transitions.last().first, JobState::StateUnspecified);
         QCOMPARE(store.liveJobs().size(), 1); // CANCELLING is not final
@@ -205,16 +208,16 @@ private Q_SLOTS:
         QString error;
         QVERIFY2(store.open(m_path, &error), qPrintable(error));
         QVERIFY2(store.insert(makeJob(QStringLiteral("e1")), &error), qPrintable(error));
-        Job job = *store.job(QStringLiteral("e1"));
+        Job job = *store.job(Test::localJob(QStringLiteral("e1")));
         const QString before = job.etag;
         job.labels.insert(QStringLiteral("stage"), QStringLiteral("prod"));
         job.etag = QStringLiteral("ignored-by-the-store");
-        QVERIFY(store.update(job, &error));
-        const Job after = *store.job(QStringLiteral("e1"));
+        QVERIFY(store.update(JobStore::defaultProject(), job, &error));
+        const Job after = *store.job(Test::localJob(QStringLiteral("e1")));
         QVERIFY(after.etag != before);
         QVERIFY(after.etag != QStringLiteral("ignored-by-the-store"));
         QCOMPARE(after.etag, JobStore::computeEtag(after));
-        QCOMPARE(store.transitions(QStringLiteral("e1")).size(), 1); // labels are not a state change
+        QCOMPARE(store.transitions(Test::localJob(QStringLiteral("e1"))).size(), 1); // labels are not a state change
     }
 
     /// Reads are answered from the last decoded record while its row is unchanged: what a read returns is
@@ -225,21 +228,21 @@ private Q_SLOTS:
         QString error;
         QVERIFY2(store.open(m_path, &error), qPrintable(error));
         QVERIFY2(store.insert(makeJob(QStringLiteral("c1")), &error), qPrintable(error));
-        Job job = *store.job(QStringLiteral("c1"));
+        Job job = *store.job(Test::localJob(QStringLiteral("c1")));
         job.state = JobState::Running;
-        QVERIFY(store.update(job, &error));
-        const Job cached = *store.job(QStringLiteral("c1")); // the record as update() wrote it
+        QVERIFY(store.update(JobStore::defaultProject(), job, &error));
+        const Job cached = *store.job(Test::localJob(QStringLiteral("c1"))); // the record as update() wrote it
         JobStore other;
         QVERIFY2(other.open(m_path, &error), qPrintable(error));
-        QCOMPARE(cached, *other.job(QStringLiteral("c1"))); // a fresh decode gives the same Job
+        QCOMPARE(cached, *other.job(Test::localJob(QStringLiteral("c1")))); // a fresh decode gives the same Job
         QCOMPARE(*store.job(JobStore::defaultProject(), QStringLiteral("c1")), cached);
 
-        Job changed = *other.job(QStringLiteral("c1"));
+        Job changed = *other.job(Test::localJob(QStringLiteral("c1")));
         changed.labels.insert(QStringLiteral("stage"), QStringLiteral("prod"));
-        QVERIFY(other.update(changed, &error));
-        const Job seen = *store.job(QStringLiteral("c1"));
+        QVERIFY(other.update(JobStore::defaultProject(), changed, &error));
+        const Job seen = *store.job(Test::localJob(QStringLiteral("c1")));
         QCOMPARE(seen.labels.value(QStringLiteral("stage")), QStringLiteral("prod"));
-        QCOMPARE(seen.etag, other.job(QStringLiteral("c1"))->etag);
+        QCOMPARE(seen.etag, other.job(Test::localJob(QStringLiteral("c1")))->etag);
     }
 
     void updateUnknownFails()
@@ -248,10 +251,10 @@ private Q_SLOTS:
         QString error;
         QVERIFY2(store.open(m_path, &error), qPrintable(error));
         QSignalSpy changed(&store, &JobStore::jobChanged);
-        QVERIFY(!store.update(makeJob(QStringLiteral("ghost")), &error));
+        QVERIFY(!store.update(JobStore::defaultProject(), makeJob(QStringLiteral("ghost")), &error));
         QVERIFY2(error.contains(QStringLiteral("ghost")), qPrintable(error));
         QCOMPARE(changed.size(), 0);
-        QVERIFY(!store.contains(QStringLiteral("ghost")));
+        QVERIFY(!store.contains(Test::localJob(QStringLiteral("ghost"))));
     }
 
     void liveJobs_data()
@@ -277,19 +280,81 @@ private Q_SLOTS:
         QVERIFY(store.insert(makeJob(QStringLiteral("first")), &error));
         Job job = makeJob(QStringLiteral("second"));
         QVERIFY(store.insert(job, &error));
-        job = *store.job(QStringLiteral("second"));
+        job = *store.job(Test::localJob(QStringLiteral("second")));
         job.state = state;
-        QVERIFY(store.update(job, &error));
+        QVERIFY(store.update(JobStore::defaultProject(), job, &error));
 
         QStringList all;
-        for (const Job& j : store.jobs())
-            all << j.jobId;
+        for (const StoredJob& j : store.jobs())
+            all << j.job.jobId;
         QCOMPARE(all, (QStringList { QStringLiteral("first"), QStringLiteral("second") })); // creation order
         QStringList liveIds;
-        for (const Job& j : store.liveJobs())
-            liveIds << j.jobId;
+        for (const StoredJob& j : store.liveJobs())
+            liveIds << j.job.jobId;
         QCOMPARE(liveIds.contains(QStringLiteral("second")), live);
         QVERIFY(liveIds.contains(QStringLiteral("first")));
+    }
+
+    void legacyLayoutIsAdopted()
+    {
+        // A data folder as executors before project-scoped keys left it: job folders under <dataDir>/jobs/<id>
+        // and metric rows keyed by the bare job ID.
+        const QString dataDir = m_dir->filePath(QStringLiteral("data"));
+        JobStore store;
+        QString error;
+        QVERIFY2(store.open(m_path, &error), qPrintable(error));
+        QVERIFY(store.insert(QStringLiteral("alpha"), makeJob(QStringLiteral("a1")), &error));
+        QVERIFY(store.insert(makeJob(QStringLiteral("l1")), &error));
+        auto write = [](const QString& path, const QByteArray& bytes) {
+            QDir().mkpath(QFileInfo(path).absolutePath());
+            QFile file(path);
+            return file.open(QIODevice::WriteOnly) && file.write(bytes) == bytes.size();
+        };
+        QVERIFY(write(dataDir + QStringLiteral("/jobs/a1/logs/master-replica-0.jsonl"), "{}\n"));
+        QVERIFY(write(dataDir + QStringLiteral("/jobs/l1/restarts"), "2"));
+        QVERIFY(write(dataDir + QStringLiteral("/jobs/ghost/restarts"), "1"));
+        MetricsStore metrics;
+        QVERIFY2(metrics.open(dataDir + QStringLiteral("/metrics.sqlite"), &error), qPrintable(error));
+        MetricBatch batch;
+        batch.job = JobKey { QStringLiteral("alpha"), QStringLiteral("a1") };
+        batch.append(batch.seriesIndex(MetricSeriesKey {
+                         QStringLiteral("scalar"), QStringLiteral("."), QStringLiteral("loss"), QString(), QString() }),
+            1, 100.0, 0.5);
+        batch.fileOffsets.push_back({ QStringLiteral("/tmp/events.out"), 42 });
+        QVERIFY2(metrics.apply(batch, &error), qPrintable(error));
+        {
+            QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("legacy-rows"));
+            db.setDatabaseName(dataDir + QStringLiteral("/metrics.sqlite"));
+            QVERIFY(db.open());
+            QSqlQuery q(db);
+            QVERIFY(q.exec(QStringLiteral("UPDATE series SET job_id = 'a1'")));
+            QVERIFY(q.exec(QStringLiteral("UPDATE event_files SET job_id = 'a1'")));
+            q = QSqlQuery();
+            db.close();
+        }
+        QSqlDatabase::removeDatabase(QStringLiteral("legacy-rows"));
+        QCOMPARE(metrics.legacyJobIds(), QStringList { QStringLiteral("a1") });
+
+        QVERIFY2(adoptLegacyLayout(dataDir, store, metrics, &error), qPrintable(error));
+        QVERIFY(QFileInfo::exists(dataDir + QStringLiteral("/projects/alpha/jobs/a1/logs/master-replica-0.jsonl")));
+        QVERIFY(QFileInfo::exists(dataDir + QStringLiteral("/projects/local/jobs/l1/restarts")));
+        QVERIFY(QFileInfo::exists(dataDir + QStringLiteral("/jobs.unclaimed/ghost/restarts")));
+        QVERIFY(!QFileInfo::exists(dataDir + QStringLiteral("/jobs")));
+        QVERIFY(!QFileInfo::exists(dataDir + QStringLiteral("/jobs.v1-migrating")));
+        QVERIFY(metrics.legacyJobIds().isEmpty());
+        const JobKey a1 { QStringLiteral("alpha"), QStringLiteral("a1") };
+        QCOMPARE(metrics.series(a1).size(), 1);
+        QCOMPARE(metrics.series(a1).first().job, a1);
+        QCOMPARE(metrics.eventFileOffsets(a1).value(QStringLiteral("/tmp/events.out")), 42);
+        // Nothing left to do: a second start changes nothing.
+        QVERIFY2(adoptLegacyLayout(dataDir, store, metrics, &error), qPrintable(error));
+
+        // A start that died half way (the old folder already renamed) finishes the move.
+        QVERIFY(store.insert(QStringLiteral("beta"), makeJob(QStringLiteral("b1")), &error));
+        QVERIFY(write(dataDir + QStringLiteral("/jobs.v1-migrating/b1/restarts"), "1"));
+        QVERIFY2(adoptLegacyLayout(dataDir, store, metrics, &error), qPrintable(error));
+        QVERIFY(QFileInfo::exists(dataDir + QStringLiteral("/projects/beta/jobs/b1/restarts")));
+        QVERIFY(!QFileInfo::exists(dataDir + QStringLiteral("/jobs.v1-migrating")));
     }
 
     void projectsAreInTheKey()
@@ -303,18 +368,20 @@ private Q_SLOTS:
         // The wrong project finds nothing, as the service answers NOT_FOUND.
         QVERIFY(!store.job(QStringLiteral("beta"), QStringLiteral("p1")));
         QVERIFY(!store.contains(JobStore::defaultProject(), QStringLiteral("p1")));
-        // The executor's own lookups by ID find it wherever it is.
-        QCOMPARE(store.projectOf(QStringLiteral("p1")), QStringLiteral("alpha"));
-        QVERIFY(store.job(QStringLiteral("p1")));
-        // IDs stay unique across projects while runs, logs and job folders are keyed by ID alone.
+        // The same ID in another project is another job (as in the service); twice in one project is refused.
+        QVERIFY2(store.insert(QStringLiteral("beta"), makeJob(QStringLiteral("p1")), &error), qPrintable(error));
         QVERIFY(!store.insert(QStringLiteral("beta"), makeJob(QStringLiteral("p1")), &error));
-        QVERIFY2(error.contains(QStringLiteral("alpha")), qPrintable(error));
-        // update() keeps the job in its project.
-        Job job = *store.job(QStringLiteral("p1"));
+        QVERIFY2(error.contains(QStringLiteral("already exists")), qPrintable(error));
+        // update() changes the job of its project only.
+        Job job = *store.job(QStringLiteral("alpha"), QStringLiteral("p1"));
         job.state = JobState::Running;
-        QVERIFY2(store.update(job, &error), qPrintable(error));
+        QVERIFY2(store.update(QStringLiteral("alpha"), job, &error), qPrintable(error));
         QCOMPARE(store.job(QStringLiteral("alpha"), QStringLiteral("p1"))->state, JobState::Running);
-        QCOMPARE(store.transitions(QStringLiteral("p1")).size(), 2);
+        QCOMPARE(store.job(QStringLiteral("beta"), QStringLiteral("p1"))->state, JobState::Queued);
+        QCOMPARE(store.transitions(QStringLiteral("alpha"), QStringLiteral("p1")).size(), 2);
+        QCOMPARE(store.transitions(QStringLiteral("beta"), QStringLiteral("p1")).size(), 1);
+        QVERIFY(!store.update(JobStore::defaultProject(), job, &error));
+        QCOMPARE(store.jobs().size(), 2);
     }
 
     void migratesSchema1()
@@ -371,7 +438,7 @@ private Q_SLOTS:
         // Existing jobs are in the project every client has used so far.
         QVERIFY(store.job(JobStore::defaultProject(), QStringLiteral("old_a")));
         QCOMPARE(store.job(JobStore::defaultProject(), QStringLiteral("old_b"))->state, JobState::Succeeded);
-        QCOMPARE(store.transitions(QStringLiteral("old_b")).size(), 2);
+        QCOMPARE(store.transitions(Test::localJob(QStringLiteral("old_b"))).size(), 2);
         QCOMPARE(store.jobs().size(), 2);
         // Revisions follow creation order, and new writes go on from there.
         const QList<JobRecord> records = store.changedSince(JobStore::defaultProject(), 0);
@@ -446,7 +513,7 @@ private Q_SLOTS:
             const QString project = i % 2 ? QStringLiteral("other") : JobStore::defaultProject();
             QVERIFY2(store.insert(project, job, &error), qPrintable(error));
             if (project == JobStore::defaultProject())
-                mine.prepend(*store.job(job.jobId)); // newest first
+                mine.prepend(*store.job(Test::localJob(job.jobId))); // newest first
         }
         const std::optional<JobFilter> parsed = JobFilter::parse(filter, &error);
         QVERIFY2(parsed, qPrintable(error));
@@ -468,7 +535,8 @@ private Q_SLOTS:
                 paged << record.jobId;
                 QCOMPARE(record.project, JobStore::defaultProject());
                 // The record is the job's API JSON.
-                QCOMPARE(QJsonDocument::fromJson(record.json).object(), JobJson::toJson(*store.job(record.jobId)));
+                QCOMPARE(QJsonDocument::fromJson(record.json).object(),
+                    JobJson::toJson(*store.job(Test::localJob(record.jobId))));
             }
             ++pages;
             if (!more)
@@ -506,9 +574,9 @@ private Q_SLOTS:
         const qint64 mark = store.revision();
         QCOMPARE(mark, 3);
 
-        Job job = *store.job(QStringLiteral("f1"));
+        Job job = *store.job(Test::localJob(QStringLiteral("f1")));
         job.state = JobState::Running;
-        QVERIFY(store.update(job, &error));
+        QVERIFY(store.update(JobStore::defaultProject(), job, &error));
         QCOMPARE(stored.size(), 4);
         const JobRecord record = stored.last().at(0).value<JobRecord>();
         QCOMPARE(record.project, JobStore::defaultProject());

@@ -121,11 +121,8 @@ class TestLogIndex : public QObject {
 private:
     QTemporaryDir m_dir;
     int m_job = 0;
-    QString nextJob() { return QStringLiteral("job_%1").arg(++m_job); }
-    QString logsDir(const QString& job) const
-    {
-        return m_dir.path() + QStringLiteral("/jobs/") + job + QStringLiteral("/logs");
-    }
+    JobKey nextJob() { return JobKey { QStringLiteral("local"), QStringLiteral("job_%1").arg(++m_job) }; }
+    QString logsDir(const JobKey& job) const { return job.folder(m_dir.path()) + QStringLiteral("/logs"); }
 
 private Q_SLOTS:
     void initTestCase() { QVERIFY(m_dir.isValid()); }
@@ -189,7 +186,7 @@ private Q_SLOTS:
     {
         // A new store (an executor restart) serves the same pages from the same files, and what it appends
         // afterwards comes after them.
-        const QString job = nextJob();
+        const JobKey job = nextJob();
         QList<QByteArray> before;
         {
             LogStore store(m_dir.path());
@@ -217,7 +214,7 @@ private Q_SLOTS:
         // readLinesAsync() runs on the pool; it sees every entry appended before the call (also buffered
         // ones) and none appended after it.
         LogStore store(m_dir.path());
-        const QString job = nextJob();
+        const JobKey job = nextJob();
         store.appendOutput(job, QStringLiteral("master-replica-0"), QString(), "one\ntwo\n", false);
         QFuture<QList<QByteArray>> page = store.readLinesAsync(job, LogQuery {});
         store.appendOutput(job, QStringLiteral("master-replica-0"), QString(), "three\n", false);

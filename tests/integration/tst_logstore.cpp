@@ -5,6 +5,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QTemporaryDir>
@@ -18,11 +19,10 @@ class TestLogStore : public QObject {
 private:
     QTemporaryDir m_dir;
     int m_job = 0;
-    QString nextJob() { return QStringLiteral("job_%1").arg(++m_job); }
-    QString logFile(const QString& job, const QString& task) const
+    JobKey nextJob() { return JobKey { QStringLiteral("local"), QStringLiteral("job_%1").arg(++m_job) }; }
+    QString logFile(const JobKey& job, const QString& task) const
     {
-        return m_dir.path() + QStringLiteral("/jobs/") + job + QStringLiteral("/logs/") + task
-            + QStringLiteral(".jsonl");
+        return job.folder(m_dir.path()) + QStringLiteral("/logs/") + task + QStringLiteral(".jsonl");
     }
     static QList<QByteArray> fileLines(const QString& path)
     {
@@ -101,7 +101,7 @@ private Q_SLOTS:
         QFETCH(QString, severity);
         QFETCH(QString, message);
         LogStore store(m_dir.path());
-        const QString job = nextJob();
+        const JobKey job = nextJob();
         store.appendOutput(job, QStringLiteral("master-replica-0"), QString(), line + '\n', isStderr);
         const QList<LogEntry> entries = store.read(job, QString(), QString());
         QCOMPARE(entries.size(), 1);
@@ -117,7 +117,7 @@ private Q_SLOTS:
         // A whole traceback is ERROR, up to and with its exception line, and so are a chained one and the
         // lines between them; what follows is not.
         LogStore store(m_dir.path());
-        const QString job = nextJob();
+        const JobKey job = nextJob();
         const QByteArray stderrText = "INFO:root:epoch 1\n"
                                       "Traceback (most recent call last):\n"
                                       "  File \"/x/task.py\", line 3, in <module>\n"
@@ -151,7 +151,7 @@ private Q_SLOTS:
     void partialLines()
     {
         LogStore store(m_dir.path());
-        const QString job = nextJob();
+        const JobKey job = nextJob();
         const QString task = QStringLiteral("worker-replica-0");
         store.appendOutput(job, task, QString(), "first li", false);
         store.appendOutput(job, task, QString(), "err A", true);
@@ -200,7 +200,7 @@ private Q_SLOTS:
         QFETCH(QByteArray, raw);
         QFETCH(QString, message);
         LogStore store(m_dir.path());
-        const QString job = nextJob();
+        const JobKey job = nextJob();
         store.appendOutput(job, QStringLiteral("master-replica-0"), QStringLiteral("7"), raw + '\n', false);
         store.flush();
         const QList<QByteArray> lines = fileLines(logFile(job, QStringLiteral("master-replica-0")));
@@ -228,7 +228,7 @@ private Q_SLOTS:
         const QJsonObject o = QJsonDocument::fromJson(e.toJsonLine()).object();
         QCOMPARE(o.value(QLatin1String("timestamp")).toString(), QStringLiteral("2026-11-22T05:04:43.123456Z"));
         LogStore store(m_dir.path());
-        const QString job = nextJob();
+        const JobKey job = nextJob();
         store.append(job, e);
         const QList<LogEntry> back = store.read(job, QString(), QString());
         QCOMPARE(back.size(), 1);
@@ -240,7 +240,7 @@ private Q_SLOTS:
     void mergeFilterPage()
     {
         LogStore store(m_dir.path());
-        const QString job = nextJob();
+        const JobKey job = nextJob();
         auto at = [&](qint64 us, const QString& task, const QString& sev, const QString& msg) {
             store.append(job, LogEntry { us, sev, task, QString(), msg });
         };
@@ -266,8 +266,31 @@ private Q_SLOTS:
             (QStringList { QStringLiteral("m2"), QStringLiteral("w25") }));
         QCOMPARE(messages(store.read(job, QString(), QString(), 4, 10)), QStringList { QStringLiteral("m4") });
         QVERIFY(store.read(job, QStringLiteral("nobody"), QString()).isEmpty());
-        QVERIFY(store.read(QStringLiteral("no_such_job"), QString(), QString()).isEmpty());
-        QVERIFY(store.read(QStringLiteral("../etc"), QString(), QString()).isEmpty());
+        QVERIFY(store.read(JobKey { job.project, QStringLiteral("no_such_job") }, QString(), QString()).isEmpty());
+        QVERIFY(store.read(JobKey { job.project, QStringLiteral("../etc") }, QString(), QString()).isEmpty());
+        QVERIFY(store.read(JobKey { QStringLiteral(".."), job.jobId }, QString(), QString()).isEmpty());
+        // The same job ID in another project is another job, with its own log.
+        QVERIFY(store.read(JobKey { QStringLiteral("other-project"), job.jobId }, QString(), QString()).isEmpty());
+    }
+
+    void sameJobIdInTwoProjects()
+    {
+        LogStore store(m_dir.path());
+        const JobKey a = nextJob();
+        const JobKey b { QStringLiteral("team-b"), a.jobId };
+        auto messages = [](const QList<LogEntry>& list) {
+            QStringList m;
+            for (const LogEntry& e : list)
+                m << e.message;
+            return m;
+        };
+        store.appendOutput(a, QStringLiteral("master-replica-0"), QString(), "from a\n", false);
+        store.appendOutput(b, QStringLiteral("master-replica-0"), QString(), "from b\n", false);
+        store.flush();
+        QCOMPARE(messages(store.read(a, QString(), QString())), QStringList { QStringLiteral("from a") });
+        QCOMPARE(messages(store.read(b, QString(), QString())), QStringList { QStringLiteral("from b") });
+        QVERIFY(QFileInfo::exists(logFile(b, QStringLiteral("master-replica-0"))));
+        QVERIFY(logFile(b, QStringLiteral("master-replica-0")).contains(QStringLiteral("/projects/team-b/jobs/")));
     }
 
     void containsFilter()
@@ -275,7 +298,7 @@ private Q_SLOTS:
         // `contains` (…/logs?contains=): case-sensitive text of the message, before paging; text that JSON
         // escapes (quotes, backslashes, non-ASCII) is found too.
         LogStore store(m_dir.path());
-        const QString job = nextJob();
+        const JobKey job = nextJob();
         const QString master = QStringLiteral("master-replica-0");
         auto at = [&](qint64 us, const QString& task, const QString& msg) {
             store.append(job, LogEntry { us, QStringLiteral("INFO"), task, QString(), msg });
@@ -306,7 +329,7 @@ private Q_SLOTS:
     void flushedByTimer()
     {
         LogStore store(m_dir.path());
-        const QString job = nextJob();
+        const JobKey job = nextJob();
         store.appendOutput(job, QStringLiteral("ps-replica-0"), QString(), "hello\n", false);
         // Without an explicit flush the timer writes it (the contract: within 100 ms).
         QTRY_COMPARE(fileLines(logFile(job, QStringLiteral("ps-replica-0"))).size(), 1);
@@ -315,8 +338,8 @@ private Q_SLOTS:
     void subscribers()
     {
         LogStore store(m_dir.path());
-        const QString job = nextJob();
-        const QString other = nextJob();
+        const JobKey job = nextJob();
+        const JobKey other = nextJob();
         QList<LogEntry> got;
         int batches = 0;
         const int id = store.subscribe(job, [&](const QList<LogEntry>& batch) {
@@ -346,7 +369,7 @@ private Q_SLOTS:
 
     void closeAndReopen()
     {
-        const QString job = nextJob();
+        const JobKey job = nextJob();
         {
             LogStore store(m_dir.path());
             store.appendOutput(job, QStringLiteral("master-replica-0"), QString(), "one\n", false);

@@ -3,6 +3,7 @@
 // and across blocks (also of points of the same batch), seqs that never come back after a purge or a reopen,
 // points stored bit for bit, and the migrations of databases of the row-per-point schema and of the first block
 // schema (32-byte points).
+#include "jobkeys.h"
 #include "metricsstore.h"
 
 #include <QSqlDatabase>
@@ -59,12 +60,13 @@ private Q_SLOTS:
             // Two series interleaved (their seqs interleave too), in several batches that each fill part of a block.
             for (qint64 from = 0; from < n; from += 700) {
                 MetricBatch batch;
-                batch.jobId = QStringLiteral("j");
+                batch.job = Test::localJob(QStringLiteral("j"));
                 appendPoints(batch, Loss, from, std::min<qint64>(700, n - from));
                 appendPoints(batch, Accuracy, from, 1);
                 QVERIFY(store.apply(batch, &error));
             }
-            const std::optional<MetricSeriesInfo> loss = store.findSeries(QStringLiteral("j"), Loss.name());
+            const std::optional<MetricSeriesInfo> loss
+                = store.findSeries(Test::localJob(QStringLiteral("j")), Loss.name());
             QVERIFY(loss);
             QCOMPARE(loss->pointCount, n);
             // Every page, by seq cursor, in step order, none twice.
@@ -90,7 +92,7 @@ private Q_SLOTS:
             // A restarted trainer: points from step 1500 go (inside the second block, the rest of it and the
             // blocks after), and this batch's own points before the purge go with them.
             MetricBatch restart;
-            restart.jobId = QStringLiteral("j");
+            restart.job = Test::localJob(QStringLiteral("j"));
             appendPoints(restart, Loss, n, 5);
             restart.purgeSeries(restart.seriesIndex(Loss), 1500);
             appendPoints(restart, Loss, 1500, 2);
@@ -100,11 +102,11 @@ private Q_SLOTS:
             QCOMPARE(after1500.at(1499).step, 1499);
             QCOMPARE(steps(after1500.mid(1500)), (QList<qint64> { 1500, 1501 }));
             QVERIFY(after1500.at(1500).seq > all.last().seq + 5); // seqs are never given twice
-            QCOMPARE(store.findSeries(QStringLiteral("j"), Loss.name())->pointCount, 1502);
+            QCOMPARE(store.findSeries(Test::localJob(QStringLiteral("j")), Loss.name())->pointCount, 1502);
             lastSeq = after1500.last().seq;
             // A NaN survives the blob.
             MetricBatch nan;
-            nan.jobId = QStringLiteral("j");
+            nan.job = Test::localJob(QStringLiteral("j"));
             nan.append(nan.seriesIndex(Loss), 1502, 1.0, std::nan(""));
             QVERIFY(store.apply(nan, &error));
             QVERIFY(std::isnan(store.points(loss->id, lastSeq, 10).value(0).value));
@@ -115,10 +117,10 @@ private Q_SLOTS:
         QString error;
         QVERIFY(again.open(path, &error));
         MetricBatch batch;
-        batch.jobId = QStringLiteral("j");
+        batch.job = Test::localJob(QStringLiteral("j"));
         appendPoints(batch, Loss, 1503, 1);
         QVERIFY(again.apply(batch, &error));
-        const std::optional<MetricSeriesInfo> loss = again.findSeries(QStringLiteral("j"), Loss.name());
+        const std::optional<MetricSeriesInfo> loss = again.findSeries(Test::localJob(QStringLiteral("j")), Loss.name());
         QCOMPARE(loss->pointCount, 1504);
         QVERIFY(loss->lastSeq > lastSeq);
     }
@@ -134,12 +136,12 @@ private Q_SLOTS:
         QString error;
         QVERIFY2(store.open(nextPath(), &error), qPrintable(error));
         MetricBatch first;
-        first.jobId = QStringLiteral("j");
+        first.job = Test::localJob(QStringLiteral("j"));
         for (const MetricSeriesKey& key : { Loss, Accuracy, Lr, Eval })
             appendPoints(first, key, 0, 10);
         QVERIFY(store.apply(first, &error));
         MetricBatch restart;
-        restart.jobId = QStringLiteral("j");
+        restart.job = Test::localJob(QStringLiteral("j"));
         appendPoints(restart, Loss, 10, 1);
         appendPoints(restart, Accuracy, 10, 2);
         restart.purgeRun(QStringLiteral("."), 5);
@@ -149,7 +151,7 @@ private Q_SLOTS:
         QVERIFY(store.apply(restart, &error));
         bool countsMatch = true; // each series' point_count and last_seq are those of its points
         auto stepsOf = [&](const MetricSeriesKey& key) {
-            const std::optional<MetricSeriesInfo> s = store.findSeries(QStringLiteral("j"), key.name());
+            const std::optional<MetricSeriesInfo> s = store.findSeries(Test::localJob(QStringLiteral("j")), key.name());
             const QList<MetricPoint> points = store.points(s->id, 0, 1000);
             countsMatch = countsMatch && s->pointCount == points.size() && s->lastSeq == points.last().seq;
             return steps(points);
@@ -181,12 +183,13 @@ private Q_SLOTS:
         QString error;
         QVERIFY2(store.open(nextPath(), &error), qPrintable(error));
         MetricBatch batch;
-        batch.jobId = QStringLiteral("j");
+        batch.job = Test::localJob(QStringLiteral("j"));
         const int index = batch.seriesIndex(Loss);
         for (const MetricPoint& p : std::as_const(points))
             batch.append(index, p.step, p.wallTime, p.value);
         QVERIFY(store.apply(batch, &error));
-        const QList<MetricPoint> stored = store.points(store.findSeries(QStringLiteral("j"), Loss.name())->id, 0, 100);
+        const QList<MetricPoint> stored
+            = store.points(store.findSeries(Test::localJob(QStringLiteral("j")), Loss.name())->id, 0, 100);
         QCOMPARE(stored.size(), points.size());
         for (qsizetype i = 0; i < stored.size(); ++i) {
             QCOMPARE(stored[i].step, points[i].step);
@@ -244,13 +247,16 @@ private Q_SLOTS:
         MetricsStore store;
         QString error;
         QVERIFY2(store.open(path, &error), qPrintable(error));
-        const qint64 id = store.findSeries(QStringLiteral("j"), Loss.name())->id;
+        // Rows of that time hold the bare job ID; the executor hands them to their projects at start.
+        QCOMPARE(store.legacyJobIds(), QStringList { QStringLiteral("j") });
+        QVERIFY2(store.adoptLegacyJobIds({}, &error), qPrintable(error));
+        const qint64 id = store.findSeries(Test::localJob(QStringLiteral("j")), Loss.name())->id;
         QList<MetricPoint> points = store.points(id, 0, 100000);
         QCOMPARE(points.size(), MetricsStore::BlockPoints + 10);
         QCOMPARE(points.at(1030).seq, 2062);
         QCOMPARE(points.at(1030).value, 1030.0 / 3);
         MetricBatch batch;
-        batch.jobId = QStringLiteral("j");
+        batch.job = Test::localJob(QStringLiteral("j"));
         appendPoints(batch, Loss, MetricsStore::BlockPoints + 10, 5);
         QVERIFY(store.apply(batch, &error));
         points = store.points(id, 2000, 100000);
@@ -300,8 +306,11 @@ private Q_SLOTS:
         MetricsStore store;
         QString error;
         QVERIFY2(store.open(path, &error), qPrintable(error));
+        // Rows of that time hold the bare job ID; the executor hands them to their projects at start.
+        QCOMPARE(store.legacyJobIds(), QStringList { QStringLiteral("j") });
+        QVERIFY2(store.adoptLegacyJobIds({}, &error), qPrintable(error));
         const std::optional<MetricSeriesInfo> loss
-            = store.findSeries(QStringLiteral("j"), QStringLiteral("scalar/./loss"));
+            = store.findSeries(Test::localJob(QStringLiteral("j")), QStringLiteral("scalar/./loss"));
         QVERIFY(loss);
         const QList<MetricPoint> points = store.points(loss->id, 0, 100000);
         QCOMPARE(points.size(), 2500);
@@ -311,10 +320,10 @@ private Q_SLOTS:
         QVERIFY(std::isnan(points.at(7).value));
         QCOMPARE(store.points(loss->id, 4000, 5).first().seq, 4002);
         MetricBatch batch;
-        batch.jobId = QStringLiteral("j");
+        batch.job = Test::localJob(QStringLiteral("j"));
         appendPoints(batch, Loss, 2500, 1);
         QVERIFY(store.apply(batch, &error));
-        QCOMPARE(store.findSeries(QStringLiteral("j"), Loss.name())->lastSeq, 9001);
+        QCOMPARE(store.findSeries(Test::localJob(QStringLiteral("j")), Loss.name())->lastSeq, 9001);
     }
 };
 

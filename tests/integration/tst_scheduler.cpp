@@ -3,6 +3,7 @@
 // tests/integration/trainers staged by pip: the replica contract, success, permanent and retryable
 // failures, cancel (no process left), queueing, recovery after a restart, staging failure, time limits.
 #include "executorenvironment.h"
+#include "jobkeys.h"
 #include "jobstore.h"
 #include "logstore.h"
 #include "processgroup.h"
@@ -15,6 +16,8 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QSignalSpy>
+#include <QSqlDatabase>
+#include <QSqlQuery>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -74,19 +77,19 @@ private:
     {
         QString error;
         QVERIFY2(m_store->insert(job, &error), qPrintable(error));
-        m_scheduler->submit(*m_store->job(job.jobId));
+        m_scheduler->submit(JobStore::defaultProject(), *m_store->job(Test::localJob(job.jobId)));
     }
 
     JobState state(const QString& id) const
     {
-        const std::optional<Job> job = m_store->job(id);
+        const std::optional<Job> job = m_store->job(Test::localJob(id));
         return job ? job->state : JobState::StateUnspecified;
     }
 
     QStringList messages(const QString& id, const QString& task) const
     {
         QStringList list;
-        for (const LogEntry& e : m_logs->read(id, task, QString(), 0, 100000))
+        for (const LogEntry& e : m_logs->read(Test::localJob(id), task, QString(), 0, 100000))
             list << e.message;
         return list;
     }
@@ -115,11 +118,23 @@ private:
 
     ReplicaInfo replica(const QString& id, const QString& task) const
     {
-        for (const ReplicaInfo& r : m_scheduler->replicas(id)) {
+        for (const ReplicaInfo& r : m_scheduler->replicas(Test::localJob(id))) {
             if (r.taskName == task)
                 return r;
         }
         return {};
+    }
+
+    /// Makes the job database refuse writes, as a full disk does (SQLite's query_only on the store's
+    /// connection, which lives on this thread), or take them again.
+    void setStoreWritable(bool writable) const
+    {
+        for (const QString& name : QSqlDatabase::connectionNames()) {
+            if (!name.startsWith(QLatin1String("trainyard-jobstore-")))
+                continue;
+            QSqlQuery query(QSqlDatabase::database(name));
+            QVERIFY(query.exec(writable ? QStringLiteral("PRAGMA query_only = OFF") : QStringLiteral("PRAGMA query_only = ON")));
+        }
     }
 
 private Q_SLOTS:
@@ -143,8 +158,8 @@ private Q_SLOTS:
     {
         if (m_scheduler) {
             // Nothing of a test may survive it.
-            for (const Job& job : m_store->liveJobs())
-                m_scheduler->cancel(job.jobId);
+            for (const StoredJob& stored : m_store->liveJobs())
+                m_scheduler->cancel(stored.key());
             QTRY_VERIFY_WITH_TIMEOUT(m_store->liveJobs().isEmpty(), 30000);
         }
         m_scheduler.reset();
@@ -238,13 +253,14 @@ private Q_SLOTS:
             QCOMPARE(env.value(QLatin1String("PYTHONUNBUFFERED")).toString(), QStringLiteral("1"));
             QVERIFY(env.value(QLatin1String("PYTHONPATH"))
                         .toString()
-                        .startsWith(m_dataDir + QStringLiteral("/jobs/") + id + QStringLiteral("/staging")));
+                        .startsWith(Test::localJob(id).folder(m_dataDir) + QStringLiteral("/staging")));
         }
         QCOMPARE(metricFiles.size(), tasks.size());
 
         // Python logging's prefix gives the severity, and leaves the message.
         bool warned = false;
-        for (const LogEntry& e : m_logs->read(id, QStringLiteral("worker-replica-1"), QStringLiteral("WARNING")))
+        for (const LogEntry& e :
+            m_logs->read(Test::localJob(id), QStringLiteral("worker-replica-1"), QStringLiteral("WARNING")))
             warned |= e.message == QLatin1String("a warning from worker-replica-1") && e.stream == QLatin1String("stderr");
         QVERIFY(warned);
 
@@ -259,12 +275,12 @@ private Q_SLOTS:
             at = service.indexOf(line, at);
             QVERIFY2(at >= 0, qPrintable(line));
         }
-        const Job done = *m_store->job(id);
+        const Job done = *m_store->job(Test::localJob(id));
         QVERIFY(!done.startTime.isEmpty());
         QVERIFY(!done.endTime.isEmpty());
         QVERIFY(done.errorMessage.isEmpty());
         QList<JobState> states;
-        for (const auto& t : m_store->transitions(id))
+        for (const auto& t : m_store->transitions(Test::localJob(id)))
             states << t.first;
         QCOMPARE(states.mid(states.size() - 3),
             (QList<JobState> { JobState::Preparing, JobState::Running, JobState::Succeeded }));
@@ -277,7 +293,7 @@ private Q_SLOTS:
         const QString id = QStringLiteral("permanent_failure");
         submit(makeJob(id, QStringLiteral("tytest.fail_exit3"), 2));
         QTRY_COMPARE_WITH_TIMEOUT(state(id), JobState::Failed, JobTimeoutMs);
-        const Job job = *m_store->job(id);
+        const Job job = *m_store->job(Test::localJob(id));
         QVERIFY2(job.errorMessage.startsWith(QLatin1String("The replica worker 1 exited with a non-zero status of 3.")),
             qPrintable(job.errorMessage));
         QVERIFY2(
@@ -288,6 +304,57 @@ private Q_SLOTS:
         QCOMPARE(replica(id, QStringLiteral("master-replica-0")).state, ReplicaState::Stopped);
         QCOMPARE(replica(id, QStringLiteral("master-replica-0")).restarts, 0);
         QVERIFY(messages(id, QStringLiteral("service")).contains(QStringLiteral("Job failed.")));
+    }
+
+    void endIsStoredOnceTheStoreTakesWritesAgain()
+    {
+        // The job ends while the job database refuses writes: its end must not be lost or taken for "still running".
+        const QString id = QStringLiteral("end_unstored");
+        const Job job = makeJob(id, QStringLiteral("tytest.fail_exit3"), 2);
+        QString error;
+        QVERIFY2(m_store->insert(job, &error), qPrintable(error));
+        setStoreWritable(false);
+        m_scheduler->submit(JobStore::defaultProject(), *m_store->job(Test::localJob(id)));
+        const QString outcome = Test::localJob(id).folder(m_dataDir) + QStringLiteral("/outcome.json");
+        QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(outcome), JobTimeoutMs);
+        QVERIFY(!isFinal(state(id))); // the store did not take it
+        QFile file(outcome);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QCOMPARE(QJsonDocument::fromJson(file.readAll()).object().value(QStringLiteral("state")).toString(),
+            QStringLiteral("FAILED"));
+        setStoreWritable(true);
+        QTRY_COMPARE_WITH_TIMEOUT(state(id), JobState::Failed, 10000);
+        QVERIFY(m_store->job(Test::localJob(id))->errorMessage.startsWith(
+            QLatin1String("The replica worker 1 exited with a non-zero status of 3.")));
+        QTRY_VERIFY(!QFile::exists(outcome));
+        QVERIFY(messages(id, QStringLiteral("service")).contains(QStringLiteral("The end of the job (FAILED) is stored now.")));
+    }
+
+    void recoveryDoesNotRunAnEndedJobAgain()
+    {
+        // A job stored as RUNNING whose end an earlier executor kept on disk only (it stopped before the store
+        // took it): recovery stores that end instead of restarting the job.
+        const QString id = QStringLiteral("ended_unrecorded");
+        Job job = makeJob(id, QStringLiteral("tytest.sleeper"));
+        QString error;
+        QVERIFY2(m_store->insert(job, &error), qPrintable(error));
+        job = *m_store->job(Test::localJob(id));
+        job.state = JobState::Running;
+        QVERIFY2(m_store->update(JobStore::defaultProject(), job, &error), qPrintable(error));
+        const QString folder = Test::localJob(id).folder(m_dataDir);
+        QVERIFY(QDir().mkpath(folder));
+        QFile file(folder + QStringLiteral("/outcome.json"));
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(R"({"state":"SUCCEEDED","errorMessage":"","endTime":"2026-11-24T06:00:00.000Z"})");
+        file.close();
+
+        m_scheduler->recover();
+        QTRY_COMPARE(state(id), JobState::Succeeded);
+        QCOMPARE(m_store->job(Test::localJob(id))->endTime, QStringLiteral("2026-11-24T06:00:00.000Z"));
+        QVERIFY(!QFile::exists(folder + QStringLiteral("/outcome.json")));
+        QVERIFY(!QFile::exists(folder + QStringLiteral("/restarts"))); // not restarted
+        QVERIFY(m_scheduler->replicas(Test::localJob(id)).isEmpty());
+        QVERIFY(!QFile::exists(jobDir(id) + QStringLiteral("/pids/master-replica-0")));
     }
 
     void retryableFailure()
@@ -317,17 +384,17 @@ private Q_SLOTS:
         for (qint64 pid : pids)
             QVERIFY(alive(pid));
         QCOMPARE(replica(id, QStringLiteral("master-replica-0")).pid, pids[0]);
-        QVERIFY(m_scheduler->cancel(id));
+        QVERIFY(m_scheduler->cancel(Test::localJob(id)));
         QTRY_COMPARE_WITH_TIMEOUT(state(id), JobState::Cancelled, 30000);
         for (qint64 pid : pids)
             QTRY_VERIFY2(!alive(pid), qPrintable(QString::number(pid)));
         QList<JobState> states;
-        for (const auto& t : m_store->transitions(id))
+        for (const auto& t : m_store->transitions(Test::localJob(id)))
             states << t.first;
         QCOMPARE(states.mid(states.size() - 2), (QList<JobState> { JobState::Cancelling, JobState::Cancelled }));
-        QVERIFY(!m_store->job(id)->endTime.isEmpty());
-        QVERIFY(!m_scheduler->cancel(id)); // final
-        QVERIFY(!m_scheduler->cancel(QStringLiteral("no_such_job")));
+        QVERIFY(!m_store->job(Test::localJob(id))->endTime.isEmpty());
+        QVERIFY(!m_scheduler->cancel(Test::localJob(id))); // final
+        QVERIFY(!m_scheduler->cancel(Test::localJob(QStringLiteral("no_such_job"))));
         QCOMPARE(m_scheduler->usage().vcpusInUse, 0);
     }
 
@@ -345,9 +412,9 @@ private Q_SLOTS:
     {
         QFETCH(bool, cancel);
         const QString id = cancel ? QStringLiteral("stubborn_cancel") : QStringLiteral("stubborn_success");
-        const QString folder = m_dataDir + QStringLiteral("/jobs/") + id;
+        const QString folder = Test::localJob(id).folder(m_dataDir);
         QList<qint64> leftAtFinal { -1 };
-        connect(m_store.get(), &JobStore::jobChanged, this, [&](const Job& job) {
+        connect(m_store.get(), &JobStore::jobChanged, this, [&](const QString&, const Job& job) {
             if (job.jobId == id && isFinal(job.state) && leftAtFinal == QList<qint64> { -1 })
                 leftAtFinal = jobProcesses(folder);
         });
@@ -364,7 +431,7 @@ private Q_SLOTS:
         if (cancel) {
             QTRY_COMPARE_WITH_TIMEOUT(state(id), JobState::Running, JobTimeoutMs);
             QVERIFY(alive(stubborn));
-            QVERIFY(m_scheduler->cancel(id));
+            QVERIFY(m_scheduler->cancel(Test::localJob(id)));
         }
         const JobState expected = cancel ? JobState::Cancelled : JobState::Succeeded;
         QTRY_COMPARE_WITH_TIMEOUT(state(id), expected, JobTimeoutMs);
@@ -383,21 +450,21 @@ private Q_SLOTS:
         submit(makeJob(b, QStringLiteral("tytest.sleeper")));
         submit(makeJob(c, QStringLiteral("tytest.sleeper")));
         QCOMPARE(state(b), JobState::Queued);
-        QCOMPARE(m_store->job(b)->jobPosition, std::optional<qint64>(1));
-        QCOMPARE(m_store->job(c)->jobPosition, std::optional<qint64>(2));
+        QCOMPARE(m_store->job(Test::localJob(b))->jobPosition, std::optional<qint64>(1));
+        QCOMPARE(m_store->job(Test::localJob(c))->jobPosition, std::optional<qint64>(2));
         QCOMPARE(m_scheduler->usage().queuedJobs, 2);
         QCOMPARE(m_scheduler->usage().vcpusInUse, 4);
         QTRY_COMPARE_WITH_TIMEOUT(state(a), JobState::Running, JobTimeoutMs);
         QCOMPARE(state(b), JobState::Queued);
 
-        QVERIFY(m_scheduler->cancel(a));
+        QVERIFY(m_scheduler->cancel(Test::localJob(a)));
         QTRY_COMPARE_WITH_TIMEOUT(state(b), JobState::Running, JobTimeoutMs);
-        QVERIFY(!m_store->job(b)->jobPosition.has_value());
-        QCOMPARE(m_store->job(c)->jobPosition, std::optional<qint64>(1));
+        QVERIFY(!m_store->job(Test::localJob(b))->jobPosition.has_value());
+        QCOMPARE(m_store->job(Test::localJob(c))->jobPosition, std::optional<qint64>(1));
         // A queued job is cancelled without ever running.
-        QVERIFY(m_scheduler->cancel(c));
+        QVERIFY(m_scheduler->cancel(Test::localJob(c)));
         QTRY_COMPARE(state(c), JobState::Cancelled);
-        QVERIFY(m_store->job(c)->startTime.isEmpty());
+        QVERIFY(m_store->job(Test::localJob(c))->startTime.isEmpty());
     }
 
     void maxWaitAndRunningTime()
@@ -413,11 +480,11 @@ private Q_SLOTS:
         submit(runner);
         submit(waiter);
         QTRY_COMPARE_WITH_TIMEOUT(state(waiter.jobId), JobState::Cancelled, JobTimeoutMs);
-        QVERIFY2(m_store->job(waiter.jobId)->errorMessage.contains(QLatin1String("maxWaitTime")),
-            qPrintable(m_store->job(waiter.jobId)->errorMessage));
+        QVERIFY2(m_store->job(Test::localJob(waiter.jobId))->errorMessage.contains(QLatin1String("maxWaitTime")),
+            qPrintable(m_store->job(Test::localJob(waiter.jobId))->errorMessage));
         QTRY_COMPARE_WITH_TIMEOUT(state(runner.jobId), JobState::Cancelled, JobTimeoutMs);
-        QVERIFY(m_store->job(runner.jobId)->errorMessage.contains(QLatin1String("maxRunningTime")));
-        QVERIFY(!m_store->job(runner.jobId)->startTime.isEmpty());
+        QVERIFY(m_store->job(Test::localJob(runner.jobId))->errorMessage.contains(QLatin1String("maxRunningTime")));
+        QVERIFY(!m_store->job(Test::localJob(runner.jobId))->startTime.isEmpty());
     }
 
     void recoverAfterRestart()
@@ -461,12 +528,12 @@ private Q_SLOTS:
         job.trainingInput.packageUris = QStringList { BrokenDir };
         submit(job);
         QTRY_COMPARE_WITH_TIMEOUT(state(id), JobState::Failed, JobTimeoutMs);
-        const QString message = m_store->job(id)->errorMessage;
+        const QString message = m_store->job(Test::localJob(id))->errorMessage;
         QVERIFY2(
             message.startsWith(QLatin1String("Installing the training package with pip failed")), qPrintable(message));
         QVERIFY2(message.contains(QLatin1String("setup.py refuses to build")), qPrintable(message));
         QVERIFY(messages(id, QStringLiteral("service")).contains(message));
-        QVERIFY(m_scheduler->replicas(id).isEmpty());
+        QVERIFY(m_scheduler->replicas(Test::localJob(id)).isEmpty());
         // The user's folder stays clean: pip built a copy.
         QVERIFY(!QDir(BrokenDir).exists(QStringLiteral("build")));
         QVERIFY(QDir(TrainerDir).entryList({ QStringLiteral("*.egg-info") }, QDir::Dirs).isEmpty());

@@ -5,6 +5,7 @@
 // maxParallelTrials, maxFailedTrials and the rule for 0, trials that never report the metric or report
 // garbage, the median stopping rule, cancel mid-study, an executor restart mid-study, and resuming a study.
 #include "executorenvironment.h"
+#include "jobkeys.h"
 #include "jobstore.h"
 #include "logstore.h"
 #include "metricscollector.h"
@@ -96,10 +97,10 @@ private:
     {
         QString error;
         QVERIFY2(m_store->insert(job, &error), qPrintable(error));
-        m_scheduler->submit(*m_store->job(job.jobId));
+        m_scheduler->submit(JobStore::defaultProject(), *m_store->job(Test::localJob(job.jobId)));
     }
 
-    Job stored(const QString& id) const { return m_store->job(id).value_or(Job()); }
+    Job stored(const QString& id) const { return m_store->job(Test::localJob(id)).value_or(Job()); }
     JobState state(const QString& id) const { return stored(id).state; }
 
     QList<HyperparameterOutput> trials(const QString& id) const
@@ -120,7 +121,7 @@ private:
     QStringList serviceLines(const QString& id) const
     {
         QStringList list;
-        for (const LogEntry& e : m_logs->read(id, QStringLiteral("service"), QString(), 0, 100000))
+        for (const LogEntry& e : m_logs->read(Test::localJob(id), QStringLiteral("service"), QString(), 0, 100000))
             list << e.message;
         return list;
     }
@@ -147,7 +148,7 @@ private:
     /// No process of the job (or of any of its trials) is left.
     bool nothingLeft(const QString& id) const
     {
-        const QString folder = m_dataDir + QStringLiteral("/jobs/") + id;
+        const QString folder = Test::localJob(id).folder(m_dataDir);
         if (!jobProcesses(folder).isEmpty())
             return false;
         for (const QString& t : QDir(folder + QStringLiteral("/trials")).entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
@@ -181,8 +182,8 @@ private Q_SLOTS:
     void cleanup()
     {
         if (m_scheduler) {
-            for (const Job& job : m_store->liveJobs())
-                m_scheduler->cancel(job.jobId);
+            for (const StoredJob& stored : m_store->liveJobs())
+                m_scheduler->cancel(stored.key());
             QTRY_VERIFY_WITH_TIMEOUT(m_store->liveJobs().isEmpty(), 30000);
             stopScheduler();
         }
@@ -244,12 +245,13 @@ private Q_SLOTS:
                 QStringLiteral("--opt=") + one.hyperparameters.value(QStringLiteral("opt")), QStringLiteral("--job-dir"), jobDir(id) }));
         // The trial's own log lines carry its trial ID.
         bool trialLines = false;
-        for (const LogEntry& e : m_logs->read(id, QStringLiteral("master-replica-0"), QStringLiteral("4"), 0, 1000))
+        for (const LogEntry& e :
+            m_logs->read(Test::localJob(id), QStringLiteral("master-replica-0"), QStringLiteral("4"), 0, 1000))
             trialLines |= e.trialId == QLatin1String("4") && e.message.startsWith(QLatin1String("step 2 score="));
         QVERIFY(trialLines);
         // The logs API's trialId filter: that trial's replica output and the executor's lines about it.
-        const QList<QByteArray> lines = LogStore::readLines(m_logs->prepareRead(
-            id, LogQuery { {}, {}, {}, 0, 100000, QStringLiteral("4") }));
+        const QList<QByteArray> lines = LogStore::readLines(
+            m_logs->prepareRead(Test::localJob(id), LogQuery { {}, {}, {}, 0, 100000, QStringLiteral("4") }));
         QVERIFY(!lines.isEmpty());
         bool running = false;
         for (const QByteArray& line : lines) {
@@ -262,11 +264,11 @@ private Q_SLOTS:
         QVERIFY(nothingLeft(id));
         // Each trial's reports are a series of their own, named by trial, for the console's Metrics tab.
         QMap<QString, qint64> series;
-        QTRY_COMPARE(m_metrics->series(id).size() >= 6, true);
+        QTRY_COMPARE(m_metrics->series(Test::localJob(id)).size() >= 6, true);
         QTRY_VERIFY_WITH_TIMEOUT(
             [&] {
                 series.clear();
-                for (const MetricSeriesInfo& info : m_metrics->series(id)) {
+                for (const MetricSeriesInfo& info : m_metrics->series(Test::localJob(id))) {
                     if (info.key.kind == QLatin1String("hypertune"))
                         series.insert(info.name, info.pointCount);
                 }
@@ -391,7 +393,7 @@ private Q_SLOTS:
             { QStringLiteral("--hold"), QStringLiteral("never") }));
         QTRY_COMPARE_WITH_TIMEOUT(runs(id).size(), 2, StudyTimeoutMs);
         QTRY_COMPARE(trial(id, QStringLiteral("2")).state, JobState::Running);
-        QVERIFY(m_scheduler->cancel(id));
+        QVERIFY(m_scheduler->cancel(Test::localJob(id)));
         QTRY_COMPARE_WITH_TIMEOUT(state(id), JobState::Cancelled, 30000);
         QCOMPARE(trials(id).size(), 2);
         for (const HyperparameterOutput& t : trials(id))

@@ -26,3 +26,12 @@ inline bool requireAllDependencies()
             QFAIL("required by TRAINYARD_REQUIRE_ALL=1: " reason);                                             \
         QSKIP(reason);                                                                                        \
     } while (false)
+
+/// As TRAINYARD_SKIP_OR_FAIL, with a reason known only at run time (a QString: what a setup script printed).
+#define TRAINYARD_SKIP_OR_FAIL_BECAUSE(reason)                                                                \
+    do {                                                                                                      \
+        const QByteArray whyNot_ = QString(reason).toUtf8();                                                  \
+        if (Trainyard::Test::requireAllDependencies())                                                        \
+            QFAIL(QByteArray(QByteArray("required by TRAINYARD_REQUIRE_ALL=1: ") + whyNot_).constData());      \
+        QSKIP(whyNot_.constData());                                                                           \
+    } while (false)

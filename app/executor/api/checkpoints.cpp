@@ -153,8 +153,10 @@ HttpApi::Reply readCheckpoint(const QString& project, const QString& jobId, cons
     return jsonReply(result);
 }
 
-/// The job dir the executor reads checkpoints from, or why there is none to read.
-bool localJobDir(const Job& job, QString* dir, HttpApi::Reply* error)
+/// The job dir the executor reads checkpoints from, or why there is none to read. A job stored before job
+/// dirs were checked on create may name any folder ("/", "$HOME", "/etc"): nothing under it is served unless
+/// it follows today's rule (JobDirPolicy), so a job record cannot open the host's files to API clients.
+bool localJobDir(const Job& job, const JobDirPolicy& policy, QString* dir, HttpApi::Reply* error)
 {
     *dir = job.trainingInput.jobDir;
     if (dir->contains(QLatin1String("://"))) {
@@ -163,8 +165,12 @@ bool localJobDir(const Job& job, QString* dir, HttpApi::Reply* error)
                 .arg(*dir));
         return false;
     }
-    if (!dir->isEmpty())
-        *dir = QFileInfo(*dir).absoluteFilePath();
+    QString why;
+    if (!dir->isEmpty() && !policy.allows(*dir, &why)) {
+        *error = errorReply(403, QStringLiteral("PERMISSION_DENIED"),
+            QStringLiteral("The files of this job's dir are not served: %1").arg(why));
+        return false;
+    }
     return true;
 }
 } // namespace
@@ -177,7 +183,7 @@ HttpApi::Reply HttpApi::checkpoints(
         return jobNotFound(project, jobId);
     QString dir;
     Reply error;
-    if (!localJobDir(*job, &dir, &error))
+    if (!localJobDir(*job, m_jobDirs, &dir, &error))
         return error;
     const bool trials = job->trainingInput.hyperparameters.has_value();
     *deferred = true;
@@ -205,7 +211,7 @@ HttpApi::Reply HttpApi::checkpoint(const QHttpServerRequest& request, const QStr
         return jobNotFound(project, jobId);
     QString dir;
     Reply error;
-    if (!localJobDir(*job, &dir, &error))
+    if (!localJobDir(*job, m_jobDirs, &dir, &error))
         return error;
     const QUrlQuery query = request.query();
     QString tensor;

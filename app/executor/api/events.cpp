@@ -31,11 +31,12 @@ HttpApi::Reply HttpApi::events(const QHttpServerRequest& request, const QString&
     stream->start("events " + jobId.toUtf8());
     QPointer<SseStream> guard(stream);
     QPointer<Scheduler> scheduler(m_scheduler);
-    auto sendReplicas = [guard, scheduler, jobId] {
+    const JobKey key { project, jobId };
+    auto sendReplicas = [guard, scheduler, key] {
         if (!guard || guard->isFinished() || !scheduler)
             return;
         QJsonArray list;
-        const QList<ReplicaInfo> replicas = scheduler->replicas(jobId);
+        const QList<ReplicaInfo> replicas = scheduler->replicas(key);
         for (const ReplicaInfo& r : replicas)
             list.append(r.toJson());
         guard->writeEvent("replicas", compact(QJsonObject { { QStringLiteral("replicas"), list } }));
@@ -48,8 +49,8 @@ HttpApi::Reply HttpApi::events(const QHttpServerRequest& request, const QString&
     }
 
     auto ending = std::make_shared<bool>(false);
-    auto onJob = [guard, jobId, sendReplicas, ending](const Job& changed, bool announce) {
-        if (changed.jobId != jobId || !guard || *ending)
+    auto onJob = [guard, key, sendReplicas, ending](const JobKey& changedKey, const Job& changed, bool announce) {
+        if (changedKey != key || !guard || *ending)
             return;
         if (announce)
             guard->writeEvent("job", compact(JobJson::toJson(changed)));
@@ -65,12 +66,14 @@ HttpApi::Reply HttpApi::events(const QHttpServerRequest& request, const QString&
             guard->finish(true);
         });
     };
-    connect(m_store, &JobStore::jobChanged, stream, [onJob](const Job& changed) { onJob(changed, true); });
-    connect(m_scheduler, &Scheduler::replicasChanged, stream, [jobId, sendReplicas, ending](const QString& id) {
-        if (id == jobId && !*ending)
+    connect(m_store, &JobStore::jobChanged, stream, [onJob](const QString& changedProject, const Job& changed) {
+        onJob(JobKey { changedProject, changed.jobId }, changed, true);
+    });
+    connect(m_scheduler, &Scheduler::replicasChanged, stream, [key, sendReplicas, ending](const JobKey& changed) {
+        if (changed == key && !*ending)
             sendReplicas();
     });
-    onJob(*job, false);
+    onJob(key, *job, false);
     return {};
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #pragma once
 
+#include "jobdirpolicy.h"
 #include "job.h"
 #include "machinecatalog.h"
 
@@ -75,6 +76,9 @@ public:
 
     /// Serves `…/jobs/{id}/metrics` from `metrics` (none: the endpoint answers UNAVAILABLE).
     void setMetricsStore(MetricsStore* metrics) { m_metrics = metrics; }
+    /// Where job dirs may lie (default: JobDirPolicy's default roots): checked on create
+    /// (`trainingInput.jobDir` violations) and before any file under a job dir is served.
+    void setJobDirPolicy(const JobDirPolicy& policy) { m_jobDirs = policy; }
 
     /// Ends every open stream (each gets its terminating chunk) — call before shutting down.
     void closeStreams();
@@ -153,6 +157,7 @@ private:
     LogStore* m_logs;
     Scheduler* m_scheduler;
     HostInventory m_host;
+    JobDirPolicy m_jobDirs;
     QByteArray m_token;
     QList<QPointer<SseStream>> m_streams;
     MetricsStore* m_metrics = nullptr;

@@ -68,32 +68,29 @@ HttpApi::Reply HttpApi::createJob(const QHttpServerRequest& request, const QStri
     job.trainingOutput.reset();
 
     violations = validateJob(job, MachineCatalog::builtin(), m_host);
+    violations += m_jobDirs.violations(job.trainingInput.jobDir);
     if (violations.isEmpty() && job.trainingInput.hyperparameters
         && !job.trainingInput.hyperparameters->resumePreviousJobId.isEmpty())
         violations = resumeViolations(project, *job.trainingInput.hyperparameters);
     if (!violations.isEmpty())
         return errorReply(400, QStringLiteral("INVALID_ARGUMENT"),
             QStringLiteral("Request contains an invalid argument."), violations);
-    const auto alreadyExists = [](const QString& holder, const QString& project) {
-        // Job IDs are unique in the executor for now (see JobStore): say so when another project holds it.
-        const QString description = holder.isEmpty() || holder == project
-            ? QStringLiteral("A job with this id already exists.")
-            : QStringLiteral("A job with this id already exists in project %1; job IDs are unique across the "
-                             "executor's projects.")
-                  .arg(holder);
+    const auto alreadyExists = [] {
+        // A job ID is unique within its project (another project may hold the same ID), as in the service.
+        const QString description = QStringLiteral("A job with this id already exists.");
         return errorReply(409, QStringLiteral("ALREADY_EXISTS"),
             QStringLiteral("Field: job.job_id Error: ") + description,
             { FieldViolation { QStringLiteral("jobId"), description } });
     };
-    if (const QString holder = m_store->projectOf(job.jobId); !holder.isEmpty())
-        return alreadyExists(holder, project);
+    if (m_store->contains(project, job.jobId))
+        return alreadyExists();
 
     job.createTime = QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs);
     job.state = JobState::Queued;
     QString storeError;
     if (!m_store->insert(project, job, &storeError)) {
-        if (const QString holder = m_store->projectOf(job.jobId); !holder.isEmpty())
-            return alreadyExists(holder, project);
+        if (m_store->contains(project, job.jobId))
+            return alreadyExists();
         qCWarning(lcApi).noquote() << "create" << job.jobId << "failed:" << storeError;
         return errorReply(500, QStringLiteral("INTERNAL"), QStringLiteral("Cannot store the job: ") + storeError);
     }
@@ -102,7 +99,7 @@ HttpApi::Reply HttpApi::createJob(const QHttpServerRequest& request, const QStri
     if (!stored)
         return errorReply(500, QStringLiteral("INTERNAL"), QStringLiteral("The stored job cannot be read back."));
     // The scheduler writes the service's first log lines ("Validating job requirements...") and queues it.
-    m_scheduler->submit(*stored);
+    m_scheduler->submit(project, *stored);
     // The scheduler may already have moved it on (position in the queue, PREPARING).
     return jsonReply(JobJson::toJson(m_store->job(project, job.jobId).value_or(*stored)));
 }
@@ -256,12 +253,12 @@ HttpApi::Reply HttpApi::cancelJob(const QString& project, const QString& jobId)
     };
     if (isFinal(job->state))
         return alreadyDone();
-    if (job->state != JobState::Cancelling && !m_scheduler->cancel(jobId)) {
+    if (job->state != JobState::Cancelling && !m_scheduler->cancel(JobKey { project, jobId })) {
         const std::optional<Job> now = m_store->job(project, jobId);
         if (!now || isFinal(now->state))
             return alreadyDone();
     }
-    qCInfo(lcApi).noquote() << "job" << jobId << "cancel requested";
+    qCInfo(lcApi).noquote() << "job" << jobName(project, jobId) << "cancel requested";
     return jsonReply(QJsonObject {});
 }
 
@@ -298,7 +295,7 @@ HttpApi::Reply HttpApi::patchJob(const QHttpServerRequest& request, const QStrin
                            "was read. Read it again and retry."));
     current->labels = patch.labels;
     QString storeError;
-    if (!m_store->update(*current, &storeError))
+    if (!m_store->update(project, *current, &storeError))
         return errorReply(500, QStringLiteral("INTERNAL"), QStringLiteral("Cannot store the job: ") + storeError);
     return jsonReply(JobJson::toJson(m_store->job(project, jobId).value_or(*current)));
 }
@@ -308,7 +305,7 @@ HttpApi::Reply HttpApi::replicas(const QString& project, const QString& jobId)
     if (!m_store->contains(project, jobId))
         return jobNotFound(project, jobId);
     QJsonArray list;
-    const QList<ReplicaInfo> replicas = m_scheduler->replicas(jobId);
+    const QList<ReplicaInfo> replicas = m_scheduler->replicas(JobKey { project, jobId });
     for (const ReplicaInfo& r : replicas)
         list.append(r.toJson());
     return jsonReply(QJsonObject { { QStringLiteral("replicas"), list } });

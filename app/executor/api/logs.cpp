@@ -29,6 +29,7 @@ HttpApi::Reply HttpApi::logs(const QHttpServerRequest& request, const QString& p
     const std::optional<Job> job = m_store->job(project, jobId);
     if (!job)
         return jobNotFound(project, jobId);
+    const JobKey key { project, jobId };
     const QUrlQuery query = request.query();
     const QString taskName = queryValue(query, QStringLiteral("taskName"));
     const QString severity = queryValue(query, QStringLiteral("severity")).toUpper();
@@ -56,7 +57,8 @@ HttpApi::Reply HttpApi::logs(const QHttpServerRequest& request, const QString& p
         // reads the whole files once.
         *streaming = true;
         answerLater(channel,
-            [request = m_logs->prepareRead(jobId, LogQuery { taskName, severity, contains, offset, pageSize + 1, trialId }),
+            [request
+                = m_logs->prepareRead(key, LogQuery { taskName, severity, contains, offset, pageSize + 1, trialId }),
                 offset, pageSize]() {
                 const QList<QByteArray> lines = LogStore::readLines(request);
                 QByteArray body;
@@ -101,27 +103,27 @@ HttpApi::Reply HttpApi::logs(const QHttpServerRequest& request, const QString& p
     m_logs->flush();
     const LogSeverity minSeverity = logSeverityFromName(severity);
     QPointer<SseStream> guard(stream);
-    const int subscription
-        = m_logs->subscribe(jobId, [guard, taskName, minSeverity, contains, trialId, follow](const QList<LogEntry>& batch) {
-              if (!guard || guard->isFinished())
-                  return;
-              QByteArray out;
-              for (const LogEntry& e : batch) {
-                  if (!taskName.isEmpty() && e.taskName != taskName)
-                      continue;
-                  if (e.severityLevel() < minSeverity)
-                      continue;
-                  if (!contains.isEmpty() && !e.message.contains(contains))
-                      continue;
-                  if (!trialId.isEmpty() && e.trialId != trialId)
-                      continue;
-                  out += "data: " + e.toJsonLine() + "\n\n";
-              }
-              if (follow->backlogDone)
-                  guard->writeChunk(out);
-              else
-                  follow->held += out;
-          });
+    const int subscription = m_logs->subscribe(
+        key, [guard, taskName, minSeverity, contains, trialId, follow](const QList<LogEntry>& batch) {
+            if (!guard || guard->isFinished())
+                return;
+            QByteArray out;
+            for (const LogEntry& e : batch) {
+                if (!taskName.isEmpty() && e.taskName != taskName)
+                    continue;
+                if (e.severityLevel() < minSeverity)
+                    continue;
+                if (!contains.isEmpty() && !e.message.contains(contains))
+                    continue;
+                if (!trialId.isEmpty() && e.trialId != trialId)
+                    continue;
+                out += "data: " + e.toJsonLine() + "\n\n";
+            }
+            if (follow->backlogDone)
+                guard->writeChunk(out);
+            else
+                follow->held += out;
+        });
     QPointer<LogStore> logStore(m_logs);
     auto end = [guard, logStore, follow](const QString& state) {
         if (!guard || guard->isFinished())
@@ -145,7 +147,7 @@ HttpApi::Reply HttpApi::logs(const QHttpServerRequest& request, const QString& p
     constexpr int BacklogSlice = 10000;
     const bool scans = !contains.isEmpty() || !trialId.isEmpty();
     const LogStore::ReadRequest backlog = m_logs->prepareRead(
-        jobId, LogQuery { taskName, severity, contains, offset, scans ? INT_MAX : BacklogSlice, trialId });
+        key, LogQuery { taskName, severity, contains, offset, scans ? INT_MAX : BacklogSlice, trialId });
     auto readSlice = std::make_shared<std::function<void(qint64)>>();
     std::weak_ptr<std::function<void(qint64)>> weakRead = readSlice;
     *readSlice = [this, guard, channel, backlog, follow, end, weakRead](qint64 after) {
@@ -196,15 +198,15 @@ HttpApi::Reply HttpApi::logs(const QHttpServerRequest& request, const QString& p
     (*readSlice)(offset);
 
     auto ending = std::make_shared<bool>(false);
-    auto onJob = [guard, jobId, end, ending](const Job& changed) {
-        if (changed.jobId != jobId || !isFinal(changed.state) || *ending)
+    auto onJob = [guard, key, end, ending](const QString& changedProject, const Job& changed) {
+        if (changed.jobId != key.jobId || changedProject != key.project || !isFinal(changed.state) || *ending)
             return;
         *ending = true;
         const QString state = jobStateName(changed.state);
         QTimer::singleShot(EndSettleMs, guard, [end, state] { end(state); });
     };
     connect(m_store, &JobStore::jobChanged, stream, onJob);
-    onJob(*job);
+    onJob(project, *job);
     return {};
 }
 

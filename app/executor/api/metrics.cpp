@@ -78,6 +78,7 @@ HttpApi::Reply HttpApi::metrics(const QHttpServerRequest& request, const QString
     const std::optional<Job> job = m_store->job(project, jobId);
     if (!job)
         return jobNotFound(project, jobId);
+    const JobKey key { project, jobId };
     if (!m_metrics)
         return errorReply(503, QStringLiteral("UNAVAILABLE"), QStringLiteral("The metrics store is not open."));
     const QUrlQuery query = request.query();
@@ -102,7 +103,7 @@ HttpApi::Reply HttpApi::metrics(const QHttpServerRequest& request, const QString
     }
     std::optional<MetricSeriesInfo> one;
     if (!seriesName.isEmpty()) {
-        one = m_metrics->findSeries(jobId, seriesName);
+        one = m_metrics->findSeries(key, seriesName);
         // While following, a series may appear later; otherwise it must exist.
         if (!one && !isTrue(queryValue(query, QStringLiteral("follow"))))
             return errorReply(404, QStringLiteral("NOT_FOUND"),
@@ -112,7 +113,7 @@ HttpApi::Reply HttpApi::metrics(const QHttpServerRequest& request, const QString
     if (!isTrue(queryValue(query, QStringLiteral("follow")))) {
         if (!one) {
             QJsonArray list;
-            const QList<MetricSeriesInfo> all = m_metrics->series(jobId);
+            const QList<MetricSeriesInfo> all = m_metrics->series(key);
             for (const MetricSeriesInfo& s : all)
                 list.append(seriesToJson(s));
             return jsonReply(QJsonObject { { QStringLiteral("series"), list } });
@@ -141,16 +142,16 @@ HttpApi::Reply HttpApi::metrics(const QHttpServerRequest& request, const QString
     stream->start("metrics of " + jobId.toUtf8());
     QPointer<SseStream> guard(stream);
     QPointer<JobStore> jobStore(m_store);
-    auto end = [guard, jobStore, jobId] {
+    auto end = [guard, jobStore, key] {
         if (!guard || guard->isFinished())
             return;
-        const std::optional<Job> now = jobStore ? jobStore->job(jobId) : std::nullopt;
+        const std::optional<Job> now = jobStore ? jobStore->job(key) : std::nullopt;
         guard->writeEvent("end", compact(QJsonObject { { QStringLiteral("state"), now ? jobStateName(now->state) : QString() } }));
         guard->finish(true);
     };
     // Subscribed before the backlog is read: both happen on this thread between two commits, so the backlog
     // ends exactly where the first update starts.
-    const int subscription = m_metrics->subscribe(jobId, [guard, seriesName, end](const MetricsUpdate& update) {
+    const int subscription = m_metrics->subscribe(key, [guard, seriesName, end](const MetricsUpdate& update) {
         if (!guard || guard->isFinished())
             return;
         QByteArray out;
@@ -183,7 +184,7 @@ HttpApi::Reply HttpApi::metrics(const QHttpServerRequest& request, const QString
     if (one)
         backlogSeries.append(*one);
     else if (seriesName.isEmpty())
-        backlogSeries = m_metrics->series(jobId);
+        backlogSeries = m_metrics->series(key);
     constexpr int ChunkPoints = 5000;
     for (const MetricSeriesInfo& s : std::as_const(backlogSeries)) {
         stream->writeChunk("event: series\ndata: " + compact(seriesToJson(s)) + "\n\n");
@@ -196,7 +197,7 @@ HttpApi::Reply HttpApi::metrics(const QHttpServerRequest& request, const QString
             cursor = points.last().seq;
         }
     }
-    if (isFinal(job->state) && !m_metrics->isCollecting(jobId))
+    if (isFinal(job->state) && !m_metrics->isCollecting(key))
         end();
     return {};
 }

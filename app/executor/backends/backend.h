@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #pragma once
 
+#include "jobkey.h"
 #include "launchspec.h"
 #include "machinecatalog.h"
 
@@ -15,14 +16,14 @@
 namespace Trainyard {
 
 /// Names one replica-set run: a job's cluster (`trialId` empty), or one trial of a tuning job. A job's
-/// runs share its job ID; each has its own replicas, restarts and supervision.
+/// runs share its JobKey; each has its own replicas, restarts and supervision.
 struct RunId {
-    QString jobId;
+    JobKey job;
     QString trialId;
-    /// "<jobId>" or "<jobId>/<trialId>": for logs and maps.
-    QString text() const { return trialId.isEmpty() ? jobId : jobId + QLatin1Char('/') + trialId; }
+    /// "projects/<p>/jobs/<id>" or "projects/<p>/jobs/<id>/trials/<trialId>": for logs and maps.
+    QString text() const { return trialId.isEmpty() ? job.name() : job.name() + QStringLiteral("/trials/") + trialId; }
     bool operator==(const RunId&) const = default;
-    bool operator<(const RunId& o) const { return jobId != o.jobId ? jobId < o.jobId : trialId < o.trialId; }
+    bool operator<(const RunId& o) const { return job != o.job ? job < o.job : trialId < o.trialId; }
 };
 
 /// How a replica ended, as a value (no QProcess enum leaks out of a backend).

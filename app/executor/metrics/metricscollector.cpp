@@ -44,9 +44,9 @@ quint64 bitsOf(double d)
 /// What the collector keeps of one job between ticks. While a tick is in flight (`busy`), only the pool
 /// thread running it touches the reading state.
 struct JobCollection {
-    QString jobId;
+    JobKey job;
     QString jobDir;
-    QString folder; // <dataDir>/jobs/<jobId>
+    QString folder; // JobKey::folder()
 
     struct File {
         QString run;
@@ -84,10 +84,10 @@ struct JobCollection {
 /// the API keeps answering (one million points in one transaction held the main thread for 3.5 s).
 class BatchQueue {
 public:
-    BatchQueue(const QString& jobId, std::function<void(MetricBatch&&)> ready)
+    BatchQueue(const JobKey& job, std::function<void(MetricBatch&&)> ready)
         : m_ready(std::move(ready))
     {
-        m_current.jobId = jobId;
+        m_current.job = job;
     }
 
     MetricBatch& current() { return m_current; }
@@ -99,7 +99,7 @@ public:
         if (m_current.pointCount() < MaxPointsPerBatch)
             return;
         MetricBatch next;
-        next.jobId = m_current.jobId;
+        next.job = m_current.job;
         next.series = m_current.series;
         next.runs = m_current.runs;
         next.points.resize(next.series.size());
@@ -221,7 +221,7 @@ TickResult collect(JobCollection& job, const QList<ReplicaProcess>& replicas, Gp
     const std::function<void(MetricBatch&&)>& ready)
 {
     TickResult result;
-    BatchQueue batches(job.jobId, ready);
+    BatchQueue batches(job.job, ready);
 
     // Event files, run by run, each run's files in name order (TensorBoard's order).
     if (!job.jobDir.isEmpty() && QFileInfo(job.jobDir).isDir()) {
@@ -318,23 +318,33 @@ struct MetricsCollector::Private {
     QPointer<Scheduler> scheduler;
     QString dataDir;
     bool sampleGpus = false;
+    JobDirPolicy jobDirs;
     std::unique_ptr<GpuSampler> gpu;
     QThreadPool pool;
     QTimer timer;
-    std::map<QString, std::unique_ptr<JobCollection>> collections;
+    std::map<JobKey, std::unique_ptr<JobCollection>> collections;
     bool stopped = false;
 
-    void attach(const Job& job)
+    void attach(const JobKey& key, const Job& job)
     {
-        if (collections.count(job.jobId))
+        if (collections.count(key))
             return;
         auto c = std::make_unique<JobCollection>();
-        c->jobId = job.jobId;
-        c->jobDir = job.trainingInput.jobDir;
-        c->folder = dataDir + QStringLiteral("/jobs/") + job.jobId;
+        c->job = key;
+        QString why;
+        if (jobDirs.allows(job.trainingInput.jobDir, &why)) {
+            c->jobDir = job.trainingInput.jobDir;
+        } else {
+            LogEntry e;
+            e.severity = QStringLiteral("WARNING");
+            e.taskName = QStringLiteral("service");
+            e.message = QStringLiteral("Event files of this job are not read: %1").arg(why);
+            logs->append(key, e);
+        }
+        c->folder = key.folder(dataDir);
         // What an earlier executor stored already: resume after it.
-        c->storedOffsets = metrics->eventFileOffsets(job.jobId);
-        const QList<MetricSeriesInfo> stored = metrics->series(job.jobId);
+        c->storedOffsets = metrics->eventFileOffsets(key);
+        const QList<MetricSeriesInfo> stored = metrics->series(key);
         for (const MetricSeriesInfo& s : stored) {
             if (s.key.kind == QLatin1String("hypertune")) {
                 auto& seen = c->hypertuneSeen[{ s.key.taskName, s.key.trialId }];
@@ -346,17 +356,17 @@ struct MetricsCollector::Private {
                     c->nextSampleStep.insert(s.name, last.first().step + 1);
             }
         }
-        qCDebug(lcMetrics).noquote() << "collecting metrics of" << job.jobId;
-        metrics->setCollecting(job.jobId);
-        collections.emplace(job.jobId, std::move(c));
+        qCDebug(lcMetrics).noquote() << "collecting metrics of" << key.name();
+        metrics->setCollecting(key);
+        collections.emplace(key, std::move(c));
     }
 
-    QList<ReplicaProcess> replicasOf(const QString& jobId) const
+    QList<ReplicaProcess> replicasOf(const JobKey& key) const
     {
         QList<ReplicaProcess> out;
         if (!scheduler)
             return out;
-        const QList<ReplicaInfo> replicas = scheduler->replicas(jobId);
+        const QList<ReplicaInfo> replicas = scheduler->replicas(key);
         for (const ReplicaInfo& r : replicas) {
             if (r.pid > 0)
                 out.append({ r.taskName, r.trialId, r.pid, r.gpus });
@@ -375,7 +385,7 @@ struct MetricsCollector::Private {
         }
         c->busy = true;
         const bool last = c->finishing;
-        const QList<ReplicaProcess> replicas = last ? QList<ReplicaProcess> {} : replicasOf(c->jobId);
+        const QList<ReplicaProcess> replicas = last ? QList<ReplicaProcess> {} : replicasOf(c->job);
         GpuSampler* gpuSampler = gpu.get();
         // The destructor waits for the pool, so `this` outlives the task; the queued call is dropped when
         // the collector is gone by the time it would run.
@@ -398,7 +408,7 @@ struct MetricsCollector::Private {
     {
         QString error;
         if (!metrics->apply(batch, &error))
-            qCWarning(lcMetrics).noquote() << "metrics of" << c->jobId << "lost:" << error;
+            qCWarning(lcMetrics).noquote() << "metrics of" << c->job.name() << "lost:" << error;
     }
 
     void finished(JobCollection* c, bool last, const std::shared_ptr<const TickResult>& result)
@@ -408,7 +418,7 @@ struct MetricsCollector::Private {
             e.severity = QStringLiteral("WARNING");
             e.taskName = QStringLiteral("service");
             e.message = warning;
-            logs->append(c->jobId, e);
+            logs->append(c->job, e);
         }
         store(c, result->batch);
         c->busy = false;
@@ -419,9 +429,9 @@ struct MetricsCollector::Private {
             return;
         }
         if (last) {
-            const QString jobId = c->jobId;
-            collections.erase(jobId); // deletes c
-            metrics->finishCollecting(jobId);
+            const JobKey key = c->job;
+            collections.erase(key); // deletes c
+            metrics->finishCollecting(key);
         }
     }
 };
@@ -462,12 +472,17 @@ void MetricsCollector::start()
         if (!d->gpu)
             qCInfo(lcMetrics).noquote() << "no GPU samples:" << why;
     }
-    const QList<Job> live = d->jobs->liveJobs();
-    for (const Job& job : live) {
-        if (job.state == JobState::Running || job.state == JobState::Cancelling)
-            d->attach(job);
+    const QList<StoredJob> live = d->jobs->liveJobs();
+    for (const StoredJob& stored : live) {
+        if (stored.job.state == JobState::Running || stored.job.state == JobState::Cancelling)
+            d->attach(stored.key(), stored.job);
     }
     d->timer.start();
+}
+
+void MetricsCollector::setJobDirPolicy(const JobDirPolicy& policy)
+{
+    d->jobDirs = policy;
 }
 
 void MetricsCollector::setInterval(int ms)
@@ -482,20 +497,21 @@ void MetricsCollector::shutdown()
     d->pool.waitForDone();
 }
 
-void MetricsCollector::onJobChanged(const Job& job)
+void MetricsCollector::onJobChanged(const QString& project, const Job& job)
 {
     if (d->stopped)
         return;
+    const JobKey key { project, job.jobId };
     if (job.state == JobState::Running) {
-        d->attach(job);
+        d->attach(key, job);
         return;
     }
     if (!isFinal(job.state))
         return;
-    const auto it = d->collections.find(job.jobId);
+    const auto it = d->collections.find(key);
     if (it == d->collections.end()) {
         // Never ran (failed while preparing, cancelled in the queue): nothing will come.
-        d->metrics->finishCollecting(job.jobId);
+        d->metrics->finishCollecting(key);
         return;
     }
     JobCollection* c = it->second.get();

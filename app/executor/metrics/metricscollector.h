@@ -2,6 +2,7 @@
 #pragma once
 
 #include "job.h"
+#include "jobdirpolicy.h"
 
 #include <QObject>
 #include <QString>
@@ -24,7 +25,7 @@ class Scheduler;
 ///   whose step went back purges its tags' points with step ≥ it; a SessionLog START purges the whole run.
 ///   A damaged record (CRC mismatch, lost framing, not an Event) is skipped and reported once in the job's log
 ///   as a WARNING `service` line.
-/// - hypertune reports: `<dataDir>/jobs/<id>/replicas/<task>/hypertune/output.metrics` of every replica
+/// - hypertune reports: `<job folder>/replicas/<task>/hypertune/output.metrics` of every replica
 ///   (CLOUD_ML_HP_METRIC_FILE), de-duplicated by (global_step, timestamp) as HypertuneReader does.
 /// - resources: per replica, CPU % and RSS of its process tree (/proc) and, when the host has NVML, GPU
 ///   utilisation and memory (ResourceSampler); step = sample number.
@@ -39,7 +40,7 @@ class Scheduler;
 class MetricsCollector : public QObject {
     Q_OBJECT
 public:
-    /// `dataDir`: the executor's data folder (the jobs' folders are `<dataDir>/jobs/<jobId>`).
+    /// `dataDir`: the executor's data folder (each job's folder is JobKey::folder()).
     /// `sampleGpus`: whether to load NVML for GPU samples (the host has GPUs).
     MetricsCollector(MetricsStore* metrics, JobStore* jobs, LogStore* logs, Scheduler* scheduler,
         const QString& dataDir, bool sampleGpus, QObject* parent = nullptr);
@@ -50,11 +51,14 @@ public:
     void start();
     /// Milliseconds between ticks (default 1000).
     void setInterval(int ms);
+    /// Event files are read only from job dirs this policy allows (a job stored before job dirs were checked
+    /// may name "/" or "$HOME"); for another, the job's log gets one WARNING saying why.
+    void setJobDirPolicy(const JobDirPolicy& policy);
     /// Stops the timer and waits for ticks in flight (executor shutdown; jobs are not finished).
     void shutdown();
 
 private:
-    void onJobChanged(const Trainyard::Job& job);
+    void onJobChanged(const QString& project, const Trainyard::Job& job);
 
     struct Private;
     std::unique_ptr<Private> d;

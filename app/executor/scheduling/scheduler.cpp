@@ -15,6 +15,10 @@
 #include <QDateTime>
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
+#include <QSaveFile>
+#include <QJsonObject>
+#include <QJsonDocument>
 #include <QSysInfo>
 #include <QTimer>
 
@@ -119,8 +123,8 @@ struct Scheduler::Private {
     };
 
     struct Run {
-        QString jobId;
-        QString folder; // <dataDir>/jobs/<jobId>
+        JobKey key;
+        QString folder; // JobKey::folder(): <dataDir>/projects/<project>/jobs/<jobId>
         ClusterPlan plan;
         TrainingInput input; // as submitted: a job's input never changes after create (only its labels do)
         bool running = false; // the stored state is RUNNING (or later): a tuning job's next trials need not check
@@ -155,31 +159,31 @@ struct Scheduler::Private {
     /// job's next trial (`trialId` empty), or a tuning job's existing trial that needs resources again
     /// (after an executor restart).
     struct QueueEntry {
-        QString jobId;
+        JobKey job;
         QString trialId;
     };
 
-    std::map<QString, std::unique_ptr<Run>> runs;
+    std::map<JobKey, std::unique_ptr<Run>> runs;
     std::deque<QueueEntry> queue; // FIFO of runs waiting for resources
-    std::deque<QString> finished; // final jobs whose replicas are still answered, oldest first
+    std::deque<JobKey> finished; // final jobs whose replicas are still answered, oldest first
 
     // ---- store helpers -------------------------------------------------------------------------
 
     /// Applies `change` to the stored job (read fresh, so that a concurrent labels PATCH survives) and
     /// writes it. Returns the job as written.
-    template <typename F> std::optional<Job> mutate(const QString& jobId, F change)
+    template <typename F> std::optional<Job> mutate(const JobKey& key, F change)
     {
-        std::optional<Job> job = store->job(jobId);
+        std::optional<Job> job = store->job(key);
         if (!job)
             return job;
         change(*job);
         QString error;
-        if (!store->update(*job, &error))
-            qCWarning(lcRuntime, "cannot update job %s: %s", qPrintable(jobId), qPrintable(error));
+        if (!store->update(key.project, *job, &error))
+            qCWarning(lcRuntime, "cannot update job %s: %s", qPrintable(key.name()), qPrintable(error));
         return job;
     }
 
-    void service(const QString& jobId, const QString& message, const QString& severity = QStringLiteral("INFO"),
+    void service(const JobKey& key, const QString& message, const QString& severity = QStringLiteral("INFO"),
         const QString& trialId = QString())
     {
         LogEntry e;
@@ -187,18 +191,18 @@ struct Scheduler::Private {
         e.taskName = QStringLiteral("service");
         e.trialId = trialId;
         e.message = message;
-        logs->append(jobId, e);
+        logs->append(key, e);
     }
 
-    Run* find(const QString& jobId) const
+    Run* find(const JobKey& key) const
     {
-        auto it = runs.find(jobId);
+        auto it = runs.find(key);
         return it == runs.end() ? nullptr : it->second.get();
     }
 
     SetRun* findSet(const RunId& id) const
     {
-        Run* run = find(id.jobId);
+        Run* run = find(id.job);
         if (!run)
             return nullptr;
         for (const auto& set : run->sets) {
@@ -214,28 +218,28 @@ struct Scheduler::Private {
     {
         // One position per job, however many of its trials wait.
         qint64 position = 1;
-        QSet<QString> counted;
+        QSet<JobKey> counted;
         for (const QueueEntry& entry : queue) {
-            if (counted.contains(entry.jobId))
+            if (counted.contains(entry.job))
                 continue;
-            counted.insert(entry.jobId);
+            counted.insert(entry.job);
             // Only a job still waiting as a whole has a position (a tuning job's later trials queue too).
-            if (const Run* run = find(entry.jobId); run && run->phase != Phase::Queued)
+            if (const Run* run = find(entry.job); run && run->phase != Phase::Queued)
                 continue;
-            const std::optional<Job> stored = store->job(entry.jobId);
+            const std::optional<Job> stored = store->job(entry.job);
             if (!stored || stored->state != JobState::Queued)
                 continue;
             if (stored->jobPosition != position) {
                 const qint64 p = position;
-                mutate(entry.jobId, [p](Job& j) { j.jobPosition = p; });
+                mutate(entry.job, [p](Job& j) { j.jobPosition = p; });
             }
             ++position;
         }
     }
 
-    void dropQueued(const QString& jobId)
+    void dropQueued(const JobKey& key)
     {
-        std::erase_if(queue, [&](const QueueEntry& e) { return e.jobId == jobId; });
+        std::erase_if(queue, [&](const QueueEntry& e) { return e.job == key; });
     }
 
     /// Starts queued runs in order while the head fits (the backend's admission). Strict FIFO (no
@@ -247,7 +251,7 @@ struct Scheduler::Private {
             return;
         while (!queue.empty()) {
             const QueueEntry entry = queue.front();
-            Run* run = find(entry.jobId);
+            Run* run = find(entry.job);
             if (!run || run->phase == Phase::Done || (run->study && (run->cancelRequested || !run->failMessage.isEmpty()))) {
                 queue.pop_front();
                 continue;
@@ -266,12 +270,12 @@ struct Scheduler::Private {
             }
             // A trial: an existing one (recovered), or the next one, whose values are chosen only now that it
             // can run, so that they learn from every trial that ended while it waited.
-            SetRun* set = entry.trialId.isEmpty() ? nullptr : findSet(RunId { run->jobId, entry.trialId });
+            SetRun* set = entry.trialId.isEmpty() ? nullptr : findSet(RunId { run->key, entry.trialId });
             if (!entry.trialId.isEmpty() && !set) {
                 queue.pop_front();
                 continue;
             }
-            const RunId id = set ? set->id : RunId { run->jobId, QString::number(nextTrialNumber(run)) };
+            const RunId id = set ? set->id : RunId { run->key, QString::number(nextTrialNumber(run)) };
             std::optional<Reservation> reservation = backend->admit(id, run->plan);
             if (!reservation)
                 break;
@@ -281,8 +285,7 @@ struct Scheduler::Private {
             if (!set) {
                 // No point left: the slots waiting for further trials go too.
                 backend->release(id);
-                std::erase_if(
-                    queue, [&](const QueueEntry& e) { return e.jobId == entry.jobId && e.trialId.isEmpty(); });
+                std::erase_if(queue, [&](const QueueEntry& e) { return e.job == entry.job && e.trialId.isEmpty(); });
                 advanceStudy(run);
                 continue;
             }
@@ -299,22 +302,22 @@ struct Scheduler::Private {
         updatePositions();
     }
 
-    Run* createRun(const Job& job)
+    Run* createRun(const JobKey& key, const Job& job)
     {
         auto run = std::make_unique<Run>();
-        run->jobId = job.jobId;
-        run->folder = dataDir + QStringLiteral("/jobs/") + job.jobId;
+        run->key = key;
+        run->folder = key.folder(dataDir);
         run->plan = planCluster(job.trainingInput, MachineCatalog::builtin());
         run->input = job.trainingInput;
         if (!job.trainingInput.hyperparameters) {
             auto set = std::make_unique<SetRun>();
-            set->id = RunId { job.jobId, QString() };
+            set->id = RunId { key, QString() };
             set->folder = run->folder;
             set->restarts = readRestarts(set->folder);
             run->sets.push_back(std::move(set));
         }
         Run* raw = run.get();
-        runs[job.jobId] = std::move(run);
+        runs[key] = std::move(run);
         return raw;
     }
 
@@ -345,16 +348,16 @@ struct Scheduler::Private {
         const qint64 waited = created.isValid() ? created.msecsTo(QDateTime::currentDateTimeUtc()) : 0;
         run->waitTimer = new QTimer(q);
         run->waitTimer->setSingleShot(true);
-        const QString jobId = run->jobId;
+        const JobKey key = run->key;
         const QString limit = job.trainingInput.scheduling->maxWaitTime;
-        QObject::connect(run->waitTimer, &QTimer::timeout, q, [this, jobId, limit] {
-            Run* r = find(jobId);
+        QObject::connect(run->waitTimer, &QTimer::timeout, q, [this, key, limit] {
+            Run* r = find(key);
             if (!r || (r->phase != Phase::Queued && r->phase != Phase::Preparing))
                 return;
             const QString message = QStringLiteral("Job was cancelled: it did not start running within "
                                                    "scheduling.maxWaitTime (%1).")
                                         .arg(limit);
-            service(jobId, message, QStringLiteral("WARNING"));
+            service(key, message, QStringLiteral("WARNING"));
             cancelRun(r, message);
         });
         run->waitTimer->start(int(std::clamp<qint64>(ms - waited, 0, std::numeric_limits<int>::max())));
@@ -365,7 +368,7 @@ struct Scheduler::Private {
     void prepare(Run* run)
     {
         run->phase = Phase::Preparing;
-        const std::optional<Job> job = store->job(run->jobId);
+        const std::optional<Job> job = store->job(run->key);
         if (!job) {
             finish(run, JobState::Failed, QStringLiteral("the job record disappeared"));
             return;
@@ -385,13 +388,13 @@ struct Scheduler::Private {
             startSets(run);
             return;
         }
-        mutate(run->jobId, [](Job& j) {
+        mutate(run->key, [](Job& j) {
             j.state = JobState::Preparing;
             j.jobPosition.reset();
             if (j.startTime.isEmpty())
                 j.startTime = nowRfc3339();
         });
-        service(run->jobId, QStringLiteral("Job is preparing."));
+        service(run->key, QStringLiteral("Job is preparing."));
         if (job->trainingInput.packageUris.isEmpty()) {
             // Nothing to install: the module must be importable by the interpreter as it is.
             QDir().mkpath(run->folder + QStringLiteral("/staging"));
@@ -399,12 +402,12 @@ struct Scheduler::Private {
             return;
         }
         run->staging = new Staging(run->folder, run->interpreter, job->trainingInput.packageUris, q);
-        const QString jobId = run->jobId;
+        const JobKey key = run->key;
         QObject::connect(run->staging, &Staging::outputLine, q,
-            [this, jobId](const QString& line) { service(jobId, line, QStringLiteral("DEBUG")); });
-        QObject::connect(run->staging, &Staging::finished, q,
-            [this, jobId, stagedMarker, packages](bool ok, const QString& message) {
-                Run* r = find(jobId);
+            [this, key](const QString& line) { service(key, line, QStringLiteral("DEBUG")); });
+        QObject::connect(
+            run->staging, &Staging::finished, q, [this, key, stagedMarker, packages](bool ok, const QString& message) {
+                Run* r = find(key);
                 if (!r)
                     return;
                 r->staging->deleteLater();
@@ -416,7 +419,7 @@ struct Scheduler::Private {
                     return;
                 }
                 if (!ok) {
-                    service(jobId, message, QStringLiteral("ERROR"));
+                    service(key, message, QStringLiteral("ERROR"));
                     finish(r, JobState::Failed, message);
                     return;
                 }
@@ -455,7 +458,7 @@ struct Scheduler::Private {
     void startSet(Run* run, SetRun* set)
     {
         if (set->replicas.empty()) {
-            set->set.jobId = run->jobId;
+            set->set.jobId = run->key.jobId;
             set->set.trialId = set->id.trialId;
             set->set.replicaRoot = set->folder + QStringLiteral("/replicas");
             set->set.replicas = Launch::slotsFor(run->plan, set->reservation ? set->reservation->gpus : QList<int>());
@@ -476,7 +479,7 @@ struct Scheduler::Private {
 
     void onPlaced(const RunId& id, const Launch::Placement& placement)
     {
-        Run* run = find(id.jobId);
+        Run* run = find(id.job);
         SetRun* set = findSet(id);
         if (!run || !set || set->phase != SetPhase::Placing || shuttingDown)
             return;
@@ -484,8 +487,9 @@ struct Scheduler::Private {
         // On the service the job dir is a Cloud Storage prefix that every replica can write under at once;
         // here it is a folder, so it exists before the first replica looks for checkpoints in it.
         if (!input.jobDir.isEmpty() && !std::exchange(run->jobDirMade, true) && !QDir().mkpath(input.jobDir))
-            service(run->jobId, QStringLiteral("Could not create the job dir %1; the trainer may fail to write to it.")
-                                    .arg(input.jobDir),
+            service(run->key,
+                QStringLiteral("Could not create the job dir %1; the trainer may fail to write to it.")
+                    .arg(input.jobDir),
                 QStringLiteral("WARNING"));
         Launch::LaunchContext context;
         context.input = input;
@@ -496,7 +500,7 @@ struct Scheduler::Private {
         QString error;
         const QList<Launch::ReplicaLaunch> launches = Launch::buildLaunch(context, set->set, placement, &error);
         if (launches.isEmpty()) {
-            service(run->jobId, error, QStringLiteral("ERROR"), set->id.trialId);
+            service(run->key, error, QStringLiteral("ERROR"), set->id.trialId);
             if (run->study) {
                 set->stopReason = StopReason::Failed;
                 set->stopMessage = error;
@@ -524,21 +528,21 @@ struct Scheduler::Private {
             r.stderrTail.clear();
         }
         set->phase = SetPhase::Running;
-        service(run->jobId,
+        service(run->key,
             run->study ? QStringLiteral("Trial %1: waiting for training program to start.").arg(set->id.trialId)
                        : QStringLiteral("Waiting for training program to start."),
             QStringLiteral("INFO"), set->id.trialId);
         backend->launch(id, launches);
-        Q_EMIT q->replicasChanged(run->jobId);
+        Q_EMIT q->replicasChanged(run->key);
     }
 
     void onPlacementFailed(const RunId& id, const QString& message)
     {
-        Run* run = find(id.jobId);
+        Run* run = find(id.job);
         SetRun* set = findSet(id);
         if (!run || !set || set->phase != SetPhase::Placing)
             return;
-        service(run->jobId, message, QStringLiteral("ERROR"), set->id.trialId);
+        service(run->key, message, QStringLiteral("ERROR"), set->id.trialId);
         if (run->study) {
             set->stopReason = StopReason::Failed;
             set->stopMessage = message;
@@ -551,7 +555,7 @@ struct Scheduler::Private {
 
     void onStarted(const RunId& id, const QString& taskName, qint64 pid)
     {
-        Run* run = find(id.jobId);
+        Run* run = find(id.job);
         SetRun* set = findSet(id);
         Replica* replica = set ? set->replica(taskName) : nullptr;
         if (!run || !replica)
@@ -559,7 +563,7 @@ struct Scheduler::Private {
         replica->pid = pid;
         if (replica->state == ReplicaState::Starting)
             replica->state = ReplicaState::Running;
-        Q_EMIT q->replicasChanged(run->jobId);
+        Q_EMIT q->replicasChanged(run->key);
         const bool all = std::all_of(set->replicas.begin(), set->replicas.end(),
             [](const Replica& r) { return r.pid != 0 || r.exitCode || r.exitSignal; });
         if (!all || set->phase != SetPhase::Running)
@@ -567,15 +571,17 @@ struct Scheduler::Private {
         if (run->study) {
             const QString trialId = set->id.trialId;
             set->runningUnsaved = true;
-            service(run->jobId,
-                set->restarts > 0
-                    ? QStringLiteral("Trial %1 is running (restart %2 of %3).").arg(trialId).arg(set->restarts).arg(MaxRestarts)
-                    : QStringLiteral("Trial %1 is running.").arg(trialId),
+            service(run->key,
+                set->restarts > 0 ? QStringLiteral("Trial %1 is running (restart %2 of %3).")
+                                        .arg(trialId)
+                                        .arg(set->restarts)
+                                        .arg(MaxRestarts)
+                                  : QStringLiteral("Trial %1 is running.").arg(trialId),
                 QStringLiteral("INFO"), trialId);
             if (run->running)
                 return;
         }
-        const std::optional<Job> job = store->job(run->jobId);
+        const std::optional<Job> job = store->job(run->key);
         if (!job)
             return;
         run->running = true;
@@ -583,18 +589,18 @@ struct Scheduler::Private {
             if (run->study)
                 return;
             if (set->restarts > 0)
-                service(run->jobId,
-                    QStringLiteral("Job is running (restart %1 of %2).").arg(set->restarts).arg(MaxRestarts));
+                service(
+                    run->key, QStringLiteral("Job is running (restart %1 of %2).").arg(set->restarts).arg(MaxRestarts));
             armRunTimer(run, *job);
             return;
         }
-        mutate(run->jobId, [](Job& j) {
+        mutate(run->key, [](Job& j) {
             j.state = JobState::Running;
             j.jobPosition.reset();
             if (j.startTime.isEmpty())
                 j.startTime = nowRfc3339();
         });
-        service(run->jobId, QStringLiteral("Job is running."));
+        service(run->key, QStringLiteral("Job is running."));
         armRunTimer(run, *job);
     }
 
@@ -606,7 +612,7 @@ struct Scheduler::Private {
             if (replica->stderrTail.size() > StderrTailBytes)
                 replica->stderrTail.remove(0, replica->stderrTail.size() - StderrTailBytes);
         }
-        logs->appendOutput(id.jobId, taskName, id.trialId, bytes, isStderr);
+        logs->appendOutput(id.job, taskName, id.trialId, bytes, isStderr);
     }
 
     void armRunTimer(Run* run, const Job& job)
@@ -619,14 +625,14 @@ struct Scheduler::Private {
             return;
         run->runTimer = new QTimer(q);
         run->runTimer->setSingleShot(true);
-        const QString jobId = run->jobId;
-        QObject::connect(run->runTimer, &QTimer::timeout, q, [this, jobId, limit] {
-            Run* r = find(jobId);
+        const JobKey key = run->key;
+        QObject::connect(run->runTimer, &QTimer::timeout, q, [this, key, limit] {
+            Run* r = find(key);
             if (!r || r->phase == Phase::Done)
                 return;
             const QString message
                 = QStringLiteral("Job was cancelled: it ran longer than scheduling.maxRunningTime (%1).").arg(limit);
-            service(jobId, message, QStringLiteral("WARNING"));
+            service(key, message, QStringLiteral("WARNING"));
             cancelRun(r, message);
         });
         run->runTimer->start(int(std::min<qint64>(ms, std::numeric_limits<int>::max())));
@@ -651,13 +657,13 @@ struct Scheduler::Private {
     /// retryable (a replica that could not start: exit 127, permanent, as a shell reports it).
     void onExited(const RunId& id, const QString& taskName, const ReplicaExit& exit)
     {
-        Run* run = find(id.jobId);
+        Run* run = find(id.job);
         SetRun* set = findSet(id);
         Replica* replica = set ? set->replica(taskName) : nullptr;
         if (!run || !replica || !replica->alive)
             return;
-        const QString jobId = run->jobId;
-        logs->finishOutput(jobId, taskName);
+        const JobKey key = run->key;
+        logs->finishOutput(key, taskName);
         replica->alive = false;
         int code = exit.code;
         bool crashed = false;
@@ -671,7 +677,7 @@ struct Scheduler::Private {
             replica->exitSignal = exit.signal;
             break;
         case ReplicaExit::Kind::FailedToStart:
-            service(jobId, QStringLiteral("The replica %1 could not be started: %2").arg(taskName, exit.error),
+            service(key, QStringLiteral("The replica %1 could not be started: %2").arg(taskName, exit.error),
                 QStringLiteral("ERROR"), id.trialId);
             code = 127;
             replica->exitCode = code;
@@ -680,7 +686,7 @@ struct Scheduler::Private {
 
         if (set->phase == SetPhase::Stopping || shuttingDown) {
             replica->state = (!crashed && code == 0) ? ReplicaState::Succeeded : ReplicaState::Stopped;
-            Q_EMIT q->replicasChanged(jobId);
+            Q_EMIT q->replicasChanged(key);
             return;
         }
         const QString name = replicaName(*replica);
@@ -694,7 +700,7 @@ struct Scheduler::Private {
                       .arg(code)
                       .arg(sig)
                       .arg(signalName(sig));
-            service(jobId, message, QStringLiteral("ERROR"), id.trialId);
+            service(key, message, QStringLiteral("ERROR"), id.trialId);
             stopSet(run, set, StopReason::Retry, message);
         } else if (code != 0) {
             replica->state = ReplicaState::Failed;
@@ -707,10 +713,12 @@ struct Scheduler::Private {
                 message += QLatin1Char('\n') + tail;
             message += QStringLiteral("\nTo find out more about why your job exited please check the logs: "
                                       "trainyardctl jobs stream-logs %1")
-                           .arg(jobId);
+                           .arg(key.jobId);
+            if (key.project != JobStore::defaultProject())
+                message += QStringLiteral(" --project %1").arg(key.project);
             if (!id.trialId.isEmpty())
                 message += QStringLiteral(" --trial %1").arg(id.trialId);
-            service(jobId, QStringLiteral("The replica %1 exited with a non-zero status of %2.").arg(name).arg(code),
+            service(key, QStringLiteral("The replica %1 exited with a non-zero status of %2.").arg(name).arg(code),
                 QStringLiteral("ERROR"), id.trialId);
             stopSet(run, set, StopReason::Failed, message);
         } else {
@@ -718,7 +726,7 @@ struct Scheduler::Private {
             if (replica->slot.role == QLatin1String("master"))
                 stopSet(run, set, StopReason::Succeeded, QString());
         }
-        Q_EMIT q->replicasChanged(jobId);
+        Q_EMIT q->replicasChanged(key);
     }
 
     /// Asks the backend to stop the set (SIGTERM, then SIGKILL after the grace period); the outcome is
@@ -737,7 +745,7 @@ struct Scheduler::Private {
         set->stopReason = reason;
         set->stopMessage = message;
         if (reason != StopReason::Succeeded && reason != StopReason::Shutdown)
-            service(run->jobId,
+            service(run->key,
                 run->study ? QStringLiteral("Trial %1: tearing down training program.").arg(set->id.trialId)
                            : QStringLiteral("Tearing down training program."),
                 QStringLiteral("INFO"), set->id.trialId);
@@ -746,11 +754,11 @@ struct Scheduler::Private {
 
     void onStopped(const RunId& id)
     {
-        Run* run = find(id.jobId);
+        Run* run = find(id.job);
         SetRun* set = findSet(id);
         if (!run || !set || set->phase != SetPhase::Stopping || shuttingDown)
             return;
-        const QString jobId = run->jobId;
+        const JobKey key = run->key;
         // Every replica has exited by now (the backend's contract): any not seen exiting was stopped.
         for (Replica& r : set->replicas) {
             if (r.alive) {
@@ -761,16 +769,17 @@ struct Scheduler::Private {
         if (set->stopReason == StopReason::Retry && set->restarts < MaxRestarts) {
             ++set->restarts;
             writeRestarts(set->folder, set->restarts);
-            service(jobId,
-                run->study ? QStringLiteral("Trial %1: restarting the cluster (restart %2 of %3).")
-                                 .arg(set->id.trialId)
-                                 .arg(set->restarts)
-                                 .arg(MaxRestarts)
-                           : QStringLiteral("Restarting the cluster (restart %1 of %2).").arg(set->restarts).arg(MaxRestarts),
+            service(key,
+                run->study
+                    ? QStringLiteral("Trial %1: restarting the cluster (restart %2 of %3).")
+                          .arg(set->id.trialId)
+                          .arg(set->restarts)
+                          .arg(MaxRestarts)
+                    : QStringLiteral("Restarting the cluster (restart %1 of %2).").arg(set->restarts).arg(MaxRestarts),
                 QStringLiteral("WARNING"), set->id.trialId);
             for (Replica& r : set->replicas)
                 r.state = ReplicaState::Restarting;
-            Q_EMIT q->replicasChanged(jobId);
+            Q_EMIT q->replicasChanged(key);
             // New addresses, same job dir: trainers resume from their latest checkpoint.
             placeSet(set);
             return;
@@ -811,13 +820,13 @@ struct Scheduler::Private {
         case Phase::Done:
             return;
         case Phase::Queued:
-            dropQueued(run->jobId);
-            mutate(run->jobId, [](Job& j) { j.state = JobState::Cancelling; });
+            dropQueued(run->key);
+            mutate(run->key, [](Job& j) { j.state = JobState::Cancelling; });
             finish(run, JobState::Cancelled, message);
             schedule();
             return;
         case Phase::Preparing:
-            mutate(run->jobId, [](Job& j) { j.state = JobState::Cancelling; });
+            mutate(run->key, [](Job& j) { j.state = JobState::Cancelling; });
             run->cancelRequested = true;
             run->cancelMessage = message;
             if (run->staging)
@@ -826,7 +835,7 @@ struct Scheduler::Private {
                 finish(run, JobState::Cancelled, message);
             return;
         case Phase::Active:
-            mutate(run->jobId, [](Job& j) { j.state = JobState::Cancelling; });
+            mutate(run->key, [](Job& j) { j.state = JobState::Cancelling; });
             run->cancelRequested = true;
             run->cancelMessage = message;
             for (const auto& set : run->sets) {
@@ -834,7 +843,7 @@ struct Scheduler::Private {
                     stopSet(run, set.get(), StopReason::Cancelled, message);
             }
             if (run->study) {
-                dropQueued(run->jobId);
+                dropQueued(run->key);
                 advanceStudy(run); // finishes the job when no trial was running
             }
             return;
@@ -853,7 +862,7 @@ struct Scheduler::Private {
             }
         }
         run->waitTimer = run->runTimer = run->objectiveTimer = nullptr;
-        dropQueued(run->jobId);
+        dropQueued(run->key);
         const bool held = run->holdsReservation();
         for (const auto& set : run->sets) {
             set->phase = SetPhase::Done;
@@ -872,22 +881,31 @@ struct Scheduler::Private {
             });
         }
         if (state == JobState::Succeeded)
-            service(run->jobId, QStringLiteral("Job completed successfully."));
+            service(run->key, QStringLiteral("Job completed successfully."));
         else if (state == JobState::Failed)
-            service(run->jobId, QStringLiteral("Job failed."), QStringLiteral("ERROR"));
+            service(run->key, QStringLiteral("Job failed."), QStringLiteral("ERROR"));
         else if (state == JobState::Cancelled)
-            service(run->jobId, QStringLiteral("Job was cancelled."));
-        logs->closeJob(run->jobId);
-        mutate(run->jobId, [state, &message](Job& j) {
-            j.state = state;
-            j.jobPosition.reset();
-            j.endTime = nowRfc3339();
-            if (!message.isEmpty() || state != JobState::Cancelled)
-                j.errorMessage = message;
-        });
-        Q_EMIT q->replicasChanged(run->jobId);
+            service(run->key, QStringLiteral("Job was cancelled."));
+        logs->closeJob(run->key);
+        const Outcome outcome { state, message, nowRfc3339() };
+        // On disk before the store: when the store cannot take it (a full disk), nothing may treat the job as
+        // still running, now (the write is retried) or after an executor restart (recover() reads the file).
+        const QString outcomeFile = run->folder + QLatin1String(OutcomeFileName);
+        const bool kept = writeOutcome(outcomeFile, outcome);
+        if (recordOutcome(run->key, outcome)) {
+            QFile::remove(outcomeFile);
+        } else {
+            service(run->key,
+                QStringLiteral("The job ended (%1) but its end cannot be stored yet; it is stored as soon as the "
+                               "job database takes writes again%2.")
+                    .arg(jobStateName(state),
+                        kept ? QStringLiteral(" (kept in %1 meanwhile)").arg(outcomeFile) : QString()),
+                QStringLiteral("ERROR"));
+            retryOutcome(run->key, outcome, outcomeFile);
+        }
+        Q_EMIT q->replicasChanged(run->key);
         // Final jobs keep their replica table for `…/replicas` until this many newer ones finished.
-        finished.push_back(run->jobId);
+        finished.push_back(run->key);
         while (finished.size() > MaxFinishedRuns) {
             auto old = runs.find(finished.front());
             if (old != runs.end() && old->second->phase == Phase::Done)
@@ -901,6 +919,78 @@ struct Scheduler::Private {
             updatePositions();
     }
 
+    // ---- a job's end, stored for sure -----------------------------------------------------------
+
+    /// How a job ended, as finish() decided it.
+    struct Outcome {
+        JobState state = JobState::StateUnspecified;
+        QString errorMessage;
+        QString endTime;
+    };
+    static constexpr const char* OutcomeFileName = "/outcome.json";
+
+    /// Writes `outcome` to `path` (atomically: QSaveFile). Best effort: false when the disk refuses it too.
+    static bool writeOutcome(const QString& path, const Outcome& outcome)
+    {
+        QSaveFile file(path);
+        if (!QDir().mkpath(QFileInfo(path).absolutePath()) || !file.open(QIODevice::WriteOnly))
+            return false;
+        const QJsonObject o { { QStringLiteral("state"), jobStateName(outcome.state) },
+            { QStringLiteral("errorMessage"), outcome.errorMessage }, { QStringLiteral("endTime"), outcome.endTime } };
+        file.write(QJsonDocument(o).toJson(QJsonDocument::Compact));
+        return file.commit();
+    }
+
+    /// The outcome kept at `path` by an executor that could not store it; nullopt when there is none (or it
+    /// does not name a final state).
+    static std::optional<Outcome> readOutcome(const QString& path)
+    {
+        QFile file(path);
+        if (!file.open(QIODevice::ReadOnly))
+            return std::nullopt;
+        const QJsonObject o = QJsonDocument::fromJson(file.readAll()).object();
+        const std::optional<JobState> state = jobStateFromName(o.value(QStringLiteral("state")).toString());
+        if (!state || !isFinal(*state))
+            return std::nullopt;
+        return Outcome { *state, o.value(QStringLiteral("errorMessage")).toString(),
+            o.value(QStringLiteral("endTime")).toString() };
+    }
+
+    /// Stores the job's end. False when the store refused the write (the job is as it was there).
+    bool recordOutcome(const JobKey& key, const Outcome& outcome)
+    {
+        std::optional<Job> job = store->job(key);
+        if (!job)
+            return true; // nothing left to record it on
+        job->state = outcome.state;
+        job->jobPosition.reset();
+        job->endTime = outcome.endTime;
+        if (!outcome.errorMessage.isEmpty() || outcome.state != JobState::Cancelled)
+            job->errorMessage = outcome.errorMessage;
+        QString error;
+        if (store->update(key.project, *job, &error))
+            return true;
+        qCWarning(lcRuntime, "cannot store the end of job %s: %s", qPrintable(key.name()), qPrintable(error));
+        return false;
+    }
+
+    /// Stores `outcome` again every 2 s until the store takes it, then removes `file`. The timer belongs to the
+    /// scheduler, not to the run, which may be forgotten meanwhile; a shutdown drops it, and the next start
+    /// reads the file instead.
+    void retryOutcome(const JobKey& key, const Outcome& outcome, const QString& file)
+    {
+        auto* timer = new QTimer(q);
+        timer->setInterval(2000);
+        QObject::connect(timer, &QTimer::timeout, q, [this, timer, key, outcome, file] {
+            if (!recordOutcome(key, outcome))
+                return;
+            QFile::remove(file);
+            service(key, QStringLiteral("The end of the job (%1) is stored now.").arg(jobStateName(outcome.state)));
+            timer->deleteLater();
+        });
+        timer->start();
+    }
+
     // ---- hyperparameter tuning ----------------------------------------------------------------
 
     /// Sets up the study of a tuning job (its rules, the previous job's trials when it resumes one, the
@@ -911,7 +1001,7 @@ struct Scheduler::Private {
         QList<HyperparameterOutput> prior;
         if (!spec.resumePreviousJobId.isEmpty()) {
             // The API checked that it exists with the same params and goal; a job deleted since is no prior.
-            const std::optional<Job> previous = store->job(spec.resumePreviousJobId);
+            const std::optional<Job> previous = store->job(run->key.project, spec.resumePreviousJobId);
             if (previous && previous->trainingOutput)
                 prior = previous->trainingOutput->trials;
         }
@@ -919,12 +1009,12 @@ struct Scheduler::Private {
         run->study = Study::create(job.jobId, spec, prior, &error);
         if (!run->study) {
             const QString message = QStringLiteral("The hyperparameter spec cannot be searched: %1").arg(error);
-            service(job.jobId, message, QStringLiteral("ERROR"));
+            service(run->key, message, QStringLiteral("ERROR"));
             finish(run, JobState::Failed, message);
             return false;
         }
         if (!prior.isEmpty())
-            service(job.jobId,
+            service(run->key,
                 QStringLiteral("Resuming the study of job %1: its %2 trials are prior observations; this job's trials "
                                "start at %3.")
                     .arg(spec.resumePreviousJobId)
@@ -937,12 +1027,12 @@ struct Scheduler::Private {
     void enqueue(Run* run)
     {
         if (!run->study) {
-            queue.push_back(QueueEntry { run->jobId, QString() });
+            queue.push_back(QueueEntry { run->key, QString() });
             return;
         }
         const int openSlots = std::min(run->study->maxParallelTrials(), run->study->maxTrials() - createdTrials(run));
         for (int i = 0; i < openSlots; ++i)
-            queue.push_back(QueueEntry { run->jobId, QString() });
+            queue.push_back(QueueEntry { run->key, QString() });
     }
 
     /// Recovery of a tuning job that was PREPARING or RUNNING: its ended trials stay as they are; each trial
@@ -958,7 +1048,7 @@ struct Scheduler::Private {
         int running = 0;
         for (const HyperparameterOutput& t : std::as_const(trials)) {
             auto set = std::make_unique<SetRun>();
-            set->id = RunId { run->jobId, t.trialId };
+            set->id = RunId { run->key, t.trialId };
             set->folder = run->folder + QStringLiteral("/trials/") + t.trialId;
             set->restarts = readRestarts(set->folder);
             for (const ParameterSpec& p : spec.params)
@@ -976,7 +1066,7 @@ struct Scheduler::Private {
                                           .arg(t.trialId)
                                           .arg(MaxRestarts);
                 run->lastTrialError = QStringLiteral("trial %1: %2").arg(t.trialId, error);
-                service(run->jobId, error, QStringLiteral("ERROR"), t.trialId);
+                service(run->key, error, QStringLiteral("ERROR"), t.trialId);
                 updateTrial(run, t.trialId, [](HyperparameterOutput& o) {
                     o.state = JobState::Failed;
                     o.endTime = nowRfc3339();
@@ -985,13 +1075,13 @@ struct Scheduler::Private {
             }
             ++raw->restarts;
             writeRestarts(raw->folder, raw->restarts);
-            service(run->jobId,
+            service(run->key,
                 QStringLiteral("The executor restarted while trial %1 was running; restarting it (restart %2 of %3).")
                     .arg(t.trialId)
                     .arg(raw->restarts)
                     .arg(MaxRestarts),
                 QStringLiteral("WARNING"), t.trialId);
-            restarted->push_back({ run->jobId, t.trialId });
+            restarted->push_back({ run->key, t.trialId });
             ++running;
         }
         if (createdTrials(run) >= run->study->maxTrials())
@@ -999,7 +1089,7 @@ struct Scheduler::Private {
         run->recovered = true;
         const int openSlots = std::min(run->study->maxParallelTrials() - running, run->study->maxTrials() - createdTrials(run));
         for (int i = 0; i < openSlots; ++i)
-            restarted->push_back({ run->jobId, QString() });
+            restarted->push_back({ run->key, QString() });
         if (running == 0 && openSlots <= 0)
             advanceStudy(run); // every trial had ended: the job ends now
     }
@@ -1009,7 +1099,7 @@ struct Scheduler::Private {
     template <typename F> void updateTrials(Run* run, F change)
     {
         const Study* study = run->study.get();
-        const std::optional<Job> written = mutate(run->jobId, [&](Job& j) {
+        const std::optional<Job> written = mutate(run->key, [&](Job& j) {
             TrainingOutput out = j.trainingOutput.value_or(TrainingOutput());
             change(out.trials);
             out.isHyperparameterTuningJob = true;
@@ -1040,7 +1130,7 @@ struct Scheduler::Private {
     QList<HyperparameterOutput> storedTrials(Run* run) const
     {
         if (!run->trials) {
-            const std::optional<Job> job = store->job(run->jobId);
+            const std::optional<Job> job = store->job(run->key);
             run->trials = job && job->trainingOutput ? job->trainingOutput->trials : QList<HyperparameterOutput>();
         }
         return *run->trials;
@@ -1058,7 +1148,7 @@ struct Scheduler::Private {
         const std::optional<QList<std::pair<QString, QString>>> values
             = run->study->suggest(storedTrials(run), &note);
         if (!note.isEmpty())
-            service(run->jobId, note, values ? QStringLiteral("INFO") : QStringLiteral("WARNING"));
+            service(run->key, note, values ? QStringLiteral("INFO") : QStringLiteral("WARNING"));
         if (!values) {
             run->studyDone = true;
             return nullptr;
@@ -1083,10 +1173,11 @@ struct Scheduler::Private {
         trial.startTime = nowRfc3339();
         trial.state = JobState::Preparing;
         updateTrials(run, [&trial](QList<HyperparameterOutput>& trials) { trials.append(trial); });
-        service(run->jobId, QStringLiteral("Trial %1 of %2 starts with %3.")
-                                .arg(id.trialId)
-                                .arg(run->study->firstTrialOffset() + run->study->maxTrials())
-                                .arg(shown.join(QLatin1Char(' '))),
+        service(run->key,
+            QStringLiteral("Trial %1 of %2 starts with %3.")
+                .arg(id.trialId)
+                .arg(run->study->firstTrialOffset() + run->study->maxTrials())
+                .arg(shown.join(QLatin1Char(' '))),
             QStringLiteral("INFO"), id.trialId);
         return raw;
     }
@@ -1135,7 +1226,7 @@ struct Scheduler::Private {
                 [&](const HyperparameterOutput& t) { return t.trialId == set->id.trialId; });
             if (it == trials.cend() || !run->study->shouldStopEarly(*it, trials))
                 continue;
-            service(run->jobId,
+            service(run->key,
                 QStringLiteral("Trial %1 is stopped early: its best %2 so far (%3) is worse than the median of the "
                                "completed trials' running averages at the same step (median stopping rule).")
                     .arg(set->id.trialId, run->study->metricTag(),
@@ -1166,7 +1257,7 @@ struct Scheduler::Private {
         for (const QString& issue : set->objective->takeIssues()) {
             if (set->objectiveIssue.isEmpty())
                 set->objectiveIssue = issue;
-            service(run->jobId, QStringLiteral("Trial %1: %2").arg(set->id.trialId, issue), QStringLiteral("WARNING"),
+            service(run->key, QStringLiteral("Trial %1: %2").arg(set->id.trialId, issue), QStringLiteral("WARNING"),
                 set->id.trialId);
         }
         return points;
@@ -1178,9 +1269,9 @@ struct Scheduler::Private {
             return;
         run->objectiveTimer = new QTimer(q);
         run->objectiveTimer->setInterval(ObjectivePollMs);
-        const QString jobId = run->jobId;
-        QObject::connect(run->objectiveTimer, &QTimer::timeout, q, [this, jobId] {
-            if (Run* r = find(jobId); r && r->phase == Phase::Active && r->study)
+        const JobKey key = run->key;
+        QObject::connect(run->objectiveTimer, &QTimer::timeout, q, [this, key] {
+            if (Run* r = find(key); r && r->phase == Phase::Active && r->study)
                 pollObjectives(r);
         });
         run->objectiveTimer->start();
@@ -1245,18 +1336,18 @@ struct Scheduler::Private {
                 t.isTrialStoppedEarly = true;
         });
         if (state == JobState::Succeeded) {
-            service(run->jobId,
+            service(run->key,
                 early ? QStringLiteral("Trial %1 was stopped early.").arg(trialId)
                       : QStringLiteral("Trial %1 completed successfully.").arg(trialId),
                 QStringLiteral("INFO"), trialId);
         } else if (state == JobState::Failed) {
             run->lastTrialError = QStringLiteral("trial %1: %2").arg(trialId, error);
-            service(run->jobId, QStringLiteral("Trial %1 failed: %2").arg(trialId, error), QStringLiteral("ERROR"),
-                trialId);
+            service(
+                run->key, QStringLiteral("Trial %1 failed: %2").arg(trialId, error), QStringLiteral("ERROR"), trialId);
         } else {
-            service(run->jobId, QStringLiteral("Trial %1 was cancelled.").arg(trialId), QStringLiteral("INFO"), trialId);
+            service(run->key, QStringLiteral("Trial %1 was cancelled.").arg(trialId), QStringLiteral("INFO"), trialId);
         }
-        Q_EMIT q->replicasChanged(run->jobId);
+        Q_EMIT q->replicasChanged(run->key);
         advanceStudy(run);
         QMetaObject::invokeMethod(q, [this] { schedule(); }, Qt::QueuedConnection);
     }
@@ -1274,8 +1365,8 @@ struct Scheduler::Private {
         if (!run->cancelRequested && run->failMessage.isEmpty()) {
             if (const std::optional<QString> verdict = run->study->failureVerdict(trials, run->lastTrialError)) {
                 run->failMessage = *verdict;
-                service(run->jobId, *verdict, QStringLiteral("ERROR"));
-                dropQueued(run->jobId);
+                service(run->key, *verdict, QStringLiteral("ERROR"));
+                dropQueued(run->key);
                 for (const auto& set : run->sets) {
                     if (set->phase == SetPhase::Placing || set->phase == SetPhase::Running
                         || set->phase == SetPhase::Stopping)
@@ -1289,16 +1380,16 @@ struct Scheduler::Private {
                     run->cancelRequested ? run->cancelMessage : run->failMessage);
             return;
         }
-        const int queued = int(std::count_if(
-            queue.begin(), queue.end(), [&](const QueueEntry& e) { return e.jobId == run->jobId; }));
-        const int queuedNew = int(std::count_if(queue.begin(), queue.end(),
-            [&](const QueueEntry& e) { return e.jobId == run->jobId && e.trialId.isEmpty(); }));
+        const int queued
+            = int(std::count_if(queue.begin(), queue.end(), [&](const QueueEntry& e) { return e.job == run->key; }));
+        const int queuedNew = int(std::count_if(
+            queue.begin(), queue.end(), [&](const QueueEntry& e) { return e.job == run->key && e.trialId.isEmpty(); }));
         const int remaining = run->studyDone ? 0 : run->study->maxTrials() - createdTrials(run);
         if (run->phase == Phase::Active) {
             // (While staging, the trials admitted so far wait for it, and more are queued once it is done.)
             for (int wanted = std::min(run->study->maxParallelTrials() - active - queued, remaining - queuedNew);
                  wanted > 0; --wanted)
-                queue.push_back(QueueEntry { run->jobId, QString() });
+                queue.push_back(QueueEntry { run->key, QString() });
         }
         if (active == 0 && queued == 0 && remaining <= 0) {
             int succeeded = 0;
@@ -1339,7 +1430,7 @@ struct Scheduler::Private {
                     }
                 }
             }
-            logs->closeJob(run->jobId);
+            logs->closeJob(run->key);
         }
     }
 
@@ -1388,17 +1479,18 @@ Scheduler::~Scheduler()
         shutdown();
 }
 
-void Scheduler::submit(const Job& job)
+void Scheduler::submit(const QString& project, const Job& job)
 {
     if (d->shuttingDown || isFinal(job.state))
         return;
-    if (Private::Run* existing = d->find(job.jobId); existing && existing->phase != Private::Phase::Done)
+    const JobKey key { project, job.jobId };
+    if (Private::Run* existing = d->find(key); existing && existing->phase != Private::Phase::Done)
         return;
-    Private::Run* run = d->createRun(job);
-    d->service(job.jobId, QStringLiteral("Validating job requirements..."));
-    d->service(job.jobId, QStringLiteral("Job creation request has been successfully validated."));
-    d->service(job.jobId, QStringLiteral("Job %1 is queued.").arg(job.jobId));
-    d->service(job.jobId, QStringLiteral("Waiting for job to be provisioned."));
+    Private::Run* run = d->createRun(key, job);
+    d->service(key, QStringLiteral("Validating job requirements..."));
+    d->service(key, QStringLiteral("Job creation request has been successfully validated."));
+    d->service(key, QStringLiteral("Job %1 is queued.").arg(job.jobId));
+    d->service(key, QStringLiteral("Waiting for job to be provisioned."));
     if (job.trainingInput.hyperparameters && !d->openStudy(run, job))
         return;
     d->armWaitTimer(run, job);
@@ -1406,15 +1498,15 @@ void Scheduler::submit(const Job& job)
     d->schedule();
 }
 
-bool Scheduler::cancel(const QString& jobId)
+bool Scheduler::cancel(const JobKey& key)
 {
-    Private::Run* run = d->find(jobId);
+    Private::Run* run = d->find(key);
     if (!run) {
         // A live job this executor does not run (should not happen after recover()): just mark it.
-        const std::optional<Job> job = d->store->job(jobId);
+        const std::optional<Job> job = d->store->job(key);
         if (!job || isFinal(job->state))
             return false;
-        d->mutate(jobId, [](Job& j) {
+        d->mutate(key, [](Job& j) {
             j.state = JobState::Cancelled;
             j.jobPosition.reset();
             j.endTime = nowRfc3339();
@@ -1425,25 +1517,42 @@ bool Scheduler::cancel(const QString& jobId)
         return false;
     if (run->cancelRequested)
         return true;
-    d->service(jobId, QStringLiteral("Job cancellation requested."));
+    d->service(key, QStringLiteral("Job cancellation requested."));
     d->cancelRun(run, QString());
     return true;
 }
 
 void Scheduler::recover()
 {
-    const QList<Job> live = d->store->liveJobs();
+    const QList<StoredJob> live = d->store->liveJobs();
     std::deque<Private::QueueEntry> restarted;
-    for (const Job& job : live) {
-        if (d->find(job.jobId))
+    for (const StoredJob& stored : live) {
+        const Job& job = stored.job;
+        const JobKey key = stored.key();
+        if (d->find(key))
             continue;
-        const QString folder = d->dataDir + QStringLiteral("/jobs/") + job.jobId;
+        const QString folder = key.folder(d->dataDir);
         // Whatever survived the previous executor (a replica that escaped PR_SET_PDEATHSIG) goes first.
-        d->backend->reclaim(RunId { job.jobId, QString() }, folder);
+        d->backend->reclaim(RunId { key, QString() }, folder);
         const QStringList trialFolders = QDir(folder + QStringLiteral("/trials")).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
         for (const QString& trialId : trialFolders)
-            d->backend->reclaim(RunId { job.jobId, trialId }, folder + QStringLiteral("/trials/") + trialId);
-        Private::Run* run = d->createRun(job);
+            d->backend->reclaim(RunId { key, trialId }, folder + QStringLiteral("/trials/") + trialId);
+        // Ended, but the end was not stored (the job database refused the write, then this executor stopped): the
+        // replicas are gone and the outcome is known, so the job must not run again.
+        if (const std::optional<Private::Outcome> ended = Private::readOutcome(folder + QLatin1String(Private::OutcomeFileName))) {
+            d->service(key,
+                QStringLiteral("The executor restarted: the job had ended (%1) before, but its end was not stored. It is "
+                               "stored now, and the job does not run again.")
+                    .arg(jobStateName(ended->state)),
+                QStringLiteral("WARNING"));
+            const QString file = folder + QLatin1String(Private::OutcomeFileName);
+            if (d->recordOutcome(key, *ended))
+                QFile::remove(file);
+            else
+                d->retryOutcome(key, *ended, file);
+            continue;
+        }
+        Private::Run* run = d->createRun(key, job);
         if (job.trainingInput.hyperparameters && !d->openStudy(run, job))
             continue;
         // A tuning job stored as QUEUED may hold a trial already (its values were chosen, then the executor died
@@ -1451,7 +1560,7 @@ void Scheduler::recover()
         const bool hasTrials = job.trainingOutput && !job.trainingOutput->trials.isEmpty();
         if (job.state == JobState::Queued && !(run->study && hasTrials)) {
             d->armWaitTimer(run, job);
-            d->service(job.jobId, QStringLiteral("The executor restarted; the job is queued again."));
+            d->service(key, QStringLiteral("The executor restarted; the job is queued again."));
             d->enqueue(run);
             continue;
         }
@@ -1466,8 +1575,8 @@ void Scheduler::recover()
         // PREPARING or RUNNING: the executor's restart is a retryable failure of the cluster.
         Private::SetRun* set = run->sets.front().get();
         if (set->restarts >= MaxRestarts) {
-            d->service(job.jobId, QStringLiteral("The executor restarted while the job was running."),
-                QStringLiteral("ERROR"));
+            d->service(
+                key, QStringLiteral("The executor restarted while the job was running."), QStringLiteral("ERROR"));
             d->finish(run, JobState::Failed,
                 QStringLiteral("The executor restarted while the job was running; the cluster was already "
                                "restarted %1 times, the limit; the job failed.")
@@ -1477,13 +1586,13 @@ void Scheduler::recover()
         ++set->restarts;
         Private::writeRestarts(set->folder, set->restarts);
         run->recovered = true;
-        d->service(job.jobId,
+        d->service(key,
             QStringLiteral("The executor restarted while the job was %1; restarting it (restart %2 of %3).")
                 .arg(jobStateName(job.state).toLower())
                 .arg(set->restarts)
                 .arg(MaxRestarts),
             QStringLiteral("WARNING"));
-        restarted.push_back({ job.jobId, QString() });
+        restarted.push_back({ key, QString() });
     }
     // Jobs that were running go ahead of those that were waiting.
     for (auto it = restarted.rbegin(); it != restarted.rend(); ++it)
@@ -1499,10 +1608,10 @@ void Scheduler::shutdown()
     d->stopAllNow();
 }
 
-QList<ReplicaInfo> Scheduler::replicas(const QString& jobId) const
+QList<ReplicaInfo> Scheduler::replicas(const JobKey& key) const
 {
     QList<ReplicaInfo> list;
-    const Private::Run* run = d->find(jobId);
+    const Private::Run* run = d->find(key);
     if (!run)
         return list;
     for (const auto& set : run->sets) {
@@ -1540,10 +1649,10 @@ HostStatus Scheduler::usage() const
         if (run->holdsReservation())
             ++u.runningJobs;
     }
-    QSet<QString> waiting;
+    QSet<JobKey> waiting;
     for (const Private::QueueEntry& e : d->queue) {
-        if (const Private::Run* run = d->find(e.jobId); run && !run->holdsReservation())
-            waiting.insert(e.jobId);
+        if (const Private::Run* run = d->find(e.job); run && !run->holdsReservation())
+            waiting.insert(e.job);
     }
     u.queuedJobs = int(waiting.size());
     return u;

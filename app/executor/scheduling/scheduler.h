@@ -3,6 +3,7 @@
 
 #include "apiclient.h"
 #include "job.h"
+#include "jobkey.h"
 #include "machinecatalog.h"
 
 #include <QObject>
@@ -43,10 +44,10 @@ class LogStore;
 /// - Exit status: 0 of the master → SUCCEEDED; 1–127 of any replica → FAILED, errorMessage "The replica
 ///   worker 1 exited with a non-zero status of 3. Termination reason: Error." plus the replica's last
 ///   stderr lines; a signal or ≥ 128 → the whole cluster is stopped and started again (new ports, same job
-///   dir), at most 3 times (counted in `<dataDir>/jobs/<id>/restarts`, across executor restarts).
+///   dir), at most 3 times (counted in `<job folder>/restarts`, across executor restarts).
 /// - A job owns replica-set runs, each with its own restart count and supervision; the backend reports each
 ///   run's replicas by RunId. A job without `hyperparameters` has one: its cluster. A tuning job has one per
-///   trial (RunId::trialId "1", "2", …; folder `<dataDir>/jobs/<id>/trials/<trialId>`), each the job's whole
+///   trial (RunId::trialId "1", "2", …; folder `<job folder>/trials/<trialId>`), each the job's whole
 ///   cluster, admitted like a job (its own queue entry, so trials queue against the host and GPUs stay
 ///   exclusive) and given its values by the study (tuning/study.h) only when it is admitted, so that they
 ///   learn from every trial that ended meanwhile. At most maxParallelTrials run or wait at once; staging
@@ -57,7 +58,10 @@ class LogStore;
 ///   (SIGTERM; the trial is SUCCEEDED with isTrialStoppedEarly). The job SUCCEEDS when no trial is left to
 ///   run and at least one succeeded. recover() keeps ended trials and restarts running ones with their
 ///   stored values (each counts toward its own 3 restarts); the study's whole state is the job record.
-/// - Every replica carries the environment marker TRAINYARD_JOB_FOLDER=<dataDir>/jobs/<id>; a job becomes
+/// - A job's end is written to `<job folder>/outcome.json` before the JobStore. When the store refuses the write
+///   (a full disk), the scheduler writes it again every 2 s until it is stored, and recover() stores an end kept
+///   in that file instead of restarting the job: an ended job never runs again because its end was not recorded.
+/// - Every replica carries the environment marker TRAINYARD_JOB_FOLDER=<job folder>; a job becomes
 ///   final only after the backend says stopped(), i.e. when no process carrying it is left, and recover()
 ///   has the backend reclaim (kill) what a previous executor left, so no replica or replica child
 ///   outlives its job.
@@ -68,7 +72,8 @@ class Scheduler : public QObject
     Q_OBJECT
 public:
     /// Runs replicas as local processes (LocalBackend on `host`). `dataDir`: the executor's data folder
-    /// (staging under `<dataDir>/jobs/<jobId>/staging`).
+    /// (each job's folder is JobKey::folder(): `<dataDir>/projects/<project>/jobs/<jobId>`, staging in
+    /// `<job folder>/staging`).
     Scheduler(JobStore* store, LogStore* logs, const HostInventory& host, const QString& dataDir,
               QObject* parent = nullptr);
     /// Runs replicas through `backend` (owned).
@@ -76,11 +81,11 @@ public:
               QObject* parent = nullptr);
     ~Scheduler() override;
 
-    /// Takes a validated job that is already stored in state QUEUED and runs it when the host can.
-    void submit(const Job& job);
+    /// Takes a validated job that is already stored in `project` in state QUEUED and runs it when the host can.
+    void submit(const QString& project, const Job& job);
     /// Cancels a live job: CANCELLING, replicas stopped (SIGTERM, SIGKILL after the grace period), CANCELLED.
     /// Returns false when the job is unknown or already final.
-    bool cancel(const QString& jobId);
+    bool cancel(const JobKey& key);
     /// On executor start: jobs stored as PREPARING/RUNNING/CANCELLING are restarted (a retryable
     /// failure: counts toward the 3 restarts) or finished cancelling; QUEUED ones are queued again.
     void recover();
@@ -89,7 +94,7 @@ public:
     void shutdown();
 
     /// The job's replicas as `…/replicas` reports them (final jobs: the last 200 that ended).
-    QList<ReplicaInfo> replicas(const QString& jobId) const;
+    QList<ReplicaInfo> replicas(const JobKey& key) const;
     /// What the backend's host has and holds, and how many jobs run and wait (`…/host`).
     HostStatus usage() const;
 
@@ -97,7 +102,7 @@ public:
     void setGracePeriodSeconds(int seconds);
 
 Q_SIGNALS:
-    void replicasChanged(const QString& jobId);
+    void replicasChanged(const Trainyard::JobKey& key);
 
 private:
     struct Private;

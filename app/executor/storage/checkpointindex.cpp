@@ -440,7 +440,16 @@ CheckpointIndex::Resolution CheckpointIndex::resolve(
             canonical = index.canonicalFilePath().chopped(6);
     }
     if (canonical.isEmpty()) {
-        if (QFileInfo(lexical).isSymLink() || QFileInfo(lexical + QStringLiteral(".index")).isSymLink()) {
+        for (const QString& link : QStringList { lexical, lexical + QStringLiteral(".index") }) {
+            const QFileInfo info(link);
+            if (!info.isSymLink())
+                continue;
+            // A link out of the job dir is refused whether its target exists or not: answering "broken" for
+            // one and "outside" for another would tell API clients which paths exist on the host.
+            if (!isInside(root, QDir::cleanPath(info.symLinkTarget()))) {
+                *why = QStringLiteral("resolves to a path outside the job dir");
+                return Resolution::Outside;
+            }
             *why = QStringLiteral("is a broken symbolic link");
             return Resolution::NotFound;
         }

@@ -21,8 +21,10 @@ namespace Trainyard {
 namespace {
 Q_LOGGING_CATEGORY(lcStore, "trainyard.executor")
 
-/// 1: jobs keyed by jobId. 2: keyed by (project, jobId), with a revision per write and a store ID.
-constexpr int SchemaVersion = 2;
+/// 1: jobs keyed by jobId. 2: keyed by (project, jobId), with a revision per write and a store ID, but a job
+/// ID still unique across projects (index jobs_job_id). 3: that index dropped, so one ID may live in two
+/// projects; an older build must not open such a file, as its index could no longer be made.
+constexpr int SchemaVersion = 3;
 
 std::atomic<qint64> g_decodes { 0 };
 
@@ -100,7 +102,7 @@ const QStringList& schemaStatements()
                        "json TEXT NOT NULL, state TEXT NOT NULL, create_time TEXT NOT NULL, "
                        "seq INTEGER NOT NULL UNIQUE, revision INTEGER NOT NULL UNIQUE, PRIMARY KEY (project, job_id))"),
         // Job IDs are unique in the executor while runs, logs and job folders are keyed by ID alone.
-        QStringLiteral("CREATE UNIQUE INDEX IF NOT EXISTS jobs_job_id ON jobs(job_id)"),
+        QStringLiteral("DROP INDEX IF EXISTS jobs_job_id"),
         // A list page walks this index newest first and stops after the page: O(page size).
         QStringLiteral("CREATE INDEX IF NOT EXISTS jobs_project_seq ON jobs(project, seq)"),
         QStringLiteral("CREATE INDEX IF NOT EXISTS jobs_project_revision ON jobs(project, revision)"),
@@ -318,15 +320,13 @@ bool JobStore::insert(const QString& project, const Job& job, QString* error)
     if (!db.transaction())
         return fail(QStringLiteral("cannot begin a transaction: %1").arg(db.lastError().text()));
     QSqlQuery query(db);
-    query.prepare(QStringLiteral("SELECT project FROM jobs WHERE job_id = ?"));
+    query.prepare(QStringLiteral("SELECT 1 FROM jobs WHERE project = ? AND job_id = ?"));
+    query.addBindValue(project);
     query.addBindValue(stored.jobId);
     if (query.exec() && query.next()) {
-        const QString holder = query.value(0).toString();
         query = QSqlQuery();
         db.rollback();
-        return fail(holder == project
-                ? QStringLiteral("a job with id %1 already exists").arg(stored.jobId)
-                : QStringLiteral("a job with id %1 already exists in project %2").arg(stored.jobId, holder));
+        return fail(QStringLiteral("a job with id %1 already exists").arg(stored.jobId));
     }
     if (!query.exec(QStringLiteral("SELECT COALESCE(MAX(revision), 0) + 1 FROM jobs")) || !query.next()) {
         const QString message = sqlError(query);
@@ -366,7 +366,7 @@ bool JobStore::insert(const QString& project, const Job& job, QString* error)
     return true;
 }
 
-bool JobStore::update(const Job& job, QString* error)
+bool JobStore::update(const QString& project, const Job& job, QString* error)
 {
     auto fail = [error](const QString& message) {
         qCWarning(lcStore).noquote() << message;
@@ -381,12 +381,13 @@ bool JobStore::update(const Job& job, QString* error)
         return fail(QStringLiteral("cannot begin a transaction: %1").arg(db.lastError().text()));
     QSqlQuery query(db);
     query.prepare(QStringLiteral("SELECT state, project, (SELECT MAX(revision) FROM jobs) + 1 FROM jobs "
-                                 "WHERE job_id = ?"));
+                                 "WHERE project = ? AND job_id = ?"));
+    query.addBindValue(project);
     query.addBindValue(job.jobId);
     if (!query.exec() || !query.next()) {
         query = QSqlQuery();
         db.rollback();
-        return fail(QStringLiteral("cannot update job %1: no such job").arg(job.jobId));
+        return fail(QStringLiteral("cannot update job %1: no such job").arg(JobKey { project, job.jobId }.name()));
     }
     const QString oldState = query.value(0).toString(); // the column holds the name
 
@@ -421,7 +422,7 @@ bool JobStore::update(const Job& job, QString* error)
         return fail(QStringLiteral("cannot commit job %1: %2").arg(stored.jobId, message));
     }
     remember(record.project, stored, record.revision);
-    Q_EMIT jobChanged(stored);
+    Q_EMIT jobChanged(record.project, stored);
     Q_EMIT jobStored(record, stored);
     return true;
 }
@@ -470,72 +471,33 @@ bool JobStore::contains(const QString& project, const QString& jobId) const
     return query.exec() && query.next();
 }
 
-std::optional<Job> JobStore::job(const QString& jobId) const
+QList<StoredJob> JobStore::jobs() const
 {
-    if (!QSqlDatabase::contains(m_connectionName))
-        return std::nullopt;
-    QSqlQuery query(QSqlDatabase::database(m_connectionName));
-    query.prepare(QStringLiteral("SELECT project, revision, json FROM jobs WHERE job_id = ?"));
-    query.addBindValue(jobId);
-    if (!query.exec() || !query.next())
-        return std::nullopt;
-    return cachedOrDecode(
-        query.value(0).toString(), jobId, query.value(1).toLongLong(), query.value(2).toString());
+    return decodedJobs(QString());
 }
 
-bool JobStore::contains(const QString& jobId) const
+QList<StoredJob> JobStore::liveJobs() const
 {
-    return !projectOf(jobId).isEmpty();
+    QStringList finalNames;
+    for (const JobState state : { JobState::Succeeded, JobState::Failed, JobState::Cancelled })
+        finalNames.append(QLatin1Char('\'') + jobStateName(state) + QLatin1Char('\''));
+    return decodedJobs(QStringLiteral("WHERE state NOT IN (%1)").arg(finalNames.join(QStringLiteral(", "))));
 }
 
-QString JobStore::projectOf(const QString& jobId) const
+QList<StoredJob> JobStore::decodedJobs(const QString& where) const
 {
-    if (!QSqlDatabase::contains(m_connectionName))
-        return {};
-    QSqlQuery query(QSqlDatabase::database(m_connectionName));
-    query.prepare(QStringLiteral("SELECT project FROM jobs WHERE job_id = ?"));
-    query.addBindValue(jobId);
-    if (!query.exec() || !query.next())
-        return {};
-    return query.value(0).toString();
-}
-
-QList<Job> JobStore::jobs() const
-{
-    QList<Job> result;
+    QList<StoredJob> result;
     if (!QSqlDatabase::contains(m_connectionName))
         return result;
     QSqlQuery query(QSqlDatabase::database(m_connectionName));
     query.setForwardOnly(true);
-    if (!query.exec(QStringLiteral("SELECT job_id, json FROM jobs ORDER BY seq"))) {
+    if (!query.exec(QStringLiteral("SELECT project, job_id, json FROM jobs %1 ORDER BY seq").arg(where))) {
         qCWarning(lcStore) << "cannot list jobs:" << sqlError(query);
         return result;
     }
     while (query.next()) {
-        if (auto job = decode(query.value(1).toString().toUtf8(), query.value(0).toString()))
-            result.append(std::move(*job));
-    }
-    return result;
-}
-
-QList<Job> JobStore::liveJobs() const
-{
-    QList<Job> result;
-    if (!QSqlDatabase::contains(m_connectionName))
-        return result;
-    QSqlQuery query(QSqlDatabase::database(m_connectionName));
-    query.setForwardOnly(true);
-    QStringList finalNames;
-    for (const JobState state : { JobState::Succeeded, JobState::Failed, JobState::Cancelled })
-        finalNames.append(QLatin1Char('\'') + jobStateName(state) + QLatin1Char('\''));
-    if (!query.exec(QStringLiteral("SELECT job_id, json FROM jobs WHERE state NOT IN (%1) ORDER BY seq")
-                        .arg(finalNames.join(QStringLiteral(", "))))) {
-        qCWarning(lcStore) << "cannot list live jobs:" << sqlError(query);
-        return result;
-    }
-    while (query.next()) {
-        if (auto job = decode(query.value(1).toString().toUtf8(), query.value(0).toString()))
-            result.append(std::move(*job));
+        if (auto job = decode(query.value(2).toString().toUtf8(), query.value(1).toString()))
+            result.append(StoredJob { query.value(0).toString(), std::move(*job) });
     }
     return result;
 }
@@ -686,14 +648,16 @@ qint64 JobStore::revision() const
     return query.value(0).toLongLong();
 }
 
-QList<QPair<JobState, QString>> JobStore::transitions(const QString& jobId) const
+QList<QPair<JobState, QString>> JobStore::transitions(const QString& project, const QString& jobId) const
 {
     QList<QPair<JobState, QString>> result;
     if (!QSqlDatabase::contains(m_connectionName))
         return result;
     QSqlQuery query(QSqlDatabase::database(m_connectionName));
     query.setForwardOnly(true);
-    query.prepare(QStringLiteral("SELECT state, time FROM transitions WHERE job_id = ? ORDER BY rowid"));
+    query.prepare(
+        QStringLiteral("SELECT state, time FROM transitions WHERE project = ? AND job_id = ? ORDER BY rowid"));
+    query.addBindValue(project);
     query.addBindValue(jobId);
     if (!query.exec())
         return result;

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "job.h"
+#include "jobkey.h"
 
 #include <QByteArray>
 #include <QMetaType>
@@ -26,23 +27,27 @@ struct JobRecord {
     QByteArray json;
 };
 
+/// A stored job with the project that holds it (a Job carries no project: the service's JSON has none).
+struct StoredJob {
+    QString project;
+    Job job;
+    JobKey key() const { return JobKey { project, job.jobId }; }
+};
+
 /// Durable job records in SQLite (Qt SQL, QSQLITE driver, WAL journal, synchronous=FULL). Every write
 /// is committed before the call returns, so a job is durable before the create call answers and a
 /// crash never leaves a half-written record (one transaction per write).
 ///
 /// Jobs are keyed by (project, jobId), as the service's resource names
-/// (`projects/{project}/jobs/{jobId}`): a lookup in the wrong project finds nothing. Replica runs, log
-/// files, metrics and job folders are still keyed by jobId alone (the scheduler, LogStore,
-/// MetricsStore), so a job ID is for now also unique across the executor's projects: insert()
-/// refuses an ID that another project holds, and the jobId-only lookups (job(jobId), contains(jobId),
-/// update()) are unambiguous. Lifting that needs those parts keyed by (project, jobId) too; the schema
-/// is ready for it (drop the `jobs_job_id` unique index).
+/// (`projects/{project}/jobs/{jobId}`): a lookup in the wrong project finds nothing, and one job ID may
+/// exist in several projects (so does everything the executor keeps per job: see JobKey).
 ///
 /// Owned by the executor's main thread; not thread-safe.
-/// Schema 2: `jobs(project, job_id, json, state, create_time, seq UNIQUE, revision UNIQUE, PRIMARY KEY
+/// Schema 3: `jobs(project, job_id, json, state, create_time, seq UNIQUE, revision UNIQUE, PRIMARY KEY
 /// (project, job_id))`, `transitions(project, job_id, state, time)` for the state timeline, and
 /// `meta(key, value)` (schemaVersion, storeId). A schema 1 file (no project) is migrated on open: its
-/// jobs go to DefaultProject, the project that the console and trainyardctl have always used.
+/// jobs go to DefaultProject, the project that the console and trainyardctl have always used. Schema 2
+/// differs only by a unique index on job_id, which opening drops.
 class JobStore : public QObject {
     Q_OBJECT
 public:
@@ -58,30 +63,25 @@ public:
 
     /// Inserts a new job into `project` (createTime defaults to now, state to QUEUED; the etag is
     /// computed) and records its first transition; emits jobStored. Fails (returns false, *error set)
-    /// when the jobId exists, in this project or (see the class note) in another.
+    /// when the project already has a job of that jobId.
     bool insert(const QString& project, const Job& job, QString* error);
     /// insert() into defaultProject().
     bool insert(const Job& job, QString* error) { return insert(defaultProject(), job, error); }
     /// Replaces a job's record (state, times, output, labels …) and records a state
     /// transition when the state changed. The stored etag is recomputed (the `etag` of `job` is
     /// ignored), so any change of the record changes the etag. Emits jobChanged and jobStored with the
-    /// stored record after the commit. Fails for an unknown jobId. The job is found by its ID alone
-    /// (unique in the executor, see the class note): the scheduler updates without knowing projects.
-    bool update(const Job& job, QString* error = nullptr);
+    /// stored record after the commit. Fails for a jobId that `project` does not hold.
+    bool update(const QString& project, const Job& job, QString* error = nullptr);
 
     /// The job `jobId` of `project`; nullopt when that project has no such job.
     std::optional<Job> job(const QString& project, const QString& jobId) const;
+    std::optional<Job> job(const JobKey& key) const { return job(key.project, key.jobId); }
     bool contains(const QString& project, const QString& jobId) const;
-    /// The job `jobId` of whichever project holds it (for the executor's own parts, which address jobs
-    /// by ID; see the class note). Clients' requests use the project overload.
-    std::optional<Job> job(const QString& jobId) const;
-    bool contains(const QString& jobId) const;
-    /// The project that holds `jobId`; empty when none does.
-    QString projectOf(const QString& jobId) const;
+    bool contains(const JobKey& key) const { return contains(key.project, key.jobId); }
     /// All jobs of every project in creation order (oldest first).
-    QList<Job> jobs() const;
+    QList<StoredJob> jobs() const;
     /// Jobs whose state is not final (QUEUED, PREPARING, RUNNING, CANCELLING), every project, creation order.
-    QList<Job> liveJobs() const;
+    QList<StoredJob> liveJobs() const;
 
     /// One page of `project`'s jobs that pass `filter`, newest first (creation order reversed), after
     /// the job `afterJobId` (empty: from the newest). Returns the records as stored (API JSON, not
@@ -102,7 +102,8 @@ public:
 
     /// The state timeline of a job: (state, RFC 3339 time) in order. A stored name this build does not
     /// know reads as StateUnspecified (and is logged).
-    QList<QPair<JobState, QString>> transitions(const QString& jobId) const;
+    QList<QPair<JobState, QString>> transitions(const QString& project, const QString& jobId) const;
+    QList<QPair<JobState, QString>> transitions(const JobKey& key) const { return transitions(key.project, key.jobId); }
 
     /// The etag of a record: base64 of the first 9 bytes of SHA-256 over the job's compact JSON
     /// with `etag` empty (opaque to clients, as the service's).
@@ -113,13 +114,16 @@ public:
     static qint64 decodeCount();
 
 Q_SIGNALS:
-    /// After an update() commit, with the stored job (not after insert(), which callers know of).
-    void jobChanged(const Trainyard::Job& job);
+    /// After an update() commit, with the stored job and its project (not after insert(), which callers
+    /// know of).
+    void jobChanged(const QString& project, const Trainyard::Job& job);
     /// After every committed insert() and update(): the record as stored and its decoded value.
     void jobStored(const Trainyard::JobRecord& record, const Trainyard::Job& job);
 
 private:
     bool migrateFromVersion1(QString* error);
+    /// Every row (`where` empty) or those of an SQL WHERE clause, decoded, in creation order.
+    QList<StoredJob> decodedJobs(const QString& where) const;
 
     /// The job records last read or written, decoded, by job ID with their revision: a read whose row still has
     /// that revision is answered without parsing the JSON again (a tuning job's record, read and rewritten a few

@@ -202,7 +202,7 @@ struct LogStore::Private {
     QTimer timer;
 
     struct Stream {
-        QString jobId;
+        QString jobName;
         QString taskName;
         QString path;
         int fd = -1;
@@ -215,12 +215,12 @@ struct LogStore::Private {
         QString middleTrial;
         bool middleBuilt = false;
     };
-    // Key: jobId + '\n' + taskName (neither may contain a newline).
+    // Key: jobName + '\n' + taskName (neither may contain a newline).
     QHash<QString, Stream*> streams;
     std::vector<Stream*> dirty;
 
     struct Sub {
-        QString jobId;
+        QString jobName;
         Subscriber fn;
     };
     QHash<int, Sub> subs;
@@ -236,11 +236,11 @@ struct LogStore::Private {
     QHash<QString, Indexed> indexes;
     quint64 useCounter = 0;
 
-    std::shared_ptr<LogIndex> indexFor(const QString& jobId)
+    std::shared_ptr<LogIndex> indexFor(const QString& jobName)
     {
-        Indexed& entry = indexes[jobId];
+        Indexed& entry = indexes[jobName];
         if (!entry.index)
-            entry.index = std::make_shared<LogIndex>(logsDir(jobId));
+            entry.index = std::make_shared<LogIndex>(logsDir(jobName));
         entry.used = ++useCounter;
         // Keep the total bounded: drop the least recently read other jobs' indexes (a read in flight
         // keeps its own alive through its request).
@@ -250,7 +250,7 @@ struct LogStore::Private {
         while (total > LogStore::MaxIndexedLines && indexes.size() > 1) {
             auto oldest = indexes.end();
             for (auto it = indexes.begin(); it != indexes.end(); ++it) {
-                if (it.key() != jobId && (oldest == indexes.end() || it->used < oldest->used))
+                if (it.key() != jobName && (oldest == indexes.end() || it->used < oldest->used))
                     oldest = it;
             }
             if (oldest == indexes.end())
@@ -271,23 +271,26 @@ struct LogStore::Private {
         }
     }
 
-    static QString key(const QString& jobId, const QString& taskName) { return jobId + QLatin1Char('\n') + taskName; }
-
-    QString logsDir(const QString& jobId) const
+    static QString key(const QString& jobName, const QString& taskName)
     {
-        return dataDir + QStringLiteral("/jobs/") + jobId + QStringLiteral("/logs");
+        return jobName + QLatin1Char('\n') + taskName;
     }
 
-    Stream* stream(const QString& jobId, const QString& taskName)
+    QString logsDir(const QString& jobName) const
     {
-        const QString k = key(jobId, taskName);
+        return dataDir + QLatin1Char('/') + jobName + QStringLiteral("/logs");
+    }
+
+    Stream* stream(const QString& jobName, const QString& taskName)
+    {
+        const QString k = key(jobName, taskName);
         auto it = streams.constFind(k);
         if (it != streams.constEnd())
             return it.value();
         auto* s = new Stream;
-        s->jobId = jobId;
+        s->jobName = jobName;
         s->taskName = taskName;
-        s->path = logsDir(jobId) + QLatin1Char('/') + taskName + QStringLiteral(".jsonl");
+        s->path = logsDir(jobName) + QLatin1Char('/') + taskName + QStringLiteral(".jsonl");
         s->buffer.reserve(FlushThresholdBytes + 64 * 1024);
         streams.insert(k, s);
         return s;
@@ -320,7 +323,7 @@ struct LogStore::Private {
         if (s->buffer.empty())
             return;
         if (s->fd < 0 && !s->openFailed) {
-            QDir().mkpath(logsDir(s->jobId));
+            QDir().mkpath(logsDir(s->jobName));
             s->fd = ::open(QFile::encodeName(s->path).constData(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
             if (s->fd < 0) {
                 s->openFailed = true;
@@ -378,7 +381,7 @@ struct LogStore::Private {
         else
             b.append("\"}\n", 3);
         if (deliver)
-            pending[s->jobId].append(LogEntry { ts, logSeverityString(sev), s->taskName, trialId,
+            pending[s->jobName].append(LogEntry { ts, logSeverityString(sev), s->taskName, trialId,
                 QString::fromUtf8(msg, qsizetype(len)), streamName(stream) });
     }
 
@@ -392,8 +395,8 @@ struct LogStore::Private {
             if (!it.value().isEmpty())
                 jobs << it.key();
         }
-        for (const QString& jobId : std::as_const(jobs)) {
-            auto it = pending.find(jobId);
+        for (const QString& jobName : std::as_const(jobs)) {
+            auto it = pending.find(jobName);
             if (it == pending.end() || it->isEmpty())
                 continue;
             QList<LogEntry> batch;
@@ -401,13 +404,13 @@ struct LogStore::Private {
             // Copy the subscribers first: a callback may unsubscribe.
             QList<Subscriber> fns;
             for (const Sub& sub : std::as_const(subs)) {
-                if (sub.jobId == jobId)
+                if (sub.jobName == jobName)
                     fns.append(sub.fn);
             }
             for (const Subscriber& fn : std::as_const(fns))
                 fn(batch);
             batch.clear();
-            it = pending.find(jobId);
+            it = pending.find(jobName);
             if (it != pending.end() && it->isEmpty())
                 it->swap(batch);
         }
@@ -435,9 +438,10 @@ LogStore::LogStore(const QString& dataDir, QObject* parent)
 
 LogStore::~LogStore() = default;
 
-void LogStore::append(const QString& jobId, const LogEntry& entry)
+void LogStore::append(const JobKey& job, const LogEntry& entry)
 {
-    Private::Stream* s = d->stream(jobId, entry.taskName);
+    const QString jobName = job.name();
+    Private::Stream* s = d->stream(jobName, entry.taskName);
     LogEntry copy = entry;
     if (!copy.timestampUs)
         copy.timestampUs = nowUs();
@@ -450,18 +454,19 @@ void LogStore::append(const QString& jobId, const LogEntry& entry)
     const QByteArray line = stored.toJsonLine();
     s->buffer.append(line.constData(), size_t(line.size()));
     s->buffer.push_back('\n');
-    if (d->subCountByJob.value(jobId) > 0)
-        d->pending[jobId].append(copy);
+    if (d->subCountByJob.value(jobName) > 0)
+        d->pending[jobName].append(copy);
     d->markDirty(s);
 }
 
 void LogStore::appendOutput(
-    const QString& jobId, const QString& taskName, const QString& trialId, const QByteArray& bytes, bool isStderr)
+    const JobKey& job, const QString& taskName, const QString& trialId, const QByteArray& bytes, bool isStderr)
 {
+    const QString jobName = job.name();
     if (bytes.isEmpty())
         return;
-    Private::Stream* s = d->stream(jobId, taskName);
-    const bool deliver = d->subCountByJob.value(jobId) > 0;
+    Private::Stream* s = d->stream(jobName, taskName);
+    const bool deliver = d->subCountByJob.value(jobName) > 0;
     // One arrival time per chunk: the lines of one read arrived together.
     const qint64 us = nowUs();
     char ts[TimestampChars];
@@ -497,13 +502,14 @@ void LogStore::appendOutput(
     d->markDirty(s);
 }
 
-void LogStore::finishOutput(const QString& jobId, const QString& taskName)
+void LogStore::finishOutput(const JobKey& job, const QString& taskName)
 {
-    auto it = d->streams.constFind(Private::key(jobId, taskName));
+    const QString jobName = job.name();
+    auto it = d->streams.constFind(Private::key(jobName, taskName));
     if (it == d->streams.constEnd())
         return;
     Private::Stream* s = it.value();
-    const bool deliver = d->subCountByJob.value(jobId) > 0;
+    const bool deliver = d->subCountByJob.value(jobName) > 0;
     const qint64 us = nowUs();
     char ts[TimestampChars];
     formatTimestamp(us, ts);
@@ -523,12 +529,13 @@ void LogStore::flush()
     d->tick();
 }
 
-void LogStore::closeJob(const QString& jobId)
+void LogStore::closeJob(const JobKey& job)
 {
+    const QString jobName = job.name();
     flush();
     for (auto it = d->streams.begin(); it != d->streams.end();) {
         Private::Stream* s = it.value();
-        if (s->jobId == jobId) {
+        if (s->jobName == jobName) {
             if (s->fd >= 0)
                 ::close(s->fd);
             delete s;
@@ -539,19 +546,23 @@ void LogStore::closeJob(const QString& jobId)
     }
 }
 
-LogStore::ReadRequest LogStore::prepareRead(const QString& jobId, const LogQuery& query)
+LogStore::ReadRequest LogStore::prepareRead(const JobKey& job, const LogQuery& query)
 {
+    const QString jobName = job.name();
     ReadRequest request;
     request.query = query;
-    if (jobId.isEmpty() || jobId.contains(QLatin1Char('/')) || jobId.contains(QLatin1String(".."))
-        || query.taskName.contains(QLatin1Char('/')))
+    // Names come from request paths: nothing may step out of the job's logs folder.
+    auto unsafe = [](const QString& part) {
+        return part.isEmpty() || part.contains(QLatin1Char('/')) || part.contains(QLatin1String(".."));
+    };
+    if (unsafe(job.project) || unsafe(job.jobId) || query.taskName.contains(QLatin1Char('/')))
         return request;
     // Readers see what was appended so far, also what is still buffered.
     for (Private::Stream* s : d->dirty)
         d->writeOut(s);
     d->dirty.clear();
 
-    const QDir dir(d->logsDir(jobId));
+    const QDir dir(d->logsDir(jobName));
     QStringList names;
     if (query.taskName.isEmpty())
         names = dir.entryList({ QStringLiteral("*.jsonl") }, QDir::Files, QDir::Name);
@@ -563,7 +574,7 @@ LogStore::ReadRequest LogStore::prepareRead(const QString& jobId, const LogQuery
             request.files.emplace_back(name, info.size());
     }
     if (!request.files.empty())
-        request.index = d->indexFor(jobId);
+        request.index = d->indexFor(jobName);
     return request;
 }
 
@@ -574,16 +585,16 @@ QList<QByteArray> LogStore::readLines(const ReadRequest& request)
     return request.index->read(request.files, request.query);
 }
 
-QFuture<QList<QByteArray>> LogStore::readLinesAsync(const QString& jobId, const LogQuery& query)
+QFuture<QList<QByteArray>> LogStore::readLinesAsync(const JobKey& job, const LogQuery& query)
 {
-    return QtConcurrent::run([request = prepareRead(jobId, query)] { return readLines(request); });
+    return QtConcurrent::run([request = prepareRead(job, query)] { return readLines(request); });
 }
 
-QList<LogEntry> LogStore::read(const QString& jobId, const QString& taskName, const QString& minSeverity,
+QList<LogEntry> LogStore::read(const JobKey& job, const QString& taskName, const QString& minSeverity,
     qint64 afterIndex, int limit, const QString& contains)
 {
     const QList<QByteArray> lines
-        = readLines(prepareRead(jobId, LogQuery { taskName, minSeverity, contains, afterIndex, limit }));
+        = readLines(prepareRead(job, LogQuery { taskName, minSeverity, contains, afterIndex, limit }));
     QList<LogEntry> result;
     result.reserve(lines.size());
     for (const QByteArray& line : lines)
@@ -591,11 +602,12 @@ QList<LogEntry> LogStore::read(const QString& jobId, const QString& taskName, co
     return result;
 }
 
-int LogStore::subscribe(const QString& jobId, Subscriber subscriber)
+int LogStore::subscribe(const JobKey& job, Subscriber subscriber)
 {
+    const QString jobName = job.name();
     const int id = d->nextSubId++;
-    d->subs.insert(id, { jobId, std::move(subscriber) });
-    ++d->subCountByJob[jobId];
+    d->subs.insert(id, { jobName, std::move(subscriber) });
+    ++d->subCountByJob[jobName];
     return id;
 }
 
@@ -604,11 +616,11 @@ void LogStore::unsubscribe(int id)
     auto it = d->subs.find(id);
     if (it == d->subs.end())
         return;
-    const QString jobId = it->jobId;
+    const QString jobName = it->jobName;
     d->subs.erase(it);
-    if (--d->subCountByJob[jobId] <= 0) {
-        d->subCountByJob.remove(jobId);
-        d->pending.remove(jobId);
+    if (--d->subCountByJob[jobName] <= 0) {
+        d->subCountByJob.remove(jobName);
+        d->pending.remove(jobName);
     }
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #pragma once
 
+#include "jobkey.h"
 #include "logentry.h"
 #include "logindex.h"
 
@@ -18,8 +19,9 @@ namespace Trainyard {
 
 /// Append-only log files per job and replica, and live subscribers.
 ///
-/// Files: `<dataDir>/jobs/<jobId>/logs/<taskName>.jsonl` (one LogEntry a line, as LogEntry::toJsonLine() writes
-/// it; models/logentry.h). Writes are buffered and flushed at least every 100 ms and when a job ends, so a crash
+/// Files: `<job folder>/logs/<taskName>.jsonl`, the job folder being JobKey::folder()
+/// (`<dataDir>/projects/<project>/jobs/<jobId>`); one LogEntry a line, as LogEntry::toJsonLine() writes
+/// it (models/logentry.h). Writes are buffered and flushed at least every 100 ms and when a job ends, so a crash
 /// loses at most that tail. Subscribers get every appended entry in arrival order (per job), in batches, on the main
 /// thread. Owned by the executor's main thread; not thread-safe.
 class LogStore : public QObject {
@@ -30,11 +32,11 @@ public:
 
     /// Appends one of the executor's own entries to the job's log: a zero timestamp is now, an empty severity
     /// INFO; the file gets no `stream` (replica output comes through appendOutput()).
-    void append(const QString& jobId, const LogEntry& entry);
+    void append(const JobKey& job, const LogEntry& entry);
     /// Appends raw output of a replica: splits `bytes` into lines (keeping a partial last line
     /// for the next call), classifies each (classifyLine()) and appends it with its stream.
     void appendOutput(
-        const QString& jobId, const QString& taskName, const QString& trialId, const QByteArray& bytes, bool isStderr);
+        const JobKey& job, const QString& taskName, const QString& trialId, const QByteArray& bytes, bool isStderr);
     /// What a line of output says of itself: its severity and how many leading bytes are a logging
     /// prefix that the severity column now shows (Python logging's "LEVEL:root:" or "LEVEL:", "[LEVEL] ").
     /// Rules: a logging prefix decides where there is one (Python logging, "[LEVEL]", glog/absl, a date then
@@ -49,11 +51,11 @@ public:
     };
     static Classified classifyLine(const QByteArray& line, bool isStderr, int* traceback);
     /// Flushes any partial line kept for this replica (call when its process exits).
-    void finishOutput(const QString& jobId, const QString& taskName);
+    void finishOutput(const JobKey& job, const QString& taskName);
     /// Writes all buffered entries of all jobs to disk now.
     void flush();
     /// Flushes and closes a job's files (call when the job is final; a later append reopens them).
-    void closeJob(const QString& jobId);
+    void closeJob(const JobKey& job);
 
     /// What a read on another thread needs: the job's line index and how much of each file to read.
     /// Made by prepareRead() on the store's thread; read with readLines() on any thread.
@@ -62,25 +64,25 @@ public:
         LogIndex::Snapshot files;
         LogQuery query;
     };
-    /// Captures what a read of `jobId` sees: every entry appended before this call (buffered lines are
+    /// Captures what a read of `job` sees: every entry appended before this call (buffered lines are
     /// written to the files first) and nothing appended later, whenever the read then runs. The query's
     /// `taskName` picks the file (empty: every replica's, in name order). Cheap (a folder listing); call on
     /// the store's thread.
-    ReadRequest prepareRead(const QString& jobId, const LogQuery& query);
+    ReadRequest prepareRead(const JobKey& job, const LogQuery& query);
     /// Runs a prepared read: the entries of the query, merged across replicas in timestamp order, each as
     /// its JSON line (LogEntry::toJsonLine()'s bytes, no newline). Thread-safe and blocking (file reads): run it on a
     /// thread pool (readLinesAsync()). See LogIndex::read() for the cost.
     static QList<QByteArray> readLines(const ReadRequest& request);
     /// prepareRead() now and readLines() on the global thread pool.
-    QFuture<QList<QByteArray>> readLinesAsync(const QString& jobId, const LogQuery& query);
+    QFuture<QList<QByteArray>> readLinesAsync(const JobKey& job, const LogQuery& query);
 
     /// Reads a job's entries from disk, merged across replicas in timestamp order, on the calling thread
     /// (prepareRead() + readLines() + parsing; the API reads on the pool instead).
     /// `taskName` empty = all; `minSeverity` empty = all; `contains` non-empty = only messages holding
     /// that text (case-sensitive). At most `limit` entries after `afterIndex` (a position in the merged,
     /// filtered order). Appends nothing for an unknown job.
-    QList<LogEntry> read(const QString& jobId, const QString& taskName, const QString& minSeverity,
-        qint64 afterIndex = 0, int limit = 1000, const QString& contains = {});
+    QList<LogEntry> read(const JobKey& job, const QString& taskName, const QString& minSeverity, qint64 afterIndex = 0,
+        int limit = 1000, const QString& contains = {});
 
     /// Most lines whose index is kept for jobs not being read (16 bytes each): the least recently read jobs'
     /// indexes are dropped above it, and rebuilt from the files when read again.
@@ -88,7 +90,7 @@ public:
 
     using Subscriber = std::function<void(const QList<LogEntry>& batch)>;
     /// Registers a live subscriber for one job's new entries; returns an id for unsubscribe().
-    int subscribe(const QString& jobId, Subscriber subscriber);
+    int subscribe(const JobKey& job, Subscriber subscriber);
     void unsubscribe(int id);
 
 private:

@@ -32,7 +32,7 @@ MetricSeriesInfo seriesFromQuery(const QSqlQuery& q)
 {
     MetricSeriesInfo s;
     s.id = q.value(0).toLongLong();
-    s.jobId = q.value(1).toString();
+    s.job = JobKey::fromName(q.value(1).toString());
     s.name = q.value(2).toString();
     s.key.kind = q.value(3).toString();
     s.key.run = q.value(4).toString();
@@ -362,6 +362,48 @@ bool MetricsStore::open(const QString& path, QString* error)
     return true;
 }
 
+QStringList MetricsStore::legacyJobIds() const
+{
+    // Resource names start with "projects/"; a bare job ID cannot hold '/'.
+    QStringList ids;
+    QSqlQuery q(QSqlDatabase::database(m_connectionName, false));
+    if (!q.exec(QStringLiteral("SELECT job_id FROM series WHERE job_id NOT LIKE 'projects/%' UNION "
+                               "SELECT job_id FROM event_files WHERE job_id NOT LIKE 'projects/%'")))
+        return ids;
+    while (q.next())
+        ids.append(q.value(0).toString());
+    return ids;
+}
+
+bool MetricsStore::adoptLegacyJobIds(const QHash<QString, JobKey>& keys, QString* error)
+{
+    QSqlDatabase db = QSqlDatabase::database(m_connectionName, false);
+    auto fail = [&](const QString& message) {
+        if (error)
+            *error = QStringLiteral("cannot key metrics by project: ") + message;
+        db.rollback();
+        return false;
+    };
+    if (!db.transaction())
+        return fail(db.lastError().text());
+    QSqlQuery q(db);
+    for (const QString& id : legacyJobIds()) {
+        const JobKey key = keys.value(id, JobKey { defaultProjectForLegacyRows(), id });
+        for (const char* table : { "series", "event_files" }) {
+            q.prepare(QStringLiteral("UPDATE %1 SET job_id = ? WHERE job_id = ?").arg(QLatin1String(table)));
+            q.addBindValue(key.name());
+            q.addBindValue(id);
+            if (!q.exec())
+                return fail(q.lastError().text());
+        }
+    }
+    q.finish();
+    if (!db.commit())
+        return fail(db.lastError().text());
+    m_seriesCache.clear();
+    return true;
+}
+
 QString MetricsStore::upgradeBlocks()
 {
     // A blocks table of the first block schema (WITHOUT ROWID, no `encoding` column): its rows move as they are
@@ -470,16 +512,16 @@ QString MetricsStore::migrate()
     return {};
 }
 
-void MetricsStore::setCollecting(const QString& jobId)
+void MetricsStore::setCollecting(const JobKey& job)
 {
-    m_collecting.insert(jobId);
+    m_collecting.insert(job);
 }
 
-void MetricsStore::finishCollecting(const QString& jobId)
+void MetricsStore::finishCollecting(const JobKey& job)
 {
-    m_collecting.remove(jobId);
+    m_collecting.remove(job);
     MetricsUpdate update;
-    update.jobId = jobId;
+    update.job = job;
     update.final = true;
     notify(update);
 }
@@ -492,7 +534,7 @@ bool MetricsStore::apply(const MetricBatch& batch, QString* error)
     auto fail = [&](const QSqlQuery& q, const char* what) {
         const QString message = QStringLiteral("%1: %2").arg(QLatin1String(what), q.lastError().text());
         db.rollback();
-        qCWarning(lcMetricsStore).noquote() << "metrics of job" << batch.jobId << "not stored:" << message;
+        qCWarning(lcMetricsStore).noquote() << "metrics of job" << batch.job.name() << "not stored:" << message;
         if (error)
             *error = message;
         return false;
@@ -504,7 +546,7 @@ bool MetricsStore::apply(const MetricBatch& batch, QString* error)
     }
 
     MetricsUpdate update;
-    update.jobId = batch.jobId;
+    update.job = batch.job;
     // Series as they will be after the commit; the cache is only updated once the commit succeeded.
     std::vector<MetricSeriesInfo> series(batch.series.size());
     std::vector<bool> touched(batch.series.size(), false);
@@ -517,12 +559,12 @@ bool MetricsStore::apply(const MetricBatch& batch, QString* error)
     for (size_t i = 0; i < batch.series.size(); ++i) {
         const MetricSeriesKey& key = batch.series[i];
         const QString name = key.name();
-        const auto cached = m_seriesCache.constFind(qMakePair(batch.jobId, name));
+        const auto cached = m_seriesCache.constFind(qMakePair(batch.job, name));
         if (cached != m_seriesCache.cend()) {
             series[i] = *cached;
             continue;
         }
-        find.addBindValue(batch.jobId);
+        find.addBindValue(batch.job.name());
         find.addBindValue(name);
         if (!find.exec())
             return fail(find, "cannot look up a series");
@@ -533,13 +575,13 @@ bool MetricsStore::apply(const MetricBatch& batch, QString* error)
         }
         find.finish();
         // A null QString binds as SQL NULL: empty fields are stored as ''.
-        for (const QString& v : { batch.jobId, name, key.kind, key.run, key.tag, key.taskName, key.trialId })
+        for (const QString& v : { batch.job.name(), name, key.kind, key.run, key.tag, key.taskName, key.trialId })
             insertSeries.addBindValue(v.isNull() ? QString::fromLatin1("") : v);
         if (!insertSeries.exec())
             return fail(insertSeries, "cannot create a series");
         MetricSeriesInfo created;
         created.id = insertSeries.lastInsertId().toLongLong();
-        created.jobId = batch.jobId;
+        created.job = batch.job;
         created.name = name;
         created.key = key;
         series[i] = created;
@@ -656,7 +698,7 @@ bool MetricsStore::apply(const MetricBatch& batch, QString* error)
         QList<qint64> ids;
         QSqlQuery list(db);
         list.prepare(QStringLiteral("SELECT id FROM series WHERE job_id = ? AND kind = 'scalar' AND run = ?"));
-        list.addBindValue(batch.jobId);
+        list.addBindValue(batch.job.name());
         list.addBindValue(run);
         if (!list.exec())
             return fail(list, "cannot list a run's series");
@@ -690,7 +732,7 @@ bool MetricsStore::apply(const MetricBatch& batch, QString* error)
         movePoints(i, pointsOf(i).size());
     // Whether anyone listens at all: a catch-up of millions of points with no subscriber builds no update lists.
     const bool listened = std::any_of(m_subscribers.cbegin(), m_subscribers.cend(),
-        [&batch](const Subscription& sub) { return sub.jobId == batch.jobId; });
+        [&batch](const Subscription& sub) { return sub.job == batch.job; });
     if (listened) {
         for (size_t i = 0; i < batch.series.size(); ++i) {
             if (pending[i].empty())
@@ -758,7 +800,7 @@ bool MetricsStore::apply(const MetricBatch& batch, QString* error)
     QSqlQuery offsets(db);
     offsets.prepare(QStringLiteral("INSERT OR REPLACE INTO event_files (job_id, path, offset) VALUES (?, ?, ?)"));
     for (const auto& [path, offset] : batch.fileOffsets) {
-        offsets.addBindValue(batch.jobId);
+        offsets.addBindValue(batch.job.name());
         offsets.addBindValue(path);
         offsets.addBindValue(offset);
         if (!offsets.exec())
@@ -772,22 +814,22 @@ bool MetricsStore::apply(const MetricBatch& batch, QString* error)
         return false;
     }
     for (const MetricSeriesInfo& s : series)
-        m_seriesCache.insert(qMakePair(s.jobId, s.name), s);
+        m_seriesCache.insert(qMakePair(s.job, s.name), s);
     for (MetricSeriesInfo& created : update.newSeries)
-        created = m_seriesCache.value(qMakePair(created.jobId, created.name), created);
+        created = m_seriesCache.value(qMakePair(created.job, created.name), created);
     if (!update.appended.isEmpty() || !update.purges.isEmpty() || !update.newSeries.isEmpty())
         notify(update);
     return true;
 }
 
-QList<MetricSeriesInfo> MetricsStore::series(const QString& jobId) const
+QList<MetricSeriesInfo> MetricsStore::series(const JobKey& job) const
 {
     QList<MetricSeriesInfo> out;
     QSqlQuery q(QSqlDatabase::database(m_connectionName, false));
     q.prepare(QStringLiteral("SELECT ") + kSeriesColumns + QStringLiteral(" FROM series WHERE job_id = ? ORDER BY id"));
-    q.addBindValue(jobId);
+    q.addBindValue(job.name());
     if (!q.exec()) {
-        qCWarning(lcMetricsStore).noquote() << "cannot list the series of" << jobId << ":" << q.lastError().text();
+        qCWarning(lcMetricsStore).noquote() << "cannot list the series of" << job.name() << ":" << q.lastError().text();
         return out;
     }
     while (q.next())
@@ -795,12 +837,12 @@ QList<MetricSeriesInfo> MetricsStore::series(const QString& jobId) const
     return out;
 }
 
-std::optional<MetricSeriesInfo> MetricsStore::findSeries(const QString& jobId, const QString& name) const
+std::optional<MetricSeriesInfo> MetricsStore::findSeries(const JobKey& job, const QString& name) const
 {
     QSqlQuery q(QSqlDatabase::database(m_connectionName, false));
     q.prepare(
         QStringLiteral("SELECT ") + kSeriesColumns + QStringLiteral(" FROM series WHERE job_id = ? AND name = ?"));
-    q.addBindValue(jobId);
+    q.addBindValue(job.name());
     q.addBindValue(name);
     if (!q.exec() || !q.next())
         return std::nullopt;
@@ -838,12 +880,12 @@ QList<MetricPoint> MetricsStore::points(qint64 seriesId, qint64 afterSeq, int li
     return out;
 }
 
-QHash<QString, qint64> MetricsStore::eventFileOffsets(const QString& jobId) const
+QHash<QString, qint64> MetricsStore::eventFileOffsets(const JobKey& job) const
 {
     QHash<QString, qint64> out;
     QSqlQuery q(QSqlDatabase::database(m_connectionName, false));
     q.prepare(QStringLiteral("SELECT path, offset FROM event_files WHERE job_id = ?"));
-    q.addBindValue(jobId);
+    q.addBindValue(job.name());
     if (q.exec()) {
         while (q.next())
             out.insert(q.value(0).toString(), q.value(1).toLongLong());
@@ -851,10 +893,10 @@ QHash<QString, qint64> MetricsStore::eventFileOffsets(const QString& jobId) cons
     return out;
 }
 
-int MetricsStore::subscribe(const QString& jobId, Subscriber subscriber)
+int MetricsStore::subscribe(const JobKey& job, Subscriber subscriber)
 {
     const int id = m_nextSubscription++;
-    m_subscribers.append({ id, jobId, std::move(subscriber) });
+    m_subscribers.append({ id, job, std::move(subscriber) });
     return id;
 }
 
@@ -868,7 +910,7 @@ void MetricsStore::notify(const MetricsUpdate& update)
     // A subscriber may unsubscribe (itself or another) while being called: iterate over a copy of the ids.
     QList<int> ids;
     for (const Subscription& s : std::as_const(m_subscribers)) {
-        if (s.jobId == update.jobId)
+        if (s.job == update.job)
             ids.append(s.id);
     }
     for (int id : std::as_const(ids)) {

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #pragma once
 
+#include "jobkey.h"
+
 #include <QHash>
 #include <QList>
 #include <QObject>
@@ -40,7 +42,7 @@ struct MetricSeriesKey {
 /// A stored series as `GET …/metrics` lists it.
 struct MetricSeriesInfo {
     qint64 id = 0; ///< database id (not exposed in the API)
-    QString jobId;
+    JobKey job;
     QString name;
     MetricSeriesKey key;
     qint64 pointCount = 0;
@@ -65,7 +67,7 @@ struct MetricPoint {
 /// series (series[0]'s first). A purge removes the stored points of its series with step ≥ its step and the
 /// points this batch appended to them before the purge (not those appended after it).
 struct MetricBatch {
-    QString jobId;
+    JobKey job;
     std::vector<MetricSeriesKey> series; ///< what `points` and purges refer to by index
     QStringList runs; ///< the runs that Run purges refer to by index
     struct Point {
@@ -103,7 +105,7 @@ struct MetricBatch {
 
 /// What subscribers receive after a batch is committed, and once more (`final`) when a job's collection ended.
 struct MetricsUpdate {
-    QString jobId;
+    JobKey job;
     QList<MetricSeriesInfo> newSeries; ///< series created by this batch
     QList<std::pair<QString, QList<MetricPoint>>> appended; ///< per series name, in seq order
     QList<std::pair<QString, qint64>> purges; ///< (series name, from step), applied before `appended`'s points
@@ -115,6 +117,7 @@ struct MetricsUpdate {
 /// waits for the job store's synchronous=FULL commits. WAL journal, synchronous=NORMAL: a crash loses at
 /// most the last ticks, which the collector reads again from the stored event-file offsets.
 ///
+/// Jobs are keyed by JobKey::name() ("projects/<p>/jobs/<id>") in the `job_id` columns.
 /// Schema: `series(id, job_id, name, kind, run, tag, task_name, trial_id, point_count, last_seq)`,
 /// `blocks(id, series_id, block, count, first_seq, last_seq, min_step, max_step, encoding, data)`: a series' points
 /// in blocks of up to BlockPoints, in seq order across a series' blocks; `data` holds the points (seq, step, wall
@@ -150,26 +153,33 @@ public:
     bool apply(const MetricBatch& batch, QString* error = nullptr);
 
     /// A job's series in creation order.
-    QList<MetricSeriesInfo> series(const QString& jobId) const;
-    std::optional<MetricSeriesInfo> findSeries(const QString& jobId, const QString& name) const;
+    QList<MetricSeriesInfo> series(const JobKey& job) const;
+    std::optional<MetricSeriesInfo> findSeries(const JobKey& job, const QString& name) const;
+    /// Job IDs stored bare, as databases written before job keys did (`job_id` now holds JobKey::name()).
+    QStringList legacyJobIds() const;
+    /// Rewrites the rows of each legacy job ID to `keys[id]` (the job's project, from the job store, where
+    /// IDs were unique when those rows were written); IDs `keys` lacks go to the default project. One
+    /// transaction: on failure nothing changed and *error says why.
+    bool adoptLegacyJobIds(const QHash<QString, JobKey>& keys, QString* error = nullptr);
     /// Points of a series with seq > `afterSeq`, in seq order, at most `limit`.
     QList<MetricPoint> points(qint64 seriesId, qint64 afterSeq, int limit) const;
     /// Event-file offsets stored for a job (path → offset).
-    QHash<QString, qint64> eventFileOffsets(const QString& jobId) const;
+    QHash<QString, qint64> eventFileOffsets(const JobKey& job) const;
 
     /// Whether the collector is (still) collecting this job; false once its final batch is stored.
-    bool isCollecting(const QString& jobId) const { return m_collecting.contains(jobId); }
+    bool isCollecting(const JobKey& job) const { return m_collecting.contains(job); }
     /// Called by the collector when it starts following a job.
-    void setCollecting(const QString& jobId);
+    void setCollecting(const JobKey& job);
     /// Called by the collector after a job's last batch: subscribers get an update with `final` set.
-    void finishCollecting(const QString& jobId);
+    void finishCollecting(const JobKey& job);
 
     using Subscriber = std::function<void(const MetricsUpdate& update)>;
     /// Registers a subscriber for one job's updates; returns an id for unsubscribe().
-    int subscribe(const QString& jobId, Subscriber subscriber);
+    int subscribe(const JobKey& job, Subscriber subscriber);
     void unsubscribe(int id);
 
 private:
+    static QString defaultProjectForLegacyRows() { return QStringLiteral("local"); }
     void notify(const MetricsUpdate& update);
     /// Moves the blocks of the first block schema into the current one; returns an error message, empty on success.
     QString upgradeBlocks();
@@ -177,11 +187,11 @@ private:
     QString migrate();
 
     QString m_connectionName;
-    QHash<QPair<QString, QString>, MetricSeriesInfo> m_seriesCache; // (jobId, name) → series
-    QSet<QString> m_collecting;
+    QHash<QPair<JobKey, QString>, MetricSeriesInfo> m_seriesCache; // (job, name) → series
+    QSet<JobKey> m_collecting;
     struct Subscription {
         int id;
-        QString jobId;
+        JobKey job;
         Subscriber fn;
     };
     QList<Subscription> m_subscribers;

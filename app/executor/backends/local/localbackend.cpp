@@ -403,7 +403,7 @@ BackendUsage LocalBackend::usage() const
 {
     BackendUsage u;
     u.host = d->host;
-    const HostLoad load = d->loadExcept(RunId { QStringLiteral("\x01"), QString() });
+    const HostLoad load = d->loadExcept(RunId {}); // no run has an empty key: every reservation counts
     u.vcpusInUse = load.vcpus;
     u.memoryInUse = load.memory;
     u.gpusInUse = load.gpus;
