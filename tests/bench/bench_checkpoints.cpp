@@ -14,7 +14,7 @@
 // process is the slowest and the most variable one, which moved the pt ratio between 8 and 19 on one machine.)
 //
 // Usage: bench_checkpoints [--profile pt|safetensors|tfbundle [SECONDS]]: ours alone in a loop (default 10 s) for
-// `perf record`, no baseline.
+// `perf record`, no baseline. BENCH_DEBUG_FAULTS=1 prints each of our runs' CPU ms and minor page faults on stderr.
 #include "benchreport.h"
 #include "crc32c.h"
 #include "pytorcharchive.h"
@@ -38,6 +38,8 @@
 #include <leveldb/table.h>
 #include <leveldb/table_builder.h>
 
+#include <sys/resource.h>
+
 #include <cmath>
 #include <cstdio>
 #include <functional>
@@ -57,8 +59,14 @@ double timedMs(const std::function<bool()>& run, std::vector<double>* wallMs = n
 {
     const double wall = BenchReport::wallSeconds();
     const double start = BenchReport::threadCpuSeconds();
+    rusage before {};
+    getrusage(RUSAGE_THREAD, &before);
     const bool ok = run();
     const double ms = (BenchReport::threadCpuSeconds() - start) * 1000;
+    rusage after {};
+    getrusage(RUSAGE_THREAD, &after);
+    if (std::getenv("BENCH_DEBUG_FAULTS"))
+        std::fprintf(stderr, "run: %.3f ms CPU, %ld minor faults\n", ms, after.ru_minflt - before.ru_minflt);
     if (wallMs)
         wallMs->push_back((BenchReport::wallSeconds() - wall) * 1000);
     return ok ? ms : -1;
@@ -78,6 +86,7 @@ public:
                                                      "kind = sys.argv[1]\n"
                                                      "if kind == 'pt':\n"
                                                      "    import torch\n"
+                                                     "    torch.set_num_threads(1)\n"
                                                      "def load(path):\n"
                                                      "    if kind == 'pt':\n"
                                                      "        return torch.load(path, map_location='cpu')\n"
@@ -89,6 +98,12 @@ public:
                                                      "    load(line.rstrip('\\n'))\n"
                                                      "    c = time.thread_time() - c; w = time.perf_counter() - w\n"
                                                      "    sys.stdout.write('%r %r\\n' % (c, w)); sys.stdout.flush()\n");
+        // One thread for torch's pools, as the load uses: on a 2-CPU machine, workers left spinning after a load
+        // took the other CPU (a hyperthread sibling, on some hosts), and our next run measured them.
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        for (const char* name : { "OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS" })
+            env.insert(QString::fromLatin1(name), QStringLiteral("1"));
+        m_process.setProcessEnvironment(env);
         m_process.start(kPython, { QStringLiteral("-c"), script, QString::fromLatin1(kind) });
     }
     ~PythonBaseline()
