@@ -66,11 +66,12 @@ struct RoleFields {
 
 class Validator {
 public:
-    Validator(const Job& job, const MachineCatalog& catalog, const HostInventory& host)
+    Validator(const Job& job, const MachineCatalog& catalog, const HostInventory* host)
         : m_job(job)
         , m_in(job.trainingInput)
         , m_catalog(catalog)
-        , m_host(host)
+        , m_host(host ? *host : HostInventory {})
+        , m_checkHost(host != nullptr)
     {
     }
 
@@ -81,7 +82,7 @@ public:
         m_violations.append(labelViolations(m_job.labels));
         checkProgram();
         const bool clusterOk = checkCluster();
-        if (clusterOk)
+        if (clusterOk && m_checkHost)
             checkHost();
         if (m_in.hyperparameters)
             checkHyperparameters(*m_in.hyperparameters);
@@ -680,7 +681,8 @@ private:
     const Job& m_job;
     const TrainingInput& m_in;
     const MachineCatalog& m_catalog;
-    const HostInventory& m_host;
+    const HostInventory m_host;
+    const bool m_checkHost; // false for a cluster job (validateClusterJob)
     FieldViolations m_violations;
 };
 
@@ -762,7 +764,12 @@ FieldViolations labelViolations(const QMap<QString, QString>& labels)
 
 FieldViolations validateJob(const Job& job, const MachineCatalog& catalog, const HostInventory& host)
 {
-    return Validator(job, catalog, host).run();
+    return Validator(job, catalog, &host).run();
+}
+
+FieldViolations validateClusterJob(const Job& job, const MachineCatalog& catalog)
+{
+    return Validator(job, catalog, nullptr).run();
 }
 
 } // namespace Trainyard

@@ -172,6 +172,9 @@ ClusterPlan planCluster(const TrainingInput& input, const MachineCatalog& catalo
 /// Rules: ARCHITECTURE.md "A job's life" step 1 and the service's REST/docs rules.
 /// `host` is used for "can this host ever hold it" (GPU types/counts, vCPUs, memory).
 FieldViolations validateJob(const Job& job, const MachineCatalog& catalog, const HostInventory& host);
+/// As validateJob without the host rules, for a job that runs on a cluster (a Slurm backend): the cluster's
+/// nodes, not this workstation, hold it, and its backend fails placement when they never can.
+FieldViolations validateClusterJob(const Job& job, const MachineCatalog& catalog);
 
 /// Job ID rule alone (for live validation in the console): empty list when valid.
 QStringList jobIdProblems(const QString& jobId);

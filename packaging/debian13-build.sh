@@ -17,50 +17,9 @@ started=$SECONDS
 say() { echo "debian13-build: $*"; }
 elapsed() { echo "$((SECONDS - started)) s"; }
 
-# The URI of the host's Debian archive (the entry for the host's own release, so neither -security nor
-# third-party repositories), from one-line .list files and deb822 .sources files. Empty on non-Debian hosts.
-host_mirror() {
-    local id codename f
-    id=$(. /etc/os-release && echo "${ID:-}")
-    codename=$(. /etc/os-release && echo "${VERSION_CODENAME:-}")
-    [[ "$id" == debian && -n "$codename" ]] || return 0
-    {
-        for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
-            [[ -f "$f" ]] || continue
-            awk -v s="$codename" '$1 == "deb" {
-                i = 2
-                if ($2 ~ /^\[/) { while (i <= NF && $i !~ /\]$/) i++; i++ }
-                if ($(i + 1) == s) print $i
-            }' "$f"
-        done
-        for f in /etc/apt/sources.list.d/*.sources; do
-            [[ -f "$f" ]] || continue
-            awk -v s="$codename" 'BEGIN { RS = "" } {
-                types = uris = suites = ""; enabled = 1
-                n = split($0, lines, "\n")
-                for (k = 1; k <= n; k++) {
-                    l = lines[k]
-                    if (l ~ /^#/) continue
-                    if (l ~ /^Types:/) types = l " "
-                    else if (l ~ /^URIs:/) uris = l
-                    else if (l ~ /^Suites:/) suites = l " "
-                    else if (l ~ /^Enabled:[ \t]*[Nn]o/) enabled = 0
-                }
-                if (enabled && types ~ /[ \t]deb[ \t]/ && suites ~ ("[ \t]" s "[ \t]")) {
-                    sub(/^URIs:[ \t]*/, "", uris); split(uris, u, /[ \t]+/); print u[1]
-                }
-            }' "$f"
-        done
-    } | head -n 1
-}
-
-mirror=${TRAINYARD_DEBIAN_MIRROR:-$(host_mirror)}
-mirror=${mirror:-http://deb.debian.org/debian}
-# The host's apt proxy, if any, serves debootstrap and the chroot's apt as well.
-proxy=$(apt-config dump Acquire::http::Proxy 2>/dev/null | sed -n 's/^Acquire::http::Proxy "\(.*\)";$/\1/p' || true)
-if [[ -n "$proxy" && -z "${http_proxy:-}" ]]; then
-    export http_proxy=$proxy
-fi
+. "$src/packaging/chroot.sh"
+mirror=$(chroot_mirror)
+chroot_use_host_proxy
 
 packages=(
     cmake ninja-build g++ pkg-config ca-certificates
@@ -75,51 +34,18 @@ packages=(
     python3 python3-pip python3-setuptools python3-wheel
 )
 
-# Every mount below $root, deepest first (a failed debootstrap can leave its own proc/sys mounts).
-mounts_under_root() {
-    awk -v r="$root" 'index($2, r "/") == 1 { print $2 }' /proc/self/mounts | sort -r
-}
-
-cleanup() {
-    local m
-    for m in $(mounts_under_root); do
-        umount "$m" 2>/dev/null || umount -l "$m" || say "cannot unmount $m" >&2
-    done
-}
+cleanup() { chroot_unmount "$root"; }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-# A chroot whose debootstrap did not finish is removed and made again; never while anything is
-# mounted in it (the source tree is bind-mounted there during a build).
-if [[ -d "$root" && ! -f "$root/.trainyard-bootstrapped" ]]; then
-    cleanup
-    if [[ -n "$(mounts_under_root)" ]]; then
-        say "$root has mounts that will not go away; not removing it" >&2
-        exit 1
-    fi
-    say "removing the unfinished chroot in $root"
-    rm -rf --one-file-system "$root"
-fi
-if [[ ! -d "$root" ]]; then
-    say "creating the trixie chroot in $root from $mirror"
-    mkdir -p "$root"
-    debootstrap --variant=minbase trixie "$root" "$mirror"
-    if [[ "$mirror" == *snapshot.debian.org* ]]; then
-        # snapshot.debian.org serves Release files whose Valid-Until has passed.
-        echo 'Acquire::Check-Valid-Until "false";' > "$root/etc/apt/apt.conf.d/99trainyard-snapshot"
-    fi
-    touch "$root/.trainyard-bootstrapped"
+if [[ ! -f "$root/.trainyard-bootstrapped" ]]; then
+    chroot_bootstrap trixie "$root" "$mirror"
     say "debootstrap done after $(elapsed)"
 fi
-if [[ -n "$proxy" ]]; then
-    echo "Acquire::http::Proxy \"$proxy\";" > "$root/etc/apt/apt.conf.d/99trainyard-proxy"
-fi
-
-mountpoint -q "$root/proc" || mount -t proc proc "$root/proc"
-mountpoint -q "$root/dev" || mount --bind /dev "$root/dev"
+chroot_apt_config "$root" "$chroot_proxy"
+chroot_mount "$root"
 mkdir -p "$root/work/src"
 mountpoint -q "$root/work/src" || mount --bind "$src" "$root/work/src"
-cp /etc/resolv.conf "$root/etc/resolv.conf" 2>/dev/null || true
 
 missing=$(chroot "$root" dpkg-query -W -f='${Package} ${db:Status-Status}\n' "${packages[@]}" 2>/dev/null |
     awk '$2 != "installed" { print $1 }' || true)

@@ -27,8 +27,11 @@ packages=(
     python3-optuna python3-sklearn
     # GUI tests and screenshots
     xvfb xauth
-    # the Debian 13 (trixie) build of the KSyntaxHighlighting path
+    # the Debian 13 (trixie) build of the KSyntaxHighlighting path, and the .deb's clean Debian 12 installs
     debootstrap
+    # the .deb: CPack's DEB generator (file, dpkg-shlibdeps), the man pages' check (tst_manpages formats them)
+    # and the package's checks (packaging/debian12-install.sh)
+    file dpkg-dev groff-base lintian desktop-file-utils appstream systemd
     # the checkpoint readers' libFuzzer targets (tests/fuzz, packaging/fuzz.sh)
     clang libclang-rt-dev
     # the Slurm test cluster of packaging/slurm-testcluster.sh (integration/tst_slurmrest): slurmrestd's JWT

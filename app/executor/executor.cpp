@@ -10,6 +10,7 @@
 #include "metricscollector.h"
 #include "metricsstore.h"
 #include "scheduler.h"
+#include "slurmbackend.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -240,6 +241,22 @@ bool Executor::start(QString* error)
     d->logs = std::make_unique<LogStore>(d->dataDir);
     d->scheduler = std::make_unique<Scheduler>(d->store.get(), d->logs.get(), host, d->dataDir);
     d->scheduler->setGracePeriodSeconds(d->options.gracePeriodSeconds);
+    // Slurm clusters: a job whose region names one runs there. A broken clusters.yaml costs the clusters, not the
+    // executor: local jobs still run, and the warning says what to fix.
+    {
+        QStringList errors;
+        const QString path = Slurm::ClusterConfig::defaultPath();
+        if (const std::optional<QList<Slurm::ClusterConfig>> clusters = Slurm::ClusterConfig::loadFile(path, &errors)) {
+            for (const Slurm::ClusterConfig& cluster : *clusters) {
+                qCInfo(lcDaemon).noquote() << QStringLiteral("Slurm cluster '%1': slurmrestd %2, shared folder %3")
+                                                  .arg(cluster.name, cluster.restUrl.toString(), cluster.sharedDir);
+                d->scheduler->addBackend(std::make_unique<Slurm::SlurmBackend>(cluster));
+            }
+        } else {
+            qCWarning(lcDaemon).noquote() << QStringLiteral("%1 is not valid; no Slurm cluster is used:\n  %2")
+                                                 .arg(path, errors.join(QStringLiteral("\n  ")));
+        }
+    }
     d->metrics = std::make_unique<MetricsStore>();
     if (!d->metrics->open(d->dataDir + QStringLiteral("/metrics.sqlite"), &problem))
         return fail(QStringLiteral("cannot open the metrics database: ") + problem);

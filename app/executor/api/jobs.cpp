@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // The jobs resource: create, get, list (and its stream), patch, cancel, and the replicas of a job.
 #include "apicommon.h"
+#include "backend.h"
 #include "httpapi.h"
 #include "ssestream.h"
 
@@ -67,8 +68,15 @@ HttpApi::Reply HttpApi::createJob(const QHttpServerRequest& request, const QStri
     job.jobPosition.reset();
     job.trainingOutput.reset();
 
-    violations = validateJob(job, MachineCatalog::builtin(), m_host);
-    violations += m_jobDirs.violations(job.trainingInput.jobDir);
+    // A job whose region names a cluster runs on its nodes: this workstation's size does not matter, and its job
+    // dir must be in the cluster's shared folder, which the nodes see at the same path.
+    if (const Backend* cluster = m_scheduler->clusterBackend(job.trainingInput.region)) {
+        violations = validateClusterJob(job, MachineCatalog::builtin());
+        violations += JobDirPolicy({ cluster->runFolderRoot(QString()) }).violations(job.trainingInput.jobDir);
+    } else {
+        violations = validateJob(job, MachineCatalog::builtin(), m_host);
+        violations += m_jobDirs.violations(job.trainingInput.jobDir);
+    }
     if (violations.isEmpty() && job.trainingInput.hyperparameters
         && !job.trainingInput.hyperparameters->resumePreviousJobId.isEmpty())
         violations = resumeViolations(project, *job.trainingInput.hyperparameters);

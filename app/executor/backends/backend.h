@@ -78,6 +78,12 @@ public:
 
     /// The backend's name in the API and logs ("local", or a Slurm cluster's name).
     virtual QString name() const = 0;
+    /// Where a run's folders (staging, replica folders, the backend's own files) go: `JobKey::folder(root)`.
+    /// The local backend: the executor's `dataDir`. A cluster backend: a folder its nodes see at the same path.
+    virtual QString runFolderRoot(const QString& dataDir) const { return dataDir; }
+    /// The Python interpreter replicas and staging use, a full path; empty: the job's runtime version picks it
+    /// on this host (the local backend).
+    virtual QString interpreter() const { return QString(); }
 
     /// Reserves what `plan` asks for when it fits now (the Admission rule of models/admission.h for the
     /// local host). Returns the reservation, or nothing when the run must wait. A run holds at most one

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "metricscollector.h"
 
+#include "backend.h"
 #include "eventfilereader.h"
 #include "hypertunereader.h"
 #include "jobstore.h"
@@ -47,6 +48,7 @@ struct JobCollection {
     JobKey job;
     QString jobDir;
     QString folder; // JobKey::folder()
+    bool onCluster = false; // its replicas run on a cluster's nodes: their pids are not this host's
 
     struct File {
         QString run;
@@ -341,7 +343,10 @@ struct MetricsCollector::Private {
             e.message = QStringLiteral("Event files of this job are not read: %1").arg(why);
             logs->append(key, e);
         }
-        c->folder = key.folder(dataDir);
+        // A cluster job's replica folders are in the cluster's shared folder (Backend::runFolderRoot).
+        const Backend* cluster = scheduler ? scheduler->clusterBackend(job.trainingInput.region) : nullptr;
+        c->folder = key.folder(cluster ? cluster->runFolderRoot(dataDir) : dataDir);
+        c->onCluster = cluster != nullptr;
         // What an earlier executor stored already: resume after it.
         c->storedOffsets = metrics->eventFileOffsets(key);
         const QList<MetricSeriesInfo> stored = metrics->series(key);
@@ -385,7 +390,7 @@ struct MetricsCollector::Private {
         }
         c->busy = true;
         const bool last = c->finishing;
-        const QList<ReplicaProcess> replicas = last ? QList<ReplicaProcess> {} : replicasOf(c->job);
+        const QList<ReplicaProcess> replicas = last || c->onCluster ? QList<ReplicaProcess> {} : replicasOf(c->job);
         GpuSampler* gpuSampler = gpu.get();
         // The destructor waits for the pool, so `this` outlives the task; the queued call is dropped when
         // the collector is gone by the time it would run.

@@ -69,8 +69,8 @@ struct Scheduler::Private {
     Scheduler* q = nullptr;
     JobStore* store = nullptr;
     LogStore* logs = nullptr;
-    Backend* backend = nullptr;
-    std::unique_ptr<Backend> ownedBackend;
+    Backend* backend = nullptr; // the default: every run whose region names no cluster backend
+    std::vector<std::unique_ptr<Backend>> ownedBackends; // the default first, then addBackend()'s
     QString dataDir;
     int graceSeconds = 10;
     bool shuttingDown = false;
@@ -124,7 +124,8 @@ struct Scheduler::Private {
 
     struct Run {
         JobKey key;
-        QString folder; // JobKey::folder(): <dataDir>/projects/<project>/jobs/<jobId>
+        QString folder; // JobKey::folder(): <backend's runFolderRoot>/projects/<project>/jobs/<jobId>
+        Backend* backend = nullptr; // where its replicas run: backendFor(trainingInput.region)
         ClusterPlan plan;
         TrainingInput input; // as submitted: a job's input never changes after create (only its labels do)
         bool running = false; // the stored state is RUNNING (or later): a tuning job's next trials need not check
@@ -194,6 +195,23 @@ struct Scheduler::Private {
         logs->append(key, e);
     }
 
+    /// The backend a job's region names (a cluster's name), else the default one (local: "local", empty, or one
+    /// of the service's regions such as us-central1).
+    Backend* backendFor(const QString& region) const
+    {
+        for (const auto& b : ownedBackends) {
+            if (b.get() != backend && b->name() == region)
+                return b.get();
+        }
+        return backend;
+    }
+
+    Backend* backendOf(const RunId& id) const
+    {
+        const Run* run = find(id.job);
+        return run && run->backend ? run->backend : backend;
+    }
+
     Run* find(const JobKey& key) const
     {
         auto it = runs.find(key);
@@ -258,7 +276,7 @@ struct Scheduler::Private {
             }
             if (!run->study) {
                 SetRun* set = run->sets.front().get();
-                std::optional<Reservation> reservation = backend->admit(set->id, run->plan);
+                std::optional<Reservation> reservation = backendOf(set->id)->admit(set->id, run->plan);
                 if (!reservation)
                     break;
                 queue.pop_front();
@@ -276,7 +294,7 @@ struct Scheduler::Private {
                 continue;
             }
             const RunId id = set ? set->id : RunId { run->key, QString::number(nextTrialNumber(run)) };
-            std::optional<Reservation> reservation = backend->admit(id, run->plan);
+            std::optional<Reservation> reservation = backendOf(id)->admit(id, run->plan);
             if (!reservation)
                 break;
             queue.pop_front();
@@ -284,7 +302,7 @@ struct Scheduler::Private {
                 set = createTrial(run, id);
             if (!set) {
                 // No point left: the slots waiting for further trials go too.
-                backend->release(id);
+                backendOf(id)->release(id);
                 std::erase_if(queue, [&](const QueueEntry& e) { return e.job == entry.job && e.trialId.isEmpty(); });
                 advanceStudy(run);
                 continue;
@@ -306,7 +324,8 @@ struct Scheduler::Private {
     {
         auto run = std::make_unique<Run>();
         run->key = key;
-        run->folder = key.folder(dataDir);
+        run->backend = backendFor(job.trainingInput.region);
+        run->folder = key.folder(run->backend->runFolderRoot(dataDir));
         run->plan = planCluster(job.trainingInput, MachineCatalog::builtin());
         run->input = job.trainingInput;
         if (!job.trainingInput.hyperparameters) {
@@ -374,7 +393,9 @@ struct Scheduler::Private {
             return;
         }
         QString error;
-        run->interpreter = interpreterFor(job->trainingInput, &error);
+        run->interpreter = run->backend->interpreter();
+        if (run->interpreter.isEmpty())
+            run->interpreter = interpreterFor(job->trainingInput, &error);
         if (run->interpreter.isEmpty()) {
             finish(run, JobState::Failed, error);
             return;
@@ -474,7 +495,7 @@ struct Scheduler::Private {
         set->phase = SetPhase::Placing;
         set->stopReason = StopReason::None;
         set->stopMessage.clear();
-        backend->place(set->id, set->set);
+        backendOf(set->id)->place(set->id, set->set);
     }
 
     void onPlaced(const RunId& id, const Launch::Placement& placement)
@@ -532,7 +553,7 @@ struct Scheduler::Private {
             run->study ? QStringLiteral("Trial %1: waiting for training program to start.").arg(set->id.trialId)
                        : QStringLiteral("Waiting for training program to start."),
             QStringLiteral("INFO"), set->id.trialId);
-        backend->launch(id, launches);
+        backendOf(id)->launch(id, launches);
         Q_EMIT q->replicasChanged(run->key);
     }
 
@@ -749,7 +770,7 @@ struct Scheduler::Private {
                 run->study ? QStringLiteral("Trial %1: tearing down training program.").arg(set->id.trialId)
                            : QStringLiteral("Tearing down training program."),
                 QStringLiteral("INFO"), set->id.trialId);
-        backend->stop(set->id, std::chrono::seconds(graceSeconds));
+        backendOf(set->id)->stop(set->id, std::chrono::seconds(graceSeconds));
     }
 
     void onStopped(const RunId& id)
@@ -867,7 +888,7 @@ struct Scheduler::Private {
         for (const auto& set : run->sets) {
             set->phase = SetPhase::Done;
             set->reservation.reset();
-            backend->release(set->id);
+            backendOf(set->id)->release(set->id);
         }
         if (run->study) {
             // Trials that never ran (the job ended while they waited for staging) end with it.
@@ -1284,7 +1305,7 @@ struct Scheduler::Private {
         set->phase = SetPhase::Done;
         set->reservation.reset();
         set->runningUnsaved = false; // the final write below says more
-        backend->release(set->id);
+        backendOf(set->id)->release(set->id);
         // The last reports and the outcome go to the store in one write.
         const QList<HyperparameterMetric> lastPoints
             = set->objective ? newObjectivePoints(run, set) : QList<HyperparameterMetric>();
@@ -1420,7 +1441,8 @@ struct Scheduler::Private {
             if (run->staging)
                 run->staging->cancel();
         }
-        backend->stopAll(std::chrono::seconds(std::min(graceSeconds, 5)));
+        for (const auto& b : ownedBackends)
+            b->stopAll(std::chrono::seconds(std::min(graceSeconds, 5)));
         for (const auto& [id, run] : runs) {
             for (const auto& set : run->sets) {
                 for (Replica& r : set->replicas) {
@@ -1434,7 +1456,7 @@ struct Scheduler::Private {
         }
     }
 
-    void connectBackend()
+    void connectBackend(Backend* backend)
     {
         QObject::connect(backend, &Backend::placed, q,
             [this](const RunId& id, const Launch::Placement& placement) { onPlaced(id, placement); });
@@ -1466,17 +1488,30 @@ Scheduler::Scheduler(
     d->q = this;
     d->store = store;
     d->logs = logs;
-    d->ownedBackend = std::move(backend);
-    d->backend = d->ownedBackend.get();
+    d->backend = backend.get();
     d->backend->setParent(nullptr);
+    d->ownedBackends.push_back(std::move(backend));
     d->dataDir = dataDir;
-    d->connectBackend();
+    d->connectBackend(d->backend);
 }
 
 Scheduler::~Scheduler()
 {
     if (!d->shuttingDown)
         shutdown();
+}
+
+void Scheduler::addBackend(std::unique_ptr<Backend> backend)
+{
+    backend->setParent(nullptr);
+    d->connectBackend(backend.get());
+    d->ownedBackends.push_back(std::move(backend));
+}
+
+const Backend* Scheduler::clusterBackend(const QString& region) const
+{
+    const Backend* backend = d->backendFor(region);
+    return backend == d->backend ? nullptr : backend;
 }
 
 void Scheduler::submit(const QString& project, const Job& job)
@@ -1531,12 +1566,14 @@ void Scheduler::recover()
         const JobKey key = stored.key();
         if (d->find(key))
             continue;
-        const QString folder = key.folder(d->dataDir);
-        // Whatever survived the previous executor (a replica that escaped PR_SET_PDEATHSIG) goes first.
-        d->backend->reclaim(RunId { key, QString() }, folder);
+        Backend* backend = d->backendFor(job.trainingInput.region);
+        const QString folder = key.folder(backend->runFolderRoot(d->dataDir));
+        // Whatever survived the previous executor (a replica that escaped PR_SET_PDEATHSIG, a cluster's job) goes
+        // first.
+        backend->reclaim(RunId { key, QString() }, folder);
         const QStringList trialFolders = QDir(folder + QStringLiteral("/trials")).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
         for (const QString& trialId : trialFolders)
-            d->backend->reclaim(RunId { key, trialId }, folder + QStringLiteral("/trials/") + trialId);
+            backend->reclaim(RunId { key, trialId }, folder + QStringLiteral("/trials/") + trialId);
         // Ended, but the end was not stored (the job database refused the write, then this executor stopped): the
         // replicas are gone and the outcome is known, so the job must not run again.
         if (const std::optional<Private::Outcome> ended = Private::readOutcome(folder + QLatin1String(Private::OutcomeFileName))) {

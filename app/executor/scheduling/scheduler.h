@@ -81,6 +81,14 @@ public:
               QObject* parent = nullptr);
     ~Scheduler() override;
 
+    /// Adds a cluster backend (owned; a Slurm cluster's). A job whose `trainingInput.region` is the backend's
+    /// name() runs there, with its folder under the backend's runFolderRoot() and its interpreter; every other
+    /// job (region "local", empty, or a region of the service such as us-central1) runs on the default backend.
+    /// Call before submit() and recover().
+    void addBackend(std::unique_ptr<Backend> backend);
+    /// The cluster backend a job's `region` names (one added by addBackend()); nullptr for the default backend's.
+    const Backend* clusterBackend(const QString& region) const;
+
     /// Takes a validated job that is already stored in `project` in state QUEUED and runs it when the host can.
     void submit(const QString& project, const Job& job);
     /// Cancels a live job: CANCELLING, replicas stopped (SIGTERM, SIGKILL after the grace period), CANCELLED.
@@ -95,7 +103,7 @@ public:
 
     /// The job's replicas as `…/replicas` reports them (final jobs: the last 200 that ended).
     QList<ReplicaInfo> replicas(const JobKey& key) const;
-    /// What the backend's host has and holds, and how many jobs run and wait (`…/host`).
+    /// What the default backend's host has and holds, and how many jobs run and wait (`…/host`).
     HostStatus usage() const;
 
     /// Seconds between SIGTERM and SIGKILL when stopping replicas (default 10).

@@ -1,0 +1,860 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "slurmbackend.h"
+
+#include "hostlist.h"
+#include "slurmrestclient.h"
+
+#include <QDateTime>
+#include <QDir>
+#include <QEventLoop>
+#include <QFile>
+#include <QFileInfo>
+#include <QLoggingCategory>
+#include <QPointer>
+#include <QSaveFile>
+#include <QTimer>
+
+#include <algorithm>
+#include <csignal>
+#include <map>
+
+namespace Trainyard::Slurm {
+
+Q_LOGGING_CATEGORY(lcSlurmBackend, "trainyard.executor")
+
+namespace {
+
+constexpr int PortBase = 20000;
+constexpr int PortBlocks = 1400; // 20000 + 1400 * 32 stays below 65536
+constexpr int PortsPerJob = 32;
+/// Bytes read from one log file per poll: a replica that floods its output cannot stall the event loop.
+constexpr qint64 MaxReadPerPoll = 1 << 20;
+/// Pending reasons that mean the job can never start as submitted (slurm.h enum job_state_reason), as opposed to
+/// those that pass (Resources, Priority, ReqNodeNotAvail, PartitionDown, QOS limits on running jobs …): then the job
+/// waits in Slurm's queue for as long as the cluster makes it.
+const QStringList NeverRunsReasons = {
+    QStringLiteral("PartitionNodeLimit"),
+    QStringLiteral("PartitionConfig"),
+    QStringLiteral("PartitionTimeLimit"),
+    QStringLiteral("BadConstraints"),
+    QStringLiteral("InvalidAccount"),
+    QStringLiteral("InvalidQOS"),
+    QStringLiteral("AccountNotAllowed"),
+};
+
+/// `text` as one single-quoted shell word.
+QString shellQuote(const QString& text)
+{
+    QString quoted = text;
+    quoted.replace(QLatin1Char('\''), QStringLiteral("'\\''"));
+    return QLatin1Char('\'') + quoted + QLatin1Char('\'');
+}
+
+bool writeFile(const QString& path, const QByteArray& data, QFileDevice::Permissions extra = {})
+{
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly))
+        return false;
+    file.write(data);
+    if (!file.commit())
+        return false;
+    if (extra)
+        QFile::setPermissions(path, QFile::permissions(path) | extra);
+    return true;
+}
+
+/// A folder the job's user may write to: the executor may run as another user than the cluster's `user` (the
+/// test cluster: root and slurmci), so the folders that tasks write into are world-writable with the sticky
+/// bit, like the shared folder they live in.
+bool makeSharedFolder(const QString& path)
+{
+    if (!QDir().mkpath(path))
+        return false;
+    return QFile::setPermissions(path,
+        QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner | QFile::ReadGroup | QFile::WriteGroup | QFile::ExeGroup
+            | QFile::ReadOther | QFile::WriteOther | QFile::ExeOther);
+}
+
+/// The role's component (het group) in the order components are submitted.
+int roleOrder(const QString& role)
+{
+    static const QStringList order
+        = { QStringLiteral("master"), QStringLiteral("worker"), QStringLiteral("ps"), QStringLiteral("evaluator") };
+    const qsizetype i = order.indexOf(role);
+    return i < 0 ? int(order.size()) : int(i);
+}
+
+} // namespace
+
+struct SlurmBackend::Private {
+    SlurmBackend* q = nullptr;
+    ClusterConfig cluster;
+    SlurmRestClient* client = nullptr;
+    int pollMs = 250;
+    bool shuttingDown = false;
+
+    QList<Node> nodes;
+    QDateTime nodesTime;
+    bool nodesInFlight = false;
+
+    enum class Phase {
+        Placing, ///< nodes asked, submitted or pending: waiting for RUNNING
+        Placed, ///< placed() went out; waiting for launch()
+        Launched, ///< launch.ready written: files are read
+        Stopping, ///< stop() asked; waiting for the job to be final
+        Done, ///< stopped() went out (or placement failed)
+    };
+
+    struct Task {
+        QString name;
+        QString role;
+        int group = 0;
+        int index = 0; // within the group (SLURM_PROCID of the group's srun)
+        bool started = false;
+        bool exited = false;
+        qint64 stdoutOffset = 0;
+        qint64 stderrOffset = 0;
+    };
+
+    struct Run {
+        RunId id;
+        ClusterPlan plan;
+        QString slurmDir;
+        qint64 jobId = 0;
+        Phase phase = Phase::Placing;
+        bool askingNodes = false; // place() waits for `GET …/nodes`
+        bool submitting = false; // a submission is in flight: its job ID is not known yet
+        bool stopRequested = false;
+        bool launched = false;
+        bool pollInFlight = false;
+        bool cancelSent = false;
+        QList<Task> tasks; // ReplicaSet order
+        QList<int> groupSizes;
+        QTimer* timer = nullptr;
+        quint64 attempt = 0; // place() count: drops answers that belong to an earlier placement
+    };
+    std::map<RunId, Run> runs;
+    std::map<RunId, ClusterPlan> plans; // from admit(), for GPUs per role
+    quint64 attempts = 0;
+
+    Run* find(const RunId& id)
+    {
+        auto it = runs.find(id);
+        return it == runs.end() ? nullptr : &it->second;
+    }
+    /// The run when it is still the placement `attempt` (answers for an earlier one are dropped).
+    Run* current(const RunId& id, quint64 attempt)
+    {
+        Run* run = find(id);
+        return run && run->attempt == attempt && !shuttingDown ? run : nullptr;
+    }
+
+    QString clusterText() const { return QStringLiteral("Slurm cluster '%1'").arg(cluster.name); }
+
+    // ---- placement ------------------------------------------------------------------------------
+
+    void refreshNodes(const std::function<void(const Result<QList<Node>>&)>& then = {})
+    {
+        if (!then && nodesInFlight)
+            return;
+        nodesInFlight = true;
+        client->nodes(q, [this, then](const Result<QList<Node>>& result) {
+            nodesInFlight = false;
+            if (result.ok()) {
+                nodes = result.value();
+                nodesTime = QDateTime::currentDateTimeUtc();
+            }
+            if (then)
+                then(result);
+        });
+    }
+
+    void failPlacement(Run* run, const QString& message)
+    {
+        qCWarning(lcSlurmBackend, "%s: %s", qPrintable(run->id.text()), qPrintable(message));
+        const RunId id = run->id;
+        if (run->jobId > 0)
+            client->cancel(run->jobId, q, [](const Result<Acknowledged>&) {});
+        stopTimer(run);
+        runs.erase(id);
+        Q_EMIT q->placementFailed(id, message);
+    }
+
+    void stopTimer(Run* run)
+    {
+        if (run->timer) {
+            run->timer->stop();
+            run->timer->deleteLater();
+            run->timer = nullptr;
+        }
+    }
+
+    QString batchScript(const Run& run) const
+    {
+        const QString dir = shellQuote(run.slurmDir);
+        QString s = QStringLiteral("#!/bin/bash\n"
+                                   "# Trainyard launcher for %1: waits for the replicas' scripts, then starts one srun "
+                                   "per het group.\n"
+                                   "D=%2\n"
+                                   "while [ ! -e \"$D/launch.ready\" ] && [ ! -e \"$D/launch.cancel\" ]; do sleep 0.2; "
+                                   "done\n"
+                                   "[ -e \"$D/launch.cancel\" ] && exit 0\n")
+                        .arg(run.id.text(), dir);
+        const bool het = run.groupSizes.size() > 1;
+        for (qsizetype g = 0; g < run.groupSizes.size(); ++g) {
+            const int n = run.groupSizes.at(g);
+            s += QStringLiteral("srun %1--nodes=%2 --ntasks=%2 --ntasks-per-node=1 /bin/bash \"$D/task.sh\" %3 &\n")
+                     .arg(het ? QStringLiteral("--het-group=%1 ").arg(g) : QString())
+                     .arg(n)
+                     .arg(g);
+        }
+        s += QStringLiteral("wait\n");
+        return s;
+    }
+
+    void place(const RunId& id, const Launch::ReplicaSet& set)
+    {
+        Run& run = runs[id];
+        stopTimer(&run);
+        run = Run {};
+        run.id = id;
+        run.attempt = ++attempts;
+        if (auto it = plans.find(id); it != plans.end())
+            run.plan = it->second;
+        run.slurmDir = QFileInfo(set.replicaRoot).path() + QStringLiteral("/slurm");
+        const quint64 attempt = run.attempt;
+
+        // Tasks grouped by role, in component order; the set lists master, workers, ps, evaluators already.
+        QList<QString> roles;
+        for (const Launch::ReplicaSlot& slot : set.replicas) {
+            if (!roles.contains(slot.role))
+                roles << slot.role;
+        }
+        std::stable_sort(
+            roles.begin(), roles.end(), [](const QString& a, const QString& b) { return roleOrder(a) < roleOrder(b); });
+        run.groupSizes = QList<int>(roles.size(), 0);
+        for (const Launch::ReplicaSlot& slot : set.replicas) {
+            const int group = int(roles.indexOf(slot.role));
+            run.tasks << Task { slot.taskName, slot.role, group, run.groupSizes[group]++, false, false, 0, 0 };
+        }
+        // Placement answers come from the event loop, never from inside place().
+        auto fail = [this, id, attempt](const QString& message) {
+            QTimer::singleShot(0, q, [this, id, attempt, message] {
+                if (Run* r = current(id, attempt))
+                    failPlacement(r, message);
+            });
+        };
+        if (set.replicas.size() > PortsPerJob) {
+            fail(QStringLiteral("%1 cannot place %2 replicas: at most %3 per job.")
+                     .arg(clusterText())
+                     .arg(set.replicas.size())
+                     .arg(PortsPerJob));
+            return;
+        }
+        QDir(run.slurmDir).removeRecursively();
+        if (!makeSharedFolder(run.slurmDir)) {
+            fail(QStringLiteral("%1: cannot create %2.").arg(clusterText(), run.slurmDir));
+            return;
+        }
+        QList<Launch::ReplicaSlot> replicaSlots = set.replicas;
+        run.askingNodes = true;
+        refreshNodes([this, id, attempt, replicaSlots](const Result<QList<Node>>& result) {
+            Run* r = current(id, attempt);
+            if (!r)
+                return;
+            r->askingNodes = false;
+            if (r->stopRequested) {
+                finishStop(r);
+                return;
+            }
+            if (!result.ok()) {
+                failPlacement(r, QStringLiteral("%1 is not available: %2").arg(clusterText(), result.error().message));
+                return;
+            }
+            submit(r, replicaSlots);
+        });
+    }
+
+    void submit(Run* run, const QList<Launch::ReplicaSlot>& replicaSlots)
+    {
+        // Het components never share a node (Slurm 22.05): a job needing more nodes than the partition has
+        // would stay PENDING for ever.
+        int usable = 0;
+        int maxCpus = 0;
+        qint64 maxMemory = 0;
+        for (const Node& n : std::as_const(nodes)) {
+            if (!cluster.partition.isEmpty() && !n.partitions.contains(cluster.partition))
+                continue;
+            ++usable;
+            maxCpus = std::max(maxCpus, n.cpus);
+            maxMemory = std::max(maxMemory, n.realMemory.bytes());
+        }
+        int needed = 0;
+        for (int n : std::as_const(run->groupSizes))
+            needed += n;
+        if (needed > usable) {
+            failPlacement(run,
+                QStringLiteral("%1 has %2 nodes%3, but the job needs %4: each replica gets its own node, and Slurm "
+                               "never puts two roles on one node.")
+                    .arg(clusterText())
+                    .arg(usable)
+                    .arg(cluster.partition.isEmpty() ? QString()
+                                                     : QStringLiteral(" in partition '%1'").arg(cluster.partition))
+                    .arg(needed));
+            return;
+        }
+        QList<JobComponentRequest> components;
+        for (qsizetype g = 0; g < run->groupSizes.size(); ++g) {
+            const Launch::ReplicaSlot* slot = nullptr;
+            for (qsizetype i = 0; i < run->tasks.size(); ++i) {
+                if (run->tasks.at(i).group == g) {
+                    slot = &replicaSlots.at(i);
+                    break;
+                }
+            }
+            JobComponentRequest c;
+            c.name = QStringLiteral("trainyard-") + run->id.job.jobId;
+            c.partition = cluster.partition;
+            c.nodes = run->groupSizes.at(g);
+            c.tasks = c.nodes;
+            c.tasksPerNode = 1;
+            const RolePlan* role = nullptr;
+            for (const RolePlan& rp : std::as_const(run->plan.roles)) {
+                if (rp.role == slot->role)
+                    role = &rp;
+            }
+            const int vcpus = role ? role->vcpus : slot->vcpus;
+            c.cpusPerTask = maxCpus > 0 ? std::clamp(vcpus, 1, maxCpus) : std::max(1, vcpus);
+            const qint64 memory = role ? role->memory.bytes() : 0;
+            if (memory > 0)
+                c.memoryPerNode = Bytes::fromBytes(maxMemory > 0 ? std::min(memory, maxMemory) : memory);
+            c.gpusPerNode = role ? role->acceleratorCount : 0;
+            c.timeLimitMinutes = cluster.timeLimitMinutes;
+            c.account = cluster.account;
+            c.qos = cluster.qos;
+            if (slot)
+                c.constraints = cluster.constraints.value(slot->machineType);
+            c.currentWorkingDirectory = run->slurmDir;
+            c.standardOutput = run->slurmDir + QStringLiteral("/batch-%j.out");
+            c.environment.insert(QStringLiteral("PATH"), QStringLiteral("/usr/local/bin:/usr/bin:/bin"));
+            components << c;
+        }
+        writeFile(run->slurmDir + QStringLiteral("/task.sh"),
+            QByteArrayLiteral("#!/bin/bash\n# One task of het group $1: its replica's script by SLURM_PROCID.\n")
+                + "exec /bin/bash " + shellQuote(run->slurmDir).toUtf8() + "/tasks/\"$1-$SLURM_PROCID.sh\"\n");
+        run->submitting = true;
+        const RunId id = run->id;
+        const quint64 attempt = run->attempt;
+        client->submitHetJob(batchScript(*run), components, q, [this, id, attempt](const Result<SubmitResult>& result) {
+            Run* r = current(id, attempt);
+            if (!result.ok()) {
+                if (r) {
+                    r->submitting = false;
+                    if (r->stopRequested)
+                        finishStop(r);
+                    else
+                        failPlacement(
+                            r, QStringLiteral("%1 refused the job: %2").arg(clusterText(), result.error().message));
+                }
+                return;
+            }
+            const qint64 jobId = result.value().jobId;
+            if (!r) {
+                // Stopped or replaced meanwhile (or shutting down): the job must not run unwatched.
+                client->cancel(jobId, q, [](const Result<Acknowledged>&) {});
+                return;
+            }
+            r->submitting = false;
+            r->jobId = jobId;
+            writeFile(r->slurmDir + QStringLiteral("/slurm-job-id"), QByteArray::number(jobId) + '\n');
+            qCInfo(lcSlurmBackend, "%s: Slurm job %lld on cluster %s", qPrintable(id.text()), jobId,
+                qPrintable(cluster.name));
+            for (const RestError& e : result.value().errors) {
+                if (e.number == 2014 || e.number == 2015) {
+                    failPlacement(r,
+                        QStringLiteral("%1 cannot ever run the job (Slurm job %2): %3")
+                            .arg(clusterText())
+                            .arg(jobId)
+                            .arg(e.text()));
+                    return;
+                }
+            }
+            if (r->stopRequested) {
+                cancelJob(r);
+                return;
+            }
+            startTimer(r);
+        });
+    }
+
+    void startTimer(Run* run)
+    {
+        run->timer = new QTimer(q);
+        run->timer->setInterval(pollMs);
+        const RunId id = run->id;
+        const quint64 attempt = run->attempt;
+        QObject::connect(run->timer, &QTimer::timeout, q, [this, id, attempt] {
+            if (Run* r = current(id, attempt))
+                tick(r);
+        });
+        run->timer->start();
+    }
+
+    void tick(Run* run)
+    {
+        if (run->phase == Phase::Stopping && !run->cancelSent)
+            cancelJob(run); // an earlier cancel failed (slurmrestd unreachable): try again
+        if (run->launched)
+            readFiles(run);
+        if (run->pollInFlight || run->jobId <= 0)
+            return;
+        run->pollInFlight = true;
+        const RunId id = run->id;
+        const quint64 attempt = run->attempt;
+        client->job(run->jobId, q, [this, id, attempt](const Result<QList<JobComponent>>& result) {
+            Run* r = current(id, attempt);
+            if (!r)
+                return;
+            r->pollInFlight = false;
+            onJob(r, result);
+        });
+    }
+
+    void onJob(Run* run, const Result<QList<JobComponent>>& result)
+    {
+        const bool vanished = !result.ok() && result.error().kind == ClientError::Kind::NoSuchJob;
+        if (!result.ok() && !vanished)
+            return; // slurmrestd hiccup: ask again at the next tick
+        const QList<JobComponent> components = vanished ? QList<JobComponent>() : result.value();
+        const JobComponent* leader = components.isEmpty() ? nullptr : &components.first();
+        const bool finished = vanished || !leader || leader->isFinished();
+        if (run->phase == Phase::Placing) {
+            if (finished) {
+                failPlacement(run,
+                    QStringLiteral("Slurm job %1 on %2 %3 before it ran.")
+                        .arg(run->jobId)
+                        .arg(clusterText(),
+                            leader ? QStringLiteral("ended (%1, %2)").arg(leader->state, leader->stateReason)
+                                   : QStringLiteral("vanished")));
+                return;
+            }
+            if (leader->state == QLatin1String("PENDING")) {
+                if (NeverRunsReasons.contains(leader->stateReason))
+                    failPlacement(run,
+                        QStringLiteral("%1 cannot ever run the job (Slurm job %2 is pending: %3).")
+                            .arg(clusterText())
+                            .arg(run->jobId)
+                            .arg(leader->stateReason));
+                return;
+            }
+            if (leader->state != QLatin1String("RUNNING"))
+                return;
+            placeOnNodes(run, components);
+            return;
+        }
+        if (!finished)
+            return;
+        // The job is over: whatever the tasks wrote is complete now.
+        readFiles(run);
+        const QString state = leader ? leader->state : QString();
+        for (Task& t : run->tasks) {
+            if (t.exited)
+                continue;
+            t.exited = true;
+            ReplicaExit exit;
+            if (vanished || state == QLatin1String("NODE_FAIL") || state == QLatin1String("PREEMPTED")
+                || state == QLatin1String("BOOT_FAIL") || state == QLatin1String("OUT_OF_MEMORY")) {
+                exit.kind = ReplicaExit::Kind::Signalled;
+                exit.signal = SIGKILL;
+            } else if (state == QLatin1String("TIMEOUT") || state == QLatin1String("CANCELLED")
+                || state == QLatin1String("DEADLINE")) {
+                exit.kind = ReplicaExit::Kind::Signalled;
+                exit.signal = SIGTERM;
+            } else {
+                exit.kind = ReplicaExit::Kind::Exited;
+                exit.code = 1;
+            }
+            if (run->launched) { // replicas that never ran were never reported either
+                qCInfo(lcSlurmBackend, "%s: %s ended with Slurm job %lld (%s) without an exit file",
+                    qPrintable(run->id.text()), qPrintable(t.name), run->jobId,
+                    qPrintable(vanished ? QStringLiteral("vanished") : state));
+                Q_EMIT q->exited(run->id, t.name, exit);
+                if (!current(run->id, run->attempt))
+                    return;
+            }
+        }
+        if (run->phase == Phase::Stopping)
+            finishStop(run);
+    }
+
+    void placeOnNodes(Run* run, const QList<JobComponent>& components)
+    {
+        QList<QStringList> hosts;
+        for (qsizetype g = 0; g < run->groupSizes.size(); ++g) {
+            const JobComponent* c = nullptr;
+            for (const JobComponent& jc : components) {
+                if (jc.hetJobOffset == g)
+                    c = &jc;
+            }
+            QString error;
+            const std::optional<QStringList> nodeNames
+                = c ? expandHostlist(c->nodes, &error) : std::optional<QStringList>();
+            const std::optional<QStringList> perTask
+                = nodeNames ? hostsPerTask(*nodeNames, QList<int>(nodeNames->size(), 1)) : std::optional<QStringList>();
+            if (!perTask || perTask->size() != run->groupSizes.at(g)) {
+                failPlacement(run,
+                    QStringLiteral("%1 gave Slurm job %2 component %3 the nodes '%4', not one per task.")
+                        .arg(clusterText())
+                        .arg(run->jobId)
+                        .arg(g)
+                        .arg(c ? c->nodes : QString()));
+                return;
+            }
+            hosts << *perTask;
+        }
+        Launch::Placement placement;
+        const int base = PortBase + int(run->jobId % PortBlocks) * PortsPerJob;
+        for (qsizetype i = 0; i < run->tasks.size(); ++i) {
+            const Task& t = run->tasks.at(i);
+            placement.addresses << Launch::Address { hosts.at(t.group).at(t.index), base + int(i) };
+        }
+        run->phase = Phase::Placed;
+        Q_EMIT q->placed(run->id, placement);
+    }
+
+    // ---- launch ---------------------------------------------------------------------------------
+
+    QString taskScript(const Run& run, const Launch::ReplicaLaunch& spec, bool gpus) const
+    {
+        const QString dir = shellQuote(run.slurmDir);
+        const QString name = spec.taskName;
+        QString s = QStringLiteral("#!/bin/bash\n# Replica %1 of %2.\nD=%3\n").arg(name, run.id.text(), dir);
+        for (const QString& var : spec.unset)
+            s += QStringLiteral("unset %1\n").arg(var);
+        for (auto it = spec.set.cbegin(); it != spec.set.cend(); ++it) {
+            if (it.key() == QLatin1String("CUDA_VISIBLE_DEVICES") && gpus)
+                continue; // Slurm's, for the GPUs it allocated on this node
+            if (it.key() == QLatin1String("PYTHONPATH"))
+                s += QStringLiteral("export PYTHONPATH=%1${PYTHONPATH:+:$PYTHONPATH}\n").arg(shellQuote(it.value()));
+            else
+                s += QStringLiteral("export %1=%2\n").arg(it.key(), shellQuote(it.value()));
+        }
+        QString command = shellQuote(spec.program);
+        for (const QString& a : spec.arguments)
+            command += QLatin1Char(' ') + shellQuote(a);
+        const QString task = shellQuote(name);
+        s += QStringLiteral(
+            "mkdir -p %1\n"
+            "cd %1 || { echo 127 > \"$D/exit/\"%2; exit 127; }\n"
+            "%3 >>\"$D/logs/\"%2.stdout 2>>\"$D/logs/\"%2.stderr &\n"
+            "child=$!\n"
+            "echo \"$(hostname -s) $child\" > \"$D/started/\"%2.tmp && mv \"$D/started/\"%2.tmp \"$D/started/\"%2\n"
+            // Slurm signals every process of the step; this shell only waits for the replica's status.
+            "trap 'kill -TERM $child 2>/dev/null' TERM\n"
+            "while :; do wait $child; rc=$?; kill -0 $child 2>/dev/null || break; done\n"
+            "echo $rc > \"$D/exit/\"%2.tmp && mv \"$D/exit/\"%2.tmp \"$D/exit/\"%2\n"
+            "exit $rc\n")
+                 .arg(shellQuote(spec.workingDirectory), task, command);
+        return s;
+    }
+
+    void launch(const RunId& id, const QList<Launch::ReplicaLaunch>& replicas)
+    {
+        Run* run = find(id);
+        if (!run || run->phase != Phase::Placed)
+            return;
+        const QString dir = run->slurmDir;
+        bool ok = true;
+        for (const QString& sub :
+            { QStringLiteral("tasks"), QStringLiteral("logs"), QStringLiteral("started"), QStringLiteral("exit") })
+            ok = ok
+                && (sub == QLatin1String("tasks") ? QDir().mkpath(dir + QLatin1Char('/') + sub)
+                                                  : makeSharedFolder(dir + QLatin1Char('/') + sub));
+        for (const Launch::ReplicaLaunch& spec : replicas) {
+            const auto t = std::find_if(
+                run->tasks.cbegin(), run->tasks.cend(), [&](const Task& x) { return x.name == spec.taskName; });
+            if (t == run->tasks.cend())
+                continue;
+            bool gpus = false;
+            for (const RolePlan& rp : std::as_const(run->plan.roles))
+                gpus = gpus || (rp.role == t->role && rp.acceleratorCount > 0);
+            // The replica's folder: made here, writable by the job's user (see makeSharedFolder).
+            makeSharedFolder(QFileInfo(spec.workingDirectory).path());
+            makeSharedFolder(spec.workingDirectory);
+            ok = ok
+                && writeFile(dir + QStringLiteral("/tasks/%1-%2.sh").arg(t->group).arg(t->index),
+                    taskScript(*run, spec, gpus).toUtf8());
+        }
+        ok = ok && writeFile(dir + QStringLiteral("/launch.ready"), QByteArray());
+        run->launched = true;
+        run->phase = Phase::Launched;
+        if (!ok) {
+            // The replicas cannot start: report it from the event loop, as every signal.
+            QTimer::singleShot(0, q, [this, id, attempt = run->attempt, dir] {
+                Run* r = current(id, attempt);
+                if (!r)
+                    return;
+                for (Task& t : r->tasks) {
+                    if (t.exited || t.started)
+                        continue;
+                    t.exited = true;
+                    Q_EMIT q->exited(id, t.name,
+                        ReplicaExit { ReplicaExit::Kind::FailedToStart, 0, 0,
+                            QStringLiteral("cannot write the launch scripts under %1").arg(dir) });
+                    if (!current(id, attempt))
+                        return;
+                }
+            });
+        }
+    }
+
+    /// Reports new started files, new output and exit files, in that order per task.
+    void readFiles(Run* run)
+    {
+        const RunId id = run->id;
+        const quint64 attempt = run->attempt;
+        for (qsizetype i = 0; i < run->tasks.size(); ++i) {
+            Task& t = run->tasks[i];
+            if (t.exited)
+                continue;
+            const QString base = run->slurmDir;
+            if (!t.started) {
+                QFile f(base + QStringLiteral("/started/") + t.name);
+                if (!f.open(QIODevice::ReadOnly))
+                    continue;
+                const QList<QByteArray> parts = f.readAll().trimmed().split(' ');
+                t.started = true;
+                Q_EMIT q->started(id, t.name, parts.size() > 1 ? parts.at(1).toLongLong() : 0);
+                if (!current(id, attempt))
+                    return;
+            }
+            QFile exitFile(base + QStringLiteral("/exit/") + t.name);
+            const bool done = exitFile.open(QIODevice::ReadOnly);
+            // Read to the end when the task is done, so that all its output comes before its exited().
+            for (bool isStderr : { false, true }) {
+                qint64& offset = isStderr ? run->tasks[i].stderrOffset : run->tasks[i].stdoutOffset;
+                QFile log(base + QStringLiteral("/logs/") + t.name
+                    + (isStderr ? QStringLiteral(".stderr") : QStringLiteral(".stdout")));
+                if (!log.open(QIODevice::ReadOnly) || log.size() <= offset)
+                    continue;
+                log.seek(offset);
+                while (true) {
+                    const QByteArray chunk = log.read(MaxReadPerPoll);
+                    if (chunk.isEmpty())
+                        break;
+                    offset += chunk.size();
+                    Q_EMIT q->output(id, t.name, chunk, isStderr);
+                    if (!current(id, attempt))
+                        return;
+                    if (!done)
+                        break;
+                }
+            }
+            if (!done)
+                continue;
+            bool ok = false;
+            const int code = exitFile.readAll().trimmed().toInt(&ok);
+            run->tasks[i].exited = true;
+            Q_EMIT q->exited(id, run->tasks[i].name, ReplicaExit { ReplicaExit::Kind::Exited, ok ? code : 1, 0, {} });
+            if (!current(id, attempt))
+                return;
+        }
+    }
+
+    // ---- stop -----------------------------------------------------------------------------------
+
+    void cancelJob(Run* run)
+    {
+        if (run->cancelSent || run->jobId <= 0)
+            return;
+        run->cancelSent = true;
+        const RunId id = run->id;
+        const quint64 attempt = run->attempt;
+        client->cancel(run->jobId, q, [this, id, attempt](const Result<Acknowledged>& result) {
+            Run* r = current(id, attempt);
+            if (!r || result.ok() || result.error().kind == ClientError::Kind::NoSuchJob)
+                return;
+            qCWarning(lcSlurmBackend, "%s: cancelling Slurm job %lld failed: %s", qPrintable(id.text()), r->jobId,
+                qPrintable(result.error().message));
+            r->cancelSent = false; // the next tick tries again
+        });
+        if (!run->timer)
+            startTimer(run);
+    }
+
+    void stop(const RunId& id)
+    {
+        Run* run = find(id);
+        if (!run || run->phase == Phase::Done) {
+            QTimer::singleShot(0, q, [this, id] {
+                if (!shuttingDown && !find(id))
+                    Q_EMIT q->stopped(id);
+            });
+            return;
+        }
+        run->stopRequested = true;
+        if (!run->launched)
+            writeFile(run->slurmDir + QStringLiteral("/launch.cancel"), QByteArray());
+        run->phase = Phase::Stopping;
+        if (run->jobId > 0)
+            cancelJob(run);
+        else if (!run->submitting && !run->askingNodes) {
+            const quint64 attempt = run->attempt;
+            QTimer::singleShot(0, q, [this, id, attempt] {
+                if (Run* r = current(id, attempt))
+                    finishStop(r);
+            });
+        }
+        // Otherwise the nodes or submit answer in flight sees stopRequested.
+    }
+
+    void finishStop(Run* run)
+    {
+        const RunId id = run->id;
+        for (Task& t : run->tasks) {
+            if (run->launched && !t.exited) {
+                t.exited = true;
+                Q_EMIT q->exited(id, t.name, ReplicaExit { ReplicaExit::Kind::Signalled, 0, SIGTERM, {} });
+            }
+        }
+        if (Run* r = find(id)) {
+            stopTimer(r);
+            runs.erase(id);
+        }
+        Q_EMIT q->stopped(id);
+    }
+
+    /// Cancels `jobIds` and waits for slurmrestd's answers, at most `budget` (executor shutdown, recovery).
+    void cancelAndWait(const QList<qint64>& jobIds, std::chrono::milliseconds budget)
+    {
+        if (jobIds.isEmpty())
+            return;
+        QEventLoop loop;
+        int pending = int(jobIds.size());
+        for (qint64 jobId : jobIds) {
+            client->cancel(jobId, &loop, [&pending, &loop, jobId, this](const Result<Acknowledged>& result) {
+                if (!result.ok() && result.error().kind != ClientError::Kind::NoSuchJob)
+                    qCWarning(lcSlurmBackend, "cannot cancel Slurm job %lld on cluster %s: %s", jobId,
+                        qPrintable(cluster.name), qPrintable(result.error().message));
+                if (--pending == 0)
+                    loop.quit();
+            });
+        }
+        QTimer::singleShot(budget, &loop, &QEventLoop::quit);
+        loop.exec(QEventLoop::ExcludeUserInputEvents);
+    }
+};
+
+SlurmBackend::SlurmBackend(const ClusterConfig& cluster, QObject* parent)
+    : Backend(parent)
+    , d(std::make_unique<Private>())
+{
+    d->q = this;
+    d->cluster = cluster;
+    d->client = new SlurmRestClient(cluster, this);
+}
+
+SlurmBackend::~SlurmBackend()
+{
+    d->shuttingDown = true;
+}
+
+const ClusterConfig& SlurmBackend::cluster() const
+{
+    return d->cluster;
+}
+
+QString SlurmBackend::name() const
+{
+    return d->cluster.name;
+}
+
+QString SlurmBackend::runFolderRoot(const QString&) const
+{
+    return d->cluster.sharedDir;
+}
+
+QString SlurmBackend::interpreter() const
+{
+    return d->cluster.python;
+}
+
+std::optional<Reservation> SlurmBackend::admit(const RunId& run, const ClusterPlan& plan)
+{
+    // Slurm queues the job itself; the executor's FIFO only orders submissions.
+    d->plans[run] = plan;
+    return Reservation {};
+}
+
+void SlurmBackend::release(const RunId& run)
+{
+    d->plans.erase(run);
+}
+
+void SlurmBackend::place(const RunId& run, const Launch::ReplicaSet& set)
+{
+    d->place(run, set);
+}
+
+void SlurmBackend::launch(const RunId& run, const QList<Launch::ReplicaLaunch>& replicas)
+{
+    d->launch(run, replicas);
+}
+
+void SlurmBackend::stop(const RunId& run, std::chrono::milliseconds)
+{
+    d->stop(run);
+}
+
+void SlurmBackend::stopAll(std::chrono::milliseconds budget)
+{
+    d->shuttingDown = true;
+    QList<qint64> jobIds;
+    for (auto& [id, run] : d->runs) {
+        d->stopTimer(&run);
+        if (!run.launched && !run.slurmDir.isEmpty())
+            writeFile(run.slurmDir + QStringLiteral("/launch.cancel"), QByteArray());
+        if (run.jobId > 0)
+            jobIds << run.jobId;
+    }
+    d->runs.clear();
+    d->cancelAndWait(jobIds, budget);
+}
+
+void SlurmBackend::reclaim(const RunId& run, const QString& jobMarker)
+{
+    QFile file(jobMarker + QStringLiteral("/slurm/slurm-job-id"));
+    if (!file.open(QIODevice::ReadOnly))
+        return;
+    bool ok = false;
+    const qint64 jobId = file.readAll().trimmed().toLongLong(&ok);
+    if (!ok || jobId <= 0)
+        return;
+    qCInfo(lcSlurmBackend, "%s: cancelling Slurm job %lld left by a previous executor", qPrintable(run.text()), jobId);
+    d->cancelAndWait({ jobId }, std::chrono::seconds(10));
+}
+
+BackendUsage SlurmBackend::usage() const
+{
+    if (!d->nodesTime.isValid() || d->nodesTime.secsTo(QDateTime::currentDateTimeUtc()) > 5)
+        d->refreshNodes();
+    BackendUsage u;
+    for (const Node& n : std::as_const(d->nodes)) {
+        u.host.cpus += n.cpus;
+        u.host.memoryBytes += n.realMemory.bytes();
+    }
+    return u;
+}
+
+qint64 SlurmBackend::slurmJobId(const RunId& run) const
+{
+    auto it = d->runs.find(run);
+    return it == d->runs.end() ? 0 : it->second.jobId;
+}
+
+void SlurmBackend::setPollInterval(std::chrono::milliseconds interval)
+{
+    d->pollMs = int(interval.count());
+}
+
+} // namespace Trainyard::Slurm

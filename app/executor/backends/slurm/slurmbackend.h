@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#pragma once
+
+#include "backend.h"
+#include "clusterconfig.h"
+
+#include <memory>
+
+namespace Trainyard::Slurm {
+
+/// Runs a job's replicas on one Slurm cluster (issue 14), through its slurmrestd (SlurmRestClient). One Slurm het
+/// job per replica-set run (and per restart of it): one component per role present, in master, worker, parameter
+/// server, evaluator order, `nodes` = `tasks` = the role's replicas, one task per node.
+///
+/// Files: everything lives in the run's slurm folder `<run folder>/slurm` (the run folder is under the cluster's
+/// sharedDir, see runFolderRoot(), so the nodes see it at the same path):
+/// - `slurm-job-id`: the het leader's Slurm job ID (decimal), written as soon as submit answers, so that
+///   reclaim() after an executor restart finds the job to cancel;
+/// - `batch-<jobid>.out`: the batch script's own stdout and stderr (srun's errors land here);
+/// - `task.sh`: run by every task as `/bin/bash task.sh <group>`; it execs `tasks/<group>-<SLURM_PROCID>.sh`;
+/// - `tasks/<group>-<index>.sh`: one replica, written by launch(): exports the replica's environment, cds to its
+///   working folder, writes `started/<taskName>` ("<host> <pid>"), runs the program with stdout and stderr
+///   appended to `logs/<taskName>.stdout` and `.stderr`, then writes `exit/<taskName>` (bash's `$?`: the exit
+///   code, or 128 + the signal that killed it);
+/// - `launch.ready` (written by launch()) or `launch.cancel` (written by stop() before launch): the batch script
+///   waits for one of them, because the job is allocated (placed) before the replicas' specs exist. On ready it
+///   runs `srun --het-group=g --nodes=N_g --ntasks=N_g /bin/bash task.sh g` per group in the background and
+///   waits for them all; on cancel it exits 0.
+///
+/// Addresses: replica i (ReplicaSet order) of Slurm job J listens on `<its node>:<20000 + (J % 1400) * 32 + i>`:
+/// unique within a job (replicas may share a host when a role has more tasks than nodes) and, for jobs less than
+/// 1400 IDs apart, between jobs sharing a node. A set of more than 32 replicas fails placement.
+///
+/// How a replica's end is reported (exited()): its exit file → Exited(code) (a code ≥ 128 is bash's 128 +
+/// signal: the scheduler treats it as the signal it names). When the Slurm job is final, or slurmctld forgot
+/// it (NoSuchJob), every replica without an exit file gets: NODE_FAIL, PREEMPTED, BOOT_FAIL, OUT_OF_MEMORY or a
+/// vanished job → Signalled(SIGKILL) (retryable: the scheduler restarts the cluster); TIMEOUT, DEADLINE or
+/// CANCELLED (by someone else than this backend) → Signalled(SIGTERM), which is what Slurm sent; COMPLETED or
+/// FAILED without an exit file (srun could not start the task, the batch script died) → Exited(1). Files are
+/// read every 250 ms; a replica's output is read to its end before its exited().
+///
+/// Placement fails (placementFailed(), the message names the cluster) when slurmrestd cannot be reached or
+/// refuses the job, when the partition has fewer nodes than the components need (het components never share a
+/// node), when Slurm says the job can never run (errors 2014/2015, or a PENDING reason such as
+/// PartitionNodeLimit), and when the job ends or vanishes before it runs. The Slurm job is cancelled first.
+///
+/// Resources per task: the machine type's vCPUs and memory, each capped at the partition's largest node (a
+/// cluster of smaller nodes runs the replica overcommitted, as the local host does); GPUs as a `gpu` GRES per
+/// node of the role's acceleratorCount (any GPU type: catalog accelerator types are not mapped to Slurm GRES
+/// types). A GPU replica keeps Slurm's CUDA_VISIBLE_DEVICES (the spec's, from local reservations, is not
+/// exported); other replicas get the spec's empty one. admit() always says yes with no GPUs: Slurm queues.
+///
+/// stop(): cancels the het leader (Slurm sends SIGTERM, then SIGKILL after the cluster's KillWait: `grace` is
+/// the cluster's, not ours) and emits stopped() once the job is final and every replica's exited() went out.
+/// stopAll() cancels every run's Slurm job and waits (≤ budget) for slurmrestd's answers: after an executor
+/// restart the scheduler submits the run again. Re-attaching to a job that still runs instead is not done yet.
+/// usage(): the cluster's CPU and memory totals from the last `GET …/nodes` (refreshed when older than 5 s,
+/// asynchronously: the first call answers zeros); nothing is "in use" from this executor's point of view.
+///
+/// Threading: as Backend; every signal comes from a timer or a client callback.
+class SlurmBackend : public Backend {
+    Q_OBJECT
+public:
+    explicit SlurmBackend(const ClusterConfig& cluster, QObject* parent = nullptr);
+    ~SlurmBackend() override;
+
+    const ClusterConfig& cluster() const;
+
+    QString name() const override;
+    QString runFolderRoot(const QString& dataDir) const override;
+    QString interpreter() const override;
+    std::optional<Reservation> admit(const RunId& run, const ClusterPlan& plan) override;
+    void release(const RunId& run) override;
+    void place(const RunId& run, const Launch::ReplicaSet& set) override;
+    void launch(const RunId& run, const QList<Launch::ReplicaLaunch>& replicas) override;
+    void stop(const RunId& run, std::chrono::milliseconds grace) override;
+    void stopAll(std::chrono::milliseconds budget) override;
+    void reclaim(const RunId& run, const QString& jobMarker) override;
+    BackendUsage usage() const override;
+
+    /// The Slurm job (het leader) of a run now; 0 when none was submitted (for tests and logs).
+    qint64 slurmJobId(const RunId& run) const;
+    /// How often files and the Slurm job are polled (default 250 ms).
+    void setPollInterval(std::chrono::milliseconds interval);
+
+private:
+    struct Private;
+    std::unique_ptr<Private> d;
+};
+
+} // namespace Trainyard::Slurm

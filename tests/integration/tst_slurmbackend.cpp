@@ -1,0 +1,419 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// The Scheduler with a SlurmBackend on the 4-node Slurm 22.05 cluster of packaging/slurm-testcluster.sh (found
+// running, or started and stopped again): jobs whose region names the cluster run there as one het job, with the
+// test trainers of tests/integration/trainers staged by pip into the cluster's shared folder. Without root or
+// without the Slurm packages the test skips, saying so; under TRAINYARD_REQUIRE_ALL=1 it fails.
+#include "clusterconfig.h"
+#include "executorenvironment.h"
+#include "jobkeys.h"
+#include "jobstore.h"
+#include "logstore.h"
+#include "requireddependencies.h"
+#include "scheduler.h"
+#include "slurmbackend.h"
+#include "slurmrestclient.h"
+#include "slurmtestcluster.h"
+
+#include <QDateTime>
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
+#include <QProcess>
+#include <QSet>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <QScopeGuard>
+
+#include <memory>
+
+using namespace Trainyard;
+using namespace Trainyard::Slurm;
+
+namespace {
+
+const QString TrainerDir = QStringLiteral(TRAINYARD_SOURCE_DIR "/tests/integration/trainers/tytest");
+constexpr int JobTimeoutMs = 120000;
+
+} // namespace
+
+class TestSlurmBackend : public QObject {
+    Q_OBJECT
+
+private:
+    Test::SlurmTestCluster m_cluster;
+    QTemporaryDir m_tmp;
+    ClusterConfig m_config;
+    QString m_prefix; ///< job IDs of this test process: folders under sharedDir outlive it otherwise
+    std::unique_ptr<JobStore> m_store;
+    std::unique_ptr<LogStore> m_logs;
+    std::unique_ptr<Scheduler> m_scheduler;
+    std::unique_ptr<SlurmRestClient> m_client;
+    QStringList m_jobIds;
+
+    QString jobFolder(const QString& id) const { return Test::localJob(id).folder(m_config.sharedDir); }
+    QString jobDir(const QString& id) const { return m_config.sharedDir + QStringLiteral("/jobdirs/") + id; }
+
+    QString submit(const QString& name, const QString& module, int workers)
+    {
+        const QString id = m_prefix + name;
+        Job job = Test::customJob(id, module, workers);
+        job.trainingInput.region = m_config.name;
+        job.trainingInput.packageUris = QStringList { TrainerDir };
+        job.trainingInput.jobDir = jobDir(id);
+        // The job's user (not this process's) writes there.
+        QDir().mkpath(job.trainingInput.jobDir);
+        QFile::setPermissions(job.trainingInput.jobDir, QFileDevice::Permissions(0x7777));
+        QString error;
+        if (!m_store->insert(job, &error))
+            qWarning("insert: %s", qPrintable(error));
+        m_jobIds << id;
+        m_scheduler->submit(JobStore::defaultProject(), *m_store->job(Test::localJob(id)));
+        return id;
+    }
+
+    JobState state(const QString& id) const
+    {
+        const std::optional<Job> job = m_store->job(Test::localJob(id));
+        return job ? job->state : JobState::StateUnspecified;
+    }
+
+    QString errorMessage(const QString& id) const
+    {
+        const std::optional<Job> job = m_store->job(Test::localJob(id));
+        return job ? job->errorMessage : QString();
+    }
+
+    QStringList messages(const QString& id, const QString& task) const
+    {
+        QStringList list;
+        for (const LogEntry& e : m_logs->read(Test::localJob(id), task, QString(), 0, 100000))
+            list << e.message;
+        return list;
+    }
+
+    qint64 slurmJobId(const QString& id) const
+    {
+        QFile f(jobFolder(id) + QStringLiteral("/slurm/slurm-job-id"));
+        return f.open(QIODevice::ReadOnly) ? f.readAll().trimmed().toLongLong() : 0;
+    }
+
+    /// The Slurm job's leader state as slurmrestd reports it now ("" when unknown).
+    QString slurmState(qint64 jobId)
+    {
+        std::optional<Result<QList<JobComponent>>> answer;
+        m_client->job(jobId, this, [&answer](const Result<QList<JobComponent>>& r) { answer.emplace(r); });
+        [&] { QTRY_VERIFY_WITH_TIMEOUT(answer.has_value(), 30000); }();
+        if (!answer || !answer->ok() || answer->value().isEmpty())
+            return QString();
+        return answer->value().first().state;
+    }
+
+    bool replicasRunning(const QString& id) const
+    {
+        const QList<ReplicaInfo> replicas = m_scheduler->replicas(Test::localJob(id));
+        return !replicas.isEmpty() && std::all_of(replicas.cbegin(), replicas.cend(), [](const ReplicaInfo& r) {
+            return r.state == ReplicaState::Running;
+        });
+    }
+
+    QString dump(const QString& id) const
+    {
+        return QStringLiteral("state %1, error '%2'; service log:\n%3")
+            .arg(jobStateName(state(id)), errorMessage(id),
+                messages(id, QStringLiteral("service")).join(QLatin1Char('\n')));
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        if (!m_cluster.acquire())
+            TRAINYARD_SKIP_OR_FAIL_BECAUSE(m_cluster.reason());
+        QVERIFY(m_tmp.isValid());
+        qputenv("XDG_RUNTIME_DIR", QFile::encodeName(m_tmp.path() + QStringLiteral("/run")));
+        qputenv("XDG_DATA_HOME", QFile::encodeName(m_tmp.path() + QStringLiteral("/data")));
+        qputenv("XDG_CONFIG_HOME", QFile::encodeName(m_tmp.path() + QStringLiteral("/config")));
+        QStringList errors;
+        const std::optional<QList<ClusterConfig>> clusters
+            = ClusterConfig::parse(m_cluster.clustersYaml(), QStringLiteral("clusters.yaml"), &errors);
+        QVERIFY2(clusters && !clusters->isEmpty(), qPrintable(errors.join(QLatin1Char('\n'))));
+        m_config = clusters->first();
+        m_prefix = QStringLiteral("slurmbackend_%1_%2_")
+                       .arg(QCoreApplication::applicationPid())
+                       .arg(QDateTime::currentSecsSinceEpoch());
+
+        const QString dataDir = m_tmp.path() + QStringLiteral("/data/trainyard");
+        QVERIFY(QDir().mkpath(dataDir));
+        m_store = std::make_unique<JobStore>();
+        QString error;
+        QVERIFY2(m_store->open(dataDir + QStringLiteral("/trainyard.sqlite"), &error), qPrintable(error));
+        m_logs = std::make_unique<LogStore>(dataDir);
+        HostInventory host;
+        host.cpus = 2;
+        host.memoryBytes = qint64(4) << 30;
+        m_scheduler = std::make_unique<Scheduler>(m_store.get(), m_logs.get(), host, dataDir);
+        m_scheduler->setGracePeriodSeconds(3);
+        m_scheduler->addBackend(std::make_unique<SlurmBackend>(m_config));
+        m_client = std::make_unique<SlurmRestClient>(m_config);
+    }
+
+    void cleanupTestCase()
+    {
+        m_scheduler.reset(); // cancels what is left of this test's Slurm jobs
+        m_client.reset();
+        for (const QString& id : std::as_const(m_jobIds)) {
+            QDir(jobFolder(id)).removeRecursively();
+            QDir(jobDir(id)).removeRecursively();
+        }
+        m_cluster.release();
+    }
+
+    /// 1 master + 2 workers: three distinct nodes, TF_CONFIG with their node names, TCP to the master.
+    void clusterSucceeds()
+    {
+        const QString id = submit(QStringLiteral("tcp"), QStringLiteral("tytest.tcp_cluster"), 2);
+        QTRY_VERIFY2_WITH_TIMEOUT(isFinal(state(id)), qPrintable(dump(id)), JobTimeoutMs);
+        QVERIFY2(state(id) == JobState::Succeeded, qPrintable(dump(id)));
+
+        QSet<QString> hosts;
+        const QList<ReplicaInfo> replicas = m_scheduler->replicas(Test::localJob(id));
+        QCOMPARE(replicas.size(), 3);
+        for (const ReplicaInfo& r : replicas) {
+            QVERIFY2(r.address.startsWith(QLatin1String("node")), qPrintable(r.address));
+            hosts.insert(r.address.section(QLatin1Char(':'), 0, 0));
+        }
+        QCOMPARE(hosts.size(), 3);
+
+        const QString master = messages(id, QStringLiteral("master-replica-0")).join(QLatin1Char('\n'));
+        QVERIFY2(master.contains(QLatin1String("master-replica-0: all 2 peers connected")), qPrintable(master));
+        for (const QString& task : { QStringLiteral("worker-replica-0"), QStringLiteral("worker-replica-1") }) {
+            const QString log = messages(id, task).join(QLatin1Char('\n'));
+            QVERIFY2(
+                log.contains(task + QStringLiteral(" connected to the master: ack master-replica-0")), qPrintable(log));
+            QVERIFY2(
+                master.contains(QStringLiteral("master-replica-0 got ") + task + QLatin1Char('@')), qPrintable(master));
+        }
+        const qint64 jobId = slurmJobId(id);
+        QVERIFY(jobId > 0);
+        QTRY_VERIFY_WITH_TIMEOUT(isFinishedState(slurmState(jobId)), 30000);
+    }
+
+    /// A worker's exit 3 fails the job with the service's message; the other replicas are stopped.
+    void replicaFailureFailsJob()
+    {
+        const QString id = submit(QStringLiteral("exit3"), QStringLiteral("tytest.fail_exit3"), 2);
+        QTRY_VERIFY2_WITH_TIMEOUT(isFinal(state(id)), qPrintable(dump(id)), JobTimeoutMs);
+        QVERIFY2(state(id) == JobState::Failed, qPrintable(dump(id)));
+        QVERIFY2(errorMessage(id).startsWith(QLatin1String("The replica worker 1 exited with a non-zero status of 3.")),
+            qPrintable(errorMessage(id)));
+        QVERIFY2(
+            errorMessage(id).contains(QLatin1String("ValueError: bad input shard 7")), qPrintable(errorMessage(id)));
+        const qint64 jobId = slurmJobId(id);
+        QVERIFY(jobId > 0);
+        QVERIFY(isFinishedState(slurmState(jobId)));
+    }
+
+    /// Cancel while the replicas run: CANCELLED, and the Slurm job is cancelled and over.
+    void cancelStopsSlurmJob()
+    {
+        const QString id = submit(QStringLiteral("cancel"), QStringLiteral("tytest.sleeper"), 2);
+        QTRY_VERIFY2_WITH_TIMEOUT(state(id) == JobState::Running, qPrintable(dump(id)), JobTimeoutMs);
+        const qint64 jobId = slurmJobId(id);
+        QVERIFY(jobId > 0);
+        QCOMPARE(slurmState(jobId), QStringLiteral("RUNNING"));
+        QVERIFY(m_scheduler->cancel(Test::localJob(id)));
+        QTRY_VERIFY2_WITH_TIMEOUT(isFinal(state(id)), qPrintable(dump(id)), 60000);
+        QCOMPARE(state(id), JobState::Cancelled);
+        // The job is final only once Slurm says so: nothing of it is left on the nodes.
+        QCOMPARE(slurmState(jobId), QStringLiteral("CANCELLED"));
+    }
+
+    /// A worker killed by a signal is a retryable failure: the cluster is placed again (a new Slurm job) and the
+    /// job succeeds.
+    void killedWorkerRestartsCluster()
+    {
+        const QString id = submit(QStringLiteral("crash"), QStringLiteral("tytest.crash_once"), 2);
+        QTRY_VERIFY2_WITH_TIMEOUT(isFinal(state(id)), qPrintable(dump(id)), JobTimeoutMs);
+        QVERIFY2(state(id) == JobState::Succeeded, qPrintable(dump(id)));
+        const QStringList service = messages(id, QStringLiteral("service"));
+        QVERIFY2(service.contains(QStringLiteral("Restarting the cluster (restart 1 of 3).")),
+            qPrintable(service.join(QLatin1Char('\n'))));
+        const QString worker = messages(id, QStringLiteral("worker-replica-0")).join(QLatin1Char('\n'));
+        QVERIFY2(worker.contains(QLatin1String("crashing on purpose")), qPrintable(worker));
+    }
+
+    /// One GPU per replica: Slurm allocates a `gpu` GRES on each node, and each replica sees its node's GPU (index
+    /// 0 on every node of the test cluster) in CUDA_VISIBLE_DEVICES, not the spec's empty value.
+    void gpuPerReplica()
+    {
+        const QString id = m_prefix + QStringLiteral("gpu");
+        Job job = Test::customJob(id, QStringLiteral("tytest.ok"), 2);
+        job.trainingInput.region = m_config.name;
+        job.trainingInput.packageUris = QStringList { TrainerDir };
+        job.trainingInput.jobDir = jobDir(id);
+        job.trainingInput.masterConfig = ReplicaConfig {};
+        job.trainingInput.masterConfig->acceleratorConfig = AcceleratorConfig { 1, QStringLiteral("NVIDIA_TESLA_T4") };
+        job.trainingInput.workerConfig = job.trainingInput.masterConfig;
+        QDir().mkpath(job.trainingInput.jobDir);
+        QFile::setPermissions(job.trainingInput.jobDir, QFileDevice::Permissions(0x7777));
+        QString error;
+        QVERIFY2(m_store->insert(job, &error), qPrintable(error));
+        m_jobIds << id;
+        m_scheduler->submit(JobStore::defaultProject(), *m_store->job(Test::localJob(id)));
+        QTRY_VERIFY2_WITH_TIMEOUT(isFinal(state(id)), qPrintable(dump(id)), JobTimeoutMs);
+        QVERIFY2(state(id) == JobState::Succeeded, qPrintable(dump(id)));
+        for (const QString& task : { QStringLiteral("master-replica-0"), QStringLiteral("worker-replica-0"),
+                 QStringLiteral("worker-replica-1") }) {
+            QJsonObject contract;
+            for (const QString& m : messages(id, task)) {
+                if (m.startsWith(QLatin1String("CONTRACT ")))
+                    contract = QJsonDocument::fromJson(m.mid(9).toUtf8()).object();
+            }
+            const QJsonValue cuda
+                = contract.value(QLatin1String("env")).toObject().value(QLatin1String("CUDA_VISIBLE_DEVICES"));
+            QVERIFY2(cuda.toString() == QLatin1String("0"),
+                qPrintable(task + QStringLiteral(": ") + QString::fromUtf8(QJsonDocument(contract).toJson())));
+        }
+    }
+
+    /// Executor shutdown cancels the run's Slurm job; the next executor's recover() restarts the job on the
+    /// cluster (a new Slurm job, restart 1 of 3, counted in the job's folder under the shared folder).
+    void shutdownAndRecover()
+    {
+        const QString id = submit(QStringLiteral("recover"), QStringLiteral("tytest.sleeper"), 1);
+        QTRY_VERIFY2_WITH_TIMEOUT(state(id) == JobState::Running, qPrintable(dump(id)), JobTimeoutMs);
+        const qint64 first = slurmJobId(id);
+        QVERIFY(first > 0);
+        const QString dataDir = m_tmp.path() + QStringLiteral("/data/trainyard");
+        m_scheduler.reset(); // shutdown: stopAll cancels the Slurm job, the job stays RUNNING in the store
+        QCOMPARE(state(id), JobState::Running);
+        QTRY_VERIFY_WITH_TIMEOUT(isFinishedState(slurmState(first)), 30000);
+
+        HostInventory host;
+        host.cpus = 2;
+        host.memoryBytes = qint64(4) << 30;
+        m_scheduler = std::make_unique<Scheduler>(m_store.get(), m_logs.get(), host, dataDir);
+        m_scheduler->setGracePeriodSeconds(3);
+        m_scheduler->addBackend(std::make_unique<SlurmBackend>(m_config));
+        m_scheduler->recover();
+        QTRY_VERIFY2_WITH_TIMEOUT(slurmJobId(id) > first && replicasRunning(id), qPrintable(dump(id)), JobTimeoutMs);
+        QFile restarts(jobFolder(id) + QStringLiteral("/restarts"));
+        QVERIFY(restarts.open(QIODevice::ReadOnly));
+        QCOMPARE(restarts.readAll().trimmed(), QByteArray("1"));
+        const qint64 second = slurmJobId(id);
+        QVERIFY(m_scheduler->cancel(Test::localJob(id)));
+        QTRY_VERIFY2_WITH_TIMEOUT(isFinal(state(id)), qPrintable(dump(id)), 60000);
+        QCOMPARE(state(id), JobState::Cancelled);
+        QCOMPARE(slurmState(second), QStringLiteral("CANCELLED"));
+    }
+
+    /// More replicas than nodes: het components never share a node, so the job can never run.
+    void tooManyReplicasFailsPlacement()
+    {
+        const QString id = submit(QStringLiteral("toobig"), QStringLiteral("tytest.ok"), 4);
+        QTRY_VERIFY2_WITH_TIMEOUT(isFinal(state(id)), qPrintable(dump(id)), JobTimeoutMs);
+        QCOMPARE(state(id), JobState::Failed);
+        QVERIFY2(errorMessage(id).contains(QStringLiteral("Slurm cluster '%1' has 4 nodes").arg(m_config.name)),
+            qPrintable(errorMessage(id)));
+        QCOMPARE(slurmJobId(id), 0);
+    }
+
+    /// The executor reads clusters.yaml at start; its API accepts `region: <cluster>` with a job dir in the
+    /// cluster's shared folder and without this workstation's size limits, and the job runs on the cluster.
+    void executorRunsClusterJobs()
+    {
+        QTemporaryDir root;
+        QVERIFY(root.isValid());
+        QVERIFY(QDir().mkpath(root.filePath(QStringLiteral("config/trainyard"))));
+        QFile yaml(root.filePath(QStringLiteral("config/trainyard/clusters.yaml")));
+        QVERIFY(yaml.open(QIODevice::WriteOnly));
+        yaml.write(m_cluster.clustersYaml());
+        yaml.close();
+        QProcess executor;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("XDG_RUNTIME_DIR"), root.filePath(QStringLiteral("run")));
+        env.insert(QStringLiteral("XDG_DATA_HOME"), root.filePath(QStringLiteral("data")));
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"), root.filePath(QStringLiteral("config")));
+        executor.setProcessEnvironment(env);
+        executor.setProcessChannelMode(QProcess::ForwardedErrorChannel);
+        executor.start(
+            QStringLiteral(TRAINYARD_EXECUTOR_BIN), { QStringLiteral("--grace-period"), QStringLiteral("2") });
+        QVERIFY2(executor.waitForStarted(), qPrintable(executor.errorString()));
+        auto stop = qScopeGuard([&executor] {
+            executor.terminate(); // cancels the executor's Slurm jobs on the way out
+            if (!executor.waitForFinished(30000))
+                executor.kill();
+        });
+        const QString runtimeFile = root.filePath(QStringLiteral("run/trainyard/executor.json"));
+        QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(runtimeFile), 30000);
+        QFile file(runtimeFile);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QJsonObject runtime = QJsonDocument::fromJson(file.readAll()).object();
+        const QUrl url(runtime.value(QStringLiteral("url")).toString());
+        QFile tokenFile(runtime.value(QStringLiteral("tokenFile")).toString());
+        QVERIFY(tokenFile.open(QIODevice::ReadOnly));
+        const QByteArray token = tokenFile.readAll().trimmed();
+
+        QNetworkAccessManager nam;
+        auto send = [&](const QByteArray& verb, const QString& path, const QJsonObject& body = {}) {
+            QUrl u = url;
+            u.setPath(path);
+            QNetworkRequest request(u);
+            request.setRawHeader("Authorization", "Bearer " + token);
+            request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
+            QNetworkReply* reply = nam.sendCustomRequest(
+                request, verb, body.isEmpty() ? QByteArray() : QJsonDocument(body).toJson(QJsonDocument::Compact));
+            QSignalSpy finished(reply, &QNetworkReply::finished);
+            if (!reply->isFinished())
+                finished.wait(30000);
+            const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+            const QJsonObject json = QJsonDocument::fromJson(reply->readAll()).object();
+            reply->deleteLater();
+            return std::make_pair(status, json);
+        };
+        // Three n1-highmem-96 replicas: far more than this workstation may hold, fine for the cluster (placed
+        // capped at its nodes' size).
+        auto jobJson = [&](const QString& id, const QString& region, const QString& dir) {
+            const QString type = QStringLiteral("n1-highmem-96");
+            return QJsonObject { { QStringLiteral("jobId"), id },
+                { QStringLiteral("trainingInput"),
+                    QJsonObject { { QStringLiteral("scaleTier"), QStringLiteral("CUSTOM") },
+                        { QStringLiteral("masterType"), type }, { QStringLiteral("workerType"), type },
+                        { QStringLiteral("workerCount"), QStringLiteral("2") },
+                        { QStringLiteral("packageUris"), QJsonArray { TrainerDir } },
+                        { QStringLiteral("pythonModule"), QStringLiteral("tytest.tcp_cluster") },
+                        { QStringLiteral("region"), region }, { QStringLiteral("jobDir"), dir } } } };
+        };
+        const QString id = m_prefix + QStringLiteral("api");
+        m_jobIds << id;
+        QDir().mkpath(jobDir(id));
+        QFile::setPermissions(jobDir(id), QFileDevice::Permissions(0x7777));
+        const QString jobsPath = QStringLiteral("/v1/projects/local/jobs");
+
+        auto [localStatus, localReply] = send("POST", jobsPath, jobJson(id, QStringLiteral("us-central1"), jobDir(id)));
+        QVERIFY2(localStatus == 400, QJsonDocument(localReply).toJson().constData());
+        auto [outsideStatus, outsideReply] = send("POST", jobsPath, jobJson(id, m_config.name, root.path()));
+        QVERIFY2(outsideStatus == 400, QJsonDocument(outsideReply).toJson().constData());
+        QVERIFY2(QJsonDocument(outsideReply).toJson().contains("trainingInput.jobDir"),
+            QJsonDocument(outsideReply).toJson().constData());
+
+        auto [status, created] = send("POST", jobsPath, jobJson(id, m_config.name, jobDir(id)));
+        QVERIFY2(status == 200, QJsonDocument(created).toJson().constData());
+        QString state;
+        QTRY_VERIFY2_WITH_TIMEOUT(
+            (state = send("GET", jobsPath + QLatin1Char('/') + id).second.value(QStringLiteral("state")).toString())
+                    == QLatin1String("SUCCEEDED")
+                || state == QLatin1String("FAILED") || state == QLatin1String("CANCELLED"),
+            qPrintable(state), JobTimeoutMs);
+        QCOMPARE(state, QStringLiteral("SUCCEEDED"));
+        QVERIFY(slurmJobId(id) > 0);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestSlurmBackend)
+#include "tst_slurmbackend.moc"
