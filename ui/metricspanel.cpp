@@ -118,6 +118,89 @@ QString formatNumber(double v)
 } // namespace
 
 // ---------------------------------------------------------------------------------------------------
+// MetricLinesItem
+
+/// Draws a MetricChart's lines (Line::rawPoints and smoothedPoints, in axis units) over the plot area, each
+/// with its QLineSeries' pen while that series is visible, in the order Qt Charts stacks series (each
+/// series' raw line, then its smoothed line). Points map to the plot area as Qt Charts maps them (linear,
+/// or logarithmic on a log axis) from the axes' ranges at paint time, so it follows every range change.
+class MetricLinesItem final : public QGraphicsItem {
+public:
+    explicit MetricLinesItem(MetricChart* chart)
+        : QGraphicsItem(chart->chart())
+        , m_chart(chart)
+    {
+        setZValue(4); // Qt Charts' ChartPresenter::SeriesZValue: above the grid and axes, below the legend
+        setAcceptedMouseButtons(Qt::NoButton);
+    }
+
+    QRectF boundingRect() const override { return m_chart->chart()->rect(); }
+
+    /// Call when the lines' points or the plot area changed.
+    void changed()
+    {
+        prepareGeometryChange();
+        update();
+    }
+
+    void paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget*) override
+    {
+        const QRectF area = m_chart->chart()->plotArea();
+        if (area.isEmpty())
+            return;
+        const auto [x0, x1] = axisRange(m_chart->xAxis());
+        const auto [y0, y1] = axisRange(m_chart->yAxis());
+        const bool logY = qobject_cast<QLogValueAxis*>(m_chart->yAxis()) != nullptr;
+        if (!(x1 > x0) || !(y1 > y0) || (logY && !(y0 > 0)))
+            return;
+        // The arithmetic of Qt Charts' XYDomain / XLogYDomain::calculateGeometryPoints(), relative to the plot
+        // area's corner, and the clip of its LineChartItem::paint() (half a pixel more where the area's edges
+        // fall between pixels), so that the lines come out as Qt Charts drew them.
+        const double deltaX = area.width() / (x1 - x0);
+        const double bottomY = logY ? std::log10(y0) : y0;
+        const double deltaY = area.height() / ((logY ? std::log10(y1) : y1) - bottomY);
+        QRectF clip(QPointF(0, 0), area.size());
+        const double ax = area.left() - int(area.left()), ay = area.top() - int(area.top());
+        const double bx = (clip.width() + 0.5) - int(clip.width() + 0.5);
+        const double by = (clip.height() + 0.5) - int(clip.height() + 0.5);
+        clip.adjust(-ax, -ay, std::max(ax, bx), std::max(ay, by));
+        painter->save();
+        painter->translate(area.topLeft());
+        painter->setClipRect(clip);
+        painter->setBrush(Qt::NoBrush);
+        QPolygonF polyline;
+        auto draw = [&](const QLineSeries* series, const QList<QPointF>& points) {
+            if (!series->isVisible() || points.isEmpty())
+                return;
+            polyline.resize(points.size());
+            for (qsizetype i = 0; i < points.size(); ++i) {
+                const double y = logY ? std::log10(points[i].y()) : points[i].y();
+                polyline[i] = QPointF((points[i].x() - x0) * deltaX, (y - bottomY) * -deltaY + area.height());
+            }
+            painter->setPen(series->pen());
+            if (polyline.size() == 1) {
+                painter->drawPoint(polyline.front());
+            } else if (series->pen().style() != Qt::SolidLine) {
+                painter->drawPolyline(polyline); // one path, so that a dash pattern runs on
+            } else {
+                // Segment by segment, as Qt Charts draws solid lines: the raster engine strokes a polyline as
+                // one path through its antialiasing rasteriser, twice the time of separate lines here.
+                for (qsizetype i = 1; i < polyline.size(); ++i)
+                    painter->drawLine(polyline[i - 1], polyline[i]);
+            }
+        };
+        for (const MetricChart::Line& line : std::as_const(m_chart->m_lines)) {
+            draw(line.raw, line.rawPoints);
+            draw(line.smoothed, line.smoothedPoints);
+        }
+        painter->restore();
+    }
+
+private:
+    MetricChart* m_chart;
+};
+
+// ---------------------------------------------------------------------------------------------------
 // MetricChart
 
 MetricChart::MetricChart(MetricsModel* model, const QString& key, QWidget* parent)
@@ -147,6 +230,7 @@ MetricChart::MetricChart(MetricsModel* model, const QString& key, QWidget* paren
     setMinimumSize(360, 260);
     setToolTip(QString());
     rebuildAxes();
+    m_linesItem = new MetricLinesItem(this); // owned by the chart (its parent item)
 }
 
 MetricChart::~MetricChart() = default;
@@ -196,7 +280,7 @@ void MetricChart::addSeries(int index, const QColor& color)
     // One legend entry per series: the smoothed line's (the samples' for resource charts).
     for (QLegendMarker* marker : chart()->legend()->markers(isResourceChart() ? smoothed : raw))
         marker->setVisible(false);
-    m_lines.append({ index, raw, smoothed });
+    m_lines.append({ index, raw, smoothed, {}, {} });
     applyTrialFilter(m_lines.constLast());
 }
 
@@ -213,6 +297,8 @@ void MetricChart::applyTrialFilter(const Line& line)
     line.smoothed->setVisible(shown && !isResourceChart());
     for (QLegendMarker* marker : chart()->legend()->markers(isResourceChart() ? line.raw : line.smoothed))
         marker->setVisible(shown);
+    if (m_linesItem)
+        m_linesItem->update(); // it draws only visible series
 }
 
 void MetricChart::setTrialFilter(const QSet<QString>& trialIds)
@@ -246,6 +332,22 @@ QLineSeries* MetricChart::smoothedLine(int index) const
         if (line.index == index)
             return line.smoothed;
     return nullptr;
+}
+
+QList<QPointF> MetricChart::rawPoints(int index) const
+{
+    for (const Line& line : m_lines)
+        if (line.index == index)
+            return line.rawPoints;
+    return {};
+}
+
+QList<QPointF> MetricChart::smoothedPoints(int index) const
+{
+    for (const Line& line : m_lines)
+        if (line.index == index)
+            return line.smoothedPoints;
+    return {};
 }
 
 bool MetricChart::isResourceChart() const
@@ -408,15 +510,15 @@ void MetricChart::refresh()
         }
         return out;
     };
-    for (const Line& line : std::as_const(m_lines)) {
+    for (Line& line : m_lines) {
         if (!isSeriesShown(line.index))
             continue; // keeps its old points while hidden; refreshed when it shows again
         const QList<QPointF> raw
             = m_model->reduce(line.index, MetricSeriesData::Value, m_settings.xAxis, x0, x1, pixels);
         const QList<QPointF> smoothed
             = m_model->reduce(line.index, MetricSeriesData::Smoothed, m_settings.xAxis, x0, x1, pixels);
-        line.raw->replace(convert(raw, true));
-        line.smoothed->replace(convert(smoothed, true));
+        line.rawPoints = convert(raw, true);
+        line.smoothedPoints = convert(smoothed, true);
         if (m_settings.ignoreOutliers && !m_zoomY) {
             for (double v :
                 m_model->sample(line.index, MetricSeriesData::Value, m_settings.xAxis, x0, x1, OutlierSample)) {
@@ -459,6 +561,8 @@ void MetricChart::refresh()
     if (auto* dt = qobject_cast<QDateTimeAxis*>(m_xAxis))
         dt->setFormat(x1 - x0 > 86400 ? QStringLiteral("MM-dd HH:mm") : QStringLiteral("HH:mm:ss"));
     m_updatingAxes = false;
+    if (m_linesItem)
+        m_linesItem->changed();
 }
 
 QString MetricChart::tooltipText(double x) const
@@ -676,8 +780,8 @@ void MetricChart::contextMenuEvent(QContextMenuEvent* event)
         QMenu* sub = menu.addMenu(text);
         for (const Line& line : std::as_const(m_lines)) {
             const int index = line.index;
-            sub->addAction(MetricsModel::seriesLabel(m_model->info(index), m_model->jobId()) + QStringLiteral("…"), this,
-                [this, index, format] { emit exportDataRequested(index, format); });
+            sub->addAction(MetricsModel::seriesLabel(m_model->info(index), m_model->jobId()) + QStringLiteral("…"),
+                this, [this, index, format] { emit exportDataRequested(index, format); });
         }
     }
     menu.exec(event->globalPos());
@@ -1181,7 +1285,10 @@ void MetricsPanel::askExportData(MetricChart* chart, int seriesIndex, const QStr
     Q_UNUSED(chart);
     const SeriesInfo& info = m_model->info(seriesIndex);
     // TensorBoard's download name: run-<run>-tag-<tag>.<format>.
-    QString name = QStringLiteral("run-%1-tag-%2.%3").arg(MetricsModel::seriesLabel(info, m_model->jobId()).replace(QLatin1Char('/'), QLatin1Char('_')), info.tag, format);
+    QString name
+        = QStringLiteral("run-%1-tag-%2.%3")
+              .arg(MetricsModel::seriesLabel(info, m_model->jobId()).replace(QLatin1Char('/'), QLatin1Char('_')),
+                  info.tag, format);
     name.replace(QLatin1Char('/'), QLatin1Char('_'));
     const QString filter = format == QLatin1String("json") ? tr("JSON files (*.json)") : tr("CSV files (*.csv)");
     const QString path = QFileDialog::getSaveFileName(this, tr("Export data"), name, filter);

@@ -13,6 +13,13 @@
 // Charts never get a series' full data: MetricsModel::reduce hands them about four points per pixel
 // column of the visible x range, recomputed when the range or the width changes, so zooming in shows the
 // real points. Stream updates only mark charts dirty; a 40 ms single-shot timer redraws them in a batch.
+//
+// The lines are drawn by the chart itself (one QGraphicsItem over the plot area, MetricLinesItem in
+// metricspanel.cpp), not by Qt Charts: the chart's QLineSeries carry each line's name, pen and visibility
+// for the legend, and no points. Why (issue 17): on every QLineSeries::replace() Qt Charts rebuilds the
+// line's path and strokes a hover shape of it with miter joins (QPainterPathStroker), about 1 µs a point,
+// which was two thirds of a 10-million-point chart's redraw; the chart's hover, zoom and tooltips work from
+// the axes and the model and never used that shape.
 
 #include "apiclient.h"
 #include "metricsmodel.h"
@@ -41,6 +48,7 @@ class QVBoxLayout;
 namespace Trainyard {
 
 class ExecutorConnection;
+class MetricLinesItem;
 
 /// The display settings every chart of a panel shares.
 struct MetricsChartSettings {
@@ -66,9 +74,15 @@ public:
     /// Adds the lines of a series the model gained (its index into the model).
     void addSeries(int index, const QColor& color);
     QList<int> seriesIndices() const;
-    /// The faint raw line and the smoothed line of a series (model index); nullptr if not in this chart.
+    /// The faint raw line and the smoothed line of a series (model index), as the legend shows them: name,
+    /// pen and visibility (their points are empty: see rawPoints()); nullptr if not in this chart.
     QLineSeries* rawLine(int index) const;
     QLineSeries* smoothedLine(int index) const;
+    /// The points the raw and the smoothed line of a series are drawn through, in axis units (x in steps,
+    /// seconds or, on the wall-time axis, ms since the epoch; y divided by valueScale()); empty if not in this
+    /// chart or not drawn yet.
+    QList<QPointF> rawPoints(int index) const;
+    QList<QPointF> smoothedPoints(int index) const;
     /// CPU/RSS/GPU samples: drawn on a time axis, unsmoothed, whatever the panel's x axis and smoothing.
     bool isResourceChart() const;
     QAbstractAxis* xAxis() const { return m_xAxis; }
@@ -116,10 +130,13 @@ protected:
     void leaveEvent(QEvent* event) override;
 
 private:
+    friend class MetricLinesItem;
     struct Line {
         int index;
         QLineSeries* raw;
         QLineSeries* smoothed;
+        QList<QPointF> rawPoints; ///< what refresh() reduced, drawn by m_linesItem
+        QList<QPointF> smoothedPoints;
     };
     void rebuildAxes();
     void applyTrialFilter(const Line& line);
@@ -138,6 +155,7 @@ private:
     QAbstractAxis* m_yAxis = nullptr;
     QAbstractAxis* m_stepX = nullptr; ///< QValueAxis: steps or relative seconds
     QAbstractAxis* m_timeX = nullptr; ///< QDateTimeAxis: wall time in ms
+    MetricLinesItem* m_linesItem = nullptr;
     QAbstractAxis* m_linearY = nullptr;
     QAbstractAxis* m_logY = nullptr;
     std::optional<std::pair<double, double>> m_zoomX;

@@ -3,6 +3,7 @@
 
 #include <QtEndian>
 
+#include <bit>
 #include <cstring>
 
 namespace Trainyard::Formats {
@@ -24,8 +25,13 @@ public:
         // Every BINPUT takes at least 2 bytes, so keys below the input size bound the array.
         , m_denseLimit(quint32(std::min<qsizetype>(data.size(), 1 << 26)))
     {
-        // torch.save pickles make about one node per 7 bytes; reserving avoids regrowing.
+        // torch.save pickles make about one node and one item per 7 bytes; reserving avoids regrowing (capacity
+        // that stays unused is never touched, so it costs no page faults).
         m_pickle.nodes.reserve(size_t(std::min<qsizetype>(data.size() / 4 + 16, 1 << 22)));
+        m_pickle.itemIndices.reserve(size_t(std::min<qsizetype>(data.size() / 4 + 16, 1 << 22)));
+        // Texts are copied from the input, so they never take more bytes than it has (a Global's two texts are
+        // ranges that are already there).
+        m_pickle.stringBytes.reserve(data.size());
     }
 
     std::optional<PickleReader::Pickle> run()
@@ -39,7 +45,26 @@ public:
                 if (m_stack.size() != 1)
                     return fail(QStringLiteral("STOP with %1 values on the stack (expected 1)").arg(m_stack.size()));
                 m_pickle.root = m_stack.back();
+                flattenContainers();
                 return std::move(m_pickle);
+            }
+            // The memo opcodes are a third to a half of a torch.save pickle (a BINPUT or LONG_BINPUT after nearly
+            // every value, a BINGET for every repeated one): tested before the switch, they take a well-predicted
+            // branch instead of the switch's indirect jump, which mispredicted often enough to be a quarter of
+            // the parse.
+            if (op == 'r' || op == 'q') [[likely]] {
+                quint32 key = 0;
+                if (op == 'r' ? !takeLe(&key) : !takeByte(&key))
+                    return std::nullopt;
+                if (!memoPut(key))
+                    return std::nullopt;
+                continue;
+            }
+            if (op == 'h') {
+                quint32 key = 0;
+                if (!takeByte(&key) || !memoGet(key))
+                    return std::nullopt;
+                continue;
             }
             if (!step(op))
                 return std::nullopt;
@@ -59,7 +84,9 @@ private:
         return false;
     }
 
-    bool take(qsizetype n, const char** out)
+    // The helpers below are forced inline: step() is one large switch, and the compiler kept them out of line,
+    // a call per opcode or more for 300,000 opcodes in a 10,000-tensor pickle.
+    Q_ALWAYS_INLINE bool take(qsizetype n, const char** out)
     {
         if (n < 0 || n > m_data.size() - m_pos)
             return error(QStringLiteral("opcode argument of %1 bytes runs past the end of the data").arg(n));
@@ -67,7 +94,15 @@ private:
         m_pos += n;
         return true;
     }
-    template <typename T> bool takeLe(T* value)
+    Q_ALWAYS_INLINE bool takeByte(quint32* value)
+    {
+        quint8 byte;
+        if (!takeLe(&byte))
+            return false;
+        *value = byte;
+        return true;
+    }
+    template <typename T> Q_ALWAYS_INLINE bool takeLe(T* value)
     {
         const char* p;
         if (!take(sizeof(T), &p))
@@ -87,19 +122,56 @@ private:
         return true;
     }
 
-    int add(Node node)
+    // Appends a node of `kind` and returns it to be filled in place (valid until the next node is added).
+    // Built in place on purpose: a Node built on the stack field by field and then copied into the vector made
+    // the CPU wait on store-to-load forwarding (narrow stores read back by 16-byte loads) for every node.
+    Q_ALWAYS_INLINE Node& newNode(Kind kind)
     {
-        m_pickle.nodes.push_back(std::move(node));
-        return int(m_pickle.nodes.size() - 1);
-    }
-    int addKind(Kind kind)
-    {
-        Node n;
+        Node& n = m_pickle.nodes.emplace_back();
         n.kind = kind;
-        return add(std::move(n));
+        return n;
     }
-    void push(int index) { m_stack.push_back(index); }
-    bool pop(int* index)
+    int lastNode() const { return int(m_pickle.nodes.size() - 1); }
+    Q_ALWAYS_INLINE int addKind(Kind kind)
+    {
+        newNode(kind);
+        return lastNode();
+    }
+    // A node whose items are fixed when it is made (Tuple, Call, PersistentId): they go straight to the end of
+    // Pickle::itemIndices.
+    Q_ALWAYS_INLINE int addFixed(Kind kind, const int* items, size_t count)
+    {
+        Node& n = newNode(kind);
+        n.firstItem = int(m_pickle.itemIndices.size());
+        n.itemCount = int(count);
+        m_pickle.itemIndices.insert(m_pickle.itemIndices.end(), items, items + count);
+        return lastNode();
+    }
+    // A Dict, List or Set, which SETITEM(S), APPEND(S) and ADDITEMS may grow at any later point: its items
+    // wait in m_containers[firstItem] until STOP, when flattenContainers() moves them to Pickle::itemIndices.
+    // An empty vector allocates nothing, and most containers of a checkpoint stay empty (each tensor's
+    // backward-hooks OrderedDict), so this costs an allocation per filled container, and no node's range ever
+    // has to move.
+    int addContainer(Kind kind, const int* items = nullptr, size_t count = 0)
+    {
+        newNode(kind).firstItem = int(m_containers.size());
+        m_containers.emplace_back(items, items + count);
+        return lastNode();
+    }
+    void flattenContainers()
+    {
+        for (Node& n : m_pickle.nodes) {
+            if (n.kind != Kind::Dict && n.kind != Kind::List && n.kind != Kind::Set)
+                continue;
+            const std::vector<int>& items = m_containers[size_t(n.firstItem)];
+            n.firstItem = int(m_pickle.itemIndices.size());
+            n.itemCount = int(items.size());
+            m_pickle.itemIndices.insert(m_pickle.itemIndices.end(), items.begin(), items.end());
+        }
+        m_containers.clear();
+    }
+    Q_ALWAYS_INLINE void push(int index) { m_stack.push_back(index); }
+    Q_ALWAYS_INLINE bool pop(int* index)
     {
         if (m_stack.size() <= stackFloor())
             return error(QStringLiteral("stack underflow"));
@@ -107,7 +179,7 @@ private:
         m_stack.pop_back();
         return true;
     }
-    bool top(int* index)
+    Q_ALWAYS_INLINE bool top(int* index)
     {
         if (m_stack.size() <= stackFloor())
             return error(QStringLiteral("stack underflow"));
@@ -115,63 +187,68 @@ private:
         return true;
     }
     size_t stackFloor() const { return m_marks.empty() ? 0 : m_marks.back(); }
-    // Pops everything above the topmost MARK and the MARK itself.
-    bool popMark(std::vector<int>* items)
+    // Pops the topmost MARK; the values above it are m_stack[*from, end), for the caller to use and then drop
+    // with m_stack.resize(*from).
+    Q_ALWAYS_INLINE bool popMark(size_t* from)
     {
         if (m_marks.empty())
             return error(QStringLiteral("no MARK on the stack"));
-        const size_t mark = m_marks.back();
+        *from = m_marks.back();
         m_marks.pop_back();
-        items->assign(m_stack.begin() + qsizetype(mark), m_stack.end());
-        m_stack.resize(mark);
+        return true;
+    }
+    // The value just below the MARK popped at `from` (a container that SETITEMS and the like fill), as top()
+    // would see it once the values above the MARK are gone.
+    Q_ALWAYS_INLINE bool belowMark(size_t from, int* index)
+    {
+        if (from <= stackFloor())
+            return error(QStringLiteral("stack underflow"));
+        *index = m_stack[from - 1];
         return true;
     }
 
-    bool pushString(qsizetype length, Kind kind)
+    Q_ALWAYS_INLINE bool pushString(qsizetype length, Kind kind)
     {
         const char* p;
         if (!take(length, &p))
             return false;
-        Node n;
-        n.kind = kind;
         if (kind == Kind::String) {
-            n.text = int(m_pickle.strings.size());
-            m_pickle.strings.push_back(QString::fromUtf8(p, length));
+            const int text = addText(QByteArrayView(p, length));
+            newNode(kind).text = text;
         } else {
-            n.blob = int(m_pickle.blobs.size());
+            newNode(kind).blob = int(m_pickle.blobs.size());
             m_pickle.blobs.emplace_back(p, length);
         }
-        push(add(std::move(n)));
+        push(lastNode());
         return true;
     }
 
-    bool pushTuple(std::vector<int> items)
+    // A Tuple of the values m_stack[from, end), which it pops.
+    Q_ALWAYS_INLINE void pushTupleFrom(size_t from)
     {
-        Node n;
-        n.kind = Kind::Tuple;
-        n.items = std::move(items);
-        push(add(std::move(n)));
-        return true;
+        const int tuple = addFixed(Kind::Tuple, m_stack.data() + from, m_stack.size() - from);
+        m_stack.resize(from);
+        push(tuple);
     }
 
-    bool pushTupleN(size_t count)
+    Q_ALWAYS_INLINE bool pushTupleN(size_t count)
     {
         if (m_stack.size() < stackFloor() + count)
             return error(QStringLiteral("stack underflow"));
-        std::vector<int> items(m_stack.end() - qsizetype(count), m_stack.end());
-        m_stack.resize(m_stack.size() - count);
-        return pushTuple(std::move(items));
+        pushTupleFrom(m_stack.size() - count);
+        return true;
     }
 
-    bool memoPut(quint32 key)
+    Q_ALWAYS_INLINE bool memoPut(quint32 key)
     {
         int index;
         if (!top(&index))
             return false;
         // Memo keys are small and sequential in practice; a dense array avoids hashing.
         if (key < m_denseLimit) {
+            // Keys come one by one (BINPUT 0, 1, 2, …): grow geometrically, not by one each time.
             if (key >= m_denseMemo.size())
-                m_denseMemo.resize(size_t(key) + 1, -1);
+                m_denseMemo.resize(std::max<size_t>(size_t(key) + 1, 2 * m_denseMemo.size()), -1);
             if (m_denseMemo[key] < 0)
                 ++m_memoCount;
             m_denseMemo[key] = index;
@@ -182,7 +259,7 @@ private:
         }
         return true;
     }
-    bool memoGet(quint32 key)
+    Q_ALWAYS_INLINE bool memoGet(quint32 key)
     {
         int index = -1;
         if (key < m_denseLimit) {
@@ -197,46 +274,97 @@ private:
         return true;
     }
 
-    bool pushGlobal(const QString& module, const QString& name)
+    // A text's bytes appended to Pickle::stringBytes; returns its index in Pickle::strings.
+    Q_ALWAYS_INLINE int addText(QByteArrayView bytes)
     {
-        if (!PickleReader::isAllowedGlobal(module, name))
-            return error(
-                QStringLiteral("global %1.%2 is not allowed (only checkpoint data types are read)").arg(module, name));
-        Node n;
-        n.kind = Kind::Global;
-        n.text = int(m_pickle.strings.size());
-        m_pickle.strings.push_back(module);
-        n.name = int(m_pickle.strings.size());
-        m_pickle.strings.push_back(name);
-        push(add(std::move(n)));
+        const PickleReader::TextRange range { int(m_pickle.stringBytes.size()), int(bytes.size()) };
+        m_pickle.stringBytes.append(bytes);
+        m_pickle.strings.push_back(range);
+        return int(m_pickle.strings.size() - 1);
+    }
+
+    // GLOBAL and STACK_GLOBAL: `module` and `name` are indices into Pickle::strings.
+    bool pushGlobal(int module, int name)
+    {
+        const QByteArrayView bytes(m_pickle.stringBytes);
+        const PickleReader::TextRange moduleRange = m_pickle.strings[size_t(module)],
+                                      nameRange = m_pickle.strings[size_t(name)];
+        const QByteArrayView moduleBytes = bytes.sliced(moduleRange.offset, moduleRange.size),
+                             nameBytes = bytes.sliced(nameRange.offset, nameRange.size);
+        const QString moduleText = QString::fromUtf8(moduleBytes), nameText = QString::fromUtf8(nameBytes);
+        if (!PickleReader::isAllowedGlobal(moduleText, nameText))
+            return error(QStringLiteral("global %1.%2 is not allowed (only checkpoint data types are read)")
+                             .arg(moduleText, nameText));
+        // The module at text and the name at text + 1 (Pickle::name()): the two ranges again, side by side.
+        newNode(Kind::Global).text = int(m_pickle.strings.size());
+        m_pickle.strings.push_back(moduleRange);
+        m_pickle.strings.push_back(nameRange);
+        push(lastNode());
         return true;
     }
 
-    bool isOrderedDict(int index) const
+    Q_ALWAYS_INLINE bool isOrderedDict(int index)
     {
+        // Globals are memoised, so a pickle's REDUCEs name the same few nodes: the last answer is kept by index.
+        if (index == m_lastReduced)
+            return m_lastReducedIsOrderedDict;
         const Node& n = m_pickle.nodes[size_t(index)];
-        return n.kind == Kind::Global && m_pickle.text(n) == QLatin1String("collections")
-            && m_pickle.name(n) == QLatin1String("OrderedDict");
+        m_lastReduced = index;
+        m_lastReducedIsOrderedDict = n.kind == Kind::Global && m_pickle.utf8(n) == QByteArrayView("collections")
+            && m_pickle.nameUtf8(n) == QByteArrayView("OrderedDict");
+        return m_lastReducedIsOrderedDict;
     }
 
-    bool setItems(int dict, const std::vector<int>& items)
+    bool setItems(int dict, const int* items, size_t count)
     {
-        if (items.size() % 2 != 0)
+        if (count % 2 != 0)
             return error(QStringLiteral("SETITEMS with an odd number of values"));
-        Node& d = m_pickle.nodes[size_t(dict)];
+        const Node& d = m_pickle.nodes[size_t(dict)];
         if (d.kind != Kind::Dict)
             return error(QStringLiteral("SETITEM(S) on a value that is not a dict"));
-        d.items.insert(d.items.end(), items.begin(), items.end());
+        std::vector<int>& held = m_containers[size_t(d.firstItem)];
+        held.insert(held.end(), items, items + count);
         return true;
     }
 
-    bool appendItems(int list, const std::vector<int>& items, Kind expected)
+    bool appendItems(int list, const int* items, size_t count, Kind expected)
     {
-        Node& l = m_pickle.nodes[size_t(list)];
+        const Node& l = m_pickle.nodes[size_t(list)];
         if (l.kind != expected)
             return error(expected == Kind::List ? QStringLiteral("APPEND(S) on a value that is not a list")
                                                 : QStringLiteral("ADDITEMS on a value that is not a set"));
-        l.items.insert(l.items.end(), items.begin(), items.end());
+        std::vector<int>& held = m_containers[size_t(l.firstItem)];
+        held.insert(held.end(), items, items + count);
+        return true;
+    }
+
+    // SETITEMS, APPENDS, ADDITEMS: the values above the topmost MARK go into the container just below it.
+    bool fillFromMark(Kind kind)
+    {
+        size_t from;
+        int container;
+        if (!popMark(&from) || !belowMark(from, &container))
+            return false;
+        const int* items = m_stack.data() + from;
+        const size_t count = m_stack.size() - from;
+        const bool ok
+            = kind == Kind::Dict ? setItems(container, items, count) : appendItems(container, items, count, kind);
+        m_stack.resize(from);
+        return ok;
+    }
+
+    // LIST, DICT, FROZENSET: a new container of the values above the topmost MARK.
+    bool containerFromMark(Kind kind)
+    {
+        size_t from;
+        if (!popMark(&from))
+            return false;
+        const size_t count = m_stack.size() - from;
+        if (kind == Kind::Dict && count % 2 != 0)
+            return error(QStringLiteral("DICT with an odd number of values"));
+        const int container = addContainer(kind, m_stack.data() + from, count);
+        m_stack.resize(from);
+        push(container);
         return true;
     }
 
@@ -256,15 +384,16 @@ private:
             return takeLe(&size);
         }
         case '}':
-            push(addKind(Kind::Dict));
+            push(addContainer(Kind::Dict));
             return true;
         case ']':
-            push(addKind(Kind::List));
+            push(addContainer(Kind::List));
             return true;
         case ')':
-            return pushTuple({});
+            pushTupleFrom(m_stack.size());
+            return true;
         case 0x8f: // EMPTY_SET
-            push(addKind(Kind::Set));
+            push(addContainer(Kind::Set));
             return true;
         case '(':
             if (m_marks.size() >= kMaxMarks)
@@ -276,40 +405,32 @@ private:
             return true;
         case 0x88: // NEWTRUE
         case 0x89: { // NEWFALSE
-            Node n;
-            n.kind = Kind::Bool;
-            n.boolean = op == 0x88;
-            push(add(std::move(n)));
+            newNode(Kind::Bool).boolean = op == 0x88;
+            push(lastNode());
             return true;
         }
         case 'J': { // BININT
             qint32 v;
             if (!takeLe(&v))
                 return false;
-            Node n;
-            n.kind = Kind::Int;
-            n.integer = v;
-            push(add(std::move(n)));
+            newNode(Kind::Int).integer = v;
+            push(lastNode());
             return true;
         }
         case 'K': { // BININT1
             quint8 v;
             if (!takeLe(&v))
                 return false;
-            Node n;
-            n.kind = Kind::Int;
-            n.integer = v;
-            push(add(std::move(n)));
+            newNode(Kind::Int).integer = v;
+            push(lastNode());
             return true;
         }
         case 'M': { // BININT2
             quint16 v;
             if (!takeLe(&v))
                 return false;
-            Node n;
-            n.kind = Kind::Int;
-            n.integer = v;
-            push(add(std::move(n)));
+            newNode(Kind::Int).integer = v;
+            push(lastNode());
             return true;
         }
         case 0x8a: // LONG1
@@ -329,8 +450,7 @@ private:
             const char* p;
             if (!take(length, &p))
                 return false;
-            Node n;
-            n.kind = Kind::Int;
+            Node& n = newNode(Kind::Int);
             if (length > 8) {
                 n.bigInt = true;
             } else if (length > 0) {
@@ -340,7 +460,7 @@ private:
                     v = (v << 8) | quint8(p[i]);
                 n.integer = qint64(v);
             }
-            push(add(std::move(n)));
+            push(lastNode());
             return true;
         }
         case 'G': { // BINFLOAT: big-endian IEEE double
@@ -348,10 +468,8 @@ private:
             if (!take(8, &p))
                 return false;
             const quint64 bits = qFromBigEndian<quint64>(p);
-            Node n;
-            n.kind = Kind::Float;
-            std::memcpy(&n.real, &bits, sizeof n.real);
-            push(add(std::move(n)));
+            newNode(Kind::Float).real = std::bit_cast<double>(bits);
+            push(lastNode());
             return true;
         }
         case 'X': // BINUNICODE
@@ -380,8 +498,11 @@ private:
             return pushString(qsizetype(length), op == 0x8d ? Kind::String : Kind::Bytes);
         }
         case 't': {
-            std::vector<int> items;
-            return popMark(&items) && pushTuple(std::move(items));
+            size_t from;
+            if (!popMark(&from))
+                return false;
+            pushTupleFrom(from);
+            return true;
         }
         case 0x85:
             return pushTupleN(1);
@@ -389,65 +510,30 @@ private:
             return pushTupleN(2);
         case 0x87:
             return pushTupleN(3);
-        case 'l': { // LIST
-            std::vector<int> items;
-            if (!popMark(&items))
-                return false;
-            Node n;
-            n.kind = Kind::List;
-            n.items = std::move(items);
-            push(add(std::move(n)));
-            return true;
-        }
-        case 'd': { // DICT
-            std::vector<int> items;
-            if (!popMark(&items))
-                return false;
-            if (items.size() % 2 != 0)
-                return error(QStringLiteral("DICT with an odd number of values"));
-            Node n;
-            n.kind = Kind::Dict;
-            n.items = std::move(items);
-            push(add(std::move(n)));
-            return true;
-        }
-        case 0x91: { // FROZENSET
-            std::vector<int> items;
-            if (!popMark(&items))
-                return false;
-            Node n;
-            n.kind = Kind::Set;
-            n.items = std::move(items);
-            push(add(std::move(n)));
-            return true;
-        }
+        case 'l': // LIST
+            return containerFromMark(Kind::List);
+        case 'd': // DICT
+            return containerFromMark(Kind::Dict);
+        case 0x91: // FROZENSET
+            return containerFromMark(Kind::Set);
         case 's': { // SETITEM
-            int key, value, dict;
-            if (!pop(&value) || !pop(&key) || !top(&dict))
+            int pair[2], dict;
+            if (!pop(&pair[1]) || !pop(&pair[0]) || !top(&dict))
                 return false;
-            return setItems(dict, { key, value });
+            return setItems(dict, pair, 2);
         }
-        case 'u': { // SETITEMS
-            std::vector<int> items;
-            int dict;
-            return popMark(&items) && top(&dict) && setItems(dict, items);
-        }
+        case 'u': // SETITEMS
+            return fillFromMark(Kind::Dict);
         case 'a': { // APPEND
             int value, list;
             if (!pop(&value) || !top(&list))
                 return false;
-            return appendItems(list, { value }, Kind::List);
+            return appendItems(list, &value, 1, Kind::List);
         }
-        case 'e': { // APPENDS
-            std::vector<int> items;
-            int list;
-            return popMark(&items) && top(&list) && appendItems(list, items, Kind::List);
-        }
-        case 0x90: { // ADDITEMS
-            std::vector<int> items;
-            int set;
-            return popMark(&items) && top(&set) && appendItems(set, items, Kind::Set);
-        }
+        case 'e': // APPENDS
+            return fillFromMark(Kind::List);
+        case 0x90: // ADDITEMS
+            return fillFromMark(Kind::Set);
         case 'q': { // BINPUT
             quint8 key;
             return takeLe(&key) && memoPut(key);
@@ -475,8 +561,11 @@ private:
             return pop(&ignored);
         }
         case '1': { // POP_MARK
-            std::vector<int> ignored;
-            return popMark(&ignored);
+            size_t from;
+            if (!popMark(&from))
+                return false;
+            m_stack.resize(from);
+            return true;
         }
         case '2': { // DUP
             int index;
@@ -489,7 +578,7 @@ private:
             QByteArray module, name;
             if (!takeLine(&module) || !takeLine(&name))
                 return false;
-            return pushGlobal(QString::fromUtf8(module), QString::fromUtf8(name));
+            return pushGlobal(addText(module), addText(name));
         }
         case 0x93: { // STACK_GLOBAL
             int nameIndex, moduleIndex;
@@ -499,7 +588,7 @@ private:
             const Node& name = m_pickle.nodes[size_t(nameIndex)];
             if (module.kind != Kind::String || name.kind != Kind::String)
                 return error(QStringLiteral("STACK_GLOBAL needs two strings"));
-            return pushGlobal(m_pickle.text(module), m_pickle.text(name));
+            return pushGlobal(module.text, name.text);
         }
         case 'R': // REDUCE
         case 0x81: { // NEWOBJ
@@ -513,13 +602,11 @@ private:
                 return error(QStringLiteral("%1 of a value that is not an allowed global")
                                  .arg(op == 'R' ? QStringLiteral("REDUCE") : QStringLiteral("NEWOBJ")));
             if (isOrderedDict(callable)) {
-                push(addKind(Kind::Dict));
+                push(addContainer(Kind::Dict));
                 return true;
             }
-            Node n;
-            n.kind = Kind::Call;
-            n.items = { callable, args };
-            push(add(std::move(n)));
+            const int operands[] = { callable, args };
+            push(addFixed(Kind::Call, operands, 2));
             return true;
         }
         case 'b': { // BUILD
@@ -533,10 +620,7 @@ private:
             int pid;
             if (!pop(&pid))
                 return false;
-            Node n;
-            n.kind = Kind::PersistentId;
-            n.items = { pid };
-            push(add(std::move(n)));
+            push(addFixed(Kind::PersistentId, &pid, 1));
             return true;
         }
         default:
@@ -553,6 +637,9 @@ private:
     qsizetype m_opPos = 0;
     PickleReader::Pickle m_pickle;
     std::vector<int> m_stack;
+    std::vector<std::vector<int>> m_containers; ///< items of Dict, List and Set nodes until STOP
+    int m_lastReduced = -1; ///< isOrderedDict()'s last node and answer
+    bool m_lastReducedIsOrderedDict = false;
     std::vector<size_t> m_marks;
     QHash<quint32, int> m_memo;
     std::vector<int> m_denseMemo;

@@ -26,7 +26,8 @@ static_assert(sizeof(ScalarPoint) == 24, "ScalarPoint has no padding");
 /// mappings with transparent huge pages asked for (madvise(MADV_HUGEPAGE)), so storing points, which
 /// touches fresh memory at 16 to 24 bytes a point, takes one page fault per 2 MiB instead of one per
 /// 4 KiB; per-4 KiB faults cost more than decoding the records on the virtual machines this was
-/// measured on. Freed blocks go straight back to the system. Blocks below 128 KiB use malloc.
+/// measured on. Freed blocks are kept for reuse up to 64 MiB in all, the rest goes straight back to the
+/// system (scalarseriesstore.cpp's SlabArena says why). Blocks below 128 KiB use malloc.
 template <typename T> struct PointChunkAllocator {
     using value_type = T;
     PointChunkAllocator() = default;

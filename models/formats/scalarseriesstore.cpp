@@ -5,6 +5,7 @@
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <mutex>
 #include <new>
 
@@ -46,13 +47,22 @@ char* mapHugeAligned(size_t bytes)
 
 /// Blocks of 128 KiB to 8 MiB (a ScalarSeries chunk's columns are 128 or 256 KiB) are cut one after
 /// another from 32 MiB slabs of huge pages, so that the columns of many series share the huge pages
-/// instead of each touching a part of its own. A freed block is unmapped at once (the kernel splits
-/// the huge page around it); nothing is kept for reuse, so memory goes back to the system as soon as
-/// a store lets it go. Bigger blocks get a mapping of their own, also of huge pages.
+/// instead of each touching a part of its own. Bigger blocks get a mapping of their own, also of huge
+/// pages.
+///
+/// Freed blocks are kept for the next allocation of the same size, up to cacheLimit bytes in all; when a
+/// freed block finds the cache full, the kept blocks of other sizes are unmapped first, and if that leaves no
+/// room either, the block is unmapped at once (the kernel splits the huge page around it). Why keep
+/// any (issue 17): a store that is filled, dropped and filled again (a file read again, a job's series
+/// reloaded, bench_metrics' repeated parses) otherwise touches fresh memory each time, and the kernel
+/// zeroes every new page on its first touch (clear_page: 15 % of a 200 MB parse here), more again in a
+/// young virtual machine, whose host backs guest memory only when it is first touched. Kept blocks
+/// stay resident; the limit bounds what a process holds that way.
 class SlabArena {
 public:
     static constexpr size_t slabBytes = size_t(32) << 20;
     static constexpr size_t maxSlabBlock = size_t(8) << 20;
+    static constexpr size_t cacheLimit = size_t(64) << 20;
 
     /// Bytes actually mapped for a block of `bytes`: whole pages, and whole huge pages for a block
     /// with a mapping of its own. allocate() and free() must agree on it.
@@ -65,9 +75,15 @@ public:
     void* allocate(size_t bytes)
     {
         const size_t rounded = mappedSize(bytes);
+        const std::lock_guard lock(m_mutex);
+        if (const auto kept = m_kept.find(rounded); kept != m_kept.end() && !kept->second.empty()) {
+            void* p = kept->second.back();
+            kept->second.pop_back();
+            m_keptBytes -= rounded;
+            return p;
+        }
         if (rounded > maxSlabBlock)
             return mapHugeAligned(rounded);
-        const std::lock_guard lock(m_mutex);
         if (m_left < rounded) {
             // The rest of the old slab is given back; blocks already cut from it stay mapped.
             if (m_left > 0)
@@ -83,12 +99,44 @@ public:
         return p;
     }
 
-    static void free(void* p, size_t bytes) noexcept { munmap(p, mappedSize(bytes)); }
+    void free(void* p, size_t bytes) noexcept
+    {
+        const size_t rounded = mappedSize(bytes);
+        {
+            const std::lock_guard lock(m_mutex);
+            if (m_keptBytes + rounded > cacheLimit) {
+                // Full of blocks of other sizes (a store of another kind, chunked differently, let them go
+                // earlier): those are unlikely to be asked for again soon, this size is.
+                for (auto it = m_kept.begin(); it != m_kept.end();) {
+                    if (it->first == rounded) {
+                        ++it;
+                        continue;
+                    }
+                    for (void* block : it->second)
+                        munmap(block, it->first);
+                    m_keptBytes -= it->first * it->second.size();
+                    it = m_kept.erase(it);
+                }
+            }
+            if (m_keptBytes + rounded <= cacheLimit) {
+                try {
+                    m_kept[rounded].push_back(p);
+                    m_keptBytes += rounded;
+                    return;
+                } catch (const std::bad_alloc&) {
+                    // no room to remember it: unmap it below
+                }
+            }
+        }
+        munmap(p, rounded);
+    }
 
 private:
     std::mutex m_mutex;
     char* m_next = nullptr;
     size_t m_left = 0;
+    std::map<size_t, std::vector<void*>> m_kept; ///< freed blocks by mapped size
+    size_t m_keptBytes = 0;
 };
 
 SlabArena& arena()
@@ -125,7 +173,7 @@ template <typename T> void PointChunkAllocator<T>::freeChunkBytes(void* p, size_
 {
 #ifdef Q_OS_LINUX
     if (bytes >= mappedChunkMinBytes) {
-        SlabArena::free(p, bytes);
+        arena().free(p, bytes);
         liveTotal.fetch_sub(bytes, std::memory_order_relaxed);
         return;
     }

@@ -17,12 +17,20 @@ constexpr size_t tfRecordFooterSize = 4; // u32 masked CRC of the data
 /// CRC-32C through crc32c() (SSE4.2 when present, checked per call, else Boost.CRC).
 struct PortableCrc {
     static quint32 of(const char* data, size_t n) { return crc32c(data, n); }
+    /// A record's payload, inside TfRecordReader's buffer.
+    static quint32 ofPayload(const char* data, size_t n) { return crc32c(data, n); }
 };
 #ifdef TRAINYARD_CRC32C_SSE42
 /// CRC-32C with the `crc32` instruction inline; only for functions compiled with
 /// `__attribute__((target("sse4.2")))` and reached after crc32cHardwareAvailable() returned true.
 struct Sse42Crc {
     __attribute__((target("sse4.2"))) static quint32 of(const char* data, size_t n) { return crc32cSse42(data, n); }
+    /// A record's payload, inside TfRecordReader's buffer, where its header precedes it (crc32cSse42Prefixed()
+    /// reads up to 8 bytes before it).
+    __attribute__((target("sse4.2"))) static quint32 ofPayload(const char* data, size_t n)
+    {
+        return crc32cSse42Prefixed(data, n);
+    }
 };
 #endif
 
@@ -52,7 +60,7 @@ Q_ALWAYS_INLINE TfRecordReader::Result TfRecordReader::nextVerified(const char**
                 const char* payload = p + tfRecordHeaderSize;
                 const qint64 at = offset();
                 m_begin += total;
-                if (unmaskCrc(qFromLittleEndian<quint32>(payload + length)) != Crc::of(payload, size_t(length)))
+                if (unmaskCrc(qFromLittleEndian<quint32>(payload + length)) != Crc::ofPayload(payload, size_t(length)))
                     [[unlikely]] {
                     skipAtDataCrc(at, length);
                     continue;

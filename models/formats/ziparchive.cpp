@@ -120,7 +120,6 @@ bool ZipArchive::load(QString* why)
         return false;
     }
     m_entries.reserve(qsizetype(count));
-    m_byName.reserve(qsizetype(count));
     const char* p = base + cdOffset;
     const char* const end = p + cdSize;
     for (quint64 i = 0; i < count; ++i) {
@@ -141,7 +140,7 @@ bool ZipArchive::load(QString* why)
             *why = QStringLiteral("central directory entry %1 runs past the directory").arg(i);
             return false;
         }
-        e.name = QString::fromUtf8(p + kCentralSize, nameLength);
+        e.nameUtf8 = QByteArrayView(p + kCentralSize, nameLength);
         // Zip64 extended information (0x0001): 64-bit values for the fields saturated above.
         const char* x = p + kCentralSize + nameLength;
         const char* const xEnd = x + extraLength;
@@ -167,33 +166,39 @@ bool ZipArchive::load(QString* why)
         }
         if (method != 0 && method != 8) {
             *why = QStringLiteral("entry %1 uses compression method %2 (only stored and deflate are read)")
-                       .arg(e.name)
+                       .arg(e.name())
                        .arg(method);
             return false;
         }
         if (local > quint64(size) || compressed > quint64(size) - local
             || uncompressed > quint64(std::numeric_limits<qint64>::max())) {
-            *why = QStringLiteral("entry %1 lies outside the file").arg(e.name);
+            *why = QStringLiteral("entry %1 lies outside the file").arg(e.name());
             return false;
         }
         if (method == 0 && compressed != uncompressed) {
-            *why = QStringLiteral("stored entry %1 has different compressed and uncompressed sizes").arg(e.name);
+            *why = QStringLiteral("stored entry %1 has different compressed and uncompressed sizes").arg(e.name());
             return false;
         }
         e.stored = method == 0;
         e.size = qint64(uncompressed);
         e.compressedSize = qint64(compressed);
         e.localHeaderOffset = qint64(local);
-        m_byName.insert(e.name, m_entries.size());
         m_entries.append(std::move(e));
         p += kCentralSize + nameLength + extraLength + commentLength;
     }
     return true;
 }
 
-const ZipArchive::Entry* ZipArchive::find(const QString& name) const
+const ZipArchive::Entry* ZipArchive::findUtf8(QByteArrayView nameUtf8) const
 {
-    const auto it = m_byName.constFind(name);
+    // The index is made on the first lookup: a reader that walks the directory itself (PyTorchArchive's
+    // storages) never pays for one.
+    std::call_once(m_indexed, [this] {
+        m_byName.reserve(m_entries.size());
+        for (qsizetype i = 0; i < m_entries.size(); ++i)
+            m_byName.insert(m_entries.at(i).nameUtf8, i);
+    });
+    const auto it = m_byName.constFind(nameUtf8);
     return it == m_byName.cend() ? nullptr : &m_entries.at(*it);
 }
 
@@ -202,13 +207,13 @@ std::optional<qint64> ZipArchive::dataOffset(const Entry& entry, QString* error)
     const qint64 at = entry.localHeaderOffset;
     if (m_bytes.size() - at < kLocalSize || le<quint32>(m_bytes.data() + at) != kLocalHeader) {
         if (error)
-            *error = QStringLiteral("zip entry %1: local header missing").arg(entry.name);
+            *error = QStringLiteral("zip entry %1: local header missing").arg(entry.name());
         return std::nullopt;
     }
     const qint64 data = at + kLocalSize + le<quint16>(m_bytes.data() + at + 26) + le<quint16>(m_bytes.data() + at + 28);
     if (data > m_bytes.size() || entry.compressedSize > m_bytes.size() - data) {
         if (error)
-            *error = QStringLiteral("zip entry %1: data runs past the end of the archive").arg(entry.name);
+            *error = QStringLiteral("zip entry %1: data runs past the end of the archive").arg(entry.name());
         return std::nullopt;
     }
     return data;
@@ -218,7 +223,7 @@ std::optional<QByteArrayView> ZipArchive::storedView(const Entry& entry, QString
 {
     if (!entry.stored) {
         if (error)
-            *error = QStringLiteral("zip entry %1 is compressed").arg(entry.name);
+            *error = QStringLiteral("zip entry %1 is compressed").arg(entry.name());
         return std::nullopt;
     }
     const auto data = dataOffset(entry, error);
@@ -227,13 +232,34 @@ std::optional<QByteArrayView> ZipArchive::storedView(const Entry& entry, QString
     return m_bytes.sliced(*data, entry.size);
 }
 
+std::optional<QByteArrayView> ZipArchive::wholeEntry(
+    const Entry& entry, qint64 maxBytes, QByteArray* holder, QString* error) const
+{
+    if (!entry.stored || entry.size > maxBytes) {
+        auto bytes = read(entry, 0, entry.size, maxBytes, error);
+        if (!bytes)
+            return std::nullopt;
+        *holder = std::move(*bytes);
+        return QByteArrayView(*holder);
+    }
+    const auto view = storedView(entry, error);
+    if (!view)
+        return std::nullopt;
+    if (quint32(crc32_z(0L, reinterpret_cast<const Bytef*>(view->data()), size_t(view->size()))) != entry.crc32) {
+        if (error)
+            *error = QStringLiteral("zip entry %1: CRC-32 mismatch").arg(entry.name());
+        return std::nullopt;
+    }
+    return view;
+}
+
 std::optional<QByteArray> ZipArchive::read(
     const Entry& entry, qint64 offset, qint64 length, qint64 maxBytes, QString* error) const
 {
     if (offset < 0 || length < 0 || offset > entry.size || length > entry.size - offset) {
         if (error)
             *error = QStringLiteral("zip entry %1: byte range [%2, %3) lies outside its %4 bytes")
-                         .arg(entry.name)
+                         .arg(entry.name())
                          .arg(offset)
                          .arg(offset + length)
                          .arg(entry.size);
@@ -242,7 +268,7 @@ std::optional<QByteArray> ZipArchive::read(
     if (length > maxBytes) {
         if (error)
             *error = QStringLiteral("zip entry %1: %2 bytes exceeds the limit of %3")
-                         .arg(entry.name)
+                         .arg(entry.name())
                          .arg(length)
                          .arg(maxBytes);
         return std::nullopt;
@@ -252,7 +278,7 @@ std::optional<QByteArray> ZipArchive::read(
     if (!entry.stored && entry.size / kMaxDeflateRatio > entry.compressedSize) {
         if (error)
             *error = QStringLiteral("zip entry %1: %2 bytes cannot inflate from %3 compressed bytes")
-                         .arg(entry.name)
+                         .arg(entry.name())
                          .arg(entry.size)
                          .arg(entry.compressedSize);
         return std::nullopt;
@@ -270,7 +296,7 @@ std::optional<QByteArray> ZipArchive::read(
         std::memset(&z, 0, sizeof z);
         if (inflateInit2(&z, -MAX_WBITS) != Z_OK) {
             if (error)
-                *error = QStringLiteral("zip entry %1: zlib init failed").arg(entry.name);
+                *error = QStringLiteral("zip entry %1: zlib init failed").arg(entry.name());
             return std::nullopt;
         }
         z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(m_bytes.data() + *data));
@@ -308,7 +334,7 @@ std::optional<QByteArray> ZipArchive::read(
         if (produced != length) {
             if (error)
                 *error = QStringLiteral("zip entry %1: corrupt deflate data (%2 of %3 bytes)")
-                             .arg(entry.name)
+                             .arg(entry.name())
                              .arg(produced)
                              .arg(length);
             return std::nullopt;
@@ -317,7 +343,7 @@ std::optional<QByteArray> ZipArchive::read(
     if (whole
         && quint32(crc32_z(0L, reinterpret_cast<const Bytef*>(out.constData()), size_t(out.size()))) != entry.crc32) {
         if (error)
-            *error = QStringLiteral("zip entry %1: CRC-32 mismatch").arg(entry.name);
+            *error = QStringLiteral("zip entry %1: CRC-32 mismatch").arg(entry.name());
         return std::nullopt;
     }
     return out;

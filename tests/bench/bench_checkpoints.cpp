@@ -2,10 +2,20 @@
 // Listing the tensors of a 10,000-tensor checkpoint in each format, against what a user would
 // otherwise run, measured in the same run:
 //   list_pt_10000           PyTorchArchive::read      vs torch.load(map_location="cpu") in /usr/bin/python3
-//   list_safetensors_10000  SafeTensors::read         vs json.loads of the header in /usr/bin/python3
+//                                                     goal: ratio ≥ 20
+//   list_safetensors_10000  SafeTensors::read         vs open + read + json.loads of the header in /usr/bin/python3
+//                                                     goal: ratio > 1 (faster than Python)
 //   list_tfbundle_10000     TensorBundle::read        vs plain leveldb::Table iteration, no protobuf decode
-// Each figure is the best of several runs (ms); the Python baselines time only the load, not
-// the interpreter's start-up. Prints `NAME: ours X ms, baseline Y ms, ratio R`.
+// Ratio = baseline / ours (above 1: ours is faster). Each line is the median of BENCH_RUNS (default 7) runs after
+// one warm-up, wall time on the steady clock; ours and the baseline alternate run by run. The Python baselines run
+// warm in one long-lived interpreter that times each load with time.perf_counter() and answers on stdout, so they
+// pay neither the interpreter's start-up nor a first call's lazy imports, as ours pays no first-run page faults.
+// (Until issue 17 each Python run was a fresh interpreter and each figure the best of 5: the first load in a
+// process is the slowest and the most variable one, which moved the pt ratio between 8 and 19 on one machine.)
+//
+// Usage: bench_checkpoints [--profile pt|safetensors|tfbundle [SECONDS]]: ours alone in a loop (default 10 s) for
+// `perf record`, no baseline. BENCH_DEBUG_FAULTS=1 prints each of our runs' CPU ms and minor page faults on stderr.
+#include "benchreport.h"
 #include "crc32c.h"
 #include "pytorcharchive.h"
 #include "safetensors.h"
@@ -14,7 +24,6 @@
 
 #include <QCoreApplication>
 #include <QDir>
-#include <QElapsedTimer>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -29,6 +38,9 @@
 #include <leveldb/table.h>
 #include <leveldb/table_builder.h>
 
+#include <sys/resource.h>
+
+#include <cmath>
 #include <cstdio>
 #include <functional>
 #include <memory>
@@ -39,50 +51,115 @@ namespace {
 
 constexpr int kTensors = 10000;
 constexpr int kElements = 4; // float32 [4] each: the listing cost is per tensor, not per byte
-constexpr int kRuns = 5;
+constexpr int kWarmups = 1;
 const QString kPython = QStringLiteral("/usr/bin/python3");
 
-double bestMs(const std::function<bool()>& run)
+/// CPU ms of the calling thread for one call of `run`, or -1 when it failed; its wall ms go to `wallMs`.
+double timedMs(const std::function<bool()>& run, std::vector<double>* wallMs = nullptr)
 {
-    double best = 1e300;
-    for (int i = 0; i < kRuns; ++i) {
-        QElapsedTimer timer;
-        timer.start();
-        if (!run())
-            return -1;
-        best = std::min(best, double(timer.nsecsElapsed()) / 1e6);
-    }
-    return best;
+    const double wall = BenchReport::wallSeconds();
+    const double start = BenchReport::threadCpuSeconds();
+    rusage before {};
+    getrusage(RUSAGE_THREAD, &before);
+    const bool ok = run();
+    const double ms = (BenchReport::threadCpuSeconds() - start) * 1000;
+    rusage after {};
+    getrusage(RUSAGE_THREAD, &after);
+    if (std::getenv("BENCH_DEBUG_FAULTS"))
+        std::fprintf(stderr, "run: %.3f ms CPU, %ld minor faults\n", ms, after.ru_minflt - before.ru_minflt);
+    if (wallMs)
+        wallMs->push_back((BenchReport::wallSeconds() - wall) * 1000);
+    return ok ? ms : -1;
 }
 
-// Runs a Python snippet that prints one float (seconds); best of kRuns runs, in ms.
-double pythonBestMs(const QString& script, const QString& arg)
-{
-    double best = 1e300;
-    for (int i = 0; i < kRuns; ++i) {
-        QProcess p;
-        p.start(kPython, { QStringLiteral("-c"), script, arg });
-        if (!p.waitForFinished(600000) || p.exitCode() != 0) {
-            std::fprintf(stderr, "python failed: %s\n", p.readAllStandardError().constData());
-            return -1;
+/// A long-lived /usr/bin/python3 that runs one baseline load per request, warm: the interpreter, its imports and
+/// the first call's lazy set-up are paid before the first timed request. Each request is a line with a path; the
+/// answer a line with the thread CPU seconds (time.thread_time()) and the wall seconds (time.perf_counter()) of
+/// the load alone.
+class PythonBaseline {
+public:
+    /// `kind`: "pt" (torch.load(path, map_location="cpu")) or "json" (open, read the 8-byte length and the
+    /// header, json.loads).
+    explicit PythonBaseline(const char* kind)
+    {
+        static const QString script = QStringLiteral("import sys, time, json, struct\n"
+                                                     "kind = sys.argv[1]\n"
+                                                     "if kind == 'pt':\n"
+                                                     "    import torch\n"
+                                                     "    torch.set_num_threads(1)\n"
+                                                     "def load(path):\n"
+                                                     "    if kind == 'pt':\n"
+                                                     "        return torch.load(path, map_location='cpu')\n"
+                                                     "    with open(path, 'rb') as f:\n"
+                                                     "        n = struct.unpack('<Q', f.read(8))[0]\n"
+                                                     "        return json.loads(f.read(n))\n"
+                                                     "for line in sys.stdin:\n"
+                                                     "    w = time.perf_counter(); c = time.thread_time()\n"
+                                                     "    load(line.rstrip('\\n'))\n"
+                                                     "    c = time.thread_time() - c; w = time.perf_counter() - w\n"
+                                                     "    sys.stdout.write('%r %r\\n' % (c, w)); sys.stdout.flush()\n");
+        // One thread for torch's pools, as the load uses: on a 2-CPU machine, workers left spinning after a load
+        // took the other CPU (a hyperthread sibling, on some hosts), and our next run measured them.
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        for (const char* name : { "OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS" })
+            env.insert(QString::fromLatin1(name), QStringLiteral("1"));
+        m_process.setProcessEnvironment(env);
+        m_process.start(kPython, { QStringLiteral("-c"), script, QString::fromLatin1(kind) });
+    }
+    ~PythonBaseline()
+    {
+        m_process.closeWriteChannel();
+        if (!m_process.waitForFinished(30000))
+            m_process.kill();
+    }
+
+    /// One load of `path`, in CPU ms; -1 when Python failed (its stderr is printed). Its wall ms go to `wallMs`.
+    double loadMs(const QString& path, std::vector<double>* wallMs)
+    {
+        m_process.write(QFile::encodeName(path) + '\n');
+        while (!m_process.canReadLine()) {
+            if (!m_process.waitForReadyRead(600000)) {
+                std::fprintf(stderr, "python failed: %s\n", m_process.readAllStandardError().constData());
+                return -1;
+            }
         }
-        bool ok = false;
-        const double seconds = p.readAllStandardOutput().trimmed().toDouble(&ok);
-        if (!ok)
+        const QList<QByteArray> fields = m_process.readLine().trimmed().split(' ');
+        bool cpuOk = false, wallOk = false;
+        const double cpu = fields.value(0).toDouble(&cpuOk), wall = fields.value(1).toDouble(&wallOk);
+        if (!cpuOk || !wallOk)
             return -1;
-        best = std::min(best, seconds * 1000);
+        wallMs->push_back(wall * 1000);
+        return cpu * 1000;
     }
-    return best;
-}
 
-void report(const char* name, double ours, double baseline)
+private:
+    QProcess m_process;
+};
+
+/// Wall-clock ms of each run (warm-ups included), beside the CPU times that the line reports.
+struct WallTimes {
+    std::vector<double> ours;
+    std::vector<double> baseline;
+};
+
+/// Prints the line, its detail and (with `goal` > 0) its goal line: ratio = baseline / ours, of the medians.
+/// `strict`: the goal is ratio > goal ("faster than"), not ≥.
+void report(const char* name, const BenchReport::Samples& s, const WallTimes& wall, double goal, bool strict = false)
 {
-    if (ours < 0 || baseline < 0) {
-        std::printf("%s: failed (ours %.3f, baseline %.3f)\n", name, ours, baseline);
-        return;
+    const double ratio = s.ours.empty() ? NAN : BenchReport::median(s.baseline) / BenchReport::median(s.ours);
+    if (s.ours.empty()) {
+        std::printf("%s: failed\n", name);
+    } else {
+        const auto timed = [&](const std::vector<double>& v) { // without the warm-ups
+            return std::vector<double>(v.end() - std::ptrdiff_t(std::min(v.size(), s.ours.size())), v.end());
+        };
+        char note[160];
+        std::snprintf(note, sizeof note, "CPU time; wall-time medians: ours %.4g ms, baseline %.4g ms",
+            BenchReport::median(timed(wall.ours)), BenchReport::median(timed(wall.baseline)));
+        BenchReport::printLine(name, s, "ms", ratio, kWarmups, note);
     }
-    std::printf("%s: ours %.3f ms, baseline %.3f ms, ratio %.3g\n", name, ours, baseline, baseline / ours);
-    std::fflush(stdout);
+    if (goal > 0)
+        BenchReport::printGoal({ name, "ratio", ratio, true, goal, strict });
 }
 
 QString tensorName(int i)
@@ -124,11 +201,12 @@ bool makeSafeTensors(const QString& path)
     names.sort();
     qint64 offset = 0;
     for (const QString& name : std::as_const(names)) {
-        header.insert(name, QJsonObject {
-                                { QStringLiteral("dtype"), QStringLiteral("F32") },
-                                { QStringLiteral("shape"), QJsonArray { kElements } },
-                                { QStringLiteral("data_offsets"), QJsonArray { offset, offset + kElements * 4 } },
-                            });
+        header.insert(name,
+            QJsonObject {
+                { QStringLiteral("dtype"), QStringLiteral("F32") },
+                { QStringLiteral("shape"), QJsonArray { kElements } },
+                { QStringLiteral("data_offsets"), QJsonArray { offset, offset + kElements * 4 } },
+            });
         offset += kElements * 4;
     }
     QByteArray json = QJsonDocument(header).toJson(QJsonDocument::Compact);
@@ -212,57 +290,103 @@ bool iterateTable(const QString& indexPath)
 int main(int argc, char** argv)
 {
     QCoreApplication app(argc, argv);
+    const QStringList args = app.arguments().mid(1);
+    const QString profile = args.value(0) == QLatin1String("--profile") ? args.value(1) : QString();
+    const double profileSeconds = args.size() > 2 ? args.at(2).toDouble() : 10;
+    if ((!args.isEmpty() && profile.isEmpty()) || profileSeconds <= 0) {
+        std::fprintf(stderr, "usage: bench_checkpoints [--profile pt|safetensors|tfbundle [SECONDS]]\n");
+        return 2;
+    }
     QTemporaryDir dir;
     if (!dir.isValid())
         return 1;
+    if (profile.isEmpty())
+        BenchReport::printHost();
+    const int runs = BenchReport::runs();
     QString error;
 
-    const QString pt = dir.filePath(QStringLiteral("ckpt.pt"));
-    if (makePt(pt)) {
-        const double ours = bestMs([&] {
-            const auto info = PyTorchArchive::read(pt, &error);
-            return info && info->tensors.size() == kTensors;
-        });
-        if (ours < 0)
-            std::fprintf(stderr, "list_pt_10000: %s\n", qPrintable(error));
-        const double baseline = pythonBestMs(
-            QStringLiteral("import sys, time, torch\n"
-                           "t = time.perf_counter(); torch.load(sys.argv[1], map_location='cpu'); "
-                           "print(time.perf_counter() - t)\n"),
-            pt);
-        report("list_pt_10000", ours, baseline);
-    } else {
-        std::printf("list_pt_10000: skipped (torch.save failed)\n");
+    // Ours alone for `perf record`: as many reads as fit in profileSeconds.
+    auto profileLoop = [&](const std::function<bool()>& ours) {
+        const double until = BenchReport::wallSeconds() + profileSeconds;
+        std::vector<double> ms;
+        while (BenchReport::wallSeconds() < until) {
+            ms.push_back(timedMs(ours));
+            if (ms.back() < 0) {
+                std::fprintf(stderr, "%s\n", qPrintable(error));
+                return 1;
+            }
+        }
+        std::printf("%s: %zu reads, %s\n", qPrintable(profile), ms.size(),
+            BenchReport::describe(BenchReport::spread(ms), "ms").c_str());
+        return 0;
+    };
+
+    if (profile.isEmpty() || profile == QLatin1String("pt")) {
+        const QString pt = dir.filePath(QStringLiteral("ckpt.pt"));
+        if (makePt(pt)) {
+            auto ours = [&] {
+                const auto info = PyTorchArchive::read(pt, &error);
+                return info && info->tensors.size() == kTensors;
+            };
+            if (!profile.isEmpty())
+                return profileLoop(ours);
+            PythonBaseline python("pt");
+            WallTimes wall;
+            const auto samples = BenchReport::alternate(
+                kWarmups, runs, [&] { return timedMs(ours, &wall.ours); },
+                [&] { return python.loadMs(pt, &wall.baseline); });
+            if (samples.ours.empty())
+                std::fprintf(stderr, "list_pt_10000: %s\n", qPrintable(error));
+            report("list_pt_10000", samples, wall, 20);
+        } else {
+            std::printf("list_pt_10000: skipped (torch.save failed)\n");
+            BenchReport::printGoal({ "list_pt_10000", "ratio", NAN, true, 20 });
+        }
     }
 
-    const QString st = dir.filePath(QStringLiteral("model.safetensors"));
-    if (makeSafeTensors(st)) {
-        const double ours = bestMs([&] {
-            const auto info = SafeTensors::read(st, &error);
-            return info && info->tensors.size() == kTensors;
-        });
-        if (ours < 0)
-            std::fprintf(stderr, "list_safetensors_10000: %s\n", qPrintable(error));
-        const double baseline = pythonBestMs(
-            QStringLiteral("import sys, time, json, struct\n"
-                           "t = time.perf_counter()\n"
-                           "with open(sys.argv[1], 'rb') as f:\n"
-                           "    n = struct.unpack('<Q', f.read(8))[0]; h = json.loads(f.read(n))\n"
-                           "print(time.perf_counter() - t)\n"),
-            st);
-        report("list_safetensors_10000", ours, baseline);
+    if (profile.isEmpty() || profile == QLatin1String("safetensors")) {
+        const QString st = dir.filePath(QStringLiteral("model.safetensors"));
+        if (makeSafeTensors(st)) {
+            auto ours = [&] {
+                const auto info = SafeTensors::read(st, &error);
+                return info && info->tensors.size() == kTensors;
+            };
+            if (!profile.isEmpty())
+                return profileLoop(ours);
+            PythonBaseline python("json");
+            WallTimes wall;
+            const auto samples = BenchReport::alternate(
+                kWarmups, runs, [&] { return timedMs(ours, &wall.ours); },
+                [&] { return python.loadMs(st, &wall.baseline); });
+            if (samples.ours.empty())
+                std::fprintf(stderr, "list_safetensors_10000: %s\n", qPrintable(error));
+            report("list_safetensors_10000", samples, wall, 1, true);
+        }
     }
 
-    const QString prefix = dir.filePath(QStringLiteral("model.ckpt-100"));
-    if (makeBundle(prefix)) {
-        const double ours = bestMs([&] {
-            const auto info = TensorBundle::read(prefix, &error);
-            return info && info->tensors.size() == kTensors;
-        });
-        if (ours < 0)
-            std::fprintf(stderr, "list_tfbundle_10000: %s\n", qPrintable(error));
-        const double baseline = bestMs([&] { return iterateTable(prefix + QStringLiteral(".index")); });
-        report("list_tfbundle_10000", ours, baseline);
+    if (profile.isEmpty() || profile == QLatin1String("tfbundle")) {
+        const QString prefix = dir.filePath(QStringLiteral("model.ckpt-100"));
+        if (makeBundle(prefix)) {
+            auto ours = [&] {
+                const auto info = TensorBundle::read(prefix, &error);
+                return info && info->tensors.size() == kTensors;
+            };
+            if (!profile.isEmpty())
+                return profileLoop(ours);
+            WallTimes wall;
+            const auto samples = BenchReport::alternate(
+                kWarmups, runs, [&] { return timedMs(ours, &wall.ours); },
+                [&] {
+                    return timedMs([&] { return iterateTable(prefix + QStringLiteral(".index")); }, &wall.baseline);
+                });
+            if (samples.ours.empty())
+                std::fprintf(stderr, "list_tfbundle_10000: %s\n", qPrintable(error));
+            report("list_tfbundle_10000", samples, wall, 0);
+        }
+    }
+    if (!profile.isEmpty()) {
+        std::fprintf(stderr, "unknown --profile %s\n", qPrintable(profile));
+        return 2;
     }
     return 0;
 }

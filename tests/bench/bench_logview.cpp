@@ -2,13 +2,16 @@
 // Benchmark of the log view's store and painter (issue 3 goals: >= 1,000,000 lines/s appended, <= 16 bytes
 // per line beyond the text, <= 16 ms to paint one screen at 10 million lines).
 //
-// Prints `NAME: ours X unit, baseline Y unit, ratio R`, the baseline measured in the same run:
+// Prints `NAME: ours X unit, baseline Y unit, ratio R` (ratio = ours / baseline) with X and Y the medians of
+// BENCH_RUNS (default 7, at least 5) runs after a warm-up, ours and the baseline alternating, a `_detail` line with
+// min / median / max, and a `goal:` line per goal; CPU time of the benchmark thread (benchreport.h says why):
 // - append_lines: LogLineStore::append of pre-made UTF-8 lines with metadata vs. appending the same
 //   bytes (and a newline) to one QByteArray;
 // - memory_per_line: the store's bytes beyond the text per line vs. the 16-byte budget;
 // - paint_screen_10M_lines: LogView painting one 1600x1000 screen in the middle of 10,000,000 lines vs.
 //   QPainter::drawText of the same visible lines' text (already formatted) into the same QImage.
 
+#include "benchreport.h"
 #include "loglinestore.h"
 #include "logview.h"
 
@@ -19,6 +22,7 @@
 #include <QScrollBar>
 
 #include <cstdio>
+#include <memory>
 #include <vector>
 
 using namespace Trainyard;
@@ -66,11 +70,15 @@ void fill(LogLineStore& store, const Source& s, qint64 lines, const quint16* tas
     }
 }
 
-void print(const char* name, double ours, double baseline, const char* unit)
+constexpr int Warmups = 1;
+
+LogLineStore* newStore(quint16* tasks)
 {
-    std::printf("%s: ours %.1f %s, baseline %.1f %s, ratio %.3f\n", name, ours, unit, baseline, unit,
-        baseline != 0 ? ours / baseline : 0.0);
-    std::fflush(stdout);
+    auto* store = new LogLineStore;
+    tasks[0] = store->taskId(QStringLiteral("master-replica-0"));
+    for (int t = 1; t < 4; ++t)
+        tasks[t] = store->taskId(QStringLiteral("worker-replica-%1").arg(t - 1));
+    return store;
 }
 } // namespace
 
@@ -82,49 +90,54 @@ int main(int argc, char** argv)
     const qint64 appendLines = 2000000;
     const Source source = makeSource(appendLines);
 
-    // append_lines: best of 3 runs each.
-    double oursRate = 0;
-    double baseRate = 0;
-    for (int run = 0; run < 3; ++run) {
-        {
-            LogLineStore store;
+    BenchReport::printHost();
+    const int runs = BenchReport::runs();
+    std::vector<BenchReport::Goal> goals;
+
+    // append_lines: lines per CPU-second, ours vs appending the same bytes to one QByteArray.
+    const BenchReport::Samples rates = BenchReport::alternate(
+        Warmups, runs,
+        [&] {
             quint16 tasks[4];
-            tasks[0] = store.taskId(QStringLiteral("master-replica-0"));
-            for (int t = 1; t < 4; ++t)
-                tasks[t] = store.taskId(QStringLiteral("worker-replica-%1").arg(t - 1));
-            QElapsedTimer timer;
-            timer.start();
-            fill(store, source, appendLines, tasks);
-            const double s = double(timer.nsecsElapsed()) / 1e9;
-            oursRate = std::max(oursRate, double(appendLines) / s);
-        }
-        {
+            std::unique_ptr<LogLineStore> store(newStore(tasks));
+            const double start = BenchReport::threadCpuSeconds();
+            fill(*store, source, appendLines, tasks);
+            return double(appendLines) / (BenchReport::threadCpuSeconds() - start);
+        },
+        [&] {
             QByteArray baseline;
-            QElapsedTimer timer;
-            timer.start();
+            const double start = BenchReport::threadCpuSeconds();
             for (qint64 i = 0; i < appendLines; ++i) {
                 const qsizetype from = source.offsets[size_t(i)];
                 const qsizetype len = source.offsets[size_t(i) + 1] - from - 1;
                 baseline.append(source.text.constData() + from, len);
                 baseline.append('\n');
             }
-            const double s = double(timer.nsecsElapsed()) / 1e9;
-            baseRate = std::max(baseRate, double(appendLines) / s);
-            if (baseline.size() != source.text.size())
-                std::fprintf(stderr, "baseline size mismatch\n");
-        }
-    }
-    print("append_lines", oursRate, baseRate, "lines/s");
+            const double rate = double(appendLines) / (BenchReport::threadCpuSeconds() - start);
+            return baseline.size() == source.text.size() ? rate : -1.0;
+        });
+    BenchReport::printLine("append_lines", rates, "lines/s",
+        BenchReport::median(rates.ours) / BenchReport::median(rates.baseline), Warmups, "CPU time, 2,000,000 lines");
+    goals.push_back({ "append_lines", "ours (lines/s)", BenchReport::median(rates.ours), true, 1e6 });
 
-    // 10 M lines for memory and painting.
+    // 10 M lines for memory and painting. The memory is an exact count, the same in every run; it is measured
+    // on each of the runs all the same (a store filled again must not cost more).
     const qint64 bigLines = 10000000;
-    LogLineStore store;
+    std::unique_ptr<LogLineStore> kept;
     quint16 tasks[4];
-    tasks[0] = store.taskId(QStringLiteral("master-replica-0"));
-    for (int t = 1; t < 4; ++t)
-        tasks[t] = store.taskId(QStringLiteral("worker-replica-%1").arg(t - 1));
-    fill(store, source, bigLines, tasks);
-    print("memory_per_line", double(store.overheadBytes()) / double(store.size()), 16.0, "bytes");
+    std::vector<double> perLine;
+    for (int run = 0; run < Warmups + runs; ++run) {
+        kept.reset(); // one 10M-line store at a time
+        kept.reset(newStore(tasks));
+        fill(*kept, source, bigLines, tasks);
+        if (run >= Warmups)
+            perLine.push_back(double(kept->overheadBytes()) / double(kept->size()));
+    }
+    LogLineStore& store = *kept;
+    BenchReport::printLine("memory_per_line", BenchReport::spread(perLine),
+        BenchReport::spread(std::vector<double>(perLine.size(), 16.0)), "bytes", BenchReport::median(perLine) / 16.0,
+        perLine.size(), Warmups, "bytes beyond the text; the baseline is the 16-byte budget");
+    goals.push_back({ "memory_per_line", "ours (bytes)", BenchReport::median(perLine), false, 16 });
 
     LogView view;
     view.resize(1600, 1000);
@@ -140,37 +153,43 @@ int main(int argc, char** argv)
     QImage image(rect.size(), QImage::Format_ARGB32_Premultiplied);
 
     const int repeats = 50;
-    double oursMs = 1e9;
-    double baseMs = 1e9;
     QStringList formatted;
     for (int i = 0; i <= view.pageRows(); ++i)
         formatted << store.formatLine(view.topRow() + i);
-    for (int run = 0; run < 3; ++run) {
-        QElapsedTimer timer;
-        timer.start();
-        for (int i = 0; i < repeats; ++i) {
-            image.fill(Qt::white);
-            QPainter painter(&image);
-            painter.setFont(view.font());
-            view.paintRows(&painter, rect);
-        }
-        oursMs = std::min(oursMs, double(timer.nsecsElapsed()) / 1e6 / repeats);
-
-        timer.restart();
-        const QFontMetrics fm(view.font());
-        for (int i = 0; i < repeats; ++i) {
-            image.fill(Qt::white);
-            QPainter painter(&image);
-            painter.setFont(view.font());
-            painter.setPen(Qt::black);
-            int y = fm.ascent();
-            for (const QString& line : std::as_const(formatted)) {
-                painter.drawText(4, y, line);
-                y += fm.height();
+    // One run: `repeats` screens, ms per screen.
+    const BenchReport::Samples ms = BenchReport::alternate(
+        Warmups, runs,
+        [&] {
+            const double start = BenchReport::threadCpuSeconds();
+            for (int i = 0; i < repeats; ++i) {
+                image.fill(Qt::white);
+                QPainter painter(&image);
+                painter.setFont(view.font());
+                view.paintRows(&painter, rect);
             }
-        }
-        baseMs = std::min(baseMs, double(timer.nsecsElapsed()) / 1e6 / repeats);
-    }
-    print("paint_screen_10M_lines", oursMs, baseMs, "ms");
+            return (BenchReport::threadCpuSeconds() - start) * 1000 / repeats;
+        },
+        [&] {
+            const QFontMetrics fm(view.font());
+            const double start = BenchReport::threadCpuSeconds();
+            for (int i = 0; i < repeats; ++i) {
+                image.fill(Qt::white);
+                QPainter painter(&image);
+                painter.setFont(view.font());
+                painter.setPen(Qt::black);
+                int y = fm.ascent();
+                for (const QString& line : std::as_const(formatted)) {
+                    painter.drawText(4, y, line);
+                    y += fm.height();
+                }
+            }
+            return (BenchReport::threadCpuSeconds() - start) * 1000 / repeats;
+        });
+    BenchReport::printLine("paint_screen_10M_lines", ms, "ms",
+        BenchReport::median(ms.ours) / BenchReport::median(ms.baseline), Warmups,
+        "CPU time; one run paints the screen 50 times");
+    goals.push_back({ "paint_screen_10M_lines", "ours (ms)", BenchReport::median(ms.ours), false, 16 });
+    for (const BenchReport::Goal& g : goals)
+        BenchReport::printGoal(g);
     return 0;
 }

@@ -25,12 +25,17 @@
 // - memory_per_point_chart_store: heap bytes per point of the Metrics tab's store (MetricSeriesData,
 //   10M float scalars), against an exactly sized array of 24-byte points. Goal: ≤ 24 bytes.
 //
-// Usage: bench_metrics [SIZE_MB] [--parse-only|--ingest-only] (default 200; 0 runs only the chart benchmarks,
-// --parse-only only the event-file ones, for profiling the reader, --ingest-only only ingest_*). Times are the best of
-// three passes with the file in the page cache, in CPU time of the benchmark thread (user + system, so the read() calls
-// count): the development machines are shared, and wall time there measures the neighbours as much as the code. On
-// stderr, each parse pass's minor page faults (about one per 2 MiB of points when transparent huge pages are granted).
+// Usage: bench_metrics [SIZE_MB] [--parse-only|--ingest-only|--profile-redraw] (default 200; 0 runs only the chart
+// benchmarks, --parse-only only the event-file ones, for profiling the reader, --ingest-only only ingest_*,
+// --profile-redraw our 10M-point redraws alone for SIZE_MB seconds, for perf record). Every figure is the
+// median of BENCH_RUNS (default 7, at least 5) runs after a warm-up, ours and the baseline alternating run by run, with
+// min / median / max on a `_detail` line and a `goal:` line per goal; the ratio is of the medians (benchreport.h says
+// why). Parse and redraw times are CPU time of the benchmark thread (user + system, so the read() calls count): the
+// development machines are shared, and wall time there measures the neighbours as much as the code; ingest is wall
+// time (it spans threads), with the process's CPU time beside it. The file is in the page cache. On stderr, the last
+// parse pass's minor page faults (about one per 2 MiB of points when transparent huge pages are granted).
 
+#include "benchreport.h"
 #include "crc32c.h"
 #include "event.pb.h"
 #include "eventfilereader.h"
@@ -224,58 +229,81 @@ double framingSeconds(const QString& path, bool decode)
     return seconds;
 }
 
-void benchParse(const QString& path, qint64 fileBytes, qint64 expectedPoints)
+using BenchReport::Goal;
+
+constexpr int Warmups = 1;
+
+/// MB/s of each run, from its seconds.
+std::vector<double> throughput(double mb, const std::vector<double>& seconds)
 {
-    const double mb = double(fileBytes) / 1e6;
-    double baseline = 1e300;
-    double ours = 1e300;
-    quint32 crc = 0;
-    long faults = 0;
-    for (int pass = 0; pass < 3; ++pass) {
-        baseline = std::min(baseline, readAndCrcSeconds(path, &crc));
-        qint64 points = 0;
-        ours = std::min(ours, parseSeconds(path, &points, &faults));
-        std::fprintf(stderr, "parse pass %d: %ld minor page faults\n", pass + 1, faults);
-        if (points != expectedPoints)
-            std::fprintf(stderr, "parsed %lld points, wrote %lld\n", points, expectedPoints);
-    }
-    double framing = 1e300;
-    double decoding = 1e300;
-    for (int pass = 0; pass < 3; ++pass) {
-        framing = std::min(framing, framingSeconds(path, false));
-        decoding = std::min(decoding, framingSeconds(path, true));
-    }
-    std::printf("parse_%dMB_event_file: read + framing + CRC %.1f MB/s, + decode (calls, nothing kept) %.1f MB/s, "
-                "whole parse into ScalarRun (one inlined loop) %.1f MB/s\n",
-        int(std::lround(mb)), mb / framing, mb / decoding, mb / ours);
-    std::printf("parse_%dMB_event_file: ours %.1f MB/s, baseline %.1f MB/s, ratio %.2f\n", int(std::lround(mb)),
-        mb / ours, mb / baseline, baseline / ours);
-    std::fflush(stdout);
+    std::vector<double> rates;
+    for (double t : seconds)
+        rates.push_back(mb / t);
+    return rates;
 }
 
-void benchMemory(const QString& path)
+void benchParse(const QString& path, qint64 fileBytes, qint64 expectedPoints, std::vector<Goal>* goals)
 {
-    const size_t before = heapInUse();
-    auto run = std::make_unique<ScalarRun>(QStringLiteral("."));
-    {
-        EventFileReader reader(path);
-        reader.readAvailable(*run);
-    } // the reader's buffer is not the store's memory
-    const size_t ours = heapInUse() - before;
-    const qint64 points = run->pointCount();
-    run.reset();
+    const double mb = double(fileBytes) / 1e6;
+    const int runs = BenchReport::runs();
+    quint32 crc = 0;
+    long faults = 0;
+    const BenchReport::Samples seconds = BenchReport::alternate(
+        Warmups, runs,
+        [&] {
+            qint64 points = 0;
+            const double t = parseSeconds(path, &points, &faults);
+            if (points != expectedPoints) {
+                std::fprintf(stderr, "parsed %lld points, wrote %lld\n", points, expectedPoints);
+                return -1.0;
+            }
+            return t;
+        },
+        [&] { return readAndCrcSeconds(path, &crc); });
+    std::fprintf(stderr, "last parse pass: %ld minor page faults\n", faults);
+    // The breakdown: the record loop alone, then with a decode call per record (alternating too).
+    const BenchReport::Samples parts = BenchReport::alternate(
+        Warmups, runs, [&] { return framingSeconds(path, false); }, [&] { return framingSeconds(path, true); });
+    const int size = int(std::lround(mb));
+    std::printf("parse_%dMB_event_file_breakdown: read + framing + CRC %.1f MB/s, + decode (calls, nothing kept) "
+                "%.1f MB/s, whole parse into ScalarRun (one inlined loop) %.1f MB/s (medians)\n",
+        size, mb / BenchReport::median(parts.ours), mb / BenchReport::median(parts.baseline),
+        mb / BenchReport::median(seconds.ours));
+    const std::string name = "parse_" + std::to_string(size) + "MB_event_file";
+    BenchReport::Samples rates { throughput(mb, seconds.ours), throughput(mb, seconds.baseline) };
+    const double ratio = BenchReport::median(rates.ours) / BenchReport::median(rates.baseline);
+    BenchReport::printLine(name, rates, "MB/s", ratio, Warmups, "CPU time; ratio = ours / baseline");
+    goals->push_back({ name, "ratio", ratio, true, 0.5 });
+}
 
-    const size_t baselineBefore = heapInUse();
-    std::unique_ptr<ScalarPoint[]> packed(new ScalarPoint[size_t(points)]);
-    for (qint64 i = 0; i < points; ++i)
-        packed[size_t(i)] = { i, double(i), double(i) };
-    const size_t baseline = heapInUse() - baselineBefore;
+void benchMemory(const QString& path, std::vector<Goal>* goals)
+{
+    std::vector<double> ours, baseline;
+    for (int run = 0; run < Warmups + BenchReport::runs(); ++run) {
+        const size_t before = heapInUse();
+        auto store = std::make_unique<ScalarRun>(QStringLiteral("."));
+        {
+            EventFileReader reader(path);
+            reader.readAvailable(*store);
+        } // the reader's buffer is not the store's memory
+        const size_t bytes = heapInUse() - before;
+        const qint64 points = store->pointCount();
+        store.reset();
 
-    const double oursPerPoint = double(ours) / double(points);
-    const double baselinePerPoint = double(baseline) / double(points);
-    std::printf("memory_per_point: ours %.2f bytes, baseline %.2f bytes, ratio %.3f\n", oursPerPoint, baselinePerPoint,
-        oursPerPoint / baselinePerPoint);
-    std::fflush(stdout);
+        const size_t baselineBefore = heapInUse();
+        std::unique_ptr<ScalarPoint[]> packed(new ScalarPoint[size_t(points)]);
+        for (qint64 i = 0; i < points; ++i)
+            packed[size_t(i)] = { i, double(i), double(i) };
+        const size_t baselineBytes = heapInUse() - baselineBefore;
+        if (run >= Warmups) {
+            ours.push_back(double(bytes) / double(points));
+            baseline.push_back(double(baselineBytes) / double(points));
+        }
+    }
+    const double ratio = BenchReport::median(ours) / BenchReport::median(baseline);
+    BenchReport::printLine("memory_per_point", { ours, baseline }, "bytes", ratio, Warmups,
+        "heap bytes per point, the same in every run when nothing else allocates");
+    goals->push_back({ "memory_per_point", "ours (bytes)", BenchReport::median(ours), false, 24 });
 }
 
 /// Points of a job that GET …/metrics lists (the sum of its series' `points`), -1 on failure.
@@ -293,23 +321,27 @@ qint64 apiPointCount(quint16 port, const QByteArray& token, const QByteArray& jo
     return total;
 }
 
-void benchIngest(const QString& eventFile, qint64 fileBytes, qint64 expectedPoints)
+/// The baseline of ingest_*: the formats library's parse of the file alone, wall seconds (-1 on failure).
+double parseWallSeconds(const QString& eventFile, qint64 expectedPoints)
+{
+    const double start = BenchReport::wallSeconds();
+    ScalarRun run(QStringLiteral("."));
+    EventFileReader reader(eventFile);
+    reader.readAvailable(run);
+    const double seconds = BenchReport::wallSeconds() - start;
+    if (run.pointCount() != expectedPoints) {
+        std::fprintf(stderr, "parsed %lld points, wrote %lld\n", run.pointCount(), expectedPoints);
+        return -1;
+    }
+    return seconds;
+}
+
+/// One ingestion of the event file through a fresh executor (stores, collector, API): wall seconds from the job
+/// turning RUNNING until the API lists every point, or -1. `*cpuSeconds` gets the process's CPU time meanwhile and
+/// `*databaseMb` the metric database's size.
+double ingestOnce(const QString& eventFile, qint64 expectedPoints, double* cpuSeconds, double* databaseMb)
 {
     using namespace Trainyard;
-    const double mb = double(fileBytes) / 1e6;
-    // Baseline: the formats library's parse of the file alone, wall time, best of three.
-    double parse = 1e300;
-    for (int pass = 0; pass < 3; ++pass) {
-        QElapsedTimer t;
-        t.start();
-        ScalarRun run(QStringLiteral("."));
-        EventFileReader reader(eventFile);
-        reader.readAvailable(run);
-        parse = std::min(parse, double(t.nsecsElapsed()) / 1e9);
-        if (run.pointCount() != expectedPoints)
-            std::fprintf(stderr, "parsed %lld points, wrote %lld\n", run.pointCount(), expectedPoints);
-    }
-
     QTemporaryDir tmp;
     const QString dataDir = tmp.path() + QStringLiteral("/data");
     const QString jobDir = tmp.path() + QStringLiteral("/jobdir");
@@ -320,7 +352,7 @@ void benchIngest(const QString& eventFile, qint64 fileBytes, qint64 expectedPoin
             QFile::encodeName(jobDir + QStringLiteral("/events.out.tfevents.bench")).constData())
         != 0) {
         std::fprintf(stderr, "cannot place the event file in the job dir\n");
-        return;
+        return -1;
     }
     JobStore store;
     MetricsStore metrics;
@@ -328,7 +360,7 @@ void benchIngest(const QString& eventFile, qint64 fileBytes, qint64 expectedPoin
     if (!store.open(dataDir + QStringLiteral("/trainyard.sqlite"), &error)
         || !metrics.open(dataDir + QStringLiteral("/metrics.sqlite"), &error)) {
         std::fprintf(stderr, "cannot open the stores: %s\n", qPrintable(error));
-        return;
+        return -1;
     }
     LogStore logs(dataDir);
     HostInventory host;
@@ -343,7 +375,7 @@ void benchIngest(const QString& eventFile, qint64 fileBytes, qint64 expectedPoin
     api.setMetricsStore(&metrics);
     auto* server = new QTcpServer(&api);
     if (!server->listen(QHostAddress::LocalHost, 0))
-        return;
+        return -1;
     api.bind(server);
     const quint16 port = server->serverPort();
 
@@ -355,7 +387,7 @@ void benchIngest(const QString& eventFile, qint64 fileBytes, qint64 expectedPoin
     job.trainingInput.jobDir = jobDir;
     if (!store.insert(job, &error)) {
         std::fprintf(stderr, "cannot insert the job: %s\n", qPrintable(error));
-        return;
+        return -1;
     }
     std::atomic<qint64> seen { 0 };
     std::atomic<bool> stop { false };
@@ -400,20 +432,44 @@ void benchIngest(const QString& eventFile, qint64 fileBytes, qint64 expectedPoin
     collector.shutdown();
     if (doneNs == 0) {
         std::fprintf(stderr, "the API listed %lld of %lld points after 300 s\n", seen.load(), expectedPoints);
-        return;
+        return -1;
     }
-    const double ours = double(doneNs) / 1e9;
-    std::printf("ingest_%dMB_event_file: ours %.2f M points/s, baseline %.2f M points/s, ratio %.3f\n",
-        int(std::lround(mb)), double(expectedPoints) / ours / 1e6, double(expectedPoints) / parse / 1e6, parse / ours);
+    *cpuSeconds = cpu;
+    *databaseMb = double(QFileInfo(dataDir + QStringLiteral("/metrics.sqlite")).size()
+                      + QFileInfo(dataDir + QStringLiteral("/metrics.sqlite-wal")).size())
+        / 1e6;
+    return double(doneNs) / 1e9;
+}
+
+void benchIngest(const QString& eventFile, qint64 fileBytes, qint64 expectedPoints, std::vector<Goal>* goals)
+{
+    const double mb = double(fileBytes) / 1e6;
+    std::vector<double> cpu, database;
+    const BenchReport::Samples seconds = BenchReport::alternate(
+        Warmups, BenchReport::runs(),
+        [&] {
+            double c = 0, d = 0;
+            const double t = ingestOnce(eventFile, expectedPoints, &c, &d);
+            cpu.push_back(c);
+            database.push_back(d);
+            return t;
+        },
+        [&] { return parseWallSeconds(eventFile, expectedPoints); });
+    const double points = double(expectedPoints);
+    const BenchReport::Samples rates { throughput(points / 1e6, seconds.ours),
+        throughput(points / 1e6, seconds.baseline) };
+    const std::string name = "ingest_" + std::to_string(int(std::lround(mb))) + "MB_event_file";
+    const double ratio = BenchReport::median(rates.ours) / BenchReport::median(rates.baseline);
+    BenchReport::printLine(name, rates, "M points/s", ratio, Warmups, "wall time; ratio = ours / baseline");
     // On a shared machine wall time measures the neighbours too: the process's CPU time (all threads, the
     // polling client included) says what the path itself costs.
-    std::printf("ingest_%dMB_event_file_detail: %lld points, job dir -> API %.3f s (%.3f CPU-s, %.2f M points "
-                "per CPU-second), parse alone %.3f s, database %.1f MB\n",
-        int(std::lround(mb)), expectedPoints, ours, cpu, double(expectedPoints) / cpu / 1e6, parse,
-        double(QFileInfo(dataDir + QStringLiteral("/metrics.sqlite")).size()
-            + QFileInfo(dataDir + QStringLiteral("/metrics.sqlite-wal")).size())
-            / 1e6);
+    const std::vector<double> timedCpu(cpu.end() - std::ptrdiff_t(seconds.ours.size()), cpu.end());
+    std::printf("%s_cpu: %lld points, job dir -> API %s CPU, %.2f M points per CPU-second (medians), database "
+                "%.1f MB\n",
+        name.c_str(), expectedPoints, BenchReport::describe(BenchReport::spread(timedCpu), "s").c_str(),
+        points / BenchReport::median(timedCpu) / 1e6, database.empty() ? 0.0 : database.back());
     std::fflush(stdout);
+    goals->push_back({ name, "ours (M points/s)", BenchReport::median(rates.ours), true, 3 });
 }
 
 using Trainyard::MetricChart;
@@ -438,105 +494,142 @@ void renderInto(QWidget* view, QImage& image)
     view->render(&painter);
 }
 
-void benchRedraw(qint64 points, const char* name)
+/// `profileSeconds` > 0: ours alone, redrawing for that long (for `perf record`), nothing printed but a summary.
+void benchRedraw(qint64 points, const char* name, std::vector<Goal>* goals, double profileSeconds = 0)
 {
-    // Ours: the Metrics tab's chart over the model.
-    double ours = 0;
-    {
-        MetricsModel model;
-        SeriesInfo info;
-        info.name = QStringLiteral("scalar/./train/loss");
-        info.kind = QStringLiteral("scalar");
-        info.run = QStringLiteral(".");
-        info.tag = QStringLiteral("train/loss");
-        model.addSeries(info);
-        QList<SeriesPoint> batch;
-        batch.reserve(100000);
-        for (qint64 i = 0; i < points; ++i) {
-            batch.append(benchPoint(i));
-            if (batch.size() == 100000) {
-                model.appendPoints(info.name, batch);
-                batch.clear();
-            }
+    // Ours: the Metrics tab's chart over the model; one run is 20 redraws, each after one new point.
+    MetricsModel model;
+    SeriesInfo info;
+    info.name = QStringLiteral("scalar/./train/loss");
+    info.kind = QStringLiteral("scalar");
+    info.run = QStringLiteral(".");
+    info.tag = QStringLiteral("train/loss");
+    model.addSeries(info);
+    QList<SeriesPoint> batch;
+    batch.reserve(100000);
+    for (qint64 i = 0; i < points; ++i) {
+        batch.append(benchPoint(i));
+        if (batch.size() == 100000) {
+            model.appendPoints(info.name, batch);
+            batch.clear();
         }
-        model.appendPoints(info.name, batch);
-        MetricChart chart(&model, QStringLiteral("scalar:train/loss"));
-        chart.addSeries(0, Qt::blue);
-        chart.resize(ChartSize);
-        chart.refresh();
-        QImage image(ChartSize, QImage::Format_ARGB32_Premultiplied);
-        renderInto(&chart, image); // lays the chart out once
-        const int redraws = 20;
-        double updateSeconds = 0;
-        const CpuTimer timer;
+    }
+    model.appendPoints(info.name, batch);
+    MetricChart chart(&model, QStringLiteral("scalar:train/loss"));
+    chart.addSeries(0, Qt::blue);
+    chart.resize(ChartSize);
+    chart.refresh();
+    QImage image(ChartSize, QImage::Format_ARGB32_Premultiplied);
+    renderInto(&chart, image); // lays the chart out once
+    const int redraws = 20;
+    qint64 appended = points;
+    std::vector<double> updateMs; // append + reduce + replace, per redraw, each run
+    auto ours = [&] {
+        double update = 0;
+        const double start = BenchReport::threadCpuSeconds();
         for (int r = 0; r < redraws; ++r) {
-            const CpuTimer update;
-            model.appendPoints(info.name, { benchPoint(points + r) });
+            const double u = BenchReport::threadCpuSeconds();
+            model.appendPoints(info.name, { benchPoint(appended++) });
             chart.refresh();
-            updateSeconds += update.seconds();
+            update += BenchReport::threadCpuSeconds() - u;
             renderInto(&chart, image);
         }
-        ours = timer.seconds() * 1000 / redraws;
-        std::fprintf(stderr, "%s: append + reduce + replace %.2f ms, render %.2f ms, %d + %d points drawn\n", name,
-            updateSeconds * 1000 / redraws, ours - updateSeconds * 1000 / redraws, int(chart.rawLine(0)->count()),
-            int(chart.smoothedLine(0)->count()));
-        // For looking: with TRAINYARD_SCREENSHOT_DIR set, the chart as the last redraw drew it.
-        const QString shots = qEnvironmentVariable("TRAINYARD_SCREENSHOT_DIR");
-        if (!shots.isEmpty())
-            image.save(shots + QLatin1Char('/') + QLatin1String(name) + QStringLiteral(".png"));
-        if (chart.rawLine(0)->count() > 4 * ChartSize.width() + 2)
-            std::fprintf(stderr, "%s: %d points reached Qt Charts\n", name, int(chart.rawLine(0)->count()));
+        updateMs.push_back(update * 1000 / redraws);
+        return (BenchReport::threadCpuSeconds() - start) * 1000 / redraws;
+    };
+
+    if (profileSeconds > 0) {
+        {
+            // What the chart's refresh() spends in the model: the two M4 reductions alone.
+            std::vector<double> reduceMs;
+            for (int r = 0; r < 20; ++r) {
+                const double start = BenchReport::threadCpuSeconds();
+                const auto range = model.xRange(0, Trainyard::MetricsXAxis::Step);
+                for (auto column : { MetricSeriesData::Value, MetricSeriesData::Smoothed })
+                    model.reduce(0, column, Trainyard::MetricsXAxis::Step, range->first, range->second, 700);
+                reduceMs.push_back((BenchReport::threadCpuSeconds() - start) * 1000);
+            }
+            std::printf("%s: the two reductions at 700 pixels %s\n", name,
+                BenchReport::describe(BenchReport::spread(reduceMs), "ms").c_str());
+        }
+        std::vector<double> ms;
+        for (const double until = BenchReport::wallSeconds() + profileSeconds; BenchReport::wallSeconds() < until;)
+            ms.push_back(ours());
+        std::printf("%s: %zu runs of %d redraws, %s a redraw\n", name, ms.size(), redraws,
+            BenchReport::describe(BenchReport::spread(ms), "ms").c_str());
+        return;
     }
 
-    // Baseline: every point to Qt Charts with replace(), rendered once.
-    double baseline = 0;
-    {
-        QList<QPointF> all;
-        all.reserve(points + 1);
-        for (qint64 i = 0; i <= points; ++i) {
-            const SeriesPoint p = benchPoint(i);
-            all.append(QPointF(double(p.step), p.value));
-        }
-        QChart* qchart = new QChart;
-        auto* series = new QLineSeries;
-        qchart->addSeries(series);
-        auto* x = new QValueAxis;
-        auto* y = new QValueAxis;
-        qchart->addAxis(x, Qt::AlignBottom);
-        qchart->addAxis(y, Qt::AlignLeft);
-        series->attachAxis(x);
-        series->attachAxis(y);
-        x->setRange(0, double(points));
-        y->setRange(0, 1.1);
-        QChartView view(qchart);
-        view.setRenderHint(QPainter::Antialiasing);
-        view.resize(ChartSize);
-        QImage image(ChartSize, QImage::Format_ARGB32_Premultiplied);
-        renderInto(&view, image);
-        const CpuTimer timer;
-        series->replace(all);
-        renderInto(&view, image);
-        baseline = timer.seconds() * 1000;
+    // Baseline: every point to Qt Charts with replace(), rendered once (the point list is built beforehand, so
+    // the baseline is not charged for it).
+    QList<QPointF> all;
+    all.reserve(points + 1);
+    for (qint64 i = 0; i <= points; ++i) {
+        const SeriesPoint p = benchPoint(i);
+        all.append(QPointF(double(p.step), p.value));
     }
-    std::printf("%s: ours %.2f ms, baseline %.1f ms, ratio %.1f\n", name, ours, baseline, baseline / ours);
-    std::fflush(stdout);
+    QChart* qchart = new QChart;
+    auto* series = new QLineSeries;
+    qchart->addSeries(series);
+    auto* x = new QValueAxis;
+    auto* y = new QValueAxis;
+    qchart->addAxis(x, Qt::AlignBottom);
+    qchart->addAxis(y, Qt::AlignLeft);
+    series->attachAxis(x);
+    series->attachAxis(y);
+    x->setRange(0, double(points));
+    y->setRange(0, 1.1);
+    QChartView view(qchart);
+    view.setRenderHint(QPainter::Antialiasing);
+    view.resize(ChartSize);
+    QImage baselineImage(ChartSize, QImage::Format_ARGB32_Premultiplied);
+    renderInto(&view, baselineImage);
+    auto baseline = [&] {
+        const double start = BenchReport::threadCpuSeconds();
+        series->replace(all);
+        renderInto(&view, baselineImage);
+        return (BenchReport::threadCpuSeconds() - start) * 1000;
+    };
+
+    const BenchReport::Samples ms = BenchReport::alternate(Warmups, BenchReport::runs(), ours, baseline);
+    const std::vector<double> timedUpdate(updateMs.end() - std::ptrdiff_t(ms.ours.size()), updateMs.end());
+    std::fprintf(stderr, "%s: append + reduce + replace %s, the rest is the render; %d + %d points drawn\n", name,
+        BenchReport::describe(BenchReport::spread(timedUpdate), "ms").c_str(), int(chart.rawPoints(0).size()),
+        int(chart.smoothedPoints(0).size()));
+    // For looking: with TRAINYARD_SCREENSHOT_DIR set, the chart as the last redraw drew it.
+    const QString shots = qEnvironmentVariable("TRAINYARD_SCREENSHOT_DIR");
+    if (!shots.isEmpty())
+        image.save(shots + QLatin1Char('/') + QLatin1String(name) + QStringLiteral(".png"));
+    if (chart.rawPoints(0).size() > 4 * ChartSize.width() + 2)
+        std::fprintf(
+            stderr, "%s: %d points drawn, more than the reduction gives\n", name, int(chart.rawPoints(0).size()));
+    const double oursMs = BenchReport::median(ms.ours);
+    BenchReport::printLine(name, ms, "ms", BenchReport::median(ms.baseline) / oursMs, Warmups,
+        "CPU time; ours = one redraw (mean of 20 per run); ratio = baseline / ours");
+    if (points >= 10000000)
+        goals->push_back({ name, "ours (ms)", oursMs, false, 16 });
 }
 
-void benchChartStoreMemory(qint64 points)
+void benchChartStoreMemory(qint64 points, std::vector<Goal>* goals)
 {
-    const size_t before = heapInUse();
-    auto data = std::make_unique<MetricSeriesData>();
-    for (qint64 i = 0; i < points; ++i) {
-        const SeriesPoint p = benchPoint(i);
-        data->append(p.step, p.wallTime, p.value);
+    std::vector<double> ours;
+    for (int run = 0; run < Warmups + BenchReport::runs(); ++run) {
+        const size_t before = heapInUse();
+        auto data = std::make_unique<MetricSeriesData>();
+        for (qint64 i = 0; i < points; ++i) {
+            const SeriesPoint p = benchPoint(i);
+            data->append(p.step, p.wallTime, p.value);
+        }
+        const size_t bytes = heapInUse() - before;
+        data.reset();
+        if (run >= Warmups)
+            ours.push_back(double(bytes) / double(points));
     }
-    const size_t ours = heapInUse() - before;
-    data.reset();
-    const double oursPerPoint = double(ours) / double(points);
-    const double baselinePerPoint = 24; // int64 step + double wall time + double value, exactly sized
-    std::printf("memory_per_point_chart_store: ours %.2f bytes, baseline %.2f bytes, ratio %.3f\n", oursPerPoint,
-        baselinePerPoint, oursPerPoint / baselinePerPoint);
-    std::fflush(stdout);
+    // int64 step + double wall time + double value, exactly sized
+    const std::vector<double> baseline(ours.size(), 24.0);
+    BenchReport::printLine("memory_per_point_chart_store", { ours, baseline }, "bytes",
+        BenchReport::median(ours) / 24.0, Warmups, "heap bytes per point of 10M float scalars");
+    goals->push_back({ "memory_per_point_chart_store", "ours (bytes)", BenchReport::median(ours), false, 24 });
 }
 
 } // namespace
@@ -550,17 +643,30 @@ int main(int argc, char** argv)
     const qint64 sizeMb = argc > 1 ? QByteArray(argv[1]).toLongLong(&ok) : 200;
     const bool parseOnly = argc > 2 && QByteArray(argv[2]) == "--parse-only";
     const bool ingestOnly = argc > 2 && QByteArray(argv[2]) == "--ingest-only";
-    if (!ok || sizeMb < 0 || (argc > 2 && !parseOnly && !ingestOnly) || argc > 3) {
-        std::fprintf(stderr, "usage: bench_metrics [SIZE_MB] [--parse-only|--ingest-only]\n");
+    const bool profileRedraw = argc > 2 && QByteArray(argv[2]) == "--profile-redraw";
+    if (!ok || sizeMb < 0 || (argc > 2 && !parseOnly && !ingestOnly && !profileRedraw) || argc > 3) {
+        std::fprintf(stderr, "usage: bench_metrics [SIZE_MB] [--parse-only|--ingest-only|--profile-redraw]\n");
         return 2;
     }
-    if (!parseOnly && !ingestOnly) {
-        benchRedraw(1000000, "redraw_1M_points");
-        benchRedraw(10000000, "redraw_10M_points");
-        benchChartStoreMemory(10000000);
-    }
-    if (sizeMb == 0)
+    if (profileRedraw) { // ours alone at 10M points for SIZE_MB seconds, for perf record
+        benchRedraw(10000000, "redraw_10M_points", nullptr, double(std::max<qint64>(sizeMb, 1)));
         return 0;
+    }
+    BenchReport::printHost();
+    std::vector<Goal> goals;
+    auto printGoals = [&] {
+        for (const Goal& g : goals)
+            BenchReport::printGoal(g);
+    };
+    if (!parseOnly && !ingestOnly) {
+        benchRedraw(1000000, "redraw_1M_points", &goals);
+        benchRedraw(10000000, "redraw_10M_points", &goals);
+        benchChartStoreMemory(10000000, &goals);
+    }
+    if (sizeMb == 0) {
+        printGoals();
+        return 0;
+    }
     if (!crc32cHardwareAvailable())
         std::fprintf(stderr, "note: no SSE4.2 crc32 instruction; the baseline uses Boost.CRC\n");
 
@@ -575,10 +681,11 @@ int main(int argc, char** argv)
     std::fprintf(stderr, "wrote %lld bytes, %lld scalar events\n", bytes, points);
 
     if (!ingestOnly) {
-        benchParse(path, bytes, points);
-        benchMemory(path);
+        benchParse(path, bytes, points, &goals);
+        benchMemory(path, &goals);
     }
     if (!parseOnly)
-        benchIngest(path, bytes, points);
+        benchIngest(path, bytes, points, &goals);
+    printGoals();
     return 0;
 }

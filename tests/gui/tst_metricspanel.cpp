@@ -131,9 +131,9 @@ private Q_SLOTS:
         QVERIFY2(first < size_t(Steps), "the trainer finished before its first points arrived");
         QTRY_VERIFY_WITH_TIMEOUT(panel.chart(LossKey), 5000);
         MetricChart* loss = panel.chart(LossKey);
-        QTRY_VERIFY_WITH_TIMEOUT(loss->rawLine(master)->count() >= int(first), 5000);
+        QTRY_VERIFY_WITH_TIMEOUT(loss->rawPoints(master).size() >= int(first), 5000);
         QTRY_VERIFY_WITH_TIMEOUT(model->data(master).size() > first, 10000);
-        QTRY_VERIFY_WITH_TIMEOUT(loss->rawLine(master)->count() > int(first), 5000);
+        QTRY_VERIFY_WITH_TIMEOUT(loss->rawPoints(master).size() > int(first), 5000);
         QTRY_COMPARE_WITH_TIMEOUT(loss->seriesIndices().size(), 3, 20000);
         auto names = [model] {
             QStringList out;
@@ -159,14 +159,14 @@ private Q_SLOTS:
         // The line carries the real points (fewer than pixels), and the smoothed line is TensorBoard's EMA.
         panel.redrawNow();
         screenshot(&panel, QStringLiteral("metrics-panel-1600x1000.png"));
-        QList<QPointF> raw = loss->rawLine(master)->points();
+        QList<QPointF> raw = loss->rawPoints(master);
         QCOMPARE(raw.size(), Steps);
         for (int k = 0; k < Steps; ++k) {
             QCOMPARE(raw[k].x(), double(k + 1));
             QCOMPARE(raw[k].y(), double(float(1.0 / (k + 1))));
         }
         auto checkSmoothing = [&](double w) {
-            const QList<QPointF> smoothed = loss->smoothedLine(master)->points();
+            const QList<QPointF> smoothed = loss->smoothedPoints(master);
             const QList<double> expected = tensorBoardSmoothing(raw, w);
             if (smoothed.size() != expected.size())
                 return false;
@@ -180,7 +180,7 @@ private Q_SLOTS:
         panel.smoothingSlider()->setValue(0);
         QCOMPARE(panel.smoothingSpin()->value(), 0.0);
         panel.redrawNow();
-        QCOMPARE(loss->smoothedLine(master)->points(), raw);
+        QCOMPARE(loss->smoothedPoints(master), raw);
         panel.smoothingSpin()->setValue(0.9);
         QCOMPARE(panel.smoothingSlider()->value(), 900);
         QSignalSpy redrawn(&panel, &MetricsPanel::redrawn);
@@ -193,19 +193,19 @@ private Q_SLOTS:
         panel.xAxisCombo()->setCurrentIndex(1);
         QCOMPARE(panel.settings().xAxis, MetricsXAxis::RelativeTime);
         for (int series : { master, worker }) {
-            raw = loss->rawLine(series)->points();
+            raw = loss->rawPoints(series);
             QCOMPARE(raw.size(), Steps);
             QCOMPARE(raw.first().x(), 0.0);
             QCOMPARE(raw[9].x(), 9.0);
         }
         panel.xAxisCombo()->setCurrentIndex(2);
         QVERIFY(qobject_cast<QDateTimeAxis*>(loss->xAxis()));
-        QCOMPARE(loss->rawLine(master)->at(0).x(), (1700000000.0 + 1) * 1000);
-        QCOMPARE(loss->rawLine(worker)->at(0).x(), (1700000000.0 + 1.5) * 1000);
+        QCOMPARE(loss->rawPoints(master).at(0).x(), (1700000000.0 + 1) * 1000);
+        QCOMPARE(loss->rawPoints(worker).at(0).x(), (1700000000.0 + 1.5) * 1000);
         screenshot(&panel, QStringLiteral("metrics-panel-walltime.png"));
         panel.xAxisCombo()->setCurrentIndex(0);
         QVERIFY(qobject_cast<QValueAxis*>(loss->xAxis()));
-        QCOMPARE(loss->rawLine(master)->at(0).x(), 1.0);
+        QCOMPARE(loss->rawPoints(master).at(0).x(), 1.0);
 
         // Log scale: a log axis, and values ≤ 0 (idle CPU samples) are left out.
         panel.logScaleCheck()->setChecked(true);
@@ -219,7 +219,7 @@ private Q_SLOTS:
         panel.redrawNow();
         MetricChart* cpu = panel.chart(QStringLiteral("resource:cpu_percent"));
         for (int series : cpu->seriesIndices())
-            for (const QPointF& p : cpu->rawLine(series)->points())
+            for (const QPointF& p : cpu->rawPoints(series))
                 QVERIFY(p.y() > 0);
         panel.logScaleCheck()->setChecked(false);
         QVERIFY(qobject_cast<QValueAxis*>(loss->yAxis()));
@@ -261,19 +261,19 @@ private Q_SLOTS:
 
         // Zoom: the real points of the range (plus the neighbours that reach the edges), then back.
         loss->zoomTo(10, 20);
-        raw = loss->rawLine(master)->points();
+        raw = loss->rawPoints(master);
         QCOMPARE(raw.size(), 13);
         QCOMPARE(raw.first().x(), 9.0);
         QCOMPARE(raw.last().x(), 21.0);
         QCOMPARE(qobject_cast<QValueAxis*>(loss->xAxis())->min(), 10.0);
         loss->resetZoom();
-        QCOMPARE(loss->rawLine(master)->count(), Steps);
+        QCOMPARE(loss->rawPoints(master).size(), Steps);
         // With the mouse: the wheel scrolls the page of charts (it zoomed the chart under the cursor before),
         // Ctrl+wheel zooms in around the cursor, a double-click resets.
         panel.redrawNow();
         const QPoint middle = loss->chart()->plotArea().center().toPoint();
-        QWheelEvent plainWheel(middle, loss->viewport()->mapToGlobal(middle), QPoint(), QPoint(0, -120),
-            Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
+        QWheelEvent plainWheel(middle, loss->viewport()->mapToGlobal(middle), QPoint(), QPoint(0, -120), Qt::NoButton,
+            Qt::NoModifier, Qt::NoScrollPhase, false);
         QCoreApplication::sendEvent(loss->viewport(), &plainWheel);
         QVERIFY(!loss->isZoomed());
         QVERIFY(!plainWheel.isAccepted()); // left to the scroll area
@@ -281,10 +281,10 @@ private Q_SLOTS:
             Qt::ControlModifier, Qt::NoScrollPhase, false);
         QCoreApplication::sendEvent(loss->viewport(), &wheel);
         QVERIFY(loss->isZoomed());
-        QVERIFY(loss->rawLine(master)->count() < Steps);
+        QVERIFY(loss->rawPoints(master).size() < Steps);
         QTest::mouseDClick(loss->viewport(), Qt::LeftButton, {}, middle);
         QVERIFY(!loss->isZoomed());
-        QCOMPARE(loss->rawLine(master)->count(), Steps);
+        QCOMPARE(loss->rawPoints(master).size(), Steps);
         // Hovering shows the tooltip of the step under the cursor.
         QTest::mouseMove(loss->viewport(), middle);
         QTRY_VERIFY(QToolTip::isVisible());

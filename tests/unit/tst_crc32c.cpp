@@ -14,6 +14,7 @@ private Q_SLOTS:
     void extendEqualsWhole_data();
     void extendEqualsWhole();
     void hardwareMatchesPortable();
+    void prefixedMatchesPortable();
     void mask();
 };
 
@@ -87,6 +88,31 @@ void TestCrc32c::hardwareMatchesPortable()
         const quint32 init = rng.generate();
         QCOMPARE(crc32cHardware(p, size_t(length), init), crc32cPortable(p, size_t(length), init));
     }
+}
+
+// crc32cSse42Prefixed(): every short length (each n % 8), longer ones, misaligned starts, and random bytes
+// before the message (they must not count).
+void TestCrc32c::prefixedMatchesPortable()
+{
+#ifdef TRAINYARD_CRC32C_SSE42
+    if (!crc32cHardwareAvailable())
+        QSKIP("this CPU has no SSE4.2 crc32 instruction");
+    QCOMPARE(Detail::zeroPrefixStates.state[0], 0xFFFFFFFFu);
+    QRandomGenerator rng(1717);
+    QByteArray buffer(512, '\0');
+    for (int round = 0; round < 20; ++round) {
+        for (auto& c : buffer)
+            c = char(rng.generate());
+        for (int n = 0; n <= 300; ++n) {
+            const char* p = buffer.constData() + 8 + int(rng.bounded(64)); // 8 readable bytes before p
+            QCOMPARE(crc32cSse42Prefixed(p, size_t(n)), crc32cPortable(p, size_t(n)));
+        }
+    }
+    const QByteArray check = QByteArrayLiteral("xxxxxxxx123456789");
+    QCOMPARE(crc32cSse42Prefixed(check.constData() + 8, 9), 0xe3069283u);
+#else
+    QSKIP("not an x86-64 build");
+#endif
 }
 
 void TestCrc32c::mask()

@@ -6,6 +6,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QTemporaryDir>
@@ -136,6 +137,60 @@ private Q_SLOTS:
         QVERIFY2(error.contains(message), qPrintable(error));
     }
 
+    // What the header parser (simdjson since issue 17) must read as QJsonDocument did: keys in QString order,
+    // the last of duplicate keys, numbers that are integers in any spelling, escapes in keys.
+    void sameReadingAsQJson_data()
+    {
+        QTest::addColumn<QByteArray>("file");
+        QTest::addColumn<QStringList>("expected"); // name:dtype:shape of each tensor, in listing order
+        QTest::addRow("unsorted keys") << makeFile(R"({"b":{"dtype":"I8","shape":[4],"data_offsets":[8,12]},)"
+                                                   R"("a":{"dtype":"F32","shape":[2],"data_offsets":[0,8]}})",
+            12) << QStringList { QStringLiteral("a:F32:2"), QStringLiteral("b:I8:4") };
+        QTest::addRow("duplicate tensor, the last wins") << makeFile(
+            R"({"a":{"dtype":"F32","shape":[3],"data_offsets":[0,12]},)"
+            R"("a":{"dtype":"F32","shape":[2],"data_offsets":[0,8]}})",
+            8) << QStringList { QStringLiteral("a:F32:2") };
+        QTest::addRow("duplicate field, the last wins")
+            << makeFile(R"({"a":{"dtype":"I8","shape":[9],"dtype":"F32","shape":[2],"data_offsets":[0,8]}})", 8)
+            << QStringList { QStringLiteral("a:F32:2") };
+        QTest::addRow("integers spelled as doubles")
+            << makeFile(R"({"a":{"dtype":"F32","shape":[2.0],"data_offsets":[0,8e0]}})", 8)
+            << QStringList { QStringLiteral("a:F32:2") };
+        QTest::addRow("escaped key and extra fields")
+            << makeFile(R"({"\u0061\u00e9" : {"x":[1,{}],"dtype":"BF16","shape":[2,1],"data_offsets":[0,4]}} )", 4)
+            << QStringList { QStringLiteral("aé:BF16:2x1") };
+        // UTF-16 puts U+1F600 (a surrogate pair, 0xD83D…) before U+FFFD; UTF-8 bytes put it after.
+        QTest::addRow("a key above U+FFFF")
+            << makeFile(R"({"\uFFFD":{"dtype":"U8","shape":[1],"data_offsets":[0,1]},)"
+                        R"("\uD83D\uDE00":{"dtype":"U8","shape":[1],"data_offsets":[1,2]}})",
+                   2)
+            << QStringList { QString(QChar(0xD83D)) + QChar(0xDE00) + QStringLiteral(":U8:1"),
+                   QString(QChar(0xFFFD)) + QStringLiteral(":U8:1") };
+    }
+
+    void sameReadingAsQJson()
+    {
+        QFETCH(QByteArray, file);
+        QFETCH(QStringList, expected);
+        QTemporaryDir tmp;
+        const QString path = tmp.filePath(QStringLiteral("t.safetensors"));
+        QVERIFY(writeFile(path, file));
+        QString error;
+        for (const bool fromFile : { true, false }) { // read() parses in place, parseHeader() from a padded copy
+            const auto info = fromFile ? SafeTensors::read(path, &error)
+                                       : SafeTensors::parseHeader(file, file.size(), path, &error);
+            QVERIFY2(info, qPrintable(error));
+            QStringList listed;
+            for (const TensorInfo& t : info->tensors) {
+                QStringList dims;
+                for (qint64 d : t.shape)
+                    dims << QString::number(d);
+                listed << t.name + QLatin1Char(':') + t.dtype + QLatin1Char(':') + dims.join(QLatin1Char('x'));
+            }
+            QCOMPARE(listed, expected);
+        }
+    }
+
     // Every prefix of the real file and every byte of its header changed: an error or a
     // listing whose tensors stay inside the file.
     void truncatedAndFlipped()
@@ -178,6 +233,10 @@ private Q_SLOTS:
         QTest::addRow("escape") << QByteArray(R"({"weight_map":{"a":"../model-00001-of-00002.safetensors"}})")
                                 << QStringLiteral("outside the index's folder");
         QTest::addRow("no map") << QByteArray(R"({"metadata":{}})") << QStringLiteral("weight_map missing");
+        QTest::addRow("nested metadata") << QByteArray(
+            R"({"metadata":{"total_size":11,"by":{"tool":"x","n":[1,2.5,"s",null,true,-7]}},"weight_map":)"
+            R"({"b":"model-00002-of-00002.safetensors","a":"model-00001-of-00002.safetensors"}})")
+                                         << QString();
     }
 
     void shardedIndex()
@@ -205,6 +264,12 @@ private Q_SLOTS:
         QCOMPARE(info->tensors.at(1).file, tmp.filePath(QStringLiteral("model-00002-of-00002.safetensors")));
         QCOMPARE(info->totalBytes(), 11);
         QCOMPARE(info->files.size(), 3);
+        // The index's metadata as QJsonDocument reads it, plus the shards in weight_map's key order.
+        QJsonObject metadata = QJsonDocument::fromJson(index).object().value(QLatin1String("metadata")).toObject();
+        metadata.insert(QStringLiteral("shards"),
+            QJsonArray { QStringLiteral("model-00001-of-00002.safetensors"),
+                QStringLiteral("model-00002-of-00002.safetensors") });
+        QCOMPARE(info->metadata, metadata);
     }
 };
 
