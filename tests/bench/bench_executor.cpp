@@ -20,12 +20,12 @@
 // 5. log_page: page 1,000 (entries 999,000 … 999,999 of the merged order; at 10,000 a page, the last page) of a
 //    job whose four replica logs hold 10 million lines together (BENCH_LOG_PAGE_LINES; 0 skips), through the
 //    API: ours = `GET …/logs?pageSize=N&pageToken=…` answered by HttpApi::serve(), the router and the handler as
-//    over HTTP (the page read on the pool, the answer from the event loop) without a socket; `_http` = the same
-//    GET over a loopback socket (a blocking client on its own thread, the executor's event loop on the main
-//    thread), while a second client GETs the job over and over (the latency it sees is printed: the executor
-//    keeps answering). Baseline = open + pread + close of the same bytes of the same files. Min / median / max of
-//    21 runs after 3 warm-ups; ratio of medians. The files are written directly in the store's on-disk format;
-//    the first read after the start builds the line index (its own line).
+//    over HTTP (a cached page of a finished job copied on the event loop, a bigger one read on the pool) without a
+//    socket; `_http` = the same GET over a loopback socket (a blocking client on its own thread, the executor's
+//    event loop on the main thread), while a second client GETs the job over and over (the latency it sees is
+//    printed: the executor keeps answering). Baseline = open + pread + close of the same bytes of the same files,
+//    run by run with ours. 21 runs (BENCH_RUNS) after 3 warm-ups; ratio of medians. The files are written directly
+//    in the store's on-disk format; the first read after the start builds the line index (its own line).
 //
 // Prints `NAME: ours X unit, baseline Y unit, ratio R` lines (ratio = ours / baseline) with X and Y medians of
 // repeated runs after a warm-up (benchreport.h says why), a `_detail` line with min / median / max of each, and a
@@ -336,7 +336,6 @@ int main(int argc, char** argv)
     QTemporaryDir tmp;
     if (!tmp.isValid())
         return 1;
-    BenchReport::printHost();
     qputenv("XDG_RUNTIME_DIR", QFile::encodeName(tmp.path() + QStringLiteral("/run")));
     qputenv("XDG_DATA_HOME", QFile::encodeName(tmp.path() + QStringLiteral("/data")));
     qputenv("PYTHONPATH", QFile::encodeName(TrainerDir));
@@ -706,13 +705,14 @@ int main(int argc, char** argv)
         return true;
     };
     constexpr int WarmUps = 3;
-    // BENCH_LOG_PAGE_RUNS: more runs, for a profiler.
-    const int Runs = qEnvironmentVariableIntValue("BENCH_LOG_PAGE_RUNS") > 0 ? qEnvironmentVariableIntValue("BENCH_LOG_PAGE_RUNS") : 21;
+    // Runs are cheap here (≤ a few ms): more of them than the house default (BENCH_RUNS still sets the count).
+    const int Runs = BenchReport::runs(21);
 
     // The first read after the start builds the line index, over HTTP, while the job is asked for meanwhile.
     std::vector<double> coldGets;
     QByteArray body;
-    const std::vector<double> cold = measureHttp(pageTarget(pagesToRead.first(), pageSizes.first()), 1, &coldGets, &body);
+    const std::vector<double> cold
+        = measureHttp(pageTarget(pagesToRead.first(), pageSizes.first()), 1, &coldGets, &body);
     std::printf("log_index_build: %lld lines (%.0f MiB) indexed by the first page read, which took %.0f ms "
                 "(%.1f M lines/s); a GET of the job meanwhile: %s\n",
         perReplica * replicas, double(logBytesTotal) / 1048576.0, cold.front(),
@@ -776,34 +776,30 @@ int main(int argc, char** argv)
         const std::string name = "log_page_1000_of_" + std::to_string(pageLines / 1000000) + "M"
             + (size == 1000 ? std::string() : "_size_" + std::to_string(size));
 
-        // Baseline: the same bytes straight from the files.
-        std::vector<double> direct;
+        // Ours in process (HttpApi::serve() of the GET) and the baseline (the same bytes straight from the files),
+        // run by run.
         qint64 pageBytes = 0;
-        for (int round = 0; round < WarmUps + Runs; ++round) {
-            QElapsedTimer t;
-            t.start();
-            pageBytes = 0;
-            for (int r = 0; r < replicas; ++r) {
-                const int fd = ::open(QFile::encodeName(files.at(r)).constData(), O_RDONLY | O_CLOEXEC);
-                std::vector<char> bytes(size_t(p.ranges[r].second - p.ranges[r].first));
-                pageBytes += ::pread(fd, bytes.data(), bytes.size(), p.ranges[r].first);
-                ::close(fd);
-            }
-            if (round >= WarmUps)
-                direct.push_back(double(t.nsecsElapsed()) / 1e6);
-        }
-
-        // Ours, in process: HttpApi::serve() of the same GET.
-        std::vector<double> inProcess;
         QByteArray servedBody;
-        for (int round = 0; round < WarmUps + Runs; ++round) {
-            int status = 0;
-            const double ms = serveOnce(target, &servedBody, &status);
-            if (status != 200)
-                std::fprintf(stderr, "a request failed in process: %d\n", status);
-            if (round >= WarmUps)
-                inProcess.push_back(ms);
-        }
+        const BenchReport::Samples inProcess = BenchReport::alternate(
+            WarmUps, Runs,
+            [&] {
+                int status = 0;
+                const double ms = serveOnce(target, &servedBody, &status);
+                if (status != 200)
+                    std::fprintf(stderr, "a request failed in process: %d\n", status);
+                return status == 200 ? ms : -1.0;
+            },
+            [&] {
+                const double start = BenchReport::wallSeconds();
+                pageBytes = 0;
+                for (int r = 0; r < replicas; ++r) {
+                    const int fd = ::open(QFile::encodeName(files.at(r)).constData(), O_RDONLY | O_CLOEXEC);
+                    std::vector<char> bytes(size_t(p.ranges[r].second - p.ranges[r].first));
+                    pageBytes += ::pread(fd, bytes.data(), bytes.size(), p.ranges[r].first);
+                    ::close(fd);
+                }
+                return (BenchReport::wallSeconds() - start) * 1000;
+            });
         checkPage(servedBody, p, size, "in process");
 
         // Ours, over HTTP, while another client GETs the job (the executor keeps answering).
@@ -838,16 +834,16 @@ int main(int argc, char** argv)
             }
         }
 
-        const BenchReport::Spread o = BenchReport::spread(inProcess), d = BenchReport::spread(direct),
+        const BenchReport::Spread o = BenchReport::spread(inProcess.ours), d = BenchReport::spread(inProcess.baseline),
                                   h = BenchReport::spread(overHttp);
-        std::printf("%s: ours %.3f ms, baseline %.3f ms, ratio %.2f\n", name.c_str(), o.median, d.median,
-            o.median / d.median);
-        std::printf("%s_http: ours %.3f ms, baseline %.3f ms, ratio %.2f\n", name.c_str(), h.median, d.median,
-            h.median / d.median);
-        std::printf("%s_detail: %lld bytes of %lld lines from %d files, body %lld bytes; in process (serve) %s; "
-                    "over HTTP %s; baseline (open + pread + close) %s; %d runs after %d warm-ups\n",
-            name.c_str(), pageBytes, size, replicas, qint64(servedBody.size()), BenchReport::describe(o, "ms").c_str(),
-            BenchReport::describe(h, "ms").c_str(), BenchReport::describe(d, "ms").c_str(), Runs, WarmUps);
+        BenchReport::printLine(name, inProcess, "ms", o.median / d.median, WarmUps,
+            "wall time; ours = the GET through HttpApi::serve() (router, handler, no socket), baseline = open + pread "
+            "+ "
+            "close of the same bytes, run by run");
+        BenchReport::printLine(name + "_http", h, d, "ms", h.median / d.median, overHttp.size(), WarmUps,
+            "wall time; ours = the same GET over a loopback socket while another client GETs the job");
+        std::printf("%s_context: %lld bytes of %lld lines from %d files, body %lld bytes\n", name.c_str(), pageBytes,
+            size, replicas, qint64(servedBody.size()));
         std::printf("%s_breakdown: LogStore::appendLines alone (the handler's read) %s; LogStore::readLines alone "
                     "(a QByteArray per line) %s\n",
             name.c_str(), BenchReport::describe(BenchReport::spread(appendOnly), "ms").c_str(),
