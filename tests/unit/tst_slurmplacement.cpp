@@ -3,6 +3,7 @@
 // recorded in tests/data/slurm/replies): the het job it submits, the addresses it answers once Slurm runs the job,
 // the placement failures, and stop before and after placement. The real cluster: integration/tst_slurmbackend.
 #include "fakehttpserver.h"
+#include "slurmreplies.h"
 #include "slurmbackend.h"
 
 #include <QFile>
@@ -16,22 +17,11 @@
 using namespace Trainyard;
 using namespace Trainyard::Slurm;
 using Trainyard::Test::FakeHttpServer;
+using Trainyard::Test::answer;
+using Trainyard::Test::recorded;
 
 namespace {
 
-QByteArray recorded(const char* name)
-{
-    QFile file(
-        QStringLiteral(TRAINYARD_FIXTURES_DIR "/slurm/replies/") + QLatin1String(name) + QStringLiteral(".json"));
-    if (!file.open(QIODevice::ReadOnly))
-        qFatal("cannot read %s", qPrintable(file.fileName()));
-    return file.readAll();
-}
-
-FakeHttpServer::Response answer(int status, const QByteArray& body)
-{
-    return FakeHttpServer::Response { status, body, "application/json", FakeHttpServer::Response::Action::Answer };
-}
 
 ClusterConfig config(const QUrl& url, const QString& sharedDir)
 {

@@ -4,6 +4,7 @@
 // version discovery, the token's life, and how every failure reads. integration/tst_slurmrest runs the same client
 // against the real test cluster.
 #include "fakehttpserver.h"
+#include "slurmreplies.h"
 #include "slurmrestclient.h"
 
 #include <QFile>
@@ -17,22 +18,11 @@
 using namespace Trainyard;
 using namespace Trainyard::Slurm;
 using Trainyard::Test::FakeHttpServer;
+using Trainyard::Test::answer;
+using Trainyard::Test::recorded;
 
 namespace {
 
-QByteArray recorded(const char* name)
-{
-    QFile file(
-        QStringLiteral(TRAINYARD_FIXTURES_DIR "/slurm/replies/") + QLatin1String(name) + QStringLiteral(".json"));
-    if (!file.open(QIODevice::ReadOnly))
-        qFatal("cannot read %s", qPrintable(file.fileName()));
-    return file.readAll();
-}
-
-FakeHttpServer::Response answer(int status, const QByteArray& body)
-{
-    return FakeHttpServer::Response { status, body, "application/json", FakeHttpServer::Response::Action::Answer };
-}
 
 FakeHttpServer::Response action(FakeHttpServer::Response::Action a)
 {
