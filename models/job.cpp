@@ -676,6 +676,38 @@ QJsonObject toJson(const TrainingOutput& out)
 
 } // namespace
 
+ContainerSpec containerFor(const TrainingInput& input, const QString& role)
+{
+    const std::optional<ReplicaConfig>* own = nullptr;
+    if (role == QLatin1String("worker"))
+        own = &input.workerConfig;
+    else if (role == QLatin1String("ps"))
+        own = &input.parameterServerConfig;
+    else if (role == QLatin1String("evaluator"))
+        own = &input.evaluatorConfig;
+    const std::optional<ReplicaConfig>& config
+        = (own && own->has_value() && !(*own)->imageUri.isEmpty()) ? *own : input.masterConfig;
+    if (!config || config->imageUri.isEmpty())
+        return {};
+    return ContainerSpec { config->imageUri, config->containerCommand, config->containerArgs };
+}
+
+bool usesContainers(const TrainingInput& input)
+{
+    for (const auto* config :
+        { &input.masterConfig, &input.workerConfig, &input.parameterServerConfig, &input.evaluatorConfig }) {
+        if (config->has_value() && !(*config)->imageUri.isEmpty())
+            return true;
+    }
+    return false;
+}
+
+bool onlyContainers(const TrainingInput& input)
+{
+    // The master's image covers every role without its own.
+    return input.masterConfig && !input.masterConfig->imageUri.isEmpty();
+}
+
 namespace JobJson {
 
 QJsonObject toJson(const TrainingInput& in)

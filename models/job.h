@@ -126,6 +126,30 @@ struct TrainingInput {
     bool operator==(const TrainingInput&) const = default;
 };
 
+/// What one replica of a custom-container job runs (the service's "custom containers"): an image and, optionally,
+/// the command (replacing the image's ENTRYPOINT) and the arguments (replacing its CMD). Empty `image`: the replica
+/// runs the job's Python package instead.
+struct ContainerSpec {
+    QString image;
+    QStringList command;
+    QStringList args;
+    bool isEmpty() const { return image.isEmpty(); }
+    bool operator==(const ContainerSpec&) const = default;
+};
+
+/// The container a replica of `role` ("master", "worker", "ps", "evaluator") runs. A role whose config has an
+/// `imageUri` runs that image with that config's `containerCommand` and `containerArgs`; a role without one runs
+/// the master's (the service's REST reference: "If workerConfig.imageUri has not been set, AI Platform uses the
+/// value of masterConfig.imageUri", likewise for parameter servers and evaluators). Empty when neither has an
+/// image: a package-based replica.
+ContainerSpec containerFor(const TrainingInput& input, const QString& role);
+
+/// True when any replica of the job runs a container image.
+bool usesContainers(const TrainingInput& input);
+
+/// True when every replica of the job runs a container image (nothing to stage, no interpreter needed here).
+bool onlyContainers(const TrainingInput& input);
+
 /// HyperparameterMetric: one reported value of the objective.
 struct HyperparameterMetric {
     std::optional<qint64> trainingStep;

@@ -98,30 +98,15 @@ private:
 
     void checkProgram()
     {
-        bool container = false;
-        for (const auto* config :
-            { &m_in.masterConfig, &m_in.workerConfig, &m_in.parameterServerConfig, &m_in.evaluatorConfig }) {
-            if (config->has_value() && !(*config)->imageUri.isEmpty())
-                container = true;
-        }
-        if (container) {
-            const char* fields[] = { "masterConfig", "workerConfig", "parameterServerConfig", "evaluatorConfig" };
-            const std::optional<ReplicaConfig>* configs[]
-                = { &m_in.masterConfig, &m_in.workerConfig, &m_in.parameterServerConfig, &m_in.evaluatorConfig };
-            for (int i = 0; i < 4; ++i) {
-                if (configs[i]->has_value() && !(*configs[i])->imageUri.isEmpty())
-                    add(in(fields[i]) + QStringLiteral(".imageUri"),
-                        QCoreApplication::translate("Trainyard::JobValidation",
-                            "Custom containers are not supported on a workstation; give a Python package "
-                            "(packageUris) and pythonModule instead."));
-            }
-        }
+        const bool container = onlyContainers(m_in);
+        checkContainers();
         static const QRegularExpression module(QStringLiteral("^[A-Za-z_][A-Za-z0-9_]*(\\.[A-Za-z_][A-Za-z0-9_]*)*$"));
-        if (m_in.pythonModule.isEmpty()) {
-            if (!container)
-                add(in("pythonModule"),
-                    QCoreApplication::translate("Trainyard::JobValidation",
-                        "pythonModule is required: the Python module to run, e.g. trainer.task."));
+        if (container) {
+            // checkContainers() refused a module and packages beside a master image.
+        } else if (m_in.pythonModule.isEmpty()) {
+            add(in("pythonModule"),
+                QCoreApplication::translate("Trainyard::JobValidation",
+                    "pythonModule is required: the Python module to run, e.g. trainer.task."));
         } else if (!module.match(m_in.pythonModule).hasMatch()) {
             //: %1 is the pythonModule the job gives.
             add(in("pythonModule"),
@@ -139,6 +124,63 @@ private:
                 add(in("packageUris") + QStringLiteral("[%1]").arg(i),
                     QCoreApplication::translate("Trainyard::JobValidation", "A package URI must not be empty."));
         }
+    }
+
+    /// The service's custom-container rules (REST reference, ReplicaConfig and TrainingInput): an image
+    /// reference per config, containerCommand/containerArgs only beside an image, containerArgs or args but not
+    /// both, and a master image instead of a runtime version and a package.
+    void checkContainers()
+    {
+        static const QRegularExpression reference(QStringLiteral(
+            "^(?:[a-zA-Z0-9](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?(?:\\.[a-zA-Z0-9](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?)*(?::[0-9]+)?/)?"
+            "[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*(?:/[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*)*"
+            "(?::[A-Za-z0-9_][A-Za-z0-9_.-]{0,127})?(?:@sha256:[a-f0-9]{64})?$"));
+        const char* fields[] = { "masterConfig", "workerConfig", "parameterServerConfig", "evaluatorConfig" };
+        const std::optional<ReplicaConfig>* configs[]
+            = { &m_in.masterConfig, &m_in.workerConfig, &m_in.parameterServerConfig, &m_in.evaluatorConfig };
+        for (int i = 0; i < 4; ++i) {
+            if (!configs[i]->has_value())
+                continue;
+            const ReplicaConfig& c = **configs[i];
+            const QString field = in(fields[i]);
+            if (!c.imageUri.isEmpty() && !reference.match(c.imageUri).hasMatch())
+                //: %1 is the imageUri the job gives.
+                add(field + QStringLiteral(".imageUri"),
+                    QCoreApplication::translate("Trainyard::JobValidation",
+                        "\"%1\" is not a container image reference ([host[:port]/]name[:tag][@sha256:digest], "
+                        "e.g. localhost/trainer:1).")
+                        .arg(c.imageUri));
+            if (c.imageUri.isEmpty()) {
+                for (const auto& [name, value] : { std::pair { "containerCommand", &c.containerCommand },
+                         std::pair { "containerArgs", &c.containerArgs } }) {
+                    if (!value->isEmpty())
+                        //: %1 is containerCommand or containerArgs, kept as is.
+                        add(field + QLatin1Char('.') + QLatin1String(name),
+                            QCoreApplication::translate("Trainyard::JobValidation",
+                                "%1 can be set only together with imageUri (a custom container).")
+                                .arg(QLatin1String(name)));
+                }
+            }
+            if (!c.containerArgs.isEmpty() && !m_in.args.isEmpty())
+                add(field + QStringLiteral(".containerArgs"),
+                    QCoreApplication::translate("Trainyard::JobValidation",
+                        "containerArgs and trainingInput.args are mutually exclusive: give the arguments in one of them."));
+        }
+        if (!onlyContainers(m_in))
+            return;
+        // Every replica runs an image: there is no package to install and no runtime version to pick.
+        const auto notWithImage = [this](const char* field, bool set) {
+            if (set)
+                //: %1 is an API field name (runtimeVersion, packageUris …), kept as is.
+                add(in(field),
+                    QCoreApplication::translate("Trainyard::JobValidation",
+                        "%1 must not be set with masterConfig.imageUri: every replica runs a container image.")
+                        .arg(QLatin1String(field)));
+        };
+        notWithImage("runtimeVersion", !m_in.runtimeVersion.isEmpty());
+        notWithImage("pythonVersion", !m_in.pythonVersion.isEmpty());
+        notWithImage("packageUris", !m_in.packageUris.isEmpty());
+        notWithImage("pythonModule", !m_in.pythonModule.isEmpty());
     }
 
     QList<RoleFields> roles() const

@@ -3,6 +3,7 @@
 
 #include "processgroup.h"
 
+#include <QCryptographicHash>
 #include <QJsonArray>
 #include <QJsonDocument>
 
@@ -37,6 +38,64 @@ QList<ReplicaSlot> slotsFor(const ClusterPlan& plan, const QList<int>& gpus)
     }
     return result;
 }
+
+QString containerName(const QString& jobMarker, const QString& taskName)
+{
+    const QByteArray digest = QCryptographicHash::hash(jobMarker.toUtf8(), QCryptographicHash::Sha256).toHex();
+    return QStringLiteral("trainyard-") + QString::fromLatin1(digest.left(12)) + QLatin1Char('-') + taskName;
+}
+
+namespace {
+
+/// Rewrites `l` (a package replica's launch) as `podman run` of `spec` (see buildLaunch()).
+void containerise(ReplicaLaunch& l, const ContainerSpec& spec, const LaunchContext& context, const ReplicaSet& set,
+    const ReplicaSlot& slot)
+{
+    const TrainingInput& input = context.input;
+    l.containerName = containerName(context.jobMarker, l.taskName);
+    QStringList a = context.containers.globalArgs;
+    a << QStringLiteral("run") << QStringLiteral("--rm") << QStringLiteral("--replace") << QStringLiteral("--init")
+      << QStringLiteral("--network=host") << QStringLiteral("--name") << l.containerName;
+    const auto label = [&a](const QString& key, const QString& value) {
+        a << QStringLiteral("--label") << key + QLatin1Char('=') + value;
+    };
+    label(QStringLiteral("io.trainyard.job"), set.jobId);
+    if (!set.trialId.isEmpty())
+        label(QStringLiteral("io.trainyard.trial"), set.trialId);
+    label(QStringLiteral("io.trainyard.task"), l.taskName);
+    if (!context.jobMarker.isEmpty())
+        label(containerFolderLabel(), context.jobMarker);
+    a << context.containers.runArgs;
+    if (!input.jobDir.isEmpty())
+        a << QStringLiteral("-v") << input.jobDir + QLatin1Char(':') + input.jobDir;
+    a << QStringLiteral("-v") << l.workingDirectory + QLatin1Char(':') + l.workingDirectory;
+    // Inside, only the replica's own GPUs exist (one CDI device each), numbered from 0.
+    QStringList inside;
+    for (qsizetype g = 0; g < slot.gpus.size(); ++g)
+        inside << QString::number(g);
+    l.set.insert(QStringLiteral("CUDA_VISIBLE_DEVICES"), inside.join(QLatin1Char(',')));
+    l.set.remove(QStringLiteral("PYTHONPATH")); // the staged package is not in the image
+    for (auto it = l.set.cbegin(); it != l.set.cend(); ++it)
+        a << QStringLiteral("-e") << it.key() + QLatin1Char('=') + it.value();
+    for (int g : slot.gpus)
+        a << QStringLiteral("--device") << QStringLiteral("nvidia.com/gpu=") + QString::number(g);
+    if (!spec.command.isEmpty()) {
+        // A JSON array replaces the whole ENTRYPOINT (and, as Docker does, the image's CMD with it).
+        a << QStringLiteral("--entrypoint")
+          << QString::fromUtf8(QJsonDocument(QJsonArray::fromStringList(spec.command)).toJson(QJsonDocument::Compact));
+    }
+    a << spec.image;
+    a << (spec.args.isEmpty() ? input.args : spec.args);
+    for (const auto& [name, value] : set.hyperparameters)
+        a << QStringLiteral("--%1=%2").arg(name, value);
+    if (!input.jobDir.isEmpty())
+        a << QStringLiteral("--job-dir") << input.jobDir;
+    l.program = context.containers.podman;
+    l.arguments = a;
+    l.unset.clear(); // a container inherits nothing from the executor's environment
+}
+
+} // namespace
 
 QProcessEnvironment ReplicaLaunch::environment(QProcessEnvironment base) const
 {
@@ -166,6 +225,13 @@ QList<ReplicaLaunch> buildLaunch(
             l.set.insert(QStringLiteral("PYTHONPATH"), context.pythonPath.join(QLatin1Char(':')));
         if (!context.jobMarker.isEmpty())
             l.set.insert(jobMarkerVariable(), context.jobMarker);
+        const ContainerSpec spec = containerFor(input, r.role);
+        if (!spec.isEmpty()) {
+            if (context.containers.podman.isEmpty())
+                return fail(QStringLiteral("the replica %1 runs the image %2, but podman is not installed on this host")
+                                .arg(r.taskName, spec.image));
+            containerise(l, spec, context, set, r);
+        }
         launches << l;
     }
     return launches;

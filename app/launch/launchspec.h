@@ -59,6 +59,27 @@ struct Placement {
     QList<Address> addresses;
 };
 
+/// How replicas with a container image run here: podman and the flags this host needs (the executor's
+/// ContainerHost finds them; ../shared/containers/RECIPE.md and the README's "Custom containers" say why each).
+struct ContainerRuntime {
+    QString podman; ///< podman's full path; empty: this host cannot run container replicas
+    QStringList globalArgs; ///< before `run`, e.g. `--runtime /usr/sbin/runc`
+    QStringList runArgs; ///< after `run`, e.g. `--ulimit nofile=20000:20000 --ulimit nproc=32768:32768`
+    bool operator==(const ContainerRuntime&) const = default;
+};
+
+/// The label every container of a run carries, with the run's job marker (LaunchContext::jobMarker) as its
+/// value: how stop and recovery find the containers of a run, also those whose `podman run` client died.
+inline QString containerFolderLabel()
+{
+    return QStringLiteral("io.trainyard.job-folder");
+}
+
+/// A container's name: `trainyard-<12 hex digits of the marker's SHA-256>-<taskName>`, unique on the host for
+/// one replica of one run (job IDs repeat across projects; the marker, a folder, does not) and valid for podman
+/// (`[a-zA-Z0-9][a-zA-Z0-9_.-]*`).
+QString containerName(const QString& jobMarker, const QString& taskName);
+
 /// What stays the same for every replica of a job.
 struct LaunchContext {
     TrainingInput input; ///< pythonModule, args, jobDir, useChiefInTfConfig, hyperparameters (the metric tag)
@@ -71,6 +92,7 @@ struct LaunchContext {
     /// gcloud `local train` without --distributed: TF_CONFIG's `task` and `cluster` are empty objects,
     /// as gcloud sets them, so that a trainer runs as a single process. Everything else is the same.
     bool standalone = false;
+    ContainerRuntime containers; ///< for replicas with an image (containerFor()); unused otherwise
 };
 
 /// One replica, ready to start: the program, its arguments and its environment.
@@ -83,6 +105,9 @@ struct ReplicaLaunch {
     QJsonObject tfConfig; ///< the TF_CONFIG object (also in `set` as compact JSON)
     QMap<QString, QString> set; ///< variables set on top of the inherited environment
     QStringList unset; ///< inherited variables removed (a stale RANK or CLOUD_ML_TRIAL_ID)
+    /// Non-empty: the replica runs in this podman container (`program` is podman, `arguments` its `run`
+    /// command line, whose `-e` options carry `set`); the backend stops and removes it by this name.
+    QString containerName;
 
     /// `base` with `unset` removed and `set` applied; PYTHONPATH is `set`'s value followed by `base`'s.
     QProcessEnvironment environment(QProcessEnvironment base) const;
@@ -106,8 +131,21 @@ struct ReplicaLaunch {
 ///   PYTHONUNBUFFERED=1; PYTHONPATH (`pythonPath` then the inherited value, which
 ///   environment() joins); TRAINYARD_JOB_FOLDER when `jobMarker` is set.
 ///
+/// A replica whose role runs a container image (containerFor(input, role), the service's custom containers)
+/// gets the same variables, but as `podman run` of that image (program = `containers.podman`):
+/// `<globalArgs> run --rm --replace --init --network=host --name <containerName()> --label …
+/// <runArgs> -v <jobDir>:<jobDir> -v <working folder>:<working folder> -e NAME=VALUE…
+/// [--device nvidia.com/gpu=<host index>…] [--entrypoint <containerCommand as JSON>] <image> <args…>`
+/// where the args are containerArgs, or else the job's args, then the hyperparameters and `--job-dir`, as
+/// gcloud passes them to the image's entrypoint. Host networking keeps the cluster's addresses valid; the
+/// folders are mounted at the same paths so every path in the variables holds; `--init` makes SIGTERM reach
+/// the trainer (a PID 1 without a handler ignores it); labels name job, trial, task and the run's marker
+/// (containerFolderLabel()). Inside, CUDA_VISIBLE_DEVICES counts the replica's own GPUs from 0 (CDI exposes
+/// only those); PYTHONPATH is the image's own.
+///
 /// Errors: returns an empty list and sets `*error` when `placement` does not have one address per
-/// replica, the set has no master, or `replicaRoot` is not a full path.
+/// replica, the set has no master, `replicaRoot` is not a full path, or a replica runs an image and
+/// `containers.podman` is empty.
 QList<ReplicaLaunch> buildLaunch(
     const LaunchContext& context, const ReplicaSet& set, const Placement& placement, QString* error = nullptr);
 

@@ -43,8 +43,15 @@ struct Built {
     QList<ReplicaLaunch> launches;
 };
 
+/// podman as the executor's ContainerHost finds it on a host with runc.
+ContainerRuntime podmanWithRunc()
+{
+    return ContainerRuntime { QStringLiteral("/usr/bin/podman"), { QStringLiteral("--runtime"), QStringLiteral("/usr/sbin/runc") },
+        { QStringLiteral("--ulimit"), QStringLiteral("nofile=20000:20000") } };
+}
+
 Built build(const TrainingInput& input, const QList<int>& gpus, const QString& trialId = QString(),
-    const QList<std::pair<QString, QString>>& hyperparameters = {})
+    const QList<std::pair<QString, QString>>& hyperparameters = {}, const ContainerRuntime& containers = {})
 {
     Built b;
     b.set.jobId = QStringLiteral("j1");
@@ -61,6 +68,7 @@ Built build(const TrainingInput& input, const QList<int>& gpus, const QString& t
     context.pythonPath = { QStringLiteral("/var/ty/jobs/j1/staging") };
     context.cloud = QStringLiteral("trainyard-box");
     context.jobMarker = QStringLiteral("/var/ty/jobs/j1");
+    context.containers = containers;
     QString error;
     b.launches = buildLaunch(context, b.set, b.placement, &error);
     if (b.launches.isEmpty())
@@ -87,6 +95,109 @@ QJsonObject tfConfigOf(const ReplicaLaunch& l)
 class TestLaunchSpec : public QObject {
     Q_OBJECT
 private Q_SLOTS:
+
+    /// The service's custom containers: a package-based master with image-based workers (the worker's own
+    /// image, command and args), and a parameter server and evaluator without an image config, which stay
+    /// package replicas because the master has no image.
+    void containerReplicas()
+    {
+        TrainingInput in = customInput();
+        in.workerConfig->imageUri = QStringLiteral("localhost/trainer:1");
+        in.workerConfig->containerArgs = QStringList { QStringLiteral("--epochs=9") };
+        const Built b = build(in, { 0, 1, 2, 3 }, QStringLiteral("4"), { { QStringLiteral("lr"), QStringLiteral("0.1") } },
+            podmanWithRunc());
+        QCOMPARE(b.launches.size(), 5);
+
+        const ReplicaLaunch& master = byTask(b.launches, QStringLiteral("master-replica-0"));
+        QCOMPARE(master.program, QStringLiteral("/usr/bin/python3"));
+        QVERIFY(master.containerName.isEmpty());
+        QVERIFY(byTask(b.launches, QStringLiteral("ps-replica-0")).containerName.isEmpty());
+
+        const ReplicaLaunch& w1 = byTask(b.launches, QStringLiteral("worker-replica-1"));
+        QCOMPARE(w1.program, QStringLiteral("/usr/bin/podman"));
+        QCOMPARE(w1.containerName, containerName(QStringLiteral("/var/ty/jobs/j1"), QStringLiteral("worker-replica-1")));
+        QVERIFY(w1.containerName.startsWith(QLatin1String("trainyard-")));
+        QCOMPARE(w1.containerName.size(), 10 + 12 + 1 + QStringLiteral("worker-replica-1").size());
+        const QStringList& a = w1.arguments;
+        // Global flags first, then run with the flags the contract needs.
+        QCOMPARE(a.mid(0, 3), (QStringList { QStringLiteral("--runtime"), QStringLiteral("/usr/sbin/runc"), QStringLiteral("run") }));
+        for (const char* flag : { "--rm", "--replace", "--init", "--network=host" })
+            QVERIFY2(a.contains(QLatin1String(flag)), flag);
+        QCOMPARE(a.at(a.indexOf(QStringLiteral("--name")) + 1), w1.containerName);
+        QVERIFY(a.contains(QStringLiteral("nofile=20000:20000")));
+        QVERIFY(a.contains(QStringLiteral("io.trainyard.job=j1")));
+        QVERIFY(a.contains(QStringLiteral("io.trainyard.trial=4")));
+        QVERIFY(a.contains(QStringLiteral("io.trainyard.task=worker-replica-1")));
+        QVERIFY(a.contains(containerFolderLabel() + QStringLiteral("=/var/ty/jobs/j1")));
+        // The job dir and the replica's folder (its hypertune file) at the same paths.
+        QVERIFY(a.contains(QStringLiteral("/data/jobs/j1:/data/jobs/j1")));
+        QVERIFY(a.contains(w1.workingDirectory + QLatin1Char(':') + w1.workingDirectory));
+        // The contract's variables go in with -e; the staged package's PYTHONPATH does not.
+        QStringList env;
+        for (qsizetype i = 0; i + 1 < a.size(); ++i) {
+            if (a.at(i) == QLatin1String("-e"))
+                env << a.at(i + 1);
+        }
+        QVERIFY(env.contains(QStringLiteral("TF_CONFIG=") + w1.set.value(QStringLiteral("TF_CONFIG"))));
+        QVERIFY(env.contains(QStringLiteral("CLOUD_ML_JOB_ID=j1")));
+        QVERIFY(env.contains(QStringLiteral("CLOUD_ML_TRIAL_ID=4")));
+        QVERIFY(env.contains(QStringLiteral("RANK=2")));
+        QVERIFY(env.contains(QStringLiteral("CLOUD_ML_HP_METRIC_FILE=") + w1.hypertuneFile));
+        QVERIFY(env.contains(jobMarkerVariable() + QStringLiteral("=/var/ty/jobs/j1")));
+        QVERIFY(!std::any_of(env.cbegin(), env.cend(), [](const QString& e) { return e.startsWith(QLatin1String("PYTHONPATH=")); }));
+        // Its own GPU (host index 3) as a CDI device, numbered 0 inside.
+        QVERIFY(env.contains(QStringLiteral("CUDA_VISIBLE_DEVICES=0")));
+        QCOMPARE(a.at(a.indexOf(QStringLiteral("--device")) + 1), QStringLiteral("nvidia.com/gpu=3"));
+        QCOMPARE(a.count(QStringLiteral("--device")), 1);
+        // The image, then containerArgs (instead of the job's args), the hyperparameters and --job-dir.
+        const qsizetype image = a.indexOf(QStringLiteral("localhost/trainer:1"));
+        QVERIFY(image > 0);
+        QCOMPARE(a.mid(image + 1),
+            (QStringList { QStringLiteral("--epochs=9"), QStringLiteral("--lr=0.1"), QStringLiteral("--job-dir"),
+                QStringLiteral("/data/jobs/j1") }));
+        QVERIFY(!a.contains(QStringLiteral("--entrypoint")));
+        QVERIFY(w1.unset.isEmpty());
+    }
+
+    /// An image on the master covers every role without its own; containerCommand replaces the entrypoint;
+    /// without containerArgs the job's args go to it.
+    void masterImageCoversEveryRole()
+    {
+        TrainingInput in = customInput();
+        in.pythonModule.clear();
+        in.masterConfig->imageUri = QStringLiteral("localhost/trainyard-fmnist:latest");
+        in.masterConfig->containerCommand = QStringList { QStringLiteral("python3"), QStringLiteral("-m"), QStringLiteral("trainer.task") };
+        in.evaluatorConfig = ReplicaConfig {};
+        in.evaluatorConfig->imageUri = QStringLiteral("localhost/eval:2");
+        const Built b = build(in, {}, QString(), {}, podmanWithRunc());
+        QCOMPARE(b.launches.size(), 5);
+        for (const ReplicaLaunch& l : b.launches) {
+            QCOMPARE(l.program, QStringLiteral("/usr/bin/podman"));
+            const bool evaluator = l.taskName.startsWith(QLatin1String("evaluator"));
+            const qsizetype image = l.arguments.indexOf(evaluator ? QStringLiteral("localhost/eval:2") : QStringLiteral("localhost/trainyard-fmnist:latest"));
+            QVERIFY2(image > 0, qPrintable(l.taskName));
+            QCOMPARE(l.arguments.mid(image + 1),
+                (QStringList { QStringLiteral("--epochs=3"), QStringLiteral("--verbose"), QStringLiteral("--job-dir"), QStringLiteral("/data/jobs/j1") }));
+            const qsizetype entry = l.arguments.indexOf(QStringLiteral("--entrypoint"));
+            if (evaluator) {
+                QCOMPARE(entry, -1);
+            } else {
+                QVERIFY(entry > 0 && entry < image);
+                QCOMPARE(l.arguments.at(entry + 1), QStringLiteral(R"(["python3","-m","trainer.task"])"));
+            }
+            // No GPUs: an empty CUDA_VISIBLE_DEVICES, no device.
+            QVERIFY(l.arguments.contains(QStringLiteral("CUDA_VISIBLE_DEVICES=")));
+            QVERIFY(!l.arguments.contains(QStringLiteral("--device")));
+        }
+        // Without podman the launch fails and says why.
+        LaunchContext context;
+        context.input = in;
+        context.interpreter = QStringLiteral("/usr/bin/python3");
+        context.jobMarker = QStringLiteral("/var/ty/jobs/j1");
+        QString error;
+        QVERIFY(buildLaunch(context, b.set, b.placement, &error).isEmpty());
+        QVERIFY2(error.contains(QLatin1String("podman is not installed")), qPrintable(error));
+    }
     void everyRoleInOrder()
     {
         const Built b = build(customInput(), { 0, 1, 2, 3 });

@@ -219,9 +219,30 @@ private Q_SLOTS:
         row("missing packageUris", R"({"trainingInput":{"packageUris":[]}})", "cpu16", { "trainingInput.packageUris" });
         row("empty package uri", R"({"trainingInput":{"packageUris":["/tmp/a",""]}})", "cpu16",
             { "trainingInput.packageUris[1]" });
+        // Custom containers (the service's rules for imageUri, containerCommand and containerArgs).
         row("custom container",
-            R"({"trainingInput":{"scaleTier":"CUSTOM","masterType":"n1-standard-4","masterConfig":{"imageUri":"gcr.io/p/i"}}})",
+            R"({"trainingInput":{"scaleTier":"CUSTOM","masterType":"n1-standard-4","masterConfig":{"imageUri":"gcr.io/p/i:1","containerCommand":["python3","-m","t"]},"pythonModule":null,"packageUris":[]}})",
+            "cpu16", {});
+        row("custom container with a package",
+            R"({"trainingInput":{"scaleTier":"CUSTOM","masterType":"n1-standard-4","masterConfig":{"imageUri":"localhost/i"},"runtimeVersion":"2.11","pythonVersion":"3.7"}})",
+            "cpu16",
+            { "trainingInput.packageUris", "trainingInput.pythonModule", "trainingInput.pythonVersion",
+                "trainingInput.runtimeVersion" });
+        row("package master, image workers",
+            R"({"trainingInput":{"scaleTier":"CUSTOM","masterType":"n1-standard-4","workerType":"n1-standard-4","workerCount":2,"workerConfig":{"imageUri":"localhost:5000/team/trainer@sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"}}})",
+            "cpu16", {});
+        row("image workers without a master package",
+            R"({"trainingInput":{"scaleTier":"CUSTOM","masterType":"n1-standard-4","workerType":"n1-standard-4","workerCount":1,"workerConfig":{"imageUri":"localhost/w"},"pythonModule":null}})",
+            "cpu16", { "trainingInput.pythonModule" });
+        row("bad image reference",
+            R"({"trainingInput":{"scaleTier":"CUSTOM","masterType":"n1-standard-4","masterConfig":{"imageUri":"Trainer Image"},"pythonModule":null,"packageUris":[]}})",
             "cpu16", { "trainingInput.masterConfig.imageUri" });
+        row("containerCommand without image",
+            R"({"trainingInput":{"scaleTier":"CUSTOM","masterType":"n1-standard-4","workerType":"n1-standard-4","workerCount":1,"workerConfig":{"containerCommand":["x"],"containerArgs":["y"]}}})",
+            "cpu16", { "trainingInput.workerConfig.containerArgs", "trainingInput.workerConfig.containerCommand" });
+        row("containerArgs and args",
+            R"({"trainingInput":{"scaleTier":"CUSTOM","masterType":"n1-standard-4","masterConfig":{"imageUri":"localhost/i","containerArgs":["--a"]},"args":["--b"],"pythonModule":null,"packageUris":[]}})",
+            "cpu16", { "trainingInput.masterConfig.containerArgs" });
         // Hyperparameters.
         row("hp valid",
             R"({"trainingInput":{"hyperparameters":{"goal":"MAXIMIZE","maxTrials":4,"params":[{"parameterName":"lr","type":"DOUBLE","minValue":0.001,"maxValue":0.1,"scaleType":"UNIT_LOG_SCALE"},{"parameterName":"layers","type":"DISCRETE","discreteValues":[1,2,4]},{"parameterName":"opt","type":"CATEGORICAL","categoricalValues":["adam","sgd"]}]}}})",

@@ -4,6 +4,7 @@
 #include "apicommon.h"
 #include "httpapi.h"
 
+#include "containerhost.h"
 #include "scheduler.h"
 #include "staging.h"
 
@@ -105,6 +106,28 @@ HttpApi::Reply HttpApi::catalog(const QString& what)
 HttpApi::Reply HttpApi::host()
 {
     return jsonReply(m_scheduler->usage().toJson());
+}
+
+HttpApi::Reply HttpApi::images(const HttpChannelPtr& channel, bool* deferred)
+{
+    *deferred = true;
+    answerLater(channel, [runtime = m_scheduler->containerRuntime()]() -> Reply {
+        QString error;
+        const QList<LocalImage> images = ContainerHost::images(runtime, &error);
+        if (images.isEmpty() && !error.isEmpty())
+            return errorReply(503, QStringLiteral("UNAVAILABLE"), QStringLiteral("Cannot list the local images: ") + error);
+        QJsonArray list;
+        for (const LocalImage& image : images) {
+            list.append(QJsonObject {
+                { QStringLiteral("names"), QJsonArray::fromStringList(image.names) },
+                { QStringLiteral("id"), image.id },
+                { QStringLiteral("sizeBytes"), QString::number(image.sizeBytes) },
+                { QStringLiteral("createTime"), image.created },
+            });
+        }
+        return jsonReply(QJsonObject { { QStringLiteral("images"), list } });
+    });
+    return {};
 }
 
 } // namespace Trainyard

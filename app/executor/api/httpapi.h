@@ -193,6 +193,9 @@ private:
         const HttpChannelPtr& channel, bool* streaming);
     Reply catalog(const QString& what);
     Reply host();
+    /// `GET …/images`: the local podman store's images, for custom-container jobs (answered from the pool:
+    /// podman takes a while).
+    Reply images(const HttpChannelPtr& channel, bool* deferred);
     bool authorized(const ApiRequest& request, QString* problem) const;
     /// Answers one request; Qt 6.4 and 6.8 paths and serve() all end here.
     bool handle(const ApiRequest& request, const HttpChannelPtr& channel);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // The jobs resource: create, get, list (and its stream), patch, cancel, and the replicas of a job.
 #include "apicommon.h"
+#include "containerhost.h"
 #include "backend.h"
 #include "httpapi.h"
 #include "ssestream.h"
@@ -72,9 +73,18 @@ HttpApi::Reply HttpApi::createJob(const ApiRequest& request, const QString& proj
     if (const Backend* cluster = m_scheduler->clusterBackend(job.trainingInput.region)) {
         violations = validateClusterJob(job, MachineCatalog::builtin());
         violations += JobDirPolicy({ cluster->runFolderRoot(QString()) }).violations(job.trainingInput.jobDir);
+        if (usesContainers(job.trainingInput))
+            violations.append({ QStringLiteral("trainingInput.region"),
+                QStringLiteral("Custom containers (imageUri) do not run on the Slurm cluster %1: Trainyard does not "
+                               "pass images to Slurm's container support. Run the job on this host (region local) or "
+                               "give a Python package.")
+                    .arg(cluster->name()) });
     } else {
         violations = validateJob(job, MachineCatalog::builtin(), m_host);
         violations += m_jobDirs.violations(job.trainingInput.jobDir);
+        // Only a job valid so far costs a podman call per image.
+        if (violations.isEmpty() && usesContainers(job.trainingInput))
+            violations = ContainerHost::violations(job.trainingInput, m_scheduler->containerRuntime());
     }
     if (violations.isEmpty() && job.trainingInput.hyperparameters
         && !job.trainingInput.hyperparameters->resumePreviousJobId.isEmpty())

@@ -92,6 +92,8 @@ struct HttpApi::Routes {
         }
         table.add("GET", QStringLiteral("/v1/projects/{project}/host"), QStringLiteral("ml.projects.getConfig"),
             [](const Call& c) { return c.api->host(); });
+        table.add("GET", QStringLiteral("/v1/projects/{project}/images"), QStringLiteral("ml.projects.getConfig"),
+            [](const Call& c) { return c.api->images(c.channel, c.streaming); });
     }
 };
 

@@ -84,6 +84,9 @@ public:
     /// The Python interpreter replicas and staging use, a full path; empty: the job's runtime version picks it
     /// on this host (the local backend).
     virtual QString interpreter() const { return QString(); }
+    /// How this backend runs replicas with a container image (the service's custom containers); an empty
+    /// `podman`: it cannot, and a job with images is refused before it is stored.
+    virtual Launch::ContainerRuntime containers() const { return {}; }
 
     /// Reserves what `plan` asks for when it fits now (the Admission rule of models/admission.h for the
     /// local host). Returns the reservation, or nothing when the run must wait. A run holds at most one

@@ -394,9 +394,10 @@ struct Scheduler::Private {
         }
         QString error;
         run->interpreter = run->backend->interpreter();
-        if (run->interpreter.isEmpty())
+        // A job whose every replica runs an image needs no interpreter here (nor a package to stage).
+        if (run->interpreter.isEmpty() && !onlyContainers(job->trainingInput))
             run->interpreter = interpreterFor(job->trainingInput, &error);
-        if (run->interpreter.isEmpty()) {
+        if (run->interpreter.isEmpty() && !onlyContainers(job->trainingInput)) {
             finish(run, JobState::Failed, error);
             return;
         }
@@ -518,6 +519,7 @@ struct Scheduler::Private {
         context.pythonPath = { run->folder + QStringLiteral("/staging") };
         context.cloud = executorId();
         context.jobMarker = set->folder;
+        context.containers = backendOf(set->id)->containers();
         QString error;
         const QList<Launch::ReplicaLaunch> launches = Launch::buildLaunch(context, set->set, placement, &error);
         if (launches.isEmpty()) {
@@ -1512,6 +1514,11 @@ const Backend* Scheduler::clusterBackend(const QString& region) const
 {
     const Backend* backend = d->backendFor(region);
     return backend == d->backend ? nullptr : backend;
+}
+
+Launch::ContainerRuntime Scheduler::containerRuntime() const
+{
+    return d->backend->containers();
 }
 
 void Scheduler::submit(const QString& project, const Job& job)

@@ -4,6 +4,7 @@
 #include "apiclient.h"
 #include "job.h"
 #include "jobkey.h"
+#include "launchspec.h"
 #include "machinecatalog.h"
 
 #include <QObject>
@@ -88,6 +89,9 @@ public:
     void addBackend(std::unique_ptr<Backend> backend);
     /// The cluster backend a job's `region` names (one added by addBackend()); nullptr for the default backend's.
     const Backend* clusterBackend(const QString& region) const;
+
+    /// How the default backend runs container replicas (ContainerHost::detect() on this host for the local one).
+    Launch::ContainerRuntime containerRuntime() const;
 
     /// Takes a validated job that is already stored in `project` in state QUEUED and runs it when the host can.
     void submit(const QString& project, const Job& job);

@@ -2,6 +2,7 @@
 #include "localbackend.h"
 
 #include "admission.h"
+#include "containerhost.h"
 #include "outputpipe.h"
 #include "processgroup.h"
 
@@ -39,6 +40,7 @@ struct LocalBackend::Private {
     HostInventory host;
     int outputBatchMs = 5;
     bool shuttingDown = false;
+    Launch::ContainerRuntime containers;
 
     struct Replica {
         QString taskName;
@@ -46,6 +48,7 @@ struct LocalBackend::Private {
         OutputPipe* out = nullptr; // children of `process`
         OutputPipe* err = nullptr;
         qint64 pid = 0; // process group id, kept after exit to kill stragglers
+        QString containerName; // non-empty: `process` is the podman client of this container
     };
 
     struct Run {
@@ -60,6 +63,8 @@ struct LocalBackend::Private {
         QElapsedTimer goneClock;
         QList<qint64> dying; // SIGKILLed, not yet gone
         qint64 launchedTicks = 0; // bootTicksNow() just before the launch: the run's processes are younger
+        QProcess* removing = nullptr; // `podman rm -f` of the run's containers, while it runs
+        bool containersRemoved = false;
     };
     std::map<RunId, Run> runs;
 
@@ -107,10 +112,68 @@ struct LocalBackend::Private {
         process->deleteLater();
         if (shuttingDown)
             return;
-        Q_EMIT q->exited(id, replica->taskName, exit);
+        ReplicaExit reported = exit;
+        // `podman run` exits 125 when podman itself fails (no such image, a runtime error) and 126 when the
+        // container's command cannot be invoked: the replica never ran (podman's error is in its log).
+        if (!replica->containerName.isEmpty() && exit.kind == ReplicaExit::Kind::Exited
+            && (exit.code == 125 || exit.code == 126)) {
+            reported.kind = ReplicaExit::Kind::FailedToStart;
+            reported.error = LocalBackend::tr("podman could not run the container %1 (exit %2); podman's error is "
+                                              "in the replica's log")
+                                 .arg(replica->containerName)
+                                 .arg(exit.code);
+        }
+        Q_EMIT q->exited(id, replica->taskName, reported);
         auto it = runs.find(id);
         if (it != runs.end() && it->second.stopping)
             checkGone(id);
+    }
+
+    /// The names of the run's container replicas.
+    static QStringList containerNames(const Run& run)
+    {
+        QStringList names;
+        for (const auto& r : run.replicas) {
+            if (!r->containerName.isEmpty())
+                names << r->containerName;
+        }
+        return names;
+    }
+
+    /// Starts `podman rm -f` of the run's containers (a container whose client was SIGKILLed keeps running under
+    /// conmon, and `--rm` removes only one that exited). Returns true once they are removed (or there are none).
+    bool removeContainers(const RunId& id, Run& run)
+    {
+        const QStringList names = containerNames(run);
+        if (names.isEmpty() || run.containersRemoved || containers.podman.isEmpty())
+            return true;
+        if (run.removing)
+            return false;
+        run.removing = new QProcess(q);
+        run.removing->setWorkingDirectory(QDir::tempPath());
+        run.removing->setProcessChannelMode(QProcess::ForwardedErrorChannel);
+        run.removing->setStandardOutputFile(QProcess::nullDevice());
+        QObject::connect(run.removing, &QProcess::finished, q, [this, id] { onContainersRemoved(id); });
+        QObject::connect(run.removing, &QProcess::errorOccurred, q, [this, id](QProcess::ProcessError e) {
+            if (e == QProcess::FailedToStart)
+                onContainersRemoved(id);
+        });
+        run.removing->start(containers.podman,
+            containers.globalArgs
+                + QStringList { QStringLiteral("rm"), QStringLiteral("-f"), QStringLiteral("--ignore"), QStringLiteral("-t"), QStringLiteral("0") }
+                + names);
+        return false;
+    }
+
+    void onContainersRemoved(const RunId& id)
+    {
+        auto it = runs.find(id);
+        if (it == runs.end() || !it->second.removing)
+            return;
+        it->second.removing->deleteLater();
+        it->second.removing = nullptr;
+        it->second.containersRemoved = true;
+        checkGone(id);
     }
 
     /// After stop(): once every replica exited, kill what they left and report stopped() when /proc
@@ -125,6 +188,8 @@ struct LocalBackend::Private {
             return;
         if (run.killTimer)
             run.killTimer->stop();
+        if (!removeContainers(id, run))
+            return; // checkGone() again when podman is done
         // What a replica started in its group (or its group's stragglers) dies with the run, and so does
         // what left the group (setsid) but carries the run's marker. Then wait until all of it is gone.
         QList<qint64> groups;
@@ -158,6 +223,7 @@ struct LocalBackend::Private {
         }
         run.dying.clear();
         run.stoppedSent = true;
+        run.containersRemoved = false;
         for (QTimer* t : { run.killTimer, run.goneTimer }) {
             if (t)
                 t->deleteLater();
@@ -178,6 +244,7 @@ LocalBackend::LocalBackend(const HostInventory& host, int outputBatchMs, QObject
     d->q = this;
     d->host = host;
     d->outputBatchMs = outputBatchMs;
+    d->containers = ContainerHost::detect();
 }
 
 LocalBackend::~LocalBackend()
@@ -237,6 +304,7 @@ void LocalBackend::launch(const RunId& id, const QList<Launch::ReplicaLaunch>& r
     run.stopping = false;
     run.stoppedSent = false;
     run.goneClock.invalidate();
+    run.containersRemoved = false;
     run.marker = replicas.isEmpty() ? QString() : replicas.first().set.value(jobMarkerVariable());
     // One tick of margin: the uptime is rounded down, a process's start time to the tick it started in.
     run.launchedTicks = std::max<qint64>(0, bootTicksNow() - 1);
@@ -247,6 +315,7 @@ void LocalBackend::launch(const RunId& id, const QList<Launch::ReplicaLaunch>& r
         QDir().mkpath(QFileInfo(l.hypertuneFile).absolutePath());
         auto replica = std::make_unique<Private::Replica>();
         replica->taskName = l.taskName;
+        replica->containerName = l.containerName;
         auto* process = new QProcess(this);
         process->setProcessEnvironment(l.environment(base));
         process->setWorkingDirectory(l.workingDirectory);
@@ -330,6 +399,13 @@ void LocalBackend::stop(const RunId& id, std::chrono::milliseconds grace)
                 if (r->pid)
                     signalGroup(r->pid, SIGKILL);
             }
+            // A SIGKILLed client does not take its container along: kill the containers themselves.
+            const QStringList names = Private::containerNames(it->second);
+            if (!names.isEmpty() && !d->containers.podman.isEmpty())
+                QProcess::startDetached(d->containers.podman,
+                    d->containers.globalArgs
+                        + QStringList { QStringLiteral("kill"), QStringLiteral("--signal"), QStringLiteral("KILL") } + names,
+                    QDir::tempPath());
         });
     }
     run.killTimer->start(int(grace.count()));
@@ -371,6 +447,8 @@ void LocalBackend::stopAll(std::chrono::milliseconds budget)
             if (r->pid)
                 groups << r->pid;
         }
+        if (!Private::containerNames(run).isEmpty())
+            ContainerHost::removeRunContainers(d->containers, run.marker, 10000);
         killJobLeftovers(run.marker, groups);
         run.replicas.clear();
     }
@@ -378,9 +456,12 @@ void LocalBackend::stopAll(std::chrono::milliseconds budget)
 
 void LocalBackend::reclaim(const RunId& run, const QString& jobMarker)
 {
-    Q_UNUSED(run)
     if (jobMarker.isEmpty())
         return;
+    // Containers first: their clients died with the previous executor, they did not.
+    const int removed = ContainerHost::removeRunContainers(d->containers, jobMarker);
+    if (removed > 0)
+        qCInfo(lcLocal, "removed %d container(s) a previous executor left of %s", removed, qPrintable(run.text()));
     QElapsedTimer clock;
     clock.start();
     // Whatever survived the previous executor (a replica that escaped PR_SET_PDEATHSIG) goes first, and is
@@ -397,6 +478,16 @@ void LocalBackend::reclaim(const RunId& run, const QString& jobMarker)
         }
         QThread::msleep(GonePollMs);
     }
+}
+
+Launch::ContainerRuntime LocalBackend::containers() const
+{
+    return d->containers;
+}
+
+void LocalBackend::setContainerRuntime(const Launch::ContainerRuntime& runtime)
+{
+    d->containers = runtime;
 }
 
 BackendUsage LocalBackend::usage() const

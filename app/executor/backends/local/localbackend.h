@@ -20,6 +20,12 @@ namespace Trainyard {
 ///   still carrying the run's TRAINYARD_JOB_FOLDER marker (a child that left the group with setsid); the
 ///   run counts as stopped only when /proc lists none of them any more (polled every 20 ms), so a job is
 ///   never final while one of its processes lives.
+/// - Containers (a replica with an image, launchspec.h): its process is the `podman run` client, attached, so
+///   its output, exit status and SIGTERM (forwarded to the container's init) behave as a process replica's.
+///   Exit 125/126 is podman's own failure to run it (FailedToStart). When the grace period ends the container
+///   is `podman kill`ed as well as its client; after every replica exited, the run's containers are removed
+///   (`podman rm -f`, which also takes one whose client died) before stopped(). reclaim() removes the containers
+///   that carry the run's marker label (a SIGKILLed executor's clients die with it; the containers do not).
 class LocalBackend : public Backend {
     Q_OBJECT
 public:
@@ -36,6 +42,9 @@ public:
     void stopAll(std::chrono::milliseconds budget) override;
     void reclaim(const RunId& run, const QString& jobMarker) override;
     BackendUsage usage() const override;
+    Launch::ContainerRuntime containers() const override;
+    /// Replaces what ContainerHost::detect() found at construction (tests: a host without podman).
+    void setContainerRuntime(const Launch::ContainerRuntime& runtime);
 
 private:
     struct Private;
