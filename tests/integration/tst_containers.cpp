@@ -1,0 +1,369 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// Custom containers (issue 16) end to end with real podman, real images and the bundled executor: the replica
+// contract inside containers (variables, arguments, --init, host networking, the job dir at its path), the
+// Fashion-MNIST sample trainer as an image on 1 master + 2 workers, cancel, a crash and its restart, a permanent
+// failure, an image that is not there, and the executor SIGKILLed mid-job (its orphaned containers removed at
+// recovery). After every case no container of the test is left.
+//
+// Needs root (rootful podman, as ../shared/containers/RECIPE.md verified) and podman; the images come from
+// packaging/container-images.sh (debootstrap from the apt mirror, cached in the podman store). Skips without
+// them, fails instead under TRAINYARD_REQUIRE_ALL=1.
+#include "apiclient.h"
+#include "executorenvironment.h"
+#include "executorlocator.h"
+#include "requireddependencies.h"
+#include "statenames.h"
+
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <csignal>
+#include <memory>
+#include <unistd.h>
+
+using namespace Trainyard;
+
+namespace {
+
+const QString BaseImage = QStringLiteral("localhost/trainyard-py:bookworm");
+const QString TrainerImage = QStringLiteral("localhost/trainyard-fmnist:latest");
+
+bool processAlive(qint64 pid)
+{
+    return pid > 0 && ::kill(static_cast<pid_t>(pid), 0) == 0;
+}
+
+/// Runs podman (with runc, as the executor does) and returns its stdout; empty on failure.
+QString podman(const QStringList& args)
+{
+    QProcess p;
+    QStringList all;
+    const QString runc = QStandardPaths::findExecutable(QStringLiteral("runc"), { QStringLiteral("/usr/sbin"), QStringLiteral("/usr/bin") });
+    if (!runc.isEmpty())
+        all << QStringLiteral("--runtime") << runc;
+    p.setWorkingDirectory(QDir::tempPath());
+    p.start(QStringLiteral("podman"), all + args);
+    p.waitForFinished(60000);
+    return QString::fromUtf8(p.readAllStandardOutput()).trimmed();
+}
+
+} // namespace
+
+class TestContainers : public QObject {
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_root;
+    std::unique_ptr<ApiClient> m_client;
+    ExecutorEndpoint m_endpoint;
+
+    QString path(const QString& relative) const { return m_root.filePath(relative); }
+    QString jobDir(const QString& id) const { return path(QStringLiteral("jobs/") + id); }
+
+    bool connectExecutor()
+    {
+        ExecutorLocator locator;
+        locator.setStartTimeout(30000);
+        QString error;
+        m_endpoint = locator.locateBlocking(&error);
+        if (!m_endpoint.isValid()) {
+            qWarning() << "locate failed:" << error;
+            return false;
+        }
+        m_client = std::make_unique<ApiClient>(m_endpoint.url, m_endpoint.token);
+        return true;
+    }
+
+    /// A job whose every replica runs `python3 <job dir>/probe.py MODE` in the base image.
+    Job probeJob(const QString& id, const QString& mode, int workers)
+    {
+        Job job = Test::customJob(id, QString(), workers);
+        TrainingInput& in = job.trainingInput;
+        in.pythonModule.clear();
+        in.region = QStringLiteral("local");
+        in.jobDir = jobDir(id);
+        in.masterConfig = ReplicaConfig {};
+        in.masterConfig->imageUri = BaseImage;
+        in.masterConfig->containerCommand = { QStringLiteral("python3"), in.jobDir + QStringLiteral("/probe.py") };
+        in.args = { mode };
+        QDir().mkpath(in.jobDir);
+        QFile::remove(in.jobDir + QStringLiteral("/probe.py"));
+        QFile::copy(QStringLiteral(TRAINYARD_SOURCE_DIR "/tests/integration/trainers_container/probe.py"),
+            in.jobDir + QStringLiteral("/probe.py"));
+        return job;
+    }
+
+    Job job(const QString& id)
+    {
+        const ApiResult<Job> r = m_client->getJobBlocking(id);
+        return r.ok() ? r.value : Job {};
+    }
+
+    QList<ReplicaInfo> replicas(const QString& id)
+    {
+        const ApiResult<QList<ReplicaInfo>> r = m_client->replicasBlocking(id);
+        return r.ok() ? r.value : QList<ReplicaInfo> {};
+    }
+
+    bool allRunning(const QString& id, int count)
+    {
+        const QList<ReplicaInfo> list = replicas(id);
+        if (list.size() != count)
+            return false;
+        return std::all_of(list.cbegin(), list.cend(), [](const ReplicaInfo& r) { return r.state == ReplicaState::Running; });
+    }
+
+    QString logText(const QString& id)
+    {
+        QString text;
+        QString token;
+        do {
+            const ApiResult<LogPage> page = m_client->logsBlocking(id, {}, {}, 10000, token);
+            if (!page.ok())
+                break;
+            for (const LogEntry& l : page.value.entries)
+                text += l.taskName + QStringLiteral(": ") + l.message + QLatin1Char('\n');
+            token = page.value.nextPageToken;
+        } while (!token.isEmpty());
+        return text;
+    }
+
+    bool isFinal(const QString& id) { return Trainyard::isFinal(job(id).state); }
+
+    /// The containers (running or not) of this test's runs: every run's marker label lies under m_root.
+    QStringList ourContainers()
+    {
+        const QString out = podman({ QStringLiteral("ps"), QStringLiteral("-a"), QStringLiteral("--format"),
+            QStringLiteral("{{.Names}} {{.State}} {{index .Labels \"io.trainyard.job-folder\"}}") });
+        QStringList ours;
+        for (const QString& line : out.split(QLatin1Char('\n'), Qt::SkipEmptyParts)) {
+            if (line.contains(m_root.path()))
+                ours << line;
+        }
+        return ours;
+    }
+
+    /// The running containers of job `id` as `podman ps` names them.
+    QStringList runningContainersOf(const QString& id)
+    {
+        return podman({ QStringLiteral("ps"), QStringLiteral("--filter"), QStringLiteral("label=io.trainyard.job=") + id,
+                          QStringLiteral("--format"), QStringLiteral("{{.Names}}") })
+            .split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        if (::geteuid() != 0)
+            TRAINYARD_SKIP_OR_FAIL("custom containers run under rootful podman: run as root");
+        if (QStandardPaths::findExecutable(QStringLiteral("podman")).isEmpty())
+            TRAINYARD_SKIP_OR_FAIL("podman is not installed (packaging/setup-deps.sh installs it)");
+        // The images: built once from the apt mirror, then kept in the podman store.
+        QProcess images;
+        images.setProcessChannelMode(QProcess::MergedChannels);
+        images.start(QStringLiteral(TRAINYARD_SOURCE_DIR "/packaging/container-images.sh"), {});
+        QVERIFY(images.waitForFinished(900000));
+        const QString imagesOut = QString::fromUtf8(images.readAll());
+        if (images.exitCode() != 0)
+            TRAINYARD_SKIP_OR_FAIL_BECAUSE(QStringLiteral("packaging/container-images.sh failed: ") + imagesOut.right(2000));
+        qInfo().noquote() << imagesOut.trimmed();
+
+        QVERIFY(m_root.isValid());
+        QVERIFY(Test::isolateExecutorEnvironment(m_root, { QStringLiteral("jobs") }));
+        qunsetenv("TRAINYARD_TOKEN");
+        QVERIFY(connectExecutor());
+    }
+
+    void cleanupTestCase()
+    {
+        const qint64 pid = ExecutorLocator::readRuntimeFile(nullptr).pid;
+        if (pid > 0) {
+            ::kill(static_cast<pid_t>(pid), SIGTERM);
+            QTRY_VERIFY_WITH_TIMEOUT(!processAlive(pid), 30000);
+        }
+        QTRY_VERIFY2_WITH_TIMEOUT(ourContainers().isEmpty(), qPrintable(ourContainers().join(QLatin1Char('\n'))), 30000);
+    }
+
+    /// The replica contract inside containers: every variable, the arguments after the image, PID 1 an init,
+    /// host networking between master and workers, the job dir writable at its own path, nothing left after.
+    void contract()
+    {
+        const QString id = QStringLiteral("ct_contract");
+        const ApiResult<Job> created = m_client->createJobBlocking(probeJob(id, QStringLiteral("contract"), 2));
+        QVERIFY2(created.ok(), qPrintable(created.error.summary()));
+        QTRY_VERIFY_WITH_TIMEOUT(isFinal(id), 120000);
+        QCOMPARE(job(id).state, JobState::Succeeded);
+        const QString dir = jobDir(id);
+        QStringList masterAddress;
+        for (const char* task : { "master-0", "worker-0", "worker-1" }) {
+            QFile f(dir + QStringLiteral("/contract/") + QLatin1String(task) + QStringLiteral(".json"));
+            QVERIFY2(f.open(QIODevice::ReadOnly), task);
+            const QJsonObject o = QJsonDocument::fromJson(f.readAll()).object();
+            const QJsonObject env = o.value(QLatin1String("env")).toObject();
+            // gcloud's order: the job's args, then --job-dir, to the command that replaced the entrypoint.
+            QCOMPARE(o.value(QLatin1String("argv")).toVariant().toStringList(),
+                (QStringList { QStringLiteral("contract"), QStringLiteral("--job-dir"), dir }));
+            const QJsonObject tf = QJsonDocument::fromJson(env.value(QLatin1String("TF_CONFIG")).toString().toUtf8()).object();
+            const QString type = tf.value(QLatin1String("task")).toObject().value(QLatin1String("type")).toString();
+            QCOMPARE(type + QLatin1Char('-') + QString::number(tf.value(QLatin1String("task")).toObject().value(QLatin1String("index")).toInt()),
+                QLatin1String(task));
+            QCOMPARE(tf.value(QLatin1String("cluster")).toObject().value(QLatin1String("worker")).toArray().size(), 2);
+            masterAddress << tf.value(QLatin1String("cluster")).toObject().value(QLatin1String("master")).toArray().first().toString();
+            QCOMPARE(env.value(QLatin1String("CLUSTER_SPEC")), env.value(QLatin1String("TF_CONFIG")));
+            QCOMPARE(env.value(QLatin1String("CLOUD_ML_JOB_ID")).toString(), id);
+            QVERIFY(env.value(QLatin1String("CLOUD_ML_TRIAL_ID")).isNull());
+            QCOMPARE(env.value(QLatin1String("WORLD_SIZE")).toString(), QStringLiteral("3"));
+            QCOMPARE(env.value(QLatin1String("RANK")).toString(),
+                type == QLatin1String("master") ? QStringLiteral("0") : QString::number(QByteArray(task).back() - '0' + 1));
+            QCOMPARE(env.value(QLatin1String("CUDA_VISIBLE_DEVICES")).toString(), QString());
+            QCOMPARE(env.value(QLatin1String("OMP_NUM_THREADS")).toString(), QStringLiteral("4"));
+            QCOMPARE(env.value(QLatin1String("PYTHONUNBUFFERED")).toString(), QStringLiteral("1"));
+            QVERIFY(env.value(QLatin1String("PYTHONPATH")).isNull()); // the image's own, not a staging folder
+            QVERIFY(env.value(QLatin1String("TRAINYARD_JOB_FOLDER")).toString().startsWith(m_root.path()));
+            // The hypertune file is in the replica's folder, mounted at the same path: the executor reads it.
+            QVERIFY(QFile::exists(env.value(QLatin1String("CLOUD_ML_HP_METRIC_FILE")).toString()));
+            // --init: PID 1 is podman's init (catatonit, installed as podman-init), so SIGTERM reaches the trainer.
+            const QString pid1 = o.value(QLatin1String("pid1")).toString();
+            QVERIFY2(pid1 == QLatin1String("catatonit") || pid1 == QLatin1String("podman-init"), qPrintable(pid1));
+            if (type == QLatin1String("master"))
+                QCOMPARE(o.value(QLatin1String("peers")).toVariant().toStringList(),
+                    (QStringList { QStringLiteral("worker-0"), QStringLiteral("worker-1") }));
+            else
+                QCOMPARE(o.value(QLatin1String("peers")).toVariant().toStringList(), QStringList { QStringLiteral("ack") });
+        }
+        QCOMPARE(masterAddress.size(), 3);
+        QVERIFY(masterAddress.at(0) == masterAddress.at(1) && masterAddress.at(1) == masterAddress.at(2));
+        const QString logs = logText(id);
+        for (const char* line : { "master-replica-0: probe: contract master-0 started", "worker-replica-1: probe: worker-1 done" })
+            QVERIFY2(logs.contains(QLatin1String(line)), qPrintable(logs));
+        QTRY_VERIFY2_WITH_TIMEOUT(ourContainers().isEmpty(), qPrintable(ourContainers().join(QLatin1Char('\n'))), 30000);
+    }
+
+    /// The sample trainer packaged as an image (ENTRYPOINT python3 -m trainer.task), 1 master + 2 workers, with
+    /// PyTorch from Debian inside: the user's args go to the entrypoint.
+    void fashionMnistFromImage()
+    {
+        const QString id = QStringLiteral("ct_fmnist");
+        Job j = Test::customJob(id, QString(), 2);
+        j.trainingInput.pythonModule.clear();
+        j.trainingInput.region = QStringLiteral("local");
+        j.trainingInput.jobDir = jobDir(id);
+        j.trainingInput.masterConfig = ReplicaConfig {};
+        j.trainingInput.masterConfig->imageUri = TrainerImage;
+        j.trainingInput.args = { QStringLiteral("--epochs"), QStringLiteral("1") };
+        const ApiResult<Job> created = m_client->createJobBlocking(j);
+        QVERIFY2(created.ok(), qPrintable(created.error.summary()));
+        QTRY_VERIFY_WITH_TIMEOUT(isFinal(id), 480000);
+        const QString logs = logText(id);
+        QVERIFY2(job(id).state == JobState::Succeeded, qPrintable(logs.right(4000)));
+        static const QRegularExpression accuracy(QStringLiteral("epoch 1 test_accuracy ([0-9.]+)"));
+        const QRegularExpressionMatch m = accuracy.match(logs);
+        QVERIFY2(m.hasMatch(), qPrintable(logs.right(4000)));
+        qInfo("Fashion-MNIST from the image, 1 master + 2 workers, 1 epoch: test accuracy %s", qPrintable(m.captured(1)));
+        QVERIFY2(m.captured(1).toDouble() >= 0.80, qPrintable(m.captured(1)));
+        QVERIFY(QFile::exists(jobDir(id) + QStringLiteral("/checkpoints/ckpt-epoch-1.pt")));
+        for (const char* task : { "worker-replica-0: ", "worker-replica-1: " })
+            QVERIFY2(logs.contains(QLatin1String(task)), task);
+    }
+
+    /// Cancel: SIGTERM reaches the trainer through the client and the container's init; the job is CANCELLED
+    /// and its containers are gone.
+    void cancel()
+    {
+        const QString id = QStringLiteral("ct_cancel");
+        QVERIFY(m_client->createJobBlocking(probeJob(id, QStringLiteral("gate"), 1)).ok());
+        QTRY_VERIFY_WITH_TIMEOUT(runningContainersOf(id).size() == 2, 120000);
+        QVERIFY(m_client->cancelJobBlocking(id).ok());
+        QTRY_VERIFY_WITH_TIMEOUT(isFinal(id), 60000);
+        QCOMPARE(job(id).state, JobState::Cancelled);
+        QVERIFY(runningContainersOf(id).isEmpty());
+        QTRY_VERIFY2_WITH_TIMEOUT(ourContainers().isEmpty(), qPrintable(ourContainers().join(QLatin1Char('\n'))), 30000);
+    }
+
+    /// A replica killed by a signal inside its container (exit 137) is a retryable failure: the cluster
+    /// restarts and succeeds; exit 3 is a permanent failure naming the replica.
+    void crashRestartAndFailure()
+    {
+        const QString crash = QStringLiteral("ct_crash");
+        QVERIFY(m_client->createJobBlocking(probeJob(crash, QStringLiteral("crash"), 1)).ok());
+        QTRY_VERIFY_WITH_TIMEOUT(isFinal(crash), 180000);
+        QVERIFY2(job(crash).state == JobState::Succeeded, qPrintable(logText(crash).right(3000)));
+        const QList<ReplicaInfo> list = replicas(crash);
+        QVERIFY(!list.isEmpty());
+        QVERIFY(std::any_of(list.cbegin(), list.cend(), [](const ReplicaInfo& r) { return r.restarts >= 1; }));
+        QVERIFY(logText(crash).contains(QLatin1String("probe: master-0 crashes")));
+
+        const QString fail = QStringLiteral("ct_fail");
+        QVERIFY(m_client->createJobBlocking(probeJob(fail, QStringLiteral("fail"), 0)).ok());
+        QTRY_VERIFY_WITH_TIMEOUT(isFinal(fail), 120000);
+        const Job failed = job(fail);
+        QCOMPARE(failed.state, JobState::Failed);
+        QVERIFY2(failed.errorMessage.contains(QLatin1String("The replica master 0 exited with a non-zero status of 3")),
+            qPrintable(failed.errorMessage));
+        QTRY_VERIFY2_WITH_TIMEOUT(ourContainers().isEmpty(), qPrintable(ourContainers().join(QLatin1Char('\n'))), 30000);
+    }
+
+    /// An image that is not in the local store is refused at create, by name, on the field that names it.
+    void missingImage()
+    {
+        Job j = probeJob(QStringLiteral("ct_missing"), QStringLiteral("gate"), 1);
+        j.trainingInput.workerConfig = ReplicaConfig {};
+        j.trainingInput.workerConfig->imageUri = QStringLiteral("localhost/no-such-image:1");
+        const ApiResult<Job> r = m_client->createJobBlocking(j);
+        QVERIFY(!r.ok());
+        QCOMPARE(r.error.httpStatus, 400);
+        QCOMPARE(r.error.status, QStringLiteral("INVALID_ARGUMENT"));
+        QCOMPARE(r.error.violations.size(), 1);
+        QCOMPARE(r.error.violations.first().field, QStringLiteral("trainingInput.workerConfig.imageUri"));
+        QVERIFY2(r.error.violations.first().description.contains(QLatin1String("localhost/no-such-image:1")),
+            qPrintable(r.error.violations.first().description));
+        QVERIFY(!m_client->getJobBlocking(QStringLiteral("ct_missing")).ok());
+    }
+
+    /// The executor SIGKILLed mid-job: its podman clients die with it (PR_SET_PDEATHSIG), the containers keep
+    /// running under conmon; the next executor removes them (found by label) before it restarts the job, which
+    /// then succeeds, and nothing of the job is left.
+    void executorKilledMidJob()
+    {
+        const QString id = QStringLiteral("ct_executor_kill");
+        QVERIFY(m_client->createJobBlocking(probeJob(id, QStringLiteral("gate"), 1)).ok());
+        QTRY_VERIFY_WITH_TIMEOUT(runningContainersOf(id).size() == 2 && allRunning(id, 2), 120000);
+        const qint64 executor = ExecutorLocator::readRuntimeFile(nullptr).pid;
+        QVERIFY(executor > 0);
+        QVERIFY(::kill(static_cast<pid_t>(executor), SIGKILL) == 0);
+        QTRY_VERIFY_WITH_TIMEOUT(!processAlive(executor), 30000);
+        // The orphans: still running without their clients.
+        QCOMPARE(runningContainersOf(id).size(), 2);
+        const QString before = podman({ QStringLiteral("ps"), QStringLiteral("-q"), QStringLiteral("--no-trunc"),
+            QStringLiteral("--filter"), QStringLiteral("label=io.trainyard.job=") + id });
+        QVERIFY(connectExecutor());
+        QVERIFY(m_endpoint.pid != executor);
+        // Restarted with new containers (other IDs): the orphans were removed, not adopted twice.
+        QTRY_VERIFY_WITH_TIMEOUT(
+            [&] {
+                const QStringList now = podman({ QStringLiteral("ps"), QStringLiteral("-q"), QStringLiteral("--no-trunc"),
+                    QStringLiteral("--filter"), QStringLiteral("label=io.trainyard.job=") + id })
+                                            .split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+                return now.size() == 2 && !before.contains(now.first()) && !before.contains(now.last());
+            }(),
+            120000);
+        QFile release(jobDir(id) + QStringLiteral("/release"));
+        QVERIFY(release.open(QIODevice::WriteOnly));
+        release.close();
+        QTRY_VERIFY_WITH_TIMEOUT(isFinal(id), 120000);
+        QCOMPARE(job(id).state, JobState::Succeeded);
+        QTRY_VERIFY2_WITH_TIMEOUT(ourContainers().isEmpty(), qPrintable(ourContainers().join(QLatin1Char('\n'))), 30000);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestContainers)
+#include "tst_containers.moc"
