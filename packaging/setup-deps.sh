@@ -37,6 +37,9 @@ packages=(
     # the Slurm test cluster of packaging/slurm-testcluster.sh (integration/tst_slurmrest): slurmrestd's JWT
     # authentication needs slurm-wlm-jwt-plugin, which no other package pulls in
     slurmctld slurmd slurm-client slurmrestd slurm-wlm-jwt-plugin munge
+    # custom containers (integration/tst_containers, packaging/container-images.sh): rootful podman with runc
+    # (podman's default crun refuses hybrid cgroup hosts); the images are built offline with debootstrap
+    podman runc
 )
 
 if [[ "${1:-}" == "--print" ]]; then

@@ -255,7 +255,9 @@ int JobsCommands::submitTraining(CtlSession& s, const QStringList& args)
 {
     ArgParser p(kSubmitCommand,
         QStringLiteral("trainyardctl jobs submit training JOB [--config=CONFIG] [--package-path=PACKAGE_PATH] "
-                       "[--packages=[PACKAGE,...]] --module-name=MODULE_NAME [optional flags] [-- USER_ARGS ...]"),
+                       "[--packages=[PACKAGE,...]] --module-name=MODULE_NAME [optional flags] [-- USER_ARGS ...]\n"
+                       "       trainyardctl jobs submit training JOB --master-image-uri=MASTER_IMAGE_URI "
+                       "[optional flags] [-- USER_ARGS ...]"),
         QStringLiteral("submit a training job\n"
                        "Submits a training job to the executor, as `gcloud ai-platform jobs submit training`.\n"
                        "Flags given on the command line override the same fields of --config."));
@@ -272,6 +274,15 @@ int JobsCommands::submitTraining(CtlSession& s, const QStringList& args)
         QStringLiteral("Name of the module to run (python -m MODULE_NAME)."));
     p.addFlag(QStringLiteral("job-dir"), QStringLiteral("JOB_DIR"),
         QStringLiteral("Directory for the job's output (checkpoints); passed to the trainer as --job-dir."));
+    p.addFlag(QStringLiteral("master-image-uri"), QStringLiteral("MASTER_IMAGE_URI"),
+        QStringLiteral("Container image (in the executor host's local podman store) to run on the master; every "
+                       "replica without its own image runs it too. Replaces --package-path, --module-name and "
+                       "--runtime-version; USER_ARGS and --job-dir go to the image's entrypoint."));
+    p.addFlag(QStringLiteral("worker-image-uri"), QStringLiteral("WORKER_IMAGE_URI"),
+        QStringLiteral("Container image to run on the workers (default: the master's image, or its package)."));
+    p.addFlag(QStringLiteral("parameter-server-image-uri"), QStringLiteral("PARAMETER_SERVER_IMAGE_URI"),
+        QStringLiteral("Container image to run on the parameter servers (default: the master's image, or its "
+                       "package)."));
     p.addFlag(QStringLiteral("scale-tier"), QStringLiteral("SCALE_TIER"),
         QStringLiteral("One of: ") + scaleTierChoices() + QLatin1Char('.'));
     p.addFlag(QStringLiteral("master-machine-type"), QStringLiteral("MASTER_MACHINE_TYPE"),
@@ -333,6 +344,29 @@ int JobsCommands::submitTraining(CtlSession& s, const QStringList& args)
     TrainingInput& ti = job.trainingInput;
     QString error;
 
+    const struct {
+        const char* flag;
+        std::optional<ReplicaConfig>* config;
+    } images[] = { { "master-image-uri", &ti.masterConfig }, { "worker-image-uri", &ti.workerConfig },
+        { "parameter-server-image-uri", &ti.parameterServerConfig } };
+    for (const auto& i : images) {
+        if (p.isSet(QLatin1String(i.flag)))
+            replicaConfig(*i.config).imageUri = p.value(QLatin1String(i.flag));
+    }
+    // A master image runs every replica without its own: there is no package or module to give (gcloud: "Only
+    // one of --master-image-uri, --runtime-version must be specified").
+    const bool customContainer = ti.masterConfig && !ti.masterConfig->imageUri.isEmpty();
+    if (customContainer) {
+        for (const char* flag : { "package-path", "packages", "module-name", "runtime-version" }) {
+            if (p.isSet(QLatin1String(flag))) {
+                s.err() << p.usageError(QStringLiteral("argument --%1: not allowed with --master-image-uri: the image "
+                                                       "holds the trainer.")
+                                            .arg(QLatin1String(flag)));
+                return ExitCode::Usage;
+            }
+        }
+    }
+
     if (p.isSet(QStringLiteral("package-path")) || p.isSet(QStringLiteral("packages"))) {
         QStringList uris;
         if (p.isSet(QStringLiteral("package-path"))) {
@@ -355,7 +389,7 @@ int JobsCommands::submitTraining(CtlSession& s, const QStringList& args)
         }
         ti.packageUris = uris;
     }
-    if (ti.packageUris.isEmpty()) {
+    if (ti.packageUris.isEmpty() && !customContainer) {
         s.printError(kSubmitCommand,
             QStringLiteral("If `--package-path` is not specified, at least one Python package "
                            "must be specified via `--packages`."));
@@ -363,7 +397,7 @@ int JobsCommands::submitTraining(CtlSession& s, const QStringList& args)
     }
     if (p.isSet(QStringLiteral("module-name")))
         ti.pythonModule = p.value(QStringLiteral("module-name"));
-    if (ti.pythonModule.isEmpty()) {
+    if (ti.pythonModule.isEmpty() && !customContainer) {
         s.err() << p.usageError(QStringLiteral("argument --module-name: Must be specified."));
         return ExitCode::Usage;
     }

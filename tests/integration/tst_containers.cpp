@@ -275,6 +275,35 @@ private Q_SLOTS:
             QVERIFY2(logs.contains(QLatin1String(task)), task);
     }
 
+    /// gcloud's way through trainyardctl: --master-image-uri instead of a package and module, USER_ARGS and
+    /// --job-dir to the image's entrypoint, logs streamed.
+    void submitThroughCli()
+    {
+        const QString id = QStringLiteral("ct_cli");
+        QProcess ctl;
+        ctl.start(QStringLiteral(TRAINYARD_CTL_BIN),
+            { QStringLiteral("jobs"), QStringLiteral("submit"), QStringLiteral("training"), id, QStringLiteral("--master-image-uri"),
+                TrainerImage, QStringLiteral("--scale-tier"), QStringLiteral("basic"), QStringLiteral("--region"), QStringLiteral("local"),
+                QStringLiteral("--job-dir"), jobDir(id), QStringLiteral("--stream-logs"), QStringLiteral("--"),
+                QStringLiteral("--epochs"), QStringLiteral("1"), QStringLiteral("--train-examples"), QStringLiteral("3000") });
+        QVERIFY(ctl.waitForFinished(300000));
+        const QString out = QString::fromUtf8(ctl.readAllStandardOutput());
+        const QString err = QString::fromUtf8(ctl.readAllStandardError());
+        QVERIFY2(ctl.exitCode() == 0, qPrintable(err.right(3000)));
+        QVERIFY(out.contains(QLatin1String("state: SUCCEEDED")));
+        QVERIFY2(err.contains(QLatin1String("epoch 1 test_accuracy ")), qPrintable(err.right(3000)));
+        QCOMPARE(job(id).trainingInput.masterConfig->imageUri, TrainerImage);
+        QVERIFY(job(id).trainingInput.pythonModule.isEmpty());
+        // A package flag beside the image is refused before anything is sent.
+        QProcess refused;
+        refused.start(QStringLiteral(TRAINYARD_CTL_BIN),
+            { QStringLiteral("jobs"), QStringLiteral("submit"), QStringLiteral("training"), QStringLiteral("ct_cli2"),
+                QStringLiteral("--master-image-uri"), TrainerImage, QStringLiteral("--module-name"), QStringLiteral("trainer.task") });
+        QVERIFY(refused.waitForFinished(60000));
+        QVERIFY(refused.exitCode() != 0);
+        QVERIFY2(refused.readAllStandardError().contains("argument --module-name: not allowed with --master-image-uri"), "");
+    }
+
     /// Cancel: SIGTERM reaches the trainer through the client and the container's init; the job is CANCELLED
     /// and its containers are gone.
     void cancel()
