@@ -648,6 +648,25 @@ void ApiClient::host(QObject* context, Callback<HostStatus> done)
         typed<HostStatus>(std::move(done), [](const QJsonObject& o, ApiError*) { return HostStatus::fromJson(o); }));
 }
 
+void ApiClient::images(QObject* context, Callback<QList<ContainerImageInfo>> done)
+{
+    request("GET", projectUrl(QStringLiteral("/images")).path(), {}, {}, context,
+        typed<QList<ContainerImageInfo>>(std::move(done), [](const QJsonObject& o, ApiError*) {
+            QList<ContainerImageInfo> list;
+            for (const QJsonValue& v : o.value(QLatin1String("images")).toArray()) {
+                const QJsonObject i = v.toObject();
+                ContainerImageInfo info;
+                for (const QJsonValue& n : i.value(QLatin1String("names")).toArray())
+                    info.names << n.toString();
+                info.id = i.value(QLatin1String("id")).toString();
+                info.sizeBytes = i.value(QLatin1String("sizeBytes")).toString().toLongLong();
+                info.createTime = i.value(QLatin1String("createTime")).toString();
+                list << info;
+            }
+            return list;
+        }));
+}
+
 void ApiClient::checkpoints(const QString& jobId, QObject* context, Callback<CheckpointList> done)
 {
     request("GET",

@@ -147,6 +147,15 @@ struct RuntimeVersionInfo {
     bool operator==(const RuntimeVersionInfo&) const = default;
 };
 
+/// `…/images`: one image of the executor host's local podman store (custom containers).
+struct ContainerImageInfo {
+    QStringList names; ///< references, e.g. "localhost/trainer:1"; empty for a dangling image
+    QString id; ///< 64 hex digits
+    qint64 sizeBytes = 0;
+    QString createTime; ///< RFC 3339 UTC
+    bool operator==(const ContainerImageInfo&) const = default;
+};
+
 /// `…/host`: what the host has and what the scheduler holds now.
 struct HostStatus {
     int cpus = 0;
@@ -287,6 +296,9 @@ public:
         std::function<void(const QList<AcceleratorAvailability>&, const QList<GpuInfo>&, const ApiError&)> done);
     void runtimeVersions(QObject* context, Callback<QList<RuntimeVersionInfo>> done);
     void host(QObject* context, Callback<HostStatus> done);
+    /// The images of the executor host's local podman store, newest first (`…/images`; 503 UNAVAILABLE when
+    /// podman is missing or fails).
+    void images(QObject* context, Callback<QList<ContainerImageInfo>> done);
     /// The checkpoints under the job's job dir, newest first.
     void checkpoints(const QString& jobId, QObject* context, Callback<CheckpointList> done);
     /// One checkpoint's tensors; `name` as CheckpointSummary::name (sent URL-encoded, `/` as %2F).

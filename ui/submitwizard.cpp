@@ -134,6 +134,18 @@ void SubmitWizard::fetchCatalogs()
         m_hostInfo.scaleTiers = tiers;
         emit hostInfoChanged();
     });
+    refreshImages();
+}
+
+void SubmitWizard::refreshImages()
+{
+    if (!m_client)
+        return;
+    m_client->images(this, [this](const QList<ContainerImageInfo>& images, const ApiError& error) {
+        m_hostInfo.images = images;
+        m_hostInfo.imagesError = error.isNull() ? QString() : error.message;
+        emit hostInfoChanged();
+    });
 }
 
 void SubmitWizard::setKnownJobs(const QList<Job>& jobs)
@@ -339,8 +351,9 @@ SubmitWizard::PageId SubmitWizard::pageForField(const QString& field)
     if (!field.startsWith(QLatin1String("trainingInput.")))
         return ReviewPageId;
     const QString f = field.mid(int(qstrlen("trainingInput.")));
-    static const QRegularExpression app(
-        QStringLiteral("^(packageUris|pythonModule|args|runtimeVersion|pythonVersion)(\\b|\\[|\\.|$)"));
+    static const QRegularExpression app(QStringLiteral(
+        "^(packageUris|pythonModule|args|runtimeVersion|pythonVersion|masterConfig\\.(imageUri|containerCommand|containerArgs))"
+        "(\\b|\\[|\\.|$)"));
     static const QRegularExpression compute(
         QStringLiteral("^(scaleTier|(master|worker|parameterServer|evaluator)(Type|Config|Count))(\\b|\\[|\\.|$)"));
     if (app.match(f).hasMatch())
@@ -441,6 +454,7 @@ QString SubmitWizard::commandLine(const Job& job)
             continue;
         ReplicaConfig rest = **config;
         rest.acceleratorConfig.reset();
+        rest.imageUri.clear(); // --*-image-uri say it
         needsConfig = needsConfig || !(rest == ReplicaConfig {});
     }
     if (needsConfig)
@@ -456,6 +470,9 @@ QString SubmitWizard::commandLine(const Job& job)
     flag("package-path", packagePath);
     flag("packages", sdists.join(QLatin1Char(',')));
     flag("module-name", in.pythonModule);
+    flag("master-image-uri", in.masterConfig ? in.masterConfig->imageUri : QString());
+    flag("worker-image-uri", in.workerConfig ? in.workerConfig->imageUri : QString());
+    flag("parameter-server-image-uri", in.parameterServerConfig ? in.parameterServerConfig->imageUri : QString());
     flag("job-dir", in.jobDir);
     flag("region", in.region);
     flag("runtime-version", in.runtimeVersion);

@@ -38,6 +38,8 @@ struct WizardHostInfo {
     QList<AcceleratorAvailability> accelerators;
     QList<RuntimeVersionInfo> runtimes;
     QJsonArray scaleTiers; ///< the executor's /scaleTiers (available, unavailableReason); empty = builtin
+    QList<ContainerImageInfo> images; ///< the executor host's local images (custom containers), newest first
+    QString imagesError; ///< why they could not be listed (no podman on the executor's host …); empty when listed
     HostInventory inventory() const;
 };
 
@@ -73,6 +75,8 @@ public:
     ApiClient* client() const { return m_client; }
     const MachineCatalog& catalog() const { return MachineCatalog::builtin(); }
     const WizardHostInfo& hostInfo() const { return m_hostInfo; }
+    /// Lists the executor host's local images again (GET …/images); emits hostInfoChanged() with them.
+    void refreshImages();
 
     WizardJobPage* jobPage() const { return m_jobPage; }
     WizardAppPage* appPage() const { return m_appPage; }

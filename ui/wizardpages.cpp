@@ -15,6 +15,7 @@
 #include <QCheckBox>
 #include <QClipboard>
 #include <QComboBox>
+#include <QCompleter>
 #include <QDateTime>
 #include <QDir>
 #include <QDirIterator>
@@ -36,6 +37,7 @@
 #include <QPlainTextEdit>
 #include <QProcess>
 #include <QPushButton>
+#include <QRadioButton>
 #include <QRegularExpression>
 #include <QSaveFile>
 #include <QSet>
@@ -388,6 +390,12 @@ void WizardJobPage::clearFieldErrors()
 
 WizardAppPage::WizardAppPage(SubmitWizard* wizard)
     : WizardPage(wizard)
+    , m_packageMode(new QRadioButton(tr("P&ython package"), this))
+    , m_imageMode(new QRadioButton(tr("&Container image"), this))
+    , m_image(new QComboBox(this))
+    , m_refreshImages(new QToolButton(this))
+    , m_imageProblems(problemLabel(QStringLiteral("imageProblems"), this))
+    , m_command(new QLineEdit(this))
     , m_package(new QLineEdit(this))
     , m_browseFolder(new QPushButton(tr("&Folder…"), this))
     , m_browseSdist(new QPushButton(tr("&Archive…"), this))
@@ -401,8 +409,33 @@ WizardAppPage::WizardAppPage(SubmitWizard* wizard)
     , m_python(new QComboBox(this))
 {
     setTitle(tr("Training application"));
-    setSubTitle(tr("The Python package to install and the module to run (python -m MODULE ARGS…). "
-                   "Drop a package folder or .tar.gz here."));
+    setSubTitle(tr("The Python package to install and the module to run (python -m MODULE ARGS…), or a container "
+                   "image of the executor's host. Drop a package folder or .tar.gz here."));
+    m_packageMode->setObjectName(QStringLiteral("packageMode"));
+    m_imageMode->setObjectName(QStringLiteral("imageMode"));
+    m_packageMode->setChecked(true);
+    m_imageMode->setWhatsThis(tr("<b>Custom container</b> (masterConfig.imageUri): every replica runs this image "
+                                 "under podman on the executor's host, with the job dir mounted at the same path and "
+                                 "the same variables (TF_CONFIG …) as a package replica. The arguments and --job-dir "
+                                 "go to the image's entrypoint."));
+    m_image->setObjectName(QStringLiteral("imageBox"));
+    m_image->setEditable(true);
+    m_image->setInsertPolicy(QComboBox::NoInsert);
+    m_image->lineEdit()->setPlaceholderText(tr("Type to filter the host's images, e.g. localhost/trainer:1"));
+    // Typing filters the host's images by any part of the name, as a search field does.
+    m_image->completer()->setFilterMode(Qt::MatchContains);
+    m_image->completer()->setCompletionMode(QCompleter::PopupCompletion);
+    m_image->completer()->setCaseSensitivity(Qt::CaseInsensitive);
+    m_image->setWhatsThis(m_imageMode->whatsThis());
+    m_refreshImages->setObjectName(QStringLiteral("refreshImages"));
+    m_refreshImages->setIcon(QIcon::fromTheme(QStringLiteral("view-refresh")));
+    m_refreshImages->setText(tr("Refresh"));
+    m_refreshImages->setToolTip(tr("List the images of the executor's host again (podman images)"));
+    m_command->setObjectName(QStringLiteral("containerCommandEdit"));
+    m_command->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_command->setPlaceholderText(tr("The image's ENTRYPOINT"));
+    m_command->setWhatsThis(tr("<b>containerCommand</b> (optional): replaces the image's ENTRYPOINT (and its CMD), "
+                               "as shell words, e.g. python3 -m trainer.task."));
     setAcceptDrops(true);
     m_package->setObjectName(QStringLiteral("packageEdit"));
     m_package->setWhatsThis(tr("<b>packageUris</b>: the Python package with the training program, here a folder "
@@ -438,6 +471,22 @@ WizardAppPage::WizardAppPage(SubmitWizard* wizard)
     m_python->setObjectName(QStringLiteral("pythonBox"));
 
     auto* form = new QFormLayout(this);
+    m_form = form;
+    auto* modeRow = new QHBoxLayout;
+    modeRow->addWidget(m_packageMode);
+    modeRow->addWidget(m_imageMode);
+    modeRow->addStretch(1);
+    form->addRow(tr("Runs:"), modeRow);
+    auto* imageRow = new QHBoxLayout;
+    imageRow->addWidget(m_image, 1);
+    imageRow->addWidget(m_refreshImages);
+    auto* imageLabel = new QLabel(tr("I&mage:"), this);
+    imageLabel->setBuddy(m_image);
+    form->addRow(imageLabel, imageRow);
+    form->addRow(QString(), m_imageProblems);
+    auto* commandLabel = new QLabel(tr("Co&mmand:"), this);
+    commandLabel->setBuddy(m_command);
+    form->addRow(commandLabel, m_command);
     auto* packageRow = new QHBoxLayout;
     packageRow->addWidget(m_package, 1);
     packageRow->addWidget(m_browseFolder);
@@ -462,6 +511,11 @@ WizardAppPage::WizardAppPage(SubmitWizard* wizard)
     pythonLabel->setBuddy(m_python);
     form->addRow(pythonLabel, m_python);
 
+    setTabOrder(m_packageMode, m_imageMode);
+    setTabOrder(m_imageMode, m_image);
+    setTabOrder(m_image, m_refreshImages);
+    setTabOrder(m_refreshImages, m_command);
+    setTabOrder(m_command, m_package);
     setTabOrder(m_package, m_browseFolder);
     setTabOrder(m_browseFolder, m_browseSdist);
     setTabOrder(m_browseSdist, m_module);
@@ -513,9 +567,106 @@ WizardAppPage::WizardAppPage(SubmitWizard* wizard)
         selectData(m_python, keep, tr("%1 (not in the executor's catalog)"));
     });
     connect(wizard, &SubmitWizard::hostInfoChanged, this, &WizardAppPage::fillRuntimes);
+    connect(wizard, &SubmitWizard::hostInfoChanged, this, &WizardAppPage::fillImages);
+    connect(m_imageMode, &QRadioButton::toggled, this, &WizardAppPage::onModeChanged);
+    connect(m_image, &QComboBox::currentTextChanged, this, &WizardAppPage::onImageChanged);
+    connect(m_refreshImages, &QToolButton::clicked, wizard, &SubmitWizard::refreshImages);
     fillRuntimes();
+    fillImages();
     onPackageChanged();
     onArgsChanged();
+    onModeChanged();
+}
+
+bool WizardAppPage::containerMode() const
+{
+    return m_imageMode->isChecked();
+}
+
+namespace {
+/// The row of `form` that holds `widget`, as its label, its field, or inside its field's layout; -1 if none.
+int formRowOf(const QFormLayout* form, QWidget* widget)
+{
+    int row = -1;
+    QFormLayout::ItemRole role;
+    form->getWidgetPosition(widget, &row, &role);
+    for (int r = 0; row < 0 && r < form->rowCount(); ++r) {
+        QLayoutItem* item = form->itemAt(r, QFormLayout::FieldRole);
+        if (item && item->layout() && item->layout()->indexOf(widget) >= 0)
+            row = r;
+    }
+    return row;
+}
+} // namespace
+
+void WizardAppPage::onModeChanged()
+{
+    const bool image = containerMode();
+    const auto show = [this](QWidget* w, bool visible) {
+        const int row = formRowOf(m_form, w);
+        if (row >= 0)
+            m_form->setRowVisible(row, visible);
+    };
+    show(m_image, image);
+    show(m_command, image);
+    show(m_imageProblems, image && !m_imageProblems->text().isEmpty());
+    for (QWidget* w : { static_cast<QWidget*>(m_package), static_cast<QWidget*>(m_packageProblems),
+             static_cast<QWidget*>(m_module), static_cast<QWidget*>(m_moduleProblems), static_cast<QWidget*>(m_runtime),
+             static_cast<QWidget*>(m_python) })
+        show(w, !image);
+    setAcceptDrops(!image);
+    if (image)
+        onImageChanged();
+    emit completeChanged();
+}
+
+void WizardAppPage::fillImages()
+{
+    const WizardHostInfo& info = m_wizard->hostInfo();
+    const QString current = m_image->currentText();
+    {
+        const QSignalBlocker block(m_image);
+        m_image->clear();
+        for (const ContainerImageInfo& image : info.images) {
+            for (const QString& name : image.names) {
+                //: %1 is an image's size ("1.4 GB"), %2 its creation date.
+                m_image->addItem(name, name);
+                m_image->setItemData(m_image->count() - 1,
+                    tr("%1, created %2")
+                        .arg(locale().formattedDataSize(image.sizeBytes),
+                            QLocale().toString(QDateTime::fromString(image.createTime, Qt::ISODate).toLocalTime(),
+                                QLocale::ShortFormat)),
+                    Qt::ToolTipRole);
+            }
+        }
+        m_image->setEditText(current);
+    }
+    onImageChanged();
+}
+
+void WizardAppPage::onImageChanged()
+{
+    m_serverImageError.clear();
+    const QString image = m_image->currentText().trimmed();
+    const WizardHostInfo& info = m_wizard->hostInfo();
+    QString problem;
+    if (!containerMode())
+        problem.clear();
+    else if (!info.imagesError.isEmpty())
+        problem = tr("The executor cannot list its host's images: %1").arg(info.imagesError);
+    else if (image.isEmpty())
+        problem = tr("Pick or type the image every replica runs.");
+    else if (image.contains(QLatin1Char(' ')))
+        problem = tr("\"%1\" is not an image reference (no blanks; e.g. localhost/trainer:1).").arg(image);
+    else if (m_image->findData(image) < 0 && !info.images.isEmpty())
+        //: %1 is an image reference.
+        problem = tr("%1 is not among the host's images; the executor will refuse it unless it is there by then "
+                     "(podman build or podman load on the executor's host).")
+                      .arg(image);
+    setProblem(m_imageProblems, problem);
+    if (const int row = formRowOf(m_form, m_imageProblems); row >= 0)
+        m_form->setRowVisible(row, containerMode() && !problem.isEmpty());
+    emit completeChanged();
 }
 
 void WizardAppPage::fillRuntimes()
@@ -724,12 +875,41 @@ void WizardAppPage::load(const Job& job)
     m_loadedArgs = args();
     m_loadedRuntime = in.runtimeVersion;
     m_loadedPython = in.pythonVersion;
+    m_loadedImage = in.masterConfig ? in.masterConfig->imageUri : QString();
+    m_loadedCommand = in.masterConfig ? in.masterConfig->containerCommand : QStringList();
+    m_image->setEditText(m_loadedImage);
+    QStringList command;
+    for (const QString& word : m_loadedCommand)
+        command << SubmitWizard::shellQuote(word);
+    m_command->setText(command.join(QLatin1Char(' ')));
+    (m_loadedImage.isEmpty() ? m_packageMode : m_imageMode)->setChecked(true);
     onModuleChanged();
+    onModeChanged();
 }
 
 void WizardAppPage::apply(Job& job) const
 {
     TrainingInput& in = job.trainingInput;
+    if (containerMode()) {
+        // A master image runs every replica: no package, module or runtime (the service refuses them beside it).
+        if (!in.masterConfig)
+            in.masterConfig = ReplicaConfig {};
+        in.masterConfig->imageUri = m_image->currentText().trimmed();
+        in.masterConfig->containerCommand = SubmitWizard::splitShellWords(m_command->text()).value_or(QStringList());
+        in.packageUris.clear();
+        in.pythonModule.clear();
+        in.runtimeVersion.clear();
+        in.pythonVersion.clear();
+        if (args() != m_loadedArgs)
+            in.args = args();
+        return;
+    }
+    if (in.masterConfig && !m_loadedImage.isEmpty()) {
+        // Switched from an image to a package.
+        in.masterConfig->imageUri.clear();
+        in.masterConfig->containerCommand.clear();
+        in.masterConfig->containerArgs.clear();
+    }
     if (packages() != m_loadedPackages)
         in.packageUris = packages();
     if (m_module->currentText() != m_loadedModule)
@@ -744,12 +924,26 @@ void WizardAppPage::apply(Job& job) const
 
 bool WizardAppPage::isComplete() const
 {
+    if (containerMode()) {
+        const QString image = m_image->currentText().trimmed();
+        return !image.isEmpty() && !image.contains(QLatin1Char(' '))
+            && SubmitWizard::splitShellWords(m_command->text()).has_value()
+            && SubmitWizard::splitShellWords(m_args->toPlainText()).has_value();
+    }
     return m_packageProblems->text().isEmpty() && moduleRe().match(m_module->currentText().trimmed()).hasMatch()
         && SubmitWizard::splitShellWords(m_args->toPlainText()).has_value();
 }
 
 QWidget* WizardAppPage::showFieldError(const QString& field, const QString& message)
 {
+    if (field.contains(QLatin1String("imageUri")) || field.contains(QLatin1String("container"))) {
+        m_imageMode->setChecked(true);
+        m_serverImageError = message;
+        setProblem(m_imageProblems, message);
+        if (const int row = formRowOf(m_form, m_imageProblems); row >= 0)
+            m_form->setRowVisible(row, true);
+        return field.contains(QLatin1String("containerCommand")) ? static_cast<QWidget*>(m_command) : m_image;
+    }
     if (field.contains(QLatin1String("pythonModule"))) {
         m_serverModuleError = message;
         setProblem(m_moduleProblems, message);

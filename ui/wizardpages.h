@@ -25,6 +25,8 @@ class QLabel;
 class QLineEdit;
 class QPlainTextEdit;
 class QPushButton;
+class QRadioButton;
+class QFormLayout;
 class QSpinBox;
 class QTableWidget;
 class QToolButton;
@@ -106,8 +108,10 @@ private:
     QMap<QString, QString> m_loadedLabels;
 };
 
-/// 2. Training application: package (folder or sdist; browse or drop), module (scanned from the package),
-/// arguments, runtime and Python version.
+/// 2. Training application: either a Python package (folder or sdist; browse or drop), its module (scanned from
+/// the package), runtime and Python version; or a container image (the service's custom containers: an image of
+/// the executor host's local store, offered with a filter, and an optional command replacing its ENTRYPOINT).
+/// The arguments go to the module, or to the image's entrypoint, followed by --job-dir as gcloud passes them.
 class WizardAppPage final : public WizardPage {
     Q_OBJECT
 public:
@@ -129,6 +133,14 @@ public:
     QLabel* argsProblems() const { return m_argsProblems; }
     QComboBox* runtimeBox() const { return m_runtime; }
     QComboBox* pythonBox() const { return m_python; }
+    /// "Container image" instead of "Python package".
+    QRadioButton* imageMode() const { return m_imageMode; }
+    QRadioButton* packageMode() const { return m_packageMode; }
+    /// The image (masterConfig.imageUri): editable, offering the executor host's images; typing filters them.
+    QComboBox* imageBox() const { return m_image; }
+    QLabel* imageProblems() const { return m_imageProblems; }
+    /// masterConfig.containerCommand as shell words; empty: the image's ENTRYPOINT.
+    QLineEdit* commandEdit() const { return m_command; }
     /// The package paths as typed (comma-separated when several).
     QStringList packages() const;
     /// The arguments split as a shell splits them; empty while a quote is open (the page is incomplete then).
@@ -152,7 +164,21 @@ private:
     void onModuleChanged();
     void fillRuntimes();
     void onArgsChanged();
+    void onModeChanged();
+    void onImageChanged();
+    void fillImages();
+    bool containerMode() const;
 
+    QRadioButton* m_packageMode;
+    QRadioButton* m_imageMode;
+    QComboBox* m_image;
+    QToolButton* m_refreshImages;
+    QLabel* m_imageProblems;
+    QLineEdit* m_command;
+    QFormLayout* m_form = nullptr;
+    QString m_loadedImage;
+    QStringList m_loadedCommand;
+    QString m_serverImageError;
     QLineEdit* m_package;
     QPushButton* m_browseFolder;
     QPushButton* m_browseSdist;

@@ -6,6 +6,7 @@
 
 #include "apiclient.h"
 #include "configloader.h"
+#include "containerimages.h"
 #include "executorconnection.h"
 #include "executorenvironment.h"
 #include "machinecatalog.h"
@@ -17,6 +18,7 @@
 #include <QAbstractButton>
 #include <QApplication>
 #include <QComboBox>
+#include <QCompleter>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -25,6 +27,7 @@
 #include <QPlainTextEdit>
 #include <QProcess>
 #include <QPushButton>
+#include <QRadioButton>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QAbstractItemView>
@@ -692,6 +695,78 @@ private Q_SLOTS:
         QFETCH(QString, field);
         QFETCH(int, page);
         QCOMPARE(int(SubmitWizard::pageForField(field)), page);
+    }
+
+    /// A custom-container job through the wizard: the App page offers the executor host's images (podman images),
+    /// typing filters them, a missing one is flagged; the review shows gcloud's --master-image-uri; the job runs.
+    void containerImage()
+    {
+        const QString whyNot = Test::ensureContainerImages();
+        if (!whyNot.isEmpty())
+            TRAINYARD_SKIP_OR_FAIL_BECAUSE(whyNot);
+        ExecutorConnection connection;
+        connection.start();
+        QTRY_COMPARE_WITH_TIMEOUT(connection.state(), ExecutorConnection::State::Connected, 30000);
+        m_pids << connection.endpoint().pid;
+        ApiClient* client = connection.client();
+        SubmitWizard w(client);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        const QString jobId = QStringLiteral("wizard_container_1");
+        QTest::keyClicks(w.jobPage()->jobIdEdit(), jobId);
+        QTRY_VERIFY_WITH_TIMEOUT(w.jobPage()->uniquenessChecked(), 10000);
+        QTest::mouseClick(w.button(QWizard::NextButton), Qt::LeftButton);
+        QCOMPARE(w.currentId(), int(SubmitWizard::AppPageId));
+        WizardAppPage* app = w.appPage();
+        QVERIFY(app->packageEdit()->isVisible());
+        QVERIFY(!app->imageBox()->isVisible());
+        QTest::mouseClick(app->imageMode(), Qt::LeftButton);
+        QVERIFY(app->imageBox()->isVisible());
+        QVERIFY(!app->packageEdit()->isVisible());
+        QVERIFY(!app->moduleBox()->isVisible());
+        QVERIFY(!nextEnabled(w)); // no image yet
+        QTRY_VERIFY_WITH_TIMEOUT(app->imageBox()->findData(Test::containerTrainerImage()) >= 0, 30000);
+        // A name that is not there is flagged, but not refused here (it may be built before Finish).
+        QTest::keyClicks(app->imageBox()->lineEdit(), QStringLiteral("localhost/no-such-image:1"));
+        QTRY_VERIFY(app->imageProblems()->text().contains(QStringLiteral("is not among the host's images")));
+        // Typing part of a name filters the host's images.
+        app->imageBox()->lineEdit()->clear();
+        QTest::keyClicks(app->imageBox()->lineEdit(), QStringLiteral("fmnist"));
+        QCompleter* completer = app->imageBox()->completer();
+        QTRY_COMPARE(completer->completionCount(), 1);
+        QCOMPARE(completer->currentCompletion(), Test::containerTrainerImage());
+        app->imageBox()->setCurrentIndex(app->imageBox()->findData(Test::containerTrainerImage()));
+        QTRY_VERIFY(app->imageProblems()->text().isEmpty());
+        QTest::keyClicks(app->argsEdit(), QStringLiteral("--epochs 1 --train-examples 3000"));
+        QVERIFY(nextEnabled(w));
+        QTest::mouseClick(w.button(QWizard::NextButton), Qt::LeftButton);
+        QCOMPARE(w.currentId(), int(SubmitWizard::ComputePageId));
+        QTest::mouseClick(w.computePage()->tierButton(QStringLiteral("BASIC")), Qt::LeftButton);
+        QTRY_VERIFY(nextEnabled(w));
+        QTest::mouseClick(w.button(QWizard::NextButton), Qt::LeftButton);
+        QTest::keyClick(w.outputPage()->jobDirEdit(), Qt::Key_A, Qt::ControlModifier);
+        QTest::keyClicks(w.outputPage()->jobDirEdit(), path(QStringLiteral("containerout")));
+        QTest::mouseClick(w.button(QWizard::NextButton), Qt::LeftButton);
+        QTest::mouseClick(w.button(QWizard::NextButton), Qt::LeftButton);
+        QCOMPARE(w.currentId(), int(SubmitWizard::ReviewPageId));
+        const QString command = w.reviewPage()->commandView()->toPlainText();
+        QVERIFY2(command.contains(QStringLiteral("--master-image-uri=") + Test::containerTrainerImage()), qPrintable(command));
+        QVERIFY2(!command.contains(QStringLiteral("--module-name")) && !command.contains(QStringLiteral("--package-path")),
+            qPrintable(command));
+        QVERIFY(w.reviewPage()->yamlView()->toPlainText().contains(QStringLiteral("imageUri")));
+        QSignalSpy submitted(&w, &SubmitWizard::jobSubmitted);
+        QTest::mouseClick(w.button(QWizard::FinishButton), Qt::LeftButton);
+        QTRY_COMPARE_WITH_TIMEOUT(submitted.count(), 1, 15000);
+        JobState state = JobState::StateUnspecified;
+        QTRY_VERIFY_WITH_TIMEOUT(
+            [&] {
+                const ApiResult<Job> r = client->getJobBlocking(jobId);
+                state = r.value.state;
+                return r.ok() && isFinal(state);
+            }(),
+            180000);
+        QCOMPARE(state, JobState::Succeeded);
+        QCOMPARE(client->getJobBlocking(jobId).value.trainingInput.masterConfig->imageUri, Test::containerTrainerImage());
     }
 
     void submitToExecutor()

@@ -9,6 +9,7 @@
 // packaging/container-images.sh (debootstrap from the apt mirror, cached in the podman store). Skips without
 // them, fails instead under TRAINYARD_REQUIRE_ALL=1.
 #include "apiclient.h"
+#include "containerimages.h"
 #include "executorenvironment.h"
 #include "executorlocator.h"
 #include "requireddependencies.h"
@@ -34,8 +35,8 @@ using namespace Trainyard;
 
 namespace {
 
-const QString BaseImage = QStringLiteral("localhost/trainyard-py:bookworm");
-const QString TrainerImage = QStringLiteral("localhost/trainyard-fmnist:latest");
+const QString BaseImage = Test::containerBaseImage();
+const QString TrainerImage = Test::containerTrainerImage();
 
 bool processAlive(qint64 pid)
 {
@@ -163,18 +164,11 @@ private:
 private Q_SLOTS:
     void initTestCase()
     {
-        if (::geteuid() != 0)
-            TRAINYARD_SKIP_OR_FAIL("custom containers run under rootful podman: run as root");
-        if (QStandardPaths::findExecutable(QStringLiteral("podman")).isEmpty())
-            TRAINYARD_SKIP_OR_FAIL("podman is not installed (packaging/setup-deps.sh installs it)");
         // The images: built once from the apt mirror, then kept in the podman store.
-        QProcess images;
-        images.setProcessChannelMode(QProcess::MergedChannels);
-        images.start(QStringLiteral(TRAINYARD_SOURCE_DIR "/packaging/container-images.sh"), {});
-        QVERIFY(images.waitForFinished(900000));
-        const QString imagesOut = QString::fromUtf8(images.readAll());
-        if (images.exitCode() != 0)
-            TRAINYARD_SKIP_OR_FAIL_BECAUSE(QStringLiteral("packaging/container-images.sh failed: ") + imagesOut.right(2000));
+        QString imagesOut;
+        const QString whyNot = Test::ensureContainerImages(&imagesOut);
+        if (!whyNot.isEmpty())
+            TRAINYARD_SKIP_OR_FAIL_BECAUSE(whyNot);
         qInfo().noquote() << imagesOut.trimmed();
 
         QVERIFY(m_root.isValid());
