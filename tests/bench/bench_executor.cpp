@@ -26,6 +26,12 @@
 //    printed: the executor keeps answering). Baseline = open + pread + close of the same bytes of the same files,
 //    run by run with ours. 21 runs (BENCH_RUNS) after 3 warm-ups; ratio of medians. The files are written directly
 //    in the store's on-disk format; the first read after the start builds the line index (its own line).
+// 6. container_start: the service's custom containers against plain process replicas (issue 16): create until
+//    SUCCEEDED of a 1-replica job whose replica runs `python3 -c pass`, ours = in a container of
+//    localhost/trainyard-py:bookworm (podman run --init --network=host …, then the container's removal),
+//    baseline = the same job as a process replica (`python3 -m tytest.trivial`). Alternated run by run,
+//    BENCH_RUNS after a warm-up; ratio of medians, and the difference in ms. Needs root, podman and the image
+//    (packaging/container-images.sh); otherwise says why and skips. BENCH_CONTAINERS=0 skips it.
 //
 // Prints `NAME: ours X unit, baseline Y unit, ratio R` lines (ratio = ours / baseline) with X and Y medians of
 // repeated runs after a warm-up (benchreport.h says why), a `_detail` line with min / median / max of each, and a
@@ -516,6 +522,58 @@ int main(int argc, char** argv)
     std::printf("log_ingest_cpu: executor used %s for %d lines = %.0f lines per CPU-second (median)\n",
         BenchReport::describe(spreadOf(oursCpus), "CPU-s").c_str(), lines, lines / median(oursCpus));
     std::printf("peak_rss: before ingestion %.1f MiB, after %.1f MiB\n", rssBefore, rssAfter);
+    // ---- 6. container start against process start -------------------------------------------------------
+    bool containersSet = false;
+    const int containersEnv = qEnvironmentVariableIntValue("BENCH_CONTAINERS", &containersSet);
+    if (!containersSet || containersEnv != 0) {
+        const Launch::ContainerRuntime runtime = scheduler.containerRuntime();
+        const QString image = QStringLiteral("localhost/trainyard-py:bookworm");
+        QString whyNot;
+        if (::geteuid() != 0)
+            whyNot = QStringLiteral("not root (custom containers run under rootful podman)");
+        else if (runtime.podman.isEmpty())
+            whyNot = QStringLiteral("podman is not installed");
+        else if (QProcess::execute(runtime.podman, runtime.globalArgs + QStringList { QStringLiteral("image"), QStringLiteral("exists"), image }) != 0)
+            whyNot = image + QStringLiteral(" is missing (packaging/container-images.sh builds it)");
+        if (!whyNot.isEmpty()) {
+            std::printf("container_start: skipped: %s\n", qPrintable(whyNot));
+        } else {
+            int n = 0;
+            // One job to SUCCEEDED; returns its wall time in ms, or -1.
+            const auto runJob = [&](bool container) -> double {
+                const QString id = QStringLiteral("%1_%2").arg(container ? QStringLiteral("ctr") : QStringLiteral("proc")).arg(n++);
+                Job job = clusterJob(id, QStringLiteral("tytest.trivial"), 0, 0, {});
+                if (container) {
+                    job.trainingInput.pythonModule.clear();
+                    job.trainingInput.masterConfig = ReplicaConfig {};
+                    job.trainingInput.masterConfig->imageUri = image;
+                    job.trainingInput.masterConfig->containerCommand
+                        = { QStringLiteral("python3"), QStringLiteral("-c"), QStringLiteral("pass") };
+                }
+                QElapsedTimer clock;
+                clock.start();
+                if (!store.insert(job, &error))
+                    return -1;
+                scheduler.submit(JobStore::defaultProject(), *store.job(Test::localJob(id)));
+                if (!spinUntil([&] { return isFinal(store.job(Test::localJob(id))->state); }))
+                    return -1;
+                const double ms = double(clock.nsecsElapsed()) / 1e6;
+                return store.job(Test::localJob(id))->state == JobState::Succeeded ? ms : -1;
+            };
+            const BenchReport::Samples s = BenchReport::alternate(
+                1, std::max(5, BenchReport::runs() / 4), [&] { return runJob(true); }, [&] { return runJob(false); });
+            if (s.ours.empty()) {
+                std::fprintf(stderr, "container_start: the container job did not succeed\n");
+                return 1;
+            }
+            const double o = BenchReport::median(s.ours), b = BenchReport::median(s.baseline);
+            BenchReport::printLine("container_start", s, "ms", o / b, 1,
+                "wall time from create to SUCCEEDED of one replica running python3 -c pass: in a container "
+                "(ours) vs as a process (baseline)");
+            std::printf("container_start_overhead: %.0f ms per container replica (median difference)\n", o - b);
+        }
+    }
+
     // ---- 5. a page of a 10-million-line log through the API ------------------------------------------
     const qint64 pageLines = qEnvironmentVariableIsSet("BENCH_LOG_PAGE_LINES")
         ? qEnvironmentVariableIntValue("BENCH_LOG_PAGE_LINES")
