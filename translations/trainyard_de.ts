@@ -559,10 +559,6 @@ Der neueste Checkpoint (benannt durch die Statusdatei „checkpoint“)</transla
         <translation>Der Wert eines Labels darf nur Kleinbuchstaben, Ziffern, „_“ und „-“ enthalten („%1“).</translation>
     </message>
     <message>
-        <source>Custom containers are not supported on a workstation; give a Python package (packageUris) and pythonModule instead.</source>
-        <translation>Benutzerdefinierte Container werden auf einer Workstation nicht unterstützt; geben Sie stattdessen ein Python-Paket (packageUris) und pythonModule an.</translation>
-    </message>
-    <message>
         <source>pythonModule is required: the Python module to run, e.g. trainer.task.</source>
         <translation>pythonModule ist erforderlich: das auszuführende Python-Modul, z. B. trainer.task.</translation>
     </message>
@@ -865,6 +861,25 @@ Der neueste Checkpoint (benannt durch die Statusdatei „checkpoint“)</transla
         <source>&quot;%1&quot; lies outside the folders where this executor keeps job dirs (%2): a job dir must be a folder inside one of them (the executor&apos;s --job-dir-root option sets them).</source>
         <extracomment>%1 is the job dir as given, %2 the folders (comma-separated) job dirs may lie in.</extracomment>
         <translation>&quot;%1&quot; liegt außerhalb der Ordner, in denen dieser Executor Job-Verzeichnisse anlegt (%2): ein Job-Verzeichnis muss ein Ordner in einem von ihnen sein (die Executor-Option --job-dir-root legt sie fest).</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a container image reference ([host[:port]/]name[:tag][@sha256:digest], e.g. localhost/trainer:1).</source>
+        <extracomment>%1 is the imageUri the job gives.</extracomment>
+        <translation>„%1“ ist keine Container-Image-Referenz ([Host[:Port]/]Name[:Tag][@sha256:Digest], z. B. localhost/trainer:1).</translation>
+    </message>
+    <message>
+        <source>%1 can be set only together with imageUri (a custom container).</source>
+        <extracomment>%1 is containerCommand or containerArgs, kept as is.</extracomment>
+        <translation>%1 kann nur zusammen mit imageUri (einem eigenen Container) angegeben werden.</translation>
+    </message>
+    <message>
+        <source>containerArgs and trainingInput.args are mutually exclusive: give the arguments in one of them.</source>
+        <translation>containerArgs und trainingInput.args schließen einander aus: Geben Sie die Argumente in einem der beiden an.</translation>
+    </message>
+    <message>
+        <source>%1 must not be set with masterConfig.imageUri: every replica runs a container image.</source>
+        <extracomment>%1 is an API field name (runtimeVersion, packageUris …), kept as is.</extracomment>
+        <translation>%1 darf mit masterConfig.imageUri nicht angegeben werden: Jedes Replikat führt ein Container-Image aus.</translation>
     </message>
 </context>
 <context>
@@ -2421,10 +2436,6 @@ Maschinentyp: %4</translation>
         <translation>Trainingsanwendung</translation>
     </message>
     <message>
-        <source>The Python package to install and the module to run (python -m MODULE ARGS…). Drop a package folder or .tar.gz here.</source>
-        <translation>Das zu installierende Python-Paket und das auszuführende Modul (python -m MODUL ARGUMENTE…). Ziehen Sie einen Paketordner oder eine .tar.gz-Datei hierher.</translation>
-    </message>
-    <message>
         <source>Folder with setup.py or pyproject.toml, or an sdist .tar.gz</source>
         <translation>Ordner mit setup.py oder pyproject.toml oder ein sdist-.tar.gz</translation>
     </message>
@@ -2540,6 +2551,75 @@ Maschinentyp: %4</translation>
     <message>
         <source>&lt;b&gt;runtimeVersion&lt;/b&gt;: picks the Python interpreter the replicas run with; the executor&apos;s catalog lists what this host has.</source>
         <translation>&lt;b&gt;runtimeVersion&lt;/b&gt;: wählt den Python-Interpreter, mit dem die Replikate laufen; der Katalog des Executors zeigt, was dieser Host hat.</translation>
+    </message>
+    <message>
+        <source>&amp;Container image</source>
+        <translation>&amp;Container-Image</translation>
+    </message>
+    <message>
+        <source>The Python package to install and the module to run (python -m MODULE ARGS…), or a container image of the executor&apos;s host. Drop a package folder or .tar.gz here.</source>
+        <translation>Das zu installierende Python-Paket und das auszuführende Modul (python -m MODUL ARGS…) oder ein Container-Image des Executor-Rechners. Ziehen Sie einen Paketordner oder eine .tar.gz hierher.</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Custom container&lt;/b&gt; (masterConfig.imageUri): every replica runs this image under podman on the executor&apos;s host, with the job dir mounted at the same path and the same variables (TF_CONFIG …) as a package replica. The arguments and --job-dir go to the image&apos;s entrypoint.</source>
+        <translation>&lt;b&gt;Eigener Container&lt;/b&gt; (masterConfig.imageUri): Jedes Replikat führt dieses Image mit podman auf dem Executor-Rechner aus, mit dem Job-Verzeichnis unter demselben Pfad und denselben Variablen (TF_CONFIG …) wie ein Paket-Replikat. Die Argumente und --job-dir gehen an den Einstiegspunkt des Images.</translation>
+    </message>
+    <message>
+        <source>Type to filter the host&apos;s images, e.g. localhost/trainer:1</source>
+        <translation>Tippen, um die Images des Rechners zu filtern, z. B. localhost/trainer:1</translation>
+    </message>
+    <message>
+        <source>Refresh</source>
+        <translation>Aktualisieren</translation>
+    </message>
+    <message>
+        <source>List the images of the executor&apos;s host again (podman images)</source>
+        <translation>Die Images des Executor-Rechners erneut auflisten (podman images)</translation>
+    </message>
+    <message>
+        <source>The image&apos;s ENTRYPOINT</source>
+        <translation>Der ENTRYPOINT des Images</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;containerCommand&lt;/b&gt; (optional): replaces the image&apos;s ENTRYPOINT (and its CMD), as shell words, e.g. python3 -m trainer.task.</source>
+        <translation>&lt;b&gt;containerCommand&lt;/b&gt; (optional): ersetzt den ENTRYPOINT des Images (und sein CMD), als Shell-Wörter, z. B. python3 -m trainer.task.</translation>
+    </message>
+    <message>
+        <source>Runs:</source>
+        <translation>Führt aus:</translation>
+    </message>
+    <message>
+        <source>%1, created %2</source>
+        <translation>%1, erstellt am %2</translation>
+    </message>
+    <message>
+        <source>The executor cannot list its host&apos;s images: %1</source>
+        <translation>Der Executor kann die Images seines Rechners nicht auflisten: %1</translation>
+    </message>
+    <message>
+        <source>Pick or type the image every replica runs.</source>
+        <translation>Wählen oder tippen Sie das Image, das jedes Replikat ausführt.</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not an image reference (no blanks; e.g. localhost/trainer:1).</source>
+        <translation>„%1“ ist keine Image-Referenz (keine Leerzeichen; z. B. localhost/trainer:1).</translation>
+    </message>
+    <message>
+        <source>%1 is not among the host&apos;s images; the executor will refuse it unless it is there by then (podman build or podman load on the executor&apos;s host).</source>
+        <extracomment>%1 is an image reference.</extracomment>
+        <translation>%1 ist nicht unter den Images des Rechners; der Executor lehnt es ab, wenn es bis dahin nicht vorhanden ist (podman build oder podman load auf dem Executor-Rechner).</translation>
+    </message>
+    <message>
+        <source>Python pac&amp;kage</source>
+        <translation>Python-Pa&amp;ket</translation>
+    </message>
+    <message>
+        <source>Imag&amp;e:</source>
+        <translation>Imag&amp;e:</translation>
+    </message>
+    <message>
+        <source>Comman&amp;d:</source>
+        <translation>Be&amp;fehl:</translation>
     </message>
 </context>
 <context>

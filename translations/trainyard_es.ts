@@ -559,10 +559,6 @@ El punto de control más reciente (indicado por el archivo de estado «checkpoin
         <translation>El valor de una etiqueta solo puede contener letras minúsculas, dígitos, «_» y «-» («%1»).</translation>
     </message>
     <message>
-        <source>Custom containers are not supported on a workstation; give a Python package (packageUris) and pythonModule instead.</source>
-        <translation>Los contenedores personalizados no se admiten en una estación de trabajo; indique en su lugar un paquete de Python (packageUris) y pythonModule.</translation>
-    </message>
-    <message>
         <source>pythonModule is required: the Python module to run, e.g. trainer.task.</source>
         <translation>pythonModule es obligatorio: el módulo de Python que se ejecuta, p. ej. trainer.task.</translation>
     </message>
@@ -865,6 +861,25 @@ El punto de control más reciente (indicado por el archivo de estado «checkpoin
         <source>&quot;%1&quot; lies outside the folders where this executor keeps job dirs (%2): a job dir must be a folder inside one of them (the executor&apos;s --job-dir-root option sets them).</source>
         <extracomment>%1 is the job dir as given, %2 the folders (comma-separated) job dirs may lie in.</extracomment>
         <translation>&quot;%1&quot; está fuera de las carpetas donde este ejecutor guarda los directorios de trabajos (%2): el directorio del trabajo debe ser una carpeta dentro de una de ellas (la opción --job-dir-root del ejecutor las define).</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a container image reference ([host[:port]/]name[:tag][@sha256:digest], e.g. localhost/trainer:1).</source>
+        <extracomment>%1 is the imageUri the job gives.</extracomment>
+        <translation>«%1» no es una referencia de imagen de contenedor ([host[:puerto]/]nombre[:etiqueta][@sha256:resumen], p. ej. localhost/trainer:1).</translation>
+    </message>
+    <message>
+        <source>%1 can be set only together with imageUri (a custom container).</source>
+        <extracomment>%1 is containerCommand or containerArgs, kept as is.</extracomment>
+        <translation>%1 solo puede indicarse junto con imageUri (un contenedor personalizado).</translation>
+    </message>
+    <message>
+        <source>containerArgs and trainingInput.args are mutually exclusive: give the arguments in one of them.</source>
+        <translation>containerArgs y trainingInput.args se excluyen mutuamente: indique los argumentos en uno de los dos.</translation>
+    </message>
+    <message>
+        <source>%1 must not be set with masterConfig.imageUri: every replica runs a container image.</source>
+        <extracomment>%1 is an API field name (runtimeVersion, packageUris …), kept as is.</extracomment>
+        <translation>%1 no debe indicarse con masterConfig.imageUri: todas las réplicas ejecutan una imagen de contenedor.</translation>
     </message>
 </context>
 <context>
@@ -2421,10 +2436,6 @@ Tipo de máquina: %4</translation>
         <translation>Aplicación de entrenamiento</translation>
     </message>
     <message>
-        <source>The Python package to install and the module to run (python -m MODULE ARGS…). Drop a package folder or .tar.gz here.</source>
-        <translation>El paquete de Python que se instala y el módulo que se ejecuta (python -m MÓDULO ARGUMENTOS…). Suelte aquí una carpeta de paquete o un .tar.gz.</translation>
-    </message>
-    <message>
         <source>Folder with setup.py or pyproject.toml, or an sdist .tar.gz</source>
         <translation>Carpeta con setup.py o pyproject.toml, o un sdist .tar.gz</translation>
     </message>
@@ -2540,6 +2551,75 @@ Tipo de máquina: %4</translation>
     <message>
         <source>&lt;b&gt;runtimeVersion&lt;/b&gt;: picks the Python interpreter the replicas run with; the executor&apos;s catalog lists what this host has.</source>
         <translation>&lt;b&gt;runtimeVersion&lt;/b&gt;: elige el intérprete de Python con el que se ejecutan las réplicas; el catálogo del ejecutor muestra los que tiene este host.</translation>
+    </message>
+    <message>
+        <source>&amp;Container image</source>
+        <translation>Imagen de &amp;contenedor</translation>
+    </message>
+    <message>
+        <source>The Python package to install and the module to run (python -m MODULE ARGS…), or a container image of the executor&apos;s host. Drop a package folder or .tar.gz here.</source>
+        <translation>El paquete de Python que se instala y el módulo que se ejecuta (python -m MÓDULO ARGS…), o una imagen de contenedor del equipo del ejecutor. Suelte aquí una carpeta de paquete o un .tar.gz.</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Custom container&lt;/b&gt; (masterConfig.imageUri): every replica runs this image under podman on the executor&apos;s host, with the job dir mounted at the same path and the same variables (TF_CONFIG …) as a package replica. The arguments and --job-dir go to the image&apos;s entrypoint.</source>
+        <translation>&lt;b&gt;Contenedor personalizado&lt;/b&gt; (masterConfig.imageUri): cada réplica ejecuta esta imagen con podman en el equipo del ejecutor, con el directorio del trabajo montado en la misma ruta y las mismas variables (TF_CONFIG …) que una réplica de paquete. Los argumentos y --job-dir van al punto de entrada de la imagen.</translation>
+    </message>
+    <message>
+        <source>Type to filter the host&apos;s images, e.g. localhost/trainer:1</source>
+        <translation>Escriba para filtrar las imágenes del equipo, p. ej. localhost/trainer:1</translation>
+    </message>
+    <message>
+        <source>Refresh</source>
+        <translation>Actualizar</translation>
+    </message>
+    <message>
+        <source>List the images of the executor&apos;s host again (podman images)</source>
+        <translation>Volver a listar las imágenes del equipo del ejecutor (podman images)</translation>
+    </message>
+    <message>
+        <source>The image&apos;s ENTRYPOINT</source>
+        <translation>El ENTRYPOINT de la imagen</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;containerCommand&lt;/b&gt; (optional): replaces the image&apos;s ENTRYPOINT (and its CMD), as shell words, e.g. python3 -m trainer.task.</source>
+        <translation>&lt;b&gt;containerCommand&lt;/b&gt; (opcional): sustituye el ENTRYPOINT de la imagen (y su CMD), como palabras de shell, p. ej. python3 -m trainer.task.</translation>
+    </message>
+    <message>
+        <source>Runs:</source>
+        <translation>Ejecuta:</translation>
+    </message>
+    <message>
+        <source>%1, created %2</source>
+        <translation>%1, creada el %2</translation>
+    </message>
+    <message>
+        <source>The executor cannot list its host&apos;s images: %1</source>
+        <translation>El ejecutor no puede listar las imágenes de su equipo: %1</translation>
+    </message>
+    <message>
+        <source>Pick or type the image every replica runs.</source>
+        <translation>Elija o escriba la imagen que ejecuta cada réplica.</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not an image reference (no blanks; e.g. localhost/trainer:1).</source>
+        <translation>«%1» no es una referencia de imagen (sin espacios; p. ej. localhost/trainer:1).</translation>
+    </message>
+    <message>
+        <source>%1 is not among the host&apos;s images; the executor will refuse it unless it is there by then (podman build or podman load on the executor&apos;s host).</source>
+        <extracomment>%1 is an image reference.</extracomment>
+        <translation>%1 no está entre las imágenes del equipo; el ejecutor la rechazará si para entonces no está (podman build o podman load en el equipo del ejecutor).</translation>
+    </message>
+    <message>
+        <source>Python pac&amp;kage</source>
+        <translation>Pa&amp;quete de Python</translation>
+    </message>
+    <message>
+        <source>Imag&amp;e:</source>
+        <translation>Imag&amp;en:</translation>
+    </message>
+    <message>
+        <source>Comman&amp;d:</source>
+        <translation>Coman&amp;do:</translation>
     </message>
 </context>
 <context>

@@ -144,7 +144,7 @@ void SubmitWizard::refreshImages()
     m_client->images(this, [this](const QList<ContainerImageInfo>& images, const ApiError& error) {
         m_hostInfo.images = images;
         m_hostInfo.imagesError = error.isNull() ? QString() : error.message;
-        emit hostInfoChanged();
+        emit imagesChanged();
     });
 }
 

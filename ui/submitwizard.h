@@ -75,7 +75,7 @@ public:
     ApiClient* client() const { return m_client; }
     const MachineCatalog& catalog() const { return MachineCatalog::builtin(); }
     const WizardHostInfo& hostInfo() const { return m_hostInfo; }
-    /// Lists the executor host's local images again (GET …/images); emits hostInfoChanged() with them.
+    /// Lists the executor host's local images again (GET …/images); emits imagesChanged() with them.
     void refreshImages();
 
     WizardJobPage* jobPage() const { return m_jobPage; }
@@ -129,6 +129,10 @@ Q_SIGNALS:
     void jobSubmitted(const Trainyard::Job& job);
     /// A catalog or host answer arrived (pages refresh what they show).
     void hostInfoChanged();
+    /// hostInfo().images (or imagesError) changed. Apart from hostInfoChanged(): the images arrive late (podman
+    /// takes a while), and a late hostInfoChanged() would make the other pages re-check and drop the executor's
+    /// field errors they show.
+    void imagesChanged();
     /// A periodic refresh of the host's capacity in use arrived (only the compute summary follows it).
     void hostStatusChanged();
     /// The executor refused the job; `error` as received.

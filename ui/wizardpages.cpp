@@ -390,7 +390,7 @@ void WizardJobPage::clearFieldErrors()
 
 WizardAppPage::WizardAppPage(SubmitWizard* wizard)
     : WizardPage(wizard)
-    , m_packageMode(new QRadioButton(tr("P&ython package"), this))
+    , m_packageMode(new QRadioButton(tr("Python pac&kage"), this))
     , m_imageMode(new QRadioButton(tr("&Container image"), this))
     , m_image(new QComboBox(this))
     , m_refreshImages(new QToolButton(this))
@@ -480,11 +480,11 @@ WizardAppPage::WizardAppPage(SubmitWizard* wizard)
     auto* imageRow = new QHBoxLayout;
     imageRow->addWidget(m_image, 1);
     imageRow->addWidget(m_refreshImages);
-    auto* imageLabel = new QLabel(tr("I&mage:"), this);
+    auto* imageLabel = new QLabel(tr("Imag&e:"), this);
     imageLabel->setBuddy(m_image);
     form->addRow(imageLabel, imageRow);
     form->addRow(QString(), m_imageProblems);
-    auto* commandLabel = new QLabel(tr("Co&mmand:"), this);
+    auto* commandLabel = new QLabel(tr("Comman&d:"), this);
     commandLabel->setBuddy(m_command);
     form->addRow(commandLabel, m_command);
     auto* packageRow = new QHBoxLayout;
@@ -567,7 +567,7 @@ WizardAppPage::WizardAppPage(SubmitWizard* wizard)
         selectData(m_python, keep, tr("%1 (not in the executor's catalog)"));
     });
     connect(wizard, &SubmitWizard::hostInfoChanged, this, &WizardAppPage::fillRuntimes);
-    connect(wizard, &SubmitWizard::hostInfoChanged, this, &WizardAppPage::fillImages);
+    connect(wizard, &SubmitWizard::imagesChanged, this, &WizardAppPage::fillImages);
     connect(m_imageMode, &QRadioButton::toggled, this, &WizardAppPage::onModeChanged);
     connect(m_image, &QComboBox::currentTextChanged, this, &WizardAppPage::onImageChanged);
     connect(m_refreshImages, &QToolButton::clicked, wizard, &SubmitWizard::refreshImages);
