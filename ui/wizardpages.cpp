@@ -46,6 +46,7 @@
 #include <QStandardPaths>
 #include <QStyledItemDelegate>
 #include <QTableWidget>
+#include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
 #include <QtConcurrent>
@@ -584,8 +585,11 @@ bool WizardAppPage::containerMode() const
 }
 
 namespace {
-/// The row of `form` that holds `widget`, as its label, its field, or inside its field's layout; -1 if none.
-int formRowOf(const QFormLayout* form, QWidget* widget)
+/// Shows or hides the row of `form` that holds `widget` (as its field, or inside its field's layout): its label and
+/// every widget of its field. By hand rather than QFormLayout::setRowVisible(), which on Qt 6.4 left a row hidden
+/// after it had been hidden before the page was first shown. A problem label (one of `problems`) shows only with a
+/// text.
+void showFormRow(QFormLayout* form, QWidget* widget, bool visible)
 {
     int row = -1;
     QFormLayout::ItemRole role;
@@ -595,25 +599,35 @@ int formRowOf(const QFormLayout* form, QWidget* widget)
         if (item && item->layout() && item->layout()->indexOf(widget) >= 0)
             row = r;
     }
-    return row;
+    if (row < 0)
+        return;
+    for (const QFormLayout::ItemRole part : { QFormLayout::LabelRole, QFormLayout::FieldRole }) {
+        QLayoutItem* item = form->itemAt(row, part);
+        if (!item)
+            continue;
+        if (QWidget* w = item->widget()) {
+            const auto* problem = qobject_cast<QLabel*>(w);
+            const bool isProblem = problem && w->objectName().endsWith(QLatin1String("Problems"));
+            w->setVisible(visible && (!isProblem || !problem->text().isEmpty()));
+        } else if (QLayout* layout = item->layout()) {
+            for (int i = 0; i < layout->count(); ++i) {
+                if (QWidget* w = layout->itemAt(i)->widget())
+                    w->setVisible(visible);
+            }
+        }
+    }
 }
 } // namespace
 
 void WizardAppPage::onModeChanged()
 {
     const bool image = containerMode();
-    const auto show = [this](QWidget* w, bool visible) {
-        const int row = formRowOf(m_form, w);
-        if (row >= 0)
-            m_form->setRowVisible(row, visible);
-    };
-    show(m_image, image);
-    show(m_command, image);
-    show(m_imageProblems, image && !m_imageProblems->text().isEmpty());
+    for (QWidget* w : { static_cast<QWidget*>(m_image), static_cast<QWidget*>(m_command), static_cast<QWidget*>(m_imageProblems) })
+        showFormRow(m_form, w, image);
     for (QWidget* w : { static_cast<QWidget*>(m_package), static_cast<QWidget*>(m_packageProblems),
              static_cast<QWidget*>(m_module), static_cast<QWidget*>(m_moduleProblems), static_cast<QWidget*>(m_runtime),
              static_cast<QWidget*>(m_python) })
-        show(w, !image);
+        showFormRow(m_form, w, !image);
     setAcceptDrops(!image);
     if (image)
         onImageChanged();
@@ -664,8 +678,7 @@ void WizardAppPage::onImageChanged()
                      "(podman build or podman load on the executor's host).")
                       .arg(image);
     setProblem(m_imageProblems, problem);
-    if (const int row = formRowOf(m_form, m_imageProblems); row >= 0)
-        m_form->setRowVisible(row, containerMode() && !problem.isEmpty());
+    showFormRow(m_form, m_imageProblems, containerMode());
     emit completeChanged();
 }
 
@@ -838,6 +851,7 @@ void WizardAppPage::onPackageChanged()
             problems << problem;
     }
     setProblem(m_packageProblems, bulletList(problems));
+    showFormRow(m_form, m_packageProblems, !containerMode());
     if (problems.isEmpty() && !m_scan.isRunning() && m_scanned != m_package->text()) {
         m_scanning = m_package->text();
         m_scan.setFuture(QtConcurrent::run(&WizardAppPage::scanModules, list.first()));
@@ -856,6 +870,7 @@ void WizardAppPage::onModuleChanged()
             tr("\"%1\" is not a Python module name (dotted identifiers, e.g. trainer.task).").arg(module));
     else
         setProblem(m_moduleProblems, QString());
+    showFormRow(m_form, m_moduleProblems, !containerMode());
     emit completeChanged();
 }
 
@@ -940,8 +955,6 @@ QWidget* WizardAppPage::showFieldError(const QString& field, const QString& mess
         m_imageMode->setChecked(true);
         m_serverImageError = message;
         setProblem(m_imageProblems, message);
-        if (const int row = formRowOf(m_form, m_imageProblems); row >= 0)
-            m_form->setRowVisible(row, true);
         return field.contains(QLatin1String("containerCommand")) ? static_cast<QWidget*>(m_command) : m_image;
     }
     if (field.contains(QLatin1String("pythonModule"))) {
@@ -966,6 +979,7 @@ void WizardAppPage::clearFieldErrors()
 {
     onPackageChanged();
     onModuleChanged();
+    onModeChanged(); // the package's problems show only in package mode
 }
 
 void WizardAppPage::dragEnterEvent(QDragEnterEvent* event)

@@ -722,6 +722,7 @@ private Q_SLOTS:
         QVERIFY(!app->imageBox()->isVisible());
         QTest::mouseClick(app->imageMode(), Qt::LeftButton);
         QVERIFY(app->imageBox()->isVisible());
+        QVERIFY(app->commandEdit()->isVisible());
         QVERIFY(!app->packageEdit()->isVisible());
         QVERIFY(!app->moduleBox()->isVisible());
         QVERIFY(!nextEnabled(w)); // no image yet

@@ -304,7 +304,15 @@ private Q_SLOTS:
     {
         const QString id = QStringLiteral("ct_cancel");
         QVERIFY(m_client->createJobBlocking(probeJob(id, QStringLiteral("gate"), 1)).ok());
-        QTRY_VERIFY_WITH_TIMEOUT(runningContainersOf(id).size() == 2, 120000);
+        QTRY_VERIFY_WITH_TIMEOUT(runningContainersOf(id).size() == 2 && allRunning(id, 2), 120000);
+        // A running container replica's pid is its container's init on the host (what resource samples measure:
+        // its tree is the trainer), not the podman client's.
+        for (const ReplicaInfo& r : replicas(id)) {
+            QFile comm(QStringLiteral("/proc/%1/comm").arg(r.pid));
+            QVERIFY2(comm.open(QIODevice::ReadOnly), qPrintable(r.taskName));
+            const QByteArray name = comm.readAll().trimmed();
+            QVERIFY2(name == "catatonit" || name == "podman-init", name.constData());
+        }
         QVERIFY(m_client->cancelJobBlocking(id).ok());
         QTRY_VERIFY_WITH_TIMEOUT(isFinal(id), 60000);
         QCOMPARE(job(id).state, JobState::Cancelled);

@@ -49,6 +49,9 @@ struct LocalBackend::Private {
         OutputPipe* err = nullptr;
         qint64 pid = 0; // process group id, kept after exit to kill stragglers
         QString containerName; // non-empty: `process` is the podman client of this container
+        bool startedSent = false;
+        QProcess* inspect = nullptr; // `podman inspect` of the container's init pid, while it runs
+        QElapsedTimer inspectClock;
     };
 
     struct Run {
@@ -112,6 +115,12 @@ struct LocalBackend::Private {
         process->deleteLater();
         if (shuttingDown)
             return;
+        if (replica->inspect) {
+            replica->inspect->disconnect(q);
+            replica->inspect->kill();
+            replica->inspect->deleteLater();
+            replica->inspect = nullptr;
+        }
         ReplicaExit reported = exit;
         // `podman run` exits 125 when podman itself fails (no such image, a runtime error) and 126 when the
         // container's command cannot be invoked: the replica never ran (podman's error is in its log).
@@ -123,10 +132,74 @@ struct LocalBackend::Private {
                                  .arg(replica->containerName)
                                  .arg(exit.code);
         }
+        // A container that ended before its pid was known still ran (unless podman failed to run it).
+        if (reported.kind != ReplicaExit::Kind::FailedToStart && !replica->startedSent && exit.kind != ReplicaExit::Kind::FailedToStart)
+            sendStarted(id, replica, replica->pid);
         Q_EMIT q->exited(id, replica->taskName, reported);
         auto it = runs.find(id);
         if (it != runs.end() && it->second.stopping)
             checkGone(id);
+    }
+
+    void sendStarted(const RunId& id, Replica* r, qint64 pid)
+    {
+        if (r->startedSent || shuttingDown)
+            return;
+        r->startedSent = true;
+        Q_EMIT q->started(id, r->taskName, pid);
+    }
+
+    /// A container replica is started once its container runs: its pid is then the container's init (a host pid
+    /// whose tree is the trainer), which the resource samples and `…/replicas` report, not the podman client's
+    /// (whose tree holds only the client: conmon parents the container). Asks `podman inspect` every
+    /// InspectRetryMs until the container has a pid; after InspectLimitMs it reports the client instead.
+    static constexpr int InspectRetryMs = 100;
+    static constexpr qint64 InspectLimitMs = 30000;
+    void inspectContainer(const RunId& id, Replica* r)
+    {
+        if (!r->process || r->startedSent || shuttingDown)
+            return;
+        if (r->inspectClock.elapsed() > InspectLimitMs) {
+            qCWarning(lcLocal, "container %s has no pid after %lld ms; reporting its podman client", qPrintable(r->containerName),
+                InspectLimitMs);
+            sendStarted(id, r, r->pid);
+            return;
+        }
+        r->inspect = new QProcess(q);
+        r->inspect->setWorkingDirectory(QDir::tempPath());
+        r->inspect->setStandardErrorFile(QProcess::nullDevice());
+        QProcess* inspect = r->inspect;
+        QObject::connect(inspect, &QProcess::finished, q, [this, id, r, inspect](int code, QProcess::ExitStatus status) {
+            if (r->inspect != inspect)
+                return;
+            r->inspect = nullptr;
+            inspect->deleteLater();
+            const qint64 pid = status == QProcess::NormalExit && code == 0 ? inspect->readAllStandardOutput().trimmed().toLongLong() : 0;
+            if (pid > 0) {
+                sendStarted(id, r, pid);
+                return;
+            }
+            QTimer::singleShot(InspectRetryMs, q, [this, id, r] {
+                // The run may be gone (stopped and cleared): look the replica up again.
+                auto it = runs.find(id);
+                if (it == runs.end())
+                    return;
+                for (const auto& replica : it->second.replicas) {
+                    if (replica.get() == r)
+                        inspectContainer(id, r);
+                }
+            });
+        });
+        QObject::connect(inspect, &QProcess::errorOccurred, q, [this, id, r, inspect](QProcess::ProcessError e) {
+            if (e == QProcess::FailedToStart && r->inspect == inspect) {
+                r->inspect = nullptr;
+                inspect->deleteLater();
+                sendStarted(id, r, r->pid);
+            }
+        });
+        inspect->start(containers.podman,
+            containers.globalArgs + QStringList { QStringLiteral("inspect"), QStringLiteral("--format"), QStringLiteral("{{.State.Pid}}"),
+                r->containerName });
     }
 
     /// The names of the run's container replicas.
@@ -345,8 +418,12 @@ void LocalBackend::launch(const RunId& id, const QList<Launch::ReplicaLaunch>& r
                 r->out->closeWriteEnd();
             if (r->err)
                 r->err->closeWriteEnd();
-            if (!d->shuttingDown)
-                Q_EMIT started(id, r->taskName, r->pid);
+            if (r->containerName.isEmpty() || d->containers.podman.isEmpty()) {
+                d->sendStarted(id, r, r->pid);
+            } else {
+                r->inspectClock.start();
+                d->inspectContainer(id, r);
+            }
         });
         QObject::connect(process, &QProcess::finished, this, [this, id, process, r](int code, QProcess::ExitStatus status) {
             ReplicaExit exit;
