@@ -172,8 +172,17 @@ private Q_SLOTS:
         qInfo().noquote() << imagesOut.trimmed();
 
         QVERIFY(m_root.isValid());
-        QVERIFY(Test::isolateExecutorEnvironment(m_root, { QStringLiteral("jobs") }));
+        QVERIFY(Test::isolateExecutorEnvironment(m_root, { QStringLiteral("jobs"), QStringLiteral("config/trainyard"),
+            QStringLiteral("shared") }));
         qunsetenv("TRAINYARD_TOKEN");
+        // A Slurm cluster nobody runs: only for the refusal of images on a cluster (see slurmRefusesImages).
+        QFile clusters(path(QStringLiteral("config/trainyard/clusters.yaml")));
+        QVERIFY(clusters.open(QIODevice::WriteOnly));
+        clusters.write(QStringLiteral("clusters:\n- name: nocluster\n  slurmrestd: http://127.0.0.1:9\n  user: nobody\n"
+                                      "  token: x\n  partition: debug\n  sharedDir: %1\n")
+                           .arg(path(QStringLiteral("shared")))
+                           .toUtf8());
+        clusters.close();
         QVERIFY(connectExecutor());
     }
 
@@ -358,6 +367,26 @@ private Q_SLOTS:
         QVERIFY2(r.error.violations.first().description.contains(QLatin1String("localhost/no-such-image:1")),
             qPrintable(r.error.violations.first().description));
         QVERIFY(!m_client->getJobBlocking(QStringLiteral("ct_missing")).ok());
+    }
+
+    /// A job with images whose region names a Slurm cluster is refused at create, clearly: Trainyard does not pass
+    /// images to Slurm's container support.
+    void slurmRefusesImages()
+    {
+        Job j = probeJob(QStringLiteral("ct_slurm"), QStringLiteral("gate"), 0);
+        j.trainingInput.region = QStringLiteral("nocluster");
+        j.trainingInput.jobDir = path(QStringLiteral("shared/ct_slurm"));
+        const ApiResult<Job> r = m_client->createJobBlocking(j);
+        QVERIFY(!r.ok());
+        QCOMPARE(r.error.httpStatus, 400);
+        QStringList fields;
+        for (const FieldViolation& v : r.error.violations)
+            fields << v.field;
+        QVERIFY2(fields.contains(QStringLiteral("trainingInput.region")), qPrintable(fields.join(QLatin1Char(','))));
+        for (const FieldViolation& v : r.error.violations) {
+            if (v.field == QLatin1String("trainingInput.region"))
+                QVERIFY2(v.description.contains(QLatin1String("do not run on the Slurm cluster nocluster")), qPrintable(v.description));
+        }
     }
 
     /// The executor SIGKILLed mid-job: its podman clients die with it (PR_SET_PDEATHSIG), the containers keep

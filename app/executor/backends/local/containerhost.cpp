@@ -119,7 +119,7 @@ bool ContainerHost::hasNvidiaCdi(const QStringList& cdiDirs)
 {
     const QStringList dirs = cdiDirs.isEmpty() ? QStringList { QStringLiteral("/etc/cdi"), QStringLiteral("/var/run/cdi") } : cdiDirs;
     // A CDI spec names its device kind on a top-level `kind:` line (YAML) or as "kind" (JSON).
-    static const QRegularExpression kind(QStringLiteral(R"((^|\n)\s*"?kind"?\s*:\s*"?nvidia\.com/gpu"?)"));
+    static const QRegularExpression kind(QStringLiteral(R"((^|[\n,{])\s*"?kind"?\s*:\s*"?nvidia\.com/gpu"?)"));
     for (const QString& dir : dirs) {
         const QFileInfoList specs = QDir(dir).entryInfoList(
             { QStringLiteral("*.yaml"), QStringLiteral("*.yml"), QStringLiteral("*.json") }, QDir::Files | QDir::Readable);
