@@ -109,6 +109,12 @@ HttpApi::Reply HttpApi::createJob(const ApiRequest& request, const QString& proj
         if (m_store->contains(project, job.jobId))
             return alreadyExists();
         qCWarning(lcApi).noquote() << "create" << job.jobId << "failed:" << storeError;
+        // google.rpc.Code RESOURCE_EXHAUSTED: "… or perhaps the entire file system is out of space".
+        if (JobStore::isDiskFull(storeError))
+            return errorReply(429, QStringLiteral("RESOURCE_EXHAUSTED"),
+                QStringLiteral("The executor's data disk is full, so the job cannot be stored (%1). Free space where the "
+                               "executor keeps its data and submit again.")
+                    .arg(storeError));
         return errorReply(500, QStringLiteral("INTERNAL"), QStringLiteral("Cannot store the job: ") + storeError);
     }
     qCInfo(lcApi).noquote() << "job" << jobName(project, job.jobId) << "created";

@@ -294,6 +294,11 @@ bool JobStore::migrateFromVersion1(QString* error)
     return true;
 }
 
+bool JobStore::isDiskFull(const QString& error)
+{
+    return error.contains(QLatin1String("database or disk is full")) || error.contains(QLatin1String("No space left on device"));
+}
+
 bool JobStore::insert(const QString& project, const Job& job, QString* error)
 {
     auto fail = [error](const QString& message) {

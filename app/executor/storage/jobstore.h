@@ -63,6 +63,10 @@ public:
     /// failure; a file of a newer schema is refused, never changed.
     bool open(const QString& path, QString* error);
 
+    /// True when `error` (a message of insert(), update() …) says the disk is full: SQLite's SQLITE_FULL
+    /// ("database or disk is full", sqlite3_errstr) or the kernel's ENOSPC ("No space left on device").
+    static bool isDiskFull(const QString& error);
+
     /// Inserts a new job into `project` (createTime defaults to now, state to QUEUED; the etag is
     /// computed) and records its first transition; emits jobStored. Fails (returns false, *error set)
     /// when the project already has a job of that jobId.

@@ -15,7 +15,9 @@
 #include <cstring>
 #include <ctime>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <string>
+#include <utility>
 #include <unistd.h>
 #include <vector>
 
@@ -32,6 +34,10 @@ constexpr int FlushIntervalMs = 50;
 using LogJson::appendEscaped;
 using LogJson::formatTimestamp;
 using LogJson::TimestampChars;
+
+/// How often a stream that dropped lines (a full disk) tries to write that it did, as the scheduler retries a
+/// job's end.
+constexpr int DropRetryMs = 2000;
 
 QString streamName(int stream)
 {
@@ -199,6 +205,7 @@ struct LogStore::Private {
     LogStore* q = nullptr;
     QString dataDir;
     QTimer timer;
+    QTimer dropRetry; // while a stream has dropped lines to report: tries to write the report (DropRetryMs)
 
     struct Stream {
         QString jobName;
@@ -213,6 +220,10 @@ struct LogStore::Private {
         std::string middle;
         QString middleTrial;
         bool middleBuilt = false;
+        qint64 droppedLines = 0; // lines that could not be written (a full disk), not yet reported in the log
+        QString dropReason; // strerror of the last failed write
+        bool dropWarned = false; // the executor's own log said so (once per spell of failures)
+        bool closing = false; // closeJob() came while a report of dropped lines was pending: closed after it
     };
     // Key: jobName + '\n' + taskName (neither may contain a newline).
     QHash<QString, Stream*> streams;
@@ -284,8 +295,10 @@ struct LogStore::Private {
     {
         const QString k = key(jobName, taskName);
         auto it = streams.constFind(k);
-        if (it != streams.constEnd())
+        if (it != streams.constEnd()) {
+            it.value()->closing = false; // the job writes again (a restart) before its report went out
             return it.value();
+        }
         auto* s = new Stream;
         s->jobName = jobName;
         s->taskName = taskName;
@@ -329,7 +342,12 @@ struct LogStore::Private {
                 qCWarning(lcRuntime, "cannot open log file %s: %s", qPrintable(s->path), std::strerror(errno));
             }
         }
+        bool failed = false;
         if (s->fd >= 0) {
+            // Where the file ended: a batch that cannot be written whole (ENOSPC half way) is cut back to its last
+            // whole line, so the file never holds half a line that the next batch would run into.
+            struct stat st {};
+            const off_t before = ::fstat(s->fd, &st) == 0 ? st.st_size : -1;
             const char* p = s->buffer.data();
             size_t left = s->buffer.size();
             while (left > 0) {
@@ -337,7 +355,20 @@ struct LogStore::Private {
                 if (n < 0) {
                     if (errno == EINTR)
                         continue;
-                    qCWarning(lcRuntime, "cannot write log file %s: %s", qPrintable(s->path), std::strerror(errno));
+                    const int error = errno;
+                    // Keep the whole lines that were written; cut the rest of the last one off.
+                    const size_t written = size_t(p - s->buffer.data());
+                    const size_t lastNewline = written > 0 ? s->buffer.rfind('\n', written - 1) : std::string::npos;
+                    const size_t keep = lastNewline == std::string::npos ? 0 : lastNewline + 1;
+                    if (before >= 0 && keep < written && ::ftruncate(s->fd, before + off_t(keep)) != 0)
+                        qCWarning(lcRuntime, "cannot cut %s back to its last line: %s", qPrintable(s->path), std::strerror(errno));
+                    // One warning when a stream starts losing lines, not one per batch (a full disk stays full).
+                    if (!std::exchange(s->dropWarned, true))
+                        qCWarning(lcRuntime, "cannot write log file %s: %s; its lines are dropped (and counted) until it can",
+                            qPrintable(s->path), std::strerror(error));
+                    s->droppedLines += qint64(std::count(s->buffer.cbegin() + qsizetype(keep), s->buffer.cend(), '\n'));
+                    s->dropReason = QString::fromLocal8Bit(std::strerror(error));
+                    failed = true;
                     break;
                 }
                 p += n;
@@ -345,6 +376,58 @@ struct LogStore::Private {
             }
         }
         s->buffer.clear(); // keeps its capacity: no allocation on the next burst
+        if (failed && !dropRetry.isActive())
+            dropRetry.start();
+        if (!failed && s->fd >= 0 && s->droppedLines > 0)
+            reportDrops(s);
+    }
+
+    /// Writes "N log line(s) of TASK could not be stored (…)" into the stream, where the lines are missing; the
+    /// count stays for the next try when the disk is still full (the report's own line is not counted as dropped).
+    void reportDrops(Stream* s)
+    {
+        if (s->droppedLines == 0 || s->fd < 0 || !s->buffer.empty())
+            return;
+        const qint64 dropped = s->droppedLines;
+        const QByteArray note = QStringLiteral("%1 log line(s) of %2 could not be stored (%3) and are missing here.")
+                                    .arg(dropped)
+                                    .arg(s->taskName, s->dropReason)
+                                    .toUtf8();
+        const qint64 us = nowUs();
+        char ts[TimestampChars];
+        formatTimestamp(us, ts);
+        appendLine(s, us, ts, LogSeverity::Warning, s->middleTrial, note.constData(), size_t(note.size()),
+            subCountByJob.value(s->jobName) > 0);
+        s->droppedLines = 0; // so that writeOut() does not report again from inside
+        writeOut(s);
+        if (s->droppedLines > 0) {
+            s->droppedLines = dropped; // still full: the report comes later
+            return;
+        }
+        s->dropWarned = false;
+        qCInfo(lcRuntime, "log file %s is writable again; %lld line(s) were dropped", qPrintable(s->path), dropped);
+    }
+
+    /// dropRetry's tick: reports the drops of every stream that can be written again.
+    void retryDrops()
+    {
+        bool pending = false;
+        for (auto it = streams.begin(); it != streams.end();) {
+            Stream* s = it.value();
+            reportDrops(s);
+            pending = pending || s->droppedLines > 0;
+            if (s->closing && s->droppedLines == 0) {
+                if (s->fd >= 0)
+                    ::close(s->fd);
+                delete s;
+                it = streams.erase(it);
+            } else {
+                ++it;
+            }
+        }
+        if (pending)
+            dropRetry.start();
+        deliverPending();
     }
 
     /// Classifies one line of a replica's output and appends it without its logging prefix.
@@ -433,6 +516,9 @@ LogStore::LogStore(const QString& dataDir, QObject* parent)
     d->timer.setSingleShot(true);
     d->timer.setInterval(FlushIntervalMs);
     connect(&d->timer, &QTimer::timeout, this, [this] { d->tick(); });
+    d->dropRetry.setSingleShot(true);
+    d->dropRetry.setInterval(DropRetryMs);
+    connect(&d->dropRetry, &QTimer::timeout, this, [this] { d->retryDrops(); });
 }
 
 LogStore::~LogStore() = default;
@@ -535,6 +621,13 @@ void LogStore::closeJob(const JobKey& job)
     for (auto it = d->streams.begin(); it != d->streams.end();) {
         Private::Stream* s = it.value();
         if (s->jobName == jobName) {
+            d->reportDrops(s);
+            if (s->droppedLines > 0) {
+                // The report of its dropped lines is still to be written (a full disk): the retry closes it after.
+                s->closing = true;
+                ++it;
+                continue;
+            }
             if (s->fd >= 0)
                 ::close(s->fd);
             delete s;
