@@ -162,6 +162,7 @@ private Q_SLOTS:
         QTest::addColumn<QByteArray>("text");
         QTest::addColumn<QString>("field");
         QTest::addRow("version 3") << QByteArray(R"({"version":3})") << QStringLiteral("policy.version");
+        QTest::addRow("version not a number") << QByteArray(R"({"version":"one"})") << QStringLiteral("policy.version");
         QTest::addRow("unknown role") << QByteArray(R"({"bindings":[{"role":"roles/owner","members":[]}]})")
                                       << QStringLiteral("policy.bindings[0].role");
         QTest::addRow("no role") << QByteArray(R"({"bindings":[{"members":["user:a@b.org"]}]})")

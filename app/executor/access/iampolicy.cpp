@@ -114,8 +114,9 @@ Policy Policy::fromJson(const QJsonObject& json, const QString& prefix, FieldVio
         const QString field = prefix + QLatin1Char('.') + it.key();
         if (it.key() == QLatin1String("version")) {
             // proto3 JSON: an int32 may come as a number or a string.
-            const int version = it->isString() ? it->toString().toInt() : it->toInt(-1);
-            if (version != 0 && version != 1)
+            bool ok = true;
+            const int version = it->isString() ? it->toString().toInt(&ok) : it->toInt(-1);
+            if (!ok || (version != 0 && version != 1))
                 violate(field, QStringLiteral("only policy version 1 is supported (no conditions)"));
         } else if (it.key() == QLatin1String("etag")) {
             if (!it->isString())

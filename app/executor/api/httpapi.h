@@ -78,8 +78,10 @@ private:
 /// JSON shapes, errors and streams are documented in app/executor/API.md (the contract that the
 /// console and trainyardctl code against).
 ///
-/// Every request must carry `Authorization: Bearer <token>`; everything else is answered with a JSON
-/// error in Google's shape (`{"error":{"code","message","status","details"}}`). Nothing a client sends
+/// Every request must carry `Authorization: Bearer <token>`: the admin's token or an access token (401
+/// otherwise), and the route's IAM permission on the resource it names (403 PERMISSION_DENIED otherwise;
+/// API.md, "Access control"); everything else is answered with a JSON error in Google's shape
+/// (`{"error":{"code","message","status","details"}}`). Nothing a client sends
 /// can make it crash: bodies are capped (MaxBodyBytes), JSON is parsed defensively, and streams check
 /// their socket (a QPointer) before every write.
 ///
