@@ -95,8 +95,11 @@ private Q_SLOTS:
             QVERIFY(!timed->isExpired(QDateTime::currentDateTimeUtc()));
             QVERIFY(timed->isExpired(soon));
             QVERIFY(timed->isExpired(soon.addSecs(1)));
+            // Looked up once (and so remembered) before it is revoked: the revocation holds at once.
+            QVERIFY(!store.findToken(secret)->revoked);
             bool found = false;
             QVERIFY2(store.revokeToken(id, &found, &error), qPrintable(error));
+            QVERIFY(store.findToken(secret)->revoked);
             QVERIFY(found);
             QVERIFY(store.revokeToken(id, &found, &error)); // again: no change
             QVERIFY(!store.revokeToken(QStringLiteral("0000000000000000"), &found, &error));

@@ -237,6 +237,10 @@ bool AccessStore::revokeToken(const QString& id, bool* found, QString* error)
         *error = QStringLiteral("cannot revoke the token: ") + query.lastError().text();
         return false;
     }
+    for (TokenRecord& cached : m_tokenCache) {
+        if (cached.id == id)
+            cached.revoked = true;
+    }
     qCInfo(lcAccess).noquote() << "token" << id << "revoked";
     return true;
 }
@@ -245,12 +249,20 @@ std::optional<TokenRecord> AccessStore::findToken(const QByteArray& secret) cons
 {
     if (!QSqlDatabase::contains(m_connectionName) || secret.isEmpty())
         return std::nullopt;
+    const QByteArray hash = hashOf(secret);
+    const auto cached = m_tokenCache.constFind(hash);
+    if (cached != m_tokenCache.cend())
+        return *cached;
     QSqlQuery query(QSqlDatabase::database(m_connectionName));
     query.prepare(QStringLiteral("SELECT %1 FROM tokens WHERE hash = ?").arg(tokenColumns));
-    query.addBindValue(QString::fromLatin1(hashOf(secret)));
-    if (query.exec() && query.next())
-        return recordOf(query);
-    return std::nullopt;
+    query.addBindValue(QString::fromLatin1(hash));
+    if (!query.exec() || !query.next())
+        return std::nullopt;
+    const TokenRecord record = recordOf(query);
+    if (m_tokenCache.size() > 4096)
+        m_tokenCache.clear();
+    m_tokenCache.insert(hash, record);
+    return record;
 }
 
 std::optional<Iam::Policy> AccessStore::policy(const QString& resource) const
