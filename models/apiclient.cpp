@@ -847,6 +847,30 @@ template <typename T, typename Call> ApiResult<T> ApiClient::blocking(Call call)
     return result;
 }
 
+ApiResult<QJsonObject> ApiClient::jsonBlocking(const QByteArray& verb, const QString& path, const QByteArray& body)
+{
+    return blocking<QJsonObject>([&](QObject* ctx, Callback<QJsonObject> cb) {
+        request(
+            verb, path, QString(), body, ctx, [cb = std::move(cb)](int, const QByteArray& data, const ApiError& error) {
+                if (!error.isNull()) {
+                    cb(QJsonObject {}, error);
+                    return;
+                }
+                QJsonParseError parseError;
+                const QJsonDocument doc = QJsonDocument::fromJson(data, &parseError);
+                if (!doc.isObject()) {
+                    ApiError bad;
+                    bad.status = QStringLiteral("INTERNAL");
+                    bad.message
+                        = QStringLiteral("The executor's answer is not a JSON object: ") + parseError.errorString();
+                    cb(QJsonObject {}, bad);
+                    return;
+                }
+                cb(doc.object(), ApiError {});
+            });
+    });
+}
+
 ApiResult<Job> ApiClient::createJobBlocking(const Job& job)
 {
     return blocking<Job>([&](QObject* ctx, Callback<Job> cb) { createJob(job, ctx, std::move(cb)); });

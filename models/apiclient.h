@@ -350,6 +350,11 @@ public:
     ApiResult<TensorValues> tensorValuesBlocking(
         const QString& jobId, const QString& name, const QString& tensor, int values);
 
+    /// Low level, blocking: `verb` `path` (relative to baseUrl, "/v1/tokens") with `body` (JSON; empty: none);
+    /// the answer's JSON object, or the error (transport failure, non-2xx answer, or a body that is not a JSON
+    /// object). For the calls that have no typed helper (IAM policies, access tokens).
+    ApiResult<QJsonObject> jsonBlocking(const QByteArray& verb, const QString& path, const QByteArray& body = {});
+
     /// Low level: sends a request with the bearer token; `done(httpStatus, body, error)` where `error`
     /// is non-null for transport failures and non-2xx answers. `path` is relative to baseUrl
     /// ("/v1/projects/local/jobs"), `query` already encoded by QUrlQuery.

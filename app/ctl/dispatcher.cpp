@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "dispatcher.h"
 
+#include "authcommands.h"
 #include "ctlsession.h"
 #include "inspectcheckpoint.h"
 #include "inspectevents.h"
@@ -59,9 +60,17 @@ Node commandTree()
               inspect(&runInspectCheckpoint), {} },
             { QStringLiteral("events"), QStringLiteral("Print the scalars of TensorBoard event files."),
                 inspect(&runInspectEvents), {} } } };
+    Node auth { QStringLiteral("auth"), QStringLiteral("Manage who may use the executor."), {},
+        { { QStringLiteral("tokens"),
+            QStringLiteral("Create, list and revoke access tokens (the executor's admin only)."), {},
+            { { QStringLiteral("create"), QStringLiteral("Create an access token for a member and a role."),
+                  &AuthCommands::createToken, {} },
+                { QStringLiteral("list"), QStringLiteral("List access tokens."), &AuthCommands::listTokens, {} },
+                { QStringLiteral("revoke"), QStringLiteral("Revoke an access token."), &AuthCommands::revokeToken,
+                    {} } } } } };
     return { QStringLiteral("trainyardctl"),
         QStringLiteral("Command-line client of Trainyard, the workstation's AI Platform Training."), {},
-        { inspectGroup, jobs, local } };
+        { auth, inspectGroup, jobs, local } };
 }
 
 QString groupHelp(const Node& group, const QStringList& path)

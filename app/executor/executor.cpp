@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "executor.h"
 
+#include "accessstore.h"
 #include "gpuinventory.h"
 #include "httpapi.h"
 #include "jobdirpolicy.h"
@@ -125,6 +126,7 @@ struct Executor::Private {
     std::unique_ptr<Scheduler> scheduler;
     std::unique_ptr<MetricsStore> metrics;
     std::unique_ptr<MetricsCollector> collector;
+    std::unique_ptr<AccessStore> access; ///< before the API, which uses it until it is destroyed
     std::unique_ptr<HttpApi> api;
     QUrl url;
     bool publishedRuntimeFile = false;
@@ -192,6 +194,7 @@ bool Executor::start(QString* error)
         if (error)
             *error = message;
         d->api.reset();
+        d->access.reset();
         d->collector.reset();
         d->metrics.reset();
         d->scheduler.reset();
@@ -266,8 +269,16 @@ bool Executor::start(QString* error)
     d->collector = std::make_unique<MetricsCollector>(
         d->metrics.get(), d->store.get(), d->logs.get(), d->scheduler.get(), d->dataDir, !host.gpus.isEmpty());
 
+    d->access = std::make_unique<AccessStore>();
+    if (!d->access->open(d->dataDir + QStringLiteral("/access.sqlite"), &problem))
+        return fail(QStringLiteral("cannot open the access database: ") + problem);
+
     const QByteArray token = makeToken();
     d->api = std::make_unique<HttpApi>(d->store.get(), d->logs.get(), d->scheduler.get(), host, token);
+    // The token file's holder is the user who runs the executor: its admin (app/executor/API.md, "Access control").
+    d->api->setAccessControl(d->access.get());
+    qCInfo(lcDaemon).noquote()
+        << QStringLiteral("the token file authenticates %1 (roles/ml.admin)").arg(d->api->adminMember());
     auto* server = new QTcpServer(d->api.get());
     if (!server->listen(d->options.address, d->options.port))
         return fail(QStringLiteral("cannot listen on %1:%2: %3")
@@ -336,6 +347,7 @@ void Executor::shutdown()
         d->publishedRuntimeFile = false;
     }
     d->api.reset();
+    d->access.reset();
     d->collector.reset();
     d->metrics.reset();
     d->scheduler.reset();

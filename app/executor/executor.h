@@ -39,8 +39,9 @@ struct ExecutorOptions {
 /// started at once for the same user cannot both win.
 ///
 /// Data: `<dataDir>/trainyard.sqlite` (JobStore), `<dataDir>/metrics.sqlite` (MetricsStore, filled by the
-/// MetricsCollector), `<dataDir>/projects/<project>/jobs/<jobId>/…` (JobKey::folder(): logs, staging), after
-/// adoptLegacyLayout() moved any data of the older `<dataDir>/jobs/<jobId>` layout there.
+/// MetricsCollector), `<dataDir>/access.sqlite` (AccessStore: access tokens and IAM policies),
+/// `<dataDir>/projects/<project>/jobs/<jobId>/…` (JobKey::folder(): logs, staging), after adoptLegacyLayout() moved any
+/// data of the older `<dataDir>/jobs/<jobId>` layout there.
 class Executor : public QObject {
     Q_OBJECT
 public:

@@ -740,6 +740,77 @@ private Q_SLOTS:
         QVERIFY2(r.err.contains(QLatin1String("No executor answers at http://127.0.0.1:1")), qPrintable(r.err));
     }
 
+    void authTokens()
+    {
+        // Made by the admin (trainyardctl uses the token file): printed once, alone on stdout.
+        CtlRun r = ctl({ QStringLiteral("auth"), QStringLiteral("tokens"), QStringLiteral("create"),
+            QStringLiteral("--member"), QStringLiteral("user:alice@example.org"), QStringLiteral("--role"),
+            QStringLiteral("roles/ml.viewer"), QStringLiteral("--expires"), QStringLiteral("7d") });
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        const QByteArray token = r.out.trimmed().toLatin1();
+        QVERIFY2(token.startsWith("tyk_") && !token.contains('\n'), qPrintable(r.out));
+        QVERIFY2(r.err.contains(QStringLiteral("Created token [tokens/")), qPrintable(r.err));
+        QVERIFY2(r.err.contains(QStringLiteral("[roles/ml.viewer], expiring ")), qPrintable(r.err));
+
+        // Listed with its state, never with the token.
+        r = ctl({ QStringLiteral("auth"), QStringLiteral("tokens"), QStringLiteral("list") });
+        QCOMPARE(r.code, 0);
+        QVERIFY2(r.out.startsWith(QStringLiteral("NAME ")), qPrintable(r.out));
+        QVERIFY2(r.out.contains(QStringLiteral("user:alice@example.org")) && r.out.contains(QStringLiteral("ACTIVE")),
+            qPrintable(r.out));
+        QVERIFY(!r.out.contains(QString::fromLatin1(token.mid(4))));
+        r = ctl({ QStringLiteral("auth"), QStringLiteral("tokens"), QStringLiteral("list"),
+            QStringLiteral("--format=json") });
+        QCOMPARE(r.code, 0);
+        const QJsonArray tokens = QJsonDocument::fromJson(r.out.toUtf8()).array();
+        QVERIFY(!tokens.isEmpty());
+        const QJsonObject alice = tokens.last().toObject();
+        QCOMPARE(alice.value(QStringLiteral("member")).toString(), QStringLiteral("user:alice@example.org"));
+        QVERIFY(!alice.contains(QStringLiteral("token")));
+        const QString name = alice.value(QStringLiteral("name")).toString();
+
+        // Its holder may read, not manage tokens or cancel.
+        QFile f(m_root.filePath(QStringLiteral("run/trainyard/executor.json")));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QUrl url(QJsonDocument::fromJson(f.readAll()).object().value(QStringLiteral("url")).toString());
+        r = ctlAgainst(url, token, { QStringLiteral("jobs"), QStringLiteral("list") });
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        r = ctlAgainst(url, token, { QStringLiteral("auth"), QStringLiteral("tokens"), QStringLiteral("list") });
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains(QStringLiteral("PERMISSION_DENIED: Permission 'trainyard.tokens.list' denied")),
+            qPrintable(r.err));
+
+        // Revoked: listed as such, and refused.
+        r = ctl({ QStringLiteral("auth"), QStringLiteral("tokens"), QStringLiteral("revoke"), name });
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QVERIFY2(r.err.contains(QStringLiteral("Revoked token [%1].").arg(name)), qPrintable(r.err));
+        r = ctl({ QStringLiteral("auth"), QStringLiteral("tokens"), QStringLiteral("list") });
+        QVERIFY2(r.out.contains(QStringLiteral("REVOKED")), qPrintable(r.out));
+        r = ctlAgainst(url, token, { QStringLiteral("jobs"), QStringLiteral("list") });
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains(QStringLiteral("UNAUTHENTICATED")), qPrintable(r.err));
+        r = ctl(
+            { QStringLiteral("auth"), QStringLiteral("tokens"), QStringLiteral("revoke"), QStringLiteral("nosuch") });
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains(QStringLiteral("NOT_FOUND")), qPrintable(r.err));
+
+        // Usage errors (exit 2) and the executor's field violations (exit 1).
+        r = ctl({ QStringLiteral("auth"), QStringLiteral("tokens"), QStringLiteral("create"),
+            QStringLiteral("--member"), QStringLiteral("user:bob@example.org") });
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains(QStringLiteral("argument --role: Must be specified.")), qPrintable(r.err));
+        r = ctl({ QStringLiteral("auth"), QStringLiteral("tokens"), QStringLiteral("create"),
+            QStringLiteral("--member"), QStringLiteral("user:bob@example.org"), QStringLiteral("--role"),
+            QStringLiteral("roles/ml.viewer"), QStringLiteral("--expires"), QStringLiteral("7x") });
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains(QStringLiteral("argument --expires")), qPrintable(r.err));
+        r = ctl(
+            { QStringLiteral("auth"), QStringLiteral("tokens"), QStringLiteral("create"), QStringLiteral("--member"),
+                QStringLiteral("bob"), QStringLiteral("--role"), QStringLiteral("roles/ml.viewer") });
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains(QStringLiteral("field: member")), qPrintable(r.err));
+    }
+
     void localTrain()
     {
         const CtlRun r

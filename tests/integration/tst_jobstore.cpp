@@ -449,6 +449,84 @@ private Q_SLOTS:
         QCOMPARE(store.revision(), 3);
     }
 
+    void migratesSchema3()
+    {
+        // A schema 3 file as the previous JobStore wrote it (its own statements): no creator column.
+        {
+            QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("v3"));
+            QVERIFY(QDir().mkpath(QFileInfo(m_path).absolutePath()));
+            db.setDatabaseName(m_path);
+            QVERIFY(db.open());
+            QSqlQuery query(db);
+            const QStringList statements = {
+                QStringLiteral("PRAGMA journal_mode=WAL"),
+                QStringLiteral("CREATE TABLE jobs (project TEXT NOT NULL, job_id TEXT NOT NULL, "
+                               "json TEXT NOT NULL, state TEXT NOT NULL, create_time TEXT NOT NULL, "
+                               "seq INTEGER NOT NULL UNIQUE, revision INTEGER NOT NULL UNIQUE, "
+                               "PRIMARY KEY (project, job_id))"),
+                QStringLiteral("CREATE TABLE transitions (project TEXT NOT NULL, job_id TEXT NOT NULL, "
+                               "state TEXT NOT NULL, time TEXT NOT NULL, "
+                               "FOREIGN KEY (project, job_id) REFERENCES jobs(project, job_id))"),
+                QStringLiteral("CREATE TABLE meta (key TEXT PRIMARY KEY NOT NULL, value TEXT)"),
+                QStringLiteral("INSERT INTO meta VALUES ('schemaVersion', '3')"),
+                QStringLiteral("INSERT INTO meta VALUES ('storeId', 'store-v3')"),
+            };
+            for (const QString& statement : statements)
+                QVERIFY2(query.exec(statement), qPrintable(query.lastError().text()));
+            Job job = makeJob(QStringLiteral("old_a"));
+            job.createTime = QStringLiteral("2026-01-01T00:00:00.000Z");
+            job.etag = JobStore::computeEtag(job);
+            query.prepare(QStringLiteral("INSERT INTO jobs VALUES ('local', 'old_a', ?, 'QUEUED', ?, 1, 1)"));
+            query.addBindValue(QString::fromUtf8(QJsonDocument(JobJson::toJson(job)).toJson(QJsonDocument::Compact)));
+            query.addBindValue(job.createTime);
+            QVERIFY2(query.exec(), qPrintable(query.lastError().text()));
+            query = QSqlQuery();
+            db.close();
+        }
+        QSqlDatabase::removeDatabase(QStringLiteral("v3"));
+
+        QString error;
+        {
+            JobStore store;
+            QVERIFY2(store.open(m_path, &error), qPrintable(error));
+            QCOMPARE(store.storeId(), QStringLiteral("store-v3"));
+            // The job is kept, with no recorded creator; new jobs keep theirs.
+            QVERIFY(store.job(JobStore::defaultProject(), QStringLiteral("old_a")));
+            QCOMPARE(store.creator(JobStore::defaultProject(), QStringLiteral("old_a")), QString());
+            QVERIFY2(store.insert(JobStore::defaultProject(), makeJob(QStringLiteral("new_b")), &error,
+                         QStringLiteral("user:alice@example.org")),
+                qPrintable(error));
+            QCOMPARE(store.creator(JobStore::defaultProject(), QStringLiteral("new_b")),
+                QStringLiteral("user:alice@example.org"));
+            QCOMPARE(store.creator(QStringLiteral("other"), QStringLiteral("new_b")), QString());
+            // The creator is not part of the job's JSON (the service's Job has no such field).
+            QVERIFY(!store.changedSince(JobStore::defaultProject(), 1).first().json.contains("alice"));
+            // An update keeps it.
+            Job changed = *store.job(JobStore::defaultProject(), QStringLiteral("new_b"));
+            changed.state = JobState::Running;
+            QVERIFY(store.update(JobStore::defaultProject(), changed, &error));
+            QCOMPARE(store.creator(JobStore::defaultProject(), QStringLiteral("new_b")),
+                QStringLiteral("user:alice@example.org"));
+        }
+        // Reopened (now schema 4): nothing changes, the version says 4.
+        JobStore store;
+        QVERIFY2(store.open(m_path, &error), qPrintable(error));
+        QCOMPARE(store.creator(JobStore::defaultProject(), QStringLiteral("new_b")),
+            QStringLiteral("user:alice@example.org"));
+        QCOMPARE(store.jobs().size(), 2);
+        {
+            QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("v4"));
+            db.setDatabaseName(m_path);
+            QVERIFY(db.open());
+            QSqlQuery query(db);
+            QVERIFY(query.exec(QStringLiteral("SELECT value FROM meta WHERE key = 'schemaVersion'")) && query.next());
+            QCOMPARE(query.value(0).toString(), QStringLiteral("4"));
+            query = QSqlQuery();
+            db.close();
+        }
+        QSqlDatabase::removeDatabase(QStringLiteral("v4"));
+    }
+
     void refusesNewerSchema()
     {
         {

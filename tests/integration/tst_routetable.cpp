@@ -3,6 +3,7 @@
 // rest-of-path names; 404 vs 405 with the allowed methods; and every route of HttpApi naming the service's
 // IAM permission.
 #include "httpapi.h"
+#include "iampolicy.h"
 #include "routetable.h"
 
 #include <QTest>
@@ -67,16 +68,29 @@ private Q_SLOTS:
 
     void everyRouteNamesItsPermission()
     {
-        // The service's IAM permissions for AI Platform Training jobs and project configuration.
+        // The service's IAM permissions for AI Platform Training jobs and project configuration, Resource Manager's
+        // for a project's policy, Logging's, Monitoring's and Storage's for what the cloud keeps there, and ours for
+        // tokens; each one a role grants (iampolicy.h). Empty: testIamPermissions, which needs none.
         const QStringList known { QStringLiteral("ml.jobs.create"), QStringLiteral("ml.jobs.get"),
             QStringLiteral("ml.jobs.list"), QStringLiteral("ml.jobs.update"), QStringLiteral("ml.jobs.cancel"),
-            QStringLiteral("ml.projects.getConfig") };
+            QStringLiteral("ml.jobs.getIamPolicy"), QStringLiteral("ml.jobs.setIamPolicy"),
+            QStringLiteral("ml.projects.getConfig"), QStringLiteral("resourcemanager.projects.getIamPolicy"),
+            QStringLiteral("resourcemanager.projects.setIamPolicy"), QStringLiteral("logging.logEntries.list"),
+            QStringLiteral("monitoring.timeSeries.list"), QStringLiteral("storage.objects.get"),
+            QStringLiteral("trainyard.tokens.create"), QStringLiteral("trainyard.tokens.list"),
+            QStringLiteral("trainyard.tokens.revoke") };
         const QList<HttpApi::RouteInfo> routes = HttpApi::routes();
         QVERIFY(routes.size() >= 15);
         QSet<QString> seen;
         for (const HttpApi::RouteInfo& r : routes) {
-            QVERIFY2(known.contains(r.permission), qPrintable(r.pattern + QLatin1Char(' ') + r.permission));
-            QVERIFY2(r.pattern.startsWith(QLatin1String("/v1/projects/{project}/")), qPrintable(r.pattern));
+            if (r.permission.isEmpty())
+                QVERIFY2(r.pattern.endsWith(QLatin1String(":testIamPermissions")), qPrintable(r.pattern));
+            else
+                QVERIFY2(known.contains(r.permission) && Iam::allPermissions().contains(r.permission),
+                    qPrintable(r.pattern + QLatin1Char(' ') + r.permission));
+            QVERIFY2(r.pattern.startsWith(QLatin1String("/v1/projects/{project}"))
+                    || r.pattern.startsWith(QLatin1String("/v1/tokens")),
+                qPrintable(r.pattern));
             const QString key = QString::fromLatin1(r.method) + QLatin1Char(' ') + r.pattern;
             QVERIFY2(!seen.contains(key), qPrintable(key));
             seen.insert(key);
@@ -91,7 +105,18 @@ private Q_SLOTS:
         QCOMPARE(permissionOf("POST", "/v1/projects/{project}/jobs"), QStringLiteral("ml.jobs.create"));
         QCOMPARE(permissionOf("POST", "/v1/projects/{project}/jobs/{job}:cancel"), QStringLiteral("ml.jobs.cancel"));
         QCOMPARE(permissionOf("PATCH", "/v1/projects/{project}/jobs/{job}"), QStringLiteral("ml.jobs.update"));
-        QCOMPARE(permissionOf("GET", "/v1/projects/{project}/jobs/{job}/logs"), QStringLiteral("ml.jobs.get"));
+        QCOMPARE(
+            permissionOf("GET", "/v1/projects/{project}/jobs/{job}/logs"), QStringLiteral("logging.logEntries.list"));
+        QCOMPARE(permissionOf("GET", "/v1/projects/{project}/jobs/{job}/metrics"),
+            QStringLiteral("monitoring.timeSeries.list"));
+        QCOMPARE(permissionOf("GET", "/v1/projects/{project}/jobs/{job}/checkpoints/{name=**}"),
+            QStringLiteral("storage.objects.get"));
+        QCOMPARE(permissionOf("GET", "/v1/projects/{project}/jobs/{job}/replicas"), QStringLiteral("ml.jobs.get"));
+        QCOMPARE(permissionOf("POST", "/v1/projects/{project}/jobs/{job}:setIamPolicy"),
+            QStringLiteral("ml.jobs.setIamPolicy"));
+        QCOMPARE(permissionOf("POST", "/v1/projects/{project}:setIamPolicy"),
+            QStringLiteral("resourcemanager.projects.setIamPolicy"));
+        QCOMPARE(permissionOf("POST", "/v1/tokens"), QStringLiteral("trainyard.tokens.create"));
     }
 };
 

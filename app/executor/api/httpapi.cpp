@@ -63,6 +63,7 @@ HttpApi::HttpApi(JobStore* store, LogStore* logs, Scheduler* scheduler, const Ho
     , m_scheduler(scheduler)
     , m_host(host)
     , m_token(token)
+    , m_adminMember(defaultAdminMember())
     , m_checkpoints(std::make_shared<CheckpointIndex>())
 {
 }
@@ -147,14 +148,15 @@ bool HttpApi::handle(const ApiRequest& request, const HttpChannelPtr& channel)
     bool streaming = false;
     Reply reply;
     QString problem;
-    if (!authorized(request, &problem)) {
+    Caller caller;
+    if (!authenticate(request, &caller, &problem)) {
         reply = errorReply(401, QStringLiteral("UNAUTHENTICATED"), problem);
         reply.headers.append(qMakePair(QByteArray("WWW-Authenticate"), QByteArray("Bearer realm=\"trainyard\"")));
     } else if (request.body().size() > MaxBodyBytes) {
         reply = errorReply(413, QStringLiteral("INVALID_ARGUMENT"),
             QStringLiteral("Request body is larger than %1 bytes.").arg(MaxBodyBytes));
     } else {
-        reply = route(request, channel, &streaming);
+        reply = route(request, caller, channel, &streaming);
     }
     qCDebug(lcApi).noquote() << request.method() << request.url().path() << (streaming ? 200 : reply.status);
     if (!streaming)

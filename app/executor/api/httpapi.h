@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #pragma once
 
-#include "jobdirpolicy.h"
+#include "iampolicy.h"
 #include "job.h"
+#include "jobdirpolicy.h"
 #include "machinecatalog.h"
 
 #include <QAbstractHttpServer>
@@ -26,6 +27,7 @@ class QTcpSocket;
 
 namespace Trainyard {
 
+class AccessStore;
 class CheckpointIndex;
 class JobStore;
 class LogStore;
@@ -76,8 +78,10 @@ private:
 /// JSON shapes, errors and streams are documented in app/executor/API.md (the contract that the
 /// console and trainyardctl code against).
 ///
-/// Every request must carry `Authorization: Bearer <token>`; everything else is answered with a JSON
-/// error in Google's shape (`{"error":{"code","message","status","details"}}`). Nothing a client sends
+/// Every request must carry `Authorization: Bearer <token>`: the admin's token or an access token (401
+/// otherwise), and the route's IAM permission on the resource it names (403 PERMISSION_DENIED otherwise;
+/// API.md, "Access control"); everything else is answered with a JSON error in Google's shape
+/// (`{"error":{"code","message","status","details"}}`). Nothing a client sends
 /// can make it crash: bodies are capped (MaxBodyBytes), JSON is parsed defensively, and streams check
 /// their socket (a QPointer) before every write.
 ///
@@ -106,7 +110,8 @@ public:
     static constexpr int DefaultTensorValues = 10;
     static constexpr int MaxTensorValues = 10000;
 
-    /// `token`: the bearer token clients must send. `host`: this host's inventory (validation and catalogs).
+    /// `token`: the admin's bearer token (the token file's): it authenticates adminMember() with roles/ml.admin.
+    /// `host`: this host's inventory (validation and catalogs).
     HttpApi(JobStore* store, LogStore* logs, Scheduler* scheduler, const HostInventory& host, const QByteArray& token,
         QObject* parent = nullptr);
     ~HttpApi() override;
@@ -120,6 +125,16 @@ public:
     /// Where job dirs may lie (default: JobDirPolicy's default roots): checked on create
     /// (`trainingInput.jobDir` violations) and before any file under a job dir is served.
     void setJobDirPolicy(const JobDirPolicy& policy) { m_jobDirs = policy; }
+
+    /// Access control (app/executor/API.md, "Access control"): the access tokens and IAM policies of `access`
+    /// (not owned; null: only the admin's token authenticates, as before tokens existed), and the principal that
+    /// the admin's token authenticates (`admin`; empty: defaultAdminMember()).
+    void setAccessControl(AccessStore* access, const QString& admin = {});
+    /// The principal of the user who runs the executor: "user:<login>@localhost" (the login of the process's
+    /// user ID; "user:executor@localhost" when it has none).
+    static QString defaultAdminMember();
+    /// The principal that the admin's token authenticates.
+    QString adminMember() const { return m_adminMember; }
 
     /// Ends every open stream (each gets its terminating chunk) — call before shutting down.
     void closeStreams();
@@ -135,9 +150,16 @@ public:
 
     /// A buffered JSON answer (defined in apicommon.h, internal to the API's files).
     struct Reply;
+    /// Who sent a request: the principal its token authenticates ("user:alice@example.org") and the role the
+    /// token grants on every project ("roles/ml.viewer").
+    struct Caller {
+        QString member;
+        QString role;
+    };
 
     /// One route of the API: method ("GET"), path template ("/v1/projects/{project}/jobs/{job}:cancel")
-    /// and the IAM permission it needs ("ml.jobs.cancel"). See routetable.h.
+    /// and the IAM permission it needs ("ml.jobs.cancel"; empty: any authenticated caller, testIamPermissions
+    /// only, as the service's). See routetable.h.
     struct RouteInfo {
         QByteArray method;
         QString pattern;
@@ -167,8 +189,22 @@ private:
     struct Routes;
     friend struct Routes;
     static const Routes& routeTable();
-    Reply route(const ApiRequest& request, const HttpChannelPtr& channel, bool* streaming);
-    Reply createJob(const ApiRequest& request, const QString& project);
+    Reply route(const ApiRequest& request, const Caller& caller, const HttpChannelPtr& channel, bool* streaming);
+    /// What `caller` may do on the project `project` or, with `jobId`, on that job (Iam::effectivePermissions);
+    /// `permission` non-empty: whether the token's role alone grants it first, so that the admin costs no lookup.
+    bool permitted(const Caller& caller, const QString& permission, const QString& project, const QString& jobId) const;
+    QSet<QString> permissionsOn(const Caller& caller, const QString& project, const QString& jobId) const;
+    /// The policy of a job that exists: the one set on it, else its creator as roles/ml.jobOwner.
+    Iam::Policy jobPolicy(const QString& project, const QString& jobId) const;
+    Iam::Policy projectPolicy(const QString& project) const;
+    Reply getIamPolicy(const ApiRequest& request, const QString& project, const QString& jobId);
+    Reply setIamPolicy(const ApiRequest& request, const QString& project, const QString& jobId);
+    Reply testIamPermissions(
+        const ApiRequest& request, const Caller& caller, const QString& project, const QString& jobId);
+    Reply createToken(const ApiRequest& request, const Caller& caller);
+    Reply listTokens();
+    Reply revokeToken(const QString& id);
+    Reply createJob(const ApiRequest& request, const QString& project, const Caller& caller);
     /// Why `spec.resumePreviousJobId` cannot be resumed in `project` (no such job, not a tuning job, other
     /// params or goal, still running), as field violations; empty when it can.
     FieldViolations resumeViolations(const QString& project, const HyperparameterSpec& spec) const;
@@ -196,7 +232,9 @@ private:
     /// `GET …/images`: the local podman store's images, for custom-container jobs (answered from the pool:
     /// podman takes a while).
     Reply images(const HttpChannelPtr& channel, bool* deferred);
-    bool authorized(const ApiRequest& request, QString* problem) const;
+    /// The caller of `request` from its bearer token: the admin's token, or an access token that is neither
+    /// revoked nor expired. False with the reason in *problem (a 401 UNAUTHENTICATED).
+    bool authenticate(const ApiRequest& request, Caller* caller, QString* problem) const;
     /// Answers one request; Qt 6.4 and 6.8 paths and serve() all end here.
     bool handle(const ApiRequest& request, const HttpChannelPtr& channel);
     void send(const HttpChannelPtr& channel, const Reply& reply);
@@ -208,6 +246,8 @@ private:
     HostInventory m_host;
     JobDirPolicy m_jobDirs;
     QByteArray m_token;
+    AccessStore* m_access = nullptr;
+    QString m_adminMember;
     QList<QPointer<SseStream>> m_streams;
     MetricsStore* m_metrics = nullptr;
     /// Shared with the scans in flight, which may outlive this object at shutdown.

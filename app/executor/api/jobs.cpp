@@ -47,7 +47,7 @@ FieldViolations HttpApi::resumeViolations(const QString& project, const Hyperpar
     return {};
 }
 
-HttpApi::Reply HttpApi::createJob(const ApiRequest& request, const QString& project)
+HttpApi::Reply HttpApi::createJob(const ApiRequest& request, const QString& project, const Caller& caller)
 {
     Reply error;
     const auto body = parseBody(request.body(), &error);
@@ -105,7 +105,9 @@ HttpApi::Reply HttpApi::createJob(const ApiRequest& request, const QString& proj
     job.createTime = QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs);
     job.state = JobState::Queued;
     QString storeError;
-    if (!m_store->insert(project, job, &storeError)) {
+    // The creator is kept beside the job, not in it (the service's Job has no such field): it is the job's
+    // roles/ml.jobOwner, what the job's IAM policy shows until someone sets another.
+    if (!m_store->insert(project, job, &storeError, caller.member)) {
         if (m_store->contains(project, job.jobId))
             return alreadyExists();
         qCWarning(lcApi).noquote() << "create" << job.jobId << "failed:" << storeError;

@@ -4,16 +4,20 @@
 #include "httpapi.h"
 #include "routetable.h"
 
+#include "accessstore.h"
+
+#include <QDateTime>
+
 namespace Trainyard {
 
 using namespace Api;
 
-bool HttpApi::authorized(const ApiRequest& request, QString* problem) const
+bool HttpApi::authenticate(const ApiRequest& request, Caller* caller, QString* problem) const
 {
     const QByteArray header = request.header("Authorization");
     if (header.isEmpty()) {
         *problem = QStringLiteral("Request is missing required authentication credential. Expected a bearer token "
-                                  "(Authorization: Bearer <token>; the token is in the file named by "
+                                  "(Authorization: Bearer <token>; the admin's token is in the file named by "
                                   "\"tokenFile\" in the executor's runtime file).");
         return false;
     }
@@ -26,12 +30,33 @@ bool HttpApi::authorized(const ApiRequest& request, QString* problem) const
     unsigned char diff = 0;
     for (qsizetype i = 0; same && i < m_token.size(); ++i)
         diff |= static_cast<unsigned char>(presented.at(i) ^ m_token.at(i));
-    if (!same || diff != 0) {
-        *problem = QStringLiteral("Request had invalid authentication credentials. Expected the executor's "
-                                  "bearer token (Authorization: Bearer <token>).");
-        return false;
+    if (same && diff == 0) {
+        *caller = Caller { m_adminMember, Iam::Role::admin() };
+        return true;
     }
-    return true;
+    // An access token is looked up by its SHA-256 (all that is stored): the lookup's time depends on the hash,
+    // which tells a guesser nothing about the token.
+    if (m_access && presented.startsWith("tyk_")) {
+        if (const std::optional<TokenRecord> token = m_access->findToken(presented)) {
+            if (token->revoked) {
+                *problem = QStringLiteral("Request had invalid authentication credentials. The access token "
+                                          "tokens/%1 has been revoked.")
+                               .arg(token->id);
+                return false;
+            }
+            if (token->isExpired(QDateTime::currentDateTimeUtc())) {
+                *problem = QStringLiteral("Request had invalid authentication credentials. The access token "
+                                          "tokens/%1 expired at %2.")
+                               .arg(token->id, token->expireTime.toString(Qt::ISODate));
+                return false;
+            }
+            *caller = Caller { token->member, token->role };
+            return true;
+        }
+    }
+    *problem = QStringLiteral("Request had invalid authentication credentials. Expected the executor's bearer "
+                              "token or an access token (Authorization: Bearer <token>).");
+    return false;
 }
 
 namespace {
@@ -41,6 +66,7 @@ namespace {
 struct Call {
     HttpApi* api;
     const ApiRequest& request;
+    const HttpApi::Caller& caller;
     const QHash<QString, QString>& params;
     const HttpChannelPtr& channel;
     bool* streaming;
@@ -50,8 +76,11 @@ struct Call {
 } // namespace
 
 /// The API's routes, one line each: method, path template, IAM permission, handler. The permissions are
-/// the service's (AI Platform Training's IAM: ml.jobs.* for jobs and what hangs off a job, ml.projects.getConfig
-/// for a project's catalogs); every extension under a job needs what reading the job needs.
+/// the service's (AI Platform Training's IAM: ml.jobs.* for jobs, ml.projects.getConfig for a project's catalogs,
+/// Resource Manager's for a project's policy), and for what the cloud keeps in other services, theirs: a job's
+/// logs are Cloud Logging's (logging.logEntries.list), its metrics Cloud Monitoring's (monitoring.timeSeries.list),
+/// its checkpoints Cloud Storage objects (storage.objects.get); replicas and events need what reading the job
+/// needs. Access tokens are ours (trainyard.tokens.*). iampolicy.h says which role grants what.
 struct HttpApi::Routes {
     using Handler = std::function<HttpApi::Reply(const Call&)>;
     RouteTable<Handler> table;
@@ -63,7 +92,7 @@ struct HttpApi::Routes {
         table.add("GET", jobs, QStringLiteral("ml.jobs.list"),
             [](const Call& c) { return c.api->listJobs(c.request, c["project"], c.channel, c.streaming); });
         table.add("POST", jobs, QStringLiteral("ml.jobs.create"),
-            [](const Call& c) { return c.api->createJob(c.request, c["project"]); });
+            [](const Call& c) { return c.api->createJob(c.request, c["project"], c.caller); });
         table.add("GET", job, QStringLiteral("ml.jobs.get"),
             [](const Call& c) { return c.api->getJob(c["project"], c["job"]); });
         table.add("PATCH", job, QStringLiteral("ml.jobs.update"),
@@ -74,15 +103,15 @@ struct HttpApi::Routes {
             [](const Call& c) { return c.api->events(c.request, c["project"], c["job"], c.channel, c.streaming); });
         table.add("GET", job + QStringLiteral("/replicas"), QStringLiteral("ml.jobs.get"),
             [](const Call& c) { return c.api->replicas(c["project"], c["job"]); });
-        table.add("GET", job + QStringLiteral("/logs"), QStringLiteral("ml.jobs.get"),
+        table.add("GET", job + QStringLiteral("/logs"), Iam::Permission::logsList(),
             [](const Call& c) { return c.api->logs(c.request, c["project"], c["job"], c.channel, c.streaming); });
-        table.add("GET", job + QStringLiteral("/metrics"), QStringLiteral("ml.jobs.get"),
+        table.add("GET", job + QStringLiteral("/metrics"), Iam::Permission::metricsList(),
             [](const Call& c) { return c.api->metrics(c.request, c["project"], c["job"], c.channel, c.streaming); });
-        table.add("GET", job + QStringLiteral("/checkpoints"), QStringLiteral("ml.jobs.get"),
+        table.add("GET", job + QStringLiteral("/checkpoints"), Iam::Permission::objectsGet(),
             [](const Call& c) { return c.api->checkpoints(c["project"], c["job"], c.channel, c.streaming); });
         // A checkpoint name is a relative path: one segment with %2F, or several plain ones.
         table.add(
-            "GET", job + QStringLiteral("/checkpoints/{name=**}"), QStringLiteral("ml.jobs.get"), [](const Call& c) {
+            "GET", job + QStringLiteral("/checkpoints/{name=**}"), Iam::Permission::objectsGet(), [](const Call& c) {
                 return c.api->checkpoint(c.request, c["project"], c["job"], c["name"], c.channel, c.streaming);
             });
         for (const char* catalog : { "scaleTiers", "machineTypes", "acceleratorTypes", "runtimeVersions" }) {
@@ -94,6 +123,30 @@ struct HttpApi::Routes {
             [](const Call& c) { return c.api->host(); });
         table.add("GET", QStringLiteral("/v1/projects/{project}/images"), QStringLiteral("ml.projects.getConfig"),
             [](const Call& c) { return c.api->images(c.channel, c.streaming); });
+
+        // IAM methods (google.iam.v1.IAMPolicy) on a project (Resource Manager's: POST) and on a job (the
+        // service's ml v1: getIamPolicy is a GET; POST is accepted as well). testIamPermissions needs no
+        // permission, as the service's: it answers what the caller holds.
+        const QString project = QStringLiteral("/v1/projects/{project}");
+        for (const QString& resource : { project, job }) {
+            const bool isJob = resource == job;
+            const QString get = isJob ? Iam::Permission::jobsGetIamPolicy() : Iam::Permission::projectsGetIamPolicy();
+            const QString set = isJob ? Iam::Permission::jobsSetIamPolicy() : Iam::Permission::projectsSetIamPolicy();
+            for (const char* method : { "GET", "POST" })
+                table.add(method, resource + QStringLiteral(":getIamPolicy"), get,
+                    [](const Call& c) { return c.api->getIamPolicy(c.request, c["project"], c["job"]); });
+            table.add("POST", resource + QStringLiteral(":setIamPolicy"), set,
+                [](const Call& c) { return c.api->setIamPolicy(c.request, c["project"], c["job"]); });
+            table.add("POST", resource + QStringLiteral(":testIamPermissions"), QString(),
+                [](const Call& c) { return c.api->testIamPermissions(c.request, c.caller, c["project"], c["job"]); });
+        }
+        // Access tokens (ours): executor-wide, granted by the admin's role alone (no project's policy applies).
+        table.add("GET", QStringLiteral("/v1/tokens"), Iam::Permission::tokensList(),
+            [](const Call& c) { return c.api->listTokens(); });
+        table.add("POST", QStringLiteral("/v1/tokens"), Iam::Permission::tokensCreate(),
+            [](const Call& c) { return c.api->createToken(c.request, c.caller); });
+        table.add("POST", QStringLiteral("/v1/tokens/{token}:revoke"), Iam::Permission::tokensRevoke(),
+            [](const Call& c) { return c.api->revokeToken(c["token"]); });
     }
 };
 
@@ -111,7 +164,8 @@ QList<HttpApi::RouteInfo> HttpApi::routes()
     return list;
 }
 
-HttpApi::Reply HttpApi::route(const ApiRequest& request, const HttpChannelPtr& channel, bool* streaming)
+HttpApi::Reply HttpApi::route(
+    const ApiRequest& request, const Caller& caller, const HttpChannelPtr& channel, bool* streaming)
 {
     const QByteArray& methodName = request.method();
     const QString encodedPath = request.url().path(QUrl::FullyEncoded);
@@ -139,10 +193,27 @@ HttpApi::Reply HttpApi::route(const ApiRequest& request, const HttpChannelPtr& c
     case RouteTable<Routes::Handler>::Match::Kind::Found:
         break;
     }
-    // Authorisation goes here, once for every route: today the bearer token (checked before routing) grants
-    // every permission; the route's permission is what a principal's role will be checked against.
-    qCDebug(lcApi).noquote() << methodName << request.url().path() << "needs" << match.route->permission;
-    return match.route->handler(Call { this, request, match.params, channel, streaming });
+    // Authorisation, once for every route: the route's permission against what the caller holds on the resource
+    // the path names. A job that does not exist grants nothing, so a caller without the permission on the project
+    // gets the same 403 for a job that exists and one that does not (the service's "(or it may not exist)").
+    const QString& permission = match.route->permission;
+    const QString project = match.params.value(QStringLiteral("project"));
+    const QString jobId = match.params.value(QStringLiteral("job"));
+    if (!permission.isEmpty() && !permitted(caller, permission, project, jobId)) {
+        QString resource;
+        if (!jobId.isEmpty())
+            resource = jobName(project, jobId);
+        else if (!project.isEmpty())
+            resource = QStringLiteral("projects/") + project;
+        else
+            resource = match.params.contains(QStringLiteral("token"))
+                ? QStringLiteral("tokens/") + match.params.value(QStringLiteral("token"))
+                : QStringLiteral("tokens");
+        qCInfo(lcApi).noquote() << caller.member << "denied" << permission << "on" << resource;
+        return errorReply(403, QStringLiteral("PERMISSION_DENIED"),
+            QStringLiteral("Permission '%1' denied on resource '%2' (or it may not exist).").arg(permission, resource));
+    }
+    return match.route->handler(Call { this, request, caller, match.params, channel, streaming });
 }
 
 } // namespace Trainyard

@@ -23,8 +23,9 @@ Q_LOGGING_CATEGORY(lcStore, "trainyard.executor")
 
 /// 1: jobs keyed by jobId. 2: keyed by (project, jobId), with a revision per write and a store ID, but a job
 /// ID still unique across projects (index jobs_job_id). 3: that index dropped, so one ID may live in two
-/// projects; an older build must not open such a file, as its index could no longer be made.
-constexpr int SchemaVersion = 3;
+/// projects; an older build must not open such a file, as its index could no longer be made. 4: `creator`, the
+/// principal who created each job (its roles/ml.jobOwner); NULL for jobs stored before.
+constexpr int SchemaVersion = 4;
 
 std::atomic<qint64> g_decodes { 0 };
 
@@ -94,13 +95,14 @@ bool execAll(QSqlQuery& query, const QStringList& statements, QString* error)
     return true;
 }
 
-/// Schema 2 (see jobstore.h); every statement may run on a database that has it already.
+/// The current schema (see jobstore.h); every statement may run on a database that has it already.
 const QStringList& schemaStatements()
 {
     static const QStringList statements = {
         QStringLiteral("CREATE TABLE IF NOT EXISTS jobs (project TEXT NOT NULL, job_id TEXT NOT NULL, "
                        "json TEXT NOT NULL, state TEXT NOT NULL, create_time TEXT NOT NULL, "
-                       "seq INTEGER NOT NULL UNIQUE, revision INTEGER NOT NULL UNIQUE, PRIMARY KEY (project, job_id))"),
+                       "seq INTEGER NOT NULL UNIQUE, revision INTEGER NOT NULL UNIQUE, creator TEXT, "
+                       "PRIMARY KEY (project, job_id))"),
         // Job IDs are unique in the executor while runs, logs and job folders are keyed by ID alone.
         QStringLiteral("DROP INDEX IF EXISTS jobs_job_id"),
         // A list page walks this index newest first and stops after the page: O(page size).
@@ -220,6 +222,11 @@ bool JobStore::open(const QString& path, QString* error)
     }
     if (!problem.isEmpty())
         return closeAndFail(problem);
+    if (!migrateToCreator(&problem))
+        return closeAndFail(QStringLiteral("cannot migrate %1 to schema %2: %3")
+                                .arg(info.absoluteFilePath())
+                                .arg(SchemaVersion)
+                                .arg(problem));
 
     QSqlDatabase db = QSqlDatabase::database(m_connectionName);
     QSqlQuery query(db);
@@ -299,7 +306,33 @@ bool JobStore::isDiskFull(const QString& error)
     return error.contains(QLatin1String("database or disk is full")) || error.contains(QLatin1String("No space left on device"));
 }
 
-bool JobStore::insert(const QString& project, const Job& job, QString* error)
+bool JobStore::migrateToCreator(QString* error)
+{
+    // Schemas 1 to 3 have no creator column (schema 1's jobs table was rebuilt without one just before). Adding a
+    // nullable column is one statement that SQLite runs atomically and without copying the table.
+    QSqlQuery query(QSqlDatabase::database(m_connectionName));
+    bool hasJobs = false;
+    bool hasCreator = false;
+    if (!query.exec(QStringLiteral("PRAGMA table_info(jobs)"))) {
+        *error = sqlError(query);
+        return false;
+    }
+    while (query.next()) {
+        hasJobs = true;
+        hasCreator = hasCreator || query.value(1).toString() == QLatin1String("creator");
+    }
+    if (!hasJobs || hasCreator)
+        return true;
+    if (!query.exec(QStringLiteral("ALTER TABLE jobs ADD COLUMN creator TEXT"))) {
+        *error = sqlError(query);
+        return false;
+    }
+    qCInfo(lcStore).noquote() << "job store migrated to schema" << SchemaVersion
+                              << "(jobs stored before have no recorded creator)";
+    return true;
+}
+
+bool JobStore::insert(const QString& project, const Job& job, QString* error, const QString& creator)
 {
     auto fail = [error](const QString& message) {
         if (error)
@@ -340,14 +373,15 @@ bool JobStore::insert(const QString& project, const Job& job, QString* error)
         return fail(QStringLiteral("cannot store job %1: %2").arg(stored.jobId, message));
     }
     record.revision = query.value(0).toLongLong();
-    query.prepare(QStringLiteral("INSERT INTO jobs(project, job_id, json, state, create_time, seq, revision) "
-                                 "VALUES (?, ?, ?, ?, ?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM jobs), ?)"));
+    query.prepare(QStringLiteral("INSERT INTO jobs(project, job_id, json, state, create_time, seq, revision, creator) "
+                                 "VALUES (?, ?, ?, ?, ?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM jobs), ?, ?)"));
     query.addBindValue(project);
     query.addBindValue(stored.jobId);
     query.addBindValue(QString::fromUtf8(record.json));
     query.addBindValue(jobStateName(stored.state));
     query.addBindValue(stored.createTime);
     query.addBindValue(record.revision);
+    query.addBindValue(creator.isEmpty() ? QVariant() : QVariant(creator));
     if (!query.exec()) {
         const QString message = sqlError(query);
         db.rollback();
@@ -492,6 +526,20 @@ bool JobStore::contains(const QString& project, const QString& jobId) const
     const bool found = query.exec() && query.next();
     query.finish();
     return found;
+}
+
+QString JobStore::creator(const QString& project, const QString& jobId) const
+{
+    if (!QSqlDatabase::contains(m_connectionName))
+        return {};
+    // Asked only for callers other than the executor's admin (whose role grants everything), so not prepared once.
+    QSqlQuery query(QSqlDatabase::database(m_connectionName));
+    query.prepare(QStringLiteral("SELECT creator FROM jobs WHERE project = ? AND job_id = ?"));
+    query.addBindValue(project);
+    query.addBindValue(jobId);
+    if (query.exec() && query.next())
+        return query.value(0).toString();
+    return {};
 }
 
 QList<StoredJob> JobStore::jobs() const

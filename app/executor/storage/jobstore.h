@@ -45,11 +45,13 @@ struct StoredJob {
 /// exist in several projects (so does everything the executor keeps per job: see JobKey).
 ///
 /// Owned by the executor's main thread; not thread-safe.
-/// Schema 3: `jobs(project, job_id, json, state, create_time, seq UNIQUE, revision UNIQUE, PRIMARY KEY
+/// Schema 4: `jobs(project, job_id, json, state, create_time, seq UNIQUE, revision UNIQUE, creator, PRIMARY KEY
 /// (project, job_id))`, `transitions(project, job_id, state, time)` for the state timeline, and
 /// `meta(key, value)` (schemaVersion, storeId). A schema 1 file (no project) is migrated on open: its
 /// jobs go to DefaultProject, the project that the console and trainyardctl have always used. Schema 2
-/// differs only by a unique index on job_id, which opening drops.
+/// differs from 3 only by a unique index on job_id, which opening drops; schema 3 from 4 by the `creator`
+/// column (the IAM principal who created the job, kept out of the Job JSON, which the service's has no field
+/// for), which opening adds, NULL for the jobs already there.
 class JobStore : public QObject {
     Q_OBJECT
 public:
@@ -70,7 +72,9 @@ public:
     /// Inserts a new job into `project` (createTime defaults to now, state to QUEUED; the etag is
     /// computed) and records its first transition; emits jobStored. Fails (returns false, *error set)
     /// when the project already has a job of that jobId.
-    bool insert(const QString& project, const Job& job, QString* error);
+    /// `creator`: the IAM principal who created it ("user:alice@example.org"), kept beside the record (creator());
+    /// empty when not known.
+    bool insert(const QString& project, const Job& job, QString* error, const QString& creator = {});
     /// insert() into defaultProject().
     bool insert(const Job& job, QString* error) { return insert(defaultProject(), job, error); }
     /// Replaces a job's record (state, times, output, labels …) and records a state
@@ -83,6 +87,9 @@ public:
     std::optional<Job> job(const QString& project, const QString& jobId) const;
     std::optional<Job> job(const JobKey& key) const { return job(key.project, key.jobId); }
     bool contains(const QString& project, const QString& jobId) const;
+    /// The principal who created the job (insert()'s `creator`); empty when none was recorded or there is no
+    /// such job.
+    QString creator(const QString& project, const QString& jobId) const;
     bool contains(const JobKey& key) const { return contains(key.project, key.jobId); }
     /// All jobs of every project in creation order (oldest first).
     QList<StoredJob> jobs() const;
@@ -128,6 +135,8 @@ Q_SIGNALS:
 
 private:
     bool migrateFromVersion1(QString* error);
+    /// Adds the `creator` column to a table of schema 1 to 3; nothing when it has one.
+    bool migrateToCreator(QString* error);
     /// Every row (`where` empty) or those of an SQL WHERE clause, decoded, in creation order.
     QList<StoredJob> decodedJobs(const QString& where) const;
 

@@ -1,0 +1,205 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "authcommands.h"
+
+#include "argparser.h"
+#include "ctlsession.h"
+#include "printer.h"
+
+#include <QDateTime>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QUrl>
+
+namespace Trainyard {
+
+namespace {
+
+int usage(CtlSession& s, const ArgParser& parser)
+{
+    if (parser.helpRequested()) {
+        s.out() << parser.helpText();
+        s.out().flush();
+        return ExitCode::Ok;
+    }
+    s.err() << parser.usageError(parser.errorText());
+    s.err().flush();
+    return ExitCode::Usage;
+}
+
+bool checkFormat(CtlSession& s, const ArgParser& parser)
+{
+    const QStringList allowed { QStringLiteral("table"), QStringLiteral("yaml"), QStringLiteral("json") };
+    if (s.format().isEmpty() || allowed.contains(s.format()))
+        return true;
+    s.err() << parser.usageError(QStringLiteral("argument --format: Invalid choice: '%1'. Valid choices are [%2].")
+                                     .arg(s.format(), allowed.join(QStringLiteral(", "))));
+    return false;
+}
+
+void printObject(CtlSession& s, const QJsonValue& value)
+{
+    if (s.format() == QLatin1String("json"))
+        s.out() << (value.isArray() ? QJsonDocument(value.toArray()) : QJsonDocument(value.toObject()))
+                       .toJson(QJsonDocument::Indented);
+    else
+        s.out() << Printer::toYaml(value);
+}
+
+} // namespace
+
+std::optional<qint64> AuthCommands::parseExpires(const QString& text)
+{
+    if (text.size() < 2)
+        return std::nullopt;
+    static const QHash<QChar, qint64> units { { QLatin1Char('s'), 1 }, { QLatin1Char('m'), 60 },
+        { QLatin1Char('h'), 3600 }, { QLatin1Char('d'), 86400 }, { QLatin1Char('w'), 7 * 86400 } };
+    const auto unit = units.constFind(text.back().toLower());
+    if (unit == units.cend())
+        return std::nullopt;
+    bool ok = false;
+    const qint64 count = text.chopped(1).toLongLong(&ok);
+    // Up to about 100 years: beyond that a token should simply not expire (leave --expires out).
+    if (!ok || count <= 0 || count > 100LL * 366 * 86400 / *unit)
+        return std::nullopt;
+    return count * *unit;
+}
+
+int AuthCommands::createToken(CtlSession& s, const QStringList& args)
+{
+    const QString command = QStringLiteral("trainyardctl.auth.tokens.create");
+    ArgParser p(command,
+        QStringLiteral("trainyardctl auth tokens create --member=MEMBER --role=ROLE [--expires=DURATION]"),
+        QStringLiteral("create an access token\nThe token authenticates MEMBER and grants ROLE on every project of "
+                       "the executor. It is printed once (only its hash is kept): give it to its holder, who sends "
+                       "it as \"Authorization: Bearer TOKEN\". Only the executor's admin may create tokens."));
+    p.addFlag(QStringLiteral("member"), QStringLiteral("MEMBER"),
+        QStringLiteral("The principal, as IAM writes it: user:EMAIL or serviceAccount:EMAIL."));
+    p.addFlag(QStringLiteral("role"), QStringLiteral("ROLE"),
+        QStringLiteral("roles/ml.admin, roles/ml.developer (create jobs; cancel and update its own) or "
+                       "roles/ml.viewer (read only)."));
+    p.addFlag(QStringLiteral("expires"), QStringLiteral("DURATION"),
+        QStringLiteral("Lifetime: 30s, 10m, 12h, 7d, 2w (default: never expires)."));
+    if (!p.parse(args))
+        return usage(s, p);
+    if (!checkFormat(s, p))
+        return ExitCode::Usage;
+    for (const QString& required : { QStringLiteral("member"), QStringLiteral("role") }) {
+        if (p.value(required).isEmpty()) {
+            s.err() << p.usageError(QStringLiteral("argument --%1: Must be specified.").arg(required));
+            return ExitCode::Usage;
+        }
+    }
+    QJsonObject body { { QStringLiteral("member"), p.value(QStringLiteral("member")) },
+        { QStringLiteral("role"), p.value(QStringLiteral("role")) } };
+    if (p.isSet(QStringLiteral("expires"))) {
+        const std::optional<qint64> seconds = parseExpires(p.value(QStringLiteral("expires")));
+        if (!seconds) {
+            s.err() << p.usageError(QStringLiteral("argument --expires: Failed to parse duration: '%1'; expected a "
+                                                   "number and a unit (s, m, h, d, w), such as 7d.")
+                                        .arg(p.value(QStringLiteral("expires"))));
+            return ExitCode::Usage;
+        }
+        body.insert(QStringLiteral("expireTime"),
+            QDateTime::currentDateTimeUtc().addSecs(*seconds).toString(Qt::ISODateWithMs));
+    }
+    ApiClient* client = s.client(command);
+    if (!client)
+        return ExitCode::Error;
+    const ApiResult<QJsonObject> r = client->jsonBlocking(
+        "POST", QStringLiteral("/v1/tokens"), QJsonDocument(body).toJson(QJsonDocument::Compact));
+    if (!r.ok()) {
+        s.printApiError(command, r.error);
+        return ExitCode::Error;
+    }
+    const QJsonObject& token = r.value;
+    if (s.format() == QLatin1String("json") || s.format() == QLatin1String("yaml"))
+        printObject(s, token);
+    else
+        s.out() << token.value(QStringLiteral("token")).toString() << '\n';
+    const QString expires = token.value(QStringLiteral("expireTime")).toString();
+    s.err() << "Created token [" << token.value(QStringLiteral("name")).toString() << "] for ["
+            << token.value(QStringLiteral("member")).toString() << "] with role ["
+            << token.value(QStringLiteral("role")).toString() << "], "
+            << (expires.isEmpty() ? QStringLiteral("never expiring")
+                                  : QStringLiteral("expiring %1").arg(Printer::localDate(expires)))
+            << ".\nThis is the only time the token is shown; it cannot be read back.\n";
+    s.out().flush();
+    s.err().flush();
+    return ExitCode::Ok;
+}
+
+int AuthCommands::listTokens(CtlSession& s, const QStringList& args)
+{
+    const QString command = QStringLiteral("trainyardctl.auth.tokens.list");
+    ArgParser p(command, QStringLiteral("trainyardctl auth tokens list"),
+        QStringLiteral("list access tokens\nEvery token made with 'auth tokens create', oldest first, revoked and "
+                       "expired ones included; never the tokens themselves."));
+    if (!p.parse(args))
+        return usage(s, p);
+    if (!checkFormat(s, p))
+        return ExitCode::Usage;
+    ApiClient* client = s.client(command);
+    if (!client)
+        return ExitCode::Error;
+    const ApiResult<QJsonObject> r = client->jsonBlocking("GET", QStringLiteral("/v1/tokens"));
+    if (!r.ok()) {
+        s.printApiError(command, r.error);
+        return ExitCode::Error;
+    }
+    const QJsonArray tokens = r.value.value(QStringLiteral("tokens")).toArray();
+    if (s.format() == QLatin1String("json") || s.format() == QLatin1String("yaml")) {
+        printObject(s, tokens);
+    } else if (tokens.isEmpty()) {
+        s.err() << "Listed 0 items.\n";
+    } else {
+        const QDateTime now = QDateTime::currentDateTimeUtc();
+        QList<QStringList> rows;
+        for (const QJsonValue& value : tokens) {
+            const QJsonObject t = value.toObject();
+            const QString expires = t.value(QStringLiteral("expireTime")).toString();
+            const QDateTime expireTime = QDateTime::fromString(expires, Qt::ISODateWithMs);
+            const QString state = t.value(QStringLiteral("revoked")).toBool() ? QStringLiteral("REVOKED")
+                : (expireTime.isValid() && expireTime <= now)                 ? QStringLiteral("EXPIRED")
+                                                                              : QStringLiteral("ACTIVE");
+            rows.append({ t.value(QStringLiteral("name")).toString().section(QLatin1Char('/'), 1),
+                t.value(QStringLiteral("member")).toString(), t.value(QStringLiteral("role")).toString(),
+                Printer::localDate(t.value(QStringLiteral("createTime")).toString()),
+                expires.isEmpty() ? QStringLiteral("never") : Printer::localDate(expires), state });
+        }
+        s.out() << Printer::table({ QStringLiteral("NAME"), QStringLiteral("MEMBER"), QStringLiteral("ROLE"),
+                                      QStringLiteral("CREATED"), QStringLiteral("EXPIRES"), QStringLiteral("STATE") },
+            rows);
+    }
+    s.out().flush();
+    s.err().flush();
+    return ExitCode::Ok;
+}
+
+int AuthCommands::revokeToken(CtlSession& s, const QStringList& args)
+{
+    const QString command = QStringLiteral("trainyardctl.auth.tokens.revoke");
+    ArgParser p(command, QStringLiteral("trainyardctl auth tokens revoke TOKEN"),
+        QStringLiteral("revoke an access token\nFrom now on the token is refused (401 UNAUTHENTICATED); its record "
+                       "stays in the list as REVOKED."));
+    p.addPositional(QStringLiteral("TOKEN"), QStringLiteral("The token's NAME as 'auth tokens list' shows it."));
+    if (!p.parse(args))
+        return usage(s, p);
+    ApiClient* client = s.client(command);
+    if (!client)
+        return ExitCode::Error;
+    QString id = p.positional(QStringLiteral("TOKEN"));
+    if (id.startsWith(QLatin1String("tokens/")))
+        id = id.mid(7);
+    const ApiResult<QJsonObject> r = client->jsonBlocking("POST",
+        QStringLiteral("/v1/tokens/") + QString::fromLatin1(QUrl::toPercentEncoding(id)) + QStringLiteral(":revoke"));
+    if (!r.ok()) {
+        s.printApiError(command, r.error);
+        return ExitCode::Error;
+    }
+    s.err() << "Revoked token [tokens/" << id << "].\n";
+    s.err().flush();
+    return ExitCode::Ok;
+}
+
+} // namespace Trainyard
