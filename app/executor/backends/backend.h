@@ -11,6 +11,7 @@
 #include <QString>
 
 #include <chrono>
+#include <functional>
 #include <optional>
 
 namespace Trainyard {
@@ -32,6 +33,9 @@ struct ReplicaExit {
         Exited, ///< it returned `code` (0–255)
         Signalled, ///< it was killed by `signal`
         FailedToStart, ///< it never ran: `error` says why (no interpreter, no such file …)
+        /// The backend lost track of it and cannot tell how it ended (a cluster's job vanished while no executor
+        /// watched it, and the replica left no exit status): `error` says what is known. A permanent failure.
+        Lost,
     };
     Kind kind = Kind::Exited;
     int code = 0;
@@ -106,6 +110,27 @@ public:
     /// Recovery after an executor restart: removes whatever a previous executor left of the run whose
     /// processes carry `jobMarker` (see Launch::LaunchContext::jobMarker). Synchronous.
     virtual void reclaim(const RunId& run, const QString& jobMarker) = 0;
+
+    /// How many complete lines of a replica's stdout (`isStderr` false) or stderr the log store holds for the
+    /// run, counting only lines stored at or after `sinceUs` (µs since the Unix epoch). attach() uses it to go on
+    /// reading a replica's output right after the last line the previous executor stored.
+    using StoredLines = std::function<qint64(const QString& taskName, bool isStderr, qint64 sinceUs)>;
+    /// Recovery after an executor restart, tried before reclaim(): re-attaches to replicas that a previous
+    /// executor launched (`set`, as it was placed, and `jobMarker` as for reclaim()) and that outlived it, such
+    /// as a cluster's job. Returns their addresses (ReplicaSet order) when it re-attached: the run is then as
+    /// after launch(), and answers with started() for every replica that started, output() from the first line
+    /// that `storedLines` says is not stored yet, exited() and (after stop()) stopped(), all from the event loop.
+    /// Returns nothing when there is nothing to re-attach to (the default: local replicas die with their
+    /// executor); the scheduler then reclaims the run and starts it again.
+    virtual std::optional<Launch::Placement> attach(
+        const RunId& run, const Launch::ReplicaSet& set, const QString& jobMarker, const StoredLines& storedLines)
+    {
+        Q_UNUSED(run);
+        Q_UNUSED(set);
+        Q_UNUSED(jobMarker);
+        Q_UNUSED(storedLines);
+        return std::nullopt;
+    }
 
     virtual BackendUsage usage() const = 0;
 

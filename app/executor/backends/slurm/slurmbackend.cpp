@@ -25,6 +25,8 @@ Q_LOGGING_CATEGORY(lcSlurmBackend, "trainyard.executor")
 namespace {
 
 constexpr int PortBase = 20000;
+/// In a run's slurm folder: the executor cancelled the job on its way out (stopAll()); attach() leaves it alone.
+constexpr const char* StoppedMark = "executor-stopped";
 constexpr int PortBlocks = 1400; // 20000 + 1400 * 32 stays below 65536
 constexpr int PortsPerJob = 32;
 /// Bytes read from one log file per poll: a replica that floods its output cannot stall the event loop.
@@ -73,6 +75,31 @@ bool makeSharedFolder(const QString& path)
     return QFile::setPermissions(path,
         QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner | QFile::ReadGroup | QFile::WriteGroup | QFile::ExeGroup
             | QFile::ReadOther | QFile::WriteOther | QFile::ExeOther);
+}
+
+/// The byte offset right after the `lines`-th newline of the file at `path` (0 lines: 0). A file with fewer lines
+/// gives the offset after its last newline, so that a partial last line is read again whole.
+qint64 offsetAfterLines(const QString& path, qint64 lines)
+{
+    QFile file(path);
+    if (lines <= 0 || !file.open(QIODevice::ReadOnly))
+        return 0;
+    qint64 seen = 0;
+    qint64 offset = 0;
+    qint64 pos = 0;
+    while (true) {
+        const QByteArray chunk = file.read(1 << 16);
+        if (chunk.isEmpty())
+            return offset;
+        for (qsizetype i = 0; i < chunk.size(); ++i) {
+            if (chunk.at(i) != '\n')
+                continue;
+            offset = pos + i + 1;
+            if (++seen == lines)
+                return offset;
+        }
+        pos += chunk.size();
+    }
 }
 
 /// The role's component (het group) in the order components are submitted.
@@ -132,6 +159,7 @@ struct SlurmBackend::Private {
         QList<int> groupSizes;
         QTimer* timer = nullptr;
         quint64 attempt = 0; // place() count: drops answers that belong to an earlier placement
+        bool attached = false; // attach() took it over from a previous executor
     };
     std::map<RunId, Run> runs;
     std::map<RunId, ClusterPlan> plans; // from admit(), for GPUs per role
@@ -212,6 +240,24 @@ struct SlurmBackend::Private {
         return s;
     }
 
+    /// The run's tasks grouped by role, in component order (the set lists master, workers, ps, evaluators already).
+    static void buildTasks(Run* run, const Launch::ReplicaSet& set)
+    {
+        QList<QString> roles;
+        for (const Launch::ReplicaSlot& slot : set.replicas) {
+            if (!roles.contains(slot.role))
+                roles << slot.role;
+        }
+        std::stable_sort(
+            roles.begin(), roles.end(), [](const QString& a, const QString& b) { return roleOrder(a) < roleOrder(b); });
+        run->groupSizes = QList<int>(roles.size(), 0);
+        run->tasks.clear();
+        for (const Launch::ReplicaSlot& slot : set.replicas) {
+            const int group = int(roles.indexOf(slot.role));
+            run->tasks << Task { slot.taskName, slot.role, group, run->groupSizes[group]++, false, false, 0, 0 };
+        }
+    }
+
     void place(const RunId& id, const Launch::ReplicaSet& set)
     {
         Run& run = runs[id];
@@ -224,19 +270,7 @@ struct SlurmBackend::Private {
         run.slurmDir = QFileInfo(set.replicaRoot).path() + QStringLiteral("/slurm");
         const quint64 attempt = run.attempt;
 
-        // Tasks grouped by role, in component order; the set lists master, workers, ps, evaluators already.
-        QList<QString> roles;
-        for (const Launch::ReplicaSlot& slot : set.replicas) {
-            if (!roles.contains(slot.role))
-                roles << slot.role;
-        }
-        std::stable_sort(
-            roles.begin(), roles.end(), [](const QString& a, const QString& b) { return roleOrder(a) < roleOrder(b); });
-        run.groupSizes = QList<int>(roles.size(), 0);
-        for (const Launch::ReplicaSlot& slot : set.replicas) {
-            const int group = int(roles.indexOf(slot.role));
-            run.tasks << Task { slot.taskName, slot.role, group, run.groupSizes[group]++, false, false, 0, 0 };
-        }
+        buildTasks(&run, set);
         // Placement answers come from the event loop, never from inside place().
         auto fail = [this, id, attempt](const QString& message) {
             QTimer::singleShot(0, q, [this, id, attempt, message] {
@@ -462,7 +496,16 @@ struct SlurmBackend::Private {
                 continue;
             t.exited = true;
             ReplicaExit exit;
-            if (vanished || state == QLatin1String("NODE_FAIL") || state == QLatin1String("PREEMPTED")
+            if (vanished && run->attached) {
+                // Nobody watched the job when it ended: without the replica's exit file its end is unknown.
+                exit.kind = ReplicaExit::Kind::Lost;
+                exit.error = QStringLiteral("%1 no longer knows Slurm job %2 (it ended while the executor was not "
+                                            "running and was purged after MinJobAge, or slurmctld lost it), and "
+                                            "the replica left no exit status in %3.")
+                                 .arg(clusterText())
+                                 .arg(run->jobId)
+                                 .arg(run->slurmDir + QStringLiteral("/exit"));
+            } else if (vanished || state == QLatin1String("NODE_FAIL") || state == QLatin1String("PREEMPTED")
                 || state == QLatin1String("BOOT_FAIL") || state == QLatin1String("OUT_OF_MEMORY")) {
                 exit.kind = ReplicaExit::Kind::Signalled;
                 exit.signal = SIGKILL;
@@ -514,10 +557,15 @@ struct SlurmBackend::Private {
         }
         Launch::Placement placement;
         const int base = PortBase + int(run->jobId % PortBlocks) * PortsPerJob;
+        QByteArray placementText;
         for (qsizetype i = 0; i < run->tasks.size(); ++i) {
             const Task& t = run->tasks.at(i);
             placement.addresses << Launch::Address { hosts.at(t.group).at(t.index), base + int(i) };
+            placementText += t.name.toUtf8() + ' ' + placement.addresses.last().host.toUtf8() + ' '
+                + QByteArray::number(placement.addresses.last().port) + '\n';
         }
+        // For attach() after an executor restart: the addresses cannot be worked out again without the job.
+        writeFile(run->slurmDir + QStringLiteral("/placement"), placementText);
         run->phase = Phase::Placed;
         Q_EMIT q->placed(run->id, placement);
     }
@@ -585,7 +633,11 @@ struct SlurmBackend::Private {
                 && writeFile(dir + QStringLiteral("/tasks/%1-%2.sh").arg(t->group).arg(t->index),
                     taskScript(*run, spec, gpus).toUtf8());
         }
-        ok = ok && writeFile(dir + QStringLiteral("/launch.ready"), QByteArray());
+        // Its content is when the replicas were let go (µs since the epoch): attach() counts the output lines the
+        // log store holds from then on, as earlier placements' lines are in the same log.
+        ok = ok
+            && writeFile(dir + QStringLiteral("/launch.ready"),
+                QByteArray::number(QDateTime::currentMSecsSinceEpoch() * 1000) + '\n');
         run->launched = true;
         run->phase = Phase::Launched;
         if (!ok) {
@@ -814,6 +866,9 @@ void SlurmBackend::stopAll(std::chrono::milliseconds budget)
         d->stopTimer(&run);
         if (!run.launched && !run.slurmDir.isEmpty())
             writeFile(run.slurmDir + QStringLiteral("/launch.cancel"), QByteArray());
+        // Cancelled below: the next executor must not re-attach to it, but start the run again.
+        if (!run.slurmDir.isEmpty())
+            writeFile(run.slurmDir + QStringLiteral("/") + QLatin1String(StoppedMark), QByteArray());
         if (run.jobId > 0)
             jobIds << run.jobId;
     }
@@ -832,6 +887,57 @@ void SlurmBackend::reclaim(const RunId& run, const QString& jobMarker)
         return;
     qCInfo(lcSlurmBackend, "%s: cancelling Slurm job %lld left by a previous executor", qPrintable(run.text()), jobId);
     d->cancelAndWait({ jobId }, std::chrono::seconds(10));
+}
+
+std::optional<Launch::Placement> SlurmBackend::attach(
+    const RunId& run, const Launch::ReplicaSet& set, const QString& jobMarker, const StoredLines& storedLines)
+{
+    const QString dir = jobMarker + QStringLiteral("/slurm");
+    auto readText = [&dir](const char* name) {
+        QFile file(dir + QLatin1Char('/') + QLatin1String(name));
+        return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+    };
+    bool ok = false;
+    const qint64 jobId = readText("slurm-job-id").trimmed().toLongLong(&ok);
+    const QByteArray ready = readText("launch.ready");
+    const qint64 launchedUs = ready.trimmed().toLongLong();
+    // Only a job whose replicas were let go can be taken over: one still placing is simply submitted again.
+    if (!ok || jobId <= 0 || launchedUs <= 0 || QFile::exists(dir + QLatin1Char('/') + QLatin1String(StoppedMark)))
+        return std::nullopt;
+    Private::Run fresh;
+    fresh.id = run;
+    fresh.slurmDir = dir;
+    fresh.jobId = jobId;
+    Private::buildTasks(&fresh, set);
+    // The addresses placeOnNodes() wrote, one line per replica in ReplicaSet order: "<task> <host> <port>".
+    Launch::Placement placement;
+    const QList<QByteArray> lines = readText("placement").trimmed().split('\n');
+    if (lines.size() != fresh.tasks.size())
+        return std::nullopt;
+    for (qsizetype i = 0; i < lines.size(); ++i) {
+        const QList<QByteArray> parts = lines.at(i).split(' ');
+        const int port = parts.size() == 3 ? parts.at(2).toInt() : 0;
+        if (port <= 0 || QString::fromUtf8(parts.at(0)) != fresh.tasks.at(i).name)
+            return std::nullopt;
+        placement.addresses << Launch::Address { QString::fromUtf8(parts.at(1)), port };
+    }
+    for (Private::Task& t : fresh.tasks) {
+        const QString log = dir + QStringLiteral("/logs/") + t.name;
+        t.stdoutOffset = offsetAfterLines(log + QStringLiteral(".stdout"), storedLines(t.name, false, launchedUs));
+        t.stderrOffset = offsetAfterLines(log + QStringLiteral(".stderr"), storedLines(t.name, true, launchedUs));
+    }
+    fresh.phase = Private::Phase::Launched;
+    fresh.launched = true;
+    fresh.attached = true;
+    fresh.attempt = ++d->attempts;
+    Private::Run& slot = d->runs[run];
+    d->stopTimer(&slot);
+    slot = std::move(fresh);
+    qCInfo(lcSlurmBackend, "%s: re-attached to Slurm job %lld on cluster %s", qPrintable(run.text()), jobId,
+        qPrintable(d->cluster.name));
+    // Everything it reports comes from the timer: started files, output after what is stored, exits, the job's state.
+    d->startTimer(&slot);
+    return placement;
 }
 
 BackendUsage SlurmBackend::usage() const

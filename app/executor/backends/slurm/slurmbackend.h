@@ -52,8 +52,17 @@ namespace Trainyard::Slurm {
 ///
 /// stop(): cancels the het leader (Slurm sends SIGTERM, then SIGKILL after the cluster's KillWait: `grace` is
 /// the cluster's, not ours) and emits stopped() once the job is final and every replica's exited() went out.
-/// stopAll() cancels every run's Slurm job and waits (≤ budget) for slurmrestd's answers: after an executor
-/// restart the scheduler submits the run again. Re-attaching to a job that still runs instead is not done yet.
+/// stopAll() cancels every run's Slurm job and waits (≤ budget) for slurmrestd's answers, and marks its slurm folder
+/// (`executor-stopped`): after that restart the scheduler submits the run again.
+///
+/// attach() (an executor that was killed, or lost its host, while the job ran): takes over the run's Slurm job
+/// from its slurm folder, without submitting anything, when `slurm-job-id`, `placement` (the addresses, written
+/// when the job was placed: "<task> <host> <port>" per replica) and `launch.ready` (its content: when the
+/// replicas were let go, µs since the epoch) are there and `executor-stopped` is not. Each replica's output is
+/// read on from the line after the last one the log store holds since that time (Backend::StoredLines), its
+/// started and exit files and the job's state as after launch(). A job that slurmctld no longer knows (purged
+/// after MinJobAge, or lost) ends each replica without an exit file as Lost, naming the job: the run fails,
+/// it does not stay RUNNING.
 /// usage(): the cluster's CPU and memory totals from the last `GET …/nodes` (refreshed when older than 5 s,
 /// asynchronously: the first call answers zeros); nothing is "in use" from this executor's point of view.
 ///
@@ -76,6 +85,8 @@ public:
     void stop(const RunId& run, std::chrono::milliseconds grace) override;
     void stopAll(std::chrono::milliseconds budget) override;
     void reclaim(const RunId& run, const QString& jobMarker) override;
+    std::optional<Launch::Placement> attach(const RunId& run, const Launch::ReplicaSet& set, const QString& jobMarker,
+        const StoredLines& storedLines) override;
     BackendUsage usage() const override;
 
     /// The Slurm job (het leader) of a run now; 0 when none was submitted (for tests and logs).
