@@ -60,6 +60,54 @@ struct BackendUsage {
     int runsHolding = 0; ///< runs with a reservation
 };
 
+/// One node of a region as `…/regions` shows it (app/executor/API.md "Regions"): a cluster's node as its
+/// scheduler reports it, or this host.
+struct RegionNode {
+    QString name; ///< the node's name in the cluster (what a replica's address names), or this host's name
+    QStringList state; ///< the cluster's words, base state first ("IDLE", "MIXED", "ALLOCATED", "DOWN", "DRAIN" …)
+    int cpus = 0;
+    int cpusInUse = 0;
+    int gpus = 0;
+    int gpusInUse = 0;
+    Bytes memory;
+    QStringList partitions;
+};
+
+/// One partition of a cluster (Slurm's).
+struct RegionPartition {
+    QString name;
+    QStringList state; ///< "UP", "DOWN", "DRAIN", "INACTIVE"; empty when the cluster does not say
+    QString nodes; ///< its nodes as a hostlist: "node[1-4]"
+    int totalNodes = 0;
+    int totalCpus = 0;
+};
+
+/// One check of a region (`trainyardctl clusters check`): "reachable", "authenticated", "controller",
+/// "partition"; `message` says what was found, or what failed.
+struct RegionCheck {
+    QString name;
+    bool ok = false;
+    QString message;
+};
+
+/// A backend's region as it is now (Backend::regionStatus()).
+struct RegionStatus {
+    enum class State {
+        Up, ///< answers and takes jobs
+        Down, ///< cannot be reached, or its controller does not answer: `message` says which
+        Unauthenticated, ///< answers, but refuses the configured credentials: `message` says how
+    };
+    State state = State::Up;
+    QString message; ///< empty when Up and every check passed
+    QString kind; ///< "LOCAL", "SLURM"
+    QString endpoint; ///< how the executor reaches it ("http://127.0.0.1:16880"); empty for this host
+    QString user; ///< the user jobs run as there; empty for this host
+    QString partition; ///< the partition jobs go to; empty: the cluster's default
+    QList<RegionCheck> checks;
+    QList<RegionPartition> partitions;
+    QList<RegionNode> nodes;
+};
+
 /// Where replicas run. The scheduler above it owns each job's life (queue, states, restarts, timers,
 /// cancel, recovery) and never touches a process; a backend owns resources and replicas, and reports
 /// what happens to them. PlotJuggler's DataStreamer shape: commands in, whole values out through signals.
@@ -133,6 +181,11 @@ public:
     }
 
     virtual BackendUsage usage() const = 0;
+
+    /// Asks the region (a cluster) how it is now: reachable, credentials accepted, its partitions and nodes. `done`
+    /// runs once, later, from the event loop (dropped when `context` is destroyed first). The default (this host's
+    /// backend): Up, kind "LOCAL", nothing else (the API fills this host's node in from usage()).
+    virtual void regionStatus(QObject* context, std::function<void(const RegionStatus&)> done);
 
 Q_SIGNALS:
     void placed(const Trainyard::RunId& run, const Trainyard::Launch::Placement& placement);

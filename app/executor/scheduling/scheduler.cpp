@@ -1584,6 +1584,16 @@ const Backend* Scheduler::clusterBackend(const QString& region) const
     return backend == d->backend ? nullptr : backend;
 }
 
+QList<Backend*> Scheduler::clusterBackends() const
+{
+    QList<Backend*> list;
+    for (const auto& b : d->ownedBackends) {
+        if (b.get() != d->backend)
+            list << b.get();
+    }
+    return list;
+}
+
 void Scheduler::submit(const QString& project, const Job& job)
 {
     if (d->shuttingDown || isFinal(job.state))

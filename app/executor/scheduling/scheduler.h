@@ -88,6 +88,8 @@ public:
     void addBackend(std::unique_ptr<Backend> backend);
     /// The cluster backend a job's `region` names (one added by addBackend()); nullptr for the default backend's.
     const Backend* clusterBackend(const QString& region) const;
+    /// The cluster backends added by addBackend(), in the order they were added (for `…/regions`).
+    QList<Backend*> clusterBackends() const;
 
     /// Takes a validated job that is already stored in `project` in state QUEUED and runs it when the host can.
     void submit(const QString& project, const Job& job);

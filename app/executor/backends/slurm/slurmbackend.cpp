@@ -102,6 +102,23 @@ qint64 offsetAfterLines(const QString& path, qint64 lines)
     }
 }
 
+/// GPUs in a GRES string as Slurm reports one ("gpu:t4:2", "gpu:2,mps:100", "gpu:t4:0(IDX:N/A)"): the sum of
+/// the counts of its `gpu` entries (a `gpu` entry without a count is one).
+int gpuCount(const QString& gres)
+{
+    int total = 0;
+    for (QString item : gres.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+        item = item.section(QLatin1Char('('), 0, 0).trimmed();
+        const QStringList parts = item.split(QLatin1Char(':'));
+        if (parts.value(0) != QLatin1String("gpu"))
+            continue;
+        bool ok = false;
+        const int n = parts.size() > 1 ? parts.last().toInt(&ok) : 1;
+        total += parts.size() > 1 ? (ok ? n : 1) : n;
+    }
+    return total;
+}
+
 /// The role's component (het group) in the order components are submitted.
 int roleOrder(const QString& role)
 {
@@ -938,6 +955,132 @@ std::optional<Launch::Placement> SlurmBackend::attach(
     // Everything it reports comes from the timer: started files, output after what is stored, exits, the job's state.
     d->startTimer(&slot);
     return placement;
+}
+
+void SlurmBackend::regionStatus(QObject* context, std::function<void(const RegionStatus&)> done)
+{
+    struct Answers {
+        std::optional<Result<QList<ControllerPing>>> ping;
+        std::optional<Result<QList<Node>>> nodes;
+        std::optional<Result<QList<Partition>>> partitions;
+        std::function<void(const RegionStatus&)> done;
+    };
+    auto answers = std::make_shared<Answers>();
+    answers->done = std::move(done);
+    const ClusterConfig cluster = d->cluster;
+    auto finish = [answers, cluster] {
+        if (!answers->ping || !answers->nodes || !answers->partitions)
+            return;
+        RegionStatus status;
+        status.kind = QStringLiteral("SLURM");
+        status.endpoint = cluster.restUrl.toString();
+        status.user = cluster.user;
+        status.partition = cluster.partition;
+        // The first error of the three, an authentication one before the others (it says more).
+        std::optional<ClientError> error;
+        for (const ClientError* e : { answers->ping->ok() ? nullptr : &answers->ping->error(),
+                 answers->nodes->ok() ? nullptr : &answers->nodes->error(),
+                 answers->partitions->ok() ? nullptr : &answers->partitions->error() }) {
+            if (!e)
+                continue;
+            const bool auth
+                = e->kind == ClientError::Kind::Authentication || e->kind == ClientError::Kind::TokenCommand;
+            const bool errorIsAuth = error
+                && (error->kind == ClientError::Kind::Authentication || error->kind == ClientError::Kind::TokenCommand);
+            if (!error || (auth && !errorIsAuth))
+                error = *e;
+        }
+        const bool refused = error
+            && (error->kind == ClientError::Kind::Authentication || error->kind == ClientError::Kind::TokenCommand);
+        const bool unreachable = error && !refused && error->kind != ClientError::Kind::SlurmError;
+        const QString url = cluster.restUrl.toString();
+        status.checks << RegionCheck { QStringLiteral("reachable"), !unreachable,
+            unreachable ? error->message : QStringLiteral("slurmrestd at %1 answers.").arg(url) };
+        status.checks << RegionCheck { QStringLiteral("authenticated"), !unreachable && !refused,
+            unreachable   ? QStringLiteral("Not checked: slurmrestd cannot be reached.")
+                : refused ? error->message
+                          : QStringLiteral("slurmrestd accepts user '%1''s token.").arg(cluster.user) };
+        bool controllerUp = false;
+        if (answers->ping->ok()) {
+            for (const ControllerPing& p : answers->ping->value())
+                controllerUp = controllerUp || p.isUp();
+        }
+        const QString controllerMessage = answers->ping->ok()
+            ? (controllerUp ? QStringLiteral("slurmctld answers.")
+                            : QStringLiteral("slurmctld does not answer slurmrestd's ping (every controller is DOWN)."))
+            : QStringLiteral("Not checked: %1").arg(answers->ping->error().message);
+        status.checks << RegionCheck { QStringLiteral("controller"), controllerUp, controllerMessage };
+        if (answers->partitions->ok()) {
+            for (const Partition& p : answers->partitions->value())
+                status.partitions << RegionPartition { p.name, p.state, p.nodes, p.totalNodes, p.totalCpus };
+        }
+        if (answers->nodes->ok()) {
+            for (const Node& n : answers->nodes->value()) {
+                const int gpus = gpuCount(n.gres);
+                status.nodes << RegionNode { n.name, n.state, n.cpus, n.allocatedCpus, gpus,
+                    std::min(gpus, gpuCount(n.gresUsed)), n.realMemory, n.partitions };
+            }
+        }
+        // The partition jobs go to: there, and UP (a cluster without a configured one uses its default).
+        RegionCheck partition { QStringLiteral("partition"), false, QString() };
+        if (!answers->partitions->ok()) {
+            partition.message = QStringLiteral("Not checked: %1").arg(answers->partitions->error().message);
+        } else if (cluster.partition.isEmpty()) {
+            partition.ok = !status.partitions.isEmpty();
+            partition.message = partition.ok
+                ? QStringLiteral("No partition configured: jobs go to the cluster's default.")
+                : QStringLiteral("The cluster has no partition.");
+        } else {
+            const auto it = std::find_if(status.partitions.cbegin(), status.partitions.cend(),
+                [&](const RegionPartition& p) { return p.name == cluster.partition; });
+            QStringList names;
+            for (const RegionPartition& p : std::as_const(status.partitions))
+                names << p.name;
+            if (it == status.partitions.cend()) {
+                partition.message
+                    = QStringLiteral("Partition '%1' does not exist on the cluster (it has: %2).")
+                          .arg(cluster.partition,
+                              names.isEmpty() ? QStringLiteral("none") : names.join(QStringLiteral(", ")));
+            } else if (!it->state.isEmpty() && !it->state.contains(QStringLiteral("UP"))) {
+                partition.message = QStringLiteral("Partition '%1' is %2: it takes no jobs.")
+                                        .arg(cluster.partition, it->state.join(QLatin1Char('+')));
+            } else {
+                partition.ok = true;
+                partition.message = QStringLiteral("Partition '%1' has %2 nodes, %3 CPUs.")
+                                        .arg(cluster.partition)
+                                        .arg(it->totalNodes)
+                                        .arg(it->totalCpus);
+            }
+        }
+        status.checks << partition;
+        if (refused) {
+            status.state = RegionStatus::State::Unauthenticated;
+            status.message = error->message;
+        } else if (unreachable || !controllerUp) {
+            status.state = RegionStatus::State::Down;
+            status.message = unreachable ? error->message : controllerMessage;
+        } else if (error) {
+            status.message = error->message; // answered, but one call failed: Up, with what went wrong
+        } else if (!partition.ok) {
+            status.message = partition.message;
+        }
+        auto done = std::move(answers->done);
+        answers->done = nullptr;
+        if (done)
+            done(status);
+    };
+    d->client->ping(context, [answers, finish](const Result<QList<ControllerPing>>& r) {
+        answers->ping.emplace(r);
+        finish();
+    });
+    d->client->nodes(context, [answers, finish](const Result<QList<Node>>& r) {
+        answers->nodes.emplace(r);
+        finish();
+    });
+    d->client->partitions(context, [answers, finish](const Result<QList<Partition>>& r) {
+        answers->partitions.emplace(r);
+        finish();
+    });
 }
 
 BackendUsage SlurmBackend::usage() const

@@ -88,6 +88,12 @@ public:
     std::optional<Launch::Placement> attach(const RunId& run, const Launch::ReplicaSet& set, const QString& jobMarker,
         const StoredLines& storedLines) override;
     BackendUsage usage() const override;
+    /// Asks slurmrestd for ping, nodes and partitions at once and answers when all three did: Down when it cannot be
+    /// reached (or its slurmctld does not answer the ping), Unauthenticated when it refuses the token (or the
+    /// tokenCommand fails), else Up; checks "reachable", "authenticated", "controller" and "partition" (the
+    /// configured partition exists and is UP; without one, the cluster has a partition). GPUs per node: the sum of
+    /// the `gpu` GRES counts ("gpu:t4:2" → 2) of `gres` and `gres_used`.
+    void regionStatus(QObject* context, std::function<void(const RegionStatus&)> done) override;
 
     /// The Slurm job (het leader) of a run now; 0 when none was submitted (for tests and logs).
     qint64 slurmJobId(const RunId& run) const;
