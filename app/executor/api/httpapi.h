@@ -193,6 +193,8 @@ private:
         const HttpChannelPtr& channel, bool* streaming);
     Reply catalog(const QString& what);
     Reply host();
+    /// `…/regions` (`region` empty) or `…/regions/{region}`: answered once every cluster asked said how it is.
+    Reply regions(const QString& project, const QString& region, const HttpChannelPtr& channel, bool* deferred);
     bool authorized(const ApiRequest& request, QString* problem) const;
     /// Answers one request; Qt 6.4 and 6.8 paths and serve() all end here.
     bool handle(const ApiRequest& request, const HttpChannelPtr& channel);

@@ -92,6 +92,11 @@ struct HttpApi::Routes {
         }
         table.add("GET", QStringLiteral("/v1/projects/{project}/host"), QStringLiteral("ml.projects.getConfig"),
             [](const Call& c) { return c.api->host(); });
+        table.add("GET", QStringLiteral("/v1/projects/{project}/regions"), QStringLiteral("ml.projects.getConfig"),
+            [](const Call& c) { return c.api->regions(c["project"], QString(), c.channel, c.streaming); });
+        table.add("GET", QStringLiteral("/v1/projects/{project}/regions/{region}"),
+            QStringLiteral("ml.projects.getConfig"),
+            [](const Call& c) { return c.api->regions(c["project"], c["region"], c.channel, c.streaming); });
     }
 };
 
