@@ -165,6 +165,32 @@ private:
     QByteArray m_token;
 };
 
+/// A run of trainyardctl against `executor`: its exit code, stdout and stderr.
+struct CtlRun {
+    int code = -1;
+    QString out;
+    QString err;
+    QString text() const { return QStringLiteral("exit %1\nstdout:\n%2\nstderr:\n%3").arg(code).arg(out, err); }
+};
+
+CtlRun runCtl(const ExecutorProcess& executor, const QStringList& args)
+{
+    QProcess ctl;
+    ctl.setProcessEnvironment(executor.environment());
+    ctl.start(QStringLiteral(TRAINYARD_CTL_BIN), args);
+    CtlRun run;
+    if (!ctl.waitForFinished(90000)) {
+        ctl.kill();
+        ctl.waitForFinished();
+        run.err = QStringLiteral("trainyardctl did not finish within 90 s");
+        return run;
+    }
+    run.code = ctl.exitStatus() == QProcess::NormalExit ? ctl.exitCode() : -1;
+    run.out = QString::fromUtf8(ctl.readAllStandardOutput());
+    run.err = QString::fromUtf8(ctl.readAllStandardError());
+    return run;
+}
+
 /// How many times each of `prefix` + "0" … `prefix` + (n-1) occurs in `lines` (a list of n counts; lines that
 /// are not one of them are ignored).
 QList<int> countNumbered(const QStringList& lines, const QString& prefix, int n)
@@ -663,6 +689,177 @@ private Q_SLOTS:
             qPrintable(errorMessage(id)));
         QCOMPARE(messages(id, QStringLiteral("worker-replica-1")).count(QStringLiteral("worker-replica-1 line 0")), 1);
         QVERIFY(!QFile::exists(jobFolder(id) + QStringLiteral("/restarts")));
+    }
+
+    /// `…/regions` and `trainyardctl clusters list|describe|check` with four clusters: the test cluster (UP, its 4
+    /// nodes with a CPU and a GPU each, a job of the project there), one whose slurmrestd does not listen (DOWN),
+    /// one with a token slurmrestd refuses (UNAUTHENTICATED) and one whose partition does not exist; each failure
+    /// is named, and the executor serves on.
+    void regionsAndClusterCommands()
+    {
+        const QByteArray fakeToken
+            = "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJleHAiOjQxMDI0NDQ4MDAsImlhdCI6MTc5NTUwMDAwMC"
+              "wic3VuIjoic2x1cm1jaSJ9.d3Jvbmctc2lnbmF0dXJlLXdyb25nLXNpZ25hdHVyZSE";
+        QByteArray yaml = m_cluster.clustersYaml();
+        auto entry = [&](const char* name, const QString& url, const QByteArray& auth, const char* partition) {
+            yaml += "\n- name: " + QByteArray(name) + "\n  slurmrestd: " + url.toUtf8()
+                + "\n  user: " + m_config.user.toUtf8() + "\n  " + auth + "\n  partition: " + QByteArray(partition)
+                + "\n  sharedDir: " + m_config.sharedDir.toUtf8() + '\n';
+        };
+        const QString goodUrl = m_config.restUrl.toString();
+        entry("downcluster", QStringLiteral("http://127.0.0.1:1"), "token: " + fakeToken, "debug");
+        entry("badtoken", goodUrl, "token: " + fakeToken, "debug");
+        QByteArray auth = m_config.token.isEmpty() ? QByteArray("tokenCommand: " + m_config.tokenCommand.toUtf8())
+                                                   : QByteArray("token: " + m_config.token.toUtf8());
+        if (!m_config.slurmConf.isEmpty())
+            auth += "\n  slurmConf: " + m_config.slurmConf.toUtf8();
+        entry("nopartition", goodUrl, auth, "nosuchpartition");
+
+        QTemporaryDir root;
+        QVERIFY(root.isValid());
+        ExecutorProcess executor(root.path(), yaml);
+        QString error;
+        QVERIFY2(executor.start(&error), qPrintable(error));
+
+        // A job of the project on the test cluster, for the cluster's `jobs`.
+        const QString id = m_prefix + QStringLiteral("regions");
+        m_jobIds << id;
+        QDir().mkpath(jobDir(id));
+        QFile::setPermissions(jobDir(id), QFileDevice::Permissions(0x7777));
+        const QJsonObject body { { QStringLiteral("jobId"), id },
+            { QStringLiteral("trainingInput"),
+                QJsonObject { { QStringLiteral("scaleTier"), QStringLiteral("BASIC") },
+                    { QStringLiteral("packageUris"), QJsonArray { TrainerDir } },
+                    { QStringLiteral("pythonModule"), QStringLiteral("tytest.sleeper") },
+                    { QStringLiteral("region"), m_config.name }, { QStringLiteral("jobDir"), jobDir(id) } } } };
+        const auto [created, job] = executor.send("POST", QStringLiteral("/v1/projects/local/jobs"), body);
+        QVERIFY2(created == 200, QJsonDocument(job).toJson().constData());
+
+        const auto [status, answer] = executor.send("GET", QStringLiteral("/v1/projects/local/regions"));
+        QVERIFY2(status == 200, QJsonDocument(answer).toJson().constData());
+        const QByteArray text = QJsonDocument(answer).toJson();
+        QMap<QString, QJsonObject> regions;
+        QStringList order;
+        for (const QJsonValue& v : answer.value(QStringLiteral("regions")).toArray()) {
+            order << v.toObject().value(QStringLiteral("name")).toString();
+            regions.insert(order.last(), v.toObject());
+        }
+        QCOMPARE(order,
+            QStringList({ QStringLiteral("local"), m_config.name, QStringLiteral("downcluster"),
+                QStringLiteral("badtoken"), QStringLiteral("nopartition") }));
+        QCOMPARE(regions[QStringLiteral("local")].value(QStringLiteral("state")).toString(), QStringLiteral("UP"));
+        QCOMPARE(regions[QStringLiteral("local")].value(QStringLiteral("nodes")).toArray().size(), 1);
+
+        const QJsonObject good = regions.value(m_config.name);
+        QVERIFY2(good.value(QStringLiteral("state")).toString() == QLatin1String("UP"), text.constData());
+        QCOMPARE(good.value(QStringLiteral("kind")).toString(), QStringLiteral("SLURM"));
+        const QJsonArray nodes = good.value(QStringLiteral("nodes")).toArray();
+        QCOMPARE(nodes.size(), 4);
+        for (const QJsonValue& n : nodes) {
+            const QJsonObject node = n.toObject();
+            QVERIFY2(node.value(QStringLiteral("name")).toString().startsWith(QLatin1String("node")), text.constData());
+            QCOMPARE(node.value(QStringLiteral("cpus")).toInt(), 1);
+            QCOMPARE(node.value(QStringLiteral("gpus")).toInt(), 1);
+            QVERIFY(!node.value(QStringLiteral("state")).toArray().isEmpty());
+        }
+        QCOMPARE(good.value(QStringLiteral("partitions"))
+                     .toArray()
+                     .first()
+                     .toObject()
+                     .value(QStringLiteral("name"))
+                     .toString(),
+            QStringLiteral("debug"));
+        for (const QJsonValue& c : good.value(QStringLiteral("checks")).toArray())
+            QVERIFY2(c.toObject().value(QStringLiteral("ok")).toBool(), text.constData());
+        QCOMPARE(
+            good.value(QStringLiteral("jobs")).toArray().first().toObject().value(QStringLiteral("jobId")).toString(),
+            id);
+
+        const QJsonObject down = regions.value(QStringLiteral("downcluster"));
+        QCOMPARE(down.value(QStringLiteral("state")).toString(), QStringLiteral("DOWN"));
+        QVERIFY2(down.value(QStringLiteral("message")).toString().contains(QLatin1String("http://127.0.0.1:1")),
+            text.constData());
+        QVERIFY(down.value(QStringLiteral("nodes")).toArray().isEmpty());
+        const QJsonObject refused = regions.value(QStringLiteral("badtoken"));
+        QCOMPARE(refused.value(QStringLiteral("state")).toString(), QStringLiteral("UNAUTHENTICATED"));
+        QVERIFY2(refused.value(QStringLiteral("message")).toString().contains(m_config.user), text.constData());
+        const QJsonObject noPartition = regions.value(QStringLiteral("nopartition"));
+        QCOMPARE(noPartition.value(QStringLiteral("state")).toString(), QStringLiteral("UP"));
+        QVERIFY2(noPartition.value(QStringLiteral("message"))
+                     .toString()
+                     .contains(QLatin1String("'nosuchpartition' does not exist")),
+            text.constData());
+
+        // One region; an unknown one is NOT_FOUND in the service's error shape.
+        const auto [oneStatus, one]
+            = executor.send("GET", QStringLiteral("/v1/projects/local/regions/") + m_config.name);
+        QCOMPARE(oneStatus, 200);
+        QCOMPARE(one.value(QStringLiteral("name")).toString(), m_config.name);
+        const auto [missingStatus, missing] = executor.send("GET", QStringLiteral("/v1/projects/local/regions/nosuch"));
+        QCOMPARE(missingStatus, 404);
+        const QJsonObject e = missing.value(QStringLiteral("error")).toObject();
+        QCOMPARE(e.value(QStringLiteral("status")).toString(), QStringLiteral("NOT_FOUND"));
+        QVERIFY2(e.value(QStringLiteral("message")).toString().contains(QLatin1String("'nosuch'")),
+            qPrintable(e.value(QStringLiteral("message")).toString()));
+
+        // trainyardctl clusters …
+        CtlRun list = runCtl(executor, { QStringLiteral("clusters"), QStringLiteral("list") });
+        QVERIFY2(list.code == 0, qPrintable(list.text()));
+        QVERIFY2(list.out.startsWith(QLatin1String("NAME")), qPrintable(list.text()));
+        bool goodRow = false;
+        for (const QString& line : list.out.split(QLatin1Char('\n'))) {
+            const QStringList cells = line.simplified().split(QLatin1Char(' '));
+            if (cells.value(0) == m_config.name)
+                goodRow = cells.value(1) == QLatin1String("SLURM") && cells.value(2) == QLatin1String("UP")
+                    && cells.value(3) == QLatin1String("4") && cells.last() == QLatin1String("1");
+        }
+        QVERIFY2(goodRow, qPrintable(list.text()));
+        QVERIFY2(list.err.contains(QLatin1String("WARNING: downcluster is DOWN: ")), qPrintable(list.text()));
+        QVERIFY2(list.err.contains(QLatin1String("WARNING: badtoken is UNAUTHENTICATED: ")), qPrintable(list.text()));
+
+        CtlRun ok = runCtl(executor, { QStringLiteral("clusters"), QStringLiteral("check"), m_config.name });
+        QVERIFY2(ok.code == 0, qPrintable(ok.text()));
+        QVERIFY2(ok.out.contains(QLatin1String("partition")) && !ok.out.contains(QLatin1String("FAILED")),
+            qPrintable(ok.text()));
+        const struct {
+            const char* name;
+            const char* failure;
+        } failing[] = { { "downcluster", "Cluster 'downcluster' failed the reachable check: " },
+            { "badtoken", "Cluster 'badtoken' failed the authenticated check: " },
+            { "nopartition",
+                "Cluster 'nopartition' failed the partition check: Partition 'nosuchpartition' does not exist" } };
+        for (const auto& f : failing) {
+            CtlRun check
+                = runCtl(executor, { QStringLiteral("clusters"), QStringLiteral("check"), QLatin1String(f.name) });
+            QVERIFY2(check.code == 1, qPrintable(check.text()));
+            QVERIFY2(check.err.contains(QLatin1String(f.failure)), qPrintable(check.text()));
+        }
+        CtlRun unknown
+            = runCtl(executor, { QStringLiteral("clusters"), QStringLiteral("check"), QStringLiteral("nosuch") });
+        QVERIFY2(unknown.code == 1 && unknown.err.contains(QLatin1String("'nosuch'")), qPrintable(unknown.text()));
+
+        CtlRun describe = runCtl(executor,
+            { QStringLiteral("clusters"), QStringLiteral("describe"), m_config.name, QStringLiteral("--format=json") });
+        QVERIFY2(describe.code == 0, qPrintable(describe.text()));
+        const QJsonObject described = QJsonDocument::fromJson(describe.out.toUtf8()).object();
+        QCOMPARE(described.value(QStringLiteral("nodes")).toArray().size(), 4);
+        QCOMPARE(described.value(QStringLiteral("jobs")).toArray().size(), 1);
+        CtlRun table = runCtl(executor,
+            { QStringLiteral("clusters"), QStringLiteral("describe"), m_config.name,
+                QStringLiteral("--format=table") });
+        QVERIFY2(table.code == 0 && table.out.contains(QLatin1String("node4")) && table.out.contains(id),
+            qPrintable(table.text()));
+
+        // The executor serves on after all that, and the job is cancelled.
+        QVERIFY(executor.running());
+        const auto [cancelStatus, cancelled]
+            = executor.send("POST", QStringLiteral("/v1/projects/local/jobs/%1:cancel").arg(id));
+        QCOMPARE(cancelStatus, 200);
+        QString state;
+        QTRY_VERIFY2_WITH_TIMEOUT(
+            (state = executor.state(id)) == QLatin1String("CANCELLED") || state == QLatin1String("FAILED"),
+            qPrintable(state), JobTimeoutMs);
+        QCOMPARE(state, QStringLiteral("CANCELLED"));
     }
 
     /// More replicas than nodes: het components never share a node, so the job can never run.
