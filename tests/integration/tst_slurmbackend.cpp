@@ -590,9 +590,10 @@ private Q_SLOTS:
         auto ticksSeen = [&](const QString& task) {
             return countNumbered(executor.messages(id, task), task + QStringLiteral(" tick "), Ticks).count(1);
         };
-        QTRY_VERIFY2_WITH_TIMEOUT(
-            std::all_of(tasks.cbegin(), tasks.cend(), [&](const QString& t) { return ticksSeen(t) >= 6; }),
+        QTRY_VERIFY2_WITH_TIMEOUT(!executor.running()
+                || std::all_of(tasks.cbegin(), tasks.cend(), [&](const QString& t) { return ticksSeen(t) >= 6; }),
             qPrintable(executor.state(id)), JobTimeoutMs);
+        QVERIFY2(executor.running(), "the executor ended by itself");
         const qint64 jobId = slurmJobId(id);
         QVERIFY(jobId > 0);
         QCOMPARE(executor.state(id), QStringLiteral("RUNNING"));

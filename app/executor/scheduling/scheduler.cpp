@@ -497,6 +497,7 @@ struct Scheduler::Private {
         set->phase = SetPhase::Placing;
         set->stopReason = StopReason::None;
         set->stopMessage.clear();
+        set->attached = false; // a placement of this executor's own from now on
         backendOf(set->id)->place(set->id, set->set);
     }
 

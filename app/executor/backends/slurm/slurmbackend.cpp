@@ -243,7 +243,11 @@ struct SlurmBackend::Private {
                                    "D=%2\n"
                                    "while [ ! -e \"$D/launch.ready\" ] && [ ! -e \"$D/launch.cancel\" ]; do sleep 0.2; "
                                    "done\n"
-                                   "[ -e \"$D/launch.cancel\" ] && exit 0\n")
+                                   "[ -e \"$D/launch.cancel\" ] && exit 0\n"
+                                   // An executor killed before submit answered never learnt this job's ID; the next
+                                   // one placed the run again in the same folder. launch.ready is written only after
+                                   // slurm-job-id names the job it is for: any other job leaves.
+                                   "[ \"$(cat \"$D/slurm-job-id\" 2>/dev/null)\" = \"$SLURM_JOB_ID\" ] || exit 0\n")
                         .arg(run.id.text(), dir);
         const bool het = run.groupSizes.size() > 1;
         for (qsizetype g = 0; g < run.groupSizes.size(); ++g) {

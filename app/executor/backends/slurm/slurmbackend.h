@@ -23,7 +23,9 @@ namespace Trainyard::Slurm {
 ///   appended to `logs/<taskName>.stdout` and `.stderr`, then writes `exit/<taskName>` (bash's `$?`: the exit
 ///   code, or 128 + the signal that killed it);
 /// - `launch.ready` (written by launch()) or `launch.cancel` (written by stop() before launch): the batch script
-///   waits for one of them, because the job is allocated (placed) before the replicas' specs exist. On ready it
+///   waits for one of them, because the job is allocated (placed) before the replicas' specs exist. A batch script
+///   whose job is not the one `slurm-job-id` names then exits 0 (a job whose submit answer a killed executor
+///   never read, while the next executor placed the run again). On ready it
 ///   runs `srun --het-group=g --nodes=N_g --ntasks=N_g /bin/bash task.sh g` per group in the background and
 ///   waits for them all; on cancel it exits 0.
 ///
