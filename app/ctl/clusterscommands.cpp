@@ -179,11 +179,17 @@ int ClustersCommands::describe(CtlSession& s, const QStringList& args)
                                   QStringLiteral("GPUS"), QStringLiteral("PARTITIONS") },
         nodes);
     QList<QStringList> jobs;
-    for (const QJsonValue& v : region->value(QLatin1String("jobs")).toArray())
+    for (const QJsonValue& v : region->value(QLatin1String("jobs")).toArray()) {
+        QStringList clusterJobs;
+        for (const QJsonValue& id : v.toObject().value(QLatin1String("clusterJobIds")).toArray())
+            clusterJobs << id.toString();
         jobs.append({ v.toObject().value(QLatin1String("jobId")).toString(),
-            v.toObject().value(QLatin1String("state")).toString() });
+            v.toObject().value(QLatin1String("state")).toString(), clusterJobs.join(QLatin1Char(',')) });
+    }
     if (!jobs.isEmpty())
-        s.out() << '\n' << Printer::table({ QStringLiteral("JOB_ID"), QStringLiteral("STATUS") }, jobs);
+        s.out() << '\n'
+                << Printer::table(
+                       { QStringLiteral("JOB_ID"), QStringLiteral("STATUS"), QStringLiteral("CLUSTER_JOB") }, jobs);
     s.out().flush();
     return ExitCode::Ok;
 }

@@ -17,7 +17,8 @@ public:
     /// `--format json` a list.
     static int list(CtlSession& session, const QStringList& args);
     /// `clusters describe NAME`: the region (state, checks, partitions, nodes, the project's live jobs there) as YAML,
-    /// or `--format json`; `--format table` its nodes and then its jobs as tables.
+    /// or `--format json`; `--format table` its nodes (NODE STATE CPUS GPUS PARTITIONS) and then its jobs (JOB_ID
+    /// STATUS CLUSTER_JOB: the Slurm job IDs) as tables.
     static int describe(CtlSession& session, const QStringList& args);
     /// `clusters check NAME`: table CHECK RESULT MESSAGE (reachable, authenticated, controller, partition); exit 0
     /// when the region is UP and every check passed, else 1 with `ERROR: (trainyardctl.clusters.check)` naming the

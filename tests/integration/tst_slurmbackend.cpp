@@ -845,11 +845,26 @@ private Q_SLOTS:
         const QJsonObject described = QJsonDocument::fromJson(describe.out.toUtf8()).object();
         QCOMPARE(described.value(QStringLiteral("nodes")).toArray().size(), 4);
         QCOMPARE(described.value(QStringLiteral("jobs")).toArray().size(), 1);
+        // Once the job runs there, its Slurm job is named with it.
+        QTRY_VERIFY_WITH_TIMEOUT(executor.state(id) == QLatin1String("RUNNING"), JobTimeoutMs);
+        const QString slurmJob = QString::number(slurmJobId(id));
+        const QJsonObject running
+            = executor.send("GET", QStringLiteral("/v1/projects/local/regions/") + m_config.name).second;
+        QCOMPARE(running.value(QStringLiteral("jobs"))
+                     .toArray()
+                     .first()
+                     .toObject()
+                     .value(QStringLiteral("clusterJobIds"))
+                     .toArray(),
+            QJsonArray { slurmJob });
         CtlRun table = runCtl(executor,
             { QStringLiteral("clusters"), QStringLiteral("describe"), m_config.name,
                 QStringLiteral("--format=table") });
-        QVERIFY2(table.code == 0 && table.out.contains(QLatin1String("node4")) && table.out.contains(id),
-            qPrintable(table.text()));
+        QVERIFY2(table.code == 0 && table.out.contains(QLatin1String("node4")), qPrintable(table.text()));
+        bool jobRow = false;
+        for (const QString& line : table.out.split(QLatin1Char('\n')))
+            jobRow = jobRow || line.simplified() == QStringLiteral("%1 RUNNING %2").arg(id, slurmJob);
+        QVERIFY2(jobRow, qPrintable(table.text()));
 
         // The executor serves on after all that, and the job is cancelled.
         QVERIFY(executor.running());

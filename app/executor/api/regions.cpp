@@ -90,8 +90,12 @@ HttpApi::Reply HttpApi::regions(
             continue;
         const QString where
             = names.contains(stored.job.trainingInput.region) ? stored.job.trainingInput.region : names.first();
-        jobs[where].append(QJsonObject { { QStringLiteral("jobId"), stored.job.jobId },
-            { QStringLiteral("state"), jobStateName(stored.job.state) } });
+        QJsonObject entry { { QStringLiteral("jobId"), stored.job.jobId },
+            { QStringLiteral("state"), jobStateName(stored.job.state) } };
+        const QStringList clusterJobs = m_scheduler->clusterJobIds(stored.key());
+        if (!clusterJobs.isEmpty())
+            entry.insert(QStringLiteral("clusterJobIds"), QJsonArray::fromStringList(clusterJobs));
+        jobs[where].append(entry);
     }
 
     // This host: always up; its one node is what `…/host` reports.

@@ -181,6 +181,13 @@ public:
     }
 
     virtual BackendUsage usage() const = 0;
+    /// The run's job in the region's own scheduler ("314": a Slurm job ID) while the backend runs it; empty when it
+    /// has none (the local backend, a run not submitted yet or done).
+    virtual QString clusterJobId(const RunId& run) const
+    {
+        Q_UNUSED(run);
+        return QString();
+    }
 
     /// Asks the region (a cluster) how it is now: reachable, credentials accepted, its partitions and nodes. `done`
     /// runs once, later, from the event loop (dropped when `context` is destroyed first). The default (this host's

@@ -1595,6 +1595,20 @@ QList<Backend*> Scheduler::clusterBackends() const
     return list;
 }
 
+QStringList Scheduler::clusterJobIds(const JobKey& key) const
+{
+    QStringList ids;
+    const Private::Run* run = d->find(key);
+    if (!run || !run->backend)
+        return ids;
+    for (const auto& set : run->sets) {
+        const QString id = run->backend->clusterJobId(set->id);
+        if (!id.isEmpty())
+            ids << id;
+    }
+    return ids;
+}
+
 void Scheduler::submit(const QString& project, const Job& job)
 {
     if (d->shuttingDown || isFinal(job.state))

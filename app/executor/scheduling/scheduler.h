@@ -90,6 +90,9 @@ public:
     const Backend* clusterBackend(const QString& region) const;
     /// The cluster backends added by addBackend(), in the order they were added (for `…/regions`).
     QList<Backend*> clusterBackends() const;
+    /// The jobs in the cluster's own scheduler that run the job's cluster or trials now (Backend::clusterJobId():
+    /// Slurm job IDs), in trial order; empty for a job on this host or one not running there.
+    QStringList clusterJobIds(const JobKey& key) const;
 
     /// Takes a validated job that is already stored in `project` in state QUEUED and runs it when the host can.
     void submit(const QString& project, const Job& job);

@@ -1099,6 +1099,12 @@ BackendUsage SlurmBackend::usage() const
     return u;
 }
 
+QString SlurmBackend::clusterJobId(const RunId& run) const
+{
+    const qint64 id = slurmJobId(run);
+    return id > 0 ? QString::number(id) : QString();
+}
+
 qint64 SlurmBackend::slurmJobId(const RunId& run) const
 {
     auto it = d->runs.find(run);

@@ -90,6 +90,7 @@ public:
     std::optional<Launch::Placement> attach(const RunId& run, const Launch::ReplicaSet& set, const QString& jobMarker,
         const StoredLines& storedLines) override;
     BackendUsage usage() const override;
+    QString clusterJobId(const RunId& run) const override;
     /// Asks slurmrestd for ping, nodes and partitions at once and answers when all three did: Down when it cannot be
     /// reached (or its slurmctld does not answer the ping), Unauthenticated when it refuses the token (or the
     /// tokenCommand fails), else Up; checks "reachable", "authenticated", "controller" and "partition" (the
