@@ -667,6 +667,14 @@ void ApiClient::images(QObject* context, Callback<QList<ContainerImageInfo>> don
         }));
 }
 
+void ApiClient::regions(const QString& region, QObject* context, Callback<QJsonObject> done)
+{
+    const QString suffix
+        = region.isEmpty() ? QStringLiteral("/regions") : QStringLiteral("/regions/") + pathSegment(region);
+    request("GET", projectUrl(suffix).path(QUrl::FullyEncoded), {}, {}, context,
+        typed<QJsonObject>(std::move(done), [](const QJsonObject& o, ApiError*) { return o; }));
+}
+
 void ApiClient::checkpoints(const QString& jobId, QObject* context, Callback<CheckpointList> done)
 {
     request("GET",
@@ -915,6 +923,11 @@ ApiResult<LogPage> ApiClient::logsBlocking(
 ApiResult<HostStatus> ApiClient::hostBlocking()
 {
     return blocking<HostStatus>([&](QObject* ctx, Callback<HostStatus> cb) { host(ctx, std::move(cb)); });
+}
+
+ApiResult<QJsonObject> ApiClient::regionsBlocking(const QString& region)
+{
+    return blocking<QJsonObject>([&](QObject* ctx, Callback<QJsonObject> cb) { regions(region, ctx, std::move(cb)); });
 }
 
 ApiResult<CheckpointList> ApiClient::checkpointsBlocking(const QString& jobId)

@@ -299,6 +299,9 @@ public:
     /// The images of the executor host's local podman store, newest first (`…/images`; 503 UNAVAILABLE when
     /// podman is missing or fails).
     void images(QObject* context, Callback<QList<ContainerImageInfo>> done);
+    /// `GET …/regions` (`region` empty: `{"regions": [Region, …]}`) or `GET …/regions/{region}` (one Region), as
+    /// app/executor/API.md "Regions" shows them (JSON as sent: the console and trainyardctl read what they show).
+    void regions(const QString& region, QObject* context, Callback<QJsonObject> done);
     /// The checkpoints under the job's job dir, newest first.
     void checkpoints(const QString& jobId, QObject* context, Callback<CheckpointList> done);
     /// One checkpoint's tensors; `name` as CheckpointSummary::name (sent URL-encoded, `/` as %2F).
@@ -342,6 +345,7 @@ public:
     ApiResult<LogPage> logsBlocking(const QString& jobId, const QString& taskName, const QString& minSeverity,
         int pageSize, const QString& pageToken);
     ApiResult<HostStatus> hostBlocking();
+    ApiResult<QJsonObject> regionsBlocking(const QString& region = {});
     ApiResult<QList<SeriesInfo>> metricSeriesBlocking(const QString& jobId);
     /// All points of a series after `after`, following the pages.
     ApiResult<SeriesPage> metricPointsBlocking(const QString& jobId, const QString& series, qint64 after = 0);

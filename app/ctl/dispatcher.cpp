@@ -2,6 +2,7 @@
 #include "dispatcher.h"
 
 #include "authcommands.h"
+#include "clusterscommands.h"
 #include "ctlsession.h"
 #include "inspectcheckpoint.h"
 #include "inspectevents.h"
@@ -43,6 +44,18 @@ Node commandTree()
                     {} } } },
             { QStringLiteral("update"), QStringLiteral("Update a job's labels."), &JobsCommands::update, {} },
         } };
+    Node clusters { QStringLiteral("clusters"),
+        QStringLiteral("Show where jobs can run: this host and the Slurm clusters of clusters.yaml."), {},
+        {
+            { QStringLiteral("check"),
+                QStringLiteral("Check that a cluster is reachable, accepts the token and has "
+                               "its partition."),
+                &ClustersCommands::check, {} },
+            { QStringLiteral("describe"), QStringLiteral("Describe a cluster: nodes, partitions, jobs there."),
+                &ClustersCommands::describe, {} },
+            { QStringLiteral("list"), QStringLiteral("List the clusters and their state."), &ClustersCommands::list,
+                {} },
+        } };
     Node local { QStringLiteral("local"), QStringLiteral("Run training locally, without the executor."), {},
         { { QStringLiteral("train"), QStringLiteral("Run a training job locally."), &LocalTrain::run, {} } } };
     // The inspect verbs take their own --format; the session took it as a global flag, so it goes back.
@@ -70,7 +83,7 @@ Node commandTree()
                     {} } } } } };
     return { QStringLiteral("trainyardctl"),
         QStringLiteral("Command-line client of Trainyard, the workstation's AI Platform Training."), {},
-        { auth, inspectGroup, jobs, local } };
+        { auth, clusters, inspectGroup, jobs, local } };
 }
 
 QString groupHelp(const Node& group, const QStringList& path)

@@ -7,6 +7,7 @@
 namespace Trainyard {
 
 /// trainyardctl's command tree (gcloud's groups and verbs):
+///   clusters list | describe | check (clusterscommands.h)
 ///   jobs submit training | describe | list | cancel | stream-logs | update
 ///   local train
 ///   inspect checkpoint | events (app/ctl/inspectcheckpoint.h, inspectevents.h)

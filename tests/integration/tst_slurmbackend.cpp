@@ -15,6 +15,7 @@
 #include "slurmtestcluster.h"
 
 #include <QDateTime>
+#include <QDeadlineTimer>
 #include <QDir>
 #include <QFile>
 #include <QJsonArray>
@@ -39,6 +40,172 @@ namespace {
 
 const QString TrainerDir = QStringLiteral(TRAINYARD_SOURCE_DIR "/tests/integration/trainers/tytest");
 constexpr int JobTimeoutMs = 120000;
+
+/// A trainyard-executor process of a test (its XDG folders under `root`, `clustersYaml` as its clusters.yaml),
+/// spoken to over its HTTP API. start() may be called again after kill(): same folders, same data.
+class ExecutorProcess {
+public:
+    ExecutorProcess(const QString& root, const QByteArray& clustersYaml)
+        : m_root(root)
+    {
+        QDir().mkpath(m_root + QStringLiteral("/config/trainyard"));
+        QFile yaml(m_root + QStringLiteral("/config/trainyard/clusters.yaml"));
+        if (yaml.open(QIODevice::WriteOnly))
+            yaml.write(clustersYaml);
+    }
+    ~ExecutorProcess() { stop(); }
+
+    QProcessEnvironment environment() const
+    {
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("XDG_RUNTIME_DIR"), m_root + QStringLiteral("/run"));
+        env.insert(QStringLiteral("XDG_DATA_HOME"), m_root + QStringLiteral("/data"));
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_root + QStringLiteral("/config"));
+        return env;
+    }
+
+    /// Starts the executor and waits (≤ 30 s) for its runtime file; false with `*error` when it does not come up.
+    bool start(QString* error)
+    {
+        const QString runtimeFile = m_root + QStringLiteral("/run/trainyard/executor.json");
+        QFile::remove(runtimeFile); // a killed executor leaves its own
+        m_process.setProcessEnvironment(environment());
+        m_process.setProcessChannelMode(QProcess::ForwardedErrorChannel);
+        m_process.start(
+            QStringLiteral(TRAINYARD_EXECUTOR_BIN), { QStringLiteral("--grace-period"), QStringLiteral("2") });
+        if (!m_process.waitForStarted()) {
+            *error = m_process.errorString();
+            return false;
+        }
+        QDeadlineTimer deadline(30000);
+        QByteArray runtime;
+        while (!deadline.hasExpired()) {
+            QFile file(runtimeFile);
+            if (file.open(QIODevice::ReadOnly) && !(runtime = file.readAll()).isEmpty())
+                break;
+            QTest::qWait(50);
+        }
+        const QJsonObject json = QJsonDocument::fromJson(runtime).object();
+        m_url = QUrl(json.value(QStringLiteral("url")).toString());
+        QFile tokenFile(json.value(QStringLiteral("tokenFile")).toString());
+        if (!m_url.isValid() || !tokenFile.open(QIODevice::ReadOnly)) {
+            *error = QStringLiteral("no usable %1 within 30 s").arg(runtimeFile);
+            return false;
+        }
+        m_token = tokenFile.readAll().trimmed();
+        return true;
+    }
+
+    /// SIGKILL: the executor gets no chance to stop anything.
+    void kill()
+    {
+        m_process.kill();
+        m_process.waitForFinished(30000);
+    }
+
+    /// SIGTERM (it cancels its cluster jobs on the way out), SIGKILL after 30 s.
+    void stop()
+    {
+        if (m_process.state() == QProcess::NotRunning)
+            return;
+        m_process.terminate();
+        if (!m_process.waitForFinished(30000))
+            kill();
+    }
+
+    bool running() const { return m_process.state() == QProcess::Running; }
+    QUrl url() const { return m_url; }
+    QByteArray token() const { return m_token; }
+
+    /// One API call: the HTTP status (0: no answer in 30 s) and the JSON body.
+    std::pair<int, QJsonObject> send(const QByteArray& verb, const QString& pathAndQuery, const QJsonObject& body = {})
+    {
+        QUrl u = m_url;
+        const qsizetype q = pathAndQuery.indexOf(QLatin1Char('?'));
+        u.setPath(pathAndQuery.left(q));
+        if (q >= 0)
+            u.setQuery(pathAndQuery.mid(q + 1));
+        QNetworkRequest request(u);
+        request.setRawHeader("Authorization", "Bearer " + m_token);
+        request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
+        QNetworkReply* reply = m_nam.sendCustomRequest(
+            request, verb, body.isEmpty() ? QByteArray() : QJsonDocument(body).toJson(QJsonDocument::Compact));
+        QSignalSpy finished(reply, &QNetworkReply::finished);
+        if (!reply->isFinished())
+            finished.wait(30000);
+        const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+        const QJsonObject json = QJsonDocument::fromJson(reply->readAll()).object();
+        reply->deleteLater();
+        return { status, json };
+    }
+
+    /// The messages of a job's log for `task` (all of them: up to 10,000), oldest first.
+    QStringList messages(const QString& jobId, const QString& task)
+    {
+        QStringList list;
+        const auto [status, json] = send(
+            "GET", QStringLiteral("/v1/projects/local/jobs/%1/logs?taskName=%2&pageSize=10000").arg(jobId, task));
+        for (const QJsonValue& e : json.value(QStringLiteral("entries")).toArray())
+            list << e.toObject().value(QStringLiteral("message")).toString();
+        return list;
+    }
+
+    QString state(const QString& jobId)
+    {
+        return send("GET", QStringLiteral("/v1/projects/local/jobs/") + jobId)
+            .second.value(QStringLiteral("state"))
+            .toString();
+    }
+
+private:
+    QString m_root;
+    QProcess m_process;
+    QNetworkAccessManager m_nam;
+    QUrl m_url;
+    QByteArray m_token;
+};
+
+/// A run of trainyardctl against `executor`: its exit code, stdout and stderr.
+struct CtlRun {
+    int code = -1;
+    QString out;
+    QString err;
+    QString text() const { return QStringLiteral("exit %1\nstdout:\n%2\nstderr:\n%3").arg(code).arg(out, err); }
+};
+
+CtlRun runCtl(const ExecutorProcess& executor, const QStringList& args)
+{
+    QProcess ctl;
+    ctl.setProcessEnvironment(executor.environment());
+    ctl.start(QStringLiteral(TRAINYARD_CTL_BIN), args);
+    CtlRun run;
+    if (!ctl.waitForFinished(90000)) {
+        ctl.kill();
+        ctl.waitForFinished();
+        run.err = QStringLiteral("trainyardctl did not finish within 90 s");
+        return run;
+    }
+    run.code = ctl.exitStatus() == QProcess::NormalExit ? ctl.exitCode() : -1;
+    run.out = QString::fromUtf8(ctl.readAllStandardOutput());
+    run.err = QString::fromUtf8(ctl.readAllStandardError());
+    return run;
+}
+
+/// How many times each of `prefix` + "0" … `prefix` + (n-1) occurs in `lines` (a list of n counts; lines that
+/// are not one of them are ignored).
+QList<int> countNumbered(const QStringList& lines, const QString& prefix, int n)
+{
+    QList<int> counts(n, 0);
+    for (const QString& line : lines) {
+        if (!line.startsWith(prefix))
+            continue;
+        bool ok = false;
+        const int i = line.mid(prefix.size()).toInt(&ok);
+        if (ok && i >= 0 && i < n)
+            ++counts[i];
+    }
+    return counts;
+}
 
 } // namespace
 
@@ -120,6 +287,80 @@ private:
         return !replicas.isEmpty() && std::all_of(replicas.cbegin(), replicas.cend(), [](const ReplicaInfo& r) {
             return r.state == ReplicaState::Running;
         });
+    }
+
+    /// The het job IDs (the leader's, or the job's own for a plain job) of every job slurmctld knows named
+    /// `name`, in order of appearance.
+    QList<qint64> slurmJobsNamed(const QString& name)
+    {
+        std::optional<Result<QList<JobComponent>>> answer;
+        m_client->jobs(this, [&answer](const Result<QList<JobComponent>>& r) { answer.emplace(r); });
+        [&] { QTRY_VERIFY_WITH_TIMEOUT(answer.has_value(), 30000); }();
+        QList<qint64> ids;
+        if (!answer || !answer->ok())
+            return { -1 };
+        for (const JobComponent& c : answer->value()) {
+            const qint64 leader = c.hetJobId > 0 ? c.hetJobId : c.jobId;
+            if (c.name == name && !ids.contains(leader))
+                ids << leader;
+        }
+        return ids;
+    }
+
+    /// A job stored as RUNNING whose cluster a previous executor launched as Slurm job `slurmJobId` (one this
+    /// cluster does not know: it vanished), with what its replicas left in the slurm folder: `stdoutLines` per
+    /// task in logs/<task>.stdout, a started file each, and an exit file with `exitCodes[task]` where given.
+    QString leftByPreviousExecutor(const QString& name, qint64 slurmJobId, const QMap<QString, QByteArray>& stdoutLines,
+        const QMap<QString, int>& exitCodes, qint64 launchedUs)
+    {
+        const QString id = m_prefix + name;
+        Job job = Test::customJob(id, QStringLiteral("tytest.ok"), 2);
+        job.state = JobState::Running;
+        job.startTime = QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs);
+        job.trainingInput.region = m_config.name;
+        job.trainingInput.jobDir = jobDir(id);
+        QString error;
+        if (!m_store->insert(job, &error))
+            qWarning("insert: %s", qPrintable(error));
+        m_jobIds << id;
+        const QString slurm = jobFolder(id) + QStringLiteral("/slurm");
+        for (const char* sub : { "logs", "started", "exit" })
+            QDir().mkpath(slurm + QLatin1Char('/') + QLatin1String(sub));
+        auto write = [](const QString& path, const QByteArray& data) {
+            QFile f(path);
+            if (f.open(QIODevice::WriteOnly))
+                f.write(data);
+        };
+        write(slurm + QStringLiteral("/slurm-job-id"), QByteArray::number(slurmJobId) + '\n');
+        write(slurm + QStringLiteral("/launch.ready"), QByteArray::number(launchedUs) + '\n');
+        QByteArray placement;
+        int node = 1;
+        for (const QString& task : { QStringLiteral("master-replica-0"), QStringLiteral("worker-replica-0"),
+                 QStringLiteral("worker-replica-1") }) {
+            placement
+                += task.toUtf8() + " node" + QByteArray::number(node) + ' ' + QByteArray::number(20000 + node) + '\n';
+            write(slurm + QStringLiteral("/started/") + task, "node" + QByteArray::number(node) + " 4242\n");
+            write(slurm + QStringLiteral("/logs/") + task + QStringLiteral(".stdout"), stdoutLines.value(task));
+            if (exitCodes.contains(task))
+                write(slurm + QStringLiteral("/exit/") + task, QByteArray::number(exitCodes.value(task)) + '\n');
+            ++node;
+        }
+        write(slurm + QStringLiteral("/placement"), placement);
+        return id;
+    }
+
+    /// A new scheduler on the same store, logs and cluster, as an executor that starts again; recover() runs.
+    void restartScheduler()
+    {
+        m_scheduler.reset();
+        HostInventory host;
+        host.cpus = 2;
+        host.memoryBytes = qint64(4) << 30;
+        m_scheduler = std::make_unique<Scheduler>(
+            m_store.get(), m_logs.get(), host, m_tmp.path() + QStringLiteral("/data/trainyard"));
+        m_scheduler->setGracePeriodSeconds(3);
+        m_scheduler->addBackend(std::make_unique<SlurmBackend>(m_config));
+        m_scheduler->recover();
     }
 
     QString dump(const QString& id) const
@@ -310,6 +551,331 @@ private Q_SLOTS:
         QTRY_VERIFY2_WITH_TIMEOUT(isFinal(state(id)), qPrintable(dump(id)), 60000);
         QCOMPARE(state(id), JobState::Cancelled);
         QCOMPARE(slurmState(second), QStringLiteral("CANCELLED"));
+    }
+
+    /// The executor SIGKILLed mid-job (1 master + 2 workers printing numbered lines for ~25 s) and started again on
+    /// the same data: it takes over the same Slurm job (slurmctld knows one job of that name, not two; the job's log
+    /// says it is running once and never restarted), the job succeeds, and every line of every replica, from
+    /// before and after the restart, is in the job's log exactly once.
+    void executorKilledReattaches()
+    {
+        QTemporaryDir root;
+        QVERIFY(root.isValid());
+        ExecutorProcess executor(root.path(), m_cluster.clustersYaml());
+        QString error;
+        QVERIFY2(executor.start(&error), qPrintable(error));
+        const QString id = m_prefix + QStringLiteral("reattach");
+        m_jobIds << id;
+        QDir().mkpath(jobDir(id));
+        QFile::setPermissions(jobDir(id), QFileDevice::Permissions(0x7777));
+        constexpr int Ticks = 50;
+        const QString type = QStringLiteral("n1-standard-4");
+        const QJsonObject body { { QStringLiteral("jobId"), id },
+            { QStringLiteral("trainingInput"),
+                QJsonObject { { QStringLiteral("scaleTier"), QStringLiteral("CUSTOM") },
+                    { QStringLiteral("masterType"), type }, { QStringLiteral("workerType"), type },
+                    { QStringLiteral("workerCount"), QStringLiteral("2") },
+                    { QStringLiteral("packageUris"), QJsonArray { TrainerDir } },
+                    { QStringLiteral("pythonModule"), QStringLiteral("tytest.ticker") },
+                    { QStringLiteral("args"),
+                        QJsonArray { QStringLiteral("--ticks"), QString::number(Ticks), QStringLiteral("--interval"),
+                            QStringLiteral("0.5") } },
+                    { QStringLiteral("region"), m_config.name }, { QStringLiteral("jobDir"), jobDir(id) } } } };
+        const auto [status, created] = executor.send("POST", QStringLiteral("/v1/projects/local/jobs"), body);
+        QVERIFY2(status == 200, QJsonDocument(created).toJson().constData());
+
+        const QStringList tasks = { QStringLiteral("master-replica-0"), QStringLiteral("worker-replica-0"),
+            QStringLiteral("worker-replica-1") };
+        // Mid-job: every replica has printed a few lines, none is near its end.
+        auto ticksSeen = [&](const QString& task) {
+            return countNumbered(executor.messages(id, task), task + QStringLiteral(" tick "), Ticks).count(1);
+        };
+        QTRY_VERIFY2_WITH_TIMEOUT(!executor.running()
+                || std::all_of(tasks.cbegin(), tasks.cend(), [&](const QString& t) { return ticksSeen(t) >= 6; }),
+            qPrintable(executor.state(id)), JobTimeoutMs);
+        QVERIFY2(executor.running(), "the executor ended by itself");
+        const qint64 jobId = slurmJobId(id);
+        QVERIFY(jobId > 0);
+        QCOMPARE(executor.state(id), QStringLiteral("RUNNING"));
+        const int beforeKill = ticksSeen(tasks.first());
+
+        executor.kill();
+        QVERIFY(!executor.running());
+        QCOMPARE(slurmState(jobId), QStringLiteral("RUNNING")); // the job did not die with the executor
+        QVERIFY2(executor.start(&error), qPrintable(error));
+
+        QString state;
+        QTRY_VERIFY2_WITH_TIMEOUT((state = executor.state(id)) == QLatin1String("SUCCEEDED")
+                || state == QLatin1String("FAILED") || state == QLatin1String("CANCELLED"),
+            qPrintable(state), JobTimeoutMs);
+        const QStringList service = executor.messages(id, QStringLiteral("service"));
+        const QString serviceText = service.join(QLatin1Char('\n'));
+        QVERIFY2(state == QLatin1String("SUCCEEDED"), qPrintable(serviceText));
+
+        // The same Slurm job throughout: not resubmitted.
+        QCOMPARE(slurmJobId(id), jobId);
+        QCOMPARE(slurmJobsNamed(QStringLiteral("trainyard-") + id), QList<qint64> { jobId });
+        QVERIFY2(service.count(QStringLiteral("Job is running.")) == 1, qPrintable(serviceText));
+        QVERIFY2(serviceText.contains(QLatin1String("took over the job's replicas where they run")),
+            qPrintable(serviceText));
+        QVERIFY2(!serviceText.contains(QLatin1String("Restarting the cluster")), qPrintable(serviceText));
+        QVERIFY2(!serviceText.contains(QLatin1String("restarting it")), qPrintable(serviceText));
+        QVERIFY(!QFile::exists(jobFolder(id) + QStringLiteral("/restarts")));
+
+        // Every line once, from before the kill (beforeKill of them at least) and after it.
+        QVERIFY(beforeKill < Ticks);
+        for (const QString& task : tasks) {
+            const QStringList lines = executor.messages(id, task);
+            QCOMPARE(countNumbered(lines, task + QStringLiteral(" tick "), Ticks), QList<int>(Ticks, 1));
+            QCOMPARE(countNumbered(lines, task + QStringLiteral(" tock "), Ticks), QList<int>(Ticks, 1));
+            QCOMPARE(lines.count(task + QStringLiteral(" done")), 1);
+        }
+    }
+
+    /// Re-attaching to a Slurm job that slurmctld no longer knows (ended and purged after MinJobAge while no
+    /// executor ran): the replicas' exit files say how it ended (SUCCEEDED here), and their output is read on
+    /// from the first line the log store does not hold yet.
+    void vanishedJobEndsFromExitFiles()
+    {
+        const qint64 launchedUs = QDateTime::currentMSecsSinceEpoch() * 1000 - 5000000;
+        QMap<QString, QByteArray> lines;
+        QMap<QString, int> exits;
+        for (const QString& task : { QStringLiteral("master-replica-0"), QStringLiteral("worker-replica-0"),
+                 QStringLiteral("worker-replica-1") }) {
+            lines.insert(task, task.toUtf8() + " line 0\n" + task.toUtf8() + " line 1\n" + task.toUtf8() + " line 2\n");
+            exits.insert(task, 0);
+        }
+        const QString id = leftByPreviousExecutor(QStringLiteral("vanished_ok"), 999999990, lines, exits, launchedUs);
+        // What the previous executor had stored of the master's output when it died: a line of an earlier placement
+        // (before the launch: it does not count, else it would hide a line) and the first line of this one (the
+        // next, half read, was only in its memory).
+        QFile stored(m_tmp.path() + QStringLiteral("/data/trainyard/") + Test::localJob(id).name()
+            + QStringLiteral("/logs/master-replica-0.jsonl"));
+        QVERIFY(QDir().mkpath(QFileInfo(stored).path()));
+        QVERIFY(stored.open(QIODevice::WriteOnly));
+        for (const auto& [us, text] :
+            { std::pair { launchedUs - 1000000, QStringLiteral("an earlier placement's line") },
+                std::pair { launchedUs + 1000000, QStringLiteral("master-replica-0 line 0") } }) {
+            const LogEntry e { us, QStringLiteral("INFO"), QStringLiteral("master-replica-0"), QString(), text,
+                QStringLiteral("stdout") };
+            stored.write(e.toJsonLine() + '\n');
+        }
+        stored.close();
+        restartScheduler();
+        QTRY_VERIFY2_WITH_TIMEOUT(isFinal(state(id)), qPrintable(dump(id)), 60000);
+        QVERIFY2(state(id) == JobState::Succeeded, qPrintable(dump(id)));
+        for (const QString& task : lines.keys())
+            QCOMPARE(countNumbered(messages(id, task), task + QStringLiteral(" line "), 3), QList<int>(3, 1));
+        const QStringList service = messages(id, QStringLiteral("service"));
+        QVERIFY2(service.join(QLatin1Char('\n')).contains(QLatin1String("took over the job's replicas")),
+            qPrintable(service.join(QLatin1Char('\n'))));
+        QVERIFY(!QFile::exists(jobFolder(id) + QStringLiteral("/restarts")));
+    }
+
+    /// The same without a replica's exit file: its end is unknown, so the job fails with a message naming the
+    /// replica and the Slurm job, instead of staying RUNNING or running again.
+    void vanishedJobWithoutExitFileFails()
+    {
+        const qint64 launchedUs = QDateTime::currentMSecsSinceEpoch() * 1000 - 5000000;
+        QMap<QString, QByteArray> lines;
+        lines.insert(QStringLiteral("worker-replica-1"), "worker-replica-1 line 0\n");
+        const QMap<QString, int> exits { { QStringLiteral("worker-replica-0"), 0 } };
+        const QString id = leftByPreviousExecutor(QStringLiteral("vanished_lost"), 999999991, lines, exits, launchedUs);
+        restartScheduler();
+        QTRY_VERIFY2_WITH_TIMEOUT(isFinal(state(id)), qPrintable(dump(id)), 60000);
+        QVERIFY2(state(id) == JobState::Failed, qPrintable(dump(id)));
+        QVERIFY2(errorMessage(id).startsWith(QLatin1String("The replica master 0 was lost: Slurm cluster '")),
+            qPrintable(errorMessage(id)));
+        QVERIFY2(errorMessage(id).contains(QLatin1String("no longer knows Slurm job 999999991")),
+            qPrintable(errorMessage(id)));
+        QCOMPARE(messages(id, QStringLiteral("worker-replica-1")).count(QStringLiteral("worker-replica-1 line 0")), 1);
+        QVERIFY(!QFile::exists(jobFolder(id) + QStringLiteral("/restarts")));
+    }
+
+    /// `…/regions` and `trainyardctl clusters list|describe|check` with four clusters: the test cluster (UP, its 4
+    /// nodes with a CPU and a GPU each, a job of the project there), one whose slurmrestd does not listen (DOWN),
+    /// one with a token slurmrestd refuses (UNAUTHENTICATED) and one whose partition does not exist; each failure
+    /// is named, and the executor serves on.
+    void regionsAndClusterCommands()
+    {
+        const QByteArray fakeToken
+            = "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJleHAiOjQxMDI0NDQ4MDAsImlhdCI6MTc5NTUwMDAwMC"
+              "wic3VuIjoic2x1cm1jaSJ9.d3Jvbmctc2lnbmF0dXJlLXdyb25nLXNpZ25hdHVyZSE";
+        QByteArray yaml = m_cluster.clustersYaml();
+        auto entry = [&](const char* name, const QString& url, const QByteArray& auth, const char* partition) {
+            yaml += "\n- name: " + QByteArray(name) + "\n  slurmrestd: " + url.toUtf8()
+                + "\n  user: " + m_config.user.toUtf8() + "\n  " + auth + "\n  partition: " + QByteArray(partition)
+                + "\n  sharedDir: " + m_config.sharedDir.toUtf8() + '\n';
+        };
+        const QString goodUrl = m_config.restUrl.toString();
+        entry("downcluster", QStringLiteral("http://127.0.0.1:1"), "token: " + fakeToken, "debug");
+        entry("badtoken", goodUrl, "token: " + fakeToken, "debug");
+        QByteArray auth = m_config.token.isEmpty() ? QByteArray("tokenCommand: " + m_config.tokenCommand.toUtf8())
+                                                   : QByteArray("token: " + m_config.token.toUtf8());
+        if (!m_config.slurmConf.isEmpty())
+            auth += "\n  slurmConf: " + m_config.slurmConf.toUtf8();
+        entry("nopartition", goodUrl, auth, "nosuchpartition");
+
+        QTemporaryDir root;
+        QVERIFY(root.isValid());
+        ExecutorProcess executor(root.path(), yaml);
+        QString error;
+        QVERIFY2(executor.start(&error), qPrintable(error));
+
+        // A job of the project on the test cluster, for the cluster's `jobs`.
+        const QString id = m_prefix + QStringLiteral("regions");
+        m_jobIds << id;
+        QDir().mkpath(jobDir(id));
+        QFile::setPermissions(jobDir(id), QFileDevice::Permissions(0x7777));
+        const QJsonObject body { { QStringLiteral("jobId"), id },
+            { QStringLiteral("trainingInput"),
+                QJsonObject { { QStringLiteral("scaleTier"), QStringLiteral("BASIC") },
+                    { QStringLiteral("packageUris"), QJsonArray { TrainerDir } },
+                    { QStringLiteral("pythonModule"), QStringLiteral("tytest.sleeper") },
+                    { QStringLiteral("region"), m_config.name }, { QStringLiteral("jobDir"), jobDir(id) } } } };
+        const auto [created, job] = executor.send("POST", QStringLiteral("/v1/projects/local/jobs"), body);
+        QVERIFY2(created == 200, QJsonDocument(job).toJson().constData());
+
+        const auto [status, answer] = executor.send("GET", QStringLiteral("/v1/projects/local/regions"));
+        QVERIFY2(status == 200, QJsonDocument(answer).toJson().constData());
+        const QByteArray text = QJsonDocument(answer).toJson();
+        QMap<QString, QJsonObject> regions;
+        QStringList order;
+        for (const QJsonValue& v : answer.value(QStringLiteral("regions")).toArray()) {
+            order << v.toObject().value(QStringLiteral("name")).toString();
+            regions.insert(order.last(), v.toObject());
+        }
+        QCOMPARE(order,
+            QStringList({ QStringLiteral("local"), m_config.name, QStringLiteral("downcluster"),
+                QStringLiteral("badtoken"), QStringLiteral("nopartition") }));
+        QCOMPARE(regions[QStringLiteral("local")].value(QStringLiteral("state")).toString(), QStringLiteral("UP"));
+        QCOMPARE(regions[QStringLiteral("local")].value(QStringLiteral("nodes")).toArray().size(), 1);
+
+        const QJsonObject good = regions.value(m_config.name);
+        QVERIFY2(good.value(QStringLiteral("state")).toString() == QLatin1String("UP"), text.constData());
+        QCOMPARE(good.value(QStringLiteral("kind")).toString(), QStringLiteral("SLURM"));
+        const QJsonArray nodes = good.value(QStringLiteral("nodes")).toArray();
+        QCOMPARE(nodes.size(), 4);
+        for (const QJsonValue& n : nodes) {
+            const QJsonObject node = n.toObject();
+            QVERIFY2(node.value(QStringLiteral("name")).toString().startsWith(QLatin1String("node")), text.constData());
+            QCOMPARE(node.value(QStringLiteral("cpus")).toInt(), 1);
+            QCOMPARE(node.value(QStringLiteral("gpus")).toInt(), 1);
+            QVERIFY(!node.value(QStringLiteral("state")).toArray().isEmpty());
+        }
+        QCOMPARE(good.value(QStringLiteral("partitions"))
+                     .toArray()
+                     .first()
+                     .toObject()
+                     .value(QStringLiteral("name"))
+                     .toString(),
+            QStringLiteral("debug"));
+        for (const QJsonValue& c : good.value(QStringLiteral("checks")).toArray())
+            QVERIFY2(c.toObject().value(QStringLiteral("ok")).toBool(), text.constData());
+        QCOMPARE(
+            good.value(QStringLiteral("jobs")).toArray().first().toObject().value(QStringLiteral("jobId")).toString(),
+            id);
+
+        const QJsonObject down = regions.value(QStringLiteral("downcluster"));
+        QCOMPARE(down.value(QStringLiteral("state")).toString(), QStringLiteral("DOWN"));
+        QVERIFY2(down.value(QStringLiteral("message")).toString().contains(QLatin1String("http://127.0.0.1:1")),
+            text.constData());
+        QVERIFY(down.value(QStringLiteral("nodes")).toArray().isEmpty());
+        const QJsonObject refused = regions.value(QStringLiteral("badtoken"));
+        QCOMPARE(refused.value(QStringLiteral("state")).toString(), QStringLiteral("UNAUTHENTICATED"));
+        QVERIFY2(refused.value(QStringLiteral("message")).toString().contains(m_config.user), text.constData());
+        const QJsonObject noPartition = regions.value(QStringLiteral("nopartition"));
+        QCOMPARE(noPartition.value(QStringLiteral("state")).toString(), QStringLiteral("UP"));
+        QVERIFY2(noPartition.value(QStringLiteral("message"))
+                     .toString()
+                     .contains(QLatin1String("'nosuchpartition' does not exist")),
+            text.constData());
+
+        // One region; an unknown one is NOT_FOUND in the service's error shape.
+        const auto [oneStatus, one]
+            = executor.send("GET", QStringLiteral("/v1/projects/local/regions/") + m_config.name);
+        QCOMPARE(oneStatus, 200);
+        QCOMPARE(one.value(QStringLiteral("name")).toString(), m_config.name);
+        const auto [missingStatus, missing] = executor.send("GET", QStringLiteral("/v1/projects/local/regions/nosuch"));
+        QCOMPARE(missingStatus, 404);
+        const QJsonObject e = missing.value(QStringLiteral("error")).toObject();
+        QCOMPARE(e.value(QStringLiteral("status")).toString(), QStringLiteral("NOT_FOUND"));
+        QVERIFY2(e.value(QStringLiteral("message")).toString().contains(QLatin1String("'nosuch'")),
+            qPrintable(e.value(QStringLiteral("message")).toString()));
+
+        // trainyardctl clusters …
+        CtlRun list = runCtl(executor, { QStringLiteral("clusters"), QStringLiteral("list") });
+        QVERIFY2(list.code == 0, qPrintable(list.text()));
+        QVERIFY2(list.out.startsWith(QLatin1String("NAME")), qPrintable(list.text()));
+        bool goodRow = false;
+        for (const QString& line : list.out.split(QLatin1Char('\n'))) {
+            const QStringList cells = line.simplified().split(QLatin1Char(' '));
+            if (cells.value(0) == m_config.name)
+                goodRow = cells.value(1) == QLatin1String("SLURM") && cells.value(2) == QLatin1String("UP")
+                    && cells.value(3) == QLatin1String("4") && cells.last() == QLatin1String("1");
+        }
+        QVERIFY2(goodRow, qPrintable(list.text()));
+        QVERIFY2(list.err.contains(QLatin1String("WARNING: downcluster is DOWN: ")), qPrintable(list.text()));
+        QVERIFY2(list.err.contains(QLatin1String("WARNING: badtoken is UNAUTHENTICATED: ")), qPrintable(list.text()));
+
+        CtlRun ok = runCtl(executor, { QStringLiteral("clusters"), QStringLiteral("check"), m_config.name });
+        QVERIFY2(ok.code == 0, qPrintable(ok.text()));
+        QVERIFY2(ok.out.contains(QLatin1String("partition")) && !ok.out.contains(QLatin1String("FAILED")),
+            qPrintable(ok.text()));
+        const struct {
+            const char* name;
+            const char* failure;
+        } failing[] = { { "downcluster", "Cluster 'downcluster' failed the reachable check: " },
+            { "badtoken", "Cluster 'badtoken' failed the authenticated check: " },
+            { "nopartition",
+                "Cluster 'nopartition' failed the partition check: Partition 'nosuchpartition' does not exist" } };
+        for (const auto& f : failing) {
+            CtlRun check
+                = runCtl(executor, { QStringLiteral("clusters"), QStringLiteral("check"), QLatin1String(f.name) });
+            QVERIFY2(check.code == 1, qPrintable(check.text()));
+            QVERIFY2(check.err.contains(QLatin1String(f.failure)), qPrintable(check.text()));
+        }
+        CtlRun unknown
+            = runCtl(executor, { QStringLiteral("clusters"), QStringLiteral("check"), QStringLiteral("nosuch") });
+        QVERIFY2(unknown.code == 1 && unknown.err.contains(QLatin1String("'nosuch'")), qPrintable(unknown.text()));
+
+        CtlRun describe = runCtl(executor,
+            { QStringLiteral("clusters"), QStringLiteral("describe"), m_config.name, QStringLiteral("--format=json") });
+        QVERIFY2(describe.code == 0, qPrintable(describe.text()));
+        const QJsonObject described = QJsonDocument::fromJson(describe.out.toUtf8()).object();
+        QCOMPARE(described.value(QStringLiteral("nodes")).toArray().size(), 4);
+        QCOMPARE(described.value(QStringLiteral("jobs")).toArray().size(), 1);
+        // Once the job runs there, its Slurm job is named with it.
+        QTRY_VERIFY_WITH_TIMEOUT(executor.state(id) == QLatin1String("RUNNING"), JobTimeoutMs);
+        const QString slurmJob = QString::number(slurmJobId(id));
+        const QJsonObject running
+            = executor.send("GET", QStringLiteral("/v1/projects/local/regions/") + m_config.name).second;
+        QCOMPARE(running.value(QStringLiteral("jobs"))
+                     .toArray()
+                     .first()
+                     .toObject()
+                     .value(QStringLiteral("clusterJobIds"))
+                     .toArray(),
+            QJsonArray { slurmJob });
+        CtlRun table = runCtl(executor,
+            { QStringLiteral("clusters"), QStringLiteral("describe"), m_config.name,
+                QStringLiteral("--format=table") });
+        QVERIFY2(table.code == 0 && table.out.contains(QLatin1String("node4")), qPrintable(table.text()));
+        bool jobRow = false;
+        for (const QString& line : table.out.split(QLatin1Char('\n')))
+            jobRow = jobRow || line.simplified() == QStringLiteral("%1 RUNNING %2").arg(id, slurmJob);
+        QVERIFY2(jobRow, qPrintable(table.text()));
+
+        // The executor serves on after all that, and the job is cancelled.
+        QVERIFY(executor.running());
+        const auto [cancelStatus, cancelled]
+            = executor.send("POST", QStringLiteral("/v1/projects/local/jobs/%1:cancel").arg(id));
+        QCOMPARE(cancelStatus, 200);
+        QString state;
+        QTRY_VERIFY2_WITH_TIMEOUT(
+            (state = executor.state(id)) == QLatin1String("CANCELLED") || state == QLatin1String("FAILED"),
+            qPrintable(state), JobTimeoutMs);
+        QCOMPARE(state, QStringLiteral("CANCELLED"));
     }
 
     /// More replicas than nodes: het components never share a node, so the job can never run.

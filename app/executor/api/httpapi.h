@@ -235,6 +235,8 @@ private:
     /// The caller of `request` from its bearer token: the admin's token, or an access token that is neither
     /// revoked nor expired. False with the reason in *problem (a 401 UNAUTHENTICATED).
     bool authenticate(const ApiRequest& request, Caller* caller, QString* problem) const;
+    /// `…/regions` (`region` empty) or `…/regions/{region}`: answered once every cluster asked said how it is.
+    Reply regions(const QString& project, const QString& region, const HttpChannelPtr& channel, bool* deferred);
     /// Answers one request; Qt 6.4 and 6.8 paths and serve() all end here.
     bool handle(const ApiRequest& request, const HttpChannelPtr& channel);
     void send(const HttpChannelPtr& channel, const Reply& reply);

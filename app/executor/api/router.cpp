@@ -147,6 +147,11 @@ struct HttpApi::Routes {
             [](const Call& c) { return c.api->createToken(c.request, c.caller); });
         table.add("POST", QStringLiteral("/v1/tokens/{token}:revoke"), Iam::Permission::tokensRevoke(),
             [](const Call& c) { return c.api->revokeToken(c["token"]); });
+        table.add("GET", QStringLiteral("/v1/projects/{project}/regions"), QStringLiteral("ml.projects.getConfig"),
+            [](const Call& c) { return c.api->regions(c["project"], QString(), c.channel, c.streaming); });
+        table.add("GET", QStringLiteral("/v1/projects/{project}/regions/{region}"),
+            QStringLiteral("ml.projects.getConfig"),
+            [](const Call& c) { return c.api->regions(c["project"], c["region"], c.channel, c.streaming); });
     }
 };
 

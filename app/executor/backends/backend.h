@@ -11,6 +11,7 @@
 #include <QString>
 
 #include <chrono>
+#include <functional>
 #include <optional>
 
 namespace Trainyard {
@@ -32,6 +33,9 @@ struct ReplicaExit {
         Exited, ///< it returned `code` (0–255)
         Signalled, ///< it was killed by `signal`
         FailedToStart, ///< it never ran: `error` says why (no interpreter, no such file …)
+        /// The backend lost track of it and cannot tell how it ended (a cluster's job vanished while no executor
+        /// watched it, and the replica left no exit status): `error` says what is known. A permanent failure.
+        Lost,
     };
     Kind kind = Kind::Exited;
     int code = 0;
@@ -54,6 +58,54 @@ struct BackendUsage {
     Bytes memoryInUse;
     QList<int> gpusInUse; ///< sorted
     int runsHolding = 0; ///< runs with a reservation
+};
+
+/// One node of a region as `…/regions` shows it (app/executor/API.md "Regions"): a cluster's node as its
+/// scheduler reports it, or this host.
+struct RegionNode {
+    QString name; ///< the node's name in the cluster (what a replica's address names), or this host's name
+    QStringList state; ///< the cluster's words, base state first ("IDLE", "MIXED", "ALLOCATED", "DOWN", "DRAIN" …)
+    int cpus = 0;
+    int cpusInUse = 0;
+    int gpus = 0;
+    int gpusInUse = 0;
+    Bytes memory;
+    QStringList partitions;
+};
+
+/// One partition of a cluster (Slurm's).
+struct RegionPartition {
+    QString name;
+    QStringList state; ///< "UP", "DOWN", "DRAIN", "INACTIVE"; empty when the cluster does not say
+    QString nodes; ///< its nodes as a hostlist: "node[1-4]"
+    int totalNodes = 0;
+    int totalCpus = 0;
+};
+
+/// One check of a region (`trainyardctl clusters check`): "reachable", "authenticated", "controller",
+/// "partition"; `message` says what was found, or what failed.
+struct RegionCheck {
+    QString name;
+    bool ok = false;
+    QString message;
+};
+
+/// A backend's region as it is now (Backend::regionStatus()).
+struct RegionStatus {
+    enum class State {
+        Up, ///< answers and takes jobs
+        Down, ///< cannot be reached, or its controller does not answer: `message` says which
+        Unauthenticated, ///< answers, but refuses the configured credentials: `message` says how
+    };
+    State state = State::Up;
+    QString message; ///< empty when Up and every check passed
+    QString kind; ///< "LOCAL", "SLURM"
+    QString endpoint; ///< how the executor reaches it ("http://127.0.0.1:16880"); empty for this host
+    QString user; ///< the user jobs run as there; empty for this host
+    QString partition; ///< the partition jobs go to; empty: the cluster's default
+    QList<RegionCheck> checks;
+    QList<RegionPartition> partitions;
+    QList<RegionNode> nodes;
 };
 
 /// Where replicas run. The scheduler above it owns each job's life (queue, states, restarts, timers,
@@ -110,7 +162,40 @@ public:
     /// processes carry `jobMarker` (see Launch::LaunchContext::jobMarker). Synchronous.
     virtual void reclaim(const RunId& run, const QString& jobMarker) = 0;
 
+    /// How many complete lines of a replica's stdout (`isStderr` false) or stderr the log store holds for the
+    /// run, counting only lines stored at or after `sinceUs` (µs since the Unix epoch). attach() uses it to go on
+    /// reading a replica's output right after the last line the previous executor stored.
+    using StoredLines = std::function<qint64(const QString& taskName, bool isStderr, qint64 sinceUs)>;
+    /// Recovery after an executor restart, tried before reclaim(): re-attaches to replicas that a previous
+    /// executor launched (`set`, as it was placed, and `jobMarker` as for reclaim()) and that outlived it, such
+    /// as a cluster's job. Returns their addresses (ReplicaSet order) when it re-attached: the run is then as
+    /// after launch(), and answers with started() for every replica that started, output() from the first line
+    /// that `storedLines` says is not stored yet, exited() and (after stop()) stopped(), all from the event loop.
+    /// Returns nothing when there is nothing to re-attach to (the default: local replicas die with their
+    /// executor); the scheduler then reclaims the run and starts it again.
+    virtual std::optional<Launch::Placement> attach(
+        const RunId& run, const Launch::ReplicaSet& set, const QString& jobMarker, const StoredLines& storedLines)
+    {
+        Q_UNUSED(run);
+        Q_UNUSED(set);
+        Q_UNUSED(jobMarker);
+        Q_UNUSED(storedLines);
+        return std::nullopt;
+    }
+
     virtual BackendUsage usage() const = 0;
+    /// The run's job in the region's own scheduler ("314": a Slurm job ID) while the backend runs it; empty when it
+    /// has none (the local backend, a run not submitted yet or done).
+    virtual QString clusterJobId(const RunId& run) const
+    {
+        Q_UNUSED(run);
+        return QString();
+    }
+
+    /// Asks the region (a cluster) how it is now: reachable, credentials accepted, its partitions and nodes. `done`
+    /// runs once, later, from the event loop (dropped when `context` is destroyed first). The default (this host's
+    /// backend): Up, kind "LOCAL", nothing else (the API fills this host's node in from usage()).
+    virtual void regionStatus(QObject* context, std::function<void(const RegionStatus&)> done);
 
 Q_SIGNALS:
     void placed(const Trainyard::RunId& run, const Trainyard::Launch::Placement& placement);

@@ -111,6 +111,8 @@ struct Scheduler::Private {
         /// (≤ 1 s) or its final write stores it, so a short trial costs one write less. Safe: a trial stored as
         /// PREPARING is restarted after an executor restart exactly as a RUNNING one is.
         bool runningUnsaved = false;
+        /// Taken over from a previous executor (Backend::attach()): its replicas were never launched by this one.
+        bool attached = false;
 
         Replica* replica(const QString& taskName)
         {
@@ -496,6 +498,7 @@ struct Scheduler::Private {
         set->phase = SetPhase::Placing;
         set->stopReason = StopReason::None;
         set->stopMessage.clear();
+        set->attached = false; // a placement of this executor's own from now on
         backendOf(set->id)->place(set->id, set->set);
     }
 
@@ -611,7 +614,7 @@ struct Scheduler::Private {
         if (job->state == JobState::Running) {
             if (run->study)
                 return;
-            if (set->restarts > 0)
+            if (set->restarts > 0 && !set->attached)
                 service(
                     run->key, QStringLiteral("Job is running (restart %1 of %2).").arg(set->restarts).arg(MaxRestarts));
             armRunTimer(run, *job);
@@ -658,7 +661,15 @@ struct Scheduler::Private {
             service(key, message, QStringLiteral("WARNING"));
             cancelRun(r, message);
         });
-        run->runTimer->start(int(std::min<qint64>(ms, std::numeric_limits<int>::max())));
+        // A run taken over from a previous executor has been running since before this one started: the limit
+        // counts from the job's startTime then (which includes its staging: never later than the service would).
+        qint64 left = ms;
+        if (std::any_of(run->sets.begin(), run->sets.end(), [](const auto& s) { return s->attached; })) {
+            const QDateTime started = QDateTime::fromString(job.startTime, Qt::ISODateWithMs);
+            if (started.isValid())
+                left = std::max<qint64>(0, ms - started.msecsTo(QDateTime::currentDateTimeUtc()));
+        }
+        run->runTimer->start(int(std::min<qint64>(left, std::numeric_limits<int>::max())));
     }
 
     static QString replicaName(const Replica& r)
@@ -705,6 +716,22 @@ struct Scheduler::Private {
             code = 127;
             replica->exitCode = code;
             break;
+        case ReplicaExit::Kind::Lost:
+            break;
+        }
+        if (exit.kind == ReplicaExit::Kind::Lost) {
+            // Its end is unknown: not a success, and nothing says a restart would help.
+            replica->state = ReplicaState::Failed;
+            const QString message
+                = QStringLiteral("The replica %1 was lost: %2").arg(replicaName(*replica), exit.error);
+            if (set->phase == SetPhase::Stopping || shuttingDown) {
+                Q_EMIT q->replicasChanged(key);
+                return;
+            }
+            service(key, message, QStringLiteral("ERROR"), id.trialId);
+            stopSet(run, set, StopReason::Failed, message);
+            Q_EMIT q->replicasChanged(key);
+            return;
         }
 
         if (set->phase == SetPhase::Stopping || shuttingDown) {
@@ -1434,6 +1461,50 @@ struct Scheduler::Private {
         }
     }
 
+    /// Recovery of a job's cluster that a previous executor launched: the backend takes over its replicas where
+    /// they run (Backend::attach()), the job goes on as it was, without a restart. False when the backend has
+    /// nothing to attach to (the run is forgotten again; recover() restarts it).
+    bool attach(const JobKey& key, const Job& job)
+    {
+        Run* run = createRun(key, job);
+        SetRun* set = run->sets.front().get();
+        Backend* b = run->backend;
+        set->set.jobId = key.jobId;
+        set->set.replicaRoot = set->folder + QStringLiteral("/replicas");
+        set->set.replicas = Launch::slotsFor(run->plan, QList<int>());
+        const QString trialId = set->id.trialId;
+        auto storedLines = [this, key, trialId](const QString& taskName, bool isStderr, qint64 sinceUs) {
+            return logs->storedOutputLines(key, taskName, trialId, isStderr, sinceUs);
+        };
+        const std::optional<Launch::Placement> placement = b->attach(set->id, set->set, set->folder, storedLines);
+        if (!placement || placement->addresses.size() != set->set.replicas.size()) {
+            if (placement) // a backend that answers for other replicas than the run's: let it go
+                b->reclaim(set->id, set->folder);
+            runs.erase(key);
+            return false;
+        }
+        // Admitted when it first ran; a cluster backend holds nothing for it (a local one never attaches).
+        set->reservation = b->admit(set->id, run->plan).value_or(Reservation {});
+        set->attached = true;
+        run->phase = Phase::Active;
+        run->recovered = true;
+        run->jobDirMade = true;
+        run->running = job.state == JobState::Running;
+        for (const Launch::ReplicaSlot& slot : std::as_const(set->set.replicas))
+            set->replicas.push_back(Replica { slot, {}, ReplicaState::Starting, true, 0, {}, {}, {} });
+        for (size_t i = 0; i < set->replicas.size(); ++i)
+            set->replicas[i].address = placement->addresses.at(qsizetype(i));
+        set->phase = SetPhase::Running;
+        service(key,
+            QStringLiteral("The executor restarted while the job was %1; it took over the job's replicas where they "
+                           "run (%2), without restarting them.")
+                .arg(jobStateName(job.state).toLower(), b->name()),
+            QStringLiteral("WARNING"));
+        if (job.state == JobState::Running)
+            armRunTimer(run, job);
+        Q_EMIT q->replicasChanged(key);
+        return true;
+    }
 
     void stopAllNow()
     {
@@ -1521,6 +1592,30 @@ Launch::ContainerRuntime Scheduler::containerRuntime() const
     return d->backend->containers();
 }
 
+QList<Backend*> Scheduler::clusterBackends() const
+{
+    QList<Backend*> list;
+    for (const auto& b : d->ownedBackends) {
+        if (b.get() != d->backend)
+            list << b.get();
+    }
+    return list;
+}
+
+QStringList Scheduler::clusterJobIds(const JobKey& key) const
+{
+    QStringList ids;
+    const Private::Run* run = d->find(key);
+    if (!run || !run->backend)
+        return ids;
+    for (const auto& set : run->sets) {
+        const QString id = run->backend->clusterJobId(set->id);
+        if (!id.isEmpty())
+            ids << id;
+    }
+    return ids;
+}
+
 void Scheduler::submit(const QString& project, const Job& job)
 {
     if (d->shuttingDown || isFinal(job.state))
@@ -1575,6 +1670,11 @@ void Scheduler::recover()
             continue;
         Backend* backend = d->backendFor(job.trainingInput.region);
         const QString folder = key.folder(backend->runFolderRoot(d->dataDir));
+        // A job's cluster whose replicas outlived the previous executor (a cluster's job) is taken over where it
+        // runs, unless it ended already (its outcome file). Trials of a tuning job are restarted as before.
+        if ((job.state == JobState::Running || job.state == JobState::Preparing) && !job.trainingInput.hyperparameters
+            && !QFile::exists(folder + QLatin1String(Private::OutcomeFileName)) && d->attach(key, job))
+            continue;
         // Whatever survived the previous executor (a replica that escaped PR_SET_PDEATHSIG, a cluster's job) goes
         // first.
         backend->reclaim(RunId { key, QString() }, folder);

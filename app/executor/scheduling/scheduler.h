@@ -89,6 +89,11 @@ public:
     void addBackend(std::unique_ptr<Backend> backend);
     /// The cluster backend a job's `region` names (one added by addBackend()); nullptr for the default backend's.
     const Backend* clusterBackend(const QString& region) const;
+    /// The cluster backends added by addBackend(), in the order they were added (for `…/regions`).
+    QList<Backend*> clusterBackends() const;
+    /// The jobs in the cluster's own scheduler that run the job's cluster or trials now (Backend::clusterJobId():
+    /// Slurm job IDs), in trial order; empty for a job on this host or one not running there.
+    QStringList clusterJobIds(const JobKey& key) const;
 
     /// How the default backend runs container replicas (ContainerHost::detect() on this host for the local one).
     Launch::ContainerRuntime containerRuntime() const;
@@ -98,8 +103,11 @@ public:
     /// Cancels a live job: CANCELLING, replicas stopped (SIGTERM, SIGKILL after the grace period), CANCELLED.
     /// Returns false when the job is unknown or already final.
     bool cancel(const JobKey& key);
-    /// On executor start: jobs stored as PREPARING/RUNNING/CANCELLING are restarted (a retryable
-    /// failure: counts toward the 3 restarts) or finished cancelling; QUEUED ones are queued again.
+    /// On executor start: a job's cluster stored as PREPARING/RUNNING whose replicas outlived the previous
+    /// executor (a Slurm job that it launched and did not cancel: Backend::attach()) is taken over where it runs,
+    /// not restarted; other jobs stored as PREPARING/RUNNING are restarted (a retryable failure: counts toward the
+    /// 3 restarts), CANCELLING ones finished cancelling; QUEUED ones are queued again. A tuning job's trials are
+    /// restarted, not taken over.
     void recover();
     /// Stops every replica of every job (executor shutdown); jobs stay RUNNING in the store so that
     /// recover() restarts them next time.

@@ -614,6 +614,30 @@ void LogStore::flush()
     d->tick();
 }
 
+qint64 LogStore::storedOutputLines(
+    const JobKey& job, const QString& taskName, const QString& trialId, bool isStderr, qint64 sinceUs)
+{
+    flush();
+    QFile file(d->logsDir(job.name()) + QLatin1Char('/') + taskName + QStringLiteral(".jsonl"));
+    if (!file.open(QIODevice::ReadOnly))
+        return 0;
+    const QString wanted = isStderr ? QStringLiteral("stderr") : QStringLiteral("stdout");
+    qint64 count = 0;
+    while (!file.atEnd()) {
+        const QByteArray line = file.readLine();
+        // Cheap test first: most lines of a long log are of the other stream or of the executor.
+        if (!line.contains(
+                isStderr ? QByteArrayView("\"stream\":\"stderr\"") : QByteArrayView("\"stream\":\"stdout\"")))
+            continue;
+        const std::optional<LogEntry> entry = LogEntry::fromJsonLine(QByteArrayView(line).trimmed());
+        if (!entry || entry->stream != wanted || entry->trialId != trialId || entry->taskName != taskName)
+            continue;
+        if (entry->timestampUs >= sinceUs)
+            ++count;
+    }
+    return count;
+}
+
 void LogStore::closeJob(const JobKey& job)
 {
     const QString jobName = job.name();

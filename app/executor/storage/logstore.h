@@ -54,6 +54,14 @@ public:
     void finishOutput(const JobKey& job, const QString& taskName);
     /// Writes all buffered entries of all jobs to disk now.
     void flush();
+    /// How many lines of a replica's output (`isStderr`: its stderr, else its stdout) the job's log holds for
+    /// `trialId` (empty: the job's own cluster) with a timestamp at or after `sinceUs` (µs since the Unix epoch):
+    /// the complete lines appendOutput() stored (one entry per line, the partial last line not yet), flushed
+    /// first. A backend re-attaching after an executor restart goes on reading the replica's output after them,
+    /// so that no line is lost (the ≤ 100 ms a killed executor had not written yet are read again) and none is
+    /// stored twice. Reads the replica's file: call it at recovery, not per chunk. 0 for an unknown job or task.
+    qint64 storedOutputLines(
+        const JobKey& job, const QString& taskName, const QString& trialId, bool isStderr, qint64 sinceUs);
     /// Flushes and closes a job's files (call when the job is final; a later append reopens them).
     void closeJob(const JobKey& job);
 

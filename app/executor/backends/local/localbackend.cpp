@@ -310,6 +310,16 @@ struct LocalBackend::Private {
 
 Backend::~Backend() = default;
 
+void Backend::regionStatus(QObject* context, std::function<void(const RegionStatus&)> done)
+{
+    // From the event loop, as every answer of a backend.
+    QTimer::singleShot(0, context, [done = std::move(done)] {
+        RegionStatus status;
+        status.kind = QStringLiteral("LOCAL");
+        done(status);
+    });
+}
+
 LocalBackend::LocalBackend(const HostInventory& host, int outputBatchMs, QObject* parent)
     : Backend(parent)
     , d(std::make_unique<Private>())

@@ -25,6 +25,8 @@ Q_LOGGING_CATEGORY(lcSlurmBackend, "trainyard.executor")
 namespace {
 
 constexpr int PortBase = 20000;
+/// In a run's slurm folder: the executor cancelled the job on its way out (stopAll()); attach() leaves it alone.
+constexpr const char* StoppedMark = "executor-stopped";
 constexpr int PortBlocks = 1400; // 20000 + 1400 * 32 stays below 65536
 constexpr int PortsPerJob = 32;
 /// Bytes read from one log file per poll: a replica that floods its output cannot stall the event loop.
@@ -73,6 +75,48 @@ bool makeSharedFolder(const QString& path)
     return QFile::setPermissions(path,
         QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner | QFile::ReadGroup | QFile::WriteGroup | QFile::ExeGroup
             | QFile::ReadOther | QFile::WriteOther | QFile::ExeOther);
+}
+
+/// The byte offset right after the `lines`-th newline of the file at `path` (0 lines: 0). A file with fewer lines
+/// gives the offset after its last newline, so that a partial last line is read again whole.
+qint64 offsetAfterLines(const QString& path, qint64 lines)
+{
+    QFile file(path);
+    if (lines <= 0 || !file.open(QIODevice::ReadOnly))
+        return 0;
+    qint64 seen = 0;
+    qint64 offset = 0;
+    qint64 pos = 0;
+    while (true) {
+        const QByteArray chunk = file.read(1 << 16);
+        if (chunk.isEmpty())
+            return offset;
+        for (qsizetype i = 0; i < chunk.size(); ++i) {
+            if (chunk.at(i) != '\n')
+                continue;
+            offset = pos + i + 1;
+            if (++seen == lines)
+                return offset;
+        }
+        pos += chunk.size();
+    }
+}
+
+/// GPUs in a GRES string as Slurm reports one ("gpu:t4:2", "gpu:2,mps:100", "gpu:t4:0(IDX:N/A)"): the sum of
+/// the counts of its `gpu` entries (a `gpu` entry without a count is one).
+int gpuCount(const QString& gres)
+{
+    int total = 0;
+    for (QString item : gres.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+        item = item.section(QLatin1Char('('), 0, 0).trimmed();
+        const QStringList parts = item.split(QLatin1Char(':'));
+        if (parts.value(0) != QLatin1String("gpu"))
+            continue;
+        bool ok = false;
+        const int n = parts.size() > 1 ? parts.last().toInt(&ok) : 1;
+        total += parts.size() > 1 ? (ok ? n : 1) : n;
+    }
+    return total;
 }
 
 /// The role's component (het group) in the order components are submitted.
@@ -132,6 +176,7 @@ struct SlurmBackend::Private {
         QList<int> groupSizes;
         QTimer* timer = nullptr;
         quint64 attempt = 0; // place() count: drops answers that belong to an earlier placement
+        bool attached = false; // attach() took it over from a previous executor
     };
     std::map<RunId, Run> runs;
     std::map<RunId, ClusterPlan> plans; // from admit(), for GPUs per role
@@ -198,7 +243,11 @@ struct SlurmBackend::Private {
                                    "D=%2\n"
                                    "while [ ! -e \"$D/launch.ready\" ] && [ ! -e \"$D/launch.cancel\" ]; do sleep 0.2; "
                                    "done\n"
-                                   "[ -e \"$D/launch.cancel\" ] && exit 0\n")
+                                   "[ -e \"$D/launch.cancel\" ] && exit 0\n"
+                                   // An executor killed before submit answered never learnt this job's ID; the next
+                                   // one placed the run again in the same folder. launch.ready is written only after
+                                   // slurm-job-id names the job it is for: any other job leaves.
+                                   "[ \"$(cat \"$D/slurm-job-id\" 2>/dev/null)\" = \"$SLURM_JOB_ID\" ] || exit 0\n")
                         .arg(run.id.text(), dir);
         const bool het = run.groupSizes.size() > 1;
         for (qsizetype g = 0; g < run.groupSizes.size(); ++g) {
@@ -210,6 +259,24 @@ struct SlurmBackend::Private {
         }
         s += QStringLiteral("wait\n");
         return s;
+    }
+
+    /// The run's tasks grouped by role, in component order (the set lists master, workers, ps, evaluators already).
+    static void buildTasks(Run* run, const Launch::ReplicaSet& set)
+    {
+        QList<QString> roles;
+        for (const Launch::ReplicaSlot& slot : set.replicas) {
+            if (!roles.contains(slot.role))
+                roles << slot.role;
+        }
+        std::stable_sort(
+            roles.begin(), roles.end(), [](const QString& a, const QString& b) { return roleOrder(a) < roleOrder(b); });
+        run->groupSizes = QList<int>(roles.size(), 0);
+        run->tasks.clear();
+        for (const Launch::ReplicaSlot& slot : set.replicas) {
+            const int group = int(roles.indexOf(slot.role));
+            run->tasks << Task { slot.taskName, slot.role, group, run->groupSizes[group]++, false, false, 0, 0 };
+        }
     }
 
     void place(const RunId& id, const Launch::ReplicaSet& set)
@@ -224,19 +291,7 @@ struct SlurmBackend::Private {
         run.slurmDir = QFileInfo(set.replicaRoot).path() + QStringLiteral("/slurm");
         const quint64 attempt = run.attempt;
 
-        // Tasks grouped by role, in component order; the set lists master, workers, ps, evaluators already.
-        QList<QString> roles;
-        for (const Launch::ReplicaSlot& slot : set.replicas) {
-            if (!roles.contains(slot.role))
-                roles << slot.role;
-        }
-        std::stable_sort(
-            roles.begin(), roles.end(), [](const QString& a, const QString& b) { return roleOrder(a) < roleOrder(b); });
-        run.groupSizes = QList<int>(roles.size(), 0);
-        for (const Launch::ReplicaSlot& slot : set.replicas) {
-            const int group = int(roles.indexOf(slot.role));
-            run.tasks << Task { slot.taskName, slot.role, group, run.groupSizes[group]++, false, false, 0, 0 };
-        }
+        buildTasks(&run, set);
         // Placement answers come from the event loop, never from inside place().
         auto fail = [this, id, attempt](const QString& message) {
             QTimer::singleShot(0, q, [this, id, attempt, message] {
@@ -462,7 +517,16 @@ struct SlurmBackend::Private {
                 continue;
             t.exited = true;
             ReplicaExit exit;
-            if (vanished || state == QLatin1String("NODE_FAIL") || state == QLatin1String("PREEMPTED")
+            if (vanished && run->attached) {
+                // Nobody watched the job when it ended: without the replica's exit file its end is unknown.
+                exit.kind = ReplicaExit::Kind::Lost;
+                exit.error = QStringLiteral("%1 no longer knows Slurm job %2 (it ended while the executor was not "
+                                            "running and was purged after MinJobAge, or slurmctld lost it), and "
+                                            "the replica left no exit status in %3.")
+                                 .arg(clusterText())
+                                 .arg(run->jobId)
+                                 .arg(run->slurmDir + QStringLiteral("/exit"));
+            } else if (vanished || state == QLatin1String("NODE_FAIL") || state == QLatin1String("PREEMPTED")
                 || state == QLatin1String("BOOT_FAIL") || state == QLatin1String("OUT_OF_MEMORY")) {
                 exit.kind = ReplicaExit::Kind::Signalled;
                 exit.signal = SIGKILL;
@@ -514,10 +578,15 @@ struct SlurmBackend::Private {
         }
         Launch::Placement placement;
         const int base = PortBase + int(run->jobId % PortBlocks) * PortsPerJob;
+        QByteArray placementText;
         for (qsizetype i = 0; i < run->tasks.size(); ++i) {
             const Task& t = run->tasks.at(i);
             placement.addresses << Launch::Address { hosts.at(t.group).at(t.index), base + int(i) };
+            placementText += t.name.toUtf8() + ' ' + placement.addresses.last().host.toUtf8() + ' '
+                + QByteArray::number(placement.addresses.last().port) + '\n';
         }
+        // For attach() after an executor restart: the addresses cannot be worked out again without the job.
+        writeFile(run->slurmDir + QStringLiteral("/placement"), placementText);
         run->phase = Phase::Placed;
         Q_EMIT q->placed(run->id, placement);
     }
@@ -585,7 +654,11 @@ struct SlurmBackend::Private {
                 && writeFile(dir + QStringLiteral("/tasks/%1-%2.sh").arg(t->group).arg(t->index),
                     taskScript(*run, spec, gpus).toUtf8());
         }
-        ok = ok && writeFile(dir + QStringLiteral("/launch.ready"), QByteArray());
+        // Its content is when the replicas were let go (µs since the epoch): attach() counts the output lines the
+        // log store holds from then on, as earlier placements' lines are in the same log.
+        ok = ok
+            && writeFile(dir + QStringLiteral("/launch.ready"),
+                QByteArray::number(QDateTime::currentMSecsSinceEpoch() * 1000) + '\n');
         run->launched = true;
         run->phase = Phase::Launched;
         if (!ok) {
@@ -814,6 +887,9 @@ void SlurmBackend::stopAll(std::chrono::milliseconds budget)
         d->stopTimer(&run);
         if (!run.launched && !run.slurmDir.isEmpty())
             writeFile(run.slurmDir + QStringLiteral("/launch.cancel"), QByteArray());
+        // Cancelled below: the next executor must not re-attach to it, but start the run again.
+        if (!run.slurmDir.isEmpty())
+            writeFile(run.slurmDir + QStringLiteral("/") + QLatin1String(StoppedMark), QByteArray());
         if (run.jobId > 0)
             jobIds << run.jobId;
     }
@@ -834,6 +910,183 @@ void SlurmBackend::reclaim(const RunId& run, const QString& jobMarker)
     d->cancelAndWait({ jobId }, std::chrono::seconds(10));
 }
 
+std::optional<Launch::Placement> SlurmBackend::attach(
+    const RunId& run, const Launch::ReplicaSet& set, const QString& jobMarker, const StoredLines& storedLines)
+{
+    const QString dir = jobMarker + QStringLiteral("/slurm");
+    auto readText = [&dir](const char* name) {
+        QFile file(dir + QLatin1Char('/') + QLatin1String(name));
+        return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+    };
+    bool ok = false;
+    const qint64 jobId = readText("slurm-job-id").trimmed().toLongLong(&ok);
+    const QByteArray ready = readText("launch.ready");
+    const qint64 launchedUs = ready.trimmed().toLongLong();
+    // Only a job whose replicas were let go can be taken over: one still placing is simply submitted again.
+    if (!ok || jobId <= 0 || launchedUs <= 0 || QFile::exists(dir + QLatin1Char('/') + QLatin1String(StoppedMark)))
+        return std::nullopt;
+    Private::Run fresh;
+    fresh.id = run;
+    fresh.slurmDir = dir;
+    fresh.jobId = jobId;
+    Private::buildTasks(&fresh, set);
+    // The addresses placeOnNodes() wrote, one line per replica in ReplicaSet order: "<task> <host> <port>".
+    Launch::Placement placement;
+    const QList<QByteArray> lines = readText("placement").trimmed().split('\n');
+    if (lines.size() != fresh.tasks.size())
+        return std::nullopt;
+    for (qsizetype i = 0; i < lines.size(); ++i) {
+        const QList<QByteArray> parts = lines.at(i).split(' ');
+        const int port = parts.size() == 3 ? parts.at(2).toInt() : 0;
+        if (port <= 0 || QString::fromUtf8(parts.at(0)) != fresh.tasks.at(i).name)
+            return std::nullopt;
+        placement.addresses << Launch::Address { QString::fromUtf8(parts.at(1)), port };
+    }
+    for (Private::Task& t : fresh.tasks) {
+        const QString log = dir + QStringLiteral("/logs/") + t.name;
+        t.stdoutOffset = offsetAfterLines(log + QStringLiteral(".stdout"), storedLines(t.name, false, launchedUs));
+        t.stderrOffset = offsetAfterLines(log + QStringLiteral(".stderr"), storedLines(t.name, true, launchedUs));
+    }
+    fresh.phase = Private::Phase::Launched;
+    fresh.launched = true;
+    fresh.attached = true;
+    fresh.attempt = ++d->attempts;
+    Private::Run& slot = d->runs[run];
+    d->stopTimer(&slot);
+    slot = std::move(fresh);
+    qCInfo(lcSlurmBackend, "%s: re-attached to Slurm job %lld on cluster %s", qPrintable(run.text()), jobId,
+        qPrintable(d->cluster.name));
+    // Everything it reports comes from the timer: started files, output after what is stored, exits, the job's state.
+    d->startTimer(&slot);
+    return placement;
+}
+
+void SlurmBackend::regionStatus(QObject* context, std::function<void(const RegionStatus&)> done)
+{
+    struct Answers {
+        std::optional<Result<QList<ControllerPing>>> ping;
+        std::optional<Result<QList<Node>>> nodes;
+        std::optional<Result<QList<Partition>>> partitions;
+        std::function<void(const RegionStatus&)> done;
+    };
+    auto answers = std::make_shared<Answers>();
+    answers->done = std::move(done);
+    const ClusterConfig cluster = d->cluster;
+    auto finish = [answers, cluster] {
+        if (!answers->ping || !answers->nodes || !answers->partitions)
+            return;
+        RegionStatus status;
+        status.kind = QStringLiteral("SLURM");
+        status.endpoint = cluster.restUrl.toString();
+        status.user = cluster.user;
+        status.partition = cluster.partition;
+        // The first error of the three, an authentication one before the others (it says more).
+        std::optional<ClientError> error;
+        for (const ClientError* e : { answers->ping->ok() ? nullptr : &answers->ping->error(),
+                 answers->nodes->ok() ? nullptr : &answers->nodes->error(),
+                 answers->partitions->ok() ? nullptr : &answers->partitions->error() }) {
+            if (!e)
+                continue;
+            const bool auth
+                = e->kind == ClientError::Kind::Authentication || e->kind == ClientError::Kind::TokenCommand;
+            const bool errorIsAuth = error
+                && (error->kind == ClientError::Kind::Authentication || error->kind == ClientError::Kind::TokenCommand);
+            if (!error || (auth && !errorIsAuth))
+                error = *e;
+        }
+        const bool refused = error
+            && (error->kind == ClientError::Kind::Authentication || error->kind == ClientError::Kind::TokenCommand);
+        const bool unreachable = error && !refused && error->kind != ClientError::Kind::SlurmError;
+        const QString url = cluster.restUrl.toString();
+        status.checks << RegionCheck { QStringLiteral("reachable"), !unreachable,
+            unreachable ? error->message : QStringLiteral("slurmrestd at %1 answers.").arg(url) };
+        status.checks << RegionCheck { QStringLiteral("authenticated"), !unreachable && !refused,
+            unreachable   ? QStringLiteral("Not checked: slurmrestd cannot be reached.")
+                : refused ? error->message
+                          : QStringLiteral("slurmrestd accepts user '%1''s token.").arg(cluster.user) };
+        bool controllerUp = false;
+        if (answers->ping->ok()) {
+            for (const ControllerPing& p : answers->ping->value())
+                controllerUp = controllerUp || p.isUp();
+        }
+        const QString controllerMessage = answers->ping->ok()
+            ? (controllerUp ? QStringLiteral("slurmctld answers.")
+                            : QStringLiteral("slurmctld does not answer slurmrestd's ping (every controller is DOWN)."))
+            : QStringLiteral("Not checked: %1").arg(answers->ping->error().message);
+        status.checks << RegionCheck { QStringLiteral("controller"), controllerUp, controllerMessage };
+        if (answers->partitions->ok()) {
+            for (const Partition& p : answers->partitions->value())
+                status.partitions << RegionPartition { p.name, p.state, p.nodes, p.totalNodes, p.totalCpus };
+        }
+        if (answers->nodes->ok()) {
+            for (const Node& n : answers->nodes->value()) {
+                const int gpus = gpuCount(n.gres);
+                status.nodes << RegionNode { n.name, n.state, n.cpus, n.allocatedCpus, gpus,
+                    std::min(gpus, gpuCount(n.gresUsed)), n.realMemory, n.partitions };
+            }
+        }
+        // The partition jobs go to: there, and UP (a cluster without a configured one uses its default).
+        RegionCheck partition { QStringLiteral("partition"), false, QString() };
+        if (!answers->partitions->ok()) {
+            partition.message = QStringLiteral("Not checked: %1").arg(answers->partitions->error().message);
+        } else if (cluster.partition.isEmpty()) {
+            partition.ok = !status.partitions.isEmpty();
+            partition.message = partition.ok
+                ? QStringLiteral("No partition configured: jobs go to the cluster's default.")
+                : QStringLiteral("The cluster has no partition.");
+        } else {
+            const auto it = std::find_if(status.partitions.cbegin(), status.partitions.cend(),
+                [&](const RegionPartition& p) { return p.name == cluster.partition; });
+            QStringList names;
+            for (const RegionPartition& p : std::as_const(status.partitions))
+                names << p.name;
+            if (it == status.partitions.cend()) {
+                partition.message
+                    = QStringLiteral("Partition '%1' does not exist on the cluster (it has: %2).")
+                          .arg(cluster.partition,
+                              names.isEmpty() ? QStringLiteral("none") : names.join(QStringLiteral(", ")));
+            } else if (!it->state.isEmpty() && !it->state.contains(QStringLiteral("UP"))) {
+                partition.message = QStringLiteral("Partition '%1' is %2: it takes no jobs.")
+                                        .arg(cluster.partition, it->state.join(QLatin1Char('+')));
+            } else {
+                partition.ok = true;
+                partition.message = QStringLiteral("Partition '%1' has %2 nodes, %3 CPUs.")
+                                        .arg(cluster.partition)
+                                        .arg(it->totalNodes)
+                                        .arg(it->totalCpus);
+            }
+        }
+        status.checks << partition;
+        if (refused) {
+            status.state = RegionStatus::State::Unauthenticated;
+            status.message = error->message;
+        } else if (unreachable || !controllerUp) {
+            status.state = RegionStatus::State::Down;
+            status.message = unreachable ? error->message : controllerMessage;
+        } else if (error) {
+            status.message = error->message; // answered, but one call failed: Up, with what went wrong
+        } else if (!partition.ok) {
+            status.message = partition.message;
+        }
+        auto done = std::move(answers->done);
+        answers->done = nullptr;
+        if (done)
+            done(status);
+    };
+    d->client->ping(context, [answers, finish](const Result<QList<ControllerPing>>& r) {
+        answers->ping.emplace(r);
+        finish();
+    });
+    d->client->nodes(context, [answers, finish](const Result<QList<Node>>& r) {
+        answers->nodes.emplace(r);
+        finish();
+    });
+    d->client->partitions(context, [answers, finish](const Result<QList<Partition>>& r) {
+        answers->partitions.emplace(r);
+        finish();
+    });
+}
+
 BackendUsage SlurmBackend::usage() const
 {
     if (!d->nodesTime.isValid() || d->nodesTime.secsTo(QDateTime::currentDateTimeUtc()) > 5)
@@ -844,6 +1097,12 @@ BackendUsage SlurmBackend::usage() const
         u.host.memoryBytes += n.realMemory.bytes();
     }
     return u;
+}
+
+QString SlurmBackend::clusterJobId(const RunId& run) const
+{
+    const qint64 id = slurmJobId(run);
+    return id > 0 ? QString::number(id) : QString();
 }
 
 qint64 SlurmBackend::slurmJobId(const RunId& run) const

@@ -23,7 +23,9 @@ namespace Trainyard::Slurm {
 ///   appended to `logs/<taskName>.stdout` and `.stderr`, then writes `exit/<taskName>` (bash's `$?`: the exit
 ///   code, or 128 + the signal that killed it);
 /// - `launch.ready` (written by launch()) or `launch.cancel` (written by stop() before launch): the batch script
-///   waits for one of them, because the job is allocated (placed) before the replicas' specs exist. On ready it
+///   waits for one of them, because the job is allocated (placed) before the replicas' specs exist. A batch script
+///   whose job is not the one `slurm-job-id` names then exits 0 (a job whose submit answer a killed executor
+///   never read, while the next executor placed the run again). On ready it
 ///   runs `srun --het-group=g --nodes=N_g --ntasks=N_g /bin/bash task.sh g` per group in the background and
 ///   waits for them all; on cancel it exits 0.
 ///
@@ -52,8 +54,17 @@ namespace Trainyard::Slurm {
 ///
 /// stop(): cancels the het leader (Slurm sends SIGTERM, then SIGKILL after the cluster's KillWait: `grace` is
 /// the cluster's, not ours) and emits stopped() once the job is final and every replica's exited() went out.
-/// stopAll() cancels every run's Slurm job and waits (≤ budget) for slurmrestd's answers: after an executor
-/// restart the scheduler submits the run again. Re-attaching to a job that still runs instead is not done yet.
+/// stopAll() cancels every run's Slurm job and waits (≤ budget) for slurmrestd's answers, and marks its slurm folder
+/// (`executor-stopped`): after that restart the scheduler submits the run again.
+///
+/// attach() (an executor that was killed, or lost its host, while the job ran): takes over the run's Slurm job
+/// from its slurm folder, without submitting anything, when `slurm-job-id`, `placement` (the addresses, written
+/// when the job was placed: "<task> <host> <port>" per replica) and `launch.ready` (its content: when the
+/// replicas were let go, µs since the epoch) are there and `executor-stopped` is not. Each replica's output is
+/// read on from the line after the last one the log store holds since that time (Backend::StoredLines), its
+/// started and exit files and the job's state as after launch(). A job that slurmctld no longer knows (purged
+/// after MinJobAge, or lost) ends each replica without an exit file as Lost, naming the job: the run fails,
+/// it does not stay RUNNING.
 /// usage(): the cluster's CPU and memory totals from the last `GET …/nodes` (refreshed when older than 5 s,
 /// asynchronously: the first call answers zeros); nothing is "in use" from this executor's point of view.
 ///
@@ -76,7 +87,16 @@ public:
     void stop(const RunId& run, std::chrono::milliseconds grace) override;
     void stopAll(std::chrono::milliseconds budget) override;
     void reclaim(const RunId& run, const QString& jobMarker) override;
+    std::optional<Launch::Placement> attach(const RunId& run, const Launch::ReplicaSet& set, const QString& jobMarker,
+        const StoredLines& storedLines) override;
     BackendUsage usage() const override;
+    QString clusterJobId(const RunId& run) const override;
+    /// Asks slurmrestd for ping, nodes and partitions at once and answers when all three did: Down when it cannot be
+    /// reached (or its slurmctld does not answer the ping), Unauthenticated when it refuses the token (or the
+    /// tokenCommand fails), else Up; checks "reachable", "authenticated", "controller" and "partition" (the
+    /// configured partition exists and is UP; without one, the cluster has a partition). GPUs per node: the sum of
+    /// the `gpu` GRES counts ("gpu:t4:2" → 2) of `gres` and `gres_used`.
+    void regionStatus(QObject* context, std::function<void(const RegionStatus&)> done) override;
 
     /// The Slurm job (het leader) of a run now; 0 when none was submitted (for tests and logs).
     qint64 slurmJobId(const RunId& run) const;

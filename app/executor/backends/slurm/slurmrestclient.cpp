@@ -629,6 +629,16 @@ void SlurmRestClient::job(qint64 jobId, QObject* context, Callback<QList<JobComp
     d->run<QList<JobComponent>>(std::move(call), context, std::move(done), std::move(decode));
 }
 
+void SlurmRestClient::jobs(QObject* context, Callback<QList<JobComponent>> done)
+{
+    Call call;
+    call.verb = "GET";
+    call.path = QStringLiteral("/jobs");
+    call.what = QStringLiteral("listing jobs");
+    auto decode = d->decoder<QList<JobComponent>>(call.what, Codec::decodeJob);
+    d->run<QList<JobComponent>>(std::move(call), context, std::move(done), std::move(decode));
+}
+
 void SlurmRestClient::cancel(qint64 hetLeaderId, QObject* context, Callback<Acknowledged> done, int signal)
 {
     Call call;

@@ -76,6 +76,9 @@ public:
     /// slurmctld does not know the ID (never existed, or forgotten MinJobAge after it ended: without slurmdbd
     /// nothing tells how it ended then).
     void job(qint64 jobId, QObject* context, Callback<QList<JobComponent>> done);
+    /// `GET …/jobs`: every job slurmctld knows now (pending, running, and ended less than MinJobAge ago), one entry
+    /// per het component, as job() decodes them.
+    void jobs(QObject* context, Callback<QList<JobComponent>> done);
     /// `DELETE …/job/{hetLeaderId}[?signal=N]`: cancels the job, every component of a het job (always pass the
     /// leader: a component's own ID cancels only that component), or with `signal` > 0 only sends that signal.
     /// Cancelling a finished job succeeds again; for an ID slurmctld does not know 22.05 answers NoSuchJob, 24.11
