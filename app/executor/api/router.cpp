@@ -8,7 +8,7 @@ namespace Trainyard {
 
 using namespace Api;
 
-bool HttpApi::authorized(const ApiRequest& request, QString* problem) const
+bool HttpApi::authorized(const ApiRequest& request, QString* principal, QString* problem) const
 {
     const QByteArray header = request.header("Authorization");
     if (header.isEmpty()) {
@@ -31,6 +31,8 @@ bool HttpApi::authorized(const ApiRequest& request, QString* problem) const
                                   "bearer token (Authorization: Bearer <token>).");
         return false;
     }
+    // The executor's token is its one principal until principals have tokens of their own.
+    *principal = QStringLiteral("executor-token");
     return true;
 }
 
@@ -136,6 +138,16 @@ HttpApi::Reply HttpApi::route(const ApiRequest& request, const HttpChannelPtr& c
     }
     case RouteTable<Routes::Handler>::Match::Kind::Found:
         break;
+    }
+    // A stream holds its connection and a subscription for as long as its job lives: a principal gets a bounded
+    // number (TransportOptions::maxStreamsPerPrincipal). `:events` always streams; the others with follow=true.
+    if (methodName == "GET"
+        && (match.route->pattern.endsWith(QLatin1String(":events"))
+            || isTrue(queryValue(request.query(), QStringLiteral("follow"))))
+        && openStreams(m_principal) >= m_transport.maxStreamsPerPrincipal) {
+        return errorReply(429, QStringLiteral("RESOURCE_EXHAUSTED"),
+            QStringLiteral("The caller has %1 open streams, the limit per principal; end one and try again.")
+                .arg(m_transport.maxStreamsPerPrincipal));
     }
     // Authorisation goes here, once for every route: today the bearer token (checked before routing) grants
     // every permission; the route's permission is what a principal's role will be checked against.
