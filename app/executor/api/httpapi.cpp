@@ -17,6 +17,7 @@
 #include <QMetaEnum>
 #include <QTcpServer>
 #include <QTcpSocket>
+#include <QTimer>
 #include <QtConcurrent>
 
 namespace Trainyard {
@@ -83,6 +84,12 @@ void HttpApi::bind(QTcpServer* server)
     connect(server, &QTcpServer::newConnection, this, [this, server] {
         while (QTcpSocket* socket = server->nextPendingConnection())
             accept(socket);
+    });
+    // QTcpServer stops accepting after an error such as EMFILE (out of descriptors); it must not stay stopped once
+    // connections have been closed again.
+    connect(server, &QTcpServer::acceptError, this, [server](QAbstractSocket::SocketError error) {
+        qCWarning(lcApi) << "accepting a connection failed:" << error << server->errorString();
+        QTimer::singleShot(100, server, [server] { server->resumeAccepting(); });
     });
 }
 

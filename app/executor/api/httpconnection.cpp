@@ -77,6 +77,19 @@ QString invalidArgument()
 
 } // namespace
 
+QUrl requestUrl(const QByteArray& target, const QString& host, quint16 port)
+{
+    const qsizetype question = target.indexOf('?');
+    QUrl url;
+    url.setScheme(QStringLiteral("http"));
+    url.setHost(host);
+    url.setPort(port);
+    url.setPath(QString::fromLatin1(question < 0 ? target : target.left(question)), QUrl::TolerantMode);
+    if (question >= 0)
+        url.setQuery(QString::fromLatin1(target.mid(question + 1)), QUrl::TolerantMode);
+    return url;
+}
+
 HttpConnection::HttpConnection(HttpApi* api, QTcpSocket* socket)
     : QObject(api)
     , m_api(api)
@@ -89,10 +102,17 @@ HttpConnection::HttpConnection(HttpApi* api, QTcpSocket* socket)
     socket->setReadBufferSize(256 * 1024);
     connect(socket, &QTcpSocket::readyRead, this, &HttpConnection::readAvailable);
     connect(socket, &QTcpSocket::bytesWritten, this, [this] {
-        if (m_state == State::Closing)
-            shutdownWrite();
-        else if (m_state == State::Head && !m_processing)
-            readAvailable(); // answers of pipelined requests were waiting to be sent
+        if (m_state == State::Closing) {
+            if (m_socket->bytesToWrite() > 0)
+                armTimer(); // the last answer is still on its way: progress, not idleness
+            else
+                shutdownWrite();
+        } else if (m_state == State::Head && !m_headStarted) {
+            // An answer being read by a slow client is not idleness; a client that stops reading is idle.
+            armTimer();
+            if (!m_processing)
+                readAvailable(); // requests pipelined behind answers that waited to be sent
+        }
     });
     connect(socket, &QTcpSocket::disconnected, this, &QObject::deleteLater);
     m_timer.setSingleShot(true);
@@ -333,15 +353,7 @@ void HttpConnection::dispatch()
     m_state = State::Handling;
     m_headStarted = false;
     armTimer();
-    // The path and query as sent; the host is this end's address, never the client's Host header.
-    const qsizetype question = m_target.indexOf('?');
-    QUrl url;
-    url.setScheme(QStringLiteral("http"));
-    url.setHost(m_socket->localAddress().toString());
-    url.setPort(m_socket->localPort());
-    url.setPath(QString::fromLatin1(question < 0 ? m_target : m_target.left(question)), QUrl::TolerantMode);
-    if (question >= 0)
-        url.setQuery(QString::fromLatin1(m_target.mid(question + 1)), QUrl::TolerantMode);
+    const QUrl url = requestUrl(m_target, m_socket->localAddress().toString(), m_socket->localPort());
     if (!url.isValid()) {
         refuse(
             400, invalidArgument(), QStringLiteral("The request target is not a valid URL: %1").arg(url.errorString()));
@@ -413,7 +425,8 @@ void HttpConnection::armTimer()
         m_timer.stop();
         break;
     case State::Closing:
-        m_timer.start(m_options.lingerMs);
+        // Sending the last answer may take as long as a client reading slowly needs; lingering after it is short.
+        m_timer.start(m_writeShut ? m_options.lingerMs : m_options.idleTimeoutMs);
         break;
     }
 }
@@ -464,6 +477,7 @@ void HttpConnection::shutdownWrite()
     // for unread bytes could overtake the answer). QAbstractSocket has no half-close, hence the descriptor.
     if (m_socket->socketDescriptor() >= 0)
         ::shutdown(int(m_socket->socketDescriptor()), SHUT_WR);
+    armTimer();
 }
 
 } // namespace Trainyard

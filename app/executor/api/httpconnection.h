@@ -9,10 +9,16 @@
 #include <QObject>
 #include <QPointer>
 #include <QTimer>
+#include <QUrl>
 
 class QTcpSocket;
 
 namespace Trainyard {
+
+/// The URL of a request whose request target (RFC 9112 §3.2.1 origin form, "/path?query", percent-encoded as sent) came
+/// to `host`:`port`: path and query as sent, the host this end's, never the client's Host header. Invalid when the
+/// target cannot be a URL. Shared by the transport and the request fuzzer (tests/fuzz/fuzz_apirequest.cpp).
+QUrl requestUrl(const QByteArray& target, const QString& host, quint16 port);
 
 /// One HTTP/1.1 connection of the executor's API (HttpApi::bind()): reads requests off the socket, hands each to
 /// HttpApi::handle() with an HttpChannel that writes its answer back, and enforces HttpApi::TransportOptions.
@@ -29,8 +35,9 @@ namespace Trainyard {
 /// - A malformed request line or header (whitespace before a colon, obsolete line folding, control characters, a
 ///   missing or repeated Host, §3.2, §5) gets 400; a head over the size limit 431; each then closes.
 /// - Timeouts: the head must be complete within `headerTimeoutMs` and the body within `bodyTimeoutMs` (else 408
-///   and closed); a keep-alive connection idle for `idleTimeoutMs` is closed. A request being handled or a stream
-///   being written has none: the stream's keepalive comments and its backlog limit (SseStream) guard it.
+///   and closed); a keep-alive connection idle for `idleTimeoutMs` is closed (an answer still being sent is not
+///   idleness while the client reads it: each write's progress restarts the idle timeout). A request being handled or a
+///   stream being written has none: the stream's keepalive comments and its backlog limit (SseStream) guard it.
 /// - Closing lingers: after the last answer the write side is shut and what the client still sends is dropped for
 ///   at most `lingerMs`, so that a client still writing sees the answer rather than a reset.
 ///
