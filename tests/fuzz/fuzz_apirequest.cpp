@@ -127,6 +127,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
     deadline.setRemainingTime(10000);
     while (!answer->done && !deadline.hasExpired())
         QCoreApplication::processEvents(QEventLoop::AllEvents, 10);
+    // Outside QCoreApplication::exec() nothing deletes what deleteLater() was called on (ended streams, watchers).
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
     if (!answer->done)
         __builtin_trap(); // a request that is never answered
     if (answer->status < 200 || answer->status > 599 || answer->status == 500)

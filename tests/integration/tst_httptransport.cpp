@@ -219,7 +219,7 @@ private Q_SLOTS:
     {
         QTest::addColumn<QByteArray>("request");
         QTest::addRow("Connection: close") << get("/v1/projects/local/host", "Connection: close\r\n");
-        QTest::addRow("Connection: keep-alive, close") << get("/v1/projects/local/host", "Connection: TE, Close\r\n");
+        QTest::addRow("Connection: TE, Close") << get("/v1/projects/local/host", "Connection: TE, Close\r\n");
         QTest::addRow("HTTP/1.0") << QByteArray(
             "GET /v1/projects/local/host HTTP/1.0\r\nAuthorization: Bearer " + Token + "\r\n\r\n");
     }
