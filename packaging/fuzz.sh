@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Fuzzes every reader (tests/fuzz/fuzz_*.cpp: the checkpoint formats and Event records) with libFuzzer
-# for a bounded time: a clang build in build/fuzz with trainyard_formats instrumented (coverage +
-# ASan/UBSan), each fuzzer seeded with the real fixtures of its format. A crash, leak, sanitizer report,
+# Fuzzes every reader (tests/fuzz/fuzz_*.cpp: the checkpoint formats, Event records, and requests to the
+# executor's API through its router and handlers) with libFuzzer for a bounded time: a clang build in
+# build/fuzz with trainyard_formats and trainyard_executor_api instrumented (coverage + ASan/UBSan), each
+# fuzzer seeded with the real fixtures of its format (valid requests for the API). A crash, leak, sanitizer report,
 # timeout (> 10 s per input) or an allocation over 1 GiB fails the run; the reproducer is left in
 # build/fuzz/tests/fuzz.
 #   packaging/fuzz.sh                      each fuzzer runs 20 s

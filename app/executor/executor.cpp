@@ -31,6 +31,7 @@
 #include <cerrno>
 #include <csignal>
 #include <cstring>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -156,6 +157,25 @@ struct Executor::Private {
     }
 };
 
+namespace {
+/// Raises the soft limit on open files to the hard one and returns the soft limit in force. The default soft limit
+/// (1024) is below what the API's connection limit, the job logs and the databases need together; at the limit
+/// accept() fails, and a flood of connections must meet the API's 429 instead.
+rlim_t raiseOpenFileLimit()
+{
+    rlimit limit {};
+    if (::getrlimit(RLIMIT_NOFILE, &limit) != 0)
+        return 1024;
+    if (limit.rlim_cur < limit.rlim_max) {
+        rlimit raised = limit;
+        raised.rlim_cur = limit.rlim_max;
+        if (::setrlimit(RLIMIT_NOFILE, &raised) == 0)
+            return raised.rlim_cur;
+    }
+    return limit.rlim_cur;
+}
+} // namespace
+
 Executor::Executor(const ExecutorOptions& options, QObject* parent)
     : QObject(parent)
     , d(std::make_unique<Private>())
@@ -279,6 +299,22 @@ bool Executor::start(QString* error)
     d->api->setAccessControl(d->access.get());
     qCInfo(lcDaemon).noquote()
         << QStringLiteral("the token file authenticates %1 (roles/ml.admin)").arg(d->api->adminMember());
+    {
+        // Connections get what open files are left after a reserve for the stores, job logs and replicas' pipes.
+        constexpr rlim_t Reserve = 512;
+        const rlim_t files = raiseOpenFileLimit();
+        HttpApi::TransportOptions transport;
+        if (files < rlim_t(transport.maxConnections) + 100 + Reserve) {
+            transport.maxConnections = int(qMax<rlim_t>(64, files > Reserve + 100 ? files - Reserve - 100 : 0));
+            transport.maxConnectionsPerAddress = qMin(transport.maxConnectionsPerAddress, transport.maxConnections);
+            transport.maxStreamsPerPrincipal = qMin(transport.maxStreamsPerPrincipal, transport.maxConnections);
+            qCWarning(lcDaemon).noquote() << QStringLiteral("only %1 open files allowed: the API takes at most %2 "
+                                                            "connections")
+                                                 .arg(files)
+                                                 .arg(transport.maxConnections);
+        }
+        d->api->setTransportOptions(transport);
+    }
     auto* server = new QTcpServer(d->api.get());
     if (!server->listen(d->options.address, d->options.port))
         return fail(QStringLiteral("cannot listen on %1:%2: %3")

@@ -5,6 +5,7 @@
 #include "httpapi.h"
 #include "apicommon.h"
 #include "httpchannel.h"
+#include "httpconnection.h"
 #include "ssestream.h"
 
 #include "checkpointindex.h"
@@ -14,7 +15,9 @@
 #include <QHttpServerResponder>
 #include <QJsonArray>
 #include <QMetaEnum>
+#include <QTcpServer>
 #include <QTcpSocket>
+#include <QTimer>
 #include <QtConcurrent>
 
 namespace Trainyard {
@@ -71,6 +74,61 @@ HttpApi::HttpApi(JobStore* store, LogStore* logs, Scheduler* scheduler, const Ho
 HttpApi::~HttpApi()
 {
     closeStreams();
+    // Before the members they count themselves out of are gone.
+    const QSet<HttpConnection*> connections = std::exchange(m_connections, {});
+    qDeleteAll(connections);
+}
+
+void HttpApi::bind(QTcpServer* server)
+{
+    server->setParent(this);
+    connect(server, &QTcpServer::newConnection, this, [this, server] {
+        while (QTcpSocket* socket = server->nextPendingConnection())
+            accept(socket);
+    });
+    // QTcpServer stops accepting after an error such as EMFILE (out of descriptors); it must not stay stopped once
+    // connections have been closed again.
+    connect(server, &QTcpServer::acceptError, this, [server](QAbstractSocket::SocketError error) {
+        qCWarning(lcApi) << "accepting a connection failed:" << error << server->errorString();
+        QTimer::singleShot(100, server, [server] { server->resumeAccepting(); });
+    });
+}
+
+void HttpApi::accept(QTcpSocket* socket)
+{
+    // Past the limits a connection is answered 429 and closed, which takes up to TransportOptions::lingerMs; past
+    // this many more it is dropped at once, so that a flood of connections cannot use up the descriptors.
+    constexpr int RefusedMargin = 100;
+    const QString address = socket->peerAddress().toString();
+    if (m_connections.size() >= m_transport.maxConnections + RefusedMargin) {
+        socket->abort();
+        socket->deleteLater();
+        return;
+    }
+    auto* connection = new HttpConnection(this, socket);
+    m_connections.insert(connection);
+    const int fromAddress = ++m_connectionsPerAddress[address];
+    if (m_connections.size() > m_transport.maxConnections) {
+        connection->refuse(429, QStringLiteral("RESOURCE_EXHAUSTED"),
+            QStringLiteral("The executor has %1 open connections, its limit; try again later.")
+                .arg(m_transport.maxConnections));
+    } else if (fromAddress > m_transport.maxConnectionsPerAddress) {
+        connection->refuse(429, QStringLiteral("RESOURCE_EXHAUSTED"),
+            QStringLiteral("%1 has %2 open connections, the limit per client address; close one and try again.")
+                .arg(address)
+                .arg(m_transport.maxConnectionsPerAddress));
+    } else {
+        connection->start();
+    }
+}
+
+void HttpApi::connectionClosed(HttpConnection* connection)
+{
+    if (!m_connections.remove(connection))
+        return;
+    const auto it = m_connectionsPerAddress.find(connection->address());
+    if (it != m_connectionsPerAddress.end() && --*it <= 0)
+        m_connectionsPerAddress.erase(it);
 }
 
 void HttpApi::closeStreams()
@@ -80,6 +138,16 @@ void HttpApi::closeStreams()
         if (stream)
             stream->finish(true);
     }
+}
+
+int HttpApi::openStreams(const QString& principal) const
+{
+    int count = 0;
+    for (const QPointer<SseStream>& stream : m_streams) {
+        if (stream && !stream->isFinished() && stream->principal == principal)
+            ++count;
+    }
+    return count;
 }
 
 int HttpApi::openStreams() const
@@ -95,6 +163,7 @@ int HttpApi::openStreams() const
 void HttpApi::addStream(SseStream* stream)
 {
     m_streams.removeIf([](const QPointer<SseStream>& s) { return s.isNull(); });
+    stream->principal = m_principal;
     m_streams.append(stream);
 }
 
@@ -156,7 +225,10 @@ bool HttpApi::handle(const ApiRequest& request, const HttpChannelPtr& channel)
         reply = errorReply(413, QStringLiteral("INVALID_ARGUMENT"),
             QStringLiteral("Request body is larger than %1 bytes.").arg(MaxBodyBytes));
     } else {
+        // The stream limit counts per principal (TransportOptions::maxStreamsPerPrincipal).
+        m_principal = caller.member;
         reply = route(request, caller, channel, &streaming);
+        m_principal.clear();
     }
     qCDebug(lcApi).noquote() << request.method() << request.url().path() << (streaming ? 200 : reply.status);
     if (!streaming)

@@ -14,6 +14,7 @@
 #include <QList>
 #include <QPair>
 #include <QPointer>
+#include <QSet>
 #include <QUrl>
 #include <QUrlQuery>
 
@@ -23,6 +24,7 @@
 
 class QHttpServerRequest;
 class QHttpServerResponder;
+class QTcpServer;
 class QTcpSocket;
 
 namespace Trainyard {
@@ -35,6 +37,7 @@ class MetricsStore;
 class Scheduler;
 class SseStream;
 class HttpChannel;
+class HttpConnection;
 /// Where one request's answer goes (httpchannel.h); shared by deferred answers and streams.
 using HttpChannelPtr = std::shared_ptr<HttpChannel>;
 
@@ -110,6 +113,35 @@ public:
     static constexpr int DefaultTensorValues = 10;
     static constexpr int MaxTensorValues = 10000;
 
+    /// The HTTP transport's timeouts and limits (API.md, "Connections, timeouts and limits"). The defaults are
+    /// what users of nginx and Go's net/http servers expect of a server: a slow or silent client cannot hold a
+    /// connection, and no client can take all of them. Times in milliseconds, sizes in bytes.
+    struct TransportOptions {
+        /// A request's head (request line and headers) must be complete this long after its first byte, or after
+        /// the connection opened (Go's ReadHeaderTimeout; nginx's client_header_timeout is 60 s): else 408.
+        int headerTimeoutMs = 10000;
+        /// A request's body must be complete this long after its head (4 MiB at 140 KB/s): else 408.
+        int bodyTimeoutMs = 30000;
+        /// A keep-alive connection with no request for this long is closed (Go's IdleTimeout, nginx's
+        /// keepalive_timeout is 75 s).
+        int idleTimeoutMs = 30000;
+        /// After an answer that closes the connection, what the client still sends is read and dropped for at most
+        /// this long, so that the answer is not lost to a TCP reset (nginx's lingering_timeout).
+        int lingerMs = 2000;
+        /// The request line and headers together (431 past it; nginx allows 4 x 8 KiB, Go 1 MiB).
+        int maxHeaderBytes = 64 * 1024;
+        /// Header lines in one request (431 past it).
+        int maxHeaderCount = 100;
+        /// Open connections in all (429 RESOURCE_EXHAUSTED past it, then closed).
+        int maxConnections = 1000;
+        /// Open connections from one client address (429 past it). On loopback every local client shares one.
+        int maxConnectionsPerAddress = 500;
+        /// Open streams (follow, `:events`) of one principal (429 past it): the admin, or an access token's member.
+        int maxStreamsPerPrincipal = 500;
+        /// Answers of pipelined requests waiting to be sent: reading more requests pauses past it.
+        qint64 maxPipelineBacklogBytes = 16 * 1024 * 1024;
+    };
+
     /// `token`: the admin's bearer token (the token file's): it authenticates adminMember() with roles/ml.admin.
     /// `host`: this host's inventory (validation and catalogs).
     HttpApi(JobStore* store, LogStore* logs, Scheduler* scheduler, const HostInventory& host, const QByteArray& token,
@@ -135,11 +167,24 @@ public:
     static QString defaultAdminMember();
     /// The principal that the admin's token authenticates.
     QString adminMember() const { return m_adminMember; }
+    /// Serves the connections `server` accepts (it must be listening; it becomes this object's child) with the
+    /// transport of httpconnection.h: HTTP/1.1 with keep-alive and pipelining, the timeouts and limits of
+    /// TransportOptions. Hides QAbstractHttpServer::bind() on purpose: QtHttpServer 6.4 has no timeouts, ignores
+    /// `Connection: close`, answers a request smuggled behind a Content-Length + Transfer-Encoding one and drops
+    /// pipelined requests; the same transport serves Qt 6.4 and 6.8.
+    void bind(QTcpServer* server);
+    /// Timeouts and limits for connections accepted from now on (tests use short timeouts).
+    void setTransportOptions(const TransportOptions& options) { m_transport = options; }
+    const TransportOptions& transportOptions() const { return m_transport; }
+    /// Connections open now (accepted and not yet closed), for tests and diagnostics.
+    int openConnections() const { return int(m_connections.size()); }
 
     /// Ends every open stream (each gets its terminating chunk) — call before shutting down.
     void closeStreams();
     /// Number of open SSE streams (for tests and diagnostics).
     int openStreams() const;
+    /// Number of open SSE streams of `principal`.
+    int openStreams(const QString& principal) const;
 
     /// Answers `request` in this process as it is answered over HTTP: the same authentication, routing and
     /// resource handler, with no socket between (bench_executor measures what the executor itself costs with
@@ -188,6 +233,7 @@ protected:
 private:
     struct Routes;
     friend struct Routes;
+    friend class HttpConnection;
     static const Routes& routeTable();
     Reply route(const ApiRequest& request, const Caller& caller, const HttpChannelPtr& channel, bool* streaming);
     /// What `caller` may do on the project `project` or, with `jobId`, on that job (Iam::effectivePermissions);
@@ -237,6 +283,10 @@ private:
     bool authenticate(const ApiRequest& request, Caller* caller, QString* problem) const;
     /// `…/regions` (`region` empty) or `…/regions/{region}`: answered once every cluster asked said how it is.
     Reply regions(const QString& project, const QString& region, const HttpChannelPtr& channel, bool* deferred);
+    /// A connection accepted by a server of bind(): refused with 429 past the limits, else served.
+    void accept(QTcpSocket* socket);
+    /// `connection` is gone (HttpConnection's destructor).
+    void connectionClosed(HttpConnection* connection);
     /// Answers one request; Qt 6.4 and 6.8 paths and serve() all end here.
     bool handle(const ApiRequest& request, const HttpChannelPtr& channel);
     void send(const HttpChannelPtr& channel, const Reply& reply);
@@ -251,6 +301,11 @@ private:
     AccessStore* m_access = nullptr;
     QString m_adminMember;
     QList<QPointer<SseStream>> m_streams;
+    /// The principal of the request being routed: streams started while it is handled are counted as theirs.
+    QString m_principal;
+    TransportOptions m_transport;
+    QSet<HttpConnection*> m_connections;
+    QHash<QString, int> m_connectionsPerAddress;
     MetricsStore* m_metrics = nullptr;
     /// Shared with the scans in flight, which may outlive this object at shutdown.
     std::shared_ptr<CheckpointIndex> m_checkpoints;

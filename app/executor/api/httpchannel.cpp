@@ -10,8 +10,7 @@
 namespace Trainyard {
 
 namespace {
-#if QT_VERSION < QT_VERSION_CHECK(6, 8, 0)
-/// The reason phrase of the status line (Qt 6.8 writes its own).
+/// The reason phrase of the status line (RFC 9110 §15) on a raw socket; QHttpServerResponder writes its own.
 QByteArray reasonPhrase(int status)
 {
     switch (status) {
@@ -27,10 +26,20 @@ QByteArray reasonPhrase(int status)
         return "Not Found";
     case 405:
         return "Method Not Allowed";
+    case 408:
+        return "Request Timeout";
     case 409:
         return "Conflict";
+    case 411:
+        return "Length Required";
     case 413:
-        return "Payload Too Large";
+        return "Content Too Large";
+    case 417:
+        return "Expectation Failed";
+    case 429:
+        return "Too Many Requests";
+    case 431:
+        return "Request Header Fields Too Large";
     case 500:
         return "Internal Server Error";
     case 503:
@@ -39,7 +48,6 @@ QByteArray reasonPhrase(int status)
         return "Unknown";
     }
 }
-#endif
 
 #if QT_VERSION >= QT_VERSION_CHECK(6, 8, 0)
 QHttpHeaders toHttpHeaders(const HttpHeaderList& headers)
@@ -52,100 +60,131 @@ QHttpHeaders toHttpHeaders(const HttpHeaderList& headers)
 #endif
 } // namespace
 
-#if QT_VERSION >= QT_VERSION_CHECK(6, 8, 0)
-HttpChannel::HttpChannel(QHttpServerResponder&& responder, QTcpSocket* socket)
-    : m_socket(socket)
-    , m_responder(std::move(responder))
+HttpChannel::HttpChannel(HttpConnection* connection)
+    : m_mode(Mode::Connection)
+    , m_socket(connection->socket())
+    , m_connection(connection)
 {
 }
-#else
+
 HttpChannel::HttpChannel(QTcpSocket* socket)
-    : m_socket(socket)
+    : m_mode(Mode::Socket)
+    , m_socket(socket)
+{
+}
+
+#if QT_VERSION >= QT_VERSION_CHECK(6, 8, 0)
+HttpChannel::HttpChannel(QHttpServerResponder&& responder, QTcpSocket* socket)
+    : m_mode(Mode::Responder)
+    , m_socket(socket)
+    , m_responder(std::move(responder))
+    , m_watched(socket != nullptr)
 {
 }
 #endif
 
 HttpChannel::HttpChannel(HttpAnswerSink sink)
-    : m_sink(std::move(sink))
+    : m_mode(Mode::Sink)
+    , m_sink(std::move(sink))
     , m_sinkOpen(true)
 {
 }
 
 bool HttpChannel::isOpen() const
 {
-    if (m_sink)
+    switch (m_mode) {
+    case Mode::Sink:
         return m_sinkOpen;
+    case Mode::Responder:
 #if QT_VERSION >= QT_VERSION_CHECK(6, 8, 0)
-    if (!m_responder)
-        return false;
-    return !m_watched || (m_socket && m_socket->state() == QAbstractSocket::ConnectedState);
+        if (!m_responder)
+            return false;
+        return !m_watched || (m_socket && m_socket->state() == QAbstractSocket::ConnectedState);
 #else
-    return m_socket && m_socket->state() == QAbstractSocket::ConnectedState;
+        return false;
 #endif
+    case Mode::Connection:
+        if (!m_connection)
+            return false;
+        [[fallthrough]];
+    case Mode::Socket:
+        return !m_done && m_socket && m_socket->state() == QAbstractSocket::ConnectedState;
+    }
+    return false;
 }
 
 void HttpChannel::reply(int status, const HttpHeaderList& headers, const QByteArray& body)
 {
     if (!isOpen())
         return;
-    if (m_sink) {
+    if (m_mode == Mode::Sink) {
         m_sinkOpen = false;
         m_sink(status, headers, body);
         return;
     }
 #if QT_VERSION >= QT_VERSION_CHECK(6, 8, 0)
-    m_responder->write(body, toHttpHeaders(headers), QHttpServerResponder::StatusCode(status));
-    m_responder.reset(); // the connection reads its next request
-#else
+    if (m_mode == Mode::Responder) {
+        m_responder->write(body, toHttpHeaders(headers), QHttpServerResponder::StatusCode(status));
+        m_responder.reset(); // the connection reads its next request
+        return;
+    }
+#endif
+    m_done = true;
     QByteArray head = "HTTP/1.1 " + QByteArray::number(status) + ' ' + reasonPhrase(status) + "\r\n";
     head += "Content-Length: " + QByteArray::number(body.size()) + "\r\n";
     for (const auto& [key, value] : headers)
         head += key + ": " + value + "\r\n";
+    if (m_connection && m_connection->closesAfterAnswer())
+        head += "Connection: close\r\n";
     head += "\r\n";
-    m_socket->write(head);
-    m_socket->write(body);
-#endif
+    m_socket->write(head + body);
+    if (m_connection)
+        m_connection->answerWritten();
 }
 
 void HttpChannel::beginChunked(const HttpHeaderList& headers)
 {
     if (!isOpen())
         return;
-    if (m_sink) {
+    if (m_mode == Mode::Sink) {
         m_sinkHeaders = headers;
         return;
     }
 #if QT_VERSION >= QT_VERSION_CHECK(6, 8, 0)
-    m_responder->writeBeginChunked(toHttpHeaders(headers), QHttpServerResponder::StatusCode::Ok);
-#else
+    if (m_mode == Mode::Responder) {
+        m_responder->writeBeginChunked(toHttpHeaders(headers), QHttpServerResponder::StatusCode::Ok);
+        return;
+    }
+#endif
+    if (m_connection)
+        m_connection->streamStarted();
     QByteArray head = "HTTP/1.1 200 OK\r\n";
     for (const auto& [key, value] : headers)
         head += key + ": " + value + "\r\n";
     head += "Connection: close\r\nTransfer-Encoding: chunked\r\n\r\n";
     m_socket->write(head);
-#endif
 }
 
 void HttpChannel::writeChunk(const QByteArray& payload)
 {
     if (!isOpen() || payload.isEmpty())
         return;
-    if (m_sink) {
+    if (m_mode == Mode::Sink) {
         m_sinkBody += payload;
         return;
     }
 #if QT_VERSION >= QT_VERSION_CHECK(6, 8, 0)
-    m_responder->writeChunk(payload);
-#else
-    m_socket->write(QByteArray::number(payload.size(), 16) + "\r\n");
-    m_socket->write(payload);
-    m_socket->write("\r\n");
+    if (m_mode == Mode::Responder) {
+        m_responder->writeChunk(payload);
+        return;
+    }
 #endif
+    m_socket->write(QByteArray::number(payload.size(), 16) + "\r\n" + payload + "\r\n");
 }
 
 void HttpChannel::endChunked(bool graceful)
 {
-    if (m_sink) {
+    if (m_mode == Mode::Sink) {
         if (m_sinkOpen) {
             m_sinkOpen = false;
             m_sink(200, m_sinkHeaders, std::exchange(m_sinkBody, {}));
@@ -153,24 +192,30 @@ void HttpChannel::endChunked(bool graceful)
         return;
     }
 #if QT_VERSION >= QT_VERSION_CHECK(6, 8, 0)
-    // Qt writes a last chunk (it refuses an empty one, hence the comment) and the terminating one;
-    // the connection then serves the client's next request. Closing it here instead would delete the
-    // socket (Qt owns it) with the end still unsent.
-    if (graceful && isOpen())
-        m_responder->writeEndChunked(QByteArrayLiteral(": end of stream\n\n"));
-    else if (m_socket && m_socket->state() == QAbstractSocket::ConnectedState)
-        m_socket->abort();
-    m_responder.reset();
-#else
+    if (m_mode == Mode::Responder) {
+        // Qt writes a last chunk (it refuses an empty one, hence the comment) and the terminating one;
+        // the connection then serves the client's next request. Closing it here instead would delete the
+        // socket (Qt owns it) with the end still unsent.
+        if (graceful && isOpen())
+            m_responder->writeEndChunked(QByteArrayLiteral(": end of stream\n\n"));
+        else if (m_socket && m_socket->state() == QAbstractSocket::ConnectedState)
+            m_socket->abort();
+        m_responder.reset();
+        return;
+    }
+#endif
     if (!isOpen())
         return;
-    if (graceful) {
+    m_done = true;
+    if (graceful)
         m_socket->write("0\r\n\r\n");
+    if (m_connection) {
+        m_connection->streamEnded(graceful);
+    } else if (graceful) {
         m_socket->disconnectFromHost();
     } else {
         m_socket->abort();
     }
-#endif
 }
 
 } // namespace Trainyard

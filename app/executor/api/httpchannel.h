@@ -4,6 +4,7 @@
 // Internal to the API's files (not installed, not included outside app/executor/api/).
 
 #include "httpapi.h"
+#include "httpconnection.h"
 
 #include <QByteArray>
 #include <QHttpServerResponder>
@@ -17,24 +18,31 @@
 
 namespace Trainyard {
 
-/// Where the answer to one request goes. Qt 6.4 hands QAbstractHttpServer the request's socket, and
-/// the answer is written onto it as raw HTTP/1.1. Qt 6.8 hands it a QHttpServerResponder, which is
-/// moved in here and written through (Qt frames the status line, the headers and the chunks); the
-/// request's socket is then only watched, for disconnects and for a client that stops reading. The
-/// channel may outlive the connection (deferred answers, streams): every write checks it first.
-/// A request served in this process (HttpApi::serve()) has a channel with no connection, which hands the
-/// answer to a sink instead.
+/// Where the answer to one request goes:
+/// - a connection of the executor's own transport (HttpApi::bind(), httpconnection.h; Qt 6.4 and 6.8 alike): the
+///   answer is written onto its socket as raw HTTP/1.1, and the connection is told when it is complete, so that it
+///   reads the next pipelined request or closes;
+/// - a socket handed over by QAbstractHttpServer on Qt 6.4 (QAbstractHttpServer::bind(), not used by the executor):
+///   the same raw HTTP/1.1;
+/// - on Qt 6.8 a QHttpServerResponder (QAbstractHttpServer::bind(), not used by the executor), moved in here and
+///   written through (Qt frames the status line, the headers and the chunks); the request's socket is then only
+///   watched, for disconnects and for a client that stops reading;
+/// - a sink in this process (HttpApi::serve()).
+/// The channel may outlive the connection (deferred answers, streams): every write checks it first, and a channel
+/// writes one answer at most.
 ///
-/// Both code paths must keep compiling: Qt 6.4 is Debian 12's, Qt 6.8 is built in the Debian 13 chroot
+/// Both Qt code paths must keep compiling: Qt 6.4 is Debian 12's, Qt 6.8 is built in the Debian 13 chroot
 /// (packaging/debian13-build.sh). Main thread only, as the socket.
 class HttpChannel {
 public:
+    /// A request read by `connection`.
+    explicit HttpChannel(HttpConnection* connection);
+    /// A request read by QtHttpServer from `socket`.
+    explicit HttpChannel(QTcpSocket* socket);
 #if QT_VERSION >= QT_VERSION_CHECK(6, 8, 0)
     /// `socket`: the request's socket if it could be found (null otherwise; then isOpen() trusts the
     /// responder alone).
     HttpChannel(QHttpServerResponder&& responder, QTcpSocket* socket);
-#else
-    explicit HttpChannel(QTcpSocket* socket);
 #endif
     /// No connection: reply() hands the answer to `sink`; a chunked answer is collected and handed over, with
     /// status 200, when it ends. Open until then.
@@ -58,7 +66,7 @@ public:
     /// A complete answer with a body (`Content-Length` is added). `status`: an HTTP status code.
     void reply(int status, const HttpHeaderList& headers, const QByteArray& body);
 
-    /// Starts a `200 OK` answer with chunked framing (on Qt 6.4 with `Connection: close`).
+    /// Starts a `200 OK` answer with chunked framing (on a raw socket with `Connection: close`).
     void beginChunked(const HttpHeaderList& headers);
 
     /// Writes one chunk of a chunked answer; nothing when `payload` is empty (an empty chunk would end it).
@@ -68,14 +76,18 @@ public:
     void endChunked(bool graceful);
 
 private:
+    enum class Mode { Connection, Socket, Responder, Sink };
+    Mode m_mode;
     QPointer<QTcpSocket> m_socket;
+    QPointer<HttpConnection> m_connection;
+    bool m_done = false; ///< raw modes: the answer (or the stream) is complete
     HttpAnswerSink m_sink;
     bool m_sinkOpen = false;
     HttpHeaderList m_sinkHeaders; ///< a chunked answer's, until it ends
     QByteArray m_sinkBody;
 #if QT_VERSION >= QT_VERSION_CHECK(6, 8, 0)
     std::optional<QHttpServerResponder> m_responder;
-    bool m_watched = !m_socket.isNull();
+    bool m_watched = false;
 #endif
 };
 

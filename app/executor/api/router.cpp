@@ -218,6 +218,16 @@ HttpApi::Reply HttpApi::route(
         return errorReply(403, QStringLiteral("PERMISSION_DENIED"),
             QStringLiteral("Permission '%1' denied on resource '%2' (or it may not exist).").arg(permission, resource));
     }
+    // A stream holds its connection and a subscription for as long as its job lives: a principal gets a bounded
+    // number (TransportOptions::maxStreamsPerPrincipal). `:events` always streams; the others with follow=true.
+    if (methodName == "GET"
+        && (match.route->pattern.endsWith(QLatin1String(":events"))
+            || isTrue(queryValue(request.query(), QStringLiteral("follow"))))
+        && openStreams(m_principal) >= m_transport.maxStreamsPerPrincipal) {
+        return errorReply(429, QStringLiteral("RESOURCE_EXHAUSTED"),
+            QStringLiteral("The caller has %1 open streams, the limit per principal; end one and try again.")
+                .arg(m_transport.maxStreamsPerPrincipal));
+    }
     return match.route->handler(Call { this, request, caller, match.params, channel, streaming });
 }
 

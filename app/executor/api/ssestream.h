@@ -32,6 +32,8 @@ public:
 
     /// Runs once when the stream ends (finish(), a lost peer, or destruction).
     std::function<void()> cleanup;
+    /// Whose stream this is (HttpApi counts streams per principal against TransportOptions::maxStreamsPerPrincipal).
+    QString principal;
 
     /// Writes the status line, the headers and a first comment, so that clients see the stream start.
     void start(const QByteArray& comment);
