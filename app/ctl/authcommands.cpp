@@ -15,27 +15,7 @@ namespace Trainyard {
 
 namespace {
 
-int usage(CtlSession& s, const ArgParser& parser)
-{
-    if (parser.helpRequested()) {
-        s.out() << parser.helpText();
-        s.out().flush();
-        return ExitCode::Ok;
-    }
-    s.err() << parser.usageError(parser.errorText());
-    s.err().flush();
-    return ExitCode::Usage;
-}
 
-bool checkFormat(CtlSession& s, const ArgParser& parser)
-{
-    const QStringList allowed { QStringLiteral("table"), QStringLiteral("yaml"), QStringLiteral("json") };
-    if (s.format().isEmpty() || allowed.contains(s.format()))
-        return true;
-    s.err() << parser.usageError(QStringLiteral("argument --format: Invalid choice: '%1'. Valid choices are [%2].")
-                                     .arg(s.format(), allowed.join(QStringLiteral(", "))));
-    return false;
-}
 
 void printObject(CtlSession& s, const QJsonValue& value)
 {
@@ -81,8 +61,8 @@ int AuthCommands::createToken(CtlSession& s, const QStringList& args)
     p.addFlag(QStringLiteral("expires"), QStringLiteral("DURATION"),
         QStringLiteral("Lifetime: 30s, 10m, 12h, 7d, 2w (default: never expires)."));
     if (!p.parse(args))
-        return usage(s, p);
-    if (!checkFormat(s, p))
+        return s.usage(p);
+    if (!s.checkFormat(p, { QStringLiteral("table"), QStringLiteral("yaml"), QStringLiteral("json") }))
         return ExitCode::Usage;
     for (const QString& required : { QStringLiteral("member"), QStringLiteral("role") }) {
         if (p.value(required).isEmpty()) {
@@ -136,8 +116,8 @@ int AuthCommands::listTokens(CtlSession& s, const QStringList& args)
         QStringLiteral("list access tokens\nEvery token made with 'auth tokens create', oldest first, revoked and "
                        "expired ones included; never the tokens themselves."));
     if (!p.parse(args))
-        return usage(s, p);
-    if (!checkFormat(s, p))
+        return s.usage(p);
+    if (!s.checkFormat(p, { QStringLiteral("table"), QStringLiteral("yaml"), QStringLiteral("json") }))
         return ExitCode::Usage;
     ApiClient* client = s.client(command);
     if (!client)
@@ -184,7 +164,7 @@ int AuthCommands::revokeToken(CtlSession& s, const QStringList& args)
                        "stays in the list as REVOKED."));
     p.addPositional(QStringLiteral("TOKEN"), QStringLiteral("The token's NAME as 'auth tokens list' shows it."));
     if (!p.parse(args))
-        return usage(s, p);
+        return s.usage(p);
     ApiClient* client = s.client(command);
     if (!client)
         return ExitCode::Error;

@@ -14,26 +14,7 @@ namespace Trainyard {
 
 namespace {
 
-bool checkFormat(CtlSession& s, const ArgParser& parser, const QStringList& allowed)
-{
-    if (s.format().isEmpty() || allowed.contains(s.format()))
-        return true;
-    s.err() << parser.usageError(QStringLiteral("argument --format: Invalid choice: '%1'. Valid choices are [%2].")
-                                     .arg(s.format(), allowed.join(QStringLiteral(", "))));
-    return false;
-}
 
-int usage(CtlSession& s, const ArgParser& parser)
-{
-    if (parser.helpRequested()) {
-        s.out() << parser.helpText();
-        s.out().flush();
-        return ExitCode::Ok;
-    }
-    s.err() << parser.usageError(parser.errorText());
-    s.err().flush();
-    return ExitCode::Usage;
-}
 
 /// The region named on the command line, or nothing after printing the error (exit code in `*code`).
 std::optional<QJsonObject> fetchRegion(CtlSession& s, const QString& command, const QString& name, int* code)
@@ -89,8 +70,8 @@ int ClustersCommands::list(CtlSession& s, const QStringList& args)
                        "its state as it answers now (UP, DOWN, UNAUTHENTICATED), its nodes and the project's jobs "
                        "there."));
     if (!p.parse(args))
-        return usage(s, p);
-    if (!checkFormat(s, p, { QStringLiteral("table"), QStringLiteral("yaml"), QStringLiteral("json") }))
+        return s.usage(p);
+    if (!s.checkFormat(p, { QStringLiteral("table"), QStringLiteral("yaml"), QStringLiteral("json") }))
         return ExitCode::Usage;
     int code = ExitCode::Ok;
     const std::optional<QJsonObject> answer = fetchRegion(s, command, QString(), &code);
@@ -148,8 +129,8 @@ int ClustersCommands::describe(CtlSession& s, const QStringList& args)
                        "the nodes and the jobs as tables."));
     p.addPositional(QStringLiteral("NAME"), QStringLiteral("The cluster's name in clusters.yaml, or local."));
     if (!p.parse(args))
-        return usage(s, p);
-    if (!checkFormat(s, p, { QStringLiteral("table"), QStringLiteral("yaml"), QStringLiteral("json") }))
+        return s.usage(p);
+    if (!s.checkFormat(p, { QStringLiteral("table"), QStringLiteral("yaml"), QStringLiteral("json") }))
         return ExitCode::Usage;
     int code = ExitCode::Ok;
     const std::optional<QJsonObject> region = fetchRegion(s, command, p.positional(QStringLiteral("NAME")), &code);
@@ -203,8 +184,8 @@ int ClustersCommands::check(CtlSession& s, const QStringList& args)
                        "first check that failed."));
     p.addPositional(QStringLiteral("NAME"), QStringLiteral("The cluster's name in clusters.yaml, or local."));
     if (!p.parse(args))
-        return usage(s, p);
-    if (!checkFormat(s, p, { QStringLiteral("table"), QStringLiteral("yaml"), QStringLiteral("json") }))
+        return s.usage(p);
+    if (!s.checkFormat(p, { QStringLiteral("table"), QStringLiteral("yaml"), QStringLiteral("json") }))
         return ExitCode::Usage;
     const QString name = p.positional(QStringLiteral("NAME"));
     int code = ExitCode::Ok;

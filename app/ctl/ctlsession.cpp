@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "ctlsession.h"
 
+#include "argparser.h"
+
 #include "executorlocator.h"
 #include "printer.h"
 
@@ -97,6 +99,27 @@ void CtlSession::printApiError(const QString& command, const ApiError& error)
 void CtlSession::printError(const QString& command, const QString& message)
 {
     m_err << "ERROR: (" << command << ") " << message << Qt::endl;
+}
+
+int CtlSession::usage(const ArgParser& parser)
+{
+    if (parser.helpRequested()) {
+        m_out << parser.helpText();
+        m_out.flush();
+        return ExitCode::Ok;
+    }
+    m_err << parser.usageError(parser.errorText());
+    m_err.flush();
+    return ExitCode::Usage;
+}
+
+bool CtlSession::checkFormat(const ArgParser& parser, const QStringList& allowed)
+{
+    if (m_format.isEmpty() || allowed.contains(m_format))
+        return true;
+    m_err << parser.usageError(QStringLiteral("argument --format: Invalid choice: '%1'. Valid choices are [%2].")
+                                   .arg(m_format, allowed.join(QStringLiteral(", "))));
+    return false;
 }
 
 } // namespace Trainyard

@@ -11,6 +11,8 @@
 
 namespace Trainyard {
 
+class ArgParser;
+
 /// Exit codes, as gcloud's: 0 success, 1 an error (API, I/O, a streamed job that did not succeed),
 /// 2 a usage error (unknown flag, missing argument, bad flag value).
 namespace ExitCode {
@@ -45,6 +47,13 @@ public:
     /// the BadRequest details block as gcloud prints it.
     void printApiError(const QString& command, const ApiError& error);
     void printError(const QString& command, const QString& message);
+
+    /// A verb's answer when its parser did not accept the arguments: the help text on stdout and ExitCode::Ok when
+    /// --help was asked, else gcloud's usage error on stderr and ExitCode::Usage.
+    int usage(const ArgParser& parser);
+    /// True when --format is unset or one of `allowed`; else prints gcloud's usage error ("argument --format:
+    /// Invalid choice: 'x'. Valid choices are [a, b].") and returns false.
+    bool checkFormat(const ArgParser& parser, const QStringList& allowed);
 
     QTextStream& out() { return m_out; }
     QTextStream& err() { return m_err; }

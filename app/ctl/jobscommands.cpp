@@ -170,26 +170,7 @@ void printJobBrief(CtlSession& s, const Job& job)
     s.out().flush();
 }
 
-bool checkFormat(CtlSession& s, const ArgParser& parser, const QStringList& allowed)
-{
-    if (s.format().isEmpty() || allowed.contains(s.format()))
-        return true;
-    s.err() << parser.usageError(QStringLiteral("argument --format: Invalid choice: '%1'. Valid choices are [%2].")
-                                     .arg(s.format(), allowed.join(QStringLiteral(", "))));
-    return false;
-}
 
-int usage(CtlSession& s, const ArgParser& parser)
-{
-    if (parser.helpRequested()) {
-        s.out() << parser.helpText();
-        s.out().flush();
-        return ExitCode::Ok;
-    }
-    s.err() << parser.usageError(parser.errorText());
-    s.err().flush();
-    return ExitCode::Usage;
-}
 
 /// Follows a job's logs until its `end` event, printing gcloud's log lines to `target`. Reconnects (finding
 /// the executor again, which may have been restarted with a new address and token) when the stream breaks;
@@ -318,8 +299,8 @@ int JobsCommands::submitTraining(CtlSession& s, const QStringList& args)
         QStringLiteral("Block until the job finishes and stream its logs; exit 1 unless it SUCCEEDED."));
     p.allowUserArgs(QStringLiteral("Additional arguments passed to the trainer (after the module name)."));
     if (!p.parse(args))
-        return usage(s, p);
-    if (!checkFormat(s, p, { QStringLiteral("yaml"), QStringLiteral("json") }))
+        return s.usage(p);
+    if (!s.checkFormat(p, { QStringLiteral("yaml"), QStringLiteral("json") }))
         return ExitCode::Usage;
     if (p.isTrue(QStringLiteral("async")) && p.isTrue(QStringLiteral("stream-logs"))) {
         s.err() << p.usageError(
@@ -524,8 +505,8 @@ int JobsCommands::describe(CtlSession& s, const QStringList& args)
         QStringLiteral("Summarize job output in a set of human readable tables instead of rendering the entire "
                        "resource as json or yaml."));
     if (!p.parse(args))
-        return usage(s, p);
-    if (!checkFormat(s, p, { QStringLiteral("yaml"), QStringLiteral("json") }))
+        return s.usage(p);
+    if (!s.checkFormat(p, { QStringLiteral("yaml"), QStringLiteral("json") }))
         return ExitCode::Usage;
     ApiClient* client = s.client(command);
     if (!client)
@@ -643,8 +624,8 @@ int JobsCommands::list(CtlSession& s, const QStringList& args)
     p.addFlag(QStringLiteral("sort-by"), QStringLiteral("FIELD"),
         QStringLiteral("Sort by jobId, state or createTime (prefix ~ for descending)."));
     if (!p.parse(args))
-        return usage(s, p);
-    if (!checkFormat(s, p, { QStringLiteral("table"), QStringLiteral("yaml"), QStringLiteral("json") }))
+        return s.usage(p);
+    if (!s.checkFormat(p, { QStringLiteral("table"), QStringLiteral("yaml"), QStringLiteral("json") }))
         return ExitCode::Usage;
     QString error;
     int limit = -1;
@@ -738,7 +719,7 @@ int JobsCommands::cancel(CtlSession& s, const QStringList& args)
                        "SIGKILL after the grace period), then CANCELLED."));
     p.addPositional(QStringLiteral("JOB"), QStringLiteral("Name of the job."));
     if (!p.parse(args))
-        return usage(s, p);
+        return s.usage(p);
     ApiClient* client = s.client(command);
     if (!client)
         return ExitCode::Error;
@@ -771,7 +752,7 @@ int JobsCommands::streamLogs(CtlSession& s, const QStringList& args)
     p.addFlag(QStringLiteral("trial"), QStringLiteral("TRIAL"),
         QStringLiteral("Only this trial's logs (a hyperparameter tuning job's trial ID: 1, 2, …)."));
     if (!p.parse(args))
-        return usage(s, p);
+        return s.usage(p);
     int interval = 0;
     QString error;
     if (p.isSet(QStringLiteral("polling-interval"))
@@ -800,8 +781,8 @@ int JobsCommands::update(CtlSession& s, const QStringList& args)
     p.addFlag(QStringLiteral("remove-labels"), QStringLiteral("[KEY,...]"), QStringLiteral("Label keys to remove."));
     p.addSwitch(QStringLiteral("clear-labels"), QStringLiteral("Remove all labels."));
     if (!p.parse(args))
-        return usage(s, p);
-    if (!checkFormat(s, p, { QStringLiteral("yaml"), QStringLiteral("json") }))
+        return s.usage(p);
+    if (!s.checkFormat(p, { QStringLiteral("yaml"), QStringLiteral("json") }))
         return ExitCode::Usage;
     const bool clear = p.isTrue(QStringLiteral("clear-labels"));
     if (!p.isSet(QStringLiteral("update-labels")) && !p.isSet(QStringLiteral("remove-labels")) && !clear) {
@@ -910,8 +891,8 @@ int JobsCommands::metrics(CtlSession& s, const QStringList& args)
         QStringLiteral("Only this trial's series (a tuning job's trial ID): its replicas' hypertune reports and "
                        "resources, and the event files under the job dir's TRIAL folder."));
     if (!p.parse(args))
-        return usage(s, p);
-    if (!checkFormat(s, p, { QStringLiteral("csv"), QStringLiteral("json") }))
+        return s.usage(p);
+    if (!s.checkFormat(p, { QStringLiteral("csv"), QStringLiteral("json") }))
         return ExitCode::Usage;
     const bool json = s.format() == QLatin1String("json");
     ApiClient* client = s.client(command);
