@@ -115,10 +115,12 @@ wait_for() {
     done
 }
 runtime_pid() { sed -n "s/.*\"pid\": *\([0-9]*\).*/\1/p" "$XDG_RUNTIME_DIR/trainyard/executor.json"; }
-# The processes whose program is trainyard-executor (argv[0], the text up to the first NUL of cmdline).
+# The processes of this user whose program is trainyard-executor (argv[0], the text up to the first NUL of
+# cmdline), of this user only: the chroot shares the process table of the host, where other executors may run.
 executors() {
     local n=0 c argv0
     for c in /proc/[0-9]*/cmdline; do
+        [[ -O $c ]] || continue
         argv0=
         IFS= read -r -d "" argv0 <"$c" 2>/dev/null || true
         [[ $argv0 == */trainyard-executor ]] && n=$((n + 1))
@@ -131,6 +133,8 @@ exec_start=$(sed -n "s/^ExecStart=//p" /usr/lib/systemd/user/trainyard-executor.
 cd "$HOME"
 $exec_start >"$HOME/executor.log" 2>&1 &
 executor=$!
+# A check that fails must not leave the executor running on the host (the chroot shares its process table).
+trap '"'"'kill -TERM "$executor" 2>/dev/null || true'"'"' EXIT
 listening_or_gone() { test -s "$XDG_RUNTIME_DIR/trainyard/executor.json" || ! kill -0 "$executor" 2>/dev/null; }
 wait_for 30 listening_or_gone && test -s "$XDG_RUNTIME_DIR/trainyard/executor.json" ||
     { cat "$HOME/executor.log"; exit 1; }
