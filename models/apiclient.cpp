@@ -209,6 +209,7 @@ ReplicaInfo ReplicaInfo::fromJson(const QJsonObject& o, FieldViolations* violati
             { QStringLiteral("state"), QStringLiteral("Unknown replica state \"") + state + QStringLiteral("\".") });
     r.pid = int64Field(o.value(QLatin1String("pid")));
     r.address = o.value(QLatin1String("address")).toString();
+    r.node = o.value(QLatin1String("node")).toString();
     r.gpus = intList(o.value(QLatin1String("gpus")));
     r.restarts = static_cast<int>(int64Field(o.value(QLatin1String("restarts"))));
     if (o.contains(QLatin1String("exitCode")))
@@ -271,6 +272,8 @@ QJsonObject ReplicaInfo::toJson() const
     };
     if (pid > 0)
         o.insert(QStringLiteral("pid"), QString::number(pid));
+    if (!node.isEmpty())
+        o.insert(QStringLiteral("node"), node);
     if (exitCode)
         o.insert(QStringLiteral("exitCode"), *exitCode);
     if (exitSignal)

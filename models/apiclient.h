@@ -65,7 +65,8 @@ struct ReplicaInfo {
     int index = 0;
     ReplicaState state = ReplicaState::Unspecified;
     qint64 pid = 0; ///< 0 when no process
-    QString address; ///< "127.0.0.1:PORT"
+    QString address; ///< "127.0.0.1:PORT"; on a cluster, "NODE:PORT"
+    QString node; ///< the cluster node it runs on ("node2"); empty for replicas on the executor's host
     QList<int> gpus;
     int restarts = 0;
     std::optional<int> exitCode;

@@ -51,6 +51,8 @@ QVariant ReplicaModel::data(const QModelIndex& index, int role) const
         return r.pid;
     case AddressRole:
         return r.address;
+    case NodeRole:
+        return r.node;
     case GpusRole: {
         QVariantList gpus;
         for (int g : r.gpus)
@@ -140,6 +142,7 @@ QHash<int, QByteArray> ReplicaModel::roleNames() const
     names.insert(StateRole, "state");
     names.insert(PidRole, "pid");
     names.insert(AddressRole, "address");
+    names.insert(NodeRole, "node");
     names.insert(GpusRole, "gpus");
     names.insert(RestartsRole, "restarts");
     names.insert(ExitCodeRole, "exitCode");

@@ -45,6 +45,7 @@ public:
                           ///< when the console saw it enter RUNNING); invalid when it does not run
         CpuPercentRole, ///< double, the latest CPU sample (% of one core); invalid before one arrives
         RssBytesRole, ///< qint64, the latest resident set size sample (bytes); invalid before one arrives
+        NodeRole, ///< QString: the cluster node it runs on ("node2"); empty on the executor's host
     };
     Q_ENUM(Role)
 

@@ -2,6 +2,7 @@
 #include "mainwindow.h"
 
 #include "apiclient.h"
+#include "clustersview.h"
 #include "executorconnection.h"
 #include "jobfilterproxymodel.h"
 #include "joblistmodel.h"
@@ -22,6 +23,7 @@
 #include <QCloseEvent>
 #include <QDialog>
 #include <QDialogButtonBox>
+#include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QPushButton>
@@ -73,6 +75,9 @@ MainWindow::MainWindow(ExecutorConnection* connection, QWidget* parent)
     , m_urlLabel(new QLabel(this))
     , m_connectionLabel(new QLabel(this))
     , m_hostLabel(new QLabel(this))
+    , m_clustersLabel(new QLabel(this))
+    , m_clustersView(new ClustersView(this))
+    , m_clustersDock(new QDockWidget(tr("Clusters"), this))
 {
     setWindowTitle(tr("Trainyard"));
     setWindowIcon(QIcon(QStringLiteral(":/icons/trainyard.svg")));
@@ -210,6 +215,29 @@ MainWindow::MainWindow(ExecutorConnection* connection, QWidget* parent)
     statusBar()->addPermanentWidget(m_urlLabel);
     statusBar()->addPermanentWidget(m_connectionLabel);
     statusBar()->addPermanentWidget(m_hostLabel);
+    statusBar()->addPermanentWidget(m_clustersLabel);
+
+    // Where jobs run (this host and the executor's Slurm clusters): a dock under the detail, hidden until the
+    // user asks for it; the status bar keeps a one-line summary while the executor has clusters.
+    m_clustersDock->setObjectName(QStringLiteral("clustersDock"));
+    m_clustersDock->setWidget(m_clustersView);
+    m_clustersDock->hide();
+    addDockWidget(Qt::BottomDockWidgetArea, m_clustersDock);
+    m_clustersLabel->setObjectName(QStringLiteral("clustersLabel"));
+    m_clustersLabel->setMinimumWidth(40);
+    m_clustersLabel->setTextFormat(Qt::RichText);
+    m_clustersLabel->setToolTip(tr("The executor's Slurm clusters: idle nodes and GPUs in use. Click for the "
+                                   "Clusters view."));
+    m_clustersLabel->hide();
+    connect(m_clustersView, &ClustersView::regionsChanged, this, [this](const QList<RegionInfo>& regions) {
+        const QString summary = ClustersView::summary(regions);
+        m_clustersLabel->setText(QStringLiteral("<a href=\"clusters\">%1</a>").arg(summary.toHtmlEscaped()));
+        m_clustersLabel->setVisible(!summary.isEmpty());
+    });
+    connect(m_clustersLabel, &QLabel::linkActivated, this, [this] {
+        m_clustersDock->show();
+        m_clustersDock->raise();
+    });
 
     connect(m_filter, &QLineEdit::textChanged, m_proxy, &JobFilterProxyModel::setFilterText);
     connect(m_proxy, &JobFilterProxyModel::filterErrorChanged, this, [this](const QString& error) {
@@ -284,6 +312,11 @@ void MainWindow::buildActions()
     refreshAction->setShortcut(QKeySequence::Refresh);
     QAction* filterAction = viewMenu->addAction(tr("&Filter jobs"), this, &MainWindow::focusFilter);
     filterAction->setShortcut(QKeySequence::Find);
+    QAction* clusters = m_clustersDock->toggleViewAction();
+    clusters->setText(tr("C&lusters"));
+    clusters->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_L));
+    clusters->setObjectName(QStringLiteral("showClustersAction"));
+    viewMenu->addAction(clusters);
     viewMenu->addSeparator();
     // The job view's tabs from anywhere in the window (Alt+1…6 are the state filters); Trials (Ctrl+6) only
     // for tuning jobs.
@@ -733,6 +766,7 @@ void MainWindow::onConnectionStateChanged()
     case ExecutorConnection::State::Connected:
         m_connectionLabel->setText(QStringLiteral("<span style=\"color:#26a269\">● </span>") + tr("Connected"));
         statusBar()->clearMessage(); // "Starting the executor…" is over
+        m_clustersView->setClient(m_connection->client());
         if (!m_poll.isActive())
             m_poll.start();
         refresh();

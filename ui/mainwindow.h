@@ -18,6 +18,7 @@
 
 class QAction;
 class QActionGroup;
+class QDockWidget;
 class QLabel;
 class QPushButton;
 class QSplitter;
@@ -29,6 +30,7 @@ class QTableView;
 namespace Trainyard {
 
 class ApiStream;
+class ClustersView;
 class ExecutorConnection;
 class JobFilterProxyModel;
 class JobListModel;
@@ -51,6 +53,11 @@ public:
     ExecutorConnection* connection() const { return m_connection; }
     QLabel* connectionLabel() const { return m_connectionLabel; }
     QLabel* hostLabel() const { return m_hostLabel; }
+    /// The status bar's clusters line (hidden while the executor has no cluster); a click shows the Clusters view.
+    QLabel* clustersLabel() const { return m_clustersLabel; }
+    /// The Clusters view (in a dock, hidden until View → Clusters).
+    ClustersView* clustersView() const { return m_clustersView; }
+    QDockWidget* clustersDock() const { return m_clustersDock; }
     /// The "Job" menu (the wizard adds "New job…" there).
     QMenu* jobMenu() const { return m_jobMenu; }
 
@@ -167,6 +174,9 @@ private:
     QLabel* m_urlLabel;
     QLabel* m_connectionLabel;
     QLabel* m_hostLabel;
+    QLabel* m_clustersLabel;
+    ClustersView* m_clustersView;
+    QDockWidget* m_clustersDock;
     QStackedWidget* m_listStack = nullptr;
     QWidget* m_welcome = nullptr;
     QWidget* m_noMatch = nullptr;

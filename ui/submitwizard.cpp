@@ -86,6 +86,14 @@ SubmitWizard::SubmitWizard(ApiClient* client, QWidget* parent)
     auto* hostTimer = new QTimer(this);
     hostTimer->setInterval(HostRefreshMs);
     connect(hostTimer, &QTimer::timeout, this, [this] { refreshHost(false); });
+    // A cluster's nodes change more slowly, and each read asks its slurmrestd: every 5th host refresh.
+    auto* regionTimer = new QTimer(this);
+    regionTimer->setInterval(5 * HostRefreshMs);
+    connect(regionTimer, &QTimer::timeout, this, [this] {
+        if (!m_hostInfo.regionsKnown || m_hostInfo.regions.size() > 1) // an executor without clusters: once
+            refreshRegions();
+    });
+    regionTimer->start();
     hostTimer->start();
 }
 
@@ -105,6 +113,30 @@ void SubmitWizard::refreshHost(bool first)
             emit hostInfoChanged();
         else
             emit hostStatusChanged();
+    });
+}
+
+const RegionInfo* WizardHostInfo::cluster(const QString& region) const
+{
+    for (const RegionInfo& r : regions) {
+        if (r.name == region && r.isCluster())
+            return &r;
+    }
+    return nullptr;
+}
+
+void SubmitWizard::refreshRegions()
+{
+    if (!m_client)
+        return;
+    m_client->regions(QString(), this, [this](const QJsonObject& json, const ApiError& error) {
+        if (!error.isNull()) {
+            qCWarning(lcUi) << "wizard: /regions:" << error.summary();
+            return;
+        }
+        m_hostInfo.regions = RegionInfo::listFromJson(json);
+        m_hostInfo.regionsKnown = true;
+        emit regionsChanged();
     });
 }
 
@@ -135,6 +167,7 @@ void SubmitWizard::fetchCatalogs()
         emit hostInfoChanged();
     });
     refreshImages();
+    refreshRegions();
 }
 
 void SubmitWizard::refreshImages()

@@ -15,6 +15,7 @@
 // is given; machine types and tier expansions from MachineCatalog::builtin(), the catalog the executor uses.
 
 #include "apiclient.h"
+#include "regioninfo.h"
 #include "job.h"
 #include "machinecatalog.h"
 
@@ -40,6 +41,10 @@ struct WizardHostInfo {
     QJsonArray scaleTiers; ///< the executor's /scaleTiers (available, unavailableReason); empty = builtin
     QList<ContainerImageInfo> images; ///< the executor host's local images (custom containers), newest first
     QString imagesError; ///< why they could not be listed (no podman on the executor's host …); empty when listed
+    QList<RegionInfo> regions; ///< where jobs run: `local`, then the executor's Slurm clusters (GET …/regions)
+    bool regionsKnown = false; ///< the regions answered (an executor without clusters lists `local` only)
+    /// The Slurm cluster named `region`, or nullptr (this host, or not known yet).
+    const RegionInfo* cluster(const QString& region) const;
     HostInventory inventory() const;
 };
 
@@ -133,6 +138,8 @@ Q_SIGNALS:
     /// takes a while), and a late hostInfoChanged() would make the other pages re-check and drop the executor's
     /// field errors they show.
     void imagesChanged();
+    /// hostInfo().regions arrived or changed (the Compute page's "Runs on" list and, for a cluster, its summary).
+    void regionsChanged();
     /// A periodic refresh of the host's capacity in use arrived (only the compute summary follows it).
     void hostStatusChanged();
     /// The executor refused the job; `error` as received.
@@ -147,6 +154,9 @@ private:
     /// Asks the executor for the host's capacity in use (GET …/host); emits hostInfoChanged() for the
     /// `first` answer, hostStatusChanged() for the periodic ones.
     void refreshHost(bool first);
+    /// Asks the executor for its regions (GET …/regions: its clusters' nodes as they are now); emits
+    /// regionsChanged().
+    void refreshRegions();
     /// How many pages of 100 jobs listJobs() reads at most: the newest 1,000 jobs are plenty to pick from.
     static constexpr int MaxJobPages = 10;
     /// How often the host's capacity in use is refreshed while the wizard is open (ms).

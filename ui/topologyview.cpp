@@ -39,6 +39,7 @@ struct NodeData {
     int restarts = 0;
     QString exitText;
     QString machineType;
+    QString node; ///< the cluster node it runs on; empty on the executor's host
     QDateTime runningSince; ///< invalid unless running
     double cpuPercent = -1; ///< latest sample; < 0 when none
     qint64 rssBytes = -1;
@@ -78,7 +79,7 @@ public:
     {
         if (data.taskName == m_data.taskName && data.role == m_data.role && data.state == m_data.state
             && data.gpus == m_data.gpus && data.restarts == m_data.restarts && data.exitText == m_data.exitText
-            && data.machineType == m_data.machineType && data.runningSince == m_data.runningSince
+            && data.machineType == m_data.machineType && data.node == m_data.node && data.runningSince == m_data.runningSince
             && data.cpuPercent == m_data.cpuPercent && data.rssBytes == m_data.rssBytes)
             return;
         m_data = data;
@@ -136,6 +137,8 @@ public:
     QStringList detailLines() const
     {
         QStringList details;
+        if (!m_data.node.isEmpty())
+            details << QCoreApplication::translate("Trainyard::TopologyView", "on %1").arg(m_data.node);
         if (!m_data.machineType.isEmpty())
             details << m_data.machineType;
         details << (m_data.gpus.isEmpty()
@@ -178,6 +181,7 @@ NodeData nodeDataAt(const QAbstractItemModel* model, int row)
     d.restarts = index.data(ReplicaModel::RestartsRole).toInt();
     d.exitText = index.data(ReplicaModel::ExitStatusTextRole).toString();
     d.machineType = index.data(ReplicaModel::MachineTypeRole).toString();
+    d.node = index.data(ReplicaModel::NodeRole).toString();
     d.runningSince = index.data(ReplicaModel::RunningSinceRole).toDateTime();
     const QVariant cpu = index.data(ReplicaModel::CpuPercentRole);
     d.cpuPercent = cpu.isValid() ? cpu.toDouble() : -1;
@@ -192,11 +196,16 @@ QString toolTipAt(const QAbstractItemModel* model, int row)
     const qint64 pid = index.data(ReplicaModel::PidRole).toLongLong();
     const QString address = index.data(ReplicaModel::AddressRole).toString();
     const QString machine = index.data(ReplicaModel::MachineTypeRole).toString();
-    return QCoreApplication::translate("Trainyard::TopologyView", "%1\nPID: %2\nAddress: %3\nMachine type: %4")
-        .arg(index.data(ReplicaModel::TaskNameRole).toString(),
-            pid > 0 ? QString::number(pid) : QCoreApplication::translate("Trainyard::TopologyView", "none"),
-            address.isEmpty() ? QCoreApplication::translate("Trainyard::TopologyView", "none") : address,
-            machine.isEmpty() ? QStringLiteral("-") : machine);
+    const QString node = index.data(ReplicaModel::NodeRole).toString();
+    QString text
+        = QCoreApplication::translate("Trainyard::TopologyView", "%1\nPID: %2\nAddress: %3\nMachine type: %4")
+              .arg(index.data(ReplicaModel::TaskNameRole).toString(),
+                  pid > 0 ? QString::number(pid) : QCoreApplication::translate("Trainyard::TopologyView", "none"),
+                  address.isEmpty() ? QCoreApplication::translate("Trainyard::TopologyView", "none") : address,
+                  machine.isEmpty() ? QStringLiteral("-") : machine);
+    if (!node.isEmpty())
+        text += QLatin1Char('\n') + QCoreApplication::translate("Trainyard::TopologyView", "Node: %1").arg(node);
+    return text;
 }
 
 // Places `count` nodes on rings from `radius` outwards; returns the radius after the last ring.

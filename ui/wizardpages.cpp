@@ -1136,6 +1136,7 @@ QString describePlan(const ClusterPlan& plan)
 
 WizardComputePage::WizardComputePage(SubmitWizard* wizard)
     : WizardPage(wizard)
+    , m_region(new QComboBox(this))
     , m_tierBox(new QWidget(this))
     , m_tiers(new QButtonGroup(this))
     , m_customBox(new QWidget(this))
@@ -1143,8 +1144,26 @@ WizardComputePage::WizardComputePage(SubmitWizard* wizard)
     , m_summary(new QLabel(this))
 {
     setTitle(tr("Compute"));
-    setSubTitle(tr("A scale tier, or CUSTOM machine types and counts per role. Replicas run as processes on "
-                   "this host."));
+    setSubTitle(tr("Where the job runs, then a scale tier, or CUSTOM machine types and counts per role. "
+                   "Replicas run as processes on this host, or on the nodes of a Slurm cluster."));
+    m_region->setObjectName(QStringLiteral("regionBox"));
+    m_region->setWhatsThis(tr("<b>Runs on</b> (<tt>trainingInput.region</tt>, gcloud's <tt>--region</tt>): this host, "
+                              "or a Slurm cluster of the executor's clusters.yaml. On a cluster each replica gets a "
+                              "node of its own, with its machine type's vCPUs and memory and its GPUs; its logs, "
+                              "metrics and checkpoints show here as for a job on this host."));
+    m_region->addItem(tr("This host"), QString());
+    connect(m_region, &QComboBox::activated, this, [this] {
+        m_wantedRegion = selectedCluster();
+        for (int role = 0; role < RoleCount; ++role)
+            fillAccelerators(Role(role));
+        updateSummary();
+    });
+    connect(wizard, &SubmitWizard::regionsChanged, this, [this] {
+        fillRegions();
+        for (int role = 0; role < RoleCount; ++role)
+            fillAccelerators(Role(role));
+        updateSummary();
+    });
     m_tiers->setExclusive(true);
     m_summary->setObjectName(QStringLiteral("summaryLabel"));
     m_summary->setWordWrap(true);
@@ -1220,6 +1239,12 @@ WizardComputePage::WizardComputePage(SubmitWizard* wizard)
     custom->setColumnStretch(3, 1);
 
     auto* layout = new QVBoxLayout(this);
+    auto* where = new QHBoxLayout;
+    auto* whereLabel = new QLabel(tr("<b>Runs &on</b>"), this);
+    whereLabel->setBuddy(m_region);
+    where->addWidget(whereLabel);
+    where->addWidget(m_region, 1);
+    layout->addLayout(where);
     layout->addWidget(new QLabel(tr("<b>Scale tier</b>"), this));
     layout->addWidget(m_tierBox);
     layout->addWidget(m_tierProblems);
@@ -1309,6 +1334,43 @@ void WizardComputePage::rebuildTiers()
     }
 }
 
+QString WizardComputePage::selectedCluster() const
+{
+    return m_region->currentData().toString();
+}
+
+void WizardComputePage::fillRegions()
+{
+    const WizardHostInfo& info = m_wizard->hostInfo();
+    const QSignalBlocker block(m_region);
+    m_region->clear();
+    m_region->addItem(tr("This host"), QString());
+    for (const RegionInfo& r : info.regions) {
+        if (!r.isCluster())
+            continue;
+        QString text;
+        if (!r.isUp()) {
+            text = tr("%1 — Slurm cluster, %2").arg(r.name, r.state.toLower());
+        } else {
+            int usable = 0, idle = 0, gpus = 0;
+            for (const RegionNodeInfo& n : r.partitionNodes()) {
+                usable += n.usable() ? 1 : 0;
+                idle += n.idle() ? 1 : 0;
+                gpus += n.gpus - n.gpusInUse;
+            }
+            text = tr("%1 — Slurm cluster, partition %2: %3 of %n node(s) idle", nullptr, usable)
+                       .arg(r.name, r.partition.isEmpty() ? tr("(default)") : r.partition)
+                       .arg(idle);
+            if (gpus > 0)
+                text += tr(", %n GPU(s) free", nullptr, gpus);
+        }
+        m_region->addItem(text, r.name);
+        m_region->setItemData(m_region->count() - 1, r.message.isEmpty() ? r.endpoint : r.message, Qt::ToolTipRole);
+    }
+    const int wanted = m_wantedRegion.isEmpty() ? 0 : m_region->findData(m_wantedRegion);
+    m_region->setCurrentIndex(std::max(0, wanted));
+}
+
 QToolButton* WizardComputePage::tierButton(const QString& tier) const
 {
     for (QAbstractButton* b : m_tiers->buttons()) {
@@ -1337,6 +1399,52 @@ void WizardComputePage::fillAccelerators(Role role)
     w.acceleratorType->clear();
     w.acceleratorCount->clear();
     const HostInventory host = info.inventory();
+    if (const RegionInfo* cluster = info.cluster(selectedCluster())) {
+        // A cluster: the machine type's GPU types, up to what its largest node has. (Slurm is asked for
+        // `gpu:N`; which GPU model a node has is the cluster's, not the type's name.)
+        int maxGpus = 0;
+        for (const RegionNodeInfo& n : cluster->partitionNodes())
+            maxGpus = std::max(maxGpus, n.usable() ? n.gpus : 0);
+        QString why;
+        if (!machine)
+            why = tr("Choose a machine type first");
+        else if (machine->acceleratorCounts.isEmpty())
+            why = machine->impliedAccelerator.count ? tr("Comes with %1 × %2")
+                                                          .arg(*machine->impliedAccelerator.count)
+                                                          .arg(machine->impliedAccelerator.type)
+                                                    : tr("No accelerators for this machine type");
+        else if (maxGpus == 0)
+            why = tr("No GPUs on this cluster's nodes");
+        if (!why.isEmpty()) {
+            w.acceleratorType->addItem(why, QString());
+        } else {
+            w.acceleratorType->addItem(tr("None"), QString());
+            for (auto it = machine->acceleratorCounts.cbegin(); it != machine->acceleratorCounts.cend(); ++it) {
+                const AcceleratorTypeInfo* type = catalog.acceleratorType(it.key());
+                w.acceleratorType->addItem(tr("%1 (the cluster's GPUs: up to %2 per node)")
+                                               .arg(type ? type->displayName : it.key())
+                                               .arg(maxGpus),
+                    it.key());
+            }
+        }
+        if (!keepType.isEmpty())
+            selectData(w.acceleratorType, keepType, tr("%1 (not on this cluster)"));
+        w.acceleratorType->setEnabled(w.acceleratorType->count() > 1);
+        const QString type = w.acceleratorType->currentData().toString();
+        if (!type.isEmpty() && machine) {
+            for (int n : machine->acceleratorCounts.value(type)) {
+                if (n <= maxGpus)
+                    w.acceleratorCount->addItem(QString::number(n), n);
+            }
+        }
+        if (keepCount > 0 && !type.isEmpty())
+            selectData(w.acceleratorCount, QString::number(keepCount), tr("%1 (more than a node has)"));
+        if (w.acceleratorCount->count() > 0 && w.acceleratorCount->currentData().toInt() > 0)
+            w.acceleratorCount->setItemData(
+                w.acceleratorCount->currentIndex(), w.acceleratorCount->currentData().toString().toInt());
+        w.acceleratorCount->setEnabled(w.acceleratorCount->count() > 1);
+        return;
+    }
     QString why;
     if (!machine)
         why = tr("Choose a machine type first");
@@ -1405,6 +1513,9 @@ void WizardComputePage::load(const Job& job)
         m_tiers->setExclusive(true);
     }
     m_loadedTier = selectedTier();
+    m_loadedRegion = in.region;
+    m_wantedRegion = in.region;
+    fillRegions();
     for (int role = 0; role < RoleCount; ++role) {
         RoleWidgets& w = m_roles[role];
         const QString type = typeField(in, role);
@@ -1441,6 +1552,12 @@ void WizardComputePage::load(const Job& job)
 void WizardComputePage::apply(Job& job) const
 {
     TrainingInput& in = job.trainingInput;
+    const QString cluster = selectedCluster();
+    if (!cluster.isEmpty())
+        in.region = cluster;
+    else if (m_wizard->hostInfo().cluster(m_loadedRegion))
+        in.region = QStringLiteral("us-central1"); // back to this host from a loaded cluster job: the default
+    // Before the regions arrive, a loaded cluster's name stays as it was (m_wantedRegion keeps it).
     const QString tier = selectedTier();
     if (tier != m_loadedTier)
         in.scaleTier = tier;
@@ -1516,9 +1633,12 @@ void WizardComputePage::updateSummary()
             blocking << m_roles[role].problems->text();
     }
     QString text;
+    const RegionInfo* cluster = info.cluster(selectedCluster());
     if (!blocking.isEmpty() || selectedTier().isEmpty()) {
         m_verdict = QStringLiteral("incomplete");
         text = tr("Complete the roles above to see what this job needs.");
+    } else if (cluster) {
+        text = clusterSummary(job, *cluster);
     } else if (!info.host) {
         m_verdict = QStringLiteral("unknown");
         text = tr("The executor has not said what this host has yet, so whether the job fits is not known.");
@@ -1603,6 +1723,52 @@ void WizardComputePage::updateSummary()
     }
     m_summary->setText(text);
     emit completeChanged();
+}
+
+QString WizardComputePage::clusterSummary(const Job& job, const RegionInfo& cluster)
+{
+    QStringList never;
+    for (const FieldViolation& v : validateClusterJob(job, m_wizard->catalog())) {
+        if (SubmitWizard::pageForField(v.field) == SubmitWizard::ComputePageId)
+            never << v.description.toHtmlEscaped();
+    }
+    const ClusterPlan plan = planCluster(job.trainingInput, m_wizard->catalog());
+    const ClusterFit fit = assessClusterFit(plan, cluster);
+    for (const QString& reason : fit.reasons)
+        never << reason.toHtmlEscaped();
+    if (!never.isEmpty()) {
+        m_verdict = QStringLiteral("never");
+        return QStringLiteral("<span style=\"color:#c01c28\">✗ </span>")
+            + tr("<b>Cannot run on %1:</b>").arg(cluster.name.toHtmlEscaped()) + QStringLiteral("<ul><li>")
+            + never.join(QStringLiteral("</li><li>")) + QStringLiteral("</li></ul>");
+    }
+    QString needs = tr("Needs %n node(s), one per replica", nullptr, plan.totalReplicas());
+    if (plan.totalGpus() > 0)
+        needs += tr(", %n GPU(s)", nullptr, plan.totalGpus());
+    needs += QLatin1Char('.');
+    QString head;
+    QString why;
+    if (fit.verdict == ClusterFit::Verdict::Fits) {
+        m_verdict = QStringLiteral("fits");
+        head = QStringLiteral("<span style=\"color:#26a269\">✓ </span>")
+            + tr("<b>Fits %1 now.</b>").arg(cluster.name.toHtmlEscaped());
+        why = tr("%1 of its %2 usable nodes are idle; Slurm can start it at once.")
+                  .arg(fit.idleNodes)
+                  .arg(fit.usableNodes);
+    } else {
+        m_verdict = QStringLiteral("queue");
+        head = QStringLiteral("<span style=\"color:#c64600\">● </span>")
+            + tr("<b>Will queue on %1.</b>").arg(cluster.name.toHtmlEscaped());
+        why = tr("Only %1 of its %2 usable nodes are idle now (or not those with the GPUs asked for): Slurm "
+                 "starts it when enough are free.")
+                  .arg(fit.idleNodes)
+                  .arg(fit.usableNodes);
+    }
+    QString text = head + QLatin1Char(' ') + needs.toHtmlEscaped() + QStringLiteral("<br>") + why.toHtmlEscaped();
+    for (const QString& note : fit.notes)
+        text += QStringLiteral("<br>") + note.toHtmlEscaped();
+    return text + QStringLiteral("<br><small>")
+        + describePlan(plan).toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br>")) + QStringLiteral("</small>");
 }
 
 void WizardJobPage::initializePage()

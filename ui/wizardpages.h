@@ -8,6 +8,7 @@
 
 #include "apiclient.h"
 #include "job.h"
+#include "regioninfo.h"
 
 #include <QFutureWatcher>
 #include <QTimer>
@@ -202,8 +203,9 @@ private:
     QString m_serverModuleError;
 };
 
-/// 3. Compute: scale tier cards; CUSTOM roles (machine type, count, accelerator); a live summary of
-/// whether the job fits this host now, will queue, or can never run here.
+/// 3. Compute: where the job runs (this host, or one of the executor's Slurm clusters: `trainingInput.region`);
+/// scale tier cards; CUSTOM roles (machine type, count, accelerator); a live summary of whether the job fits
+/// there now, will queue, or can never run there.
 class WizardComputePage final : public WizardPage {
     Q_OBJECT
 public:
@@ -227,6 +229,10 @@ public:
     QComboBox* acceleratorCountBox(Role role) const { return m_roles[role].acceleratorCount; }
     QLabel* roleProblems(Role role) const { return m_roles[role].problems; }
     QLabel* summaryLabel() const { return m_summary; }
+    /// "Runs on": this host (data: empty) or a Slurm cluster (data: its region name).
+    QComboBox* regionBox() const { return m_region; }
+    /// The cluster chosen in regionBox(), or empty for this host.
+    QString selectedCluster() const;
     /// The summary's verdict: "fits", "oversubscribed" (starts when alone, but asks for more vCPUs or memory
     /// than the whole host has), "queue", "never", "incomplete" or "unknown" (no host information).
     QString verdict() const { return m_verdict; }
@@ -248,8 +254,15 @@ private:
     void fillAccelerators(Role role);
     void updateCustomEnabled();
     void updateSummary();
+    /// updateSummary() for a job that runs on `cluster`: the cluster's nodes, not this host's capacity.
+    QString clusterSummary(const Job& job, const RegionInfo& cluster);
+    /// Fills regionBox() from the wizard's regions, keeping m_wantedRegion selected when it is there.
+    void fillRegions();
     QString roleProblem(Role role) const;
 
+    QComboBox* m_region;
+    QString m_loadedRegion; ///< trainingInput.region after load()
+    QString m_wantedRegion; ///< the cluster to select once the regions arrive (load(), or the user's choice)
     QWidget* m_tierBox;
     QButtonGroup* m_tiers;
     QWidget* m_customBox;

@@ -1767,6 +1767,9 @@ QList<ReplicaInfo> Scheduler::replicas(const JobKey& key) const
             s.state = r.state;
             s.pid = r.alive ? r.pid : 0;
             s.address = r.address.port ? r.address.text() : QString();
+            // A cluster's placement addresses name its nodes (the Slurm backend's placeOnNodes()).
+            if (run->backend && run->backend != d->backend && r.address.port)
+                s.node = r.address.host;
             s.gpus = r.slot.gpus;
             s.restarts = set->restarts;
             s.exitCode = r.exitCode;

@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "clustersview.h"
+
+#include "apiclient.h"
+#include "clustersmodel.h"
+
+#include <QDateTime>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLocale>
+#include <QPushButton>
+#include <QTreeView>
+#include <QVBoxLayout>
+
+namespace Trainyard {
+
+ClustersView::ClustersView(QWidget* parent)
+    : QWidget(parent)
+    , m_model(new ClustersModel(this))
+    , m_tree(new QTreeView(this))
+    , m_status(new QLabel(this))
+    , m_refresh(new QPushButton(tr("&Refresh"), this))
+{
+    setObjectName(QStringLiteral("clustersView"));
+    m_tree->setObjectName(QStringLiteral("clustersTree"));
+    m_tree->setModel(m_model);
+    m_tree->setUniformRowHeights(true);
+    m_tree->setAlternatingRowColors(true);
+    m_tree->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_tree->header()->setStretchLastSection(true);
+    m_status->setObjectName(QStringLiteral("clustersStatus"));
+    m_status->setWordWrap(true);
+    m_refresh->setObjectName(QStringLiteral("clustersRefresh"));
+    auto* intro = new QLabel(tr("Where jobs run: this host, and the Slurm clusters of the executor's clusters.yaml "
+                                "(a job's region picks one)."),
+        this);
+    intro->setWordWrap(true);
+    auto* bar = new QHBoxLayout;
+    bar->addWidget(m_status, 1);
+    bar->addWidget(m_refresh);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addWidget(intro);
+    layout->addWidget(m_tree, 1);
+    layout->addLayout(bar);
+
+    m_poll.setInterval(10000);
+    connect(&m_poll, &QTimer::timeout, this, &ClustersView::refresh);
+    connect(m_refresh, &QPushButton::clicked, this, &ClustersView::refresh);
+    connect(m_model, &QAbstractItemModel::modelReset, this, [this] {
+        m_tree->expandAll();
+        for (int c = 0; c < ClustersModel::ColumnCount - 1; ++c)
+            m_tree->resizeColumnToContents(c);
+    });
+}
+
+void ClustersView::setClient(ApiClient* client)
+{
+    m_client = client;
+    m_pending = false;
+    if (!client) {
+        m_poll.stop();
+        return;
+    }
+    m_poll.start();
+    refresh();
+}
+
+void ClustersView::refresh()
+{
+    if (!m_client || m_pending)
+        return;
+    m_pending = true; // a slow slurmrestd must not pile up reads
+    m_client->regions(QString(), this, [this, client = m_client.data()](const QJsonObject& json, const ApiError& error) {
+        if (client != m_client)
+            return;
+        m_pending = false;
+        if (!error.isNull()) {
+            m_status->setText(tr("Could not read the regions: %1").arg(error.message));
+            return;
+        }
+        const QList<RegionInfo> regions = RegionInfo::listFromJson(json);
+        m_model->setRegions(regions);
+        m_status->setText(tr("Updated %1").arg(QLocale().toString(QTime::currentTime(), QLocale::ShortFormat)));
+        emit regionsChanged(regions);
+    });
+}
+
+QString ClustersView::summary(const QList<RegionInfo>& regions)
+{
+    QStringList parts;
+    for (const RegionInfo& r : regions) {
+        if (!r.isCluster())
+            continue;
+        if (!r.isUp()) {
+            parts << tr("%1: %2").arg(r.name, r.state.toLower());
+            continue;
+        }
+        int usable = 0, idle = 0, gpus = 0, gpusInUse = 0;
+        for (const RegionNodeInfo& n : r.partitionNodes()) {
+            usable += n.usable() ? 1 : 0;
+            idle += n.idle() ? 1 : 0;
+            gpus += n.gpus;
+            gpusInUse += n.gpusInUse;
+        }
+        QString text = tr("%1: %2 of %n node(s) idle", nullptr, usable).arg(r.name).arg(idle);
+        if (gpus > 0)
+            text += tr(", %1 / %2 GPUs").arg(gpusInUse).arg(gpus);
+        parts << text;
+    }
+    return parts.join(QStringLiteral(" · "));
+}
+
+} // namespace Trainyard
