@@ -30,8 +30,7 @@ bool RegionNodeInfo::usable() const
         QStringLiteral("INVALID"), QStringLiteral("UNKNOWN") };
     if (state.isEmpty())
         return false;
-    return std::none_of(
-        state.cbegin(), state.cend(), [](const QString& s) { return unusable.contains(s.toUpper()); });
+    return std::none_of(state.cbegin(), state.cend(), [](const QString& s) { return unusable.contains(s.toUpper()); });
 }
 
 bool RegionNodeInfo::idle() const
@@ -120,15 +119,19 @@ ClusterFit assessClusterFit(const ClusterPlan& plan, const RegionInfo& region)
     }
     const int replicas = plan.totalReplicas();
     if (replicas > fit.usableNodes)
-        fit.reasons << ClusterFit::tr("It needs %n node(s), one per replica (Slurm gives each replica its own node)", nullptr, replicas)
+        fit.reasons << ClusterFit::tr("It needs %n node(s), one per replica (Slurm gives each replica its own node)",
+                           nullptr, replicas)
                 + ClusterFit::tr("; the partition has %n usable node(s).", nullptr, fit.usableNodes);
     for (const RolePlan& r : plan.roles) {
         if (r.acceleratorCount > fit.maxGpusPerNode)
-            fit.reasons << ClusterFit::tr("Each %1 replica asks for %2 GPUs; the largest node has %n.", nullptr, fit.maxGpusPerNode)
+            fit.reasons << ClusterFit::tr(
+                "Each %1 replica asks for %2 GPUs; the largest node has %n.", nullptr, fit.maxGpusPerNode)
                                .arg(r.role)
                                .arg(r.acceleratorCount);
         if (maxCpus > 0 && r.vcpus > maxCpus)
-            fit.notes << ClusterFit::tr("%1 (%2 vCPUs) gets the largest node's %n CPUs.", nullptr, maxCpus).arg(r.machineType).arg(r.vcpus);
+            fit.notes << ClusterFit::tr("%1 (%2 vCPUs) gets the largest node's %n CPUs.", nullptr, maxCpus)
+                             .arg(r.machineType)
+                             .arg(r.vcpus);
         if (maxMemory.bytes() > 0 && r.memory > maxMemory)
             fit.notes << ClusterFit::tr("%1 (%2 GB) gets the largest node's %3 GB of memory.")
                              .arg(r.machineType)

@@ -51,7 +51,8 @@ void ClustersModel::setRegions(const QList<RegionInfo>& regions)
             const QModelIndex parent = index(r, 0);
             emit dataChanged(parent, index(r, ColumnCount - 1));
             if (!m_regions.at(r).nodes.isEmpty())
-                emit dataChanged(index(0, 0, parent), index(int(m_regions.at(r).nodes.size()) - 1, ColumnCount - 1, parent));
+                emit dataChanged(
+                    index(0, 0, parent), index(int(m_regions.at(r).nodes.size()) - 1, ColumnCount - 1, parent));
         }
         return;
     }
@@ -156,9 +157,9 @@ QVariant ClustersModel::regionData(const RegionInfo& region, int column, int rol
         case JobsColumn: {
             QStringList jobs;
             for (const RegionJobInfo& j : region.jobs)
-                jobs << (j.clusterJobIds.isEmpty() ? tr("%1 (%2)").arg(j.jobId, j.state)
-                                                   : tr("%1 (%2, Slurm %3)")
-                                                         .arg(j.jobId, j.state, j.clusterJobIds.join(QStringLiteral(", "))));
+                jobs << (j.clusterJobIds.isEmpty()
+                        ? tr("%1 (%2)").arg(j.jobId, j.state)
+                        : tr("%1 (%2, Slurm %3)").arg(j.jobId, j.state, j.clusterJobIds.join(QStringLiteral(", "))));
             return jobs.join(QStringLiteral("; "));
         }
         }

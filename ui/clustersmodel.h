@@ -16,7 +16,16 @@ namespace Trainyard {
 class ClustersModel final : public QAbstractItemModel {
     Q_OBJECT
 public:
-    enum Column { NameColumn, StateColumn, CpusColumn, GpusColumn, MemoryColumn, PartitionsColumn, JobsColumn, ColumnCount };
+    enum Column {
+        NameColumn,
+        StateColumn,
+        CpusColumn,
+        GpusColumn,
+        MemoryColumn,
+        PartitionsColumn,
+        JobsColumn,
+        ColumnCount
+    };
     enum Roles {
         RegionNameRole = Qt::UserRole + 1, ///< the region's name ("testcluster"), on its rows and its nodes'
         NodeNameRole, ///< the node's name; empty on region rows

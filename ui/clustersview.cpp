@@ -72,19 +72,20 @@ void ClustersView::refresh()
     if (!m_client || m_pending)
         return;
     m_pending = true; // a slow slurmrestd must not pile up reads
-    m_client->regions(QString(), this, [this, client = m_client.data()](const QJsonObject& json, const ApiError& error) {
-        if (client != m_client)
-            return;
-        m_pending = false;
-        if (!error.isNull()) {
-            m_status->setText(tr("Could not read the regions: %1").arg(error.message));
-            return;
-        }
-        const QList<RegionInfo> regions = RegionInfo::listFromJson(json);
-        m_model->setRegions(regions);
-        m_status->setText(tr("Updated %1").arg(QLocale().toString(QTime::currentTime(), QLocale::ShortFormat)));
-        emit regionsChanged(regions);
-    });
+    m_client->regions(
+        QString(), this, [this, client = m_client.data()](const QJsonObject& json, const ApiError& error) {
+            if (client != m_client)
+                return;
+            m_pending = false;
+            if (!error.isNull()) {
+                m_status->setText(tr("Could not read the regions: %1").arg(error.message));
+                return;
+            }
+            const QList<RegionInfo> regions = RegionInfo::listFromJson(json);
+            m_model->setRegions(regions);
+            m_status->setText(tr("Updated %1").arg(QLocale().toString(QTime::currentTime(), QLocale::ShortFormat)));
+            emit regionsChanged(regions);
+        });
 }
 
 QString ClustersView::summary(const QList<RegionInfo>& regions)

@@ -15,9 +15,9 @@
 // is given; machine types and tier expansions from MachineCatalog::builtin(), the catalog the executor uses.
 
 #include "apiclient.h"
-#include "regioninfo.h"
 #include "job.h"
 #include "machinecatalog.h"
+#include "regioninfo.h"
 
 #include <QPointer>
 #include <QWizard>

@@ -79,8 +79,9 @@ public:
     {
         if (data.taskName == m_data.taskName && data.role == m_data.role && data.state == m_data.state
             && data.gpus == m_data.gpus && data.restarts == m_data.restarts && data.exitText == m_data.exitText
-            && data.machineType == m_data.machineType && data.node == m_data.node && data.runningSince == m_data.runningSince
-            && data.cpuPercent == m_data.cpuPercent && data.rssBytes == m_data.rssBytes)
+            && data.machineType == m_data.machineType && data.node == m_data.node
+            && data.runningSince == m_data.runningSince && data.cpuPercent == m_data.cpuPercent
+            && data.rssBytes == m_data.rssBytes)
             return;
         m_data = data;
         update(); // only this node's cache is redrawn

@@ -1409,10 +1409,9 @@ void WizardComputePage::fillAccelerators(Role role)
         if (!machine)
             why = tr("Choose a machine type first");
         else if (machine->acceleratorCounts.isEmpty())
-            why = machine->impliedAccelerator.count ? tr("Comes with %1 × %2")
-                                                          .arg(*machine->impliedAccelerator.count)
-                                                          .arg(machine->impliedAccelerator.type)
-                                                    : tr("No accelerators for this machine type");
+            why = machine->impliedAccelerator.count
+                ? tr("Comes with %1 × %2").arg(*machine->impliedAccelerator.count).arg(machine->impliedAccelerator.type)
+                : tr("No accelerators for this machine type");
         else if (maxGpus == 0)
             why = tr("No GPUs on this cluster's nodes");
         if (!why.isEmpty()) {
@@ -1768,7 +1767,8 @@ QString WizardComputePage::clusterSummary(const Job& job, const RegionInfo& clus
     for (const QString& note : fit.notes)
         text += QStringLiteral("<br>") + note.toHtmlEscaped();
     return text + QStringLiteral("<br><small>")
-        + describePlan(plan).toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br>")) + QStringLiteral("</small>");
+        + describePlan(plan).toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br>"))
+        + QStringLiteral("</small>");
 }
 
 void WizardJobPage::initializePage()

@@ -92,9 +92,16 @@ private Q_SLOTS:
         const QModelIndex cluster = view->model()->regionIndex(m_clusterName);
         QCOMPARE(cluster.siblingAtColumn(ClustersModel::StateColumn).data().toString(), QStringLiteral("UP"));
         QCOMPARE(view->model()->rowCount(cluster), 4);
-        QVERIFY(cluster.siblingAtColumn(ClustersModel::PartitionsColumn).data().toString().contains(QStringLiteral("jobs go here")));
+        QVERIFY(cluster.siblingAtColumn(ClustersModel::PartitionsColumn)
+                    .data()
+                    .toString()
+                    .contains(QStringLiteral("jobs go here")));
         for (int n = 0; n < 4; ++n)
-            QVERIFY(view->model()->index(n, ClustersModel::NameColumn, cluster).data().toString().startsWith(QStringLiteral("node")));
+            QVERIFY(view->model()
+                        ->index(n, ClustersModel::NameColumn, cluster)
+                        .data()
+                        .toString()
+                        .startsWith(QStringLiteral("node")));
         // View → Clusters shows the dock; the status bar says how many nodes are idle.
         QVERIFY(!window.clustersDock()->isVisible());
         window.findChild<QAction*>(QStringLiteral("showClustersAction"))->trigger();
@@ -136,7 +143,8 @@ private Q_SLOTS:
         // Four workers: five replicas on four nodes, never.
         compute->countBox(WizardComputePage::Worker)->setValue(4);
         QTRY_COMPARE(compute->verdict(), QStringLiteral("never"));
-        QVERIFY2(compute->summaryLabel()->text().contains(QStringLiteral("5 node(s)")), qPrintable(compute->summaryLabel()->text()));
+        QVERIFY2(compute->summaryLabel()->text().contains(QStringLiteral("5 node(s)")),
+            qPrintable(compute->summaryLabel()->text()));
         QVERIFY(!w.button(QWizard::NextButton)->isEnabled());
         // The accelerator picker offers the cluster's GPUs (a gpu:t4 GRES per node: one per node).
         QComboBox* accel = compute->acceleratorTypeBox(WizardComputePage::Master);
@@ -173,15 +181,18 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(window.selectJob(jobId), 10000);
         TopologyView* topology = window.jobView()->topologyView();
         QSet<QString> nodes;
-        for (const QString& task : { QStringLiteral("master-replica-0"), QStringLiteral("worker-replica-0"), QStringLiteral("worker-replica-1") }) {
-            QTRY_VERIFY_WITH_TIMEOUT(topology->nodeDetails(task).join(QLatin1Char(' ')).contains(QStringLiteral("on node")), 30000);
+        for (const QString& task : { QStringLiteral("master-replica-0"), QStringLiteral("worker-replica-0"),
+                 QStringLiteral("worker-replica-1") }) {
+            QTRY_VERIFY_WITH_TIMEOUT(
+                topology->nodeDetails(task).join(QLatin1Char(' ')).contains(QStringLiteral("on node")), 30000);
             const QString details = topology->nodeDetails(task).join(QLatin1Char(' '));
             const qsizetype at = details.indexOf(QStringLiteral("on node"));
             nodes.insert(details.mid(at + 3).section(QLatin1Char(' '), 0, 0));
         }
         QCOMPARE(nodes.size(), 3); // one node per replica
         // The Clusters view lists the job there with its Slurm job ID; the nodes are in use.
-        QTRY_VERIFY_WITH_TIMEOUT(view->model()->regionIndex(m_clusterName)
+        QTRY_VERIFY_WITH_TIMEOUT(view->model()
+                                     ->regionIndex(m_clusterName)
                                      .siblingAtColumn(ClustersModel::JobsColumn)
                                      .data()
                                      .toString()

@@ -18,7 +18,8 @@ RegionInfo cluster(const QString& name, int nodes, int busy = 0)
     r.kind = QStringLiteral("SLURM");
     r.state = QStringLiteral("UP");
     r.partition = QStringLiteral("debug");
-    r.partitions << RegionPartitionInfo { QStringLiteral("debug"), { QStringLiteral("UP") }, QStringLiteral("node[1-4]"), nodes, nodes };
+    r.partitions << RegionPartitionInfo { QStringLiteral("debug"), { QStringLiteral("UP") },
+        QStringLiteral("node[1-4]"), nodes, nodes };
     for (int i = 1; i <= nodes; ++i) {
         RegionNodeInfo n;
         n.name = QStringLiteral("node%1").arg(i);
@@ -58,9 +59,11 @@ private Q_SLOTS:
         const QModelIndex c1 = model.regionIndex(QStringLiteral("c1"));
         QCOMPARE(model.rowCount(c1), 4);
         QCOMPARE(model.index(2, ClustersModel::NameColumn, c1).data().toString(), QStringLiteral("node3"));
-        QCOMPARE(model.index(2, ClustersModel::NameColumn, c1).data(ClustersModel::RegionNameRole).toString(), QStringLiteral("c1"));
+        QCOMPARE(model.index(2, ClustersModel::NameColumn, c1).data(ClustersModel::RegionNameRole).toString(),
+            QStringLiteral("c1"));
         QCOMPARE(c1.siblingAtColumn(ClustersModel::CpusColumn).data().toString(), QStringLiteral("0 / 8"));
-        QCOMPARE(c1.siblingAtColumn(ClustersModel::PartitionsColumn).data().toString(), QStringLiteral("debug (jobs go here)"));
+        QCOMPARE(c1.siblingAtColumn(ClustersModel::PartitionsColumn).data().toString(),
+            QStringLiteral("debug (jobs go here)"));
 
         // Two nodes busy: the same shape, updated in place.
         model.setRegions({ local(), cluster(QStringLiteral("c1"), 4, 2) });
@@ -79,8 +82,10 @@ private Q_SLOTS:
         QCOMPARE(model.rowCount(), 3);
         QCOMPARE(model.rowCount(model.regionIndex(QStringLiteral("c1"))), 3);
         const QModelIndex c2 = model.regionIndex(QStringLiteral("c2"));
-        QCOMPARE(c2.siblingAtColumn(ClustersModel::StateColumn).data(Qt::ToolTipRole).toString(), QStringLiteral("Connection refused"));
-        QCOMPARE(ClustersView::summary(model.regions()), QStringLiteral("c1: 3 of 3 node(s) idle, 0 / 3 GPUs · c2: down"));
+        QCOMPARE(c2.siblingAtColumn(ClustersModel::StateColumn).data(Qt::ToolTipRole).toString(),
+            QStringLiteral("Connection refused"));
+        QCOMPARE(
+            ClustersView::summary(model.regions()), QStringLiteral("c1: 3 of 3 node(s) idle, 0 / 3 GPUs · c2: down"));
         QCOMPARE(ClustersView::summary({ local() }), QString());
         model.setRegions({});
         QCOMPARE(model.rowCount(), 0);

@@ -22,8 +22,9 @@ QJsonObject clusterJson(int nodes, int gpus, const QString& state = QStringLiter
             { QStringLiteral("cpusInUse"), 0 }, { QStringLiteral("gpus"), gpus }, { QStringLiteral("gpusInUse"), 0 },
             { QStringLiteral("memoryBytes"), QStringLiteral("2000000000") },
             { QStringLiteral("partitions"), QJsonArray { QStringLiteral("debug") } } });
-    return QJsonObject { { QStringLiteral("name"), QStringLiteral("testcluster") }, { QStringLiteral("kind"), QStringLiteral("SLURM") },
-        { QStringLiteral("state"), state }, { QStringLiteral("partition"), QStringLiteral("debug") },
+    return QJsonObject { { QStringLiteral("name"), QStringLiteral("testcluster") },
+        { QStringLiteral("kind"), QStringLiteral("SLURM") }, { QStringLiteral("state"), state },
+        { QStringLiteral("partition"), QStringLiteral("debug") },
         { QStringLiteral("message"), state == QLatin1String("UP") ? QString() : QStringLiteral("Connection refused") },
         { QStringLiteral("partitions"),
             QJsonArray { QJsonObject { { QStringLiteral("name"), QStringLiteral("debug") },
@@ -60,8 +61,8 @@ class TestRegionInfo : public QObject {
 private Q_SLOTS:
     void decodes()
     {
-        const QJsonObject local { { QStringLiteral("name"), QStringLiteral("local") }, { QStringLiteral("kind"), QStringLiteral("LOCAL") },
-            { QStringLiteral("state"), QStringLiteral("UP") } };
+        const QJsonObject local { { QStringLiteral("name"), QStringLiteral("local") },
+            { QStringLiteral("kind"), QStringLiteral("LOCAL") }, { QStringLiteral("state"), QStringLiteral("UP") } };
         const QList<RegionInfo> regions = RegionInfo::listFromJson(
             QJsonObject { { QStringLiteral("regions"), QJsonArray { local, clusterJson(4, 1) } } });
         QCOMPARE(regions.size(), 2);
@@ -88,8 +89,8 @@ private Q_SLOTS:
         QTest::newRow("allocated") << QStringList { QStringLiteral("ALLOCATED") } << true;
         QTest::newRow("down") << QStringList { QStringLiteral("DOWN") } << false;
         QTest::newRow("idle+drain") << QStringList { QStringLiteral("IDLE"), QStringLiteral("DRAIN") } << false;
-        QTest::newRow("not responding")
-            << QStringList { QStringLiteral("IDLE"), QStringLiteral("NOT_RESPONDING") } << false;
+        QTest::newRow("not responding") << QStringList { QStringLiteral("IDLE"), QStringLiteral("NOT_RESPONDING") }
+                                        << false;
         QTest::newRow("none") << QStringList {} << false;
     }
     void nodeStates()
@@ -111,7 +112,8 @@ private Q_SLOTS:
         QCOMPARE(f.usableNodes, 4);
         QCOMPARE(f.idleNodes, 4);
         // n1-standard-4 asks 4 vCPUs and 15 GB: each node has 1 CPU and 2 GB, said but not blocking.
-        QVERIFY2(f.notes.join(QLatin1Char(' ')).contains(QStringLiteral("1 CPUs")), qPrintable(f.notes.join(QLatin1Char(' '))));
+        QVERIFY2(f.notes.join(QLatin1Char(' ')).contains(QStringLiteral("1 CPUs")),
+            qPrintable(f.notes.join(QLatin1Char(' '))));
         // 1 + 4: five replicas, four nodes: never.
         f = assessClusterFit(plan(4), cluster);
         QCOMPARE(f.verdict, ClusterFit::Verdict::Never);
