@@ -48,11 +48,16 @@ ClustersView::ClustersView(QWidget* parent)
     m_poll.setInterval(10000);
     connect(&m_poll, &QTimer::timeout, this, &ClustersView::refresh);
     connect(m_refresh, &QPushButton::clicked, this, &ClustersView::refresh);
-    connect(m_model, &QAbstractItemModel::modelReset, this, [this] {
-        m_tree->expandAll();
+    // A node's state changes width as jobs come and go ("IDLE" → "ALLOCATED"): the columns follow every read.
+    auto fit = [this] {
         for (int c = 0; c < ClustersModel::ColumnCount - 1; ++c)
             m_tree->resizeColumnToContents(c);
+    };
+    connect(m_model, &QAbstractItemModel::modelReset, this, [this, fit] {
+        m_tree->expandAll();
+        fit();
     });
+    connect(m_model, &QAbstractItemModel::dataChanged, this, fit);
 }
 
 void ClustersView::setClient(ApiClient* client)
