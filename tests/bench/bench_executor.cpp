@@ -32,6 +32,10 @@
 //    baseline = the same job as a process replica (`python3 -m tytest.trivial`). Alternated run by run,
 //    BENCH_RUNS after a warm-up; ratio of medians, and the difference in ms. Needs root, podman and the image
 //    (packaging/container-images.sh); otherwise says why and skips. BENCH_CONTAINERS=0 skips it.
+// 7. slurm_submit_to_running and slurm_state_latency (issue 14): a 1 master + 2 workers + 1 parameter server job on
+//    the Slurm test cluster (packaging/slurm-testcluster.sh; needs root) against `sbatch` of the same het job by
+//    hand, and how soon the job's end shows against slurmrestd's own report; benchSlurm() says how. BENCH_SLURM=0
+//    skips it.
 //
 // Prints `NAME: ours X unit, baseline Y unit, ratio R` lines (ratio = ours / baseline) with X and Y medians of
 // repeated runs after a warm-up (benchreport.h says why), a `_detail` line with min / median / max of each, and a
@@ -39,6 +43,7 @@
 // 12, in process). spawn, log ingestion and the list's change have no numeric goal. Wall
 // time throughout: each measurement spans processes or threads (the executor, replicas, an HTTP client).
 #include "benchreport.h"
+#include "clusterconfig.h"
 #include "executorenvironment.h"
 #include "httpapi.h"
 #include "jobfilter.h"
@@ -48,6 +53,9 @@
 #include "logstore.h"
 #include "loopbackhttp.h"
 #include "scheduler.h"
+#include "slurmbackend.h"
+#include "slurmrestclient.h"
+#include "slurmtestcluster.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -61,6 +69,7 @@
 #include <QJsonObject>
 #include <QLoggingCategory>
 #include <QProcess>
+#include <QScopeGuard>
 #include <QSortFilterProxyModel>
 #include <QSqlDatabase>
 #include <QSqlQuery>
@@ -75,6 +84,7 @@
 #include <cstdio>
 #include <cstring>
 #include <fcntl.h>
+#include <memory>
 #include <string>
 #include <sys/resource.h>
 #include <thread>
@@ -334,6 +344,210 @@ int benchJobList(const QString& dir)
     return 0;
 }
 
+/// Part 7 (issue 14): a 1 master + 2 workers + 1 parameter server job of tytest.hold on the Slurm test cluster
+/// (packaging/slurm-testcluster.sh, found running or started and stopped again; needs root).
+/// - slurm_submit_to_running: create (JobStore insert + Scheduler::submit) until every replica's interpreter runs
+///   (its ready file in the job dir), ours = through the executor (staging the package, the het job through
+///   slurmrestd, the per-replica scripts), baseline = `sbatch` of a het job script of the same four components by
+///   hand, as the cluster's user, each `srun --het-group` task touching its ready file. Alternated, goal ≤ 1.2.
+/// - slurm_state_latency: from the release file (the replicas exit 0) until the executor shows the job SUCCEEDED
+///   (ours) and until slurmrestd reports the het job out of RUNNING (baseline, polled every 20 ms by this bench): the
+///   difference is what the executor's job-state poll adds, goal ≤ 1,000 ms.
+int benchSlurm(JobStore& store, Scheduler& scheduler)
+{
+    Test::SlurmTestCluster cluster;
+    if (!cluster.acquire()) {
+        std::printf("slurm_submit_to_running: skipped: %s\n", qPrintable(cluster.reason()));
+        return 0;
+    }
+    QStringList errors;
+    const std::optional<QList<Slurm::ClusterConfig>> configs
+        = Slurm::ClusterConfig::parse(cluster.clustersYaml(), QStringLiteral("clusters.yaml"), &errors);
+    if (!configs || configs->isEmpty()) {
+        std::fprintf(stderr, "slurm: %s\n", qPrintable(errors.join(QLatin1Char('\n'))));
+        return 1;
+    }
+    const Slurm::ClusterConfig config = configs->first();
+    scheduler.addBackend(std::make_unique<Slurm::SlurmBackend>(config));
+    Slurm::SlurmRestClient rest(config);
+    const QString base
+        = config.sharedDir + QStringLiteral("/bench-executor-%1").arg(QCoreApplication::applicationPid());
+    auto cleanup = qScopeGuard([&base] { QDir(base).removeRecursively(); });
+    const QStringList tasks { QStringLiteral("master-replica-0"), QStringLiteral("worker-replica-0"),
+        QStringLiteral("worker-replica-1"), QStringLiteral("ps-replica-0") };
+    // A folder the cluster's user (the replicas') may write in.
+    const auto makeDir = [](const QString& dir) {
+        QDir().mkpath(dir);
+        QFile::setPermissions(dir, QFileDevice::Permissions(0x7777));
+    };
+    makeDir(base);
+    const auto allReady = [&tasks](const QString& dir) {
+        for (const QString& t : tasks) {
+            if (!QFileInfo::exists(dir + QStringLiteral("/ready/") + t))
+                return false;
+        }
+        return true;
+    };
+    // The Slurm state of het job `leader` (its first component's), or empty while unknown.
+    const auto slurmState = [&rest](qint64 leader) {
+        // Shared with the callback: it may come after a timeout here.
+        auto answer = std::make_shared<std::pair<bool, QString>>();
+        rest.job(leader, &rest, [answer](const Slurm::Result<QList<Slurm::JobComponent>>& r) {
+            if (r.ok() && !r.value().isEmpty())
+                answer->second = r.value().first().state;
+            answer->first = true;
+        });
+        spinUntil([&] { return answer->first; }, 10000);
+        return answer->second;
+    };
+    // Slurm knows the job's processes ended once it leaves RUNNING (COMPLETING, then COMPLETED; or CANCELLED
+    // when the executor, which saw every replica's exit first, cancels what is left of the het job).
+    const auto ended = [](const QString& state) {
+        return !state.isEmpty() && state != QLatin1String("PENDING") && state != QLatin1String("CONFIGURING")
+            && state != QLatin1String("RUNNING");
+    };
+
+    int n = 0;
+    QList<double> latencyOurs, latencySlurm;
+    const auto ours = [&]() -> double {
+        const QString id = QStringLiteral("slurmbench_%1_%2").arg(QCoreApplication::applicationPid()).arg(n++);
+        Job job = clusterJob(id, QStringLiteral("tytest.hold"), 2, 1, {});
+        job.trainingInput.region = config.name;
+        job.trainingInput.packageUris = QStringList { TrainerDir };
+        job.trainingInput.jobDir = base + QLatin1Char('/') + id;
+        makeDir(job.trainingInput.jobDir);
+        QString error;
+        QElapsedTimer clock;
+        clock.start();
+        if (!store.insert(job, &error))
+            return -1;
+        scheduler.submit(JobStore::defaultProject(), *store.job(Test::localJob(id)));
+        if (!spinUntil([&] { return allReady(job.trainingInput.jobDir); }, 180000)) {
+            std::fprintf(stderr, "slurm: %s never ran all its replicas (%s)\n", qPrintable(id),
+                qPrintable(store.job(Test::localJob(id))->errorMessage));
+            return -1;
+        }
+        const double started = double(clock.nsecsElapsed()) / 1e6;
+        const qint64 leader = scheduler.clusterJobIds(Test::localJob(id)).value(0).toLongLong();
+        QFile release(job.trainingInput.jobDir + QStringLiteral("/release"));
+        release.open(QIODevice::WriteOnly);
+        release.close();
+        QElapsedTimer since;
+        since.start();
+        double slurmMs = -1;
+        double oursMs = -1;
+        QTimer poll;
+        poll.setInterval(20);
+        bool asking = false;
+        QObject::connect(&poll, &QTimer::timeout, [&] {
+            if (asking || slurmMs >= 0)
+                return;
+            asking = true;
+            rest.job(leader, &rest, [&](const Slurm::Result<QList<Slurm::JobComponent>>& r) {
+                asking = false;
+                if (qEnvironmentVariableIsSet("BENCH_SLURM_DEBUG"))
+                    std::fprintf(stderr, "%.0f ms: %s\n", double(since.nsecsElapsed()) / 1e6,
+                        r.ok() ? qPrintable(r.value().isEmpty()
+                                ? QStringLiteral("none")
+                                : r.value().first().state + QLatin1Char('/') + r.value().last().state)
+                               : qPrintable(r.error().message));
+                if (slurmMs < 0 && r.ok() && !r.value().isEmpty() && ended(r.value().first().state))
+                    slurmMs = double(since.nsecsElapsed()) / 1e6;
+            });
+        });
+        poll.start();
+        if (!spinUntil(
+                [&] {
+                    if (oursMs < 0 && isFinal(store.job(Test::localJob(id))->state))
+                        oursMs = double(since.nsecsElapsed()) / 1e6;
+                    return oursMs >= 0 && slurmMs >= 0;
+                },
+                120000)
+            || store.job(Test::localJob(id))->state != JobState::Succeeded) {
+            std::fprintf(stderr,
+                "slurm: %s did not end as SUCCEEDED: %s '%s', %.0f ms, Slurm job %lld seen COMPLETED after %.0f ms\n",
+                qPrintable(id), qPrintable(jobStateName(store.job(Test::localJob(id))->state)),
+                qPrintable(store.job(Test::localJob(id))->errorMessage), oursMs, leader, slurmMs);
+            return -1;
+        }
+        latencyOurs << oursMs;
+        latencySlurm << slurmMs;
+        return started;
+    };
+    const auto baseline = [&]() -> double {
+        const QString dir = base + QStringLiteral("/sbatch_%1").arg(n++);
+        makeDir(dir);
+        makeDir(dir + QStringLiteral("/ready"));
+        // The same four components as the executor's het job (one node and task each per replica, the cluster's
+        // partition), each task touching its ready file, then waiting for the release.
+        const QByteArray d = dir.toUtf8();
+        const QByteArray p = config.partition.toUtf8();
+        const QByteArray hold = "while [ ! -e " + d + "/release ]; do sleep 0.01; done";
+        QByteArray script = "#!/bin/bash\n#SBATCH --job-name=bench-sbatch --partition=" + p
+            + " --nodes=1 --ntasks=1 --cpus-per-task=1 --output=" + d + "/out-%j\n#SBATCH hetjob\n#SBATCH --partition="
+            + p + " --nodes=2 --ntasks=2 --ntasks-per-node=1 --cpus-per-task=1\n#SBATCH hetjob\n#SBATCH --partition="
+            + p + " --nodes=1 --ntasks=1 --cpus-per-task=1\n";
+        script += "srun --het-group=0 bash -c 'touch " + d + "/ready/master-replica-0; " + hold + "' &\n";
+        script += "srun --het-group=1 bash -c 'touch " + d + "/ready/worker-replica-$SLURM_PROCID; " + hold + "' &\n";
+        script += "srun --het-group=2 bash -c 'touch " + d + "/ready/ps-replica-0; " + hold + "' &\nwait\n";
+        QFile file(dir + QStringLiteral("/het.sh"));
+        if (!file.open(QIODevice::WriteOnly))
+            return -1;
+        file.write(script);
+        file.close();
+        QProcess sbatch;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        if (!config.slurmConf.isEmpty())
+            env.insert(QStringLiteral("SLURM_CONF"), config.slurmConf);
+        sbatch.setProcessEnvironment(env);
+        sbatch.setWorkingDirectory(dir);
+        QElapsedTimer clock;
+        clock.start();
+        sbatch.start(QStringLiteral("runuser"),
+            { QStringLiteral("-u"), config.user, QStringLiteral("--"), QStringLiteral("sbatch"),
+                QStringLiteral("--parsable"), file.fileName() });
+        if (!sbatch.waitForFinished(30000) || sbatch.exitCode() != 0) {
+            std::fprintf(stderr, "slurm: sbatch failed: %s\n", sbatch.readAllStandardError().constData());
+            return -1;
+        }
+        if (!spinUntil([&] { return allReady(dir); }, 180000))
+            return -1;
+        const double ms = double(clock.nsecsElapsed()) / 1e6;
+        const qint64 leader = sbatch.readAllStandardOutput().trimmed().split(';').first().toLongLong();
+        QFile release(dir + QStringLiteral("/release"));
+        release.open(QIODevice::WriteOnly);
+        release.close();
+        // The next run needs the nodes: wait until Slurm is done with this one.
+        spinUntil(
+            [&] {
+                const QString state = slurmState(leader);
+                return ended(state) && state != QLatin1String("COMPLETING");
+            },
+            60000);
+        return ms;
+    };
+    const BenchReport::Samples s = BenchReport::alternate(1, std::max(5, BenchReport::runs() / 4), ours, baseline);
+    if (s.ours.empty()) {
+        std::fprintf(stderr, "slurm_submit_to_running: no run succeeded\n");
+        return 1;
+    }
+    const double o = BenchReport::median(s.ours), b = BenchReport::median(s.baseline);
+    BenchReport::printLine("slurm_submit_to_running", s, "ms", o / b, 1,
+        "wall time from create (ours) or sbatch (baseline) until all 4 replicas of a 1 + 2 + 1 het job run on the "
+        "test cluster");
+    goals().push_back({ "slurm_submit_to_running", "ratio", o / b, false, 1.2 });
+    latencyOurs.removeFirst(); // the warm-up's
+    latencySlurm.removeFirst();
+    const double lo = median(latencyOurs), ls = median(latencySlurm);
+    BenchReport::printLine("slurm_state_latency", spreadOf(latencyOurs), spreadOf(latencySlurm), "ms",
+        ls > 0 ? lo / ls : 0, size_t(latencyOurs.size()), 1,
+        "from the replicas' release until the executor shows SUCCEEDED (ours) or slurmrestd reports the het job "
+        "out of RUNNING (baseline, polled every 20 ms)");
+    std::printf("slurm_state_added_latency: %.0f ms (median difference)\n", lo - ls);
+    goals().push_back({ "slurm_state_added_latency", "ours - baseline (ms)", lo - ls, false, 1000 });
+    return 0;
+}
+
 int main(int argc, char** argv)
 {
     QCoreApplication app(argc, argv);
@@ -573,6 +787,12 @@ int main(int argc, char** argv)
             std::printf("container_start_overhead: %.0f ms per container replica (median difference)\n", o - b);
         }
     }
+
+    // ---- 7. a 1 + 2 + 1 job on the Slurm test cluster ---------------------------------------------------
+    bool slurmSet = false;
+    const int slurmEnv = qEnvironmentVariableIntValue("BENCH_SLURM", &slurmSet);
+    if ((!slurmSet || slurmEnv != 0) && benchSlurm(store, scheduler) != 0)
+        return 1;
 
     // ---- 5. a page of a 10-million-line log through the API ------------------------------------------
     const qint64 pageLines = qEnvironmentVariableIsSet("BENCH_LOG_PAGE_LINES")

@@ -15,6 +15,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QProcess>
 #include <QSignalSpy>
 #include <QSqlDatabase>
 #include <QSqlQuery>
@@ -537,6 +538,82 @@ private Q_SLOTS:
         // The user's folder stays clean: pip built a copy.
         QVERIFY(!QDir(BrokenDir).exists(QStringLiteral("build")));
         QVERIFY(QDir(TrainerDir).entryList({ QStringLiteral("*.egg-info") }, QDir::Dirs).isEmpty());
+    }
+
+    /// Staging reuses what pip installed for the same package and interpreter (the cache under the data dir) and
+    /// runs pip again when a file of the package changes.
+    void stagingCache()
+    {
+        startScheduler(Test::bigHost());
+        // A package of its own: the other tests' jobs in this data dir may have cached the trainers already.
+        QTemporaryDir package;
+        QVERIFY(package.isValid());
+        QVERIFY(QProcess::execute(
+                    QStringLiteral("cp"), { QStringLiteral("-r"), TrainerDir + QStringLiteral("/."), package.path() })
+            == 0);
+        const QString okPy = package.path() + QStringLiteral("/tytest/ok.py");
+        const auto appendLine = [&okPy](const QByteArray& line) {
+            QFile f(okPy);
+            QVERIFY(f.open(QIODevice::Append));
+            f.write(line);
+        };
+        appendLine("# staging cache test " + QByteArray::number(QCoreApplication::applicationPid()) + '\n');
+        const QString cache = m_dataDir + QStringLiteral("/staging-cache");
+        const auto entries = [&cache] {
+            QStringList list;
+            for (const QString& e : QDir(cache).entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
+                if (!e.contains(QLatin1String(".tmp")))
+                    list << e;
+            }
+            return list;
+        };
+        const QStringList before = entries();
+        const auto run = [&](const QString& id) {
+            Job job = makeJob(id, QStringLiteral("tytest.ok"));
+            job.trainingInput.packageUris = QStringList { package.path() };
+            submit(job);
+            QTRY_COMPARE_WITH_TIMEOUT(state(id), JobState::Succeeded, JobTimeoutMs);
+        };
+        const auto reused = [this](const QString& id) {
+            return messages(id, QStringLiteral("service")).filter(QStringLiteral("Reusing the install")).size() == 1;
+        };
+        const auto pipRan = [this](const QString& id) {
+            return !messages(id, QStringLiteral("service")).filter(QStringLiteral("-m pip install")).isEmpty();
+        };
+
+        run(QStringLiteral("staging_cache_1"));
+        QVERIFY(pipRan(QStringLiteral("staging_cache_1")));
+        QVERIFY(!reused(QStringLiteral("staging_cache_1")));
+        // The install goes into the cache in the background, under one new name.
+        QTRY_COMPARE_WITH_TIMEOUT(entries().size(), before.size() + 1, 30000);
+        QString entry;
+        for (const QString& e : entries()) {
+            if (!before.contains(e))
+                entry = e;
+        }
+        QCOMPARE(entry.size(), 64); // SHA-256, hex
+        QVERIFY(QFileInfo::exists(cache + QLatin1Char('/') + entry + QStringLiteral("/tytest/ok.py")));
+
+        // The same package again: a copy, no pip; the replica imports it as before.
+        run(QStringLiteral("staging_cache_2"));
+        QVERIFY2(reused(QStringLiteral("staging_cache_2")),
+            qPrintable(messages(QStringLiteral("staging_cache_2"), QStringLiteral("service")).join(QLatin1Char('\n'))));
+        QVERIFY(!pipRan(QStringLiteral("staging_cache_2")));
+        QFile staged(Test::localJob(QStringLiteral("staging_cache_2")).folder(m_dataDir)
+            + QStringLiteral("/staging/tytest/ok.py"));
+        QVERIFY(staged.open(QIODevice::ReadOnly));
+        QVERIFY(staged.readAll().contains("# staging cache test"));
+
+        // A changed file: pip again, and the job runs the new file.
+        appendLine("# changed\n");
+        run(QStringLiteral("staging_cache_3"));
+        QVERIFY(pipRan(QStringLiteral("staging_cache_3")));
+        QVERIFY(!reused(QStringLiteral("staging_cache_3")));
+        QFile changed(Test::localJob(QStringLiteral("staging_cache_3")).folder(m_dataDir)
+            + QStringLiteral("/staging/tytest/ok.py"));
+        QVERIFY(changed.open(QIODevice::ReadOnly));
+        QVERIFY(changed.readAll().endsWith("# changed\n"));
+        QTRY_COMPARE_WITH_TIMEOUT(entries().size(), before.size() + 2, 30000);
     }
 
     void gpuAssignment()

@@ -426,6 +426,8 @@ struct Scheduler::Private {
             return;
         }
         run->staging = new Staging(run->folder, run->interpreter, job->trainingInput.packageUris, q);
+        // Where the run's folder is (this host's data dir, or a cluster's shared folder): its nodes see the copy.
+        run->staging->setCacheDir(run->backend->runFolderRoot(dataDir) + QStringLiteral("/staging-cache"));
         const JobKey key = run->key;
         QObject::connect(run->staging, &Staging::outputLine, q,
             [this, key](const QString& line) { service(key, line, QStringLiteral("DEBUG")); });

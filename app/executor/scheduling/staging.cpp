@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "staging.h"
+
 #include "processgroup.h"
 #include "runtimelogging.h"
 
+#include <QCryptographicHash>
+#include <QDateTime>
 #include <QDir>
 #include <QDirIterator>
 #include <QFile>
@@ -48,6 +51,33 @@ bool copyPackageDir(const QString& from, const QString& to, QString* error)
                 return false;
             }
         }
+    }
+    return true;
+}
+
+/// Adds `path`'s files under `relative` to `hash`, in name order: each file's relative path and size, then its
+/// bytes. Returns false once more than `*budget` bytes were read.
+bool hashTree(const QString& path, const QString& relative, QCryptographicHash* hash, qint64* budget)
+{
+    const QFileInfoList entries = QDir(path).entryInfoList(
+        QDir::Files | QDir::Dirs | QDir::NoDotAndDotDot | QDir::Hidden | QDir::System, QDir::Name);
+    for (const QFileInfo& e : entries) {
+        const QString name = relative.isEmpty() ? e.fileName() : relative + QLatin1Char('/') + e.fileName();
+        if (e.isDir() && !e.isSymLink()) {
+            hash->addData(QByteArrayView("d\0"));
+            hash->addData(QByteArray(name.toUtf8() + '\0'));
+            if (!hashTree(e.absoluteFilePath(), name, hash, budget))
+                return false;
+            continue;
+        }
+        QFile file(e.absoluteFilePath());
+        *budget -= e.size();
+        if (*budget < 0 || !file.open(QIODevice::ReadOnly))
+            return false;
+        hash->addData(QByteArrayView("f\0"));
+        hash->addData(QByteArray(name.toUtf8() + '\0' + QByteArray::number(e.size()) + '\0'));
+        if (!hash->addData(&file))
+            return false;
     }
     return true;
 }
@@ -184,6 +214,32 @@ void Staging::start()
     m_process = new QProcess(this);
     m_process->setProcessChannelMode(QProcess::MergedChannels);
     m_process->setWorkingDirectory(build);
+
+    if (!m_cacheDir.isEmpty() && QDir().mkpath(m_cacheDir)) {
+        const QString key = cacheKey(packages);
+        if (!key.isEmpty()) {
+            m_cacheEntry = m_cacheDir + QLatin1Char('/') + key;
+            m_cacheHit = QFileInfo(m_cacheEntry).isDir();
+        }
+    }
+    if (m_cacheHit) {
+        // The same packages were installed by this interpreter before: a copy of that install (cp -a keeps the
+        // files' times, so Python's bytecode caches stay valid), and the entry is marked used.
+        Q_EMIT outputLine(QStringLiteral("Reusing the install of the same package(s) from %1 (no pip run: the "
+                                         "packages' files and the interpreter are those of an earlier job)")
+                              .arg(m_cacheEntry));
+        makeOwnProcessGroup(m_process);
+        connect(m_process, &QProcess::readyRead, this, &Staging::readOutput);
+        connect(m_process, &QProcess::finished, this, &Staging::onFinished);
+        connect(m_process, &QProcess::errorOccurred, this, [this](QProcess::ProcessError e) {
+            if (e == QProcess::FailedToStart)
+                fail(QStringLiteral("cannot start /bin/sh: %1").arg(m_process->errorString()));
+        });
+        m_process->start(QStringLiteral("/bin/sh"),
+            { QStringLiteral("-c"), QStringLiteral("cp -a \"$1/.\" \"$2/\" && touch \"$1\""),
+                QStringLiteral("trainyard-staging-cache"), m_cacheEntry, stagingDir() });
+        return;
+    }
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.insert(QStringLiteral("PIP_CONFIG_FILE"), QStringLiteral("/dev/null"));
     env.insert(QStringLiteral("PIP_DISABLE_PIP_VERSION_CHECK"), QStringLiteral("1"));
@@ -207,6 +263,59 @@ void Staging::start()
     args << packages;
     Q_EMIT outputLine(m_interpreter + QLatin1Char(' ') + args.join(QLatin1Char(' ')));
     m_process->start(m_interpreter, args);
+}
+
+QString Staging::cacheKey(const QStringList& packages) const
+{
+    QCryptographicHash hash(QCryptographicHash::Sha256);
+    // What decides pip's result besides the packages: the interpreter (its Python and setuptools) and the
+    // options, which are fixed (start()).
+    hash.addData(QByteArrayView("trainyard-staging-1\0"));
+    hash.addData(QByteArray(m_interpreter.toUtf8() + '\0'));
+    qint64 budget = CacheMaxBytes;
+    for (const QString& package : packages) {
+        const QFileInfo info(package);
+        if (info.isDir()) {
+            hash.addData(QByteArrayView("package-dir\0"));
+            if (!hashTree(package, QString(), &hash, &budget))
+                return {};
+        } else {
+            QFile file(package);
+            budget -= info.size();
+            if (budget < 0 || !file.open(QIODevice::ReadOnly))
+                return {};
+            // pip reads the name (name-version.tar.gz, a wheel's tags) as well as the bytes.
+            hash.addData(QByteArrayView("package-file\0"));
+            hash.addData(QByteArray(info.fileName().toUtf8() + '\0'));
+            if (!hash.addData(&file))
+                return {};
+        }
+    }
+    return QString::fromLatin1(hash.result().toHex());
+}
+
+void Staging::fillCache()
+{
+    if (m_cacheEntry.isEmpty() || m_cacheHit || QFileInfo::exists(m_cacheEntry))
+        return;
+    // Least recently used entries beyond CacheEntries go (an entry's mtime is its last use: start() touches it);
+    // so do copies left behind by an executor that died while filling.
+    QFileInfoList entries
+        = QDir(m_cacheDir).entryInfoList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Time); // newest first
+    int kept = 0;
+    for (const QFileInfo& e : std::as_const(entries)) {
+        const bool partial = e.fileName().contains(QLatin1String(".tmp"));
+        if (partial ? e.lastModified().secsTo(QDateTime::currentDateTime()) > 3600 : ++kept >= CacheEntries)
+            QDir(e.absoluteFilePath()).removeRecursively();
+    }
+    // In the background: the job's replicas start meanwhile. A copy under a temporary name, then one rename, so
+    // that a reader sees a whole entry or none; when another job filled it first, the rename fails and the copy
+    // goes.
+    QProcess::startDetached(QStringLiteral("/bin/sh"),
+        { QStringLiteral("-c"),
+            QStringLiteral(
+                "tmp=\"$1.tmp.$$\"; cp -a \"$2\" \"$tmp\" && mv -T \"$tmp\" \"$1\" 2>/dev/null || rm -rf \"$tmp\""),
+            QStringLiteral("trainyard-staging-cache"), m_cacheEntry, stagingDir() });
 }
 
 void Staging::cancel()
@@ -262,6 +371,7 @@ void Staging::onFinished(int exitCode, QProcess::ExitStatus status)
     }
     if (status == QProcess::NormalExit && exitCode == 0) {
         m_done = true;
+        fillCache();
         Q_EMIT finished(true, QString());
         return;
     }

@@ -41,6 +41,12 @@ QString interpreterFor(const TrainingInput& input, QString* error);
 ///
 /// Emits outputLine() for every line pip prints, then finished() once. On failure `errorMessage` holds
 /// pip's last meaningful lines (its "ERROR:" lines, or the last lines of output).
+///
+/// With a cache folder (setCacheDir()), what pip installed is kept there under the SHA-256 of its input (the
+/// interpreter, and each package's files as pip sees them), and a later job with the same input gets a copy
+/// instead of running pip again (seconds per job: every trial of a tuning study, every resubmit). The cache keeps
+/// the CacheEntries most recently used installs; an entry appears by an atomic rename, so a job never sees half
+/// of one, and a package over CacheMaxBytes is never cached.
 class Staging : public QObject {
     Q_OBJECT
 public:
@@ -50,6 +56,15 @@ public:
 
     /// `<jobFolder>/staging`, the PYTHONPATH of the replicas.
     QString stagingDir() const;
+    /// Keeps and reuses installs in `dir` (created when missing); empty (the default) = pip for every job.
+    void setCacheDir(const QString& dir) { m_cacheDir = dir; }
+    /// The cache entry this staging used or filled (`<cacheDir>/<sha256 hex>`); empty without a cache, or
+    /// before start() hashed the packages.
+    QString cacheEntry() const { return m_cacheEntry; }
+    /// Whether start() found the packages in the cache (no pip).
+    bool cacheHit() const { return m_cacheHit; }
+    static constexpr int CacheEntries = 32;
+    static constexpr qint64 CacheMaxBytes = qint64(256) << 20;
     /// Starts pip (asynchronously). finished() follows, also for errors found before pip starts.
     void start();
     /// Kills pip's process group; finished(false, "cancelled") follows.
@@ -64,7 +79,16 @@ private:
     void readOutput();
     void onFinished(int exitCode, QProcess::ExitStatus status);
 
+    /// Hashes `packages` (the build copies of folders, or sdist/wheel files) with the interpreter; empty when
+    /// they are over CacheMaxBytes or unreadable.
+    QString cacheKey(const QStringList& packages) const;
+    /// Copies stagingDir() into the cache (in the background), then drops the least recently used entries.
+    void fillCache();
+
     QString m_jobFolder;
+    QString m_cacheDir;
+    QString m_cacheEntry;
+    bool m_cacheHit = false;
     QString m_interpreter;
     QStringList m_packageUris;
     QProcess* m_process = nullptr;
