@@ -13,6 +13,7 @@
 #include "slurmbackend.h"
 #include "slurmrestclient.h"
 #include "slurmtestcluster.h"
+#include "tuningjobs.h"
 
 #include <QDateTime>
 #include <QDeadlineTimer>
@@ -31,6 +32,7 @@
 
 #include <QScopeGuard>
 
+#include <functional>
 #include <memory>
 
 using namespace Trainyard;
@@ -226,16 +228,19 @@ private:
     QString jobFolder(const QString& id) const { return Test::localJob(id).folder(m_config.sharedDir); }
     QString jobDir(const QString& id) const { return m_config.sharedDir + QStringLiteral("/jobdirs/") + id; }
 
-    QString submit(const QString& name, const QString& module, int workers)
+    QString submit(const QString& name, const QString& module, int workers, int ps = 0,
+        const std::function<void(Job&)>& adjust = {})
     {
         const QString id = m_prefix + name;
-        Job job = Test::customJob(id, module, workers);
+        Job job = Test::customJob(id, module, workers, ps);
         job.trainingInput.region = m_config.name;
         job.trainingInput.packageUris = QStringList { TrainerDir };
         job.trainingInput.jobDir = jobDir(id);
         // The job's user (not this process's) writes there.
         QDir().mkpath(job.trainingInput.jobDir);
         QFile::setPermissions(job.trainingInput.jobDir, QFileDevice::Permissions(0x7777));
+        if (adjust)
+            adjust(job);
         QString error;
         if (!m_store->insert(job, &error))
             qWarning("insert: %s", qPrintable(error));
@@ -442,6 +447,98 @@ private Q_SLOTS:
         const qint64 jobId = slurmJobId(id);
         QVERIFY(jobId > 0);
         QTRY_VERIFY_WITH_TIMEOUT(isFinishedState(slurmState(jobId)), 30000);
+    }
+
+    /// 1 master + 2 workers + 1 parameter server: four components on four distinct nodes, TF_CONFIG naming the
+    /// parameter server; the master hears from all three peers.
+    void parameterServerJob()
+    {
+        const QString id = submit(QStringLiteral("ps"), QStringLiteral("tytest.tcp_cluster"), 2, 1);
+        QTRY_VERIFY2_WITH_TIMEOUT(isFinal(state(id)), qPrintable(dump(id)), JobTimeoutMs);
+        QVERIFY2(state(id) == JobState::Succeeded, qPrintable(dump(id)));
+        QSet<QString> hosts;
+        for (const ReplicaInfo& r : m_scheduler->replicas(Test::localJob(id)))
+            hosts.insert(r.address.section(QLatin1Char(':'), 0, 0));
+        QCOMPARE(hosts.size(), 4);
+        const QString master = messages(id, QStringLiteral("master-replica-0")).join(QLatin1Char('\n'));
+        QVERIFY2(master.contains(QLatin1String("master-replica-0: all 3 peers connected")), qPrintable(master));
+        QVERIFY2(messages(id, QStringLiteral("ps-replica-0"))
+                     .join(QLatin1Char('\n'))
+                     .contains(QLatin1String("\"ps\": [\"node")),
+            qPrintable(messages(id, QStringLiteral("ps-replica-0")).join(QLatin1Char('\n'))));
+    }
+
+    /// The sample trainer (Fashion-MNIST, PyTorch DDP) as 1 master + 2 workers on three nodes, one epoch: it
+    /// succeeds with a test accuracy of at least 0.80, every replica reporting the same.
+    void fashionMnistOnCluster()
+    {
+        QProcess probe;
+        probe.start(QStringLiteral("/usr/bin/python3"), { QStringLiteral("-c"), QStringLiteral("import torch") });
+        if (!probe.waitForFinished(120000) || probe.exitCode() != 0
+            || !QFileInfo::exists(QStringLiteral("/usr/share/datasets/fashion-mnist")))
+            TRAINYARD_SKIP_OR_FAIL(
+                "the sample trainer needs python3-torch and dataset-fashion-mnist (packaging/setup-deps.sh)");
+        const QString id = submit(QStringLiteral("fmnist"), QStringLiteral("trainer.task"), 2, 0, [](Job& job) {
+            job.trainingInput.packageUris = QStringList { QStringLiteral(TRAINYARD_SAMPLE_TRAINER) };
+            job.trainingInput.args = { QStringLiteral("--epochs"), QStringLiteral("1") };
+        });
+        QTRY_VERIFY2_WITH_TIMEOUT(isFinal(state(id)), qPrintable(dump(id)), 2 * JobTimeoutMs);
+        QVERIFY2(state(id) == JobState::Succeeded, qPrintable(dump(id)));
+        QSet<QString> hosts;
+        for (const ReplicaInfo& r : m_scheduler->replicas(Test::localJob(id)))
+            hosts.insert(r.address.section(QLatin1Char(':'), 0, 0));
+        QCOMPARE(hosts.size(), 3);
+        double accuracy = -1;
+        for (const QString& line : messages(id, QStringLiteral("master-replica-0"))) {
+            const qsizetype at = line.indexOf(QLatin1String("test_accuracy "));
+            if (at >= 0)
+                accuracy = line.mid(at + 14).section(QLatin1Char(' '), 0, 0).toDouble();
+        }
+        qInfo("Fashion-MNIST on the cluster, 1 + 2, 1 epoch: test accuracy %.4f", accuracy);
+        QVERIFY2(accuracy >= 0.80, qPrintable(dump(id)));
+    }
+
+    /// A tuning study of 2 trials, 2 in parallel, on the cluster: each trial is a Slurm job of its own, both run at
+    /// once (each holds until released), both succeed with their objective, and so does the study.
+    void tuningStudyOnCluster()
+    {
+        HyperparameterSpec spec;
+        spec.goal = QStringLiteral("MAXIMIZE");
+        spec.params = { Test::integerParameter(QStringLiteral("n"), 1, 5) };
+        spec.maxTrials = 2;
+        spec.maxParallelTrials = 2;
+        spec.hyperparameterMetricTag = QStringLiteral("score");
+        const QString id = submit(QStringLiteral("study"), QStringLiteral("tytest.objective"), 0, 0, [&spec](Job& job) {
+            job.trainingInput.hyperparameters = spec;
+            job.trainingInput.args = { QStringLiteral("--steps"), QStringLiteral("2"), QStringLiteral("--hold"),
+                QStringLiteral("release-{trial}") };
+        });
+        // Both trials run at the same time, each its own Slurm job.
+        QTRY_VERIFY2_WITH_TIMEOUT(
+            [&] {
+                QSet<QString> running;
+                for (const ReplicaInfo& r : m_scheduler->replicas(Test::localJob(id))) {
+                    if (r.state == ReplicaState::Running)
+                        running.insert(r.trialId);
+                }
+                return running.size() == 2;
+            }(),
+            qPrintable(dump(id)), JobTimeoutMs);
+        const QStringList slurmJobs = m_scheduler->clusterJobIds(Test::localJob(id));
+        QCOMPARE(QSet<QString>(slurmJobs.begin(), slurmJobs.end()).size(), 2);
+        for (const QString& trial : { QStringLiteral("1"), QStringLiteral("2") }) {
+            QFile release(jobDir(id) + QStringLiteral("/release-") + trial);
+            QVERIFY(release.open(QIODevice::WriteOnly));
+        }
+        QTRY_VERIFY2_WITH_TIMEOUT(isFinal(state(id)), qPrintable(dump(id)), JobTimeoutMs);
+        QVERIFY2(state(id) == JobState::Succeeded, qPrintable(dump(id)));
+        const Job job = *m_store->job(Test::localJob(id));
+        QVERIFY(job.trainingOutput);
+        QCOMPARE(job.trainingOutput->trials.size(), 2);
+        for (const HyperparameterOutput& t : job.trainingOutput->trials) {
+            QCOMPARE(t.state, JobState::Succeeded);
+            QVERIFY(t.finalMetric && t.finalMetric->objectiveValue);
+        }
     }
 
     /// A worker's exit 3 fails the job with the service's message; the other replicas are stopped.
