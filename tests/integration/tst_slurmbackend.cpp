@@ -900,6 +900,31 @@ private Q_SLOTS:
         QVERIFY2(e.value(QStringLiteral("message")).toString().contains(QLatin1String("'nosuch'")),
             qPrintable(e.value(QStringLiteral("message")).toString()));
 
+        // A job for a cluster that is down, and one for a cluster that refuses the token: each fails with a message
+        // naming its cluster and why; the executor serves on.
+        for (const char* cluster : { "downcluster", "badtoken" }) {
+            const QString bad = m_prefix + QStringLiteral("to_") + QLatin1String(cluster);
+            m_jobIds << bad;
+            QDir().mkpath(jobDir(bad));
+            QJsonObject input = body.value(QStringLiteral("trainingInput")).toObject();
+            input.insert(QStringLiteral("region"), QLatin1String(cluster));
+            input.insert(QStringLiteral("jobDir"), jobDir(bad));
+            const auto [badCreated, badJob]
+                = executor.send("POST", QStringLiteral("/v1/projects/local/jobs"),
+                    QJsonObject { { QStringLiteral("jobId"), bad }, { QStringLiteral("trainingInput"), input } });
+            QVERIFY2(badCreated == 200, QJsonDocument(badJob).toJson().constData());
+            QTRY_VERIFY_WITH_TIMEOUT(executor.state(bad) == QLatin1String("FAILED"), JobTimeoutMs);
+            const QString message = executor.send("GET", QStringLiteral("/v1/projects/local/jobs/") + bad)
+                                        .second.value(QStringLiteral("errorMessage"))
+                                        .toString();
+            QVERIFY2(message.contains(QStringLiteral("'%1'").arg(QLatin1String(cluster))), qPrintable(message));
+            QVERIFY2(QLatin1String(cluster) == QLatin1String("downcluster")
+                    ? message.contains(QLatin1String("127.0.0.1:1"))
+                    : message.contains(m_config.user),
+                qPrintable(message));
+        }
+        QCOMPARE(executor.send("GET", QStringLiteral("/v1/projects/local/jobs/") + id).first, 200);
+
         // trainyardctl clusters …
         CtlRun list = runCtl(executor, { QStringLiteral("clusters"), QStringLiteral("list") });
         QVERIFY2(list.code == 0, qPrintable(list.text()));
