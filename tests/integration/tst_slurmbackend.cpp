@@ -619,6 +619,49 @@ private Q_SLOTS:
         }
     }
 
+    /// clusters.yaml's gpuTypes: NVIDIA_TESLA_T4 → t4 asks Slurm for `gpu:t4:1` on each node (the test cluster's
+    /// nodes have that GRES) and runs; a GRES type no node has is refused by Slurm, and the job fails saying so.
+    void gpuTypesMapToGres()
+    {
+        const Slurm::ClusterConfig plain = m_config;
+        auto restore = qScopeGuard([this, plain] {
+            m_config = plain;
+            restartScheduler();
+        });
+        const auto gpuJob = [this](const QString& name) {
+            return submit(name, QStringLiteral("tytest.ok"), 1, 0, [](Job& job) {
+                job.trainingInput.masterConfig = ReplicaConfig {};
+                job.trainingInput.masterConfig->acceleratorConfig
+                    = AcceleratorConfig { 1, QStringLiteral("NVIDIA_TESLA_T4") };
+                job.trainingInput.workerConfig = job.trainingInput.masterConfig;
+            });
+        };
+        m_config.gpuTypes.insert(QStringLiteral("NVIDIA_TESLA_T4"), QStringLiteral("t4"));
+        restartScheduler();
+        const QString id = gpuJob(QStringLiteral("gres_t4"));
+        QTRY_VERIFY_WITH_TIMEOUT(slurmJobId(id) > 0, JobTimeoutMs);
+        QProcess show;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        if (!m_config.slurmConf.isEmpty())
+            env.insert(QStringLiteral("SLURM_CONF"), m_config.slurmConf);
+        show.setProcessEnvironment(env);
+        show.start(QStringLiteral("scontrol"),
+            { QStringLiteral("show"), QStringLiteral("job"), QString::number(slurmJobId(id)) });
+        QVERIFY(show.waitForFinished(30000));
+        const QString shown = QString::fromUtf8(show.readAllStandardOutput());
+        QVERIFY2(shown.contains(QLatin1String("gpu:t4:1")), qPrintable(shown));
+        QTRY_VERIFY2_WITH_TIMEOUT(isFinal(state(id)), qPrintable(dump(id)), JobTimeoutMs);
+        QVERIFY2(state(id) == JobState::Succeeded, qPrintable(dump(id)));
+
+        m_config.gpuTypes.insert(QStringLiteral("NVIDIA_TESLA_T4"), QStringLiteral("a100"));
+        restartScheduler();
+        const QString refused = gpuJob(QStringLiteral("gres_a100"));
+        QTRY_VERIFY2_WITH_TIMEOUT(isFinal(state(refused)), qPrintable(dump(refused)), JobTimeoutMs);
+        QCOMPARE(state(refused), JobState::Failed);
+        QVERIFY2(errorMessage(refused).contains(QStringLiteral("'%1'").arg(m_config.name)), qPrintable(dump(refused)));
+        qInfo("a GRES no node has: %s", qPrintable(errorMessage(refused)));
+    }
+
     /// Executor shutdown cancels the run's Slurm job; the next executor's recover() restarts the job on the
     /// cluster (a new Slurm job, restart 1 of 3, counted in the job's folder under the shared folder).
     void shutdownAndRecover()

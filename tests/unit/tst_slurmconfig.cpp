@@ -80,6 +80,9 @@ private Q_SLOTS:
   constraints:
     n1-standard-4: cpu
     a2-highgpu-1g: "a100&ib"
+  gpuTypes:
+    NVIDIA_TESLA_T4: t4
+    NVIDIA_TESLA_A100: a100-40g
   python: /opt/py/bin/python3
 - name: second
   slurmrestd: http://10.0.0.2:6820
@@ -102,6 +105,9 @@ private Q_SLOTS:
         QCOMPARE(c.restVersion, std::optional<ApiVersion>(ApiVersion::V0_0_39));
         QCOMPARE(c.constraints.value(QStringLiteral("a2-highgpu-1g")), QStringLiteral("a100&ib"));
         QCOMPARE(c.constraints.value(QStringLiteral("n1-standard-4")), QStringLiteral("cpu"));
+        QCOMPARE(c.gpuTypes.value(QStringLiteral("NVIDIA_TESLA_T4")), QStringLiteral("t4"));
+        QCOMPARE(c.gpuTypes.value(QStringLiteral("NVIDIA_TESLA_A100")), QStringLiteral("a100-40g"));
+        QVERIFY(clusters->at(1).gpuTypes.isEmpty());
         QCOMPARE(c.python, QStringLiteral("/opt/py/bin/python3"));
         QCOMPARE(clusters->at(1).tokenCommand, QStringLiteral("cat /run/secrets/jwt"));
     }
@@ -188,6 +194,12 @@ private Q_SLOTS:
             { QStringLiteral("cluster 'c1': constraints must be a map") });
         row("empty constraint", cluster("  constraints:\n    n1-standard-4: \"\"\n"),
             { QStringLiteral("cluster 'c1': constraints: n1-standard-4 needs a node feature expression") });
+        row("unknown accelerator type", cluster("  gpuTypes:\n    NVIDIA_TESLA_X1: x1\n"),
+            { QStringLiteral("cluster 'c1': gpuTypes: 'NVIDIA_TESLA_X1' is not an accelerator type of the catalog") });
+        row("GRES name with a colon", cluster("  gpuTypes:\n    NVIDIA_TESLA_T4: \"t4:2\"\n"),
+            { QStringLiteral("cluster 'c1': gpuTypes: NVIDIA_TESLA_T4 needs a GRES type name") });
+        row("gpuTypes not a map", cluster("  gpuTypes: t4\n"),
+            { QStringLiteral("cluster 'c1': gpuTypes must be a map") });
         row("misspelt key", cluster("  tokencommand: x\n"),
             { QStringLiteral("cluster 'c1': unknown key 'tokencommand'") });
         row("map as a string", cluster("  partition: {a: b}\n"),

@@ -42,7 +42,7 @@ const QStringList& knownKeys()
         QStringLiteral("token"), QStringLiteral("tokenCommand"), QStringLiteral("slurmConf"),
         QStringLiteral("partition"), QStringLiteral("sharedDir"), QStringLiteral("account"), QStringLiteral("qos"),
         QStringLiteral("timeLimitMinutes"), QStringLiteral("restVersion"), QStringLiteral("constraints"),
-        QStringLiteral("python") };
+        QStringLiteral("gpuTypes"), QStringLiteral("python") };
     return keys;
 }
 
@@ -170,6 +170,28 @@ ClusterConfig readCluster(const YAML::Node& entry, QStringList* problems)
                     problems->append(QStringLiteral("constraints: %1 needs a node feature expression").arg(type));
                 else
                     c.constraints.insert(type, feature);
+            }
+        }
+    }
+
+    if (fields.contains(QStringLiteral("gpuTypes")) && !fields.value(QStringLiteral("gpuTypes")).IsNull()) {
+        const YAML::Node map = fields.value(QStringLiteral("gpuTypes"));
+        if (!map.IsMap()) {
+            problems->append(QStringLiteral("gpuTypes must be a map of accelerator type to GRES type"));
+        } else {
+            static const QRegularExpression gres(QStringLiteral("^[A-Za-z0-9_.-]+$"));
+            for (const auto& kv : map) {
+                const QString type = kv.first.IsScalar() ? scalar(kv.first) : QString();
+                const QString name = kv.second.IsScalar() ? scalar(kv.second).trimmed() : QString();
+                if (!MachineCatalog::builtin().acceleratorType(type))
+                    problems->append(
+                        QStringLiteral("gpuTypes: '%1' is not an accelerator type of the catalog").arg(type));
+                else if (!gres.match(name).hasMatch())
+                    problems->append(QStringLiteral("gpuTypes: %1 needs a GRES type name (letters, digits, '_', "
+                                                    "'.', '-'), got '%2'")
+                                         .arg(type, name));
+                else
+                    c.gpuTypes.insert(type, name);
             }
         }
     }

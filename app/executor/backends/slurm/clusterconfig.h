@@ -24,6 +24,9 @@
 //     constraints:                             # optional: machine type → Slurm node feature expression
 //       n1-standard-4: cpu
 //       a2-highgpu-1g: a100
+//     gpuTypes:                                # optional: accelerator type → the GRES type of its GPUs on the
+//       NVIDIA_TESLA_T4: t4                    #   nodes (`gres: gpu:t4:N`); a type not listed asks for any GPU
+//                                              #   (`gpu:N`), as does a cluster without this key
 //     python: /usr/bin/python3                 # optional, absolute: the interpreter on the nodes (this default)
 //
 // Unknown keys are errors (a misspelt key would otherwise be silently ignored).
@@ -55,6 +58,7 @@ struct ClusterConfig {
     int timeLimitMinutes = 0; ///< 0: the partition's
     std::optional<ApiVersion> restVersion; ///< nullopt: discovered
     QMap<QString, QString> constraints; ///< machine type (in the machine catalog) → node feature expression
+    QMap<QString, QString> gpuTypes; ///< accelerator type (NVIDIA_TESLA_T4 …) → GRES type ("t4")
     QString python = QStringLiteral("/usr/bin/python3");
 
     bool operator==(const ClusterConfig&) const = default;

@@ -384,6 +384,9 @@ struct SlurmBackend::Private {
             if (memory > 0)
                 c.memoryPerNode = Bytes::fromBytes(maxMemory > 0 ? std::min(memory, maxMemory) : memory);
             c.gpusPerNode = role ? role->acceleratorCount : 0;
+            if (role && c.gpusPerNode > 0)
+                c.gpuType = cluster.gpuTypes.value(role->acceleratorType); // empty: any GPU
+
             c.timeLimitMinutes = cluster.timeLimitMinutes;
             c.account = cluster.account;
             c.qos = cluster.qos;
