@@ -190,6 +190,11 @@ private Q_SLOTS:
             nodes.insert(details.mid(at + 3).section(QLatin1Char(' '), 0, 0));
         }
         QCOMPARE(nodes.size(), 3); // one node per replica
+        // Resource samples from the nodes (the task scripts sample each replica's process tree there).
+        QTRY_VERIFY_WITH_TIMEOUT(topology->nodeDetails(QStringLiteral("worker-replica-1"))
+                                     .join(QLatin1Char(' '))
+                                     .contains(QStringLiteral("CPU ")),
+            30000);
         // The Clusters view lists the job there with its Slurm job ID; the nodes are in use.
         QTRY_VERIFY_WITH_TIMEOUT(view->model()
                                      ->regionIndex(m_clusterName)

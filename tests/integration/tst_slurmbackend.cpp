@@ -496,6 +496,18 @@ private Q_SLOTS:
         }
         qInfo("Fashion-MNIST on the cluster, 1 + 2, 1 epoch: test accuracy %.4f", accuracy);
         QVERIFY2(accuracy >= 0.80, qPrintable(dump(id)));
+        // Each replica's task script sampled its process tree on its node (the executor's metrics read these):
+        // "<ns> <CPU ticks> <ticks/s> <RSS bytes>", a PyTorch trainer holding more than 100 MB.
+        for (const QString& task : { QStringLiteral("master-replica-0"), QStringLiteral("worker-replica-1") }) {
+            QFile samples(jobFolder(id) + QStringLiteral("/slurm/resources/") + task);
+            QVERIFY2(samples.open(QIODevice::ReadOnly), qPrintable(samples.fileName()));
+            const QList<QByteArray> lines = samples.readAll().trimmed().split('\n');
+            const QList<QByteArray> last = lines.last().split(' ');
+            QCOMPARE(last.size(), 4);
+            QVERIFY2(last.at(0).toLongLong() > 1700000000LL * 1000000000LL, lines.last().constData());
+            QVERIFY2(last.at(1).toLongLong() > 0 && last.at(2).toLongLong() > 0, lines.last().constData());
+            QVERIFY2(last.at(3).toLongLong() > 100LL << 20, lines.last().constData());
+        }
     }
 
     /// A tuning study of 2 trials, 2 in parallel, on the cluster: each trial is a Slurm job of its own, both run at

@@ -73,6 +73,14 @@ struct JobCollection {
 
     QHash<QString, qint64> nextSampleStep; // resource series name → next step
     ProcessTreeSampler sampler;
+    /// A Slurm replica's samples file (`<run folder>/slurm/resources/<task>`, written on its node by the
+    /// backend's task script): where reading goes on, and the last line, for the CPU time's difference.
+    struct NodeSamples {
+        qint64 offset = -1; // -1: not opened yet
+        qint64 lastNs = 0;
+        qint64 lastTicks = -1;
+    };
+    std::map<QString, NodeSamples> nodeSamples; // by file path
 
     bool busy = false;
     bool finishing = false; // the job is final: one more tick, then done
@@ -305,6 +313,60 @@ TickResult collect(JobCollection& job, const QList<ReplicaProcess>& replicas, Gp
         add(QStringLiteral("rss_bytes"), s.rssBytes);
         add(QStringLiteral("gpu_utilization_percent"), s.gpuUtilizationPercent);
         add(QStringLiteral("gpu_memory_bytes"), s.gpuMemoryBytes);
+    }
+
+    // Replicas on a Slurm cluster's nodes: their processes are not this host's, so their task scripts sample the
+    // replica's process tree on the node (app/executor/backends/slurm: "<ns since the epoch> <utime+stime ticks>
+    // <ticks per second> <RSS bytes>" every 2 s) into the shared folder; the same series as local samples. A file
+    // first seen by this executor is read from its last line on (what came before is not stored twice after an
+    // executor restart).
+    QList<std::pair<QString, QString>> runDirs { { job.folder, QString() } };
+    for (const QString& trial : QDir(trialsDir).entryList(QDir::Dirs | QDir::NoDotAndDotDot))
+        runDirs.append({ trialsDir + QLatin1Char('/') + trial, trial });
+    for (const auto& [runDir, trial] : std::as_const(runDirs)) {
+        const QString dir = runDir + QStringLiteral("/slurm/resources");
+        for (const QString& task : QDir(dir).entryList(QDir::Files, QDir::Name)) {
+            const QString path = dir + QLatin1Char('/') + task;
+            QFile file(path);
+            if (!file.open(QIODevice::ReadOnly))
+                continue;
+            JobCollection::NodeSamples& state = job.nodeSamples[path];
+            QByteArray text;
+            if (state.offset < 0) {
+                const QByteArray all = file.readAll();
+                const qsizetype end = all.lastIndexOf('\n');
+                const qsizetype start = end > 0 ? all.lastIndexOf('\n', end - 1) + 1 : 0;
+                state.offset = start;
+            }
+            if (!file.seek(state.offset))
+                continue;
+            text = file.read(1 << 20);
+            const qsizetype complete = text.lastIndexOf('\n') + 1;
+            state.offset += complete;
+            for (const QByteArray& line : text.left(complete).split('\n')) {
+                const QList<QByteArray> f = line.simplified().split(' ');
+                if (f.size() != 4)
+                    continue;
+                const qint64 ns = f.at(0).toLongLong();
+                const qint64 ticks = f.at(1).toLongLong();
+                const qint64 hz = f.at(2).toLongLong();
+                const qint64 rss = f.at(3).toLongLong();
+                if (ns <= 0 || hz <= 0)
+                    continue;
+                const double wallTime = double(ns) / 1e9;
+                auto add = [&](const QString& tag, double value) {
+                    const MetricSeriesKey key { QStringLiteral("resource"), {}, tag, task, trial };
+                    qint64& step = job.nextSampleStep[key.name()];
+                    batch.append(batch.seriesIndex(key), step++, wallTime, value);
+                };
+                if (state.lastTicks >= 0 && ns > state.lastNs && ticks >= state.lastTicks)
+                    add(QStringLiteral("cpu_percent"),
+                        100.0 * double(ticks - state.lastTicks) / double(hz) / (double(ns - state.lastNs) / 1e9));
+                add(QStringLiteral("rss_bytes"), double(rss));
+                state.lastNs = ns;
+                state.lastTicks = ticks;
+            }
+        }
     }
     result.batch = batches.take();
     return result;

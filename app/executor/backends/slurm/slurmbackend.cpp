@@ -621,9 +621,26 @@ struct SlurmBackend::Private {
             "%3 >>\"$D/logs/\"%2.stdout 2>>\"$D/logs/\"%2.stderr &\n"
             "child=$!\n"
             "echo \"$(hostname -s) $child\" > \"$D/started/\"%2.tmp && mv \"$D/started/\"%2.tmp \"$D/started/\"%2\n"
+            // Resource samples of the replica's process tree on this node, every 2 s, for the executor's
+            // metrics (slurmrestd has no per-step usage): ns since the epoch, utime + stime of the tree in clock
+            // ticks, ticks per second, RSS in bytes. /proc/PID/stat's fields after the ")" that ends the command
+            // name: utime, stime and rss are the 12th, 13th and 22nd.
+            "( hz=$(getconf CLK_TCK); pg=$(getconf PAGESIZE)\n"
+            "  tree() { echo $1; local c; for c in $(cat /proc/$1/task/*/children 2>/dev/null); do tree $c; done; }\n"
+            "  while kill -0 $child 2>/dev/null; do\n"
+            "    t=0; r=0\n"
+            "    for p in $(tree $child); do\n"
+            "      s=$(cat /proc/$p/stat 2>/dev/null) || continue; s=${s##*) }; a=($s)\n"
+            "      t=$((t + a[11] + a[12])); r=$((r + a[21]))\n"
+            "    done\n"
+            "    echo \"$(date +%s%N) $t $hz $((r * pg))\" >> \"$D/resources/\"%2\n"
+            "    sleep 2\n"
+            "  done ) &\n"
+            "sampler=$!\n"
             // Slurm signals every process of the step; this shell only waits for the replica's status.
             "trap 'kill -TERM $child 2>/dev/null' TERM\n"
             "while :; do wait $child; rc=$?; kill -0 $child 2>/dev/null || break; done\n"
+            "kill $sampler 2>/dev/null\n"
             "echo $rc > \"$D/exit/\"%2.tmp && mv \"$D/exit/\"%2.tmp \"$D/exit/\"%2\n"
             "exit $rc\n")
                  .arg(shellQuote(spec.workingDirectory), task, command);
@@ -637,8 +654,8 @@ struct SlurmBackend::Private {
             return;
         const QString dir = run->slurmDir;
         bool ok = true;
-        for (const QString& sub :
-            { QStringLiteral("tasks"), QStringLiteral("logs"), QStringLiteral("started"), QStringLiteral("exit") })
+        for (const QString& sub : { QStringLiteral("tasks"), QStringLiteral("logs"), QStringLiteral("started"),
+                 QStringLiteral("exit"), QStringLiteral("resources") })
             ok = ok
                 && (sub == QLatin1String("tasks") ? QDir().mkpath(dir + QLatin1Char('/') + sub)
                                                   : makeSharedFolder(dir + QLatin1Char('/') + sub));
