@@ -784,6 +784,87 @@ private Q_SLOTS:
         }
     }
 
+    /// A tuning study's trials are Slurm jobs of their own: the executor SIGKILLed while both of its 2 parallel
+    /// trials run re-attaches to both (neither is submitted again), and the study ends SUCCEEDED with 2 trials.
+    void executorKilledReattachesTrials()
+    {
+        QTemporaryDir root;
+        QVERIFY(root.isValid());
+        ExecutorProcess executor(root.path(), m_cluster.clustersYaml());
+        QString error;
+        QVERIFY2(executor.start(&error), qPrintable(error));
+        const QString id = m_prefix + QStringLiteral("reattach_study");
+        m_jobIds << id;
+        QDir().mkpath(jobDir(id));
+        QFile::setPermissions(jobDir(id), QFileDevice::Permissions(0x7777));
+        const QJsonObject spec { { QStringLiteral("goal"), QStringLiteral("MAXIMIZE") },
+            { QStringLiteral("hyperparameterMetricTag"), QStringLiteral("score") }, { QStringLiteral("maxTrials"), 2 },
+            { QStringLiteral("maxParallelTrials"), 2 },
+            { QStringLiteral("params"),
+                QJsonArray { QJsonObject { { QStringLiteral("parameterName"), QStringLiteral("n") },
+                    { QStringLiteral("type"), QStringLiteral("INTEGER") }, { QStringLiteral("minValue"), 1 },
+                    { QStringLiteral("maxValue"), 5 } } } } };
+        const QJsonObject body { { QStringLiteral("jobId"), id },
+            { QStringLiteral("trainingInput"),
+                QJsonObject { { QStringLiteral("scaleTier"), QStringLiteral("BASIC") },
+                    { QStringLiteral("packageUris"), QJsonArray { TrainerDir } },
+                    { QStringLiteral("pythonModule"), QStringLiteral("tytest.objective") },
+                    { QStringLiteral("args"),
+                        QJsonArray { QStringLiteral("--steps"), QStringLiteral("2"), QStringLiteral("--hold"),
+                            QStringLiteral("release-{trial}") } },
+                    { QStringLiteral("hyperparameters"), spec }, { QStringLiteral("region"), m_config.name },
+                    { QStringLiteral("jobDir"), jobDir(id) } } } };
+        const auto [status, created] = executor.send("POST", QStringLiteral("/v1/projects/local/jobs"), body);
+        QVERIFY2(status == 200, QJsonDocument(created).toJson().constData());
+        const auto runningTrials = [&] {
+            QSet<QString> trials;
+            const QJsonArray replicas
+                = executor.send("GET", QStringLiteral("/v1/projects/local/jobs/%1/replicas").arg(id))
+                      .second.value(QStringLiteral("replicas"))
+                      .toArray();
+            for (const QJsonValue& r : replicas) {
+                if (r.toObject().value(QStringLiteral("state")).toString() == QLatin1String("RUNNING"))
+                    trials.insert(r.toObject().value(QStringLiteral("trialId")).toString());
+            }
+            return trials.size();
+        };
+        QTRY_VERIFY2_WITH_TIMEOUT(runningTrials() == 2, qPrintable(executor.state(id)), JobTimeoutMs);
+        const QList<qint64> before = slurmJobsNamed(QStringLiteral("trainyard-") + id);
+        QCOMPARE(before.size(), 2);
+
+        executor.kill();
+        QVERIFY(!executor.running());
+        QVERIFY2(executor.start(&error), qPrintable(error));
+        QTRY_VERIFY2_WITH_TIMEOUT(runningTrials() == 2, qPrintable(executor.state(id)), JobTimeoutMs);
+        for (const QString& trial : { QStringLiteral("1"), QStringLiteral("2") }) {
+            QFile release(jobDir(id) + QStringLiteral("/release-") + trial);
+            QVERIFY(release.open(QIODevice::WriteOnly));
+        }
+        QString state;
+        QTRY_VERIFY2_WITH_TIMEOUT((state = executor.state(id)) == QLatin1String("SUCCEEDED")
+                || state == QLatin1String("FAILED") || state == QLatin1String("CANCELLED"),
+            qPrintable(state), JobTimeoutMs);
+        const QString serviceText = executor.messages(id, QStringLiteral("service")).join(QLatin1Char('\n'));
+        QVERIFY2(state == QLatin1String("SUCCEEDED"), qPrintable(serviceText));
+        QCOMPARE(slurmJobsNamed(QStringLiteral("trainyard-") + id), before); // the same two Slurm jobs
+        QVERIFY2(!serviceText.contains(QLatin1String("restarting it")), qPrintable(serviceText));
+        const QJsonArray trials = executor.send("GET", QStringLiteral("/v1/projects/local/jobs/") + id)
+                                      .second.value(QStringLiteral("trainingOutput"))
+                                      .toObject()
+                                      .value(QStringLiteral("trials"))
+                                      .toArray();
+        QCOMPARE(trials.size(), 2);
+        for (const QJsonValue& t : trials) {
+            QCOMPARE(t.toObject().value(QStringLiteral("state")).toString(), QStringLiteral("SUCCEEDED"));
+            // The objective was read from the attached trial's master, as for one this executor launched.
+            QVERIFY2(
+                t.toObject().value(QStringLiteral("finalMetric")).toObject().contains(QStringLiteral("objectiveValue")),
+                QJsonDocument(t.toObject()).toJson().constData());
+        }
+        QVERIFY2(serviceText.contains(QLatin1String("took over the trial's replicas where they run")),
+            qPrintable(serviceText));
+    }
+
     /// Re-attaching to a Slurm job that slurmctld no longer knows (ended and purged after MinJobAge while no
     /// executor ran): the replicas' exit files say how it ended (SUCCEEDED here), and their output is read on
     /// from the first line the log store does not hold yet.

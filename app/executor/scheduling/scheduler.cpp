@@ -1090,7 +1090,49 @@ struct Scheduler::Private {
     /// Recovery of a tuning job that was PREPARING or RUNNING: its ended trials stay as they are; each trial
     /// that was running restarts (a retryable failure of its cluster, counted in its own restarts file) with
     /// its stored values, ahead of the queue (`*restarted`); more trials follow as maxParallelTrials allows.
-    void recoverTrials(Run* run, const Job& job, std::deque<QueueEntry>* restarted)
+    /// Recovery of one trial whose replicas a previous executor launched on a cluster: the backend takes them over
+    /// where they run (Backend::attach()), and the trial goes on with its objective read from where it is. False
+    /// when the backend has nothing to attach to (a local backend never does).
+    bool attachTrial(Run* run, SetRun* set, const Job& job)
+    {
+        Backend* b = run->backend;
+        set->set.jobId = run->key.jobId;
+        set->set.replicaRoot = set->folder + QStringLiteral("/replicas");
+        set->set.replicas = Launch::slotsFor(run->plan, QList<int>());
+        const JobKey key = run->key;
+        const QString trialId = set->id.trialId;
+        auto storedLines = [this, key, trialId](const QString& taskName, bool isStderr, qint64 sinceUs) {
+            return logs->storedOutputLines(key, taskName, trialId, isStderr, sinceUs);
+        };
+        const std::optional<Launch::Placement> placement = b->attach(set->id, set->set, set->folder, storedLines);
+        if (!placement || placement->addresses.size() != set->set.replicas.size() || set->set.replicas.isEmpty()) {
+            if (placement)
+                b->reclaim(set->id, set->folder);
+            return false;
+        }
+        set->reservation = b->admit(set->id, run->plan).value_or(Reservation {});
+        set->attached = true;
+        for (const Launch::ReplicaSlot& slot : std::as_const(set->set.replicas))
+            set->replicas.push_back(Replica { slot, {}, ReplicaState::Starting, true, 0, {}, {}, {} });
+        for (size_t i = 0; i < set->replicas.size(); ++i)
+            set->replicas[i].address = placement->addresses.at(qsizetype(i));
+        set->phase = SetPhase::Running;
+        // As startSet() makes it: the master's hypertune file (launchspec.cpp's layout) and the trial's event dir.
+        const QString& jobDir = job.trainingInput.jobDir;
+        set->objective = std::make_unique<TrialObjectiveReader>(set->set.replicaRoot + QLatin1Char('/')
+                + set->set.replicas.front().taskName + QStringLiteral("/hypertune/output.metrics"),
+            jobDir.isEmpty() ? QString() : jobDir + QLatin1Char('/') + trialId, run->study->metricTag());
+        service(key,
+            QStringLiteral("The executor restarted while trial %1 was running; it took over the trial's replicas where "
+                           "they run (%2), without restarting them.")
+                .arg(trialId, b->name()),
+            QStringLiteral("WARNING"), trialId);
+        return true;
+    }
+
+    /// `tryAttach`: the trials' replicas may still run where a previous executor launched them (a cluster's jobs,
+    /// not reclaimed yet); each is taken over (attachTrial()) or reclaimed and restarted.
+    void recoverTrials(Run* run, const Job& job, std::deque<QueueEntry>* restarted, bool tryAttach)
     {
         QList<HyperparameterOutput> trials = job.trainingOutput ? job.trainingOutput->trials : QList<HyperparameterOutput>();
         std::sort(trials.begin(), trials.end(), [](const HyperparameterOutput& a, const HyperparameterOutput& b) {
@@ -1098,6 +1140,7 @@ struct Scheduler::Private {
         });
         const HyperparameterSpec& spec = *job.trainingInput.hyperparameters;
         int running = 0;
+        int attached = 0;
         for (const HyperparameterOutput& t : std::as_const(trials)) {
             auto set = std::make_unique<SetRun>();
             set->id = RunId { run->key, t.trialId };
@@ -1108,9 +1151,18 @@ struct Scheduler::Private {
             SetRun* raw = set.get();
             run->sets.push_back(std::move(set));
             if (isFinal(t.state)) {
+                if (tryAttach)
+                    run->backend->reclaim(raw->id, raw->folder);
                 raw->phase = SetPhase::Done;
                 continue;
             }
+            if (tryAttach && attachTrial(run, raw, job)) {
+                ++attached;
+                ++running;
+                continue;
+            }
+            if (tryAttach)
+                run->backend->reclaim(raw->id, raw->folder);
             if (raw->restarts >= MaxRestarts) {
                 raw->phase = SetPhase::Done;
                 const QString error = QStringLiteral("The executor restarted while trial %1 was running; its cluster "
@@ -1139,6 +1191,16 @@ struct Scheduler::Private {
         if (createdTrials(run) >= run->study->maxTrials())
             run->studyDone = true;
         run->recovered = true;
+        if (attached > 0) {
+            // The job is active already: staged, its job dir made, its trials' objectives polled.
+            run->phase = Phase::Active;
+            run->jobDirMade = true;
+            run->running = job.state == JobState::Running;
+            armObjectiveTimer(run);
+            if (job.state == JobState::Running)
+                armRunTimer(run, job);
+            Q_EMIT q->replicasChanged(run->key);
+        }
         const int openSlots = std::min(run->study->maxParallelTrials() - running, run->study->maxTrials() - createdTrials(run));
         for (int i = 0; i < openSlots; ++i)
             restarted->push_back({ run->key, QString() });
@@ -1673,16 +1735,22 @@ void Scheduler::recover()
         Backend* backend = d->backendFor(job.trainingInput.region);
         const QString folder = key.folder(backend->runFolderRoot(d->dataDir));
         // A job's cluster whose replicas outlived the previous executor (a cluster's job) is taken over where it
-        // runs, unless it ended already (its outcome file). Trials of a tuning job are restarted as before.
-        if ((job.state == JobState::Running || job.state == JobState::Preparing) && !job.trainingInput.hyperparameters
-            && !QFile::exists(folder + QLatin1String(Private::OutcomeFileName)) && d->attach(key, job))
+        // runs, unless it ended already (its outcome file); so are a running tuning job's trials (recoverTrials()).
+        const bool active = (job.state == JobState::Running || job.state == JobState::Preparing)
+            && !QFile::exists(folder + QLatin1String(Private::OutcomeFileName));
+        if (active && !job.trainingInput.hyperparameters && d->attach(key, job))
             continue;
+        const bool attachTrials = active && job.trainingInput.hyperparameters;
         // Whatever survived the previous executor (a replica that escaped PR_SET_PDEATHSIG, a cluster's job) goes
         // first.
         backend->reclaim(RunId { key, QString() }, folder);
         const QStringList trialFolders = QDir(folder + QStringLiteral("/trials")).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
-        for (const QString& trialId : trialFolders)
-            backend->reclaim(RunId { key, trialId }, folder + QStringLiteral("/trials/") + trialId);
+        const auto reclaimTrials = [&] {
+            for (const QString& trialId : trialFolders)
+                backend->reclaim(RunId { key, trialId }, folder + QStringLiteral("/trials/") + trialId);
+        };
+        if (!attachTrials)
+            reclaimTrials();
         // Ended, but the end was not stored (the job database refused the write, then this executor stopped): the
         // replicas are gone and the outcome is known, so the job must not run again.
         if (const std::optional<Private::Outcome> ended = Private::readOutcome(folder + QLatin1String(Private::OutcomeFileName))) {
@@ -1699,8 +1767,11 @@ void Scheduler::recover()
             continue;
         }
         Private::Run* run = d->createRun(key, job);
-        if (job.trainingInput.hyperparameters && !d->openStudy(run, job))
+        if (job.trainingInput.hyperparameters && !d->openStudy(run, job)) {
+            if (attachTrials)
+                reclaimTrials();
             continue;
+        }
         // A tuning job stored as QUEUED may hold a trial already (its values were chosen, then the executor died
         // before the job moved on): it is recovered with its trials, so that no trial ID is given twice.
         const bool hasTrials = job.trainingOutput && !job.trainingOutput->trials.isEmpty();
@@ -1715,7 +1786,7 @@ void Scheduler::recover()
             continue;
         }
         if (run->study) {
-            d->recoverTrials(run, job, &restarted);
+            d->recoverTrials(run, job, &restarted, attachTrials);
             continue;
         }
         // PREPARING or RUNNING: the executor's restart is a retryable failure of the cluster.
