@@ -777,6 +777,8 @@ private Q_SLOTS:
         // Every line once, from before the kill (beforeKill of them at least) and after it.
         QVERIFY(beforeKill < Ticks);
         for (const QString& task : tasks) {
+            // The last lines may reach the log store's files a moment after the job's state: wait for them.
+            QTRY_COMPARE_WITH_TIMEOUT(executor.messages(id, task).count(task + QStringLiteral(" done")), 1, 10000);
             const QStringList lines = executor.messages(id, task);
             QCOMPARE(countNumbered(lines, task + QStringLiteral(" tick "), Ticks), QList<int>(Ticks, 1));
             QCOMPARE(countNumbered(lines, task + QStringLiteral(" tock "), Ticks), QList<int>(Ticks, 1));
