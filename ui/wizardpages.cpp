@@ -1399,51 +1399,18 @@ void WizardComputePage::fillAccelerators(Role role)
     w.acceleratorType->clear();
     w.acceleratorCount->clear();
     const HostInventory host = info.inventory();
-    if (const RegionInfo* cluster = info.cluster(selectedCluster())) {
-        // A cluster: the machine type's GPU types, up to what its largest node has. (Slurm is asked for
-        // `gpu:N`; which GPU model a node has is the cluster's, not the type's name.)
-        int maxGpus = 0;
+    // Where the job runs decides what is offered: this host's GPUs by type, or, on a cluster, the machine type's
+    // GPU types up to what its largest usable node has (Slurm is asked for `gpu:N`, or the type clusters.yaml's
+    // gpuTypes names; which model a node has is the cluster's).
+    const RegionInfo* cluster = info.cluster(selectedCluster());
+    int maxNodeGpus = 0;
+    if (cluster) {
         for (const RegionNodeInfo& n : cluster->partitionNodes())
-            maxGpus = std::max(maxGpus, n.usable() ? n.gpus : 0);
-        QString why;
-        if (!machine)
-            why = tr("Choose a machine type first");
-        else if (machine->acceleratorCounts.isEmpty())
-            why = machine->impliedAccelerator.count
-                ? tr("Comes with %1 × %2").arg(*machine->impliedAccelerator.count).arg(machine->impliedAccelerator.type)
-                : tr("No accelerators for this machine type");
-        else if (maxGpus == 0)
-            why = tr("No GPUs on this cluster's nodes");
-        if (!why.isEmpty()) {
-            w.acceleratorType->addItem(why, QString());
-        } else {
-            w.acceleratorType->addItem(tr("None"), QString());
-            for (auto it = machine->acceleratorCounts.cbegin(); it != machine->acceleratorCounts.cend(); ++it) {
-                const AcceleratorTypeInfo* type = catalog.acceleratorType(it.key());
-                w.acceleratorType->addItem(tr("%1 (the cluster's GPUs: up to %2 per node)")
-                                               .arg(type ? type->displayName : it.key())
-                                               .arg(maxGpus),
-                    it.key());
-            }
-        }
-        if (!keepType.isEmpty())
-            selectData(w.acceleratorType, keepType, tr("%1 (not on this cluster)"));
-        w.acceleratorType->setEnabled(w.acceleratorType->count() > 1);
-        const QString type = w.acceleratorType->currentData().toString();
-        if (!type.isEmpty() && machine) {
-            for (int n : machine->acceleratorCounts.value(type)) {
-                if (n <= maxGpus)
-                    w.acceleratorCount->addItem(QString::number(n), n);
-            }
-        }
-        if (keepCount > 0 && !type.isEmpty())
-            selectData(w.acceleratorCount, QString::number(keepCount), tr("%1 (more than a node has)"));
-        if (w.acceleratorCount->count() > 0 && w.acceleratorCount->currentData().toInt() > 0)
-            w.acceleratorCount->setItemData(
-                w.acceleratorCount->currentIndex(), w.acceleratorCount->currentData().toString().toInt());
-        w.acceleratorCount->setEnabled(w.acceleratorCount->count() > 1);
-        return;
+            maxNodeGpus = std::max(maxNodeGpus, n.usable() ? n.gpus : 0);
     }
+    const auto available = [&](const QString& type) {
+        return cluster ? maxNodeGpus : catalog.hostGpusFor(host, type);
+    };
     QString why;
     if (!machine)
         why = tr("Choose a machine type first");
@@ -1451,19 +1418,23 @@ void WizardComputePage::fillAccelerators(Role role)
         why = machine->impliedAccelerator.count
             ? tr("Comes with %1 × %2").arg(*machine->impliedAccelerator.count).arg(machine->impliedAccelerator.type)
             : tr("No accelerators for this machine type");
-    else if (!info.host)
+    else if (cluster && maxNodeGpus == 0)
+        why = tr("No GPUs on this cluster's nodes");
+    else if (!cluster && !info.host)
         why = tr("Host not known yet");
-    else if (host.gpus.isEmpty())
+    else if (!cluster && host.gpus.isEmpty())
         why = tr("No GPUs on this host");
     if (why.isEmpty()) {
         w.acceleratorType->addItem(tr("None"), QString());
         for (auto it = machine->acceleratorCounts.cbegin(); it != machine->acceleratorCounts.cend(); ++it) {
-            const int here = catalog.hostGpusFor(host, it.key());
+            const int here = available(it.key());
             if (here <= 0)
                 continue;
             const AcceleratorTypeInfo* type = catalog.acceleratorType(it.key());
-            w.acceleratorType->addItem(
-                tr("%1 (%2 on this host)").arg(type ? type->displayName : it.key()).arg(here), it.key());
+            const QString name = type ? type->displayName : it.key();
+            w.acceleratorType->addItem(cluster ? tr("%1 (the cluster's GPUs: up to %2 per node)").arg(name).arg(here)
+                                               : tr("%1 (%2 on this host)").arg(name).arg(here),
+                it.key());
         }
         if (w.acceleratorType->count() == 1)
             why = tr("This host has no GPU this machine type takes");
@@ -1473,18 +1444,19 @@ void WizardComputePage::fillAccelerators(Role role)
         w.acceleratorType->addItem(why, QString());
     }
     if (!keepType.isEmpty())
-        selectData(w.acceleratorType, keepType, tr("%1 (not on this host)"));
+        selectData(w.acceleratorType, keepType, cluster ? tr("%1 (not on this cluster)") : tr("%1 (not on this host)"));
     w.acceleratorType->setEnabled(w.acceleratorType->count() > 1);
     const QString type = w.acceleratorType->currentData().toString();
     if (!type.isEmpty() && machine) {
-        const int here = catalog.hostGpusFor(host, type);
+        const int here = available(type);
         for (int n : machine->acceleratorCounts.value(type)) {
             if (n <= here)
                 w.acceleratorCount->addItem(QString::number(n), n);
         }
     }
     if (keepCount > 0 && !type.isEmpty())
-        selectData(w.acceleratorCount, QString::number(keepCount), tr("%1 (more than this host has)"));
+        selectData(w.acceleratorCount, QString::number(keepCount),
+            cluster ? tr("%1 (more than a node has)") : tr("%1 (more than this host has)"));
     if (w.acceleratorCount->count() > 0 && w.acceleratorCount->currentData().toInt() > 0) {
         // selectData stores the text; normalise to an int
         w.acceleratorCount->setItemData(
