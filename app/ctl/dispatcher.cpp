@@ -4,6 +4,7 @@
 #include "authcommands.h"
 #include "clusterscommands.h"
 #include "ctlsession.h"
+#include "iamcommands.h"
 #include "inspectcheckpoint.h"
 #include "inspectevents.h"
 #include "jobscommands.h"
@@ -30,13 +31,21 @@ Node commandTree()
 {
     Node jobs { QStringLiteral("jobs"), QStringLiteral("Submit and manage training jobs."), {},
         {
+            { QStringLiteral("add-iam-policy-binding"), QStringLiteral("Add an IAM policy binding to a job."),
+                &IamCommands::addJobBinding, {} },
             { QStringLiteral("cancel"), QStringLiteral("Cancel a running job."), &JobsCommands::cancel, {} },
             { QStringLiteral("describe"), QStringLiteral("Describe a job."), &JobsCommands::describe, {} },
+            { QStringLiteral("get-iam-policy"), QStringLiteral("Get the IAM policy of a job."),
+                &IamCommands::getJobPolicy, {} },
             { QStringLiteral("list"), QStringLiteral("List existing jobs."), &JobsCommands::list, {} },
             { QStringLiteral("metrics"),
                 QStringLiteral("Print a job's metrics (event-file scalars, hypertune reports, "
                                "resource samples)."),
                 &JobsCommands::metrics, {} },
+            { QStringLiteral("remove-iam-policy-binding"), QStringLiteral("Remove an IAM policy binding from a job."),
+                &IamCommands::removeJobBinding, {} },
+            { QStringLiteral("set-iam-policy"), QStringLiteral("Set the IAM policy of a job."),
+                &IamCommands::setJobPolicy, {} },
             { QStringLiteral("stream-logs"), QStringLiteral("Show logs from a running job."), &JobsCommands::streamLogs,
                 {} },
             { QStringLiteral("submit"), QStringLiteral("Submit jobs to the executor."), {},
@@ -81,9 +90,19 @@ Node commandTree()
                 { QStringLiteral("list"), QStringLiteral("List access tokens."), &AuthCommands::listTokens, {} },
                 { QStringLiteral("revoke"), QStringLiteral("Revoke an access token."), &AuthCommands::revokeToken,
                     {} } } } } };
+    Node projects { QStringLiteral("projects"), QStringLiteral("Manage who may do what in a project (IAM)."), {},
+        { { QStringLiteral("add-iam-policy-binding"), QStringLiteral("Add an IAM policy binding to a project."),
+              &IamCommands::addProjectBinding, {} },
+            { QStringLiteral("get-iam-policy"), QStringLiteral("Get the IAM policy of a project."),
+                &IamCommands::getProjectPolicy, {} },
+            { QStringLiteral("remove-iam-policy-binding"),
+                QStringLiteral("Remove an IAM policy binding from a project."), &IamCommands::removeProjectBinding,
+                {} },
+            { QStringLiteral("set-iam-policy"), QStringLiteral("Set the IAM policy of a project."),
+                &IamCommands::setProjectPolicy, {} } } };
     return { QStringLiteral("trainyardctl"),
         QStringLiteral("Command-line client of Trainyard, the workstation's AI Platform Training."), {},
-        { auth, clusters, inspectGroup, jobs, local } };
+        { auth, clusters, inspectGroup, jobs, local, projects } };
 }
 
 QString groupHelp(const Node& group, const QStringList& path)

@@ -3,6 +3,8 @@
 // (the token file), two developers, a viewer and a viewer made a job's owner through the job's policy; who may
 // create, list, get, cancel and update (own jobs vs others'), read logs, metrics and checkpoints, read and set
 // IAM policies (with etags), test permissions; access tokens: admin only, expiry and revocation (401).
+#include "ctlrun.h"
+
 #include <QDir>
 #include <QFile>
 #include <QJsonArray>
@@ -373,6 +375,82 @@ private Q_SLOTS:
         QCOMPARE(
             send(m_carol, "POST", QStringLiteral("/v1/projects/local/jobs"), jobBody(QStringLiteral("c_job2"))).status,
             403);
+    }
+
+    /// gcloud's IAM verbs: `jobs get-iam-policy|add-iam-policy-binding|remove-iam-policy-binding|set-iam-policy JOB`
+    /// and `projects get-iam-policy PROJECT`, as the executor's admin (the token file trainyardctl finds), and
+    /// what the bindings change for the member.
+    void iamVerbs()
+    {
+        QProcessEnvironment env = m_executor.processEnvironment();
+        env.insert(QStringLiteral("TRAINYARD_EXECUTOR"), m_url.toString());
+        const auto ctl = [&env](const QStringList& args) { return Trainyard::Test::runCtl(env, args); };
+        QCOMPARE(
+            send(m_bob, "POST", QStringLiteral("/v1/projects/local/jobs"), jobBody(QStringLiteral("iam_job"))).status,
+            200);
+        const QString carol = QStringLiteral("user:carol@example.org");
+        // Carol (a viewer) may not cancel bob's job, until she owns it.
+        QCOMPARE(send(m_carol, "POST", job("iam_job") + QStringLiteral(":cancel")).status, 403);
+
+        Trainyard::Test::CtlRun r = ctl({ QStringLiteral("jobs"), QStringLiteral("get-iam-policy"),
+            QStringLiteral("iam_job"), QStringLiteral("--format=json") });
+        QVERIFY2(r.code == 0, qPrintable(r.text()));
+        const QJsonObject before = QJsonDocument::fromJson(r.out.toUtf8()).object();
+        QVERIFY2(!before.value(QStringLiteral("etag")).toString().isEmpty(), qPrintable(r.text()));
+
+        const QStringList add { QStringLiteral("jobs"), QStringLiteral("add-iam-policy-binding"),
+            QStringLiteral("iam_job"), QStringLiteral("--member=") + carol,
+            QStringLiteral("--role=roles/ml.jobOwner") };
+        r = ctl(add);
+        QVERIFY2(r.code == 0, qPrintable(r.text()));
+        QVERIFY2(r.err.contains(QLatin1String("Updated IAM policy for job [iam_job].")), qPrintable(r.text()));
+        QVERIFY2(r.out.contains(QLatin1String("roles/ml.jobOwner")) && r.out.contains(carol), qPrintable(r.text()));
+        // Bound already: nothing written, still fine.
+        r = ctl(add);
+        QVERIFY2(r.code == 0 && !r.err.contains(QLatin1String("Updated")), qPrintable(r.text()));
+
+        // Removing it, twice: the second time there is nothing to remove.
+        QStringList remove = add;
+        remove[1] = QStringLiteral("remove-iam-policy-binding");
+        r = ctl(remove);
+        QVERIFY2(r.code == 0 && !r.out.contains(carol), qPrintable(r.text()));
+        r = ctl(remove);
+        QVERIFY2(r.code == 1
+                && r.err.contains(QLatin1String("Policy binding with the specified principal, role, and "
+                                                "condition not found!")),
+            qPrintable(r.text()));
+
+        // set-iam-policy from a YAML file as get-iam-policy prints it; a stale etag is refused.
+        r = ctl({ QStringLiteral("jobs"), QStringLiteral("get-iam-policy"), QStringLiteral("iam_job") });
+        QVERIFY2(r.code == 0, qPrintable(r.text()));
+        const QString file = m_root.filePath(QStringLiteral("policy.yaml"));
+        {
+            QFile f(file);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(r.out.toUtf8() + "bindings:\n- role: roles/ml.jobOwner\n  members:\n  - " + carol.toUtf8() + '\n');
+        }
+        r = ctl({ QStringLiteral("jobs"), QStringLiteral("set-iam-policy"), QStringLiteral("iam_job"), file });
+        QVERIFY2(r.code == 0, qPrintable(r.text()));
+        QCOMPARE(send(m_carol, "POST", job("iam_job") + QStringLiteral(":cancel")).status, 200);
+        r = ctl({ QStringLiteral("jobs"), QStringLiteral("set-iam-policy"), QStringLiteral("iam_job"), file });
+        QVERIFY2(r.code == 1 && r.err.contains(QLatin1String("ABORTED")), qPrintable(r.text()));
+        const QString broken = m_root.filePath(QStringLiteral("broken.yaml"));
+        {
+            QFile f(broken);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write("bindings: [\n");
+        }
+        r = ctl({ QStringLiteral("jobs"), QStringLiteral("set-iam-policy"), QStringLiteral("iam_job"), broken });
+        QVERIFY2(r.code == 1 && r.err.contains(QLatin1String("Failed to parse policy file")), qPrintable(r.text()));
+
+        r = ctl({ QStringLiteral("projects"), QStringLiteral("get-iam-policy"), QStringLiteral("local"),
+            QStringLiteral("--format=json") });
+        QVERIFY2(r.code == 0 && QJsonDocument::fromJson(r.out.toUtf8()).object().contains(QStringLiteral("etag")),
+            qPrintable(r.text()));
+        r = ctl({ QStringLiteral("jobs"), QStringLiteral("add-iam-policy-binding"), QStringLiteral("iam_job"),
+            QStringLiteral("--member=") + carol });
+        QVERIFY2(
+            r.code == 2 && r.err.contains(QLatin1String("argument --role: Must be specified.")), qPrintable(r.text()));
     }
 
     void tokensAdminOnly()

@@ -2,6 +2,7 @@
 // The real trainyardctl binary against the real executor (which it starts itself), isolated in temporary
 // XDG folders: help and usage errors, submit/describe/list/filter/stream-logs/update/cancel, API errors
 // naming the field, --config with a real gcloud config, local train, and nothing left running.
+#include "ctlrun.h"
 #include "fakehttpserver.h"
 
 #include <QDir>
@@ -19,11 +20,7 @@
 
 namespace {
 
-struct CtlRun {
-    int code = -1;
-    QString out;
-    QString err;
-};
+using Trainyard::Test::CtlRun;
 
 bool processAlive(qint64 pid)
 {
@@ -62,24 +59,10 @@ private:
     /// blocked), so that an in-process fake executor can answer it.
     CtlRun ctl(const QStringList& args, int timeoutMs = 180000, const QMap<QString, QString>& extraEnv = {})
     {
-        QProcess p;
         QProcessEnvironment env = environment();
         for (auto it = extraEnv.cbegin(); it != extraEnv.cend(); ++it)
             env.insert(it.key(), it.value());
-        p.setProcessEnvironment(env);
-        p.setWorkingDirectory(m_root.path());
-        p.start(QStringLiteral(TRAINYARD_CTL_BIN), args);
-        CtlRun run;
-        if (!p.waitForStarted() || !QTest::qWaitFor([&] { return p.state() == QProcess::NotRunning; }, timeoutMs)) {
-            p.kill();
-            p.waitForFinished();
-            run.err = QStringLiteral("timed out: ") + args.join(QLatin1Char(' '));
-            return run;
-        }
-        run.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-        run.out = QString::fromUtf8(p.readAllStandardOutput());
-        run.err = QString::fromUtf8(p.readAllStandardError());
-        return run;
+        return Trainyard::Test::runCtl(env, args, timeoutMs, m_root.path());
     }
 
     QJsonObject describeJson(const QString& jobId)

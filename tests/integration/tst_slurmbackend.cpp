@@ -4,6 +4,7 @@
 // test trainers of tests/integration/trainers staged by pip into the cluster's shared folder. Without root or
 // without the Slurm packages the test skips, saying so; under TRAINYARD_REQUIRE_ALL=1 it fails.
 #include "clusterconfig.h"
+#include "ctlrun.h"
 #include "executorenvironment.h"
 #include "jobkeys.h"
 #include "jobstore.h"
@@ -167,30 +168,12 @@ private:
     QByteArray m_token;
 };
 
-/// A run of trainyardctl against `executor`: its exit code, stdout and stderr.
-struct CtlRun {
-    int code = -1;
-    QString out;
-    QString err;
-    QString text() const { return QStringLiteral("exit %1\nstdout:\n%2\nstderr:\n%3").arg(code).arg(out, err); }
-};
+using Test::CtlRun;
 
+/// A run of trainyardctl against `executor`.
 CtlRun runCtl(const ExecutorProcess& executor, const QStringList& args)
 {
-    QProcess ctl;
-    ctl.setProcessEnvironment(executor.environment());
-    ctl.start(QStringLiteral(TRAINYARD_CTL_BIN), args);
-    CtlRun run;
-    if (!ctl.waitForFinished(90000)) {
-        ctl.kill();
-        ctl.waitForFinished();
-        run.err = QStringLiteral("trainyardctl did not finish within 90 s");
-        return run;
-    }
-    run.code = ctl.exitStatus() == QProcess::NormalExit ? ctl.exitCode() : -1;
-    run.out = QString::fromUtf8(ctl.readAllStandardOutput());
-    run.err = QString::fromUtf8(ctl.readAllStandardError());
-    return run;
+    return Test::runCtl(executor.environment(), args, 90000);
 }
 
 /// How many times each of `prefix` + "0" … `prefix` + (n-1) occurs in `lines` (a list of n counts; lines that

@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#pragma once
+
+// Running this build's trainyardctl as a user would, for the tests that drive it against a real executor: its
+// exit code, stdout and stderr.
+
+#include <QProcess>
+#include <QProcessEnvironment>
+#include <QString>
+#include <QStringList>
+#include <QTest>
+
+namespace Trainyard::Test {
+
+/// One run of trainyardctl.
+struct CtlRun {
+    int code = -1; ///< the exit code; -1 when it crashed or did not finish
+    QString out;
+    QString err;
+    /// All of it, for a failure message.
+    QString text() const { return QStringLiteral("exit %1\nstdout:\n%2\nstderr:\n%3").arg(code).arg(out, err); }
+};
+
+/// Runs trainyardctl (TRAINYARD_CTL_BIN) with `args` in `env` (and `workingDirectory` when given), waiting on the
+/// event loop, not blocked, so that an executor or fake server in the test's own process can answer it. A run
+/// that takes longer than `timeoutMs` is killed and reported as such in `err`.
+inline CtlRun runCtl(const QProcessEnvironment& env, const QStringList& args, int timeoutMs = 180000,
+    const QString& workingDirectory = {})
+{
+    QProcess p;
+    p.setProcessEnvironment(env);
+    if (!workingDirectory.isEmpty())
+        p.setWorkingDirectory(workingDirectory);
+    p.start(QStringLiteral(TRAINYARD_CTL_BIN), args);
+    CtlRun run;
+    if (!p.waitForStarted() || !QTest::qWaitFor([&] { return p.state() == QProcess::NotRunning; }, timeoutMs)) {
+        p.kill();
+        p.waitForFinished();
+        run.err = QStringLiteral("trainyardctl did not finish within %1 s: %2")
+                      .arg(timeoutMs / 1000)
+                      .arg(args.join(QLatin1Char(' ')));
+        return run;
+    }
+    run.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+    run.out = QString::fromUtf8(p.readAllStandardOutput());
+    run.err = QString::fromUtf8(p.readAllStandardError());
+    return run;
+}
+
+} // namespace Trainyard::Test
