@@ -391,6 +391,7 @@ SeriesPoint SeriesPoint::fromJson(const QJsonObject& o)
 ApiClient::ApiClient(const QUrl& baseUrl, const QByteArray& token, QObject* parent)
     : QObject(parent)
     , m_nam(new QNetworkAccessManager(this))
+    , m_tls(new TlsTrustGuard(m_nam, this))
     , m_baseUrl(baseUrl)
     , m_token(token)
 {
@@ -399,6 +400,11 @@ ApiClient::ApiClient(const QUrl& baseUrl, const QByteArray& token, QObject* pare
 }
 
 ApiClient::~ApiClient() = default;
+
+void ApiClient::setTlsTrust(const TlsTrust& trust)
+{
+    m_tls->setTrust(trust);
+}
 
 QUrl ApiClient::projectUrl(const QString& suffix, const QString& query) const
 {
@@ -423,6 +429,7 @@ void ApiClient::request(const QByteArray& verb, const QString& path, const QStri
     if (!query.isEmpty())
         url.setQuery(query);
     QNetworkRequest req(url);
+    m_tls->prepare(&req);
     req.setRawHeader("Authorization", "Bearer " + m_token);
     req.setRawHeader("Accept", "application/json");
     if (!body.isEmpty() || verb == "POST" || verb == "PATCH")
@@ -441,8 +448,10 @@ void ApiClient::request(const QByteArray& verb, const QString& path, const QStri
         ApiError error;
         if (http == 0) {
             error.status = QStringLiteral("UNAVAILABLE");
-            error.message = QStringLiteral("Cannot reach the executor at ") + reply->url().toString(QUrl::RemoveQuery)
-                + QStringLiteral(": ") + reply->errorString();
+            error.message = TlsTrustGuard::problem(reply);
+            if (error.message.isEmpty())
+                error.message = QStringLiteral("Cannot reach the executor at ")
+                    + reply->url().toString(QUrl::RemoveQuery) + QStringLiteral(": ") + reply->errorString();
         } else if (http < 200 || http >= 300) {
             error = ApiError::fromBody(
                 http, data, reply->attribute(QNetworkRequest::HttpReasonPhraseAttribute).toString());
@@ -792,6 +801,7 @@ ApiStream* ApiClient::followMetrics(const QString& jobId, const QString& series,
         q.addQueryItem(QStringLiteral("after"), QString::number(after));
     QNetworkRequest req(projectUrl(
         QStringLiteral("/jobs/") + pathSegment(jobId) + QStringLiteral("/metrics"), q.query(QUrl::FullyEncoded)));
+    m_tls->prepare(&req);
     req.setRawHeader("Authorization", "Bearer " + m_token);
     req.setRawHeader("Accept", "text/event-stream");
     return new ApiStream(m_nam->get(req), jobId, nullptr);
@@ -812,6 +822,7 @@ ApiStream* ApiClient::followLogs(const QString& jobId, const QString& taskName, 
         q.addQueryItem(QStringLiteral("trialId"), QString::fromLatin1(QUrl::toPercentEncoding(trialId)));
     QNetworkRequest req(projectUrl(
         QStringLiteral("/jobs/") + pathSegment(jobId) + QStringLiteral("/logs"), q.query(QUrl::FullyEncoded)));
+    m_tls->prepare(&req);
     req.setRawHeader("Authorization", "Bearer " + m_token);
     req.setRawHeader("Accept", "text/event-stream");
     return new ApiStream(m_nam->get(req), jobId, nullptr);
@@ -821,6 +832,7 @@ ApiStream* ApiClient::followEvents(const QString& jobId)
 {
     QNetworkRequest req(projectUrl(
         QStringLiteral("/jobs/") + pathSegment(jobId) + QStringLiteral(":events"), QStringLiteral("follow=true")));
+    m_tls->prepare(&req);
     req.setRawHeader("Authorization", "Bearer " + m_token);
     req.setRawHeader("Accept", "text/event-stream");
     return new ApiStream(m_nam->get(req), jobId, nullptr);
@@ -834,6 +846,7 @@ ApiStream* ApiClient::followJobs(const QByteArray& since)
         q.addQueryItem(
             QStringLiteral("since"), QString::fromLatin1(QUrl::toPercentEncoding(QString::fromLatin1(since))));
     QNetworkRequest req(projectUrl(QStringLiteral("/jobs"), q.query(QUrl::FullyEncoded)));
+    m_tls->prepare(&req);
     req.setRawHeader("Authorization", "Bearer " + m_token);
     req.setRawHeader("Accept", "text/event-stream");
     return new ApiStream(m_nam->get(req), QString(), nullptr);
@@ -1130,7 +1143,9 @@ void ApiStream::onFinished()
         if (http == 0) {
             ApiError error;
             error.status = QStringLiteral("UNAVAILABLE");
-            error.message = QStringLiteral("The stream from the executor broke: ") + m_reply->errorString();
+            error.message = TlsTrustGuard::problem(m_reply);
+            if (error.message.isEmpty())
+                error.message = QStringLiteral("The stream from the executor broke: ") + m_reply->errorString();
             Q_EMIT failed(error);
         } else if (http != 200) {
             Q_EMIT failed(ApiError::fromBody(

@@ -22,7 +22,8 @@ constexpr int Usage = 2;
 } // namespace ExitCode
 
 /// What one trainyardctl invocation shares across its verbs: the global flags (`--executor`, `--project`,
-/// `--format`), the output streams, and the API client connected on first use.
+/// `--format`, and for an https executor `--token-file`, `--pin-sha256`, `--ca-file`: README "Team mode"), the output
+/// streams, and the API client connected on first use.
 class CtlSession {
 public:
     CtlSession(QTextStream& out, QTextStream& err);
@@ -64,6 +65,9 @@ private:
     QString m_executorUrl;
     QString m_project = QStringLiteral("local");
     QString m_format;
+    QString m_tokenFile;
+    QString m_pinSha256;
+    QString m_caFile;
     std::unique_ptr<ApiClient> m_client;
 };
 
