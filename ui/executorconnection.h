@@ -29,6 +29,11 @@ public:
     void setAutoStart(bool enabled);
     /// Starts locating (once; later reconnects are automatic).
     void start();
+    /// Team mode (ConnectDialog): from now on the executor at `url` (never auto-started), with `token` and `trust`;
+    /// drops the current client and locates again.
+    void connectTo(const QUrl& url, const QByteArray& token, const TlsTrust& trust);
+    /// Back to this computer's own executor (the runtime file, auto-started).
+    void connectToLocal();
 
     /// The current client, or nullptr before the first connection. Replaced on reconnect (the old one is
     /// deleted later, so a pointer taken from it stays valid until the event loop runs).
@@ -64,6 +69,7 @@ private:
     int m_backoffMs = 500;
     bool m_everConnected = false;
     bool m_locating = false;
+    bool m_relocate = false; ///< connectTo() or connectToLocal() came while locating: locate again when it ends
     QString m_lastError;
 };
 
