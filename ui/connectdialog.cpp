@@ -131,7 +131,7 @@ ConnectDialog::ConnectDialog(TokenStore* keyring, QWidget* parent)
     layout->addWidget(m_status);
     layout->addStretch(1);
     layout->addWidget(m_buttons);
-    setMinimumWidth(620);
+    resize(720, sizeHint().height());
 
     const QSettings settings;
     m_url->setText(settings.value(urlKey()).toString());
@@ -214,6 +214,26 @@ void ConnectDialog::setStatus(const QString& text, bool error)
 {
     m_status->setText(text);
     m_status->setStyleSheet(error ? QStringLiteral("color: #b00020;") : QString());
+    fitContents();
+}
+
+void ConnectDialog::fitContents()
+{
+    // Wrapped labels need the height their text takes at the dialog's width; a top-level layout's minimum size does
+    // not ask for it (QLayout::totalHeightForWidth does).
+    QLayout* top = layout();
+    if (!top || !top->hasHeightForWidth())
+        return;
+    const int needed = top->totalHeightForWidth(width());
+    setMinimumHeight(needed);
+    if (height() < needed)
+        resize(width(), needed);
+}
+
+void ConnectDialog::showEvent(QShowEvent* event)
+{
+    QDialog::showEvent(event);
+    fitContents();
 }
 
 void ConnectDialog::testConnection()
@@ -259,8 +279,11 @@ void ConnectDialog::onPresented(const PresentedCertificate& certificate)
     m_validity->setText(tr("%1 to %2")
                             .arg(QLocale().toString(certificate.notBefore().toLocalTime(), QLocale::ShortFormat),
                                 QLocale().toString(certificate.notAfter().toLocalTime(), QLocale::ShortFormat)));
-    m_fingerprint->setText(displaySha256(certificate.sha256()));
+    // 32 pairs do not fit one line of a dialog; two lines of 16 are read aloud and compared more easily anyway.
+    const QString pairs = displaySha256(certificate.sha256());
+    m_fingerprint->setText(pairs.left(47) + QLatin1Char('\n') + pairs.mid(48));
     m_certificateBox->setVisible(true);
+    fitContents();
 
     int line = 0;
     const KnownExecutors known;

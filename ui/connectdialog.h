@@ -54,6 +54,9 @@ public:
 
     void accept() override;
 
+protected:
+    void showEvent(QShowEvent* event) override;
+
 Q_SIGNALS:
     /// A connection test ended: `ok` when the executor accepted the token over a trusted connection.
     void tested(bool ok, const QString& message);
@@ -65,6 +68,7 @@ private:
     void invalidate();
     void setStatus(const QString& text, bool error);
     void updateButtons();
+    void fitContents();
     bool useCaFile() const;
 
     TokenStore* m_keyring;
