@@ -6,8 +6,13 @@
 // named), no token (401), a viewer cancelling (403), plain HTTP sent to the TLS port, a connection that never
 // starts its handshake (closed by the header timeout).
 #include "executortrust.h"
+#include "httpapi.h"
+#include "jobstore.h"
+#include "logstore.h"
 #include "requireddependencies.h"
+#include "scheduler.h"
 #include "tlsexecutor.h"
+#include "tlsserver.h"
 
 #include <QEventLoop>
 #include <QFile>
@@ -19,6 +24,7 @@
 #include <QNetworkRequest>
 #include <QProcess>
 #include <QSignalSpy>
+#include <QSslSocket>
 #include <QTcpSocket>
 #include <QTemporaryDir>
 #include <QTest>
@@ -401,6 +407,68 @@ private Q_SLOTS:
                       QStringLiteral("--ca-file"), m_cert, QStringLiteral("jobs"), QStringLiteral("list") },
                 freshConfig());
         QVERIFY2(r.code == 0, qPrintable(r.err));
+    }
+
+    void tlsTransportInProcess()
+    {
+        // The transport itself (HttpApi over TlsTcpServer) with short timeouts: a request over TLS, a connection over
+        // the per-address limit answered 429 over TLS (after its handshake, not in plain text), and a silent
+        // connection dropped by the header timeout, all counted as connections until they close.
+        TlsIdentity identity;
+        QString error;
+        QVERIFY2(TlsIdentity::load(m_cert, m_key, &identity, &error), qPrintable(error));
+        QCOMPARE(identity.sha256(), m_executor.sha256);
+        const QString dataDir = m_root.filePath(QStringLiteral("inprocess"));
+        QVERIFY(QDir().mkpath(dataDir));
+        JobStore store;
+        QVERIFY2(store.open(dataDir + QStringLiteral("/trainyard.sqlite"), &error), qPrintable(error));
+        LogStore logs(dataDir);
+        HostInventory host;
+        host.cpus = 4;
+        host.memoryBytes = 1LL << 34;
+        Scheduler scheduler(&store, &logs, host, dataDir);
+        const QByteArray token = "inprocess-token";
+        HttpApi api(&store, &logs, &scheduler, host, token);
+        HttpApi::TransportOptions options;
+        options.headerTimeoutMs = 500;
+        options.idleTimeoutMs = 500;
+        options.lingerMs = 500;
+        options.maxConnectionsPerAddress = 1;
+        api.setTransportOptions(options);
+        auto* server = new TlsTcpServer(identity.serverConfiguration(), &api);
+        QVERIFY(server->listen(QHostAddress::LocalHost, 0));
+        api.bind(server);
+
+        auto request = [&](QSslSocket* socket) {
+            socket->setPeerVerifyMode(QSslSocket::VerifyNone);
+            socket->connectToHostEncrypted(QStringLiteral("127.0.0.1"), server->serverPort());
+            QObject::connect(socket, &QSslSocket::encrypted, socket, [socket, token] {
+                socket->write("GET /v1/projects/local/host HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer "
+                    + token + "\r\n\r\n");
+            });
+        };
+        QByteArray first;
+        QSslSocket one;
+        QObject::connect(&one, &QSslSocket::readyRead, &one, [&] { first += one.readAll(); });
+        request(&one);
+        QTRY_VERIFY_WITH_TIMEOUT(first.contains("\r\n\r\n"), 15000);
+        QVERIFY2(first.startsWith("HTTP/1.1 200"), first.constData());
+        QCOMPARE(api.openConnections(), 1); // kept alive
+
+        // A second connection from the same address while the first is open: over the limit of one.
+        QByteArray second;
+        QSslSocket two;
+        QObject::connect(&two, &QSslSocket::readyRead, &two, [&] { second += two.readAll(); });
+        request(&two);
+        QTRY_VERIFY_WITH_TIMEOUT(second.contains("RESOURCE_EXHAUSTED"), 15000);
+        QVERIFY2(second.startsWith("HTTP/1.1 429"), second.constData());
+
+        // Both close by their timeouts (idle, linger), and a silent connection by the header timeout.
+        QTcpSocket silent;
+        silent.connectToHost(QHostAddress::LocalHost, server->serverPort());
+        QVERIFY(silent.waitForConnected(10000));
+        QTRY_COMPARE_WITH_TIMEOUT(silent.state(), QAbstractSocket::UnconnectedState, 15000);
+        QTRY_COMPARE_WITH_TIMEOUT(api.openConnections(), 0, 15000);
     }
 
     void cleanupTestCase()

@@ -430,6 +430,19 @@ void HttpConnection::refuse(int status, const QString& code, const QString& mess
 {
     if (!m_socket || m_state == State::Closing)
         return;
+    if (m_tls && !m_tls->isEncrypted()) {
+        // A connection over a limit, before its handshake: the answer waits for the handshake (under the header
+        // timeout), so that the client reads it rather than plain bytes on a TLS port.
+        m_state = State::Handling; // read no request meanwhile
+        connect(m_tls, &QSslSocket::encrypted, this, [this, status, code, message] {
+            m_state = State::Head;
+            refuse(status, code, message);
+        });
+        m_timer.start(m_options.headerTimeoutMs);
+        if (m_tls->mode() == QSslSocket::UnencryptedMode)
+            m_tls->startServerEncryption();
+        return;
+    }
     qCDebug(lcApi).noquote() << "transport" << status << message << "from" << m_address;
     m_closeAfterAnswer = true;
     m_state = State::Handling; // the channel's answer ends in answerWritten(), which closes
@@ -486,6 +499,12 @@ void HttpConnection::timedOut()
         deleteLater();
         break;
     case State::Handling:
+        if (m_tls && !m_tls->isEncrypted()) {
+            // A refusal waiting for a handshake that did not come (refuse()).
+            m_tls->abort();
+            deleteLater();
+        }
+        break;
     case State::Streaming:
         break;
     }
