@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "executorconnection.h"
 
+#include "connectdialog.h"
+#include "tokenstore.h"
 #include "uilogging.h"
+
+#include <QSettings>
 
 namespace Trainyard {
 
@@ -53,6 +57,35 @@ void ExecutorConnection::connectTo(const QUrl& url, const QByteArray& token, con
         return;
     }
     locate();
+}
+
+void ExecutorConnection::startWithSavedExecutor(TokenStore* keyring)
+{
+    const QSettings settings;
+    const QString url = settings.value(ConnectDialog::urlKey()).toString();
+    if (url.isEmpty()) {
+        start();
+        return;
+    }
+    TlsTrust trust; // empty: the locator looks the pin up in known_executors
+    const QString caFile = settings.value(ConnectDialog::caFileKey()).toString();
+    QString problem;
+    if (!caFile.isEmpty() && !TlsTrust::loadCaFile(caFile, &trust, &problem))
+        qCWarning(lcUi).noquote() << problem;
+    keyring->read(url, [this, url, trust](const QByteArray& token, const QString& error) {
+        if (token.isEmpty()) {
+            emit message(error.isEmpty()
+                    ? tr("No token for %1 in the desktop keyring; using this computer's executor. File > Connect to "
+                         "Executor… connects to it again.")
+                          .arg(url)
+                    : tr("The desktop keyring did not give the token for %1 (%2); using this computer's executor. "
+                         "File > Connect to Executor… connects to it again.")
+                          .arg(url, error));
+            start();
+            return;
+        }
+        connectTo(QUrl(url), token, trust);
+    });
 }
 
 void ExecutorConnection::connectToLocal()

@@ -7,7 +7,6 @@
 // TRAINYARD_CONSOLE_SCREENSHOT_JOB=ID selects that job once listed and saves main.png, topology.png and
 // logs.png (QWidget::grab) into DIR, then quits: screenshots for the documentation, taken under Xvfb.
 
-#include "connectdialog.h"
 #include "executorconnection.h"
 #include "jobview.h"
 #include "mainwindow.h"
@@ -18,8 +17,6 @@
 #include <QCommandLineParser>
 #include <QDir>
 #include <QIcon>
-#include <QSettings>
-#include <QStatusBar>
 #include <QTimer>
 
 #include <memory>
@@ -76,31 +73,12 @@ int main(int argc, char** argv)
     connection.setAutoStart(!parser.isSet(noStartOption));
     Trainyard::MainWindow window(&connection);
     window.show();
-    const QSettings settings;
-    const QString teamUrl = settings.value(Trainyard::ConnectDialog::urlKey()).toString();
-    if (parser.isSet(executorOption) || teamUrl.isEmpty()) {
+    if (parser.isSet(executorOption)) {
         connection.start();
     } else {
-        // The team executor of the last File > Connect to Executor…: its token from the desktop keyring, its
-        // certificate checked against the pin in known_executors (the locator looks it up) or the CA file.
-        Trainyard::TlsTrust trust;
-        QString problem;
-        const QString caFile = settings.value(Trainyard::ConnectDialog::caFileKey()).toString();
-        if (!caFile.isEmpty())
-            Trainyard::TlsTrust::loadCaFile(caFile, &trust, &problem);
+        // The team executor of the last File > Connect to Executor…, else this computer's.
         auto* keyring = new Trainyard::KeychainTokenStore(&connection);
-        keyring->read(teamUrl, [&connection, &window, teamUrl, trust](const QByteArray& token, const QString& error) {
-            if (token.isEmpty()) {
-                window.statusBar()->showMessage(
-                    QApplication::translate("main",
-                        "No token for %1 in the desktop keyring%2; using this computer's executor. File > Connect "
-                        "to Executor… connects to it again.")
-                        .arg(teamUrl, error.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(error)));
-                connection.start();
-                return;
-            }
-            connection.connectTo(QUrl(teamUrl), token, trust);
-        });
+        connection.startWithSavedExecutor(keyring);
     }
 
     const QString screenshots = qEnvironmentVariable("TRAINYARD_CONSOLE_SCREENSHOTS");

@@ -5,7 +5,9 @@
 // is shown as such; a CA file works without a pin. The token goes to the desktop keyring through QtKeychain — a GNOME
 // Keyring of the test's own (gui/tst_connectdialog_keyring) — or, where no keyring answers (gui/tst_connectdialog),
 // QtKeychain's failure is shown and the token is kept for the session only, written to no file.
+#include "apiclient.h"
 #include "connectdialog.h"
+#include "executorconnection.h"
 #include "executorenvironment.h"
 #include "requireddependencies.h"
 #include "tlsexecutor.h"
@@ -182,6 +184,60 @@ private Q_SLOTS:
         // Never in a settings file (nor any other file of the console's).
         QVERIFY2(filesHolding(m_executor.adminToken).isEmpty(),
             qPrintable(filesHolding(m_executor.adminToken).join(QLatin1Char(' '))));
+    }
+
+    void consoleStartsWithTheSavedExecutor()
+    {
+        // What the console does at its next start (ExecutorConnection::startWithSavedExecutor): the URL from the
+        // settings, the token from the keyring, the pin from known_executors.
+        KeychainTokenStore keyring;
+        ExecutorConnection connection;
+        connection.setAutoStart(false); // no local executor may be started for this test
+        QSignalSpy messages(&connection, &ExecutorConnection::message);
+        connection.startWithSavedExecutor(&keyring);
+        if (m_keyring) {
+            QTRY_COMPARE_WITH_TIMEOUT(connection.state(), ExecutorConnection::State::Connected, 30000);
+            QCOMPARE(connection.endpoint().url, m_executor.url);
+            QCOMPARE(connection.endpoint().token, m_executor.adminToken);
+            QCOMPARE(connection.endpoint().trust.pinSha256, m_executor.sha256);
+            bool answered = false;
+            connection.client()->host(this, [&](const HostStatus& host, const ApiError& error) {
+                QVERIFY2(error.isNull(), qPrintable(error.message));
+                QVERIFY(host.cpus > 0);
+                answered = true;
+            });
+            QTRY_VERIFY_WITH_TIMEOUT(answered, 30000);
+        } else {
+            // The keyring does not answer: said so, and the local executor is looked for instead.
+            QTRY_VERIFY_WITH_TIMEOUT(!messages.isEmpty(), 30000);
+            QVERIFY2(messages.first().at(0).toString().contains(QLatin1String("keyring did not give the token")),
+                qPrintable(messages.first().at(0).toString()));
+            QTRY_COMPARE_WITH_TIMEOUT(connection.state(), ExecutorConnection::State::Disconnected, 30000);
+            QVERIFY(!connection.client());
+        }
+    }
+
+    void connectionSwitchesToTheTeamExecutor()
+    {
+        // File > Connect to Executor…'s result handed to the console's connection (a session token).
+        ExecutorConnection connection;
+        connection.setAutoStart(false);
+        TlsTrust trust;
+        trust.pinSha256 = m_executor.sha256;
+        connection.connectTo(m_executor.url, m_executor.adminToken, trust);
+        QTRY_COMPARE_WITH_TIMEOUT(connection.state(), ExecutorConnection::State::Connected, 30000);
+        QVERIFY(connection.client());
+        QCOMPARE(connection.client()->baseUrl(), m_executor.url);
+        // A wrong pin: never connected, the reason names both fingerprints.
+        ExecutorConnection wrong;
+        wrong.setAutoStart(false);
+        trust.pinSha256 = QByteArray(64, 'e');
+        wrong.connectTo(m_executor.url, m_executor.adminToken, trust);
+        QTRY_VERIFY_WITH_TIMEOUT(!wrong.lastError().isEmpty(), 30000);
+        QVERIFY2(wrong.lastError().contains(QString::fromLatin1(m_executor.sha256))
+                && wrong.lastError().contains(QString::fromLatin1(trust.pinSha256)),
+            qPrintable(wrong.lastError()));
+        QVERIFY(wrong.state() != ExecutorConnection::State::Connected);
     }
 
     void pinnedCertificateIsRecognised()
