@@ -9,6 +9,8 @@
 
 #include <QFile>
 
+#include <unistd.h>
+
 namespace Trainyard {
 
 CtlSession::CtlSession(QTextStream& out, QTextStream& err)
@@ -124,7 +126,11 @@ ApiClient* CtlSession::client(const QString& command)
     QObject::connect(&locator, &ExecutorLocator::starting,
         [this](const QString& binary) { m_err << "Starting the executor (" << binary << ")..." << Qt::endl; });
     QString error;
-    const ExecutorEndpoint endpoint = locator.locateBlocking(&error);
+    ExecutorEndpoint endpoint = locator.locateBlocking(&error);
+    if (!endpoint.isValid() && askToTrust(&trust)) {
+        locator.setExplicitTrust(trust);
+        endpoint = locator.locateBlocking(&error);
+    }
     if (!endpoint.isValid()) {
         printError(command, error);
         return nullptr;
@@ -145,6 +151,36 @@ ApiClient* CtlSession::client(const QString& command)
         }
     }
     return m_client.get();
+}
+
+bool CtlSession::askToTrust(TlsTrust* trust)
+{
+    // ssh's first-use question, asked only of a person at a terminal; scripts get the error with the fingerprint
+    // and --pin-sha256 instead.
+    const QUrl url(m_executorUrl.isEmpty() ? qEnvironmentVariable("TRAINYARD_EXECUTOR") : m_executorUrl);
+    if (url.scheme() != QLatin1String("https") || !trust->pinSha256.isEmpty() || !trust->caFile.isEmpty()
+        || !KnownExecutors().lookup(url).isEmpty() || !::isatty(STDIN_FILENO) || !::isatty(STDERR_FILENO))
+        return false;
+    PresentedCertificate presented;
+    QString problem;
+    if (!CertificateProbe::fetchBlocking(url.host(), quint16(url.port(443)), &presented, &problem)
+        || presented.errors.isEmpty())
+        return false; // unreachable, or trusted by the system's CAs: the locator's error stands
+    m_err << "The authenticity of executor '" << KnownExecutors::key(url) << "' can't be established.\n"
+          << presented.describe() << "\nAre you sure you want to trust this certificate and continue connecting "
+          << "(yes/no/[fingerprint])? " << Qt::flush;
+    QFile in;
+    if (!in.open(STDIN_FILENO, QIODevice::ReadOnly))
+        return false;
+    const QString answer = QString::fromLocal8Bit(in.readLine()).trimmed();
+    if (answer.compare(QLatin1String("yes"), Qt::CaseInsensitive) != 0
+        && TlsTrust::normalizeSha256(answer) != presented.sha256()) {
+        m_err << "Certificate not accepted." << Qt::endl;
+        return false;
+    }
+    trust->pinSha256 = presented.sha256();
+    trust->pinSource = QStringLiteral("the certificate you accepted");
+    return true;
 }
 
 void CtlSession::printApiError(const QString& command, const ApiError& error)

@@ -12,6 +12,7 @@
 namespace Trainyard {
 
 class ArgParser;
+struct TlsTrust;
 
 /// Exit codes, as gcloud's: 0 success, 1 an error (API, I/O, a streamed job that did not succeed),
 /// 2 a usage error (unknown flag, missing argument, bad flag value).
@@ -57,6 +58,14 @@ public:
     bool checkFormat(const ArgParser& parser, const QStringList& allowed);
 
     QTextStream& out() { return m_out; }
+
+private:
+    /// At a terminal (stdin and stderr), for an https executor with no pin, CA file or known_executors line whose
+    /// certificate the system's CAs do not trust: shows the certificate and asks, as ssh does ("yes", or the
+    /// fingerprint typed or pasted). True and `trust` pinned to it when the user accepts.
+    bool askToTrust(TlsTrust* trust);
+
+public:
     QTextStream& err() { return m_err; }
 
 private:

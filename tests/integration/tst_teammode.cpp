@@ -25,6 +25,7 @@
 #include <QProcess>
 #include <QSignalSpy>
 #include <QSslSocket>
+#include <QStandardPaths>
 #include <QTcpSocket>
 #include <QTemporaryDir>
 #include <QTest>
@@ -238,6 +239,55 @@ private Q_SLOTS:
         r = ctl(remote({ QStringLiteral("jobs"), QStringLiteral("list") }), config, m_executor.adminToken);
         QVERIFY2(r.code == 0, qPrintable(r.err));
         QVERIFY(!r.err.contains(QLatin1String("Pinned")));
+    }
+
+    void atATerminalCtlAsksAsSshDoes_data()
+    {
+        QTest::addColumn<QByteArray>("answer");
+        QTest::addColumn<bool>("accepted");
+        QTest::addRow("yes") << QByteArray("yes\n") << true;
+        QTest::addRow("the fingerprint, as openssl prints it") << QByteArray("FINGERPRINT\n") << true;
+        QTest::addRow("no") << QByteArray("no\n") << false;
+        QTest::addRow("another fingerprint") << QByteArray(QByteArray(64, 'f') + '\n') << false;
+    }
+
+    void atATerminalCtlAsksAsSshDoes()
+    {
+        QFETCH(QByteArray, answer);
+        QFETCH(bool, accepted);
+        answer.replace("FINGERPRINT", displaySha256(m_executor.sha256).toUpper().toLatin1());
+        const QString script = QStandardPaths::findExecutable(QStringLiteral("script"));
+        if (script.isEmpty())
+            TRAINYARD_SKIP_OR_FAIL("the script command (util-linux's bsdutils) gives trainyardctl a terminal");
+        // script(1) runs trainyardctl on a pseudo-terminal, as a person at a shell would.
+        auto quoted = [](const QString& word) -> QString { return QLatin1Char('\'') + word + QLatin1Char('\''); };
+        const QString command = QStringList { quoted(QStringLiteral(TRAINYARD_CTL_BIN)), QStringLiteral("--executor"),
+            quoted(m_executor.url.toString()), QStringLiteral("--token-file"), quoted(m_adminTokenFile),
+            QStringLiteral("jobs"), QStringLiteral("list") }
+                                    .join(QLatin1Char(' '));
+        const QString config = freshConfig();
+        QProcess p;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"), config);
+        env.insert(QStringLiteral("XDG_RUNTIME_DIR"), m_root.filePath(QStringLiteral("client-run")));
+        env.remove(QStringLiteral("TRAINYARD_TOKEN"));
+        p.setProcessEnvironment(env);
+        p.setProcessChannelMode(QProcess::MergedChannels);
+        p.start(script, { QStringLiteral("-qec"), command, QStringLiteral("/dev/null") });
+        QVERIFY(p.waitForStarted());
+        QString output;
+        QTRY_VERIFY_WITH_TIMEOUT(
+            (output += QString::fromLocal8Bit(p.readAll())).contains(QLatin1String("(yes/no")), 60000);
+        QVERIFY2(output.contains(QString::fromLatin1(m_executor.sha256)), qPrintable(output));
+        QVERIFY2(output.contains(QLatin1String("CN=trainyard-team")), qPrintable(output));
+        p.write(answer);
+        QTRY_COMPARE_WITH_TIMEOUT(p.state(), QProcess::NotRunning, 60000);
+        output += QString::fromLocal8Bit(p.readAll());
+        QCOMPARE(p.exitCode() == 0, accepted);
+        QCOMPARE(KnownExecutors(config + QStringLiteral("/trainyard/known_executors")).lookup(m_executor.url),
+            accepted ? m_executor.sha256 : QByteArray());
+        QVERIFY2(output.contains(accepted ? QLatin1String("Pinned the certificate") : QLatin1String("not accepted")),
+            qPrintable(output));
     }
 
     void knownExecutorWithAnotherCertificateIsRefused()
