@@ -15,6 +15,8 @@
 #include <QTimer>
 #include <QUrl>
 
+#include <memory>
+
 namespace Trainyard {
 
 namespace {
@@ -119,13 +121,12 @@ void CertificateProbe::fetch(const QString& host, quint16 port, int timeoutMs)
     auto* attempt = new QObject(this);
     m_attempt = attempt;
     auto* socket = new QSslSocket(attempt);
-    auto* errors = new QList<QSslError>;
-    auto done = [this, attempt, errors](const std::function<void()>& emitResult) {
+    auto errors = std::make_shared<QList<QSslError>>();
+    auto done = [this, attempt](const std::function<void()>& emitResult) {
         if (m_attempt != attempt)
             return;
         m_attempt = nullptr;
         emitResult();
-        delete errors;
         attempt->deleteLater();
     };
     // Errors are collected, not fatal: the point is to show the certificate whatever the system's CAs think of it.
