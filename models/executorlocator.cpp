@@ -182,6 +182,13 @@ struct ExecutorLocator::Private {
                 if (!endpoint.trust.pinSha256.isEmpty())
                     endpoint.trust.pinSource = QStringLiteral("%1 line %2").arg(known.path()).arg(line);
             }
+            if (endpoint.trust.pinSha256.isEmpty() && endpoint.trust.caCertificates.isEmpty()) {
+                // This user's own executor, named by its URL: its runtime file says which certificate it has.
+                QString ignored;
+                const ExecutorEndpoint local = readRuntimeFile(&ignored);
+                if (local.url == url)
+                    endpoint.trust = local.trust;
+            }
         }
         endpoint.token = explicitToken.isEmpty() ? qgetenv("TRAINYARD_TOKEN") : explicitToken;
         // The local executor's admin token goes to a loopback executor only, never over the network.

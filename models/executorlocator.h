@@ -33,7 +33,8 @@ struct ExecutorEndpoint {
 ///    variable; its token is setExplicitToken()'s, else `TRAINYARD_TOKEN`'s, else — for a loopback host only, so
 ///    that the local admin token never goes to another machine — the runtime file's token file. An https
 ///    executor's certificate is checked with setExplicitTrust()'s pin or CA file, else the pin of its line in
-///    known_executors (KnownExecutors), else the system's CAs. An explicit executor is never auto-started;
+///    known_executors (KnownExecutors), else — when the URL is the runtime file's — the runtime file's fingerprint,
+///    else the system's CAs. An explicit executor is never auto-started;
 /// 2. else the runtime file `$XDG_RUNTIME_DIR/trainyard/executor.json` (contract in the preamble:
 ///    {"url","pid","tokenFile","dataDir","version"[,"tlsCertificateSha256"]}; `/tmp/trainyard-<uid>/` when
 ///    XDG_RUNTIME_DIR is unset); a TLS executor's certificate must have the SHA-256 the file names;

@@ -157,6 +157,31 @@ private Q_SLOTS:
         QCOMPARE(m_executor.sha256, expected);
     }
 
+    void localClientsVerifyThroughTheRuntimeFile()
+    {
+        // trainyardctl on the executor's host, as its user: the runtime file gives the URL, the token and the
+        // certificate's fingerprint, so no flag and no known_executors line is needed; the same for --executor with
+        // the runtime file's URL.
+        const QString xdg = m_root.filePath(QStringLiteral("local-xdg"));
+        QVERIFY(QDir().mkpath(xdg));
+        QFile::setPermissions(xdg, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+        QVERIFY(QFile::link(m_executor.runtimeDir, xdg + QStringLiteral("/trainyard")));
+        for (const QStringList& args : { QStringList { QStringLiteral("jobs"), QStringLiteral("list") },
+                 remote({ QStringLiteral("jobs"), QStringLiteral("list") }) }) {
+            QProcess p;
+            QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+            env.insert(QStringLiteral("XDG_CONFIG_HOME"), freshConfig());
+            env.insert(QStringLiteral("XDG_RUNTIME_DIR"), xdg);
+            env.insert(QStringLiteral("TRAINYARD_EXECUTOR_BIN"), QStringLiteral("/nonexistent")); // never start one
+            env.remove(QStringLiteral("TRAINYARD_EXECUTOR"));
+            env.remove(QStringLiteral("TRAINYARD_TOKEN"));
+            p.setProcessEnvironment(env);
+            p.start(QStringLiteral(TRAINYARD_CTL_BIN), args);
+            QVERIFY(p.waitForFinished(120000));
+            QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());
+        }
+    }
+
     void refusesAtStart_data()
     {
         QTest::addColumn<QStringList>("args");
