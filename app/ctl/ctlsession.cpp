@@ -97,6 +97,12 @@ ApiClient* CtlSession::client(const QString& command)
         locator.setExplicitToken(token);
     }
     TlsTrust trust;
+    if (!m_pinSha256.isEmpty() && !m_caFile.isEmpty()) {
+        printError(command,
+            QStringLiteral("give --pin-sha256 or --ca-file, not both: a pin accepts its certificate "
+                           "whoever signed it, a CA file any certificate that CA signed"));
+        return nullptr;
+    }
     if (!m_pinSha256.isEmpty()) {
         trust.pinSha256 = TlsTrust::normalizeSha256(m_pinSha256);
         if (trust.pinSha256.isEmpty()) {

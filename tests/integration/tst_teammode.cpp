@@ -351,6 +351,13 @@ private Q_SLOTS:
             freshConfig());
         QCOMPARE(r.code, 1);
         QVERIFY2(r.err.contains(QLatin1String("--pin-sha256 abc")), qPrintable(r.err));
+        const CtlRun both
+            = ctl(remote({ QStringLiteral("--token-file"), m_adminTokenFile,
+                      QStringLiteral("--pin-sha256=") + QString::fromLatin1(m_executor.sha256),
+                      QStringLiteral("--ca-file"), m_cert, QStringLiteral("jobs"), QStringLiteral("list") }),
+                freshConfig());
+        QCOMPARE(both.code, 1);
+        QVERIFY2(both.err.contains(QLatin1String("not both")), qPrintable(both.err));
     }
 
     void caFile()
