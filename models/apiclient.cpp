@@ -394,6 +394,7 @@ SeriesPoint SeriesPoint::fromJson(const QJsonObject& o)
 ApiClient::ApiClient(const QUrl& baseUrl, const QByteArray& token, QObject* parent)
     : QObject(parent)
     , m_nam(new QNetworkAccessManager(this))
+    , m_tls(new TlsTrustGuard(m_nam, this))
     , m_baseUrl(baseUrl)
     , m_token(token)
 {
@@ -402,6 +403,11 @@ ApiClient::ApiClient(const QUrl& baseUrl, const QByteArray& token, QObject* pare
 }
 
 ApiClient::~ApiClient() = default;
+
+void ApiClient::setTlsTrust(const TlsTrust& trust)
+{
+    m_tls->setTrust(trust);
+}
 
 QUrl ApiClient::projectUrl(const QString& suffix, const QString& query) const
 {
@@ -426,6 +432,7 @@ void ApiClient::request(const QByteArray& verb, const QString& path, const QStri
     if (!query.isEmpty())
         url.setQuery(query);
     QNetworkRequest req(url);
+    m_tls->prepare(&req);
     req.setRawHeader("Authorization", "Bearer " + m_token);
     req.setRawHeader("Accept", "application/json");
     if (!body.isEmpty() || verb == "POST" || verb == "PATCH")
@@ -444,8 +451,10 @@ void ApiClient::request(const QByteArray& verb, const QString& path, const QStri
         ApiError error;
         if (http == 0) {
             error.status = QStringLiteral("UNAVAILABLE");
-            error.message = QStringLiteral("Cannot reach the executor at ") + reply->url().toString(QUrl::RemoveQuery)
-                + QStringLiteral(": ") + reply->errorString();
+            error.message = TlsTrustGuard::problem(reply);
+            if (error.message.isEmpty())
+                error.message = QStringLiteral("Cannot reach the executor at ")
+                    + reply->url().toString(QUrl::RemoveQuery) + QStringLiteral(": ") + reply->errorString();
         } else if (http < 200 || http >= 300) {
             error = ApiError::fromBody(
                 http, data, reply->attribute(QNetworkRequest::HttpReasonPhraseAttribute).toString());
@@ -795,6 +804,7 @@ ApiStream* ApiClient::followMetrics(const QString& jobId, const QString& series,
         q.addQueryItem(QStringLiteral("after"), QString::number(after));
     QNetworkRequest req(projectUrl(
         QStringLiteral("/jobs/") + pathSegment(jobId) + QStringLiteral("/metrics"), q.query(QUrl::FullyEncoded)));
+    m_tls->prepare(&req);
     req.setRawHeader("Authorization", "Bearer " + m_token);
     req.setRawHeader("Accept", "text/event-stream");
     return new ApiStream(m_nam->get(req), jobId, nullptr);
@@ -815,6 +825,7 @@ ApiStream* ApiClient::followLogs(const QString& jobId, const QString& taskName, 
         q.addQueryItem(QStringLiteral("trialId"), QString::fromLatin1(QUrl::toPercentEncoding(trialId)));
     QNetworkRequest req(projectUrl(
         QStringLiteral("/jobs/") + pathSegment(jobId) + QStringLiteral("/logs"), q.query(QUrl::FullyEncoded)));
+    m_tls->prepare(&req);
     req.setRawHeader("Authorization", "Bearer " + m_token);
     req.setRawHeader("Accept", "text/event-stream");
     return new ApiStream(m_nam->get(req), jobId, nullptr);
@@ -824,6 +835,7 @@ ApiStream* ApiClient::followEvents(const QString& jobId)
 {
     QNetworkRequest req(projectUrl(
         QStringLiteral("/jobs/") + pathSegment(jobId) + QStringLiteral(":events"), QStringLiteral("follow=true")));
+    m_tls->prepare(&req);
     req.setRawHeader("Authorization", "Bearer " + m_token);
     req.setRawHeader("Accept", "text/event-stream");
     return new ApiStream(m_nam->get(req), jobId, nullptr);
@@ -837,6 +849,7 @@ ApiStream* ApiClient::followJobs(const QByteArray& since)
         q.addQueryItem(
             QStringLiteral("since"), QString::fromLatin1(QUrl::toPercentEncoding(QString::fromLatin1(since))));
     QNetworkRequest req(projectUrl(QStringLiteral("/jobs"), q.query(QUrl::FullyEncoded)));
+    m_tls->prepare(&req);
     req.setRawHeader("Authorization", "Bearer " + m_token);
     req.setRawHeader("Accept", "text/event-stream");
     return new ApiStream(m_nam->get(req), QString(), nullptr);
@@ -1133,7 +1146,9 @@ void ApiStream::onFinished()
         if (http == 0) {
             ApiError error;
             error.status = QStringLiteral("UNAVAILABLE");
-            error.message = QStringLiteral("The stream from the executor broke: ") + m_reply->errorString();
+            error.message = TlsTrustGuard::problem(m_reply);
+            if (error.message.isEmpty())
+                error.message = QStringLiteral("The stream from the executor broke: ") + m_reply->errorString();
             Q_EMIT failed(error);
         } else if (http != 200) {
             Q_EMIT failed(ApiError::fromBody(

@@ -5,6 +5,7 @@
 // `ml.googleapis.com/v1 projects.jobs` plus the job-scoped extensions (replicas, logs, events, metrics) and the
 // project catalogs. Used by trainyardctl and the console; results arrive as immutable values.
 
+#include "executortrust.h"
 #include "job.h"
 #include "logentry.h"
 #include "machinecatalog.h"
@@ -269,6 +270,9 @@ public:
     QUrl baseUrl() const { return m_baseUrl; }
     QString project() const { return m_project; }
     void setProject(const QString& project) { m_project = project; }
+    /// How an https executor's certificate is checked (ExecutorEndpoint::trust); a TLS failure's ApiError is
+    /// UNAVAILABLE with TlsTrustGuard::problem()'s message (a pin mismatch names both fingerprints).
+    void setTlsTrust(const TlsTrust& trust);
     /// Per-request timeout for non-streaming calls, milliseconds (default 30000; 0 = none).
     void setTimeout(int ms) { m_timeoutMs = ms; }
 
@@ -373,6 +377,7 @@ private:
     template <typename T, typename Call> ApiResult<T> blocking(Call call);
 
     QNetworkAccessManager* m_nam;
+    TlsTrustGuard* m_tls;
     QUrl m_baseUrl;
     QByteArray m_token;
     QString m_project = QStringLiteral("local");

@@ -7,6 +7,7 @@
 #include <QEventLoop>
 #include <QFile>
 #include <QFileInfo>
+#include <QHostAddress>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLockFile>
@@ -74,11 +75,22 @@ QString tailOfFile(const QString& path, int maxLines)
     return lines.join(QLatin1Char('\n'));
 }
 
+bool isLoopbackHost(const QString& host)
+{
+    if (host.compare(QLatin1String("localhost"), Qt::CaseInsensitive) == 0)
+        return true;
+    const QHostAddress address(host);
+    return !address.isNull() && address.isLoopback();
+}
+
 } // namespace
 
 struct ExecutorLocator::Private {
     ExecutorLocator* q;
     QString explicitUrl;
+    QByteArray explicitToken;
+    TlsTrust explicitTrust;
+    TlsTrustGuard* tls = nullptr;
     bool autoStart = true;
     int startTimeoutMs = 10000;
 
@@ -119,6 +131,8 @@ struct ExecutorLocator::Private {
         QUrl url = endpoint.url;
         url.setPath(QStringLiteral("/v1/projects/local/host"));
         QNetworkRequest req(url);
+        tls->setTrust(endpoint.trust);
+        tls->prepare(&req);
         req.setRawHeader("Authorization", "Bearer " + endpoint.token);
         req.setTransferTimeout(3000);
         QNetworkReply* reply = nam->get(req);
@@ -127,12 +141,15 @@ struct ExecutorLocator::Private {
             reply->deleteLater();
             probing = false;
             const int http = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-            if (http == 200) {
+            const QString tlsProblem = TlsTrustGuard::problem(reply);
+            if (!tlsProblem.isEmpty()) {
+                done(false, tlsProblem);
+            } else if (http == 200) {
                 done(true, {});
             } else if (http == 401) {
                 done(false,
                     QStringLiteral("The executor at %1 refused the token (401 UNAUTHENTICATED); set TRAINYARD_TOKEN "
-                                   "or check the token file")
+                                   "(or --token-file) or check the token file")
                         .arg(endpoint.url.toString()));
             } else if (http != 0) {
                 done(false,
@@ -148,14 +165,34 @@ struct ExecutorLocator::Private {
     void locateExplicit(const QString& urlText)
     {
         const QUrl url(urlText, QUrl::StrictMode);
-        if (!url.isValid() || url.scheme() != QLatin1String("http") || url.host().isEmpty()) {
-            finishFailed(QStringLiteral("Invalid executor URL [%1]: expected http://HOST:PORT").arg(urlText));
+        if (!url.isValid() || (url.scheme() != QLatin1String("http") && url.scheme() != QLatin1String("https"))
+            || url.host().isEmpty()) {
+            finishFailed(QStringLiteral("Invalid executor URL [%1]: expected http://HOST:PORT or https://HOST:PORT")
+                             .arg(urlText));
             return;
         }
         ExecutorEndpoint endpoint;
         endpoint.url = url;
-        endpoint.token = qgetenv("TRAINYARD_TOKEN");
-        if (endpoint.token.isEmpty()) {
+        if (url.scheme() == QLatin1String("https")) {
+            endpoint.trust = explicitTrust;
+            if (endpoint.trust.pinSha256.isEmpty() && endpoint.trust.caCertificates.isEmpty()) {
+                const KnownExecutors known;
+                int line = 0;
+                endpoint.trust.pinSha256 = known.lookup(url, &line);
+                if (!endpoint.trust.pinSha256.isEmpty())
+                    endpoint.trust.pinSource = QStringLiteral("%1 line %2").arg(known.path()).arg(line);
+            }
+            if (endpoint.trust.pinSha256.isEmpty() && endpoint.trust.caCertificates.isEmpty()) {
+                // This user's own executor, named by its URL: its runtime file says which certificate it has.
+                QString ignored;
+                const ExecutorEndpoint local = readRuntimeFile(&ignored);
+                if (local.url == url)
+                    endpoint.trust = local.trust;
+            }
+        }
+        endpoint.token = explicitToken.isEmpty() ? qgetenv("TRAINYARD_TOKEN") : explicitToken;
+        // The local executor's admin token goes to a loopback executor only, never over the network.
+        if (endpoint.token.isEmpty() && isLoopbackHost(url.host())) {
             QString ignored;
             const ExecutorEndpoint local = readRuntimeFile(&ignored);
             endpoint.token = local.token.isEmpty() ? readToken(runtimeDir() + QStringLiteral("/token")) : local.token;
@@ -302,6 +339,7 @@ ExecutorLocator::ExecutorLocator(QObject* parent)
     d->q = this;
     d->nam = new QNetworkAccessManager(this);
     d->nam->setProxy(QNetworkProxy::NoProxy);
+    d->tls = new TlsTrustGuard(d->nam, this);
     d->pollTimer.setInterval(100);
     connect(&d->pollTimer, &QTimer::timeout, this, [this]() { d->poll(); });
 }
@@ -314,6 +352,16 @@ ExecutorLocator::~ExecutorLocator()
 void ExecutorLocator::setExplicitUrl(const QString& url)
 {
     d->explicitUrl = url;
+}
+
+void ExecutorLocator::setExplicitToken(const QByteArray& token)
+{
+    d->explicitToken = token;
+}
+
+void ExecutorLocator::setExplicitTrust(const TlsTrust& trust)
+{
+    d->explicitTrust = trust;
 }
 
 void ExecutorLocator::setAutoStart(bool enabled)
@@ -410,6 +458,10 @@ ExecutorEndpoint ExecutorLocator::readRuntimeFile(QString* error)
     if (tokenFile.isEmpty())
         tokenFile = runtimeDir() + QStringLiteral("/token");
     endpoint.token = qEnvironmentVariableIsSet("TRAINYARD_TOKEN") ? qgetenv("TRAINYARD_TOKEN") : readToken(tokenFile);
+    if (url.scheme() == QLatin1String("https")) {
+        endpoint.trust.pinSha256 = TlsTrust::normalizeSha256(o.value(QLatin1String("tlsCertificateSha256")).toString());
+        endpoint.trust.pinSource = QStringLiteral("the runtime file %1").arg(file.fileName());
+    }
     return endpoint;
 }
 

@@ -4,6 +4,8 @@
 // Finding (and when needed starting) the per-user trainyard-executor, as ARCHITECTURE.md says: clients
 // start the bundled executor themselves so that a user never starts a daemon by hand.
 
+#include "executortrust.h"
+
 #include <QByteArray>
 #include <QObject>
 #include <QString>
@@ -15,20 +17,27 @@ namespace Trainyard {
 
 /// Where an executor answers and how to authenticate to it.
 struct ExecutorEndpoint {
-    QUrl url; ///< "http://127.0.0.1:PORT"
+    QUrl url; ///< "http://127.0.0.1:PORT", or "https://HOST:PORT" in team mode
     QByteArray token; ///< bearer token
     qint64 pid = 0; ///< from the runtime file; 0 when unknown (an --executor URL)
     QString dataDir;
     QString version;
+    /// How its HTTPS certificate is checked (the runtime file's `tlsCertificateSha256`, `--pin-sha256`,
+    /// known_executors or `--ca-file`); empty for http.
+    TlsTrust trust;
     bool isValid() const { return url.isValid() && !url.isEmpty(); }
 };
 
 /// Locates the executor:
-/// 1. an explicit URL (setExplicitUrl, i.e. `--executor URL`) or the `TRAINYARD_EXECUTOR` environment
-///    variable; its token comes from `TRAINYARD_TOKEN`, else from the runtime file's token file;
-///    an explicit executor is never auto-started;
+/// 1. an explicit URL (setExplicitUrl, i.e. `--executor URL`, http or https) or the `TRAINYARD_EXECUTOR` environment
+///    variable; its token is setExplicitToken()'s, else `TRAINYARD_TOKEN`'s, else — for a loopback host only, so
+///    that the local admin token never goes to another machine — the runtime file's token file. An https
+///    executor's certificate is checked with setExplicitTrust()'s pin or CA file, else the pin of its line in
+///    known_executors (KnownExecutors), else — when the URL is the runtime file's — the runtime file's fingerprint,
+///    else the system's CAs. An explicit executor is never auto-started;
 /// 2. else the runtime file `$XDG_RUNTIME_DIR/trainyard/executor.json` (contract in the preamble:
-///    {"url","pid","tokenFile","dataDir","version"}; `/tmp/trainyard-<uid>/` when XDG_RUNTIME_DIR is unset);
+///    {"url","pid","tokenFile","dataDir","version"[,"tlsCertificateSha256"]}; `/tmp/trainyard-<uid>/` when
+///    XDG_RUNTIME_DIR is unset); a TLS executor's certificate must have the SHA-256 the file names;
 /// 3. a candidate counts only when `GET /v1/projects/local/host` answers 200 with its token;
 /// 4. if none answers and auto-start is on, the bundled `trainyard-executor` is started detached
 ///    (its own session, so it outlives this client and a terminal's Ctrl-C) and the locator waits,
@@ -47,6 +56,10 @@ public:
 
     /// `--executor URL`; takes precedence over TRAINYARD_EXECUTOR. Empty = none.
     void setExplicitUrl(const QString& url);
+    /// The explicit executor's bearer token (`--token-file`, the console's keyring); empty = as above.
+    void setExplicitToken(const QByteArray& token);
+    /// How the explicit https executor's certificate is checked (`--pin-sha256`, `--ca-file`); empty = as above.
+    void setExplicitTrust(const TlsTrust& trust);
     void setAutoStart(bool enabled);
     /// Bound on waiting for a started executor, milliseconds (default 10000).
     void setStartTimeout(int ms);

@@ -13,6 +13,8 @@ packages=(
     qt6-base-dev qt6-base-dev-tools qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools qt6-translations-l10n
     qt6-httpserver-dev qt6-websockets-dev qt6-charts-dev qt6-svg-dev libqt6opengl6-dev
     libqt6sql6-sqlite libqt6svg6 libxkbcommon-dev libgl-dev qt6-qpa-plugins
+    # the console keeps team executors' tokens in the desktop keyring (QtKeychain)
+    qtkeychain-qt6-dev
     # libraries for formats
     libyaml-cpp-dev libleveldb-dev libprotobuf-dev protobuf-compiler libboost-dev zlib1g-dev libhdf5-dev
     # safetensors headers and index files (simdjson: several times QJsonDocument's speed on 10,000 tensors)
@@ -26,7 +28,10 @@ packages=(
     # bench_tuning's baselines (tests/bench/tuning_baselines.py): Optuna's TPE and a scikit-learn GP-EI loop
     python3-optuna python3-sklearn
     # GUI tests and screenshots
-    xvfb xauth
+    xvfb xauth openbox
+    # team mode's tests: certificates made at test time (openssl), a keyring of the test's own for QtKeychain
+    # (tests/support/with-keyring.sh: dbus-run-session, gnome-keyring-daemon)
+    openssl dbus gnome-keyring
     # the Debian 13 (trixie) build of the KSyntaxHighlighting path, and the .deb's clean Debian 12 installs
     debootstrap
     # the .deb: CPack's DEB generator (file, dpkg-shlibdeps), the man pages' check (tst_manpages formats them)

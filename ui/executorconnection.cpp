@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "executorconnection.h"
 
+#include "connectdialog.h"
+#include "tokenstore.h"
 #include "uilogging.h"
+
+#include <QSettings>
 
 namespace Trainyard {
 
@@ -40,6 +44,64 @@ void ExecutorConnection::start()
     locate();
 }
 
+void ExecutorConnection::connectTo(const QUrl& url, const QByteArray& token, const TlsTrust& trust)
+{
+    m_locator->setExplicitUrl(url.toString());
+    m_locator->setExplicitToken(token);
+    m_locator->setExplicitTrust(trust);
+    m_locator->setAutoStart(false);
+    m_retry.stop();
+    m_backoffMs = MinBackoffMs;
+    if (m_locating) {
+        m_relocate = true; // the locator answers for the old executor first
+        return;
+    }
+    locate();
+}
+
+void ExecutorConnection::startWithSavedExecutor(TokenStore* keyring)
+{
+    const QSettings settings;
+    const QString url = settings.value(ConnectDialog::urlKey()).toString();
+    if (url.isEmpty()) {
+        start();
+        return;
+    }
+    TlsTrust trust; // empty: the locator looks the pin up in known_executors
+    const QString caFile = settings.value(ConnectDialog::caFileKey()).toString();
+    QString problem;
+    if (!caFile.isEmpty() && !TlsTrust::loadCaFile(caFile, &trust, &problem))
+        qCWarning(lcUi).noquote() << problem;
+    keyring->read(url, [this, url, trust](const QByteArray& token, const QString& error) {
+        if (token.isEmpty()) {
+            emit message(error.isEmpty()
+                    ? tr("No token for %1 in the desktop keyring; using this computer's executor. File > Connect to "
+                         "Executor… connects to it again.")
+                          .arg(url)
+                    : tr("The desktop keyring did not give the token for %1 (%2); using this computer's executor. "
+                         "File > Connect to Executor… connects to it again.")
+                          .arg(url, error));
+            start();
+            return;
+        }
+        connectTo(QUrl(url), token, trust);
+    });
+}
+
+void ExecutorConnection::connectToLocal()
+{
+    m_locator->setExplicitUrl({});
+    m_locator->setExplicitToken({});
+    m_locator->setExplicitTrust({});
+    m_locator->setAutoStart(true);
+    m_retry.stop();
+    m_backoffMs = MinBackoffMs;
+    if (m_locating)
+        m_relocate = true;
+    else
+        locate();
+}
+
 void ExecutorConnection::locate()
 {
     if (m_locating)
@@ -52,14 +114,20 @@ void ExecutorConnection::locate()
 void ExecutorConnection::onLocated(const ExecutorEndpoint& endpoint)
 {
     m_locating = false;
+    if (std::exchange(m_relocate, false)) {
+        locate(); // connectTo() came while the old executor was being located
+        return;
+    }
     m_backoffMs = MinBackoffMs;
     m_lastError.clear();
-    const bool changed = !m_client || endpoint.url != m_endpoint.url || endpoint.token != m_endpoint.token;
+    const bool changed = !m_client || endpoint.url != m_endpoint.url || endpoint.token != m_endpoint.token
+        || !(endpoint.trust == m_endpoint.trust);
     m_endpoint = endpoint;
     if (changed) {
         if (m_client)
             m_client->deleteLater();
         m_client = new ApiClient(endpoint.url, endpoint.token, this);
+        m_client->setTlsTrust(endpoint.trust);
         qCInfo(lcUi) << "connected to executor" << endpoint.url.toString();
     }
     const bool wasLost = m_everConnected && m_state != State::Connected;
@@ -76,6 +144,10 @@ void ExecutorConnection::onLocated(const ExecutorEndpoint& endpoint)
 void ExecutorConnection::onFailed(const QString& text)
 {
     m_locating = false;
+    if (std::exchange(m_relocate, false)) {
+        locate();
+        return;
+    }
     m_lastError = text;
     qCInfo(lcUi) << "executor not available:" << text;
     setState(State::Disconnected);

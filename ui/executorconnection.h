@@ -15,6 +15,8 @@
 
 namespace Trainyard {
 
+class TokenStore;
+
 class ExecutorConnection : public QObject {
     Q_OBJECT
 public:
@@ -29,6 +31,16 @@ public:
     void setAutoStart(bool enabled);
     /// Starts locating (once; later reconnects are automatic).
     void start();
+    /// Team mode (ConnectDialog): from now on the executor at `url` (never auto-started), with `token` and `trust`;
+    /// drops the current client and locates again.
+    void connectTo(const QUrl& url, const QByteArray& token, const TlsTrust& trust);
+    /// Back to this computer's own executor (the runtime file, auto-started).
+    void connectToLocal();
+    /// The console's start: the team executor of the last File > Connect to Executor… (QSettings
+    /// ConnectDialog::urlKey()), with its token from `keyring` and its certificate checked against its pin in
+    /// known_executors or the saved CA file; when none is saved, or the keyring has no token for it (message() says
+    /// why), start() as before.
+    void startWithSavedExecutor(TokenStore* keyring);
 
     /// The current client, or nullptr before the first connection. Replaced on reconnect (the old one is
     /// deleted later, so a pointer taken from it stays valid until the event loop runs).
@@ -64,6 +76,7 @@ private:
     int m_backoffMs = 500;
     bool m_everConnected = false;
     bool m_locating = false;
+    bool m_relocate = false; ///< connectTo() or connectToLocal() came while locating: locate again when it ends
     QString m_lastError;
 };
 

@@ -3,6 +3,7 @@
 
 #include "apiclient.h"
 #include "clustersview.h"
+#include "connectdialog.h"
 #include "executorconnection.h"
 #include "jobfilterproxymodel.h"
 #include "joblistmodel.h"
@@ -13,6 +14,7 @@
 #include "settingsdialog.h"
 #include "stateicons.h"
 #include "submitwizard.h"
+#include "tokenstore.h"
 #include "wizardpages.h"
 
 #include <QAction>
@@ -297,9 +299,30 @@ bool MainWindow::eventFilter(QObject* watched, QEvent* event)
     return QMainWindow::eventFilter(watched, event);
 }
 
+void MainWindow::connectToExecutor()
+{
+    if (!m_keyring)
+        m_keyring = new KeychainTokenStore(this);
+    ConnectDialog dialog(m_keyring, this);
+    if (dialog.exec() != QDialog::Accepted || !m_connection)
+        return;
+    m_connection->connectTo(dialog.url(), dialog.token(), dialog.trust());
+    showMessage(dialog.tokenPersisted()
+            ? tr("Connecting to %1; the token is in the desktop keyring.").arg(dialog.url().authority())
+            : tr("Connecting to %1; the token is kept for this session only.").arg(dialog.url().authority()));
+}
+
 void MainWindow::buildActions()
 {
     auto* fileMenu = menuBar()->addMenu(tr("&File"));
+    QAction* connectAction = fileMenu->addAction(tr("&Connect to Executor…"), this, &MainWindow::connectToExecutor);
+    connectAction->setObjectName(QStringLiteral("connectToExecutor"));
+    fileMenu->addAction(tr("Use the &Local Executor"), this, [this] {
+        QSettings().remove(ConnectDialog::urlKey());
+        if (m_connection)
+            m_connection->connectToLocal();
+    });
+    fileMenu->addSeparator();
     QAction* settings = fileMenu->addAction(tr("&Settings…"), this, [this] { SettingsDialog(this).exec(); });
     settings->setShortcut(QKeySequence::Preferences);
     settings->setMenuRole(QAction::PreferencesRole);

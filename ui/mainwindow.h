@@ -36,6 +36,7 @@ class JobFilterProxyModel;
 class JobListModel;
 class JobView;
 class SubmitWizard;
+class TokenStore;
 struct HostStatus;
 
 class MainWindow : public QMainWindow {
@@ -97,6 +98,8 @@ public Q_SLOTS:
     void importConfig();
     /// Opens the wizard filled from the config file at `path`; false (and a message) when it does not load.
     bool importConfigFile(const QString& path);
+    /// File > Connect to Executor…: ConnectDialog, then the connection switches to the executor it names.
+    void connectToExecutor();
 
 public Q_SLOTS:
     /// Polls the host now and reopens the job list stream if it dropped (F5).
@@ -161,6 +164,8 @@ private:
     void describeSelected();
 
     QPointer<ExecutorConnection> m_connection;
+    /// The desktop keyring of ConnectDialog's tokens (made on first use).
+    TokenStore* m_keyring = nullptr;
     JobListModel* m_model;
     JobFilterProxyModel* m_proxy;
     QTableView* m_table;

@@ -10,6 +10,7 @@
 #include "executorconnection.h"
 #include "jobview.h"
 #include "mainwindow.h"
+#include "tokenstore.h"
 #include "translations.h"
 
 #include <QApplication>
@@ -72,7 +73,13 @@ int main(int argc, char** argv)
     connection.setAutoStart(!parser.isSet(noStartOption));
     Trainyard::MainWindow window(&connection);
     window.show();
-    connection.start();
+    if (parser.isSet(executorOption)) {
+        connection.start();
+    } else {
+        // The team executor of the last File > Connect to Executor…, else this computer's.
+        auto* keyring = new Trainyard::KeychainTokenStore(&connection);
+        connection.startWithSavedExecutor(keyring);
+    }
 
     const QString screenshots = qEnvironmentVariable("TRAINYARD_CONSOLE_SCREENSHOTS");
     if (!screenshots.isEmpty())

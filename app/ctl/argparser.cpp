@@ -144,10 +144,16 @@ QString ArgParser::helpText() const
             + QStringLiteral("\n        ") + QString(o.help).replace(QLatin1Char('\n'), QStringLiteral("\n        "))
             + QLatin1Char('\n');
     }
-    text += QStringLiteral("\nGLOBAL FLAGS\n    --executor=URL\n        The executor to talk to (default: the "
-                           "running one, started when none answers; or $TRAINYARD_EXECUTOR).\n    --project=PROJECT\n"
-                           "        The project (default: local).\n    --format=FORMAT\n        Output format: yaml, "
-                           "json or table where the verb supports it.\n    --help\n        Display this help.\n");
+    text += QStringLiteral(
+        "\nGLOBAL FLAGS\n    --executor=URL\n        The executor to talk to (default: the "
+        "running one, started when none answers; or $TRAINYARD_EXECUTOR).\n    --project=PROJECT\n"
+        "        The project (default: local).\n    --format=FORMAT\n        Output format: yaml, "
+        "json or table where the verb supports it.\n    --token-file=FILE\n        The bearer token for "
+        "--executor (default: $TRAINYARD_TOKEN; for a loopback executor, its token file).\n"
+        "    --pin-sha256=SHA256\n        Accept the https executor's certificate with this SHA-256 "
+        "fingerprint and remember it in $XDG_CONFIG_HOME/trainyard/known_executors.\n"
+        "    --ca-file=FILE\n        Verify the https executor's certificate against the CA "
+        "certificates in this PEM file.\n    --help\n        Display this help.\n");
     if (m_allowUserArgs)
         text += QStringLiteral("\n    -- USER_ARGS ...\n        ") + m_userArgsHelp + QLatin1Char('\n');
     return text;

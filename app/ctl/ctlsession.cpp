@@ -4,7 +4,12 @@
 #include "argparser.h"
 
 #include "executorlocator.h"
+#include "executortrust.h"
 #include "printer.h"
+
+#include <QFile>
+
+#include <unistd.h>
 
 namespace Trainyard {
 
@@ -18,8 +23,8 @@ CtlSession::~CtlSession() = default;
 
 bool CtlSession::takeGlobalFlags(QStringList* args, QString* error)
 {
-    static const QStringList globals { QStringLiteral("executor"), QStringLiteral("project"),
-        QStringLiteral("format") };
+    static const QStringList globals { QStringLiteral("executor"), QStringLiteral("project"), QStringLiteral("format"),
+        QStringLiteral("token-file"), QStringLiteral("pin-sha256"), QStringLiteral("ca-file") };
     QStringList kept;
     for (qsizetype i = 0; i < args->size(); ++i) {
         const QString& a = args->at(i);
@@ -56,6 +61,12 @@ bool CtlSession::takeGlobalFlags(QStringList* args, QString* error)
             m_executorUrl = value;
         else if (name == QLatin1String("project"))
             m_project = value;
+        else if (name == QLatin1String("token-file"))
+            m_tokenFile = value;
+        else if (name == QLatin1String("pin-sha256"))
+            m_pinSha256 = value;
+        else if (name == QLatin1String("ca-file"))
+            m_caFile = value;
         else
             m_format = value.trimmed().toLower();
     }
@@ -69,17 +80,113 @@ ApiClient* CtlSession::client(const QString& command)
         return m_client.get();
     ExecutorLocator locator;
     locator.setExplicitUrl(m_executorUrl);
+    // Team mode (README "Team mode"): the token from a file or TRAINYARD_TOKEN (never a flag: `ps` shows those),
+    // the certificate checked against a pin or a CA file.
+    if (!m_tokenFile.isEmpty()) {
+        QFile file(m_tokenFile);
+        if (!file.open(QIODevice::ReadOnly)) {
+            printError(
+                command, QStringLiteral("--token-file %1: cannot read it: %2").arg(m_tokenFile, file.errorString()));
+            return nullptr;
+        }
+        const QByteArray token = file.readAll().trimmed();
+        if (token.isEmpty()) {
+            printError(command, QStringLiteral("--token-file %1: the file is empty").arg(m_tokenFile));
+            return nullptr;
+        }
+        locator.setExplicitToken(token);
+    }
+    TlsTrust trust;
+    if (!m_pinSha256.isEmpty() && !m_caFile.isEmpty()) {
+        printError(command,
+            QStringLiteral("give --pin-sha256 or --ca-file, not both: a pin accepts its certificate "
+                           "whoever signed it, a CA file any certificate that CA signed"));
+        return nullptr;
+    }
+    if (!m_pinSha256.isEmpty()) {
+        trust.pinSha256 = TlsTrust::normalizeSha256(m_pinSha256);
+        if (trust.pinSha256.isEmpty()) {
+            printError(command,
+                QStringLiteral("--pin-sha256 %1: expected a SHA-256 fingerprint, 64 hex digits (colons allowed)")
+                    .arg(m_pinSha256));
+            return nullptr;
+        }
+        trust.pinSource = QStringLiteral("--pin-sha256");
+    }
+    if (!m_caFile.isEmpty()) {
+        QString problem;
+        if (!TlsTrust::loadCaFile(m_caFile, &trust, &problem)) {
+            printError(command, problem);
+            return nullptr;
+        }
+    }
+    if ((!trust.pinSha256.isEmpty() || !trust.caFile.isEmpty())
+        && !QUrl(m_executorUrl.isEmpty() ? qEnvironmentVariable("TRAINYARD_EXECUTOR") : m_executorUrl)
+                .scheme()
+                .startsWith(QLatin1String("https"))) {
+        printError(command,
+            QStringLiteral("--pin-sha256 and --ca-file need an https executor (--executor https://HOST:PORT)"));
+        return nullptr;
+    }
+    locator.setExplicitTrust(trust);
     QObject::connect(&locator, &ExecutorLocator::starting,
         [this](const QString& binary) { m_err << "Starting the executor (" << binary << ")..." << Qt::endl; });
     QString error;
-    const ExecutorEndpoint endpoint = locator.locateBlocking(&error);
+    ExecutorEndpoint endpoint = locator.locateBlocking(&error);
+    if (!endpoint.isValid() && askToTrust(&trust)) {
+        locator.setExplicitTrust(trust);
+        endpoint = locator.locateBlocking(&error);
+    }
     if (!endpoint.isValid()) {
         printError(command, error);
         return nullptr;
     }
     m_client = std::make_unique<ApiClient>(endpoint.url, endpoint.token);
+    m_client->setTlsTrust(endpoint.trust);
     m_client->setProject(m_project);
+    if (!trust.pinSha256.isEmpty()) {
+        // The user accepted this certificate: later runs check it without the flag, as ssh's known_hosts.
+        KnownExecutors known;
+        if (known.lookup(endpoint.url) != trust.pinSha256) {
+            QString problem;
+            if (known.remember(endpoint.url, trust.pinSha256, &problem))
+                m_err << "Pinned the certificate of " << KnownExecutors::key(endpoint.url) << " (SHA-256 "
+                      << trust.pinSha256 << ") in " << known.path() << Qt::endl;
+            else
+                m_err << "WARNING: cannot remember the pinned certificate: " << problem << Qt::endl;
+        }
+    }
     return m_client.get();
+}
+
+bool CtlSession::askToTrust(TlsTrust* trust)
+{
+    // ssh's first-use question, asked only of a person at a terminal; scripts get the error with the fingerprint
+    // and --pin-sha256 instead.
+    const QUrl url(m_executorUrl.isEmpty() ? qEnvironmentVariable("TRAINYARD_EXECUTOR") : m_executorUrl);
+    if (url.scheme() != QLatin1String("https") || !trust->pinSha256.isEmpty() || !trust->caFile.isEmpty()
+        || !KnownExecutors().lookup(url).isEmpty() || !::isatty(STDIN_FILENO) || !::isatty(STDERR_FILENO))
+        return false;
+    PresentedCertificate presented;
+    QString problem;
+    if (!CertificateProbe::fetchBlocking(url.host(), quint16(url.port(443)), &presented, &problem)
+        || presented.errors.isEmpty())
+        return false; // unreachable, or trusted by the system's CAs: the locator's error stands
+    m_err << "The authenticity of executor '" << KnownExecutors::key(url) << "' can't be established.\n"
+          << presented.describe() << "\nAre you sure you want to trust this certificate and continue connecting "
+          << "(yes/no/[fingerprint])? " << Qt::flush;
+    QFile in;
+    if (!in.open(STDIN_FILENO, QIODevice::ReadOnly))
+        return false;
+    const QString answer = QString::fromLocal8Bit(in.readLine()).trimmed();
+    if (answer.compare(QLatin1String("yes"), Qt::CaseInsensitive) != 0
+        && TlsTrust::normalizeSha256(answer) != presented.sha256()) {
+        m_err << "Certificate not accepted." << Qt::endl;
+        return false;
+    }
+    trust->pinSha256 = presented.sha256();
+    trust->pinSource = QStringLiteral("the certificate you accepted");
+    return true;
 }
 
 void CtlSession::printApiError(const QString& command, const ApiError& error)

@@ -12,6 +12,7 @@
 namespace Trainyard {
 
 class ArgParser;
+struct TlsTrust;
 
 /// Exit codes, as gcloud's: 0 success, 1 an error (API, I/O, a streamed job that did not succeed),
 /// 2 a usage error (unknown flag, missing argument, bad flag value).
@@ -22,7 +23,8 @@ constexpr int Usage = 2;
 } // namespace ExitCode
 
 /// What one trainyardctl invocation shares across its verbs: the global flags (`--executor`, `--project`,
-/// `--format`), the output streams, and the API client connected on first use.
+/// `--format`, and for an https executor `--token-file`, `--pin-sha256`, `--ca-file`: README "Team mode"), the output
+/// streams, and the API client connected on first use.
 class CtlSession {
 public:
     CtlSession(QTextStream& out, QTextStream& err);
@@ -56,6 +58,14 @@ public:
     bool checkFormat(const ArgParser& parser, const QStringList& allowed);
 
     QTextStream& out() { return m_out; }
+
+private:
+    /// At a terminal (stdin and stderr), for an https executor with no pin, CA file or known_executors line whose
+    /// certificate the system's CAs do not trust: shows the certificate and asks, as ssh does ("yes", or the
+    /// fingerprint typed or pasted). True and `trust` pinned to it when the user accepts.
+    bool askToTrust(TlsTrust* trust);
+
+public:
     QTextStream& err() { return m_err; }
 
 private:
@@ -64,6 +74,9 @@ private:
     QString m_executorUrl;
     QString m_project = QStringLiteral("local");
     QString m_format;
+    QString m_tokenFile;
+    QString m_pinSha256;
+    QString m_caFile;
     std::unique_ptr<ApiClient> m_client;
 };
 

@@ -12,6 +12,7 @@
 #include "metricsstore.h"
 #include "scheduler.h"
 #include "slurmbackend.h"
+#include "tlsserver.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -107,11 +108,17 @@ QByteArray makeToken()
     return QByteArray(reinterpret_cast<const char*>(words), sizeof(words)).toHex();
 }
 
-QString urlFor(const QHostAddress& address, quint16 port)
+/// Where local clients reach an executor listening on `address`: a wildcard address as its loopback one.
+QString urlFor(const QHostAddress& address, quint16 port, bool tls)
 {
+    QHostAddress host = address;
+    if (address == QHostAddress::AnyIPv4 || address == QHostAddress::Any)
+        host = QHostAddress(QHostAddress::LocalHost);
+    else if (address == QHostAddress::AnyIPv6)
+        host = QHostAddress(QHostAddress::LocalHostIPv6);
     QUrl url;
-    url.setScheme(QStringLiteral("http"));
-    url.setHost(address.toString());
+    url.setScheme(tls ? QStringLiteral("https") : QStringLiteral("http"));
+    url.setHost(host.toString());
     url.setPort(port);
     return url.toString();
 }
@@ -129,6 +136,7 @@ struct Executor::Private {
     std::unique_ptr<MetricsCollector> collector;
     std::unique_ptr<AccessStore> access; ///< before the API, which uses it until it is destroyed
     std::unique_ptr<HttpApi> api;
+    TlsIdentity tls;
     QUrl url;
     bool publishedRuntimeFile = false;
     bool running = false;
@@ -225,10 +233,18 @@ bool Executor::start(QString* error)
     };
     if (d->running)
         return fail(QStringLiteral("the executor is already running"));
-    if (!d->options.address.isLoopback())
-        return fail(QStringLiteral("refusing to listen on %1: the executor listens on a loopback address only "
-                                   "(127.0.0.1 or ::1), because its API runs code as you")
+    const bool wantsTls = !d->options.tlsCertFile.isEmpty() || !d->options.tlsKeyFile.isEmpty();
+    if (wantsTls && (d->options.tlsCertFile.isEmpty() || d->options.tlsKeyFile.isEmpty()))
+        return fail(QStringLiteral("TLS needs both --tls-cert and --tls-key"));
+    if (!d->options.address.isLoopback() && !wantsTls)
+        return fail(QStringLiteral("refusing to listen on %1 without TLS: plain HTTP is served on a loopback address "
+                                   "only (127.0.0.1 or ::1), because the API runs code as you and its bearer tokens "
+                                   "would cross the network in clear text; give --tls-cert and --tls-key "
+                                   "(README, \"Team mode\")")
                         .arg(d->options.address.toString()));
+    QString tlsProblem;
+    if (wantsTls && !TlsIdentity::load(d->options.tlsCertFile, d->options.tlsKeyFile, &d->tls, &tlsProblem))
+        return fail(tlsProblem);
 
     QString problem;
     if (!ensurePrivateDir(d->runtimeDir, &problem))
@@ -315,7 +331,8 @@ bool Executor::start(QString* error)
         }
         d->api->setTransportOptions(transport);
     }
-    auto* server = new QTcpServer(d->api.get());
+    QTcpServer* server
+        = d->tls.isNull() ? new QTcpServer(d->api.get()) : new TlsTcpServer(d->tls.serverConfiguration(), d->api.get());
     if (!server->listen(d->options.address, d->options.port))
         return fail(QStringLiteral("cannot listen on %1:%2: %3")
                         .arg(d->options.address.toString())
@@ -327,17 +344,20 @@ bool Executor::start(QString* error)
     d->collector->setJobDirPolicy(jobDirs);
     qCInfo(lcDaemon).noquote() << QStringLiteral("job dirs may lie in: %1").arg(jobDirs.roots().join(QStringLiteral(", ")));
     d->api->bind(server);
-    d->url = QUrl(urlFor(d->options.address, server->serverPort()));
+    d->url = QUrl(urlFor(d->options.address, server->serverPort(), !d->tls.isNull()));
 
     if (!writePrivateFile(d->tokenFile(), token, &problem))
         return fail(problem);
-    const QJsonObject runtime {
+    QJsonObject runtime {
         { QStringLiteral("url"), d->url.toString() },
         { QStringLiteral("pid"), QCoreApplication::applicationPid() },
         { QStringLiteral("tokenFile"), d->tokenFile() },
         { QStringLiteral("dataDir"), d->dataDir },
         { QStringLiteral("version"), version() },
     };
+    // Local clients pin the certificate from here: the runtime folder is the user's own (0700).
+    if (!d->tls.isNull())
+        runtime.insert(QStringLiteral("tlsCertificateSha256"), QString::fromLatin1(d->tls.sha256()));
     if (!writePrivateFile(d->runtimeFile(), QJsonDocument(runtime).toJson(QJsonDocument::Indented), &problem)) {
         QFile::remove(d->tokenFile());
         return fail(problem);
@@ -346,6 +366,14 @@ bool Executor::start(QString* error)
     d->running = true;
     qCInfo(lcDaemon).noquote() << QStringLiteral("trainyard-executor %1 listening on %2 (data %3, runtime file %4)")
                                       .arg(version(), d->url.toString(), d->dataDir, d->runtimeFile());
+    if (!d->tls.isNull()) {
+        const QHostAddress& address = d->options.address;
+        qCInfo(lcDaemon).noquote() << QStringLiteral("TLS on %1 port %2; certificate %3, SHA-256 %4")
+                                          .arg(address.toString())
+                                          .arg(server->serverPort())
+                                          .arg(d->tls.chain.first().subjectDisplayName(),
+                                              QString::fromLatin1(d->tls.sha256()));
+    }
     d->scheduler->recover();
     d->collector->start();
     return true;
@@ -396,6 +424,11 @@ void Executor::shutdown()
 QUrl Executor::url() const
 {
     return d->url;
+}
+
+QByteArray Executor::tlsCertificateSha256() const
+{
+    return d->tls.sha256();
 }
 
 QString Executor::runtimeFilePath() const

@@ -20,19 +20,26 @@ class Scheduler;
 
 /// How the daemon was asked to run (`trainyard-executor --help`).
 struct ExecutorOptions {
-    QHostAddress address = QHostAddress(QHostAddress::LocalHost); ///< must be a loopback address
+    /// A loopback address, or any address when TLS is on (team mode; `0.0.0.0` / `::` = every interface).
+    QHostAddress address = QHostAddress(QHostAddress::LocalHost);
     quint16 port = 0; ///< 0 = any free port
     QString dataDir; ///< empty = defaultDataDir()
     QString runtimeDir; ///< empty = defaultRuntimeDir()
     int gracePeriodSeconds = 10; ///< SIGTERM → SIGKILL delay for replicas
     QStringList jobDirRoots; ///< where job dirs may lie (JobDirPolicy); empty = JobDirPolicy::defaultRoots()
+    /// TLS (team mode, README "Team mode"): PEM certificate (chain) and its unencrypted PEM private key; both or
+    /// neither. With them the API speaks HTTPS only (TlsIdentity, TlsTcpServer).
+    QString tlsCertFile;
+    QString tlsKeyFile;
 };
 
 /// The trainyard-executor daemon: owns the job store, the log store, the scheduler and the HTTP API,
 /// and publishes where it listens.
 ///
 /// Runtime file (contract, see API.md): `<runtimeDir>/executor.json` =
-/// {"url":"http://127.0.0.1:PORT","pid":N,"tokenFile":"<abs>","dataDir":"<abs>","version":"0.1.0"}, and the
+/// {"url":"http://127.0.0.1:PORT","pid":N,"tokenFile":"<abs>","dataDir":"<abs>","version":"0.1.0"} — with TLS the
+/// url is "https://…" and "tlsCertificateSha256" holds the certificate's SHA-256 (64 hex characters), which local
+/// clients pin; a wildcard listen address (0.0.0.0, ::) is published as its loopback address — and the
 /// token in `<runtimeDir>/token` (64 hex characters, no newline; file 0600, folder 0700). Both are
 /// written atomically (QSaveFile) after the server listens, and removed by shutdown() when they are
 /// still ours. `<runtimeDir>/executor.lock` (QLockFile) is held while running, so two executors
@@ -49,7 +56,9 @@ public:
     ~Executor() override;
 
     /// Starts everything: refuses (false, *error) when another live executor owns the runtime folder,
-    /// when the address is not loopback, when the database cannot be opened or the port not bound.
+    /// when the address is not loopback and there is no TLS certificate, when the certificate or key cannot be
+    /// loaded or do not match (the message names the file), when the database cannot be opened or the port not
+    /// bound.
     /// On success the API answers, the runtime file exists, and jobs left live by a previous run are
     /// recovered (restarted or re-queued).
     bool start(QString* error);
@@ -58,6 +67,8 @@ public:
     void shutdown();
 
     QUrl url() const;
+    /// The TLS certificate's SHA-256 (TlsIdentity::sha256()); empty without TLS.
+    QByteArray tlsCertificateSha256() const;
     QString runtimeFilePath() const;
     QString tokenFilePath() const;
     QString dataDir() const;

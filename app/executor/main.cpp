@@ -12,8 +12,8 @@
 using namespace Trainyard;
 
 namespace {
-/// Parses "HOST:PORT", "[V6]:PORT" or "PORT"; "localhost" means 127.0.0.1.
-bool parseListen(const QString& text, QHostAddress* address, quint16* port, QString* error)
+/// Parses "HOST:PORT", "[V6]:PORT" or "PORT"; "localhost" means 127.0.0.1. A non-loopback address only with `tls`.
+bool parseListen(const QString& text, bool tls, QHostAddress* address, quint16* port, QString* error)
 {
     QString host = QStringLiteral("127.0.0.1");
     QString portText = text;
@@ -41,10 +41,12 @@ bool parseListen(const QString& text, QHostAddress* address, quint16* port, QStr
         *error = QStringLiteral("--listen %1: \"%2\" is not an IP address").arg(text, host);
         return false;
     }
-    if (!address->isLoopback()) {
-        *error = QStringLiteral("--listen %1: the executor listens on a loopback address only (127.0.0.1 or [::1]), "
-                                "because its API runs code as you")
-                     .arg(text);
+    if (!address->isLoopback() && !tls) {
+        *error = QStringLiteral("--listen %1: without TLS the executor listens on a loopback address only "
+                                "(127.0.0.1 or [::1]), because its API runs code as you and bearer tokens must not "
+                                "cross the network in clear text; give --tls-cert and --tls-key to listen on %2 "
+                                "(README, \"Team mode\")")
+                     .arg(text, address->toString());
         return false;
     }
     *port = quint16(value);
@@ -64,13 +66,20 @@ int main(int argc, char* argv[])
     QCommandLineParser parser;
     parser.setApplicationDescription(
         QStringLiteral("Runs AI Platform Training jobs on this workstation and serves the REST v1 API "
-                       "(projects.jobs) on a loopback address. Clients (trainyard, trainyardctl) find it "
+                       "(projects.jobs) on a loopback address, or over HTTPS on any address (team mode). Clients "
+                       "(trainyard, trainyardctl) find it "
                        "through $XDG_RUNTIME_DIR/trainyard/executor.json and start it when none runs."));
     parser.addHelpOption();
     parser.addVersionOption();
     const QCommandLineOption listen(QStringLiteral("listen"),
-        QStringLiteral("Loopback address and port to listen on; port 0 = any free port."),
+        QStringLiteral("Address and port to listen on ([V6]:PORT for IPv6; port 0 = any free port). A loopback "
+                       "address unless --tls-cert and --tls-key are given (0.0.0.0 / [::] = every interface)."),
         QStringLiteral("ADDRESS:PORT"), QStringLiteral("127.0.0.1:0"));
+    const QCommandLineOption tlsCert(QStringLiteral("tls-cert"),
+        QStringLiteral("Serve HTTPS with this PEM certificate (the server's first, then any intermediates)."),
+        QStringLiteral("FILE"));
+    const QCommandLineOption tlsKey(QStringLiteral("tls-key"),
+        QStringLiteral("The certificate's private key (PEM, unencrypted RSA, EC or DSA)."), QStringLiteral("FILE"));
     const QCommandLineOption dataDir(QStringLiteral("data-dir"),
         QStringLiteral("Folder of the job database and job records "
                        "(default $XDG_DATA_HOME/trainyard)."),
@@ -87,7 +96,7 @@ int main(int argc, char* argv[])
                        "temporary folder). A job whose trainingInput.jobDir is outside all of them is refused, "
                        "and no file outside them is served."),
         QStringLiteral("DIR"));
-    parser.addOptions({ listen, dataDir, runtimeDir, grace, jobDirRoot });
+    parser.addOptions({ listen, tlsCert, tlsKey, dataDir, runtimeDir, grace, jobDirRoot });
     parser.process(app);
     if (!parser.positionalArguments().isEmpty()) {
         std::fprintf(stderr, "trainyard-executor: unexpected argument \"%s\" (see --help)\n",
@@ -97,7 +106,13 @@ int main(int argc, char* argv[])
 
     ExecutorOptions options;
     QString error;
-    if (!parseListen(parser.value(listen), &options.address, &options.port, &error)) {
+    options.tlsCertFile = parser.value(tlsCert);
+    options.tlsKeyFile = parser.value(tlsKey);
+    if (options.tlsCertFile.isEmpty() != options.tlsKeyFile.isEmpty()) {
+        std::fprintf(stderr, "trainyard-executor: TLS needs both --tls-cert and --tls-key\n");
+        return 2;
+    }
+    if (!parseListen(parser.value(listen), !options.tlsCertFile.isEmpty(), &options.address, &options.port, &error)) {
         std::fprintf(stderr, "trainyard-executor: %s\n", qPrintable(error));
         return 2;
     }

@@ -11,6 +11,7 @@
 #include <QList>
 #include <QPair>
 #include <QPointer>
+#include <QSslSocket>
 #include <QTcpSocket>
 #include <QtGlobal>
 
@@ -57,10 +58,13 @@ public:
     /// False once the answer is complete or the peer is gone.
     bool isOpen() const;
 
-    /// Bytes written but not yet sent to the peer (0 when unknown).
+    /// Bytes written but not yet sent to the peer (0 when unknown); on TLS, the encrypted ones too.
     qint64 backlog() const
     {
-        return m_socket ? m_socket->bytesToWrite() : 0;
+        if (!m_socket)
+            return 0;
+        const auto* tls = qobject_cast<const QSslSocket*>(m_socket.data());
+        return m_socket->bytesToWrite() + (tls ? tls->encryptedBytesToWrite() : 0);
     }
 
     /// A complete answer with a body (`Content-Length` is added). `status`: an HTTP status code.

@@ -3,6 +3,7 @@
 #include "apicommon.h"
 #include "httpchannel.h"
 
+#include <QSslSocket>
 #include <QTcpSocket>
 #include <QUrl>
 
@@ -101,9 +102,9 @@ HttpConnection::HttpConnection(HttpApi* api, QTcpSocket* socket)
     // What a client pipelines while a request is handled stays in the kernel beyond this, and TCP slows it down.
     socket->setReadBufferSize(256 * 1024);
     connect(socket, &QTcpSocket::readyRead, this, &HttpConnection::readAvailable);
-    connect(socket, &QTcpSocket::bytesWritten, this, [this] {
+    auto progress = [this] {
         if (m_state == State::Closing) {
-            if (m_socket->bytesToWrite() > 0)
+            if (pendingBytes() > 0)
                 armTimer(); // the last answer is still on its way: progress, not idleness
             else
                 shutdownWrite();
@@ -113,7 +114,24 @@ HttpConnection::HttpConnection(HttpApi* api, QTcpSocket* socket)
             if (!m_processing)
                 readAvailable(); // requests pipelined behind answers that waited to be sent
         }
-    });
+    };
+    connect(socket, &QTcpSocket::bytesWritten, this, progress);
+    if (auto* tls = qobject_cast<QSslSocket*>(socket)) {
+        m_tls = tls;
+        // Bytes written to the TLS socket are encrypted into its plain socket's buffer: the answer is on its way
+        // only once that is written too.
+        connect(tls, &QSslSocket::encryptedBytesWritten, this, progress);
+        connect(tls, &QSslSocket::encrypted, this, &HttpConnection::readAvailable);
+        // A failed handshake (plain HTTP sent to the TLS port, a client that refuses the certificate): nothing
+        // can be answered in a language the client reads; the connection is dropped.
+        connect(tls, &QSslSocket::errorOccurred, this, [this](QAbstractSocket::SocketError error) {
+            if (!m_tls || m_tls->isEncrypted() || error == QAbstractSocket::RemoteHostClosedError)
+                return;
+            qCDebug(lcApi).noquote() << "TLS handshake with" << m_address << "failed:" << m_tls->errorString();
+            m_tls->abort();
+            deleteLater();
+        });
+    }
     connect(socket, &QTcpSocket::disconnected, this, &QObject::deleteLater);
     m_timer.setSingleShot(true);
     connect(&m_timer, &QTimer::timeout, this, &HttpConnection::timedOut);
@@ -128,7 +146,17 @@ HttpConnection::~HttpConnection()
 
 void HttpConnection::start()
 {
+    // The handshake runs under the header timeout armed when the connection was taken.
+    if (m_tls && m_tls->mode() == QSslSocket::UnencryptedMode)
+        m_tls->startServerEncryption();
     readAvailable();
+}
+
+qint64 HttpConnection::pendingBytes() const
+{
+    if (!m_socket)
+        return 0;
+    return m_socket->bytesToWrite() + (m_tls ? m_tls->encryptedBytesToWrite() : 0);
 }
 
 void HttpConnection::readAvailable()
@@ -156,7 +184,7 @@ void HttpConnection::process()
     while (m_socket && (m_state == State::Head || m_state == State::Body)) {
         if (m_state == State::Head) {
             // Answers not yet sent to a client that pipelines without reading: read no more requests for now.
-            if (m_socket->bytesToWrite() > m_options.maxPipelineBacklogBytes)
+            if (pendingBytes() > m_options.maxPipelineBacklogBytes)
                 break;
             // Empty lines before a request line are ignored (RFC 9112 §2.2).
             qsizetype skip = 0;
@@ -402,6 +430,19 @@ void HttpConnection::refuse(int status, const QString& code, const QString& mess
 {
     if (!m_socket || m_state == State::Closing)
         return;
+    if (m_tls && !m_tls->isEncrypted()) {
+        // A connection over a limit, before its handshake: the answer waits for the handshake (under the header
+        // timeout), so that the client reads it rather than plain bytes on a TLS port.
+        m_state = State::Handling; // read no request meanwhile
+        connect(m_tls, &QSslSocket::encrypted, this, [this, status, code, message] {
+            m_state = State::Head;
+            refuse(status, code, message);
+        });
+        m_timer.start(m_options.headerTimeoutMs);
+        if (m_tls->mode() == QSslSocket::UnencryptedMode)
+            m_tls->startServerEncryption();
+        return;
+    }
     qCDebug(lcApi).noquote() << "transport" << status << message << "from" << m_address;
     m_closeAfterAnswer = true;
     m_state = State::Handling; // the channel's answer ends in answerWritten(), which closes
@@ -435,7 +476,12 @@ void HttpConnection::timedOut()
 {
     switch (m_state) {
     case State::Head:
-        if (m_headStarted) {
+        if (m_tls && !m_tls->isEncrypted()) {
+            // The TLS handshake did not complete within the header timeout: nothing to answer over.
+            qCDebug(lcApi).noquote() << "TLS handshake with" << m_address << "timed out";
+            m_tls->abort();
+            deleteLater();
+        } else if (m_headStarted) {
             refuse(408, QStringLiteral("DEADLINE_EXCEEDED"),
                 QStringLiteral("The request line and headers did not arrive within %1 ms.")
                     .arg(m_options.headerTimeoutMs));
@@ -453,6 +499,12 @@ void HttpConnection::timedOut()
         deleteLater();
         break;
     case State::Handling:
+        if (m_tls && !m_tls->isEncrypted()) {
+            // A refusal waiting for a handshake that did not come (refuse()).
+            m_tls->abort();
+            deleteLater();
+        }
+        break;
     case State::Streaming:
         break;
     }
@@ -470,9 +522,17 @@ void HttpConnection::closeGracefully()
 
 void HttpConnection::shutdownWrite()
 {
-    if (m_writeShut || !m_socket || m_socket->bytesToWrite() > 0)
+    if (m_writeShut || !m_socket || pendingBytes() > 0)
         return;
     m_writeShut = true;
+    if (m_tls) {
+        // TLS ends with a close_notify alert, which QSslSocket sends only as it closes the connection; a client
+        // that still writes after the answer may then meet a reset, which HTTP/1.1 over TLS tolerates (the answer
+        // was framed by its length).
+        m_tls->disconnectFromHost();
+        armTimer();
+        return;
+    }
     // The answer is in the kernel: FIN after it, while the read side drains what the client still sends (a reset
     // for unread bytes could overtake the answer). QAbstractSocket has no half-close, hence the descriptor.
     if (m_socket->socketDescriptor() >= 0)

@@ -11,6 +11,7 @@
 #include <QTimer>
 #include <QUrl>
 
+class QSslSocket;
 class QTcpSocket;
 
 namespace Trainyard {
@@ -40,6 +41,11 @@ QUrl requestUrl(const QByteArray& target, const QString& host, quint16 port);
 ///   stream being written has none: the stream's keepalive comments and its backlog limit (SseStream) guard it.
 /// - Closing lingers: after the last answer the write side is shut and what the client still sends is dropped for
 ///   at most `lingerMs`, so that a client still writing sees the answer rather than a reset.
+///
+/// TLS (team mode, TlsTcpServer): when the socket is a QSslSocket, start() begins the server handshake and requests
+/// are read only once it completes; the handshake counts against `headerTimeoutMs` (a client that connects and
+/// stays silent is dropped then, without an answer, as is one whose handshake fails, e.g. plain HTTP sent to the TLS
+/// port). Closing sends TLS's close_notify and closes at once instead of lingering.
 ///
 /// Transport errors are JSON in Google's error shape, as every other answer. Main thread, as HttpApi. Deletes
 /// itself (and its socket) when the connection is gone.
@@ -88,9 +94,12 @@ private:
     /// Shuts the write side once the answer is sent, then lingers (TransportOptions::lingerMs).
     void closeGracefully();
     void shutdownWrite();
+    /// Bytes of answers not yet handed to the kernel, the TLS layer's encrypted ones included.
+    qint64 pendingBytes() const;
 
     HttpApi* m_api;
     QPointer<QTcpSocket> m_socket;
+    QPointer<QSslSocket> m_tls; ///< m_socket when the connection is TLS, else null
     QString m_address;
     HttpApi::TransportOptions m_options;
     State m_state = State::Head;
