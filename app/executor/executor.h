@@ -26,6 +26,9 @@ struct ExecutorOptions {
     QString runtimeDir; ///< empty = defaultRuntimeDir()
     int gracePeriodSeconds = 10; ///< SIGTERM → SIGKILL delay for replicas
     QStringList jobDirRoots; ///< where job dirs may lie (JobDirPolicy); empty = JobDirPolicy::defaultRoots()
+    /// false (`--access-control=off`, for measurements only: bench_api compares the two): the admin's token alone
+    /// authenticates and no route's IAM permission is checked; access tokens and policies are not read.
+    bool accessControl = true;
 };
 
 /// The trainyard-executor daemon: owns the job store, the log store, the scheduler and the HTTP API,

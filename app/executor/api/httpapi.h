@@ -162,6 +162,9 @@ public:
     /// (not owned; null: only the admin's token authenticates, as before tokens existed), and the principal that
     /// the admin's token authenticates (`admin`; empty: defaultAdminMember()).
     void setAccessControl(AccessStore* access, const QString& admin = {});
+    /// `on` false: no route's IAM permission is checked (bench_api's "access control off"; with no access store the
+    /// admin's token is then the only credential). For measurements only; the default is on.
+    void setPermissionChecks(bool on) { m_checkPermissions = on; }
     /// The principal of the user who runs the executor: "user:<login>@localhost" (the login of the process's
     /// user ID; "user:executor@localhost" when it has none).
     static QString defaultAdminMember();
@@ -299,6 +302,7 @@ private:
     JobDirPolicy m_jobDirs;
     QByteArray m_token;
     AccessStore* m_access = nullptr;
+    bool m_checkPermissions = true;
     QString m_adminMember;
     QList<QPointer<SseStream>> m_streams;
     /// The principal of the request being routed: streams started while it is handled are counted as theirs.
