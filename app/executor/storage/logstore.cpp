@@ -236,6 +236,7 @@ struct LogStore::Private {
     QHash<int, Sub> subs;
     QHash<QString, int> subCountByJob;
     QHash<QString, QList<LogEntry>> pending; // per job, for subscribers
+    quint64 batchSerial = 0; // deliveringBatch()
     int nextSubId = 1;
 
     // Line indexes by job, with when each was last asked for (a counter), for dropping the least recent.
@@ -489,6 +490,7 @@ struct LogStore::Private {
                 if (sub.jobName == jobName)
                     fns.append(sub.fn);
             }
+            ++batchSerial;
             for (const Subscriber& fn : std::as_const(fns))
                 fn(batch);
             batch.clear();
@@ -726,6 +728,11 @@ QList<LogEntry> LogStore::read(const JobKey& job, const QString& taskName, const
     for (const QByteArray& line : lines)
         result.append(LogEntry::fromJsonLine(line).value_or(LogEntry()));
     return result;
+}
+
+quint64 LogStore::deliveringBatch() const
+{
+    return d->batchSerial;
 }
 
 int LogStore::subscribe(const JobKey& job, Subscriber subscriber)
