@@ -11,14 +11,15 @@
 #include <QtConcurrent>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <ctime>
 #include <fcntl.h>
-#include <sys/stat.h>
 #include <string>
-#include <utility>
+#include <sys/stat.h>
 #include <unistd.h>
+#include <utility>
 #include <vector>
 
 namespace Trainyard {
@@ -490,7 +491,10 @@ struct LogStore::Private {
                 if (sub.jobName == jobName)
                     fns.append(sub.fn);
             }
-            ++batchSerial;
+            // Unique in the process, not only in this store: a store made later at the same address must not
+            // hand out a number a subscriber has seen from this one.
+            static std::atomic<quint64> batches { 0 };
+            batchSerial = ++batches;
             for (const Subscriber& fn : std::as_const(fns))
                 fn(batch);
             batch.clear();
