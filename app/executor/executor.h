@@ -31,6 +31,9 @@ struct ExecutorOptions {
     /// neither. With them the API speaks HTTPS only (TlsIdentity, TlsTcpServer).
     QString tlsCertFile;
     QString tlsKeyFile;
+    /// false (`--access-control=off`, for measurements only: bench_api compares the two): the admin's token alone
+    /// authenticates and no route's IAM permission is checked; access tokens and policies are not read.
+    bool accessControl = true;
 };
 
 /// The trainyard-executor daemon: owns the job store, the log store, the scheduler and the HTTP API,

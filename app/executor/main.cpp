@@ -96,7 +96,12 @@ int main(int argc, char* argv[])
                        "temporary folder). A job whose trainingInput.jobDir is outside all of them is refused, "
                        "and no file outside them is served."),
         QStringLiteral("DIR"));
-    parser.addOptions({ listen, tlsCert, tlsKey, dataDir, runtimeDir, grace, jobDirRoot });
+    const QCommandLineOption accessControl(QStringLiteral("access-control"),
+        QStringLiteral("on (default) or off. Off is for measurements only (tests/bench/bench_api compares the two): "
+                       "the token file's token alone authenticates, access tokens are refused and no IAM "
+                       "permission is checked."),
+        QStringLiteral("on|off"), QStringLiteral("on"));
+    parser.addOptions({ listen, tlsCert, tlsKey, dataDir, runtimeDir, grace, jobDirRoot, accessControl });
     parser.process(app);
     if (!parser.positionalArguments().isEmpty()) {
         std::fprintf(stderr, "trainyard-executor: unexpected argument \"%s\" (see --help)\n",
@@ -133,6 +138,12 @@ int main(int argc, char* argv[])
         options.jobDirRoots.append(root);
     }
     options.runtimeDir = parser.value(runtimeDir);
+    if (const QString mode = parser.value(accessControl); mode == QLatin1String("off")) {
+        options.accessControl = false;
+    } else if (mode != QLatin1String("on")) {
+        std::fprintf(stderr, "trainyard-executor: --access-control %s: expected on or off\n", qPrintable(mode));
+        return 2;
+    }
 
     UnixSignalWatcher signalWatcher;
     Executor executor(options);

@@ -65,6 +65,7 @@
 #include <QLineSeries>
 #include <QLoggingCategory>
 #include <QPainter>
+#include <QScopeGuard>
 #include <QTcpServer>
 #include <QTemporaryDir>
 #include <QTimer>
@@ -347,13 +348,15 @@ double ingestOnce(const QString& eventFile, qint64 expectedPoints, double* cpuSe
     const QString jobDir = tmp.path() + QStringLiteral("/jobdir");
     QDir().mkpath(dataDir);
     QDir().mkpath(jobDir);
-    // The job dir holds the file (a hard link: the same bytes, already in the page cache).
-    if (::link(QFile::encodeName(eventFile).constData(),
-            QFile::encodeName(jobDir + QStringLiteral("/events.out.tfevents.bench")).constData())
-        != 0) {
+    // The job dir holds the file: moved there for the run and back after it (the same bytes, already in the page
+    // cache). Not a hard link: the executor reads no file with more than one link (API.md, "Metrics").
+    const QString placed = jobDir + QStringLiteral("/events.out.tfevents.bench");
+    if (::rename(QFile::encodeName(eventFile).constData(), QFile::encodeName(placed).constData()) != 0) {
         std::fprintf(stderr, "cannot place the event file in the job dir\n");
         return -1;
     }
+    const auto moveBack = qScopeGuard(
+        [&] { ::rename(QFile::encodeName(placed).constData(), QFile::encodeName(eventFile).constData()); });
     JobStore store;
     MetricsStore metrics;
     QString error;

@@ -19,6 +19,7 @@
 #include <QTest>
 
 #include <csignal>
+#include <memory>
 
 namespace {
 
@@ -518,6 +519,65 @@ private Q_SLOTS:
                     .contains(QStringLiteral("expired")));
         // Unknown tokens of the access-token shape are refused as any wrong token.
         QCOMPARE(send("tyk_" + QByteArray(43, 'A'), "GET", QStringLiteral("/v1/projects/local/jobs")).status, 401);
+    }
+
+    void revokedOrExpiredTokenEndsItsStreams()
+    {
+        // A stream opened with an access token ends when the token is revoked (at once) or expires (within
+        // HttpApi::TokenCheckMs): an `error` event with the 401 a new request would get, then the end. A stream of
+        // another token goes on.
+        auto open = [this](const QByteArray& token, QByteArray* body) {
+            QUrl url = m_url;
+            url.setPath(QStringLiteral("/v1/projects/local/jobs"));
+            url.setQuery(QStringLiteral("follow=true"));
+            QNetworkRequest request(url);
+            request.setRawHeader("Authorization", "Bearer " + token);
+            QNetworkReply* reply = m_nam.get(request);
+            connect(reply, &QNetworkReply::readyRead, reply, [reply, body] { *body += reply->readAll(); });
+            return reply;
+        };
+        auto tokenName = [this](const QString& member) {
+            const Response r = send(m_admin, "GET", QStringLiteral("/v1/tokens"));
+            for (const QJsonValue& t : r.json.value(QStringLiteral("tokens")).toArray()) {
+                if (t.toObject().value(QStringLiteral("member")).toString() == member)
+                    return t.toObject().value(QStringLiteral("name")).toString();
+            }
+            return QString();
+        };
+        const QByteArray heidi = makeToken(QStringLiteral("user:heidi@example.org"), QStringLiteral("roles/ml.viewer"));
+        const QString expireTime = QDateTime::currentDateTimeUtc().addSecs(3).toString(Qt::ISODateWithMs);
+        const Response ivan = send(m_admin, "POST", QStringLiteral("/v1/tokens"),
+            json({ { QStringLiteral("member"), QStringLiteral("user:ivan@example.org") },
+                { QStringLiteral("role"), QStringLiteral("roles/ml.viewer") },
+                { QStringLiteral("expireTime"), expireTime } }));
+        QCOMPARE(ivan.status, 200);
+        QByteArray heidiBody, carolBody, ivanBody;
+        std::unique_ptr<QNetworkReply> heidiStream(open(heidi, &heidiBody));
+        std::unique_ptr<QNetworkReply> carolStream(open(m_carol, &carolBody));
+        std::unique_ptr<QNetworkReply> ivanStream(
+            open(ivan.json.value(QStringLiteral("token")).toString().toLatin1(), &ivanBody));
+        // Each stream started (its first event is the list's snapshot).
+        QTRY_VERIFY_WITH_TIMEOUT(
+            heidiBody.contains("data: ") && carolBody.contains("data: ") && ivanBody.contains("data: "), 15000);
+        QCOMPARE(heidiStream->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt(), 200);
+
+        const QString heidiName = tokenName(QStringLiteral("user:heidi@example.org"));
+        QVERIFY(heidiName.startsWith(QLatin1String("tokens/")));
+        QCOMPARE(send(m_admin, "POST", QStringLiteral("/v1/") + heidiName + QStringLiteral(":revoke")).status, 200);
+        QTRY_VERIFY_WITH_TIMEOUT(heidiStream->isFinished(), 5000);
+        QVERIFY2(heidiBody.contains("event: error\ndata: {\"error\":{\"code\":401,"), heidiBody.right(300).constData());
+        QVERIFY(heidiBody.contains("\"status\":\"UNAUTHENTICATED\""));
+        QVERIFY(heidiBody.contains(QByteArray(heidiName.toLatin1() + " has been revoked.")));
+
+        // Expired: ended within TokenCheckMs (5 s) of its expireTime (3 s from its creation).
+        QTRY_VERIFY_WITH_TIMEOUT(ivanStream->isFinished(), 20000);
+        QVERIFY2(ivanBody.contains("event: error\ndata: {\"error\":{\"code\":401,"), ivanBody.right(300).constData());
+        QVERIFY(ivanBody.contains("expired at"));
+
+        // Carol's stream goes on.
+        QVERIFY(!carolStream->isFinished());
+        QVERIFY(!carolBody.contains("event: error"));
+        carolStream->abort();
     }
 
     void cleanupTestCase()

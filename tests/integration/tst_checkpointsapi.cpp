@@ -23,6 +23,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <unistd.h>
+
 using namespace Trainyard;
 
 namespace {
@@ -241,6 +243,26 @@ private Q_SLOTS:
         // A bundle whose index is here but whose shard is a symlink to a file elsewhere.
         QVERIFY(place(counter + index, QStringLiteral("leak.index"), 5));
         QVERIFY(QFile::link(fixture(counter + data), m_jobDir + QStringLiteral("/leak") + data));
+        // A hard link to a file outside the job dir (its other name is outside; nothing in the job dir says so):
+        // neither listed nor served, as no multiply-linked file is.
+        const QString secret = m_root.filePath(QStringLiteral("secret.pt"));
+        QVERIFY(QFile::copy(fixture(QStringLiteral("pytorch/test.pt")), secret));
+        QCOMPARE(::link(QFile::encodeName(secret).constData(),
+                     QFile::encodeName(m_jobDir + QStringLiteral("/hardlink.pt")).constData()),
+            0);
+        // Sharded safetensors indexes whose shards lie outside their folder: listed (the index is a file of the
+        // job dir), refused when read.
+        auto writeAt = [this, &write](const QString& name, const QByteArray& text, int offsetS) {
+            QFile file(m_jobDir + QLatin1Char('/') + name);
+            return write(file.fileName(), text) && file.open(QIODevice::ReadWrite)
+                && file.setFileTime(m_t0.addSecs(offsetS), QFileDevice::FileModificationTime);
+        };
+        const QByteArray upIndex = "{\"metadata\":{},\"weight_map\":{\"codes\":\"../codes.safetensors\"}}";
+        const QByteArray absoluteIndex = "{\"metadata\":{},\"weight_map\":{\"codes\":\""
+            + QFile::encodeName(m_root.filePath(QStringLiteral("job/codes.safetensors"))) + "\"}}";
+        QVERIFY(QDir().mkpath(m_jobDir + QStringLiteral("/shards")));
+        QVERIFY(writeAt(QStringLiteral("shards/up.safetensors.index.json"), upIndex, 2));
+        QVERIFY(writeAt(QStringLiteral("absolute.safetensors.index.json"), absoluteIndex, 1));
 
         m_expected = {
             { QStringLiteral("codes.safetensors"), sizeOf({ QStringLiteral("safetensors/jfk-codes.safetensors") }) },
@@ -250,6 +272,8 @@ private Q_SLOTS:
             { QStringLiteral("model.ckpt-100"), sizeOf({ half + index, half + data }) },
             { QStringLiteral("export/1"), sizeOf({ counter + index, counter + data }) + 100 },
             { QStringLiteral("leak"), sizeOf({ counter + index }) },
+            { QStringLiteral("shards/up.safetensors.index.json"), qint64(upIndex.size()) },
+            { QStringLiteral("absolute.safetensors.index.json"), qint64(absoluteIndex.size()) },
         };
 
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
@@ -531,6 +555,15 @@ private Q_SLOTS:
             << QStringLiteral("leak") << QString() << 403 << QStringLiteral("PERMISSION_DENIED");
         QTest::addRow("shard symlinked out, values")
             << QStringLiteral("leak") << QStringLiteral("tensor=counter") << 403 << QStringLiteral("PERMISSION_DENIED");
+        QTest::addRow("hard link out") << QStringLiteral("hardlink.pt") << QString() << 403
+                                       << QStringLiteral("PERMISSION_DENIED");
+        QTest::addRow("hard link out, values") << QStringLiteral("hardlink.pt") << QStringLiteral("tensor=weight")
+                                               << 403 << QStringLiteral("PERMISSION_DENIED");
+        QTest::addRow("index names a shard up and out of its folder") << QStringLiteral(
+            "shards%2Fup.safetensors.index.json") << QString() << 403 << QStringLiteral("PERMISSION_DENIED");
+        QTest::addRow("index names a shard by an absolute path")
+            << QStringLiteral("absolute.safetensors.index.json") << QStringLiteral("tensor=codes") << 403
+            << QStringLiteral("PERMISSION_DENIED");
         QTest::addRow("unknown") << QStringLiteral("nope.pt") << QString() << 404 << QStringLiteral("NOT_FOUND");
         QTest::addRow("unknown in a folder")
             << QStringLiteral("checkpoints%2Fno-such.pt") << QString() << 404 << QStringLiteral("NOT_FOUND");
@@ -558,8 +591,9 @@ private Q_SLOTS:
         QCOMPARE(r.status, status);
         QCOMPARE(errorStatus(r.json), googleStatus);
         QCOMPARE(r.json.value(QStringLiteral("error")).toObject().value(QStringLiteral("code")).toInt(), status);
-        // Nothing of the file outside may be in the answer.
-        QVERIFY(!r.body.contains("tensors"));
+        // Nothing of the file outside may be in the answer (the message may name a *.safetensors file).
+        QVERIFY(!r.body.contains("\"tensors\""));
+        QVERIFY(!r.body.contains("\"statistics\""));
     }
 
     void refusedThroughClient()

@@ -22,8 +22,14 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <QScopeGuard>
+
+#include <arpa/inet.h>
 #include <atomic>
+#include <netinet/in.h>
+#include <sys/socket.h>
 #include <thread>
+#include <unistd.h>
 
 using namespace Trainyard;
 
@@ -227,6 +233,80 @@ private Q_SLOTS:
         }
         QVERIFY(answer.body.contains(events));
         QVERIFY(answer.body.contains("event: end\ndata: {\"state\":\"SUCCEEDED\"}"));
+    }
+
+    void followSlowClient()
+    {
+        // A client that reads nothing while a running job prints more than SseStream drops a stream at (64 MiB):
+        // past 1 MiB unread the stream reads from the files instead of holding entries, so when the client reads
+        // at last it gets every entry once, in order, and the end (API.md, "Logs": a client that falls behind).
+        const QString jobId = QStringLiteral("slowclient");
+        Job job = Test::customJob(jobId, QStringLiteral("tytest.trivial"));
+        job.state = JobState::Running;
+        QString error;
+        QVERIFY2(m_store->insert(job, &error), qPrintable(error));
+        const JobKey key = Test::localJob(jobId);
+        std::atomic<bool> read { false }, done { false };
+        QByteArray received;
+        const quint16 port = m_server->serverPort();
+        std::thread client([&] {
+            const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+            sockaddr_in addr {};
+            addr.sin_family = AF_INET;
+            addr.sin_port = htons(port);
+            addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+            if (fd >= 0 && ::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0) {
+                const QByteArray request = "GET /v1/projects/local/jobs/" + jobId.toLatin1()
+                    + "/logs?follow=true HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " + Token + "\r\n\r\n";
+                if (::send(fd, request.constData(), size_t(request.size()), MSG_NOSIGNAL) == request.size()) {
+                    while (!read.load())
+                        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+                    char buffer[1 << 16];
+                    for (ssize_t got; (got = ::recv(fd, buffer, sizeof buffer, 0)) > 0;)
+                        received.append(buffer, got);
+                }
+            }
+            if (fd >= 0)
+                ::close(fd);
+            done = true;
+        });
+        auto joinClient = qScopeGuard([&] {
+            read = true;
+            client.join();
+        });
+        QTRY_COMPARE(m_api->openStreams(), 1);
+        constexpr int Lines = 600000; // ~80 MB of events
+        constexpr int Batch = 5000;
+        for (int first = 0; first < Lines; first += Batch) {
+            QByteArray bytes;
+            for (int i = first; i < first + Batch; ++i)
+                bytes += "step " + QByteArray::number(i) + '\n';
+            m_logs->appendOutput(key, QStringLiteral("master-replica-0"), QString(), bytes, false);
+            m_logs->flush(); // delivered batch by batch, as a running job's output is
+            QCoreApplication::processEvents();
+        }
+        job.state = JobState::Succeeded;
+        QVERIFY2(m_store->update(JobStore::defaultProject(), job, &error), qPrintable(error));
+        read = true;
+        QTRY_VERIFY_WITH_TIMEOUT(done.load(), 120000);
+        QVERIFY(received.startsWith("HTTP/1.1 200"));
+        QVERIFY(received.contains("event: end\ndata: {\"state\":\"SUCCEEDED\"}"));
+        // Every line once, in order (the events' "message" fields).
+        static const QByteArray Field = "\"message\":\"step ";
+        int next = 0;
+        bool inOrder = true;
+        for (qsizetype at = received.indexOf(Field); at >= 0; at = received.indexOf(Field, at + Field.size())) {
+            const qsizetype start = at + Field.size();
+            const int n = received.mid(start, received.indexOf('"', start) - start).toInt();
+            if (n != next) {
+                inOrder = false;
+                qWarning() << "expected step" << next << "got" << n;
+                break;
+            }
+            ++next;
+        }
+        QVERIFY(inOrder);
+        QCOMPARE(next, Lines);
     }
 
     void errors()

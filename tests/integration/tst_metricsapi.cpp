@@ -19,6 +19,7 @@
 #include <QTest>
 
 #include <memory>
+#include <unistd.h>
 
 using namespace Trainyard;
 
@@ -191,6 +192,19 @@ private Q_SLOTS:
         job.trainingInput.pythonModule = QStringLiteral("tytest.metrics");
         job.trainingInput.region = QStringLiteral("us-central1");
         job.trainingInput.jobDir = jobDir();
+        // An event file outside the job dir, reached by a symlink and by a hard link from inside it: neither is
+        // read (API.md, "Metrics"), so no series of runs "leak" or "hardleak" may appear.
+        const QString outside = path(QStringLiteral("outside/events.out.tfevents.1795317519.vm.24511.0"));
+        QVERIFY(QDir().mkpath(path(QStringLiteral("outside"))));
+        QVERIFY(QFile::copy(
+            QStringLiteral(TRAINYARD_FIXTURES_DIR "/tfevents/torch_run/events.out.tfevents.1795317519.vm.24511.0"),
+            outside));
+        QVERIFY(QDir().mkpath(jobDir() + QStringLiteral("/leak")));
+        QVERIFY(QDir().mkpath(jobDir() + QStringLiteral("/hardleak")));
+        QVERIFY(QFile::link(outside, jobDir() + QStringLiteral("/leak/events.out.tfevents.1.symlink")));
+        QCOMPARE(::link(QFile::encodeName(outside).constData(),
+                     QFile::encodeName(jobDir() + QStringLiteral("/hardleak/events.out.tfevents.2.hard")).constData()),
+            0);
         const ApiResult<Job> created = m_client->createJobBlocking(job);
         QVERIFY2(created.ok(), qPrintable(created.error.summary()));
 
@@ -212,6 +226,9 @@ private Q_SLOTS:
         QCOMPARE(state(), JobState::Running);
 
         const QList<SeriesInfo> all = series();
+        for (const SeriesInfo& s : all)
+            QVERIFY2(!s.run.startsWith(QLatin1String("leak")) && !s.run.startsWith(QLatin1String("hardleak")),
+                qPrintable(s.name));
         const auto find = [&](const QString& name) {
             return *std::find_if(all.cbegin(), all.cend(), [&](const SeriesInfo& s) { return s.name == name; });
         };

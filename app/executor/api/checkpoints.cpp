@@ -74,6 +74,16 @@ HttpApi::Reply readCheckpoint(const QString& project, const QString& jobId, cons
     if (CheckpointReader::detect(path, &resolved).isEmpty())
         return errorReply(404, QStringLiteral("NOT_FOUND"),
             checkpointMessage(project, jobId, name, QStringLiteral("not a checkpoint")));
+    // A sharded index's shards are named by the index: one outside its folder is refused as a symlink out is (the
+    // reader would fail on it, which said DATA_LOSS about a file it must not read).
+    for (const QString& index : { resolved, path }) {
+        const QString shard = CheckpointIndex::shardOutside(root, index);
+        if (!shard.isEmpty())
+            return errorReply(403, QStringLiteral("PERMISSION_DENIED"),
+                checkpointMessage(project, jobId, name,
+                    QStringLiteral("its index names the shard \"%1\", which lies outside the index's folder")
+                        .arg(shard)));
+    }
     QString error;
     const std::optional<CheckpointInfo> info = CheckpointReader::read(path, &error);
     if (!info)
@@ -85,10 +95,19 @@ HttpApi::Reply readCheckpoint(const QString& project, const QString& jobId, cons
     for (const TensorInfo& t : info->tensors)
         files.insert(t.file);
     for (const QString& f : std::as_const(files)) {
-        if (!CheckpointIndex::isInside(root, QFileInfo(f).canonicalFilePath()))
+        const QString canonical = QFileInfo(f).canonicalFilePath();
+        if (!CheckpointIndex::isInside(root, canonical))
             return errorReply(403, QStringLiteral("PERMISSION_DENIED"),
                 checkpointMessage(project, jobId, name,
                     QStringLiteral("its file %1 lies outside the job dir").arg(QFileInfo(f).fileName())));
+        // A hard link's other names may lie outside the job dir, and nothing here tells where: not served.
+        if (const qint64 links = CheckpointIndex::hardLinks(canonical))
+            return errorReply(403, QStringLiteral("PERMISSION_DENIED"),
+                checkpointMessage(project, jobId, name,
+                    QStringLiteral("its file %1 has %2 hard links; a file with more than one is not served, because "
+                                   "its other links may lie outside the job dir (copy it instead of linking it)")
+                        .arg(QFileInfo(f).fileName())
+                        .arg(links)));
     }
     QString format = info->format;
     if (QFileInfo(path).isDir()

@@ -8,12 +8,15 @@
 #include "httpconnection.h"
 #include "ssestream.h"
 
+#include "accessstore.h"
 #include "checkpointindex.h"
 
+#include <QDateTime>
 #include <QFutureWatcher>
 #include <QHttpServerRequest>
 #include <QHttpServerResponder>
 #include <QJsonArray>
+#include <QJsonDocument>
 #include <QMetaEnum>
 #include <QTcpServer>
 #include <QTcpSocket>
@@ -164,7 +167,59 @@ void HttpApi::addStream(SseStream* stream)
 {
     m_streams.removeIf([](const QPointer<SseStream>& s) { return s.isNull(); });
     stream->principal = m_principal;
+    stream->tokenId = m_tokenId;
     m_streams.append(stream);
+    // A token can expire while its streams run: they are checked every TokenCheckMs while any is open.
+    if (!m_tokenId.isEmpty() && m_access) {
+        if (!m_tokenCheck) {
+            m_tokenCheck = new QTimer(this);
+            m_tokenCheck->setInterval(TokenCheckMs);
+            connect(m_tokenCheck, &QTimer::timeout, this, [this] { endStreamsOfInvalidTokens(); });
+        }
+        if (!m_tokenCheck->isActive())
+            m_tokenCheck->start();
+    }
+}
+
+void HttpApi::endStreamsOfInvalidTokens(const QString& tokenId)
+{
+    if (!m_access)
+        return;
+    const QDateTime now = QDateTime::currentDateTimeUtc();
+    QHash<QString, QString> why; // token id → the reason it is invalid ("" when valid), looked up once
+    bool anyTokenStream = false;
+    const auto streams = m_streams;
+    for (const QPointer<SseStream>& stream : streams) {
+        if (!stream || stream->isFinished() || stream->tokenId.isEmpty())
+            continue;
+        if (!tokenId.isEmpty() && stream->tokenId != tokenId) {
+            anyTokenStream = true;
+            continue;
+        }
+        auto it = why.find(stream->tokenId);
+        if (it == why.end()) {
+            const std::optional<TokenRecord> token = m_access->token(stream->tokenId);
+            QString reason;
+            if (!token || token->revoked)
+                reason = QStringLiteral("The access token tokens/%1 has been revoked.").arg(stream->tokenId);
+            else if (token->isExpired(now))
+                reason = QStringLiteral("The access token tokens/%1 expired at %2.")
+                             .arg(stream->tokenId, token->expireTime.toString(Qt::ISODate));
+            it = why.insert(stream->tokenId, reason);
+        }
+        if (it->isEmpty()) {
+            anyTokenStream = true;
+            continue;
+        }
+        // As the 401 that a new request with the token gets, as an event, then the end.
+        stream->writeEvent("error",
+            QJsonDocument(errorJson(401, QStringLiteral("UNAUTHENTICATED"),
+                              QStringLiteral("Request had invalid authentication credentials. ") + *it))
+                .toJson(QJsonDocument::Compact));
+        stream->finish(true);
+    }
+    if (!anyTokenStream && m_tokenCheck)
+        m_tokenCheck->stop();
 }
 
 QJsonObject HttpApi::errorJson(
@@ -227,8 +282,10 @@ bool HttpApi::handle(const ApiRequest& request, const HttpChannelPtr& channel)
     } else {
         // The stream limit counts per principal (TransportOptions::maxStreamsPerPrincipal).
         m_principal = caller.member;
+        m_tokenId = caller.tokenId;
         reply = route(request, caller, channel, &streaming);
         m_principal.clear();
+        m_tokenId.clear();
     }
     qCDebug(lcApi).noquote() << request.method() << request.url().path() << (streaming ? 200 : reply.status);
     if (!streaming)

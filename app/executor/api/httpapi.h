@@ -26,6 +26,7 @@ class QHttpServerRequest;
 class QHttpServerResponder;
 class QTcpServer;
 class QTcpSocket;
+class QTimer;
 
 namespace Trainyard {
 
@@ -162,6 +163,9 @@ public:
     /// (not owned; null: only the admin's token authenticates, as before tokens existed), and the principal that
     /// the admin's token authenticates (`admin`; empty: defaultAdminMember()).
     void setAccessControl(AccessStore* access, const QString& admin = {});
+    /// `on` false: no route's IAM permission is checked (bench_api's "access control off"; with no access store the
+    /// admin's token is then the only credential). For measurements only; the default is on.
+    void setPermissionChecks(bool on) { m_checkPermissions = on; }
     /// The principal of the user who runs the executor: "user:<login>@localhost" (the login of the process's
     /// user ID; "user:executor@localhost" when it has none).
     static QString defaultAdminMember();
@@ -185,6 +189,9 @@ public:
     int openStreams() const;
     /// Number of open SSE streams of `principal`.
     int openStreams(const QString& principal) const;
+    /// How often the streams opened with access tokens are checked for tokens that expired (ms): such a stream
+    /// ends at most this long after its token's expireTime; one whose token is revoked ends at once.
+    static constexpr int TokenCheckMs = 5000;
 
     /// Answers `request` in this process as it is answered over HTTP: the same authentication, routing and
     /// resource handler, with no socket between (bench_executor measures what the executor itself costs with
@@ -200,6 +207,7 @@ public:
     struct Caller {
         QString member;
         QString role;
+        QString tokenId; ///< the access token's id ("3f9a0c12d4e5b6a7"); empty for the admin's token
     };
 
     /// One route of the API: method ("GET"), path template ("/v1/projects/{project}/jobs/{job}:cancel")
@@ -291,6 +299,9 @@ private:
     bool handle(const ApiRequest& request, const HttpChannelPtr& channel);
     void send(const HttpChannelPtr& channel, const Reply& reply);
     void addStream(SseStream* stream);
+    /// Ends the open streams opened with access token `tokenId` (all of them when empty) whose token is revoked or
+    /// expired now: an `error` event (401 UNAUTHENTICATED, the reason) and the stream's end.
+    void endStreamsOfInvalidTokens(const QString& tokenId = {});
 
     JobStore* m_store;
     LogStore* m_logs;
@@ -299,10 +310,14 @@ private:
     JobDirPolicy m_jobDirs;
     QByteArray m_token;
     AccessStore* m_access = nullptr;
+    bool m_checkPermissions = true;
     QString m_adminMember;
     QList<QPointer<SseStream>> m_streams;
     /// The principal of the request being routed: streams started while it is handled are counted as theirs.
     QString m_principal;
+    /// The access token of the request being routed (empty: the admin's): its streams end when it is revoked.
+    QString m_tokenId;
+    QTimer* m_tokenCheck = nullptr;
     TransportOptions m_transport;
     QSet<HttpConnection*> m_connections;
     QHash<QString, int> m_connectionsPerAddress;

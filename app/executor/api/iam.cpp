@@ -290,6 +290,8 @@ HttpApi::Reply HttpApi::revokeToken(const QString& id)
             return errorReply(404, QStringLiteral("NOT_FOUND"), QStringLiteral("There is no token tokens/%1.").arg(id));
         return errorReply(500, QStringLiteral("INTERNAL"), storeError);
     }
+    // The token's open streams end now, not when their client next asks for something.
+    endStreamsOfInvalidTokens(id);
     return jsonReply(m_access->token(id).value_or(TokenRecord {}).toJson());
 }
 

@@ -88,45 +88,133 @@ HttpApi::Reply HttpApi::logs(const ApiRequest& request, const QString& project, 
     addStream(stream);
     stream->start("following " + jobId.toUtf8());
 
-    // Live entries wait here while the backlog is read on the pool, and are written after it.
+    // A stream is live (each batch written as it arrives) or catching up (read from the files in slices on the pool,
+    // the next slice once the client has read most of the last). A stream starts catching up (its backlog), and goes
+    // back to it whenever its client has more than LiveUnreadBytes unread: the entries it misses meanwhile are in the
+    // files. So a stream holds at most about LiveUnreadBytes + a slice (~1.5 MB) however slow its client, where it
+    // held everything its client had not read (up to SseStream::MaxBacklogBytes, 64 MiB, then dropped); bench_api:
+    // 500 followers of a job printing 10,000 lines/s.
+    constexpr int BacklogSlice = 1000; // ~200 KB of frames
+    constexpr qint64 BacklogUnreadBytes = 256 * 1024;
+    constexpr qint64 LiveUnreadBytes = 1024 * 1024;
+    static constexpr qint64 MaxHeldBytes = 1024 * 1024;
     struct Follow {
-        bool backlogDone = false;
-        QByteArray held;
-        QString endState; ///< the job ended while the backlog was read: end after it
+        bool live = false;
+        /// The index (in the query's order) of the next entry the client is to get.
+        qint64 next = 0;
+        /// Live frames that arrived while catching up, written after the last slice (shared with the other
+        /// followers: no copy). Past MaxHeldBytes none are kept (`overflowed`), and catching up goes on in the
+        /// files, which hold them (a snapshot taken again).
+        QList<QByteArray> held;
+        qint64 heldBytes = 0;
+        qint64 heldEntries = 0;
+        bool overflowed = false;
+        LogStore::ReadRequest backlog;
+        QString endState; ///< the job ended while catching up: end after it
+        void hold(const QByteArray& frames, qint64 entries)
+        {
+            if (overflowed || frames.isEmpty())
+                return;
+            if (heldBytes + frames.size() > MaxHeldBytes) {
+                overflowed = true;
+                return;
+            }
+            held.append(frames);
+            heldBytes += frames.size();
+            heldEntries += entries;
+        }
+        void dropHeld()
+        {
+            held.clear();
+            heldBytes = heldEntries = 0;
+            overflowed = false;
+        }
     };
     auto follow = std::make_shared<Follow>();
+    follow->next = offset;
+    const bool scans = !contains.isEmpty() || !trialId.isEmpty();
+    const LogQuery backlogQuery { taskName, severity, contains, offset, scans ? INT_MAX : BacklogSlice, trialId };
+    auto readSlice = std::make_shared<std::function<void(qint64)>>();
+    std::weak_ptr<std::function<void(qint64)>> weakRead = readSlice;
+    QPointer<LogStore> logStore(m_logs);
+    // Catching up again after entries were dropped: what is pending goes to the files (and to the subscribers: to
+    // ours, which drops it too), and the files' new end is where the live entries take over.
+    auto resnapshot = [logStore, follow, key, backlogQuery] {
+        if (!logStore)
+            return false;
+        logStore->flush();
+        follow->dropHeld();
+        follow->backlog = logStore->prepareRead(key, backlogQuery);
+        return true;
+    };
 
     // Deliver what other subscribers still have pending, so our subscription starts exactly after
     // what the files hold now: nothing is sent twice and nothing is missed.
     m_logs->flush();
     const LogSeverity minSeverity = logSeverityFromName(severity);
     QPointer<SseStream> guard(stream);
-    const int subscription = m_logs->subscribe(
-        key, [guard, taskName, minSeverity, contains, trialId, follow](const QList<LogEntry>& batch) {
-            if (!guard || guard->isFinished())
+    const bool unfiltered = taskName.isEmpty() && minSeverity <= LogSeverity::Default && !scans;
+    const int subscription = m_logs->subscribe(key,
+        [guard, channel, taskName, minSeverity, contains, trialId, follow, unfiltered, logStore, resnapshot, weakRead](
+            const QList<LogEntry>& batch) {
+            if (!guard || guard->isFinished() || !logStore)
                 return;
-            QByteArray out;
-            for (const LogEntry& e : batch) {
-                if (!taskName.isEmpty() && e.taskName != taskName)
-                    continue;
-                if (e.severityLevel() < minSeverity)
-                    continue;
-                if (!contains.isEmpty() && !e.message.contains(contains))
-                    continue;
-                if (!trialId.isEmpty() && e.trialId != trialId)
-                    continue;
-                out += "data: " + e.toJsonLine() + "\n\n";
+            // Every unfiltered follower of a job gets the same frames: encoded once per batch and shared (the
+            // sockets' buffers copy them), because encoding was most of a stream's cost.
+            static struct {
+                const LogStore* store = nullptr;
+                quint64 batch = 0;
+                QByteArray frames;
+                qint64 entries = 0;
+            } shared;
+            QByteArray frames;
+            qint64 entries = 0;
+            if (unfiltered && shared.store == logStore.data() && shared.batch == logStore->deliveringBatch()) {
+                frames = shared.frames;
+                entries = shared.entries;
+            } else {
+                for (const LogEntry& e : batch) {
+                    if (!taskName.isEmpty() && e.taskName != taskName)
+                        continue;
+                    if (e.severityLevel() < minSeverity)
+                        continue;
+                    if (!contains.isEmpty() && !e.message.contains(contains))
+                        continue;
+                    if (!trialId.isEmpty() && e.trialId != trialId)
+                        continue;
+                    frames += "data: " + e.toJsonLine() + "\n\n";
+                    ++entries;
+                }
+                if (unfiltered) {
+                    shared.store = logStore.data();
+                    shared.batch = logStore->deliveringBatch();
+                    shared.frames = frames;
+                    shared.entries = entries;
+                }
             }
-            if (follow->backlogDone)
-                guard->writeChunk(out);
-            else
-                follow->held += out;
+            if (!follow->live) {
+                follow->hold(frames, entries);
+                return;
+            }
+            if (channel->backlog() > LiveUnreadBytes) {
+                // The client is behind: these entries and the next ones come from the files once it has read most
+                // of what it has (not from here: the store is delivering, and flush() must not run inside that).
+                follow->live = false;
+                follow->overflowed = true;
+                QTimer::singleShot(0, guard, [resnapshot, weakRead, follow] {
+                    const auto read = weakRead.lock();
+                    if (read && resnapshot())
+                        (*read)(follow->next);
+                });
+                return;
+            }
+            guard->writeChunk(frames);
+            follow->next += entries;
         });
-    QPointer<LogStore> logStore(m_logs);
     auto end = [guard, logStore, follow](const QString& state) {
         if (!guard || guard->isFinished())
             return;
-        if (!follow->backlogDone) {
+        if (!follow->live) {
             follow->endState = state;
             return;
         }
@@ -142,33 +230,32 @@ HttpApi::Reply HttpApi::logs(const ApiRequest& request, const QString& project, 
     // subscription starts) and read on the pool in slices, each written when it arrives; the next slice
     // waits while the client has much unread. A `contains` or `trialId` filter scans the files, so it reads in
     // one go.
-    constexpr int BacklogSlice = 10000;
-    const bool scans = !contains.isEmpty() || !trialId.isEmpty();
-    const LogStore::ReadRequest backlog = m_logs->prepareRead(
-        key, LogQuery { taskName, severity, contains, offset, scans ? INT_MAX : BacklogSlice, trialId });
+    follow->backlog = m_logs->prepareRead(key, backlogQuery);
     // A slice read on the pool: its entries framed as SSE events, and whether more follow.
     struct SliceRead {
         QByteArray events;
         LogIndex::PageInfo page;
     };
-    auto readSlice = std::make_shared<std::function<void(qint64)>>();
-    std::weak_ptr<std::function<void(qint64)>> weakRead = readSlice;
-    *readSlice = [this, guard, channel, backlog, follow, end, weakRead](qint64 after) {
-        LogStore::ReadRequest slice = backlog;
+    *readSlice = [this, guard, channel, follow, end, weakRead, resnapshot](qint64 after) {
+        LogStore::ReadRequest slice = follow->backlog;
         slice.query.afterIndex = after;
         auto* watcher = new QFutureWatcher<SliceRead>(this);
         connect(watcher, &QFutureWatcher<SliceRead>::finished, this,
-            [watcher, guard, channel, slice, follow, end, weakRead] {
+            [watcher, guard, channel, slice, follow, end, weakRead, resnapshot] {
                 watcher->deleteLater();
                 const auto again = weakRead.lock();
                 if (!guard || guard->isFinished() || !again)
                     return;
                 const SliceRead read = watcher->result();
                 guard->writeChunk(read.events);
-                if (read.page.more && slice.query.limit != INT_MAX) {
-                    const qint64 next = slice.query.afterIndex + slice.query.limit;
+                follow->next = slice.query.afterIndex + read.page.entries;
+                bool more = read.page.more && slice.query.limit != INT_MAX;
+                if (follow->overflowed && resnapshot())
+                    more = true; // live entries were dropped: read on to the files' new end
+                if (more) {
+                    const qint64 next = follow->next;
                     QTcpSocket* socket = channel->socket();
-                    if (socket && channel->backlog() > 4 * 1024 * 1024)
+                    if (socket && channel->backlog() > BacklogUnreadBytes)
                         connect(
                             socket, &QTcpSocket::bytesWritten, guard, [again, next] { (*again)(next); },
                             Qt::SingleShotConnection);
@@ -176,9 +263,11 @@ HttpApi::Reply HttpApi::logs(const ApiRequest& request, const QString& project, 
                         (*again)(next);
                     return;
                 }
-                follow->backlogDone = true;
-                guard->writeChunk(follow->held);
-                follow->held.clear();
+                follow->live = true;
+                for (const QByteArray& frames : std::as_const(follow->held))
+                    guard->writeChunk(frames);
+                follow->next += follow->heldEntries;
+                follow->dropHeld();
                 if (!follow->endState.isEmpty())
                     end(follow->endState);
             });

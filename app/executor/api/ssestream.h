@@ -34,6 +34,8 @@ public:
     std::function<void()> cleanup;
     /// Whose stream this is (HttpApi counts streams per principal against TransportOptions::maxStreamsPerPrincipal).
     QString principal;
+    /// The access token it was opened with (empty: the admin's token): revoking or the expiry of the token ends it.
+    QString tokenId;
 
     /// Writes the status line, the headers and a first comment, so that clients see the stream start.
     void start(const QByteArray& comment);

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "metricscollector.h"
 
+#include "checkpointindex.h"
+
 #include "backend.h"
 #include "eventfilereader.h"
 #include "hypertunereader.h"
@@ -237,10 +239,16 @@ TickResult collect(JobCollection& job, const QList<ReplicaProcess>& replicas, Gp
     if (!job.jobDir.isEmpty() && QFileInfo(job.jobDir).isDir()) {
         QString error;
         const std::vector<EventRunFiles> runs = findEventRuns(job.jobDir, &error);
+        const QString root = QFileInfo(job.jobDir).canonicalFilePath();
         for (const EventRunFiles& run : runs) {
             JobCollection::Rule& rule = job.rules[run.run];
             BatchSink sink(batches, rule, run.run);
             for (const QString& path : run.files) {
+                // Only files of the job dir are read and served, as its checkpoints are: not what a symlink leads
+                // to outside it, nor a file with more than one hard link (its other links may lie outside).
+                if (!CheckpointIndex::isInside(root, QFileInfo(path).canonicalFilePath())
+                    || CheckpointIndex::hardLinks(path))
+                    continue;
                 auto it = job.files.find(path);
                 if (it == job.files.end()) {
                     JobCollection::File file;

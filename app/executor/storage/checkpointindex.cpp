@@ -9,12 +9,15 @@
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QJsonObject>
 #include <QMutexLocker>
 #include <QRegularExpression>
 #include <QSet>
 
 #include <algorithm>
 #include <functional>
+
+#include <sys/stat.h>
 
 namespace Trainyard {
 
@@ -104,7 +107,7 @@ public:
             if (fi.isDir()) {
                 if (!fi.isSymLink()) // a symlinked folder could loop; its checkpoints are listed where they are
                     dirs.append(fi);
-            } else if (fi.isFile()) {
+            } else if (fi.isFile() && !CheckpointIndex::hardLinks(fi.absoluteFilePath())) {
                 files.insert(fi.fileName(), fi);
             }
         }
@@ -223,7 +226,7 @@ private:
                     continue;
                 if (fi.isDir() && !fi.isSymLink())
                     stack.append({ fi.absoluteFilePath(), joinRel(r, fi.fileName()) });
-                else if (fi.isFile())
+                else if (fi.isFile() && !CheckpointIndex::hardLinks(fi.absoluteFilePath()))
                     add(&e, joinRel(r, fi.fileName()), fi);
             }
         }
@@ -393,6 +396,38 @@ CheckpointIndex::ArchiveNumbers CheckpointIndex::pytorchNumbers(const QString& p
         m_scalars.clear();
     m_scalars.insert(path, s);
     return s;
+}
+
+qint64 CheckpointIndex::hardLinks(const QString& path)
+{
+    struct stat st { };
+    if (::lstat(QFile::encodeName(path).constData(), &st) != 0 || !S_ISREG(st.st_mode) || st.st_nlink <= 1)
+        return 0;
+    return qint64(st.st_nlink);
+}
+
+QString CheckpointIndex::shardOutside(const QString& root, const QString& indexPath)
+{
+    if (!indexPath.endsWith(QLatin1String(".safetensors.index.json")))
+        return {};
+    QFile file(indexPath);
+    if (!file.open(QIODevice::ReadOnly) || file.size() > 64 * 1024 * 1024)
+        return {}; // the reader says what is wrong with it
+    const QJsonObject map
+        = QJsonDocument::fromJson(file.readAll()).object().value(QLatin1String("weight_map")).toObject();
+    const QDir folder = QFileInfo(indexPath).absoluteDir();
+    for (auto it = map.constBegin(); it != map.constEnd(); ++it) {
+        const QString shard = it.value().toString();
+        if (shard.isEmpty())
+            continue;
+        if (QDir::isAbsolutePath(shard) || shard.contains(QLatin1Char('/')) || shard.contains(QLatin1Char('\\'))
+            || shard == QLatin1String("..") || shard == QLatin1String("."))
+            return shard;
+        const QFileInfo target(folder.filePath(shard));
+        if (target.isSymLink() && !isInside(root, target.canonicalFilePath()))
+            return shard;
+    }
+    return {};
 }
 
 bool CheckpointIndex::isInside(const QString& root, const QString& path)

@@ -78,6 +78,15 @@ public:
 
     /// True when `path` (after canonicalisation) is `root` or lies below it; `root` must be canonical.
     static bool isInside(const QString& root, const QString& path);
+    /// The number of hard links of `path` when it is a regular file with more than one (lstat's st_nlink), else 0.
+    /// A second link to a file can lie anywhere on the same file system, and nothing tells where from inside the
+    /// job dir; so such a file is neither listed nor served (API.md, "Checkpoints"): a hard link in a job dir to a
+    /// file outside it would serve that file as a symlink would.
+    static qint64 hardLinks(const QString& path);
+    /// For a `*.safetensors.index.json` (any other path: empty): the first shard its `weight_map` names that lies
+    /// outside the index's folder (an absolute path, a `..` component, a subfolder, or a symlink that leads out
+    /// of `root`, which must be canonical), as named there; empty when every shard lies in the folder.
+    static QString shardOutside(const QString& root, const QString& indexPath);
 
     /// The number ending a name's stem after a separator (`-`, `_`, `.`, `=`), e.g. 1000 for
     /// `model.ckpt-1000`; none for `model_v2` or `final`.

@@ -11,14 +11,15 @@
 #include <QtConcurrent>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <ctime>
 #include <fcntl.h>
-#include <sys/stat.h>
 #include <string>
-#include <utility>
+#include <sys/stat.h>
 #include <unistd.h>
+#include <utility>
 #include <vector>
 
 namespace Trainyard {
@@ -236,6 +237,7 @@ struct LogStore::Private {
     QHash<int, Sub> subs;
     QHash<QString, int> subCountByJob;
     QHash<QString, QList<LogEntry>> pending; // per job, for subscribers
+    quint64 batchSerial = 0; // deliveringBatch()
     int nextSubId = 1;
 
     // Line indexes by job, with when each was last asked for (a counter), for dropping the least recent.
@@ -489,6 +491,10 @@ struct LogStore::Private {
                 if (sub.jobName == jobName)
                     fns.append(sub.fn);
             }
+            // Unique in the process, not only in this store: a store made later at the same address must not
+            // hand out a number a subscriber has seen from this one.
+            static std::atomic<quint64> batches { 0 };
+            batchSerial = ++batches;
             for (const Subscriber& fn : std::as_const(fns))
                 fn(batch);
             batch.clear();
@@ -726,6 +732,11 @@ QList<LogEntry> LogStore::read(const JobKey& job, const QString& taskName, const
     for (const QByteArray& line : lines)
         result.append(LogEntry::fromJsonLine(line).value_or(LogEntry()));
     return result;
+}
+
+quint64 LogStore::deliveringBatch() const
+{
+    return d->batchSerial;
 }
 
 int LogStore::subscribe(const JobKey& job, Subscriber subscriber)

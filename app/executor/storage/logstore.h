@@ -109,6 +109,10 @@ public:
     /// Registers a live subscriber for one job's new entries; returns an id for unsubscribe().
     int subscribe(const JobKey& job, Subscriber subscriber);
     void unsubscribe(int id);
+    /// While subscribers are called: a number of the batch they are handed, the same for every subscriber of that
+    /// batch and different for every batch of every store in the process, so that subscribers can encode a batch once
+    /// and share it (the API's log streams: 500 followers of a job encode each line once, not 500 times).
+    quint64 deliveringBatch() const;
 
 private:
     struct Private;
