@@ -2,6 +2,49 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="de">
 <context>
+    <name>ClusterFit</name>
+    <message>
+        <source>The cluster is not reachable now.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The cluster is not reachable now: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>It needs %n node(s), one per replica (Slurm gives each replica its own node)</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>; the partition has %n usable node(s).</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Each %1 replica asks for %2 GPUs; the largest node has %n.</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 (%2 vCPUs) gets the largest node&apos;s %n CPUs.</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 (%2 GB) gets the largest node&apos;s %3 GB of memory.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>Trainyard</name>
     <message>
         <source>%1 is a file, not a folder</source>
@@ -437,6 +480,253 @@ Der neueste Checkpoint (benannt durch die Statusdatei „checkpoint“)</transla
     </message>
 </context>
 <context>
+    <name>Trainyard::ClustersModel</name>
+    <message>
+        <source>%1 / %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (this host)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (jobs go here)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (%2, Slurm %3)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Slurm cluster %1 (slurmrestd %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Jobs whose region names no cluster run on this host.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Region / node</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation type="unfinished">Status</translation>
+    </message>
+    <message>
+        <source>CPUs in use</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>GPUs in use</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Memory</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Partitions</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Trainyard jobs</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Trainyard::ClustersView</name>
+    <message>
+        <source>&amp;Refresh</source>
+        <translation type="unfinished">&amp;Aktualisieren</translation>
+    </message>
+    <message>
+        <source>Where jobs run: this host, and the Slurm clusters of the executor&apos;s clusters.yaml (a job&apos;s region picks one).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Could not read the regions: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Updated %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation type="unfinished">%1: %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: %2 of %n node(s) idle</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>, %1 / %2 GPUs</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Trainyard::ConnectDialog</name>
+    <message>
+        <source>Connect to Executor</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>https://host:port</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>tyk_… (from trainyardctl auth tokens create)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Executor &amp;URL:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Token:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Trust the executor&apos;s certificate</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Trust on &amp;first use (pin the certificate)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Verify with a &amp;CA file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>PEM file of the CA that signed the executor&apos;s certificate</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Browse…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Trust on first use&lt;/b&gt;: the console shows the certificate the executor presents. Compare its SHA-256 fingerprint with the one the executor printed when it started (or that its admin sends you); once you trust it, it is pinned, and a different certificate later is refused, as ssh does with host keys.&lt;br&gt;&lt;b&gt;CA file&lt;/b&gt;: for executors whose certificate your team&apos;s CA signed; the certificate must be signed by that CA and name the host in the URL. Nothing is pinned.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Presented certificate</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>I compared the fingerprint: trust this certificate and &amp;pin it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Subject:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Issuer:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Valid:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>SHA-256:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Test Connection</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Connect</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>CA Certificate</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>PEM certificates (*.pem *.crt);;All files (*)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The URL must be https://HOST:PORT (plain http only for this computer&apos;s own executor: the token would cross the network in clear text).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Fetching the certificate of %1…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 to %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This computer&apos;s CAs trust this certificate; pinning it also refuses any other one later.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No certificate is pinned for %1 yet. Compare the fingerprint with the one the executor printed at its start before you trust it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Check the certificate, then trust it to test the token.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This is the certificate you pinned for %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>WARNING: this is not the certificate pinned for %1 (%2 line %3): pinned %4. Someone may be intercepting the connection; trust the new certificate only if you know the executor&apos;s certificate was replaced.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The certificate differs from the pinned one.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the certificate you accepted</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Testing the token with %1…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The executor refused the token (401 UNAUTHENTICATED): %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Connected: the executor accepted the token (%n CPU(s), %1 job(s) running).</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Cannot pin the certificate: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The desktop keyring did not store the token (%1). Is a keyring service (GNOME Keyring, KWallet) running? You can connect anyway: the token is then kept in memory for this session only, never written to disk, and asked for again next time.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Connect for This &amp;Session</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>Trainyard::ExecutorConnection</name>
     <message>
         <source>Starting the executor (%1)…</source>
@@ -453,6 +743,14 @@ Der neueste Checkpoint (benannt durch die Statusdatei „checkpoint“)</transla
     <message>
         <source>Lost the connection to the executor: %1</source>
         <translation>Verbindung zum Executor verloren: %1</translation>
+    </message>
+    <message>
+        <source>No token for %1 in the desktop keyring; using this computer&apos;s executor. File &gt; Connect to Executor… connects to it again.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The desktop keyring did not give the token for %1 (%2); using this computer&apos;s executor. File &gt; Connect to Executor… connects to it again.</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -1629,6 +1927,34 @@ Der neueste Checkpoint (benannt durch die Statusdatei „checkpoint“)</transla
         <source>Resume tuning</source>
         <translation>Tuning fortsetzen</translation>
     </message>
+    <message>
+        <source>Clusters</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The executor&apos;s Slurm clusters: idle nodes and GPUs in use. Click for the Clusters view.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Connecting to %1; the token is in the desktop keyring.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Connecting to %1; the token is kept for this session only.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Connect to Executor…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Use the &amp;Local Executor</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>C&amp;lusters</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>Trainyard::MetricChart</name>
@@ -2176,6 +2502,14 @@ Maschinentyp: %4</translation>
         <source>CPU %1 %</source>
         <translation>CPU %1 %</translation>
     </message>
+    <message>
+        <source>on %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Node: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>Trainyard::TrialsModel</name>
@@ -2657,10 +2991,6 @@ Maschinentyp: %4</translation>
         <translation>Rechenressourcen</translation>
     </message>
     <message>
-        <source>A scale tier, or CUSTOM machine types and counts per role. Replicas run as processes on this host.</source>
-        <translation>Eine Skalierungsstufe oder mit CUSTOM Maschinentypen und Anzahlen pro Rolle. Replikate laufen als Prozesse auf diesem Host.</translation>
-    </message>
-    <message>
         <source>&lt;b&gt;Role&lt;/b&gt;</source>
         <translation>&lt;b&gt;Rolle&lt;/b&gt;</translation>
     </message>
@@ -2840,6 +3170,87 @@ Maschinentyp: %4</translation>
     <message>
         <source>&lt;b&gt;acceleratorConfig&lt;/b&gt; (the service&apos;s rules): a type and a count the machine type allows; here only GPUs this host has. Each replica gets its own GPUs (CUDA_VISIBLE_DEVICES).</source>
         <translation>&lt;b&gt;acceleratorConfig&lt;/b&gt; (Regeln des Dienstes): ein Typ und eine Anzahl, die der Maschinentyp erlaubt; hier nur GPUs, die dieser Host hat. Jedes Replikat bekommt eigene GPUs (CUDA_VISIBLE_DEVICES).</translation>
+    </message>
+    <message>
+        <source>Where the job runs, then a scale tier, or CUSTOM machine types and counts per role. Replicas run as processes on this host, or on the nodes of a Slurm cluster.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Runs on&lt;/b&gt; (&lt;tt&gt;trainingInput.region&lt;/tt&gt;, gcloud&apos;s &lt;tt&gt;--region&lt;/tt&gt;): this host, or a Slurm cluster of the executor&apos;s clusters.yaml. On a cluster each replica gets a node of its own, with its machine type&apos;s vCPUs and memory and its GPUs; its logs, metrics and checkpoints show here as for a job on this host.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This host</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Runs &amp;on&lt;/b&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 — Slurm cluster, %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 — Slurm cluster, partition %2: %3 of %n node(s) idle</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>(default)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>, %n GPU(s) free</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>No GPUs on this cluster&apos;s nodes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (the cluster&apos;s GPUs: up to %2 per node)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (not on this cluster)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (more than a node has)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Cannot run on %1:&lt;/b&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Needs %n node(s), one per replica</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Fits %1 now.&lt;/b&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 of its %2 usable nodes are idle; Slurm can start it at once.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Will queue on %1.&lt;/b&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Only %1 of its %2 usable nodes are idle now (or not those with the GPUs asked for): Slurm starts it when enough are free.</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
