@@ -4,6 +4,7 @@
 #include "jobkey.h"
 #include "launchspec.h"
 #include "machinecatalog.h"
+#include "regioninfo.h"
 
 #include <QList>
 #include <QMetaType>
@@ -60,27 +61,11 @@ struct BackendUsage {
     int runsHolding = 0; ///< runs with a reservation
 };
 
-/// One node of a region as `…/regions` shows it (app/executor/API.md "Regions"): a cluster's node as its
-/// scheduler reports it, or this host.
-struct RegionNode {
-    QString name; ///< the node's name in the cluster (what a replica's address names), or this host's name
-    QStringList state; ///< the cluster's words, base state first ("IDLE", "MIXED", "ALLOCATED", "DOWN", "DRAIN" …)
-    int cpus = 0;
-    int cpusInUse = 0;
-    int gpus = 0;
-    int gpusInUse = 0;
-    Bytes memory;
-    QStringList partitions;
-};
-
-/// One partition of a cluster (Slurm's).
-struct RegionPartition {
-    QString name;
-    QStringList state; ///< "UP", "DOWN", "DRAIN", "INACTIVE"; empty when the cluster does not say
-    QString nodes; ///< its nodes as a hostlist: "node[1-4]"
-    int totalNodes = 0;
-    int totalCpus = 0;
-};
+/// One node and one partition of a region as `…/regions` shows them (app/executor/API.md "Regions"): a cluster's
+/// as its scheduler reports them, or this host. The types the clients decode (models/regioninfo.h), so that the
+/// executor's answer and the console's reading of it cannot drift apart.
+using RegionNode = RegionNodeInfo;
+using RegionPartition = RegionPartitionInfo;
 
 /// One check of a region (`trainyardctl clusters check`): "reachable", "authenticated", "controller",
 /// "partition"; `message` says what was found, or what failed.
