@@ -5,43 +5,43 @@
     <name>ClusterFit</name>
     <message>
         <source>The cluster is not reachable now.</source>
-        <translation type="unfinished"></translation>
+        <translation>Der Cluster ist derzeit nicht erreichbar.</translation>
     </message>
     <message>
         <source>The cluster is not reachable now: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Der Cluster ist derzeit nicht erreichbar: %1</translation>
     </message>
     <message numerus="yes">
         <source>It needs %n node(s), one per replica (Slurm gives each replica its own node)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>Er benötigt %n Knoten, einen pro Replikat (Slurm gibt jedem Replikat einen eigenen Knoten)</numerusform>
+            <numerusform>Er benötigt %n Knoten, einen pro Replikat (Slurm gibt jedem Replikat einen eigenen Knoten)</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>; the partition has %n usable node(s).</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>; die Partition hat %n nutzbaren Knoten.</numerusform>
+            <numerusform>; die Partition hat %n nutzbare Knoten.</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>Each %1 replica asks for %2 GPUs; the largest node has %n.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>Jedes Replikat der Rolle %1 fordert %2 GPUs an; der größte Knoten hat %n.</numerusform>
+            <numerusform>Jedes Replikat der Rolle %1 fordert %2 GPUs an; der größte Knoten hat %n.</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>%1 (%2 vCPUs) gets the largest node&apos;s %n CPUs.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%1 (%2 vCPUs) erhält die %n CPU des größten Knotens.</numerusform>
+            <numerusform>%1 (%2 vCPUs) erhält die %n CPUs des größten Knotens.</numerusform>
         </translation>
     </message>
     <message>
         <source>%1 (%2 GB) gets the largest node&apos;s %3 GB of memory.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 (%2 GB) erhält die %3 GB Speicher des größten Knotens.</translation>
     </message>
 </context>
 <context>
@@ -483,247 +483,247 @@ Der neueste Checkpoint (benannt durch die Statusdatei „checkpoint“)</transla
     <name>Trainyard::ClustersModel</name>
     <message>
         <source>%1 / %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 / %2</translation>
     </message>
     <message>
         <source>%1 (this host)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 (dieser Rechner)</translation>
     </message>
     <message>
         <source>%1 (jobs go here)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 (hier laufen die Jobs)</translation>
     </message>
     <message>
         <source>%1 (%2)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 (%2)</translation>
     </message>
     <message>
         <source>%1 (%2, Slurm %3)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 (%2, Slurm %3)</translation>
     </message>
     <message>
         <source>Slurm cluster %1 (slurmrestd %2)</source>
-        <translation type="unfinished"></translation>
+        <translation>Slurm-Cluster %1 (slurmrestd %2)</translation>
     </message>
     <message>
         <source>Jobs whose region names no cluster run on this host.</source>
-        <translation type="unfinished"></translation>
+        <translation>Jobs, deren Region keinen Cluster nennt, laufen auf diesem Rechner.</translation>
     </message>
     <message>
         <source>Region / node</source>
-        <translation type="unfinished"></translation>
+        <translation>Region / Knoten</translation>
     </message>
     <message>
         <source>State</source>
-        <translation type="unfinished">Status</translation>
+        <translation>Status</translation>
     </message>
     <message>
         <source>CPUs in use</source>
-        <translation type="unfinished"></translation>
+        <translation>Belegte CPUs</translation>
     </message>
     <message>
         <source>GPUs in use</source>
-        <translation type="unfinished"></translation>
+        <translation>Belegte GPUs</translation>
     </message>
     <message>
         <source>Memory</source>
-        <translation type="unfinished"></translation>
+        <translation>Speicher</translation>
     </message>
     <message>
         <source>Partitions</source>
-        <translation type="unfinished"></translation>
+        <translation>Partitionen</translation>
     </message>
     <message>
         <source>Trainyard jobs</source>
-        <translation type="unfinished"></translation>
+        <translation>Trainyard-Jobs</translation>
     </message>
 </context>
 <context>
     <name>Trainyard::ClustersView</name>
     <message>
         <source>&amp;Refresh</source>
-        <translation type="unfinished">&amp;Aktualisieren</translation>
+        <translation>&amp;Aktualisieren</translation>
     </message>
     <message>
         <source>Where jobs run: this host, and the Slurm clusters of the executor&apos;s clusters.yaml (a job&apos;s region picks one).</source>
-        <translation type="unfinished"></translation>
+        <translation>Wo Jobs laufen: dieser Rechner und die Slurm-Cluster aus der clusters.yaml des Executors (die Region eines Jobs wählt einen davon).</translation>
     </message>
     <message>
         <source>Could not read the regions: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Die Regionen konnten nicht gelesen werden: %1</translation>
     </message>
     <message>
         <source>Updated %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Aktualisiert um %1</translation>
     </message>
     <message>
         <source>%1: %2</source>
-        <translation type="unfinished">%1: %2</translation>
+        <translation>%1: %2</translation>
     </message>
     <message numerus="yes">
         <source>%1: %2 of %n node(s) idle</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%1: %2 von %n Knoten im Leerlauf</numerusform>
+            <numerusform>%1: %2 von %n Knoten im Leerlauf</numerusform>
         </translation>
     </message>
     <message>
         <source>, %1 / %2 GPUs</source>
-        <translation type="unfinished"></translation>
+        <translation>, %1 / %2 GPUs</translation>
     </message>
 </context>
 <context>
     <name>Trainyard::ConnectDialog</name>
     <message>
         <source>Connect to Executor</source>
-        <translation type="unfinished"></translation>
+        <translation>Mit Executor verbinden</translation>
     </message>
     <message>
         <source>https://host:port</source>
-        <translation type="unfinished"></translation>
+        <translation>https://Host:Port</translation>
     </message>
     <message>
         <source>tyk_… (from trainyardctl auth tokens create)</source>
-        <translation type="unfinished"></translation>
+        <translation>tyk_… (von trainyardctl auth tokens create)</translation>
     </message>
     <message>
         <source>Executor &amp;URL:</source>
-        <translation type="unfinished"></translation>
+        <translation>Executor-&amp;URL:</translation>
     </message>
     <message>
         <source>&amp;Token:</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Token:</translation>
     </message>
     <message>
         <source>Trust the executor&apos;s certificate</source>
-        <translation type="unfinished"></translation>
+        <translation>Dem Zertifikat des Executors vertrauen</translation>
     </message>
     <message>
         <source>Trust on &amp;first use (pin the certificate)</source>
-        <translation type="unfinished"></translation>
+        <translation>Bei &amp;erster Verwendung vertrauen (Zertifikat pinnen)</translation>
     </message>
     <message>
         <source>Verify with a &amp;CA file</source>
-        <translation type="unfinished"></translation>
+        <translation>Mit einer &amp;CA-Datei prüfen</translation>
     </message>
     <message>
         <source>PEM file of the CA that signed the executor&apos;s certificate</source>
-        <translation type="unfinished"></translation>
+        <translation>PEM-Datei der CA, die das Zertifikat des Executors signiert hat</translation>
     </message>
     <message>
         <source>&amp;Browse…</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Durchsuchen…</translation>
     </message>
     <message>
         <source>&lt;b&gt;Trust on first use&lt;/b&gt;: the console shows the certificate the executor presents. Compare its SHA-256 fingerprint with the one the executor printed when it started (or that its admin sends you); once you trust it, it is pinned, and a different certificate later is refused, as ssh does with host keys.&lt;br&gt;&lt;b&gt;CA file&lt;/b&gt;: for executors whose certificate your team&apos;s CA signed; the certificate must be signed by that CA and name the host in the URL. Nothing is pinned.</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;Bei erster Verwendung vertrauen&lt;/b&gt;: Die Konsole zeigt das Zertifikat, das der Executor vorlegt. Vergleichen Sie seinen SHA-256-Fingerabdruck mit dem, den der Executor bei seinem Start ausgegeben hat (oder den Ihnen sein Administrator schickt); sobald Sie ihm vertrauen, ist es gepinnt, und ein anderes Zertifikat wird später abgelehnt, wie es ssh mit Host-Schlüsseln macht.&lt;br&gt;&lt;b&gt;CA-Datei&lt;/b&gt;: für Executors, deren Zertifikat die CA Ihres Teams signiert hat; das Zertifikat muss von dieser CA signiert sein und den Hostnamen aus der URL enthalten. Es wird nichts gepinnt.</translation>
     </message>
     <message>
         <source>Presented certificate</source>
-        <translation type="unfinished"></translation>
+        <translation>Vorgelegtes Zertifikat</translation>
     </message>
     <message>
         <source>I compared the fingerprint: trust this certificate and &amp;pin it</source>
-        <translation type="unfinished"></translation>
+        <translation>Ich habe den Fingerabdruck verglichen: diesem Zertifikat vertrauen und es &amp;pinnen</translation>
     </message>
     <message>
         <source>Subject:</source>
-        <translation type="unfinished"></translation>
+        <translation>Inhaber:</translation>
     </message>
     <message>
         <source>Issuer:</source>
-        <translation type="unfinished"></translation>
+        <translation>Aussteller:</translation>
     </message>
     <message>
         <source>Valid:</source>
-        <translation type="unfinished"></translation>
+        <translation>Gültig:</translation>
     </message>
     <message>
         <source>SHA-256:</source>
-        <translation type="unfinished"></translation>
+        <translation>SHA-256:</translation>
     </message>
     <message>
         <source>&amp;Test Connection</source>
-        <translation type="unfinished"></translation>
+        <translation>Verbindung &amp;testen</translation>
     </message>
     <message>
         <source>&amp;Connect</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Verbinden</translation>
     </message>
     <message>
         <source>CA Certificate</source>
-        <translation type="unfinished"></translation>
+        <translation>CA-Zertifikat</translation>
     </message>
     <message>
         <source>PEM certificates (*.pem *.crt);;All files (*)</source>
-        <translation type="unfinished"></translation>
+        <translation>PEM-Zertifikate (*.pem *.crt);;Alle Dateien (*)</translation>
     </message>
     <message>
         <source>The URL must be https://HOST:PORT (plain http only for this computer&apos;s own executor: the token would cross the network in clear text).</source>
-        <translation type="unfinished"></translation>
+        <translation>Die URL muss https://HOST:PORT lauten (unverschlüsseltes http nur für den eigenen Executor dieses Rechners: Das Token würde im Klartext durch das Netzwerk gehen).</translation>
     </message>
     <message>
         <source>Fetching the certificate of %1…</source>
-        <translation type="unfinished"></translation>
+        <translation>Zertifikat von %1 wird abgerufen…</translation>
     </message>
     <message>
         <source>%1 to %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 bis %2</translation>
     </message>
     <message>
         <source>This computer&apos;s CAs trust this certificate; pinning it also refuses any other one later.</source>
-        <translation type="unfinished"></translation>
+        <translation>Die CAs dieses Rechners vertrauen diesem Zertifikat; wenn Sie es pinnen, wird später außerdem jedes andere abgelehnt.</translation>
     </message>
     <message>
         <source>No certificate is pinned for %1 yet. Compare the fingerprint with the one the executor printed at its start before you trust it.</source>
-        <translation type="unfinished"></translation>
+        <translation>Für %1 ist noch kein Zertifikat gepinnt. Vergleichen Sie den Fingerabdruck mit dem, den der Executor bei seinem Start ausgegeben hat, bevor Sie ihm vertrauen.</translation>
     </message>
     <message>
         <source>Check the certificate, then trust it to test the token.</source>
-        <translation type="unfinished"></translation>
+        <translation>Prüfen Sie das Zertifikat und vertrauen Sie ihm dann, um das Token zu testen.</translation>
     </message>
     <message>
         <source>This is the certificate you pinned for %1.</source>
-        <translation type="unfinished"></translation>
+        <translation>Dies ist das Zertifikat, das Sie für %1 gepinnt haben.</translation>
     </message>
     <message>
         <source>WARNING: this is not the certificate pinned for %1 (%2 line %3): pinned %4. Someone may be intercepting the connection; trust the new certificate only if you know the executor&apos;s certificate was replaced.</source>
-        <translation type="unfinished"></translation>
+        <translation>WARNUNG: Dies ist nicht das für %1 gepinnte Zertifikat (%2, Zeile %3): gepinnt ist %4. Möglicherweise fängt jemand die Verbindung ab; vertrauen Sie dem neuen Zertifikat nur, wenn Sie wissen, dass das Zertifikat des Executors ersetzt wurde.</translation>
     </message>
     <message>
         <source>The certificate differs from the pinned one.</source>
-        <translation type="unfinished"></translation>
+        <translation>Das Zertifikat weicht vom gepinnten ab.</translation>
     </message>
     <message>
         <source>the certificate you accepted</source>
-        <translation type="unfinished"></translation>
+        <translation>das von Ihnen akzeptierte Zertifikat</translation>
     </message>
     <message>
         <source>Testing the token with %1…</source>
-        <translation type="unfinished"></translation>
+        <translation>Token wird mit %1 getestet…</translation>
     </message>
     <message>
         <source>The executor refused the token (401 UNAUTHENTICATED): %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Der Executor hat das Token abgelehnt (401 UNAUTHENTICATED): %1</translation>
     </message>
     <message numerus="yes">
         <source>Connected: the executor accepted the token (%n CPU(s), %1 job(s) running).</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>Verbunden: Der Executor hat das Token akzeptiert (%n CPU; laufende Jobs: %1).</numerusform>
+            <numerusform>Verbunden: Der Executor hat das Token akzeptiert (%n CPUs; laufende Jobs: %1).</numerusform>
         </translation>
     </message>
     <message>
         <source>Cannot pin the certificate: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Das Zertifikat kann nicht gepinnt werden: %1</translation>
     </message>
     <message>
         <source>The desktop keyring did not store the token (%1). Is a keyring service (GNOME Keyring, KWallet) running? You can connect anyway: the token is then kept in memory for this session only, never written to disk, and asked for again next time.</source>
-        <translation type="unfinished"></translation>
+        <translation>Der Schlüsselbund des Desktops hat das Token nicht gespeichert (%1). Läuft ein Schlüsselbunddienst (GNOME Keyring, KWallet)? Sie können sich trotzdem verbinden: Das Token wird dann nur für diese Sitzung im Arbeitsspeicher gehalten, nie auf die Festplatte geschrieben und beim nächsten Mal erneut abgefragt.</translation>
     </message>
     <message>
         <source>Connect for This &amp;Session</source>
-        <translation type="unfinished"></translation>
+        <translation>Für diese &amp;Sitzung verbinden</translation>
     </message>
 </context>
 <context>
@@ -746,11 +746,11 @@ Der neueste Checkpoint (benannt durch die Statusdatei „checkpoint“)</transla
     </message>
     <message>
         <source>No token for %1 in the desktop keyring; using this computer&apos;s executor. File &gt; Connect to Executor… connects to it again.</source>
-        <translation type="unfinished"></translation>
+        <translation>Kein Token für %1 im Schlüsselbund des Desktops; der Executor dieses Rechners wird verwendet. Datei &gt; Mit Executor verbinden… verbindet wieder mit ihm.</translation>
     </message>
     <message>
         <source>The desktop keyring did not give the token for %1 (%2); using this computer&apos;s executor. File &gt; Connect to Executor… connects to it again.</source>
-        <translation type="unfinished"></translation>
+        <translation>Der Schlüsselbund des Desktops hat das Token für %1 nicht herausgegeben (%2); der Executor dieses Rechners wird verwendet. Datei &gt; Mit Executor verbinden… verbindet wieder mit ihm.</translation>
     </message>
 </context>
 <context>
@@ -1929,31 +1929,31 @@ Der neueste Checkpoint (benannt durch die Statusdatei „checkpoint“)</transla
     </message>
     <message>
         <source>Clusters</source>
-        <translation type="unfinished"></translation>
+        <translation>Cluster</translation>
     </message>
     <message>
         <source>The executor&apos;s Slurm clusters: idle nodes and GPUs in use. Click for the Clusters view.</source>
-        <translation type="unfinished"></translation>
+        <translation>Die Slurm-Cluster des Executors: Knoten im Leerlauf und belegte GPUs. Klicken Sie für die Ansicht „Cluster“.</translation>
     </message>
     <message>
         <source>Connecting to %1; the token is in the desktop keyring.</source>
-        <translation type="unfinished"></translation>
+        <translation>Verbindung mit %1 wird hergestellt; das Token liegt im Schlüsselbund des Desktops.</translation>
     </message>
     <message>
         <source>Connecting to %1; the token is kept for this session only.</source>
-        <translation type="unfinished"></translation>
+        <translation>Verbindung mit %1 wird hergestellt; das Token wird nur für diese Sitzung aufbewahrt.</translation>
     </message>
     <message>
         <source>&amp;Connect to Executor…</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Mit Executor verbinden…</translation>
     </message>
     <message>
         <source>Use the &amp;Local Executor</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Lokalen Executor verwenden</translation>
     </message>
     <message>
         <source>C&amp;lusters</source>
-        <translation type="unfinished"></translation>
+        <translation>C&amp;luster</translation>
     </message>
 </context>
 <context>
@@ -2504,11 +2504,11 @@ Maschinentyp: %4</translation>
     </message>
     <message>
         <source>on %1</source>
-        <translation type="unfinished"></translation>
+        <translation>auf %1</translation>
     </message>
     <message>
         <source>Node: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Knoten: %1</translation>
     </message>
 </context>
 <context>
@@ -3173,84 +3173,84 @@ Maschinentyp: %4</translation>
     </message>
     <message>
         <source>Where the job runs, then a scale tier, or CUSTOM machine types and counts per role. Replicas run as processes on this host, or on the nodes of a Slurm cluster.</source>
-        <translation type="unfinished"></translation>
+        <translation>Wo der Job läuft, dann eine Skalierungsstufe oder CUSTOM-Maschinentypen und Anzahlen pro Rolle. Replikate laufen als Prozesse auf diesem Rechner oder auf den Knoten eines Slurm-Clusters.</translation>
     </message>
     <message>
         <source>&lt;b&gt;Runs on&lt;/b&gt; (&lt;tt&gt;trainingInput.region&lt;/tt&gt;, gcloud&apos;s &lt;tt&gt;--region&lt;/tt&gt;): this host, or a Slurm cluster of the executor&apos;s clusters.yaml. On a cluster each replica gets a node of its own, with its machine type&apos;s vCPUs and memory and its GPUs; its logs, metrics and checkpoints show here as for a job on this host.</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;Läuft auf&lt;/b&gt; (&lt;tt&gt;trainingInput.region&lt;/tt&gt;, &lt;tt&gt;--region&lt;/tt&gt; von gcloud): diesem Rechner oder einem Slurm-Cluster aus der clusters.yaml des Executors. Auf einem Cluster erhält jedes Replikat einen eigenen Knoten mit den vCPUs und dem Speicher seines Maschinentyps und seinen GPUs; seine Logs, Metriken und Checkpoints erscheinen hier wie bei einem Job auf diesem Rechner.</translation>
     </message>
     <message>
         <source>This host</source>
-        <translation type="unfinished"></translation>
+        <translation>Dieser Rechner</translation>
     </message>
     <message>
         <source>&lt;b&gt;Runs &amp;on&lt;/b&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;Läuft &amp;auf&lt;/b&gt;</translation>
     </message>
     <message>
         <source>%1 — Slurm cluster, %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 — Slurm-Cluster, %2</translation>
     </message>
     <message numerus="yes">
         <source>%1 — Slurm cluster, partition %2: %3 of %n node(s) idle</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%1 — Slurm-Cluster, Partition %2: %3 von %n Knoten im Leerlauf</numerusform>
+            <numerusform>%1 — Slurm-Cluster, Partition %2: %3 von %n Knoten im Leerlauf</numerusform>
         </translation>
     </message>
     <message>
         <source>(default)</source>
-        <translation type="unfinished"></translation>
+        <translation>(Standard)</translation>
     </message>
     <message numerus="yes">
         <source>, %n GPU(s) free</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>, %n GPU frei</numerusform>
+            <numerusform>, %n GPUs frei</numerusform>
         </translation>
     </message>
     <message>
         <source>No GPUs on this cluster&apos;s nodes</source>
-        <translation type="unfinished"></translation>
+        <translation>Keine GPUs auf den Knoten dieses Clusters</translation>
     </message>
     <message>
         <source>%1 (the cluster&apos;s GPUs: up to %2 per node)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 (GPUs des Clusters: bis zu %2 pro Knoten)</translation>
     </message>
     <message>
         <source>%1 (not on this cluster)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 (nicht auf diesem Cluster)</translation>
     </message>
     <message>
         <source>%1 (more than a node has)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 (mehr, als ein Knoten hat)</translation>
     </message>
     <message>
         <source>&lt;b&gt;Cannot run on %1:&lt;/b&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;Kann nicht auf %1 laufen:&lt;/b&gt;</translation>
     </message>
     <message numerus="yes">
         <source>Needs %n node(s), one per replica</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>Benötigt %n Knoten, einen pro Replikat</numerusform>
+            <numerusform>Benötigt %n Knoten, einen pro Replikat</numerusform>
         </translation>
     </message>
     <message>
         <source>&lt;b&gt;Fits %1 now.&lt;/b&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;Passt jetzt auf %1.&lt;/b&gt;</translation>
     </message>
     <message>
         <source>%1 of its %2 usable nodes are idle; Slurm can start it at once.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 von seinen %2 nutzbaren Knoten sind im Leerlauf; Slurm kann den Job sofort starten.</translation>
     </message>
     <message>
         <source>&lt;b&gt;Will queue on %1.&lt;/b&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;Wird auf %1 in die Warteschlange gestellt.&lt;/b&gt;</translation>
     </message>
     <message>
         <source>Only %1 of its %2 usable nodes are idle now (or not those with the GPUs asked for): Slurm starts it when enough are free.</source>
-        <translation type="unfinished"></translation>
+        <translation>Nur %1 von seinen %2 nutzbaren Knoten sind jetzt im Leerlauf (oder nicht die mit den angeforderten GPUs): Slurm startet den Job, sobald genug frei sind.</translation>
     </message>
 </context>
 <context>

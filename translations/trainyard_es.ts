@@ -5,43 +5,43 @@
     <name>ClusterFit</name>
     <message>
         <source>The cluster is not reachable now.</source>
-        <translation type="unfinished"></translation>
+        <translation>El clúster no está accesible ahora.</translation>
     </message>
     <message>
         <source>The cluster is not reachable now: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>El clúster no está accesible ahora: %1</translation>
     </message>
     <message numerus="yes">
         <source>It needs %n node(s), one per replica (Slurm gives each replica its own node)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>Necesita %n nodo, uno por réplica (Slurm da a cada réplica su propio nodo)</numerusform>
+            <numerusform>Necesita %n nodos, uno por réplica (Slurm da a cada réplica su propio nodo)</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>; the partition has %n usable node(s).</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>; la partición tiene %n nodo utilizable.</numerusform>
+            <numerusform>; la partición tiene %n nodos utilizables.</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>Each %1 replica asks for %2 GPUs; the largest node has %n.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>Cada réplica del rol %1 solicita %2 GPU; el nodo más grande tiene %n.</numerusform>
+            <numerusform>Cada réplica del rol %1 solicita %2 GPU; el nodo más grande tiene %n.</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>%1 (%2 vCPUs) gets the largest node&apos;s %n CPUs.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%1 (%2 vCPU) recibe %n CPU, la del nodo más grande.</numerusform>
+            <numerusform>%1 (%2 vCPU) recibe %n CPU, las del nodo más grande.</numerusform>
         </translation>
     </message>
     <message>
         <source>%1 (%2 GB) gets the largest node&apos;s %3 GB of memory.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 (%2 GB) recibe los %3 GB de memoria del nodo más grande.</translation>
     </message>
 </context>
 <context>
@@ -483,247 +483,247 @@ El punto de control más reciente (indicado por el archivo de estado «checkpoin
     <name>Trainyard::ClustersModel</name>
     <message>
         <source>%1 / %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 / %2</translation>
     </message>
     <message>
         <source>%1 (this host)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 (este equipo)</translation>
     </message>
     <message>
         <source>%1 (jobs go here)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 (aquí van los trabajos)</translation>
     </message>
     <message>
         <source>%1 (%2)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 (%2)</translation>
     </message>
     <message>
         <source>%1 (%2, Slurm %3)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 (%2, Slurm %3)</translation>
     </message>
     <message>
         <source>Slurm cluster %1 (slurmrestd %2)</source>
-        <translation type="unfinished"></translation>
+        <translation>Clúster de Slurm %1 (slurmrestd %2)</translation>
     </message>
     <message>
         <source>Jobs whose region names no cluster run on this host.</source>
-        <translation type="unfinished"></translation>
+        <translation>Los trabajos cuya región no indica ningún clúster se ejecutan en este equipo.</translation>
     </message>
     <message>
         <source>Region / node</source>
-        <translation type="unfinished"></translation>
+        <translation>Región / nodo</translation>
     </message>
     <message>
         <source>State</source>
-        <translation type="unfinished">Estado</translation>
+        <translation>Estado</translation>
     </message>
     <message>
         <source>CPUs in use</source>
-        <translation type="unfinished"></translation>
+        <translation>CPU en uso</translation>
     </message>
     <message>
         <source>GPUs in use</source>
-        <translation type="unfinished"></translation>
+        <translation>GPU en uso</translation>
     </message>
     <message>
         <source>Memory</source>
-        <translation type="unfinished"></translation>
+        <translation>Memoria</translation>
     </message>
     <message>
         <source>Partitions</source>
-        <translation type="unfinished"></translation>
+        <translation>Particiones</translation>
     </message>
     <message>
         <source>Trainyard jobs</source>
-        <translation type="unfinished"></translation>
+        <translation>Trabajos de Trainyard</translation>
     </message>
 </context>
 <context>
     <name>Trainyard::ClustersView</name>
     <message>
         <source>&amp;Refresh</source>
-        <translation type="unfinished">A&amp;ctualizar</translation>
+        <translation>A&amp;ctualizar</translation>
     </message>
     <message>
         <source>Where jobs run: this host, and the Slurm clusters of the executor&apos;s clusters.yaml (a job&apos;s region picks one).</source>
-        <translation type="unfinished"></translation>
+        <translation>Dónde se ejecutan los trabajos: este equipo y los clústeres de Slurm del clusters.yaml del ejecutor (la región de un trabajo elige uno).</translation>
     </message>
     <message>
         <source>Could not read the regions: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>No se pudieron leer las regiones: %1</translation>
     </message>
     <message>
         <source>Updated %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Actualizado a las %1</translation>
     </message>
     <message>
         <source>%1: %2</source>
-        <translation type="unfinished">%1: %2</translation>
+        <translation>%1: %2</translation>
     </message>
     <message numerus="yes">
         <source>%1: %2 of %n node(s) idle</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%1: %2 de %n nodo inactivo</numerusform>
+            <numerusform>%1: %2 de %n nodos inactivos</numerusform>
         </translation>
     </message>
     <message>
         <source>, %1 / %2 GPUs</source>
-        <translation type="unfinished"></translation>
+        <translation>, %1 / %2 GPU</translation>
     </message>
 </context>
 <context>
     <name>Trainyard::ConnectDialog</name>
     <message>
         <source>Connect to Executor</source>
-        <translation type="unfinished"></translation>
+        <translation>Conectar con el ejecutor</translation>
     </message>
     <message>
         <source>https://host:port</source>
-        <translation type="unfinished"></translation>
+        <translation>https://host:puerto</translation>
     </message>
     <message>
         <source>tyk_… (from trainyardctl auth tokens create)</source>
-        <translation type="unfinished"></translation>
+        <translation>tyk_… (de trainyardctl auth tokens create)</translation>
     </message>
     <message>
         <source>Executor &amp;URL:</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;URL del ejecutor:</translation>
     </message>
     <message>
         <source>&amp;Token:</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Token:</translation>
     </message>
     <message>
         <source>Trust the executor&apos;s certificate</source>
-        <translation type="unfinished"></translation>
+        <translation>Confiar en el certificado del ejecutor</translation>
     </message>
     <message>
         <source>Trust on &amp;first use (pin the certificate)</source>
-        <translation type="unfinished"></translation>
+        <translation>Confiar en el &amp;primer uso (fijar el certificado)</translation>
     </message>
     <message>
         <source>Verify with a &amp;CA file</source>
-        <translation type="unfinished"></translation>
+        <translation>Verificar con un archivo de &amp;CA</translation>
     </message>
     <message>
         <source>PEM file of the CA that signed the executor&apos;s certificate</source>
-        <translation type="unfinished"></translation>
+        <translation>Archivo PEM de la CA que firmó el certificado del ejecutor</translation>
     </message>
     <message>
         <source>&amp;Browse…</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Examinar…</translation>
     </message>
     <message>
         <source>&lt;b&gt;Trust on first use&lt;/b&gt;: the console shows the certificate the executor presents. Compare its SHA-256 fingerprint with the one the executor printed when it started (or that its admin sends you); once you trust it, it is pinned, and a different certificate later is refused, as ssh does with host keys.&lt;br&gt;&lt;b&gt;CA file&lt;/b&gt;: for executors whose certificate your team&apos;s CA signed; the certificate must be signed by that CA and name the host in the URL. Nothing is pinned.</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;Confiar en el primer uso&lt;/b&gt;: la consola muestra el certificado que presenta el ejecutor. Compare su huella SHA-256 con la que el ejecutor imprimió al iniciarse (o la que le envíe su administrador); una vez que confíe en él, queda fijado, y más adelante se rechaza un certificado distinto, como hace ssh con las claves de host.&lt;br&gt;&lt;b&gt;Archivo de CA&lt;/b&gt;: para ejecutores cuyo certificado firmó la CA de su grupo de trabajo; el certificado debe estar firmado por esa CA y contener el nombre de host de la URL. No se fija nada.</translation>
     </message>
     <message>
         <source>Presented certificate</source>
-        <translation type="unfinished"></translation>
+        <translation>Certificado presentado</translation>
     </message>
     <message>
         <source>I compared the fingerprint: trust this certificate and &amp;pin it</source>
-        <translation type="unfinished"></translation>
+        <translation>He comparado la huella: confiar en este certificado y &amp;fijarlo</translation>
     </message>
     <message>
         <source>Subject:</source>
-        <translation type="unfinished"></translation>
+        <translation>Sujeto:</translation>
     </message>
     <message>
         <source>Issuer:</source>
-        <translation type="unfinished"></translation>
+        <translation>Emisor:</translation>
     </message>
     <message>
         <source>Valid:</source>
-        <translation type="unfinished"></translation>
+        <translation>Validez:</translation>
     </message>
     <message>
         <source>SHA-256:</source>
-        <translation type="unfinished"></translation>
+        <translation>SHA-256:</translation>
     </message>
     <message>
         <source>&amp;Test Connection</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Probar conexión</translation>
     </message>
     <message>
         <source>&amp;Connect</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Conectar</translation>
     </message>
     <message>
         <source>CA Certificate</source>
-        <translation type="unfinished"></translation>
+        <translation>Certificado de CA</translation>
     </message>
     <message>
         <source>PEM certificates (*.pem *.crt);;All files (*)</source>
-        <translation type="unfinished"></translation>
+        <translation>Certificados PEM (*.pem *.crt);;Todos los archivos (*)</translation>
     </message>
     <message>
         <source>The URL must be https://HOST:PORT (plain http only for this computer&apos;s own executor: the token would cross the network in clear text).</source>
-        <translation type="unfinished"></translation>
+        <translation>La URL debe tener la forma https://HOST:PUERTO (http sin cifrar solo para el ejecutor propio de este equipo: el token cruzaría la red en texto claro).</translation>
     </message>
     <message>
         <source>Fetching the certificate of %1…</source>
-        <translation type="unfinished"></translation>
+        <translation>Obteniendo el certificado de %1…</translation>
     </message>
     <message>
         <source>%1 to %2</source>
-        <translation type="unfinished"></translation>
+        <translation>del %1 al %2</translation>
     </message>
     <message>
         <source>This computer&apos;s CAs trust this certificate; pinning it also refuses any other one later.</source>
-        <translation type="unfinished"></translation>
+        <translation>Las CA de este equipo confían en este certificado; si lo fija, además se rechazará más adelante cualquier otro.</translation>
     </message>
     <message>
         <source>No certificate is pinned for %1 yet. Compare the fingerprint with the one the executor printed at its start before you trust it.</source>
-        <translation type="unfinished"></translation>
+        <translation>Todavía no hay ningún certificado fijado para %1. Antes de confiar en él, compare la huella con la que el ejecutor imprimió al iniciarse.</translation>
     </message>
     <message>
         <source>Check the certificate, then trust it to test the token.</source>
-        <translation type="unfinished"></translation>
+        <translation>Compruebe el certificado y después confíe en él para probar el token.</translation>
     </message>
     <message>
         <source>This is the certificate you pinned for %1.</source>
-        <translation type="unfinished"></translation>
+        <translation>Este es el certificado que fijó para %1.</translation>
     </message>
     <message>
         <source>WARNING: this is not the certificate pinned for %1 (%2 line %3): pinned %4. Someone may be intercepting the connection; trust the new certificate only if you know the executor&apos;s certificate was replaced.</source>
-        <translation type="unfinished"></translation>
+        <translation>ADVERTENCIA: este no es el certificado fijado para %1 (%2, línea %3): el fijado es %4. Puede que alguien esté interceptando la conexión; confíe en el nuevo certificado solo si sabe que se sustituyó el certificado del ejecutor.</translation>
     </message>
     <message>
         <source>The certificate differs from the pinned one.</source>
-        <translation type="unfinished"></translation>
+        <translation>El certificado es distinto del fijado.</translation>
     </message>
     <message>
         <source>the certificate you accepted</source>
-        <translation type="unfinished"></translation>
+        <translation>el certificado que usted aceptó</translation>
     </message>
     <message>
         <source>Testing the token with %1…</source>
-        <translation type="unfinished"></translation>
+        <translation>Probando el token con %1…</translation>
     </message>
     <message>
         <source>The executor refused the token (401 UNAUTHENTICATED): %1</source>
-        <translation type="unfinished"></translation>
+        <translation>El ejecutor rechazó el token (401 UNAUTHENTICATED): %1</translation>
     </message>
     <message numerus="yes">
         <source>Connected: the executor accepted the token (%n CPU(s), %1 job(s) running).</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>Conectado: el ejecutor aceptó el token (%n CPU; trabajos en ejecución: %1).</numerusform>
+            <numerusform>Conectado: el ejecutor aceptó el token (%n CPU; trabajos en ejecución: %1).</numerusform>
         </translation>
     </message>
     <message>
         <source>Cannot pin the certificate: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>No se puede fijar el certificado: %1</translation>
     </message>
     <message>
         <source>The desktop keyring did not store the token (%1). Is a keyring service (GNOME Keyring, KWallet) running? You can connect anyway: the token is then kept in memory for this session only, never written to disk, and asked for again next time.</source>
-        <translation type="unfinished"></translation>
+        <translation>El llavero del escritorio no guardó el token (%1). ¿Se está ejecutando un servicio de llavero (GNOME Keyring, KWallet)? Puede conectarse de todos modos: el token se conserva entonces en memoria solo durante esta sesión, nunca se escribe en el disco y se le volverá a pedir la próxima vez.</translation>
     </message>
     <message>
         <source>Connect for This &amp;Session</source>
-        <translation type="unfinished"></translation>
+        <translation>Conectar para esta &amp;sesión</translation>
     </message>
 </context>
 <context>
@@ -746,11 +746,11 @@ El punto de control más reciente (indicado por el archivo de estado «checkpoin
     </message>
     <message>
         <source>No token for %1 in the desktop keyring; using this computer&apos;s executor. File &gt; Connect to Executor… connects to it again.</source>
-        <translation type="unfinished"></translation>
+        <translation>No hay ningún token para %1 en el llavero del escritorio; se usa el ejecutor de este equipo. Archivo &gt; Conectar con el ejecutor… vuelve a conectarse a él.</translation>
     </message>
     <message>
         <source>The desktop keyring did not give the token for %1 (%2); using this computer&apos;s executor. File &gt; Connect to Executor… connects to it again.</source>
-        <translation type="unfinished"></translation>
+        <translation>El llavero del escritorio no devolvió el token para %1 (%2); se usa el ejecutor de este equipo. Archivo &gt; Conectar con el ejecutor… vuelve a conectarse a él.</translation>
     </message>
 </context>
 <context>
@@ -1929,31 +1929,31 @@ El punto de control más reciente (indicado por el archivo de estado «checkpoin
     </message>
     <message>
         <source>Clusters</source>
-        <translation type="unfinished"></translation>
+        <translation>Clústeres</translation>
     </message>
     <message>
         <source>The executor&apos;s Slurm clusters: idle nodes and GPUs in use. Click for the Clusters view.</source>
-        <translation type="unfinished"></translation>
+        <translation>Los clústeres de Slurm del ejecutor: nodos inactivos y GPU en uso. Haga clic para abrir la vista Clústeres.</translation>
     </message>
     <message>
         <source>Connecting to %1; the token is in the desktop keyring.</source>
-        <translation type="unfinished"></translation>
+        <translation>Conectando con %1; el token está en el llavero del escritorio.</translation>
     </message>
     <message>
         <source>Connecting to %1; the token is kept for this session only.</source>
-        <translation type="unfinished"></translation>
+        <translation>Conectando con %1; el token se conserva solo durante esta sesión.</translation>
     </message>
     <message>
         <source>&amp;Connect to Executor…</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Conectar con el ejecutor…</translation>
     </message>
     <message>
         <source>Use the &amp;Local Executor</source>
-        <translation type="unfinished"></translation>
+        <translation>Usar el ejecutor &amp;local</translation>
     </message>
     <message>
         <source>C&amp;lusters</source>
-        <translation type="unfinished"></translation>
+        <translation>C&amp;lústeres</translation>
     </message>
 </context>
 <context>
@@ -2504,11 +2504,11 @@ Tipo de máquina: %4</translation>
     </message>
     <message>
         <source>on %1</source>
-        <translation type="unfinished"></translation>
+        <translation>en %1</translation>
     </message>
     <message>
         <source>Node: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Nodo: %1</translation>
     </message>
 </context>
 <context>
@@ -3173,84 +3173,84 @@ Tipo de máquina: %4</translation>
     </message>
     <message>
         <source>Where the job runs, then a scale tier, or CUSTOM machine types and counts per role. Replicas run as processes on this host, or on the nodes of a Slurm cluster.</source>
-        <translation type="unfinished"></translation>
+        <translation>Dónde se ejecuta el trabajo y, después, un nivel de escala o tipos de máquina CUSTOM y cantidades por rol. Las réplicas se ejecutan como procesos en este equipo o en los nodos de un clúster de Slurm.</translation>
     </message>
     <message>
         <source>&lt;b&gt;Runs on&lt;/b&gt; (&lt;tt&gt;trainingInput.region&lt;/tt&gt;, gcloud&apos;s &lt;tt&gt;--region&lt;/tt&gt;): this host, or a Slurm cluster of the executor&apos;s clusters.yaml. On a cluster each replica gets a node of its own, with its machine type&apos;s vCPUs and memory and its GPUs; its logs, metrics and checkpoints show here as for a job on this host.</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;Se ejecuta en&lt;/b&gt; (&lt;tt&gt;trainingInput.region&lt;/tt&gt;, &lt;tt&gt;--region&lt;/tt&gt; de gcloud): este equipo o un clúster de Slurm del clusters.yaml del ejecutor. En un clúster cada réplica obtiene un nodo propio, con las vCPU y la memoria de su tipo de máquina y sus GPU; sus registros, métricas y puntos de control se muestran aquí igual que los de un trabajo en este equipo.</translation>
     </message>
     <message>
         <source>This host</source>
-        <translation type="unfinished"></translation>
+        <translation>Este equipo</translation>
     </message>
     <message>
         <source>&lt;b&gt;Runs &amp;on&lt;/b&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;Se &amp;ejecuta en&lt;/b&gt;</translation>
     </message>
     <message>
         <source>%1 — Slurm cluster, %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 — clúster de Slurm, %2</translation>
     </message>
     <message numerus="yes">
         <source>%1 — Slurm cluster, partition %2: %3 of %n node(s) idle</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%1 — clúster de Slurm, partición %2: %3 de %n nodo inactivo</numerusform>
+            <numerusform>%1 — clúster de Slurm, partición %2: %3 de %n nodos inactivos</numerusform>
         </translation>
     </message>
     <message>
         <source>(default)</source>
-        <translation type="unfinished"></translation>
+        <translation>(predeterminada)</translation>
     </message>
     <message numerus="yes">
         <source>, %n GPU(s) free</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>, %n GPU libre</numerusform>
+            <numerusform>, %n GPU libres</numerusform>
         </translation>
     </message>
     <message>
         <source>No GPUs on this cluster&apos;s nodes</source>
-        <translation type="unfinished"></translation>
+        <translation>No hay GPU en los nodos de este clúster</translation>
     </message>
     <message>
         <source>%1 (the cluster&apos;s GPUs: up to %2 per node)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 (GPU del clúster: hasta %2 por nodo)</translation>
     </message>
     <message>
         <source>%1 (not on this cluster)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 (no está en este clúster)</translation>
     </message>
     <message>
         <source>%1 (more than a node has)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 (más de las que tiene un nodo)</translation>
     </message>
     <message>
         <source>&lt;b&gt;Cannot run on %1:&lt;/b&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;No puede ejecutarse en %1:&lt;/b&gt;</translation>
     </message>
     <message numerus="yes">
         <source>Needs %n node(s), one per replica</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>Necesita %n nodo, uno por réplica</numerusform>
+            <numerusform>Necesita %n nodos, uno por réplica</numerusform>
         </translation>
     </message>
     <message>
         <source>&lt;b&gt;Fits %1 now.&lt;/b&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;Cabe en %1 ahora.&lt;/b&gt;</translation>
     </message>
     <message>
         <source>%1 of its %2 usable nodes are idle; Slurm can start it at once.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 de sus %2 nodos utilizables están inactivos; Slurm puede iniciar el trabajo de inmediato.</translation>
     </message>
     <message>
         <source>&lt;b&gt;Will queue on %1.&lt;/b&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;Quedará en cola en %1.&lt;/b&gt;</translation>
     </message>
     <message>
         <source>Only %1 of its %2 usable nodes are idle now (or not those with the GPUs asked for): Slurm starts it when enough are free.</source>
-        <translation type="unfinished"></translation>
+        <translation>Ahora solo %1 de sus %2 nodos utilizables están inactivos (o no los que tienen las GPU solicitadas): Slurm iniciará el trabajo cuando haya suficientes libres.</translation>
     </message>
 </context>
 <context>
