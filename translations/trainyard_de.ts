@@ -487,7 +487,7 @@ Der neueste Checkpoint (benannt durch die Statusdatei „checkpoint“)</transla
     </message>
     <message>
         <source>%1 (this host)</source>
-        <translation>%1 (dieser Rechner)</translation>
+        <translation>%1 (dieser Host)</translation>
     </message>
     <message>
         <source>%1 (jobs go here)</source>
@@ -507,7 +507,7 @@ Der neueste Checkpoint (benannt durch die Statusdatei „checkpoint“)</transla
     </message>
     <message>
         <source>Jobs whose region names no cluster run on this host.</source>
-        <translation>Jobs, deren Region keinen Cluster nennt, laufen auf diesem Rechner.</translation>
+        <translation>Jobs, deren Region keinen Cluster nennt, laufen auf diesem Host.</translation>
     </message>
     <message>
         <source>Region / node</source>
@@ -546,7 +546,7 @@ Der neueste Checkpoint (benannt durch die Statusdatei „checkpoint“)</transla
     </message>
     <message>
         <source>Where jobs run: this host, and the Slurm clusters of the executor&apos;s clusters.yaml (a job&apos;s region picks one).</source>
-        <translation>Wo Jobs laufen: dieser Rechner und die Slurm-Cluster aus der clusters.yaml des Executors (die Region eines Jobs wählt einen davon).</translation>
+        <translation>Wo Jobs laufen: dieser Host und die Slurm-Cluster aus der clusters.yaml des Executors (die Region eines Jobs wählt einen davon).</translation>
     </message>
     <message>
         <source>Could not read the regions: %1</source>
@@ -3173,15 +3173,15 @@ Maschinentyp: %4</translation>
     </message>
     <message>
         <source>Where the job runs, then a scale tier, or CUSTOM machine types and counts per role. Replicas run as processes on this host, or on the nodes of a Slurm cluster.</source>
-        <translation>Wo der Job läuft, dann eine Skalierungsstufe oder CUSTOM-Maschinentypen und Anzahlen pro Rolle. Replikate laufen als Prozesse auf diesem Rechner oder auf den Knoten eines Slurm-Clusters.</translation>
+        <translation>Wo der Job läuft, dann eine Skalierungsstufe oder CUSTOM-Maschinentypen und Anzahlen pro Rolle. Replikate laufen als Prozesse auf diesem Host oder auf den Knoten eines Slurm-Clusters.</translation>
     </message>
     <message>
         <source>&lt;b&gt;Runs on&lt;/b&gt; (&lt;tt&gt;trainingInput.region&lt;/tt&gt;, gcloud&apos;s &lt;tt&gt;--region&lt;/tt&gt;): this host, or a Slurm cluster of the executor&apos;s clusters.yaml. On a cluster each replica gets a node of its own, with its machine type&apos;s vCPUs and memory and its GPUs; its logs, metrics and checkpoints show here as for a job on this host.</source>
-        <translation>&lt;b&gt;Läuft auf&lt;/b&gt; (&lt;tt&gt;trainingInput.region&lt;/tt&gt;, &lt;tt&gt;--region&lt;/tt&gt; von gcloud): diesem Rechner oder einem Slurm-Cluster aus der clusters.yaml des Executors. Auf einem Cluster erhält jedes Replikat einen eigenen Knoten mit den vCPUs und dem Speicher seines Maschinentyps und seinen GPUs; seine Logs, Metriken und Checkpoints erscheinen hier wie bei einem Job auf diesem Rechner.</translation>
+        <translation>&lt;b&gt;Läuft auf&lt;/b&gt; (&lt;tt&gt;trainingInput.region&lt;/tt&gt;, &lt;tt&gt;--region&lt;/tt&gt; von gcloud): diesem Host oder einem Slurm-Cluster aus der clusters.yaml des Executors. Auf einem Cluster erhält jedes Replikat einen eigenen Knoten mit den vCPUs und dem Speicher seines Maschinentyps und seinen GPUs; seine Logs, Metriken und Checkpoints erscheinen hier wie bei einem Job auf diesem Host.</translation>
     </message>
     <message>
         <source>This host</source>
-        <translation>Dieser Rechner</translation>
+        <translation>Dieser Host</translation>
     </message>
     <message>
         <source>&lt;b&gt;Runs &amp;on&lt;/b&gt;</source>

@@ -487,7 +487,7 @@ El punto de control más reciente (indicado por el archivo de estado «checkpoin
     </message>
     <message>
         <source>%1 (this host)</source>
-        <translation>%1 (este equipo)</translation>
+        <translation>%1 (este host)</translation>
     </message>
     <message>
         <source>%1 (jobs go here)</source>
@@ -507,7 +507,7 @@ El punto de control más reciente (indicado por el archivo de estado «checkpoin
     </message>
     <message>
         <source>Jobs whose region names no cluster run on this host.</source>
-        <translation>Los trabajos cuya región no indica ningún clúster se ejecutan en este equipo.</translation>
+        <translation>Los trabajos cuya región no indica ningún clúster se ejecutan en este host.</translation>
     </message>
     <message>
         <source>Region / node</source>
@@ -546,7 +546,7 @@ El punto de control más reciente (indicado por el archivo de estado «checkpoin
     </message>
     <message>
         <source>Where jobs run: this host, and the Slurm clusters of the executor&apos;s clusters.yaml (a job&apos;s region picks one).</source>
-        <translation>Dónde se ejecutan los trabajos: este equipo y los clústeres de Slurm del clusters.yaml del ejecutor (la región de un trabajo elige uno).</translation>
+        <translation>Dónde se ejecutan los trabajos: este host y los clústeres de Slurm del clusters.yaml del ejecutor (la región de un trabajo elige uno).</translation>
     </message>
     <message>
         <source>Could not read the regions: %1</source>
@@ -660,7 +660,7 @@ El punto de control más reciente (indicado por el archivo de estado «checkpoin
     </message>
     <message>
         <source>The URL must be https://HOST:PORT (plain http only for this computer&apos;s own executor: the token would cross the network in clear text).</source>
-        <translation>La URL debe tener la forma https://HOST:PUERTO (http sin cifrar solo para el ejecutor propio de este equipo: el token cruzaría la red en texto claro).</translation>
+        <translation>La URL debe tener la forma https://HOST:PUERTO (http sin cifrar solo para el ejecutor propio de este host: el token cruzaría la red en texto claro).</translation>
     </message>
     <message>
         <source>Fetching the certificate of %1…</source>
@@ -672,7 +672,7 @@ El punto de control más reciente (indicado por el archivo de estado «checkpoin
     </message>
     <message>
         <source>This computer&apos;s CAs trust this certificate; pinning it also refuses any other one later.</source>
-        <translation>Las CA de este equipo confían en este certificado; si lo fija, además se rechazará más adelante cualquier otro.</translation>
+        <translation>Las CA de este host confían en este certificado; si lo fija, además se rechazará más adelante cualquier otro.</translation>
     </message>
     <message>
         <source>No certificate is pinned for %1 yet. Compare the fingerprint with the one the executor printed at its start before you trust it.</source>
@@ -746,11 +746,11 @@ El punto de control más reciente (indicado por el archivo de estado «checkpoin
     </message>
     <message>
         <source>No token for %1 in the desktop keyring; using this computer&apos;s executor. File &gt; Connect to Executor… connects to it again.</source>
-        <translation>No hay ningún token para %1 en el llavero del escritorio; se usa el ejecutor de este equipo. Archivo &gt; Conectar con el ejecutor… vuelve a conectarse a él.</translation>
+        <translation>No hay ningún token para %1 en el llavero del escritorio; se usa el ejecutor de este host. Archivo &gt; Conectar con el ejecutor… vuelve a conectarse a él.</translation>
     </message>
     <message>
         <source>The desktop keyring did not give the token for %1 (%2); using this computer&apos;s executor. File &gt; Connect to Executor… connects to it again.</source>
-        <translation>El llavero del escritorio no devolvió el token para %1 (%2); se usa el ejecutor de este equipo. Archivo &gt; Conectar con el ejecutor… vuelve a conectarse a él.</translation>
+        <translation>El llavero del escritorio no devolvió el token para %1 (%2); se usa el ejecutor de este host. Archivo &gt; Conectar con el ejecutor… vuelve a conectarse a él.</translation>
     </message>
 </context>
 <context>
@@ -1143,7 +1143,7 @@ El punto de control más reciente (indicado por el archivo de estado «checkpoin
     <message>
         <source>&quot;%1&quot; is not a local folder: on this workstation the job dir is a folder of this host, given as an absolute path.</source>
         <extracomment>%1 is the job dir as given (a gs:// or other URL).</extracomment>
-        <translation>&quot;%1&quot; no es una carpeta local: en esta estación de trabajo el directorio del trabajo es una carpeta de este equipo, dada como ruta absoluta.</translation>
+        <translation>&quot;%1&quot; no es una carpeta local: en esta estación de trabajo el directorio del trabajo es una carpeta de este host, dada como ruta absoluta.</translation>
     </message>
     <message>
         <source>&quot;%1&quot; is not an absolute path: the job dir is given to the trainer as it is, so &quot;~&quot; and relative paths are not expanded. Give a full path such as /home/you/jobs/run1.</source>
@@ -3173,15 +3173,15 @@ Tipo de máquina: %4</translation>
     </message>
     <message>
         <source>Where the job runs, then a scale tier, or CUSTOM machine types and counts per role. Replicas run as processes on this host, or on the nodes of a Slurm cluster.</source>
-        <translation>Dónde se ejecuta el trabajo y, después, un nivel de escala o tipos de máquina CUSTOM y cantidades por rol. Las réplicas se ejecutan como procesos en este equipo o en los nodos de un clúster de Slurm.</translation>
+        <translation>Dónde se ejecuta el trabajo y, después, un nivel de escala o tipos de máquina CUSTOM y cantidades por rol. Las réplicas se ejecutan como procesos en este host o en los nodos de un clúster de Slurm.</translation>
     </message>
     <message>
         <source>&lt;b&gt;Runs on&lt;/b&gt; (&lt;tt&gt;trainingInput.region&lt;/tt&gt;, gcloud&apos;s &lt;tt&gt;--region&lt;/tt&gt;): this host, or a Slurm cluster of the executor&apos;s clusters.yaml. On a cluster each replica gets a node of its own, with its machine type&apos;s vCPUs and memory and its GPUs; its logs, metrics and checkpoints show here as for a job on this host.</source>
-        <translation>&lt;b&gt;Se ejecuta en&lt;/b&gt; (&lt;tt&gt;trainingInput.region&lt;/tt&gt;, &lt;tt&gt;--region&lt;/tt&gt; de gcloud): este equipo o un clúster de Slurm del clusters.yaml del ejecutor. En un clúster cada réplica obtiene un nodo propio, con las vCPU y la memoria de su tipo de máquina y sus GPU; sus registros, métricas y puntos de control se muestran aquí igual que los de un trabajo en este equipo.</translation>
+        <translation>&lt;b&gt;Se ejecuta en&lt;/b&gt; (&lt;tt&gt;trainingInput.region&lt;/tt&gt;, &lt;tt&gt;--region&lt;/tt&gt; de gcloud): este host o un clúster de Slurm del clusters.yaml del ejecutor. En un clúster cada réplica obtiene un nodo propio, con las vCPU y la memoria de su tipo de máquina y sus GPU; sus registros, métricas y puntos de control se muestran aquí igual que los de un trabajo en este host.</translation>
     </message>
     <message>
         <source>This host</source>
-        <translation>Este equipo</translation>
+        <translation>Este host</translation>
     </message>
     <message>
         <source>&lt;b&gt;Runs &amp;on&lt;/b&gt;</source>
