@@ -87,7 +87,12 @@ int main(int argc, char* argv[])
                        "temporary folder). A job whose trainingInput.jobDir is outside all of them is refused, "
                        "and no file outside them is served."),
         QStringLiteral("DIR"));
-    parser.addOptions({ listen, dataDir, runtimeDir, grace, jobDirRoot });
+    const QCommandLineOption auditDataAccess(QStringLiteral("audit-data-access"),
+        QStringLiteral("Write Data Access audit log entries too: every read (get, list, logs, metrics, checkpoints, "
+                       "getIamPolicy, testIamPermissions, …), not only the Admin Activity entries of calls that "
+                       "change something, which are always written (<data-dir>/audit.sqlite; trainyardctl audit "
+                       "list). Off by default: a busy console reads many times a second."));
+    parser.addOptions({ listen, dataDir, runtimeDir, grace, jobDirRoot, auditDataAccess });
     parser.process(app);
     if (!parser.positionalArguments().isEmpty()) {
         std::fprintf(stderr, "trainyard-executor: unexpected argument \"%s\" (see --help)\n",
@@ -118,6 +123,7 @@ int main(int argc, char* argv[])
         options.jobDirRoots.append(root);
     }
     options.runtimeDir = parser.value(runtimeDir);
+    options.auditDataAccess = parser.isSet(auditDataAccess);
 
     UnixSignalWatcher signalWatcher;
     Executor executor(options);
