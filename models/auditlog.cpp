@@ -6,6 +6,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonValue>
+#include <QSet>
 
 namespace Trainyard::Audit {
 
@@ -65,6 +66,9 @@ std::optional<ChainProblem> verifyChain(const QList<QJsonObject>& oldestFirst)
         return entry.value(QLatin1String("labels")).toObject().value(prevHashLabel()).toString().toLatin1();
     };
     auto idOf = [](const QJsonObject& entry) { return entry.value(QLatin1String("insertId")).toString(); };
+    QSet<qint64> places;
+    for (const QJsonObject& entry : oldestFirst)
+        places.insert(sequenceOf(idOf(entry)));
     for (qsizetype i = 0; i < oldestFirst.size(); ++i) {
         const QJsonObject& entry = oldestFirst.at(i);
         const QString id = idOf(entry);
@@ -94,6 +98,12 @@ std::optional<ChainProblem> verifyChain(const QList<QJsonObject>& oldestFirst)
             return ChainProblem { i, id,
                 QStringLiteral("entry %1 is out of order: it follows entry %2 (entries were reordered)")
                     .arg(id, idOf(before)) };
+        // A place skipped here that comes later: the entries were reordered, not removed.
+        if (place != placeBefore + 1 && places.contains(placeBefore + 1))
+            return ChainProblem { i, id,
+                QStringLiteral("entry %1 is out of order: it follows entry %2, and entry %3 comes later (entries were "
+                               "reordered)")
+                    .arg(id, idOf(before), insertIdFor(placeBefore + 1)) };
         if (place != placeBefore + 1)
             return ChainProblem { i, id,
                 QStringLiteral("entry %1 follows entry %2: %3 entries between them were removed")
