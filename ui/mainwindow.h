@@ -29,6 +29,7 @@ class QTableView;
 namespace Trainyard {
 
 class ApiStream;
+class AuditView;
 class ExecutorConnection;
 class JobFilterProxyModel;
 class JobListModel;
@@ -53,6 +54,10 @@ public:
     QLabel* hostLabel() const { return m_hostLabel; }
     /// The "Job" menu (the wizard adds "New job…" there).
     QMenu* jobMenu() const { return m_jobMenu; }
+    /// The Audit view (View ▸ Audit Log), or nullptr before it was first shown.
+    AuditView* auditView() const { return m_auditView; }
+    /// Shows the Audit view (a window of its own) reading through the connection's client.
+    void showAuditLog();
 
     /// Selects a job in the list (and shows its view); false when it is not listed (yet).
     bool selectJob(const QString& jobId);
@@ -164,6 +169,7 @@ private:
     JobView* m_jobView = nullptr;
     QActionGroup* m_stateGroup;
     QMenu* m_jobMenu = nullptr;
+    AuditView* m_auditView = nullptr;
     QLabel* m_urlLabel;
     QLabel* m_connectionLabel;
     QLabel* m_hostLabel;
