@@ -73,10 +73,8 @@ QVariant AuditLogModel::data(const QModelIndex& index, int role) const
     case Resource:
         return payload.value(QLatin1String("resourceName")).toString();
     case Outcome:
-        if (!failed)
-            return tr("OK");
-        return QString(codeName(status.value(QLatin1String("code")).toInt()) + QStringLiteral(": ")
-            + status.value(QLatin1String("message")).toString());
+        // The code's name only, so that the column stays narrow; the message is the tooltip.
+        return failed ? codeName(status.value(QLatin1String("code")).toInt()) : tr("OK");
     case CallerIp:
         return payload.value(QLatin1String("requestMetadata")).toObject().value(QLatin1String("callerIp")).toString();
     default:

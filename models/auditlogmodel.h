@@ -10,7 +10,8 @@ namespace Trainyard {
 /// The console's Audit view as a table: one row per audit log entry (models/auditlog.h; app/executor/API.md
 /// "Audit logs"), in the order given (the API's: newest first). Columns: When (the entry's timestamp, local time),
 /// Who (protoPayload.authenticationInfo.principalEmail), Method (protoPayload.methodName), Resource
-/// (protoPayload.resourceName), Outcome ("OK", or the google.rpc.Code name and the message), Caller IP. Read only.
+/// (protoPayload.resourceName), Outcome ("OK", or the google.rpc.Code name; its tooltip the message), Caller IP. Read
+/// only.
 class AuditLogModel : public QAbstractTableModel {
     Q_OBJECT
 public:

@@ -43,8 +43,9 @@ private Q_SLOTS:
         QCOMPARE(model.index(0, AuditLogModel::Method).data().toString(),
             QStringLiteral("google.cloud.ml.v1.JobService.CancelJob"));
         QCOMPARE(model.index(0, AuditLogModel::Resource).data().toString(), QStringLiteral("projects/local/jobs/j"));
-        QVERIFY(
-            model.index(0, AuditLogModel::Outcome).data().toString().startsWith(QLatin1String("PERMISSION_DENIED: ")));
+        QCOMPARE(model.index(0, AuditLogModel::Outcome).data().toString(), QStringLiteral("PERMISSION_DENIED"));
+        QCOMPARE(model.index(0, AuditLogModel::Outcome).data(Qt::ToolTipRole).toString(),
+            QStringLiteral("Permission 'ml.jobs.cancel' denied"));
         QCOMPARE(model.index(0, AuditLogModel::CallerIp).data().toString(), QStringLiteral("127.0.0.1"));
         QCOMPARE(model.index(0, 0).data(AuditLogModel::FailedRole).toBool(), true);
         QCOMPARE(model.index(1, AuditLogModel::Who).data().toString(), QStringLiteral("system"));
