@@ -48,10 +48,10 @@ int AuditCommands::list(CtlSession& s, const QStringList& args)
         QStringLiteral("list audit log entries\nThe executor's Admin Activity entries (and Data Access ones when it "
                        "runs with --audit-data-access and you may read them), newest first."));
     p.addFlag(QStringLiteral("filter"), QStringLiteral("FILTER"),
-        QStringLiteral("Cloud Logging filter terms joined by AND, e.g. "
-                       "protoPayload.methodName=google.cloud.ml.v1.JobService.CancelJob, "
-                       "protoPayload.authenticationInfo.principalEmail=alice@example.org, resource.labels.job_id=j, "
-                       "logName:activity, timestamp>=2026-11-24T00:00:00Z, severity>=ERROR."));
+        QStringLiteral("Cloud Logging filter terms joined by AND, e.g. \"severity>=ERROR AND "
+                       "resource.labels.job_id=j\". Fields: protoPayload.methodName, "
+                       "protoPayload.authenticationInfo.principalEmail, resource.labels.job_id, logName, "
+                       "timestamp, severity (=, !=, : for has, <, <=, >, >=)."));
     p.addFlag(QStringLiteral("limit"), QStringLiteral("N"), QStringLiteral("At most N entries (default 100)."));
     if (!p.parse(args))
         return s.usage(p);
