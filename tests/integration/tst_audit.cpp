@@ -3,7 +3,7 @@
 // setIamPolicy, a denied call, token create and revoke, and a job that maxRunningTime ends (principal `system`);
 // `…/auditLogs` filters and pages them newest first; Data Access entries appear only with --audit-data-access;
 // `trainyardctl audit verify` passes on the log as written and fails, naming the entry, once a row of audit.sqlite
-// is changed, removed or two are swapped.
+// is changed, removed or two are swapped; a change is refused (503) while the audit file cannot be written.
 #include "auditlog.h"
 
 #include <QDir>
@@ -340,6 +340,30 @@ private Q_SLOTS:
         const Response r = send(m_admin, "GET", QStringLiteral("/v1/projects/local/auditLogs"), {}, bad);
         QCOMPARE(r.status, 400);
         QVERIFY(r.body.contains("filter"));
+    }
+
+    void refusedWhenTheEntryCannotBeWritten()
+    {
+        // Another holder of audit.sqlite's write lock (past the executor's 5 s busy timeout): a change is refused
+        // with 503 before it takes effect, and a read (no entry needed without the flag) still answers.
+        QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("locker"));
+        db.setDatabaseName(auditFile());
+        QVERIFY(db.open());
+        {
+            QSqlQuery lock(db);
+            QVERIFY(lock.exec(QStringLiteral("BEGIN IMMEDIATE")));
+            const Response r = send(
+                m_admin, "POST", QStringLiteral("/v1/projects/local/jobs"), jobBody(QStringLiteral("unrecorded")));
+            QCOMPARE(r.status, 503);
+            QCOMPARE(r.json.value(QLatin1String("error")).toObject().value(QLatin1String("status")).toString(),
+                QStringLiteral("UNAVAILABLE"));
+            QCOMPARE(send(m_admin, "GET", QStringLiteral("/v1/projects/local/jobs/unrecorded")).status, 404);
+            QVERIFY(lock.exec(QStringLiteral("ROLLBACK")));
+        }
+        db.close();
+        db = QSqlDatabase();
+        QSqlDatabase::removeDatabase(QStringLiteral("locker"));
+        QVERIFY(entries(QStringLiteral("resource.labels.job_id=unrecorded")).isEmpty());
     }
 
     void dataAccessOnlyWithTheFlag()
