@@ -911,6 +911,31 @@ ApiResult<JobPage> ApiClient::listJobsBlocking(const QString& filter, int pageSi
         [&](QObject* ctx, Callback<JobPage> cb) { listJobs(filter, pageSize, pageToken, ctx, std::move(cb)); });
 }
 
+void ApiClient::auditLogs(const QString& project, const QString& filter, int pageSize, const QString& pageToken,
+    QObject* context, Callback<QJsonObject> done)
+{
+    QUrlQuery q;
+    if (!filter.isEmpty())
+        q.addQueryItem(QStringLiteral("filter"), QString::fromLatin1(QUrl::toPercentEncoding(filter)));
+    if (pageSize > 0)
+        q.addQueryItem(QStringLiteral("pageSize"), QString::number(pageSize));
+    if (!pageToken.isEmpty())
+        q.addQueryItem(QStringLiteral("pageToken"), QString::fromLatin1(QUrl::toPercentEncoding(pageToken)));
+    const QString path = QStringLiteral("/v1/projects/")
+        + QString::fromLatin1(QUrl::toPercentEncoding(project.isEmpty() ? m_project : project))
+        + QStringLiteral("/auditLogs");
+    request("GET", path, q.query(QUrl::FullyEncoded), {}, context,
+        typed<QJsonObject>(std::move(done), [](const QJsonObject& o, ApiError*) { return o; }));
+}
+
+ApiResult<QJsonObject> ApiClient::auditLogsBlocking(
+    const QString& project, const QString& filter, int pageSize, const QString& pageToken)
+{
+    return blocking<QJsonObject>([&](QObject* ctx, Callback<QJsonObject> cb) {
+        auditLogs(project, filter, pageSize, pageToken, ctx, std::move(cb));
+    });
+}
+
 ApiResult<bool> ApiClient::cancelJobBlocking(const QString& jobId)
 {
     return blocking<bool>([&](QObject* ctx, Callback<bool> cb) { cancelJob(jobId, ctx, std::move(cb)); });

@@ -284,6 +284,11 @@ public:
     void listJobs(
         const QString& filter, int pageSize, const QString& pageToken, QObject* context, Callback<JobPage> done);
     void cancelJob(const QString& jobId, QObject* context, Callback<bool> done);
+    /// `GET /v1/projects/{project}/auditLogs` (app/executor/API.md, "Audit logs"): `{"entries": [LogEntry…] newest
+    /// first, "nextPageToken"}`. `project` empty: this client's project; "-": every project. `filter` in the subset of
+    /// models/auditlog.h; `pageSize` 0 = server default (50).
+    void auditLogs(const QString& project, const QString& filter, int pageSize, const QString& pageToken,
+        QObject* context, Callback<QJsonObject> done);
     /// PATCH `?updateMask=labels` with the etag from the last read; a stale etag answers 409 ABORTED.
     void patchLabels(const QString& jobId, const QMap<QString, QString>& labels, const QString& etag, QObject* context,
         Callback<Job> done);
@@ -345,6 +350,8 @@ public:
     ApiResult<Job> getJobBlocking(const QString& jobId);
     ApiResult<JobPage> listJobsBlocking(const QString& filter, int pageSize, const QString& pageToken);
     ApiResult<bool> cancelJobBlocking(const QString& jobId);
+    ApiResult<QJsonObject> auditLogsBlocking(
+        const QString& project, const QString& filter, int pageSize, const QString& pageToken);
     ApiResult<Job> patchLabelsBlocking(const QString& jobId, const QMap<QString, QString>& labels, const QString& etag);
     ApiResult<QList<ReplicaInfo>> replicasBlocking(const QString& jobId);
     ApiResult<LogPage> logsBlocking(const QString& jobId, const QString& taskName, const QString& minSeverity,

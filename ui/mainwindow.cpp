@@ -11,6 +11,7 @@
 #if TRAINYARD_HAVE_QTCHARTS
 #include "metricspanel.h"
 #endif
+#include "auditview.h"
 #include "settingsdialog.h"
 #include "stateicons.h"
 #include "submitwizard.h"
@@ -340,6 +341,8 @@ void MainWindow::buildActions()
     clusters->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_L));
     clusters->setObjectName(QStringLiteral("showClustersAction"));
     viewMenu->addAction(clusters);
+    QAction* auditAction = viewMenu->addAction(tr("&Audit Log"), this, &MainWindow::showAuditLog);
+    auditAction->setObjectName(QStringLiteral("showAuditLog"));
     viewMenu->addSeparator();
     // The job view's tabs from anywhere in the window (Alt+1…6 are the state filters); Trials (Ctrl+6) only
     // for tuning jobs.
@@ -1054,6 +1057,25 @@ void MainWindow::openSelectedDir()
     onSelectionChanged();
     if (m_jobView)
         m_jobView->openJobDir();
+}
+
+} // namespace Trainyard
+
+namespace Trainyard {
+
+void MainWindow::showAuditLog()
+{
+    // One window, kept: its filters survive closing it.
+    if (!m_auditView) {
+        m_auditView = new AuditView(this);
+        m_auditView->setWindowFlag(Qt::Window);
+        if (m_connection)
+            connect(m_connection, &ExecutorConnection::clientChanged, m_auditView, &AuditView::setClient);
+    }
+    m_auditView->setClient(m_connection ? m_connection->client() : nullptr);
+    m_auditView->show();
+    m_auditView->raise();
+    m_auditView->activateWindow();
 }
 
 } // namespace Trainyard

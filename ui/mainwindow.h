@@ -31,6 +31,7 @@ namespace Trainyard {
 
 class ApiStream;
 class ClustersView;
+class AuditView;
 class ExecutorConnection;
 class JobFilterProxyModel;
 class JobListModel;
@@ -61,6 +62,10 @@ public:
     QDockWidget* clustersDock() const { return m_clustersDock; }
     /// The "Job" menu (the wizard adds "New job…" there).
     QMenu* jobMenu() const { return m_jobMenu; }
+    /// The Audit view (View ▸ Audit Log), or nullptr before it was first shown.
+    AuditView* auditView() const { return m_auditView; }
+    /// Shows the Audit view (a window of its own) reading through the connection's client.
+    void showAuditLog();
 
     /// Selects a job in the list (and shows its view); false when it is not listed (yet).
     bool selectJob(const QString& jobId);
@@ -176,6 +181,7 @@ private:
     JobView* m_jobView = nullptr;
     QActionGroup* m_stateGroup;
     QMenu* m_jobMenu = nullptr;
+    AuditView* m_auditView = nullptr;
     QLabel* m_urlLabel;
     QLabel* m_connectionLabel;
     QLabel* m_hostLabel;

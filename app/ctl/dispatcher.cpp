@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "dispatcher.h"
 
+#include "auditcommands.h"
 #include "authcommands.h"
 #include "clusterscommands.h"
 #include "ctlsession.h"
@@ -100,9 +101,15 @@ Node commandTree()
                 {} },
             { QStringLiteral("set-iam-policy"), QStringLiteral("Set the IAM policy of a project."),
                 &IamCommands::setProjectPolicy, {} } } };
+    Node audit { QStringLiteral("audit"), QStringLiteral("Read and verify the executor's audit log."), {},
+        { { QStringLiteral("list"), QStringLiteral("List audit log entries, newest first."), &AuditCommands::list, {} },
+            { QStringLiteral("verify"),
+                QStringLiteral("Verify that no audit log entry was changed, removed or "
+                               "reordered."),
+                &AuditCommands::verify, {} } } };
     return { QStringLiteral("trainyardctl"),
         QStringLiteral("Command-line client of Trainyard, the workstation's AI Platform Training."), {},
-        { auth, clusters, inspectGroup, jobs, local, projects } };
+        { audit, auth, clusters, inspectGroup, jobs, local, projects } };
 }
 
 QString groupHelp(const Node& group, const QStringList& path)

@@ -2,6 +2,7 @@
 #include "executor.h"
 
 #include "accessstore.h"
+#include "auditstore.h"
 #include "gpuinventory.h"
 #include "httpapi.h"
 #include "jobdirpolicy.h"
@@ -135,6 +136,7 @@ struct Executor::Private {
     std::unique_ptr<MetricsStore> metrics;
     std::unique_ptr<MetricsCollector> collector;
     std::unique_ptr<AccessStore> access; ///< before the API, which uses it until it is destroyed
+    std::unique_ptr<AuditStore> audit; ///< before the API, which uses it until it is destroyed
     std::unique_ptr<HttpApi> api;
     TlsIdentity tls;
     QUrl url;
@@ -222,6 +224,7 @@ bool Executor::start(QString* error)
         if (error)
             *error = message;
         d->api.reset();
+        d->audit.reset();
         d->access.reset();
         d->collector.reset();
         d->metrics.reset();
@@ -309,6 +312,10 @@ bool Executor::start(QString* error)
     if (!d->access->open(d->dataDir + QStringLiteral("/access.sqlite"), &problem))
         return fail(QStringLiteral("cannot open the access database: ") + problem);
 
+    d->audit = std::make_unique<AuditStore>();
+    if (!d->audit->open(d->dataDir + QStringLiteral("/audit.sqlite"), &problem))
+        return fail(QStringLiteral("cannot open the audit database: ") + problem);
+
     const QByteArray token = makeToken();
     d->api = std::make_unique<HttpApi>(d->store.get(), d->logs.get(), d->scheduler.get(), host, token);
     // The token file's holder is the user who runs the executor: its admin (app/executor/API.md, "Access control").
@@ -321,6 +328,7 @@ bool Executor::start(QString* error)
             "access control is off (--access-control=off, for measurements): the token file's token alone "
             "authenticates and no permission is checked");
     }
+    d->api->setAuditLog(d->audit.get(), d->options.auditDataAccess);
     qCInfo(lcDaemon).noquote()
         << QStringLiteral("the token file authenticates %1 (roles/ml.admin)").arg(d->api->adminMember());
     {
@@ -382,6 +390,23 @@ bool Executor::start(QString* error)
                                           .arg(d->tls.chain.first().subjectDisplayName(),
                                               QString::fromLatin1(d->tls.sha256()));
     }
+    // The executor's start is on record before anything it recovers; the scheduler's own actions follow it, queued
+    // so that an entry is never written from inside another call's.
+    if (!d->api->auditSystemAction(QString(), QString(), QStringLiteral("trainyard.v1.Executor.Start"),
+            QStringLiteral("trainyard-executor %1 started (pid %2, data %3; Data Access audit logs %4).")
+                .arg(version())
+                .arg(QCoreApplication::applicationPid())
+                .arg(d->dataDir, d->options.auditDataAccess ? QStringLiteral("on") : QStringLiteral("off")),
+            QString(), &problem)) {
+        shutdown();
+        return fail(QStringLiteral("cannot write the audit log: ") + problem);
+    }
+    connect(
+        d->scheduler.get(), &Scheduler::systemAction, d->api.get(),
+        [api = d->api.get()](const JobKey& key, const QString& method, const QString& message, const QString& trialId) {
+            api->auditSystemAction(key.project, key.jobId, method, message, trialId);
+        },
+        Qt::QueuedConnection);
     d->scheduler->recover();
     d->collector->start();
     return true;
@@ -405,6 +430,11 @@ void Executor::shutdown()
         d->scheduler->shutdown();
     if (d->logs)
         d->logs->flush();
+    if (d->api)
+        d->api->auditSystemAction(QString(), QString(), QStringLiteral("trainyard.v1.Executor.Stop"),
+            QStringLiteral("trainyard-executor %1 stopped (pid %2).")
+                .arg(version())
+                .arg(QCoreApplication::applicationPid()));
     if (d->publishedRuntimeFile) {
         // Remove only what is still ours: a newer executor may have replaced the file.
         QFile file(d->runtimeFile());
@@ -419,6 +449,7 @@ void Executor::shutdown()
         d->publishedRuntimeFile = false;
     }
     d->api.reset();
+    d->audit.reset();
     d->access.reset();
     d->collector.reset();
     d->metrics.reset();

@@ -34,6 +34,9 @@ struct ExecutorOptions {
     /// false (`--access-control=off`, for measurements only: bench_api compares the two): the admin's token alone
     /// authenticates and no route's IAM permission is checked; access tokens and policies are not read.
     bool accessControl = true;
+    /// Write Data Access audit entries too (reads: get, list, logs, metrics, checkpoints, getIamPolicy, …); Admin
+    /// Activity entries are always written (`--audit-data-access`, app/executor/API.md "Audit logs").
+    bool auditDataAccess = false;
 };
 
 /// The trainyard-executor daemon: owns the job store, the log store, the scheduler and the HTTP API,
@@ -49,7 +52,8 @@ struct ExecutorOptions {
 /// started at once for the same user cannot both win.
 ///
 /// Data: `<dataDir>/trainyard.sqlite` (JobStore), `<dataDir>/metrics.sqlite` (MetricsStore, filled by the
-/// MetricsCollector), `<dataDir>/access.sqlite` (AccessStore: access tokens and IAM policies),
+/// MetricsCollector), `<dataDir>/access.sqlite` (AccessStore: access tokens and IAM policies), `<dataDir>/audit.sqlite`
+/// (AuditStore: the audit log's hash chain; the executor's start and stop are entries of it),
 /// `<dataDir>/projects/<project>/jobs/<jobId>/…` (JobKey::folder(): logs, staging), after adoptLegacyLayout() moved any
 /// data of the older `<dataDir>/jobs/<jobId>` layout there.
 class Executor : public QObject {

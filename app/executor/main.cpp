@@ -101,7 +101,12 @@ int main(int argc, char* argv[])
                        "the token file's token alone authenticates, access tokens are refused and no IAM "
                        "permission is checked."),
         QStringLiteral("on|off"), QStringLiteral("on"));
-    parser.addOptions({ listen, tlsCert, tlsKey, dataDir, runtimeDir, grace, jobDirRoot, accessControl });
+    const QCommandLineOption auditDataAccess(QStringLiteral("audit-data-access"),
+        QStringLiteral("Write Data Access audit log entries too: every read (get, list, logs, metrics, checkpoints, "
+                       "getIamPolicy, testIamPermissions, …), not only the Admin Activity entries of calls that "
+                       "change something, which are always written (<data-dir>/audit.sqlite; trainyardctl audit "
+                       "list). Off by default: a busy console reads many times a second."));
+    parser.addOptions({ listen, tlsCert, tlsKey, dataDir, runtimeDir, grace, jobDirRoot, accessControl, auditDataAccess });
     parser.process(app);
     if (!parser.positionalArguments().isEmpty()) {
         std::fprintf(stderr, "trainyard-executor: unexpected argument \"%s\" (see --help)\n",
@@ -144,6 +149,7 @@ int main(int argc, char* argv[])
         std::fprintf(stderr, "trainyard-executor: --access-control %s: expected on or off\n", qPrintable(mode));
         return 2;
     }
+    options.auditDataAccess = parser.isSet(auditDataAccess);
 
     UnixSignalWatcher signalWatcher;
     Executor executor(options);

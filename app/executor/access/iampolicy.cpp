@@ -30,7 +30,7 @@ const QHash<QString, QSet<QString>>& roleTable()
         developer.insert(jobsCreate());
         QSet<QString> admin = developer;
         admin += { jobsCancel(), jobsUpdate(), jobsSetIamPolicy(), projectsGetIamPolicy(), projectsSetIamPolicy(),
-            tokensCreate(), tokensList(), tokensRevoke() };
+            tokensCreate(), tokensList(), tokensRevoke(), privateLogsList() };
         t.insert(Role::admin(), admin);
         t.insert(Role::developer(), developer);
         t.insert(Role::viewer(), viewer);

@@ -84,6 +84,11 @@ inline QString logsList()
 {
     return QStringLiteral("logging.logEntries.list");
 }
+/// Reading Data Access audit logs (Cloud Logging's private logs; Admin Activity needs logsList()).
+inline QString privateLogsList()
+{
+    return QStringLiteral("logging.privateLogEntries.list");
+}
 inline QString metricsList()
 {
     return QStringLiteral("monitoring.timeSeries.list");

@@ -57,7 +57,9 @@ ApiRequest apiRequest(const QHttpServerRequest& request)
 #else
     HttpHeaderList headers = request.headers();
 #endif
-    return ApiRequest(method, request.url(), std::move(headers), request.body(), request.query());
+    ApiRequest api(method, request.url(), std::move(headers), request.body(), request.query());
+    api.setRemoteAddress(request.remoteAddress().toString());
+    return api;
 }
 } // namespace
 

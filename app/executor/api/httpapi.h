@@ -31,6 +31,7 @@ class QTimer;
 namespace Trainyard {
 
 class AccessStore;
+class AuditStore;
 class CheckpointIndex;
 class JobStore;
 class LogStore;
@@ -68,9 +69,13 @@ public:
     /// The value of the first header called `name` (compared case-insensitively, as HTTP does), trimmed; empty
     /// when there is none.
     QByteArray header(QByteArrayView name) const;
+    /// The client's IP address ("127.0.0.1"); empty for a request made in this process (HttpApi::serve()).
+    const QString& remoteAddress() const { return m_remoteAddress; }
+    void setRemoteAddress(const QString& address) { m_remoteAddress = address; }
 
 private:
     QByteArray m_method;
+    QString m_remoteAddress;
     QUrl m_url;
     QUrlQuery m_query;
     HttpHeaderList m_headers;
@@ -105,6 +110,9 @@ public:
     /// Default and maximum `pageSize` of `jobs.list` (the service's numbers).
     static constexpr int DefaultJobsPageSize = 20;
     static constexpr int MaxJobsPageSize = 100;
+    /// Default and maximum `pageSize` of `…/auditLogs` (Cloud Logging's entries.list: 50 and 1000).
+    static constexpr int DefaultAuditPageSize = 50;
+    static constexpr int MaxAuditPageSize = 1000;
     /// Default and maximum `pageSize` of `…/logs`.
     static constexpr int DefaultLogsPageSize = 1000;
     static constexpr int MaxLogsPageSize = 10000;
@@ -166,6 +174,32 @@ public:
     /// `on` false: no route's IAM permission is checked (bench_api's "access control off"; with no access store the
     /// admin's token is then the only credential). For measurements only; the default is on.
     void setPermissionChecks(bool on) { m_checkPermissions = on; }
+    /// Audit logs (app/executor/API.md, "Audit logs"): every call is recorded in `audit` (not owned; null: none is)
+    /// by the router, from its route's audit method (auditMethod()): Admin Activity entries always, Data Access
+    /// entries when `dataAccess` is set (`trainyard-executor --audit-data-access`).
+    void setAuditLog(AuditStore* audit, bool dataAccess);
+    /// Records an action the executor takes on its own (principal `system`; app/executor/API.md lists the methods:
+    /// trainyard.v1.Executor.Start, trainyard.v1.JobLifecycle.ExpireJob, …) as an Admin Activity entry of the job
+    /// `project`/`jobId` (empty jobId: executor-wide, project "-"); `message` says what happened and why (it goes
+    /// into protoPayload.metadata.message), `trialId` the trial it concerns. False with *error when the entry could
+    /// not be written.
+    bool auditSystemAction(const QString& project, const QString& jobId, const QString& methodName,
+        const QString& message, const QString& trialId = {}, QString* error = nullptr);
+
+    /// What the audit log records for a route: the method name (Cloud Audit Logs' `protoPayload.methodName`, the
+    /// service's RPC name where it has one), the service that owns it, and whether it is an Admin Activity call
+    /// (it changes something) or a Data Access one (it reads).
+    struct AuditMethod {
+        QString methodName; ///< "google.cloud.ml.v1.JobService.CreateJob"
+        QString serviceName; ///< "ml.googleapis.com"
+        bool adminActivity = false;
+        bool explicitlyMapped = false; ///< false: derived from the permission (a route the table below lacks)
+    };
+    /// The audit method of a route (`method` "GET", `pattern` as routes() has it, `permission` its IAM permission).
+    /// A route the mapping does not know gets one derived from its permission ("trainyard.v1.ml.jobs.get"), Admin
+    /// Activity unless it is a GET, so that no route goes unrecorded; tst_audit checks every route is mapped.
+    static AuditMethod auditMethod(const QByteArray& method, const QString& pattern, const QString& permission);
+
     /// The principal of the user who runs the executor: "user:<login>@localhost" (the login of the process's
     /// user ID; "user:executor@localhost" when it has none).
     static QString defaultAdminMember();
@@ -256,6 +290,14 @@ private:
     Reply testIamPermissions(
         const ApiRequest& request, const Caller& caller, const QString& project, const QString& jobId);
     Reply createToken(const ApiRequest& request, const Caller& caller);
+    /// `GET /v1/projects/{project}/auditLogs` (app/executor/API.md, "Audit logs").
+    Reply auditLogs(const ApiRequest& request, const Caller& caller, const QString& project);
+    /// One audit entry of a routed call: `reply` its answer (a default one: streamed or answered later: OK),
+    /// `granted` false for a denied call.
+    QJsonObject auditEntry(const ApiRequest& request, const Caller& caller, const AuditMethod& method,
+        const QString& permission, const QHash<QString, QString>& params, const Reply& reply, bool granted) const;
+    /// Writes `entry` (auditEntry()); false with *error when it could not.
+    bool writeAudit(const QJsonObject& entry, QString* error);
     Reply listTokens();
     Reply revokeToken(const QString& id);
     Reply createJob(const ApiRequest& request, const QString& project, const Caller& caller);
@@ -322,6 +364,8 @@ private:
     QSet<HttpConnection*> m_connections;
     QHash<QString, int> m_connectionsPerAddress;
     MetricsStore* m_metrics = nullptr;
+    AuditStore* m_audit = nullptr;
+    bool m_auditDataAccess = false;
     /// Shared with the scans in flight, which may outlive this object at shutdown.
     std::shared_ptr<CheckpointIndex> m_checkpoints;
 };

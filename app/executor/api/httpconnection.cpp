@@ -387,8 +387,9 @@ void HttpConnection::dispatch()
             400, invalidArgument(), QStringLiteral("The request target is not a valid URL: %1").arg(url.errorString()));
         return;
     }
-    m_api->handle(
-        ApiRequest(m_method, url, std::exchange(m_headers, {}), std::move(body)), std::make_shared<HttpChannel>(this));
+    ApiRequest request(m_method, url, std::exchange(m_headers, {}), std::move(body));
+    request.setRemoteAddress(m_address);
+    m_api->handle(request, std::make_shared<HttpChannel>(this));
 }
 
 void HttpConnection::answerWritten()

@@ -5,6 +5,7 @@
 #include "routetable.h"
 
 #include "accessstore.h"
+#include "auditstore.h"
 
 #include <QDateTime>
 
@@ -152,7 +153,18 @@ struct HttpApi::Routes {
         table.add("GET", QStringLiteral("/v1/projects/{project}/regions/{region}"),
             QStringLiteral("ml.projects.getConfig"),
             [](const Call& c) { return c.api->regions(c["project"], c["region"], c.channel, c.streaming); });
+        // Audit logs (Cloud Logging's entries.list over the two audit logs): reading Admin Activity needs
+        // logging.logEntries.list; Data Access entries are left out unless the caller also holds
+        // logging.privateLogEntries.list (auditLogs()). Project "-" reads every project's entries.
+        table.add("GET", QStringLiteral("/v1/projects/{project}/auditLogs"), Iam::Permission::logsList(),
+            [](const Call& c) { return c.api->auditLogs(c.request, c.caller, c["project"]); });
+
+        // Every route's audit method, once: the router records each call from it (route()).
+        for (const auto& route : table.routes())
+            audit.insert(&route, HttpApi::auditMethod(route.method, route.pattern, route.permission));
     }
+
+    QHash<const void*, HttpApi::AuditMethod> audit;
 };
 
 const HttpApi::Routes& HttpApi::routeTable()
@@ -204,6 +216,9 @@ HttpApi::Reply HttpApi::route(
     const QString& permission = match.route->permission;
     const QString project = match.params.value(QStringLiteral("project"));
     const QString jobId = match.params.value(QStringLiteral("job"));
+    // Audit, once for every route (API.md, "Audit logs"): Admin Activity always, Data Access when enabled.
+    const AuditMethod audit = routeTable().audit.value(match.route);
+    const bool record = m_audit && (audit.adminActivity || m_auditDataAccess);
     if (m_checkPermissions && !permission.isEmpty() && !permitted(caller, permission, project, jobId)) {
         QString resource;
         if (!jobId.isEmpty())
@@ -215,8 +230,12 @@ HttpApi::Reply HttpApi::route(
                 ? QStringLiteral("tokens/") + match.params.value(QStringLiteral("token"))
                 : QStringLiteral("tokens");
         qCInfo(lcApi).noquote() << caller.member << "denied" << permission << "on" << resource;
-        return errorReply(403, QStringLiteral("PERMISSION_DENIED"),
+        Reply denied = errorReply(403, QStringLiteral("PERMISSION_DENIED"),
             QStringLiteral("Permission '%1' denied on resource '%2' (or it may not exist).").arg(permission, resource));
+        // A denial changed nothing: an entry that cannot be written is logged (writeAudit), the answer stands.
+        if (record)
+            writeAudit(auditEntry(request, caller, audit, permission, match.params, denied, false), nullptr);
+        return denied;
     }
     // A stream holds its connection and a subscription for as long as its job lives: a principal gets a bounded
     // number (TransportOptions::maxStreamsPerPrincipal). `:events` always streams; the others with follow=true.
@@ -228,7 +247,34 @@ HttpApi::Reply HttpApi::route(
             QStringLiteral("The caller has %1 open streams, the limit per principal; end one and try again.")
                 .arg(m_transport.maxStreamsPerPrincipal));
     }
-    return match.route->handler(Call { this, request, caller, match.params, channel, streaming });
+    // A call that changes something runs only when its entry can be written: SQLite's write lock is taken before
+    // it (AuditStore::begin()), so a read-only, locked or broken audit file refuses the call with 503 before it takes
+    // effect; the entry is then written with the outcome and committed (API.md, "Audit logs", on what remains).
+    if (record && audit.adminActivity) {
+        QString problem;
+        if (!m_audit->begin(&problem)) {
+            qCCritical(lcApi).noquote() << "refusing" << audit.methodName << "by" << caller.member
+                                        << ": the audit log cannot be written:" << problem;
+            return errorReply(503, QStringLiteral("UNAVAILABLE"),
+                QStringLiteral("The audit log cannot be written (%1); the call was not made, because every change "
+                               "must be recorded. Try again later.")
+                    .arg(problem));
+        }
+    }
+    Reply reply = match.route->handler(Call { this, request, caller, match.params, channel, streaming });
+    if (record) {
+        // A streamed or deferred answer is recorded when the call is accepted (status OK).
+        QString problem;
+        const bool written = writeAudit(
+            auditEntry(request, caller, audit, permission, match.params, *streaming ? Reply() : reply, true), &problem);
+        if (audit.adminActivity) {
+            if (!written)
+                m_audit->rollback();
+            else if (!m_audit->commit(&problem))
+                qCCritical(lcApi).noquote() << "cannot commit the audit entry of" << audit.methodName << ":" << problem;
+        }
+    }
+    return reply;
 }
 
 } // namespace Trainyard

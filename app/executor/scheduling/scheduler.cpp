@@ -186,6 +186,15 @@ struct Scheduler::Private {
         return job;
     }
 
+    /// A `service` log line that also goes to the audit log as the executor's own action (Scheduler::systemAction).
+    void system(const JobKey& key, const char* method, const QString& message,
+        const QString& severity = QStringLiteral("INFO"), const QString& trialId = QString())
+    {
+        service(key, message, severity, trialId);
+        Q_EMIT q->systemAction(
+            key, QStringLiteral("trainyard.v1.JobLifecycle.") + QLatin1String(method), message, trialId);
+    }
+
     void service(const JobKey& key, const QString& message, const QString& severity = QStringLiteral("INFO"),
         const QString& trialId = QString())
     {
@@ -378,7 +387,7 @@ struct Scheduler::Private {
             const QString message = QStringLiteral("Job was cancelled: it did not start running within "
                                                    "scheduling.maxWaitTime (%1).")
                                         .arg(limit);
-            service(key, message, QStringLiteral("WARNING"));
+            system(key, "ExpireJob", message, QStringLiteral("WARNING"));
             cancelRun(r, message);
         });
         run->waitTimer->start(int(std::clamp<qint64>(ms - waited, 0, std::numeric_limits<int>::max())));
@@ -660,7 +669,7 @@ struct Scheduler::Private {
                 return;
             const QString message
                 = QStringLiteral("Job was cancelled: it ran longer than scheduling.maxRunningTime (%1).").arg(limit);
-            service(key, message, QStringLiteral("WARNING"));
+            system(key, "ExpireJob", message, QStringLiteral("WARNING"));
             cancelRun(r, message);
         });
         // A run taken over from a previous executor has been running since before this one started: the limit
@@ -821,7 +830,7 @@ struct Scheduler::Private {
         if (set->stopReason == StopReason::Retry && set->restarts < MaxRestarts) {
             ++set->restarts;
             writeRestarts(set->folder, set->restarts);
-            service(key,
+            system(key, "RestartJob",
                 run->study
                     ? QStringLiteral("Trial %1: restarting the cluster (restart %2 of %3).")
                           .arg(set->id.trialId)
@@ -1340,7 +1349,7 @@ struct Scheduler::Private {
                 [&](const HyperparameterOutput& t) { return t.trialId == set->id.trialId; });
             if (it == trials.cend() || !run->study->shouldStopEarly(*it, trials))
                 continue;
-            service(run->key,
+            system(run->key, "StopTrialEarly",
                 QStringLiteral("Trial %1 is stopped early: its best %2 so far (%3) is worse than the median of the "
                                "completed trials' running averages at the same step (median stopping rule).")
                     .arg(set->id.trialId, run->study->metricTag(),
@@ -1559,7 +1568,7 @@ struct Scheduler::Private {
         for (size_t i = 0; i < set->replicas.size(); ++i)
             set->replicas[i].address = placement->addresses.at(qsizetype(i));
         set->phase = SetPhase::Running;
-        service(key,
+        system(key, "RecoverJob",
             QStringLiteral("The executor restarted while the job was %1; it took over the job's replicas where they "
                            "run (%2), without restarting them.")
                 .arg(jobStateName(job.state).toLower(), b->name()),
@@ -1754,9 +1763,10 @@ void Scheduler::recover()
         // Ended, but the end was not stored (the job database refused the write, then this executor stopped): the
         // replicas are gone and the outcome is known, so the job must not run again.
         if (const std::optional<Private::Outcome> ended = Private::readOutcome(folder + QLatin1String(Private::OutcomeFileName))) {
-            d->service(key,
-                QStringLiteral("The executor restarted: the job had ended (%1) before, but its end was not stored. It is "
-                               "stored now, and the job does not run again.")
+            d->system(key, "RecoverJob",
+                QStringLiteral(
+                    "The executor restarted: the job had ended (%1) before, but its end was not stored. It is "
+                    "stored now, and the job does not run again.")
                     .arg(jobStateName(ended->state)),
                 QStringLiteral("WARNING"));
             const QString file = folder + QLatin1String(Private::OutcomeFileName);
@@ -1777,7 +1787,7 @@ void Scheduler::recover()
         const bool hasTrials = job.trainingOutput && !job.trainingOutput->trials.isEmpty();
         if (job.state == JobState::Queued && !(run->study && hasTrials)) {
             d->armWaitTimer(run, job);
-            d->service(key, QStringLiteral("The executor restarted; the job is queued again."));
+            d->system(key, "RecoverJob", QStringLiteral("The executor restarted; the job is queued again."));
             d->enqueue(run);
             continue;
         }
@@ -1792,8 +1802,8 @@ void Scheduler::recover()
         // PREPARING or RUNNING: the executor's restart is a retryable failure of the cluster.
         Private::SetRun* set = run->sets.front().get();
         if (set->restarts >= MaxRestarts) {
-            d->service(
-                key, QStringLiteral("The executor restarted while the job was running."), QStringLiteral("ERROR"));
+            d->system(key, "RecoverJob", QStringLiteral("The executor restarted while the job was running."),
+                QStringLiteral("ERROR"));
             d->finish(run, JobState::Failed,
                 QStringLiteral("The executor restarted while the job was running; the cluster was already "
                                "restarted %1 times, the limit; the job failed.")
@@ -1803,7 +1813,7 @@ void Scheduler::recover()
         ++set->restarts;
         Private::writeRestarts(set->folder, set->restarts);
         run->recovered = true;
-        d->service(key,
+        d->system(key, "RecoverJob",
             QStringLiteral("The executor restarted while the job was %1; restarting it (restart %2 of %3).")
                 .arg(jobStateName(job.state).toLower())
                 .arg(set->restarts)

@@ -123,6 +123,13 @@ public:
 
 Q_SIGNALS:
     void replicasChanged(const Trainyard::JobKey& key);
+    /// The scheduler acted on a job on its own (the audit log's principal `system`, app/executor/API.md "Audit
+    /// logs"): `methodName` is trainyard.v1.JobLifecycle.ExpireJob (maxRunningTime or maxWaitTime passed: the job is
+    /// cancelled), .RestartJob (a retryable failure: the cluster or a trial's cluster restarts), .StopTrialEarly (the
+    /// median stopping rule) or .RecoverJob (at start: a job left live by the previous executor is queued again,
+    /// restarted, taken over or ended); `message` is what the job's `service` log line says, `trialId` the trial.
+    void systemAction(
+        const Trainyard::JobKey& key, const QString& methodName, const QString& message, const QString& trialId);
 
 private:
     struct Private;

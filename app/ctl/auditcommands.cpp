@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "auditcommands.h"
+
+#include "argparser.h"
+#include "auditlog.h"
+#include "ctlsession.h"
+#include "printer.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QUrl>
+#include <QUrlQuery>
+
+namespace Trainyard {
+
+namespace {
+
+/// Fetches entries of `project` newest first, page by page, until `limit` (0: all) are read. False after printing
+/// the API's error.
+bool fetch(CtlSession& s, const QString& command, const QString& project, const QString& filter, int limit,
+    QList<QJsonObject>* entries)
+{
+    ApiClient* client = s.client(command);
+    if (!client)
+        return false;
+    QString pageToken;
+    do {
+        const int want = limit > 0 ? qMin(1000, limit - int(entries->size())) : 1000;
+        const ApiResult<QJsonObject> r = client->auditLogsBlocking(project, filter, want, pageToken);
+        if (!r.ok()) {
+            s.printApiError(command, r.error);
+            return false;
+        }
+        for (const QJsonValue& v : r.value.value(QLatin1String("entries")).toArray())
+            entries->append(v.toObject());
+        pageToken = r.value.value(QLatin1String("nextPageToken")).toString();
+    } while (!pageToken.isEmpty() && (limit <= 0 || entries->size() < limit));
+    return true;
+}
+
+} // namespace
+
+int AuditCommands::list(CtlSession& s, const QStringList& args)
+{
+    const QString command = QStringLiteral("trainyardctl.audit.list");
+    ArgParser p(command, QStringLiteral("trainyardctl audit list [--filter=FILTER] [--limit=N]"),
+        QStringLiteral("list audit log entries\nThe executor's Admin Activity entries (and Data Access ones when it "
+                       "runs with --audit-data-access and you may read them), newest first."));
+    p.addFlag(QStringLiteral("filter"), QStringLiteral("FILTER"),
+        QStringLiteral("Cloud Logging filter terms joined by AND, e.g. \"severity>=ERROR AND "
+                       "resource.labels.job_id=j\". Fields: protoPayload.methodName, "
+                       "protoPayload.authenticationInfo.principalEmail, resource.labels.job_id, logName, "
+                       "timestamp, severity (=, !=, : for has, <, <=, >, >=)."));
+    p.addFlag(QStringLiteral("limit"), QStringLiteral("N"), QStringLiteral("At most N entries (default 100)."));
+    if (!p.parse(args))
+        return s.usage(p);
+    if (!s.checkFormat(p, { QStringLiteral("table"), QStringLiteral("yaml"), QStringLiteral("json") }))
+        return ExitCode::Usage;
+    int limit = 100;
+    if (p.isSet(QStringLiteral("limit"))) {
+        bool ok = false;
+        limit = p.value(QStringLiteral("limit")).toInt(&ok);
+        if (!ok || limit <= 0) {
+            s.err() << "ERROR: (" << command << ") argument --limit: expected a positive whole number\n";
+            return ExitCode::Usage;
+        }
+    }
+    QList<QJsonObject> entries;
+    if (!fetch(s, command, s.project(), p.value(QStringLiteral("filter")), limit, &entries))
+        return ExitCode::Error;
+    if (s.format() == QLatin1String("json") || s.format() == QLatin1String("yaml")) {
+        QJsonArray array;
+        for (const QJsonObject& e : std::as_const(entries))
+            array.append(e);
+        if (s.format() == QLatin1String("json"))
+            s.out() << QJsonDocument(array).toJson(QJsonDocument::Indented);
+        else
+            s.out() << Printer::toYaml(array);
+        return ExitCode::Ok;
+    }
+    if (entries.isEmpty()) {
+        s.err() << "Listed 0 items.\n";
+        return ExitCode::Ok;
+    }
+    QList<QStringList> rows;
+    for (const QJsonObject& e : std::as_const(entries)) {
+        const QJsonObject payload = e.value(QLatin1String("protoPayload")).toObject();
+        const QJsonObject status = payload.value(QLatin1String("status")).toObject();
+        rows.append({ e.value(QLatin1String("timestamp")).toString(), e.value(QLatin1String("severity")).toString(),
+            payload.value(QLatin1String("authenticationInfo"))
+                .toObject()
+                .value(QLatin1String("principalEmail"))
+                .toString(),
+            payload.value(QLatin1String("methodName")).toString(),
+            payload.value(QLatin1String("resourceName")).toString(),
+            status.isEmpty() ? QStringLiteral("OK") : QString::number(status.value(QLatin1String("code")).toInt()),
+            payload.value(QLatin1String("requestMetadata")).toObject().value(QLatin1String("callerIp")).toString() });
+    }
+    s.out() << Printer::table({ QStringLiteral("TIMESTAMP"), QStringLiteral("SEVERITY"), QStringLiteral("PRINCIPAL"),
+                                  QStringLiteral("METHOD"), QStringLiteral("RESOURCE"), QStringLiteral("STATUS"),
+                                  QStringLiteral("CALLER_IP") },
+        rows);
+    return ExitCode::Ok;
+}
+
+int AuditCommands::verify(CtlSession& s, const QStringList& args)
+{
+    const QString command = QStringLiteral("trainyardctl.audit.verify");
+    ArgParser p(command, QStringLiteral("trainyardctl audit verify"),
+        QStringLiteral("verify the audit log's hash chain\nReads every entry of every project and checks that none "
+                       "was changed, removed or reordered (each entry's labels.\"trainyard.io/prev-hash\" is the "
+                       "SHA-256 of the entry before it). Needs logging.privateLogEntries.list (the admin's token)."));
+    if (!p.parse(args))
+        return s.usage(p);
+    QList<QJsonObject> entries;
+    if (!fetch(s, command, QStringLiteral("-"), QString(), 0, &entries))
+        return ExitCode::Error;
+    std::reverse(entries.begin(), entries.end());
+    if (const std::optional<Audit::ChainProblem> problem = Audit::verifyChain(entries)) {
+        s.printError(command, QStringLiteral("the audit log does not verify: ") + problem->message + QLatin1Char('.'));
+        return ExitCode::Error;
+    }
+    s.out() << "Verified " << entries.size() << " entries.\n";
+    return ExitCode::Ok;
+}
+
+} // namespace Trainyard

@@ -1,0 +1,322 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "auditlog.h"
+#include "logentry.h"
+
+#include <QCryptographicHash>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonValue>
+#include <QSet>
+
+namespace Trainyard::Audit {
+
+namespace {
+const QLatin1String activityId("cloudaudit.googleapis.com%2Factivity");
+const QLatin1String dataAccessId("cloudaudit.googleapis.com%2Fdata_access");
+} // namespace
+
+QString logName(const QString& project, LogKind kind)
+{
+    return QStringLiteral("projects/") + project + QStringLiteral("/logs/")
+        + (kind == LogKind::Activity ? activityId : dataAccessId);
+}
+
+std::optional<LogKind> logKindOf(const QString& logName)
+{
+    if (logName.endsWith(QLatin1String("/logs/") + activityId))
+        return LogKind::Activity;
+    if (logName.endsWith(QLatin1String("/logs/") + dataAccessId))
+        return LogKind::DataAccess;
+    return std::nullopt;
+}
+
+QByteArray genesisHash()
+{
+    return QByteArray(64, '0');
+}
+
+QByteArray canonicalBytes(const QJsonObject& entry)
+{
+    // QJsonObject iterates and serialises its keys sorted, at every depth: the compact form is canonical.
+    return QJsonDocument(entry).toJson(QJsonDocument::Compact);
+}
+
+QByteArray entryHash(const QJsonObject& entry)
+{
+    return QCryptographicHash::hash(canonicalBytes(entry), QCryptographicHash::Sha256).toHex();
+}
+
+QString insertIdFor(qint64 sequence)
+{
+    return QStringLiteral("%1").arg(sequence, 20, 10, QLatin1Char('0'));
+}
+
+qint64 sequenceOf(const QString& insertId)
+{
+    if (insertId.size() != 20)
+        return 0;
+    bool ok = false;
+    const qint64 value = insertId.toLongLong(&ok);
+    return ok && value > 0 ? value : 0;
+}
+
+std::optional<ChainProblem> verifyChain(const QList<QJsonObject>& oldestFirst)
+{
+    auto prevHashOf = [](const QJsonObject& entry) {
+        return entry.value(QLatin1String("labels")).toObject().value(prevHashLabel()).toString().toLatin1();
+    };
+    auto idOf = [](const QJsonObject& entry) { return entry.value(QLatin1String("insertId")).toString(); };
+    QSet<qint64> places;
+    for (const QJsonObject& entry : oldestFirst)
+        places.insert(sequenceOf(idOf(entry)));
+    for (qsizetype i = 0; i < oldestFirst.size(); ++i) {
+        const QJsonObject& entry = oldestFirst.at(i);
+        const QString id = idOf(entry);
+        const qint64 place = sequenceOf(id);
+        if (place == 0)
+            return ChainProblem { i, id,
+                QStringLiteral("entry %1 (insertId \"%2\"): the insertId is not a place in the "
+                               "chain (20 decimal digits)")
+                    .arg(i + 1)
+                    .arg(id) };
+        if (i == 0) {
+            if (place != 1)
+                return ChainProblem { i, id,
+                    QStringLiteral("entry %1: the log starts at place %2; the entries before it were removed")
+                        .arg(id)
+                        .arg(place) };
+            if (prevHashOf(entry) != genesisHash())
+                return ChainProblem {
+                    i, id,
+                    QStringLiteral("entry %1: the first entry's prev-hash is not the genesis hash (64 zeros)").arg(id)
+                };
+            continue;
+        }
+        const QJsonObject& before = oldestFirst.at(i - 1);
+        const qint64 placeBefore = sequenceOf(idOf(before));
+        if (place <= placeBefore)
+            return ChainProblem { i, id,
+                QStringLiteral("entry %1 is out of order: it follows entry %2 (entries were reordered)")
+                    .arg(id, idOf(before)) };
+        // A place skipped here that comes later: the entries were reordered, not removed.
+        if (place != placeBefore + 1 && places.contains(placeBefore + 1))
+            return ChainProblem { i, id,
+                QStringLiteral("entry %1 is out of order: it follows entry %2, and entry %3 comes later (entries were "
+                               "reordered)")
+                    .arg(id, idOf(before), insertIdFor(placeBefore + 1)) };
+        if (place != placeBefore + 1)
+            return ChainProblem { i, id,
+                QStringLiteral("entry %1 follows entry %2: %3 entries between them were removed")
+                    .arg(id, idOf(before))
+                    .arg(place - placeBefore - 1) };
+        if (prevHashOf(entry) != entryHash(before))
+            return ChainProblem { i - 1, idOf(before),
+                QStringLiteral("entry %1 was changed: its hash is not the prev-hash that entry %2 records")
+                    .arg(idOf(before), id) };
+    }
+    return std::nullopt;
+}
+
+namespace {
+
+/// The value at `path` in `entry`, as text (numbers and booleans as JSON writes them); nullopt when absent.
+std::optional<QString> valueAt(const QJsonObject& entry, const QStringList& path)
+{
+    QJsonValue value(entry);
+    for (const QString& key : path) {
+        if (!value.isObject())
+            return std::nullopt;
+        const QJsonObject object = value.toObject();
+        const auto it = object.constFind(key);
+        if (it == object.constEnd())
+            return std::nullopt;
+        value = *it;
+    }
+    switch (value.type()) {
+    case QJsonValue::String:
+        return value.toString();
+    case QJsonValue::Double:
+        return QString::number(value.toInteger());
+    case QJsonValue::Bool:
+        return value.toBool() ? QStringLiteral("true") : QStringLiteral("false");
+    case QJsonValue::Object:
+        return QString::fromUtf8(QJsonDocument(value.toObject()).toJson(QJsonDocument::Compact));
+    case QJsonValue::Array:
+        return QString::fromUtf8(QJsonDocument(value.toArray()).toJson(QJsonDocument::Compact));
+    default:
+        return std::nullopt;
+    }
+}
+
+int compareAs(const QStringList& path, const QString& a, const QString& b)
+{
+    if (path == QStringList { QStringLiteral("severity") }) {
+        const int ra = logSeverityRank(logSeverityFromName(a));
+        const int rb = logSeverityRank(logSeverityFromName(b));
+        return ra < rb ? -1 : ra > rb ? 1 : 0;
+    }
+    if (path == QStringList { QStringLiteral("timestamp") }
+        || path == QStringList { QStringLiteral("receiveTimestamp") }) {
+        const qint64 ta = LogJson::parseTimestamp(a);
+        const qint64 tb = LogJson::parseTimestamp(b);
+        return ta < tb ? -1 : ta > tb ? 1 : 0;
+    }
+    return a.compare(b);
+}
+
+} // namespace
+
+std::optional<Filter> Filter::parse(const QString& text, QString* error)
+{
+    Filter filter;
+    qsizetype i = 0;
+    const qsizetype n = text.size();
+    auto fail = [&](const QString& message) {
+        if (error)
+            *error = QStringLiteral("filter, position %1: %2").arg(i + 1).arg(message);
+        return std::nullopt;
+    };
+    auto skipSpace = [&] {
+        while (i < n && text.at(i).isSpace())
+            ++i;
+    };
+    // A quoted string (after its opening quote): \" and \\ escapes.
+    auto quoted = [&](QString* out) {
+        ++i;
+        while (i < n && text.at(i) != QLatin1Char('"')) {
+            if (text.at(i) == QLatin1Char('\\') && i + 1 < n)
+                ++i;
+            out->append(text.at(i));
+            ++i;
+        }
+        if (i >= n)
+            return false;
+        ++i;
+        return true;
+    };
+    auto isOpChar = [](QChar c) {
+        return c == QLatin1Char('=') || c == QLatin1Char('!') || c == QLatin1Char(':') || c == QLatin1Char('<')
+            || c == QLatin1Char('>');
+    };
+    while (true) {
+        skipSpace();
+        if (i >= n)
+            break;
+        if (text.at(i) == QLatin1Char('(') || text.at(i) == QLatin1Char(')'))
+            return fail(QStringLiteral("parentheses are not supported; join terms with AND"));
+        if (text.at(i) == QLatin1Char('-'))
+            return fail(QStringLiteral("NOT (-) is not supported"));
+        // A path: dotted parts, each bare or quoted.
+        Term term;
+        while (true) {
+            QString part;
+            if (i < n && text.at(i) == QLatin1Char('"')) {
+                if (!quoted(&part))
+                    return fail(QStringLiteral("unterminated quoted field name"));
+            } else {
+                while (i < n && !text.at(i).isSpace() && !isOpChar(text.at(i)) && text.at(i) != QLatin1Char('.')
+                    && text.at(i) != QLatin1Char('"'))
+                    part.append(text.at(i++));
+            }
+            if (part.isEmpty())
+                return fail(QStringLiteral("expected a field name"));
+            term.path.append(part);
+            if (i < n && text.at(i) == QLatin1Char('.')) {
+                ++i;
+                continue;
+            }
+            break;
+        }
+        const QString word = term.path.size() == 1 ? term.path.first() : QString();
+        if (word == QLatin1String("AND")) {
+            if (filter.m_terms.isEmpty())
+                return fail(QStringLiteral("AND must join two terms"));
+            continue;
+        }
+        if (word == QLatin1String("OR") || word == QLatin1String("NOT"))
+            return fail(QStringLiteral("%1 is not supported; join terms with AND").arg(word));
+        skipSpace();
+        static const QList<QPair<QLatin1String, Op>> ops {
+            { QLatin1String("!="), Op::NotEqual },
+            { QLatin1String("<="), Op::LessEqual },
+            { QLatin1String(">="), Op::GreaterEqual },
+            { QLatin1String("="), Op::Equal },
+            { QLatin1String(":"), Op::Has },
+            { QLatin1String("<"), Op::Less },
+            { QLatin1String(">"), Op::Greater },
+        };
+        bool found = false;
+        for (const auto& [symbol, op] : ops) {
+            if (QStringView(text).mid(i).startsWith(symbol)) {
+                term.op = op;
+                i += symbol.size();
+                found = true;
+                break;
+            }
+        }
+        if (!found)
+            return fail(QStringLiteral("expected an operator (=, !=, :, <, <=, >, >=) after %1")
+                            .arg(term.path.join(QLatin1Char('.'))));
+        skipSpace();
+        if (i < n && text.at(i) == QLatin1Char('"')) {
+            if (!quoted(&term.value))
+                return fail(QStringLiteral("unterminated quoted value"));
+        } else {
+            while (i < n && !text.at(i).isSpace())
+                term.value.append(text.at(i++));
+            if (term.value.isEmpty())
+                return fail(QStringLiteral("expected a value after the operator"));
+        }
+        const QStringList& p = term.path;
+        if (p == QStringList { QStringLiteral("severity") } && term.op != Op::Has && !parseLogSeverity(term.value))
+            return fail(
+                QStringLiteral("severity must be one of %1").arg(logSeverityNames().join(QStringLiteral(", "))));
+        if ((p == QStringList { QStringLiteral("timestamp") }
+                || p == QStringList { QStringLiteral("receiveTimestamp") })
+            && term.op != Op::Has && LogJson::parseTimestamp(term.value) == 0)
+            return fail(QStringLiteral("%1 must be an RFC 3339 time (2026-11-24T12:00:00Z)").arg(p.first()));
+        filter.m_terms.append(term);
+    }
+    return filter;
+}
+
+bool Filter::matches(const QJsonObject& entry) const
+{
+    for (const Term& term : m_terms) {
+        const std::optional<QString> value = valueAt(entry, term.path);
+        if (!value) {
+            if (term.op == Op::NotEqual)
+                continue;
+            return false;
+        }
+        bool ok = false;
+        switch (term.op) {
+        case Op::Equal:
+            ok = compareAs(term.path, *value, term.value) == 0;
+            break;
+        case Op::NotEqual:
+            ok = compareAs(term.path, *value, term.value) != 0;
+            break;
+        case Op::Has:
+            ok = value->contains(term.value, Qt::CaseInsensitive);
+            break;
+        case Op::Less:
+            ok = compareAs(term.path, *value, term.value) < 0;
+            break;
+        case Op::LessEqual:
+            ok = compareAs(term.path, *value, term.value) <= 0;
+            break;
+        case Op::Greater:
+            ok = compareAs(term.path, *value, term.value) > 0;
+            break;
+        case Op::GreaterEqual:
+            ok = compareAs(term.path, *value, term.value) >= 0;
+            break;
+        }
+        if (!ok)
+            return false;
+    }
+    return true;
+}
+
+} // namespace Trainyard::Audit

@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#pragma once
+
+#include <QByteArray>
+#include <QJsonObject>
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+#include <optional>
+
+// The executor's audit log as Cloud Audit Logs shapes it: each entry is a Cloud Logging LogEntry whose
+// protoPayload is a google.cloud.audit.AuditLog (https://cloud.google.com/logging/docs/audit/understanding-audit-logs,
+// https://cloud.google.com/logging/docs/reference/audit/auditlog/rest/Shared.Types/AuditLog). One type of helpers
+// shared by the executor (which writes and serves entries), trainyardctl (audit list, audit verify) and the console
+// (the Audit view): the log names, the hash chain that makes the log tamper-evident, and the filter of
+// `GET /v1/projects/{p}/auditLogs?filter=`. Qt Core only.
+//
+// An entry (app/executor/API.md, "Audit logs"), keys as Cloud Logging's:
+// {"logName": "projects/p/logs/cloudaudit.googleapis.com%2Factivity" | "…%2Fdata_access",
+//  "timestamp": RFC 3339 UTC with microseconds, "receiveTimestamp": the same,
+//  "insertId": 20 decimal digits, the entry's place in the executor's chain (1, 2, 3, … zero-padded),
+//  "severity": "NOTICE" (admin activity) | "INFO" (data access) | "ERROR" (a failed call),
+//  "resource": {"type": "ml_job", "labels": {"project_id", "job_id", "region"}} for a job's call,
+//              {"type": "audited_resource", "labels": {"project_id", "service", "method"}} for any other,
+//  "labels": {"trainyard.io/prev-hash": 64 hex digits},
+//  "protoPayload": {"@type": "type.googleapis.com/google.cloud.audit.AuditLog", "serviceName", "methodName",
+//     "resourceName", "authenticationInfo": {"principalEmail"}, "requestMetadata": {"callerIp",
+//     "callerSuppliedUserAgent"}, "status": {} | {"code": google.rpc.Code number, "message"},
+//     "authorizationInfo": [{"resource", "permission", "granted"}] (denials, and the permission a granted call
+//     needed), "request": {"@type", …} (what identifies the call: the job ID, the update mask)}}
+namespace Trainyard::Audit {
+
+/// Which of Cloud Audit Logs' logs an entry belongs to.
+enum class LogKind {
+    Activity, ///< Admin Activity: calls that change something, always written
+    DataAccess, ///< Data Access: calls that read, written only when the executor runs with --audit-data-access
+};
+
+/// `projects/{project}/logs/cloudaudit.googleapis.com%2Factivity` or `…%2Fdata_access` (the log ID is
+/// URL-encoded in a log name, as Cloud Logging writes it).
+QString logName(const QString& project, LogKind kind);
+/// The kind a log name names; nullopt for a log name that is not one of the two.
+std::optional<LogKind> logKindOf(const QString& logName);
+
+/// The label that holds the hash of the entry before it in the chain.
+inline QString prevHashLabel()
+{
+    return QStringLiteral("trainyard.io/prev-hash");
+}
+/// The prev-hash of the first entry: 64 zeros.
+QByteArray genesisHash();
+/// An entry's canonical bytes: compact JSON with every object's keys in code-point order (QJsonObject keeps them
+/// so), strings as QJsonDocument escapes them; numbers do not occur in entries except `status.code` (an integer).
+QByteArray canonicalBytes(const QJsonObject& entry);
+/// Lower-case hex SHA-256 of canonicalBytes(entry): what the next entry's prev-hash label holds.
+QByteArray entryHash(const QJsonObject& entry);
+/// `insertId` of the entry at place `sequence` (1-based) in the chain: 20 decimal digits, zero-padded, so that
+/// insert IDs sort as their places.
+QString insertIdFor(qint64 sequence);
+/// The place an insertId names; 0 when it is not one insertIdFor() makes.
+qint64 sequenceOf(const QString& insertId);
+
+/// The first problem verifyChain() found.
+struct ChainProblem {
+    qsizetype index = -1; ///< the entry's index in the list verified (oldest first)
+    QString insertId; ///< the bad entry's insertId (as it is now)
+    QString message; ///< English, names the entry and what is wrong with it
+};
+/// Checks a whole log, oldest first (as `insertId` orders it): the first entry's place is 1 and its prev-hash
+/// the genesis hash; each next entry's place is one more than the one before (a gap: entries were removed; a
+/// smaller place: entries were reordered), and its prev-hash label is entryHash() of the entry before it (else
+/// that entry was changed, or this label). nullopt when all is well. The newest entry is covered only once an
+/// entry follows it: the executor writes one when it stops (trainyard.v1.Executor.Stop).
+std::optional<ChainProblem> verifyChain(const QList<QJsonObject>& oldestFirst);
+
+/// The filter of `…/auditLogs?filter=` and `trainyardctl audit list --filter`: a subset of the Cloud Logging query
+/// language (https://cloud.google.com/logging/docs/view/logging-query-language):
+///   filter := term { [AND] term }
+///   term   := path op value
+///   path   := a dotted field path into the entry (`protoPayload.methodName`, `resource.labels.job_id`,
+///             `protoPayload.authenticationInfo.principalEmail`, `logName`, `severity`, `timestamp`, `insertId`, …);
+///             a label key with dots or slashes is written in double quotes: `labels."trainyard.io/prev-hash"`
+///   op     := "=" | "!=" | ":" (has: substring, case-insensitive) | "<" | "<=" | ">" | ">="
+///   value  := bare word | "double-quoted string"
+/// `severity` compares by rank (`severity>=NOTICE`), `timestamp` as times (RFC 3339), other fields as text.
+/// A path that an entry lacks matches only `!=`. OR, NOT and parentheses are refused with an error.
+class Filter {
+public:
+    /// Parses `text`; blank text matches everything. nullopt with *error (position and problem) on a syntax error.
+    static std::optional<Filter> parse(const QString& text, QString* error);
+    bool matches(const QJsonObject& entry) const;
+    bool isEmpty() const { return m_terms.isEmpty(); }
+
+    enum class Op { Equal, NotEqual, Has, Less, LessEqual, Greater, GreaterEqual };
+    struct Term {
+        QStringList path;
+        Op op = Op::Equal;
+        QString value;
+    };
+    const QList<Term>& terms() const { return m_terms; }
+
+private:
+    QList<Term> m_terms;
+};
+
+} // namespace Trainyard::Audit

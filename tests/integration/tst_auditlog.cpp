@@ -1,0 +1,258 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// The audit log's parts (models/auditlog.h, app/executor/storage/auditstore.h): the hash chain over a real SQLite
+// file and what Audit::verifyChain() finds when a row is changed, removed or two are swapped; the filter subset of
+// `…/auditLogs?filter=`; and every route of the API having an explicit audit method.
+#include "auditlog.h"
+#include "auditstore.h"
+#include "httpapi.h"
+
+#include <QJsonArray>
+#include <QSqlDatabase>
+#include <QSqlQuery>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace Trainyard;
+
+namespace {
+
+QJsonObject entryFor(const QString& method, const QString& principal, const QString& jobId, bool activity,
+    const QString& severity = QStringLiteral("NOTICE"))
+{
+    return QJsonObject {
+        { QStringLiteral("logName"),
+            Audit::logName(QStringLiteral("local"), activity ? Audit::LogKind::Activity : Audit::LogKind::DataAccess) },
+        { QStringLiteral("timestamp"), QStringLiteral("2026-11-24T12:00:00.000000Z") },
+        { QStringLiteral("severity"), severity },
+        { QStringLiteral("resource"),
+            QJsonObject { { QStringLiteral("type"), QStringLiteral("ml_job") },
+                { QStringLiteral("labels"),
+                    QJsonObject { { QStringLiteral("project_id"), QStringLiteral("local") },
+                        { QStringLiteral("job_id"), jobId }, { QStringLiteral("region"), QString() } } } } },
+        { QStringLiteral("protoPayload"),
+            QJsonObject { { QStringLiteral("methodName"), method },
+                { QStringLiteral("authenticationInfo"),
+                    QJsonObject { { QStringLiteral("principalEmail"), principal } } },
+                { QStringLiteral("status"), QJsonObject() } } },
+    };
+}
+
+/// Every entry of `store`, oldest first.
+QList<QJsonObject> allOf(const AuditStore& store)
+{
+    qint64 next = 0;
+    QList<QJsonObject> entries = store.read(QStringLiteral("-"), 0, 100000, {}, &next);
+    std::reverse(entries.begin(), entries.end());
+    return entries;
+}
+
+} // namespace
+
+class TestAuditLog : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void chainOverSqlite_data()
+    {
+        QTest::addColumn<QString>("tamper");
+        QTest::addColumn<QString>("expected"); ///< a part of the message; empty: the chain verifies
+        QTest::addRow("untouched") << QString() << QString();
+        QTest::addRow("changed field") << QStringLiteral(
+            "UPDATE entries SET json = replace(json, 'alice@example.org', 'mallory@example.org') "
+            "WHERE seq = 2") << QStringLiteral("entry 00000000000000000002 was changed");
+        QTest::addRow("deleted row") << QStringLiteral("DELETE FROM entries WHERE seq = 3")
+                                     << QStringLiteral("1 entries between them were removed");
+        QTest::addRow("swapped rows")
+            // Rows 2 and 3 trade places (their row keys), in two statements: a key is unique at every step.
+            << QStringLiteral("UPDATE entries SET seq = CASE seq WHEN 2 THEN -3 ELSE -2 END WHERE seq IN (2, 3);"
+                              "UPDATE entries SET seq = -seq WHERE seq < 0")
+            << QStringLiteral("out of order");
+        QTest::addRow("first row removed") << QStringLiteral("DELETE FROM entries WHERE seq = 1")
+                                           << QStringLiteral("the entries before it were removed");
+    }
+    void chainOverSqlite()
+    {
+        QFETCH(QString, tamper);
+        QFETCH(QString, expected);
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString path = dir.filePath(QStringLiteral("audit.sqlite"));
+        {
+            AuditStore store;
+            QString error;
+            QVERIFY2(store.open(path, &error), qPrintable(error));
+            const QStringList principals { QStringLiteral("bob@example.org"), QStringLiteral("alice@example.org"),
+                QStringLiteral("system"), QStringLiteral("bob@example.org") };
+            for (const QString& p : principals)
+                QVERIFY2(store.append(entryFor(QStringLiteral("google.cloud.ml.v1.JobService.CreateJob"), p,
+                                          QStringLiteral("j"), true),
+                             &error),
+                    qPrintable(error));
+            QCOMPARE(store.size(), 4);
+            const QList<QJsonObject> entries = allOf(store);
+            QCOMPARE(entries.size(), 4);
+            QCOMPARE(entries.first().value(QLatin1String("labels")).toObject().value(Audit::prevHashLabel()).toString(),
+                QString::fromLatin1(Audit::genesisHash()));
+            QCOMPARE(entries.at(1).value(QLatin1String("insertId")).toString(), QStringLiteral("00000000000000000002"));
+            QVERIFY(!Audit::verifyChain(entries));
+        }
+        if (!tamper.isEmpty()) {
+            const QString name = QStringLiteral("tamper-%1").arg(QLatin1String(QTest::currentDataTag()));
+            {
+                QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), name);
+                db.setDatabaseName(path);
+                QVERIFY(db.open());
+                QSqlQuery query(db);
+                for (const QString& statement : tamper.split(QLatin1Char(';')))
+                    QVERIFY(query.exec(statement));
+                db.close();
+            }
+            QSqlDatabase::removeDatabase(name);
+        }
+        // Reopened: the store goes on from what the file holds, and the chain shows what was done to it.
+        AuditStore store;
+        QString error;
+        QVERIFY2(store.open(path, &error), qPrintable(error));
+        const std::optional<Audit::ChainProblem> problem = Audit::verifyChain(allOf(store));
+        if (expected.isEmpty()) {
+            QVERIFY2(!problem, problem ? qPrintable(problem->message) : "");
+        } else {
+            QVERIFY(problem);
+            QVERIFY2(problem->message.contains(expected), qPrintable(problem->message));
+        }
+    }
+
+    void paging()
+    {
+        QTemporaryDir dir;
+        AuditStore store;
+        QString error;
+        QVERIFY(store.open(dir.filePath(QStringLiteral("audit.sqlite")), &error));
+        for (int i = 0; i < 7; ++i)
+            QVERIFY(store.append(
+                entryFor(QStringLiteral("m"), QStringLiteral("a@b.c"), QStringLiteral("j%1").arg(i), i % 2 == 0),
+                &error));
+        qint64 next = 0;
+        QList<QJsonObject> page = store.read(QStringLiteral("local"), 0, 3, {}, &next);
+        QCOMPARE(page.size(), 3);
+        // Newest first.
+        QCOMPARE(page.first().value(QLatin1String("insertId")).toString(), Audit::insertIdFor(7));
+        QCOMPARE(next, 5);
+        page = store.read(QStringLiteral("local"), next, 3, {}, &next);
+        QCOMPARE(page.first().value(QLatin1String("insertId")).toString(), Audit::insertIdFor(4));
+        page = store.read(QStringLiteral("local"), next, 3, {}, &next);
+        QCOMPARE(page.size(), 1);
+        QCOMPARE(next, 0);
+        // Another project's listing holds none of them.
+        QVERIFY(store.read(QStringLiteral("other"), 0, 10, {}, &next).isEmpty());
+    }
+
+    void filter_data()
+    {
+        QTest::addColumn<QString>("filter");
+        QTest::addColumn<bool>("matches");
+        QTest::addRow("method") << QStringLiteral("protoPayload.methodName=\"google.cloud.ml.v1.JobService.CancelJob\"")
+                                << true;
+        QTest::addRow("other method") << QStringLiteral("protoPayload.methodName=google.cloud.ml.v1.JobService.GetJob")
+                                      << false;
+        QTest::addRow("principal") << QStringLiteral("protoPayload.authenticationInfo.principalEmail=alice@example.org")
+                                   << true;
+        QTest::addRow("job and severity") << QStringLiteral("resource.labels.job_id=j1 AND severity>=NOTICE") << true;
+        QTest::addRow("severity above") << QStringLiteral("severity>NOTICE") << false;
+        QTest::addRow("log name has") << QStringLiteral("logName:\"cloudaudit.googleapis.com%2Factivity\"") << true;
+        QTest::addRow("data access") << QStringLiteral("logName:data_access") << false;
+        QTest::addRow("since") << QStringLiteral("timestamp>=\"2026-11-24T11:00:00Z\"") << true;
+        QTest::addRow("until") << QStringLiteral("timestamp<2026-11-24T11:00:00Z") << false;
+        QTest::addRow("missing field not equal") << QStringLiteral("protoPayload.nothing!=x") << true;
+        QTest::addRow("whitespace is AND") << QStringLiteral("resource.labels.job_id=j1 severity=ERROR") << false;
+    }
+    void filter()
+    {
+        QFETCH(QString, filter);
+        QFETCH(bool, matches);
+        QString error;
+        const std::optional<Audit::Filter> f = Audit::Filter::parse(filter, &error);
+        QVERIFY2(f, qPrintable(error));
+        const QJsonObject entry = entryFor(QStringLiteral("google.cloud.ml.v1.JobService.CancelJob"),
+            QStringLiteral("alice@example.org"), QStringLiteral("j1"), true);
+        QCOMPARE(f->matches(entry), matches);
+    }
+
+    void filterErrors_data()
+    {
+        QTest::addColumn<QString>("filter");
+        QTest::addColumn<QString>("expected");
+        QTest::addRow("or") << QStringLiteral("severity=ERROR OR severity=INFO")
+                            << QStringLiteral("OR is not supported");
+        QTest::addRow("parentheses") << QStringLiteral("(severity=ERROR)") << QStringLiteral("parentheses");
+        QTest::addRow("no operator") << QStringLiteral("severity") << QStringLiteral("expected an operator");
+        QTest::addRow("bad severity") << QStringLiteral("severity>=LOUD") << QStringLiteral("severity must be one of");
+        QTest::addRow("bad time") << QStringLiteral("timestamp>=yesterday") << QStringLiteral("RFC 3339");
+        QTest::addRow("unterminated") << QStringLiteral("logName=\"abc") << QStringLiteral("unterminated");
+    }
+    void filterErrors()
+    {
+        QFETCH(QString, filter);
+        QFETCH(QString, expected);
+        QString error;
+        QVERIFY(!Audit::Filter::parse(filter, &error));
+        QVERIFY2(error.contains(expected), qPrintable(error));
+    }
+
+    void everyRouteHasAnAuditMethod()
+    {
+        for (const HttpApi::RouteInfo& route : HttpApi::routes()) {
+            const HttpApi::AuditMethod method = HttpApi::auditMethod(route.method, route.pattern, route.permission);
+            QVERIFY2(method.explicitlyMapped,
+                qPrintable(QString::fromLatin1(route.method) + QLatin1Char(' ') + route.pattern));
+            // Reads are Data Access; every other method changes something and is Admin Activity.
+            const bool read = route.method == "GET" || route.pattern.endsWith(QLatin1String(":getIamPolicy"))
+                || route.pattern.endsWith(QLatin1String(":testIamPermissions"));
+            QCOMPARE(method.adminActivity, !read);
+        }
+    }
+
+    void methodNames_data()
+    {
+        QTest::addColumn<QByteArray>("method");
+        QTest::addColumn<QString>("pattern");
+        QTest::addColumn<QString>("methodName");
+        QTest::addColumn<QString>("serviceName");
+        QTest::addRow("create") << QByteArray("POST") << QStringLiteral("/v1/projects/{project}/jobs")
+                                << QStringLiteral("google.cloud.ml.v1.JobService.CreateJob")
+                                << QStringLiteral("ml.googleapis.com");
+        QTest::addRow("list") << QByteArray("GET") << QStringLiteral("/v1/projects/{project}/jobs")
+                              << QStringLiteral("google.cloud.ml.v1.JobService.ListJobs")
+                              << QStringLiteral("ml.googleapis.com");
+        QTest::addRow("cancel") << QByteArray("POST") << QStringLiteral("/v1/projects/{project}/jobs/{job}:cancel")
+                                << QStringLiteral("google.cloud.ml.v1.JobService.CancelJob")
+                                << QStringLiteral("ml.googleapis.com");
+        QTest::addRow("patch") << QByteArray("PATCH") << QStringLiteral("/v1/projects/{project}/jobs/{job}")
+                               << QStringLiteral("google.cloud.ml.v1.JobService.PatchJob")
+                               << QStringLiteral("ml.googleapis.com");
+        QTest::addRow("logs") << QByteArray("GET") << QStringLiteral("/v1/projects/{project}/jobs/{job}/logs")
+                              << QStringLiteral("google.logging.v2.LoggingServiceV2.ListLogEntries")
+                              << QStringLiteral("logging.googleapis.com");
+        QTest::addRow("project policy") << QByteArray("POST") << QStringLiteral("/v1/projects/{project}:setIamPolicy")
+                                        << QStringLiteral("SetIamPolicy")
+                                        << QStringLiteral("cloudresourcemanager.googleapis.com");
+        QTest::addRow("token") << QByteArray("POST") << QStringLiteral("/v1/tokens")
+                               << QStringLiteral("trainyard.v1.TokenService.CreateToken")
+                               << QStringLiteral("ml.googleapis.com");
+        QTest::addRow("catalog") << QByteArray("GET") << QStringLiteral("/v1/projects/{project}/machineTypes")
+                                 << QStringLiteral("google.cloud.ml.v1.ProjectManagementService.GetConfig")
+                                 << QStringLiteral("ml.googleapis.com");
+    }
+    void methodNames()
+    {
+        QFETCH(QByteArray, method);
+        QFETCH(QString, pattern);
+        QFETCH(QString, methodName);
+        QFETCH(QString, serviceName);
+        const HttpApi::AuditMethod m = HttpApi::auditMethod(method, pattern, QString());
+        QCOMPARE(m.methodName, methodName);
+        QCOMPARE(m.serviceName, serviceName);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestAuditLog)
+#include "tst_auditlog.moc"
