@@ -92,6 +92,75 @@
     </message>
 </context>
 <context>
+    <name>Trainyard::AuditLogModel</name>
+    <message>
+        <source>OK</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>When</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Who</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Method</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Resource</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Outcome</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Caller IP</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Trainyard::AuditView</name>
+    <message>
+        <source>&amp;Live</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Audit Log</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Principal (alice@example.org)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Method (CancelJob)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Job ID</source>
+        <translation type="unfinished">Job-ID</translation>
+    </message>
+    <message>
+        <source>&amp;Refresh</source>
+        <translation type="unfinished">&amp;Aktualisieren</translation>
+    </message>
+    <message>
+        <source>Cannot read the audit log: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n entries, newest first.</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>Trainyard::CheckpointCompareFilterModel</name>
     <message>
         <source>All tensors</source>
@@ -1954,6 +2023,10 @@ Der neueste Checkpoint (benannt durch die Statusdatei „checkpoint“)</transla
     <message>
         <source>C&amp;lusters</source>
         <translation>C&amp;luster</translation>
+    </message>
+    <message>
+        <source>&amp;Audit Log</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
