@@ -95,68 +95,68 @@
     <name>Trainyard::AuditLogModel</name>
     <message>
         <source>OK</source>
-        <translation type="unfinished"></translation>
+        <translation>OK</translation>
     </message>
     <message>
         <source>When</source>
-        <translation type="unfinished"></translation>
+        <translation>Wann</translation>
     </message>
     <message>
         <source>Who</source>
-        <translation type="unfinished"></translation>
+        <translation>Wer</translation>
     </message>
     <message>
         <source>Method</source>
-        <translation type="unfinished"></translation>
+        <translation>Methode</translation>
     </message>
     <message>
         <source>Resource</source>
-        <translation type="unfinished"></translation>
+        <translation>Ressource</translation>
     </message>
     <message>
         <source>Outcome</source>
-        <translation type="unfinished"></translation>
+        <translation>Ergebnis</translation>
     </message>
     <message>
         <source>Caller IP</source>
-        <translation type="unfinished"></translation>
+        <translation>Aufrufer-IP</translation>
     </message>
 </context>
 <context>
     <name>Trainyard::AuditView</name>
     <message>
         <source>&amp;Live</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Live</translation>
     </message>
     <message>
         <source>Audit Log</source>
-        <translation type="unfinished"></translation>
+        <translation>Audit-Protokoll</translation>
     </message>
     <message>
         <source>Principal (alice@example.org)</source>
-        <translation type="unfinished"></translation>
+        <translation>Hauptkonto (alice@example.org)</translation>
     </message>
     <message>
         <source>Method (CancelJob)</source>
-        <translation type="unfinished"></translation>
+        <translation>Methode (CancelJob)</translation>
     </message>
     <message>
         <source>Job ID</source>
-        <translation type="unfinished">Job-ID</translation>
+        <translation>Job-ID</translation>
     </message>
     <message>
         <source>&amp;Refresh</source>
-        <translation type="unfinished">&amp;Aktualisieren</translation>
+        <translation>&amp;Aktualisieren</translation>
     </message>
     <message>
         <source>Cannot read the audit log: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Das Audit-Protokoll kann nicht gelesen werden: %1</translation>
     </message>
     <message numerus="yes">
         <source>%n entries, newest first.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n Eintrag, neueste zuerst.</numerusform>
+            <numerusform>%n Einträge, neueste zuerst.</numerusform>
         </translation>
     </message>
 </context>
@@ -2026,7 +2026,7 @@ Der neueste Checkpoint (benannt durch die Statusdatei „checkpoint“)</transla
     </message>
     <message>
         <source>&amp;Audit Log</source>
-        <translation type="unfinished"></translation>
+        <translation>Audit-&amp;Protokoll</translation>
     </message>
 </context>
 <context>

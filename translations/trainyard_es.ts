@@ -95,68 +95,68 @@
     <name>Trainyard::AuditLogModel</name>
     <message>
         <source>OK</source>
-        <translation type="unfinished"></translation>
+        <translation>OK</translation>
     </message>
     <message>
         <source>When</source>
-        <translation type="unfinished"></translation>
+        <translation>Cuándo</translation>
     </message>
     <message>
         <source>Who</source>
-        <translation type="unfinished"></translation>
+        <translation>Quién</translation>
     </message>
     <message>
         <source>Method</source>
-        <translation type="unfinished"></translation>
+        <translation>Método</translation>
     </message>
     <message>
         <source>Resource</source>
-        <translation type="unfinished"></translation>
+        <translation>Recurso</translation>
     </message>
     <message>
         <source>Outcome</source>
-        <translation type="unfinished"></translation>
+        <translation>Resultado</translation>
     </message>
     <message>
         <source>Caller IP</source>
-        <translation type="unfinished"></translation>
+        <translation>IP del llamador</translation>
     </message>
 </context>
 <context>
     <name>Trainyard::AuditView</name>
     <message>
         <source>&amp;Live</source>
-        <translation type="unfinished"></translation>
+        <translation>En &amp;vivo</translation>
     </message>
     <message>
         <source>Audit Log</source>
-        <translation type="unfinished"></translation>
+        <translation>Registro de auditoría</translation>
     </message>
     <message>
         <source>Principal (alice@example.org)</source>
-        <translation type="unfinished"></translation>
+        <translation>Principal (alice@example.org)</translation>
     </message>
     <message>
         <source>Method (CancelJob)</source>
-        <translation type="unfinished"></translation>
+        <translation>Método (CancelJob)</translation>
     </message>
     <message>
         <source>Job ID</source>
-        <translation type="unfinished">ID del trabajo</translation>
+        <translation>ID del trabajo</translation>
     </message>
     <message>
         <source>&amp;Refresh</source>
-        <translation type="unfinished">A&amp;ctualizar</translation>
+        <translation>A&amp;ctualizar</translation>
     </message>
     <message>
         <source>Cannot read the audit log: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>No se puede leer el registro de auditoría: %1</translation>
     </message>
     <message numerus="yes">
         <source>%n entries, newest first.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n entrada, la más reciente primero.</numerusform>
+            <numerusform>%n entradas, las más recientes primero.</numerusform>
         </translation>
     </message>
 </context>
@@ -2026,7 +2026,7 @@ El punto de control más reciente (indicado por el archivo de estado «checkpoin
     </message>
     <message>
         <source>&amp;Audit Log</source>
-        <translation type="unfinished"></translation>
+        <translation>Registro de au&amp;ditoría</translation>
     </message>
 </context>
 <context>
