@@ -331,8 +331,9 @@ TickResult collect(JobCollection& job, const QList<ReplicaProcess>& replicas, Gp
     QList<std::pair<QString, QString>> runDirs { { job.folder, QString() } };
     for (const QString& trial : QDir(trialsDir).entryList(QDir::Dirs | QDir::NoDotAndDotDot))
         runDirs.append({ trialsDir + QLatin1Char('/') + trial, trial });
-    for (const auto& [runDir, trial] : std::as_const(runDirs)) {
-        const QString dir = runDir + QStringLiteral("/slurm/resources");
+    for (const auto& run : std::as_const(runDirs)) {
+        const QString& trial = run.second; // a plain reference: clang's C++20 does not capture structured bindings
+        const QString dir = run.first + QStringLiteral("/slurm/resources");
         for (const QString& task : QDir(dir).entryList(QDir::Files, QDir::Name)) {
             const QString path = dir + QLatin1Char('/') + task;
             QFile file(path);
