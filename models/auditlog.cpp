@@ -43,7 +43,12 @@ QByteArray canonicalBytes(const QJsonObject& entry)
 
 QByteArray entryHash(const QJsonObject& entry)
 {
-    return QCryptographicHash::hash(canonicalBytes(entry), QCryptographicHash::Sha256).toHex();
+    return bytesHash(canonicalBytes(entry));
+}
+
+QByteArray bytesHash(const QByteArray& canonical)
+{
+    return QCryptographicHash::hash(canonical, QCryptographicHash::Sha256).toHex();
 }
 
 QString insertIdFor(qint64 sequence)

@@ -55,6 +55,8 @@ QByteArray genesisHash();
 QByteArray canonicalBytes(const QJsonObject& entry);
 /// Lower-case hex SHA-256 of canonicalBytes(entry): what the next entry's prev-hash label holds.
 QByteArray entryHash(const QJsonObject& entry);
+/// entryHash() of the entry whose canonicalBytes() are `canonical` (saves serialising it twice).
+QByteArray bytesHash(const QByteArray& canonical);
 /// `insertId` of the entry at place `sequence` (1-based) in the chain: 20 decimal digits, zero-padded, so that
 /// insert IDs sort as their places.
 QString insertIdFor(qint64 sequence);

@@ -7,6 +7,7 @@
 #include "httpapi.h"
 
 #include <QJsonArray>
+#include <QJsonDocument>
 #include <QSqlDatabase>
 #include <QSqlQuery>
 #include <QTemporaryDir>
@@ -38,12 +39,63 @@ QJsonObject entryFor(const QString& method, const QString& principal, const QStr
 }
 
 /// Every entry of `store`, oldest first.
-QList<QJsonObject> allOf(const AuditStore& store)
+QList<QJsonObject> allOf(AuditStore& store)
 {
     qint64 next = 0;
     QList<QJsonObject> entries = store.read(QStringLiteral("-"), 0, 100000, {}, &next);
     std::reverse(entries.begin(), entries.end());
     return entries;
+}
+
+/// An entry for AuditStore::appendDeferred(): built on its writer thread.
+template <typename... Args> std::function<QJsonObject()> later(Args... args)
+{
+    return [=] { return entryFor(args...); };
+}
+
+/// The rows of the audit file at `path` as another connection sees them: (seq, principal) oldest first.
+QList<QPair<qint64, QString>> rowsOnDisk(const QString& path)
+{
+    QList<QPair<qint64, QString>> rows;
+    static int counter = 0;
+    const QString name = QStringLiteral("rows-%1").arg(++counter);
+    {
+        QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), name);
+        db.setDatabaseName(path);
+        if (db.open()) {
+            QSqlQuery query(db);
+            query.exec(QStringLiteral("SELECT seq, json FROM entries ORDER BY seq"));
+            while (query.next())
+                rows.append(qMakePair(query.value(0).toLongLong(),
+                    QJsonDocument::fromJson(query.value(1).toByteArray())
+                        .object()
+                        .value(QLatin1String("protoPayload"))
+                        .toObject()
+                        .value(QLatin1String("authenticationInfo"))
+                        .toObject()
+                        .value(QLatin1String("principalEmail"))
+                        .toString()));
+            db.close();
+        }
+    }
+    QSqlDatabase::removeDatabase(name);
+    return rows;
+}
+
+/// Runs `statement` on the audit file at `path` through a connection of its own.
+bool execOn(const QString& path, const QString& statement)
+{
+    static int counter = 0;
+    const QString name = QStringLiteral("exec-%1").arg(++counter);
+    bool ok = false;
+    {
+        QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), name);
+        db.setDatabaseName(path);
+        ok = db.open() && QSqlQuery(db).exec(statement);
+        db.close();
+    }
+    QSqlDatabase::removeDatabase(name);
+    return ok;
 }
 
 } // namespace
@@ -144,6 +196,167 @@ private Q_SLOTS:
         QCOMPARE(next, 0);
         // Another project's listing holds none of them.
         QVERIFY(store.read(QStringLiteral("other"), 0, 10, {}, &next).isEmpty());
+    }
+
+    /// Data Access entries are group-committed (AuditStore::appendDeferred()): in the chain at once, in the file
+    /// within FlushInterval, and before any Admin Activity entry that follows them; a read sees them all.
+    void groupCommit()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("audit.sqlite"));
+        AuditStore store;
+        QString error;
+        QVERIFY2(store.open(path, &error), qPrintable(error));
+        const QString get = QStringLiteral("google.cloud.ml.v1.JobService.GetJob");
+        for (int i = 0; i < 3; ++i)
+            QVERIFY(store.appendDeferred(
+                later(get, QStringLiteral("r%1@x.org").arg(i), QStringLiteral("j"), false), &error));
+        QCOMPARE(store.size(), 3);
+        // The writer writes them within FlushInterval, without a flush() asking it to.
+        QTRY_COMPARE_WITH_TIMEOUT(rowsOnDisk(path).size(), 3, 5000);
+
+        // Two more deferred, then an Admin Activity entry: it flushes them first, so the file's order is the chain's.
+        QVERIFY(store.appendDeferred(later(get, QStringLiteral("r3@x.org"), QStringLiteral("j"), false), &error));
+        QVERIFY(store.appendDeferred(later(get, QStringLiteral("r4@x.org"), QStringLiteral("j"), false), &error));
+        QVERIFY(store.append(entryFor(QStringLiteral("google.cloud.ml.v1.JobService.CancelJob"),
+                                 QStringLiteral("admin@x.org"), QStringLiteral("j"), true),
+            &error));
+        const QList<QPair<qint64, QString>> rows = rowsOnDisk(path);
+        QCOMPARE(rows.size(), 6);
+        QCOMPARE(rows.at(4), qMakePair(qint64(5), QStringLiteral("r4@x.org")));
+        QCOMPARE(rows.at(5), qMakePair(qint64(6), QStringLiteral("admin@x.org")));
+
+        for (int i = 0; i < AuditStore::FlushBatch; ++i)
+            QVERIFY(store.appendDeferred(later(get, QStringLiteral("b@x.org"), QStringLiteral("j"), false), &error));
+        QVERIFY2(store.flush(&error), qPrintable(error));
+        QCOMPARE(rowsOnDisk(path).size(), 6 + AuditStore::FlushBatch);
+        // A read flushes first.
+        QVERIFY(store.appendDeferred(later(get, QStringLiteral("last@x.org"), QStringLiteral("j"), false), &error));
+        qint64 next = 0;
+        QCOMPARE(store.read(QStringLiteral("local"), 0, 1, {}, &next)
+                     .constFirst()
+                     .value(QLatin1String("insertId"))
+                     .toString(),
+            Audit::insertIdFor(7 + AuditStore::FlushBatch));
+        QCOMPARE(rowsOnDisk(path).size(), 7 + AuditStore::FlushBatch);
+        QVERIFY(!Audit::verifyChain(allOf(store)));
+    }
+
+    /// A flush SQLite refuses loses its entries (the chain's tail) and sets the head back to the file's last entry,
+    /// so the next entry links to what is on disk and the chain still verifies; nothing after them is lost.
+    void groupCommitFailure()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("audit.sqlite"));
+        const QString get = QStringLiteral("google.cloud.ml.v1.JobService.GetJob");
+        {
+            AuditStore store;
+            QString error;
+            QVERIFY2(store.open(path, &error), qPrintable(error));
+            QVERIFY(store.append(entryFor(QStringLiteral("google.cloud.ml.v1.JobService.CreateJob"),
+                                     QStringLiteral("admin@x.org"), QStringLiteral("j"), true),
+                &error));
+            // Another connection makes SQLite refuse one entry's row: the whole batch goes.
+            QVERIFY(execOn(path,
+                QStringLiteral("CREATE TRIGGER refuse BEFORE INSERT ON entries WHEN NEW.json LIKE '%refuse-me%' "
+                               "BEGIN SELECT RAISE(ABORT, 'refused by the test'); END")));
+            QVERIFY(store.appendDeferred(later(get, QStringLiteral("fine@x.org"), QStringLiteral("j"), false), &error));
+            QVERIFY(store.appendDeferred(
+                later(get, QStringLiteral("refuse-me@x.org"), QStringLiteral("j"), false), &error));
+            QCOMPARE(store.size(), 3);
+            QVERIFY(!store.flush(&error));
+            QVERIFY2(error.contains(QLatin1String("2 Data Access audit entries were lost"))
+                    && error.contains(QLatin1String("refused by the test")),
+                qPrintable(error));
+            QCOMPARE(store.size(), 1);
+            QVERIFY(execOn(path, QStringLiteral("DROP TRIGGER refuse")));
+            QVERIFY(
+                store.appendDeferred(later(get, QStringLiteral("after@x.org"), QStringLiteral("j"), false), &error));
+            // The destructor flushes what is left.
+        }
+        const QList<QPair<qint64, QString>> rows = rowsOnDisk(path);
+        QCOMPARE(rows.size(), 2);
+        QCOMPARE(rows.at(1), qMakePair(qint64(2), QStringLiteral("after@x.org")));
+        AuditStore reopened;
+        QString error;
+        QVERIFY2(reopened.open(path, &error), qPrintable(error));
+        const std::optional<Audit::ChainProblem> problem = Audit::verifyChain(allOf(reopened));
+        QVERIFY2(!problem, problem ? qPrintable(problem->message) : "");
+    }
+
+    /// The common Data Access entry is written straight into its bytes (HttpApi::chainedAuditEntry()); those bytes
+    /// must be exactly the general way's (auditEntryOf() chained), or the chain would not verify.
+    void fastEntryBytes_data()
+    {
+        QTest::addColumn<QString>("jobId");
+        QTest::addColumn<QString>("callerIp");
+        QTest::addColumn<QByteArray>("userAgent");
+        QTest::addColumn<QString>("permission");
+        QTest::addColumn<QString>("member");
+        QTest::addColumn<int>("status");
+        QTest::addColumn<bool>("direct"); ///< written straight into bytes
+        QTest::addRow("job get") << QStringLiteral("train_1") << QStringLiteral("127.0.0.1")
+                                 << QByteArray("trainyardctl/0.1.0") << QStringLiteral("ml.jobs.get")
+                                 << QStringLiteral("user:alice@example.org") << 200 << true;
+        QTest::addRow("project list") << QString() << QStringLiteral("::1") << QByteArray("curl/7.88.1")
+                                      << QStringLiteral("ml.jobs.list") << QStringLiteral("user:bob@example.org") << 200
+                                      << true;
+        QTest::addRow("no caller ip") << QStringLiteral("j") << QString() << QByteArray("ua")
+                                      << QStringLiteral("ml.jobs.get") << QStringLiteral("user:a@b.c") << 200 << true;
+        QTest::addRow("no user agent") << QStringLiteral("j") << QStringLiteral("10.0.0.2") << QByteArray()
+                                       << QStringLiteral("ml.jobs.get") << QStringLiteral("user:a@b.c") << 200 << true;
+        QTest::addRow("neither") << QStringLiteral("j") << QString() << QByteArray() << QStringLiteral("ml.jobs.get")
+                                 << QStringLiteral("user:a@b.c") << 200 << true;
+        QTest::addRow("no permission") << QStringLiteral("j") << QStringLiteral("127.0.0.1") << QByteArray("ua")
+                                       << QString() << QStringLiteral("user:a@b.c") << 200 << true;
+        QTest::addRow("unicode principal")
+            << QStringLiteral("j") << QStringLiteral("127.0.0.1") << QByteArray("ua") << QStringLiteral("ml.jobs.get")
+            << QStringLiteral("user:jörg@example.de") << 200 << false;
+        QTest::addRow("quoted user agent")
+            << QStringLiteral("j") << QStringLiteral("127.0.0.1") << QByteArray("say \"hi\" \\ \t")
+            << QStringLiteral("ml.jobs.get") << QStringLiteral("user:a@b.c") << 200 << false;
+        QTest::addRow("failed") << QStringLiteral("j") << QStringLiteral("127.0.0.1") << QByteArray("ua")
+                                << QStringLiteral("ml.jobs.get") << QStringLiteral("user:a@b.c") << 404 << false;
+        QTest::addRow("system") << QStringLiteral("j") << QStringLiteral("127.0.0.1") << QByteArray("ua")
+                                << QStringLiteral("ml.jobs.get") << QStringLiteral("system") << 200 << true;
+    }
+    void fastEntryBytes()
+    {
+        QFETCH(QString, jobId);
+        QFETCH(QString, callerIp);
+        QFETCH(QByteArray, userAgent);
+        QFETCH(QString, permission);
+        QFETCH(QString, member);
+        QFETCH(int, status);
+        QFETCH(bool, direct);
+        HttpApi::AuditFacts facts;
+        facts.timestamp = QStringLiteral("2026-11-24T17:40:00.123456Z");
+        facts.httpMethod = "GET";
+        facts.method = HttpApi::auditMethod("GET",
+            jobId.isEmpty() ? QStringLiteral("/v1/projects/{project}/jobs")
+                            : QStringLiteral("/v1/projects/{project}/jobs/{job}"),
+            permission);
+        QVERIFY(!facts.method.adminActivity);
+        facts.permission = permission;
+        facts.member = member;
+        facts.replyStatus = status;
+        facts.granted = true;
+        if (status >= 300)
+            facts.replyBody = R"({"error":{"code":404,"message":"Job not found.","status":"NOT_FOUND"}})";
+        facts.project = QStringLiteral("local");
+        facts.jobId = jobId;
+        facts.region = jobId.isEmpty() ? QString() : QStringLiteral("us-central1");
+        facts.callerIp = callerIp;
+        facts.userAgent = userAgent;
+        const QByteArray prevHash = Audit::bytesHash("the entry before");
+        const AuditStore::Chained general = AuditStore::chain(HttpApi::auditEntryOf(facts), 7, prevHash);
+        bool wasDirect = !direct;
+        const AuditStore::Chained fast = HttpApi::chainedAuditEntry(facts, 7, prevHash, &wasDirect);
+        QCOMPARE(wasDirect, direct);
+        QCOMPARE(fast.bytes, general.bytes);
+        QCOMPARE(fast.project, general.project);
+        QCOMPARE(fast.dataAccess, general.dataAccess);
+        QVERIFY(fast.dataAccess);
     }
 
     void filter_data()

@@ -233,8 +233,10 @@ HttpApi::Reply HttpApi::route(
         Reply denied = errorReply(403, QStringLiteral("PERMISSION_DENIED"),
             QStringLiteral("Permission '%1' denied on resource '%2' (or it may not exist).").arg(permission, resource));
         // A denial changed nothing: an entry that cannot be written is logged (writeAudit), the answer stands.
-        if (record)
+        if (record && audit.adminActivity)
             writeAudit(auditEntry(request, caller, audit, permission, match.params, denied, false), nullptr);
+        else if (record)
+            writeAuditLater(auditFacts(request, caller, audit, permission, match.params, denied, false));
         return denied;
     }
     // A stream holds its connection and a subscription for as long as its job lives: a principal gets a bounded
@@ -262,17 +264,18 @@ HttpApi::Reply HttpApi::route(
         }
     }
     Reply reply = match.route->handler(Call { this, request, caller, match.params, channel, streaming });
-    if (record) {
+    if (record && !audit.adminActivity) {
         // A streamed or deferred answer is recorded when the call is accepted (status OK).
+        writeAuditLater(
+            auditFacts(request, caller, audit, permission, match.params, *streaming ? Reply() : reply, true));
+    } else if (record) {
         QString problem;
         const bool written = writeAudit(
             auditEntry(request, caller, audit, permission, match.params, *streaming ? Reply() : reply, true), &problem);
-        if (audit.adminActivity) {
-            if (!written)
-                m_audit->rollback();
-            else if (!m_audit->commit(&problem))
-                qCCritical(lcApi).noquote() << "cannot commit the audit entry of" << audit.methodName << ":" << problem;
-        }
+        if (!written)
+            m_audit->rollback();
+        else if (!m_audit->commit(&problem))
+            qCCritical(lcApi).noquote() << "cannot commit the audit entry of" << audit.methodName << ":" << problem;
     }
     return reply;
 }

@@ -4,15 +4,23 @@
 #include <QDir>
 #include <QFileInfo>
 #include <QJsonDocument>
+#include <QLoggingCategory>
 #include <QSqlDatabase>
 #include <QSqlError>
 #include <QSqlQuery>
 #include <QVariant>
 
 #include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <future>
 #include <limits>
+#include <mutex>
+#include <thread>
 
 namespace Trainyard {
+
+Q_LOGGING_CATEGORY(lcAudit, "trainyard.executor")
 
 namespace {
 constexpr int SchemaVersion = 1;
@@ -24,9 +32,152 @@ QString projectOf(const QJsonObject& entry)
     const QStringList parts = name.split(QLatin1Char('/'));
     return parts.size() >= 2 && parts.first() == QLatin1String("projects") ? parts.at(1) : QStringLiteral("-");
 }
+
+QSqlQuery insertQuery(const QSqlDatabase& db)
+{
+    QSqlQuery query(db);
+    // The JSON goes in as its UTF-8 bytes, cast to TEXT by SQLite (no conversion: TEXT is UTF-8 in this file), which
+    // spares two UTF-8/UTF-16 conversions of every entry.
+    query.prepare(
+        QStringLiteral("INSERT INTO entries(seq, project, log_kind, json) VALUES (?, ?, ?, CAST(? AS TEXT))"));
+    return query;
+}
+
+/// Writes one chained entry with `query` (insertQuery()); false and *error when SQLite refused it.
+bool insert(QSqlQuery& query, qint64 seq, const AuditStore::Chained& entry, QString* error)
+{
+    query.bindValue(0, seq);
+    query.bindValue(1, entry.project);
+    query.bindValue(2, entry.dataAccess ? QStringLiteral("data_access") : QStringLiteral("activity"));
+    query.bindValue(3, entry.bytes);
+    if (!query.exec()) {
+        *error = QStringLiteral("cannot store the audit entry: ") + query.lastError().text();
+        return false;
+    }
+    return true;
+}
 } // namespace
 
+/// The writer thread and the state it shares with the API's thread, all under `mutex`: the chain's head, the
+/// entries handed over, and whether a batch is being written. The API's thread writes (append(), transactions)
+/// only after flush(), i.e. while the writer is idle, so the two never write at once.
+struct AuditStore::Writer {
+    std::mutex mutex;
+    std::condition_variable wake; ///< to the writer: entries, a flush or stop
+    std::condition_variable idle; ///< to flush(): the queue is written
+    qint64 lastSeq = 0;
+    QByteArray lastHash;
+    QList<Builder> queue;
+    std::chrono::steady_clock::time_point firstQueued;
+    qsizetype writing = 0; ///< entries in the batch being written
+    bool flushing = false;
+    bool stopping = false;
+    QString failure; ///< of the batches since the last flush(), for it to report
+    std::thread thread;
+
+    bool start(const QString& path, const QString& connectionName, QString* error)
+    {
+        // Shared: the thread may still be inside set_value() when get() returns here.
+        auto opened = std::make_shared<std::promise<QString>>();
+        std::future<QString> result = opened->get_future();
+        thread = std::thread([this, path, connectionName, opened] { run(path, connectionName, *opened); });
+        const QString problem = result.get();
+        if (problem.isEmpty())
+            return true;
+        thread.join();
+        *error = problem;
+        return false;
+    }
+
+    void stop()
+    {
+        if (!thread.joinable())
+            return;
+        {
+            const std::lock_guard lock(mutex);
+            stopping = true;
+        }
+        wake.notify_all();
+        thread.join();
+    }
+
+    void run(const QString& path, const QString& connectionName, std::promise<QString>& opened)
+    {
+        {
+            QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), connectionName);
+            db.setDatabaseName(path);
+            db.setConnectOptions(QStringLiteral("QSQLITE_BUSY_TIMEOUT=5000"));
+            QSqlQuery pragma(db);
+            if (!db.open() || !pragma.exec(QStringLiteral("PRAGMA synchronous=FULL"))) {
+                const QString problem
+                    = QStringLiteral("cannot open %1 for the audit writer: %2").arg(path, db.lastError().text());
+                db.close();
+                pragma = QSqlQuery();
+                db = QSqlDatabase();
+                QSqlDatabase::removeDatabase(connectionName);
+                opened.set_value(problem);
+                return;
+            }
+            opened.set_value(QString());
+            loop(db);
+            db.close();
+        }
+        QSqlDatabase::removeDatabase(connectionName);
+    }
+
+    void loop(QSqlDatabase& db)
+    {
+        std::unique_lock lock(mutex);
+        for (;;) {
+            wake.wait(lock, [this] { return stopping || !queue.isEmpty(); });
+            if (queue.isEmpty())
+                return; // stopping, and all written
+            wake.wait_until(lock, firstQueued + std::chrono::milliseconds(FlushInterval),
+                [this] { return stopping || flushing || queue.size() >= FlushBatch; });
+            const QList<Builder> batch = std::exchange(queue, {});
+            writing = batch.size();
+            qint64 seq = lastSeq;
+            QByteArray hash = lastHash;
+            lock.unlock();
+
+            QString problem;
+            if (!db.transaction())
+                problem = db.lastError().text();
+            {
+                QSqlQuery query = insertQuery(db);
+                for (const Builder& build : batch) {
+                    if (!problem.isEmpty())
+                        break;
+                    const Chained entry = build(seq + 1, hash);
+                    if (insert(query, seq + 1, entry, &problem)) {
+                        ++seq;
+                        hash = Audit::bytesHash(entry.bytes);
+                    }
+                }
+            }
+            if (problem.isEmpty() && !db.commit())
+                problem = db.lastError().text();
+            if (!problem.isEmpty()) {
+                db.rollback();
+                problem = QStringLiteral("%1 Data Access audit entries were lost: %2").arg(batch.size()).arg(problem);
+                qCCritical(lcAudit).noquote() << "cannot write the audit log:" << problem;
+            }
+
+            lock.lock();
+            if (problem.isEmpty()) {
+                lastSeq = seq;
+                lastHash = hash;
+            } else if (failure.isEmpty()) {
+                failure = problem;
+            }
+            writing = 0;
+            idle.notify_all();
+        }
+    }
+};
+
 AuditStore::AuditStore()
+    : m_writer(std::make_unique<Writer>())
 {
     static std::atomic<int> counter { 0 };
     m_connectionName = QStringLiteral("trainyard-audit-%1").arg(counter.fetch_add(1));
@@ -34,6 +185,9 @@ AuditStore::AuditStore()
 
 AuditStore::~AuditStore()
 {
+    // The writer writes what is left before it stops; an open transaction is dropped (nothing was handed over
+    // since begin(), which flushed).
+    m_writer->stop();
     if (QSqlDatabase::contains(m_connectionName)) {
         {
             QSqlDatabase db = QSqlDatabase::database(m_connectionName, false);
@@ -106,15 +260,20 @@ bool AuditStore::open(const QString& path, QString* error)
         }
         // The chain's head: the last row as stored (its bytes are what the next prev-hash covers, even when they
         // were changed behind the executor's back: `audit verify` reports that, the chain goes on from what is there).
-        m_lastSeq = 0;
-        m_lastHash = Audit::genesisHash();
+        qint64 lastSeq = 0;
+        QByteArray lastHash = Audit::genesisHash();
         if (problem.isEmpty() && query.exec(QStringLiteral("SELECT seq, json FROM entries ORDER BY seq DESC LIMIT 1"))
             && query.next()) {
-            m_lastSeq = query.value(0).toLongLong();
-            m_lastHash = Audit::entryHash(QJsonDocument::fromJson(query.value(1).toByteArray()).object());
+            lastSeq = query.value(0).toLongLong();
+            lastHash = Audit::entryHash(QJsonDocument::fromJson(query.value(1).toByteArray()).object());
         }
+        const std::lock_guard lock(m_writer->mutex);
+        m_writer->lastSeq = lastSeq;
+        m_writer->lastHash = lastHash;
     }
     if (!problem.isEmpty())
+        return fail(problem);
+    if (!m_writer->start(info.absoluteFilePath(), m_connectionName + QStringLiteral("-writer"), &problem))
         return fail(problem);
     return true;
 }
@@ -129,6 +288,9 @@ bool AuditStore::begin(QString* error)
         *error = QStringLiteral("an audit transaction is already open");
         return false;
     }
+    // The deferred entries come before this transaction's in the chain, so they reach the file first. A batch that
+    // cannot be written is lost (logged); the call itself needs only its own entry, which the lock below secures.
+    flushOrLog();
     QSqlQuery query(QSqlDatabase::database(m_connectionName));
     // IMMEDIATE takes the write lock now: a file that cannot be written (read-only, locked past the busy
     // timeout) is found before the call that needs an entry runs.
@@ -137,8 +299,9 @@ bool AuditStore::begin(QString* error)
         return false;
     }
     m_inTransaction = true;
-    m_txSeq = m_lastSeq;
-    m_txHash = m_lastHash;
+    const std::lock_guard lock(m_writer->mutex);
+    m_txSeq = m_writer->lastSeq;
+    m_txHash = m_writer->lastHash;
     return true;
 }
 
@@ -151,8 +314,9 @@ bool AuditStore::commit(QString* error)
     if (!query.exec(QStringLiteral("COMMIT"))) {
         *error = query.lastError().text();
         QSqlQuery(QSqlDatabase::database(m_connectionName)).exec(QStringLiteral("ROLLBACK"));
-        m_lastSeq = m_txSeq;
-        m_lastHash = m_txHash;
+        const std::lock_guard lock(m_writer->mutex);
+        m_writer->lastSeq = m_txSeq;
+        m_writer->lastHash = m_txHash;
         return false;
     }
     return true;
@@ -164,8 +328,9 @@ void AuditStore::rollback()
         return;
     m_inTransaction = false;
     QSqlQuery(QSqlDatabase::database(m_connectionName)).exec(QStringLiteral("ROLLBACK"));
-    m_lastSeq = m_txSeq;
-    m_lastHash = m_txHash;
+    const std::lock_guard lock(m_writer->mutex);
+    m_writer->lastSeq = m_txSeq;
+    m_writer->lastHash = m_txHash;
 }
 
 std::optional<QJsonObject> AuditStore::append(QJsonObject entry, QString* error)
@@ -174,38 +339,125 @@ std::optional<QJsonObject> AuditStore::append(QJsonObject entry, QString* error)
         *error = QStringLiteral("the audit store is not open");
         return std::nullopt;
     }
-    const qint64 seq = m_lastSeq + 1;
+    // In a transaction the deferred entries were flushed by begin(); outside one they go first, in order.
+    if (!m_inTransaction)
+        flushOrLog();
+    // The writer is idle now (flushed, and nothing is handed over on this thread meanwhile).
+    qint64 seq;
+    QByteArray prevHash;
+    {
+        const std::lock_guard lock(m_writer->mutex);
+        seq = m_writer->lastSeq + 1;
+        prevHash = m_writer->lastHash;
+    }
+    const Chained chained = chain(entry, seq, prevHash);
+    QSqlQuery query = insertQuery(QSqlDatabase::database(m_connectionName));
+    if (!insert(query, seq, chained, error))
+        return std::nullopt;
+    const std::lock_guard lock(m_writer->mutex);
+    m_writer->lastSeq = seq;
+    m_writer->lastHash = Audit::bytesHash(chained.bytes);
+    return QJsonDocument::fromJson(chained.bytes).object();
+}
+
+AuditStore::Chained AuditStore::chain(QJsonObject entry, qint64 seq, const QByteArray& prevHash)
+{
     entry.insert(QStringLiteral("insertId"), Audit::insertIdFor(seq));
     QJsonObject labels = entry.value(QLatin1String("labels")).toObject();
-    labels.insert(Audit::prevHashLabel(), QString::fromLatin1(m_lastHash));
+    labels.insert(Audit::prevHashLabel(), QString::fromLatin1(prevHash));
     entry.insert(QStringLiteral("labels"), labels);
-    const QByteArray bytes = Audit::canonicalBytes(entry);
-    const QString kind
-        = Audit::logKindOf(entry.value(QLatin1String("logName")).toString()) == Audit::LogKind::DataAccess
-        ? QStringLiteral("data_access")
-        : QStringLiteral("activity");
-    QSqlQuery query(QSqlDatabase::database(m_connectionName));
-    query.prepare(QStringLiteral("INSERT INTO entries(seq, project, log_kind, json) VALUES (?, ?, ?, ?)"));
-    query.addBindValue(seq);
-    query.addBindValue(projectOf(entry));
-    query.addBindValue(kind);
-    query.addBindValue(QString::fromUtf8(bytes));
-    if (!query.exec()) {
-        *error = QStringLiteral("cannot store the audit entry: ") + query.lastError().text();
-        return std::nullopt;
+    return Chained { Audit::canonicalBytes(entry), projectOf(entry),
+        Audit::logKindOf(entry.value(QLatin1String("logName")).toString()) == Audit::LogKind::DataAccess };
+}
+
+bool AuditStore::appendDeferred(std::function<QJsonObject()> build, QString* error)
+{
+    return appendDeferred(
+        [build = std::move(build)](qint64 seq, const QByteArray& prevHash) { return chain(build(), seq, prevHash); },
+        error);
+}
+
+bool AuditStore::appendDeferred(Builder build, QString* error)
+{
+    if (!isOpen()) {
+        *error = QStringLiteral("the audit store is not open");
+        return false;
     }
-    m_lastSeq = seq;
-    m_lastHash = Audit::entryHash(entry);
-    return entry;
+    if (m_inTransaction) {
+        // The transaction's appends are synchronous: the entry goes in now, at the head.
+        qint64 seq;
+        QByteArray prevHash;
+        {
+            const std::lock_guard lock(m_writer->mutex);
+            seq = m_writer->lastSeq + 1;
+            prevHash = m_writer->lastHash;
+        }
+        const Chained chained = build(seq, prevHash);
+        QSqlQuery query = insertQuery(QSqlDatabase::database(m_connectionName));
+        if (!insert(query, seq, chained, error))
+            return false;
+        const std::lock_guard lock(m_writer->mutex);
+        m_writer->lastSeq = seq;
+        m_writer->lastHash = Audit::bytesHash(chained.bytes);
+        return true;
+    }
+    bool wake = false;
+    {
+        const std::lock_guard lock(m_writer->mutex);
+        if (m_writer->queue.isEmpty()) {
+            m_writer->firstQueued = std::chrono::steady_clock::now();
+            wake = true;
+        }
+        m_writer->queue.append(std::move(build));
+        wake = wake || m_writer->queue.size() >= FlushBatch;
+    }
+    if (wake)
+        m_writer->wake.notify_all();
+    return true;
+}
+
+bool AuditStore::flush(QString* error)
+{
+    Writer& w = *m_writer;
+    std::unique_lock lock(w.mutex);
+    if (!w.queue.isEmpty() || w.writing > 0) {
+        w.flushing = true;
+        lock.unlock();
+        w.wake.notify_all();
+        lock.lock();
+        w.idle.wait(lock, [&w] { return w.queue.isEmpty() && w.writing == 0; });
+        w.flushing = false;
+    }
+    if (w.failure.isEmpty())
+        return true;
+    if (error)
+        *error = std::exchange(w.failure, QString());
+    else
+        w.failure.clear();
+    return false;
+}
+
+void AuditStore::flushOrLog()
+{
+    // The writer logged the failure when it happened; here it is only taken so it is not reported twice.
+    flush(nullptr);
+}
+
+qint64 AuditStore::size() const
+{
+    const std::lock_guard lock(m_writer->mutex);
+    return m_writer->lastSeq + m_writer->queue.size() + m_writer->writing;
 }
 
 QList<QJsonObject> AuditStore::read(const QString& project, qint64 before, int pageSize,
-    const std::function<bool(const QJsonObject&)>& accept, qint64* next) const
+    const std::function<bool(const QJsonObject&)>& accept, qint64* next)
 {
     QList<QJsonObject> entries;
     *next = 0;
     if (!isOpen() || pageSize <= 0)
         return entries;
+    if (!m_inTransaction)
+        flushOrLog();
     const bool all = project == QLatin1String("-");
     QSqlQuery query(QSqlDatabase::database(m_connectionName));
     query.setForwardOnly(true);
