@@ -2,11 +2,12 @@
 #include "auditlog.h"
 #include "logentry.h"
 
-#include <QCryptographicHash>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonValue>
 #include <QSet>
+
+#include <openssl/sha.h>
 
 namespace Trainyard::Audit {
 
@@ -48,7 +49,9 @@ QByteArray entryHash(const QJsonObject& entry)
 
 QByteArray bytesHash(const QByteArray& canonical)
 {
-    return QCryptographicHash::hash(canonical, QCryptographicHash::Sha256).toHex();
+    unsigned char digest[SHA256_DIGEST_LENGTH];
+    SHA256(reinterpret_cast<const unsigned char*>(canonical.constData()), size_t(canonical.size()), digest);
+    return QByteArray::fromRawData(reinterpret_cast<const char*>(digest), sizeof digest).toHex();
 }
 
 QString insertIdFor(qint64 sequence)

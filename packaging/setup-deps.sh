@@ -13,8 +13,8 @@ packages=(
     qt6-base-dev qt6-base-dev-tools qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools qt6-translations-l10n
     qt6-httpserver-dev qt6-websockets-dev qt6-charts-dev qt6-svg-dev libqt6opengl6-dev
     libqt6sql6-sqlite libqt6svg6 libxkbcommon-dev libgl-dev qt6-qpa-plugins
-    # the console keeps team executors' tokens in the desktop keyring (QtKeychain)
-    qtkeychain-qt6-dev
+    # the console keeps team executors' tokens in the desktop keyring (QtKeychain); the audit chain's SHA-256
+    qtkeychain-qt6-dev libssl-dev
     # libraries for formats
     libyaml-cpp-dev libleveldb-dev libprotobuf-dev protobuf-compiler libboost-dev zlib1g-dev libhdf5-dev
     # safetensors headers and index files (simdjson: several times QJsonDocument's speed on 10,000 tensors)
