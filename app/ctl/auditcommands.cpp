@@ -6,15 +6,56 @@
 #include "ctlsession.h"
 #include "printer.h"
 
+#include <QDir>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QSqlDatabase>
+#include <QSqlError>
+#include <QSqlQuery>
+#include <QStandardPaths>
 #include <QUrl>
 #include <QUrlQuery>
 
 namespace Trainyard {
 
 namespace {
+
+/// Every entry of the audit file at `path` (app/executor/storage/auditstore.h, schema 1), oldest first, read through
+/// a read-only SQLite connection (a running executor's WAL included; the file is never changed). False and *error
+/// when the file is missing or not an audit log.
+bool readAuditFile(const QString& path, QList<QJsonObject>* entries, QString* error)
+{
+    if (!QFileInfo(path).isFile()) {
+        *error = QStringLiteral("%1 does not exist; --data-dir names the executor's data folder").arg(path);
+        return false;
+    }
+    static int counter = 0;
+    const QString name = QStringLiteral("trainyardctl-audit-%1").arg(++counter);
+    bool ok = false;
+    {
+        QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), name);
+        db.setDatabaseName(path);
+        db.setConnectOptions(QStringLiteral("QSQLITE_OPEN_READONLY;QSQLITE_BUSY_TIMEOUT=5000"));
+        if (!db.open()) {
+            *error = QStringLiteral("cannot open %1: %2").arg(path, db.lastError().text());
+        } else {
+            QSqlQuery query(db);
+            query.setForwardOnly(true);
+            if (!query.exec(QStringLiteral("SELECT json FROM entries ORDER BY seq"))) {
+                *error = QStringLiteral("%1 is not a Trainyard audit log: %2").arg(path, query.lastError().text());
+            } else {
+                while (query.next())
+                    entries->append(QJsonDocument::fromJson(query.value(0).toByteArray()).object());
+                ok = true;
+            }
+        }
+        db.close();
+    }
+    QSqlDatabase::removeDatabase(name);
+    return ok;
+}
 
 /// Fetches entries of `project` newest first, page by page, until `limit` (0: all) are read. False after printing
 /// the API's error.
@@ -107,16 +148,32 @@ int AuditCommands::list(CtlSession& s, const QStringList& args)
 int AuditCommands::verify(CtlSession& s, const QStringList& args)
 {
     const QString command = QStringLiteral("trainyardctl.audit.verify");
-    ArgParser p(command, QStringLiteral("trainyardctl audit verify"),
+    ArgParser p(command, QStringLiteral("trainyardctl audit verify [--data-dir=DIR]"),
         QStringLiteral("verify the audit log's hash chain\nReads every entry of every project and checks that none "
                        "was changed, removed or reordered (each entry's labels.\"trainyard.io/prev-hash\" is the "
-                       "SHA-256 of the entry before it). Needs logging.privateLogEntries.list (the admin's token)."));
+                       "SHA-256 of the entry before it). Needs logging.privateLogEntries.list (the admin's token), "
+                       "or --data-dir."));
+    p.addFlag(QStringLiteral("data-dir"), QStringLiteral("DIR"),
+        QStringLiteral("Read DIR/audit.sqlite itself, read-only, instead of asking the executor: the executor's "
+                       "--data-dir (default $XDG_DATA_HOME/trainyard). For a log whose executor is stopped, or "
+                       "not to take the executor's word for it."));
     if (!p.parse(args))
         return s.usage(p);
     QList<QJsonObject> entries;
-    if (!fetch(s, command, QStringLiteral("-"), QString(), 0, &entries))
-        return ExitCode::Error;
-    std::reverse(entries.begin(), entries.end());
+    if (p.isSet(QStringLiteral("data-dir"))) {
+        QString dir = p.value(QStringLiteral("data-dir"));
+        if (dir.isEmpty())
+            dir = QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation) + QStringLiteral("/trainyard");
+        QString problem;
+        if (!readAuditFile(QDir(dir).filePath(QStringLiteral("audit.sqlite")), &entries, &problem)) {
+            s.printError(command, problem);
+            return ExitCode::Error;
+        }
+    } else {
+        if (!fetch(s, command, QStringLiteral("-"), QString(), 0, &entries))
+            return ExitCode::Error;
+        std::reverse(entries.begin(), entries.end());
+    }
     if (const std::optional<Audit::ChainProblem> problem = Audit::verifyChain(entries)) {
         s.printError(command, QStringLiteral("the audit log does not verify: ") + problem->message + QLatin1Char('.'));
         return ExitCode::Error;

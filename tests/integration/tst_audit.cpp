@@ -8,6 +8,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -181,11 +182,15 @@ class TestAudit : public QObject {
     }
 
     /// `trainyardctl audit verify` against the running executor: its exit code and what it printed.
-    int verify(QString* output)
+    /// `dataDir`: with --data-dir (the file itself, read-only) instead of the executor's API.
+    int verify(QString* output, const QString& dataDir = QString())
     {
         QProcess ctl;
         ctl.setProcessEnvironment(environment());
-        ctl.start(QStringLiteral(TRAINYARD_CTL_BIN), { QStringLiteral("audit"), QStringLiteral("verify") });
+        QStringList args { QStringLiteral("audit"), QStringLiteral("verify") };
+        if (!dataDir.isEmpty())
+            args << QStringLiteral("--data-dir=") + dataDir;
+        ctl.start(QStringLiteral(TRAINYARD_CTL_BIN), args);
         if (!ctl.waitForFinished(60000))
             return -1;
         *output = QString::fromUtf8(ctl.readAllStandardOutput() + ctl.readAllStandardError());
@@ -387,6 +392,14 @@ private Q_SLOTS:
         QString output;
         QCOMPARE(verify(&output), 0);
         QVERIFY2(output.contains(QLatin1String("Verified")), qPrintable(output));
+        // --data-dir reads the file while the executor runs (its WAL included) and counts at least as many: the
+        // executor wrote Data Access entries for the verify's own reads.
+        const int viaApi = output.section(QLatin1Char(' '), 1, 1).toInt();
+        QCOMPARE(verify(&output, QFileInfo(auditFile()).absolutePath()), 0);
+        QVERIFY2(output.section(QLatin1Char(' '), 1, 1).toInt() >= viaApi, qPrintable(output));
+        // A folder without an audit log is a clear error.
+        QCOMPARE(verify(&output, m_root.filePath(QStringLiteral("nowhere"))), 1);
+        QVERIFY2(output.contains(QLatin1String("audit.sqlite does not exist")), qPrintable(output));
 
         struct Case {
             QStringList statements;
@@ -407,6 +420,10 @@ private Q_SLOTS:
             QFile::remove(pristine);
             QVERIFY(QFile::copy(auditFile(), pristine));
             QVERIFY(tamper(c.statements));
+            // The file itself, with no executor running, finds the same.
+            const QString dataDir = QFileInfo(auditFile()).absolutePath();
+            QCOMPARE(verify(&output, dataDir), 1);
+            QVERIFY2(output.contains(c.expected), qPrintable(output));
             QVERIFY(startExecutor({}));
             QCOMPARE(verify(&output), 1);
             QVERIFY2(output.contains(c.expected), qPrintable(output));
