@@ -165,21 +165,35 @@ void HttpChannel::beginChunked(const HttpHeaderList& headers)
     m_socket->write(head);
 }
 
-void HttpChannel::writeChunk(const QByteArray& payload)
+HttpChannel::Chunk HttpChannel::chunk(const QByteArray& payload)
 {
-    if (!isOpen() || payload.isEmpty())
+    if (payload.isEmpty())
+        return {};
+    const QByteArray size = QByteArray::number(payload.size(), 16);
+    QByteArray framed;
+    framed.reserve(size.size() + payload.size() + 4);
+    framed += size;
+    framed += "\r\n";
+    framed += payload;
+    framed += "\r\n";
+    return Chunk { payload, framed };
+}
+
+void HttpChannel::writeChunk(const Chunk& chunk)
+{
+    if (!isOpen() || chunk.isEmpty())
         return;
     if (m_mode == Mode::Sink) {
-        m_sinkBody += payload;
+        m_sinkBody += chunk.payload;
         return;
     }
 #if QT_VERSION >= QT_VERSION_CHECK(6, 8, 0)
     if (m_mode == Mode::Responder) {
-        m_responder->writeChunk(payload);
+        m_responder->writeChunk(chunk.payload);
         return;
     }
 #endif
-    m_socket->write(QByteArray::number(payload.size(), 16) + "\r\n" + payload + "\r\n");
+    m_socket->write(chunk.framed);
 }
 
 void HttpChannel::endChunked(bool graceful)

@@ -73,8 +73,23 @@ public:
     /// Starts a `200 OK` answer with chunked framing (on a raw socket with `Connection: close`).
     void beginChunked(const HttpHeaderList& headers);
 
+    /// A chunk's payload and its chunked framing (`SIZE\r\n` payload `\r\n`), made once: written to many
+    /// sockets, the framed bytes are shared by their write buffers (QIODevice::write(const QByteArray&) keeps the
+    /// array, no copy), where framing per socket copied every payload once per follower (500 followers of a job
+    /// at 10,000 lines/s: 0.65 GB/s of copies).
+    struct Chunk {
+        QByteArray payload;
+        QByteArray framed;
+        bool isEmpty() const { return payload.isEmpty(); }
+    };
+    static Chunk chunk(const QByteArray& payload);
+
     /// Writes one chunk of a chunked answer; nothing when `payload` is empty (an empty chunk would end it).
-    void writeChunk(const QByteArray& payload);
+    void writeChunk(const QByteArray& payload)
+    {
+        writeChunk(chunk(payload));
+    }
+    void writeChunk(const Chunk& chunk);
 
     /// Ends a chunked answer: the terminating chunk when `graceful`, then the connection is closed.
     void endChunked(bool graceful);

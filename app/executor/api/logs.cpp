@@ -105,22 +105,22 @@ HttpApi::Reply HttpApi::logs(const ApiRequest& request, const QString& project, 
         /// Live frames that arrived while catching up, written after the last slice (shared with the other
         /// followers: no copy). Past MaxHeldBytes none are kept (`overflowed`), and catching up goes on in the
         /// files, which hold them (a snapshot taken again).
-        QList<QByteArray> held;
+        QList<HttpChannel::Chunk> held;
         qint64 heldBytes = 0;
         qint64 heldEntries = 0;
         bool overflowed = false;
         LogStore::ReadRequest backlog;
         QString endState; ///< the job ended while catching up: end after it
-        void hold(const QByteArray& frames, qint64 entries)
+        void hold(const HttpChannel::Chunk& frames, qint64 entries)
         {
             if (overflowed || frames.isEmpty())
                 return;
-            if (heldBytes + frames.size() > MaxHeldBytes) {
+            if (heldBytes + frames.framed.size() > MaxHeldBytes) {
                 overflowed = true;
                 return;
             }
             held.append(frames);
-            heldBytes += frames.size();
+            heldBytes += frames.framed.size();
             heldEntries += entries;
         }
         void dropHeld()
@@ -159,20 +159,22 @@ HttpApi::Reply HttpApi::logs(const ApiRequest& request, const QString& project, 
             const QList<LogEntry>& batch) {
             if (!guard || guard->isFinished() || !logStore)
                 return;
-            // Every unfiltered follower of a job gets the same frames: encoded once per batch and shared (the
-            // sockets' buffers copy them), because encoding was most of a stream's cost.
+            // Every unfiltered follower of a job gets the same frames: encoded and chunk-framed once per batch and
+            // shared, down to the sockets' write buffers (HttpChannel::Chunk), because encoding was most of a
+            // stream's cost and copying the rest.
             static struct {
                 const LogStore* store = nullptr;
                 quint64 batch = 0;
-                QByteArray frames;
+                HttpChannel::Chunk frames;
                 qint64 entries = 0;
             } shared;
-            QByteArray frames;
+            HttpChannel::Chunk frames;
             qint64 entries = 0;
             if (unfiltered && shared.store == logStore.data() && shared.batch == logStore->deliveringBatch()) {
                 frames = shared.frames;
                 entries = shared.entries;
             } else {
+                QByteArray text;
                 for (const LogEntry& e : batch) {
                     if (!taskName.isEmpty() && e.taskName != taskName)
                         continue;
@@ -182,9 +184,10 @@ HttpApi::Reply HttpApi::logs(const ApiRequest& request, const QString& project, 
                         continue;
                     if (!trialId.isEmpty() && e.trialId != trialId)
                         continue;
-                    frames += "data: " + e.toJsonLine() + "\n\n";
+                    text += "data: " + e.toJsonLine() + "\n\n";
                     ++entries;
                 }
+                frames = HttpChannel::chunk(text);
                 if (unfiltered) {
                     shared.store = logStore.data();
                     shared.batch = logStore->deliveringBatch();
@@ -264,7 +267,7 @@ HttpApi::Reply HttpApi::logs(const ApiRequest& request, const QString& project, 
                     return;
                 }
                 follow->live = true;
-                for (const QByteArray& frames : std::as_const(follow->held))
+                for (const HttpChannel::Chunk& frames : std::as_const(follow->held))
                     guard->writeChunk(frames);
                 follow->next += follow->heldEntries;
                 follow->dropHeld();

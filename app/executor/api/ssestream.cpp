@@ -42,7 +42,7 @@ void SseStream::writeEvent(const QByteArray& event, const QByteArray& data)
     writeChunk(payload);
 }
 
-void SseStream::writeChunk(const QByteArray& payload)
+void SseStream::writeChunk(const HttpChannel::Chunk& payload)
 {
     if (m_finished || payload.isEmpty())
         return;

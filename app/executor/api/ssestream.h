@@ -4,6 +4,7 @@
 // Internal to the API's files (not installed, not included outside app/executor/api/).
 
 #include "httpapi.h"
+#include "httpchannel.h"
 
 #include <QByteArray>
 #include <QObject>
@@ -44,7 +45,9 @@ public:
     void writeEvent(const QByteArray& event, const QByteArray& data);
 
     /// Writes already framed SSE text (one or more events, or a comment) as one chunk.
-    void writeChunk(const QByteArray& payload);
+    void writeChunk(const QByteArray& payload) { writeChunk(HttpChannel::chunk(payload)); }
+    /// As above, the chunk framed once for every stream that writes it (HttpChannel::Chunk).
+    void writeChunk(const HttpChannel::Chunk& chunk);
 
     bool isFinished() const { return m_finished; }
 
