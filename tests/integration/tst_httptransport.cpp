@@ -7,6 +7,7 @@
 // condition with a bound, and no assertion is on time.
 #include "executorenvironment.h"
 #include "httpapi.h"
+#include "httpchannel.h"
 #include "jobstore.h"
 #include "logstore.h"
 #include "rawhttp.h"
@@ -123,6 +124,24 @@ private Q_SLOTS:
         // Whatever a test left open is closed by its timeouts: no connection outlives them.
         m_api->closeStreams();
         QTRY_COMPARE_WITH_TIMEOUT(m_api->openConnections(), 0, WaitMs);
+    }
+
+    /// A chunk built in place (HttpChannel::chunkHead(), finishChunk()) frames its payload as chunk() does, with the
+    /// size zero-padded to eight hex digits; an empty one is empty (a zero-size chunk would end the answer).
+    void chunkFraming()
+    {
+        const QByteArray payload = QByteArray("data: {\"x\":1}\n\n").repeated(1000);
+        QByteArray built = HttpChannel::chunkHead();
+        built += payload;
+        const HttpChannel::Chunk inPlace = HttpChannel::finishChunk(built);
+        QCOMPARE(payload.size(), 15000); // 0x3a98
+        QCOMPARE(inPlace.framed, QByteArray("00003a98\r\n") + payload + "\r\n");
+        QCOMPARE(inPlace.payload(), payload);
+        QCOMPARE(inPlace.payloadSize, payload.size());
+        QCOMPARE(HttpChannel::chunk(payload).payload(), payload);
+        QCOMPARE(HttpChannel::chunk(payload).framed, QByteArray("3a98\r\n") + payload + "\r\n");
+        QVERIFY(HttpChannel::finishChunk(HttpChannel::chunkHead()).isEmpty());
+        QVERIFY(HttpChannel::chunk(QByteArray()).isEmpty());
     }
 
     void defaultsAreDocumented()

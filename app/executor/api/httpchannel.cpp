@@ -176,7 +176,30 @@ HttpChannel::Chunk HttpChannel::chunk(const QByteArray& payload)
     framed += "\r\n";
     framed += payload;
     framed += "\r\n";
-    return Chunk { payload, framed };
+    return Chunk { framed, payload.size() };
+}
+
+namespace {
+constexpr qsizetype ChunkHeadDigits = 8;
+} // namespace
+
+QByteArray HttpChannel::chunkHead()
+{
+    return QByteArray(ChunkHeadDigits, '0') + "\r\n";
+}
+
+HttpChannel::Chunk HttpChannel::finishChunk(QByteArray framed)
+{
+    const qsizetype size = framed.size() - ChunkHeadDigits - 2;
+    Q_ASSERT(size >= 0 && size <= 0xffffffffLL && framed.startsWith(chunkHead()));
+    if (size <= 0)
+        return {};
+    static const char digits[] = "0123456789abcdef";
+    char* head = framed.data();
+    for (qsizetype i = 0; i < ChunkHeadDigits; ++i)
+        head[ChunkHeadDigits - 1 - i] = digits[(quint64(size) >> (4 * i)) & 0xf];
+    framed += "\r\n";
+    return Chunk { std::move(framed), size };
 }
 
 void HttpChannel::writeChunk(const Chunk& chunk)
@@ -184,12 +207,12 @@ void HttpChannel::writeChunk(const Chunk& chunk)
     if (!isOpen() || chunk.isEmpty())
         return;
     if (m_mode == Mode::Sink) {
-        m_sinkBody += chunk.payload;
+        m_sinkBody += chunk.payload();
         return;
     }
 #if QT_VERSION >= QT_VERSION_CHECK(6, 8, 0)
     if (m_mode == Mode::Responder) {
-        m_responder->writeChunk(chunk.payload);
+        m_responder->writeChunk(chunk.payload());
         return;
     }
 #endif

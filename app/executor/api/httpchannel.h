@@ -78,11 +78,18 @@ public:
     /// array, no copy), where framing per socket copied every payload once per follower (500 followers of a job
     /// at 10,000 lines/s: 0.65 GB/s of copies).
     struct Chunk {
-        QByteArray payload;
+        /// `SIZE\r\n` payload `\r\n`; SIZE may have leading zeros (RFC 9112 7.1: chunk-size = 1*HEXDIG).
         QByteArray framed;
-        bool isEmpty() const { return payload.isEmpty(); }
+        qsizetype payloadSize = 0;
+        bool isEmpty() const { return payloadSize == 0; }
+        /// The payload alone (a copy), for the channels that frame it themselves.
+        QByteArray payload() const { return framed.mid(framed.indexOf('\n') + 1, payloadSize); }
     };
     static Chunk chunk(const QByteArray& payload);
+    /// Building a chunk in place, with no copy of its payload: start the buffer with chunkHead(), append the
+    /// payload, and finishChunk() writes its size into the head (eight hex digits, zero-padded) and ends it.
+    static QByteArray chunkHead();
+    static Chunk finishChunk(QByteArray framed);
 
     /// Writes one chunk of a chunked answer; nothing when `payload` is empty (an empty chunk would end it).
     void writeChunk(const QByteArray& payload)

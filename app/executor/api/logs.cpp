@@ -174,7 +174,7 @@ HttpApi::Reply HttpApi::logs(const ApiRequest& request, const QString& project, 
                 frames = shared.frames;
                 entries = shared.entries;
             } else {
-                QByteArray text;
+                QByteArray text = HttpChannel::chunkHead();
                 for (const LogEntry& e : batch) {
                     if (!taskName.isEmpty() && e.taskName != taskName)
                         continue;
@@ -184,10 +184,12 @@ HttpApi::Reply HttpApi::logs(const ApiRequest& request, const QString& project, 
                         continue;
                     if (!trialId.isEmpty() && e.trialId != trialId)
                         continue;
-                    text += "data: " + e.toJsonLine() + "\n\n";
+                    text += "data: ";
+                    text += e.toJsonLine();
+                    text += "\n\n";
                     ++entries;
                 }
-                frames = HttpChannel::chunk(text);
+                frames = HttpChannel::finishChunk(std::move(text));
                 if (unfiltered) {
                     shared.store = logStore.data();
                     shared.batch = logStore->deliveringBatch();
@@ -236,7 +238,7 @@ HttpApi::Reply HttpApi::logs(const ApiRequest& request, const QString& project, 
     follow->backlog = m_logs->prepareRead(key, backlogQuery);
     // A slice read on the pool: its entries framed as SSE events, and whether more follow.
     struct SliceRead {
-        QByteArray events;
+        HttpChannel::Chunk events; ///< framed on the pool, so the event loop copies nothing
         LogIndex::PageInfo page;
     };
     *readSlice = [this, guard, channel, follow, end, weakRead, resnapshot](qint64 after) {
@@ -276,7 +278,9 @@ HttpApi::Reply HttpApi::logs(const ApiRequest& request, const QString& project, 
             });
         watcher->setFuture(QtConcurrent::run([slice] {
             SliceRead read;
-            read.page = LogStore::appendLines(slice, "data: ", "\n\n", &read.events);
+            QByteArray events = HttpChannel::chunkHead();
+            read.page = LogStore::appendLines(slice, "data: ", "\n\n", &events);
+            read.events = HttpChannel::finishChunk(std::move(events));
             return read;
         }));
     };
