@@ -36,6 +36,7 @@
 // `_detail` line with min / median / max), `_context` lines, and `goal:` lines. Wall time throughout: the work
 // spans processes. Nothing asserts on time; the exit status is non-zero only when the bench could not run.
 #include "benchreport.h"
+#include "childprocess.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -241,6 +242,7 @@ public:
         m_process.setProcessEnvironment(env);
         m_process.setProcessChannelMode(QProcess::ForwardedErrorChannel);
         m_process.setStandardOutputFile(QProcess::nullDevice());
+        Trainyard::Test::dieWithParent(&m_process);
         m_process.start(QStringLiteral(TRAINYARD_EXECUTOR_BIN),
             QStringList { QStringLiteral("--data-dir"), dir + QStringLiteral("/data"), QStringLiteral("--runtime-dir"),
                 dir + QStringLiteral("/run"), QStringLiteral("--job-dir-root"), dir + QStringLiteral("/jobs"),
@@ -629,6 +631,7 @@ int benchRequests(const QString& root, const QStringList& onArgs, const QString&
     index.close();
     QProcess staticServer;
     staticServer.setProcessChannelMode(QProcess::ForwardedErrorChannel);
+    Trainyard::Test::dieWithParent(&staticServer);
     staticServer.start(QCoreApplication::applicationFilePath(), { QStringLiteral("--serve-static"), staticDir });
     if (!staticServer.waitForReadyRead(10000)) {
         std::fprintf(stderr, "bench_api: the static server did not start\n");

@@ -3,6 +3,7 @@
 // (the token file), two developers, a viewer and a viewer made a job's owner through the job's policy; who may
 // create, list, get, cancel and update (own jobs vs others'), read logs, metrics and checkpoints, read and set
 // IAM policies (with etags), test permissions; access tokens: admin only, expiry and revocation (401).
+#include "childprocess.h"
 #include "ctlrun.h"
 
 #include <QDir>
@@ -146,6 +147,7 @@ private Q_SLOTS:
         env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_root.filePath(QStringLiteral("config")));
         m_executor.setProcessEnvironment(env);
         m_executor.setProcessChannelMode(QProcess::ForwardedErrorChannel);
+        Trainyard::Test::dieWithParent(&m_executor);
         m_executor.start(
             QStringLiteral(TRAINYARD_EXECUTOR_BIN), { QStringLiteral("--grace-period"), QStringLiteral("1") });
         QVERIFY2(m_executor.waitForStarted(), qPrintable(m_executor.errorString()));

@@ -5,6 +5,7 @@
 // `trainyardctl audit verify` passes on the log as written and fails, naming the entry, once a row of audit.sqlite
 // is changed, removed or two are swapped; a change is refused (503) while the audit file cannot be written.
 #include "auditlog.h"
+#include "childprocess.h"
 
 #include <QDir>
 #include <QFile>
@@ -84,6 +85,7 @@ class TestAudit : public QObject {
         QFile::remove(runtimeFile);
         m_executor.setProcessEnvironment(environment());
         m_executor.setProcessChannelMode(QProcess::ForwardedErrorChannel);
+        Trainyard::Test::dieWithParent(&m_executor);
         m_executor.start(QStringLiteral(TRAINYARD_EXECUTOR_BIN),
             QStringList { QStringLiteral("--grace-period"), QStringLiteral("1") } + extra);
         if (!m_executor.waitForStarted())

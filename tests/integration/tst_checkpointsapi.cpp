@@ -7,6 +7,7 @@
 #include "apiclient.h"
 #include "checkpointindex.h"
 #include "checkpointreader.h"
+#include "childprocess.h"
 
 #include <QDir>
 #include <QFile>
@@ -282,6 +283,7 @@ private Q_SLOTS:
         env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_root.filePath(QStringLiteral("config")));
         m_executor.setProcessEnvironment(env);
         m_executor.setProcessChannelMode(QProcess::ForwardedErrorChannel);
+        Trainyard::Test::dieWithParent(&m_executor);
         m_executor.start(
             QStringLiteral(TRAINYARD_EXECUTOR_BIN), { QStringLiteral("--grace-period"), QStringLiteral("2") });
         QVERIFY2(m_executor.waitForStarted(), qPrintable(m_executor.errorString()));

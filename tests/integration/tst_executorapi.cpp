@@ -2,6 +2,8 @@
 // The real trainyard-executor binary, isolated in temporary XDG folders, driven over HTTP:
 // authentication, malformed and invalid requests, create/get/list/filter/paging, labels with etags,
 // cancel, logs (JSON and SSE), catalogs, and that the executor survives all of it.
+#include "childprocess.h"
+
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -164,6 +166,7 @@ private Q_SLOTS:
 
         m_executor.setProcessEnvironment(isolatedEnvironment());
         m_executor.setProcessChannelMode(QProcess::ForwardedErrorChannel);
+        Trainyard::Test::dieWithParent(&m_executor);
         m_executor.start(
             QStringLiteral(TRAINYARD_EXECUTOR_BIN), { QStringLiteral("--grace-period"), QStringLiteral("2") });
         QVERIFY2(m_executor.waitForStarted(), qPrintable(m_executor.errorString()));
@@ -751,6 +754,7 @@ private Q_SLOTS:
     {
         QProcess second;
         second.setProcessEnvironment(isolatedEnvironment());
+        Trainyard::Test::dieWithParent(&second);
         second.start(QStringLiteral(TRAINYARD_EXECUTOR_BIN), {});
         QVERIFY(second.waitForFinished(30000));
         QCOMPARE(second.exitCode(), 1);
@@ -761,6 +765,7 @@ private Q_SLOTS:
     {
         QProcess other;
         other.setProcessEnvironment(isolatedEnvironment());
+        Trainyard::Test::dieWithParent(&other);
         other.start(
             QStringLiteral(TRAINYARD_EXECUTOR_BIN), { QStringLiteral("--listen"), QStringLiteral("0.0.0.0:0") });
         QVERIFY(other.waitForFinished(30000));

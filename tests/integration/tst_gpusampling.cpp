@@ -7,6 +7,7 @@
 // replica's gpu_memory_bytes and gpu_utilization_percent series through the API. What a real driver
 // reports for a real GPU is not tested here.
 #include "apiclient.h"
+#include "childprocess.h"
 #include "executorenvironment.h"
 #include "gpuinventory.h"
 #include "resourcesampler.h"
@@ -192,6 +193,7 @@ private Q_SLOTS:
         QProcess executor;
         executor.setProcessEnvironment(env);
         executor.setProcessChannelMode(QProcess::ForwardedErrorChannel);
+        Trainyard::Test::dieWithParent(&executor);
         executor.start(
             QStringLiteral(TRAINYARD_EXECUTOR_BIN), { QStringLiteral("--grace-period"), QStringLiteral("2") });
         QVERIFY(executor.waitForStarted());

@@ -6,6 +6,7 @@
 // files or rewritten hypertune files), after a second restart when the job is final, and through
 // `trainyardctl jobs metrics`.
 #include "apiclient.h"
+#include "childprocess.h"
 #include "statenames.h"
 
 #include <QDir>
@@ -78,6 +79,7 @@ private:
         m_executor = std::make_unique<QProcess>();
         m_executor->setProcessEnvironment(isolatedEnvironment());
         m_executor->setProcessChannelMode(QProcess::ForwardedErrorChannel);
+        Trainyard::Test::dieWithParent(m_executor.get());
         m_executor->start(
             QStringLiteral(TRAINYARD_EXECUTOR_BIN), { QStringLiteral("--grace-period"), QStringLiteral("2") });
         QVERIFY(m_executor->waitForStarted());

@@ -3,6 +3,7 @@
 // running, or started and stopped again): jobs whose region names the cluster run there as one het job, with the
 // test trainers of tests/integration/trainers staged by pip into the cluster's shared folder. Without root or
 // without the Slurm packages the test skips, saying so; under TRAINYARD_REQUIRE_ALL=1 it fails.
+#include "childprocess.h"
 #include "clusterconfig.h"
 #include "ctlrun.h"
 #include "executorenvironment.h"
@@ -74,6 +75,7 @@ public:
         QFile::remove(runtimeFile); // a killed executor leaves its own
         m_process.setProcessEnvironment(environment());
         m_process.setProcessChannelMode(QProcess::ForwardedErrorChannel);
+        Trainyard::Test::dieWithParent(&m_process);
         m_process.start(
             QStringLiteral(TRAINYARD_EXECUTOR_BIN), { QStringLiteral("--grace-period"), QStringLiteral("2") });
         if (!m_process.waitForStarted()) {
@@ -1150,6 +1152,7 @@ private Q_SLOTS:
         env.insert(QStringLiteral("XDG_CONFIG_HOME"), root.filePath(QStringLiteral("config")));
         executor.setProcessEnvironment(env);
         executor.setProcessChannelMode(QProcess::ForwardedErrorChannel);
+        Trainyard::Test::dieWithParent(&executor);
         executor.start(
             QStringLiteral(TRAINYARD_EXECUTOR_BIN), { QStringLiteral("--grace-period"), QStringLiteral("2") });
         QVERIFY2(executor.waitForStarted(), qPrintable(executor.errorString()));

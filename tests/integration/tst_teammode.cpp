@@ -5,6 +5,7 @@
 // another certificate, a wrong pin (both fingerprints named), an untrusted certificate on first use (its fingerprint
 // named), no token (401), a viewer cancelling (403), plain HTTP sent to the TLS port, a connection that never
 // starts its handshake (closed by the header timeout).
+#include "childprocess.h"
 #include "executortrust.h"
 #include "httpapi.h"
 #include "jobstore.h"
@@ -109,6 +110,7 @@ private:
     static std::pair<int, QString> refusal(const QStringList& args, const QString& root)
     {
         QProcess p;
+        Trainyard::Test::dieWithParent(&p);
         p.start(QStringLiteral(TRAINYARD_EXECUTOR_BIN),
             args
                 + QStringList { QStringLiteral("--runtime-dir"), root + QStringLiteral("/refused-run"),

@@ -4,6 +4,8 @@
 // Team mode in tests (tests/integration/tst_teammode.cpp, tests/gui/tst_connectdialog.cpp): a self-signed certificate
 // made at test time with the openssl CLI, and a trainyard-executor process serving HTTPS with it.
 
+#include "childprocess.h"
+
 #include <QByteArray>
 #include <QDeadlineTimer>
 #include <QDir>
@@ -77,6 +79,7 @@ public:
         QDir().mkpath(runtimeDir);
         QFile::setPermissions(runtimeDir, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
         process.setProcessChannelMode(QProcess::SeparateChannels);
+        dieWithParent(&process);
         process.start(QStringLiteral(TRAINYARD_EXECUTOR_BIN),
             arguments
                 + QStringList { QStringLiteral("--runtime-dir"), runtimeDir, QStringLiteral("--data-dir"), dataDir });
