@@ -5,6 +5,7 @@
 #include "auditlog.h"
 #include "auditstore.h"
 #include "httpapi.h"
+#include "sqlitefile.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -357,6 +358,43 @@ private Q_SLOTS:
         QCOMPARE(fast.project, general.project);
         QCOMPARE(fast.dataAccess, general.dataAccess);
         QVERIFY(fast.dataAccess);
+    }
+
+    /// The stores' files (SqliteFile): one written by a newer Trainyard is refused, named, and left as it is; the
+    /// audit store says so when it opens one.
+    void newerSchemaIsRefused()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("sub/audit.sqlite"));
+        {
+            AuditStore store;
+            QString error;
+            QVERIFY2(store.open(path, &error), qPrintable(error)); // the folder is made
+            QVERIFY(store.append(
+                entryFor(QStringLiteral("m"), QStringLiteral("a@b.c"), QStringLiteral("j"), true), &error));
+        }
+        QVERIFY(execOn(path, QStringLiteral("UPDATE meta SET value = '7' WHERE key = 'schemaVersion'")));
+        AuditStore store;
+        QString error;
+        QVERIFY(!store.open(path, &error));
+        QVERIFY2(error.contains(QLatin1String("was written by a newer Trainyard (schema 7, this one knows 1)"))
+                && error.contains(path),
+            qPrintable(error));
+        QVERIFY(!store.isOpen());
+        QCOMPARE(rowsOnDisk(path).size(), 1);
+        // Still version 7: nothing was written.
+        SqliteFile file(QStringLiteral("tst-reader"));
+        SqliteFile::Options options;
+        QVERIFY2(file.open(path, options, &error), qPrintable(error));
+        {
+            QSqlQuery query(file.database());
+            QVERIFY(query.exec(QStringLiteral("SELECT value FROM meta WHERE key = 'schemaVersion'")) && query.next());
+            QCOMPARE(query.value(0).toInt(), 7);
+        }
+        // A second open of the same object is refused, naming the file.
+        QVERIFY(!file.open(path, options, &error));
+        QVERIFY2(error.contains(QLatin1String("is already open")), qPrintable(error));
+        QVERIFY(file.isOpen());
     }
 
     void filter_data()

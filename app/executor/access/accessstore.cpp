@@ -2,8 +2,6 @@
 #include "accessstore.h"
 
 #include <QCryptographicHash>
-#include <QDir>
-#include <QFileInfo>
 #include <QJsonDocument>
 #include <QLoggingCategory>
 #include <QRandomGenerator>
@@ -68,87 +66,24 @@ QJsonObject TokenRecord::toJson() const
     return json;
 }
 
-AccessStore::AccessStore()
-{
-    static std::atomic<int> counter { 0 };
-    m_connectionName = QStringLiteral("trainyard-access-%1").arg(counter.fetch_add(1));
-}
-
-AccessStore::~AccessStore()
-{
-    if (QSqlDatabase::contains(m_connectionName)) {
-        {
-            QSqlDatabase db = QSqlDatabase::database(m_connectionName, false);
-            db.close();
-        }
-        QSqlDatabase::removeDatabase(m_connectionName);
-    }
-}
+AccessStore::AccessStore() = default;
+AccessStore::~AccessStore() = default;
 
 bool AccessStore::open(const QString& path, QString* error)
 {
-    auto fail = [&](const QString& message) {
-        if (error)
-            *error = message;
-        if (QSqlDatabase::contains(m_connectionName)) {
-            QSqlDatabase::database(m_connectionName, false).close();
-            QSqlDatabase::removeDatabase(m_connectionName);
-        }
-        return false;
+    // Tokens grant access: a token made must be on disk before its holder is told it (as a job's create).
+    SqliteFile::Options options;
+    options.synchronous = QStringLiteral("FULL");
+    options.schemaVersion = SchemaVersion;
+    options.schema = {
+        QStringLiteral("CREATE TABLE IF NOT EXISTS tokens (id TEXT PRIMARY KEY NOT NULL, "
+                       "hash TEXT NOT NULL UNIQUE, member TEXT NOT NULL, role TEXT NOT NULL, "
+                       "create_time TEXT NOT NULL, expire_time TEXT, revoked INTEGER NOT NULL DEFAULT 0, "
+                       "created_by TEXT)"),
+        QStringLiteral("CREATE TABLE IF NOT EXISTS policies (resource TEXT PRIMARY KEY NOT NULL, "
+                       "json TEXT NOT NULL, update_time TEXT NOT NULL)"),
     };
-    if (QSqlDatabase::contains(m_connectionName))
-        return fail(QStringLiteral("the access store is already open"));
-    const QFileInfo info(path);
-    if (!QDir().mkpath(info.absolutePath()))
-        return fail(QStringLiteral("cannot create folder %1").arg(info.absolutePath()));
-    QString problem;
-    {
-        QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), m_connectionName);
-        db.setDatabaseName(info.absoluteFilePath());
-        db.setConnectOptions(QStringLiteral("QSQLITE_BUSY_TIMEOUT=5000"));
-        if (!db.open()) {
-            problem = QStringLiteral("cannot open %1: %2").arg(info.absoluteFilePath(), db.lastError().text());
-        } else {
-            QSqlQuery query(db);
-            // Tokens grant access: a token made must be on disk before its holder is told it (as a job's create).
-            const QStringList setup {
-                QStringLiteral("PRAGMA journal_mode=WAL"),
-                QStringLiteral("PRAGMA synchronous=FULL"),
-                QStringLiteral("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY NOT NULL, value TEXT)"),
-            };
-            for (const QString& statement : setup) {
-                if (problem.isEmpty() && !query.exec(statement))
-                    problem = statement + QStringLiteral(": ") + query.lastError().text();
-            }
-            int version = 0;
-            if (problem.isEmpty() && query.exec(QStringLiteral("SELECT value FROM meta WHERE key = 'schemaVersion'"))
-                && query.next())
-                version = query.value(0).toInt();
-            if (problem.isEmpty() && version > SchemaVersion)
-                problem = QStringLiteral("%1 was written by a newer Trainyard (schema %2, this one knows %3)")
-                              .arg(info.absoluteFilePath())
-                              .arg(version)
-                              .arg(SchemaVersion);
-            const QStringList schema {
-                QStringLiteral("CREATE TABLE IF NOT EXISTS tokens (id TEXT PRIMARY KEY NOT NULL, "
-                               "hash TEXT NOT NULL UNIQUE, member TEXT NOT NULL, role TEXT NOT NULL, "
-                               "create_time TEXT NOT NULL, expire_time TEXT, revoked INTEGER NOT NULL DEFAULT 0, "
-                               "created_by TEXT)"),
-                QStringLiteral("CREATE TABLE IF NOT EXISTS policies (resource TEXT PRIMARY KEY NOT NULL, "
-                               "json TEXT NOT NULL, update_time TEXT NOT NULL)"),
-                QStringLiteral("INSERT OR REPLACE INTO meta(key, value) VALUES ('schemaVersion', '%1')")
-                    .arg(SchemaVersion),
-            };
-            for (const QString& statement : schema) {
-                if (problem.isEmpty() && !query.exec(statement))
-                    problem = QStringLiteral("cannot set up %1 (%2: %3)")
-                                  .arg(info.absoluteFilePath(), statement, query.lastError().text());
-            }
-        }
-    }
-    if (!problem.isEmpty())
-        return fail(problem);
-    return true;
+    return m_file.open(path, options, error);
 }
 
 QByteArray AccessStore::hashOf(const QByteArray& secret)

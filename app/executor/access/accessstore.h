@@ -2,6 +2,7 @@
 #pragma once
 
 #include "iampolicy.h"
+#include "sqlitefile.h"
 
 #include <QByteArray>
 #include <QDateTime>
@@ -76,7 +77,9 @@ public:
     bool setPolicy(const QString& resource, const Iam::Policy& policy, QString* error);
 
 private:
-    QString m_connectionName;
+    SqliteFile m_file { QStringLiteral("trainyard-access") };
+    /// m_file's, for the queries.
+    const QString m_connectionName = m_file.connectionName();
     /// Policies read or written, by resource (nullopt: none stored), so that a request by a principal who is
     /// not the admin costs no SQL for the project's policy. Only this process writes the file.
     mutable QHash<QString, std::optional<Iam::Policy>> m_policyCache;

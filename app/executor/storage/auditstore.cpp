@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "auditstore.h"
+#include "sqlitefile.h"
 
-#include <QDir>
 #include <QFileInfo>
 #include <QJsonDocument>
 #include <QLoggingCategory>
@@ -10,7 +10,6 @@
 #include <QSqlQuery>
 #include <QVariant>
 
-#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <future>
@@ -103,26 +102,18 @@ struct AuditStore::Writer {
 
     void run(const QString& path, const QString& connectionName, std::promise<QString>& opened)
     {
-        {
-            QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), connectionName);
-            db.setDatabaseName(path);
-            db.setConnectOptions(QStringLiteral("QSQLITE_BUSY_TIMEOUT=5000"));
-            QSqlQuery pragma(db);
-            if (!db.open() || !pragma.exec(QStringLiteral("PRAGMA synchronous=FULL"))) {
-                const QString problem
-                    = QStringLiteral("cannot open %1 for the audit writer: %2").arg(path, db.lastError().text());
-                db.close();
-                pragma = QSqlQuery();
-                db = QSqlDatabase();
-                QSqlDatabase::removeDatabase(connectionName);
-                opened.set_value(problem);
-                return;
-            }
-            opened.set_value(QString());
-            loop(db);
-            db.close();
+        // A connection of this thread's own (QtSql's rule), opened as the store's (WAL, synchronous=FULL).
+        SqliteFile file(connectionName);
+        SqliteFile::Options options;
+        options.synchronous = QStringLiteral("FULL");
+        QString problem;
+        if (!file.open(path, options, &problem)) {
+            opened.set_value(QStringLiteral("the audit writer: ") + problem);
+            return;
         }
-        QSqlDatabase::removeDatabase(connectionName);
+        opened.set_value(QString());
+        QSqlDatabase db = file.database();
+        loop(db);
     }
 
     void loop(QSqlDatabase& db)
@@ -179,8 +170,6 @@ struct AuditStore::Writer {
 AuditStore::AuditStore()
     : m_writer(std::make_unique<Writer>())
 {
-    static std::atomic<int> counter { 0 };
-    m_connectionName = QStringLiteral("trainyard-audit-%1").arg(counter.fetch_add(1));
 }
 
 AuditStore::~AuditStore()
@@ -188,93 +177,51 @@ AuditStore::~AuditStore()
     // The writer writes what is left before it stops; an open transaction is dropped (nothing was handed over
     // since begin(), which flushed).
     m_writer->stop();
-    if (QSqlDatabase::contains(m_connectionName)) {
-        {
-            QSqlDatabase db = QSqlDatabase::database(m_connectionName, false);
-            if (m_inTransaction)
-                db.rollback();
-            db.close();
-        }
-        QSqlDatabase::removeDatabase(m_connectionName);
-    }
+    if (m_inTransaction)
+        QSqlQuery(m_file.database()).exec(QStringLiteral("ROLLBACK"));
 }
 
 bool AuditStore::isOpen() const
 {
-    return QSqlDatabase::contains(m_connectionName);
+    return m_file.isOpen();
 }
 
 bool AuditStore::open(const QString& path, QString* error)
 {
-    auto fail = [&](const QString& message) {
-        if (error)
-            *error = message;
-        if (QSqlDatabase::contains(m_connectionName)) {
-            QSqlDatabase::database(m_connectionName, false).close();
-            QSqlDatabase::removeDatabase(m_connectionName);
-        }
-        return false;
+    // An audit entry is on disk before the call it records is answered (synchronous=FULL), as a job's create.
+    SqliteFile::Options options;
+    options.synchronous = QStringLiteral("FULL");
+    options.schemaVersion = SchemaVersion;
+    options.schema = {
+        QStringLiteral("CREATE TABLE IF NOT EXISTS entries (seq INTEGER PRIMARY KEY NOT NULL, "
+                       "project TEXT NOT NULL, log_kind TEXT NOT NULL, json TEXT NOT NULL)"),
+        QStringLiteral("CREATE INDEX IF NOT EXISTS entries_project ON entries(project, seq)"),
     };
-    if (isOpen())
-        return fail(QStringLiteral("the audit store is already open"));
-    const QFileInfo info(path);
-    if (!QDir().mkpath(info.absolutePath()))
-        return fail(QStringLiteral("cannot create folder %1").arg(info.absolutePath()));
-    QString problem;
+    if (!m_file.open(path, options, error))
+        return false;
+    // The chain's head: the last row as stored (its bytes are what the next prev-hash covers, even when they were
+    // changed behind the executor's back: `audit verify` reports that, the chain goes on from what is there).
+    qint64 lastSeq = 0;
+    QByteArray lastHash = Audit::genesisHash();
     {
-        QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), m_connectionName);
-        db.setDatabaseName(info.absoluteFilePath());
-        db.setConnectOptions(QStringLiteral("QSQLITE_BUSY_TIMEOUT=5000"));
-        if (!db.open())
-            return fail(QStringLiteral("cannot open %1: %2").arg(info.absoluteFilePath(), db.lastError().text()));
-        QSqlQuery query(db);
-        // An audit entry is on disk before the call it records is answered (synchronous=FULL), as a job's create.
-        const QStringList setup {
-            QStringLiteral("PRAGMA journal_mode=WAL"),
-            QStringLiteral("PRAGMA synchronous=FULL"),
-            QStringLiteral("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY NOT NULL, value TEXT)"),
-        };
-        for (const QString& statement : setup) {
-            if (problem.isEmpty() && !query.exec(statement))
-                problem = statement + QStringLiteral(": ") + query.lastError().text();
-        }
-        int version = 0;
-        if (problem.isEmpty() && query.exec(QStringLiteral("SELECT value FROM meta WHERE key = 'schemaVersion'"))
-            && query.next())
-            version = query.value(0).toInt();
-        if (problem.isEmpty() && version > SchemaVersion)
-            problem = QStringLiteral("%1 was written by a newer Trainyard (schema %2, this one knows %3)")
-                          .arg(info.absoluteFilePath())
-                          .arg(version)
-                          .arg(SchemaVersion);
-        const QStringList schema {
-            QStringLiteral("CREATE TABLE IF NOT EXISTS entries (seq INTEGER PRIMARY KEY NOT NULL, "
-                           "project TEXT NOT NULL, log_kind TEXT NOT NULL, json TEXT NOT NULL)"),
-            QStringLiteral("CREATE INDEX IF NOT EXISTS entries_project ON entries(project, seq)"),
-            QStringLiteral("INSERT OR REPLACE INTO meta(key, value) VALUES ('schemaVersion', '%1')").arg(SchemaVersion),
-        };
-        for (const QString& statement : schema) {
-            if (problem.isEmpty() && !query.exec(statement))
-                problem = QStringLiteral("cannot set up %1 (%2: %3)")
-                              .arg(info.absoluteFilePath(), statement, query.lastError().text());
-        }
-        // The chain's head: the last row as stored (its bytes are what the next prev-hash covers, even when they
-        // were changed behind the executor's back: `audit verify` reports that, the chain goes on from what is there).
-        qint64 lastSeq = 0;
-        QByteArray lastHash = Audit::genesisHash();
-        if (problem.isEmpty() && query.exec(QStringLiteral("SELECT seq, json FROM entries ORDER BY seq DESC LIMIT 1"))
-            && query.next()) {
+        QSqlQuery query(m_file.database());
+        if (query.exec(QStringLiteral("SELECT seq, json FROM entries ORDER BY seq DESC LIMIT 1")) && query.next()) {
             lastSeq = query.value(0).toLongLong();
             lastHash = Audit::entryHash(QJsonDocument::fromJson(query.value(1).toByteArray()).object());
         }
+    }
+    {
         const std::lock_guard lock(m_writer->mutex);
         m_writer->lastSeq = lastSeq;
         m_writer->lastHash = lastHash;
     }
-    if (!problem.isEmpty())
-        return fail(problem);
-    if (!m_writer->start(info.absoluteFilePath(), m_connectionName + QStringLiteral("-writer"), &problem))
-        return fail(problem);
+    QString problem;
+    if (!m_writer->start(QFileInfo(path).absoluteFilePath(), m_connectionName + QStringLiteral("-writer"), &problem)) {
+        m_file.close();
+        if (error)
+            *error = problem;
+        return false;
+    }
     return true;
 }
 

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "auditlog.h"
+#include "sqlitefile.h"
 
 #include <QJsonObject>
 #include <QList>
@@ -107,7 +108,9 @@ private:
     /// flush(), logging a failure (with what failed).
     void flushOrLog();
 
-    QString m_connectionName;
+    SqliteFile m_file { QStringLiteral("trainyard-audit") };
+    /// m_file's, for the queries.
+    const QString m_connectionName = m_file.connectionName();
     std::unique_ptr<Writer> m_writer;
     /// The head as it was at begin(), restored by rollback() and a failed commit().
     qint64 m_txSeq = 0;

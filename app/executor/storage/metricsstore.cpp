@@ -289,76 +289,38 @@ void MetricBatch::purgeRun(const QString& run, qint64 fromStep)
 MetricsStore::MetricsStore(QObject* parent)
     : QObject(parent)
 {
-    static std::atomic<int> counter { 0 };
-    m_connectionName = QStringLiteral("trainyard-metrics-%1").arg(counter.fetch_add(1));
 }
 
-MetricsStore::~MetricsStore()
-{
-    if (QSqlDatabase::contains(m_connectionName)) {
-        {
-            QSqlDatabase db = QSqlDatabase::database(m_connectionName, false);
-            db.close();
-        }
-        QSqlDatabase::removeDatabase(m_connectionName);
-    }
-}
+MetricsStore::~MetricsStore() = default;
 
 bool MetricsStore::open(const QString& path, QString* error)
 {
-    auto fail = [this, error](const QString& message) {
-        if (error)
-            *error = message;
-        if (QSqlDatabase::contains(m_connectionName)) {
-            QSqlDatabase::database(m_connectionName, false).close();
-            QSqlDatabase::removeDatabase(m_connectionName);
-        }
-        return false;
+    // A commit need not wait for the disk (synchronous=NORMAL): a crash may lose the last commits, and an event
+    // file's offset is committed with its points, so those points are read again from the file.
+    SqliteFile::Options options;
+    options.synchronous = QStringLiteral("NORMAL");
+    options.schema = {
+        QStringLiteral("CREATE TABLE IF NOT EXISTS series (id INTEGER PRIMARY KEY, job_id TEXT NOT NULL, "
+                       "name TEXT NOT NULL, kind TEXT NOT NULL, run TEXT NOT NULL, tag TEXT NOT NULL, "
+                       "task_name TEXT NOT NULL, trial_id TEXT NOT NULL, point_count INTEGER NOT NULL, "
+                       "last_seq INTEGER NOT NULL, UNIQUE(job_id, name))"),
+        kCreateBlocks.arg(QStringLiteral("IF NOT EXISTS blocks")),
+        QStringLiteral("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL)"),
+        QStringLiteral("INSERT OR IGNORE INTO meta (key, value) VALUES ('next_seq', 1)"),
+        QStringLiteral("CREATE TABLE IF NOT EXISTS event_files (job_id TEXT NOT NULL, path TEXT NOT NULL, "
+                       "offset INTEGER NOT NULL, PRIMARY KEY(job_id, path))"),
     };
-    if (QSqlDatabase::contains(m_connectionName))
-        return fail(QStringLiteral("the metrics store is already open"));
-    if (!QSqlDatabase::isDriverAvailable(QStringLiteral("QSQLITE")))
-        return fail(QStringLiteral("the Qt SQLite driver (QSQLITE) is not installed"));
-    const QFileInfo info(path);
-    if (!QDir().mkpath(info.absolutePath()))
-        return fail(QStringLiteral("cannot create folder %1").arg(info.absolutePath()));
-    QString message;
-    {
-        QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), m_connectionName);
-        db.setDatabaseName(info.absoluteFilePath());
-        db.setConnectOptions(QStringLiteral("QSQLITE_BUSY_TIMEOUT=5000"));
-        if (!db.open()) {
-            message = QStringLiteral("cannot open %1: %2").arg(info.absoluteFilePath(), db.lastError().text());
-        } else {
-            QSqlQuery query(db);
-            const QStringList setup = {
-                QStringLiteral("PRAGMA journal_mode=WAL"),
-                QStringLiteral("PRAGMA synchronous=NORMAL"),
-                QStringLiteral("CREATE TABLE IF NOT EXISTS series (id INTEGER PRIMARY KEY, job_id TEXT NOT NULL, "
-                               "name TEXT NOT NULL, kind TEXT NOT NULL, run TEXT NOT NULL, tag TEXT NOT NULL, "
-                               "task_name TEXT NOT NULL, trial_id TEXT NOT NULL, point_count INTEGER NOT NULL, "
-                               "last_seq INTEGER NOT NULL, UNIQUE(job_id, name))"),
-                kCreateBlocks.arg(QStringLiteral("IF NOT EXISTS blocks")),
-                QStringLiteral("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL)"),
-                QStringLiteral("INSERT OR IGNORE INTO meta (key, value) VALUES ('next_seq', 1)"),
-                QStringLiteral("CREATE TABLE IF NOT EXISTS event_files (job_id TEXT NOT NULL, path TEXT NOT NULL, "
-                               "offset INTEGER NOT NULL, PRIMARY KEY(job_id, path))"),
-            };
-            for (const QString& statement : setup) {
-                if (!query.exec(statement)) {
-                    message = QStringLiteral("cannot set up %1 (%2): %3")
-                                  .arg(info.absoluteFilePath(), statement, query.lastError().text());
-                    break;
-                }
-            }
-        }
-    }
-    if (message.isEmpty())
-        message = upgradeBlocks();
+    if (!m_file.open(path, options, error))
+        return false;
+    QString message = upgradeBlocks();
     if (message.isEmpty())
         message = migrate();
-    if (!message.isEmpty())
-        return fail(message);
+    if (!message.isEmpty()) {
+        m_file.close();
+        if (error)
+            *error = message;
+        return false;
+    }
     return true;
 }
 

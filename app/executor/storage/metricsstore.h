@@ -2,6 +2,7 @@
 #pragma once
 
 #include "jobkey.h"
+#include "sqlitefile.h"
 
 #include <QHash>
 #include <QList>
@@ -186,7 +187,9 @@ private:
     /// Moves the points of a row-per-point database into blocks; returns an error message, empty on success.
     QString migrate();
 
-    QString m_connectionName;
+    SqliteFile m_file { QStringLiteral("trainyard-metrics") };
+    /// m_file's, for the queries.
+    const QString m_connectionName = m_file.connectionName();
     QHash<QPair<JobKey, QString>, MetricSeriesInfo> m_seriesCache; // (job, name) → series
     QSet<JobKey> m_collecting;
     struct Subscription {
