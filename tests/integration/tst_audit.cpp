@@ -283,8 +283,23 @@ private Q_SLOTS:
             QVERIFY(Audit::sequenceOf(all.at(i - 1).value(QLatin1String("insertId")).toString())
                 > Audit::sequenceOf(all.at(i).value(QLatin1String("insertId")).toString()));
 
-        m_adminEmail = principalOf(
-            entries(QStringLiteral("protoPayload.methodName=google.cloud.ml.v1.JobService.CreateJob")).first());
+        const QJsonObject created
+            = entries(QStringLiteral("protoPayload.methodName=google.cloud.ml.v1.JobService.CreateJob")).first();
+        m_adminEmail = principalOf(created);
+        // The request as Cloud Audit Logs records a CreateJob: its parent and the job as sent.
+        const QJsonObject createRequest
+            = created.value(QLatin1String("protoPayload")).toObject().value(QLatin1String("request")).toObject();
+        QCOMPARE(createRequest.value(QLatin1String("@type")).toString(),
+            QStringLiteral("type.googleapis.com/google.cloud.ml.v1.CreateJobRequest"));
+        QCOMPARE(createRequest.value(QLatin1String("parent")).toString(), QStringLiteral("projects/local"));
+        QCOMPARE(createRequest.value(QLatin1String("job")).toObject().value(QLatin1String("jobId")).toString(),
+            created.value(QLatin1String("resource"))
+                .toObject()
+                .value(QLatin1String("labels"))
+                .toObject()
+                .value(QLatin1String("job_id"))
+                .toString());
+        QVERIFY(createRequest.value(QLatin1String("job")).toObject().contains(QLatin1String("trainingInput")));
         QVERIFY(m_adminEmail.contains(QLatin1Char('@')));
         QVERIFY(!m_adminEmail.startsWith(QLatin1String("user:")));
 
