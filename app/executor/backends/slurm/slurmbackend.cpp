@@ -633,6 +633,9 @@ struct SlurmBackend::Private {
             "      s=$(cat /proc/$p/stat 2>/dev/null) || continue; s=${s##*) }; a=($s)\n"
             "      t=$((t + a[11] + a[12])); r=$((r + a[21]))\n"
             "    done\n"
+            // No resident page left: the replica has exited and is a zombie until this script reaps it
+            // (kill -0 still finds it). Its last sample would read 0 bytes, not what it held.
+            "    [ $r -gt 0 ] || break\n"
             "    echo \"$(date +%s%N) $t $hz $((r * pg))\" >> \"$D/resources/\"%2\n"
             "    sleep 2\n"
             "  done ) &\n"
