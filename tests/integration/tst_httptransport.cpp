@@ -126,8 +126,8 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(m_api->openConnections(), 0, WaitMs);
     }
 
-    /// A chunk built in place (HttpChannel::chunkHead(), finishChunk()) frames its payload as chunk() does, with the
-    /// size zero-padded to eight hex digits; an empty one is empty (a zero-size chunk would end the answer).
+    /// A chunk built in place (HttpChannel::chunkHead(), finishChunk()) frames its payload as chunk() does: the size
+    /// zero-padded to eight hex digits; an empty one is empty (a zero-size chunk would end the answer).
     void chunkFraming()
     {
         const QByteArray payload = QByteArray("data: {\"x\":1}\n\n").repeated(1000);
@@ -139,7 +139,7 @@ private Q_SLOTS:
         QCOMPARE(inPlace.payload(), payload);
         QCOMPARE(inPlace.payloadSize, payload.size());
         QCOMPARE(HttpChannel::chunk(payload).payload(), payload);
-        QCOMPARE(HttpChannel::chunk(payload).framed, QByteArray("3a98\r\n") + payload + "\r\n");
+        QCOMPARE(HttpChannel::chunk(payload).framed, inPlace.framed);
         QVERIFY(HttpChannel::finishChunk(HttpChannel::chunkHead()).isEmpty());
         QVERIFY(HttpChannel::chunk(QByteArray()).isEmpty());
     }

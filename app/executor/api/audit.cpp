@@ -294,6 +294,16 @@ bool plainJson(QStringView text)
     return true;
 }
 
+bool plainJson(QByteArrayView text)
+{
+    for (const char ch : text) {
+        const auto c = static_cast<unsigned char>(ch);
+        if (c < 0x20 || c >= 0x7f || c == '"' || c == '\\')
+            return false;
+    }
+    return true;
+}
+
 /// `"key":"value"` (plain strings only, see plainJson()).
 void appendMember(QByteArray& out, const char* key, QStringView value)
 {
@@ -301,6 +311,15 @@ void appendMember(QByteArray& out, const char* key, QStringView value)
     out += key;
     out += "\":\"";
     out += value.toLatin1();
+    out += '"';
+}
+
+void appendMember(QByteArray& out, const char* key, QByteArrayView value)
+{
+    out += '"';
+    out += key;
+    out += "\":\"";
+    out += value;
     out += '"';
 }
 
@@ -312,7 +331,7 @@ AuditStore::Chained HttpApi::chainedAuditEntry(
     // The common Data Access entry (a granted, successful read whose texts need no escaping) is written straight
     // into its canonical bytes, keys in code-point order at every depth: building it as a QJsonObject, serialising
     // and chaining that cost more than the read it records. Anything else goes the general way.
-    // tst_audit::fastEntryBytes checks both ways give the same bytes.
+    // tst_auditlog::fastEntryBytes checks both ways give the same bytes.
     const bool failed = !facts.granted || facts.replyStatus >= 300;
     const QString logProject = facts.project.isEmpty() ? QStringLiteral("-") : facts.project;
     const QString logName = Audit::logName(logProject, Audit::LogKind::DataAccess);
@@ -324,7 +343,7 @@ AuditStore::Chained HttpApi::chainedAuditEntry(
     const QString principal = principalEmail(facts.member);
     const bool fast = !facts.method.adminActivity && !failed && facts.httpMethod == "GET" && !resourceName.isEmpty()
         && plainJson(logName) && plainJson(resourceName) && plainJson(principal) && plainJson(facts.callerIp)
-        && plainJson(QString::fromUtf8(facts.userAgent)) && plainJson(facts.permission)
+        && plainJson(QByteArrayView(facts.userAgent)) && plainJson(facts.permission)
         && plainJson(facts.method.methodName) && plainJson(facts.method.serviceName) && plainJson(facts.region)
         && plainJson(facts.timestamp) && plainJson(facts.jobId) && plainJson(logProject);
     if (direct)
@@ -360,7 +379,7 @@ AuditStore::Chained HttpApi::chainedAuditEntry(
     if (!facts.userAgent.isEmpty()) {
         if (!facts.callerIp.isEmpty())
             out += ',';
-        appendMember(out, "callerSuppliedUserAgent", QString::fromUtf8(facts.userAgent));
+        appendMember(out, "callerSuppliedUserAgent", QByteArrayView(facts.userAgent));
     }
     out += "},";
     appendMember(out, "resourceName", resourceName);

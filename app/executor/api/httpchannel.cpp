@@ -165,20 +165,6 @@ void HttpChannel::beginChunked(const HttpHeaderList& headers)
     m_socket->write(head);
 }
 
-HttpChannel::Chunk HttpChannel::chunk(const QByteArray& payload)
-{
-    if (payload.isEmpty())
-        return {};
-    const QByteArray size = QByteArray::number(payload.size(), 16);
-    QByteArray framed;
-    framed.reserve(size.size() + payload.size() + 4);
-    framed += size;
-    framed += "\r\n";
-    framed += payload;
-    framed += "\r\n";
-    return Chunk { framed, payload.size() };
-}
-
 namespace {
 constexpr qsizetype ChunkHeadDigits = 8;
 } // namespace
@@ -186,6 +172,14 @@ constexpr qsizetype ChunkHeadDigits = 8;
 QByteArray HttpChannel::chunkHead()
 {
     return QByteArray(ChunkHeadDigits, '0') + "\r\n";
+}
+
+HttpChannel::Chunk HttpChannel::chunk(const QByteArray& payload)
+{
+    QByteArray framed = chunkHead();
+    framed.reserve(framed.size() + payload.size() + 2);
+    framed += payload;
+    return finishChunk(std::move(framed));
 }
 
 HttpChannel::Chunk HttpChannel::finishChunk(QByteArray framed)

@@ -85,9 +85,11 @@ public:
         /// The payload alone (a copy), for the channels that frame it themselves.
         QByteArray payload() const { return framed.mid(framed.indexOf('\n') + 1, payloadSize); }
     };
+    /// `payload` framed (a copy of it). An empty payload gives an empty chunk, which writeChunk() skips.
     static Chunk chunk(const QByteArray& payload);
     /// Building a chunk in place, with no copy of its payload: start the buffer with chunkHead(), append the
     /// payload, and finishChunk() writes its size into the head (eight hex digits, zero-padded) and ends it.
+    /// chunk() frames the same way.
     static QByteArray chunkHead();
     static Chunk finishChunk(QByteArray framed);
 

@@ -289,7 +289,16 @@ std::optional<QJsonObject> AuditStore::append(QJsonObject entry, QString* error)
     // In a transaction the deferred entries were flushed by begin(); outside one they go first, in order.
     if (!m_inTransaction)
         flushOrLog();
-    // The writer is idle now (flushed, and nothing is handed over on this thread meanwhile).
+    const std::optional<Chained> chained
+        = appendNow([&entry](qint64 seq, const QByteArray& prevHash) { return chain(entry, seq, prevHash); }, error);
+    if (!chained)
+        return std::nullopt;
+    return QJsonDocument::fromJson(chained->bytes).object();
+}
+
+std::optional<AuditStore::Chained> AuditStore::appendNow(const Builder& build, QString* error)
+{
+    // The writer is idle: flushed, and nothing is handed over on this thread meanwhile.
     qint64 seq;
     QByteArray prevHash;
     {
@@ -297,14 +306,14 @@ std::optional<QJsonObject> AuditStore::append(QJsonObject entry, QString* error)
         seq = m_writer->lastSeq + 1;
         prevHash = m_writer->lastHash;
     }
-    const Chained chained = chain(entry, seq, prevHash);
-    QSqlQuery query = insertQuery(QSqlDatabase::database(m_connectionName));
+    Chained chained = build(seq, prevHash);
+    QSqlQuery query = insertQuery(m_file.database());
     if (!insert(query, seq, chained, error))
         return std::nullopt;
     const std::lock_guard lock(m_writer->mutex);
     m_writer->lastSeq = seq;
     m_writer->lastHash = Audit::bytesHash(chained.bytes);
-    return QJsonDocument::fromJson(chained.bytes).object();
+    return chained;
 }
 
 AuditStore::Chained AuditStore::chain(QJsonObject entry, qint64 seq, const QByteArray& prevHash)
@@ -330,24 +339,9 @@ bool AuditStore::appendDeferred(Builder build, QString* error)
         *error = QStringLiteral("the audit store is not open");
         return false;
     }
-    if (m_inTransaction) {
-        // The transaction's appends are synchronous: the entry goes in now, at the head.
-        qint64 seq;
-        QByteArray prevHash;
-        {
-            const std::lock_guard lock(m_writer->mutex);
-            seq = m_writer->lastSeq + 1;
-            prevHash = m_writer->lastHash;
-        }
-        const Chained chained = build(seq, prevHash);
-        QSqlQuery query = insertQuery(QSqlDatabase::database(m_connectionName));
-        if (!insert(query, seq, chained, error))
-            return false;
-        const std::lock_guard lock(m_writer->mutex);
-        m_writer->lastSeq = seq;
-        m_writer->lastHash = Audit::bytesHash(chained.bytes);
-        return true;
-    }
+    // The transaction's appends are synchronous: the entry goes in now, at the head.
+    if (m_inTransaction)
+        return appendNow(build, error).has_value();
     bool wake = false;
     {
         const std::lock_guard lock(m_writer->mutex);

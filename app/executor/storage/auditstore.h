@@ -105,8 +105,11 @@ public:
 
 private:
     struct Writer;
-    /// flush(), logging a failure (with what failed).
+    /// flush(), whose failure the writer has logged already.
     void flushOrLog();
+    /// Writes `build`'s entry at the head on this thread's connection (in the open transaction, if any) and moves
+    /// the head; the writer must be idle. nullopt and *error when SQLite refused the row (the head unchanged).
+    std::optional<Chained> appendNow(const Builder& build, QString* error);
 
     SqliteFile m_file { QStringLiteral("trainyard-audit") };
     /// m_file's, for the queries.
