@@ -38,6 +38,10 @@ struct ReplicaSet {
     /// Each replica's working folder is `<replicaRoot>/<taskName>`; its hypertune file is
     /// `<replicaRoot>/<taskName>/hypertune/output.metrics`. Must be a full path.
     QString replicaRoot;
+    /// What is left of the job's `scheduling.maxRunningTime` when the set is placed, in ms; -1: no limit. The
+    /// scheduler enforces it itself; a cluster backend also hands it to its scheduler as the job's time limit, so
+    /// that the job ends there even while no executor watches it.
+    qint64 runLimitMs = -1;
 };
 
 /// The slots of `plan` (planCluster's roles, in order), handing out `gpus` (host indices) in order,
@@ -55,8 +59,15 @@ struct Address {
 
 /// Where every replica of a set runs, decided by a backend's place() before any TF_CONFIG is built: a
 /// cluster backend learns its hosts only at allocation. Same order and size as ReplicaSet::replicas.
+///
+/// With `hostsPending`, the ports are final but each host is a placeholder that the backend itself puts the
+/// replica's node in for when the replicas start (the Slurm backend: its batch script reads the components' node
+/// lists), so that the launch specs can be built, and the replicas let go, before the cluster has allocated
+/// anything. The backend then tells the real hosts with Backend::hostsKnown(). Nobody but that backend may read
+/// such a host: the scheduler shows none until then.
 struct Placement {
     QList<Address> addresses;
+    bool hostsPending = false;
 };
 
 /// How replicas with a container image run here: podman and the flags this host needs (the executor's

@@ -2,7 +2,8 @@
 // The Backend seam (app/executor/backends/backend.h) driven by a scripted fake backend under the real
 // Scheduler, JobStore and LogStore: admission, placement before TF_CONFIG, the replica contract built
 // from the placed addresses, a job final only after stopped(), restarts with new addresses, permanent
-// failures, cancel while placing, FIFO admission. No process is started.
+// failures, cancel while placing, FIFO admission, placing before the cluster allocates (pending hosts, a
+// placement failure after placed()). No process is started.
 #include "backend.h"
 #include "executorenvironment.h"
 #include "jobkeys.h"
@@ -266,6 +267,67 @@ private Q_SLOTS:
         Q_EMIT m_backend->stopped(RunId { Test::localJob(QStringLiteral("j6")), QString() });
         QTRY_COMPARE(state(QStringLiteral("j6")), JobState::Cancelled);
         QVERIFY(!m_backend->calls.contains(QStringLiteral("launch j6")));
+    }
+
+    /// A backend that places before its cluster allocates (Launch::Placement::hostsPending): the replicas are
+    /// launched with its placeholders, the API shows no address until hostsKnown(), and started() may say when a
+    /// replica really started.
+    void pendingHostsAreShownOnceKnown()
+    {
+        const QString id = QStringLiteral("j8");
+        submit(makeJob(id, 1));
+        QTRY_VERIFY(m_backend->calls.contains(QStringLiteral("place ") + id));
+        const RunId run { Test::localJob(id), QString() };
+        Launch::Placement pending;
+        pending.hostsPending = true;
+        pending.addresses = { { QStringLiteral("@ph-0@"), 7800 }, { QStringLiteral("@ph-1@"), 7801 } };
+        Q_EMIT m_backend->placed(run, pending);
+        QTRY_VERIFY(m_backend->launched.contains(id));
+        // The specs carry the placeholders for the backend to fill in.
+        const QJsonObject tf = QJsonDocument::fromJson(
+            m_backend->launched.value(id).at(1).set.value(QStringLiteral("TF_CONFIG")).toUtf8())
+                                   .object();
+        QCOMPARE(tf.value(QStringLiteral("cluster")).toObject().value(QStringLiteral("worker")).toArray(),
+            QJsonArray { QStringLiteral("@ph-1@:7801") });
+        for (const ReplicaInfo& r : m_scheduler->replicas(Test::localJob(id))) {
+            QVERIFY2(r.address.isEmpty(), qPrintable(r.address));
+            QCOMPARE(r.state, ReplicaState::Starting);
+        }
+        Launch::Placement known;
+        known.addresses = { { QStringLiteral("node0"), 7800 }, { QStringLiteral("node1"), 7801 } };
+        Q_EMIT m_backend->hostsKnown(run, known);
+        QCOMPARE(m_scheduler->replicas(Test::localJob(id)).at(1).address, QStringLiteral("node1:7801"));
+        const QDateTime startedAt = QDateTime::currentDateTimeUtc().addSecs(-30);
+        Q_EMIT m_backend->started(run, QStringLiteral("master-replica-0"), 1000, startedAt);
+        Q_EMIT m_backend->started(run, QStringLiteral("worker-replica-0"), 1001);
+        QTRY_COMPARE(state(id), JobState::Running);
+        const QList<ReplicaInfo> replicas = m_scheduler->replicas(Test::localJob(id));
+        QCOMPARE(replicas.at(0).startTime, startedAt);
+        QVERIFY(replicas.at(1).startTime.isValid() && replicas.at(1).startTime > startedAt);
+    }
+
+    /// placementFailed() after placed(), while no replica has started (the cluster says later that the job can never
+    /// run): the job fails with the backend's message at once, as before placed(), since a backend that reports it
+    /// holds nothing of the run any more. After a replica started, it is not a placement failure and is ignored.
+    void placementFailsAfterPlacedUntilAReplicaStarts()
+    {
+        const QString id = QStringLiteral("j9");
+        submit(makeJob(id, 0));
+        QTRY_VERIFY(m_backend->calls.contains(QStringLiteral("place ") + id));
+        const RunId run { Test::localJob(id), QString() };
+        m_backend->emitPlaced(id, 7900);
+        QTRY_VERIFY(m_backend->launched.contains(id));
+        Q_EMIT m_backend->placementFailed(run, QStringLiteral("the cluster can never run it"));
+        QTRY_COMPARE(state(id), JobState::Failed);
+        QCOMPARE(job(id).errorMessage, QStringLiteral("the cluster can never run it"));
+        QVERIFY(m_backend->calls.contains(QStringLiteral("release ") + id));
+        QVERIFY(!m_backend->calls.contains(QStringLiteral("stop ") + id));
+
+        startJob(QStringLiteral("j10"), 0, 8000);
+        Q_EMIT m_backend->placementFailed(
+            RunId { Test::localJob(QStringLiteral("j10")), QString() }, QStringLiteral("too late"));
+        QCOMPARE(state(QStringLiteral("j10")), JobState::Running);
+        QVERIFY(!m_backend->calls.contains(QStringLiteral("stop j10")));
     }
 
     void admissionIsFifo()

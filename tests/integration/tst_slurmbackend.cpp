@@ -21,6 +21,7 @@
 #include <QDeadlineTimer>
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -209,6 +210,45 @@ private:
     std::unique_ptr<Scheduler> m_scheduler;
     std::unique_ptr<SlurmRestClient> m_client;
     QStringList m_jobIds;
+
+    /// This environment with the test cluster's SLURM_CONF, for its command-line tools.
+    QProcessEnvironment slurmEnvironment() const
+    {
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        if (!m_config.slurmConf.isEmpty())
+            env.insert(QStringLiteral("SLURM_CONF"), m_config.slurmConf);
+        return env;
+    }
+
+    /// `scontrol show job JOBID` as the cluster shows it (empty when it cannot run).
+    QString scontrolShowJob(qint64 jobId) const
+    {
+        QProcess show;
+        show.setProcessEnvironment(slurmEnvironment());
+        show.start(
+            QStringLiteral("scontrol"), { QStringLiteral("show"), QStringLiteral("job"), QString::number(jobId) });
+        show.waitForFinished(30000);
+        return QString::fromUtf8(show.readAllStandardOutput());
+    }
+
+    /// Holds every node of the partition with a job of the cluster's user until `unblock` exists (so that the
+    /// next job waits in Slurm's queue); returns once that job runs.
+    void holdAllNodes(const QString& unblock)
+    {
+        QProcess sbatch;
+        sbatch.setProcessEnvironment(slurmEnvironment());
+        sbatch.start(QStringLiteral("runuser"),
+            { QStringLiteral("-u"), m_config.user, QStringLiteral("--"), QStringLiteral("sbatch"),
+                QStringLiteral("--parsable"), QStringLiteral("--job-name=ty-blocker"),
+                QStringLiteral("--partition=") + m_config.partition, QStringLiteral("--nodes=4"),
+                QStringLiteral("--output=/dev/null"),
+                QStringLiteral("--wrap=while [ ! -e %1 ]; do sleep 0.1; done").arg(unblock) });
+        QVERIFY(sbatch.waitForFinished(30000));
+        QVERIFY2(sbatch.exitCode() == 0, sbatch.readAllStandardError().constData());
+        const qint64 blocker = sbatch.readAllStandardOutput().trimmed().split(';').first().toLongLong();
+        QVERIFY(blocker > 0);
+        QTRY_COMPARE_WITH_TIMEOUT(slurmState(blocker), QStringLiteral("RUNNING"), JobTimeoutMs);
+    }
 
     QString jobFolder(const QString& id) const { return Test::localJob(id).folder(m_config.sharedDir); }
     QString jobDir(const QString& id) const { return m_config.sharedDir + QStringLiteral("/jobdirs/") + id; }
@@ -431,6 +471,13 @@ private Q_SLOTS:
         }
         const qint64 jobId = slurmJobId(id);
         QVERIFY(jobId > 0);
+        // The job's log names the nodes, in replica order.
+        const QString runsOn = QStringLiteral("Slurm job %1 runs on %2 of Slurm cluster '%3'.")
+                                   .arg(jobId)
+                                   .arg(replicas.at(0).node + QStringLiteral(", ") + replicas.at(1).node
+                                           + QStringLiteral(", ") + replicas.at(2).node,
+                                       m_config.name);
+        QVERIFY2(messages(id, QStringLiteral("service")).contains(runsOn), qPrintable(dump(id)));
         QTRY_VERIFY_WITH_TIMEOUT(isFinishedState(slurmState(jobId)), 30000);
     }
 
@@ -576,6 +623,59 @@ private Q_SLOTS:
         QCOMPARE(slurmState(jobId), QStringLiteral("CANCELLED"));
     }
 
+    /// Cancel while the job waits in Slurm's queue (its replicas already let go, to start with the job): CANCELLED,
+    /// the Slurm job is cancelled before it ran, and no replica ever ran.
+    void cancelWhileQueued()
+    {
+        // In the job's job dir (made here first): removed with it by cleanupTestCase().
+        const QString unblock = jobDir(m_prefix + QStringLiteral("cancel_queued")) + QStringLiteral("/unblock");
+        QDir().mkpath(QFileInfo(unblock).path());
+        auto release = qScopeGuard([&unblock] { QFile(unblock).open(QIODevice::WriteOnly); });
+        holdAllNodes(unblock);
+        if (QTest::currentTestFailed())
+            return;
+        const QString id = submit(QStringLiteral("cancel_queued"), QStringLiteral("tytest.sleeper"), 1);
+        QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(jobFolder(id) + QStringLiteral("/slurm/launch.ready")), JobTimeoutMs);
+        const qint64 jobId = slurmJobId(id);
+        QVERIFY(jobId > 0);
+        QCOMPARE(slurmState(jobId), QStringLiteral("PENDING"));
+        QCOMPARE(state(id), JobState::Preparing);
+        // Why it waits, in the job's log, once Slurm has looked at it.
+        const QString pending
+            = QStringLiteral("Slurm job %1 is pending on Slurm cluster '%2': ").arg(jobId).arg(m_config.name);
+        const auto toldWhy = [&] {
+            const QStringList service = messages(id, QStringLiteral("service"));
+            return std::any_of(
+                service.cbegin(), service.cend(), [&](const QString& m) { return m.startsWith(pending); });
+        };
+        QTRY_VERIFY2_WITH_TIMEOUT(toldWhy(), qPrintable(dump(id)), 15000);
+        QVERIFY(m_scheduler->cancel(Test::localJob(id)));
+        QTRY_VERIFY2_WITH_TIMEOUT(isFinal(state(id)), qPrintable(dump(id)), 60000);
+        QCOMPARE(state(id), JobState::Cancelled);
+        QCOMPARE(slurmState(jobId), QStringLiteral("CANCELLED"));
+        QVERIFY2(
+            !messages(id, QStringLiteral("service")).contains(QStringLiteral("Job is running.")), qPrintable(dump(id)));
+        QVERIFY(QDir(jobFolder(id) + QStringLiteral("/slurm/started")).isEmpty());
+        QFile(unblock).open(QIODevice::WriteOnly);
+    }
+
+    /// scheduling.maxRunningTime on a cluster: Slurm's time limit is what is left of it rounded up to minutes plus
+    /// one (so that the job ends there even without an executor), and the executor cancels the job at the limit
+    /// itself, with the service's message.
+    void maxRunningTimeOnCluster()
+    {
+        const QString id = submit(QStringLiteral("maxrun"), QStringLiteral("tytest.sleeper"), 1, 0, [](Job& job) {
+            job.trainingInput.scheduling = Scheduling {};
+            job.trainingInput.scheduling->maxRunningTime = QStringLiteral("4s");
+        });
+        QTRY_VERIFY_WITH_TIMEOUT(slurmJobId(id) > 0, JobTimeoutMs);
+        const QString shown = scontrolShowJob(slurmJobId(id));
+        QVERIFY2(shown.contains(QLatin1String("TimeLimit=00:02:00")), qPrintable(shown));
+        QTRY_VERIFY2_WITH_TIMEOUT(isFinal(state(id)), qPrintable(dump(id)), JobTimeoutMs);
+        QCOMPARE(state(id), JobState::Cancelled);
+        QVERIFY2(errorMessage(id).contains(QLatin1String("scheduling.maxRunningTime (4s)")), qPrintable(dump(id)));
+    }
+
     /// A worker killed by a signal is a retryable failure: the cluster is placed again (a new Slurm job) and the
     /// job succeeds.
     void killedWorkerRestartsCluster()
@@ -645,15 +745,7 @@ private Q_SLOTS:
         restartScheduler();
         const QString id = gpuJob(QStringLiteral("gres_t4"));
         QTRY_VERIFY_WITH_TIMEOUT(slurmJobId(id) > 0, JobTimeoutMs);
-        QProcess show;
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        if (!m_config.slurmConf.isEmpty())
-            env.insert(QStringLiteral("SLURM_CONF"), m_config.slurmConf);
-        show.setProcessEnvironment(env);
-        show.start(QStringLiteral("scontrol"),
-            { QStringLiteral("show"), QStringLiteral("job"), QString::number(slurmJobId(id)) });
-        QVERIFY(show.waitForFinished(30000));
-        const QString shown = QString::fromUtf8(show.readAllStandardOutput());
+        const QString shown = scontrolShowJob(slurmJobId(id));
         QVERIFY2(shown.contains(QLatin1String("gpu:t4:1")), qPrintable(shown));
         QTRY_VERIFY2_WITH_TIMEOUT(isFinal(state(id)), qPrintable(dump(id)), JobTimeoutMs);
         QVERIFY2(state(id) == JobState::Succeeded, qPrintable(dump(id)));
@@ -744,10 +836,23 @@ private Q_SLOTS:
         QCOMPARE(executor.state(id), QStringLiteral("RUNNING"));
         const int beforeKill = ticksSeen(tasks.first());
 
+        const QDateTime killedAt = QDateTime::currentDateTimeUtc();
         executor.kill();
         QVERIFY(!executor.running());
         QCOMPARE(slurmState(jobId), QStringLiteral("RUNNING")); // the job did not die with the executor
         QVERIFY2(executor.start(&error), qPrintable(error));
+        // Taken over, the replicas keep their start (their uptime does not begin again).
+        const auto startedBeforeKill = [&] {
+            const QJsonArray list = executor.send("GET", QStringLiteral("/v1/projects/local/jobs/%1/replicas").arg(id))
+                                        .second.value(QStringLiteral("replicas"))
+                                        .toArray();
+            return list.size() == 3 && std::all_of(list.cbegin(), list.cend(), [&](const QJsonValue& r) {
+                const QDateTime started = QDateTime::fromString(
+                    r.toObject().value(QStringLiteral("startTime")).toString(), Qt::ISODateWithMs);
+                return started.isValid() && started < killedAt;
+            });
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(startedBeforeKill(), 10000);
 
         QString state;
         QTRY_VERIFY2_WITH_TIMEOUT((state = executor.state(id)) == QLatin1String("SUCCEEDED")
@@ -777,6 +882,98 @@ private Q_SLOTS:
             QCOMPARE(countNumbered(lines, task + QStringLiteral(" tock "), Ticks), QList<int>(Ticks, 1));
             QCOMPARE(lines.count(task + QStringLiteral(" done")), 1);
         }
+    }
+
+    /// The executor SIGKILLed while its job waits in Slurm's queue (every node held by another job), after it let the
+    /// replicas go (they start with the job, without the executor): the next executor takes the queued Slurm job
+    /// over instead of submitting it again, learns the nodes once it runs, and the job succeeds.
+    void executorKilledWhileQueuedReattaches()
+    {
+        QTemporaryDir root;
+        QVERIFY(root.isValid());
+        const QString id = m_prefix + QStringLiteral("queued");
+        m_jobIds << id;
+        QDir().mkpath(jobDir(id));
+        QFile::setPermissions(jobDir(id), QFileDevice::Permissions(0x7777));
+        const QString unblock = jobDir(id) + QStringLiteral("/unblock");
+        auto release = qScopeGuard([&unblock] { QFile(unblock).open(QIODevice::WriteOnly); });
+        holdAllNodes(unblock);
+        if (QTest::currentTestFailed())
+            return;
+
+        ExecutorProcess executor(root.path(), m_cluster.clustersYaml());
+        QString error;
+        QVERIFY2(executor.start(&error), qPrintable(error));
+        const QString type = QStringLiteral("n1-standard-4");
+        const QJsonObject body { { QStringLiteral("jobId"), id },
+            { QStringLiteral("trainingInput"),
+                QJsonObject { { QStringLiteral("scaleTier"), QStringLiteral("CUSTOM") },
+                    { QStringLiteral("masterType"), type }, { QStringLiteral("workerType"), type },
+                    { QStringLiteral("workerCount"), QStringLiteral("1") },
+                    { QStringLiteral("packageUris"), QJsonArray { TrainerDir } },
+                    { QStringLiteral("pythonModule"), QStringLiteral("tytest.ticker") },
+                    { QStringLiteral("args"),
+                        QJsonArray { QStringLiteral("--ticks"), QStringLiteral("12"), QStringLiteral("--interval"),
+                            QStringLiteral("0.5") } },
+                    { QStringLiteral("region"), m_config.name }, { QStringLiteral("jobDir"), jobDir(id) } } } };
+        const auto [status, created] = executor.send("POST", QStringLiteral("/v1/projects/local/jobs"), body);
+        QVERIFY2(status == 200, QJsonDocument(created).toJson().constData());
+        const auto replicas = [&] {
+            return executor.send("GET", QStringLiteral("/v1/projects/local/jobs/%1/replicas").arg(id))
+                .second.value(QStringLiteral("replicas"))
+                .toArray();
+        };
+        // Submitted and let go; queued behind the blocker, so no node is known yet.
+        QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(jobFolder(id) + QStringLiteral("/slurm/launch.ready")), JobTimeoutMs);
+        const qint64 jobId = slurmJobId(id);
+        QVERIFY(jobId > 0);
+        QCOMPARE(slurmState(jobId), QStringLiteral("PENDING"));
+        QCOMPARE(executor.state(id), QStringLiteral("PREPARING"));
+        QCOMPARE(replicas().size(), 2);
+        for (const QJsonValue& r : replicas()) {
+            QVERIFY2(r.toObject().value(QStringLiteral("node")).toString().isEmpty(),
+                QJsonDocument(r.toObject()).toJson().constData());
+        }
+
+        executor.kill();
+        QVERIFY2(executor.start(&error), qPrintable(error));
+        const QDateTime unblocked = QDateTime::currentDateTimeUtc();
+        QFile(unblock).open(QIODevice::WriteOnly);
+        // The nodes, once the job runs there.
+        const auto onNodes = [&] {
+            const QJsonArray list = replicas();
+            return list.size() == 2 && std::all_of(list.cbegin(), list.cend(), [](const QJsonValue& r) {
+                return r.toObject().value(QStringLiteral("state")).toString() == QLatin1String("RUNNING")
+                    && r.toObject().value(QStringLiteral("node")).toString().startsWith(QLatin1String("node"));
+            });
+        };
+        const auto ended = [](const QString& state) {
+            return state == QLatin1String("SUCCEEDED") || state == QLatin1String("FAILED")
+                || state == QLatin1String("CANCELLED");
+        };
+        QTRY_VERIFY2_WITH_TIMEOUT(onNodes() || ended(executor.state(id)), qPrintable(executor.state(id)), JobTimeoutMs);
+        QVERIFY2(onNodes(), QJsonDocument(replicas()).toJson().constData());
+        // Their uptime counts from when they started, after the queue, not from the job's start.
+        for (const QJsonValue& r : replicas()) {
+            const QDateTime started
+                = QDateTime::fromString(r.toObject().value(QStringLiteral("startTime")).toString(), Qt::ISODateWithMs);
+            QVERIFY2(started.isValid() && started >= unblocked.addMSecs(-5),
+                QJsonDocument(r.toObject()).toJson().constData());
+        }
+        // The host's figures are this host's: the cluster's job is not among them.
+        const QJsonObject host = executor.send("GET", QStringLiteral("/v1/projects/local/host")).second;
+        QCOMPARE(host.value(QStringLiteral("runningJobs")).toInt(-1), 0);
+        QCOMPARE(host.value(QStringLiteral("queuedJobs")).toInt(-1), 0);
+        QString state;
+        QTRY_VERIFY2_WITH_TIMEOUT(ended(state = executor.state(id)), qPrintable(state), JobTimeoutMs);
+        const QString serviceText = executor.messages(id, QStringLiteral("service")).join(QLatin1Char('\n'));
+        QVERIFY2(state == QLatin1String("SUCCEEDED"), qPrintable(serviceText));
+        QCOMPARE(slurmJobsNamed(QStringLiteral("trainyard-") + id), QList<qint64> { jobId });
+        QVERIFY2(serviceText.contains(QLatin1String("took over the job's replicas where they run")),
+            qPrintable(serviceText));
+        QVERIFY2(!serviceText.contains(QLatin1String("Restarting the cluster")), qPrintable(serviceText));
+        for (const QString& task : { QStringLiteral("master-replica-0"), QStringLiteral("worker-replica-0") })
+            QTRY_COMPARE_WITH_TIMEOUT(executor.messages(id, task).count(task + QStringLiteral(" done")), 1, 10000);
     }
 
     /// A tuning study's trials are Slurm jobs of their own: the executor SIGKILLed while both of its 2 parallel

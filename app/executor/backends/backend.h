@@ -6,6 +6,7 @@
 #include "machinecatalog.h"
 #include "regioninfo.h"
 
+#include <QDateTime>
 #include <QList>
 #include <QMetaType>
 #include <QObject>
@@ -102,6 +103,14 @@ struct RegionStatus {
 /// stop() → stopped() → release(). Placement comes before any TF_CONFIG exists because a cluster
 /// backend learns its hosts only at allocation.
 ///
+/// A cluster backend may also place before the cluster allocates (Launch::Placement::hostsPending): the
+/// replicas are launched into its queue with placeholder hosts that it fills in where they start, which saves
+/// the round trip from the allocation back to the executor and out again. It then sends hostsKnown() once it
+/// knows the nodes, and may still send placementFailed() after placed(), while no replica has started (the
+/// cluster says later that the job can never run, or drops it before it runs). As before placed(), a backend
+/// that sends placementFailed() has already let go of everything of the run (the Slurm one cancels its job):
+/// the scheduler fails the job at once, without stop().
+///
 /// Threading contract: every method is called on the thread the backend lives in (the executor's main
 /// thread) and returns without blocking on a replica; every signal is emitted on that thread, from the
 /// event loop, never from inside one of the backend's own methods (so a slot may call back into the
@@ -185,12 +194,20 @@ public:
 Q_SIGNALS:
     void placed(const Trainyard::RunId& run, const Trainyard::Launch::Placement& placement);
     void placementFailed(const Trainyard::RunId& run, const QString& message);
-    void started(const Trainyard::RunId& run, const QString& taskName, qint64 pid);
+    /// The real hosts of a placement that was placed() with hostsPending (same order and ports; `hostsPending`
+    /// false). At most once per placement.
+    void hostsKnown(const Trainyard::RunId& run, const Trainyard::Launch::Placement& placement);
+    /// A replica runs as `pid` (on its node for a cluster), since `startTime` (UTC; invalid: now). A cluster backend
+    /// that learns it later (a poll, or after an executor restart) tells when it really started.
+    void started(const Trainyard::RunId& run, const QString& taskName, qint64 pid, const QDateTime& startTime = {});
     /// A chunk of a replica's stdout or stderr, as read (lines may be split across chunks).
     void output(const Trainyard::RunId& run, const QString& taskName, const QByteArray& bytes, bool isStderr);
     void exited(const Trainyard::RunId& run, const QString& taskName, const Trainyard::ReplicaExit& exit);
     /// Every replica of the run and every process any of them started is gone.
     void stopped(const Trainyard::RunId& run);
+    /// Something the job's users should read in its log, from the backend's side (a cluster's queue: why Slurm keeps
+    /// the job pending, the nodes it runs on); `severity` is a LogEntry severity ("INFO", "WARNING").
+    void notice(const Trainyard::RunId& run, const QString& severity, const QString& message);
 };
 
 } // namespace Trainyard

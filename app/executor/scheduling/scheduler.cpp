@@ -90,6 +90,12 @@ struct Scheduler::Private {
         std::optional<int> exitCode;
         std::optional<int> exitSignal;
         QByteArray stderrTail;
+        /// When the replica started (started(): the backend's time, else when this executor heard of it); invalid
+        /// before, and for a replica taken over from a previous executor whose backend cannot tell.
+        QDateTime startTime;
+
+        /// It started or already ended (its exit was reported): it has run.
+        bool hasRun() const { return pid != 0 || exitCode || exitSignal; }
     };
 
     /// One run of the job's cluster (one per trial for a tuning job): its own replicas, restarts and
@@ -498,7 +504,7 @@ struct Scheduler::Private {
             set->set.replicaRoot = set->folder + QStringLiteral("/replicas");
             set->set.replicas = Launch::slotsFor(run->plan, set->reservation ? set->reservation->gpus : QList<int>());
             for (const Launch::ReplicaSlot& slot : std::as_const(set->set.replicas))
-                set->replicas.push_back(Replica { slot, {}, ReplicaState::Pending, false, 0, {}, {}, {} });
+                set->replicas.push_back(Replica { slot, {}, ReplicaState::Pending, false, 0, {}, {}, {}, {} });
         }
         placeSet(set);
     }
@@ -506,6 +512,8 @@ struct Scheduler::Private {
     /// Asks the backend where the set's replicas go; onPlaced() launches them.
     void placeSet(SetRun* set)
     {
+        if (const Run* run = find(set->id.job))
+            set->set.runLimitMs = runLimitLeft(*run);
         set->phase = SetPhase::Placing;
         set->stopReason = StopReason::None;
         set->stopMessage.clear();
@@ -554,15 +562,16 @@ struct Scheduler::Private {
             set->objective = std::make_unique<TrialObjectiveReader>(
                 launches.front().hypertuneFile, eventDir, run->study->metricTag());
         }
+        setAddresses(set, placement);
         for (size_t i = 0; i < set->replicas.size(); ++i) {
             Replica& r = set->replicas[i];
-            r.address = placement.addresses.at(qsizetype(i));
             r.state = ReplicaState::Starting;
             r.alive = true;
             r.pid = 0;
             r.exitCode.reset();
             r.exitSignal.reset();
             r.stderrTail.clear();
+            r.startTime = QDateTime();
         }
         set->phase = SetPhase::Running;
         service(run->key,
@@ -573,11 +582,35 @@ struct Scheduler::Private {
         Q_EMIT q->replicasChanged(run->key);
     }
 
+    /// The replicas' addresses from a placement; a pending host (Launch::Placement::hostsPending) is not shown.
+    static void setAddresses(SetRun* set, const Launch::Placement& placement)
+    {
+        for (size_t i = 0; i < set->replicas.size() && qsizetype(i) < placement.addresses.size(); ++i) {
+            set->replicas[i].address = placement.addresses.at(qsizetype(i));
+            if (placement.hostsPending)
+                set->replicas[i].address.host.clear();
+        }
+    }
+
+    void onHostsKnown(const RunId& id, const Launch::Placement& placement)
+    {
+        Run* run = find(id.job);
+        SetRun* set = findSet(id);
+        if (!run || !set || placement.addresses.size() != qsizetype(set->replicas.size()))
+            return;
+        setAddresses(set, placement);
+        Q_EMIT q->replicasChanged(run->key);
+    }
+
     void onPlacementFailed(const RunId& id, const QString& message)
     {
         Run* run = find(id.job);
         SetRun* set = findSet(id);
-        if (!run || !set || set->phase != SetPhase::Placing)
+        // After placed() too while no replica has started: a backend that placed before its cluster allocated
+        // (Backend's contract).
+        const bool noneStarted = set
+            && std::none_of(set->replicas.begin(), set->replicas.end(), [](const Replica& r) { return r.hasRun(); });
+        if (!run || !set || !(set->phase == SetPhase::Placing || (set->phase == SetPhase::Running && noneStarted)))
             return;
         service(run->key, message, QStringLiteral("ERROR"), set->id.trialId);
         if (run->study) {
@@ -590,7 +623,7 @@ struct Scheduler::Private {
         finish(run, JobState::Failed, message);
     }
 
-    void onStarted(const RunId& id, const QString& taskName, qint64 pid)
+    void onStarted(const RunId& id, const QString& taskName, qint64 pid, const QDateTime& startTime)
     {
         Run* run = find(id.job);
         SetRun* set = findSet(id);
@@ -598,11 +631,15 @@ struct Scheduler::Private {
         if (!run || !replica)
             return;
         replica->pid = pid;
-        if (replica->state == ReplicaState::Starting)
+        if (replica->state == ReplicaState::Starting) {
             replica->state = ReplicaState::Running;
+            // Taken over from a previous executor: only the backend knows since when it runs.
+            if (startTime.isValid() || !set->attached)
+                replica->startTime = startTime.isValid() ? startTime.toUTC() : QDateTime::currentDateTimeUtc();
+        }
         Q_EMIT q->replicasChanged(run->key);
-        const bool all = std::all_of(set->replicas.begin(), set->replicas.end(),
-            [](const Replica& r) { return r.pid != 0 || r.exitCode || r.exitSignal; });
+        const bool all
+            = std::all_of(set->replicas.begin(), set->replicas.end(), [](const Replica& r) { return r.hasRun(); });
         if (!all || set->phase != SetPhase::Running)
             return;
         if (run->study) {
@@ -650,6 +687,15 @@ struct Scheduler::Private {
                 replica->stderrTail.remove(0, replica->stderrTail.size() - StderrTailBytes);
         }
         logs->appendOutput(id.job, taskName, id.trialId, bytes, isStderr);
+    }
+
+    /// What is left of the job's scheduling.maxRunningTime now (ms, ≥ 0), -1 without one: all of it before the job
+    /// runs (the timer starts then), what the timer has left after.
+    qint64 runLimitLeft(const Run& run) const
+    {
+        if (run.runTimer && run.runTimer->isActive())
+            return std::max(0, run.runTimer->remainingTime());
+        return run.input.scheduling ? durationMs(run.input.scheduling->maxRunningTime) : -1;
     }
 
     void armRunTimer(Run* run, const Job& job)
@@ -1122,9 +1168,8 @@ struct Scheduler::Private {
         set->reservation = b->admit(set->id, run->plan).value_or(Reservation {});
         set->attached = true;
         for (const Launch::ReplicaSlot& slot : std::as_const(set->set.replicas))
-            set->replicas.push_back(Replica { slot, {}, ReplicaState::Starting, true, 0, {}, {}, {} });
-        for (size_t i = 0; i < set->replicas.size(); ++i)
-            set->replicas[i].address = placement->addresses.at(qsizetype(i));
+            set->replicas.push_back(Replica { slot, {}, ReplicaState::Starting, true, 0, {}, {}, {}, {} });
+        setAddresses(set, *placement);
         set->phase = SetPhase::Running;
         // As startSet() makes it: the master's hypertune file (launchspec.cpp's layout) and the trial's event dir.
         const QString& jobDir = job.trainingInput.jobDir;
@@ -1564,9 +1609,8 @@ struct Scheduler::Private {
         run->jobDirMade = true;
         run->running = job.state == JobState::Running;
         for (const Launch::ReplicaSlot& slot : std::as_const(set->set.replicas))
-            set->replicas.push_back(Replica { slot, {}, ReplicaState::Starting, true, 0, {}, {}, {} });
-        for (size_t i = 0; i < set->replicas.size(); ++i)
-            set->replicas[i].address = placement->addresses.at(qsizetype(i));
+            set->replicas.push_back(Replica { slot, {}, ReplicaState::Starting, true, 0, {}, {}, {}, {} });
+        setAddresses(set, *placement);
         set->phase = SetPhase::Running;
         system(key, "RecoverJob",
             QStringLiteral("The executor restarted while the job was %1; it took over the job's replicas where they "
@@ -1608,8 +1652,17 @@ struct Scheduler::Private {
             [this](const RunId& id, const Launch::Placement& placement) { onPlaced(id, placement); });
         QObject::connect(backend, &Backend::placementFailed, q,
             [this](const RunId& id, const QString& message) { onPlacementFailed(id, message); });
+        QObject::connect(backend, &Backend::hostsKnown, q,
+            [this](const RunId& id, const Launch::Placement& placement) { onHostsKnown(id, placement); });
         QObject::connect(backend, &Backend::started, q,
-            [this](const RunId& id, const QString& task, qint64 pid) { onStarted(id, task, pid); });
+            [this](const RunId& id, const QString& task, qint64 pid, const QDateTime& startTime) {
+                onStarted(id, task, pid, startTime);
+            });
+        QObject::connect(
+            backend, &Backend::notice, q, [this](const RunId& id, const QString& severity, const QString& message) {
+                if (find(id.job))
+                    service(id.job, message, severity, id.trialId);
+            });
         QObject::connect(backend, &Backend::output, q,
             [this](const RunId& id, const QString& task, const QByteArray& bytes, bool isStderr) {
                 onOutput(id, task, bytes, isStderr);
@@ -1849,9 +1902,10 @@ QList<ReplicaInfo> Scheduler::replicas(const JobKey& key) const
             s.index = r.slot.index;
             s.state = r.state;
             s.pid = r.alive ? r.pid : 0;
-            s.address = r.address.port ? r.address.text() : QString();
-            // A cluster's placement addresses name its nodes (the Slurm backend's placeOnNodes()).
-            if (run->backend && run->backend != d->backend && r.address.port)
+            const bool known = r.address.port && !r.address.host.isEmpty();
+            s.address = known ? r.address.text() : QString();
+            // A cluster's placement addresses name its nodes (the Slurm backend's, once it knows them).
+            if (run->backend && run->backend != d->backend && known)
                 s.node = r.address.host;
             s.gpus = r.slot.gpus;
             s.restarts = set->restarts;
@@ -1859,6 +1913,7 @@ QList<ReplicaInfo> Scheduler::replicas(const JobKey& key) const
             s.exitSignal = r.exitSignal;
             s.machineType = r.slot.machineType;
             s.trialId = set->id.trialId;
+            s.startTime = r.startTime;
             list << s;
         }
     }
@@ -1875,13 +1930,15 @@ HostStatus Scheduler::usage() const
     u.vcpusInUse = b.vcpusInUse;
     u.memoryInUse = b.memoryInUse;
     u.gpusInUse = b.gpusInUse;
+    // This host's jobs only: a cluster's are counted by …/regions.
+    const auto onThisHost = [this](const Private::Run& run) { return !run.backend || run.backend == d->backend; };
     for (const auto& [id, run] : d->runs) {
-        if (run->holdsReservation())
+        if (run->holdsReservation() && onThisHost(*run))
             ++u.runningJobs;
     }
     QSet<JobKey> waiting;
     for (const Private::QueueEntry& e : d->queue) {
-        if (const Private::Run* run = d->find(e.job); run && !run->holdsReservation())
+        if (const Private::Run* run = d->find(e.job); run && !run->holdsReservation() && onThisHost(*run))
             waiting.insert(e.job);
     }
     u.queuedJobs = int(waiting.size());

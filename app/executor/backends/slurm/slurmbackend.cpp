@@ -10,12 +10,15 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QLoggingCategory>
+#include <QMap>
 #include <QPointer>
+#include <QRandomGenerator>
 #include <QSaveFile>
 #include <QTimer>
 
 #include <algorithm>
 #include <csignal>
+#include <limits>
 #include <map>
 
 namespace Trainyard::Slurm {
@@ -43,6 +46,36 @@ const QStringList NeverRunsReasons = {
     QStringLiteral("InvalidQOS"),
     QStringLiteral("AccountNotAllowed"),
 };
+
+/// Why Slurm keeps a job pending, in words, for the job's log; empty for a code without them. The codes are slurm.h's
+/// enum job_state_reason as squeue and slurmrestd name them.
+QString pendingReasonText(const QString& reason)
+{
+    static const QMap<QString, QString> words {
+        { QStringLiteral("Resources"), QStringLiteral("waiting for nodes to be free") },
+        { QStringLiteral("Priority"), QStringLiteral("jobs of higher priority go first") },
+        { QStringLiteral("ReqNodeNotAvail"), QStringLiteral("nodes it needs are down, drained or reserved") },
+        { QStringLiteral("PartitionDown"), QStringLiteral("the partition is down") },
+        { QStringLiteral("PartitionInactive"), QStringLiteral("the partition is inactive") },
+        { QStringLiteral("JobHeldUser"), QStringLiteral("held by its user (scontrol release)") },
+        { QStringLiteral("JobHeldAdmin"), QStringLiteral("held by an administrator") },
+        { QStringLiteral("BeginTime"), QStringLiteral("its start time has not come") },
+        { QStringLiteral("Dependency"), QStringLiteral("waiting for another job") },
+        { QStringLiteral("Reservation"), QStringLiteral("waiting for its reservation") },
+        { QStringLiteral("Licenses"), QStringLiteral("waiting for licenses") },
+    };
+    if (const auto it = words.constFind(reason); it != words.cend())
+        return it.value();
+    if (reason.startsWith(QLatin1String("QOS")) || reason.startsWith(QLatin1String("Assoc")))
+        return QStringLiteral("a limit of its QOS or account");
+    return QString();
+}
+
+/// The port of replica `i` (ReplicaSet order) of Slurm job `jobId` (see SlurmBackend's "Addresses").
+int replicaPort(qint64 jobId, qsizetype i)
+{
+    return PortBase + int(jobId % PortBlocks) * PortsPerJob + int(i);
+}
 
 /// `text` as one single-quoted shell word.
 QString shellQuote(const QString& text)
@@ -142,8 +175,8 @@ struct SlurmBackend::Private {
     bool nodesInFlight = false;
 
     enum class Phase {
-        Placing, ///< nodes asked, submitted or pending: waiting for RUNNING
-        Placed, ///< placed() went out; waiting for launch()
+        Placing, ///< nodes asked, or the submission in flight
+        Placed, ///< submitted, and placed() went out (hosts pending); waiting for launch()
         Launched, ///< launch.ready written: files are read
         Stopping, ///< stop() asked; waiting for the job to be final
         Done, ///< stopped() went out (or placement failed)
@@ -158,6 +191,7 @@ struct SlurmBackend::Private {
         bool exited = false;
         qint64 stdoutOffset = 0;
         qint64 stderrOffset = 0;
+        QString host; // the node its started file names
     };
 
     struct Run {
@@ -177,6 +211,11 @@ struct SlurmBackend::Private {
         QTimer* timer = nullptr;
         quint64 attempt = 0; // place() count: drops answers that belong to an earlier placement
         bool attached = false; // attach() took it over from a previous executor
+        bool hostsKnown = false; // the job was seen RUNNING on its nodes (hostsKnown() went out)
+        QString pendingReason; // the last one told in the job's log (notice())
+        /// The start of this placement's placeholder hosts ("@trainyard-host-<64 random bits>-"; host i is the
+        /// token, i and "@"): random, so that no text of the job's own can be taken for one.
+        QString hostToken;
     };
     std::map<RunId, Run> runs;
     std::map<RunId, ClusterPlan> plans; // from admit(), for GPUs per role
@@ -237,19 +276,37 @@ struct SlurmBackend::Private {
     QString batchScript(const Run& run) const
     {
         const QString dir = shellQuote(run.slurmDir);
-        QString s = QStringLiteral("#!/bin/bash\n"
-                                   "# Trainyard launcher for %1: waits for the replicas' scripts, then starts one srun "
-                                   "per het group.\n"
-                                   "D=%2\n"
-                                   "while [ ! -e \"$D/launch.ready\" ] && [ ! -e \"$D/launch.cancel\" ]; do sleep 0.2; "
-                                   "done\n"
-                                   "[ -e \"$D/launch.cancel\" ] && exit 0\n"
-                                   // An executor killed before submit answered never learnt this job's ID; the next
-                                   // one placed the run again in the same folder. launch.ready is written only after
-                                   // slurm-job-id names the job it is for: any other job leaves.
-                                   "[ \"$(cat \"$D/slurm-job-id\" 2>/dev/null)\" = \"$SLURM_JOB_ID\" ] || exit 0\n")
-                        .arg(run.id.text(), dir);
+        QString s
+            = QStringLiteral("#!/bin/bash\n"
+                             "# Trainyard launcher for %1: waits for the replicas' scripts, then starts one srun "
+                             "per het group.\n"
+                             "D=%2\n"
+                             "while [ ! -e \"$D/launch.ready\" ] && [ ! -e \"$D/launch.cancel\" ]; do sleep 0.05; "
+                             "done\n"
+                             "[ -e \"$D/launch.cancel\" ] && exit 0\n"
+                             // An executor killed before submit answered never learnt this job's ID; the next
+                             // one placed the run again in the same folder. launch.ready is written only after
+                             // slurm-job-id names the job it is for: any other job leaves.
+                             "[ \"$(cat \"$D/slurm-job-id\" 2>/dev/null)\" = \"$SLURM_JOB_ID\" ] || exit 0\n")
+                  .arg(run.id.text(), dir);
         const bool het = run.groupSizes.size() > 1;
+        // Each replica's node, for the addresses in its environment (placeWithPendingHosts()):
+        // task k of a component runs on the k-th node of the component's node list, one task per node. srun
+        // passes the variables on to every task.
+        s += QStringLiteral("# The replicas' nodes, from the components' node lists.\n");
+        for (qsizetype g = 0; g < run.groupSizes.size(); ++g)
+            s += QStringLiteral("mapfile -t H%1 < <(scontrol show hostnames \"$%2\")\n")
+                     .arg(g)
+                     .arg(het ? QStringLiteral("SLURM_JOB_NODELIST_HET_GROUP_%1").arg(g)
+                              : QStringLiteral("SLURM_JOB_NODELIST"));
+        for (qsizetype i = 0; i < run.tasks.size(); ++i) {
+            const Task& t = run.tasks.at(i);
+            s += QStringLiteral("export TRAINYARD_HOST_%1=\"${H%2[%3]}\"\n").arg(i).arg(t.group).arg(t.index);
+            s += QStringLiteral("[ -n \"$TRAINYARD_HOST_%1\" ] || { echo \"trainyard: no node for %2 in the job's "
+                                "node lists (scontrol show hostnames)\" >&2; exit 1; }\n")
+                     .arg(i)
+                     .arg(t.name);
+        }
         for (qsizetype g = 0; g < run.groupSizes.size(); ++g) {
             const int n = run.groupSizes.at(g);
             s += QStringLiteral("srun %1--nodes=%2 --ntasks=%2 --ntasks-per-node=1 /bin/bash \"$D/task.sh\" %3 &\n")
@@ -275,7 +332,7 @@ struct SlurmBackend::Private {
         run->tasks.clear();
         for (const Launch::ReplicaSlot& slot : set.replicas) {
             const int group = int(roles.indexOf(slot.role));
-            run->tasks << Task { slot.taskName, slot.role, group, run->groupSizes[group]++, false, false, 0, 0 };
+            run->tasks << Task { slot.taskName, slot.role, group, run->groupSizes[group]++, false, false, 0, 0, {} };
         }
     }
 
@@ -312,8 +369,9 @@ struct SlurmBackend::Private {
             return;
         }
         QList<Launch::ReplicaSlot> replicaSlots = set.replicas;
+        const qint64 runLimitMs = set.runLimitMs;
         run.askingNodes = true;
-        refreshNodes([this, id, attempt, replicaSlots](const Result<QList<Node>>& result) {
+        refreshNodes([this, id, attempt, replicaSlots, runLimitMs](const Result<QList<Node>>& result) {
             Run* r = current(id, attempt);
             if (!r)
                 return;
@@ -326,11 +384,23 @@ struct SlurmBackend::Private {
                 failPlacement(r, QStringLiteral("%1 is not available: %2").arg(clusterText(), result.error().message));
                 return;
             }
-            submit(r, replicaSlots);
+            submit(r, replicaSlots, runLimitMs);
         });
     }
 
-    void submit(Run* run, const QList<Launch::ReplicaSlot>& replicaSlots)
+    /// The Slurm time limit of a run (minutes; 0: the partition's): the cluster's `timeLimitMinutes`, or what is
+    /// left of the job's maxRunningTime (`runLimitMs`) rounded up, plus a minute, when that is shorter. The executor
+    /// cancels the job at maxRunningTime itself, with the service's message; Slurm's limit, a little later, ends it
+    /// when no executor is there to.
+    int timeLimitMinutes(qint64 runLimitMs) const
+    {
+        if (runLimitMs < 0)
+            return cluster.timeLimitMinutes;
+        const qint64 minutes = std::min<qint64>((runLimitMs + 59999) / 60000 + 1, std::numeric_limits<int>::max());
+        return cluster.timeLimitMinutes > 0 ? std::min(cluster.timeLimitMinutes, int(minutes)) : int(minutes);
+    }
+
+    void submit(Run* run, const QList<Launch::ReplicaSlot>& replicaSlots, qint64 runLimitMs)
     {
         // Het components never share a node (Slurm 22.05): a job needing more nodes than the partition has
         // would stay PENDING for ever.
@@ -387,7 +457,7 @@ struct SlurmBackend::Private {
             if (role && c.gpusPerNode > 0)
                 c.gpuType = cluster.gpuTypes.value(role->acceleratorType); // empty: any GPU
 
-            c.timeLimitMinutes = cluster.timeLimitMinutes;
+            c.timeLimitMinutes = timeLimitMinutes(runLimitMs);
             c.account = cluster.account;
             c.qos = cluster.qos;
             if (slot)
@@ -442,7 +512,50 @@ struct SlurmBackend::Private {
                 return;
             }
             startTimer(r);
+            placeWithPendingHosts(r);
         });
+    }
+
+    /// Placed as soon as Slurm took the job, before it allocates nodes: the ports come from the job ID, each host
+    /// is a placeholder (hostToken) that the replica's script fills in from the batch script's TRAINYARD_HOST_<i>.
+    /// So launch() writes the replicas' scripts while the job waits in Slurm's queue, and they start as soon as it
+    /// runs, without a round trip to the executor (which only learns RUNNING at its next poll).
+    void placeWithPendingHosts(Run* run)
+    {
+        run->hostToken = QStringLiteral("@trainyard-host-%1-")
+                             .arg(QRandomGenerator::global()->generate64(), 16, 16, QLatin1Char('0'));
+        Launch::Placement placement;
+        placement.hostsPending = true;
+        for (qsizetype i = 0; i < run->tasks.size(); ++i)
+            placement.addresses << Launch::Address { run->hostToken + QString::number(i) + QLatin1Char('@'),
+                replicaPort(run->jobId, i) };
+        run->phase = Phase::Placed;
+        Q_EMIT q->placed(run->id, placement);
+    }
+
+    /// `value` as one shell word in which each placeholder host of `run` is the replica's TRAINYARD_HOST_<i>.
+    static QString shellWord(const Run& run, const QString& value)
+    {
+        if (run.hostToken.isEmpty() || !value.contains(run.hostToken))
+            return shellQuote(value);
+        QString word;
+        qsizetype from = 0;
+        while (true) {
+            const qsizetype at = value.indexOf(run.hostToken, from);
+            const qsizetype digits = at + run.hostToken.size();
+            const qsizetype end = at < 0 ? -1 : value.indexOf(QLatin1Char('@'), digits);
+            bool ok = false;
+            const int i = end < 0 ? -1 : value.mid(digits, end - digits).toInt(&ok);
+            if (!ok || i < 0 || i >= run.tasks.size())
+                break;
+            if (at > from)
+                word += shellQuote(value.mid(from, at - from));
+            word += QStringLiteral("\"${TRAINYARD_HOST_%1}\"").arg(i);
+            from = end + 1;
+        }
+        if (from < value.size())
+            word += shellQuote(value.mid(from));
+        return word;
     }
 
     void startTimer(Run* run)
@@ -486,8 +599,46 @@ struct SlurmBackend::Private {
         const QList<JobComponent> components = vanished ? QList<JobComponent>() : result.value();
         const JobComponent* leader = components.isEmpty() ? nullptr : &components.first();
         const bool finished = vanished || !leader || leader->isFinished();
-        if (run->phase == Phase::Placing) {
-            if (finished) {
+        if (!run->hostsKnown && run->phase != Phase::Stopping) {
+            if (!finished) {
+                if (leader->state == QLatin1String("PENDING")) {
+                    if (NeverRunsReasons.contains(leader->stateReason)) {
+                        failPlacement(run,
+                            QStringLiteral("%1 cannot ever run the job (Slurm job %2 is pending: %3).")
+                                .arg(clusterText())
+                                .arg(run->jobId)
+                                .arg(leader->stateReason));
+                        return;
+                    }
+                    // "None": Slurm has not looked at the job yet.
+                    const QString& reason = leader->stateReason;
+                    if (!reason.isEmpty() && reason != QLatin1String("None") && reason != run->pendingReason) {
+                        run->pendingReason = reason;
+                        const QString why = pendingReasonText(reason);
+                        Q_EMIT q->notice(run->id, QStringLiteral("INFO"),
+                            why.isEmpty() ? QStringLiteral("Slurm job %1 is pending on %2 (%3).")
+                                                .arg(run->jobId)
+                                                .arg(clusterText(), reason)
+                                          : QStringLiteral("Slurm job %1 is pending on %2: %3 (%4).")
+                                                .arg(run->jobId)
+                                                .arg(clusterText(), why, reason));
+                    }
+                    return;
+                }
+                if (leader->state == QLatin1String("RUNNING"))
+                    resolveHosts(run, components);
+                return;
+            }
+            // Over between two polls: its replicas may have run whole (they start without the executor).
+            const RunId id = run->id;
+            const quint64 attempt = run->attempt;
+            if (run->launched)
+                readStarted(run);
+            if (!current(id, attempt))
+                return;
+            const bool ran
+                = std::any_of(run->tasks.cbegin(), run->tasks.cend(), [](const Task& t) { return t.started; });
+            if (!ran) {
                 failPlacement(run,
                     QStringLiteral("Slurm job %1 on %2 %3 before it ran.")
                         .arg(run->jobId)
@@ -496,19 +647,6 @@ struct SlurmBackend::Private {
                                    : QStringLiteral("vanished")));
                 return;
             }
-            if (leader->state == QLatin1String("PENDING")) {
-                if (NeverRunsReasons.contains(leader->stateReason))
-                    failPlacement(run,
-                        QStringLiteral("%1 cannot ever run the job (Slurm job %2 is pending: %3).")
-                            .arg(clusterText())
-                            .arg(run->jobId)
-                            .arg(leader->stateReason));
-                return;
-            }
-            if (leader->state != QLatin1String("RUNNING"))
-                return;
-            placeOnNodes(run, components);
-            return;
         }
         if (!finished)
             return;
@@ -554,7 +692,9 @@ struct SlurmBackend::Private {
             finishStop(run);
     }
 
-    void placeOnNodes(Run* run, const QList<JobComponent>& components)
+    /// The job runs: its components' nodes are the replicas' hosts (as the batch script reads them), written to
+    /// `placement` for attach() and told with hostsKnown().
+    void resolveHosts(Run* run, const QList<JobComponent>& components)
     {
         QList<QStringList> hosts;
         for (qsizetype g = 0; g < run->groupSizes.size(); ++g) {
@@ -579,19 +719,34 @@ struct SlurmBackend::Private {
             }
             hosts << *perTask;
         }
+        QStringList taskHosts;
+        for (const Task& t : std::as_const(run->tasks))
+            taskHosts << hosts.at(t.group).at(t.index);
+        knowHosts(run, taskHosts);
+    }
+
+    /// The replicas' hosts (ReplicaSet order): written to `placement` for attach(), told in the job's log and with
+    /// hostsKnown().
+    void knowHosts(Run* run, const QStringList& taskHosts)
+    {
         Launch::Placement placement;
-        const int base = PortBase + int(run->jobId % PortBlocks) * PortsPerJob;
         QByteArray placementText;
         for (qsizetype i = 0; i < run->tasks.size(); ++i) {
-            const Task& t = run->tasks.at(i);
-            placement.addresses << Launch::Address { hosts.at(t.group).at(t.index), base + int(i) };
-            placementText += t.name.toUtf8() + ' ' + placement.addresses.last().host.toUtf8() + ' '
+            placement.addresses << Launch::Address { taskHosts.at(i), replicaPort(run->jobId, i) };
+            placementText += run->tasks.at(i).name.toUtf8() + ' ' + taskHosts.at(i).toUtf8() + ' '
                 + QByteArray::number(placement.addresses.last().port) + '\n';
         }
         // For attach() after an executor restart: the addresses cannot be worked out again without the job.
         writeFile(run->slurmDir + QStringLiteral("/placement"), placementText);
-        run->phase = Phase::Placed;
-        Q_EMIT q->placed(run->id, placement);
+        run->hostsKnown = true;
+        const RunId id = run->id;
+        const quint64 attempt = run->attempt;
+        Q_EMIT q->notice(id, QStringLiteral("INFO"),
+            QStringLiteral("Slurm job %1 runs on %2 of %3.")
+                .arg(run->jobId)
+                .arg(taskHosts.join(QStringLiteral(", ")), clusterText()));
+        if (current(id, attempt))
+            Q_EMIT q->hostsKnown(id, placement);
     }
 
     // ---- launch ---------------------------------------------------------------------------------
@@ -609,23 +764,28 @@ struct SlurmBackend::Private {
             if (it.key() == QLatin1String("PYTHONPATH"))
                 s += QStringLiteral("export PYTHONPATH=%1${PYTHONPATH:+:$PYTHONPATH}\n").arg(shellQuote(it.value()));
             else
-                s += QStringLiteral("export %1=%2\n").arg(it.key(), shellQuote(it.value()));
+                s += QStringLiteral("export %1=%2\n").arg(it.key(), shellWord(run, it.value()));
         }
         QString command = shellQuote(spec.program);
         for (const QString& a : spec.arguments)
-            command += QLatin1Char(' ') + shellQuote(a);
+            command += QLatin1Char(' ') + shellWord(run, a);
         const QString task = shellQuote(name);
         s += QStringLiteral(
             "mkdir -p %1\n"
             "cd %1 || { echo 127 > \"$D/exit/\"%2; exit 127; }\n"
             "%3 >>\"$D/logs/\"%2.stdout 2>>\"$D/logs/\"%2.stderr &\n"
             "child=$!\n"
-            "echo \"$(hostname -s) $child\" > \"$D/started/\"%2.tmp && mv \"$D/started/\"%2.tmp \"$D/started/\"%2\n"
+            // The node as Slurm names it (the test cluster's nodes share one host name).
+            "echo \"${SLURMD_NODENAME:-$(hostname -s)} $child\" > \"$D/started/\"%2.tmp && mv \"$D/started/\"%2.tmp "
+            "\"$D/started/\"%2\n"
             // Resource samples of the replica's process tree on this node, every 2 s, for the executor's
             // metrics (slurmrestd has no per-step usage): ns since the epoch, utime + stime of the tree in clock
             // ticks, ticks per second, RSS in bytes. /proc/PID/stat's fields after the ")" that ends the command
             // name: utime, stime and rss are the 12th, 13th and 22nd.
-            "( hz=$(getconf CLK_TCK); pg=$(getconf PAGESIZE)\n"
+            // It sleeps in the background so that the TERM from below ends the sleep with it: an orphaned sleep
+            // would hold the Slurm step, and so the job's end, for up to 2 s.
+            "( trap 'kill $! 2>/dev/null; exit 0' TERM\n"
+            "  hz=$(getconf CLK_TCK); pg=$(getconf PAGESIZE)\n"
             "  tree() { echo $1; local c; for c in $(cat /proc/$1/task/*/children 2>/dev/null); do tree $c; done; }\n"
             "  while kill -0 $child 2>/dev/null; do\n"
             "    t=0; r=0\n"
@@ -637,7 +797,7 @@ struct SlurmBackend::Private {
             // (kill -0 still finds it). Its last sample would read 0 bytes, not what it held.
             "    [ $r -gt 0 ] || break\n"
             "    echo \"$(date +%s%N) $t $hz $((r * pg))\" >> \"$D/resources/\"%2\n"
-            "    sleep 2\n"
+            "    sleep 2 & wait $!\n"
             "  done ) &\n"
             "sampler=$!\n"
             // Slurm signals every process of the step; this shell only waits for the replica's status.
@@ -704,26 +864,52 @@ struct SlurmBackend::Private {
         }
     }
 
-    /// Reports new started files, new output and exit files, in that order per task.
+    /// Reports the replicas' new started files ("<node> <pid>"), then their hosts when no poll has seen the job
+    /// RUNNING yet and every replica named its node (a job whose replicas start, or even end, between two polls).
+    void readStarted(Run* run)
+    {
+        const RunId id = run->id;
+        const quint64 attempt = run->attempt;
+        for (Task& t : run->tasks) {
+            if (t.started || t.exited)
+                continue;
+            QFile f(run->slurmDir + QStringLiteral("/started/") + t.name);
+            if (!f.open(QIODevice::ReadOnly))
+                continue;
+            const QList<QByteArray> parts = f.readAll().trimmed().split(' ');
+            t.started = true;
+            t.host = QString::fromUtf8(parts.value(0));
+            // The file appeared when the replica started (up to a poll before now, or before an executor restart).
+            Q_EMIT q->started(
+                id, t.name, parts.size() > 1 ? parts.at(1).toLongLong() : 0, QFileInfo(f).lastModified().toUTC());
+            if (!current(id, attempt))
+                return;
+        }
+        if (run->hostsKnown)
+            return;
+        QStringList taskHosts;
+        for (const Task& t : std::as_const(run->tasks)) {
+            if (t.host.isEmpty())
+                return;
+            taskHosts << t.host;
+        }
+        knowHosts(run, taskHosts);
+    }
+
+    /// Reports new started files, then new output and exit files, in that order per task; the hosts before any
+    /// exit (readStarted()).
     void readFiles(Run* run)
     {
         const RunId id = run->id;
         const quint64 attempt = run->attempt;
+        readStarted(run);
+        if (!current(id, attempt))
+            return;
         for (qsizetype i = 0; i < run->tasks.size(); ++i) {
             Task& t = run->tasks[i];
-            if (t.exited)
+            if (t.exited || !t.started)
                 continue;
             const QString base = run->slurmDir;
-            if (!t.started) {
-                QFile f(base + QStringLiteral("/started/") + t.name);
-                if (!f.open(QIODevice::ReadOnly))
-                    continue;
-                const QList<QByteArray> parts = f.readAll().trimmed().split(' ');
-                t.started = true;
-                Q_EMIT q->started(id, t.name, parts.size() > 1 ? parts.at(1).toLongLong() : 0);
-                if (!current(id, attempt))
-                    return;
-            }
             QFile exitFile(base + QStringLiteral("/exit/") + t.name);
             const bool done = exitFile.open(QIODevice::ReadOnly);
             // Read to the end when the task is done, so that all its output comes before its exited().
@@ -953,17 +1139,27 @@ std::optional<Launch::Placement> SlurmBackend::attach(
     fresh.slurmDir = dir;
     fresh.jobId = jobId;
     Private::buildTasks(&fresh, set);
-    // The addresses placeOnNodes() wrote, one line per replica in ReplicaSet order: "<task> <host> <port>".
+    // The addresses resolveHosts() wrote, one line per replica in ReplicaSet order: "<task> <host> <port>". No
+    // such file: the previous executor never saw the job run (it was still queued, or its replicas had only just
+    // started): the ports are the job's, and the hosts come once the job is seen running.
     Launch::Placement placement;
-    const QList<QByteArray> lines = readText("placement").trimmed().split('\n');
-    if (lines.size() != fresh.tasks.size())
-        return std::nullopt;
-    for (qsizetype i = 0; i < lines.size(); ++i) {
-        const QList<QByteArray> parts = lines.at(i).split(' ');
-        const int port = parts.size() == 3 ? parts.at(2).toInt() : 0;
-        if (port <= 0 || QString::fromUtf8(parts.at(0)) != fresh.tasks.at(i).name)
+    const QByteArray placementText = readText("placement");
+    if (placementText.isEmpty()) {
+        placement.hostsPending = true;
+        for (qsizetype i = 0; i < fresh.tasks.size(); ++i)
+            placement.addresses << Launch::Address { QString(), replicaPort(jobId, i) };
+    } else {
+        const QList<QByteArray> lines = placementText.trimmed().split('\n');
+        if (lines.size() != fresh.tasks.size())
             return std::nullopt;
-        placement.addresses << Launch::Address { QString::fromUtf8(parts.at(1)), port };
+        for (qsizetype i = 0; i < lines.size(); ++i) {
+            const QList<QByteArray> parts = lines.at(i).split(' ');
+            const int port = parts.size() == 3 ? parts.at(2).toInt() : 0;
+            if (port <= 0 || QString::fromUtf8(parts.at(0)) != fresh.tasks.at(i).name)
+                return std::nullopt;
+            placement.addresses << Launch::Address { QString::fromUtf8(parts.at(1)), port };
+        }
+        fresh.hostsKnown = true;
     }
     for (Private::Task& t : fresh.tasks) {
         const QString log = dir + QStringLiteral("/logs/") + t.name;

@@ -19,15 +19,24 @@ namespace Trainyard::Slurm {
 /// - `batch-<jobid>.out`: the batch script's own stdout and stderr (srun's errors land here);
 /// - `task.sh`: run by every task as `/bin/bash task.sh <group>`; it execs `tasks/<group>-<SLURM_PROCID>.sh`;
 /// - `tasks/<group>-<index>.sh`: one replica, written by launch(): exports the replica's environment, cds to its
-///   working folder, writes `started/<taskName>` ("<host> <pid>"), runs the program with stdout and stderr
+///   working folder, writes `started/<taskName>` ("<Slurm node name> <pid>"), runs the program with stdout and stderr
 ///   appended to `logs/<taskName>.stdout` and `.stderr`, then writes `exit/<taskName>` (bash's `$?`: the exit
 ///   code, or 128 + the signal that killed it);
 /// - `launch.ready` (written by launch()) or `launch.cancel` (written by stop() before launch): the batch script
-///   waits for one of them, because the job is allocated (placed) before the replicas' specs exist. A batch script
-///   whose job is not the one `slurm-job-id` names then exits 0 (a job whose submit answer a killed executor
-///   never read, while the next executor placed the run again). On ready it
-///   runs `srun --het-group=g --nodes=N_g --ntasks=N_g /bin/bash task.sh g` per group in the background and
-///   waits for them all; on cancel it exits 0.
+///   waits for one of them (polling every 50 ms), should the job run before the replicas' specs exist; normally
+///   launch.ready is there long before. A batch script whose job is not the one `slurm-job-id` names then exits 0
+///   (a job whose submit answer a killed executor never read, while the next executor placed the run again). On
+///   ready it exports `TRAINYARD_HOST_<i>` for every replica i (ReplicaSet order), the k-th node of its
+///   component's node list (`scontrol show hostnames "$SLURM_JOB_NODELIST_HET_GROUP_<g>"`), runs
+///   `srun --het-group=g --nodes=N_g --ntasks=N_g /bin/bash task.sh g` per group in the background and waits
+///   for them all; on cancel it exits 0.
+/// - `placement`: "<task> <host> <port>" per replica, written once the executor saw the job RUNNING.
+///
+/// Placement (Launch::Placement::hostsPending): placed() goes out as soon as slurmrestd answers the submission, with
+/// the final ports and a placeholder per host; the replicas' scripts turn each placeholder into
+/// `${TRAINYARD_HOST_<i>}`. So the replicas start as soon as Slurm runs the job, not after the executor's next poll
+/// sees it running and a file goes back to the nodes (about 0.25 s + 0.1 s on average, and ≈ 1.5× `sbatch`'s
+/// submit-to-running before, tests/bench/README.md). hostsKnown() follows when a poll sees the job RUNNING.
 ///
 /// Addresses: replica i (ReplicaSet order) of Slurm job J listens on `<its node>:<20000 + (J % 1400) * 32 + i>`:
 /// unique within a job (replicas may share a host when a role has more tasks than nodes) and, for jobs less than
@@ -44,23 +53,28 @@ namespace Trainyard::Slurm {
 /// Placement fails (placementFailed(), the message names the cluster) when slurmrestd cannot be reached or
 /// refuses the job, when the partition has fewer nodes than the components need (het components never share a
 /// node), when Slurm says the job can never run (errors 2014/2015, or a PENDING reason such as
-/// PartitionNodeLimit), and when the job ends or vanishes before it runs. The Slurm job is cancelled first.
+/// PartitionNodeLimit), and when the job ends or vanishes before any replica started. The Slurm job is cancelled
+/// first. All but the first three come after placed() (Backend allows it while no replica has started).
 ///
 /// Resources per task: the machine type's vCPUs and memory, each capped at the partition's largest node (a
 /// cluster of smaller nodes runs the replica overcommitted, as the local host does); GPUs as a `gpu` GRES per
-/// node of the role's acceleratorCount (any GPU type: catalog accelerator types are not mapped to Slurm GRES
-/// types). A GPU replica keeps Slurm's CUDA_VISIBLE_DEVICES (the spec's, from local reservations, is not
-/// exported); other replicas get the spec's empty one. admit() always says yes with no GPUs: Slurm queues.
+/// node of the role's acceleratorCount, of the GRES type that clusters.yaml's `gpuTypes` maps the accelerator type
+/// to (any type without one). A GPU replica keeps Slurm's CUDA_VISIBLE_DEVICES (the spec's, from local
+/// reservations, is not exported); other replicas get the spec's empty one. admit() always says yes with no GPUs:
+/// Slurm queues. The job's time limit: what is left of scheduling.maxRunningTime (ReplicaSet::runLimitMs) rounded
+/// up to minutes plus one, so that the executor's own cancel comes first, or the cluster's `timeLimitMinutes` when
+/// that is shorter; neither: the partition's.
 ///
 /// stop(): cancels the het leader (Slurm sends SIGTERM, then SIGKILL after the cluster's KillWait: `grace` is
 /// the cluster's, not ours) and emits stopped() once the job is final and every replica's exited() went out.
 /// stopAll() cancels every run's Slurm job and waits (≤ budget) for slurmrestd's answers, and marks its slurm folder
 /// (`executor-stopped`): after that restart the scheduler submits the run again.
 ///
-/// attach() (an executor that was killed, or lost its host, while the job ran): takes over the run's Slurm job
-/// from its slurm folder, without submitting anything, when `slurm-job-id`, `placement` (the addresses, written
-/// when the job was placed: "<task> <host> <port>" per replica) and `launch.ready` (its content: when the
-/// replicas were let go, µs since the epoch) are there and `executor-stopped` is not. Each replica's output is
+/// attach() (an executor that was killed, or lost its host, while the job ran or waited in Slurm's queue): takes
+/// over the run's Slurm job from its slurm folder, without submitting anything, when `slurm-job-id` and
+/// `launch.ready` (its content: when the replicas were let go, µs since the epoch) are there and
+/// `executor-stopped` is not. The addresses come from `placement`; without it (the job was not seen running) they
+/// are pending and hostsKnown() follows as after launch(). Each replica's output is
 /// read on from the line after the last one the log store holds since that time (Backend::StoredLines), its
 /// started and exit files and the job's state as after launch(). A job that slurmctld no longer knows (purged
 /// after MinJobAge, or lost) ends each replica without an exit file as Lost, naming the job: the run fails,
