@@ -218,6 +218,8 @@ ReplicaInfo ReplicaInfo::fromJson(const QJsonObject& o, FieldViolations* violati
         r.exitSignal = static_cast<int>(int64Field(o.value(QLatin1String("exitSignal"))));
     r.machineType = o.value(QLatin1String("machineType")).toString();
     r.trialId = o.value(QLatin1String("trialId")).toString();
+    if (o.contains(QLatin1String("startTime")))
+        r.startTime = QDateTime::fromString(o.value(QLatin1String("startTime")).toString(), Qt::ISODateWithMs);
     return r;
 }
 
@@ -278,6 +280,8 @@ QJsonObject ReplicaInfo::toJson() const
         o.insert(QStringLiteral("exitCode"), *exitCode);
     if (exitSignal)
         o.insert(QStringLiteral("exitSignal"), *exitSignal);
+    if (startTime.isValid())
+        o.insert(QStringLiteral("startTime"), startTime.toUTC().toString(Qt::ISODateWithMs));
     return o;
 }
 

@@ -59,7 +59,7 @@ std::optional<ReplicaState> replicaStateFromName(QStringView name);
 /// One replica as `…/jobs/{id}/replicas` reports it: the executor builds it, the client reads it, with
 /// this one codec. JSON: {"taskName","role","index","state","pid": "123" (int64 as a string, absent when
 /// none),"address":"host:port","gpus":[0,1],"restarts":N,"exitCode":N (absent while running),
-/// "exitSignal":N (absent unless killed),"machineType","trialId"}.
+/// "exitSignal":N (absent unless killed),"machineType","trialId","startTime":RFC 3339 (absent until it started)}.
 struct ReplicaInfo {
     QString taskName; ///< "master-replica-0", "worker-replica-1", …
     QString role; ///< "master" | "worker" | "ps" | "evaluator"
@@ -74,6 +74,9 @@ struct ReplicaInfo {
     std::optional<int> exitSignal;
     QString machineType;
     QString trialId;
+    /// When it started (UTC, ms), as its backend tells (a cluster's: even across an executor restart); invalid
+    /// before. A cluster's replica may wait in its queue long after the job started: its uptime counts from this.
+    QDateTime startTime;
 
     /// Decodes one replica. A state name this client does not know reads as ReplicaState::Unspecified and
     /// is appended to *violations (field "state") when given; the other fields are read leniently.

@@ -163,7 +163,9 @@ void ReplicaModel::observe(const ReplicaInfo& replica)
 {
     Live& live = m_live[replica.taskName];
     const bool running = replica.state == ReplicaState::Running;
-    if (running && !live.runningSince.isValid())
+    if (running && replica.startTime.isValid())
+        live.runningSince = replica.startTime; // the executor's: a cluster's replica may have queued long
+    else if (running && !live.runningSince.isValid())
         live.runningSince = replica.restarts == 0 && m_jobStart.isValid() ? m_jobStart : QDateTime::currentDateTimeUtc();
     else if (!running)
         live = Live {}; // ended or restarting: no uptime, and old samples are not this process's

@@ -41,8 +41,9 @@ public:
         ExitSignalRole, ///< int, or invalid QVariant
         MachineTypeRole, ///< QString
         ExitStatusTextRole, ///< QString "exit 1", "signal 9", empty while running
-        RunningSinceRole, ///< QDateTime (UTC) the replica runs since (the job's start before any restart, else
-                          ///< when the console saw it enter RUNNING); invalid when it does not run
+        RunningSinceRole, ///< QDateTime (UTC) the replica runs since (ReplicaInfo::startTime; without one, the
+                          ///< job's start before any restart, else when the console saw it enter RUNNING); invalid
+                          ///< when it does not run
         CpuPercentRole, ///< double, the latest CPU sample (% of one core); invalid before one arrives
         RssBytesRole, ///< qint64, the latest resident set size sample (bytes); invalid before one arrives
         NodeRole, ///< QString: the cluster node it runs on ("node2"); empty on the executor's host

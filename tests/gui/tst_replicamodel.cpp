@@ -57,6 +57,27 @@ private Q_SLOTS:
         QCOMPARE(resets.count(), 0);
     }
 
+    /// Uptime counts from when the executor saw the replica start (a cluster's replica may have queued long after
+    /// the job started); without that, from the job's start.
+    void runningSinceIsTheReplicasStart()
+    {
+        ReplicaModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        const QDateTime jobStart = QDateTime::currentDateTimeUtc().addSecs(-600);
+        model.setJobStartTime(jobStart);
+        QList<ReplicaInfo> list { replica(QStringLiteral("master"), 0, ReplicaState::Starting),
+            replica(QStringLiteral("worker"), 0, ReplicaState::Starting) };
+        model.setReplicas(list);
+        QVERIFY(!model.index(0, 0).data(ReplicaModel::RunningSinceRole).toDateTime().isValid());
+        const QDateTime started = QDateTime::currentDateTimeUtc().addSecs(-3);
+        for (ReplicaInfo& r : list)
+            r.state = ReplicaState::Running;
+        list[0].startTime = started;
+        model.setReplicas(list);
+        QCOMPARE(model.index(0, 0).data(ReplicaModel::RunningSinceRole).toDateTime(), started);
+        QCOMPARE(model.index(1, 0).data(ReplicaModel::RunningSinceRole).toDateTime(), jobStart);
+    }
+
     void exitStatus_data()
     {
         QTest::addColumn<int>("code");

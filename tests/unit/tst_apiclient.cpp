@@ -300,8 +300,11 @@ private Q_SLOTS:
         r.role = QStringLiteral("worker");
         r.index = 1;
         r.state = state;
+        QVERIFY(!r.toJson().contains(QLatin1String("startTime")));
+        r.startTime = QDateTime::fromString(QStringLiteral("2026-11-24T20:58:40.123Z"), Qt::ISODateWithMs);
         const QJsonObject json = r.toJson();
         QCOMPARE(json.value(QLatin1String("state")), QJsonValue(name));
+        QCOMPARE(json.value(QLatin1String("startTime")), QJsonValue(QStringLiteral("2026-11-24T20:58:40.123Z")));
         FieldViolations violations;
         QCOMPARE(ReplicaInfo::fromJson(json, &violations), r);
         QVERIFY(violations.isEmpty());
