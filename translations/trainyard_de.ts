@@ -1466,6 +1466,10 @@ Der neueste Checkpoint (benannt durch die Statusdatei „checkpoint“)</transla
         <source>The replicas of one trial; select trials in the Trials tab to see theirs.</source>
         <translation>Die Replikate eines Versuchs; wählen Sie Versuche im Tab „Versuche“, um deren Replikate zu sehen.</translation>
     </message>
+    <message>
+        <source>started %1 ago</source>
+        <translation>vor %1 gestartet</translation>
+    </message>
 </context>
 <context>
     <name>Trainyard::LogPanel</name>

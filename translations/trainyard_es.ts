@@ -1466,6 +1466,10 @@ El punto de control más reciente (indicado por el archivo de estado «checkpoin
         <source>The replicas of one trial; select trials in the Trials tab to see theirs.</source>
         <translation>Las réplicas de una prueba; seleccione pruebas en la pestaña Pruebas para ver las suyas.</translation>
     </message>
+    <message>
+        <source>started %1 ago</source>
+        <translation>iniciado hace %1</translation>
+    </message>
 </context>
 <context>
     <name>Trainyard::LogPanel</name>

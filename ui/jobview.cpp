@@ -61,6 +61,15 @@ QString formatSpan(qint64 seconds)
         .arg(seconds / 3600)
         .arg((seconds % 3600) / 60);
 }
+
+/// The timeline's note under "Now: <state>": how long it has run, or, while it prepares (a cluster job may wait in
+/// its scheduler's queue), how long since it started.
+QString activeNote(JobState state, qint64 seconds)
+{
+    return state == JobState::Running
+        ? QCoreApplication::translate("Trainyard::JobView", "running for %1").arg(formatSpan(seconds))
+        : QCoreApplication::translate("Trainyard::JobView", "started %1 ago").arg(formatSpan(seconds));
+}
 } // namespace
 
 JobView::JobView(ExecutorConnection* connection, const Job& job, QWidget* parent)
@@ -270,8 +279,7 @@ JobView::JobView(ExecutorConnection* connection, const Job& job, QWidget* parent
     connect(&m_tick, &QTimer::timeout, this, [this] {
         const QDateTime started = JobListModel::parseTime(m_job.startTime);
         if (m_runningNote && started.isValid())
-            m_runningNote->setText(
-                tr("running for %1").arg(formatSpan(started.secsTo(QDateTime::currentDateTimeUtc()))));
+            m_runningNote->setText(activeNote(m_job.state, started.secsTo(QDateTime::currentDateTimeUtc())));
         else
             m_tick.stop();
     });
@@ -509,8 +517,7 @@ void JobView::rebuildTimeline()
             started.isValid() ? tr("ran %1").arg(formatSpan(started.secsTo(ended))) : QString() });
     } else if (m_job.state != JobState::StateUnspecified && m_job.state != JobState::Queued) {
         steps.append({ m_job.state, tr("Now: %1").arg(stateDisplayName(m_job.state)), {},
-            started.isValid() ? tr("running for %1").arg(formatSpan(started.secsTo(QDateTime::currentDateTimeUtc())))
-                              : QString() });
+            started.isValid() ? activeNote(m_job.state, started.secsTo(QDateTime::currentDateTimeUtc())) : QString() });
     }
     int column = 0;
     for (int i = 0; i < steps.size(); ++i) {

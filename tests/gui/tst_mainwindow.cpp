@@ -279,6 +279,36 @@ private Q_SLOTS:
         QTRY_VERIFY(window.jobView()->isVisible());
     }
 
+    /// The Overview's timeline under "Now: <state>": a running job says how long it runs; a preparing one (a cluster
+    /// job may wait in its scheduler's queue for long) how long since it started, not that it runs.
+    void timelineNoteFollowsState_data()
+    {
+        QTest::addColumn<JobState>("state");
+        QTest::addColumn<QString>("note");
+        QTest::addRow("preparing") << JobState::Preparing << QStringLiteral("started 2 min 5 s ago");
+        QTest::addRow("running") << JobState::Running << QStringLiteral("running for 2 min 5 s");
+    }
+
+    void timelineNoteFollowsState()
+    {
+        QFETCH(JobState, state);
+        QFETCH(QString, note);
+        Job job;
+        job.jobId = QStringLiteral("fmnist_on_cluster");
+        job.state = state;
+        const QDateTime started = QDateTime::currentDateTimeUtc().addSecs(-125);
+        job.createTime = started.toString(Qt::ISODateWithMs);
+        job.startTime = job.createTime;
+        JobView view(nullptr, job);
+        QStringList texts;
+        for (const QLabel* l : view.findChildren<QLabel*>())
+            texts << l->text();
+        // One second may pass between the start and the view.
+        QVERIFY2(
+            texts.contains(note) || texts.contains(QString(note).replace(QStringLiteral("5 s"), QStringLiteral("6 s"))),
+            qPrintable(texts.join(QLatin1Char('|'))));
+    }
+
     void compareRuns()
     {
         // Issue 11, item 7: select several jobs and their curves overlay in the Metrics tab, a legend entry
