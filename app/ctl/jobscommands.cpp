@@ -286,7 +286,8 @@ int JobsCommands::submitTraining(CtlSession& s, const QStringList& args)
     p.addFlag(QStringLiteral("evaluator-machine-type"), QStringLiteral("EVALUATOR_MACHINE_TYPE"),
         QStringLiteral("Machine type of the evaluators."));
     p.addFlag(QStringLiteral("region"), QStringLiteral("REGION"),
-        QStringLiteral("Region (recorded; jobs run on this host)."));
+        QStringLiteral("Region: a Slurm cluster of the executor's clusters.yaml runs the job there (trainyardctl "
+                       "clusters list); any other region (local, us-central1 …) runs it on the executor's host."));
     p.addFlag(QStringLiteral("runtime-version"), QStringLiteral("RUNTIME_VERSION"),
         QStringLiteral("Runtime version; picks the Python interpreter (see the executor's runtimeVersions)."));
     p.addFlag(QStringLiteral("python-version"), QStringLiteral("PYTHON_VERSION"), QStringLiteral("Python version."));
