@@ -219,8 +219,9 @@ private Q_SLOTS:
                 ++submitted;
             }
             // Then a fault, at random, or a short pause.
+            // Half-way through with no executor death yet (a run with few iterations can draw none): one now.
             const quint32 dice = m_random.bounded(100);
-            if (dice < 4) {
+            if (dice < 4 || (m_executorKills == 0 && submitted >= jobs / 2)) {
                 // What the executor serves now must survive its death.
                 for (const QString& id : std::as_const(accepted))
                     servedBeforeCrash[id].unite(logLines(id));

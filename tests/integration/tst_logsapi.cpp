@@ -84,6 +84,8 @@ private:
             done = true;
         });
         [&] { QTRY_VERIFY_WITH_TIMEOUT(done.load(), 20000); }();
+        // Failed or not, the client needs this thread's event loop until it ends (httpGet gives up after 60 s).
+        QTest::qWaitFor([&] { return done.load(); }, 120000);
         client.join();
         answer.done = true;
         return answer;
@@ -247,10 +249,12 @@ private Q_SLOTS:
         QVERIFY2(m_store->insert(job, &error), qPrintable(error));
         const JobKey key = Test::localJob(jobId);
         std::atomic<bool> read { false }, done { false };
+        std::atomic<int> clientFd { -1 };
         QByteArray received;
         const quint16 port = m_server->serverPort();
         std::thread client([&] {
             const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+            clientFd = fd;
             sockaddr_in addr {};
             addr.sin_family = AF_INET;
             addr.sin_port = htons(port);
@@ -266,12 +270,17 @@ private Q_SLOTS:
                         received.append(buffer, got);
                 }
             }
+            clientFd = -1;
             if (fd >= 0)
                 ::close(fd);
             done = true;
         });
         auto joinClient = qScopeGuard([&] {
+            // A failed check before the end: the follow stream would never end while this thread waits in join(),
+            // so the socket is shut down under the client's recv().
             read = true;
+            if (const int fd = clientFd.load(); fd >= 0)
+                ::shutdown(fd, SHUT_RDWR);
             client.join();
         });
         QTRY_COMPARE(m_api->openStreams(), 1);

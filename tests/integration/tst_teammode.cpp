@@ -495,9 +495,12 @@ private Q_SLOTS:
 
     void tlsTransportInProcess()
     {
-        // The transport itself (HttpApi over TlsTcpServer) with short timeouts: a request over TLS, a connection over
-        // the per-address limit answered 429 over TLS (after its handshake, not in plain text), and a silent
-        // connection dropped by the header timeout, all counted as connections until they close.
+        // The transport itself (HttpApi over TlsTcpServer): a request over TLS, a connection over the per-address
+        // limit answered 429 over TLS (after its handshake, not in plain text), an idle connection closed by the
+        // idle timeout and a silent one by the header timeout, all counted as connections until they close.
+        // A connection takes the options in force when it is accepted: the limit is checked with long timeouts (on a
+        // loaded machine the first connection must not go idle before the second arrives, nor a handshake miss its
+        // deadline), the timeouts then with short ones on connections opened after.
         TlsIdentity identity;
         QString error;
         QVERIFY2(TlsIdentity::load(m_cert, m_key, &identity, &error), qPrintable(error));
@@ -514,8 +517,8 @@ private Q_SLOTS:
         const QByteArray token = "inprocess-token";
         HttpApi api(&store, &logs, &scheduler, host, token);
         HttpApi::TransportOptions options;
-        options.headerTimeoutMs = 500;
-        options.idleTimeoutMs = 500;
+        options.headerTimeoutMs = 10000;
+        options.idleTimeoutMs = 60000;
         options.lingerMs = 500;
         options.maxConnectionsPerAddress = 1;
         api.setTransportOptions(options);
@@ -547,7 +550,26 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(second.contains("RESOURCE_EXHAUSTED"), 15000);
         QVERIFY2(second.startsWith("HTTP/1.1 429"), second.constData());
 
-        // Both close by their timeouts (idle, linger), and a silent connection by the header timeout.
+        // The refused one closes after its linger; the first is closed by its client.
+        one.disconnectFromHost();
+        QTRY_COMPARE_WITH_TIMEOUT(api.openConnections(), 0, 15000);
+
+        // Short timeouts from here on. A connection that was answered and then says nothing is closed by the idle
+        // timeout (its handshake and request still have 10 s: the header timeout covers the handshake).
+        options.idleTimeoutMs = 500;
+        api.setTransportOptions(options);
+        QByteArray third;
+        QSslSocket three;
+        QObject::connect(&three, &QSslSocket::readyRead, &three, [&] { third += three.readAll(); });
+        request(&three);
+        QTRY_VERIFY_WITH_TIMEOUT(third.contains("\r\n\r\n"), 15000);
+        QVERIFY2(third.startsWith("HTTP/1.1 200"), third.constData());
+        QTRY_COMPARE_WITH_TIMEOUT(three.state(), QAbstractSocket::UnconnectedState, 15000);
+        QTRY_COMPARE_WITH_TIMEOUT(api.openConnections(), 0, 15000);
+
+        // A silent connection by the header timeout.
+        options.headerTimeoutMs = 500;
+        api.setTransportOptions(options);
         QTcpSocket silent;
         silent.connectToHost(QHostAddress::LocalHost, server->serverPort());
         QVERIFY(silent.waitForConnected(10000));

@@ -9,6 +9,7 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <unistd.h>
 
 namespace Trainyard::Test {
@@ -24,6 +25,10 @@ inline QByteArray httpGet(quint16 port, const QByteArray& target, const QByteArr
     addr.sin_family = AF_INET;
     addr.sin_port = htons(port);
     addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    // Bounded: a server that never answers ends the call after 60 s (status 0) instead of hanging the test, which
+    // then fails with what it got.
+    const timeval receiveTimeout { 60, 0 };
+    ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &receiveTimeout, sizeof receiveTimeout);
     QByteArray response;
     if (::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0) {
         const QByteArray request = "GET " + target + " HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " + token

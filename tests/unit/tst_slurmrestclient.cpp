@@ -382,25 +382,29 @@ private Q_SLOTS:
     {
         QTest::addColumn<QString>("command");
         QTest::addColumn<QString>("says");
+        // The timeout is short only where it is the point: a loaded machine may take more than 0.3 s to start sh.
+        QTest::addColumn<int>("timeoutMs");
         QTest::addRow("exit 3") << QStringLiteral("echo 'scontrol: error: boom' >&2; exit 3")
-                                << QStringLiteral("failed (exit code 3): scontrol: error: boom");
-        QTest::addRow("no token") << QStringLiteral("echo two words") << QStringLiteral("printed no token");
-        QTest::addRow("too slow") << QStringLiteral("sleep 30") << QStringLiteral("did not finish within 0.3 s");
+                                << QStringLiteral("failed (exit code 3): scontrol: error: boom") << 30000;
+        QTest::addRow("no token") << QStringLiteral("echo two words") << QStringLiteral("printed no token") << 30000;
+        QTest::addRow("too slow") << QStringLiteral("sleep 30") << QStringLiteral("did not finish within 0.3 s")
+                                  << 300;
     }
 
     void tokenCommandFailures()
     {
         QFETCH(QString, command);
         QFETCH(QString, says);
+        QFETCH(int, timeoutMs);
         FakeHttpServer server(slurm2205);
         ClusterConfig c = config(server.url());
         c.token.clear();
         c.tokenCommand = command;
         SlurmRestClient client(c);
-        client.setTokenCommandTimeout(std::chrono::milliseconds(300));
+        client.setTokenCommandTimeout(std::chrono::milliseconds(timeoutMs));
         Waiter<QList<Node>> nodes;
         client.nodes(this, nodes.callback());
-        QTRY_VERIFY(nodes.result);
+        QTRY_VERIFY_WITH_TIMEOUT(nodes.result, 60000);
         const ClientError& e = nodes.result->error();
         QCOMPARE(e.kind, ClientError::Kind::TokenCommand);
         QVERIFY2(e.message.startsWith(QStringLiteral("tokenCommand of cluster 'fake' (%1) ").arg(command)),
@@ -414,12 +418,14 @@ private Q_SLOTS:
         QTest::addColumn<int>("what");
         QTest::addColumn<int>("kind");
         QTest::addColumn<QString>("says");
+        // Short only for the hang: a close must not meet the timeout first on a loaded machine.
+        QTest::addColumn<int>("timeoutMs");
         QTest::addRow("crash") << int(FakeHttpServer::Response::Action::Close)
                                << int(ClientError::Kind::ConnectionClosed)
-                               << QStringLiteral(
-                                      " closed the connection (it may have crashed) while listing the nodes");
+                               << QStringLiteral(" closed the connection (it may have crashed) while listing the nodes")
+                               << 30000;
         QTest::addRow("hang") << int(FakeHttpServer::Response::Action::Hang) << int(ClientError::Kind::Timeout)
-                              << QStringLiteral(" did not answer within 0.3 s (listing the nodes)");
+                              << QStringLiteral(" did not answer within 0.3 s (listing the nodes)") << 300;
     }
 
     void transportFailures()
@@ -427,15 +433,16 @@ private Q_SLOTS:
         QFETCH(int, what);
         QFETCH(int, kind);
         QFETCH(QString, says);
+        QFETCH(int, timeoutMs);
         FakeHttpServer server(
             [what](const FakeHttpServer::Request&) { return action(FakeHttpServer::Response::Action(what)); });
         ClusterConfig c = config(server.url());
         c.restVersion = ApiVersion::V0_0_38;
         SlurmRestClient client(c);
-        client.setRequestTimeout(std::chrono::milliseconds(300));
+        client.setRequestTimeout(std::chrono::milliseconds(timeoutMs));
         Waiter<QList<Node>> nodes;
         client.nodes(this, nodes.callback());
-        QTRY_VERIFY(nodes.result);
+        QTRY_VERIFY_WITH_TIMEOUT(nodes.result, 60000);
         QCOMPARE(int(nodes.result->error().kind), kind);
         QCOMPARE(nodes.result->error().message, QStringLiteral("slurmrestd at ") + server.url().toString() + says);
         QCOMPARE(nodes.result->error().httpStatus, 0);

@@ -1,7 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """The Metrics tab test's replica (tst_metricspanel): writes TensorBoard scalars while it runs.
 
-Arguments: --job-dir D, --steps N (default 40), --interval S (seconds between steps, default 0.1).
+Arguments: --job-dir D, --steps N (default 40), --interval S (seconds between steps, default 0.1),
+--hold-at K (after step K, wait until ``<job-dir>/continue`` exists, at most 120 s: so a test sees the
+first points arrive while more are still to come, however slow the machine).
 Each replica writes an event file in its own run folder ``<job-dir>/<task>/`` (``master-replica-0``,
 ``worker-replica-0``, ...) with, for step = 1..N:
 
@@ -85,6 +87,7 @@ args = sys.argv[1:]
 job_dir = args[args.index("--job-dir") + 1]
 steps = int(args[args.index("--steps") + 1]) if "--steps" in args else 40
 interval = float(args[args.index("--interval") + 1]) if "--interval" in args else 0.1
+hold_at = int(args[args.index("--hold-at") + 1]) if "--hold-at" in args else 0
 task = json.loads(os.environ.get("TF_CONFIG", "{}")).get("task", {})
 name = "%s-replica-%d" % (task.get("type", "master"), task.get("index", 0))
 master = task.get("type", "master") in ("master", "chief")
@@ -98,6 +101,10 @@ for step in range(1, steps + 1):
     if evaluation and step % 5 == 0:
         evaluation.add(event(base + step, step, scalars=[("eval/accuracy", step / 100.0)]))
     time.sleep(interval)
+    if step == hold_at:
+        deadline = time.time() + 120
+        while time.time() < deadline and not os.path.exists(os.path.join(job_dir, "continue")):
+            time.sleep(0.05)
 print("%s wrote %d steps" % (name, steps), flush=True)
 deadline = time.time() + 120
 while time.time() < deadline and not os.path.exists(os.path.join(job_dir, "release")):

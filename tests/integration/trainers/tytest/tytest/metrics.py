@@ -5,13 +5,14 @@ First run (no ``first-run-done`` in the job dir): an event file in the job dir w
 1/step for steps 1..10, one record with a broken data CRC between steps 3 and 4, and an event file
 in ``<job-dir>/eval`` with ``accuracy`` at steps 5 and 10; hypertune reports ``accuracy`` at steps 5
 and 10. Then it writes ``first-run-done`` and burns a little CPU until ``release`` appears in the
-job dir (so resource samples exist), at most 60 s.
+job dir (so resource samples exist), at most 600 s: the test restarts the executor while it waits, and
+on a loaded machine that may come late (a deadline here would end the run as SUCCEEDED first).
 
 Second run (after an executor restart restarted the cluster): "resumes from the checkpoint of step
 5": a second event file with ``train/loss`` = 2/step for steps 6..12 (TensorBoard's restart rule
 replaces the first run's steps 6..10), and the hypertune file rewritten with the first run's
 reports kept plus one at step 12 (the reader must not store the old ones twice). Then it writes
-``second-run-done`` and exits 0 once ``release2`` appears (at most 60 s).
+``second-run-done`` and exits 0 once ``release2`` appears (at most 600 s).
 
 Event-file bytes are made by hand (TFRecord framing, masked CRC-32C), as the sample trainer's
 events.py does.
@@ -90,7 +91,7 @@ def report(path, reports):
 
 
 def wait_busy(path):
-    deadline = time.time() + 60
+    deadline = time.time() + 600
     x = 0
     while not os.path.exists(path) and time.time() < deadline:
         for i in range(20000):  # a little CPU work between checks
