@@ -163,11 +163,10 @@ private Q_SLOTS:
         const qint64 oldPid = connection.endpoint().pid;
         // Disconnected lasts only until the first retry (500 ms): what the label said is caught as it happens.
         QStringList labelWhenDisconnected;
-        QObject::connect(&connection, &ExecutorConnection::stateChanged, &window,
-            [&](ExecutorConnection::State state) {
-                if (state == ExecutorConnection::State::Disconnected)
-                    labelWhenDisconnected << window.connectionLabel()->text();
-            });
+        QObject::connect(&connection, &ExecutorConnection::stateChanged, &window, [&](ExecutorConnection::State state) {
+            if (state == ExecutorConnection::State::Disconnected)
+                labelWhenDisconnected << window.connectionLabel()->text();
+        });
         QCOMPARE(::kill(pid_t(oldPid), SIGKILL), 0);
         QTRY_VERIFY_WITH_TIMEOUT(!labelWhenDisconnected.isEmpty(), 15000);
         QVERIFY2(labelWhenDisconnected.first().contains(QStringLiteral("Disconnected")),

@@ -387,8 +387,7 @@ private Q_SLOTS:
         QTest::addRow("exit 3") << QStringLiteral("echo 'scontrol: error: boom' >&2; exit 3")
                                 << QStringLiteral("failed (exit code 3): scontrol: error: boom") << 30000;
         QTest::addRow("no token") << QStringLiteral("echo two words") << QStringLiteral("printed no token") << 30000;
-        QTest::addRow("too slow") << QStringLiteral("sleep 30") << QStringLiteral("did not finish within 0.3 s")
-                                  << 300;
+        QTest::addRow("too slow") << QStringLiteral("sleep 30") << QStringLiteral("did not finish within 0.3 s") << 300;
     }
 
     void tokenCommandFailures()
