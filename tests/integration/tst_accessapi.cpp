@@ -3,8 +3,8 @@
 // (the token file), two developers, a viewer and a viewer made a job's owner through the job's policy; who may
 // create, list, get, cancel and update (own jobs vs others'), read logs, metrics and checkpoints, read and set
 // IAM policies (with etags), test permissions; access tokens: admin only, expiry and revocation (401).
-#include "childprocess.h"
 #include "ctlrun.h"
+#include "executorprocess.h"
 
 #include <QDir>
 #include <QFile>
@@ -19,7 +19,6 @@
 #include <QTemporaryDir>
 #include <QTest>
 
-#include <csignal>
 #include <memory>
 
 namespace {
@@ -57,7 +56,7 @@ class TestAccessApi : public QObject {
 
     QTemporaryDir m_root;
     QString m_packageDir;
-    QProcess m_executor;
+    Trainyard::Test::ExecutorProcess m_executor { m_root.path() };
     QUrl m_url;
     QNetworkAccessManager m_nam;
     QByteArray m_admin; ///< the token file's token
@@ -141,25 +140,11 @@ private Q_SLOTS:
             "if '--sleep' in sys.argv:\n"
             "    time.sleep(float(sys.argv[sys.argv.index('--sleep') + 1]))\n"));
 
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.insert(QStringLiteral("XDG_RUNTIME_DIR"), m_root.filePath(QStringLiteral("run")));
-        env.insert(QStringLiteral("XDG_DATA_HOME"), m_root.filePath(QStringLiteral("data")));
-        env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_root.filePath(QStringLiteral("config")));
-        m_executor.setProcessEnvironment(env);
-        m_executor.setProcessChannelMode(QProcess::ForwardedErrorChannel);
-        Trainyard::Test::dieWithParent(&m_executor);
-        m_executor.start(
-            QStringLiteral(TRAINYARD_EXECUTOR_BIN), { QStringLiteral("--grace-period"), QStringLiteral("1") });
-        QVERIFY2(m_executor.waitForStarted(), qPrintable(m_executor.errorString()));
-        const QString runtimeFile = m_root.filePath(QStringLiteral("run/trainyard/executor.json"));
-        QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(runtimeFile), 30000);
-        QFile file(runtimeFile);
-        QVERIFY(file.open(QIODevice::ReadOnly));
-        const QJsonObject runtime = QJsonDocument::fromJson(file.readAll()).object();
-        m_url = QUrl(runtime.value(QStringLiteral("url")).toString());
-        QFile tokenFile(runtime.value(QStringLiteral("tokenFile")).toString());
-        QVERIFY(tokenFile.open(QIODevice::ReadOnly));
-        m_admin = tokenFile.readAll().trimmed();
+        QString error;
+        QVERIFY2(
+            m_executor.start({ QStringLiteral("--grace-period"), QStringLiteral("1") }, &error), qPrintable(error));
+        m_url = m_executor.url();
+        m_admin = m_executor.token();
 
         m_alice = makeToken(m_aliceMember, QStringLiteral("roles/ml.developer"));
         m_bob = makeToken(QStringLiteral("user:bob@example.org"), QStringLiteral("roles/ml.developer"));
@@ -385,7 +370,7 @@ private Q_SLOTS:
     /// what the bindings change for the member.
     void iamVerbs()
     {
-        QProcessEnvironment env = m_executor.processEnvironment();
+        QProcessEnvironment env = m_executor.environment();
         env.insert(QStringLiteral("TRAINYARD_EXECUTOR"), m_url.toString());
         const auto ctl = [&env](const QStringList& args) { return Trainyard::Test::runCtl(env, args); };
         QCOMPARE(
@@ -585,14 +570,8 @@ private Q_SLOTS:
 
     void cleanupTestCase()
     {
-        if (m_executor.state() != QProcess::NotRunning) {
-            // SIGTERM: the executor stops the replicas of the jobs still running before it exits.
-            ::kill(pid_t(m_executor.processId()), SIGTERM);
-            if (!m_executor.waitForFinished(60000)) {
-                m_executor.kill();
-                m_executor.waitForFinished();
-            }
-        }
+        // SIGTERM: the executor stops the replicas of the jobs still running before it exits.
+        m_executor.stop();
     }
 };
 

@@ -5,7 +5,7 @@
 // `trainyardctl audit verify` passes on the log as written and fails, naming the entry, once a row of audit.sqlite
 // is changed, removed or two are swapped; a change is refused (503) while the audit file cannot be written.
 #include "auditlog.h"
-#include "childprocess.h"
+#include "executorprocess.h"
 
 #include <QDir>
 #include <QFile>
@@ -23,8 +23,6 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QUrlQuery>
-
-#include <csignal>
 
 using namespace Trainyard;
 
@@ -63,57 +61,28 @@ class TestAudit : public QObject {
 
     QTemporaryDir m_root;
     QString m_packageDir;
-    QProcess m_executor;
+    Trainyard::Test::ExecutorProcess m_executor { m_root.path() };
     QUrl m_url;
     QNetworkAccessManager m_nam;
     QByteArray m_admin;
     QString m_adminEmail;
 
-    QProcessEnvironment environment() const
-    {
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.insert(QStringLiteral("XDG_RUNTIME_DIR"), m_root.filePath(QStringLiteral("run")));
-        env.insert(QStringLiteral("XDG_DATA_HOME"), m_root.filePath(QStringLiteral("data")));
-        env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_root.filePath(QStringLiteral("config")));
-        return env;
-    }
+    QProcessEnvironment environment() const { return m_executor.environment(); }
     QString auditFile() const { return m_root.filePath(QStringLiteral("data/trainyard/audit.sqlite")); }
 
     bool startExecutor(const QStringList& extra)
     {
-        const QString runtimeFile = m_root.filePath(QStringLiteral("run/trainyard/executor.json"));
-        QFile::remove(runtimeFile);
-        m_executor.setProcessEnvironment(environment());
-        m_executor.setProcessChannelMode(QProcess::ForwardedErrorChannel);
-        Trainyard::Test::dieWithParent(&m_executor);
-        m_executor.start(QStringLiteral(TRAINYARD_EXECUTOR_BIN),
-            QStringList { QStringLiteral("--grace-period"), QStringLiteral("1") } + extra);
-        if (!m_executor.waitForStarted())
+        QString error;
+        if (!m_executor.start(QStringList { QStringLiteral("--grace-period"), QStringLiteral("1") } + extra, &error)) {
+            qWarning().noquote() << error;
             return false;
-        if (!QTest::qWaitFor([&] { return QFile::exists(runtimeFile); }, 30000))
-            return false;
-        QFile file(runtimeFile);
-        if (!file.open(QIODevice::ReadOnly))
-            return false;
-        const QJsonObject runtime = QJsonDocument::fromJson(file.readAll()).object();
-        m_url = QUrl(runtime.value(QStringLiteral("url")).toString());
-        QFile tokenFile(runtime.value(QStringLiteral("tokenFile")).toString());
-        if (!tokenFile.open(QIODevice::ReadOnly))
-            return false;
-        m_admin = tokenFile.readAll().trimmed();
+        }
+        m_url = m_executor.url();
+        m_admin = m_executor.token();
         return true;
     }
 
-    void stopExecutor()
-    {
-        if (m_executor.state() == QProcess::NotRunning)
-            return;
-        ::kill(pid_t(m_executor.processId()), SIGTERM);
-        if (!m_executor.waitForFinished(60000)) {
-            m_executor.kill();
-            m_executor.waitForFinished();
-        }
-    }
+    void stopExecutor() { m_executor.stop(); }
 
     Response send(const QByteArray& token, const QByteArray& verb, const QString& path, const QByteArray& body = {},
         const QUrlQuery& query = {})

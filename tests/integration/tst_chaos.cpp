@@ -11,7 +11,7 @@
 // that a failing run can be replayed).
 #include "apiclient.h"
 #include "executorenvironment.h"
-#include "executorlocator.h"
+#include "executorprocess.h"
 #include "statenames.h"
 
 #include <QDir>
@@ -74,7 +74,7 @@ class TestChaos : public QObject {
     Q_OBJECT
 
     QTemporaryDir m_root;
-    QProcess m_executor;
+    Test::ExecutorProcess m_executor { m_root.path() };
     std::unique_ptr<ApiClient> m_client;
     QRandomGenerator m_random;
     int m_executorKills = 0;
@@ -85,32 +85,23 @@ class TestChaos : public QObject {
 
     bool startExecutor()
     {
-        m_executor.setProgram(QStringLiteral(TRAINYARD_EXECUTOR_BIN));
-        m_executor.setArguments({ QStringLiteral("--listen"), QStringLiteral("127.0.0.1:0"), QStringLiteral("--data-dir"), dataDir(),
-            QStringLiteral("--runtime-dir"), path(QStringLiteral("run/trainyard")), QStringLiteral("--grace-period"), QStringLiteral("1"),
-            QStringLiteral("--job-dir-root"), path(QStringLiteral("jobs")) });
-        m_executor.setProcessChannelMode(QProcess::MergedChannels);
-        m_executor.setStandardOutputFile(path(QStringLiteral("executor.log")), QIODevice::Append);
-        m_executor.start();
-        if (!m_executor.waitForStarted(10000))
+        m_executor.setLogFile(path(QStringLiteral("executor.log")));
+        QString error;
+        if (!m_executor.start({ QStringLiteral("--listen"), QStringLiteral("127.0.0.1:0"), QStringLiteral("--data-dir"),
+                                  dataDir(), QStringLiteral("--runtime-dir"), path(QStringLiteral("run/trainyard")),
+                                  QStringLiteral("--grace-period"), QStringLiteral("1"),
+                                  QStringLiteral("--job-dir-root"), path(QStringLiteral("jobs")) },
+                &error)) {
+            qWarning().noquote() << error;
             return false;
-        const qint64 pid = m_executor.processId();
-        ExecutorEndpoint endpoint;
-        if (!QTest::qWaitFor(
-                [&] {
-                    endpoint = ExecutorLocator::readRuntimeFile(nullptr);
-                    return endpoint.isValid() && endpoint.pid == pid;
-                },
-                30000))
-            return false;
-        m_client = std::make_unique<ApiClient>(endpoint.url, endpoint.token);
+        }
+        m_client = std::make_unique<ApiClient>(m_executor.url(), m_executor.token());
         return m_client->hostBlocking().ok();
     }
 
     void killExecutor()
     {
-        ::kill(static_cast<pid_t>(m_executor.processId()), SIGKILL);
-        m_executor.waitForFinished(30000);
+        m_executor.kill();
         ++m_executorKills;
     }
 
@@ -285,20 +276,13 @@ private Q_SLOTS:
         QVERIFY(m_executorKills > 0);
 
         // A clean stop; then the databases and the process table.
-        ::kill(static_cast<pid_t>(m_executor.processId()), SIGTERM);
-        QVERIFY(m_executor.waitForFinished(60000));
+        QVERIFY(m_executor.stop());
         for (const char* db : { "trainyard.sqlite", "metrics.sqlite" })
             QCOMPARE(integrityOf(dataDir() + QLatin1Char('/') + QLatin1String(db)), QStringLiteral("ok"));
         QTRY_VERIFY2_WITH_TIMEOUT(jobProcesses().isEmpty(), qPrintable(jobProcesses().join(QLatin1Char(' '))), 30000);
     }
 
-    void cleanupTestCase()
-    {
-        if (m_executor.state() != QProcess::NotRunning) {
-            m_executor.terminate();
-            m_executor.waitForFinished(30000);
-        }
-    }
+    void cleanupTestCase() { m_executor.stop(30000); }
 };
 
 QTEST_GUILESS_MAIN(TestChaos)

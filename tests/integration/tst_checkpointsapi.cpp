@@ -7,7 +7,7 @@
 #include "apiclient.h"
 #include "checkpointindex.h"
 #include "checkpointreader.h"
-#include "childprocess.h"
+#include "executorprocess.h"
 
 #include <QDir>
 #include <QFile>
@@ -18,7 +18,6 @@
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
 #include <QNetworkRequest>
-#include <QProcess>
 #include <QSignalSpy>
 #include <QTcpSocket>
 #include <QTemporaryDir>
@@ -92,7 +91,7 @@ private:
     QTemporaryDir m_root;
     QString m_jobDir;
     QString m_packageDir;
-    QProcess m_executor;
+    Trainyard::Test::ExecutorProcess m_executor { m_root.path() };
     QUrl m_url;
     QByteArray m_token;
     QNetworkAccessManager m_nam;
@@ -277,25 +276,10 @@ private Q_SLOTS:
             { QStringLiteral("absolute.safetensors.index.json"), qint64(absoluteIndex.size()) },
         };
 
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.insert(QStringLiteral("XDG_RUNTIME_DIR"), m_root.filePath(QStringLiteral("run")));
-        env.insert(QStringLiteral("XDG_DATA_HOME"), m_root.filePath(QStringLiteral("data")));
-        env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_root.filePath(QStringLiteral("config")));
-        m_executor.setProcessEnvironment(env);
-        m_executor.setProcessChannelMode(QProcess::ForwardedErrorChannel);
-        Trainyard::Test::dieWithParent(&m_executor);
-        m_executor.start(
-            QStringLiteral(TRAINYARD_EXECUTOR_BIN), { QStringLiteral("--grace-period"), QStringLiteral("2") });
-        QVERIFY2(m_executor.waitForStarted(), qPrintable(m_executor.errorString()));
-        const QString runtimeFile = m_root.filePath(QStringLiteral("run/trainyard/executor.json"));
-        QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(runtimeFile), 30000);
-        QFile file(runtimeFile);
-        QVERIFY(file.open(QIODevice::ReadOnly));
-        const QJsonObject runtime = QJsonDocument::fromJson(file.readAll()).object();
-        m_url = QUrl(runtime.value(QStringLiteral("url")).toString());
-        QFile tokenFile(runtime.value(QStringLiteral("tokenFile")).toString());
-        QVERIFY(tokenFile.open(QIODevice::ReadOnly));
-        m_token = tokenFile.readAll().trimmed();
+        QString error;
+        QVERIFY2(m_executor.start(&error), qPrintable(error));
+        m_url = m_executor.url();
+        m_token = m_executor.token();
 
         QVERIFY(create(jobJson(QStringLiteral("ckpt_job"), m_jobDir)));
         QVERIFY(create(jobJson(QStringLiteral("no_dir_job"), QString())));
@@ -721,16 +705,7 @@ private Q_SLOTS:
             QVERIFY(e.trialId.isEmpty());
     }
 
-    void cleanupTestCase()
-    {
-        if (m_executor.state() != QProcess::NotRunning) {
-            m_executor.terminate();
-            if (!m_executor.waitForFinished(15000)) {
-                m_executor.kill();
-                m_executor.waitForFinished();
-            }
-        }
-    }
+    void cleanupTestCase() { m_executor.stop(); }
 };
 
 QTEST_GUILESS_MAIN(TestCheckpointsApi)

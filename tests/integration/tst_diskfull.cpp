@@ -7,7 +7,7 @@
 // Needs root (a 6 MiB tmpfs is mounted for the data dir); skips without, fails instead under TRAINYARD_REQUIRE_ALL=1.
 #include "apiclient.h"
 #include "executorenvironment.h"
-#include "executorlocator.h"
+#include "executorprocess.h"
 #include "requireddependencies.h"
 #include "statenames.h"
 
@@ -58,7 +58,7 @@ class TestDiskFull : public QObject {
 
     QTemporaryDir m_root;
     QString m_mount;
-    QProcess m_executor;
+    Test::ExecutorProcess m_executor { m_root.path() };
     std::unique_ptr<ApiClient> m_client;
 
     QString path(const QString& relative) const { return m_root.filePath(relative); }
@@ -106,17 +106,15 @@ private Q_SLOTS:
                      { QStringLiteral("-t"), QStringLiteral("tmpfs"), QStringLiteral("-o"), QStringLiteral("size=6m"), QStringLiteral("tmpfs"), m_mount }),
             0);
         qputenv("PYTHONPATH", QFile::encodeName(TrainerDir));
-        m_executor.setProgram(QStringLiteral(TRAINYARD_EXECUTOR_BIN));
-        m_executor.setArguments({ QStringLiteral("--listen"), QStringLiteral("127.0.0.1:0"), QStringLiteral("--data-dir"), dataDir(),
-            QStringLiteral("--runtime-dir"), path(QStringLiteral("run/trainyard")), QStringLiteral("--job-dir-root"), path(QStringLiteral("jobs")) });
-        m_executor.setProcessChannelMode(QProcess::MergedChannels);
-        m_executor.setStandardOutputFile(path(QStringLiteral("executor.log")));
-        m_executor.start();
-        QVERIFY(m_executor.waitForStarted(10000));
-        ExecutorEndpoint endpoint;
-        QTRY_VERIFY_WITH_TIMEOUT(
-            (endpoint = ExecutorLocator::readRuntimeFile(nullptr)).isValid() && endpoint.pid == m_executor.processId(), 30000);
-        m_client = std::make_unique<ApiClient>(endpoint.url, endpoint.token);
+        m_executor.setLogFile(path(QStringLiteral("executor.log")));
+        QString error;
+        QVERIFY2(
+            m_executor.start({ QStringLiteral("--listen"), QStringLiteral("127.0.0.1:0"), QStringLiteral("--data-dir"),
+                                 dataDir(), QStringLiteral("--runtime-dir"), path(QStringLiteral("run/trainyard")),
+                                 QStringLiteral("--job-dir-root"), path(QStringLiteral("jobs")) },
+                &error),
+            qPrintable(error));
+        m_client = std::make_unique<ApiClient>(m_executor.url(), m_executor.token());
     }
 
     void cleanupTestCase()
@@ -129,10 +127,7 @@ private Q_SLOTS:
                     qInfo("executor: %s", line.left(300).constData());
             }
         }
-        if (m_executor.state() != QProcess::NotRunning) {
-            m_executor.terminate();
-            m_executor.waitForFinished(30000);
-        }
+        m_executor.stop(30000);
         if (!m_mount.isEmpty())
             QProcess::execute(QStringLiteral("umount"), { m_mount });
     }
@@ -200,8 +195,8 @@ private Q_SLOTS:
         QCOMPARE(m_client->getJobBlocking(QStringLiteral("full_c")).value.state, JobState::Succeeded);
         QVERIFY(logText(QStringLiteral("full_c")).contains(QLatin1String("step 99 ")));
 
-        ::kill(static_cast<pid_t>(m_executor.processId()), SIGTERM);
-        QVERIFY(m_executor.waitForFinished(60000));
+        m_executor.stop(); // SIGTERM: it must end by itself (a SIGKILL after 60 s is a crash exit)
+        QCOMPARE(m_executor.process().exitStatus(), QProcess::NormalExit);
         for (const char* db : { "trainyard.sqlite", "metrics.sqlite" })
             QCOMPARE(integrityOf(dataDir() + QLatin1Char('/') + QLatin1String(db)), QStringLiteral("ok"));
         // Every line of the replica's log file is whole JSON (a failed batch was cut off, not left half written).

@@ -3,6 +3,7 @@
 // authentication, malformed and invalid requests, create/get/list/filter/paging, labels with etags,
 // cancel, logs (JSON and SSE), catalogs, and that the executor survives all of it.
 #include "childprocess.h"
+#include "executorprocess.h"
 
 #include <QDir>
 #include <QFile>
@@ -66,19 +67,12 @@ private:
     QString m_runtimeDir;
     QString m_packageDir;
     QString m_dataDir; ///< the executor's data folder
-    QProcess m_executor;
+    Trainyard::Test::ExecutorProcess m_executor { m_root.path() };
     QUrl m_url;
     QByteArray m_token;
     QNetworkAccessManager m_nam;
 
-    QProcessEnvironment isolatedEnvironment() const
-    {
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.insert(QStringLiteral("XDG_RUNTIME_DIR"), m_root.filePath(QStringLiteral("run")));
-        env.insert(QStringLiteral("XDG_DATA_HOME"), m_root.filePath(QStringLiteral("data")));
-        env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_root.filePath(QStringLiteral("config")));
-        return env;
-    }
+    QProcessEnvironment isolatedEnvironment() const { return m_executor.environment(); }
 
     Response send(const QByteArray& verb, const QString& path, const QByteArray& body = {},
         const std::optional<QByteArray>& authorization = std::nullopt)
@@ -164,22 +158,15 @@ private Q_SLOTS:
             "    time.sleep(float(sys.argv[sys.argv.index('--sleep') + 1]))\n"
             "sys.exit(0)\n"));
 
-        m_executor.setProcessEnvironment(isolatedEnvironment());
-        m_executor.setProcessChannelMode(QProcess::ForwardedErrorChannel);
-        Trainyard::Test::dieWithParent(&m_executor);
-        m_executor.start(
-            QStringLiteral(TRAINYARD_EXECUTOR_BIN), { QStringLiteral("--grace-period"), QStringLiteral("2") });
-        QVERIFY2(m_executor.waitForStarted(), qPrintable(m_executor.errorString()));
-        const QString runtimeFile = m_runtimeDir + QStringLiteral("/executor.json");
-        QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(runtimeFile), 30000);
-
-        QFile file(runtimeFile);
-        QVERIFY(file.open(QIODevice::ReadOnly));
-        const QJsonObject runtime = QJsonDocument::fromJson(file.readAll()).object();
+        QString error;
+        QVERIFY2(m_executor.start(&error), qPrintable(error));
+        const QString runtimeFile = m_executor.runtimeFile();
+        QCOMPARE(runtimeFile, m_runtimeDir + QStringLiteral("/executor.json"));
+        const QJsonObject runtime = m_executor.runtime();
         m_url = QUrl(runtime.value(QStringLiteral("url")).toString());
         QCOMPARE(m_url.host(), QStringLiteral("127.0.0.1"));
         QVERIFY(m_url.port() > 0);
-        QCOMPARE(runtime.value(QStringLiteral("pid")).toInteger(), m_executor.processId());
+        QCOMPARE(runtime.value(QStringLiteral("pid")).toInteger(), m_executor.pid());
         m_dataDir = m_root.filePath(QStringLiteral("data/trainyard"));
         QCOMPARE(runtime.value(QStringLiteral("dataDir")).toString(), m_dataDir);
         QVERIFY(!runtime.value(QStringLiteral("version")).toString().isEmpty());
@@ -789,23 +776,14 @@ private Q_SLOTS:
 
     void stillUpAndCleanShutdown()
     {
-        QCOMPARE(m_executor.state(), QProcess::Running);
+        QVERIFY(m_executor.running());
         QCOMPARE(get(QStringLiteral("/v1/projects/local/host")).status, 200);
-        ::kill(pid_t(m_executor.processId()), SIGTERM);
-        QVERIFY(m_executor.waitForFinished(60000));
-        QCOMPARE(m_executor.exitStatus(), QProcess::NormalExit);
-        QCOMPARE(m_executor.exitCode(), 0);
+        QVERIFY(m_executor.stop()); // SIGTERM; exits by itself with status 0
         QVERIFY(!QFile::exists(m_runtimeDir + QStringLiteral("/executor.json")));
         QVERIFY(!QFile::exists(m_runtimeDir + QStringLiteral("/token")));
     }
 
-    void cleanupTestCase()
-    {
-        if (m_executor.state() != QProcess::NotRunning) {
-            m_executor.kill();
-            m_executor.waitForFinished();
-        }
-    }
+    void cleanupTestCase() { m_executor.kill(); }
 };
 
 QTEST_GUILESS_MAIN(TestExecutorApi)

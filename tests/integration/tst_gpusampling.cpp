@@ -7,8 +7,8 @@
 // replica's gpu_memory_bytes and gpu_utilization_percent series through the API. What a real driver
 // reports for a real GPU is not tested here.
 #include "apiclient.h"
-#include "childprocess.h"
 #include "executorenvironment.h"
+#include "executorprocess.h"
 #include "gpuinventory.h"
 #include "resourcesampler.h"
 
@@ -17,7 +17,6 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
-#include <QScopeGuard>
 #include <QSet>
 #include <QTemporaryDir>
 #include <QTest>
@@ -186,35 +185,13 @@ private Q_SLOTS:
     void executorServesGpuSamples()
     {
         QVERIFY(Test::isolateExecutorEnvironment(m_root, { QStringLiteral("jobs") }));
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        Test::ExecutorProcess executor(m_root.path()); // stopped at the end
         // The replica runs `python -m tytest.sleeper`: that process is on GPU 0, its `sleep` child is not.
-        env.insert(QStringLiteral("FAKE_NVML_MATCH"), QStringLiteral("tytest.sleeper"));
-        env.insert(QStringLiteral("FAKE_NVML_GPU_COUNT"), QStringLiteral("2"));
-        QProcess executor;
-        executor.setProcessEnvironment(env);
-        executor.setProcessChannelMode(QProcess::ForwardedErrorChannel);
-        Trainyard::Test::dieWithParent(&executor);
-        executor.start(
-            QStringLiteral(TRAINYARD_EXECUTOR_BIN), { QStringLiteral("--grace-period"), QStringLiteral("2") });
-        QVERIFY(executor.waitForStarted());
-        const auto stop = qScopeGuard([&] {
-            executor.terminate();
-            if (!executor.waitForFinished(30000))
-                executor.kill();
-        });
-        const QString runtimeFile = path(QStringLiteral("run/trainyard/executor.json"));
-        QJsonObject runtime;
-        QTRY_VERIFY_WITH_TIMEOUT(
-            [&] {
-                QFile file(runtimeFile);
-                if (file.open(QIODevice::ReadOnly))
-                    runtime = QJsonDocument::fromJson(file.readAll()).object();
-                return runtime.value(QStringLiteral("pid")).toInteger() == executor.processId();
-            }(),
-            30000);
-        QFile token(runtime.value(QStringLiteral("tokenFile")).toString());
-        QVERIFY(token.open(QIODevice::ReadOnly));
-        ApiClient client(QUrl(runtime.value(QStringLiteral("url")).toString()), token.readAll());
+        executor.setEnvironmentVariable(QStringLiteral("FAKE_NVML_MATCH"), QStringLiteral("tytest.sleeper"));
+        executor.setEnvironmentVariable(QStringLiteral("FAKE_NVML_GPU_COUNT"), QStringLiteral("2"));
+        QString error;
+        QVERIFY2(executor.start(&error), qPrintable(error));
+        ApiClient client(executor.url(), executor.token());
 
         Job job;
         job.jobId = JobId;

@@ -85,7 +85,7 @@ private:
         });
         [&] { QTRY_VERIFY_WITH_TIMEOUT(done.load(), 20000); }();
         // Failed or not, the client needs this thread's event loop until it ends (httpGet gives up after 60 s).
-        QTest::qWaitFor([&] { return done.load(); }, 120000);
+        (void)QTest::qWaitFor([&] { return done.load(); }, 120000);
         client.join();
         answer.done = true;
         return answer;

@@ -6,7 +6,7 @@
 // files or rewritten hypertune files), after a second restart when the job is final, and through
 // `trainyardctl jobs metrics`.
 #include "apiclient.h"
-#include "childprocess.h"
+#include "executorprocess.h"
 #include "statenames.h"
 
 #include <QDir>
@@ -44,57 +44,27 @@ class TestMetricsApi : public QObject {
 
 private:
     QTemporaryDir m_root;
-    std::unique_ptr<QProcess> m_executor;
+    Trainyard::Test::ExecutorProcess m_executor { m_root.path() };
     std::unique_ptr<ApiClient> m_client;
 
     QString path(const QString& rel) const { return m_root.filePath(rel); }
     QString jobDir() const { return path(QStringLiteral("jobs/") + JobId); }
 
-    QProcessEnvironment isolatedEnvironment() const
-    {
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.insert(QStringLiteral("XDG_RUNTIME_DIR"), path(QStringLiteral("run")));
-        env.insert(QStringLiteral("XDG_DATA_HOME"), path(QStringLiteral("data")));
-        env.insert(QStringLiteral("XDG_CONFIG_HOME"), path(QStringLiteral("config")));
-        env.remove(QStringLiteral("TRAINYARD_EXECUTOR"));
-        env.remove(QStringLiteral("TRAINYARD_TOKEN"));
-        return env;
-    }
+    QProcessEnvironment isolatedEnvironment() const { return m_executor.environment(); }
 
-    /// The runtime file of the executor started last, once it names that executor's pid; empty until then.
-    QJsonObject runtimeOfStartedExecutor() const
-    {
-        QFile file(path(QStringLiteral("run/trainyard/executor.json")));
-        if (!file.open(QIODevice::ReadOnly))
-            return {};
-        const QJsonObject runtime = QJsonDocument::fromJson(file.readAll()).object();
-        return runtime.value(QStringLiteral("pid")).toInteger() == m_executor->processId() ? runtime : QJsonObject {};
-    }
-
-    /// Starts the executor binary and connects a client to it (it waits with QTRY_VERIFY, so callers return
-    /// when QTest::currentTestFailed()).
+    /// Starts the executor binary and connects a client to it (callers return when QTest::currentTestFailed()).
     void startExecutor()
     {
-        QFile::remove(path(QStringLiteral("run/trainyard/executor.json")));
-        m_executor = std::make_unique<QProcess>();
-        m_executor->setProcessEnvironment(isolatedEnvironment());
-        m_executor->setProcessChannelMode(QProcess::ForwardedErrorChannel);
-        Trainyard::Test::dieWithParent(m_executor.get());
-        m_executor->start(
-            QStringLiteral(TRAINYARD_EXECUTOR_BIN), { QStringLiteral("--grace-period"), QStringLiteral("2") });
-        QVERIFY(m_executor->waitForStarted());
-        QTRY_VERIFY_WITH_TIMEOUT(!runtimeOfStartedExecutor().isEmpty(), 30000);
-        const QJsonObject runtime = runtimeOfStartedExecutor();
-        QFile token(runtime.value(QStringLiteral("tokenFile")).toString());
-        QVERIFY(token.open(QIODevice::ReadOnly));
-        m_client = std::make_unique<ApiClient>(QUrl(runtime.value(QStringLiteral("url")).toString()), token.readAll());
+        QString error;
+        QVERIFY2(m_executor.start(&error), qPrintable(error));
+        m_client = std::make_unique<ApiClient>(m_executor.url(), m_executor.token());
     }
 
+    /// SIGTERM; true when it exited by itself with status 0 within 60 s.
     bool stopExecutor()
     {
         m_client.reset();
-        m_executor->terminate();
-        return m_executor->waitForFinished(30000) && m_executor->exitStatus() == QProcess::NormalExit;
+        return m_executor.stop();
     }
 
     QList<SeriesInfo> series()
@@ -177,7 +147,7 @@ private Q_SLOTS:
 
     void cleanupTestCase()
     {
-        if (m_executor && m_executor->state() != QProcess::NotRunning) {
+        if (m_executor.running()) {
             QFile release(jobDir() + QStringLiteral("/release2"));
             if (release.open(QIODevice::WriteOnly))
                 release.close();

@@ -3,10 +3,10 @@
 // running, or started and stopped again): jobs whose region names the cluster run there as one het job, with the
 // test trainers of tests/integration/trainers staged by pip into the cluster's shared folder. Without root or
 // without the Slurm packages the test skips, saying so; under TRAINYARD_REQUIRE_ALL=1 it fails.
-#include "childprocess.h"
 #include "clusterconfig.h"
 #include "ctlrun.h"
 #include "executorenvironment.h"
+#include "executorprocess.h"
 #include "jobkeys.h"
 #include "jobstore.h"
 #include "logstore.h"
@@ -48,91 +48,27 @@ constexpr int JobTimeoutMs = 120000;
 
 /// A trainyard-executor process of a test (its XDG folders under `root`, `clustersYaml` as its clusters.yaml),
 /// spoken to over its HTTP API. start() may be called again after kill(): same folders, same data.
-class ExecutorProcess {
+class ClusterExecutor : public Test::ExecutorProcess {
 public:
-    ExecutorProcess(const QString& root, const QByteArray& clustersYaml)
-        : m_root(root)
+    ClusterExecutor(const QString& root, const QByteArray& clustersYaml)
+        : Test::ExecutorProcess(root)
     {
-        QDir().mkpath(m_root + QStringLiteral("/config/trainyard"));
-        QFile yaml(m_root + QStringLiteral("/config/trainyard/clusters.yaml"));
+        QDir().mkpath(root + QStringLiteral("/config/trainyard"));
+        QFile yaml(root + QStringLiteral("/config/trainyard/clusters.yaml"));
         if (yaml.open(QIODevice::WriteOnly))
             yaml.write(clustersYaml);
     }
-    ~ExecutorProcess() { stop(); }
-
-    QProcessEnvironment environment() const
-    {
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.insert(QStringLiteral("XDG_RUNTIME_DIR"), m_root + QStringLiteral("/run"));
-        env.insert(QStringLiteral("XDG_DATA_HOME"), m_root + QStringLiteral("/data"));
-        env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_root + QStringLiteral("/config"));
-        return env;
-    }
-
-    /// Starts the executor and waits (≤ 30 s) for its runtime file; false with `*error` when it does not come up.
-    bool start(QString* error)
-    {
-        const QString runtimeFile = m_root + QStringLiteral("/run/trainyard/executor.json");
-        QFile::remove(runtimeFile); // a killed executor leaves its own
-        m_process.setProcessEnvironment(environment());
-        m_process.setProcessChannelMode(QProcess::ForwardedErrorChannel);
-        Trainyard::Test::dieWithParent(&m_process);
-        m_process.start(
-            QStringLiteral(TRAINYARD_EXECUTOR_BIN), { QStringLiteral("--grace-period"), QStringLiteral("2") });
-        if (!m_process.waitForStarted()) {
-            *error = m_process.errorString();
-            return false;
-        }
-        QDeadlineTimer deadline(30000);
-        QByteArray runtime;
-        while (!deadline.hasExpired()) {
-            QFile file(runtimeFile);
-            if (file.open(QIODevice::ReadOnly) && !(runtime = file.readAll()).isEmpty())
-                break;
-            QTest::qWait(50);
-        }
-        const QJsonObject json = QJsonDocument::fromJson(runtime).object();
-        m_url = QUrl(json.value(QStringLiteral("url")).toString());
-        QFile tokenFile(json.value(QStringLiteral("tokenFile")).toString());
-        if (!m_url.isValid() || !tokenFile.open(QIODevice::ReadOnly)) {
-            *error = QStringLiteral("no usable %1 within 30 s").arg(runtimeFile);
-            return false;
-        }
-        m_token = tokenFile.readAll().trimmed();
-        return true;
-    }
-
-    /// SIGKILL: the executor gets no chance to stop anything.
-    void kill()
-    {
-        m_process.kill();
-        m_process.waitForFinished(30000);
-    }
-
-    /// SIGTERM (it cancels its cluster jobs on the way out), SIGKILL after 30 s.
-    void stop()
-    {
-        if (m_process.state() == QProcess::NotRunning)
-            return;
-        m_process.terminate();
-        if (!m_process.waitForFinished(30000))
-            kill();
-    }
-
-    bool running() const { return m_process.state() == QProcess::Running; }
-    QUrl url() const { return m_url; }
-    QByteArray token() const { return m_token; }
 
     /// One API call: the HTTP status (0: no answer in 30 s) and the JSON body.
     std::pair<int, QJsonObject> send(const QByteArray& verb, const QString& pathAndQuery, const QJsonObject& body = {})
     {
-        QUrl u = m_url;
+        QUrl u = url();
         const qsizetype q = pathAndQuery.indexOf(QLatin1Char('?'));
         u.setPath(pathAndQuery.left(q));
         if (q >= 0)
             u.setQuery(pathAndQuery.mid(q + 1));
         QNetworkRequest request(u);
-        request.setRawHeader("Authorization", "Bearer " + m_token);
+        request.setRawHeader("Authorization", "Bearer " + token());
         request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
         QNetworkReply* reply = m_nam.sendCustomRequest(
             request, verb, body.isEmpty() ? QByteArray() : QJsonDocument(body).toJson(QJsonDocument::Compact));
@@ -164,17 +100,13 @@ public:
     }
 
 private:
-    QString m_root;
-    QProcess m_process;
     QNetworkAccessManager m_nam;
-    QUrl m_url;
-    QByteArray m_token;
 };
 
 using Test::CtlRun;
 
 /// A run of trainyardctl against `executor`.
-CtlRun runCtl(const ExecutorProcess& executor, const QStringList& args)
+CtlRun runCtl(const ClusterExecutor& executor, const QStringList& args)
 {
     return Test::runCtl(executor.environment(), args, 90000);
 }
@@ -798,7 +730,7 @@ private Q_SLOTS:
     {
         QTemporaryDir root;
         QVERIFY(root.isValid());
-        ExecutorProcess executor(root.path(), m_cluster.clustersYaml());
+        ClusterExecutor executor(root.path(), m_cluster.clustersYaml());
         QString error;
         QVERIFY2(executor.start(&error), qPrintable(error));
         const QString id = m_prefix + QStringLiteral("reattach");
@@ -901,7 +833,7 @@ private Q_SLOTS:
         if (QTest::currentTestFailed())
             return;
 
-        ExecutorProcess executor(root.path(), m_cluster.clustersYaml());
+        ClusterExecutor executor(root.path(), m_cluster.clustersYaml());
         QString error;
         QVERIFY2(executor.start(&error), qPrintable(error));
         const QString type = QStringLiteral("n1-standard-4");
@@ -982,7 +914,7 @@ private Q_SLOTS:
     {
         QTemporaryDir root;
         QVERIFY(root.isValid());
-        ExecutorProcess executor(root.path(), m_cluster.clustersYaml());
+        ClusterExecutor executor(root.path(), m_cluster.clustersYaml());
         QString error;
         QVERIFY2(executor.start(&error), qPrintable(error));
         const QString id = m_prefix + QStringLiteral("reattach_study");
@@ -1143,7 +1075,7 @@ private Q_SLOTS:
 
         QTemporaryDir root;
         QVERIFY(root.isValid());
-        ExecutorProcess executor(root.path(), yaml);
+        ClusterExecutor executor(root.path(), yaml);
         QString error;
         QVERIFY2(executor.start(&error), qPrintable(error));
 
@@ -1345,54 +1277,10 @@ private Q_SLOTS:
     {
         QTemporaryDir root;
         QVERIFY(root.isValid());
-        QVERIFY(QDir().mkpath(root.filePath(QStringLiteral("config/trainyard"))));
-        QFile yaml(root.filePath(QStringLiteral("config/trainyard/clusters.yaml")));
-        QVERIFY(yaml.open(QIODevice::WriteOnly));
-        yaml.write(m_cluster.clustersYaml());
-        yaml.close();
-        QProcess executor;
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.insert(QStringLiteral("XDG_RUNTIME_DIR"), root.filePath(QStringLiteral("run")));
-        env.insert(QStringLiteral("XDG_DATA_HOME"), root.filePath(QStringLiteral("data")));
-        env.insert(QStringLiteral("XDG_CONFIG_HOME"), root.filePath(QStringLiteral("config")));
-        executor.setProcessEnvironment(env);
-        executor.setProcessChannelMode(QProcess::ForwardedErrorChannel);
-        Trainyard::Test::dieWithParent(&executor);
-        executor.start(
-            QStringLiteral(TRAINYARD_EXECUTOR_BIN), { QStringLiteral("--grace-period"), QStringLiteral("2") });
-        QVERIFY2(executor.waitForStarted(), qPrintable(executor.errorString()));
-        auto stop = qScopeGuard([&executor] {
-            executor.terminate(); // cancels the executor's Slurm jobs on the way out
-            if (!executor.waitForFinished(30000))
-                executor.kill();
-        });
-        const QString runtimeFile = root.filePath(QStringLiteral("run/trainyard/executor.json"));
-        QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(runtimeFile), 30000);
-        QFile file(runtimeFile);
-        QVERIFY(file.open(QIODevice::ReadOnly));
-        const QJsonObject runtime = QJsonDocument::fromJson(file.readAll()).object();
-        const QUrl url(runtime.value(QStringLiteral("url")).toString());
-        QFile tokenFile(runtime.value(QStringLiteral("tokenFile")).toString());
-        QVERIFY(tokenFile.open(QIODevice::ReadOnly));
-        const QByteArray token = tokenFile.readAll().trimmed();
-
-        QNetworkAccessManager nam;
-        auto send = [&](const QByteArray& verb, const QString& path, const QJsonObject& body = {}) {
-            QUrl u = url;
-            u.setPath(path);
-            QNetworkRequest request(u);
-            request.setRawHeader("Authorization", "Bearer " + token);
-            request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
-            QNetworkReply* reply = nam.sendCustomRequest(
-                request, verb, body.isEmpty() ? QByteArray() : QJsonDocument(body).toJson(QJsonDocument::Compact));
-            QSignalSpy finished(reply, &QNetworkReply::finished);
-            if (!reply->isFinished())
-                finished.wait(30000);
-            const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-            const QJsonObject json = QJsonDocument::fromJson(reply->readAll()).object();
-            reply->deleteLater();
-            return std::make_pair(status, json);
-        };
+        ClusterExecutor executor(
+            root.path(), m_cluster.clustersYaml()); // stopped (its Slurm jobs cancelled) at the end
+        QString error;
+        QVERIFY2(executor.start(&error), qPrintable(error));
         // Three n1-highmem-96 replicas: far more than this workstation may hold, fine for the cluster (placed
         // capped at its nodes' size).
         auto jobJson = [&](const QString& id, const QString& region, const QString& dir) {
@@ -1412,18 +1300,20 @@ private Q_SLOTS:
         QFile::setPermissions(jobDir(id), QFileDevice::Permissions(0x7777));
         const QString jobsPath = QStringLiteral("/v1/projects/local/jobs");
 
-        auto [localStatus, localReply] = send("POST", jobsPath, jobJson(id, QStringLiteral("us-central1"), jobDir(id)));
+        auto [localStatus, localReply]
+            = executor.send("POST", jobsPath, jobJson(id, QStringLiteral("us-central1"), jobDir(id)));
         QVERIFY2(localStatus == 400, QJsonDocument(localReply).toJson().constData());
-        auto [outsideStatus, outsideReply] = send("POST", jobsPath, jobJson(id, m_config.name, root.path()));
+        auto [outsideStatus, outsideReply] = executor.send("POST", jobsPath, jobJson(id, m_config.name, root.path()));
         QVERIFY2(outsideStatus == 400, QJsonDocument(outsideReply).toJson().constData());
         QVERIFY2(QJsonDocument(outsideReply).toJson().contains("trainingInput.jobDir"),
             QJsonDocument(outsideReply).toJson().constData());
 
-        auto [status, created] = send("POST", jobsPath, jobJson(id, m_config.name, jobDir(id)));
+        auto [status, created] = executor.send("POST", jobsPath, jobJson(id, m_config.name, jobDir(id)));
         QVERIFY2(status == 200, QJsonDocument(created).toJson().constData());
         QString state;
-        QTRY_VERIFY2_WITH_TIMEOUT(
-            (state = send("GET", jobsPath + QLatin1Char('/') + id).second.value(QStringLiteral("state")).toString())
+        QTRY_VERIFY2_WITH_TIMEOUT((state = executor.send("GET", jobsPath + QLatin1Char('/') + id)
+                                               .second.value(QStringLiteral("state"))
+                                               .toString())
                     == QLatin1String("SUCCEEDED")
                 || state == QLatin1String("FAILED") || state == QLatin1String("CANCELLED"),
             qPrintable(state), JobTimeoutMs);
