@@ -114,10 +114,7 @@ int AuditCommands::list(CtlSession& s, const QStringList& args)
         QJsonArray array;
         for (const QJsonObject& e : std::as_const(entries))
             array.append(e);
-        if (s.format() == QLatin1String("json"))
-            s.out() << QJsonDocument(array).toJson(QJsonDocument::Indented);
-        else
-            s.out() << Printer::toYaml(array);
+        s.printResources(array); // as gcloud logging read: a YAML document per entry
         return ExitCode::Ok;
     }
     if (entries.isEmpty()) {

@@ -13,21 +13,6 @@
 
 namespace Trainyard {
 
-namespace {
-
-
-
-void printObject(CtlSession& s, const QJsonValue& value)
-{
-    if (s.format() == QLatin1String("json"))
-        s.out() << (value.isArray() ? QJsonDocument(value.toArray()) : QJsonDocument(value.toObject()))
-                       .toJson(QJsonDocument::Indented);
-    else
-        s.out() << Printer::toYaml(value);
-}
-
-} // namespace
-
 std::optional<qint64> AuthCommands::parseExpires(const QString& text)
 {
     if (text.size() < 2)
@@ -94,7 +79,7 @@ int AuthCommands::createToken(CtlSession& s, const QStringList& args)
     }
     const QJsonObject& token = r.value;
     if (s.format() == QLatin1String("json") || s.format() == QLatin1String("yaml"))
-        printObject(s, token);
+        s.printResource(token);
     else
         s.out() << token.value(QStringLiteral("token")).toString() << '\n';
     const QString expires = token.value(QStringLiteral("expireTime")).toString();
@@ -129,7 +114,7 @@ int AuthCommands::listTokens(CtlSession& s, const QStringList& args)
     }
     const QJsonArray tokens = r.value.value(QStringLiteral("tokens")).toArray();
     if (s.format() == QLatin1String("json") || s.format() == QLatin1String("yaml")) {
-        printObject(s, tokens);
+        s.printResources(tokens);
     } else if (tokens.isEmpty()) {
         s.err() << "Listed 0 items.\n";
     } else {

@@ -52,14 +52,6 @@ QString stateWords(const QJsonValue& state)
     return words.join(QLatin1Char('+'));
 }
 
-void printDocument(CtlSession& s, const QJsonObject& object)
-{
-    if (s.format() == QLatin1String("json"))
-        s.out() << QJsonDocument(object).toJson(QJsonDocument::Indented);
-    else
-        s.out() << Printer::toYaml(object);
-}
-
 } // namespace
 
 int ClustersCommands::list(CtlSession& s, const QStringList& args)
@@ -78,14 +70,8 @@ int ClustersCommands::list(CtlSession& s, const QStringList& args)
     if (!answer)
         return code;
     const QJsonArray regions = answer->value(QLatin1String("regions")).toArray();
-    if (s.format() == QLatin1String("json")) {
-        s.out() << QJsonDocument(regions).toJson(QJsonDocument::Indented);
-    } else if (s.format() == QLatin1String("yaml")) {
-        for (qsizetype i = 0; i < regions.size(); ++i) {
-            if (i > 0)
-                s.out() << "---\n";
-            s.out() << Printer::toYaml(regions.at(i));
-        }
+    if (s.format() == QLatin1String("json") || s.format() == QLatin1String("yaml")) {
+        s.printResources(regions);
     } else {
         QList<QStringList> rows;
         QStringList problems;
@@ -137,7 +123,7 @@ int ClustersCommands::describe(CtlSession& s, const QStringList& args)
     if (!region)
         return code;
     if (s.format() != QLatin1String("table")) {
-        printDocument(s, *region);
+        s.printResource(*region);
         s.out().flush();
         return ExitCode::Ok;
     }
@@ -194,11 +180,10 @@ int ClustersCommands::check(CtlSession& s, const QStringList& args)
         return code;
     const QJsonArray checks = region->value(QLatin1String("checks")).toArray();
     if (s.format() == QLatin1String("yaml") || s.format() == QLatin1String("json")) {
-        printDocument(s,
-            QJsonObject { { QStringLiteral("name"), region->value(QLatin1String("name")) },
-                { QStringLiteral("state"), region->value(QLatin1String("state")) },
-                { QStringLiteral("message"), region->value(QLatin1String("message")).toString() },
-                { QStringLiteral("checks"), checks } });
+        s.printResource(QJsonObject { { QStringLiteral("name"), region->value(QLatin1String("name")) },
+            { QStringLiteral("state"), region->value(QLatin1String("state")) },
+            { QStringLiteral("message"), region->value(QLatin1String("message")).toString() },
+            { QStringLiteral("checks"), checks } });
     } else if (checks.isEmpty()) {
         s.out() << QStringLiteral("%1 is this host: there is nothing to reach or authenticate.\n").arg(name);
     } else {

@@ -8,6 +8,9 @@
 #include "printer.h"
 
 #include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 
 #include <unistd.h>
 
@@ -227,6 +230,30 @@ bool CtlSession::checkFormat(const ArgParser& parser, const QStringList& allowed
     m_err << parser.usageError(QStringLiteral("argument --format: Invalid choice: '%1'. Valid choices are [%2].")
                                    .arg(m_format, allowed.join(QStringLiteral(", "))));
     return false;
+}
+
+void CtlSession::printResource(const QJsonValue& resource)
+{
+    if (m_format == QLatin1String("json"))
+        m_out << (resource.isArray() ? QJsonDocument(resource.toArray()) : QJsonDocument(resource.toObject()))
+                     .toJson(QJsonDocument::Indented);
+    else
+        m_out << Printer::toYaml(resource);
+    m_out.flush();
+}
+
+void CtlSession::printResources(const QJsonArray& resources)
+{
+    if (m_format == QLatin1String("json")) {
+        m_out << QJsonDocument(resources).toJson(QJsonDocument::Indented);
+    } else {
+        for (qsizetype i = 0; i < resources.size(); ++i) {
+            if (i > 0)
+                m_out << "---\n";
+            m_out << Printer::toYaml(resources.at(i));
+        }
+    }
+    m_out.flush();
 }
 
 } // namespace Trainyard

@@ -3,6 +3,8 @@
 
 #include "apiclient.h"
 
+#include <QJsonArray>
+#include <QJsonValue>
 #include <QString>
 #include <QStringList>
 #include <QTextStream>
@@ -56,6 +58,13 @@ public:
     /// True when --format is unset or one of `allowed`; else prints gcloud's usage error ("argument --format:
     /// Invalid choice: 'x'. Valid choices are [a, b].") and returns false.
     bool checkFormat(const ArgParser& parser, const QStringList& allowed);
+
+    /// Prints one resource (a job, a policy, a region) as gcloud's `describe` does: indented JSON under
+    /// `--format json`, else YAML (Printer::toYaml(): sorted keys, gcloud's quoting). Flushes.
+    void printResource(const QJsonValue& resource);
+    /// Prints a list of resources as gcloud's `list --format json|yaml` does: one indented JSON array under `json`,
+    /// else one YAML document per resource, separated by `---` lines (nothing for an empty list). Flushes.
+    void printResources(const QJsonArray& resources);
 
     QTextStream& out() { return m_out; }
 

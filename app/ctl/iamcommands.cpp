@@ -54,15 +54,6 @@ Target target(Resource r, CtlSession& s, const ArgParser& p)
     return { QStringLiteral("/v1/projects/%1").arg(segment(project)), QStringLiteral("project [%1]").arg(project) };
 }
 
-void printPolicy(CtlSession& s, const QJsonObject& policy)
-{
-    if (s.format() == QLatin1String("json"))
-        s.out() << QJsonDocument(policy).toJson(QJsonDocument::Indented);
-    else
-        s.out() << Printer::toYaml(policy);
-    s.out().flush();
-}
-
 bool checkFormat(CtlSession& s, const ArgParser& p)
 {
     return s.checkFormat(p, { QStringLiteral("yaml"), QStringLiteral("json") });
@@ -86,7 +77,7 @@ int getPolicy(Resource r, CtlSession& s, const QStringList& args)
         s.printApiError(p.command(), got.error);
         return ExitCode::Error;
     }
-    printPolicy(s, got.value);
+    s.printResource(got.value);
     return ExitCode::Ok;
 }
 
@@ -128,7 +119,7 @@ int setPolicy(Resource r, CtlSession& s, const QStringList& args)
     }
     s.err() << "Updated IAM policy for " << t.what << ".\n";
     s.err().flush();
-    printPolicy(s, set.value);
+    s.printResource(set.value);
     return ExitCode::Ok;
 }
 
@@ -206,7 +197,7 @@ int changeBinding(Resource r, bool add, CtlSession& s, const QStringList& args)
             return ExitCode::Error;
         }
         if (!changed) {
-            printPolicy(s, policy); // already bound: nothing to write
+            s.printResource(policy); // already bound: nothing to write
             return ExitCode::Ok;
         }
         policy.insert(QStringLiteral("bindings"), bindings);
@@ -215,7 +206,7 @@ int changeBinding(Resource r, bool add, CtlSession& s, const QStringList& args)
         if (set.ok()) {
             s.err() << "Updated IAM policy for " << t.what << ".\n";
             s.err().flush();
-            printPolicy(s, set.value);
+            s.printResource(set.value);
             return ExitCode::Ok;
         }
         // Someone else changed the policy between the read and the write: read it again (gcloud retries too).

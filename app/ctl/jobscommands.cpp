@@ -147,12 +147,7 @@ ReplicaConfig& replicaConfig(std::optional<ReplicaConfig>& config)
 
 void printJob(CtlSession& s, const Job& job)
 {
-    const QJsonObject json = JobJson::toJson(job);
-    if (s.format() == QLatin1String("json"))
-        s.out() << QJsonDocument(json).toJson(QJsonDocument::Indented);
-    else
-        s.out() << Printer::toYaml(json);
-    s.out().flush();
+    s.printResource(JobJson::toJson(job));
 }
 
 // `yaml(jobId,state,startTime.date(tz=LOCAL),endTime.date(tz=LOCAL))`, gcloud's submit output.
@@ -678,17 +673,11 @@ int JobsCommands::list(CtlSession& s, const QStringList& args)
     }
     if (limit >= 0 && jobs.size() > limit)
         jobs.resize(limit);
-    if (s.format() == QLatin1String("json")) {
+    if (s.format() == QLatin1String("json") || s.format() == QLatin1String("yaml")) {
         QJsonArray array;
         for (const Job& j : jobs)
             array.append(JobJson::toJson(j));
-        s.out() << QJsonDocument(array).toJson(QJsonDocument::Indented);
-    } else if (s.format() == QLatin1String("yaml")) {
-        for (qsizetype i = 0; i < jobs.size(); ++i) {
-            if (i > 0)
-                s.out() << "---\n";
-            s.out() << Printer::toYaml(JobJson::toJson(jobs.at(i)));
-        }
+        s.printResources(array);
     } else if (jobs.isEmpty()) {
         s.err() << "Listed 0 items.\n";
     } else {

@@ -407,6 +407,14 @@ private Q_SLOTS:
         QCOMPARE(json.code, 0);
         const QJsonArray jobs = QJsonDocument::fromJson(json.out.toUtf8()).array();
         QCOMPARE(jobs.size(), 2);
+        // YAML: one document per job, as gcloud prints a list (`---` between them).
+        const CtlRun yaml = ctl({ QStringLiteral("jobs"), QStringLiteral("list"), QStringLiteral("--format=yaml"),
+            QStringLiteral("--limit=2") });
+        QCOMPARE(yaml.code, 0);
+        const QStringList documents = yaml.out.split(QStringLiteral("\n---\n"));
+        QCOMPARE(documents.size(), 2);
+        for (const QString& document : documents)
+            QVERIFY2(document.contains(QLatin1String("\njobId: ")), qPrintable(yaml.out));
         const CtlRun none
             = ctl({ QStringLiteral("jobs"), QStringLiteral("list"), QStringLiteral("--filter=jobId:nothing*") });
         QCOMPARE(none.code, 0);
@@ -751,6 +759,11 @@ private Q_SLOTS:
         QCOMPARE(alice.value(QStringLiteral("member")).toString(), QStringLiteral("user:alice@example.org"));
         QVERIFY(!alice.contains(QStringLiteral("token")));
         const QString name = alice.value(QStringLiteral("name")).toString();
+        r = ctl({ QStringLiteral("auth"), QStringLiteral("tokens"), QStringLiteral("list"),
+            QStringLiteral("--format=yaml") });
+        QCOMPARE(r.code, 0);
+        QCOMPARE(r.out.split(QStringLiteral("\n---\n")).size(), tokens.size()); // a document per token
+        QVERIFY2(r.out.contains(QStringLiteral("member: user:alice@example.org\n")), qPrintable(r.out));
 
         // Its holder may read, not manage tokens or cancel.
         QFile f(m_root.filePath(QStringLiteral("run/trainyard/executor.json")));
