@@ -43,8 +43,10 @@ packages=(
     # authentication needs slurm-wlm-jwt-plugin, which no other package pulls in
     slurmctld slurmd slurm-client slurmrestd slurm-wlm-jwt-plugin munge
     # custom containers (integration/tst_containers, packaging/container-images.sh): rootful podman with runc
-    # (podman's default crun refuses hybrid cgroup hosts); the images are built offline with debootstrap
-    podman runc
+    # (podman's default crun refuses hybrid cgroup hosts); the images are built offline with debootstrap.
+    # catatonit is the init that `podman run --init` starts as PID 1: only a Recommends of podman, so an install
+    # without recommends (as here) lacks it and every container replica fails with "container-init binary not found"
+    podman runc catatonit
 )
 
 if [[ "${1:-}" == "--print" ]]; then
