@@ -18,7 +18,6 @@
 #include "tuningjobs.h"
 
 #include <QDateTime>
-#include <QDeadlineTimer>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
