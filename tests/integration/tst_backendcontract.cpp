@@ -12,6 +12,7 @@
 #include "scheduler.h"
 #include "statenames.h"
 
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QSignalSpy>
@@ -42,6 +43,13 @@ public:
     }
 
     QString name() const override { return QStringLiteral("fake"); }
+    QString adoptWarning; ///< what adoptJobDir() answers
+    QStringList adopted; ///< the job dirs adoptJobDir() was given, each with whether it existed then
+    QString adoptJobDir(const QString& path) override
+    {
+        adopted << path + (QFileInfo(path).isDir() ? QStringLiteral(" (exists)") : QStringLiteral(" (missing)"));
+        return adoptWarning;
+    }
     std::optional<Reservation> admit(const RunId& run, const ClusterPlan&) override
     {
         calls << QStringLiteral("admit ") + label(run);
@@ -304,6 +312,30 @@ private Q_SLOTS:
         const QList<ReplicaInfo> replicas = m_scheduler->replicas(Test::localJob(id));
         QCOMPARE(replicas.at(0).startTime, startedAt);
         QVERIFY(replicas.at(1).startTime.isValid() && replicas.at(1).startTime > startedAt);
+    }
+
+    /// The backend gets the job dir once the scheduler has made it, before the replicas launch; its warning (it
+    /// could not hand the folder to the replicas' user) is in the job's log.
+    void jobDirIsAdopted()
+    {
+        const QString id = QStringLiteral("j10");
+        m_backend->adopted.clear();
+        m_backend->adoptWarning = QStringLiteral("The job dir cannot be handed over.");
+        submit(makeJob(id, 0));
+        QTRY_VERIFY(m_backend->calls.contains(QStringLiteral("place ") + id));
+        const RunId run { Test::localJob(id), QString() };
+        Launch::Placement placement;
+        placement.addresses = { { QStringLiteral("127.0.0.1"), 7900 } };
+        Q_EMIT m_backend->placed(run, placement);
+        QTRY_VERIFY(m_backend->launched.contains(id));
+        QCOMPARE(m_backend->adopted, QStringList { makeJob(id, 0).trainingInput.jobDir + QStringLiteral(" (exists)") });
+        QStringList service;
+        for (const LogEntry& e : m_logs->read(Test::localJob(id), QStringLiteral("service"), QString(), 0, 1000)) {
+            if (e.severity == QLatin1String("WARNING"))
+                service << e.message;
+        }
+        QVERIFY2(service.contains(m_backend->adoptWarning), qPrintable(service.join(QLatin1Char('\n'))));
+        m_backend->adoptWarning.clear();
     }
 
     /// placementFailed() after placed(), while no replica has started (the cluster says later that the job can never

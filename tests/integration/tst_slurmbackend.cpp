@@ -191,10 +191,9 @@ private:
         Job job = Test::customJob(id, module, workers, ps);
         job.trainingInput.region = m_config.name;
         job.trainingInput.packageUris = QStringList { TrainerDir };
+        // Not made here: the scheduler makes it and hands it to the cluster's user (this test runs as root, the
+        // replicas as slurmci), as for a user's job.
         job.trainingInput.jobDir = jobDir(id);
-        // The job's user (not this process's) writes there.
-        QDir().mkpath(job.trainingInput.jobDir);
-        QFile::setPermissions(job.trainingInput.jobDir, QFileDevice::Permissions(0x7777));
         if (adjust)
             adjust(job);
         QString error;
@@ -402,6 +401,8 @@ private Q_SLOTS:
         }
         const qint64 jobId = slurmJobId(id);
         QVERIFY(jobId > 0);
+        // The job dir, made by the executor (root here), was handed to the cluster's user, who runs the replicas.
+        QCOMPARE(QFileInfo(jobDir(id)).owner(), m_config.user);
         // The job's log names the nodes, in replica order.
         const QString runsOn = QStringLiteral("Slurm job %1 runs on %2 of Slurm cluster '%3'.")
                                    .arg(jobId)
@@ -633,8 +634,6 @@ private Q_SLOTS:
         job.trainingInput.masterConfig = ReplicaConfig {};
         job.trainingInput.masterConfig->acceleratorConfig = AcceleratorConfig { 1, QStringLiteral("NVIDIA_TESLA_T4") };
         job.trainingInput.workerConfig = job.trainingInput.masterConfig;
-        QDir().mkpath(job.trainingInput.jobDir);
-        QFile::setPermissions(job.trainingInput.jobDir, QFileDevice::Permissions(0x7777));
         QString error;
         QVERIFY2(m_store->insert(job, &error), qPrintable(error));
         m_jobIds << id;
@@ -734,8 +733,6 @@ private Q_SLOTS:
         QVERIFY2(executor.start(&error), qPrintable(error));
         const QString id = m_prefix + QStringLiteral("reattach");
         m_jobIds << id;
-        QDir().mkpath(jobDir(id));
-        QFile::setPermissions(jobDir(id), QFileDevice::Permissions(0x7777));
         constexpr int Ticks = 50;
         const QString type = QStringLiteral("n1-standard-4");
         const QJsonObject body { { QStringLiteral("jobId"), id },
@@ -824,8 +821,8 @@ private Q_SLOTS:
         QVERIFY(root.isValid());
         const QString id = m_prefix + QStringLiteral("queued");
         m_jobIds << id;
+        // Made here, as this process (root, the executor's user): the executor hands it to the cluster's user.
         QDir().mkpath(jobDir(id));
-        QFile::setPermissions(jobDir(id), QFileDevice::Permissions(0x7777));
         const QString unblock = jobDir(id) + QStringLiteral("/unblock");
         auto release = qScopeGuard([&unblock] { QFile(unblock).open(QIODevice::WriteOnly); });
         holdAllNodes(unblock);
@@ -918,8 +915,6 @@ private Q_SLOTS:
         QVERIFY2(executor.start(&error), qPrintable(error));
         const QString id = m_prefix + QStringLiteral("reattach_study");
         m_jobIds << id;
-        QDir().mkpath(jobDir(id));
-        QFile::setPermissions(jobDir(id), QFileDevice::Permissions(0x7777));
         const QJsonObject spec { { QStringLiteral("goal"), QStringLiteral("MAXIMIZE") },
             { QStringLiteral("hyperparameterMetricTag"), QStringLiteral("score") }, { QStringLiteral("maxTrials"), 2 },
             { QStringLiteral("maxParallelTrials"), 2 },
@@ -1081,8 +1076,6 @@ private Q_SLOTS:
         // A job of the project on the test cluster, for the cluster's `jobs`.
         const QString id = m_prefix + QStringLiteral("regions");
         m_jobIds << id;
-        QDir().mkpath(jobDir(id));
-        QFile::setPermissions(jobDir(id), QFileDevice::Permissions(0x7777));
         const QJsonObject body { { QStringLiteral("jobId"), id },
             { QStringLiteral("trainingInput"),
                 QJsonObject { { QStringLiteral("scaleTier"), QStringLiteral("BASIC") },
@@ -1295,8 +1288,6 @@ private Q_SLOTS:
         };
         const QString id = m_prefix + QStringLiteral("api");
         m_jobIds << id;
-        QDir().mkpath(jobDir(id));
-        QFile::setPermissions(jobDir(id), QFileDevice::Permissions(0x7777));
         const QString jobsPath = QStringLiteral("/v1/projects/local/jobs");
 
         auto [localStatus, localReply]

@@ -133,6 +133,16 @@ public:
     /// How this backend runs replicas with a container image (the service's custom containers); an empty
     /// `podman`: it cannot, and a job with images is refused before it is stored.
     virtual Launch::ContainerRuntime containers() const { return {}; }
+    /// Called once the scheduler has made a job's job dir (`trainingInput.jobDir`, a folder it created or found),
+    /// before the first of its replicas runs here. A backend whose replicas run as another user than the executor
+    /// makes the folder theirs (the trainer writes checkpoints and event files into it, and the trial folders of a
+    /// study). Returns a warning for the job's log when it cannot; empty when all is well. The local backend's
+    /// replicas run as the executor: nothing to do.
+    virtual QString adoptJobDir(const QString& path)
+    {
+        Q_UNUSED(path);
+        return QString();
+    }
 
     /// Reserves what `plan` asks for when it fits now (the Admission rule of models/admission.h for the
     /// local host). Returns the reservation, or nothing when the run must wait. A run holds at most one

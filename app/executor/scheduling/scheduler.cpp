@@ -530,11 +530,16 @@ struct Scheduler::Private {
         const TrainingInput& input = run->input;
         // On the service the job dir is a Cloud Storage prefix that every replica can write under at once;
         // here it is a folder, so it exists before the first replica looks for checkpoints in it.
-        if (!input.jobDir.isEmpty() && !std::exchange(run->jobDirMade, true) && !QDir().mkpath(input.jobDir))
-            service(run->key,
-                QStringLiteral("Could not create the job dir %1; the trainer may fail to write to it.")
-                    .arg(input.jobDir),
-                QStringLiteral("WARNING"));
+        if (!input.jobDir.isEmpty() && !std::exchange(run->jobDirMade, true)) {
+            if (!QDir().mkpath(input.jobDir)) {
+                service(run->key,
+                    QStringLiteral("Could not create the job dir %1; the trainer may fail to write to it.")
+                        .arg(input.jobDir),
+                    QStringLiteral("WARNING"));
+            } else if (const QString warning = backendOf(set->id)->adoptJobDir(input.jobDir); !warning.isEmpty()) {
+                service(run->key, warning, QStringLiteral("WARNING"));
+            }
+        }
         Launch::LaunchContext context;
         context.input = input;
         context.interpreter = run->interpreter;

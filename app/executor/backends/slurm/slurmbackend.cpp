@@ -17,9 +17,14 @@
 #include <QTimer>
 
 #include <algorithm>
+#include <cerrno>
 #include <csignal>
+#include <cstring>
 #include <limits>
 #include <map>
+#include <pwd.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace Trainyard::Slurm {
 
@@ -1059,6 +1064,30 @@ QString SlurmBackend::runFolderRoot(const QString&) const
 QString SlurmBackend::interpreter() const
 {
     return d->cluster.python;
+}
+
+QString SlurmBackend::adoptJobDir(const QString& path)
+{
+    const QString user = d->cluster.user;
+    const QByteArray name = user.toLocal8Bit();
+    const passwd* account = name.isEmpty() ? nullptr : ::getpwnam(name.constData());
+    const uid_t self = ::geteuid();
+    if (account && account->pw_uid == self)
+        return QString(); // the replicas run as the executor
+    struct stat info { };
+    if (::stat(QFile::encodeName(path).constData(), &info) != 0 || info.st_uid != self)
+        return QString(); // not the executor's folder: whoever made it decided who writes to it
+    if (!account)
+        return QStringLiteral("The job dir %1 belongs to the executor's user, and Slurm cluster '%2' runs the replicas "
+                              "as %3, which is not a user of this host: the trainer may not be able to write to it.")
+            .arg(path, d->cluster.name, user);
+    if (self == 0 && ::chown(QFile::encodeName(path).constData(), account->pw_uid, account->pw_gid) == 0)
+        return QString();
+    return QStringLiteral("The job dir %1 belongs to the executor's user, and Slurm cluster '%2' runs the replicas as "
+                          "%3: the trainer may not be able to write to it (%4).")
+        .arg(path, d->cluster.name, user,
+            self == 0 ? QString::fromLocal8Bit(std::strerror(errno))
+                      : QStringLiteral("only an executor run as root hands it over"));
 }
 
 std::optional<Reservation> SlurmBackend::admit(const RunId& run, const ClusterPlan& plan)

@@ -94,6 +94,11 @@ public:
     QString name() const override;
     QString runFolderRoot(const QString& dataDir) const override;
     QString interpreter() const override;
+    /// When the cluster's `user` is not the executor's (an executor run as root, say), a job dir owned by the
+    /// executor is handed to that user (chown, as root only; the user looked up on this host, whose accounts the
+    /// shared folder implies). A folder owned by anyone else is left as it is. A warning names the user and the
+    /// folder when the hand-over is not possible.
+    QString adoptJobDir(const QString& path) override;
     std::optional<Reservation> admit(const RunId& run, const ClusterPlan& plan) override;
     void release(const RunId& run) override;
     void place(const RunId& run, const Launch::ReplicaSet& set) override;
