@@ -10,12 +10,14 @@
 #include "machinecatalog.h"
 
 #include <QDateTime>
+#include <QDeadlineTimer>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QList>
 #include <QStringList>
 #include <QTemporaryDir>
+#include <QThread>
 
 #include <csignal>
 
@@ -131,11 +133,19 @@ inline Job consoleTestJob(const QString& jobId, const QString& module, const QSt
 }
 
 /// Sends SIGTERM to each executor a test started (their pids from ExecutorConnection::endpoint()); an
-/// executor stops its jobs' replicas before it exits.
+/// executor stops its jobs' replicas before it exits. Then waits (at most 30 s each) until they have exited: what
+/// an executor writes on its way out must not land in the test's temporary folder after it was removed (it left
+/// empty data folders in /tmp). The executors are detached (ExecutorLocator), so an exited one is gone at once.
 inline void stopExecutors(const QList<qint64>& pids)
 {
     for (const qint64 pid : pids)
         ::kill(pid_t(pid), SIGTERM);
+    // (No event loop is needed for another process's exit: this header also serves benches without Qt Test.)
+    for (const qint64 pid : pids) {
+        const QDeadlineTimer deadline(30000);
+        while (::kill(pid_t(pid), 0) == 0 && !deadline.hasExpired())
+            QThread::msleep(20);
+    }
 }
 
 } // namespace Trainyard::Test
