@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "jobdirpolicy.h"
+#include "pathname.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -61,6 +62,26 @@ QString JobDirPolicy::problem(const QString& jobDir) const
             "\"%1\" is not a local folder: on this workstation the job dir is a folder of this host, given as an "
             "absolute path.")
             .arg(jobDir);
+    // The kernel's limits (Linux NAME_MAX and PATH_MAX, in bytes): a NUL would end the path the trainer gets early,
+    // and a longer component or path is one no folder can have, which failed only when the job ran.
+    if (jobDir.contains(QChar(0)))
+        return QCoreApplication::translate(
+            "Trainyard::JobValidation", "The job dir contains a NUL character, which no file path can hold.");
+    for (const QString& part : jobDir.split(QLatin1Char('/'), Qt::SkipEmptyParts)) {
+        if (const qsizetype bytes = part.toUtf8().size(); bytes > PathName::NameMax)
+            //: %1 is the start of the long folder name, %2 and %3 byte counts.
+            return QCoreApplication::translate("Trainyard::JobValidation",
+                "The job dir's folder name \"%1…\" is %2 bytes long; a folder name on this system has at most %3.")
+                .arg(part.left(40))
+                .arg(bytes)
+                .arg(PathName::NameMax);
+    }
+    if (const qsizetype bytes = jobDir.toUtf8().size(); bytes >= PathName::PathMax)
+        //: %1 and %2 are byte counts.
+        return QCoreApplication::translate(
+            "Trainyard::JobValidation", "The job dir is %1 bytes long; a path on this system has fewer than %2.")
+            .arg(bytes)
+            .arg(PathName::PathMax);
     if (!jobDir.startsWith(QLatin1Char('/')))
         //: %1 is the job dir as given; "~" and relative paths are not expanded.
         return QCoreApplication::translate("Trainyard::JobValidation",

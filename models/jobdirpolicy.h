@@ -12,6 +12,7 @@ namespace Trainyard {
 ///
 /// The service takes a full `gs://` path for jobDir; here it is a local folder that the executor creates,
 /// hands to the trainer as given, and later serves from (checkpoints, event files). So it must be:
+/// - a path the kernel takes: no NUL, shorter than PATH_MAX (4,096 bytes), no component over NAME_MAX (255 bytes);
 /// - an absolute path (a relative one or "~" would be resolved against the executor's working folder while the
 ///   trainer receives the raw string);
 /// - clean: no "." or ".." component and no empty one, so what is checked is what is used;

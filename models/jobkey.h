@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #pragma once
 
+#include "pathname.h"
+
 #include <QHashFunctions>
 #include <QMetaType>
 #include <QString>
@@ -30,8 +32,12 @@ struct JobKey {
     /// columns, log lines). Project and job IDs cannot hold '/' (validation), so it is unambiguous.
     QString name() const { return QStringLiteral("projects/") + project + QStringLiteral("/jobs/") + jobId; }
     /// The job's own folder in the executor's data folder: `<dataDir>/projects/<project>/jobs/<jobId>`
-    /// (staging, logs, restarts, trials). Not the job dir, which the user chooses.
-    QString folder(const QString& dataDir) const { return dataDir + QLatin1Char('/') + name(); }
+    /// (staging, logs, restarts, trials). Not the job dir, which the user chooses. Empty when the project or the job
+    /// ID is not a safe folder name (PathName): such a key has no folder, rather than one outside `dataDir`.
+    QString folder(const QString& dataDir) const
+    {
+        return PathName::child(dataDir, { QStringLiteral("projects"), project, QStringLiteral("jobs"), jobId });
+    }
     /// Parses name(); an empty key when `name` is not of that form.
     static JobKey fromName(const QString& name)
     {

@@ -8,8 +8,10 @@
 // - Resource Manager label rules (keys/values ≤ 63 chars of [a-z0-9_-], keys start with a letter, ≤ 64 labels).
 // The host rules (GPUs present, capacity) are Trainyard's; see resources/catalog/README.md.
 #include "machinecatalog.h"
+#include "pathname.h"
 
 #include <QCoreApplication>
+#include <QJsonDocument>
 #include <QRegularExpression>
 #include <QSet>
 
@@ -80,6 +82,7 @@ public:
         for (const QString& p : jobIdProblems(m_job.jobId))
             add(QStringLiteral("jobId"), p);
         m_violations.append(labelViolations(m_job.labels));
+        checkSizes();
         checkProgram();
         const bool clusterOk = checkCluster();
         if (clusterOk && m_checkHost)
@@ -95,6 +98,56 @@ public:
 private:
     void add(const QString& field, const QString& description) { m_violations.append({ field, description }); }
     static QString in(const char* field) { return QStringLiteral("trainingInput.") + QLatin1String(field); }
+
+    /// What one job may hold, so that no job makes every list page and every follower's stream megabytes (three
+    /// jobs of 4 MB `args` made a job list of 12.6 MB): the service's 100 package URIs, no argument longer than the
+    /// kernel passes to a program (MAX_ARG_STRLEN, 128 KiB), and MaxJobArgsBytes of arguments together (the service
+    /// documents no limit on args; this is the kernel's limit for one argument).
+    void checkSizes()
+    {
+        qsizetype argsBytes = 0;
+        for (qsizetype i = 0; i < m_in.args.size(); ++i) {
+            const qsizetype bytes = m_in.args.at(i).toUtf8().size();
+            argsBytes += bytes;
+            if (bytes > MaxJobArgsBytes)
+                //: %1 and %2 are byte counts.
+                add(in("args") + QStringLiteral("[%1]").arg(i),
+                    QCoreApplication::translate("Trainyard::JobValidation",
+                        "An argument may be at most %2 bytes long (the kernel's limit for one argument); this one has "
+                        "%1.")
+                        .arg(bytes)
+                        .arg(MaxJobArgsBytes));
+        }
+        if (argsBytes > MaxJobArgsBytes)
+            add(in("args"),
+                QCoreApplication::translate("Trainyard::JobValidation",
+                    "The arguments together may be at most %2 bytes; these have %1. Pass large inputs as a file in "
+                    "the package or the job dir.")
+                    .arg(argsBytes)
+                    .arg(MaxJobArgsBytes));
+        if (m_in.packageUris.size() > MaxPackageUris)
+            add(in("packageUris"),
+                QCoreApplication::translate("Trainyard::JobValidation",
+                    "At most %1 package URIs are allowed (the service's limit); this job gives %2.")
+                    .arg(MaxPackageUris)
+                    .arg(m_in.packageUris.size()));
+        // Whatever else a job carries (container arguments, a module name, tuning parameters) counts here.
+        if (const qsizetype total = QJsonDocument(JobJson::toJson(m_job)).toJson(QJsonDocument::Compact).size();
+            total > MaxJobBytes)
+            add(QStringLiteral("trainingInput"),
+                QCoreApplication::translate(
+                    "Trainyard::JobValidation", "A job may be at most %2 bytes as JSON; this one has %1.")
+                    .arg(total)
+                    .arg(MaxJobBytes));
+        for (qsizetype i = 0; i < m_in.packageUris.size(); ++i) {
+            const QString& uri = m_in.packageUris.at(i);
+            if (uri.contains(QChar(0)) || uri.toUtf8().size() >= PathName::PathMax)
+                add(in("packageUris") + QStringLiteral("[%1]").arg(i),
+                    QCoreApplication::translate("Trainyard::JobValidation",
+                        "A package URI must be a path of fewer than %1 bytes, without NUL characters.")
+                        .arg(PathName::PathMax));
+        }
+    }
 
     void checkProgram()
     {
@@ -131,10 +184,11 @@ private:
     /// both, and a master image instead of a runtime version and a package.
     void checkContainers()
     {
-        static const QRegularExpression reference(QStringLiteral(
-            "^(?:[a-zA-Z0-9](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?(?:\\.[a-zA-Z0-9](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?)*(?::[0-9]+)?/)?"
-            "[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*(?:/[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*)*"
-            "(?::[A-Za-z0-9_][A-Za-z0-9_.-]{0,127})?(?:@sha256:[a-f0-9]{64})?$"));
+        static const QRegularExpression reference(
+            QStringLiteral("^(?:[a-zA-Z0-9](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?(?:\\.[a-zA-Z0-9](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?)"
+                           "*(?::[0-9]+)?/)?"
+                           "[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*(?:/[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*)*"
+                           "(?::[A-Za-z0-9_][A-Za-z0-9_.-]{0,127})?(?:@sha256:[a-f0-9]{64})?$"));
         const char* fields[] = { "masterConfig", "workerConfig", "parameterServerConfig", "evaluatorConfig" };
         const std::optional<ReplicaConfig>* configs[]
             = { &m_in.masterConfig, &m_in.workerConfig, &m_in.parameterServerConfig, &m_in.evaluatorConfig };
@@ -164,7 +218,8 @@ private:
             if (!c.containerArgs.isEmpty() && !m_in.args.isEmpty())
                 add(field + QStringLiteral(".containerArgs"),
                     QCoreApplication::translate("Trainyard::JobValidation",
-                        "containerArgs and trainingInput.args are mutually exclusive: give the arguments in one of them."));
+                        "containerArgs and trainingInput.args are mutually exclusive: give the arguments in one of "
+                        "them."));
         }
         if (!onlyContainers(m_in))
             return;
@@ -762,6 +817,47 @@ QStringList jobIdProblems(const QString& jobId)
         problems.append(QCoreApplication::translate(
             "Trainyard::JobValidation", "A job ID may contain only letters, digits and underscores, not \"%1\".")
                             .arg(bad));
+    return problems;
+}
+
+QStringList projectIdProblems(const QString& project)
+{
+    if (project == defaultProjectId())
+        return {};
+    QStringList problems;
+    if (project.isEmpty()) {
+        problems.append(QCoreApplication::translate("Trainyard::JobValidation", "A project ID is required."));
+        return problems;
+    }
+    if (project.size() < 6 || project.size() > 30)
+        problems.append(QCoreApplication::translate(
+            "Trainyard::JobValidation", "A project ID has 6 to 30 characters (this one has %1), or is \"%2\".")
+                            .arg(project.size())
+                            .arg(defaultProjectId()));
+    const QChar first = project.at(0);
+    if (!(first >= QLatin1Char('a') && first <= QLatin1Char('z')))
+        problems.append(QCoreApplication::translate(
+            "Trainyard::JobValidation", "A project ID must start with a lowercase letter."));
+    else if (project.endsWith(QLatin1Char('-')))
+        problems.append(
+            QCoreApplication::translate("Trainyard::JobValidation", "A project ID cannot end with a hyphen."));
+    QString bad;
+    for (const QChar c : project) {
+        const bool ok = (c >= QLatin1Char('a') && c <= QLatin1Char('z'))
+            || (c >= QLatin1Char('0') && c <= QLatin1Char('9')) || c == QLatin1Char('-');
+        if (!ok && !bad.contains(c))
+            bad += c;
+    }
+    if (!bad.isEmpty()) {
+        // Shown escaped: a NUL, a newline or a '/' must be visible in the message.
+        QString shown;
+        for (const QChar c : std::as_const(bad))
+            shown
+                += c.unicode() < 0x20 ? QStringLiteral("\\x%1").arg(c.unicode(), 2, 16, QLatin1Char('0')) : QString(c);
+        problems.append(QCoreApplication::translate("Trainyard::JobValidation",
+            "A project ID may contain only lowercase letters, digits and hyphens, not \"%1\".")
+                            .arg(shown));
+    }
     return problems;
 }
 

@@ -176,8 +176,28 @@ FieldViolations validateJob(const Job& job, const MachineCatalog& catalog, const
 /// nodes, not this workstation, hold it, and its backend fails placement when they never can.
 FieldViolations validateClusterJob(const Job& job, const MachineCatalog& catalog);
 
+/// The most `trainingInput.args` may hold, in UTF-8 bytes, one argument and all together: Linux's MAX_ARG_STRLEN,
+/// the longest argument a program can be given. The service documents no limit; a job is stored and listed whole,
+/// so it needs one.
+constexpr qsizetype MaxJobArgsBytes = 128 * 1024;
+/// The most a whole job may hold as JSON (bytes): bounds every field the rules above do not.
+constexpr qsizetype MaxJobBytes = 512 * 1024;
+/// The service's limit on `trainingInput.packageUris` ("The maximum number of package URIs is 100").
+constexpr qsizetype MaxPackageUris = 100;
+
 /// Job ID rule alone (for live validation in the console): empty list when valid.
 QStringList jobIdProblems(const QString& jobId);
+/// The project ID rule (Resource Manager's, https://cloud.google.com/resource-manager/docs/creating-managing-projects:
+/// 6 to 30 characters of lowercase ASCII letters, digits and hyphens, starting with a letter and not ending with a
+/// hyphen), plus DefaultProjectId, the project the console and trainyardctl have always used here. Empty list when
+/// valid. A project ID is part of every resource name and of the executor's folder paths, so every route checks it
+/// before anything else.
+QStringList projectIdProblems(const QString& project);
+/// "local": the project of the clients' requests unless one is named, and of jobs stored before projects existed.
+inline QString defaultProjectId()
+{
+    return QStringLiteral("local");
+}
 /// Label rules alone: violations with paths "labels.<key>".
 FieldViolations labelViolations(const QMap<QString, QString>& labels);
 

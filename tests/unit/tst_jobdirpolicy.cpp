@@ -42,7 +42,8 @@ private Q_SLOTS:
         QTest::newRow("relative") << QStringLiteral("jobs/run1") << QStringLiteral("not an absolute path");
         QTest::newRow("tilde") << QStringLiteral("~/x") << QStringLiteral("not an absolute path");
         QTest::newRow("dot dot") << QStringLiteral("../../etc") << QStringLiteral("not an absolute path");
-        QTest::newRow("absolute with ..") << r + QStringLiteral("/jobs/../../etc") << QStringLiteral("not a clean path");
+        QTest::newRow("absolute with ..")
+            << r + QStringLiteral("/jobs/../../etc") << QStringLiteral("not a clean path");
         QTest::newRow("absolute with .") << r + QStringLiteral("/./jobs") << QStringLiteral("not a clean path");
         QTest::newRow("double slash") << r + QStringLiteral("//jobs") << QStringLiteral("not a clean path");
         QTest::newRow("the root itself") << r << QStringLiteral("lies outside");
@@ -52,6 +53,19 @@ private Q_SLOTS:
         QTest::newRow("link leading out") << r + QStringLiteral("/escape/ssl") << QStringLiteral("lies outside");
         QTest::newRow("sibling with the root's prefix")
             << r + QStringLiteral("-other/run1") << QStringLiteral("lies outside");
+        // Issue 26, item 7: what the kernel cannot take as a path was accepted and ran.
+        QTest::newRow("NUL") << r + QStringLiteral("/jobs/a") + QChar(0) + QStringLiteral("/../../etc")
+                             << QStringLiteral("NUL character");
+        QTest::newRow("a 5,000-character component")
+            << r + QStringLiteral("/jobs/") + QString(5000, QLatin1Char('x')) << QStringLiteral("at most 255");
+        QTest::newRow("a 256-byte component (128 two-byte characters)")
+            << r + QStringLiteral("/jobs/") + QString(128, QChar(0xe9)) << QStringLiteral("at most 255");
+        QTest::newRow("a 255-byte component")
+            << r + QStringLiteral("/jobs/") + QString(255, QLatin1Char('y')) << QString();
+        QString deep = r;
+        while (deep.size() < 4200)
+            deep += QStringLiteral("/") + QString(200, QLatin1Char('d'));
+        QTest::newRow("a path of 4,200 bytes") << deep << QStringLiteral("fewer than 4096");
     }
 
     void rules()
