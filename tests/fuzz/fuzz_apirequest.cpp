@@ -3,9 +3,12 @@
 // (authentication, the router, the resource handlers; no socket) against real, empty stores in a temporary folder.
 //
 // Input: "METHOD TARGET" on the first line, then "Name: value" header lines up to an empty line, then the body
-// (the seeds in seeds/fuzz_apirequest/ are valid requests with the fuzzer's token). The target becomes the URL as the
-// transport makes it (requestUrl()). Every answer must be JSON in Google's shape or an event stream, and never a 500:
-// anything else traps. The host has no CPUs, so no job it accepts can start a process.
+// (the seeds in seeds/fuzz_apirequest/ are valid requests with the fuzzer's token, some with encoded project and path
+// segments that must be refused). The target becomes the URL as the transport makes it (requestUrl()). Every answer
+// must be JSON in Google's shape or an event stream, and never a 500: anything else traps. So does a file or folder
+// made outside the data folder: it is nested four folders deep in the temporary folder, and each level above it must
+// hold nothing but the next (a path built from "..%2F.." in a project or job segment landed there). The host has no
+// CPUs, so no job it accepts can start a process.
 #include "httpapi.h"
 #include "httpconnection.h"
 #include "jobstore.h"
@@ -15,6 +18,7 @@
 
 #include <QCoreApplication>
 #include <QDeadlineTimer>
+#include <QDir>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLoggingCategory>
@@ -48,7 +52,9 @@ Api* makeApi()
     auto* api = new Api;
     if (!api->dir.isValid())
         std::abort();
-    const QString data = api->dir.path();
+    const QString data = api->dir.path() + QStringLiteral("/a/b/c/d");
+    if (!QDir().mkpath(data))
+        std::abort();
     qputenv("XDG_DATA_HOME", QFile::encodeName(data));
     QString error;
     api->store = std::make_unique<JobStore>();
@@ -133,6 +139,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
         __builtin_trap(); // a request that is never answered
     if (answer->status < 200 || answer->status > 599 || answer->status == 500)
         __builtin_trap();
+    // Nothing beside the path to the data folder, at any level above it.
+    QString level = api->dir.path();
+    for (const char* next : { "a", "b", "c", "d" }) {
+        if (QDir(level).entryList(QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot)
+            != QStringList { QLatin1String(next) })
+            __builtin_trap(); // a path outside the data folder was made
+        level += QLatin1Char('/') + QLatin1String(next);
+    }
     QByteArray contentType;
     for (const auto& [key, value] : answer->headers) {
         if (key.compare("Content-Type", Qt::CaseInsensitive) == 0)

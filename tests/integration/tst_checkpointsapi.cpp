@@ -237,9 +237,13 @@ private Q_SLOTS:
         QVERIFY(write(m_jobDir + QStringLiteral("/words.index"), "an index that is not a LevelDB table\n"));
         QVERIFY(QFile::link(fixture(QStringLiteral("pytorch/test.pt")), m_jobDir + QStringLiteral("/escape.pt")));
         QVERIFY(QFile::link(fixture(QStringLiteral("checkpoints")), m_jobDir + QStringLiteral("/outside")));
+        // A folder link out to the host's /etc (issue 26, item 5): whether a name below it exists there or not must
+        // not show in the answer.
+        QVERIFY(QFile::link(QStringLiteral("/etc"), m_jobDir + QStringLiteral("/etc")));
         // Links out of the job dir to a path that does not exist: answered as those that do (no existence oracle).
         QVERIFY(QFile::link(QStringLiteral("/nonexistent-trainyard/model.pt"), m_jobDir + QStringLiteral("/gone.pt")));
-        QVERIFY(QFile::link(QStringLiteral("/nonexistent-trainyard/bundle.index"), m_jobDir + QStringLiteral("/gone.index")));
+        QVERIFY(QFile::link(
+            QStringLiteral("/nonexistent-trainyard/bundle.index"), m_jobDir + QStringLiteral("/gone.index")));
         // A bundle whose index is here but whose shard is a symlink to a file elsewhere.
         QVERIFY(place(counter + index, QStringLiteral("leak.index"), 5));
         QVERIFY(QFile::link(fixture(counter + data), m_jobDir + QStringLiteral("/leak") + data));
@@ -580,6 +584,29 @@ private Q_SLOTS:
         // Nothing of the file outside may be in the answer (the message may name a *.safetensors file).
         QVERIFY(!r.body.contains("\"tensors\""));
         QVERIFY(!r.body.contains("\"statistics\""));
+    }
+
+    /// Issue 26, item 5: a name below a folder link out of the job dir gets the same answer whether the host has
+    /// that file or not (before: 403 for etc/passwd, 404 for etc/noshadow_zz, an oracle for any path on the host).
+    void linkOutAnswersAlike()
+    {
+        QVERIFY(QFile::exists(QStringLiteral("/etc/passwd")));
+        QVERIFY(!QFile::exists(QStringLiteral("/etc/noshadow_zz")));
+        const QString base = jobPath(QStringLiteral("ckpt_job"), QStringLiteral("/checkpoints/"));
+        const Response there = get(base + QStringLiteral("etc%2Fpasswd"), QString());
+        const Response absent = get(base + QStringLiteral("etc%2Fnoshadow_zz"), QString());
+        const Response deeper = get(base + QStringLiteral("etc%2Fno_such_dir%2Fx.pt"), QString());
+        for (const Response* r : { &there, &absent, &deeper }) {
+            QCOMPARE(r->status, 403);
+            QCOMPARE(errorStatus(r->json), QStringLiteral("PERMISSION_DENIED"));
+        }
+        auto reason = [](const Response& r) {
+            const QString message
+                = r.json.value(QStringLiteral("error")).toObject().value(QStringLiteral("message")).toString();
+            return message.mid(message.lastIndexOf(QLatin1String(": ")));
+        };
+        QCOMPARE(reason(absent), reason(there));
+        QCOMPARE(reason(deeper), reason(there));
     }
 
     void refusedThroughClient()

@@ -402,6 +402,11 @@ struct MetricsCollector::Private {
     {
         if (collections.count(key))
             return;
+        // A job without a folder of its own (no safe folder name: JobKey::folder()) never runs; nothing to collect.
+        const Backend* cluster = scheduler ? scheduler->clusterBackend(job.trainingInput.region) : nullptr;
+        const QString folder = key.folder(cluster ? cluster->runFolderRoot(dataDir) : dataDir);
+        if (folder.isEmpty())
+            return;
         auto c = std::make_unique<JobCollection>();
         c->job = key;
         QString why;
@@ -415,8 +420,7 @@ struct MetricsCollector::Private {
             logs->append(key, e);
         }
         // A cluster job's replica folders are in the cluster's shared folder (Backend::runFolderRoot).
-        const Backend* cluster = scheduler ? scheduler->clusterBackend(job.trainingInput.region) : nullptr;
-        c->folder = key.folder(cluster ? cluster->runFolderRoot(dataDir) : dataDir);
+        c->folder = folder;
         c->onCluster = cluster != nullptr;
         // What an earlier executor stored already: resume after it.
         c->storedOffsets = metrics->eventFileOffsets(key);

@@ -16,9 +16,9 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
-#include <QSaveFile>
-#include <QJsonObject>
 #include <QJsonDocument>
+#include <QJsonObject>
+#include <QSaveFile>
 #include <QSysInfo>
 #include <QTimer>
 
@@ -180,6 +180,24 @@ struct Scheduler::Private {
 
     /// Applies `change` to the stored job (read fresh, so that a concurrent labels PATCH survives) and
     /// writes it. Returns the job as written.
+    /// A job whose project or job ID is no safe folder name (JobKey::folder() is empty: it was stored before every
+    /// route checked them) has no job folder inside the data folder, so it cannot run: it fails, and nothing is made
+    /// outside the data folder. True when `key` was such a job.
+    bool failWithoutFolder(const JobKey& key, const QString& folder)
+    {
+        if (!folder.isEmpty())
+            return false;
+        qCWarning(lcRuntime).noquote() << "job" << key.name() << "fails: its project or job ID is not a folder name";
+        mutate(key, [](Job& j) {
+            j.state = JobState::Failed;
+            j.jobPosition.reset();
+            j.endTime = nowRfc3339();
+            j.errorMessage = QStringLiteral("The job's project or job ID cannot be a folder name (it was stored before "
+                                            "the executor checked them), so the job cannot run.");
+        });
+        return true;
+    }
+
     template <typename F> std::optional<Job> mutate(const JobKey& key, F change)
     {
         std::optional<Job> job = store->job(key);
@@ -287,7 +305,8 @@ struct Scheduler::Private {
         while (!queue.empty()) {
             const QueueEntry entry = queue.front();
             Run* run = find(entry.job);
-            if (!run || run->phase == Phase::Done || (run->study && (run->cancelRequested || !run->failMessage.isEmpty()))) {
+            if (!run || run->phase == Phase::Done
+                || (run->study && (run->cancelRequested || !run->failMessage.isEmpty()))) {
                 queue.pop_front();
                 continue;
             }
@@ -563,7 +582,8 @@ struct Scheduler::Private {
         }
         if (run->study && !set->objective) {
             // The objective comes from the master (the service reads the chief's reports).
-            const QString eventDir = input.jobDir.isEmpty() ? QString() : input.jobDir + QLatin1Char('/') + set->id.trialId;
+            const QString eventDir
+                = input.jobDir.isEmpty() ? QString() : input.jobDir + QLatin1Char('/') + set->id.trialId;
             set->objective = std::make_unique<TrialObjectiveReader>(
                 launches.front().hypertuneFile, eventDir, run->study->metricTag());
         }
@@ -918,7 +938,8 @@ struct Scheduler::Private {
             set->phase = SetPhase::Done;
             finish(run, JobState::Failed,
                 set->stopMessage
-                    + QStringLiteral(" The cluster was restarted %1 times, the limit; the job failed.").arg(MaxRestarts));
+                    + QStringLiteral(" The cluster was restarted %1 times, the limit; the job failed.")
+                          .arg(MaxRestarts));
             break;
         case StopReason::Shutdown:
         case StopReason::None:
@@ -1193,7 +1214,8 @@ struct Scheduler::Private {
     /// not reclaimed yet); each is taken over (attachTrial()) or reclaimed and restarted.
     void recoverTrials(Run* run, const Job& job, std::deque<QueueEntry>* restarted, bool tryAttach)
     {
-        QList<HyperparameterOutput> trials = job.trainingOutput ? job.trainingOutput->trials : QList<HyperparameterOutput>();
+        QList<HyperparameterOutput> trials
+            = job.trainingOutput ? job.trainingOutput->trials : QList<HyperparameterOutput>();
         std::sort(trials.begin(), trials.end(), [](const HyperparameterOutput& a, const HyperparameterOutput& b) {
             return trialIdLess(a.trialId, b.trialId);
         });
@@ -1260,7 +1282,8 @@ struct Scheduler::Private {
                 armRunTimer(run, job);
             Q_EMIT q->replicasChanged(run->key);
         }
-        const int openSlots = std::min(run->study->maxParallelTrials() - running, run->study->maxTrials() - createdTrials(run));
+        const int openSlots
+            = std::min(run->study->maxParallelTrials() - running, run->study->maxTrials() - createdTrials(run));
         for (int i = 0; i < openSlots; ++i)
             restarted->push_back({ run->key, QString() });
         if (running == 0 && openSlots <= 0)
@@ -1318,8 +1341,7 @@ struct Scheduler::Private {
     SetRun* createTrial(Run* run, const RunId& id)
     {
         QString note;
-        const std::optional<QList<std::pair<QString, QString>>> values
-            = run->study->suggest(storedTrials(run), &note);
+        const std::optional<QList<std::pair<QString, QString>>> values = run->study->suggest(storedTrials(run), &note);
         if (!note.isEmpty())
             service(run->key, note, values ? QStringLiteral("INFO") : QStringLiteral("WARNING"));
         if (!values) {
@@ -1463,8 +1485,8 @@ struct Scheduler::Private {
             = set->objective ? newObjectivePoints(run, set) : QList<HyperparameterMetric>();
         const QString trialId = set->id.trialId;
         const QList<HyperparameterOutput> trials = storedTrials(run);
-        auto it = std::find_if(trials.cbegin(), trials.cend(),
-            [&](const HyperparameterOutput& t) { return t.trialId == trialId; });
+        auto it = std::find_if(
+            trials.cbegin(), trials.cend(), [&](const HyperparameterOutput& t) { return t.trialId == trialId; });
         const bool reported = it != trials.cend() && (it->finalMetric.has_value() || !lastPoints.isEmpty());
         JobState state = JobState::Failed;
         QString error;
@@ -1522,7 +1544,8 @@ struct Scheduler::Private {
         }
         Q_EMIT q->replicasChanged(run->key);
         advanceStudy(run);
-        QMetaObject::invokeMethod(q, [this] { schedule(); }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            q, [this] { schedule(); }, Qt::QueuedConnection);
     }
 
     /// After any change of the study: fail it when the failure rule says so, finish the job when nothing
@@ -1579,8 +1602,9 @@ struct Scheduler::Private {
                 finish(run, JobState::Failed,
                     QStringLiteral("None of the job's %1 trials succeeded.%2")
                         .arg(trials.size())
-                        .arg(run->lastTrialError.isEmpty() ? QString()
-                                                           : QStringLiteral(" The last failed ") + run->lastTrialError));
+                        .arg(run->lastTrialError.isEmpty()
+                                ? QString()
+                                : QStringLiteral(" The last failed ") + run->lastTrialError));
         }
     }
 
@@ -1754,6 +1778,8 @@ void Scheduler::submit(const QString& project, const Job& job)
     const JobKey key { project, job.jobId };
     if (Private::Run* existing = d->find(key); existing && existing->phase != Private::Phase::Done)
         return;
+    if (d->failWithoutFolder(key, key.folder(d->backendFor(job.trainingInput.region)->runFolderRoot(d->dataDir))))
+        return;
     Private::Run* run = d->createRun(key, job);
     d->service(key, QStringLiteral("Validating job requirements..."));
     d->service(key, QStringLiteral("Job creation request has been successfully validated."));
@@ -1801,6 +1827,8 @@ void Scheduler::recover()
             continue;
         Backend* backend = d->backendFor(job.trainingInput.region);
         const QString folder = key.folder(backend->runFolderRoot(d->dataDir));
+        if (d->failWithoutFolder(key, folder))
+            continue;
         // A job's cluster whose replicas outlived the previous executor (a cluster's job) is taken over where it
         // runs, unless it ended already (its outcome file); so are a running tuning job's trials (recoverTrials()).
         const bool active = (job.state == JobState::Running || job.state == JobState::Preparing)
@@ -1811,7 +1839,8 @@ void Scheduler::recover()
         // Whatever survived the previous executor (a replica that escaped PR_SET_PDEATHSIG, a cluster's job) goes
         // first.
         backend->reclaim(RunId { key, QString() }, folder);
-        const QStringList trialFolders = QDir(folder + QStringLiteral("/trials")).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
+        const QStringList trialFolders
+            = QDir(folder + QStringLiteral("/trials")).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
         const auto reclaimTrials = [&] {
             for (const QString& trialId : trialFolders)
                 backend->reclaim(RunId { key, trialId }, folder + QStringLiteral("/trials/") + trialId);
@@ -1820,7 +1849,8 @@ void Scheduler::recover()
             reclaimTrials();
         // Ended, but the end was not stored (the job database refused the write, then this executor stopped): the
         // replicas are gone and the outcome is known, so the job must not run again.
-        if (const std::optional<Private::Outcome> ended = Private::readOutcome(folder + QLatin1String(Private::OutcomeFileName))) {
+        if (const std::optional<Private::Outcome> ended
+            = Private::readOutcome(folder + QLatin1String(Private::OutcomeFileName))) {
             d->system(key, "RecoverJob",
                 QStringLiteral(
                     "The executor restarted: the job had ended (%1) before, but its end was not stored. It is "

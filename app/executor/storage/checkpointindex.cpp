@@ -475,6 +475,16 @@ CheckpointIndex::Resolution CheckpointIndex::resolve(
             canonical = index.canonicalFilePath().chopped(6);
     }
     if (canonical.isEmpty()) {
+        // The deepest folder of the path that exists, resolved: when a link above the name leads out of the job dir,
+        // so does every name below it, whether it exists there or not. Answering "outside" for "etc/shadow" and
+        // "no such checkpoint" for "etc/noshadow" through a link etc -> /etc told which files exist on the host.
+        QString existing = lexical.left(lexical.lastIndexOf(QLatin1Char('/')));
+        while (existing.size() > root.size() && !QFileInfo::exists(existing))
+            existing = existing.left(existing.lastIndexOf(QLatin1Char('/')));
+        if (existing.size() > root.size() && !isInside(root, QFileInfo(existing).canonicalFilePath())) {
+            *why = QStringLiteral("resolves to a path outside the job dir");
+            return Resolution::Outside;
+        }
         for (const QString& link : QStringList { lexical, lexical + QStringLiteral(".index") }) {
             const QFileInfo info(link);
             if (!info.isSymLink())

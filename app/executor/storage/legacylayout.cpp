@@ -25,15 +25,27 @@ QHash<QString, JobKey> keysById(const JobStore& store)
     return keys;
 }
 
+/// Moves the folder `from` (of job ID `id`) into `<dataDir>/jobs.set-aside/` because of `why`, under `id` or, when
+/// that is taken, `id.2`, `id.3`, …, and says so; when even that fails, it is left where it is, and that is said.
+void setAside(const QString& dataDir, const QString& from, const QString& id, const QString& why)
+{
+    const QString aside = dataDir + QStringLiteral("/jobs.set-aside");
+    QDir().mkpath(aside);
+    QString to = aside + QLatin1Char('/') + id;
+    for (int n = 2; QFileInfo::exists(to); ++n)
+        to = aside + QLatin1Char('/') + id + QLatin1Char('.') + QString::number(n);
+    if (QDir().rename(from, to))
+        qCWarning(lcRuntime).noquote() << "the job folder" << from << "was set aside in" << to << "because" << why
+                                       << "; the executor goes on without it";
+    else
+        qCWarning(lcRuntime).noquote() << "the job folder" << from << "cannot go into the per-project layout because"
+                                       << why << "and cannot be set aside either; it is left where it is";
+}
+
 } // namespace
 
 bool adoptLegacyLayout(const QString& dataDir, const JobStore& store, MetricsStore& metrics, QString* error)
 {
-    auto fail = [error](const QString& message) {
-        if (error)
-            *error = message;
-        return false;
-    };
     const QString legacy = dataDir + QStringLiteral("/jobs");
     const QString migrating = dataDir + QStringLiteral("/jobs.v1-migrating");
     const bool folders = QFileInfo(legacy).isDir() || QFileInfo(migrating).isDir();
@@ -47,12 +59,28 @@ bool adoptLegacyLayout(const QString& dataDir, const JobStore& store, MetricsSto
     if (!folders)
         return true;
 
+    // From here on, no folder can stop the executor from starting: one that cannot go where it belongs is moved
+    // aside (jobs.set-aside/<id>, numbered when taken), one that cannot even be moved stays where it is, and each is
+    // logged with why. A data folder once had a job folder written outside its project's folder (a project ID of
+    // "..", before every route checked project IDs), which made every later start exit.
     QDir dir(dataDir);
     if (QFileInfo(legacy).isDir()) {
-        if (QFileInfo::exists(migrating))
-            return fail(QStringLiteral("cannot move the job folders: both %1 and %2 exist").arg(legacy, migrating));
-        if (!dir.rename(QStringLiteral("jobs"), QStringLiteral("jobs.v1-migrating")))
-            return fail(QStringLiteral("cannot rename %1 to %2").arg(legacy, migrating));
+        if (QFileInfo::exists(migrating)) {
+            // An earlier start stopped half way, and the old layout's folder came back since: its folders are
+            // moved in with the others.
+            const QStringList more = QDir(legacy).entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name);
+            for (const QString& id : more) {
+                if (!dir.rename(QStringLiteral("jobs/") + id, QStringLiteral("jobs.v1-migrating/") + id))
+                    setAside(dataDir, legacy + QLatin1Char('/') + id, id,
+                        QStringLiteral("%1 holds a folder of that name already").arg(migrating));
+            }
+            if (!dir.rmdir(QStringLiteral("jobs")))
+                qCWarning(lcRuntime).noquote() << "cannot remove" << legacy << "(it is not empty); left as it is";
+        } else if (!dir.rename(QStringLiteral("jobs"), QStringLiteral("jobs.v1-migrating"))) {
+            qCWarning(lcRuntime).noquote()
+                << "cannot rename" << legacy << "to" << migrating << "; its job folders stay in the old layout";
+            return true;
+        }
     }
     const QStringList ids = QDir(migrating).entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name);
     int moved = 0;
@@ -62,18 +90,27 @@ bool adoptLegacyLayout(const QString& dataDir, const JobStore& store, MetricsSto
         QString to;
         if (const auto it = keys.constFind(id); it != keys.cend()) {
             to = it->folder(dataDir);
+            if (to.isEmpty()) {
+                setAside(dataDir, from, id,
+                    QStringLiteral("its job's project \"%1\" is not a folder name").arg(it->project));
+                continue;
+            }
         } else {
             to = dataDir + QStringLiteral("/jobs.unclaimed/") + id;
             unclaimed.append(id);
         }
-        if (QFileInfo::exists(to))
-            return fail(QStringLiteral("cannot move %1: %2 exists already").arg(from, to));
-        if (!QDir().mkpath(QFileInfo(to).absolutePath()) || !QDir().rename(from, to))
-            return fail(QStringLiteral("cannot move %1 to %2").arg(from, to));
+        if (QFileInfo::exists(to)) {
+            setAside(dataDir, from, id, QStringLiteral("%1 exists already").arg(to));
+            continue;
+        }
+        if (!QDir().mkpath(QFileInfo(to).absolutePath()) || !QDir().rename(from, to)) {
+            setAside(dataDir, from, id, QStringLiteral("it cannot be moved to %1").arg(to));
+            continue;
+        }
         ++moved;
     }
     if (!QDir(migrating).removeRecursively())
-        return fail(QStringLiteral("cannot remove %1 (everything in it was moved)").arg(migrating));
+        qCWarning(lcRuntime).noquote() << "cannot remove" << migrating << "; what is left in it stays there";
     qCInfo(lcRuntime).noquote() << QStringLiteral("moved %1 job folder(s) from %2 into %3/projects/<project>/jobs")
                                        .arg(moved)
                                        .arg(legacy, dataDir);

@@ -16,8 +16,10 @@ class MetricsStore;
 ///
 /// Crash-safe: the old folder is first renamed to `<dataDir>/jobs.v1-migrating` (one rename), and a start that
 /// finds that folder finishes the move. Folders of jobs the store does not know end up in
-/// `<dataDir>/jobs.unclaimed/` (logged), never deleted. Returns false with *error when a move fails; the data
-/// is then as it was or half moved, and the next start continues.
+/// `<dataDir>/jobs.unclaimed/` (logged), never deleted. A folder that cannot go where it belongs (the place is
+/// taken, or its job's project is no folder name) is set aside in `<dataDir>/jobs.set-aside/` and logged, so that
+/// no folder can stop the executor from starting. Returns false with *error only when the metrics store cannot
+/// adopt its rows.
 bool adoptLegacyLayout(const QString& dataDir, const JobStore& store, MetricsStore& metrics, QString* error);
 
 } // namespace Trainyard

@@ -288,9 +288,18 @@ struct LogStore::Private {
         return jobName + QLatin1Char('\n') + taskName;
     }
 
+    /// `<job folder>/logs`; empty for a job name whose project or job ID is no safe folder name (JobKey::folder()),
+    /// which then has no log files: nothing is written or read outside the data folder.
     QString logsDir(const QString& jobName) const
     {
-        return dataDir + QLatin1Char('/') + jobName + QStringLiteral("/logs");
+        const QString folder = JobKey::fromName(jobName).folder(dataDir);
+        return folder.isEmpty() ? QString() : folder + QStringLiteral("/logs");
+    }
+    /// The log file of `taskName` in `jobName`'s logs; empty when either is no safe name.
+    QString logFile(const QString& jobName, const QString& taskName) const
+    {
+        const QString dir = logsDir(jobName);
+        return dir.isEmpty() ? QString() : PathName::child(dir, taskName + QStringLiteral(".jsonl"));
     }
 
     Stream* stream(const QString& jobName, const QString& taskName)
@@ -304,7 +313,7 @@ struct LogStore::Private {
         auto* s = new Stream;
         s->jobName = jobName;
         s->taskName = taskName;
-        s->path = logsDir(jobName) + QLatin1Char('/') + taskName + QStringLiteral(".jsonl");
+        s->path = logFile(jobName, taskName);
         s->buffer.reserve(FlushThresholdBytes + 64 * 1024);
         streams.insert(k, s);
         return s;
@@ -336,6 +345,11 @@ struct LogStore::Private {
     {
         if (s->buffer.empty())
             return;
+        if (s->fd < 0 && !s->openFailed && s->path.isEmpty()) {
+            s->openFailed = true;
+            qCWarning(lcRuntime).noquote()
+                << "no log file for" << s->jobName << s->taskName << ": not a safe folder or file name";
+        }
         if (s->fd < 0 && !s->openFailed) {
             QDir().mkpath(logsDir(s->jobName));
             s->fd = ::open(QFile::encodeName(s->path).constData(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
@@ -348,7 +362,7 @@ struct LogStore::Private {
         if (s->fd >= 0) {
             // Where the file ended: a batch that cannot be written whole (ENOSPC half way) is cut back to its last
             // whole line, so the file never holds half a line that the next batch would run into.
-            struct stat st {};
+            struct stat st { };
             const off_t before = ::fstat(s->fd, &st) == 0 ? st.st_size : -1;
             const char* p = s->buffer.data();
             size_t left = s->buffer.size();
@@ -363,10 +377,12 @@ struct LogStore::Private {
                     const size_t lastNewline = written > 0 ? s->buffer.rfind('\n', written - 1) : std::string::npos;
                     const size_t keep = lastNewline == std::string::npos ? 0 : lastNewline + 1;
                     if (before >= 0 && keep < written && ::ftruncate(s->fd, before + off_t(keep)) != 0)
-                        qCWarning(lcRuntime, "cannot cut %s back to its last line: %s", qPrintable(s->path), std::strerror(errno));
+                        qCWarning(lcRuntime, "cannot cut %s back to its last line: %s", qPrintable(s->path),
+                            std::strerror(errno));
                     // One warning when a stream starts losing lines, not one per batch (a full disk stays full).
                     if (!std::exchange(s->dropWarned, true))
-                        qCWarning(lcRuntime, "cannot write log file %s: %s; its lines are dropped (and counted) until it can",
+                        qCWarning(lcRuntime,
+                            "cannot write log file %s: %s; its lines are dropped (and counted) until it can",
                             qPrintable(s->path), std::strerror(error));
                     s->droppedLines += qint64(std::count(s->buffer.cbegin() + qsizetype(keep), s->buffer.cend(), '\n'));
                     s->dropReason = QString::fromLocal8Bit(std::strerror(error));
@@ -624,8 +640,9 @@ qint64 LogStore::storedOutputLines(
     const JobKey& job, const QString& taskName, const QString& trialId, bool isStderr, qint64 sinceUs)
 {
     flush();
-    QFile file(d->logsDir(job.name()) + QLatin1Char('/') + taskName + QStringLiteral(".jsonl"));
-    if (!file.open(QIODevice::ReadOnly))
+    const QString path = d->logFile(job.name(), taskName);
+    QFile file(path);
+    if (path.isEmpty() || !file.open(QIODevice::ReadOnly))
         return 0;
     const QString wanted = isStderr ? QStringLiteral("stderr") : QStringLiteral("stdout");
     qint64 count = 0;
@@ -673,11 +690,9 @@ LogStore::ReadRequest LogStore::prepareRead(const JobKey& job, const LogQuery& q
     const QString jobName = job.name();
     ReadRequest request;
     request.query = query;
-    // Names come from request paths: nothing may step out of the job's logs folder.
-    auto unsafe = [](const QString& part) {
-        return part.isEmpty() || part.contains(QLatin1Char('/')) || part.contains(QLatin1String(".."));
-    };
-    if (unsafe(job.project) || unsafe(job.jobId) || query.taskName.contains(QLatin1Char('/')))
+    // Names come from request paths: nothing may step out of the job's logs folder (PathName).
+    const QString logsDir = d->logsDir(jobName);
+    if (logsDir.isEmpty() || (!query.taskName.isEmpty() && !PathName::isSafe(query.taskName)))
         return request;
     // Readers see what was appended so far, also what is still buffered.
     for (Private::Stream* s : d->dirty)
@@ -686,9 +701,8 @@ LogStore::ReadRequest LogStore::prepareRead(const JobKey& job, const LogQuery& q
 
     // A job read before lists its folder through its index (which skips the listing while the folder is unchanged).
     const auto known = d->indexes.constFind(jobName);
-    request.files = known != d->indexes.cend() && known->index
-        ? known->index->currentFiles(query.taskName)
-        : LogIndex::snapshot(d->logsDir(jobName), query.taskName);
+    request.files = known != d->indexes.cend() && known->index ? known->index->currentFiles(query.taskName)
+                                                               : LogIndex::snapshot(logsDir, query.taskName);
     if (!request.files.empty())
         request.index = d->indexFor(jobName);
     return request;
