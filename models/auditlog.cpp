@@ -2,9 +2,14 @@
 #include "auditlog.h"
 #include "logentry.h"
 
+#include <QCryptographicHash>
+#include <QDateTime>
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonValue>
+#include <QRegularExpression>
+#include <QSaveFile>
 #include <QSet>
 
 #include <openssl/sha.h>
@@ -81,6 +86,10 @@ std::optional<ChainProblem> verifyChain(const QList<QJsonObject>& oldestFirst)
         const QJsonObject& entry = oldestFirst.at(i);
         const QString id = idOf(entry);
         const qint64 place = sequenceOf(id);
+        // The executor marks an entry whose stored row disagrees with it (AuditStore::read(), rowProblem()).
+        const QString rowChanged = entry.value(QLatin1String("labels")).toObject().value(rowChangedLabel()).toString();
+        if (!rowChanged.isEmpty())
+            return ChainProblem { i, id, rowChanged + QStringLiteral(": the row was changed") };
         if (place == 0)
             return ChainProblem { i, id,
                 QStringLiteral("entry %1 (insertId \"%2\"): the insertId is not a place in the "
@@ -123,6 +132,132 @@ std::optional<ChainProblem> verifyChain(const QList<QJsonObject>& oldestFirst)
                     .arg(idOf(before), id) };
     }
     return std::nullopt;
+}
+
+std::optional<Head> Head::parse(const QString& text)
+{
+    const qsizetype colon = text.indexOf(QLatin1Char(':'));
+    if (colon < 0)
+        return std::nullopt;
+    Head head { text.left(colon), text.mid(colon + 1).toLatin1().toLower() };
+    static const QRegularExpression hex(QStringLiteral("^[0-9a-f]{64}$"));
+    if (sequenceOf(head.insertId) == 0 || !hex.match(QString::fromLatin1(head.hash)).hasMatch())
+        return std::nullopt;
+    return head;
+}
+
+std::optional<Head> headOf(const QList<QJsonObject>& oldestFirst)
+{
+    if (oldestFirst.isEmpty())
+        return std::nullopt;
+    const QJsonObject& last = oldestFirst.last();
+    return Head { last.value(QLatin1String("insertId")).toString(), entryHash(last) };
+}
+
+QString headAnchorPath(const QString& runtimeDir, const QString& dataDir)
+{
+    const QByteArray digest = QCryptographicHash::hash(dataDir.toUtf8(), QCryptographicHash::Sha256).toHex();
+    return runtimeDir + QStringLiteral("/audit-head-") + QString::fromLatin1(digest.left(16)) + QStringLiteral(".json");
+}
+
+bool writeHeadAnchor(const QString& path, const QString& dataDir, const Head& head, QString* error)
+{
+    QSaveFile file(path);
+    const QJsonObject json {
+        { QStringLiteral("dataDir"), dataDir },
+        { QStringLiteral("insertId"), head.insertId },
+        { QStringLiteral("hash"), QString::fromLatin1(head.hash) },
+        { QStringLiteral("time"), QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs) },
+    };
+    if (!file.open(QIODevice::WriteOnly) || file.write(QJsonDocument(json).toJson(QJsonDocument::Compact)) < 0
+        || !file.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner) || !file.commit()) {
+        if (error)
+            *error = QStringLiteral("cannot write %1: %2").arg(path, file.errorString());
+        return false;
+    }
+    return true;
+}
+
+std::optional<Head> readHeadAnchor(const QString& path, const QString& dataDir)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return std::nullopt;
+    const QJsonObject json = QJsonDocument::fromJson(file.readAll()).object();
+    if (json.value(QLatin1String("dataDir")).toString() != dataDir)
+        return std::nullopt;
+    return Head::parse(json.value(QLatin1String("insertId")).toString() + QLatin1Char(':')
+        + json.value(QLatin1String("hash")).toString());
+}
+
+std::optional<ChainProblem> checkHead(const QList<QJsonObject>& oldestFirst, const Head& head, const QString& source)
+{
+    const qint64 place = sequenceOf(head.insertId);
+    const qint64 last
+        = oldestFirst.isEmpty() ? 0 : sequenceOf(oldestFirst.last().value(QLatin1String("insertId")).toString());
+    if (last < place)
+        return ChainProblem { oldestFirst.size() - 1, head.insertId,
+            QStringLiteral("the log ends at entry %1, but %2 recorded its head at entry %3: %4 entries were removed "
+                           "from its end")
+                .arg(last == 0 ? QStringLiteral("0") : insertIdFor(last), source, head.insertId)
+                .arg(place - last) };
+    // verifyChain() found the places consecutive from 1: entry `place` is at index place - 1.
+    const qsizetype index = qsizetype(place - 1);
+    if (index < 0 || index >= oldestFirst.size() || entryHash(oldestFirst.at(index)) != head.hash)
+        return ChainProblem { index, head.insertId,
+            QStringLiteral("entry %1 is not the entry %2 recorded as the head (its hash differs): the log was "
+                           "rewritten from there on")
+                .arg(head.insertId, source) };
+    return std::nullopt;
+}
+
+std::optional<ChainProblem> checkRecordedHeads(const QList<QJsonObject>& oldestFirst)
+{
+    for (qsizetype i = 0; i < oldestFirst.size(); ++i) {
+        const QJsonObject payload = oldestFirst.at(i).value(QLatin1String("protoPayload")).toObject();
+        if (payload.value(QLatin1String("methodName")).toString() != executorStartMethod())
+            continue;
+        const QJsonObject previous
+            = payload.value(QLatin1String("metadata")).toObject().value(QLatin1String("previousHead")).toObject();
+        if (previous.isEmpty())
+            continue;
+        const std::optional<Head> head = Head::parse(previous.value(QLatin1String("insertId")).toString()
+            + QLatin1Char(':') + previous.value(QLatin1String("hash")).toString());
+        const QString startId = oldestFirst.at(i).value(QLatin1String("insertId")).toString();
+        if (!head)
+            return ChainProblem { i, startId,
+                QStringLiteral("entry %1 (an executor's start) records a head that is not one").arg(startId) };
+        // The log as that executor found it: the entries before its Start entry.
+        if (std::optional<ChainProblem> problem = checkHead(
+                oldestFirst.mid(0, i), *head, QStringLiteral("the executor stopped before entry %1").arg(startId))) {
+            problem->message += QStringLiteral(" (while no executor ran)");
+            return problem;
+        }
+    }
+    return std::nullopt;
+}
+
+QString rowProblem(qint64 seq, const QString& project, const QString& logKind, const QJsonObject& entry)
+{
+    // The place column is the chain's order, which verifyChain() checks against each entry's insertId (a reorder
+    // is told as one); here only the columns reads select on.
+    Q_UNUSED(seq);
+    const QString insertId = entry.value(QLatin1String("insertId")).toString();
+    const QString name = entry.value(QLatin1String("logName")).toString();
+    const QStringList parts = name.split(QLatin1Char('/'));
+    const QString entryProject
+        = parts.size() >= 2 && parts.first() == QLatin1String("projects") ? parts.at(1) : QStringLiteral("-");
+    if (project != entryProject)
+        return QStringLiteral("entry %1's project column says \"%2\" but its logName names project \"%3\"")
+            .arg(insertId, project, entryProject);
+    const std::optional<LogKind> kind = logKindOf(name);
+    const QString entryKind = !kind    ? QString()
+        : *kind == LogKind::DataAccess ? QStringLiteral("data_access")
+                                       : QStringLiteral("activity");
+    if (logKind != entryKind)
+        return QStringLiteral("entry %1's log_kind column says \"%2\" but its logName names \"%3\"")
+            .arg(insertId, logKind, entryKind);
+    return {};
 }
 
 namespace {

@@ -48,6 +48,12 @@ inline QString prevHashLabel()
 {
     return QStringLiteral("trainyard.io/prev-hash");
 }
+/// The label the executor puts on an entry it serves whose stored row's columns disagree with it (rowProblem()):
+/// it says how, and verifyChain() reports it.
+inline QString rowChangedLabel()
+{
+    return QStringLiteral("trainyard.io/row-changed");
+}
 /// The prev-hash of the first entry: 64 zeros.
 QByteArray genesisHash();
 /// An entry's canonical bytes: compact JSON with every object's keys in code-point order (QJsonObject keeps them
@@ -75,6 +81,46 @@ struct ChainProblem {
 /// that entry was changed, or this label). nullopt when all is well. The newest entry is covered only once an
 /// entry follows it: the executor writes one when it stops (trainyard.v1.Executor.Stop).
 std::optional<ChainProblem> verifyChain(const QList<QJsonObject>& oldestFirst);
+
+/// The newest entry of a chain: its insertId and entryHash(). The chain cannot show that entries were removed from
+/// its end, so the executor keeps its head outside the log (headAnchorPath()) and `audit verify` prints it: a head
+/// kept from before is then checked with checkHead().
+struct Head {
+    QString insertId;
+    QByteArray hash; ///< lower-case hex SHA-256
+    /// "INSERTID:HASH", as `trainyardctl audit verify` prints it and its --head takes it.
+    QString text() const { return insertId + QLatin1Char(':') + QString::fromLatin1(hash); }
+    /// The text() form; nullopt when `text` is not one.
+    static std::optional<Head> parse(const QString& text);
+    bool operator==(const Head&) const = default;
+};
+/// The head of `oldestFirst` (its last entry); nullopt when it is empty.
+std::optional<Head> headOf(const QList<QJsonObject>& oldestFirst);
+/// Where the executor keeps the head of the audit log of `dataDir`: `<runtimeDir>/audit-head-<the first 16 hex
+/// digits of SHA-256 of dataDir>.json`, in the user's private runtime folder, left there when the executor stops.
+QString headAnchorPath(const QString& runtimeDir, const QString& dataDir);
+/// Writes `head` of `dataDir`'s log to `path`, whole or not at all: `{"dataDir", "insertId", "hash", "time"}`
+/// (mode 0600). False and *error when it cannot.
+bool writeHeadAnchor(const QString& path, const QString& dataDir, const Head& head, QString* error);
+/// The head kept at `path` for `dataDir`; nullopt when there is none, or when it is of another data folder.
+std::optional<Head> readHeadAnchor(const QString& path, const QString& dataDir);
+/// Whether `oldestFirst` (checked with verifyChain()) still holds `head`, the head recorded at some point by
+/// `source` ("the executor", "--head"): an entry at head's place with head's hash. A log that ends before that
+/// place lost entries from its end; another hash there means the log was changed from that entry on.
+std::optional<ChainProblem> checkHead(const QList<QJsonObject>& oldestFirst, const Head& head, const QString& source);
+/// The method name of the entry an executor writes when it starts (`protoPayload.metadata.previousHead` records the
+/// head it found kept outside the log, Head's insertId and hash, when there was one).
+inline QString executorStartMethod()
+{
+    return QStringLiteral("trainyard.v1.Executor.Start");
+}
+/// checkHead() for every head the log's own Start entries record (their `previousHead`): entries removed from the
+/// log's end while no executor ran are found in every later verify, even once the log has grown past the cut.
+std::optional<ChainProblem> checkRecordedHeads(const QList<QJsonObject>& oldestFirst);
+/// What is wrong with a stored row's columns (AuditStore's `project`, `log_kind`) given its entry: each must say what
+/// the entry's logName says, since reads select rows on them while the chain's hash covers the entry alone (`seq`,
+/// the order, is checked by verifyChain() against the insertIds). Empty when all agree.
+QString rowProblem(qint64 seq, const QString& project, const QString& logKind, const QJsonObject& entry);
 
 /// The filter of `…/auditLogs?filter=` and `trainyardctl audit list --filter`: a subset of the Cloud Logging query
 /// language (https://cloud.google.com/logging/docs/view/logging-query-language):

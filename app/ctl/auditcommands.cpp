@@ -4,6 +4,7 @@
 #include "argparser.h"
 #include "auditlog.h"
 #include "ctlsession.h"
+#include "executorlocator.h"
 #include "printer.h"
 
 #include <QDir>
@@ -43,12 +44,22 @@ bool readAuditFile(const QString& path, QList<QJsonObject>* entries, QString* er
         } else {
             QSqlQuery query(db);
             query.setForwardOnly(true);
-            if (!query.exec(QStringLiteral("SELECT json FROM entries ORDER BY seq"))) {
+            if (!query.exec(QStringLiteral("SELECT seq, project, log_kind, json FROM entries ORDER BY seq"))) {
                 *error = QStringLiteral("%1 is not a Trainyard audit log: %2").arg(path, query.lastError().text());
             } else {
-                while (query.next())
-                    entries->append(QJsonDocument::fromJson(query.value(0).toByteArray()).object());
                 ok = true;
+                while (query.next()) {
+                    const QJsonObject entry = QJsonDocument::fromJson(query.value(3).toByteArray()).object();
+                    // The columns are checked against the entry they belong to (the hash covers the entry alone).
+                    const QString problem = Audit::rowProblem(
+                        query.value(0).toLongLong(), query.value(1).toString(), query.value(2).toString(), entry);
+                    if (!problem.isEmpty()) {
+                        *error = QStringLiteral("the audit log does not verify: %1: the row was changed").arg(problem);
+                        ok = false;
+                        break;
+                    }
+                    entries->append(entry);
+                }
             }
         }
         db.close();
@@ -145,24 +156,40 @@ int AuditCommands::list(CtlSession& s, const QStringList& args)
 int AuditCommands::verify(CtlSession& s, const QStringList& args)
 {
     const QString command = QStringLiteral("trainyardctl.audit.verify");
-    ArgParser p(command, QStringLiteral("trainyardctl audit verify [--data-dir=DIR]"),
+    ArgParser p(command, QStringLiteral("trainyardctl audit verify [--data-dir=DIR] [--head=INSERTID:SHA256]"),
         QStringLiteral("verify the audit log's hash chain\nReads every entry of every project and checks that none "
                        "was changed, removed or reordered (each entry's labels.\"trainyard.io/prev-hash\" is the "
-                       "SHA-256 of the entry before it). Needs logging.privateLogEntries.list (the admin's token), "
-                       "or --data-dir."));
+                       "SHA-256 of the entry before it), and that the log still holds the head the executor last "
+                       "wrote (kept in the runtime folder), so that entries removed from its end are found too. Prints "
+                       "the head: keep it, and give it to --head later. Needs logging.privateLogEntries.list (the "
+                       "admin's token), or --data-dir."));
     p.addFlag(QStringLiteral("data-dir"), QStringLiteral("DIR"),
         QStringLiteral("Read DIR/audit.sqlite itself, read-only, instead of asking the executor: the executor's "
                        "--data-dir (default $XDG_DATA_HOME/trainyard). For a log whose executor is stopped, or "
                        "not to take the executor's word for it."));
+    p.addFlag(QStringLiteral("head"), QStringLiteral("INSERTID:SHA256"),
+        QStringLiteral("A head printed by an earlier verify: the log must still hold that entry, unchanged."));
     if (!p.parse(args))
         return s.usage(p);
+    std::optional<Audit::Head> given;
+    if (p.isSet(QStringLiteral("head"))) {
+        given = Audit::Head::parse(p.value(QStringLiteral("head")));
+        if (!given) {
+            s.err() << "ERROR: (" << command << ") argument --head: expected INSERTID:SHA256 as verify prints it "
+                    << "(20 digits, a colon, 64 hex digits)\n";
+            return ExitCode::Usage;
+        }
+    }
     QList<QJsonObject> entries;
+    QString dataDir;
     if (p.isSet(QStringLiteral("data-dir"))) {
-        QString dir = p.value(QStringLiteral("data-dir"));
-        if (dir.isEmpty())
-            dir = QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation) + QStringLiteral("/trainyard");
+        dataDir = p.value(QStringLiteral("data-dir"));
+        if (dataDir.isEmpty())
+            dataDir
+                = QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation) + QStringLiteral("/trainyard");
+        dataDir = QDir(dataDir).absolutePath();
         QString problem;
-        if (!readAuditFile(QDir(dir).filePath(QStringLiteral("audit.sqlite")), &entries, &problem)) {
+        if (!readAuditFile(QDir(dataDir).filePath(QStringLiteral("audit.sqlite")), &entries, &problem)) {
             s.printError(command, problem);
             return ExitCode::Error;
         }
@@ -170,12 +197,31 @@ int AuditCommands::verify(CtlSession& s, const QStringList& args)
         if (!fetch(s, command, QStringLiteral("-"), QString(), 0, &entries))
             return ExitCode::Error;
         std::reverse(entries.begin(), entries.end());
+        dataDir = s.executorDataDir();
     }
-    if (const std::optional<Audit::ChainProblem> problem = Audit::verifyChain(entries)) {
+    std::optional<Audit::ChainProblem> problem = Audit::verifyChain(entries);
+    if (!problem)
+        problem = Audit::checkRecordedHeads(entries);
+    // The heads recorded outside the log: the one the executor keeps in this user's runtime folder, and --head.
+    std::optional<Audit::Head> anchored;
+    if (!dataDir.isEmpty())
+        anchored = Audit::readHeadAnchor(Audit::headAnchorPath(ExecutorLocator::runtimeDir(), dataDir), dataDir);
+    if (!problem && anchored)
+        problem = Audit::checkHead(entries, *anchored, QStringLiteral("the executor"));
+    if (!problem && given)
+        problem = Audit::checkHead(entries, *given, QStringLiteral("--head"));
+    if (problem) {
         s.printError(command, QStringLiteral("the audit log does not verify: ") + problem->message + QLatin1Char('.'));
         return ExitCode::Error;
     }
     s.out() << "Verified " << entries.size() << " entries.\n";
+    if (const std::optional<Audit::Head> head = Audit::headOf(entries))
+        s.out() << "Head: " << head->text() << "\n";
+    if (!anchored)
+        s.err() << "WARNING: no head kept by an executor for "
+                << (dataDir.isEmpty() ? QStringLiteral("this log") : dataDir) << " was found in "
+                << ExecutorLocator::runtimeDir()
+                << ", so entries removed from the log's end would not be found; give --head to check against one.\n";
     return ExitCode::Ok;
 }
 

@@ -144,6 +144,7 @@ ApiClient* CtlSession::client(const QString& command)
         printError(command, error);
         return nullptr;
     }
+    m_executorDataDir = endpoint.dataDir;
     m_client = std::make_unique<ApiClient>(endpoint.url, endpoint.token);
     m_client->setTlsTrust(endpoint.trust);
     m_client->setProject(m_project);

@@ -46,6 +46,9 @@ public:
     /// Forgets the client, so that the next client() finds the executor again (after it restarted with a
     /// new address and token).
     void dropClient() { m_client.reset(); }
+    /// The data folder of the executor client() found, when it found it through this user's runtime file (empty for
+    /// an --executor URL): where that executor keeps its audit log, whose head it keeps in the runtime folder.
+    QString executorDataDir() const { return m_executorDataDir; }
 
     /// gcloud's error output: `ERROR: (command) STATUS: message` and, when the error has field violations,
     /// the BadRequest details block as gcloud prints it.
@@ -87,6 +90,7 @@ private:
     QString m_pinSha256;
     QString m_caFile;
     std::unique_ptr<ApiClient> m_client;
+    QString m_executorDataDir;
 };
 
 } // namespace Trainyard

@@ -2,6 +2,7 @@
 #include "executor.h"
 
 #include "accessstore.h"
+#include "auditlog.h"
 #include "auditstore.h"
 #include "gpuinventory.h"
 #include "httpapi.h"
@@ -313,8 +314,29 @@ bool Executor::start(QString* error)
         return fail(QStringLiteral("cannot open the access database: ") + problem);
 
     d->audit = std::make_unique<AuditStore>();
+    // The head as the last executor left it, kept outside the log: a log that now ends before it was cut short
+    // while no executor ran. That goes on record in the Start entry, before the chain goes on from the cut.
+    const QString anchor = Audit::headAnchorPath(d->runtimeDir, d->dataDir);
+    const std::optional<Audit::Head> anchored = Audit::readHeadAnchor(anchor, d->dataDir);
+    d->audit->setHeadAnchor(anchor, d->dataDir);
     if (!d->audit->open(d->dataDir + QStringLiteral("/audit.sqlite"), &problem))
         return fail(QStringLiteral("cannot open the audit database: ") + problem);
+    QString auditWarning;
+    if (anchored) {
+        const std::optional<Audit::Head> now = d->audit->head();
+        const qint64 was = Audit::sequenceOf(anchored->insertId);
+        const qint64 is = now ? Audit::sequenceOf(now->insertId) : 0;
+        if (is < was || (is == was && now && now->hash != anchored->hash)) {
+            auditWarning = is < was
+                ? QStringLiteral(" The audit log ends at entry %1, but it ended at entry %2 (SHA-256 %3) when an "
+                                 "executor last wrote it: entries were removed from its end.")
+                      .arg(Audit::insertIdFor(is), anchored->insertId, QString::fromLatin1(anchored->hash))
+                : QStringLiteral(" The audit log's last entry %1 is not the one an executor last wrote (SHA-256 %2): "
+                                 "it was changed.")
+                      .arg(anchored->insertId, QString::fromLatin1(anchored->hash));
+            qCCritical(lcDaemon).noquote() << auditWarning.trimmed();
+        }
+    }
 
     const QByteArray token = makeToken();
     d->api = std::make_unique<HttpApi>(d->store.get(), d->logs.get(), d->scheduler.get(), host, token);
@@ -355,10 +377,12 @@ bool Executor::start(QString* error)
                         .arg(d->options.port)
                         .arg(server->errorString()));
     d->api->setMetricsStore(d->metrics.get());
-    const JobDirPolicy jobDirs(d->options.jobDirRoots.isEmpty() ? JobDirPolicy::defaultRoots() : d->options.jobDirRoots);
+    const JobDirPolicy jobDirs(
+        d->options.jobDirRoots.isEmpty() ? JobDirPolicy::defaultRoots() : d->options.jobDirRoots);
     d->api->setJobDirPolicy(jobDirs);
     d->collector->setJobDirPolicy(jobDirs);
-    qCInfo(lcDaemon).noquote() << QStringLiteral("job dirs may lie in: %1").arg(jobDirs.roots().join(QStringLiteral(", ")));
+    qCInfo(lcDaemon).noquote()
+        << QStringLiteral("job dirs may lie in: %1").arg(jobDirs.roots().join(QStringLiteral(", ")));
     d->api->bind(server);
     d->url = QUrl(urlFor(d->options.address, server->serverPort(), !d->tls.isNull()));
 
@@ -392,12 +416,17 @@ bool Executor::start(QString* error)
     }
     // The executor's start is on record before anything it recovers; the scheduler's own actions follow it, queued
     // so that an entry is never written from inside another call's.
-    if (!d->api->auditSystemAction(QString(), QString(), QStringLiteral("trainyard.v1.Executor.Start"),
-            QStringLiteral("trainyard-executor %1 started (pid %2, data %3; Data Access audit logs %4).")
+    if (!d->api->auditSystemAction(QString(), QString(), Audit::executorStartMethod(),
+            QStringLiteral("trainyard-executor %1 started (pid %2, data %3; Data Access audit logs %4).%5")
                 .arg(version())
                 .arg(QCoreApplication::applicationPid())
-                .arg(d->dataDir, d->options.auditDataAccess ? QStringLiteral("on") : QStringLiteral("off")),
-            QString(), &problem)) {
+                .arg(d->dataDir, d->options.auditDataAccess ? QStringLiteral("on") : QStringLiteral("off"),
+                    auditWarning),
+            QString(), &problem,
+            anchored ? QJsonObject { { QStringLiteral("previousHead"),
+                QJsonObject { { QStringLiteral("insertId"), anchored->insertId },
+                    { QStringLiteral("hash"), QString::fromLatin1(anchored->hash) } } } }
+                     : QJsonObject())) {
         shutdown();
         return fail(QStringLiteral("cannot write the audit log: ") + problem);
     }

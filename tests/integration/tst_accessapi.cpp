@@ -347,7 +347,8 @@ private Q_SLOTS:
             send(m_carol, "POST", QStringLiteral("/v1/projects/local/jobs"), jobBody(QStringLiteral("c_job"))).status,
             200);
         QCOMPARE(
-            send(m_carol, "POST", QStringLiteral("/v1/projects/other/jobs"), jobBody(QStringLiteral("c_job"))).status,
+            send(m_carol, "POST", QStringLiteral("/v1/projects/other-project/jobs"), jobBody(QStringLiteral("c_job")))
+                .status,
             403);
         QCOMPARE(send(m_carol, "POST", job("c_job") + QStringLiteral(":cancel")).status, 200);
         // The etag that was current before the grant is stale now.
@@ -566,6 +567,63 @@ private Q_SLOTS:
         QVERIFY(!carolStream->isFinished());
         QVERIFY(!carolBody.contains("event: error"));
         carolStream->abort();
+    }
+
+    /// Issue 26, item 3: a denied create of 4 MiB is recorded by what names it, not whole (before: a 4.2 MB audit
+    /// entry each), and denied writes count against the caller's write quota, so a viewer cannot grow the audit log
+    /// without bound; others' quotas are their own.
+    void deniedWritesAreRecordedSmallAndRationed()
+    {
+        const QByteArray mallory
+            = makeToken(QStringLiteral("user:mallory@example.org"), QStringLiteral("roles/ml.viewer"));
+        QVERIFY(mallory.startsWith("tyk_"));
+        QJsonObject big = QJsonDocument::fromJson(jobBody(QStringLiteral("huge_denied"))).object();
+        QJsonObject input = big.value(QStringLiteral("trainingInput")).toObject();
+        input.insert(QStringLiteral("args"), QJsonArray { QString(4 * 1024 * 1024 - 4096, QLatin1Char('x')) });
+        big.insert(QStringLiteral("trainingInput"), input);
+        const QByteArray bigBody = json(big);
+        QVERIFY(bigBody.size() > 4 * 1024 * 1024 - 8192 && bigBody.size() <= 4 * 1024 * 1024);
+        for (int i = 0; i < 3; ++i)
+            QCOMPARE(send(mallory, "POST", QStringLiteral("/v1/projects/local/jobs"), bigBody).status, 403);
+        const Response entries = send(m_admin, "GET",
+            QStringLiteral("/v1/projects/local/auditLogs?filter=")
+                + QString::fromLatin1(QUrl::toPercentEncoding(
+                    QStringLiteral("protoPayload.authenticationInfo.principalEmail=mallory@example.org"))));
+        QCOMPARE(entries.status, 200);
+        const QJsonArray list = entries.json.value(QStringLiteral("entries")).toArray();
+        QCOMPARE(list.size(), 3);
+        for (const QJsonValue& v : list) {
+            const QByteArray entry = QJsonDocument(v.toObject()).toJson(QJsonDocument::Compact);
+            QVERIFY2(
+                entry.size() < 32 * 1024, qPrintable(QStringLiteral("an audit entry of %1 bytes").arg(entry.size())));
+            const QJsonObject payload = v.toObject().value(QStringLiteral("protoPayload")).toObject();
+            QCOMPARE(payload.value(QStringLiteral("request"))
+                         .toObject()
+                         .value(QStringLiteral("job"))
+                         .toObject()
+                         .value(QStringLiteral("jobId"))
+                         .toString(),
+                QStringLiteral("huge_denied"));
+            QVERIFY2(payload.value(QStringLiteral("metadata")).toObject().contains(QStringLiteral("requestTruncated")),
+                entry.left(2000).constData());
+        }
+        // Denied writes use up the caller's quota (120 at once, 300 a minute): then 429 with Retry-After, unrecorded.
+        int denied = 3;
+        Response limited;
+        for (int i = 0; i < 400 && limited.status == 0; ++i) {
+            const Response r = send(
+                mallory, "POST", QStringLiteral("/v1/projects/local/jobs"), jobBody(QStringLiteral("small_denied")));
+            if (r.status == 403)
+                ++denied;
+            else
+                limited = r;
+        }
+        QCOMPARE(limited.status, 429);
+        QCOMPARE(limited.errorStatus(), QStringLiteral("RESOURCE_EXHAUSTED"));
+        QVERIFY2(limited.errorMessage().contains(QLatin1String("Quota exceeded")), qPrintable(limited.errorMessage()));
+        QVERIFY2(denied >= 120 && denied < 170, qPrintable(QString::number(denied)));
+        // The admin's quota is its own.
+        QCOMPARE(send(m_admin, "POST", job("quota_check") + QStringLiteral(":cancel"), "{}").status, 404);
     }
 
     void cleanupTestCase()

@@ -69,6 +69,12 @@ class TestAudit : public QObject {
 
     QProcessEnvironment environment() const { return m_executor.environment(); }
     QString auditFile() const { return m_root.filePath(QStringLiteral("data/trainyard/audit.sqlite")); }
+    /// Where the executor keeps the log's head outside it (Audit::headAnchorPath()).
+    QString headAnchor() const
+    {
+        return Audit::headAnchorPath(
+            m_root.filePath(QStringLiteral("run/trainyard")), QFileInfo(auditFile()).absolutePath());
+    }
 
     bool startExecutor(const QStringList& extra)
     {
@@ -154,13 +160,14 @@ class TestAudit : public QObject {
 
     /// `trainyardctl audit verify` against the running executor: its exit code and what it printed.
     /// `dataDir`: with --data-dir (the file itself, read-only) instead of the executor's API.
-    int verify(QString* output, const QString& dataDir = QString())
+    int verify(QString* output, const QString& dataDir = QString(), const QStringList& more = {})
     {
         QProcess ctl;
         ctl.setProcessEnvironment(environment());
         QStringList args { QStringLiteral("audit"), QStringLiteral("verify") };
         if (!dataDir.isEmpty())
             args << QStringLiteral("--data-dir=") + dataDir;
+        args << more;
         ctl.start(QStringLiteral(TRAINYARD_CTL_BIN), args);
         if (!ctl.waitForFinished(60000))
             return -1;
@@ -399,12 +406,23 @@ private Q_SLOTS:
             { { QStringLiteral("UPDATE entries SET seq = CASE seq WHEN 4 THEN -5 ELSE -4 END WHERE seq IN (4, 5)"),
                   QStringLiteral("UPDATE entries SET seq = -seq WHERE seq < 0") },
                 QStringLiteral("out of order") },
+            // Issue 26, item 6: a column outside the hash, and the newest entry, which no later entry covers.
+            { { QStringLiteral("UPDATE entries SET project = 'elsewhere' WHERE seq = (SELECT MAX(seq) FROM entries "
+                               "WHERE project = 'local')") },
+                QStringLiteral("project column says \"elsewhere\"") },
+            { { QStringLiteral("DELETE FROM entries WHERE seq = (SELECT MAX(seq) FROM entries)") },
+                QStringLiteral("removed from its end") },
         };
         const QString pristine = m_root.filePath(QStringLiteral("pristine.sqlite"));
+        const QString pristineAnchor = m_root.filePath(QStringLiteral("pristine-head.json"));
         for (const Case& c : cases) {
             stopExecutor();
             QFile::remove(pristine);
             QVERIFY(QFile::copy(auditFile(), pristine));
+            // The head kept outside the log goes back with it: putting the pristine file back is itself removing
+            // entries from the log's end, which the head would show.
+            QFile::remove(pristineAnchor);
+            QVERIFY(QFile::copy(headAnchor(), pristineAnchor));
             QVERIFY(tamper(c.statements));
             // The file itself, with no executor running, finds the same.
             const QString dataDir = QFileInfo(auditFile()).absolutePath();
@@ -420,9 +438,42 @@ private Q_SLOTS:
             QFile::remove(auditFile() + QStringLiteral("-wal"));
             QFile::remove(auditFile() + QStringLiteral("-shm"));
             QVERIFY(QFile::copy(pristine, auditFile()));
+            QFile::remove(headAnchor());
+            QVERIFY(QFile::copy(pristineAnchor, headAnchor()));
             QVERIFY(startExecutor({}));
             QCOMPARE(verify(&output), 0);
         }
+    }
+
+    /// Issue 26, item 6: `verify` prints the head, and a head kept from an earlier verify (--head) finds entries
+    /// removed from the end even when the head kept in the runtime folder is gone too.
+    void verifyHead()
+    {
+        QString output;
+        QCOMPARE(verify(&output), 0);
+        const qsizetype at = output.indexOf(QLatin1String("Head: "));
+        QVERIFY2(at >= 0, qPrintable(output));
+        const QString head = output.mid(at + 6).section(QLatin1Char('\n'), 0, 0).trimmed();
+        QVERIFY2(Audit::Head::parse(head).has_value(), qPrintable(head));
+        QCOMPARE(verify(&output, QString(), { QStringLiteral("--head=") + head }), 0);
+        QCOMPARE(verify(&output, QString(), { QStringLiteral("--head=nonsense") }), 2);
+        stopExecutor();
+        const QString saved = m_root.filePath(QStringLiteral("before-cut.sqlite"));
+        QFile::remove(saved);
+        QVERIFY(QFile::copy(auditFile(), saved));
+        const QString place = head.section(QLatin1Char(':'), 0, 0);
+        QVERIFY(tamper({ QStringLiteral("DELETE FROM entries WHERE seq >= %1").arg(Audit::sequenceOf(place)) }));
+        QVERIFY(QFile::remove(headAnchor()));
+        const QString dataDir = QFileInfo(auditFile()).absolutePath();
+        QCOMPARE(verify(&output, dataDir), 0); // nothing outside the log says it was longer…
+        QVERIFY2(output.contains(QLatin1String("WARNING: no head kept")), qPrintable(output));
+        QCOMPARE(verify(&output, dataDir, { QStringLiteral("--head=") + head }), 1); // …but the kept head does
+        QVERIFY2(output.contains(QLatin1String("removed from its end")), qPrintable(output));
+        QFile::remove(auditFile());
+        QFile::remove(auditFile() + QStringLiteral("-wal"));
+        QFile::remove(auditFile() + QStringLiteral("-shm"));
+        QVERIFY(QFile::copy(saved, auditFile()));
+        QVERIFY(startExecutor({}));
     }
 
     void cleanupTestCase() { stopExecutor(); }

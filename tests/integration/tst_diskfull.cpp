@@ -13,7 +13,9 @@
 
 #include <QDir>
 #include <QFile>
+#include <QJsonArray>
 #include <QJsonDocument>
+#include <QJsonObject>
 #include <QProcess>
 #include <QSqlDatabase>
 #include <QSqlError>
@@ -88,7 +90,8 @@ class TestDiskFull : public QObject {
             if (!page.ok())
                 break;
             for (const LogEntry& e : page.value.entries)
-                text += e.severity + QLatin1Char(' ') + e.taskName + QStringLiteral(": ") + e.message + QLatin1Char('\n');
+                text += e.severity + QLatin1Char(' ') + e.taskName + QStringLiteral(": ") + e.message
+                    + QLatin1Char('\n');
             token = page.value.nextPageToken;
         } while (!token.isEmpty());
         return text;
@@ -100,10 +103,12 @@ private Q_SLOTS:
         if (::geteuid() != 0)
             TRAINYARD_SKIP_OR_FAIL("mounting the small filesystem for the data dir needs root");
         QVERIFY(m_root.isValid());
-        QVERIFY(Test::isolateExecutorEnvironment(m_root, { QStringLiteral("jobs"), QStringLiteral("run/trainyard"), QStringLiteral("small") }));
+        QVERIFY(Test::isolateExecutorEnvironment(
+            m_root, { QStringLiteral("jobs"), QStringLiteral("run/trainyard"), QStringLiteral("small") }));
         m_mount = path(QStringLiteral("small"));
         QCOMPARE(QProcess::execute(QStringLiteral("mount"),
-                     { QStringLiteral("-t"), QStringLiteral("tmpfs"), QStringLiteral("-o"), QStringLiteral("size=6m"), QStringLiteral("tmpfs"), m_mount }),
+                     { QStringLiteral("-t"), QStringLiteral("tmpfs"), QStringLiteral("-o"), QStringLiteral("size=6m"),
+                         QStringLiteral("tmpfs"), m_mount }),
             0);
         qputenv("PYTHONPATH", QFile::encodeName(TrainerDir));
         m_executor.setLogFile(path(QStringLiteral("executor.log")));
@@ -130,6 +135,59 @@ private Q_SLOTS:
         m_executor.stop(30000);
         if (!m_mount.isEmpty())
             QProcess::execute(QStringLiteral("umount"), { m_mount });
+    }
+
+    /// Issue 26, item 4: on a full disk a call that changes something is refused before it takes effect, as the
+    /// audit log could not record it: a cancel answered 200 and stopped the job with no CancelJob entry, and
+    /// setIamPolicy answered 500. Now both are refused with 429 naming the full disk, the job runs on, and once
+    /// space is back the cancel is made and recorded.
+    void changesWaitForRoomInTheAuditLog()
+    {
+        Job sleeper = spamJob(QStringLiteral("full_sleeper"), 0);
+        sleeper.trainingInput.pythonModule = QStringLiteral("tytest.sleeper");
+        sleeper.trainingInput.args.clear();
+        QVERIFY(m_client->createJobBlocking(sleeper).ok());
+        QTRY_COMPARE_WITH_TIMEOUT(m_client->getJobBlocking(sleeper.jobId).value.state, JobState::Running, 60000);
+        const QString ballast = m_mount + QStringLiteral("/ballast-audit");
+        {
+            QFile f(ballast);
+            QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Unbuffered));
+            const QByteArray kib(4096, 'x');
+            while (f.write(kib) == kib.size()) { }
+        }
+        QVERIFY(freeBytes() < 64 * 1024);
+        const ApiResult<bool> cancel = m_client->cancelJobBlocking(sleeper.jobId);
+        QVERIFY(!cancel.ok());
+        QCOMPARE(cancel.error.httpStatus, 429);
+        QCOMPARE(cancel.error.status, QStringLiteral("RESOURCE_EXHAUSTED"));
+        QVERIFY2(cancel.error.message.contains(QLatin1String("data disk is full")), qPrintable(cancel.error.message));
+        QCOMPARE(m_client->getJobBlocking(sleeper.jobId).value.state, JobState::Running);
+        const QJsonObject policy { { QStringLiteral("policy"),
+            QJsonObject { { QStringLiteral("bindings"),
+                QJsonArray { QJsonObject { { QStringLiteral("role"), QStringLiteral("roles/ml.viewer") },
+                    { QStringLiteral("members"), QJsonArray { QStringLiteral("user:viewer@example.org") } } } } } } } };
+        const ApiResult<QJsonObject> set = m_client->jsonBlocking(
+            "POST", QStringLiteral("/v1/projects/local:setIamPolicy"), QJsonDocument(policy).toJson());
+        QVERIFY(!set.ok());
+        QCOMPARE(set.error.httpStatus, 429);
+        QVERIFY(QFile::remove(ballast));
+        const ApiResult<bool> again = m_client->cancelJobBlocking(sleeper.jobId);
+        QVERIFY2(again.ok(), qPrintable(again.error.summary()));
+        QTRY_COMPARE_WITH_TIMEOUT(m_client->getJobBlocking(sleeper.jobId).value.state, JobState::Cancelled, 60000);
+        const ApiResult<QJsonObject> entries = m_client->auditLogsBlocking(QStringLiteral("local"),
+            QStringLiteral("protoPayload.methodName=google.cloud.ml.v1.JobService.CancelJob AND "
+                           "resource.labels.job_id=full_sleeper"),
+            100, QString());
+        QVERIFY2(entries.ok(), qPrintable(entries.error.summary()));
+        const QJsonArray cancels = entries.value.value(QStringLiteral("entries")).toArray();
+        QCOMPARE(cancels.size(), 1);
+        QVERIFY(cancels.first()
+                    .toObject()
+                    .value(QStringLiteral("protoPayload"))
+                    .toObject()
+                    .value(QStringLiteral("status"))
+                    .toObject()
+                    .isEmpty());
     }
 
     void fillsUpAndRecovers()
@@ -186,7 +244,8 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(isFinal(m_client->getJobBlocking(QStringLiteral("full_a")).value.state), 30000);
         QCOMPARE(m_client->getJobBlocking(QStringLiteral("full_a")).value.state, JobState::Succeeded);
         // The report of the dropped lines follows within the stream's retry (2 s), where they are missing.
-        const QLatin1String report("log line(s) of master-replica-0 could not be stored (No space left on device) and are missing here.");
+        const QLatin1String report(
+            "log line(s) of master-replica-0 could not be stored (No space left on device) and are missing here.");
         QTRY_VERIFY2_WITH_TIMEOUT(logText(QStringLiteral("full_a")).contains(report),
             qPrintable(logText(QStringLiteral("full_a")).right(2000)), 15000);
         // A new job runs.

@@ -721,7 +721,7 @@ private Q_SLOTS:
             << QStringLiteral("/v1/projects/local/acceleratorTypes") << QStringLiteral("acceleratorTypes");
         QTest::addRow("runtime versions")
             << QStringLiteral("/v1/projects/local/runtimeVersions") << QStringLiteral("runtimeVersions");
-        QTest::addRow("host") << QStringLiteral("/v1/projects/other/host") << QStringLiteral("cpus");
+        QTest::addRow("host") << QStringLiteral("/v1/projects/other-project/host") << QStringLiteral("cpus");
     }
 
     void catalogsAndHost()

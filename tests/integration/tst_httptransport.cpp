@@ -10,15 +10,16 @@
 #include "httpchannel.h"
 #include "jobstore.h"
 #include "logstore.h"
+#include "machinecatalog.h"
 #include "rawhttp.h"
 #include "scheduler.h"
 
 #include <QDir>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QScopeGuard>
 #include <QTcpServer>
 #include <QTemporaryDir>
-#include <QScopeGuard>
 #include <QTest>
 
 #include <algorithm>
@@ -535,6 +536,185 @@ private Q_SLOTS:
         QVERIFY(streamsSurvived);
         QVERIFY2(streamHead.startsWith("HTTP/1.1 200"), streamHead.constData());
         QTRY_COMPARE_WITH_TIMEOUT(m_api->openStreams(), 0, WaitMs);
+    }
+
+    /// Issue 26, item 9: idle connections without a token (from loopback, where every local client shares one
+    /// address) no longer lock the console and trainyardctl out with 429: the oldest of them is closed to make room,
+    /// and a connection that carried a valid token is never closed for another.
+    void idleConnectionsWithoutATokenMakeRoom()
+    {
+        HttpApi::TransportOptions options = shortTimeouts();
+        options.headerTimeoutMs = 60000; // the idle connections stay until closed to make room
+        options.idleTimeoutMs = 60000;
+        options.maxConnectionsPerAddress = 20;
+        m_api->setTransportOptions(options);
+        std::unique_ptr<RawHttpConnection> trusted;
+        std::vector<std::unique_ptr<RawHttpConnection>> idle;
+        std::optional<RawAnswer> first;
+        runClient([&] {
+            trusted = std::make_unique<RawHttpConnection>(port());
+            trusted->send(get("/v1/projects/local/host"));
+            first = trusted->readAnswer(WaitMs);
+            for (int i = 0; i < 19; ++i)
+                idle.push_back(std::make_unique<RawHttpConnection>(port()));
+        });
+        QVERIFY(first);
+        QCOMPARE(first->status, 200);
+        QTRY_COMPARE_WITH_TIMEOUT(m_api->openConnections(), 20, WaitMs);
+        std::optional<RawAnswer> valid;
+        std::optional<RawAnswer> again;
+        bool oldestClosed = false;
+        int othersOpen = 0;
+        runClient([&] {
+            RawHttpConnection c(port());
+            c.send(get("/v1/projects/local/host"));
+            valid = c.readAnswer(WaitMs);
+            trusted->send(get("/v1/projects/local/host"));
+            again = trusted->readAnswer(WaitMs);
+            oldestClosed = idle.front()->waitClosed(WaitMs);
+            for (size_t i = 1; i < idle.size(); ++i)
+                othersOpen += idle.at(i)->isClosedNow() ? 0 : 1;
+        });
+        QVERIFY(valid);
+        QCOMPARE(valid->status, 200); // 429 before: the 20 connections were the address's limit
+        QVERIFY(again);
+        QCOMPARE(again->status, 200);
+        QVERIFY(oldestClosed);
+        QCOMPARE(othersOpen, 18);
+        idle.clear();
+        trusted.reset();
+    }
+
+    /// Issue 26, item 2: followers of the job list that never read hold little memory in the executor however
+    /// large the list (before: each held the whole list, 40 of a 12.6 MB list took 336 MB), a valid request is
+    /// answered meanwhile, a follower that reads gets every job then `synced` and the changes, and the memory is
+    /// given back when they close.
+    void nonReadingFollowersHoldLittle()
+    {
+        constexpr int Jobs = 200;
+        constexpr int Followers = 10;
+        for (int i = 0; i < Jobs; ++i) {
+            Job job;
+            job.jobId = QStringLiteral("big_%1").arg(i);
+            job.trainingInput.scaleTier = QStringLiteral("BASIC");
+            job.trainingInput.pythonModule = QStringLiteral("trainer.task");
+            job.trainingInput.packageUris = { QStringLiteral("/nonexistent/pkg") };
+            job.trainingInput.args = { QString(MaxJobArgsBytes - 64, QLatin1Char('a')) };
+            job.state = JobState::Cancelled;
+            QString error;
+            QVERIFY2(m_store->insert(QStringLiteral("local"), job, &error), qPrintable(error));
+        }
+        const qint64 listBytes = qint64(Jobs) * MaxJobArgsBytes; // about 25 MiB: more than the kernel buffers
+        HttpApi::TransportOptions options = shortTimeouts();
+        options.idleTimeoutMs = 60000;
+        m_api->setTransportOptions(options);
+        std::vector<std::unique_ptr<RawHttpConnection>> followers;
+        runClient([&] {
+            for (int i = 0; i < Followers; ++i) {
+                followers.push_back(std::make_unique<RawHttpConnection>(port()));
+                followers.back()->send(get("/v1/projects/local/jobs?follow=true"));
+            }
+        });
+        QTRY_COMPARE_WITH_TIMEOUT(m_api->openStreams(), Followers, WaitMs);
+        // Every follower has been written to until the kernel's buffers and then the executor's hold some of it.
+        QTRY_VERIFY_WITH_TIMEOUT(m_api->bufferedBytes() >= Followers * 64 * 1024, WaitMs);
+        // A valid request is answered meanwhile.
+        std::optional<RawAnswer> valid;
+        runClient([&] {
+            RawHttpConnection c(port());
+            c.send(get("/v1/projects/local/jobs?pageSize=5"));
+            valid = c.readAnswer(WaitMs);
+        });
+        QVERIFY(valid);
+        QCOMPARE(valid->status, 200);
+        // What the executor holds for them: a bounded amount each (256 KiB unread plus a job), not the list.
+        const qint64 bound = Followers * (256 * 1024 + 2 * MaxJobArgsBytes);
+        qInfo("%lld bytes held for %d followers of a %lld-byte job list that never read", m_api->bufferedBytes(),
+            Followers, listBytes);
+        QVERIFY2(m_api->bufferedBytes() <= bound,
+            qPrintable(QStringLiteral("%1 bytes held for %2 followers of a %3-byte list; at most %4 expected")
+                           .arg(m_api->bufferedBytes())
+                           .arg(Followers)
+                           .arg(listBytes)
+                           .arg(bound)));
+        // A follower that reads gets every job, then `synced`, then a change as it happens.
+        int jobEvents = -1;
+        QByteArray synced;
+        std::atomic<bool> changeSeen { false };
+        std::atomic<bool> snapshotRead { false };
+        std::atomic<bool> changed { false };
+        std::thread reader([&] {
+            RawHttpConnection c(port());
+            c.send(get("/v1/projects/local/jobs?follow=true"));
+            while (!c.pending().contains("event: synced") && c.waitForBytes(c.pending().size() + 1, WaitMs)) { }
+            const QByteArray text = c.pending();
+            jobEvents = int(text.count("event: job\n"));
+            synced = text.mid(text.indexOf("event: synced"), 200);
+            snapshotRead = true;
+            const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(WaitMs);
+            while (!changed.load() && std::chrono::steady_clock::now() < deadline)
+                c.waitForBytes(c.pending().size() + 1, 10);
+            while (!c.pending().contains("big_new") && c.waitForBytes(c.pending().size() + 1, WaitMs)) { }
+            changeSeen = c.pending().contains("big_new");
+        });
+        auto joinReader = qScopeGuard([&] {
+            changed = true;
+            if (reader.joinable())
+                reader.join();
+        });
+        QTRY_VERIFY_WITH_TIMEOUT(snapshotRead.load(), WaitMs * 8);
+        Job added;
+        added.jobId = QStringLiteral("big_new");
+        added.trainingInput.scaleTier = QStringLiteral("BASIC");
+        added.state = JobState::Cancelled;
+        QString error;
+        QVERIFY2(m_store->insert(QStringLiteral("local"), added, &error), qPrintable(error));
+        changed = true;
+        QTRY_VERIFY_WITH_TIMEOUT(changeSeen.load(), WaitMs);
+        reader.join();
+        QCOMPARE(jobEvents, Jobs);
+        const QByteArray count = QByteArray("\"jobs\":\"") + QByteArray::number(Jobs) + QByteArray("\"");
+        QVERIFY2(synced.contains(count), synced.constData());
+        // Closed: what was held for them is given back.
+        followers.clear();
+        QTRY_COMPARE_WITH_TIMEOUT(m_api->openStreams(), 0, WaitMs);
+        QTRY_COMPARE_WITH_TIMEOUT(m_api->bufferedBytes(), qint64(0), WaitMs);
+    }
+
+    /// Issue 26, item 3: calls that change something are rationed per principal (429 with Retry-After past the
+    /// burst), the refused ones included, so that no caller can grow the audit log without bound.
+    void writesAreRationed()
+    {
+        HttpApi::TransportOptions options = shortTimeouts();
+        options.writeBurst = 5;
+        options.writesPerMinute = 1;
+        m_api->setTransportOptions(options);
+        QList<int> statuses;
+        QByteArray retryAfter;
+        runClient([&] {
+            for (int i = 0; i < 7; ++i) {
+                RawHttpConnection c(port());
+                // Not a Job: refused with 400 — and still counted.
+                c.send("POST /v1/projects/local/jobs HTTP/1.1\r\nHost: a\r\nAuthorization: Bearer " + Token
+                    + "\r\nContent-Length: 2\r\n\r\n{}");
+                const std::optional<RawAnswer> a = c.readAnswer(WaitMs);
+                statuses << (a ? a->status : 0);
+                if (a && a->status == 429)
+                    retryAfter = a->header("retry-after");
+            }
+        });
+        QCOMPARE(statuses, (QList<int> { 400, 400, 400, 400, 400, 429, 429 }));
+        QVERIFY(retryAfter.toInt() > 0);
+        // Reads are not rationed.
+        std::optional<RawAnswer> read;
+        runClient([&] {
+            RawHttpConnection c(port());
+            c.send(get("/v1/projects/local/host"));
+            read = c.readAnswer(WaitMs);
+        });
+        QVERIFY(read);
+        QCOMPARE(read->status, 200);
+        m_api->setTransportOptions(shortTimeouts());
     }
 
     void thousandHostileRequestsWithValidTraffic();

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "apicommon.h"
+#include "jobstore.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -19,6 +20,21 @@ QByteArray compact(const QJsonObject& object)
 QString jobName(const QString& project, const QString& jobId)
 {
     return QStringLiteral("projects/") + project + QStringLiteral("/jobs/") + jobId;
+}
+
+QString printable(const QString& value)
+{
+    constexpr qsizetype Shown = 100;
+    QString out;
+    for (const QChar c : value.left(Shown)) {
+        if (c.unicode() < 0x20 || c.unicode() == 0x7f)
+            out += QStringLiteral("\\x%1").arg(c.unicode(), 2, 16, QLatin1Char('0'));
+        else
+            out += c;
+    }
+    if (value.size() > Shown)
+        out += QChar(0x2026);
+    return out;
 }
 
 QString encodePageToken(const QString& kind, const QString& value)
@@ -119,6 +135,19 @@ HttpApi::Reply decodeErrorReply(const FieldViolations& violations)
     if (violations.size() > 1)
         message += QStringLiteral(" (and %1 more)").arg(violations.size() - 1);
     return errorReply(400, QStringLiteral("INVALID_ARGUMENT"), message, violations);
+}
+
+HttpApi::Reply storeFailure(const QString& what, const QString& storeError)
+{
+    if (JobStore::isDiskFull(storeError))
+        return errorReply(429, QStringLiteral("RESOURCE_EXHAUSTED"),
+            QStringLiteral(
+                "The executor's data disk is full, so %1 cannot be stored (%2). Free space where the executor "
+                "keeps its data and try again.")
+                .arg(what, storeError));
+    return errorReply(503, QStringLiteral("UNAVAILABLE"),
+        QStringLiteral("The executor cannot store %1 (%2); nothing was changed. Try again later.")
+            .arg(what, storeError));
 }
 
 } // namespace Trainyard::Api

@@ -45,6 +45,10 @@ QByteArray compact(const QJsonObject& object);
 /// "projects/{project}/jobs/{jobId}", the resource name in messages.
 QString jobName(const QString& project, const QString& jobId);
 
+/// `value` as a message may quote it: control characters as \xNN, and cut to 100 characters with "…" (a hostile
+/// path segment can be kilobytes of anything).
+QString printable(const QString& value);
+
 /// An opaque page token: base64url (no padding) of "KIND:VALUE", so a token of one list is refused by another.
 QString encodePageToken(const QString& kind, const QString& value);
 /// Decodes a token made by encodePageToken for `kind`; false when it is not one.
@@ -67,6 +71,11 @@ HttpApi::Reply errorReply(
     int httpStatus, const QString& status, const QString& message, const FieldViolations& violations = {});
 /// 404 NOT_FOUND for a job that is not in `project` (the service's wording).
 HttpApi::Reply jobNotFound(const QString& project, const QString& jobId);
+/// The answer to a call whose change a store refused (`storeError`, SQLite's or the file system's message): a full
+/// disk is google.rpc's RESOURCE_EXHAUSTED ("perhaps the entire file system is out of space", HTTP 429) with what to
+/// do, anything else UNAVAILABLE (503): the call can be made again once the store can be written. Never a 500: nothing
+/// is wrong with the request or the executor's code. `what` says what could not be stored ("the job").
+HttpApi::Reply storeFailure(const QString& what, const QString& storeError);
 /// 400 INVALID_ARGUMENT naming one field (a query parameter or a body field) and what is wrong with it.
 HttpApi::Reply invalidArgument(const QString& field, const QString& description);
 /// Parses a request body as a JSON object, or explains why it is not one in `error` (the service's wording).

@@ -50,6 +50,14 @@ int rpcCode(const QString& status)
     return codes.value(status, 2);
 }
 
+/// An error message as an audit entry records it: at most 4,096 characters (a message may quote a hostile value).
+QString cappedMessage(const QString& message)
+{
+    constexpr qsizetype Max = 4096;
+    return message.size() <= Max ? message
+                                 : message.left(Max) + QStringLiteral("… (%1 characters)").arg(message.size());
+}
+
 QString nowRfc3339()
 {
     const qint64 us
@@ -227,7 +235,7 @@ QString HttpApi::auditRegionOf(const QString& project, const QString& jobId) con
 }
 
 bool HttpApi::auditSystemAction(const QString& project, const QString& jobId, const QString& methodName,
-    const QString& message, const QString& trialId, QString* error)
+    const QString& message, const QString& trialId, QString* error, const QJsonObject& more)
 {
     if (!m_audit)
         return true;
@@ -237,7 +245,8 @@ bool HttpApi::auditSystemAction(const QString& project, const QString& jobId, co
         jobId.isEmpty() ? QStringLiteral("projects/") + p : jobName(p, jobId), QStringLiteral("system"));
     QJsonObject payload = entry.value(QLatin1String("protoPayload")).toObject();
     payload.insert(QStringLiteral("status"), QJsonObject());
-    QJsonObject metadata { { QStringLiteral("message"), message } };
+    QJsonObject metadata = more;
+    metadata.insert(QStringLiteral("message"), message);
     if (!trialId.isEmpty())
         metadata.insert(QStringLiteral("trialId"), trialId);
     payload.insert(QStringLiteral("metadata"), metadata);
@@ -424,6 +433,7 @@ QJsonObject HttpApi::auditEntryOf(const AuditFacts& facts)
     const bool isCreateJob
         = facts.httpMethod == "POST" && facts.method.methodName.endsWith(QLatin1String(".CreateJob"));
     QJsonObject createRequest;
+    QJsonObject truncated;
     if (isCreateJob) {
         // The job is named by the body (what the caller asked for, whether or not it was created).
         const QJsonObject body = QJsonDocument::fromJson(facts.requestBody).object();
@@ -434,8 +444,30 @@ QJsonObject HttpApi::auditEntryOf(const AuditFacts& facts)
             { QStringLiteral("@type"), QStringLiteral("type.googleapis.com/google.cloud.ml.v1.CreateJobRequest") },
             { QStringLiteral("parent"), QString(QStringLiteral("projects/") + project) },
         };
-        if (!body.isEmpty())
+        // AuditLog.request "may not include all request parameters, such as those that are too large": past
+        // MaxRecordedRequestBytes only what names the job is kept, and the entry says what was left out, so that
+        // one request cannot write megabytes into the log (a denied create of 4 MiB wrote 4.2 MB).
+        if (facts.requestBody.size() > MaxRecordedRequestBytes) {
+            QJsonObject named;
+            for (const char* key : { "jobId", "labels" }) {
+                const QJsonValue value = body.value(QLatin1String(key));
+                if (!value.isUndefined()
+                    && QJsonDocument(QJsonObject { { QLatin1String(key), value } }).toJson().size()
+                        < MaxRecordedRequestBytes / 4)
+                    named.insert(QLatin1String(key), value);
+            }
+            if (!named.isEmpty())
+                createRequest.insert(QStringLiteral("job"), named);
+            truncated = QJsonObject {
+                { QStringLiteral("requestSizeBytes"), QString::number(facts.requestBody.size()) },
+                { QStringLiteral("recordedLimitBytes"), QString::number(MaxRecordedRequestBytes) },
+                { QStringLiteral("message"),
+                    QStringLiteral("The request was larger than the audit log records; only the job's ID and labels "
+                                   "are kept.") },
+            };
+        } else if (!body.isEmpty()) {
             createRequest.insert(QStringLiteral("job"), body);
+        }
     }
     QString resourceName;
     if (!jobId.isEmpty())
@@ -455,8 +487,14 @@ QJsonObject HttpApi::auditEntryOf(const AuditFacts& facts)
             = QJsonDocument::fromJson(facts.replyBody).object().value(QLatin1String("error")).toObject();
         status = QJsonObject {
             { QStringLiteral("code"), rpcCode(error.value(QLatin1String("status")).toString()) },
-            { QStringLiteral("message"), error.value(QLatin1String("message")).toString() },
+            { QStringLiteral("message"), cappedMessage(error.value(QLatin1String("message")).toString()) },
         };
+        // google.rpc.Status keeps its details: a refused create's field violations say why (the job dir's rule,
+        // the project ID's), which the message alone ("Request contains an invalid argument.") does not.
+        const QJsonArray details = error.value(QLatin1String("details")).toArray();
+        if (!details.isEmpty()
+            && QJsonDocument(details).toJson(QJsonDocument::Compact).size() <= MaxRecordedRequestBytes)
+            status.insert(QStringLiteral("details"), details);
     } else if (facts.httpMethod == "POST" && facts.method.methodName.endsWith(QLatin1String(".CreateToken"))) {
         // The new token's name, never the token.
         resourceName = QJsonDocument::fromJson(facts.replyBody).object().value(QLatin1String("name")).toString();
@@ -485,6 +523,8 @@ QJsonObject HttpApi::auditEntryOf(const AuditFacts& facts)
     } else if (!createRequest.isEmpty()) {
         payload.insert(QStringLiteral("request"), createRequest);
     }
+    if (!truncated.isEmpty())
+        payload.insert(QStringLiteral("metadata"), QJsonObject { { QStringLiteral("requestTruncated"), truncated } });
     entry.insert(QStringLiteral("protoPayload"), payload);
     return entry;
 }

@@ -110,6 +110,24 @@ void HttpApi::accept(QTcpSocket* socket)
         socket->deleteLater();
         return;
     }
+    // A full house makes room first: the oldest connection that never carried a valid token and waits for a request
+    // is closed. Else 500 idle connections without a token (from 127.0.0.1, where every local client shares one
+    // address) refused the console and trainyardctl with 429 for as long as they were renewed. A connection that
+    // authenticated once is never closed for another.
+    const auto evictOne = [this](const QString& from) {
+        HttpConnection* oldest = nullptr;
+        for (HttpConnection* c : std::as_const(m_connections)) {
+            if (c->isEvictable() && (from.isEmpty() || c->address() == from)
+                && (!oldest || c->acceptOrder() < oldest->acceptOrder()))
+                oldest = c;
+        }
+        if (oldest)
+            oldest->evict();
+    };
+    if (m_connections.size() >= m_transport.maxConnections)
+        evictOne(QString());
+    if (m_connectionsPerAddress.value(address) >= m_transport.maxConnectionsPerAddress)
+        evictOne(address);
     auto* connection = new HttpConnection(this, socket);
     m_connections.insert(connection);
     const int fromAddress = ++m_connectionsPerAddress[address];
@@ -125,6 +143,14 @@ void HttpApi::accept(QTcpSocket* socket)
     } else {
         connection->start();
     }
+}
+
+qint64 HttpApi::bufferedBytes() const
+{
+    qint64 bytes = 0;
+    for (const HttpConnection* c : m_connections)
+        bytes += c->pendingBytes();
+    return bytes;
 }
 
 void HttpApi::connectionClosed(HttpConnection* connection)
@@ -282,6 +308,8 @@ bool HttpApi::handle(const ApiRequest& request, const HttpChannelPtr& channel)
         reply = errorReply(413, QStringLiteral("INVALID_ARGUMENT"),
             QStringLiteral("Request body is larger than %1 bytes.").arg(MaxBodyBytes));
     } else {
+        if (HttpConnection* connection = channel->connection())
+            connection->markTrusted();
         // The stream limit counts per principal (TransportOptions::maxStreamsPerPrincipal).
         m_principal = caller.member;
         m_tokenId = caller.tokenId;

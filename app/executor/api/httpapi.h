@@ -149,6 +149,12 @@ public:
         int maxStreamsPerPrincipal = 500;
         /// Answers of pipelined requests waiting to be sent: reading more requests pauses past it.
         qint64 maxPipelineBacklogBytes = 16 * 1024 * 1024;
+        /// Calls that change something (Admin Activity routes), per principal, denied ones included: a token bucket
+        /// of `writeBurst` calls refilled at `writesPerMinute` (the service's quota for resource management requests
+        /// is 300 per minute; 429 RESOURCE_EXHAUSTED past it, the service's quota
+        /// error). Each such call writes an audit entry, so a caller cannot grow the audit log faster than this.
+        int writeBurst = 120;
+        int writesPerMinute = 300;
     };
 
     /// `token`: the admin's bearer token (the token file's): it authenticates adminMember() with roles/ml.admin.
@@ -181,10 +187,11 @@ public:
     /// Records an action the executor takes on its own (principal `system`; app/executor/API.md lists the methods:
     /// trainyard.v1.Executor.Start, trainyard.v1.JobLifecycle.ExpireJob, …) as an Admin Activity entry of the job
     /// `project`/`jobId` (empty jobId: executor-wide, project "-"); `message` says what happened and why (it goes
-    /// into protoPayload.metadata.message), `trialId` the trial it concerns. False with *error when the entry could
-    /// not be written.
+    /// into protoPayload.metadata.message), `trialId` the trial it concerns, `metadata` more of protoPayload.metadata
+    /// (the Start entry's previousHead). False with *error when the entry could not be written.
     bool auditSystemAction(const QString& project, const QString& jobId, const QString& methodName,
-        const QString& message, const QString& trialId = {}, QString* error = nullptr);
+        const QString& message, const QString& trialId = {}, QString* error = nullptr,
+        const QJsonObject& metadata = {});
 
     /// What the audit log records for a route: the method name (Cloud Audit Logs' `protoPayload.methodName`, the
     /// service's RPC name where it has one), the service that owns it, and whether it is an Admin Activity call
@@ -212,10 +219,17 @@ public:
     /// pipelined requests; the same transport serves Qt 6.4 and 6.8.
     void bind(QTcpServer* server);
     /// Timeouts and limits for connections accepted from now on (tests use short timeouts).
-    void setTransportOptions(const TransportOptions& options) { m_transport = options; }
+    void setTransportOptions(const TransportOptions& options)
+    {
+        m_transport = options;
+        m_writeQuota.clear(); // every principal starts with a full burst of the new quota
+    }
     const TransportOptions& transportOptions() const { return m_transport; }
     /// Connections open now (accepted and not yet closed), for tests and diagnostics.
     int openConnections() const { return int(m_connections.size()); }
+    /// Bytes of answers that the open connections hold in this process, not yet taken by the kernel (for tests and
+    /// diagnostics: what slow readers cost).
+    qint64 bufferedBytes() const;
 
     /// Ends every open stream (each gets its terminating chunk) — call before shutting down.
     void closeStreams();
@@ -254,6 +268,10 @@ public:
     };
     /// Every route the API serves, in matching order.
     static QList<RouteInfo> routes();
+    /// What is wrong with the values `params` that `route`'s path captured, checked before anything uses them: the
+    /// project ID rule (projectIdProblems(); "-" on the audit log only), and no NUL in any. Each violation names
+    /// `parent` (a collection's path) or `name` (a resource's), as the service does.
+    static FieldViolations pathViolations(const RouteInfo& route, const QHash<QString, QString>& params);
 
     /// `{"error":{…}}` in Google's shape; `violations` go into a google.rpc.BadRequest detail.
     static QJsonObject errorJson(
@@ -319,6 +337,9 @@ public:
         QByteArray userAgent;
         QString updateMask; ///< PATCH
     };
+    /// The largest request body an audit entry records whole (a CreateJob's job): a larger one is recorded by its
+    /// job ID and labels, with `protoPayload.metadata.requestTruncated` saying so (API.md, "Audit logs").
+    static constexpr qsizetype MaxRecordedRequestBytes = 16 * 1024;
     /// The Cloud Audit Logs entry of `facts` (API.md, "Audit logs"); pure, so any thread may call it.
     static QJsonObject auditEntryOf(const AuditFacts& facts);
     /// AuditStore::chain() of auditEntryOf(facts) at place `seq`, the common Data Access entry written straight into
@@ -397,6 +418,14 @@ private:
     QString m_tokenId;
     QTimer* m_tokenCheck = nullptr;
     TransportOptions m_transport;
+    /// Each principal's write quota (TransportOptions::writeBurst): calls left, and when it was last refilled.
+    struct WriteQuota {
+        double left = 0;
+        qint64 refilledMs = 0;
+    };
+    QHash<QString, WriteQuota> m_writeQuota;
+    /// Takes one call from `principal`'s write quota; false when none is left (*retryMs: when one will be).
+    bool takeWriteQuota(const QString& principal, qint64* retryMs);
     QSet<HttpConnection*> m_connections;
     QHash<QString, int> m_connectionsPerAddress;
     MetricsStore* m_metrics = nullptr;

@@ -55,6 +55,12 @@ public:
         return m_socket;
     }
 
+    /// The executor's own connection the request came on; null in the other modes, or once it is gone.
+    HttpConnection* connection() const
+    {
+        return m_connection;
+    }
+
     /// False once the answer is complete or the peer is gone.
     bool isOpen() const;
 

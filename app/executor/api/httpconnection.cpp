@@ -98,6 +98,8 @@ HttpConnection::HttpConnection(HttpApi* api, QTcpSocket* socket)
     , m_address(socket->peerAddress().toString())
     , m_options(api->transportOptions())
 {
+    static quint64 accepted = 0;
+    m_acceptOrder = ++accepted;
     socket->setParent(this);
     // What a client pipelines while a request is handled stays in the kernel beyond this, and TCP slows it down.
     socket->setReadBufferSize(256 * 1024);
@@ -142,6 +144,16 @@ HttpConnection::HttpConnection(HttpApi* api, QTcpSocket* socket)
 HttpConnection::~HttpConnection()
 {
     m_api->connectionClosed(this);
+}
+
+void HttpConnection::evict()
+{
+    qCDebug(lcApi).noquote() << "closing an idle connection without a valid token from" << m_address << "to make room";
+    m_api->connectionClosed(this);
+    m_timer.stop();
+    if (m_socket)
+        m_socket->abort();
+    deleteLater();
 }
 
 void HttpConnection::start()

@@ -74,6 +74,20 @@ public:
     /// requests that cannot be framed, and for connections over a limit.
     void refuse(int status, const QString& code, const QString& message);
 
+    /// Bytes of answers not yet handed to the kernel, the TLS layer's encrypted ones included.
+    qint64 pendingBytes() const;
+
+    /// A request on this connection carried a valid token: from now on it is never evicted to make room.
+    void markTrusted() { m_trusted = true; }
+    bool isTrusted() const { return m_trusted; }
+    /// Whether the connection may be closed to make room for another (HttpApi::accept()): no request of it carried a
+    /// valid token, and none is being handled or streamed (it waits for a request, or for the rest of one).
+    bool isEvictable() const { return !m_trusted && (m_state == State::Head || m_state == State::Body); }
+    /// Closes the connection at once, without an answer (it is evictable), and counts it out of HttpApi now.
+    void evict();
+    /// The order connections were accepted in (1, 2, …): the oldest evictable one goes first.
+    quint64 acceptOrder() const { return m_acceptOrder; }
+
 private:
     enum class State {
         Head, ///< waiting for (the rest of) a request line and headers
@@ -94,8 +108,6 @@ private:
     /// Shuts the write side once the answer is sent, then lingers (TransportOptions::lingerMs).
     void closeGracefully();
     void shutdownWrite();
-    /// Bytes of answers not yet handed to the kernel, the TLS layer's encrypted ones included.
-    qint64 pendingBytes() const;
 
     HttpApi* m_api;
     QPointer<QTcpSocket> m_socket;
@@ -109,6 +121,8 @@ private:
     bool m_headStarted = false; ///< bytes of the current head have arrived (the header timeout runs)
     qsizetype m_headScanned = 0; ///< how much of the buffer was searched for the head's end
     int m_served = 0; ///< requests answered on this connection
+    bool m_trusted = false;
+    quint64 m_acceptOrder = 0;
     bool m_closeAfterAnswer = false;
     bool m_writeShut = false;
     // The request being read.

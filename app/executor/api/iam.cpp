@@ -166,7 +166,7 @@ HttpApi::Reply HttpApi::setIamPolicy(const ApiRequest& request, const QString& p
                 .arg(etag, current.etag()));
     QString storeError;
     if (!m_access->setPolicy(resourceOf(project, jobId), policy, &storeError))
-        return errorReply(500, QStringLiteral("INTERNAL"), storeError);
+        return storeFailure(QStringLiteral("the policy"), storeError);
     return jsonReply(policy.normalized().toJson());
 }
 
@@ -261,7 +261,7 @@ HttpApi::Reply HttpApi::createToken(const ApiRequest& request, const Caller& cal
     const std::optional<TokenRecord> record
         = m_access->createToken(member, role, expireTime, caller.member, &secret, &storeError);
     if (!record)
-        return errorReply(500, QStringLiteral("INTERNAL"), storeError);
+        return storeFailure(QStringLiteral("the token"), storeError);
     QJsonObject json = record->toJson();
     json.insert(QStringLiteral("token"), QString::fromLatin1(secret));
     return jsonReply(json);
@@ -288,7 +288,7 @@ HttpApi::Reply HttpApi::revokeToken(const QString& id)
     if (!m_access || !m_access->revokeToken(id, &found, &storeError)) {
         if (!found)
             return errorReply(404, QStringLiteral("NOT_FOUND"), QStringLiteral("There is no token tokens/%1.").arg(id));
-        return errorReply(500, QStringLiteral("INTERNAL"), storeError);
+        return storeFailure(QStringLiteral("the token's revocation"), storeError);
     }
     // The token's open streams end now, not when their client next asks for something.
     endStreamsOfInvalidTokens(id);

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // The jobs resource: create, get, list (and its stream), patch, cancel, and the replicas of a job.
 #include "apicommon.h"
-#include "containerhost.h"
 #include "backend.h"
+#include "containerhost.h"
 #include "httpapi.h"
 #include "ssestream.h"
 
@@ -13,6 +13,7 @@
 #include <QDateTime>
 #include <QJsonArray>
 #include <QPointer>
+#include <QSslSocket>
 #include <QUrlQuery>
 
 namespace Trainyard {
@@ -27,7 +28,8 @@ FieldViolations HttpApi::resumeViolations(const QString& project, const Hyperpar
     const std::optional<Job> previous = m_store->job(project, spec.resumePreviousJobId);
     if (!previous)
         return { { field,
-            QStringLiteral("There is no job \"%1\" in project %2 to resume.").arg(spec.resumePreviousJobId, project) } };
+            QStringLiteral("There is no job \"%1\" in project %2 to resume.")
+                .arg(spec.resumePreviousJobId, project) } };
     if (!previous->trainingInput.hyperparameters)
         return { { field,
             QStringLiteral("Job \"%1\" is not a hyperparameter tuning job.").arg(spec.resumePreviousJobId) } };
@@ -111,13 +113,7 @@ HttpApi::Reply HttpApi::createJob(const ApiRequest& request, const QString& proj
         if (m_store->contains(project, job.jobId))
             return alreadyExists();
         qCWarning(lcApi).noquote() << "create" << job.jobId << "failed:" << storeError;
-        // google.rpc.Code RESOURCE_EXHAUSTED: "… or perhaps the entire file system is out of space".
-        if (JobStore::isDiskFull(storeError))
-            return errorReply(429, QStringLiteral("RESOURCE_EXHAUSTED"),
-                QStringLiteral("The executor's data disk is full, so the job cannot be stored (%1). Free space where the "
-                               "executor keeps its data and submit again.")
-                    .arg(storeError));
-        return errorReply(500, QStringLiteral("INTERNAL"), QStringLiteral("Cannot store the job: ") + storeError);
+        return storeFailure(QStringLiteral("the job"), storeError);
     }
     qCInfo(lcApi).noquote() << "job" << jobName(project, job.jobId) << "created";
     const std::optional<Job> stored = m_store->job(project, job.jobId);
@@ -229,32 +225,100 @@ HttpApi::Reply HttpApi::watchJobs(
     auto* stream = new SseStream(channel, this);
     addStream(stream);
     stream->start("jobs of " + project.toUtf8());
-    const QString storeId = m_store->storeId();
-    QPointer<SseStream> guard(stream);
-    // Subscribed before the snapshot is read, on the same thread: no write can fall between the two.
-    connect(m_store, &JobStore::jobStored, stream, [guard, project, storeId](const JobRecord& record, const Job&) {
-        if (!guard || record.project != project)
-            return;
-        guard->writeChunk(
-            "id: " + jobsCursor(storeId, record.revision) + "\nevent: job\ndata: " + record.json + "\n\n");
-    });
     if (reset)
         stream->writeEvent("reset", "{}");
-    const QList<JobRecord> snapshot = m_store->changedSince(project, since);
-    QByteArray out;
-    for (const JobRecord& record : snapshot) {
-        out += "id: " + jobsCursor(storeId, record.revision) + "\nevent: job\ndata: " + record.json + "\n\n";
-        if (out.size() > 256 * 1024) {
-            stream->writeChunk(out);
-            out.clear();
+    const QString storeId = m_store->storeId();
+
+    // The stream is paced by its client: records are read from the store (JobStore::changedSince, from the last
+    // revision sent) and written only while the client has less than JobStreamUnreadBytes unread; the rest waits in
+    // the store, not in memory, until the socket drains. A change that comes while the client is behind is not
+    // buffered either: it is in the store under a newer revision, and the next read sends it (a job changed twice
+    // is sent once, as it is now). So a follower holds at most about JobStreamUnreadBytes plus one job however
+    // slowly it reads, where the whole list was buffered for every follower before (40 non-reading followers of a
+    // 12.6 MB list: 336 MB). The client still gets every job in its latest form, then `synced`, then the changes.
+    constexpr qint64 JobStreamUnreadBytes = 256 * 1024;
+    constexpr int JobStreamBatch = 16;
+    struct Follow {
+        qint64 sent = 0; ///< every change of the project up to this revision was sent
+        bool synced = false; ///< the snapshot's end (`synced`) was sent
+        qint64 snapshotJobs = 0;
+        bool behind = true; ///< changes past `sent` may wait in the store
+    };
+    auto follow = std::make_shared<Follow>();
+    follow->sent = since;
+    QPointer<SseStream> guard(stream);
+    QPointer<JobStore> store(m_store);
+    auto frame = [storeId](const JobRecord& record) -> QByteArray {
+        return "id: " + jobsCursor(storeId, record.revision) + "\nevent: job\ndata: " + record.json + "\n\n";
+    };
+    auto pump = std::make_shared<std::function<void()>>();
+    *pump = [guard, channel, store, project, storeId, follow, frame] {
+        while (guard && !guard->isFinished() && store && follow->behind && channel->backlog() <= JobStreamUnreadBytes) {
+            const QList<JobRecord> batch = store->changedSince(project, follow->sent, JobStreamBatch);
+            // Written in chunks of about 64 KiB, and no further than the client's unread allowance: what is left of
+            // the batch is read again next time.
+            QByteArray out;
+            bool full = false;
+            for (const JobRecord& record : batch) {
+                out += frame(record);
+                follow->sent = record.revision;
+                if (!follow->synced)
+                    ++follow->snapshotJobs;
+                if (out.size() >= 64 * 1024) {
+                    guard->writeChunk(std::exchange(out, QByteArray()));
+                    if (!guard || guard->isFinished())
+                        return;
+                    if (channel->backlog() > JobStreamUnreadBytes) {
+                        full = true;
+                        break;
+                    }
+                }
+            }
+            if (!out.isEmpty())
+                guard->writeChunk(out);
+            if (full || batch.size() == JobStreamBatch)
+                continue;
+            // Caught up: nothing of the project past `sent` is stored. The store's revision now covers it too.
+            follow->behind = false;
+            follow->sent = qMax(follow->sent, store->revision());
+            if (!follow->synced && guard && !guard->isFinished()) {
+                // The end of the snapshot: a client shows its list from here on, and resumes from this cursor.
+                follow->synced = true;
+                const QByteArray cursor = jobsCursor(storeId, follow->sent);
+                guard->writeChunk("id: " + cursor + "\nevent: synced\ndata: "
+                    + compact(QJsonObject { { QStringLiteral("cursor"), QString::fromLatin1(cursor) },
+                        { QStringLiteral("jobs"), QString::number(follow->snapshotJobs) } })
+                    + "\n\n");
+            }
         }
+    };
+    connect(m_store, &JobStore::jobStored, stream,
+        [guard, channel, project, follow, frame, pump](const JobRecord& record, const Job&) {
+            if (!guard || guard->isFinished() || record.project != project || record.revision <= follow->sent)
+                return;
+            if (!follow->behind && channel->backlog() <= JobStreamUnreadBytes) {
+                // Caught up and read: the change is the next one, written as it comes.
+                guard->writeChunk(frame(record));
+                follow->sent = record.revision;
+                return;
+            }
+            follow->behind = true;
+            (*pump)();
+        });
+    if (QTcpSocket* socket = channel->socket()) {
+        std::weak_ptr<std::function<void()>> weakPump = pump;
+        auto drained = [follow, weakPump] {
+            if (const auto again = weakPump.lock(); again && follow->behind)
+                (*again)();
+        };
+        connect(socket, &QTcpSocket::bytesWritten, stream, drained);
+        // On TLS the backlog is the encrypted bytes as well (HttpChannel::backlog()), which drain later.
+        if (auto* tls = qobject_cast<QSslSocket*>(socket))
+            connect(tls, &QSslSocket::encryptedBytesWritten, stream, drained);
     }
-    stream->writeChunk(out);
-    // The end of the snapshot: a client shows its list from here on, and resumes from this cursor.
-    stream->writeChunk("id: " + jobsCursor(storeId, now) + "\nevent: synced\ndata: "
-        + compact(QJsonObject { { QStringLiteral("cursor"), QString::fromLatin1(jobsCursor(storeId, now)) },
-            { QStringLiteral("jobs"), QString::number(snapshot.size()) } })
-        + "\n\n");
+    // The stream owns the reader; the socket's handler above only borrows it.
+    stream->cleanup = [keep = pump]() mutable { keep.reset(); };
+    (*pump)();
     return {};
 }
 
@@ -312,7 +376,7 @@ HttpApi::Reply HttpApi::patchJob(const ApiRequest& request, const QString& proje
     current->labels = patch.labels;
     QString storeError;
     if (!m_store->update(project, *current, &storeError))
-        return errorReply(500, QStringLiteral("INTERNAL"), QStringLiteral("Cannot store the job: ") + storeError);
+        return storeFailure(QStringLiteral("the job's labels"), storeError);
     return jsonReply(JobJson::toJson(m_store->job(project, jobId).value_or(*current)));
 }
 

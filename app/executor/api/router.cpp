@@ -9,6 +9,8 @@
 
 #include <QDateTime>
 
+#include <algorithm>
+
 namespace Trainyard {
 
 using namespace Api;
@@ -181,6 +183,57 @@ QList<HttpApi::RouteInfo> HttpApi::routes()
     return list;
 }
 
+bool HttpApi::takeWriteQuota(const QString& principal, qint64* retryMs)
+{
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    const double perMs = m_transport.writesPerMinute / 60000.0;
+    const auto [it, fresh] = [this, &principal] {
+        auto found = m_writeQuota.find(principal);
+        if (found != m_writeQuota.end())
+            return std::make_pair(found, false);
+        // Principals are the admin and access tokens' members: few, and each one's entry is a few bytes.
+        return std::make_pair(m_writeQuota.insert(principal, WriteQuota {}), true);
+    }();
+    WriteQuota& q = *it;
+    if (fresh)
+        q.left = m_transport.writeBurst;
+    else
+        q.left = std::min<double>(m_transport.writeBurst, q.left + (now - q.refilledMs) * perMs);
+    q.refilledMs = now;
+    if (q.left >= 1) {
+        q.left -= 1;
+        return true;
+    }
+    *retryMs = perMs > 0 ? qint64((1 - q.left) / perMs) : 60000;
+    return false;
+}
+
+FieldViolations HttpApi::pathViolations(const RouteInfo& route, const QHash<QString, QString>& params)
+{
+    FieldViolations violations;
+    // The service names the resource a path addresses `name`, and the collection a list or create addresses
+    // `parent` (AIP-131, AIP-132): "projects/p" is the parent of its jobs, "projects/p/jobs/j" a job's name.
+    const bool collection = !route.pattern.section(QLatin1Char('/'), -1).contains(QLatin1Char('{'));
+    const QString field = collection ? QStringLiteral("parent") : QStringLiteral("name");
+    if (const auto project = params.constFind(QStringLiteral("project")); project != params.cend()) {
+        // Project "-" is Cloud Logging's "every project", on the audit log alone.
+        const bool wildcard = *project == QLatin1String("-") && route.pattern.endsWith(QLatin1String("/auditLogs"));
+        const QStringList problems = wildcard ? QStringList() : projectIdProblems(*project);
+        if (!problems.isEmpty())
+            violations.append({ field,
+                QStringLiteral("\"%1\" is not a valid project ID: %2")
+                    .arg(printable(*project), problems.join(QLatin1Char(' '))) });
+    }
+    // Every other captured value is looked up before it is used (a job ID that breaks the job ID rule names no job:
+    // 404, as any unknown job), and becomes part of a path only through PathName or, for a checkpoint's name,
+    // CheckpointIndex::resolve(), which keep it inside its folder; a NUL byte has no place in any of them.
+    for (auto it = params.cbegin(); it != params.cend(); ++it) {
+        if (it.key() != QLatin1String("project") && it->contains(QChar(0)))
+            violations.append({ field, QStringLiteral("The path's %1 contains a NUL character.").arg(it.key()) });
+    }
+    return violations;
+}
+
 HttpApi::Reply HttpApi::route(
     const ApiRequest& request, const Caller& caller, const HttpChannelPtr& channel, bool* streaming)
 {
@@ -210,6 +263,30 @@ HttpApi::Reply HttpApi::route(
     case RouteTable<Routes::Handler>::Match::Kind::Found:
         break;
     }
+    // The path's values are checked before anything uses them (authorisation, audit, the stores, folder names): a
+    // project ID and a job ID become folder names in the data folder, so "..%2F..%2Ftmp" must never reach a path.
+    if (const FieldViolations bad = pathViolations(
+            RouteInfo { match.route->method, match.route->pattern, match.route->permission }, match.params);
+        !bad.isEmpty())
+        return errorReply(
+            400, QStringLiteral("INVALID_ARGUMENT"), QStringLiteral("Request contains an invalid argument."), bad);
+    // Calls that change something are rationed per principal before anything else is done for them, denied ones
+    // included: each writes an audit entry, so this bounds how fast any caller can grow the audit log.
+    const AuditMethod& auditOfRoute = routeTable().audit.value(match.route);
+    if (auditOfRoute.adminActivity) {
+        qint64 retryMs = 0;
+        if (!takeWriteQuota(caller.member, &retryMs)) {
+            Reply limited = errorReply(429, QStringLiteral("RESOURCE_EXHAUSTED"),
+                QStringLiteral("Quota exceeded for quota metric 'Write requests' and limit 'Write requests per minute "
+                               "per user' (%1, bursts of %2) of service 'ml.googleapis.com' for %3; try again in %4 s.")
+                    .arg(m_transport.writesPerMinute)
+                    .arg(m_transport.writeBurst)
+                    .arg(caller.member)
+                    .arg((retryMs + 999) / 1000));
+            limited.headers.append(qMakePair(QByteArray("Retry-After"), QByteArray::number((retryMs + 999) / 1000)));
+            return limited;
+        }
+    }
     // Authorisation, once for every route: the route's permission against what the caller holds on the resource
     // the path names. A job that does not exist grants nothing, so a caller without the permission on the project
     // gets the same 403 for a job that exists and one that does not (the service's "(or it may not exist)").
@@ -217,7 +294,7 @@ HttpApi::Reply HttpApi::route(
     const QString project = match.params.value(QStringLiteral("project"));
     const QString jobId = match.params.value(QStringLiteral("job"));
     // Audit, once for every route (API.md, "Audit logs"): Admin Activity always, Data Access when enabled.
-    const AuditMethod audit = routeTable().audit.value(match.route);
+    const AuditMethod& audit = auditOfRoute;
     const bool record = m_audit && (audit.adminActivity || m_auditDataAccess);
     if (m_checkPermissions && !permission.isEmpty() && !permitted(caller, permission, project, jobId)) {
         QString resource;
@@ -251,12 +328,20 @@ HttpApi::Reply HttpApi::route(
     }
     // A call that changes something runs only when its entry can be written: SQLite's write lock is taken before
     // it (AuditStore::begin()), so a read-only, locked or broken audit file refuses the call with 503 before it takes
-    // effect; the entry is then written with the outcome and committed (API.md, "Audit logs", on what remains).
+    // effect, and a disk without room for the entry with 429 (as a job that cannot be stored); the entry is then
+    // written with the outcome and committed, with the audit file's reserve for a disk that filled meanwhile.
     if (record && audit.adminActivity) {
         QString problem;
-        if (!m_audit->begin(&problem)) {
+        bool diskFull = false;
+        if (!m_audit->begin(&problem, &diskFull)) {
             qCCritical(lcApi).noquote() << "refusing" << audit.methodName << "by" << caller.member
                                         << ": the audit log cannot be written:" << problem;
+            if (diskFull)
+                return errorReply(429, QStringLiteral("RESOURCE_EXHAUSTED"),
+                    QStringLiteral("The executor's data disk is full, so the audit log cannot record the call (%1); "
+                                   "the call was not made, because every change must be recorded. Free space where "
+                                   "the executor keeps its data and try again.")
+                        .arg(problem));
             return errorReply(503, QStringLiteral("UNAVAILABLE"),
                 QStringLiteral("The audit log cannot be written (%1); the call was not made, because every change "
                                "must be recorded. Try again later.")

@@ -2,12 +2,14 @@
 #include "auditstore.h"
 #include "sqlitefile.h"
 
+#include <QFile>
 #include <QFileInfo>
 #include <QJsonDocument>
 #include <QLoggingCategory>
 #include <QSqlDatabase>
 #include <QSqlError>
 #include <QSqlQuery>
+#include <QStorageInfo>
 #include <QVariant>
 
 #include <chrono>
@@ -16,6 +18,9 @@
 #include <limits>
 #include <mutex>
 #include <thread>
+
+#include <fcntl.h>
+#include <unistd.h>
 
 namespace Trainyard {
 
@@ -72,6 +77,7 @@ struct AuditStore::Writer {
     bool flushing = false;
     bool stopping = false;
     QString failure; ///< of the batches since the last flush(), for it to report
+    std::function<void()> written; ///< after each batch that moved the head (on the writer's thread)
     std::thread thread;
 
     bool start(const QString& path, const QString& connectionName, QString* error)
@@ -163,6 +169,11 @@ struct AuditStore::Writer {
             }
             writing = 0;
             idle.notify_all();
+            if (problem.isEmpty() && written) {
+                lock.unlock();
+                written();
+                lock.lock();
+            }
         }
     }
 };
@@ -215,6 +226,10 @@ bool AuditStore::open(const QString& path, QString* error)
         m_writer->lastSeq = lastSeq;
         m_writer->lastHash = lastHash;
     }
+    m_reservePath = QFileInfo(path).absoluteFilePath() + QStringLiteral(".reserve");
+    keepReserve();
+    m_writer->written = [this] { anchorHead(); };
+    anchorHead();
     QString problem;
     if (!m_writer->start(QFileInfo(path).absoluteFilePath(), m_connectionName + QStringLiteral("-writer"), &problem)) {
         m_file.close();
@@ -225,8 +240,10 @@ bool AuditStore::open(const QString& path, QString* error)
     return true;
 }
 
-bool AuditStore::begin(QString* error)
+bool AuditStore::begin(QString* error, bool* diskFull)
 {
+    if (diskFull)
+        *diskFull = false;
     if (!isOpen()) {
         *error = QStringLiteral("the audit store is not open");
         return false;
@@ -238,6 +255,19 @@ bool AuditStore::begin(QString* error)
     // The deferred entries come before this transaction's in the chain, so they reach the file first. A batch that
     // cannot be written is lost (logged); the call itself needs only its own entry, which the lock below secures.
     flushOrLog();
+    // A disk too full for the entry refuses the call now, before it runs (the reserve file does not count: it is
+    // for the race with another writer between here and the commit).
+    const QStorageInfo disk(QFileInfo(m_reservePath).absolutePath());
+    if (disk.isValid() && disk.bytesAvailable() >= 0 && disk.bytesAvailable() < MinFreeBytes) {
+        *error = QStringLiteral("database or disk is full: %1 bytes are free on the disk of the audit log, which needs "
+                                "%2 to record a change")
+                     .arg(disk.bytesAvailable())
+                     .arg(MinFreeBytes);
+        if (diskFull)
+            *diskFull = true;
+        return false;
+    }
+    keepReserve();
     QSqlQuery query(QSqlDatabase::database(m_connectionName));
     // IMMEDIATE takes the write lock now: a file that cannot be written (read-only, locked past the busy
     // timeout) is found before the call that needs an entry runs.
@@ -246,27 +276,100 @@ bool AuditStore::begin(QString* error)
         return false;
     }
     m_inTransaction = true;
+    m_txEntries.clear();
     const std::lock_guard lock(m_writer->mutex);
     m_txSeq = m_writer->lastSeq;
     m_txHash = m_writer->lastHash;
     return true;
 }
 
+void AuditStore::keepReserve()
+{
+    if (m_reservePath.isEmpty() || QFileInfo::exists(m_reservePath))
+        return;
+    const QStorageInfo disk(QFileInfo(m_reservePath).absolutePath());
+    if (!disk.isValid() || disk.bytesAvailable() < MinFreeBytes + ReserveBytes)
+        return;
+    // Blocks allocated for real (posix_fallocate), not a sparse file: deleting it must free space.
+    const int fd = ::open(QFile::encodeName(m_reservePath).constData(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (fd < 0)
+        return;
+    const bool ok = ::posix_fallocate(fd, 0, ReserveBytes) == 0;
+    ::close(fd);
+    if (!ok)
+        QFile::remove(m_reservePath);
+}
+
+std::optional<Audit::Head> AuditStore::head() const
+{
+    const std::lock_guard lock(m_writer->mutex);
+    if (m_writer->lastSeq == 0)
+        return std::nullopt;
+    return Audit::Head { Audit::insertIdFor(m_writer->lastSeq), m_writer->lastHash };
+}
+
+void AuditStore::setHeadAnchor(const QString& path, const QString& dataDir)
+{
+    m_anchorPath = path;
+    m_anchorDataDir = dataDir;
+}
+
+void AuditStore::anchorHead()
+{
+    if (m_anchorPath.isEmpty())
+        return;
+    const std::optional<Audit::Head> now = head();
+    if (!now)
+        return;
+    // Both threads write it (this one after a commit, the writer after a batch): one at a time, the newest last.
+    static std::mutex anchoring;
+    const std::lock_guard lock(anchoring);
+    const std::optional<Audit::Head> latest = head();
+    QString problem;
+    if (latest && !Audit::writeHeadAnchor(m_anchorPath, m_anchorDataDir, *latest, &problem))
+        qCWarning(lcAudit).noquote() << "cannot keep the audit log's head outside it:" << problem;
+}
+
 bool AuditStore::commit(QString* error)
 {
     if (!m_inTransaction)
         return true;
-    QSqlQuery query(QSqlDatabase::database(m_connectionName));
+    QSqlDatabase db = QSqlDatabase::database(m_connectionName);
+    QSqlQuery query(db);
     m_inTransaction = false;
-    if (!query.exec(QStringLiteral("COMMIT"))) {
-        *error = query.lastError().text();
-        QSqlQuery(QSqlDatabase::database(m_connectionName)).exec(QStringLiteral("ROLLBACK"));
-        const std::lock_guard lock(m_writer->mutex);
-        m_writer->lastSeq = m_txSeq;
-        m_writer->lastHash = m_txHash;
-        return false;
+    if (query.exec(QStringLiteral("COMMIT"))) {
+        m_txEntries.clear();
+        anchorHead();
+        return true;
     }
-    return true;
+    *error = query.lastError().text();
+    QSqlQuery(db).exec(QStringLiteral("ROLLBACK"));
+    // The disk filled up since begin() checked it: the reserve gives the room back, and the same rows are written
+    // again, at the same places. The call has taken effect by now; its entry must not be lost.
+    const bool full = error->contains(QLatin1String("database or disk is full"))
+        || error->contains(QLatin1String("No space left on device"));
+    if (full && !m_reservePath.isEmpty() && QFile::remove(m_reservePath)) {
+        qCWarning(lcAudit).noquote() << "the disk filled up before an audit entry was committed; the audit log's "
+                                        "reserve was given up to write it";
+        QSqlQuery again(db);
+        bool ok = again.exec(QStringLiteral("BEGIN IMMEDIATE"));
+        QSqlQuery insertAgain = insertQuery(db);
+        for (const auto& [seq, chained] : std::as_const(m_txEntries)) {
+            QString problem;
+            ok = ok && insert(insertAgain, seq, chained, &problem);
+        }
+        if (ok && again.exec(QStringLiteral("COMMIT"))) {
+            m_txEntries.clear();
+            anchorHead();
+            return true;
+        }
+        QSqlQuery(db).exec(QStringLiteral("ROLLBACK"));
+    }
+    m_txEntries.clear();
+    const std::lock_guard lock(m_writer->mutex);
+    m_writer->lastSeq = m_txSeq;
+    m_writer->lastHash = m_txHash;
+    return false;
 }
 
 void AuditStore::rollback()
@@ -274,6 +377,7 @@ void AuditStore::rollback()
     if (!m_inTransaction)
         return;
     m_inTransaction = false;
+    m_txEntries.clear();
     QSqlQuery(QSqlDatabase::database(m_connectionName)).exec(QStringLiteral("ROLLBACK"));
     const std::lock_guard lock(m_writer->mutex);
     m_writer->lastSeq = m_txSeq;
@@ -310,9 +414,15 @@ std::optional<AuditStore::Chained> AuditStore::appendNow(const Builder& build, Q
     QSqlQuery query = insertQuery(m_file.database());
     if (!insert(query, seq, chained, error))
         return std::nullopt;
-    const std::lock_guard lock(m_writer->mutex);
-    m_writer->lastSeq = seq;
-    m_writer->lastHash = Audit::bytesHash(chained.bytes);
+    {
+        const std::lock_guard lock(m_writer->mutex);
+        m_writer->lastSeq = seq;
+        m_writer->lastHash = Audit::bytesHash(chained.bytes);
+    }
+    if (m_inTransaction)
+        m_txEntries.append({ seq, chained });
+    else
+        anchorHead();
     return chained;
 }
 
@@ -402,9 +512,10 @@ QList<QJsonObject> AuditStore::read(const QString& project, qint64 before, int p
     const bool all = project == QLatin1String("-");
     QSqlQuery query(QSqlDatabase::database(m_connectionName));
     query.setForwardOnly(true);
-    query.prepare(all ? QStringLiteral("SELECT seq, json FROM entries WHERE seq < ? ORDER BY seq DESC")
-                      : QStringLiteral("SELECT seq, json FROM entries WHERE seq < ? AND project IN (?, '-') "
-                                       "ORDER BY seq DESC"));
+    query.prepare(all
+            ? QStringLiteral("SELECT seq, json, project, log_kind FROM entries WHERE seq < ? ORDER BY seq DESC")
+            : QStringLiteral("SELECT seq, json, project, log_kind FROM entries WHERE seq < ? AND project IN (?, '-') "
+                             "ORDER BY seq DESC"));
     query.addBindValue(before > 0 ? before : std::numeric_limits<qint64>::max());
     if (!all)
         query.addBindValue(project);
@@ -418,7 +529,17 @@ QList<QJsonObject> AuditStore::read(const QString& project, qint64 before, int p
             break;
         }
         const qint64 seq = query.value(0).toLongLong();
-        const QJsonObject entry = QJsonDocument::fromJson(query.value(1).toByteArray()).object();
+        QJsonObject entry = QJsonDocument::fromJson(query.value(1).toByteArray()).object();
+        // The columns reads select on are not in the entry's hash: one changed behind the executor's back is shown
+        // on the entry it belongs to, which then no longer hashes to what the next entry records, so that `audit
+        // verify` reports the entry as changed (and a project's list does not silently gain or lose it).
+        const QString problem = Audit::rowProblem(seq, query.value(2).toString(), query.value(3).toString(), entry);
+        if (!problem.isEmpty()) {
+            qCCritical(lcAudit).noquote() << "the audit log's row" << seq << "was changed:" << problem;
+            QJsonObject labels = entry.value(QLatin1String("labels")).toObject();
+            labels.insert(Audit::rowChangedLabel(), problem);
+            entry.insert(QStringLiteral("labels"), labels);
+        }
         if (!accept || accept(entry)) {
             entries.append(entry);
             lastTaken = seq;

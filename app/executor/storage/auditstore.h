@@ -55,8 +55,14 @@ public:
     /// read-only file: the router takes it before a call that changes something runs, and refuses the call (503
     /// UNAVAILABLE) when it cannot. False and *error when the lock cannot be had. Appends made while it is held join
     /// the transaction; commit() ends it. Deferred entries are flushed first.
-    bool begin(QString* error);
+    ///
+    /// A full disk is found here too, before the call runs: with less than MinFreeBytes free on the file's disk (the
+    /// reserve file not counted) it is refused, *diskFull set, so that the entry's commit cannot be the first write to
+    /// meet the full disk after the call took effect (a cancel was carried out, its entry lost).
+    bool begin(QString* error, bool* diskFull = nullptr);
     /// Commits what append() wrote since begin(); false and *error when the commit failed (nothing of it is kept).
+    /// When the disk filled up since begin() (another writer on the same disk), the reserve file is given up and the
+    /// transaction written again once: the reserve is there so that a change made is never left without its entry.
     bool commit(QString* error);
     /// Drops what append() wrote since begin().
     void rollback();
@@ -103,6 +109,19 @@ public:
     /// The number of entries in the chain, with those handed over and not yet written.
     qint64 size() const;
 
+    /// The free space begin() wants on the audit file's disk before a change runs (bytes): an entry (at most a
+    /// few tens of KiB, HttpApi::MaxRecordedRequestBytes) and its WAL frames, with room to spare.
+    static constexpr qint64 MinFreeBytes = 512 * 1024;
+    /// The size of `<file>.reserve`, made at open() and remade by begin() when there is room again (bytes).
+    static constexpr qint64 ReserveBytes = 512 * 1024;
+
+    /// The chain's head: its newest entry's place and hash, once written (nullopt for an empty chain).
+    std::optional<Audit::Head> head() const;
+    /// Keeps the head outside the file as well: after every write that moves it, `path` (Audit::headAnchorPath()) is
+    /// rewritten with it (Audit::writeHeadAnchor()), so that removing entries from the file's end is found by
+    /// `audit verify`, which the chain alone cannot show. Call before open(); empty: none.
+    void setHeadAnchor(const QString& path, const QString& dataDir);
+
 private:
     struct Writer;
     /// flush(), whose failure the writer has logged already.
@@ -119,6 +138,15 @@ private:
     qint64 m_txSeq = 0;
     QByteArray m_txHash;
     bool m_inTransaction = false;
+    /// What append() wrote in the open transaction, to write again when its commit met a full disk.
+    QList<std::pair<qint64, Chained>> m_txEntries;
+    QString m_reservePath;
+    /// Makes the reserve file when it is missing and the disk has room for it and MinFreeBytes besides.
+    void keepReserve();
+    /// Writes the head anchor (setHeadAnchor()) for the head now; any thread.
+    void anchorHead();
+    QString m_anchorPath;
+    QString m_anchorDataDir;
 };
 
 } // namespace Trainyard

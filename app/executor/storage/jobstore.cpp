@@ -303,7 +303,8 @@ bool JobStore::migrateFromVersion1(QString* error)
 
 bool JobStore::isDiskFull(const QString& error)
 {
-    return error.contains(QLatin1String("database or disk is full")) || error.contains(QLatin1String("No space left on device"));
+    return error.contains(QLatin1String("database or disk is full"))
+        || error.contains(QLatin1String("No space left on device"));
 }
 
 bool JobStore::migrateToCreator(QString* error)
@@ -688,7 +689,7 @@ bool JobStore::listPage(const QString& project, const JobFilter& filter, int pag
     return true;
 }
 
-QList<JobRecord> JobStore::changedSince(const QString& project, qint64 afterRevision) const
+QList<JobRecord> JobStore::changedSince(const QString& project, qint64 afterRevision, int limit) const
 {
     QList<JobRecord> result;
     if (!QSqlDatabase::contains(m_connectionName))
@@ -696,9 +697,10 @@ QList<JobRecord> JobStore::changedSince(const QString& project, qint64 afterRevi
     QSqlQuery query(QSqlDatabase::database(m_connectionName));
     query.setForwardOnly(true);
     query.prepare(QStringLiteral("SELECT job_id, json, revision FROM jobs WHERE project = ? AND revision > ? "
-                                 "ORDER BY revision"));
+                                 "ORDER BY revision LIMIT ?"));
     query.addBindValue(project);
     query.addBindValue(afterRevision);
+    query.addBindValue(limit < 0 ? -1 : limit); // SQLite: a negative LIMIT is no limit
     if (!query.exec()) {
         qCWarning(lcStore) << "cannot list changed jobs:" << sqlError(query);
         return result;

@@ -106,7 +106,9 @@ public:
         QList<JobRecord>* page, bool* more, QString* error) const;
     /// `project`'s records whose revision is above `afterRevision` (0: all), in revision order (the
     /// order they were last written); no decoding. The job list stream's snapshot and resume.
-    QList<JobRecord> changedSince(const QString& project, qint64 afterRevision) const;
+    /// At most `limit` of them (negative: all), the lowest revisions first, so that a reader pages through them by
+    /// passing the last revision it got (the job stream does, as fast as its client reads).
+    QList<JobRecord> changedSince(const QString& project, qint64 afterRevision, int limit = -1) const;
     /// The revision of the latest write (0 for an empty store).
     qint64 revision() const;
     /// A random ID made when the database file was created: tells a client whose cursor came from
