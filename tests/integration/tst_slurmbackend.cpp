@@ -900,8 +900,30 @@ private Q_SLOTS:
         QVERIFY2(serviceText.contains(QLatin1String("took over the job's replicas where they run")),
             qPrintable(serviceText));
         QVERIFY2(!serviceText.contains(QLatin1String("Restarting the cluster")), qPrintable(serviceText));
-        for (const QString& task : { QStringLiteral("master-replica-0"), QStringLiteral("worker-replica-0") })
-            QTRY_COMPARE_WITH_TIMEOUT(executor.messages(id, task).count(task + QStringLiteral(" done")), 1, 10000);
+        // No line a replica wrote is lost across the restart, however loaded the machine (issue 26, item 8): every
+        // line of its output files in the cluster's shared folder is in the job's log, once. The master's last is
+        // "done"; a worker may be stopped before printing its own (the master's success ends the job, and under load
+        // the worker can be a tick behind), so that the test asserted on the worker's "done" was the test's fault.
+        QCOMPARE(
+            executor.messages(id, QStringLiteral("master-replica-0")).count(QStringLiteral("master-replica-0 done")),
+            1);
+        for (const QString& task : { QStringLiteral("master-replica-0"), QStringLiteral("worker-replica-0") }) {
+            QStringList written;
+            for (const char* stream : { ".stdout", ".stderr" }) {
+                QFile file(jobFolder(id) + QStringLiteral("/slurm/logs/") + task + QLatin1String(stream));
+                QVERIFY2(file.open(QIODevice::ReadOnly), qPrintable(file.fileName()));
+                written += QString::fromUtf8(file.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+            }
+            QVERIFY2(written.size() >= 2, qPrintable(task));
+            const QStringList logged = executor.messages(id, task);
+            for (const QString& line : std::as_const(written))
+                QVERIFY2(logged.count(line) == 1,
+                    qPrintable(QStringLiteral("%1: \"%2\" is in the job's log %3 times (%4 lines written, %5 logged)")
+                                   .arg(task, line)
+                                   .arg(logged.count(line))
+                                   .arg(written.size())
+                                   .arg(logged.size())));
+        }
     }
 
     /// A tuning study's trials are Slurm jobs of their own: the executor SIGKILLed while both of its 2 parallel
@@ -1161,9 +1183,8 @@ private Q_SLOTS:
             QJsonObject input = body.value(QStringLiteral("trainingInput")).toObject();
             input.insert(QStringLiteral("region"), QLatin1String(cluster));
             input.insert(QStringLiteral("jobDir"), jobDir(bad));
-            const auto [badCreated, badJob]
-                = executor.send("POST", QStringLiteral("/v1/projects/local/jobs"),
-                    QJsonObject { { QStringLiteral("jobId"), bad }, { QStringLiteral("trainingInput"), input } });
+            const auto [badCreated, badJob] = executor.send("POST", QStringLiteral("/v1/projects/local/jobs"),
+                QJsonObject { { QStringLiteral("jobId"), bad }, { QStringLiteral("trainingInput"), input } });
             QVERIFY2(badCreated == 200, QJsonDocument(badJob).toJson().constData());
             QTRY_VERIFY_WITH_TIMEOUT(executor.state(bad) == QLatin1String("FAILED"), JobTimeoutMs);
             const QString message = executor.send("GET", QStringLiteral("/v1/projects/local/jobs/") + bad)

@@ -655,8 +655,8 @@ struct SlurmBackend::Private {
         }
         if (!finished)
             return;
-        // The job is over: whatever the tasks wrote is complete now.
-        readFiles(run);
+        // The job is over: whatever the tasks wrote is complete now, and read to its end.
+        readFiles(run, true);
         const QString state = leader ? leader->state : QString();
         for (Task& t : run->tasks) {
             if (t.exited)
@@ -902,8 +902,10 @@ struct SlurmBackend::Private {
     }
 
     /// Reports new started files, then new output and exit files, in that order per task; the hosts before any
-    /// exit (readStarted()).
-    void readFiles(Run* run)
+    /// exit (readStarted()). A task's output is read to its end once its exit file is there, and for every task when
+    /// `jobOver` (Slurm says the job ended: a task that left no exit file, killed at the end of the step, has written
+    /// all it will, and exited() follows; before, only a poll's worth of it was read then, and the rest was lost).
+    void readFiles(Run* run, bool jobOver = false)
     {
         const RunId id = run->id;
         const quint64 attempt = run->attempt;
@@ -933,7 +935,7 @@ struct SlurmBackend::Private {
                     Q_EMIT q->output(id, t.name, chunk, isStderr);
                     if (!current(id, attempt))
                         return;
-                    if (!done)
+                    if (!done && !jobOver)
                         break;
                 }
             }
