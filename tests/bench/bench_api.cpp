@@ -31,6 +31,11 @@
 //    follower was behind the trainer, and how long until every follower had all of them. The executor's RSS
 //    (/proc/PID/status VmRSS) is sampled every 100 ms: before the followers connected (baseline) against the end of
 //    each window; its growth over the windows is reported and bounded by a goal.
+// 3. Followers that never read (issue 26). One executor with a job list of 10 MB (80 cancelled jobs with 125 KB of
+//    args); 50 clients do valid requests (a job, a page of one job, the host) for BENCH_RUNS runs, then
+//    BENCH_SLOW_FOLLOWERS (default 100) clients follow the job list (`GET jobs?follow=true`) and never read, and the
+//    50 clients run again. Lines: the executor's RSS with the followers against without (goal: growth ≤ 64 MiB), and
+//    the clients' p99 with the followers against without (goal: ratio ≤ 2).
 //
 // Prints `NAME: ours X unit, baseline Y unit, ratio R` lines (benchreport.h: medians of runs after a warm-up, a
 // `_detail` line with min / median / max), `_context` lines, and `goal:` lines. Wall time throughout: the work
@@ -986,6 +991,114 @@ int benchStreams(const QString& root, const QStringList& onArgs, const QString& 
     return 0;
 }
 
+// ---------------------------------------------------------------------------------------------------------------
+// Part 3: followers of the job list that never read (issue 26, item 2).
+
+/// Creates `count` jobs whose arguments are `argBytes` long and cancels each at once (a big list, nothing running),
+/// waiting out the write quota's 429s as a client would (Retry-After). False with *error.
+bool fillJobList(Executor& e, int count, int argBytes, QString* error)
+{
+    auto send = [&](const QByteArray& method, const QByteArray& path, const QByteArray& body) {
+        for (int attempt = 0; attempt < 200; ++attempt) {
+            const HttpResponse r = oneRequest(e.port(), method, path, e.adminToken(), body);
+            if (r.status != 429)
+                return r;
+            std::this_thread::sleep_for(std::chrono::milliseconds(250));
+        }
+        return HttpResponse {};
+    };
+    for (int i = 0; i < count; ++i) {
+        const QString id = QStringLiteral("listed_%1").arg(i);
+        const QJsonObject job {
+            { QStringLiteral("jobId"), id },
+            { QStringLiteral("trainingInput"),
+                QJsonObject {
+                    { QStringLiteral("scaleTier"), QStringLiteral("BASIC") },
+                    { QStringLiteral("pythonModule"), QStringLiteral("tytest.trivial") },
+                    { QStringLiteral("packageUris"), QJsonArray { TrainerDir } },
+                    { QStringLiteral("region"), QStringLiteral("us-central1") },
+                    { QStringLiteral("args"), QJsonArray { QString(argBytes, QLatin1Char('a')) } },
+                } },
+        };
+        const HttpResponse created
+            = send("POST", "/v1/projects/" + Project + "/jobs", QJsonDocument(job).toJson(QJsonDocument::Compact));
+        const HttpResponse cancelled
+            = send("POST", "/v1/projects/" + Project + "/jobs/" + id.toUtf8() + ":cancel", "{}");
+        if (created.status != 200 || (cancelled.status != 200 && cancelled.status != 400)) {
+            *error = QStringLiteral("job %1: create %2, cancel %3: %4")
+                         .arg(id)
+                         .arg(created.status)
+                         .arg(cancelled.status)
+                         .arg(QString::fromUtf8(created.body.left(300)));
+            return false;
+        }
+    }
+    return true;
+}
+
+int benchSlowFollowers(const QString& root)
+{
+    const int followers = int(envNumber("BENCH_SLOW_FOLLOWERS", 100));
+    const int clients = int(envNumber("BENCH_API_CLIENTS", 50));
+    const double seconds = envNumber("BENCH_API_SECONDS", 3);
+    const int runs = BenchReport::runs(5);
+    constexpr int Jobs = 80;
+    constexpr int ArgBytes = 125000; // 80 jobs of about 125 KB: a job list of 10 MB
+    Executor e;
+    QString error;
+    if (!e.start(root + QStringLiteral("/slow"), {}, &error) || !fillJobList(e, Jobs, ArgBytes, &error)) {
+        std::fprintf(stderr, "bench_api: %s\n", qPrintable(error));
+        return 1;
+    }
+    const QByteArray jobs = "/v1/projects/" + Project + "/jobs";
+    const QList<QByteArray> targets { jobs + "/listed_0", jobs + "?pageSize=1", "/v1/projects/" + Project + "/host" };
+    std::printf("slow_followers_context: %d jobs of %d-byte args (a %.1f MB job list); %d followers of the list "
+                "(GET jobs?follow=true) that never read; %d clients cycling GET a job, GET jobs?pageSize=1, GET host "
+                "for %.3g s a run\n",
+        Jobs, ArgBytes, Jobs * ArgBytes / 1e6, followers, clients, seconds);
+    std::fflush(stdout);
+    // Without the followers: the baseline latency and RSS (warm-up first).
+    runLoad(e.port(), e.adminToken(), targets, clients, seconds);
+    std::vector<double> p99Without, p99With, rssWithout, rssWith;
+    for (int i = 0; i < runs; ++i) {
+        LoadResult r = runLoad(e.port(), e.adminToken(), targets, clients, seconds);
+        p99Without.push_back(r.p99Ms);
+        rssWithout.push_back(rssMiB(e.pid()));
+    }
+    std::vector<std::unique_ptr<Connection>> held;
+    const QByteArray request = "GET " + jobs + "?follow=true HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer "
+        + e.adminToken() + "\r\nAccept: text/event-stream\r\n\r\n";
+    for (int i = 0; i < followers; ++i) {
+        auto c = std::make_unique<Connection>(e.port(), (127u << 24) | 1u);
+        if (!c->isOpen() || !c->sendAll(request)) {
+            std::fprintf(stderr, "bench_api: follower %d could not connect\n", i);
+            return 1;
+        }
+        held.push_back(std::move(c));
+    }
+    // Settle: every follower's stream has been written to as far as it will go.
+    std::this_thread::sleep_for(std::chrono::seconds(3));
+    for (int i = 0; i < runs; ++i) {
+        LoadResult r = runLoad(e.port(), e.adminToken(), targets, clients, seconds);
+        p99With.push_back(r.p99Ms);
+        rssWith.push_back(rssMiB(e.pid()));
+    }
+    held.clear();
+    std::this_thread::sleep_for(std::chrono::seconds(2));
+    const double rssAfter = rssMiB(e.pid());
+    const BenchReport::Spread rw = BenchReport::spread(rssWith), rb = BenchReport::spread(rssWithout);
+    BenchReport::printLine("api_" + std::to_string(followers) + "_nonreading_list_followers_rss_mib", rw, rb, "MiB",
+        rw.median / rb.median, rssWith.size(), 1, "after they closed: " + std::to_string(int(rssAfter)) + " MiB");
+    const BenchReport::Spread pw = BenchReport::spread(p99With), pb = BenchReport::spread(p99Without);
+    BenchReport::printLine("api_p99_ms_with_" + std::to_string(followers) + "_nonreading_list_followers", pw, pb, "ms",
+        pw.median / pb.median, p99With.size(), 1, "baseline: the same load without the followers");
+    goals().push_back({ "api_" + std::to_string(followers) + "_nonreading_list_followers_rss_mib", "growth (MiB)",
+        rw.median - rb.median, false, 64 });
+    goals().push_back({ "api_p99_ms_with_" + std::to_string(followers) + "_nonreading_list_followers", "ratio",
+        pw.median / pb.median, false, 2 });
+    return 0;
+}
+
 } // namespace
 
 int main(int argc, char** argv)
@@ -994,8 +1107,11 @@ int main(int argc, char** argv)
     const QStringList args = QCoreApplication::arguments();
     if (args.size() == 3 && args[1] == QLatin1String("--serve-static"))
         return serveStatic(args[2]);
-    const bool requests = !args.contains(QStringLiteral("--streams-only"));
-    const bool streams = !args.contains(QStringLiteral("--requests-only"));
+    const bool only = args.contains(QStringLiteral("--streams-only"))
+        || args.contains(QStringLiteral("--requests-only")) || args.contains(QStringLiteral("--slow-followers-only"));
+    const bool requests = !only || args.contains(QStringLiteral("--requests-only"));
+    const bool streams = !only || args.contains(QStringLiteral("--streams-only"));
+    const bool slowFollowers = !only || args.contains(QStringLiteral("--slow-followers-only"));
 
     BenchReport::printHost();
     QTemporaryDir tmp;
@@ -1016,6 +1132,8 @@ int main(int argc, char** argv)
         rc |= benchRequests(tmp.path(), onArgs, onMode);
     if (streams)
         rc |= benchStreams(tmp.path(), onArgs, onMode);
+    if (slowFollowers)
+        rc |= benchSlowFollowers(tmp.path());
     for (const BenchReport::Goal& g : goals())
         BenchReport::printGoal(g);
     return rc;
