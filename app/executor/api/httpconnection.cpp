@@ -7,6 +7,7 @@
 #include <QTcpSocket>
 #include <QUrl>
 
+#include <algorithm>
 #include <cstring>
 
 #include <sys/socket.h>
@@ -183,7 +184,10 @@ void HttpConnection::readAvailable()
     const qint64 cap = qint64(m_options.maxHeaderBytes) + HttpApi::MaxBodyBytes + 4;
     while (m_socket && (m_state == State::Head || m_state == State::Body) && m_socket->bytesAvailable() > 0
         && m_buffer.size() < cap) {
-        m_buffer += m_socket->read(cap - m_buffer.size());
+        // Only what has arrived: QIODevice::read(n) allocates n bytes before it reads (4 MiB and a head for every
+        // read). With 100 followers of a 10 MB job list, heaptrack put 839 MB of the executor's peak on this line,
+        // and its RSS was 332 MiB (104 MiB reading only what arrived).
+        m_buffer += m_socket->read(std::min(cap - m_buffer.size(), m_socket->bytesAvailable()));
         process();
     }
 }
@@ -389,6 +393,9 @@ void HttpConnection::dispatch()
 {
     QByteArray body = m_buffer.left(m_bodyLength);
     m_buffer.remove(0, m_bodyLength);
+    // A large body's room is given back once it is read: the connection may live on (keep-alive, a stream).
+    if (m_buffer.isEmpty() && m_buffer.capacity() > 64 * 1024)
+        m_buffer = QByteArray();
     m_headScanned = 0;
     m_state = State::Handling;
     m_headStarted = false;

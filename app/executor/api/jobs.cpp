@@ -237,7 +237,11 @@ HttpApi::Reply HttpApi::watchJobs(
     // slowly it reads, where the whole list was buffered for every follower before (40 non-reading followers of a
     // 12.6 MB list: 336 MB). The client still gets every job in its latest form, then `synced`, then the changes.
     constexpr qint64 JobStreamUnreadBytes = 256 * 1024;
-    constexpr int JobStreamBatch = 16;
+    // Writing resumes once the client has read all but this much: a socket that drains a little at a time (TCP
+    // window probes of a client that stopped reading) must not cost a read of the store each time.
+    constexpr qint64 JobStreamResumeBytes = 64 * 1024;
+    // Records are read a few at a time: what is read beyond the client's allowance is read again next time.
+    constexpr int JobStreamBatch = 4;
     struct Follow {
         qint64 sent = 0; ///< every change of the project up to this revision was sent
         bool synced = false; ///< the snapshot's end (`synced`) was sent
@@ -307,8 +311,9 @@ HttpApi::Reply HttpApi::watchJobs(
         });
     if (QTcpSocket* socket = channel->socket()) {
         std::weak_ptr<std::function<void()>> weakPump = pump;
-        auto drained = [follow, weakPump] {
-            if (const auto again = weakPump.lock(); again && follow->behind)
+        auto drained = [follow, weakPump, channel] {
+            if (const auto again = weakPump.lock();
+                again && follow->behind && channel->backlog() <= JobStreamResumeBytes)
                 (*again)();
         };
         connect(socket, &QTcpSocket::bytesWritten, stream, drained);
