@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "apiclient.h"
 #include "jsonnumber.h"
+#include "rpcstatus.h"
 
 #include <QDateTime>
 #include <QEventLoop>
@@ -25,28 +26,7 @@ namespace {
 // google.rpc.Code names for HTTP answers without Google's error body (a proxy, a crashed handler).
 QString statusForHttp(int http)
 {
-    switch (http) {
-    case 400:
-        return QStringLiteral("INVALID_ARGUMENT");
-    case 401:
-        return QStringLiteral("UNAUTHENTICATED");
-    case 403:
-        return QStringLiteral("PERMISSION_DENIED");
-    case 404:
-        return QStringLiteral("NOT_FOUND");
-    case 409:
-        return QStringLiteral("ABORTED");
-    case 429:
-        return QStringLiteral("RESOURCE_EXHAUSTED");
-    case 501:
-        return QStringLiteral("UNIMPLEMENTED");
-    case 503:
-        return QStringLiteral("UNAVAILABLE");
-    case 504:
-        return QStringLiteral("DEADLINE_EXCEEDED");
-    default:
-        return http >= 500 ? QStringLiteral("INTERNAL") : QStringLiteral("UNKNOWN");
-    }
+    return Rpc::name(Rpc::forHttpStatus(http));
 }
 
 // RFC 3339 with up to nanosecond fractions ("2026-11-22T05:04:43.123456Z", "+02:00" offsets) to µs.

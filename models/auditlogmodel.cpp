@@ -1,22 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "auditlogmodel.h"
+#include "rpcstatus.h"
 
 #include <QDateTime>
+#include <QJsonArray>
 
 namespace Trainyard {
-
-namespace {
-
-QString codeName(int code)
-{
-    // google.rpc.Code, in its order.
-    static const char* const names[] = { "OK", "CANCELLED", "UNKNOWN", "INVALID_ARGUMENT", "DEADLINE_EXCEEDED",
-        "NOT_FOUND", "ALREADY_EXISTS", "PERMISSION_DENIED", "RESOURCE_EXHAUSTED", "FAILED_PRECONDITION", "ABORTED",
-        "OUT_OF_RANGE", "UNIMPLEMENTED", "INTERNAL", "UNAVAILABLE", "DATA_LOSS", "UNAUTHENTICATED" };
-    return code >= 0 && code < int(std::size(names)) ? QLatin1String(names[code]) : QString::number(code);
-}
-
-} // namespace
 
 AuditLogModel::AuditLogModel(QObject* parent)
     : QAbstractTableModel(parent)
@@ -52,8 +41,17 @@ QVariant AuditLogModel::data(const QModelIndex& index, int role) const
         return entry;
     if (role == FailedRole)
         return failed;
-    if (role == Qt::ToolTipRole && index.column() == Outcome && failed)
-        return status.value(QLatin1String("message")).toString();
+    if (role == Qt::ToolTipRole && index.column() == Outcome && failed) {
+        // The message and why: a refused create said only "Request contains an invalid argument." while the
+        // reason (the job dir's rule, the project ID's) was in its field violations.
+        QStringList lines { status.value(QLatin1String("message")).toString() };
+        for (const QJsonValue& detail : status.value(QLatin1String("details")).toArray()) {
+            for (const QJsonValue& v : detail.toObject().value(QLatin1String("fieldViolations")).toArray())
+                lines << v.toObject().value(QLatin1String("field")).toString() + QStringLiteral(": ")
+                        + v.toObject().value(QLatin1String("description")).toString();
+        }
+        return lines.join(QLatin1Char('\n'));
+    }
     if (role != Qt::DisplayRole)
         return {};
     switch (index.column()) {
@@ -74,7 +72,7 @@ QVariant AuditLogModel::data(const QModelIndex& index, int role) const
         return payload.value(QLatin1String("resourceName")).toString();
     case Outcome:
         // The code's name only, so that the column stays narrow; the message is the tooltip.
-        return failed ? codeName(status.value(QLatin1String("code")).toInt()) : tr("OK");
+        return failed ? Rpc::nameOfNumber(status.value(QLatin1String("code")).toInt()) : tr("OK");
     case CallerIp:
         return payload.value(QLatin1String("requestMetadata")).toObject().value(QLatin1String("callerIp")).toString();
     default:

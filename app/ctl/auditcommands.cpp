@@ -6,6 +6,7 @@
 #include "ctlsession.h"
 #include "executorlocator.h"
 #include "printer.h"
+#include "rpcstatus.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -143,7 +144,8 @@ int AuditCommands::list(CtlSession& s, const QStringList& args)
                 .toString(),
             payload.value(QLatin1String("methodName")).toString(),
             payload.value(QLatin1String("resourceName")).toString(),
-            status.isEmpty() ? QStringLiteral("OK") : QString::number(status.value(QLatin1String("code")).toInt()),
+            // The code's name, as the console's Audit view shows it ("3" said nothing to a reader).
+            Rpc::nameOfNumber(status.value(QLatin1String("code")).toInt(0)),
             payload.value(QLatin1String("requestMetadata")).toObject().value(QLatin1String("callerIp")).toString() });
     }
     s.out() << Printer::table({ QStringLiteral("TIMESTAMP"), QStringLiteral("SEVERITY"), QStringLiteral("PRINCIPAL"),

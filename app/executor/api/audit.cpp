@@ -8,6 +8,7 @@
 #include "auditstore.h"
 #include "jobstore.h"
 #include "logentry.h"
+#include "rpcstatus.h"
 
 #include <QCoreApplication>
 #include <QDateTime>
@@ -28,26 +29,7 @@ const QString mlService = QStringLiteral("ml.googleapis.com");
 /// google.rpc.Code's number of a status name ("NOT_FOUND" → 5); 2 (UNKNOWN) for a name it does not know.
 int rpcCode(const QString& status)
 {
-    static const QHash<QString, int> codes {
-        { QStringLiteral("OK"), 0 },
-        { QStringLiteral("CANCELLED"), 1 },
-        { QStringLiteral("UNKNOWN"), 2 },
-        { QStringLiteral("INVALID_ARGUMENT"), 3 },
-        { QStringLiteral("DEADLINE_EXCEEDED"), 4 },
-        { QStringLiteral("NOT_FOUND"), 5 },
-        { QStringLiteral("ALREADY_EXISTS"), 6 },
-        { QStringLiteral("PERMISSION_DENIED"), 7 },
-        { QStringLiteral("RESOURCE_EXHAUSTED"), 8 },
-        { QStringLiteral("FAILED_PRECONDITION"), 9 },
-        { QStringLiteral("ABORTED"), 10 },
-        { QStringLiteral("OUT_OF_RANGE"), 11 },
-        { QStringLiteral("UNIMPLEMENTED"), 12 },
-        { QStringLiteral("INTERNAL"), 13 },
-        { QStringLiteral("UNAVAILABLE"), 14 },
-        { QStringLiteral("DATA_LOSS"), 15 },
-        { QStringLiteral("UNAUTHENTICATED"), 16 },
-    };
-    return codes.value(status, 2);
+    return int(Rpc::fromName(status).value_or(RpcCode::Unknown));
 }
 
 /// An error message as an audit entry records it: at most 4,096 characters (a message may quote a hostile value).
