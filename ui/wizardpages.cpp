@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "wizardpages.h"
+#include "hostfit.h"
 
 #include "admission.h"
 
@@ -129,8 +130,9 @@ WizardJobPage::WizardJobPage(SubmitWizard* wizard)
     setTitle(tr("Job"));
     setSubTitle(tr("Name the job and label it, or start from a gcloud --config file."));
     m_jobId->setObjectName(QStringLiteral("jobIdEdit"));
-    m_jobId->setWhatsThis(tr("<b>jobId</b> (the service's rule): letters, numbers and underscores only, starting with a "
-                             "letter, at most 128 characters, and unique among the project's jobs."));
+    m_jobId->setWhatsThis(
+        tr("<b>jobId</b> (the service's rule): letters, numbers and underscores only, starting with a "
+           "letter, at most 128 characters, and unique among the project's jobs."));
     m_jobId->setPlaceholderText(tr("e.g. fmnist_20261122_061500"));
     m_jobId->setToolTip(tr("Letters, digits and underscores; starts with a letter; at most 128 characters."));
     m_suggest->setToolTip(tr("Build <base>_<YYYYMMDD_HHMMSS> from the current text or the module name"));
@@ -622,7 +624,8 @@ void showFormRow(QFormLayout* form, QWidget* widget, bool visible)
 void WizardAppPage::onModeChanged()
 {
     const bool image = containerMode();
-    for (QWidget* w : { static_cast<QWidget*>(m_image), static_cast<QWidget*>(m_command), static_cast<QWidget*>(m_imageProblems) })
+    for (QWidget* w :
+        { static_cast<QWidget*>(m_image), static_cast<QWidget*>(m_command), static_cast<QWidget*>(m_imageProblems) })
         showFormRow(m_form, w, image);
     for (QWidget* w : { static_cast<QWidget*>(m_package), static_cast<QWidget*>(m_packageProblems),
              static_cast<QWidget*>(m_module), static_cast<QWidget*>(m_moduleProblems), static_cast<QWidget*>(m_runtime),
@@ -1408,9 +1411,7 @@ void WizardComputePage::fillAccelerators(Role role)
         for (const RegionNodeInfo& n : cluster->partitionNodes())
             maxNodeGpus = std::max(maxNodeGpus, n.usable() ? n.gpus : 0);
     }
-    const auto available = [&](const QString& type) {
-        return cluster ? maxNodeGpus : catalog.hostGpusFor(host, type);
-    };
+    const auto available = [&](const QString& type) { return cluster ? maxNodeGpus : catalog.hostGpusFor(host, type); };
     QString why;
     if (!machine)
         why = tr("Choose a machine type first");
@@ -1614,81 +1615,39 @@ void WizardComputePage::updateSummary()
         m_verdict = QStringLiteral("unknown");
         text = tr("The executor has not said what this host has yet, so whether the job fits is not known.");
     } else {
-        const HostInventory inventory = info.inventory();
-        QStringList never;
-        for (const FieldViolation& v : validateJob(job, m_wizard->catalog(), inventory)) {
-            if (SubmitWizard::pageForField(v.field) == SubmitWizard::ComputePageId)
-                never << v.description.toHtmlEscaped();
-        }
-        if (!never.isEmpty()) {
+        // The verdict trainyardctl gives as well (models/hostfit.h): the executor's admission rule, the host's
+        // totals, and a tuning job's parallel trials.
+        const HostFit fit = assessHostFit(job, *info.host, m_wizard->catalog());
+        switch (fit.verdict) {
+        case HostFit::Verdict::Never:
             m_verdict = QStringLiteral("never");
+            break;
+        case HostFit::Verdict::Fits:
+            m_verdict = QStringLiteral("fits");
+            break;
+        case HostFit::Verdict::Oversubscribed:
+            m_verdict = QStringLiteral("oversubscribed");
+            break;
+        case HostFit::Verdict::Queue:
+            m_verdict = QStringLiteral("queue");
+            break;
+        }
+        if (fit.verdict == HostFit::Verdict::Never) {
+            QStringList never;
+            for (const QString& why : fit.never)
+                never << why.toHtmlEscaped();
             text = QStringLiteral("<span style=\"color:#c01c28\">✗ </span>") + tr("<b>Can never run here:</b>")
                 + QStringLiteral("<ul><li>") + never.join(QStringLiteral("</li><li>")) + QStringLiteral("</li></ul>");
         } else {
-            const ClusterPlan plan = planCluster(job.trainingInput, m_wizard->catalog());
-            const HostStatus& h = *info.host;
-            const double freeVcpus = h.cpus - h.vcpusInUse;
-            const Bytes freeMem = Bytes::fromBytes(h.memoryBytes) - h.memoryInUse;
-            const int freeGpus = int(h.gpus.size() - h.gpusInUse.size());
-            QString needs = tr("Needs %n replica(s)", nullptr, plan.totalReplicas())
-                + tr(", %1 vCPUs, %2 GB").arg(plan.totalVcpus()).arg(plan.totalMemory().gb(), 0, 'f', 1);
-            if (plan.totalGpus() > 0)
-                needs += tr(", %n GPU(s)", nullptr, plan.totalGpus());
-            needs += QLatin1Char('.');
-            // More than the whole host (not just more than is free now): the job starts when it is alone, as
-            // the executor admits it, but its replicas then share fewer CPUs and less memory than their machine
-            // types promise. Said plainly instead of a green "fits".
-            const Bytes hostMem = Bytes::fromBytes(h.memoryBytes);
-            QStringList over;
-            if (plan.totalVcpus() > h.cpus)
-                over << tr("%1 vCPUs on this host's %2").arg(plan.totalVcpus()).arg(h.cpus);
-            if (plan.totalMemory() > hostMem)
-                over << tr("%1 GB of memory on this host's %2 GB")
-                            .arg(plan.totalMemory().gb(), 0, 'f', 1)
-                            .arg(hostMem.gb(), 0, 'f', 1);
-            // The executor's own admission rule (models/admission.h), so "fits" here means it starts there.
-            const HostLoad load { h.vcpusInUse, h.memoryInUse, h.gpusInUse, h.runningJobs };
-            const Admission admission = admit(plan, inventory, load, m_wizard->catalog());
-            QString why;
-            if (h.queuedJobs > 0) {
-                m_verdict = QStringLiteral("queue");
-                why = tr("%n job(s) are queued ahead of it (first in, first out).", nullptr, h.queuedJobs);
-            } else if (h.runningJobs == 0) {
-                m_verdict = QStringLiteral("fits");
-                why = tr("The host is idle; a job alone on the host always starts.");
-            } else if (!admission.fits()) {
-                m_verdict = QStringLiteral("queue");
-                why = tr("%1 running job(s) hold %2 of %3 vCPUs, %4 of %5 GB and %6 of %7 GPUs.")
-                          .arg(h.runningJobs)
-                          .arg(h.vcpusInUse)
-                          .arg(h.cpus)
-                          .arg(h.memoryInUse.gb(), 0, 'f', 1)
-                          .arg(double(h.memoryBytes) / 1e9, 0, 'f', 1)
-                          .arg(h.gpusInUse.size())
-                          .arg(h.gpus.size());
-            } else {
-                m_verdict = QStringLiteral("fits");
-                why = tr("Free now: %1 vCPUs, %2 GB, %3 GPUs.").arg(freeVcpus).arg(freeMem.gb(), 0, 'f', 1).arg(freeGpus);
-            }
-            if (!over.isEmpty() && m_verdict == QLatin1String("fits")) {
-                m_verdict = QStringLiteral("oversubscribed");
-                why = tr("It asks for %1. It will start when no other job runs (a job alone on the host always "
-                         "starts), but its replicas will share what this host has: expect it to run slower than "
-                         "on the machine types chosen, and replicas may be killed if memory runs out. Choose "
-                         "smaller machine types or fewer replicas to avoid this.")
-                          .arg(over.join(tr(" and ")));
-            }
-            QString head;
-            if (m_verdict == QLatin1String("fits"))
-                head = QStringLiteral("<span style=\"color:#26a269\">✓ </span>") + tr("<b>Fits this host now.</b>");
-            else if (m_verdict == QLatin1String("oversubscribed"))
-                head = QStringLiteral("<span style=\"color:#c64600\">⚠ </span>")
-                    + tr("<b>Oversubscribes this host.</b>");
-            else
-                head = QStringLiteral("<span style=\"color:#c64600\">● </span>") + tr("<b>Will queue.</b>");
-            text = head + QLatin1Char(' ') + needs.toHtmlEscaped() + QStringLiteral("<br>") + why.toHtmlEscaped()
+            QString mark = QStringLiteral("<span style=\"color:#c64600\">● </span>");
+            if (fit.verdict == HostFit::Verdict::Fits)
+                mark = QStringLiteral("<span style=\"color:#26a269\">✓ </span>");
+            else if (fit.verdict == HostFit::Verdict::Oversubscribed)
+                mark = QStringLiteral("<span style=\"color:#c64600\">⚠ </span>");
+            text = mark + QStringLiteral("<b>") + fit.headline().toHtmlEscaped() + QStringLiteral("</b> ")
+                + fit.needsText().toHtmlEscaped() + QStringLiteral("<br>") + fit.why.toHtmlEscaped()
                 + QStringLiteral("<br><small>")
-                + describePlan(plan).toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br>"))
+                + describePlan(fit.plan).toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br>"))
                 + QStringLiteral("</small>");
         }
     }
@@ -1848,8 +1807,8 @@ WizardOutputPage::WizardOutputPage(SubmitWizard* wizard)
 
 QString WizardOutputPage::defaultJobDir(const QString& jobId)
 {
-    return QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation) + QStringLiteral("/trainyard/job-dirs/")
-        + (jobId.isEmpty() ? QStringLiteral("job") : jobId);
+    return QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation)
+        + QStringLiteral("/trainyard/job-dirs/") + (jobId.isEmpty() ? QStringLiteral("job") : jobId);
 }
 
 void WizardOutputPage::proposeFreshJobDir()

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "jobscommands.h"
+#include "hostfit.h"
+#include "regioninfo.h"
 
 #include "apiclient.h"
 #include "argparser.h"
@@ -54,8 +56,8 @@ bool sameSubmission(const Job& sent, const Job& stored)
 /// Returns the job, or an error that says the job may exist.
 ApiResult<Job> confirmCreate(CtlSession& s, const Job& job, const ApiError& lost)
 {
-    s.err() << "WARNING: No answer to the create request (" << lost.message << "); checking whether job ["
-            << job.jobId << "] was created...\n";
+    s.err() << "WARNING: No answer to the create request (" << lost.message << "); checking whether job [" << job.jobId
+            << "] was created...\n";
     s.err().flush();
     s.dropClient();
     auto unknown = [&](const QString& why) {
@@ -165,8 +167,6 @@ void printJobBrief(CtlSession& s, const Job& job)
     s.out().flush();
 }
 
-
-
 /// Follows a job's logs until its `end` event, printing gcloud's log lines to `target`. Reconnects (finding
 /// the executor again, which may have been restarted with a new address and token) when the stream breaks;
 /// lines already printed are not printed twice. Returns the final state, or StateUnspecified after an error
@@ -223,6 +223,35 @@ JobState followLogs(CtlSession& s, const QString& command, const QString& jobId,
         QTimer::singleShot(1000, &pause, &QEventLoop::quit);
         pause.exec();
     }
+}
+
+} // namespace
+
+namespace {
+
+/// The console's Compute page says when a job asks for more than this host has; so does `jobs submit`, on stderr,
+/// with the same verdict (models/hostfit.h), once the job is accepted. Empty for a job that fits or queues, or runs
+/// on a Slurm cluster.
+QString oversubscription(ApiClient* client, const Job& job)
+{
+    const QString region = job.trainingInput.region;
+    if (!region.isEmpty()) {
+        const ApiResult<QJsonObject> regions = client->regionsBlocking();
+        if (regions.ok()) {
+            for (const RegionInfo& r : RegionInfo::listFromJson(regions.value)) {
+                if (r.name == region && r.isCluster())
+                    return {};
+            }
+        }
+    }
+    const ApiResult<HostStatus> host = client->hostBlocking();
+    if (!host.ok())
+        return {};
+    const HostFit fit = assessHostFit(job, host.value, MachineCatalog::builtin());
+    if (fit.verdict == HostFit::Verdict::Never
+        || (fit.verdict != HostFit::Verdict::Oversubscribed && fit.parallelOnHost == fit.parallel))
+        return {};
+    return fit.text();
 }
 
 } // namespace
@@ -456,6 +485,8 @@ int JobsCommands::submitTraining(CtlSession& s, const QStringList& args)
     ApiClient* client = s.client(kSubmitCommand);
     if (!client)
         return ExitCode::Error;
+    // Asked before the job is created, so that the host's figures are without it.
+    const QString warning = oversubscription(client, job);
     ApiResult<Job> created = client->createJobBlocking(job);
     if (!created.ok() && created.error.httpStatus == 0)
         created = confirmCreate(s, job, created.error);
@@ -468,6 +499,8 @@ int JobsCommands::submitTraining(CtlSession& s, const QStringList& args)
         s.err() << "WARNING: The --async flag is deprecated, as the default behavior is to submit the job "
                    "asynchronously; it can be omitted. For synchronous behavior, please pass --stream-logs.\n\n";
     }
+    if (!warning.isEmpty())
+        s.err() << "WARNING: " << warning << '\n';
     s.err() << "Job [" << created.value.jobId << "] submitted successfully.\n";
     if (!stream) {
         s.err() << followUpMessage(created.value.jobId) << '\n';
@@ -597,7 +630,8 @@ static QString trialProgress(const Job& job)
             }
         }
     }
-    QString text = QStringLiteral("%1/%2 ended").arg(ended).arg(job.trainingInput.hyperparameters->maxTrials.value_or(1));
+    QString text
+        = QStringLiteral("%1/%2 ended").arg(ended).arg(job.trainingInput.hyperparameters->maxTrials.value_or(1));
     if (failed)
         text += QStringLiteral(" (%1 failed)").arg(failed);
     if (running)
@@ -751,9 +785,9 @@ int JobsCommands::streamLogs(CtlSession& s, const QStringList& args)
         s.err() << p.usageError(error);
         return ExitCode::Usage;
     }
-    const JobState finalState = followLogs(s, command, p.positional(QStringLiteral("JOB")),
-        p.value(QStringLiteral("task-name")), p.isTrue(QStringLiteral("allow-multiline-logs")), s.out(),
-        p.value(QStringLiteral("trial")));
+    const JobState finalState
+        = followLogs(s, command, p.positional(QStringLiteral("JOB")), p.value(QStringLiteral("task-name")),
+            p.isTrue(QStringLiteral("allow-multiline-logs")), s.out(), p.value(QStringLiteral("trial")));
     return finalState == JobState::StateUnspecified ? ExitCode::Error : ExitCode::Ok;
 }
 
@@ -939,8 +973,8 @@ int JobsCommands::metrics(CtlSession& s, const QStringList& args)
             return ExitCode::Error;
         }
         // A trial's replica series carry the trial: "hypertune/master-replica-0@3".
-        const QString trialSuffix = info.kind != QLatin1String("scalar") && !info.trialId.isEmpty()
-                && info.trialId != QLatin1String("0")
+        const QString trialSuffix
+            = info.kind != QLatin1String("scalar") && !info.trialId.isEmpty() && info.trialId != QLatin1String("0")
             ? QLatin1Char('@') + info.trialId
             : QString();
         const QString run = info.kind == QLatin1String("scalar")
