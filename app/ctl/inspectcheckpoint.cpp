@@ -1,13 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "inspectcheckpoint.h"
 
+#include "checkpointindex.h"
 #include "checkpointreader.h"
 #include "tensorbundle.h"
 
+#include <QDir>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 
+#include <algorithm>
 #include <cmath>
 
 namespace Trainyard {
@@ -20,7 +24,9 @@ namespace {
 constexpr qint64 kMaxValueBytes = qint64(256) << 20;
 
 const char kUsage[] = "usage: trainyardctl inspect checkpoint PATH [--format table|json] [--values NAME]... "
-                      "[--count N] [--verify]\n";
+                      "[--count N] [--verify]\n"
+                      "PATH: a checkpoint (a TF bundle prefix or .index, a SavedModel, a .pt, a .safetensors), or a "
+                      "folder of checkpoints, such as a job dir, to list them\n";
 
 QString shapeText(const QList<qint64>& shape)
 {
@@ -47,7 +53,8 @@ QString humanBytes(qint64 bytes)
         v /= 1024;
         ++u;
     }
-    return u == 0 ? QStringLiteral("%1 B").arg(bytes) : QStringLiteral("%1 %2").arg(v, 0, 'f', 1).arg(QLatin1String(units[u]));
+    return u == 0 ? QStringLiteral("%1 B").arg(bytes)
+                  : QStringLiteral("%1 %2").arg(v, 0, 'f', 1).arg(QLatin1String(units[u]));
 }
 
 QString number(double v)
@@ -62,6 +69,63 @@ QString number(double v)
 QJsonValue jsonScalar(const QVariant& v)
 {
     return QJsonValue::fromVariant(v);
+}
+
+QString stepText(const std::optional<qint64>& v)
+{
+    return v ? QString::number(*v) : QStringLiteral("-");
+}
+
+/// `trainyardctl inspect checkpoint DIR` for a folder that holds checkpoints: one row each, newest first. Returns 0;
+/// 1 when the folder holds none.
+int listCheckpoints(const QString& dir, const QString& format, QTextStream& out, QTextStream& err)
+{
+    bool truncated = false;
+    const QList<CheckpointEntry> found = CheckpointIndex().scan(dir, true, &truncated);
+    if (format == QLatin1String("json")) {
+        QJsonArray list;
+        for (const CheckpointEntry& e : found)
+            list.append(e.toJson());
+        QJsonObject json { { QStringLiteral("path"), QFileInfo(dir).absoluteFilePath() },
+            { QStringLiteral("checkpoints"), list } };
+        if (truncated)
+            json.insert(QStringLiteral("truncated"), true);
+        out << QJsonDocument(json).toJson(QJsonDocument::Indented);
+        return found.isEmpty() ? 1 : 0;
+    }
+    if (found.isEmpty()) {
+        err << "error: " << dir << ": no checkpoint in this folder (TensorFlow bundles, SavedModels, torch.save "
+            << "archives, safetensors), nor is it one\n";
+        return 1;
+    }
+    QList<QStringList> rows;
+    for (const CheckpointEntry& e : found)
+        rows.append({ e.name, e.format, stepText(e.step), stepText(e.epoch), humanBytes(e.sizeBytes),
+            e.updateTime.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")),
+            e.current ? QStringLiteral("yes") : QString() });
+    const QStringList head { QStringLiteral("NAME"), QStringLiteral("FORMAT"), QStringLiteral("STEP"),
+        QStringLiteral("EPOCH"), QStringLiteral("SIZE"), QStringLiteral("UPDATED"), QStringLiteral("CURRENT") };
+    QList<int> widths;
+    for (int c = 0; c < head.size(); ++c) {
+        int w = int(head.at(c).size());
+        for (const QStringList& r : std::as_const(rows))
+            w = std::max(w, int(r.at(c).size()));
+        widths << w;
+    }
+    auto line = [&](const QStringList& cells) {
+        QString text;
+        for (int c = 0; c < cells.size(); ++c)
+            text += cells.at(c).leftJustified(c + 1 < cells.size() ? widths.at(c) + 2 : 0);
+        out << text.trimmed() << '\n';
+    };
+    line(head);
+    for (const QStringList& r : std::as_const(rows))
+        line(r);
+    if (truncated)
+        out << "(the folder was not read to its end: it holds more than " << CheckpointIndex::MaxEntries
+            << " entries)\n";
+    out << "\nInspect one: trainyardctl inspect checkpoint " << QDir(dir).filePath(found.first().name) << '\n';
+    return 0;
 }
 
 } // namespace
@@ -125,6 +189,10 @@ int runInspectCheckpoint(const QStringList& args, QTextStream& out, QTextStream&
     QString error;
     const auto info = CheckpointReader::read(path, &error);
     if (!info) {
+        // A folder that is no checkpoint itself: a job dir, say. List the checkpoints in it as the console's
+        // Checkpoints tab does (CheckpointIndex, the executor's rule), and how to open one.
+        if (QFileInfo(path).isDir() && valueNames.isEmpty() && !verify)
+            return listCheckpoints(path, format, out, err);
         err << "error: " << error << '\n';
         return 1;
     }
@@ -213,7 +281,7 @@ int runInspectCheckpoint(const QStringList& args, QTextStream& out, QTextStream&
         out << "Checkpoint: " << info->path << " (" << info->format << ", " << info->tensors.size() << " tensors, "
             << humanBytes(info->totalBytes()) << ")\n";
         const QStringList headers { QStringLiteral("NAME"), QStringLiteral("DTYPE"), QStringLiteral("SHAPE"),
-                                    QStringLiteral("BYTES") };
+            QStringLiteral("BYTES") };
         QList<QStringList> rows;
         rows.reserve(info->tensors.size());
         for (const TensorInfo& t : info->tensors)
@@ -245,8 +313,8 @@ int runInspectCheckpoint(const QStringList& args, QTextStream& out, QTextStream&
                 out << "  " << it.key() << " = " << it.value().toString() << '\n';
         }
         for (const auto& [t, s] : std::as_const(stats)) {
-            out << "\nValues of " << t->displayName << " (" << t->dtype << ' ' << shapeText(t->shape) << ", "
-                << s.count << " elements):\n";
+            out << "\nValues of " << t->displayName << " (" << t->dtype << ' ' << shapeText(t->shape) << ", " << s.count
+                << " elements):\n";
             out << "  min " << number(s.min) << "  max " << number(s.max) << "  mean " << number(s.mean) << "  std "
                 << number(s.std) << "  NaN " << s.nanCount << "  Inf " << s.infCount << '\n';
             QStringList first;

@@ -17,6 +17,10 @@ namespace Trainyard {
 /// `--values NAME` adds statistics and the first `--count` values (default 10) of that tensor;
 /// `--verify` checks every TF bundle tensor against its CRC-32C.
 ///
+/// PATH may also be a folder that is no checkpoint itself (a job dir): its checkpoints are listed, newest first, as the
+/// console's Checkpoints tab lists them (CheckpointIndex: NAME, FORMAT, STEP, EPOCH, SIZE, UPDATED, CURRENT; with
+/// --format json `{"path", "checkpoints": [CheckpointEntry JSON]}`); 1 when it holds none.
+///
 /// `args` are the words after `inspect checkpoint`. Returns 0 on success, 1 when the checkpoint
 /// cannot be read (the reason goes to `err`), 2 on a usage error.
 int runInspectCheckpoint(const QStringList& args, QTextStream& out, QTextStream& err);
