@@ -15,6 +15,7 @@
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QThread>
 
 #include <csignal>
 
@@ -473,6 +474,74 @@ private Q_SLOTS:
         QVERIFY2(r.err.startsWith(QLatin1String("ERROR: (trainyardctl.jobs.describe) NOT_FOUND: ")), qPrintable(r.err));
     }
 
+    /// Issue 27, item 21: a job that asks for more vCPUs than this host has is submitted, and stderr says so with the
+    /// console's verdict (before: not a word, while the console warned).
+    void oversubscriptionIsSaid()
+    {
+        const int cpus = QThread::idealThreadCount();
+        QString type;
+        for (int n : { 4, 8, 16, 32, 64, 96 }) {
+            if (n > cpus) {
+                type = QStringLiteral("n1-standard-%1").arg(n);
+                break;
+            }
+        }
+        QVERIFY2(!type.isEmpty(), "this host has more than 96 CPUs");
+        CtlRun r = ctl(submitArgs(QStringLiteral("hello_big"), QStringLiteral("ctlhello.wait"))
+            << QStringLiteral("--scale-tier=CUSTOM") << QStringLiteral("--master-machine-type=") + type);
+        QVERIFY2(r.code == 0, qPrintable(r.text()));
+        QVERIFY2(r.err.contains(QLatin1String("WARNING: Oversubscribes this host.")), qPrintable(r.err));
+        QVERIFY2(r.err.contains(QStringLiteral("on this host's %1").arg(cpus)), qPrintable(r.err));
+        QVERIFY2(r.err.indexOf(QLatin1String("WARNING")) < r.err.indexOf(QLatin1String("submitted successfully")),
+            qPrintable(r.err));
+        r = ctl({ QStringLiteral("jobs"), QStringLiteral("cancel"), QStringLiteral("hello_big") });
+        QVERIFY2(r.code == 0, qPrintable(r.text()));
+    }
+
+    /// Issue 27, item 22: `audit list` names a call's status as the console does ("NOT_FOUND"), not by its number.
+    void auditListNamesStatuses()
+    {
+        QVERIFY(ctl({ QStringLiteral("jobs"), QStringLiteral("cancel"), QStringLiteral("no_such_job_for_audit") }).code
+            == 1);
+        const CtlRun r = ctl({ QStringLiteral("audit"), QStringLiteral("list"),
+            QStringLiteral("--filter=resource.labels.job_id=no_such_job_for_audit") });
+        QVERIFY2(r.code == 0, qPrintable(r.text()));
+        QVERIFY2(r.out.contains(QLatin1String(" NOT_FOUND ")), qPrintable(r.out));
+        const CtlRun all = ctl({ QStringLiteral("audit"), QStringLiteral("list"), QStringLiteral("--limit=20") });
+        static const QRegularExpression ok(QStringLiteral("\\bOK\\b"));
+        QVERIFY2(ok.match(all.out).hasMatch(), qPrintable(all.out));
+        static const QRegularExpression bareCode(QStringLiteral("Z +\\d{1,2} +\\S"));
+        QVERIFY2(!bareCode.match(all.out).hasMatch(), qPrintable(all.out));
+    }
+
+    /// Issue 27, item 23: `inspect checkpoint` of a folder (a job dir) lists the checkpoints in it, as the console's
+    /// Checkpoints tab does (before: "not a recognised checkpoint").
+    void inspectCheckpointFolder()
+    {
+        const QString dir = m_root.filePath(QStringLiteral("ckpt_folder"));
+        QVERIFY(QDir().mkpath(dir + QStringLiteral("/checkpoints")));
+        for (const char* name : { "checkpoints/ckpt-epoch-1.pt", "checkpoints/ckpt-epoch-2.pt" })
+            QVERIFY(QFile::copy(QStringLiteral(TRAINYARD_FIXTURES_DIR "/pytorch/test.pt"),
+                dir + QLatin1Char('/') + QLatin1String(name)));
+        const CtlRun r = ctl({ QStringLiteral("inspect"), QStringLiteral("checkpoint"), dir });
+        QVERIFY2(r.code == 0, qPrintable(r.text()));
+        QVERIFY2(r.out.startsWith(QLatin1String("NAME")), qPrintable(r.out));
+        for (const char* name : { "checkpoints/ckpt-epoch-1.pt", "checkpoints/ckpt-epoch-2.pt" })
+            QVERIFY2(r.out.contains(QLatin1String(name)), qPrintable(r.out));
+        QVERIFY2(r.out.contains(QLatin1String("pytorch")), qPrintable(r.out));
+        const CtlRun json
+            = ctl({ QStringLiteral("inspect"), QStringLiteral("checkpoint"), dir, QStringLiteral("--format=json") });
+        QCOMPARE(json.code, 0);
+        QCOMPARE(
+            QJsonDocument::fromJson(json.out.toUtf8()).object().value(QStringLiteral("checkpoints")).toArray().size(),
+            2);
+        QVERIFY(QDir().mkpath(m_root.filePath(QStringLiteral("empty_folder"))));
+        const CtlRun empty = ctl({ QStringLiteral("inspect"), QStringLiteral("checkpoint"),
+            m_root.filePath(QStringLiteral("empty_folder")) });
+        QCOMPARE(empty.code, 1);
+        QVERIFY2(empty.err.contains(QLatin1String("no checkpoint in this folder")), qPrintable(empty.err));
+    }
+
     void invalidJobs_data()
     {
         QTest::addColumn<QStringList>("extra");
@@ -573,8 +642,9 @@ private Q_SLOTS:
         const QString id = QStringLiteral("hello_tuning");
         const QString trainer = QStringLiteral(TRAINYARD_SOURCE_DIR "/tests/integration/trainers/tytest");
         CtlRun r = ctl({ QStringLiteral("jobs"), QStringLiteral("submit"), QStringLiteral("training"), id,
-            QStringLiteral("--package-path"), trainer, QStringLiteral("--module-name"), QStringLiteral("tytest.objective"),
-            QStringLiteral("--job-dir"), m_root.filePath(QStringLiteral("jobs/") + id), QStringLiteral("--config"), config,
+            QStringLiteral("--package-path"), trainer, QStringLiteral("--module-name"),
+            QStringLiteral("tytest.objective"), QStringLiteral("--job-dir"),
+            m_root.filePath(QStringLiteral("jobs/") + id), QStringLiteral("--config"), config,
             QStringLiteral("--stream-logs") });
         QVERIFY2(r.code == 0, qPrintable(r.out + r.err));
         QVERIFY2(r.err.contains(QLatin1String("Trial 4 completed successfully.")), qPrintable(r.err));
@@ -602,12 +672,14 @@ private Q_SLOTS:
 
         r = ctl({ QStringLiteral("jobs"), QStringLiteral("list"), QStringLiteral("--filter=jobId:hello_tuning") });
         QVERIFY2(r.code == 0, qPrintable(r.err));
-        QVERIFY2(r.out.contains(QLatin1String("TRIALS")) && r.out.contains(QLatin1String("4/4 ended")), qPrintable(r.out));
+        QVERIFY2(
+            r.out.contains(QLatin1String("TRIALS")) && r.out.contains(QLatin1String("4/4 ended")), qPrintable(r.out));
 
         r = ctl({ QStringLiteral("jobs"), QStringLiteral("stream-logs"), id, QStringLiteral("--trial=2") });
         QVERIFY2(r.code == 0, qPrintable(r.err));
         QVERIFY2(r.out.contains(QLatin1String("Trial 2 is running.")), qPrintable(r.out));
-        QVERIFY2(!r.out.contains(QLatin1String("Trial 1 ")) && !r.out.contains(QLatin1String("Trial 3 ")), qPrintable(r.out));
+        QVERIFY2(!r.out.contains(QLatin1String("Trial 1 ")) && !r.out.contains(QLatin1String("Trial 3 ")),
+            qPrintable(r.out));
         for (const QString& line : r.out.split(QLatin1Char('\n'), Qt::SkipEmptyParts))
             QVERIFY2(line.split(QLatin1Char('\t')).value(3) == QLatin1String("2"), qPrintable(line));
 
@@ -625,17 +697,20 @@ private Q_SLOTS:
             writeFile(file,
                 "trainingInput:\n  scaleTier: BASIC\n  hyperparameters:\n    goal: MAXIMIZE\n"
                 "    hyperparameterMetricTag: score\n    algorithm: GRID_SEARCH\n    maxTrials: 4\n"
-                "    resumePreviousJobId: " + previous.toUtf8() + "\n    params:\n" + params);
+                "    resumePreviousJobId: "
+                    + previous.toUtf8() + "\n    params:\n" + params);
             return ctl({ QStringLiteral("jobs"), QStringLiteral("submit"), QStringLiteral("training"), newId,
                 QStringLiteral("--package-path"), trainer, QStringLiteral("--module-name"),
                 QStringLiteral("tytest.objective"), QStringLiteral("--job-dir"),
                 m_root.filePath(QStringLiteral("jobs/") + newId), QStringLiteral("--config"), file });
         };
-        const QByteArray sameParams = "    - parameterName: n\n      type: INTEGER\n      minValue: 2\n      maxValue: 3\n"
-                                      "    - parameterName: opt\n      type: CATEGORICAL\n      categoricalValues: [a, b]\n";
+        const QByteArray sameParams
+            = "    - parameterName: n\n      type: INTEGER\n      minValue: 2\n      maxValue: 3\n"
+              "    - parameterName: opt\n      type: CATEGORICAL\n      categoricalValues: [a, b]\n";
         r = resume(QStringLiteral("resume_missing"), QStringLiteral("no_such_job"), sameParams);
         QCOMPARE(r.code, 1);
-        QVERIFY2(r.err.contains(QLatin1String("resumePreviousJobId")) && r.err.contains(QLatin1String("no job \"no_such_job\"")),
+        QVERIFY2(r.err.contains(QLatin1String("resumePreviousJobId"))
+                && r.err.contains(QLatin1String("no job \"no_such_job\"")),
             qPrintable(r.err));
         r = resume(QStringLiteral("resume_other_params"), id,
             "    - parameterName: n\n      type: INTEGER\n      minValue: 1\n      maxValue: 3\n");
@@ -647,7 +722,10 @@ private Q_SLOTS:
         QCOMPARE(ctl({ QStringLiteral("jobs"), QStringLiteral("stream-logs"), QStringLiteral("resume_ok") }).code, 0);
         const QJsonObject resumed = describeJson(QStringLiteral("resume_ok"));
         QCOMPARE(resumed.value(QStringLiteral("state")).toString(), QStringLiteral("FAILED"));
-        QVERIFY2(resumed.value(QStringLiteral("errorMessage")).toString().contains(QLatin1String("No trial ran: every point of the search space had been tried already by the job this one resumes.")),
+        QVERIFY2(resumed.value(QStringLiteral("errorMessage"))
+                     .toString()
+                     .contains(QLatin1String("No trial ran: every point of the search space had been tried already by "
+                                             "the job this one resumes.")),
             qPrintable(resumed.value(QStringLiteral("errorMessage")).toString()));
     }
 
@@ -674,8 +752,9 @@ private Q_SLOTS:
         const QString jobDir = m_root.filePath(QStringLiteral("jobs/") + id);
         const QString trainer = QStringLiteral(TRAINYARD_SOURCE_DIR "/tests/integration/trainers/tytest");
         CtlRun r = ctl({ QStringLiteral("jobs"), QStringLiteral("submit"), QStringLiteral("training"), id,
-            QStringLiteral("--package-path"), trainer, QStringLiteral("--module-name"), QStringLiteral("tytest.objective"),
-            QStringLiteral("--job-dir"), jobDir, QStringLiteral("--config"), config });
+            QStringLiteral("--package-path"), trainer, QStringLiteral("--module-name"),
+            QStringLiteral("tytest.objective"), QStringLiteral("--job-dir"), jobDir, QStringLiteral("--config"),
+            config });
         QVERIFY2(r.code == 0, qPrintable(r.err));
         auto runs = [&](const QString& trial) {
             QFile f(jobDir + QStringLiteral("/runs.log"));
@@ -705,11 +784,15 @@ private Q_SLOTS:
         release(QStringLiteral("3"));
         r = ctl({ QStringLiteral("jobs"), QStringLiteral("stream-logs"), id });
         QVERIFY2(r.code == 0, qPrintable(r.err));
-        QVERIFY2(r.out.contains(QLatin1String("The executor restarted while trial 2 was running; restarting it (restart 1 of 3).")),
+        QVERIFY2(r.out.contains(QLatin1String(
+                     "The executor restarted while trial 2 was running; restarting it (restart 1 of 3).")),
             qPrintable(r.out));
         const QJsonObject job = describeJson(id);
         QCOMPARE(job.value(QStringLiteral("state")).toString(), QStringLiteral("SUCCEEDED"));
-        QCOMPARE(job.value(QStringLiteral("trainingOutput")).toObject().value(QStringLiteral("completedTrialCount")).toString(),
+        QCOMPARE(job.value(QStringLiteral("trainingOutput"))
+                     .toObject()
+                     .value(QStringLiteral("completedTrialCount"))
+                     .toString(),
             QStringLiteral("3"));
         QCOMPARE(runs(QStringLiteral("1")), 1);
         QCOMPARE(runs(QStringLiteral("2")), 2);
