@@ -3,14 +3,22 @@
 
 #include "apiclient.h"
 #include "auditlogmodel.h"
+#include "rpcstatus.h"
 
 #include <QCheckBox>
+#include <QDialog>
+#include <QDialogButtonBox>
+#include <QFontDatabase>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QJsonArray>
+#include <QJsonDocument>
+#include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPlainTextEdit>
 #include <QPushButton>
+#include <QShortcut>
 #include <QTableView>
 #include <QTimer>
 #include <QVBoxLayout>
@@ -66,10 +74,24 @@ AuditView::AuditView(QWidget* parent)
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_table->setWordWrap(false);
 
+    m_close = new QPushButton(tr("&Close"), this);
+    m_close->setObjectName(QStringLiteral("closeAuditView"));
+    connect(m_close, &QPushButton::clicked, this, &QWidget::close);
+    // Closes as any KDE window: Esc (keyPressEvent(), so that the entry dialog, a window of its own, gets its own
+    // Esc first) and Ctrl+W (QKeySequence::Close).
+    auto* closeShortcut = new QShortcut(QKeySequence::Close, this);
+    closeShortcut->setContext(Qt::WidgetWithChildrenShortcut);
+    connect(closeShortcut, &QShortcut::activated, this, &QWidget::close);
+    auto* bottom = new QHBoxLayout;
+    bottom->addWidget(m_status, 1);
+    bottom->addWidget(m_close);
+
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(filters);
     layout->addWidget(m_table, 1);
-    layout->addWidget(m_status);
+    layout->addLayout(bottom);
+    connect(m_table, &QTableView::activated, this, [this](const QModelIndex& index) { showEntry(index.row()); });
+    m_table->setToolTip(QString());
 
     // Typing reads again once the user pauses, not per key.
     m_typing->setSingleShot(true);
@@ -130,6 +152,101 @@ void AuditView::refresh()
             }
             Q_EMIT refreshed();
         });
+}
+
+void AuditView::keyPressEvent(QKeyEvent* event)
+{
+    if (event->matches(QKeySequence::Cancel)) {
+        close();
+        return;
+    }
+    QWidget::keyPressEvent(event);
+}
+
+QString AuditView::describeEntry(const QJsonObject& entry)
+{
+    const QJsonObject payload = entry.value(QLatin1String("protoPayload")).toObject();
+    const QJsonObject status = payload.value(QLatin1String("status")).toObject();
+    QStringList lines;
+    auto add = [&lines](const QString& label, const QString& value) {
+        if (!value.isEmpty())
+            lines << label + QStringLiteral(": ") + value;
+    };
+    add(tr("Time"), entry.value(QLatin1String("timestamp")).toString());
+    add(tr("Log"),
+        entry.value(QLatin1String("logName"))
+            .toString()
+            .section(QLatin1Char('/'), -1)
+            .replace(QStringLiteral("%2F"), QStringLiteral("/")));
+    add(tr("Severity"), entry.value(QLatin1String("severity")).toString());
+    add(tr("Principal"),
+        payload.value(QLatin1String("authenticationInfo"))
+            .toObject()
+            .value(QLatin1String("principalEmail"))
+            .toString());
+    add(tr("Method"), payload.value(QLatin1String("methodName")).toString());
+    add(tr("Service"), payload.value(QLatin1String("serviceName")).toString());
+    add(tr("Resource"), payload.value(QLatin1String("resourceName")).toString());
+    const int code = status.value(QLatin1String("code")).toInt(0);
+    add(tr("Status"),
+        code == 0 ? Rpc::name(RpcCode::Ok) : QStringLiteral("%1 (%2)").arg(Rpc::nameOfNumber(code)).arg(code));
+    add(tr("Message"), status.value(QLatin1String("message")).toString());
+    for (const QJsonValue& detail : status.value(QLatin1String("details")).toArray()) {
+        for (const QJsonValue& v : detail.toObject().value(QLatin1String("fieldViolations")).toArray()) {
+            const QJsonObject violation = v.toObject();
+            add(tr("Field %1").arg(violation.value(QLatin1String("field")).toString()),
+                violation.value(QLatin1String("description")).toString());
+        }
+    }
+    for (const QJsonValue& v : payload.value(QLatin1String("authorizationInfo")).toArray()) {
+        const QJsonObject a = v.toObject();
+        add(tr("Permission"),
+            tr("%1 on %2: %3")
+                .arg(a.value(QLatin1String("permission")).toString(), a.value(QLatin1String("resource")).toString(),
+                    a.value(QLatin1String("granted")).toBool() ? tr("granted") : tr("denied")));
+    }
+    const QJsonObject metadata = payload.value(QLatin1String("requestMetadata")).toObject();
+    add(tr("Caller IP"), metadata.value(QLatin1String("callerIp")).toString());
+    add(tr("User agent"), metadata.value(QLatin1String("callerSuppliedUserAgent")).toString());
+    const QJsonObject more = payload.value(QLatin1String("metadata")).toObject();
+    add(tr("What happened"), more.value(QLatin1String("message")).toString());
+    if (more.contains(QLatin1String("requestTruncated")))
+        add(tr("Request"),
+            more.value(QLatin1String("requestTruncated")).toObject().value(QLatin1String("message")).toString());
+    add(tr("Insert ID"), entry.value(QLatin1String("insertId")).toString());
+    return lines.join(QLatin1Char('\n'));
+}
+
+void AuditView::showEntry(int row)
+{
+    if (row < 0 || row >= m_model->rowCount())
+        return;
+    const QJsonObject entry = m_model->entries().at(row);
+    auto* dialog = new QDialog(this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setObjectName(QStringLiteral("auditEntryDialog"));
+    dialog->setWindowTitle(tr("Audit Entry %1").arg(entry.value(QLatin1String("insertId")).toString()));
+    auto* summary
+        = new QLabel(describeEntry(entry).toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br>")), dialog);
+    summary->setObjectName(QStringLiteral("auditEntrySummary"));
+    summary->setTextFormat(Qt::RichText);
+    summary->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
+    summary->setWordWrap(true);
+    auto* json = new QPlainTextEdit(QString::fromUtf8(QJsonDocument(entry).toJson(QJsonDocument::Indented)), dialog);
+    json->setObjectName(QStringLiteral("auditEntryJson"));
+    json->setReadOnly(true);
+    json->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    json->setLineWrapMode(QPlainTextEdit::NoWrap);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, dialog);
+    connect(buttons, &QDialogButtonBox::rejected, dialog, &QDialog::reject);
+    auto* layout = new QVBoxLayout(dialog);
+    layout->addWidget(summary);
+    layout->addWidget(json, 1);
+    layout->addWidget(buttons);
+    dialog->resize(760, 560);
+    dialog->show();
+    dialog->raise();
+    dialog->activateWindow();
 }
 
 } // namespace Trainyard

@@ -10,9 +10,14 @@
 #include "mainwindow.h"
 
 #include <QAction>
+#include <QDialog>
 #include <QDir>
 #include <QJsonObject>
+#include <QLabel>
 #include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QPointer>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -100,6 +105,50 @@ private Q_SLOTS:
             QVERIFY(QDir().mkpath(dir));
             QVERIFY(view->grab().save(dir + QStringLiteral("/audit-view.png")));
         }
+
+        // Issue 27, item 13: an entry's detail and why it failed, and a window that closes as any KDE window.
+        // A create refused for its job dir: the reason is a field violation, which the entry keeps.
+        const QByteArray refused = R"({"jobId":"outside_roots","trainingInput":{"scaleTier":"BASIC",)"
+                                   R"("pythonModule":"t.task","packageUris":["/tmp"],"jobDir":"/etc/trainyard-x"}})";
+        QVERIFY(!client->jsonBlocking("POST", QStringLiteral("/v1/projects/local/jobs"), refused).ok());
+        view->refresh();
+        QTRY_COMPARE_WITH_TIMEOUT(model->rowCount(), 4, 15000);
+        QCOMPARE(model->index(0, AuditLogModel::Method).data().toString(),
+            QStringLiteral("google.cloud.ml.v1.JobService.CreateJob"));
+        const QString tip = model->index(0, AuditLogModel::Outcome).data(Qt::ToolTipRole).toString();
+        QVERIFY2(tip.contains(QLatin1String("trainingInput.jobDir")) && tip.contains(QLatin1String("lies outside")),
+            qPrintable(tip));
+        // Double-click opens the whole entry.
+        QTableView* table = view->table();
+        const QRect cell = table->visualRect(model->index(0, AuditLogModel::Method));
+        // A double-click as a mouse makes it: press and release, then the double-click (QTest's alone has no press).
+        QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, cell.center());
+        QTest::mouseDClick(table->viewport(), Qt::LeftButton, {}, cell.center());
+        QDialog* dialog = nullptr;
+        QTRY_VERIFY((dialog = view->findChild<QDialog*>(QStringLiteral("auditEntryDialog"))) && dialog->isVisible());
+        const QString detail = view->findChild<QLabel*>(QStringLiteral("auditEntrySummary"))->text();
+        for (const char* expected : { "CreateJob", "INVALID_ARGUMENT", "trainingInput.jobDir", "lies outside",
+                 "127.0.0.1", "projects/local/jobs/outside_roots" })
+            QVERIFY2(detail.contains(QLatin1String(expected)), qPrintable(detail));
+        QPointer<QDialog> open(dialog);
+        QVERIFY(QTest::qWaitForWindowActive(dialog));
+        QTest::keyClick(dialog->findChild<QPlainTextEdit*>(QStringLiteral("auditEntryJson")), Qt::Key_Escape);
+        QTRY_VERIFY(!open || !open->isVisible());
+        // Esc, Ctrl+W and the Close button each close the view.
+        QVERIFY(view->isVisible());
+        view->activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(view));
+        QTest::keyClick(view->table(), Qt::Key_Escape);
+        QTRY_VERIFY(!view->isVisible());
+        action->trigger();
+        QVERIFY(QTest::qWaitForWindowActive(view));
+        QTest::keyClick(view->table(), Qt::Key_W, Qt::ControlModifier);
+        QTRY_VERIFY(!view->isVisible());
+        action->trigger();
+        QVERIFY(QTest::qWaitForWindowExposed(view));
+        QVERIFY(view->closeButton()->isVisible());
+        QTest::mouseClick(view->closeButton(), Qt::LeftButton);
+        QTRY_VERIFY(!view->isVisible());
     }
 };
 
