@@ -76,6 +76,7 @@ RegionInfo RegionInfo::fromJson(const QJsonObject& json)
         n.gpusInUse = o.value(QLatin1String("gpusInUse")).toInt();
         // int64 as a string, as the service sends 64-bit integers in JSON
         n.memory = Bytes::fromBytes(o.value(QLatin1String("memoryBytes")).toString().toLongLong());
+        n.memoryInUse = Bytes::fromBytes(o.value(QLatin1String("memoryInUseBytes")).toString().toLongLong());
         n.partitions = strings(o.value(QLatin1String("partitions")));
         r.nodes << n;
     }

@@ -23,6 +23,7 @@ struct RegionNodeInfo {
     int gpusInUse = 0;
     Bytes memory;
     QStringList partitions;
+    Bytes memoryInUse; ///< what jobs hold: Slurm's allocated memory, or this host's reservations
 
     /// True when the node can take jobs at all: not DOWN, DRAIN(ED/ING), FAIL(ING), FUTURE, POWERED_DOWN,
     /// NOT_RESPONDING or INVALID (Slurm's node states, `sinfo(1)` "NODE STATE CODES").

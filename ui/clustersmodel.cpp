@@ -31,9 +31,14 @@ QString inUse(int used, int total)
     return ClustersModel::tr("%1 / %2").arg(used).arg(total);
 }
 
-QString memoryText(Bytes bytes)
+/// "12.0 GB / 32.0 GB", as the CPU and GPU columns say what is in use of what there is.
+QString memoryText(Bytes used, Bytes total)
 {
-    return bytes.bytes() > 0 ? QLocale().formattedDataSize(bytes.bytes(), 1, QLocale::DataSizeSIFormat) : QString();
+    if (total.bytes() <= 0)
+        return QString();
+    const QLocale locale;
+    return ClustersModel::tr("%1 / %2").arg(locale.formattedDataSize(used.bytes(), 1, QLocale::DataSizeSIFormat),
+        locale.formattedDataSize(total.bytes(), 1, QLocale::DataSizeSIFormat));
 }
 
 } // namespace
@@ -128,13 +133,14 @@ QVariant ClustersModel::regionData(const RegionInfo& region, int column, int rol
     if (role == UsableRole)
         return region.isUp();
     int cpus = 0, cpusInUse = 0, gpus = 0, gpusInUse = 0;
-    Bytes memory;
+    Bytes memory, memoryInUse;
     for (const RegionNodeInfo& n : region.nodes) {
         cpus += n.cpus;
         cpusInUse += n.cpusInUse;
         gpus += n.gpus;
         gpusInUse += n.gpusInUse;
         memory += n.memory;
+        memoryInUse += n.memoryInUse;
     }
     if (role == Qt::DisplayRole) {
         switch (column) {
@@ -147,7 +153,7 @@ QVariant ClustersModel::regionData(const RegionInfo& region, int column, int rol
         case GpusColumn:
             return region.nodes.isEmpty() ? QVariant() : inUse(gpusInUse, gpus);
         case MemoryColumn:
-            return memoryText(memory);
+            return memoryText(memoryInUse, memory);
         case PartitionsColumn: {
             QStringList names;
             for (const RegionPartitionInfo& p : region.partitions)
@@ -197,7 +203,7 @@ QVariant ClustersModel::nodeData(const RegionInfo& region, const RegionNodeInfo&
         case GpusColumn:
             return inUse(node.gpusInUse, node.gpus);
         case MemoryColumn:
-            return memoryText(node.memory);
+            return memoryText(node.memoryInUse, node.memory);
         case PartitionsColumn:
             return node.partitions.join(QStringLiteral(", "));
         }
@@ -222,7 +228,7 @@ QVariant ClustersModel::headerData(int section, Qt::Orientation orientation, int
     case GpusColumn:
         return tr("GPUs in use");
     case MemoryColumn:
-        return tr("Memory");
+        return tr("Memory in use");
     case PartitionsColumn:
         return tr("Partitions");
     case JobsColumn:

@@ -4,13 +4,17 @@
 #include "apiclient.h"
 #include "clustersmodel.h"
 
+#include <QCoreApplication>
 #include <QDateTime>
+#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLocale>
 #include <QPushButton>
+#include <QStandardPaths>
 #include <QTreeView>
+#include <QUrl>
 #include <QVBoxLayout>
 
 namespace Trainyard {
@@ -21,6 +25,7 @@ ClustersView::ClustersView(QWidget* parent)
     , m_tree(new QTreeView(this))
     , m_status(new QLabel(this))
     , m_refresh(new QPushButton(tr("&Refresh"), this))
+    , m_empty(new QLabel(this))
 {
     setObjectName(QStringLiteral("clustersView"));
     m_tree->setObjectName(QStringLiteral("clustersTree"));
@@ -36,6 +41,14 @@ ClustersView::ClustersView(QWidget* parent)
                                 "(a job's region picks one)."),
         this);
     intro->setWordWrap(true);
+    m_empty->setObjectName(QStringLiteral("clustersEmptyState"));
+    m_empty->setWordWrap(true);
+    m_empty->setTextFormat(Qt::RichText);
+    m_empty->setTextInteractionFlags(Qt::TextBrowserInteraction);
+    m_empty->setOpenExternalLinks(true);
+    m_empty->setFrameShape(QFrame::StyledPanel);
+    m_empty->setMargin(8);
+    m_empty->hide();
     auto* bar = new QHBoxLayout;
     bar->addWidget(m_status, 1);
     bar->addWidget(m_refresh);
@@ -43,6 +56,7 @@ ClustersView::ClustersView(QWidget* parent)
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(intro);
     layout->addWidget(m_tree, 1);
+    layout->addWidget(m_empty);
     layout->addLayout(bar);
 
     m_poll.setInterval(10000);
@@ -88,9 +102,57 @@ void ClustersView::refresh()
             }
             const QList<RegionInfo> regions = RegionInfo::listFromJson(json);
             m_model->setRegions(regions);
+            updateEmptyState();
             m_status->setText(tr("Updated %1").arg(QLocale().toString(QTime::currentTime(), QLocale::ShortFormat)));
             emit regionsChanged(regions);
         });
+}
+
+void ClustersView::setClustersFile(const QString& path)
+{
+    m_clustersFile = path;
+    updateEmptyState();
+}
+
+void ClustersView::updateEmptyState()
+{
+    bool anyCluster = false;
+    for (const RegionInfo& r : m_model->regions())
+        anyCluster = anyCluster || r.isCluster();
+    m_empty->setVisible(!anyCluster && !m_model->regions().isEmpty());
+    if (anyCluster)
+        return;
+    const QString where = m_clustersFile.isEmpty()
+        ? tr("<code>$XDG_CONFIG_HOME/trainyard/clusters.yaml</code> on the executor's host")
+        : QStringLiteral("<code>%1</code>").arg(m_clustersFile.toHtmlEscaped());
+    // The README's section: the installed copy (the package puts it in share/doc/trainyard), else the source tree's
+    // above a build tree's program (build/<preset>/app/console/trainyard).
+    QString readme;
+    const QStringList candidates {
+        QStandardPaths::locate(QStandardPaths::GenericDataLocation, QStringLiteral("doc/trainyard/README.md")),
+        QCoreApplication::applicationDirPath() + QStringLiteral("/../../../../README.md"),
+    };
+    for (const QString& candidate : candidates) {
+        if (candidate.isEmpty())
+            continue;
+        if (QFileInfo::exists(candidate)) {
+            readme = QUrl::fromLocalFile(QFileInfo(candidate).canonicalFilePath()).toString();
+            break;
+        }
+    }
+    QString text = tr("<b>No Slurm cluster is set up: every job runs on this host.</b><br>To run jobs on a cluster, "
+                      "describe it in %1, for example:")
+                       .arg(where)
+        + QStringLiteral("<pre>clusters:\n- name: mycluster\n  slurmrestd: http://head-node:6820\n  user: alice\n"
+                         "  tokenCommand: scontrol token username=alice lifespan=3600\n  partition: gpu\n"
+                         "  sharedDir: /shared/trainyard   # the same path on this host and every node</pre>")
+        + tr("then restart the executor, and give the cluster's name as a job's region.");
+    if (!readme.isEmpty())
+        text += QStringLiteral(" <a href=\"%1\">%2</a>")
+                    .arg(readme,
+                        tr("Every key and what the nodes need (README: "
+                           "Slurm clusters)"));
+    m_empty->setText(text);
 }
 
 QString ClustersView::summary(const QList<RegionInfo>& regions)

@@ -34,6 +34,12 @@ public:
     ClustersModel* model() const { return m_model; }
     QTreeView* tree() const { return m_tree; }
     QLabel* statusLabel() const { return m_status; }
+    /// Shown instead of an empty list while the executor has no cluster: where clusters.yaml is, an example, and
+    /// the README's section.
+    QLabel* emptyState() const { return m_empty; }
+    /// The clusters.yaml the executor reads, when the console knows it (a local executor's: this user's
+    /// `$XDG_CONFIG_HOME/trainyard/clusters.yaml`); empty: said as "on the executor's host".
+    void setClustersFile(const QString& path);
 
     /// One line for the status bar: each cluster with its idle and usable nodes and GPUs in use ("testcluster:
     /// 3 of 4 nodes idle, 1 / 4 GPUs"), a cluster that is down said so; empty when no cluster is configured.
@@ -52,6 +58,9 @@ private:
     QTreeView* m_tree;
     QLabel* m_status;
     QPushButton* m_refresh;
+    QLabel* m_empty;
+    QString m_clustersFile;
+    void updateEmptyState();
     QTimer m_poll;
     bool m_pending = false;
 };

@@ -60,6 +60,7 @@ QJsonObject regionJson(const QString& name, const RegionStatus& status, const QJ
             { QStringLiteral("cpusInUse"), n.cpusInUse }, { QStringLiteral("gpus"), n.gpus },
             { QStringLiteral("gpusInUse"), n.gpusInUse },
             { QStringLiteral("memoryBytes"), QString::number(n.memory.bytes()) },
+            { QStringLiteral("memoryInUseBytes"), QString::number(n.memoryInUse.bytes()) },
             { QStringLiteral("partitions"), QJsonArray::fromStringList(n.partitions) } });
     o.insert(QStringLiteral("checks"), checks);
     o.insert(QStringLiteral("partitions"), partitions);
@@ -103,7 +104,7 @@ HttpApi::Reply HttpApi::regions(
     RegionStatus local;
     local.kind = QStringLiteral("LOCAL");
     local.nodes << RegionNode { QSysInfo::machineHostName(), { QStringLiteral("UP") }, host.cpus, host.vcpusInUse,
-        int(host.gpus.size()), int(host.gpusInUse.size()), Bytes::fromBytes(host.memoryBytes), {} };
+        int(host.gpus.size()), int(host.gpusInUse.size()), Bytes::fromBytes(host.memoryBytes), {}, host.memoryInUse };
     const QJsonObject localJson = regionJson(names.first(), local, jobs.value(names.first()));
 
     QList<Backend*> asked;

@@ -1272,7 +1272,7 @@ void SlurmBackend::regionStatus(QObject* context, std::function<void(const Regio
             for (const Node& n : answers->nodes->value()) {
                 const int gpus = gpuCount(n.gres);
                 status.nodes << RegionNode { n.name, n.state, n.cpus, n.allocatedCpus, gpus,
-                    std::min(gpus, gpuCount(n.gresUsed)), n.realMemory, n.partitions };
+                    std::min(gpus, gpuCount(n.gresUsed)), n.realMemory, n.partitions, n.allocatedMemory };
             }
         }
         // The partition jobs go to: there, and UP (a cluster without a configured one uses its default).

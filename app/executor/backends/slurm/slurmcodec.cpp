@@ -303,6 +303,7 @@ std::optional<QList<Node>> decodeNodes(const QJsonObject& reply, QString* error)
         n.cpus = int(number(o.value(QLatin1String("cpus"))).value_or(0));
         n.allocatedCpus = int(number(o.value(QLatin1String("alloc_cpus"))).value_or(0));
         n.realMemory = Bytes::fromBytes(number(o.value(QLatin1String("real_memory"))).value_or(0) << 20);
+        n.allocatedMemory = Bytes::fromBytes(number(o.value(QLatin1String("alloc_memory"))).value_or(0) << 20);
         n.gres = str(o, "gres");
         n.gresUsed = str(o, "gres_used");
         n.partitions = stringList(o.value(QLatin1String("partitions")));

@@ -140,6 +140,7 @@ struct Node {
     int cpus = 0;
     int allocatedCpus = 0;
     Bytes realMemory; ///< Slurm's RealMemory: MiB on the wire
+    Bytes allocatedMemory; ///< what running jobs hold (`alloc_memory`, MiB on the wire); 0 when not reported
     QString gres; ///< configured GRES: "gpu:t4:1"
     QString gresUsed; ///< "gpu:t4:0(IDX:N/A)"
     QStringList partitions;
