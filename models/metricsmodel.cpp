@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "metricsmodel.h"
 
+#include <QCoreApplication>
+
 #include "floatrepr.h"
 
 #include <algorithm>
@@ -345,6 +347,21 @@ QString MetricsModel::chartKeyOf(const SeriesInfo& info)
 
 QString MetricsModel::seriesLabel(const SeriesInfo& info, const QString& viewedJobId)
 {
+    // A trial's series is named after the trial ("trial 3"), with the job only when jobs are compared: every
+    // curve of a tuning job read "fmnist_tuning…" before, so none could be told from another.
+    if (!info.trialId.isEmpty() && info.trialId != QLatin1String("0")) {
+        QString label = QCoreApplication::translate("Trainyard::MetricsModel", "trial %1").arg(info.trialId);
+        // What distinguishes the trial's series from each other: the rest of an event-file run ("3/eval" →
+        // "eval"), or a replica other than the master.
+        const QString rest = info.kind == QLatin1String("scalar") ? info.run.section(QLatin1Char('/'), 1)
+            : info.taskName == QLatin1String("master-replica-0")  ? QString()
+                                                                  : info.taskName;
+        if (!rest.isEmpty())
+            label += QLatin1Char(' ') + rest;
+        if (!info.jobId.isEmpty())
+            label = info.jobId + QLatin1Char(' ') + label;
+        return label;
+    }
     // A series merged from a compared job is named after its own job.
     const QString& jobId = info.jobId.isEmpty() ? viewedJobId : info.jobId;
     if (info.kind == QLatin1String("scalar")) {

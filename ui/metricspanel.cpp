@@ -179,7 +179,11 @@ public:
             }
             painter->setPen(series->pen());
             if (polyline.size() == 1) {
-                painter->drawPoint(polyline.front());
+                // One point (an early-stopped trial, a run's single evaluation): a dot a reader can see and hover,
+                // where a 2-px point was lost.
+                painter->setBrush(series->pen().color());
+                painter->drawEllipse(polyline.front(), 3.5, 3.5);
+                painter->setBrush(Qt::NoBrush);
             } else if (series->pen().style() != Qt::SolidLine) {
                 painter->drawPolyline(polyline); // one path, so that a dash pattern runs on
             } else {
@@ -488,6 +492,12 @@ void MetricChart::refresh()
         x1 = range->second;
         if (!(x1 > x0)) {
             const double pad = std::max(std::fabs(x0) * 1e-3, 0.5);
+            x0 -= pad;
+            x1 += pad;
+        } else if (!m_zoomX) {
+            // The data's own range gets a margin, so that no point sits on the frame: the first and last points
+            // (a series of one, from an early-stopped trial) were half cut off at the plot's edge.
+            const double pad = (x1 - x0) * 0.02;
             x0 -= pad;
             x1 += pad;
         }

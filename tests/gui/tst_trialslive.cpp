@@ -11,6 +11,7 @@
 #include "loglinestore.h"
 #include "logpanel.h"
 #include "mainwindow.h"
+#include "metricspanel.h"
 #include "replicamodel.h"
 #include "trialsmodel.h"
 #include "trialspanel.h"
@@ -18,8 +19,10 @@
 #include "tuningjobs.h"
 
 #include <QAbstractItemModelTester>
+#include <QDir>
 #include <QItemSelectionModel>
 #include <QLabel>
+#include <QLineSeries>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
@@ -101,8 +104,8 @@ private Q_SLOTS:
             other = trials->proxy()->data(trials->proxy()->index(row, 0)).toString();
             break;
         }
-        trials->table()->selectionModel()->select(trials->proxy()->index(0, 0),
-            QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+        trials->table()->selectionModel()->select(
+            trials->proxy()->index(0, 0), QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
         LogPanel* logs = view->logPanel();
         QTRY_COMPARE(logs->trialFilter(), bestTrial);
         QVERIFY(logs->trialLabel()->isVisibleTo(logs));
@@ -121,6 +124,84 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(has(QStringLiteral("Trial %1 is running.").arg(bestTrial)) && logs->hasEnded(), 20000);
         QVERIFY(!has(QStringLiteral("Trial %1 is running.").arg(other)));
         QVERIFY(has(QStringLiteral("step 3 score=0.91")));
+    }
+
+    void selectedTrialsNarrowMetrics()
+    {
+        // Issue 27, item 3: every trial's event files (under <job-dir>/<trial>/, as the service's samples write
+        // them) were series of no trial, so selecting trials did not narrow the Metrics tab and every legend
+        // entry read the job's ID. Each is now "trial N …", and a click on a trial's row narrows the charts to it.
+        ExecutorConnection connection;
+        MainWindow window(&connection);
+        window.resize(1400, 900);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        connection.start();
+        QTRY_COMPARE_WITH_TIMEOUT(connection.state(), ExecutorConnection::State::Connected, 30000);
+        m_pids << connection.endpoint().pid;
+
+        Job job = Test::customJob(QStringLiteral("trials_metrics"), QStringLiteral("consoletest.scalars"));
+        job.trainingInput.jobDir = m_root.filePath(QStringLiteral("jobdir/trials_metrics"));
+        job.trainingInput.packageUris = { QStringLiteral(TRAINYARD_SOURCE_DIR "/tests/gui/trainers/consoletest") };
+        job.trainingInput.args
+            = { QStringLiteral("--steps"), QStringLiteral("5"), QStringLiteral("--interval"), QStringLiteral("0") };
+        QVERIFY(QDir().mkpath(job.trainingInput.jobDir));
+        QVERIFY(Test::releaseJob(job.trainingInput.jobDir)); // the trials exit once they wrote their scalars
+        HyperparameterSpec spec;
+        spec.goal = QStringLiteral("MINIMIZE");
+        spec.algorithm = QStringLiteral("GRID_SEARCH");
+        spec.hyperparameterMetricTag = QStringLiteral("train/loss");
+        spec.maxTrials = 2;
+        spec.maxParallelTrials = 2;
+        spec.params = { Test::integerParameter(QStringLiteral("n"), 1, 2) };
+        job.trainingInput.hyperparameters = spec;
+        const ApiResult<Job> created = connection.client()->createJobBlocking(job);
+        QVERIFY2(created.ok(), qPrintable(created.error.summary()));
+        QTRY_VERIFY_WITH_TIMEOUT(isFinal(connection.client()->getJobBlocking(job.jobId).value.state), 120000);
+
+        QTRY_VERIFY_WITH_TIMEOUT(window.selectJob(job.jobId), 10000);
+        JobView* view = window.jobView();
+        QVERIFY(view->showTab(JobView::MetricsTab));
+        MetricsPanel* metrics = view->metricsPanel();
+        QVERIFY(metrics);
+        const QString one = QStringLiteral("trial 1 master-replica-0");
+        const QString two = QStringLiteral("trial 2 master-replica-0");
+        auto names = [metrics] {
+            QStringList out;
+            if (MetricChart* loss = metrics->chart(QStringLiteral("scalar:train/loss")))
+                for (int index : loss->seriesIndices())
+                    out << loss->smoothedLine(index)->name();
+            return out;
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(names().contains(one) && names().contains(two), 30000);
+        QVERIFY2(!names().join(QLatin1Char(' ')).contains(job.jobId), qPrintable(names().join(QStringLiteral(", "))));
+
+        // A click on trial 2's row in the Trials tab: the Metrics tab shows trial 2's series only.
+        QVERIFY(view->showTab(JobView::TrialsTab));
+        TrialsPanel* trials = view->trialsPanel();
+        QTableView* table = trials->table();
+        QTRY_COMPARE_WITH_TIMEOUT(table->model()->rowCount(), 2, 30000);
+        int row = -1;
+        for (int r = 0; r < table->model()->rowCount(); ++r)
+            if (table->model()->index(r, 0).data().toString() == QStringLiteral("2"))
+                row = r;
+        QVERIFY(row >= 0);
+        QTest::mouseClick(
+            table->viewport(), Qt::LeftButton, {}, table->visualRect(table->model()->index(row, 1)).center());
+        QTRY_COMPARE(trials->selectedTrials(), QStringList { QStringLiteral("2") });
+        QVERIFY(view->showTab(JobView::MetricsTab));
+        QCOMPARE(metrics->trialFilter(), QStringList { QStringLiteral("2") });
+        MetricChart* loss = metrics->chart(QStringLiteral("scalar:train/loss"));
+        QVERIFY(loss);
+        int shown = 0;
+        for (int index : loss->seriesIndices()) {
+            const QString name = loss->smoothedLine(index)->name();
+            if (loss->isSeriesShown(index)) {
+                ++shown;
+                QVERIFY2(name.startsWith(QStringLiteral("trial 2")), qPrintable(name));
+            }
+        }
+        QCOMPARE(shown, 1);
     }
 };
 

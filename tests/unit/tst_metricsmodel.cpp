@@ -342,6 +342,16 @@ private Q_SLOTS:
         QCOMPARE(eval->series, QList<int>({ 1, 2 }));
         QCOMPARE(MetricsModel::seriesLabel(model.info(1)), QStringLiteral("eval"));
         QCOMPARE(MetricsModel::seriesLabel(cpu), QStringLiteral("worker-replica-1"));
+        // A trial's series are named after the trial (issue 27, item 3), with their job when jobs are compared.
+        SeriesInfo trialEval = scalar(QStringLiteral("3/eval"), QStringLiteral("eval/accuracy"));
+        trialEval.trialId = QStringLiteral("3");
+        QCOMPARE(MetricsModel::seriesLabel(trialEval, QStringLiteral("tune_a")), QStringLiteral("trial 3 eval"));
+        SeriesInfo trialCpu = cpu;
+        trialCpu.trialId = QStringLiteral("3");
+        trialCpu.taskName = QStringLiteral("master-replica-0");
+        QCOMPARE(MetricsModel::seriesLabel(trialCpu), QStringLiteral("trial 3"));
+        trialEval.jobId = QStringLiteral("tune_b");
+        QCOMPARE(MetricsModel::seriesLabel(trialEval, QStringLiteral("tune_a")), QStringLiteral("tune_b trial 3 eval"));
         QCOMPARE(model.chart(QStringLiteral("resource:cpu_percent"))->group, QStringLiteral("resources"));
         // Points of an unknown series are dropped.
         model.appendPoints(QStringLiteral("scalar/nope/x"), { { 1, 1, 1 } });

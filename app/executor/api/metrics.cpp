@@ -10,6 +10,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QPointer>
+#include <QRegularExpression>
 #include <QUrlQuery>
 
 #include <cmath>
@@ -42,7 +43,10 @@ void appendPointsJson(QByteArray& out, const QList<MetricPoint>& points)
     }
 }
 
-QJsonObject seriesToJson(const MetricSeriesInfo& s)
+/// `s` as the API sends it. In a tuning job (`tuning`), an event-file series of a run whose first folder is a trial's
+/// (`<job-dir>/<trial>/…`, where the service's samples write each trial's summaries) carries that trial's ID, as its
+/// hypertune and resource series do, so that a client can tell the trials' curves apart and filter them.
+QJsonObject seriesToJson(const MetricSeriesInfo& s, bool tuning)
 {
     QJsonObject o {
         { QStringLiteral("name"), s.name },
@@ -55,8 +59,15 @@ QJsonObject seriesToJson(const MetricSeriesInfo& s)
         o.insert(QStringLiteral("run"), s.key.run);
     if (!s.key.taskName.isEmpty())
         o.insert(QStringLiteral("taskName"), s.key.taskName);
-    if (!s.key.trialId.isEmpty())
-        o.insert(QStringLiteral("trialId"), s.key.trialId);
+    QString trial = s.key.trialId;
+    if (trial.isEmpty() && tuning && s.key.kind == QLatin1String("scalar")) {
+        const QString first = s.key.run.section(QLatin1Char('/'), 0, 0);
+        static const QRegularExpression number(QStringLiteral("^[1-9][0-9]{0,8}$"));
+        if (number.match(first).hasMatch())
+            trial = first;
+    }
+    if (!trial.isEmpty())
+        o.insert(QStringLiteral("trialId"), trial);
     return o;
 }
 
@@ -77,6 +88,7 @@ HttpApi::Reply HttpApi::metrics(const ApiRequest& request, const QString& projec
     const std::optional<Job> job = m_store->job(project, jobId);
     if (!job)
         return jobNotFound(project, jobId);
+    const bool tuning = job->trainingInput.hyperparameters.has_value();
     const JobKey key { project, jobId };
     if (!m_metrics)
         return errorReply(503, QStringLiteral("UNAVAILABLE"), QStringLiteral("The metrics store is not open."));
@@ -114,7 +126,7 @@ HttpApi::Reply HttpApi::metrics(const ApiRequest& request, const QString& projec
             QJsonArray list;
             const QList<MetricSeriesInfo> all = m_metrics->series(key);
             for (const MetricSeriesInfo& s : all)
-                list.append(seriesToJson(s));
+                list.append(seriesToJson(s, tuning));
             return jsonReply(QJsonObject { { QStringLiteral("series"), list } });
         }
         int pageSize = 0;
@@ -123,7 +135,7 @@ HttpApi::Reply HttpApi::metrics(const ApiRequest& request, const QString& projec
             return invalidArgument(QStringLiteral("pageSize"), QStringLiteral("must be a non-negative integer"));
         const QList<MetricPoint> points = m_metrics->points(one->id, after, pageSize);
         const qint64 lastSeq = points.isEmpty() ? after : points.last().seq;
-        QByteArray body = "{\"series\":" + compact(seriesToJson(*one)) + ",\"points\":[";
+        QByteArray body = "{\"series\":" + compact(seriesToJson(*one, tuning)) + ",\"points\":[";
         appendPointsJson(body, points);
         body += "],\"lastSeq\":\"" + QByteArray::number(lastSeq) + '"';
         if (points.size() == pageSize && lastSeq < one->lastSeq)
@@ -145,18 +157,19 @@ HttpApi::Reply HttpApi::metrics(const ApiRequest& request, const QString& projec
         if (!guard || guard->isFinished())
             return;
         const std::optional<Job> now = jobStore ? jobStore->job(key) : std::nullopt;
-        guard->writeEvent("end", compact(QJsonObject { { QStringLiteral("state"), now ? jobStateName(now->state) : QString() } }));
+        guard->writeEvent(
+            "end", compact(QJsonObject { { QStringLiteral("state"), now ? jobStateName(now->state) : QString() } }));
         guard->finish(true);
     };
     // Subscribed before the backlog is read: both happen on this thread between two commits, so the backlog
     // ends exactly where the first update starts.
-    const int subscription = m_metrics->subscribe(key, [guard, seriesName, end](const MetricsUpdate& update) {
+    const int subscription = m_metrics->subscribe(key, [guard, seriesName, end, tuning](const MetricsUpdate& update) {
         if (!guard || guard->isFinished())
             return;
         QByteArray out;
         for (const MetricSeriesInfo& s : update.newSeries) {
             if (seriesName.isEmpty() || s.name == seriesName)
-                out += "event: series\ndata: " + compact(seriesToJson(s)) + "\n\n";
+                out += "event: series\ndata: " + compact(seriesToJson(s, tuning)) + "\n\n";
         }
         for (const auto& [name, fromStep] : update.purges) {
             if (seriesName.isEmpty() || name == seriesName)
@@ -186,7 +199,7 @@ HttpApi::Reply HttpApi::metrics(const ApiRequest& request, const QString& projec
         backlogSeries = m_metrics->series(key);
     constexpr int ChunkPoints = 5000;
     for (const MetricSeriesInfo& s : std::as_const(backlogSeries)) {
-        stream->writeChunk("event: series\ndata: " + compact(seriesToJson(s)) + "\n\n");
+        stream->writeChunk("event: series\ndata: " + compact(seriesToJson(s, tuning)) + "\n\n");
         qint64 cursor = after;
         while (cursor < s.lastSeq) {
             const QList<MetricPoint> points = m_metrics->points(s.id, cursor, ChunkPoints);

@@ -5,7 +5,7 @@ Arguments: --job-dir D, --steps N (default 40), --interval S (seconds between st
 --hold-at K (after step K, wait until ``<job-dir>/continue`` exists, at most 120 s: so a test sees the
 first points arrive while more are still to come, however slow the machine).
 Each replica writes an event file in its own run folder ``<job-dir>/<task>/`` (``master-replica-0``,
-``worker-replica-0``, ...) with, for step = 1..N:
+``worker-replica-0``, ...; a tuning trial's under ``<job-dir>/<trial>/``) with, for step = 1..N:
 
 * ``train/loss`` = 1/step (as float32), wall time 1700000000 + step (+ 0.5 on workers),
 * ``train/accuracy`` = 1 - 1/(step + 1),
@@ -93,8 +93,12 @@ name = "%s-replica-%d" % (task.get("type", "master"), task.get("index", 0))
 master = task.get("type", "master") in ("master", "chief")
 base = 1700000000.0
 offset = 0.0 if master else 0.5
-train = Writer(os.path.join(job_dir, name), base)
-evaluation = Writer(os.path.join(job_dir, "eval"), base) if master else None
+# A tuning trial writes under <job-dir>/<trial-id>/, as the service's samples do (every trial gets the same
+# --job-dir); the continue and release files stay in the job dir itself.
+trial = str(task.get("trial") or os.environ.get("CLOUD_ML_TRIAL_ID") or "")
+run_dir = os.path.join(job_dir, trial) if trial else job_dir
+train = Writer(os.path.join(run_dir, name), base)
+evaluation = Writer(os.path.join(run_dir, "eval"), base) if master else None
 for step in range(1, steps + 1):
     train.add(event(base + step + offset, step,
                     scalars=[("train/loss", 1.0 / step), ("train/accuracy", 1.0 - 1.0 / (step + 1))]))
