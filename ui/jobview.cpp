@@ -111,9 +111,21 @@ JobView::JobView(ExecutorConnection* connection, const Job& job, QWidget* parent
     m_errorLogs->setText(tr("Show in &Logs"));
     m_errorLogs->setToolTip(tr("The failed replica's logs, at its first error"));
     m_errorLogs->setAutoRaise(true);
+    // Expanded, what follows the executor's summary is the program's own output (a traceback, argparse's usage),
+    // laid out in columns by the program: it is shown in the fixed font, as the Logs tab shows it.
+    m_errorOutput = new QLabel(m_errorBox);
+    m_errorOutput->setObjectName(QStringLiteral("errorOutput"));
+    m_errorOutput->setTextFormat(Qt::PlainText);
+    m_errorOutput->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_errorOutput->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_errorOutput->hide();
+    auto* errorText = new QVBoxLayout;
+    errorText->setContentsMargins(0, 0, 0, 0);
+    errorText->addWidget(m_error);
+    errorText->addWidget(m_errorOutput);
     auto* errorLayout = new QHBoxLayout(m_errorBox);
     errorLayout->setContentsMargins(6, 4, 6, 4);
-    errorLayout->addWidget(m_error, 1);
+    errorLayout->addLayout(errorText, 1);
     errorLayout->addWidget(m_errorMore, 0, Qt::AlignTop);
     errorLayout->addWidget(m_errorLogs, 0, Qt::AlignTop);
     connect(m_errorMore, &QToolButton::clicked, this, [this] { setErrorExpanded(!m_errorExpanded); });
@@ -144,6 +156,13 @@ JobView::JobView(ExecutorConnection* connection, const Job& job, QWidget* parent
     header->addWidget(m_progress);
     header->addWidget(m_progressText, 1);
     header->addStretch(1); // keeps the title, icon and state together when there is no progress
+    // With several jobs selected, the header says so and which tab shows which (setSelectionNote()).
+    m_selectionNote = new QLabel(this);
+    m_selectionNote->setObjectName(QStringLiteral("selectionNote"));
+    m_selectionNote->setStyleSheet(QStringLiteral("color: #1a5fb4;"));
+    m_selectionNote->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_selectionNote->hide();
+    header->addWidget(m_selectionNote, 2);
 
     // Overview.
     auto* overview = new QWidget(this);
@@ -567,9 +586,7 @@ void JobView::setReplicas(const QList<ReplicaInfo>& replicas)
     // or else the latest that runs, or else the latest.
     QString trial;
     bool selected = false;
-    auto later = [](const QString& a, const QString& b) {
-        return b.isEmpty() || a.toLongLong() > b.toLongLong();
-    };
+    auto later = [](const QString& a, const QString& b) { return b.isEmpty() || a.toLongLong() > b.toLongLong(); };
     QString latestLive;
     QString latest;
     for (const ReplicaInfo& r : replicas) {
@@ -625,8 +642,12 @@ void JobView::updateErrorBanner()
     lines.removeIf([](const QString& line) { return line.contains(QLatin1String("trainyardctl jobs stream-logs")); });
     if (lines.isEmpty())
         lines = error.split(QLatin1Char('\n'));
-    if (m_errorExpanded || lines.size() == 1) {
-        m_error->setText(tr("Error: %1").arg(lines.join(QLatin1Char('\n'))));
+    m_errorOutput->setVisible(m_errorExpanded && lines.size() > 1);
+    if (lines.size() == 1) {
+        m_error->setText(tr("Error: %1").arg(lines.first()));
+    } else if (m_errorExpanded) {
+        m_error->setText(tr("Error: %1").arg(lines.first()));
+        m_errorOutput->setText(lines.mid(1).join(QLatin1Char('\n')));
     } else {
         QString first = lines.first();
         if (first.size() > 300)
@@ -636,6 +657,13 @@ void JobView::updateErrorBanner()
     m_errorMore->setVisible(lines.size() > 1);
     m_errorMore->setText(m_errorExpanded ? tr("Show l&ess") : tr("Show &more"));
     m_errorLogs->setVisible(!failedTask(error).isEmpty());
+}
+
+void JobView::setSelectionNote(const QString& note, const QString& details)
+{
+    m_selectionNote->setText(note);
+    m_selectionNote->setToolTip(details);
+    m_selectionNote->setVisible(!note.isEmpty());
 }
 
 void JobView::showErrorInLogs()

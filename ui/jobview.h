@@ -85,6 +85,12 @@ public:
     /// whole message (less the CLI hint the console does not need). Hidden when the job has no error.
     QFrame* errorBanner() const { return m_errorBox; }
     QLabel* errorText() const { return m_error; }
+    /// Expanded, the program's output under the banner's first line, in the fixed font.
+    QLabel* errorOutput() const { return m_errorOutput; }
+    /// With several jobs selected: a note in the header ("2 jobs selected: Metrics compares them, the other
+    /// tabs show fit_a") and its tooltip; "" hides it.
+    void setSelectionNote(const QString& note, const QString& details = {});
+    QLabel* selectionNote() const { return m_selectionNote; }
     QToolButton* errorMoreButton() const { return m_errorMore; }
     QToolButton* errorLogsButton() const { return m_errorLogs; }
     /// While the job is queued or preparing: a busy bar and the executor's latest step ("Building wheel …").
@@ -138,6 +144,8 @@ private:
     QLabel* m_stateIcon;
     QLabel* m_state;
     QLabel* m_error;
+    QLabel* m_errorOutput = nullptr;
+    QLabel* m_selectionNote = nullptr;
     QFrame* m_errorBox = nullptr;
     QProgressBar* m_progress = nullptr;
     QLabel* m_progressText = nullptr;

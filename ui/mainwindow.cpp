@@ -43,6 +43,7 @@
 #include <QMetaMethod>
 #include <QPushButton>
 #include <QScreen>
+#include <QScrollArea>
 #include <QSettings>
 #include <QSplitter>
 #include <QStackedWidget>
@@ -201,10 +202,23 @@ MainWindow::MainWindow(ExecutorConnection* connection, QWidget* parent)
     m_splitter = new QSplitter(Qt::Vertical, this);
     m_splitter->setObjectName(QStringLiteral("mainSplitter"));
     m_splitter->addWidget(top);
-    m_splitter->addWidget(m_detail);
+    // Below its contents' minimum (the Logs bar, the trials' plot over their table), the detail scrolls
+    // instead of pushing the window past the screen or drawing its widgets over each other.
+    m_detailScroll = new QScrollArea(this);
+    m_detailScroll->setObjectName(QStringLiteral("detailScroll"));
+    m_detailScroll->setFrameShape(QFrame::NoFrame);
+    m_detailScroll->setWidgetResizable(true);
+    m_detailScroll->setWidget(m_detail);
+    m_splitter->addWidget(m_detailScroll);
     m_splitter->setStretchFactor(0, 1);
     m_splitter->setStretchFactor(1, 3);
     m_splitter->setChildrenCollapsible(false);
+    // The panes' minimums must not add up past a small screen (issue 27: selecting a job grew the window to 986
+    // px on a 700-px screen and it never shrank). An explicit minimum overrides the one the contents would
+    // impose (the Logs bar, a wrapped banner), so each pane keeps only what it needs to be usable and its
+    // contents compress or scroll below their preferred size.
+    top->setMinimumSize(240, 96);
+    m_detailScroll->setMinimumSize(320, 160);
     setCentralWidget(m_splitter);
     setTabOrder(m_filter, m_table);
 
@@ -224,6 +238,7 @@ MainWindow::MainWindow(ExecutorConnection* connection, QWidget* parent)
     // user asks for it; the status bar keeps a one-line summary while the executor has clusters.
     m_clustersDock->setObjectName(QStringLiteral("clustersDock"));
     m_clustersDock->setWidget(m_clustersView);
+    m_clustersView->setMinimumSize(240, 120); // as the panes above: never the window's minimum
     m_clustersDock->hide();
     addDockWidget(Qt::BottomDockWidgetArea, m_clustersDock);
     m_clustersLabel->setObjectName(QStringLiteral("clustersLabel"));
@@ -269,7 +284,9 @@ MainWindow::MainWindow(ExecutorConnection* connection, QWidget* parent)
         connect(m_connection, &ExecutorConnection::clientChanged, this, [this] {
             closeJobStream(); // it belongs to the old client; the cursor tells the new one where we were
             refresh();
+            updateClustersFile();
         });
+        updateClustersFile();
     }
     onConnectionStateChanged();
     // 1400 × 900, or less on a smaller screen: the window must fit (a 1024 × 700 screen cut it off).
@@ -282,6 +299,16 @@ MainWindow::MainWindow(ExecutorConnection* connection, QWidget* parent)
 }
 
 MainWindow::~MainWindow() = default;
+
+void MainWindow::updateClustersFile()
+{
+    // A local executor (the runtime file's, on loopback) is this user's: it reads this user's clusters.yaml.
+    const ExecutorEndpoint endpoint = m_connection ? m_connection->endpoint() : ExecutorEndpoint {};
+    const bool local = endpoint.isValid() && endpoint.pid > 0;
+    m_clustersView->setClustersFile(local ? QStandardPaths::writableLocation(QStandardPaths::GenericConfigLocation)
+                + QStringLiteral("/trainyard/clusters.yaml")
+                                          : QString());
+}
 
 bool MainWindow::eventFilter(QObject* watched, QEvent* event)
 {
@@ -629,8 +656,10 @@ void MainWindow::updateListState()
         page = m_noMatch;
     if (m_listStack->currentWidget() != page)
         m_listStack->setCurrentWidget(page);
-    // With no job at all, the welcome takes the window: an empty detail pane below it says nothing.
-    m_detail->setVisible(page != m_welcome);
+    // With no job at all, the welcome takes the window; with none selected yet, the list does (at 1024 × 700 a
+    // detail pane that says "Select a job" left the list 3.5 rows, issue 27). The pane opens with the first
+    // selection, at the splitter's remembered share.
+    m_detailScroll->setVisible(page != m_welcome && m_jobView);
     // A job the filter hides is not shown below the list either (its view stays alive for when it is back).
     if (m_jobView) {
         const int row = m_model->rowOf(m_jobView->jobId());
@@ -658,8 +687,9 @@ void MainWindow::fitJobIdColumn()
     if (m_userSizedIdColumn)
         return;
     // Fit the IDs (with the header), within reason; the user's own width wins once they drag it.
-    const int wanted = std::clamp(std::max(static_cast<const QAbstractItemView*>(m_table)->sizeHintForColumn(JobListModel::JobIdColumn),
-                                      m_table->horizontalHeader()->sectionSizeHint(JobListModel::JobIdColumn)),
+    const int wanted = std::clamp(
+        std::max(static_cast<const QAbstractItemView*>(m_table)->sizeHintForColumn(JobListModel::JobIdColumn),
+            m_table->horizontalHeader()->sectionSizeHint(JobListModel::JobIdColumn)),
         120, 480);
     if (wanted == m_table->columnWidth(JobListModel::JobIdColumn))
         return;
@@ -731,7 +761,8 @@ void MainWindow::showShortcuts()
 {
     QStringList rows;
     auto row = [&rows](const QString& keys, const QString& what) {
-        rows << QStringLiteral("<tr><td><b>%1</b></td><td>%2</td></tr>").arg(keys.toHtmlEscaped(), what.toHtmlEscaped());
+        rows
+            << QStringLiteral("<tr><td><b>%1</b></td><td>%2</td></tr>").arg(keys.toHtmlEscaped(), what.toHtmlEscaped());
     };
     for (QAction* menu : menuBar()->actions()) {
         if (!menu->menu())
@@ -891,15 +922,15 @@ void MainWindow::showHost(const HostStatus& host)
     };
     const bool cpuOver = host.vcpusInUse > host.cpus;
     const bool memoryOver = host.memoryInUse > memory;
-    m_hostLabel->setText(tr("Host: %1, %2, %3 · %4 running, %5 queued")
-                             .arg(part(tr("%1 / %2 vCPUs").arg(host.vcpusInUse).arg(host.cpus), cpuOver),
-                                 part(tr("%1 / %2 GB")
-                                          .arg(locale.toString(host.memoryInUse.gb(), 'f', 1),
-                                              locale.toString(memory.gb(), 'f', 1)),
-                                     memoryOver),
-                                 part(tr("%1 / %2 GPUs").arg(host.gpusInUse.size()).arg(host.gpus.size()), false))
-                             .arg(host.runningJobs)
-                             .arg(host.queuedJobs));
+    m_hostLabel->setText(
+        tr("Host: %1, %2, %3 · %4 running, %5 queued")
+            .arg(part(tr("%1 / %2 vCPUs").arg(host.vcpusInUse).arg(host.cpus), cpuOver),
+                part(tr("%1 / %2 GB")
+                         .arg(locale.toString(host.memoryInUse.gb(), 'f', 1), locale.toString(memory.gb(), 'f', 1)),
+                    memoryOver),
+                part(tr("%1 / %2 GPUs").arg(host.gpusInUse.size()).arg(host.gpus.size()), false))
+            .arg(host.runningJobs)
+            .arg(host.queuedJobs));
     m_hostLabel->setProperty("oversubscribed", cpuOver || memoryOver);
     m_hostLabel->setToolTip(cpuOver || memoryOver
             ? tr("Running jobs reserve more than this host has: their replicas share the host's CPUs and memory, "
@@ -922,12 +953,30 @@ QStringList MainWindow::selectedJobIds() const
 
 void MainWindow::updateComparison()
 {
-#if TRAINYARD_HAVE_QTCHARTS
-    if (!m_jobView || !m_jobView->metricsPanel())
+    if (!m_jobView)
         return;
     QStringList others = selectedJobIds();
     others.removeAll(m_jobView->jobId());
-    m_jobView->metricsPanel()->setComparedJobs(others);
+    // The header says that more than one job is selected and what each tab shows (issue 27: with two selected,
+    // the header, Overview and Logs showed one with no sign of the other).
+    if (others.isEmpty()) {
+        m_jobView->setSelectionNote({});
+    } else {
+        const int selected = int(others.size()) + 1;
+#if TRAINYARD_HAVE_QTCHARTS
+        const bool compares = m_jobView->metricsPanel();
+#else
+        const bool compares = false;
+#endif
+        m_jobView->setSelectionNote(compares
+                ? tr("%n jobs selected: Metrics compares them; the other tabs show %1.", "", selected)
+                      .arg(m_jobView->jobId())
+                : tr("%n jobs selected: the tabs show %1.", "", selected).arg(m_jobView->jobId()),
+            tr("Selected: %1").arg((QStringList { m_jobView->jobId() } + others).join(QStringLiteral(", "))));
+    }
+#if TRAINYARD_HAVE_QTCHARTS
+    if (m_jobView->metricsPanel())
+        m_jobView->metricsPanel()->setComparedJobs(others);
 #endif
 }
 

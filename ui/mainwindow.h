@@ -21,6 +21,7 @@ class QActionGroup;
 class QDockWidget;
 class QLabel;
 class QPushButton;
+class QScrollArea;
 class QSplitter;
 class QLineEdit;
 class QMenu;
@@ -83,6 +84,9 @@ public:
     QPushButton* submitJobButton() const { return m_submitJob; }
     QPushButton* clearFilterButton() const { return m_clearFilter; }
     QSplitter* splitter() const { return m_splitter; }
+    /// The detail pane under the list (a scroll area around the selected job's view); hidden until a job is
+    /// selected.
+    QScrollArea* detailPane() const { return m_detailScroll; }
     /// The Job menu's actions that act on the selected job (disabled while nothing is selected).
     QAction* describeAction() const { return m_describe; }
     QAction* cancelAction() const { return m_cancelAction; }
@@ -135,6 +139,9 @@ protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
+    /// The Clusters view names this user's clusters.yaml while the executor is a local one.
+    void updateClustersFile();
+
     void buildActions();
     void updateActions();
     /// The selected jobs other than the current one are compared in its Metrics tab.
@@ -177,6 +184,7 @@ private:
     QLineEdit* m_filter;
     QLabel* m_filterError;
     QStackedWidget* m_detail;
+    QScrollArea* m_detailScroll = nullptr; ///< holds m_detail: it scrolls below its contents' minimum
     QLabel* m_emptyDetail;
     JobView* m_jobView = nullptr;
     QActionGroup* m_stateGroup;

@@ -28,6 +28,7 @@
 #include <QDir>
 #include <QElapsedTimer>
 #include <QEventLoop>
+#include <QFontInfo>
 #include <QFrame>
 #include <QHeaderView>
 #include <QLabel>
@@ -35,6 +36,7 @@
 #include <QLineSeries>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTableView>
@@ -94,10 +96,7 @@ private Q_SLOTS:
         QVERIFY(Test::isolateExecutorEnvironment(m_root, { QStringLiteral("jobs") }));
     }
 
-    void cleanupTestCase()
-    {
-        Test::stopExecutors(m_pids);
-    }
+    void cleanupTestCase() { Test::stopExecutors(m_pids); }
 
     void firstHour()
     {
@@ -125,8 +124,8 @@ private Q_SLOTS:
         // "Run the sample": one click submits the bundled Fashion-MNIST job with a fresh job dir, selects it
         // and shows its topology. It is cancelled at once (the test does not wait for the training).
         QTest::mouseClick(window.runSampleButton(), Qt::LeftButton);
-        QTRY_VERIFY_WITH_TIMEOUT(window.jobView() && window.jobView()->jobId().startsWith(QStringLiteral("fmnist_sample_")),
-            15000);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            window.jobView() && window.jobView()->jobId().startsWith(QStringLiteral("fmnist_sample_")), 15000);
         QCOMPARE(window.listState(), MainWindow::ListState::Table);
         const Job sample = window.jobView()->job();
         QCOMPARE(sample.trainingInput.pythonModule, QStringLiteral("trainer.task"));
@@ -162,7 +161,8 @@ private Q_SLOTS:
         big.trainingInput.masterType = QStringLiteral("n1-standard-32");
         QVERIFY(client->createJobBlocking(big).ok());
         if (host.cpus < 32) {
-            QTRY_VERIFY_WITH_TIMEOUT(window.hostLabel()->text().contains(QStringLiteral("32 / %1 vCPUs").arg(host.cpus)), 30000);
+            QTRY_VERIFY_WITH_TIMEOUT(
+                window.hostLabel()->text().contains(QStringLiteral("32 / %1 vCPUs").arg(host.cpus)), 30000);
             QVERIFY(window.hostLabel()->property("oversubscribed").toBool());
             QVERIFY(window.hostLabel()->toolTip().contains(QStringLiteral("more than this host has")));
         }
@@ -180,24 +180,25 @@ private Q_SLOTS:
 
         // Two more jobs: one that succeeds, and the first job a user submitted in issue 11, whose arguments
         // were one word "--epochs 2": argparse fails it.
-        const Job ok = testJob(QStringLiteral("console_first_hour_with_a_long_job_id_1"), QStringLiteral("consoletest.chatty"),
-            { QStringLiteral("--lines"), QStringLiteral("3") });
+        const Job ok = testJob(QStringLiteral("console_first_hour_with_a_long_job_id_1"),
+            QStringLiteral("consoletest.chatty"), { QStringLiteral("--lines"), QStringLiteral("3") });
         QVERIFY(QDir().mkpath(ok.trainingInput.jobDir));
         QVERIFY(Test::releaseJob(ok.trainingInput.jobDir)); // its replicas exit as soon as they printed
         QVERIFY(client->createJobBlocking(ok).ok());
-        const Job bad = testJob(QStringLiteral("console_argfail"), QStringLiteral("consoletest.argfail"),
-            { QStringLiteral("--epochs 2") });
+        const Job bad = testJob(
+            QStringLiteral("console_argfail"), QStringLiteral("consoletest.argfail"), { QStringLiteral("--epochs 2") });
         QVERIFY(client->createJobBlocking(bad).ok());
         QTRY_VERIFY_WITH_TIMEOUT(client->getJobBlocking(bad.jobId).value.state == JobState::Failed, 120000);
         QTRY_VERIFY_WITH_TIMEOUT(client->getJobBlocking(ok.jobId).value.state == JobState::Succeeded, 120000);
-        QTRY_VERIFY_WITH_TIMEOUT(window.jobModel()->rowOf(bad.jobId) >= 0 && window.jobModel()->rowOf(ok.jobId) >= 0,
-            10000);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            window.jobModel()->rowOf(bad.jobId) >= 0 && window.jobModel()->rowOf(ok.jobId) >= 0, 10000);
 
         // The Job ID column fits the longest ID; the detail gets most of the height.
         QTRY_VERIFY(window.jobTable()->columnWidth(JobListModel::JobIdColumn)
             >= window.jobTable()->fontMetrics().horizontalAdvance(ok.jobId));
         const QList<int> sizes = window.splitter()->sizes();
-        QVERIFY2(sizes.value(1) > 2 * sizes.value(0), qPrintable(QStringLiteral("%1 / %2").arg(sizes.value(0)).arg(sizes.value(1))));
+        QVERIFY2(sizes.value(1) > 2 * sizes.value(0),
+            qPrintable(QStringLiteral("%1 / %2").arg(sizes.value(0)).arg(sizes.value(1))));
 
         // The failed job: its banner is one line, with Show more and Show in Logs, without the CLI hint.
         QVERIFY(window.selectJob(bad.jobId));
@@ -209,10 +210,16 @@ private Q_SLOTS:
         QCOMPARE(JobView::failedTask(collapsed), QStringLiteral("master-replica-0"));
         QVERIFY(view->errorMoreButton()->isVisible());
         QTest::mouseClick(view->errorMoreButton(), Qt::LeftButton);
-        QVERIFY(view->errorText()->text().contains(QStringLiteral("unrecognized arguments: --epochs 2")));
-        QVERIFY(!view->errorText()->text().contains(QStringLiteral("trainyardctl jobs stream-logs")));
+        // Expanded, the program's output (argparse's usage, laid out in columns) is in the fixed font, under the
+        // summary (issue 27, item 18).
+        QVERIFY(view->errorOutput()->isVisible());
+        QVERIFY(view->errorOutput()->text().contains(QStringLiteral("unrecognized arguments: --epochs 2")));
+        QVERIFY(!view->errorOutput()->text().contains(QStringLiteral("trainyardctl jobs stream-logs")));
+        QVERIFY(QFontInfo(view->errorOutput()->font()).fixedPitch());
+        QVERIFY(!QFontInfo(view->errorText()->font()).fixedPitch());
         QTest::mouseClick(view->errorMoreButton(), Qt::LeftButton);
         QCOMPARE(view->errorText()->text(), collapsed);
+        QVERIFY(!view->errorOutput()->isVisible());
         // Show in Logs: the failed replica's lines, at argparse's error (an ERROR line from stderr).
         QTest::mouseClick(view->errorLogsButton(), Qt::LeftButton);
         QCOMPARE(view->currentTab(), JobView::LogsTab);
@@ -331,11 +338,20 @@ private Q_SLOTS:
             ids << job.jobId;
         }
         for (const QString& id : ids)
-            QTRY_VERIFY_WITH_TIMEOUT(connection.client()->getJobBlocking(id).value.state == JobState::Succeeded, 120000);
+            QTRY_VERIFY_WITH_TIMEOUT(
+                connection.client()->getJobBlocking(id).value.state == JobState::Succeeded, 120000);
+        // Nothing selected yet (issue 27, item 19): the list has the window's height, no empty pane under it.
+        QTRY_VERIFY_WITH_TIMEOUT(window.jobModel()->rowOf(ids[1]) >= 0, 10000);
+        QVERIFY(!window.detailPane()->isVisible());
+        QVERIFY2(window.jobTable()->height() > window.splitter()->height() * 8 / 10,
+            qPrintable(QStringLiteral("%1 of %2").arg(window.jobTable()->height()).arg(window.splitter()->height())));
         QTRY_VERIFY_WITH_TIMEOUT(window.selectJob(ids[0]), 10000);
+        QTRY_VERIFY(window.detailPane()->isVisible());
+        QVERIFY(!window.jobView()->selectionNote()->isVisible());
         window.jobView()->showTab(JobView::MetricsTab);
         // Ctrl+click the second job.
-        const int row = window.proxyModel()->mapFromSource(window.jobModel()->index(window.jobModel()->rowOf(ids[1]), 0)).row();
+        const int row
+            = window.proxyModel()->mapFromSource(window.jobModel()->index(window.jobModel()->rowOf(ids[1]), 0)).row();
         const QRect rect = window.jobTable()->visualRect(window.proxyModel()->index(row, JobListModel::StateColumn));
         QTest::mouseClick(window.jobTable()->viewport(), Qt::LeftButton, Qt::ControlModifier, rect.center());
         QCOMPARE(window.selectedJobIds().size(), 2);
@@ -345,6 +361,13 @@ private Q_SLOTS:
         MetricsPanel* panel = window.jobView()->metricsPanel();
         QCOMPARE(panel->comparedJobs(), QStringList { ids[0] });
         QVERIFY(panel->compareLabel()->isVisible());
+        // The header says two jobs are selected and which tab shows what (issue 27, item 17).
+        QLabel* note = window.jobView()->selectionNote();
+        QVERIFY(note->isVisible());
+        QVERIFY2(note->text().contains(QStringLiteral("2 jobs selected")) && note->text().contains(ids[1])
+                && note->text().contains(QStringLiteral("Metrics compares them")),
+            qPrintable(note->text()));
+        QVERIFY2(note->toolTip().contains(ids[0]) && note->toolTip().contains(ids[1]), qPrintable(note->toolTip()));
         // train/loss of the master of both jobs, each named by its job.
         // (The panel rebuilds its charts when the comparison changes: look the chart up each time.)
         auto names = [panel] {
@@ -361,6 +384,7 @@ private Q_SLOTS:
         QTest::mouseClick(window.jobTable()->viewport(), Qt::LeftButton, {}, rect.center());
         QCOMPARE(window.selectedJobIds(), QStringList { ids[1] });
         QCOMPARE(panel->comparedJobs(), QStringList());
+        QVERIFY(!window.jobView()->selectionNote()->isVisible());
         QTRY_VERIFY_WITH_TIMEOUT(panel->chart(QStringLiteral("scalar:train/loss")) != nullptr
                 && !names().join(QLatin1Char(' ')).contains(ids[0]) && !names().isEmpty(),
             20000);
