@@ -11,6 +11,7 @@
 #include "tuningpreview.h"
 #include "yamlhighlighter.h"
 
+#include <QAbstractItemView>
 #include <QApplication>
 #include <QButtonGroup>
 #include <QCheckBox>
@@ -109,6 +110,15 @@ void WizardPage::setProblem(QLabel* label, const QString& text)
 {
     label->setText(text);
     label->setVisible(!text.isEmpty());
+}
+
+void WizardPage::updateComplete()
+{
+    const bool complete = isComplete();
+    if (m_completeShown == complete)
+        return;
+    m_completeShown = complete;
+    emit completeChanged();
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -314,7 +324,7 @@ void WizardJobPage::onIdChanged()
         m_debounce.stop();
         m_jobIdStatus->clear();
     }
-    emit completeChanged();
+    updateComplete();
 }
 
 void WizardJobPage::checkUniqueness()
@@ -337,7 +347,7 @@ void WizardJobPage::checkUniqueness()
         } else {
             m_jobIdStatus->setText(tr("Could not check whether the ID is free: %1").arg(error.summary()));
         }
-        emit completeChanged();
+        updateComplete();
     });
 }
 
@@ -361,7 +371,7 @@ void WizardJobPage::validateLabels()
     for (const FieldViolation& v : labelViolations(labels()))
         problems << v.description;
     setProblem(m_labelProblems, bulletList(problems));
-    emit completeChanged();
+    updateComplete();
 }
 
 bool WizardJobPage::isComplete() const
@@ -634,7 +644,7 @@ void WizardAppPage::onModeChanged()
     setAcceptDrops(!image);
     if (image)
         onImageChanged();
-    emit completeChanged();
+    updateComplete();
 }
 
 void WizardAppPage::fillImages()
@@ -682,7 +692,7 @@ void WizardAppPage::onImageChanged()
                       .arg(image);
     setProblem(m_imageProblems, problem);
     showFormRow(m_form, m_imageProblems, containerMode());
-    emit completeChanged();
+    updateComplete();
 }
 
 void WizardAppPage::fillRuntimes()
@@ -753,7 +763,7 @@ void WizardAppPage::onArgsChanged()
             m_argv->setText(tr("The trainer's arguments (sys.argv[1:]): %1").arg(pythonList(*words)));
         }
     }
-    emit completeChanged();
+    updateComplete();
 }
 
 QString WizardAppPage::packageProblem(const QString& path)
@@ -859,7 +869,7 @@ void WizardAppPage::onPackageChanged()
         m_scanning = m_package->text();
         m_scan.setFuture(QtConcurrent::run(&WizardAppPage::scanModules, list.first()));
     }
-    emit completeChanged();
+    updateComplete();
 }
 
 void WizardAppPage::onModuleChanged()
@@ -874,7 +884,7 @@ void WizardAppPage::onModuleChanged()
     else
         setProblem(m_moduleProblems, QString());
     showFormRow(m_form, m_moduleProblems, !containerMode());
-    emit completeChanged();
+    updateComplete();
 }
 
 void WizardAppPage::load(const Job& job)
@@ -1345,9 +1355,11 @@ QString WizardComputePage::selectedCluster() const
 void WizardComputePage::fillRegions()
 {
     const WizardHostInfo& info = m_wizard->hostInfo();
-    const QSignalBlocker block(m_region);
-    m_region->clear();
-    m_region->addItem(tr("This host"), QString());
+    // The regions are read again every 10 s: a list the user has open is left alone (the next read applies),
+    // and one that would not change is not rebuilt.
+    if (m_region->view()->isVisible())
+        return;
+    QList<std::tuple<QString, QString, QString>> items { { tr("This host"), QString(), QString() } };
     for (const RegionInfo& r : info.regions) {
         if (!r.isCluster())
             continue;
@@ -1367,8 +1379,21 @@ void WizardComputePage::fillRegions()
             if (gpus > 0)
                 text += tr(", %n GPU(s) free", nullptr, gpus);
         }
-        m_region->addItem(text, r.name);
-        m_region->setItemData(m_region->count() - 1, r.message.isEmpty() ? r.endpoint : r.message, Qt::ToolTipRole);
+        items.append({ text, r.name, r.message.isEmpty() ? r.endpoint : r.message });
+    }
+    bool same = m_region->count() == items.size();
+    for (int i = 0; same && i < items.size(); ++i)
+        same = m_region->itemText(i) == std::get<0>(items[i])
+            && m_region->itemData(i).toString() == std::get<1>(items[i])
+            && m_region->itemData(i, Qt::ToolTipRole).toString() == std::get<2>(items[i]);
+    const QSignalBlocker block(m_region);
+    if (!same) {
+        m_region->clear();
+        for (const auto& [text, name, tip] : items) {
+            m_region->addItem(text, name);
+            if (!tip.isEmpty())
+                m_region->setItemData(m_region->count() - 1, tip, Qt::ToolTipRole);
+        }
     }
     const int wanted = m_wantedRegion.isEmpty() ? 0 : m_region->findData(m_wantedRegion);
     m_region->setCurrentIndex(std::max(0, wanted));
@@ -1392,6 +1417,9 @@ QString WizardComputePage::selectedTier() const
 void WizardComputePage::fillAccelerators(Role role)
 {
     RoleWidgets& w = m_roles[role];
+    // Called again on every regions read (10 s): a list the user has open is not rebuilt under them.
+    if (w.acceleratorType->view()->isVisible() || w.acceleratorCount->view()->isVisible())
+        return;
     const MachineCatalog& catalog = m_wizard->catalog();
     const WizardHostInfo& info = m_wizard->hostInfo();
     const MachineType* machine = catalog.machineType(w.machine->currentData().toString());
@@ -1652,7 +1680,7 @@ void WizardComputePage::updateSummary()
         }
     }
     m_summary->setText(text);
-    emit completeChanged();
+    updateComplete();
 }
 
 QString WizardComputePage::clusterSummary(const Job& job, const RegionInfo& cluster)
@@ -1914,7 +1942,7 @@ void WizardOutputPage::onChanged()
         m_warning->setVisible(true);
         m_fresh->setVisible(true);
     }
-    emit completeChanged();
+    updateComplete();
 }
 
 void WizardOutputPage::load(const Job& job)
@@ -2625,7 +2653,7 @@ void WizardTuningPage::revalidate()
     markField(m_maxFailed, messagesFor("maxFailedTrials"));
     markField(m_resume, messagesFor("resumePreviousJobId"));
     markField(m_params, messagesFor("params"));
-    emit completeChanged();
+    updateComplete();
 }
 
 void WizardTuningPage::updatePreview(const HyperparameterSpec& spec)

@@ -52,7 +52,15 @@ protected:
     /// A label for problems under a field: red, word-wrapped, hidden while empty.
     static QLabel* problemLabel(const QString& objectName, QWidget* parent);
     static void setProblem(QLabel* label, const QString& text);
+    /// Emits completeChanged() when isComplete() differs from what the wizard was last told. QWizard answers
+    /// every completeChanged() by hiding and showing the whole page (QWizardPrivate::disableUpdates() hides its
+    /// anti-flicker widget), which closes any open drop-down list: a host or image refresh that changed nothing
+    /// closed the Module, Runtime version and Machine type lists within a second (issue 27).
+    void updateComplete();
     SubmitWizard* m_wizard;
+
+private:
+    std::optional<bool> m_completeShown;
 };
 
 /// 1. Job: ID (rules checked as typed; uniqueness against the executor, debounced), "Suggest", labels,

@@ -16,30 +16,30 @@
 #include "wizardpages.h"
 
 #include <QAbstractButton>
+#include <QAbstractItemView>
 #include <QApplication>
 #include <QComboBox>
 #include <QCompleter>
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QProcess>
 #include <QPushButton>
 #include <QRadioButton>
-#include <QSignalSpy>
-#include <QSpinBox>
-#include <QAbstractItemView>
-#include <QElapsedTimer>
-#include <QMessageBox>
 #include <QRegularExpression>
 #include <QScreen>
-#include <QTimer>
+#include <QSignalSpy>
+#include <QSpinBox>
 #include <QStandardPaths>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
 #include <QToolButton>
 
 #include <unistd.h>
@@ -100,10 +100,7 @@ private Q_SLOTS:
         QVERIFY(Test::isolateExecutorEnvironment(m_root));
     }
 
-    void cleanupTestCase()
-    {
-        Test::stopExecutors(m_pids);
-    }
+    void cleanupTestCase() { Test::stopExecutors(m_pids); }
 
     void jobId_data()
     {
@@ -239,6 +236,57 @@ private Q_SLOTS:
         QVERIFY(answered);
         QTRY_VERIFY(!again.isVisible());
         QVERIFY(!QFileInfo::exists(SubmitWizard::draftPath()));
+    }
+
+    void popupsStayOpenWhileTheHostRefreshes()
+    {
+        // Issue 27, item 1: the Module, Runtime version and Machine type lists closed by themselves within a
+        // second of opening, with no input: a refresh rebuilt them. Each list is opened with a click on its
+        // arrow, and stays open across two host refreshes (every 2 s) and a module rescan, its selection kept.
+        ExecutorConnection connection;
+        connection.start();
+        QTRY_COMPARE_WITH_TIMEOUT(connection.state(), ExecutorConnection::State::Connected, 30000);
+        m_pids << connection.endpoint().pid;
+        SubmitWizard w(connection.client());
+        QSignalSpy refreshes(&w, &SubmitWizard::hostStatusChanged);
+        QSignalSpy catalogs(&w, &SubmitWizard::hostInfoChanged);
+        QVERIFY(walkTo(w, SubmitWizard::AppPageId));
+        w.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&w));
+        WizardAppPage* app = w.appPage();
+        QTRY_VERIFY_WITH_TIMEOUT(app->moduleBox()->count() > 0 && app->runtimeBox()->count() > 1, 20000);
+        QTRY_VERIFY_WITH_TIMEOUT(catalogs.count() >= 3, 20000); // the runtimes, tiers and accelerators arrived
+        const auto staysOpen = [&](QComboBox* box) {
+            const QString before = box->currentText();
+            const QRect arrow(box->width() - 16, 0, 16, box->height());
+            QTest::mouseClick(box, Qt::LeftButton, {}, arrow.center());
+            if (!QTest::qWaitFor([box] { return box->view()->isVisible(); }))
+                return QStringLiteral("%1 did not open").arg(box->objectName());
+            const int seen = int(refreshes.count());
+            if (!QTest::qWaitFor([&] { return refreshes.count() >= seen + 2 || !box->view()->isVisible(); }, 15000))
+                return QStringLiteral("no host refresh");
+            if (!box->view()->isVisible())
+                return QStringLiteral("%1 closed by itself after %2 refreshes")
+                    .arg(box->objectName())
+                    .arg(refreshes.count() - seen);
+            QTest::keyClick(box->view(), Qt::Key_Escape);
+            if (!QTest::qWaitFor([box] { return !box->view()->isVisible(); }))
+                return QStringLiteral("%1 did not close on Esc").arg(box->objectName());
+            if (box->currentText() != before)
+                return QStringLiteral("%1 lost its selection: %2 -> %3")
+                    .arg(box->objectName(), before, box->currentText());
+            return QString();
+        };
+        QString problem = staysOpen(app->moduleBox());
+        QVERIFY2(problem.isEmpty(), qPrintable(problem));
+        problem = staysOpen(app->runtimeBox());
+        QVERIFY2(problem.isEmpty(), qPrintable(problem));
+        QVERIFY(nextEnabled(w));
+        w.next();
+        QCOMPARE(w.currentId(), int(SubmitWizard::ComputePageId));
+        QTest::mouseClick(w.computePage()->tierButton(QStringLiteral("CUSTOM")), Qt::LeftButton);
+        problem = staysOpen(w.computePage()->machineBox(WizardComputePage::Master));
+        QVERIFY2(problem.isEmpty(), qPrintable(problem));
     }
 
     void returnInAPopupStaysOnThePage()
@@ -529,8 +577,8 @@ private Q_SLOTS:
         // Issue 11, item 4: the page proposes a fresh folder named after the job (an empty job dir made the
         // sample trainer fail after staging).
         QCOMPARE(page->jobDirEdit()->text(), WizardOutputPage::defaultJobDir(QStringLiteral("wizard_job")));
-        QVERIFY(page->defaultJobDir(QStringLiteral("x")).startsWith(
-            QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation)));
+        QVERIFY(page->defaultJobDir(QStringLiteral("x"))
+                    .startsWith(QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation)));
         if (!dir.isEmpty()) {
             page->jobDirEdit()->setFocus();
             QTest::keyClick(page->jobDirEdit(), Qt::Key_A, Qt::ControlModifier); // select all, then type over it
@@ -543,7 +591,8 @@ private Q_SLOTS:
         QCOMPARE(nextEnabled(w), problem.isEmpty());
         QCOMPARE(!page->checkpointWarning()->isHidden(), warn);
         if (warn) {
-            QVERIFY(page->checkpointWarning()->text().contains(QStringLiteral("1 checkpoint file (checkpoints/epoch-3.pt)")));
+            QVERIFY(page->checkpointWarning()->text().contains(
+                QStringLiteral("1 checkpoint file (checkpoints/epoch-3.pt)")));
             // "Use a new folder" leaves the old run's checkpoints alone.
             QVERIFY(!page->freshJobDirButton()->isHidden());
             QTest::mouseClick(page->freshJobDirButton(), Qt::LeftButton);
@@ -751,8 +800,10 @@ private Q_SLOTS:
         QTest::mouseClick(w.button(QWizard::NextButton), Qt::LeftButton);
         QCOMPARE(w.currentId(), int(SubmitWizard::ReviewPageId));
         const QString command = w.reviewPage()->commandView()->toPlainText();
-        QVERIFY2(command.contains(QStringLiteral("--master-image-uri=") + Test::containerTrainerImage()), qPrintable(command));
-        QVERIFY2(!command.contains(QStringLiteral("--module-name")) && !command.contains(QStringLiteral("--package-path")),
+        QVERIFY2(command.contains(QStringLiteral("--master-image-uri=") + Test::containerTrainerImage()),
+            qPrintable(command));
+        QVERIFY2(
+            !command.contains(QStringLiteral("--module-name")) && !command.contains(QStringLiteral("--package-path")),
             qPrintable(command));
         QVERIFY(w.reviewPage()->yamlView()->toPlainText().contains(QStringLiteral("imageUri")));
         QSignalSpy submitted(&w, &SubmitWizard::jobSubmitted);
@@ -767,7 +818,8 @@ private Q_SLOTS:
             }(),
             180000);
         QCOMPARE(state, JobState::Succeeded);
-        QCOMPARE(client->getJobBlocking(jobId).value.trainingInput.masterConfig->imageUri, Test::containerTrainerImage());
+        QCOMPARE(
+            client->getJobBlocking(jobId).value.trainingInput.masterConfig->imageUri, Test::containerTrainerImage());
     }
 
     void submitToExecutor()
@@ -779,7 +831,8 @@ private Q_SLOTS:
         probe.start(QStringLiteral("/usr/bin/python3"), { QStringLiteral("-c"), QStringLiteral("import torch") });
         if (!probe.waitForFinished(120000) || probe.exitCode() != 0
             || !QFileInfo::exists(QStringLiteral("/usr/share/datasets/fashion-mnist")))
-            TRAINYARD_SKIP_OR_FAIL("the sample trainer needs python3-torch and dataset-fashion-mnist (packaging/setup-deps.sh)");
+            TRAINYARD_SKIP_OR_FAIL(
+                "the sample trainer needs python3-torch and dataset-fashion-mnist (packaging/setup-deps.sh)");
         const QString pkg = QStringLiteral(TRAINYARD_SAMPLE_TRAINER);
         ExecutorConnection connection;
         connection.start();
@@ -853,7 +906,8 @@ private Q_SLOTS:
         if (host.cpus < 12) {
             QTRY_COMPARE(compute->verdict(), QStringLiteral("oversubscribed"));
             QVERIFY(compute->summaryLabel()->text().contains(QStringLiteral("Oversubscribes this host")));
-            QVERIFY(compute->summaryLabel()->text().contains(QStringLiteral("12 vCPUs on this host's %1").arg(host.cpus)));
+            QVERIFY(
+                compute->summaryLabel()->text().contains(QStringLiteral("12 vCPUs on this host's %1").arg(host.cpus)));
             QVERIFY(nextEnabled(w)); // it can run: a warning, not a refusal
         }
         QTest::mouseClick(compute->tierButton(QStringLiteral("BASIC")), Qt::LeftButton);
