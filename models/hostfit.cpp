@@ -12,11 +12,6 @@ namespace Trainyard {
 
 namespace {
 
-QString tr(const char* text, int n = -1)
-{
-    return QCoreApplication::translate("Trainyard::HostFit", text, nullptr, n);
-}
-
 HostInventory inventoryOf(const HostStatus& h)
 {
     HostInventory inv;
@@ -86,10 +81,10 @@ HostFit assessHostFit(const Job& job, const HostStatus& h, const MachineCatalog&
     const int freeGpus = int(h.gpus.size() - h.gpusInUse.size());
     if (h.queuedJobs > 0) {
         fit.verdict = HostFit::Verdict::Queue;
-        fit.why = tr("%n job(s) are queued ahead of it (first in, first out).", h.queuedJobs);
+        fit.why = HostFit::tr("%n job(s) are queued ahead of it (first in, first out).", nullptr, h.queuedJobs);
     } else if (h.runningJobs == 0) {
         fit.verdict = HostFit::Verdict::Fits;
-        fit.why = tr("The host is idle; a job alone on the host always starts.");
+        fit.why = HostFit::tr("The host is idle; a job alone on the host always starts.");
     } else if (!admission.fits()) {
         fit.verdict = HostFit::Verdict::Queue;
         fit.why = QCoreApplication::translate(
@@ -114,7 +109,7 @@ HostFit assessHostFit(const Job& job, const HostStatus& h, const MachineCatalog&
             "It asks for %1. It will start when no other job runs (a job alone on the host always starts), but its "
             "replicas will share what this host has: expect it to run slower than on the machine types chosen, and "
             "replicas may be killed if memory runs out. Choose smaller machine types or fewer replicas to avoid this.")
-                      .arg(fit.over.join(tr(" and ")));
+                      .arg(fit.over.join(HostFit::tr(" and ")));
     }
     if (fit.parallelOnHost < fit.parallel)
         fit.why += QLatin1Char(' ')
@@ -130,12 +125,12 @@ HostFit assessHostFit(const Job& job, const HostStatus& h, const MachineCatalog&
 
 QString HostFit::needsText() const
 {
-    QString needs = tr("Needs %n replica(s)", replicas)
+    QString needs = HostFit::tr("Needs %n replica(s)", nullptr, replicas)
         + QCoreApplication::translate("Trainyard::HostFit", ", %1 vCPUs, %2 GB").arg(vcpus).arg(memory.gb(), 0, 'f', 1);
     if (gpus > 0)
-        needs += tr(", %n GPU(s)", gpus);
+        needs += HostFit::tr(", %n GPU(s)", nullptr, gpus);
     if (parallel > 1)
-        needs += QLatin1Char(' ') + tr("(%n trial(s) at once)", parallel);
+        needs += QLatin1Char(' ') + HostFit::tr("(%n trial(s) at once)", nullptr, parallel);
     return needs + QLatin1Char('.');
 }
 
@@ -143,13 +138,13 @@ QString HostFit::headline() const
 {
     switch (verdict) {
     case Verdict::Never:
-        return tr("Can never run here.");
+        return HostFit::tr("Can never run here.");
     case Verdict::Fits:
-        return tr("Fits this host now.");
+        return HostFit::tr("Fits this host now.");
     case Verdict::Oversubscribed:
-        return tr("Oversubscribes this host.");
+        return HostFit::tr("Oversubscribes this host.");
     case Verdict::Queue:
-        return tr("Will queue.");
+        return HostFit::tr("Will queue.");
     }
     return {};
 }

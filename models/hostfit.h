@@ -5,6 +5,7 @@
 #include "job.h"
 #include "machinecatalog.h"
 
+#include <QCoreApplication>
 #include <QString>
 #include <QStringList>
 
@@ -18,6 +19,8 @@ namespace Trainyard {
 /// first always starts, the others when they fit beside it. So what it asks for is the plan of one trial times the
 /// trials that run at once, and when fewer fit on the whole host, the rest wait for a trial to end.
 struct HostFit {
+    Q_DECLARE_TR_FUNCTIONS(Trainyard::HostFit)
+public:
     enum class Verdict {
         Never, ///< a host rule refuses it (validateJob()): `never` says which
         Fits, ///< it starts now

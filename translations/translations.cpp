@@ -94,8 +94,17 @@ QString Translations::install(QCoreApplication* app, const QString& code)
     installed().clear();
 
     const QString language = code.isEmpty() ? effectiveLanguage() : code;
-    if (language == QLatin1String("en"))
-        return language; // the source strings are English
+    if (language == QLatin1String("en")) {
+        // The source strings are English; its catalogue holds only the plural forms ("1 checkpoint").
+        auto* plurals = new QTranslator(app);
+        if (plurals->load(catalogPath(language))) {
+            QCoreApplication::installTranslator(plurals);
+            installed().append(plurals);
+        } else {
+            delete plurals;
+        }
+        return language;
+    }
 
     auto* qt = new QTranslator(app);
     if (qt->load(QStringLiteral("qtbase_") + language, QLibraryInfo::path(QLibraryInfo::TranslationsPath))) {

@@ -81,7 +81,7 @@ JobView::JobView(ExecutorConnection* connection, const Job& job, QWidget* parent
     , m_error(new QLabel(this))
     , m_tabs(new QTabWidget(this))
     , m_yaml(new QPlainTextEdit(this))
-    , m_cancel(new QPushButton(tr("Cancel job"), this))
+    , m_cancel(new QPushButton(tr("Cancel Job…"), this))
     , m_openDir(new QPushButton(tr("Open job directory"), this))
     , m_similar(new QPushButton(tr("Submit similar…"), this))
     , m_replicas(new ReplicaModel(this))
@@ -363,6 +363,11 @@ JobView::Tab JobView::stepTab(int step)
 int JobView::tabCount() const
 {
     return m_tabs->count();
+}
+
+int JobView::tabPosition(Tab tab) const
+{
+    return hasTab(tab) ? m_tabs->indexOf(tabWidget(tab)) : -1;
 }
 
 JobView::Tab JobView::currentTab() const
@@ -677,7 +682,7 @@ void JobView::cancelJob()
     if (!m_connection || !m_connection->client())
         return;
     // Verbs on the buttons, not Yes/No (KDE HIG): what each one does is its label.
-    QMessageBox box(QMessageBox::Question, tr("Cancel job"),
+    QMessageBox box(QMessageBox::Question, tr("Cancel Job"),
         tr("Cancel job %1? Every replica will be stopped.").arg(m_job.jobId), QMessageBox::NoButton, this);
     box.setObjectName(QStringLiteral("cancelJobBox"));
     QPushButton* cancel = box.addButton(tr("&Cancel Job"), QMessageBox::DestructiveRole);

@@ -58,6 +58,8 @@ public:
     /// How many tabs the view has (Metrics is absent in a build without Qt Charts, Trials for a job without
     /// hyperparameters).
     int tabCount() const;
+    /// Where `tab` sits among the tabs, from 0 (Trials is the second tab of a tuning job); -1 when absent.
+    int tabPosition(Tab tab) const;
 
     ReplicaModel* replicaModel() const { return m_replicas; }
     TopologyView* topologyView() const { return m_topology; }
@@ -85,6 +87,7 @@ public:
     /// whole message (less the CLI hint the console does not need). Hidden when the job has no error.
     QFrame* errorBanner() const { return m_errorBox; }
     QLabel* errorText() const { return m_error; }
+    QPushButton* cancelButton() const { return m_cancel; }
     /// Expanded, the program's output under the banner's first line, in the fixed font.
     QLabel* errorOutput() const { return m_errorOutput; }
     /// With several jobs selected: a note in the header ("2 jobs selected: Metrics compares them, the other

@@ -371,8 +371,8 @@ void MainWindow::buildActions()
     QAction* auditAction = viewMenu->addAction(tr("&Audit Log"), this, &MainWindow::showAuditLog);
     auditAction->setObjectName(QStringLiteral("showAuditLog"));
     viewMenu->addSeparator();
-    // The job view's tabs from anywhere in the window (Alt+1…6 are the state filters); Trials (Ctrl+6) only
-    // for tuning jobs.
+    // The job view's tabs from anywhere in the window (Alt+1…6 are the state filters): Ctrl+N is the Nth tab the
+    // selected job shows (Trials is the second of a tuning job, and absent from other jobs: updateTabShortcuts()).
     const QString tabNames[]
         = { tr("&Overview"), tr("&Topology"), tr("&Logs"), tr("&Checkpoints"), tr("&Metrics"), tr("T&rials") };
     for (int tab = 0; tab < int(std::size(tabNames)); ++tab) {
@@ -382,7 +382,9 @@ void MainWindow::buildActions()
         });
         action->setShortcut(QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_1 + tab)));
         action->setObjectName(QStringLiteral("showTab%1").arg(tab));
+        m_tabActions << action;
     }
+    updateTabShortcuts();
     auto stepTab = [this](int step) {
         if (!m_jobView)
             return;
@@ -951,6 +953,36 @@ QStringList MainWindow::selectedJobIds() const
     return ids;
 }
 
+void MainWindow::updateTabShortcuts()
+{
+    // Before any job is selected, the plain job's order (Trials absent); then the selected job's own.
+    for (int tab = 0; tab < int(m_tabActions.size()); ++tab) {
+        QAction* action = m_tabActions[tab];
+        const int position
+            = m_jobView ? m_jobView->tabPosition(JobView::Tab(tab)) : (tab == JobView::TrialsTab ? -1 : tab);
+        action->setVisible(position >= 0);
+        action->setEnabled(position >= 0);
+        action->setShortcut(
+            position >= 0 && position < 9 ? QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_1 + position)) : QKeySequence());
+    }
+    // The menu lists them in the tabs' order too, before Next Tab.
+    auto* menu = m_tabActions.isEmpty() ? nullptr : qobject_cast<QMenu*>(m_tabActions.first()->parent());
+    if (!menu || !m_nextTab || !m_jobView)
+        return;
+    QList<QAction*> ordered = m_tabActions;
+    std::stable_sort(ordered.begin(), ordered.end(), [this](QAction* a, QAction* b) {
+        const auto rank = [this](QAction* action) {
+            const int position = m_jobView->tabPosition(JobView::Tab(m_tabActions.indexOf(action)));
+            return position < 0 ? 100 : position;
+        };
+        return rank(a) < rank(b);
+    });
+    for (QAction* action : std::as_const(ordered)) {
+        menu->removeAction(action);
+        menu->insertAction(m_nextTab, action);
+    }
+}
+
 void MainWindow::updateComparison()
 {
     if (!m_jobView)
@@ -1043,6 +1075,7 @@ void MainWindow::onSelectionChanged()
     });
     m_detail->addWidget(m_jobView);
     m_detail->setCurrentWidget(m_jobView);
+    updateTabShortcuts();
     updateListState();
     updateComparison();
 }
@@ -1063,7 +1096,7 @@ void MainWindow::showContextMenu(const QPoint& pos)
         return;
     QMenu menu(this);
     menu.addAction(tr("Describe"), this, &MainWindow::describeSelected);
-    QAction* cancel = menu.addAction(tr("Cancel job"), this, &MainWindow::cancelSelected);
+    QAction* cancel = menu.addAction(tr("&Cancel Job…"), this, &MainWindow::cancelSelected);
     cancel->setEnabled(!isFinal(job->state) && job->state != JobState::Cancelling);
     if (submitSimilarWanted()) {
         const Job copy = *job;

@@ -210,6 +210,9 @@ private:
     QAction* m_openDirAction = nullptr;
     QAction* m_similarAction = nullptr;
     QAction* m_nextTab = nullptr;
+    /// View ▸ Overview … Trials, indexed by JobView::Tab: Ctrl+1… follow the selected job's tab order.
+    QList<QAction*> m_tabActions;
+    void updateTabShortcuts();
     QAction* m_previousTab = nullptr;
     int m_lastTab = -1; ///< the detail tab the user was on: kept when another job is selected
     bool m_listedOnce = false; ///< a job list answer arrived (before it, no welcome: we do not know yet)

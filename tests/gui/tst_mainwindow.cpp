@@ -348,6 +348,12 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(window.selectJob(ids[0]), 10000);
         QTRY_VERIFY(window.detailPane()->isVisible());
         QVERIFY(!window.jobView()->selectionNote()->isVisible());
+        // A plain job has no Trials tab: its View entry is gone and Ctrl+5 is Metrics; the button and the menu
+        // name the cancel action alike (issue 27, item 20).
+        QVERIFY(!window.findChild<QAction*>(QStringLiteral("showTab%1").arg(int(JobView::TrialsTab)))->isVisible());
+        QCOMPARE(window.findChild<QAction*>(QStringLiteral("showTab%1").arg(int(JobView::MetricsTab)))->shortcut(),
+            QKeySequence(Qt::CTRL | Qt::Key_5));
+        QCOMPARE(window.jobView()->cancelButton()->text(), window.cancelAction()->text().remove(QLatin1Char('&')));
         window.jobView()->showTab(JobView::MetricsTab);
         // Ctrl+click the second job.
         const int row

@@ -5,8 +5,9 @@
 // languages.
 
 #include "executorconnection.h"
-#include "machinecatalog.h"
+#include "hostfit.h"
 #include "jobview.h"
+#include "machinecatalog.h"
 #include "mainwindow.h"
 #include "settingsdialog.h"
 #include "translations.h"
@@ -176,6 +177,7 @@ private Q_SLOTS:
         QTest::addColumn<QString>("lang");
         QTest::addRow("es") << QStringLiteral("es");
         QTest::addRow("de") << QStringLiteral("de");
+        QTest::addRow("en") << QStringLiteral("en"); // the plural forms only
     }
     void tsComplete()
     {
@@ -185,7 +187,7 @@ private Q_SLOTS:
         const QList<TsMessage> messages = readTs(tsPath(lang), &language, &error);
         QVERIFY2(error.isEmpty(), qPrintable(error));
         QVERIFY(language.startsWith(lang));
-        QVERIFY(messages.size() > 100);
+        QVERIFY(messages.size() > (lang == QLatin1String("en") ? 20 : 100));
         int numerus = 0;
         for (const TsMessage& m : messages) {
             const QString where = m.context + QStringLiteral(": ") + m.source;
@@ -205,6 +207,32 @@ private Q_SLOTS:
             }
         }
         QVERIFY(numerus > 0);
+    }
+
+    void englishPlurals()
+    {
+        // Issue 27, item 20: "2 checkpoint(s)", "1 replica(s)". The English catalogue gives every "%n …(s)" string
+        // its two forms, and it has every plural string the other catalogues have (lupdate -pluralonly).
+        QString language;
+        QString error;
+        QSet<QString> english;
+        for (const TsMessage& m : readTs(tsPath(QStringLiteral("en")), &language, &error)) {
+            QVERIFY2(m.numerus, qPrintable(m.source));
+            english.insert(m.context + QLatin1Char('|') + m.source);
+        }
+        for (const TsMessage& m : readTs(tsPath(QStringLiteral("de")), &language, &error)) {
+            if (m.numerus)
+                QVERIFY2(english.contains(m.context + QLatin1Char('|') + m.source),
+                    qPrintable(
+                        QStringLiteral("not in trainyard_en.ts: ") + m.context + QStringLiteral(": ") + m.source));
+        }
+        QCOMPARE(Translations::install(qApp, QStringLiteral("en")), QStringLiteral("en"));
+        QCOMPARE(HostFit::tr("Needs %n replica(s)", nullptr, 1), QStringLiteral("Needs 1 replica"));
+        QCOMPARE(HostFit::tr("Needs %n replica(s)", nullptr, 2), QStringLiteral("Needs 2 replicas"));
+        QCOMPARE(QCoreApplication::translate("Trainyard::CheckpointsPanel", "%n checkpoint(s) in %1", nullptr, 1),
+            QStringLiteral("1 checkpoint in %1"));
+        QCOMPARE(
+            QCoreApplication::translate("Trainyard::TrialsPanel", "%n trials", nullptr, 1), QStringLiteral("1 trial"));
     }
 
     // validateJob()'s descriptions go through the catalogue: the submit wizard shows them in the console's
@@ -249,7 +277,8 @@ private Q_SLOTS:
                 continue;
             ++catalogTexts;
             QVERIFY2(translatedCatalogText(tier.unavailableReason) != tier.unavailableReason,
-                qPrintable(QStringLiteral("not listed in machinecatalog.cpp or not translated: ") + tier.unavailableReason));
+                qPrintable(
+                    QStringLiteral("not listed in machinecatalog.cpp or not translated: ") + tier.unavailableReason));
         }
         QVERIFY(catalogTexts > 0);
         Job tpu = job;
@@ -261,7 +290,8 @@ private Q_SLOTS:
         QVERIFY(!v.isEmpty());
         QCOMPARE(v.first().description,
             QStringLiteral("BASIC_TPU no está disponible aquí: ")
-                + translatedCatalogText(MachineCatalog::builtin().scaleTier(QStringLiteral("BASIC_TPU"))->unavailableReason));
+                + translatedCatalogText(
+                    MachineCatalog::builtin().scaleTier(QStringLiteral("BASIC_TPU"))->unavailableReason));
 
         QCOMPARE(Translations::install(QCoreApplication::instance(), QStringLiteral("de")), QStringLiteral("de"));
         v = validateJob(job, MachineCatalog::builtin(), host);
@@ -370,7 +400,8 @@ private Q_SLOTS:
                                              "reason: Error.\nusage: python -m trainer.task [-h]");
         JobView view(nullptr, failed);
         QVERIFY2(view.minimumSizeHint().width() <= 1000, qPrintable(QString::number(view.minimumSizeHint().width())));
-        QVERIFY2(window.minimumSizeHint().width() <= 1000, qPrintable(QString::number(window.minimumSizeHint().width())));
+        QVERIFY2(
+            window.minimumSizeHint().width() <= 1000, qPrintable(QString::number(window.minimumSizeHint().width())));
     }
 
     void settingsDialogStoresLanguage()

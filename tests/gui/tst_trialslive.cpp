@@ -19,6 +19,7 @@
 #include "tuningjobs.h"
 
 #include <QAbstractItemModelTester>
+#include <QAction>
 #include <QDir>
 #include <QItemSelectionModel>
 #include <QLabel>
@@ -81,6 +82,18 @@ private Q_SLOTS:
         QVERIFY(view);
         TrialsPanel* trials = view->trialsPanel();
         QVERIFY(trials);
+        // Ctrl+N follows the tabs as they are shown (issue 27, item 20): Trials is a tuning job's second tab, so
+        // Ctrl+2 opens it (Ctrl+6 did), and the View menu lists it second.
+        QCOMPARE(view->tabPosition(JobView::TrialsTab), 1);
+        auto* trialsAction = window.findChild<QAction*>(QStringLiteral("showTab%1").arg(int(JobView::TrialsTab)));
+        QVERIFY(trialsAction && trialsAction->isVisible());
+        QCOMPARE(trialsAction->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_2));
+        window.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&window));
+        QTest::keyClick(window.jobTable(), Qt::Key_2, Qt::ControlModifier);
+        QCOMPARE(view->currentTab(), JobView::TrialsTab);
+        QTest::keyClick(window.jobTable(), Qt::Key_3, Qt::ControlModifier);
+        QCOMPARE(view->currentTab(), JobView::TopologyTab);
         view->showTab(JobView::TrialsTab);
         QAbstractItemModelTester modelTester(trials->model(), QAbstractItemModelTester::FailureReportingMode::Fatal);
         QAbstractItemModelTester proxyTester(trials->proxy(), QAbstractItemModelTester::FailureReportingMode::Fatal);

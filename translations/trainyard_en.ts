@@ -1,0 +1,298 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="en">
+<context>
+    <name>ClusterFit</name>
+    <message numerus="yes">
+        <source>It needs %n node(s), one per replica (Slurm gives each replica its own node)</source>
+        <translation>
+            <numerusform>It needs %n node, one per replica (Slurm gives each replica its own node)</numerusform>
+            <numerusform>It needs %n nodes, one per replica (Slurm gives each replica its own node)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>; the partition has %n usable node(s).</source>
+        <translation>
+            <numerusform>; the partition has %n usable node.</numerusform>
+            <numerusform>; the partition has %n usable nodes.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Each %1 replica asks for %2 GPUs; the largest node has %n.</source>
+        <translation>
+            <numerusform>Each %1 replica asks for %2 GPUs; the largest node has %n.</numerusform>
+            <numerusform>Each %1 replica asks for %2 GPUs; the largest node has %n.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 (%2 vCPUs) gets the largest node&apos;s %n CPUs.</source>
+        <translation>
+            <numerusform>%1 (%2 vCPUs) gets the largest node&apos;s %n CPU.</numerusform>
+            <numerusform>%1 (%2 vCPUs) gets the largest node&apos;s %n CPUs.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>Trainyard::AuditView</name>
+    <message numerus="yes">
+        <source>%n entries, newest first.</source>
+        <translation>
+            <numerusform>%n entry, newest first.</numerusform>
+            <numerusform>%n entries, newest first.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>Trainyard::CheckpointsPanel</name>
+    <message numerus="yes">
+        <source>%n checkpoint(s) in %1</source>
+        <translation>
+            <numerusform>%n checkpoint in %1</numerusform>
+            <numerusform>%n checkpoints in %1</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: %n tensor(s), %2</source>
+        <translation>
+            <numerusform>%1: %n tensor, %2</numerusform>
+            <numerusform>%1: %n tensors, %2</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>… and %n more</source>
+        <translation>
+            <numerusform>… and %n more</numerusform>
+            <numerusform>… and %n more</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source> (reading statistics: %n left)</source>
+        <translation>
+            <numerusform> (reading statistics: %n left)</numerusform>
+            <numerusform> (reading statistics: %n left)</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>Trainyard::ClustersView</name>
+    <message numerus="yes">
+        <source>%1: %2 of %n node(s) idle</source>
+        <translation>
+            <numerusform>%1: %2 of %n node idle</numerusform>
+            <numerusform>%1: %2 of %n nodes idle</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>Trainyard::ConnectDialog</name>
+    <message numerus="yes">
+        <source>Connected: the executor accepted the token (%n CPU(s), %1 job(s) running).</source>
+        <translation>
+            <numerusform>Connected: the executor accepted the token (%n CPU, %1 job(s) running).</numerusform>
+            <numerusform>Connected: the executor accepted the token (%n CPUs, %1 job(s) running).</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>Trainyard::HostFit</name>
+    <message numerus="yes">
+        <source>%n job(s) are queued ahead of it (first in, first out).</source>
+        <translation>
+            <numerusform>%n job is queued ahead of it (first in, first out).</numerusform>
+            <numerusform>%n jobs are queued ahead of it (first in, first out).</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Needs %n replica(s)</source>
+        <translation>
+            <numerusform>Needs %n replica</numerusform>
+            <numerusform>Needs %n replicas</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>, %n GPU(s)</source>
+        <translation>
+            <numerusform>, %n GPU</numerusform>
+            <numerusform>, %n GPUs</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>(%n trial(s) at once)</source>
+        <translation>
+            <numerusform>(%n trial at once)</numerusform>
+            <numerusform>(%n trials at once)</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>Trainyard::JobListModel</name>
+    <message numerus="yes">
+        <source> (+%n eval)</source>
+        <translation>
+            <numerusform> (+%n eval)</numerusform>
+            <numerusform> (+%n eval)</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>Trainyard::JobValidation</name>
+    <message numerus="yes">
+        <source>this host has %n GPU(s) (%1), %2 of which can serve %3</source>
+        <extracomment>The second half of a sentence (&quot;The cluster asks for 3 GPUs in all; this host has …&quot;). %1 is the list of the host&apos;s GPUs (&quot;0: Tesla T4 (NVIDIA_TESLA_T4), 1: …&quot;), %2 a count, %3 an accelerator type.</extracomment>
+        <translation>
+            <numerusform>this host has %n GPU (%1), %2 of which can serve %3</numerusform>
+            <numerusform>this host has %n GPUs (%1), %2 of which can serve %3</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>The cluster asks for %n GPU(s) in all; %1.</source>
+        <extracomment>%1 is &quot;this host has …&quot;.</extracomment>
+        <translation>
+            <numerusform>The cluster asks for %n GPU in all; %1.</numerusform>
+            <numerusform>The cluster asks for %n GPUs in all; %1.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n replica(s) (at most %1 here)</source>
+        <extracomment>A part of &quot;This host can never hold the cluster: it asks for %1; …&quot;. %1 is this host&apos;s limit.</extracomment>
+        <translation>
+            <numerusform>%n replica (at most %1 here)</numerusform>
+            <numerusform>%n replicas (at most %1 here)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>This host can never hold the cluster: it asks for %1; this host has %n CPU(s) and %2 GB of memory, and a job may use %3 vCPUs per CPU, %4 GB per GB of memory and %5 replicas per CPU (at least %6). Use fewer or smaller replicas.</source>
+        <extracomment>%1 is a list of what the cluster asks for (&quot;61 replicas (at most 32 here), 244 vCPUs (at most 64 here)&quot;), %n this host&apos;s CPUs, %2 its memory, %3 to %6 the host policy&apos;s limits.</extracomment>
+        <translation>
+            <numerusform>This host can never hold the cluster: it asks for %1; this host has %n CPU and %2 GB of memory, and a job may use %3 vCPUs per CPU, %4 GB per GB of memory and %5 replicas per CPU (at least %6). Use fewer or smaller replicas.</numerusform>
+            <numerusform>This host can never hold the cluster: it asks for %1; this host has %n CPUs and %2 GB of memory, and a job may use %3 vCPUs per CPU, %4 GB per GB of memory and %5 replicas per CPU (at least %6). Use fewer or smaller replicas.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>Trainyard::JobView</name>
+    <message numerus="yes">
+        <source>%n s</source>
+        <translation>
+            <numerusform>%n s</numerusform>
+            <numerusform>%n s</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>Trainyard::MainWindow</name>
+    <message numerus="yes">
+        <source>%n jobs selected: Metrics compares them; the other tabs show %1.</source>
+        <translation>
+            <numerusform>%n job selected: the tabs show %1.</numerusform>
+            <numerusform>%n jobs selected: Metrics compares them; the other tabs show %1.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n jobs selected: the tabs show %1.</source>
+        <translation>
+            <numerusform>%n job selected: the tabs show %1.</numerusform>
+            <numerusform>%n jobs selected: the tabs show %1.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>Trainyard::MetricsPanel</name>
+    <message numerus="yes">
+        <source>%n series</source>
+        <translation>
+            <numerusform>%n series</numerusform>
+            <numerusform>%n series</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n charts</source>
+        <translation>
+            <numerusform>%n chart</numerusform>
+            <numerusform>%n charts</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>Trainyard::ParallelCoordinates</name>
+    <message numerus="yes">
+        <source>%1 of %n trials pass the filters</source>
+        <translation>
+            <numerusform>%1 of %n trial passes the filters</numerusform>
+            <numerusform>%1 of %n trials pass the filters</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n trials</source>
+        <translation>
+            <numerusform>%n trial</numerusform>
+            <numerusform>%n trials</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>Trainyard::TopologyView</name>
+    <message numerus="yes">
+        <source>%n restart(s)</source>
+        <translation>
+            <numerusform>%n restart</numerusform>
+            <numerusform>%n restarts</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>Trainyard::TrialsPanel</name>
+    <message numerus="yes">
+        <source>%n trials</source>
+        <translation>
+            <numerusform>%n trial</numerusform>
+            <numerusform>%n trials</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n ended</source>
+        <translation>
+            <numerusform>%n ended</numerusform>
+            <numerusform>%n ended</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n planned</source>
+        <translation>
+            <numerusform>%n planned</numerusform>
+            <numerusform>%n planned</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>Trainyard::WizardComputePage</name>
+    <message numerus="yes">
+        <source>%1 — Slurm cluster, partition %2: %3 of %n node(s) idle</source>
+        <translation>
+            <numerusform>%1 — Slurm cluster, partition %2: %3 of %n node idle</numerusform>
+            <numerusform>%1 — Slurm cluster, partition %2: %3 of %n nodes idle</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>, %n GPU(s) free</source>
+        <translation>
+            <numerusform>, %n GPU free</numerusform>
+            <numerusform>, %n GPUs free</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Needs %n node(s), one per replica</source>
+        <translation>
+            <numerusform>Needs %n node, one per replica</numerusform>
+            <numerusform>Needs %n nodes, one per replica</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>, %n GPU(s)</source>
+        <translation>
+            <numerusform>, %n GPU</numerusform>
+            <numerusform>, %n GPUs</numerusform>
+        </translation>
+    </message>
+</context>
+</TS>
