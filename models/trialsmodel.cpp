@@ -176,10 +176,21 @@ QVariant TrialsModel::data(const QModelIndex& index, int role) const
             return t.trialId;
         if (column == StateColumn) // the service's name; the console's proxy shows a translated one
             return jobStateName(t.state);
-        if (parameter >= 0)
-            return t.hyperparameters.value(m_spec.params.at(parameter).parameterName);
+        if (parameter >= 0) {
+            // A number in the locale's form with a few significant digits ("0.00525" beside "0.1", "0,8047" in
+            // German), as TensorBoard's HParams table and optuna-dashboard show them; the exact value is in the
+            // tooltip and what Copy copies (CopyRole).
+            const ParameterSpec& p = m_spec.params.at(parameter);
+            const QString text = t.hyperparameters.value(p.parameterName);
+            const auto v = parameterValue(p, text);
+            if (!v || p.type == QLatin1String("CATEGORICAL"))
+                return text;
+            if (p.type == QLatin1String("INTEGER"))
+                return QLocale().toString(qlonglong(std::llround(*v)));
+            return QLocale().toString(*v, 'g', 4);
+        }
         if (column == objectiveColumn())
-            return objective ? QLocale().toString(*objective, 'g', 6) : QString();
+            return objective ? QLocale().toString(*objective, 'g', 4) : QString();
         if (column == stepColumn()) {
             const auto step = objectiveStepOf(t);
             return step ? QLocale().toString(*step) : QString();
@@ -192,11 +203,25 @@ QVariant TrialsModel::data(const QModelIndex& index, int role) const
         }
         return {};
     }
+    if (role == CopyRole) {
+        // The exact value: the service's text of a hyperparameter, the shortest form that reads back as the
+        // objective's double (C locale, so that it pastes into Python or a spreadsheet alike).
+        if (parameter >= 0)
+            return t.hyperparameters.value(m_spec.params.at(parameter).parameterName);
+        if (column == objectiveColumn())
+            return objective ? QString::number(*objective, 'g', QLocale::FloatingPointShortest) : QString();
+        if (column == StateColumn)
+            return jobStateName(t.state);
+        return data(index, Qt::DisplayRole);
+    }
     if (role == Qt::ToolTipRole) {
+        const QString exact = data(index, CopyRole).toString();
         if (column == objectiveColumn() && objective && !(t.finalMetric && t.finalMetric->objectiveValue))
-            return tr("The latest value the trial reported; its final metric comes when it ends");
+            return tr("%1: the latest value the trial reported; its final metric comes when it ends").arg(exact);
         if (column == objectiveColumn() && objective)
-            return tr("The trial's final metric");
+            return tr("%1: the trial's final metric").arg(exact);
+        if (parameter >= 0 && !exact.isEmpty())
+            return exact;
         if (column == TrialColumn && index.row() == m_best)
             return maximize() ? tr("The best trial so far (highest objective)")
                               : tr("The best trial so far (lowest objective)");

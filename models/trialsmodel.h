@@ -44,6 +44,9 @@ public:
         /// On a parameter column: the value on the parameter's axis as a double (a number, or a category's
         /// index in categoricalValues); invalid when the trial has no (valid) value for it.
         ParameterValueRole,
+        /// QString: the cell's exact value, for the tooltip and the clipboard (a hyperparameter as the service
+        /// wrote it, the objective's shortest round-trip form, the state's API name); the display rounds numbers.
+        CopyRole,
     };
     Q_ENUM(Role)
 

@@ -7,8 +7,10 @@
 #include "trialsproxymodel.h"
 
 #include <QAction>
+#include <QClipboard>
 #include <QComboBox>
 #include <QDateTime>
+#include <QGuiApplication>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QItemSelectionModel>
@@ -18,6 +20,7 @@
 #include <QRegularExpression>
 #include <QSpinBox>
 #include <QSplitter>
+#include <QStyle>
 #include <QTableView>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -195,6 +198,14 @@ TrialsPanel::TrialsPanel(const Job& job, QWidget* parent)
     m_table->setContextMenuPolicy(Qt::CustomContextMenu);
     m_table->setWordWrap(false);
     connect(m_table, &QWidget::customContextMenuRequested, this, &TrialsPanel::showContextMenu);
+    // Copy (Ctrl+C): the selected trials as tab-separated lines with a header, every value exact (the table
+    // rounds numbers to a few digits).
+    m_copyAction = new QAction(tr("&Copy"), this);
+    m_copyAction->setObjectName(QStringLiteral("copyTrialsAction"));
+    m_copyAction->setShortcut(QKeySequence::Copy);
+    m_copyAction->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    m_table->addAction(m_copyAction);
+    connect(m_copyAction, &QAction::triggered, this, &TrialsPanel::copySelection);
     connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this, &TrialsPanel::onSelectionChanged);
 
     m_submitAction->setObjectName(QStringLiteral("submitWithValuesAction"));
@@ -360,7 +371,7 @@ TrialsPanel::TrialsPanel(const Job& job, QWidget* parent)
             m_scatterParameter->addItem(m_model->spec().params.at(p).parameterName, p);
         rebuildScatterAxes();
 #endif
-        m_table->resizeColumnsToContents();
+        fitColumns();
     });
 
     m_apply.setSingleShot(true);
@@ -393,13 +404,52 @@ void TrialsPanel::applyNow()
     }
 }
 
+void TrialsPanel::fitColumns()
+{
+    m_table->resizeColumnsToContents();
+    // The State column fits the longest state a trial can reach, not today's "Running": it was cut to "Succe…"
+    // once the trials ended.
+    const QFontMetrics metrics(m_table->font());
+    int widest = 0;
+    for (const JobState state : { JobState::Queued, JobState::Preparing, JobState::Running, JobState::Succeeded,
+             JobState::Failed, JobState::Cancelling, JobState::Cancelled })
+        widest = std::max(widest, metrics.horizontalAdvance(stateDisplayName(state)));
+    const int wanted = widest + m_table->iconSize().width()
+        + 4 * m_table->style()->pixelMetric(QStyle::PM_FocusFrameHMargin) + 3 * metrics.averageCharWidth() + 16;
+    if (m_table->columnWidth(TrialsModel::StateColumn) < wanted)
+        m_table->setColumnWidth(TrialsModel::StateColumn, wanted);
+}
+
+void TrialsPanel::copySelection() const
+{
+    QModelIndexList rows = m_table->selectionModel()->selectedRows();
+    if (rows.isEmpty())
+        return;
+    std::sort(rows.begin(), rows.end(), [](const QModelIndex& a, const QModelIndex& b) { return a.row() < b.row(); });
+    const QAbstractItemModel* model = m_table->model();
+    QStringList lines;
+    QStringList header;
+    for (int c = 0; c < model->columnCount(); ++c)
+        if (!m_table->isColumnHidden(c))
+            header << model->headerData(c, Qt::Horizontal).toString();
+    lines << header.join(QLatin1Char('\t'));
+    for (const QModelIndex& row : std::as_const(rows)) {
+        QStringList cells;
+        for (int c = 0; c < model->columnCount(); ++c)
+            if (!m_table->isColumnHidden(c))
+                cells << model->index(row.row(), c).data(TrialsModel::CopyRole).toString();
+        lines << cells.join(QLatin1Char('\t'));
+    }
+    QGuiApplication::clipboard()->setText(lines.join(QLatin1Char('\n')) + QLatin1Char('\n'));
+}
+
 void TrialsPanel::apply(const Job& job)
 {
     const bool hadTrials = m_model->trialCount() > 0;
     m_job = job;
     m_model->setJob(job);
     if (!hadTrials && m_model->trialCount() > 0)
-        m_table->resizeColumnsToContents();
+        fitColumns();
     updateSummary();
     updateCharts();
     updateActions();
@@ -545,6 +595,8 @@ QString TrialsPanel::suggestJobId(const QString& jobId, const QDateTime& now)
 void TrialsPanel::showContextMenu(const QPoint& pos)
 {
     QMenu menu(this);
+    menu.addAction(m_copyAction);
+    menu.addSeparator();
     menu.addAction(m_submitAction);
     menu.addAction(m_resumeAction);
     menu.exec(m_table->viewport()->mapToGlobal(pos));

@@ -83,6 +83,10 @@ public:
     /// `<jobId without a _YYYYMMDD_HHMMSS suffix>_<YYYYMMDD_HHMMSS>` (`now` local time), the submit wizard's form.
     static QString suggestJobId(const QString& jobId, const QDateTime& now);
 
+    /// Copy (Ctrl+C, and the context menu): the selected trials, tab-separated with a header, values exact.
+    QAction* copyAction() const { return m_copyAction; }
+    void copySelection() const;
+
 public Q_SLOTS:
     /// A new version of the job (the events stream): applied now when nothing was applied for ApplyMs, else
     /// with the next batch.
@@ -97,6 +101,8 @@ Q_SIGNALS:
     void trialsSelected(const QStringList& trialIds);
 
 private:
+    void fitColumns();
+    QAction* m_copyAction = nullptr;
     void apply(const Job& job);
     void applyStateFilter();
     void onSelectionChanged();

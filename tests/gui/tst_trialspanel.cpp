@@ -11,6 +11,7 @@
 #include "mainwindow.h"
 #include "metricspanel.h"
 #include "parallelcoordinates.h"
+#include "stateicons.h"
 #include "statenames.h"
 #include "submitwizard.h"
 #include "trialsmodel.h"
@@ -19,10 +20,13 @@
 #include "tuningjobs.h"
 #include "wizardpages.h"
 
+#include <QAbstractItemModelTester>
 #include <QAction>
 #include <QCategoryAxis>
 #include <QChartView>
+#include <QClipboard>
 #include <QComboBox>
+#include <QGuiApplication>
 #include <QItemSelectionModel>
 #include <QLineEdit>
 #include <QLineSeries>
@@ -207,6 +211,57 @@ private Q_SLOTS:
         QTRY_COMPARE(shownTrials(panel), QSet<QString> { mixed.trainingOutput->trials.first().trialId });
         succeeded->click();
         QTRY_COMPARE(panel.proxy()->rowCount(), Trials);
+    }
+
+    void numbersInTheLocale()
+    {
+        // Issue 27, item 16: learning rates in 17-19 digits beside "0.1", the State column cut to "Succe…", and
+        // German mixing "0,8047" with "0.00525…". Numbers are shown in the locale with 4 significant digits; the
+        // exact value is in the tooltip and what Ctrl+C copies.
+        const QLocale before;
+        QLocale::setDefault(QLocale(QLocale::German, QLocale::Germany));
+        Job job = Test::withFinishedTrials(Test::tuningJob(QStringLiteral("tune_numbers")), 3);
+        job.trainingOutput->trials[0].hyperparameters[QStringLiteral("learning_rate")]
+            = QStringLiteral("0.005251234567890123");
+        job.trainingOutput->trials[1].hyperparameters[QStringLiteral("learning_rate")] = QStringLiteral("0.1");
+        job.trainingOutput->trials[0].finalMetric->objectiveValue = 0.80471234567;
+        TrialsPanel panel(job);
+        panel.resize(1400, 700);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        QAbstractItemModelTester tester(panel.model(), QAbstractItemModelTester::FailureReportingMode::Fatal);
+        QTableView* table = panel.table();
+        const TrialsModel* model = panel.model();
+        int lr = -1;
+        for (int c = 0; c < model->columnCount(); ++c)
+            if (model->headerData(c, Qt::Horizontal).toString() == QLatin1String("learning_rate"))
+                lr = c;
+        QVERIFY(lr >= 0);
+        const QModelIndex first = model->index(model->rowOf(job.trainingOutput->trials[0].trialId), lr);
+        QCOMPARE(first.data().toString(), QStringLiteral("0,005251"));
+        QCOMPARE(first.data(Qt::ToolTipRole).toString(), QStringLiteral("0.005251234567890123"));
+        QCOMPARE(model->index(model->rowOf(job.trainingOutput->trials[1].trialId), lr).data().toString(),
+            QStringLiteral("0,1"));
+        const QModelIndex objective = model->index(first.row(), model->objectiveColumn());
+        QCOMPARE(objective.data().toString(), QStringLiteral("0,8047"));
+        QVERIFY2(objective.data(Qt::ToolTipRole).toString().startsWith(QStringLiteral("0.80471234567")),
+            qPrintable(objective.data(Qt::ToolTipRole).toString()));
+        // The State column holds the longest state, whatever the trials' states are now.
+        const int needed
+            = table->fontMetrics().horizontalAdvance(stateDisplayName(JobState::Succeeded)) + table->iconSize().width();
+        QVERIFY2(table->columnWidth(TrialsModel::StateColumn) > needed,
+            qPrintable(QStringLiteral("%1 <= %2").arg(table->columnWidth(TrialsModel::StateColumn)).arg(needed)));
+        // Ctrl+C on the selected row: exact values, tab-separated, with a header.
+        const int row = panel.proxy()->mapFromSource(first).row();
+        QTest::mouseClick(
+            table->viewport(), Qt::LeftButton, {}, table->visualRect(panel.proxy()->index(row, 0)).center());
+        QTest::keyClick(table, Qt::Key_C, Qt::ControlModifier);
+        const QString copied = QGuiApplication::clipboard()->text();
+        QVERIFY2(copied.startsWith(QStringLiteral("Trial\t"))
+                && copied.contains(QStringLiteral("\t0.005251234567890123"))
+                && copied.contains(QStringLiteral("\tSUCCEEDED")),
+            qPrintable(copied));
+        QLocale::setDefault(before);
     }
 
     void submitWithValues()
