@@ -60,7 +60,7 @@ LogPanel::LogPanel(ExecutorConnection* connection, const QString& jobId, QWidget
     m_streamBox->addItem(tr("stdout only"), int(LogStream::Stdout));
     m_streamBox->addItem(tr("stderr only"), int(LogStream::Stderr));
     m_streamBox->setToolTip(tr("Which of the replicas' output streams to show (stderr holds Python's logging, "
-                            "warnings and tracebacks)"));
+                               "warnings and tracebacks)"));
     m_text->setPlaceholderText(tr("Filter lines (text)"));
     m_text->setClearButtonEnabled(true);
     m_regex->setToolTip(tr("Treat the filter as a regular expression"));
@@ -70,6 +70,11 @@ LogPanel::LogPanel(ExecutorConnection* connection, const QString& jobId, QWidget
     m_follow->setToolTip(tr("Keep the newest line in view (End)"));
     m_filterError->setStyleSheet(QStringLiteral("color: #c01c28;"));
     m_filterError->hide();
+    // What F8 / Shift+F8 found when they found nothing; gone with the next search or filter.
+    m_notice = new QLabel(this);
+    m_notice->setObjectName(QStringLiteral("logNotice"));
+    m_notice->setStyleSheet(QStringLiteral("color: #5e5c64;"));
+    m_notice->hide();
 
     auto* previous = new QToolButton(this);
     previous->setText(tr("Previous error"));
@@ -100,6 +105,7 @@ LogPanel::LogPanel(ExecutorConnection* connection, const QString& jobId, QWidget
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(bar);
     layout->addWidget(m_filterError);
+    layout->addWidget(m_notice);
     layout->addWidget(m_view, 1);
     setTabOrder(m_task, m_severity);
     setTabOrder(m_severity, m_streamBox);
@@ -122,6 +128,18 @@ LogPanel::LogPanel(ExecutorConnection* connection, const QString& jobId, QWidget
     connect(next, &QToolButton::clicked, m_view, &LogView::nextError);
     connect(m_view, &LogView::rowCountChanged, this, &LogPanel::updateCount);
     connect(m_view, &LogView::filteringChanged, this, &LogPanel::updateCount);
+    connect(m_view, &LogView::noErrorFound, this, [this](int direction, bool elsewhere) {
+        const bool filtered = !m_text->text().isEmpty() || m_task->currentIndex() > 0 || m_severity->currentIndex() > 0
+            || m_streamBox->currentIndex() > 0;
+        QString text;
+        if (elsewhere)
+            text = direction > 0 ? tr("No error below this line.") : tr("No error above this line.");
+        else
+            text = filtered ? tr("No error in the lines the filters show.") : tr("No error in this log.");
+        m_notice->setText(text);
+        m_notice->show();
+    });
+    connect(m_view, &LogView::errorFound, m_notice, &QLabel::hide);
     connect(m_view, &LogView::filterError, this, [this](const QString& message) {
         m_filterError->setText(tr("Invalid regular expression: %1").arg(message));
         m_filterError->show();
@@ -277,6 +295,7 @@ void LogPanel::applyFilter()
 {
     m_filterDelay.stop();
     m_filterError->hide();
+    m_notice->hide();
     LogFilter filter;
     const QString task = m_task->currentData().toString();
     if (!task.isEmpty())

@@ -52,6 +52,8 @@ public:
     void setTrialFilter(const QStringList& trialIds);
     QString trialFilter() const { return m_trial; }
     QLabel* trialLabel() const { return m_trialLabel; }
+    /// Says when F8 / Shift+F8 found no error ("No error in this log."); hidden otherwise.
+    QLabel* notice() const { return m_notice; }
 
     QComboBox* taskBox() const { return m_task; }
     QComboBox* severityBox() const { return m_severity; }
@@ -97,6 +99,7 @@ private:
     QToolButton* m_follow;
     QLabel* m_count;
     QLabel* m_filterError;
+    QLabel* m_notice = nullptr;
 };
 
 } // namespace Trainyard

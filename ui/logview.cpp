@@ -400,9 +400,16 @@ bool LogView::jumpToSeverity(int direction)
             setCurrentRow(row);
             // Centre it, so the context before an error is visible too.
             verticalScrollBar()->setValue(int(std::max<qint64>(0, row - pageRows() / 2)));
+            emit errorFound();
             return true;
         }
     }
+    // Nothing that way: say so (F8 in a log without errors did nothing and said nothing), and whether the lines
+    // shown hold an error the other way.
+    bool elsewhere = false;
+    for (qint64 r = 0; r < rows && !elsewhere; ++r)
+        elsewhere = m_store->severity(lineAt(r)) >= LogSeverity::Error;
+    emit noErrorFound(direction, elsewhere);
     return false;
 }
 
@@ -455,10 +462,13 @@ void LogView::paintRows(QPainter* painter, const QRect& rect)
     bold.setBold(true);
     const QFont normal = font();
 
-    for (int i = firstVisible; i <= lastVisible; ++i) {
+    // Bottom up: a row's backgrounds (selection, severity, filter matches) are painted before the text of the
+    // row above it, whose descenders (an underscore) may reach a pixel into this row; top down, a match's
+    // background covered the underscore of the line above.
+    for (int i = lastVisible; i >= firstVisible; --i) {
         const qint64 row = top + i;
         if (row >= rows)
-            break;
+            continue;
         const qint64 line = lineAt(row);
         const LineRecord& record = m_store->record(line);
         const LogSeverity severity = record.severity();

@@ -87,6 +87,11 @@ Q_SIGNALS:
     void rowCountChanged(qint64 rows);
     void filterError(const QString& message);
     void filteringChanged(bool running);
+    /// F8 / Shift+F8 found no error line in `direction` (+1 down, -1 up) from the current row: the shown lines
+    /// have another one elsewhere (`elsewhere`), or none at all.
+    void noErrorFound(int direction, bool elsewhere);
+    /// F8 / Shift+F8 moved to an error line.
+    void errorFound();
 
 protected:
     void paintEvent(QPaintEvent* event) override;

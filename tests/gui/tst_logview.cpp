@@ -3,16 +3,20 @@
 // worker-thread path on a big store), next/previous error, selection and copy.
 
 #include "loglinestore.h"
+#include "logpanel.h"
 #include "logview.h"
 
 #include <QApplication>
 #include <QClipboard>
 #include <QImage>
+#include <QLabel>
 #include <QPainter>
-#include <QSet>
 #include <QScrollBar>
+#include <QSet>
 #include <QSignalSpy>
 #include <QTest>
+
+#include <cmath>
 
 using namespace Trainyard;
 
@@ -97,7 +101,8 @@ private Q_SLOTS:
         }
         QVERIFY(plain != highlighted); // the spans are coloured
         // From the message column on (after the time, severity and task columns).
-        const int x0 = (23 + 2 + 9 + 2 + 16 + 2) * fm.horizontalAdvance(QLatin1Char('M')) - fm.horizontalAdvance(QLatin1Char('M'));
+        const int x0 = (23 + 2 + 9 + 2 + 16 + 2) * fm.horizontalAdvance(QLatin1Char('M'))
+            - fm.horizontalAdvance(QLatin1Char('M'));
         // Blanks between words (a space's advance, less a pixel of antialiasing), not the narrow ones inside
         // or between letters, which depend on a glyph's colour after antialiasing.
         const int minGap = std::max(4, fm.horizontalAdvance(QLatin1Char(' ')) * 3 / 4);
@@ -125,6 +130,61 @@ private Q_SLOTS:
         }
     }
 
+    void matchDoesNotCoverTheLineAbove()
+    {
+        // Issue 27, item 15: a filter match's background covered the underscore of the line above (rows were
+        // painted top down, and an underscore reaches below its row). Row 0's underscores stand above row 1's
+        // second match; every pixel of ink that row 0 alone puts below its row must still be there with row 1.
+        const QByteArray above = "needle ______________ above";
+        const QByteArray below = "needle needle needle below";
+        LogLineStore alone;
+        LogLineStore both;
+        for (LogLineStore* store : { &alone, &both }) {
+            const quint16 master = store->taskId(QStringLiteral("master-replica-0"));
+            store->append(1795000000000000, LogSeverity::Info, master, above.constData(), above.size());
+            if (store == &both)
+                store->append(1795000001000000, LogSeverity::Info, master, below.constData(), below.size());
+        }
+        LogFilter filter;
+        filter.text = QStringLiteral("needle");
+        auto render = [&](LogLineStore& store, int rows) {
+            LogView view;
+            view.resize(1600, 200);
+            view.setStore(&store);
+            view.linesAppended(0);
+            view.setFilter(filter);
+            if (!QTest::qWaitFor([&] { return view.rowCount() == rows; }))
+                return QImage();
+            const int height = 3 * QFontMetrics(view.font()).height();
+            QImage image(view.viewport()->width(), height, QImage::Format_RGB32);
+            image.fill(view.palette().color(QPalette::Base));
+            QPainter painter(&image);
+            view.paintRows(&painter, QRect(0, 0, image.width(), height));
+            return image;
+        };
+        const QImage one = render(alone, 1);
+        const QImage two = render(both, 2);
+        QVERIFY(!one.isNull() && !two.isNull());
+        LogView probe;
+        const QFontMetrics fm(probe.font());
+        const int rowHeight = int(std::ceil(QFontMetricsF(probe.font()).height()));
+        const QColor base = probe.palette().color(QPalette::Base);
+        int ink = 0, covered = 0;
+        for (int y = rowHeight; y < rowHeight + 3; ++y) {
+            for (int x = 0; x < one.width(); ++x) {
+                if (QColor(one.pixel(x, y)) == base)
+                    continue; // no ink of row 0 here
+                ++ink;
+                // Covered: the match's plain yellow where row 0 alone has ink (drawn over the yellow, the ink
+                // blends with it instead).
+                if (QColor(two.pixel(x, y)) == QColor(0xf6, 0xd3, 0x2d))
+                    ++covered;
+            }
+        }
+        qInfo() << "row 0's ink below its row:" << ink << "pixels;" << covered << "covered by row 1";
+        QCOMPARE(covered, 0);
+    }
+
     void stableTaskColours()
     {
         // Issue 11, item 8: a replica's colour comes from its role and index (it changed from job to job with
@@ -140,7 +200,8 @@ private Q_SLOTS:
         QCOMPARE(workers.size(), 4);
         for (const char* task : { "master-replica-0", "ps-replica-0", "evaluator-replica-0", "service" })
             QVERIFY(LogView::taskColor(QLatin1String(task)) != error);
-        QVERIFY(LogView::taskColor(QStringLiteral("master-replica-0")) != LogView::taskColor(QStringLiteral("worker-replica-0")));
+        QVERIFY(LogView::taskColor(QStringLiteral("master-replica-0"))
+            != LogView::taskColor(QStringLiteral("worker-replica-0")));
     }
 
     void followMode()
@@ -289,6 +350,46 @@ private Q_SLOTS:
         QVERIFY(!view.previousError());
         QCOMPARE(view.currentRow(), 99);
         QVERIFY(!view.followMode());
+    }
+
+    void f8SaysWhenThereIsNoError()
+    {
+        // Issue 27, item 15: F8 in a log without errors did nothing and said nothing.
+        LogPanel panel(nullptr, QStringLiteral("no_errors"));
+        panel.resize(900, 300);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        const quint16 master = panel.store()->taskId(QStringLiteral("master-replica-0"));
+        for (int i = 0; i < 50; ++i) {
+            const QByteArray text = "epoch " + QByteArray::number(i) + " loss 0.5";
+            panel.store()->append(
+                1795000000000000 + i * 1000, LogSeverity::Info, master, text.constData(), text.size());
+        }
+        panel.view()->linesAppended(0);
+        QTRY_COMPARE(panel.view()->rowCount(), 50);
+        QSignalSpy none(panel.view(), &LogView::noErrorFound);
+        panel.view()->setCurrentRow(10);
+        panel.view()->setFocus();
+        QTest::keyClick(panel.view(), Qt::Key_F8);
+        QCOMPARE(panel.view()->currentRow(), 10);
+        QCOMPARE(none.count(), 1);
+        QVERIFY(panel.notice()->isVisible());
+        QCOMPARE(panel.notice()->text(), QStringLiteral("No error in this log."));
+        // With an error above the cursor, F8 says there is none below; Shift+F8 goes there and the notice goes.
+        const QByteArray error = "Traceback (most recent call last):";
+        panel.store()->append(1795000000060000, LogSeverity::Error, master, error.constData(), error.size());
+        panel.view()->linesAppended(50);
+        QTRY_COMPARE(panel.view()->rowCount(), 51);
+        panel.view()->setCurrentRow(51 - 1);
+        panel.view()->setCurrentRow(20);
+        QTest::keyClick(panel.view(), Qt::Key_F8);
+        QTRY_COMPARE(panel.view()->currentRow(), 50);
+        QVERIFY(!panel.notice()->isVisible());
+        QTest::keyClick(panel.view(), Qt::Key_F8);
+        QCOMPARE(panel.notice()->text(), QStringLiteral("No error below this line."));
+        QVERIFY(panel.notice()->isVisible());
+        QTest::keyClick(panel.view(), Qt::Key_F8, Qt::ShiftModifier);
+        QCOMPARE(panel.notice()->text(), QStringLiteral("No error above this line."));
     }
 
     void selectAndCopy()
