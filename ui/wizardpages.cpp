@@ -537,6 +537,14 @@ WizardAppPage::WizardAppPage(SubmitWizard* wizard)
     setTabOrder(m_runtime, m_python);
 
     connect(m_package, &QLineEdit::textChanged, this, &WizardAppPage::onPackageChanged);
+    connect(m_package, &QLineEdit::textEdited, this, [this] {
+        m_packageEdited = true;
+        onPackageChanged();
+    });
+    connect(m_module->lineEdit(), &QLineEdit::textEdited, this, [this] {
+        m_moduleEdited = true;
+        onModuleChanged();
+    });
     connect(m_module, &QComboBox::currentTextChanged, this, &WizardAppPage::onModuleChanged);
     connect(m_browseFolder, &QPushButton::clicked, this, [this] {
         const QString dir = QFileDialog::getExistingDirectory(this, tr("Package folder"), m_package->text());
@@ -583,6 +591,10 @@ WizardAppPage::WizardAppPage(SubmitWizard* wizard)
     connect(wizard, &SubmitWizard::imagesChanged, this, &WizardAppPage::fillImages);
     connect(m_imageMode, &QRadioButton::toggled, this, &WizardAppPage::onModeChanged);
     connect(m_image, &QComboBox::currentTextChanged, this, &WizardAppPage::onImageChanged);
+    connect(m_image->lineEdit(), &QLineEdit::textEdited, this, [this] {
+        m_imageEdited = true;
+        onImageChanged();
+    });
     connect(m_refreshImages, &QToolButton::clicked, wizard, &SubmitWizard::refreshImages);
     fillRuntimes();
     fillImages();
@@ -682,7 +694,7 @@ void WizardAppPage::onImageChanged()
     else if (!info.imagesError.isEmpty())
         problem = tr("The executor cannot list its host's images: %1").arg(info.imagesError);
     else if (image.isEmpty())
-        problem = tr("Pick or type the image every replica runs.");
+        problem = m_imageEdited ? tr("Pick or type the image every replica runs.") : QString();
     else if (image.contains(QLatin1Char(' ')))
         problem = tr("\"%1\" is not an image reference (no blanks; e.g. localhost/trainer:1).").arg(image);
     else if (m_image->findData(image) < 0 && !info.images.isEmpty())
@@ -856,7 +868,7 @@ void WizardAppPage::onPackageChanged()
     m_serverPackageError.clear();
     const QStringList list = packages();
     QStringList problems;
-    if (list.isEmpty())
+    if (list.isEmpty() && m_packageEdited)
         problems << tr("Choose the package to install: a folder with setup.py or pyproject.toml, or a .tar.gz.");
     for (const QString& p : list) {
         const QString problem = packageProblem(p);
@@ -877,7 +889,7 @@ void WizardAppPage::onModuleChanged()
     m_serverModuleError.clear();
     const QString module = m_module->currentText().trimmed();
     if (module.isEmpty())
-        setProblem(m_moduleProblems, tr("Name the module to run, e.g. trainer.task."));
+        setProblem(m_moduleProblems, m_moduleEdited ? tr("Name the module to run, e.g. trainer.task.") : QString());
     else if (!moduleRe().match(module).hasMatch())
         setProblem(m_moduleProblems,
             tr("\"%1\" is not a Python module name (dotted identifiers, e.g. trainer.task).").arg(module));
@@ -958,7 +970,8 @@ bool WizardAppPage::isComplete() const
             && SubmitWizard::splitShellWords(m_command->text()).has_value()
             && SubmitWizard::splitShellWords(m_args->toPlainText()).has_value();
     }
-    return m_packageProblems->text().isEmpty() && moduleRe().match(m_module->currentText().trimmed()).hasMatch()
+    return !packages().isEmpty() && m_packageProblems->text().isEmpty()
+        && moduleRe().match(m_module->currentText().trimmed()).hasMatch()
         && SubmitWizard::splitShellWords(m_args->toPlainText()).has_value();
 }
 

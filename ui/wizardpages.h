@@ -193,6 +193,11 @@ private:
     QPushButton* m_browseSdist;
     QLabel* m_packageProblems;
     QComboBox* m_module;
+    /// The user typed in (or erased) the package, module or image field: "required" may show in red. A new
+    /// wizard opens without errors (KDE HIG: validate after input); Next stays disabled until the page is whole.
+    bool m_packageEdited = false;
+    bool m_moduleEdited = false;
+    bool m_imageEdited = false;
     QLabel* m_moduleProblems;
     QPlainTextEdit* m_args;
     QLabel* m_argsProblems;

@@ -28,8 +28,11 @@ YamlHighlighter::YamlHighlighter(QTextDocument* document)
     : QSyntaxHighlighter(document)
 {
     // Later rules win where they overlap: scalars first, then keys, strings, comments.
-    m_rules.append({ QRegularExpression(QStringLiteral("(?<![\\w.])-?\\d+(\\.\\d+)?([eE][-+]?\\d+)?(?![\\w.])")),
-        charFormat(QColor(0x98, 0x41, 0x0a)) });
+    // A number is a whole plain scalar (YAML 1.2's core schema): after a blank, "[", "," or "{", and before the
+    // line's end, a comment or a flow separator. The "-4" of n1-standard-4 is part of a name (issue 27).
+    m_rules.append(
+        { QRegularExpression(QStringLiteral("(?<![^\\s\\[,{])-?\\d+(\\.\\d+)?([eE][-+]?\\d+)?(?=\\s*(?:$|[,\\]}]|#))")),
+            charFormat(QColor(0x98, 0x41, 0x0a)) });
     m_rules.append({ QRegularExpression(QStringLiteral("\\b(true|false|null|yes|no|True|False|~)\\b")),
         charFormat(QColor(0x81, 0x3d, 0x9c), true) });
     m_rules.append({ QRegularExpression(QStringLiteral("^\\s*(?:-\\s+)?([\\w.\\-/]+|\"[^\"]*\")\\s*:(?=\\s|$)")),

@@ -414,7 +414,19 @@ private Q_SLOTS:
         QCOMPARE(w.currentId(), int(SubmitWizard::AppPageId));
         WizardAppPage* page = w.appPage();
         QVERIFY(!nextEnabled(w));
+        // Nothing typed yet: no red on the page (issue 27, item 12, as step 1 does: KDE HIG, validate after
+        // input), though Next waits for a package and a module.
+        QVERIFY2(page->packageProblems()->text().isEmpty(), qPrintable(page->packageProblems()->text()));
+        QVERIFY2(page->moduleProblems()->text().isEmpty(), qPrintable(page->moduleProblems()->text()));
+        QVERIFY(!page->packageProblems()->isVisible() && !page->moduleProblems()->isVisible());
+        // Typed and erased: now it is required.
+        QTest::keyClick(page->packageEdit(), Qt::Key_X);
+        QTest::keyClick(page->packageEdit(), Qt::Key_Backspace);
         QVERIFY(page->packageProblems()->text().contains(QStringLiteral("Choose the package")));
+        QVERIFY(page->packageProblems()->isVisible());
+        QTest::keyClick(page->moduleBox()->lineEdit(), Qt::Key_X);
+        QTest::keyClick(page->moduleBox()->lineEdit(), Qt::Key_Backspace);
+        QVERIFY(page->moduleProblems()->text().contains(QStringLiteral("Name the module")));
 
         QTest::keyClicks(page->packageEdit(), path(QStringLiteral("missing")));
         QVERIFY(page->packageProblems()->text().contains(QStringLiteral("does not exist")));

@@ -89,6 +89,27 @@ private Q_SLOTS:
         QVERIFY(key != number);
     }
 
+    void namesWithDigitsAreNotNumbers()
+    {
+        // Issue 27, item 12: the "-4" of n1-standard-4 was coloured as a number. (The built-in highlighter's
+        // rule; KSyntaxHighlighting's YAML definition has its own.)
+        QPlainTextEdit edit;
+        QSyntaxHighlighter* highlighter = attachHighlighter(edit.document(), QStringLiteral("YAML"));
+        if (!qobject_cast<YamlHighlighter*>(highlighter))
+            QSKIP("KSyntaxHighlighting colours this build's YAML: its definition, not ours");
+        edit.setPlainText(QStringLiteral("masterType: n1-standard-4\n"
+                                         "workerCount: 12\n"
+                                         "args: [--epochs, 3]\n"
+                                         "learningRate: -1.5e-3 # a number\n"
+                                         "region: us-central1\n"));
+        QTextDocument* doc = edit.document();
+        QVERIFY(!colourAt(doc, QStringLiteral("4")).isValid()); // the first 4 is n1-standard-4's
+        const QColor twelve = colourAt(doc, QStringLiteral("12"));
+        QVERIFY(twelve.isValid());
+        QCOMPARE(colourAt(doc, QStringLiteral("3]")), twelve);
+        QCOMPARE(colourAt(doc, QStringLiteral("-1.5e-3")), twelve);
+    }
+
     void logMessageSpans()
     {
         LogMessageHighlighter highlighter;
