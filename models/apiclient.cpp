@@ -276,6 +276,8 @@ HostStatus HostStatus::fromJson(const QJsonObject& o)
     h.gpusInUse = intList(o.value(QLatin1String("gpusInUse")));
     h.runningJobs = static_cast<int>(int64Field(o.value(QLatin1String("runningJobs"))));
     h.queuedJobs = static_cast<int>(int64Field(o.value(QLatin1String("queuedJobs"))));
+    for (const QJsonValue& root : o.value(QLatin1String("jobDirRoots")).toArray())
+        h.jobDirRoots << root.toString();
     return h;
 }
 
@@ -293,7 +295,7 @@ QJsonObject HostStatus::toJson() const
     QJsonArray inUse;
     for (int g : gpusInUse)
         inUse.append(g);
-    return QJsonObject {
+    QJsonObject json {
         { QStringLiteral("cpus"), cpus },
         { QStringLiteral("memoryBytes"), QString::number(memoryBytes) },
         { QStringLiteral("gpus"), gpuArray },
@@ -303,6 +305,9 @@ QJsonObject HostStatus::toJson() const
         { QStringLiteral("runningJobs"), runningJobs },
         { QStringLiteral("queuedJobs"), queuedJobs },
     };
+    if (!jobDirRoots.isEmpty())
+        json.insert(QStringLiteral("jobDirRoots"), QJsonArray::fromStringList(jobDirRoots));
+    return json;
 }
 
 namespace {

@@ -171,6 +171,9 @@ struct HostStatus {
     QList<int> gpusInUse;
     int runningJobs = 0;
     int queuedJobs = 0;
+    /// Where job dirs may lie on the executor's host (`--job-dir-root`, JobDirPolicy); empty from an executor that
+    /// does not say.
+    QStringList jobDirRoots;
 
     static HostStatus fromJson(const QJsonObject& json);
     /// The executor's `…/host` answer (memory in use on the wire as "memoryGbInUse", GB).

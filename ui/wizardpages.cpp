@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "wizardpages.h"
+
 #include "hostfit.h"
+#include "jobdirpolicy.h"
 
 #include "admission.h"
 
@@ -31,6 +33,7 @@
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QHostAddress>
 #include <QLabel>
 #include <QLineEdit>
 #include <QLocale>
@@ -1843,6 +1846,8 @@ WizardOutputPage::WizardOutputPage(SubmitWizard* wizard)
         }
     });
     connect(m_fresh, &QPushButton::clicked, this, &WizardOutputPage::proposeFreshJobDir);
+    // The executor's job dir roots come with its first `…/host` answer.
+    connect(wizard, &SubmitWizard::hostInfoChanged, this, &WizardOutputPage::onChanged);
     onChanged();
 }
 
@@ -1854,11 +1859,21 @@ QString WizardOutputPage::defaultJobDir(const QString& jobId)
 
 void WizardOutputPage::proposeFreshJobDir()
 {
+    const bool proposedBefore = m_proposed;
     m_proposed = true;
-    const QString base = defaultJobDir(m_wizard->jobPage()->jobIdEdit()->text().trimmed());
+    // In the folder the current job dir lies in: the user's own parent stays theirs ("Use a new folder" after
+    // Browse…, Submit similar of a job in /data/runs), the data folder's stays the default (issue 27).
+    const QString id = m_wizard->jobPage()->jobIdEdit()->text().trimmed();
+    const QString current = QDir::cleanPath(QDir::fromNativeSeparators(m_jobDir->text().trimmed()));
+    const QString parent = QFileInfo(current).absolutePath();
+    const QString base = !current.isEmpty() && QDir::isAbsolutePath(current) && parent != QDir::rootPath()
+        ? parent + QLatin1Char('/') + (id.isEmpty() ? QStringLiteral("job") : id)
+        : defaultJobDir(id);
     QString dir = base;
-    // A folder of that name from an earlier job of the same ID (IDs are unique only while the record lives).
-    for (int n = 2; QFileInfo::exists(dir) && !QDir(dir).isEmpty() && n < 1000; ++n)
+    // A folder of that name from an earlier job of the same ID (IDs are unique only while the record lives), or
+    // the one in use now.
+    for (int n = 2;
+         n < 1000 && ((QFileInfo::exists(dir) && !QDir(dir).isEmpty()) || (dir == current && !proposedBefore)); ++n)
         dir = base + QLatin1Char('_') + QString::number(n);
     m_jobDir->setText(QDir::toNativeSeparators(dir));
 }
@@ -1914,11 +1929,27 @@ QStringList WizardOutputPage::checkpointFiles(const QString& dir, int limit)
     return found;
 }
 
+QString WizardOutputPage::problem() const
+{
+    const QString dir = m_jobDir->text().trimmed();
+    QString why = jobDirProblem(dir);
+    const std::optional<HostStatus>& host = m_wizard->hostInfo().host;
+    // The roots and symbolic links are the executor's host's: checked here only when that is this machine.
+    ApiClient* client = m_wizard->client();
+    const bool local = client && QHostAddress(client->baseUrl().host()).isLoopback();
+    if (why.isEmpty() && !dir.isEmpty() && local && host && !host->jobDirRoots.isEmpty()) {
+        const FieldViolations violations = JobDirPolicy(host->jobDirRoots).violations(dir);
+        if (!violations.isEmpty())
+            why = violations.first().description;
+    }
+    return why;
+}
+
 void WizardOutputPage::onChanged()
 {
     m_serverError.clear();
     const QString dir = m_jobDir->text().trimmed();
-    setProblem(m_problems, jobDirProblem(dir));
+    setProblem(m_problems, problem());
     const QStringList checkpoints
         = m_problems->text().isEmpty() ? checkpointFiles(dir, MaxCheckpointsCounted) : QStringList();
     if (checkpoints.isEmpty()) {
@@ -1973,7 +2004,7 @@ void WizardOutputPage::apply(Job& job) const
 
 bool WizardOutputPage::isComplete() const
 {
-    return jobDirProblem(m_jobDir->text().trimmed()).isEmpty();
+    return problem().isEmpty();
 }
 
 QWidget* WizardOutputPage::showFieldError(const QString&, const QString& message)

@@ -28,6 +28,7 @@
 #include <QDir>
 #include <QElapsedTimer>
 #include <QEventLoop>
+#include <QFileInfo>
 #include <QFontInfo>
 #include <QFrame>
 #include <QHeaderView>
@@ -258,7 +259,8 @@ private Q_SLOTS:
         QCOMPARE(window.jobView()->currentTab(), JobView::OverviewTab);
 
         // "Submit Similar…" (Job menu) proposes a fresh job dir named after the new ID, not the old job's: the
-        // new job would silently resume the old run's checkpoints.
+        // new job would silently resume the old run's checkpoints. It lies beside the old one (issue 27, item 8:
+        // it was reset to the data folder).
         window.submitSimilarAction()->trigger();
         SubmitWizard* similar = nullptr;
         QTRY_VERIFY((similar = window.findChild<SubmitWizard*>()) && similar->isVisible());
@@ -267,7 +269,8 @@ private Q_SLOTS:
         QCOMPARE(similar->job().trainingInput.pythonModule, QStringLiteral("consoletest.chatty"));
         while (similar->currentId() != SubmitWizard::OutputPageId)
             similar->next();
-        QCOMPARE(similar->outputPage()->jobDirEdit()->text(), WizardOutputPage::defaultJobDir(newId));
+        QCOMPARE(similar->outputPage()->jobDirEdit()->text(),
+            QFileInfo(ok.trainingInput.jobDir).absolutePath() + QLatin1Char('/') + newId);
         QVERIFY(similar->job().trainingInput.jobDir != ok.trainingInput.jobDir);
         similar->reject();
         QTRY_VERIFY(!similar->isVisible());

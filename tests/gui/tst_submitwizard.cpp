@@ -289,6 +289,51 @@ private Q_SLOTS:
         QVERIFY2(problem.isEmpty(), qPrintable(problem));
     }
 
+    void jobDirOnTheOutputPage()
+    {
+        // Issue 27, items 7 and 8: the executor's job dir roots were checked only at Submit, which sent the user
+        // back; and "Use a new folder" after choosing a folder of one's own reset to the default location.
+        ExecutorConnection connection;
+        connection.start();
+        QTRY_COMPARE_WITH_TIMEOUT(connection.state(), ExecutorConnection::State::Connected, 30000);
+        m_pids << connection.endpoint().pid;
+        SubmitWizard w(connection.client());
+        QSignalSpy catalogs(&w, &SubmitWizard::hostInfoChanged);
+        QVERIFY(walkTo(w, SubmitWizard::OutputPageId));
+        QTRY_VERIFY_WITH_TIMEOUT(w.hostInfo().host && !w.hostInfo().host->jobDirRoots.isEmpty(), 20000);
+        WizardOutputPage* output = w.outputPage();
+        QLineEdit* edit = output->jobDirEdit();
+        // A folder outside the roots (/etc is writable by root, so only the executor's rule refuses it): the
+        // executor's own message, here, before Submit, and Next waits.
+        edit->selectAll();
+        QTest::keyClicks(edit, QStringLiteral("/etc/trainyard_outside"));
+        QTRY_VERIFY(!output->jobDirProblems()->text().isEmpty());
+        QVERIFY(output->jobDirProblems()->isVisible());
+        QVERIFY(!nextEnabled(w));
+        Job probe = w.job();
+        probe.jobId = QStringLiteral("wizard_roots_probe");
+        const ApiResult<Job> refused = connection.client()->createJobBlocking(probe);
+        QVERIFY(!refused.ok());
+        QString executorSays;
+        for (const FieldViolation& v : refused.error.violations)
+            if (v.field == QLatin1String("trainingInput.jobDir"))
+                executorSays = v.description;
+        QCOMPARE(output->jobDirProblems()->text(), executorSays);
+
+        // A folder of the user's own that holds checkpoints: "Use a new folder" proposes a sibling named after
+        // the job, in the same parent.
+        const QString own = path(QStringLiteral("mine/exp1"));
+        QVERIFY(writeFile(own + QStringLiteral("/model.pt"), "x"));
+        edit->selectAll();
+        QTest::keyClicks(edit, own);
+        QTRY_VERIFY(output->checkpointWarning()->isVisible());
+        QVERIFY(nextEnabled(w));
+        QTest::mouseClick(output->freshJobDirButton(), Qt::LeftButton);
+        const QString id = w.jobPage()->jobIdEdit()->text();
+        QCOMPARE(QDir::fromNativeSeparators(edit->text()), path(QStringLiteral("mine/")) + id);
+        QVERIFY(!output->checkpointWarning()->isVisible());
+    }
+
     void returnInAPopupStaysOnThePage()
     {
         // Issue 11, item 5: Return in a machine-type list also pressed Next.
@@ -605,10 +650,10 @@ private Q_SLOTS:
         if (warn) {
             QVERIFY(page->checkpointWarning()->text().contains(
                 QStringLiteral("1 checkpoint file (checkpoints/epoch-3.pt)")));
-            // "Use a new folder" leaves the old run's checkpoints alone.
+            // "Use a new folder" leaves the old run's checkpoints alone, beside them in the folder the user chose.
             QVERIFY(!page->freshJobDirButton()->isHidden());
             QTest::mouseClick(page->freshJobDirButton(), Qt::LeftButton);
-            QCOMPARE(page->jobDirEdit()->text(), WizardOutputPage::defaultJobDir(QStringLiteral("wizard_job")));
+            QCOMPARE(page->jobDirEdit()->text(), QFileInfo(path(dir)).absolutePath() + QStringLiteral("/wizard_job"));
             QVERIFY(page->checkpointWarning()->isHidden());
         }
     }

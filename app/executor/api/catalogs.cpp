@@ -105,7 +105,9 @@ HttpApi::Reply HttpApi::catalog(const QString& what)
 
 HttpApi::Reply HttpApi::host()
 {
-    return jsonReply(m_scheduler->usage().toJson());
+    HostStatus host = m_scheduler->usage();
+    host.jobDirRoots = m_jobDirs.roots(); // so a client can check a job dir before it submits (the wizard)
+    return jsonReply(host.toJson());
 }
 
 HttpApi::Reply HttpApi::images(const HttpChannelPtr& channel, bool* deferred)
@@ -115,7 +117,8 @@ HttpApi::Reply HttpApi::images(const HttpChannelPtr& channel, bool* deferred)
         QString error;
         const QList<LocalImage> images = ContainerHost::images(runtime, &error);
         if (images.isEmpty() && !error.isEmpty())
-            return errorReply(503, QStringLiteral("UNAVAILABLE"), QStringLiteral("Cannot list the local images: ") + error);
+            return errorReply(
+                503, QStringLiteral("UNAVAILABLE"), QStringLiteral("Cannot list the local images: ") + error);
         QJsonArray list;
         for (const LocalImage& image : images) {
             list.append(QJsonObject {
