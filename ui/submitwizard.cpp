@@ -14,17 +14,18 @@
 #include <QFileInfo>
 #include <QJsonDocument>
 #include <QKeyEvent>
+#include <QLabel>
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QPushButton>
-#include <QSaveFile>
-#include <QShortcut>
-#include <QWhatsThis>
-#include <QScreen>
-#include <QStandardPaths>
 #include <QRegularExpression>
+#include <QSaveFile>
+#include <QScreen>
+#include <QShortcut>
+#include <QStandardPaths>
 #include <QTimer>
+#include <QWhatsThis>
 
 #include <algorithm>
 
@@ -357,6 +358,48 @@ bool SubmitWizard::importConfig(const QString& path, QString* error)
     if (imported.jobId.isEmpty())
         imported.jobId = m_jobPage->jobIdEdit()->text();
     loadJob(imported);
+    // Say what came from the file (the wizard opened on step 1 with no sign of it, issue 27), and propose the
+    // package: a gcloud config rarely names it (--package-path is a flag), and the file usually sits in the
+    // trainer's folder or one below it.
+    const TrainingInput& in = imported.trainingInput;
+    QStringList what;
+    if (!in.scaleTier.isEmpty())
+        what << tr("scale tier %1").arg(in.scaleTier);
+    if (!in.masterType.isEmpty())
+        what << tr("master %1").arg(in.masterType);
+    if (in.workerCount.value_or(0) > 0)
+        what << tr("%n worker(s)", nullptr, int(*in.workerCount));
+    if (!in.pythonModule.isEmpty())
+        what << tr("module %1").arg(in.pythonModule);
+    if (!in.args.isEmpty())
+        what << tr("%n argument(s)", nullptr, int(in.args.size()));
+    if (in.hyperparameters)
+        what << tr("tuning: %1 trials of %n hyperparameter(s)", nullptr, int(in.hyperparameters->params.size()))
+                    .arg(in.hyperparameters->maxTrials.value_or(1));
+    if (!in.region.isEmpty())
+        what << tr("region %1").arg(in.region);
+    if (!in.runtimeVersion.isEmpty())
+        what << tr("runtime %1").arg(in.runtimeVersion);
+    if (!in.jobDir.isEmpty())
+        what << tr("job dir");
+    QString status = what.isEmpty()
+        ? tr("Imported %1.").arg(QFileInfo(path).fileName())
+        : tr("Imported %1: %2.").arg(QFileInfo(path).fileName(), what.join(QStringLiteral(", ")));
+    const bool container = in.masterConfig && !in.masterConfig->imageUri.isEmpty();
+    if (in.packageUris.isEmpty() && !container) {
+        const QString folder = QFileInfo(path).absolutePath();
+        for (const QString& dir : { folder, QFileInfo(folder).absolutePath() }) {
+            if (QFileInfo::exists(dir + QStringLiteral("/setup.py"))
+                || QFileInfo::exists(dir + QStringLiteral("/pyproject.toml"))) {
+                m_appPage->packageEdit()->setText(QDir::toNativeSeparators(dir));
+                status += QLatin1Char(' ')
+                    + tr("The package is the folder it is in, %1: change it on the next page if not.")
+                          .arg(QDir::toNativeSeparators(dir));
+                break;
+            }
+        }
+    }
+    m_jobPage->importStatus()->setText(status);
     return true;
 }
 
@@ -384,9 +427,9 @@ SubmitWizard::PageId SubmitWizard::pageForField(const QString& field)
     if (!field.startsWith(QLatin1String("trainingInput.")))
         return ReviewPageId;
     const QString f = field.mid(int(qstrlen("trainingInput.")));
-    static const QRegularExpression app(QStringLiteral(
-        "^(packageUris|pythonModule|args|runtimeVersion|pythonVersion|masterConfig\\.(imageUri|containerCommand|containerArgs))"
-        "(\\b|\\[|\\.|$)"));
+    static const QRegularExpression app(QStringLiteral("^(packageUris|pythonModule|args|runtimeVersion|pythonVersion|"
+                                                       "masterConfig\\.(imageUri|containerCommand|containerArgs))"
+                                                       "(\\b|\\[|\\.|$)"));
     static const QRegularExpression compute(
         QStringLiteral("^(scaleTier|(master|worker|parameterServer|evaluator)(Type|Config|Count))(\\b|\\[|\\.|$)"));
     if (app.match(f).hasMatch())
@@ -469,7 +512,7 @@ std::optional<QStringList> SubmitWizard::splitShellWords(const QString& line)
     return words;
 }
 
-QString SubmitWizard::commandLine(const Job& job)
+QString SubmitWizard::commandLine(const Job& job, const QString& configPath)
 {
     const TrainingInput& in = job.trainingInput;
     QStringList words { QStringLiteral("trainyardctl"), QStringLiteral("jobs"), QStringLiteral("submit"),
@@ -491,7 +534,9 @@ QString SubmitWizard::commandLine(const Job& job)
         needsConfig = needsConfig || !(rest == ReplicaConfig {});
     }
     if (needsConfig)
-        flag("config", (job.jobId.isEmpty() ? QStringLiteral("job") : job.jobId) + QStringLiteral(".yaml"));
+        flag("config",
+            configPath.isEmpty() ? (job.jobId.isEmpty() ? QStringLiteral("job") : job.jobId) + QStringLiteral(".yaml")
+                                 : configPath);
     QStringList sdists;
     QString packagePath;
     for (const QString& p : in.packageUris) {

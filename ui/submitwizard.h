@@ -66,7 +66,7 @@ public:
     Job job() const;
 
     /// The `trainyardctl jobs submit training …` line for `job`, each argument quoted for a POSIX shell.
-    static QString commandLine(const Job& job);
+    static QString commandLine(const Job& job, const QString& configPath = {});
     /// Quotes one shell word (single quotes when needed).
     static QString shellQuote(const QString& word);
     /// Splits `line` into words as a POSIX shell does (XCU 2.2 quoting, no expansions): single quotes

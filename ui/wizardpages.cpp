@@ -228,11 +228,8 @@ WizardJobPage::WizardJobPage(SubmitWizard* wizard)
         if (path.isEmpty())
             return;
         QString error;
-        if (m_wizard->importConfig(path, &error)) {
-            m_importStatus->setText(tr("Imported %1.").arg(QFileInfo(path).fileName()));
-        } else {
+        if (!m_wizard->importConfig(path, &error)) // on success it says what it filled in
             m_importStatus->setText(tr("Could not import %1: %2").arg(QFileInfo(path).fileName(), error));
-        }
     });
     onIdChanged();
 }
@@ -2844,6 +2841,13 @@ WizardReviewPage::WizardReviewPage(SubmitWizard* wizard)
     commandLabel->setBuddy(m_command);
     layout->addWidget(commandLabel);
     layout->addWidget(m_command, 1);
+    m_commandNote = new QLabel(this);
+    m_commandNote->setObjectName(QStringLiteral("commandNote"));
+    m_commandNote->setWordWrap(true);
+    m_commandNote->setTextFormat(Qt::PlainText);
+    m_commandNote->setStyleSheet(QStringLiteral("color: #5e5c64;"));
+    m_commandNote->hide();
+    layout->addWidget(m_commandNote);
     auto* buttons = new QHBoxLayout;
     buttons->addWidget(m_copy);
     buttons->addWidget(m_export);
@@ -2858,20 +2862,52 @@ WizardReviewPage::WizardReviewPage(SubmitWizard* wizard)
         const QString path = QFileDialog::getSaveFileName(this, tr("Export job config"),
             (job.jobId.isEmpty() ? QStringLiteral("job") : job.jobId) + QStringLiteral(".yaml"),
             tr("YAML (*.yaml *.yml)"));
-        if (path.isEmpty())
-            return;
-        QString error;
-        if (!exportTo(path, &error))
-            setProblem(m_problems, error);
+        if (!path.isEmpty())
+            exportConfig(path);
     });
 }
 
 void WizardReviewPage::initializePage()
 {
-    const Job job = m_wizard->job();
-    m_yaml->setPlainText(jobToYaml(job));
-    m_command->setPlainText(SubmitWizard::commandLine(job));
     setProblem(m_problems, QString());
+    updateCommand();
+}
+
+void WizardReviewPage::updateCommand()
+{
+    const Job job = m_wizard->job();
+    const QString yaml = jobToYaml(job);
+    m_yaml->setPlainText(yaml);
+    // The command reads a config file for what no flag says: the one Export config… wrote, while it still holds
+    // this job; else JOB.yaml, which exists only once exported (issue 27: the command named a file nobody wrote).
+    const bool exported = !m_exported.isEmpty() && m_exportedYaml == yaml && QFileInfo::exists(m_exported);
+    const QString command = SubmitWizard::commandLine(job, exported ? m_exported : QString());
+    m_command->setPlainText(command);
+    const QRegularExpression config(QStringLiteral("--config=(\\S+)"));
+    const QRegularExpressionMatch match = config.match(command);
+    if (!match.hasMatch()) {
+        m_commandNote->hide();
+        return;
+    }
+    m_commandNote->setText(exported
+            ? tr("The command reads %1, which Export config… wrote.").arg(m_exported)
+            : tr("The command reads %1 for what no flag can say (the tuning spec, replica settings): Export config… "
+                 "writes it.")
+                  .arg(match.captured(1)));
+    m_commandNote->show();
+}
+
+bool WizardReviewPage::exportConfig(const QString& path)
+{
+    QString error;
+    if (!exportTo(path, &error)) {
+        setProblem(m_problems, error);
+        return false;
+    }
+    m_exported = path;
+    m_exportedYaml = jobToYaml(m_wizard->job());
+    updateCommand();
+    return true;
 }
 
 bool WizardReviewPage::exportTo(const QString& path, QString* error) const

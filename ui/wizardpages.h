@@ -83,6 +83,8 @@ public:
     QLabel* labelProblems() const { return m_labelProblems; }
     QPushButton* suggestButton() const { return m_suggest; }
     QPushButton* importButton() const { return m_import; }
+    /// Beside Import config…: what the last import filled in, or why it failed.
+    QLabel* importStatus() const { return m_importStatus; }
     /// The labels in the table (rows with an empty key are skipped).
     QMap<QString, QString> labels() const;
     /// `<base>_<YYYYMMDD_HHMMSS>` from the current ID (sanitized) or the module name; `now` local time.
@@ -460,13 +462,23 @@ public:
     QLabel* submitProblems() const { return m_problems; }
     /// Writes the YAML to `path`; false and *error on failure (nothing half-written: QSaveFile).
     bool exportTo(const QString& path, QString* error) const;
+    /// Export config…'s work: writes the YAML to `path`, and the command line then reads that file
+    /// (`--config=PATH`); a failure is shown under the buttons.
+    bool exportConfig(const QString& path);
+    /// Under the command line when it needs a config file (fields no flag says, e.g. hyperparameters): which
+    /// file it reads and whether Export config… has written it. Hidden otherwise.
+    QLabel* commandNote() const { return m_commandNote; }
 
 private:
+    void updateCommand();
     QPlainTextEdit* m_yaml;
     QPlainTextEdit* m_command;
+    QLabel* m_commandNote = nullptr;
     QPushButton* m_copy;
     QPushButton* m_export;
     QLabel* m_problems;
+    QString m_exported; ///< where Export config… last wrote this job's YAML
+    QString m_exportedYaml; ///< what it wrote: the command reads that file only while the job is the same
 };
 
 } // namespace Trainyard

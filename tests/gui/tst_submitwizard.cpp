@@ -334,6 +334,33 @@ private Q_SLOTS:
         QVERIFY(!output->checkpointWarning()->isVisible());
     }
 
+    void importSaysWhatAndProposesThePackage()
+    {
+        // Issue 27, item 11: an imported config opened the wizard on step 1 with no sign of the import, and the
+        // package field empty though the file sat in the trainer's folder.
+        QVERIFY(writeFile(path(QStringLiteral("imported/setup.py")),
+            "from setuptools import setup\nsetup(name='t', packages=['trainer'])\n"));
+        QVERIFY(writeFile(path(QStringLiteral("imported/trainer/__init__.py")), ""));
+        QVERIFY(writeFile(path(QStringLiteral("imported/trainer/task.py")), "print('hi')\n"));
+        QVERIFY(writeFile(path(QStringLiteral("imported/configs/gpu.yaml")),
+            "trainingInput:\n  scaleTier: BASIC_GPU\n  pythonModule: trainer.task\n  args: [--epochs, '3']\n"));
+        SubmitWizard w(nullptr);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        typeValidId(w);
+        QString error;
+        QVERIFY2(w.importConfig(path(QStringLiteral("imported/configs/gpu.yaml")), &error), qPrintable(error));
+        QCOMPARE(w.currentId(), int(SubmitWizard::JobPageId));
+        QLabel* status = w.jobPage()->importStatus();
+        QVERIFY(status->isVisible());
+        QVERIFY2(status->text().contains(QStringLiteral("Imported gpu.yaml: scale tier BASIC_GPU"))
+                && status->text().contains(QStringLiteral("module trainer.task"))
+                && status->text().contains(path(QStringLiteral("imported"))),
+            qPrintable(status->text()));
+        QCOMPARE(w.appPage()->packageEdit()->text(), path(QStringLiteral("imported")));
+        QCOMPARE(w.job().trainingInput.packageUris, QStringList { path(QStringLiteral("imported")) });
+    }
+
     void returnInAPopupStaysOnThePage()
     {
         // Issue 11, item 5: Return in a machine-type list also pressed Next.

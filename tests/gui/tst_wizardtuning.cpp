@@ -14,6 +14,7 @@
 #include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QFileInfo>
 #include <QGroupBox>
 #include <QHeaderView>
 #include <QLabel>
@@ -438,8 +439,18 @@ private Q_SLOTS:
         QCOMPARE(w.currentId(), int(SubmitWizard::ReviewPageId));
         QVERIFY(
             w.reviewPage()->yamlView()->toPlainText().contains(QStringLiteral("hyperparameterMetricTag: accuracy")));
+        // The command line needs a config file for the tuning spec: it says which, and that Export config… writes
+        // it; once exported, the command reads that very file (issue 27, item 10).
+        QLabel* note = w.reviewPage()->commandNote();
+        QVERIFY(note->isVisible());
+        QVERIFY2(note->text().contains(QStringLiteral("Export config")), qPrintable(note->text()));
         const QString exported = m_root.filePath(QStringLiteral("census-export.yaml"));
-        QVERIFY2(w.reviewPage()->exportTo(exported, &error), qPrintable(error));
+        QVERIFY(w.reviewPage()->exportConfig(exported));
+        QVERIFY(QFileInfo::exists(exported));
+        QVERIFY2(w.reviewPage()->commandView()->toPlainText().contains(QStringLiteral("--config=") + exported),
+            qPrintable(w.reviewPage()->commandView()->toPlainText()));
+        QVERIFY2(note->text().contains(exported) && note->text().contains(QStringLiteral("wrote")),
+            qPrintable(note->text()));
         SubmitWizard again(nullptr);
         QVERIFY2(again.importConfig(exported, &error), qPrintable(error));
         QCOMPARE(again.tuningPage()->spec(), *expected->trainingInput.hyperparameters);
