@@ -26,10 +26,10 @@
 #include <QPainter>
 #include <QRegularExpression>
 #include <QSaveFile>
+#include <QScreen>
 #include <QScrollArea>
 #include <QSlider>
 #include <QToolButton>
-#include <QToolTip>
 #include <QVBoxLayout>
 #include <QValueAxis>
 #include <QWheelEvent>
@@ -40,6 +40,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace Trainyard {
 
@@ -577,7 +578,11 @@ void MetricChart::refresh()
 
 QString MetricChart::tooltipText(double x) const
 {
-    QString rows;
+    struct Row {
+        double sortKey;
+        QString html;
+    };
+    QList<Row> found;
     for (const Line& line : m_lines) {
         if (!isSeriesShown(line.index))
             continue;
@@ -586,18 +591,28 @@ QString MetricChart::tooltipText(double x) const
             continue;
         const MetricSeriesData& d = m_model->data(line.index);
         const double wall = d.wallTime(*i);
-        rows += QStringLiteral("<tr><td style=\"color:%1\">■</td><td>%2</td><td align=\"right\">%3</td>"
-                               "<td align=\"right\">%4</td><td align=\"right\">%5</td><td>%6</td>"
-                               "<td align=\"right\">%7</td></tr>")
-                    .arg(line.smoothed->pen().color().name(),
-                        MetricsModel::seriesLabel(m_model->info(line.index), m_model->jobId()).toHtmlEscaped(),
-                        QLocale().toString(d.step(*i)), formatNumber(d.value(*i)), formatNumber(d.smoothed(*i)),
-                        QLocale().toString(
-                            QDateTime::fromMSecsSinceEpoch(qint64(wall * 1000)), QStringLiteral("yyyy-MM-dd HH:mm:ss")),
-                        tr("%1 s").arg(QLocale().toString(wall - d.wallTime(0), 'f', 1)));
+        const double key = std::isfinite(d.smoothed(*i)) ? d.smoothed(*i) : -std::numeric_limits<double>::infinity();
+        found.append({ key, QString() });
+        found.last().html
+            = QStringLiteral("<tr><td style=\"color:%1\">■</td><td>%2</td><td align=\"right\">%3</td>"
+                             "<td align=\"right\">%4</td><td align=\"right\">%5</td><td>%6</td>"
+                             "<td align=\"right\">%7</td></tr>")
+                  .arg(line.smoothed->pen().color().name(),
+                      MetricsModel::seriesLabel(m_model->info(line.index), m_model->jobId()).toHtmlEscaped(),
+                      QLocale().toString(d.step(*i)), formatNumber(d.value(*i)), formatNumber(d.smoothed(*i)),
+                      QLocale().toString(
+                          QDateTime::fromMSecsSinceEpoch(qint64(wall * 1000)), QStringLiteral("yyyy-MM-dd HH:mm:ss")),
+                      tr("%1 s").arg(QLocale().toString(wall - d.wallTime(0), 'f', 1)));
     }
-    if (rows.isEmpty())
+    if (found.isEmpty())
         return {};
+    std::stable_sort(found.begin(), found.end(), [](const Row& a, const Row& b) { return a.sortKey > b.sortKey; });
+    QString rows;
+    for (int r = 0; r < std::min<int>(int(found.size()), MaxHoverRows); ++r)
+        rows += found[r].html;
+    if (found.size() > MaxHoverRows)
+        rows += QStringLiteral("<tr><td></td><td colspan=\"6\">%1</td></tr>")
+                    .arg(tr("… and %n more", nullptr, int(found.size()) - MaxHoverRows).toHtmlEscaped());
     return QStringLiteral("<table cellspacing=\"4\"><tr><th></th><th align=\"left\">%1</th><th>%2</th><th>%3</th>"
                           "<th>%4</th><th align=\"left\">%5</th><th>%6</th></tr>")
                .arg(tr("Name"), tr("Step"), tr("Value"), tr("Smoothed"), tr("Time"), tr("Relative"))
@@ -685,12 +700,46 @@ void MetricChart::mouseMoveEvent(QMouseEvent* event)
         return;
     }
     QChartView::mouseMoveEvent(event);
-    if (chart()->plotArea().contains(event->position())) {
-        const QPointF value = chart()->mapToValue(event->position());
-        QToolTip::showText(event->globalPosition().toPoint(), tooltipText(toModelX(value.x())), this);
-    } else {
-        QToolTip::hideText();
+    if (chart()->plotArea().contains(event->position()))
+        showHoverCard(event->position(), event->globalPosition().toPoint());
+    else if (m_hoverCard)
+        m_hoverCard->hide();
+}
+
+void MetricChart::showHoverCard(const QPointF& position, const QPoint& global)
+{
+    const QString text = tooltipText(toModelX(chart()->mapToValue(position).x()));
+    if (text.isEmpty()) {
+        if (m_hoverCard)
+            m_hoverCard->hide();
+        return;
     }
+    if (!m_hoverCard) {
+        // A window of its own (the card may be taller than the chart), drawn as a tooltip, that never takes
+        // the focus or the mouse; shown and hidden only here.
+        m_hoverCard = new QLabel(this, Qt::ToolTip | Qt::FramelessWindowHint | Qt::WindowDoesNotAcceptFocus);
+        m_hoverCard->setObjectName(QStringLiteral("hoverCard"));
+        m_hoverCard->setAttribute(Qt::WA_TransparentForMouseEvents);
+        m_hoverCard->setAttribute(Qt::WA_ShowWithoutActivating);
+        m_hoverCard->setTextFormat(Qt::RichText);
+        m_hoverCard->setForegroundRole(QPalette::ToolTipText);
+        m_hoverCard->setBackgroundRole(QPalette::ToolTipBase);
+        m_hoverCard->setAutoFillBackground(true);
+        m_hoverCard->setFrameShape(QFrame::Box);
+        m_hoverCard->setMargin(4);
+    }
+    m_hoverCard->setText(text);
+    m_hoverCard->adjustSize();
+    // Beside the mouse, on the screen: left of it when it would run off the right edge.
+    QPoint at = global + QPoint(16, 16);
+    if (const QScreen* s = screen()) {
+        const QRect area = s->availableGeometry();
+        if (at.x() + m_hoverCard->width() > area.right())
+            at.setX(global.x() - 16 - m_hoverCard->width());
+        at.setY(std::clamp(at.y(), area.top(), std::max(area.top(), area.bottom() - m_hoverCard->height())));
+    }
+    m_hoverCard->move(at);
+    m_hoverCard->show();
 }
 
 void MetricChart::mouseReleaseEvent(QMouseEvent* event)
@@ -799,7 +848,8 @@ void MetricChart::contextMenuEvent(QContextMenuEvent* event)
 
 void MetricChart::leaveEvent(QEvent* event)
 {
-    QToolTip::hideText();
+    if (m_hoverCard)
+        m_hoverCard->hide();
     QChartView::leaveEvent(event);
 }
 
@@ -1218,18 +1268,23 @@ void MetricsPanel::relayout()
     for (Group& group : m_groups) {
         for (MetricChart* chart : std::as_const(group.charts))
             group.grid->removeWidget(chart);
+        // A group with fewer charts than the width holds spreads them over the whole width: two charts in three
+        // 500-px columns left 40 % of a maximised window empty (issue 27).
+        const int shown = int(std::count_if(group.charts.cbegin(), group.charts.cend(),
+            [&visible](const MetricChart* chart) { return visible.contains(chart->key()); }));
+        const int columns = std::clamp(shown, 1, m_columns);
         int k = 0;
         for (MetricChart* chart : std::as_const(group.charts)) {
             const bool show = visible.contains(chart->key());
             chart->setVisible(show);
             if (!show)
                 continue;
-            group.grid->addWidget(chart, k / m_columns, k % m_columns);
+            group.grid->addWidget(chart, k / columns, k % columns);
             m_dirty.insert(chart);
             ++k;
         }
         for (int c = 0; c < 8; ++c)
-            group.grid->setColumnStretch(c, c < m_columns ? 1 : 0);
+            group.grid->setColumnStretch(c, c < columns ? 1 : 0);
         group.header->setVisible(k > 0);
         group.body->setVisible(k > 0 && group.header->isChecked());
     }

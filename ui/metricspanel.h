@@ -104,9 +104,14 @@ public:
     void zoomTo(double x0, double x1);
     void resetZoom();
 
-    /// The hover tooltip (HTML) for model x `x`: per series the nearest point's step, value, smoothed
-    /// value and time.
+    /// The hover card (HTML) for model x `x`: per shown series the nearest point's step, value, smoothed
+    /// value and time, with the series' colour, sorted by smoothed value (highest first, as TensorBoard's
+    /// "descending"); at most MaxHoverRows rows and a line saying how many more.
     QString tooltipText(double x) const;
+    static constexpr int MaxHoverRows = 24;
+    /// The card shown while the mouse is over the plot: it stays until the mouse leaves the plot (a tooltip
+    /// went away half a second after the mouse stopped, issue 27).
+    QLabel* hoverCard() const { return m_hoverCard; }
 
     /// Writes the chart as PNG (or any raster format Qt knows from the suffix) or SVG (`.svg`, when Qt SVG
     /// is available). False with `error` set when it cannot.
@@ -130,6 +135,8 @@ protected:
     void leaveEvent(QEvent* event) override;
 
 private:
+    QLabel* m_hoverCard = nullptr;
+    void showHoverCard(const QPointF& position, const QPoint& global);
     friend class MetricLinesItem;
     struct Line {
         int index;

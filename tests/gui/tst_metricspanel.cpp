@@ -13,18 +13,22 @@
 #include "metricspanel.h"
 #include "statenames.h"
 
+#include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDateTimeAxis>
 #include <QDir>
 #include <QDoubleSpinBox>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QImage>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QLabel>
 #include <QLineEdit>
 #include <QLineSeries>
 #include <QLogValueAxis>
+#include <QMouseEvent>
 #include <QSignalSpy>
 #include <QSlider>
 #include <QTemporaryDir>
@@ -291,10 +295,11 @@ private Q_SLOTS:
         QTest::mouseDClick(loss->viewport(), Qt::LeftButton, {}, middle);
         QVERIFY(!loss->isZoomed());
         QCOMPARE(loss->rawPoints(master).size(), Steps);
-        // Hovering shows the tooltip of the step under the cursor.
+        // Hovering shows the card of the step under the cursor.
         QTest::mouseMove(loss->viewport(), middle);
-        QTRY_VERIFY(QToolTip::isVisible());
-        QVERIFY2(QToolTip::text().contains(QLatin1String("worker-replica-1")), qPrintable(QToolTip::text()));
+        QTRY_VERIFY(loss->hoverCard() && loss->hoverCard()->isVisible());
+        QVERIFY2(loss->hoverCard()->text().contains(QLatin1String("worker-replica-1")),
+            qPrintable(loss->hoverCard()->text()));
 
         // Tooltip at step 10: every replica's step, value and smoothed value.
         const QString tip = loss->tooltipText(10.2);
@@ -363,6 +368,77 @@ private Q_SLOTS:
         QCOMPARE(view.metricsPanel()->model()->seriesCount(), model->seriesCount());
         const int again = view.metricsPanel()->model()->indexOf(MasterLoss);
         QCOMPARE(view.metricsPanel()->model()->data(again).size(), size_t(Steps));
+    }
+
+    void hoverCardWidthAndSinglePoints()
+    {
+        // Issue 27, items 4 to 6: the hover tooltip went away half a second after the mouse stopped and listed
+        // runs unsorted; a series of one point was a 2-px mark on the frame; a maximised window kept two
+        // 460-px columns and 40 % of the width empty.
+        Job job;
+        job.jobId = QStringLiteral("hover_job");
+        MetricsPanel panel(nullptr, job);
+        panel.resize(1600, 900);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        MetricsModel* model = panel.model();
+        auto scalar = [](const QString& run, const QString& tag) {
+            SeriesInfo info;
+            info.kind = QStringLiteral("scalar");
+            info.run = run;
+            info.tag = tag;
+            info.name = QStringLiteral("scalar/") + run + QLatin1Char('/') + tag;
+            return info;
+        };
+        const QStringList runs { QStringLiteral("low"), QStringLiteral("high"), QStringLiteral("middle") };
+        const double levels[] = { 0.2, 0.9, 0.5 };
+        for (int r = 0; r < 3; ++r) {
+            model->addSeries(scalar(runs[r], QStringLiteral("train/loss")));
+            QList<SeriesPoint> points;
+            for (int step = 1; step <= 20; ++step)
+                points.append({ step, 1700000000.0 + step, levels[r] });
+            model->appendPoints(scalar(runs[r], QStringLiteral("train/loss")).name, points);
+        }
+        // One evaluation: a single point.
+        model->addSeries(scalar(QStringLiteral("eval"), QStringLiteral("train/accuracy")));
+        model->appendPoints(
+            scalar(QStringLiteral("eval"), QStringLiteral("train/accuracy")).name, { { 5, 1700000005.0, 0.7 } });
+        QTRY_VERIFY(panel.chart(LossKey) && panel.chart(QStringLiteral("scalar:train/accuracy")));
+        MetricChart* loss = panel.chart(LossKey);
+        MetricChart* accuracy = panel.chart(QStringLiteral("scalar:train/accuracy"));
+        QTRY_VERIFY(loss->isVisible() && accuracy->isVisible());
+
+        // Two charts of a group share the whole width of a 1,600-px panel.
+        QTRY_VERIFY2(loss->width() > panel.width() * 4 / 10 && accuracy->width() > panel.width() * 4 / 10,
+            qPrintable(QStringLiteral("%1 and %2 of %3").arg(loss->width()).arg(accuracy->width()).arg(panel.width())));
+
+        // The single point is inside the x range, not on its edge.
+        auto* axis = qobject_cast<QValueAxis*>(accuracy->xAxis());
+        QVERIFY(axis);
+        QVERIFY2(axis->min() < 5 && axis->max() > 5,
+            qPrintable(QStringLiteral("%1 .. %2").arg(axis->min()).arg(axis->max())));
+
+        // Hovering the plot: a card with every run, highest smoothed value first, in the run's colour; it stays
+        // while the mouse rests there.
+        const QPoint middle = loss->chart()->plotArea().center().toPoint();
+        QTest::mouseMove(loss->viewport(), middle);
+        QMouseEvent move(
+            QEvent::MouseMove, QPointF(middle), loss->viewport()->mapToGlobal(QPointF(middle)), Qt::NoButton, {}, {});
+        QApplication::sendEvent(loss->viewport(), &move);
+        QTRY_VERIFY(loss->hoverCard() && loss->hoverCard()->isVisible());
+        const QString card = loss->hoverCard()->text();
+        const qsizetype high = card.indexOf(QStringLiteral("/high<"));
+        const qsizetype mid = card.indexOf(QStringLiteral("/middle<"));
+        const qsizetype low = card.indexOf(QStringLiteral("/low<"));
+        QVERIFY2(high >= 0 && high < mid && mid < low, qPrintable(card));
+        QVERIFY(card.contains(QStringLiteral("color:#")));
+        QElapsedTimer rested;
+        rested.start();
+        QTRY_VERIFY_WITH_TIMEOUT(rested.elapsed() > 2000 || !loss->hoverCard()->isVisible(), 5000);
+        QVERIFY(loss->hoverCard()->isVisible());
+        QEvent leave(QEvent::Leave);
+        QApplication::sendEvent(loss, &leave);
+        QVERIFY(!loss->hoverCard()->isVisible());
     }
 
     void withoutConnection()
