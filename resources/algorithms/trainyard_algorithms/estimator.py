@@ -1,0 +1,331 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""What the linear learner and wide & deep share: their arguments, the TensorFlow-estimator-like training loop in
+PyTorch, FTRL, and the TorchScript export.
+
+The service's two algorithms were TensorFlow 1.14 estimators (LinearClassifier/Regressor and
+DNNLinearCombined…; research notes §2, §5.4–5.5). Debian ships no TensorFlow, so these are PyTorch models with the
+estimators' structure and the service's arguments; ``framework`` says PYTORCH. Where we chose what TensorFlow
+does not say, the code says so:
+
+- numeric features are standardised inside the model with the training split's mean and standard deviation
+  (gradient methods need comparable scales; the service's pipeline transformed its inputs too, in ways its
+  pages do not give);
+- a regression target is standardised for training and the model's output scaled back (metrics are in the
+  target's units), so the default learning rates work on targets of any size;
+- evaluation runs every ``eval_frequency_secs`` of training and after the last step, as train_and_evaluate's
+  throttle does; ``eval_steps`` batches of the validation set each time (default: all of it).
+
+Model file: ``model.pt``, a TorchScript module: ``forward(numeric: float32 [N, n_numeric], categorical: int64
+[N, n_categorical]) -> probabilities float32 [N, K]`` (classification, K >= 2) or ``values float32 [N]``
+(regression); inputs are what ``Preprocessor.transform`` returns (-1 = missing or unseen category).
+"""
+
+import math
+import os
+
+from . import common, preprocess
+from .common import JobError, log, number
+
+FRAMEWORK = "PYTORCH"
+OPTIMIZERS = ("ftrl", "adam", "sgd")
+LOG_EVERY_STEPS = 100  # training/loss points and log lines
+EVAL_BATCH = 8192  # rows per evaluation forward pass when eval_steps is unset
+
+
+def add_training_arguments(parser):
+    """The arguments both algorithms take (research notes §5.4: names verified from public job specs; defaults
+    from memory of the reference page unless marked inferred)."""
+    g = parser.add_argument_group("training (the service's names)")
+    g.add_argument("--model_type", required=True, choices=("classification", "regression"),
+                   help="classification or regression (required)")
+    g.add_argument("--max_steps", type=number(int, 1), default=1000,
+                   help="training steps, one batch each (default 1000; inferred)")
+    g.add_argument("--batch_size", type=number(int, 1), default=100, help="rows per step (default 100)")
+    g.add_argument("--learning_rate", type=number(float, 0, low_open=True), default=0.001,
+                   help="the linear part's learning rate (default 0.001)")
+    g.add_argument("--eval_steps", type=number(int, 1), default=None,
+                   help="validation batches per evaluation (default: the whole validation set)")
+    g.add_argument("--eval_frequency_secs", type=number(int, 1), default=600,
+                   help="seconds of training between evaluations (default 600)")
+    g.add_argument("--optimizer_type", default="ftrl", choices=OPTIMIZERS,
+                   help="the linear part's optimizer: ftrl, adam or sgd (default ftrl)")
+    g.add_argument("--l1_regularization_strength", type=number(float, 0), default=0.0, help="ftrl (default 0)")
+    g.add_argument("--l2_regularization_strength", type=number(float, 0), default=0.0, help="ftrl (default 0)")
+    g.add_argument("--l2_shrinkage_regularization_strength", type=number(float, 0), default=0.0,
+                   help="ftrl (default 0)")
+    g.add_argument("--beta_1", type=number(float, 0, 1, high_open=True), default=0.9, help="adam (default 0.9)")
+    g.add_argument("--beta_2", type=number(float, 0, 1, high_open=True), default=0.999, help="adam (default 0.999)")
+    g.add_argument("--seed", type=int, default=None,
+                   help="seed of the split, the initialisation and the shuffling (default random, recorded in "
+                        "metadata.json and the log; inferred)")
+    return g
+
+
+def make_ftrl_class(torch):
+    class Ftrl(torch.optim.Optimizer):
+        """TensorFlow's FTRL-Proximal (tf.compat.v1.train.FtrlOptimizer, ApplyFtrlV2) with its defaults
+        learning_rate_power -0.5 and initial_accumulator_value 0.1:
+
+            n' = n + g²;  z += g + 2·l2_shrinkage·w − (√n' − √n)/lr · w;  n = n'
+            w = (sign(z)·l1 − z) / (√n'/lr + 2·l2)  where |z| > l1, else 0
+
+        As in TensorFlow, the weights follow from z and n alone (an initial value is forgotten after the first
+        step)."""
+
+        def __init__(self, params, lr, l1=0.0, l2=0.0, l2_shrinkage=0.0, initial_accumulator_value=0.1):
+            super().__init__(params, dict(lr=lr, l1=l1, l2=l2, l2_shrinkage=l2_shrinkage,
+                                          initial_accumulator_value=initial_accumulator_value))
+
+        @torch.no_grad()
+        def step(self, closure=None):
+            for group in self.param_groups:
+                lr, l1, l2, shrink = group["lr"], group["l1"], group["l2"], group["l2_shrinkage"]
+                for p in group["params"]:
+                    if p.grad is None:
+                        continue
+                    g = p.grad
+                    state = self.state[p]
+                    if not state:
+                        state["n"] = torch.full_like(p, group["initial_accumulator_value"])
+                        state["z"] = torch.zeros_like(p)
+                    n, z = state["n"], state["z"]
+                    n_new = n + g * g
+                    sqrt_new = n_new.sqrt()
+                    g_shr = g + (2.0 * shrink) * p if shrink else g
+                    z.add_(g_shr - (sqrt_new - n.sqrt()) / lr * p)
+                    n.copy_(n_new)
+                    w = (torch.sign(z) * l1 - z) / (sqrt_new / lr + 2.0 * l2)
+                    p.copy_(torch.where(z.abs() > l1, w, torch.zeros_like(w)))
+            return None
+
+    return Ftrl
+
+
+def make_optimizer(torch, kind, params, lr, l1, l2, l2_shrinkage, beta_1, beta_2):
+    """The optimizer an --optimizer_type names; l1/l2 apply to ftrl only, as on the service."""
+    if kind == "ftrl":
+        return make_ftrl_class(torch)(params, lr=lr, l1=l1, l2=l2, l2_shrinkage=l2_shrinkage)
+    if kind == "adam":
+        return torch.optim.Adam(params, lr=lr, betas=(beta_1, beta_2))
+    return torch.optim.SGD(params, lr=lr)
+
+
+def choose_device(env, torch):
+    """cuda:0 for a _gpu image (or a hand-started run) when the job has an accelerator and torch sees CUDA;
+    else the CPU, with a log line saying why when a GPU was asked for."""
+    variant = env.image_variant()
+    if variant == "cpu":
+        return torch.device("cpu")
+    wanted = variant == "gpu" or env.has_gpu is True
+    if not wanted:
+        return torch.device("cpu")
+    if env.has_gpu is False:
+        log("GPU: %s asks for a GPU but the job has no accelerator (CUDA_VISIBLE_DEVICES is empty): training on "
+            "the CPU" % (env.image or "the job"))
+        return torch.device("cpu")
+    if not torch.cuda.is_available():
+        log("GPU: torch %s sees no CUDA device (Debian's python3-torch is built without CUDA): training on the "
+            "CPU" % torch.__version__)
+        return torch.device("cpu")
+    log("GPU: training on %s" % torch.cuda.get_device_name(0))
+    return torch.device("cuda:0")
+
+
+def make_predictor_class(torch):
+    class Predictor(torch.nn.Module):
+        """The exported model: the core's logits as probabilities [N, K] or values [N] (module docstring).
+        ``kind``: 0 regression (value = mean + std · output), 1 binary (one logit), 2 multi-class."""
+
+        def __init__(self, core, kind: int, y_mean: float, y_std: float):
+            super().__init__()
+            self.core = core
+            self.kind = kind
+            self.y_mean = y_mean
+            self.y_std = y_std
+
+        def forward(self, numeric, categorical):
+            logits = self.core(numeric, categorical)
+            if self.kind == 0:
+                return logits[:, 0] * self.y_std + self.y_mean
+            if self.kind == 1:
+                p = torch.sigmoid(logits[:, 0])
+                return torch.stack([1.0 - p, p], dim=1)
+            return torch.softmax(logits, dim=1)
+
+    return Predictor
+
+
+def standardisation(torch, np, num):
+    """(mean, 1/std) float32 tensors [n_numeric] of the training split's numeric features; std 0 → 1."""
+    mean = num.mean(axis=0) if len(num) else np.zeros(num.shape[1])
+    std = num.std(axis=0) if len(num) else np.ones(num.shape[1])
+    std = np.where(std > 0, std, 1.0)
+    return torch.tensor(mean, dtype=torch.float32), torch.tensor(1.0 / std, dtype=torch.float32)
+
+
+def run_job(argv, algorithm, parser, build_model):
+    """The whole job for one PyTorch algorithm.
+
+    ``build_model(torch, args, n_numeric, cardinalities, out_dim, mean, inv_std)`` returns (core module,
+    [(param list, "linear"|"dnn")]): which parameters the linear part's optimizer (--optimizer_type,
+    --learning_rate, --l1/l2…) and which the DNN's (--dnn_…) train."""
+    env = common.ReplicaEnv()
+    args = parser.parse_args(argv)
+    np = common.require("numpy")
+    common.require("pandas")
+    torch = common.require("torch")
+    for name in ("training_data_path", "validation_data_path", "test_data_path"):
+        common.check_local_path(name, getattr(args, name))
+    if env.cluster.get("worker") or env.cluster.get("ps"):
+        if not env.is_master:
+            log("The service's %s trains on one replica only; this %s replica has nothing to do" % (
+                algorithm, env.task_type))
+            return
+        log("The service's %s trains on one replica only: the master trains, the other replicas idle" % algorithm)
+    out_dir = env.output_dir(args.job_dir)
+    task = args.model_type
+    prepared = preprocess.prepare(args, task, out_dir, algorithm)
+    seed = prepared.seed if prepared.seed is not None else int.from_bytes(os.urandom(4), "little") & 0x7FFFFFFF
+    if prepared.seed is None:
+        log("Seed %d (initialisation and shuffling)" % seed)
+    torch.manual_seed(seed)
+    pre = prepared.preprocessor
+    device = choose_device(env, torch)
+    train = prepared.splits["training"]
+    mean, inv_std = standardisation(torch, np, train.num)
+    if task == "classification":
+        num_class = prepared.num_class
+        out_dim = 1 if num_class == 2 else num_class
+        kind = 1 if num_class == 2 else 2
+        y_mean, y_std = 0.0, 1.0
+        if num_class > 2:
+            log("%d classes: %s" % (num_class, ", ".join(pre.labels[:20]) + (", …" if num_class > 20 else "")))
+    else:
+        out_dim, kind = 1, 0
+        y_mean = float(train.y.mean())
+        y_std = float(train.y.std()) or 1.0
+    core, groups = build_model(torch, args, train.num.shape[1], pre.cardinalities(), out_dim, mean, inv_std)
+    core.to(device)
+    optimizers = []
+    for params, part in groups:
+        params = [p for p in params if p.requires_grad]
+        if not params:
+            continue
+        if part == "linear":
+            optimizers.append(make_optimizer(torch, args.optimizer_type, params, args.learning_rate,
+                                             args.l1_regularization_strength, args.l2_regularization_strength,
+                                             args.l2_shrinkage_regularization_strength, args.beta_1, args.beta_2))
+        else:
+            optimizers.append(make_optimizer(torch, args.dnn_optimizer_type, params, args.dnn_learning_rate,
+                                             args.dnn_l1_regularization_strength,
+                                             args.dnn_l2_regularization_strength,
+                                             args.dnn_l2_shrinkage_regularization_strength, args.dnn_beta_1,
+                                             args.dnn_beta_2))
+    predictor = make_predictor_class(torch)(core, kind, y_mean, y_std)
+
+    def tensors(split):
+        y = torch.as_tensor(split.y)
+        if task == "regression":
+            y = (y.to(torch.float32) - y_mean) / y_std
+        elif kind == 1:
+            y = y.to(torch.float32)
+        return (torch.as_tensor(split.num).to(device), torch.as_tensor(split.cat).to(device), y.to(device))
+
+    x_num, x_cat, y = tensors(train)
+    n = len(train)
+    if kind == 2:
+        loss_fn = torch.nn.CrossEntropyLoss()
+    elif kind == 1:
+        loss_fn = torch.nn.BCEWithLogitsLoss()
+    else:
+        loss_fn = torch.nn.MSELoss()
+    sink = common.MetricsSink(out_dir, enabled=env.is_master)
+
+    def evaluate(split, steps=None):
+        rows = len(split) if steps is None else min(len(split), steps * args.batch_size)
+        predictor.eval()
+        outs = []
+        with torch.no_grad():
+            step = EVAL_BATCH if steps is None else args.batch_size
+            for start in range(0, rows, step):
+                stop = min(rows, start + step)
+                outs.append(predictor(torch.as_tensor(split.num[start:stop]).to(device),
+                                      torch.as_tensor(split.cat[start:stop]).to(device)).cpu().numpy())
+        predictor.train()
+        out = np.concatenate(outs) if outs else np.zeros((0,))
+        truth = split.y[:rows]
+        if task == "classification":
+            return common.classification_metrics(truth, out), truth, out.argmax(axis=1)
+        return common.regression_metrics(truth, out), truth, out
+
+    log("Training %s (%s): %d rows, %d numeric and %d categorical features, %d steps of %d rows, on %s" % (
+        algorithm, task, n, train.num.shape[1], train.cat.shape[1], args.max_steps, args.batch_size, device))
+    validation = prepared.splits.get("validation")
+    if validation is None:
+        log("No validation data: no evaluations during training (pass --validation_data_path or "
+            "--validation_split with --preprocess)")
+    generator = torch.Generator().manual_seed(seed)
+    order = torch.randperm(n, generator=generator)
+    position = 0
+    clock = common.Stopwatch()
+    last_eval = clock.seconds()
+    running = 0.0
+    counted = 0
+    batch = min(args.batch_size, n)
+    predictor.train()
+    for step in range(1, args.max_steps + 1):
+        if position + batch > n:  # a new epoch: reshuffle, as a repeated, shuffled input_fn does
+            order = torch.randperm(n, generator=generator)
+            position = 0
+        index = order[position:position + batch].to(device)
+        position += batch
+        logits = core(x_num.index_select(0, index), x_cat.index_select(0, index))
+        target = y.index_select(0, index)
+        loss = loss_fn(logits if kind == 2 else logits[:, 0], target)
+        for opt in optimizers:
+            opt.zero_grad(set_to_none=True)
+        loss.backward()
+        for opt in optimizers:
+            opt.step()
+        running += float(loss.detach())
+        counted += 1
+        if step % LOG_EVERY_STEPS == 0 or step == args.max_steps:
+            average = running / counted
+            if not math.isfinite(average):
+                raise JobError("the training loss is %s at step %d: lower --learning_rate%s" % (
+                    average, step, "/--dnn_learning_rate" if hasattr(args, "dnn_learning_rate") else ""))
+            sink.scalar("training/loss", average, step)
+            if step % (LOG_EVERY_STEPS * 10) == 0 or step == args.max_steps:
+                log("[step %d/%d] training loss %.6g (%.1f s)" % (step, args.max_steps, average, clock.seconds()))
+            running, counted = 0.0, 0
+        due = clock.seconds() - last_eval >= args.eval_frequency_secs
+        if validation is not None and (due or step == args.max_steps):
+            metrics, _, _ = evaluate(validation, args.eval_steps)
+            sink.validation(step, metrics)
+            log("[step %d/%d] validation %s" % (step, args.max_steps, common.format_metrics(metrics)))
+            last_eval = clock.seconds()
+    log("Trained in %.1f s" % clock.seconds())
+
+    final_split = "test" if "test" in prepared.splits else ("validation" if validation is not None else None)
+    final = {}
+    if final_split:
+        final, truth, predicted = evaluate(prepared.splits[final_split])
+        log("%s: %s" % (final_split, common.format_metrics(final)))
+        if final_split == "test":
+            sink.test(args.max_steps, final)
+        common.write_evaluation(out_dir, final_split, task, pre.labels, truth, predicted, final)
+    model_dir = os.path.join(out_dir, "model")
+    os.makedirs(model_dir, exist_ok=True)
+    predictor.eval()
+    predictor.to("cpu")
+    scripted = torch.jit.script(predictor)
+    tmp = os.path.join(model_dir, ".model.pt.tmp%d" % os.getpid())
+    scripted.save(tmp)
+    os.replace(tmp, os.path.join(model_dir, "model.pt"))
+    body = pre.to_json()
+    body["model"] = {"file": "model.pt", "algorithm": algorithm}
+    common.write_json(os.path.join(model_dir, "preprocessing.json"), body)
+    common.write_model_files(model_dir, env, FRAMEWORK,
+                             common.deployment_labels(task, args.max_steps, final, algorithm))
+    sink.close()
+    log("Model written to %s" % model_dir)

@@ -1,0 +1,1 @@
+../../trainers/fmnist/trainer/hypertune.py

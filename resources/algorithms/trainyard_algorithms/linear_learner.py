@@ -1,0 +1,58 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Built-in linear learner: the service's ``gcr.io/cloud-ml-algos/linear_learner_cpu:latest`` and ``_gpu``, in
+PyTorch (the service's was TensorFlow 1.14's LinearClassifier/LinearRegressor; Debian has no TensorFlow).
+
+    python -m trainyard_algorithms.linear_learner --preprocess --model_type=classification \\
+        --training_data_path=T.csv [--batch_size=100 --max_steps=1000 --learning_rate=0.001 …] --job-dir D
+
+The model: logits = W·standardise(numeric) + b + Σ_c E_c[category_c], one weight row per category (a one-hot
+linear model, as the estimator's categorical columns are); a missing or unseen category adds nothing. One logit
+for binary classification (sigmoid) and regression, K for K classes (softmax). Weights start at zero, as the
+estimator's. Arguments: estimator.add_training_arguments (the service's names and defaults). Outputs:
+README.md, "Outputs"; the model file is TorchScript (estimator.py's docstring gives its signature).
+"""
+
+from . import common, estimator
+
+
+def build_parser():
+    p = common.ArgumentParser(prog="trainyard_algorithms.linear_learner",
+                              description="Built-in linear learner (PyTorch).")
+    common.add_data_arguments(p)
+    estimator.add_training_arguments(p)
+    return p
+
+
+def build_model(torch, args, n_numeric, cardinalities, out_dim, mean, inv_std):
+    nn = torch.nn
+
+    class LinearModel(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.register_buffer("mean", mean)
+            self.register_buffer("inv_std", inv_std)
+            self.numeric = nn.Linear(n_numeric, out_dim)
+            # Row 0 is "no category" (index -1 + 1): padding_idx keeps it zero.
+            self.categories = nn.ModuleList([nn.Embedding(k + 1, out_dim, padding_idx=0) for k in cardinalities])
+            with torch.no_grad():
+                self.numeric.weight.zero_()
+                self.numeric.bias.zero_()
+                for e in self.categories:
+                    e.weight.zero_()
+
+        def forward(self, numeric, categorical):
+            out = self.numeric((numeric - self.mean) * self.inv_std)
+            for i, embedding in enumerate(self.categories):
+                out = out + embedding(categorical[:, i] + 1)
+            return out
+
+    model = LinearModel()
+    return model, [(list(model.parameters()), "linear")]
+
+
+def main(argv):
+    estimator.run_job(argv, "linear_learner", build_parser(), build_model)
+
+
+if __name__ == "__main__":
+    common.run(main)
