@@ -621,8 +621,7 @@ def _missing_filter(table, used, np):
     return keep_target, keep_features
 
 
-def prepare(args, task, out_dir, algorithm, num_class=None, keep_missing=False, weight_column=False,
-            shard=None, write=True):
+def prepare(args, task, out_dir, algorithm, num_class=None, keep_missing=False, weight_column=False, write=True):
     """Reads the job's CSV files and applies the service's rules (module docstring).
 
     ``args``: the parsed arguments (training_data_path, validation_data_path, test_data_path, and with
@@ -630,8 +629,7 @@ def prepare(args, task, out_dir, algorithm, num_class=None, keep_missing=False, 
     ``task``: "classification" or "regression". ``num_class``: classes asked for (without --preprocess the
     class count is this, else the largest index + 1). ``keep_missing``: numeric blanks stay NaN without
     --preprocess (XGBoost). ``weight_column``: column 1 (after the target) holds instance weights (XGBoost's
-    csv_weight), not a feature. ``shard``: (rank, size): keep only this replica's contiguous block of the
-    training rows (distributed XGBoost). ``write``: write processed_data/ and metadata.json (--preprocess).
+    csv_weight), not a feature. ``write``: write processed_data/ and metadata.json (--preprocess).
     Returns Prepared. Raises CsvError/JobError."""
     np = common.require("numpy")
     pd = common.require("pandas")
@@ -644,11 +642,6 @@ def prepare(args, task, out_dir, algorithm, num_class=None, keep_missing=False, 
                        " (target first, then the features%s)" % (training.columns, ", weight second" if weight_column
                                                                   else ""))
     log("Read %s: %d rows, %d columns" % (paths["training"], len(training), training.columns))
-    if shard is not None:
-        rank, size = shard
-        lo, hi = len(training) * rank // size, len(training) * (rank + 1) // size
-        training = training.rows(np.arange(lo, hi))
-        log("Replica %d of %d: training rows %d to %d" % (rank, size, lo + 1, hi))
     first_feature = 2 if weight_column else 1
     seed = getattr(args, "seed", None)
     if preprocess:
