@@ -51,9 +51,9 @@ a classification target must hold class indices 0..K-1.
 
 import codecs
 import csv
-import io
 import os
 import re
+import warnings
 import zlib
 
 from . import common
@@ -215,7 +215,8 @@ def _scan(path, want_fields=True):
                 block = block[len(codecs.BOM_UTF8):]
                 offset = len(codecs.BOM_UTF8)
             try:
-                codecs.utf_8_decode(block, "strict", True)
+                if not block.isascii():  # ASCII is UTF-8; isascii() is many times faster than decoding
+                    codecs.utf_8_decode(block, "strict", True)
             except UnicodeDecodeError as e:
                 before = block[:e.start]
                 line_start = before.rfind(b"\n") + 1
@@ -228,10 +229,10 @@ def _scan(path, want_fields=True):
             if not len(ends) or ends[-1] != len(buf) - 1:  # the last line has no line break
                 ends = np.append(ends, len(buf))
             if want_fields and not quoted:
-                running = np.cumsum(buf == 44, dtype=np.int64)
-                at_end = np.where(ends > 0, running[np.maximum(ends - 1, 0)], 0)
-                per_line = np.diff(np.concatenate(([0], at_end)))
                 starts = np.concatenate(([0], ends[:-1] + 1))
+                # Commas from each line's start to the next's (the line break between is not a comma). The
+                # starts are distinct and inside the block, as reduceat needs.
+                per_line = np.add.reduceat(buf == 44, starts, dtype=np.int64)
                 lengths = ends - starts
                 lengths -= (lengths > 0) & (buf[np.maximum(ends - 1, 0)] == 13)  # CRLF
                 nonblank = lengths > 0
@@ -297,8 +298,12 @@ def read_table(path, text_columns=(), check_header=True):
         raise CsvError(path, 1, 1, "the table is empty (no rows)")
     dtypes = {c: str for c in text_columns if c < fields}
     try:
-        frame = pd.read_csv(path, header=None, na_values=[""], keep_default_na=False, skip_blank_lines=True,
-                            encoding="utf-8", dtype=dtypes or None, low_memory=False)
+        # pandas' default chunked parse (low_memory) is twice as fast as a whole-file one; a column it typed
+        # differently in two chunks (numbers, then text) is re-read as text below.
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", pd.errors.DtypeWarning)
+            frame = pd.read_csv(path, header=None, na_values=[""], keep_default_na=False, skip_blank_lines=True,
+                                encoding="utf-8", dtype=dtypes or None)
     except (pd.errors.ParserError, ValueError) as e:  # the scan makes this rare: say what pandas said
         raise CsvError(path, 1, 1, "cannot parse: %s" % e) from None
     if frame.shape != (len(lines), fields):
@@ -306,10 +311,14 @@ def read_table(path, text_columns=(), check_header=True):
                        % (frame.shape[0], frame.shape[1], len(lines), fields))
     frame.columns = range(fields)
     table = Table(path, frame, lines)
-    # pandas reads true/false as booleans; the format knows only numbers and text.
+    # pandas reads true/false as booleans, and a column typed per chunk may mix numbers and text; the format
+    # knows only numbers and text as written.
     for c in range(fields):
-        if frame[c].dtype == bool:
-            frame[c] = table.column_text(c)
+        col = frame[c]
+        if col.dtype == bool or (col.dtype == object and
+                                 pd.api.types.infer_dtype(col, skipna=True) not in ("string", "empty")):
+            text = table.column_text(c)
+            frame[c] = pd.Series(text, dtype=object).where(text != "", np.nan)
     if check_header and len(frame) > 1:
         _check_header(table, np, pd)
     return table
@@ -842,18 +851,20 @@ def _write_outputs(out_dir, preprocessor, splits, seed, validation_split, test_s
 
 
 def _write_matrix(path, y, flat, np):
-    """Target then features, no header; 9 significant digits, which give back the very float32 the model saw
-    (so retraining on processed_data/ reproduces the job; 20.29 reads 20.2900009); integers without a point."""
+    """Target then features, no header. A column whose values are all whole numbers is written as integers
+    (one-hot columns, pixels: "0", "255"); any other as the shortest text that reads back as the same float32
+    (20.29, not 20.2900009), so retraining on processed_data/ sees the very values the job trained on."""
+    pd = common.require("pandas")
+    integral = np.concatenate(([bool((y == np.floor(y)).all()) if len(y) else True],
+                               (flat == np.floor(flat)).all(axis=0) if len(flat) else np.ones(flat.shape[1], bool)))
     tmp = path + ".tmp%d" % os.getpid()
-    with open(tmp, "w", encoding="utf-8") as f:
-        block = 4096
+    with open(tmp, "w", encoding="utf-8", newline="") as f:
+        block = 8192  # rows per DataFrame: bounds the int64 copies
         for start in range(0, len(y), block):
-            target = y[start:start + block]
-            rows = flat[start:start + block]
-            buf = io.StringIO()
-            data = np.column_stack([target.astype(np.float64), rows.astype(np.float64)])
-            np.savetxt(buf, data, delimiter=",", fmt="%.9g")
-            f.write(buf.getvalue())
+            columns = [y[start:start + block]] + [flat[start:start + block, j] for j in range(flat.shape[1])]
+            frame = pd.DataFrame({j: (c.astype(np.int64) if integral[j] else c.astype(np.float32))
+                                  for j, c in enumerate(columns)})
+            frame.to_csv(f, header=False, index=False, lineterminator="\n")
     os.replace(tmp, path)
 
 
