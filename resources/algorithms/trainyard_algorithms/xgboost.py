@@ -381,7 +381,7 @@ def train(args, xgb, np, out_dir, cluster, distributed, prepared, num_class, par
     log("Training: %d rows x %d features, %s" % (dtrain.num_row(), dtrain.num_col(),
                                                  " ".join("%s=%s" % kv for kv in sorted(params.items())
                                                           if kv[0] != "eval_metric")))
-    callbacks = [_RoundReporter(sink, args.num_boost_round, master)] if evals else []
+    callbacks = [round_reporter(xgb, sink, args.num_boost_round, master)] if evals else []
     try:
         booster = xgb.train(params, dtrain, num_boost_round=args.num_boost_round, evals=evals,
                             callbacks=callbacks, verbose_eval=False)
@@ -418,36 +418,37 @@ def finish(booster, prepared, num_class, sink, env, np, xgb, task, out_dir):
     log("Model written to %s" % model_dir)
 
 
-class _RoundReporter:
-    """An XGBoost callback: after every round, the validation metrics as event scalars and hypertune reports
-    (master only), and a log line."""
+def validation_values(evals_log):
+    """The common tags from XGBoost's latest validation results: {"accuracy" (1 - error/merror), "log_loss",
+    "auc", "rmse", "mae", "loss" (log_loss, or rmse²)}, plus any other --eval_metric under its own name."""
+    values = {}
+    for name, series in evals_log.get("validation", {}).items():
+        value = float(series[-1])
+        tag = _TAG_OF_METRIC.get(name)
+        if tag:
+            values.setdefault(tag, 1.0 - value if tag == "accuracy" else value)
+        else:
+            values.setdefault(name, value)
+    if "log_loss" in values:
+        values["loss"] = values["log_loss"]
+    elif "rmse" in values:
+        values["loss"] = values["rmse"] ** 2
+    return values
 
-    def __new__(cls, sink, rounds, master):
-        import xgboost as xgb
 
-        class Reporter(xgb.callback.TrainingCallback):
-            def after_iteration(self, model, epoch, evals_log):
-                values = {}
-                for name, series in evals_log.get("validation", {}).items():
-                    value = float(series[-1])
-                    tag = _TAG_OF_METRIC.get(name)
-                    if tag == "accuracy":
-                        value = 1.0 - value
-                    if tag:
-                        values.setdefault(tag, value)
-                    if name not in _TAG_OF_METRIC:
-                        values.setdefault(name, value)
-                if "log_loss" in values:
-                    values["loss"] = values["log_loss"]
-                elif "rmse" in values:
-                    values["loss"] = values["rmse"] ** 2
-                step = epoch + 1
-                if master:
-                    sink.validation(step, values)
-                    log("[round %d/%d] validation %s" % (step, rounds, common.format_metrics(values)))
-                return False
+def round_reporter(xgb, sink, rounds, master):
+    """An XGBoost callback: after every round the validation metrics as event scalars and hypertune reports,
+    and a log line (master only; the other replicas take part in the metrics' all-reduce and say nothing)."""
 
-        return Reporter()
+    class RoundReporter(xgb.callback.TrainingCallback):
+        def after_iteration(self, model, epoch, evals_log):
+            if master:
+                values = validation_values(evals_log)
+                sink.validation(epoch + 1, values)
+                log("[round %d/%d] validation %s" % (epoch + 1, rounds, common.format_metrics(values)))
+            return False  # never stops training early
+
+    return RoundReporter()
 
 
 def _write_importance(out_dir, booster, pre):
