@@ -159,6 +159,90 @@
             <numerusform>%n Einträge, neueste zuerst.</numerusform>
         </translation>
     </message>
+    <message>
+        <source>&amp;Close</source>
+        <translation>&amp;Schließen</translation>
+    </message>
+    <message>
+        <source>Time</source>
+        <translation>Zeit</translation>
+    </message>
+    <message>
+        <source>Log</source>
+        <translation>Protokoll</translation>
+    </message>
+    <message>
+        <source>Severity</source>
+        <translation>Schweregrad</translation>
+    </message>
+    <message>
+        <source>Principal</source>
+        <translation>Hauptkonto</translation>
+    </message>
+    <message>
+        <source>Method</source>
+        <translation>Methode</translation>
+    </message>
+    <message>
+        <source>Service</source>
+        <translation>Dienst</translation>
+    </message>
+    <message>
+        <source>Resource</source>
+        <translation>Ressource</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>Status</translation>
+    </message>
+    <message>
+        <source>Message</source>
+        <translation>Meldung</translation>
+    </message>
+    <message>
+        <source>Field %1</source>
+        <translation>Feld %1</translation>
+    </message>
+    <message>
+        <source>Permission</source>
+        <translation>Berechtigung</translation>
+    </message>
+    <message>
+        <source>%1 on %2: %3</source>
+        <translation>%1 für %2: %3</translation>
+    </message>
+    <message>
+        <source>granted</source>
+        <translation>gewährt</translation>
+    </message>
+    <message>
+        <source>denied</source>
+        <translation>verweigert</translation>
+    </message>
+    <message>
+        <source>Caller IP</source>
+        <translation>Aufrufer-IP</translation>
+    </message>
+    <message>
+        <source>User agent</source>
+        <translation>User-Agent</translation>
+    </message>
+    <message>
+        <source>What happened</source>
+        <translation>Was geschah</translation>
+    </message>
+    <message>
+        <source>Request</source>
+        <translation>Anfrage</translation>
+    </message>
+    <message>
+        <source>Insert ID</source>
+        <translation>Insert-ID</translation>
+    </message>
+    <message>
+        <source>Audit Entry %1</source>
+        <translation>Audit-Eintrag %1</translation>
+    </message>
 </context>
 <context>
     <name>Trainyard::CheckpointCompareFilterModel</name>
@@ -595,16 +679,16 @@ Der neueste Checkpoint (benannt durch die Statusdatei „checkpoint“)</transla
         <translation>Belegte GPUs</translation>
     </message>
     <message>
-        <source>Memory</source>
-        <translation>Speicher</translation>
-    </message>
-    <message>
         <source>Partitions</source>
         <translation>Partitionen</translation>
     </message>
     <message>
         <source>Trainyard jobs</source>
         <translation>Trainyard-Jobs</translation>
+    </message>
+    <message>
+        <source>Memory in use</source>
+        <translation>Belegter Speicher</translation>
     </message>
 </context>
 <context>
@@ -639,6 +723,22 @@ Der neueste Checkpoint (benannt durch die Statusdatei „checkpoint“)</transla
     <message>
         <source>, %1 / %2 GPUs</source>
         <translation>, %1 / %2 GPUs</translation>
+    </message>
+    <message>
+        <source>&lt;code&gt;$XDG_CONFIG_HOME/trainyard/clusters.yaml&lt;/code&gt; on the executor&apos;s host</source>
+        <translation>&lt;code&gt;$XDG_CONFIG_HOME/trainyard/clusters.yaml&lt;/code&gt; auf dem Rechner des Executors</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;No Slurm cluster is set up: every job runs on this host.&lt;/b&gt;&lt;br&gt;To run jobs on a cluster, describe it in %1, for example:</source>
+        <translation>&lt;b&gt;Kein Slurm-Cluster eingerichtet: Jeder Job läuft auf diesem Host.&lt;/b&gt;&lt;br&gt;Um Jobs auf einem Cluster auszuführen, ihn in %1 beschreiben, zum Beispiel:</translation>
+    </message>
+    <message>
+        <source>then restart the executor, and give the cluster&apos;s name as a job&apos;s region.</source>
+        <translation>dann den Executor neu starten und den Namen des Clusters als Region eines Jobs angeben.</translation>
+    </message>
+    <message>
+        <source>Every key and what the nodes need (README: Slurm clusters)</source>
+        <translation>Alle Schlüssel und was die Knoten benötigen (README: Slurm clusters)</translation>
     </message>
 </context>
 <context>
@@ -820,6 +920,89 @@ Der neueste Checkpoint (benannt durch die Statusdatei „checkpoint“)</transla
     <message>
         <source>The desktop keyring did not give the token for %1 (%2); using this computer&apos;s executor. File &gt; Connect to Executor… connects to it again.</source>
         <translation>Der Schlüsselbund des Desktops hat das Token für %1 nicht herausgegeben (%2); der Executor dieses Rechners wird verwendet. Datei &gt; Mit Executor verbinden… verbindet wieder mit ihm.</translation>
+    </message>
+</context>
+<context>
+    <name>Trainyard::HostFit</name>
+    <message>
+        <source>%1 vCPUs on this host&apos;s %2</source>
+        <translation>%1 vCPUs (dieser Host hat %2)</translation>
+    </message>
+    <message>
+        <source>%1 GB of memory on this host&apos;s %2 GB</source>
+        <translation>%1 GB Speicher (dieser Host hat %2 GB)</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n job(s) are queued ahead of it (first in, first out).</source>
+        <translation>
+            <numerusform>Vor ihm wartet %n Job in der Warteschlange (First In, First Out).</numerusform>
+            <numerusform>Vor ihm warten %n Jobs in der Warteschlange (First In, First Out).</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The host is idle; a job alone on the host always starts.</source>
+        <translation>Der Host ist im Leerlauf; ein Job allein auf dem Host startet immer.</translation>
+    </message>
+    <message>
+        <source>%1 running job(s) hold %2 of %3 vCPUs, %4 of %5 GB and %6 of %7 GPUs.</source>
+        <translation>Laufende Jobs (%1) belegen %2 von %3 vCPUs, %4 von %5 GB und %6 von %7 GPUs.</translation>
+    </message>
+    <message>
+        <source>Free now: %1 vCPUs, %2 GB, %3 GPUs.</source>
+        <translation>Jetzt frei: %1 vCPUs, %2 GB, %3 GPUs.</translation>
+    </message>
+    <message>
+        <source>It asks for %1. It will start when no other job runs (a job alone on the host always starts), but its replicas will share what this host has: expect it to run slower than on the machine types chosen, and replicas may be killed if memory runs out. Choose smaller machine types or fewer replicas to avoid this.</source>
+        <translation>Er fordert %1 an. Er startet, wenn kein anderer Job läuft (ein Job allein auf dem Host startet immer), aber seine Replikate teilen sich, was dieser Host hat: Er wird voraussichtlich langsamer laufen als auf den gewählten Maschinentypen, und Replikate können zwangsweise beendet werden, wenn der Speicher ausgeht. Kleinere Maschinentypen oder weniger Replikate wählen, um das zu vermeiden.</translation>
+    </message>
+    <message>
+        <source> and </source>
+        <translation> und </translation>
+    </message>
+    <message>
+        <source>This host holds %1 of its %2 parallel trials at once (each needs %3 vCPUs, %4 GB): the others wait for a trial to end.</source>
+        <translation>Dieser Host nimmt %1 seiner %2 parallelen Versuche gleichzeitig auf (jeder benötigt %3 vCPUs, %4 GB): Die anderen warten, bis ein Versuch endet.</translation>
+    </message>
+    <message numerus="yes">
+        <source>Needs %n replica(s)</source>
+        <translation>
+            <numerusform>Benötigt %n Replikat</numerusform>
+            <numerusform>Benötigt %n Replikate</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>, %1 vCPUs, %2 GB</source>
+        <translation>, %1 vCPUs, %2 GB</translation>
+    </message>
+    <message numerus="yes">
+        <source>, %n GPU(s)</source>
+        <translation>
+            <numerusform>, %n GPU</numerusform>
+            <numerusform>, %n GPUs</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>(%n trial(s) at once)</source>
+        <translation>
+            <numerusform>(%n Versuch gleichzeitig)</numerusform>
+            <numerusform>(%n Versuche gleichzeitig)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Can never run here.</source>
+        <translation>Kann hier nie laufen.</translation>
+    </message>
+    <message>
+        <source>Fits this host now.</source>
+        <translation>Passt jetzt auf diesen Host.</translation>
+    </message>
+    <message>
+        <source>Oversubscribes this host.</source>
+        <translation>Überbucht diesen Host.</translation>
+    </message>
+    <message>
+        <source>Will queue.</source>
+        <translation>Wird in die Warteschlange gestellt.</translation>
     </message>
 </context>
 <context>
@@ -1248,6 +1431,61 @@ Der neueste Checkpoint (benannt durch die Statusdatei „checkpoint“)</transla
         <extracomment>%1 is an API field name (runtimeVersion, packageUris …), kept as is.</extracomment>
         <translation>%1 darf mit masterConfig.imageUri nicht angegeben werden: Jedes Replikat führt ein Container-Image aus.</translation>
     </message>
+    <message>
+        <source>The job dir contains a NUL character, which no file path can hold.</source>
+        <translation>Das Jobverzeichnis enthält ein NUL-Zeichen, das kein Dateipfad enthalten kann.</translation>
+    </message>
+    <message>
+        <source>The job dir&apos;s folder name &quot;%1…&quot; is %2 bytes long; a folder name on this system has at most %3.</source>
+        <extracomment>%1 is the start of the long folder name, %2 and %3 byte counts.</extracomment>
+        <translation>Der Ordnername „%1…“ des Jobverzeichnisses ist %2 Byte lang; ein Ordnername hat auf diesem System höchstens %3.</translation>
+    </message>
+    <message>
+        <source>The job dir is %1 bytes long; a path on this system has fewer than %2.</source>
+        <extracomment>%1 and %2 are byte counts.</extracomment>
+        <translation>Das Jobverzeichnis ist %1 Byte lang; ein Pfad hat auf diesem System weniger als %2.</translation>
+    </message>
+    <message>
+        <source>An argument may be at most %2 bytes long (the kernel&apos;s limit for one argument); this one has %1.</source>
+        <extracomment>%1 and %2 are byte counts.</extracomment>
+        <translation>Ein Argument darf höchstens %2 Byte lang sein (die Grenze des Kernels für ein Argument); dieses hat %1.</translation>
+    </message>
+    <message>
+        <source>The arguments together may be at most %2 bytes; these have %1. Pass large inputs as a file in the package or the job dir.</source>
+        <translation>Die Argumente dürfen zusammen höchstens %2 Byte lang sein; diese haben %1. Große Eingaben als Datei im Paket oder im Jobverzeichnis übergeben.</translation>
+    </message>
+    <message>
+        <source>At most %1 package URIs are allowed (the service&apos;s limit); this job gives %2.</source>
+        <translation>Höchstens %1 Paket-URIs sind erlaubt (die Grenze des Dienstes); dieser Job gibt %2 an.</translation>
+    </message>
+    <message>
+        <source>A job may be at most %2 bytes as JSON; this one has %1.</source>
+        <translation>Ein Job darf als JSON höchstens %2 Byte groß sein; dieser hat %1.</translation>
+    </message>
+    <message>
+        <source>A package URI must be a path of fewer than %1 bytes, without NUL characters.</source>
+        <translation>Eine Paket-URI muss ein Pfad mit weniger als %1 Byte sein, ohne NUL-Zeichen.</translation>
+    </message>
+    <message>
+        <source>A project ID is required.</source>
+        <translation>Eine Projekt-ID ist erforderlich.</translation>
+    </message>
+    <message>
+        <source>A project ID has 6 to 30 characters (this one has %1), or is &quot;%2&quot;.</source>
+        <translation>Eine Projekt-ID hat 6 bis 30 Zeichen (diese hat %1) oder lautet „%2“.</translation>
+    </message>
+    <message>
+        <source>A project ID must start with a lowercase letter.</source>
+        <translation>Eine Projekt-ID muss mit einem Kleinbuchstaben beginnen.</translation>
+    </message>
+    <message>
+        <source>A project ID cannot end with a hyphen.</source>
+        <translation>Eine Projekt-ID darf nicht mit einem Bindestrich enden.</translation>
+    </message>
+    <message>
+        <source>A project ID may contain only lowercase letters, digits and hyphens, not &quot;%1&quot;.</source>
+        <translation>Eine Projekt-ID darf nur Kleinbuchstaben, Ziffern und Bindestriche enthalten, nicht „%1“.</translation>
+    </message>
 </context>
 <context>
     <name>Trainyard::JobView</name>
@@ -1265,10 +1503,6 @@ Der neueste Checkpoint (benannt durch die Statusdatei „checkpoint“)</transla
     <message>
         <source>%1 h %2 min</source>
         <translation>%1 h %2 min</translation>
-    </message>
-    <message>
-        <source>Cancel job</source>
-        <translation>Job abbrechen</translation>
     </message>
     <message>
         <source>Open job directory</source>
@@ -1470,6 +1704,14 @@ Der neueste Checkpoint (benannt durch die Statusdatei „checkpoint“)</transla
         <source>started %1 ago</source>
         <translation>vor %1 gestartet</translation>
     </message>
+    <message>
+        <source>Cancel Job…</source>
+        <translation>Job abbrechen…</translation>
+    </message>
+    <message>
+        <source>Cancel Job</source>
+        <translation>Job abbrechen</translation>
+    </message>
 </context>
 <context>
     <name>Trainyard::LogPanel</name>
@@ -1581,6 +1823,22 @@ Der neueste Checkpoint (benannt durch die Statusdatei „checkpoint“)</transla
     <message>
         <source>Only this trial&apos;s lines (selected in the Trials tab)</source>
         <translation>Nur die Zeilen dieses Versuchs (im Tab „Versuche“ ausgewählt)</translation>
+    </message>
+    <message>
+        <source>No error below this line.</source>
+        <translation>Kein Fehler unterhalb dieser Zeile.</translation>
+    </message>
+    <message>
+        <source>No error above this line.</source>
+        <translation>Kein Fehler oberhalb dieser Zeile.</translation>
+    </message>
+    <message>
+        <source>No error in the lines the filters show.</source>
+        <translation>Kein Fehler in den Zeilen, die die Filter zeigen.</translation>
+    </message>
+    <message>
+        <source>No error in this log.</source>
+        <translation>Kein Fehler in diesem Log.</translation>
     </message>
 </context>
 <context>
@@ -1711,10 +1969,6 @@ Der neueste Checkpoint (benannt durch die Statusdatei „checkpoint“)</transla
     <message>
         <source>Describe</source>
         <translation>Beschreiben</translation>
-    </message>
-    <message>
-        <source>Cancel job</source>
-        <translation>Job abbrechen</translation>
     </message>
     <message>
         <source>Submit similar…</source>
@@ -2032,6 +2286,24 @@ Der neueste Checkpoint (benannt durch die Statusdatei „checkpoint“)</transla
         <source>&amp;Audit Log</source>
         <translation>Audit-&amp;Protokoll</translation>
     </message>
+    <message numerus="yes">
+        <source>%n jobs selected: Metrics compares them; the other tabs show %1.</source>
+        <translation>
+            <numerusform>%n Job ausgewählt: Der Tab „Metriken“ vergleicht ihn; die anderen Tabs zeigen %1.</numerusform>
+            <numerusform>%n Jobs ausgewählt: Der Tab „Metriken“ vergleicht sie; die anderen Tabs zeigen %1.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n jobs selected: the tabs show %1.</source>
+        <translation>
+            <numerusform>%n Job ausgewählt: Die Tabs zeigen %1.</numerusform>
+            <numerusform>%n Jobs ausgewählt: Die Tabs zeigen %1.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Selected: %1</source>
+        <translation>Ausgewählt: %1</translation>
+    </message>
 </context>
 <context>
     <name>Trainyard::MetricChart</name>
@@ -2122,6 +2394,20 @@ Der neueste Checkpoint (benannt durch die Statusdatei „checkpoint“)</transla
     <message>
         <source>Export data as JSON</source>
         <translation>Daten als JSON exportieren</translation>
+    </message>
+    <message numerus="yes">
+        <source>… and %n more</source>
+        <translation>
+            <numerusform>… und %n weitere Reihe</numerusform>
+            <numerusform>… und %n weitere Reihen</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>Trainyard::MetricsModel</name>
+    <message>
+        <source>trial %1</source>
+        <translation>Versuch %1</translation>
     </message>
 </context>
 <context>
@@ -2502,6 +2788,63 @@ Der neueste Checkpoint (benannt durch die Statusdatei „checkpoint“)</transla
         <extracomment>%1 is the wizard&apos;s title (&quot;Submit Training Job&quot;, &quot;Submit from checkpoint …&quot;).</extracomment>
         <translation>%1 — Schritt %2 von %3</translation>
     </message>
+    <message>
+        <source>scale tier %1</source>
+        <translation>Skalierungsstufe %1</translation>
+    </message>
+    <message>
+        <source>master %1</source>
+        <translation>Master %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n worker(s)</source>
+        <translation>
+            <numerusform>%n Worker</numerusform>
+            <numerusform>%n Worker</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>module %1</source>
+        <translation>Modul %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n argument(s)</source>
+        <translation>
+            <numerusform>%n Argument</numerusform>
+            <numerusform>%n Argumente</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>tuning: %1 trials of %n hyperparameter(s)</source>
+        <translation>
+            <numerusform>Optimierung: %1 Versuche mit %n Hyperparameter</numerusform>
+            <numerusform>Optimierung: %1 Versuche mit %n Hyperparametern</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>region %1</source>
+        <translation>Region %1</translation>
+    </message>
+    <message>
+        <source>runtime %1</source>
+        <translation>Laufzeit %1</translation>
+    </message>
+    <message>
+        <source>job dir</source>
+        <translation>Jobverzeichnis</translation>
+    </message>
+    <message>
+        <source>Imported %1.</source>
+        <translation>%1 importiert.</translation>
+    </message>
+    <message>
+        <source>Imported %1: %2.</source>
+        <translation>%1 importiert: %2.</translation>
+    </message>
+    <message>
+        <source>The package is the folder it is in, %1: change it on the next page if not.</source>
+        <translation>Das Paket ist der Ordner, in dem sie liegt, %1: Falls nicht, auf der nächsten Seite ändern.</translation>
+    </message>
 </context>
 <context>
     <name>Trainyard::TensorTableModel</name>
@@ -2595,14 +2938,6 @@ Maschinentyp: %4</translation>
         <translation>Ja</translation>
     </message>
     <message>
-        <source>The latest value the trial reported; its final metric comes when it ends</source>
-        <translation>Der letzte Wert, den der Versuch gemeldet hat; seine endgültige Metrik kommt, wenn er endet</translation>
-    </message>
-    <message>
-        <source>The trial&apos;s final metric</source>
-        <translation>Die endgültige Metrik des Versuchs</translation>
-    </message>
-    <message>
         <source>The best trial so far (highest objective)</source>
         <translation>Der bisher beste Versuch (höchster Zielwert)</translation>
     </message>
@@ -2662,6 +2997,14 @@ Maschinentyp: %4</translation>
     <message>
         <source>Duration</source>
         <translation>Dauer</translation>
+    </message>
+    <message>
+        <source>%1: the latest value the trial reported; its final metric comes when it ends</source>
+        <translation>%1: der letzte vom Versuch gemeldete Wert; seine endgültige Metrik folgt, wenn er endet</translation>
+    </message>
+    <message>
+        <source>%1: the trial&apos;s final metric</source>
+        <translation>%1: die endgültige Metrik des Versuchs</translation>
     </message>
 </context>
 <context>
@@ -2830,6 +3173,10 @@ Maschinentyp: %4</translation>
     <message>
         <source>Objective</source>
         <translation>Zielwert</translation>
+    </message>
+    <message>
+        <source>&amp;Copy</source>
+        <translation>&amp;Kopieren</translation>
     </message>
 </context>
 <context>
@@ -3172,73 +3519,15 @@ Maschinentyp: %4</translation>
         <translation>&lt;b&gt;Kann hier nie laufen:&lt;/b&gt;</translation>
     </message>
     <message numerus="yes">
-        <source>Needs %n replica(s)</source>
-        <translation>
-            <numerusform>Benötigt %n Replikat</numerusform>
-            <numerusform>Benötigt %n Replikate</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>, %1 vCPUs, %2 GB</source>
-        <translation>, %1 vCPUs, %2 GB</translation>
-    </message>
-    <message numerus="yes">
         <source>, %n GPU(s)</source>
         <translation>
             <numerusform>, %n GPU</numerusform>
             <numerusform>, %n GPUs</numerusform>
         </translation>
     </message>
-    <message numerus="yes">
-        <source>%n job(s) are queued ahead of it (first in, first out).</source>
-        <translation>
-            <numerusform>Vor ihm wartet %n Job in der Warteschlange (First In, First Out).</numerusform>
-            <numerusform>Vor ihm warten %n Jobs in der Warteschlange (First In, First Out).</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>The host is idle; a job alone on the host always starts.</source>
-        <translation>Der Host ist im Leerlauf; ein Job allein auf dem Host startet immer.</translation>
-    </message>
-    <message>
-        <source>%1 running job(s) hold %2 of %3 vCPUs, %4 of %5 GB and %6 of %7 GPUs.</source>
-        <translation>Laufende Jobs (%1) belegen %2 von %3 vCPUs, %4 von %5 GB und %6 von %7 GPUs.</translation>
-    </message>
-    <message>
-        <source>Free now: %1 vCPUs, %2 GB, %3 GPUs.</source>
-        <translation>Jetzt frei: %1 vCPUs, %2 GB, %3 GPUs.</translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;Fits this host now.&lt;/b&gt;</source>
-        <translation>&lt;b&gt;Passt jetzt auf diesen Host.&lt;/b&gt;</translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;Will queue.&lt;/b&gt;</source>
-        <translation>&lt;b&gt;Wird in die Warteschlange gestellt.&lt;/b&gt;</translation>
-    </message>
     <message>
         <source>Legacy machine types</source>
         <translation>Legacy-Maschinentypen</translation>
-    </message>
-    <message>
-        <source>%1 vCPUs on this host&apos;s %2</source>
-        <translation>%1 vCPUs (dieser Host hat %2)</translation>
-    </message>
-    <message>
-        <source>%1 GB of memory on this host&apos;s %2 GB</source>
-        <translation>%1 GB Speicher (dieser Host hat %2 GB)</translation>
-    </message>
-    <message>
-        <source>It asks for %1. It will start when no other job runs (a job alone on the host always starts), but its replicas will share what this host has: expect it to run slower than on the machine types chosen, and replicas may be killed if memory runs out. Choose smaller machine types or fewer replicas to avoid this.</source>
-        <translation>Er verlangt %1. Er startet, wenn kein anderer Job läuft (ein Job allein auf dem Host startet immer), aber seine Replikate teilen sich, was dieser Host hat: Er wird voraussichtlich langsamer laufen als auf den gewählten Maschinentypen, und Replikate können zwangsweise beendet werden, wenn der Speicher ausgeht. Wählen Sie kleinere Maschinentypen oder weniger Replikate, um das zu vermeiden.</translation>
-    </message>
-    <message>
-        <source> and </source>
-        <translation> und </translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;Oversubscribes this host.&lt;/b&gt;</source>
-        <translation>&lt;b&gt;Überbelegt diesen Host.&lt;/b&gt;</translation>
     </message>
     <message>
         <source>&lt;b&gt;Machine type&lt;/b&gt; (the service&apos;s rules): required for the master when the scale tier is CUSTOM, and for a role whose count is set; Compute Engine types (n1-…, a2-…) do not mix with legacy ones (standard, large_model …). Its vCPUs and memory are what the executor reserves on this host.</source>
@@ -3395,10 +3684,6 @@ Maschinentyp: %4</translation>
     <message>
         <source>Job configs (*.yaml *.yml *.json);;All files (*)</source>
         <translation>Jobkonfigurationen (*.yaml *.yml *.json);;Alle Dateien (*)</translation>
-    </message>
-    <message>
-        <source>Imported %1.</source>
-        <translation>%1 importiert.</translation>
     </message>
     <message>
         <source>Could not import %1: %2</source>
@@ -3561,6 +3846,14 @@ Maschinentyp: %4</translation>
     <message>
         <source>%1: %2</source>
         <translation>%1: %2</translation>
+    </message>
+    <message>
+        <source>The command reads %1, which Export config… wrote.</source>
+        <translation>Der Befehl liest %1, das „Konfiguration exportieren…“ geschrieben hat.</translation>
+    </message>
+    <message>
+        <source>The command reads %1 for what no flag can say (the tuning spec, replica settings): Export config… writes it.</source>
+        <translation>Der Befehl liest %1 für das, was keine Option ausdrücken kann (die Optimierungsangaben, Replikat-Einstellungen): „Konfiguration exportieren…“ schreibt die Datei.</translation>
     </message>
 </context>
 <context>

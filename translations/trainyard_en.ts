@@ -197,6 +197,16 @@
     </message>
 </context>
 <context>
+    <name>Trainyard::MetricChart</name>
+    <message numerus="yes">
+        <source>… and %n more</source>
+        <translation>
+            <numerusform>… and %n more</numerusform>
+            <numerusform>… and %n more</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>Trainyard::MetricsPanel</name>
     <message numerus="yes">
         <source>%n series</source>
@@ -227,6 +237,30 @@
         <translation>
             <numerusform>%n trial</numerusform>
             <numerusform>%n trials</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>Trainyard::SubmitWizard</name>
+    <message numerus="yes">
+        <source>%n worker(s)</source>
+        <translation>
+            <numerusform>%n worker</numerusform>
+            <numerusform>%n workers</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n argument(s)</source>
+        <translation>
+            <numerusform>%n argument</numerusform>
+            <numerusform>%n arguments</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>tuning: %1 trials of %n hyperparameter(s)</source>
+        <translation>
+            <numerusform>tuning: %1 trials of %n hyperparameter</numerusform>
+            <numerusform>tuning: %1 trials of %n hyperparameters</numerusform>
         </translation>
     </message>
 </context>

@@ -159,6 +159,90 @@
             <numerusform>%n entradas, las más recientes primero.</numerusform>
         </translation>
     </message>
+    <message>
+        <source>&amp;Close</source>
+        <translation>&amp;Cerrar</translation>
+    </message>
+    <message>
+        <source>Time</source>
+        <translation>Hora</translation>
+    </message>
+    <message>
+        <source>Log</source>
+        <translation>Registro</translation>
+    </message>
+    <message>
+        <source>Severity</source>
+        <translation>Gravedad</translation>
+    </message>
+    <message>
+        <source>Principal</source>
+        <translation>Principal</translation>
+    </message>
+    <message>
+        <source>Method</source>
+        <translation>Método</translation>
+    </message>
+    <message>
+        <source>Service</source>
+        <translation>Servicio</translation>
+    </message>
+    <message>
+        <source>Resource</source>
+        <translation>Recurso</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>Estado</translation>
+    </message>
+    <message>
+        <source>Message</source>
+        <translation>Mensaje</translation>
+    </message>
+    <message>
+        <source>Field %1</source>
+        <translation>Campo %1</translation>
+    </message>
+    <message>
+        <source>Permission</source>
+        <translation>Permiso</translation>
+    </message>
+    <message>
+        <source>%1 on %2: %3</source>
+        <translation>%1 sobre %2: %3</translation>
+    </message>
+    <message>
+        <source>granted</source>
+        <translation>concedido</translation>
+    </message>
+    <message>
+        <source>denied</source>
+        <translation>denegado</translation>
+    </message>
+    <message>
+        <source>Caller IP</source>
+        <translation>IP del llamador</translation>
+    </message>
+    <message>
+        <source>User agent</source>
+        <translation>Agente de usuario</translation>
+    </message>
+    <message>
+        <source>What happened</source>
+        <translation>Qué ocurrió</translation>
+    </message>
+    <message>
+        <source>Request</source>
+        <translation>Solicitud</translation>
+    </message>
+    <message>
+        <source>Insert ID</source>
+        <translation>ID de inserción</translation>
+    </message>
+    <message>
+        <source>Audit Entry %1</source>
+        <translation>Entrada de auditoría %1</translation>
+    </message>
 </context>
 <context>
     <name>Trainyard::CheckpointCompareFilterModel</name>
@@ -595,16 +679,16 @@ El punto de control más reciente (indicado por el archivo de estado «checkpoin
         <translation>GPU en uso</translation>
     </message>
     <message>
-        <source>Memory</source>
-        <translation>Memoria</translation>
-    </message>
-    <message>
         <source>Partitions</source>
         <translation>Particiones</translation>
     </message>
     <message>
         <source>Trainyard jobs</source>
         <translation>Trabajos de Trainyard</translation>
+    </message>
+    <message>
+        <source>Memory in use</source>
+        <translation>Memoria en uso</translation>
     </message>
 </context>
 <context>
@@ -639,6 +723,22 @@ El punto de control más reciente (indicado por el archivo de estado «checkpoin
     <message>
         <source>, %1 / %2 GPUs</source>
         <translation>, %1 / %2 GPU</translation>
+    </message>
+    <message>
+        <source>&lt;code&gt;$XDG_CONFIG_HOME/trainyard/clusters.yaml&lt;/code&gt; on the executor&apos;s host</source>
+        <translation>&lt;code&gt;$XDG_CONFIG_HOME/trainyard/clusters.yaml&lt;/code&gt; en el equipo del ejecutor</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;No Slurm cluster is set up: every job runs on this host.&lt;/b&gt;&lt;br&gt;To run jobs on a cluster, describe it in %1, for example:</source>
+        <translation>&lt;b&gt;No hay ningún clúster de Slurm configurado: todos los trabajos se ejecutan en este host.&lt;/b&gt;&lt;br&gt;Para ejecutar trabajos en un clúster, descríbalo en %1, por ejemplo:</translation>
+    </message>
+    <message>
+        <source>then restart the executor, and give the cluster&apos;s name as a job&apos;s region.</source>
+        <translation>después reinicie el ejecutor e indique el nombre del clúster como región de un trabajo.</translation>
+    </message>
+    <message>
+        <source>Every key and what the nodes need (README: Slurm clusters)</source>
+        <translation>Todas las claves y lo que necesitan los nodos (README: Slurm clusters)</translation>
     </message>
 </context>
 <context>
@@ -820,6 +920,89 @@ El punto de control más reciente (indicado por el archivo de estado «checkpoin
     <message>
         <source>The desktop keyring did not give the token for %1 (%2); using this computer&apos;s executor. File &gt; Connect to Executor… connects to it again.</source>
         <translation>El llavero del escritorio no devolvió el token para %1 (%2); se usa el ejecutor de este host. Archivo &gt; Conectar con el ejecutor… vuelve a conectarse a él.</translation>
+    </message>
+</context>
+<context>
+    <name>Trainyard::HostFit</name>
+    <message>
+        <source>%1 vCPUs on this host&apos;s %2</source>
+        <translation>%1 vCPU (este host tiene %2)</translation>
+    </message>
+    <message>
+        <source>%1 GB of memory on this host&apos;s %2 GB</source>
+        <translation>%1 GB de memoria (este host tiene %2 GB)</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n job(s) are queued ahead of it (first in, first out).</source>
+        <translation>
+            <numerusform>Hay %n trabajo en cola por delante (el primero en entrar es el primero en salir).</numerusform>
+            <numerusform>Hay %n trabajos en cola por delante (el primero en entrar es el primero en salir).</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The host is idle; a job alone on the host always starts.</source>
+        <translation>El host está inactivo; un trabajo que está solo en el host siempre se inicia.</translation>
+    </message>
+    <message>
+        <source>%1 running job(s) hold %2 of %3 vCPUs, %4 of %5 GB and %6 of %7 GPUs.</source>
+        <translation>Trabajos en ejecución: %1; ocupan %2 de %3 vCPU, %4 de %5 GB y %6 de %7 GPU.</translation>
+    </message>
+    <message>
+        <source>Free now: %1 vCPUs, %2 GB, %3 GPUs.</source>
+        <translation>Libres ahora: %1 vCPU, %2 GB, %3 GPU.</translation>
+    </message>
+    <message>
+        <source>It asks for %1. It will start when no other job runs (a job alone on the host always starts), but its replicas will share what this host has: expect it to run slower than on the machine types chosen, and replicas may be killed if memory runs out. Choose smaller machine types or fewer replicas to avoid this.</source>
+        <translation>Solicita %1. Se iniciará cuando no se ejecute ningún otro trabajo (un trabajo que está solo en el host siempre se inicia), pero sus réplicas compartirán lo que tiene este host: es de esperar que se ejecute más despacio que en los tipos de máquina elegidos, y las réplicas pueden ser finalizadas si se agota la memoria. Elija tipos de máquina más pequeños o menos réplicas para evitarlo.</translation>
+    </message>
+    <message>
+        <source> and </source>
+        <translation> y </translation>
+    </message>
+    <message>
+        <source>This host holds %1 of its %2 parallel trials at once (each needs %3 vCPUs, %4 GB): the others wait for a trial to end.</source>
+        <translation>Este host aloja a la vez %1 de sus %2 pruebas en paralelo (cada una necesita %3 vCPU, %4 GB): las demás esperan a que termine una prueba.</translation>
+    </message>
+    <message numerus="yes">
+        <source>Needs %n replica(s)</source>
+        <translation>
+            <numerusform>Necesita %n réplica</numerusform>
+            <numerusform>Necesita %n réplicas</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>, %1 vCPUs, %2 GB</source>
+        <translation>, %1 vCPU, %2 GB</translation>
+    </message>
+    <message numerus="yes">
+        <source>, %n GPU(s)</source>
+        <translation>
+            <numerusform>, %n GPU</numerusform>
+            <numerusform>, %n GPU</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>(%n trial(s) at once)</source>
+        <translation>
+            <numerusform>(%n prueba a la vez)</numerusform>
+            <numerusform>(%n pruebas a la vez)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Can never run here.</source>
+        <translation>Nunca podrá ejecutarse aquí.</translation>
+    </message>
+    <message>
+        <source>Fits this host now.</source>
+        <translation>Cabe en este host ahora.</translation>
+    </message>
+    <message>
+        <source>Oversubscribes this host.</source>
+        <translation>Excede la capacidad de este host.</translation>
+    </message>
+    <message>
+        <source>Will queue.</source>
+        <translation>Quedará en cola.</translation>
     </message>
 </context>
 <context>
@@ -1248,6 +1431,61 @@ El punto de control más reciente (indicado por el archivo de estado «checkpoin
         <extracomment>%1 is an API field name (runtimeVersion, packageUris …), kept as is.</extracomment>
         <translation>%1 no debe indicarse con masterConfig.imageUri: todas las réplicas ejecutan una imagen de contenedor.</translation>
     </message>
+    <message>
+        <source>The job dir contains a NUL character, which no file path can hold.</source>
+        <translation>El directorio del trabajo contiene un carácter NUL, que ninguna ruta de archivo puede contener.</translation>
+    </message>
+    <message>
+        <source>The job dir&apos;s folder name &quot;%1…&quot; is %2 bytes long; a folder name on this system has at most %3.</source>
+        <extracomment>%1 is the start of the long folder name, %2 and %3 byte counts.</extracomment>
+        <translation>El nombre de carpeta &quot;%1…&quot; del directorio del trabajo ocupa %2 bytes; en este sistema un nombre de carpeta tiene como máximo %3.</translation>
+    </message>
+    <message>
+        <source>The job dir is %1 bytes long; a path on this system has fewer than %2.</source>
+        <extracomment>%1 and %2 are byte counts.</extracomment>
+        <translation>El directorio del trabajo ocupa %1 bytes; en este sistema una ruta tiene menos de %2.</translation>
+    </message>
+    <message>
+        <source>An argument may be at most %2 bytes long (the kernel&apos;s limit for one argument); this one has %1.</source>
+        <extracomment>%1 and %2 are byte counts.</extracomment>
+        <translation>Un argumento puede ocupar como máximo %2 bytes (el límite del núcleo para un argumento); este tiene %1.</translation>
+    </message>
+    <message>
+        <source>The arguments together may be at most %2 bytes; these have %1. Pass large inputs as a file in the package or the job dir.</source>
+        <translation>Los argumentos en conjunto pueden ocupar como máximo %2 bytes; estos tienen %1. Pase las entradas grandes como un archivo en el paquete o en el directorio del trabajo.</translation>
+    </message>
+    <message>
+        <source>At most %1 package URIs are allowed (the service&apos;s limit); this job gives %2.</source>
+        <translation>Se permiten como máximo %1 URI de paquete (el límite del servicio); este trabajo indica %2.</translation>
+    </message>
+    <message>
+        <source>A job may be at most %2 bytes as JSON; this one has %1.</source>
+        <translation>Un trabajo puede ocupar como máximo %2 bytes en JSON; este tiene %1.</translation>
+    </message>
+    <message>
+        <source>A package URI must be a path of fewer than %1 bytes, without NUL characters.</source>
+        <translation>El URI de un paquete debe ser una ruta de menos de %1 bytes, sin caracteres NUL.</translation>
+    </message>
+    <message>
+        <source>A project ID is required.</source>
+        <translation>El ID del proyecto es obligatorio.</translation>
+    </message>
+    <message>
+        <source>A project ID has 6 to 30 characters (this one has %1), or is &quot;%2&quot;.</source>
+        <translation>Un ID de proyecto tiene entre 6 y 30 caracteres (este tiene %1), o es &quot;%2&quot;.</translation>
+    </message>
+    <message>
+        <source>A project ID must start with a lowercase letter.</source>
+        <translation>Un ID de proyecto debe empezar por una letra minúscula.</translation>
+    </message>
+    <message>
+        <source>A project ID cannot end with a hyphen.</source>
+        <translation>Un ID de proyecto no puede terminar en guion.</translation>
+    </message>
+    <message>
+        <source>A project ID may contain only lowercase letters, digits and hyphens, not &quot;%1&quot;.</source>
+        <translation>Un ID de proyecto solo puede contener letras minúsculas, dígitos y guiones, no &quot;%1&quot;.</translation>
+    </message>
 </context>
 <context>
     <name>Trainyard::JobView</name>
@@ -1265,10 +1503,6 @@ El punto de control más reciente (indicado por el archivo de estado «checkpoin
     <message>
         <source>%1 h %2 min</source>
         <translation>%1 h %2 min</translation>
-    </message>
-    <message>
-        <source>Cancel job</source>
-        <translation>Cancelar trabajo</translation>
     </message>
     <message>
         <source>Open job directory</source>
@@ -1470,6 +1704,14 @@ El punto de control más reciente (indicado por el archivo de estado «checkpoin
         <source>started %1 ago</source>
         <translation>iniciado hace %1</translation>
     </message>
+    <message>
+        <source>Cancel Job…</source>
+        <translation>Cancelar trabajo…</translation>
+    </message>
+    <message>
+        <source>Cancel Job</source>
+        <translation>Cancelar trabajo</translation>
+    </message>
 </context>
 <context>
     <name>Trainyard::LogPanel</name>
@@ -1581,6 +1823,22 @@ El punto de control más reciente (indicado por el archivo de estado «checkpoin
     <message>
         <source>Only this trial&apos;s lines (selected in the Trials tab)</source>
         <translation>Solo las líneas de esta prueba (seleccionada en la pestaña Pruebas)</translation>
+    </message>
+    <message>
+        <source>No error below this line.</source>
+        <translation>No hay ningún error debajo de esta línea.</translation>
+    </message>
+    <message>
+        <source>No error above this line.</source>
+        <translation>No hay ningún error encima de esta línea.</translation>
+    </message>
+    <message>
+        <source>No error in the lines the filters show.</source>
+        <translation>No hay ningún error en las líneas que muestran los filtros.</translation>
+    </message>
+    <message>
+        <source>No error in this log.</source>
+        <translation>No hay ningún error en este registro.</translation>
     </message>
 </context>
 <context>
@@ -1711,10 +1969,6 @@ El punto de control más reciente (indicado por el archivo de estado «checkpoin
     <message>
         <source>Describe</source>
         <translation>Describir</translation>
-    </message>
-    <message>
-        <source>Cancel job</source>
-        <translation>Cancelar trabajo</translation>
     </message>
     <message>
         <source>Submit similar…</source>
@@ -2032,6 +2286,24 @@ El punto de control más reciente (indicado por el archivo de estado «checkpoin
         <source>&amp;Audit Log</source>
         <translation>Registro de au&amp;ditoría</translation>
     </message>
+    <message numerus="yes">
+        <source>%n jobs selected: Metrics compares them; the other tabs show %1.</source>
+        <translation>
+            <numerusform>%n trabajo seleccionado: la pestaña Métricas lo compara; las demás muestran %1.</numerusform>
+            <numerusform>%n trabajos seleccionados: la pestaña Métricas los compara; las demás muestran %1.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n jobs selected: the tabs show %1.</source>
+        <translation>
+            <numerusform>%n trabajo seleccionado: las pestañas muestran %1.</numerusform>
+            <numerusform>%n trabajos seleccionados: las pestañas muestran %1.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Selected: %1</source>
+        <translation>Seleccionados: %1</translation>
+    </message>
 </context>
 <context>
     <name>Trainyard::MetricChart</name>
@@ -2122,6 +2394,20 @@ El punto de control más reciente (indicado por el archivo de estado «checkpoin
     <message>
         <source>Export data as JSON</source>
         <translation>Exportar datos como JSON</translation>
+    </message>
+    <message numerus="yes">
+        <source>… and %n more</source>
+        <translation>
+            <numerusform>… y %n serie más</numerusform>
+            <numerusform>… y %n series más</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>Trainyard::MetricsModel</name>
+    <message>
+        <source>trial %1</source>
+        <translation>prueba %1</translation>
     </message>
 </context>
 <context>
@@ -2502,6 +2788,63 @@ El punto de control más reciente (indicado por el archivo de estado «checkpoin
         <extracomment>%1 is the wizard&apos;s title (&quot;Submit Training Job&quot;, &quot;Submit from checkpoint …&quot;).</extracomment>
         <translation>%1 — Paso %2 de %3</translation>
     </message>
+    <message>
+        <source>scale tier %1</source>
+        <translation>nivel de escala %1</translation>
+    </message>
+    <message>
+        <source>master %1</source>
+        <translation>maestro %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n worker(s)</source>
+        <translation>
+            <numerusform>%n trabajador</numerusform>
+            <numerusform>%n trabajadores</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>module %1</source>
+        <translation>módulo %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n argument(s)</source>
+        <translation>
+            <numerusform>%n argumento</numerusform>
+            <numerusform>%n argumentos</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>tuning: %1 trials of %n hyperparameter(s)</source>
+        <translation>
+            <numerusform>ajuste: %1 pruebas con %n hiperparámetro</numerusform>
+            <numerusform>ajuste: %1 pruebas con %n hiperparámetros</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>region %1</source>
+        <translation>región %1</translation>
+    </message>
+    <message>
+        <source>runtime %1</source>
+        <translation>entorno de ejecución %1</translation>
+    </message>
+    <message>
+        <source>job dir</source>
+        <translation>directorio del trabajo</translation>
+    </message>
+    <message>
+        <source>Imported %1.</source>
+        <translation>Se importó %1.</translation>
+    </message>
+    <message>
+        <source>Imported %1: %2.</source>
+        <translation>Se importó %1: %2.</translation>
+    </message>
+    <message>
+        <source>The package is the folder it is in, %1: change it on the next page if not.</source>
+        <translation>El paquete es la carpeta en la que se encuentra, %1: cámbielo en la página siguiente si no es así.</translation>
+    </message>
 </context>
 <context>
     <name>Trainyard::TensorTableModel</name>
@@ -2595,14 +2938,6 @@ Tipo de máquina: %4</translation>
         <translation>Sí</translation>
     </message>
     <message>
-        <source>The latest value the trial reported; its final metric comes when it ends</source>
-        <translation>El último valor que informó la prueba; su métrica final llega cuando termina</translation>
-    </message>
-    <message>
-        <source>The trial&apos;s final metric</source>
-        <translation>La métrica final de la prueba</translation>
-    </message>
-    <message>
         <source>The best trial so far (highest objective)</source>
         <translation>La mejor prueba hasta ahora (objetivo más alto)</translation>
     </message>
@@ -2662,6 +2997,14 @@ Tipo de máquina: %4</translation>
     <message>
         <source>Duration</source>
         <translation>Duración</translation>
+    </message>
+    <message>
+        <source>%1: the latest value the trial reported; its final metric comes when it ends</source>
+        <translation>%1: el último valor del que informó la prueba; su métrica final llega cuando termina</translation>
+    </message>
+    <message>
+        <source>%1: the trial&apos;s final metric</source>
+        <translation>%1: la métrica final de la prueba</translation>
     </message>
 </context>
 <context>
@@ -2830,6 +3173,10 @@ Tipo de máquina: %4</translation>
     <message>
         <source>Objective</source>
         <translation>Objetivo</translation>
+    </message>
+    <message>
+        <source>&amp;Copy</source>
+        <translation>&amp;Copiar</translation>
     </message>
 </context>
 <context>
@@ -3172,73 +3519,15 @@ Tipo de máquina: %4</translation>
         <translation>&lt;b&gt;Nunca podrá ejecutarse aquí:&lt;/b&gt;</translation>
     </message>
     <message numerus="yes">
-        <source>Needs %n replica(s)</source>
-        <translation>
-            <numerusform>Necesita %n réplica</numerusform>
-            <numerusform>Necesita %n réplicas</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>, %1 vCPUs, %2 GB</source>
-        <translation>, %1 vCPU, %2 GB</translation>
-    </message>
-    <message numerus="yes">
         <source>, %n GPU(s)</source>
         <translation>
             <numerusform>, %n GPU</numerusform>
             <numerusform>, %n GPU</numerusform>
         </translation>
     </message>
-    <message numerus="yes">
-        <source>%n job(s) are queued ahead of it (first in, first out).</source>
-        <translation>
-            <numerusform>Hay %n trabajo en cola por delante (el primero en entrar es el primero en salir).</numerusform>
-            <numerusform>Hay %n trabajos en cola por delante (el primero en entrar es el primero en salir).</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>The host is idle; a job alone on the host always starts.</source>
-        <translation>El host está inactivo; un trabajo que está solo en el host siempre se inicia.</translation>
-    </message>
-    <message>
-        <source>%1 running job(s) hold %2 of %3 vCPUs, %4 of %5 GB and %6 of %7 GPUs.</source>
-        <translation>Trabajos en ejecución: %1; ocupan %2 de %3 vCPU, %4 de %5 GB y %6 de %7 GPU.</translation>
-    </message>
-    <message>
-        <source>Free now: %1 vCPUs, %2 GB, %3 GPUs.</source>
-        <translation>Libre ahora: %1 vCPU, %2 GB, %3 GPU.</translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;Fits this host now.&lt;/b&gt;</source>
-        <translation>&lt;b&gt;Cabe en este host ahora.&lt;/b&gt;</translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;Will queue.&lt;/b&gt;</source>
-        <translation>&lt;b&gt;Quedará en cola.&lt;/b&gt;</translation>
-    </message>
     <message>
         <source>Legacy machine types</source>
         <translation>Tipos de máquina heredados</translation>
-    </message>
-    <message>
-        <source>%1 vCPUs on this host&apos;s %2</source>
-        <translation>%1 vCPU (este host tiene %2)</translation>
-    </message>
-    <message>
-        <source>%1 GB of memory on this host&apos;s %2 GB</source>
-        <translation>%1 GB de memoria (este host tiene %2 GB)</translation>
-    </message>
-    <message>
-        <source>It asks for %1. It will start when no other job runs (a job alone on the host always starts), but its replicas will share what this host has: expect it to run slower than on the machine types chosen, and replicas may be killed if memory runs out. Choose smaller machine types or fewer replicas to avoid this.</source>
-        <translation>Solicita %1. Se iniciará cuando no se ejecute ningún otro trabajo (un trabajo que está solo en el host siempre se inicia), pero sus réplicas compartirán lo que tiene este host: es de esperar que se ejecute más despacio que en los tipos de máquina elegidos, y las réplicas pueden ser finalizadas si se agota la memoria. Elija tipos de máquina más pequeños o menos réplicas para evitarlo.</translation>
-    </message>
-    <message>
-        <source> and </source>
-        <translation> y </translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;Oversubscribes this host.&lt;/b&gt;</source>
-        <translation>&lt;b&gt;Excede la capacidad de este host.&lt;/b&gt;</translation>
     </message>
     <message>
         <source>&lt;b&gt;Machine type&lt;/b&gt; (the service&apos;s rules): required for the master when the scale tier is CUSTOM, and for a role whose count is set; Compute Engine types (n1-…, a2-…) do not mix with legacy ones (standard, large_model …). Its vCPUs and memory are what the executor reserves on this host.</source>
@@ -3395,10 +3684,6 @@ Tipo de máquina: %4</translation>
     <message>
         <source>Job configs (*.yaml *.yml *.json);;All files (*)</source>
         <translation>Configuraciones de trabajo (*.yaml *.yml *.json);;Todos los archivos (*)</translation>
-    </message>
-    <message>
-        <source>Imported %1.</source>
-        <translation>Se importó %1.</translation>
     </message>
     <message>
         <source>Could not import %1: %2</source>
@@ -3561,6 +3846,14 @@ Tipo de máquina: %4</translation>
     <message>
         <source>%1: %2</source>
         <translation>%1: %2</translation>
+    </message>
+    <message>
+        <source>The command reads %1, which Export config… wrote.</source>
+        <translation>La orden lee %1, que se escribió con «Exportar configuración…».</translation>
+    </message>
+    <message>
+        <source>The command reads %1 for what no flag can say (the tuning spec, replica settings): Export config… writes it.</source>
+        <translation>La orden lee %1 para lo que ninguna opción puede indicar (la especificación del ajuste, la configuración de las réplicas): «Exportar configuración…» lo escribe.</translation>
     </message>
 </context>
 <context>
