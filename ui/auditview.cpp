@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "auditview.h"
+#include "screenfit.h"
 
 #include "apiclient.h"
 #include "auditlogmodel.h"
@@ -110,7 +111,7 @@ AuditView::AuditView(QWidget* parent)
             m_liveTimer->stop();
         }
     });
-    resize(1100, 500);
+    resizeWithinScreen(this, QSize(1100, 500));
 }
 
 void AuditView::setClient(ApiClient* client)
@@ -243,7 +244,7 @@ void AuditView::showEntry(int row)
     layout->addWidget(summary);
     layout->addWidget(json, 1);
     layout->addWidget(buttons);
-    dialog->resize(760, 560);
+    resizeWithinScreen(dialog, QSize(760, 560));
     dialog->show();
     dialog->raise();
     dialog->activateWindow();

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "connectdialog.h"
+#include "screenfit.h"
 
 #include "apiclient.h"
 #include "tokenstore.h"
@@ -131,7 +132,7 @@ ConnectDialog::ConnectDialog(TokenStore* keyring, QWidget* parent)
     layout->addWidget(m_status);
     layout->addStretch(1);
     layout->addWidget(m_buttons);
-    resize(720, sizeHint().height());
+    resizeWithinScreen(this, QSize(720, sizeHint().height()));
 
     const QSettings settings;
     m_url->setText(settings.value(urlKey()).toString());

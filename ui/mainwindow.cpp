@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "mainwindow.h"
+#include "screenfit.h"
 
 #include "apiclient.h"
 #include "clustersview.h"
@@ -793,7 +794,7 @@ void MainWindow::showShortcuts()
     auto* layout = new QVBoxLayout(&dialog);
     layout->addWidget(browser);
     layout->addWidget(buttons);
-    dialog.resize(560, 520);
+    resizeWithinScreen(&dialog, QSize(560, 520));
     dialog.exec();
 }
 

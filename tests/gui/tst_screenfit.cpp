@@ -7,6 +7,7 @@
 // TRAINYARD_SCREENSHOT_DIR set, the window as drawn after each kind of job goes there.
 
 #include "apiclient.h"
+#include "auditview.h"
 #include "clustersmodel.h"
 #include "clustersview.h"
 #include "executorconnection.h"
@@ -161,6 +162,15 @@ private Q_SLOTS:
             QStringLiteral("Memory in use"));
         QTRY_VERIFY2(fits(window), qPrintable(QStringLiteral("with the Clusters dock: ") + where(window)));
         screenshot(window, QStringLiteral("screenfit-clusters.png"));
+        // The Audit Log, a window of its own (View menu).
+        auto* audit = window.findChild<QAction*>(QStringLiteral("showAuditLog"));
+        QVERIFY(audit);
+        audit->trigger();
+        QTRY_VERIFY(window.auditView() && window.auditView()->isVisible());
+        QTRY_VERIFY2(
+            fits(*window.auditView()), qPrintable(QStringLiteral("the Audit Log: ") + where(*window.auditView())));
+        screenshot(*window.auditView(), QStringLiteral("screenfit-audit.png"));
+        window.auditView()->close();
         // Maximised, it stays on the screen too.
         window.showMaximized();
         QTRY_VERIFY2(fits(window), qPrintable(QStringLiteral("maximised: ") + where(window)));
