@@ -27,6 +27,8 @@ packages=(
     libopenblas0-pthread
     # bench_tuning's baselines (tests/bench/tuning_baselines.py): Optuna's TPE and a scikit-learn GP-EI loop
     python3-optuna python3-sklearn
+    # the built-in algorithms (resources/algorithms): XGBoost, and pandas for the service's CSV input
+    python3-xgboost python3-pandas
     # GUI tests and screenshots
     xvfb xauth openbox
     # team mode's tests: certificates made at test time (openssl), a keyring of the test's own for QtKeychain
