@@ -11,8 +11,17 @@ request to its stdin and reads one JSON answer from its stdout; progress goes to
   its own (tests/support/optimizerfunctions.h) before it trusts any figure from here.
 - {"mode": "run", "baselines": ["tpe", "gp"], "functions": [FUNCTION, ...], "seeds": S, "trials": T,
    "timing": {"function": FUNCTION, "histories": {"50": [assignment, ...], ...}, "warmups": W, "runs": R}}
+   "jobs": J, "cache": PATH or absent, "use_cache": false}
   answers {"best": {BASELINE: {FUNCTION: [[best objective after trial 1..T] per seed]}},
+  "cached": {BASELINE: {FUNCTION: number of those seeds read from the cache}},
   "suggest_ms": {BASELINE: {"50": [R CPU times in ms], ...}}}.
+
+The studies run in J worker processes (default: the CPU count), one (baseline, function, seed) study each. Every
+study is deterministic for its seed (TPESampler(seed=s); the GP-EI loop's NumPy generators; one BLAS thread), so
+the pool changes the wall time, not the traces. Each trace is stored in the JSON file PATH under a key of the
+baseline, function, seed, trial count, this script's SHA-256 and the library versions; with "use_cache" the
+traces found there are answered instead of run again, and "cached" counts them so that bench_tuning can mark its
+lines. Times are never cached: they are measured by the main process after the pool has finished.
 
 An assignment is a list of parameter values in the space's order (numbers; strings for CATEGORICAL), as the
 C++ side's Assignment. Times are the process's CPU time (time.process_time) with BLAS held to one thread, as
@@ -26,8 +35,10 @@ import os
 for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_var, "1")
 
+import hashlib
 import json
 import math
+import multiprocessing
 import sys
 import time
 import warnings
@@ -80,6 +91,54 @@ def mixed4(a):
     return _M4_FLOOR[c] + (1.2 if d > 0 else 0.35) * d * d + 0.25 * units * units + 0.04 * batch * batch
 
 
+def goldstein_price(a):
+    x1, x2 = float(a[0]), float(a[1])
+    s = x1 + x2 + 1
+    a1 = 19 - 14 * x1 + 3 * x1 * x1 - 14 * x2 + 6 * x1 * x2 + 3 * x2 * x2
+    t = 2 * x1 - 3 * x2
+    a2 = 18 - 32 * x1 + 12 * x1 * x1 + 48 * x2 - 36 * x1 * x2 + 27 * x2 * x2
+    return (1 + s * s * a1) * (30 + t * t * a2)
+
+
+def rosenbrock(a):
+    total = 0.0
+    for i in range(len(a) - 1):
+        x, nxt = float(a[i]), float(a[i + 1])
+        valley = nxt - x * x
+        total += 100 * valley * valley + (x - 1) * (x - 1)
+    return total
+
+
+def styblinski_tang(a):
+    total = 0.0
+    for v in a:
+        x = float(v)
+        total += x * x * x * x - 16 * x * x + 5 * x
+    return 0.5 * total
+
+
+def ackley(a):
+    squares, cosines = 0.0, 0.0
+    for v in a:
+        x = float(v)
+        squares += x * x
+        cosines += math.cos(2 * math.pi * x)
+    n = len(a)
+    return -20 * math.exp(-0.2 * math.sqrt(squares / n)) - math.exp(cosines / n) + 20 + math.e
+
+
+def levy(a):
+    pi = math.pi
+    w = [1 + (float(v) - 1) / 4 for v in a]
+    first = math.sin(pi * w[0])
+    total = first * first
+    for i in range(len(w) - 1):
+        s = math.sin(pi * w[i] + 1)
+        total += (w[i] - 1) * (w[i] - 1) * (1 + 10 * s * s)
+    last = math.sin(2 * pi * w[-1])
+    return total + (w[-1] - 1) * (w[-1] - 1) * (1 + last * last)
+
+
 # Search spaces, as the C++ ParameterSpecs: ("double", lo, hi, log), ("int", lo, hi), ("discrete", values, log),
 # ("categorical", values).
 SPACES = {
@@ -88,8 +147,16 @@ SPACES = {
     "mixed4": [("double", 1e-5, 1e-1, True), ("int", 8, 256),
                ("discrete", [16.0, 32.0, 64.0, 128.0, 256.0, 512.0], True),
                ("categorical", ["sgd", "momentum", "adam"])],
+    "goldstein_price": [("double", -2.0, 2.0, False)] * 2,
+    "rosenbrock2": [("double", -5.0, 10.0, False)] * 2,
+    "rosenbrock4": [("double", -5.0, 10.0, False)] * 4,
+    "styblinski_tang4": [("double", -5.0, 5.0, False)] * 4,
+    "ackley5": [("double", -10.0, 30.0, False)] * 5,
+    "levy4": [("double", -10.0, 10.0, False)] * 4,
 }
-FUNCTIONS = {"branin": branin, "hartmann6": hartmann6, "mixed4": mixed4}
+FUNCTIONS = {"branin": branin, "hartmann6": hartmann6, "mixed4": mixed4, "goldstein_price": goldstein_price,
+             "rosenbrock2": rosenbrock, "rosenbrock4": rosenbrock, "styblinski_tang4": styblinski_tang,
+             "ackley5": ackley, "levy4": levy}
 
 
 def log(message):
@@ -304,6 +371,75 @@ def gp_time_ms(function_name, history, seed):
 RUNNERS = {"tpe": (tpe_run, tpe_time_ms), "gp": (gp_run, gp_time_ms)}
 
 
+def run_study(task):
+    """One study in a worker: (baseline, function, seed, trials) → (task, trace, CPU seconds)."""
+    baseline, name, seed, trials = task
+    started = time.process_time()
+    trace = RUNNERS[baseline][0](name, seed, trials)
+    return task, trace, time.process_time() - started
+
+
+def cache_key(task, versions):
+    with open(os.path.abspath(__file__), "rb") as f:
+        digest = hashlib.sha256(f.read()).hexdigest()[:16]
+    baseline, name, seed, trials = task
+    return "%s/%s/seed %d/%d trials/script %s/optuna %s/sklearn %s" % (
+        baseline, name, seed, trials, digest, versions.get("optuna"), versions.get("sklearn"))
+
+
+def run_studies(request, versions):
+    """The traces of every requested (baseline, function, seed), from the cache or from a pool of workers."""
+    tasks = [(b, name, seed, request["trials"]) for b in request["baselines"] for name in request["functions"]
+             for seed in range(request["seeds"])]
+    cache_path = request.get("cache")
+    cache = {}
+    if cache_path and os.path.exists(cache_path):
+        try:
+            with open(cache_path) as f:
+                cache = json.load(f)
+        except (OSError, ValueError) as e:
+            log("cache %s unreadable (%s); running every study" % (cache_path, e))
+    traces, cached = {}, {}
+    todo = []
+    for task in tasks:
+        key = cache_key(task, versions)
+        if request.get("use_cache") and key in cache:
+            traces[task] = cache[key]
+            cached[task] = True
+        else:
+            todo.append(task)
+    jobs = max(1, int(request.get("jobs") or os.cpu_count() or 1))
+    log("%d studies to run in %d processes, %d from the cache" % (len(todo), jobs, len(tasks) - len(todo)))
+    started = time.monotonic()
+    cpu = {}
+    # The slowest first (GP-EI, higher dimensions), so that the pool does not end on one long study.
+    todo.sort(key=lambda t: (t[0] != "gp", -len(SPACES[t[1]])))
+    with multiprocessing.get_context("fork").Pool(jobs) as pool:
+        for done, (task, trace, seconds) in enumerate(pool.imap_unordered(run_study, todo), 1):
+            traces[task] = trace
+            cache[cache_key(task, versions)] = trace
+            cpu[task[:2]] = cpu.get(task[:2], 0.0) + seconds
+            if done % 20 == 0 or done == len(todo):
+                log("%d of %d studies done after %.0f s" % (done, len(todo), time.monotonic() - started))
+    for (baseline, name), seconds in sorted(cpu.items()):
+        log("%s on %s: %.0f s of CPU" % (baseline, name, seconds))
+    if cache_path and todo:
+        try:
+            with open(cache_path + ".tmp", "w") as f:
+                json.dump(cache, f)
+            os.replace(cache_path + ".tmp", cache_path)
+        except OSError as e:
+            log("cache %s not written (%s)" % (cache_path, e))
+    best, counts = {}, {}
+    for b in request["baselines"]:
+        best[b], counts[b] = {}, {}
+        for name in request["functions"]:
+            seeds = [(b, name, seed, request["trials"]) for seed in range(request["seeds"])]
+            best[b][name] = [traces[t] for t in seeds]
+            counts[b][name] = sum(1 for t in seeds if cached.get(t))
+    return best, counts
+
+
 def availability():
     available, versions = {}, {}
     try:
@@ -336,18 +472,13 @@ def main():
         answer = {"python": sys.version.split()[0], "available": available, "versions": versions,
                   "values": {name: [FUNCTIONS[name](a) for a in points] for name, points in request["points"].items()}}
     else:
-        answer = {"best": {}, "suggest_ms": {}}
         for baseline in request["baselines"]:
             if available.get(baseline):
                 raise SystemExit("tuning_baselines: %s: %s" % (baseline, available[baseline]))
-            run, time_ms = RUNNERS[baseline]
-            answer["best"][baseline] = {}
-            for name in request["functions"]:
-                started = time.monotonic()
-                answer["best"][baseline][name] = [run(name, seed, request["trials"])
-                                                  for seed in range(request["seeds"])]
-                log("%s on %s: %d seeds × %d trials in %.0f s" % (baseline, name, request["seeds"], request["trials"],
-                                                                 time.monotonic() - started))
+        best, cached = run_studies(request, versions)
+        answer = {"best": best, "cached": cached, "suggest_ms": {}}
+        for baseline in request["baselines"]:
+            time_ms = RUNNERS[baseline][1]
             timing = request["timing"]
             answer["suggest_ms"][baseline] = {}
             for n, history in timing["histories"].items():
