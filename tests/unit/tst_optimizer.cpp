@@ -4,6 +4,7 @@
 #include "bayesianoptimizer.h"
 #include "gridsearch.h"
 #include "optimizerfunctions.h"
+#include "outputwarping.h"
 #include "randomsearch.h"
 
 #include <QTest>
@@ -340,6 +341,77 @@ private Q_SLOTS:
         QCOMPARE(formatValue(0.1 + 0.2), std::string("0.30000000000000004"));
         QCOMPARE(formatValue(std::int64_t(-42)), std::string("-42"));
         QCOMPARE(formatValue(std::string("adam")), std::string("adam"));
+    }
+
+    void outputWarpingMatchesVizier_data()
+    {
+        // Vizier's own vectors (vizier/_src/algorithms/designers/gp/output_warpers_test.py at commit b0651861),
+        // labels in maximisation convention, NaN and −∞ infeasible.
+        QTest::addColumn<int>("stage"); // 0: half rank alone, 1: the whole pipeline
+        QTest::addColumn<std::vector<double>>("input");
+        QTest::addColumn<std::vector<double>>("expected");
+        const double inf = INFINITY;
+        QTest::addRow("half rank, ties and -inf")
+            << 0 << std::vector<double> { NAN, 1, 4, 2, 10, 12, -inf, 2, 3, 5, 6 }
+            << std::vector<double> { NAN, -2.7145447657886415, 4, 0.3722561569665319, 10, 12, NAN, 0.3722561569665319,
+                   2.322289907556879, 5, 6 };
+        QTest::addRow("half rank, bad half far below")
+            << 0 << std::vector<double> { NAN, -4, -3, -2, 1.1, 1.2, 1.3, 1.4, 1.5 }
+            << std::vector<double> { NAN, 0.7984888240158797, 0.9467291870388195, 1.0380072549079085,
+                   1.1139555940074284, 1.2, 1.3, 1.4, 1.5 };
+        QTest::addRow("half rank, ties at the median")
+            << 0 << std::vector<double> { NAN, 1, 2, 3, 4, 4, 6, 7, 10, 11, 12 }
+            << std::vector<double> { NAN, -2.3573836671676096, 0.7453945664588675, 2.655910679724611,
+                   4.2455644597926385, 4.2455644597926385, 6, 7, 10, 11, 12 };
+        QTest::addRow("pipeline") << 1 << std::vector<double> { 1, 1, 5, -1e80, NAN, -inf }
+                                  << std::vector<double> { 0.61848423, 0.61848423, 1.25966537, 0.25966537, -1.24033463,
+                                         -1.24033463 };
+        QTest::addRow("pipeline, constant") << 1 << std::vector<double>(5, 100.0) << std::vector<double>(5, 0.0);
+        QTest::addRow("pipeline, all infeasible")
+            << 1 << std::vector<double> { NAN, NAN } << std::vector<double> { -1, -1 };
+    }
+
+    void outputWarpingMatchesVizier()
+    {
+        QFETCH(int, stage);
+        QFETCH(std::vector<double>, input);
+        QFETCH(std::vector<double>, expected);
+        const std::vector<double> out = stage == 0 ? halfRankWarp(input) : warpOutputs(input);
+        QCOMPARE(out.size(), expected.size());
+        for (std::size_t i = 0; i < out.size(); ++i) {
+            if (std::isnan(expected[i])) {
+                QVERIFY2(std::isnan(out[i]), qPrintable(QString::number(out[i])));
+                continue;
+            }
+            // The pipeline's vector is printed to 8 decimals in Vizier's test.
+            const double tolerance = stage == 0 ? 1e-12 : 1e-8;
+            QVERIFY2(std::abs(out[i] - expected[i]) <= tolerance * std::max(1.0, std::abs(expected[i])),
+                qPrintable(QStringLiteral("%1: %2 instead of %3").arg(i).arg(out[i], 0, 'g', 17).arg(expected[i])));
+        }
+    }
+
+    void outputWarpingKeepsOrderAndRange()
+    {
+        // Objectives over eleven orders of magnitude: the warped labels keep their order (ties too), lie within a
+        // unit of each other, and the best stays the best; a positive scale changes nothing.
+        std::vector<double> labels;
+        for (int i = 0; i < 30; ++i)
+            labels.push_back(-std::pow(10.0, 0.37 * ((i * 7) % 30)));
+        labels.push_back(labels[3]);
+        const std::vector<double> warped = warpOutputs(labels);
+        for (std::size_t i = 0; i < labels.size(); ++i)
+            for (std::size_t j = 0; j < labels.size(); ++j)
+                if (labels[i] < labels[j])
+                    QVERIFY(warped[i] < warped[j]);
+        QCOMPARE(warped.back(), warped[3]);
+        const auto [lo, hi] = std::minmax_element(warped.begin(), warped.end());
+        QVERIFY(*hi - *lo <= 1.0 + 1e-12);
+        std::vector<double> scaled = labels;
+        for (double& y : scaled)
+            y *= 1e-3;
+        const std::vector<double> again = warpOutputs(scaled);
+        for (std::size_t i = 0; i < labels.size(); ++i)
+            QVERIFY(std::abs(again[i] - warped[i]) < 1e-9);
     }
 
     void firstSuggestionIsTheCentre()

@@ -16,9 +16,10 @@ namespace Trainyard::Tuning {
 ///   (Cranley–Patterson rotation, so seeds differ), snapped;
 /// - otherwise: the maximiser of expected improvement (Jones et al. 1998, with ξ = 0)
 ///   under a GP (GaussianProcess: Matérn-5/2 ARD, maximum marginal likelihood with 3 random restarts)
-///   conditioned on the usable observations, outputs negated for MAXIMIZE and standardised; beyond 50 usable
-///   observations the hyperparameters are fitted to a random 50 of them (drawn from the seed and the history's
-///   length), which bounds the fit's O(n³) cost. EI is maximised by
+///   conditioned on the usable observations, their objectives warped as Vizier's GP bandit warps them
+///   (warpOutputs(): half rank, then log; a MINIMIZE objective negated first), negated back for minimisation
+///   and standardised; beyond 50 usable observations the hyperparameters are fitted to a random 50 of them
+///   (drawn from the seed and the history's length), which bounds the fit's O(n³) cost. EI is maximised by
 ///   L-BFGS-B over the box from the 5 best of 512 Sobol points, 10 perturbations of each of the 5 best
 ///   observations, and the best observation; the winners are snapped and compared by their snapped EI.
 /// Pending trials and the earlier suggestions of the same call enter as "kriging believer" observations
