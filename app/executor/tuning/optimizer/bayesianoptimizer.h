@@ -15,7 +15,7 @@ namespace Trainyard::Tuning {
 ///   Joe–Kuo directions) in the warped space, shifted by a random offset drawn from the seed
 ///   (Cranley–Patterson rotation, so seeds differ), snapped;
 /// - otherwise: the maximiser of expected improvement (Jones et al. 1998, with ξ = 0)
-///   under a GP (GaussianProcess: Matérn-5/2 ARD, maximum marginal likelihood with 3 random restarts)
+///   under a GP (GaussianProcess: Matérn-5/2 ARD, marginal likelihood with log-normal priors, 3 random restarts)
 ///   conditioned on the usable observations, their objectives warped as Vizier's GP bandit warps them
 ///   (warpOutputs(): half rank, then log; a MINIMIZE objective negated first), negated back for minimisation
 ///   and standardised; beyond 50 usable observations the hyperparameters are fitted to a random 50 of them

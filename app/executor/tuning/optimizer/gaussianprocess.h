@@ -21,7 +21,8 @@ struct GpHyperparameters {
 /// A zero-mean Gaussian-process regression model on points of [0, 1]^d with standardised outputs.
 ///
 /// Shapes: `x` is n × d (one point per row), `y` has n entries. Hyperparameters are fitted by maximising the
-/// log marginal likelihood (R&W eq. 5.8, gradient eq. 5.9) over log ℓ_i ∈ [log 0.01, log 20],
+/// log marginal likelihood (R&W eq. 5.8, gradient eq. 5.9) plus log-normal priors, log ℓ_i ~ N(log ½, 1) and
+/// log σ²_f ~ N(0, 1) (a MAP estimate; none on the noise), over log ℓ_i ∈ [log 0.01, log 20],
 /// log σ²_f ∈ [log 0.01, log 100], log σ²_n ∈ [log 10⁻⁶, log 1] with LBFGSpp's L-BFGS-B, from the
 /// default start and `restarts` random ones: each start runs 8 iterations, then the best of them runs on to
 /// convergence (at most 60 more). The noise floor of 10⁻⁶ is the nugget that keeps
@@ -49,7 +50,7 @@ public:
     /// Posterior means and variances at the m rows of `points` (m × d), in one batch.
     void predictMany(const Eigen::MatrixXd& points, Eigen::VectorXd* means, Eigen::VectorXd* variances) const;
 
-    /// The log marginal likelihood of (x, y) under `hyper` (R&W eq. 5.8).
+    /// The log marginal likelihood of (x, y) under `hyper` (R&W eq. 5.8), without the priors.
     static double logMarginalLikelihood(
         const Eigen::MatrixXd& x, const Eigen::VectorXd& y, const GpHyperparameters& hyper);
 
