@@ -394,8 +394,12 @@ bool LogView::jumpToSeverity(int direction)
     const qint64 rows = rowCount();
     if (rows == 0 || !m_store)
         return false;
-    qint64 row = m_cursor >= 0 ? m_cursor : (direction > 0 ? topRow() - 1 : topRow() + pageRows());
-    for (row += direction; row >= 0 && row < rows; row += direction) {
+    // Without a current row, from just above the first visible row down, or from just below the last one up
+    // (clamped: a short log's last page ends before topRow() + pageRows()).
+    const qint64 start = m_cursor >= 0 ? m_cursor
+        : direction > 0                ? std::max<qint64>(-1, topRow() - 1)
+                                       : std::min(rows, topRow() + pageRows());
+    for (qint64 row = start + direction; row >= 0 && row < rows; row += direction) {
         if (m_store->severity(lineAt(row)) >= LogSeverity::Error) {
             setCurrentRow(row);
             // Centre it, so the context before an error is visible too.
@@ -405,9 +409,9 @@ bool LogView::jumpToSeverity(int direction)
         }
     }
     // Nothing that way: say so (F8 in a log without errors did nothing and said nothing), and whether the lines
-    // shown hold an error the other way.
+    // shown hold an error the other way (only the rows not just searched: from the start row back the other way).
     bool elsewhere = false;
-    for (qint64 r = 0; r < rows && !elsewhere; ++r)
+    for (qint64 r = std::clamp<qint64>(start, 0, rows - 1); r >= 0 && r < rows && !elsewhere; r -= direction)
         elsewhere = m_store->severity(lineAt(r)) >= LogSeverity::Error;
     emit noErrorFound(direction, elsewhere);
     return false;

@@ -392,6 +392,30 @@ private Q_SLOTS:
         QCOMPARE(panel.notice()->text(), QStringLiteral("No error above this line."));
     }
 
+    void previousErrorInAShortLog()
+    {
+        // Shift+F8 with no current row starts below the last visible row; in a log shorter than the view that
+        // row is past the end, and the search found nothing.
+        LogLineStore store;
+        LogView view;
+        view.resize(800, 400);
+        view.setStore(&store);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        fill(store, 0, 5);
+        const quint16 master = store.taskId(QStringLiteral("master-replica-0"));
+        const QByteArray error = "ValueError: bad shard";
+        store.append(1795000000006000, LogSeverity::Error, master, error.constData(), error.size());
+        store.append(1795000000007000, LogSeverity::Info, master, "after", 5);
+        view.linesAppended(0);
+        QTRY_COMPARE(view.rowCount(), 7);
+        QVERIFY(view.pageRows() > 7);
+        QCOMPARE(view.currentRow(), -1);
+        view.setFocus();
+        QTest::keyClick(&view, Qt::Key_F8, Qt::ShiftModifier);
+        QCOMPARE(view.currentRow(), 5);
+    }
+
     void selectAndCopy()
     {
         LogLineStore store;
