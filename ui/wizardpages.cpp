@@ -167,8 +167,11 @@ WizardJobPage::WizardJobPage(SubmitWizard* wizard)
     auto* layout = new QVBoxLayout(this);
     auto* importRow = new QHBoxLayout;
     importRow->addWidget(m_import);
-    importRow->addWidget(m_importStatus, 1);
+    importRow->addStretch(1);
     layout->addLayout(importRow);
+    // Below the button, the page's width: what an import filled in takes two lines, which a row beside the
+    // button cut to the button's height.
+    layout->addWidget(m_importStatus);
 
     auto* form = new QFormLayout;
     auto* idRow = new QHBoxLayout;

@@ -67,6 +67,16 @@ class TestSubmitWizard : public QObject {
 
     QString path(const QString& name) const { return m_root.filePath(name); }
 
+    /// With TRAINYARD_SCREENSHOT_DIR set, the wizard as drawn goes there as `name`.
+    static void screenshot(QWidget& w, const QString& name)
+    {
+        const QString dir = qEnvironmentVariable("TRAINYARD_SCREENSHOT_DIR");
+        if (dir.isEmpty())
+            return;
+        QDir().mkpath(dir);
+        w.grab().save(dir + QLatin1Char('/') + name);
+    }
+
     // A wizard without an executor, on its first page, with a valid ID typed.
     static void typeValidId(SubmitWizard& w)
     {
@@ -319,6 +329,7 @@ private Q_SLOTS:
             if (v.field == QLatin1String("trainingInput.jobDir"))
                 executorSays = v.description;
         QCOMPARE(output->jobDirProblems()->text(), executorSays);
+        screenshot(w, QStringLiteral("wizard-jobdir-outside-roots.png"));
 
         // A folder of the user's own that holds checkpoints: "Use a new folder" proposes a sibling named after
         // the job, in the same parent.
@@ -358,6 +369,10 @@ private Q_SLOTS:
                 && status->text().contains(path(QStringLiteral("imported"))),
             qPrintable(status->text()));
         QCOMPARE(w.appPage()->packageEdit()->text(), path(QStringLiteral("imported")));
+        // All of it shows: the label gets the height its wrapped lines need.
+        QTRY_VERIFY2(status->height() >= status->heightForWidth(status->width()),
+            qPrintable(QStringLiteral("%1 < %2").arg(status->height()).arg(status->heightForWidth(status->width()))));
+        screenshot(w, QStringLiteral("wizard-imported.png"));
         QCOMPARE(w.job().trainingInput.packageUris, QStringList { path(QStringLiteral("imported")) });
     }
 

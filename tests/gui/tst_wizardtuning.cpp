@@ -14,6 +14,7 @@
 #include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDir>
 #include <QFileInfo>
 #include <QGroupBox>
 #include <QHeaderView>
@@ -444,6 +445,12 @@ private Q_SLOTS:
         QLabel* note = w.reviewPage()->commandNote();
         QVERIFY(note->isVisible());
         QVERIFY2(note->text().contains(QStringLiteral("Export config")), qPrintable(note->text()));
+        if (const QString dir = qEnvironmentVariable("TRAINYARD_SCREENSHOT_DIR"); !dir.isEmpty()) {
+            w.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&w));
+            QDir().mkpath(dir);
+            w.grab().save(dir + QStringLiteral("/wizard-review-config-note.png"));
+        }
         const QString exported = m_root.filePath(QStringLiteral("census-export.yaml"));
         QVERIFY(w.reviewPage()->exportConfig(exported));
         QVERIFY(QFileInfo::exists(exported));
