@@ -130,7 +130,8 @@ void ClustersView::updateEmptyState()
     QString readme;
     const QStringList candidates {
         QStandardPaths::locate(QStandardPaths::GenericDataLocation, QStringLiteral("doc/trainyard/README.md")),
-        QCoreApplication::applicationDirPath() + QStringLiteral("/../../../../README.md"),
+        // A build tree, wherever it sits (build/dev, or the Debian 13 chroot's /work/build beside /work/src).
+        QStringLiteral(TRAINYARD_SOURCE_README),
     };
     for (const QString& candidate : candidates) {
         if (candidate.isEmpty())
@@ -147,11 +148,11 @@ void ClustersView::updateEmptyState()
                          "  tokenCommand: scontrol token username=alice lifespan=3600\n  partition: gpu\n"
                          "  sharedDir: /shared/trainyard   # the same path on this host and every node</pre>")
         + tr("then restart the executor, and give the cluster's name as a job's region.");
-    if (!readme.isEmpty())
-        text += QStringLiteral(" <a href=\"%1\">%2</a>")
-                    .arg(readme,
-                        tr("Every key and what the nodes need (README: "
-                           "Slurm clusters)"));
+    // The README's section is named whether or not its file is on this machine, so the way on never depends on
+    // where the console was built or installed.
+    const QString section = tr("Every key and what the nodes need: README, Slurm clusters");
+    text += QLatin1Char(' ')
+        + (readme.isEmpty() ? section.toHtmlEscaped() : QStringLiteral("<a href=\"%1\">%2</a>").arg(readme, section));
     m_empty->setText(text);
 }
 
