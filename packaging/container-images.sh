@@ -29,6 +29,11 @@ fi
 rebuild=0
 [[ "${1:-}" == "--rebuild" ]] && rebuild=1
 
+# One build at a time: CI starts this script in the background while it compiles, and tst_containers runs it
+# again before its first job; the second waits here and then finds the images built.
+exec 9>"${TMPDIR:-/tmp}/trainyard-container-images.lock"
+flock 9
+
 sudo=""
 [[ $(id -u) -ne 0 ]] && sudo="sudo"
 podman=($sudo podman)

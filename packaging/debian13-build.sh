@@ -5,6 +5,7 @@
 # (reused when present). Needs root (debootstrap, chroot, mount). Builds the three programs and
 # the GUI tests only, and runs the GUI tests (ctest -L gui); exits non-zero when anything fails.
 #   packaging/debian13-build.sh           create/refresh the chroot, build, run the console's tests
+#   packaging/debian13-build.sh --prepare only create/refresh the chroot (CI runs this while it compiles)
 #   TRAINYARD_CHROOT=/path                where the chroot lives (default: <repo>/.chroot/trixie)
 #   TRAINYARD_DEBIAN_MIRROR=URL           Debian mirror (default: the host's own Debian mirror from
 #                                         its apt sources, else http://deb.debian.org/debian)
@@ -13,6 +14,8 @@ set -euo pipefail
 src=$(cd "$(dirname "$0")/.." && pwd)
 root=${TRAINYARD_CHROOT:-$src/.chroot/trixie}
 started=$SECONDS
+prepare=0
+[[ "${1:-}" == "--prepare" ]] && prepare=1
 
 say() { echo "debian13-build: $*"; }
 elapsed() { echo "$((SECONDS - started)) s"; }
@@ -56,6 +59,11 @@ if ! chroot "$root" dpkg-query -W "${packages[@]}" >/dev/null 2>&1 || [[ -n "$mi
     chroot "$root" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${packages[@]}"
     chroot "$root" apt-get clean
     say "packages installed after $(elapsed)"
+fi
+
+if [[ $prepare -eq 1 ]]; then
+    say "chroot ready after $(elapsed)"
+    exit 0
 fi
 
 qt_version=$(chroot "$root" dpkg-query -W -f='${Version}' qt6-base-dev)
