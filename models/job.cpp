@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "job.h"
+
+#include "builtinalgorithm.h"
 #include "jsonnumber.h"
 
 #include <QDateTime>
@@ -449,6 +451,18 @@ HyperparameterMetric metricFromJson(const QJsonObject& o, const QString& path, F
     return m;
 }
 
+BuiltInAlgorithmOutput builtInFromJson(const QJsonObject& o, const QString& path, FieldViolations* v)
+{
+    Reader r(o, path, v);
+    BuiltInAlgorithmOutput b;
+    b.framework = r.string(QStringLiteral("framework"));
+    b.runtimeVersion = r.string(QStringLiteral("runtimeVersion"));
+    b.pythonVersion = r.string(QStringLiteral("pythonVersion"));
+    b.modelPath = r.string(QStringLiteral("modelPath"));
+    r.finish();
+    return b;
+}
+
 HyperparameterOutput trialFromJson(const QJsonObject& o, const QString& path, FieldViolations* v)
 {
     Reader r(o, path, v);
@@ -470,6 +484,8 @@ HyperparameterOutput trialFromJson(const QJsonObject& o, const QString& path, Fi
         t.allMetrics.append(metricFromJson(all.at(i).toObject(), itemPath, v));
     }
     t.isTrialStoppedEarly = r.boolean(QStringLiteral("isTrialStoppedEarly"));
+    if (const auto b = r.object(QStringLiteral("builtInAlgorithmOutput")))
+        t.builtInAlgorithmOutput = builtInFromJson(*b, r.path(QStringLiteral("builtInAlgorithmOutput")), v);
     r.finish();
     return t;
 }
@@ -492,6 +508,9 @@ TrainingOutput trainingOutputFromJson(const QJsonObject& o, const QString& path,
     out.consumedMLUnits = r.real(QStringLiteral("consumedMLUnits"));
     out.isHyperparameterTuningJob = r.boolean(QStringLiteral("isHyperparameterTuningJob"));
     out.hyperparameterMetricTag = r.string(QStringLiteral("hyperparameterMetricTag"));
+    out.isBuiltInAlgorithmJob = r.boolean(QStringLiteral("isBuiltInAlgorithmJob"));
+    if (const auto b = r.object(QStringLiteral("builtInAlgorithmOutput")))
+        out.builtInAlgorithmOutput = builtInFromJson(*b, r.path(QStringLiteral("builtInAlgorithmOutput")), v);
     r.finish();
     return out;
 }
@@ -638,6 +657,16 @@ QJsonObject toJson(const HyperparameterMetric& m)
     return o;
 }
 
+QJsonObject toJson(const BuiltInAlgorithmOutput& b)
+{
+    QJsonObject o;
+    putString(o, QStringLiteral("framework"), b.framework);
+    putString(o, QStringLiteral("runtimeVersion"), b.runtimeVersion);
+    putString(o, QStringLiteral("pythonVersion"), b.pythonVersion);
+    putString(o, QStringLiteral("modelPath"), b.modelPath);
+    return o;
+}
+
 QJsonObject toJson(const HyperparameterOutput& t)
 {
     QJsonObject o;
@@ -655,6 +684,8 @@ QJsonObject toJson(const HyperparameterOutput& t)
         o.insert(QStringLiteral("allMetrics"), a);
     }
     putBool(o, QStringLiteral("isTrialStoppedEarly"), t.isTrialStoppedEarly);
+    if (t.builtInAlgorithmOutput)
+        o.insert(QStringLiteral("builtInAlgorithmOutput"), toJson(*t.builtInAlgorithmOutput));
     return o;
 }
 
@@ -671,6 +702,9 @@ QJsonObject toJson(const TrainingOutput& out)
     putDouble(o, QStringLiteral("consumedMLUnits"), out.consumedMLUnits);
     putBool(o, QStringLiteral("isHyperparameterTuningJob"), out.isHyperparameterTuningJob);
     putString(o, QStringLiteral("hyperparameterMetricTag"), out.hyperparameterMetricTag);
+    putBool(o, QStringLiteral("isBuiltInAlgorithmJob"), out.isBuiltInAlgorithmJob);
+    if (out.builtInAlgorithmOutput)
+        o.insert(QStringLiteral("builtInAlgorithmOutput"), toJson(*out.builtInAlgorithmOutput));
     return o;
 }
 
@@ -687,7 +721,7 @@ ContainerSpec containerFor(const TrainingInput& input, const QString& role)
         own = &input.evaluatorConfig;
     const std::optional<ReplicaConfig>& config
         = (own && own->has_value() && !(*own)->imageUri.isEmpty()) ? *own : input.masterConfig;
-    if (!config || config->imageUri.isEmpty())
+    if (!config || config->imageUri.isEmpty() || BuiltInAlgorithms::isAlgorithmImage(config->imageUri))
         return {};
     return ContainerSpec { config->imageUri, config->containerCommand, config->containerArgs };
 }
@@ -696,7 +730,8 @@ bool usesContainers(const TrainingInput& input)
 {
     for (const auto* config :
         { &input.masterConfig, &input.workerConfig, &input.parameterServerConfig, &input.evaluatorConfig }) {
-        if (config->has_value() && !(*config)->imageUri.isEmpty())
+        if (config->has_value() && !(*config)->imageUri.isEmpty()
+            && !BuiltInAlgorithms::isAlgorithmImage((*config)->imageUri))
             return true;
     }
     return false;
@@ -705,7 +740,8 @@ bool usesContainers(const TrainingInput& input)
 bool onlyContainers(const TrainingInput& input)
 {
     // The master's image covers every role without its own.
-    return input.masterConfig && !input.masterConfig->imageUri.isEmpty();
+    return input.masterConfig && !input.masterConfig->imageUri.isEmpty()
+        && !BuiltInAlgorithms::isAlgorithmImage(input.masterConfig->imageUri);
 }
 
 namespace JobJson {

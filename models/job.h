@@ -141,13 +141,15 @@ struct ContainerSpec {
 /// `imageUri` runs that image with that config's `containerCommand` and `containerArgs`; a role without one runs
 /// the master's (the service's REST reference: "If workerConfig.imageUri has not been set, AI Platform uses the
 /// value of masterConfig.imageUri", likewise for parameter servers and evaluators). Empty when neither has an
-/// image: a package-based replica.
+/// image, or the image is a built-in algorithm's: a package-based replica.
 ContainerSpec containerFor(const TrainingInput& input, const QString& role);
 
-/// True when any replica of the job runs a container image.
+/// True when any replica of the job runs a container image. A built-in algorithm's image
+/// (builtinalgorithm.h) is not one: such a job runs the bundled package.
 bool usesContainers(const TrainingInput& input);
 
 /// True when every replica of the job runs a container image (nothing to stage, no interpreter needed here).
+/// False for a built-in algorithm job.
 bool onlyContainers(const TrainingInput& input);
 
 /// HyperparameterMetric: one reported value of the objective.
@@ -155,6 +157,17 @@ struct HyperparameterMetric {
     std::optional<qint64> trainingStep;
     std::optional<double> objectiveValue;
     bool operator==(const HyperparameterMetric&) const = default;
+};
+
+/// BuiltInAlgorithmOutput (REST v1): what a built-in algorithm job (or one of its trials) trained. The
+/// executor reads it from `<model folder>/builtin_algorithm_output.json`, which trainyard_algorithms writes
+/// (resources/algorithms/README.md §4), when the job or trial succeeds.
+struct BuiltInAlgorithmOutput {
+    QString framework; ///< "XGBOOST" or "PYTORCH" (Debian ships no TensorFlow; the service's were TENSORFLOW)
+    QString runtimeVersion; ///< e.g. "2.11"
+    QString pythonVersion; ///< e.g. "3.11"
+    QString modelPath; ///< the model folder: `<job dir>[/<trial>]/model`
+    bool operator==(const BuiltInAlgorithmOutput&) const = default;
 };
 
 /// HyperparameterOutput: one trial of a tuning job.
@@ -167,6 +180,7 @@ struct HyperparameterOutput {
     std::optional<HyperparameterMetric> finalMetric;
     QList<HyperparameterMetric> allMetrics;
     std::optional<bool> isTrialStoppedEarly;
+    std::optional<BuiltInAlgorithmOutput> builtInAlgorithmOutput; ///< a built-in algorithm's trial
     bool operator==(const HyperparameterOutput&) const = default;
 };
 
@@ -177,6 +191,8 @@ struct TrainingOutput {
     std::optional<double> consumedMLUnits;
     std::optional<bool> isHyperparameterTuningJob;
     QString hyperparameterMetricTag;
+    std::optional<bool> isBuiltInAlgorithmJob; ///< true for a job whose master names a built-in algorithm image
+    std::optional<BuiltInAlgorithmOutput> builtInAlgorithmOutput; ///< set when such a job (not a study) succeeds
     bool operator==(const TrainingOutput&) const = default;
 };
 

@@ -7,6 +7,7 @@
 // - "Hyperparameter tuning overview" (parameter types, scale types, GRID_SEARCH limits)
 // - Resource Manager label rules (keys/values ≤ 63 chars of [a-z0-9_-], keys start with a letter, ≤ 64 labels).
 // The host rules (GPUs present, capacity) are Trainyard's; see resources/catalog/README.md.
+#include "builtinalgorithm.h"
 #include "machinecatalog.h"
 #include "pathname.h"
 
@@ -149,10 +150,15 @@ private:
         }
     }
 
+    /// True when the master names an image: a custom container, or a built-in algorithm's image (which runs
+    /// the bundled package, but takes neither a package nor a module from the job, as on the service).
+    bool masterImage() const { return m_in.masterConfig && !m_in.masterConfig->imageUri.isEmpty(); }
+
     void checkProgram()
     {
-        const bool container = onlyContainers(m_in);
+        const bool container = masterImage();
         checkContainers();
+        checkBuiltInAlgorithm();
         static const QRegularExpression module(QStringLiteral("^[A-Za-z_][A-Za-z0-9_]*(\\.[A-Za-z_][A-Za-z0-9_]*)*$"));
         if (container) {
             // checkContainers() refused a module and packages beside a master image.
@@ -221,7 +227,7 @@ private:
                         "containerArgs and trainingInput.args are mutually exclusive: give the arguments in one of "
                         "them."));
         }
-        if (!onlyContainers(m_in))
+        if (!masterImage())
             return;
         // Every replica runs an image: there is no package to install and no runtime version to pick.
         const auto notWithImage = [this](const char* field, bool set) {
@@ -236,6 +242,104 @@ private:
         notWithImage("pythonVersion", !m_in.pythonVersion.isEmpty());
         notWithImage("packageUris", !m_in.packageUris.isEmpty());
         notWithImage("pythonModule", !m_in.pythonModule.isEmpty());
+    }
+
+    /// Built-in algorithms (builtinalgorithm.h): only the images Trainyard runs, named on the master, and the
+    /// replicas each algorithm takes. Sources: algorithms/reference/xgboost ("Single-replica"; "To train with GPUs
+    /// [or distributed], use the built-in distributed XGBoost algorithm"), reference/linear-learner and
+    /// wide-and-deep ("Not supported: … distributed training"), algorithms/distributed-xgboost ("Specify a master
+    /// worker and at least one worker … Do not specify any parameter servers").
+    void checkBuiltInAlgorithm()
+    {
+        const char* fields[] = { "workerConfig", "parameterServerConfig", "evaluatorConfig" };
+        const std::optional<ReplicaConfig>* configs[]
+            = { &m_in.workerConfig, &m_in.parameterServerConfig, &m_in.evaluatorConfig };
+        const QString master = m_in.masterConfig ? m_in.masterConfig->imageUri : QString();
+        const bool masterIsAlgorithm = BuiltInAlgorithms::isAlgorithmImage(master);
+        for (int i = 0; i < 3; ++i) {
+            if (!configs[i]->has_value() || !BuiltInAlgorithms::isAlgorithmImage((*configs[i])->imageUri))
+                continue;
+            if (!masterIsAlgorithm || (*configs[i])->imageUri != master)
+                //: %1 is the image URI; masterConfig.imageUri is an API field, kept as is.
+                add(in(fields[i]) + QStringLiteral(".imageUri"),
+                    QCoreApplication::translate("Trainyard::JobValidation",
+                        "%1 is a built-in algorithm's image: name it as masterConfig.imageUri (the other replicas "
+                        "run the master's).")
+                        .arg((*configs[i])->imageUri));
+        }
+        if (!masterIsAlgorithm)
+            return;
+        const BuiltInAlgorithm* algorithm = BuiltInAlgorithms::find(master);
+        if (!algorithm) {
+            //: %1 is the image the job names, %2 the list of image URIs Trainyard runs.
+            add(in("masterConfig") + QStringLiteral(".imageUri"),
+                QCoreApplication::translate("Trainyard::JobValidation",
+                    "%1 is not a built-in algorithm Trainyard runs (image classification, object detection, BERT "
+                    "and TabNet need TensorFlow, which Debian does not ship). The built-in algorithms here: %2.")
+                    .arg(master, BuiltInAlgorithms::supportedList()));
+            return;
+        }
+        if (m_in.jobDir.isEmpty())
+            //: %1 is the algorithm's name.
+            add(in("jobDir"),
+                QCoreApplication::translate("Trainyard::JobValidation",
+                    "%1 writes its model under the job dir: set jobDir (gcloud's --job-dir).")
+                    .arg(algorithm->name));
+        for (const char* field : { "containerCommand", "containerArgs" }) {
+            const QStringList& value = QLatin1String(field) == QLatin1String("containerCommand")
+                ? m_in.masterConfig->containerCommand
+                : m_in.masterConfig->containerArgs;
+            if (!value.isEmpty())
+                //: %1 is containerCommand or containerArgs; trainingInput.args is an API field. Kept as is.
+                add(in("masterConfig") + QLatin1Char('.') + QLatin1String(field),
+                    QCoreApplication::translate("Trainyard::JobValidation",
+                        "A built-in algorithm takes no %1: give its arguments in trainingInput.args (after -- on "
+                        "the gcloud command line).")
+                        .arg(QLatin1String(field)));
+        }
+        const qint64 workers = m_in.workerCount.value_or(0);
+        const qint64 servers = m_in.parameterServerCount.value_or(0);
+        const qint64 evaluators = m_in.evaluatorCount.value_or(0);
+        const QString tier = m_in.scaleTier.isEmpty() ? QStringLiteral("BASIC") : m_in.scaleTier;
+        if (algorithm->distributed) {
+            if (tier != QLatin1String("CUSTOM"))
+                //: %1 is the algorithm's name, %2 the scale tier.
+                add(in("scaleTier"),
+                    QCoreApplication::translate("Trainyard::JobValidation",
+                        "%1 needs scaleTier CUSTOM with a master and at least one worker (not %2).")
+                        .arg(algorithm->name, tier));
+            else if (workers < 1)
+                add(in("workerCount"),
+                    QCoreApplication::translate("Trainyard::JobValidation",
+                        "%1 needs a master and at least one worker: set workerCount to 1 or more.")
+                        .arg(algorithm->name));
+            if (servers > 0)
+                add(in("parameterServerCount"),
+                    QCoreApplication::translate("Trainyard::JobValidation",
+                        "%1 takes no parameter servers: the replicas train together with XGBoost's own collective.")
+                        .arg(algorithm->name));
+            if (evaluators > 0)
+                add(in("evaluatorCount"),
+                    QCoreApplication::translate("Trainyard::JobValidation", "%1 takes no evaluators.")
+                        .arg(algorithm->name));
+            return;
+        }
+        if (tier != QLatin1String("BASIC") && tier != QLatin1String("BASIC_GPU") && tier != QLatin1String("CUSTOM"))
+            //: %1 is the algorithm's name, %2 the scale tier.
+            add(in("scaleTier"),
+                QCoreApplication::translate("Trainyard::JobValidation",
+                    "%1 trains on one replica: use scaleTier BASIC, BASIC_GPU or CUSTOM with no workers (not %2).")
+                    .arg(algorithm->name, tier));
+        for (const auto& [field, count] : { std::pair { "workerCount", workers },
+                 std::pair { "parameterServerCount", servers }, std::pair { "evaluatorCount", evaluators } }) {
+            if (count > 0)
+                //: %1 is the algorithm's name, %2 the distributed XGBoost image URI.
+                add(in(field),
+                    QCoreApplication::translate("Trainyard::JobValidation",
+                        "%1 trains on one replica, the master: set no other replicas (for distributed training, "
+                        "use %2).")
+                        .arg(algorithm->name, QStringLiteral("gcr.io/cloud-ml-algos/xgboost_dist:latest")));
+        }
     }
 
     QList<RoleFields> roles() const

@@ -7,6 +7,7 @@
 # (--no-auto-start) and shows the job (its screenshot hook saves three PNGs, so it drew with the xcb plugin).
 # With Recommends the Fashion-MNIST sample runs too (PyTorch and the data set come from them). Needs root.
 #   packaging/debian12-install.sh          build the package from build/dev, check it, install it twice
+#   packaging/debian12-install.sh --prepare only make the clean base chroot (CI runs this while it compiles)
 #   TRAINYARD_BUILD_DIR=DIR                the configured build folder to package (default: <repo>/build/dev)
 #   TRAINYARD_DEB=FILE                     check this .deb instead of building one
 #   TRAINYARD_CHROOT_DIR=DIR               where the chroots live (default: <repo>/.chroot): bookworm (the
@@ -45,6 +46,14 @@ cleanup() {
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
+
+if [[ "${1:-}" == "--prepare" ]]; then
+    if [[ ! -f "$base/.trainyard-bootstrapped" ]]; then
+        chroot_bootstrap bookworm "$base" "$mirror"
+    fi
+    say "the clean base chroot is ready after $(elapsed)"
+    exit 0
+fi
 
 # --- the package ---------------------------------------------------------------------------------------------
 if [[ -n "${TRAINYARD_DEB:-}" ]]; then
@@ -152,6 +161,14 @@ if [[ $MODE == recommends ]]; then
         --module-name trainer.task --job-dir "$HOME/jobs/fmnist_1" --stream-logs -- \
         --epochs 1 --train-examples 2000 >"$HOME/fmnist_1.log" 2>&1 || { tail -40 "$HOME/fmnist_1.log"; exit 1; }
     say "trainyardctl: fmnist_1 SUCCEEDED: $(grep -o "test_accuracy [0-9.]*" "$HOME/fmnist_1.log" | tail -1)"
+    # A built-in algorithm, as the service'"'"'s example runs it: the installed package (/usr/share/trainyard/
+    # algorithms, its links into trainers/ resolved) with XGBoost and pandas from the Recommends.
+    trainyardctl jobs submit training xgb_1 --master-image-uri gcr.io/cloud-ml-algos/boosted_trees:latest \
+        --job-dir "$HOME/jobs/xgb_1" --stream-logs -- --preprocess --training_data_path=/tmp/wine.csv \
+        --objective=multi:softprob --num_boost_round=10 >"$HOME/xgb_1.log" 2>&1 || { tail -40 "$HOME/xgb_1.log"; exit 1; }
+    test -s "$HOME/jobs/xgb_1/model/model.bst"
+    trainyardctl jobs describe xgb_1 | grep -q "framework: XGBOOST"
+    say "trainyardctl: xgb_1 (built-in XGBoost) SUCCEEDED"
 fi
 
 # The console finds the unit'"'"'s executor (it may not start one: --no-auto-start), lists the job, selects it and
@@ -185,6 +202,7 @@ install_and_run() {
     mkdir -p "$root/tmp/.X11-unix"
     mount --bind /tmp/.X11-unix "$root/tmp/.X11-unix"
     cp "$deb" "$root/tmp/"
+    cp "$src/tests/data/builtin/wine.csv" "$root/tmp/"
 
     local before after
     chroot "$root" env DEBIAN_FRONTEND=noninteractive apt-get update -qq

@@ -3,6 +3,8 @@
 
 #include "processgroup.h"
 
+#include "builtinalgorithm.h"
+
 #include <QCryptographicHash>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -132,9 +134,8 @@ QList<ReplicaLaunch> buildLaunch(
 
     const TrainingInput& input = context.input;
     const bool chief = input.useChiefInTfConfig.value_or(false);
-    const auto typeOf = [chief](const ReplicaSlot& r) {
-        return (chief && r.role == kMaster) ? QStringLiteral("chief") : r.role;
-    };
+    const auto typeOf
+        = [chief](const ReplicaSlot& r) { return (chief && r.role == kMaster) ? QStringLiteral("chief") : r.role; };
     const Address masterAddress = placement.addresses.at(master - set.replicas.cbegin());
 
     // The cluster: every role but evaluators, each list in index order (the set's order).
@@ -221,6 +222,10 @@ QList<ReplicaLaunch> buildLaunch(
         l.set.insert(QStringLiteral("CUDA_VISIBLE_DEVICES"), gpus.join(QLatin1Char(',')));
         l.set.insert(QStringLiteral("OMP_NUM_THREADS"), QString::number(std::max(1, r.vcpus)));
         l.set.insert(QStringLiteral("PYTHONUNBUFFERED"), QStringLiteral("1"));
+        // A built-in algorithm job: the bundled package reads which image it stands for (CPU or GPU, single or
+        // distributed; resources/algorithms/README.md §1).
+        if (const BuiltInAlgorithm* algorithm = BuiltInAlgorithms::forJob(input))
+            l.set.insert(QStringLiteral("TRAINYARD_ALGORITHM_IMAGE"), algorithm->imageUri);
         if (!context.pythonPath.isEmpty())
             l.set.insert(QStringLiteral("PYTHONPATH"), context.pythonPath.join(QLatin1Char(':')));
         if (!context.jobMarker.isEmpty())

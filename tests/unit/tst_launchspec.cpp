@@ -46,7 +46,8 @@ struct Built {
 /// podman as the executor's ContainerHost finds it on a host with runc.
 ContainerRuntime podmanWithRunc()
 {
-    return ContainerRuntime { QStringLiteral("/usr/bin/podman"), { QStringLiteral("--runtime"), QStringLiteral("/usr/sbin/runc") },
+    return ContainerRuntime { QStringLiteral("/usr/bin/podman"),
+        { QStringLiteral("--runtime"), QStringLiteral("/usr/sbin/runc") },
         { QStringLiteral("--ulimit"), QStringLiteral("nofile=20000:20000") } };
 }
 
@@ -61,7 +62,9 @@ Built build(const TrainingInput& input, const QList<int>& gpus, const QString& t
     b.set.replicas = slotsFor(planCluster(input, MachineCatalog::builtin()), gpus);
     int port = 5000;
     for (const ReplicaSlot& r : std::as_const(b.set.replicas))
-        b.placement.addresses << Address { r.role == QLatin1String("ps") ? QStringLiteral("node7") : QStringLiteral("node1"), port++ };
+        b.placement.addresses << Address {
+            r.role == QLatin1String("ps") ? QStringLiteral("node7") : QStringLiteral("node1"), port++
+        };
     LaunchContext context;
     context.input = input;
     context.interpreter = QStringLiteral("/usr/bin/python3");
@@ -104,8 +107,8 @@ private Q_SLOTS:
         TrainingInput in = customInput();
         in.workerConfig->imageUri = QStringLiteral("localhost/trainer:1");
         in.workerConfig->containerArgs = QStringList { QStringLiteral("--epochs=9") };
-        const Built b = build(in, { 0, 1, 2, 3 }, QStringLiteral("4"), { { QStringLiteral("lr"), QStringLiteral("0.1") } },
-            podmanWithRunc());
+        const Built b = build(in, { 0, 1, 2, 3 }, QStringLiteral("4"),
+            { { QStringLiteral("lr"), QStringLiteral("0.1") } }, podmanWithRunc());
         QCOMPARE(b.launches.size(), 5);
 
         const ReplicaLaunch& master = byTask(b.launches, QStringLiteral("master-replica-0"));
@@ -115,12 +118,14 @@ private Q_SLOTS:
 
         const ReplicaLaunch& w1 = byTask(b.launches, QStringLiteral("worker-replica-1"));
         QCOMPARE(w1.program, QStringLiteral("/usr/bin/podman"));
-        QCOMPARE(w1.containerName, containerName(QStringLiteral("/var/ty/jobs/j1"), QStringLiteral("worker-replica-1")));
+        QCOMPARE(
+            w1.containerName, containerName(QStringLiteral("/var/ty/jobs/j1"), QStringLiteral("worker-replica-1")));
         QVERIFY(w1.containerName.startsWith(QLatin1String("trainyard-")));
         QCOMPARE(w1.containerName.size(), 10 + 12 + 1 + QStringLiteral("worker-replica-1").size());
         const QStringList& a = w1.arguments;
         // Global flags first, then run with the flags the contract needs.
-        QCOMPARE(a.mid(0, 3), (QStringList { QStringLiteral("--runtime"), QStringLiteral("/usr/sbin/runc"), QStringLiteral("run") }));
+        QCOMPARE(a.mid(0, 3),
+            (QStringList { QStringLiteral("--runtime"), QStringLiteral("/usr/sbin/runc"), QStringLiteral("run") }));
         for (const char* flag : { "--rm", "--replace", "--init", "--network=host" })
             QVERIFY2(a.contains(QLatin1String(flag)), flag);
         QCOMPARE(a.at(a.indexOf(QStringLiteral("--name")) + 1), w1.containerName);
@@ -144,7 +149,8 @@ private Q_SLOTS:
         QVERIFY(env.contains(QStringLiteral("RANK=2")));
         QVERIFY(env.contains(QStringLiteral("CLOUD_ML_HP_METRIC_FILE=") + w1.hypertuneFile));
         QVERIFY(env.contains(jobMarkerVariable() + QStringLiteral("=/var/ty/jobs/j1")));
-        QVERIFY(!std::any_of(env.cbegin(), env.cend(), [](const QString& e) { return e.startsWith(QLatin1String("PYTHONPATH=")); }));
+        QVERIFY(!std::any_of(
+            env.cbegin(), env.cend(), [](const QString& e) { return e.startsWith(QLatin1String("PYTHONPATH=")); }));
         // Its own GPU (host index 3) as a CDI device, numbered 0 inside.
         QVERIFY(env.contains(QStringLiteral("CUDA_VISIBLE_DEVICES=0")));
         QCOMPARE(a.at(a.indexOf(QStringLiteral("--device")) + 1), QStringLiteral("nvidia.com/gpu=3"));
@@ -166,7 +172,8 @@ private Q_SLOTS:
         TrainingInput in = customInput();
         in.pythonModule.clear();
         in.masterConfig->imageUri = QStringLiteral("localhost/trainyard-fmnist:latest");
-        in.masterConfig->containerCommand = QStringList { QStringLiteral("python3"), QStringLiteral("-m"), QStringLiteral("trainer.task") };
+        in.masterConfig->containerCommand
+            = QStringList { QStringLiteral("python3"), QStringLiteral("-m"), QStringLiteral("trainer.task") };
         in.evaluatorConfig = ReplicaConfig {};
         in.evaluatorConfig->imageUri = QStringLiteral("localhost/eval:2");
         const Built b = build(in, {}, QString(), {}, podmanWithRunc());
@@ -174,10 +181,12 @@ private Q_SLOTS:
         for (const ReplicaLaunch& l : b.launches) {
             QCOMPARE(l.program, QStringLiteral("/usr/bin/podman"));
             const bool evaluator = l.taskName.startsWith(QLatin1String("evaluator"));
-            const qsizetype image = l.arguments.indexOf(evaluator ? QStringLiteral("localhost/eval:2") : QStringLiteral("localhost/trainyard-fmnist:latest"));
+            const qsizetype image = l.arguments.indexOf(
+                evaluator ? QStringLiteral("localhost/eval:2") : QStringLiteral("localhost/trainyard-fmnist:latest"));
             QVERIFY2(image > 0, qPrintable(l.taskName));
             QCOMPARE(l.arguments.mid(image + 1),
-                (QStringList { QStringLiteral("--epochs=3"), QStringLiteral("--verbose"), QStringLiteral("--job-dir"), QStringLiteral("/data/jobs/j1") }));
+                (QStringList { QStringLiteral("--epochs=3"), QStringLiteral("--verbose"), QStringLiteral("--job-dir"),
+                    QStringLiteral("/data/jobs/j1") }));
             const qsizetype entry = l.arguments.indexOf(QStringLiteral("--entrypoint"));
             if (evaluator) {
                 QCOMPARE(entry, -1);
@@ -198,6 +207,27 @@ private Q_SLOTS:
         QVERIFY(buildLaunch(context, b.set, b.placement, &error).isEmpty());
         QVERIFY2(error.contains(QLatin1String("podman is not installed")), qPrintable(error));
     }
+    /// A built-in algorithm's image is not a container: every replica runs the bundled package's module (the
+    /// scheduler puts it in pythonModule) with the interpreter, and learns the image from TRAINYARD_ALGORITHM_IMAGE.
+    void builtInAlgorithmRunsThePackage()
+    {
+        TrainingInput in = customInput();
+        in.masterConfig->imageUri = QStringLiteral("gcr.io/cloud-ml-algos/xgboost_dist");
+        in.pythonModule = QStringLiteral("trainyard_algorithms.xgboost");
+        const Built b = build(in, {}, QString(), {}, podmanWithRunc());
+        QCOMPARE(b.launches.size(), 5);
+        for (const ReplicaLaunch& l : b.launches) {
+            QCOMPARE(l.program, QStringLiteral("/usr/bin/python3"));
+            QVERIFY(l.containerName.isEmpty());
+            QCOMPARE(l.arguments.mid(0, 2),
+                (QStringList { QStringLiteral("-m"), QStringLiteral("trainyard_algorithms.xgboost") }));
+            // The canonical URI (with its tag), as trainyard_algorithms.common.IMAGES names it.
+            QCOMPARE(l.set.value(QStringLiteral("TRAINYARD_ALGORITHM_IMAGE")),
+                QStringLiteral("gcr.io/cloud-ml-algos/xgboost_dist:latest"));
+        }
+        QVERIFY(!build(customInput(), {}).launches.first().set.contains(QStringLiteral("TRAINYARD_ALGORITHM_IMAGE")));
+    }
+
     void everyRoleInOrder()
     {
         const Built b = build(customInput(), { 0, 1, 2, 3 });
@@ -295,16 +325,20 @@ private Q_SLOTS:
     {
         // The master asks 2 GPUs, each worker 1: handed out in order, each replica only its own.
         const Built b = build(customInput(), { 4, 5, 6, 7 });
-        QCOMPARE(byTask(b.launches, QStringLiteral("master-replica-0")).set.value(QStringLiteral("CUDA_VISIBLE_DEVICES")),
+        QCOMPARE(
+            byTask(b.launches, QStringLiteral("master-replica-0")).set.value(QStringLiteral("CUDA_VISIBLE_DEVICES")),
             QStringLiteral("4,5"));
-        QCOMPARE(byTask(b.launches, QStringLiteral("worker-replica-0")).set.value(QStringLiteral("CUDA_VISIBLE_DEVICES")),
+        QCOMPARE(
+            byTask(b.launches, QStringLiteral("worker-replica-0")).set.value(QStringLiteral("CUDA_VISIBLE_DEVICES")),
             QStringLiteral("6"));
-        QCOMPARE(byTask(b.launches, QStringLiteral("worker-replica-1")).set.value(QStringLiteral("CUDA_VISIBLE_DEVICES")),
+        QCOMPARE(
+            byTask(b.launches, QStringLiteral("worker-replica-1")).set.value(QStringLiteral("CUDA_VISIBLE_DEVICES")),
             QStringLiteral("7"));
         // No GPU: empty, not unset, so that a CUDA program sees none rather than all of the host's.
         QCOMPARE(byTask(b.launches, QStringLiteral("ps-replica-0")).set.value(QStringLiteral("CUDA_VISIBLE_DEVICES")),
             QString());
-        QVERIFY(byTask(b.launches, QStringLiteral("ps-replica-0")).set.contains(QStringLiteral("CUDA_VISIBLE_DEVICES")));
+        QVERIFY(
+            byTask(b.launches, QStringLiteral("ps-replica-0")).set.contains(QStringLiteral("CUDA_VISIBLE_DEVICES")));
         QCOMPARE(byTask(b.launches, QStringLiteral("master-replica-0")).set.value(QStringLiteral("OMP_NUM_THREADS")),
             QStringLiteral("8"));
         QCOMPARE(byTask(b.launches, QStringLiteral("worker-replica-0")).set.value(QStringLiteral("OMP_NUM_THREADS")),
@@ -324,7 +358,8 @@ private Q_SLOTS:
             QCOMPARE(l.arguments,
                 (QStringList { QStringLiteral("-m"), QStringLiteral("trainer.task"), QStringLiteral("--epochs=3"),
                     QStringLiteral("--verbose"), QStringLiteral("--learning_rate=0.001"),
-                    QStringLiteral("--optimizer=adam"), QStringLiteral("--job-dir"), QStringLiteral("/data/jobs/j1") }));
+                    QStringLiteral("--optimizer=adam"), QStringLiteral("--job-dir"),
+                    QStringLiteral("/data/jobs/j1") }));
             QCOMPARE(l.set.value(QStringLiteral("CLOUD_ML_TRIAL_ID")), QStringLiteral("7"));
             QCOMPARE(l.set.value(QStringLiteral("CLOUD_ML_HP_METRIC_TAG")), QStringLiteral("accuracy"));
             QCOMPARE(tfConfigOf(l).value(QStringLiteral("task")).toObject().value(QStringLiteral("trial")).toString(),
@@ -379,8 +414,8 @@ private Q_SLOTS:
 
         ReplicaSet workersOnly = set;
         workersOnly.replicas.first().role = QStringLiteral("worker");
-        QVERIFY(buildLaunch(context, workersOnly, Placement { { Address { QStringLiteral("h"), 1 } } }, &error)
-                    .isEmpty());
+        QVERIFY(
+            buildLaunch(context, workersOnly, Placement { { Address { QStringLiteral("h"), 1 } } }, &error).isEmpty());
         QCOMPARE(error, QStringLiteral("the replica set has no master"));
 
         ReplicaSet relative = set;

@@ -240,6 +240,40 @@ private Q_SLOTS:
         row("containerCommand without image",
             R"({"trainingInput":{"scaleTier":"CUSTOM","masterType":"n1-standard-4","workerType":"n1-standard-4","workerCount":1,"workerConfig":{"containerCommand":["x"],"containerArgs":["y"]}}})",
             "cpu16", { "trainingInput.workerConfig.containerArgs", "trainingInput.workerConfig.containerCommand" });
+        // Built-in algorithms (issue 29): the supported images on the master, the replicas each algorithm takes.
+        row("built-in XGBoost",
+            R"({"trainingInput":{"masterConfig":{"imageUri":"gcr.io/cloud-ml-algos/boosted_trees:latest"},"jobDir":"/tmp/j","args":["--training_data_path=/d.csv"],"pythonModule":null,"packageUris":[]}})",
+            "cpu16", {});
+        row("built-in image without a tag",
+            R"({"trainingInput":{"masterConfig":{"imageUri":"gcr.io/cloud-ml-algos/linear_learner_cpu"},"jobDir":"/tmp/j","pythonModule":null,"packageUris":[]}})",
+            "cpu16", {});
+        row("built-in image Trainyard does not run",
+            R"({"trainingInput":{"masterConfig":{"imageUri":"gcr.io/cloud-ml-algos/image_classification:latest"},"jobDir":"/tmp/j","pythonModule":null,"packageUris":[]}})",
+            "cpu16", { "trainingInput.masterConfig.imageUri" });
+        row("built-in without a job dir",
+            R"({"trainingInput":{"masterConfig":{"imageUri":"gcr.io/cloud-ml-algos/boosted_trees:latest"},"pythonModule":null,"packageUris":[]}})",
+            "cpu16", { "trainingInput.jobDir" });
+        row("built-in with a package",
+            R"({"trainingInput":{"masterConfig":{"imageUri":"gcr.io/cloud-ml-algos/boosted_trees:latest"},"jobDir":"/tmp/j"}})",
+            "cpu16", { "trainingInput.packageUris", "trainingInput.pythonModule" });
+        row("built-in single replica with workers",
+            R"({"trainingInput":{"scaleTier":"CUSTOM","masterType":"n1-standard-4","workerType":"n1-standard-4","workerCount":1,"masterConfig":{"imageUri":"gcr.io/cloud-ml-algos/wide_deep_learner_cpu:latest","containerArgs":["--x"]},"jobDir":"/tmp/j","pythonModule":null,"packageUris":[]}})",
+            "cpu16", { "trainingInput.workerCount", "trainingInput.masterConfig.containerArgs" });
+        row("built-in single replica on STANDARD_1",
+            R"({"trainingInput":{"scaleTier":"STANDARD_1","masterConfig":{"imageUri":"gcr.io/cloud-ml-algos/boosted_trees:latest"},"jobDir":"/tmp/j","pythonModule":null,"packageUris":[]}})",
+            "cpu16", { "trainingInput.scaleTier" });
+        row("distributed XGBoost",
+            R"({"trainingInput":{"scaleTier":"CUSTOM","masterType":"n1-standard-4","workerType":"n1-standard-4","workerCount":2,"masterConfig":{"imageUri":"gcr.io/cloud-ml-algos/xgboost_dist:latest"},"jobDir":"/tmp/j","pythonModule":null,"packageUris":[]}})",
+            "cpu16", {});
+        row("distributed XGBoost without workers, with a parameter server",
+            R"({"trainingInput":{"scaleTier":"CUSTOM","masterType":"n1-standard-4","parameterServerType":"n1-standard-4","parameterServerCount":1,"masterConfig":{"imageUri":"gcr.io/cloud-ml-algos/xgboost_dist:latest"},"jobDir":"/tmp/j","pythonModule":null,"packageUris":[]}})",
+            "cpu16", { "trainingInput.workerCount", "trainingInput.parameterServerCount" });
+        row("distributed XGBoost on BASIC",
+            R"({"trainingInput":{"masterConfig":{"imageUri":"gcr.io/cloud-ml-algos/xgboost_dist:latest"},"jobDir":"/tmp/j","pythonModule":null,"packageUris":[]}})",
+            "cpu16", { "trainingInput.scaleTier" });
+        row("built-in image on a worker only",
+            R"({"trainingInput":{"scaleTier":"CUSTOM","masterType":"n1-standard-4","workerType":"n1-standard-4","workerCount":1,"workerConfig":{"imageUri":"gcr.io/cloud-ml-algos/boosted_trees:latest"}}})",
+            "cpu16", { "trainingInput.workerConfig.imageUri" });
         row("containerArgs and args",
             R"({"trainingInput":{"scaleTier":"CUSTOM","masterType":"n1-standard-4","masterConfig":{"imageUri":"localhost/i","containerArgs":["--a"]},"args":["--b"],"pythonModule":null,"packageUris":[]}})",
             "cpu16", { "trainingInput.masterConfig.containerArgs" });

@@ -6,6 +6,7 @@
 #include "httpapi.h"
 #include "ssestream.h"
 
+#include "builtinalgorithm.h"
 #include "jobfilter.h"
 #include "jobstore.h"
 #include "scheduler.h"
@@ -69,6 +70,10 @@ HttpApi::Reply HttpApi::createJob(const ApiRequest& request, const QString& proj
     job.etag.clear();
     job.jobPosition.reset();
     job.trainingOutput.reset();
+    if (BuiltInAlgorithms::forJob(job.trainingInput)) {
+        job.trainingOutput = TrainingOutput {};
+        job.trainingOutput->isBuiltInAlgorithmJob = true;
+    }
 
     // A job whose region names a cluster runs on its nodes: this workstation's size does not matter, and its job
     // dir must be in the cluster's shared folder, which the nodes see at the same path.
@@ -88,6 +93,13 @@ HttpApi::Reply HttpApi::createJob(const ApiRequest& request, const QString& proj
         if (violations.isEmpty() && usesContainers(job.trainingInput))
             violations = ContainerHost::violations(job.trainingInput, m_scheduler->containerRuntime());
     }
+    // A built-in algorithm runs the bundled package: a job that names one is refused where it is not installed.
+    if (violations.isEmpty() && BuiltInAlgorithms::forJob(job.trainingInput)
+        && BuiltInAlgorithms::packageDir().isEmpty())
+        violations.append({ QStringLiteral("trainingInput.masterConfig.imageUri"),
+            QStringLiteral("%1 runs Trainyard's built-in algorithms package, which is not installed with this executor "
+                           "(trainyard/algorithms in the data folders).")
+                .arg(job.trainingInput.masterConfig->imageUri) });
     if (violations.isEmpty() && job.trainingInput.hyperparameters
         && !job.trainingInput.hyperparameters->resumePreviousJobId.isEmpty())
         violations = resumeViolations(project, *job.trainingInput.hyperparameters);

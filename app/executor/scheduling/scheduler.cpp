@@ -2,6 +2,7 @@
 #include "scheduler.h"
 
 #include "backend.h"
+#include "builtinalgorithm.h"
 #include "jobstore.h"
 #include "launchspec.h"
 #include "localbackend.h"
@@ -364,6 +365,13 @@ struct Scheduler::Private {
         run->folder = key.folder(run->backend->runFolderRoot(dataDir));
         run->plan = planCluster(job.trainingInput, MachineCatalog::builtin());
         run->input = job.trainingInput;
+        if (const BuiltInAlgorithm* algorithm = BuiltInAlgorithms::forJob(job.trainingInput)) {
+            // A built-in algorithm's image runs the bundled package as the job's trainer (no container); the
+            // stored job keeps the image it was given. An empty folder (uninstalled since create) fails staging.
+            const QString package = BuiltInAlgorithms::packageDir();
+            run->input.packageUris = { package.isEmpty() ? QStringLiteral("trainyard/algorithms") : package };
+            run->input.pythonModule = algorithm->module;
+        }
         if (!job.trainingInput.hyperparameters) {
             auto set = std::make_unique<SetRun>();
             set->id = RunId { key, QString() };
@@ -430,15 +438,17 @@ struct Scheduler::Private {
         }
         QString error;
         run->interpreter = run->backend->interpreter();
-        // A job whose every replica runs an image needs no interpreter here (nor a package to stage).
-        if (run->interpreter.isEmpty() && !onlyContainers(job->trainingInput))
-            run->interpreter = interpreterFor(job->trainingInput, &error);
-        if (run->interpreter.isEmpty() && !onlyContainers(job->trainingInput)) {
+        // A job whose every replica runs an image needs no interpreter here (nor a package to stage). What runs
+        // is run->input: for a built-in algorithm, the bundled package in place of the image.
+        const TrainingInput& input = run->input;
+        if (run->interpreter.isEmpty() && !onlyContainers(input))
+            run->interpreter = interpreterFor(input, &error);
+        if (run->interpreter.isEmpty() && !onlyContainers(input)) {
             finish(run, JobState::Failed, error);
             return;
         }
         const QString stagedMarker = run->folder + QStringLiteral("/staging/.trainyard-staged");
-        const QByteArray packages = job->trainingInput.packageUris.join(QLatin1Char('\n')).toUtf8();
+        const QByteArray packages = input.packageUris.join(QLatin1Char('\n')).toUtf8();
         QFile marker(stagedMarker);
         const bool staged = run->recovered && marker.open(QIODevice::ReadOnly) && marker.readAll() == packages;
         if (job->state == JobState::Running && staged) {
@@ -453,13 +463,13 @@ struct Scheduler::Private {
                 j.startTime = nowRfc3339();
         });
         service(run->key, QStringLiteral("Job is preparing."));
-        if (job->trainingInput.packageUris.isEmpty()) {
+        if (input.packageUris.isEmpty()) {
             // Nothing to install: the module must be importable by the interpreter as it is.
             QDir().mkpath(run->folder + QStringLiteral("/staging"));
             startSets(run);
             return;
         }
-        run->staging = new Staging(run->folder, run->interpreter, job->trainingInput.packageUris, q);
+        run->staging = new Staging(run->folder, run->interpreter, input.packageUris, q);
         // Where the run's folder is (this host's data dir, or a cluster's shared folder): its nodes see the copy.
         run->staging->setCacheDir(run->backend->runFolderRoot(dataDir) + QStringLiteral("/staging-cache"));
         const JobKey key = run->key;
@@ -1019,6 +1029,18 @@ struct Scheduler::Private {
             service(run->key, QStringLiteral("Job failed."), QStringLiteral("ERROR"));
         else if (state == JobState::Cancelled)
             service(run->key, QStringLiteral("Job was cancelled."));
+        if (state == JobState::Succeeded && !run->study && BuiltInAlgorithms::forJob(run->input)
+            && !run->input.jobDir.isEmpty()) {
+            // What the algorithm trained (framework, versions, the model folder), as the service reports it.
+            if (const auto builtIn = BuiltInAlgorithms::readOutput(run->input.jobDir + QStringLiteral("/model"))) {
+                mutate(run->key, [&builtIn](Job& j) {
+                    TrainingOutput out = j.trainingOutput.value_or(TrainingOutput());
+                    out.isBuiltInAlgorithmJob = true;
+                    out.builtInAlgorithmOutput = builtIn;
+                    j.trainingOutput = out;
+                });
+            }
+        }
         logs->closeJob(run->key);
         const Outcome outcome { state, message, nowRfc3339() };
         // On disk before the store: when the store cannot take it (a full disk), nothing may treat the job as
@@ -1523,12 +1545,19 @@ struct Scheduler::Private {
             return;
         }
         const bool early = set->stopReason == StopReason::StoppedEarly && state == JobState::Succeeded;
-        updateTrial(run, trialId, [state, early, &lastPoints](HyperparameterOutput& t) {
+        // A built-in algorithm's trial wrote its model under <job dir>/<trial>/model (the service's layout).
+        std::optional<BuiltInAlgorithmOutput> builtIn;
+        if (state == JobState::Succeeded && BuiltInAlgorithms::forJob(run->input) && !run->input.jobDir.isEmpty())
+            builtIn = BuiltInAlgorithms::readOutput(
+                run->input.jobDir + QLatin1Char('/') + trialId + QStringLiteral("/model"));
+        updateTrial(run, trialId, [state, early, &lastPoints, &builtIn](HyperparameterOutput& t) {
             addMetrics(t, lastPoints);
             t.state = state;
             t.endTime = nowRfc3339();
             if (early)
                 t.isTrialStoppedEarly = true;
+            if (builtIn)
+                t.builtInAlgorithmOutput = builtIn;
         });
         if (state == JobState::Succeeded) {
             service(run->key,
