@@ -90,6 +90,9 @@ class ColumnTypes(Tmp):
         self.assertTrue(any("header" in w for w in preprocess.preview(header)["warnings"]))
         bad = self.raw("latin1.csv", b"1,caf\xe9\n")
         self.assertIn("not UTF-8", preprocess.preview(bad)["error"])
+        # A ragged row is the same error training stops with (the console blocks Next on it).
+        ragged = self.raw("ragged.csv", b"1,2.5,3\n0,1.5\n")
+        self.assertIn("line 2", preprocess.preview(ragged)["error"] or "")
 
 
 class BadFiles(Tmp):

@@ -883,7 +883,7 @@ def preview(path, max_rows=100):
     pd = common.require("pandas")
     out = {"path": path, "rows": [], "columns": [], "warnings": [], "error": None}
     try:
-        _scan(path, want_fields=False)
+        _scan(path)  # encoding and ragged rows, as training checks them
         frame = pd.read_csv(path, header=None, dtype=str, keep_default_na=False, na_values=[], nrows=max_rows,
                             skip_blank_lines=True, encoding="utf-8")
     except CsvError as e:
