@@ -676,6 +676,67 @@ void ApiClient::regions(const QString& region, QObject* context, Callback<QJsonO
         typed<QJsonObject>(std::move(done), [](const QJsonObject& o, ApiError*) { return o; }));
 }
 
+TrainedModel TrainedModel::fromJson(const QJsonObject& o)
+{
+    TrainedModel m;
+    m.modelPath = o.value(QLatin1String("modelPath")).toString();
+    m.framework = o.value(QLatin1String("framework")).toString();
+    const QJsonObject evaluation = o.value(QLatin1String("evaluation")).toObject();
+    m.split = evaluation.value(QLatin1String("split")).toString();
+    m.task = evaluation.value(QLatin1String("task")).toString();
+    m.rows = evaluation.value(QLatin1String("rows")).toInteger();
+    const QJsonObject metrics = evaluation.value(QLatin1String("metrics")).toObject();
+    for (auto it = metrics.constBegin(); it != metrics.constEnd(); ++it) {
+        if (it.value().isDouble())
+            m.metrics.append({ it.key(), it.value().toDouble() });
+    }
+    const QJsonObject matrix = evaluation.value(QLatin1String("confusion_matrix")).toObject();
+    for (const QJsonValue& label : matrix.value(QLatin1String("labels")).toArray())
+        m.classLabels << (label.isString() ? label.toString() : QString::number(label.toDouble()));
+    const qsizetype k = m.classLabels.size();
+    for (const QJsonValue& row : matrix.value(QLatin1String("counts")).toArray()) {
+        QList<qint64> counts;
+        for (const QJsonValue& c : row.toArray())
+            counts << c.toInteger();
+        // A square matrix over the labels, or none: a view indexes it by both.
+        if (counts.size() != k)
+            break;
+        m.confusion << counts;
+    }
+    if (m.confusion.size() != k)
+        m.confusion.clear();
+    for (const QJsonValue& point : evaluation.value(QLatin1String("predicted_vs_actual")).toArray()) {
+        const QJsonArray pair = point.toArray();
+        if (pair.size() == 2 && pair.at(0).isDouble() && pair.at(1).isDouble())
+            m.actualPredicted.append({ pair.at(0).toDouble(), pair.at(1).toDouble() });
+    }
+    const QJsonObject importance = o.value(QLatin1String("featureImportance")).toObject();
+    for (const QJsonValue& c : importance.value(QLatin1String("columns")).toArray()) {
+        const QJsonObject column = c.toObject();
+        m.importance.append({ column.value(QLatin1String("column")).toInt(),
+            column.value(QLatin1String("total_gain")).toDouble(), column.value(QLatin1String("splits")).toInteger() });
+    }
+    for (const QJsonValue& f : o.value(QLatin1String("files")).toArray()) {
+        const QJsonObject file = f.toObject();
+        m.files.append({ file.value(QLatin1String("name")).toString(),
+            file.value(QLatin1String("sizeBytes")).toString().toLongLong() });
+    }
+    return m;
+}
+
+void ApiClient::trainedModel(
+    const QString& jobId, const QString& trialId, QObject* context, Callback<TrainedModel> done)
+{
+    QUrlQuery q;
+    if (!trialId.isEmpty())
+        q.addQueryItem(QStringLiteral("trial"), trialId);
+    request("GET",
+        projectUrl(QStringLiteral("/jobs/") + pathSegment(jobId) + QStringLiteral("/model")).path(QUrl::FullyEncoded),
+        q.query(QUrl::FullyEncoded), {}, context,
+        typed<TrainedModel>(
+            std::move(done), [](const QJsonObject& o, ApiError*) { return TrainedModel::fromJson(o); }));
+}
+
 void ApiClient::checkpoints(const QString& jobId, QObject* context, Callback<CheckpointList> done)
 {
     request("GET",

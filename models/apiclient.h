@@ -203,6 +203,37 @@ struct CheckpointList {
     bool truncated = false; ///< the executor's scan stopped at its entry limit
 };
 
+/// `…/jobs/{id}/model[?trial=]`: what a built-in algorithm job (or trial) trained (app/executor/API.md, "Built-in
+/// algorithms"; the files' shapes: resources/algorithms/README.md §4).
+struct TrainedModel {
+    QString modelPath; ///< the model folder on the executor's host
+    QString framework; ///< "XGBOOST", "PYTORCH"; empty until the model is written
+    QString split; ///< what the metrics were measured on: "test", else "validation"
+    QString task; ///< "classification" or "regression"
+    qint64 rows = 0; ///< rows of that split
+    QList<QPair<QString, double>> metrics; ///< name → value, sorted by name
+    QStringList classLabels; ///< classification: the classes, in the matrix's order
+    QList<QList<qint64>> confusion; ///< classification: counts[true][predicted]
+    QList<QPair<double, double>> actualPredicted; ///< regression: [actual, predicted], at most 2,000
+    /// Per CSV column (0-based, the target is 0): XGBoost's total gain over the column's encoded features and its
+    /// number of splits. Empty for the PyTorch algorithms.
+    struct ColumnImportance {
+        int column = 0;
+        double totalGain = 0;
+        qint64 splits = 0;
+        bool operator==(const ColumnImportance&) const = default;
+    };
+    QList<ColumnImportance> importance;
+    struct File {
+        QString name;
+        qint64 sizeBytes = 0;
+        bool operator==(const File&) const = default;
+    };
+    QList<File> files; ///< the model folder's files, by name
+    static TrainedModel fromJson(const QJsonObject& o);
+    bool operator==(const TrainedModel&) const = default;
+};
+
 /// One tensor of `…/checkpoints/{name}`.
 struct CheckpointTensor {
     QString name; ///< as stored (TF key, dotted PyTorch path, safetensors key): what tensorValues() takes
@@ -318,6 +349,8 @@ public:
     /// `GET …/regions` (`region` empty: `{"regions": [Region, …]}`) or `GET …/regions/{region}` (one Region), as
     /// app/executor/API.md "Regions" shows them (JSON as sent: the console and trainyardctl read what they show).
     void regions(const QString& region, QObject* context, Callback<QJsonObject> done);
+    /// A built-in algorithm job's model (`trialId` empty) or one trial's.
+    void trainedModel(const QString& jobId, const QString& trialId, QObject* context, Callback<TrainedModel> done);
     /// The checkpoints under the job's job dir, newest first.
     void checkpoints(const QString& jobId, QObject* context, Callback<CheckpointList> done);
     /// One checkpoint's tensors; `name` as CheckpointSummary::name (sent URL-encoded, `/` as %2F).

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "jobview.h"
 
+#include "builtinalgorithm.h"
+#include "modelpanel.h"
+
 #include "metricsmodel.h"
 
 #include "apiclient.h"
@@ -241,6 +244,14 @@ JobView::JobView(ExecutorConnection* connection, const Job& job, QWidget* parent
     connect(
         m_checkpoints, &CheckpointsPanel::submitFromCheckpointRequested, this, &JobView::submitFromCheckpointRequested);
     m_tabs->addTab(m_checkpoints, tr("Checkpoints"));
+    if (BuiltInAlgorithms::forJob(job.trainingInput)) {
+        // What the built-in algorithm trained (issue 29); a tuning job's shows the trial selected in the Trials tab.
+        m_model = new ModelPanel(connection, job, this);
+        connect(m_model, &ModelPanel::message, this, &JobView::message);
+        if (m_trials)
+            connect(m_trials, &TrialsPanel::trialsSelected, m_model,
+                [this](const QStringList& trials) { m_model->setTrial(trials.value(0)); });
+    }
 #if TRAINYARD_HAVE_QTCHARTS
     m_metrics = new MetricsPanel(connection, job, this);
     connect(m_metrics, &MetricsPanel::message, this, &JobView::message);
@@ -265,6 +276,9 @@ JobView::JobView(ExecutorConnection* connection, const Job& job, QWidget* parent
     if (m_trials)
         connect(m_trials, &TrialsPanel::trialsSelected, m_metrics, &MetricsPanel::setTrialFilter);
 #endif
+
+    if (m_model)
+        m_tabs->addTab(m_model, tr("Model"));
 
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(header);
@@ -335,6 +349,8 @@ QWidget* JobView::tabWidget(Tab tab) const
         return m_metrics;
     case TrialsTab:
         return m_trials;
+    case ModelTab:
+        return m_model;
     }
     return nullptr;
 }
@@ -373,7 +389,7 @@ int JobView::tabPosition(Tab tab) const
 JobView::Tab JobView::currentTab() const
 {
     QWidget* current = m_tabs->currentWidget();
-    for (Tab tab : { OverviewTab, TopologyTab, LogsTab, CheckpointsTab, MetricsTab, TrialsTab }) {
+    for (Tab tab : { OverviewTab, TopologyTab, LogsTab, CheckpointsTab, MetricsTab, TrialsTab, ModelTab }) {
         if (current && tabWidget(tab) == current)
             return tab;
     }
@@ -500,6 +516,8 @@ void JobView::setJob(const Job& job)
     rebuildTimeline();
     if (m_checkpoints)
         m_checkpoints->setJob(job);
+    if (m_model)
+        m_model->setJob(job);
     if (m_trials)
         m_trials->setJob(job);
     emit jobChanged(job);

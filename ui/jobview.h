@@ -28,6 +28,7 @@ namespace Trainyard {
 
 class ApiStream;
 class CheckpointsPanel;
+class ModelPanel;
 class ExecutorConnection;
 class LogPanel;
 class MetricsPanel;
@@ -41,7 +42,7 @@ class JobView : public QWidget {
 public:
     /// The tabs by what they show, not by position: Trials (tuning jobs only) sits after Overview, and a tab
     /// the view lacks (Trials of a plain job, Metrics without Qt Charts) is not shown by showTab().
-    enum Tab { OverviewTab, TopologyTab, LogsTab, CheckpointsTab, MetricsTab, TrialsTab };
+    enum Tab { OverviewTab, TopologyTab, LogsTab, CheckpointsTab, MetricsTab, TrialsTab, ModelTab };
 
     JobView(ExecutorConnection* connection, const Job& job, QWidget* parent = nullptr);
     ~JobView() override;
@@ -65,6 +66,8 @@ public:
     TopologyView* topologyView() const { return m_topology; }
     LogPanel* logPanel() const { return m_logs; }
     CheckpointsPanel* checkpointsPanel() const { return m_checkpoints; }
+    /// A built-in algorithm job's Model tab; nullptr for other jobs.
+    ModelPanel* modelPanel() const { return m_model; }
     /// The Metrics tab; nullptr in a build without Qt Charts.
     MetricsPanel* metricsPanel() const { return m_metrics; }
     /// The Trials tab; nullptr unless the job has trainingInput.hyperparameters.
@@ -167,6 +170,7 @@ private:
     TopologyView* m_topology;
     LogPanel* m_logs;
     CheckpointsPanel* m_checkpoints = nullptr;
+    ModelPanel* m_model = nullptr;
     MetricsPanel* m_metrics = nullptr;
     TrialsPanel* m_trials = nullptr;
     QWidget* tabWidget(Tab tab) const;

@@ -373,9 +373,10 @@ void MainWindow::buildActions()
     auditAction->setObjectName(QStringLiteral("showAuditLog"));
     viewMenu->addSeparator();
     // The job view's tabs from anywhere in the window (Alt+1…6 are the state filters): Ctrl+N is the Nth tab the
-    // selected job shows (Trials is the second of a tuning job, and absent from other jobs: updateTabShortcuts()).
-    const QString tabNames[]
-        = { tr("&Overview"), tr("&Topology"), tr("&Logs"), tr("&Checkpoints"), tr("&Metrics"), tr("T&rials") };
+    // selected job shows (Trials is the second of a tuning job, and absent from other jobs; Model only for a built-in
+    // algorithm job: updateTabShortcuts()).
+    const QString tabNames[] = { tr("&Overview"), tr("&Topology"), tr("&Logs"), tr("&Checkpoints"), tr("&Metrics"),
+        tr("T&rials"), tr("Mo&del") };
     for (int tab = 0; tab < int(std::size(tabNames)); ++tab) {
         QAction* action = viewMenu->addAction(tabNames[tab], this, [this, tab] {
             if (m_jobView && m_jobView->showTab(JobView::Tab(tab)))
@@ -959,8 +960,8 @@ void MainWindow::updateTabShortcuts()
     // Before any job is selected, the plain job's order (Trials absent); then the selected job's own.
     for (int tab = 0; tab < int(m_tabActions.size()); ++tab) {
         QAction* action = m_tabActions[tab];
-        const int position
-            = m_jobView ? m_jobView->tabPosition(JobView::Tab(tab)) : (tab == JobView::TrialsTab ? -1 : tab);
+        const int position = m_jobView ? m_jobView->tabPosition(JobView::Tab(tab))
+                                       : (tab == JobView::TrialsTab || tab == JobView::ModelTab ? -1 : tab);
         action->setVisible(position >= 0);
         action->setEnabled(position >= 0);
         action->setShortcut(

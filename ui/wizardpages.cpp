@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "wizardpages.h"
 
+#include "builtinalgorithm.h"
+#include "builtinalgorithmform.h"
+
 #include "hostfit.h"
 #include "jobdirpolicy.h"
 
@@ -408,6 +411,8 @@ WizardAppPage::WizardAppPage(SubmitWizard* wizard)
     : WizardPage(wizard)
     , m_packageMode(new QRadioButton(tr("Python pac&kage"), this))
     , m_imageMode(new QRadioButton(tr("&Container image"), this))
+    , m_algorithmMode(new QRadioButton(tr("&Built-in algorithm"), this))
+    , m_algorithmForm(new BuiltInAlgorithmForm(this))
     , m_image(new QComboBox(this))
     , m_refreshImages(new QToolButton(this))
     , m_imageProblems(problemLabel(QStringLiteral("imageProblems"), this))
@@ -425,10 +430,17 @@ WizardAppPage::WizardAppPage(SubmitWizard* wizard)
     , m_python(new QComboBox(this))
 {
     setTitle(tr("Training application"));
-    setSubTitle(tr("The Python package to install and the module to run (python -m MODULE ARGS…), or a container "
-                   "image of the executor's host. Drop a package folder or .tar.gz here."));
+    setSubTitle(tr("The Python package to install and the module to run (python -m MODULE ARGS…), a container "
+                   "image of the executor's host, or a built-in algorithm on a CSV table. Drop a package folder or "
+                   ".tar.gz here."));
     m_packageMode->setObjectName(QStringLiteral("packageMode"));
     m_imageMode->setObjectName(QStringLiteral("imageMode"));
+    m_algorithmMode->setObjectName(QStringLiteral("algorithmMode"));
+    m_algorithmMode->setWhatsThis(tr("<b>Built-in algorithm</b>: train XGBoost, a linear learner or wide and deep on "
+                                     "a CSV table without writing code, as the service's built-in algorithms do "
+                                     "(the job names the algorithm's image; its arguments follow the service's "
+                                     "reference)."));
+    m_algorithmForm->setObjectName(QStringLiteral("algorithmForm"));
     m_packageMode->setChecked(true);
     m_imageMode->setWhatsThis(tr("<b>Custom container</b> (masterConfig.imageUri): every replica runs this image "
                                  "under podman on the executor's host, with the job dir mounted at the same path and "
@@ -491,8 +503,10 @@ WizardAppPage::WizardAppPage(SubmitWizard* wizard)
     auto* modeRow = new QHBoxLayout;
     modeRow->addWidget(m_packageMode);
     modeRow->addWidget(m_imageMode);
+    modeRow->addWidget(m_algorithmMode);
     modeRow->addStretch(1);
     form->addRow(tr("Runs:"), modeRow);
+    form->addRow(m_algorithmForm);
     auto* imageRow = new QHBoxLayout;
     imageRow->addWidget(m_image, 1);
     imageRow->addWidget(m_refreshImages);
@@ -528,7 +542,9 @@ WizardAppPage::WizardAppPage(SubmitWizard* wizard)
     form->addRow(pythonLabel, m_python);
 
     setTabOrder(m_packageMode, m_imageMode);
-    setTabOrder(m_imageMode, m_image);
+    setTabOrder(m_imageMode, m_algorithmMode);
+    setTabOrder(m_algorithmMode, m_algorithmForm);
+    setTabOrder(m_algorithmForm, m_image);
     setTabOrder(m_image, m_refreshImages);
     setTabOrder(m_refreshImages, m_command);
     setTabOrder(m_command, m_package);
@@ -593,6 +609,8 @@ WizardAppPage::WizardAppPage(SubmitWizard* wizard)
     connect(wizard, &SubmitWizard::hostInfoChanged, this, &WizardAppPage::fillRuntimes);
     connect(wizard, &SubmitWizard::imagesChanged, this, &WizardAppPage::fillImages);
     connect(m_imageMode, &QRadioButton::toggled, this, &WizardAppPage::onModeChanged);
+    connect(m_algorithmMode, &QRadioButton::toggled, this, &WizardAppPage::onModeChanged);
+    connect(m_algorithmForm, &BuiltInAlgorithmForm::changed, this, &WizardAppPage::onAlgorithmFormChanged);
     connect(m_image, &QComboBox::currentTextChanged, this, &WizardAppPage::onImageChanged);
     connect(m_image->lineEdit(), &QLineEdit::textEdited, this, [this] {
         m_imageEdited = true;
@@ -609,6 +627,23 @@ WizardAppPage::WizardAppPage(SubmitWizard* wizard)
 bool WizardAppPage::containerMode() const
 {
     return m_imageMode->isChecked();
+}
+
+bool WizardAppPage::isAlgorithmMode() const
+{
+    return m_algorithmMode->isChecked();
+}
+
+void WizardAppPage::onAlgorithmFormChanged()
+{
+    // The objective or model type the table implies goes into the arguments while the user has not typed their
+    // own there: an empty box, or the last suggestion as it was put.
+    const QStringList suggestion = m_algorithmForm->suggestedArgs();
+    if (!suggestion.isEmpty() && (args().isEmpty() || args() == m_lastSuggestion) && suggestion != args()) {
+        m_lastSuggestion = suggestion;
+        m_args->setPlainText(suggestion.join(QLatin1Char(' ')));
+    }
+    onArgsChanged();
 }
 
 namespace {
@@ -649,16 +684,21 @@ void showFormRow(QFormLayout* form, QWidget* widget, bool visible)
 void WizardAppPage::onModeChanged()
 {
     const bool image = containerMode();
+    const bool algorithm = isAlgorithmMode();
     for (QWidget* w :
         { static_cast<QWidget*>(m_image), static_cast<QWidget*>(m_command), static_cast<QWidget*>(m_imageProblems) })
         showFormRow(m_form, w, image);
     for (QWidget* w : { static_cast<QWidget*>(m_package), static_cast<QWidget*>(m_packageProblems),
              static_cast<QWidget*>(m_module), static_cast<QWidget*>(m_moduleProblems), static_cast<QWidget*>(m_runtime),
              static_cast<QWidget*>(m_python) })
-        showFormRow(m_form, w, !image);
-    setAcceptDrops(!image);
+        showFormRow(m_form, w, !image && !algorithm);
+    m_algorithmForm->setVisible(algorithm);
+    m_args->setPlaceholderText(algorithm ? tr("The algorithm's arguments, e.g. --num_boost_round=20 --max_depth=6")
+                                         : tr("As on a command line, e.g. --epochs 2 --name 'my run'"));
+    setAcceptDrops(!image && !algorithm);
     if (image)
         onImageChanged();
+    onArgsChanged();
     updateComplete();
 }
 
@@ -771,7 +811,10 @@ void WizardAppPage::onArgsChanged()
         m_argv->clear();
     } else {
         setProblem(m_argsProblems, QString());
-        if (words->isEmpty()) {
+        if (isAlgorithmMode()) {
+            //: %1 is a Python list of the words, e.g. ['--preprocess', '--training_data_path=/data/t.csv'].
+            m_argv->setText(tr("The algorithm's arguments: %1").arg(pythonList(m_algorithmForm->dataArgs() + *words)));
+        } else if (words->isEmpty()) {
             m_argv->setText(tr("The trainer gets no arguments of its own (only --job-dir)."));
         } else {
             //: %1 is a Python list of the words, e.g. ['--epochs', '2'].
@@ -907,8 +950,11 @@ void WizardAppPage::load(const Job& job)
     const TrainingInput& in = job.trainingInput;
     m_package->setText(in.packageUris.join(QStringLiteral(", ")));
     m_module->setEditText(in.pythonModule);
+    const bool algorithm = BuiltInAlgorithms::forJob(in) != nullptr;
+    // A built-in algorithm's data arguments go to its form; the box keeps the algorithm's own.
+    const QStringList own = algorithm ? m_algorithmForm->load(in) : in.args;
     QStringList quoted;
-    for (const QString& arg : in.args)
+    for (const QString& arg : own)
         quoted << SubmitWizard::shellQuote(arg);
     m_args->setPlainText(quoted.join(QLatin1Char(' ')));
     selectData(m_runtime, in.runtimeVersion, tr("%1 (not in the executor's catalog)"));
@@ -920,12 +966,12 @@ void WizardAppPage::load(const Job& job)
     m_loadedPython = in.pythonVersion;
     m_loadedImage = in.masterConfig ? in.masterConfig->imageUri : QString();
     m_loadedCommand = in.masterConfig ? in.masterConfig->containerCommand : QStringList();
-    m_image->setEditText(m_loadedImage);
+    m_image->setEditText(algorithm ? QString() : m_loadedImage);
     QStringList command;
     for (const QString& word : m_loadedCommand)
         command << SubmitWizard::shellQuote(word);
     m_command->setText(command.join(QLatin1Char(' ')));
-    (m_loadedImage.isEmpty() ? m_packageMode : m_imageMode)->setChecked(true);
+    (algorithm ? m_algorithmMode : (m_loadedImage.isEmpty() ? m_packageMode : m_imageMode))->setChecked(true);
     onModuleChanged();
     onModeChanged();
 }
@@ -933,6 +979,24 @@ void WizardAppPage::load(const Job& job)
 void WizardAppPage::apply(Job& job) const
 {
     TrainingInput& in = job.trainingInput;
+    if (isAlgorithmMode()) {
+        // The algorithm's image on the master (the other replicas run the master's); its data arguments first.
+        if (!in.masterConfig)
+            in.masterConfig = ReplicaConfig {};
+        in.masterConfig->imageUri = m_algorithmForm->imageUri();
+        in.masterConfig->containerCommand.clear();
+        in.masterConfig->containerArgs.clear();
+        for (auto* config : { &in.workerConfig, &in.parameterServerConfig, &in.evaluatorConfig }) {
+            if (config->has_value())
+                (*config)->imageUri.clear();
+        }
+        in.packageUris.clear();
+        in.pythonModule.clear();
+        in.runtimeVersion.clear();
+        in.pythonVersion.clear();
+        in.args = m_algorithmForm->dataArgs() + args();
+        return;
+    }
     if (containerMode()) {
         // A master image runs every replica: no package, module or runtime (the service refuses them beside it).
         if (!in.masterConfig)
@@ -967,6 +1031,8 @@ void WizardAppPage::apply(Job& job) const
 
 bool WizardAppPage::isComplete() const
 {
+    if (isAlgorithmMode())
+        return m_algorithmForm->isComplete() && SubmitWizard::splitShellWords(m_args->toPlainText()).has_value();
     if (containerMode()) {
         const QString image = m_image->currentText().trimmed();
         return !image.isEmpty() && !image.contains(QLatin1Char(' '))
@@ -980,6 +1046,11 @@ bool WizardAppPage::isComplete() const
 
 QWidget* WizardAppPage::showFieldError(const QString& field, const QString& message)
 {
+    if (isAlgorithmMode() && (field.contains(QLatin1String("imageUri")) || field.endsWith(QLatin1String(".args")))) {
+        setProblem(m_argsProblems, message);
+        return field.contains(QLatin1String("imageUri")) ? static_cast<QWidget*>(m_algorithmForm->algorithmBox())
+                                                         : m_args;
+    }
     if (field.contains(QLatin1String("imageUri")) || field.contains(QLatin1String("container"))) {
         m_imageMode->setChecked(true);
         m_serverImageError = message;

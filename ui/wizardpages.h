@@ -34,6 +34,7 @@ class QToolButton;
 
 namespace Trainyard {
 
+class BuiltInAlgorithmForm;
 class SubmitWizard;
 
 /// A base for the pages: a wizard pointer and a place for an executor error that names no field.
@@ -146,6 +147,9 @@ public:
     QComboBox* pythonBox() const { return m_python; }
     /// "Container image" instead of "Python package".
     QRadioButton* imageMode() const { return m_imageMode; }
+    /// "Built-in algorithm": one of the service's algorithm images on a CSV table, no code (issue 29).
+    QRadioButton* algorithmMode() const { return m_algorithmMode; }
+    BuiltInAlgorithmForm* algorithmForm() const { return m_algorithmForm; }
     QRadioButton* packageMode() const { return m_packageMode; }
     /// The image (masterConfig.imageUri): editable, offering the executor host's images; typing filters them.
     QComboBox* imageBox() const { return m_image; }
@@ -179,9 +183,14 @@ private:
     void onImageChanged();
     void fillImages();
     bool containerMode() const;
+    bool isAlgorithmMode() const;
+    void onAlgorithmFormChanged();
 
     QRadioButton* m_packageMode;
     QRadioButton* m_imageMode;
+    QRadioButton* m_algorithmMode;
+    BuiltInAlgorithmForm* m_algorithmForm;
+    QStringList m_lastSuggestion; ///< what the args box was last filled with from the CSV preview
     QComboBox* m_image;
     QToolButton* m_refreshImages;
     QLabel* m_imageProblems;

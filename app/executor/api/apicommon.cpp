@@ -150,4 +150,22 @@ HttpApi::Reply storeFailure(const QString& what, const QString& storeError)
             .arg(what, storeError));
 }
 
+bool localJobDir(const Job& job, const JobDirPolicy& policy, QString* dir, HttpApi::Reply* error)
+{
+    *dir = job.trainingInput.jobDir;
+    if (dir->contains(QLatin1String("://"))) {
+        *error = errorReply(400, QStringLiteral("FAILED_PRECONDITION"),
+            QStringLiteral("The job dir %1 is not a local folder; files are served from local job dirs only.")
+                .arg(*dir));
+        return false;
+    }
+    QString why;
+    if (!dir->isEmpty() && !policy.allows(*dir, &why)) {
+        *error = errorReply(403, QStringLiteral("PERMISSION_DENIED"),
+            QStringLiteral("The files of this job's dir are not served: %1").arg(why));
+        return false;
+    }
+    return true;
+}
+
 } // namespace Trainyard::Api

@@ -6,6 +6,7 @@
 // resource's file (jobs.cpp, logs.cpp, …) includes it.
 
 #include "httpapi.h"
+#include "jobdirpolicy.h"
 
 #include <QByteArray>
 #include <QJsonObject>
@@ -83,6 +84,12 @@ std::optional<QJsonObject> parseBody(const QByteArray& body, HttpApi::Reply* err
 /// 400 INVALID_ARGUMENT for a body that JobJson could not decode: the first violation in the message, all
 /// of them in the details. `violations` must not be empty.
 HttpApi::Reply decodeErrorReply(const FieldViolations& violations);
+
+/// The job dir whose files the executor serves (checkpoints, a built-in algorithm's model), or why there is none
+/// to serve (`error` set, false). A job stored before job dirs were checked on create may name any folder ("/",
+/// "$HOME", "/etc"): nothing under it is served unless it follows today's rule (JobDirPolicy), so a job record
+/// cannot open the host's files to API clients. An empty job dir is allowed (`dir` empty, true).
+bool localJobDir(const Job& job, const JobDirPolicy& policy, QString* dir, HttpApi::Reply* error);
 
 } // namespace Api
 } // namespace Trainyard

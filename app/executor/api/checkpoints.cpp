@@ -171,26 +171,6 @@ HttpApi::Reply readCheckpoint(const QString& project, const QString& jobId, cons
     return jsonReply(result);
 }
 
-/// The job dir the executor reads checkpoints from, or why there is none to read. A job stored before job
-/// dirs were checked on create may name any folder ("/", "$HOME", "/etc"): nothing under it is served unless
-/// it follows today's rule (JobDirPolicy), so a job record cannot open the host's files to API clients.
-bool localJobDir(const Job& job, const JobDirPolicy& policy, QString* dir, HttpApi::Reply* error)
-{
-    *dir = job.trainingInput.jobDir;
-    if (dir->contains(QLatin1String("://"))) {
-        *error = errorReply(400, QStringLiteral("FAILED_PRECONDITION"),
-            QStringLiteral("The job dir %1 is not a local folder; checkpoints are listed for local job dirs only.")
-                .arg(*dir));
-        return false;
-    }
-    QString why;
-    if (!dir->isEmpty() && !policy.allows(*dir, &why)) {
-        *error = errorReply(403, QStringLiteral("PERMISSION_DENIED"),
-            QStringLiteral("The files of this job's dir are not served: %1").arg(why));
-        return false;
-    }
-    return true;
-}
 } // namespace
 
 HttpApi::Reply HttpApi::checkpoints(

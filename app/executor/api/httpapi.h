@@ -375,6 +375,10 @@ private:
     Reply checkpoints(const QString& project, const QString& jobId, const HttpChannelPtr& channel, bool* deferred);
     Reply checkpoint(const ApiRequest& request, const QString& project, const QString& jobId, const QString& name,
         const HttpChannelPtr& channel, bool* deferred);
+    /// GET …/jobs/{job}/model[?trial=ID] (a Trainyard extension): a built-in algorithm job's (or trial's) model
+    /// folder, its files, and the evaluation and feature importance the algorithm wrote (jobmodel.cpp).
+    Reply trainedModel(const ApiRequest& request, const QString& project, const QString& jobId,
+        const HttpChannelPtr& channel, bool* deferred);
     /// Runs `work` on the thread pool and sends its reply on `channel` (if still connected) when done;
     /// for file system work (scans, checkpoint reads) that must not stall the event loop.
     void answerLater(const HttpChannelPtr& channel, std::function<Reply()> work);

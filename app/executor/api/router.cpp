@@ -112,6 +112,9 @@ struct HttpApi::Routes {
             [](const Call& c) { return c.api->metrics(c.request, c["project"], c["job"], c.channel, c.streaming); });
         table.add("GET", job + QStringLiteral("/checkpoints"), Iam::Permission::objectsGet(),
             [](const Call& c) { return c.api->checkpoints(c["project"], c["job"], c.channel, c.streaming); });
+        table.add("GET", job + QStringLiteral("/model"), Iam::Permission::objectsGet(), [](const Call& c) {
+            return c.api->trainedModel(c.request, c["project"], c["job"], c.channel, c.streaming);
+        });
         // A checkpoint name is a relative path: one segment with %2F, or several plain ones.
         table.add(
             "GET", job + QStringLiteral("/checkpoints/{name=**}"), Iam::Permission::objectsGet(), [](const Call& c) {

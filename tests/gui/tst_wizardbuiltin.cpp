@@ -1,0 +1,320 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// The submit wizard's built-in algorithm path (issue 29), with real key input: "Built-in algorithm" on the
+// Training application page, the training CSV typed, its preview (first rows, each column's type as preprocessing
+// reads it, the target's classes, warnings, a fatal error that blocks Next), the objective the target implies put
+// into the arguments, and a submission to a real executor that trains XGBoost on the breast-cancer table to
+// SUCCEEDED, then its Model tab (and a regression's). The preview's and the confusion matrix's models run under
+// QAbstractItemModelTester. With TRAINYARD_SCREENSHOT_DIR set, the page
+// as drawn goes to wizard-builtin-preview.png.
+#include "apiclient.h"
+#include "builtinalgorithmform.h"
+#include "csvpreviewmodel.h"
+#include "executorconnection.h"
+#include "executorenvironment.h"
+#include "modelpanel.h"
+#include "requireddependencies.h"
+#include "statenames.h"
+#include "submitwizard.h"
+#include "wizardpages.h"
+
+#include <QAbstractButton>
+#include <QAbstractItemModelTester>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDir>
+#include <QFile>
+#include <QJsonDocument>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QProcess>
+#include <QRadioButton>
+#include <QSignalSpy>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTreeWidget>
+
+#include <csignal>
+
+using namespace Trainyard;
+
+namespace {
+
+QString table(const char* name)
+{
+    return QStringLiteral(TRAINYARD_FIXTURES_DIR "/builtin/") + QLatin1String(name);
+}
+
+bool writeFile(const QString& path, const QByteArray& text)
+{
+    QFile f(path);
+    return f.open(QIODevice::WriteOnly) && f.write(text) == text.size();
+}
+
+/// The preview and the training need Debian's pandas and xgboost (packaging/setup-deps.sh); the Debian 13
+/// chroot build (console only) has neither.
+bool havePythonLibraries()
+{
+    QProcess probe;
+    probe.start(QStringLiteral("/usr/bin/python3"), { QStringLiteral("-c"), QStringLiteral("import pandas, xgboost") });
+    return probe.waitForFinished(120000) && probe.exitStatus() == QProcess::NormalExit && probe.exitCode() == 0;
+}
+
+} // namespace
+
+class TestWizardBuiltIn : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir m_root;
+    QList<qint64> m_pids;
+
+    static void screenshot(QWidget& w, const QString& name)
+    {
+        const QString dir = qEnvironmentVariable("TRAINYARD_SCREENSHOT_DIR");
+        if (dir.isEmpty())
+            return;
+        QDir().mkpath(dir);
+        w.grab().save(dir + QLatin1Char('/') + name);
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY(m_root.isValid());
+        QVERIFY(Test::isolateExecutorEnvironment(m_root));
+    }
+
+    void cleanupTestCase() { Test::stopExecutors(m_pids); }
+
+    /// The preview model as views use it, from what preprocess.preview() prints (no Python needed).
+    void previewModel()
+    {
+        CsvPreviewModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        const QByteArray json = R"({"path": "/t.csv", "rows": [["a", "1.5", "x", ""], ["b", "2", "y", "7"]],
+            "columns": [{"index": 0, "type": "target", "classes": 2, "missing": 0, "numeric": false},
+                        {"index": 1, "type": "numeric", "missing": 0, "distinct": 2},
+                        {"index": 2, "type": "categorical", "treatment": "vocabulary", "missing": 0, "distinct": 2},
+                        {"index": 3, "type": "key", "missing": 1, "distinct": 1}],
+            "warnings": ["column 4: 1 of 2 values missing"], "error": null})";
+        const CsvPreview preview = CsvPreview::fromJson(QJsonDocument::fromJson(json).object());
+        model.setPreview(preview);
+        QCOMPARE(model.rowCount(), 2);
+        QCOMPARE(model.columnCount(), 4);
+        QVERIFY(preview.looksLikeClassification());
+        QCOMPARE(preview.classes(), (QStringList { QStringLiteral("a"), QStringLiteral("b") }));
+        QCOMPARE(model.headerData(0, Qt::Horizontal).toString(), QStringLiteral("1\ntarget"));
+        QCOMPARE(model.headerData(2, Qt::Horizontal).toString(), QStringLiteral("3\ncategorical"));
+        QVERIFY(model.headerData(2, Qt::Horizontal, Qt::ToolTipRole).toString().contains(QStringLiteral("vocabulary")));
+        // A missing cell is drawn as a dash and keeps its empty text for copying.
+        QCOMPARE(model.index(0, 3).data().toString(), QStringLiteral("—"));
+        QCOMPARE(model.index(0, 3).data(Qt::UserRole).toString(), QString());
+        QCOMPARE(model.index(1, 3).data().toString(), QStringLiteral("7"));
+        // A numeric target with many values is a quantity (regression).
+        const CsvPreview numeric
+            = CsvPreview::fromJson(QJsonDocument::fromJson(R"({"rows": [["151.5", "1"], ["75", "2"]],
+            "columns": [{"index": 0, "type": "target", "classes": 2, "numeric": true, "min": 75, "max": 151.5},
+                        {"index": 1, "type": "numeric"}]})")
+                                       .object());
+        QVERIFY(!numeric.looksLikeClassification());
+        model.setPreview(numeric);
+        model.clear();
+        QCOMPARE(model.rowCount(), 0);
+    }
+
+    /// What the preview says of tables that are not right, before anything is submitted.
+    void previewWarnsAndRefuses()
+    {
+        if (!havePythonLibraries())
+            TRAINYARD_SKIP_OR_FAIL("the CSV preview needs python3-pandas (packaging/setup-deps.sh)");
+        BuiltInAlgorithmForm form;
+        form.show();
+        // A header row above numbers: a warning, the table can still be trained on.
+        const QString header = m_root.filePath(QStringLiteral("header.csv"));
+        QVERIFY(writeFile(header, "label,size,weight\n1,2.5,3\n0,1.5,\n1,3.5,4\n"));
+        QTest::keyClicks(form.trainingEdit(), header);
+        QTRY_VERIFY_WITH_TIMEOUT(!form.previewPending() && form.previewModel()->rowCount() > 0, 60000);
+        QVERIFY2(form.problemsLabel()->text().contains(QStringLiteral("header row")),
+            qPrintable(form.problemsLabel()->text()));
+        QVERIFY2(form.problemsLabel()->text().contains(QStringLiteral("Column 3: 1 of 4 values missing")),
+            qPrintable(form.problemsLabel()->text()));
+        QVERIFY(form.isComplete());
+        // A ragged row: an error naming the line; the form is not complete.
+        const QString ragged = m_root.filePath(QStringLiteral("ragged.csv"));
+        QVERIFY(writeFile(ragged, "1,2.5,3\n0,1.5\n"));
+        form.trainingEdit()->selectAll();
+        QTest::keyClicks(form.trainingEdit(), ragged);
+        QTRY_VERIFY_WITH_TIMEOUT(!form.previewPending() && !form.problemsLabel()->text().isEmpty(), 60000);
+        QVERIFY2(form.problemsLabel()->text().contains(QStringLiteral("cannot be trained on"))
+                && form.problemsLabel()->text().contains(QStringLiteral("line 2")),
+            qPrintable(form.problemsLabel()->text()));
+        QVERIFY(!form.isComplete());
+        // A file that is not there.
+        form.trainingEdit()->selectAll();
+        QTest::keyClicks(form.trainingEdit(), m_root.filePath(QStringLiteral("none.csv")));
+        QTRY_VERIFY_WITH_TIMEOUT(form.problemsLabel()->text().contains(QStringLiteral("is not a file")), 10000);
+        QVERIFY(!form.isComplete());
+    }
+
+    /// The whole path as a user takes it, to a trained model.
+    void submitXgboostFromTheWizard()
+    {
+        if (!havePythonLibraries())
+            TRAINYARD_SKIP_OR_FAIL(
+                "built-in algorithms need python3-pandas and python3-xgboost (packaging/setup-deps.sh)");
+        ExecutorConnection connection;
+        connection.start();
+        QTRY_COMPARE_WITH_TIMEOUT(connection.state(), ExecutorConnection::State::Connected, 30000);
+        m_pids << connection.endpoint().pid;
+        ApiClient* client = connection.client();
+
+        SubmitWizard w(client);
+        w.resize(1000, 760);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        const QString jobId = QStringLiteral("wizard_xgboost_1");
+        QTest::keyClicks(w.jobPage()->jobIdEdit(), jobId);
+        QTRY_VERIFY_WITH_TIMEOUT(w.jobPage()->uniquenessChecked(), 10000);
+        QTest::mouseClick(w.button(QWizard::NextButton), Qt::LeftButton);
+        QCOMPARE(w.currentId(), int(SubmitWizard::AppPageId));
+
+        WizardAppPage* app = w.appPage();
+        QVERIFY(!app->algorithmForm()->isVisible());
+        QTest::mouseClick(app->algorithmMode(), Qt::LeftButton, {}, QPoint(5, app->algorithmMode()->height() / 2));
+        QTRY_VERIFY(app->algorithmForm()->isVisible());
+        QVERIFY(!app->packageEdit()->isVisible());
+        BuiltInAlgorithmForm* form = app->algorithmForm();
+        QCOMPARE(form->imageUri(), QStringLiteral("gcr.io/cloud-ml-algos/boosted_trees:latest"));
+        QVERIFY(!w.button(QWizard::NextButton)->isEnabled()); // no table yet
+        QTest::keyClicks(form->trainingEdit(), table("breast_cancer.csv"));
+        QTRY_VERIFY_WITH_TIMEOUT(!form->previewPending() && form->previewModel()->rowCount() == 20, 60000);
+        // Each column as preprocessing reads it: the target's two classes, thirty numeric features.
+        QCOMPARE(form->previewModel()->columnCount(), 31);
+        QCOMPARE(form->previewModel()->headerData(0, Qt::Horizontal).toString(), QStringLiteral("1\ntarget"));
+        QCOMPARE(form->previewModel()->headerData(1, Qt::Horizontal).toString(), QStringLiteral("2\nnumeric"));
+        QVERIFY2(form->summaryLabel()->text().contains(QStringLiteral("classification"))
+                && form->summaryLabel()->text().contains(QStringLiteral("30 numeric")),
+            qPrintable(form->summaryLabel()->text()));
+        QVERIFY(form->preprocessBox()->isChecked());
+        // The objective the target implies, in the arguments, which the user extends.
+        QTRY_COMPARE(app->argsEdit()->toPlainText(), QStringLiteral("--objective=binary:logistic"));
+        app->argsEdit()->moveCursor(QTextCursor::End);
+        QTest::keyClicks(app->argsEdit(), QStringLiteral(" --num_boost_round=10"));
+        QVERIFY2(app->argvPreview()->text().contains(QStringLiteral("'--preprocess', '--training_data_path=")),
+            qPrintable(app->argvPreview()->text()));
+        QTRY_VERIFY(w.button(QWizard::NextButton)->isEnabled());
+        screenshot(w, QStringLiteral("wizard-builtin-preview.png"));
+
+        while (w.currentId() != SubmitWizard::ReviewPageId) {
+            QTRY_VERIFY2(w.button(QWizard::NextButton)->isEnabled(), qPrintable(QString::number(w.currentId())));
+            QTest::mouseClick(w.button(QWizard::NextButton), Qt::LeftButton);
+        }
+        const QString command = w.reviewPage()->commandView()->toPlainText();
+        QVERIFY2(command.contains(QStringLiteral("--master-image-uri=gcr.io/cloud-ml-algos/boosted_trees:latest"))
+                && command.contains(QStringLiteral("-- --preprocess --training_data_path=")),
+            qPrintable(command));
+        QSignalSpy submitted(&w, &SubmitWizard::jobSubmitted);
+        QTest::mouseClick(w.button(QWizard::FinishButton), Qt::LeftButton);
+        QTRY_COMPARE_WITH_TIMEOUT(submitted.count(), 1, 15000);
+        Job job;
+        QTRY_VERIFY_WITH_TIMEOUT(
+            [&] {
+                const ApiResult<Job> r = client->getJobBlocking(jobId);
+                job = r.value;
+                return r.ok() && isFinal(job.state);
+            }(),
+            300000);
+        QVERIFY2(job.state == JobState::Succeeded, qPrintable(job.errorMessage));
+        QCOMPARE(
+            job.trainingInput.masterConfig->imageUri, QStringLiteral("gcr.io/cloud-ml-algos/boosted_trees:latest"));
+        QCOMPARE(job.trainingInput.args,
+            (QStringList { QStringLiteral("--preprocess"),
+                QStringLiteral("--training_data_path=") + table("breast_cancer.csv"),
+                QStringLiteral("--objective=binary:logistic"), QStringLiteral("--num_boost_round=10") }));
+        QVERIFY(job.trainingOutput && job.trainingOutput->builtInAlgorithmOutput);
+        QCOMPARE(job.trainingOutput->builtInAlgorithmOutput->framework, QStringLiteral("XGBOOST"));
+
+        // The Model tab: the test split's metrics, the confusion matrix (its counts add up to the split's rows),
+        // XGBoost's feature importance and the model folder's files.
+        {
+            ModelPanel panel(&connection, job);
+            panel.resize(1000, 700);
+            panel.show();
+            QTRY_VERIFY_WITH_TIMEOUT(panel.isLoaded(), 20000);
+            QAbstractItemModelTester tester(
+                panel.confusionModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+            QVERIFY2(panel.summaryLabel()->text().contains(QStringLiteral("test split")),
+                qPrintable(panel.summaryLabel()->text()));
+            QCOMPARE(panel.confusionModel()->rowCount(), 2);
+            qint64 total = 0;
+            for (int r = 0; r < 2; ++r)
+                for (int c = 0; c < 2; ++c)
+                    total += panel.confusionModel()->index(r, c).data(Qt::UserRole).toLongLong();
+            QCOMPARE(total, panel.model().rows);
+            QVERIFY(panel.confusionView()->isVisible());
+            QCOMPARE(panel.confusionModel()->headerData(1, Qt::Vertical).toString(), QStringLiteral("malignant"));
+            QVERIFY(!panel.model().importance.isEmpty());
+#if TRAINYARD_HAVE_QTCHARTS
+            QVERIFY(panel.importanceChart() && panel.importanceChart()->isVisible());
+#endif
+            QVERIFY(!panel.filesView()->findItems(QStringLiteral("model.bst"), Qt::MatchExactly).isEmpty());
+            screenshot(panel, QStringLiteral("model-tab-classification.png"));
+        }
+
+        // A regression: predicted against actual instead of a matrix.
+        Job regression;
+        regression.jobId = QStringLiteral("model_tab_regression");
+        regression.trainingInput.masterConfig = ReplicaConfig {};
+        regression.trainingInput.masterConfig->imageUri = QStringLiteral("gcr.io/cloud-ml-algos/boosted_trees:latest");
+        regression.trainingInput.jobDir = m_root.filePath(QStringLiteral("jobs/model_tab_regression"));
+        regression.trainingInput.args
+            = { QStringLiteral("--preprocess"), QStringLiteral("--training_data_path=") + table("diabetes.csv"),
+                  QStringLiteral("--objective=reg:squarederror"), QStringLiteral("--num_boost_round=10") };
+        const ApiResult<Job> created = client->createJobBlocking(regression);
+        QVERIFY2(created.ok(), qPrintable(created.error.message));
+        QTRY_VERIFY_WITH_TIMEOUT(
+            [&] {
+                const ApiResult<Job> r = client->getJobBlocking(regression.jobId);
+                regression = r.value;
+                return r.ok() && isFinal(regression.state);
+            }(),
+            300000);
+        QVERIFY2(regression.state == JobState::Succeeded, qPrintable(regression.errorMessage));
+        ModelPanel panel(&connection, regression);
+        panel.resize(1000, 700);
+        panel.show();
+        QTRY_VERIFY_WITH_TIMEOUT(panel.isLoaded(), 20000);
+        QVERIFY(!panel.confusionView()->isVisible());
+        QVERIFY(!panel.model().actualPredicted.isEmpty());
+        QCOMPARE(qint64(panel.model().actualPredicted.size()), panel.model().rows);
+#if TRAINYARD_HAVE_QTCHARTS
+        QVERIFY(panel.scatterChart() && panel.scatterChart()->isVisible());
+#endif
+        screenshot(panel, QStringLiteral("model-tab-regression.png"));
+        // The trial parameter names a trial of the job, never a path.
+        bool answered = false;
+        ApiError refused;
+        client->trainedModel(
+            regression.jobId, QStringLiteral("../../etc"), this, [&](const TrainedModel&, const ApiError& e) {
+                answered = true;
+                refused = e;
+            });
+        QTRY_VERIFY(answered);
+        QVERIFY(!refused.isNull());
+        QVERIFY2(refused.message.contains(QStringLiteral("is not a trial")), qPrintable(refused.message));
+
+        // "Submit similar" brings the algorithm, the table and the own arguments back to their fields.
+        SubmitWizard again(client);
+        again.loadJob(job);
+        again.show();
+        again.next();
+        QVERIFY(again.appPage()->algorithmMode()->isChecked());
+        QCOMPARE(again.appPage()->algorithmForm()->trainingEdit()->text(), table("breast_cancer.csv"));
+        QCOMPARE(again.appPage()->args(),
+            (QStringList { QStringLiteral("--objective=binary:logistic"), QStringLiteral("--num_boost_round=10") }));
+    }
+};
+
+QTEST_MAIN(TestWizardBuiltIn)
+#include "tst_wizardbuiltin.moc"

@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#pragma once
+
+#include "csvpreviewmodel.h"
+
+#include <QPointer>
+#include <QStringList>
+#include <QTimer>
+#include <QWidget>
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QProcess;
+class QPushButton;
+class QTableView;
+
+namespace Trainyard {
+
+struct BuiltInAlgorithm;
+struct TrainingInput;
+
+/// The submit wizard's built-in algorithm choice (issue 29): which of the service's algorithm images the job names,
+/// the training table (and optional validation and test tables), --preprocess, and a preview of the training table
+/// as preprocessing will read it — its first rows, each column's detected type, the target's classes or range,
+/// warnings and a fatal error — before anything is submitted.
+///
+/// The preview runs `trainyard_algorithms.preprocess.preview()` of the bundled package (the same rule the training
+/// run applies) in /usr/bin/python3, off the GUI thread; a change of the path restarts it after a short pause.
+/// The data arguments it produces are the service's (`--training_data_path=…` …), put in front of the algorithm's
+/// own arguments, which the page's argument box holds.
+class BuiltInAlgorithmForm : public QWidget {
+    Q_OBJECT
+public:
+    explicit BuiltInAlgorithmForm(QWidget* parent = nullptr);
+    ~BuiltInAlgorithmForm() override;
+
+    /// The chosen algorithm's image URI (masterConfig.imageUri).
+    QString imageUri() const;
+    const BuiltInAlgorithm* algorithm() const;
+    /// `[--preprocess] --training_data_path=… [--validation_data_path=…] [--test_data_path=…]`.
+    QStringList dataArgs() const;
+    /// Shows `input`'s algorithm and data arguments; returns its other arguments (the algorithm's own).
+    QStringList load(const TrainingInput& input);
+    /// An algorithm and a readable training table whose preview found no fatal error.
+    bool isComplete() const;
+    /// What the preview suggests for the algorithm's own arguments: the objective (XGBoost) or model type (linear
+    /// learner, wide and deep) the target implies. Empty until a preview has arrived.
+    QStringList suggestedArgs() const;
+
+    QComboBox* algorithmBox() const { return m_algorithm; }
+    QLineEdit* trainingEdit() const { return m_training; }
+    QLineEdit* validationEdit() const { return m_validation; }
+    QLineEdit* testEdit() const { return m_test; }
+    QCheckBox* preprocessBox() const { return m_preprocess; }
+    QTableView* previewView() const { return m_view; }
+    CsvPreviewModel* previewModel() const { return m_model; }
+    /// The target and column summary ("569 rows previewed; target: 2 classes …").
+    QLabel* summaryLabel() const { return m_summary; }
+    /// Warnings and the fatal error of the training table.
+    QLabel* problemsLabel() const { return m_problems; }
+    /// True while a preview runs or waits to run.
+    bool previewPending() const;
+
+Q_SIGNALS:
+    /// The choice, a path or the preview changed: the page's completeness and suggestions may have.
+    void changed();
+
+private:
+    void onAlgorithmChanged();
+    void onTrainingChanged();
+    void runPreview();
+    void showPreview(const CsvPreview& preview);
+    static QString describe(const BuiltInAlgorithm& algorithm);
+
+    QComboBox* m_algorithm;
+    QLabel* m_description;
+    QLineEdit* m_training;
+    QLineEdit* m_validation;
+    QLineEdit* m_test;
+    QCheckBox* m_preprocess;
+    QTableView* m_view;
+    CsvPreviewModel* m_model;
+    QLabel* m_summary;
+    QLabel* m_problems;
+    QTimer m_debounce;
+    QPointer<QProcess> m_process;
+    QString m_previewed; ///< the path the shown preview is of
+    QString m_running; ///< the path the running preview reads
+};
+
+} // namespace Trainyard
