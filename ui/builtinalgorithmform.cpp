@@ -17,6 +17,8 @@
 #include <QLineEdit>
 #include <QProcess>
 #include <QPushButton>
+#include <QScrollArea>
+#include <QTabWidget>
 #include <QTableView>
 #include <QVBoxLayout>
 
@@ -71,6 +73,8 @@ BuiltInAlgorithmForm::BuiltInAlgorithmForm(QWidget* parent)
     , m_preprocess(new QCheckBox(tr("Pre&process: split off validation and test rows, fill in missing values, "
                                     "encode categorical columns"),
           this))
+    , m_tabs(new QTabWidget(this))
+    , m_arguments(new AlgorithmArgumentsForm(this))
     , m_view(new QTableView(this))
     , m_model(new CsvPreviewModel(this))
     , m_summary(new QLabel(this))
@@ -148,12 +152,26 @@ BuiltInAlgorithmForm::BuiltInAlgorithmForm(QWidget* parent)
     pathRow(tr("T&est data:"), m_test, tr("Test data"));
     form->addRow(QString(), m_preprocess);
 
+    // The table's preview and the algorithm's arguments side by side as tabs, so the page fits a small screen.
+    auto* preview = new QWidget(this);
+    auto* previewLayout = new QVBoxLayout(preview);
+    previewLayout->addWidget(m_view, 1);
+    previewLayout->addWidget(m_summary);
+    previewLayout->addWidget(m_problems);
+    auto* arguments = new QScrollArea(this);
+    arguments->setObjectName(QStringLiteral("argumentsScroll"));
+    arguments->setWidgetResizable(true);
+    arguments->setFrameShape(QFrame::NoFrame);
+    arguments->setWidget(m_arguments);
+    m_arguments->setObjectName(QStringLiteral("argumentsForm"));
+    m_tabs->setObjectName(QStringLiteral("algorithmTabs"));
+    m_tabs->addTab(preview, tr("Table previe&w"));
+    m_tabs->addTab(arguments, tr("Algor&ithm arguments"));
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(form);
-    layout->addWidget(m_view, 1);
-    layout->addWidget(m_summary);
-    layout->addWidget(m_problems);
+    layout->addWidget(m_tabs, 1);
+    connect(m_arguments, &AlgorithmArgumentsForm::changed, this, &BuiltInAlgorithmForm::changed);
 
     m_debounce.setSingleShot(true);
     m_debounce.setInterval(300);
@@ -203,6 +221,9 @@ void BuiltInAlgorithmForm::onAlgorithmChanged()
 {
     const BuiltInAlgorithm* a = algorithm();
     m_description->setText(a ? describe(*a) : QString());
+    if (a)
+        m_arguments->setAlgorithm(*a);
+    applySuggestion();
     // Distributed XGBoost takes no --preprocess, as on the service.
     m_preprocess->setEnabled(a && a->preprocess);
     Q_EMIT changed();
@@ -219,7 +240,7 @@ QStringList BuiltInAlgorithmForm::dataArgs() const
         args << QStringLiteral("--validation_data_path=") + m_validation->text().trimmed();
     if (!m_test->text().trimmed().isEmpty())
         args << QStringLiteral("--test_data_path=") + m_test->text().trimmed();
-    return args;
+    return args + m_arguments->args();
 }
 
 QStringList BuiltInAlgorithmForm::load(const TrainingInput& input)
@@ -240,7 +261,7 @@ QStringList BuiltInAlgorithmForm::load(const TrainingInput& input)
         }
     }
     m_preprocess->setChecked(preprocess);
-    return rest;
+    return m_arguments->load(rest);
 }
 
 bool BuiltInAlgorithmForm::previewPending() const
@@ -252,7 +273,7 @@ bool BuiltInAlgorithmForm::isComplete() const
 {
     const QString path = m_training->text().trimmed();
     return algorithm() && !path.isEmpty() && m_previewed == path && m_model->preview().error.isEmpty()
-        && m_model->rowCount() > 0;
+        && m_model->rowCount() > 0 && m_arguments->isComplete();
 }
 
 QStringList BuiltInAlgorithmForm::suggestedArgs() const
@@ -270,6 +291,15 @@ QStringList BuiltInAlgorithmForm::suggestedArgs() const
     }
     return { classification ? QStringLiteral("--model_type=classification")
                             : QStringLiteral("--model_type=regression") };
+}
+
+void BuiltInAlgorithmForm::applySuggestion()
+{
+    // The objective or model type the table implies, in the form while the user has not chosen one.
+    for (const QString& arg : suggestedArgs()) {
+        const QString name = arg.mid(2).section(QLatin1Char('='), 0, 0);
+        m_arguments->suggest(name, arg.section(QLatin1Char('='), 1));
+    }
 }
 
 void BuiltInAlgorithmForm::onTrainingChanged()
@@ -408,6 +438,7 @@ void BuiltInAlgorithmForm::showPreview(const CsvPreview& preview)
     }
     m_problems->setText(warnings.join(QLatin1Char('\n')));
     m_problems->setVisible(!warnings.isEmpty());
+    applySuggestion();
     Q_EMIT changed();
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #pragma once
 
+#include "algorithmarguments.h"
 #include "csvpreviewmodel.h"
 
 #include <QPointer>
@@ -14,6 +15,7 @@ class QLabel;
 class QLineEdit;
 class QProcess;
 class QPushButton;
+class QTabWidget;
 class QTableView;
 
 namespace Trainyard {
@@ -39,15 +41,19 @@ public:
     /// The chosen algorithm's image URI (masterConfig.imageUri).
     QString imageUri() const;
     const BuiltInAlgorithm* algorithm() const;
-    /// `[--preprocess] --training_data_path=… [--validation_data_path=…] [--test_data_path=…]`.
+    /// `[--preprocess] --training_data_path=… [--validation_data_path=…] [--test_data_path=…]`, then the arguments
+    /// form's (`--objective=…`, `--max_depth=…`: only those set).
     QStringList dataArgs() const;
-    /// Shows `input`'s algorithm and data arguments; returns its other arguments (the algorithm's own).
+    /// Shows `input`'s algorithm, data arguments and the arguments the form knows; returns the other arguments.
     QStringList load(const TrainingInput& input);
-    /// An algorithm and a readable training table whose preview found no fatal error.
+    /// An algorithm, a readable training table whose preview found no fatal error, and valid arguments.
     bool isComplete() const;
-    /// What the preview suggests for the algorithm's own arguments: the objective (XGBoost) or model type (linear
-    /// learner, wide and deep) the target implies. Empty until a preview has arrived.
+    /// What the preview suggests: the objective (XGBoost) or model type (linear learner, wide and deep) the target
+    /// implies, as `--name=value`. Empty until a preview has arrived.
     QStringList suggestedArgs() const;
+    /// The algorithm's arguments as a form (its own tab beside the preview).
+    AlgorithmArgumentsForm* argumentsForm() const { return m_arguments; }
+    QTabWidget* tabs() const { return m_tabs; }
 
     QComboBox* algorithmBox() const { return m_algorithm; }
     QLineEdit* trainingEdit() const { return m_training; }
@@ -80,6 +86,10 @@ private:
     QLineEdit* m_validation;
     QLineEdit* m_test;
     QCheckBox* m_preprocess;
+    void applySuggestion();
+
+    QTabWidget* m_tabs;
+    AlgorithmArgumentsForm* m_arguments;
     QTableView* m_view;
     CsvPreviewModel* m_model;
     QLabel* m_summary;

@@ -141,6 +141,8 @@ WizardJobPage::WizardJobPage(SubmitWizard* wizard)
     , m_removeLabel(new QPushButton(tr("&Remove label"), this))
     , m_labelProblems(problemLabel(QStringLiteral("labelProblems"), this))
     , m_import(new QPushButton(tr("&Import config…"), this))
+    , m_trainApp(new QRadioButton(tr("Your training a&pplication (a Python package or a container image)"), this))
+    , m_trainBuiltIn(new QRadioButton(tr("A built-in al&gorithm on a CSV table, no code"), this))
     , m_importStatus(new QLabel(this))
 {
     setTitle(tr("Job"));
@@ -185,7 +187,20 @@ WizardJobPage::WizardJobPage(SubmitWizard* wizard)
     form->addRow(idLabel, idRow);
     form->addRow(QString(), m_jobIdProblems);
     form->addRow(QString(), m_jobIdStatus);
+    m_trainApp->setObjectName(QStringLiteral("trainApplication"));
+    m_trainBuiltIn->setObjectName(QStringLiteral("trainBuiltIn"));
+    m_trainApp->setChecked(true);
+    m_trainBuiltIn->setWhatsThis(tr("<b>Built-in algorithm</b>: XGBoost, a linear learner or wide and deep trained on "
+                                    "a CSV table with the service's arguments, no training code of yours."));
+    auto* trainColumn = new QVBoxLayout;
+    trainColumn->addWidget(m_trainApp);
+    trainColumn->addWidget(m_trainBuiltIn);
+    form->addRow(tr("Train:"), trainColumn);
     layout->addLayout(form);
+    connect(m_trainBuiltIn, &QRadioButton::toggled, this, [this](bool on) {
+        if (WizardAppPage* app = m_wizard->appPage())
+            app->setAlgorithmMode(on);
+    });
 
     auto* labelsTitle = new QLabel(tr("&Labels:"), this);
     labelsTitle->setBuddy(m_labels);
@@ -200,7 +215,9 @@ WizardJobPage::WizardJobPage(SubmitWizard* wizard)
 
     setTabOrder(m_import, m_jobId);
     setTabOrder(m_jobId, m_suggest);
-    setTabOrder(m_suggest, m_labels);
+    setTabOrder(m_suggest, m_trainApp);
+    setTabOrder(m_trainApp, m_trainBuiltIn);
+    setTabOrder(m_trainBuiltIn, m_labels);
     setTabOrder(m_labels, m_addLabel);
     setTabOrder(m_addLabel, m_removeLabel);
 
@@ -411,7 +428,7 @@ WizardAppPage::WizardAppPage(SubmitWizard* wizard)
     : WizardPage(wizard)
     , m_packageMode(new QRadioButton(tr("Python pac&kage"), this))
     , m_imageMode(new QRadioButton(tr("&Container image"), this))
-    , m_algorithmMode(new QRadioButton(tr("&Built-in algorithm"), this))
+    , m_algorithmMode(new QRadioButton(tr("B&uilt-in algorithm"), this))
     , m_algorithmForm(new BuiltInAlgorithmForm(this))
     , m_image(new QComboBox(this))
     , m_refreshImages(new QToolButton(this))
@@ -634,16 +651,24 @@ bool WizardAppPage::isAlgorithmMode() const
     return m_algorithmMode->isChecked();
 }
 
+void WizardAppPage::setAlgorithmMode(bool on)
+{
+    if (on)
+        m_algorithmMode->setChecked(true);
+    else if (isAlgorithmMode())
+        (m_loadedImage.isEmpty() || BuiltInAlgorithms::isAlgorithmImage(m_loadedImage) ? m_packageMode : m_imageMode)
+            ->setChecked(true);
+}
+
+void WizardJobPage::showBuiltIn(bool builtIn)
+{
+    const QSignalBlocker a(m_trainApp), b(m_trainBuiltIn);
+    (builtIn ? m_trainBuiltIn : m_trainApp)->setChecked(true);
+}
+
 void WizardAppPage::onAlgorithmFormChanged()
 {
-    // The objective or model type the table implies goes into the arguments while the user has not typed their
-    // own there: an empty box, or the last suggestion as it was put.
-    const QStringList suggestion = m_algorithmForm->suggestedArgs();
-    if (!suggestion.isEmpty() && (args().isEmpty() || args() == m_lastSuggestion) && suggestion != args()) {
-        m_lastSuggestion = suggestion;
-        m_args->setPlainText(suggestion.join(QLatin1Char(' ')));
-    }
-    onArgsChanged();
+    onArgsChanged(); // the argv preview shows the form's arguments too
 }
 
 namespace {
@@ -693,7 +718,9 @@ void WizardAppPage::onModeChanged()
              static_cast<QWidget*>(m_python) })
         showFormRow(m_form, w, !image && !algorithm);
     m_algorithmForm->setVisible(algorithm);
-    m_args->setPlaceholderText(algorithm ? tr("The algorithm's arguments, e.g. --num_boost_round=20 --max_depth=6")
+    if (WizardJobPage* job = m_wizard->jobPage())
+        job->showBuiltIn(algorithm);
+    m_args->setPlaceholderText(algorithm ? tr("Other arguments of the algorithm, e.g. --colsample_bylevel=0.8 --seed=7")
                                          : tr("As on a command line, e.g. --epochs 2 --name 'my run'"));
     setAcceptDrops(!image && !algorithm);
     if (image)

@@ -84,6 +84,12 @@ public:
     QLabel* labelProblems() const { return m_labelProblems; }
     QPushButton* suggestButton() const { return m_suggest; }
     QPushButton* importButton() const { return m_import; }
+    /// What the job trains, as the Cloud Console asked first: the user's training application (a package or a
+    /// container image) or one of the service's built-in algorithms. The Training application page follows it.
+    QRadioButton* trainApplication() const { return m_trainApp; }
+    QRadioButton* trainBuiltIn() const { return m_trainBuiltIn; }
+    /// Shows `builtIn` without telling the Training application page (which told this page).
+    void showBuiltIn(bool builtIn);
     /// Beside Import config…: what the last import filled in, or why it failed.
     QLabel* importStatus() const { return m_importStatus; }
     /// The labels in the table (rows with an empty key are skipped).
@@ -110,6 +116,8 @@ private:
     QLabel* m_labelProblems;
     QPushButton* m_import;
     QLabel* m_importStatus;
+    QRadioButton* m_trainApp;
+    QRadioButton* m_trainBuiltIn;
     QTimer m_debounce;
     QString m_checkedId;
     bool m_idTaken = false;
@@ -149,6 +157,8 @@ public:
     QRadioButton* imageMode() const { return m_imageMode; }
     /// "Built-in algorithm": one of the service's algorithm images on a CSV table, no code (issue 29).
     QRadioButton* algorithmMode() const { return m_algorithmMode; }
+    /// Built-in algorithm (true) or the last training application mode (false), as the Job page's choice asks.
+    void setAlgorithmMode(bool on);
     BuiltInAlgorithmForm* algorithmForm() const { return m_algorithmForm; }
     QRadioButton* packageMode() const { return m_packageMode; }
     /// The image (masterConfig.imageUri): editable, offering the executor host's images; typing filters them.
@@ -190,7 +200,6 @@ private:
     QRadioButton* m_imageMode;
     QRadioButton* m_algorithmMode;
     BuiltInAlgorithmForm* m_algorithmForm;
-    QStringList m_lastSuggestion; ///< what the args box was last filled with from the CSV preview
     QComboBox* m_image;
     QToolButton* m_refreshImages;
     QLabel* m_imageProblems;

@@ -6,7 +6,9 @@
 // SUCCEEDED, then its Model tab (and a regression's). The preview's and the confusion matrix's models run under
 // QAbstractItemModelTester. With TRAINYARD_SCREENSHOT_DIR set, the page
 // as drawn goes to wizard-builtin-preview.png.
+#include "algorithmarguments.h"
 #include "apiclient.h"
+#include "builtinalgorithm.h"
 #include "builtinalgorithmform.h"
 #include "csvpreviewmodel.h"
 #include "executorconnection.h"
@@ -23,7 +25,9 @@
 #include <QComboBox>
 #include <QDir>
 #include <QFile>
+#include <QJsonArray>
 #include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
@@ -123,6 +127,53 @@ private Q_SLOTS:
         QCOMPARE(model.rowCount(), 0);
     }
 
+    /// The form's arguments are the package's: every name is an option of its parser, with the same default and
+    /// choices the parser accepts (so the form cannot offer what the job would refuse).
+    void argumentsMatchThePackage()
+    {
+        if (!havePythonLibraries())
+            TRAINYARD_SKIP_OR_FAIL("the check reads the package's parsers (python3-pandas, packaging/setup-deps.sh)");
+        QProcess dump;
+        dump.start(QStringLiteral("/usr/bin/python3"),
+            { QStringLiteral("-c"),
+                QStringLiteral(
+                    "import json, sys\n"
+                    "sys.path.insert(0, sys.argv[1])\n"
+                    "from trainyard_algorithms import xgboost, linear_learner, wide_deep\n"
+                    "out = {}\n"
+                    "for key, parser in (('trainyard_algorithms.xgboost', xgboost.build_parser(False)),\n"
+                    "        ('trainyard_algorithms.linear_learner', linear_learner.build_parser()),\n"
+                    "        ('trainyard_algorithms.wide_deep', wide_deep.build_parser())):\n"
+                    "    args = out.setdefault(key, {})\n"
+                    "    for a in parser._actions:\n"
+                    "        for o in a.option_strings:\n"
+                    "            d = a.default\n"
+                    "            d = ','.join(map(str, d)) if isinstance(d, list) else ('' if d is None else str(d))\n"
+                    "            args[o[2:]] = {'default': d, 'choices': list(a.choices or []), 'required': "
+                    "a.required}\n"
+                    "print(json.dumps(out))\n"),
+                BuiltInAlgorithms::packageDir() });
+        QVERIFY(dump.waitForFinished(60000));
+        const QJsonObject parsers = QJsonDocument::fromJson(dump.readAllStandardOutput()).object();
+        QVERIFY2(!parsers.isEmpty(), dump.readAllStandardError().constData());
+        for (const BuiltInAlgorithm& algorithm : BuiltInAlgorithms::supported()) {
+            const QJsonObject options = parsers.value(algorithm.module).toObject();
+            for (const AlgorithmArgument& a : algorithmArguments(algorithm)) {
+                const QString what = algorithm.name + QStringLiteral(" --") + a.name;
+                QVERIFY2(options.contains(a.name), qPrintable(what + QStringLiteral(": not an option of the package")));
+                const QJsonObject option = options.value(a.name).toObject();
+                QCOMPARE(option.value(QStringLiteral("default")).toString(), a.defaultValue);
+                QCOMPARE(option.value(QStringLiteral("required")).toBool(), a.required);
+                QStringList accepted;
+                for (const QJsonValue& c : option.value(QStringLiteral("choices")).toArray())
+                    accepted << c.toString();
+                for (const QString& c : a.choices)
+                    QVERIFY2(accepted.contains(c), qPrintable(what + QStringLiteral(": ") + c));
+                QVERIFY2(!a.help.isEmpty(), qPrintable(what));
+            }
+        }
+    }
+
     /// What the preview says of tables that are not right, before anything is submitted.
     void previewWarnsAndRefuses()
     {
@@ -176,12 +227,23 @@ private Q_SLOTS:
         const QString jobId = QStringLiteral("wizard_xgboost_1");
         QTest::keyClicks(w.jobPage()->jobIdEdit(), jobId);
         QTRY_VERIFY_WITH_TIMEOUT(w.jobPage()->uniquenessChecked(), 10000);
+        // What to train is asked first, as the Cloud Console did; the next page follows the answer.
+        QVERIFY(w.jobPage()->trainApplication()->isChecked());
+        QTest::mouseClick(
+            w.jobPage()->trainBuiltIn(), Qt::LeftButton, {}, QPoint(5, w.jobPage()->trainBuiltIn()->height() / 2));
+        QVERIFY(w.jobPage()->trainBuiltIn()->isChecked());
         QTest::mouseClick(w.button(QWizard::NextButton), Qt::LeftButton);
         QCOMPARE(w.currentId(), int(SubmitWizard::AppPageId));
 
         WizardAppPage* app = w.appPage();
+        QVERIFY(app->algorithmMode()->isChecked());
+        QTRY_VERIFY(app->algorithmForm()->isVisible());
+        // Switching there is seen on the first page too.
+        QTest::mouseClick(app->packageMode(), Qt::LeftButton, {}, QPoint(5, app->packageMode()->height() / 2));
+        QVERIFY(w.jobPage()->trainApplication()->isChecked());
         QVERIFY(!app->algorithmForm()->isVisible());
         QTest::mouseClick(app->algorithmMode(), Qt::LeftButton, {}, QPoint(5, app->algorithmMode()->height() / 2));
+        QVERIFY(w.jobPage()->trainBuiltIn()->isChecked());
         QTRY_VERIFY(app->algorithmForm()->isVisible());
         QVERIFY(!app->packageEdit()->isVisible());
         BuiltInAlgorithmForm* form = app->algorithmForm();
@@ -197,14 +259,29 @@ private Q_SLOTS:
                 && form->summaryLabel()->text().contains(QStringLiteral("30 numeric")),
             qPrintable(form->summaryLabel()->text()));
         QVERIFY(form->preprocessBox()->isChecked());
-        // The objective the target implies, in the arguments, which the user extends.
-        QTRY_COMPARE(app->argsEdit()->toPlainText(), QStringLiteral("--objective=binary:logistic"));
-        app->argsEdit()->moveCursor(QTextCursor::End);
-        QTest::keyClicks(app->argsEdit(), QStringLiteral(" --num_boost_round=10"));
-        QVERIFY2(app->argvPreview()->text().contains(QStringLiteral("'--preprocess', '--training_data_path=")),
+        screenshot(w, QStringLiteral("wizard-builtin-preview.png"));
+        // The objective the target implies, in the arguments form, which the user extends.
+        AlgorithmArgumentsForm* arguments = form->argumentsForm();
+        QTRY_COMPARE(arguments->value(QStringLiteral("objective")), QStringLiteral("binary:logistic"));
+        QVERIFY(app->argsEdit()->toPlainText().isEmpty());
+        form->tabs()->setCurrentIndex(1);
+        auto* rounds = qobject_cast<QLineEdit*>(arguments->field(QStringLiteral("num_boost_round")));
+        auto* depth = qobject_cast<QLineEdit*>(arguments->field(QStringLiteral("max_depth")));
+        QVERIFY(rounds && depth);
+        QCOMPARE(rounds->placeholderText(), QStringLiteral("10")); // the service's default, shown
+        QTest::keyClicks(rounds, QStringLiteral("10"));
+        // A value out of range names the argument and its range, and blocks Next until it is fixed.
+        QTest::keyClicks(depth, QStringLiteral("-1"));
+        QTRY_VERIFY(!w.button(QWizard::NextButton)->isEnabled());
+        QVERIFY2(arguments->problems().contains(QStringLiteral("--max_depth: -1 is outside [0, ∞)")),
+            qPrintable(arguments->problems()));
+        depth->clear();
+        QVERIFY2(app->argvPreview()->text().contains(QStringLiteral("'--preprocess', '--training_data_path="))
+                && app->argvPreview()->text().contains(
+                    QStringLiteral("'--objective=binary:logistic', '--num_boost_round=10'")),
             qPrintable(app->argvPreview()->text()));
         QTRY_VERIFY(w.button(QWizard::NextButton)->isEnabled());
-        screenshot(w, QStringLiteral("wizard-builtin-preview.png"));
+        screenshot(w, QStringLiteral("wizard-builtin-arguments.png"));
 
         while (w.currentId() != SubmitWizard::ReviewPageId) {
             QTRY_VERIFY2(w.button(QWizard::NextButton)->isEnabled(), qPrintable(QString::number(w.currentId())));
@@ -311,8 +388,11 @@ private Q_SLOTS:
         again.next();
         QVERIFY(again.appPage()->algorithmMode()->isChecked());
         QCOMPARE(again.appPage()->algorithmForm()->trainingEdit()->text(), table("breast_cancer.csv"));
-        QCOMPARE(again.appPage()->args(),
-            (QStringList { QStringLiteral("--objective=binary:logistic"), QStringLiteral("--num_boost_round=10") }));
+        QCOMPARE(again.appPage()->algorithmForm()->argumentsForm()->value(QStringLiteral("num_boost_round")),
+            QStringLiteral("10"));
+        QCOMPARE(again.appPage()->algorithmForm()->argumentsForm()->value(QStringLiteral("objective")),
+            QStringLiteral("binary:logistic"));
+        QVERIFY(again.appPage()->args().isEmpty());
     }
 };
 
