@@ -3,6 +3,7 @@
 // running, or started and stopped again): jobs whose region names the cluster run there as one het job, with the
 // test trainers of tests/integration/trainers staged by pip into the cluster's shared folder. Without root or
 // without the Slurm packages the test skips, saying so; under TRAINYARD_REQUIRE_ALL=1 it fails.
+#include "builtinalgorithm.h"
 #include "clusterconfig.h"
 #include "ctlrun.h"
 #include "executorenvironment.h"
@@ -480,6 +481,81 @@ private Q_SLOTS:
             }
             QVERIFY2(most > 100LL << 20, lines.last().constData());
         }
+    }
+
+    /// Distributed XGBoost (gcr.io/cloud-ml-algos/xgboost_dist, issue 29) on 1 master + 2 workers, each on its own
+    /// node: the bundled package staged into the shared folder, XGBoost's tracker on the master, rows sharded. The
+    /// model is byte for byte the one a single replica trains on the same files (tree_method hist; the package's
+    /// README §6), run here beside the cluster.
+    void distributedXgboostOnCluster()
+    {
+        QProcess probe;
+        probe.start(
+            QStringLiteral("/usr/bin/python3"), { QStringLiteral("-c"), QStringLiteral("import pandas, xgboost") });
+        if (!probe.waitForFinished(120000) || probe.exitCode() != 0)
+            TRAINYARD_SKIP_OR_FAIL(
+                "built-in algorithms need python3-pandas and python3-xgboost (packaging/setup-deps.sh)");
+        // The breast-cancer table with class indices (no --preprocess in the distributed algorithm, as on the
+        // service), where the nodes read it.
+        const QString data = m_config.sharedDir + QStringLiteral("/data/") + m_prefix + QStringLiteral("bc");
+        QVERIFY(QDir().mkpath(data));
+        QFile::setPermissions(data,
+            QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner | QFileDevice::ReadOther
+                | QFileDevice::ExeOther | QFileDevice::ReadGroup | QFileDevice::ExeGroup);
+        QFile source(QStringLiteral(TRAINYARD_FIXTURES_DIR "/builtin/breast_cancer.csv"));
+        QVERIFY(source.open(QIODevice::ReadOnly));
+        QFile train(data + QStringLiteral("/train.csv")), validation(data + QStringLiteral("/validation.csv"));
+        QVERIFY(train.open(QIODevice::WriteOnly) && validation.open(QIODevice::WriteOnly));
+        int n = 0;
+        for (const QByteArray& row : source.readAll().split('\n')) {
+            if (row.trimmed().isEmpty())
+                continue;
+            const qsizetype comma = row.indexOf(',');
+            (n++ < 400 ? train : validation)
+                .write((row.left(comma) == "malignant" ? "1" : "0") + row.mid(comma) + '\n');
+        }
+        train.close();
+        validation.close();
+        const QStringList args { QStringLiteral("--training_data_path=") + train.fileName(),
+            QStringLiteral("--validation_data_path=") + validation.fileName(),
+            QStringLiteral("--objective=binary:logistic"), QStringLiteral("--tree_method=hist"),
+            QStringLiteral("--num_boost_round=10") };
+        const QString id = submit(QStringLiteral("xgbdist"), QString(), 2, 0, [&args](Job& job) {
+            job.trainingInput.packageUris.clear();
+            job.trainingInput.pythonModule.clear();
+            if (!job.trainingInput.masterConfig)
+                job.trainingInput.masterConfig = ReplicaConfig {};
+            job.trainingInput.masterConfig->imageUri = QStringLiteral("gcr.io/cloud-ml-algos/xgboost_dist:latest");
+            job.trainingInput.args = args;
+        });
+        QTRY_VERIFY2_WITH_TIMEOUT(isFinal(state(id)), qPrintable(dump(id)), 2 * JobTimeoutMs);
+        QVERIFY2(state(id) == JobState::Succeeded, qPrintable(dump(id)));
+        QSet<QString> hosts;
+        for (const ReplicaInfo& r : m_scheduler->replicas(Test::localJob(id)))
+            hosts.insert(r.address.section(QLatin1Char(':'), 0, 0));
+        QCOMPARE(hosts.size(), 3);
+        const std::optional<Job> done = m_store->job(Test::localJob(id));
+        QVERIFY(done && done->trainingOutput && done->trainingOutput->builtInAlgorithmOutput);
+        QCOMPARE(done->trainingOutput->builtInAlgorithmOutput->modelPath, jobDir(id) + QStringLiteral("/model"));
+
+        // The single replica, on this host, on the same files.
+        QTemporaryDir single;
+        QProcess one;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("PYTHONPATH"), BuiltInAlgorithms::packageDir());
+        for (const char* v :
+            { "TF_CONFIG", "CLOUD_ML_TRIAL_ID", "CLOUD_ML_HP_METRIC_FILE", "TRAINYARD_ALGORITHM_IMAGE" })
+            env.remove(QLatin1String(v));
+        one.setProcessEnvironment(env);
+        one.setProcessChannelMode(QProcess::MergedChannels);
+        one.start(QStringLiteral("/usr/bin/python3"),
+            QStringList { QStringLiteral("-m"), QStringLiteral("trainyard_algorithms.xgboost") } + args
+                + QStringList { QStringLiteral("--job-dir"), single.path() });
+        QVERIFY(one.waitForFinished(300000));
+        QVERIFY2(one.exitCode() == 0, one.readAll().right(3000).constData());
+        QFile a(single.filePath(QStringLiteral("model/model.bst"))), b(jobDir(id) + QStringLiteral("/model/model.bst"));
+        QVERIFY(a.open(QIODevice::ReadOnly) && b.open(QIODevice::ReadOnly));
+        QVERIFY2(a.readAll() == b.readAll(), "the cluster's 1 + 2 model differs from the single replica's");
     }
 
     /// A tuning study of 2 trials, 2 in parallel, on the cluster: each trial is a Slurm job of its own, both run at
