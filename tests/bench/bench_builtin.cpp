@@ -16,6 +16,7 @@
 // by default (each takes minutes on 2 cores); BENCH_BUILTIN_RUNS=N repeats them and reports medians.
 //   bench_builtin [--limit N]   (--limit: the first N rows of each file, for a quick look; not the benchmark)
 #include "benchreport.h"
+#include "executorenvironment.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -197,8 +198,9 @@ int main(int argc, char** argv)
     if (runtime.open(QIODevice::ReadOnly)) {
         const QJsonValue pid = QJsonDocument::fromJson(runtime.readAll()).object().value(QStringLiteral("pid"));
         const qint64 p = pid.isString() ? pid.toString().toLongLong() : qint64(pid.toDouble());
+        // Gone before the temporary folder is removed, which it writes to until it exits.
         if (p > 0)
-            ::kill(pid_t(p), SIGTERM);
+            Trainyard::Test::stopExecutors({ p });
     }
     std::printf("goals: %d met, %d missed\n", 3 - missed, missed);
     return 0;
