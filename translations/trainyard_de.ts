@@ -92,6 +92,154 @@
     </message>
 </context>
 <context>
+    <name>Trainyard::AlgorithmArgumentsForm</name>
+    <message>
+        <source>Required: classification (the target is classes) or regression (the target is a quantity).</source>
+        <translation>Erforderlich: classification (das Ziel sind Klassen) oder regression (das Ziel ist eine Größe).</translation>
+    </message>
+    <message>
+        <source>Training steps, each one batch.</source>
+        <translation>Trainingsschritte, jeder mit einem Batch.</translation>
+    </message>
+    <message>
+        <source>Rows per training step.</source>
+        <translation>Zeilen pro Trainingsschritt.</translation>
+    </message>
+    <message>
+        <source>The optimiser&apos;s step size.</source>
+        <translation>Die Schrittweite des Optimierers.</translation>
+    </message>
+    <message>
+        <source>The optimiser: FTRL (the service&apos;s default), Adam or plain gradient descent.</source>
+        <translation>Der Optimierer: FTRL (Vorgabe des Dienstes), Adam oder einfacher Gradientenabstieg.</translation>
+    </message>
+    <message>
+        <source>L1 regularisation (FTRL): drives weights to exactly zero.</source>
+        <translation>L1-Regularisierung (FTRL): drückt Gewichte auf genau null.</translation>
+    </message>
+    <message>
+        <source>L2 regularisation (FTRL).</source>
+        <translation>L2-Regularisierung (FTRL).</translation>
+    </message>
+    <message>
+        <source>Seconds of training between evaluations on the validation split (and at the end).</source>
+        <translation>Sekunden Training zwischen den Auswertungen auf den Validierungsdaten (und am Ende).</translation>
+    </message>
+    <message>
+        <source>--%1 is required.</source>
+        <translation>--%1 ist erforderlich.</translation>
+    </message>
+    <message>
+        <source>--%1: %2 is not one of %3.</source>
+        <extracomment>%1 the argument, %2 the value, %3 the accepted values.</extracomment>
+        <translation>--%1: %2 ist keiner der Werte %3.</translation>
+    </message>
+    <message>
+        <source>--%1: %2 is not a whole number.</source>
+        <extracomment>%1 the argument, %2 the value.</extracomment>
+        <translation>--%1: %2 ist keine ganze Zahl.</translation>
+    </message>
+    <message>
+        <source>--%1: %2 is not a number.</source>
+        <translation>--%1: %2 ist keine Zahl.</translation>
+    </message>
+    <message>
+        <source>--%1: %2 is outside %3.</source>
+        <extracomment>%1 the argument, %2 the value, %3 the range, e.g. [0, 1].</extracomment>
+        <translation>--%1: %2 liegt außerhalb von %3.</translation>
+    </message>
+    <message>
+        <source>The learning task: binary:logistic for two classes, multi:softprob for several, reg:linear (squared error) for a quantity.</source>
+        <translation>Die Lernaufgabe: binary:logistic für zwei Klassen, multi:softprob für mehrere, reg:linear (quadratischer Fehler) für eine Größe.</translation>
+    </message>
+    <message>
+        <source>Boosting rounds: the number of trees.</source>
+        <translation>Boosting-Runden: die Anzahl der Bäume.</translation>
+    </message>
+    <message>
+        <source>The deepest a tree grows; deeper trees fit more and overfit sooner.</source>
+        <translation>Die maximale Tiefe eines Baums; tiefere Bäume passen sich stärker an und neigen früher zur Überanpassung.</translation>
+    </message>
+    <message>
+        <source>The learning rate: how much each tree&apos;s prediction counts.</source>
+        <translation>Die Lernrate: wie stark die Vorhersage jedes Baums zählt.</translation>
+    </message>
+    <message>
+        <source>The share of rows each tree is grown on.</source>
+        <translation>Der Anteil der Zeilen, auf denen jeder Baum aufgebaut wird.</translation>
+    </message>
+    <message>
+        <source>The share of columns each tree may split on.</source>
+        <translation>Der Anteil der Spalten, die jeder Baum für Splits verwenden darf.</translation>
+    </message>
+    <message>
+        <source>L2 regularisation of the leaf weights.</source>
+        <translation>L2-Regularisierung der Blattgewichte.</translation>
+    </message>
+    <message>
+        <source>L1 regularisation of the leaf weights.</source>
+        <translation>L1-Regularisierung der Blattgewichte.</translation>
+    </message>
+    <message>
+        <source>The smallest loss reduction a split must bring.</source>
+        <translation>Die kleinste Verlustminderung, die ein Split bringen muss.</translation>
+    </message>
+    <message>
+        <source>The smallest sum of instance weights (Hessians) a leaf may hold.</source>
+        <translation>Die kleinste Summe der Instanzgewichte (Hesse-Werte), die ein Blatt enthalten darf.</translation>
+    </message>
+    <message>
+        <source>How splits are found: hist is fast on large tables; gpu_hist trains on the job&apos;s GPU.</source>
+        <translation>Wie Splits gefunden werden: hist ist schnell bei großen Tabellen; gpu_hist trainiert auf der GPU des Jobs.</translation>
+    </message>
+    <message>
+        <source>XGBoost&apos;s evaluation metrics, comma-separated (default: the objective&apos;s).</source>
+        <translation>Die Auswertungsmetriken von XGBoost, durch Kommas getrennt (Standard: die der Lernaufgabe).</translation>
+    </message>
+    <message>
+        <source>The deep part&apos;s hidden layer sizes, comma-separated.</source>
+        <translation>Die Größen der verborgenen Schichten des tiefen Teils, durch Kommas getrennt.</translation>
+    </message>
+    <message>
+        <source>Use the categorical columns in the wide (linear) part as well.</source>
+        <translation>Die kategorialen Spalten auch im breiten (linearen) Teil verwenden.</translation>
+    </message>
+    <message>
+        <source>Embed the categorical columns in the deep part (dimension: the square root of the number of categories) instead of one-hot encoding them.</source>
+        <translation>Die kategorialen Spalten im tiefen Teil einbetten (Dimension: die Quadratwurzel der Anzahl der Kategorien), statt sie One-Hot zu codieren.</translation>
+    </message>
+    <message>
+        <source>The deep part&apos;s step size.</source>
+        <translation>Die Schrittweite des tiefen Teils.</translation>
+    </message>
+    <message>
+        <source>The deep part&apos;s optimiser.</source>
+        <translation>Der Optimierer des tiefen Teils.</translation>
+    </message>
+    <message>
+        <source>The share of the deep part&apos;s units dropped in training.</source>
+        <translation>Der Anteil der Einheiten des tiefen Teils, die im Training ausgelassen werden.</translation>
+    </message>
+    <message>
+        <source>%1 Default: %2.</source>
+        <extracomment>The tooltip of an argument&apos;s field: what it does, then its default.</extracomment>
+        <translation>%1 Standardwert: %2.</translation>
+    </message>
+    <message>
+        <source>Choose…</source>
+        <extracomment>The first entry of an argument&apos;s list: the algorithm&apos;s own default applies.</extracomment>
+        <translation>Auswählen…</translation>
+    </message>
+    <message>
+        <source>Default (%1)</source>
+        <translation>Standard (%1)</translation>
+    </message>
+    <message>
+        <source>the algorithm&apos;s default</source>
+        <translation>Standard des Algorithmus</translation>
+    </message>
+</context>
+<context>
     <name>Trainyard::AuditLogModel</name>
     <message>
         <source>OK</source>
@@ -242,6 +390,155 @@
     <message>
         <source>Audit Entry %1</source>
         <translation>Audit-Eintrag %1</translation>
+    </message>
+</context>
+<context>
+    <name>Trainyard::BuiltInAlgorithmForm</name>
+    <message>
+        <source>Pre&amp;process: split off validation and test rows, fill in missing values, encode categorical columns</source>
+        <translation>&amp;Vorverarbeiten: Validierungs- und Testzeilen abtrennen, fehlende Werte auffüllen, kategoriale Spalten codieren</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Built-in algorithm&lt;/b&gt; (masterConfig.imageUri): one of the service&apos;s algorithm images. Trainyard runs its own implementation of it (XGBoost; the linear learner and wide and deep in PyTorch, as Debian ships no TensorFlow) with the service&apos;s arguments, so the same job runs on the service unchanged.</source>
+        <translation>&lt;b&gt;Integrierter Algorithmus&lt;/b&gt; (masterConfig.imageUri): eines der Algorithmus-Images des Dienstes. Trainyard führt eine eigene Implementierung davon mit den Argumenten des Dienstes aus (XGBoost; Linear Learner und Wide and Deep in PyTorch, da Debian kein TensorFlow mitliefert), sodass derselbe Job unverändert auf dem Dienst läuft.</translation>
+    </message>
+    <message>
+        <source>CSV: no header row, the target in the first column</source>
+        <translation>CSV: ohne Kopfzeile, das Ziel in der ersten Spalte</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;--training_data_path&lt;/b&gt; (required): a UTF-8 CSV file without a header row, the target in the first column, numeric and categorical columns; an empty cell is a missing value.</source>
+        <translation>&lt;b&gt;--training_data_path&lt;/b&gt; (erforderlich): eine UTF-8-CSV-Datei ohne Kopfzeile, das Ziel in der ersten Spalte, numerische und kategoriale Spalten; eine leere Zelle ist ein fehlender Wert.</translation>
+    </message>
+    <message>
+        <source>Optional: else preprocessing splits off 20 % of the training rows</source>
+        <translation>Optional: sonst trennt die Vorverarbeitung 20 % der Trainingszeilen ab</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;--preprocess&lt;/b&gt;: the service&apos;s automatic preprocessing. Rows with more than 10 % of their values missing are dropped, numeric gaps get the column&apos;s mean, categorical columns are one-hot encoded, an all-distinct integer column is dropped as a row key, and the validation and test rows are drawn at random (--validation_split, --test_split; 0.20 each).</source>
+        <translation>&lt;b&gt;--preprocess&lt;/b&gt;: die automatische Vorverarbeitung des Dienstes. Zeilen, denen mehr als 10 % ihrer Werte fehlen, werden verworfen, numerische Lücken erhalten den Mittelwert der Spalte, kategoriale Spalten werden One-Hot-codiert, eine ganzzahlige Spalte mit lauter verschiedenen Werten wird als Zeilenschlüssel verworfen, und die Validierungs- und Testzeilen werden zufällig gezogen (--validation_split, --test_split; je 0.20).</translation>
+    </message>
+    <message>
+        <source>A&amp;lgorithm:</source>
+        <translation>A&amp;lgorithmus:</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>Durchsuchen…</translation>
+    </message>
+    <message>
+        <source>CSV files (*.csv);;All files (*)</source>
+        <translation>CSV-Dateien (*.csv);;Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <source>&amp;Training data:</source>
+        <translation>&amp;Trainingsdaten:</translation>
+    </message>
+    <message>
+        <source>Training data</source>
+        <translation>Trainingsdaten</translation>
+    </message>
+    <message>
+        <source>&amp;Validation data:</source>
+        <translation>V&amp;alidierungsdaten:</translation>
+    </message>
+    <message>
+        <source>Validation data</source>
+        <translation>Validierungsdaten</translation>
+    </message>
+    <message>
+        <source>T&amp;est data:</source>
+        <translation>T&amp;estdaten:</translation>
+    </message>
+    <message>
+        <source>Test data</source>
+        <translation>Testdaten</translation>
+    </message>
+    <message>
+        <source>Gradient-boosted trees on a master and workers (XGBoost&apos;s collective, rows sharded). No preprocessing: give numeric tables, classes as 0…K−1.</source>
+        <translation>Gradient-Boosting-Bäume auf einem Master und Workern (Collective von XGBoost, Zeilen auf die Replikate verteilt). Keine Vorverarbeitung: Geben Sie numerische Tabellen an, Klassen als 0…K−1.</translation>
+    </message>
+    <message>
+        <source>Gradient-boosted trees (XGBoost) for classification or regression: strong on tables of numeric and categorical columns.</source>
+        <translation>Gradient-Boosting-Bäume (XGBoost) für Klassifikation oder Regression: stark bei Tabellen mit numerischen und kategorialen Spalten.</translation>
+    </message>
+    <message>
+        <source>A linear model (logistic or linear regression): fast, a baseline, readable weights.%1</source>
+        <translation>Ein lineares Modell (logistische oder lineare Regression): schnell, eine Baseline, lesbare Gewichte.%1</translation>
+    </message>
+    <message>
+        <source> Trains on the job&apos;s GPU.</source>
+        <translation> Trainiert auf der GPU des Jobs.</translation>
+    </message>
+    <message>
+        <source>A linear part and a deep network over embeddings: for tables with many categorical columns.%1</source>
+        <translation>Ein linearer Teil und ein tiefes Netz über Embeddings: für Tabellen mit vielen kategorialen Spalten.%1</translation>
+    </message>
+    <message>
+        <source>The built-in algorithms package is not installed (trainyard/algorithms in the data folders), so the table cannot be previewed.</source>
+        <translation>Das Paket der integrierten Algorithmen ist nicht installiert (trainyard/algorithms in den Datenordnern), daher kann keine Vorschau der Tabelle angezeigt werden.</translation>
+    </message>
+    <message>
+        <source>%1 is not a file.</source>
+        <translation>%1 ist keine Datei.</translation>
+    </message>
+    <message>
+        <source>Reading %1…</source>
+        <translation>%1 wird gelesen…</translation>
+    </message>
+    <message>
+        <source>The preview failed: %1</source>
+        <translation>Die Vorschau ist fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <source>no output</source>
+        <translation>keine Ausgabe</translation>
+    </message>
+    <message>
+        <source>This table cannot be trained on: %1</source>
+        <extracomment>%1 is the reason, naming the file, line and column where it can.</extracomment>
+        <translation>Mit dieser Tabelle kann nicht trainiert werden: %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>target: %n class(es) (%1): classification</source>
+        <extracomment>%1 lists the first classes, e.g. &quot;benign, malignant&quot;.</extracomment>
+        <translation>
+            <numerusform>Ziel: %n Klasse (%1): Klassifikation</numerusform>
+            <numerusform>Ziel: %n Klassen (%1): Klassifikation</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>target: numbers from %1 to %2: regression</source>
+        <extracomment>%1 and %2 are the smallest and largest target values among the previewed rows.</extracomment>
+        <translation>Ziel: Zahlen von %1 bis %2: Regression</translation>
+    </message>
+    <message numerus="yes">
+        <source>The first %n row(s); %1; features: %2 numeric, %3 categorical, %4 dropped (key or constant).</source>
+        <extracomment>%1 says what the target is; then the counts of feature columns by type.</extracomment>
+        <translation>
+            <numerusform>Die erste %n Zeile; %1; Merkmale: %2 numerisch, %3 kategorial, %4 verworfen (Schlüssel oder konstant).</numerusform>
+            <numerusform>Die ersten %n Zeilen; %1; Merkmale: %2 numerisch, %3 kategorial, %4 verworfen (Schlüssel oder konstant).</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Line 1 looks like a header row (text above numbers): remove it; the service&apos;s tables have none, and it would be trained on as data.</source>
+        <translation>Zeile 1 sieht wie eine Kopfzeile aus (Text über Zahlen): Entfernen Sie sie; die Tabellen des Dienstes haben keine, und sie würde als Daten mittrainiert.</translation>
+    </message>
+    <message numerus="yes">
+        <source>Column %1: %n of %2 values missing</source>
+        <extracomment>%1 is a 1-based column number; %n the missing cells; %2 the rows previewed.</extracomment>
+        <translation>
+            <numerusform>Spalte %1: %n von %2 Werten fehlt</numerusform>
+            <numerusform>Spalte %1: %n von %2 Werten fehlen</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Table previe&amp;w</source>
+        <translation>Tabellenvor&amp;schau</translation>
+    </message>
+    <message>
+        <source>Algor&amp;ithm arguments</source>
+        <translation>Algorit&amp;hmus-Argumente</translation>
     </message>
 </context>
 <context>
@@ -737,8 +1034,24 @@ Der neueste Checkpoint (benannt durch die Statusdatei „checkpoint“)</transla
         <translation>dann den Executor neu starten und den Namen des Clusters als Region eines Jobs angeben.</translation>
     </message>
     <message>
-        <source>Every key and what the nodes need (README: Slurm clusters)</source>
-        <translation>Alle Schlüssel und was die Knoten benötigen (README: Slurm clusters)</translation>
+        <source>Every key and what the nodes need: README, Slurm clusters</source>
+        <translation>Alle Schlüssel und was die Knoten benötigen: README, Abschnitt „Slurm clusters“</translation>
+    </message>
+</context>
+<context>
+    <name>Trainyard::ConfusionMatrixModel</name>
+    <message>
+        <source>True %1, predicted %2: %3 (%4 % of %1)</source>
+        <extracomment>%1 true class, %2 predicted class, %3 count, %4 its percentage of the true class&apos;s rows.</extracomment>
+        <translation>Wahre Klasse %1, vorhergesagt %2: %3 (%4 % von %1)</translation>
+    </message>
+    <message>
+        <source>True class %1</source>
+        <translation>Wahre Klasse %1</translation>
+    </message>
+    <message>
+        <source>Predicted class %1</source>
+        <translation>Vorhergesagte Klasse %1</translation>
     </message>
 </context>
 <context>
@@ -893,6 +1206,73 @@ Der neueste Checkpoint (benannt durch die Statusdatei „checkpoint“)</transla
     <message>
         <source>Connect for This &amp;Session</source>
         <translation>Für diese &amp;Sitzung verbinden</translation>
+    </message>
+</context>
+<context>
+    <name>Trainyard::CsvPreviewModel</name>
+    <message>
+        <source>Missing: preprocessing fills it in (numeric columns: the mean)</source>
+        <translation>Fehlender Wert: Die Vorverarbeitung füllt ihn auf (numerische Spalten: mit dem Mittelwert)</translation>
+    </message>
+    <message>
+        <source>target</source>
+        <translation>Ziel</translation>
+    </message>
+    <message>
+        <source>numeric</source>
+        <translation>numerisch</translation>
+    </message>
+    <message>
+        <source>categorical</source>
+        <translation>kategorial</translation>
+    </message>
+    <message>
+        <source>key (dropped)</source>
+        <translation>Schlüssel (verworfen)</translation>
+    </message>
+    <message>
+        <source>constant (dropped)</source>
+        <translation>konstant (verworfen)</translation>
+    </message>
+    <message>
+        <source>%1
+%2</source>
+        <extracomment>A CSV column&apos;s header: its 1-based position, then its detected type on a second line.</extracomment>
+        <translation>%1
+%2</translation>
+    </message>
+    <message numerus="yes">
+        <source>The target (first column): numbers from %1 to %2, %n distinct</source>
+        <extracomment>%1 and %2 are the smallest and largest target values among the previewed rows.</extracomment>
+        <translation>
+            <numerusform>Das Ziel (erste Spalte): Zahlen von %1 bis %2, %n verschiedener Wert</numerusform>
+            <numerusform>Das Ziel (erste Spalte): Zahlen von %1 bis %2, %n verschiedene Werte</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>The target (first column): %n class(es)</source>
+        <translation>
+            <numerusform>Das Ziel (erste Spalte): %n Klasse</numerusform>
+            <numerusform>Das Ziel (erste Spalte): %n Klassen</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n distinct value(s)</source>
+        <translation>
+            <numerusform>%n verschiedener Wert</numerusform>
+            <numerusform>%n verschiedene Werte</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n missing</source>
+        <translation>
+            <numerusform>%n fehlender Wert</numerusform>
+            <numerusform>%n fehlende Werte</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>treatment: %1</source>
+        <translation>Behandlung: %1</translation>
     </message>
 </context>
 <context>
@@ -1486,6 +1866,53 @@ Der neueste Checkpoint (benannt durch die Statusdatei „checkpoint“)</transla
         <source>A project ID may contain only lowercase letters, digits and hyphens, not &quot;%1&quot;.</source>
         <translation>Eine Projekt-ID darf nur Kleinbuchstaben, Ziffern und Bindestriche enthalten, nicht „%1“.</translation>
     </message>
+    <message>
+        <source>%1 is a built-in algorithm&apos;s image: name it as masterConfig.imageUri (the other replicas run the master&apos;s).</source>
+        <extracomment>%1 is the image URI; masterConfig.imageUri is an API field, kept as is.</extracomment>
+        <translation>%1 ist das Image eines integrierten Algorithmus: Geben Sie es als masterConfig.imageUri an (die anderen Replikate führen das des Masters aus).</translation>
+    </message>
+    <message>
+        <source>%1 is not a built-in algorithm Trainyard runs (image classification, object detection, BERT and TabNet need TensorFlow, which Debian does not ship). The built-in algorithms here: %2.</source>
+        <extracomment>%1 is the image the job names, %2 the list of image URIs Trainyard runs.</extracomment>
+        <translation>%1 ist kein integrierter Algorithmus, den Trainyard ausführt (Bildklassifizierung, Objekterkennung, BERT und TabNet benötigen TensorFlow, das Debian nicht mitliefert). Die integrierten Algorithmen hier: %2.</translation>
+    </message>
+    <message>
+        <source>%1 writes its model under the job dir: set jobDir (gcloud&apos;s --job-dir).</source>
+        <extracomment>%1 is the algorithm&apos;s name.</extracomment>
+        <translation>%1 schreibt sein Modell in das Jobverzeichnis: Setzen Sie jobDir (--job-dir von gcloud).</translation>
+    </message>
+    <message>
+        <source>A built-in algorithm takes no %1: give its arguments in trainingInput.args (after -- on the gcloud command line).</source>
+        <extracomment>%1 is containerCommand or containerArgs; trainingInput.args is an API field. Kept as is.</extracomment>
+        <translation>Ein integrierter Algorithmus unterstützt kein %1: Geben Sie seine Argumente in trainingInput.args an (nach -- in der gcloud-Befehlszeile).</translation>
+    </message>
+    <message>
+        <source>%1 needs scaleTier CUSTOM with a master and at least one worker (not %2).</source>
+        <extracomment>%1 is the algorithm&apos;s name, %2 the scale tier.</extracomment>
+        <translation>%1 benötigt scaleTier CUSTOM mit einem Master und mindestens einem Worker (nicht %2).</translation>
+    </message>
+    <message>
+        <source>%1 needs a master and at least one worker: set workerCount to 1 or more.</source>
+        <translation>%1 benötigt einen Master und mindestens einen Worker: Setzen Sie workerCount auf 1 oder mehr.</translation>
+    </message>
+    <message>
+        <source>%1 takes no parameter servers: the replicas train together with XGBoost&apos;s own collective.</source>
+        <translation>%1 unterstützt keine Parameterserver: Die Replikate trainieren gemeinsam über das eigene Collective von XGBoost.</translation>
+    </message>
+    <message>
+        <source>%1 takes no evaluators.</source>
+        <translation>%1 unterstützt keine Evaluatoren.</translation>
+    </message>
+    <message>
+        <source>%1 trains on one replica: use scaleTier BASIC, BASIC_GPU or CUSTOM with no workers (not %2).</source>
+        <extracomment>%1 is the algorithm&apos;s name, %2 the scale tier.</extracomment>
+        <translation>%1 trainiert auf einem Replikat: Verwenden Sie scaleTier BASIC, BASIC_GPU oder CUSTOM ohne Worker (nicht %2).</translation>
+    </message>
+    <message>
+        <source>%1 trains on one replica, the master: set no other replicas (for distributed training, use %2).</source>
+        <extracomment>%1 is the algorithm&apos;s name, %2 the distributed XGBoost image URI.</extracomment>
+        <translation>%1 trainiert auf einem Replikat, dem Master: Legen Sie keine weiteren Replikate fest (für verteiltes Training verwenden Sie %2).</translation>
+    </message>
 </context>
 <context>
     <name>Trainyard::JobView</name>
@@ -1711,6 +2138,10 @@ Der neueste Checkpoint (benannt durch die Statusdatei „checkpoint“)</transla
     <message>
         <source>Cancel Job</source>
         <translation>Job abbrechen</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>Modell</translation>
     </message>
 </context>
 <context>
@@ -2304,6 +2735,10 @@ Der neueste Checkpoint (benannt durch die Statusdatei „checkpoint“)</transla
         <source>Selected: %1</source>
         <translation>Ausgewählt: %1</translation>
     </message>
+    <message>
+        <source>Mo&amp;del</source>
+        <translation>Mo&amp;dell</translation>
+    </message>
 </context>
 <context>
     <name>Trainyard::MetricChart</name>
@@ -2537,6 +2972,94 @@ Der neueste Checkpoint (benannt durch die Statusdatei „checkpoint“)</transla
     <message>
         <source>Comparing with %1 (Ctrl+click jobs in the list to add or remove)</source>
         <translation>Vergleich mit %1 (Strg+Klick auf Jobs in der Liste fügt hinzu oder entfernt)</translation>
+    </message>
+</context>
+<context>
+    <name>Trainyard::ModelPanel</name>
+    <message>
+        <source>Rows: the true class; columns: the predicted class</source>
+        <translation>Zeilen: die wahre Klasse; Spalten: die vorhergesagte Klasse</translation>
+    </message>
+    <message>
+        <source>File</source>
+        <translation>Datei</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>Größe</translation>
+    </message>
+    <message>
+        <source>The model folder</source>
+        <translation>Der Modellordner</translation>
+    </message>
+    <message>
+        <source>The model appears here when the job has succeeded.</source>
+        <translation>Das Modell erscheint hier, wenn der Job erfolgreich abgeschlossen ist.</translation>
+    </message>
+    <message>
+        <source>The model could not be read: %1</source>
+        <translation>Das Modell konnte nicht gelesen werden: %1</translation>
+    </message>
+    <message>
+        <source>the test split</source>
+        <translation>den Testdaten</translation>
+    </message>
+    <message>
+        <source>the validation split</source>
+        <translation>den Validierungsdaten</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 (framework %2), measured on %3 (%n row(s)). Model folder: %4</source>
+        <extracomment>%1 the algorithm, %2 the framework, %3 &quot;the test split&quot;, %n its rows, %4 the model folder.</extracomment>
+        <translation>
+            <numerusform>%1 (Framework %2), gemessen an %3 (%n Zeile). Modellordner: %4</numerusform>
+            <numerusform>%1 (Framework %2), gemessen an %3 (%n Zeilen). Modellordner: %4</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Trial %1: %2 (framework %3), measured on %4 (%n row(s)). Model folder: %5</source>
+        <extracomment>%1 the trial, %2 the algorithm, %3 the framework, %4 &quot;the test split&quot;, %5 the model folder.</extracomment>
+        <translation>
+            <numerusform>Versuch %1: %2 (Framework %3), gemessen an %4 (%n Zeile). Modellordner: %5</numerusform>
+            <numerusform>Versuch %1: %2 (Framework %3), gemessen an %4 (%n Zeilen). Modellordner: %5</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Predicted against actual</source>
+        <translation>Vorhergesagt gegen tatsächlich</translation>
+    </message>
+    <message>
+        <source>actual</source>
+        <translation>tatsächlich</translation>
+    </message>
+    <message>
+        <source>predicted</source>
+        <translation>vorhergesagt</translation>
+    </message>
+    <message numerus="yes">
+        <source>Predicted against actual (%n point(s); mean |residual| %1)</source>
+        <extracomment>%1 the mean absolute residual, %n the points drawn.</extracomment>
+        <translation>
+            <numerusform>Vorhergesagt gegen tatsächlich (%n Punkt; mittleres |Residuum| %1)</numerusform>
+            <numerusform>Vorhergesagt gegen tatsächlich (%n Punkte; mittleres |Residuum| %1)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>total gain</source>
+        <translation>Gesamtgewinn</translation>
+    </message>
+    <message>
+        <source>column %1</source>
+        <extracomment>A CSV column by its 1-based position (the target is column 1).</extracomment>
+        <translation>Spalte %1</translation>
+    </message>
+    <message>
+        <source>Feature importance (total gain)</source>
+        <translation>Merkmalswichtigkeit (Gesamtgewinn)</translation>
+    </message>
+    <message>
+        <source>XGBoost&apos;s total gain of the splits on each CSV column&apos;s features (a categorical column&apos;s one-hot features added up), the 15 largest</source>
+        <translation>Der Gesamtgewinn der Splits von XGBoost auf den Merkmalen jeder CSV-Spalte (die One-Hot-Merkmale einer kategorialen Spalte addiert), die 15 größten</translation>
     </message>
 </context>
 <context>
@@ -3315,10 +3838,6 @@ Maschinentyp: %4</translation>
         <translation>&amp;Container-Image</translation>
     </message>
     <message>
-        <source>The Python package to install and the module to run (python -m MODULE ARGS…), or a container image of the executor&apos;s host. Drop a package folder or .tar.gz here.</source>
-        <translation>Das zu installierende Python-Paket und das auszuführende Modul (python -m MODUL ARGS…) oder ein Container-Image des Executor-Rechners. Ziehen Sie einen Paketordner oder eine .tar.gz hierher.</translation>
-    </message>
-    <message>
         <source>&lt;b&gt;Custom container&lt;/b&gt; (masterConfig.imageUri): every replica runs this image under podman on the executor&apos;s host, with the job dir mounted at the same path and the same variables (TF_CONFIG …) as a package replica. The arguments and --job-dir go to the image&apos;s entrypoint.</source>
         <translation>&lt;b&gt;Eigener Container&lt;/b&gt; (masterConfig.imageUri): Jedes Replikat führt dieses Image mit podman auf dem Executor-Rechner aus, mit dem Job-Verzeichnis unter demselben Pfad und denselben Variablen (TF_CONFIG …) wie ein Paket-Replikat. Die Argumente und --job-dir gehen an den Einstiegspunkt des Images.</translation>
     </message>
@@ -3378,6 +3897,27 @@ Maschinentyp: %4</translation>
     <message>
         <source>Comman&amp;d:</source>
         <translation>Be&amp;fehl:</translation>
+    </message>
+    <message>
+        <source>The Python package to install and the module to run (python -m MODULE ARGS…), a container image of the executor&apos;s host, or a built-in algorithm on a CSV table. Drop a package folder or .tar.gz here.</source>
+        <translation>Das zu installierende Python-Paket und das auszuführende Modul (python -m MODUL ARGS…), ein Container-Image des Executor-Rechners oder ein integrierter Algorithmus auf einer CSV-Tabelle. Legen Sie einen Paketordner oder eine .tar.gz-Datei hier ab.</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Built-in algorithm&lt;/b&gt;: train XGBoost, a linear learner or wide and deep on a CSV table without writing code, as the service&apos;s built-in algorithms do (the job names the algorithm&apos;s image; its arguments follow the service&apos;s reference).</source>
+        <translation>&lt;b&gt;Integrierter Algorithmus&lt;/b&gt;: XGBoost, einen Linear Learner oder Wide and Deep ohne eigenen Code auf einer CSV-Tabelle trainieren, wie mit den integrierten Algorithmen des Dienstes (der Job nennt das Image des Algorithmus; seine Argumente folgen der Referenz des Dienstes).</translation>
+    </message>
+    <message>
+        <source>The algorithm&apos;s arguments: %1</source>
+        <extracomment>%1 is a Python list of the words, e.g. [&apos;--preprocess&apos;, &apos;--training_data_path=/data/t.csv&apos;].</extracomment>
+        <translation>Die Argumente des Algorithmus: %1</translation>
+    </message>
+    <message>
+        <source>B&amp;uilt-in algorithm</source>
+        <translation>&amp;Integrierter Algorithmus</translation>
+    </message>
+    <message>
+        <source>Other arguments of the algorithm, e.g. --colsample_bylevel=0.8 --seed=7</source>
+        <translation>Weitere Argumente des Algorithmus, z. B. --colsample_bylevel=0.8 --seed=7</translation>
     </message>
 </context>
 <context>
@@ -3720,6 +4260,22 @@ Maschinentyp: %4</translation>
     <message>
         <source>&lt;b&gt;labels&lt;/b&gt; (the service&apos;s rule): at most 64 labels; keys and values at most 63 characters of lowercase letters, numbers, underscores and dashes; keys start with a letter. Filter the job list by them: labels.owner=alice.</source>
         <translation>&lt;b&gt;labels&lt;/b&gt; (Regel des Dienstes): höchstens 64 Labels; Schlüssel und Werte mit höchstens 63 Zeichen aus Kleinbuchstaben, Ziffern, Unterstrichen und Bindestrichen; Schlüssel beginnen mit einem Buchstaben. Die Jobliste lässt sich danach filtern: labels.owner=alice.</translation>
+    </message>
+    <message>
+        <source>Your training a&amp;pplication (a Python package or a container image)</source>
+        <translation>Ihre Trainings&amp;anwendung (ein Python-Paket oder ein Container-Image)</translation>
+    </message>
+    <message>
+        <source>A built-in al&amp;gorithm on a CSV table, no code</source>
+        <translation>Ein integrierter Al&amp;gorithmus auf einer CSV-Tabelle, ohne Code</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Built-in algorithm&lt;/b&gt;: XGBoost, a linear learner or wide and deep trained on a CSV table with the service&apos;s arguments, no training code of yours.</source>
+        <translation>&lt;b&gt;Integrierter Algorithmus&lt;/b&gt;: XGBoost, ein Linear Learner oder Wide and Deep, auf einer CSV-Tabelle mit den Argumenten des Dienstes trainiert, ohne eigenen Trainingscode.</translation>
+    </message>
+    <message>
+        <source>Train:</source>
+        <translation>Trainieren:</translation>
     </message>
 </context>
 <context>

@@ -43,6 +43,33 @@
     </message>
 </context>
 <context>
+    <name>Trainyard::BuiltInAlgorithmForm</name>
+    <message numerus="yes">
+        <source>target: %n class(es) (%1): classification</source>
+        <extracomment>%1 lists the first classes, e.g. &quot;benign, malignant&quot;.</extracomment>
+        <translation>
+            <numerusform>target: %n class (%1): classification</numerusform>
+            <numerusform>target: %n classes (%1): classification</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>The first %n row(s); %1; features: %2 numeric, %3 categorical, %4 dropped (key or constant).</source>
+        <extracomment>%1 says what the target is; then the counts of feature columns by type.</extracomment>
+        <translation>
+            <numerusform>The first %n row; %1; features: %2 numeric, %3 categorical, %4 dropped (key or constant).</numerusform>
+            <numerusform>The first %n rows; %1; features: %2 numeric, %3 categorical, %4 dropped (key or constant).</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Column %1: %n of %2 values missing</source>
+        <extracomment>%1 is a 1-based column number; %n the missing cells; %2 the rows previewed.</extracomment>
+        <translation>
+            <numerusform>Column %1: %n of %2 values missing</numerusform>
+            <numerusform>Column %1: %n of %2 values missing</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>Trainyard::CheckpointsPanel</name>
     <message numerus="yes">
         <source>%n checkpoint(s) in %1</source>
@@ -90,6 +117,38 @@
         <translation>
             <numerusform>Connected: the executor accepted the token (%n CPU, %1 job(s) running).</numerusform>
             <numerusform>Connected: the executor accepted the token (%n CPUs, %1 job(s) running).</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>Trainyard::CsvPreviewModel</name>
+    <message numerus="yes">
+        <source>The target (first column): numbers from %1 to %2, %n distinct</source>
+        <extracomment>%1 and %2 are the smallest and largest target values among the previewed rows.</extracomment>
+        <translation>
+            <numerusform>The target (first column): numbers from %1 to %2, %n distinct</numerusform>
+            <numerusform>The target (first column): numbers from %1 to %2, %n distinct</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>The target (first column): %n class(es)</source>
+        <translation>
+            <numerusform>The target (first column): %n class</numerusform>
+            <numerusform>The target (first column): %n classes</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n distinct value(s)</source>
+        <translation>
+            <numerusform>%n distinct value</numerusform>
+            <numerusform>%n distinct values</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n missing</source>
+        <translation>
+            <numerusform>%n missing</numerusform>
+            <numerusform>%n missing</numerusform>
         </translation>
     </message>
 </context>
@@ -220,6 +279,33 @@
         <translation>
             <numerusform>%n chart</numerusform>
             <numerusform>%n charts</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>Trainyard::ModelPanel</name>
+    <message numerus="yes">
+        <source>%1 (framework %2), measured on %3 (%n row(s)). Model folder: %4</source>
+        <extracomment>%1 the algorithm, %2 the framework, %3 &quot;the test split&quot;, %n its rows, %4 the model folder.</extracomment>
+        <translation>
+            <numerusform>%1 (framework %2), measured on %3 (%n row). Model folder: %4</numerusform>
+            <numerusform>%1 (framework %2), measured on %3 (%n rows). Model folder: %4</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Trial %1: %2 (framework %3), measured on %4 (%n row(s)). Model folder: %5</source>
+        <extracomment>%1 the trial, %2 the algorithm, %3 the framework, %4 &quot;the test split&quot;, %5 the model folder.</extracomment>
+        <translation>
+            <numerusform>Trial %1: %2 (framework %3), measured on %4 (%n row). Model folder: %5</numerusform>
+            <numerusform>Trial %1: %2 (framework %3), measured on %4 (%n rows). Model folder: %5</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Predicted against actual (%n point(s); mean |residual| %1)</source>
+        <extracomment>%1 the mean absolute residual, %n the points drawn.</extracomment>
+        <translation>
+            <numerusform>Predicted against actual (%n point; mean |residual| %1)</numerusform>
+            <numerusform>Predicted against actual (%n points; mean |residual| %1)</numerusform>
         </translation>
     </message>
 </context>

@@ -92,6 +92,154 @@
     </message>
 </context>
 <context>
+    <name>Trainyard::AlgorithmArgumentsForm</name>
+    <message>
+        <source>Required: classification (the target is classes) or regression (the target is a quantity).</source>
+        <translation>Obligatorio: classification (el objetivo son clases) o regression (el objetivo es una cantidad).</translation>
+    </message>
+    <message>
+        <source>Training steps, each one batch.</source>
+        <translation>Pasos de entrenamiento, cada uno con un lote.</translation>
+    </message>
+    <message>
+        <source>Rows per training step.</source>
+        <translation>Filas por paso de entrenamiento.</translation>
+    </message>
+    <message>
+        <source>The optimiser&apos;s step size.</source>
+        <translation>El tamaño de paso del optimizador.</translation>
+    </message>
+    <message>
+        <source>The optimiser: FTRL (the service&apos;s default), Adam or plain gradient descent.</source>
+        <translation>El optimizador: FTRL (el valor predeterminado del servicio), Adam o el descenso de gradiente simple.</translation>
+    </message>
+    <message>
+        <source>L1 regularisation (FTRL): drives weights to exactly zero.</source>
+        <translation>Regularización L1 (FTRL): lleva los pesos exactamente a cero.</translation>
+    </message>
+    <message>
+        <source>L2 regularisation (FTRL).</source>
+        <translation>Regularización L2 (FTRL).</translation>
+    </message>
+    <message>
+        <source>Seconds of training between evaluations on the validation split (and at the end).</source>
+        <translation>Segundos de entrenamiento entre las evaluaciones en el conjunto de validación (y al final).</translation>
+    </message>
+    <message>
+        <source>--%1 is required.</source>
+        <translation>--%1 es obligatorio.</translation>
+    </message>
+    <message>
+        <source>--%1: %2 is not one of %3.</source>
+        <extracomment>%1 the argument, %2 the value, %3 the accepted values.</extracomment>
+        <translation>--%1: %2 no es ninguno de los valores %3.</translation>
+    </message>
+    <message>
+        <source>--%1: %2 is not a whole number.</source>
+        <extracomment>%1 the argument, %2 the value.</extracomment>
+        <translation>--%1: %2 no es un número entero.</translation>
+    </message>
+    <message>
+        <source>--%1: %2 is not a number.</source>
+        <translation>--%1: %2 no es un número.</translation>
+    </message>
+    <message>
+        <source>--%1: %2 is outside %3.</source>
+        <extracomment>%1 the argument, %2 the value, %3 the range, e.g. [0, 1].</extracomment>
+        <translation>--%1: %2 está fuera de %3.</translation>
+    </message>
+    <message>
+        <source>The learning task: binary:logistic for two classes, multi:softprob for several, reg:linear (squared error) for a quantity.</source>
+        <translation>La tarea de aprendizaje: binary:logistic para dos clases, multi:softprob para varias, reg:linear (error cuadrático) para una cantidad.</translation>
+    </message>
+    <message>
+        <source>Boosting rounds: the number of trees.</source>
+        <translation>Rondas de boosting: el número de árboles.</translation>
+    </message>
+    <message>
+        <source>The deepest a tree grows; deeper trees fit more and overfit sooner.</source>
+        <translation>La profundidad máxima de un árbol; los árboles más profundos se ajustan más y sobreajustan antes.</translation>
+    </message>
+    <message>
+        <source>The learning rate: how much each tree&apos;s prediction counts.</source>
+        <translation>La tasa de aprendizaje: cuánto cuenta la predicción de cada árbol.</translation>
+    </message>
+    <message>
+        <source>The share of rows each tree is grown on.</source>
+        <translation>La proporción de filas con la que se construye cada árbol.</translation>
+    </message>
+    <message>
+        <source>The share of columns each tree may split on.</source>
+        <translation>La proporción de columnas que cada árbol puede usar en sus divisiones.</translation>
+    </message>
+    <message>
+        <source>L2 regularisation of the leaf weights.</source>
+        <translation>Regularización L2 de los pesos de las hojas.</translation>
+    </message>
+    <message>
+        <source>L1 regularisation of the leaf weights.</source>
+        <translation>Regularización L1 de los pesos de las hojas.</translation>
+    </message>
+    <message>
+        <source>The smallest loss reduction a split must bring.</source>
+        <translation>La reducción mínima de la pérdida que debe aportar una división.</translation>
+    </message>
+    <message>
+        <source>The smallest sum of instance weights (Hessians) a leaf may hold.</source>
+        <translation>La suma mínima de pesos de instancia (hessianos) que puede contener una hoja.</translation>
+    </message>
+    <message>
+        <source>How splits are found: hist is fast on large tables; gpu_hist trains on the job&apos;s GPU.</source>
+        <translation>Cómo se buscan las divisiones: hist es rápido con tablas grandes; gpu_hist entrena en la GPU del trabajo.</translation>
+    </message>
+    <message>
+        <source>XGBoost&apos;s evaluation metrics, comma-separated (default: the objective&apos;s).</source>
+        <translation>Las métricas de evaluación de XGBoost, separadas por comas (predeterminadas: las de la tarea de aprendizaje).</translation>
+    </message>
+    <message>
+        <source>The deep part&apos;s hidden layer sizes, comma-separated.</source>
+        <translation>Los tamaños de las capas ocultas de la parte profunda, separados por comas.</translation>
+    </message>
+    <message>
+        <source>Use the categorical columns in the wide (linear) part as well.</source>
+        <translation>Usar también las columnas categóricas en la parte ancha (lineal).</translation>
+    </message>
+    <message>
+        <source>Embed the categorical columns in the deep part (dimension: the square root of the number of categories) instead of one-hot encoding them.</source>
+        <translation>Incrustar las columnas categóricas en la parte profunda (dimensión: la raíz cuadrada del número de categorías) en lugar de codificarlas en one-hot.</translation>
+    </message>
+    <message>
+        <source>The deep part&apos;s step size.</source>
+        <translation>El tamaño de paso de la parte profunda.</translation>
+    </message>
+    <message>
+        <source>The deep part&apos;s optimiser.</source>
+        <translation>El optimizador de la parte profunda.</translation>
+    </message>
+    <message>
+        <source>The share of the deep part&apos;s units dropped in training.</source>
+        <translation>La proporción de unidades de la parte profunda que se descartan durante el entrenamiento.</translation>
+    </message>
+    <message>
+        <source>%1 Default: %2.</source>
+        <extracomment>The tooltip of an argument&apos;s field: what it does, then its default.</extracomment>
+        <translation>%1 Valor predeterminado: %2.</translation>
+    </message>
+    <message>
+        <source>Choose…</source>
+        <extracomment>The first entry of an argument&apos;s list: the algorithm&apos;s own default applies.</extracomment>
+        <translation>Elegir…</translation>
+    </message>
+    <message>
+        <source>Default (%1)</source>
+        <translation>Predeterminado (%1)</translation>
+    </message>
+    <message>
+        <source>the algorithm&apos;s default</source>
+        <translation>valor predeterminado del algoritmo</translation>
+    </message>
+</context>
+<context>
     <name>Trainyard::AuditLogModel</name>
     <message>
         <source>OK</source>
@@ -242,6 +390,155 @@
     <message>
         <source>Audit Entry %1</source>
         <translation>Entrada de auditoría %1</translation>
+    </message>
+</context>
+<context>
+    <name>Trainyard::BuiltInAlgorithmForm</name>
+    <message>
+        <source>Pre&amp;process: split off validation and test rows, fill in missing values, encode categorical columns</source>
+        <translation>&amp;Preprocesar: separar las filas de validación y de prueba, completar los valores ausentes, codificar las columnas categóricas</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Built-in algorithm&lt;/b&gt; (masterConfig.imageUri): one of the service&apos;s algorithm images. Trainyard runs its own implementation of it (XGBoost; the linear learner and wide and deep in PyTorch, as Debian ships no TensorFlow) with the service&apos;s arguments, so the same job runs on the service unchanged.</source>
+        <translation>&lt;b&gt;Algoritmo integrado&lt;/b&gt; (masterConfig.imageUri): una de las imágenes de algoritmos del servicio. Trainyard ejecuta su propia implementación con los argumentos del servicio (XGBoost; el linear learner y el wide and deep en PyTorch, ya que Debian no incluye TensorFlow), así que el mismo trabajo se ejecuta sin cambios en el servicio.</translation>
+    </message>
+    <message>
+        <source>CSV: no header row, the target in the first column</source>
+        <translation>CSV: sin fila de encabezado, con el objetivo en la primera columna</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;--training_data_path&lt;/b&gt; (required): a UTF-8 CSV file without a header row, the target in the first column, numeric and categorical columns; an empty cell is a missing value.</source>
+        <translation>&lt;b&gt;--training_data_path&lt;/b&gt; (obligatorio): un archivo CSV en UTF-8 sin fila de encabezado, con el objetivo en la primera columna y columnas numéricas y categóricas; una celda vacía es un valor ausente.</translation>
+    </message>
+    <message>
+        <source>Optional: else preprocessing splits off 20 % of the training rows</source>
+        <translation>Opcional: si no, el preprocesamiento separa el 20 % de las filas de entrenamiento</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;--preprocess&lt;/b&gt;: the service&apos;s automatic preprocessing. Rows with more than 10 % of their values missing are dropped, numeric gaps get the column&apos;s mean, categorical columns are one-hot encoded, an all-distinct integer column is dropped as a row key, and the validation and test rows are drawn at random (--validation_split, --test_split; 0.20 each).</source>
+        <translation>&lt;b&gt;--preprocess&lt;/b&gt;: el preprocesamiento automático del servicio. Se descartan las filas a las que les falta más del 10 % de sus valores, los huecos numéricos reciben la media de la columna, las columnas categóricas se codifican en one-hot, una columna de enteros con todos los valores distintos se descarta como clave de fila, y las filas de validación y de prueba se eligen al azar (--validation_split, --test_split; 0.20 cada una).</translation>
+    </message>
+    <message>
+        <source>A&amp;lgorithm:</source>
+        <translation>A&amp;lgoritmo:</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>Examinar…</translation>
+    </message>
+    <message>
+        <source>CSV files (*.csv);;All files (*)</source>
+        <translation>Archivos CSV (*.csv);;Todos los archivos (*)</translation>
+    </message>
+    <message>
+        <source>&amp;Training data:</source>
+        <translation>Datos de &amp;entrenamiento:</translation>
+    </message>
+    <message>
+        <source>Training data</source>
+        <translation>Datos de entrenamiento</translation>
+    </message>
+    <message>
+        <source>&amp;Validation data:</source>
+        <translation>Datos de &amp;validación:</translation>
+    </message>
+    <message>
+        <source>Validation data</source>
+        <translation>Datos de validación</translation>
+    </message>
+    <message>
+        <source>T&amp;est data:</source>
+        <translation>Datos de p&amp;rueba:</translation>
+    </message>
+    <message>
+        <source>Test data</source>
+        <translation>Datos de prueba</translation>
+    </message>
+    <message>
+        <source>Gradient-boosted trees on a master and workers (XGBoost&apos;s collective, rows sharded). No preprocessing: give numeric tables, classes as 0…K−1.</source>
+        <translation>Árboles con gradient boosting en un maestro y trabajadores (el collective de XGBoost, con las filas repartidas). Sin preprocesamiento: proporcione tablas numéricas, con las clases como 0…K−1.</translation>
+    </message>
+    <message>
+        <source>Gradient-boosted trees (XGBoost) for classification or regression: strong on tables of numeric and categorical columns.</source>
+        <translation>Árboles con gradient boosting (XGBoost) para clasificación o regresión: muy eficaces con tablas de columnas numéricas y categóricas.</translation>
+    </message>
+    <message>
+        <source>A linear model (logistic or linear regression): fast, a baseline, readable weights.%1</source>
+        <translation>Un modelo lineal (regresión logística o lineal): rápido, una referencia de base, pesos legibles.%1</translation>
+    </message>
+    <message>
+        <source> Trains on the job&apos;s GPU.</source>
+        <translation> Se entrena en la GPU del trabajo.</translation>
+    </message>
+    <message>
+        <source>A linear part and a deep network over embeddings: for tables with many categorical columns.%1</source>
+        <translation>Una parte lineal y una red profunda sobre embeddings: para tablas con muchas columnas categóricas.%1</translation>
+    </message>
+    <message>
+        <source>The built-in algorithms package is not installed (trainyard/algorithms in the data folders), so the table cannot be previewed.</source>
+        <translation>El paquete de algoritmos integrados no está instalado (trainyard/algorithms en las carpetas de datos), así que no se puede previsualizar la tabla.</translation>
+    </message>
+    <message>
+        <source>%1 is not a file.</source>
+        <translation>%1 no es un archivo.</translation>
+    </message>
+    <message>
+        <source>Reading %1…</source>
+        <translation>Leyendo %1…</translation>
+    </message>
+    <message>
+        <source>The preview failed: %1</source>
+        <translation>La vista previa falló: %1</translation>
+    </message>
+    <message>
+        <source>no output</source>
+        <translation>sin salida</translation>
+    </message>
+    <message>
+        <source>This table cannot be trained on: %1</source>
+        <extracomment>%1 is the reason, naming the file, line and column where it can.</extracomment>
+        <translation>No se puede entrenar con esta tabla: %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>target: %n class(es) (%1): classification</source>
+        <extracomment>%1 lists the first classes, e.g. &quot;benign, malignant&quot;.</extracomment>
+        <translation>
+            <numerusform>objetivo: %n clase (%1): clasificación</numerusform>
+            <numerusform>objetivo: %n clases (%1): clasificación</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>target: numbers from %1 to %2: regression</source>
+        <extracomment>%1 and %2 are the smallest and largest target values among the previewed rows.</extracomment>
+        <translation>objetivo: números de %1 a %2: regresión</translation>
+    </message>
+    <message numerus="yes">
+        <source>The first %n row(s); %1; features: %2 numeric, %3 categorical, %4 dropped (key or constant).</source>
+        <extracomment>%1 says what the target is; then the counts of feature columns by type.</extracomment>
+        <translation>
+            <numerusform>%n fila inicial; %1; características: %2 numéricas, %3 categóricas, %4 descartadas (clave o constante).</numerusform>
+            <numerusform>%n filas iniciales; %1; características: %2 numéricas, %3 categóricas, %4 descartadas (clave o constante).</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Line 1 looks like a header row (text above numbers): remove it; the service&apos;s tables have none, and it would be trained on as data.</source>
+        <translation>La línea 1 parece una fila de encabezado (texto sobre números): elimínela; las tablas del servicio no tienen ninguna, y se entrenaría con ella como si fueran datos.</translation>
+    </message>
+    <message numerus="yes">
+        <source>Column %1: %n of %2 values missing</source>
+        <extracomment>%1 is a 1-based column number; %n the missing cells; %2 the rows previewed.</extracomment>
+        <translation>
+            <numerusform>Columna %1: falta %n de %2 valores</numerusform>
+            <numerusform>Columna %1: faltan %n de %2 valores</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Table previe&amp;w</source>
+        <translation>Vista previa de la &amp;tabla</translation>
+    </message>
+    <message>
+        <source>Algor&amp;ithm arguments</source>
+        <translation>Arg&amp;umentos del algoritmo</translation>
     </message>
 </context>
 <context>
@@ -737,8 +1034,24 @@ El punto de control más reciente (indicado por el archivo de estado «checkpoin
         <translation>después reinicie el ejecutor e indique el nombre del clúster como región de un trabajo.</translation>
     </message>
     <message>
-        <source>Every key and what the nodes need (README: Slurm clusters)</source>
-        <translation>Todas las claves y lo que necesitan los nodos (README: Slurm clusters)</translation>
+        <source>Every key and what the nodes need: README, Slurm clusters</source>
+        <translation>Todas las claves y lo que necesitan los nodos: README, sección «Slurm clusters»</translation>
+    </message>
+</context>
+<context>
+    <name>Trainyard::ConfusionMatrixModel</name>
+    <message>
+        <source>True %1, predicted %2: %3 (%4 % of %1)</source>
+        <extracomment>%1 true class, %2 predicted class, %3 count, %4 its percentage of the true class&apos;s rows.</extracomment>
+        <translation>Clase real %1, predicha %2: %3 (%4 % de %1)</translation>
+    </message>
+    <message>
+        <source>True class %1</source>
+        <translation>Clase real %1</translation>
+    </message>
+    <message>
+        <source>Predicted class %1</source>
+        <translation>Clase predicha %1</translation>
     </message>
 </context>
 <context>
@@ -893,6 +1206,73 @@ El punto de control más reciente (indicado por el archivo de estado «checkpoin
     <message>
         <source>Connect for This &amp;Session</source>
         <translation>Conectar para esta &amp;sesión</translation>
+    </message>
+</context>
+<context>
+    <name>Trainyard::CsvPreviewModel</name>
+    <message>
+        <source>Missing: preprocessing fills it in (numeric columns: the mean)</source>
+        <translation>Valor ausente: el preprocesamiento lo completa (columnas numéricas: con la media)</translation>
+    </message>
+    <message>
+        <source>target</source>
+        <translation>objetivo</translation>
+    </message>
+    <message>
+        <source>numeric</source>
+        <translation>numérica</translation>
+    </message>
+    <message>
+        <source>categorical</source>
+        <translation>categórica</translation>
+    </message>
+    <message>
+        <source>key (dropped)</source>
+        <translation>clave (descartada)</translation>
+    </message>
+    <message>
+        <source>constant (dropped)</source>
+        <translation>constante (descartada)</translation>
+    </message>
+    <message>
+        <source>%1
+%2</source>
+        <extracomment>A CSV column&apos;s header: its 1-based position, then its detected type on a second line.</extracomment>
+        <translation>%1
+%2</translation>
+    </message>
+    <message numerus="yes">
+        <source>The target (first column): numbers from %1 to %2, %n distinct</source>
+        <extracomment>%1 and %2 are the smallest and largest target values among the previewed rows.</extracomment>
+        <translation>
+            <numerusform>El objetivo (primera columna): números de %1 a %2, %n valor distinto</numerusform>
+            <numerusform>El objetivo (primera columna): números de %1 a %2, %n valores distintos</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>The target (first column): %n class(es)</source>
+        <translation>
+            <numerusform>El objetivo (primera columna): %n clase</numerusform>
+            <numerusform>El objetivo (primera columna): %n clases</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n distinct value(s)</source>
+        <translation>
+            <numerusform>%n valor distinto</numerusform>
+            <numerusform>%n valores distintos</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n missing</source>
+        <translation>
+            <numerusform>%n valor ausente</numerusform>
+            <numerusform>%n valores ausentes</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>treatment: %1</source>
+        <translation>tratamiento: %1</translation>
     </message>
 </context>
 <context>
@@ -1486,6 +1866,53 @@ El punto de control más reciente (indicado por el archivo de estado «checkpoin
         <source>A project ID may contain only lowercase letters, digits and hyphens, not &quot;%1&quot;.</source>
         <translation>Un ID de proyecto solo puede contener letras minúsculas, dígitos y guiones, no &quot;%1&quot;.</translation>
     </message>
+    <message>
+        <source>%1 is a built-in algorithm&apos;s image: name it as masterConfig.imageUri (the other replicas run the master&apos;s).</source>
+        <extracomment>%1 is the image URI; masterConfig.imageUri is an API field, kept as is.</extracomment>
+        <translation>%1 es la imagen de un algoritmo integrado: indíquela como masterConfig.imageUri (las demás réplicas ejecutan la del maestro).</translation>
+    </message>
+    <message>
+        <source>%1 is not a built-in algorithm Trainyard runs (image classification, object detection, BERT and TabNet need TensorFlow, which Debian does not ship). The built-in algorithms here: %2.</source>
+        <extracomment>%1 is the image the job names, %2 the list of image URIs Trainyard runs.</extracomment>
+        <translation>%1 no es un algoritmo integrado que Trainyard ejecute (la clasificación de imágenes, la detección de objetos, BERT y TabNet necesitan TensorFlow, que Debian no incluye). Los algoritmos integrados disponibles aquí: %2.</translation>
+    </message>
+    <message>
+        <source>%1 writes its model under the job dir: set jobDir (gcloud&apos;s --job-dir).</source>
+        <extracomment>%1 is the algorithm&apos;s name.</extracomment>
+        <translation>%1 escribe su modelo en el directorio del trabajo: indique jobDir (--job-dir de gcloud).</translation>
+    </message>
+    <message>
+        <source>A built-in algorithm takes no %1: give its arguments in trainingInput.args (after -- on the gcloud command line).</source>
+        <extracomment>%1 is containerCommand or containerArgs; trainingInput.args is an API field. Kept as is.</extracomment>
+        <translation>Un algoritmo integrado no admite %1: indique sus argumentos en trainingInput.args (después de -- en la línea de comandos de gcloud).</translation>
+    </message>
+    <message>
+        <source>%1 needs scaleTier CUSTOM with a master and at least one worker (not %2).</source>
+        <extracomment>%1 is the algorithm&apos;s name, %2 the scale tier.</extracomment>
+        <translation>%1 necesita scaleTier CUSTOM con un maestro y al menos un trabajador (no %2).</translation>
+    </message>
+    <message>
+        <source>%1 needs a master and at least one worker: set workerCount to 1 or more.</source>
+        <translation>%1 necesita un maestro y al menos un trabajador: establezca workerCount en 1 o más.</translation>
+    </message>
+    <message>
+        <source>%1 takes no parameter servers: the replicas train together with XGBoost&apos;s own collective.</source>
+        <translation>%1 no admite servidores de parámetros: las réplicas entrenan juntas con el propio collective de XGBoost.</translation>
+    </message>
+    <message>
+        <source>%1 takes no evaluators.</source>
+        <translation>%1 no admite evaluadores.</translation>
+    </message>
+    <message>
+        <source>%1 trains on one replica: use scaleTier BASIC, BASIC_GPU or CUSTOM with no workers (not %2).</source>
+        <extracomment>%1 is the algorithm&apos;s name, %2 the scale tier.</extracomment>
+        <translation>%1 entrena en una sola réplica: use scaleTier BASIC, BASIC_GPU o CUSTOM sin trabajadores (no %2).</translation>
+    </message>
+    <message>
+        <source>%1 trains on one replica, the master: set no other replicas (for distributed training, use %2).</source>
+        <extracomment>%1 is the algorithm&apos;s name, %2 the distributed XGBoost image URI.</extracomment>
+        <translation>%1 entrena en una sola réplica, el maestro: no indique otras réplicas (para el entrenamiento distribuido, use %2).</translation>
+    </message>
 </context>
 <context>
     <name>Trainyard::JobView</name>
@@ -1711,6 +2138,10 @@ El punto de control más reciente (indicado por el archivo de estado «checkpoin
     <message>
         <source>Cancel Job</source>
         <translation>Cancelar trabajo</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>Modelo</translation>
     </message>
 </context>
 <context>
@@ -2304,6 +2735,10 @@ El punto de control más reciente (indicado por el archivo de estado «checkpoin
         <source>Selected: %1</source>
         <translation>Seleccionados: %1</translation>
     </message>
+    <message>
+        <source>Mo&amp;del</source>
+        <translation>M&amp;odelo</translation>
+    </message>
 </context>
 <context>
     <name>Trainyard::MetricChart</name>
@@ -2537,6 +2972,94 @@ El punto de control más reciente (indicado por el archivo de estado «checkpoin
     <message>
         <source>Comparing with %1 (Ctrl+click jobs in the list to add or remove)</source>
         <translation>Comparando con %1 (Ctrl+clic en la lista de trabajos para añadir o quitar)</translation>
+    </message>
+</context>
+<context>
+    <name>Trainyard::ModelPanel</name>
+    <message>
+        <source>Rows: the true class; columns: the predicted class</source>
+        <translation>Filas: la clase real; columnas: la clase predicha</translation>
+    </message>
+    <message>
+        <source>File</source>
+        <translation>Archivo</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>Tamaño</translation>
+    </message>
+    <message>
+        <source>The model folder</source>
+        <translation>La carpeta del modelo</translation>
+    </message>
+    <message>
+        <source>The model appears here when the job has succeeded.</source>
+        <translation>El modelo aparece aquí cuando el trabajo se ha completado correctamente.</translation>
+    </message>
+    <message>
+        <source>The model could not be read: %1</source>
+        <translation>No se pudo leer el modelo: %1</translation>
+    </message>
+    <message>
+        <source>the test split</source>
+        <translation>el conjunto de prueba</translation>
+    </message>
+    <message>
+        <source>the validation split</source>
+        <translation>el conjunto de validación</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 (framework %2), measured on %3 (%n row(s)). Model folder: %4</source>
+        <extracomment>%1 the algorithm, %2 the framework, %3 &quot;the test split&quot;, %n its rows, %4 the model folder.</extracomment>
+        <translation>
+            <numerusform>%1 (framework %2), medido en %3 (%n fila). Carpeta del modelo: %4</numerusform>
+            <numerusform>%1 (framework %2), medido en %3 (%n filas). Carpeta del modelo: %4</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Trial %1: %2 (framework %3), measured on %4 (%n row(s)). Model folder: %5</source>
+        <extracomment>%1 the trial, %2 the algorithm, %3 the framework, %4 &quot;the test split&quot;, %5 the model folder.</extracomment>
+        <translation>
+            <numerusform>Prueba %1: %2 (framework %3), medido en %4 (%n fila). Carpeta del modelo: %5</numerusform>
+            <numerusform>Prueba %1: %2 (framework %3), medido en %4 (%n filas). Carpeta del modelo: %5</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Predicted against actual</source>
+        <translation>Predicho frente a real</translation>
+    </message>
+    <message>
+        <source>actual</source>
+        <translation>real</translation>
+    </message>
+    <message>
+        <source>predicted</source>
+        <translation>predicho</translation>
+    </message>
+    <message numerus="yes">
+        <source>Predicted against actual (%n point(s); mean |residual| %1)</source>
+        <extracomment>%1 the mean absolute residual, %n the points drawn.</extracomment>
+        <translation>
+            <numerusform>Predicho frente a real (%n punto; |residuo| medio %1)</numerusform>
+            <numerusform>Predicho frente a real (%n puntos; |residuo| medio %1)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>total gain</source>
+        <translation>ganancia total</translation>
+    </message>
+    <message>
+        <source>column %1</source>
+        <extracomment>A CSV column by its 1-based position (the target is column 1).</extracomment>
+        <translation>columna %1</translation>
+    </message>
+    <message>
+        <source>Feature importance (total gain)</source>
+        <translation>Importancia de las características (ganancia total)</translation>
+    </message>
+    <message>
+        <source>XGBoost&apos;s total gain of the splits on each CSV column&apos;s features (a categorical column&apos;s one-hot features added up), the 15 largest</source>
+        <translation>La ganancia total de XGBoost de las divisiones sobre las características de cada columna del CSV (sumando las características one-hot de una columna categórica), las 15 mayores</translation>
     </message>
 </context>
 <context>
@@ -3315,10 +3838,6 @@ Tipo de máquina: %4</translation>
         <translation>Imagen de &amp;contenedor</translation>
     </message>
     <message>
-        <source>The Python package to install and the module to run (python -m MODULE ARGS…), or a container image of the executor&apos;s host. Drop a package folder or .tar.gz here.</source>
-        <translation>El paquete de Python que se instala y el módulo que se ejecuta (python -m MÓDULO ARGS…), o una imagen de contenedor del equipo del ejecutor. Suelte aquí una carpeta de paquete o un .tar.gz.</translation>
-    </message>
-    <message>
         <source>&lt;b&gt;Custom container&lt;/b&gt; (masterConfig.imageUri): every replica runs this image under podman on the executor&apos;s host, with the job dir mounted at the same path and the same variables (TF_CONFIG …) as a package replica. The arguments and --job-dir go to the image&apos;s entrypoint.</source>
         <translation>&lt;b&gt;Contenedor personalizado&lt;/b&gt; (masterConfig.imageUri): cada réplica ejecuta esta imagen con podman en el equipo del ejecutor, con el directorio del trabajo montado en la misma ruta y las mismas variables (TF_CONFIG …) que una réplica de paquete. Los argumentos y --job-dir van al punto de entrada de la imagen.</translation>
     </message>
@@ -3378,6 +3897,27 @@ Tipo de máquina: %4</translation>
     <message>
         <source>Comman&amp;d:</source>
         <translation>Coman&amp;do:</translation>
+    </message>
+    <message>
+        <source>The Python package to install and the module to run (python -m MODULE ARGS…), a container image of the executor&apos;s host, or a built-in algorithm on a CSV table. Drop a package folder or .tar.gz here.</source>
+        <translation>El paquete de Python que se instala y el módulo que se ejecuta (python -m MÓDULO ARGS…), una imagen de contenedor del equipo del ejecutor o un algoritmo integrado sobre una tabla CSV. Suelte aquí una carpeta de paquete o un .tar.gz.</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Built-in algorithm&lt;/b&gt;: train XGBoost, a linear learner or wide and deep on a CSV table without writing code, as the service&apos;s built-in algorithms do (the job names the algorithm&apos;s image; its arguments follow the service&apos;s reference).</source>
+        <translation>&lt;b&gt;Algoritmo integrado&lt;/b&gt;: entrene XGBoost, un linear learner o un wide and deep con una tabla CSV sin escribir código, como con los algoritmos integrados del servicio (el trabajo indica la imagen del algoritmo; sus argumentos siguen la referencia del servicio).</translation>
+    </message>
+    <message>
+        <source>The algorithm&apos;s arguments: %1</source>
+        <extracomment>%1 is a Python list of the words, e.g. [&apos;--preprocess&apos;, &apos;--training_data_path=/data/t.csv&apos;].</extracomment>
+        <translation>Los argumentos del algoritmo: %1</translation>
+    </message>
+    <message>
+        <source>B&amp;uilt-in algorithm</source>
+        <translation>Algoritmo &amp;integrado</translation>
+    </message>
+    <message>
+        <source>Other arguments of the algorithm, e.g. --colsample_bylevel=0.8 --seed=7</source>
+        <translation>Otros argumentos del algoritmo, p. ej. --colsample_bylevel=0.8 --seed=7</translation>
     </message>
 </context>
 <context>
@@ -3720,6 +4260,22 @@ Tipo de máquina: %4</translation>
     <message>
         <source>&lt;b&gt;labels&lt;/b&gt; (the service&apos;s rule): at most 64 labels; keys and values at most 63 characters of lowercase letters, numbers, underscores and dashes; keys start with a letter. Filter the job list by them: labels.owner=alice.</source>
         <translation>&lt;b&gt;labels&lt;/b&gt; (regla del servicio): como mucho 64 etiquetas; claves y valores de hasta 63 caracteres de minúsculas, números, guiones bajos y guiones; las claves empiezan por una letra. Filtre la lista de trabajos por ellas: labels.owner=alice.</translation>
+    </message>
+    <message>
+        <source>Your training a&amp;pplication (a Python package or a container image)</source>
+        <translation>Su &amp;aplicación de entrenamiento (un paquete de Python o una imagen de contenedor)</translation>
+    </message>
+    <message>
+        <source>A built-in al&amp;gorithm on a CSV table, no code</source>
+        <translation>Un a&amp;lgoritmo integrado sobre una tabla CSV, sin código</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Built-in algorithm&lt;/b&gt;: XGBoost, a linear learner or wide and deep trained on a CSV table with the service&apos;s arguments, no training code of yours.</source>
+        <translation>&lt;b&gt;Algoritmo integrado&lt;/b&gt;: XGBoost, un linear learner o un wide and deep entrenado sobre una tabla CSV con los argumentos del servicio, sin código de entrenamiento propio.</translation>
+    </message>
+    <message>
+        <source>Train:</source>
+        <translation>Entrenar:</translation>
     </message>
 </context>
 <context>

@@ -127,6 +127,8 @@ HttpApi::AuditMethod HttpApi::auditMethod(const QByteArray& method, const QStrin
             false },
         { "GET", "jobs/{job}/checkpoints", "storage.objects.list", "storage.googleapis.com", false },
         { "GET", "jobs/{job}/checkpoints/{name=**}", "storage.objects.get", "storage.googleapis.com", false },
+        // A built-in algorithm's model folder and artifacts: objects of the job dir, as the service's would be.
+        { "GET", "jobs/{job}/model", "storage.objects.get", "storage.googleapis.com", false },
         { "GET", "projects/{project}/scaleTiers", "google.cloud.ml.v1.ProjectManagementService.GetConfig",
             "ml.googleapis.com", false },
         { "GET", "projects/{project}/machineTypes", "google.cloud.ml.v1.ProjectManagementService.GetConfig",
