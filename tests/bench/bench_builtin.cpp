@@ -16,6 +16,7 @@
 // by default (each takes minutes on 2 cores); BENCH_BUILTIN_RUNS=N repeats them and reports medians.
 //   bench_builtin [--limit N]   (--limit: the first N rows of each file, for a quick look; not the benchmark)
 #include "benchreport.h"
+#include "ctlrun.h"
 #include "executorenvironment.h"
 
 #include <QCoreApplication>
@@ -54,15 +55,8 @@ QJsonObject baseline(const QStringList& args)
 /// One job through trainyardctl in `root`'s isolated XDG folders; wall seconds to its exit, or -1 on failure.
 double runJob(const QTemporaryDir& root, const QString& id, const QString& image, const QStringList& args)
 {
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.insert(QStringLiteral("XDG_RUNTIME_DIR"), root.filePath(QStringLiteral("run")));
-    env.insert(QStringLiteral("XDG_DATA_HOME"), root.filePath(QStringLiteral("data")));
-    env.insert(QStringLiteral("XDG_CONFIG_HOME"), root.filePath(QStringLiteral("config")));
-    env.insert(QStringLiteral("TRAINYARD_EXECUTOR_BIN"), QStringLiteral(TRAINYARD_EXECUTOR_BIN));
-    env.remove(QStringLiteral("TRAINYARD_EXECUTOR"));
-    env.remove(QStringLiteral("TRAINYARD_TOKEN"));
     QProcess ctl;
-    ctl.setProcessEnvironment(env);
+    ctl.setProcessEnvironment(Trainyard::Test::isolatedCtlEnvironment(root));
     ctl.setProcessChannelMode(QProcess::MergedChannels);
     const QStringList all = QStringList { QStringLiteral("jobs"), QStringLiteral("submit"), QStringLiteral("training"),
         id, QStringLiteral("--master-image-uri"), image, QStringLiteral("--region"), QStringLiteral("local"),

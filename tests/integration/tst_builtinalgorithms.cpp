@@ -52,21 +52,9 @@ class TestBuiltInAlgorithms : public QObject {
 private:
     QTemporaryDir m_root;
 
-    QProcessEnvironment environment() const
-    {
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.insert(QStringLiteral("XDG_RUNTIME_DIR"), m_root.filePath(QStringLiteral("run")));
-        env.insert(QStringLiteral("XDG_DATA_HOME"), m_root.filePath(QStringLiteral("data")));
-        env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_root.filePath(QStringLiteral("config")));
-        env.insert(QStringLiteral("TRAINYARD_EXECUTOR_BIN"), QStringLiteral(TRAINYARD_EXECUTOR_BIN));
-        env.remove(QStringLiteral("TRAINYARD_EXECUTOR"));
-        env.remove(QStringLiteral("TRAINYARD_TOKEN"));
-        return env;
-    }
-
     CtlRun ctl(const QStringList& args, int timeoutMs = 600000)
     {
-        return Trainyard::Test::runCtl(environment(), args, timeoutMs, m_root.path());
+        return Trainyard::Test::runCtl(Trainyard::Test::isolatedCtlEnvironment(m_root), args, timeoutMs, m_root.path());
     }
 
     QString jobDir(const QString& id) const { return m_root.filePath(QStringLiteral("jobs/") + id); }

@@ -8,6 +8,7 @@
 #include <QProcessEnvironment>
 #include <QString>
 #include <QStringList>
+#include <QTemporaryDir>
 #include <QTest>
 
 namespace Trainyard::Test {
@@ -20,6 +21,21 @@ struct CtlRun {
     /// All of it, for a failure message.
     QString text() const { return QStringLiteral("exit %1\nstdout:\n%2\nstderr:\n%3").arg(code).arg(out, err); }
 };
+
+/// The environment of a user whose XDG folders are `root`'s run/, data/ and config/ (made by the caller; run/ mode
+/// 0700), with this build's executor for trainyardctl to start and no executor URL or token inherited: trainyardctl
+/// then starts and finds its own executor there, as on a fresh account.
+inline QProcessEnvironment isolatedCtlEnvironment(const QTemporaryDir& root)
+{
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("XDG_RUNTIME_DIR"), root.filePath(QStringLiteral("run")));
+    env.insert(QStringLiteral("XDG_DATA_HOME"), root.filePath(QStringLiteral("data")));
+    env.insert(QStringLiteral("XDG_CONFIG_HOME"), root.filePath(QStringLiteral("config")));
+    env.insert(QStringLiteral("TRAINYARD_EXECUTOR_BIN"), QStringLiteral(TRAINYARD_EXECUTOR_BIN));
+    env.remove(QStringLiteral("TRAINYARD_EXECUTOR"));
+    env.remove(QStringLiteral("TRAINYARD_TOKEN"));
+    return env;
+}
 
 /// Runs trainyardctl (TRAINYARD_CTL_BIN) with `args` in `env` (and `workingDirectory` when given), waiting on the
 /// event loop, not blocked, so that an executor or fake server in the test's own process can answer it. A run
