@@ -187,15 +187,9 @@ int main(int argc, char** argv)
         BenchReport::median(oursAccuracy) / BenchReport::median(theirAccuracy));
     goal("builtin_linear_6000_steps", lo.median / lt.median, 1.25, &missed);
 
-    // The executor trainyardctl started.
-    QFile runtime(root.filePath(QStringLiteral("run/trainyard/executor.json")));
-    if (runtime.open(QIODevice::ReadOnly)) {
-        const QJsonValue pid = QJsonDocument::fromJson(runtime.readAll()).object().value(QStringLiteral("pid"));
-        const qint64 p = pid.isString() ? pid.toString().toLongLong() : qint64(pid.toDouble());
-        // Gone before the temporary folder is removed, which it writes to until it exits.
-        if (p > 0)
-            Trainyard::Test::stopExecutors({ p });
-    }
+    // The executor trainyardctl started, gone before the temporary folder is removed (it writes there until it exits).
+    if (const qint64 pid = Trainyard::Test::isolatedExecutorPid(root); pid > 0)
+        Trainyard::Test::stopExecutors({ pid });
     std::printf("goals: %d met, %d missed\n", 3 - missed, missed);
     return 0;
 }

@@ -107,15 +107,10 @@ private Q_SLOTS:
 
     void cleanupTestCase()
     {
-        // The executor trainyardctl started for this test's folders.
-        QFile f(m_root.filePath(QStringLiteral("run/trainyard/executor.json")));
-        if (f.open(QIODevice::ReadOnly)) {
-            const QJsonValue pid = QJsonDocument::fromJson(f.readAll()).object().value(QStringLiteral("pid"));
-            const qint64 p = pid.isString() ? pid.toString().toLongLong() : qint64(pid.toDouble());
-            // Gone before the temporary folder is removed, which it writes to until it exits.
-            if (p > 0)
-                Trainyard::Test::stopExecutors({ p });
-        }
+        // The executor trainyardctl started for this test's folders, gone before the temporary folder is removed
+        // (it writes there until it exits).
+        if (const qint64 pid = Trainyard::Test::isolatedExecutorPid(m_root); pid > 0)
+            Trainyard::Test::stopExecutors({ pid });
     }
 
     /// XGBoost on the breast-cancer table with --preprocess, exactly as the service's example command runs it.

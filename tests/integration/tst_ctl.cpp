@@ -80,14 +80,7 @@ private:
             QStringLiteral("--job-dir"), m_root.filePath(QStringLiteral("jobs/") + jobId) };
     }
 
-    qint64 executorPid() const
-    {
-        QFile f(m_root.filePath(QStringLiteral("run/trainyard/executor.json")));
-        if (!f.open(QIODevice::ReadOnly))
-            return 0;
-        const QJsonValue pid = QJsonDocument::fromJson(f.readAll()).object().value(QStringLiteral("pid"));
-        return pid.isString() ? pid.toString().toLongLong() : static_cast<qint64>(pid.toDouble());
-    }
+    qint64 executorPid() const { return Trainyard::Test::isolatedExecutorPid(m_root); }
 
     static void writeFile(const QString& path, const QByteArray& text)
     {

@@ -4,6 +4,10 @@
 // Running this build's trainyardctl as a user would, for the tests that drive it against a real executor: its
 // exit code, stdout and stderr.
 
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QJsonValue>
 #include <QProcess>
 #include <QProcessEnvironment>
 #include <QString>
@@ -35,6 +39,17 @@ inline QProcessEnvironment isolatedCtlEnvironment(const QTemporaryDir& root)
     env.remove(QStringLiteral("TRAINYARD_EXECUTOR"));
     env.remove(QStringLiteral("TRAINYARD_TOKEN"));
     return env;
+}
+
+/// The pid of the executor trainyardctl started in isolatedCtlEnvironment(`root`), from its runtime file
+/// (run/trainyard/executor.json, app/executor/executor.cpp); 0 when there is none.
+inline qint64 isolatedExecutorPid(const QTemporaryDir& root)
+{
+    QFile f(root.filePath(QStringLiteral("run/trainyard/executor.json")));
+    if (!f.open(QIODevice::ReadOnly))
+        return 0;
+    const QJsonValue pid = QJsonDocument::fromJson(f.readAll()).object().value(QStringLiteral("pid"));
+    return pid.isString() ? pid.toString().toLongLong() : static_cast<qint64>(pid.toDouble());
 }
 
 /// Runs trainyardctl (TRAINYARD_CTL_BIN) with `args` in `env` (and `workingDirectory` when given), waiting on the
