@@ -367,9 +367,9 @@ struct Scheduler::Private {
         run->input = job.trainingInput;
         if (const BuiltInAlgorithm* algorithm = BuiltInAlgorithms::forJob(job.trainingInput)) {
             // A built-in algorithm's image runs the bundled package as the job's trainer (no container); the
-            // stored job keeps the image it was given. An empty folder (uninstalled since create) fails staging.
+            // stored job keeps the image it was given. Uninstalled since create: prepare() fails the job.
             const QString package = BuiltInAlgorithms::packageDir();
-            run->input.packageUris = { package.isEmpty() ? QStringLiteral("trainyard/algorithms") : package };
+            run->input.packageUris = package.isEmpty() ? QStringList() : QStringList { package };
             run->input.pythonModule = algorithm->module;
         }
         if (!job.trainingInput.hyperparameters) {
@@ -441,6 +441,13 @@ struct Scheduler::Private {
         // A job whose every replica runs an image needs no interpreter here (nor a package to stage). What runs
         // is run->input: for a built-in algorithm, the bundled package in place of the image.
         const TrainingInput& input = run->input;
+        if (BuiltInAlgorithms::forJob(input) && input.packageUris.isEmpty()) {
+            finish(run, JobState::Failed,
+                QStringLiteral("%1 runs Trainyard's built-in algorithms package, which is not installed with this "
+                               "executor (trainyard/algorithms in the data folders).")
+                    .arg(input.masterConfig->imageUri));
+            return;
+        }
         if (run->interpreter.isEmpty() && !onlyContainers(input))
             run->interpreter = interpreterFor(input, &error);
         if (run->interpreter.isEmpty() && !onlyContainers(input)) {
