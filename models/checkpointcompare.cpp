@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "checkpointcompare.h"
+#include "numberformat.h"
 
 #include <QHash>
 #include <QPointer>
@@ -11,20 +12,12 @@
 namespace Trainyard {
 
 namespace {
-QString number(double v)
-{
-    if (std::isnan(v))
-        return QStringLiteral("NaN");
-    if (std::isinf(v))
-        return v > 0 ? QStringLiteral("+Inf") : QStringLiteral("-Inf");
-    return QString::number(v, 'g', 6);
-}
 
 QString signedNumber(double v)
 {
     if (v > 0 && !std::isinf(v))
-        return QLatin1Char('+') + number(v);
-    return number(v);
+        return QLatin1Char('+') + formatSignificant(v);
+    return formatSignificant(v);
 }
 
 /// True when the statistics say something about finite values (an all-NaN tensor has no mean).
@@ -137,8 +130,10 @@ QVariant CheckpointCompareModel::data(const QModelIndex& index, int role) const
                 return tr("No statistics: %1").arg(!r.a.error.isEmpty() ? r.a.error : r.b.error);
             if (state == StatisticsState::Loaded)
                 return tr("A: %1\nB: %2")
-                    .arg(hasFinite(r.a.stats) ? number(statistic(r.a.stats, column)) : tr("no finite values"),
-                        hasFinite(r.b.stats) ? number(statistic(r.b.stats, column)) : tr("no finite values"));
+                    .arg(
+                        hasFinite(r.a.stats) ? formatSignificant(statistic(r.a.stats, column)) : tr("no finite values"),
+                        hasFinite(r.b.stats) ? formatSignificant(statistic(r.b.stats, column))
+                                             : tr("no finite values"));
         }
         return {};
     case CheckpointSortRole:

@@ -101,7 +101,7 @@ QList<AlgorithmArgument> estimatorArguments()
     };
 }
 
-QString number(double v)
+QString argumentNumber(double v)
 {
     return QString::number(v, 'g', 10);
 }
@@ -128,11 +128,11 @@ QString AlgorithmArgument::problem(const QString& value) const
     const bool low = min && (minOpen ? x <= *min : x < *min);
     const bool high = max && (maxOpen ? x >= *max : x > *max);
     if (low || high) {
-        const QString range
-            = QStringLiteral("%1%2, %3%4")
-                  .arg(minOpen ? QStringLiteral("(") : QStringLiteral("["), min ? number(*min) : QStringLiteral("−∞"),
-                      max ? number(*max) : QStringLiteral("∞"),
-                      maxOpen || !max ? QStringLiteral(")") : QStringLiteral("]"));
+        const QString range = QStringLiteral("%1%2, %3%4")
+                                  .arg(minOpen ? QStringLiteral("(") : QStringLiteral("["),
+                                      min ? argumentNumber(*min) : QStringLiteral("−∞"),
+                                      max ? argumentNumber(*max) : QStringLiteral("∞"),
+                                      maxOpen || !max ? QStringLiteral(")") : QStringLiteral("]"));
         //: %1 the argument, %2 the value, %3 the range, e.g. [0, 1].
         return AlgorithmArgumentsForm::tr("--%1: %2 is outside %3.").arg(name, v, range);
     }

@@ -4,6 +4,7 @@
 #include "checkpointcompare.h"
 #include "checkpointmodels.h"
 #include "executorconnection.h"
+#include "numberformat.h"
 
 #include <QClipboard>
 #include <QComboBox>
@@ -33,14 +34,6 @@
 namespace Trainyard {
 
 namespace {
-QString number(double v)
-{
-    if (std::isnan(v))
-        return QStringLiteral("NaN");
-    if (std::isinf(v))
-        return v > 0 ? QStringLiteral("+Inf") : QStringLiteral("-Inf");
-    return QString::number(v, 'g', 7);
-}
 
 QTableView* makeTable(QWidget* parent)
 {
@@ -518,10 +511,10 @@ void CheckpointsPanel::showValues(const TensorValues& v)
     };
     row(tr("Elements"), locale.toString(v.count));
     if (v.count > v.nanCount + v.infCount) {
-        row(tr("Minimum"), number(v.min));
-        row(tr("Maximum"), number(v.max));
-        row(tr("Mean"), number(v.mean));
-        row(tr("Standard deviation"), number(v.std));
+        row(tr("Minimum"), formatSignificant(v.min));
+        row(tr("Maximum"), formatSignificant(v.max));
+        row(tr("Mean"), formatSignificant(v.mean));
+        row(tr("Standard deviation"), formatSignificant(v.std));
     }
     if (v.nanCount > 0)
         row(tr("NaN"), locale.toString(v.nanCount));
@@ -533,7 +526,7 @@ void CheckpointsPanel::showValues(const TensorValues& v)
     QStringList shown;
     shown.reserve(v.values.size());
     for (double x : v.values)
-        shown.append(number(x));
+        shown.append(formatSignificant(x));
     QString text = shown.join(QStringLiteral(", "));
     if (v.count > v.values.size())
         text += QLatin1Char('\n')

@@ -17,7 +17,7 @@ namespace Trainyard {
 namespace {
 Q_LOGGING_CATEGORY(lcAccess, "trainyard.executor")
 
-constexpr int SchemaVersion = 1;
+constexpr int AccessSchemaVersion = 1;
 
 QString rfc3339(const QDateTime& time)
 {
@@ -74,7 +74,7 @@ bool AccessStore::open(const QString& path, QString* error)
     // Tokens grant access: a token made must be on disk before its holder is told it (as a job's create).
     SqliteFile::Options options;
     options.synchronous = QStringLiteral("FULL");
-    options.schemaVersion = SchemaVersion;
+    options.schemaVersion = AccessSchemaVersion;
     options.schema = {
         QStringLiteral("CREATE TABLE IF NOT EXISTS tokens (id TEXT PRIMARY KEY NOT NULL, "
                        "hash TEXT NOT NULL UNIQUE, member TEXT NOT NULL, role TEXT NOT NULL, "

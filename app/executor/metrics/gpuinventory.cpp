@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "gpuinventory.h"
+#include "nvml_p.h"
 #include "runtimelogging.h"
 
 #include <QFile>
@@ -12,17 +13,7 @@ namespace Trainyard {
 
 namespace {
 
-// The few NVML declarations we need (nvml.h, NVML API version 11+; ABI stable since the _v2 entry points).
-using nvmlReturn_t = int;
-using nvmlDevice_t = struct nvmlDevice_st*;
-struct nvmlMemory_t {
-    unsigned long long total;
-    unsigned long long free;
-    unsigned long long used;
-};
-constexpr nvmlReturn_t NVML_SUCCESS = 0;
-constexpr unsigned int NVML_DEVICE_NAME_V2_BUFFER_SIZE = 96;
-constexpr unsigned int NVML_DEVICE_UUID_V2_BUFFER_SIZE = 96;
+using namespace NvmlApi; // nvml_p.h
 
 /// NVML opened with dlopen; every function pointer is checked before use.
 class Nvml {

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "resourcesampler.h"
+#include "nvml_p.h"
 
 #include <QDateTime>
 #include <QDir>
@@ -17,31 +18,7 @@ namespace Trainyard {
 
 namespace {
 
-// The NVML declarations we need (nvml.h, API version 11+).
-using nvmlReturn_t = int;
-using nvmlDevice_t = struct nvmlDevice_st*;
-constexpr nvmlReturn_t NVML_SUCCESS = 0;
-constexpr nvmlReturn_t NVML_ERROR_INSUFFICIENT_SIZE = 7;
-struct nvmlProcessInfo_t { // nvmlProcessInfo_v2_t, taken by the _v2 and _v3 entry points
-    unsigned int pid;
-    unsigned long long usedGpuMemory;
-    unsigned int gpuInstanceId;
-    unsigned int computeInstanceId;
-};
-struct nvmlProcessUtilizationSample_t {
-    unsigned int pid;
-    unsigned long long timeStamp; // µs
-    unsigned int smUtil;
-    unsigned int memUtil;
-    unsigned int encUtil;
-    unsigned int decUtil;
-};
-struct nvmlUtilization_t {
-    unsigned int gpu;
-    unsigned int memory;
-};
-// nvml.h's sizes on LP64 (padding after each leading `pid`).
-static_assert(sizeof(nvmlProcessInfo_t) == 24 && sizeof(nvmlProcessUtilizationSample_t) == 32);
+using namespace NvmlApi; // nvml_p.h
 
 struct ProcStat {
     qint64 ppid = 0;

@@ -27,7 +27,7 @@ namespace Trainyard {
 Q_LOGGING_CATEGORY(lcAudit, "trainyard.executor")
 
 namespace {
-constexpr int SchemaVersion = 1;
+constexpr int AuditSchemaVersion = 1;
 
 /// The project an entry's logName names ("projects/p/logs/…" → "p").
 QString projectOf(const QJsonObject& entry)
@@ -202,7 +202,7 @@ bool AuditStore::open(const QString& path, QString* error)
     // An audit entry is on disk before the call it records is answered (synchronous=FULL), as a job's create.
     SqliteFile::Options options;
     options.synchronous = QStringLiteral("FULL");
-    options.schemaVersion = SchemaVersion;
+    options.schemaVersion = AuditSchemaVersion;
     options.schema = {
         QStringLiteral("CREATE TABLE IF NOT EXISTS entries (seq INTEGER PRIMARY KEY NOT NULL, "
                        "project TEXT NOT NULL, log_kind TEXT NOT NULL, json TEXT NOT NULL)"),

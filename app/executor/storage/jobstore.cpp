@@ -25,7 +25,7 @@ Q_LOGGING_CATEGORY(lcStore, "trainyard.executor")
 /// ID still unique across projects (index jobs_job_id). 3: that index dropped, so one ID may live in two
 /// projects; an older build must not open such a file, as its index could no longer be made. 4: `creator`, the
 /// principal who created each job (its roles/ml.jobOwner); NULL for jobs stored before.
-constexpr int SchemaVersion = 4;
+constexpr int JobSchemaVersion = 4;
 
 std::atomic<qint64> g_decodes { 0 };
 
@@ -199,11 +199,11 @@ bool JobStore::open(const QString& path, QString* error)
         if (problem.isEmpty() && query.exec(QStringLiteral("SELECT value FROM meta WHERE key = 'schemaVersion'"))
             && query.next())
             version = query.value(0).toInt();
-        if (problem.isEmpty() && version > SchemaVersion)
+        if (problem.isEmpty() && version > JobSchemaVersion)
             problem = QStringLiteral("%1 was written by a newer Trainyard (schema %2, this one knows %3)")
                           .arg(info.absoluteFilePath())
                           .arg(version)
-                          .arg(SchemaVersion);
+                          .arg(JobSchemaVersion);
         // Schema 1 had no project column (and files from before meta existed have no version).
         bool hasJobs = false;
         bool hasProject = false;
@@ -217,7 +217,7 @@ bool JobStore::open(const QString& path, QString* error)
         if (problem.isEmpty() && hasJobs && !hasProject && !migrateFromVersion1(&problem))
             problem = QStringLiteral("cannot migrate %1 to schema %2: %3")
                           .arg(info.absoluteFilePath())
-                          .arg(SchemaVersion)
+                          .arg(JobSchemaVersion)
                           .arg(problem);
     }
     if (!problem.isEmpty())
@@ -225,7 +225,7 @@ bool JobStore::open(const QString& path, QString* error)
     if (!migrateToCreator(&problem))
         return closeAndFail(QStringLiteral("cannot migrate %1 to schema %2: %3")
                                 .arg(info.absoluteFilePath())
-                                .arg(SchemaVersion)
+                                .arg(JobSchemaVersion)
                                 .arg(problem));
 
     QSqlDatabase db = QSqlDatabase::database(m_connectionName);
@@ -238,7 +238,7 @@ bool JobStore::open(const QString& path, QString* error)
         return closeAndFail(QStringLiteral("cannot set up %1 (%2)").arg(info.absoluteFilePath(), problem));
     }
     query.prepare(QStringLiteral("INSERT OR REPLACE INTO meta(key, value) VALUES ('schemaVersion', ?)"));
-    query.addBindValue(QString::number(SchemaVersion));
+    query.addBindValue(QString::number(JobSchemaVersion));
     query.exec();
     if (query.exec(QStringLiteral("SELECT value FROM meta WHERE key = 'storeId'")) && query.next()) {
         m_storeId = query.value(0).toString();
@@ -284,7 +284,7 @@ bool JobStore::migrateFromVersion1(QString* error)
         QStringLiteral("DROP TABLE jobs"),
         QStringLiteral("ALTER TABLE jobs_v2 RENAME TO jobs"),
         QStringLiteral("ALTER TABLE transitions_v2 RENAME TO transitions"),
-        QStringLiteral("INSERT OR REPLACE INTO meta(key, value) VALUES ('schemaVersion', '%1')").arg(SchemaVersion),
+        QStringLiteral("INSERT OR REPLACE INTO meta(key, value) VALUES ('schemaVersion', '%1')").arg(JobSchemaVersion),
     };
     if (!execAll(query, statements, error)) {
         query = QSqlQuery();
@@ -296,7 +296,7 @@ bool JobStore::migrateFromVersion1(QString* error)
         db.rollback();
         return false;
     }
-    qCInfo(lcStore).noquote() << "job store migrated to schema" << SchemaVersion << "(existing jobs are in project"
+    qCInfo(lcStore).noquote() << "job store migrated to schema" << JobSchemaVersion << "(existing jobs are in project"
                               << project + QLatin1Char(')');
     return true;
 }
@@ -328,7 +328,7 @@ bool JobStore::migrateToCreator(QString* error)
         *error = sqlError(query);
         return false;
     }
-    qCInfo(lcStore).noquote() << "job store migrated to schema" << SchemaVersion
+    qCInfo(lcStore).noquote() << "job store migrated to schema" << JobSchemaVersion
                               << "(jobs stored before have no recorded creator)";
     return true;
 }

@@ -75,11 +75,6 @@ bool preadCached(int fd, char* buffer, size_t n, qint64 offset)
     return true;
 }
 
-inline bool isDigit(char c)
-{
-    return c >= '0' && c <= '9';
-}
-
 inline int digits(const char* p, int n)
 {
     int v = 0;
@@ -112,7 +107,7 @@ bool canonicalTimestamp(const char* p, qint64* us)
 {
     static constexpr char shape[] = "dddd-dd-ddTdd:dd:dd.ddddddZ";
     for (int i = 0; i < 27; ++i) {
-        if (shape[i] == 'd' ? !isDigit(p[i]) : p[i] != shape[i])
+        if (shape[i] == 'd' ? !isAsciiDigit(p[i]) : p[i] != shape[i])
             return false;
     }
     const int y = digits(p, 4), mo = digits(p + 5, 2), d = digits(p + 8, 2);
@@ -126,7 +121,7 @@ bool canonicalTimestamp(const char* p, qint64* us)
 
 inline bool isLowerHex(char c)
 {
-    return isDigit(c) || (c >= 'a' && c <= 'f');
+    return isAsciiDigit(c) || (c >= 'a' && c <= 'f');
 }
 
 inline bool isHex(char c)
@@ -205,7 +200,7 @@ bool skipString(const char** p, const char* end, bool* canonical)
             if (s[2] != '0' || s[3] != '0' || (s[4] != '0' && s[4] != '1') || !isLowerHex(s[5])) {
                 *canonical = false;
             } else {
-                const int v = (s[4] - '0') * 16 + (isDigit(s[5]) ? s[5] - '0' : s[5] - 'a' + 10);
+                const int v = (s[4] - '0') * 16 + (isAsciiDigit(s[5]) ? s[5] - '0' : s[5] - 'a' + 10);
                 if (v == '\n' || v == '\r' || v == '\t')
                     *canonical = false;
             }

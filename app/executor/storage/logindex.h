@@ -14,6 +14,13 @@
 
 namespace Trainyard {
 
+/// Whether `c` is an ASCII digit, '0' to '9': the log line parsers' test, which unlike std::isdigit does not depend
+/// on the C locale.
+constexpr bool isAsciiDigit(char c)
+{
+    return c >= '0' && c <= '9';
+}
+
 /// What a read of a job's log asks for (the query of `GET …/jobs/{id}/logs`).
 struct LogQuery {
     QString taskName; ///< one replica's file; empty = all

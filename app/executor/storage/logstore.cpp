@@ -47,11 +47,6 @@ QString streamName(int stream)
     return stream == 2 ? err : stream == 1 ? out : QString();
 }
 
-inline bool isDigit(char c)
-{
-    return c >= '0' && c <= '9';
-}
-
 // A level word of Python's logging (and the common WARN/FATAL spellings) at `p`, or false.
 bool levelWord(const char* p, size_t n, LogSeverity* sev, size_t* len)
 {
@@ -101,8 +96,9 @@ LogSeverity detectSeverity(const char* p, size_t n, size_t* prefix = nullptr)
     LogSeverity sev;
     size_t len;
     // glog/absl: I1122 05:04:43.123456
-    if ((p[0] == 'I' || p[0] == 'W' || p[0] == 'E' || p[0] == 'F') && n >= 14 && isDigit(p[1]) && isDigit(p[2])
-        && isDigit(p[3]) && isDigit(p[4]) && p[5] == ' ' && isDigit(p[6]) && isDigit(p[7]) && p[8] == ':') {
+    if ((p[0] == 'I' || p[0] == 'W' || p[0] == 'E' || p[0] == 'F') && n >= 14 && isAsciiDigit(p[1])
+        && isAsciiDigit(p[2]) && isAsciiDigit(p[3]) && isAsciiDigit(p[4]) && p[5] == ' ' && isAsciiDigit(p[6])
+        && isAsciiDigit(p[7]) && p[8] == ':') {
         switch (p[0]) {
         case 'W':
             return LogSeverity::Warning;
@@ -133,7 +129,8 @@ LogSeverity detectSeverity(const char* p, size_t n, size_t* prefix = nullptr)
         return sev;
     }
     // 2026-11-22 05:04:43,123 INFO message / 2026-11-22 05:04:43,123 - name - INFO - message
-    if (n >= 20 && isDigit(p[0]) && isDigit(p[1]) && isDigit(p[2]) && isDigit(p[3]) && p[4] == '-') {
+    if (n >= 20 && isAsciiDigit(p[0]) && isAsciiDigit(p[1]) && isAsciiDigit(p[2]) && isAsciiDigit(p[3])
+        && p[4] == '-') {
         const size_t limit = std::min<size_t>(n, 64);
         for (size_t i = 10; i + 4 <= limit; ++i) {
             if (!isWordBoundary(p[i - 1]))
@@ -740,7 +737,7 @@ QList<LogEntry> LogStore::read(const JobKey& job, const QString& taskName, const
     qint64 afterIndex, int limit, const QString& contains)
 {
     const QList<QByteArray> lines
-        = readLines(prepareRead(job, LogQuery { taskName, minSeverity, contains, afterIndex, limit }));
+        = readLines(prepareRead(job, LogQuery { taskName, minSeverity, contains, afterIndex, limit, {} }));
     QList<LogEntry> result;
     result.reserve(lines.size());
     for (const QByteArray& line : lines)
