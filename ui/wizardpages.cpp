@@ -141,9 +141,9 @@ WizardJobPage::WizardJobPage(SubmitWizard* wizard)
     , m_removeLabel(new QPushButton(tr("&Remove label"), this))
     , m_labelProblems(problemLabel(QStringLiteral("labelProblems"), this))
     , m_import(new QPushButton(tr("&Import config…"), this))
+    , m_importStatus(new QLabel(this))
     , m_trainApp(new QRadioButton(tr("Your training a&pplication (a Python package or a container image)"), this))
     , m_trainBuiltIn(new QRadioButton(tr("A built-in al&gorithm on a CSV table, no code"), this))
-    , m_importStatus(new QLabel(this))
 {
     setTitle(tr("Job"));
     setSubTitle(tr("Name the job and label it, or start from a gcloud --config file."));

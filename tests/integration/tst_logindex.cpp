@@ -172,7 +172,7 @@ private Q_SLOTS:
                 starts << after;
             for (const int limit : { 1, 7, 250, 5000 }) {
                 for (const qint64 after : std::as_const(starts)) {
-                    const LogQuery q { taskName, severity, contains, after, limit };
+                    const LogQuery q { taskName, severity, contains, after, limit, {} };
                     const LogIndex::Snapshot all = snapshotOf(dir);
                     LogIndex::Snapshot files;
                     for (const auto& f : all) {
@@ -214,7 +214,7 @@ private Q_SLOTS:
         const QString dir = logsDir(nextJob());
         writeJob(dir, 3000);
         LogIndex index(dir);
-        const LogQuery q { {}, {}, {}, 100, 200 };
+        const LogQuery q { {}, {}, {}, 100, 200, {} };
         QByteArray now = "[";
         QVERIFY(!index.appendPageNow(snapshotOf(dir), q, {}, ",", &now));
         QCOMPARE(now, QByteArray("["));
@@ -234,10 +234,10 @@ private Q_SLOTS:
 
         QByteArray unused;
         QVERIFY(!index.appendPageNow(
-            snapshotOf(dir), LogQuery { {}, {}, QStringLiteral("step"), 0, 10 }, {}, ",", &unused));
+            snapshotOf(dir), LogQuery { {}, {}, QStringLiteral("step"), 0, 10, {} }, {}, ",", &unused));
         QVERIFY(!index.appendPageNow(
             snapshotOf(dir), LogQuery { {}, {}, {}, 0, 10, QStringLiteral("3") }, {}, ",", &unused));
-        QVERIFY(!index.appendPageNow(snapshotOf(dir), LogQuery { {}, {}, {}, 0, 5000 }, {}, ",", &unused));
+        QVERIFY(!index.appendPageNow(snapshotOf(dir), LogQuery { {}, {}, {}, 0, 5000, {} }, {}, ",", &unused));
         QVERIFY(unused.isEmpty());
         // A line that is not indexed yet, then a torn tail: the pool's read indexes the line, the tail stays.
         const QString file = dir + QLatin1Char('/') + Tasks.first() + QStringLiteral(".jsonl");
@@ -332,11 +332,11 @@ private Q_SLOTS:
                     LogEntry { 1000 + i, QStringLiteral("INFO"), Tasks.at(i % 3), QString(),
                         QStringLiteral("line %1").arg(i), QString() });
             }
-            before = store.readLines(store.prepareRead(job, LogQuery { {}, {}, {}, 100, 50 }));
+            before = store.readLines(store.prepareRead(job, LogQuery { {}, {}, {}, 100, 50, {} }));
             QCOMPARE(before.size(), 50);
         }
         LogStore again(m_dir.path());
-        QCOMPARE(again.readLines(again.prepareRead(job, LogQuery { {}, {}, {}, 100, 50 })), before);
+        QCOMPARE(again.readLines(again.prepareRead(job, LogQuery { {}, {}, {}, 100, 50, {} })), before);
         again.append(job,
             LogEntry { 5000, QStringLiteral("ERROR"), QStringLiteral("service"), QString(),
                 QStringLiteral("after the restart"), QString() });
@@ -441,7 +441,7 @@ private Q_SLOTS:
         QVERIFY(appendBytes(dir + QStringLiteral("/b.jsonl"), b));
         LogIndex index(dir);
         for (qint64 after = 0; after < 15; ++after) {
-            const LogQuery q { {}, {}, {}, after, 3 };
+            const LogQuery q { {}, {}, {}, after, 3, {} };
             QCOMPARE(index.read(snapshotOf(dir), q), referenceRead(dir, q));
         }
     }
@@ -475,7 +475,7 @@ private Q_SLOTS:
         QCOMPARE(ours[2], lines.split('\n').at(2));
         QVERIFY(!LogIndex::isCanonicalLine(lines.left(lines.indexOf('\n'))));
         QVERIFY(ours[1].contains("\"message\":\"slash / and A\""));
-        QCOMPARE(index.read(snapshotOf(dir), LogQuery { {}, QStringLiteral("WARNING"), {}, 0, 10 }).size(), 2);
+        QCOMPARE(index.read(snapshotOf(dir), LogQuery { {}, QStringLiteral("WARNING"), {}, 0, 10, {} }).size(), 2);
         // A page body with lines encoded again between copied ones.
         QByteArray body;
         const LogIndex::PageInfo page = index.appendPage(snapshotOf(dir), LogQuery {}, {}, ",", &body);

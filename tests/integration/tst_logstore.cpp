@@ -55,33 +55,41 @@ private Q_SLOTS:
                                                << QStringLiteral("ERROR") << QStringLiteral("trainer.task:nan loss");
         QTest::addRow("logging default CRITICAL") << QByteArray("CRITICAL:root:disk full") << false
                                                   << QStringLiteral("CRITICAL") << QStringLiteral("disk full");
-        QTest::addRow("logging default DEBUG")
-            << QByteArray("DEBUG:urllib3:connect") << true << QStringLiteral("DEBUG") << QStringLiteral("urllib3:connect");
-        QTest::addRow("asctime levelname") << QByteArray("2026-11-22 05:04:43,123 WARNING low memory") << false
-                                           << QStringLiteral("WARNING")
-                                           << QStringLiteral("2026-11-22 05:04:43,123 WARNING low memory");
+        QTest::addRow("logging default DEBUG") << QByteArray("DEBUG:urllib3:connect") << true << QStringLiteral("DEBUG")
+                                               << QStringLiteral("urllib3:connect");
+        QTest::addRow("asctime levelname")
+            << QByteArray("2026-11-22 05:04:43,123 WARNING low memory") << false << QStringLiteral("WARNING")
+            << QStringLiteral("2026-11-22 05:04:43,123 WARNING low memory");
         QTest::addRow("asctime dashes") << QByteArray("2026-11-22 05:04:43,123 - trainer - ERROR - boom") << true
                                         << QStringLiteral("ERROR")
                                         << QStringLiteral("2026-11-22 05:04:43,123 - trainer - ERROR - boom");
         QTest::addRow("bracketed") << QByteArray("[WARNING] deprecated flag") << false << QStringLiteral("WARNING")
                                    << QStringLiteral("deprecated flag");
         QTest::addRow("glog info") << QByteArray("I1122 05:04:43.123456 1234 main.cc:12] hello") << true
-                                   << QStringLiteral("INFO") << QStringLiteral("I1122 05:04:43.123456 1234 main.cc:12] hello");
+                                   << QStringLiteral("INFO")
+                                   << QStringLiteral("I1122 05:04:43.123456 1234 main.cc:12] hello");
         QTest::addRow("glog warning") << QByteArray("W1122 05:04:43.123456 1234 main.cc:12] hm") << true
-                                      << QStringLiteral("WARNING") << QStringLiteral("W1122 05:04:43.123456 1234 main.cc:12] hm");
+                                      << QStringLiteral("WARNING")
+                                      << QStringLiteral("W1122 05:04:43.123456 1234 main.cc:12] hm");
         QTest::addRow("glog error") << QByteArray("E1122 05:04:43.123456 1234 main.cc:12] bad") << true
-                                    << QStringLiteral("ERROR") << QStringLiteral("E1122 05:04:43.123456 1234 main.cc:12] bad");
+                                    << QStringLiteral("ERROR")
+                                    << QStringLiteral("E1122 05:04:43.123456 1234 main.cc:12] bad");
         QTest::addRow("absl fatal") << QByteArray("F1122 05:04:43.123456 140 app.py:7] dead") << true
-                                    << QStringLiteral("CRITICAL") << QStringLiteral("F1122 05:04:43.123456 140 app.py:7] dead");
+                                    << QStringLiteral("CRITICAL")
+                                    << QStringLiteral("F1122 05:04:43.123456 140 app.py:7] dead");
         QTest::addRow("plain stdout") << QByteArray("epoch 1 loss 0.3") << false << QStringLiteral("INFO")
                                       << QStringLiteral("epoch 1 loss 0.3");
-        QTest::addRow("plain stderr is INFO") << QByteArray("Downloading: 45% |####      |") << true
-                                              << QStringLiteral("INFO") << QStringLiteral("Downloading: 45% |####      |");
-        QTest::addRow("traceback on stderr") << QByteArray("Traceback (most recent call last):") << true
-                                             << QStringLiteral("ERROR") << QStringLiteral("Traceback (most recent call last):");
-        QTest::addRow("argparse error") << QByteArray("python -m trainer.task: error: unrecognized arguments: --epochs 2")
+        QTest::addRow("plain stderr is INFO")
+            << QByteArray("Downloading: 45% |####      |") << true << QStringLiteral("INFO")
+            << QStringLiteral("Downloading: 45% |####      |");
+        QTest::addRow("traceback on stderr")
+            << QByteArray("Traceback (most recent call last):") << true << QStringLiteral("ERROR")
+            << QStringLiteral("Traceback (most recent call last):");
+        QTest::addRow("argparse error") << QByteArray(
+            "python -m trainer.task: error: unrecognized arguments: --epochs 2")
                                         << true << QStringLiteral("ERROR")
-                                        << QStringLiteral("python -m trainer.task: error: unrecognized arguments: --epochs 2");
+                                        << QStringLiteral(
+                                               "python -m trainer.task: error: unrecognized arguments: --epochs 2");
         QTest::addRow("argparse usage") << QByteArray("usage: python -m trainer.task [-h] --job-dir JOB_DIR") << true
                                         << QStringLiteral("INFO")
                                         << QStringLiteral("usage: python -m trainer.task [-h] --job-dir JOB_DIR");
@@ -136,10 +144,12 @@ private Q_SLOTS:
         for (const LogEntry& e : store.read(job, QString(), QString()))
             severities << e.severity + QLatin1Char(' ') + e.stream;
         QCOMPARE(severities,
-            (QStringList { QStringLiteral("INFO stderr"), QStringLiteral("ERROR stderr"), QStringLiteral("ERROR stderr"),
-                QStringLiteral("ERROR stderr"), QStringLiteral("ERROR stderr"), // the first traceback
+            (QStringList { QStringLiteral("INFO stderr"), QStringLiteral("ERROR stderr"),
+                QStringLiteral("ERROR stderr"), QStringLiteral("ERROR stderr"),
+                QStringLiteral("ERROR stderr"), // the first traceback
                 QStringLiteral("ERROR stderr"), QStringLiteral("ERROR stderr"), QStringLiteral("ERROR stderr"), // chain
-                QStringLiteral("ERROR stderr"), QStringLiteral("ERROR stderr"), QStringLiteral("ERROR stderr"), // second
+                QStringLiteral("ERROR stderr"), QStringLiteral("ERROR stderr"),
+                QStringLiteral("ERROR stderr"), // second
                 QStringLiteral("INFO stderr"), QStringLiteral("INFO stdout") }));
         // The executor's own lines carry no stream.
         LogEntry service;
@@ -242,7 +252,7 @@ private Q_SLOTS:
         LogStore store(m_dir.path());
         const JobKey job = nextJob();
         auto at = [&](qint64 us, const QString& task, const QString& sev, const QString& msg) {
-            store.append(job, LogEntry { us, sev, task, QString(), msg });
+            store.append(job, LogEntry { us, sev, task, QString(), msg, {} });
         };
         at(1000, QStringLiteral("service"), QStringLiteral("INFO"), QStringLiteral("s1"));
         at(3000, QStringLiteral("service"), QStringLiteral("INFO"), QStringLiteral("s3"));
@@ -301,7 +311,7 @@ private Q_SLOTS:
         const JobKey job = nextJob();
         const QString master = QStringLiteral("master-replica-0");
         auto at = [&](qint64 us, const QString& task, const QString& msg) {
-            store.append(job, LogEntry { us, QStringLiteral("INFO"), task, QString(), msg });
+            store.append(job, LogEntry { us, QStringLiteral("INFO"), task, QString(), msg, {} });
         };
         at(1000, master, QStringLiteral("Resuming from checkpoint /j/ckpt-epoch-2.pt (epoch 2)"));
         at(2000, master, QStringLiteral("Epoch 3: loss 0.5"));
@@ -351,8 +361,8 @@ private Q_SLOTS:
             bulk += "INFO:root:line " + QByteArray::number(i) + '\n';
         store.appendOutput(job, QStringLiteral("master-replica-0"), QString(), bulk, false);
         store.appendOutput(other, QStringLiteral("master-replica-0"), QString(), "not mine\n", false);
-        store.append(
-            job, LogEntry { 0, QStringLiteral("INFO"), QStringLiteral("service"), QString(), QStringLiteral("svc") });
+        store.append(job,
+            LogEntry { 0, QStringLiteral("INFO"), QStringLiteral("service"), QString(), QStringLiteral("svc"), {} });
         QTRY_COMPARE(got.size(), 1001);
         QVERIFY(batches < 10); // batched, not one call per line
         for (int i = 0; i < 1000; ++i) {

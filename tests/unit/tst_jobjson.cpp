@@ -114,7 +114,7 @@ Job fullJob()
     t.finalMetric = HyperparameterMetric { 1000, 0.87 };
     t.allMetrics = { HyperparameterMetric { 500, 0.8 }, HyperparameterMetric { 1000, 0.87 } };
     t.isTrialStoppedEarly = false;
-    out.trials = { t, HyperparameterOutput { QStringLiteral("2"), {}, {}, {}, JobState::Failed, {}, {}, true } };
+    out.trials = { t, HyperparameterOutput { QStringLiteral("2"), {}, {}, {}, JobState::Failed, {}, {}, true, {} } };
     out.consumedMLUnits = 1.25;
     out.isHyperparameterTuningJob = true;
     out.hyperparameterMetricTag = QStringLiteral("accuracy");
