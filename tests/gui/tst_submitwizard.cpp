@@ -13,6 +13,7 @@
 #include "requireddependencies.h"
 #include "statenames.h"
 #include "submitwizard.h"
+#include "trainingpackage.h"
 #include "wizardpages.h"
 
 #include <QAbstractButton>
@@ -349,10 +350,8 @@ private Q_SLOTS:
     {
         // Issue 27, item 11: an imported config opened the wizard on step 1 with no sign of the import, and the
         // package field empty though the file sat in the trainer's folder.
-        QVERIFY(writeFile(path(QStringLiteral("imported/setup.py")),
-            "from setuptools import setup\nsetup(name='t', packages=['trainer'])\n"));
-        QVERIFY(writeFile(path(QStringLiteral("imported/trainer/__init__.py")), ""));
-        QVERIFY(writeFile(path(QStringLiteral("imported/trainer/task.py")), "print('hi')\n"));
+        QVERIFY(Trainyard::Test::writeTrainingPackage(
+            path(QStringLiteral("imported")), QStringLiteral("trainer"), "print('hi')\n", QStringLiteral("t")));
         QVERIFY(writeFile(path(QStringLiteral("imported/configs/gpu.yaml")),
             "trainingInput:\n  scaleTier: BASIC_GPU\n  pythonModule: trainer.task\n  args: [--epochs, '3']\n"));
         SubmitWizard w(nullptr);

@@ -3,8 +3,10 @@
 // (the token file), two developers, a viewer and a viewer made a job's owner through the job's policy; who may
 // create, list, get, cancel and update (own jobs vs others'), read logs, metrics and checkpoints, read and set
 // IAM policies (with etags), test permissions; access tokens: admin only, expiry and revocation (401).
+#include "apirequest.h"
 #include "ctlrun.h"
 #include "executorprocess.h"
+#include "trainingpackage.h"
 
 #include <QDir>
 #include <QFile>
@@ -23,19 +25,7 @@
 
 namespace {
 
-struct Response {
-    int status = 0;
-    QJsonObject json;
-    QByteArray body;
-    QString errorStatus() const
-    {
-        return json.value(QStringLiteral("error")).toObject().value(QStringLiteral("status")).toString();
-    }
-    QString errorMessage() const
-    {
-        return json.value(QStringLiteral("error")).toObject().value(QStringLiteral("message")).toString();
-    }
-};
+using Response = Trainyard::Test::ApiResponse;
 
 QString denied(const char* permission, const QString& resource)
 {
@@ -69,25 +59,8 @@ class TestAccessApi : public QObject {
 
     Response send(const QByteArray& token, const QByteArray& verb, const QString& path, const QByteArray& body = {})
     {
-        QUrl url = m_url;
-        const qsizetype q = path.indexOf(QLatin1Char('?'));
-        url.setPath(q < 0 ? path : path.left(q));
-        if (q >= 0)
-            url.setQuery(path.mid(q + 1));
-        QNetworkRequest request(url);
-        request.setRawHeader("Authorization", "Bearer " + token);
-        if (!body.isEmpty())
-            request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
-        QNetworkReply* reply = m_nam.sendCustomRequest(request, verb, body);
-        QSignalSpy finished(reply, &QNetworkReply::finished);
-        if (!reply->isFinished() && !finished.wait(30000))
-            qWarning() << "no answer to" << verb << path;
-        Response response;
-        response.status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-        response.body = reply->readAll();
-        response.json = QJsonDocument::fromJson(response.body).object();
-        reply->deleteLater();
-        return response;
+        return Trainyard::Test::sendApiRequest(
+            m_nam, verb, Trainyard::Test::apiUrl(m_url, path), body, { { "Authorization", "Bearer " + token } });
     }
 
     QByteArray makeToken(const QString& member, const QString& role)
@@ -126,19 +99,12 @@ private Q_SLOTS:
         QVERIFY(QFile::setPermissions(
             m_root.filePath(QStringLiteral("run")), QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner));
         m_packageDir = m_root.filePath(QStringLiteral("pkg"));
-        auto write = [](const QString& path, const QByteArray& text) {
-            QFile file(path);
-            return file.open(QIODevice::WriteOnly) && file.write(text) == text.size();
-        };
-        QVERIFY(write(m_packageDir + QStringLiteral("/setup.py"),
-            "from setuptools import setup\n"
-            "setup(name='trainyard-accesstest', version='0.1', packages=['accesstest'])\n"));
-        QVERIFY(write(m_packageDir + QStringLiteral("/accesstest/__init__.py"), ""));
-        QVERIFY(write(m_packageDir + QStringLiteral("/accesstest/task.py"),
+        QVERIFY(Trainyard::Test::writeTrainingPackage(m_packageDir, QStringLiteral("accesstest"),
             "import sys, time\n"
             "print('hello from accesstest', flush=True)\n"
             "if '--sleep' in sys.argv:\n"
-            "    time.sleep(float(sys.argv[sys.argv.index('--sleep') + 1]))\n"));
+            "    time.sleep(float(sys.argv[sys.argv.index('--sleep') + 1]))\n",
+            QStringLiteral("trainyard-accesstest")));
 
         QString error;
         QVERIFY2(

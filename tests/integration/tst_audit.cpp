@@ -4,8 +4,10 @@
 // `…/auditLogs` filters and pages them newest first; Data Access entries appear only with --audit-data-access;
 // `trainyardctl audit verify` passes on the log as written and fails, naming the entry, once a row of audit.sqlite
 // is changed, removed or two are swapped; a change is refused (503) while the audit file cannot be written.
+#include "apirequest.h"
 #include "auditlog.h"
 #include "executorprocess.h"
+#include "trainingpackage.h"
 
 #include <QDir>
 #include <QFile>
@@ -28,11 +30,7 @@ using namespace Trainyard;
 
 namespace {
 
-struct Response {
-    int status = 0;
-    QJsonObject json;
-    QByteArray body;
-};
+using Response = Trainyard::Test::ApiResponse;
 
 QByteArray json(const QJsonObject& object)
 {
@@ -96,21 +94,8 @@ class TestAudit : public QObject {
         QUrl url = m_url;
         url.setPath(path);
         url.setQuery(query);
-        QNetworkRequest request(url);
-        request.setRawHeader("Authorization", "Bearer " + token);
-        request.setRawHeader("User-Agent", "tst_audit/1");
-        if (!body.isEmpty())
-            request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
-        QNetworkReply* reply = m_nam.sendCustomRequest(request, verb, body);
-        QSignalSpy finished(reply, &QNetworkReply::finished);
-        if (!reply->isFinished() && !finished.wait(30000))
-            qWarning() << "no answer to" << verb << path;
-        Response response;
-        response.status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-        response.body = reply->readAll();
-        response.json = QJsonDocument::fromJson(response.body).object();
-        reply->deleteLater();
-        return response;
+        return Trainyard::Test::sendApiRequest(
+            m_nam, verb, url, body, { { "Authorization", "Bearer " + token }, { "User-Agent", "tst_audit/1" } });
     }
 
     /// Entries of `…/auditLogs` with `filter`, every page of `pageSize`.
@@ -201,18 +186,11 @@ private Q_SLOTS:
         QVERIFY(QFile::setPermissions(
             m_root.filePath(QStringLiteral("run")), QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner));
         m_packageDir = m_root.filePath(QStringLiteral("pkg"));
-        auto write = [](const QString& path, const QByteArray& text) {
-            QFile file(path);
-            return file.open(QIODevice::WriteOnly) && file.write(text) == text.size();
-        };
-        QVERIFY(write(m_packageDir + QStringLiteral("/setup.py"),
-            "from setuptools import setup\n"
-            "setup(name='trainyard-audittest', version='0.1', packages=['audittest'])\n"));
-        QVERIFY(write(m_packageDir + QStringLiteral("/audittest/__init__.py"), ""));
-        QVERIFY(write(m_packageDir + QStringLiteral("/audittest/task.py"),
+        QVERIFY(Trainyard::Test::writeTrainingPackage(m_packageDir, QStringLiteral("audittest"),
             "import sys, time\n"
             "if '--sleep' in sys.argv:\n"
-            "    time.sleep(float(sys.argv[sys.argv.index('--sleep') + 1]))\n"));
+            "    time.sleep(float(sys.argv[sys.argv.index('--sleep') + 1]))\n",
+            QStringLiteral("trainyard-audittest")));
         QVERIFY(startExecutor({}));
     }
 

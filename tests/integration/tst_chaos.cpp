@@ -12,6 +12,7 @@
 #include "apiclient.h"
 #include "executorenvironment.h"
 #include "executorprocess.h"
+#include "sqliteintegrity.h"
 #include "statenames.h"
 
 #include <QDir>
@@ -46,26 +47,6 @@ bool processAlive(qint64 pid)
     const QByteArray text = stat.readAll();
     const qsizetype close = text.lastIndexOf(')');
     return close < 0 || text.mid(close + 2, 1) != "Z";
-}
-
-QString integrityOf(const QString& file)
-{
-    const QString name = QStringLiteral("chaos-check-") + file;
-    QString result;
-    {
-        QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), name);
-        db.setDatabaseName(file);
-        db.setConnectOptions(QStringLiteral("QSQLITE_OPEN_READONLY"));
-        if (!db.open())
-            return QStringLiteral("cannot open: ") + db.lastError().text();
-        QSqlQuery q(db);
-        if (!q.exec(QStringLiteral("PRAGMA integrity_check")))
-            result = QStringLiteral("cannot check: ") + q.lastError().text();
-        while (q.next())
-            result += q.value(0).toString();
-    }
-    QSqlDatabase::removeDatabase(name);
-    return result;
 }
 
 } // namespace
@@ -117,7 +98,8 @@ class TestChaos : public QObject {
         }
         job.trainingInput.jobDir = path(QStringLiteral("jobs/") + id);
         job.trainingInput.packageUris = { TrainerDir };
-        job.trainingInput.args = { QStringLiteral("--lines"), QString::number(4 + m_random.bounded(8)), QStringLiteral("--pause"), QStringLiteral("0.03") };
+        job.trainingInput.args = { QStringLiteral("--lines"), QString::number(4 + m_random.bounded(8)),
+            QStringLiteral("--pause"), QStringLiteral("0.03") };
         if (kind == 2) {
             HyperparameterSpec spec;
             spec.goal = QStringLiteral("MAXIMIZE");
@@ -204,8 +186,9 @@ private Q_SLOTS:
                 const ApiResult<Job> created = m_client->createJobBlocking(chaosJob(id, submitted % 3));
                 QVERIFY2(created.ok(),
                     qPrintable(created.error.summary() + QStringLiteral(" ")
-                        + (created.error.violations.isEmpty() ? QString() : created.error.violations.first().field + QStringLiteral(": ")
-                                + created.error.violations.first().description)));
+                        + (created.error.violations.isEmpty() ? QString()
+                                                              : created.error.violations.first().field
+                                    + QStringLiteral(": ") + created.error.violations.first().description)));
                 accepted << id;
                 ++submitted;
             }
@@ -225,7 +208,8 @@ private Q_SLOTS:
                 const ApiResult<QList<ReplicaInfo>> reps = m_client->replicasBlocking(id);
                 if (reps.ok() && !reps.value.isEmpty()) {
                     const ReplicaInfo& r = reps.value.at(int(m_random.bounded(quint32(reps.value.size()))));
-                    if (r.state == ReplicaState::Running && r.pid > 0 && ::kill(static_cast<pid_t>(r.pid), SIGKILL) == 0)
+                    if (r.state == ReplicaState::Running && r.pid > 0
+                        && ::kill(static_cast<pid_t>(r.pid), SIGKILL) == 0)
                         ++m_replicaKills;
                 }
             } else {
@@ -251,20 +235,23 @@ private Q_SLOTS:
             byState[jobStateName(j.state)] += 1;
             // Consistent: created ≤ started ≤ ended; a failure says why; a success has no error.
             QVERIFY2(!j.createTime.isEmpty() && !j.endTime.isEmpty(), qPrintable(id));
-            QVERIFY2(j.startTime.isEmpty() || (j.createTime <= j.startTime && j.startTime <= j.endTime), qPrintable(id));
+            QVERIFY2(
+                j.startTime.isEmpty() || (j.createTime <= j.startTime && j.startTime <= j.endTime), qPrintable(id));
             if (j.state == JobState::Failed)
                 QVERIFY2(!j.errorMessage.isEmpty(), qPrintable(id));
             if (j.state == JobState::Succeeded)
                 QVERIFY2(j.errorMessage.isEmpty(), qPrintable(id + QStringLiteral(": ") + j.errorMessage));
             // No task ran twice at once.
-            QVERIFY2(!QFile::exists(path(QStringLiteral("jobs/") + id + QStringLiteral("/overlap.log"))), qPrintable(id));
+            QVERIFY2(
+                !QFile::exists(path(QStringLiteral("jobs/") + id + QStringLiteral("/overlap.log"))), qPrintable(id));
             // No line served before a crash is gone.
             const auto before = servedBeforeCrash.find(id);
             if (before != servedBeforeCrash.end()) {
                 const QSet<QString> now = logLines(id);
                 QSet<QString> lost = before->second;
                 lost.subtract(now);
-                QVERIFY2(lost.isEmpty(), qPrintable(id + QStringLiteral(" lost: ") + QStringList(lost.values()).join(QLatin1Char('\n'))));
+                QVERIFY2(lost.isEmpty(),
+                    qPrintable(id + QStringLiteral(" lost: ") + QStringList(lost.values()).join(QLatin1Char('\n'))));
             }
         }
         QStringList summary;
@@ -278,7 +265,7 @@ private Q_SLOTS:
         // A clean stop; then the databases and the process table.
         QVERIFY(m_executor.stop());
         for (const char* db : { "trainyard.sqlite", "metrics.sqlite" })
-            QCOMPARE(integrityOf(dataDir() + QLatin1Char('/') + QLatin1String(db)), QStringLiteral("ok"));
+            QCOMPARE(Test::sqliteIntegrity(dataDir() + QLatin1Char('/') + QLatin1String(db)), QStringLiteral("ok"));
         QTRY_VERIFY2_WITH_TIMEOUT(jobProcesses().isEmpty(), qPrintable(jobProcesses().join(QLatin1Char(' '))), 30000);
     }
 

@@ -5,9 +5,11 @@
 // `..` names. Checked against the fixtures' expected.json and against CheckpointReader on the
 // original files, both over raw HTTP and through ApiClient.
 #include "apiclient.h"
+#include "apirequest.h"
 #include "checkpointindex.h"
 #include "checkpointreader.h"
 #include "executorprocess.h"
+#include "trainingpackage.h"
 
 #include <QDir>
 #include <QFile>
@@ -28,11 +30,7 @@
 using namespace Trainyard;
 
 namespace {
-struct Response {
-    int status = 0;
-    QJsonObject json;
-    QByteArray body;
-};
+using Response = Trainyard::Test::ApiResponse;
 
 QString errorStatus(const QJsonObject& json)
 {
@@ -105,18 +103,7 @@ private:
         url.setPath(path, QUrl::TolerantMode);
         if (!query.isEmpty())
             url.setQuery(query);
-        QNetworkRequest request(url);
-        request.setRawHeader("Authorization", "Bearer " + m_token);
-        QNetworkReply* reply = m_nam.get(request);
-        QSignalSpy finished(reply, &QNetworkReply::finished);
-        if (!reply->isFinished() && !finished.wait(30000))
-            qWarning() << "no answer to" << path;
-        Response response;
-        response.status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-        response.body = reply->readAll();
-        response.json = QJsonDocument::fromJson(response.body).object();
-        reply->deleteLater();
-        return response;
+        return Trainyard::Test::sendApiRequest(m_nam, "GET", url, {}, { { "Authorization", "Bearer " + m_token } });
     }
 
     QString jobPath(const QString& jobId, const QString& suffix = {}) const
@@ -197,11 +184,8 @@ private Q_SLOTS:
             QFile file(path);
             return file.open(QIODevice::WriteOnly) && file.write(text) == text.size();
         };
-        QVERIFY(write(m_packageDir + QStringLiteral("/setup.py"),
-            "from setuptools import setup\n"
-            "setup(name='trainyard-ckpttest', version='0.1', packages=['ckpttest'])\n"));
-        QVERIFY(write(m_packageDir + QStringLiteral("/ckpttest/__init__.py"), ""));
-        QVERIFY(write(m_packageDir + QStringLiteral("/ckpttest/task.py"), "print('checkpoints test')\n"));
+        QVERIFY(Trainyard::Test::writeTrainingPackage(m_packageDir, QStringLiteral("ckpttest"),
+            "print('checkpoints test')\n", QStringLiteral("trainyard-ckpttest")));
 
         // The job dir, oldest first. Times are fixed so that "newest first" has one right answer.
         m_t0 = QDateTime::fromString(QStringLiteral("2026-01-02T03:04:05.678Z"), Qt::ISODateWithMs);

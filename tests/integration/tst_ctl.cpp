@@ -4,6 +4,7 @@
 // naming the field, --config with a real gcloud config, local train, and nothing left running.
 #include "ctlrun.h"
 #include "fakehttpserver.h"
+#include "trainingpackage.h"
 
 #include <QDir>
 #include <QFile>
@@ -107,10 +108,7 @@ private Q_SLOTS:
             QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
         // A tiny, real, pip-installable training package.
         m_package = m_root.filePath(QStringLiteral("pkg"));
-        writeFile(m_package + QStringLiteral("/setup.py"),
-            "from setuptools import setup\nsetup(name='ctlhello', version='0.1', packages=['ctlhello'])\n");
-        writeFile(m_package + QStringLiteral("/ctlhello/__init__.py"), "");
-        writeFile(m_package + QStringLiteral("/ctlhello/task.py"),
+        QVERIFY(Trainyard::Test::writeTrainingPackage(m_package, QStringLiteral("ctlhello"),
             "import json, os, sys\n"
             "tf = json.loads(os.environ.get('TF_CONFIG', '{}'))\n"
             "task = tf.get('task', {})\n"
@@ -128,7 +126,7 @@ private Q_SLOTS:
             "        want = ['hello-%s-%d' % (t, i) for t, a in tf.get('cluster', {}).items() for i in range(len(a))]\n"
             "        end = time.time() + 120\n"
             "        while time.time() < end and not all(os.path.exists(os.path.join(jd, w)) for w in want):\n"
-            "            time.sleep(0.05)\n");
+            "            time.sleep(0.05)\n"));
         // A trainer with children, as real ones have (data loaders, a shell): one in its process group and
         // one that left it with setsid. It records all three pids, then waits to be stopped.
         writeFile(m_package + QStringLiteral("/ctlhello/family.py"),

@@ -9,6 +9,7 @@
 #include "executorenvironment.h"
 #include "executorprocess.h"
 #include "requireddependencies.h"
+#include "sqliteintegrity.h"
 #include "statenames.h"
 
 #include <QDir>
@@ -33,25 +34,6 @@ using namespace Trainyard;
 namespace {
 
 const QString TrainerDir = QStringLiteral(TRAINYARD_SOURCE_DIR "/tests/integration/trainers/tytest");
-
-QString integrityOf(const QString& file)
-{
-    const QString name = QStringLiteral("diskfull-check-") + file;
-    QString result;
-    {
-        QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), name);
-        db.setDatabaseName(file);
-        if (!db.open())
-            return QStringLiteral("cannot open: ") + db.lastError().text();
-        QSqlQuery q(db);
-        if (!q.exec(QStringLiteral("PRAGMA integrity_check")))
-            result = QStringLiteral("cannot check: ") + q.lastError().text();
-        while (q.next())
-            result += q.value(0).toString();
-    }
-    QSqlDatabase::removeDatabase(name);
-    return result;
-}
 
 } // namespace
 
@@ -257,7 +239,8 @@ private Q_SLOTS:
         m_executor.stop(); // SIGTERM: it must end by itself (a SIGKILL after 60 s is a crash exit)
         QCOMPARE(m_executor.process().exitStatus(), QProcess::NormalExit);
         for (const char* db : { "trainyard.sqlite", "metrics.sqlite" })
-            QCOMPARE(integrityOf(dataDir() + QLatin1Char('/') + QLatin1String(db)), QStringLiteral("ok"));
+            QCOMPARE(Test::sqliteIntegrity(dataDir() + QLatin1Char('/') + QLatin1String(db), Test::OpenMode::ReadWrite),
+                QStringLiteral("ok"));
         // Every line of the replica's log file is whole JSON (a failed batch was cut off, not left half written).
         QFile log(dataDir() + QStringLiteral("/projects/local/jobs/full_a/logs/master-replica-0.jsonl"));
         QVERIFY(log.open(QIODevice::ReadOnly));

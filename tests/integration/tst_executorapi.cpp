@@ -2,8 +2,10 @@
 // The real trainyard-executor binary, isolated in temporary XDG folders, driven over HTTP:
 // authentication, malformed and invalid requests, create/get/list/filter/paging, labels with etags,
 // cancel, logs (JSON and SSE), catalogs, and that the executor survives all of it.
+#include "apirequest.h"
 #include "childprocess.h"
 #include "executorprocess.h"
+#include "trainingpackage.h"
 
 #include <QDir>
 #include <QFile>
@@ -27,13 +29,7 @@
 #include <memory>
 
 namespace {
-struct Response {
-    int status = 0;
-    QJsonObject json;
-    QByteArray body;
-    QByteArray header(const QByteArray& name) const { return headers.value(name.toLower()); }
-    QHash<QByteArray, QByteArray> headers;
-};
+using Response = Trainyard::Test::ApiResponse;
 
 QStringList violationFields(const QJsonObject& json)
 {
@@ -77,27 +73,8 @@ private:
     Response send(const QByteArray& verb, const QString& path, const QByteArray& body = {},
         const std::optional<QByteArray>& authorization = std::nullopt)
     {
-        QUrl url = m_url;
-        const qsizetype q = path.indexOf(QLatin1Char('?'));
-        url.setPath(q < 0 ? path : path.left(q));
-        if (q >= 0)
-            url.setQuery(path.mid(q + 1));
-        QNetworkRequest request(url);
-        request.setRawHeader("Authorization", authorization.value_or("Bearer " + m_token));
-        if (!body.isEmpty())
-            request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
-        QNetworkReply* reply = m_nam.sendCustomRequest(request, verb, body);
-        QSignalSpy finished(reply, &QNetworkReply::finished);
-        if (!reply->isFinished() && !finished.wait(30000))
-            qWarning() << "no answer to" << verb << path;
-        Response response;
-        response.status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-        response.body = reply->readAll();
-        response.json = QJsonDocument::fromJson(response.body).object();
-        for (const auto& pair : reply->rawHeaderPairs())
-            response.headers.insert(pair.first.toLower(), pair.second);
-        reply->deleteLater();
-        return response;
+        return Trainyard::Test::sendApiRequest(m_nam, verb, Trainyard::Test::apiUrl(m_url, path), body,
+            { { "Authorization", authorization.value_or("Bearer " + m_token) } });
     }
 
     Response get(const QString& path) { return send("GET", path); }
@@ -143,20 +120,13 @@ private Q_SLOTS:
             QVERIFY(QDir().mkpath(m_root.filePath(QString::fromLatin1(sub))));
         m_runtimeDir = m_root.filePath(QStringLiteral("run/trainyard"));
         m_packageDir = m_root.filePath(QStringLiteral("pkg"));
-        auto write = [](const QString& path, const QByteArray& text) {
-            QFile file(path);
-            return file.open(QIODevice::WriteOnly) && file.write(text) == text.size();
-        };
-        QVERIFY(write(m_packageDir + QStringLiteral("/setup.py"),
-            "from setuptools import setup\n"
-            "setup(name='trainyard-apitest', version='0.1', packages=['apitest'])\n"));
-        QVERIFY(write(m_packageDir + QStringLiteral("/apitest/__init__.py"), ""));
-        QVERIFY(write(m_packageDir + QStringLiteral("/apitest/task.py"),
+        QVERIFY(Trainyard::Test::writeTrainingPackage(m_packageDir, QStringLiteral("apitest"),
             "import sys, time\n"
             "print('hello from apitest', sys.argv[1:], flush=True)\n"
             "if '--sleep' in sys.argv:\n"
             "    time.sleep(float(sys.argv[sys.argv.index('--sleep') + 1]))\n"
-            "sys.exit(0)\n"));
+            "sys.exit(0)\n",
+            QStringLiteral("trainyard-apitest")));
 
         QString error;
         QVERIFY2(m_executor.start(&error), qPrintable(error));

@@ -7,7 +7,6 @@
 #include "childprocess.h"
 
 #include <QByteArray>
-#include <QDeadlineTimer>
 #include <QDir>
 #include <QFile>
 #include <QJsonDocument>
@@ -84,15 +83,14 @@ public:
             arguments
                 + QStringList { QStringLiteral("--runtime-dir"), runtimeDir, QStringLiteral("--data-dir"), dataDir });
         const QString runtimeFile = runtimeDir + QStringLiteral("/executor.json");
-        QDeadlineTimer deadline(60000);
-        while (!QFile::exists(runtimeFile)) {
-            if (deadline.hasExpired() || process.state() == QProcess::NotRunning) {
-                process.waitForFinished(1000);
-                *error = QStringLiteral("the executor did not start: ")
-                    + QString::fromLocal8Bit(process.readAllStandardError());
-                return false;
-            }
-            QTest::qWait(50);
+        // Waits on the condition, not a fixed interval (qWaitFor processes events while it polls).
+        const bool published = QTest::qWaitFor(
+            [&] { return QFile::exists(runtimeFile) || process.state() == QProcess::NotRunning; }, 60000);
+        if (!published || !QFile::exists(runtimeFile)) {
+            process.waitForFinished(1000);
+            *error = QStringLiteral("the executor did not start: ")
+                + QString::fromLocal8Bit(process.readAllStandardError());
+            return false;
         }
         QFile file(runtimeFile);
         if (!file.open(QIODevice::ReadOnly)) {
