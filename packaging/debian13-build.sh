@@ -25,7 +25,7 @@ mirror=$(chroot_mirror)
 chroot_use_host_proxy
 
 packages=(
-    cmake ninja-build g++ pkg-config ca-certificates
+    cmake ninja-build g++ lld pkg-config ca-certificates
     qt6-base-dev qt6-base-dev-tools qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
     # (Debian 13 folds libqt6opengl6-dev into qt6-base-dev)
     qt6-httpserver-dev qt6-websockets-dev qt6-charts-dev qt6-svg-dev libqt6sql6-sqlite

@@ -8,7 +8,9 @@ set -euo pipefail
 
 packages=(
     # toolchain
-    cmake ninja-build g++ pkg-config ccache
+    cmake ninja-build g++ pkg-config ccache lld
+    # packaging/gpu-check.sh: the bundle's programs find their libraries beside them (RPATH), xz packs it
+    patchelf xz-utils
     # Qt 6 (>= 6.4): Core/Network/Sql/Concurrent/Widgets/HttpServer/Charts/Test/LinguistTools
     qt6-base-dev qt6-base-dev-tools qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools qt6-translations-l10n
     qt6-httpserver-dev qt6-websockets-dev qt6-charts-dev qt6-svg-dev libqt6opengl6-dev
