@@ -9,10 +9,11 @@
 // protocol correctly; it cannot prove what a real driver reports, which only a host with a GPU can.
 //
 // Read at every call, from the environment of the process that loaded it:
-//   FAKE_NVML_GPU_COUNT   GPUs (default 1), each "Tesla T4" with 16 GiB, UUID GPU-00000000-0000-0000-0000-00000000000<i>
-//   FAKE_NVML_MATCH       marker: processes whose /proc/<pid>/cmdline (NULs read as spaces) contains it
+//   FAKE_NVML_GPU_COUNT   GPUs (default 1), each "Tesla T4" with 16 GiB, UUID
+//   GPU-00000000-0000-0000-0000-00000000000<i> FAKE_NVML_MATCH       marker: processes whose /proc/<pid>/cmdline (NULs
+//   read as spaces) contains it
 //                         run on the GPU of the first index in their CUDA_VISIBLE_DEVICES (GPU 0
-//                         without one); none when unset or empty
+//                         without one, none when it is empty); none when unset or empty
 //   FAKE_NVML_PROCESS_MEMORY  bytes each such process uses (default 314572800, 300 MiB)
 //   FAKE_NVML_SM_UTIL     SM utilisation % of each such process in its samples (default 37)
 //   FAKE_NVML_DEVICE_UTIL device utilisation % of nvmlDeviceGetUtilizationRates (default 55)
@@ -99,8 +100,12 @@ std::string readProcFile(const std::string& path)
     return text;
 }
 
+/// No GPU: CUDA_VISIBLE_DEVICES set but empty, as the executor sets it for replicas without GPUs (CUDA then
+/// shows the process no device).
+constexpr unsigned int NoGpu = ~0u;
+
 /// The GPU a process uses: the first index of its CUDA_VISIBLE_DEVICES, as CUDA would number them; 0
-/// without one.
+/// without one; NoGpu when it is empty.
 unsigned int gpuOfProcess(const std::string& pid)
 {
     const std::string environ = readProcFile("/proc/" + pid + "/environ");
@@ -109,7 +114,7 @@ unsigned int gpuOfProcess(const std::string& pid)
         const size_t end = environ.find('\0', at);
         const std::string entry = environ.substr(at, end == std::string::npos ? std::string::npos : end - at);
         if (entry.compare(0, key.size(), key) == 0)
-            return unsigned(std::strtoul(entry.c_str() + key.size(), nullptr, 10));
+            return entry.size() == key.size() ? NoGpu : unsigned(std::strtoul(entry.c_str() + key.size(), nullptr, 10));
         if (end == std::string::npos)
             break;
         at = end + 1;
