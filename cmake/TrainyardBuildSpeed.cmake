@@ -62,3 +62,15 @@ function(trainyard_precompile_headers target)
     endif()
     target_precompile_headers(${target} PRIVATE ${_headers})
 endfunction()
+
+# trainyard_same_unity_batches(<targets…>): keep AUTOMOC's mocs_compilation.cpp out of the targets' unity batches.
+# CMake 3.25 (Debian 12) leaves it out by itself; 3.31 (Debian 13) puts it in the first batch, which shifts every
+# later file into another batch. The batches must be the same everywhere: two files may each define a helper of the
+# same name (file-local), which compiles in one batch layout and not in another.
+function(trainyard_same_unity_batches)
+    foreach(_target IN LISTS ARGN)
+        get_target_property(_binary_dir ${_target} BINARY_DIR)
+        set_source_files_properties(${_binary_dir}/${_target}_autogen/mocs_compilation.cpp TARGET_DIRECTORY ${_target}
+            PROPERTIES SKIP_UNITY_BUILD_INCLUSION ON)
+    endforeach()
+endfunction()
