@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "apiclient.h"
 #include "jsonnumber.h"
+#include "rfc3339.h"
 #include "rpcstatus.h"
 
 #include <QDateTime>
@@ -27,31 +28,6 @@ namespace {
 QString statusForHttp(int http)
 {
     return Rpc::name(Rpc::forHttpStatus(http));
-}
-
-// RFC 3339 with up to nanosecond fractions ("2026-11-22T05:04:43.123456Z", "+02:00" offsets) to µs.
-// QDateTime keeps milliseconds only, so the fraction is parsed separately.
-qint64 parseTimestampUs(const QString& text)
-{
-    if (text.isEmpty())
-        return 0;
-    QString base = text;
-    qint64 fractionUs = 0;
-    const qsizetype dot = text.indexOf(QLatin1Char('.'));
-    if (dot > 0) {
-        qsizetype end = dot + 1;
-        while (end < text.size() && text.at(end).isDigit())
-            ++end;
-        QString digits = text.mid(dot + 1, end - dot - 1).left(6);
-        while (digits.size() < 6)
-            digits.append(QLatin1Char('0'));
-        fractionUs = digits.toLongLong();
-        base = text.left(dot) + text.mid(end);
-    }
-    const QDateTime dt = QDateTime::fromString(base, Qt::ISODate);
-    if (!dt.isValid())
-        return 0;
-    return dt.toMSecsSinceEpoch() * 1000 + fractionUs;
 }
 
 /// A double the executor wrote (metric points, tensor statistics): lenient, 0 when it is not one.
@@ -335,7 +311,7 @@ CheckpointSummary CheckpointSummary::fromJson(const QJsonObject& o)
     c.format = o.value(QLatin1String("format")).toString();
     c.step = optionalInt64(o, QLatin1String("step"));
     c.epoch = optionalInt64(o, QLatin1String("epoch"));
-    c.updateTimeMs = parseTimestampUs(o.value(QLatin1String("updateTime")).toString()) / 1000;
+    c.updateTimeMs = Rfc3339::parseUs(o.value(QLatin1String("updateTime")).toString()).value_or(0) / 1000;
     c.sizeBytes = int64Field(o.value(QLatin1String("sizeBytes")));
     c.current = o.value(QLatin1String("current")).toBool();
     c.trialId = o.value(QLatin1String("trialId")).toString();

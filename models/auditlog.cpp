@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "auditlog.h"
 #include "logentry.h"
+#include "rfc3339.h"
 
 #include <QCryptographicHash>
 #include <QDateTime>
@@ -167,7 +168,7 @@ bool writeHeadAnchor(const QString& path, const QString& dataDir, const Head& he
         { QStringLiteral("dataDir"), dataDir },
         { QStringLiteral("insertId"), head.insertId },
         { QStringLiteral("hash"), QString::fromLatin1(head.hash) },
-        { QStringLiteral("time"), QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs) },
+        { QStringLiteral("time"), Rfc3339::now() },
     };
     if (!file.open(QIODevice::WriteOnly) || file.write(QJsonDocument(json).toJson(QJsonDocument::Compact)) < 0
         || !file.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner) || !file.commit()) {

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "jobfilter.h"
+#include "rfc3339.h"
 
 #include <algorithm>
 
@@ -16,14 +17,6 @@ bool isOpChar(QChar c)
 {
     return c == QLatin1Char(':') || c == QLatin1Char('=') || c == QLatin1Char('!') || c == QLatin1Char('<')
         || c == QLatin1Char('>');
-}
-
-QDateTime parseTime(const QString& text)
-{
-    QDateTime t = QDateTime::fromString(text, Qt::ISODateWithMs);
-    if (t.isValid() && t.timeSpec() == Qt::LocalTime)
-        t.setTimeSpec(Qt::UTC); // RFC 3339 without an offset is read as UTC, as the service stores it
-    return t;
 }
 
 constexpr JobState allStates[] = { JobState::StateUnspecified, JobState::Queued, JobState::Preparing, JobState::Running,
@@ -161,7 +154,7 @@ std::optional<JobFilter> JobFilter::parse(const QString& text, QString* error)
         if (isTime) {
             if (term.op == Op::Has)
                 return fail(opStart, word + QStringLiteral(" takes = != < <= > >=, not \":\"."));
-            term.time = parseTime(value);
+            term.time = Rfc3339::parse(value);
             if (!term.time.isValid())
                 return fail(valueStart,
                     QStringLiteral("\"") + value
@@ -218,7 +211,7 @@ bool JobFilter::matchTerm(const Term& term, const Job& job)
         const QString& s = term.field == Field::CreateTime ? job.createTime
             : term.field == Field::StartTime               ? job.startTime
                                                            : job.endTime;
-        const QDateTime t = parseTime(s);
+        const QDateTime t = Rfc3339::parse(s);
         if (!t.isValid())
             return term.op == Op::NotEqual;
         switch (term.op) {

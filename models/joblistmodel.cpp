@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "joblistmodel.h"
+#include "rfc3339.h"
 
 #include "machinecatalog.h"
 
@@ -65,12 +66,7 @@ int JobListModel::columnCount(const QModelIndex& parent) const
 
 QDateTime JobListModel::parseTime(const QString& rfc3339)
 {
-    if (rfc3339.isEmpty())
-        return {};
-    QDateTime t = QDateTime::fromString(rfc3339, Qt::ISODateWithMs);
-    if (!t.isValid())
-        t = QDateTime::fromString(rfc3339, Qt::ISODate);
-    return t.isValid() ? t.toUTC() : QDateTime();
+    return Rfc3339::parse(rfc3339);
 }
 
 JobListModel::ReplicaCounts JobListModel::replicaCounts(const TrainingInput& input)

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "logentry.h"
+#include "rfc3339.h"
+
+#include "utf8.h"
 
 #include <QJsonDocument>
 
@@ -175,31 +178,9 @@ void appendEscaped(std::string& out, const char* s, size_t n)
             ++p;
             continue;
         }
-        // Multi-byte UTF-8: validate (no overlongs, no surrogates, ≤ U+10FFFF).
-        size_t len = 0;
-        unsigned int cp = 0;
-        if (c >= 0xC2 && c <= 0xDF) {
-            len = 2;
-            cp = c & 0x1F;
-        } else if (c >= 0xE0 && c <= 0xEF) {
-            len = 3;
-            cp = c & 0x0F;
-        } else if (c >= 0xF0 && c <= 0xF4) {
-            len = 4;
-            cp = c & 0x07;
-        }
-        bool ok = len != 0 && size_t(end - p) >= len;
-        for (size_t i = 1; ok && i < len; ++i) {
-            if ((p[i] & 0xC0) != 0x80)
-                ok = false;
-            else
-                cp = (cp << 6) | (p[i] & 0x3F);
-        }
-        if (ok) {
-            if ((len == 3 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF)))
-                || (len == 4 && (cp < 0x10000 || cp > 0x10FFFF)))
-                ok = false;
-        }
+        // Multi-byte UTF-8: kept when well-formed (RFC 3629), else one U+FFFD for the byte.
+        const size_t len = Formats::utf8SequenceLength(p, end);
+        const bool ok = len != 0;
         if (ok) {
             out.append(reinterpret_cast<const char*>(p), len);
             p += len;
@@ -241,36 +222,7 @@ void formatTimestamp(qint64 us, char out[TimestampChars])
 
 qint64 parseTimestamp(QStringView text)
 {
-    const QByteArray b = text.toLatin1();
-    int y, mo, d, h, mi, s;
-    if (b.size() >= 19 && std::sscanf(b.constData(), "%4d-%2d-%2dT%2d:%2d:%2d", &y, &mo, &d, &h, &mi, &s) == 6) {
-        tm parts {};
-        parts.tm_year = y - 1900;
-        parts.tm_mon = mo - 1;
-        parts.tm_mday = d;
-        parts.tm_hour = h;
-        parts.tm_min = mi;
-        parts.tm_sec = s;
-        qint64 us = qint64(timegm(&parts)) * 1000000;
-        int i = 19;
-        if (i < b.size() && b[i] == '.') {
-            ++i;
-            qint64 scale = 100000;
-            while (i < b.size() && (b[i] >= '0' && b[i] <= '9')) {
-                us += (b[i] - '0') * scale;
-                scale /= 10;
-                ++i;
-            }
-        }
-        if (i < b.size() && (b[i] == '+' || b[i] == '-') && i + 5 < b.size()) {
-            const int sign = b[i] == '+' ? 1 : -1;
-            const int oh = (b[i + 1] - '0') * 10 + (b[i + 2] - '0');
-            const int om = (b[i + 4] - '0') * 10 + (b[i + 5] - '0');
-            us -= sign * qint64(oh * 3600 + om * 60) * 1000000;
-        }
-        return us;
-    }
-    return 0;
+    return Rfc3339::parseUs(text).value_or(0);
 }
 
 } // namespace LogJson

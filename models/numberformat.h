@@ -14,4 +14,9 @@ inline constexpr int SignificantDigits = 7;
 /// "-Inf", TensorBoard's spelling. The one formatter of the checkpoint panel and the checkpoint comparison.
 QString formatSignificant(double v);
 
+/// A chart axis's tick interval: 1, 2 or 5 times a power of ten, the nearest to `raw` (so ticks fall on 20, 40, 60
+/// rather than 1, 20.75, 40.5); 1 when `raw` is not a positive finite number. The one rule of every chart the
+/// console draws (metrics, trials, parallel coordinates), so their axes read alike.
+double niceTickStep(double raw);
+
 } // namespace Trainyard

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "metricspanel.h"
 
+#include "chartaxes.h"
 #include "executorconnection.h"
 #include "uilogging.h"
 
@@ -69,37 +70,11 @@ std::pair<double, double> axisRange(QAbstractAxis* axis)
     return { 0, 1 };
 }
 
-// 1, 2 or 5 times a power of ten, the nearest to `raw` (tick intervals).
-double niceStep(double raw)
-{
-    if (!(raw > 0) || !std::isfinite(raw))
-        return 1;
-    const double magnitude = std::pow(10.0, std::floor(std::log10(raw)));
-    const double f = raw / magnitude;
-    return (f < 1.5 ? 1 : f < 3 ? 2 : f < 7 ? 5 : 10) * magnitude;
-}
-
 // Value axes get ticks at round numbers (20, 40, 60 rather than 1, 20.75, 40.5) over the exact range.
 void setAxisRange(QAbstractAxis* axis, double lo, double hi)
 {
     if (auto* v = qobject_cast<QValueAxis*>(axis)) {
-        if (!(hi > lo) || !std::isfinite(lo) || !std::isfinite(hi))
-            return;
-        // Qt Charts lays out range / interval ticks at once: the previous interval over a much wider new
-        // range (or the new one over the old range) could be millions of ticks, so pass through an
-        // interval that spans both.
-        // Each call re-lays out the labels (a few ms at 60 Hz of live updates): only what changed.
-        const double step = niceStep((hi - lo) / 5);
-        if (v->tickType() == QValueAxis::TicksDynamic && v->tickInterval() == step) {
-            if (v->min() != lo || v->max() != hi)
-                v->setRange(lo, hi);
-            return;
-        }
-        v->setTickType(QValueAxis::TicksDynamic);
-        v->setTickAnchor(0);
-        v->setTickInterval(std::max({ v->max() - v->min(), hi - lo, v->tickInterval() }));
-        v->setRange(lo, hi);
-        v->setTickInterval(step);
+        setNiceValueRange(v, lo, hi);
     } else if (auto* l = qobject_cast<QLogValueAxis*>(axis)) {
         l->setRange(lo, hi);
     } else if (auto* d = qobject_cast<QDateTimeAxis*>(axis)) {

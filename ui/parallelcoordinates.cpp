@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "parallelcoordinates.h"
 
+#include "numberformat.h"
 #include "stateicons.h"
 #include "trialsmodel.h"
 
@@ -29,20 +30,10 @@ const QColor NoObjective(0x9a, 0x99, 0x96);
 const QColor BrushFill(0x35, 0x84, 0xe4, 60);
 const QColor BrushBorder(0x1a, 0x5f, 0xb4);
 
-// 1, 2 or 5 times a power of ten, the nearest to `raw` (tick intervals).
-double niceStep(double raw)
-{
-    if (!(raw > 0) || !std::isfinite(raw))
-        return 1;
-    const double magnitude = std::pow(10.0, std::floor(std::log10(raw)));
-    const double f = raw / magnitude;
-    return (f < 1.5 ? 1 : f < 3 ? 2 : f < 7 ? 5 : 10) * magnitude;
-}
-
 QList<double> linearTicks(double lo, double hi, bool integers)
 {
     QList<double> ticks;
-    double step = niceStep((hi - lo) / 4);
+    double step = niceTickStep((hi - lo) / 4);
     if (integers)
         step = std::max(1.0, std::round(step));
     if (!(step > 0) || (hi - lo) / step > 50)

@@ -26,6 +26,8 @@
 #include <QVBoxLayout>
 
 #if TRAINYARD_HAVE_QTCHARTS
+#include "chartaxes.h"
+
 #include <QCategoryAxis>
 #include <QChart>
 #include <QChartView>
@@ -57,15 +59,6 @@ const StateGroup StateGroups[] = {
 };
 
 #if TRAINYARD_HAVE_QTCHARTS
-double niceStep(double raw)
-{
-    if (!(raw > 0) || !std::isfinite(raw))
-        return 1;
-    const double magnitude = std::pow(10.0, std::floor(std::log10(raw)));
-    const double f = raw / magnitude;
-    return (f < 1.5 ? 1 : f < 3 ? 2 : f < 7 ? 5 : 10) * magnitude;
-}
-
 std::pair<double, double> padded(double lo, double hi)
 {
     if (!(lo <= hi))
@@ -76,15 +69,7 @@ std::pair<double, double> padded(double lo, double hi)
 
 void setValueRange(QValueAxis* axis, double lo, double hi, bool integers = false)
 {
-    double step = niceStep((hi - lo) / 5);
-    if (integers)
-        step = std::max(1.0, std::round(step));
-    // Qt Charts lays out range / interval ticks at once: widen the interval before the range.
-    axis->setTickType(QValueAxis::TicksDynamic);
-    axis->setTickAnchor(0);
-    axis->setTickInterval(std::max({ axis->max() - axis->min(), hi - lo, axis->tickInterval() }));
-    axis->setRange(lo, hi);
-    axis->setTickInterval(step);
+    setNiceValueRange(axis, lo, hi, 5, integers);
 }
 #endif
 } // namespace

@@ -2,9 +2,7 @@
 #include "inspectevents.h"
 
 #include "eventfilereader.h"
-#include "floatrepr.h"
-
-#include <cmath>
+#include "metricrows.h"
 
 namespace Trainyard {
 
@@ -16,96 +14,29 @@ const char kUsage[] = "usage: trainyardctl inspect events PATH [--format csv|jso
 
 enum class Format { Csv, Json };
 
-QByteArray csvField(const QByteArray& text)
-{
-    if (!text.contains(',') && !text.contains('"') && !text.contains('\n') && !text.contains('\r'))
-        return text;
-    QByteArray quoted = text;
-    quoted.replace('"', "\"\"");
-    return '"' + quoted + '"';
-}
-
-QByteArray jsonString(const QByteArray& utf8)
-{
-    QByteArray out;
-    out.reserve(utf8.size() + 2);
-    out.append('"');
-    for (const char c : utf8) {
-        switch (c) {
-        case '"':
-            out.append("\\\"");
-            break;
-        case '\\':
-            out.append("\\\\");
-            break;
-        case '\n':
-            out.append("\\n");
-            break;
-        case '\r':
-            out.append("\\r");
-            break;
-        case '\t':
-            out.append("\\t");
-            break;
-        default:
-            if (static_cast<unsigned char>(c) < 0x20) {
-                out.append("\\u00");
-                out.append(QByteArray::number(static_cast<unsigned char>(c), 16).rightJustified(2, '0'));
-            } else {
-                out.append(c);
-            }
-        }
-    }
-    out.append('"');
-    return out;
-}
-
-QByteArray jsonNumber(double v)
-{
-    if (std::isnan(v))
-        return QByteArrayLiteral("\"NaN\"");
-    if (std::isinf(v))
-        return v > 0 ? QByteArrayLiteral("\"Infinity\"") : QByteArrayLiteral("\"-Infinity\"");
-    return pythonFloatRepr(v);
-}
-
 // Formats rows as they are decoded, so a large file streams to `out` without being held.
 class RowPrinter final : public ScalarSink {
 public:
     RowPrinter(QTextStream& out, Format format)
         : m_out(out)
-        , m_format(format)
+        , m_rows(format == Format::Csv ? MetricRowWriter::Format::Csv : MetricRowWriter::Format::Json)
     {
     }
 
-    void setRun(const QString& run)
-    {
-        const QByteArray utf8 = run.toUtf8();
-        m_run = m_format == Format::Csv ? csvField(utf8) : jsonString(utf8);
-    }
+    void setRun(const QString& run) { m_rows.setRun(run.toUtf8()); }
 
     void scalar(QByteArrayView tag, qint64 step, double wallTime, double value) override
     {
-        QByteArray line;
-        if (m_format == Format::Csv) {
-            line = m_run + ',' + csvField(tag.toByteArray()) + ',' + QByteArray::number(step) + ','
-                + pythonFloatRepr(wallTime) + ',' + pythonFloatRepr(value) + '\n';
-        } else {
-            line = QByteArray(m_rows == 0 ? "\n  " : ",\n  ") + "{\"run\":" + m_run
-                + ",\"tag\":" + jsonString(tag.toByteArray()) + ",\"step\":" + QByteArray::number(step)
-                + ",\"wall_time\":" + jsonNumber(wallTime) + ",\"value\":" + jsonNumber(value) + '}';
-        }
-        m_out << QString::fromUtf8(line);
-        ++m_rows;
+        m_rows.setTag(tag);
+        m_out << QString::fromUtf8(m_rows.row(step, wallTime, value));
     }
 
-    qint64 rows() const { return m_rows; }
+    QByteArray begin() const { return m_rows.begin(); }
+    QByteArray end() const { return m_rows.end(); }
 
 private:
     QTextStream& m_out;
-    Format m_format;
-    QByteArray m_run;
-    qint64 m_rows = 0;
+    MetricRowWriter m_rows;
 };
 
 } // namespace
@@ -166,10 +97,7 @@ int runInspectEvents(const QStringList& args, QTextStream& out, QTextStream& err
     }
 
     RowPrinter printer(out, format);
-    if (format == Format::Csv)
-        out << "run,tag,step,wall_time,value\n";
-    else
-        out << '[';
+    out << QString::fromUtf8(printer.begin());
     int damaged = 0;
     for (const EventRunFiles& run : runs) {
         printer.setRun(run.run);
@@ -182,8 +110,7 @@ int runInspectEvents(const QStringList& args, QTextStream& out, QTextStream& err
             }
         }
     }
-    if (format == Format::Json)
-        out << (printer.rows() ? "\n]\n" : "]\n");
+    out << QString::fromUtf8(printer.end());
     out.flush();
     return damaged ? 1 : 0;
 }

@@ -9,7 +9,7 @@
 #include "ctlsession.h"
 #include "printer.h"
 
-#include "floatrepr.h"
+#include "metricrows.h"
 
 #include <QDir>
 #include <QEventLoop>
@@ -865,30 +865,6 @@ int JobsCommands::update(CtlSession& s, const QStringList& args)
 }
 
 namespace {
-QByteArray metricsCsvField(const QString& text)
-{
-    QByteArray utf8 = text.toUtf8();
-    if (!utf8.contains(',') && !utf8.contains('"') && !utf8.contains('\n') && !utf8.contains('\r'))
-        return utf8;
-    utf8.replace('"', "\"\"");
-    return '"' + utf8 + '"';
-}
-
-QByteArray metricsJsonNumber(double v)
-{
-    if (std::isnan(v))
-        return QByteArrayLiteral("\"NaN\"");
-    if (std::isinf(v))
-        return v > 0 ? QByteArrayLiteral("\"Infinity\"") : QByteArrayLiteral("\"-Infinity\"");
-    return Formats::pythonFloatRepr(v);
-}
-
-QByteArray metricsJsonString(const QString& text)
-{
-    const QByteArray quoted = QJsonDocument(QJsonArray { text }).toJson(QJsonDocument::Compact); // ["…"]
-    return quoted.mid(1, quoted.size() - 2);
-}
-
 int metricsKindOrder(const QString& kind)
 {
     if (kind == QLatin1String("scalar"))
@@ -960,11 +936,9 @@ int JobsCommands::metrics(CtlSession& s, const QStringList& args)
         return ka == 0 && a.run < b.run;
     });
 
-    if (!json)
-        s.out() << "run,tag,step,wall_time,value\n";
-    else
-        s.out() << '[';
-    qint64 rows = 0;
+    Formats::MetricRowWriter rows(
+        json ? Formats::MetricRowWriter::Format::Json : Formats::MetricRowWriter::Format::Csv);
+    s.out() << QString::fromUtf8(rows.begin());
     for (const SeriesInfo& info : std::as_const(series)) {
         const ApiResult<SeriesPage> page = client->metricPointsBlocking(jobId, info.name);
         if (!page.ok()) {
@@ -980,25 +954,16 @@ int JobsCommands::metrics(CtlSession& s, const QStringList& args)
         const QString run = info.kind == QLatin1String("scalar")
             ? info.run
             : info.kind + QLatin1Char('/') + info.taskName + trialSuffix;
-        const QByteArray runField = json ? metricsJsonString(run) : metricsCsvField(run);
-        const QByteArray tagField = json ? metricsJsonString(info.tag) : metricsCsvField(info.tag);
-        const QByteArray kindField = metricsJsonString(info.kind);
+        rows.setRun(run.toUtf8());
+        rows.setTag(info.tag.toUtf8());
+        if (json)
+            rows.setKind(info.kind.toUtf8());
         QByteArray out;
-        for (const SeriesPoint& point : page.value.points) {
-            if (!json) {
-                out += runField + ',' + tagField + ',' + QByteArray::number(point.step) + ','
-                    + Formats::pythonFloatRepr(point.wallTime) + ',' + Formats::pythonFloatRepr(point.value) + '\n';
-            } else {
-                out += QByteArray(rows == 0 ? "\n  " : ",\n  ") + "{\"kind\":" + kindField + ",\"run\":" + runField
-                    + ",\"tag\":" + tagField + ",\"step\":" + QByteArray::number(point.step) + ",\"wall_time\":"
-                    + metricsJsonNumber(point.wallTime) + ",\"value\":" + metricsJsonNumber(point.value) + '}';
-            }
-            ++rows;
-        }
+        for (const SeriesPoint& point : page.value.points)
+            out += rows.row(point.step, point.wallTime, point.value);
         s.out() << QString::fromUtf8(out);
     }
-    if (json)
-        s.out() << (rows ? "\n]\n" : "]\n");
+    s.out() << QString::fromUtf8(rows.end());
     s.out().flush();
     return ExitCode::Ok;
 }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "printer.h"
+#include "rfc3339.h"
 
 #include <QDateTime>
 #include <QJsonArray>
@@ -234,9 +235,7 @@ QString Printer::localDate(const QString& rfc3339)
 {
     if (rfc3339.isEmpty())
         return {};
-    QDateTime dt = QDateTime::fromString(rfc3339, Qt::ISODateWithMs);
-    if (!dt.isValid())
-        dt = QDateTime::fromString(rfc3339, Qt::ISODate);
+    const QDateTime dt = Rfc3339::parse(rfc3339);
     if (!dt.isValid())
         return rfc3339;
     return dt.toLocalTime().toString(QStringLiteral("yyyy-MM-ddTHH:mm:ss"));

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "tensorstats.h"
 
+#include "jsonnumber.h"
+
 #include <QJsonArray>
 #include <QtEndian>
 
@@ -97,15 +99,6 @@ double decode(ElementType type, const char* p)
     return 0;
 }
 
-QJsonValue jsonNumber(double v)
-{
-    if (std::isnan(v))
-        return QStringLiteral("NaN");
-    if (std::isinf(v))
-        return v > 0 ? QStringLiteral("Infinity") : QStringLiteral("-Infinity");
-    return v;
-}
-
 } // namespace
 
 std::optional<TensorStats> TensorStats::compute(ElementType type, QByteArrayView bytes, int firstN, QString* error)
@@ -165,7 +158,7 @@ QJsonObject TensorStats::toJson() const
 {
     QJsonArray values;
     for (double v : firstValues)
-        values.append(jsonNumber(v));
+        values.append(doubleToJson(v));
     return QJsonObject {
         { QStringLiteral("count"), count },
         { QStringLiteral("min"), min },

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "accessstore.h"
+#include "rfc3339.h"
 
 #include <QCryptographicHash>
 #include <QJsonDocument>
@@ -19,19 +20,6 @@ Q_LOGGING_CATEGORY(lcAccess, "trainyard.executor")
 
 constexpr int AccessSchemaVersion = 1;
 
-QString rfc3339(const QDateTime& time)
-{
-    return time.isValid() ? time.toUTC().toString(Qt::ISODateWithMs) : QString();
-}
-
-QDateTime parseTime(const QString& text)
-{
-    if (text.isEmpty())
-        return {};
-    QDateTime time = QDateTime::fromString(text, Qt::ISODateWithMs);
-    return time.toUTC();
-}
-
 TokenRecord recordOf(const QSqlQuery& query)
 {
     // Columns in the order of tokenColumns.
@@ -39,8 +27,8 @@ TokenRecord recordOf(const QSqlQuery& query)
     r.id = query.value(0).toString();
     r.member = query.value(1).toString();
     r.role = query.value(2).toString();
-    r.createTime = parseTime(query.value(3).toString());
-    r.expireTime = parseTime(query.value(4).toString());
+    r.createTime = Rfc3339::parse(query.value(3).toString());
+    r.expireTime = Rfc3339::parse(query.value(4).toString());
     r.revoked = query.value(5).toInt() != 0;
     r.createdBy = query.value(6).toString();
     return r;
@@ -56,11 +44,11 @@ QJsonObject TokenRecord::toJson() const
         { QStringLiteral("name"), QString(QStringLiteral("tokens/") + id) },
         { QStringLiteral("member"), member },
         { QStringLiteral("role"), role },
-        { QStringLiteral("createTime"), rfc3339(createTime) },
+        { QStringLiteral("createTime"), Rfc3339::format(createTime) },
         { QStringLiteral("revoked"), revoked },
     };
     if (expireTime.isValid())
-        json.insert(QStringLiteral("expireTime"), rfc3339(expireTime));
+        json.insert(QStringLiteral("expireTime"), Rfc3339::format(expireTime));
     if (!createdBy.isEmpty())
         json.insert(QStringLiteral("createdBy"), createdBy);
     return json;
@@ -120,8 +108,8 @@ std::optional<TokenRecord> AccessStore::createToken(const QString& member, const
     query.addBindValue(QString::fromLatin1(hashOf(token)));
     query.addBindValue(record.member);
     query.addBindValue(record.role);
-    query.addBindValue(rfc3339(record.createTime));
-    query.addBindValue(record.expireTime.isValid() ? QVariant(rfc3339(record.expireTime)) : QVariant());
+    query.addBindValue(Rfc3339::format(record.createTime));
+    query.addBindValue(record.expireTime.isValid() ? QVariant(Rfc3339::format(record.expireTime)) : QVariant());
     query.addBindValue(record.createdBy);
     if (!query.exec()) {
         *error = QStringLiteral("cannot store the token: ") + query.lastError().text();
@@ -241,7 +229,7 @@ bool AccessStore::setPolicy(const QString& resource, const Iam::Policy& policy, 
     query.prepare(QStringLiteral("INSERT OR REPLACE INTO policies(resource, json, update_time) VALUES (?, ?, ?)"));
     query.addBindValue(resource);
     query.addBindValue(QString::fromUtf8(QJsonDocument(normalized.toJson()).toJson(QJsonDocument::Compact)));
-    query.addBindValue(rfc3339(QDateTime::currentDateTimeUtc()));
+    query.addBindValue(Rfc3339::format(QDateTime::currentDateTimeUtc()));
     if (!query.exec()) {
         *error = QStringLiteral("cannot store the policy of %1: %2").arg(resource, query.lastError().text());
         m_policyCache.remove(resource);

@@ -4,6 +4,7 @@
 #include "backend.h"
 #include "containerhost.h"
 #include "httpapi.h"
+#include "rfc3339.h"
 #include "ssestream.h"
 
 #include "builtinalgorithm.h"
@@ -116,7 +117,7 @@ HttpApi::Reply HttpApi::createJob(const ApiRequest& request, const QString& proj
     if (m_store->contains(project, job.jobId))
         return alreadyExists();
 
-    job.createTime = QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs);
+    job.createTime = Rfc3339::now();
     job.state = JobState::Queued;
     QString storeError;
     // The creator is kept beside the job, not in it (the service's Job has no such field): it is the job's

@@ -8,6 +8,7 @@
 #include "localbackend.h"
 #include "logstore.h"
 #include "machinecatalog.h"
+#include "rfc3339.h"
 #include "runtimelogging.h"
 #include "staging.h"
 #include "study.h"
@@ -40,11 +41,6 @@ constexpr size_t MaxFinishedRuns = 200;
 constexpr qsizetype StderrTailBytes = 2048;
 /// How often running trials' objective reports are read (and the median stopping rule applied).
 constexpr int ObjectivePollMs = 1000;
-
-QString nowRfc3339()
-{
-    return QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs);
-}
 
 /// google.protobuf.Duration JSON ("7200s", "1.5s") in milliseconds; -1 when empty or malformed.
 qint64 durationMs(const QString& text)
@@ -192,7 +188,7 @@ struct Scheduler::Private {
         mutate(key, [](Job& j) {
             j.state = JobState::Failed;
             j.jobPosition.reset();
-            j.endTime = nowRfc3339();
+            j.endTime = Rfc3339::now();
             j.errorMessage = QStringLiteral("The job's project or job ID cannot be a folder name (it was stored before "
                                             "the executor checked them), so the job cannot run.");
         });
@@ -467,7 +463,7 @@ struct Scheduler::Private {
             j.state = JobState::Preparing;
             j.jobPosition.reset();
             if (j.startTime.isEmpty())
-                j.startTime = nowRfc3339();
+                j.startTime = Rfc3339::now();
         });
         service(run->key, QStringLiteral("Job is preparing."));
         if (input.packageUris.isEmpty()) {
@@ -714,7 +710,7 @@ struct Scheduler::Private {
             j.state = JobState::Running;
             j.jobPosition.reset();
             if (j.startTime.isEmpty())
-                j.startTime = nowRfc3339();
+                j.startTime = Rfc3339::now();
         });
         service(run->key, QStringLiteral("Job is running."));
         armRunTimer(run, *job);
@@ -1025,7 +1021,7 @@ struct Scheduler::Private {
                 for (HyperparameterOutput& t : trials) {
                     if (!isFinal(t.state)) {
                         t.state = JobState::Cancelled;
-                        t.endTime = nowRfc3339();
+                        t.endTime = Rfc3339::now();
                     }
                 }
             });
@@ -1049,7 +1045,7 @@ struct Scheduler::Private {
             }
         }
         logs->closeJob(run->key);
-        const Outcome outcome { state, message, nowRfc3339() };
+        const Outcome outcome { state, message, Rfc3339::now() };
         // On disk before the store: when the store cannot take it (a full disk), nothing may treat the job as
         // still running, now (the write is retried) or after an executor restart (recover() reads the file).
         const QString outcomeFile = run->folder + QLatin1String(OutcomeFileName);
@@ -1283,7 +1279,7 @@ struct Scheduler::Private {
                 service(run->key, error, QStringLiteral("ERROR"), t.trialId);
                 updateTrial(run, t.trialId, [](HyperparameterOutput& o) {
                     o.state = JobState::Failed;
-                    o.endTime = nowRfc3339();
+                    o.endTime = Rfc3339::now();
                 });
                 continue;
             }
@@ -1394,7 +1390,7 @@ struct Scheduler::Private {
             trial.hyperparameters.insert(name, value);
             shown << QStringLiteral("--%1=%2").arg(name, value);
         }
-        trial.startTime = nowRfc3339();
+        trial.startTime = Rfc3339::now();
         trial.state = JobState::Preparing;
         updateTrials(run, [&trial](QList<HyperparameterOutput>& trials) { trials.append(trial); });
         service(run->key,
@@ -1560,7 +1556,7 @@ struct Scheduler::Private {
         updateTrial(run, trialId, [state, early, &lastPoints, &builtIn](HyperparameterOutput& t) {
             addMetrics(t, lastPoints);
             t.state = state;
-            t.endTime = nowRfc3339();
+            t.endTime = Rfc3339::now();
             if (early)
                 t.isTrialStoppedEarly = true;
             if (builtIn)
@@ -1839,7 +1835,7 @@ bool Scheduler::cancel(const JobKey& key)
         d->mutate(key, [](Job& j) {
             j.state = JobState::Cancelled;
             j.jobPosition.reset();
-            j.endTime = nowRfc3339();
+            j.endTime = Rfc3339::now();
         });
         return true;
     }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "jobstore.h"
+#include "rfc3339.h"
 
 #include "jobfilter.h"
 
@@ -28,11 +29,6 @@ Q_LOGGING_CATEGORY(lcStore, "trainyard.executor")
 constexpr int JobSchemaVersion = 4;
 
 std::atomic<qint64> g_decodes { 0 };
-
-QString nowRfc3339()
-{
-    return QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs);
-}
 
 QByteArray encode(const Job& job)
 {
@@ -350,7 +346,7 @@ bool JobStore::insert(const QString& project, const Job& job, QString* error, co
 
     Job stored = job;
     if (stored.createTime.isEmpty())
-        stored.createTime = nowRfc3339();
+        stored.createTime = Rfc3339::now();
     if (stored.state == JobState::StateUnspecified)
         stored.state = JobState::Queued;
     QByteArray json;
@@ -450,7 +446,7 @@ bool JobStore::update(const QString& project, const Job& job, QString* error)
         query.addBindValue(record.project);
         query.addBindValue(stored.jobId);
         query.addBindValue(jobStateName(stored.state));
-        query.addBindValue(nowRfc3339());
+        query.addBindValue(Rfc3339::now());
         if (!query.exec()) {
             const QString message = sqlError(query);
             db.rollback();

@@ -2,6 +2,8 @@
 #include "logindex.h"
 
 #include "logentry.h"
+#include "rfc3339.h"
+#include "utf8.h"
 
 #include <QFile>
 #include <QScopeGuard>
@@ -83,24 +85,6 @@ inline int digits(const char* p, int n)
     return v;
 }
 
-// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's days_from_civil).
-qint64 daysFromCivil(int y, int m, int d)
-{
-    y -= m <= 2;
-    const int era = (y >= 0 ? y : y - 399) / 400;
-    const int yoe = y - era * 400;
-    const int doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-    const int doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    return qint64(era) * 146097 + doe - 719468;
-}
-
-int daysInMonth(int y, int m)
-{
-    static constexpr int days[] = { 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
-    const bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
-    return m == 2 && leap ? 29 : days[m - 1];
-}
-
 /// The store's own timestamp form, `YYYY-MM-DDTHH:MM:SS.ffffffZ` (27 bytes), as µs since the epoch; false for
 /// anything else (also for a date that formatTimestamp() would not write back the same: 30 February).
 bool canonicalTimestamp(const char* p, qint64* us)
@@ -112,9 +96,9 @@ bool canonicalTimestamp(const char* p, qint64* us)
     }
     const int y = digits(p, 4), mo = digits(p + 5, 2), d = digits(p + 8, 2);
     const int h = digits(p + 11, 2), mi = digits(p + 14, 2), s = digits(p + 17, 2);
-    if (mo < 1 || mo > 12 || d < 1 || d > daysInMonth(y, mo) || h > 23 || mi > 59 || s > 59)
+    if (mo < 1 || mo > 12 || d < 1 || d > Rfc3339::daysInMonth(y, mo) || h > 23 || mi > 59 || s > 59)
         return false;
-    *us = ((daysFromCivil(y, mo, d) * 24 + h) * 60 + mi) * 60 * qint64(1000000) + qint64(s) * 1000000
+    *us = ((Rfc3339::daysFromCivil(y, mo, d) * 24 + h) * 60 + mi) * 60 * qint64(1000000) + qint64(s) * 1000000
         + digits(p + 20, 6);
     return true;
 }
@@ -129,41 +113,9 @@ inline bool isHex(char c)
     return isLowerHex(c) || (c >= 'A' && c <= 'F');
 }
 
-/// The length of the valid UTF-8 sequence of 2 to 4 bytes at `p` (before `end`), or 0: the rules of
-/// LogJson::appendEscaped() (no overlong form, no surrogate, at most U+10FFFF), which writes such a sequence as
-/// it is and any other byte as U+FFFD.
-size_t utf8Sequence(const unsigned char* p, const unsigned char* end)
-{
-    const unsigned char c = *p;
-    size_t len = 0;
-    unsigned int cp = 0;
-    if (c >= 0xC2 && c <= 0xDF) {
-        len = 2;
-        cp = c & 0x1F;
-    } else if (c >= 0xE0 && c <= 0xEF) {
-        len = 3;
-        cp = c & 0x0F;
-    } else if (c >= 0xF0 && c <= 0xF4) {
-        len = 4;
-        cp = c & 0x07;
-    } else {
-        return 0;
-    }
-    if (size_t(end - p) < len)
-        return 0;
-    for (size_t i = 1; i < len; ++i) {
-        if ((p[i] & 0xC0) != 0x80)
-            return 0;
-        cp = (cp << 6) | (p[i] & 0x3F);
-    }
-    if ((len == 3 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) || (len == 4 && (cp < 0x10000 || cp > 0x10FFFF)))
-        return 0;
-    return len;
-}
-
 /// A JSON string's content from `*p` (after its opening quote) to its closing quote, where `*p` is left.
-/// Printable ASCII and valid UTF-8 only (utf8Sequence()): any other byte fails, and the caller's slow path
-/// decides (QJsonDocument). `*canonical` is cleared by an escape that the store's encoder does not write (it
+/// Printable ASCII and valid UTF-8 only (Formats::utf8SequenceLength()): any other byte fails, and the caller's slow
+/// path decides (QJsonDocument). `*canonical` is cleared by an escape that the store's encoder does not write (it
 /// writes `\"`, `\\`, `\n`, `\r`, `\t`, and `\u00xx` for the other control characters only): then the string
 /// is valid but not exactly what the encoder would write for its value.
 bool skipString(const char** p, const char* end, bool* canonical)
@@ -178,8 +130,8 @@ bool skipString(const char** p, const char* end, bool* canonical)
         if (c < 0x20)
             return false;
         if (c >= 0x80) {
-            const size_t len
-                = utf8Sequence(reinterpret_cast<const unsigned char*>(s), reinterpret_cast<const unsigned char*>(end));
+            const size_t len = Formats::utf8SequenceLength(
+                reinterpret_cast<const unsigned char*>(s), reinterpret_cast<const unsigned char*>(end));
             if (len == 0)
                 return false;
             s += len;
