@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "launchspec.h"
 
+#include "jobfolder.h"
+
 #include "processgroup.h"
 
 #include "builtinalgorithm.h"
@@ -176,7 +178,7 @@ QList<ReplicaLaunch> buildLaunch(
         l.program = context.interpreter;
         l.arguments = trainerArgs;
         l.workingDirectory = set.replicaRoot + QLatin1Char('/') + r.taskName;
-        l.hypertuneFile = l.workingDirectory + QStringLiteral("/hypertune/output.metrics");
+        l.hypertuneFile = RunFolder::hypertuneFileIn(l.workingDirectory);
 
         QJsonObject task;
         if (!context.standalone) {

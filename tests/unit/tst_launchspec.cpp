@@ -2,11 +2,13 @@
 // Launch::buildLaunch, the replica contract as a pure function (ARCHITECTURE.md "A job's life", step 4):
 // every role, chief vs master, evaluators, GPUs, trials' arguments and variables, placement errors,
 // gcloud's standalone `local train`. No process is started.
+#include "jobfolder.h"
 #include "launchspec.h"
 #include "processgroup.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace Trainyard;
@@ -439,6 +441,47 @@ private Q_SLOTS:
         QCOMPARE(ps.value(QStringLiteral("HOME")), QStringLiteral("/home/u"));
         const QProcessEnvironment master = byTask(b.launches, QStringLiteral("master-replica-0")).environment(base);
         QCOMPARE(master.value(QStringLiteral("RANK")), QStringLiteral("0"));
+    }
+
+    // JobFolder: the job folder's layout, and the hypertune file buildLaunch() gives a replica is the one the
+    // layout names.
+    void jobFolderLayout()
+    {
+        QTemporaryDir tmp;
+        QVERIFY(tmp.isValid());
+        const JobFolder job(tmp.path() + QStringLiteral("/projects/p/jobs/j1"));
+        QCOMPARE(job.stagingDir(), job.path() + QStringLiteral("/staging"));
+        QCOMPARE(job.stagedMarker(), job.path() + QStringLiteral("/staging/.trainyard-staged"));
+        QCOMPARE(job.outcomeFile(), job.path() + QStringLiteral("/outcome.json"));
+        QCOMPARE(job.replicaRoot(), job.path() + QStringLiteral("/replicas"));
+        QCOMPARE(job.hypertuneFile(QStringLiteral("master-replica-0")),
+            job.path() + QStringLiteral("/replicas/master-replica-0/hypertune/output.metrics"));
+        const RunFolder trial = job.trial(QStringLiteral("3"));
+        QCOMPARE(trial.path(), job.path() + QStringLiteral("/trials/3"));
+        QCOMPARE(trial.replicaRoot(), job.path() + QStringLiteral("/trials/3/replicas"));
+        QCOMPARE(JobFolder::stagingCacheDir(tmp.path()), tmp.path() + QStringLiteral("/staging-cache"));
+
+        // Restarts: none yet, then what was written, also for a trial whose folder did not exist.
+        QCOMPARE(trial.readRestarts(), 0);
+        trial.writeRestarts(2);
+        QCOMPARE(trial.readRestarts(), 2);
+        QCOMPARE(job.trialIds(), QStringList { QStringLiteral("3") });
+        QCOMPARE(job.readRestarts(), 0);
+
+        Launch::ReplicaSet set;
+        set.jobId = QStringLiteral("j1");
+        set.replicaRoot = trial.replicaRoot();
+        set.replicas = { Launch::ReplicaSlot {
+            QStringLiteral("master"), 0, QStringLiteral("master-replica-0"), QStringLiteral("n1-standard-4"), 4, {} } };
+        Launch::LaunchContext context;
+        context.input.pythonModule = QStringLiteral("trainer.task");
+        context.interpreter = QStringLiteral("/usr/bin/python3");
+        Launch::Placement placement;
+        placement.addresses = { Launch::Address { QStringLiteral("127.0.0.1"), 20000 } };
+        QString error;
+        const QList<Launch::ReplicaLaunch> launches = Launch::buildLaunch(context, set, placement, &error);
+        QVERIFY2(launches.size() == 1, qPrintable(error));
+        QCOMPARE(launches.front().hypertuneFile, trial.hypertuneFile(QStringLiteral("master-replica-0")));
     }
 };
 

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "metricscollector.h"
 
+#include "jobfolder.h"
+#include "slurmscripts.h"
+
 #include "checkpointindex.h"
 
 #include "backend.h"
@@ -277,14 +280,14 @@ TickResult collect(JobCollection& job, const QList<ReplicaProcess>& replicas, Gp
     MetricBatch& batch = batches.current();
     // Hypertune reports of every replica that has a metrics folder (also after the replicas ended): the job's
     // replicas, and each trial's (`trials/<trialId>/replicas/<task>`), whose series carry the folder's trial.
-    QList<std::pair<QString, QString>> replicaDirs { { job.folder + QStringLiteral("/replicas"), QString() } };
-    const QString trialsDir = job.folder + QStringLiteral("/trials");
-    for (const QString& trial : QDir(trialsDir).entryList(QDir::Dirs | QDir::NoDotAndDotDot))
-        replicaDirs.append({ trialsDir + QLatin1Char('/') + trial + QStringLiteral("/replicas"), trial });
+    const JobFolder jobFolder(job.folder);
+    QList<std::pair<QString, QString>> replicaDirs { { jobFolder.replicaRoot(), QString() } };
+    for (const QString& trial : jobFolder.trialIds())
+        replicaDirs.append({ jobFolder.trial(trial).replicaRoot(), trial });
     for (const auto& [replicasDir, folderTrial] : std::as_const(replicaDirs)) {
         const QStringList tasks = QDir(replicasDir).entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name);
         for (const QString& task : tasks) {
-            const QString path = replicasDir + QLatin1Char('/') + task + QStringLiteral("/hypertune/output.metrics");
+            const QString path = RunFolder::hypertuneFileIn(replicasDir + QLatin1Char('/') + task);
             auto it = job.hypertune.find(path);
             if (it == job.hypertune.end()) {
                 if (!QFileInfo::exists(path))
@@ -324,16 +327,16 @@ TickResult collect(JobCollection& job, const QList<ReplicaProcess>& replicas, Gp
     }
 
     // Replicas on a Slurm cluster's nodes: their processes are not this host's, so their task scripts sample the
-    // replica's process tree on the node (app/executor/backends/slurm: "<ns since the epoch> <utime+stime ticks>
-    // <ticks per second> <RSS bytes>" every 2 s) into the shared folder; the same series as local samples. A file
+    // replica's process tree on the node (Slurm::ResourceSample, every 2 s) into the shared folder; the same series
+    // as local samples. A file
     // first seen by this executor is read from its last line on (what came before is not stored twice after an
     // executor restart).
     QList<std::pair<QString, QString>> runDirs { { job.folder, QString() } };
-    for (const QString& trial : QDir(trialsDir).entryList(QDir::Dirs | QDir::NoDotAndDotDot))
-        runDirs.append({ trialsDir + QLatin1Char('/') + trial, trial });
+    for (const QString& trial : jobFolder.trialIds())
+        runDirs.append({ jobFolder.trial(trial).path(), trial });
     for (const auto& run : std::as_const(runDirs)) {
         const QString& trial = run.second; // a plain reference: clang's C++20 does not capture structured bindings
-        const QString dir = run.first + QStringLiteral("/slurm/resources");
+        const QString dir = Slurm::RunFiles::ofRunFolder(run.first).resourcesDir();
         for (const QString& task : QDir(dir).entryList(QDir::Files, QDir::Name)) {
             const QString path = dir + QLatin1Char('/') + task;
             QFile file(path);
@@ -353,15 +356,13 @@ TickResult collect(JobCollection& job, const QList<ReplicaProcess>& replicas, Gp
             const qsizetype complete = text.lastIndexOf('\n') + 1;
             state.offset += complete;
             for (const QByteArray& line : text.left(complete).split('\n')) {
-                const QList<QByteArray> f = line.simplified().split(' ');
-                if (f.size() != 4)
+                const std::optional<Slurm::ResourceSample> sample = Slurm::ResourceSample::parse(line);
+                if (!sample)
                     continue;
-                const qint64 ns = f.at(0).toLongLong();
-                const qint64 ticks = f.at(1).toLongLong();
-                const qint64 hz = f.at(2).toLongLong();
-                const qint64 rss = f.at(3).toLongLong();
-                if (ns <= 0 || hz <= 0)
-                    continue;
+                const qint64 ns = sample->timeNs;
+                const qint64 ticks = sample->cpuTicks;
+                const qint64 hz = sample->ticksPerSecond;
+                const qint64 rss = sample->rssBytes;
                 const double wallTime = double(ns) / 1e9;
                 auto add = [&](const QString& tag, double value) {
                     const MetricSeriesKey key { QStringLiteral("resource"), {}, tag, task, trial };

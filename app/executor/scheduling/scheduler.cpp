@@ -3,6 +3,7 @@
 
 #include "backend.h"
 #include "builtinalgorithm.h"
+#include "jobfolder.h"
 #include "jobstore.h"
 #include "launchspec.h"
 #include "localbackend.h"
@@ -99,7 +100,7 @@ struct Scheduler::Private {
     /// supervision, above the backend.
     struct SetRun {
         RunId id;
-        QString folder; // marker and restarts file: the job's folder, or <folder>/trials/<trialId>
+        RunFolder folder; // its replicas and restarts file: the job's folder, or the trial's (JobFolder::trial())
         Launch::ReplicaSet set;
         std::vector<Replica> replicas;
         SetPhase phase = SetPhase::Idle;
@@ -129,7 +130,7 @@ struct Scheduler::Private {
 
     struct Run {
         JobKey key;
-        QString folder; // JobKey::folder(): <backend's runFolderRoot>/projects/<project>/jobs/<jobId>
+        JobFolder folder; // JobKey::folder(): <backend's runFolderRoot>/projects/<project>/jobs/<jobId>
         Backend* backend = nullptr; // where its replicas run: backendFor(trainingInput.region)
         ClusterPlan plan;
         TrainingInput input; // as submitted: a job's input never changes after create (only its labels do)
@@ -358,7 +359,7 @@ struct Scheduler::Private {
         auto run = std::make_unique<Run>();
         run->key = key;
         run->backend = backendFor(job.trainingInput.region);
-        run->folder = key.folder(run->backend->runFolderRoot(dataDir));
+        run->folder = JobFolder(key.folder(run->backend->runFolderRoot(dataDir)));
         run->plan = planCluster(job.trainingInput, MachineCatalog::builtin());
         run->input = job.trainingInput;
         if (const BuiltInAlgorithm* algorithm = BuiltInAlgorithms::forJob(job.trainingInput)) {
@@ -372,27 +373,12 @@ struct Scheduler::Private {
             auto set = std::make_unique<SetRun>();
             set->id = RunId { key, QString() };
             set->folder = run->folder;
-            set->restarts = readRestarts(set->folder);
+            set->restarts = set->folder.readRestarts();
             run->sets.push_back(std::move(set));
         }
         Run* raw = run.get();
         runs[key] = std::move(run);
         return raw;
-    }
-
-    static int readRestarts(const QString& folder)
-    {
-        QFile f(folder + QStringLiteral("/restarts"));
-        if (!f.open(QIODevice::ReadOnly))
-            return 0;
-        return f.readAll().trimmed().toInt();
-    }
-    static void writeRestarts(const QString& folder, int n)
-    {
-        QDir().mkpath(folder);
-        QFile f(folder + QStringLiteral("/restarts"));
-        if (f.open(QIODevice::WriteOnly | QIODevice::Truncate))
-            f.write(QByteArray::number(n) + '\n');
     }
 
     void armWaitTimer(Run* run, const Job& job)
@@ -450,7 +436,7 @@ struct Scheduler::Private {
             finish(run, JobState::Failed, error);
             return;
         }
-        const QString stagedMarker = run->folder + QStringLiteral("/staging/.trainyard-staged");
+        const QString stagedMarker = run->folder.stagedMarker();
         const QByteArray packages = input.packageUris.join(QLatin1Char('\n')).toUtf8();
         QFile marker(stagedMarker);
         const bool staged = run->recovered && marker.open(QIODevice::ReadOnly) && marker.readAll() == packages;
@@ -468,13 +454,13 @@ struct Scheduler::Private {
         service(run->key, QStringLiteral("Job is preparing."));
         if (input.packageUris.isEmpty()) {
             // Nothing to install: the module must be importable by the interpreter as it is.
-            QDir().mkpath(run->folder + QStringLiteral("/staging"));
+            QDir().mkpath(run->folder.stagingDir());
             startSets(run);
             return;
         }
-        run->staging = new Staging(run->folder, run->interpreter, input.packageUris, q);
+        run->staging = new Staging(run->folder.path(), run->interpreter, input.packageUris, q);
         // Where the run's folder is (this host's data dir, or a cluster's shared folder): its nodes see the copy.
-        run->staging->setCacheDir(run->backend->runFolderRoot(dataDir) + QStringLiteral("/staging-cache"));
+        run->staging->setCacheDir(JobFolder::stagingCacheDir(run->backend->runFolderRoot(dataDir)));
         const JobKey key = run->key;
         QObject::connect(run->staging, &Staging::outputLine, q,
             [this, key](const QString& line) { service(key, line, QStringLiteral("DEBUG")); });
@@ -533,7 +519,7 @@ struct Scheduler::Private {
         if (set->replicas.empty()) {
             set->set.jobId = run->key.jobId;
             set->set.trialId = set->id.trialId;
-            set->set.replicaRoot = set->folder + QStringLiteral("/replicas");
+            set->set.replicaRoot = set->folder.replicaRoot();
             set->set.replicas = Launch::slotsFor(run->plan, set->reservation ? set->reservation->gpus : QList<int>());
             for (const Launch::ReplicaSlot& slot : std::as_const(set->set.replicas))
                 set->replicas.push_back(Replica { slot, {}, ReplicaState::Pending, false, 0, {}, {}, {}, {} });
@@ -575,9 +561,9 @@ struct Scheduler::Private {
         Launch::LaunchContext context;
         context.input = input;
         context.interpreter = run->interpreter;
-        context.pythonPath = { run->folder + QStringLiteral("/staging") };
+        context.pythonPath = { run->folder.stagingDir() };
         context.cloud = executorId();
-        context.jobMarker = set->folder;
+        context.jobMarker = set->folder.path();
         context.containers = backendOf(set->id)->containers();
         QString error;
         const QList<Launch::ReplicaLaunch> launches = Launch::buildLaunch(context, set->set, placement, &error);
@@ -913,7 +899,7 @@ struct Scheduler::Private {
         }
         if (set->stopReason == StopReason::Retry && set->restarts < MaxRestarts) {
             ++set->restarts;
-            writeRestarts(set->folder, set->restarts);
+            set->folder.writeRestarts(set->restarts);
             system(key, "RestartJob",
                 run->study
                     ? QStringLiteral("Trial %1: restarting the cluster (restart %2 of %3).")
@@ -1048,7 +1034,7 @@ struct Scheduler::Private {
         const Outcome outcome { state, message, Rfc3339::now() };
         // On disk before the store: when the store cannot take it (a full disk), nothing may treat the job as
         // still running, now (the write is retried) or after an executor restart (recover() reads the file).
-        const QString outcomeFile = run->folder + QLatin1String(OutcomeFileName);
+        const QString outcomeFile = run->folder.outcomeFile();
         const bool kept = writeOutcome(outcomeFile, outcome);
         if (recordOutcome(run->key, outcome)) {
             QFile::remove(outcomeFile);
@@ -1085,7 +1071,6 @@ struct Scheduler::Private {
         QString errorMessage;
         QString endTime;
     };
-    static constexpr const char* OutcomeFileName = "/outcome.json";
 
     /// Writes `outcome` to `path` (atomically: QSaveFile). Best effort: false when the disk refuses it too.
     static bool writeOutcome(const QString& path, const Outcome& outcome)
@@ -1203,17 +1188,18 @@ struct Scheduler::Private {
     {
         Backend* b = run->backend;
         set->set.jobId = run->key.jobId;
-        set->set.replicaRoot = set->folder + QStringLiteral("/replicas");
+        set->set.replicaRoot = set->folder.replicaRoot();
         set->set.replicas = Launch::slotsFor(run->plan, QList<int>());
         const JobKey key = run->key;
         const QString trialId = set->id.trialId;
         auto storedLines = [this, key, trialId](const QString& taskName, bool isStderr, qint64 sinceUs) {
             return logs->storedOutputLines(key, taskName, trialId, isStderr, sinceUs);
         };
-        const std::optional<Launch::Placement> placement = b->attach(set->id, set->set, set->folder, storedLines);
+        const std::optional<Launch::Placement> placement
+            = b->attach(set->id, set->set, set->folder.path(), storedLines);
         if (!placement || placement->addresses.size() != set->set.replicas.size() || set->set.replicas.isEmpty()) {
             if (placement)
-                b->reclaim(set->id, set->folder);
+                b->reclaim(set->id, set->folder.path());
             return false;
         }
         set->reservation = b->admit(set->id, run->plan).value_or(Reservation {});
@@ -1224,9 +1210,9 @@ struct Scheduler::Private {
         set->phase = SetPhase::Running;
         // As startSet() makes it: the master's hypertune file (launchspec.cpp's layout) and the trial's event dir.
         const QString& jobDir = job.trainingInput.jobDir;
-        set->objective = std::make_unique<TrialObjectiveReader>(set->set.replicaRoot + QLatin1Char('/')
-                + set->set.replicas.front().taskName + QStringLiteral("/hypertune/output.metrics"),
-            jobDir.isEmpty() ? QString() : jobDir + QLatin1Char('/') + trialId, run->study->metricTag());
+        set->objective
+            = std::make_unique<TrialObjectiveReader>(set->folder.hypertuneFile(set->set.replicas.front().taskName),
+                jobDir.isEmpty() ? QString() : jobDir + QLatin1Char('/') + trialId, run->study->metricTag());
         service(key,
             QStringLiteral("The executor restarted while trial %1 was running; it took over the trial's replicas where "
                            "they run (%2), without restarting them.")
@@ -1250,15 +1236,15 @@ struct Scheduler::Private {
         for (const HyperparameterOutput& t : std::as_const(trials)) {
             auto set = std::make_unique<SetRun>();
             set->id = RunId { run->key, t.trialId };
-            set->folder = run->folder + QStringLiteral("/trials/") + t.trialId;
-            set->restarts = readRestarts(set->folder);
+            set->folder = run->folder.trial(t.trialId);
+            set->restarts = set->folder.readRestarts();
             for (const ParameterSpec& p : spec.params)
                 set->set.hyperparameters.append({ p.parameterName, t.hyperparameters.value(p.parameterName) });
             SetRun* raw = set.get();
             run->sets.push_back(std::move(set));
             if (isFinal(t.state)) {
                 if (tryAttach)
-                    run->backend->reclaim(raw->id, raw->folder);
+                    run->backend->reclaim(raw->id, raw->folder.path());
                 raw->phase = SetPhase::Done;
                 continue;
             }
@@ -1268,7 +1254,7 @@ struct Scheduler::Private {
                 continue;
             }
             if (tryAttach)
-                run->backend->reclaim(raw->id, raw->folder);
+                run->backend->reclaim(raw->id, raw->folder.path());
             if (raw->restarts >= MaxRestarts) {
                 raw->phase = SetPhase::Done;
                 const QString error = QStringLiteral("The executor restarted while trial %1 was running; its cluster "
@@ -1284,7 +1270,7 @@ struct Scheduler::Private {
                 continue;
             }
             ++raw->restarts;
-            writeRestarts(raw->folder, raw->restarts);
+            raw->folder.writeRestarts(raw->restarts);
             service(run->key,
                 QStringLiteral("The executor restarted while trial %1 was running; restarting it (restart %2 of %3).")
                     .arg(t.trialId)
@@ -1375,8 +1361,8 @@ struct Scheduler::Private {
         }
         auto set = std::make_unique<SetRun>();
         set->id = id;
-        set->folder = run->folder + QStringLiteral("/trials/") + id.trialId;
-        set->restarts = readRestarts(set->folder);
+        set->folder = run->folder.trial(id.trialId);
+        set->restarts = set->folder.readRestarts();
         set->set.hyperparameters = *values;
         SetRun* raw = set.get();
         run->sets.push_back(std::move(set));
@@ -1649,16 +1635,17 @@ struct Scheduler::Private {
         SetRun* set = run->sets.front().get();
         Backend* b = run->backend;
         set->set.jobId = key.jobId;
-        set->set.replicaRoot = set->folder + QStringLiteral("/replicas");
+        set->set.replicaRoot = set->folder.replicaRoot();
         set->set.replicas = Launch::slotsFor(run->plan, QList<int>());
         const QString trialId = set->id.trialId;
         auto storedLines = [this, key, trialId](const QString& taskName, bool isStderr, qint64 sinceUs) {
             return logs->storedOutputLines(key, taskName, trialId, isStderr, sinceUs);
         };
-        const std::optional<Launch::Placement> placement = b->attach(set->id, set->set, set->folder, storedLines);
+        const std::optional<Launch::Placement> placement
+            = b->attach(set->id, set->set, set->folder.path(), storedLines);
         if (!placement || placement->addresses.size() != set->set.replicas.size()) {
             if (placement) // a backend that answers for other replicas than the run's: let it go
-                b->reclaim(set->id, set->folder);
+                b->reclaim(set->id, set->folder.path());
             runs.erase(key);
             return false;
         }
@@ -1864,32 +1851,30 @@ void Scheduler::recover()
         // A job's cluster whose replicas outlived the previous executor (a cluster's job) is taken over where it
         // runs, unless it ended already (its outcome file); so are a running tuning job's trials (recoverTrials()).
         const bool active = (job.state == JobState::Running || job.state == JobState::Preparing)
-            && !QFile::exists(folder + QLatin1String(Private::OutcomeFileName));
+            && !QFile::exists(JobFolder(folder).outcomeFile());
         if (active && !job.trainingInput.hyperparameters && d->attach(key, job))
             continue;
         const bool attachTrials = active && job.trainingInput.hyperparameters;
         // Whatever survived the previous executor (a replica that escaped PR_SET_PDEATHSIG, a cluster's job) goes
         // first.
         backend->reclaim(RunId { key, QString() }, folder);
-        const QStringList trialFolders
-            = QDir(folder + QStringLiteral("/trials")).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
+        const QStringList trialFolders = JobFolder(folder).trialIds();
         const auto reclaimTrials = [&] {
             for (const QString& trialId : trialFolders)
-                backend->reclaim(RunId { key, trialId }, folder + QStringLiteral("/trials/") + trialId);
+                backend->reclaim(RunId { key, trialId }, JobFolder(folder).trial(trialId).path());
         };
         if (!attachTrials)
             reclaimTrials();
         // Ended, but the end was not stored (the job database refused the write, then this executor stopped): the
         // replicas are gone and the outcome is known, so the job must not run again.
-        if (const std::optional<Private::Outcome> ended
-            = Private::readOutcome(folder + QLatin1String(Private::OutcomeFileName))) {
+        if (const std::optional<Private::Outcome> ended = Private::readOutcome(JobFolder(folder).outcomeFile())) {
             d->system(key, "RecoverJob",
                 QStringLiteral(
                     "The executor restarted: the job had ended (%1) before, but its end was not stored. It is "
                     "stored now, and the job does not run again.")
                     .arg(jobStateName(ended->state)),
                 QStringLiteral("WARNING"));
-            const QString file = folder + QLatin1String(Private::OutcomeFileName);
+            const QString file = JobFolder(folder).outcomeFile();
             if (d->recordOutcome(key, *ended))
                 QFile::remove(file);
             else
@@ -1931,7 +1916,7 @@ void Scheduler::recover()
             continue;
         }
         ++set->restarts;
-        Private::writeRestarts(set->folder, set->restarts);
+        set->folder.writeRestarts(set->restarts);
         run->recovered = true;
         d->system(key, "RecoverJob",
             QStringLiteral("The executor restarted while the job was %1; restarting it (restart %2 of %3).")

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "staging.h"
 
+#include "jobfolder.h"
+
 #include "processgroup.h"
 #include "runtimelogging.h"
 
@@ -149,7 +151,7 @@ Staging::~Staging()
 
 QString Staging::stagingDir() const
 {
-    return m_jobFolder + QStringLiteral("/staging");
+    return JobFolder(m_jobFolder).stagingDir();
 }
 
 void Staging::fail(const QString& message)
@@ -168,8 +170,8 @@ void Staging::start()
         fail(QStringLiteral("trainingInput.packageUris is empty: nothing to install"));
         return;
     }
-    const QString build = m_jobFolder + QStringLiteral("/build");
-    const QString tmp = m_jobFolder + QStringLiteral("/tmp");
+    const QString build = JobFolder(m_jobFolder).buildDir();
+    const QString tmp = JobFolder(m_jobFolder).tmpDir();
     QDir(build).removeRecursively();
     QDir(stagingDir()).removeRecursively();
     QDir(tmp).removeRecursively();

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "slurmbackend.h"
+#include "slurmscripts.h"
 
 #include "hostlist.h"
 #include "slurmrestclient.h"
@@ -33,8 +34,6 @@ Q_LOGGING_CATEGORY(lcSlurmBackend, "trainyard.executor")
 namespace {
 
 constexpr int PortBase = 20000;
-/// In a run's slurm folder: the executor cancelled the job on its way out (stopAll()); attach() leaves it alone.
-constexpr const char* StoppedMark = "executor-stopped";
 constexpr int PortBlocks = 1400; // 20000 + 1400 * 32 stays below 65536
 constexpr int PortsPerJob = 32;
 /// Bytes read from one log file per poll: a replica that floods its output cannot stall the event loop.
@@ -80,14 +79,6 @@ QString pendingReasonText(const QString& reason)
 int replicaPort(qint64 jobId, qsizetype i)
 {
     return PortBase + int(jobId % PortBlocks) * PortsPerJob + int(i);
-}
-
-/// `text` as one single-quoted shell word.
-QString shellQuote(const QString& text)
-{
-    QString quoted = text;
-    quoted.replace(QLatin1Char('\''), QStringLiteral("'\\''"));
-    return QLatin1Char('\'') + quoted + QLatin1Char('\'');
 }
 
 bool writeFile(const QString& path, const QByteArray& data, QFileDevice::Permissions extra = {})
@@ -278,49 +269,12 @@ struct SlurmBackend::Private {
         }
     }
 
-    QString batchScript(const Run& run) const
+    static QString batchScript(const Run& run)
     {
-        const QString dir = shellQuote(run.slurmDir);
-        QString s
-            = QStringLiteral("#!/bin/bash\n"
-                             "# Trainyard launcher for %1: waits for the replicas' scripts, then starts one srun "
-                             "per het group.\n"
-                             "D=%2\n"
-                             "while [ ! -e \"$D/launch.ready\" ] && [ ! -e \"$D/launch.cancel\" ]; do sleep 0.05; "
-                             "done\n"
-                             "[ -e \"$D/launch.cancel\" ] && exit 0\n"
-                             // An executor killed before submit answered never learnt this job's ID; the next
-                             // one placed the run again in the same folder. launch.ready is written only after
-                             // slurm-job-id names the job it is for: any other job leaves.
-                             "[ \"$(cat \"$D/slurm-job-id\" 2>/dev/null)\" = \"$SLURM_JOB_ID\" ] || exit 0\n")
-                  .arg(run.id.text(), dir);
-        const bool het = run.groupSizes.size() > 1;
-        // Each replica's node, for the addresses in its environment (placeWithPendingHosts()):
-        // task k of a component runs on the k-th node of the component's node list, one task per node. srun
-        // passes the variables on to every task.
-        s += QStringLiteral("# The replicas' nodes, from the components' node lists.\n");
-        for (qsizetype g = 0; g < run.groupSizes.size(); ++g)
-            s += QStringLiteral("mapfile -t H%1 < <(scontrol show hostnames \"$%2\")\n")
-                     .arg(g)
-                     .arg(het ? QStringLiteral("SLURM_JOB_NODELIST_HET_GROUP_%1").arg(g)
-                              : QStringLiteral("SLURM_JOB_NODELIST"));
-        for (qsizetype i = 0; i < run.tasks.size(); ++i) {
-            const Task& t = run.tasks.at(i);
-            s += QStringLiteral("export TRAINYARD_HOST_%1=\"${H%2[%3]}\"\n").arg(i).arg(t.group).arg(t.index);
-            s += QStringLiteral("[ -n \"$TRAINYARD_HOST_%1\" ] || { echo \"trainyard: no node for %2 in the job's "
-                                "node lists (scontrol show hostnames)\" >&2; exit 1; }\n")
-                     .arg(i)
-                     .arg(t.name);
-        }
-        for (qsizetype g = 0; g < run.groupSizes.size(); ++g) {
-            const int n = run.groupSizes.at(g);
-            s += QStringLiteral("srun %1--nodes=%2 --ntasks=%2 --ntasks-per-node=1 /bin/bash \"$D/task.sh\" %3 &\n")
-                     .arg(het ? QStringLiteral("--het-group=%1 ").arg(g) : QString())
-                     .arg(n)
-                     .arg(g);
-        }
-        s += QStringLiteral("wait\n");
-        return s;
+        QList<BatchTask> tasks;
+        for (const Task& t : run.tasks)
+            tasks << BatchTask { t.name, t.group, t.index };
+        return Slurm::batchScript(run.id.text(), RunFiles(run.slurmDir), tasks, run.groupSizes);
     }
 
     /// The run's tasks grouped by role, in component order (the set lists master, workers, ps, evaluators already).
@@ -350,7 +304,7 @@ struct SlurmBackend::Private {
         run.attempt = ++attempts;
         if (auto it = plans.find(id); it != plans.end())
             run.plan = it->second;
-        run.slurmDir = QFileInfo(set.replicaRoot).path() + QStringLiteral("/slurm");
+        run.slurmDir = RunFiles::ofRunFolder(QFileInfo(set.replicaRoot).path()).dir();
         const quint64 attempt = run.attempt;
 
         buildTasks(&run, set);
@@ -468,13 +422,11 @@ struct SlurmBackend::Private {
             if (slot)
                 c.constraints = cluster.constraints.value(slot->machineType);
             c.currentWorkingDirectory = run->slurmDir;
-            c.standardOutput = run->slurmDir + QStringLiteral("/batch-%j.out");
+            c.standardOutput = RunFiles(run->slurmDir).batchOutput();
             c.environment.insert(QStringLiteral("PATH"), QStringLiteral("/usr/local/bin:/usr/bin:/bin"));
             components << c;
         }
-        writeFile(run->slurmDir + QStringLiteral("/task.sh"),
-            QByteArrayLiteral("#!/bin/bash\n# One task of het group $1: its replica's script by SLURM_PROCID.\n")
-                + "exec /bin/bash " + shellQuote(run->slurmDir).toUtf8() + "/tasks/\"$1-$SLURM_PROCID.sh\"\n");
+        writeFile(RunFiles(run->slurmDir).taskLauncher(), taskLauncherScript(RunFiles(run->slurmDir)));
         run->submitting = true;
         const RunId id = run->id;
         const quint64 attempt = run->attempt;
@@ -499,7 +451,7 @@ struct SlurmBackend::Private {
             }
             r->submitting = false;
             r->jobId = jobId;
-            writeFile(r->slurmDir + QStringLiteral("/slurm-job-id"), QByteArray::number(jobId) + '\n');
+            writeFile(RunFiles(r->slurmDir).jobIdFile(), QByteArray::number(jobId) + '\n');
             qCInfo(lcSlurmBackend, "%s: Slurm job %lld on cluster %s", qPrintable(id.text()), jobId,
                 qPrintable(cluster.name));
             for (const RestError& e : result.value().errors) {
@@ -536,31 +488,6 @@ struct SlurmBackend::Private {
                 replicaPort(run->jobId, i) };
         run->phase = Phase::Placed;
         Q_EMIT q->placed(run->id, placement);
-    }
-
-    /// `value` as one shell word in which each placeholder host of `run` is the replica's TRAINYARD_HOST_<i>.
-    static QString shellWord(const Run& run, const QString& value)
-    {
-        if (run.hostToken.isEmpty() || !value.contains(run.hostToken))
-            return shellQuote(value);
-        QString word;
-        qsizetype from = 0;
-        while (true) {
-            const qsizetype at = value.indexOf(run.hostToken, from);
-            const qsizetype digits = at + run.hostToken.size();
-            const qsizetype end = at < 0 ? -1 : value.indexOf(QLatin1Char('@'), digits);
-            bool ok = false;
-            const int i = end < 0 ? -1 : value.mid(digits, end - digits).toInt(&ok);
-            if (!ok || i < 0 || i >= run.tasks.size())
-                break;
-            if (at > from)
-                word += shellQuote(value.mid(from, at - from));
-            word += QStringLiteral("\"${TRAINYARD_HOST_%1}\"").arg(i);
-            from = end + 1;
-        }
-        if (from < value.size())
-            word += shellQuote(value.mid(from));
-        return word;
     }
 
     void startTimer(Run* run)
@@ -671,7 +598,7 @@ struct SlurmBackend::Private {
                                             "the replica left no exit status in %3.")
                                  .arg(clusterText())
                                  .arg(run->jobId)
-                                 .arg(run->slurmDir + QStringLiteral("/exit"));
+                                 .arg(RunFiles(run->slurmDir).exitDir());
             } else if (vanished || state == QLatin1String("NODE_FAIL") || state == QLatin1String("PREEMPTED")
                 || state == QLatin1String("BOOT_FAIL") || state == QLatin1String("OUT_OF_MEMORY")) {
                 exit.kind = ReplicaExit::Kind::Signalled;
@@ -742,7 +669,7 @@ struct SlurmBackend::Private {
                 + QByteArray::number(placement.addresses.last().port) + '\n';
         }
         // For attach() after an executor restart: the addresses cannot be worked out again without the job.
-        writeFile(run->slurmDir + QStringLiteral("/placement"), placementText);
+        writeFile(RunFiles(run->slurmDir).placementFile(), placementText);
         run->hostsKnown = true;
         const RunId id = run->id;
         const quint64 attempt = run->attempt;
@@ -756,77 +683,16 @@ struct SlurmBackend::Private {
 
     // ---- launch ---------------------------------------------------------------------------------
 
-    QString taskScript(const Run& run, const Launch::ReplicaLaunch& spec, bool gpus) const
-    {
-        const QString dir = shellQuote(run.slurmDir);
-        const QString name = spec.taskName;
-        QString s = QStringLiteral("#!/bin/bash\n# Replica %1 of %2.\nD=%3\n").arg(name, run.id.text(), dir);
-        for (const QString& var : spec.unset)
-            s += QStringLiteral("unset %1\n").arg(var);
-        for (auto it = spec.set.cbegin(); it != spec.set.cend(); ++it) {
-            if (it.key() == QLatin1String("CUDA_VISIBLE_DEVICES") && gpus)
-                continue; // Slurm's, for the GPUs it allocated on this node
-            if (it.key() == QLatin1String("PYTHONPATH"))
-                s += QStringLiteral("export PYTHONPATH=%1${PYTHONPATH:+:$PYTHONPATH}\n").arg(shellQuote(it.value()));
-            else
-                s += QStringLiteral("export %1=%2\n").arg(it.key(), shellWord(run, it.value()));
-        }
-        QString command = shellQuote(spec.program);
-        for (const QString& a : spec.arguments)
-            command += QLatin1Char(' ') + shellWord(run, a);
-        const QString task = shellQuote(name);
-        s += QStringLiteral(
-            "mkdir -p %1\n"
-            "cd %1 || { echo 127 > \"$D/exit/\"%2; exit 127; }\n"
-            "%3 >>\"$D/logs/\"%2.stdout 2>>\"$D/logs/\"%2.stderr &\n"
-            "child=$!\n"
-            // The node as Slurm names it (the test cluster's nodes share one host name).
-            "echo \"${SLURMD_NODENAME:-$(hostname -s)} $child\" > \"$D/started/\"%2.tmp && mv \"$D/started/\"%2.tmp "
-            "\"$D/started/\"%2\n"
-            // Resource samples of the replica's process tree on this node, every 2 s, for the executor's
-            // metrics (slurmrestd has no per-step usage): ns since the epoch, utime + stime of the tree in clock
-            // ticks, ticks per second, RSS in bytes. /proc/PID/stat's fields after the ")" that ends the command
-            // name: utime, stime and rss are the 12th, 13th and 22nd.
-            // It sleeps in the background so that the TERM from below ends the sleep with it: an orphaned sleep
-            // would hold the Slurm step, and so the job's end, for up to 2 s.
-            "( trap 'kill $! 2>/dev/null; exit 0' TERM\n"
-            "  hz=$(getconf CLK_TCK); pg=$(getconf PAGESIZE)\n"
-            "  tree() { echo $1; local c; for c in $(cat /proc/$1/task/*/children 2>/dev/null); do tree $c; done; }\n"
-            "  while kill -0 $child 2>/dev/null; do\n"
-            "    t=0; r=0\n"
-            "    for p in $(tree $child); do\n"
-            "      s=$(cat /proc/$p/stat 2>/dev/null) || continue; s=${s##*) }; a=($s)\n"
-            "      t=$((t + a[11] + a[12])); r=$((r + a[21]))\n"
-            "    done\n"
-            // No resident page left: the replica has exited and is a zombie until this script reaps it
-            // (kill -0 still finds it). Its last sample would read 0 bytes, not what it held.
-            "    [ $r -gt 0 ] || break\n"
-            "    echo \"$(date +%s%N) $t $hz $((r * pg))\" >> \"$D/resources/\"%2\n"
-            "    sleep 2 & wait $!\n"
-            "  done ) &\n"
-            "sampler=$!\n"
-            // Slurm signals every process of the step; this shell only waits for the replica's status.
-            "trap 'kill -TERM $child 2>/dev/null' TERM\n"
-            "while :; do wait $child; rc=$?; kill -0 $child 2>/dev/null || break; done\n"
-            "kill $sampler 2>/dev/null\n"
-            "echo $rc > \"$D/exit/\"%2.tmp && mv \"$D/exit/\"%2.tmp \"$D/exit/\"%2\n"
-            "exit $rc\n")
-                 .arg(shellQuote(spec.workingDirectory), task, command);
-        return s;
-    }
-
     void launch(const RunId& id, const QList<Launch::ReplicaLaunch>& replicas)
     {
         Run* run = find(id);
         if (!run || run->phase != Phase::Placed)
             return;
         const QString dir = run->slurmDir;
-        bool ok = true;
-        for (const QString& sub : { QStringLiteral("tasks"), QStringLiteral("logs"), QStringLiteral("started"),
-                 QStringLiteral("exit"), QStringLiteral("resources") })
-            ok = ok
-                && (sub == QLatin1String("tasks") ? QDir().mkpath(dir + QLatin1Char('/') + sub)
-                                                  : makeSharedFolder(dir + QLatin1Char('/') + sub));
+        const RunFiles files(dir);
+        bool ok = QDir().mkpath(dir + QStringLiteral("/tasks"));
+        for (const QString& sub : RunFiles::replicaWrittenFolders())
+            ok = ok && makeSharedFolder(dir + QLatin1Char('/') + sub);
         for (const Launch::ReplicaLaunch& spec : replicas) {
             const auto t = std::find_if(
                 run->tasks.cbegin(), run->tasks.cend(), [&](const Task& x) { return x.name == spec.taskName; });
@@ -839,14 +705,13 @@ struct SlurmBackend::Private {
             makeSharedFolder(QFileInfo(spec.workingDirectory).path());
             makeSharedFolder(spec.workingDirectory);
             ok = ok
-                && writeFile(dir + QStringLiteral("/tasks/%1-%2.sh").arg(t->group).arg(t->index),
-                    taskScript(*run, spec, gpus).toUtf8());
+                && writeFile(files.replicaScript(t->group, t->index),
+                    replicaScript(run->id.text(), files, spec, gpus, run->hostToken, run->tasks.size()).toUtf8());
         }
         // Its content is when the replicas were let go (µs since the epoch): attach() counts the output lines the
         // log store holds from then on, as earlier placements' lines are in the same log.
         ok = ok
-            && writeFile(dir + QStringLiteral("/launch.ready"),
-                QByteArray::number(QDateTime::currentMSecsSinceEpoch() * 1000) + '\n');
+            && writeFile(files.launchReady(), QByteArray::number(QDateTime::currentMSecsSinceEpoch() * 1000) + '\n');
         run->launched = true;
         run->phase = Phase::Launched;
         if (!ok) {
@@ -878,7 +743,7 @@ struct SlurmBackend::Private {
         for (Task& t : run->tasks) {
             if (t.started || t.exited)
                 continue;
-            QFile f(run->slurmDir + QStringLiteral("/started/") + t.name);
+            QFile f(RunFiles(run->slurmDir).startedFile(t.name));
             if (!f.open(QIODevice::ReadOnly))
                 continue;
             const QList<QByteArray> parts = f.readAll().trimmed().split(' ');
@@ -916,14 +781,13 @@ struct SlurmBackend::Private {
             Task& t = run->tasks[i];
             if (t.exited || !t.started)
                 continue;
-            const QString base = run->slurmDir;
-            QFile exitFile(base + QStringLiteral("/exit/") + t.name);
+            const RunFiles files(run->slurmDir);
+            QFile exitFile(files.exitFile(t.name));
             const bool done = exitFile.open(QIODevice::ReadOnly);
             // Read to the end when the task is done, so that all its output comes before its exited().
             for (bool isStderr : { false, true }) {
                 qint64& offset = isStderr ? run->tasks[i].stderrOffset : run->tasks[i].stdoutOffset;
-                QFile log(base + QStringLiteral("/logs/") + t.name
-                    + (isStderr ? QStringLiteral(".stderr") : QStringLiteral(".stdout")));
+                QFile log(isStderr ? files.stderrFile(t.name) : files.stdoutFile(t.name));
                 if (!log.open(QIODevice::ReadOnly) || log.size() <= offset)
                     continue;
                 log.seek(offset);
@@ -983,7 +847,7 @@ struct SlurmBackend::Private {
         }
         run->stopRequested = true;
         if (!run->launched)
-            writeFile(run->slurmDir + QStringLiteral("/launch.cancel"), QByteArray());
+            writeFile(RunFiles(run->slurmDir).launchCancel(), QByteArray());
         run->phase = Phase::Stopping;
         if (run->jobId > 0)
             cancelJob(run);
@@ -1126,10 +990,10 @@ void SlurmBackend::stopAll(std::chrono::milliseconds budget)
     for (auto& [id, run] : d->runs) {
         d->stopTimer(&run);
         if (!run.launched && !run.slurmDir.isEmpty())
-            writeFile(run.slurmDir + QStringLiteral("/launch.cancel"), QByteArray());
+            writeFile(RunFiles(run.slurmDir).launchCancel(), QByteArray());
         // Cancelled below: the next executor must not re-attach to it, but start the run again.
         if (!run.slurmDir.isEmpty())
-            writeFile(run.slurmDir + QStringLiteral("/") + QLatin1String(StoppedMark), QByteArray());
+            writeFile(RunFiles(run.slurmDir).stoppedMark(), QByteArray());
         if (run.jobId > 0)
             jobIds << run.jobId;
     }
@@ -1139,7 +1003,7 @@ void SlurmBackend::stopAll(std::chrono::milliseconds budget)
 
 void SlurmBackend::reclaim(const RunId& run, const QString& jobMarker)
 {
-    QFile file(jobMarker + QStringLiteral("/slurm/slurm-job-id"));
+    QFile file(RunFiles::ofRunFolder(jobMarker).jobIdFile());
     if (!file.open(QIODevice::ReadOnly))
         return;
     bool ok = false;
@@ -1153,17 +1017,18 @@ void SlurmBackend::reclaim(const RunId& run, const QString& jobMarker)
 std::optional<Launch::Placement> SlurmBackend::attach(
     const RunId& run, const Launch::ReplicaSet& set, const QString& jobMarker, const StoredLines& storedLines)
 {
-    const QString dir = jobMarker + QStringLiteral("/slurm");
-    auto readText = [&dir](const char* name) {
-        QFile file(dir + QLatin1Char('/') + QLatin1String(name));
+    const RunFiles files = RunFiles::ofRunFolder(jobMarker);
+    const QString dir = files.dir();
+    auto readText = [](const QString& path) {
+        QFile file(path);
         return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
     };
     bool ok = false;
-    const qint64 jobId = readText("slurm-job-id").trimmed().toLongLong(&ok);
-    const QByteArray ready = readText("launch.ready");
+    const qint64 jobId = readText(files.jobIdFile()).trimmed().toLongLong(&ok);
+    const QByteArray ready = readText(files.launchReady());
     const qint64 launchedUs = ready.trimmed().toLongLong();
     // Only a job whose replicas were let go can be taken over: one still placing is simply submitted again.
-    if (!ok || jobId <= 0 || launchedUs <= 0 || QFile::exists(dir + QLatin1Char('/') + QLatin1String(StoppedMark)))
+    if (!ok || jobId <= 0 || launchedUs <= 0 || QFile::exists(files.stoppedMark()))
         return std::nullopt;
     Private::Run fresh;
     fresh.id = run;
@@ -1174,7 +1039,7 @@ std::optional<Launch::Placement> SlurmBackend::attach(
     // such file: the previous executor never saw the job run (it was still queued, or its replicas had only just
     // started): the ports are the job's, and the hosts come once the job is seen running.
     Launch::Placement placement;
-    const QByteArray placementText = readText("placement");
+    const QByteArray placementText = readText(files.placementFile());
     if (placementText.isEmpty()) {
         placement.hostsPending = true;
         for (qsizetype i = 0; i < fresh.tasks.size(); ++i)
@@ -1193,9 +1058,8 @@ std::optional<Launch::Placement> SlurmBackend::attach(
         fresh.hostsKnown = true;
     }
     for (Private::Task& t : fresh.tasks) {
-        const QString log = dir + QStringLiteral("/logs/") + t.name;
-        t.stdoutOffset = offsetAfterLines(log + QStringLiteral(".stdout"), storedLines(t.name, false, launchedUs));
-        t.stderrOffset = offsetAfterLines(log + QStringLiteral(".stderr"), storedLines(t.name, true, launchedUs));
+        t.stdoutOffset = offsetAfterLines(files.stdoutFile(t.name), storedLines(t.name, false, launchedUs));
+        t.stderrOffset = offsetAfterLines(files.stderrFile(t.name), storedLines(t.name, true, launchedUs));
     }
     fresh.phase = Private::Phase::Launched;
     fresh.launched = true;
