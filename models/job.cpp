@@ -384,8 +384,8 @@ Scheduling schedulingFromJson(const QJsonObject& o, const QString& path, FieldVi
 {
     Reader r(o, path, v);
     Scheduling s;
-    s.maxRunningTime = r.string(QStringLiteral("maxRunningTime"));
-    s.maxWaitTime = r.string(QStringLiteral("maxWaitTime"));
+    s.maxRunningTime = ProtoDuration(r.string(QStringLiteral("maxRunningTime")));
+    s.maxWaitTime = ProtoDuration(r.string(QStringLiteral("maxWaitTime")));
     s.priority = r.int32(QStringLiteral("priority"));
     r.finish();
     return s;
@@ -605,8 +605,8 @@ QJsonObject toJson(const ReplicaConfig& c)
 QJsonObject toJson(const Scheduling& s)
 {
     QJsonObject o;
-    putString(o, QStringLiteral("maxRunningTime"), s.maxRunningTime);
-    putString(o, QStringLiteral("maxWaitTime"), s.maxWaitTime);
+    putString(o, QStringLiteral("maxRunningTime"), s.maxRunningTime.text);
+    putString(o, QStringLiteral("maxWaitTime"), s.maxWaitTime.text);
     putInt32(o, QStringLiteral("priority"), s.priority);
     return o;
 }
@@ -883,6 +883,17 @@ std::optional<double> parseDurationSeconds(const QString& text)
     const QString fraction = m.captured(3);
     const double value = seconds + (fraction.isEmpty() ? 0.0 : QString(QLatin1String("0.") + fraction).toDouble());
     return m.captured(1).isEmpty() ? value : -value;
+}
+
+std::optional<double> ProtoDuration::seconds() const
+{
+    return text.isEmpty() ? std::nullopt : parseDurationSeconds(text);
+}
+
+qint64 ProtoDuration::milliseconds() const
+{
+    const std::optional<double> s = seconds();
+    return s && *s >= 0 ? qint64(*s * 1000.0) : -1;
 }
 
 QString jobStateName(JobState state)

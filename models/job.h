@@ -19,6 +19,7 @@
 #include <QStringList>
 
 #include <optional>
+#include <utility>
 
 namespace Trainyard {
 
@@ -59,10 +60,28 @@ struct ReplicaConfig {
     bool operator==(const ReplicaConfig&) const = default;
 };
 
-/// Scheduling: limits as google.protobuf.Duration strings ("7200s", "1.5s"); priority 0..1000.
+/// A google.protobuf.Duration field as the job gave it: its JSON text ("7200s", "1.5s"), served back unchanged, and
+/// what it means. Empty: the field is absent.
+struct ProtoDuration {
+    QString text;
+
+    ProtoDuration() = default;
+    explicit ProtoDuration(QString json)
+        : text(std::move(json))
+    {
+    }
+    bool isEmpty() const { return text.isEmpty(); }
+    /// The duration in seconds (parseDurationSeconds()); nullopt when absent or malformed.
+    std::optional<double> seconds() const;
+    /// The duration in whole milliseconds (truncated); -1 when absent, malformed or negative: no limit.
+    qint64 milliseconds() const;
+    bool operator==(const ProtoDuration&) const = default;
+};
+
+/// Scheduling: limits as google.protobuf.Duration fields; priority 0..1000.
 struct Scheduling {
-    QString maxRunningTime;
-    QString maxWaitTime;
+    ProtoDuration maxRunningTime;
+    ProtoDuration maxWaitTime;
     std::optional<int> priority;
     bool operator==(const Scheduling&) const = default;
 };

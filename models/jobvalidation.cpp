@@ -839,10 +839,11 @@ private:
     void checkScheduling(const Scheduling& s)
     {
         const QString base = QStringLiteral("trainingInput.scheduling.");
-        auto duration = [&](const char* field, const QString& value) {
-            if (value.isEmpty())
+        auto duration = [&](const char* field, const ProtoDuration& d) {
+            if (d.isEmpty())
                 return;
-            const std::optional<double> seconds = parseDurationSeconds(value);
+            const QString& value = d.text;
+            const std::optional<double> seconds = d.seconds();
             if (!seconds)
                 //: %1 is the duration the job gives; "7200s" is the API's duration format, kept as is.
                 add(base + QLatin1String(field),

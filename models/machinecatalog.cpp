@@ -254,6 +254,49 @@ MachineCatalog MachineCatalog::fromJson(const QJsonObject& json, QString* error)
     return c;
 }
 
+QJsonObject ScaleTierInfo::toJson() const
+{
+    QJsonObject o {
+        { QStringLiteral("name"), name },
+        { QStringLiteral("description"), description },
+        { QStringLiteral("available"), available },
+        { QStringLiteral("masterType"), masterType },
+        { QStringLiteral("workerCount"), workerCount },
+        { QStringLiteral("parameterServerCount"), parameterServerCount },
+    };
+    if (!unavailableReason.isEmpty())
+        o.insert(QStringLiteral("unavailableReason"), unavailableReason);
+    if (!workerType.isEmpty())
+        o.insert(QStringLiteral("workerType"), workerType);
+    if (!parameterServerType.isEmpty())
+        o.insert(QStringLiteral("parameterServerType"), parameterServerType);
+    if (masterAccelerator.count.value_or(0) > 0 && !masterAccelerator.type.isEmpty())
+        o.insert(QStringLiteral("masterAcceleratorConfig"),
+            QJsonObject { { QStringLiteral("count"), QString::number(*masterAccelerator.count) },
+                { QStringLiteral("type"), masterAccelerator.type } });
+    return o;
+}
+
+ScaleTierInfo ScaleTierInfo::fromJson(const QJsonObject& o)
+{
+    ScaleTierInfo t;
+    t.name = o.value(QLatin1String("name")).toString();
+    t.description = o.value(QLatin1String("description")).toString();
+    t.available = o.value(QLatin1String("available")).toBool(true);
+    t.unavailableReason = o.value(QLatin1String("unavailableReason")).toString();
+    t.masterType = o.value(QLatin1String("masterType")).toString();
+    t.workerCount = o.value(QLatin1String("workerCount")).toInt();
+    t.workerType = o.value(QLatin1String("workerType")).toString();
+    t.parameterServerCount = o.value(QLatin1String("parameterServerCount")).toInt();
+    t.parameterServerType = o.value(QLatin1String("parameterServerType")).toString();
+    const QJsonObject accelerator = o.value(QLatin1String("masterAcceleratorConfig")).toObject();
+    const QJsonValue count = accelerator.value(QLatin1String("count"));
+    // int64 as a string, as the service writes it; a plain number is read too
+    t.masterAccelerator.count = count.isString() ? count.toString().toLongLong() : qint64(count.toDouble());
+    t.masterAccelerator.type = accelerator.value(QLatin1String("type")).toString();
+    return t;
+}
+
 const ScaleTierInfo* MachineCatalog::scaleTier(const QString& name) const
 {
     const auto it

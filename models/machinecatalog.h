@@ -57,6 +57,13 @@ struct ScaleTierInfo {
     QString parameterServerType;
     AcceleratorConfig masterAccelerator; ///< count 0 when none
     bool operator==(const ScaleTierInfo&) const = default;
+
+    /// The tier as `GET …/scaleTiers` answers it (app/executor/API.md "Catalogs"): name, description, available,
+    /// masterType, workerCount, parameterServerCount; unavailableReason, workerType, parameterServerType and
+    /// masterAcceleratorConfig ({"count": int64 string, "type"}) only when set.
+    QJsonObject toJson() const;
+    /// Reads what toJson() writes; lenient (missing fields keep their defaults), as clients read the executor.
+    static ScaleTierInfo fromJson(const QJsonObject& json);
 };
 
 /// One GPU of this host, as NVML reports it.

@@ -50,6 +50,72 @@ QList<RegionNodeInfo> RegionInfo::partitionNodes() const
     return list;
 }
 
+QJsonObject RegionNodeInfo::toJson() const
+{
+    return QJsonObject { { QStringLiteral("name"), name },
+        { QStringLiteral("state"), QJsonArray::fromStringList(state) }, { QStringLiteral("cpus"), cpus },
+        { QStringLiteral("cpusInUse"), cpusInUse }, { QStringLiteral("gpus"), gpus },
+        { QStringLiteral("gpusInUse"), gpusInUse }, { QStringLiteral("memoryBytes"), QString::number(memory.bytes()) },
+        { QStringLiteral("memoryInUseBytes"), QString::number(memoryInUse.bytes()) },
+        { QStringLiteral("partitions"), QJsonArray::fromStringList(partitions) } };
+}
+
+RegionNodeInfo RegionNodeInfo::fromJson(const QJsonObject& o)
+{
+    RegionNodeInfo n;
+    n.name = o.value(QLatin1String("name")).toString();
+    n.state = strings(o.value(QLatin1String("state")));
+    n.cpus = o.value(QLatin1String("cpus")).toInt();
+    n.cpusInUse = o.value(QLatin1String("cpusInUse")).toInt();
+    n.gpus = o.value(QLatin1String("gpus")).toInt();
+    n.gpusInUse = o.value(QLatin1String("gpusInUse")).toInt();
+    // int64 as a string, as the service sends 64-bit integers in JSON
+    n.memory = Bytes::fromBytes(o.value(QLatin1String("memoryBytes")).toString().toLongLong());
+    n.memoryInUse = Bytes::fromBytes(o.value(QLatin1String("memoryInUseBytes")).toString().toLongLong());
+    n.partitions = strings(o.value(QLatin1String("partitions")));
+    return n;
+}
+
+QJsonObject RegionPartitionInfo::toJson() const
+{
+    return QJsonObject { { QStringLiteral("name"), name },
+        { QStringLiteral("state"), QJsonArray::fromStringList(state) }, { QStringLiteral("nodes"), nodes },
+        { QStringLiteral("totalNodes"), totalNodes }, { QStringLiteral("totalCpus"), totalCpus } };
+}
+
+RegionPartitionInfo RegionPartitionInfo::fromJson(const QJsonObject& o)
+{
+    return RegionPartitionInfo { o.value(QLatin1String("name")).toString(), strings(o.value(QLatin1String("state"))),
+        o.value(QLatin1String("nodes")).toString(), o.value(QLatin1String("totalNodes")).toInt(),
+        o.value(QLatin1String("totalCpus")).toInt() };
+}
+
+QJsonObject RegionCheckInfo::toJson() const
+{
+    return QJsonObject { { QStringLiteral("name"), name }, { QStringLiteral("ok"), ok },
+        { QStringLiteral("message"), message } };
+}
+
+RegionCheckInfo RegionCheckInfo::fromJson(const QJsonObject& o)
+{
+    return RegionCheckInfo { o.value(QLatin1String("name")).toString(), o.value(QLatin1String("ok")).toBool(),
+        o.value(QLatin1String("message")).toString() };
+}
+
+QJsonObject RegionJobInfo::toJson() const
+{
+    QJsonObject o { { QStringLiteral("jobId"), jobId }, { QStringLiteral("state"), state } };
+    if (!clusterJobIds.isEmpty())
+        o.insert(QStringLiteral("clusterJobIds"), QJsonArray::fromStringList(clusterJobIds));
+    return o;
+}
+
+RegionJobInfo RegionJobInfo::fromJson(const QJsonObject& o)
+{
+    return RegionJobInfo { o.value(QLatin1String("jobId")).toString(), o.value(QLatin1String("state")).toString(),
+        strings(o.value(QLatin1String("clusterJobIds"))) };
+}
+
 RegionInfo RegionInfo::fromJson(const QJsonObject& json)
 {
     RegionInfo r;
@@ -58,34 +124,42 @@ RegionInfo RegionInfo::fromJson(const QJsonObject& json)
     r.state = json.value(QLatin1String("state")).toString();
     r.message = json.value(QLatin1String("message")).toString();
     r.endpoint = json.value(QLatin1String("endpoint")).toString();
+    r.user = json.value(QLatin1String("user")).toString();
     r.partition = json.value(QLatin1String("partition")).toString();
-    for (const QJsonValue& v : json.value(QLatin1String("partitions")).toArray()) {
-        const QJsonObject o = v.toObject();
-        r.partitions << RegionPartitionInfo { o.value(QLatin1String("name")).toString(),
-            strings(o.value(QLatin1String("state"))), o.value(QLatin1String("nodes")).toString(),
-            o.value(QLatin1String("totalNodes")).toInt(), o.value(QLatin1String("totalCpus")).toInt() };
-    }
-    for (const QJsonValue& v : json.value(QLatin1String("nodes")).toArray()) {
-        const QJsonObject o = v.toObject();
-        RegionNodeInfo n;
-        n.name = o.value(QLatin1String("name")).toString();
-        n.state = strings(o.value(QLatin1String("state")));
-        n.cpus = o.value(QLatin1String("cpus")).toInt();
-        n.cpusInUse = o.value(QLatin1String("cpusInUse")).toInt();
-        n.gpus = o.value(QLatin1String("gpus")).toInt();
-        n.gpusInUse = o.value(QLatin1String("gpusInUse")).toInt();
-        // int64 as a string, as the service sends 64-bit integers in JSON
-        n.memory = Bytes::fromBytes(o.value(QLatin1String("memoryBytes")).toString().toLongLong());
-        n.memoryInUse = Bytes::fromBytes(o.value(QLatin1String("memoryInUseBytes")).toString().toLongLong());
-        n.partitions = strings(o.value(QLatin1String("partitions")));
-        r.nodes << n;
-    }
-    for (const QJsonValue& v : json.value(QLatin1String("jobs")).toArray()) {
-        const QJsonObject o = v.toObject();
-        r.jobs << RegionJobInfo { o.value(QLatin1String("jobId")).toString(),
-            o.value(QLatin1String("state")).toString(), strings(o.value(QLatin1String("clusterJobIds"))) };
-    }
+    for (const QJsonValue& v : json.value(QLatin1String("checks")).toArray())
+        r.checks << RegionCheckInfo::fromJson(v.toObject());
+    for (const QJsonValue& v : json.value(QLatin1String("partitions")).toArray())
+        r.partitions << RegionPartitionInfo::fromJson(v.toObject());
+    for (const QJsonValue& v : json.value(QLatin1String("nodes")).toArray())
+        r.nodes << RegionNodeInfo::fromJson(v.toObject());
+    for (const QJsonValue& v : json.value(QLatin1String("jobs")).toArray())
+        r.jobs << RegionJobInfo::fromJson(v.toObject());
     return r;
+}
+
+QJsonObject RegionInfo::toJson() const
+{
+    QJsonObject o { { QStringLiteral("name"), name }, { QStringLiteral("kind"), kind },
+        { QStringLiteral("state"), state } };
+    auto optional = [&o](const char* key, const QString& value) {
+        if (!value.isEmpty())
+            o.insert(QLatin1String(key), value);
+    };
+    optional("message", message);
+    optional("endpoint", endpoint);
+    optional("user", user);
+    optional("partition", partition);
+    auto list = [](const auto& items) {
+        QJsonArray a;
+        for (const auto& item : items)
+            a.append(item.toJson());
+        return a;
+    };
+    o.insert(QStringLiteral("checks"), list(checks));
+    o.insert(QStringLiteral("partitions"), list(partitions));
+    o.insert(QStringLiteral("nodes"), list(nodes));
+    o.insert(QStringLiteral("jobs"), list(jobs));
+    return o;
 }
 
 QList<RegionInfo> RegionInfo::listFromJson(const QJsonObject& json)
@@ -94,6 +168,14 @@ QList<RegionInfo> RegionInfo::listFromJson(const QJsonObject& json)
     for (const QJsonValue& v : json.value(QLatin1String("regions")).toArray())
         list << fromJson(v.toObject());
     return list;
+}
+
+QJsonObject RegionInfo::listToJson(const QList<RegionInfo>& regions)
+{
+    QJsonArray a;
+    for (const RegionInfo& r : regions)
+        a.append(r.toJson());
+    return QJsonObject { { QStringLiteral("regions"), a } };
 }
 
 ClusterFit assessClusterFit(const ClusterPlan& plan, const RegionInfo& region)

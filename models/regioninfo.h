@@ -30,6 +30,10 @@ struct RegionNodeInfo {
     bool usable() const;
     /// True when usable() and nothing runs on it (Slurm's IDLE: no CPU allocated).
     bool idle() const;
+    /// API.md's node object; memory as int64 strings ("memoryBytes"), as the service sends 64-bit integers.
+    QJsonObject toJson() const;
+    static RegionNodeInfo fromJson(const QJsonObject& json);
+    bool operator==(const RegionNodeInfo&) const = default;
 };
 
 /// One partition of a cluster.
@@ -39,6 +43,20 @@ struct RegionPartitionInfo {
     QString nodes; ///< a Slurm hostlist: "node[1-4]"
     int totalNodes = 0;
     int totalCpus = 0;
+    QJsonObject toJson() const;
+    static RegionPartitionInfo fromJson(const QJsonObject& json);
+    bool operator==(const RegionPartitionInfo&) const = default;
+};
+
+/// One check of a region (`trainyardctl clusters check`): "reachable", "authenticated", "controller",
+/// "partition"; `message` says what was found, or what failed.
+struct RegionCheckInfo {
+    QString name;
+    bool ok = false;
+    QString message;
+    QJsonObject toJson() const;
+    static RegionCheckInfo fromJson(const QJsonObject& json);
+    bool operator==(const RegionCheckInfo&) const = default;
 };
 
 /// One of the project's live jobs in a region.
@@ -46,6 +64,10 @@ struct RegionJobInfo {
     QString jobId;
     QString state; ///< the service's Job.State name: "RUNNING", "QUEUED" …
     QStringList clusterJobIds; ///< the Slurm job IDs of its runs (het leader), when it runs on a cluster
+    /// `clusterJobIds` is left out while empty.
+    QJsonObject toJson() const;
+    static RegionJobInfo fromJson(const QJsonObject& json);
+    bool operator==(const RegionJobInfo&) const = default;
 };
 
 /// One region: where jobs run. `local` is this host; every other region is a Slurm cluster of the executor's
@@ -57,7 +79,9 @@ struct RegionInfo {
     QString state; ///< "UP" | "DOWN" | "UNAUTHENTICATED"
     QString message; ///< why it is not UP (the cluster's or slurmrestd's words)
     QString endpoint; ///< slurmrestd's URL
+    QString user; ///< the user jobs run as on the cluster; empty for this host
     QString partition; ///< the partition jobs are submitted to
+    QList<RegionCheckInfo> checks; ///< what `…/regions` checked to say `state` (a cluster's; none for this host)
     QList<RegionPartitionInfo> partitions;
     QList<RegionNodeInfo> nodes;
     QList<RegionJobInfo> jobs;
@@ -68,8 +92,14 @@ struct RegionInfo {
     QList<RegionNodeInfo> partitionNodes() const;
 
     static RegionInfo fromJson(const QJsonObject& json);
+    /// API.md's region object, as the executor answers `GET …/regions/{region}`: the empty text fields (message,
+    /// endpoint, user, partition) are left out, the lists are always there. fromJson(toJson()) is the region.
+    QJsonObject toJson() const;
     /// `{"regions": [Region, …]}` → the list, in the executor's order (local first, then clusters.yaml's).
     static QList<RegionInfo> listFromJson(const QJsonObject& json);
+    /// The list as `GET …/regions` answers it: `{"regions": [Region, …]}`.
+    static QJsonObject listToJson(const QList<RegionInfo>& regions);
+    bool operator==(const RegionInfo&) const = default;
 };
 
 /// Whether a job's replicas fit a cluster, as the wizard's summary says it. The Slurm backend submits one

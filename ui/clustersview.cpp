@@ -92,7 +92,7 @@ void ClustersView::refresh()
         return;
     m_pending = true; // a slow slurmrestd must not pile up reads
     m_client->regions(
-        QString(), this, [this, client = m_client.data()](const QJsonObject& json, const ApiError& error) {
+        QString(), this, [this, client = m_client.data()](const QList<RegionInfo>& regions, const ApiError& error) {
             if (client != m_client)
                 return;
             m_pending = false;
@@ -100,7 +100,6 @@ void ClustersView::refresh()
                 m_status->setText(tr("Could not read the regions: %1").arg(error.message));
                 return;
             }
-            const QList<RegionInfo> regions = RegionInfo::listFromJson(json);
             m_model->setRegions(regions);
             updateEmptyState();
             m_status->setText(tr("Updated %1").arg(QLocale().toString(QTime::currentTime(), QLocale::ShortFormat)));

@@ -130,12 +130,12 @@ void SubmitWizard::refreshRegions()
 {
     if (!m_client)
         return;
-    m_client->regions(QString(), this, [this](const QJsonObject& json, const ApiError& error) {
+    m_client->regions(QString(), this, [this](const QList<RegionInfo>& regions, const ApiError& error) {
         if (!error.isNull()) {
             qCWarning(lcUi) << "wizard: /regions:" << error.summary();
             return;
         }
-        m_hostInfo.regions = RegionInfo::listFromJson(json);
+        m_hostInfo.regions = regions;
         m_hostInfo.regionsKnown = true;
         emit regionsChanged();
     });
@@ -161,7 +161,7 @@ void SubmitWizard::fetchCatalogs()
         m_hostInfo.runtimes = runtimes;
         emit hostInfoChanged();
     });
-    client->scaleTiers(this, [this](const QJsonArray& tiers, const ApiError& error) {
+    client->scaleTiers(this, [this](const QList<ScaleTierInfo>& tiers, const ApiError& error) {
         if (!error.isNull())
             return;
         m_hostInfo.scaleTiers = tiers;

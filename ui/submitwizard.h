@@ -38,7 +38,7 @@ struct WizardHostInfo {
     std::optional<HostStatus> host;
     QList<AcceleratorAvailability> accelerators;
     QList<RuntimeVersionInfo> runtimes;
-    QJsonArray scaleTiers; ///< the executor's /scaleTiers (available, unavailableReason); empty = builtin
+    QList<ScaleTierInfo> scaleTiers; ///< the executor's /scaleTiers (available, unavailableReason); empty = builtin
     QList<ContainerImageInfo> images; ///< the executor host's local images (custom containers), newest first
     QString imagesError; ///< why they could not be listed (no podman on the executor's host …); empty when listed
     QList<RegionInfo> regions; ///< where jobs run: `local`, then the executor's Slurm clusters (GET …/regions)

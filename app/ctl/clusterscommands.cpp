@@ -5,26 +5,27 @@
 #include "argparser.h"
 #include "ctlsession.h"
 #include "printer.h"
+#include "regioninfo.h"
 
 #include <QJsonArray>
-#include <QJsonDocument>
 #include <QJsonObject>
+
+#include <algorithm>
 
 namespace Trainyard {
 
 namespace {
 
-
-
-/// The region named on the command line, or nothing after printing the error (exit code in `*code`).
-std::optional<QJsonObject> fetchRegion(CtlSession& s, const QString& command, const QString& name, int* code)
+/// The regions the executor answers for `name` (all of them when empty), decoded; nothing after printing the error
+/// (exit code in `*code`).
+std::optional<QList<RegionInfo>> fetchRegions(CtlSession& s, const QString& command, const QString& name, int* code)
 {
     ApiClient* client = s.client(command);
     if (!client) {
         *code = ExitCode::Error;
         return std::nullopt;
     }
-    const ApiResult<QJsonObject> r = client->regionsBlocking(name);
+    const ApiResult<QList<RegionInfo>> r = client->regionsBlocking(name);
     if (!r.ok()) {
         s.printApiError(command, r.error);
         *code = ExitCode::Error;
@@ -33,23 +34,16 @@ std::optional<QJsonObject> fetchRegion(CtlSession& s, const QString& command, co
     return r.value;
 }
 
-QString inUse(const QJsonArray& nodes, const char* used, const char* total)
+/// "used/total" of the nodes' `used` and `total` counts.
+template <typename Used, typename Total> QString inUse(const QList<RegionNodeInfo>& nodes, Used used, Total total)
 {
     int u = 0;
     int t = 0;
-    for (const QJsonValue& n : nodes) {
-        u += n.toObject().value(QLatin1String(used)).toInt();
-        t += n.toObject().value(QLatin1String(total)).toInt();
+    for (const RegionNodeInfo& n : nodes) {
+        u += used(n);
+        t += total(n);
     }
     return QStringLiteral("%1/%2").arg(u).arg(t);
-}
-
-QString stateWords(const QJsonValue& state)
-{
-    QStringList words;
-    for (const QJsonValue& w : state.toArray())
-        words << w.toString();
-    return words.join(QLatin1Char('+'));
 }
 
 } // namespace
@@ -66,33 +60,32 @@ int ClustersCommands::list(CtlSession& s, const QStringList& args)
     if (!s.checkFormat(p, { QStringLiteral("table"), QStringLiteral("yaml"), QStringLiteral("json") }))
         return ExitCode::Usage;
     int code = ExitCode::Ok;
-    const std::optional<QJsonObject> answer = fetchRegion(s, command, QString(), &code);
-    if (!answer)
+    const std::optional<QList<RegionInfo>> regions = fetchRegions(s, command, QString(), &code);
+    if (!regions)
         return code;
-    const QJsonArray regions = answer->value(QLatin1String("regions")).toArray();
     if (s.format() == QLatin1String("json") || s.format() == QLatin1String("yaml")) {
-        s.printResources(regions);
+        QJsonArray list;
+        for (const RegionInfo& r : *regions)
+            list.append(r.toJson());
+        s.printResources(list);
     } else {
         QList<QStringList> rows;
         QStringList problems;
-        for (const QJsonValue& v : regions) {
-            const QJsonObject r = v.toObject();
-            const QJsonArray nodes = r.value(QLatin1String("nodes")).toArray();
-            int idle = 0;
-            for (const QJsonValue& n : nodes)
-                idle
-                    += n.toObject().value(QLatin1String("state")).toArray().first().toString() == QLatin1String("IDLE");
-            const QString name = r.value(QLatin1String("name")).toString();
-            const QString state = r.value(QLatin1String("state")).toString();
-            rows.append({ name, r.value(QLatin1String("kind")).toString(), state,
-                r.value(QLatin1String("kind")).toString() == QLatin1String("LOCAL")
-                    ? QString::number(nodes.size())
-                    : QStringLiteral("%1 (%2 idle)").arg(nodes.size()).arg(idle),
-                inUse(nodes, "cpusInUse", "cpus"), inUse(nodes, "gpusInUse", "gpus"),
-                QString::number(r.value(QLatin1String("jobs")).toArray().size()) });
-            if (state != QLatin1String("UP"))
-                problems << QStringLiteral("WARNING: %1 is %2: %3")
-                                .arg(name, state, r.value(QLatin1String("message")).toString());
+        for (const RegionInfo& r : *regions) {
+            const qsizetype idle = std::count_if(r.nodes.cbegin(), r.nodes.cend(),
+                [](const RegionNodeInfo& n) { return n.state.value(0) == QLatin1String("IDLE"); });
+            rows.append({ r.name, r.kind, r.state,
+                r.isCluster() ? QStringLiteral("%1 (%2 idle)").arg(r.nodes.size()).arg(idle)
+                              : QString::number(r.nodes.size()),
+                inUse(
+                    r.nodes, [](const RegionNodeInfo& n) { return n.cpusInUse; },
+                    [](const RegionNodeInfo& n) { return n.cpus; }),
+                inUse(
+                    r.nodes, [](const RegionNodeInfo& n) { return n.gpusInUse; },
+                    [](const RegionNodeInfo& n) { return n.gpus; }),
+                QString::number(r.jobs.size()) });
+            if (!r.isUp())
+                problems << QStringLiteral("WARNING: %1 is %2: %3").arg(r.name, r.state, r.message);
         }
         s.out() << Printer::table(
             { QStringLiteral("NAME"), QStringLiteral("KIND"), QStringLiteral("STATE"), QStringLiteral("NODES"),
@@ -119,40 +112,26 @@ int ClustersCommands::describe(CtlSession& s, const QStringList& args)
     if (!s.checkFormat(p, { QStringLiteral("table"), QStringLiteral("yaml"), QStringLiteral("json") }))
         return ExitCode::Usage;
     int code = ExitCode::Ok;
-    const std::optional<QJsonObject> region = fetchRegion(s, command, p.positional(QStringLiteral("NAME")), &code);
-    if (!region)
+    const std::optional<QList<RegionInfo>> regions
+        = fetchRegions(s, command, p.positional(QStringLiteral("NAME")), &code);
+    if (!regions)
         return code;
+    const RegionInfo& region = regions->first();
     if (s.format() != QLatin1String("table")) {
-        s.printResource(*region);
+        s.printResource(region.toJson());
         s.out().flush();
         return ExitCode::Ok;
     }
     QList<QStringList> nodes;
-    for (const QJsonValue& v : region->value(QLatin1String("nodes")).toArray()) {
-        const QJsonObject n = v.toObject();
-        QStringList partitions;
-        for (const QJsonValue& part : n.value(QLatin1String("partitions")).toArray())
-            partitions << part.toString();
-        nodes.append({ n.value(QLatin1String("name")).toString(), stateWords(n.value(QLatin1String("state"))),
-            QStringLiteral("%1/%2")
-                .arg(n.value(QLatin1String("cpusInUse")).toInt())
-                .arg(n.value(QLatin1String("cpus")).toInt()),
-            QStringLiteral("%1/%2")
-                .arg(n.value(QLatin1String("gpusInUse")).toInt())
-                .arg(n.value(QLatin1String("gpus")).toInt()),
-            partitions.join(QLatin1Char(',')) });
-    }
+    for (const RegionNodeInfo& n : region.nodes)
+        nodes.append({ n.name, n.state.join(QLatin1Char('+')), QStringLiteral("%1/%2").arg(n.cpusInUse).arg(n.cpus),
+            QStringLiteral("%1/%2").arg(n.gpusInUse).arg(n.gpus), n.partitions.join(QLatin1Char(',')) });
     s.out() << Printer::table({ QStringLiteral("NODE"), QStringLiteral("STATE"), QStringLiteral("CPUS"),
                                   QStringLiteral("GPUS"), QStringLiteral("PARTITIONS") },
         nodes);
     QList<QStringList> jobs;
-    for (const QJsonValue& v : region->value(QLatin1String("jobs")).toArray()) {
-        QStringList clusterJobs;
-        for (const QJsonValue& id : v.toObject().value(QLatin1String("clusterJobIds")).toArray())
-            clusterJobs << id.toString();
-        jobs.append({ v.toObject().value(QLatin1String("jobId")).toString(),
-            v.toObject().value(QLatin1String("state")).toString(), clusterJobs.join(QLatin1Char(',')) });
-    }
+    for (const RegionJobInfo& j : region.jobs)
+        jobs.append({ j.jobId, j.state, j.clusterJobIds.join(QLatin1Char(',')) });
     if (!jobs.isEmpty())
         s.out() << '\n'
                 << Printer::table(
@@ -175,43 +154,35 @@ int ClustersCommands::check(CtlSession& s, const QStringList& args)
         return ExitCode::Usage;
     const QString name = p.positional(QStringLiteral("NAME"));
     int code = ExitCode::Ok;
-    const std::optional<QJsonObject> region = fetchRegion(s, command, name, &code);
-    if (!region)
+    const std::optional<QList<RegionInfo>> regions = fetchRegions(s, command, name, &code);
+    if (!regions)
         return code;
-    const QJsonArray checks = region->value(QLatin1String("checks")).toArray();
+    const RegionInfo& region = regions->first();
     if (s.format() == QLatin1String("yaml") || s.format() == QLatin1String("json")) {
-        s.printResource(QJsonObject { { QStringLiteral("name"), region->value(QLatin1String("name")) },
-            { QStringLiteral("state"), region->value(QLatin1String("state")) },
-            { QStringLiteral("message"), region->value(QLatin1String("message")).toString() },
-            { QStringLiteral("checks"), checks } });
-    } else if (checks.isEmpty()) {
+        QJsonArray checks;
+        for (const RegionCheckInfo& c : region.checks)
+            checks.append(c.toJson());
+        s.printResource(
+            QJsonObject { { QStringLiteral("name"), region.name }, { QStringLiteral("state"), region.state },
+                { QStringLiteral("message"), region.message }, { QStringLiteral("checks"), checks } });
+    } else if (region.checks.isEmpty()) {
         s.out() << QStringLiteral("%1 is this host: there is nothing to reach or authenticate.\n").arg(name);
     } else {
         QList<QStringList> rows;
-        for (const QJsonValue& v : checks) {
-            const QJsonObject c = v.toObject();
-            rows.append({ c.value(QLatin1String("name")).toString(),
-                c.value(QLatin1String("ok")).toBool() ? QStringLiteral("OK") : QStringLiteral("FAILED"),
-                c.value(QLatin1String("message")).toString() });
-        }
+        for (const RegionCheckInfo& c : region.checks)
+            rows.append({ c.name, c.ok ? QStringLiteral("OK") : QStringLiteral("FAILED"), c.message });
         s.out() << Printer::table(
             { QStringLiteral("CHECK"), QStringLiteral("RESULT"), QStringLiteral("MESSAGE") }, rows);
     }
     s.out().flush();
-    for (const QJsonValue& v : checks) {
-        const QJsonObject c = v.toObject();
-        if (c.value(QLatin1String("ok")).toBool())
+    for (const RegionCheckInfo& c : region.checks) {
+        if (c.ok)
             continue;
-        s.printError(command,
-            QStringLiteral("Cluster '%1' failed the %2 check: %3")
-                .arg(name, c.value(QLatin1String("name")).toString(), c.value(QLatin1String("message")).toString()));
+        s.printError(command, QStringLiteral("Cluster '%1' failed the %2 check: %3").arg(name, c.name, c.message));
         return ExitCode::Error;
     }
-    const QString state = region->value(QLatin1String("state")).toString();
-    if (state != QLatin1String("UP")) {
-        s.printError(command,
-            QStringLiteral("Cluster '%1' is %2: %3")
-                .arg(name, state, region->value(QLatin1String("message")).toString()));
+    if (!region.isUp()) {
+        s.printError(command, QStringLiteral("Cluster '%1' is %2: %3").arg(name, region.state, region.message));
         return ExitCode::Error;
     }
     return ExitCode::Ok;

@@ -236,9 +236,9 @@ QString oversubscription(ApiClient* client, const Job& job)
 {
     const QString region = job.trainingInput.region;
     if (!region.isEmpty()) {
-        const ApiResult<QJsonObject> regions = client->regionsBlocking();
+        const ApiResult<QList<RegionInfo>> regions = client->regionsBlocking();
         if (regions.ok()) {
-            for (const RegionInfo& r : RegionInfo::listFromJson(regions.value)) {
+            for (const RegionInfo& r : regions.value) {
                 if (r.name == region && r.isCluster())
                     return {};
             }

@@ -5,6 +5,7 @@
 #include "jobstore.h"
 #include "legacylayout.h"
 #include "metricsstore.h"
+#include "outcomejournal.h"
 #include "statenames.h"
 
 #include "jobfilter.h"
@@ -671,6 +672,47 @@ private Q_SLOTS:
         QCOMPARE(all.at(0).jobId, QStringLiteral("f3"));
         QCOMPARE(all.at(1).jobId, QStringLiteral("f1"));
         QCOMPARE(store.changedSince(QStringLiteral("elsewhere"), 0).size(), 1);
+    }
+
+    /// OutcomeJournal: a job's end kept in a file reads back, anything else in the file is no outcome, and record()
+    /// stores it on the job as the scheduler's finish() would.
+    void outcomeJournal()
+    {
+        const QString file = m_dir->filePath(QStringLiteral("projects/p/jobs/census_1/outcome.json"));
+        QVERIFY(!OutcomeJournal::read(file));
+        const JobOutcome failed { JobState::Failed, QStringLiteral("The replica master-replica-0 exited with 1."),
+            QStringLiteral("2026-11-28T10:00:00.000Z") };
+        QVERIFY(OutcomeJournal::write(file, failed)); // makes the job's folder
+        QCOMPARE(OutcomeJournal::read(file), std::optional<JobOutcome>(failed));
+        QVERIFY(!QFile::exists(file + QStringLiteral(".tmp")));
+
+        QVERIFY(OutcomeJournal::write(file, JobOutcome { JobState::Running, {}, {} }));
+        QVERIFY(!OutcomeJournal::read(file)); // not a final state
+        QFile garbage(file);
+        QVERIFY(garbage.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        garbage.write("{\"state\":");
+        garbage.close();
+        QVERIFY(!OutcomeJournal::read(file));
+
+        JobStore store;
+        QString error;
+        QVERIFY2(store.open(m_path, &error), qPrintable(error));
+        Job job = makeJob(QStringLiteral("census_1"));
+        job.state = JobState::Running;
+        job.errorMessage = QStringLiteral("kept by a cancel without a message");
+        QVERIFY2(store.insert(job, &error), qPrintable(error));
+        const JobKey key = Test::localJob(QStringLiteral("census_1"));
+        QVERIFY2(OutcomeJournal::record(store, key, failed, &error), qPrintable(error));
+        std::optional<Job> stored = store.job(key);
+        QVERIFY(stored);
+        QCOMPARE(stored->state, JobState::Failed);
+        QCOMPARE(stored->endTime, failed.endTime);
+        QCOMPARE(stored->errorMessage, failed.errorMessage);
+        QVERIFY(OutcomeJournal::record(
+            store, key, JobOutcome { JobState::Cancelled, {}, QStringLiteral("2026-11-28T10:00:01.000Z") }, &error));
+        QCOMPARE(store.job(key)->errorMessage, failed.errorMessage); // a cancel without a message keeps the old one
+        // A job that is gone: nothing to record it on, and nothing fails.
+        QVERIFY(OutcomeJournal::record(store, Test::localJob(QStringLiteral("gone")), failed, &error));
     }
 
 private:

@@ -134,7 +134,8 @@ private:
             if (!name.startsWith(QLatin1String("trainyard-jobstore-")))
                 continue;
             QSqlQuery query(QSqlDatabase::database(name));
-            QVERIFY(query.exec(writable ? QStringLiteral("PRAGMA query_only = OFF") : QStringLiteral("PRAGMA query_only = ON")));
+            QVERIFY(query.exec(
+                writable ? QStringLiteral("PRAGMA query_only = OFF") : QStringLiteral("PRAGMA query_only = ON")));
         }
     }
 
@@ -262,7 +263,8 @@ private Q_SLOTS:
         bool warned = false;
         for (const LogEntry& e :
             m_logs->read(Test::localJob(id), QStringLiteral("worker-replica-1"), QStringLiteral("WARNING")))
-            warned |= e.message == QLatin1String("a warning from worker-replica-1") && e.stream == QLatin1String("stderr");
+            warned
+                |= e.message == QLatin1String("a warning from worker-replica-1") && e.stream == QLatin1String("stderr");
         QVERIFY(warned);
 
         const QStringList service = messages(id, QStringLiteral("service"));
@@ -325,10 +327,12 @@ private Q_SLOTS:
             QStringLiteral("FAILED"));
         setStoreWritable(true);
         QTRY_COMPARE_WITH_TIMEOUT(state(id), JobState::Failed, 10000);
-        QVERIFY(m_store->job(Test::localJob(id))->errorMessage.startsWith(
-            QLatin1String("The replica worker 1 exited with a non-zero status of 3.")));
+        QVERIFY(
+            m_store->job(Test::localJob(id))
+                ->errorMessage.startsWith(QLatin1String("The replica worker 1 exited with a non-zero status of 3.")));
         QTRY_VERIFY(!QFile::exists(outcome));
-        QVERIFY(messages(id, QStringLiteral("service")).contains(QStringLiteral("The end of the job (FAILED) is stored now.")));
+        QVERIFY(messages(id, QStringLiteral("service"))
+                    .contains(QStringLiteral("The end of the job (FAILED) is stored now.")));
     }
 
     void recoveryDoesNotRunAnEndedJobAgain()
@@ -475,9 +479,9 @@ private Q_SLOTS:
         small.memoryBytes = 32LL << 30;
         startScheduler(small);
         Job runner = makeJob(QStringLiteral("limit_running"), QStringLiteral("tytest.sleeper"));
-        runner.trainingInput.scheduling = Scheduling { QStringLiteral("2s"), QString(), std::nullopt };
+        runner.trainingInput.scheduling = Scheduling { ProtoDuration(QStringLiteral("2s")), {}, std::nullopt };
         Job waiter = makeJob(QStringLiteral("limit_waiting"), QStringLiteral("tytest.sleeper"));
-        waiter.trainingInput.scheduling = Scheduling { QString(), QStringLiteral("1s"), std::nullopt };
+        waiter.trainingInput.scheduling = Scheduling { {}, ProtoDuration(QStringLiteral("1s")), std::nullopt };
         submit(runner);
         submit(waiter);
         QTRY_COMPARE_WITH_TIMEOUT(state(waiter.jobId), JobState::Cancelled, JobTimeoutMs);

@@ -674,7 +674,7 @@ private Q_SLOTS:
     {
         const QString id = submit(QStringLiteral("maxrun"), QStringLiteral("tytest.sleeper"), 1, 0, [](Job& job) {
             job.trainingInput.scheduling = Scheduling {};
-            job.trainingInput.scheduling->maxRunningTime = QStringLiteral("4s");
+            job.trainingInput.scheduling->maxRunningTime = ProtoDuration(QStringLiteral("4s"));
         });
         QTRY_VERIFY_WITH_TIMEOUT(slurmJobId(id) > 0, JobTimeoutMs);
         const QString shown = scontrolShowJob(slurmJobId(id));

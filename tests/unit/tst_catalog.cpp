@@ -318,6 +318,22 @@ private Q_SLOTS:
         QVERIFY2(error.startsWith(where), qPrintable(error));
         QVERIFY(c.machineTypes().isEmpty() && c.scaleTiers().isEmpty() && c.acceleratorTypes().isEmpty());
     }
+
+    /// The scale tiers as `GET …/scaleTiers` sends them read back whole in the clients (ScaleTierInfo is the one
+    /// wire type), accelerator count as an int64 string.
+    void scaleTierWire()
+    {
+        for (const ScaleTierInfo& tier : MachineCatalog::builtin().scaleTiers()) {
+            const QJsonObject json = tier.toJson();
+            QCOMPARE(ScaleTierInfo::fromJson(json), tier);
+            QCOMPARE(json.contains(QStringLiteral("unavailableReason")), !tier.unavailableReason.isEmpty());
+        }
+        const ScaleTierInfo* gpu = MachineCatalog::builtin().scaleTier(QStringLiteral("BASIC_GPU"));
+        QVERIFY(gpu);
+        const QJsonObject accelerator = gpu->toJson().value(QStringLiteral("masterAcceleratorConfig")).toObject();
+        QVERIFY(accelerator.value(QStringLiteral("count")).isString());
+        QCOMPARE(accelerator.value(QStringLiteral("count")).toString(), QStringLiteral("1"));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestCatalog)

@@ -97,7 +97,7 @@ Job fullJob()
     in.jobDir = QStringLiteral("/tmp/census_42");
     in.runtimeVersion = QStringLiteral("2.11");
     in.pythonVersion = QStringLiteral("3.7");
-    in.scheduling = Scheduling { QStringLiteral("7200s"), QStringLiteral("1.5s"), 500 };
+    in.scheduling = Scheduling { ProtoDuration(QStringLiteral("7200s")), ProtoDuration(QStringLiteral("1.5s")), 500 };
     in.network = QStringLiteral("projects/1/global/networks/default");
     in.serviceAccount = QStringLiteral("sa@example.com");
     in.useChiefInTfConfig = true;

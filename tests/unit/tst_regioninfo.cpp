@@ -80,6 +80,50 @@ private Q_SLOTS:
         QCOMPARE(c.jobs.value(0).clusterJobIds, QStringList { QStringLiteral("17") });
     }
 
+    /// The executor encodes with the same type the clients decode: what it sends reads back whole, field for field,
+    /// and the JSON of a cluster read from the executor's answer is that answer (memory as int64 strings, empty
+    /// text fields left out).
+    void roundTrips()
+    {
+        QJsonObject json = clusterJson(2, 1);
+        json.insert(QStringLiteral("endpoint"), QStringLiteral("http://127.0.0.1:16880"));
+        json.insert(QStringLiteral("user"), QStringLiteral("slurmci"));
+        json.insert(QStringLiteral("checks"),
+            QJsonArray {
+                QJsonObject { { QStringLiteral("name"), QStringLiteral("reachable") }, { QStringLiteral("ok"), true },
+                    { QStringLiteral("message"), QStringLiteral("HTTP 200") } },
+                QJsonObject { { QStringLiteral("name"), QStringLiteral("partition") }, { QStringLiteral("ok"), false },
+                    { QStringLiteral("message"), QStringLiteral("debug is DOWN") } } });
+        QJsonArray nodes = json.value(QStringLiteral("nodes")).toArray();
+        QJsonObject node = nodes.at(0).toObject();
+        node.insert(QStringLiteral("memoryInUseBytes"), QStringLiteral("1000000000"));
+        node.insert(QStringLiteral("cpusInUse"), 1);
+        nodes.replace(0, node);
+        QJsonObject idle = nodes.at(1).toObject();
+        idle.insert(QStringLiteral("memoryInUseBytes"), QStringLiteral("0"));
+        nodes.replace(1, idle);
+        json.insert(QStringLiteral("nodes"), nodes);
+        json.remove(QStringLiteral("message")); // UP: no message, left out
+
+        const RegionInfo region = RegionInfo::fromJson(json);
+        QCOMPARE(region.user, QStringLiteral("slurmci"));
+        QCOMPARE(region.checks.size(), 2);
+        QVERIFY(!region.checks.at(1).ok);
+        QCOMPARE(region.nodes.at(0).memoryInUse.bytes(), qint64(1000000000));
+        QCOMPARE(region.toJson(), json);
+        QCOMPARE(RegionInfo::fromJson(region.toJson()), region);
+
+        RegionInfo local;
+        local.name = QStringLiteral("local");
+        local.kind = QStringLiteral("LOCAL");
+        local.state = QStringLiteral("UP");
+        const QList<RegionInfo> both { local, region };
+        QCOMPARE(RegionInfo::listFromJson(RegionInfo::listToJson(both)), both);
+        // A job with no cluster job: no clusterJobIds key, as the executor has always answered.
+        const RegionJobInfo queued { QStringLiteral("j2"), QStringLiteral("QUEUED"), {} };
+        QVERIFY(!queued.toJson().contains(QStringLiteral("clusterJobIds")));
+    }
+
     void nodeStates_data()
     {
         QTest::addColumn<QStringList>("state");

@@ -513,6 +513,11 @@ private Q_SLOTS:
             QVERIFY(!got);
         else
             QCOMPARE(got, std::optional<double>(seconds));
+        // ProtoDuration, the type the scheduling limits have: the same reading, and no limit (-1 ms) when malformed.
+        const ProtoDuration d(text);
+        QCOMPARE(d.seconds(), got);
+        QCOMPARE(d.milliseconds(), seconds < 0 ? qint64(-1) : qint64(seconds * 1000.0));
+        QCOMPARE(d.isEmpty(), text.isEmpty());
     }
 };
 

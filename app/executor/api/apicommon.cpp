@@ -89,6 +89,11 @@ HttpApi::Reply jsonReply(const QJsonObject& object, int status)
     return reply;
 }
 
+HttpApi::Reply errorReply(RpcCode code, const QString& message, const FieldViolations& violations)
+{
+    return errorReply(Rpc::httpStatus(code), Rpc::name(code), message, violations);
+}
+
 HttpApi::Reply errorReply(
     int httpStatus, const QString& status, const QString& message, const FieldViolations& violations)
 {
@@ -97,14 +102,14 @@ HttpApi::Reply errorReply(
 
 HttpApi::Reply jobNotFound(const QString& project, const QString& jobId)
 {
-    return errorReply(404, QStringLiteral("NOT_FOUND"),
+    return errorReply(RpcCode::NotFound,
         QStringLiteral("Field: name Error: The specified job does not exist: ") + jobName(project, jobId)
             + QLatin1Char('.'));
 }
 
 HttpApi::Reply invalidArgument(const QString& field, const QString& description)
 {
-    return errorReply(400, QStringLiteral("INVALID_ARGUMENT"),
+    return errorReply(RpcCode::InvalidArgument,
         QStringLiteral("Field: ") + field + QStringLiteral(" Error: ") + description,
         { FieldViolation { field, description } });
 }
@@ -114,15 +119,15 @@ std::optional<QJsonObject> parseBody(const QByteArray& body, HttpApi::Reply* err
     QJsonParseError parseError;
     const QJsonDocument doc = QJsonDocument::fromJson(body, &parseError);
     if (parseError.error != QJsonParseError::NoError) {
-        *error = errorReply(400, QStringLiteral("INVALID_ARGUMENT"),
+        *error = errorReply(RpcCode::InvalidArgument,
             QStringLiteral("Invalid JSON payload received. %1 at offset %2.")
                 .arg(body.trimmed().isEmpty() ? QStringLiteral("Empty body") : parseError.errorString())
                 .arg(parseError.offset));
         return std::nullopt;
     }
     if (!doc.isObject()) {
-        *error = errorReply(400, QStringLiteral("INVALID_ARGUMENT"),
-            QStringLiteral("Invalid JSON payload received. Expected a JSON object."));
+        *error = errorReply(
+            RpcCode::InvalidArgument, QStringLiteral("Invalid JSON payload received. Expected a JSON object."));
         return std::nullopt;
     }
     return doc.object();
@@ -134,18 +139,18 @@ HttpApi::Reply decodeErrorReply(const FieldViolations& violations)
         + QStringLiteral(": ") + violations.first().description;
     if (violations.size() > 1)
         message += QStringLiteral(" (and %1 more)").arg(violations.size() - 1);
-    return errorReply(400, QStringLiteral("INVALID_ARGUMENT"), message, violations);
+    return errorReply(RpcCode::InvalidArgument, message, violations);
 }
 
 HttpApi::Reply storeFailure(const QString& what, const QString& storeError)
 {
     if (JobStore::isDiskFull(storeError))
-        return errorReply(429, QStringLiteral("RESOURCE_EXHAUSTED"),
+        return errorReply(RpcCode::ResourceExhausted,
             QStringLiteral(
                 "The executor's data disk is full, so %1 cannot be stored (%2). Free space where the executor "
                 "keeps its data and try again.")
                 .arg(what, storeError));
-    return errorReply(503, QStringLiteral("UNAVAILABLE"),
+    return errorReply(RpcCode::Unavailable,
         QStringLiteral("The executor cannot store %1 (%2); nothing was changed. Try again later.")
             .arg(what, storeError));
 }
@@ -154,15 +159,15 @@ bool localJobDir(const Job& job, const JobDirPolicy& policy, QString* dir, HttpA
 {
     *dir = job.trainingInput.jobDir;
     if (dir->contains(QLatin1String("://"))) {
-        *error = errorReply(400, QStringLiteral("FAILED_PRECONDITION"),
+        *error = errorReply(RpcCode::FailedPrecondition,
             QStringLiteral("The job dir %1 is not a local folder; files are served from local job dirs only.")
                 .arg(*dir));
         return false;
     }
     QString why;
     if (!dir->isEmpty() && !policy.allows(*dir, &why)) {
-        *error = errorReply(403, QStringLiteral("PERMISSION_DENIED"),
-            QStringLiteral("The files of this job's dir are not served: %1").arg(why));
+        *error = errorReply(
+            RpcCode::PermissionDenied, QStringLiteral("The files of this job's dir are not served: %1").arg(why));
         return false;
     }
     return true;

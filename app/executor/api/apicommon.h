@@ -66,8 +66,11 @@ bool isTrue(const QString& value);
 
 /// `object` as the reply's body with HTTP `status`.
 HttpApi::Reply jsonReply(const QJsonObject& object, int status = 200);
-/// An error in Google's shape (HttpApi::errorJson): `httpStatus` (400, 404, …), `status` the google.rpc.Code
-/// name ("INVALID_ARGUMENT"), `violations` a google.rpc.BadRequest detail when not empty.
+/// An error in Google's shape (HttpApi::errorJson): `code`'s name as `status` ("INVALID_ARGUMENT") and its HTTP
+/// status (code.proto's mapping: 400, 404, …), `violations` a google.rpc.BadRequest detail when not empty.
+HttpApi::Reply errorReply(RpcCode code, const QString& message, const FieldViolations& violations = {});
+/// The same with an HTTP status that is not `status`'s own mapping: HTTP's own refusals (405 Method Not Allowed
+/// as UNIMPLEMENTED, 413 as INVALID_ARGUMENT), which google.rpc has no code for.
 HttpApi::Reply errorReply(
     int httpStatus, const QString& status, const QString& message, const FieldViolations& violations = {});
 /// 404 NOT_FOUND for a job that is not in `project` (the service's wording).

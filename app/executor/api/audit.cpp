@@ -516,7 +516,7 @@ QJsonObject HttpApi::auditEntryOf(const AuditFacts& facts)
 HttpApi::Reply HttpApi::auditLogs(const ApiRequest& request, const Caller& caller, const QString& project)
 {
     if (!m_audit)
-        return errorReply(503, QStringLiteral("UNAVAILABLE"), QStringLiteral("The executor keeps no audit log."));
+        return errorReply(RpcCode::Unavailable, QStringLiteral("The executor keeps no audit log."));
     const QUrlQuery query = request.query();
     QString problem;
     const std::optional<Audit::Filter> filter

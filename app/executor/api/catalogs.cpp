@@ -43,27 +43,8 @@ HttpApi::Reply HttpApi::catalog(const QString& what)
     const MachineCatalog& catalog = MachineCatalog::builtin();
     if (what == QLatin1String("scaleTiers")) {
         QJsonArray list;
-        for (const ScaleTierInfo& t : catalog.scaleTiers()) {
-            QJsonObject o {
-                { QStringLiteral("name"), t.name },
-                { QStringLiteral("description"), t.description },
-                { QStringLiteral("available"), t.available },
-                { QStringLiteral("masterType"), t.masterType },
-                { QStringLiteral("workerCount"), t.workerCount },
-                { QStringLiteral("parameterServerCount"), t.parameterServerCount },
-            };
-            if (!t.unavailableReason.isEmpty())
-                o.insert(QStringLiteral("unavailableReason"), t.unavailableReason);
-            if (!t.workerType.isEmpty())
-                o.insert(QStringLiteral("workerType"), t.workerType);
-            if (!t.parameterServerType.isEmpty())
-                o.insert(QStringLiteral("parameterServerType"), t.parameterServerType);
-            if (t.masterAccelerator.count.value_or(0) > 0 && !t.masterAccelerator.type.isEmpty())
-                o.insert(QStringLiteral("masterAcceleratorConfig"),
-                    QJsonObject { { QStringLiteral("count"), QString::number(*t.masterAccelerator.count) },
-                        { QStringLiteral("type"), t.masterAccelerator.type } });
-            list.append(o);
-        }
+        for (const ScaleTierInfo& t : catalog.scaleTiers())
+            list.append(t.toJson());
         return jsonReply(QJsonObject { { QStringLiteral("scaleTiers"), list } });
     }
     if (what == QLatin1String("machineTypes")) {
@@ -117,8 +98,7 @@ HttpApi::Reply HttpApi::images(const HttpChannelPtr& channel, bool* deferred)
         QString error;
         const QList<LocalImage> images = ContainerHost::images(runtime, &error);
         if (images.isEmpty() && !error.isEmpty())
-            return errorReply(
-                503, QStringLiteral("UNAVAILABLE"), QStringLiteral("Cannot list the local images: ") + error);
+            return errorReply(RpcCode::Unavailable, QStringLiteral("Cannot list the local images: ") + error);
         QJsonArray list;
         for (const LocalImage& image : images) {
             list.append(QJsonObject {

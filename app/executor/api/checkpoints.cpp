@@ -65,21 +65,21 @@ HttpApi::Reply readCheckpoint(const QString& project, const QString& jobId, cons
     case CheckpointIndex::Resolution::Invalid:
         return invalidArgument(QStringLiteral("name"), QStringLiteral("\"%1\" %2").arg(name, why));
     case CheckpointIndex::Resolution::Outside:
-        return errorReply(403, QStringLiteral("PERMISSION_DENIED"), checkpointMessage(project, jobId, name, why));
+        return errorReply(RpcCode::PermissionDenied, checkpointMessage(project, jobId, name, why));
     case CheckpointIndex::Resolution::NotFound:
-        return errorReply(404, QStringLiteral("NOT_FOUND"), checkpointMessage(project, jobId, name, why));
+        return errorReply(RpcCode::NotFound, checkpointMessage(project, jobId, name, why));
     }
     const QString root = QFileInfo(jobDir).canonicalFilePath();
     QString resolved;
     if (CheckpointReader::detect(path, &resolved).isEmpty())
-        return errorReply(404, QStringLiteral("NOT_FOUND"),
-            checkpointMessage(project, jobId, name, QStringLiteral("not a checkpoint")));
+        return errorReply(
+            RpcCode::NotFound, checkpointMessage(project, jobId, name, QStringLiteral("not a checkpoint")));
     // A sharded index's shards are named by the index: one outside its folder is refused as a symlink out is (the
     // reader would fail on it, which said DATA_LOSS about a file it must not read).
     for (const QString& index : { resolved, path }) {
         const QString shard = CheckpointIndex::shardOutside(root, index);
         if (!shard.isEmpty())
-            return errorReply(403, QStringLiteral("PERMISSION_DENIED"),
+            return errorReply(RpcCode::PermissionDenied,
                 checkpointMessage(project, jobId, name,
                     QStringLiteral("its index names the shard \"%1\", which lies outside the index's folder")
                         .arg(shard)));
@@ -87,8 +87,8 @@ HttpApi::Reply readCheckpoint(const QString& project, const QString& jobId, cons
     QString error;
     const std::optional<CheckpointInfo> info = CheckpointReader::read(path, &error);
     if (!info)
-        return errorReply(500, QStringLiteral("DATA_LOSS"),
-            checkpointMessage(project, jobId, name, QStringLiteral("cannot be read: ") + error));
+        return errorReply(
+            RpcCode::DataLoss, checkpointMessage(project, jobId, name, QStringLiteral("cannot be read: ") + error));
     // A shard, a safetensors part or a state file's target may lead elsewhere (a symlink, an absolute
     // path): every byte served must come from inside the job dir.
     QSet<QString> files(info->files.cbegin(), info->files.cend());
@@ -97,12 +97,12 @@ HttpApi::Reply readCheckpoint(const QString& project, const QString& jobId, cons
     for (const QString& f : std::as_const(files)) {
         const QString canonical = QFileInfo(f).canonicalFilePath();
         if (!CheckpointIndex::isInside(root, canonical))
-            return errorReply(403, QStringLiteral("PERMISSION_DENIED"),
+            return errorReply(RpcCode::PermissionDenied,
                 checkpointMessage(project, jobId, name,
                     QStringLiteral("its file %1 lies outside the job dir").arg(QFileInfo(f).fileName())));
         // A hard link's other names may lie outside the job dir, and nothing here tells where: not served.
         if (const qint64 links = CheckpointIndex::hardLinks(canonical))
-            return errorReply(403, QStringLiteral("PERMISSION_DENIED"),
+            return errorReply(RpcCode::PermissionDenied,
                 checkpointMessage(project, jobId, name,
                     QStringLiteral("its file %1 has %2 hard links; a file with more than one is not served, because "
                                    "its other links may lie outside the job dir (copy it instead of linking it)")
@@ -142,16 +142,16 @@ HttpApi::Reply readCheckpoint(const QString& project, const QString& jobId, cons
 
     const TensorInfo* tensor = info->find(tensorName);
     if (!tensor)
-        return errorReply(404, QStringLiteral("NOT_FOUND"),
+        return errorReply(RpcCode::NotFound,
             checkpointMessage(project, jobId, name, QStringLiteral("has no tensor named \"%1\"").arg(tensorName)));
     result.insert(QStringLiteral("tensor"), tensorToJson(*tensor, rootDir));
     const int elementSize = Formats::elementSize(tensor->elementType);
     if (elementSize == 0)
-        return errorReply(400, QStringLiteral("FAILED_PRECONDITION"),
+        return errorReply(RpcCode::FailedPrecondition,
             QStringLiteral("Tensor \"%1\": values of dtype %2 are not decoded.").arg(tensorName, tensor->dtype));
     const qint64 count = tensor->elementCount();
     if (count < 0 || count > HttpApi::MaxTensorValueBytes / elementSize || tensor->size > HttpApi::MaxTensorValueBytes)
-        return errorReply(400, QStringLiteral("FAILED_PRECONDITION"),
+        return errorReply(RpcCode::FailedPrecondition,
             QStringLiteral("Tensor \"%1\" has %2 elements of %3 bytes; values and statistics are read for tensors "
                            "of at most %4 bytes.")
                 .arg(tensorName)
@@ -160,8 +160,7 @@ HttpApi::Reply readCheckpoint(const QString& project, const QString& jobId, cons
                 .arg(HttpApi::MaxTensorValueBytes));
     const auto stats = CheckpointReader::tensorStats(*info, *tensor, HttpApi::MaxTensorValueBytes, values, &error);
     if (!stats)
-        return errorReply(500, QStringLiteral("DATA_LOSS"),
-            QStringLiteral("Tensor \"%1\" cannot be read: %2").arg(tensorName, error));
+        return errorReply(RpcCode::DataLoss, QStringLiteral("Tensor \"%1\" cannot be read: %2").arg(tensorName, error));
     QJsonObject statistics = stats->toJson();
     // int64 counts as strings, as everywhere in this API.
     statistics.insert(QStringLiteral("count"), QString::number(stats->count));

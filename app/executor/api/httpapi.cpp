@@ -132,11 +132,11 @@ void HttpApi::accept(QTcpSocket* socket)
     m_connections.insert(connection);
     const int fromAddress = ++m_connectionsPerAddress[address];
     if (m_connections.size() > m_transport.maxConnections) {
-        connection->refuse(429, QStringLiteral("RESOURCE_EXHAUSTED"),
+        connection->refuse(RpcCode::ResourceExhausted,
             QStringLiteral("The executor has %1 open connections, its limit; try again later.")
                 .arg(m_transport.maxConnections));
     } else if (fromAddress > m_transport.maxConnectionsPerAddress) {
-        connection->refuse(429, QStringLiteral("RESOURCE_EXHAUSTED"),
+        connection->refuse(RpcCode::ResourceExhausted,
             QStringLiteral("%1 has %2 open connections, the limit per client address; close one and try again.")
                 .arg(address)
                 .arg(m_transport.maxConnectionsPerAddress));
@@ -241,13 +241,18 @@ void HttpApi::endStreamsOfInvalidTokens(const QString& tokenId)
         }
         // As the 401 that a new request with the token gets, as an event, then the end.
         stream->writeEvent("error",
-            QJsonDocument(errorJson(401, QStringLiteral("UNAUTHENTICATED"),
+            QJsonDocument(errorJson(RpcCode::Unauthenticated,
                               QStringLiteral("Request had invalid authentication credentials. ") + *it))
                 .toJson(QJsonDocument::Compact));
         stream->finish(true);
     }
     if (!anyTokenStream && m_tokenCheck)
         m_tokenCheck->stop();
+}
+
+QJsonObject HttpApi::errorJson(RpcCode code, const QString& message, const FieldViolations& violations)
+{
+    return errorJson(Rpc::httpStatus(code), Rpc::name(code), message, violations);
 }
 
 QJsonObject HttpApi::errorJson(
@@ -302,10 +307,10 @@ bool HttpApi::handle(const ApiRequest& request, const HttpChannelPtr& channel)
     QString problem;
     Caller caller;
     if (!authenticate(request, &caller, &problem)) {
-        reply = errorReply(401, QStringLiteral("UNAUTHENTICATED"), problem);
+        reply = errorReply(RpcCode::Unauthenticated, problem);
         reply.headers.append(qMakePair(QByteArray("WWW-Authenticate"), QByteArray("Bearer realm=\"trainyard\"")));
     } else if (request.body().size() > MaxBodyBytes) {
-        reply = errorReply(413, QStringLiteral("INVALID_ARGUMENT"),
+        reply = errorReply(413, Rpc::name(RpcCode::InvalidArgument),
             QStringLiteral("Request body is larger than %1 bytes.").arg(MaxBodyBytes));
     } else {
         if (HttpConnection* connection = channel->connection())
@@ -343,7 +348,7 @@ void HttpApi::missingHandler(const QHttpServerRequest& request, QHttpServerRespo
 {
     // handle() answers every request; this only runs if Qt changes that contract.
     send(std::make_shared<HttpChannel>(std::move(responder), nullptr),
-        errorReply(404, QStringLiteral("NOT_FOUND"),
+        errorReply(RpcCode::NotFound,
             QStringLiteral("The requested URL %1 was not found on this server.").arg(request.url().path())));
 }
 #else
@@ -356,7 +361,7 @@ void HttpApi::missingHandler(const QHttpServerRequest& request, QTcpSocket* sock
 {
     // handle() answers every request; this only runs if Qt changes that contract.
     send(std::make_shared<HttpChannel>(socket),
-        errorReply(404, QStringLiteral("NOT_FOUND"),
+        errorReply(RpcCode::NotFound,
             QStringLiteral("The requested URL %1 was not found on this server.").arg(request.url().path())));
 }
 #endif

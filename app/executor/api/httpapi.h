@@ -6,6 +6,7 @@
 #include "job.h"
 #include "jobdirpolicy.h"
 #include "machinecatalog.h"
+#include "rpcstatus.h"
 
 #include <QAbstractHttpServer>
 #include <QByteArray>
@@ -276,6 +277,8 @@ public:
     /// `{"error":{…}}` in Google's shape; `violations` go into a google.rpc.BadRequest detail.
     static QJsonObject errorJson(
         int httpStatus, const QString& status, const QString& message, const FieldViolations& violations = {});
+    /// The same for google.rpc code `code`: its name and its HTTP status (code.proto's mapping).
+    static QJsonObject errorJson(RpcCode code, const QString& message, const FieldViolations& violations = {});
 
 protected:
     // Qt 6.4 hands the request's socket to these; Qt 6.8 a responder (QtHttpServer 6.5–6.7 had a third

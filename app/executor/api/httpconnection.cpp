@@ -74,7 +74,7 @@ bool listHas(const QByteArray& value, QByteArrayView token)
 
 QString invalidArgument()
 {
-    return QStringLiteral("INVALID_ARGUMENT");
+    return Rpc::name(RpcCode::InvalidArgument);
 }
 
 } // namespace
@@ -446,6 +446,11 @@ void HttpConnection::streamEnded(bool graceful)
     }
 }
 
+void HttpConnection::refuse(RpcCode code, const QString& message)
+{
+    refuse(Rpc::httpStatus(code), Rpc::name(code), message);
+}
+
 void HttpConnection::refuse(int status, const QString& code, const QString& message)
 {
     if (!m_socket || m_state == State::Closing)
@@ -502,7 +507,7 @@ void HttpConnection::timedOut()
             m_tls->abort();
             deleteLater();
         } else if (m_headStarted) {
-            refuse(408, QStringLiteral("DEADLINE_EXCEEDED"),
+            refuse(408, Rpc::name(RpcCode::DeadlineExceeded),
                 QStringLiteral("The request line and headers did not arrive within %1 ms.")
                     .arg(m_options.headerTimeoutMs));
         } else {
@@ -510,7 +515,7 @@ void HttpConnection::timedOut()
         }
         break;
     case State::Body:
-        refuse(408, QStringLiteral("DEADLINE_EXCEEDED"),
+        refuse(408, Rpc::name(RpcCode::DeadlineExceeded),
             QStringLiteral("The request body did not arrive within %1 ms.").arg(m_options.bodyTimeoutMs));
         break;
     case State::Closing:

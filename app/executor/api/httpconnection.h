@@ -73,6 +73,8 @@ public:
     /// Answers with an error in Google's shape (HTTP `status`, google.rpc.Code name `code`) and closes: for
     /// requests that cannot be framed, and for connections over a limit.
     void refuse(int status, const QString& code, const QString& message);
+    /// The same for google.rpc code `code`, with its own HTTP status (a connection over a limit: 429).
+    void refuse(RpcCode code, const QString& message);
 
     /// Bytes of answers not yet handed to the kernel, the TLS layer's encrypted ones included.
     qint64 pendingBytes() const;

@@ -152,17 +152,17 @@ HttpApi::Reply HttpApi::setIamPolicy(const ApiRequest& request, const QString& p
     const Iam::Policy policy = Iam::Policy::fromJson(
         body->value(QStringLiteral("policy")).toObject(), QStringLiteral("policy"), &violations, &etag);
     if (!violations.isEmpty())
-        return errorReply(400, QStringLiteral("INVALID_ARGUMENT"),
-            QStringLiteral("Request contains an invalid argument."), violations);
+        return errorReply(
+            RpcCode::InvalidArgument, QStringLiteral("Request contains an invalid argument."), violations);
     if (!jobId.isEmpty() && !m_store->contains(project, jobId))
         return jobNotFound(project, jobId);
     if (!m_access)
-        return errorReply(503, QStringLiteral("UNAVAILABLE"),
+        return errorReply(RpcCode::Unavailable,
             QStringLiteral("This executor keeps no IAM policies (it was started without an access store)."));
     const Iam::Policy current = jobId.isEmpty() ? projectPolicy(project) : jobPolicy(project, jobId);
     // Read-modify-write: a policy read before someone else's change must not overwrite it (google.iam.v1's etag).
     if (!etag.isEmpty() && etag != current.etag())
-        return errorReply(409, QStringLiteral("ABORTED"),
+        return errorReply(RpcCode::Aborted,
             QStringLiteral("There were concurrent policy changes. Please retry the whole read-modify-write with "
                            "exponential backoff. The request's etag '%1' did not match the current policy's etag '%2'.")
                 .arg(etag, current.etag()));
@@ -197,8 +197,8 @@ HttpApi::Reply HttpApi::testIamPermissions(
         asked.append(permission);
     }
     if (!violations.isEmpty())
-        return errorReply(400, QStringLiteral("INVALID_ARGUMENT"),
-            QStringLiteral("Request contains an invalid argument."), violations);
+        return errorReply(
+            RpcCode::InvalidArgument, QStringLiteral("Request contains an invalid argument."), violations);
     // The service: a resource that does not exist answers an empty set, not NOT_FOUND.
     QJsonArray held;
     if (jobId.isEmpty() || m_store->contains(project, jobId)) {
@@ -253,10 +253,10 @@ HttpApi::Reply HttpApi::createToken(const ApiRequest& request, const Caller& cal
             violations.append({ QStringLiteral("expireTime"), QStringLiteral("must lie in the future") });
     }
     if (!violations.isEmpty())
-        return errorReply(400, QStringLiteral("INVALID_ARGUMENT"),
-            QStringLiteral("Request contains an invalid argument."), violations);
+        return errorReply(
+            RpcCode::InvalidArgument, QStringLiteral("Request contains an invalid argument."), violations);
     if (!m_access)
-        return errorReply(503, QStringLiteral("UNAVAILABLE"),
+        return errorReply(RpcCode::Unavailable,
             QStringLiteral("This executor keeps no access tokens (it was started without an access store)."));
     QByteArray secret;
     QString storeError;
@@ -289,7 +289,7 @@ HttpApi::Reply HttpApi::revokeToken(const QString& id)
     QString storeError;
     if (!m_access || !m_access->revokeToken(id, &found, &storeError)) {
         if (!found)
-            return errorReply(404, QStringLiteral("NOT_FOUND"), QStringLiteral("There is no token tokens/%1.").arg(id));
+            return errorReply(RpcCode::NotFound, QStringLiteral("There is no token tokens/%1.").arg(id));
         return storeFailure(QStringLiteral("the token's revocation"), storeError);
     }
     // The token's open streams end now, not when their client next asks for something.

@@ -58,7 +58,7 @@ HttpApi::Reply HttpApi::trainedModel(const ApiRequest& request, const QString& p
     if (!job)
         return jobNotFound(project, jobId);
     if (!BuiltInAlgorithms::forJob(job->trainingInput))
-        return errorReply(400, QStringLiteral("FAILED_PRECONDITION"),
+        return errorReply(RpcCode::FailedPrecondition,
             QStringLiteral("Job %1 is not a built-in algorithm job: its trainer's outputs are its own.").arg(jobId));
     QString dir;
     Reply error;

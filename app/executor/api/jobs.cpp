@@ -105,13 +105,12 @@ HttpApi::Reply HttpApi::createJob(const ApiRequest& request, const QString& proj
         && !job.trainingInput.hyperparameters->resumePreviousJobId.isEmpty())
         violations = resumeViolations(project, *job.trainingInput.hyperparameters);
     if (!violations.isEmpty())
-        return errorReply(400, QStringLiteral("INVALID_ARGUMENT"),
-            QStringLiteral("Request contains an invalid argument."), violations);
+        return errorReply(
+            RpcCode::InvalidArgument, QStringLiteral("Request contains an invalid argument."), violations);
     const auto alreadyExists = [] {
         // A job ID is unique within its project (another project may hold the same ID), as in the service.
         const QString description = QStringLiteral("A job with this id already exists.");
-        return errorReply(409, QStringLiteral("ALREADY_EXISTS"),
-            QStringLiteral("Field: job.job_id Error: ") + description,
+        return errorReply(RpcCode::AlreadyExists, QStringLiteral("Field: job.job_id Error: ") + description,
             { FieldViolation { QStringLiteral("jobId"), description } });
     };
     if (m_store->contains(project, job.jobId))
@@ -131,7 +130,7 @@ HttpApi::Reply HttpApi::createJob(const ApiRequest& request, const QString& proj
     qCInfo(lcApi).noquote() << "job" << jobName(project, job.jobId) << "created";
     const std::optional<Job> stored = m_store->job(project, job.jobId);
     if (!stored)
-        return errorReply(500, QStringLiteral("INTERNAL"), QStringLiteral("The stored job cannot be read back."));
+        return errorReply(RpcCode::Internal, QStringLiteral("The stored job cannot be read back."));
     // The scheduler writes the service's first log lines ("Validating job requirements...") and queues it.
     m_scheduler->submit(project, *stored);
     // The scheduler may already have moved it on (position in the queue, PREPARING).
@@ -173,7 +172,7 @@ HttpApi::Reply HttpApi::listJobs(
     if (!m_store->listPage(project, *filter, pageSize, afterId, &page, &more, &storeError)) {
         if (!afterId.isEmpty())
             return invalidArgument(QStringLiteral("pageToken"), QStringLiteral("is not a page token of this list"));
-        return errorReply(500, QStringLiteral("INTERNAL"), QStringLiteral("Cannot list the jobs: ") + storeError);
+        return errorReply(RpcCode::Internal, QStringLiteral("Cannot list the jobs: ") + storeError);
     }
     // The stored records are the jobs' API JSON (JobStore writes JobJson::toJson): spliced in as they
     // are, a page costs no decoding and no encoding. Keys in the order QJsonDocument writes them.
@@ -346,8 +345,7 @@ HttpApi::Reply HttpApi::cancelJob(const QString& project, const QString& jobId)
     if (!job)
         return jobNotFound(project, jobId);
     const auto alreadyDone = [] {
-        return errorReply(
-            400, QStringLiteral("FAILED_PRECONDITION"), QStringLiteral("Cannot cancel an already completed job."));
+        return errorReply(RpcCode::FailedPrecondition, QStringLiteral("Cannot cancel an already completed job."));
     };
     if (isFinal(job->state))
         return alreadyDone();
@@ -385,10 +383,10 @@ HttpApi::Reply HttpApi::patchJob(const ApiRequest& request, const QString& proje
         return decodeErrorReply(violations);
     violations = labelViolations(patch.labels);
     if (!violations.isEmpty())
-        return errorReply(400, QStringLiteral("INVALID_ARGUMENT"),
-            QStringLiteral("Request contains an invalid argument."), violations);
+        return errorReply(
+            RpcCode::InvalidArgument, QStringLiteral("Request contains an invalid argument."), violations);
     if (!patch.etag.isEmpty() && patch.etag != current->etag)
-        return errorReply(409, QStringLiteral("ABORTED"),
+        return errorReply(RpcCode::Aborted,
             QStringLiteral("The etag does not match the job's current etag: the job was changed since it "
                            "was read. Read it again and retry."));
     current->labels = patch.labels;

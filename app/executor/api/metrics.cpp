@@ -91,7 +91,7 @@ HttpApi::Reply HttpApi::metrics(const ApiRequest& request, const QString& projec
     const bool tuning = job->trainingInput.hyperparameters.has_value();
     const JobKey key { project, jobId };
     if (!m_metrics)
-        return errorReply(503, QStringLiteral("UNAVAILABLE"), QStringLiteral("The metrics store is not open."));
+        return errorReply(RpcCode::Unavailable, QStringLiteral("The metrics store is not open."));
     const QUrlQuery query = request.query();
     const QString seriesName = queryValue(query, QStringLiteral("series"));
     qint64 after = 0;
@@ -117,7 +117,7 @@ HttpApi::Reply HttpApi::metrics(const ApiRequest& request, const QString& projec
         one = m_metrics->findSeries(key, seriesName);
         // While following, a series may appear later; otherwise it must exist.
         if (!one && !isTrue(queryValue(query, QStringLiteral("follow"))))
-            return errorReply(404, QStringLiteral("NOT_FOUND"),
+            return errorReply(RpcCode::NotFound,
                 QStringLiteral("Job %1 has no metric series \"%2\".").arg(jobName(project, jobId), seriesName));
     }
 

@@ -31,42 +31,22 @@ QString regionStateName(RegionStatus::State state)
     return QString();
 }
 
-/// One region as API.md shows it; `jobs`: the project's live jobs there.
-QJsonObject regionJson(const QString& name, const RegionStatus& status, const QJsonArray& jobs)
+/// One region as API.md shows it (RegionInfo, the type the clients decode); `jobs`: the project's live jobs there.
+RegionInfo regionInfo(const QString& name, const RegionStatus& status, const QList<RegionJobInfo>& jobs)
 {
-    QJsonObject o { { QStringLiteral("name"), name }, { QStringLiteral("kind"), status.kind },
-        { QStringLiteral("state"), regionStateName(status.state) } };
-    auto optional = [&o](const char* key, const QString& value) {
-        if (!value.isEmpty())
-            o.insert(QLatin1String(key), value);
-    };
-    optional("message", status.message);
-    optional("endpoint", status.endpoint);
-    optional("user", status.user);
-    optional("partition", status.partition);
-    QJsonArray checks;
-    for (const RegionCheck& c : status.checks)
-        checks.append(QJsonObject { { QStringLiteral("name"), c.name }, { QStringLiteral("ok"), c.ok },
-            { QStringLiteral("message"), c.message } });
-    QJsonArray partitions;
-    for (const RegionPartition& p : status.partitions)
-        partitions.append(QJsonObject { { QStringLiteral("name"), p.name },
-            { QStringLiteral("state"), QJsonArray::fromStringList(p.state) }, { QStringLiteral("nodes"), p.nodes },
-            { QStringLiteral("totalNodes"), p.totalNodes }, { QStringLiteral("totalCpus"), p.totalCpus } });
-    QJsonArray nodes;
-    for (const RegionNode& n : status.nodes)
-        nodes.append(QJsonObject { { QStringLiteral("name"), n.name },
-            { QStringLiteral("state"), QJsonArray::fromStringList(n.state) }, { QStringLiteral("cpus"), n.cpus },
-            { QStringLiteral("cpusInUse"), n.cpusInUse }, { QStringLiteral("gpus"), n.gpus },
-            { QStringLiteral("gpusInUse"), n.gpusInUse },
-            { QStringLiteral("memoryBytes"), QString::number(n.memory.bytes()) },
-            { QStringLiteral("memoryInUseBytes"), QString::number(n.memoryInUse.bytes()) },
-            { QStringLiteral("partitions"), QJsonArray::fromStringList(n.partitions) } });
-    o.insert(QStringLiteral("checks"), checks);
-    o.insert(QStringLiteral("partitions"), partitions);
-    o.insert(QStringLiteral("nodes"), nodes);
-    o.insert(QStringLiteral("jobs"), jobs);
-    return o;
+    RegionInfo r;
+    r.name = name;
+    r.kind = status.kind;
+    r.state = regionStateName(status.state);
+    r.message = status.message;
+    r.endpoint = status.endpoint;
+    r.user = status.user;
+    r.partition = status.partition;
+    r.checks = status.checks;
+    r.partitions = status.partitions;
+    r.nodes = status.nodes;
+    r.jobs = jobs;
+    return r;
 }
 
 } // namespace
@@ -79,24 +59,20 @@ HttpApi::Reply HttpApi::regions(
     for (const Backend* b : clusters)
         names << b->name();
     if (!region.isEmpty() && !names.contains(region))
-        return errorReply(404, QStringLiteral("NOT_FOUND"),
+        return errorReply(RpcCode::NotFound,
             QStringLiteral("Region '%1' is not configured on this executor; its regions are: %2 (clusters come from "
                            "clusters.yaml).")
                 .arg(region, names.join(QStringLiteral(", "))));
 
     // The project's live jobs by region: a cluster's name, else this host.
-    QHash<QString, QJsonArray> jobs;
+    QHash<QString, QList<RegionJobInfo>> jobs;
     for (const StoredJob& stored : m_store->liveJobs()) {
         if (stored.project != project)
             continue;
         const QString where
             = names.contains(stored.job.trainingInput.region) ? stored.job.trainingInput.region : names.first();
-        QJsonObject entry { { QStringLiteral("jobId"), stored.job.jobId },
-            { QStringLiteral("state"), jobStateName(stored.job.state) } };
-        const QStringList clusterJobs = m_scheduler->clusterJobIds(stored.key());
-        if (!clusterJobs.isEmpty())
-            entry.insert(QStringLiteral("clusterJobIds"), QJsonArray::fromStringList(clusterJobs));
-        jobs[where].append(entry);
+        jobs[where].append(RegionJobInfo {
+            stored.job.jobId, jobStateName(stored.job.state), m_scheduler->clusterJobIds(stored.key()) });
     }
 
     // This host: always up; its one node is what `…/host` reports.
@@ -105,7 +81,7 @@ HttpApi::Reply HttpApi::regions(
     local.kind = QStringLiteral("LOCAL");
     local.nodes << RegionNode { QSysInfo::machineHostName(), { QStringLiteral("UP") }, host.cpus, host.vcpusInUse,
         int(host.gpus.size()), int(host.gpusInUse.size()), Bytes::fromBytes(host.memoryBytes), {}, host.memoryInUse };
-    const QJsonObject localJson = regionJson(names.first(), local, jobs.value(names.first()));
+    const QJsonObject localJson = regionInfo(names.first(), local, jobs.value(names.first())).toJson();
 
     QList<Backend*> asked;
     for (Backend* b : clusters) {
@@ -130,7 +106,7 @@ HttpApi::Reply HttpApi::regions(
         asked.at(i)->regionStatus(this,
             [this, pending, i, name, channel, localJson, single = !region.isEmpty(), regionJobs = jobs.value(name)](
                 const RegionStatus& status) {
-                pending->answers[i] = regionJson(name, status, regionJobs);
+                pending->answers[i] = regionInfo(name, status, regionJobs).toJson();
                 if (--pending->left > 0)
                     return;
                 if (single) {

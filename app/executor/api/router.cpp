@@ -244,7 +244,7 @@ HttpApi::Reply HttpApi::route(
     const QString encodedPath = request.url().path(QUrl::FullyEncoded);
     // Made only when needed: a JSON error built for every request cost more than the route's match.
     auto notFound = [&request] {
-        return errorReply(404, QStringLiteral("NOT_FOUND"),
+        return errorReply(RpcCode::NotFound,
             QStringLiteral("The requested URL %1 was not found on this server.").arg(request.url().path()));
     };
     if (!encodedPath.startsWith(QLatin1Char('/')))
@@ -257,7 +257,7 @@ HttpApi::Reply HttpApi::route(
     case RouteTable<Routes::Handler>::Match::Kind::NotFound:
         return notFound();
     case RouteTable<Routes::Handler>::Match::Kind::MethodNotAllowed: {
-        Reply reply = errorReply(405, QStringLiteral("UNIMPLEMENTED"),
+        Reply reply = errorReply(405, Rpc::name(RpcCode::Unimplemented),
             QStringLiteral("Method %1 is not allowed on %2; allowed: %3.")
                 .arg(QString::fromLatin1(methodName), request.url().path(), QString::fromLatin1(match.allowed)));
         reply.headers.append(qMakePair(QByteArray("Allow"), match.allowed));
@@ -271,15 +271,14 @@ HttpApi::Reply HttpApi::route(
     if (const FieldViolations bad = pathViolations(
             RouteInfo { match.route->method, match.route->pattern, match.route->permission }, match.params);
         !bad.isEmpty())
-        return errorReply(
-            400, QStringLiteral("INVALID_ARGUMENT"), QStringLiteral("Request contains an invalid argument."), bad);
+        return errorReply(RpcCode::InvalidArgument, QStringLiteral("Request contains an invalid argument."), bad);
     // Calls that change something are rationed per principal before anything else is done for them, denied ones
     // included: each writes an audit entry, so this bounds how fast any caller can grow the audit log.
     const AuditMethod& auditOfRoute = routeTable().audit.value(match.route);
     if (auditOfRoute.adminActivity) {
         qint64 retryMs = 0;
         if (!takeWriteQuota(caller.member, &retryMs)) {
-            Reply limited = errorReply(429, QStringLiteral("RESOURCE_EXHAUSTED"),
+            Reply limited = errorReply(RpcCode::ResourceExhausted,
                 QStringLiteral("Quota exceeded for quota metric 'Write requests' and limit 'Write requests per minute "
                                "per user' (%1, bursts of %2) of service 'ml.googleapis.com' for %3; try again in %4 s.")
                     .arg(m_transport.writesPerMinute)
@@ -310,7 +309,7 @@ HttpApi::Reply HttpApi::route(
                 ? QStringLiteral("tokens/") + match.params.value(QStringLiteral("token"))
                 : QStringLiteral("tokens");
         qCInfo(lcApi).noquote() << caller.member << "denied" << permission << "on" << resource;
-        Reply denied = errorReply(403, QStringLiteral("PERMISSION_DENIED"),
+        Reply denied = errorReply(RpcCode::PermissionDenied,
             QStringLiteral("Permission '%1' denied on resource '%2' (or it may not exist).").arg(permission, resource));
         // A denial changed nothing: an entry that cannot be written is logged (writeAudit), the answer stands.
         if (record && audit.adminActivity)
@@ -325,7 +324,7 @@ HttpApi::Reply HttpApi::route(
         && (match.route->pattern.endsWith(QLatin1String(":events"))
             || isTrue(queryValue(request.query(), QStringLiteral("follow"))))
         && openStreams(m_principal) >= m_transport.maxStreamsPerPrincipal) {
-        return errorReply(429, QStringLiteral("RESOURCE_EXHAUSTED"),
+        return errorReply(RpcCode::ResourceExhausted,
             QStringLiteral("The caller has %1 open streams, the limit per principal; end one and try again.")
                 .arg(m_transport.maxStreamsPerPrincipal));
     }
@@ -340,12 +339,12 @@ HttpApi::Reply HttpApi::route(
             qCCritical(lcApi).noquote() << "refusing" << audit.methodName << "by" << caller.member
                                         << ": the audit log cannot be written:" << problem;
             if (diskFull)
-                return errorReply(429, QStringLiteral("RESOURCE_EXHAUSTED"),
+                return errorReply(RpcCode::ResourceExhausted,
                     QStringLiteral("The executor's data disk is full, so the audit log cannot record the call (%1); "
                                    "the call was not made, because every change must be recorded. Free space where "
                                    "the executor keeps its data and try again.")
                         .arg(problem));
-            return errorReply(503, QStringLiteral("UNAVAILABLE"),
+            return errorReply(RpcCode::Unavailable,
                 QStringLiteral("The audit log cannot be written (%1); the call was not made, because every change "
                                "must be recorded. Try again later.")
                     .arg(problem));

@@ -3,6 +3,7 @@
 
 #include "jobkey.h"
 #include "launchspec.h"
+#include "logentry.h"
 #include "machinecatalog.h"
 #include "regioninfo.h"
 
@@ -67,14 +68,7 @@ struct BackendUsage {
 /// executor's answer and the console's reading of it cannot drift apart.
 using RegionNode = RegionNodeInfo;
 using RegionPartition = RegionPartitionInfo;
-
-/// One check of a region (`trainyardctl clusters check`): "reachable", "authenticated", "controller",
-/// "partition"; `message` says what was found, or what failed.
-struct RegionCheck {
-    QString name;
-    bool ok = false;
-    QString message;
-};
+using RegionCheck = RegionCheckInfo;
 
 /// A backend's region as it is now (Backend::regionStatus()).
 struct RegionStatus {
@@ -216,8 +210,8 @@ Q_SIGNALS:
     /// Every replica of the run and every process any of them started is gone.
     void stopped(const Trainyard::RunId& run);
     /// Something the job's users should read in its log, from the backend's side (a cluster's queue: why Slurm keeps
-    /// the job pending, the nodes it runs on); `severity` is a LogEntry severity ("INFO", "WARNING").
-    void notice(const Trainyard::RunId& run, const QString& severity, const QString& message);
+    /// the job pending, the nodes it runs on), at `severity`.
+    void notice(const Trainyard::RunId& run, Trainyard::LogSeverity severity, const QString& message);
 };
 
 } // namespace Trainyard

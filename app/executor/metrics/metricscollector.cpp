@@ -415,7 +415,7 @@ struct MetricsCollector::Private {
             c->jobDir = job.trainingInput.jobDir;
         } else {
             LogEntry e;
-            e.severity = QStringLiteral("WARNING");
+            e.severity = logSeverityString(LogSeverity::Warning);
             e.taskName = QStringLiteral("service");
             e.message = QStringLiteral("Event files of this job are not read: %1").arg(why);
             logs->append(key, e);
@@ -496,7 +496,7 @@ struct MetricsCollector::Private {
     {
         for (const QString& warning : result->warnings) {
             LogEntry e;
-            e.severity = QStringLiteral("WARNING");
+            e.severity = logSeverityString(LogSeverity::Warning);
             e.taskName = QStringLiteral("service");
             e.message = warning;
             logs->append(c->job, e);

@@ -9,6 +9,7 @@
 #include "localbackend.h"
 #include "logstore.h"
 #include "machinecatalog.h"
+#include "outcomejournal.h"
 #include "rfc3339.h"
 #include "runtimelogging.h"
 #include "staging.h"
@@ -18,10 +19,6 @@
 #include <QDateTime>
 #include <QDir>
 #include <QFile>
-#include <QFileInfo>
-#include <QJsonDocument>
-#include <QJsonObject>
-#include <QSaveFile>
 #include <QSysInfo>
 #include <QTimer>
 
@@ -42,18 +39,6 @@ constexpr size_t MaxFinishedRuns = 200;
 constexpr qsizetype StderrTailBytes = 2048;
 /// How often running trials' objective reports are read (and the median stopping rule applied).
 constexpr int ObjectivePollMs = 1000;
-
-/// google.protobuf.Duration JSON ("7200s", "1.5s") in milliseconds; -1 when empty or malformed.
-qint64 durationMs(const QString& text)
-{
-    if (!text.endsWith(QLatin1Char('s')))
-        return -1;
-    bool ok = false;
-    const double seconds = QStringView(text).chopped(1).toDouble(&ok);
-    if (!ok || seconds < 0)
-        return -1;
-    return qint64(seconds * 1000.0);
-}
 
 QString signalName(int sig)
 {
@@ -209,19 +194,19 @@ struct Scheduler::Private {
     }
 
     /// A `service` log line that also goes to the audit log as the executor's own action (Scheduler::systemAction).
-    void system(const JobKey& key, const char* method, const QString& message,
-        const QString& severity = QStringLiteral("INFO"), const QString& trialId = QString())
+    void system(const JobKey& key, const char* method, const QString& message, LogSeverity severity = LogSeverity::Info,
+        const QString& trialId = QString())
     {
         service(key, message, severity, trialId);
         Q_EMIT q->systemAction(
             key, QStringLiteral("trainyard.v1.JobLifecycle.") + QLatin1String(method), message, trialId);
     }
 
-    void service(const JobKey& key, const QString& message, const QString& severity = QStringLiteral("INFO"),
+    void service(const JobKey& key, const QString& message, LogSeverity severity = LogSeverity::Info,
         const QString& trialId = QString())
     {
         LogEntry e;
-        e.severity = severity;
+        e.severity = logSeverityString(severity);
         e.taskName = QStringLiteral("service");
         e.trialId = trialId;
         e.message = message;
@@ -385,7 +370,7 @@ struct Scheduler::Private {
     {
         if (!job.trainingInput.scheduling)
             return;
-        const qint64 ms = durationMs(job.trainingInput.scheduling->maxWaitTime);
+        const qint64 ms = job.trainingInput.scheduling->maxWaitTime.milliseconds();
         if (ms < 0)
             return;
         // Measured from createTime: the service counts queueing and preparing together.
@@ -394,7 +379,7 @@ struct Scheduler::Private {
         run->waitTimer = new QTimer(q);
         run->waitTimer->setSingleShot(true);
         const JobKey key = run->key;
-        const QString limit = job.trainingInput.scheduling->maxWaitTime;
+        const QString limit = job.trainingInput.scheduling->maxWaitTime.text;
         QObject::connect(run->waitTimer, &QTimer::timeout, q, [this, key, limit] {
             Run* r = find(key);
             if (!r || (r->phase != Phase::Queued && r->phase != Phase::Preparing))
@@ -402,7 +387,7 @@ struct Scheduler::Private {
             const QString message = QStringLiteral("Job was cancelled: it did not start running within "
                                                    "scheduling.maxWaitTime (%1).")
                                         .arg(limit);
-            system(key, "ExpireJob", message, QStringLiteral("WARNING"));
+            system(key, "ExpireJob", message, LogSeverity::Warning);
             cancelRun(r, message);
         });
         run->waitTimer->start(int(std::clamp<qint64>(ms - waited, 0, std::numeric_limits<int>::max())));
@@ -463,7 +448,7 @@ struct Scheduler::Private {
         run->staging->setCacheDir(JobFolder::stagingCacheDir(run->backend->runFolderRoot(dataDir)));
         const JobKey key = run->key;
         QObject::connect(run->staging, &Staging::outputLine, q,
-            [this, key](const QString& line) { service(key, line, QStringLiteral("DEBUG")); });
+            [this, key](const QString& line) { service(key, line, LogSeverity::Debug); });
         QObject::connect(
             run->staging, &Staging::finished, q, [this, key, stagedMarker, packages](bool ok, const QString& message) {
                 Run* r = find(key);
@@ -478,7 +463,7 @@ struct Scheduler::Private {
                     return;
                 }
                 if (!ok) {
-                    service(key, message, QStringLiteral("ERROR"));
+                    service(key, message, LogSeverity::Error);
                     finish(r, JobState::Failed, message);
                     return;
                 }
@@ -553,9 +538,9 @@ struct Scheduler::Private {
                 service(run->key,
                     QStringLiteral("Could not create the job dir %1; the trainer may fail to write to it.")
                         .arg(input.jobDir),
-                    QStringLiteral("WARNING"));
+                    LogSeverity::Warning);
             } else if (const QString warning = backendOf(set->id)->adoptJobDir(input.jobDir); !warning.isEmpty()) {
-                service(run->key, warning, QStringLiteral("WARNING"));
+                service(run->key, warning, LogSeverity::Warning);
             }
         }
         Launch::LaunchContext context;
@@ -568,7 +553,7 @@ struct Scheduler::Private {
         QString error;
         const QList<Launch::ReplicaLaunch> launches = Launch::buildLaunch(context, set->set, placement, &error);
         if (launches.isEmpty()) {
-            service(run->key, error, QStringLiteral("ERROR"), set->id.trialId);
+            service(run->key, error, LogSeverity::Error, set->id.trialId);
             if (run->study) {
                 set->stopReason = StopReason::Failed;
                 set->stopMessage = error;
@@ -601,7 +586,7 @@ struct Scheduler::Private {
         service(run->key,
             run->study ? QStringLiteral("Trial %1: waiting for training program to start.").arg(set->id.trialId)
                        : QStringLiteral("Waiting for training program to start."),
-            QStringLiteral("INFO"), set->id.trialId);
+            LogSeverity::Info, set->id.trialId);
         backendOf(id)->launch(id, launches);
         Q_EMIT q->replicasChanged(run->key);
     }
@@ -636,7 +621,7 @@ struct Scheduler::Private {
             && std::none_of(set->replicas.begin(), set->replicas.end(), [](const Replica& r) { return r.hasRun(); });
         if (!run || !set || !(set->phase == SetPhase::Placing || (set->phase == SetPhase::Running && noneStarted)))
             return;
-        service(run->key, message, QStringLiteral("ERROR"), set->id.trialId);
+        service(run->key, message, LogSeverity::Error, set->id.trialId);
         if (run->study) {
             set->stopReason = StopReason::Failed;
             set->stopMessage = message;
@@ -675,7 +660,7 @@ struct Scheduler::Private {
                                         .arg(set->restarts)
                                         .arg(MaxRestarts)
                                   : QStringLiteral("Trial %1 is running.").arg(trialId),
-                QStringLiteral("INFO"), trialId);
+                LogSeverity::Info, trialId);
             if (run->running)
                 return;
         }
@@ -719,15 +704,15 @@ struct Scheduler::Private {
     {
         if (run.runTimer && run.runTimer->isActive())
             return std::max(0, run.runTimer->remainingTime());
-        return run.input.scheduling ? durationMs(run.input.scheduling->maxRunningTime) : -1;
+        return run.input.scheduling ? run.input.scheduling->maxRunningTime.milliseconds() : -1;
     }
 
     void armRunTimer(Run* run, const Job& job)
     {
         if (run->runTimer || !job.trainingInput.scheduling)
             return;
-        const QString limit = job.trainingInput.scheduling->maxRunningTime;
-        const qint64 ms = durationMs(limit);
+        const QString limit = job.trainingInput.scheduling->maxRunningTime.text;
+        const qint64 ms = job.trainingInput.scheduling->maxRunningTime.milliseconds();
         if (ms < 0)
             return;
         run->runTimer = new QTimer(q);
@@ -739,7 +724,7 @@ struct Scheduler::Private {
                 return;
             const QString message
                 = QStringLiteral("Job was cancelled: it ran longer than scheduling.maxRunningTime (%1).").arg(limit);
-            system(key, "ExpireJob", message, QStringLiteral("WARNING"));
+            system(key, "ExpireJob", message, LogSeverity::Warning);
             cancelRun(r, message);
         });
         // A run taken over from a previous executor has been running since before this one started: the limit
@@ -793,7 +778,7 @@ struct Scheduler::Private {
             break;
         case ReplicaExit::Kind::FailedToStart:
             service(key, QStringLiteral("The replica %1 could not be started: %2").arg(taskName, exit.error),
-                QStringLiteral("ERROR"), id.trialId);
+                LogSeverity::Error, id.trialId);
             code = 127;
             replica->exitCode = code;
             break;
@@ -809,7 +794,7 @@ struct Scheduler::Private {
                 Q_EMIT q->replicasChanged(key);
                 return;
             }
-            service(key, message, QStringLiteral("ERROR"), id.trialId);
+            service(key, message, LogSeverity::Error, id.trialId);
             stopSet(run, set, StopReason::Failed, message);
             Q_EMIT q->replicasChanged(key);
             return;
@@ -831,7 +816,7 @@ struct Scheduler::Private {
                       .arg(code)
                       .arg(sig)
                       .arg(signalName(sig));
-            service(key, message, QStringLiteral("ERROR"), id.trialId);
+            service(key, message, LogSeverity::Error, id.trialId);
             stopSet(run, set, StopReason::Retry, message);
         } else if (code != 0) {
             replica->state = ReplicaState::Failed;
@@ -850,7 +835,7 @@ struct Scheduler::Private {
             if (!id.trialId.isEmpty())
                 message += QStringLiteral(" --trial %1").arg(id.trialId);
             service(key, QStringLiteral("The replica %1 exited with a non-zero status of %2.").arg(name).arg(code),
-                QStringLiteral("ERROR"), id.trialId);
+                LogSeverity::Error, id.trialId);
             stopSet(run, set, StopReason::Failed, message);
         } else {
             replica->state = ReplicaState::Succeeded;
@@ -879,7 +864,7 @@ struct Scheduler::Private {
             service(run->key,
                 run->study ? QStringLiteral("Trial %1: tearing down training program.").arg(set->id.trialId)
                            : QStringLiteral("Tearing down training program."),
-                QStringLiteral("INFO"), set->id.trialId);
+                LogSeverity::Info, set->id.trialId);
         backendOf(set->id)->stop(set->id, std::chrono::seconds(graceSeconds));
     }
 
@@ -907,7 +892,7 @@ struct Scheduler::Private {
                           .arg(set->restarts)
                           .arg(MaxRestarts)
                     : QStringLiteral("Restarting the cluster (restart %1 of %2).").arg(set->restarts).arg(MaxRestarts),
-                QStringLiteral("WARNING"), set->id.trialId);
+                LogSeverity::Warning, set->id.trialId);
             for (Replica& r : set->replicas)
                 r.state = ReplicaState::Restarting;
             Q_EMIT q->replicasChanged(key);
@@ -1015,7 +1000,7 @@ struct Scheduler::Private {
         if (state == JobState::Succeeded)
             service(run->key, QStringLiteral("Job completed successfully."));
         else if (state == JobState::Failed)
-            service(run->key, QStringLiteral("Job failed."), QStringLiteral("ERROR"));
+            service(run->key, QStringLiteral("Job failed."), LogSeverity::Error);
         else if (state == JobState::Cancelled)
             service(run->key, QStringLiteral("Job was cancelled."));
         if (state == JobState::Succeeded && !run->study && BuiltInAlgorithms::forJob(run->input)
@@ -1031,11 +1016,11 @@ struct Scheduler::Private {
             }
         }
         logs->closeJob(run->key);
-        const Outcome outcome { state, message, Rfc3339::now() };
+        const JobOutcome outcome { state, message, Rfc3339::now() };
         // On disk before the store: when the store cannot take it (a full disk), nothing may treat the job as
         // still running, now (the write is retried) or after an executor restart (recover() reads the file).
         const QString outcomeFile = run->folder.outcomeFile();
-        const bool kept = writeOutcome(outcomeFile, outcome);
+        const bool kept = OutcomeJournal::write(outcomeFile, outcome);
         if (recordOutcome(run->key, outcome)) {
             QFile::remove(outcomeFile);
         } else {
@@ -1044,7 +1029,7 @@ struct Scheduler::Private {
                                "job database takes writes again%2.")
                     .arg(jobStateName(state),
                         kept ? QStringLiteral(" (kept in %1 meanwhile)").arg(outcomeFile) : QString()),
-                QStringLiteral("ERROR"));
+                LogSeverity::Error);
             retryOutcome(run->key, outcome, outcomeFile);
         }
         Q_EMIT q->replicasChanged(run->key);
@@ -1065,53 +1050,12 @@ struct Scheduler::Private {
 
     // ---- a job's end, stored for sure -----------------------------------------------------------
 
-    /// How a job ended, as finish() decided it.
-    struct Outcome {
-        JobState state = JobState::StateUnspecified;
-        QString errorMessage;
-        QString endTime;
-    };
-
-    /// Writes `outcome` to `path` (atomically: QSaveFile). Best effort: false when the disk refuses it too.
-    static bool writeOutcome(const QString& path, const Outcome& outcome)
+    /// Stores the job's end (OutcomeJournal::record()). False when the store refused the write (the job is as it
+    /// was there).
+    bool recordOutcome(const JobKey& key, const JobOutcome& outcome)
     {
-        QSaveFile file(path);
-        if (!QDir().mkpath(QFileInfo(path).absolutePath()) || !file.open(QIODevice::WriteOnly))
-            return false;
-        const QJsonObject o { { QStringLiteral("state"), jobStateName(outcome.state) },
-            { QStringLiteral("errorMessage"), outcome.errorMessage }, { QStringLiteral("endTime"), outcome.endTime } };
-        file.write(QJsonDocument(o).toJson(QJsonDocument::Compact));
-        return file.commit();
-    }
-
-    /// The outcome kept at `path` by an executor that could not store it; nullopt when there is none (or it
-    /// does not name a final state).
-    static std::optional<Outcome> readOutcome(const QString& path)
-    {
-        QFile file(path);
-        if (!file.open(QIODevice::ReadOnly))
-            return std::nullopt;
-        const QJsonObject o = QJsonDocument::fromJson(file.readAll()).object();
-        const std::optional<JobState> state = jobStateFromName(o.value(QStringLiteral("state")).toString());
-        if (!state || !isFinal(*state))
-            return std::nullopt;
-        return Outcome { *state, o.value(QStringLiteral("errorMessage")).toString(),
-            o.value(QStringLiteral("endTime")).toString() };
-    }
-
-    /// Stores the job's end. False when the store refused the write (the job is as it was there).
-    bool recordOutcome(const JobKey& key, const Outcome& outcome)
-    {
-        std::optional<Job> job = store->job(key);
-        if (!job)
-            return true; // nothing left to record it on
-        job->state = outcome.state;
-        job->jobPosition.reset();
-        job->endTime = outcome.endTime;
-        if (!outcome.errorMessage.isEmpty() || outcome.state != JobState::Cancelled)
-            job->errorMessage = outcome.errorMessage;
         QString error;
-        if (store->update(key.project, *job, &error))
+        if (OutcomeJournal::record(*store, key, outcome, &error))
             return true;
         qCWarning(lcRuntime, "cannot store the end of job %s: %s", qPrintable(key.name()), qPrintable(error));
         return false;
@@ -1120,7 +1064,7 @@ struct Scheduler::Private {
     /// Stores `outcome` again every 2 s until the store takes it, then removes `file`. The timer belongs to the
     /// scheduler, not to the run, which may be forgotten meanwhile; a shutdown drops it, and the next start
     /// reads the file instead.
-    void retryOutcome(const JobKey& key, const Outcome& outcome, const QString& file)
+    void retryOutcome(const JobKey& key, const JobOutcome& outcome, const QString& file)
     {
         auto* timer = new QTimer(q);
         timer->setInterval(2000);
@@ -1152,7 +1096,7 @@ struct Scheduler::Private {
         run->study = Study::create(job.jobId, spec, prior, &error);
         if (!run->study) {
             const QString message = QStringLiteral("The hyperparameter spec cannot be searched: %1").arg(error);
-            service(run->key, message, QStringLiteral("ERROR"));
+            service(run->key, message, LogSeverity::Error);
             finish(run, JobState::Failed, message);
             return false;
         }
@@ -1181,13 +1125,16 @@ struct Scheduler::Private {
     /// Recovery of a tuning job that was PREPARING or RUNNING: its ended trials stay as they are; each trial
     /// that was running restarts (a retryable failure of its cluster, counted in its own restarts file) with
     /// its stored values, ahead of the queue (`*restarted`); more trials follow as maxParallelTrials allows.
-    /// Recovery of one trial whose replicas a previous executor launched on a cluster: the backend takes them over
-    /// where they run (Backend::attach()), and the trial goes on with its objective read from where it is. False
-    /// when the backend has nothing to attach to (a local backend never does).
-    bool attachTrial(Run* run, SetRun* set, const Job& job)
+    /// Takes over the replicas of `set` (a job's cluster or one trial) where a previous executor launched them
+    /// (Backend::attach(): a cluster's job that outlived it): their slots, the backend's placement, its output
+    /// after what the log store holds, the reservation, and the set running. False, holding nothing, when the backend
+    /// has nothing to attach to (a local backend never does) or answers for other replicas than the set's. The one
+    /// path of attach() (a job) and attachTrial().
+    bool attachSet(Run* run, SetRun* set)
     {
         Backend* b = run->backend;
         set->set.jobId = run->key.jobId;
+        set->set.trialId = set->id.trialId;
         set->set.replicaRoot = set->folder.replicaRoot();
         set->set.replicas = Launch::slotsFor(run->plan, QList<int>());
         const JobKey key = run->key;
@@ -1198,16 +1145,30 @@ struct Scheduler::Private {
         const std::optional<Launch::Placement> placement
             = b->attach(set->id, set->set, set->folder.path(), storedLines);
         if (!placement || placement->addresses.size() != set->set.replicas.size() || set->set.replicas.isEmpty()) {
-            if (placement)
+            if (placement) // a backend that answers for other replicas than the set's: let it go
                 b->reclaim(set->id, set->folder.path());
             return false;
         }
+        // Admitted when it first ran; a cluster backend holds nothing for it (a local one never attaches).
         set->reservation = b->admit(set->id, run->plan).value_or(Reservation {});
         set->attached = true;
         for (const Launch::ReplicaSlot& slot : std::as_const(set->set.replicas))
             set->replicas.push_back(Replica { slot, {}, ReplicaState::Starting, true, 0, {}, {}, {}, {} });
         setAddresses(set, *placement);
         set->phase = SetPhase::Running;
+        return true;
+    }
+
+    /// Recovery of one trial whose replicas a previous executor launched on a cluster: the backend takes them over
+    /// where they run (Backend::attach()), and the trial goes on with its objective read from where it is. False
+    /// when the backend has nothing to attach to (a local backend never does).
+    bool attachTrial(Run* run, SetRun* set, const Job& job)
+    {
+        if (!attachSet(run, set))
+            return false;
+        const JobKey key = run->key;
+        const QString trialId = set->id.trialId;
+        Backend* b = run->backend;
         // As startSet() makes it: the master's hypertune file (launchspec.cpp's layout) and the trial's event dir.
         const QString& jobDir = job.trainingInput.jobDir;
         set->objective
@@ -1217,7 +1178,7 @@ struct Scheduler::Private {
             QStringLiteral("The executor restarted while trial %1 was running; it took over the trial's replicas where "
                            "they run (%2), without restarting them.")
                 .arg(trialId, b->name()),
-            QStringLiteral("WARNING"), trialId);
+            LogSeverity::Warning, trialId);
         return true;
     }
 
@@ -1262,7 +1223,7 @@ struct Scheduler::Private {
                                           .arg(t.trialId)
                                           .arg(MaxRestarts);
                 run->lastTrialError = QStringLiteral("trial %1: %2").arg(t.trialId, error);
-                service(run->key, error, QStringLiteral("ERROR"), t.trialId);
+                service(run->key, error, LogSeverity::Error, t.trialId);
                 updateTrial(run, t.trialId, [](HyperparameterOutput& o) {
                     o.state = JobState::Failed;
                     o.endTime = Rfc3339::now();
@@ -1276,7 +1237,7 @@ struct Scheduler::Private {
                     .arg(t.trialId)
                     .arg(raw->restarts)
                     .arg(MaxRestarts),
-                QStringLiteral("WARNING"), t.trialId);
+                LogSeverity::Warning, t.trialId);
             restarted->push_back({ run->key, t.trialId });
             ++running;
         }
@@ -1354,7 +1315,7 @@ struct Scheduler::Private {
         QString note;
         const std::optional<QList<std::pair<QString, QString>>> values = run->study->suggest(storedTrials(run), &note);
         if (!note.isEmpty())
-            service(run->key, note, values ? QStringLiteral("INFO") : QStringLiteral("WARNING"));
+            service(run->key, note, values ? LogSeverity::Info : LogSeverity::Warning);
         if (!values) {
             run->studyDone = true;
             return nullptr;
@@ -1384,7 +1345,7 @@ struct Scheduler::Private {
                 .arg(id.trialId)
                 .arg(run->study->firstTrialOffset() + run->study->maxTrials())
                 .arg(shown.join(QLatin1Char(' '))),
-            QStringLiteral("INFO"), id.trialId);
+            LogSeverity::Info, id.trialId);
         return raw;
     }
 
@@ -1439,7 +1400,7 @@ struct Scheduler::Private {
                         it->finalMetric && it->finalMetric->objectiveValue
                             ? QString::number(*it->finalMetric->objectiveValue)
                             : QString()),
-                QStringLiteral("INFO"), set->id.trialId);
+                LogSeverity::Info, set->id.trialId);
             stopSet(run, set.get(), StopReason::StoppedEarly, QString());
         }
     }
@@ -1463,7 +1424,7 @@ struct Scheduler::Private {
         for (const QString& issue : set->objective->takeIssues()) {
             if (set->objectiveIssue.isEmpty())
                 set->objectiveIssue = issue;
-            service(run->key, QStringLiteral("Trial %1: %2").arg(set->id.trialId, issue), QStringLiteral("WARNING"),
+            service(run->key, QStringLiteral("Trial %1: %2").arg(set->id.trialId, issue), LogSeverity::Warning,
                 set->id.trialId);
         }
         return points;
@@ -1552,13 +1513,12 @@ struct Scheduler::Private {
             service(run->key,
                 early ? QStringLiteral("Trial %1 was stopped early.").arg(trialId)
                       : QStringLiteral("Trial %1 completed successfully.").arg(trialId),
-                QStringLiteral("INFO"), trialId);
+                LogSeverity::Info, trialId);
         } else if (state == JobState::Failed) {
             run->lastTrialError = QStringLiteral("trial %1: %2").arg(trialId, error);
-            service(
-                run->key, QStringLiteral("Trial %1 failed: %2").arg(trialId, error), QStringLiteral("ERROR"), trialId);
+            service(run->key, QStringLiteral("Trial %1 failed: %2").arg(trialId, error), LogSeverity::Error, trialId);
         } else {
-            service(run->key, QStringLiteral("Trial %1 was cancelled.").arg(trialId), QStringLiteral("INFO"), trialId);
+            service(run->key, QStringLiteral("Trial %1 was cancelled.").arg(trialId), LogSeverity::Info, trialId);
         }
         Q_EMIT q->replicasChanged(run->key);
         advanceStudy(run);
@@ -1579,7 +1539,7 @@ struct Scheduler::Private {
         if (!run->cancelRequested && run->failMessage.isEmpty()) {
             if (const std::optional<QString> verdict = run->study->failureVerdict(trials, run->lastTrialError)) {
                 run->failMessage = *verdict;
-                service(run->key, *verdict, QStringLiteral("ERROR"));
+                service(run->key, *verdict, LogSeverity::Error);
                 dropQueued(run->key);
                 for (const auto& set : run->sets) {
                     if (set->phase == SetPhase::Placing || set->phase == SetPhase::Running
@@ -1634,37 +1594,19 @@ struct Scheduler::Private {
         Run* run = createRun(key, job);
         SetRun* set = run->sets.front().get();
         Backend* b = run->backend;
-        set->set.jobId = key.jobId;
-        set->set.replicaRoot = set->folder.replicaRoot();
-        set->set.replicas = Launch::slotsFor(run->plan, QList<int>());
-        const QString trialId = set->id.trialId;
-        auto storedLines = [this, key, trialId](const QString& taskName, bool isStderr, qint64 sinceUs) {
-            return logs->storedOutputLines(key, taskName, trialId, isStderr, sinceUs);
-        };
-        const std::optional<Launch::Placement> placement
-            = b->attach(set->id, set->set, set->folder.path(), storedLines);
-        if (!placement || placement->addresses.size() != set->set.replicas.size()) {
-            if (placement) // a backend that answers for other replicas than the run's: let it go
-                b->reclaim(set->id, set->folder.path());
+        if (!attachSet(run, set)) {
             runs.erase(key);
             return false;
         }
-        // Admitted when it first ran; a cluster backend holds nothing for it (a local one never attaches).
-        set->reservation = b->admit(set->id, run->plan).value_or(Reservation {});
-        set->attached = true;
         run->phase = Phase::Active;
         run->recovered = true;
         run->jobDirMade = true;
         run->running = job.state == JobState::Running;
-        for (const Launch::ReplicaSlot& slot : std::as_const(set->set.replicas))
-            set->replicas.push_back(Replica { slot, {}, ReplicaState::Starting, true, 0, {}, {}, {}, {} });
-        setAddresses(set, *placement);
-        set->phase = SetPhase::Running;
         system(key, "RecoverJob",
             QStringLiteral("The executor restarted while the job was %1; it took over the job's replicas where they "
                            "run (%2), without restarting them.")
                 .arg(jobStateName(job.state).toLower(), b->name()),
-            QStringLiteral("WARNING"));
+            LogSeverity::Warning);
         if (job.state == JobState::Running)
             armRunTimer(run, job);
         Q_EMIT q->replicasChanged(key);
@@ -1707,7 +1649,7 @@ struct Scheduler::Private {
                 onStarted(id, task, pid, startTime);
             });
         QObject::connect(
-            backend, &Backend::notice, q, [this](const RunId& id, const QString& severity, const QString& message) {
+            backend, &Backend::notice, q, [this](const RunId& id, LogSeverity severity, const QString& message) {
                 if (find(id.job))
                     service(id.job, message, severity, id.trialId);
             });
@@ -1867,13 +1809,13 @@ void Scheduler::recover()
             reclaimTrials();
         // Ended, but the end was not stored (the job database refused the write, then this executor stopped): the
         // replicas are gone and the outcome is known, so the job must not run again.
-        if (const std::optional<Private::Outcome> ended = Private::readOutcome(JobFolder(folder).outcomeFile())) {
+        if (const std::optional<JobOutcome> ended = OutcomeJournal::read(JobFolder(folder).outcomeFile())) {
             d->system(key, "RecoverJob",
                 QStringLiteral(
                     "The executor restarted: the job had ended (%1) before, but its end was not stored. It is "
                     "stored now, and the job does not run again.")
                     .arg(jobStateName(ended->state)),
-                QStringLiteral("WARNING"));
+                LogSeverity::Warning);
             const QString file = JobFolder(folder).outcomeFile();
             if (d->recordOutcome(key, *ended))
                 QFile::remove(file);
@@ -1908,7 +1850,7 @@ void Scheduler::recover()
         Private::SetRun* set = run->sets.front().get();
         if (set->restarts >= MaxRestarts) {
             d->system(key, "RecoverJob", QStringLiteral("The executor restarted while the job was running."),
-                QStringLiteral("ERROR"));
+                LogSeverity::Error);
             d->finish(run, JobState::Failed,
                 QStringLiteral("The executor restarted while the job was running; the cluster was already "
                                "restarted %1 times, the limit; the job failed.")
@@ -1923,7 +1865,7 @@ void Scheduler::recover()
                 .arg(jobStateName(job.state).toLower())
                 .arg(set->restarts)
                 .arg(MaxRestarts),
-            QStringLiteral("WARNING"));
+            LogSeverity::Warning);
         restarted.push_back({ key, QString() });
     }
     // Jobs that were running go ahead of those that were waiting.

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #pragma once
 
-#include "apiclient.h"
+#include "apitypes.h"
 #include "job.h"
 #include "jobkey.h"
 #include "launchspec.h"
@@ -68,18 +68,17 @@ class LogStore;
 ///   outlives its job.
 /// - A job without packageUris is not staged: its module must be importable as it is (PYTHONPATH is
 ///   `<staging>` followed by the executor's own PYTHONPATH).
-class Scheduler : public QObject
-{
+class Scheduler : public QObject {
     Q_OBJECT
 public:
     /// Runs replicas as local processes (LocalBackend on `host`). `dataDir`: the executor's data folder
     /// (each job's folder is JobKey::folder(): `<dataDir>/projects/<project>/jobs/<jobId>`, staging in
     /// `<job folder>/staging`).
-    Scheduler(JobStore* store, LogStore* logs, const HostInventory& host, const QString& dataDir,
-              QObject* parent = nullptr);
+    Scheduler(
+        JobStore* store, LogStore* logs, const HostInventory& host, const QString& dataDir, QObject* parent = nullptr);
     /// Runs replicas through `backend` (owned).
     Scheduler(JobStore* store, LogStore* logs, std::unique_ptr<Backend> backend, const QString& dataDir,
-              QObject* parent = nullptr);
+        QObject* parent = nullptr);
     ~Scheduler() override;
 
     /// Adds a cluster backend (owned; a Slurm cluster's). A job whose `trainingInput.region` is the backend's

@@ -547,7 +547,7 @@ struct SlurmBackend::Private {
                     if (!reason.isEmpty() && reason != QLatin1String("None") && reason != run->pendingReason) {
                         run->pendingReason = reason;
                         const QString why = pendingReasonText(reason);
-                        Q_EMIT q->notice(run->id, QStringLiteral("INFO"),
+                        Q_EMIT q->notice(run->id, LogSeverity::Info,
                             why.isEmpty() ? QStringLiteral("Slurm job %1 is pending on %2 (%3).")
                                                 .arg(run->jobId)
                                                 .arg(clusterText(), reason)
@@ -673,7 +673,7 @@ struct SlurmBackend::Private {
         run->hostsKnown = true;
         const RunId id = run->id;
         const quint64 attempt = run->attempt;
-        Q_EMIT q->notice(id, QStringLiteral("INFO"),
+        Q_EMIT q->notice(id, LogSeverity::Info,
             QStringLiteral("Slurm job %1 runs on %2 of %3.")
                 .arg(run->jobId)
                 .arg(taskHosts.join(QStringLiteral(", ")), clusterText()));
