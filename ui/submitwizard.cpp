@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "submitwizard.h"
 
+#include "gcloudflags.h"
+
 #include "configloader.h"
 #include "uilogging.h"
 #include "wizardpages.h"
@@ -517,74 +519,14 @@ QString SubmitWizard::commandLine(const Job& job, const QString& configPath)
     const TrainingInput& in = job.trainingInput;
     QStringList words { QStringLiteral("trainyardctl"), QStringLiteral("jobs"), QStringLiteral("submit"),
         QStringLiteral("training"), job.jobId.isEmpty() ? QStringLiteral("JOB") : job.jobId };
-    auto flag = [&words](const char* name, const QString& value) {
-        if (!value.isEmpty())
-            words << QStringLiteral("--") + QLatin1String(name) + QLatin1Char('=') + value;
-    };
     // Fields no flag can say go through a config file (the Review page's export writes it).
-    bool needsConfig = in.hyperparameters || in.scheduling || in.evaluatorConfig || !in.network.isEmpty()
-        || !in.serviceAccount.isEmpty() || in.enableWebAccess || !in.encryptionConfig.isEmpty();
-    for (const std::optional<ReplicaConfig>* config :
-        { &in.masterConfig, &in.workerConfig, &in.parameterServerConfig }) {
-        if (!*config)
-            continue;
-        ReplicaConfig rest = **config;
-        rest.acceleratorConfig.reset();
-        rest.imageUri.clear(); // --*-image-uri say it
-        needsConfig = needsConfig || !(rest == ReplicaConfig {});
-    }
-    if (needsConfig)
-        flag("config",
-            configPath.isEmpty() ? (job.jobId.isEmpty() ? QStringLiteral("job") : job.jobId) + QStringLiteral(".yaml")
-                                 : configPath);
-    QStringList sdists;
-    QString packagePath;
-    for (const QString& p : in.packageUris) {
-        if (packagePath.isEmpty() && !p.endsWith(QLatin1String(".tar.gz")))
-            packagePath = p;
-        else
-            sdists << p;
-    }
-    flag("package-path", packagePath);
-    flag("packages", sdists.join(QLatin1Char(',')));
-    flag("module-name", in.pythonModule);
-    flag("master-image-uri", in.masterConfig ? in.masterConfig->imageUri : QString());
-    flag("worker-image-uri", in.workerConfig ? in.workerConfig->imageUri : QString());
-    flag("parameter-server-image-uri", in.parameterServerConfig ? in.parameterServerConfig->imageUri : QString());
-    flag("job-dir", in.jobDir);
-    flag("region", in.region);
-    flag("runtime-version", in.runtimeVersion);
-    flag("python-version", in.pythonVersion);
-    flag("scale-tier", in.scaleTier.toLower().replace(QLatin1Char('_'), QLatin1Char('-')));
-    auto accel = [&](const char* name, const std::optional<ReplicaConfig>& config) {
-        if (config && config->acceleratorConfig && !config->acceleratorConfig->type.isEmpty())
-            flag(name,
-                QStringLiteral("count=%1,type=%2")
-                    .arg(config->acceleratorConfig->count.value_or(1))
-                    .arg(config->acceleratorConfig->type.toLower().replace(QLatin1Char('_'), QLatin1Char('-'))));
-    };
-    auto count = [&](const char* name, const std::optional<qint64>& n) {
-        if (n)
-            flag(name, QString::number(*n));
-    };
-    flag("master-machine-type", in.masterType);
-    accel("master-accelerator", in.masterConfig);
-    count("worker-count", in.workerCount);
-    flag("worker-machine-type", in.workerType);
-    accel("worker-accelerator", in.workerConfig);
-    count("parameter-server-count", in.parameterServerCount);
-    flag("parameter-server-machine-type", in.parameterServerType);
-    accel("parameter-server-accelerator", in.parameterServerConfig);
-    count("evaluator-count", in.evaluatorCount);
-    flag("evaluator-machine-type", in.evaluatorType);
-    if (!job.labels.isEmpty()) {
-        QStringList pairs;
-        for (auto it = job.labels.cbegin(); it != job.labels.cend(); ++it)
-            pairs << it.key() + QLatin1Char('=') + it.value();
-        flag("labels", pairs.join(QLatin1Char(',')));
-    }
-    if (in.useChiefInTfConfig.value_or(false))
-        words << QStringLiteral("--use-chief-in-tf-config");
+    if (GcloudFlags::needsConfigFile(job))
+        words << QStringLiteral("--config=")
+                + (configPath.isEmpty()
+                        ? (job.jobId.isEmpty() ? QStringLiteral("job") : job.jobId) + QStringLiteral(".yaml")
+                        : configPath);
+    // The flags trainyardctl parses the job's fields with (the same table).
+    words << GcloudFlags::flagsFor(job);
     if (!in.args.isEmpty()) {
         words << QStringLiteral("--");
         words << in.args;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "argparser.h"
 
+#include "gcloudflags.h"
+
 namespace Trainyard {
 
 ArgParser::ArgParser(const QString& command, const QString& usage, const QString& description)
@@ -168,37 +170,12 @@ QString ArgParser::usageError(const QString& error) const
 
 bool ArgParser::parseInt(const QString& flag, const QString& text, int minimum, int* out, QString* error)
 {
-    bool ok = false;
-    const int v = text.trimmed().toInt(&ok);
-    if (!ok) {
-        *error = QStringLiteral("argument --%1: Invalid integer value [%2]").arg(flag, text);
-        return false;
-    }
-    if (v < minimum) {
-        *error = QStringLiteral("argument --%1: Value must be greater than or equal to %2; received: %3")
-                     .arg(flag)
-                     .arg(minimum)
-                     .arg(v);
-        return false;
-    }
-    *out = v;
-    return true;
+    return GcloudFlags::parseInt(flag, text, minimum, out, error);
 }
 
 bool ArgParser::parseDict(const QString& flag, const QString& text, QMap<QString, QString>* out, QString* error)
 {
-    const QStringList items = text.split(QLatin1Char(','), Qt::SkipEmptyParts);
-    for (const QString& item : items) {
-        const qsizetype eq = item.indexOf(QLatin1Char('='));
-        if (eq <= 0) {
-            *error = QStringLiteral("argument --%1: Bad syntax for dict arg: [%2]. Please see `--help` for the "
-                                    "expected KEY=VALUE format.")
-                         .arg(flag, item);
-            return false;
-        }
-        out->insert(item.left(eq).trimmed(), item.mid(eq + 1).trimmed());
-    }
-    return true;
+    return GcloudFlags::parseDict(flag, text, out, error);
 }
 
 } // namespace Trainyard

@@ -9,6 +9,7 @@
 #include "ctlsession.h"
 #include "printer.h"
 
+#include "gcloudflags.h"
 #include "metricrows.h"
 
 #include <QDir>
@@ -95,56 +96,6 @@ QString followUpMessage(const QString& jobId)
                           "or continue streaming the logs with the command\n\n"
                           "  $ trainyardctl jobs stream-logs %1")
         .arg(jobId);
-}
-
-// gcloud's `--scale-tier` choices are the enum names lower-cased with dashes (basic, standard-1, custom …);
-// the enum names themselves are accepted too.
-std::optional<QString> scaleTierFromFlag(const QString& text)
-{
-    static const QStringList tiers { QStringLiteral("BASIC"), QStringLiteral("STANDARD_1"), QStringLiteral("PREMIUM_1"),
-        QStringLiteral("BASIC_GPU"), QStringLiteral("BASIC_TPU"), QStringLiteral("CUSTOM") };
-    const QString normalized = text.trimmed().toUpper().replace(QLatin1Char('-'), QLatin1Char('_'));
-    if (tiers.contains(normalized))
-        return normalized;
-    return std::nullopt;
-}
-
-QString scaleTierChoices()
-{
-    return QStringLiteral("basic, basic-gpu, basic-tpu, custom, premium-1, standard-1");
-}
-
-// `--master-accelerator count=N,type=T` (gcloud's ArgDict with spec {type: str, count: int}); the type
-// is accepted as gcloud's lower-case choice (nvidia-tesla-t4) or the enum name.
-bool parseAccelerator(const QString& flag, const QString& text, AcceleratorConfig* out, QString* error)
-{
-    QMap<QString, QString> dict;
-    if (!ArgParser::parseDict(flag, text, &dict, error))
-        return false;
-    for (auto it = dict.cbegin(); it != dict.cend(); ++it) {
-        if (it.key() != QLatin1String("type") && it.key() != QLatin1String("count")) {
-            *error = QStringLiteral("argument --%1: valid keys are [count, type]; received: %2").arg(flag, it.key());
-            return false;
-        }
-    }
-    if (!dict.contains(QStringLiteral("type"))) {
-        *error = QStringLiteral("argument --%1: Key [type] required in dict arg but not provided").arg(flag);
-        return false;
-    }
-    out->type = dict.value(QStringLiteral("type")).toUpper().replace(QLatin1Char('-'), QLatin1Char('_'));
-    int count = 1;
-    if (dict.contains(QStringLiteral("count"))
-        && !ArgParser::parseInt(flag + QStringLiteral(" count"), dict.value(QStringLiteral("count")), 1, &count, error))
-        return false;
-    out->count = count;
-    return true;
-}
-
-ReplicaConfig& replicaConfig(std::optional<ReplicaConfig>& config)
-{
-    if (!config)
-        config = ReplicaConfig {};
-    return *config;
 }
 
 void printJob(CtlSession& s, const Job& job)
@@ -256,83 +207,34 @@ QString oversubscription(ApiClient* client, const Job& job)
 
 } // namespace
 
-int JobsCommands::submitTraining(CtlSession& s, const QStringList& args)
+namespace {
+
+/// `jobs submit training`'s flags: --config, the job's fields (GcloudFlags::trainingFlags(), the table the console's
+/// equivalent command is written from), --async and --stream-logs, and the trainer's arguments after `--`.
+void addTrainingFlags(ArgParser& p)
 {
-    ArgParser p(kSubmitCommand,
-        QStringLiteral("trainyardctl jobs submit training JOB [--config=CONFIG] [--package-path=PACKAGE_PATH] "
-                       "[--packages=[PACKAGE,...]] --module-name=MODULE_NAME [optional flags] [-- USER_ARGS ...]\n"
-                       "       trainyardctl jobs submit training JOB --master-image-uri=MASTER_IMAGE_URI "
-                       "[optional flags] [-- USER_ARGS ...]"),
-        QStringLiteral("submit a training job\n"
-                       "Submits a training job to the executor, as `gcloud ai-platform jobs submit training`.\n"
-                       "Flags given on the command line override the same fields of --config."));
     p.addPositional(
         QStringLiteral("JOB"), QStringLiteral("Name of the job (letters, digits, underscores; starts with a letter)."));
     p.addFlag(QStringLiteral("config"), QStringLiteral("CONFIG"),
         QStringLiteral("Path to a YAML or JSON file holding a Job resource (usually just trainingInput:)."));
-    p.addFlag(QStringLiteral("package-path"), QStringLiteral("PACKAGE_PATH"),
-        QStringLiteral("Path to a Python package directory (with setup.py or pyproject.toml); the executor "
-                       "installs it offline into the job's staging folder."));
-    p.addFlag(QStringLiteral("packages"), QStringLiteral("[PACKAGE,...]"),
-        QStringLiteral("Paths of built Python packages (.tar.gz sdists) to install."));
-    p.addFlag(QStringLiteral("module-name"), QStringLiteral("MODULE_NAME"),
-        QStringLiteral("Name of the module to run (python -m MODULE_NAME)."));
-    p.addFlag(QStringLiteral("job-dir"), QStringLiteral("JOB_DIR"),
-        QStringLiteral("Directory for the job's output (checkpoints); passed to the trainer as --job-dir."));
-    p.addFlag(QStringLiteral("master-image-uri"), QStringLiteral("MASTER_IMAGE_URI"),
-        QStringLiteral("Container image (in the executor host's local podman store) to run on the master; every "
-                       "replica without its own image runs it too. Replaces --package-path, --module-name and "
-                       "--runtime-version; USER_ARGS and --job-dir go to the image's entrypoint."));
-    p.addFlag(QStringLiteral("worker-image-uri"), QStringLiteral("WORKER_IMAGE_URI"),
-        QStringLiteral("Container image to run on the workers (default: the master's image, or its package)."));
-    p.addFlag(QStringLiteral("parameter-server-image-uri"), QStringLiteral("PARAMETER_SERVER_IMAGE_URI"),
-        QStringLiteral("Container image to run on the parameter servers (default: the master's image, or its "
-                       "package)."));
-    p.addFlag(QStringLiteral("scale-tier"), QStringLiteral("SCALE_TIER"),
-        QStringLiteral("One of: ") + scaleTierChoices() + QLatin1Char('.'));
-    p.addFlag(QStringLiteral("master-machine-type"), QStringLiteral("MASTER_MACHINE_TYPE"),
-        QStringLiteral("Machine type of the master (n1-standard-4, complex_model_m …)."));
-    p.addFlag(QStringLiteral("master-accelerator"), QStringLiteral("[count=COUNT],[type=TYPE]"),
-        QStringLiteral("Accelerators for the master, e.g. type=nvidia-tesla-t4,count=1."));
-    p.addFlag(QStringLiteral("worker-count"), QStringLiteral("WORKER_COUNT"), QStringLiteral("Number of workers."));
-    p.addFlag(QStringLiteral("worker-machine-type"), QStringLiteral("WORKER_MACHINE_TYPE"),
-        QStringLiteral("Machine type of the workers."));
-    p.addFlag(QStringLiteral("worker-accelerator"), QStringLiteral("[count=COUNT],[type=TYPE]"),
-        QStringLiteral("Accelerators for each worker."));
-    p.addFlag(QStringLiteral("parameter-server-count"), QStringLiteral("PARAMETER_SERVER_COUNT"),
-        QStringLiteral("Number of parameter servers."));
-    p.addFlag(QStringLiteral("parameter-server-machine-type"), QStringLiteral("PARAMETER_SERVER_MACHINE_TYPE"),
-        QStringLiteral("Machine type of the parameter servers."));
-    p.addFlag(QStringLiteral("parameter-server-accelerator"), QStringLiteral("[count=COUNT],[type=TYPE]"),
-        QStringLiteral("Accelerators for each parameter server."));
-    p.addFlag(
-        QStringLiteral("evaluator-count"), QStringLiteral("EVALUATOR_COUNT"), QStringLiteral("Number of evaluators."));
-    p.addFlag(QStringLiteral("evaluator-machine-type"), QStringLiteral("EVALUATOR_MACHINE_TYPE"),
-        QStringLiteral("Machine type of the evaluators."));
-    p.addFlag(QStringLiteral("region"), QStringLiteral("REGION"),
-        QStringLiteral("Region: a Slurm cluster of the executor's clusters.yaml runs the job there (trainyardctl "
-                       "clusters list); any other region (local, us-central1 …) runs it on the executor's host."));
-    p.addFlag(QStringLiteral("runtime-version"), QStringLiteral("RUNTIME_VERSION"),
-        QStringLiteral("Runtime version; picks the Python interpreter (see the executor's runtimeVersions)."));
-    p.addFlag(QStringLiteral("python-version"), QStringLiteral("PYTHON_VERSION"), QStringLiteral("Python version."));
-    p.addFlag(QStringLiteral("labels"), QStringLiteral("[KEY=VALUE,...]"), QStringLiteral("Labels to add to the job."));
-    p.addSwitch(
-        QStringLiteral("use-chief-in-tf-config"), QStringLiteral("Use \"chief\" instead of \"master\" in TF_CONFIG."));
+    for (const GcloudFlags::TrainingFlag& f : GcloudFlags::trainingFlags()) {
+        if (f.isSwitch)
+            p.addSwitch(f.name, f.help);
+        else
+            p.addFlag(f.name, f.metavar, f.help);
+    }
     p.addSwitch(
         QStringLiteral("async"), QStringLiteral("(DEPRECATED) Return without waiting; this is the default behaviour."));
     p.addSwitch(QStringLiteral("stream-logs"),
         QStringLiteral("Block until the job finishes and stream its logs; exit 1 unless it SUCCEEDED."));
     p.allowUserArgs(QStringLiteral("Additional arguments passed to the trainer (after the module name)."));
-    if (!p.parse(args))
-        return s.usage(p);
-    if (!s.checkFormat(p, { QStringLiteral("yaml"), QStringLiteral("json") }))
-        return ExitCode::Usage;
-    if (p.isTrue(QStringLiteral("async")) && p.isTrue(QStringLiteral("stream-logs"))) {
-        s.err() << p.usageError(
-            QStringLiteral("argument --async: At most one of --async | --stream-logs may be specified."));
-        return ExitCode::Usage;
-    }
+}
 
+/// The job the command line says: --config's Job, then each flag given over its field, then the trainer's
+/// arguments. Nothing (after printing why, with the exit code in `*code`) when a flag's value is invalid, a package
+/// or module is missing, or the trainer is given twice (an image and a package).
+std::optional<Job> jobFromCommandLine(CtlSession& s, const ArgParser& p, int* code)
+{
     Job job;
     if (p.isSet(QStringLiteral("config"))) {
         QString error;
@@ -342,146 +244,63 @@ int JobsCommands::submitTraining(CtlSession& s, const QStringList& args)
         if (!loaded) {
             s.printError(kSubmitCommand,
                 QStringLiteral("Invalid --config file [%1]: %2").arg(p.value(QStringLiteral("config")), error));
-            return ExitCode::Error;
+            *code = ExitCode::Error;
+            return std::nullopt;
         }
         job = *loaded;
     }
     job.jobId = p.positional(QStringLiteral("JOB"));
     TrainingInput& ti = job.trainingInput;
-    QString error;
+    *code = ExitCode::Usage;
 
-    const struct {
-        const char* flag;
-        std::optional<ReplicaConfig>* config;
-    } images[] = { { "master-image-uri", &ti.masterConfig }, { "worker-image-uri", &ti.workerConfig },
-        { "parameter-server-image-uri", &ti.parameterServerConfig } };
-    for (const auto& i : images) {
-        if (p.isSet(QLatin1String(i.flag)))
-            replicaConfig(*i.config).imageUri = p.value(QLatin1String(i.flag));
-    }
     // A master image runs every replica without its own: there is no package or module to give (gcloud: "Only
     // one of --master-image-uri, --runtime-version must be specified").
-    const bool customContainer = ti.masterConfig && !ti.masterConfig->imageUri.isEmpty();
+    const bool customContainer
+        = p.isSet(QStringLiteral("master-image-uri")) || (ti.masterConfig && !ti.masterConfig->imageUri.isEmpty());
     if (customContainer) {
         for (const char* flag : { "package-path", "packages", "module-name", "runtime-version" }) {
             if (p.isSet(QLatin1String(flag))) {
                 s.err() << p.usageError(QStringLiteral("argument --%1: not allowed with --master-image-uri: the image "
                                                        "holds the trainer.")
                                             .arg(QLatin1String(flag)));
-                return ExitCode::Usage;
+                return std::nullopt;
             }
         }
     }
-
-    if (p.isSet(QStringLiteral("package-path")) || p.isSet(QStringLiteral("packages"))) {
-        QStringList uris;
-        if (p.isSet(QStringLiteral("package-path"))) {
-            const QFileInfo dir(p.value(QStringLiteral("package-path")));
-            if (!dir.isDir()) {
-                s.err() << p.usageError(QStringLiteral("argument --package-path: [%1] is not a directory.")
-                                            .arg(p.value(QStringLiteral("package-path"))));
-                return ExitCode::Usage;
-            }
-            uris.append(dir.absoluteFilePath());
+    // The package flags together replace the config's packages.
+    if (p.isSet(QStringLiteral("package-path")) || p.isSet(QStringLiteral("packages")))
+        ti.packageUris.clear();
+    for (const GcloudFlags::TrainingFlag& f : GcloudFlags::trainingFlags()) {
+        if (!p.isSet(f.name))
+            continue;
+        QString error;
+        if (!f.apply(job,
+                f.isSwitch ? (p.isTrue(f.name) ? QStringLiteral("true") : QStringLiteral("false")) : p.value(f.name),
+                &error)) {
+            s.err() << p.usageError(error);
+            return std::nullopt;
         }
-        const QStringList packages = p.value(QStringLiteral("packages")).split(QLatin1Char(','), Qt::SkipEmptyParts);
-        for (const QString& pkg : packages) {
-            const QFileInfo file(pkg.trimmed());
-            if (!file.exists()) {
-                s.err() << p.usageError(QStringLiteral("argument --packages: [%1] does not exist.").arg(pkg));
-                return ExitCode::Usage;
-            }
-            uris.append(file.absoluteFilePath());
-        }
-        ti.packageUris = uris;
     }
     if (ti.packageUris.isEmpty() && !customContainer) {
         s.printError(kSubmitCommand,
             QStringLiteral("If `--package-path` is not specified, at least one Python package "
                            "must be specified via `--packages`."));
-        return ExitCode::Usage;
+        return std::nullopt;
     }
-    if (p.isSet(QStringLiteral("module-name")))
-        ti.pythonModule = p.value(QStringLiteral("module-name"));
     if (ti.pythonModule.isEmpty() && !customContainer) {
         s.err() << p.usageError(QStringLiteral("argument --module-name: Must be specified."));
-        return ExitCode::Usage;
-    }
-    if (p.isSet(QStringLiteral("job-dir"))) {
-        const QString dir = p.value(QStringLiteral("job-dir"));
-        // Local paths are made absolute: the replicas run in the staging folder, not in the caller's.
-        ti.jobDir = dir.contains(QLatin1String("://")) ? dir : QFileInfo(dir).absoluteFilePath();
-    }
-    if (p.isSet(QStringLiteral("scale-tier"))) {
-        const std::optional<QString> tier = scaleTierFromFlag(p.value(QStringLiteral("scale-tier")));
-        if (!tier) {
-            s.err() << p.usageError(
-                QStringLiteral("argument --scale-tier: Invalid choice: '%1'. Valid choices are [%2].")
-                    .arg(p.value(QStringLiteral("scale-tier")), scaleTierChoices()));
-            return ExitCode::Usage;
-        }
-        ti.scaleTier = *tier;
-    }
-    if (p.isSet(QStringLiteral("master-machine-type")))
-        ti.masterType = p.value(QStringLiteral("master-machine-type"));
-    if (p.isSet(QStringLiteral("worker-machine-type")))
-        ti.workerType = p.value(QStringLiteral("worker-machine-type"));
-    if (p.isSet(QStringLiteral("parameter-server-machine-type")))
-        ti.parameterServerType = p.value(QStringLiteral("parameter-server-machine-type"));
-    if (p.isSet(QStringLiteral("evaluator-machine-type")))
-        ti.evaluatorType = p.value(QStringLiteral("evaluator-machine-type"));
-    const struct {
-        const char* flag;
-        std::optional<qint64>* field;
-    } counts[] = { { "worker-count", &ti.workerCount }, { "parameter-server-count", &ti.parameterServerCount },
-        { "evaluator-count", &ti.evaluatorCount } };
-    for (const auto& c : counts) {
-        const QString flag = QLatin1String(c.flag);
-        if (!p.isSet(flag))
-            continue;
-        int n = 0;
-        if (!ArgParser::parseInt(flag, p.value(flag), 0, &n, &error)) {
-            s.err() << p.usageError(error);
-            return ExitCode::Usage;
-        }
-        *c.field = n;
-    }
-    const struct {
-        const char* flag;
-        std::optional<ReplicaConfig>* config;
-    } accelerators[] = { { "master-accelerator", &ti.masterConfig }, { "worker-accelerator", &ti.workerConfig },
-        { "parameter-server-accelerator", &ti.parameterServerConfig } };
-    for (const auto& a : accelerators) {
-        const QString flag = QLatin1String(a.flag);
-        if (!p.isSet(flag))
-            continue;
-        AcceleratorConfig accelerator;
-        if (!parseAccelerator(flag, p.value(flag), &accelerator, &error)) {
-            s.err() << p.usageError(error);
-            return ExitCode::Usage;
-        }
-        replicaConfig(*a.config).acceleratorConfig = accelerator;
-    }
-    if (p.isSet(QStringLiteral("region")))
-        ti.region = p.value(QStringLiteral("region"));
-    if (p.isSet(QStringLiteral("runtime-version")))
-        ti.runtimeVersion = p.value(QStringLiteral("runtime-version"));
-    if (p.isSet(QStringLiteral("python-version")))
-        ti.pythonVersion = p.value(QStringLiteral("python-version"));
-    if (p.isSet(QStringLiteral("use-chief-in-tf-config")))
-        ti.useChiefInTfConfig = p.isTrue(QStringLiteral("use-chief-in-tf-config"));
-    if (p.isSet(QStringLiteral("labels"))) {
-        QMap<QString, QString> labels;
-        if (!ArgParser::parseDict(QStringLiteral("labels"), p.value(QStringLiteral("labels")), &labels, &error)) {
-            s.err() << p.usageError(error);
-            return ExitCode::Usage;
-        }
-        for (auto it = labels.cbegin(); it != labels.cend(); ++it)
-            job.labels.insert(it.key(), it.value());
+        return std::nullopt;
     }
     if (!p.userArgs().isEmpty())
         ti.args = p.userArgs();
+    *code = ExitCode::Ok;
+    return job;
+}
 
+/// Creates `job` on the executor and says so as gcloud does; with --stream-logs, streams its logs to stderr until it
+/// ends, prints the final job and exits 1 unless it SUCCEEDED.
+int createTrainingJob(CtlSession& s, const ArgParser& p, const Job& job)
+{
     ApiClient* client = s.client(kSubmitCommand);
     if (!client)
         return ExitCode::Error;
@@ -522,6 +341,35 @@ int JobsCommands::submitTraining(CtlSession& s, const QStringList& args)
     else if (after)
         s.printApiError(kSubmitCommand, final.error);
     return finalState == JobState::Succeeded ? ExitCode::Ok : ExitCode::Error;
+}
+
+} // namespace
+
+int JobsCommands::submitTraining(CtlSession& s, const QStringList& args)
+{
+    ArgParser p(kSubmitCommand,
+        QStringLiteral("trainyardctl jobs submit training JOB [--config=CONFIG] [--package-path=PACKAGE_PATH] "
+                       "[--packages=[PACKAGE,...]] --module-name=MODULE_NAME [optional flags] [-- USER_ARGS ...]\n"
+                       "       trainyardctl jobs submit training JOB --master-image-uri=MASTER_IMAGE_URI "
+                       "[optional flags] [-- USER_ARGS ...]"),
+        QStringLiteral("submit a training job\n"
+                       "Submits a training job to the executor, as `gcloud ai-platform jobs submit training`.\n"
+                       "Flags given on the command line override the same fields of --config."));
+    addTrainingFlags(p);
+    if (!p.parse(args))
+        return s.usage(p);
+    if (!s.checkFormat(p, { QStringLiteral("yaml"), QStringLiteral("json") }))
+        return ExitCode::Usage;
+    if (p.isTrue(QStringLiteral("async")) && p.isTrue(QStringLiteral("stream-logs"))) {
+        s.err() << p.usageError(
+            QStringLiteral("argument --async: At most one of --async | --stream-logs may be specified."));
+        return ExitCode::Usage;
+    }
+    int code = ExitCode::Ok;
+    const std::optional<Job> job = jobFromCommandLine(s, p, &code);
+    if (!job)
+        return code;
+    return createTrainingJob(s, p, *job);
 }
 
 int JobsCommands::describe(CtlSession& s, const QStringList& args)

@@ -9,6 +9,7 @@
 #include "containerimages.h"
 #include "executorconnection.h"
 #include "executorenvironment.h"
+#include "gcloudflags.h"
 #include "machinecatalog.h"
 #include "requireddependencies.h"
 #include "statenames.h"
@@ -814,6 +815,44 @@ private Q_SLOTS:
         const QStringList words = *split;
         QCOMPARE(words.at(5), QStringLiteral("--package-path=/home/me/my trainer"));
         QCOMPARE(words.last(), QStringLiteral("--x=1"));
+
+        // The command's flags are trainyardctl's (one table, GcloudFlags): they read back into the job's fields.
+        QTemporaryDir tmp;
+        QVERIFY(tmp.isValid());
+        Job rich = job;
+        rich.trainingInput.packageUris = { tmp.path() };
+        rich.trainingInput.scaleTier = QStringLiteral("CUSTOM");
+        rich.trainingInput.masterType = QStringLiteral("n1-standard-8");
+        rich.trainingInput.masterConfig = ReplicaConfig {};
+        rich.trainingInput.masterConfig->acceleratorConfig = AcceleratorConfig { 2, QStringLiteral("NVIDIA_TESLA_T4") };
+        rich.trainingInput.workerCount = 2;
+        rich.trainingInput.workerType = QStringLiteral("n1-standard-4");
+        rich.trainingInput.jobDir = tmp.filePath(QStringLiteral("out"));
+        rich.trainingInput.region = QStringLiteral("testcluster");
+        rich.trainingInput.useChiefInTfConfig = true;
+        const std::optional<QStringList> richWords = SubmitWizard::splitShellWords(SubmitWizard::commandLine(rich));
+        QVERIFY(richWords);
+        Job back;
+        back.jobId = richWords->at(4);
+        for (const QString& word : richWords->mid(5)) {
+            if (word == QLatin1String("--"))
+                break;
+            const qsizetype eq = word.indexOf(QLatin1Char('='));
+            const QString name = word.mid(2, eq < 0 ? -1 : eq - 2);
+            bool known = false;
+            for (const GcloudFlags::TrainingFlag& f : GcloudFlags::trainingFlags()) {
+                if (f.name != name)
+                    continue;
+                known = true;
+                QString error;
+                QVERIFY2(f.apply(back, eq < 0 ? QStringLiteral("true") : word.mid(eq + 1), &error), qPrintable(error));
+            }
+            QVERIFY2(known, qPrintable(word));
+        }
+        back.trainingInput.args = rich.trainingInput.args;
+        QCOMPARE(back.jobId, rich.jobId);
+        QCOMPARE(back.labels, rich.labels);
+        QVERIFY(back.trainingInput == rich.trainingInput);
     }
 
     void pageForField_data()

@@ -1,0 +1,357 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "gcloudflags.h"
+
+#include <QFileInfo>
+
+namespace Trainyard::GcloudFlags {
+
+namespace {
+
+ReplicaConfig& replicaConfig(std::optional<ReplicaConfig>& config)
+{
+    if (!config)
+        config = ReplicaConfig {};
+    return *config;
+}
+
+std::optional<QString> nonEmpty(const QString& value)
+{
+    return value.isEmpty() ? std::nullopt : std::optional<QString>(value);
+}
+
+/// A flag that sets one text field of the training input.
+TrainingFlag textFlag(const char* name, const char* metavar, const char* help, QString TrainingInput::*field)
+{
+    return TrainingFlag { QLatin1String(name), QLatin1String(metavar), QString::fromUtf8(help), false,
+        [field](Job& job, const QString& value, QString*) {
+            job.trainingInput.*field = value;
+            return true;
+        },
+        [field](const Job& job) { return nonEmpty(job.trainingInput.*field); } };
+}
+
+/// A role's replica count (`--worker-count`).
+TrainingFlag countFlag(
+    const char* name, const char* metavar, const char* help, std::optional<qint64> TrainingInput::*field)
+{
+    const QString flag = QLatin1String(name);
+    return TrainingFlag { flag, QLatin1String(metavar), QString::fromUtf8(help), false,
+        [field, flag](Job& job, const QString& value, QString* error) {
+            int n = 0;
+            if (!parseInt(flag, value, 0, &n, error))
+                return false;
+            job.trainingInput.*field = n;
+            return true;
+        },
+        [field](const Job& job) {
+            const std::optional<qint64>& n = job.trainingInput.*field;
+            return n ? std::optional<QString>(QString::number(*n)) : std::nullopt;
+        } };
+}
+
+/// A role's container image (`--worker-image-uri`): its ReplicaConfig's imageUri.
+TrainingFlag imageFlag(
+    const char* name, const char* metavar, const char* help, std::optional<ReplicaConfig> TrainingInput::*config)
+{
+    return TrainingFlag { QLatin1String(name), QLatin1String(metavar), QString::fromUtf8(help), false,
+        [config](Job& job, const QString& value, QString*) {
+            replicaConfig(job.trainingInput.*config).imageUri = value;
+            return true;
+        },
+        [config](const Job& job) {
+            const std::optional<ReplicaConfig>& c = job.trainingInput.*config;
+            return c ? nonEmpty(c->imageUri) : std::nullopt;
+        } };
+}
+
+/// A role's accelerators (`--worker-accelerator count=N,type=T`): its ReplicaConfig's acceleratorConfig.
+TrainingFlag acceleratorFlag(const char* name, const char* help, std::optional<ReplicaConfig> TrainingInput::*config)
+{
+    const QString flag = QLatin1String(name);
+    return TrainingFlag { flag, QStringLiteral("[count=COUNT],[type=TYPE]"), QString::fromUtf8(help), false,
+        [config, flag](Job& job, const QString& value, QString* error) {
+            AcceleratorConfig accelerator;
+            if (!parseAccelerator(flag, value, &accelerator, error))
+                return false;
+            replicaConfig(job.trainingInput.*config).acceleratorConfig = accelerator;
+            return true;
+        },
+        [config](const Job& job) -> std::optional<QString> {
+            const std::optional<ReplicaConfig>& c = job.trainingInput.*config;
+            if (!c || !c->acceleratorConfig || c->acceleratorConfig->type.isEmpty())
+                return std::nullopt;
+            return QStringLiteral("count=%1,type=%2")
+                .arg(c->acceleratorConfig->count.value_or(1))
+                .arg(c->acceleratorConfig->type.toLower().replace(QLatin1Char('_'), QLatin1Char('-')));
+        } };
+}
+
+bool isSdist(const QString& uri)
+{
+    return uri.endsWith(QLatin1String(".tar.gz"));
+}
+
+QList<TrainingFlag> makeTable()
+{
+    QList<TrainingFlag> t;
+    // packageUris is the two flags together: the package folder first, then the sdists. A caller that applies them
+    // over a config's packageUris clears that first (the flags replace the field).
+    t << TrainingFlag { QStringLiteral("package-path"), QStringLiteral("PACKAGE_PATH"),
+        QStringLiteral("Path to a Python package directory (with setup.py or pyproject.toml); the executor installs "
+                       "it offline into the job's staging folder."),
+        false,
+        [](Job& job, const QString& value, QString* error) {
+            const QFileInfo dir(value);
+            if (!dir.isDir()) {
+                *error = QStringLiteral("argument --package-path: [%1] is not a directory.").arg(value);
+                return false;
+            }
+            job.trainingInput.packageUris.prepend(dir.absoluteFilePath());
+            return true;
+        },
+        [](const Job& job) -> std::optional<QString> {
+            for (const QString& uri : job.trainingInput.packageUris) {
+                if (!isSdist(uri))
+                    return uri;
+            }
+            return std::nullopt;
+        } };
+    t << TrainingFlag { QStringLiteral("packages"), QStringLiteral("[PACKAGE,...]"),
+        QStringLiteral("Paths of built Python packages (.tar.gz sdists) to install."), false,
+        [](Job& job, const QString& value, QString* error) {
+            for (const QString& pkg : value.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+                const QFileInfo file(pkg.trimmed());
+                if (!file.exists()) {
+                    *error = QStringLiteral("argument --packages: [%1] does not exist.").arg(pkg);
+                    return false;
+                }
+                job.trainingInput.packageUris.append(file.absoluteFilePath());
+            }
+            return true;
+        },
+        [](const Job& job) -> std::optional<QString> {
+            // The first folder is --package-path's; every other URI is a package to install.
+            QStringList sdists;
+            bool folderTaken = false;
+            for (const QString& uri : job.trainingInput.packageUris) {
+                if (!folderTaken && !isSdist(uri))
+                    folderTaken = true;
+                else
+                    sdists << uri;
+            }
+            return nonEmpty(sdists.join(QLatin1Char(',')));
+        } };
+    t << textFlag("module-name", "MODULE_NAME", "Name of the module to run (python -m MODULE_NAME).",
+        &TrainingInput::pythonModule);
+    t << TrainingFlag { QStringLiteral("job-dir"), QStringLiteral("JOB_DIR"),
+        QStringLiteral("Directory for the job's output (checkpoints); passed to the trainer as --job-dir."), false,
+        [](Job& job, const QString& value, QString*) {
+            // Local paths are made absolute: the replicas run in the staging folder, not in the caller's.
+            job.trainingInput.jobDir
+                = value.contains(QLatin1String("://")) ? value : QFileInfo(value).absoluteFilePath();
+            return true;
+        },
+        [](const Job& job) { return nonEmpty(job.trainingInput.jobDir); } };
+    t << imageFlag("master-image-uri", "MASTER_IMAGE_URI",
+        "Container image (in the executor host's local podman store) to run on the master; every replica without "
+        "its own image runs it too. Replaces --package-path, --module-name and --runtime-version; USER_ARGS and "
+        "--job-dir go to the image's entrypoint.",
+        &TrainingInput::masterConfig);
+    t << imageFlag("worker-image-uri", "WORKER_IMAGE_URI",
+        "Container image to run on the workers (default: the master's image, or its package).",
+        &TrainingInput::workerConfig);
+    t << imageFlag("parameter-server-image-uri", "PARAMETER_SERVER_IMAGE_URI",
+        "Container image to run on the parameter servers (default: the master's image, or its package).",
+        &TrainingInput::parameterServerConfig);
+    t << TrainingFlag { QStringLiteral("scale-tier"), QStringLiteral("SCALE_TIER"),
+        QStringLiteral("One of: ") + scaleTierChoices() + QLatin1Char('.'), false,
+        [](Job& job, const QString& value, QString* error) {
+            const std::optional<QString> tier = scaleTierFromFlag(value);
+            if (!tier) {
+                *error = QStringLiteral("argument --scale-tier: Invalid choice: '%1'. Valid choices are [%2].")
+                             .arg(value, scaleTierChoices());
+                return false;
+            }
+            job.trainingInput.scaleTier = *tier;
+            return true;
+        },
+        [](const Job& job) -> std::optional<QString> {
+            return job.trainingInput.scaleTier.isEmpty()
+                ? std::nullopt
+                : std::optional<QString>(scaleTierFlag(job.trainingInput.scaleTier));
+        } };
+    t << textFlag("master-machine-type", "MASTER_MACHINE_TYPE",
+        "Machine type of the master (n1-standard-4, complex_model_m …).", &TrainingInput::masterType);
+    t << acceleratorFlag("master-accelerator", "Accelerators for the master, e.g. type=nvidia-tesla-t4,count=1.",
+        &TrainingInput::masterConfig);
+    t << countFlag("worker-count", "WORKER_COUNT", "Number of workers.", &TrainingInput::workerCount);
+    t << textFlag(
+        "worker-machine-type", "WORKER_MACHINE_TYPE", "Machine type of the workers.", &TrainingInput::workerType);
+    t << acceleratorFlag("worker-accelerator", "Accelerators for each worker.", &TrainingInput::workerConfig);
+    t << countFlag("parameter-server-count", "PARAMETER_SERVER_COUNT", "Number of parameter servers.",
+        &TrainingInput::parameterServerCount);
+    t << textFlag("parameter-server-machine-type", "PARAMETER_SERVER_MACHINE_TYPE",
+        "Machine type of the parameter servers.", &TrainingInput::parameterServerType);
+    t << acceleratorFlag("parameter-server-accelerator", "Accelerators for each parameter server.",
+        &TrainingInput::parameterServerConfig);
+    t << countFlag("evaluator-count", "EVALUATOR_COUNT", "Number of evaluators.", &TrainingInput::evaluatorCount);
+    t << textFlag("evaluator-machine-type", "EVALUATOR_MACHINE_TYPE", "Machine type of the evaluators.",
+        &TrainingInput::evaluatorType);
+    t << textFlag("region", "REGION",
+        "Region: a Slurm cluster of the executor's clusters.yaml runs the job there (trainyardctl clusters list); "
+        "any other region (local, us-central1 …) runs it on the executor's host.",
+        &TrainingInput::region);
+    t << textFlag("runtime-version", "RUNTIME_VERSION",
+        "Runtime version; picks the Python interpreter (see the executor's runtimeVersions).",
+        &TrainingInput::runtimeVersion);
+    t << textFlag("python-version", "PYTHON_VERSION", "Python version.", &TrainingInput::pythonVersion);
+    t << TrainingFlag { QStringLiteral("labels"), QStringLiteral("[KEY=VALUE,...]"),
+        QStringLiteral("Labels to add to the job."), false,
+        [](Job& job, const QString& value, QString* error) {
+            QMap<QString, QString> labels;
+            if (!parseDict(QStringLiteral("labels"), value, &labels, error))
+                return false;
+            for (auto it = labels.cbegin(); it != labels.cend(); ++it)
+                job.labels.insert(it.key(), it.value());
+            return true;
+        },
+        [](const Job& job) -> std::optional<QString> {
+            QStringList pairs;
+            for (auto it = job.labels.cbegin(); it != job.labels.cend(); ++it)
+                pairs << it.key() + QLatin1Char('=') + it.value();
+            return nonEmpty(pairs.join(QLatin1Char(',')));
+        } };
+    t << TrainingFlag { QStringLiteral("use-chief-in-tf-config"), QString(),
+        QStringLiteral("Use \"chief\" instead of \"master\" in TF_CONFIG."), true,
+        [](Job& job, const QString& value, QString*) {
+            job.trainingInput.useChiefInTfConfig = value == QLatin1String("true");
+            return true;
+        },
+        [](const Job& job) -> std::optional<QString> {
+            return job.trainingInput.useChiefInTfConfig.value_or(false) ? std::optional<QString>(QStringLiteral("true"))
+                                                                        : std::nullopt;
+        } };
+    return t;
+}
+
+} // namespace
+
+const QList<TrainingFlag>& trainingFlags()
+{
+    static const QList<TrainingFlag> table = makeTable();
+    return table;
+}
+
+QStringList flagsFor(const Job& job)
+{
+    QStringList words;
+    for (const TrainingFlag& f : trainingFlags()) {
+        const std::optional<QString> value = f.valueOf(job);
+        if (!value)
+            continue;
+        words << (f.isSwitch ? QStringLiteral("--") + f.name : QStringLiteral("--%1=%2").arg(f.name, *value));
+    }
+    return words;
+}
+
+bool needsConfigFile(const Job& job)
+{
+    const TrainingInput& in = job.trainingInput;
+    if (in.hyperparameters || in.scheduling || in.evaluatorConfig || !in.network.isEmpty()
+        || !in.serviceAccount.isEmpty() || in.enableWebAccess || !in.encryptionConfig.isEmpty())
+        return true;
+    for (const std::optional<ReplicaConfig>* config :
+        { &in.masterConfig, &in.workerConfig, &in.parameterServerConfig }) {
+        if (!*config)
+            continue;
+        ReplicaConfig rest = **config;
+        rest.acceleratorConfig.reset();
+        rest.imageUri.clear(); // --*-image-uri say it
+        if (!(rest == ReplicaConfig {}))
+            return true;
+    }
+    return false;
+}
+
+QString scaleTierFlag(const QString& scaleTier)
+{
+    return scaleTier.toLower().replace(QLatin1Char('_'), QLatin1Char('-'));
+}
+
+// gcloud's `--scale-tier` choices are the enum names lower-cased with dashes (basic, standard-1, custom …);
+// the enum names themselves are accepted too.
+std::optional<QString> scaleTierFromFlag(const QString& text)
+{
+    static const QStringList tiers { QStringLiteral("BASIC"), QStringLiteral("STANDARD_1"), QStringLiteral("PREMIUM_1"),
+        QStringLiteral("BASIC_GPU"), QStringLiteral("BASIC_TPU"), QStringLiteral("CUSTOM") };
+    const QString normalized = text.trimmed().toUpper().replace(QLatin1Char('-'), QLatin1Char('_'));
+    if (tiers.contains(normalized))
+        return normalized;
+    return std::nullopt;
+}
+
+QString scaleTierChoices()
+{
+    return QStringLiteral("basic, basic-gpu, basic-tpu, custom, premium-1, standard-1");
+}
+
+bool parseInt(const QString& flag, const QString& text, int minimum, int* out, QString* error)
+{
+    bool ok = false;
+    const int v = text.trimmed().toInt(&ok);
+    if (!ok) {
+        *error = QStringLiteral("argument --%1: Invalid integer value [%2]").arg(flag, text);
+        return false;
+    }
+    if (v < minimum) {
+        *error = QStringLiteral("argument --%1: Value must be greater than or equal to %2; received: %3")
+                     .arg(flag)
+                     .arg(minimum)
+                     .arg(v);
+        return false;
+    }
+    *out = v;
+    return true;
+}
+
+bool parseDict(const QString& flag, const QString& text, QMap<QString, QString>* out, QString* error)
+{
+    const QStringList items = text.split(QLatin1Char(','), Qt::SkipEmptyParts);
+    for (const QString& item : items) {
+        const qsizetype eq = item.indexOf(QLatin1Char('='));
+        if (eq <= 0) {
+            *error = QStringLiteral("argument --%1: Bad syntax for dict arg: [%2]. Please see `--help` for the "
+                                    "expected KEY=VALUE format.")
+                         .arg(flag, item);
+            return false;
+        }
+        out->insert(item.left(eq).trimmed(), item.mid(eq + 1).trimmed());
+    }
+    return true;
+}
+
+bool parseAccelerator(const QString& flag, const QString& text, AcceleratorConfig* out, QString* error)
+{
+    QMap<QString, QString> dict;
+    if (!parseDict(flag, text, &dict, error))
+        return false;
+    for (auto it = dict.cbegin(); it != dict.cend(); ++it) {
+        if (it.key() != QLatin1String("type") && it.key() != QLatin1String("count")) {
+            *error = QStringLiteral("argument --%1: valid keys are [count, type]; received: %2").arg(flag, it.key());
+            return false;
+        }
+    }
+    if (!dict.contains(QStringLiteral("type"))) {
+        *error = QStringLiteral("argument --%1: Key [type] required in dict arg but not provided").arg(flag);
+        return false;
+    }
+    out->type = dict.value(QStringLiteral("type")).toUpper().replace(QLatin1Char('-'), QLatin1Char('_'));
+    int count = 1;
+    if (dict.contains(QStringLiteral("count"))
+        && !parseInt(flag + QStringLiteral(" count"), dict.value(QStringLiteral("count")), 1, &count, error))
+        return false;
+    out->count = count;
+    return true;
+}
+
+} // namespace Trainyard::GcloudFlags

@@ -1,0 +1,184 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// GcloudFlags (models/gcloudflags.h): the one table of `jobs submit training` flags ↔ Job fields that trainyardctl
+// parses with and the console's equivalent command is written from. A job that sets every flag's field goes to
+// words and back whole, every flag of the table takes part, and bad values get gcloud's argparse errors.
+#include "gcloudflags.h"
+
+#include <QDir>
+#include <QFile>
+#include <QSet>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace Trainyard;
+
+namespace {
+
+/// Applies "--name=value" / "--switch" words through the table, as trainyardctl does after its parser.
+bool applyWords(Job& job, const QStringList& words, QString* error)
+{
+    for (const QString& word : words) {
+        if (!word.startsWith(QLatin1String("--"))) {
+            *error = QStringLiteral("not a flag: ") + word;
+            return false;
+        }
+        const qsizetype eq = word.indexOf(QLatin1Char('='));
+        const QString name = word.mid(2, eq < 0 ? -1 : eq - 2);
+        const QString value = eq < 0 ? QStringLiteral("true") : word.mid(eq + 1);
+        bool known = false;
+        for (const GcloudFlags::TrainingFlag& f : GcloudFlags::trainingFlags()) {
+            if (f.name != name)
+                continue;
+            known = true;
+            if (f.isSwitch != (eq < 0)) {
+                *error = QStringLiteral("--%1 written the wrong way").arg(name);
+                return false;
+            }
+            if (!f.apply(job, value, error))
+                return false;
+        }
+        if (!known) {
+            *error = QStringLiteral("no such flag: --") + name;
+            return false;
+        }
+    }
+    return true;
+}
+
+} // namespace
+
+class TestGcloudFlags : public QObject {
+    Q_OBJECT
+private slots:
+    void everyFlagRoundTrips()
+    {
+        QTemporaryDir tmp;
+        QVERIFY(tmp.isValid());
+        QVERIFY(QDir().mkpath(tmp.filePath(QStringLiteral("my trainer"))));
+        QFile sdist(tmp.filePath(QStringLiteral("extra-1.0.tar.gz")));
+        QVERIFY(sdist.open(QIODevice::WriteOnly));
+        sdist.close();
+
+        Job job;
+        job.jobId = QStringLiteral("census_1");
+        TrainingInput& in = job.trainingInput;
+        in.packageUris = { tmp.filePath(QStringLiteral("my trainer")), sdist.fileName() };
+        in.pythonModule = QStringLiteral("trainer.task");
+        in.jobDir = tmp.filePath(QStringLiteral("job dir"));
+        in.scaleTier = QStringLiteral("CUSTOM");
+        in.masterType = QStringLiteral("n1-standard-8");
+        in.masterConfig = ReplicaConfig {};
+        in.masterConfig->imageUri = QStringLiteral("localhost/trainer:1");
+        in.masterConfig->acceleratorConfig = AcceleratorConfig { 2, QStringLiteral("NVIDIA_TESLA_T4") };
+        in.workerCount = 3;
+        in.workerType = QStringLiteral("n1-standard-4");
+        in.workerConfig = ReplicaConfig {};
+        in.workerConfig->imageUri = QStringLiteral("localhost/worker:1");
+        in.workerConfig->acceleratorConfig = AcceleratorConfig { 1, QStringLiteral("NVIDIA_TESLA_K80") };
+        in.parameterServerCount = 0;
+        in.parameterServerType = QStringLiteral("n1-highmem-2");
+        in.parameterServerConfig = ReplicaConfig {};
+        in.parameterServerConfig->imageUri = QStringLiteral("localhost/ps:1");
+        in.parameterServerConfig->acceleratorConfig = AcceleratorConfig { 1, QStringLiteral("NVIDIA_TESLA_P100") };
+        in.evaluatorCount = 1;
+        in.evaluatorType = QStringLiteral("n1-standard-4");
+        in.region = QStringLiteral("testcluster");
+        in.runtimeVersion = QStringLiteral("2.11");
+        in.pythonVersion = QStringLiteral("3.7");
+        in.useChiefInTfConfig = true;
+        job.labels
+            = { { QStringLiteral("team"), QStringLiteral("vision") }, { QStringLiteral("run"), QStringLiteral("a1") } };
+
+        const QStringList words = GcloudFlags::flagsFor(job);
+        // Every flag of the table says something about this job: the round trip covers the whole table.
+        QSet<QString> named;
+        for (const QString& w : words)
+            named.insert(w.mid(2, w.indexOf(QLatin1Char('=')) < 0 ? -1 : w.indexOf(QLatin1Char('=')) - 2));
+        for (const GcloudFlags::TrainingFlag& f : GcloudFlags::trainingFlags())
+            QVERIFY2(named.contains(f.name), qPrintable(f.name));
+        QCOMPARE(words.size(), GcloudFlags::trainingFlags().size());
+        QVERIFY(words.contains(QStringLiteral("--scale-tier=custom")));
+        QVERIFY(words.contains(QStringLiteral("--master-accelerator=count=2,type=nvidia-tesla-t4")));
+        QVERIFY(words.contains(QStringLiteral("--use-chief-in-tf-config")));
+        QVERIFY(words.contains(QStringLiteral("--labels=run=a1,team=vision")));
+
+        Job back;
+        back.jobId = job.jobId;
+        QString error;
+        QVERIFY2(applyWords(back, words, &error), qPrintable(error));
+        QVERIFY(back.trainingInput == job.trainingInput);
+        QCOMPARE(back.labels, job.labels);
+        QVERIFY(!GcloudFlags::needsConfigFile(job));
+    }
+
+    void defaultsWriteNoFlag()
+    {
+        QCOMPARE(GcloudFlags::flagsFor(Job {}), QStringList());
+        Job job;
+        job.trainingInput.useChiefInTfConfig = false;
+        job.trainingInput.workerConfig = ReplicaConfig {}; // no image, no accelerator
+        QCOMPARE(GcloudFlags::flagsFor(job), QStringList());
+    }
+
+    void needsConfig()
+    {
+        Job job;
+        job.trainingInput.scheduling = Scheduling {};
+        QVERIFY(GcloudFlags::needsConfigFile(job));
+        Job other;
+        other.trainingInput.masterConfig = ReplicaConfig {};
+        other.trainingInput.masterConfig->containerCommand = { QStringLiteral("python") };
+        QVERIFY(GcloudFlags::needsConfigFile(other));
+    }
+
+    void badValues_data()
+    {
+        QTest::addColumn<QString>("word");
+        QTest::addColumn<QString>("error");
+        QTest::addRow("count") << QStringLiteral("--worker-count=x")
+                               << QStringLiteral("argument --worker-count: Invalid integer value [x]");
+        QTest::addRow("negative count") << QStringLiteral("--evaluator-count=-1")
+                                        << QStringLiteral("argument --evaluator-count: Value must be greater than or "
+                                                          "equal to 0; received: -1");
+        QTest::addRow("tier") << QStringLiteral("--scale-tier=huge")
+                              << QStringLiteral("argument --scale-tier: Invalid choice: 'huge'. Valid choices are "
+                                                "[basic, basic-gpu, basic-tpu, custom, premium-1, standard-1].");
+        QTest::addRow("accelerator key") << QStringLiteral("--master-accelerator=type=t4,size=2")
+                                         << QStringLiteral("argument --master-accelerator: valid keys are [count, "
+                                                           "type]; received: size");
+        QTest::addRow("accelerator type") << QStringLiteral("--worker-accelerator=count=2")
+                                          << QStringLiteral("argument --worker-accelerator: Key [type] required in "
+                                                            "dict arg but not provided");
+        QTest::addRow("labels") << QStringLiteral("--labels=team")
+                                << QStringLiteral("argument --labels: Bad syntax for dict arg: [team]. Please see "
+                                                  "`--help` for the expected KEY=VALUE format.");
+        QTest::addRow("package folder") << QStringLiteral("--package-path=/nonexistent/trainer")
+                                        << QStringLiteral("argument --package-path: [/nonexistent/trainer] is not a "
+                                                          "directory.");
+        QTest::addRow("sdist") << QStringLiteral("--packages=/nonexistent/a.tar.gz")
+                               << QStringLiteral("argument --packages: [/nonexistent/a.tar.gz] does not exist.");
+    }
+
+    void badValues()
+    {
+        QFETCH(QString, word);
+        QFETCH(QString, error);
+        Job job;
+        QString got;
+        QVERIFY(!applyWords(job, { word }, &got));
+        QCOMPARE(got, error);
+    }
+
+    void scaleTiers()
+    {
+        QCOMPARE(GcloudFlags::scaleTierFlag(QStringLiteral("BASIC_GPU")), QStringLiteral("basic-gpu"));
+        QCOMPARE(GcloudFlags::scaleTierFromFlag(QStringLiteral("standard-1")),
+            std::optional<QString>(QStringLiteral("STANDARD_1")));
+        QCOMPARE(GcloudFlags::scaleTierFromFlag(QStringLiteral("PREMIUM_1")),
+            std::optional<QString>(QStringLiteral("PREMIUM_1")));
+        QVERIFY(!GcloudFlags::scaleTierFromFlag(QStringLiteral("gigantic")));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestGcloudFlags)
+#include "tst_gcloudflags.moc"
