@@ -3,6 +3,8 @@
 
 #include <QFileInfo>
 
+#include <algorithm>
+
 namespace Trainyard::GcloudFlags {
 
 namespace {
@@ -252,6 +254,33 @@ QStringList flagsFor(const Job& job)
         words << (f.isSwitch ? QStringLiteral("--") + f.name : QStringLiteral("--%1=%2").arg(f.name, *value));
     }
     return words;
+}
+
+bool applyWords(Job& job, const QStringList& words, QString* error)
+{
+    for (const QString& word : words) {
+        if (!word.startsWith(QLatin1String("--"))) {
+            *error = QStringLiteral("%1 is not a flag").arg(word);
+            return false;
+        }
+        const qsizetype eq = word.indexOf(QLatin1Char('='));
+        const QString name = word.mid(2, eq < 0 ? -1 : eq - 2);
+        const auto flag = std::find_if(trainingFlags().cbegin(), trainingFlags().cend(),
+            [&name](const TrainingFlag& f) { return f.name == name; });
+        if (flag == trainingFlags().cend()) {
+            *error = QStringLiteral("unrecognized arguments: --%1").arg(name);
+            return false;
+        }
+        if (flag->isSwitch != (eq < 0)) {
+            *error = flag->isSwitch
+                ? QStringLiteral("argument --%1: ignored explicit argument '%2'").arg(name, word.mid(eq + 1))
+                : QStringLiteral("argument --%1: expected one argument").arg(name);
+            return false;
+        }
+        if (!flag->apply(job, flag->isSwitch ? QStringLiteral("true") : word.mid(eq + 1), error))
+            return false;
+    }
+    return true;
 }
 
 bool needsConfigFile(const Job& job)

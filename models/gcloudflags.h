@@ -40,6 +40,11 @@ const QList<TrainingFlag>& trainingFlags();
 /// The words that say `job` in flags ("--name=value", "--switch"), in trainingFlags()' order.
 QStringList flagsFor(const Job& job);
 
+/// Applies words as flagsFor() writes them to `job`, in order: the inverse of flagsFor() for a job without
+/// packages (the package flags add to packageUris). False with `*error` at the first word that is no flag of the
+/// table, a switch written with a value (or the reverse), or a value the flag does not take.
+bool applyWords(Job& job, const QStringList& words, QString* error);
+
 /// True when `job` sets something that no flag can say, so that an equivalent command needs `--config`: its
 /// hyperparameters, scheduling, evaluator config, network, service account, web access, encryption, or any
 /// replica setting beyond its accelerator and image.

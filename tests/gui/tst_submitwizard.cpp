@@ -834,21 +834,10 @@ private Q_SLOTS:
         QVERIFY(richWords);
         Job back;
         back.jobId = richWords->at(4);
-        for (const QString& word : richWords->mid(5)) {
-            if (word == QLatin1String("--"))
-                break;
-            const qsizetype eq = word.indexOf(QLatin1Char('='));
-            const QString name = word.mid(2, eq < 0 ? -1 : eq - 2);
-            bool known = false;
-            for (const GcloudFlags::TrainingFlag& f : GcloudFlags::trainingFlags()) {
-                if (f.name != name)
-                    continue;
-                known = true;
-                QString error;
-                QVERIFY2(f.apply(back, eq < 0 ? QStringLiteral("true") : word.mid(eq + 1), &error), qPrintable(error));
-            }
-            QVERIFY2(known, qPrintable(word));
-        }
+        QStringList flags = richWords->mid(5);
+        flags = flags.mid(0, flags.indexOf(QStringLiteral("--"))); // the trainer's arguments follow
+        QString error;
+        QVERIFY2(GcloudFlags::applyWords(back, flags, &error), qPrintable(error));
         back.trainingInput.args = rich.trainingInput.args;
         QCOMPARE(back.jobId, rich.jobId);
         QCOMPARE(back.labels, rich.labels);

@@ -12,41 +12,6 @@
 
 using namespace Trainyard;
 
-namespace {
-
-/// Applies "--name=value" / "--switch" words through the table, as trainyardctl does after its parser.
-bool applyWords(Job& job, const QStringList& words, QString* error)
-{
-    for (const QString& word : words) {
-        if (!word.startsWith(QLatin1String("--"))) {
-            *error = QStringLiteral("not a flag: ") + word;
-            return false;
-        }
-        const qsizetype eq = word.indexOf(QLatin1Char('='));
-        const QString name = word.mid(2, eq < 0 ? -1 : eq - 2);
-        const QString value = eq < 0 ? QStringLiteral("true") : word.mid(eq + 1);
-        bool known = false;
-        for (const GcloudFlags::TrainingFlag& f : GcloudFlags::trainingFlags()) {
-            if (f.name != name)
-                continue;
-            known = true;
-            if (f.isSwitch != (eq < 0)) {
-                *error = QStringLiteral("--%1 written the wrong way").arg(name);
-                return false;
-            }
-            if (!f.apply(job, value, error))
-                return false;
-        }
-        if (!known) {
-            *error = QStringLiteral("no such flag: --") + name;
-            return false;
-        }
-    }
-    return true;
-}
-
-} // namespace
-
 class TestGcloudFlags : public QObject {
     Q_OBJECT
 private slots:
@@ -105,7 +70,7 @@ private slots:
         Job back;
         back.jobId = job.jobId;
         QString error;
-        QVERIFY2(applyWords(back, words, &error), qPrintable(error));
+        QVERIFY2(GcloudFlags::applyWords(back, words, &error), qPrintable(error));
         QVERIFY(back.trainingInput == job.trainingInput);
         QCOMPARE(back.labels, job.labels);
         QVERIFY(!GcloudFlags::needsConfigFile(job));
@@ -165,8 +130,20 @@ private slots:
         QFETCH(QString, error);
         Job job;
         QString got;
-        QVERIFY(!applyWords(job, { word }, &got));
+        QVERIFY(!GcloudFlags::applyWords(job, { word }, &got));
         QCOMPARE(got, error);
+    }
+
+    void notFlags()
+    {
+        Job job;
+        QString error;
+        QVERIFY(!GcloudFlags::applyWords(job, { QStringLiteral("--stream-logs") }, &error));
+        QCOMPARE(error, QStringLiteral("unrecognized arguments: --stream-logs"));
+        QVERIFY(!GcloudFlags::applyWords(job, { QStringLiteral("--use-chief-in-tf-config=yes") }, &error));
+        QCOMPARE(error, QStringLiteral("argument --use-chief-in-tf-config: ignored explicit argument 'yes'"));
+        QVERIFY(!GcloudFlags::applyWords(job, { QStringLiteral("--region") }, &error));
+        QCOMPARE(error, QStringLiteral("argument --region: expected one argument"));
     }
 
     void scaleTiers()
