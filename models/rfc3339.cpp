@@ -2,6 +2,7 @@
 #include "rfc3339.h"
 
 #include <QString>
+#include <QTimeZone>
 
 namespace Trainyard::Rfc3339 {
 
@@ -104,7 +105,11 @@ QDateTime parse(QStringView text)
         return {};
     // Floor division: a time before 1970 with a fraction still rounds toward the past.
     const qint64 ms = *us >= 0 ? *us / 1000 : -((-*us + 999) / 1000);
-    return QDateTime::fromMSecsSinceEpoch(ms, Qt::UTC);
+#if QT_VERSION >= QT_VERSION_CHECK(6, 5, 0)
+    return QDateTime::fromMSecsSinceEpoch(ms, QTimeZone(QTimeZone::UTC));
+#else
+    return QDateTime::fromMSecsSinceEpoch(ms, Qt::UTC); // Qt 6.4: no QTimeZone::UTC yet (6.8 deprecates this form)
+#endif
 }
 
 QString format(const QDateTime& time)

@@ -72,7 +72,10 @@ say "Qt $qt_version, KF6 SyntaxHighlighting $kf6_version"
 
 # This build checks that the console compiles against Qt 6.8 and KF6 and that its tests pass there; nobody
 # debugs it, so it is built without debug info and at -O1 (still with NDEBUG, as the build type's): a batch of the
-# console's files compiles in 17 s instead of 24. Its GUI tests run three at a time, as the main build's do.
+# console's files compiles in 17 s instead of 24. At -O1, GCC 14 warns that a std::optional<double> compared in
+# Study::sortBestFirst() "may be used uninitialized" (22 times; it is read only after has_value(): GCC's known false
+# positive with std::optional, bug 80635), so that warning is off in this build only. Its GUI tests run three at a
+# time, as the main build's do.
 # The build folder lives inside the chroot (not in the bind-mounted source tree), so the host's
 # build/ and the chroot's never mix. TRAINYARD_EXPECT_KSYNTAXHIGHLIGHTING makes tst_yamlhighlighter
 # fail unless the console was built with the KF6 highlighter.
@@ -80,7 +83,7 @@ gui_tests=$(cd "$src/tests/gui" && ls tst_*.cpp | sed 's/\.cpp$//' | tr '\n' ' '
 chroot "$root" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 \
     TRAINYARD_EXPECT_KSYNTAXHIGHLIGHTING=1 GUI_TESTS="$gui_tests" bash -euo pipefail -c '
     cmake -S /work/src -B /work/build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-        -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -DNDEBUG" -DTRAINYARD_FIXTURES_DIR=/work/src/tests/data
+        -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -DNDEBUG -Wno-maybe-uninitialized" -DTRAINYARD_FIXTURES_DIR=/work/src/tests/data
     grep -q "^KF6SyntaxHighlighting_DIR:PATH=/usr" /work/build/CMakeCache.txt ||
         { echo "debian13-build: KF6SyntaxHighlighting was not found" >&2; exit 1; }
     cmake --build /work/build -j "$(nproc)" --target trainyard trainyard-executor trainyardctl $GUI_TESTS

@@ -4,6 +4,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QRegularExpression>
+#include <QTimeZone>
 
 #include <algorithm>
 #include <cmath>
@@ -11,6 +12,16 @@
 namespace Trainyard::Slurm::Codec {
 
 namespace {
+
+/// A UTC time `seconds` after the epoch. Qt 6.8 deprecates the Qt::TimeSpec form; Qt 6.4 has no QTimeZone::UTC yet.
+QDateTime utcFromSecs(qint64 seconds)
+{
+#if QT_VERSION >= QT_VERSION_CHECK(6, 5, 0)
+    return QDateTime::fromSecsSinceEpoch(seconds, QTimeZone(QTimeZone::UTC));
+#else
+    return QDateTime::fromSecsSinceEpoch(seconds, Qt::UTC);
+#endif
+}
 
 QString str(const QJsonObject& o, const char* key)
 {
@@ -35,7 +46,7 @@ std::optional<qint64> number(const QJsonValue& v)
 QDateTime time(const QJsonValue& v)
 {
     const std::optional<qint64> seconds = number(v);
-    return seconds && *seconds > 0 ? QDateTime::fromSecsSinceEpoch(*seconds, Qt::UTC) : QDateTime();
+    return seconds && *seconds > 0 ? utcFromSecs(*seconds) : QDateTime();
 }
 
 // A raw wait status from every version's shape of exit_code (see the table in slurmcodec.h).
@@ -460,7 +471,7 @@ std::optional<QDateTime> jwtExpiry(QStringView token)
     const QJsonObject claims = QJsonDocument::fromJson(*payload).object();
     if (!claims.value(QLatin1String("exp")).isDouble())
         return std::nullopt;
-    return QDateTime::fromSecsSinceEpoch(qint64(claims.value(QLatin1String("exp")).toDouble()), Qt::UTC);
+    return utcFromSecs(qint64(claims.value(QLatin1String("exp")).toDouble()));
 }
 
 } // namespace Trainyard::Slurm::Codec
