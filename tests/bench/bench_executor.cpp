@@ -643,19 +643,19 @@ int main(int argc, char** argv)
         bool allStarted = false;
         qint64 startedNs = 0;
         QElapsedTimer clock;
-        auto conn = QObject::connect(&scheduler, &Scheduler::replicasChanged, [&](const JobKey& changed) {
-            if (changed.jobId != id || allStarted)
-                return;
-            const QList<ReplicaInfo> reps = scheduler.replicas(Test::localJob(id));
-            if (reps.size() != 13)
-                return;
-            for (const ReplicaInfo& r : reps) {
-                if (r.state == ReplicaState::Pending || r.state == ReplicaState::Starting)
+        auto conn = QObject::connect(
+            &scheduler, &Scheduler::replicasChanged, [&](const JobKey& changed, const QList<ReplicaInfo>& reps) {
+                if (changed.jobId != id || allStarted)
                     return;
-            }
-            allStarted = true;
-            startedNs = clock.nsecsElapsed();
-        });
+                if (reps.size() != 13)
+                    return;
+                for (const ReplicaInfo& r : reps) {
+                    if (r.state == ReplicaState::Pending || r.state == ReplicaState::Starting)
+                        return;
+                }
+                allStarted = true;
+                startedNs = clock.nsecsElapsed();
+            });
         clock.start();
         if (!store.insert(job, &error)) {
             std::fprintf(stderr, "insert failed: %s\n", qPrintable(error));
@@ -788,7 +788,9 @@ int main(int argc, char** argv)
             whyNot = QStringLiteral("not root (custom containers run under rootful podman)");
         else if (runtime.podman.isEmpty())
             whyNot = QStringLiteral("podman is not installed");
-        else if (QProcess::execute(runtime.podman, runtime.globalArgs + QStringList { QStringLiteral("image"), QStringLiteral("exists"), image }) != 0)
+        else if (QProcess::execute(runtime.podman,
+                     runtime.globalArgs + QStringList { QStringLiteral("image"), QStringLiteral("exists"), image })
+            != 0)
             whyNot = image + QStringLiteral(" is missing (packaging/container-images.sh builds it)");
         if (!whyNot.isEmpty()) {
             std::printf("container_start: skipped: %s\n", qPrintable(whyNot));
@@ -796,7 +798,8 @@ int main(int argc, char** argv)
             int n = 0;
             // One job to SUCCEEDED; returns its wall time in ms, or -1.
             const auto runJob = [&](bool container) -> double {
-                const QString id = QStringLiteral("%1_%2").arg(container ? QStringLiteral("ctr") : QStringLiteral("proc")).arg(n++);
+                const QString id
+                    = QStringLiteral("%1_%2").arg(container ? QStringLiteral("ctr") : QStringLiteral("proc")).arg(n++);
                 Job job = clusterJob(id, QStringLiteral("tytest.trivial"), 0, 0, {});
                 if (container) {
                     job.trainingInput.pythonModule.clear();

@@ -31,12 +31,14 @@ HttpApi::Reply HttpApi::events(const ApiRequest& request, const QString& project
     QPointer<SseStream> guard(stream);
     QPointer<Scheduler> scheduler(m_scheduler);
     const JobKey key { project, jobId };
-    auto sendReplicas = [guard, scheduler, key] {
-        if (!guard || guard->isFinished() || !scheduler)
+    // The replicas as last heard (Scheduler::replicasChanged carries the whole list): the stream's last event
+    // repeats them once the job ended.
+    auto replicas = std::make_shared<QList<ReplicaInfo>>(scheduler ? scheduler->replicas(key) : QList<ReplicaInfo>());
+    auto sendReplicas = [guard, replicas] {
+        if (!guard || guard->isFinished())
             return;
         QJsonArray list;
-        const QList<ReplicaInfo> replicas = scheduler->replicas(key);
-        for (const ReplicaInfo& r : replicas)
+        for (const ReplicaInfo& r : std::as_const(*replicas))
             list.append(r.toJson());
         guard->writeEvent("replicas", compact(QJsonObject { { QStringLiteral("replicas"), list } }));
     };
@@ -68,10 +70,14 @@ HttpApi::Reply HttpApi::events(const ApiRequest& request, const QString& project
     connect(m_store, &JobStore::jobChanged, stream, [onJob](const QString& changedProject, const Job& changed) {
         onJob(JobKey { changedProject, changed.jobId }, changed, true);
     });
-    connect(m_scheduler, &Scheduler::replicasChanged, stream, [key, sendReplicas, ending](const JobKey& changed) {
-        if (changed == key && !*ending)
-            sendReplicas();
-    });
+    connect(m_scheduler, &Scheduler::replicasChanged, stream,
+        [key, replicas, sendReplicas, ending](const JobKey& changed, const QList<ReplicaInfo>& now) {
+            if (changed != key)
+                return;
+            *replicas = now;
+            if (!*ending)
+                sendReplicas();
+        });
     onJob(key, *job, false);
     return {};
 }

@@ -54,6 +54,8 @@ struct JobCollection {
     QString jobDir;
     QString folder; // JobKey::folder()
     bool onCluster = false; // its replicas run on a cluster's nodes: their pids are not this host's
+    /// Its live replicas' processes as the scheduler last told (Scheduler::replicasChanged); sampled each tick.
+    QList<ReplicaProcess> processes;
 
     struct File {
         QString run;
@@ -423,6 +425,9 @@ struct MetricsCollector::Private {
         // A cluster job's replica folders are in the cluster's shared folder (Backend::runFolderRoot).
         c->folder = folder;
         c->onCluster = cluster != nullptr;
+        // Later changes come with Scheduler::replicasChanged.
+        if (scheduler)
+            c->processes = processesOf(scheduler->replicas(key));
         // What an earlier executor stored already: resume after it.
         c->storedOffsets = metrics->eventFileOffsets(key);
         const QList<MetricSeriesInfo> stored = metrics->series(key);
@@ -442,17 +447,21 @@ struct MetricsCollector::Private {
         collections.emplace(key, std::move(c));
     }
 
-    QList<ReplicaProcess> replicasOf(const JobKey& key) const
+    /// The replicas that have a process now (pid > 0).
+    static QList<ReplicaProcess> processesOf(const QList<ReplicaInfo>& replicas)
     {
         QList<ReplicaProcess> out;
-        if (!scheduler)
-            return out;
-        const QList<ReplicaInfo> replicas = scheduler->replicas(key);
         for (const ReplicaInfo& r : replicas) {
             if (r.pid > 0)
                 out.append({ r.taskName, r.trialId, r.pid, r.gpus });
         }
         return out;
+    }
+
+    void replicasChanged(const JobKey& key, const QList<ReplicaInfo>& replicas)
+    {
+        if (auto it = collections.find(key); it != collections.end())
+            it->second->processes = processesOf(replicas);
     }
 
     void tick(JobCollection* c)
@@ -466,7 +475,7 @@ struct MetricsCollector::Private {
         }
         c->busy = true;
         const bool last = c->finishing;
-        const QList<ReplicaProcess> replicas = last || c->onCluster ? QList<ReplicaProcess> {} : replicasOf(c->job);
+        const QList<ReplicaProcess> replicas = last || c->onCluster ? QList<ReplicaProcess> {} : c->processes;
         GpuSampler* gpuSampler = gpu.get();
         // The destructor waits for the pool, so `this` outlives the task; the queued call is dropped when
         // the collector is gone by the time it would run.
@@ -538,6 +547,10 @@ MetricsCollector::MetricsCollector(MetricsStore* metrics, JobStore* jobs, LogSto
         }
     });
     connect(jobs, &JobStore::jobChanged, this, &MetricsCollector::onJobChanged);
+    if (scheduler) {
+        connect(scheduler, &Scheduler::replicasChanged, this,
+            [this](const JobKey& key, const QList<ReplicaInfo>& replicas) { d->replicasChanged(key, replicas); });
+    }
 }
 
 MetricsCollector::~MetricsCollector()

@@ -10,6 +10,7 @@
 #include "logstore.h"
 #include "machinecatalog.h"
 #include "outcomejournal.h"
+#include "replicasetrun.h"
 #include "rfc3339.h"
 #include "runtimelogging.h"
 #include "staging.h"
@@ -31,24 +32,15 @@ namespace Trainyard {
 
 namespace {
 
-/// The service restarts a cluster after a retryable failure at most this many times.
-constexpr int MaxRestarts = 3;
+constexpr int MaxRestarts = ReplicaSetRun::MaxRestarts;
 /// Final jobs whose replicas (exit codes, restarts) stay in memory for `…/replicas`.
 constexpr size_t MaxFinishedRuns = 200;
-/// Bytes of a replica's stderr kept for the error message of a failed job.
-constexpr qsizetype StderrTailBytes = 2048;
 /// How often running trials' objective reports are read (and the median stopping rule applied).
 constexpr int ObjectivePollMs = 1000;
 
-QString signalName(int sig)
-{
-    const char* abbrev = sigabbrev_np(sig);
-    return abbrev ? QStringLiteral("SIG") + QString::fromLatin1(abbrev) : QString::number(sig);
-}
-
 } // namespace
 
-struct Scheduler::Private {
+struct Scheduler::Private final : ReplicaSetRun::Owner {
     Scheduler* q = nullptr;
     JobStore* store = nullptr;
     LogStore* logs = nullptr;
@@ -56,61 +48,23 @@ struct Scheduler::Private {
     std::vector<std::unique_ptr<Backend>> ownedBackends; // the default first, then addBackend()'s
     QString dataDir;
     int graceSeconds = 10;
-    bool shuttingDown = false;
+    bool shuttingDownNow = false;
 
     /// A job's phase as the scheduler drives it (the stored state follows, see mutate()).
     enum class Phase { Queued, Preparing, Active, Done };
-    /// A replica-set run's phase.
-    enum class SetPhase { Idle, Placing, Running, Stopping, Done };
-    enum class StopReason { None, Succeeded, Failed, Retry, Cancelled, Shutdown, StoppedEarly };
+    using SetRun = ReplicaSetRun;
+    using SetPhase = ReplicaSetRun::Phase;
+    using StopReason = ReplicaSetRun::StopReason;
 
-    struct Replica {
-        Launch::ReplicaSlot slot;
-        Launch::Address address;
-        ReplicaState state = ReplicaState::Pending;
-        bool alive = false; // launched and not yet exited
-        qint64 pid = 0;
-        std::optional<int> exitCode;
-        std::optional<int> exitSignal;
-        QByteArray stderrTail;
-        /// When the replica started (started(): the backend's time, else when this executor heard of it); invalid
-        /// before, and for a replica taken over from a previous executor whose backend cannot tell.
-        QDateTime startTime;
-
-        /// It started or already ended (its exit was reported): it has run.
-        bool hasRun() const { return pid != 0 || exitCode || exitSignal; }
-    };
-
-    /// One run of the job's cluster (one per trial for a tuning job): its own replicas, restarts and
-    /// supervision, above the backend.
-    struct SetRun {
-        RunId id;
-        RunFolder folder; // its replicas and restarts file: the job's folder, or the trial's (JobFolder::trial())
-        Launch::ReplicaSet set;
-        std::vector<Replica> replicas;
-        SetPhase phase = SetPhase::Idle;
-        StopReason stopReason = StopReason::None;
-        QString stopMessage;
-        int restarts = 0;
-        std::optional<Reservation> reservation; // held from admission until the run is done
-        /// A trial's objective (its master's hypertune file, event files under <jobDir>/<trialId>).
+    /// What a tuning job's trial reports, beside its run.
+    struct TrialReports {
+        /// The trial's objective (its master's hypertune file, event files under <jobDir>/<trialId>).
         std::unique_ptr<TrialObjectiveReader> objective;
-        QString objectiveIssue; // the first problem its reports had, for the message of a trial without any
+        QString issue; // the first problem its reports had, for the message of a trial without any
         /// A trial whose replicas all started and whose RUNNING state is not stored yet: the next objective tick
         /// (≤ 1 s) or its final write stores it, so a short trial costs one write less. Safe: a trial stored as
         /// PREPARING is restarted after an executor restart exactly as a RUNNING one is.
         bool runningUnsaved = false;
-        /// Taken over from a previous executor (Backend::attach()): its replicas were never launched by this one.
-        bool attached = false;
-
-        Replica* replica(const QString& taskName)
-        {
-            for (Replica& r : replicas) {
-                if (r.slot.taskName == taskName)
-                    return &r;
-            }
-            return nullptr;
-        }
     };
 
     struct Run {
@@ -138,12 +92,13 @@ struct Scheduler::Private {
         bool studyDone = false; // no further trial will be created (maxTrials reached, grid exhausted)
         QString failMessage; // the study failed (maxFailedTrials): the job fails once its trials stopped
         QString lastTrialError;
+        std::map<QString, TrialReports> reports; // by trial ID
         /// The trials as last written to the store (what storedTrials() answers without decoding the record).
         std::optional<QList<HyperparameterOutput>> trials;
 
         bool holdsReservation() const
         {
-            return std::any_of(sets.begin(), sets.end(), [](const auto& s) { return s->reservation.has_value(); });
+            return std::any_of(sets.begin(), sets.end(), [](const auto& s) { return s->reservation().has_value(); });
         }
     };
 
@@ -242,7 +197,7 @@ struct Scheduler::Private {
         if (!run)
             return nullptr;
         for (const auto& set : run->sets) {
-            if (set->id == id)
+            if (set->id() == id)
                 return set.get();
         }
         return nullptr;
@@ -283,7 +238,7 @@ struct Scheduler::Private {
     /// trials queue like jobs (one entry per trial), behind what was queued before them.
     void schedule()
     {
-        if (shuttingDown)
+        if (shuttingDownNow)
             return;
         while (!queue.empty()) {
             const QueueEntry entry = queue.front();
@@ -295,11 +250,11 @@ struct Scheduler::Private {
             }
             if (!run->study) {
                 SetRun* set = run->sets.front().get();
-                std::optional<Reservation> reservation = backendOf(set->id)->admit(set->id, run->plan);
+                std::optional<Reservation> reservation = set->backend()->admit(set->id(), run->plan);
                 if (!reservation)
                     break;
                 queue.pop_front();
-                set->reservation = reservation;
+                set->setReservation(reservation);
                 if (run->waitTimer)
                     run->waitTimer->stop();
                 prepare(run);
@@ -312,7 +267,7 @@ struct Scheduler::Private {
                 queue.pop_front();
                 continue;
             }
-            const RunId id = set ? set->id : RunId { run->key, QString::number(nextTrialNumber(run)) };
+            const RunId id = set ? set->id() : RunId { run->key, QString::number(nextTrialNumber(run)) };
             std::optional<Reservation> reservation = backendOf(id)->admit(id, run->plan);
             if (!reservation)
                 break;
@@ -326,13 +281,13 @@ struct Scheduler::Private {
                 advanceStudy(run);
                 continue;
             }
-            set->reservation = reservation;
+            set->setReservation(reservation);
             if (run->phase == Phase::Queued) {
                 if (run->waitTimer)
                     run->waitTimer->stop();
                 prepare(run);
             } else if (run->phase == Phase::Active) {
-                startSet(run, set);
+                set->start(run->plan);
             }
             // Preparing: startSets() starts it when staging is done.
         }
@@ -354,13 +309,8 @@ struct Scheduler::Private {
             run->input.packageUris = package.isEmpty() ? QStringList() : QStringList { package };
             run->input.pythonModule = algorithm->module;
         }
-        if (!job.trainingInput.hyperparameters) {
-            auto set = std::make_unique<SetRun>();
-            set->id = RunId { key, QString() };
-            set->folder = run->folder;
-            set->restarts = set->folder.readRestarts();
-            run->sets.push_back(std::move(set));
-        }
+        if (!job.trainingInput.hyperparameters)
+            run->sets.push_back(std::make_unique<SetRun>(this, run->backend, RunId { key, QString() }, run->folder));
         Run* raw = run.get();
         runs[key] = std::move(run);
         return raw;
@@ -456,7 +406,7 @@ struct Scheduler::Private {
                     return;
                 r->staging->deleteLater();
                 r->staging = nullptr;
-                if (shuttingDown)
+                if (shuttingDownNow)
                     return;
                 if (r->cancelRequested) {
                     finish(r, JobState::Cancelled, r->cancelMessage);
@@ -490,8 +440,8 @@ struct Scheduler::Private {
             run->waitTimer->stop();
         run->phase = Phase::Active;
         for (const auto& set : run->sets) {
-            if (set->phase == SetPhase::Idle && set->reservation)
-                startSet(run, set.get());
+            if (set->phase() == SetPhase::Idle && set->reservation())
+                set->start(run->plan);
         }
         if (run->study) {
             armObjectiveTimer(run);
@@ -499,37 +449,22 @@ struct Scheduler::Private {
         }
     }
 
-    void startSet(Run* run, SetRun* set)
+    // ---- the runs' owner (ReplicaSetRun::Owner) -------------------------------------------------
+
+    void runLog(const ReplicaSetRun& set, const QString& message, LogSeverity severity) override
     {
-        if (set->replicas.empty()) {
-            set->set.jobId = run->key.jobId;
-            set->set.trialId = set->id.trialId;
-            set->set.replicaRoot = set->folder.replicaRoot();
-            set->set.replicas = Launch::slotsFor(run->plan, set->reservation ? set->reservation->gpus : QList<int>());
-            for (const Launch::ReplicaSlot& slot : std::as_const(set->set.replicas))
-                set->replicas.push_back(Replica { slot, {}, ReplicaState::Pending, false, 0, {}, {}, {}, {} });
-        }
-        placeSet(set);
+        service(set.id().job, message, severity, set.trialId());
     }
 
-    /// Asks the backend where the set's replicas go; onPlaced() launches them.
-    void placeSet(SetRun* set)
+    void runAction(const ReplicaSetRun& set, const char* method, const QString& message, LogSeverity severity) override
     {
-        if (const Run* run = find(set->id.job))
-            set->set.runLimitMs = runLimitLeft(*run);
-        set->phase = SetPhase::Placing;
-        set->stopReason = StopReason::None;
-        set->stopMessage.clear();
-        set->attached = false; // a placement of this executor's own from now on
-        backendOf(set->id)->place(set->id, set->set);
+        system(set.id().job, method, message, severity, set.trialId());
     }
 
-    void onPlaced(const RunId& id, const Launch::Placement& placement)
+    Launch::LaunchContext launchContext(const ReplicaSetRun& set) override
     {
-        Run* run = find(id.job);
-        SetRun* set = findSet(id);
-        if (!run || !set || set->phase != SetPhase::Placing || shuttingDown)
-            return;
+        Run* run = find(set.id().job);
+        Q_ASSERT(run);
         const TrainingInput& input = run->input;
         // On the service the job dir is a Cloud Storage prefix that every replica can write under at once;
         // here it is a folder, so it exists before the first replica looks for checkpoints in it.
@@ -539,7 +474,7 @@ struct Scheduler::Private {
                     QStringLiteral("Could not create the job dir %1; the trainer may fail to write to it.")
                         .arg(input.jobDir),
                     LogSeverity::Warning);
-            } else if (const QString warning = backendOf(set->id)->adoptJobDir(input.jobDir); !warning.isEmpty()) {
+            } else if (const QString warning = set.backend()->adoptJobDir(input.jobDir); !warning.isEmpty()) {
                 service(run->key, warning, LogSeverity::Warning);
             }
         }
@@ -548,118 +483,73 @@ struct Scheduler::Private {
         context.interpreter = run->interpreter;
         context.pythonPath = { run->folder.stagingDir() };
         context.cloud = executorId();
-        context.jobMarker = set->folder.path();
-        context.containers = backendOf(set->id)->containers();
-        QString error;
-        const QList<Launch::ReplicaLaunch> launches = Launch::buildLaunch(context, set->set, placement, &error);
-        if (launches.isEmpty()) {
-            service(run->key, error, LogSeverity::Error, set->id.trialId);
-            if (run->study) {
-                set->stopReason = StopReason::Failed;
-                set->stopMessage = error;
-                set->phase = SetPhase::Stopping;
-                onTrialStopped(run, set);
-            } else {
-                finish(run, JobState::Failed, error);
-            }
-            return;
-        }
-        if (run->study && !set->objective) {
-            // The objective comes from the master (the service reads the chief's reports).
-            const QString eventDir
-                = input.jobDir.isEmpty() ? QString() : input.jobDir + QLatin1Char('/') + set->id.trialId;
-            set->objective = std::make_unique<TrialObjectiveReader>(
-                launches.front().hypertuneFile, eventDir, run->study->metricTag());
-        }
-        setAddresses(set, placement);
-        for (size_t i = 0; i < set->replicas.size(); ++i) {
-            Replica& r = set->replicas[i];
-            r.state = ReplicaState::Starting;
-            r.alive = true;
-            r.pid = 0;
-            r.exitCode.reset();
-            r.exitSignal.reset();
-            r.stderrTail.clear();
-            r.startTime = QDateTime();
-        }
-        set->phase = SetPhase::Running;
-        service(run->key,
-            run->study ? QStringLiteral("Trial %1: waiting for training program to start.").arg(set->id.trialId)
-                       : QStringLiteral("Waiting for training program to start."),
-            LogSeverity::Info, set->id.trialId);
-        backendOf(id)->launch(id, launches);
-        Q_EMIT q->replicasChanged(run->key);
+        return context;
     }
 
-    /// The replicas' addresses from a placement; a pending host (Launch::Placement::hostsPending) is not shown.
-    static void setAddresses(SetRun* set, const Launch::Placement& placement)
+    qint64 runLimitLeft(const ReplicaSetRun& set) const override
     {
-        for (size_t i = 0; i < set->replicas.size() && qsizetype(i) < placement.addresses.size(); ++i) {
-            set->replicas[i].address = placement.addresses.at(qsizetype(i));
-            if (placement.hostsPending)
-                set->replicas[i].address.host.clear();
-        }
+        const Run* run = find(set.id().job);
+        return run ? runLimitLeft(*run) : -1;
     }
 
-    void onHostsKnown(const RunId& id, const Launch::Placement& placement)
+    bool shuttingDown() const override { return shuttingDownNow; }
+
+    std::chrono::seconds gracePeriod() const override { return std::chrono::seconds(graceSeconds); }
+
+    void runReplicasChanged(const ReplicaSetRun& set) override
     {
-        Run* run = find(id.job);
-        SetRun* set = findSet(id);
-        if (!run || !set || placement.addresses.size() != qsizetype(set->replicas.size()))
-            return;
-        setAddresses(set, placement);
-        Q_EMIT q->replicasChanged(run->key);
+        if (const Run* run = find(set.id().job))
+            emitReplicas(*run);
     }
 
-    void onPlacementFailed(const RunId& id, const QString& message)
+    /// The job's replicas as `…/replicas` reports them: every run's, in trial order.
+    QList<ReplicaInfo> replicaInfos(const Run& run) const
     {
-        Run* run = find(id.job);
-        SetRun* set = findSet(id);
-        // After placed() too while no replica has started: a backend that placed before its cluster allocated
-        // (Backend's contract).
-        const bool noneStarted = set
-            && std::none_of(set->replicas.begin(), set->replicas.end(), [](const Replica& r) { return r.hasRun(); });
-        if (!run || !set || !(set->phase == SetPhase::Placing || (set->phase == SetPhase::Running && noneStarted)))
-            return;
-        service(run->key, message, LogSeverity::Error, set->id.trialId);
-        if (run->study) {
-            set->stopReason = StopReason::Failed;
-            set->stopMessage = message;
-            set->phase = SetPhase::Stopping;
-            onTrialStopped(run, set);
-            return;
-        }
-        finish(run, JobState::Failed, message);
+        QList<ReplicaInfo> list;
+        // A cluster's placement addresses name its nodes (the Slurm backend's, once it knows them).
+        const bool nodes = run.backend && run.backend != backend;
+        for (const auto& set : run.sets)
+            list << set->replicaInfos(nodes);
+        return list;
     }
 
-    void onStarted(const RunId& id, const QString& taskName, qint64 pid, const QDateTime& startTime)
+    void emitReplicas(const Run& run) { Q_EMIT q->replicasChanged(run.key, replicaInfos(run)); }
+
+    void runLaunching(ReplicaSetRun& set) override
     {
-        Run* run = find(id.job);
-        SetRun* set = findSet(id);
-        Replica* replica = set ? set->replica(taskName) : nullptr;
-        if (!run || !replica)
+        Run* run = find(set.id().job);
+        if (!run || !run->study)
             return;
-        replica->pid = pid;
-        if (replica->state == ReplicaState::Starting) {
-            replica->state = ReplicaState::Running;
-            // Taken over from a previous executor: only the backend knows since when it runs.
-            if (startTime.isValid() || !set->attached)
-                replica->startTime = startTime.isValid() ? startTime.toUTC() : QDateTime::currentDateTimeUtc();
-        }
-        Q_EMIT q->replicasChanged(run->key);
-        const bool all
-            = std::all_of(set->replicas.begin(), set->replicas.end(), [](const Replica& r) { return r.hasRun(); });
-        if (!all || set->phase != SetPhase::Running)
+        TrialReports& reports = run->reports[set.trialId()];
+        if (!reports.objective)
+            reports.objective = objectiveReader(*run, set);
+    }
+
+    /// The reader of a trial's objective: the master's hypertune file (the service reads the chief's reports) and
+    /// the trial's event files under `<job dir>/<trialId>`.
+    static std::unique_ptr<TrialObjectiveReader> objectiveReader(const Run& run, const ReplicaSetRun& set)
+    {
+        const QString& jobDir = run.input.jobDir;
+        return std::make_unique<TrialObjectiveReader>(
+            set.folder().hypertuneFile(set.replicaSet().replicas.front().taskName),
+            jobDir.isEmpty() ? QString() : jobDir + QLatin1Char('/') + set.trialId(), run.study->metricTag());
+    }
+
+    /// Every replica of `set` has run: the trial, or the job, is RUNNING.
+    void runAllStarted(ReplicaSetRun& set) override
+    {
+        Run* run = find(set.id().job);
+        if (!run)
             return;
         if (run->study) {
-            const QString trialId = set->id.trialId;
-            set->runningUnsaved = true;
+            const QString trialId = set.trialId();
+            run->reports[trialId].runningUnsaved = true;
             service(run->key,
-                set->restarts > 0 ? QStringLiteral("Trial %1 is running (restart %2 of %3).")
-                                        .arg(trialId)
-                                        .arg(set->restarts)
-                                        .arg(MaxRestarts)
-                                  : QStringLiteral("Trial %1 is running.").arg(trialId),
+                set.restarts() > 0 ? QStringLiteral("Trial %1 is running (restart %2 of %3).")
+                                         .arg(trialId)
+                                         .arg(set.restarts())
+                                         .arg(MaxRestarts)
+                                   : QStringLiteral("Trial %1 is running.").arg(trialId),
                 LogSeverity::Info, trialId);
             if (run->running)
                 return;
@@ -671,9 +561,9 @@ struct Scheduler::Private {
         if (job->state == JobState::Running) {
             if (run->study)
                 return;
-            if (set->restarts > 0 && !set->attached)
-                service(
-                    run->key, QStringLiteral("Job is running (restart %1 of %2).").arg(set->restarts).arg(MaxRestarts));
+            if (set.restarts() > 0 && !set.attached())
+                service(run->key,
+                    QStringLiteral("Job is running (restart %1 of %2).").arg(set.restarts()).arg(MaxRestarts));
             armRunTimer(run, *job);
             return;
         }
@@ -687,15 +577,37 @@ struct Scheduler::Private {
         armRunTimer(run, *job);
     }
 
-    void onOutput(const RunId& id, const QString& taskName, const QByteArray& bytes, bool isStderr)
+    /// A run ended: a trial's outcome goes to the study; a job's cluster's is the job's.
+    void runEnded(ReplicaSetRun& set) override
     {
-        SetRun* set = findSet(id);
-        if (Replica* replica = set ? set->replica(taskName) : nullptr; replica && isStderr) {
-            replica->stderrTail += bytes;
-            if (replica->stderrTail.size() > StderrTailBytes)
-                replica->stderrTail.remove(0, replica->stderrTail.size() - StderrTailBytes);
+        Run* run = find(set.id().job);
+        if (!run)
+            return;
+        if (run->study) {
+            onTrialStopped(run, &set);
+            return;
         }
-        logs->appendOutput(id.job, taskName, id.trialId, bytes, isStderr);
+        switch (set.stopReason()) {
+        case StopReason::Succeeded:
+        case StopReason::StoppedEarly:
+            finish(run, JobState::Succeeded, QString());
+            break;
+        case StopReason::Failed:
+            finish(run, JobState::Failed, set.stopMessage());
+            break;
+        case StopReason::Cancelled:
+            finish(run, JobState::Cancelled, set.stopMessage());
+            break;
+        case StopReason::Retry:
+            finish(run, JobState::Failed,
+                set.stopMessage()
+                    + QStringLiteral(" The cluster was restarted %1 times, the limit; the job failed.")
+                          .arg(MaxRestarts));
+            break;
+        case StopReason::Shutdown:
+        case StopReason::None:
+            break;
+        }
     }
 
     /// What is left of the job's scheduling.maxRunningTime now (ms, ≥ 0), -1 without one: all of it before the job
@@ -730,205 +642,12 @@ struct Scheduler::Private {
         // A run taken over from a previous executor has been running since before this one started: the limit
         // counts from the job's startTime then (which includes its staging: never later than the service would).
         qint64 left = ms;
-        if (std::any_of(run->sets.begin(), run->sets.end(), [](const auto& s) { return s->attached; })) {
+        if (std::any_of(run->sets.begin(), run->sets.end(), [](const auto& s) { return s->attached(); })) {
             const QDateTime started = QDateTime::fromString(job.startTime, Qt::ISODateWithMs);
             if (started.isValid())
                 left = std::max<qint64>(0, ms - started.msecsTo(QDateTime::currentDateTimeUtc()));
         }
         run->runTimer->start(int(std::min<qint64>(left, std::numeric_limits<int>::max())));
-    }
-
-    static QString replicaName(const Replica& r)
-    {
-        return r.slot.role + QLatin1Char(' ') + QString::number(r.slot.index);
-    }
-
-    static QString tailText(const QByteArray& tail)
-    {
-        QString text = QString::fromUtf8(tail).trimmed();
-        const qsizetype nl = text.indexOf(QLatin1Char('\n'));
-        if (tail.size() >= StderrTailBytes && nl >= 0)
-            text = text.mid(nl + 1); // drop the cut first line
-        return text;
-    }
-
-    /// Judges a replica's exit (ARCHITECTURE.md "A job's life", step 5): the master's 0 ends the run
-    /// well; 1–127 of any replica is a permanent failure; a signal, ≥ 128 or a replica that never ran is
-    /// retryable (a replica that could not start: exit 127, permanent, as a shell reports it).
-    void onExited(const RunId& id, const QString& taskName, const ReplicaExit& exit)
-    {
-        Run* run = find(id.job);
-        SetRun* set = findSet(id);
-        Replica* replica = set ? set->replica(taskName) : nullptr;
-        if (!run || !replica || !replica->alive)
-            return;
-        const JobKey key = run->key;
-        logs->finishOutput(key, taskName);
-        replica->alive = false;
-        int code = exit.code;
-        bool crashed = false;
-        switch (exit.kind) {
-        case ReplicaExit::Kind::Exited:
-            replica->exitCode = code;
-            break;
-        case ReplicaExit::Kind::Signalled:
-            crashed = true;
-            code = exit.signal;
-            replica->exitSignal = exit.signal;
-            break;
-        case ReplicaExit::Kind::FailedToStart:
-            service(key, QStringLiteral("The replica %1 could not be started: %2").arg(taskName, exit.error),
-                LogSeverity::Error, id.trialId);
-            code = 127;
-            replica->exitCode = code;
-            break;
-        case ReplicaExit::Kind::Lost:
-            break;
-        }
-        if (exit.kind == ReplicaExit::Kind::Lost) {
-            // Its end is unknown: not a success, and nothing says a restart would help.
-            replica->state = ReplicaState::Failed;
-            const QString message
-                = QStringLiteral("The replica %1 was lost: %2").arg(replicaName(*replica), exit.error);
-            if (set->phase == SetPhase::Stopping || shuttingDown) {
-                Q_EMIT q->replicasChanged(key);
-                return;
-            }
-            service(key, message, LogSeverity::Error, id.trialId);
-            stopSet(run, set, StopReason::Failed, message);
-            Q_EMIT q->replicasChanged(key);
-            return;
-        }
-
-        if (set->phase == SetPhase::Stopping || shuttingDown) {
-            replica->state = (!crashed && code == 0) ? ReplicaState::Succeeded : ReplicaState::Stopped;
-            Q_EMIT q->replicasChanged(key);
-            return;
-        }
-        const QString name = replicaName(*replica);
-        if (crashed || code >= 128) {
-            replica->state = ReplicaState::Failed;
-            const int sig = crashed ? code : code - 128;
-            const QString message = crashed
-                ? QStringLiteral("The replica %1 was killed by signal %2 (%3).").arg(name).arg(sig).arg(signalName(sig))
-                : QStringLiteral("The replica %1 exited with a non-zero status of %2 (signal %3, %4).")
-                      .arg(name)
-                      .arg(code)
-                      .arg(sig)
-                      .arg(signalName(sig));
-            service(key, message, LogSeverity::Error, id.trialId);
-            stopSet(run, set, StopReason::Retry, message);
-        } else if (code != 0) {
-            replica->state = ReplicaState::Failed;
-            QString message
-                = QStringLiteral("The replica %1 exited with a non-zero status of %2. Termination reason: Error.")
-                      .arg(name)
-                      .arg(code);
-            const QString tail = tailText(replica->stderrTail);
-            if (!tail.isEmpty())
-                message += QLatin1Char('\n') + tail;
-            message += QStringLiteral("\nTo find out more about why your job exited please check the logs: "
-                                      "trainyardctl jobs stream-logs %1")
-                           .arg(key.jobId);
-            if (key.project != JobStore::defaultProject())
-                message += QStringLiteral(" --project %1").arg(key.project);
-            if (!id.trialId.isEmpty())
-                message += QStringLiteral(" --trial %1").arg(id.trialId);
-            service(key, QStringLiteral("The replica %1 exited with a non-zero status of %2.").arg(name).arg(code),
-                LogSeverity::Error, id.trialId);
-            stopSet(run, set, StopReason::Failed, message);
-        } else {
-            replica->state = ReplicaState::Succeeded;
-            if (replica->slot.role == QLatin1String("master"))
-                stopSet(run, set, StopReason::Succeeded, QString());
-        }
-        Q_EMIT q->replicasChanged(key);
-    }
-
-    /// Asks the backend to stop the set (SIGTERM, then SIGKILL after the grace period); the outcome is
-    /// decided in onStopped(), once every process of the set is gone.
-    void stopSet(Run* run, SetRun* set, StopReason reason, const QString& message)
-    {
-        if (set->phase == SetPhase::Stopping) {
-            // A cancel beats whatever was stopping the cluster; nothing else overrides the first reason.
-            if (reason == StopReason::Cancelled || reason == StopReason::Shutdown) {
-                set->stopReason = reason;
-                set->stopMessage = message;
-            }
-            return;
-        }
-        set->phase = SetPhase::Stopping;
-        set->stopReason = reason;
-        set->stopMessage = message;
-        if (reason != StopReason::Succeeded && reason != StopReason::Shutdown)
-            service(run->key,
-                run->study ? QStringLiteral("Trial %1: tearing down training program.").arg(set->id.trialId)
-                           : QStringLiteral("Tearing down training program."),
-                LogSeverity::Info, set->id.trialId);
-        backendOf(set->id)->stop(set->id, std::chrono::seconds(graceSeconds));
-    }
-
-    void onStopped(const RunId& id)
-    {
-        Run* run = find(id.job);
-        SetRun* set = findSet(id);
-        if (!run || !set || set->phase != SetPhase::Stopping || shuttingDown)
-            return;
-        const JobKey key = run->key;
-        // Every replica has exited by now (the backend's contract): any not seen exiting was stopped.
-        for (Replica& r : set->replicas) {
-            if (r.alive) {
-                r.alive = false;
-                r.state = ReplicaState::Stopped;
-            }
-        }
-        if (set->stopReason == StopReason::Retry && set->restarts < MaxRestarts) {
-            ++set->restarts;
-            set->folder.writeRestarts(set->restarts);
-            system(key, "RestartJob",
-                run->study
-                    ? QStringLiteral("Trial %1: restarting the cluster (restart %2 of %3).")
-                          .arg(set->id.trialId)
-                          .arg(set->restarts)
-                          .arg(MaxRestarts)
-                    : QStringLiteral("Restarting the cluster (restart %1 of %2).").arg(set->restarts).arg(MaxRestarts),
-                LogSeverity::Warning, set->id.trialId);
-            for (Replica& r : set->replicas)
-                r.state = ReplicaState::Restarting;
-            Q_EMIT q->replicasChanged(key);
-            // New addresses, same job dir: trainers resume from their latest checkpoint.
-            placeSet(set);
-            return;
-        }
-        if (run->study) {
-            onTrialStopped(run, set);
-            return;
-        }
-        switch (set->stopReason) {
-        case StopReason::Succeeded:
-        case StopReason::StoppedEarly:
-            set->phase = SetPhase::Done;
-            finish(run, JobState::Succeeded, QString());
-            break;
-        case StopReason::Failed:
-            set->phase = SetPhase::Done;
-            finish(run, JobState::Failed, set->stopMessage);
-            break;
-        case StopReason::Cancelled:
-            set->phase = SetPhase::Done;
-            finish(run, JobState::Cancelled, set->stopMessage);
-            break;
-        case StopReason::Retry:
-            set->phase = SetPhase::Done;
-            finish(run, JobState::Failed,
-                set->stopMessage
-                    + QStringLiteral(" The cluster was restarted %1 times, the limit; the job failed.")
-                          .arg(MaxRestarts));
-            break;
-        case StopReason::Shutdown:
-        case StopReason::None:
-            break;
-        }
     }
 
     void cancelRun(Run* run, const QString& message)
@@ -956,8 +675,8 @@ struct Scheduler::Private {
             run->cancelRequested = true;
             run->cancelMessage = message;
             for (const auto& set : run->sets) {
-                if (set->phase != SetPhase::Done)
-                    stopSet(run, set.get(), StopReason::Cancelled, message);
+                if (set->phase() != SetPhase::Done)
+                    set->stop(StopReason::Cancelled, message);
             }
             if (run->study) {
                 dropQueued(run->key);
@@ -982,9 +701,8 @@ struct Scheduler::Private {
         dropQueued(run->key);
         const bool held = run->holdsReservation();
         for (const auto& set : run->sets) {
-            set->phase = SetPhase::Done;
-            set->reservation.reset();
-            backendOf(set->id)->release(set->id);
+            set->markDone();
+            set->release();
         }
         if (run->study) {
             // Trials that never ran (the job ended while they waited for staging) end with it.
@@ -1032,7 +750,7 @@ struct Scheduler::Private {
                 LogSeverity::Error);
             retryOutcome(run->key, outcome, outcomeFile);
         }
-        Q_EMIT q->replicasChanged(run->key);
+        emitReplicas(*run);
         // Final jobs keep their replica table for `…/replicas` until this many newer ones finished.
         finished.push_back(run->key);
         while (finished.size() > MaxFinishedRuns) {
@@ -1122,66 +840,38 @@ struct Scheduler::Private {
             queue.push_back(QueueEntry { run->key, QString() });
     }
 
-    /// Recovery of a tuning job that was PREPARING or RUNNING: its ended trials stay as they are; each trial
-    /// that was running restarts (a retryable failure of its cluster, counted in its own restarts file) with
-    /// its stored values, ahead of the queue (`*restarted`); more trials follow as maxParallelTrials allows.
     /// Takes over the replicas of `set` (a job's cluster or one trial) where a previous executor launched them
-    /// (Backend::attach(): a cluster's job that outlived it): their slots, the backend's placement, its output
-    /// after what the log store holds, the reservation, and the set running. False, holding nothing, when the backend
-    /// has nothing to attach to (a local backend never does) or answers for other replicas than the set's. The one
-    /// path of attach() (a job) and attachTrial().
+    /// (ReplicaSetRun::attach()), its output after what the log store holds. The one path of attach() (a job) and
+    /// attachTrial().
     bool attachSet(Run* run, SetRun* set)
     {
-        Backend* b = run->backend;
-        set->set.jobId = run->key.jobId;
-        set->set.trialId = set->id.trialId;
-        set->set.replicaRoot = set->folder.replicaRoot();
-        set->set.replicas = Launch::slotsFor(run->plan, QList<int>());
         const JobKey key = run->key;
-        const QString trialId = set->id.trialId;
-        auto storedLines = [this, key, trialId](const QString& taskName, bool isStderr, qint64 sinceUs) {
+        const QString trialId = set->trialId();
+        return set->attach(run->plan, [this, key, trialId](const QString& taskName, bool isStderr, qint64 sinceUs) {
             return logs->storedOutputLines(key, taskName, trialId, isStderr, sinceUs);
-        };
-        const std::optional<Launch::Placement> placement
-            = b->attach(set->id, set->set, set->folder.path(), storedLines);
-        if (!placement || placement->addresses.size() != set->set.replicas.size() || set->set.replicas.isEmpty()) {
-            if (placement) // a backend that answers for other replicas than the set's: let it go
-                b->reclaim(set->id, set->folder.path());
-            return false;
-        }
-        // Admitted when it first ran; a cluster backend holds nothing for it (a local one never attaches).
-        set->reservation = b->admit(set->id, run->plan).value_or(Reservation {});
-        set->attached = true;
-        for (const Launch::ReplicaSlot& slot : std::as_const(set->set.replicas))
-            set->replicas.push_back(Replica { slot, {}, ReplicaState::Starting, true, 0, {}, {}, {}, {} });
-        setAddresses(set, *placement);
-        set->phase = SetPhase::Running;
-        return true;
+        });
     }
 
     /// Recovery of one trial whose replicas a previous executor launched on a cluster: the backend takes them over
     /// where they run (Backend::attach()), and the trial goes on with its objective read from where it is. False
     /// when the backend has nothing to attach to (a local backend never does).
-    bool attachTrial(Run* run, SetRun* set, const Job& job)
+    bool attachTrial(Run* run, SetRun* set)
     {
         if (!attachSet(run, set))
             return false;
-        const JobKey key = run->key;
-        const QString trialId = set->id.trialId;
-        Backend* b = run->backend;
-        // As startSet() makes it: the master's hypertune file (launchspec.cpp's layout) and the trial's event dir.
-        const QString& jobDir = job.trainingInput.jobDir;
-        set->objective
-            = std::make_unique<TrialObjectiveReader>(set->folder.hypertuneFile(set->set.replicas.front().taskName),
-                jobDir.isEmpty() ? QString() : jobDir + QLatin1Char('/') + trialId, run->study->metricTag());
-        service(key,
+        const QString trialId = set->trialId();
+        run->reports[trialId].objective = objectiveReader(*run, *set);
+        service(run->key,
             QStringLiteral("The executor restarted while trial %1 was running; it took over the trial's replicas where "
                            "they run (%2), without restarting them.")
-                .arg(trialId, b->name()),
+                .arg(trialId, run->backend->name()),
             LogSeverity::Warning, trialId);
         return true;
     }
 
+    /// Recovery of a tuning job that was PREPARING or RUNNING: its ended trials stay as they are; each trial
+    /// that was running restarts (a retryable failure of its cluster, counted in its own restarts file) with
+    /// its stored values, ahead of the queue (`*restarted`); more trials follow as maxParallelTrials allows.
     /// `tryAttach`: the trials' replicas may still run where a previous executor launched them (a cluster's jobs,
     /// not reclaimed yet); each is taken over (attachTrial()) or reclaimed and restarted.
     void recoverTrials(Run* run, const Job& job, std::deque<QueueEntry>* restarted, bool tryAttach)
@@ -1195,29 +885,29 @@ struct Scheduler::Private {
         int running = 0;
         int attached = 0;
         for (const HyperparameterOutput& t : std::as_const(trials)) {
-            auto set = std::make_unique<SetRun>();
-            set->id = RunId { run->key, t.trialId };
-            set->folder = run->folder.trial(t.trialId);
-            set->restarts = set->folder.readRestarts();
+            auto set = std::make_unique<SetRun>(
+                this, run->backend, RunId { run->key, t.trialId }, run->folder.trial(t.trialId));
+            QList<std::pair<QString, QString>> values;
             for (const ParameterSpec& p : spec.params)
-                set->set.hyperparameters.append({ p.parameterName, t.hyperparameters.value(p.parameterName) });
+                values.append({ p.parameterName, t.hyperparameters.value(p.parameterName) });
+            set->setHyperparameters(values);
             SetRun* raw = set.get();
             run->sets.push_back(std::move(set));
             if (isFinal(t.state)) {
                 if (tryAttach)
-                    run->backend->reclaim(raw->id, raw->folder.path());
-                raw->phase = SetPhase::Done;
+                    run->backend->reclaim(raw->id(), raw->folder().path());
+                raw->markDone();
                 continue;
             }
-            if (tryAttach && attachTrial(run, raw, job)) {
+            if (tryAttach && attachTrial(run, raw)) {
                 ++attached;
                 ++running;
                 continue;
             }
             if (tryAttach)
-                run->backend->reclaim(raw->id, raw->folder.path());
-            if (raw->restarts >= MaxRestarts) {
-                raw->phase = SetPhase::Done;
+                run->backend->reclaim(raw->id(), raw->folder().path());
+            if (raw->restarts() >= MaxRestarts) {
+                raw->markDone();
                 const QString error = QStringLiteral("The executor restarted while trial %1 was running; its cluster "
                                                      "was already restarted %2 times, the limit.")
                                           .arg(t.trialId)
@@ -1230,12 +920,11 @@ struct Scheduler::Private {
                 });
                 continue;
             }
-            ++raw->restarts;
-            raw->folder.writeRestarts(raw->restarts);
+            raw->countRestart();
             service(run->key,
                 QStringLiteral("The executor restarted while trial %1 was running; restarting it (restart %2 of %3).")
                     .arg(t.trialId)
-                    .arg(raw->restarts)
+                    .arg(raw->restarts())
                     .arg(MaxRestarts),
                 LogSeverity::Warning, t.trialId);
             restarted->push_back({ run->key, t.trialId });
@@ -1252,7 +941,7 @@ struct Scheduler::Private {
             armObjectiveTimer(run);
             if (job.state == JobState::Running)
                 armRunTimer(run, job);
-            Q_EMIT q->replicasChanged(run->key);
+            emitReplicas(*run);
         }
         const int openSlots
             = std::min(run->study->maxParallelTrials() - running, run->study->maxTrials() - createdTrials(run));
@@ -1320,11 +1009,8 @@ struct Scheduler::Private {
             run->studyDone = true;
             return nullptr;
         }
-        auto set = std::make_unique<SetRun>();
-        set->id = id;
-        set->folder = run->folder.trial(id.trialId);
-        set->restarts = set->folder.readRestarts();
-        set->set.hyperparameters = *values;
+        auto set = std::make_unique<SetRun>(this, run->backend, id, run->folder.trial(id.trialId));
+        set->setHyperparameters(*values);
         SetRun* raw = set.get();
         run->sets.push_back(std::move(set));
         if (createdTrials(run) >= run->study->maxTrials())
@@ -1349,12 +1035,6 @@ struct Scheduler::Private {
         return raw;
     }
 
-    static bool setActive(const SetRun& set)
-    {
-        return set.phase == SetPhase::Placing || set.phase == SetPhase::Running || set.phase == SetPhase::Stopping
-            || (set.phase == SetPhase::Idle && set.reservation);
-    }
-
     /// Reads what the running trials reported since the last tick, stores it, and applies the median
     /// stopping rule.
     void pollObjectives(Run* run)
@@ -1363,15 +1043,16 @@ struct Scheduler::Private {
         QHash<QString, QList<HyperparameterMetric>> points;
         QSet<QString> nowRunning;
         for (const auto& set : run->sets) {
-            if (set->phase != SetPhase::Running && set->phase != SetPhase::Stopping)
+            if (set->phase() != SetPhase::Running && set->phase() != SetPhase::Stopping)
                 continue;
-            if (set->objective) {
-                const QList<HyperparameterMetric> p = newObjectivePoints(run, set.get());
+            TrialReports& reports = run->reports[set->trialId()];
+            if (reports.objective) {
+                const QList<HyperparameterMetric> p = newObjectivePoints(run, set->trialId(), reports);
                 if (!p.isEmpty())
-                    points.insert(set->id.trialId, p);
+                    points.insert(set->trialId(), p);
             }
-            if (std::exchange(set->runningUnsaved, false))
-                nowRunning.insert(set->id.trialId);
+            if (std::exchange(reports.runningUnsaved, false))
+                nowRunning.insert(set->trialId());
         }
         if (!points.isEmpty() || !nowRunning.isEmpty()) {
             updateTrials(run, [&](QList<HyperparameterOutput>& trials) {
@@ -1387,21 +1068,21 @@ struct Scheduler::Private {
             return;
         const QList<HyperparameterOutput> trials = storedTrials(run);
         for (const auto& set : run->sets) {
-            if (set->phase != SetPhase::Running)
+            if (set->phase() != SetPhase::Running)
                 continue;
             auto it = std::find_if(trials.cbegin(), trials.cend(),
-                [&](const HyperparameterOutput& t) { return t.trialId == set->id.trialId; });
+                [&](const HyperparameterOutput& t) { return t.trialId == set->trialId(); });
             if (it == trials.cend() || !run->study->shouldStopEarly(*it, trials))
                 continue;
             system(run->key, "StopTrialEarly",
                 QStringLiteral("Trial %1 is stopped early: its best %2 so far (%3) is worse than the median of the "
                                "completed trials' running averages at the same step (median stopping rule).")
-                    .arg(set->id.trialId, run->study->metricTag(),
+                    .arg(set->trialId(), run->study->metricTag(),
                         it->finalMetric && it->finalMetric->objectiveValue
                             ? QString::number(*it->finalMetric->objectiveValue)
                             : QString()),
-                LogSeverity::Info, set->id.trialId);
-            stopSet(run, set.get(), StopReason::StoppedEarly, QString());
+                LogSeverity::Info, set->trialId());
+            set->stop(StopReason::StoppedEarly, QString());
         }
     }
 
@@ -1418,14 +1099,13 @@ struct Scheduler::Private {
     }
 
     /// The trial's reports since the last read; its problems go to the log.
-    QList<HyperparameterMetric> newObjectivePoints(Run* run, SetRun* set)
+    QList<HyperparameterMetric> newObjectivePoints(Run* run, const QString& trialId, TrialReports& reports)
     {
-        const QList<HyperparameterMetric> points = set->objective->readNew();
-        for (const QString& issue : set->objective->takeIssues()) {
-            if (set->objectiveIssue.isEmpty())
-                set->objectiveIssue = issue;
-            service(run->key, QStringLiteral("Trial %1: %2").arg(set->id.trialId, issue), LogSeverity::Warning,
-                set->id.trialId);
+        const QList<HyperparameterMetric> points = reports.objective->readNew();
+        for (const QString& issue : reports.objective->takeIssues()) {
+            if (reports.issue.isEmpty())
+                reports.issue = issue;
+            service(run->key, QStringLiteral("Trial %1: %2").arg(trialId, issue), LogSeverity::Warning, trialId);
         }
         return points;
     }
@@ -1448,21 +1128,20 @@ struct Scheduler::Private {
     /// objective failed), stored, and the study goes on.
     void onTrialStopped(Run* run, SetRun* set)
     {
-        set->phase = SetPhase::Done;
-        set->reservation.reset();
-        set->runningUnsaved = false; // the final write below says more
-        backendOf(set->id)->release(set->id);
+        set->release();
+        const QString trialId = set->trialId();
+        TrialReports& reports = run->reports[trialId];
+        reports.runningUnsaved = false; // the final write below says more
         // The last reports and the outcome go to the store in one write.
         const QList<HyperparameterMetric> lastPoints
-            = set->objective ? newObjectivePoints(run, set) : QList<HyperparameterMetric>();
-        const QString trialId = set->id.trialId;
+            = reports.objective ? newObjectivePoints(run, trialId, reports) : QList<HyperparameterMetric>();
         const QList<HyperparameterOutput> trials = storedTrials(run);
         auto it = std::find_if(
             trials.cbegin(), trials.cend(), [&](const HyperparameterOutput& t) { return t.trialId == trialId; });
         const bool reported = it != trials.cend() && (it->finalMetric.has_value() || !lastPoints.isEmpty());
         JobState state = JobState::Failed;
         QString error;
-        switch (set->stopReason) {
+        switch (set->stopReason()) {
         case StopReason::Succeeded:
         case StopReason::StoppedEarly:
             if (reported) {
@@ -1472,19 +1151,19 @@ struct Scheduler::Private {
                                        "master's CLOUD_ML_HP_METRIC_FILE, or event-file scalars under the job dir's "
                                        "\"%1\" folder).")
                             .arg(trialId, run->study->metricTag());
-                const QStringList other = set->objective ? set->objective->otherTags() : QStringList();
+                const QStringList other = reports.objective ? reports.objective->otherTags() : QStringList();
                 if (!other.isEmpty())
                     error += QStringLiteral(" It reported: %1; set hyperparameterMetricTag to the one to optimise.")
                                  .arg(other.join(QStringLiteral(", ")));
-                if (!set->objectiveIssue.isEmpty())
-                    error += QStringLiteral(" Its reports had problems: %1").arg(set->objectiveIssue);
+                if (!reports.issue.isEmpty())
+                    error += QStringLiteral(" Its reports had problems: %1").arg(reports.issue);
             }
             break;
         case StopReason::Failed:
-            error = set->stopMessage;
+            error = set->stopMessage();
             break;
         case StopReason::Retry:
-            error = set->stopMessage
+            error = set->stopMessage()
                 + QStringLiteral(" The trial's cluster was restarted %1 times, the limit.").arg(MaxRestarts);
             break;
         case StopReason::Cancelled:
@@ -1494,7 +1173,7 @@ struct Scheduler::Private {
         case StopReason::None:
             return;
         }
-        const bool early = set->stopReason == StopReason::StoppedEarly && state == JobState::Succeeded;
+        const bool early = set->stopReason() == StopReason::StoppedEarly && state == JobState::Succeeded;
         // A built-in algorithm's trial wrote its model under <job dir>/<trial>/model (the service's layout).
         std::optional<BuiltInAlgorithmOutput> builtIn;
         if (state == JobState::Succeeded && BuiltInAlgorithms::forJob(run->input) && !run->input.jobDir.isEmpty())
@@ -1520,7 +1199,7 @@ struct Scheduler::Private {
         } else {
             service(run->key, QStringLiteral("Trial %1 was cancelled.").arg(trialId), LogSeverity::Info, trialId);
         }
-        Q_EMIT q->replicasChanged(run->key);
+        emitReplicas(*run);
         advanceStudy(run);
         QMetaObject::invokeMethod(
             q, [this] { schedule(); }, Qt::QueuedConnection);
@@ -1534,7 +1213,7 @@ struct Scheduler::Private {
             return;
         int active = 0;
         for (const auto& set : run->sets)
-            active += setActive(*set) ? 1 : 0;
+            active += set->isActive() ? 1 : 0;
         const QList<HyperparameterOutput> trials = storedTrials(run);
         if (!run->cancelRequested && run->failMessage.isEmpty()) {
             if (const std::optional<QString> verdict = run->study->failureVerdict(trials, run->lastTrialError)) {
@@ -1542,9 +1221,9 @@ struct Scheduler::Private {
                 service(run->key, *verdict, LogSeverity::Error);
                 dropQueued(run->key);
                 for (const auto& set : run->sets) {
-                    if (set->phase == SetPhase::Placing || set->phase == SetPhase::Running
-                        || set->phase == SetPhase::Stopping)
-                        stopSet(run, set.get(), StopReason::Cancelled, *verdict);
+                    if (set->phase() == SetPhase::Placing || set->phase() == SetPhase::Running
+                        || set->phase() == SetPhase::Stopping)
+                        set->stop(StopReason::Cancelled, *verdict);
                 }
             }
         }
@@ -1609,7 +1288,7 @@ struct Scheduler::Private {
             LogSeverity::Warning);
         if (job.state == JobState::Running)
             armRunTimer(run, job);
-        Q_EMIT q->replicasChanged(key);
+        emitReplicas(*run);
         return true;
     }
 
@@ -1624,29 +1303,31 @@ struct Scheduler::Private {
         for (const auto& b : ownedBackends)
             b->stopAll(std::chrono::seconds(std::min(graceSeconds, 5)));
         for (const auto& [id, run] : runs) {
-            for (const auto& set : run->sets) {
-                for (Replica& r : set->replicas) {
-                    if (r.alive) {
-                        r.alive = false;
-                        r.state = ReplicaState::Stopped;
-                    }
-                }
-            }
+            for (const auto& set : run->sets)
+                set->markAllStopped();
             logs->closeJob(run->key);
         }
     }
 
+    /// The backend's reports go to the run they name (a run this executor forgot is ignored).
     void connectBackend(Backend* backend)
     {
-        QObject::connect(backend, &Backend::placed, q,
-            [this](const RunId& id, const Launch::Placement& placement) { onPlaced(id, placement); });
-        QObject::connect(backend, &Backend::placementFailed, q,
-            [this](const RunId& id, const QString& message) { onPlacementFailed(id, message); });
-        QObject::connect(backend, &Backend::hostsKnown, q,
-            [this](const RunId& id, const Launch::Placement& placement) { onHostsKnown(id, placement); });
+        QObject::connect(backend, &Backend::placed, q, [this](const RunId& id, const Launch::Placement& placement) {
+            if (SetRun* set = findSet(id))
+                set->placed(placement);
+        });
+        QObject::connect(backend, &Backend::placementFailed, q, [this](const RunId& id, const QString& message) {
+            if (SetRun* set = findSet(id))
+                set->placementFailed(message);
+        });
+        QObject::connect(backend, &Backend::hostsKnown, q, [this](const RunId& id, const Launch::Placement& placement) {
+            if (SetRun* set = findSet(id))
+                set->hostsKnown(placement);
+        });
         QObject::connect(backend, &Backend::started, q,
             [this](const RunId& id, const QString& task, qint64 pid, const QDateTime& startTime) {
-                onStarted(id, task, pid, startTime);
+                if (SetRun* set = findSet(id))
+                    set->started(task, pid, startTime);
             });
         QObject::connect(
             backend, &Backend::notice, q, [this](const RunId& id, LogSeverity severity, const QString& message) {
@@ -1655,11 +1336,22 @@ struct Scheduler::Private {
             });
         QObject::connect(backend, &Backend::output, q,
             [this](const RunId& id, const QString& task, const QByteArray& bytes, bool isStderr) {
-                onOutput(id, task, bytes, isStderr);
+                if (SetRun* set = findSet(id))
+                    set->output(task, bytes, isStderr);
+                logs->appendOutput(id.job, task, id.trialId, bytes, isStderr);
             });
-        QObject::connect(backend, &Backend::exited, q,
-            [this](const RunId& id, const QString& task, const ReplicaExit& exit) { onExited(id, task, exit); });
-        QObject::connect(backend, &Backend::stopped, q, [this](const RunId& id) { onStopped(id); });
+        QObject::connect(
+            backend, &Backend::exited, q, [this](const RunId& id, const QString& task, const ReplicaExit& exit) {
+                SetRun* set = findSet(id);
+                if (!set || !set->awaitsExit(task))
+                    return;
+                logs->finishOutput(id.job, task);
+                set->exited(task, exit);
+            });
+        QObject::connect(backend, &Backend::stopped, q, [this](const RunId& id) {
+            if (SetRun* set = findSet(id))
+                set->stopped();
+        });
     }
 };
 
@@ -1686,7 +1378,7 @@ Scheduler::Scheduler(
 
 Scheduler::~Scheduler()
 {
-    if (!d->shuttingDown)
+    if (!d->shuttingDownNow)
         shutdown();
 }
 
@@ -1725,7 +1417,7 @@ QStringList Scheduler::clusterJobIds(const JobKey& key) const
     if (!run || !run->backend)
         return ids;
     for (const auto& set : run->sets) {
-        const QString id = run->backend->clusterJobId(set->id);
+        const QString id = run->backend->clusterJobId(set->id());
         if (!id.isEmpty())
             ids << id;
     }
@@ -1734,7 +1426,7 @@ QStringList Scheduler::clusterJobIds(const JobKey& key) const
 
 void Scheduler::submit(const QString& project, const Job& job)
 {
-    if (d->shuttingDown || isFinal(job.state))
+    if (d->shuttingDownNow || isFinal(job.state))
         return;
     const JobKey key { project, job.jobId };
     if (Private::Run* existing = d->find(key); existing && existing->phase != Private::Phase::Done)
@@ -1848,7 +1540,7 @@ void Scheduler::recover()
         }
         // PREPARING or RUNNING: the executor's restart is a retryable failure of the cluster.
         Private::SetRun* set = run->sets.front().get();
-        if (set->restarts >= MaxRestarts) {
+        if (set->restarts() >= MaxRestarts) {
             d->system(key, "RecoverJob", QStringLiteral("The executor restarted while the job was running."),
                 LogSeverity::Error);
             d->finish(run, JobState::Failed,
@@ -1857,13 +1549,12 @@ void Scheduler::recover()
                     .arg(MaxRestarts));
             continue;
         }
-        ++set->restarts;
-        set->folder.writeRestarts(set->restarts);
+        set->countRestart();
         run->recovered = true;
         d->system(key, "RecoverJob",
             QStringLiteral("The executor restarted while the job was %1; restarting it (restart %2 of %3).")
                 .arg(jobStateName(job.state).toLower())
-                .arg(set->restarts)
+                .arg(set->restarts())
                 .arg(MaxRestarts),
             LogSeverity::Warning);
         restarted.push_back({ key, QString() });
@@ -1876,42 +1567,16 @@ void Scheduler::recover()
 
 void Scheduler::shutdown()
 {
-    if (d->shuttingDown)
+    if (d->shuttingDownNow)
         return;
-    d->shuttingDown = true;
+    d->shuttingDownNow = true;
     d->stopAllNow();
 }
 
 QList<ReplicaInfo> Scheduler::replicas(const JobKey& key) const
 {
-    QList<ReplicaInfo> list;
     const Private::Run* run = d->find(key);
-    if (!run)
-        return list;
-    for (const auto& set : run->sets) {
-        for (const Private::Replica& r : set->replicas) {
-            ReplicaInfo s;
-            s.taskName = r.slot.taskName;
-            s.role = r.slot.role;
-            s.index = r.slot.index;
-            s.state = r.state;
-            s.pid = r.alive ? r.pid : 0;
-            const bool known = r.address.port && !r.address.host.isEmpty();
-            s.address = known ? r.address.text() : QString();
-            // A cluster's placement addresses name its nodes (the Slurm backend's, once it knows them).
-            if (run->backend && run->backend != d->backend && known)
-                s.node = r.address.host;
-            s.gpus = r.slot.gpus;
-            s.restarts = set->restarts;
-            s.exitCode = r.exitCode;
-            s.exitSignal = r.exitSignal;
-            s.machineType = r.slot.machineType;
-            s.trialId = set->id.trialId;
-            s.startTime = r.startTime;
-            list << s;
-        }
-    }
-    return list;
+    return run ? d->replicaInfos(*run) : QList<ReplicaInfo>();
 }
 
 HostStatus Scheduler::usage() const

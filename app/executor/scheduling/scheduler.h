@@ -46,8 +46,9 @@ class LogStore;
 ///   worker 1 exited with a non-zero status of 3. Termination reason: Error." plus the replica's last
 ///   stderr lines; a signal or ≥ 128 → the whole cluster is stopped and started again (new ports, same job
 ///   dir), at most 3 times (counted in `<job folder>/restarts`, across executor restarts).
-/// - A job owns replica-set runs, each with its own restart count and supervision; the backend reports each
-///   run's replicas by RunId. A job without `hyperparameters` has one: its cluster. A tuning job has one per
+/// - A job owns replica-set runs (ReplicaSetRun: placement, launch, judging exits, restarts, attach), each with its
+///   own restart count and supervision; the backend reports each run's replicas by RunId, and the scheduler hands
+///   the report to that run. A job without `hyperparameters` has one: its cluster. A tuning job has one per
 ///   trial (RunId::trialId "1", "2", …; folder `<job folder>/trials/<trialId>`), each the job's whole
 ///   cluster, admitted like a job (its own queue entry, so trials queue against the host and GPUs stay
 ///   exclusive) and given its values by the study (tuning/study.h) only when it is admitted, so that they
@@ -121,7 +122,9 @@ public:
     void setGracePeriodSeconds(int seconds);
 
 Q_SIGNALS:
-    void replicasChanged(const Trainyard::JobKey& key);
+    /// The job's replicas changed (a state, an address, a process, a restart): `replicas` is the whole list as
+    /// replicas() answers it now, so that listeners need not ask back.
+    void replicasChanged(const Trainyard::JobKey& key, const QList<Trainyard::ReplicaInfo>& replicas);
     /// The scheduler acted on a job on its own (the audit log's principal `system`, app/executor/API.md "Audit
     /// logs"): `methodName` is trainyard.v1.JobLifecycle.ExpireJob (maxRunningTime or maxWaitTime passed: the job is
     /// cancelled), .RestartJob (a retryable failure: the cluster or a trial's cluster restarts), .StopTrialEarly (the
