@@ -4,6 +4,7 @@
 #include "backend.h"
 #include "builtinalgorithm.h"
 #include "jobfolder.h"
+#include "jobrun.h"
 #include "jobstore.h"
 #include "launchspec.h"
 #include "localbackend.h"
@@ -15,7 +16,7 @@
 #include "runtimelogging.h"
 #include "staging.h"
 #include "study.h"
-#include "trialobjective.h"
+#include "studyrun.h"
 
 #include <QDateTime>
 #include <QDir>
@@ -35,12 +36,10 @@ namespace {
 constexpr int MaxRestarts = ReplicaSetRun::MaxRestarts;
 /// Final jobs whose replicas (exit codes, restarts) stay in memory for `…/replicas`.
 constexpr size_t MaxFinishedRuns = 200;
-/// How often running trials' objective reports are read (and the median stopping rule applied).
-constexpr int ObjectivePollMs = 1000;
 
 } // namespace
 
-struct Scheduler::Private final : ReplicaSetRun::Owner {
+struct Scheduler::Private final : ReplicaSetRun::Owner, StudyRun::Host {
     Scheduler* q = nullptr;
     JobStore* store = nullptr;
     LogStore* logs = nullptr;
@@ -50,57 +49,11 @@ struct Scheduler::Private final : ReplicaSetRun::Owner {
     int graceSeconds = 10;
     bool shuttingDownNow = false;
 
-    /// A job's phase as the scheduler drives it (the stored state follows, see mutate()).
-    enum class Phase { Queued, Preparing, Active, Done };
+    using Run = JobRun;
+    using Phase = JobRun::Phase;
     using SetRun = ReplicaSetRun;
     using SetPhase = ReplicaSetRun::Phase;
     using StopReason = ReplicaSetRun::StopReason;
-
-    /// What a tuning job's trial reports, beside its run.
-    struct TrialReports {
-        /// The trial's objective (its master's hypertune file, event files under <jobDir>/<trialId>).
-        std::unique_ptr<TrialObjectiveReader> objective;
-        QString issue; // the first problem its reports had, for the message of a trial without any
-        /// A trial whose replicas all started and whose RUNNING state is not stored yet: the next objective tick
-        /// (≤ 1 s) or its final write stores it, so a short trial costs one write less. Safe: a trial stored as
-        /// PREPARING is restarted after an executor restart exactly as a RUNNING one is.
-        bool runningUnsaved = false;
-    };
-
-    struct Run {
-        JobKey key;
-        JobFolder folder; // JobKey::folder(): <backend's runFolderRoot>/projects/<project>/jobs/<jobId>
-        Backend* backend = nullptr; // where its replicas run: backendFor(trainingInput.region)
-        ClusterPlan plan;
-        TrainingInput input; // as submitted: a job's input never changes after create (only its labels do)
-        bool running = false; // the stored state is RUNNING (or later): a tuning job's next trials need not check
-        bool jobDirMade = false; // the job dir was made for the first run (trials share it)
-        Phase phase = Phase::Queued;
-        bool cancelRequested = false;
-        QString cancelMessage;
-        bool recovered = false; // restarted after an executor restart: staging may be reused
-        Staging* staging = nullptr;
-        /// The job's cluster (one set, trialId empty), or its trials (a tuning job), in trial order.
-        std::vector<std::unique_ptr<SetRun>> sets;
-        QTimer* waitTimer = nullptr;
-        QTimer* runTimer = nullptr;
-        QString interpreter;
-
-        // A tuning job (trainingInput.hyperparameters): the study's rules and where it stands.
-        std::unique_ptr<Study> study;
-        QTimer* objectiveTimer = nullptr; // polls running trials' objectives (1 s)
-        bool studyDone = false; // no further trial will be created (maxTrials reached, grid exhausted)
-        QString failMessage; // the study failed (maxFailedTrials): the job fails once its trials stopped
-        QString lastTrialError;
-        std::map<QString, TrialReports> reports; // by trial ID
-        /// The trials as last written to the store (what storedTrials() answers without decoding the record).
-        std::optional<QList<HyperparameterOutput>> trials;
-
-        bool holdsReservation() const
-        {
-            return std::any_of(sets.begin(), sets.end(), [](const auto& s) { return s->reservation().has_value(); });
-        }
-    };
 
     /// What waits in the queue: a job's cluster (`trialId` empty, not a tuning job), a slot for a tuning
     /// job's next trial (`trialId` empty), or a tuning job's existing trial that needs resources again
@@ -228,11 +181,6 @@ struct Scheduler::Private final : ReplicaSetRun::Owner {
         }
     }
 
-    void dropQueued(const JobKey& key)
-    {
-        std::erase_if(queue, [&](const QueueEntry& e) { return e.job == key; });
-    }
-
     /// Starts queued runs in order while the head fits (the backend's admission). Strict FIFO (no
     /// backfilling), so a big job is never starved by small ones that keep slipping past it; a tuning job's
     /// trials queue like jobs (one entry per trial), behind what was queued before them.
@@ -243,8 +191,7 @@ struct Scheduler::Private final : ReplicaSetRun::Owner {
         while (!queue.empty()) {
             const QueueEntry entry = queue.front();
             Run* run = find(entry.job);
-            if (!run || run->phase == Phase::Done
-                || (run->study && (run->cancelRequested || !run->failMessage.isEmpty()))) {
+            if (!run || run->phase == Phase::Done || (run->study && run->study->stopping())) {
                 queue.pop_front();
                 continue;
             }
@@ -267,18 +214,18 @@ struct Scheduler::Private final : ReplicaSetRun::Owner {
                 queue.pop_front();
                 continue;
             }
-            const RunId id = set ? set->id() : RunId { run->key, QString::number(nextTrialNumber(run)) };
+            const RunId id = set ? set->id() : RunId { run->key, QString::number(run->study->nextTrialNumber()) };
             std::optional<Reservation> reservation = backendOf(id)->admit(id, run->plan);
             if (!reservation)
                 break;
             queue.pop_front();
             if (!set)
-                set = createTrial(run, id);
+                set = run->study->createTrial(id);
             if (!set) {
                 // No point left: the slots waiting for further trials go too.
                 backendOf(id)->release(id);
                 std::erase_if(queue, [&](const QueueEntry& e) { return e.job == entry.job && e.trialId.isEmpty(); });
-                advanceStudy(run);
+                run->study->advance();
                 continue;
             }
             set->setReservation(reservation);
@@ -286,7 +233,7 @@ struct Scheduler::Private final : ReplicaSetRun::Owner {
                 if (run->waitTimer)
                     run->waitTimer->stop();
                 prepare(run);
-            } else if (run->phase == Phase::Active) {
+            } else if (run->isStaged()) {
                 set->start(run->plan);
             }
             // Preparing: startSets() starts it when staging is done.
@@ -332,7 +279,7 @@ struct Scheduler::Private final : ReplicaSetRun::Owner {
         const QString limit = job.trainingInput.scheduling->maxWaitTime.text;
         QObject::connect(run->waitTimer, &QTimer::timeout, q, [this, key, limit] {
             Run* r = find(key);
-            if (!r || (r->phase != Phase::Queued && r->phase != Phase::Preparing))
+            if (!r || (r->phase != Phase::Queued && r->phase != Phase::Staging))
                 return;
             const QString message = QStringLiteral("Job was cancelled: it did not start running within "
                                                    "scheduling.maxWaitTime (%1).")
@@ -347,7 +294,7 @@ struct Scheduler::Private final : ReplicaSetRun::Owner {
 
     void prepare(Run* run)
     {
-        run->phase = Phase::Preparing;
+        run->phase = Phase::Staging;
         const std::optional<Job> job = store->job(run->key);
         if (!job) {
             finish(run, JobState::Failed, QStringLiteral("the job record disappeared"));
@@ -433,20 +380,18 @@ struct Scheduler::Private final : ReplicaSetRun::Owner {
         return QStringLiteral("trainyard-") + QSysInfo::machineHostName();
     }
 
-    /// Staging is done: the job is active, and every run that holds its resources starts.
+    /// Staging is done: every run that holds its resources starts.
     void startSets(Run* run)
     {
         if (run->waitTimer)
             run->waitTimer->stop();
-        run->phase = Phase::Active;
+        run->phase = Phase::Starting;
         for (const auto& set : run->sets) {
             if (set->phase() == SetPhase::Idle && set->reservation())
                 set->start(run->plan);
         }
-        if (run->study) {
-            armObjectiveTimer(run);
-            advanceStudy(run);
-        }
+        if (run->study)
+            run->study->start();
     }
 
     // ---- the runs' owner (ReplicaSetRun::Owner) -------------------------------------------------
@@ -517,22 +462,8 @@ struct Scheduler::Private final : ReplicaSetRun::Owner {
 
     void runLaunching(ReplicaSetRun& set) override
     {
-        Run* run = find(set.id().job);
-        if (!run || !run->study)
-            return;
-        TrialReports& reports = run->reports[set.trialId()];
-        if (!reports.objective)
-            reports.objective = objectiveReader(*run, set);
-    }
-
-    /// The reader of a trial's objective: the master's hypertune file (the service reads the chief's reports) and
-    /// the trial's event files under `<job dir>/<trialId>`.
-    static std::unique_ptr<TrialObjectiveReader> objectiveReader(const Run& run, const ReplicaSetRun& set)
-    {
-        const QString& jobDir = run.input.jobDir;
-        return std::make_unique<TrialObjectiveReader>(
-            set.folder().hypertuneFile(set.replicaSet().replicas.front().taskName),
-            jobDir.isEmpty() ? QString() : jobDir + QLatin1Char('/') + set.trialId(), run.study->metricTag());
+        if (Run* run = find(set.id().job); run && run->study)
+            run->study->trialLaunching(set);
     }
 
     /// Every replica of `set` has run: the trial, or the job, is RUNNING.
@@ -542,29 +473,21 @@ struct Scheduler::Private final : ReplicaSetRun::Owner {
         if (!run)
             return;
         if (run->study) {
-            const QString trialId = set.trialId();
-            run->reports[trialId].runningUnsaved = true;
-            service(run->key,
-                set.restarts() > 0 ? QStringLiteral("Trial %1 is running (restart %2 of %3).")
-                                         .arg(trialId)
-                                         .arg(set.restarts())
-                                         .arg(MaxRestarts)
-                                   : QStringLiteral("Trial %1 is running.").arg(trialId),
-                LogSeverity::Info, trialId);
-            if (run->running)
+            run->study->trialRunning(set);
+            if (run->phase == Phase::Running)
                 return;
         }
         const std::optional<Job> job = store->job(run->key);
         if (!job)
             return;
-        run->running = true;
+        run->phase = Phase::Running;
         if (job->state == JobState::Running) {
             if (run->study)
                 return;
             if (set.restarts() > 0 && !set.attached())
                 service(run->key,
                     QStringLiteral("Job is running (restart %1 of %2).").arg(set.restarts()).arg(MaxRestarts));
-            armRunTimer(run, *job);
+            armJobRunTimer(run, *job);
             return;
         }
         mutate(run->key, [](Job& j) {
@@ -574,7 +497,7 @@ struct Scheduler::Private final : ReplicaSetRun::Owner {
                 j.startTime = Rfc3339::now();
         });
         service(run->key, QStringLiteral("Job is running."));
-        armRunTimer(run, *job);
+        armJobRunTimer(run, *job);
     }
 
     /// A run ended: a trial's outcome goes to the study; a job's cluster's is the job's.
@@ -584,7 +507,7 @@ struct Scheduler::Private final : ReplicaSetRun::Owner {
         if (!run)
             return;
         if (run->study) {
-            onTrialStopped(run, &set);
+            run->study->trialEnded(set);
             return;
         }
         switch (set.stopReason()) {
@@ -619,7 +542,8 @@ struct Scheduler::Private final : ReplicaSetRun::Owner {
         return run.input.scheduling ? run.input.scheduling->maxRunningTime.milliseconds() : -1;
     }
 
-    void armRunTimer(Run* run, const Job& job)
+    /// Starts the job's scheduling.maxRunningTime timer once it runs.
+    void armJobRunTimer(Run* run, const Job& job)
     {
         if (run->runTimer || !job.trainingInput.scheduling)
             return;
@@ -661,7 +585,7 @@ struct Scheduler::Private final : ReplicaSetRun::Owner {
             finish(run, JobState::Cancelled, message);
             schedule();
             return;
-        case Phase::Preparing:
+        case Phase::Staging:
             mutate(run->key, [](Job& j) { j.state = JobState::Cancelling; });
             run->cancelRequested = true;
             run->cancelMessage = message;
@@ -670,7 +594,8 @@ struct Scheduler::Private final : ReplicaSetRun::Owner {
             else
                 finish(run, JobState::Cancelled, message);
             return;
-        case Phase::Active:
+        case Phase::Starting:
+        case Phase::Running:
             mutate(run->key, [](Job& j) { j.state = JobState::Cancelling; });
             run->cancelRequested = true;
             run->cancelMessage = message;
@@ -680,7 +605,7 @@ struct Scheduler::Private final : ReplicaSetRun::Owner {
             }
             if (run->study) {
                 dropQueued(run->key);
-                advanceStudy(run); // finishes the job when no trial was running
+                run->study->advance(); // finishes the job when no trial was running
             }
             return;
         }
@@ -691,30 +616,21 @@ struct Scheduler::Private final : ReplicaSetRun::Owner {
     void finish(Run* run, JobState state, const QString& message)
     {
         run->phase = Phase::Done;
-        for (QTimer* t : { run->waitTimer, run->runTimer, run->objectiveTimer }) {
+        for (QTimer* t : { run->waitTimer, run->runTimer }) {
             if (t) {
                 t->stop();
                 t->deleteLater();
             }
         }
-        run->waitTimer = run->runTimer = run->objectiveTimer = nullptr;
+        run->waitTimer = run->runTimer = nullptr;
         dropQueued(run->key);
         const bool held = run->holdsReservation();
         for (const auto& set : run->sets) {
             set->markDone();
             set->release();
         }
-        if (run->study) {
-            // Trials that never ran (the job ended while they waited for staging) end with it.
-            updateTrials(run, [](QList<HyperparameterOutput>& trials) {
-                for (HyperparameterOutput& t : trials) {
-                    if (!isFinal(t.state)) {
-                        t.state = JobState::Cancelled;
-                        t.endTime = Rfc3339::now();
-                    }
-                }
-            });
-        }
+        if (run->study)
+            run->study->endTrials(); // trials that never ran (the job ended while they waited) end with it
         if (state == JobState::Succeeded)
             service(run->key, QStringLiteral("Job completed successfully."));
         else if (state == JobState::Failed)
@@ -796,53 +712,32 @@ struct Scheduler::Private final : ReplicaSetRun::Owner {
         timer->start();
     }
 
-    // ---- hyperparameter tuning ----------------------------------------------------------------
+    // ---- hyperparameter tuning (the studies' host, StudyRun::Host) --------------------------------
 
-    /// Sets up the study of a tuning job (its rules, the previous job's trials when it resumes one, the
-    /// trials already stored). On failure the job fails and false is returned.
+    /// Sets up the study of a tuning job (StudyRun::open()). On failure the job fails and false is returned.
     bool openStudy(Run* run, const Job& job)
     {
-        const HyperparameterSpec& spec = *job.trainingInput.hyperparameters;
-        QList<HyperparameterOutput> prior;
-        if (!spec.resumePreviousJobId.isEmpty()) {
-            // The API checked that it exists with the same params and goal; a job deleted since is no prior.
-            const std::optional<Job> previous = store->job(run->key.project, spec.resumePreviousJobId);
-            if (previous && previous->trainingOutput)
-                prior = previous->trainingOutput->trials;
-        }
         QString error;
-        run->study = Study::create(job.jobId, spec, prior, &error);
-        if (!run->study) {
-            const QString message = QStringLiteral("The hyperparameter spec cannot be searched: %1").arg(error);
-            service(run->key, message, LogSeverity::Error);
-            finish(run, JobState::Failed, message);
-            return false;
-        }
-        if (!prior.isEmpty())
-            service(run->key,
-                QStringLiteral("Resuming the study of job %1: its %2 trials are prior observations; this job's trials "
-                               "start at %3.")
-                    .arg(spec.resumePreviousJobId)
-                    .arg(prior.size())
-                    .arg(run->study->firstTrialOffset() + 1));
-        return true;
+        run->study = StudyRun::open(this, store, run, job, &error);
+        if (run->study)
+            return true;
+        const QString message = QStringLiteral("The hyperparameter spec cannot be searched: %1").arg(error);
+        service(run->key, message, LogSeverity::Error);
+        finish(run, JobState::Failed, message);
+        return false;
     }
 
     /// Queues what `run` waits for: its cluster, or its first trials (as many as may run at once).
     void enqueue(Run* run)
     {
-        if (!run->study) {
-            queue.push_back(QueueEntry { run->key, QString() });
-            return;
-        }
-        const int openSlots = std::min(run->study->maxParallelTrials(), run->study->maxTrials() - createdTrials(run));
-        for (int i = 0; i < openSlots; ++i)
+        const int entries = run->study ? run->study->firstSlots() : 1;
+        for (int i = 0; i < entries; ++i)
             queue.push_back(QueueEntry { run->key, QString() });
     }
 
     /// Takes over the replicas of `set` (a job's cluster or one trial) where a previous executor launched them
     /// (ReplicaSetRun::attach()), its output after what the log store holds. The one path of attach() (a job) and
-    /// attachTrial().
+    /// a study's recovery.
     bool attachSet(Run* run, SetRun* set)
     {
         const JobKey key = run->key;
@@ -852,418 +747,50 @@ struct Scheduler::Private final : ReplicaSetRun::Owner {
         });
     }
 
-    /// Recovery of one trial whose replicas a previous executor launched on a cluster: the backend takes them over
-    /// where they run (Backend::attach()), and the trial goes on with its objective read from where it is. False
-    /// when the backend has nothing to attach to (a local backend never does).
-    bool attachTrial(Run* run, SetRun* set)
+    void studyLog(const JobKey& key, const QString& message, LogSeverity severity, const QString& trialId) override
     {
-        if (!attachSet(run, set))
-            return false;
-        const QString trialId = set->trialId();
-        run->reports[trialId].objective = objectiveReader(*run, *set);
-        service(run->key,
-            QStringLiteral("The executor restarted while trial %1 was running; it took over the trial's replicas where "
-                           "they run (%2), without restarting them.")
-                .arg(trialId, run->backend->name()),
-            LogSeverity::Warning, trialId);
-        return true;
+        service(key, message, severity, trialId);
     }
 
-    /// Recovery of a tuning job that was PREPARING or RUNNING: its ended trials stay as they are; each trial
-    /// that was running restarts (a retryable failure of its cluster, counted in its own restarts file) with
-    /// its stored values, ahead of the queue (`*restarted`); more trials follow as maxParallelTrials allows.
-    /// `tryAttach`: the trials' replicas may still run where a previous executor launched them (a cluster's jobs,
-    /// not reclaimed yet); each is taken over (attachTrial()) or reclaimed and restarted.
-    void recoverTrials(Run* run, const Job& job, std::deque<QueueEntry>* restarted, bool tryAttach)
+    void studyAction(const JobKey& key, const char* method, const QString& message, LogSeverity severity,
+        const QString& trialId) override
     {
-        QList<HyperparameterOutput> trials
-            = job.trainingOutput ? job.trainingOutput->trials : QList<HyperparameterOutput>();
-        std::sort(trials.begin(), trials.end(), [](const HyperparameterOutput& a, const HyperparameterOutput& b) {
-            return trialIdLess(a.trialId, b.trialId);
-        });
-        const HyperparameterSpec& spec = *job.trainingInput.hyperparameters;
-        int running = 0;
-        int attached = 0;
-        for (const HyperparameterOutput& t : std::as_const(trials)) {
-            auto set = std::make_unique<SetRun>(
-                this, run->backend, RunId { run->key, t.trialId }, run->folder.trial(t.trialId));
-            QList<std::pair<QString, QString>> values;
-            for (const ParameterSpec& p : spec.params)
-                values.append({ p.parameterName, t.hyperparameters.value(p.parameterName) });
-            set->setHyperparameters(values);
-            SetRun* raw = set.get();
-            run->sets.push_back(std::move(set));
-            if (isFinal(t.state)) {
-                if (tryAttach)
-                    run->backend->reclaim(raw->id(), raw->folder().path());
-                raw->markDone();
-                continue;
-            }
-            if (tryAttach && attachTrial(run, raw)) {
-                ++attached;
-                ++running;
-                continue;
-            }
-            if (tryAttach)
-                run->backend->reclaim(raw->id(), raw->folder().path());
-            if (raw->restarts() >= MaxRestarts) {
-                raw->markDone();
-                const QString error = QStringLiteral("The executor restarted while trial %1 was running; its cluster "
-                                                     "was already restarted %2 times, the limit.")
-                                          .arg(t.trialId)
-                                          .arg(MaxRestarts);
-                run->lastTrialError = QStringLiteral("trial %1: %2").arg(t.trialId, error);
-                service(run->key, error, LogSeverity::Error, t.trialId);
-                updateTrial(run, t.trialId, [](HyperparameterOutput& o) {
-                    o.state = JobState::Failed;
-                    o.endTime = Rfc3339::now();
-                });
-                continue;
-            }
-            raw->countRestart();
-            service(run->key,
-                QStringLiteral("The executor restarted while trial %1 was running; restarting it (restart %2 of %3).")
-                    .arg(t.trialId)
-                    .arg(raw->restarts())
-                    .arg(MaxRestarts),
-                LogSeverity::Warning, t.trialId);
-            restarted->push_back({ run->key, t.trialId });
-            ++running;
-        }
-        if (createdTrials(run) >= run->study->maxTrials())
-            run->studyDone = true;
-        run->recovered = true;
-        if (attached > 0) {
-            // The job is active already: staged, its job dir made, its trials' objectives polled.
-            run->phase = Phase::Active;
-            run->jobDirMade = true;
-            run->running = job.state == JobState::Running;
-            armObjectiveTimer(run);
-            if (job.state == JobState::Running)
-                armRunTimer(run, job);
-            emitReplicas(*run);
-        }
-        const int openSlots
-            = std::min(run->study->maxParallelTrials() - running, run->study->maxTrials() - createdTrials(run));
-        for (int i = 0; i < openSlots; ++i)
-            restarted->push_back({ run->key, QString() });
-        if (running == 0 && openSlots <= 0)
-            advanceStudy(run); // every trial had ended: the job ends now
+        system(key, method, message, severity, trialId);
     }
 
-    /// Applies `change` to the stored trials of `run`'s job and writes them, with the fields derived from
-    /// them (completedTrialCount, best-first order) and the study's constants.
-    template <typename F> void updateTrials(Run* run, F change)
+    std::optional<Job> updateJob(const JobKey& key, const std::function<void(Job&)>& change) override
     {
-        const Study* study = run->study.get();
-        const std::optional<Job> written = mutate(run->key, [&](Job& j) {
-            TrainingOutput out = j.trainingOutput.value_or(TrainingOutput());
-            change(out.trials);
-            out.isHyperparameterTuningJob = true;
-            out.hyperparameterMetricTag = study->metricTag();
-            qint64 completed = 0;
-            for (const HyperparameterOutput& t : std::as_const(out.trials))
-                completed += t.state == JobState::Succeeded ? 1 : 0;
-            out.completedTrialCount = completed;
-            study->sortBestFirst(&out.trials);
-            j.trainingOutput = out;
-        });
-        if (written && written->trainingOutput)
-            run->trials = written->trainingOutput->trials;
+        return mutate(key, change);
     }
 
-    template <typename F> void updateTrial(Run* run, const QString& trialId, F change)
+    int queuedFor(const JobKey& key, bool newTrialsOnly) const override
     {
-        updateTrials(run, [&](QList<HyperparameterOutput>& trials) {
-            for (HyperparameterOutput& t : trials) {
-                if (t.trialId == trialId) {
-                    change(t);
-                    return;
-                }
-            }
-        });
+        return int(std::count_if(queue.begin(), queue.end(),
+            [&](const QueueEntry& e) { return e.job == key && (!newTrialsOnly || e.trialId.isEmpty()); }));
     }
 
-    QList<HyperparameterOutput> storedTrials(Run* run) const
+    void queueNewTrial(const JobKey& key) override { queue.push_back(QueueEntry { key, QString() }); }
+
+    void dropQueued(const JobKey& key) override
     {
-        if (!run->trials) {
-            const std::optional<Job> job = store->job(run->key);
-            run->trials = job && job->trainingOutput ? job->trainingOutput->trials : QList<HyperparameterOutput>();
-        }
-        return *run->trials;
+        std::erase_if(queue, [&](const QueueEntry& e) { return e.job == key; });
     }
 
-    int createdTrials(const Run* run) const { return int(run->sets.size()); }
+    void finishJob(JobRun* job, JobState state, const QString& message) override { finish(job, state, message); }
 
-    int nextTrialNumber(const Run* run) const { return run->study->firstTrialOffset() + createdTrials(run) + 1; }
-
-    /// Chooses the values of trial `id` (the optimiser, from every trial so far) and records the trial.
-    /// Returns nullptr when the study has no point left to try (studyDone is set).
-    SetRun* createTrial(Run* run, const RunId& id)
+    void scheduleSoon() override
     {
-        QString note;
-        const std::optional<QList<std::pair<QString, QString>>> values = run->study->suggest(storedTrials(run), &note);
-        if (!note.isEmpty())
-            service(run->key, note, values ? LogSeverity::Info : LogSeverity::Warning);
-        if (!values) {
-            run->studyDone = true;
-            return nullptr;
-        }
-        auto set = std::make_unique<SetRun>(this, run->backend, id, run->folder.trial(id.trialId));
-        set->setHyperparameters(*values);
-        SetRun* raw = set.get();
-        run->sets.push_back(std::move(set));
-        if (createdTrials(run) >= run->study->maxTrials())
-            run->studyDone = true;
-
-        HyperparameterOutput trial;
-        trial.trialId = id.trialId;
-        QStringList shown;
-        for (const auto& [name, value] : *values) {
-            trial.hyperparameters.insert(name, value);
-            shown << QStringLiteral("--%1=%2").arg(name, value);
-        }
-        trial.startTime = Rfc3339::now();
-        trial.state = JobState::Preparing;
-        updateTrials(run, [&trial](QList<HyperparameterOutput>& trials) { trials.append(trial); });
-        service(run->key,
-            QStringLiteral("Trial %1 of %2 starts with %3.")
-                .arg(id.trialId)
-                .arg(run->study->firstTrialOffset() + run->study->maxTrials())
-                .arg(shown.join(QLatin1Char(' '))),
-            LogSeverity::Info, id.trialId);
-        return raw;
-    }
-
-    /// Reads what the running trials reported since the last tick, stores it, and applies the median
-    /// stopping rule.
-    void pollObjectives(Run* run)
-    {
-        // Every running trial's new reports (and RUNNING states not stored yet) in one write.
-        QHash<QString, QList<HyperparameterMetric>> points;
-        QSet<QString> nowRunning;
-        for (const auto& set : run->sets) {
-            if (set->phase() != SetPhase::Running && set->phase() != SetPhase::Stopping)
-                continue;
-            TrialReports& reports = run->reports[set->trialId()];
-            if (reports.objective) {
-                const QList<HyperparameterMetric> p = newObjectivePoints(run, set->trialId(), reports);
-                if (!p.isEmpty())
-                    points.insert(set->trialId(), p);
-            }
-            if (std::exchange(reports.runningUnsaved, false))
-                nowRunning.insert(set->trialId());
-        }
-        if (!points.isEmpty() || !nowRunning.isEmpty()) {
-            updateTrials(run, [&](QList<HyperparameterOutput>& trials) {
-                for (HyperparameterOutput& t : trials) {
-                    if (const auto it = points.constFind(t.trialId); it != points.cend())
-                        addMetrics(t, *it);
-                    if (nowRunning.contains(t.trialId) && !isFinal(t.state))
-                        t.state = JobState::Running;
-                }
-            });
-        }
-        if (!run->study->earlyStopping() || run->cancelRequested || !run->failMessage.isEmpty())
-            return;
-        const QList<HyperparameterOutput> trials = storedTrials(run);
-        for (const auto& set : run->sets) {
-            if (set->phase() != SetPhase::Running)
-                continue;
-            auto it = std::find_if(trials.cbegin(), trials.cend(),
-                [&](const HyperparameterOutput& t) { return t.trialId == set->trialId(); });
-            if (it == trials.cend() || !run->study->shouldStopEarly(*it, trials))
-                continue;
-            system(run->key, "StopTrialEarly",
-                QStringLiteral("Trial %1 is stopped early: its best %2 so far (%3) is worse than the median of the "
-                               "completed trials' running averages at the same step (median stopping rule).")
-                    .arg(set->trialId(), run->study->metricTag(),
-                        it->finalMetric && it->finalMetric->objectiveValue
-                            ? QString::number(*it->finalMetric->objectiveValue)
-                            : QString()),
-                LogSeverity::Info, set->trialId());
-            set->stop(StopReason::StoppedEarly, QString());
-        }
-    }
-
-    /// Adds `points` to a trial's reports: allMetrics grows (a report equal to one stored, as an executor that
-    /// restarted reads again, is skipped), finalMetric is the last one.
-    static void addMetrics(HyperparameterOutput& t, const QList<HyperparameterMetric>& points)
-    {
-        for (const HyperparameterMetric& m : points) {
-            if (t.allMetrics.contains(m))
-                continue;
-            t.allMetrics.append(m);
-            t.finalMetric = m;
-        }
-    }
-
-    /// The trial's reports since the last read; its problems go to the log.
-    QList<HyperparameterMetric> newObjectivePoints(Run* run, const QString& trialId, TrialReports& reports)
-    {
-        const QList<HyperparameterMetric> points = reports.objective->readNew();
-        for (const QString& issue : reports.objective->takeIssues()) {
-            if (reports.issue.isEmpty())
-                reports.issue = issue;
-            service(run->key, QStringLiteral("Trial %1: %2").arg(trialId, issue), LogSeverity::Warning, trialId);
-        }
-        return points;
-    }
-
-    void armObjectiveTimer(Run* run)
-    {
-        if (run->objectiveTimer)
-            return;
-        run->objectiveTimer = new QTimer(q);
-        run->objectiveTimer->setInterval(ObjectivePollMs);
-        const JobKey key = run->key;
-        QObject::connect(run->objectiveTimer, &QTimer::timeout, q, [this, key] {
-            if (Run* r = find(key); r && r->phase == Phase::Active && r->study)
-                pollObjectives(r);
-        });
-        run->objectiveTimer->start();
-    }
-
-    /// A trial's cluster is gone: its outcome is decided (a trial that succeeded without ever reporting the
-    /// objective failed), stored, and the study goes on.
-    void onTrialStopped(Run* run, SetRun* set)
-    {
-        set->release();
-        const QString trialId = set->trialId();
-        TrialReports& reports = run->reports[trialId];
-        reports.runningUnsaved = false; // the final write below says more
-        // The last reports and the outcome go to the store in one write.
-        const QList<HyperparameterMetric> lastPoints
-            = reports.objective ? newObjectivePoints(run, trialId, reports) : QList<HyperparameterMetric>();
-        const QList<HyperparameterOutput> trials = storedTrials(run);
-        auto it = std::find_if(
-            trials.cbegin(), trials.cend(), [&](const HyperparameterOutput& t) { return t.trialId == trialId; });
-        const bool reported = it != trials.cend() && (it->finalMetric.has_value() || !lastPoints.isEmpty());
-        JobState state = JobState::Failed;
-        QString error;
-        switch (set->stopReason()) {
-        case StopReason::Succeeded:
-        case StopReason::StoppedEarly:
-            if (reported) {
-                state = JobState::Succeeded;
-            } else {
-                error = QStringLiteral("Trial %1 ended without reporting the hyperparameter metric \"%2\" (from the "
-                                       "master's CLOUD_ML_HP_METRIC_FILE, or event-file scalars under the job dir's "
-                                       "\"%1\" folder).")
-                            .arg(trialId, run->study->metricTag());
-                const QStringList other = reports.objective ? reports.objective->otherTags() : QStringList();
-                if (!other.isEmpty())
-                    error += QStringLiteral(" It reported: %1; set hyperparameterMetricTag to the one to optimise.")
-                                 .arg(other.join(QStringLiteral(", ")));
-                if (!reports.issue.isEmpty())
-                    error += QStringLiteral(" Its reports had problems: %1").arg(reports.issue);
-            }
-            break;
-        case StopReason::Failed:
-            error = set->stopMessage();
-            break;
-        case StopReason::Retry:
-            error = set->stopMessage()
-                + QStringLiteral(" The trial's cluster was restarted %1 times, the limit.").arg(MaxRestarts);
-            break;
-        case StopReason::Cancelled:
-            state = JobState::Cancelled;
-            break;
-        case StopReason::Shutdown:
-        case StopReason::None:
-            return;
-        }
-        const bool early = set->stopReason() == StopReason::StoppedEarly && state == JobState::Succeeded;
-        // A built-in algorithm's trial wrote its model under <job dir>/<trial>/model (the service's layout).
-        std::optional<BuiltInAlgorithmOutput> builtIn;
-        if (state == JobState::Succeeded && BuiltInAlgorithms::forJob(run->input) && !run->input.jobDir.isEmpty())
-            builtIn = BuiltInAlgorithms::readOutput(
-                run->input.jobDir + QLatin1Char('/') + trialId + QStringLiteral("/model"));
-        updateTrial(run, trialId, [state, early, &lastPoints, &builtIn](HyperparameterOutput& t) {
-            addMetrics(t, lastPoints);
-            t.state = state;
-            t.endTime = Rfc3339::now();
-            if (early)
-                t.isTrialStoppedEarly = true;
-            if (builtIn)
-                t.builtInAlgorithmOutput = builtIn;
-        });
-        if (state == JobState::Succeeded) {
-            service(run->key,
-                early ? QStringLiteral("Trial %1 was stopped early.").arg(trialId)
-                      : QStringLiteral("Trial %1 completed successfully.").arg(trialId),
-                LogSeverity::Info, trialId);
-        } else if (state == JobState::Failed) {
-            run->lastTrialError = QStringLiteral("trial %1: %2").arg(trialId, error);
-            service(run->key, QStringLiteral("Trial %1 failed: %2").arg(trialId, error), LogSeverity::Error, trialId);
-        } else {
-            service(run->key, QStringLiteral("Trial %1 was cancelled.").arg(trialId), LogSeverity::Info, trialId);
-        }
-        emitReplicas(*run);
-        advanceStudy(run);
         QMetaObject::invokeMethod(
             q, [this] { schedule(); }, Qt::QueuedConnection);
     }
 
-    /// After any change of the study: fail it when the failure rule says so, finish the job when nothing
-    /// is left to run, or queue as many trials as maxParallelTrials allows.
-    void advanceStudy(Run* run)
-    {
-        if (run->phase == Phase::Done)
-            return;
-        int active = 0;
-        for (const auto& set : run->sets)
-            active += set->isActive() ? 1 : 0;
-        const QList<HyperparameterOutput> trials = storedTrials(run);
-        if (!run->cancelRequested && run->failMessage.isEmpty()) {
-            if (const std::optional<QString> verdict = run->study->failureVerdict(trials, run->lastTrialError)) {
-                run->failMessage = *verdict;
-                service(run->key, *verdict, LogSeverity::Error);
-                dropQueued(run->key);
-                for (const auto& set : run->sets) {
-                    if (set->phase() == SetPhase::Placing || set->phase() == SetPhase::Running
-                        || set->phase() == SetPhase::Stopping)
-                        set->stop(StopReason::Cancelled, *verdict);
-                }
-            }
-        }
-        if (run->cancelRequested || !run->failMessage.isEmpty()) {
-            if (active == 0)
-                finish(run, run->cancelRequested ? JobState::Cancelled : JobState::Failed,
-                    run->cancelRequested ? run->cancelMessage : run->failMessage);
-            return;
-        }
-        const int queued
-            = int(std::count_if(queue.begin(), queue.end(), [&](const QueueEntry& e) { return e.job == run->key; }));
-        const int queuedNew = int(std::count_if(
-            queue.begin(), queue.end(), [&](const QueueEntry& e) { return e.job == run->key && e.trialId.isEmpty(); }));
-        const int remaining = run->studyDone ? 0 : run->study->maxTrials() - createdTrials(run);
-        if (run->phase == Phase::Active) {
-            // (While staging, the trials admitted so far wait for it, and more are queued once it is done.)
-            for (int wanted = std::min(run->study->maxParallelTrials() - active - queued, remaining - queuedNew);
-                 wanted > 0; --wanted)
-                queue.push_back(QueueEntry { run->key, QString() });
-        }
-        if (active == 0 && queued == 0 && remaining <= 0) {
-            int succeeded = 0;
-            for (const HyperparameterOutput& t : trials)
-                succeeded += t.state == JobState::Succeeded ? 1 : 0;
-            if (succeeded > 0)
-                finish(run, JobState::Succeeded, QString());
-            else if (trials.isEmpty())
-                finish(run, JobState::Failed,
-                    QStringLiteral("No trial ran: every point of the search space had been tried already%1.")
-                        .arg(run->study->firstTrialOffset() > 0 ? QStringLiteral(" by the job this one resumes")
-                                                                : QString()));
-            else
-                finish(run, JobState::Failed,
-                    QStringLiteral("None of the job's %1 trials succeeded.%2")
-                        .arg(trials.size())
-                        .arg(run->lastTrialError.isEmpty()
-                                ? QString()
-                                : QStringLiteral(" The last failed ") + run->lastTrialError));
-        }
-    }
+    void jobReplicasChanged(const JobRun& job) override { emitReplicas(job); }
+
+    bool attachRun(JobRun* job, ReplicaSetRun* set) override { return attachSet(job, set); }
+
+    void armRunTimer(JobRun* job, const Job& stored) override { armJobRunTimer(job, stored); }
+
+    ReplicaSetRun::Owner* runOwner() override { return this; }
 
     /// Recovery of a job's cluster that a previous executor launched: the backend takes over its replicas where
     /// they run (Backend::attach()), the job goes on as it was, without a restart. False when the backend has
@@ -1277,17 +804,16 @@ struct Scheduler::Private final : ReplicaSetRun::Owner {
             runs.erase(key);
             return false;
         }
-        run->phase = Phase::Active;
+        run->phase = job.state == JobState::Running ? Phase::Running : Phase::Starting;
         run->recovered = true;
         run->jobDirMade = true;
-        run->running = job.state == JobState::Running;
         system(key, "RecoverJob",
             QStringLiteral("The executor restarted while the job was %1; it took over the job's replicas where they "
                            "run (%2), without restarting them.")
                 .arg(jobStateName(job.state).toLower(), b->name()),
             LogSeverity::Warning);
         if (job.state == JobState::Running)
-            armRunTimer(run, job);
+            armJobRunTimer(run, job);
         emitReplicas(*run);
         return true;
     }
@@ -1535,7 +1061,9 @@ void Scheduler::recover()
             continue;
         }
         if (run->study) {
-            d->recoverTrials(run, job, &restarted, attachTrials);
+            const QStringList trials = run->study->recover(job, attachTrials);
+            for (const QString& trialId : trials)
+                restarted.push_back({ key, trialId });
             continue;
         }
         // PREPARING or RUNNING: the executor's restart is a retryable failure of the cluster.
