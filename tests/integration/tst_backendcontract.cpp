@@ -6,6 +6,7 @@
 // placement failure after placed()). No process is started.
 #include "backend.h"
 #include "executorenvironment.h"
+#include "fakebackend.h"
 #include "jobkeys.h"
 #include "jobstore.h"
 #include "logstore.h"
@@ -22,86 +23,7 @@
 #include <memory>
 
 using namespace Trainyard;
-
-namespace {
-
-/// Records every command; answers only when the test says so (emitX()), as a cluster backend would, later.
-class FakeBackend : public Backend {
-    Q_OBJECT
-public:
-    QStringList calls; ///< "admit j1", "place j1", "launch j1", "stop j1", "release j1"
-    QSet<QString> refuse; ///< job IDs admit() says "not now" to
-    QMap<QString, QList<Launch::ReplicaLaunch>> launched; ///< last launch per job
-    QMap<QString, Launch::ReplicaSet> placedSets;
-    int hostCpus = 8;
-    QSet<QString> holding; ///< runs with a reservation
-
-    /// The run as calls and holding name it: "<jobId>" or "<jobId>/<trialId>" (the tests use one project).
-    static QString label(const RunId& run)
-    {
-        return run.trialId.isEmpty() ? run.job.jobId : run.job.jobId + QLatin1Char('/') + run.trialId;
-    }
-
-    QString name() const override { return QStringLiteral("fake"); }
-    QString adoptWarning; ///< what adoptJobDir() answers
-    QStringList adopted; ///< the job dirs adoptJobDir() was given, each with whether it existed then
-    QString adoptJobDir(const QString& path) override
-    {
-        adopted << path + (QFileInfo(path).isDir() ? QStringLiteral(" (exists)") : QStringLiteral(" (missing)"));
-        return adoptWarning;
-    }
-    std::optional<Reservation> admit(const RunId& run, const ClusterPlan&) override
-    {
-        calls << QStringLiteral("admit ") + label(run);
-        if (refuse.contains(run.job.jobId))
-            return std::nullopt;
-        holding.insert(label(run));
-        return Reservation { { 3 } };
-    }
-    void release(const RunId& run) override
-    {
-        calls << QStringLiteral("release ") + label(run);
-        holding.remove(label(run));
-    }
-    void place(const RunId& run, const Launch::ReplicaSet& set) override
-    {
-        calls << QStringLiteral("place ") + label(run);
-        placedSets[run.job.jobId] = set;
-    }
-    void launch(const RunId& run, const QList<Launch::ReplicaLaunch>& replicas) override
-    {
-        calls << QStringLiteral("launch ") + label(run);
-        launched[run.job.jobId] = replicas;
-    }
-    void stop(const RunId& run, std::chrono::milliseconds) override { calls << QStringLiteral("stop ") + label(run); }
-    void stopAll(std::chrono::milliseconds) override { calls << QStringLiteral("stopAll"); }
-    void reclaim(const RunId& run, const QString&) override { calls << QStringLiteral("reclaim ") + label(run); }
-    BackendUsage usage() const override
-    {
-        BackendUsage u;
-        u.host.cpus = hostCpus;
-        u.vcpusInUse = 4 * int(holding.size());
-        u.runsHolding = int(holding.size());
-        return u;
-    }
-
-    /// Places the job's replicas on "node<i>:<port>", one node per replica.
-    void emitPlaced(const QString& jobId, int basePort)
-    {
-        Launch::Placement p;
-        for (int i = 0; i < placedSets.value(jobId).replicas.size(); ++i)
-            p.addresses << Launch::Address { QStringLiteral("node%1").arg(i), basePort + i };
-        Q_EMIT placed(RunId { Test::localJob(jobId), QString() }, p);
-    }
-    void emitAllStarted(const QString& jobId)
-    {
-        qint64 pid = 1000;
-        for (const Launch::ReplicaLaunch& l : launched.value(jobId))
-            Q_EMIT started(RunId { Test::localJob(jobId), QString() }, l.taskName, pid++);
-    }
-};
-
-} // namespace
+using Trainyard::Test::FakeBackend;
 
 class TestBackendContract : public QObject {
     Q_OBJECT
@@ -145,7 +67,8 @@ private Q_SLOTS:
     void init()
     {
         QVERIFY(m_tmp.isValid());
-        const QString dataDir = m_tmp.path() + QStringLiteral("/data-") + QString::fromLatin1(QTest::currentTestFunction());
+        const QString dataDir
+            = m_tmp.path() + QStringLiteral("/data-") + QString::fromLatin1(QTest::currentTestFunction());
         QVERIFY(QDir().mkpath(dataDir));
         m_store = std::make_unique<JobStore>();
         QString error;
@@ -201,7 +124,8 @@ private Q_SLOTS:
         Q_EMIT m_backend->exited(run, QStringLiteral("master-replica-0"), ReplicaExit {});
         QTRY_VERIFY(m_backend->calls.contains(QStringLiteral("stop j2")));
         QCOMPARE(state(QStringLiteral("j2")), JobState::Running);
-        Q_EMIT m_backend->exited(run, QStringLiteral("worker-replica-0"), ReplicaExit { ReplicaExit::Kind::Signalled, 0, 15, {} });
+        Q_EMIT m_backend->exited(
+            run, QStringLiteral("worker-replica-0"), ReplicaExit { ReplicaExit::Kind::Signalled, 0, 15, {} });
         QCOMPARE(state(QStringLiteral("j2")), JobState::Running);
         Q_EMIT m_backend->stopped(run);
         QTRY_COMPARE(state(QStringLiteral("j2")), JobState::Succeeded);
@@ -216,7 +140,8 @@ private Q_SLOTS:
     {
         startJob(QStringLiteral("j3"), 1, 7200);
         const RunId run { Test::localJob(QStringLiteral("j3")), QString() };
-        Q_EMIT m_backend->exited(run, QStringLiteral("worker-replica-0"), ReplicaExit { ReplicaExit::Kind::Signalled, 0, 9, {} });
+        Q_EMIT m_backend->exited(
+            run, QStringLiteral("worker-replica-0"), ReplicaExit { ReplicaExit::Kind::Signalled, 0, 9, {} });
         QTRY_VERIFY(m_backend->calls.contains(QStringLiteral("stop j3")));
         m_backend->calls.clear();
         Q_EMIT m_backend->stopped(run);
@@ -240,7 +165,8 @@ private Q_SLOTS:
         startJob(QStringLiteral("j4"), 2, 7400);
         const RunId run { Test::localJob(QStringLiteral("j4")), QString() };
         Q_EMIT m_backend->output(run, QStringLiteral("worker-replica-1"), QByteArray("ValueError: bad shard\n"), true);
-        Q_EMIT m_backend->exited(run, QStringLiteral("worker-replica-1"), ReplicaExit { ReplicaExit::Kind::Exited, 3, 0, {} });
+        Q_EMIT m_backend->exited(
+            run, QStringLiteral("worker-replica-1"), ReplicaExit { ReplicaExit::Kind::Exited, 3, 0, {} });
         QTRY_VERIFY(m_backend->calls.contains(QStringLiteral("stop j4")));
         Q_EMIT m_backend->stopped(run);
         QTRY_COMPARE(state(QStringLiteral("j4")), JobState::Failed);
