@@ -570,7 +570,7 @@ ApiResult<JobPage> ApiClient::listJobsBlocking(const QString& filter, int pageSi
 }
 
 void ApiClient::auditLogs(const QString& project, const QString& filter, int pageSize, const QString& pageToken,
-    QObject* context, Callback<QJsonObject> done)
+    QObject* context, Callback<Audit::Page> done)
 {
     QUrlQuery q;
     if (!filter.isEmpty())
@@ -583,13 +583,13 @@ void ApiClient::auditLogs(const QString& project, const QString& filter, int pag
         + QString::fromLatin1(QUrl::toPercentEncoding(project.isEmpty() ? m_project : project))
         + QStringLiteral("/auditLogs");
     request("GET", path, q.query(QUrl::FullyEncoded), {}, context,
-        typed<QJsonObject>(std::move(done), [](const QJsonObject& o, ApiError*) { return o; }));
+        typed<Audit::Page>(std::move(done), [](const QJsonObject& o, ApiError*) { return Audit::Page::fromJson(o); }));
 }
 
-ApiResult<QJsonObject> ApiClient::auditLogsBlocking(
+ApiResult<Audit::Page> ApiClient::auditLogsBlocking(
     const QString& project, const QString& filter, int pageSize, const QString& pageToken)
 {
-    return blocking<QJsonObject>([&](QObject* ctx, Callback<QJsonObject> cb) {
+    return blocking<Audit::Page>([&](QObject* ctx, Callback<Audit::Page> cb) {
         auditLogs(project, filter, pageSize, pageToken, ctx, std::move(cb));
     });
 }

@@ -8,6 +8,7 @@
 
 #include "apistream.h"
 #include "apitypes.h"
+#include "auditlog.h"
 #include "executortrust.h"
 #include "regioninfo.h"
 
@@ -71,7 +72,7 @@ public:
     /// first, "nextPageToken"}`. `project` empty: this client's project; "-": every project. `filter` in the subset of
     /// models/auditlog.h; `pageSize` 0 = server default (50).
     void auditLogs(const QString& project, const QString& filter, int pageSize, const QString& pageToken,
-        QObject* context, Callback<QJsonObject> done);
+        QObject* context, Callback<Audit::Page> done);
     /// PATCH `?updateMask=labels` with the etag from the last read; a stale etag answers 409 ABORTED.
     void patchLabels(const QString& jobId, const QMap<QString, QString>& labels, const QString& etag, QObject* context,
         Callback<Job> done);
@@ -135,7 +136,7 @@ public:
     ApiResult<Job> getJobBlocking(const QString& jobId);
     ApiResult<JobPage> listJobsBlocking(const QString& filter, int pageSize, const QString& pageToken);
     ApiResult<bool> cancelJobBlocking(const QString& jobId);
-    ApiResult<QJsonObject> auditLogsBlocking(
+    ApiResult<Audit::Page> auditLogsBlocking(
         const QString& project, const QString& filter, int pageSize, const QString& pageToken);
     ApiResult<Job> patchLabelsBlocking(const QString& jobId, const QMap<QString, QString>& labels, const QString& etag);
     ApiResult<QList<ReplicaInfo>> replicasBlocking(const QString& jobId);

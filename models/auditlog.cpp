@@ -463,4 +463,64 @@ bool Filter::matches(const QJsonObject& entry) const
     return true;
 }
 
+Entry Entry::fromJson(const QJsonObject& json)
+{
+    const auto object = [](const QJsonObject& o, const char* key) { return o.value(QLatin1String(key)).toObject(); };
+    const auto text = [](const QJsonObject& o, const char* key) { return o.value(QLatin1String(key)).toString(); };
+    Entry e;
+    e.json = json;
+    e.insertId = text(json, "insertId");
+    e.timestamp = text(json, "timestamp");
+    e.logName = text(json, "logName");
+    e.severity = text(json, "severity");
+    e.jobId = text(object(object(json, "resource"), "labels"), "job_id");
+    const QJsonObject payload = object(json, "protoPayload");
+    e.principal = text(object(payload, "authenticationInfo"), "principalEmail");
+    e.serviceName = text(payload, "serviceName");
+    e.methodName = text(payload, "methodName");
+    e.resourceName = text(payload, "resourceName");
+    const QJsonObject status = object(payload, "status");
+    if (status.contains(QLatin1String("code")))
+        e.statusCode = status.value(QLatin1String("code")).toInt();
+    e.statusMessage = text(status, "message");
+    for (const QJsonValue& detail : status.value(QLatin1String("details")).toArray()) {
+        for (const QJsonValue& v : detail.toObject().value(QLatin1String("fieldViolations")).toArray())
+            e.violations.append({ text(v.toObject(), "field"), text(v.toObject(), "description") });
+    }
+    for (const QJsonValue& v : payload.value(QLatin1String("authorizationInfo")).toArray()) {
+        const QJsonObject a = v.toObject();
+        e.authorizations.append(
+            { text(a, "resource"), text(a, "permission"), a.value(QLatin1String("granted")).toBool() });
+    }
+    const QJsonObject metadata = object(payload, "requestMetadata");
+    e.callerIp = text(metadata, "callerIp");
+    e.userAgent = text(metadata, "callerSuppliedUserAgent");
+    const QJsonObject more = object(payload, "metadata");
+    e.what = text(more, "message");
+    e.requestTruncated = text(object(more, "requestTruncated"), "message");
+    return e;
+}
+
+Page Page::fromJson(const QJsonObject& json)
+{
+    Page page;
+    const QJsonArray entries = json.value(QLatin1String("entries")).toArray();
+    page.entries.reserve(entries.size());
+    for (const QJsonValue& v : entries)
+        page.entries.append(Entry::fromJson(v.toObject()));
+    page.nextPageToken = json.value(QLatin1String("nextPageToken")).toString();
+    return page;
+}
+
+QJsonObject Page::toJson() const
+{
+    QJsonArray list;
+    for (const Entry& e : entries)
+        list.append(e.json);
+    QJsonObject answer { { QStringLiteral("entries"), list } };
+    if (!nextPageToken.isEmpty())
+        answer.insert(QStringLiteral("nextPageToken"), nextPageToken);
+    return answer;
+}
+
 } // namespace Trainyard::Audit

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #pragma once
 
+#include "job.h"
+
 #include <QByteArray>
 #include <QJsonObject>
 #include <QList>
@@ -150,6 +152,53 @@ public:
 
 private:
     QList<Term> m_terms;
+};
+
+/// One entry as the clients read it: the fields the console's Audit view and `trainyardctl audit list` show, decoded
+/// once, leniently (a missing field is empty). `json` is the entry as it was sent: the chain's hash covers it
+/// (canonicalBytes()), `audit verify` checks it, and the console shows it whole.
+struct Entry {
+    QJsonObject json;
+    QString insertId;
+    QString timestamp; ///< RFC 3339 UTC, as written
+    QString logName;
+    QString severity; ///< "NOTICE" | "INFO" | "ERROR"
+    QString principal; ///< protoPayload.authenticationInfo.principalEmail ("system" for the executor's own actions)
+    QString serviceName;
+    QString methodName; ///< "google.cloud.ml.v1.JobService.CancelJob", "trainyard.v1.JobLifecycle.ExpireJob", …
+    QString resourceName; ///< "projects/p/jobs/j"
+    QString jobId; ///< resource.labels.job_id (a job's call)
+    /// protoPayload.status.code, a google.rpc.Code number; absent when the call succeeded (`"status": {}`).
+    std::optional<int> statusCode;
+    QString statusMessage;
+    QList<FieldViolation> violations; ///< status.details[].fieldViolations[] (why a request was invalid)
+    struct Authorization {
+        QString resource;
+        QString permission;
+        bool granted = false;
+        bool operator==(const Authorization&) const = default;
+    };
+    QList<Authorization> authorizations; ///< protoPayload.authorizationInfo[]
+    QString callerIp; ///< protoPayload.requestMetadata.callerIp
+    QString userAgent; ///< protoPayload.requestMetadata.callerSuppliedUserAgent
+    QString what; ///< protoPayload.metadata.message: what the executor did on its own, in words
+    QString requestTruncated; ///< protoPayload.metadata.requestTruncated.message: a request too large to keep whole
+
+    /// The call failed: a status code other than 0 (OK).
+    bool failed() const { return statusCode && *statusCode != 0; }
+    /// Decodes one entry (app/executor/API.md "Audit logs"; the shape at the top of this file).
+    static Entry fromJson(const QJsonObject& json);
+};
+
+/// One page of `GET /v1/projects/{p}/auditLogs`: `{"entries": [LogEntry…] newest first, "nextPageToken"}` (the
+/// token only when older entries follow, as Cloud Logging's entries.list).
+struct Page {
+    QList<Entry> entries;
+    QString nextPageToken;
+
+    static Page fromJson(const QJsonObject& json);
+    /// The answer's JSON: each entry's `json` as it is.
+    QJsonObject toJson() const;
 };
 
 } // namespace Trainyard::Audit

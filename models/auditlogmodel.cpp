@@ -3,7 +3,6 @@
 #include "rpcstatus.h"
 
 #include <QDateTime>
-#include <QJsonArray>
 
 namespace Trainyard {
 
@@ -12,7 +11,7 @@ AuditLogModel::AuditLogModel(QObject* parent)
 {
 }
 
-void AuditLogModel::setEntries(const QList<QJsonObject>& entries)
+void AuditLogModel::setEntries(const QList<Audit::Entry>& entries)
 {
     beginResetModel();
     m_entries = entries;
@@ -33,48 +32,37 @@ QVariant AuditLogModel::data(const QModelIndex& index, int role) const
 {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return {};
-    const QJsonObject& entry = m_entries.at(index.row());
-    const QJsonObject payload = entry.value(QLatin1String("protoPayload")).toObject();
-    const QJsonObject status = payload.value(QLatin1String("status")).toObject();
-    const bool failed = status.contains(QLatin1String("code")) && status.value(QLatin1String("code")).toInt() != 0;
+    const Audit::Entry& entry = m_entries.at(index.row());
     if (role == EntryRole)
-        return entry;
+        return entry.json;
     if (role == FailedRole)
-        return failed;
-    if (role == Qt::ToolTipRole && index.column() == Outcome && failed) {
+        return entry.failed();
+    if (role == Qt::ToolTipRole && index.column() == Outcome && entry.failed()) {
         // The message and why: a refused create said only "Request contains an invalid argument." while the
         // reason (the job dir's rule, the project ID's) was in its field violations.
-        QStringList lines { status.value(QLatin1String("message")).toString() };
-        for (const QJsonValue& detail : status.value(QLatin1String("details")).toArray()) {
-            for (const QJsonValue& v : detail.toObject().value(QLatin1String("fieldViolations")).toArray())
-                lines << v.toObject().value(QLatin1String("field")).toString() + QStringLiteral(": ")
-                        + v.toObject().value(QLatin1String("description")).toString();
-        }
+        QStringList lines { entry.statusMessage };
+        for (const FieldViolation& v : entry.violations)
+            lines << v.field + QStringLiteral(": ") + v.description;
         return lines.join(QLatin1Char('\n'));
     }
     if (role != Qt::DisplayRole)
         return {};
     switch (index.column()) {
     case When: {
-        const QDateTime time
-            = QDateTime::fromString(entry.value(QLatin1String("timestamp")).toString(), Qt::ISODateWithMs);
-        return time.isValid() ? time.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"))
-                              : entry.value(QLatin1String("timestamp")).toString();
+        const QDateTime time = QDateTime::fromString(entry.timestamp, Qt::ISODateWithMs);
+        return time.isValid() ? time.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")) : entry.timestamp;
     }
     case Who:
-        return payload.value(QLatin1String("authenticationInfo"))
-            .toObject()
-            .value(QLatin1String("principalEmail"))
-            .toString();
+        return entry.principal;
     case Method:
-        return payload.value(QLatin1String("methodName")).toString();
+        return entry.methodName;
     case Resource:
-        return payload.value(QLatin1String("resourceName")).toString();
+        return entry.resourceName;
     case Outcome:
         // The code's name only, so that the column stays narrow; the message is the tooltip.
-        return failed ? Rpc::nameOfNumber(status.value(QLatin1String("code")).toInt()) : tr("OK");
+        return entry.failed() ? Rpc::nameOfNumber(*entry.statusCode) : tr("OK");
     case CallerIp:
-        return payload.value(QLatin1String("requestMetadata")).toObject().value(QLatin1String("callerIp")).toString();
+        return entry.callerIp;
     default:
         return {};
     }

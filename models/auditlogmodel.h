@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #pragma once
 
+#include "auditlog.h"
 #include <QAbstractTableModel>
+
 #include <QJsonObject>
 #include <QList>
 
@@ -17,15 +19,15 @@ class AuditLogModel : public QAbstractTableModel {
 public:
     enum Column { When, Who, Method, Resource, Outcome, CallerIp, ColumnCount };
     enum Roles {
-        EntryRole = Qt::UserRole, ///< the whole entry (QJsonObject)
+        EntryRole = Qt::UserRole, ///< the whole entry as sent (QJsonObject: Audit::Entry::json)
         FailedRole, ///< bool: the call failed (status has a code)
     };
 
     explicit AuditLogModel(QObject* parent = nullptr);
 
     /// Replaces every row with `entries` (a model reset: a refresh reads a whole page again).
-    void setEntries(const QList<QJsonObject>& entries);
-    const QList<QJsonObject>& entries() const { return m_entries; }
+    void setEntries(const QList<Audit::Entry>& entries);
+    const QList<Audit::Entry>& entries() const { return m_entries; }
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
@@ -33,7 +35,7 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
 private:
-    QList<QJsonObject> m_entries;
+    QList<Audit::Entry> m_entries;
 };
 
 } // namespace Trainyard

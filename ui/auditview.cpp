@@ -12,7 +12,6 @@
 #include <QFontDatabase>
 #include <QHBoxLayout>
 #include <QHeaderView>
-#include <QJsonArray>
 #include <QJsonDocument>
 #include <QKeyEvent>
 #include <QLabel>
@@ -139,17 +138,14 @@ void AuditView::refresh()
     // Only the newest read's answer is shown: a slow older one that arrives later is dropped.
     const int generation = ++m_generation;
     m_client->auditLogs(QString(), filterText(), MaxEntries, QString(), this,
-        [this, generation](const QJsonObject& page, const ApiError& error) {
+        [this, generation](const Audit::Page& page, const ApiError& error) {
             if (generation != m_generation)
                 return;
             if (!error.isNull()) {
                 m_status->setText(tr("Cannot read the audit log: %1").arg(error.message));
             } else {
-                QList<QJsonObject> entries;
-                for (const QJsonValue& v : page.value(QLatin1String("entries")).toArray())
-                    entries.append(v.toObject());
-                m_model->setEntries(entries);
-                m_status->setText(tr("%n entries, newest first.", nullptr, int(entries.size())));
+                m_model->setEntries(page.entries);
+                m_status->setText(tr("%n entries, newest first.", nullptr, int(page.entries.size())));
             }
             Q_EMIT refreshed();
         });
@@ -164,57 +160,34 @@ void AuditView::keyPressEvent(QKeyEvent* event)
     QWidget::keyPressEvent(event);
 }
 
-QString AuditView::describeEntry(const QJsonObject& entry)
+QString AuditView::describeEntry(const Audit::Entry& entry)
 {
-    const QJsonObject payload = entry.value(QLatin1String("protoPayload")).toObject();
-    const QJsonObject status = payload.value(QLatin1String("status")).toObject();
     QStringList lines;
     auto add = [&lines](const QString& label, const QString& value) {
         if (!value.isEmpty())
             lines << label + QStringLiteral(": ") + value;
     };
-    add(tr("Time"), entry.value(QLatin1String("timestamp")).toString());
-    add(tr("Log"),
-        entry.value(QLatin1String("logName"))
-            .toString()
-            .section(QLatin1Char('/'), -1)
-            .replace(QStringLiteral("%2F"), QStringLiteral("/")));
-    add(tr("Severity"), entry.value(QLatin1String("severity")).toString());
-    add(tr("Principal"),
-        payload.value(QLatin1String("authenticationInfo"))
-            .toObject()
-            .value(QLatin1String("principalEmail"))
-            .toString());
-    add(tr("Method"), payload.value(QLatin1String("methodName")).toString());
-    add(tr("Service"), payload.value(QLatin1String("serviceName")).toString());
-    add(tr("Resource"), payload.value(QLatin1String("resourceName")).toString());
-    const int code = status.value(QLatin1String("code")).toInt(0);
+    add(tr("Time"), entry.timestamp);
+    add(tr("Log"), entry.logName.section(QLatin1Char('/'), -1).replace(QStringLiteral("%2F"), QStringLiteral("/")));
+    add(tr("Severity"), entry.severity);
+    add(tr("Principal"), entry.principal);
+    add(tr("Method"), entry.methodName);
+    add(tr("Service"), entry.serviceName);
+    add(tr("Resource"), entry.resourceName);
+    const int code = entry.statusCode.value_or(0);
     add(tr("Status"),
         code == 0 ? Rpc::name(RpcCode::Ok) : QStringLiteral("%1 (%2)").arg(Rpc::nameOfNumber(code)).arg(code));
-    add(tr("Message"), status.value(QLatin1String("message")).toString());
-    for (const QJsonValue& detail : status.value(QLatin1String("details")).toArray()) {
-        for (const QJsonValue& v : detail.toObject().value(QLatin1String("fieldViolations")).toArray()) {
-            const QJsonObject violation = v.toObject();
-            add(tr("Field %1").arg(violation.value(QLatin1String("field")).toString()),
-                violation.value(QLatin1String("description")).toString());
-        }
-    }
-    for (const QJsonValue& v : payload.value(QLatin1String("authorizationInfo")).toArray()) {
-        const QJsonObject a = v.toObject();
+    add(tr("Message"), entry.statusMessage);
+    for (const FieldViolation& violation : entry.violations)
+        add(tr("Field %1").arg(violation.field), violation.description);
+    for (const Audit::Entry::Authorization& a : entry.authorizations)
         add(tr("Permission"),
-            tr("%1 on %2: %3")
-                .arg(a.value(QLatin1String("permission")).toString(), a.value(QLatin1String("resource")).toString(),
-                    a.value(QLatin1String("granted")).toBool() ? tr("granted") : tr("denied")));
-    }
-    const QJsonObject metadata = payload.value(QLatin1String("requestMetadata")).toObject();
-    add(tr("Caller IP"), metadata.value(QLatin1String("callerIp")).toString());
-    add(tr("User agent"), metadata.value(QLatin1String("callerSuppliedUserAgent")).toString());
-    const QJsonObject more = payload.value(QLatin1String("metadata")).toObject();
-    add(tr("What happened"), more.value(QLatin1String("message")).toString());
-    if (more.contains(QLatin1String("requestTruncated")))
-        add(tr("Request"),
-            more.value(QLatin1String("requestTruncated")).toObject().value(QLatin1String("message")).toString());
-    add(tr("Insert ID"), entry.value(QLatin1String("insertId")).toString());
+            tr("%1 on %2: %3").arg(a.permission, a.resource, a.granted ? tr("granted") : tr("denied")));
+    add(tr("Caller IP"), entry.callerIp);
+    add(tr("User agent"), entry.userAgent);
+    add(tr("What happened"), entry.what);
+    add(tr("Request"), entry.requestTruncated);
+    add(tr("Insert ID"), entry.insertId);
     return lines.join(QLatin1Char('\n'));
 }
 
@@ -222,18 +195,19 @@ void AuditView::showEntry(int row)
 {
     if (row < 0 || row >= m_model->rowCount())
         return;
-    const QJsonObject entry = m_model->entries().at(row);
+    const Audit::Entry& entry = m_model->entries().at(row);
     auto* dialog = new QDialog(this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->setObjectName(QStringLiteral("auditEntryDialog"));
-    dialog->setWindowTitle(tr("Audit Entry %1").arg(entry.value(QLatin1String("insertId")).toString()));
+    dialog->setWindowTitle(tr("Audit Entry %1").arg(entry.insertId));
     auto* summary
         = new QLabel(describeEntry(entry).toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br>")), dialog);
     summary->setObjectName(QStringLiteral("auditEntrySummary"));
     summary->setTextFormat(Qt::RichText);
     summary->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
     summary->setWordWrap(true);
-    auto* json = new QPlainTextEdit(QString::fromUtf8(QJsonDocument(entry).toJson(QJsonDocument::Indented)), dialog);
+    auto* json
+        = new QPlainTextEdit(QString::fromUtf8(QJsonDocument(entry.json).toJson(QJsonDocument::Indented)), dialog);
     json->setObjectName(QStringLiteral("auditEntryJson"));
     json->setReadOnly(true);
     json->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #pragma once
 
-#include <QJsonObject>
+#include "auditlog.h"
+
 #include <QPointer>
 #include <QWidget>
 
@@ -41,7 +42,7 @@ public:
     /// The whole entry as the detail dialog shows it: principal, method, resource, status with its code's name,
     /// message and field violations, authorization, request metadata and the request; then the entry's JSON.
     /// Plain text (one "Label: value" per line); the dialog shows it with the JSON in the fixed font.
-    static QString describeEntry(const QJsonObject& entry);
+    static QString describeEntry(const Audit::Entry& entry);
 
 public Q_SLOTS:
     /// Opens the detail dialog of the entry in model row `row` (what double-click and Return do).

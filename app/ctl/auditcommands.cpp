@@ -72,7 +72,7 @@ bool readAuditFile(const QString& path, QList<QJsonObject>* entries, QString* er
 /// Fetches entries of `project` newest first, page by page, until `limit` (0: all) are read. False after printing
 /// the API's error.
 bool fetch(CtlSession& s, const QString& command, const QString& project, const QString& filter, int limit,
-    QList<QJsonObject>* entries)
+    QList<Audit::Entry>* entries)
 {
     ApiClient* client = s.client(command);
     if (!client)
@@ -80,14 +80,14 @@ bool fetch(CtlSession& s, const QString& command, const QString& project, const 
     QString pageToken;
     do {
         const int want = limit > 0 ? qMin(1000, limit - int(entries->size())) : 1000;
-        const ApiResult<QJsonObject> r = client->auditLogsBlocking(project, filter, want, pageToken);
+        const ApiResult<Audit::Page> r = client->auditLogsBlocking(project, filter, want, pageToken);
         if (!r.ok()) {
             s.printApiError(command, r.error);
             return false;
         }
-        for (const QJsonValue& v : r.value.value(QLatin1String("entries")).toArray())
-            entries->append(v.toObject());
-        pageToken = r.value.value(QLatin1String("nextPageToken")).toString();
+        for (const Audit::Entry& e : r.value.entries)
+            entries->append(e);
+        pageToken = r.value.nextPageToken;
     } while (!pageToken.isEmpty() && (limit <= 0 || entries->size() < limit));
     return true;
 }
@@ -119,13 +119,13 @@ int AuditCommands::list(CtlSession& s, const QStringList& args)
             return ExitCode::Usage;
         }
     }
-    QList<QJsonObject> entries;
+    QList<Audit::Entry> entries;
     if (!fetch(s, command, s.project(), p.value(QStringLiteral("filter")), limit, &entries))
         return ExitCode::Error;
     if (s.format() == QLatin1String("json") || s.format() == QLatin1String("yaml")) {
         QJsonArray array;
-        for (const QJsonObject& e : std::as_const(entries))
-            array.append(e);
+        for (const Audit::Entry& e : std::as_const(entries))
+            array.append(e.json);
         s.printResources(array); // as gcloud logging read: a YAML document per entry
         return ExitCode::Ok;
     }
@@ -134,19 +134,10 @@ int AuditCommands::list(CtlSession& s, const QStringList& args)
         return ExitCode::Ok;
     }
     QList<QStringList> rows;
-    for (const QJsonObject& e : std::as_const(entries)) {
-        const QJsonObject payload = e.value(QLatin1String("protoPayload")).toObject();
-        const QJsonObject status = payload.value(QLatin1String("status")).toObject();
-        rows.append({ e.value(QLatin1String("timestamp")).toString(), e.value(QLatin1String("severity")).toString(),
-            payload.value(QLatin1String("authenticationInfo"))
-                .toObject()
-                .value(QLatin1String("principalEmail"))
-                .toString(),
-            payload.value(QLatin1String("methodName")).toString(),
-            payload.value(QLatin1String("resourceName")).toString(),
-            // The code's name, as the console's Audit view shows it ("3" said nothing to a reader).
-            Rpc::nameOfNumber(status.value(QLatin1String("code")).toInt(0)),
-            payload.value(QLatin1String("requestMetadata")).toObject().value(QLatin1String("callerIp")).toString() });
+    for (const Audit::Entry& e : std::as_const(entries)) {
+        // The code's name, as the console's Audit view shows it ("3" said nothing to a reader).
+        rows.append({ e.timestamp, e.severity, e.principal, e.methodName, e.resourceName,
+            Rpc::nameOfNumber(e.statusCode.value_or(0)), e.callerIp });
     }
     s.out() << Printer::table({ QStringLiteral("TIMESTAMP"), QStringLiteral("SEVERITY"), QStringLiteral("PRINCIPAL"),
                                   QStringLiteral("METHOD"), QStringLiteral("RESOURCE"), QStringLiteral("STATUS"),
@@ -196,9 +187,12 @@ int AuditCommands::verify(CtlSession& s, const QStringList& args)
             return ExitCode::Error;
         }
     } else {
-        if (!fetch(s, command, QStringLiteral("-"), QString(), 0, &entries))
+        QList<Audit::Entry> page;
+        if (!fetch(s, command, QStringLiteral("-"), QString(), 0, &page))
             return ExitCode::Error;
-        std::reverse(entries.begin(), entries.end());
+        // The chain is checked on the entries as sent, oldest first.
+        for (auto it = page.crbegin(); it != page.crend(); ++it)
+            entries.append(it->json);
         dataDir = s.executorDataDir();
     }
     std::optional<Audit::ChainProblem> problem = Audit::verifyChain(entries);

@@ -550,14 +550,13 @@ HttpApi::Reply HttpApi::auditLogs(const ApiRequest& request, const Caller& calle
             return filter->matches(entry);
         },
         &next);
-    QJsonArray list;
+    Audit::Page page;
+    page.entries.reserve(entries.size());
     for (const QJsonObject& entry : entries)
-        list.append(entry);
-    QJsonObject answer { { QStringLiteral("entries"), list } };
+        page.entries.append(Audit::Entry::fromJson(entry));
     if (next > 0)
-        answer.insert(
-            QStringLiteral("nextPageToken"), encodePageToken(QStringLiteral("auditLogs"), QString::number(next)));
-    return jsonReply(answer);
+        page.nextPageToken = encodePageToken(QStringLiteral("auditLogs"), QString::number(next));
+    return jsonReply(page.toJson());
 }
 
 } // namespace Trainyard
