@@ -351,13 +351,7 @@ void ApiClient::checkpoints(const QString& jobId, QObject* context, Callback<Che
         projectUrl(QStringLiteral("/jobs/") + pathSegment(jobId) + QStringLiteral("/checkpoints"))
             .path(QUrl::FullyEncoded),
         {}, {}, context, typed<CheckpointList>(std::move(done), [](const QJsonObject& o, ApiError*) {
-            CheckpointList list;
-            list.jobDir = o.value(QLatin1String("jobDir")).toString();
-            list.truncated = o.value(QLatin1String("truncated")).toBool();
-            const QJsonArray array = o.value(QLatin1String("checkpoints")).toArray();
-            for (const QJsonValue& c : array)
-                list.checkpoints.append(CheckpointSummary::fromJson(c.toObject()));
-            return list;
+            return CheckpointList::fromJson(o);
         }));
 }
 
@@ -369,18 +363,7 @@ void ApiClient::checkpointDetail(
         projectUrl(QStringLiteral("/jobs/") + pathSegment(jobId) + QStringLiteral("/checkpoints/") + pathSegment(name))
             .path(QUrl::FullyEncoded),
         {}, {}, context, typed<CheckpointDetail>(std::move(done), [](const QJsonObject& o, ApiError*) {
-            CheckpointDetail d;
-            d.name = o.value(QLatin1String("name")).toString();
-            d.format = o.value(QLatin1String("format")).toString();
-            d.totalBytes = ApiJson::int64Field(o.value(QLatin1String("totalBytes")));
-            d.files = ApiJson::stringList(o.value(QLatin1String("files")));
-            const QJsonArray tensors = o.value(QLatin1String("tensors")).toArray();
-            d.tensors.reserve(tensors.size());
-            for (const QJsonValue& t : tensors)
-                d.tensors.append(CheckpointTensor::fromJson(t.toObject()));
-            d.scalars = o.value(QLatin1String("scalars")).toObject();
-            d.metadata = o.value(QLatin1String("metadata")).toObject();
-            return d;
+            return CheckpointDetail::fromJson(o);
         }));
 }
 
@@ -394,24 +377,8 @@ void ApiClient::tensorValues(const QString& jobId, const QString& name, const QS
         projectUrl(QStringLiteral("/jobs/") + pathSegment(jobId) + QStringLiteral("/checkpoints/") + pathSegment(name))
             .path(QUrl::FullyEncoded),
         q.query(QUrl::FullyEncoded), {}, context,
-        typed<TensorValues>(std::move(done), [](const QJsonObject& o, ApiError*) {
-            TensorValues v;
-            v.checkpoint = o.value(QLatin1String("name")).toString();
-            v.tensor = CheckpointTensor::fromJson(o.value(QLatin1String("tensor")).toObject());
-            const QJsonObject s = o.value(QLatin1String("statistics")).toObject();
-            v.count = ApiJson::int64Field(s.value(QLatin1String("count")));
-            v.nanCount = ApiJson::int64Field(s.value(QLatin1String("nanCount")));
-            v.infCount = ApiJson::int64Field(s.value(QLatin1String("infCount")));
-            v.min = ApiJson::doubleField(s.value(QLatin1String("min")));
-            v.max = ApiJson::doubleField(s.value(QLatin1String("max")));
-            v.mean = ApiJson::doubleField(s.value(QLatin1String("mean")));
-            v.std = ApiJson::doubleField(s.value(QLatin1String("std")));
-            const QJsonArray values = s.value(QLatin1String("values")).toArray();
-            v.values.reserve(values.size());
-            for (const QJsonValue& x : values)
-                v.values.append(ApiJson::doubleField(x));
-            return v;
-        }));
+        typed<TensorValues>(
+            std::move(done), [](const QJsonObject& o, ApiError*) { return TensorValues::fromJson(o); }));
 }
 
 void ApiClient::metricSeries(const QString& jobId, QObject* context, Callback<QList<SeriesInfo>> done)

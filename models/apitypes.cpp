@@ -2,12 +2,16 @@
 #include "apitypes.h"
 
 #include "apijson_p.h"
+#include "checkpointindex.h"
 #include "jsonnumber.h"
 #include "rfc3339.h"
 #include "rpcstatus.h"
 
+#include <QDateTime>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonParseError>
+#include <QTimeZone>
 #include <QUrl>
 
 namespace Trainyard {
@@ -300,6 +304,166 @@ CheckpointSummary CheckpointSummary::fromJson(const QJsonObject& o)
     c.trialId = o.value(QLatin1String("trialId")).toString();
     c.files = ApiJson::stringList(o.value(QLatin1String("files")));
     return c;
+}
+
+CheckpointSummary CheckpointSummary::fromEntry(const CheckpointEntry& e)
+{
+    CheckpointSummary c;
+    c.name = e.name;
+    c.format = e.format;
+    c.step = e.step;
+    c.epoch = e.epoch;
+    c.updateTimeMs = e.updateTime.isValid() ? e.updateTime.toMSecsSinceEpoch() : 0;
+    c.sizeBytes = e.sizeBytes;
+    c.current = e.current;
+    c.trialId = e.trialId;
+    c.files = e.files;
+    return c;
+}
+
+QJsonObject CheckpointSummary::toJson() const
+{
+    QJsonObject o {
+        { QStringLiteral("name"), name },
+        { QStringLiteral("format"), format },
+        { QStringLiteral("updateTime"),
+            Rfc3339::format(QDateTime::fromMSecsSinceEpoch(updateTimeMs, QTimeZone::utc())) },
+        { QStringLiteral("sizeBytes"), QString::number(sizeBytes) },
+        { QStringLiteral("files"), QJsonArray::fromStringList(files) },
+    };
+    if (step)
+        o.insert(QStringLiteral("step"), QString::number(*step));
+    if (epoch)
+        o.insert(QStringLiteral("epoch"), QString::number(*epoch));
+    if (current)
+        o.insert(QStringLiteral("current"), true);
+    if (!trialId.isEmpty())
+        o.insert(QStringLiteral("trialId"), trialId);
+    return o;
+}
+
+CheckpointList CheckpointList::fromJson(const QJsonObject& o)
+{
+    CheckpointList list;
+    list.jobDir = o.value(QLatin1String("jobDir")).toString();
+    list.truncated = o.value(QLatin1String("truncated")).toBool();
+    const QJsonArray array = o.value(QLatin1String("checkpoints")).toArray();
+    list.checkpoints.reserve(array.size());
+    for (const QJsonValue& c : array)
+        list.checkpoints.append(CheckpointSummary::fromJson(c.toObject()));
+    return list;
+}
+
+QJsonObject CheckpointList::toJson() const
+{
+    QJsonArray array;
+    for (const CheckpointSummary& c : checkpoints)
+        array.append(c.toJson());
+    QJsonObject o { { QStringLiteral("checkpoints"), array } };
+    if (!jobDir.isEmpty())
+        o.insert(QStringLiteral("jobDir"), jobDir);
+    if (truncated)
+        o.insert(QStringLiteral("truncated"), true);
+    return o;
+}
+
+QJsonObject CheckpointTensor::toJson() const
+{
+    QJsonArray dims;
+    for (qint64 d : shape)
+        dims.append(QString::number(d));
+    QJsonObject o {
+        { QStringLiteral("name"), name },
+        { QStringLiteral("displayName"), displayName },
+        { QStringLiteral("dtype"), dtype },
+        { QStringLiteral("shape"), dims },
+        { QStringLiteral("shard"), shard },
+        { QStringLiteral("file"), file },
+    };
+    if (!elementType.isEmpty())
+        o.insert(QStringLiteral("elementType"), elementType);
+    if (sizeBytes >= 0)
+        o.insert(QStringLiteral("sizeBytes"), QString::number(sizeBytes));
+    if (metadata)
+        o.insert(QStringLiteral("metadata"), true);
+    return o;
+}
+
+CheckpointDetail CheckpointDetail::fromJson(const QJsonObject& o)
+{
+    CheckpointDetail d;
+    d.name = o.value(QLatin1String("name")).toString();
+    d.format = o.value(QLatin1String("format")).toString();
+    d.totalBytes = ApiJson::int64Field(o.value(QLatin1String("totalBytes")));
+    d.files = ApiJson::stringList(o.value(QLatin1String("files")));
+    const QJsonArray tensors = o.value(QLatin1String("tensors")).toArray();
+    d.tensors.reserve(tensors.size());
+    for (const QJsonValue& t : tensors)
+        d.tensors.append(CheckpointTensor::fromJson(t.toObject()));
+    d.scalars = o.value(QLatin1String("scalars")).toObject();
+    d.metadata = o.value(QLatin1String("metadata")).toObject();
+    return d;
+}
+
+QJsonObject CheckpointDetail::toJson() const
+{
+    QJsonArray list;
+    for (const CheckpointTensor& t : tensors)
+        list.append(t.toJson());
+    QJsonObject o {
+        { QStringLiteral("name"), name },
+        { QStringLiteral("format"), format },
+        { QStringLiteral("totalBytes"), QString::number(totalBytes) },
+        { QStringLiteral("files"), QJsonArray::fromStringList(files) },
+        { QStringLiteral("tensors"), list },
+    };
+    if (!scalars.isEmpty())
+        o.insert(QStringLiteral("scalars"), scalars);
+    if (!metadata.isEmpty())
+        o.insert(QStringLiteral("metadata"), metadata);
+    return o;
+}
+
+TensorValues TensorValues::fromJson(const QJsonObject& o)
+{
+    TensorValues v;
+    v.checkpoint = o.value(QLatin1String("name")).toString();
+    v.tensor = CheckpointTensor::fromJson(o.value(QLatin1String("tensor")).toObject());
+    const QJsonObject s = o.value(QLatin1String("statistics")).toObject();
+    v.count = ApiJson::int64Field(s.value(QLatin1String("count")));
+    v.nanCount = ApiJson::int64Field(s.value(QLatin1String("nanCount")));
+    v.infCount = ApiJson::int64Field(s.value(QLatin1String("infCount")));
+    v.min = ApiJson::doubleField(s.value(QLatin1String("min")));
+    v.max = ApiJson::doubleField(s.value(QLatin1String("max")));
+    v.mean = ApiJson::doubleField(s.value(QLatin1String("mean")));
+    v.std = ApiJson::doubleField(s.value(QLatin1String("std")));
+    const QJsonArray values = s.value(QLatin1String("values")).toArray();
+    v.values.reserve(values.size());
+    for (const QJsonValue& x : values)
+        v.values.append(ApiJson::doubleField(x));
+    return v;
+}
+
+QJsonObject TensorValues::toJson() const
+{
+    QJsonArray first;
+    for (double x : values)
+        first.append(doubleToJson(x));
+    const QJsonObject statistics {
+        { QStringLiteral("count"), QString::number(count) },
+        { QStringLiteral("min"), min },
+        { QStringLiteral("max"), max },
+        { QStringLiteral("mean"), mean },
+        { QStringLiteral("std"), std },
+        { QStringLiteral("nanCount"), QString::number(nanCount) },
+        { QStringLiteral("infCount"), QString::number(infCount) },
+        { QStringLiteral("values"), first },
+    };
+    return QJsonObject {
+        { QStringLiteral("name"), checkpoint },
+        { QStringLiteral("tensor"), tensor.toJson() },
+        { QStringLiteral("statistics"), statistics },
+    };
 }
 
 CheckpointTensor CheckpointTensor::fromJson(const QJsonObject& o)

@@ -22,6 +22,8 @@
 
 namespace Trainyard {
 
+struct CheckpointEntry;
+
 /// An API failure in Google's error shape
 /// `{"error":{"code","message","status","details":[{"@type":"…BadRequest","fieldViolations":[…]}]}}`.
 /// `httpStatus` is 0 when no HTTP answer arrived (connection refused, timeout); then `status` is
@@ -186,7 +188,12 @@ struct CheckpointSummary {
     QString trialId;
     QStringList files; ///< relative to the job dir
 
+    /// What the executor's scan found (CheckpointIndex::scan()).
+    static CheckpointSummary fromEntry(const CheckpointEntry& entry);
     static CheckpointSummary fromJson(const QJsonObject& json);
+    /// API JSON (app/executor/API.md "Checkpoints"): int64 as strings, `updateTime` RFC 3339 with milliseconds,
+    /// `current`/`trialId`/`step`/`epoch` omitted when unset (proto3 JSON).
+    QJsonObject toJson() const;
     bool operator==(const CheckpointSummary&) const = default;
 };
 
@@ -195,6 +202,11 @@ struct CheckpointList {
     QList<CheckpointSummary> checkpoints;
     QString jobDir; ///< absolute; empty when the job has none
     bool truncated = false; ///< the executor's scan stopped at its entry limit
+
+    static CheckpointList fromJson(const QJsonObject& json);
+    /// `{"checkpoints": […], "jobDir"?, "truncated"?}`.
+    QJsonObject toJson() const;
+    bool operator==(const CheckpointList&) const = default;
 };
 
 /// `…/jobs/{id}/model[?trial=]`: what a built-in algorithm job (or trial) trained (app/executor/API.md, "Built-in
@@ -241,6 +253,8 @@ struct CheckpointTensor {
     bool metadata = false; ///< bookkeeping entry (`_CHECKPOINTABLE_OBJECT_GRAPH`)
 
     static CheckpointTensor fromJson(const QJsonObject& json);
+    /// `shape` and `sizeBytes` as int64 strings; `elementType`, `sizeBytes` and `metadata` only when known/set.
+    QJsonObject toJson() const;
     bool operator==(const CheckpointTensor&) const = default;
 };
 
@@ -253,6 +267,11 @@ struct CheckpointDetail {
     QList<CheckpointTensor> tensors;
     QJsonObject scalars; ///< PyTorch top-level numbers and strings (`epoch`, `global_step`)
     QJsonObject metadata; ///< format extras
+
+    static CheckpointDetail fromJson(const QJsonObject& json);
+    /// `totalBytes` as an int64 string; `scalars` and `metadata` only when not empty.
+    QJsonObject toJson() const;
+    bool operator==(const CheckpointDetail&) const = default;
 };
 
 /// `…/checkpoints/{name}?tensor=&values=`: statistics over the finite values, and the first values
@@ -268,6 +287,11 @@ struct TensorValues {
     double mean = 0;
     double std = 0;
     QList<double> values;
+
+    static TensorValues fromJson(const QJsonObject& json);
+    /// `{"name", "tensor", "statistics": {"count", "nanCount", "infCount" (int64 strings), "min", "max", "mean",
+    /// "std", "values" (NaN and ±Inf as "NaN", "Infinity", "-Infinity")}}`.
+    QJsonObject toJson() const;
 };
 
 /// The result of a blocking call: a value or an error.

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "inspectcheckpoint.h"
 
+#include "apitypes.h"
+
 #include "checkpointindex.h"
 #include "checkpointreader.h"
 #include "tensorbundle.h"
@@ -85,7 +87,7 @@ int listCheckpoints(const QString& dir, const QString& format, QTextStream& out,
     if (format == QLatin1String("json")) {
         QJsonArray list;
         for (const CheckpointEntry& e : found)
-            list.append(e.toJson());
+            list.append(CheckpointSummary::fromEntry(e).toJson());
         QJsonObject json { { QStringLiteral("path"), QFileInfo(dir).absoluteFilePath() },
             { QStringLiteral("checkpoints"), list } };
         if (truncated)

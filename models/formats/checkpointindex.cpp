@@ -318,26 +318,6 @@ private:
 
 } // namespace
 
-QJsonObject CheckpointEntry::toJson() const
-{
-    QJsonObject o {
-        { QStringLiteral("name"), name },
-        { QStringLiteral("format"), format },
-        { QStringLiteral("updateTime"), updateTime.toUTC().toString(Qt::ISODateWithMs) },
-        { QStringLiteral("sizeBytes"), QString::number(sizeBytes) },
-        { QStringLiteral("files"), QJsonArray::fromStringList(files) },
-    };
-    if (step)
-        o.insert(QStringLiteral("step"), QString::number(*step));
-    if (epoch)
-        o.insert(QStringLiteral("epoch"), QString::number(*epoch));
-    if (current)
-        o.insert(QStringLiteral("current"), true);
-    if (!trialId.isEmpty())
-        o.insert(QStringLiteral("trialId"), trialId);
-    return o;
-}
-
 QList<CheckpointEntry> CheckpointIndex::scan(const QString& jobDir, bool trialFolders, bool* truncated) const
 {
     if (truncated)

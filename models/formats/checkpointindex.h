@@ -41,10 +41,7 @@ struct CheckpointEntry {
     bool current = false; ///< the `model_checkpoint_path` of a TF `checkpoint` state file in its folder
     QString trialId; ///< the first folder of `name` when the job tunes hyperparameters and that folder is a number
     QStringList files; ///< its files, relative to the job dir, sorted
-
-    /// API JSON (app/executor/API.md): camelCase, int64 as strings, `current`/`trialId`/`step`/`epoch`
-    /// omitted when unset (proto3 JSON).
-    QJsonObject toJson() const;
+    // Its API JSON is CheckpointSummary's (models/apitypes.h: CheckpointSummary::fromEntry(), toJson()).
 };
 
 /// Finds the checkpoints under a job dir, and checks names that clients send against it.

@@ -4,6 +4,7 @@
 #include "apicommon.h"
 #include "httpapi.h"
 
+#include "apitypes.h"
 #include "checkpointindex.h"
 #include "checkpointreader.h"
 #include "jobstore.h"
@@ -25,26 +26,20 @@ using Formats::CheckpointInfo;
 using Formats::CheckpointReader;
 using Formats::TensorInfo;
 
-QJsonObject tensorToJson(const TensorInfo& t, const QDir& root)
+/// The wire type of a tensor the reader found; its file relative to the job dir `root`.
+CheckpointTensor wireTensor(const TensorInfo& t, const QDir& root)
 {
-    QJsonArray shape;
-    for (qint64 d : t.shape)
-        shape.append(QString::number(d));
-    QJsonObject o {
-        { QStringLiteral("name"), t.name },
-        { QStringLiteral("displayName"), t.displayName },
-        { QStringLiteral("dtype"), t.dtype },
-        { QStringLiteral("shape"), shape },
-        { QStringLiteral("shard"), t.shard },
-        { QStringLiteral("file"), root.relativeFilePath(t.file) },
-    };
-    if (t.elementType != Formats::ElementType::Other)
-        o.insert(QStringLiteral("elementType"), Formats::elementTypeName(t.elementType));
-    if (t.size >= 0)
-        o.insert(QStringLiteral("sizeBytes"), QString::number(t.size));
-    if (t.isMetadata)
-        o.insert(QStringLiteral("metadata"), true);
-    return o;
+    CheckpointTensor w;
+    w.name = t.name;
+    w.displayName = t.displayName;
+    w.dtype = t.dtype;
+    w.elementType = t.elementType != Formats::ElementType::Other ? Formats::elementTypeName(t.elementType) : QString();
+    w.shape = t.shape;
+    w.sizeBytes = t.size >= 0 ? t.size : -1;
+    w.shard = t.shard;
+    w.file = root.relativeFilePath(t.file);
+    w.metadata = t.isMetadata;
+    return w;
 }
 
 QString checkpointMessage(const QString& project, const QString& jobId, const QString& name, const QString& why)
@@ -116,35 +111,26 @@ HttpApi::Reply readCheckpoint(const QString& project, const QString& jobId, cons
         format = QStringLiteral("tf-saved-model");
 
     const QDir rootDir(root);
-    QJsonObject result {
-        { QStringLiteral("name"), name },
-        { QStringLiteral("format"), format },
-    };
     if (tensorName.isNull()) {
-        QJsonArray tensors;
-        for (const TensorInfo& t : info->tensors)
-            tensors.append(tensorToJson(t, rootDir));
-        QJsonObject scalars;
-        for (auto it = info->scalars.cbegin(); it != info->scalars.cend(); ++it)
-            scalars.insert(it.key(), QJsonValue::fromVariant(it.value()));
-        QStringList relFiles;
+        CheckpointDetail detail;
+        detail.name = name;
+        detail.format = format;
+        detail.totalBytes = info->totalBytes();
         for (const QString& f : info->files)
-            relFiles.append(rootDir.relativeFilePath(f));
-        result.insert(QStringLiteral("totalBytes"), QString::number(info->totalBytes()));
-        result.insert(QStringLiteral("files"), QJsonArray::fromStringList(relFiles));
-        result.insert(QStringLiteral("tensors"), tensors);
-        if (!scalars.isEmpty())
-            result.insert(QStringLiteral("scalars"), scalars);
-        if (!info->metadata.isEmpty())
-            result.insert(QStringLiteral("metadata"), info->metadata);
-        return jsonReply(result);
+            detail.files.append(rootDir.relativeFilePath(f));
+        detail.tensors.reserve(info->tensors.size());
+        for (const TensorInfo& t : info->tensors)
+            detail.tensors.append(wireTensor(t, rootDir));
+        for (auto it = info->scalars.cbegin(); it != info->scalars.cend(); ++it)
+            detail.scalars.insert(it.key(), QJsonValue::fromVariant(it.value()));
+        detail.metadata = info->metadata;
+        return jsonReply(detail.toJson());
     }
 
     const TensorInfo* tensor = info->find(tensorName);
     if (!tensor)
         return errorReply(RpcCode::NotFound,
             checkpointMessage(project, jobId, name, QStringLiteral("has no tensor named \"%1\"").arg(tensorName)));
-    result.insert(QStringLiteral("tensor"), tensorToJson(*tensor, rootDir));
     const int elementSize = Formats::elementSize(tensor->elementType);
     if (elementSize == 0)
         return errorReply(RpcCode::FailedPrecondition,
@@ -161,13 +147,18 @@ HttpApi::Reply readCheckpoint(const QString& project, const QString& jobId, cons
     const auto stats = CheckpointReader::tensorStats(*info, *tensor, HttpApi::MaxTensorValueBytes, values, &error);
     if (!stats)
         return errorReply(RpcCode::DataLoss, QStringLiteral("Tensor \"%1\" cannot be read: %2").arg(tensorName, error));
-    QJsonObject statistics = stats->toJson();
-    // int64 counts as strings, as everywhere in this API.
-    statistics.insert(QStringLiteral("count"), QString::number(stats->count));
-    statistics.insert(QStringLiteral("nanCount"), QString::number(stats->nanCount));
-    statistics.insert(QStringLiteral("infCount"), QString::number(stats->infCount));
-    result.insert(QStringLiteral("statistics"), statistics);
-    return jsonReply(result);
+    TensorValues answer;
+    answer.checkpoint = name;
+    answer.tensor = wireTensor(*tensor, rootDir);
+    answer.count = stats->count;
+    answer.nanCount = stats->nanCount;
+    answer.infCount = stats->infCount;
+    answer.min = stats->min;
+    answer.max = stats->max;
+    answer.mean = stats->mean;
+    answer.std = stats->std;
+    answer.values = QList<double>(stats->firstValues.cbegin(), stats->firstValues.cend());
+    return jsonReply(answer.toJson());
 }
 
 } // namespace
@@ -185,17 +176,13 @@ HttpApi::Reply HttpApi::checkpoints(
     const bool trials = job->trainingInput.hyperparameters.has_value();
     *deferred = true;
     answerLater(channel, [index = m_checkpoints, dir, trials]() -> Reply {
-        bool truncated = false;
-        const QList<CheckpointEntry> entries = index->scan(dir, trials, &truncated);
-        QJsonArray list;
+        CheckpointList list;
+        const QList<CheckpointEntry> entries = index->scan(dir, trials, &list.truncated);
+        list.checkpoints.reserve(entries.size());
         for (const CheckpointEntry& e : entries)
-            list.append(e.toJson());
-        QJsonObject result { { QStringLiteral("checkpoints"), list } };
-        if (!dir.isEmpty())
-            result.insert(QStringLiteral("jobDir"), dir);
-        if (truncated)
-            result.insert(QStringLiteral("truncated"), true);
-        return jsonReply(result);
+            list.checkpoints.append(CheckpointSummary::fromEntry(e));
+        list.jobDir = dir;
+        return jsonReply(list.toJson());
     });
     return {};
 }
