@@ -498,6 +498,24 @@ SeriesInfo SeriesInfo::fromJson(const QJsonObject& o)
     return s;
 }
 
+QJsonObject SeriesInfo::toJson() const
+{
+    QJsonObject o {
+        { QStringLiteral("name"), name },
+        { QStringLiteral("kind"), kind },
+        { QStringLiteral("tag"), tag },
+        { QStringLiteral("points"), QString::number(pointCount) },
+        { QStringLiteral("lastSeq"), QString::number(lastSeq) },
+    };
+    if (!run.isEmpty())
+        o.insert(QStringLiteral("run"), run);
+    if (!taskName.isEmpty())
+        o.insert(QStringLiteral("taskName"), taskName);
+    if (!trialId.isEmpty())
+        o.insert(QStringLiteral("trialId"), trialId);
+    return o;
+}
+
 SeriesPoint SeriesPoint::fromJson(const QJsonObject& o)
 {
     return { ApiJson::int64Field(o.value(QLatin1String("step"))),

@@ -110,6 +110,10 @@ struct SeriesInfo {
     QString jobId;
 
     static SeriesInfo fromJson(const QJsonObject& json);
+    /// The executor's JSON of a series (`…/metrics` and its `series` events): `points` (pointCount) and `lastSeq` as
+    /// int64 strings; `run`, `taskName` and `trialId` only when set. (Its points are written by the executor's
+    /// streaming writer, api/metrics.cpp, and read back by SeriesPoint::fromJson().)
+    QJsonObject toJson() const;
     bool operator==(const SeriesInfo&) const = default;
 };
 

@@ -4,6 +4,7 @@
 #include "httpapi.h"
 #include "ssestream.h"
 
+#include "apitypes.h"
 #include "jobstore.h"
 #include "metricsstore.h"
 
@@ -48,17 +49,14 @@ void appendPointsJson(QByteArray& out, const QList<MetricPoint>& points)
 /// hypertune and resource series do, so that a client can tell the trials' curves apart and filter them.
 QJsonObject seriesToJson(const MetricSeriesInfo& s, bool tuning)
 {
-    QJsonObject o {
-        { QStringLiteral("name"), s.name },
-        { QStringLiteral("kind"), s.key.kind },
-        { QStringLiteral("tag"), s.key.tag },
-        { QStringLiteral("points"), QString::number(s.pointCount) },
-        { QStringLiteral("lastSeq"), QString::number(s.lastSeq) },
-    };
-    if (!s.key.run.isEmpty())
-        o.insert(QStringLiteral("run"), s.key.run);
-    if (!s.key.taskName.isEmpty())
-        o.insert(QStringLiteral("taskName"), s.key.taskName);
+    SeriesInfo wire;
+    wire.name = s.name;
+    wire.kind = s.key.kind;
+    wire.run = s.key.run;
+    wire.tag = s.key.tag;
+    wire.taskName = s.key.taskName;
+    wire.pointCount = s.pointCount;
+    wire.lastSeq = s.lastSeq;
     QString trial = s.key.trialId;
     if (trial.isEmpty() && tuning && s.key.kind == QLatin1String("scalar")) {
         const QString first = s.key.run.section(QLatin1Char('/'), 0, 0);
@@ -66,9 +64,8 @@ QJsonObject seriesToJson(const MetricSeriesInfo& s, bool tuning)
         if (number.match(first).hasMatch())
             trial = first;
     }
-    if (!trial.isEmpty())
-        o.insert(QStringLiteral("trialId"), trial);
-    return o;
+    wire.trialId = trial;
+    return wire.toJson();
 }
 
 /// One `points` event: `{"series":NAME,"points":[…]}`.

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// The checkpoints' wire types (models/apitypes.h; app/executor/API.md "Checkpoints"), the one encoder and decoder
-// that the executor and its clients share: a list, a checkpoint's tensors and a tensor's values round-trip whole,
-// with int64 as strings, optional fields omitted when unset, and NaN and ±Inf among the values.
+// Wire types of models/apitypes.h whose one encoder and decoder the executor and its clients share (app/executor/API.md
+// "Checkpoints", "Metrics"): a checkpoint list, a checkpoint's tensors, a tensor's values and a metric series
+// round-trip whole, with int64 as strings, optional fields omitted when unset, and NaN and ±Inf among the values.
 #include "apitypes.h"
 #include "checkpointindex.h"
 
@@ -14,7 +14,7 @@
 
 using namespace Trainyard;
 
-class TestCheckpointTypes : public QObject {
+class TestWireTypes : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
@@ -125,7 +125,33 @@ private Q_SLOTS:
         QVERIFY(std::isinf(back.values.at(2)) && back.values.at(2) > 0);
         QCOMPARE(back.values.at(3), 0.25);
     }
+
+    void seriesInfoRoundTrips()
+    {
+        SeriesInfo s;
+        s.name = QStringLiteral("hypertune/master-replica-0/accuracy");
+        s.kind = QStringLiteral("hypertune");
+        s.tag = QStringLiteral("accuracy");
+        s.taskName = QStringLiteral("master-replica-0");
+        s.trialId = QStringLiteral("7");
+        s.pointCount = 3'000'000'000;
+        s.lastSeq = 42;
+        const QJsonObject json = s.toJson();
+        QCOMPARE(json.value(QStringLiteral("points")).toString(), QStringLiteral("3000000000"));
+        QVERIFY(!json.contains(QStringLiteral("run")));
+        QCOMPARE(SeriesInfo::fromJson(json), s);
+        // A scalar series of the job dir: its run, no replica, no trial.
+        SeriesInfo scalar;
+        scalar.name = QStringLiteral("scalar/./train/loss");
+        scalar.kind = QStringLiteral("scalar");
+        scalar.run = QStringLiteral(".");
+        scalar.tag = QStringLiteral("train/loss");
+        QCOMPARE(scalar.toJson().keys(),
+            (QStringList { QStringLiteral("kind"), QStringLiteral("lastSeq"), QStringLiteral("name"),
+                QStringLiteral("points"), QStringLiteral("run"), QStringLiteral("tag") }));
+        QCOMPARE(SeriesInfo::fromJson(scalar.toJson()), scalar);
+    }
 };
 
-QTEST_GUILESS_MAIN(TestCheckpointTypes)
-#include "tst_checkpointtypes.moc"
+QTEST_GUILESS_MAIN(TestWireTypes)
+#include "tst_wiretypes.moc"
