@@ -250,7 +250,7 @@ HostStatus HostStatus::fromJson(const QJsonObject& o)
 {
     HostStatus h;
     h.cpus = static_cast<int>(ApiJson::int64Field(o.value(QLatin1String("cpus"))));
-    h.memoryBytes = ApiJson::int64Field(o.value(QLatin1String("memoryBytes")));
+    h.memory = Bytes::fromBytes(ApiJson::int64Field(o.value(QLatin1String("memoryBytes"))));
     h.gpus = ApiJson::gpuList(o.value(QLatin1String("gpus")));
     h.vcpusInUse = static_cast<int>(ApiJson::int64Field(o.value(QLatin1String("vcpusInUse"))));
     h.memoryInUse = Bytes::fromGb(o.value(QLatin1String("memoryGbInUse")).toDouble());
@@ -278,7 +278,7 @@ QJsonObject HostStatus::toJson() const
         inUse.append(g);
     QJsonObject json {
         { QStringLiteral("cpus"), cpus },
-        { QStringLiteral("memoryBytes"), QString::number(memoryBytes) },
+        { QStringLiteral("memoryBytes"), QString::number(memory.bytes()) },
         { QStringLiteral("gpus"), gpuArray },
         { QStringLiteral("vcpusInUse"), vcpusInUse },
         { QStringLiteral("memoryGbInUse"), memoryInUse.gb() },

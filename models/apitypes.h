@@ -164,10 +164,10 @@ struct ContainerImageInfo {
 /// `…/host`: what the host has and what the scheduler holds now.
 struct HostStatus {
     int cpus = 0;
-    qint64 memoryBytes = 0;
+    Bytes memory; ///< the host's physical memory; wire: "memoryBytes", an int64 string
     QList<GpuInfo> gpus;
     int vcpusInUse = 0;
-    Bytes memoryInUse; ///< wire: "memoryGbInUse", GB
+    Bytes memoryInUse; ///< reserved by running jobs; wire: "memoryGbInUse", GB
     QList<int> gpusInUse;
     int runningJobs = 0;
     int queuedJobs = 0;

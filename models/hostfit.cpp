@@ -16,7 +16,7 @@ HostInventory inventoryOf(const HostStatus& h)
 {
     HostInventory inv;
     inv.cpus = h.cpus;
-    inv.memoryBytes = h.memoryBytes;
+    inv.memoryBytes = h.memory.bytes();
     inv.gpus = h.gpus;
     return inv;
 }
@@ -28,7 +28,7 @@ int clustersOnHost(const ClusterPlan& plan, const HostStatus& h)
     if (plan.totalVcpus() > 0)
         fit = std::min(fit, h.cpus / plan.totalVcpus());
     if (plan.totalMemory().bytes() > 0)
-        fit = std::min<qint64>(fit, h.memoryBytes / plan.totalMemory().bytes());
+        fit = std::min<qint64>(fit, h.memory.bytes() / plan.totalMemory().bytes());
     if (plan.totalGpus() > 0)
         fit = std::min<int>(fit, int(h.gpus.size()) / plan.totalGpus());
     return std::max(1, fit);
@@ -65,7 +65,7 @@ HostFit assessHostFit(const Job& job, const HostStatus& h, const MachineCatalog&
     }
     // More than the whole host (not just more than is free now), for one cluster: it starts when it is alone, as the
     // executor admits it, but its replicas then share fewer CPUs and less memory than their machine types promise.
-    const Bytes hostMemory = Bytes::fromBytes(h.memoryBytes);
+    const Bytes hostMemory = h.memory;
     if (fit.plan.totalVcpus() > h.cpus)
         fit.over << QCoreApplication::translate("Trainyard::HostFit", "%1 vCPUs on this host's %2")
                         .arg(fit.plan.totalVcpus())
@@ -77,7 +77,7 @@ HostFit assessHostFit(const Job& job, const HostStatus& h, const MachineCatalog&
     const HostLoad load { h.vcpusInUse, h.memoryInUse, h.gpusInUse, h.runningJobs };
     const Admission admission = admit(fit.plan, inventory, load, catalog);
     const double freeVcpus = h.cpus - h.vcpusInUse;
-    const Bytes freeMemory = Bytes::fromBytes(h.memoryBytes) - h.memoryInUse;
+    const Bytes freeMemory = h.memory - h.memoryInUse;
     const int freeGpus = int(h.gpus.size() - h.gpusInUse.size());
     if (h.queuedJobs > 0) {
         fit.verdict = HostFit::Verdict::Queue;

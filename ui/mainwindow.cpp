@@ -917,7 +917,7 @@ void MainWindow::jobsApplied()
 void MainWindow::showHost(const HostStatus& host)
 {
     const QLocale locale;
-    const Bytes memory = Bytes::fromBytes(host.memoryBytes);
+    const Bytes memory = host.memory;
     // A part in use beyond what the host has is coloured, and the tooltip says what that means: the executor
     // starts a job alone on the host whatever it asks for, so "12 / 2 vCPUs" is possible and worth a warning.
     auto part = [](const QString& text, bool over) {

@@ -38,7 +38,7 @@ HostInventory WizardHostInfo::inventory() const
     HostInventory inv;
     if (host) {
         inv.cpus = host->cpus;
-        inv.memoryBytes = host->memoryBytes;
+        inv.memoryBytes = host->memory.bytes();
         inv.gpus = host->gpus;
     }
     return inv;

@@ -80,7 +80,7 @@ HttpApi::Reply HttpApi::regions(
     RegionStatus local;
     local.kind = QStringLiteral("LOCAL");
     local.nodes << RegionNode { QSysInfo::machineHostName(), { QStringLiteral("UP") }, host.cpus, host.vcpusInUse,
-        int(host.gpus.size()), int(host.gpusInUse.size()), Bytes::fromBytes(host.memoryBytes), {}, host.memoryInUse };
+        int(host.gpus.size()), int(host.gpusInUse.size()), host.memory, {}, host.memoryInUse };
     const QJsonObject localJson = regionInfo(names.first(), local, jobs.value(names.first())).toJson();
 
     QList<Backend*> asked;

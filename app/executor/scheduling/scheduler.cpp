@@ -1112,7 +1112,7 @@ HostStatus Scheduler::usage() const
     const BackendUsage b = d->backend->usage();
     HostStatus u;
     u.cpus = b.host.cpus;
-    u.memoryBytes = b.host.memoryBytes;
+    u.memory = Bytes::fromBytes(b.host.memoryBytes);
     u.gpus = b.host.gpus;
     u.vcpusInUse = b.vcpusInUse;
     u.memoryInUse = b.memoryInUse;
