@@ -645,12 +645,12 @@ void WizardComputePage::updateSummary()
     QString text;
     const RegionInfo* cluster = info.cluster(selectedCluster());
     if (!blocking.isEmpty() || selectedTier().isEmpty()) {
-        m_verdict = QStringLiteral("incomplete");
+        m_verdict = Verdict::Incomplete;
         text = tr("Complete the roles above to see what this job needs.");
     } else if (cluster) {
         text = clusterSummary(job, *cluster);
     } else if (!info.host) {
-        m_verdict = QStringLiteral("unknown");
+        m_verdict = Verdict::Unknown;
         text = tr("The executor has not said what this host has yet, so whether the job fits is not known.");
     } else {
         // The verdict trainyardctl gives as well (models/hostfit.h): the executor's admission rule, the host's
@@ -658,16 +658,16 @@ void WizardComputePage::updateSummary()
         const HostFit fit = assessHostFit(job, *info.host, m_wizard->catalog());
         switch (fit.verdict) {
         case HostFit::Verdict::Never:
-            m_verdict = QStringLiteral("never");
+            m_verdict = Verdict::Never;
             break;
         case HostFit::Verdict::Fits:
-            m_verdict = QStringLiteral("fits");
+            m_verdict = Verdict::Fits;
             break;
         case HostFit::Verdict::Oversubscribed:
-            m_verdict = QStringLiteral("oversubscribed");
+            m_verdict = Verdict::Oversubscribed;
             break;
         case HostFit::Verdict::Queue:
-            m_verdict = QStringLiteral("queue");
+            m_verdict = Verdict::Queue;
             break;
         }
         if (fit.verdict == HostFit::Verdict::Never) {
@@ -705,7 +705,7 @@ QString WizardComputePage::clusterSummary(const Job& job, const RegionInfo& clus
     for (const QString& reason : fit.reasons)
         never << reason.toHtmlEscaped();
     if (!never.isEmpty()) {
-        m_verdict = QStringLiteral("never");
+        m_verdict = Verdict::Never;
         return QStringLiteral("<span style=\"color:#c01c28\">✗ </span>")
             + tr("<b>Cannot run on %1:</b>").arg(cluster.name.toHtmlEscaped()) + QStringLiteral("<ul><li>")
             + never.join(QStringLiteral("</li><li>")) + QStringLiteral("</li></ul>");
@@ -717,14 +717,14 @@ QString WizardComputePage::clusterSummary(const Job& job, const RegionInfo& clus
     QString head;
     QString why;
     if (fit.verdict == ClusterFit::Verdict::Fits) {
-        m_verdict = QStringLiteral("fits");
+        m_verdict = Verdict::Fits;
         head = QStringLiteral("<span style=\"color:#26a269\">✓ </span>")
             + tr("<b>Fits %1 now.</b>").arg(cluster.name.toHtmlEscaped());
         why = tr("%1 of its %2 usable nodes are idle; Slurm can start it at once.")
                   .arg(fit.idleNodes)
                   .arg(fit.usableNodes);
     } else {
-        m_verdict = QStringLiteral("queue");
+        m_verdict = Verdict::Queue;
         head = QStringLiteral("<span style=\"color:#c64600\">● </span>")
             + tr("<b>Will queue on %1.</b>").arg(cluster.name.toHtmlEscaped());
         why = tr("Only %1 of its %2 usable nodes are idle now (or not those with the GPUs asked for): Slurm "
@@ -747,7 +747,7 @@ void WizardComputePage::initializePage()
 
 bool WizardComputePage::isComplete() const
 {
-    if (selectedTier().isEmpty() || m_verdict == QLatin1String("never"))
+    if (selectedTier().isEmpty() || m_verdict == Verdict::Never)
         return false;
     for (int role = 0; role < RoleCount; ++role) {
         if (!roleProblem(Role(role)).isEmpty())

@@ -35,9 +35,18 @@ public:
     QComboBox* regionBox() const { return m_region; }
     /// The cluster chosen in regionBox(), or empty for this host.
     QString selectedCluster() const;
-    /// The summary's verdict: "fits", "oversubscribed" (starts when alone, but asks for more vCPUs or memory
-    /// than the whole host has), "queue", "never", "incomplete" or "unknown" (no host information).
-    QString verdict() const { return m_verdict; }
+    /// The summary's verdict on the job where it would run: this host's (HostFit, models/hostfit.h) or a cluster's
+    /// (ClusterFit), or why there is none yet.
+    enum class Verdict {
+        Incomplete, ///< a role has a problem, or no scale tier is chosen: nothing to judge yet
+        Unknown, ///< the executor has not said what its host has
+        Never, ///< a rule of the host or the cluster refuses it (the page is not complete)
+        Fits, ///< it starts now
+        Oversubscribed, ///< it starts when alone, but asks for more vCPUs or memory than the whole host has
+        Queue, ///< it waits: jobs queued ahead, or running ones hold what it needs
+    };
+    Q_ENUM(Verdict)
+    Verdict verdict() const { return m_verdict; }
 
 private:
     struct RoleWidgets {
@@ -71,7 +80,7 @@ private:
     RoleWidgets m_roles[RoleCount];
     QLabel* m_tierProblems;
     QLabel* m_summary;
-    QString m_verdict;
+    Verdict m_verdict = Verdict::Incomplete;
     QString m_loadedTier; ///< the card checked after load
     QString m_serverTierError;
     bool m_loading = false;

@@ -137,12 +137,12 @@ private Q_SLOTS:
         QCOMPARE(region->currentData().toString(), m_clusterName); // the loaded region
         QVERIFY2(region->currentText().contains(QStringLiteral("Slurm cluster")), qPrintable(region->currentText()));
         // Three replicas on four idle nodes: fits now; n1-standard-4 gets a node's CPUs, said so.
-        QTRY_COMPARE_WITH_TIMEOUT(compute->verdict(), QStringLiteral("fits"), 30000);
+        QTRY_COMPARE_WITH_TIMEOUT(compute->verdict(), WizardComputePage::Verdict::Fits, 30000);
         QVERIFY2(compute->summaryLabel()->text().contains(QStringLiteral("Fits %1 now").arg(m_clusterName)),
             qPrintable(compute->summaryLabel()->text()));
         // Four workers: five replicas on four nodes, never.
         compute->countBox(WizardComputePage::Worker)->setValue(4);
-        QTRY_COMPARE(compute->verdict(), QStringLiteral("never"));
+        QTRY_COMPARE(compute->verdict(), WizardComputePage::Verdict::Never);
         QVERIFY2(compute->summaryLabel()->text().contains(QStringLiteral("5 node(s)")),
             qPrintable(compute->summaryLabel()->text()));
         QVERIFY(!w.button(QWizard::NextButton)->isEnabled());
@@ -158,7 +158,7 @@ private Q_SLOTS:
         emit region->activated(region->currentIndex());
         QCOMPARE(w.job().trainingInput.region, m_clusterName);
         compute->countBox(WizardComputePage::Worker)->setValue(2);
-        QTRY_COMPARE(compute->verdict(), QStringLiteral("fits"));
+        QTRY_COMPARE(compute->verdict(), WizardComputePage::Verdict::Fits);
         QTest::mouseClick(w.button(QWizard::NextButton), Qt::LeftButton);
         QCOMPARE(w.currentId(), int(SubmitWizard::OutputPageId));
         QTRY_VERIFY(w.button(QWizard::NextButton)->isEnabled());

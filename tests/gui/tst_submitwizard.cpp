@@ -995,12 +995,12 @@ private Q_SLOTS:
         const HostStatus host = *w.hostInfo().host;
         auto expectedAlone = [&host](const Job& job) {
             const ClusterPlan plan = planCluster(job.trainingInput, MachineCatalog::builtin());
-            return plan.totalVcpus() > host.cpus || plan.totalMemory() > Bytes::fromBytes(host.memoryBytes)
-                ? QStringLiteral("oversubscribed")
-                : QStringLiteral("fits");
+            return plan.totalVcpus() > host.cpus || plan.totalMemory() > host.memory
+                ? WizardComputePage::Verdict::Oversubscribed
+                : WizardComputePage::Verdict::Fits;
         };
         QTRY_COMPARE(compute->verdict(), expectedAlone(w.job()));
-        QVERIFY(compute->summaryLabel()->text().contains(compute->verdict() == QLatin1String("fits")
+        QVERIFY(compute->summaryLabel()->text().contains(compute->verdict() == WizardComputePage::Verdict::Fits
                 ? QStringLiteral("Fits this host now")
                 : QStringLiteral("Oversubscribes this host")));
         // The accelerator picker offers only what this host has.
@@ -1021,7 +1021,7 @@ private Q_SLOTS:
         QComboBox* workerType = compute->machineBox(WizardComputePage::Worker);
         workerType->setCurrentIndex(workerType->findData(QStringLiteral("n1-highmem-96")));
         compute->countBox(WizardComputePage::Worker)->setValue(900);
-        QTRY_COMPARE(compute->verdict(), QStringLiteral("never"));
+        QTRY_COMPARE(compute->verdict(), WizardComputePage::Verdict::Never);
         QVERIFY(compute->summaryLabel()->text().contains(QStringLiteral("Can never run here")));
         QVERIFY(!nextEnabled(w));
         // 3 × n1-standard-4 = 12 vCPUs: more than a small host has, far less than "never" (the host policy lets
@@ -1030,7 +1030,7 @@ private Q_SLOTS:
         compute->countBox(WizardComputePage::Worker)->setValue(2);
         master->setCurrentIndex(master->findData(QStringLiteral("n1-standard-4")));
         if (host.cpus < 12) {
-            QTRY_COMPARE(compute->verdict(), QStringLiteral("oversubscribed"));
+            QTRY_COMPARE(compute->verdict(), WizardComputePage::Verdict::Oversubscribed);
             QVERIFY(compute->summaryLabel()->text().contains(QStringLiteral("Oversubscribes this host")));
             QVERIFY(
                 compute->summaryLabel()->text().contains(QStringLiteral("12 vCPUs on this host's %1").arg(host.cpus)));
