@@ -15,7 +15,6 @@
 #include "rfc3339.h"
 #include "runtimelogging.h"
 #include "staging.h"
-#include "study.h"
 #include "studyrun.h"
 
 #include <QDateTime>
@@ -25,7 +24,6 @@
 #include <QTimer>
 
 #include <algorithm>
-#include <cstring>
 #include <deque>
 #include <limits>
 
@@ -487,7 +485,7 @@ struct Scheduler::Private final : ReplicaSetRun::Owner, StudyRun::Host {
             if (set.restarts() > 0 && !set.attached())
                 service(run->key,
                     QStringLiteral("Job is running (restart %1 of %2).").arg(set.restarts()).arg(MaxRestarts));
-            armJobRunTimer(run, *job);
+            armRunTimer(run, *job);
             return;
         }
         mutate(run->key, [](Job& j) {
@@ -497,7 +495,7 @@ struct Scheduler::Private final : ReplicaSetRun::Owner, StudyRun::Host {
                 j.startTime = Rfc3339::now();
         });
         service(run->key, QStringLiteral("Job is running."));
-        armJobRunTimer(run, *job);
+        armRunTimer(run, *job);
     }
 
     /// A run ended: a trial's outcome goes to the study; a job's cluster's is the job's.
@@ -543,7 +541,7 @@ struct Scheduler::Private final : ReplicaSetRun::Owner, StudyRun::Host {
     }
 
     /// Starts the job's scheduling.maxRunningTime timer once it runs.
-    void armJobRunTimer(Run* run, const Job& job)
+    void armRunTimer(Run* run, const Job& job) override
     {
         if (run->runTimer || !job.trainingInput.scheduling)
             return;
@@ -738,7 +736,7 @@ struct Scheduler::Private final : ReplicaSetRun::Owner, StudyRun::Host {
     /// Takes over the replicas of `set` (a job's cluster or one trial) where a previous executor launched them
     /// (ReplicaSetRun::attach()), its output after what the log store holds. The one path of attach() (a job) and
     /// a study's recovery.
-    bool attachSet(Run* run, SetRun* set)
+    bool attachRun(Run* run, SetRun* set) override
     {
         const JobKey key = run->key;
         const QString trialId = set->trialId();
@@ -786,10 +784,6 @@ struct Scheduler::Private final : ReplicaSetRun::Owner, StudyRun::Host {
 
     void jobReplicasChanged(const JobRun& job) override { emitReplicas(job); }
 
-    bool attachRun(JobRun* job, ReplicaSetRun* set) override { return attachSet(job, set); }
-
-    void armRunTimer(JobRun* job, const Job& stored) override { armJobRunTimer(job, stored); }
-
     ReplicaSetRun::Owner* runOwner() override { return this; }
 
     /// Recovery of a job's cluster that a previous executor launched: the backend takes over its replicas where
@@ -800,7 +794,7 @@ struct Scheduler::Private final : ReplicaSetRun::Owner, StudyRun::Host {
         Run* run = createRun(key, job);
         SetRun* set = run->sets.front().get();
         Backend* b = run->backend;
-        if (!attachSet(run, set)) {
+        if (!attachRun(run, set)) {
             runs.erase(key);
             return false;
         }
@@ -813,7 +807,7 @@ struct Scheduler::Private final : ReplicaSetRun::Owner, StudyRun::Host {
                 .arg(jobStateName(job.state).toLower(), b->name()),
             LogSeverity::Warning);
         if (job.state == JobState::Running)
-            armJobRunTimer(run, job);
+            armRunTimer(run, job);
         emitReplicas(*run);
         return true;
     }
