@@ -1303,6 +1303,57 @@ Der neueste Checkpoint (benannt durch die Statusdatei „checkpoint“)</transla
     </message>
 </context>
 <context>
+    <name>Trainyard::ExecutorStatusBar</name>
+    <message>
+        <source>Executor: –</source>
+        <translation>Executor: –</translation>
+    </message>
+    <message>
+        <source>Executor: %1</source>
+        <translation>Executor: %1</translation>
+    </message>
+    <message>
+        <source>Connected</source>
+        <translation>Verbunden</translation>
+    </message>
+    <message>
+        <source>Connecting…</source>
+        <translation>Verbindung wird hergestellt…</translation>
+    </message>
+    <message>
+        <source>Disconnected</source>
+        <translation>Getrennt</translation>
+    </message>
+    <message>
+        <source>Host: %1, %2, %3 · %4 running, %5 queued</source>
+        <translation>Host: %1, %2, %3 · %4 laufend, %5 wartend</translation>
+    </message>
+    <message>
+        <source>%1 / %2 vCPUs</source>
+        <translation>%1 / %2 vCPUs</translation>
+    </message>
+    <message>
+        <source>%1 / %2 GB</source>
+        <translation>%1 / %2 GB</translation>
+    </message>
+    <message>
+        <source>%1 / %2 GPUs</source>
+        <translation>%1 / %2 GPUs</translation>
+    </message>
+    <message>
+        <source>Running jobs reserve more than this host has: their replicas share the host&apos;s CPUs and memory, run slower than their machine types promise, and may be killed if memory runs out.</source>
+        <translation>Laufende Jobs reservieren mehr, als dieser Host hat: Ihre Replikate teilen sich CPUs und Speicher des Hosts, laufen langsamer, als ihre Maschinentypen versprechen, und können zwangsweise beendet werden, wenn der Speicher ausgeht.</translation>
+    </message>
+    <message>
+        <source>What running jobs reserve of this host (machine types&apos; vCPUs and memory, GPUs).</source>
+        <translation>Was laufende Jobs von diesem Host reservieren (vCPUs und Speicher der Maschinentypen, GPUs).</translation>
+    </message>
+    <message>
+        <source>The executor&apos;s Slurm clusters: idle nodes and GPUs in use. Click for the Clusters view.</source>
+        <translation>Die Slurm-Cluster des Executors: Knoten im Leerlauf und belegte GPUs. Klicken Sie für die Ansicht „Cluster“.</translation>
+    </message>
+</context>
+<context>
     <name>Trainyard::HostFit</name>
     <message>
         <source>%1 vCPUs on this host&apos;s %2</source>
@@ -2378,26 +2429,6 @@ Der neueste Checkpoint (benannt durch die Statusdatei „checkpoint“)</transla
         <translation>Jobs anzeigen: %1 (%2)</translation>
     </message>
     <message>
-        <source>Executor: –</source>
-        <translation>Executor: –</translation>
-    </message>
-    <message>
-        <source>Executor: %1</source>
-        <translation>Executor: %1</translation>
-    </message>
-    <message>
-        <source>Connected</source>
-        <translation>Verbunden</translation>
-    </message>
-    <message>
-        <source>Connecting…</source>
-        <translation>Verbindung wird hergestellt…</translation>
-    </message>
-    <message>
-        <source>Disconnected</source>
-        <translation>Getrennt</translation>
-    </message>
-    <message>
         <source>Describe</source>
         <translation>Beschreiben</translation>
     </message>
@@ -2642,30 +2673,6 @@ Der neueste Checkpoint (benannt durch die Statusdatei „checkpoint“)</transla
         <translation>&lt;p&gt;Der Filter der Jobliste verwendet die Syntax des Dienstes (gcloud ai-platform jobs list --filter):&lt;/p&gt;&lt;ul&gt;&lt;li&gt;&lt;b&gt;feld:wert&lt;/b&gt; passt auf einen Wert, &lt;b&gt;wert*&lt;/b&gt; auf ein Präfix: &lt;tt&gt;jobId:fmnist*&lt;/tt&gt;&lt;/li&gt;&lt;li&gt;&lt;b&gt;feld=wert&lt;/b&gt; passt genau: &lt;tt&gt;labels.owner=alice&lt;/tt&gt;&lt;/li&gt;&lt;li&gt;Felder: &lt;tt&gt;jobId&lt;/tt&gt;, &lt;tt&gt;state&lt;/tt&gt;, &lt;tt&gt;labels.KEY&lt;/tt&gt;, &lt;tt&gt;createTime&lt;/tt&gt; (auch mit &amp;lt; &amp;gt; &amp;lt;= &amp;gt;=)&lt;/li&gt;&lt;li&gt;Bedingungen werden mit &lt;b&gt;AND&lt;/b&gt; verknüpft: &lt;tt&gt;jobId:fmnist* AND state:FAILED&lt;/tt&gt;&lt;/li&gt;&lt;/ul&gt;&lt;p&gt;Strg+F springt zum Filter; Alt+1…6 zeigen alle, laufende, wartende, erfolgreiche, fehlgeschlagene oder abgebrochene Jobs.&lt;/p&gt;</translation>
     </message>
     <message>
-        <source>Host: %1, %2, %3 · %4 running, %5 queued</source>
-        <translation>Host: %1, %2, %3 · %4 laufend, %5 wartend</translation>
-    </message>
-    <message>
-        <source>%1 / %2 vCPUs</source>
-        <translation>%1 / %2 vCPUs</translation>
-    </message>
-    <message>
-        <source>%1 / %2 GB</source>
-        <translation>%1 / %2 GB</translation>
-    </message>
-    <message>
-        <source>%1 / %2 GPUs</source>
-        <translation>%1 / %2 GPUs</translation>
-    </message>
-    <message>
-        <source>Running jobs reserve more than this host has: their replicas share the host&apos;s CPUs and memory, run slower than their machine types promise, and may be killed if memory runs out.</source>
-        <translation>Laufende Jobs reservieren mehr, als dieser Host hat: Ihre Replikate teilen sich CPUs und Speicher des Hosts, laufen langsamer, als ihre Maschinentypen versprechen, und können zwangsweise beendet werden, wenn der Speicher ausgeht.</translation>
-    </message>
-    <message>
-        <source>What running jobs reserve of this host (machine types&apos; vCPUs and memory, GPUs).</source>
-        <translation>Was laufende Jobs von diesem Host reservieren (vCPUs und Speicher der Maschinentypen, GPUs).</translation>
-    </message>
-    <message>
         <source>T&amp;rials</source>
         <translation>Ve&amp;rsuche</translation>
     </message>
@@ -2688,10 +2695,6 @@ Der neueste Checkpoint (benannt durch die Statusdatei „checkpoint“)</transla
     <message>
         <source>Clusters</source>
         <translation>Cluster</translation>
-    </message>
-    <message>
-        <source>The executor&apos;s Slurm clusters: idle nodes and GPUs in use. Click for the Clusters view.</source>
-        <translation>Die Slurm-Cluster des Executors: Knoten im Leerlauf und belegte GPUs. Klicken Sie für die Ansicht „Cluster“.</translation>
     </message>
     <message>
         <source>Connecting to %1; the token is in the desktop keyring.</source>
@@ -4341,24 +4344,26 @@ Maschinentyp: %4</translation>
         <translation>Job %1 (%2)</translation>
     </message>
     <message>
-        <source>%1 or more checkpoint files</source>
-        <translation>%1 oder mehr Checkpoint-Dateien</translation>
-    </message>
-    <message>
-        <source>1 checkpoint file</source>
-        <translation>1 Checkpoint-Datei</translation>
-    </message>
-    <message>
-        <source>%1 checkpoint files</source>
-        <translation>%1 Checkpoint-Dateien</translation>
-    </message>
-    <message>
         <source>This folder already holds %1 (%2); the trainer will resume from them instead of starting over.</source>
         <translation>Dieser Ordner enthält bereits %1 (%2); der Trainer setzt damit fort, statt von vorn zu beginnen.</translation>
     </message>
     <message>
         <source>This folder already holds %1 (%2) written by %3; the trainer will resume from them instead of starting over.</source>
         <translation>Dieser Ordner enthält bereits %1 (%2), geschrieben von %3; der Trainer setzt damit fort, statt von vorn zu beginnen.</translation>
+    </message>
+    <message numerus="yes">
+        <source>at least %n checkpoint(s)</source>
+        <translation>
+            <numerusform>mindestens %n Checkpoint</numerusform>
+            <numerusform>mindestens %n Checkpoints</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n checkpoint(s)</source>
+        <translation>
+            <numerusform>%n Checkpoint</numerusform>
+            <numerusform>%n Checkpoints</numerusform>
+        </translation>
     </message>
 </context>
 <context>

@@ -415,4 +415,21 @@
         </translation>
     </message>
 </context>
+<context>
+    <name>Trainyard::WizardOutputPage</name>
+    <message numerus="yes">
+        <source>at least %n checkpoint(s)</source>
+        <translation>
+            <numerusform>at least %n checkpoint</numerusform>
+            <numerusform>at least %n checkpoints</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n checkpoint(s)</source>
+        <translation>
+            <numerusform>%n checkpoint</numerusform>
+            <numerusform>%n checkpoints</numerusform>
+        </translation>
+    </message>
+</context>
 </TS>

@@ -1303,6 +1303,57 @@ El punto de control más reciente (indicado por el archivo de estado «checkpoin
     </message>
 </context>
 <context>
+    <name>Trainyard::ExecutorStatusBar</name>
+    <message>
+        <source>Executor: –</source>
+        <translation>Ejecutor: –</translation>
+    </message>
+    <message>
+        <source>Executor: %1</source>
+        <translation>Ejecutor: %1</translation>
+    </message>
+    <message>
+        <source>Connected</source>
+        <translation>Conectado</translation>
+    </message>
+    <message>
+        <source>Connecting…</source>
+        <translation>Conectando…</translation>
+    </message>
+    <message>
+        <source>Disconnected</source>
+        <translation>Desconectado</translation>
+    </message>
+    <message>
+        <source>Host: %1, %2, %3 · %4 running, %5 queued</source>
+        <translation>Host: %1, %2, %3 · %4 en ejecución, %5 en cola</translation>
+    </message>
+    <message>
+        <source>%1 / %2 vCPUs</source>
+        <translation>%1 / %2 vCPU</translation>
+    </message>
+    <message>
+        <source>%1 / %2 GB</source>
+        <translation>%1 / %2 GB</translation>
+    </message>
+    <message>
+        <source>%1 / %2 GPUs</source>
+        <translation>%1 / %2 GPU</translation>
+    </message>
+    <message>
+        <source>Running jobs reserve more than this host has: their replicas share the host&apos;s CPUs and memory, run slower than their machine types promise, and may be killed if memory runs out.</source>
+        <translation>Los trabajos en ejecución reservan más de lo que tiene este host: sus réplicas comparten las CPU y la memoria del host, se ejecutan más despacio de lo que prometen sus tipos de máquina y pueden ser finalizadas si se agota la memoria.</translation>
+    </message>
+    <message>
+        <source>What running jobs reserve of this host (machine types&apos; vCPUs and memory, GPUs).</source>
+        <translation>Lo que los trabajos en ejecución reservan de este host (vCPU y memoria de los tipos de máquina, GPU).</translation>
+    </message>
+    <message>
+        <source>The executor&apos;s Slurm clusters: idle nodes and GPUs in use. Click for the Clusters view.</source>
+        <translation>Los clústeres de Slurm del ejecutor: nodos inactivos y GPU en uso. Haga clic para abrir la vista Clústeres.</translation>
+    </message>
+</context>
+<context>
     <name>Trainyard::HostFit</name>
     <message>
         <source>%1 vCPUs on this host&apos;s %2</source>
@@ -2378,26 +2429,6 @@ El punto de control más reciente (indicado por el archivo de estado «checkpoin
         <translation>Mostrar trabajos: %1 (%2)</translation>
     </message>
     <message>
-        <source>Executor: –</source>
-        <translation>Ejecutor: –</translation>
-    </message>
-    <message>
-        <source>Executor: %1</source>
-        <translation>Ejecutor: %1</translation>
-    </message>
-    <message>
-        <source>Connected</source>
-        <translation>Conectado</translation>
-    </message>
-    <message>
-        <source>Connecting…</source>
-        <translation>Conectando…</translation>
-    </message>
-    <message>
-        <source>Disconnected</source>
-        <translation>Desconectado</translation>
-    </message>
-    <message>
         <source>Describe</source>
         <translation>Describir</translation>
     </message>
@@ -2642,30 +2673,6 @@ El punto de control más reciente (indicado por el archivo de estado «checkpoin
         <translation>&lt;p&gt;El filtro de la lista de trabajos usa la sintaxis del servicio (gcloud ai-platform jobs list --filter):&lt;/p&gt;&lt;ul&gt;&lt;li&gt;&lt;b&gt;campo:valor&lt;/b&gt; coincide con un valor, &lt;b&gt;valor*&lt;/b&gt; con un prefijo: &lt;tt&gt;jobId:fmnist*&lt;/tt&gt;&lt;/li&gt;&lt;li&gt;&lt;b&gt;campo=valor&lt;/b&gt; coincide exactamente: &lt;tt&gt;labels.owner=alice&lt;/tt&gt;&lt;/li&gt;&lt;li&gt;campos: &lt;tt&gt;jobId&lt;/tt&gt;, &lt;tt&gt;state&lt;/tt&gt;, &lt;tt&gt;labels.KEY&lt;/tt&gt;, &lt;tt&gt;createTime&lt;/tt&gt; (también con &amp;lt; &amp;gt; &amp;lt;= &amp;gt;=)&lt;/li&gt;&lt;li&gt;los términos se unen con &lt;b&gt;AND&lt;/b&gt;: &lt;tt&gt;jobId:fmnist* AND state:FAILED&lt;/tt&gt;&lt;/li&gt;&lt;/ul&gt;&lt;p&gt;Ctrl+F lleva al filtro; Alt+1…6 muestran los trabajos: todos, en ejecución, en cola, completados, fallidos o cancelados.&lt;/p&gt;</translation>
     </message>
     <message>
-        <source>Host: %1, %2, %3 · %4 running, %5 queued</source>
-        <translation>Host: %1, %2, %3 · %4 en ejecución, %5 en cola</translation>
-    </message>
-    <message>
-        <source>%1 / %2 vCPUs</source>
-        <translation>%1 / %2 vCPU</translation>
-    </message>
-    <message>
-        <source>%1 / %2 GB</source>
-        <translation>%1 / %2 GB</translation>
-    </message>
-    <message>
-        <source>%1 / %2 GPUs</source>
-        <translation>%1 / %2 GPU</translation>
-    </message>
-    <message>
-        <source>Running jobs reserve more than this host has: their replicas share the host&apos;s CPUs and memory, run slower than their machine types promise, and may be killed if memory runs out.</source>
-        <translation>Los trabajos en ejecución reservan más de lo que tiene este host: sus réplicas comparten las CPU y la memoria del host, se ejecutan más despacio de lo que prometen sus tipos de máquina y pueden ser finalizadas si se agota la memoria.</translation>
-    </message>
-    <message>
-        <source>What running jobs reserve of this host (machine types&apos; vCPUs and memory, GPUs).</source>
-        <translation>Lo que los trabajos en ejecución reservan de este host (vCPU y memoria de los tipos de máquina, GPU).</translation>
-    </message>
-    <message>
         <source>T&amp;rials</source>
         <translation>Pr&amp;uebas</translation>
     </message>
@@ -2688,10 +2695,6 @@ El punto de control más reciente (indicado por el archivo de estado «checkpoin
     <message>
         <source>Clusters</source>
         <translation>Clústeres</translation>
-    </message>
-    <message>
-        <source>The executor&apos;s Slurm clusters: idle nodes and GPUs in use. Click for the Clusters view.</source>
-        <translation>Los clústeres de Slurm del ejecutor: nodos inactivos y GPU en uso. Haga clic para abrir la vista Clústeres.</translation>
     </message>
     <message>
         <source>Connecting to %1; the token is in the desktop keyring.</source>
@@ -4341,24 +4344,26 @@ Tipo de máquina: %4</translation>
         <translation>el trabajo %1 (%2)</translation>
     </message>
     <message>
-        <source>%1 or more checkpoint files</source>
-        <translation>%1 o más archivos de punto de control</translation>
-    </message>
-    <message>
-        <source>1 checkpoint file</source>
-        <translation>1 archivo de punto de control</translation>
-    </message>
-    <message>
-        <source>%1 checkpoint files</source>
-        <translation>%1 archivos de punto de control</translation>
-    </message>
-    <message>
         <source>This folder already holds %1 (%2); the trainer will resume from them instead of starting over.</source>
         <translation>Esta carpeta ya contiene %1 (%2); el entrenador se reanudará desde ellos en lugar de empezar de cero.</translation>
     </message>
     <message>
         <source>This folder already holds %1 (%2) written by %3; the trainer will resume from them instead of starting over.</source>
         <translation>Esta carpeta ya contiene %1 (%2) escritos por %3; el entrenador se reanudará desde ellos en lugar de empezar de cero.</translation>
+    </message>
+    <message numerus="yes">
+        <source>at least %n checkpoint(s)</source>
+        <translation>
+            <numerusform>al menos %n punto de control</numerusform>
+            <numerusform>al menos %n puntos de control</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n checkpoint(s)</source>
+        <translation>
+            <numerusform>%n punto de control</numerusform>
+            <numerusform>%n puntos de control</numerusform>
+        </translation>
     </message>
 </context>
 <context>

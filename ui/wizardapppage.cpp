@@ -3,6 +3,7 @@
 
 #include "builtinalgorithm.h"
 #include "builtinalgorithmform.h"
+#include "packagemodules.h"
 #include "submitwizard.h"
 #include "wizardjobpage.h"
 #include "wizardpage_p.h"
@@ -11,7 +12,6 @@
 #include <QCompleter>
 #include <QDateTime>
 #include <QDir>
-#include <QDirIterator>
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QFileDialog>
@@ -24,11 +24,8 @@
 #include <QLocale>
 #include <QMimeData>
 #include <QPlainTextEdit>
-#include <QProcess>
 #include <QPushButton>
 #include <QRadioButton>
-#include <QRegularExpression>
-#include <QSet>
 #include <QToolButton>
 #include <QtConcurrent>
 
@@ -36,14 +33,6 @@
 #include <utility>
 
 namespace Trainyard {
-
-namespace {
-const QRegularExpression& moduleRe()
-{
-    static const QRegularExpression re(QStringLiteral("^[A-Za-z_][A-Za-z0-9_]*(\\.[A-Za-z_][A-Za-z0-9_]*)*$"));
-    return re;
-}
-} // namespace
 
 WizardAppPage::WizardAppPage(SubmitWizard* wizard)
     : WizardPage(wizard)
@@ -484,68 +473,6 @@ QString WizardAppPage::packageProblem(const QString& path)
     return {};
 }
 
-QStringList WizardAppPage::scanModules(const QString& packagePath)
-{
-    // Relative file paths of the package, "/"-separated.
-    QStringList files;
-    const QFileInfo info(packagePath);
-    if (info.isDir()) {
-        const QDir root(packagePath);
-        QDirIterator it(packagePath, { QStringLiteral("*.py") }, QDir::Files, QDirIterator::Subdirectories);
-        int budget = 20000;
-        while (it.hasNext() && budget-- > 0) {
-            const QString rel = root.relativeFilePath(it.next());
-            static const QRegularExpression skip(
-                QStringLiteral("(^|/)(\\.[^/]*|build|dist|venv|\\.venv|__pycache__|[^/]*\\.egg-info)/"));
-            if (!skip.match(rel).hasMatch())
-                files << rel;
-        }
-    } else if (packagePath.endsWith(QLatin1String(".tar.gz"))) {
-        QProcess tar;
-        tar.start(QStringLiteral("tar"), { QStringLiteral("-tzf"), packagePath });
-        if (!tar.waitForFinished(15000) || tar.exitCode() != 0)
-            return {};
-        for (const QByteArray& line : tar.readAllStandardOutput().split('\n')) {
-            QString rel = QString::fromUtf8(line);
-            // An sdist holds everything under "<name>-<version>/".
-            rel = rel.section(QLatin1Char('/'), 1);
-            if (rel.endsWith(QLatin1String(".py")))
-                files << rel;
-        }
-    }
-    const QSet<QString> all(files.cbegin(), files.cend());
-    QStringList modules;
-    for (const QString& rel : std::as_const(files)) {
-        const QString dir = rel.section(QLatin1Char('/'), 0, -2);
-        if (dir.isEmpty() || rel.endsWith(QLatin1String("/__init__.py")))
-            continue;
-        // Every folder on the way must be a package for `python -m a.b.c` to work.
-        bool isPackage = true;
-        QString prefix;
-        for (const QString& part : dir.split(QLatin1Char('/'))) {
-            prefix += (prefix.isEmpty() ? QString() : QStringLiteral("/")) + part;
-            if (!all.contains(prefix + QStringLiteral("/__init__.py"))) {
-                isPackage = false;
-                break;
-            }
-        }
-        if (!isPackage)
-            continue;
-        QString module = rel.chopped(3);
-        module.replace(QLatin1Char('/'), QLatin1Char('.'));
-        if (moduleRe().match(module).hasMatch())
-            modules << module;
-    }
-    std::sort(modules.begin(), modules.end(), [](const QString& a, const QString& b) {
-        const bool ta = a.endsWith(QLatin1String(".task"));
-        const bool tb = b.endsWith(QLatin1String(".task"));
-        if (ta != tb)
-            return ta;
-        return a < b;
-    });
-    return modules;
-}
-
 bool WizardAppPage::modulesScanned() const
 {
     return m_scanned == m_package->text();
@@ -567,7 +494,7 @@ void WizardAppPage::onPackageChanged()
     showFormRow(m_form, m_packageProblems, !containerMode());
     if (problems.isEmpty() && !m_scan.isRunning() && m_scanned != m_package->text()) {
         m_scanning = m_package->text();
-        m_scan.setFuture(QtConcurrent::run(&WizardAppPage::scanModules, list.first()));
+        m_scan.setFuture(QtConcurrent::run(&PackageModules::discover, list.first()));
     }
     updateComplete();
 }
@@ -578,7 +505,7 @@ void WizardAppPage::onModuleChanged()
     const QString module = m_module->currentText().trimmed();
     if (module.isEmpty())
         setProblem(m_moduleProblems, m_moduleEdited ? tr("Name the module to run, e.g. trainer.task.") : QString());
-    else if (!moduleRe().match(module).hasMatch())
+    else if (!PackageModules::isModuleName(module))
         setProblem(m_moduleProblems,
             tr("\"%1\" is not a Python module name (dotted identifiers, e.g. trainer.task).").arg(module));
     else
@@ -682,7 +609,7 @@ bool WizardAppPage::isComplete() const
             && SubmitWizard::splitShellWords(m_args->toPlainText()).has_value();
     }
     return !packages().isEmpty() && m_packageProblems->text().isEmpty()
-        && moduleRe().match(m_module->currentText().trimmed()).hasMatch()
+        && PackageModules::isModuleName(m_module->currentText().trimmed())
         && SubmitWizard::splitShellWords(m_args->toPlainText()).has_value();
 }
 

@@ -49,9 +49,6 @@ public:
     QStringList args() const;
     /// `words` as Python prints a list of str (['--epochs', '2']): what the trainer's sys.argv[1:] shows.
     static QString pythonList(const QStringList& words);
-    /// Python modules of a package folder (dotted names of .py files inside folders with __init__.py),
-    /// sorted, "*.task" first. Runs on a worker thread.
-    static QStringList scanModules(const QString& packagePath);
     /// Why `path` is not a package ("" when it is): a folder with setup.py or pyproject.toml, or a .tar.gz.
     static QString packageProblem(const QString& path);
     /// True once the module scan of the current package finished.

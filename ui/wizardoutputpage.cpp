@@ -6,7 +6,6 @@
 #include "submitwizard.h"
 
 #include <QDir>
-#include <QDirIterator>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
@@ -15,8 +14,10 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
-#include <QRegularExpression>
 #include <QStandardPaths>
+#include <QtConcurrent>
+
+#include <algorithm>
 
 namespace Trainyard {
 
@@ -72,6 +73,8 @@ WizardOutputPage::WizardOutputPage(SubmitWizard* wizard)
     connect(m_fresh, &QPushButton::clicked, this, &WizardOutputPage::proposeFreshJobDir);
     // The executor's job dir roots come with its first `…/host` answer.
     connect(wizard, &SubmitWizard::hostInfoChanged, this, &WizardOutputPage::onChanged);
+    connect(&m_checkpointScan, &QFutureWatcher<CheckpointScan>::finished, this,
+        &WizardOutputPage::onCheckpointScanFinished);
     onChanged();
 }
 
@@ -135,24 +138,6 @@ QString WizardOutputPage::jobDirProblem(const QString& dir)
     return {};
 }
 
-QStringList WizardOutputPage::checkpointFiles(const QString& dir, int limit)
-{
-    QStringList found;
-    if (dir.isEmpty() || !QFileInfo(dir).isDir())
-        return found;
-    static const QRegularExpression pattern(
-        QStringLiteral("(\\.(pt|pth|index|safetensors)$|^checkpoint$|^ckpt[-_.]|\\.ckpt$)"));
-    const QDir root(dir);
-    QDirIterator it(dir, QDir::Files, QDirIterator::Subdirectories);
-    int budget = 5000; // a job dir can hold many event files; look, do not crawl
-    while (it.hasNext() && budget-- > 0 && found.size() < limit) {
-        it.next();
-        if (pattern.match(it.fileName()).hasMatch())
-            found << root.relativeFilePath(it.filePath());
-    }
-    return found;
-}
-
 QString WizardOutputPage::problem() const
 {
     const QString dir = m_jobDir->text().trimmed();
@@ -172,45 +157,89 @@ QString WizardOutputPage::problem() const
 void WizardOutputPage::onChanged()
 {
     m_serverError.clear();
-    const QString dir = m_jobDir->text().trimmed();
     setProblem(m_problems, problem());
-    const QStringList checkpoints
-        = m_problems->text().isEmpty() ? checkpointFiles(dir, MaxCheckpointsCounted) : QStringList();
-    if (checkpoints.isEmpty()) {
+    const QString dir = m_problems->text().isEmpty() ? m_jobDir->text().trimmed() : QString();
+    if (dir != m_checkpointsShownFor) {
+        // The warning spoke of another folder: gone until the scan of this one says otherwise.
+        m_checkpointsShownFor.clear();
+        showCheckpoints({});
+    }
+    scanCheckpoints(dir);
+    updateComplete();
+}
+
+void WizardOutputPage::scanCheckpoints(const QString& dir)
+{
+    m_checkpointsWanted = dir;
+    if (m_checkpointScan.isRunning())
+        return; // the scan's end starts the next one
+    if (dir.isEmpty() || !QFileInfo(QDir::fromNativeSeparators(dir)).isDir()) {
+        m_checkpointsShownFor = dir;
+        showCheckpoints({});
+        return;
+    }
+    // The executor's rule (CheckpointIndex: a bundle, a SavedModel, a torch.save archive, safetensors), on the
+    // thread pool: a job dir can hold a data set, and the walk reads archives' headers.
+    m_checkpointScan.setFuture(QtConcurrent::run([dir] {
+        CheckpointScan scan;
+        scan.dir = dir;
+        scan.checkpoints = CheckpointIndex().scan(QDir::fromNativeSeparators(dir), false, &scan.truncated);
+        return scan;
+    }));
+}
+
+void WizardOutputPage::onCheckpointScanFinished()
+{
+    const CheckpointScan scan = m_checkpointScan.result();
+    if (scan.dir != m_checkpointsWanted) {
+        scanCheckpoints(m_checkpointsWanted); // typed on while it ran
+        return;
+    }
+    m_checkpointsShownFor = scan.dir;
+    showCheckpoints(scan);
+}
+
+bool WizardOutputPage::checkpointScanPending() const
+{
+    return m_checkpointScan.isRunning() || m_checkpointsShownFor != m_checkpointsWanted;
+}
+
+void WizardOutputPage::showCheckpoints(const CheckpointScan& scan)
+{
+    if (scan.checkpoints.isEmpty()) {
         m_warning->clear();
         m_warning->setVisible(false);
         m_fresh->setVisible(false);
-    } else {
-        // Which job wrote them, when this executor knows (the newest job with this job dir).
-        QString writer;
-        QString writerCreated; // RFC 3339: sorts as text
-        const QString clean = QDir::cleanPath(QDir::fromNativeSeparators(dir));
-        for (const Job& job : m_wizard->knownJobs()) {
-            if (!job.trainingInput.jobDir.isEmpty()
-                && QDir::cleanPath(QDir::fromNativeSeparators(job.trainingInput.jobDir)) == clean
-                && (writer.isEmpty() || job.createTime > writerCreated)) {
-                writer = tr("job %1 (%2)").arg(job.jobId, stateDisplayName(job.state));
-                writerCreated = job.createTime;
-            }
-        }
-        // No %n: the console has no English catalog to resolve "file(s)".
-        const QString count = checkpoints.size() >= MaxCheckpointsCounted
-            ? tr("%1 or more checkpoint files").arg(MaxCheckpointsCounted)
-            : checkpoints.size() == 1 ? tr("1 checkpoint file")
-                                      : tr("%1 checkpoint files").arg(checkpoints.size());
-        const QString names = checkpoints.mid(0, 3).join(QStringLiteral(", "))
-            + (checkpoints.size() > 3 ? QStringLiteral(", …") : QString());
-        m_warning->setText(writer.isEmpty()
-                ? tr("This folder already holds %1 (%2); the trainer will resume from them instead of starting "
-                     "over.")
-                      .arg(count, names)
-                : tr("This folder already holds %1 (%2) written by %3; the trainer will resume from them instead "
-                     "of starting over.")
-                      .arg(count, names, writer));
-        m_warning->setVisible(true);
-        m_fresh->setVisible(true);
+        return;
     }
-    updateComplete();
+    // Which job wrote them, when this executor knows (the newest job with this job dir).
+    QString writer;
+    QString writerCreated; // RFC 3339: sorts as text
+    const QString clean = QDir::cleanPath(QDir::fromNativeSeparators(scan.dir));
+    for (const Job& job : m_wizard->knownJobs()) {
+        if (!job.trainingInput.jobDir.isEmpty()
+            && QDir::cleanPath(QDir::fromNativeSeparators(job.trainingInput.jobDir)) == clean
+            && (writer.isEmpty() || job.createTime > writerCreated)) {
+            writer = tr("job %1 (%2)").arg(job.jobId, stateDisplayName(job.state));
+            writerCreated = job.createTime;
+        }
+    }
+    const int n = int(scan.checkpoints.size());
+    const QString count
+        = scan.truncated ? tr("at least %n checkpoint(s)", nullptr, n) : tr("%n checkpoint(s)", nullptr, n);
+    // The newest first (CheckpointIndex's order): the one a trainer would resume from.
+    QStringList names;
+    for (qsizetype i = 0; i < std::min<qsizetype>(3, n); ++i)
+        names << scan.checkpoints.at(i).name;
+    const QString listed = names.join(QStringLiteral(", ")) + (n > 3 ? QStringLiteral(", …") : QString());
+    m_warning->setText(writer.isEmpty()
+            ? tr("This folder already holds %1 (%2); the trainer will resume from them instead of starting over.")
+                  .arg(count, listed)
+            : tr("This folder already holds %1 (%2) written by %3; the trainer will resume from them instead of "
+                 "starting over.")
+                  .arg(count, listed, writer));
+    m_warning->setVisible(true);
+    m_fresh->setVisible(true);
 }
 
 void WizardOutputPage::load(const Job& job)

@@ -1,11 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #pragma once
 
+#include "checkpointindex.h"
 #include "wizardpage.h"
+
+#include <QFutureWatcher>
 
 namespace Trainyard {
 
 /// 4. Output: the job dir (writable or creatable; a warning when it already holds checkpoints).
+///
+/// The checkpoint warning uses the executor's rule (CheckpointIndex, what the job's Checkpoints tab lists and a
+/// trainer would resume from), counts checkpoints rather than files, and walks the folder on the thread pool: a
+/// job dir can hold a data set, and typing a path must not freeze the wizard.
 class WizardOutputPage final : public WizardPage {
     Q_OBJECT
 public:
@@ -37,13 +44,22 @@ public:
     /// jobDirProblem(), then the executor's own rule for where job dirs may lie (JobDirPolicy with the roots its
     /// `…/host` answer names, the message it would give at Submit), when the executor runs on this machine.
     QString problem() const;
-    /// Checkpoint-like files under `dir` (*.pt, *.pth, *.index, *.safetensors, "checkpoint"), at most
-    /// `limit`, paths relative to `dir`.
-    static QStringList checkpointFiles(const QString& dir, int limit = 5);
+    /// True while the checkpoint warning does not yet speak of the job dir now typed (its scan runs).
+    bool checkpointScanPending() const;
 
 private:
+    /// One scan's answer: the checkpoints under `dir`, newest first; `truncated` when the walk stopped at
+    /// CheckpointIndex::MaxEntries.
+    struct CheckpointScan {
+        QString dir;
+        QList<CheckpointEntry> checkpoints;
+        bool truncated = false;
+    };
     void onChanged();
-    static constexpr int MaxCheckpointsCounted = 1000;
+    /// Starts a scan of `dir` (as typed; "" for none), or queues it behind the one running.
+    void scanCheckpoints(const QString& dir);
+    void onCheckpointScanFinished();
+    void showCheckpoints(const CheckpointScan& scan);
 
     QLineEdit* m_jobDir;
     QPushButton* m_browse;
@@ -53,6 +69,9 @@ private:
     bool m_proposed = false; ///< the job dir is our proposal, renamed with the job ID
     QString m_loadedDir;
     QString m_serverError;
+    QFutureWatcher<CheckpointScan> m_checkpointScan;
+    QString m_checkpointsWanted; ///< the folder the warning should speak of
+    QString m_checkpointsShownFor; ///< the folder it speaks of now
 };
 
 } // namespace Trainyard

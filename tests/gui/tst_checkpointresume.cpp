@@ -170,7 +170,7 @@ private Q_SLOTS:
             (QStringList { QStringLiteral("checkpoints"), QStringLiteral("checkpoints/ckpt-epoch-1.pt") }));
         QCOMPARE(sha(copy + QStringLiteral("/checkpoints/ckpt-epoch-1.pt")),
             sha(m_jobDir + QStringLiteral("/checkpoints/ckpt-epoch-1.pt")));
-        QVERIFY(wizard->outputPage()->checkpointWarning()->text().contains(QStringLiteral("ckpt-epoch-1.pt")));
+        QTRY_VERIFY(wizard->outputPage()->checkpointWarning()->text().contains(QStringLiteral("ckpt-epoch-1.pt")));
         const Job filled = wizard->job();
         QCOMPARE(filled.jobId, newId);
         QCOMPARE(filled.trainingInput.pythonModule, QStringLiteral("consoletest.resume"));

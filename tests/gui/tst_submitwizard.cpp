@@ -11,6 +11,7 @@
 #include "executorenvironment.h"
 #include "gcloudflags.h"
 #include "machinecatalog.h"
+#include "packagemodules.h"
 #include "requireddependencies.h"
 #include "statenames.h"
 #include "submitwizard.h"
@@ -22,6 +23,7 @@
 #include <QApplication>
 #include <QComboBox>
 #include <QCompleter>
+#include <QDateTime>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
@@ -592,7 +594,7 @@ private Q_SLOTS:
         QCOMPARE(tar.exitCode(), 0);
         const QString sdist = path(QStringLiteral("sd/pkg-0.1.tar.gz"));
         QVERIFY(WizardAppPage::packageProblem(sdist).isEmpty());
-        QCOMPARE(WizardAppPage::scanModules(sdist), QStringList { QStringLiteral("pkg.train") });
+        QCOMPARE(PackageModules::discover(sdist), QStringList { QStringLiteral("pkg.train") });
         QVERIFY(!WizardAppPage::packageProblem(path(QStringLiteral("sd/pkg-0.1/setup.py"))).isEmpty());
     }
 
@@ -667,7 +669,13 @@ private Q_SLOTS:
         QVERIFY(writeFile(path(QStringLiteral("afile")), "x"));
         QVERIFY(QDir().mkpath(path(QStringLiteral("readonly"))));
         QFile::setPermissions(path(QStringLiteral("readonly")), QFile::ReadOwner | QFile::ExeOwner);
-        QVERIFY(writeFile(path(QStringLiteral("withckpt/checkpoints/epoch-3.pt")), "x"));
+        // A real torch.save archive (tests/data/pytorch), and a file the old file-name rule took for a checkpoint
+        // though the executor's rule (CheckpointIndex) does not: one checkpoint.
+        QVERIFY(QDir().mkpath(path(QStringLiteral("withckpt/checkpoints"))));
+        QFile::remove(path(QStringLiteral("withckpt/checkpoints/epoch-3.pt"))); // from the previous row
+        QVERIFY(QFile::copy(QStringLiteral(TRAINYARD_SOURCE_DIR "/tests/data/pytorch/test.pt"),
+            path(QStringLiteral("withckpt/checkpoints/epoch-3.pt"))));
+        QVERIFY(writeFile(path(QStringLiteral("withckpt/ckpt_notes.txt")), "lr 0.1 diverged"));
 
         SubmitWizard w(nullptr);
         QVERIFY(walkTo(w, SubmitWizard::OutputPageId));
@@ -688,10 +696,13 @@ private Q_SLOTS:
                                    : page->jobDirProblems()->text().contains(problem),
             qPrintable(page->jobDirProblems()->text()));
         QCOMPARE(nextEnabled(w), problem.isEmpty());
+        // The checkpoint scan runs on the thread pool: its answer, whatever it is, comes after typing.
+        QTRY_VERIFY(!page->checkpointScanPending());
         QCOMPARE(!page->checkpointWarning()->isHidden(), warn);
         if (warn) {
-            QVERIFY(page->checkpointWarning()->text().contains(
-                QStringLiteral("1 checkpoint file (checkpoints/epoch-3.pt)")));
+            QVERIFY2(
+                page->checkpointWarning()->text().contains(QStringLiteral("1 checkpoint(s) (checkpoints/epoch-3.pt)")),
+                qPrintable(page->checkpointWarning()->text()));
             // "Use a new folder" leaves the old run's checkpoints alone, beside them in the folder the user chose.
             QVERIFY(!page->freshJobDirButton()->isHidden());
             QTest::mouseClick(page->freshJobDirButton(), Qt::LeftButton);
@@ -703,9 +714,23 @@ private Q_SLOTS:
     void jobDirNamesTheJobThatWroteIt()
     {
         // The warning counts the checkpoints and names the job that wrote them, from the console's list.
+        // Real checkpoints of two formats (tests/data): four torch.save archives and a TF tensor bundle, whose
+        // .index and .data shard are one checkpoint (the executor's rule, as the job's Checkpoints tab lists them).
         const QString dir = path(QStringLiteral("written/by/old"));
-        for (int epoch = 1; epoch <= 4; ++epoch)
-            QVERIFY(writeFile(dir + QStringLiteral("/checkpoints/ckpt-epoch-%1.pt").arg(epoch), "x"));
+        QVERIFY(QDir().mkpath(dir + QStringLiteral("/checkpoints")));
+        for (int epoch = 1; epoch <= 4; ++epoch) {
+            const QString file = dir + QStringLiteral("/checkpoints/ckpt-epoch-%1.pt").arg(epoch);
+            QVERIFY(QFile::copy(QStringLiteral(TRAINYARD_SOURCE_DIR "/tests/data/pytorch/test.pt"), file));
+            // Older than the bundle, which the warning then names first (newest first, as the tab lists them).
+            QFile archive(file);
+            QVERIFY(archive.open(QIODevice::ReadWrite));
+            QVERIFY(archive.setFileTime(
+                QDateTime::currentDateTimeUtc().addSecs(-3600 + epoch), QFileDevice::FileModificationTime));
+        }
+        const QString bundle = QStringLiteral(TRAINYARD_SOURCE_DIR "/tests/data/checkpoints/saved_model_counter/");
+        QVERIFY(QFile::copy(bundle + QStringLiteral("variables.index"), dir + QStringLiteral("/model.ckpt-100.index")));
+        QVERIFY(QFile::copy(bundle + QStringLiteral("variables.data-00000-of-00001"),
+            dir + QStringLiteral("/model.ckpt-100.data-00000-of-00001")));
         Job old;
         old.jobId = QStringLiteral("fmnist_old");
         old.state = JobState::Succeeded;
@@ -718,8 +743,13 @@ private Q_SLOTS:
         edit->setFocus();
         QTest::keyClick(edit, Qt::Key_A, Qt::ControlModifier);
         QTest::keyClicks(edit, dir);
+        QTRY_VERIFY(!w.outputPage()->checkpointScanPending());
         const QString warning = w.outputPage()->checkpointWarning()->text();
-        QVERIFY2(warning.contains(QStringLiteral("4 checkpoint files")), qPrintable(warning));
+        QVERIFY2(warning.contains(QStringLiteral("5 checkpoint(s) (")), qPrintable(warning));
+        QVERIFY2(warning.contains(QStringLiteral("(model.ckpt-100, checkpoints/ckpt-epoch-4.pt, "
+                                                 "checkpoints/ckpt-epoch-3.pt, …)")),
+            qPrintable(warning));
+        screenshot(w, QStringLiteral("wizard-output-checkpoints.png"));
         QVERIFY2(warning.contains(QStringLiteral("job fmnist_old (Succeeded)")), qPrintable(warning));
         // A folder the user typed is theirs: going back and changing the ID does not rename it.
         w.back();
