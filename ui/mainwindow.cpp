@@ -77,10 +77,8 @@ MainWindow::MainWindow(ExecutorConnection* connection, QWidget* parent)
     , m_detail(new QStackedWidget(this))
     , m_emptyDetail(new QLabel(this))
     , m_stateGroup(new QActionGroup(this))
-    , m_urlLabel(new QLabel(this))
-    , m_connectionLabel(new QLabel(this))
-    , m_hostLabel(new QLabel(this))
-    , m_clustersLabel(new QLabel(this))
+    , m_statusFields(new ExecutorStatusBar(statusBar(), this))
+    , m_feed(new JobListFeed(m_model, this))
     , m_clustersView(new ClustersView(this))
     , m_clustersDock(new QDockWidget(tr("Clusters"), this))
 {
@@ -225,16 +223,6 @@ MainWindow::MainWindow(ExecutorConnection* connection, QWidget* parent)
 
     buildActions();
 
-    // The status bar must not set the window's minimum width (on a 1024-pixel screen it pushed the window
-    // past the screen's edge): the executor's address gives way first, then the host figures.
-    // (A minimum width below the text's lets the layout shrink them; they keep their natural width otherwise.)
-    for (QLabel* label : { m_urlLabel, m_hostLabel })
-        label->setMinimumWidth(40);
-    statusBar()->addPermanentWidget(m_urlLabel);
-    statusBar()->addPermanentWidget(m_connectionLabel);
-    statusBar()->addPermanentWidget(m_hostLabel);
-    statusBar()->addPermanentWidget(m_clustersLabel);
-
     // Where jobs run (this host and the executor's Slurm clusters): a dock under the detail, hidden until the
     // user asks for it; the status bar keeps a one-line summary while the executor has clusters.
     m_clustersDock->setObjectName(QStringLiteral("clustersDock"));
@@ -242,20 +230,15 @@ MainWindow::MainWindow(ExecutorConnection* connection, QWidget* parent)
     m_clustersView->setMinimumSize(240, 120); // as the panes above: never the window's minimum
     m_clustersDock->hide();
     addDockWidget(Qt::BottomDockWidgetArea, m_clustersDock);
-    m_clustersLabel->setObjectName(QStringLiteral("clustersLabel"));
-    m_clustersLabel->setMinimumWidth(40);
-    m_clustersLabel->setTextFormat(Qt::RichText);
-    m_clustersLabel->setToolTip(tr("The executor's Slurm clusters: idle nodes and GPUs in use. Click for the "
-                                   "Clusters view."));
-    m_clustersLabel->hide();
-    connect(m_clustersView, &ClustersView::regionsChanged, this, [this](const QList<RegionInfo>& regions) {
-        const QString summary = ClustersView::summary(regions);
-        m_clustersLabel->setText(QStringLiteral("<a href=\"clusters\">%1</a>").arg(summary.toHtmlEscaped()));
-        m_clustersLabel->setVisible(!summary.isEmpty());
-    });
-    connect(m_clustersLabel, &QLabel::linkActivated, this, [this] {
+    connect(m_clustersView, &ClustersView::regionsChanged, m_statusFields, &ExecutorStatusBar::showClusters);
+    connect(m_statusFields, &ExecutorStatusBar::clustersActivated, this, [this] {
         m_clustersDock->show();
         m_clustersDock->raise();
+    });
+    connect(m_feed, &JobListFeed::applied, this, &MainWindow::jobsApplied);
+    connect(m_feed, &JobListFeed::failed, this, [this](const ApiError& error) {
+        if (m_connection)
+            m_connection->reportError(error);
     });
 
     connect(m_filter, &QLineEdit::textChanged, m_proxy, &JobFilterProxyModel::setFilterText);
@@ -283,7 +266,7 @@ MainWindow::MainWindow(ExecutorConnection* connection, QWidget* parent)
         connect(m_connection, &ExecutorConnection::stateChanged, this, &MainWindow::onConnectionStateChanged);
         connect(m_connection, &ExecutorConnection::message, this, [this](const QString& text) { showMessage(text); });
         connect(m_connection, &ExecutorConnection::clientChanged, this, [this] {
-            closeJobStream(); // it belongs to the old client; the cursor tells the new one where we were
+            m_feed->close(); // it belongs to the old client; the cursor tells the new one where we were
             refresh();
             updateClustersFile();
         });
@@ -556,7 +539,7 @@ void MainWindow::selectWhenListed(const QString& jobId, int tab)
     };
     *pending = connect(this, &MainWindow::jobsRefreshed, this, select);
     // The stream may have brought the job before its creation call answered.
-    if (m_jobsSynced && m_model->rowOf(jobId) >= 0)
+    if (m_feed->isSynced() && m_model->rowOf(jobId) >= 0)
         select();
     refresh();
 }
@@ -654,7 +637,7 @@ MainWindow::ListState MainWindow::listState() const
 void MainWindow::updateListState()
 {
     QWidget* page = m_table;
-    if (m_listedOnce && m_model->rowCount() == 0)
+    if (m_feed->hasListed() && m_model->rowCount() == 0)
         page = m_welcome;
     else if (m_model->rowCount() > 0 && m_proxy->rowCount() == 0)
         page = m_noMatch;
@@ -821,11 +804,9 @@ void MainWindow::focusFilter()
 void MainWindow::onConnectionStateChanged()
 {
     const auto state = m_connection ? m_connection->state() : ExecutorConnection::State::Disconnected;
-    const QString url = m_connection ? m_connection->endpoint().url.toString() : QString();
-    m_urlLabel->setText(url.isEmpty() ? tr("Executor: –") : tr("Executor: %1").arg(url));
+    m_statusFields->showConnection(state, m_connection ? m_connection->endpoint().url.toString() : QString());
     switch (state) {
     case ExecutorConnection::State::Connected:
-        m_connectionLabel->setText(QStringLiteral("<span style=\"color:#26a269\">● </span>") + tr("Connected"));
         statusBar()->clearMessage(); // "Starting the executor…" is over
         m_clustersView->setClient(m_connection->client());
         if (!m_poll.isActive())
@@ -833,12 +814,10 @@ void MainWindow::onConnectionStateChanged()
         refresh();
         break;
     case ExecutorConnection::State::Locating:
-        m_connectionLabel->setText(QStringLiteral("<span style=\"color:#c67f00\">● </span>") + tr("Connecting…"));
         break;
     case ExecutorConnection::State::Disconnected:
-        m_connectionLabel->setText(QStringLiteral("<span style=\"color:#c01c28\">● </span>") + tr("Disconnected"));
         m_poll.stop();
-        closeJobStream();
+        m_feed->close();
         break;
     }
 }
@@ -847,61 +826,11 @@ void MainWindow::refresh()
 {
     if (!m_connection || !m_connection->client() || m_connection->state() != ExecutorConnection::State::Connected)
         return;
-    if (!m_jobStream)
-        openJobStream();
+    m_feed->open(m_connection->client());
     m_connection->client()->host(this, [this](const HostStatus& host, const ApiError& error) {
         if (error.isNull())
-            showHost(host);
+            m_statusFields->showHost(host);
     });
-}
-
-void MainWindow::openJobStream()
-{
-    ApiClient* client = m_connection ? m_connection->client() : nullptr;
-    if (!client)
-        return;
-    // List once, then follow: the stream sends the jobs written after m_jobsCursor (all of them the
-    // first time), `synced`, then every change. A reconnect resumes from the cursor, so a dropped
-    // stream costs the changes it missed, not a new listing.
-    ApiStream* stream = client->followJobs(m_jobsCursor);
-    stream->setParent(this);
-    m_jobStream = stream;
-    connect(stream, &ApiStream::jobsReset, this, [this] {
-        // The cursor is from another database (a different data folder): start over.
-        m_jobsSynced = false;
-        m_model->clear();
-    });
-    connect(stream, &ApiStream::jobsChanged, this, [this, stream](const QList<Job>& jobs) {
-        m_model->updateJobs(jobs);
-        m_jobsCursor = stream->lastEventId();
-        if (m_jobsSynced)
-            jobsApplied();
-    });
-    connect(stream, &ApiStream::jobsSynced, this, [this](const QByteArray& cursor) {
-        m_jobsCursor = cursor;
-        m_jobsSynced = true;
-        m_listedOnce = true;
-        jobsApplied();
-    });
-    connect(stream, &ApiStream::failed, this, [this](const ApiError& error) {
-        if (m_connection)
-            m_connection->reportError(error);
-    });
-    connect(stream, &ApiStream::finished, this, [this, stream] {
-        if (m_jobStream == stream)
-            m_jobStream = nullptr;
-        stream->deleteLater();
-    });
-}
-
-void MainWindow::closeJobStream()
-{
-    if (ApiStream* stream = std::exchange(m_jobStream, nullptr)) {
-        stream->disconnect(this);
-        stream->abort();
-        stream->deleteLater();
-    }
-    m_jobsSynced = false;
 }
 
 void MainWindow::jobsApplied()
@@ -912,34 +841,6 @@ void MainWindow::jobsApplied()
     if (!selected.isEmpty() && selectedJobId() != selected)
         selectJob(selected);
     emit jobsRefreshed();
-}
-
-void MainWindow::showHost(const HostStatus& host)
-{
-    const QLocale locale;
-    const Bytes memory = host.memory;
-    // A part in use beyond what the host has is coloured, and the tooltip says what that means: the executor
-    // starts a job alone on the host whatever it asks for, so "12 / 2 vCPUs" is possible and worth a warning.
-    auto part = [](const QString& text, bool over) {
-        return over ? QStringLiteral("<span style=\"color:#c64600\"><b>%1</b></span>").arg(text.toHtmlEscaped())
-                    : text.toHtmlEscaped();
-    };
-    const bool cpuOver = host.vcpusInUse > host.cpus;
-    const bool memoryOver = host.memoryInUse > memory;
-    m_hostLabel->setText(
-        tr("Host: %1, %2, %3 · %4 running, %5 queued")
-            .arg(part(tr("%1 / %2 vCPUs").arg(host.vcpusInUse).arg(host.cpus), cpuOver),
-                part(tr("%1 / %2 GB")
-                         .arg(locale.toString(host.memoryInUse.gb(), 'f', 1), locale.toString(memory.gb(), 'f', 1)),
-                    memoryOver),
-                part(tr("%1 / %2 GPUs").arg(host.gpusInUse.size()).arg(host.gpus.size()), false))
-            .arg(host.runningJobs)
-            .arg(host.queuedJobs));
-    m_hostLabel->setProperty("oversubscribed", cpuOver || memoryOver);
-    m_hostLabel->setToolTip(cpuOver || memoryOver
-            ? tr("Running jobs reserve more than this host has: their replicas share the host's CPUs and memory, "
-                 "run slower than their machine types promise, and may be killed if memory runs out.")
-            : tr("What running jobs reserve of this host (machine types' vCPUs and memory, GPUs)."));
 }
 
 void MainWindow::showMessage(const QString& text, int timeoutMs)

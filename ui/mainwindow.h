@@ -5,12 +5,15 @@
 // state filters, live), the selected job's JobView below it, and a status bar that says which executor
 // the console talks to, whether it is connected, and how much of the host is in use.
 //
-// Live: `jobs.list` is polled every 2 s while connected (one model update, i.e. at most one repaint, per
-// poll; rows update in place so the selection stays); the job view follows its job's events stream.
+// Live: the job list follows the executor's jobs stream (JobListFeed; rows update in place so the selection
+// stays), the host's figures in the status bar (ExecutorStatusBar) are polled every 2 s while connected, and the
+// job view follows its job's events stream.
 // The submit wizard is not part of this window: it connects submitRequested() / submitSimilarRequested()
 // and adds its own actions.
 
+#include "executorstatusbar.h"
 #include "job.h"
+#include "joblistfeed.h"
 
 #include <QMainWindow>
 #include <QPointer>
@@ -30,7 +33,6 @@ class QTableView;
 
 namespace Trainyard {
 
-class ApiStream;
 class ClustersView;
 class AuditView;
 class ExecutorConnection;
@@ -54,10 +56,10 @@ public:
     /// The job view of the selected job, or nullptr.
     JobView* jobView() const { return m_jobView; }
     ExecutorConnection* connection() const { return m_connection; }
-    QLabel* connectionLabel() const { return m_connectionLabel; }
-    QLabel* hostLabel() const { return m_hostLabel; }
+    QLabel* connectionLabel() const { return m_statusFields->connectionLabel(); }
+    QLabel* hostLabel() const { return m_statusFields->hostLabel(); }
     /// The status bar's clusters line (hidden while the executor has no cluster); a click shows the Clusters view.
-    QLabel* clustersLabel() const { return m_clustersLabel; }
+    QLabel* clustersLabel() const { return m_statusFields->clustersLabel(); }
     /// The Clusters view (in a dock, hidden until View → Clusters).
     ClustersView* clustersView() const { return m_clustersView; }
     QDockWidget* clustersDock() const { return m_clustersDock; }
@@ -160,12 +162,9 @@ private:
     void onConnectionStateChanged();
     void onSelectionChanged();
     void showContextMenu(const QPoint& pos);
-    /// Opens the job list stream (ApiClient::followJobs) from m_jobsCursor.
-    void openJobStream();
-    void closeJobStream();
-    /// After the model took a batch of the job stream: list state, selection, jobsRefreshed().
+    /// After the model took a batch of the job stream (JobListFeed::applied()): list state, selection,
+    /// jobsRefreshed().
     void jobsApplied();
-    void showHost(const HostStatus& host);
     void showMessage(const QString& text, int timeoutMs = 8000);
     bool submitSimilarWanted();
     SubmitWizard* createSubmitWizard();
@@ -190,10 +189,8 @@ private:
     QActionGroup* m_stateGroup;
     QMenu* m_jobMenu = nullptr;
     AuditView* m_auditView = nullptr;
-    QLabel* m_urlLabel;
-    QLabel* m_connectionLabel;
-    QLabel* m_hostLabel;
-    QLabel* m_clustersLabel;
+    ExecutorStatusBar* m_statusFields;
+    JobListFeed* m_feed; ///< the job list stream into m_model
     ClustersView* m_clustersView;
     QDockWidget* m_clustersDock;
     QStackedWidget* m_listStack = nullptr;
@@ -215,13 +212,9 @@ private:
     void updateTabShortcuts();
     QAction* m_previousTab = nullptr;
     int m_lastTab = -1; ///< the detail tab the user was on: kept when another job is selected
-    bool m_listedOnce = false; ///< a job list answer arrived (before it, no welcome: we do not know yet)
     bool m_userSizedIdColumn = false; ///< the user resized the Job ID column: stop fitting it
     bool m_fittingColumn = false;
     QTimer m_poll;
-    QPointer<ApiStream> m_jobStream; ///< the job list stream while open
-    QByteArray m_jobsCursor; ///< where the job list stream resumes (ApiStream::lastEventId())
-    bool m_jobsSynced = false; ///< the open stream's snapshot is complete
 };
 
 } // namespace Trainyard

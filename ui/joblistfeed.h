@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#pragma once
+
+#include <QByteArray>
+#include <QObject>
+#include <QPointer>
+
+namespace Trainyard {
+
+class ApiClient;
+class ApiStream;
+class JobListModel;
+struct ApiError;
+
+/// The console's job list, kept current from the executor through one stream: `GET …/jobs?follow=true`
+/// (ApiClient::followJobs(), API.md "Jobs stream") lists every job written after a cursor, says `synced`, then
+/// sends every change; each batch goes into a JobListModel.
+///
+/// Reopened with open() after it dropped, it resumes from the last event ID it saw, so a reconnect costs the
+/// changes it missed rather than a new listing. A cursor from another database (the executor restarted on a
+/// different data folder) empties the model and lists again. One stream at a time; not thread-safe (GUI thread).
+class JobListFeed : public QObject {
+    Q_OBJECT
+public:
+    explicit JobListFeed(JobListModel* model, QObject* parent = nullptr);
+    ~JobListFeed() override;
+
+    /// Opens the stream on `client` (from the last cursor) unless one is open.
+    void open(ApiClient* client);
+    /// Closes the stream; the cursor is kept for the next open().
+    void close();
+    bool isOpen() const { return !m_stream.isNull(); }
+    /// The model holds a complete listing: from a stream's `synced` until close() or a reset of the cursor (a
+    /// stream that dropped keeps it: its successor resumes from the cursor).
+    bool isSynced() const { return m_synced; }
+    /// Some stream's listing completed once (before it, an empty model says nothing about the executor).
+    bool hasListed() const { return m_listedOnce; }
+
+signals:
+    /// The model took a complete listing or, once synced, a change.
+    void applied();
+    /// The stream failed (it closes itself; open() again to resume).
+    void failed(const ApiError& error);
+
+private:
+    JobListModel* m_model;
+    QPointer<ApiStream> m_stream;
+    QByteArray m_cursor; ///< where the stream resumes (ApiStream::lastEventId())
+    bool m_synced = false;
+    bool m_listedOnce = false;
+};
+
+} // namespace Trainyard
