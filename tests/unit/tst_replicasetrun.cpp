@@ -80,10 +80,12 @@ private:
     std::unique_ptr<FakeBackend> m_backend;
     ClusterPlan m_plan;
 
-    /// A run of job `jobId` (a master and one worker) in its own folder, admitted with GPU 3.
+    /// A run of job `jobId` (a master and one worker; trial `trialId` when given) in its own folder, admitted with
+    /// GPU 3.
     std::unique_ptr<ReplicaSetRun> makeRun(const QString& jobId, const QString& trialId = QString())
     {
-        const QString folder = m_tmp.path() + QLatin1Char('/') + jobId;
+        const QString folder = m_tmp.path() + QLatin1Char('/') + jobId
+            + (trialId.isEmpty() ? QString() : QStringLiteral("/trials/") + trialId);
         QDir().mkpath(folder);
         auto run = std::make_unique<ReplicaSetRun>(
             &m_owner, m_backend.get(), RunId { Test::localJob(jobId), trialId }, RunFolder(folder));
@@ -337,6 +339,30 @@ private Q_SLOTS:
         QVERIFY(run->replicas().empty());
         QVERIFY(!run->reservation());
         QVERIFY(!run->attached());
+    }
+
+    void recoveryReclaimsThenRestartsUntilTheLimit()
+    {
+        // The one recovery rule of a job's cluster and a trial's (ReplicaSetRun::recover()), for a trial here: with
+        // nothing to take over, what the previous executor left is reclaimed and the restart counted in the run's
+        // restarts file, which the next executor's run reads; at the limit the run is exhausted, not restarted.
+        for (int restart = 1; restart <= ReplicaSetRun::MaxRestarts; ++restart) {
+            m_backend->calls.clear();
+            auto run = makeRun(QStringLiteral("r1"), QStringLiteral("2"));
+            QCOMPARE(run->restarts(), restart - 1);
+            QCOMPARE(run->recover(m_plan, {}, restart % 2 == 1), ReplicaSetRun::Recovery::Restart);
+            QCOMPARE(run->restarts(), restart);
+            QCOMPARE(m_backend->calls, QStringList { QStringLiteral("reclaim r1/2") });
+            QVERIFY(!run->attached());
+        }
+        m_backend->calls.clear();
+        auto spent = makeRun(QStringLiteral("r1"), QStringLiteral("2"));
+        QCOMPARE(spent->recover(m_plan, {}, true), ReplicaSetRun::Recovery::Exhausted);
+        QCOMPARE(spent->restarts(), ReplicaSetRun::MaxRestarts);
+        QCOMPARE(m_backend->calls, QStringList { QStringLiteral("reclaim r1/2") });
+        // Another set of the same job keeps its own count.
+        auto other = makeRun(QStringLiteral("r1"), QStringLiteral("3"));
+        QCOMPARE(other->restarts(), 0);
     }
 };
 

@@ -114,6 +114,19 @@ bool ReplicaSetRun::attach(const ClusterPlan& plan, const Backend::StoredLines& 
     return true;
 }
 
+ReplicaSetRun::Recovery ReplicaSetRun::recover(
+    const ClusterPlan& plan, const Backend::StoredLines& storedLines, bool tryAttach)
+{
+    if (tryAttach && attach(plan, storedLines))
+        return Recovery::Attached;
+    // A replica that escaped PR_SET_PDEATHSIG, or a cluster's job that nothing can take over: it goes first.
+    m_backend->reclaim(m_id, m_folder.path());
+    if (m_restarts >= MaxRestarts)
+        return Recovery::Exhausted;
+    countRestart();
+    return Recovery::Restart;
+}
+
 void ReplicaSetRun::fail(const QString& message)
 {
     m_stopReason = StopReason::Failed;

@@ -131,6 +131,18 @@ public:
     /// False, holding nothing, when the backend has nothing to attach to (a local backend never does) or answers
     /// for other replicas than the set's.
     bool attach(const ClusterPlan& plan, const Backend::StoredLines& storedLines);
+    /// What recover() did with a set that a previous executor ran.
+    enum class Recovery {
+        Attached, ///< its replicas were taken over where they run (attach()); it is Running
+        Restart, ///< nothing to take over (or not asked to): the restart is counted, the owner queues it again
+        Exhausted, ///< nothing to take over, and its restarts reached MaxRestarts: the owner fails it
+    };
+    /// The one recovery rule after an executor restart, for a job's cluster and a trial's alike. With `tryAttach`
+    /// (the job was PREPARING or RUNNING and no outcome file says it ended) the backend takes the replicas over where
+    /// they run (attach()). Otherwise, or when that finds nothing, whatever outlived the previous executor is
+    /// reclaimed (Backend::reclaim(): stopped, its resources given back); the executor's restart then counts as a
+    /// retryable failure of the cluster (countRestart()), unless the set was restarted MaxRestarts times already.
+    Recovery recover(const ClusterPlan& plan, const Backend::StoredLines& storedLines, bool tryAttach);
     /// Stops it for `reason` (SIGTERM, SIGKILL after Owner::gracePeriod()); Owner::runEnded() follows once no process
     /// is left. A run that is stopping already keeps its first reason, unless this one is a cancel or a shutdown.
     void stop(StopReason reason, const QString& message);

@@ -733,16 +733,19 @@ struct Scheduler::Private final : ReplicaSetRun::Owner, StudyRun::Host {
             queue.push_back(QueueEntry { run->key, QString() });
     }
 
-    /// Takes over the replicas of `set` (a job's cluster or one trial) where a previous executor launched them
-    /// (ReplicaSetRun::attach()), its output after what the log store holds. The one path of attach() (a job) and
-    /// a study's recovery.
-    bool attachRun(Run* run, SetRun* set) override
+    /// Recovers `set` (a job's cluster or one trial) after an executor restart by the one rule for both
+    /// (ReplicaSetRun::recover()): taken over where it runs when `tryAttach`, its output after what the log store
+    /// holds; else reclaimed, and restarted or exhausted.
+    ReplicaSetRun::Recovery recoverRun(Run* run, SetRun* set, bool tryAttach) override
     {
         const JobKey key = run->key;
         const QString trialId = set->trialId();
-        return set->attach(run->plan, [this, key, trialId](const QString& taskName, bool isStderr, qint64 sinceUs) {
-            return logs->storedOutputLines(key, taskName, trialId, isStderr, sinceUs);
-        });
+        return set->recover(
+            run->plan,
+            [this, key, trialId](const QString& taskName, bool isStderr, qint64 sinceUs) {
+                return logs->storedOutputLines(key, taskName, trialId, isStderr, sinceUs);
+            },
+            tryAttach);
     }
 
     void studyLog(const JobKey& key, const QString& message, LogSeverity severity, const QString& trialId) override
@@ -785,32 +788,6 @@ struct Scheduler::Private final : ReplicaSetRun::Owner, StudyRun::Host {
     void jobReplicasChanged(const JobRun& job) override { emitReplicas(job); }
 
     ReplicaSetRun::Owner* runOwner() override { return this; }
-
-    /// Recovery of a job's cluster that a previous executor launched: the backend takes over its replicas where
-    /// they run (Backend::attach()), the job goes on as it was, without a restart. False when the backend has
-    /// nothing to attach to (the run is forgotten again; recover() restarts it).
-    bool attach(const JobKey& key, const Job& job)
-    {
-        Run* run = createRun(key, job);
-        SetRun* set = run->sets.front().get();
-        Backend* b = run->backend;
-        if (!attachRun(run, set)) {
-            runs.erase(key);
-            return false;
-        }
-        run->phase = job.state == JobState::Running ? Phase::Running : Phase::Starting;
-        run->recovered = true;
-        run->jobDirMade = true;
-        system(key, "RecoverJob",
-            QStringLiteral("The executor restarted while the job was %1; it took over the job's replicas where they "
-                           "run (%2), without restarting them.")
-                .arg(jobStateName(job.state).toLower(), b->name()),
-            LogSeverity::Warning);
-        if (job.state == JobState::Running)
-            armRunTimer(run, job);
-        emitReplicas(*run);
-        return true;
-    }
 
     void stopAllNow()
     {
@@ -1002,84 +979,97 @@ void Scheduler::recover()
         const QString folder = key.folder(backend->runFolderRoot(d->dataDir));
         if (d->failWithoutFolder(key, folder))
             continue;
-        // A job's cluster whose replicas outlived the previous executor (a cluster's job) is taken over where it
-        // runs, unless it ended already (its outcome file); so are a running tuning job's trials (recoverTrials()).
-        const bool active = (job.state == JobState::Running || job.state == JobState::Preparing)
-            && !QFile::exists(JobFolder(folder).outcomeFile());
-        if (active && !job.trainingInput.hyperparameters && d->attach(key, job))
-            continue;
-        const bool attachTrials = active && job.trainingInput.hyperparameters;
-        // Whatever survived the previous executor (a replica that escaped PR_SET_PDEATHSIG, a cluster's job) goes
-        // first.
-        backend->reclaim(RunId { key, QString() }, folder);
+        // Whatever of the job outlived the previous executor (a replica that escaped PR_SET_PDEATHSIG, a cluster's
+        // job): reclaimed here when the job does not run again as it was; a replica set that does is recovered by
+        // ReplicaSetRun::recover(), which takes it over or reclaims it.
         const QStringList trialFolders = JobFolder(folder).trialIds();
-        const auto reclaimTrials = [&] {
+        const auto reclaimAll = [&] {
+            backend->reclaim(RunId { key, QString() }, folder);
             for (const QString& trialId : trialFolders)
                 backend->reclaim(RunId { key, trialId }, JobFolder(folder).trial(trialId).path());
         };
-        if (!attachTrials)
-            reclaimTrials();
         // Ended, but the end was not stored (the job database refused the write, then this executor stopped): the
         // replicas are gone and the outcome is known, so the job must not run again.
-        if (const std::optional<JobOutcome> ended = OutcomeJournal::read(JobFolder(folder).outcomeFile())) {
+        const QString outcomeFile = JobFolder(folder).outcomeFile();
+        if (const std::optional<JobOutcome> ended = OutcomeJournal::read(outcomeFile)) {
+            reclaimAll();
             d->system(key, "RecoverJob",
                 QStringLiteral(
                     "The executor restarted: the job had ended (%1) before, but its end was not stored. It is "
                     "stored now, and the job does not run again.")
                     .arg(jobStateName(ended->state)),
                 LogSeverity::Warning);
-            const QString file = JobFolder(folder).outcomeFile();
             if (d->recordOutcome(key, *ended))
-                QFile::remove(file);
+                QFile::remove(outcomeFile);
             else
-                d->retryOutcome(key, *ended, file);
+                d->retryOutcome(key, *ended, outcomeFile);
             continue;
         }
         Private::Run* run = d->createRun(key, job);
         if (job.trainingInput.hyperparameters && !d->openStudy(run, job)) {
-            if (attachTrials)
-                reclaimTrials();
+            reclaimAll();
             continue;
         }
         // A tuning job stored as QUEUED may hold a trial already (its values were chosen, then the executor died
         // before the job moved on): it is recovered with its trials, so that no trial ID is given twice.
         const bool hasTrials = job.trainingOutput && !job.trainingOutput->trials.isEmpty();
         if (job.state == JobState::Queued && !(run->study && hasTrials)) {
+            reclaimAll();
             d->armWaitTimer(run, job);
             d->system(key, "RecoverJob", QStringLiteral("The executor restarted; the job is queued again."));
             d->enqueue(run);
             continue;
         }
         if (job.state == JobState::Cancelling) {
+            reclaimAll();
             d->finish(run, JobState::Cancelled, QString());
             continue;
         }
+        // From here on the job goes on, its replica sets (its cluster, or each trial's) recovered by one rule: a
+        // set of a job that was PREPARING or RUNNING (and did not end: no outcome file) is taken over where it runs
+        // when its backend can (a cluster's job); any other is restarted, the executor's restart counting as a
+        // retryable failure, or fails when its restarts are spent.
+        const bool active
+            = (job.state == JobState::Running || job.state == JobState::Preparing) && !QFile::exists(outcomeFile);
         if (run->study) {
-            const QStringList trials = run->study->recover(job, attachTrials);
-            for (const QString& trialId : trials)
+            backend->reclaim(RunId { key, QString() }, folder); // a study runs no set of its own
+            for (const QString& trialId : run->study->recover(job, active, trialFolders))
                 restarted.push_back({ key, trialId });
             continue;
         }
-        // PREPARING or RUNNING: the executor's restart is a retryable failure of the cluster.
         Private::SetRun* set = run->sets.front().get();
-        if (set->restarts() >= MaxRestarts) {
+        run->recovered = true;
+        switch (d->recoverRun(run, set, active)) {
+        case ReplicaSetRun::Recovery::Attached:
+            run->phase = job.state == JobState::Running ? Private::Phase::Running : Private::Phase::Starting;
+            run->jobDirMade = true;
+            d->system(key, "RecoverJob",
+                QStringLiteral("The executor restarted while the job was %1; it took over the job's replicas where "
+                               "they run (%2), without restarting them.")
+                    .arg(jobStateName(job.state).toLower(), backend->name()),
+                LogSeverity::Warning);
+            if (job.state == JobState::Running)
+                d->armRunTimer(run, job);
+            d->emitReplicas(*run);
+            break;
+        case ReplicaSetRun::Recovery::Exhausted:
             d->system(key, "RecoverJob", QStringLiteral("The executor restarted while the job was running."),
                 LogSeverity::Error);
             d->finish(run, JobState::Failed,
                 QStringLiteral("The executor restarted while the job was running; the cluster was already "
                                "restarted %1 times, the limit; the job failed.")
                     .arg(MaxRestarts));
-            continue;
+            break;
+        case ReplicaSetRun::Recovery::Restart:
+            d->system(key, "RecoverJob",
+                QStringLiteral("The executor restarted while the job was %1; restarting it (restart %2 of %3).")
+                    .arg(jobStateName(job.state).toLower())
+                    .arg(set->restarts())
+                    .arg(MaxRestarts),
+                LogSeverity::Warning);
+            restarted.push_back({ key, QString() });
+            break;
         }
-        set->countRestart();
-        run->recovered = true;
-        d->system(key, "RecoverJob",
-            QStringLiteral("The executor restarted while the job was %1; restarting it (restart %2 of %3).")
-                .arg(jobStateName(job.state).toLower())
-                .arg(set->restarts())
-                .arg(MaxRestarts),
-            LogSeverity::Warning);
-        restarted.push_back({ key, QString() });
     }
     // Jobs that were running go ahead of those that were waiting.
     for (auto it = restarted.rbegin(); it != restarted.rend(); ++it)

@@ -8,6 +8,8 @@
 #include "study.h"
 #include "trialobjective.h"
 
+#include <QSet>
+
 #include <algorithm>
 
 namespace Trainyard {
@@ -411,20 +413,7 @@ void StudyRun::advance()
 /// Recovery of one trial whose replicas a previous executor launched on a cluster: the backend takes them over where
 /// they run, and the trial goes on with its objective read from where it is. False when the backend has nothing to
 /// attach to (a local backend never does).
-bool StudyRun::attachTrial(ReplicaSetRun* trial)
-{
-    if (!m_host->attachRun(m_job, trial))
-        return false;
-    const QString trialId = trial->trialId();
-    m_reports[trialId].objective = objectiveReader(*trial);
-    log(QStringLiteral("The executor restarted while trial %1 was running; it took over the trial's replicas where "
-                       "they run (%2), without restarting them.")
-            .arg(trialId, m_job->backend->name()),
-        LogSeverity::Warning, trialId);
-    return true;
-}
-
-QStringList StudyRun::recover(const Job& stored, bool tryAttach)
+QStringList StudyRun::recover(const Job& stored, bool tryAttach, const QStringList& trialFolders)
 {
     QStringList restarted;
     QList<HyperparameterOutput> trials
@@ -435,7 +424,9 @@ QStringList StudyRun::recover(const Job& stored, bool tryAttach)
     Backend* backend = m_job->backend;
     int running = 0;
     int attached = 0;
+    QSet<QString> recorded;
     for (const HyperparameterOutput& t : std::as_const(trials)) {
+        recorded.insert(t.trialId);
         auto set = std::make_unique<ReplicaSetRun>(
             m_host->runOwner(), backend, RunId { m_job->key, t.trialId }, m_job->folder.trial(t.trialId));
         QList<std::pair<QString, QString>> values;
@@ -445,19 +436,21 @@ QStringList StudyRun::recover(const Job& stored, bool tryAttach)
         ReplicaSetRun* raw = set.get();
         m_job->sets.push_back(std::move(set));
         if (isFinal(t.state)) {
-            if (tryAttach)
-                backend->reclaim(raw->id(), raw->folder().path());
+            backend->reclaim(raw->id(), raw->folder().path());
             raw->markDone();
             continue;
         }
-        if (tryAttach && attachTrial(raw)) {
+        switch (m_host->recoverRun(m_job, raw, tryAttach)) {
+        case ReplicaSetRun::Recovery::Attached:
+            m_reports[t.trialId].objective = objectiveReader(*raw);
+            log(QStringLiteral("The executor restarted while trial %1 was running; it took over the trial's "
+                               "replicas where they run (%2), without restarting them.")
+                    .arg(t.trialId, backend->name()),
+                LogSeverity::Warning, t.trialId);
             ++attached;
             ++running;
-            continue;
-        }
-        if (tryAttach)
-            backend->reclaim(raw->id(), raw->folder().path());
-        if (raw->restarts() >= ReplicaSetRun::MaxRestarts) {
+            break;
+        case ReplicaSetRun::Recovery::Exhausted: {
             raw->markDone();
             const QString error = QStringLiteral("The executor restarted while trial %1 was running; its cluster "
                                                  "was already restarted %2 times, the limit.")
@@ -469,16 +462,24 @@ QStringList StudyRun::recover(const Job& stored, bool tryAttach)
                 o.state = JobState::Failed;
                 o.endTime = Rfc3339::now();
             });
-            continue;
+            break;
         }
-        raw->countRestart();
-        log(QStringLiteral("The executor restarted while trial %1 was running; restarting it (restart %2 of %3).")
-                .arg(t.trialId)
-                .arg(raw->restarts())
-                .arg(ReplicaSetRun::MaxRestarts),
-            LogSeverity::Warning, t.trialId);
-        restarted << t.trialId;
-        ++running;
+        case ReplicaSetRun::Recovery::Restart:
+            log(QStringLiteral("The executor restarted while trial %1 was running; restarting it (restart %2 of %3).")
+                    .arg(t.trialId)
+                    .arg(raw->restarts())
+                    .arg(ReplicaSetRun::MaxRestarts),
+                LogSeverity::Warning, t.trialId);
+            restarted << t.trialId;
+            ++running;
+            break;
+        }
+    }
+    // A trial folder without a record: its values were never stored (the executor died between the two), so it
+    // cannot run again as itself; what it left goes.
+    for (const QString& trialId : trialFolders) {
+        if (!recorded.contains(trialId))
+            backend->reclaim(RunId { m_job->key, trialId }, m_job->folder.trial(trialId).path());
     }
     if (createdTrials() >= m_study->maxTrials())
         m_done = true;

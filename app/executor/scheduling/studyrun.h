@@ -60,8 +60,9 @@ public:
         /// Runs the queue again once the event loop is back (a trial freed its resources).
         virtual void scheduleSoon() = 0;
         virtual void jobReplicasChanged(const JobRun& job) = 0;
-        /// Takes over a trial's replicas where a previous executor launched them (ReplicaSetRun::attach()).
-        virtual bool attachRun(JobRun* job, ReplicaSetRun* run) = 0;
+        /// Recovers a trial's run after an executor restart (ReplicaSetRun::recover(), the rule a job's cluster
+        /// follows too): taken over where it runs when `tryAttach`, else reclaimed and restarted or exhausted.
+        virtual ReplicaSetRun::Recovery recoverRun(JobRun* job, ReplicaSetRun* run, bool tryAttach) = 0;
         /// Starts the job's scheduling.maxRunningTime timer (a recovered job that was RUNNING).
         virtual void armRunTimer(JobRun* job, const Job& stored) = 0;
         /// The owner of the trials' runs.
@@ -98,11 +99,14 @@ public:
     /// After any change: fails the study when the failure rule says so, finishes the job when nothing is left to run,
     /// or queues as many trials as maxParallelTrials allows.
     void advance();
-    /// Recovery of a job that was PREPARING or RUNNING: its ended trials stay as they are; a running trial is taken
-    /// over where it runs (`tryAttach`: a cluster's jobs that outlived the previous executor) or restarted with its
-    /// stored values (a retryable failure, counted in its own restarts file). Returns what to queue ahead of
-    /// everything: the restarted trials' IDs, then an empty ID per slot for a new trial.
-    QStringList recover(const Job& stored, bool tryAttach);
+    /// Recovery of a job that was PREPARING or RUNNING (or QUEUED with trials): its ended trials stay as they are;
+    /// each other trial's run is recovered by Host::recoverRun() (ReplicaSetRun::recover(), the rule of a job's
+    /// cluster too): taken over where it runs (`tryAttach`: a cluster's jobs that outlived the previous executor),
+    /// or restarted with its stored values (a retryable failure, counted in its own restarts file), or failed when
+    /// its restarts are spent. What a previous executor left of an ended trial, or of a trial folder in
+    /// `trialFolders` with no stored record, is reclaimed. Returns what to queue ahead of everything: the restarted
+    /// trials' IDs, then an empty ID per slot for a new trial.
+    QStringList recover(const Job& stored, bool tryAttach, const QStringList& trialFolders);
     /// The job ends: trials that never ran end with it (CANCELLED), and polling stops.
     void endTrials();
 
@@ -123,7 +127,6 @@ private:
     void log(const QString& message, LogSeverity severity = LogSeverity::Info, const QString& trialId = QString());
     int createdTrials() const;
     std::unique_ptr<TrialObjectiveReader> objectiveReader(const ReplicaSetRun& trial) const;
-    bool attachTrial(ReplicaSetRun* trial);
     void armPolling();
     void poll();
     QList<HyperparameterMetric> newObjectivePoints(const QString& trialId, TrialReports& reports);
