@@ -20,6 +20,7 @@
 #include <QDateTime>
 #include <QDir>
 #include <QFile>
+#include <QMetaMethod>
 #include <QSysInfo>
 #include <QTimer>
 
@@ -456,7 +457,15 @@ struct Scheduler::Private final : ReplicaSetRun::Owner, StudyRun::Host {
         return list;
     }
 
-    void emitReplicas(const Run& run) { Q_EMIT q->replicasChanged(run.key, replicaInfos(run)); }
+    /// Scheduler::replicasChanged() with the job's whole list, built only when something listens: a study's list
+    /// holds every trial's replicas and changes several times a trial, and an in-process scheduler (bench_study,
+    /// the tests) has no listener.
+    void emitReplicas(const Run& run)
+    {
+        static const QMetaMethod signal = QMetaMethod::fromSignal(&Scheduler::replicasChanged);
+        if (q->isSignalConnected(signal))
+            Q_EMIT q->replicasChanged(run.key, replicaInfos(run));
+    }
 
     void runLaunching(ReplicaSetRun& set) override
     {
