@@ -410,9 +410,6 @@ void StudyRun::advance()
     }
 }
 
-/// Recovery of one trial whose replicas a previous executor launched on a cluster: the backend takes them over where
-/// they run, and the trial goes on with its objective read from where it is. False when the backend has nothing to
-/// attach to (a local backend never does).
 QStringList StudyRun::recover(const Job& stored, bool tryAttach, const QStringList& trialFolders)
 {
     QStringList restarted;
