@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#pragma once
+
+#include "job.h"
+#include "rpcstatus.h"
+
+#include <QCoreApplication>
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QMap>
+#include <QString>
+#include <QStringList>
+
+#include <optional>
+
+namespace Trainyard {
+
+/// The prediction half of the service's REST v1 (`projects.models`, `projects.models.versions`,
+/// `projects.operations`), as wire types with one codec each, shared by the executor and its clients. Field names,
+/// enums and rules are the service's reference pages' ("REST Resource: projects.models", "…models.versions",
+/// "…operations"); app/executor/API.md "Models and versions" says what Trainyard does with each.
+
+/// A model: a named container of versions. `name` is the short ID ("census"); the wire's `name` is the full
+/// resource name "projects/{project}/models/{model}" and is read back to the ID.
+struct ModelResource {
+    QString project;
+    QString name; ///< the model's ID: a letter first, then letters, digits and underscores, at most 128
+    QString description;
+    QString defaultVersion; ///< the default version's ID; empty until the first version exists
+    QStringList regions; ///< at most one (the service's rule); empty = the executor's "local"
+    bool onlinePredictionLogging = false;
+    bool onlinePredictionConsoleLogging = false;
+    QMap<QString, QString> labels;
+    QString etag; ///< a hash of the fields above, changed by every update
+
+    /// "projects/{project}/models/{name}".
+    QString resourceName() const;
+    /// The service's JSON: `name` in full, `defaultVersion` as `{"name": "projects/…/versions/v"}` (only the
+    /// name; the version's whole object is get/list's), booleans and labels only when set.
+    QJsonObject toJson() const;
+    /// Decodes a create body (or a stored record): unknown fields, a bad ID, more than one region and bad labels are
+    /// violations named `model.<field>`; `name` may be the ID or the full name of `project`.
+    static ModelResource fromJson(const QJsonObject& json, const QString& project, FieldViolations* violations);
+    /// A fresh etag of the current fields (base64 of a SHA-256 prefix, as IAM policies' etags here).
+    QString computeEtag() const;
+};
+
+/// The service's Version.Framework enum, our PYTORCH added (Vertex AI's; a TorchScript archive). TENSORFLOW is
+/// decoded so that it can be refused with the reason, never served.
+enum class PredictionFramework { Unspecified, TensorFlow, ScikitLearn, XGBoost, PyTorch };
+
+/// A version's life (the service's Version.State): CREATING until its nodes loaded the model, READY, FAILED with
+/// `errorMessage`; DELETING while its nodes stop; UPDATING is the service's and unused here.
+enum class VersionState { Unknown, Ready, Creating, Failed, Deleting, Updating };
+
+namespace PredictionJson {
+QString frameworkName(PredictionFramework framework); ///< "SCIKIT_LEARN"; "FRAMEWORK_UNSPECIFIED"
+std::optional<PredictionFramework> frameworkFromName(const QString& name);
+QString versionStateName(VersionState state); ///< "READY"; "UNKNOWN"
+VersionState versionStateFromName(const QString& name);
+/// The ID rule of a model and of a version (the service's: "must start with a letter and contain only letters,
+/// numbers and underscores", at most 128 characters): the problems of `id` as sentences, empty when it is valid.
+QStringList idProblems(const QString& id);
+} // namespace PredictionJson
+
+/// A version of a model: one deployed copy of a model's files, served by its own prediction nodes.
+struct VersionResource {
+    QString project;
+    QString model; ///< the model's ID
+    QString name; ///< the version's ID (idProblems())
+    QString description;
+    QString deploymentUri; ///< as the caller gave it: a local folder (or file:// URL)
+    QString runtimeVersion; ///< "2.11"; empty = the newest the executor has
+    QString pythonVersion;
+    PredictionFramework framework = PredictionFramework::Unspecified;
+    QString machineType; ///< accepted and shown; a node here is a process on this host
+    int manualScalingNodes = 0; ///< `manualScaling.nodes`; 0 = not given
+    std::optional<int> autoScalingMinNodes; ///< `autoScaling.minNodes` (0 allowed)
+    std::optional<int> autoScalingMaxNodes; ///< `autoScaling.maxNodes`
+    QString predictionClass; ///< a custom prediction routine's "module.Class"
+    QStringList packageUris; ///< its packages (staged as a trainer's)
+    QMap<QString, QString> labels;
+    VersionState state = VersionState::Unknown;
+    QString errorMessage;
+    QString createTime; ///< RFC 3339
+    QString lastUseTime; ///< RFC 3339; empty until the first prediction
+    bool isDefault = false;
+    QString etag;
+
+    /// "projects/{project}/models/{model}/versions/{name}".
+    QString resourceName() const;
+    /// The nodes to run while serving: manualScaling.nodes, else autoScaling.minNodes, else 1.
+    int nodes() const;
+    QJsonObject toJson() const;
+    /// Decodes a create body (or a stored record); violations are named `version.<field>`. Output-only fields
+    /// (state, createTime, …) are read only with `stored`, and ignored in a create body as the service ignores them.
+    static VersionResource fromJson(const QJsonObject& json, const QString& project, const QString& model,
+        FieldViolations* violations, bool stored = false);
+    QString computeEtag() const;
+};
+
+/// A long-running operation (google.longrunning.Operation) with the service's OperationMetadata: what version
+/// create and delete and model delete return, and `projects.operations` get/list/cancel show.
+struct OperationResource {
+    QString project;
+    QString id; ///< "create_census_v1-1764388800123"; the wire's name is "projects/{project}/operations/{id}"
+    QString operationType; ///< "CREATE_VERSION", "DELETE_VERSION", "DELETE_MODEL", "UPDATE_VERSION"
+    QString modelName; ///< "projects/p/models/census"
+    QJsonObject version; ///< the version as it was asked for (metadata.version)
+    QString createTime, startTime, endTime; ///< RFC 3339
+    bool done = false;
+    bool cancelled = false; ///< metadata.isCancellationRequested
+    std::optional<RpcCode> errorCode; ///< done with an error
+    QString errorMessage;
+    QJsonObject response; ///< done without an error: the version (CREATE_VERSION), else empty
+
+    QString resourceName() const;
+    QJsonObject toJson() const;
+    static OperationResource fromJson(const QJsonObject& json);
+};
+
+} // namespace Trainyard
