@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#pragma once
+
+#include "prediction.h"
+#include "sqlitefile.h"
+
+#include <QList>
+#include <QString>
+
+#include <optional>
+
+namespace Trainyard {
+
+/// Where the executor keeps models, versions and long-running operations: `<dataDir>/models.sqlite` (SqliteFile,
+/// synchronous FULL: an answer that says a model or version exists must survive a crash). Each record is the
+/// resource's own JSON (prediction.h's codecs, output-only fields included), keyed by its IDs; list order is
+/// creation order. Writes that change two records (a version and its model's default) are one transaction.
+/// Main thread only, as every store here.
+class ModelStore {
+public:
+    ModelStore();
+    ~ModelStore();
+    ModelStore(const ModelStore&) = delete;
+    ModelStore& operator=(const ModelStore&) = delete;
+
+    /// Opens (creating) the file; false with *error naming the file and the failure.
+    bool open(const QString& path, QString* error);
+
+    /// Inserts a new model; false with *error when SQLite refuses (the caller checked it does not exist).
+    bool insertModel(const ModelResource& model, QString* error);
+    /// Replaces a model's record (patch, a new default version).
+    bool updateModel(const ModelResource& model, QString* error);
+    bool deleteModel(const QString& project, const QString& model, QString* error);
+    std::optional<ModelResource> model(const QString& project, const QString& model) const;
+    QList<ModelResource> models(const QString& project) const;
+
+    /// Inserts a new version and, with `model` set, replaces the model's record in the same transaction (the first
+    /// version becomes the default).
+    bool insertVersion(const VersionResource& version, const ModelResource* model, QString* error);
+    bool updateVersion(const VersionResource& version, QString* error);
+    /// Deletes a version and, with `model` set, replaces the model's record in the same transaction.
+    bool deleteVersion(const VersionResource& version, const ModelResource* model, QString* error);
+    std::optional<VersionResource> version(const QString& project, const QString& model, const QString& version) const;
+    /// A model's versions (`model` empty: every model's of `project`; `project` empty: every project's).
+    QList<VersionResource> versions(const QString& project, const QString& model) const;
+
+    /// Inserts or replaces an operation.
+    bool putOperation(const OperationResource& operation, QString* error);
+    std::optional<OperationResource> operation(const QString& project, const QString& id) const;
+    /// `project`'s operations, newest first (`project` empty: every project's).
+    QList<OperationResource> operations(const QString& project) const;
+
+private:
+    bool exec(const QString& sql, const QVariantList& values, QString* error);
+    SqliteFile m_file;
+};
+
+} // namespace Trainyard

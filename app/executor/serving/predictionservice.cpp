@@ -1,0 +1,446 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "predictionservice.h"
+
+#include "builtinalgorithm.h"
+#include "staging.h"
+#include "versionnodes.h"
+
+#include <QDateTime>
+#include <QDir>
+#include <QDirIterator>
+#include <QFile>
+#include <QFileInfo>
+#include <QFutureWatcher>
+#include <QLoggingCategory>
+#include <QUrl>
+#include <QtConcurrent>
+
+namespace Trainyard {
+
+namespace {
+Q_LOGGING_CATEGORY(lcPrediction, "trainyard.executor")
+
+/// How often a served version's lastUseTime is written (a prediction per millisecond must not be a write each).
+constexpr qint64 LastUseWriteMs = 60000;
+
+/// A local path of a deploymentUri: a path, or a file:// URL.
+QString localPath(const QString& uri)
+{
+    if (uri.startsWith(QLatin1String("file:")))
+        return QUrl(uri).toLocalFile();
+    return uri;
+}
+
+/// Copies the folder `source` to `target` (through `target`.partial, renamed when whole): "" or why not. At most
+/// `maxFiles` files; symbolic links are copied as the files they point to (a model folder often links its shards).
+QString copyDeployment(const QString& source, const QString& target, int maxFiles)
+{
+    const QFileInfo info(source);
+    if (!info.exists())
+        return QStringLiteral("deploymentUri %1 does not exist").arg(source);
+    if (!info.isDir())
+        return QStringLiteral("deploymentUri %1 is not a folder: give the folder that holds the model's files")
+            .arg(source);
+    QStringList files;
+    QDirIterator it(source, QDir::Files | QDir::Hidden | QDir::NoDotAndDotDot, QDirIterator::Subdirectories);
+    while (it.hasNext()) {
+        files << it.next();
+        if (files.size() > maxFiles)
+            return QStringLiteral("deploymentUri %1 holds more than %2 files, the most a version may have")
+                .arg(source)
+                .arg(maxFiles);
+    }
+    const QString partial = target + QStringLiteral(".partial");
+    QDir(partial).removeRecursively();
+    const QDir from(source);
+    for (const QString& file : std::as_const(files)) {
+        const QString relative = from.relativeFilePath(file);
+        const QString to = partial + QLatin1Char('/') + relative;
+        if (!QDir().mkpath(QFileInfo(to).absolutePath()))
+            return QStringLiteral("cannot make the folder of %1").arg(to);
+        if (!QFile::copy(QFileInfo(file).canonicalFilePath(), to))
+            return QStringLiteral("cannot copy %1 into the executor's data folder (is the disk full?)").arg(file);
+    }
+    QDir(target).removeRecursively();
+    if (!QDir().mkpath(partial) || !QDir().rename(partial, target))
+        return QStringLiteral("cannot move the copy of %1 into place at %2").arg(source, target);
+    return {};
+}
+
+QString interpreterOf(const VersionResource& version)
+{
+    const QList<RuntimeVersion> all = runtimeVersions();
+    for (const RuntimeVersion& v : all) {
+        if (v.runtimeVersion == version.runtimeVersion)
+            return v.interpreter;
+    }
+    return all.isEmpty() ? QStringLiteral("/usr/bin/python3") : all.last().interpreter;
+}
+
+} // namespace
+
+struct PredictionService::Serving {
+    VersionResource version;
+    QString operationId; ///< the CREATE_VERSION operation still running; empty once done
+    VersionNodes* nodes = nullptr;
+    Staging* staging = nullptr;
+    qint64 lastUseWrittenMs = 0;
+    ~Serving()
+    {
+        delete nodes;
+        delete staging;
+    }
+};
+
+PredictionService::PredictionService(ModelStore* store, const QString& dataDir, QObject* parent)
+    : QObject(parent)
+    , m_store(store)
+    , m_dataDir(dataDir)
+{
+}
+
+PredictionService::~PredictionService()
+{
+    shutdown();
+}
+
+QString PredictionService::now()
+{
+    return QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs);
+}
+
+QString PredictionService::keyOf(const VersionResource& version)
+{
+    return version.project + QLatin1Char('/') + version.model + QLatin1Char('/') + version.name;
+}
+
+QString PredictionService::versionFolder(const QString& project, const QString& model, const QString& version) const
+{
+    return m_dataDir + QStringLiteral("/projects/") + project + QStringLiteral("/models/") + model
+        + QStringLiteral("/versions/") + version;
+}
+
+QString PredictionService::versionLog(const QString& project, const QString& model, const QString& version) const
+{
+    return versionFolder(project, model, version) + QStringLiteral("/nodes.log");
+}
+
+QList<qint64> PredictionService::nodePids(const QString& project, const QString& model, const QString& version) const
+{
+    const auto it = m_serving.constFind(project + QLatin1Char('/') + model + QLatin1Char('/') + version);
+    return it != m_serving.cend() && (*it)->nodes ? (*it)->nodes->pids() : QList<qint64>();
+}
+
+std::optional<OperationResource> PredictionService::createVersion(
+    VersionResource version, ModelResource model, QString* error)
+{
+    const QString time = now();
+    version.state = VersionState::Creating;
+    version.createTime = time;
+    version.errorMessage.clear();
+    version.lastUseTime.clear();
+    version.isDefault = model.defaultVersion.isEmpty();
+    version.etag = version.computeEtag();
+    const bool newDefault = version.isDefault;
+    if (newDefault) {
+        model.defaultVersion = version.name;
+        model.etag = model.computeEtag();
+    }
+    OperationResource op;
+    op.project = version.project;
+    op.id = QStringLiteral("create_%1_%2-%3").arg(version.model, version.name).arg(QDateTime::currentMSecsSinceEpoch());
+    op.operationType = QStringLiteral("CREATE_VERSION");
+    op.modelName = model.resourceName();
+    op.version = version.toJson();
+    op.createTime = time;
+    op.startTime = time;
+    if (!m_store->putOperation(op, error) || !m_store->insertVersion(version, newDefault ? &model : nullptr, error))
+        return std::nullopt;
+    beginCreate(version, op.id);
+    return op;
+}
+
+void PredictionService::beginCreate(const VersionResource& version, const QString& operationId)
+{
+    auto serving = std::make_shared<Serving>();
+    serving->version = version;
+    serving->operationId = operationId;
+    const QString key = keyOf(version);
+    m_serving.insert(key, serving);
+    const QString folder = versionFolder(version.project, version.model, version.name);
+    QDir().mkpath(folder);
+    const QString target = folder + QStringLiteral("/model");
+    if (QFileInfo::exists(target)) {
+        // Copied before the executor stopped: a copy is only ever in place whole.
+        afterCopy(key, QString());
+        return;
+    }
+    auto* watcher = new QFutureWatcher<QString>(this);
+    connect(watcher, &QFutureWatcher<QString>::finished, this, [this, watcher, key] {
+        watcher->deleteLater();
+        afterCopy(key, watcher->result());
+    });
+    watcher->setFuture(QtConcurrent::run(copyDeployment, localPath(version.deploymentUri), target, MaxDeploymentFiles));
+}
+
+void PredictionService::afterCopy(const QString& key, const QString& error)
+{
+    const auto serving = m_serving.value(key);
+    if (!serving)
+        return; // deleted meanwhile
+    if (!error.isEmpty()) {
+        finishCreate(key, error);
+        return;
+    }
+    const VersionResource& v = serving->version;
+    if (v.packageUris.isEmpty()) {
+        startNodes(key);
+        return;
+    }
+    serving->staging = new Staging(versionFolder(v.project, v.model, v.name), interpreterOf(v), v.packageUris);
+    connect(serving->staging, &Staging::finished, this, [this, key](bool ok, const QString& message) {
+        if (ok)
+            startNodes(key);
+        else
+            finishCreate(key, QStringLiteral("packageUris could not be installed: %1").arg(message));
+    });
+    serving->staging->start();
+}
+
+void PredictionService::startNodes(const QString& key)
+{
+    const auto serving = m_serving.value(key);
+    if (!serving)
+        return;
+    const VersionResource& v = serving->version;
+    const QString package = BuiltInAlgorithms::packageDir();
+    if (package.isEmpty()) {
+        finishCreate(key,
+            QStringLiteral("the bundled package trainyard_algorithms (its prediction server) is not "
+                           "installed beside the executor (share/trainyard/algorithms)"));
+        return;
+    }
+    VersionNodes::Spec spec;
+    spec.interpreter = interpreterOf(v);
+    spec.pythonPath << package;
+    if (serving->staging)
+        spec.pythonPath << serving->staging->stagingDir();
+    const QString folder = versionFolder(v.project, v.model, v.name);
+    spec.modelDir = folder + QStringLiteral("/model");
+    spec.framework = v.predictionClass.isEmpty() ? PredictionJson::frameworkName(v.framework) : QString();
+    spec.predictionClass = v.predictionClass;
+    spec.nodes = v.nodes();
+    spec.logFile = versionLog(v.project, v.model, v.name);
+    delete serving->nodes;
+    serving->nodes = new VersionNodes(spec, this);
+    connect(serving->nodes, &VersionNodes::ready, this, [this, key] {
+        const auto s = m_serving.value(key);
+        if (s && !s->operationId.isEmpty())
+            finishCreate(key, QString());
+        else if (s)
+            qCInfo(lcPrediction).noquote() << "serving" << s->version.resourceName() << "again:" << s->nodes->kind();
+    });
+    connect(serving->nodes, &VersionNodes::failed, this, [this, key](const QString& message) {
+        const auto s = m_serving.value(key);
+        if (!s)
+            return;
+        if (!s->operationId.isEmpty()) {
+            finishCreate(key, message);
+            return;
+        }
+        // A version that served before cannot load its model now (its runtime changed under it): FAILED, as the
+        // service marks a version it cannot serve.
+        s->version.state = VersionState::Failed;
+        s->version.errorMessage = message;
+        QString error;
+        if (!m_store->updateVersion(s->version, &error))
+            qCWarning(lcPrediction).noquote() << "cannot store" << s->version.resourceName() << ":" << error;
+        const VersionResource v = s->version;
+        m_serving.remove(key);
+        Q_EMIT versionChanged(v.project, v.model, v.name, false);
+    });
+    serving->nodes->start();
+}
+
+void PredictionService::finishCreate(const QString& key, const QString& error)
+{
+    const auto serving = m_serving.value(key);
+    if (!serving)
+        return;
+    VersionResource& v = serving->version;
+    v.state = error.isEmpty() ? VersionState::Ready : VersionState::Failed;
+    v.errorMessage = error.isEmpty() ? QString()
+                                     : QStringLiteral("Create Version failed. Bad model detected with error: ") + error;
+    v.etag = v.computeEtag();
+    QString problem;
+    if (!m_store->updateVersion(v, &problem))
+        qCWarning(lcPrediction).noquote() << "cannot store" << v.resourceName() << ":" << problem;
+    if (std::optional<OperationResource> op = m_store->operation(v.project, serving->operationId)) {
+        op->done = true;
+        op->endTime = now();
+        if (error.isEmpty()) {
+            op->response = v.toJson();
+            op->response.insert(
+                QStringLiteral("@type"), QStringLiteral("type.googleapis.com/google.cloud.ml.v1.Version"));
+        } else {
+            op->errorCode = RpcCode::InvalidArgument;
+            op->errorMessage = v.errorMessage;
+        }
+        if (!m_store->putOperation(*op, &problem))
+            qCWarning(lcPrediction).noquote() << "cannot store the operation" << op->resourceName() << ":" << problem;
+    }
+    serving->operationId.clear();
+    qCInfo(lcPrediction).noquote() << v.resourceName()
+                                   << (error.isEmpty() ? QStringLiteral("is READY")
+                                                       : QStringLiteral("FAILED: ") + error);
+    const VersionResource copy = v;
+    if (!error.isEmpty())
+        m_serving.remove(key); // its nodes are stopped with it
+    Q_EMIT versionChanged(copy.project, copy.model, copy.name, false);
+}
+
+std::optional<OperationResource> PredictionService::deleteVersion(VersionResource version, QString* error)
+{
+    const QString time = now();
+    OperationResource op;
+    op.project = version.project;
+    op.id = QStringLiteral("delete_%1_%2-%3").arg(version.model, version.name).arg(QDateTime::currentMSecsSinceEpoch());
+    op.operationType = QStringLiteral("DELETE_VERSION");
+    op.modelName = QStringLiteral("projects/%1/models/%2").arg(version.project, version.model);
+    op.version = version.toJson();
+    op.createTime = time;
+    op.startTime = time;
+    version.state = VersionState::Deleting;
+    if (!m_store->putOperation(op, error) || !m_store->updateVersion(version, error))
+        return std::nullopt;
+    // The nodes stop now (their answers in flight end UNAVAILABLE); the files and the record go from the event loop.
+    m_serving.remove(keyOf(version));
+    QMetaObject::invokeMethod(
+        this, [this, version, id = op.id] { finishDelete(version, id); }, Qt::QueuedConnection);
+    return op;
+}
+
+void PredictionService::finishDelete(const VersionResource& version, const QString& operationId)
+{
+    QDir(versionFolder(version.project, version.model, version.name)).removeRecursively();
+    std::optional<ModelResource> model = m_store->model(version.project, version.model);
+    const bool wasDefault = model && model->defaultVersion == version.name;
+    if (wasDefault) {
+        model->defaultVersion.clear();
+        model->etag = model->computeEtag();
+    }
+    QString error;
+    std::optional<OperationResource> op = m_store->operation(version.project, operationId);
+    if (!m_store->deleteVersion(version, wasDefault ? &*model : nullptr, &error)) {
+        qCWarning(lcPrediction).noquote() << "cannot delete" << version.resourceName() << ":" << error;
+        if (op) {
+            op->errorCode = RpcCode::Unavailable;
+            op->errorMessage = QStringLiteral("the version's record could not be deleted: %1").arg(error);
+        }
+    }
+    if (op) {
+        op->done = true;
+        op->endTime = now();
+        if (!m_store->putOperation(*op, &error))
+            qCWarning(lcPrediction).noquote() << "cannot store the operation" << op->resourceName() << ":" << error;
+    }
+    Q_EMIT versionChanged(version.project, version.model, version.name, true);
+}
+
+std::optional<OperationResource> PredictionService::modelDeleted(const ModelResource& model, QString* error)
+{
+    const QString time = now();
+    OperationResource op;
+    op.project = model.project;
+    op.id = QStringLiteral("delete_%1-%2").arg(model.name).arg(QDateTime::currentMSecsSinceEpoch());
+    op.operationType = QStringLiteral("DELETE_MODEL");
+    op.modelName = model.resourceName();
+    op.createTime = op.startTime = op.endTime = time;
+    op.done = true;
+    if (!m_store->putOperation(op, error))
+        return std::nullopt;
+    QDir(m_dataDir + QStringLiteral("/projects/") + model.project + QStringLiteral("/models/") + model.name)
+        .removeRecursively();
+    return op;
+}
+
+void PredictionService::predict(
+    const VersionResource& version, const QJsonArray& instances, const QString& signatureName, Answer answer)
+{
+    const QString key = keyOf(version);
+    const auto serving = m_serving.value(key);
+    if (!serving || !serving->nodes) {
+        answer(QJsonObject { { QStringLiteral("unavailable"),
+            QStringLiteral("version %1 has no prediction node running").arg(version.resourceName()) } });
+        return;
+    }
+    const qint64 nowMs = QDateTime::currentMSecsSinceEpoch();
+    if (nowMs - serving->lastUseWrittenMs >= LastUseWriteMs) {
+        serving->lastUseWrittenMs = nowMs;
+        if (std::optional<VersionResource> stored = m_store->version(version.project, version.model, version.name)) {
+            stored->lastUseTime = now();
+            QString error;
+            if (!m_store->updateVersion(*stored, &error))
+                qCWarning(lcPrediction).noquote()
+                    << "cannot store lastUseTime of" << version.resourceName() << ":" << error;
+        }
+    }
+    serving->nodes->predict(instances, signatureName, std::move(answer));
+}
+
+void PredictionService::serve(const VersionResource& version)
+{
+    auto serving = std::make_shared<Serving>();
+    serving->version = version;
+    const QString key = keyOf(version);
+    m_serving.insert(key, serving);
+    if (!version.packageUris.isEmpty()
+        && QFileInfo::exists(
+            versionFolder(version.project, version.model, version.name) + QStringLiteral("/staging"))) {
+        // Staged before: the nodes take the staged folder as it is.
+        serving->staging = new Staging(
+            versionFolder(version.project, version.model, version.name), interpreterOf(version), version.packageUris);
+    }
+    startNodes(key);
+}
+
+void PredictionService::recover()
+{
+    const QList<OperationResource> operations = m_store->operations(QString());
+    for (const VersionResource& v : m_store->versions(QString(), QString())) {
+        switch (v.state) {
+        case VersionState::Ready:
+            serve(v);
+            break;
+        case VersionState::Creating: {
+            QString id;
+            for (const OperationResource& op : operations) {
+                if (!op.done && op.operationType == QLatin1String("CREATE_VERSION")
+                    && op.version.value(QStringLiteral("name")).toString() == v.resourceName())
+                    id = op.id;
+            }
+            beginCreate(v, id);
+            break;
+        }
+        case VersionState::Deleting: {
+            QString id;
+            for (const OperationResource& op : operations) {
+                if (!op.done && op.operationType == QLatin1String("DELETE_VERSION")
+                    && op.version.value(QStringLiteral("name")).toString() == v.resourceName())
+                    id = op.id;
+            }
+            finishDelete(v, id);
+            break;
+        }
+        default:
+            break;
+        }
+    }
+}
+
+void PredictionService::shutdown()
+{
+    m_serving.clear();
+}
+
+} // namespace Trainyard

@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#pragma once
+
+#include "modelstore.h"
+#include "prediction.h"
+
+#include <QHash>
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QObject>
+#include <QPointer>
+#include <QString>
+
+#include <functional>
+#include <memory>
+
+namespace Trainyard {
+
+class VersionNodes;
+
+/// Deployed versions' lives (ARCHITECTURE.md "Models and predictions"): create, serve, delete, recover.
+///
+/// - createVersion(): the version is stored CREATING with its CREATE_VERSION operation; its `deploymentUri` is
+///   copied into `<dataDir>/projects/<p>/models/<m>/versions/<v>/model` (at most MaxDeploymentFiles files, off the
+///   main thread), its packageUris staged with pip (a custom prediction routine's), then its nodes started
+///   (VersionNodes). All nodes loaded → READY, the operation done with the version as its response; a copy, a stage
+///   or a load that fails → FAILED with the message in `errorMessage`, the operation done with the error (the
+///   service's "Create Version failed. Bad model detected with error: …"), and no node left running.
+/// - deleteVersion(): DELETING with its DELETE_VERSION operation; the nodes are stopped, the copy removed, the record
+///   deleted (and the model's default cleared when it was the last one), the operation done.
+/// - predict(): a READY version's nodes answer; `lastUseTime` is kept (stored at most once a minute).
+/// - recover(): after a start, READY versions are served again (new nodes: an executor's nodes die with it),
+///   CREATING ones are created again from their copy (or their deploymentUri when the copy is incomplete), DELETING
+///   ones deleted; their operations finish as they would have.
+///
+/// Main thread; the store and the stopped nodes are used from it only.
+class PredictionService : public QObject {
+    Q_OBJECT
+public:
+    /// The service's limit on a version's files ("Model files … must be … at most 1000 files").
+    static constexpr int MaxDeploymentFiles = 1000;
+
+    PredictionService(ModelStore* store, const QString& dataDir, QObject* parent = nullptr);
+    ~PredictionService() override;
+
+    ModelStore* store() const { return m_store; }
+
+    /// Stores `version` (validated by the caller; state, createTime and isDefault are set here) and starts its
+    /// creation; `model` is its model, whose defaultVersion becomes this one when it has none. Returns the operation
+    /// (not done), or nullopt with *error when the store refused.
+    std::optional<OperationResource> createVersion(VersionResource version, ModelResource model, QString* error);
+    /// Starts deleting `version`; nullopt with *error when the store refused.
+    std::optional<OperationResource> deleteVersion(VersionResource version, QString* error);
+    /// A DELETE_MODEL operation, done at once (the caller checked the model has no versions and deleted it).
+    std::optional<OperationResource> modelDeleted(const ModelResource& model, QString* error);
+
+    /// The answer to a prediction: `{"predictions": [...]}`, `{"error": "…", "instance": i}` (the runtime refused an
+    /// instance) or `{"unavailable": "…"}`.
+    using Answer = std::function<void(const QJsonObject&)>;
+    /// Sends `instances` to `version`'s nodes (it must be READY). `answer` runs once.
+    void predict(
+        const VersionResource& version, const QJsonArray& instances, const QString& signatureName, Answer answer);
+
+    /// Serves what the store holds after a start (the class comment).
+    void recover();
+    /// Stops every node (the executor's shutdown). Versions stay READY in the store.
+    void shutdown();
+
+    /// The folder of a version's files here.
+    QString versionFolder(const QString& project, const QString& model, const QString& version) const;
+    /// The version's log (its nodes' output, starts, exits).
+    QString versionLog(const QString& project, const QString& model, const QString& version) const;
+    /// The running nodes' process IDs of a version (tests).
+    QList<qint64> nodePids(const QString& project, const QString& model, const QString& version) const;
+
+    /// The RFC 3339 time now, as records keep it.
+    static QString now();
+
+Q_SIGNALS:
+    /// A version's state changed (READY, FAILED) or it was deleted (`deleted`).
+    void versionChanged(const QString& project, const QString& model, const QString& version, bool deleted);
+
+private:
+    struct Serving;
+    void beginCreate(const VersionResource& version, const QString& operationId);
+    void afterCopy(const QString& key, const QString& error);
+    void startNodes(const QString& key);
+    void finishCreate(const QString& key, const QString& error);
+    void finishDelete(const VersionResource& version, const QString& operationId);
+    void serve(const VersionResource& version);
+    static QString keyOf(const VersionResource& version);
+
+    ModelStore* m_store;
+    QString m_dataDir;
+    QHash<QString, std::shared_ptr<Serving>> m_serving; ///< "project/model/version" → its nodes and pending creation
+};
+
+} // namespace Trainyard

@@ -1,0 +1,284 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "versionnodes.h"
+
+#include "processgroup.h"
+
+#include <QDateTime>
+#include <QJsonDocument>
+#include <QLoggingCategory>
+#include <QProcessEnvironment>
+#include <QTimer>
+
+#include <csignal>
+
+namespace Trainyard {
+
+namespace {
+Q_LOGGING_CATEGORY(lcServing, "trainyard.executor")
+
+constexpr int MaxBackoffMs = 30000;
+/// A node that served this long before it exited starts again after the shortest back-off.
+constexpr qint64 StableServiceMs = 60000;
+/// A node's stdout line longer than this is not the protocol's (a runaway print cannot reach it): the node is killed.
+constexpr qsizetype MaxLineBytes = 256 * 1024 * 1024;
+
+QJsonObject unavailable(const QString& why)
+{
+    return QJsonObject { { QStringLiteral("unavailable"), why } };
+}
+
+} // namespace
+
+VersionNodes::VersionNodes(Spec spec, QObject* parent)
+    : QObject(parent)
+    , m_spec(std::move(spec))
+{
+    m_nodes.resize(qMax(1, m_spec.nodes)); // never resized again: slots capture indexes into it
+    for (int i = 0; i < m_nodes.size(); ++i)
+        m_nodes[i].index = i;
+    if (!m_spec.logFile.isEmpty()) {
+        m_log.setFileName(m_spec.logFile);
+        if (!m_log.open(QIODevice::WriteOnly | QIODevice::Append | QIODevice::Text))
+            qCWarning(lcServing).noquote()
+                << "cannot write the version's log" << m_spec.logFile << ":" << m_log.errorString();
+    }
+}
+
+VersionNodes::~VersionNodes()
+{
+    killAll();
+    while (!m_waiting.isEmpty())
+        m_waiting.dequeue().answer(unavailable(QStringLiteral("the version's prediction nodes were stopped")));
+}
+
+void VersionNodes::killAll()
+{
+    for (Node& node : m_nodes) {
+        if (!node.process)
+            continue;
+        node.process->disconnect(this);
+        if (node.process->state() != QProcess::NotRunning) {
+            signalGroup(node.process->processId(), SIGKILL);
+            node.process->waitForFinished(5000);
+        }
+        delete node.process;
+        node.process = nullptr;
+        node.up = false;
+        while (!node.inFlight.isEmpty())
+            node.inFlight.dequeue().answer(unavailable(QStringLiteral("the version's prediction nodes were stopped")));
+    }
+}
+
+void VersionNodes::log(int node, const QString& line)
+{
+    if (!m_log.isOpen())
+        return;
+    const QString stamp = QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs);
+    m_log.write((stamp + QStringLiteral(" node %1: ").arg(node) + line + QLatin1Char('\n')).toUtf8());
+    m_log.flush();
+}
+
+void VersionNodes::start()
+{
+    for (Node& node : m_nodes)
+        startNode(node);
+}
+
+void VersionNodes::startNode(Node& node)
+{
+    if (m_failed)
+        return;
+    delete node.process;
+    node.process = new QProcess(this);
+    node.buffer.clear();
+    node.up = false;
+    node.lastError.clear();
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    QStringList path = m_spec.pythonPath;
+    if (const QString inherited = env.value(QStringLiteral("PYTHONPATH")); !inherited.isEmpty())
+        path << inherited;
+    env.insert(QStringLiteral("PYTHONPATH"), path.join(QLatin1Char(':')));
+    env.insert(QStringLiteral("PYTHONUNBUFFERED"), QStringLiteral("1"));
+    // One node is one process: BLAS and torch threads would fight the other nodes for the cores.
+    env.insert(QStringLiteral("OMP_NUM_THREADS"), QStringLiteral("1"));
+    env.insert(QStringLiteral("OPENBLAS_NUM_THREADS"), QStringLiteral("1"));
+    node.process->setProcessEnvironment(env);
+    node.process->setWorkingDirectory(m_spec.modelDir);
+    makeOwnProcessGroup(node.process);
+    const int index = node.index;
+    connect(node.process, &QProcess::readyReadStandardOutput, this, [this, index] { readOutput(m_nodes[index]); });
+    connect(node.process, &QProcess::readyReadStandardError, this, [this, index] {
+        Node& n = m_nodes[index];
+        const QList<QByteArray> lines = n.process->readAllStandardError().split('\n');
+        for (const QByteArray& raw : lines) {
+            const QString line = QString::fromUtf8(raw).trimmed();
+            if (line.isEmpty())
+                continue;
+            log(index, line);
+            n.lastError = line;
+        }
+    });
+    connect(node.process, &QProcess::finished, this,
+        [this, index](int code, QProcess::ExitStatus status) { nodeFinished(m_nodes[index], code, status); });
+    QStringList args { QStringLiteral("-m"), QStringLiteral("trainyard_algorithms.prediction_server"),
+        QStringLiteral("--model-dir"), m_spec.modelDir };
+    if (!m_spec.framework.isEmpty())
+        args << QStringLiteral("--framework") << m_spec.framework;
+    if (!m_spec.predictionClass.isEmpty())
+        args << QStringLiteral("--prediction-class") << m_spec.predictionClass;
+    log(index, QStringLiteral("starting: %1 %2").arg(m_spec.interpreter, args.join(QLatin1Char(' '))));
+    node.process->start(m_spec.interpreter, args);
+}
+
+void VersionNodes::readOutput(Node& node)
+{
+    node.buffer += node.process->readAllStandardOutput();
+    if (node.buffer.size() > MaxLineBytes) {
+        log(node.index, QStringLiteral("wrote a line of more than %1 bytes; killing it").arg(MaxLineBytes));
+        signalGroup(node.process->processId(), SIGKILL);
+        return;
+    }
+    qsizetype newline;
+    while ((newline = node.buffer.indexOf('\n')) >= 0) {
+        const QByteArray line = node.buffer.left(newline);
+        node.buffer.remove(0, newline + 1);
+        const QJsonObject reply = QJsonDocument::fromJson(line).object();
+        if (!node.up && reply.contains(QLatin1String("ready"))) {
+            if (!reply.value(QStringLiteral("ready")).toBool()) {
+                node.lastError = reply.value(QStringLiteral("error")).toString();
+                continue; // the exit follows; nodeFinished() reports it
+            }
+            node.up = true;
+            node.everUp = true;
+            node.upSince.start();
+            m_kind = reply.value(QStringLiteral("kind")).toString();
+            log(node.index,
+                QStringLiteral("ready in %1 s: %2")
+                    .arg(reply.value(QStringLiteral("loadSeconds")).toDouble())
+                    .arg(m_kind));
+            if (!m_readySignalled && readyNodes() == m_nodes.size()) {
+                m_readySignalled = true;
+                Q_EMIT ready();
+            }
+            dispatchWaiting();
+            continue;
+        }
+        if (node.inFlight.isEmpty()) {
+            log(node.index,
+                QStringLiteral("answered nothing that was asked: %1").arg(QString::fromUtf8(line.left(200))));
+            continue;
+        }
+        Pending pending = node.inFlight.dequeue();
+        if (reply.value(QStringLiteral("id")).toInteger() != qint64(pending.id))
+            log(node.index,
+                QStringLiteral("answered request %1 out of order (expected %2)")
+                    .arg(reply.value(QStringLiteral("id")).toInteger())
+                    .arg(pending.id));
+        QJsonObject answer = reply;
+        answer.remove(QStringLiteral("id"));
+        pending.answer(answer);
+    }
+}
+
+void VersionNodes::nodeFinished(Node& node, int exitCode, QProcess::ExitStatus status)
+{
+    const QString why = status == QProcess::CrashExit ? QStringLiteral("was killed by a signal")
+                                                      : QStringLiteral("exited with status %1").arg(exitCode);
+    const bool wasUp = node.up;
+    node.up = false;
+    if (!node.everUp) {
+        // It never loaded the model: the version cannot be served. Every node is stopped.
+        QString message = node.lastError;
+        if (message.isEmpty())
+            message = QStringLiteral("the prediction node %1 before it loaded the model").arg(why);
+        log(node.index, QStringLiteral("could not load the model: %1").arg(message));
+        if (!m_failed) {
+            m_failed = true;
+            m_failure = message;
+            for (Node& other : m_nodes) {
+                if (other.process && other.process != node.process && other.process->state() != QProcess::NotRunning)
+                    signalGroup(other.process->processId(), SIGKILL);
+            }
+            while (!m_waiting.isEmpty())
+                m_waiting.dequeue().answer(unavailable(message));
+            Q_EMIT failed(message);
+        }
+        return;
+    }
+    log(node.index, QStringLiteral("%1 while serving; restarting it in %2 s").arg(why).arg(node.backoffMs / 1000.0));
+    qCWarning(lcServing).noquote()
+        << QStringLiteral("prediction node %1 of %2 %3; restarting it").arg(node.index).arg(m_spec.modelDir, why);
+    while (!node.inFlight.isEmpty())
+        node.inFlight.dequeue().answer(unavailable(
+            QStringLiteral("the prediction node that took the request %1 before it answered; it is being restarted")
+                .arg(why)));
+    ++m_restarts;
+    Q_EMIT restarted(node.index, why);
+    if (wasUp && node.upSince.isValid() && node.upSince.elapsed() > StableServiceMs)
+        node.backoffMs = 1000;
+    const int delay = node.backoffMs;
+    node.backoffMs = qMin(MaxBackoffMs, node.backoffMs * 2);
+    const int index = node.index;
+    QTimer::singleShot(delay, this, [this, index] {
+        Node& n = m_nodes[index];
+        if (n.process && n.process->state() == QProcess::NotRunning)
+            startNode(n);
+    });
+    dispatchWaiting();
+}
+
+int VersionNodes::readyNodes() const
+{
+    int up = 0;
+    for (const Node& node : m_nodes)
+        up += node.up ? 1 : 0;
+    return up;
+}
+
+QList<qint64> VersionNodes::pids() const
+{
+    QList<qint64> list;
+    for (const Node& node : m_nodes) {
+        if (node.process && node.process->state() == QProcess::Running)
+            list << node.process->processId();
+    }
+    return list;
+}
+
+void VersionNodes::predict(const QJsonArray& instances, const QString& signatureName, Answer answer)
+{
+    if (m_failed) {
+        QTimer::singleShot(0, this, [answer = std::move(answer), why = m_failure] { answer(unavailable(why)); });
+        return;
+    }
+    Node* best = nullptr;
+    for (Node& node : m_nodes) {
+        if (node.up && (!best || node.inFlight.size() < best->inFlight.size()))
+            best = &node;
+    }
+    if (!best) {
+        m_waiting.enqueue(Waiting { instances, signatureName, std::move(answer) });
+        return;
+    }
+    send(*best, instances, signatureName, std::move(answer));
+}
+
+void VersionNodes::dispatchWaiting()
+{
+    while (!m_waiting.isEmpty() && readyNodes() > 0) {
+        Waiting w = m_waiting.dequeue();
+        predict(w.instances, w.signatureName, std::move(w.answer));
+    }
+}
+
+void VersionNodes::send(Node& node, const QJsonArray& instances, const QString& signatureName, Answer answer)
+{
+    const quint64 id = m_nextId++;
+    QJsonObject request { { QStringLiteral("id"), qint64(id) }, { QStringLiteral("instances"), instances } };
+    if (!signatureName.isEmpty())
+        request.insert(QStringLiteral("signature_name"), signatureName);
+    node.inFlight.enqueue(Pending { id, std::move(answer) });
+    node.process->write(QJsonDocument(request).toJson(QJsonDocument::Compact) + '\n');
+}
+
+} // namespace Trainyard

@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#pragma once
+
+#include <QByteArray>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QHash>
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QList>
+#include <QObject>
+#include <QProcess>
+#include <QQueue>
+#include <QString>
+#include <QStringList>
+
+#include <functional>
+
+class QTimer;
+
+namespace Trainyard {
+
+/// The prediction nodes of one deployed version: `nodes` processes of
+/// `python -m trainyard_algorithms.prediction_server` (resources/algorithms/trainyard_algorithms/prediction_server.py
+/// has the protocol: JSON lines on the node's stdin and stdout), each loading the model once and keeping it.
+///
+/// Supervision:
+/// - each node runs in its own process group and dies with the executor (PR_SET_PDEATHSIG, and stdin's end), so an
+///   executor that is SIGKILLed leaves none behind; the next one starts the version's nodes again;
+/// - a node that cannot load the model on its first start fails the version (failed(), the loader's message);
+/// - a node that exits later is restarted after a back-off (1 s doubling to 30 s, reset after 60 s of service), its
+///   requests in flight answered UNAVAILABLE; restarted() says so, and the version's log has the exit and the
+///   restart.
+/// - the destructor kills every node's process group and waits for it.
+///
+/// Requests are spread over the nodes that are up: each goes to the node with the fewest requests in flight (a node
+/// answers its requests in order). Requests that arrive before any node is up wait for the first one.
+///
+/// What a node writes on stderr (the model's and the user's prints, the loader's warnings) is appended to `logFile`
+/// as "node N: line". Main thread.
+class VersionNodes : public QObject {
+    Q_OBJECT
+public:
+    struct Spec {
+        QString interpreter; ///< the runtime version's Python, a full path
+        QStringList pythonPath; ///< the bundled package's folder, then staged packages
+        QString modelDir; ///< the executor's copy of deploymentUri
+        QString framework; ///< "SCIKIT_LEARN", "XGBOOST", "PYTORCH"; empty with a predictionClass
+        QString predictionClass;
+        int nodes = 1;
+        QString logFile; ///< the version's log
+    };
+
+    /// One answer: `{"predictions": [...]}`, `{"error": "<the runtime's message>", "instance": i}` (a bad request),
+    /// or `{"unavailable": "<why>"}` (no node could answer: the version failed, or the node exited).
+    using Answer = std::function<void(const QJsonObject&)>;
+
+    explicit VersionNodes(Spec spec, QObject* parent = nullptr);
+    ~VersionNodes() override;
+
+    /// Starts every node. ready() once all loaded the model; failed() when one could not.
+    void start();
+    /// Sends `instances` (and `signatureName` when not empty) to a node; `answer` runs once, from the event loop.
+    void predict(const QJsonArray& instances, const QString& signatureName, Answer answer);
+    /// Nodes that loaded the model and run now.
+    int readyNodes() const;
+    /// The process IDs of the nodes running now (tests, diagnostics).
+    QList<qint64> pids() const;
+    /// How many times a node was restarted.
+    int restarts() const { return m_restarts; }
+    /// What the first node said it loaded ("scikit-learn LogisticRegression from model.joblib").
+    QString kind() const { return m_kind; }
+
+Q_SIGNALS:
+    /// Every node loaded the model (once, after start()).
+    void ready();
+    /// A node could not load the model on its first start: `message` is the loader's. The nodes are stopped.
+    void failed(const QString& message);
+    /// Node `node` exited after it served (`why`: its exit status) and will be started again.
+    void restarted(int node, const QString& why);
+
+private:
+    struct Pending {
+        quint64 id;
+        Answer answer;
+    };
+    struct Node {
+        int index = 0;
+        QProcess* process = nullptr;
+        QByteArray buffer;
+        bool up = false;
+        bool everUp = false;
+        QQueue<Pending> inFlight;
+        QElapsedTimer upSince;
+        int backoffMs = 1000;
+        QString lastError; ///< the last stderr lines, for a node that dies before it says anything
+    };
+
+    void startNode(Node& node);
+    void readOutput(Node& node);
+    void nodeFinished(Node& node, int exitCode, QProcess::ExitStatus status);
+    void dispatchWaiting();
+    void send(Node& node, const QJsonArray& instances, const QString& signatureName, Answer answer);
+    void log(int node, const QString& line);
+    void killAll();
+
+    Spec m_spec;
+    QList<Node> m_nodes;
+    struct Waiting {
+        QJsonArray instances;
+        QString signatureName;
+        Answer answer;
+    };
+    QQueue<Waiting> m_waiting;
+    quint64 m_nextId = 1;
+    int m_restarts = 0;
+    bool m_readySignalled = false;
+    bool m_failed = false;
+    QString m_failure;
+    QString m_kind;
+    QFile m_log;
+};
+
+} // namespace Trainyard

@@ -1,0 +1,278 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""One prediction node of a deployed model version: loads the model once, then answers requests until its stdin ends.
+
+The executor (app/executor/serving/versionnodes.h) starts one such process per node of a version:
+
+    python -m trainyard_algorithms.prediction_server --model-dir DIR --framework FRAMEWORK [--prediction-class C]
+
+``DIR`` is the executor's own copy of the version's ``deploymentUri``; ``FRAMEWORK`` the service's enum
+(SCIKIT_LEARN, XGBOOST, PYTORCH; empty with ``--prediction-class``). The protocol is JSON lines on the process's
+own pipes, so a node has no port to guard and dies with its executor (stdin's end is the signal to exit):
+
+- once loaded, one line on stdout: ``{"ready": true, "kind": "<what was loaded>", "loadSeconds": s}``; a model that
+  cannot be loaded: ``{"ready": false, "error": "<why, the loader's own message>"}`` and exit status 3;
+- then, for each request line ``{"id": N, "instances": [...], "signature_name": "..."}`` on stdin, one answer line
+  in the same order: ``{"id": N, "predictions": [...]}`` (one per instance), or
+  ``{"id": N, "error": "<the runtime's message>", "instance": i}`` naming the 0-based index of the first instance
+  that fails alone (``instance`` left out when every instance works alone and only the batch fails).
+
+What the model files mean is the service's "Exporting models for prediction" page: ``model.joblib`` or
+``model.pkl`` for scikit-learn (joblib or pickle), ``model.bst`` (or joblib/pickle) for XGBoost; PYTORCH is our
+extension (a TorchScript archive ``model.pt``, as Vertex AI serves it). A folder written by a built-in algorithm
+(``preprocessing.json`` beside ``model.bst`` or ``model.pt``) is served through ``serving.BuiltinPredictor``: raw rows
+in, the training data's labels out. A custom prediction routine's class (``module.Class``) has the service's
+interface: ``Class.from_path(model_dir)`` and ``predict(instances, **kwargs)``.
+
+Anything the model or a user's class prints goes to stderr (the version's log), never into the protocol.
+"""
+
+import argparse
+import importlib
+import json
+import os
+import pickle
+import sys
+import time
+
+from . import common
+
+FRAMEWORK_FILES = {
+    "SCIKIT_LEARN": ("model.joblib", "model.pkl"),
+    "XGBOOST": ("model.bst", "model.joblib", "model.pkl"),
+    "PYTORCH": ("model.pt",),
+}
+
+# What each model file is, for the message when the framework does not match the files.
+FILE_FRAMEWORK = {
+    "model.joblib": "a joblib file (SCIKIT_LEARN or XGBOOST)",
+    "model.pkl": "a pickle file (SCIKIT_LEARN or XGBOOST)",
+    "model.bst": "an XGBoost booster (XGBOOST)",
+    "model.pt": "a TorchScript archive (PYTORCH)",
+    "saved_model.pb": "a TensorFlow SavedModel (TENSORFLOW, which this system cannot serve)",
+}
+
+
+class LoadError(Exception):
+    """The model cannot be served: the message says why, for the version's errorMessage."""
+
+
+class InstanceError(ValueError):
+    """Instance ``index`` cannot be predicted (its message says why)."""
+
+    def __init__(self, index, message):
+        super().__init__(message)
+        self.index = index
+
+
+def _json_default(value):
+    # numpy scalars and arrays a model answers with.
+    if hasattr(value, "tolist"):
+        return value.tolist()
+    if hasattr(value, "item"):
+        return value.item()
+    raise TypeError("%s is not JSON serializable" % type(value).__name__)
+
+
+def _held(model_dir):
+    known = [name for name in FILE_FRAMEWORK if os.path.exists(os.path.join(model_dir, name))]
+    return ", ".join("%s (%s)" % (name, FILE_FRAMEWORK[name]) for name in known) or "no model file"
+
+
+def _load_pickled(path):
+    if path.endswith(".joblib"):
+        joblib = common.require("joblib")
+        return joblib.load(path)
+    with open(path, "rb") as f:
+        return pickle.load(f)
+
+
+class ArrayPredictor:
+    """A scikit-learn estimator or pipeline, an XGBoost booster or sklearn-API model, or a TorchScript module,
+    called on the instances as one array (the service's SCIKIT_LEARN/XGBOOST behaviour: ``predict``)."""
+
+    def __init__(self, kind, model):
+        self.kind = kind
+        self.model = model
+
+    def width(self):
+        """Values an instance must have, when the model says (an XGBoost booster, a fitted estimator)."""
+        if self.kind == "xgboost-booster":
+            return self.model.num_features()
+        return getattr(self.model, "n_features_in_", None)
+
+    def check(self, instances):
+        """Every instance a flat list of numbers of the model's width (or of the first instance's): else
+        InstanceError naming the first that is not, as the libraries' own messages name none."""
+        if not isinstance(instances, list):
+            raise ValueError("instances must be a list")
+        width = self.width()
+        for i, instance in enumerate(instances):
+            if not isinstance(instance, list):
+                continue  # a model of scalar instances (a text model, say) checks them itself
+            if width is None:
+                width = len(instance)
+            if len(instance) != width:
+                raise InstanceError(i, "%d values, expected %d" % (len(instance), width))
+
+    def predict(self, instances, **kwargs):
+        np = common.require("numpy")
+        self.check(instances)
+        if self.kind == "xgboost-booster":
+            xgb = common.require("xgboost")
+            return self.model.predict(xgb.DMatrix(np.asarray(instances, dtype=np.float64))).tolist()
+        if self.kind == "torchscript":
+            torch = common.require("torch")
+            with torch.no_grad():
+                out = self.model(torch.as_tensor(np.asarray(instances, dtype=np.float32)))
+            return out.tolist()
+        return np.asarray(self.model.predict(np.asarray(instances))).tolist()
+
+
+def load(model_dir, framework, prediction_class):
+    """(predictor, kind): what serves ``model_dir``; raises LoadError with the reason."""
+    if prediction_class:
+        module_name, _, class_name = prediction_class.rpartition(".")
+        if not module_name:
+            raise LoadError("predictionClass %r must be module.Class" % prediction_class)
+        sys.path.insert(0, model_dir)
+        try:
+            cls = getattr(importlib.import_module(module_name), class_name)
+        except (ImportError, AttributeError) as e:
+            raise LoadError("predictionClass %s cannot be imported: %s" % (prediction_class, e)) from None
+        if not hasattr(cls, "from_path"):
+            raise LoadError("predictionClass %s has no from_path(model_dir) classmethod" % prediction_class)
+        return cls.from_path(model_dir), "custom prediction routine %s" % prediction_class
+    if framework not in FRAMEWORK_FILES:
+        raise LoadError("framework %r cannot be served here (SCIKIT_LEARN, XGBOOST, PYTORCH, or a predictionClass)"
+                        % framework)
+    if os.path.exists(os.path.join(model_dir, "preprocessing.json")):
+        # A built-in algorithm's model folder: raw rows through its recorded preprocessing.
+        native = "model.bst" if framework == "XGBOOST" else "model.pt" if framework == "PYTORCH" else None
+        if native is None or not os.path.exists(os.path.join(model_dir, native)):
+            raise LoadError("this is a built-in algorithm's model folder (preprocessing.json) holding %s; deploy it "
+                            "with the framework that file needs, not %s" % (_held(model_dir), framework))
+        from .serving import BuiltinPredictor
+        return BuiltinPredictor.from_path(model_dir), "built-in algorithm model (%s, raw rows)" % native
+    candidates = [name for name in FRAMEWORK_FILES[framework] if os.path.exists(os.path.join(model_dir, name))]
+    if not candidates:
+        raise LoadError("Could not find a %s model: the deployment folder needs %s, and it holds %s"
+                        % (framework, " or ".join(FRAMEWORK_FILES[framework]), _held(model_dir)))
+    path = os.path.join(model_dir, candidates[0])
+    name = candidates[0]
+    if framework == "PYTORCH":
+        torch = common.require("torch")
+        try:
+            model = torch.jit.load(path, map_location="cpu")
+        except Exception as e:  # noqa: BLE001 - the loader's own message is the answer
+            raise LoadError("model.pt is not a TorchScript archive (save it with torch.jit.script(model).save or "
+                            "torch.jit.trace): %s" % str(e).strip().splitlines()[0]) from None
+        model.eval()
+        return ArrayPredictor("torchscript", model), "TorchScript %s" % name
+    if name == "model.bst":
+        xgb = common.require("xgboost")
+        try:
+            booster = xgb.Booster(model_file=path)
+        except Exception as e:  # noqa: BLE001
+            raise LoadError("model.bst cannot be loaded by XGBoost %s: %s" % (xgb.__version__, e)) from None
+        return ArrayPredictor("xgboost-booster", booster), "XGBoost booster model.bst"
+    try:
+        model = _load_pickled(path)
+    except Exception as e:  # noqa: BLE001
+        raise LoadError("%s cannot be loaded: %s: %s" % (name, type(e).__name__, e)) from None
+    if framework == "XGBOOST" and type(model).__module__.startswith("xgboost") and hasattr(model, "save_raw") \
+            and not hasattr(model, "fit"):
+        return ArrayPredictor("xgboost-booster", model), "XGBoost booster %s" % name
+    if not hasattr(model, "predict"):
+        raise LoadError("%s holds a %s.%s, which has no predict()" % (name, type(model).__module__,
+                                                                        type(model).__name__))
+    if framework == "SCIKIT_LEARN" and type(model).__module__.startswith("xgboost"):
+        raise LoadError("%s holds an XGBoost model (%s); deploy it with framework XGBOOST" % (name,
+                                                                                              type(model).__name__))
+    return ArrayPredictor("estimator", model), "%s %s from %s" % (type(model).__module__.split(".")[0],
+                                                                 type(model).__name__, name)
+
+
+def _message(error):
+    """One line of an exception's message: TorchScript's start with a header and end with the error itself."""
+    lines = [line.strip() for line in str(error).splitlines() if line.strip()]
+    if not lines:
+        return type(error).__name__
+    text = lines[-1] if len(lines) > 1 and lines[0].endswith("TorchScript interpreter.") else lines[0]
+    return text[:2000]
+
+
+def answer(predictor, request):
+    """The answer object for one request object (the module docstring's shapes)."""
+    instances = request.get("instances")
+    kwargs = {}
+    if request.get("signature_name"):
+        kwargs["signature_name"] = request["signature_name"]
+    try:
+        predictions = list(predictor.predict(instances, **kwargs))
+    except InstanceError as e:
+        return {"error": _message(e), "instance": e.index}
+    except Exception as batch_error:  # noqa: BLE001 - a bad instance is the caller's error, not ours
+        # Which instance? The first that fails alone is named.
+        if isinstance(instances, list) and len(instances) > 1:
+            for i, instance in enumerate(instances):
+                try:
+                    predictor.predict([instance], **kwargs)
+                except Exception as e:  # noqa: BLE001
+                    return {"error": _message(e), "instance": i}
+        elif isinstance(instances, list) and len(instances) == 1:
+            return {"error": _message(batch_error), "instance": 0}
+        return {"error": _message(batch_error)}
+    if len(predictions) != len(instances):
+        return {"error": "the model answered %d predictions for %d instances" % (len(predictions), len(instances))}
+    return {"predictions": predictions}
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(prog="python -m trainyard_algorithms.prediction_server")
+    parser.add_argument("--model-dir", required=True)
+    parser.add_argument("--framework", default="")
+    parser.add_argument("--prediction-class", default="")
+    args = parser.parse_args(argv)
+
+    # The protocol keeps the real stdout; everything else printed goes to stderr.
+    protocol = os.fdopen(os.dup(1), "w", encoding="utf-8", buffering=1)
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+
+    started = time.monotonic()
+    try:
+        predictor, kind = load(args.model_dir, args.framework, args.prediction_class)
+    except (LoadError, common.JobError, FileNotFoundError, ValueError) as e:
+        protocol.write(json.dumps({"ready": False, "error": _message(e)}) + "\n")
+        protocol.flush()
+        return 3
+    except Exception as e:  # noqa: BLE001 - a user's class may raise anything while loading
+        protocol.write(json.dumps({"ready": False, "error": "%s: %s" % (type(e).__name__, _message(e))}) + "\n")
+        protocol.flush()
+        return 3
+    protocol.write(json.dumps({"ready": True, "kind": kind,
+                               "loadSeconds": round(time.monotonic() - started, 3)}) + "\n")
+    protocol.flush()
+    print("prediction node ready: %s from %s" % (kind, args.model_dir), file=sys.stderr, flush=True)
+
+    for line in sys.stdin:
+        if not line.strip():
+            continue
+        try:
+            request = json.loads(line)
+        except ValueError as e:
+            protocol.write(json.dumps({"id": None, "error": "not a JSON request line: %s" % e}) + "\n")
+            continue
+        reply = answer(predictor, request)
+        reply["id"] = request.get("id")
+        try:
+            text = json.dumps(reply, default=_json_default, allow_nan=False)
+        except (TypeError, ValueError) as e:
+            text = json.dumps({"id": request.get("id"), "error": "the model's answer is not JSON: %s" % e})
+        protocol.write(text + "\n")
+        protocol.flush()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
