@@ -12,6 +12,8 @@
 #include "logstore.h"
 #include "metricscollector.h"
 #include "metricsstore.h"
+#include "modelstore.h"
+#include "predictionservice.h"
 #include "scheduler.h"
 #include "slurmbackend.h"
 #include "tlsserver.h"
@@ -138,6 +140,8 @@ struct Executor::Private {
     std::unique_ptr<MetricsCollector> collector;
     std::unique_ptr<AccessStore> access; ///< before the API, which uses it until it is destroyed
     std::unique_ptr<AuditStore> audit; ///< before the API, which uses it until it is destroyed
+    std::unique_ptr<ModelStore> models; ///< before the prediction service and the API, which use it
+    std::unique_ptr<PredictionService> prediction; ///< before the API, which uses it until it is destroyed
     std::unique_ptr<HttpApi> api;
     TlsIdentity tls;
     QUrl url;
@@ -309,6 +313,11 @@ bool Executor::start(QString* error)
     d->collector = std::make_unique<MetricsCollector>(
         d->metrics.get(), d->store.get(), d->logs.get(), d->scheduler.get(), d->dataDir, !host.gpus.isEmpty());
 
+    d->models = std::make_unique<ModelStore>();
+    if (!d->models->open(d->dataDir + QStringLiteral("/models.sqlite"), &problem))
+        return fail(QStringLiteral("cannot open the models database: ") + problem);
+    d->prediction = std::make_unique<PredictionService>(d->models.get(), d->dataDir);
+
     d->access = std::make_unique<AccessStore>();
     if (!d->access->open(d->dataDir + QStringLiteral("/access.sqlite"), &problem))
         return fail(QStringLiteral("cannot open the access database: ") + problem);
@@ -377,6 +386,7 @@ bool Executor::start(QString* error)
                         .arg(d->options.port)
                         .arg(server->errorString()));
     d->api->setMetricsStore(d->metrics.get());
+    d->api->setPredictionService(d->prediction.get());
     const JobDirPolicy jobDirs(
         d->options.jobDirRoots.isEmpty() ? JobDirPolicy::defaultRoots() : d->options.jobDirRoots);
     d->api->setJobDirPolicy(jobDirs);
@@ -437,6 +447,8 @@ bool Executor::start(QString* error)
         },
         Qt::QueuedConnection);
     d->scheduler->recover();
+    // Deployed versions are served again (an executor's prediction nodes die with it).
+    d->prediction->recover();
     d->collector->start();
     return true;
 }
@@ -457,6 +469,8 @@ void Executor::shutdown()
         d->collector->shutdown();
     if (d->scheduler)
         d->scheduler->shutdown();
+    if (d->prediction)
+        d->prediction->shutdown();
     if (d->logs)
         d->logs->flush();
     if (d->api)

@@ -16,7 +16,27 @@ using namespace Permission;
 
 QSet<QString> readJobsPermissions()
 {
-    return { jobsGet(), jobsList(), jobsGetIamPolicy(), projectsGetConfig(), logsList(), metricsList(), objectsGet() };
+    return { jobsGet(), jobsList(), jobsGetIamPolicy(), projectsGetConfig(), logsList(), metricsList(), objectsGet(),
+        QStringLiteral("ml.models.get"), QStringLiteral("ml.models.list"), QStringLiteral("ml.versions.get"),
+        QStringLiteral("ml.versions.list"), QStringLiteral("ml.operations.get"), QStringLiteral("ml.operations.list") };
+}
+
+/// What roles/ml.modelUser holds: read models and versions, predict (the service's ML Model User).
+QSet<QString> modelUserPermissions()
+{
+    return { QStringLiteral("ml.models.get"), QStringLiteral("ml.models.predict"), QStringLiteral("ml.versions.get"),
+        QStringLiteral("ml.versions.list"), QStringLiteral("ml.versions.predict") };
+}
+
+/// What roles/ml.modelOwner holds: every model, version and operation permission.
+QSet<QString> modelOwnerPermissions()
+{
+    QSet<QString> owner = modelUserPermissions();
+    owner += { QStringLiteral("ml.models.create"), QStringLiteral("ml.models.list"), QStringLiteral("ml.models.update"),
+        QStringLiteral("ml.models.delete"), QStringLiteral("ml.versions.create"), QStringLiteral("ml.versions.update"),
+        QStringLiteral("ml.versions.delete"), QStringLiteral("ml.operations.get"), QStringLiteral("ml.operations.list"),
+        QStringLiteral("ml.operations.cancel") };
+    return owner;
 }
 
 const QHash<QString, QSet<QString>>& roleTable()
@@ -28,12 +48,15 @@ const QHash<QString, QSet<QString>>& roleTable()
         // roles/ml.jobOwner on the jobs the developer created.
         QSet<QString> developer = viewer;
         developer.insert(jobsCreate());
+        developer += modelOwnerPermissions();
         QSet<QString> admin = developer;
         admin += { jobsCancel(), jobsUpdate(), jobsSetIamPolicy(), projectsGetIamPolicy(), projectsSetIamPolicy(),
             tokensCreate(), tokensList(), tokensRevoke(), privateLogsList() };
         t.insert(Role::admin(), admin);
         t.insert(Role::developer(), developer);
         t.insert(Role::viewer(), viewer);
+        t.insert(Role::modelOwner(), modelOwnerPermissions());
+        t.insert(Role::modelUser(), modelUserPermissions());
         t.insert(Role::jobOwner(),
             { jobsGet(), jobsCancel(), jobsUpdate(), jobsGetIamPolicy(), jobsSetIamPolicy(), logsList(), metricsList(),
                 objectsGet() });
@@ -57,7 +80,8 @@ bool isValidEmail(const QString& email)
 
 QStringList knownRoles()
 {
-    return { Role::admin(), Role::developer(), Role::viewer(), Role::jobOwner() };
+    return { Role::admin(), Role::developer(), Role::viewer(), Role::jobOwner(), Role::modelOwner(),
+        Role::modelUser() };
 }
 
 const QSet<QString>& permissionsOf(const QString& role)

@@ -33,6 +33,16 @@ inline QString jobOwner()
 {
     return QStringLiteral("roles/ml.jobOwner");
 }
+/// Full control of models and their versions (the service's ML Model Owner), granted on the project here.
+inline QString modelOwner()
+{
+    return QStringLiteral("roles/ml.modelOwner");
+}
+/// Reads models and their versions and predicts with them, nothing else (the service's ML Model User).
+inline QString modelUser()
+{
+    return QStringLiteral("roles/ml.modelUser");
+}
 } // namespace Role
 
 /// The permissions the routes ask for. The service's names (`ml.*`), Cloud Resource Manager's for a
@@ -114,11 +124,12 @@ inline QString tokensRevoke()
 /// Every role name the executor knows (Role::*), in the order above.
 QStringList knownRoles();
 /// The permissions `role` grants; empty for a role the executor does not know. The service's sets restricted
-/// to what the executor serves (jobs and the project's configuration; no models, versions or studies), plus:
+/// to what the executor serves (jobs, models, versions, operations and the project's configuration), plus:
 /// admin, developer and viewer read logs, metrics and checkpoints (the cloud would need Logging, Monitoring
 /// and Storage roles for that; here they come with the role that reads the job); admin alone manages tokens
 /// and the project's policy (in the cloud the project's owner does); jobOwner reads its job's logs, metrics
-/// and checkpoints too.
+/// and checkpoints too. Models have no policies of their own yet, so a developer also creates, updates and deletes
+/// the project's versions (in the cloud it is granted roles/ml.modelOwner on the models it creates).
 const QSet<QString>& permissionsOf(const QString& role);
 /// Every permission some role grants (testIamPermissions answers only about these).
 const QSet<QString>& allPermissions();

@@ -37,6 +37,7 @@ class CheckpointIndex;
 class JobStore;
 class LogStore;
 class MetricsStore;
+class PredictionService;
 class Scheduler;
 class SseStream;
 class HttpChannel;
@@ -170,6 +171,9 @@ public:
 
     /// Serves `…/jobs/{id}/metrics` from `metrics` (none: the endpoint answers UNAVAILABLE).
     void setMetricsStore(MetricsStore* metrics) { m_metrics = metrics; }
+    /// Serves models, versions, operations and `:predict` (app/executor/API.md "Models and versions") with
+    /// `service` (not owned; none: those routes answer UNAVAILABLE).
+    void setPredictionService(PredictionService* service) { m_prediction = service; }
     /// Where job dirs may lie (default: JobDirPolicy's default roots): checked on create
     /// (`trainingInput.jobDir` violations) and before any file under a job dir is served.
     void setJobDirPolicy(const JobDirPolicy& policy) { m_jobDirs = policy; }
@@ -387,6 +391,23 @@ private:
     void answerLater(const HttpChannelPtr& channel, std::function<Reply()> work);
     Reply metrics(const ApiRequest& request, const QString& project, const QString& jobId,
         const HttpChannelPtr& channel, bool* streaming);
+    // Models, versions, operations and online prediction (models.cpp).
+    Reply listModels(const ApiRequest& request, const QString& project);
+    Reply createModel(const ApiRequest& request, const QString& project);
+    Reply getModel(const QString& project, const QString& model);
+    Reply patchModel(const ApiRequest& request, const QString& project, const QString& model);
+    Reply deleteModel(const QString& project, const QString& model);
+    Reply listVersions(const ApiRequest& request, const QString& project, const QString& model);
+    Reply createVersion(const ApiRequest& request, const QString& project, const QString& model);
+    Reply getVersion(const QString& project, const QString& model, const QString& version);
+    Reply deleteVersion(const QString& project, const QString& model, const QString& version);
+    Reply setDefaultVersion(const QString& project, const QString& model, const QString& version);
+    /// `:predict` on a model (`version` empty: its default version) or a version; answered when a node has.
+    Reply predict(const ApiRequest& request, const QString& project, const QString& model, const QString& version,
+        const HttpChannelPtr& channel, bool* deferred);
+    Reply listOperations(const ApiRequest& request, const QString& project);
+    Reply getOperation(const QString& project, const QString& id);
+    Reply cancelOperation(const QString& project, const QString& id);
     Reply catalog(const QString& what);
     Reply host();
     /// `GET …/images`: the local podman store's images, for custom-container jobs (answered from the pool:
@@ -436,6 +457,7 @@ private:
     QSet<HttpConnection*> m_connections;
     QHash<QString, int> m_connectionsPerAddress;
     MetricsStore* m_metrics = nullptr;
+    PredictionService* m_prediction = nullptr;
     AuditStore* m_audit = nullptr;
     bool m_auditDataAccess = false;
     /// "project/job" → trainingInput.region for audit entries (a job's region never changes; reading the job for it

@@ -40,7 +40,8 @@ std::optional<QJsonObject> optionalBody(const QByteArray& body, HttpApi::Reply* 
 /// The roles a token may carry: granted on every project, so not roles/ml.jobOwner, which is granted on a job.
 bool isTokenRole(const QString& role)
 {
-    return role == Iam::Role::admin() || role == Iam::Role::developer() || role == Iam::Role::viewer();
+    return role == Iam::Role::admin() || role == Iam::Role::developer() || role == Iam::Role::viewer()
+        || role == Iam::Role::modelOwner() || role == Iam::Role::modelUser();
 }
 
 } // namespace
@@ -236,11 +237,12 @@ HttpApi::Reply HttpApi::createToken(const ApiRequest& request, const Caller& cal
     if (role == Iam::Role::jobOwner())
         violations.append({ QStringLiteral("role"),
             QStringLiteral("roles/ml.jobOwner is granted on a job (its creator holds it; setIamPolicy on the job "
-                           "grants it to others), not with a token; use roles/ml.admin, roles/ml.developer or "
-                           "roles/ml.viewer") });
+                           "grants it to others), not with a token; use roles/ml.admin, roles/ml.developer, "
+                           "roles/ml.viewer, roles/ml.modelOwner or roles/ml.modelUser") });
     else if (!isTokenRole(role))
         violations.append({ QStringLiteral("role"),
-            QStringLiteral("must be one of roles/ml.admin, roles/ml.developer, roles/ml.viewer (got \"%1\")")
+            QStringLiteral("must be one of roles/ml.admin, roles/ml.developer, roles/ml.viewer, roles/ml.modelOwner, "
+                           "roles/ml.modelUser (got \"%1\")")
                 .arg(role) });
     QDateTime expireTime;
     if (body->contains(QStringLiteral("expireTime"))) {

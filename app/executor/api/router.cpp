@@ -164,6 +164,47 @@ struct HttpApi::Routes {
         table.add("GET", QStringLiteral("/v1/projects/{project}/auditLogs"), Iam::Permission::logsList(),
             [](const Call& c) { return c.api->auditLogs(c.request, c.caller, c["project"]); });
 
+        // Models, versions, operations and online prediction (the service's projects.models, …versions,
+        // …operations; its permissions: ml.models.*, ml.versions.*, ml.operations.*).
+        const QString models = QStringLiteral("/v1/projects/{project}/models");
+        const QString model = models + QStringLiteral("/{model}");
+        const QString versions = model + QStringLiteral("/versions");
+        const QString version = versions + QStringLiteral("/{version}");
+        table.add("GET", models, QStringLiteral("ml.models.list"),
+            [](const Call& c) { return c.api->listModels(c.request, c["project"]); });
+        table.add("POST", models, QStringLiteral("ml.models.create"),
+            [](const Call& c) { return c.api->createModel(c.request, c["project"]); });
+        table.add("GET", model, QStringLiteral("ml.models.get"),
+            [](const Call& c) { return c.api->getModel(c["project"], c["model"]); });
+        table.add("PATCH", model, QStringLiteral("ml.models.update"),
+            [](const Call& c) { return c.api->patchModel(c.request, c["project"], c["model"]); });
+        table.add("DELETE", model, QStringLiteral("ml.models.delete"),
+            [](const Call& c) { return c.api->deleteModel(c["project"], c["model"]); });
+        table.add("POST", model + QStringLiteral(":predict"), QStringLiteral("ml.models.predict"), [](const Call& c) {
+            return c.api->predict(c.request, c["project"], c["model"], QString(), c.channel, c.streaming);
+        });
+        table.add("GET", versions, QStringLiteral("ml.versions.list"),
+            [](const Call& c) { return c.api->listVersions(c.request, c["project"], c["model"]); });
+        table.add("POST", versions, QStringLiteral("ml.versions.create"),
+            [](const Call& c) { return c.api->createVersion(c.request, c["project"], c["model"]); });
+        table.add("GET", version, QStringLiteral("ml.versions.get"),
+            [](const Call& c) { return c.api->getVersion(c["project"], c["model"], c["version"]); });
+        table.add("DELETE", version, QStringLiteral("ml.versions.delete"),
+            [](const Call& c) { return c.api->deleteVersion(c["project"], c["model"], c["version"]); });
+        table.add("POST", version + QStringLiteral(":setDefault"), QStringLiteral("ml.versions.update"),
+            [](const Call& c) { return c.api->setDefaultVersion(c["project"], c["model"], c["version"]); });
+        table.add(
+            "POST", version + QStringLiteral(":predict"), QStringLiteral("ml.versions.predict"), [](const Call& c) {
+                return c.api->predict(c.request, c["project"], c["model"], c["version"], c.channel, c.streaming);
+            });
+        const QString operations = QStringLiteral("/v1/projects/{project}/operations");
+        table.add("GET", operations, QStringLiteral("ml.operations.list"),
+            [](const Call& c) { return c.api->listOperations(c.request, c["project"]); });
+        table.add("GET", operations + QStringLiteral("/{operation}"), QStringLiteral("ml.operations.get"),
+            [](const Call& c) { return c.api->getOperation(c["project"], c["operation"]); });
+        table.add("POST", operations + QStringLiteral("/{operation}:cancel"), QStringLiteral("ml.operations.cancel"),
+            [](const Call& c) { return c.api->cancelOperation(c["project"], c["operation"]); });
+
         // Every route's audit method, once: the router records each call from it (route()).
         for (const auto& route : table.routes())
             audit.insert(&route, HttpApi::auditMethod(route.method, route.pattern, route.permission));

@@ -1,0 +1,465 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// Models, versions, operations and online prediction: the service's projects.models, projects.models.versions,
+// projects.operations and :predict (app/executor/API.md "Models and versions"). The versions' nodes are
+// serving/'s (PredictionService); this file checks requests and shapes answers.
+#include "apicommon.h"
+#include "httpapi.h"
+
+#include "modelstore.h"
+#include "predictionservice.h"
+#include "staging.h"
+
+#include <QElapsedTimer>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QUrlQuery>
+
+namespace Trainyard {
+
+using namespace Api;
+
+namespace {
+
+/// The service's limit on an online prediction request ("Online prediction … request payload … 1.5 MB").
+constexpr qsizetype MaxPredictBytes = 1572864;
+constexpr int DefaultModelsPageSize = 20;
+constexpr int MaxModelsPageSize = 100;
+
+QString modelName(const QString& project, const QString& model)
+{
+    return QStringLiteral("projects/%1/models/%2").arg(project, model);
+}
+
+HttpApi::Reply modelNotFound(const QString& project, const QString& model)
+{
+    return errorReply(RpcCode::NotFound,
+        QStringLiteral("Field: name Error: The model resource \"%1\" was not found.")
+            .arg(printable(modelName(project, model))));
+}
+
+HttpApi::Reply versionNotFound(const QString& project, const QString& model, const QString& version)
+{
+    return errorReply(RpcCode::NotFound,
+        QStringLiteral("Field: name Error: The version resource \"%1/versions/%2\" was not found.")
+            .arg(printable(modelName(project, model)), printable(version)));
+}
+
+HttpApi::Reply unavailableService()
+{
+    return errorReply(RpcCode::Unavailable, QStringLiteral("This executor serves no models (no model store)."));
+}
+
+/// A page of `items` after the item named by the token, with `nextPageToken` when more follow.
+template <typename T, typename Name, typename Json>
+HttpApi::Reply page(const ApiRequest& request, const QList<T>& items, const QString& kind, const QString& listField,
+    Name nameOf, Json jsonOf)
+{
+    int size = 0;
+    if (!parsePageSize(
+            queryValue(request.query(), QStringLiteral("pageSize")), DefaultModelsPageSize, MaxModelsPageSize, &size))
+        return invalidArgument(QStringLiteral("pageSize"), QStringLiteral("must be a non-negative whole number"));
+    const QString token = queryValue(request.query(), QStringLiteral("pageToken"));
+    QString after;
+    if (!token.isEmpty() && !decodePageToken(token, kind, &after))
+        return invalidArgument(QStringLiteral("pageToken"), QStringLiteral("is not a page token of this list"));
+    if (!queryValue(request.query(), QStringLiteral("filter")).isEmpty())
+        return invalidArgument(
+            QStringLiteral("filter"), QStringLiteral("filters are not supported on this list yet; list without one"));
+    qsizetype start = 0;
+    if (!after.isEmpty()) {
+        start = -1;
+        for (qsizetype i = 0; i < items.size(); ++i) {
+            if (nameOf(items.at(i)) == after)
+                start = i + 1;
+        }
+        if (start < 0)
+            return invalidArgument(
+                QStringLiteral("pageToken"), QStringLiteral("names an item that is gone; list again"));
+    }
+    QJsonArray list;
+    qsizetype i = start;
+    for (; i < items.size() && list.size() < size; ++i)
+        list.append(jsonOf(items.at(i)));
+    QJsonObject body;
+    if (!list.isEmpty())
+        body.insert(listField, list);
+    if (i < items.size())
+        body.insert(QStringLiteral("nextPageToken"), encodePageToken(kind, nameOf(items.at(i - 1))));
+    return jsonReply(body);
+}
+
+} // namespace
+
+HttpApi::Reply HttpApi::listModels(const ApiRequest& request, const QString& project)
+{
+    if (!m_prediction)
+        return unavailableService();
+    return page(
+        request, m_prediction->store()->models(project), QStringLiteral("models"), QStringLiteral("models"),
+        [](const ModelResource& m) { return m.name; }, [](const ModelResource& m) { return m.toJson(); });
+}
+
+HttpApi::Reply HttpApi::createModel(const ApiRequest& request, const QString& project)
+{
+    if (!m_prediction)
+        return unavailableService();
+    Reply error;
+    const auto body = parseBody(request.body(), &error);
+    if (!body)
+        return error;
+    FieldViolations violations;
+    ModelResource model = ModelResource::fromJson(*body, project, &violations);
+    if (!violations.isEmpty())
+        return decodeErrorReply(violations);
+    model.defaultVersion.clear(); // output only: the first version becomes the default
+    if (m_prediction->store()->model(project, model.name))
+        return errorReply(RpcCode::AlreadyExists,
+            QStringLiteral("Field: model.name Error: A model with the same name already exists."),
+            { { QStringLiteral("model.name"), QStringLiteral("A model with the same name already exists.") } });
+    model.etag = model.computeEtag();
+    QString problem;
+    if (!m_prediction->store()->insertModel(model, &problem))
+        return storeFailure(QStringLiteral("the model"), problem);
+    return jsonReply(model.toJson());
+}
+
+HttpApi::Reply HttpApi::getModel(const QString& project, const QString& model)
+{
+    if (!m_prediction)
+        return unavailableService();
+    const std::optional<ModelResource> m = m_prediction->store()->model(project, model);
+    if (!m)
+        return modelNotFound(project, model);
+    return jsonReply(m->toJson());
+}
+
+HttpApi::Reply HttpApi::patchModel(const ApiRequest& request, const QString& project, const QString& model)
+{
+    if (!m_prediction)
+        return unavailableService();
+    std::optional<ModelResource> m = m_prediction->store()->model(project, model);
+    if (!m)
+        return modelNotFound(project, model);
+    Reply error;
+    const auto body = parseBody(request.body(), &error);
+    if (!body)
+        return error;
+    const QString mask = queryValue(request.query(), QStringLiteral("updateMask"));
+    if (mask.isEmpty())
+        return invalidArgument(QStringLiteral("updateMask"),
+            QStringLiteral("is required: the fields to change, of description and labels (e.g. "
+                           "updateMask=description,labels)"));
+    QJsonObject withName = *body;
+    withName.insert(QStringLiteral("name"), model);
+    FieldViolations violations;
+    const ModelResource changed = ModelResource::fromJson(withName, project, &violations);
+    if (!violations.isEmpty())
+        return decodeErrorReply(violations);
+    if (!changed.etag.isEmpty() && changed.etag != m->etag)
+        return errorReply(RpcCode::FailedPrecondition,
+            QStringLiteral("The model's etag is %1, not %2: it changed since it was read; read it again.")
+                .arg(m->etag, changed.etag));
+    for (const QString& field : mask.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+        if (field == QLatin1String("description"))
+            m->description = changed.description;
+        else if (field == QLatin1String("labels"))
+            m->labels = changed.labels;
+        else
+            return invalidArgument(QStringLiteral("updateMask"),
+                QStringLiteral("\"%1\" cannot be updated; a model's description and labels can (its default version "
+                               "with …/versions/{version}:setDefault)")
+                    .arg(printable(field)));
+    }
+    m->etag = m->computeEtag();
+    QString problem;
+    if (!m_prediction->store()->updateModel(*m, &problem))
+        return storeFailure(QStringLiteral("the model"), problem);
+    // The service answers an Operation for a model's update; it is done at once here.
+    OperationResource op;
+    op.project = project;
+    op.id = QStringLiteral("update_%1-%2").arg(model).arg(QDateTime::currentMSecsSinceEpoch());
+    op.operationType = QStringLiteral("UPDATE_MODEL");
+    op.modelName = m->resourceName();
+    op.createTime = op.startTime = op.endTime = PredictionService::now();
+    op.done = true;
+    op.response = m->toJson();
+    if (!m_prediction->store()->putOperation(op, &problem))
+        return storeFailure(QStringLiteral("the operation"), problem);
+    return jsonReply(op.toJson());
+}
+
+HttpApi::Reply HttpApi::deleteModel(const QString& project, const QString& model)
+{
+    if (!m_prediction)
+        return unavailableService();
+    const std::optional<ModelResource> m = m_prediction->store()->model(project, model);
+    if (!m)
+        return modelNotFound(project, model);
+    const QList<VersionResource> versions = m_prediction->store()->versions(project, model);
+    if (!versions.isEmpty())
+        return errorReply(RpcCode::FailedPrecondition,
+            QStringLiteral("Cannot delete model %1: a model with versions cannot be deleted; delete its %2 version(s) "
+                           "first (%3).")
+                .arg(m->resourceName())
+                .arg(versions.size())
+                .arg(versions.first().name));
+    QString problem;
+    if (!m_prediction->store()->deleteModel(project, model, &problem))
+        return storeFailure(QStringLiteral("the model's deletion"), problem);
+    const std::optional<OperationResource> op = m_prediction->modelDeleted(*m, &problem);
+    if (!op)
+        return storeFailure(QStringLiteral("the operation"), problem);
+    return jsonReply(op->toJson());
+}
+
+HttpApi::Reply HttpApi::listVersions(const ApiRequest& request, const QString& project, const QString& model)
+{
+    if (!m_prediction)
+        return unavailableService();
+    if (!m_prediction->store()->model(project, model))
+        return modelNotFound(project, model);
+    return page(
+        request, m_prediction->store()->versions(project, model), QStringLiteral("versions"),
+        QStringLiteral("versions"), [](const VersionResource& v) { return v.name; },
+        [](const VersionResource& v) { return v.toJson(); });
+}
+
+HttpApi::Reply HttpApi::createVersion(const ApiRequest& request, const QString& project, const QString& model)
+{
+    if (!m_prediction)
+        return unavailableService();
+    const std::optional<ModelResource> m = m_prediction->store()->model(project, model);
+    if (!m)
+        return modelNotFound(project, model);
+    Reply error;
+    const auto body = parseBody(request.body(), &error);
+    if (!body)
+        return error;
+    FieldViolations violations;
+    VersionResource version = VersionResource::fromJson(*body, project, model, &violations);
+    // The runtime version picks the nodes' Python, as a training job's does.
+    if (!version.runtimeVersion.isEmpty() || !version.pythonVersion.isEmpty()) {
+        const QList<RuntimeVersion> all = runtimeVersions();
+        QStringList names;
+        bool known = version.runtimeVersion.isEmpty();
+        for (const RuntimeVersion& r : all) {
+            names << r.runtimeVersion;
+            if (r.runtimeVersion == version.runtimeVersion) {
+                known = true;
+                if (!version.pythonVersion.isEmpty() && !r.pythonVersions.contains(version.pythonVersion))
+                    violations.append({ QStringLiteral("version.pythonVersion"),
+                        QStringLiteral("runtime version %1 offers Python %2, not %3")
+                            .arg(r.runtimeVersion, r.pythonVersions.join(QStringLiteral(", ")),
+                                version.pythonVersion) });
+            }
+        }
+        if (!known)
+            violations.append({ QStringLiteral("version.runtimeVersion"),
+                QStringLiteral("%1 is not a supported runtime version (supported: %2)")
+                    .arg(version.runtimeVersion, names.join(QStringLiteral(", "))) });
+    }
+    // A version's files are read by the executor and copied into its data folder: only from where job dirs may be.
+    if (!version.deploymentUri.isEmpty()) {
+        QString path = version.deploymentUri;
+        if (path.startsWith(QLatin1String("file:")))
+            path = QUrl(path).toLocalFile();
+        if (path.startsWith(QLatin1String("gs://")))
+            violations.append({ QStringLiteral("version.deploymentUri"),
+                QStringLiteral("gs:// is Cloud Storage, which this executor cannot reach: copy the model's folder to "
+                               "this machine and give its path") });
+        else
+            for (FieldViolation v : m_jobDirs.violations(path)) {
+                v.field = QStringLiteral("version.deploymentUri");
+                violations.append(v);
+            }
+    }
+    if (!violations.isEmpty())
+        return decodeErrorReply(violations);
+    if (m_prediction->store()->version(project, model, version.name))
+        return errorReply(RpcCode::AlreadyExists,
+            QStringLiteral("Field: version.name Error: A version with the same name already exists."),
+            { { QStringLiteral("version.name"), QStringLiteral("A version with the same name already exists.") } });
+    QString problem;
+    const std::optional<OperationResource> op = m_prediction->createVersion(version, *m, &problem);
+    if (!op)
+        return storeFailure(QStringLiteral("the version"), problem);
+    return jsonReply(op->toJson());
+}
+
+HttpApi::Reply HttpApi::getVersion(const QString& project, const QString& model, const QString& version)
+{
+    if (!m_prediction)
+        return unavailableService();
+    const std::optional<VersionResource> v = m_prediction->store()->version(project, model, version);
+    if (!v)
+        return versionNotFound(project, model, version);
+    return jsonReply(v->toJson());
+}
+
+HttpApi::Reply HttpApi::deleteVersion(const QString& project, const QString& model, const QString& version)
+{
+    if (!m_prediction)
+        return unavailableService();
+    const std::optional<VersionResource> v = m_prediction->store()->version(project, model, version);
+    if (!v)
+        return versionNotFound(project, model, version);
+    if (v->state == VersionState::Creating || v->state == VersionState::Deleting)
+        return errorReply(RpcCode::FailedPrecondition,
+            QStringLiteral("Version %1 is %2; wait for its operation to finish (…/operations).")
+                .arg(v->resourceName(), PredictionJson::versionStateName(v->state)));
+    if (v->isDefault && m_prediction->store()->versions(project, model).size() > 1)
+        return errorReply(RpcCode::FailedPrecondition,
+            QStringLiteral("Cannot delete version %1: it is the default version of its model, and only the model's "
+                           "last version can be deleted while it is the default. Make another version the default "
+                           "first (…:setDefault).")
+                .arg(v->resourceName()));
+    QString problem;
+    const std::optional<OperationResource> op = m_prediction->deleteVersion(*v, &problem);
+    if (!op)
+        return storeFailure(QStringLiteral("the version's deletion"), problem);
+    return jsonReply(op->toJson());
+}
+
+HttpApi::Reply HttpApi::setDefaultVersion(const QString& project, const QString& model, const QString& version)
+{
+    if (!m_prediction)
+        return unavailableService();
+    std::optional<ModelResource> m = m_prediction->store()->model(project, model);
+    if (!m)
+        return modelNotFound(project, model);
+    std::optional<VersionResource> v = m_prediction->store()->version(project, model, version);
+    if (!v)
+        return versionNotFound(project, model, version);
+    if (v->state == VersionState::Deleting)
+        return errorReply(
+            RpcCode::FailedPrecondition, QStringLiteral("Version %1 is being deleted.").arg(v->resourceName()));
+    QString problem;
+    if (m->defaultVersion != version) {
+        if (std::optional<VersionResource> old = m_prediction->store()->version(project, model, m->defaultVersion)) {
+            old->isDefault = false;
+            old->etag = old->computeEtag();
+            if (!m_prediction->store()->updateVersion(*old, &problem))
+                return storeFailure(QStringLiteral("the version"), problem);
+        }
+        m->defaultVersion = version;
+        m->etag = m->computeEtag();
+        v->isDefault = true;
+        v->etag = v->computeEtag();
+        if (!m_prediction->store()->updateVersion(*v, &problem) || !m_prediction->store()->updateModel(*m, &problem))
+            return storeFailure(QStringLiteral("the default version"), problem);
+    }
+    return jsonReply(v->toJson());
+}
+
+HttpApi::Reply HttpApi::predict(const ApiRequest& request, const QString& project, const QString& model,
+    const QString& version, const HttpChannelPtr& channel, bool* deferred)
+{
+    if (!m_prediction)
+        return unavailableService();
+    if (request.body().size() > MaxPredictBytes)
+        return errorReply(RpcCode::InvalidArgument,
+            QStringLiteral("Request payload size exceeds the limit: %1 bytes.").arg(MaxPredictBytes));
+    const std::optional<ModelResource> m = m_prediction->store()->model(project, model);
+    if (!m)
+        return modelNotFound(project, model);
+    QString name = version;
+    if (name.isEmpty()) {
+        if (m->defaultVersion.isEmpty())
+            return errorReply(RpcCode::FailedPrecondition,
+                QStringLiteral("Model %1 has no default version: create a version, or predict with "
+                               "…/versions/{version}:predict.")
+                    .arg(m->resourceName()));
+        name = m->defaultVersion;
+    }
+    const std::optional<VersionResource> v = m_prediction->store()->version(project, model, name);
+    if (!v)
+        return versionNotFound(project, model, name);
+    if (v->state != VersionState::Ready)
+        return errorReply(RpcCode::FailedPrecondition,
+            QStringLiteral("Version %1 is %2, not READY%3.")
+                .arg(v->resourceName(), PredictionJson::versionStateName(v->state),
+                    v->errorMessage.isEmpty() ? QString() : QStringLiteral(": ") + v->errorMessage));
+    Reply error;
+    const auto body = parseBody(request.body(), &error);
+    if (!body)
+        return error;
+    const QJsonValue instances = body->value(QStringLiteral("instances"));
+    if (!instances.isArray() || instances.toArray().isEmpty())
+        return invalidArgument(QStringLiteral("instances"),
+            QStringLiteral("is required: a non-empty list of instances, e.g. {\"instances\": [[1.0, 2.0], [3.0, "
+                           "4.0]]}"));
+    for (auto it = body->begin(); it != body->end(); ++it) {
+        if (it.key() != QLatin1String("instances") && it.key() != QLatin1String("signature_name"))
+            return invalidArgument(it.key(),
+                QStringLiteral("unknown field: a request has \"instances\" and, optionally, \"signature_name\""));
+    }
+    *deferred = true;
+    QElapsedTimer clock;
+    clock.start();
+    const QString resource = v->resourceName();
+    m_prediction->predict(*v, instances.toArray(), body->value(QStringLiteral("signature_name")).toString(),
+        [this, channel, resource, clock](const QJsonObject& answer) {
+            if (answer.contains(QLatin1String("predictions"))) {
+                send(channel,
+                    jsonReply(QJsonObject {
+                        { QStringLiteral("predictions"), answer.value(QStringLiteral("predictions")) } }));
+                return;
+            }
+            if (answer.contains(QLatin1String("unavailable"))) {
+                send(channel,
+                    errorReply(RpcCode::Unavailable,
+                        QStringLiteral("%1 cannot answer now: %2")
+                            .arg(resource, answer.value(QStringLiteral("unavailable")).toString())));
+                return;
+            }
+            const QString message = answer.value(QStringLiteral("error")).toString();
+            if (answer.contains(QLatin1String("instance"))) {
+                const int index = answer.value(QStringLiteral("instance")).toInt();
+                send(channel,
+                    errorReply(RpcCode::InvalidArgument,
+                        QStringLiteral("Prediction failed: instance %1: %2").arg(index).arg(message),
+                        { { QStringLiteral("instances[%1]").arg(index), message } }));
+                return;
+            }
+            send(channel, errorReply(RpcCode::InvalidArgument, QStringLiteral("Prediction failed: %1").arg(message)));
+        });
+    return Reply();
+}
+
+HttpApi::Reply HttpApi::listOperations(const ApiRequest& request, const QString& project)
+{
+    if (!m_prediction)
+        return unavailableService();
+    return page(
+        request, m_prediction->store()->operations(project), QStringLiteral("operations"), QStringLiteral("operations"),
+        [](const OperationResource& o) { return o.id; }, [](const OperationResource& o) { return o.toJson(); });
+}
+
+HttpApi::Reply HttpApi::getOperation(const QString& project, const QString& id)
+{
+    if (!m_prediction)
+        return unavailableService();
+    const std::optional<OperationResource> op = m_prediction->store()->operation(project, id);
+    if (!op)
+        return errorReply(RpcCode::NotFound,
+            QStringLiteral("Operation projects/%1/operations/%2 was not found.").arg(project, printable(id)));
+    return jsonReply(op->toJson());
+}
+
+HttpApi::Reply HttpApi::cancelOperation(const QString& project, const QString& id)
+{
+    if (!m_prediction)
+        return unavailableService();
+    const std::optional<OperationResource> op = m_prediction->store()->operation(project, id);
+    if (!op)
+        return errorReply(RpcCode::NotFound,
+            QStringLiteral("Operation projects/%1/operations/%2 was not found.").arg(project, printable(id)));
+    if (op->done)
+        return jsonReply(QJsonObject()); // google.longrunning: cancelling a finished operation changes nothing
+    return errorReply(RpcCode::FailedPrecondition,
+        QStringLiteral("Operation %1 (%2) cannot be cancelled: a version's creation runs to READY or FAILED; delete "
+                       "the version once it has.")
+            .arg(op->resourceName(), op->operationType));
+}
+
+} // namespace Trainyard

@@ -1,0 +1,83 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Makes the models tst_predictionapi deploys, with the libraries themselves, and what each answers.
+
+Usage: prediction_models.py OUT. Trains on tests/data/builtin/breast_cancer.csv (label first, then 30 numbers):
+- OUT/sklearn/model.joblib: a scikit-learn pipeline (StandardScaler + LogisticRegression) predicting the text labels;
+- OUT/xgboost/model.bst: an XGBoost booster (binary:logistic, 20 rounds) predicting P(malignant);
+- OUT/torch/model.pt: a TorchScript module (Linear 30→2 after a fixed standardisation) answering two logits;
+- OUT/expected.json: {"instances": the first 5 rows' features, "sklearn"|"xgboost"|"torch": each model's answer}.
+"""
+
+import csv
+import json
+import os
+import sys
+
+import joblib
+import numpy as np
+import torch
+import xgboost as xgb
+from sklearn.linear_model import LogisticRegression
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def main(out):
+    with open(os.path.join(HERE, "..", "data", "builtin", "breast_cancer.csv"), newline="") as f:
+        rows = [row for row in csv.reader(f) if row]
+    labels = np.array([row[0] for row in rows])
+    X = np.array([[float(v) for v in row[1:]] for row in rows])
+    y = (labels == "malignant").astype(np.float64)
+    instances = X[:5]
+
+    os.makedirs(os.path.join(out, "sklearn"), exist_ok=True)
+    pipeline = make_pipeline(StandardScaler(), LogisticRegression(max_iter=2000)).fit(X, labels)
+    joblib.dump(pipeline, os.path.join(out, "sklearn", "model.joblib"))
+
+    os.makedirs(os.path.join(out, "xgboost"), exist_ok=True)
+    booster = xgb.train({"objective": "binary:logistic", "max_depth": 3, "nthread": 1}, xgb.DMatrix(X, label=y), 20)
+    booster.save_model(os.path.join(out, "xgboost", "model.bst"))
+
+    os.makedirs(os.path.join(out, "torch"), exist_ok=True)
+    torch.manual_seed(0)
+    mean = torch.tensor(X.mean(axis=0), dtype=torch.float32)
+    std = torch.tensor(X.std(axis=0), dtype=torch.float32)
+
+    class Net(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.register_buffer("mean", mean)
+            self.register_buffer("std", std)
+            self.linear = torch.nn.Linear(30, 2)
+
+        def forward(self, x):
+            return self.linear((x - self.mean) / self.std)
+
+    net = Net()
+    optimiser = torch.optim.SGD(net.parameters(), lr=0.1)
+    inputs = torch.tensor(X, dtype=torch.float32)
+    targets = torch.tensor(y, dtype=torch.long)
+    for _ in range(50):
+        optimiser.zero_grad()
+        torch.nn.functional.cross_entropy(net(inputs), targets).backward()
+        optimiser.step()
+    net.eval()
+    scripted = torch.jit.script(net)
+    scripted.save(os.path.join(out, "torch", "model.pt"))
+
+    with torch.no_grad():
+        torch_answer = scripted(torch.tensor(instances, dtype=torch.float32)).tolist()
+    expected = {
+        "instances": instances.tolist(),
+        "sklearn": pipeline.predict(instances).tolist(),
+        "xgboost": booster.predict(xgb.DMatrix(instances)).tolist(),
+        "torch": torch_answer,
+    }
+    with open(os.path.join(out, "expected.json"), "w") as f:
+        json.dump(expected, f)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])

@@ -1,0 +1,404 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// Deploy and predict through a real executor: models, versions and operations over the REST API, with real
+// models made in the test by scikit-learn, XGBoost and PyTorch (TorchScript), served by real prediction nodes. What
+// is checked: every framework reaches READY and answers what the library itself answers; the first version becomes
+// the default and :predict on the model uses it; each bad input gives its error (TENSORFLOW, a framework that does
+// not match the files, a bad instance, an oversized payload, an unknown model, a model with versions deleted) and
+// leaves no node running; a node that is killed is restarted; an executor that is SIGKILLed leaves no node behind and
+// the next one serves the versions again; a model user may predict and change nothing; deleting a version stops
+// its nodes.
+#include "apirequest.h"
+#include "executorprocess.h"
+
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QNetworkAccessManager>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <csignal>
+
+namespace {
+
+using Trainyard::Test::ApiResponse;
+
+QByteArray json(const QJsonObject& o)
+{
+    return QJsonDocument(o).toJson(QJsonDocument::Compact);
+}
+
+/// The process IDs whose command line holds `needle` (the prediction nodes of one version: their --model-dir).
+QList<qint64> processesWith(const QString& needle)
+{
+    QList<qint64> pids;
+    const QStringList entries = QDir(QStringLiteral("/proc")).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
+    for (const QString& entry : entries) {
+        bool isPid = false;
+        const qint64 pid = entry.toLongLong(&isPid);
+        if (!isPid)
+            continue;
+        QFile cmdline(QStringLiteral("/proc/%1/cmdline").arg(entry));
+        if (!cmdline.open(QIODevice::ReadOnly))
+            continue;
+        const QByteArray text = cmdline.readAll().replace('\0', ' ');
+        if (text.contains("prediction_server") && text.contains(needle.toUtf8()))
+            pids << pid;
+    }
+    return pids;
+}
+
+/// Fuzzy equality of two JSON prediction lists (floats from two runs of one library may differ in the last bits).
+bool samePredictions(const QJsonValue& a, const QJsonValue& b)
+{
+    if (a.isArray() && b.isArray()) {
+        const QJsonArray x = a.toArray(), y = b.toArray();
+        if (x.size() != y.size())
+            return false;
+        for (qsizetype i = 0; i < x.size(); ++i) {
+            if (!samePredictions(x.at(i), y.at(i)))
+                return false;
+        }
+        return true;
+    }
+    if (a.isDouble() && b.isDouble())
+        return std::abs(a.toDouble() - b.toDouble()) <= 1e-6 * std::max(1.0, std::abs(b.toDouble()));
+    return a == b;
+}
+
+} // namespace
+
+class TestPredictionApi : public QObject {
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_root;
+    std::unique_ptr<Trainyard::Test::ExecutorProcess> m_executor;
+    QNetworkAccessManager m_nam;
+    QJsonObject m_expected; ///< what the libraries answered in the test's own process, by model
+    QString m_models; ///< where the model folders are written
+
+    ApiResponse send(
+        const QByteArray& verb, const QString& path, const QByteArray& body = {}, const QByteArray& token = {})
+    {
+        return Trainyard::Test::sendApiRequest(m_nam, verb, Trainyard::Test::apiUrl(m_executor->url(), path), body,
+            { { "Authorization", "Bearer " + (token.isEmpty() ? m_executor->token() : token) } }, 120000);
+    }
+
+    QString modelPath(const char* name) const { return m_models + QLatin1Char('/') + QLatin1String(name); }
+
+    /// Creates version `version` of `model` from `folder` and waits for its operation; returns the version.
+    QJsonObject deploy(const QString& model, const QString& version, const QString& folder, const QString& framework,
+        QJsonObject extra = {})
+    {
+        extra.insert(QStringLiteral("name"), version);
+        extra.insert(QStringLiteral("deploymentUri"), folder);
+        if (!framework.isEmpty())
+            extra.insert(QStringLiteral("framework"), framework);
+        const ApiResponse created
+            = send("POST", QStringLiteral("/v1/projects/local/models/%1/versions").arg(model), json(extra));
+        if (created.status != 200) {
+            qWarning() << created.body;
+            return {};
+        }
+        const QString op = created.json.value(QStringLiteral("name")).toString();
+        [&] {
+            QVERIFY2(op.startsWith(QLatin1String("projects/local/operations/create_")), qPrintable(op));
+            QCOMPARE(created.json.value(QStringLiteral("metadata"))
+                         .toObject()
+                         .value(QStringLiteral("operationType"))
+                         .toString(),
+                QStringLiteral("CREATE_VERSION"));
+        }();
+        QJsonObject done;
+        const bool finished = QTest::qWaitFor(
+            [&] {
+                done = send("GET", QStringLiteral("/v1/") + op).json;
+                return done.value(QStringLiteral("done")).toBool();
+            },
+            120000);
+        if (!finished)
+            qWarning() << "operation" << op << "not done:" << done;
+        return send("GET", QStringLiteral("/v1/projects/local/models/%1/versions/%2").arg(model, version)).json;
+    }
+
+    ApiResponse predict(const QString& path, const QJsonArray& instances, const QByteArray& token = {})
+    {
+        return send("POST", QStringLiteral("/v1/projects/local/models/") + path + QStringLiteral(":predict"),
+            json({ { QStringLiteral("instances"), instances } }), token);
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY(m_root.isValid());
+        for (const char* d : { "run", "data", "config", "models" })
+            QVERIFY(QDir().mkpath(m_root.filePath(QLatin1String(d))));
+        QFile::setPermissions(m_root.filePath(QStringLiteral("run")),
+            QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
+        m_models = m_root.filePath(QStringLiteral("models"));
+        // The models, trained here by the libraries themselves, and what each answers for the first instances.
+        QProcess python;
+        python.setProcessChannelMode(QProcess::ForwardedErrorChannel);
+        python.start(QStringLiteral("/usr/bin/python3"),
+            { QStringLiteral(TRAINYARD_SOURCE_DIR "/tests/integration/prediction_models.py"), m_models });
+        QVERIFY(python.waitForFinished(300000));
+        QCOMPARE(python.exitCode(), 0);
+        QFile expected(m_models + QStringLiteral("/expected.json"));
+        QVERIFY(expected.open(QIODevice::ReadOnly));
+        m_expected = QJsonDocument::fromJson(expected.readAll()).object();
+        QVERIFY(!m_expected.isEmpty());
+
+        m_executor = std::make_unique<Trainyard::Test::ExecutorProcess>(m_root.path());
+        QString error;
+        QVERIFY2(m_executor->start(&error), qPrintable(error));
+        QCOMPARE(send("POST", QStringLiteral("/v1/projects/local/models"),
+                     json({ { QStringLiteral("name"), QStringLiteral("cancer") },
+                         { QStringLiteral("description"), QStringLiteral("breast cancer, three frameworks") } }))
+                     .status,
+            200);
+    }
+
+    void cleanupTestCase()
+    {
+        if (m_executor)
+            m_executor->stop();
+    }
+
+    /// scikit-learn: READY, the default version, predictions equal to the library's own.
+    void scikitLearnServes()
+    {
+        const QJsonObject v = deploy(QStringLiteral("cancer"), QStringLiteral("sk"), modelPath("sklearn"),
+            QStringLiteral("SCIKIT_LEARN"),
+            { { QStringLiteral("manualScaling"), QJsonObject { { QStringLiteral("nodes"), 2 } } } });
+        QCOMPARE(v.value(QStringLiteral("state")).toString(), QStringLiteral("READY"));
+        QVERIFY(v.value(QStringLiteral("isDefault")).toBool());
+        QCOMPARE(processesWith(QStringLiteral("/versions/sk/model")).size(), 2);
+        const QJsonObject model = send("GET", QStringLiteral("/v1/projects/local/models/cancer")).json;
+        QCOMPARE(model.value(QStringLiteral("defaultVersion")).toObject().value(QStringLiteral("name")).toString(),
+            QStringLiteral("projects/local/models/cancer/versions/sk"));
+
+        const QJsonArray instances = m_expected.value(QStringLiteral("instances")).toArray();
+        const ApiResponse byVersion = predict(QStringLiteral("cancer/versions/sk"), instances);
+        QCOMPARE(byVersion.status, 200);
+        QCOMPARE(byVersion.json.value(QStringLiteral("predictions")), m_expected.value(QStringLiteral("sklearn")));
+        // The model's :predict goes to its default version.
+        const ApiResponse byModel = predict(QStringLiteral("cancer"), instances);
+        QCOMPARE(byModel.status, 200);
+        QCOMPARE(byModel.json.value(QStringLiteral("predictions")), m_expected.value(QStringLiteral("sklearn")));
+        QVERIFY(!send("GET", QStringLiteral("/v1/projects/local/models/cancer/versions/sk"))
+                     .json.value(QStringLiteral("lastUseTime"))
+                     .toString()
+                     .isEmpty());
+    }
+
+    /// XGBoost (a booster's model.bst) and PyTorch (TorchScript): READY, and the libraries' own answers.
+    void xgboostAndPyTorchServe()
+    {
+        const QJsonArray instances = m_expected.value(QStringLiteral("instances")).toArray();
+        const QJsonObject xgb
+            = deploy(QStringLiteral("cancer"), QStringLiteral("xgb"), modelPath("xgboost"), QStringLiteral("XGBOOST"));
+        QCOMPARE(xgb.value(QStringLiteral("state")).toString(), QStringLiteral("READY"));
+        QVERIFY(!xgb.value(QStringLiteral("isDefault")).toBool());
+        const ApiResponse x = predict(QStringLiteral("cancer/versions/xgb"), instances);
+        QCOMPARE(x.status, 200);
+        QVERIFY2(
+            samePredictions(x.json.value(QStringLiteral("predictions")), m_expected.value(QStringLiteral("xgboost"))),
+            x.body.constData());
+
+        const QJsonObject torch
+            = deploy(QStringLiteral("cancer"), QStringLiteral("torch"), modelPath("torch"), QStringLiteral("PYTORCH"));
+        QCOMPARE(torch.value(QStringLiteral("state")).toString(), QStringLiteral("READY"));
+        const ApiResponse t = predict(QStringLiteral("cancer/versions/torch"), instances);
+        QCOMPARE(t.status, 200);
+        QVERIFY2(
+            samePredictions(t.json.value(QStringLiteral("predictions")), m_expected.value(QStringLiteral("torch"))),
+            t.body.constData());
+
+        // The deployed copy is the executor's: changing the folder afterwards changes nothing.
+        QVERIFY(QFile::remove(modelPath("xgboost") + QStringLiteral("/model.bst")));
+        QCOMPARE(predict(QStringLiteral("cancer/versions/xgb"), instances).status, 200);
+    }
+
+    /// Each bad input gives its error, and nothing is left running.
+    void badInputs()
+    {
+        // TENSORFLOW is refused on the field, with the reason.
+        ApiResponse r = send("POST", QStringLiteral("/v1/projects/local/models/cancer/versions"),
+            json({ { QStringLiteral("name"), QStringLiteral("tf") },
+                { QStringLiteral("deploymentUri"), modelPath("sklearn") },
+                { QStringLiteral("framework"), QStringLiteral("TENSORFLOW") } }));
+        QCOMPARE(r.status, 400);
+        QVERIFY2(r.body.contains("version.framework") && r.body.contains("TensorFlow runtime"), r.body.constData());
+        // A bad version name, on the field.
+        r = send("POST", QStringLiteral("/v1/projects/local/models/cancer/versions"),
+            json({ { QStringLiteral("name"), QStringLiteral("1st") },
+                { QStringLiteral("deploymentUri"), modelPath("sklearn") },
+                { QStringLiteral("framework"), QStringLiteral("SCIKIT_LEARN") } }));
+        QCOMPARE(r.status, 400);
+        QVERIFY2(r.body.contains("version.name") && r.body.contains("start with a letter"), r.body.constData());
+
+        // A framework that does not match the files: FAILED with the loader's message, never READY, no node left.
+        const QJsonObject wrong = deploy(
+            QStringLiteral("cancer"), QStringLiteral("wrong"), modelPath("torch"), QStringLiteral("SCIKIT_LEARN"));
+        QCOMPARE(wrong.value(QStringLiteral("state")).toString(), QStringLiteral("FAILED"));
+        const QString message = wrong.value(QStringLiteral("errorMessage")).toString();
+        QVERIFY2(message.contains(QLatin1String("model.joblib")) && message.contains(QLatin1String("model.pt")),
+            qPrintable(message));
+        QTRY_VERIFY_WITH_TIMEOUT(processesWith(QStringLiteral("/versions/wrong/model")).isEmpty(), 10000);
+        r = predict(QStringLiteral("cancer/versions/wrong"), { QJsonArray { 1 } });
+        QCOMPARE(r.status, 400);
+        QCOMPARE(r.errorStatus(), QStringLiteral("FAILED_PRECONDITION"));
+        // A folder that does not exist: FAILED too.
+        const QJsonObject missing = deploy(QStringLiteral("cancer"), QStringLiteral("missing"),
+            m_models + QStringLiteral("/nothing_here"), QStringLiteral("SCIKIT_LEARN"));
+        QCOMPARE(missing.value(QStringLiteral("state")).toString(), QStringLiteral("FAILED"));
+        QVERIFY2(missing.value(QStringLiteral("errorMessage")).toString().contains(QLatin1String("does not exist")),
+            qPrintable(missing.value(QStringLiteral("errorMessage")).toString()));
+
+        // A bad instance: the service's error naming the instance, and the runtime's message.
+        QJsonArray instances = m_expected.value(QStringLiteral("instances")).toArray();
+        instances.replace(1, QJsonArray { 1.0, 2.0 });
+        r = predict(QStringLiteral("cancer/versions/sk"), instances);
+        QCOMPARE(r.status, 400);
+        QCOMPARE(r.errorStatus(), QStringLiteral("INVALID_ARGUMENT"));
+        QVERIFY2(r.errorMessage().startsWith(QLatin1String("Prediction failed: instance 1: ")), r.body.constData());
+        QVERIFY2(r.body.contains("instances[1]"), r.body.constData());
+        // The node survived it.
+        QCOMPARE(predict(QStringLiteral("cancer/versions/sk"), m_expected.value(QStringLiteral("instances")).toArray())
+                     .status,
+            200);
+
+        // The service's payload limit (1.5 MB).
+        QJsonArray big;
+        const QJsonArray row = m_expected.value(QStringLiteral("instances")).toArray().first().toArray();
+        const qsizetype rowBytes = QJsonDocument(row).toJson(QJsonDocument::Compact).size() + 1;
+        for (qsizetype bytes = 0; bytes < 1600000; bytes += rowBytes)
+            big.append(row);
+        QVERIFY(json({ { QStringLiteral("instances"), big } }).size() > 1572864);
+        r = predict(QStringLiteral("cancer/versions/sk"), big);
+        QCOMPARE(r.status, 400);
+        QVERIFY2(r.errorMessage().contains(QLatin1String("exceeds the limit: 1572864 bytes")), r.body.constData());
+
+        // Unknown model and version; a model with versions cannot be deleted; the default version cannot go first.
+        QCOMPARE(predict(QStringLiteral("nosuch"), instances).status, 404);
+        QCOMPARE(predict(QStringLiteral("cancer/versions/nosuch"), instances).status, 404);
+        r = send("DELETE", QStringLiteral("/v1/projects/local/models/cancer"));
+        QCOMPARE(r.status, 400);
+        QCOMPARE(r.errorStatus(), QStringLiteral("FAILED_PRECONDITION"));
+        r = send("DELETE", QStringLiteral("/v1/projects/local/models/cancer/versions/sk"));
+        QCOMPARE(r.status, 400);
+        QVERIFY2(r.errorMessage().contains(QLatin1String("default version")), r.body.constData());
+        // A model of the same name.
+        QCOMPARE(send("POST", QStringLiteral("/v1/projects/local/models"),
+                     json({ { QStringLiteral("name"), QStringLiteral("cancer") } }))
+                     .status,
+            409);
+    }
+
+    /// A node that dies is restarted, and the version answers again.
+    void killedNodeRestarts()
+    {
+        const QList<qint64> before = processesWith(QStringLiteral("/versions/xgb/model"));
+        QCOMPARE(before.size(), 1);
+        QCOMPARE(::kill(pid_t(before.first()), SIGKILL), 0);
+        QTRY_VERIFY_WITH_TIMEOUT(processesWith(QStringLiteral("/versions/xgb/model")).size() == 1
+                && processesWith(QStringLiteral("/versions/xgb/model")).first() != before.first(),
+            30000);
+        const QJsonArray instances = m_expected.value(QStringLiteral("instances")).toArray();
+        QTRY_COMPARE_WITH_TIMEOUT(predict(QStringLiteral("cancer/versions/xgb"), instances).status, 200, 60000);
+        QFile log(
+            m_root.filePath(QStringLiteral("data/trainyard/projects/local/models/cancer/versions/xgb/nodes.log")));
+        QVERIFY(log.open(QIODevice::ReadOnly));
+        QVERIFY(log.readAll().contains("while serving; restarting it"));
+    }
+
+    /// An executor that is SIGKILLed leaves no node behind; the next one serves every READY version again.
+    void executorKilledServesAgain()
+    {
+        QVERIFY(!processesWith(m_root.path()).isEmpty());
+        m_executor->kill();
+        QTRY_VERIFY_WITH_TIMEOUT(processesWith(m_root.path()).isEmpty(), 10000);
+        QString error;
+        QVERIFY2(m_executor->start(&error), qPrintable(error));
+        const QJsonArray instances = m_expected.value(QStringLiteral("instances")).toArray();
+        QTRY_COMPARE_WITH_TIMEOUT(predict(QStringLiteral("cancer"), instances).status, 200, 60000);
+        QCOMPARE(predict(QStringLiteral("cancer"), instances).json.value(QStringLiteral("predictions")),
+            m_expected.value(QStringLiteral("sklearn")));
+        QTRY_COMPARE_WITH_TIMEOUT(predict(QStringLiteral("cancer/versions/torch"), instances).status, 200, 60000);
+        const QJsonObject failed = send("GET", QStringLiteral("/v1/projects/local/models/cancer/versions/wrong")).json;
+        QCOMPARE(failed.value(QStringLiteral("state")).toString(), QStringLiteral("FAILED"));
+        QVERIFY(processesWith(QStringLiteral("/versions/wrong/model")).isEmpty());
+    }
+
+    /// roles/ml.modelUser predicts and reads, and changes nothing.
+    void modelUserPredictsOnly()
+    {
+        const ApiResponse made = send("POST", QStringLiteral("/v1/tokens"),
+            json({ { QStringLiteral("member"), QStringLiteral("user:mia@example.org") },
+                { QStringLiteral("role"), QStringLiteral("roles/ml.modelUser") } }));
+        QCOMPARE(made.status, 200);
+        const QByteArray token = made.json.value(QStringLiteral("token")).toString().toLatin1();
+        const QJsonArray instances = m_expected.value(QStringLiteral("instances")).toArray();
+        QCOMPARE(predict(QStringLiteral("cancer"), instances, token).status, 200);
+        QCOMPARE(predict(QStringLiteral("cancer/versions/xgb"), instances, token).status, 200);
+        QCOMPARE(send("GET", QStringLiteral("/v1/projects/local/models/cancer/versions"), {}, token).status, 200);
+        QCOMPARE(send("POST", QStringLiteral("/v1/projects/local/models/cancer/versions"),
+                     json({ { QStringLiteral("name"), QStringLiteral("mine") },
+                         { QStringLiteral("deploymentUri"), modelPath("sklearn") },
+                         { QStringLiteral("framework"), QStringLiteral("SCIKIT_LEARN") } }),
+                     token)
+                     .status,
+            403);
+        QCOMPARE(
+            send("DELETE", QStringLiteral("/v1/projects/local/models/cancer/versions/xgb"), {}, token).status, 403);
+        QCOMPARE(send("POST", QStringLiteral("/v1/projects/local/models"),
+                     json({ { QStringLiteral("name"), QStringLiteral("m2") } }), token)
+                     .status,
+            403);
+        QCOMPARE(
+            send("POST", QStringLiteral("/v1/projects/local/models/cancer/versions/xgb:setDefault"), {}, token).status,
+            403);
+    }
+
+    /// setDefault moves the default; deleting a version stops its nodes and removes its files and record.
+    void setDefaultAndDelete()
+    {
+        ApiResponse r = send("POST", QStringLiteral("/v1/projects/local/models/cancer/versions/xgb:setDefault"));
+        QCOMPARE(r.status, 200);
+        QVERIFY(r.json.value(QStringLiteral("isDefault")).toBool());
+        QVERIFY(!send("GET", QStringLiteral("/v1/projects/local/models/cancer/versions/sk"))
+                     .json.value(QStringLiteral("isDefault"))
+                     .toBool());
+        r = send("DELETE", QStringLiteral("/v1/projects/local/models/cancer/versions/sk"));
+        QCOMPARE(r.status, 200);
+        const QString op = r.json.value(QStringLiteral("name")).toString();
+        QTRY_VERIFY_WITH_TIMEOUT(
+            send("GET", QStringLiteral("/v1/") + op).json.value(QStringLiteral("done")).toBool(), 30000);
+        QCOMPARE(send("GET", QStringLiteral("/v1/projects/local/models/cancer/versions/sk")).status, 404);
+        QTRY_VERIFY_WITH_TIMEOUT(processesWith(QStringLiteral("/versions/sk/model")).isEmpty(), 10000);
+        QVERIFY(!QFileInfo::exists(
+            m_root.filePath(QStringLiteral("data/trainyard/projects/local/models/cancer/versions/sk"))));
+        const QJsonArray versions = send("GET", QStringLiteral("/v1/projects/local/models/cancer/versions"))
+                                        .json.value(QStringLiteral("versions"))
+                                        .toArray();
+        QStringList names;
+        for (const QJsonValue& v : versions)
+            names << v.toObject().value(QStringLiteral("name")).toString().section(QLatin1Char('/'), -1);
+        QCOMPARE(names,
+            (QStringList {
+                QStringLiteral("xgb"), QStringLiteral("torch"), QStringLiteral("wrong"), QStringLiteral("missing") }));
+        // The operations list has every create and the delete, newest first.
+        const QJsonArray ops = send("GET", QStringLiteral("/v1/projects/local/operations?pageSize=100"))
+                                   .json.value(QStringLiteral("operations"))
+                                   .toArray();
+        QCOMPARE(ops.first().toObject().value(QStringLiteral("name")).toString(), op);
+        QVERIFY(ops.size() >= 6);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestPredictionApi)
+#include "tst_predictionapi.moc"
