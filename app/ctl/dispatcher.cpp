@@ -10,6 +10,7 @@
 #include "inspectevents.h"
 #include "jobscommands.h"
 #include "localtrain.h"
+#include "modelscommands.h"
 
 #include <QCoreApplication>
 
@@ -107,9 +108,27 @@ Node commandTree()
                 QStringLiteral("Verify that no audit log entry was changed, removed or "
                                "reordered."),
                 &AuditCommands::verify, {} } } };
+    using namespace ModelsCommands;
+    Node models { QStringLiteral("models"), QStringLiteral("Create and manage models (deploy and predict)."), {},
+        { { QStringLiteral("create"), QStringLiteral("Create a new model."), &createModel, {} },
+            { QStringLiteral("delete"), QStringLiteral("Delete an existing model."), &deleteModel, {} },
+            { QStringLiteral("describe"), QStringLiteral("Describe a model."), &describeModel, {} },
+            { QStringLiteral("list"), QStringLiteral("List existing models."), &listModels, {} } } };
+    Node versions { QStringLiteral("versions"), QStringLiteral("Deploy models as versions and manage them."), {},
+        { { QStringLiteral("create"), QStringLiteral("Create a new model version."), &createVersion, {} },
+            { QStringLiteral("delete"), QStringLiteral("Delete an existing model version."), &deleteVersion, {} },
+            { QStringLiteral("describe"), QStringLiteral("Describe an existing model version."), &describeVersion, {} },
+            { QStringLiteral("list"), QStringLiteral("List existing model versions."), &listVersions, {} },
+            { QStringLiteral("set-default"), QStringLiteral("Set an existing version as the default for its model."),
+                &setDefaultVersion, {} } } };
+    Node operations { QStringLiteral("operations"), QStringLiteral("Manage long-running operations."), {},
+        { { QStringLiteral("describe"), QStringLiteral("Describe an operation."), &describeOperation, {} },
+            { QStringLiteral("list"), QStringLiteral("List the project's operations."), &listOperations, {} },
+            { QStringLiteral("wait"), QStringLiteral("Wait for an operation to complete."), &waitOperation, {} } } };
+    Node predictVerb { QStringLiteral("predict"), QStringLiteral("Run online prediction."), &predict, {} };
     return { QStringLiteral("trainyardctl"),
         QStringLiteral("Command-line client of Trainyard, the workstation's AI Platform Training."), {},
-        { audit, auth, clusters, inspectGroup, jobs, local, projects } };
+        { audit, auth, clusters, inspectGroup, jobs, local, models, operations, predictVerb, projects, versions } };
 }
 
 QString groupHelp(const Node& group, const QStringList& path)
