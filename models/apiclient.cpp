@@ -498,9 +498,13 @@ template <typename T, typename Call> ApiResult<T> ApiClient::blocking(Call call)
 
 ApiResult<QJsonObject> ApiClient::jsonBlocking(const QByteArray& verb, const QString& path, const QByteArray& body)
 {
+    // "…/versions?pageSize=100": the query goes as a query, not as part of the path.
+    const qsizetype mark = path.indexOf(QLatin1Char('?'));
+    const QString pathOnly = mark < 0 ? path : path.left(mark);
+    const QString query = mark < 0 ? QString() : path.mid(mark + 1);
     return blocking<QJsonObject>([&](QObject* ctx, Callback<QJsonObject> cb) {
         request(
-            verb, path, QString(), body, ctx, [cb = std::move(cb)](int, const QByteArray& data, const ApiError& error) {
+            verb, pathOnly, query, body, ctx, [cb = std::move(cb)](int, const QByteArray& data, const ApiError& error) {
                 if (!error.isNull()) {
                     cb(QJsonObject {}, error);
                     return;

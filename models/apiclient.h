@@ -152,7 +152,8 @@ public:
     ApiResult<TensorValues> tensorValuesBlocking(
         const QString& jobId, const QString& name, const QString& tensor, int values);
 
-    /// Low level, blocking: `verb` `path` (relative to baseUrl, "/v1/tokens") with `body` (JSON; empty: none);
+    /// Low level, blocking: `verb` `path` (relative to baseUrl, "/v1/tokens"; it may end in "?query", already
+    /// encoded: "…/versions?pageSize=100") with `body` (JSON; empty: none);
     /// the answer's JSON object, or the error (transport failure, non-2xx answer, or a body that is not a JSON
     /// object). For the calls that have no typed helper (IAM policies, access tokens).
     ApiResult<QJsonObject> jsonBlocking(const QByteArray& verb, const QString& path, const QByteArray& body = {});

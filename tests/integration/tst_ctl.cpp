@@ -224,8 +224,8 @@ private Q_SLOTS:
         QTest::addColumn<QString>("expected");
         const QStringList submit { QStringLiteral("jobs"), QStringLiteral("submit"), QStringLiteral("training") };
         QTest::addRow("no verb") << QStringList {} << QStringLiteral("Command name argument expected");
-        QTest::addRow("unknown group") << QStringList { QStringLiteral("models") }
-                                       << QStringLiteral("Invalid choice: 'models'");
+        QTest::addRow("unknown group") << QStringList { QStringLiteral("endpoints") }
+                                       << QStringLiteral("Invalid choice: 'endpoints'");
         QTest::addRow("missing job") << submit << QStringLiteral("argument JOB: Must be specified.");
         QTest::addRow("unknown flag") << (submit + QStringList { QStringLiteral("j1"), QStringLiteral("--bogus") })
                                       << QStringLiteral("unrecognized arguments: --bogus");

@@ -650,7 +650,7 @@ private Q_SLOTS:
         QTest::addRow("unknown verb") << QByteArray("POST")
                                       << QStringLiteral("/v1/projects/local/jobs/api_first:explode") << 404;
         QTest::addRow("unknown path") << QByteArray("GET") << QStringLiteral("/v2/anything") << 404;
-        QTest::addRow("unknown collection") << QByteArray("GET") << QStringLiteral("/v1/projects/local/models") << 404;
+        QTest::addRow("unknown collection") << QByteArray("GET") << QStringLiteral("/v1/projects/local/studies") << 404;
         QTest::addRow("double slash") << QByteArray("GET") << QStringLiteral("/v1/projects//jobs") << 404;
         QTest::addRow("delete a job") << QByteArray("DELETE") << QStringLiteral("/v1/projects/local/jobs/api_first")
                                       << 405;

@@ -11,7 +11,9 @@
 #include "jobstore.h"
 #include "logstore.h"
 #include "metricsstore.h"
+#include "modelstore.h"
 #include "pathname.h"
+#include "predictionservice.h"
 #include "scheduler.h"
 
 #include <QDir>
@@ -83,6 +85,8 @@ class TestPathSafety : public QObject {
     std::unique_ptr<LogStore> m_logs;
     std::unique_ptr<MetricsStore> m_metrics;
     std::unique_ptr<Scheduler> m_scheduler;
+    std::unique_ptr<ModelStore> m_models;
+    std::unique_ptr<PredictionService> m_prediction;
     std::unique_ptr<HttpApi> m_api;
 
     Answer call(const QByteArray& method, const QByteArray& target, const QByteArray& body = {})
@@ -162,6 +166,11 @@ private Q_SLOTS:
         m_api = std::make_unique<HttpApi>(m_store.get(), m_logs.get(), m_scheduler.get(), host, Token);
         m_api->setMetricsStore(m_metrics.get());
         m_api->setJobDirPolicy(JobDirPolicy({ m_jobsRoot }));
+        // Models and versions too: a model's and a version's name reach the store and, once created, a folder.
+        m_models = std::make_unique<ModelStore>();
+        QVERIFY2(m_models->open(m_dataDir + QStringLiteral("/models.sqlite"), &error), qPrintable(error));
+        m_prediction = std::make_unique<PredictionService>(m_models.get(), m_dataDir);
+        m_api->setPredictionService(m_prediction.get());
         // A job of project "local" whose log a traversal once wrote into.
         const Answer made = call(
             "POST", "/v1/projects/local/jobs", jobBody(QStringLiteral("kept"), m_jobsRoot + QStringLiteral("/kept")));

@@ -78,7 +78,13 @@ private Q_SLOTS:
             QStringLiteral("resourcemanager.projects.setIamPolicy"), QStringLiteral("logging.logEntries.list"),
             QStringLiteral("monitoring.timeSeries.list"), QStringLiteral("storage.objects.get"),
             QStringLiteral("trainyard.tokens.create"), QStringLiteral("trainyard.tokens.list"),
-            QStringLiteral("trainyard.tokens.revoke") };
+            QStringLiteral("trainyard.tokens.revoke"), QStringLiteral("ml.models.create"),
+            QStringLiteral("ml.models.get"), QStringLiteral("ml.models.list"), QStringLiteral("ml.models.update"),
+            QStringLiteral("ml.models.delete"), QStringLiteral("ml.models.predict"),
+            QStringLiteral("ml.versions.create"), QStringLiteral("ml.versions.get"), QStringLiteral("ml.versions.list"),
+            QStringLiteral("ml.versions.update"), QStringLiteral("ml.versions.delete"),
+            QStringLiteral("ml.versions.predict"), QStringLiteral("ml.operations.get"),
+            QStringLiteral("ml.operations.list"), QStringLiteral("ml.operations.cancel") };
         const QList<HttpApi::RouteInfo> routes = HttpApi::routes();
         QVERIFY(routes.size() >= 15);
         QSet<QString> seen;

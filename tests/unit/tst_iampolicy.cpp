@@ -82,7 +82,12 @@ private Q_SLOTS:
         QVERIFY(permissionsOf(Role::developer()).contains(permissionsOf(Role::viewer())));
         QVERIFY(permissionsOf(Role::admin()).contains(permissionsOf(Role::developer())));
         QVERIFY(permissionsOf(Role::admin()).contains(permissionsOf(Role::jobOwner())));
-        QCOMPARE(knownRoles().size(), 4);
+        // modelUser ⊂ modelOwner ⊂ developer (models have no policies of their own yet: iampolicy.h).
+        QVERIFY(permissionsOf(Role::modelOwner()).contains(permissionsOf(Role::modelUser())));
+        QVERIFY(permissionsOf(Role::developer()).contains(permissionsOf(Role::modelOwner())));
+        QVERIFY(!permissionsOf(Role::modelUser()).contains(QStringLiteral("ml.versions.create")));
+        QVERIFY(!permissionsOf(Role::viewer()).contains(QStringLiteral("ml.models.predict")));
+        QCOMPARE(knownRoles().size(), 6);
     }
 
     void members_data()
