@@ -6,8 +6,10 @@
 // not match the files, a bad instance, an oversized payload, an unknown model, a model with versions deleted) and
 // leaves no node running; a node that is killed is restarted; an executor that is SIGKILLed leaves no node behind and
 // the next one serves the versions again; a model user may predict and change nothing; deleting a version stops
-// its nodes.
+// its nodes; and, with trainyardctl as a user runs it, a built-in algorithm's job → its model deployed → raw CSV rows
+// predicted with the training table's own labels.
 #include "apirequest.h"
+#include "ctlrun.h"
 #include "executorprocess.h"
 
 #include <QDir>
@@ -123,6 +125,11 @@ private:
         if (!finished)
             qWarning() << "operation" << op << "not done:" << done;
         return send("GET", QStringLiteral("/v1/projects/local/models/%1/versions/%2").arg(model, version)).json;
+    }
+
+    Trainyard::Test::CtlRun ctl(const QStringList& args, int timeoutMs = 300000)
+    {
+        return Trainyard::Test::runCtl(m_executor->environment(), args, timeoutMs, m_root.path());
     }
 
     ApiResponse predict(const QString& path, const QJsonArray& instances, const QByteArray& token = {})
@@ -362,6 +369,82 @@ private Q_SLOTS:
         QCOMPARE(
             send("POST", QStringLiteral("/v1/projects/local/models/cancer/versions/xgb:setDefault"), {}, token).status,
             403);
+    }
+
+    /// The whole path with trainyardctl, as a user of gcloud runs it: a built-in algorithm's job (XGBoost on the
+    /// breast-cancer table, its labels as text), its model folder deployed, raw CSV rows predicted through the
+    /// preprocessing the job recorded, answered with the table's own labels; a row of the wrong width named.
+    void builtInModelFromRawRows()
+    {
+        const QString table = QStringLiteral(TRAINYARD_FIXTURES_DIR "/builtin/breast_cancer.csv");
+        const QString jobDir = m_root.filePath(QStringLiteral("models/job_xgb"));
+        Trainyard::Test::CtlRun r = ctl({ QStringLiteral("jobs"), QStringLiteral("submit"), QStringLiteral("training"),
+            QStringLiteral("cancer_xgb"), QStringLiteral("--master-image-uri"),
+            QStringLiteral("gcr.io/cloud-ml-algos/boosted_trees:latest"), QStringLiteral("--region"),
+            QStringLiteral("local"), QStringLiteral("--job-dir"), jobDir, QStringLiteral("--stream-logs"),
+            QStringLiteral("--"), QStringLiteral("--preprocess"), QStringLiteral("--objective"),
+            QStringLiteral("binary:logistic"), QStringLiteral("--training_data_path"), table });
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        r = ctl({ QStringLiteral("models"), QStringLiteral("create"), QStringLiteral("cancer_builtin") });
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QVERIFY2(r.err.contains(QLatin1String("Created ai platform model [projects/local/models/cancer_builtin]")),
+            qPrintable(r.err));
+        r = ctl({ QStringLiteral("versions"), QStringLiteral("create"), QStringLiteral("v1"), QStringLiteral("--model"),
+            QStringLiteral("cancer_builtin"), QStringLiteral("--origin"), jobDir + QStringLiteral("/model"),
+            QStringLiteral("--framework"), QStringLiteral("xgboost") });
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QVERIFY2(r.err.contains(QLatin1String("Creating version (this might take a few minutes)")), qPrintable(r.err));
+        r = ctl({ QStringLiteral("versions"), QStringLiteral("list"), QStringLiteral("--model"),
+            QStringLiteral("cancer_builtin") });
+        QVERIFY2(r.code == 0 && r.out.contains(QLatin1String("READY")), qPrintable(r.out + r.err));
+
+        // Rows 1-3 (malignant) and 300 (benign) of the table, without their label, as CSV text.
+        QFile csv(table);
+        QVERIFY(csv.open(QIODevice::ReadOnly));
+        const QList<QByteArray> rows = csv.readAll().split('\n');
+        QFile instances(m_root.filePath(QStringLiteral("models/rows.csv")));
+        QVERIFY(instances.open(QIODevice::WriteOnly));
+        QStringList expected;
+        for (int i : { 0, 1, 2, 299 }) {
+            const QByteArray row = rows.at(i).trimmed();
+            expected << QString::fromUtf8(row.left(row.indexOf(',')));
+            instances.write(row.mid(row.indexOf(',') + 1) + '\n');
+        }
+        instances.close();
+        QCOMPARE(expected,
+            (QStringList { QStringLiteral("malignant"), QStringLiteral("malignant"), QStringLiteral("malignant"),
+                QStringLiteral("benign") }));
+        r = ctl({ QStringLiteral("predict"), QStringLiteral("--model"), QStringLiteral("cancer_builtin"),
+            QStringLiteral("--text-instances"), instances.fileName() });
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        const QStringList lines = r.out.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), 4);
+        for (qsizetype i = 0; i < lines.size(); ++i) {
+            const QJsonObject answer = QJsonDocument::fromJson(lines.at(i).toUtf8()).object();
+            QCOMPARE(answer.value(QStringLiteral("predicted_label")).toString(), expected.at(i));
+            QCOMPARE(answer.value(QStringLiteral("classes")).toArray(),
+                (QJsonArray { QStringLiteral("benign"), QStringLiteral("malignant") }));
+            const QJsonArray scores = answer.value(QStringLiteral("scores")).toArray();
+            QCOMPARE(scores.size(), 2);
+            QVERIFY(std::abs(scores.at(0).toDouble() + scores.at(1).toDouble() - 1.0) < 1e-6);
+        }
+        // A row of the wrong width: the instance and the rule, in gcloud's error form.
+        QFile bad(m_root.filePath(QStringLiteral("models/bad.json")));
+        QVERIFY(bad.open(QIODevice::WriteOnly));
+        bad.write("[17.99, 10.38]\n");
+        bad.close();
+        r = ctl({ QStringLiteral("predict"), QStringLiteral("--model"), QStringLiteral("cancer_builtin"),
+            QStringLiteral("--json-instances"), bad.fileName() });
+        QCOMPARE(r.code, 1);
+        QVERIFY2(
+            r.err.contains(QLatin1String("Prediction failed: instance 0: 2 values, expected 30")), qPrintable(r.err));
+        // Delete through the CLI: the version, then the model.
+        r = ctl({ QStringLiteral("versions"), QStringLiteral("delete"), QStringLiteral("v1"), QStringLiteral("--model"),
+            QStringLiteral("cancer_builtin") });
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        r = ctl({ QStringLiteral("models"), QStringLiteral("delete"), QStringLiteral("cancer_builtin") });
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QCOMPARE(send("GET", QStringLiteral("/v1/projects/local/models/cancer_builtin")).status, 404);
     }
 
     /// setDefault moves the default; deleting a version stops its nodes and removes its files and record.

@@ -31,6 +31,7 @@ import importlib
 import json
 import os
 import pickle
+import re
 import sys
 import time
 
@@ -44,12 +45,15 @@ FRAMEWORK_FILES = {
 
 # What each model file is, for the message when the framework does not match the files.
 FILE_FRAMEWORK = {
-    "model.joblib": "a joblib file (SCIKIT_LEARN or XGBOOST)",
-    "model.pkl": "a pickle file (SCIKIT_LEARN or XGBOOST)",
-    "model.bst": "an XGBoost booster (XGBOOST)",
-    "model.pt": "a TorchScript archive (PYTORCH)",
-    "saved_model.pb": "a TensorFlow SavedModel (TENSORFLOW, which this system cannot serve)",
+    "model.joblib": "a joblib file: SCIKIT_LEARN or XGBOOST",
+    "model.pkl": "a pickle file: SCIKIT_LEARN or XGBOOST",
+    "model.bst": "an XGBoost booster: XGBOOST",
+    "model.pt": "a TorchScript archive: PYTORCH",
+    "saved_model.pb": "a TensorFlow SavedModel: TENSORFLOW, which this system cannot serve",
 }
+
+# "instance 3: …": a predictor that names the instance itself (serving.BuiltinPredictor).
+_NAMED_INSTANCE = re.compile(r"^instance (\d+): (.*)$", re.S)
 
 
 class LoadError(Exception):
@@ -212,6 +216,9 @@ def answer(predictor, request):
     except InstanceError as e:
         return {"error": _message(e), "instance": e.index}
     except Exception as batch_error:  # noqa: BLE001 - a bad instance is the caller's error, not ours
+        named = _NAMED_INSTANCE.match(_message(batch_error))
+        if named and isinstance(instances, list) and int(named.group(1)) < len(instances):
+            return {"error": named.group(2), "instance": int(named.group(1))}
         # Which instance? The first that fails alone is named.
         if isinstance(instances, list) and len(instances) > 1:
             for i, instance in enumerate(instances):
