@@ -1,0 +1,253 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// bench_predict: online prediction through the executor (issue 30, "Figures"). A scikit-learn pipeline (made by
+// tests/integration/prediction_models.py) is deployed as a version of a real trainyard-executor and asked for one
+// instance per request over keep-alive HTTP/1.1:
+//
+// Each figure is the median of BENCH_RUNS (default 5) runs of BENCH_SECONDS (default 2) s after a warm-up, ours and the
+// baseline alternating run by run (README.md "What every bench prints").
+// 1. online_predict_p50: one client, requests back to back: the p50 latency through
+//    the executor's API (authentication, routing, the version's node over its pipes) against the p50 of
+//    model.predict called in one Python process (predict_baseline.py inprocess: the physical floor). Goal: the
+//    overhead (ours − baseline) ≤ 1 ms.
+// 2. online_predict_8_clients_<N>_node: 8 clients against a version of N nodes (1 and 2), against
+//    the minimal Python HTTP server a user would write around the same model (predict_baseline.py server).
+//    Goal: ratio ≥ 1.
+//
+// Batch prediction and scale-to-zero are not built yet, so their lines are not printed.
+#include "benchreport.h"
+#include "executorprocess.h"
+#include "keepaliveclient.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <memory>
+#include <thread>
+#include <vector>
+
+namespace {
+
+using Trainyard::Test::Connection;
+using Trainyard::Test::HttpResponse;
+
+double seconds()
+{
+    bool ok = false;
+    const double v = qEnvironmentVariable("BENCH_SECONDS").toDouble(&ok);
+    return ok && v > 0 ? v : 2.0;
+}
+
+struct Load {
+    double perSecond = 0;
+    double p50Ms = 0;
+    qint64 failures = 0;
+};
+
+/// `clients` threads, each on its own keep-alive connection, POST `bodies` (round robin) to `target` for `duration` s.
+Load load(quint16 port, const QByteArray& target, const QByteArray& token, const QList<QByteArray>& bodies, int clients,
+    double duration)
+{
+    std::atomic<int> ready { 0 };
+    std::atomic<bool> go { false }, stop { false };
+    std::vector<std::vector<double>> latencies { std::size_t(clients) };
+    std::vector<qint64> failures(static_cast<std::size_t>(clients), 0);
+    std::vector<std::thread> threads;
+    for (int i = 0; i < clients; ++i) {
+        threads.emplace_back([&, i] {
+            auto conn = std::make_unique<Connection>(port);
+            ready.fetch_add(1);
+            while (!go.load())
+                std::this_thread::yield();
+            HttpResponse r;
+            for (qsizetype k = i; !stop.load(std::memory_order_relaxed); ++k) {
+                const auto t0 = std::chrono::steady_clock::now();
+                const bool ok = conn->request("POST", target, token, bodies[k % bodies.size()], &r);
+                const auto t1 = std::chrono::steady_clock::now();
+                if (stop.load(std::memory_order_relaxed))
+                    break;
+                if (!ok || r.status != 200) {
+                    ++failures[std::size_t(i)];
+                    if (!ok)
+                        conn = std::make_unique<Connection>(port);
+                    continue;
+                }
+                latencies[std::size_t(i)].push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
+            }
+        });
+    }
+    while (ready.load() < clients)
+        std::this_thread::yield();
+    const double start = BenchReport::wallSeconds();
+    go.store(true);
+    std::this_thread::sleep_for(std::chrono::duration<double>(duration));
+    stop.store(true);
+    const double elapsed = BenchReport::wallSeconds() - start;
+    for (std::thread& t : threads)
+        t.join();
+    Load result;
+    std::vector<double> all;
+    for (std::size_t i = 0; i < latencies.size(); ++i) {
+        all.insert(all.end(), latencies[i].begin(), latencies[i].end());
+        result.failures += failures[i];
+    }
+    result.perSecond = double(all.size()) / elapsed;
+    result.p50Ms = BenchReport::median(all);
+    return result;
+}
+
+QJsonObject post(Trainyard::Test::ExecutorProcess& executor, const QByteArray& path, const QJsonObject& body)
+{
+    Connection c(quint16(executor.url().port()));
+    HttpResponse r;
+    c.request("POST", path, executor.token(), QJsonDocument(body).toJson(QJsonDocument::Compact), &r);
+    return QJsonDocument::fromJson(r.body).object();
+}
+
+QJsonObject get(Trainyard::Test::ExecutorProcess& executor, const QByteArray& path)
+{
+    Connection c(quint16(executor.url().port()));
+    HttpResponse r;
+    c.request("GET", path, executor.token(), {}, &r);
+    return QJsonDocument::fromJson(r.body).object();
+}
+
+/// Deploys `folder` as version `name` with `nodes` nodes and waits until it is READY; false when it is not.
+bool deploy(Trainyard::Test::ExecutorProcess& executor, const QString& name, const QString& folder, int nodes)
+{
+    post(executor, "/v1/projects/local/models/bench/versions",
+        { { QStringLiteral("name"), name }, { QStringLiteral("deploymentUri"), folder },
+            { QStringLiteral("framework"), QStringLiteral("SCIKIT_LEARN") },
+            { QStringLiteral("manualScaling"), QJsonObject { { QStringLiteral("nodes"), nodes } } } });
+    return QTest::qWaitFor(
+               [&] {
+                   const QString state = get(executor, "/v1/projects/local/models/bench/versions/" + name.toLatin1())
+                                             .value(QStringLiteral("state"))
+                                             .toString();
+                   return state == QLatin1String("READY") || state == QLatin1String("FAILED");
+               },
+               120000)
+        && get(executor, "/v1/projects/local/models/bench/versions/" + name.toLatin1())
+               .value(QStringLiteral("state"))
+               .toString()
+        == QLatin1String("READY");
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    QCoreApplication app(argc, argv);
+    QTemporaryDir root;
+    for (const char* d : { "run", "data", "config", "models" })
+        QDir().mkpath(root.filePath(QLatin1String(d)));
+    QFile::setPermissions(
+        root.filePath(QStringLiteral("run")), QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
+    const QString models = root.filePath(QStringLiteral("models"));
+    const QString python = QStringLiteral("/usr/bin/python3");
+    QProcess make;
+    make.setProcessChannelMode(QProcess::ForwardedChannels);
+    make.start(python, { QStringLiteral(TRAINYARD_SOURCE_DIR "/tests/integration/prediction_models.py"), models });
+    if (!make.waitForFinished(300000) || make.exitCode() != 0) {
+        std::fprintf(stderr, "bench_predict: cannot make the models (prediction_models.py)\n");
+        return 1;
+    }
+    QFile expected(models + QStringLiteral("/expected.json"));
+    expected.open(QIODevice::ReadOnly);
+    const QJsonArray instances
+        = QJsonDocument::fromJson(expected.readAll()).object().value(QStringLiteral("instances")).toArray();
+    QList<QByteArray> bodies;
+    for (const QJsonValue& instance : instances)
+        bodies << QJsonDocument(QJsonObject { { QStringLiteral("instances"), QJsonArray { instance } } })
+                      .toJson(QJsonDocument::Compact);
+    QFile instancesFile(models + QStringLiteral("/instances.json"));
+    instancesFile.open(QIODevice::WriteOnly);
+    instancesFile.write(QJsonDocument(instances).toJson(QJsonDocument::Compact));
+    instancesFile.close();
+    const QString modelFile = models + QStringLiteral("/sklearn/model.joblib");
+    const QString baseline = QStringLiteral(TRAINYARD_SOURCE_DIR "/tests/bench/predict_baseline.py");
+    const double duration = seconds();
+    BenchReport::printHost();
+    const int runs = BenchReport::runs(5);
+
+    // The floor, one run: model.predict in one Python process for `duration` seconds; its p50 (ms).
+    auto floorRun = [&]() -> double {
+        QProcess floor;
+        floor.start(python,
+            { baseline, QStringLiteral("inprocess"), modelFile, instancesFile.fileName(), QString::number(duration) });
+        floor.waitForFinished(int(duration * 1000) + 120000);
+        const QJsonObject result = QJsonDocument::fromJson(floor.readAllStandardOutput()).object();
+        return result.contains(QLatin1String("p50Ms")) ? result.value(QStringLiteral("p50Ms")).toDouble() : -1.0;
+    };
+
+    Trainyard::Test::ExecutorProcess executor(root.path());
+    QString error;
+    if (!executor.start(&error)) {
+        std::fprintf(stderr, "bench_predict: the executor did not start: %s\n", qPrintable(error));
+        return 1;
+    }
+    post(executor, "/v1/projects/local/models", { { QStringLiteral("name"), QStringLiteral("bench") } });
+    if (!deploy(executor, QStringLiteral("one"), models + QStringLiteral("/sklearn"), 1)
+        || !deploy(executor, QStringLiteral("two"), models + QStringLiteral("/sklearn"), 2)) {
+        std::fprintf(stderr, "bench_predict: the versions did not become READY\n");
+        return 1;
+    }
+    const quint16 port = quint16(executor.url().port());
+    const QByteArray token = executor.token();
+    const QByteArray one = "/v1/projects/local/models/bench/versions/one:predict";
+    const QByteArray two = "/v1/projects/local/models/bench/versions/two:predict";
+    qint64 failures = 0;
+    auto failed = [&failures](const Load& l) {
+        failures += l.failures;
+        return l;
+    };
+
+    // 1. Latency: one client, back to back, against the floor, alternating run by run.
+    const BenchReport::Samples latency = BenchReport::alternate(
+        1, runs, [&] { return failed(load(port, one, token, bodies, 1, duration)).p50Ms; }, floorRun);
+    const double oursP50 = BenchReport::median(latency.ours);
+    const double floorP50 = BenchReport::median(latency.baseline);
+    BenchReport::printLine("online_predict_p50", latency, "ms", oursP50 / floorP50, 1,
+        "p50 of one client's back-to-back requests through the executor (1 node) vs model.predict in one Python "
+        "process, one instance each");
+
+    // 2. Throughput: 8 clients against the minimal server a user would write, alternating run by run.
+    QProcess server;
+    server.start(python, { baseline, QStringLiteral("server"), modelFile });
+    server.waitForReadyRead(60000);
+    const quint16 serverPort = quint16(server.readLine().trimmed().toUInt());
+    if (serverPort == 0) {
+        std::fprintf(stderr, "bench_predict: the baseline server did not start\n");
+        return 1;
+    }
+    std::vector<BenchReport::Goal> goals { { "online_predict_p50", "overhead (ms)", oursP50 - floorP50, false, 1.0 } };
+    for (int nodes : { 1, 2 }) {
+        const QByteArray& target = nodes == 1 ? one : two;
+        const BenchReport::Samples s = BenchReport::alternate(
+            1, runs, [&] { return failed(load(port, target, token, bodies, 8, duration)).perSecond; },
+            [&] { return failed(load(serverPort, "/predict", {}, bodies, 8, duration)).perSecond; });
+        const std::string name = "online_predict_8_clients_" + std::to_string(nodes) + "_node";
+        const double ratio = BenchReport::median(s.ours) / BenchReport::median(s.baseline);
+        BenchReport::printLine(name, s, "requests/s", ratio, 1,
+            "8 keep-alive clients, one instance a request, " + std::to_string(nodes)
+                + " node(s) vs http.server's ThreadingHTTPServer around the same model");
+        goals.push_back({ name, "ratio", ratio, true, 1.0 });
+    }
+    server.closeWriteChannel();
+    server.waitForFinished(10000);
+    std::printf(
+        "online_predict_context: %lld failed requests in all runs; each run %.1f s\n", qlonglong(failures), duration);
+    for (const BenchReport::Goal& g : goals)
+        BenchReport::printGoal(g);
+    executor.stop();
+    return 0;
+}

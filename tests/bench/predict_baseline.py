@@ -1,0 +1,73 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""bench_predict's baselines, with the same scikit-learn model (a joblib file) the executor serves.
+
+    predict_baseline.py inprocess MODEL.joblib INSTANCES.json SECONDS
+        calls model.predict on one instance at a time for SECONDS (the physical floor of online prediction: no
+        transport at all) and prints {"p50Ms": …, "perSecond": …}.
+    predict_baseline.py server MODEL.joblib
+        the minimal HTTP server a user would write around the model (http.server's ThreadingHTTPServer, HTTP/1.1
+        keep-alive with TCP_NODELAY, POST {"instances": […]} → {"predictions": […]}); prints its port on the first line, serves until
+        stdin ends.
+"""
+import http.server
+import json
+import statistics
+import sys
+import threading
+import time
+
+import joblib
+import numpy as np
+
+
+def inprocess(model_path, instances_path, seconds):
+    model = joblib.load(model_path)
+    with open(instances_path) as f:
+        instances = json.load(f)
+    samples = []
+    deadline = time.perf_counter() + seconds
+    i = 0
+    while time.perf_counter() < deadline:
+        instance = instances[i % len(instances)]
+        t0 = time.perf_counter()
+        model.predict(np.asarray([instance])).tolist()
+        samples.append((time.perf_counter() - t0) * 1000.0)
+        i += 1
+    print(json.dumps({"p50Ms": statistics.median(samples), "perSecond": len(samples) / seconds}))
+
+
+def server(model_path):
+    model = joblib.load(model_path)
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+        # http.server writes the head and the body separately: with Nagle's algorithm on, each keep-alive answer
+        # waits ~40 ms for the client's delayed ACK. A user who measured would turn it off, so the baseline does.
+        disable_nagle_algorithm = True
+
+        def do_POST(self):
+            body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
+            instances = json.loads(body)["instances"]
+            answer = json.dumps({"predictions": model.predict(np.asarray(instances)).tolist()}).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(answer)))
+            self.end_headers()
+            self.wfile.write(answer)
+
+        def log_message(self, *args):
+            pass
+
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    print(httpd.server_address[1], flush=True)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    sys.stdin.read()
+    httpd.shutdown()
+
+
+if __name__ == "__main__":
+    if sys.argv[1] == "inprocess":
+        inprocess(sys.argv[2], sys.argv[3], float(sys.argv[4]))
+    else:
+        server(sys.argv[2])
