@@ -5,7 +5,10 @@
 
 #include "machinecatalog.h"
 
+#include <QCoreApplication>
 #include <QCryptographicHash>
+#include <QDir>
+#include <QFileInfo>
 #include <QJsonDocument>
 
 namespace Trainyard {
@@ -158,6 +161,55 @@ QStringList idProblems(const QString& id)
         }
     }
     return problems;
+}
+
+FrameworkGuess detectFramework(const QString& folder)
+{
+    const QDir dir(folder);
+    auto has = [&dir](const char* name) { return QFileInfo(dir.filePath(QLatin1String(name))).isFile(); };
+    FrameworkGuess g;
+    if (folder.isEmpty() || !dir.exists()) {
+        g.explanation = QCoreApplication::translate("Trainyard::FrameworkGuess", "The folder does not exist.");
+        return g;
+    }
+    const bool builtIn = has("preprocessing.json");
+    if (has("model.bst")) {
+        g.framework = PredictionFramework::XGBoost;
+        g.file = QStringLiteral("model.bst");
+        g.builtInAlgorithm = builtIn;
+        g.explanation = builtIn
+            ? QCoreApplication::translate("Trainyard::FrameworkGuess",
+                "model.bst and preprocessing.json: a built-in algorithm's XGBoost model. It takes "
+                "raw rows of the training table and answers its labels.")
+            : QCoreApplication::translate("Trainyard::FrameworkGuess", "model.bst: an XGBoost booster.");
+    } else if (has("model.pt")) {
+        g.framework = PredictionFramework::PyTorch;
+        g.file = QStringLiteral("model.pt");
+        g.builtInAlgorithm = builtIn;
+        g.explanation = builtIn ? QCoreApplication::translate("Trainyard::FrameworkGuess",
+                            "model.pt and preprocessing.json: a built-in algorithm's PyTorch model. It takes "
+                            "raw rows of the training table and answers its labels.")
+                                : QCoreApplication::translate("Trainyard::FrameworkGuess",
+                                    "model.pt: a PyTorch model, served if it is TorchScript (torch.jit.script or "
+                                    "torch.jit.trace).");
+    } else if (has("model.joblib") || has("model.pkl")) {
+        g.framework = PredictionFramework::ScikitLearn;
+        g.file = has("model.joblib") ? QStringLiteral("model.joblib") : QStringLiteral("model.pkl");
+        g.explanation = QCoreApplication::translate("Trainyard::FrameworkGuess",
+            "%1: a scikit-learn model (an XGBoost model saved through its scikit-learn API takes "
+            "XGBOOST).")
+                            .arg(g.file);
+    } else if (has("saved_model.pb")) {
+        g.file = QStringLiteral("saved_model.pb");
+        g.explanation = QCoreApplication::translate("Trainyard::FrameworkGuess",
+            "saved_model.pb: a TensorFlow SavedModel, which cannot be served here (this system has no "
+            "TensorFlow runtime).");
+    } else {
+        g.explanation = QCoreApplication::translate("Trainyard::FrameworkGuess",
+            "No model file: expected model.joblib or model.pkl (scikit-learn), model.bst (XGBoost) or "
+            "model.pt (TorchScript).");
+    }
+    return g;
 }
 
 } // namespace PredictionJson

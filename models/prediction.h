@@ -99,6 +99,23 @@ struct VersionResource {
     QString computeEtag() const;
 };
 
+/// What a model folder holds, as the deploy dialog explains it: the framework its files need (the service's "Exporting
+/// models for prediction" names, our PYTORCH for a TorchScript `model.pt`), the file that says so, whether it is a
+/// built-in algorithm's folder (`preprocessing.json`: raw rows in, the training data's labels out), and one sentence
+/// for the user. `framework` is Unspecified when nothing servable is there (then `explanation` says what is missing).
+struct FrameworkGuess {
+    PredictionFramework framework = PredictionFramework::Unspecified;
+    QString file; ///< "model.bst"
+    bool builtInAlgorithm = false;
+    QString explanation; ///< translated ("Trainyard::FrameworkGuess" context)
+};
+
+namespace PredictionJson {
+/// Looks at `folder`'s files (not their contents) and guesses its framework (FrameworkGuess). The executor's nodes
+/// check the files when they load them; this is for the user's choice only.
+FrameworkGuess detectFramework(const QString& folder);
+} // namespace PredictionJson
+
 /// A long-running operation (google.longrunning.Operation) with the service's OperationMetadata: what version
 /// create and delete and model delete return, and `projects.operations` get/list/cancel show.
 struct OperationResource {

@@ -1276,6 +1276,111 @@ Der neueste Checkpoint (benannt durch die Statusdatei „checkpoint“)</transla
     </message>
 </context>
 <context>
+    <name>Trainyard::DeployDialog</name>
+    <message>
+        <source>Deploy a Model</source>
+        <translation>Ein Modell bereitstellen</translation>
+    </message>
+    <message>
+        <source>A model of the project, or a new name: the model is created first.</source>
+        <translation>Ein Modell des Projekts oder ein neuer Name: Das Modell wird zuerst angelegt.</translation>
+    </message>
+    <message>
+        <source>Prediction nodes: processes that each keep the model loaded; requests are spread over them.</source>
+        <translation>Vorhersageknoten: Prozesse, die das Modell jeweils geladen halten; Anfragen werden auf sie verteilt.</translation>
+    </message>
+    <message>
+        <source>&amp;Browse…</source>
+        <translation>&amp;Durchsuchen…</translation>
+    </message>
+    <message>
+        <source>Model Folder</source>
+        <translation>Modellordner</translation>
+    </message>
+    <message>
+        <source>&amp;Model:</source>
+        <translation>&amp;Modell:</translation>
+    </message>
+    <message>
+        <source>&amp;Version:</source>
+        <translation>&amp;Version:</translation>
+    </message>
+    <message>
+        <source>&amp;Folder:</source>
+        <translation>&amp;Ordner:</translation>
+    </message>
+    <message>
+        <source>F&amp;ramework:</source>
+        <translation>F&amp;ramework:</translation>
+    </message>
+    <message>
+        <source>&amp;Nodes:</source>
+        <translation>&amp;Knoten:</translation>
+    </message>
+    <message>
+        <source>The folder&apos;s files are copied into the executor&apos;s data folder, so a later change of the folder changes nothing deployed. The first version of a model becomes its default.</source>
+        <translation>Die Dateien des Ordners werden in den Datenordner des Executors kopiert; eine spätere Änderung des Ordners ändert nichts Bereitgestelltes. Die erste Version eines Modells wird seine Standardversion.</translation>
+    </message>
+    <message>
+        <source>Model name: %1</source>
+        <translation>Modellname: %1</translation>
+    </message>
+    <message>
+        <source>Version name: %1</source>
+        <translation>Versionsname: %1</translation>
+    </message>
+    <message>
+        <source>Choose the folder that holds the model&apos;s files.</source>
+        <translation>Wählen Sie den Ordner mit den Dateien des Modells.</translation>
+    </message>
+</context>
+<context>
+    <name>Trainyard::DeployedModelsModel</name>
+    <message>
+        <source>default</source>
+        <translation>Standard</translation>
+    </message>
+    <message>
+        <source>never</source>
+        <translation>nie</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n version(s)</source>
+        <translation>
+            <numerusform>%n Version</numerusform>
+            <numerusform>%n Versionen</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>Name</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>Status</translation>
+    </message>
+    <message>
+        <source>Framework</source>
+        <translation>Framework</translation>
+    </message>
+    <message>
+        <source>Default</source>
+        <translation>Standard</translation>
+    </message>
+    <message>
+        <source>Nodes</source>
+        <translation>Knoten</translation>
+    </message>
+    <message>
+        <source>Last use</source>
+        <translation>Zuletzt benutzt</translation>
+    </message>
+    <message>
+        <source>Deployment / description</source>
+        <translation>Bereitstellung / Beschreibung</translation>
+    </message>
+</context>
+<context>
     <name>Trainyard::ExecutorConnection</name>
     <message>
         <source>Starting the executor (%1)…</source>
@@ -1351,6 +1456,41 @@ Der neueste Checkpoint (benannt durch die Statusdatei „checkpoint“)</transla
     <message>
         <source>The executor&apos;s Slurm clusters: idle nodes and GPUs in use. Click for the Clusters view.</source>
         <translation>Die Slurm-Cluster des Executors: Knoten im Leerlauf und belegte GPUs. Klicken Sie für die Ansicht „Cluster“.</translation>
+    </message>
+</context>
+<context>
+    <name>Trainyard::FrameworkGuess</name>
+    <message>
+        <source>The folder does not exist.</source>
+        <translation>Der Ordner existiert nicht.</translation>
+    </message>
+    <message>
+        <source>model.bst and preprocessing.json: a built-in algorithm&apos;s XGBoost model. It takes raw rows of the training table and answers its labels.</source>
+        <translation>model.bst und preprocessing.json: das XGBoost-Modell eines integrierten Algorithmus. Es nimmt Rohzeilen der Trainingstabelle und antwortet mit deren Labels.</translation>
+    </message>
+    <message>
+        <source>model.bst: an XGBoost booster.</source>
+        <translation>model.bst: ein XGBoost-Booster.</translation>
+    </message>
+    <message>
+        <source>model.pt and preprocessing.json: a built-in algorithm&apos;s PyTorch model. It takes raw rows of the training table and answers its labels.</source>
+        <translation>model.pt und preprocessing.json: das PyTorch-Modell eines integrierten Algorithmus. Es nimmt Rohzeilen der Trainingstabelle und antwortet mit deren Labels.</translation>
+    </message>
+    <message>
+        <source>model.pt: a PyTorch model, served if it is TorchScript (torch.jit.script or torch.jit.trace).</source>
+        <translation>model.pt: ein PyTorch-Modell, bereitgestellt, wenn es TorchScript ist (torch.jit.script oder torch.jit.trace).</translation>
+    </message>
+    <message>
+        <source>%1: a scikit-learn model (an XGBoost model saved through its scikit-learn API takes XGBOOST).</source>
+        <translation>%1: ein scikit-learn-Modell (ein über die scikit-learn-API gespeichertes XGBoost-Modell braucht XGBOOST).</translation>
+    </message>
+    <message>
+        <source>saved_model.pb: a TensorFlow SavedModel, which cannot be served here (this system has no TensorFlow runtime).</source>
+        <translation>saved_model.pb: ein TensorFlow-SavedModel, das hier nicht bereitgestellt werden kann (dieses System hat keine TensorFlow-Laufzeit).</translation>
+    </message>
+    <message>
+        <source>No model file: expected model.joblib or model.pkl (scikit-learn), model.bst (XGBoost) or model.pt (TorchScript).</source>
+        <translation>Keine Modelldatei: erwartet wird model.joblib oder model.pkl (scikit-learn), model.bst (XGBoost) oder model.pt (TorchScript).</translation>
     </message>
 </context>
 <context>
@@ -2742,6 +2882,18 @@ Der neueste Checkpoint (benannt durch die Statusdatei „checkpoint“)</transla
         <source>Mo&amp;del</source>
         <translation>Mo&amp;dell</translation>
     </message>
+    <message>
+        <source>Models</source>
+        <translation>Modelle</translation>
+    </message>
+    <message>
+        <source>Deplo&amp;y Model…</source>
+        <translation>Modell bereitstelle&amp;n…</translation>
+    </message>
+    <message>
+        <source>Mod&amp;els</source>
+        <translation>Mod&amp;elle</translation>
+    </message>
 </context>
 <context>
     <name>Trainyard::MetricChart</name>
@@ -3063,6 +3215,152 @@ Der neueste Checkpoint (benannt durch die Statusdatei „checkpoint“)</transla
     <message>
         <source>XGBoost&apos;s total gain of the splits on each CSV column&apos;s features (a categorical column&apos;s one-hot features added up), the 15 largest</source>
         <translation>Der Gesamtgewinn der Splits von XGBoost auf den Merkmalen jeder CSV-Spalte (die One-Hot-Merkmale einer kategorialen Spalte addiert), die 15 größten</translation>
+    </message>
+</context>
+<context>
+    <name>Trainyard::ModelsView</name>
+    <message>
+        <source>&amp;New Model…</source>
+        <translation>&amp;Neues Modell…</translation>
+    </message>
+    <message>
+        <source>&amp;Deploy…</source>
+        <translation>&amp;Bereitstellen…</translation>
+    </message>
+    <message>
+        <source>Set De&amp;fault</source>
+        <translation>Als &amp;Standard</translation>
+    </message>
+    <message>
+        <source>De&amp;lete…</source>
+        <translation>&amp;Löschen…</translation>
+    </message>
+    <message>
+        <source>&amp;Refresh</source>
+        <translation>&amp;Aktualisieren</translation>
+    </message>
+    <message>
+        <source>&amp;Predict</source>
+        <translation>&amp;Vorhersagen</translation>
+    </message>
+    <message>
+        <source>One instance per line: a JSON value ([1.5, 2.0, …]), or a CSV row of the training table for a built-in algorithm&apos;s model</source>
+        <translation>Eine Instanz pro Zeile: ein JSON-Wert ([1.5, 2.0, …]) oder, für das Modell eines integrierten Algorithmus, eine CSV-Zeile der Trainingstabelle</translation>
+    </message>
+    <message>
+        <source>Predict</source>
+        <translation>Vorhersagen</translation>
+    </message>
+    <message>
+        <source>Could not read the models: %1</source>
+        <translation>Die Modelle konnten nicht gelesen werden: %1</translation>
+    </message>
+    <message>
+        <source>Updated %1</source>
+        <translation>Aktualisiert %1</translation>
+    </message>
+    <message>
+        <source>Version %1 of %2 (%3)</source>
+        <translation>Version %1 von %2 (%3)</translation>
+    </message>
+    <message>
+        <source>Model %1: its default version, %2</source>
+        <translation>Modell %1: seine Standardversion, %2</translation>
+    </message>
+    <message>
+        <source>Model %1 has no version yet: deploy one.</source>
+        <translation>Modell %1 hat noch keine Version: Stellen Sie eine bereit.</translation>
+    </message>
+    <message>
+        <source>Select a model or a version to predict with.</source>
+        <translation>Wählen Sie ein Modell oder eine Version für die Vorhersage.</translation>
+    </message>
+    <message>
+        <source>New Model</source>
+        <translation>Neues Modell</translation>
+    </message>
+    <message>
+        <source>Name (a letter first, then letters, digits and underscores):</source>
+        <translation>Name (zuerst ein Buchstabe, dann Buchstaben, Ziffern und Unterstriche):</translation>
+    </message>
+    <message>
+        <source>Could not create model %1: %2</source>
+        <translation>Modell %1 konnte nicht angelegt werden: %2</translation>
+    </message>
+    <message>
+        <source>Deploy</source>
+        <translation>Bereitstellen</translation>
+    </message>
+    <message>
+        <source>Could not deploy version %1 of %2: %3</source>
+        <translation>Version %1 von %2 konnte nicht bereitgestellt werden: %3</translation>
+    </message>
+    <message>
+        <source>Deploying version %1 of %2…</source>
+        <translation>Version %1 von %2 wird bereitgestellt…</translation>
+    </message>
+    <message>
+        <source>Set Default</source>
+        <translation>Als Standard festlegen</translation>
+    </message>
+    <message>
+        <source>Could not make %1 the default: %2</source>
+        <translation>%1 konnte nicht zur Standardversion gemacht werden: %2</translation>
+    </message>
+    <message>
+        <source>version %1 of model %2</source>
+        <translation>Version %1 des Modells %2</translation>
+    </message>
+    <message>
+        <source>model %1</source>
+        <translation>Modell %1</translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation>Löschen</translation>
+    </message>
+    <message>
+        <source>Delete %1? Its prediction nodes stop and its copy of the files is removed.</source>
+        <translation>%1 löschen? Ihre Vorhersageknoten werden beendet und ihre Kopie der Dateien entfernt.</translation>
+    </message>
+    <message>
+        <source>Delete %1? A model with versions cannot be deleted.</source>
+        <translation>%1 löschen? Ein Modell mit Versionen kann nicht gelöscht werden.</translation>
+    </message>
+    <message>
+        <source>Could not delete %1: %2</source>
+        <translation>%1 konnte nicht gelöscht werden: %2</translation>
+    </message>
+    <message>
+        <source>Type at least one instance.</source>
+        <translation>Geben Sie mindestens eine Instanz ein.</translation>
+    </message>
+    <message>
+        <source>Predicting…</source>
+        <translation>Vorhersage läuft…</translation>
+    </message>
+    <message>
+        <source>Failed: %1</source>
+        <translation>Fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <source>#</source>
+        <translation>#</translation>
+    </message>
+    <message>
+        <source>Prediction</source>
+        <translation>Vorhersage</translation>
+    </message>
+    <message>
+        <source>P(%1)</source>
+        <translation>P(%1)</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n prediction(s) in %1 ms</source>
+        <translation>
+            <numerusform>%n Vorhersage in %1 ms</numerusform>
+            <numerusform>%n Vorhersagen in %1 ms</numerusform>
+        </translation>
     </message>
 </context>
 <context>

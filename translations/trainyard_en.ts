@@ -153,6 +153,16 @@
     </message>
 </context>
 <context>
+    <name>Trainyard::DeployedModelsModel</name>
+    <message numerus="yes">
+        <source>%n version(s)</source>
+        <translation>
+            <numerusform>%n version</numerusform>
+            <numerusform>%n versions</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>Trainyard::HostFit</name>
     <message numerus="yes">
         <source>%n job(s) are queued ahead of it (first in, first out).</source>
@@ -306,6 +316,16 @@
         <translation>
             <numerusform>Predicted against actual (%n point; mean |residual| %1)</numerusform>
             <numerusform>Predicted against actual (%n points; mean |residual| %1)</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>Trainyard::ModelsView</name>
+    <message numerus="yes">
+        <source>%n prediction(s) in %1 ms</source>
+        <translation>
+            <numerusform>%n prediction in %1 ms</numerusform>
+            <numerusform>%n predictions in %1 ms</numerusform>
         </translation>
     </message>
 </context>

@@ -1276,6 +1276,111 @@ El punto de control más reciente (indicado por el archivo de estado «checkpoin
     </message>
 </context>
 <context>
+    <name>Trainyard::DeployDialog</name>
+    <message>
+        <source>Deploy a Model</source>
+        <translation>Desplegar un modelo</translation>
+    </message>
+    <message>
+        <source>A model of the project, or a new name: the model is created first.</source>
+        <translation>Un modelo del proyecto o un nombre nuevo: primero se crea el modelo.</translation>
+    </message>
+    <message>
+        <source>Prediction nodes: processes that each keep the model loaded; requests are spread over them.</source>
+        <translation>Nodos de predicción: procesos que mantienen el modelo cargado; las solicitudes se reparten entre ellos.</translation>
+    </message>
+    <message>
+        <source>&amp;Browse…</source>
+        <translation>&amp;Examinar…</translation>
+    </message>
+    <message>
+        <source>Model Folder</source>
+        <translation>Carpeta del modelo</translation>
+    </message>
+    <message>
+        <source>&amp;Model:</source>
+        <translation>&amp;Modelo:</translation>
+    </message>
+    <message>
+        <source>&amp;Version:</source>
+        <translation>&amp;Versión:</translation>
+    </message>
+    <message>
+        <source>&amp;Folder:</source>
+        <translation>&amp;Carpeta:</translation>
+    </message>
+    <message>
+        <source>F&amp;ramework:</source>
+        <translation>F&amp;ramework:</translation>
+    </message>
+    <message>
+        <source>&amp;Nodes:</source>
+        <translation>&amp;Nodos:</translation>
+    </message>
+    <message>
+        <source>The folder&apos;s files are copied into the executor&apos;s data folder, so a later change of the folder changes nothing deployed. The first version of a model becomes its default.</source>
+        <translation>Los archivos de la carpeta se copian en la carpeta de datos del ejecutor, así que un cambio posterior de la carpeta no altera nada desplegado. La primera versión de un modelo pasa a ser la predeterminada.</translation>
+    </message>
+    <message>
+        <source>Model name: %1</source>
+        <translation>Nombre del modelo: %1</translation>
+    </message>
+    <message>
+        <source>Version name: %1</source>
+        <translation>Nombre de la versión: %1</translation>
+    </message>
+    <message>
+        <source>Choose the folder that holds the model&apos;s files.</source>
+        <translation>Elija la carpeta que contiene los archivos del modelo.</translation>
+    </message>
+</context>
+<context>
+    <name>Trainyard::DeployedModelsModel</name>
+    <message>
+        <source>default</source>
+        <translation>predeterminada</translation>
+    </message>
+    <message>
+        <source>never</source>
+        <translation>nunca</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n version(s)</source>
+        <translation>
+            <numerusform>%n versión</numerusform>
+            <numerusform>%n versiones</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>Nombre</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>Estado</translation>
+    </message>
+    <message>
+        <source>Framework</source>
+        <translation>Framework</translation>
+    </message>
+    <message>
+        <source>Default</source>
+        <translation>Predeterminada</translation>
+    </message>
+    <message>
+        <source>Nodes</source>
+        <translation>Nodos</translation>
+    </message>
+    <message>
+        <source>Last use</source>
+        <translation>Último uso</translation>
+    </message>
+    <message>
+        <source>Deployment / description</source>
+        <translation>Despliegue / descripción</translation>
+    </message>
+</context>
+<context>
     <name>Trainyard::ExecutorConnection</name>
     <message>
         <source>Starting the executor (%1)…</source>
@@ -1351,6 +1456,41 @@ El punto de control más reciente (indicado por el archivo de estado «checkpoin
     <message>
         <source>The executor&apos;s Slurm clusters: idle nodes and GPUs in use. Click for the Clusters view.</source>
         <translation>Los clústeres de Slurm del ejecutor: nodos inactivos y GPU en uso. Haga clic para abrir la vista Clústeres.</translation>
+    </message>
+</context>
+<context>
+    <name>Trainyard::FrameworkGuess</name>
+    <message>
+        <source>The folder does not exist.</source>
+        <translation>La carpeta no existe.</translation>
+    </message>
+    <message>
+        <source>model.bst and preprocessing.json: a built-in algorithm&apos;s XGBoost model. It takes raw rows of the training table and answers its labels.</source>
+        <translation>model.bst y preprocessing.json: el modelo XGBoost de un algoritmo integrado. Recibe filas sin procesar de la tabla de entrenamiento y responde con sus etiquetas.</translation>
+    </message>
+    <message>
+        <source>model.bst: an XGBoost booster.</source>
+        <translation>model.bst: un booster de XGBoost.</translation>
+    </message>
+    <message>
+        <source>model.pt and preprocessing.json: a built-in algorithm&apos;s PyTorch model. It takes raw rows of the training table and answers its labels.</source>
+        <translation>model.pt y preprocessing.json: el modelo PyTorch de un algoritmo integrado. Recibe filas sin procesar de la tabla de entrenamiento y responde con sus etiquetas.</translation>
+    </message>
+    <message>
+        <source>model.pt: a PyTorch model, served if it is TorchScript (torch.jit.script or torch.jit.trace).</source>
+        <translation>model.pt: un modelo PyTorch, servible si es TorchScript (torch.jit.script o torch.jit.trace).</translation>
+    </message>
+    <message>
+        <source>%1: a scikit-learn model (an XGBoost model saved through its scikit-learn API takes XGBOOST).</source>
+        <translation>%1: un modelo de scikit-learn (un modelo XGBoost guardado con su API de scikit-learn requiere XGBOOST).</translation>
+    </message>
+    <message>
+        <source>saved_model.pb: a TensorFlow SavedModel, which cannot be served here (this system has no TensorFlow runtime).</source>
+        <translation>saved_model.pb: un SavedModel de TensorFlow, que aquí no se puede servir (este sistema no tiene entorno de ejecución de TensorFlow).</translation>
+    </message>
+    <message>
+        <source>No model file: expected model.joblib or model.pkl (scikit-learn), model.bst (XGBoost) or model.pt (TorchScript).</source>
+        <translation>Ningún archivo de modelo: se espera model.joblib o model.pkl (scikit-learn), model.bst (XGBoost) o model.pt (TorchScript).</translation>
     </message>
 </context>
 <context>
@@ -2742,6 +2882,18 @@ El punto de control más reciente (indicado por el archivo de estado «checkpoin
         <source>Mo&amp;del</source>
         <translation>M&amp;odelo</translation>
     </message>
+    <message>
+        <source>Models</source>
+        <translation>Modelos</translation>
+    </message>
+    <message>
+        <source>Deplo&amp;y Model…</source>
+        <translation>Desp&amp;legar modelo…</translation>
+    </message>
+    <message>
+        <source>Mod&amp;els</source>
+        <translation>Mod&amp;elos</translation>
+    </message>
 </context>
 <context>
     <name>Trainyard::MetricChart</name>
@@ -3063,6 +3215,152 @@ El punto de control más reciente (indicado por el archivo de estado «checkpoin
     <message>
         <source>XGBoost&apos;s total gain of the splits on each CSV column&apos;s features (a categorical column&apos;s one-hot features added up), the 15 largest</source>
         <translation>La ganancia total de XGBoost de las divisiones sobre las características de cada columna del CSV (sumando las características one-hot de una columna categórica), las 15 mayores</translation>
+    </message>
+</context>
+<context>
+    <name>Trainyard::ModelsView</name>
+    <message>
+        <source>&amp;New Model…</source>
+        <translation>&amp;Nuevo modelo…</translation>
+    </message>
+    <message>
+        <source>&amp;Deploy…</source>
+        <translation>&amp;Desplegar…</translation>
+    </message>
+    <message>
+        <source>Set De&amp;fault</source>
+        <translation>&amp;Predeterminar</translation>
+    </message>
+    <message>
+        <source>De&amp;lete…</source>
+        <translation>E&amp;liminar…</translation>
+    </message>
+    <message>
+        <source>&amp;Refresh</source>
+        <translation>&amp;Actualizar</translation>
+    </message>
+    <message>
+        <source>&amp;Predict</source>
+        <translation>P&amp;redecir</translation>
+    </message>
+    <message>
+        <source>One instance per line: a JSON value ([1.5, 2.0, …]), or a CSV row of the training table for a built-in algorithm&apos;s model</source>
+        <translation>Una instancia por línea: un valor JSON ([1.5, 2.0, …]) o, para el modelo de un algoritmo integrado, una fila CSV de la tabla de entrenamiento</translation>
+    </message>
+    <message>
+        <source>Predict</source>
+        <translation>Predecir</translation>
+    </message>
+    <message>
+        <source>Could not read the models: %1</source>
+        <translation>No se pudieron leer los modelos: %1</translation>
+    </message>
+    <message>
+        <source>Updated %1</source>
+        <translation>Actualizado %1</translation>
+    </message>
+    <message>
+        <source>Version %1 of %2 (%3)</source>
+        <translation>Versión %1 de %2 (%3)</translation>
+    </message>
+    <message>
+        <source>Model %1: its default version, %2</source>
+        <translation>Modelo %1: su versión predeterminada, %2</translation>
+    </message>
+    <message>
+        <source>Model %1 has no version yet: deploy one.</source>
+        <translation>El modelo %1 aún no tiene versiones: despliegue una.</translation>
+    </message>
+    <message>
+        <source>Select a model or a version to predict with.</source>
+        <translation>Seleccione un modelo o una versión con la que predecir.</translation>
+    </message>
+    <message>
+        <source>New Model</source>
+        <translation>Nuevo modelo</translation>
+    </message>
+    <message>
+        <source>Name (a letter first, then letters, digits and underscores):</source>
+        <translation>Nombre (primero una letra, después letras, dígitos y guiones bajos):</translation>
+    </message>
+    <message>
+        <source>Could not create model %1: %2</source>
+        <translation>No se pudo crear el modelo %1: %2</translation>
+    </message>
+    <message>
+        <source>Deploy</source>
+        <translation>Desplegar</translation>
+    </message>
+    <message>
+        <source>Could not deploy version %1 of %2: %3</source>
+        <translation>No se pudo desplegar la versión %1 de %2: %3</translation>
+    </message>
+    <message>
+        <source>Deploying version %1 of %2…</source>
+        <translation>Desplegando la versión %1 de %2…</translation>
+    </message>
+    <message>
+        <source>Set Default</source>
+        <translation>Establecer como predeterminada</translation>
+    </message>
+    <message>
+        <source>Could not make %1 the default: %2</source>
+        <translation>No se pudo hacer predeterminada a %1: %2</translation>
+    </message>
+    <message>
+        <source>version %1 of model %2</source>
+        <translation>la versión %1 del modelo %2</translation>
+    </message>
+    <message>
+        <source>model %1</source>
+        <translation>el modelo %1</translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation>Eliminar</translation>
+    </message>
+    <message>
+        <source>Delete %1? Its prediction nodes stop and its copy of the files is removed.</source>
+        <translation>¿Eliminar %1? Sus nodos de predicción se detienen y se borra su copia de los archivos.</translation>
+    </message>
+    <message>
+        <source>Delete %1? A model with versions cannot be deleted.</source>
+        <translation>¿Eliminar %1? Un modelo con versiones no se puede eliminar.</translation>
+    </message>
+    <message>
+        <source>Could not delete %1: %2</source>
+        <translation>No se pudo eliminar %1: %2</translation>
+    </message>
+    <message>
+        <source>Type at least one instance.</source>
+        <translation>Escriba al menos una instancia.</translation>
+    </message>
+    <message>
+        <source>Predicting…</source>
+        <translation>Prediciendo…</translation>
+    </message>
+    <message>
+        <source>Failed: %1</source>
+        <translation>Error: %1</translation>
+    </message>
+    <message>
+        <source>#</source>
+        <translation>#</translation>
+    </message>
+    <message>
+        <source>Prediction</source>
+        <translation>Predicción</translation>
+    </message>
+    <message>
+        <source>P(%1)</source>
+        <translation>P(%1)</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n prediction(s) in %1 ms</source>
+        <translation>
+            <numerusform>%n predicción en %1 ms</numerusform>
+            <numerusform>%n predicciones en %1 ms</numerusform>
+        </translation>
     </message>
 </context>
 <context>

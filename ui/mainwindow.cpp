@@ -9,6 +9,7 @@
 #include "jobfilterproxymodel.h"
 #include "joblistmodel.h"
 #include "jobview.h"
+#include "modelsview.h"
 #if TRAINYARD_HAVE_QTCHARTS
 #include "metricspanel.h"
 #endif
@@ -62,6 +63,19 @@
 namespace Trainyard {
 
 namespace {
+
+/// A succeeded job's model folder, what Deploy Model… offers: a built-in algorithm's builtInAlgorithmOutput.modelPath,
+/// else `<jobDir>/model` when it exists on this machine (the sample trainer's and a user's convention); empty when
+/// none.
+QString jobModelFolder(const Job& job)
+{
+    if (job.trainingOutput && job.trainingOutput->builtInAlgorithmOutput
+        && !job.trainingOutput->builtInAlgorithmOutput->modelPath.isEmpty())
+        return job.trainingOutput->builtInAlgorithmOutput->modelPath;
+    const QString folder = job.trainingInput.jobDir + QStringLiteral("/model");
+    return !job.trainingInput.jobDir.isEmpty() && QFileInfo(folder).isDir() ? folder : QString();
+}
+
 /// The host's figures are polled; the job list follows a stream, reopened at the next tick when it drops.
 constexpr int PollMs = 2000;
 } // namespace
@@ -81,6 +95,8 @@ MainWindow::MainWindow(ExecutorConnection* connection, QWidget* parent)
     , m_feed(new JobListFeed(m_model, this))
     , m_clustersView(new ClustersView(this))
     , m_clustersDock(new QDockWidget(tr("Clusters"), this))
+    , m_modelsView(new ModelsView(this))
+    , m_modelsDock(new QDockWidget(tr("Models"), this))
 {
     setWindowTitle(tr("Trainyard"));
     setWindowIcon(QIcon(QStringLiteral(":/icons/trainyard.svg")));
@@ -231,6 +247,12 @@ MainWindow::MainWindow(ExecutorConnection* connection, QWidget* parent)
     m_clustersDock->hide();
     addDockWidget(Qt::BottomDockWidgetArea, m_clustersDock);
     connect(m_clustersView, &ClustersView::regionsChanged, m_statusFields, &ExecutorStatusBar::showClusters);
+    // Deployed models and their versions, with the Predict panel: a dock too, tabbed with the clusters.
+    m_modelsDock->setObjectName(QStringLiteral("modelsDock"));
+    m_modelsDock->setWidget(m_modelsView);
+    m_modelsView->setMinimumSize(240, 120);
+    m_modelsDock->hide();
+    addDockWidget(Qt::BottomDockWidgetArea, m_modelsDock);
     connect(m_statusFields, &ExecutorStatusBar::clustersActivated, this, [this] {
         m_clustersDock->show();
         m_clustersDock->raise();
@@ -352,6 +374,11 @@ void MainWindow::buildActions()
     clusters->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_L));
     clusters->setObjectName(QStringLiteral("showClustersAction"));
     viewMenu->addAction(clusters);
+    QAction* models = m_modelsDock->toggleViewAction();
+    models->setText(tr("Mod&els"));
+    models->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_M));
+    models->setObjectName(QStringLiteral("showModelsAction"));
+    viewMenu->addAction(models);
     QAction* auditAction = viewMenu->addAction(tr("&Audit Log"), this, &MainWindow::showAuditLog);
     auditAction->setObjectName(QStringLiteral("showAuditLog"));
     viewMenu->addSeparator();
@@ -407,6 +434,8 @@ void MainWindow::buildActions()
     m_copyId = m_jobMenu->addAction(tr("Copy Job &ID"), this, &MainWindow::copySelectedId);
     m_copyId->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C));
     m_openDirAction = m_jobMenu->addAction(tr("&Open Job Directory"), this, &MainWindow::openSelectedDir);
+    m_deployAction = m_jobMenu->addAction(tr("Deplo&y Model…"), this, &MainWindow::deploySelected);
+    m_deployAction->setObjectName(QStringLiteral("deployModelAction"));
 
     auto* helpMenu = menuBar()->addMenu(tr("&Help"));
     QAction* shortcuts = helpMenu->addAction(tr("&Keyboard Shortcuts"), this, &MainWindow::showShortcuts);
@@ -666,6 +695,7 @@ void MainWindow::updateActions()
     m_cancelAction->setEnabled(live);
     m_copyId->setEnabled(job);
     m_openDirAction->setEnabled(job && !job->trainingInput.jobDir.isEmpty());
+    m_deployAction->setEnabled(job && job->state == JobState::Succeeded && !jobModelFolder(*job).isEmpty());
     m_similarAction->setEnabled(job && submitSimilarWanted());
 }
 
@@ -809,6 +839,7 @@ void MainWindow::onConnectionStateChanged()
     case ExecutorConnection::State::Connected:
         statusBar()->clearMessage(); // "Starting the executor…" is over
         m_clustersView->setClient(m_connection->client());
+        m_modelsView->setClient(m_connection->client());
         if (!m_poll.isActive())
             m_poll.start();
         refresh();
@@ -1035,6 +1066,15 @@ void MainWindow::copySelectedId()
         return;
     QApplication::clipboard()->setText(id);
     showMessage(tr("Copied %1").arg(id), 3000);
+}
+
+void MainWindow::deploySelected()
+{
+    const Job* job = currentJob();
+    const QString folder = job ? jobModelFolder(*job) : QString();
+    m_modelsDock->show();
+    m_modelsDock->raise();
+    m_modelsView->deploy(folder);
 }
 
 void MainWindow::openSelectedDir()

@@ -34,6 +34,7 @@ class QTableView;
 namespace Trainyard {
 
 class ClustersView;
+class ModelsView;
 class AuditView;
 class ExecutorConnection;
 class JobFilterProxyModel;
@@ -63,6 +64,12 @@ public:
     /// The Clusters view (in a dock, hidden until View → Clusters).
     ClustersView* clustersView() const { return m_clustersView; }
     QDockWidget* clustersDock() const { return m_clustersDock; }
+    /// The Models view (models, versions, deploy, predict) and its dock, hidden until asked for.
+    ModelsView* modelsView() const { return m_modelsView; }
+    QDockWidget* modelsDock() const { return m_modelsDock; }
+    /// Job → Deploy Model…: enabled for a succeeded job with a model folder (its builtInAlgorithmOutput.modelPath, or
+    /// `<jobDir>/model`).
+    QAction* deployAction() const { return m_deployAction; }
     /// The "Job" menu (the wizard adds "New job…" there).
     QMenu* jobMenu() const { return m_jobMenu; }
     /// The Audit view (View ▸ Audit Log), or nullptr before it was first shown.
@@ -172,6 +179,8 @@ private:
     void cancelSelected();
     void copySelectedId();
     void openSelectedDir();
+    /// Opens the Models view and its Deploy dialog with the selected job's model folder.
+    void deploySelected();
     void describeSelected();
 
     QPointer<ExecutorConnection> m_connection;
@@ -193,6 +202,8 @@ private:
     JobListFeed* m_feed; ///< the job list stream into m_model
     ClustersView* m_clustersView;
     QDockWidget* m_clustersDock;
+    ModelsView* m_modelsView;
+    QDockWidget* m_modelsDock;
     QStackedWidget* m_listStack = nullptr;
     QWidget* m_welcome = nullptr;
     QWidget* m_noMatch = nullptr;
@@ -205,6 +216,7 @@ private:
     QAction* m_cancelAction = nullptr;
     QAction* m_copyId = nullptr;
     QAction* m_openDirAction = nullptr;
+    QAction* m_deployAction = nullptr;
     QAction* m_similarAction = nullptr;
     QAction* m_nextTab = nullptr;
     /// View ▸ Overview … Trials, indexed by JobView::Tab: Ctrl+1… follow the selected job's tab order.

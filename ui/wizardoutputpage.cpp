@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "wizardoutputpage.h"
+#include "wizardjobpage.h"
 
 #include "jobdirpolicy.h"
 #include "stateicons.h"

@@ -2,6 +2,7 @@
 #include "predictionservice.h"
 
 #include "builtinalgorithm.h"
+#include "rfc3339.h"
 #include "staging.h"
 #include "versionnodes.h"
 
@@ -106,7 +107,7 @@ PredictionService::~PredictionService()
 
 QString PredictionService::now()
 {
-    return QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs);
+    return Rfc3339::now();
 }
 
 QString PredictionService::keyOf(const VersionResource& version)

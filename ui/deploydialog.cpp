@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "deploydialog.h"
+
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QFileDialog>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+namespace Trainyard {
+
+DeployDialog::DeployDialog(const QStringList& models, const QString& folder, const QString& model, QWidget* parent)
+    : QDialog(parent)
+    , m_models(models)
+    , m_model(new QComboBox(this))
+    , m_version(new QLineEdit(this))
+    , m_folder(new QLineEdit(folder, this))
+    , m_framework(new QComboBox(this))
+    , m_detected(new QLabel(this))
+    , m_nodes(new QSpinBox(this))
+    , m_problem(new QLabel(this))
+    , m_buttons(new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this))
+{
+    setWindowTitle(tr("Deploy a Model"));
+    setObjectName(QStringLiteral("deployDialog"));
+    m_model->setEditable(true);
+    m_model->addItems(models);
+    m_model->setObjectName(QStringLiteral("deployModel"));
+    m_model->setToolTip(tr("A model of the project, or a new name: the model is created first."));
+    if (!model.isEmpty())
+        m_model->setCurrentText(model);
+    else if (models.isEmpty())
+        m_model->setCurrentText(QStringLiteral("my_model"));
+    m_version->setObjectName(QStringLiteral("deployVersion"));
+    m_version->setText(QStringLiteral("v1"));
+    m_folder->setObjectName(QStringLiteral("deployFolder"));
+    m_framework->setObjectName(QStringLiteral("deployFramework"));
+    for (PredictionFramework f :
+        { PredictionFramework::ScikitLearn, PredictionFramework::XGBoost, PredictionFramework::PyTorch })
+        m_framework->addItem(PredictionJson::frameworkName(f), int(f));
+    m_detected->setObjectName(QStringLiteral("deployDetected"));
+    m_detected->setWordWrap(true);
+    m_nodes->setObjectName(QStringLiteral("deployNodes"));
+    m_nodes->setRange(1, 16);
+    m_nodes->setToolTip(
+        tr("Prediction nodes: processes that each keep the model loaded; requests are spread over them."));
+    m_problem->setObjectName(QStringLiteral("deployProblem"));
+    m_problem->setWordWrap(true);
+    m_problem->setStyleSheet(QStringLiteral("color: palette(link-visited)"));
+
+    auto* browse = new QPushButton(tr("&Browse…"), this);
+    connect(browse, &QPushButton::clicked, this, [this] {
+        const QString dir = QFileDialog::getExistingDirectory(this, tr("Model Folder"), m_folder->text());
+        if (!dir.isEmpty())
+            m_folder->setText(dir);
+    });
+    auto* folderRow = new QHBoxLayout;
+    folderRow->addWidget(m_folder, 1);
+    folderRow->addWidget(browse);
+
+    auto* form = new QFormLayout;
+    form->addRow(tr("&Model:"), m_model);
+    form->addRow(tr("&Version:"), m_version);
+    // A row of a layout gets no buddy from addRow(QString, QLayout*): the label is made here, so Alt+F works.
+    auto* folderLabel = new QLabel(tr("&Folder:"), this);
+    folderLabel->setBuddy(m_folder);
+    form->addRow(folderLabel, folderRow);
+    form->addRow(tr("F&ramework:"), m_framework);
+    form->addRow(QString(), m_detected);
+    form->addRow(tr("&Nodes:"), m_nodes);
+    auto* layout = new QVBoxLayout(this);
+    auto* intro = new QLabel(tr("The folder's files are copied into the executor's data folder, so a later change "
+                                "of the folder changes nothing deployed. The first version of a model becomes its "
+                                "default."),
+        this);
+    intro->setWordWrap(true);
+    layout->addWidget(intro);
+    layout->addLayout(form);
+    layout->addWidget(m_problem);
+    layout->addWidget(m_buttons);
+    connect(m_buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
+    connect(m_buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    connect(m_folder, &QLineEdit::textChanged, this, &DeployDialog::detect);
+    connect(m_model, &QComboBox::currentTextChanged, this, &DeployDialog::validate);
+    connect(m_version, &QLineEdit::textChanged, this, &DeployDialog::validate);
+    detect();
+    resize(560, sizeHint().height());
+}
+
+QString DeployDialog::modelName() const
+{
+    return m_model->currentText().trimmed();
+}
+
+bool DeployDialog::isNewModel() const
+{
+    return !m_models.contains(modelName());
+}
+
+VersionResource DeployDialog::version() const
+{
+    VersionResource v;
+    v.name = m_version->text().trimmed();
+    v.deploymentUri = m_folder->text().trimmed();
+    v.framework = PredictionFramework(m_framework->currentData().toInt());
+    v.manualScalingNodes = m_nodes->value();
+    return v;
+}
+
+void DeployDialog::detect()
+{
+    const FrameworkGuess guess = PredictionJson::detectFramework(m_folder->text().trimmed());
+    if (guess.framework != PredictionFramework::Unspecified)
+        m_framework->setCurrentIndex(m_framework->findData(int(guess.framework)));
+    m_detected->setText(guess.explanation);
+    validate();
+}
+
+void DeployDialog::validate()
+{
+    QString problem;
+    if (const QStringList p = PredictionJson::idProblems(modelName()); !p.isEmpty())
+        problem = tr("Model name: %1").arg(p.join(QLatin1Char(' ')));
+    else if (const QStringList v = PredictionJson::idProblems(m_version->text().trimmed()); !v.isEmpty())
+        problem = tr("Version name: %1").arg(v.join(QLatin1Char(' ')));
+    else if (m_folder->text().trimmed().isEmpty())
+        problem = tr("Choose the folder that holds the model's files.");
+    m_problem->setText(problem);
+    m_problem->setVisible(!problem.isEmpty());
+    m_buttons->button(QDialogButtonBox::Ok)->setEnabled(problem.isEmpty());
+}
+
+} // namespace Trainyard

@@ -1,0 +1,461 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "modelsview.h"
+
+#include "apiclient.h"
+#include "deploydialog.h"
+#include "deployedmodelsmodel.h"
+
+#include <QElapsedTimer>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QInputDialog>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QLabel>
+#include <QLocale>
+#include <QMessageBox>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSplitter>
+#include <QTableWidget>
+#include <QTime>
+#include <QTreeView>
+#include <QUrl>
+#include <QVBoxLayout>
+
+#include <memory>
+
+namespace Trainyard {
+
+namespace {
+
+QString segment(const QString& s)
+{
+    return QString::fromLatin1(QUrl::toPercentEncoding(s));
+}
+
+QString modelsPath(const ApiClient* client)
+{
+    return QStringLiteral("/v1/projects/%1/models").arg(segment(client->project()));
+}
+
+/// `done(json, error)` for one JSON call; the error's message when the call failed.
+void call(ApiClient* client, QObject* context, const QByteArray& verb, const QString& path, const QString& query,
+    const QByteArray& body, std::function<void(const QJsonObject&, const QString&)> done)
+{
+    client->request(
+        verb, path, query, body, context, [done = std::move(done)](int, const QByteArray& data, const ApiError& error) {
+            if (!error.isNull()) {
+                done({}, error.message.isEmpty() ? error.status : error.message);
+                return;
+            }
+            done(QJsonDocument::fromJson(data).object(), QString());
+        });
+}
+
+} // namespace
+
+ModelsView::ModelsView(QWidget* parent)
+    : QWidget(parent)
+    , m_model(new DeployedModelsModel(this))
+    , m_tree(new QTreeView(this))
+    , m_status(new QLabel(this))
+    , m_newModel(new QPushButton(tr("&New Model…"), this))
+    , m_deploy(new QPushButton(tr("&Deploy…"), this))
+    , m_setDefault(new QPushButton(tr("Set De&fault"), this))
+    , m_delete(new QPushButton(tr("De&lete…"), this))
+    , m_refresh(new QPushButton(tr("&Refresh"), this))
+    , m_target(new QLabel(this))
+    , m_instances(new QPlainTextEdit(this))
+    , m_predict(new QPushButton(tr("&Predict"), this))
+    , m_predictions(new QTableWidget(this))
+    , m_latency(new QLabel(this))
+{
+    setObjectName(QStringLiteral("modelsView"));
+    m_tree->setObjectName(QStringLiteral("modelsTree"));
+    m_tree->setModel(m_model);
+    m_tree->setUniformRowHeights(true);
+    m_tree->setAlternatingRowColors(true);
+    m_tree->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_tree->header()->setStretchLastSection(true);
+    m_status->setObjectName(QStringLiteral("modelsStatus"));
+    m_status->setWordWrap(true);
+    m_newModel->setObjectName(QStringLiteral("modelsNew"));
+    m_deploy->setObjectName(QStringLiteral("modelsDeploy"));
+    m_setDefault->setObjectName(QStringLiteral("modelsSetDefault"));
+    m_delete->setObjectName(QStringLiteral("modelsDelete"));
+    m_refresh->setObjectName(QStringLiteral("modelsRefresh"));
+    m_instances->setObjectName(QStringLiteral("predictInstances"));
+    m_instances->setPlaceholderText(tr("One instance per line: a JSON value ([1.5, 2.0, …]), or a CSV row of the "
+                                       "training table for a built-in algorithm's model"));
+    m_instances->setLineWrapMode(QPlainTextEdit::NoWrap);
+    m_predict->setObjectName(QStringLiteral("predictButton"));
+    m_predictions->setObjectName(QStringLiteral("predictResults"));
+    m_predictions->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_predictions->horizontalHeader()->setStretchLastSection(true);
+    m_predictions->verticalHeader()->hide();
+    m_latency->setObjectName(QStringLiteral("predictLatency"));
+    m_target->setObjectName(QStringLiteral("predictTarget"));
+    m_target->setWordWrap(true);
+
+    auto* buttons = new QHBoxLayout;
+    for (QPushButton* b : { m_newModel, m_deploy, m_setDefault, m_delete })
+        buttons->addWidget(b);
+    buttons->addStretch(1);
+    buttons->addWidget(m_status, 4);
+    buttons->addWidget(m_refresh);
+    auto* top = new QWidget(this);
+    auto* topLayout = new QVBoxLayout(top);
+    topLayout->setContentsMargins(0, 0, 0, 0);
+    topLayout->addWidget(m_tree, 1);
+    topLayout->addLayout(buttons);
+
+    auto* predictBox = new QGroupBox(tr("Predict"), this);
+    auto* predictLayout = new QVBoxLayout(predictBox);
+    auto* predictBar = new QHBoxLayout;
+    predictBar->addWidget(m_target, 1);
+    predictBar->addWidget(m_latency);
+    predictBar->addWidget(m_predict);
+    auto* predictSplit = new QSplitter(Qt::Horizontal, predictBox);
+    predictSplit->addWidget(m_instances);
+    predictSplit->addWidget(m_predictions);
+    predictLayout->addLayout(predictBar);
+    predictLayout->addWidget(predictSplit, 1);
+
+    auto* split = new QSplitter(Qt::Vertical, this);
+    split->addWidget(top);
+    split->addWidget(predictBox);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addWidget(split);
+
+    m_poll.setInterval(5000);
+    connect(&m_poll, &QTimer::timeout, this, &ModelsView::refresh);
+    connect(m_refresh, &QPushButton::clicked, this, &ModelsView::refresh);
+    connect(m_newModel, &QPushButton::clicked, this, &ModelsView::createModel);
+    connect(m_deploy, &QPushButton::clicked, this, [this] { deploy(); });
+    connect(m_setDefault, &QPushButton::clicked, this, &ModelsView::setDefault);
+    connect(m_delete, &QPushButton::clicked, this, &ModelsView::deleteSelected);
+    connect(m_predict, &QPushButton::clicked, this, &ModelsView::predict);
+    connect(m_tree->selectionModel(), &QItemSelectionModel::currentChanged, this, &ModelsView::updateActions);
+    connect(m_model, &QAbstractItemModel::modelReset, this, [this] {
+        m_tree->expandAll();
+        for (int c = 0; c < DeployedModelsModel::ColumnCount - 1; ++c)
+            m_tree->resizeColumnToContents(c);
+        if (!m_selectModel.isEmpty())
+            select(m_selectModel, m_selectVersion);
+        updateActions();
+    });
+    connect(m_model, &QAbstractItemModel::dataChanged, this, &ModelsView::updateActions);
+    updateActions();
+}
+
+void ModelsView::setClient(ApiClient* client)
+{
+    m_client = client;
+    m_pending = false;
+    if (!client) {
+        m_poll.stop();
+        return;
+    }
+    m_poll.start();
+    refresh();
+}
+
+void ModelsView::refresh()
+{
+    if (!m_client || m_pending)
+        return;
+    m_pending = true;
+    ApiClient* client = m_client;
+    call(client, this, "GET", modelsPath(client), QStringLiteral("pageSize=100"), {},
+        [this, client](const QJsonObject& json, const QString& error) {
+            if (client != m_client)
+                return;
+            if (!error.isEmpty()) {
+                m_pending = false;
+                m_status->setText(tr("Could not read the models: %1").arg(error));
+                return;
+            }
+            FieldViolations ignored;
+            auto models = std::make_shared<QList<ModelResource>>();
+            for (const QJsonValue& m : json.value(QStringLiteral("models")).toArray())
+                models->append(ModelResource::fromJson(m.toObject(), client->project(), &ignored));
+            auto versions = std::make_shared<QHash<QString, QList<VersionResource>>>();
+            auto left = std::make_shared<int>(int(models->size()));
+            auto finish = [this, models, versions] {
+                m_pending = false;
+                m_model->setContents(*models, *versions);
+                m_status->setText(tr("Updated %1").arg(QLocale().toString(QTime::currentTime(), QLocale::ShortFormat)));
+                m_poll.setInterval(m_model->hasPendingVersions() ? 1000 : 5000);
+                updateActions();
+                emit refreshed();
+            };
+            if (models->isEmpty()) {
+                finish();
+                return;
+            }
+            for (const ModelResource& m : std::as_const(*models)) {
+                call(client, this, "GET",
+                    modelsPath(client) + QLatin1Char('/') + segment(m.name) + QStringLiteral("/versions"),
+                    QStringLiteral("pageSize=100"), {},
+                    [this, client, name = m.name, versions, left, finish](const QJsonObject& json, const QString&) {
+                        if (client != m_client)
+                            return;
+                        FieldViolations ignored;
+                        QList<VersionResource>& list = (*versions)[name];
+                        for (const QJsonValue& v : json.value(QStringLiteral("versions")).toArray())
+                            list.append(
+                                VersionResource::fromJson(v.toObject(), client->project(), name, &ignored, true));
+                        if (--*left == 0)
+                            finish();
+                    });
+            }
+        });
+}
+
+void ModelsView::select(const QString& model, const QString& version)
+{
+    m_selectModel = model;
+    m_selectVersion = version;
+    const QModelIndex index = m_model->indexOf(model, version);
+    if (!index.isValid())
+        return;
+    m_tree->setCurrentIndex(index);
+    m_tree->scrollTo(index);
+    m_selectModel.clear();
+    m_selectVersion.clear();
+}
+
+void ModelsView::updateActions()
+{
+    const QModelIndex current = m_tree->currentIndex();
+    const std::optional<ModelResource> model = m_model->modelAt(current);
+    const std::optional<VersionResource> version = m_model->versionAt(current);
+    const bool connected = m_client;
+    m_newModel->setEnabled(connected);
+    m_deploy->setEnabled(connected);
+    m_setDefault->setEnabled(connected && version && !version->isDefault && version->state == VersionState::Ready);
+    m_delete->setEnabled(connected && model.has_value());
+    QString target;
+    bool ready = false;
+    if (version) {
+        target = tr("Version %1 of %2 (%3)")
+                     .arg(version->name, version->model, PredictionJson::versionStateName(version->state));
+        ready = version->state == VersionState::Ready;
+    } else if (model && !model->defaultVersion.isEmpty()) {
+        target = tr("Model %1: its default version, %2").arg(model->name, model->defaultVersion);
+        ready = true;
+    } else if (model) {
+        target = tr("Model %1 has no version yet: deploy one.").arg(model->name);
+    } else {
+        target = tr("Select a model or a version to predict with.");
+    }
+    m_target->setText(target);
+    m_predict->setEnabled(connected && ready);
+}
+
+void ModelsView::createModel()
+{
+    if (!m_client)
+        return;
+    bool ok = false;
+    const QString name = QInputDialog::getText(this, tr("New Model"),
+        tr("Name (a letter first, then letters, digits and underscores):"), QLineEdit::Normal, QString(), &ok)
+                             .trimmed();
+    if (!ok || name.isEmpty())
+        return;
+    const QByteArray body
+        = QJsonDocument(QJsonObject { { QStringLiteral("name"), name } }).toJson(QJsonDocument::Compact);
+    call(m_client, this, "POST", modelsPath(m_client), QString(), body,
+        [this, name](const QJsonObject&, const QString& error) {
+            if (!error.isEmpty()) {
+                QMessageBox::warning(this, tr("New Model"), tr("Could not create model %1: %2").arg(name, error));
+                return;
+            }
+            m_selectModel = name;
+            refresh();
+        });
+}
+
+void ModelsView::deploy(const QString& folder)
+{
+    if (!m_client)
+        return;
+    QStringList names;
+    for (const ModelResource& m : m_model->models())
+        names << m.name;
+    const std::optional<ModelResource> current = m_model->modelAt(m_tree->currentIndex());
+    DeployDialog dialog(names, folder, current ? current->name : QString(), this);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    const QString model = dialog.modelName();
+    const VersionResource version = dialog.version();
+    if (!dialog.isNewModel()) {
+        createVersion(model, version);
+        return;
+    }
+    const QByteArray body
+        = QJsonDocument(QJsonObject { { QStringLiteral("name"), model } }).toJson(QJsonDocument::Compact);
+    call(m_client, this, "POST", modelsPath(m_client), QString(), body,
+        [this, model, version](const QJsonObject&, const QString& error) {
+            if (!error.isEmpty()) {
+                QMessageBox::warning(this, tr("Deploy"), tr("Could not create model %1: %2").arg(model, error));
+                return;
+            }
+            createVersion(model, version);
+        });
+}
+
+void ModelsView::createVersion(const QString& model, VersionResource version)
+{
+    if (!m_client)
+        return;
+    version.project = m_client->project();
+    version.model = model;
+    QJsonObject body = version.toJson();
+    body.insert(QStringLiteral("name"), version.name); // the ID; the full name is the server's to make
+    call(m_client, this, "POST", modelsPath(m_client) + QLatin1Char('/') + segment(model) + QStringLiteral("/versions"),
+        QString(), QJsonDocument(body).toJson(QJsonDocument::Compact),
+        [this, model, name = version.name](const QJsonObject&, const QString& error) {
+            if (!error.isEmpty()) {
+                QMessageBox::warning(
+                    this, tr("Deploy"), tr("Could not deploy version %1 of %2: %3").arg(name, model, error));
+                return;
+            }
+            m_status->setText(tr("Deploying version %1 of %2…").arg(name, model));
+            m_selectModel = model;
+            m_selectVersion = name;
+            refresh();
+        });
+}
+
+void ModelsView::setDefault()
+{
+    const std::optional<VersionResource> v = m_model->versionAt(m_tree->currentIndex());
+    if (!m_client || !v)
+        return;
+    call(m_client, this, "POST",
+        modelsPath(m_client) + QLatin1Char('/') + segment(v->model) + QStringLiteral("/versions/") + segment(v->name)
+            + QStringLiteral(":setDefault"),
+        QString(), "{}", [this, v](const QJsonObject&, const QString& error) {
+            if (!error.isEmpty())
+                QMessageBox::warning(
+                    this, tr("Set Default"), tr("Could not make %1 the default: %2").arg(v->name, error));
+            refresh();
+        });
+}
+
+void ModelsView::deleteSelected()
+{
+    const QModelIndex current = m_tree->currentIndex();
+    const std::optional<ModelResource> model = m_model->modelAt(current);
+    const std::optional<VersionResource> version = m_model->versionAt(current);
+    if (!m_client || !model)
+        return;
+    const QString what
+        = version ? tr("version %1 of model %2").arg(version->name, model->name) : tr("model %1").arg(model->name);
+    if (QMessageBox::question(this, tr("Delete"),
+            version ? tr("Delete %1? Its prediction nodes stop and its copy of the files is removed.").arg(what)
+                    : tr("Delete %1? A model with versions cannot be deleted.").arg(what))
+        != QMessageBox::Yes)
+        return;
+    QString path = modelsPath(m_client) + QLatin1Char('/') + segment(model->name);
+    if (version)
+        path += QStringLiteral("/versions/") + segment(version->name);
+    call(m_client, this, "DELETE", path, QString(), {}, [this, what](const QJsonObject&, const QString& error) {
+        if (!error.isEmpty())
+            QMessageBox::warning(this, tr("Delete"), tr("Could not delete %1: %2").arg(what, error));
+        refresh();
+    });
+}
+
+void ModelsView::predict()
+{
+    const QModelIndex current = m_tree->currentIndex();
+    const std::optional<ModelResource> model = m_model->modelAt(current);
+    const std::optional<VersionResource> version = m_model->versionAt(current);
+    if (!m_client || !model)
+        return;
+    QJsonArray instances;
+    for (const QString& raw : m_instances->toPlainText().split(QLatin1Char('\n'))) {
+        const QString line = raw.trimmed();
+        if (line.isEmpty())
+            continue;
+        QJsonParseError error;
+        const QJsonDocument doc = QJsonDocument::fromJson(QByteArray("[") + line.toUtf8() + "]", &error);
+        if (error.error == QJsonParseError::NoError && doc.array().size() == 1)
+            instances.append(doc.array().first());
+        else
+            instances.append(line); // a CSV row, sent as text
+    }
+    if (instances.isEmpty()) {
+        m_latency->setText(tr("Type at least one instance."));
+        return;
+    }
+    QString path = modelsPath(m_client) + QLatin1Char('/') + segment(model->name);
+    if (version)
+        path += QStringLiteral("/versions/") + segment(version->name);
+    auto clock = std::make_shared<QElapsedTimer>();
+    clock->start();
+    m_predict->setEnabled(false);
+    m_latency->setText(tr("Predicting…"));
+    call(m_client, this, "POST", path + QStringLiteral(":predict"), QString(),
+        QJsonDocument(QJsonObject { { QStringLiteral("instances"), instances } }).toJson(QJsonDocument::Compact),
+        [this, clock](const QJsonObject& answer, const QString& error) {
+            updateActions();
+            if (!error.isEmpty()) {
+                m_predictions->clear();
+                m_predictions->setRowCount(0);
+                m_latency->setText(tr("Failed: %1").arg(error));
+                emit predicted(false);
+                return;
+            }
+            showAnswer(answer, clock->elapsed());
+            emit predicted(true);
+        });
+}
+
+void ModelsView::showAnswer(const QJsonObject& answer, qint64 ms)
+{
+    const QJsonArray predictions = answer.value(QStringLiteral("predictions")).toArray();
+    // A built-in algorithm's classification: the label and each class's probability, one column per class.
+    QStringList classes;
+    if (!predictions.isEmpty() && predictions.first().isObject())
+        for (const QJsonValue& c : predictions.first().toObject().value(QStringLiteral("classes")).toArray())
+            classes << c.toString();
+    m_predictions->clear();
+    QStringList headers { tr("#"), tr("Prediction") };
+    for (const QString& c : std::as_const(classes))
+        headers << tr("P(%1)").arg(c);
+    m_predictions->setColumnCount(int(headers.size()));
+    m_predictions->setHorizontalHeaderLabels(headers);
+    m_predictions->setRowCount(int(predictions.size()));
+    for (int row = 0; row < predictions.size(); ++row) {
+        const QJsonValue p = predictions.at(row);
+        QString shown;
+        if (p.isObject() && p.toObject().contains(QLatin1String("predicted_label")))
+            shown = p.toObject().value(QStringLiteral("predicted_label")).toString();
+        else if (p.isObject() && p.toObject().contains(QLatin1String("predicted_value")))
+            shown = QLocale().toString(p.toObject().value(QStringLiteral("predicted_value")).toDouble(), 'g', 6);
+        else if (p.isString())
+            shown = p.toString();
+        else if (p.isDouble())
+            shown = QLocale().toString(p.toDouble(), 'g', 6);
+        else
+            shown = QString::fromUtf8(QJsonDocument(QJsonArray { p }).toJson(QJsonDocument::Compact)).chopped(1).mid(1);
+        m_predictions->setItem(row, 0, new QTableWidgetItem(QString::number(row)));
+        m_predictions->setItem(row, 1, new QTableWidgetItem(shown));
+        const QJsonArray scores = p.toObject().value(QStringLiteral("scores")).toArray();
+        for (int c = 0; c < classes.size() && c < scores.size(); ++c)
+            m_predictions->setItem(
+                row, 2 + c, new QTableWidgetItem(QLocale().toString(scores.at(c).toDouble(), 'f', 4)));
+    }
+    m_predictions->resizeColumnsToContents();
+    m_latency->setText(tr("%n prediction(s) in %1 ms", nullptr, int(predictions.size())).arg(ms));
+}
+
+} // namespace Trainyard

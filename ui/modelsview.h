@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#pragma once
+
+#include "prediction.h"
+
+#include <QElapsedTimer>
+#include <QPointer>
+#include <QTimer>
+#include <QWidget>
+
+class QLabel;
+class QPlainTextEdit;
+class QPushButton;
+class QTableWidget;
+class QTreeView;
+
+namespace Trainyard {
+
+class ApiClient;
+class DeployedModelsModel;
+
+/// The Models view (app/executor/API.md "Models and versions"): the project's models with their versions (state,
+/// framework, default, nodes, last use), and what a user does with them: create a model, deploy a folder as a version
+/// (DeployDialog), make a version the default, delete one, and predict.
+///
+/// The Predict panel sends the instances typed there to the selected version (a model row: its default version), one
+/// instance per line: a line that is JSON is sent as that value, any other line as a string (a CSV row for a built-in
+/// algorithm's model). The answer shows as a table (a built-in algorithm's: the label and each class's probability)
+/// with the time the executor took.
+///
+/// Reads `…/models` and each model's versions every 5 s while shown (every second while a version is CREATING or
+/// DELETING) and after every change.
+class ModelsView final : public QWidget {
+    Q_OBJECT
+public:
+    explicit ModelsView(QWidget* parent = nullptr);
+
+    /// The client to ask; nullptr stops the polling. Reads at once.
+    void setClient(ApiClient* client);
+
+    DeployedModelsModel* model() const { return m_model; }
+    QTreeView* tree() const { return m_tree; }
+    QLabel* statusLabel() const { return m_status; }
+    QPlainTextEdit* instancesEdit() const { return m_instances; }
+    QTableWidget* predictions() const { return m_predictions; }
+    QLabel* latencyLabel() const { return m_latency; }
+    QPushButton* predictButton() const { return m_predict; }
+
+public slots:
+    void refresh();
+    /// Deploy…: opens DeployDialog with `folder` (a job's model folder; empty: none yet) and creates the version
+    /// (and the model, when its name is new).
+    void deploy(const QString& folder = {});
+    /// Sends the Predict panel's instances to the selected version.
+    void predict();
+    /// Selects `model` (and `version`) in the tree.
+    void select(const QString& model, const QString& version = {});
+
+signals:
+    /// A read of the models and versions arrived (the model holds them).
+    void refreshed();
+    /// An answer of predict() arrived (shown in the panel), or its error.
+    void predicted(bool ok);
+
+private:
+    void createModel();
+    void setDefault();
+    void deleteSelected();
+    void updateActions();
+    void showAnswer(const QJsonObject& answer, qint64 ms);
+    void createVersion(const QString& model, VersionResource version);
+
+    QPointer<ApiClient> m_client;
+    DeployedModelsModel* m_model;
+    QTreeView* m_tree;
+    QLabel* m_status;
+    QPushButton* m_newModel;
+    QPushButton* m_deploy;
+    QPushButton* m_setDefault;
+    QPushButton* m_delete;
+    QPushButton* m_refresh;
+    QLabel* m_target;
+    QPlainTextEdit* m_instances;
+    QPushButton* m_predict;
+    QTableWidget* m_predictions;
+    QLabel* m_latency;
+    QTimer m_poll;
+    bool m_pending = false;
+    QString m_selectModel;
+    QString m_selectVersion;
+};
+
+} // namespace Trainyard
