@@ -447,6 +447,56 @@ private Q_SLOTS:
         QCOMPARE(send("GET", QStringLiteral("/v1/projects/local/models/cancer_builtin")).status, 404);
     }
 
+    /// "Run the sample" → Deploy → Predict: the Fashion-MNIST sample (one short epoch) leaves <job-dir>/model, which
+    /// deploys as PYTORCH and answers ten class probabilities per raw image of the test set.
+    void sampleModelDeploys()
+    {
+        const QString jobDir = m_root.filePath(QStringLiteral("models/fmnist_job"));
+        Trainyard::Test::CtlRun r = ctl({ QStringLiteral("jobs"), QStringLiteral("submit"), QStringLiteral("training"),
+            QStringLiteral("fmnist_sample"), QStringLiteral("--package-path"), QStringLiteral(TRAINYARD_SAMPLE_TRAINER),
+            QStringLiteral("--module-name"), QStringLiteral("trainer.task"), QStringLiteral("--region"),
+            QStringLiteral("local"), QStringLiteral("--job-dir"), jobDir, QStringLiteral("--stream-logs"),
+            QStringLiteral("--"), QStringLiteral("--epochs"), QStringLiteral("1"), QStringLiteral("--train-examples"),
+            QStringLiteral("5000") });
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QCOMPARE(send("POST", QStringLiteral("/v1/projects/local/models"),
+                     json({ { QStringLiteral("name"), QStringLiteral("fmnist") } }))
+                     .status,
+            200);
+        const QJsonObject v = deploy(QStringLiteral("fmnist"), QStringLiteral("v1"), jobDir + QStringLiteral("/model"),
+            QStringLiteral("PYTORCH"));
+        QCOMPARE(v.value(QStringLiteral("state")).toString(), QStringLiteral("READY"));
+        // The test set's first images (an ankle boot, a pullover, a trouser), raw, from the dataset's own file.
+        QProcess python;
+        python.start(QStringLiteral("/usr/bin/python3"),
+            { QStringLiteral("-c"),
+                QStringLiteral(
+                    "import gzip, json, numpy as np\n"
+                    "raw = gzip.open('/usr/share/datasets/fashion-mnist/t10k-images-idx3-ubyte.gz').read()\n"
+                    "print(json.dumps(np.frombuffer(raw, np.uint8, offset=16).reshape(-1, 784)[:3].tolist()))") });
+        QVERIFY(python.waitForFinished(60000));
+        const QJsonArray images = QJsonDocument::fromJson(python.readAllStandardOutput()).array();
+        QCOMPARE(images.size(), 3);
+        const ApiResponse p = predict(QStringLiteral("fmnist"), images);
+        QCOMPARE(p.status, 200);
+        const QJsonArray predictions = p.json.value(QStringLiteral("predictions")).toArray();
+        QCOMPARE(predictions.size(), 3);
+        for (const QJsonValue& row : predictions) {
+            const QJsonArray probabilities = row.toArray();
+            QCOMPARE(probabilities.size(), 10);
+            double sum = 0;
+            for (const QJsonValue& q : probabilities)
+                sum += q.toDouble();
+            QVERIFY(std::abs(sum - 1.0) < 1e-4);
+        }
+        // A trouser is the easiest class: even one short epoch gets it.
+        const QJsonArray trouser = predictions.at(2).toArray();
+        int best = 0;
+        for (int c = 1; c < 10; ++c)
+            best = trouser.at(c).toDouble() > trouser.at(best).toDouble() ? c : best;
+        QCOMPARE(best, 1);
+    }
+
     /// setDefault moves the default; deleting a version stops its nodes and removes its files and record.
     void setDefaultAndDelete()
     {

@@ -313,6 +313,19 @@ void TestSampleTrainer::trainsChecksAndResumes()
     QVERIFY(QDir(jobDir + QStringLiteral("/checkpoints"))
                 .entryList({ QStringLiteral(".*tmp*") }, QDir::Files | QDir::Hidden)
                 .isEmpty());
+    // The model as the prediction service deploys it (issue 30): a TorchScript archive (a zip whose code/ holds the
+    // scripted forward) and the ten class names, with no temporary file left.
+    {
+        QFile model(jobDir + QStringLiteral("/model/model.pt"));
+        QVERIFY2(model.open(QIODevice::ReadOnly), qPrintable(model.fileName()));
+        const QByteArray archive = model.readAll();
+        QVERIFY(archive.startsWith("PK\x03\x04"));
+        QVERIFY(archive.contains("code/__torch__"));
+        QFile classes(jobDir + QStringLiteral("/model/classes.json"));
+        QVERIFY(classes.open(QIODevice::ReadOnly));
+        QCOMPARE(QJsonDocument::fromJson(classes.readAll()).array().size(), 10);
+        QCOMPARE(QDir(jobDir + QStringLiteral("/model")).entryList(QDir::Files | QDir::Hidden).size(), 2);
+    }
 
     // The master's hypertune reports: one per epoch, tag "accuracy", better than chance.
     HypertuneReader hypertune(cluster.metricsFile(QStringLiteral("master-replica-0")));

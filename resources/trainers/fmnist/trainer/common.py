@@ -184,5 +184,46 @@ def save_checkpoint(job_dir, epoch, state):
     return final
 
 
+MODEL_DIR = "model"
+
+# Fashion-MNIST's classes, in label order (the dataset's README).
+CLASSES = ("T-shirt/top", "Trouser", "Pullover", "Dress", "Coat", "Sandal", "Shirt", "Sneaker", "Bag", "Ankle boot")
+
+
+class Serving(nn.Module):
+    """What the exported model computes: raw pixels [N, 784] (0-255, as the dataset stores them) through the
+    training's normalisation and the MLP, to each class's probability [N, 10] (CLASSES' order)."""
+
+    def __init__(self, mlp):
+        super().__init__()
+        self.mlp = mlp
+
+    def forward(self, pixels):
+        x = pixels.reshape(pixels.shape[0], -1).float() / 255.0
+        x = (x - data.PIXEL_MEAN) / data.PIXEL_STD
+        return F.softmax(self.mlp(x), dim=1)
+
+
+def export_model(job_dir, model):
+    """Writes <job-dir>/model/model.pt, a TorchScript archive of Serving(model) on the CPU, atomically (temporary
+    file, fsync, rename), and model/classes.json: a folder that `versions create --framework pytorch` deploys as it
+    is. Returns the folder."""
+    import copy
+    import json
+
+    folder = os.path.join(job_dir, MODEL_DIR)
+    os.makedirs(folder, exist_ok=True)
+    scripted = torch.jit.script(Serving(copy.deepcopy(model).cpu()).eval())
+    final = os.path.join(folder, "model.pt")
+    tmp = os.path.join(folder, ".model.pt.tmp%d" % os.getpid())
+    scripted.save(tmp)
+    with open(tmp, "rb") as f:
+        os.fsync(f.fileno())
+    os.replace(tmp, final)
+    with open(os.path.join(folder, "classes.json"), "w") as f:
+        json.dump(list(CLASSES), f)
+    return folder
+
+
 def load_checkpoint(path):
     return torch.load(path, map_location="cpu")

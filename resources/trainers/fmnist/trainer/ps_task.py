@@ -254,6 +254,9 @@ def _train(args, cluster, rank):
 
     if writer:
         writer.close()
+    if rank == 0:
+        # The parameters of the last epoch (loaded from the servers above), exported as task.py exports them.
+        logging.info("Exported the model for prediction to %s", common.export_model(args.job_dir, model))
     if accuracy is not None:
         logging.info("%s: training finished after epoch %d: test_accuracy %.4f", task, args.epochs, accuracy)
 

@@ -191,6 +191,9 @@ def _run_trainer(args, cluster):
 
     if writer:
         writer.close()
+    if rank == 0:
+        # The trained model as the prediction service deploys it (TorchScript, raw pixels in, probabilities out).
+        logging.info("Exported the model for prediction to %s", common.export_model(args.job_dir, model))
     dist.destroy_process_group()
     if accuracy is not None:
         logging.info("%s: training finished after epoch %d: test_accuracy %.4f", task, args.epochs, accuracy)
