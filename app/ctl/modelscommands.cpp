@@ -53,6 +53,25 @@ bool structured(CtlSession& s)
     return s.format() == QLatin1String("json") || s.format() == QLatin1String("yaml");
 }
 
+/// Every item of a paged list (`path` with "?pageSize=100", then each nextPageToken), from the answers' `field`;
+/// nullopt after an error was printed.
+std::optional<QJsonArray> listAll(CtlSession& s, const QString& command, const QString& path, const QString& field)
+{
+    QJsonArray items;
+    QString token;
+    do {
+        const std::optional<QJsonObject> page = call(s, command, "GET",
+            path + QStringLiteral("?pageSize=100")
+                + (token.isEmpty() ? QString() : QStringLiteral("&pageToken=") + segment(token)));
+        if (!page)
+            return std::nullopt;
+        for (const QJsonValue& item : page->value(field).toArray())
+            items.append(item);
+        token = page->value(QStringLiteral("nextPageToken")).toString();
+    } while (!token.isEmpty());
+    return items;
+}
+
 /// Polls operation `name` ("projects/p/operations/id") until it is done, printing gcloud's progress dots on stderr
 /// after `progress` ("Creating version (this might take a few minutes)"). The done operation, or nullopt after an
 /// error was printed.
@@ -176,19 +195,11 @@ int ModelsCommands::listModels(CtlSession& s, const QStringList& args)
         return s.usage(p);
     if (!s.checkFormat(p, { QStringLiteral("table"), QStringLiteral("yaml"), QStringLiteral("json") }))
         return ExitCode::Usage;
-    QJsonArray models;
-    QString token;
-    do {
-        const std::optional<QJsonObject> page = call(s, command, "GET",
-            QStringLiteral("/v1/projects/%1/models?pageSize=100%2")
-                .arg(segment(s.project()),
-                    token.isEmpty() ? QString() : QStringLiteral("&pageToken=") + segment(token)));
-        if (!page)
-            return ExitCode::Error;
-        for (const QJsonValue& m : page->value(QStringLiteral("models")).toArray())
-            models.append(m);
-        token = page->value(QStringLiteral("nextPageToken")).toString();
-    } while (!token.isEmpty());
+    const std::optional<QJsonArray> all = listAll(
+        s, command, QStringLiteral("/v1/projects/%1/models").arg(segment(s.project())), QStringLiteral("models"));
+    if (!all)
+        return ExitCode::Error;
+    const QJsonArray& models = *all;
     if (structured(s)) {
         s.printResources(models);
         return ExitCode::Ok;
@@ -393,19 +404,11 @@ int ModelsCommands::listVersions(CtlSession& s, const QStringList& args)
         s.err() << p.usageError(QStringLiteral("argument --model: Must be specified."));
         return ExitCode::Usage;
     }
-    QJsonArray versions;
-    QString token;
-    do {
-        const std::optional<QJsonObject> page = call(s, command, "GET",
-            modelPath(s, p.value(QStringLiteral("model")))
-                + QStringLiteral("/versions?pageSize=100%1")
-                      .arg(token.isEmpty() ? QString() : QStringLiteral("&pageToken=") + segment(token)));
-        if (!page)
-            return ExitCode::Error;
-        for (const QJsonValue& v : page->value(QStringLiteral("versions")).toArray())
-            versions.append(v);
-        token = page->value(QStringLiteral("nextPageToken")).toString();
-    } while (!token.isEmpty());
+    const std::optional<QJsonArray> all = listAll(s, command,
+        modelPath(s, p.value(QStringLiteral("model"))) + QStringLiteral("/versions"), QStringLiteral("versions"));
+    if (!all)
+        return ExitCode::Error;
+    const QJsonArray& versions = *all;
     if (structured(s)) {
         s.printResources(versions);
         return ExitCode::Ok;

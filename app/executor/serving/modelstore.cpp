@@ -82,6 +82,23 @@ bool ModelStore::exec(const QString& sql, const QVariantList& values, QString* e
     return true;
 }
 
+bool ModelStore::inTransaction(const std::function<bool()>& writes, QString* error)
+{
+    QSqlDatabase db = m_file.database();
+    if (!db.transaction()) {
+        *error = db.lastError().text();
+        return false;
+    }
+    const bool ok = writes();
+    if (!ok || !db.commit()) {
+        if (ok)
+            *error = db.lastError().text();
+        db.rollback();
+        return false;
+    }
+    return true;
+}
+
 bool ModelStore::insertModel(const ModelResource& model, QString* error)
 {
     return exec(QStringLiteral("INSERT INTO models (project, id, json) VALUES (?, ?, ?)"),
@@ -126,21 +143,13 @@ QList<ModelResource> ModelStore::models(const QString& project) const
 
 bool ModelStore::insertVersion(const VersionResource& version, const ModelResource* model, QString* error)
 {
-    QSqlDatabase db = m_file.database();
-    if (!db.transaction()) {
-        *error = db.lastError().text();
-        return false;
-    }
-    const bool ok = exec(QStringLiteral("INSERT INTO versions (project, model, id, json) VALUES (?, ?, ?, ?)"),
-                        { version.project, version.model, version.name, compactJson(version.toJson()) }, error)
-        && (!model || updateModel(*model, error));
-    if (!ok || !db.commit()) {
-        if (ok)
-            *error = db.lastError().text();
-        db.rollback();
-        return false;
-    }
-    return true;
+    return inTransaction(
+        [&] {
+            return exec(QStringLiteral("INSERT INTO versions (project, model, id, json) VALUES (?, ?, ?, ?)"),
+                       { version.project, version.model, version.name, compactJson(version.toJson()) }, error)
+                && (!model || updateModel(*model, error));
+        },
+        error);
 }
 
 bool ModelStore::updateVersion(const VersionResource& version, QString* error)
@@ -151,21 +160,13 @@ bool ModelStore::updateVersion(const VersionResource& version, QString* error)
 
 bool ModelStore::deleteVersion(const VersionResource& version, const ModelResource* model, QString* error)
 {
-    QSqlDatabase db = m_file.database();
-    if (!db.transaction()) {
-        *error = db.lastError().text();
-        return false;
-    }
-    const bool ok = exec(QStringLiteral("DELETE FROM versions WHERE project = ? AND model = ? AND id = ?"),
-                        { version.project, version.model, version.name }, error)
-        && (!model || updateModel(*model, error));
-    if (!ok || !db.commit()) {
-        if (ok)
-            *error = db.lastError().text();
-        db.rollback();
-        return false;
-    }
-    return true;
+    return inTransaction(
+        [&] {
+            return exec(QStringLiteral("DELETE FROM versions WHERE project = ? AND model = ? AND id = ?"),
+                       { version.project, version.model, version.name }, error)
+                && (!model || updateModel(*model, error));
+        },
+        error);
 }
 
 std::optional<VersionResource> ModelStore::version(

@@ -7,6 +7,8 @@
 #include <QList>
 #include <QString>
 
+#include <functional>
+
 #include <optional>
 
 namespace Trainyard {
@@ -52,6 +54,8 @@ public:
 
 private:
     bool exec(const QString& sql, const QVariantList& values, QString* error);
+    /// Runs `writes` in one transaction: committed when it returns true, rolled back (with *error) otherwise.
+    bool inTransaction(const std::function<bool()>& writes, QString* error);
     SqliteFile m_file;
 };
 
