@@ -317,6 +317,7 @@ bool Executor::start(QString* error)
     if (!d->models->open(d->dataDir + QStringLiteral("/models.sqlite"), &problem))
         return fail(QStringLiteral("cannot open the models database: ") + problem);
     d->prediction = std::make_unique<PredictionService>(d->models.get(), d->dataDir);
+    d->prediction->setIdleStopMs(d->options.predictionIdleSeconds * 1000);
 
     d->access = std::make_unique<AccessStore>();
     if (!d->access->open(d->dataDir + QStringLiteral("/access.sqlite"), &problem))

@@ -4,9 +4,9 @@
 #include "machinecatalog.h"
 
 #include <QHostAddress>
-#include <QStringList>
 #include <QObject>
 #include <QString>
+#include <QStringList>
 #include <QUrl>
 
 #include <memory>
@@ -37,6 +37,9 @@ struct ExecutorOptions {
     /// Write Data Access audit entries too (reads: get, list, logs, metrics, checkpoints, getIamPolicy, …); Admin
     /// Activity entries are always written (`--audit-data-access`, app/executor/API.md "Audit logs").
     bool auditDataAccess = false;
+    /// Seconds a prediction node beyond its version's autoScaling.minNodes may idle before it is stopped
+    /// (`--prediction-idle-seconds`; API.md "Models and versions").
+    int predictionIdleSeconds = 60;
 };
 
 /// The trainyard-executor daemon: owns the job store, the log store, the scheduler and the HTTP API,

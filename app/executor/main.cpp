@@ -106,7 +106,14 @@ int main(int argc, char* argv[])
                        "getIamPolicy, testIamPermissions, …), not only the Admin Activity entries of calls that "
                        "change something, which are always written (<data-dir>/audit.sqlite; trainyardctl audit "
                        "list). Off by default: a busy console reads many times a second."));
-    parser.addOptions({ listen, tlsCert, tlsKey, dataDir, runtimeDir, grace, jobDirRoot, accessControl, auditDataAccess });
+    const QCommandLineOption predictionIdle(QStringLiteral("prediction-idle-seconds"),
+        QStringLiteral(
+            "Seconds a deployed version's prediction node beyond its autoScaling.minNodes may answer nothing "
+            "before it is stopped (minNodes 0: the version scales to zero, and the next request starts a "
+            "node)."),
+        QStringLiteral("S"), QStringLiteral("60"));
+    parser.addOptions({ listen, tlsCert, tlsKey, dataDir, runtimeDir, grace, jobDirRoot, accessControl, auditDataAccess,
+        predictionIdle });
     parser.process(app);
     if (!parser.positionalArguments().isEmpty()) {
         std::fprintf(stderr, "trainyard-executor: unexpected argument \"%s\" (see --help)\n",
@@ -131,6 +138,13 @@ int main(int argc, char* argv[])
     if (!ok || options.gracePeriodSeconds < 0 || options.gracePeriodSeconds > 3600) {
         std::fprintf(stderr, "trainyard-executor: --grace-period %s: expected whole seconds from 0 to 3600\n",
             qPrintable(parser.value(grace)));
+        return 2;
+    }
+    options.predictionIdleSeconds = parser.value(predictionIdle).toInt(&ok);
+    if (!ok || options.predictionIdleSeconds < 1 || options.predictionIdleSeconds > 86400) {
+        std::fprintf(stderr,
+            "trainyard-executor: --prediction-idle-seconds %s: expected whole seconds from 1 to 86400\n",
+            qPrintable(parser.value(predictionIdle)));
         return 2;
     }
     options.dataDir = parser.value(dataDir);

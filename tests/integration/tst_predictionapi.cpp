@@ -18,6 +18,8 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QNetworkAccessManager>
+#include <QNetworkReply>
+#include <QNetworkRequest>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
@@ -495,6 +497,67 @@ private Q_SLOTS:
         for (int c = 1; c < 10; ++c)
             best = trouser.at(c).toDouble() > trouser.at(best).toDouble() ? c : best;
         QCOMPARE(best, 1);
+    }
+
+    /// autoScaling with minNodes 0: READY once a node loaded the model, down to zero nodes after the idle time, a
+    /// request then starts a node (cold start) and is answered; concurrent requests start a second node (maxNodes 2),
+    /// which stops again when idle. The version's log says each step.
+    void scalesToZeroAndBack()
+    {
+        // An executor whose idle nodes stop after 1 s (the default is 60).
+        m_executor->stop();
+        QString error;
+        QVERIFY2(m_executor->start(Trainyard::Test::ExecutorProcess::defaultArguments()
+                         + QStringList { QStringLiteral("--prediction-idle-seconds"), QStringLiteral("1") },
+                     &error),
+            qPrintable(error));
+        const QJsonObject v = deploy(QStringLiteral("cancer"), QStringLiteral("auto"), modelPath("sklearn"),
+            QStringLiteral("SCIKIT_LEARN"),
+            { { QStringLiteral("autoScaling"),
+                QJsonObject { { QStringLiteral("minNodes"), 0 }, { QStringLiteral("maxNodes"), 2 } } } });
+        QCOMPARE(v.value(QStringLiteral("state")).toString(), QStringLiteral("READY"));
+        const QString nodes = QStringLiteral("/versions/auto/model");
+        QTRY_VERIFY_WITH_TIMEOUT(processesWith(nodes).isEmpty(), 20000);
+
+        // Cold start: the request waits for a node and gets the library's answer.
+        const QJsonArray instances = m_expected.value(QStringLiteral("instances")).toArray();
+        ApiResponse r = predict(QStringLiteral("cancer/versions/auto"), instances);
+        QCOMPARE(r.status, 200);
+        QCOMPARE(r.json.value(QStringLiteral("predictions")), m_expected.value(QStringLiteral("sklearn")));
+        QCOMPARE(processesWith(nodes).size(), 1);
+
+        // Load: 6 connections at a time, 300 requests; a second node starts.
+        QNetworkAccessManager nam;
+        int answered = 0;
+        int ok = 0;
+        int peak = 0;
+        const QUrl url = Trainyard::Test::apiUrl(
+            m_executor->url(), QStringLiteral("/v1/projects/local/models/cancer/versions/auto:predict"));
+        for (int i = 0; i < 300; ++i) {
+            QNetworkRequest request(url);
+            request.setRawHeader("Authorization", "Bearer " + m_executor->token());
+            request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArray("application/json"));
+            QNetworkReply* reply = nam.post(
+                request, json({ { QStringLiteral("instances"), QJsonArray { instances.at(i % instances.size()) } } }));
+            connect(reply, &QNetworkReply::finished, this, [reply, &answered, &ok, &peak, nodes] {
+                ++answered;
+                ok += reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt() == 200 ? 1 : 0;
+                peak = std::max(peak, int(processesWith(nodes).size()));
+                reply->deleteLater();
+            });
+        }
+        QTRY_COMPARE_WITH_TIMEOUT(answered, 300, 60000);
+        QCOMPARE(ok, 300);
+        QCOMPARE(peak, 2);
+        QTRY_VERIFY_WITH_TIMEOUT(processesWith(nodes).isEmpty(), 20000);
+        QFile log(
+            m_root.filePath(QStringLiteral("data/trainyard/projects/local/models/cancer/versions/auto/nodes.log")));
+        QVERIFY(log.open(QIODevice::ReadOnly));
+        const QByteArray text = log.readAll();
+        QVERIFY2(text.contains("scaling up: a request arrived while no node ran (cold start)"), text.constData());
+        QVERIFY2(text.contains("scaling up: every node has requests waiting"), text.constData());
+        QVERIFY2(text.contains("scaling down: idle for"), text.constData());
+        QCOMPARE(send("DELETE", QStringLiteral("/v1/projects/local/models/cancer/versions/auto")).status, 200);
     }
 
     /// setDefault moves the default; deleting a version stops its nodes and removes its files and record.

@@ -13,6 +13,7 @@
 #include <QFileInfo>
 #include <QFutureWatcher>
 #include <QLoggingCategory>
+#include <QThread>
 #include <QUrl>
 #include <QtConcurrent>
 
@@ -230,7 +231,14 @@ void PredictionService::startNodes(const QString& key)
     spec.modelDir = folder + QStringLiteral("/model");
     spec.framework = v.predictionClass.isEmpty() ? PredictionJson::frameworkName(v.framework) : QString();
     spec.predictionClass = v.predictionClass;
-    spec.nodes = v.nodes();
+    if (v.manualScalingNodes > 0 || (!v.autoScalingMinNodes && !v.autoScalingMaxNodes)) {
+        spec.minNodes = spec.maxNodes = v.nodes();
+    } else {
+        spec.minNodes = v.autoScalingMinNodes.value_or(0);
+        // The service's maxNodes defaults to what the project may use; here a node per CPU is the most that helps.
+        spec.maxNodes = v.autoScalingMaxNodes.value_or(qMax(spec.minNodes, QThread::idealThreadCount()));
+    }
+    spec.idleStopMs = m_idleStopMs;
     spec.logFile = versionLog(v.project, v.model, v.name);
     delete serving->nodes;
     serving->nodes = new VersionNodes(spec, this);

@@ -44,6 +44,9 @@ public:
     ~PredictionService() override;
 
     ModelStore* store() const { return m_store; }
+    /// How long a node beyond a version's autoScaling.minNodes may idle before it is stopped (ms; default 60 s,
+    /// `trainyard-executor --prediction-idle-seconds`). Applies to nodes started from now on.
+    void setIdleStopMs(int ms) { m_idleStopMs = ms; }
 
     /// Stores `version` (validated by the caller; state, createTime and isDefault are set here) and starts its
     /// creation; `model` is its model, whose defaultVersion becomes this one when it has none. Returns the operation
@@ -92,6 +95,7 @@ private:
 
     ModelStore* m_store;
     QString m_dataDir;
+    int m_idleStopMs = 60000;
     QHash<QString, std::shared_ptr<Serving>> m_serving; ///< "project/model/version" → its nodes and pending creation
 };
 

@@ -6,6 +6,7 @@
 #include <QDateTime>
 #include <QJsonDocument>
 #include <QLoggingCategory>
+#include <QPointer>
 #include <QProcessEnvironment>
 #include <QTimer>
 
@@ -33,7 +34,8 @@ VersionNodes::VersionNodes(Spec spec, QObject* parent)
     : QObject(parent)
     , m_spec(std::move(spec))
 {
-    m_nodes.resize(qMax(1, m_spec.nodes)); // never resized again: slots capture indexes into it
+    m_spec.maxNodes = qMax(1, qMax(m_spec.maxNodes, m_spec.minNodes));
+    m_nodes.resize(m_spec.maxNodes); // never resized again: slots capture indexes into it
     for (int i = 0; i < m_nodes.size(); ++i)
         m_nodes[i].index = i;
     if (!m_spec.logFile.isEmpty()) {
@@ -80,8 +82,67 @@ void VersionNodes::log(int node, const QString& line)
 
 void VersionNodes::start()
 {
-    for (Node& node : m_nodes)
+    const int initial = qMax(1, m_spec.minNodes);
+    for (int i = 0; i < initial; ++i)
+        startNode(m_nodes[i]);
+    if (m_spec.maxNodes > m_spec.minNodes) {
+        m_idleCheck = new QTimer(this);
+        m_idleCheck->setInterval(qBound(100, m_spec.idleStopMs / 4, 5000));
+        connect(m_idleCheck, &QTimer::timeout, this, &VersionNodes::scaleDown);
+        m_idleCheck->start();
+    }
+}
+
+int VersionNodes::runningNodes() const
+{
+    int running = 0;
+    for (const Node& node : m_nodes)
+        running += node.process && node.process->state() != QProcess::NotRunning && !node.stopping ? 1 : 0;
+    return running;
+}
+
+bool VersionNodes::scaleUp(const QString& why)
+{
+    for (Node& node : m_nodes) {
+        if (node.process && (node.process->state() != QProcess::NotRunning || node.stopping))
+            continue;
+        ++m_scaleUps;
+        log(node.index, QStringLiteral("scaling up: %1").arg(why));
+        node.backoffMs = 1000;
         startNode(node);
+        return true;
+    }
+    return false;
+}
+
+void VersionNodes::scaleDown()
+{
+    if (!m_readySignalled || m_failed)
+        return;
+    int running = runningNodes();
+    for (Node& node : m_nodes) {
+        if (running <= m_spec.minNodes)
+            return;
+        if (!node.up || node.stopping || !node.inFlight.isEmpty() || !node.lastAnswer.isValid()
+            || node.lastAnswer.elapsed() < m_spec.idleStopMs)
+            continue;
+        // Idle beyond minNodes: its stdin's end makes it exit; SIGKILL if it has not within 5 s.
+        node.stopping = true;
+        node.up = false;
+        ++m_scaleDowns;
+        --running;
+        log(node.index,
+            QStringLiteral("scaling down: idle for %1 s (%2 node(s) still run, at least %3)")
+                .arg(node.lastAnswer.elapsed() / 1000)
+                .arg(running)
+                .arg(m_spec.minNodes));
+        node.process->closeWriteChannel();
+        QPointer<QProcess> process = node.process;
+        QTimer::singleShot(5000, this, [process] {
+            if (process && process->state() != QProcess::NotRunning)
+                signalGroup(process->processId(), SIGKILL);
+        });
+    }
 }
 
 void VersionNodes::startNode(Node& node)
@@ -92,6 +153,7 @@ void VersionNodes::startNode(Node& node)
     node.process = new QProcess(this);
     node.buffer.clear();
     node.up = false;
+    node.stopping = false;
     node.lastError.clear();
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     QStringList path = m_spec.pythonPath;
@@ -151,12 +213,13 @@ void VersionNodes::readOutput(Node& node)
             node.up = true;
             node.everUp = true;
             node.upSince.start();
+            node.lastAnswer.start();
             m_kind = reply.value(QStringLiteral("kind")).toString();
             log(node.index,
                 QStringLiteral("ready in %1 s: %2")
                     .arg(reply.value(QStringLiteral("loadSeconds")).toDouble())
                     .arg(m_kind));
-            if (!m_readySignalled && readyNodes() == m_nodes.size()) {
+            if (!m_readySignalled && readyNodes() >= qMax(1, m_spec.minNodes)) {
                 m_readySignalled = true;
                 Q_EMIT ready();
             }
@@ -169,6 +232,7 @@ void VersionNodes::readOutput(Node& node)
             continue;
         }
         Pending pending = node.inFlight.dequeue();
+        node.lastAnswer.start();
         if (reply.value(QStringLiteral("id")).toInteger() != qint64(pending.id))
             log(node.index,
                 QStringLiteral("answered request %1 out of order (expected %2)")
@@ -186,6 +250,14 @@ void VersionNodes::nodeFinished(Node& node, int exitCode, QProcess::ExitStatus s
                                                       : QStringLiteral("exited with status %1").arg(exitCode);
     const bool wasUp = node.up;
     node.up = false;
+    if (node.stopping) {
+        log(node.index, QStringLiteral("stopped (%1)").arg(why));
+        while (!node.inFlight.isEmpty())
+            node.inFlight.dequeue().answer(unavailable(QStringLiteral("the prediction node was scaled down")));
+        node.stopping = false;
+        dispatchWaiting();
+        return;
+    }
     if (!node.everUp) {
         // It never loaded the model: the version cannot be served. Every node is stopped.
         QString message = node.lastError;
@@ -257,9 +329,15 @@ void VersionNodes::predict(const QJsonArray& instances, const QString& signature
             best = &node;
     }
     if (!best) {
+        // Scaled to zero (or every node restarting): a node starts for this request, which waits for it.
+        if (runningNodes() == 0)
+            scaleUp(QStringLiteral("a request arrived while no node ran (cold start)"));
         m_waiting.enqueue(Waiting { instances, signatureName, std::move(answer) });
         return;
     }
+    // Every running node already has a request waiting behind the one it answers: one more node, up to maxNodes.
+    if (best->inFlight.size() >= 2 && runningNodes() < m_spec.maxNodes && runningNodes() == readyNodes())
+        scaleUp(QStringLiteral("every node has requests waiting"));
     send(*best, instances, signatureName, std::move(answer));
 }
 

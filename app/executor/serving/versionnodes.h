@@ -36,6 +36,13 @@ namespace Trainyard {
 /// Requests are spread over the nodes that are up: each goes to the node with the fewest requests in flight (a node
 /// answers its requests in order). Requests that arrive before any node is up wait for the first one.
 ///
+/// Scaling (the service's autoScaling): `minNodes` run at all times, up to `maxNodes` under load. A request that finds
+/// every running node with a request already waiting behind the one it answers starts another node (when fewer than
+/// maxNodes run); a node beyond minNodes that has answered nothing for `idleStopMs` is stopped (stdin closed, then
+/// SIGKILL after 5 s). With minNodes 0 the version scales to zero, and the next request starts a node (a cold start:
+/// the model is loaded again) and waits for it. manualScaling is minNodes = maxNodes = nodes. start() starts
+/// max(minNodes, 1) nodes, so that a version is READY only once its model loaded.
+///
 /// What a node writes on stderr (the model's and the user's prints, the loader's warnings) is appended to `logFile`
 /// as "node N: line". Main thread.
 class VersionNodes : public QObject {
@@ -47,7 +54,9 @@ public:
         QString modelDir; ///< the executor's copy of deploymentUri
         QString framework; ///< "SCIKIT_LEARN", "XGBOOST", "PYTORCH"; empty with a predictionClass
         QString predictionClass;
-        int nodes = 1;
+        int minNodes = 1; ///< nodes kept running (0: scale to zero when idle)
+        int maxNodes = 1; ///< nodes at most, under load
+        int idleStopMs = 60000; ///< a node beyond minNodes idle this long is stopped
         QString logFile; ///< the version's log
     };
 
@@ -66,6 +75,12 @@ public:
     int readyNodes() const;
     /// The process IDs of the nodes running now (tests, diagnostics).
     QList<qint64> pids() const;
+    /// Nodes running now (loading or up).
+    int runningNodes() const;
+    /// Nodes started on demand: by load, or by a request while none ran (scale from zero).
+    int scaleUps() const { return m_scaleUps; }
+    /// Nodes stopped for idleness.
+    int scaleDowns() const { return m_scaleDowns; }
     /// How many times a node was restarted.
     int restarts() const { return m_restarts; }
     /// What the first node said it loaded ("scikit-learn LogisticRegression from model.joblib").
@@ -94,6 +109,8 @@ private:
         QElapsedTimer upSince;
         int backoffMs = 1000;
         QString lastError; ///< the last stderr lines, for a node that dies before it says anything
+        bool stopping = false; ///< stopped for idleness: its exit is not a crash
+        QElapsedTimer lastAnswer; ///< since its last answer (or since it came up)
     };
 
     void startNode(Node& node);
@@ -103,6 +120,10 @@ private:
     void send(Node& node, const QJsonArray& instances, const QString& signatureName, Answer answer);
     void log(int node, const QString& line);
     void killAll();
+    /// Starts a stopped node slot, if any (scaling up); false when every slot runs.
+    bool scaleUp(const QString& why);
+    /// Stops nodes beyond minNodes that are idle (the scale-down timer).
+    void scaleDown();
 
     Spec m_spec;
     QList<Node> m_nodes;
@@ -114,6 +135,9 @@ private:
     QQueue<Waiting> m_waiting;
     quint64 m_nextId = 1;
     int m_restarts = 0;
+    int m_scaleUps = 0;
+    int m_scaleDowns = 0;
+    QTimer* m_idleCheck = nullptr;
     bool m_readySignalled = false;
     bool m_failed = false;
     QString m_failure;
