@@ -13,7 +13,11 @@
 //    the minimal Python HTTP server a user would write around the same model (predict_baseline.py server).
 //    Goal: ratio ≥ 1.
 //
-// Batch prediction and scale-to-zero are not built yet, so their lines are not printed.
+// 3. online_predict_cold_start: a version with autoScaling.minNodes 0 on an executor whose idle nodes stop after 1 s
+//    (--prediction-idle-seconds 1): once it has scaled to zero, one request's time (a node starts and loads the
+//    model first) against a warm request's p50 (line 1's). No goal: the issue asks for the figure.
+//
+// Batch prediction is not built yet, so its line is not printed.
 #include "benchreport.h"
 #include "executorprocess.h"
 #include "keepaliveclient.h"
@@ -127,7 +131,11 @@ bool deploy(Trainyard::Test::ExecutorProcess& executor, const QString& name, con
     post(executor, "/v1/projects/local/models/bench/versions",
         { { QStringLiteral("name"), name }, { QStringLiteral("deploymentUri"), folder },
             { QStringLiteral("framework"), QStringLiteral("SCIKIT_LEARN") },
-            { QStringLiteral("manualScaling"), QJsonObject { { QStringLiteral("nodes"), nodes } } } });
+            nodes > 0 ? qMakePair(
+                QStringLiteral("manualScaling"), QJsonValue(QJsonObject { { QStringLiteral("nodes"), nodes } }))
+                      : qMakePair(QStringLiteral("autoScaling"),
+                          QJsonValue(
+                              QJsonObject { { QStringLiteral("minNodes"), 0 }, { QStringLiteral("maxNodes"), 1 } })) });
     return QTest::qWaitFor(
                [&] {
                    const QString state = get(executor, "/v1/projects/local/models/bench/versions/" + name.toLatin1())
@@ -191,13 +199,16 @@ int main(int argc, char** argv)
 
     Trainyard::Test::ExecutorProcess executor(root.path());
     QString error;
-    if (!executor.start(&error)) {
+    if (!executor.start(Trainyard::Test::ExecutorProcess::defaultArguments()
+                + QStringList { QStringLiteral("--prediction-idle-seconds"), QStringLiteral("1") },
+            &error)) {
         std::fprintf(stderr, "bench_predict: the executor did not start: %s\n", qPrintable(error));
         return 1;
     }
     post(executor, "/v1/projects/local/models", { { QStringLiteral("name"), QStringLiteral("bench") } });
     if (!deploy(executor, QStringLiteral("one"), models + QStringLiteral("/sklearn"), 1)
-        || !deploy(executor, QStringLiteral("two"), models + QStringLiteral("/sklearn"), 2)) {
+        || !deploy(executor, QStringLiteral("two"), models + QStringLiteral("/sklearn"), 2)
+        || !deploy(executor, QStringLiteral("zero"), models + QStringLiteral("/sklearn"), 0)) {
         std::fprintf(stderr, "bench_predict: the versions did not become READY\n");
         return 1;
     }
@@ -244,6 +255,31 @@ int main(int argc, char** argv)
     }
     server.closeWriteChannel();
     server.waitForFinished(10000);
+
+    // 3. Cold start: wait until version "zero" has no node, then time one request.
+    const QByteArray zero = "/v1/projects/local/models/bench/versions/zero:predict";
+    auto nodesOfZero = [] {
+        int count = 0;
+        for (const QString& entry : QDir(QStringLiteral("/proc")).entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
+            QFile cmdline(QStringLiteral("/proc/%1/cmdline").arg(entry));
+            if (cmdline.open(QIODevice::ReadOnly) && cmdline.readAll().contains("/versions/zero/model"))
+                ++count;
+        }
+        return count;
+    };
+    const std::vector<double> cold = BenchReport::repeat(0, runs, [&]() -> double {
+        if (!QTest::qWaitFor([&] { return nodesOfZero() == 0; }, 60000))
+            return -1;
+        Connection c(port);
+        HttpResponse r;
+        const double t0 = BenchReport::wallSeconds();
+        const bool ok = c.request("POST", zero, token, bodies.first(), &r);
+        const double ms = (BenchReport::wallSeconds() - t0) * 1000.0;
+        return ok && r.status == 200 ? ms : -1.0;
+    });
+    BenchReport::printLine("online_predict_cold_start", BenchReport::spread(cold), BenchReport::spread(latency.ours),
+        "ms", BenchReport::median(cold) / oursP50, cold.size(), 0,
+        "one request to a version scaled to zero (a node starts and loads the model) vs a warm request's p50");
     std::printf(
         "online_predict_context: %lld failed requests in all runs; each run %.1f s\n", qlonglong(failures), duration);
     for (const BenchReport::Goal& g : goals)

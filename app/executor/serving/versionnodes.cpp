@@ -255,6 +255,9 @@ void VersionNodes::nodeFinished(Node& node, int exitCode, QProcess::ExitStatus s
         while (!node.inFlight.isEmpty())
             node.inFlight.dequeue().answer(unavailable(QStringLiteral("the prediction node was scaled down")));
         node.stopping = false;
+        // A request that came while this, the last node, was stopping found no slot to start: it starts one now.
+        if (!m_waiting.isEmpty() && runningNodes() == 0)
+            scaleUp(QStringLiteral("a request arrived while the last node stopped"));
         dispatchWaiting();
         return;
     }
