@@ -560,6 +560,48 @@ private Q_SLOTS:
         QCOMPARE(send("DELETE", QStringLiteral("/v1/projects/local/models/cancer/versions/auto")).status, 200);
     }
 
+    /// onlinePredictionLogging: each request's record (instances, sizes, latency, status; never the instances
+    /// themselves) in the version's log, read through …/versions/{v}/logs with its nodes' lines; a model without it
+    /// logs no request.
+    void requestLogging()
+    {
+        QCOMPARE(send("POST", QStringLiteral("/v1/projects/local/models"),
+                     json({ { QStringLiteral("name"), QStringLiteral("logged") },
+                         { QStringLiteral("onlinePredictionLogging"), true } }))
+                     .status,
+            200);
+        const QJsonObject v = deploy(
+            QStringLiteral("logged"), QStringLiteral("v1"), modelPath("sklearn"), QStringLiteral("SCIKIT_LEARN"));
+        QCOMPARE(v.value(QStringLiteral("state")).toString(), QStringLiteral("READY"));
+        QJsonArray instances = m_expected.value(QStringLiteral("instances")).toArray();
+        QCOMPARE(predict(QStringLiteral("logged"), instances).status, 200);
+        instances.replace(0, QJsonArray { 1 });
+        QCOMPARE(predict(QStringLiteral("logged"), instances).status, 400);
+        const ApiResponse logs = send("GET", QStringLiteral("/v1/projects/local/models/logged/versions/v1/logs"));
+        QCOMPARE(logs.status, 200);
+        QStringList texts;
+        for (const QJsonValue& e : logs.json.value(QStringLiteral("entries")).toArray()) {
+            QVERIFY(!e.toObject().value(QStringLiteral("timestamp")).toString().isEmpty());
+            texts << e.toObject().value(QStringLiteral("text")).toString();
+        }
+        const QString all = texts.join(QLatin1Char('\n'));
+        QVERIFY2(all.contains(QLatin1String("ready in")), qPrintable(all));
+        QVERIFY2(all.contains(QLatin1String("request: 5 instance(s)")) && all.contains(QLatin1String("HTTP 200"))
+                && all.contains(QLatin1String("HTTP 400")),
+            qPrintable(all));
+        QVERIFY2(!all.contains(QLatin1String("17.99")), qPrintable(all)); // no instance's values
+        // pageSize: the last lines only.
+        QCOMPARE(send("GET", QStringLiteral("/v1/projects/local/models/logged/versions/v1/logs?pageSize=1"))
+                     .json.value(QStringLiteral("entries"))
+                     .toArray()
+                     .size(),
+            1);
+        const ApiResponse quiet = send("GET", QStringLiteral("/v1/projects/local/models/cancer/versions/xgb/logs"));
+        QCOMPARE(quiet.status, 200);
+        QVERIFY(!quiet.body.contains("request:"));
+        QCOMPARE(send("DELETE", QStringLiteral("/v1/projects/local/models/logged/versions/v1")).status, 200);
+    }
+
     /// setDefault moves the default; deleting a version stops its nodes and removes its files and record.
     void setDefaultAndDelete()
     {

@@ -176,6 +176,8 @@ HttpApi::AuditMethod HttpApi::auditMethod(const QByteArray& method, const QStrin
             true },
         { "GET", "versions/{version}", "google.cloud.ml.v1.ModelService.GetVersion", "ml.googleapis.com", false },
         { "DELETE", "versions/{version}", "google.cloud.ml.v1.ModelService.DeleteVersion", "ml.googleapis.com", true },
+        { "GET", "versions/{version}/logs", "google.logging.v2.LoggingServiceV2.ListLogEntries", "logging.googleapis.com",
+            false },
         { "POST", "versions/{version}:setDefault", "google.cloud.ml.v1.ModelService.SetDefaultVersion",
             "ml.googleapis.com", true },
         { "POST", "versions/{version}:predict", "google.cloud.ml.v1.OnlinePredictionService.Predict",

@@ -405,6 +405,9 @@ private:
     /// `:predict` on a model (`version` empty: its default version) or a version; answered when a node has.
     Reply predict(const ApiRequest& request, const QString& project, const QString& model, const QString& version,
         const HttpChannelPtr& channel, bool* deferred);
+    /// `GET …/versions/{version}/logs?pageSize=N`: the version's log (its nodes' starts, exits, scaling, output, and
+    /// with onlinePredictionLogging each request's record), the last N lines.
+    Reply versionLogs(const ApiRequest& request, const QString& project, const QString& model, const QString& version);
     Reply listOperations(const ApiRequest& request, const QString& project);
     Reply getOperation(const QString& project, const QString& id);
     Reply cancelOperation(const QString& project, const QString& id);

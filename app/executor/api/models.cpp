@@ -397,33 +397,60 @@ HttpApi::Reply HttpApi::predict(const ApiRequest& request, const QString& projec
     QElapsedTimer clock;
     clock.start();
     const QString resource = v->resourceName();
+    const qsizetype count = instances.toArray().size();
+    const qsizetype bytesIn = request.body().size();
+    // With the model's onlinePredictionLogging, each request's record goes to the version's log (sizes, latency,
+    // status; never the instances).
+    const bool logged = m->onlinePredictionLogging;
+    auto answerWith = [this, channel, logged, version = *v, count, bytesIn, clock](const Reply& reply) {
+        if (logged)
+            m_prediction->logRequest(version,
+                QStringLiteral("request: %1 instance(s), %2 bytes in, %3 bytes out, %4 ms, HTTP %5")
+                    .arg(count)
+                    .arg(bytesIn)
+                    .arg(reply.body.size())
+                    .arg(double(clock.nsecsElapsed()) / 1e6, 0, 'f', 2)
+                    .arg(reply.status));
+        send(channel, reply);
+    };
     m_prediction->predict(*v, instances.toArray(), body->value(QStringLiteral("signature_name")).toString(),
-        [this, channel, resource, clock](const QJsonObject& answer) {
+        [resource, answerWith](const QJsonObject& answer) {
             if (answer.contains(QLatin1String("predictions"))) {
-                send(channel,
-                    jsonReply(QJsonObject {
-                        { QStringLiteral("predictions"), answer.value(QStringLiteral("predictions")) } }));
+                answerWith(jsonReply(
+                    QJsonObject { { QStringLiteral("predictions"), answer.value(QStringLiteral("predictions")) } }));
                 return;
             }
             if (answer.contains(QLatin1String("unavailable"))) {
-                send(channel,
-                    errorReply(RpcCode::Unavailable,
-                        QStringLiteral("%1 cannot answer now: %2")
-                            .arg(resource, answer.value(QStringLiteral("unavailable")).toString())));
+                answerWith(errorReply(RpcCode::Unavailable,
+                    QStringLiteral("%1 cannot answer now: %2")
+                        .arg(resource, answer.value(QStringLiteral("unavailable")).toString())));
                 return;
             }
             const QString message = answer.value(QStringLiteral("error")).toString();
             if (answer.contains(QLatin1String("instance"))) {
                 const int index = answer.value(QStringLiteral("instance")).toInt();
-                send(channel,
-                    errorReply(RpcCode::InvalidArgument,
-                        QStringLiteral("Prediction failed: instance %1: %2").arg(index).arg(message),
-                        { { QStringLiteral("instances[%1]").arg(index), message } }));
+                answerWith(errorReply(RpcCode::InvalidArgument,
+                    QStringLiteral("Prediction failed: instance %1: %2").arg(index).arg(message),
+                    { { QStringLiteral("instances[%1]").arg(index), message } }));
                 return;
             }
-            send(channel, errorReply(RpcCode::InvalidArgument, QStringLiteral("Prediction failed: %1").arg(message)));
+            answerWith(errorReply(RpcCode::InvalidArgument, QStringLiteral("Prediction failed: %1").arg(message)));
         });
     return Reply();
+}
+
+HttpApi::Reply HttpApi::versionLogs(
+    const ApiRequest& request, const QString& project, const QString& model, const QString& version)
+{
+    if (!m_prediction)
+        return unavailableService();
+    const std::optional<VersionResource> v = m_prediction->store()->version(project, model, version);
+    if (!v)
+        return versionNotFound(project, model, version);
+    int size = 0;
+    if (!parsePageSize(queryValue(request.query(), QStringLiteral("pageSize")), 100, 10000, &size))
+        return invalidArgument(QStringLiteral("pageSize"), QStringLiteral("must be a non-negative whole number"));
+    return jsonReply(QJsonObject { { QStringLiteral("entries"), m_prediction->readLog(*v, size) } });
 }
 
 HttpApi::Reply HttpApi::listOperations(const ApiRequest& request, const QString& project)

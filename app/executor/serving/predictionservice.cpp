@@ -397,6 +397,41 @@ void PredictionService::predict(
     serving->nodes->predict(instances, signatureName, std::move(answer));
 }
 
+void PredictionService::logRequest(const VersionResource& version, const QString& line)
+{
+    QFile log(versionLog(version.project, version.model, version.name));
+    if (!log.open(QIODevice::WriteOnly | QIODevice::Append | QIODevice::Text))
+        return;
+    log.write((now() + QStringLiteral(" ") + line + QLatin1Char('\n')).toUtf8());
+}
+
+QJsonArray PredictionService::readLog(const VersionResource& version, int count) const
+{
+    QFile log(versionLog(version.project, version.model, version.name));
+    QJsonArray entries;
+    if (!log.open(QIODevice::ReadOnly))
+        return entries;
+    // The log is the nodes' output and request records: its tail is read (at most 4 MiB), never the whole file.
+    constexpr qint64 MaxTail = 4 << 20;
+    if (log.size() > MaxTail)
+        log.seek(log.size() - MaxTail);
+    QList<QByteArray> lines = log.readAll().split('\n');
+    if (log.size() > MaxTail && !lines.isEmpty())
+        lines.removeFirst(); // cut in the middle
+    QList<QByteArray> kept;
+    for (auto it = lines.crbegin(); it != lines.crend() && kept.size() < count; ++it) {
+        if (!it->trimmed().isEmpty())
+            kept.prepend(*it);
+    }
+    for (const QByteArray& raw : std::as_const(kept)) {
+        const QString line = QString::fromUtf8(raw);
+        const qsizetype space = line.indexOf(QLatin1Char(' '));
+        entries.append(QJsonObject {
+            { QStringLiteral("timestamp"), line.left(space) }, { QStringLiteral("text"), line.mid(space + 1) } });
+    }
+    return entries;
+}
+
 void PredictionService::serve(const VersionResource& version)
 {
     auto serving = std::make_shared<Serving>();

@@ -64,6 +64,12 @@ public:
     void predict(
         const VersionResource& version, const QJsonArray& instances, const QString& signatureName, Answer answer);
 
+    /// Appends `line` to `version`'s log (its nodes' log) with a timestamp: a request's record when the model has
+    /// onlinePredictionLogging.
+    void logRequest(const VersionResource& version, const QString& line);
+    /// The last `count` lines of `version`'s log (oldest first): each {"timestamp": RFC 3339, "text": …}.
+    QJsonArray readLog(const VersionResource& version, int count) const;
+
     /// Serves what the store holds after a start (the class comment).
     void recover();
     /// Stops every node (the executor's shutdown). Versions stay READY in the store.
