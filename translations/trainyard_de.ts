@@ -3362,6 +3362,18 @@ Der neueste Checkpoint (benannt durch die Statusdatei „checkpoint“)</transla
             <numerusform>%n Vorhersagen in %1 ms</numerusform>
         </translation>
     </message>
+    <message>
+        <source>Select a version to see its log: its nodes&apos; starts, exits and output, and each request when the model logs predictions.</source>
+        <translation>Wählen Sie eine Version, um ihr Protokoll zu sehen: Start, Ende und Ausgabe ihrer Knoten und jede Anfrage, wenn das Modell Vorhersagen protokolliert.</translation>
+    </message>
+    <message>
+        <source>Log</source>
+        <translation>Protokoll</translation>
+    </message>
+    <message>
+        <source>Could not read the log: %1</source>
+        <translation>Das Protokoll konnte nicht gelesen werden: %1</translation>
+    </message>
 </context>
 <context>
     <name>Trainyard::ParallelCoordinates</name>

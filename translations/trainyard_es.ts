@@ -3362,6 +3362,18 @@ El punto de control más reciente (indicado por el archivo de estado «checkpoin
             <numerusform>%n predicciones en %1 ms</numerusform>
         </translation>
     </message>
+    <message>
+        <source>Select a version to see its log: its nodes&apos; starts, exits and output, and each request when the model logs predictions.</source>
+        <translation>Seleccione una versión para ver su registro: los inicios, finales y salida de sus nodos, y cada solicitud cuando el modelo registra predicciones.</translation>
+    </message>
+    <message>
+        <source>Log</source>
+        <translation>Registro</translation>
+    </message>
+    <message>
+        <source>Could not read the log: %1</source>
+        <translation>No se pudo leer el registro: %1</translation>
+    </message>
 </context>
 <context>
     <name>Trainyard::ParallelCoordinates</name>

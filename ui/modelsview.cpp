@@ -6,7 +6,6 @@
 #include "deployedmodelsmodel.h"
 
 #include <QElapsedTimer>
-#include <QGroupBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QInputDialog>
@@ -18,7 +17,9 @@
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSplitter>
+#include <QTabWidget>
 #include <QTableWidget>
+#include <QTextCursor>
 #include <QTime>
 #include <QTreeView>
 #include <QUrl>
@@ -71,6 +72,7 @@ ModelsView::ModelsView(QWidget* parent)
     , m_predict(new QPushButton(tr("&Predict"), this))
     , m_predictions(new QTableWidget(this))
     , m_latency(new QLabel(this))
+    , m_log(new QPlainTextEdit(this))
 {
     setObjectName(QStringLiteral("modelsView"));
     m_tree->setObjectName(QStringLiteral("modelsTree"));
@@ -111,7 +113,12 @@ ModelsView::ModelsView(QWidget* parent)
     topLayout->addWidget(m_tree, 1);
     topLayout->addLayout(buttons);
 
-    auto* predictBox = new QGroupBox(tr("Predict"), this);
+    m_log->setObjectName(QStringLiteral("versionLog"));
+    m_log->setReadOnly(true);
+    m_log->setLineWrapMode(QPlainTextEdit::NoWrap);
+    m_log->setPlaceholderText(tr("Select a version to see its log: its nodes' starts, exits and output, and each "
+                                 "request when the model logs predictions."));
+    auto* predictBox = new QWidget(this);
     auto* predictLayout = new QVBoxLayout(predictBox);
     auto* predictBar = new QHBoxLayout;
     predictBar->addWidget(m_target, 1);
@@ -123,9 +130,13 @@ ModelsView::ModelsView(QWidget* parent)
     predictLayout->addLayout(predictBar);
     predictLayout->addWidget(predictSplit, 1);
 
+    auto* tabs = new QTabWidget(this);
+    tabs->setObjectName(QStringLiteral("versionTabs"));
+    tabs->addTab(predictBox, tr("Predict"));
+    tabs->addTab(m_log, tr("Log"));
     auto* split = new QSplitter(Qt::Vertical, this);
     split->addWidget(top);
-    split->addWidget(predictBox);
+    split->addWidget(tabs);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
     auto* layout = new QVBoxLayout(this);
@@ -141,6 +152,7 @@ ModelsView::ModelsView(QWidget* parent)
     connect(m_delete, &QPushButton::clicked, this, &ModelsView::deleteSelected);
     connect(m_predict, &QPushButton::clicked, this, &ModelsView::predict);
     connect(m_tree->selectionModel(), &QItemSelectionModel::currentChanged, this, &ModelsView::updateActions);
+    connect(m_tree->selectionModel(), &QItemSelectionModel::currentChanged, this, &ModelsView::refreshLog);
     connect(m_model, &QAbstractItemModel::modelReset, this, [this] {
         m_tree->expandAll();
         for (int c = 0; c < DeployedModelsModel::ColumnCount - 1; ++c)
@@ -192,6 +204,7 @@ void ModelsView::refresh()
                 m_status->setText(tr("Updated %1").arg(QLocale().toString(QTime::currentTime(), QLocale::ShortFormat)));
                 m_poll.setInterval(m_model->hasPendingVersions() ? 1000 : 5000);
                 updateActions();
+                refreshLog();
                 emit refreshed();
             };
             if (models->isEmpty()) {
@@ -214,6 +227,39 @@ void ModelsView::refresh()
                             finish();
                     });
             }
+        });
+}
+
+void ModelsView::refreshLog()
+{
+    const std::optional<VersionResource> v = m_model->versionAt(m_tree->currentIndex());
+    if (!m_client || !v) {
+        m_log->clear();
+        return;
+    }
+    if (m_logPending)
+        return;
+    m_logPending = true;
+    const QString shown = v->resourceName();
+    call(m_client, this, "GET",
+        modelsPath(m_client) + QLatin1Char('/') + segment(v->model) + QStringLiteral("/versions/") + segment(v->name)
+            + QStringLiteral("/logs"),
+        QStringLiteral("pageSize=200"), {}, [this, shown](const QJsonObject& json, const QString& error) {
+            m_logPending = false;
+            const std::optional<VersionResource> now = m_model->versionAt(m_tree->currentIndex());
+            if (!now || now->resourceName() != shown)
+                return; // another version was selected meanwhile; its own read follows
+            QStringList lines;
+            for (const QJsonValue& e : json.value(QStringLiteral("entries")).toArray())
+                lines << e.toObject().value(QStringLiteral("timestamp")).toString() + QLatin1Char(' ')
+                        + e.toObject().value(QStringLiteral("text")).toString();
+            const QString text
+                = error.isEmpty() ? lines.join(QLatin1Char('\n')) : tr("Could not read the log: %1").arg(error);
+            if (m_log->toPlainText() != text) {
+                m_log->setPlainText(text);
+                m_log->moveCursor(QTextCursor::End);
+            }
+            emit logRefreshed();
         });
 }
 

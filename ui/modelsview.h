@@ -45,6 +45,8 @@ public:
     QTableWidget* predictions() const { return m_predictions; }
     QLabel* latencyLabel() const { return m_latency; }
     QPushButton* predictButton() const { return m_predict; }
+    /// The selected version's log (its nodes' starts, exits, scaling and output, and request records), last 200 lines.
+    QPlainTextEdit* logView() const { return m_log; }
 
 public slots:
     void refresh();
@@ -59,6 +61,8 @@ public slots:
 signals:
     /// A read of the models and versions arrived (the model holds them).
     void refreshed();
+    /// A read of the selected version's log arrived (shown in the Log tab).
+    void logRefreshed();
     /// An answer of predict() arrived (shown in the panel), or its error.
     void predicted(bool ok);
 
@@ -69,6 +73,8 @@ private:
     void updateActions();
     void showAnswer(const QJsonObject& answer, qint64 ms);
     void createVersion(const QString& model, VersionResource version);
+    /// Reads the selected version's log into the Log tab (nothing selected: cleared).
+    void refreshLog();
 
     QPointer<ApiClient> m_client;
     DeployedModelsModel* m_model;
@@ -84,6 +90,8 @@ private:
     QPushButton* m_predict;
     QTableWidget* m_predictions;
     QLabel* m_latency;
+    QPlainTextEdit* m_log;
+    bool m_logPending = false;
     QTimer m_poll;
     bool m_pending = false;
     QString m_selectModel;

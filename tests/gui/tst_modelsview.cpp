@@ -4,7 +4,8 @@
 // Models view and its Deploy dialog with the job's model folder, the framework detected and explained; the version
 // becomes READY in the tree (under QAbstractItemModelTester); raw CSV rows typed in the Predict panel come back with
 // the table's labels and each class's probability. A scikit-learn folder deployed from the dialog is detected as
-// SCIKIT_LEARN and becomes a second version; Set Default moves the default. With TRAINYARD_SCREENSHOT_DIR set, the
+// SCIKIT_LEARN and becomes a second version; Set Default moves the default; the Log tab shows the selected version's
+// log. With TRAINYARD_SCREENSHOT_DIR set, the
 // view goes to models-view.png and the dialog to deploy-dialog.png.
 #include "apiclient.h"
 #include "ctlrun.h"
@@ -173,6 +174,10 @@ private Q_SLOTS:
                                      .value_or(VersionResource {})
                                      .isDefault,
             15000);
+        // The selected version's log: its node's start and readiness.
+        view->select(QStringLiteral("cancer"), QStringLiteral("v2"));
+        QTRY_VERIFY_WITH_TIMEOUT(view->logView()->toPlainText().contains(QLatin1String("ready in")), 15000);
+        QVERIFY(view->logView()->toPlainText().contains(QLatin1String("sklearn Pipeline from model.joblib")));
         // Predict with v1 again, for the screenshot.
         view->select(QStringLiteral("cancer"), QStringLiteral("v1"));
         QTRY_VERIFY(view->predictButton()->isEnabled());
