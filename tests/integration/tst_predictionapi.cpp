@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // Deploy and predict through a real executor: models, versions and operations over the REST API, with real
 // models made in the test by scikit-learn, XGBoost and PyTorch (TorchScript), served by real prediction nodes. What
-// is checked: every framework reaches READY and answers what the library itself answers; the first version becomes
+// is checked: every framework reaches READY and answers what the library itself answers, and so does a custom
+// prediction routine staged from its packageUris; the first version becomes
 // the default and :predict on the model uses it; each bad input gives its error (TENSORFLOW, a framework that does
 // not match the files, a bad instance, an oversized payload, an unknown model, a model with versions deleted) and
 // leaves no node running; a node that is killed is restarted; an executor that is SIGKILLed leaves no node behind and
@@ -11,6 +12,7 @@
 #include "apirequest.h"
 #include "ctlrun.h"
 #include "executorprocess.h"
+#include "trainingpackage.h"
 
 #include <QDir>
 #include <QFile>
@@ -230,6 +232,69 @@ private Q_SLOTS:
         // The deployed copy is the executor's: changing the folder afterwards changes nothing.
         QVERIFY(QFile::remove(modelPath("xgboost") + QStringLiteral("/model.bst")));
         QCOMPARE(predict(QStringLiteral("cancer/versions/xgb"), instances).status, 200);
+    }
+
+    /// A custom prediction routine, the service's way: packageUris staged with pip, predictionClass's from_path() given
+    /// the version's folder, predict() answering what it likes (here the label with its probability, from the same
+    /// scikit-learn pipeline); a class whose from_path() raises leaves the version FAILED with its message.
+    void customPredictionRoutine()
+    {
+        const QString package = m_root.filePath(QStringLiteral("models/routine_pkg"));
+        QVERIFY(Trainyard::Test::writeTrainingPackage(package, QStringLiteral("routine"),
+            "import os\n"
+            "import joblib\n"
+            "import numpy as np\n"
+            "\n"
+            "class Predictor:\n"
+            "    def __init__(self, model):\n"
+            "        self.model = model\n"
+            "\n"
+            "    @classmethod\n"
+            "    def from_path(cls, model_dir):\n"
+            "        return cls(joblib.load(os.path.join(model_dir, 'model.joblib')))\n"
+            "\n"
+            "    def predict(self, instances, **kwargs):\n"
+            "        x = np.asarray(instances)\n"
+            "        labels = self.model.predict(x)\n"
+            "        proba = self.model.predict_proba(x).max(axis=1)\n"
+            "        return [{'label': str(l), 'probability': float(p)} for l, p in zip(labels, proba)]\n"
+            "\n"
+            "class Broken:\n"
+            "    @classmethod\n"
+            "    def from_path(cls, model_dir):\n"
+            "        raise RuntimeError('the routine cannot find its vocabulary')\n",
+            QStringLiteral("trainyard-test-routine")));
+        const QJsonObject v
+            = deploy(QStringLiteral("cancer"), QStringLiteral("routine"), modelPath("sklearn"), QString(),
+                { { QStringLiteral("predictionClass"), QStringLiteral("routine.task.Predictor") },
+                    { QStringLiteral("packageUris"), QJsonArray { package } } });
+        QVERIFY2(v.value(QStringLiteral("state")).toString() == QLatin1String("READY"),
+            qPrintable(v.value(QStringLiteral("errorMessage")).toString()));
+        const ApiResponse r = predict(
+            QStringLiteral("cancer/versions/routine"), m_expected.value(QStringLiteral("instances")).toArray());
+        QCOMPARE(r.status, 200);
+        const QJsonArray predictions = r.json.value(QStringLiteral("predictions")).toArray();
+        const QJsonArray expected = m_expected.value(QStringLiteral("sklearn")).toArray();
+        QCOMPARE(predictions.size(), expected.size());
+        for (qsizetype i = 0; i < predictions.size(); ++i) {
+            QCOMPARE(predictions.at(i).toObject().value(QStringLiteral("label")).toString(), expected.at(i).toString());
+            QVERIFY(predictions.at(i).toObject().value(QStringLiteral("probability")).toDouble() >= 0.5);
+        }
+        const QJsonObject broken
+            = deploy(QStringLiteral("cancer"), QStringLiteral("broken"), modelPath("sklearn"), QString(),
+                { { QStringLiteral("predictionClass"), QStringLiteral("routine.task.Broken") },
+                    { QStringLiteral("packageUris"), QJsonArray { package } } });
+        QCOMPARE(broken.value(QStringLiteral("state")).toString(), QStringLiteral("FAILED"));
+        QVERIFY2(broken.value(QStringLiteral("errorMessage"))
+                     .toString()
+                     .contains(QLatin1String("RuntimeError: the routine cannot find its vocabulary")),
+            qPrintable(broken.value(QStringLiteral("errorMessage")).toString()));
+        QVERIFY(processesWith(QStringLiteral("/versions/broken/model")).isEmpty());
+        // The failed one first: run alone, this test's first version is the model's default, deleted last.
+        QCOMPARE(send("DELETE", QStringLiteral("/v1/projects/local/models/cancer/versions/broken")).status, 200);
+        QTRY_COMPARE_WITH_TIMEOUT(
+            send("GET", QStringLiteral("/v1/projects/local/models/cancer/versions/broken")).status, 404, 10000);
+        QCOMPARE(send("DELETE", QStringLiteral("/v1/projects/local/models/cancer/versions/routine")).status, 200);
     }
 
     /// Each bad input gives its error, and nothing is left running.
