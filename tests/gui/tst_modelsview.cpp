@@ -15,6 +15,7 @@
 #include "executorenvironment.h"
 #include "mainwindow.h"
 #include "modelsview.h"
+#include "requireddependencies.h"
 
 #include <QAbstractItemModelTester>
 #include <QAction>
@@ -68,6 +69,13 @@ private Q_SLOTS:
     {
         QVERIFY(m_root.isValid());
         QVERIFY(Test::isolateExecutorEnvironment(m_root, { QStringLiteral("models") }));
+        // The models are made and served by Debian's libraries (the Debian 13 build's chroot has none of them).
+        QProcess probe;
+        probe.start(QStringLiteral("/usr/bin/python3"),
+            { QStringLiteral("-c"), QStringLiteral("import sklearn, xgboost, torch, pandas, joblib") });
+        if (!probe.waitForFinished(60000) || probe.exitStatus() != QProcess::NormalExit || probe.exitCode() != 0)
+            TRAINYARD_SKIP_OR_FAIL("the Models view's test trains and serves models with python3-sklearn, "
+                                   "python3-xgboost, python3-torch and python3-pandas (packaging/setup-deps.sh)");
         QProcess python;
         python.setProcessChannelMode(QProcess::ForwardedErrorChannel);
         python.start(QStringLiteral("/usr/bin/python3"),
