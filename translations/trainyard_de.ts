@@ -3374,6 +3374,10 @@ Der neueste Checkpoint (benannt durch die Statusdatei „checkpoint“)</transla
         <source>Could not read the log: %1</source>
         <translation>Das Protokoll konnte nicht gelesen werden: %1</translation>
     </message>
+    <message>
+        <source>class %1 (%2)</source>
+        <translation>Klasse %1 (%2)</translation>
+    </message>
 </context>
 <context>
     <name>Trainyard::ParallelCoordinates</name>

@@ -3374,6 +3374,10 @@ El punto de control más reciente (indicado por el archivo de estado «checkpoin
         <source>Could not read the log: %1</source>
         <translation>No se pudo leer el registro: %1</translation>
     </message>
+    <message>
+        <source>class %1 (%2)</source>
+        <translation>clase %1 (%2)</translation>
+    </message>
 </context>
 <context>
     <name>Trainyard::ParallelCoordinates</name>

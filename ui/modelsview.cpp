@@ -25,6 +25,7 @@
 #include <QUrl>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <memory>
 
 namespace Trainyard {
@@ -491,10 +492,24 @@ void ModelsView::showAnswer(const QJsonObject& answer, qint64 ms)
             shown = p.toString();
         else if (p.isDouble())
             shown = QLocale().toString(p.toDouble(), 'g', 6);
-        else
-            shown = QString::fromUtf8(QJsonDocument(QJsonArray { p }).toJson(QJsonDocument::Compact)).chopped(1).mid(1);
+        const QString json
+            = QString::fromUtf8(QJsonDocument(QJsonArray { p }).toJson(QJsonDocument::Compact)).chopped(1).mid(1);
+        // A list of numbers (a classifier's scores, one per class: the sample's TorchScript model) reads as its
+        // largest entry; the whole list is the tooltip.
+        const QJsonArray numbers = p.toArray();
+        if (shown.isEmpty() && !numbers.isEmpty()
+            && std::all_of(numbers.begin(), numbers.end(), [](const QJsonValue& v) { return v.isDouble(); })) {
+            qsizetype best = 0;
+            for (qsizetype i = 1; i < numbers.size(); ++i)
+                best = numbers.at(i).toDouble() > numbers.at(best).toDouble() ? i : best;
+            shown = tr("class %1 (%2)").arg(best).arg(QLocale().toString(numbers.at(best).toDouble(), 'f', 4));
+        }
+        if (shown.isEmpty())
+            shown = json;
         m_predictions->setItem(row, 0, new QTableWidgetItem(QString::number(row)));
-        m_predictions->setItem(row, 1, new QTableWidgetItem(shown));
+        auto* item = new QTableWidgetItem(shown);
+        item->setToolTip(json);
+        m_predictions->setItem(row, 1, item);
         const QJsonArray scores = p.toObject().value(QStringLiteral("scores")).toArray();
         for (int c = 0; c < classes.size() && c < scores.size(); ++c)
             m_predictions->setItem(

@@ -199,6 +199,78 @@ private Q_SLOTS:
             QVERIFY(view->grab().save(dir + QStringLiteral("/models-view.png")));
         }
     }
+
+    /// Run the sample → Job ▸ Deploy Model… → Predict: the Fashion-MNIST sample's <job-dir>/model (TorchScript) is
+    /// detected as PYTORCH, deployed, and a raw test image comes back as its largest class. With
+    /// TRAINYARD_SCREENSHOT_DIR set, the window goes to models-sample.png.
+    void sampleDeployAndPredict()
+    {
+        ExecutorConnection connection;
+        MainWindow window(&connection);
+        window.resize(1200, 860);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        connection.start();
+        QTRY_COMPARE_WITH_TIMEOUT(connection.state(), ExecutorConnection::State::Connected, 30000);
+        m_pids << connection.endpoint().pid;
+        ModelsView* view = window.modelsView();
+        DeployedModelsModel* model = view->model();
+
+        const QString jobDir = m_root.filePath(QStringLiteral("models/fmnist_sample"));
+        const Test::CtlRun run = Test::runCtl(QProcessEnvironment::systemEnvironment(),
+            { QStringLiteral("jobs"), QStringLiteral("submit"), QStringLiteral("training"),
+                QStringLiteral("fmnist_sample"), QStringLiteral("--package-path"),
+                QStringLiteral(TRAINYARD_SAMPLE_TRAINER), QStringLiteral("--module-name"),
+                QStringLiteral("trainer.task"), QStringLiteral("--region"), QStringLiteral("local"),
+                QStringLiteral("--job-dir"), jobDir, QStringLiteral("--stream-logs"), QStringLiteral("--"),
+                QStringLiteral("--epochs"), QStringLiteral("1"), QStringLiteral("--train-examples"),
+                QStringLiteral("5000") },
+            300000);
+        QVERIFY2(run.code == 0, qPrintable(run.err));
+        QTRY_VERIFY_WITH_TIMEOUT(window.selectJob(QStringLiteral("fmnist_sample")), 30000);
+        QTRY_VERIFY_WITH_TIMEOUT(window.deployAction()->isEnabled(), 30000);
+        whenDeployDialogShows([&](DeployDialog* dialog) {
+            QCOMPARE(dialog->folderEdit()->text(), jobDir + QStringLiteral("/model"));
+            QCOMPARE(dialog->frameworkBox()->currentText(), QStringLiteral("PYTORCH"));
+            dialog->findChild<QComboBox*>(QStringLiteral("deployModel"))->setCurrentText(QStringLiteral("fmnist"));
+        });
+        window.deployAction()->trigger();
+        QTRY_VERIFY_WITH_TIMEOUT(model->versionAt(model->indexOf(QStringLiteral("fmnist"), QStringLiteral("v1")))
+                                     .value_or(VersionResource {})
+                                     .state
+                == VersionState::Ready,
+            60000);
+
+        // The test set's third image (a trouser: label 1), raw pixels as the dataset stores them.
+        QProcess python;
+        python.start(QStringLiteral("/usr/bin/python3"),
+            { QStringLiteral("-c"),
+                QStringLiteral(
+                    "import gzip, json, numpy as np\n"
+                    "raw = gzip.open('/usr/share/datasets/fashion-mnist/t10k-images-idx3-ubyte.gz').read()\n"
+                    "print(json.dumps(np.frombuffer(raw, np.uint8, offset=16).reshape(-1, 784)[2].tolist()))") });
+        QVERIFY(python.waitForFinished(60000));
+        const QString image = QString::fromUtf8(python.readAllStandardOutput()).trimmed();
+        QVERIFY(image.startsWith(QLatin1Char('[')));
+        view->select(QStringLiteral("fmnist"), QStringLiteral("v1"));
+        QTRY_VERIFY(view->predictButton()->isEnabled());
+        view->instancesEdit()->setPlainText(image);
+        QSignalSpy predicted(view, &ModelsView::predicted);
+        QTest::mouseClick(view->predictButton(), Qt::LeftButton);
+        QTRY_COMPARE_WITH_TIMEOUT(predicted.count(), 1, 30000);
+        QCOMPARE(predicted.first().first().toBool(), true);
+        QTableWidget* table = view->predictions();
+        QCOMPARE(table->rowCount(), 1);
+        QVERIFY2(
+            table->item(0, 1)->text().startsWith(QLatin1String("class 1 (")), qPrintable(table->item(0, 1)->text()));
+        QVERIFY(table->item(0, 1)->toolTip().startsWith(QLatin1Char('[')));
+
+        const QString dir = qEnvironmentVariable("TRAINYARD_SCREENSHOT_DIR");
+        if (!dir.isEmpty()) {
+            QVERIFY(QDir().mkpath(dir));
+            QVERIFY(window.grab().save(dir + QStringLiteral("/models-sample.png")));
+        }
+    }
 };
 
 QTEST_MAIN(TestModelsView)
