@@ -397,6 +397,14 @@ private Q_SLOTS:
     void executorKilledServesAgain()
     {
         QVERIFY(!processesWith(m_root.path()).isEmpty());
+        // A version being created when the executor dies (its copy and load take a while; the kill follows the
+        // create's answer at once): the next executor finishes it, and its operation.
+        const ApiResponse midway = send("POST", QStringLiteral("/v1/projects/local/models/cancer/versions"),
+            json({ { QStringLiteral("name"), QStringLiteral("midway") },
+                { QStringLiteral("deploymentUri"), modelPath("sklearn") },
+                { QStringLiteral("framework"), QStringLiteral("SCIKIT_LEARN") } }));
+        QCOMPARE(midway.status, 200);
+        const QString midwayOp = midway.json.value(QStringLiteral("name")).toString();
         m_executor->kill();
         QTRY_VERIFY_WITH_TIMEOUT(processesWith(m_root.path()).isEmpty(), 10000);
         QString error;
@@ -406,6 +414,18 @@ private Q_SLOTS:
         QCOMPARE(predict(QStringLiteral("cancer"), instances).json.value(QStringLiteral("predictions")),
             m_expected.value(QStringLiteral("sklearn")));
         QTRY_COMPARE_WITH_TIMEOUT(predict(QStringLiteral("cancer/versions/torch"), instances).status, 200, 60000);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            send("GET", QStringLiteral("/v1/") + midwayOp).json.value(QStringLiteral("done")).toBool(), 60000);
+        QVERIFY(!send("GET", QStringLiteral("/v1/") + midwayOp).json.contains(QLatin1String("error")));
+        QCOMPARE(send("GET", QStringLiteral("/v1/projects/local/models/cancer/versions/midway"))
+                     .json.value(QStringLiteral("state"))
+                     .toString(),
+            QStringLiteral("READY"));
+        QCOMPARE(predict(QStringLiteral("cancer/versions/midway"), instances).json.value(QStringLiteral("predictions")),
+            m_expected.value(QStringLiteral("sklearn")));
+        QCOMPARE(send("DELETE", QStringLiteral("/v1/projects/local/models/cancer/versions/midway")).status, 200);
+        QTRY_COMPARE_WITH_TIMEOUT(
+            send("GET", QStringLiteral("/v1/projects/local/models/cancer/versions/midway")).status, 404, 10000);
         const QJsonObject failed = send("GET", QStringLiteral("/v1/projects/local/models/cancer/versions/wrong")).json;
         QCOMPARE(failed.value(QStringLiteral("state")).toString(), QStringLiteral("FAILED"));
         QVERIFY(processesWith(QStringLiteral("/versions/wrong/model")).isEmpty());

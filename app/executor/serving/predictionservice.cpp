@@ -2,6 +2,7 @@
 #include "predictionservice.h"
 
 #include "builtinalgorithm.h"
+#include "jobfolder.h"
 #include "rfc3339.h"
 #include "staging.h"
 #include "versionnodes.h"
@@ -83,7 +84,8 @@ QString interpreterOf(const VersionResource& version)
 
 struct PredictionService::Serving {
     VersionResource version;
-    QString operationId; ///< the CREATE_VERSION operation still running; empty once done
+    bool creating = false; ///< being created: READY or FAILED comes with its first load
+    QString operationId; ///< its CREATE_VERSION operation (empty when the record of it is missing)
     VersionNodes* nodes = nullptr;
     Staging* staging = nullptr;
     qint64 lastUseWrittenMs = 0;
@@ -166,6 +168,7 @@ void PredictionService::beginCreate(const VersionResource& version, const QStrin
 {
     auto serving = std::make_shared<Serving>();
     serving->version = version;
+    serving->creating = true;
     serving->operationId = operationId;
     const QString key = keyOf(version);
     m_serving.insert(key, serving);
@@ -225,9 +228,10 @@ void PredictionService::startNodes(const QString& key)
     VersionNodes::Spec spec;
     spec.interpreter = interpreterOf(v);
     spec.pythonPath << package;
-    if (serving->staging)
-        spec.pythonPath << serving->staging->stagingDir();
     const QString folder = versionFolder(v.project, v.model, v.name);
+    // A custom prediction routine's packages, staged into the version's folder at create (kept across restarts).
+    if (!v.packageUris.isEmpty())
+        spec.pythonPath << JobFolder(folder).stagingDir();
     spec.modelDir = folder + QStringLiteral("/model");
     spec.framework = v.predictionClass.isEmpty() ? PredictionJson::frameworkName(v.framework) : QString();
     spec.predictionClass = v.predictionClass;
@@ -244,7 +248,7 @@ void PredictionService::startNodes(const QString& key)
     serving->nodes = new VersionNodes(spec, this);
     connect(serving->nodes, &VersionNodes::ready, this, [this, key] {
         const auto s = m_serving.value(key);
-        if (s && !s->operationId.isEmpty())
+        if (s && s->creating)
             finishCreate(key, QString());
         else if (s)
             qCInfo(lcPrediction).noquote() << "serving" << s->version.resourceName() << "again:" << s->nodes->kind();
@@ -253,7 +257,7 @@ void PredictionService::startNodes(const QString& key)
         const auto s = m_serving.value(key);
         if (!s)
             return;
-        if (!s->operationId.isEmpty()) {
+        if (s->creating) {
             finishCreate(key, message);
             return;
         }
@@ -298,6 +302,7 @@ void PredictionService::finishCreate(const QString& key, const QString& error)
         if (!m_store->putOperation(*op, &problem))
             qCWarning(lcPrediction).noquote() << "cannot store the operation" << op->resourceName() << ":" << problem;
     }
+    serving->creating = false;
     serving->operationId.clear();
     qCInfo(lcPrediction).noquote() << v.resourceName()
                                    << (error.isEmpty() ? QStringLiteral("is READY")
@@ -438,14 +443,7 @@ void PredictionService::serve(const VersionResource& version)
     serving->version = version;
     const QString key = keyOf(version);
     m_serving.insert(key, serving);
-    if (!version.packageUris.isEmpty()
-        && QFileInfo::exists(
-            versionFolder(version.project, version.model, version.name) + QStringLiteral("/staging"))) {
-        // Staged before: the nodes take the staged folder as it is.
-        serving->staging = new Staging(
-            versionFolder(version.project, version.model, version.name), interpreterOf(version), version.packageUris);
-    }
-    startNodes(key);
+    startNodes(key); // a READY version's packages were staged at create: startNodes() takes the folder as it is
 }
 
 void PredictionService::recover()

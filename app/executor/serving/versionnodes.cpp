@@ -2,8 +2,8 @@
 #include "versionnodes.h"
 
 #include "processgroup.h"
+#include "rfc3339.h"
 
-#include <QDateTime>
 #include <QJsonDocument>
 #include <QLoggingCategory>
 #include <QPointer>
@@ -75,8 +75,7 @@ void VersionNodes::log(int node, const QString& line)
 {
     if (!m_log.isOpen())
         return;
-    const QString stamp = QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs);
-    m_log.write((stamp + QStringLiteral(" node %1: ").arg(node) + line + QLatin1Char('\n')).toUtf8());
+    m_log.write((Rfc3339::now() + QStringLiteral(" node %1: ").arg(node) + line + QLatin1Char('\n')).toUtf8());
     m_log.flush();
 }
 
