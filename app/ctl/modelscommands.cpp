@@ -102,6 +102,15 @@ std::optional<QJsonObject> waitFor(CtlSession& s, const QString& command, const 
     }
 }
 
+/// gcloud's usage error when --model is missing (every versions verb and predict need it); false then.
+bool requireModel(CtlSession& s, const ArgParser& p)
+{
+    if (p.isSet(QStringLiteral("model")))
+        return true;
+    s.err() << p.usageError(QStringLiteral("argument --model: Must be specified."));
+    return false;
+}
+
 /// An operation that ended with an error: printed as gcloud prints a failed operation; ExitCode::Error.
 int operationFailed(CtlSession& s, const QString& command, const QJsonObject& op)
 {
@@ -377,10 +386,8 @@ int ModelsCommands::describeVersion(CtlSession& s, const QStringList& args)
         return s.usage(p);
     if (!s.checkFormat(p, { QStringLiteral("yaml"), QStringLiteral("json") }))
         return ExitCode::Usage;
-    if (!p.isSet(QStringLiteral("model"))) {
-        s.err() << p.usageError(QStringLiteral("argument --model: Must be specified."));
+    if (!requireModel(s, p))
         return ExitCode::Usage;
-    }
     const std::optional<QJsonObject> v = call(s, command, "GET",
         modelPath(s, p.value(QStringLiteral("model"))) + QStringLiteral("/versions/")
             + segment(p.positional(QStringLiteral("VERSION"))));
@@ -400,10 +407,8 @@ int ModelsCommands::listVersions(CtlSession& s, const QStringList& args)
         return s.usage(p);
     if (!s.checkFormat(p, { QStringLiteral("table"), QStringLiteral("yaml"), QStringLiteral("json") }))
         return ExitCode::Usage;
-    if (!p.isSet(QStringLiteral("model"))) {
-        s.err() << p.usageError(QStringLiteral("argument --model: Must be specified."));
+    if (!requireModel(s, p))
         return ExitCode::Usage;
-    }
     const std::optional<QJsonArray> all = listAll(s, command,
         modelPath(s, p.value(QStringLiteral("model"))) + QStringLiteral("/versions"), QStringLiteral("versions"));
     if (!all)
@@ -445,10 +450,8 @@ int ModelsCommands::deleteVersion(CtlSession& s, const QStringList& args)
     p.addSwitch(QStringLiteral("async"), QStringLiteral("Return at once, without waiting for the operation."));
     if (!p.parse(args))
         return s.usage(p);
-    if (!p.isSet(QStringLiteral("model"))) {
-        s.err() << p.usageError(QStringLiteral("argument --model: Must be specified."));
+    if (!requireModel(s, p))
         return ExitCode::Usage;
-    }
     const std::optional<QJsonObject> op = call(s, command, "DELETE",
         modelPath(s, p.value(QStringLiteral("model"))) + QStringLiteral("/versions/")
             + segment(p.positional(QStringLiteral("VERSION"))));
@@ -478,10 +481,8 @@ int ModelsCommands::setDefaultVersion(CtlSession& s, const QStringList& args)
         return s.usage(p);
     if (!s.checkFormat(p, { QStringLiteral("yaml"), QStringLiteral("json") }))
         return ExitCode::Usage;
-    if (!p.isSet(QStringLiteral("model"))) {
-        s.err() << p.usageError(QStringLiteral("argument --model: Must be specified."));
+    if (!requireModel(s, p))
         return ExitCode::Usage;
-    }
     const std::optional<QJsonObject> v = call(s, command, "POST",
         modelPath(s, p.value(QStringLiteral("model"))) + QStringLiteral("/versions/")
             + segment(p.positional(QStringLiteral("VERSION"))) + QStringLiteral(":setDefault"),
@@ -601,10 +602,8 @@ int ModelsCommands::predict(CtlSession& s, const QStringList& args)
         return s.usage(p);
     if (!s.checkFormat(p, { QStringLiteral("yaml"), QStringLiteral("json") }))
         return ExitCode::Usage;
-    if (!p.isSet(QStringLiteral("model"))) {
-        s.err() << p.usageError(QStringLiteral("argument --model: Must be specified."));
+    if (!requireModel(s, p))
         return ExitCode::Usage;
-    }
     QStringList given;
     for (const char* flag : { "json-instances", "json-request", "text-instances" }) {
         if (p.isSet(QLatin1String(flag)))
