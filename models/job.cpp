@@ -515,6 +515,47 @@ TrainingOutput trainingOutputFromJson(const QJsonObject& o, const QString& path,
     return out;
 }
 
+const QStringList& dataFormatNames()
+{
+    // The service's PredictionInput.DataFormat, in its order.
+    static const QStringList names { QStringLiteral("DATA_FORMAT_UNSPECIFIED"), QStringLiteral("JSON"),
+        QStringLiteral("TEXT"), QStringLiteral("TF_RECORD"), QStringLiteral("TF_RECORD_GZIP"), QStringLiteral("CSV") };
+    return names;
+}
+
+PredictionInput predictionInputFromJson(const QJsonObject& o, const QString& path, FieldViolations* v)
+{
+    Reader r(o, path, v);
+    PredictionInput in;
+    in.modelName = r.string(QStringLiteral("modelName"));
+    in.versionName = r.string(QStringLiteral("versionName"));
+    in.uri = r.string(QStringLiteral("uri"));
+    in.dataFormat = r.enumValue(QStringLiteral("dataFormat"), dataFormatNames());
+    in.outputDataFormat = r.enumValue(QStringLiteral("outputDataFormat"), dataFormatNames());
+    in.inputPaths = r.stringList(QStringLiteral("inputPaths"));
+    in.outputPath = r.string(QStringLiteral("outputPath"));
+    in.maxWorkerCount = r.int64(QStringLiteral("maxWorkerCount"));
+    in.region = r.string(QStringLiteral("region"));
+    in.runtimeVersion = r.string(QStringLiteral("runtimeVersion"));
+    in.batchSize = r.int64(QStringLiteral("batchSize"));
+    in.signatureName = r.string(QStringLiteral("signatureName"));
+    r.finish();
+    return in;
+}
+
+PredictionOutput predictionOutputFromJson(const QJsonObject& o, const QString& path, FieldViolations* v)
+{
+    Reader r(o, path, v);
+    PredictionOutput out;
+    out.outputPath = r.string(QStringLiteral("outputPath"));
+    out.predictionCount = r.int64(QStringLiteral("predictionCount"));
+    out.errorCount = r.int64(QStringLiteral("errorCount"));
+    out.nodeHours = r.real(QStringLiteral("nodeHours"));
+    out.inputInstanceCount = r.int64(QStringLiteral("inputInstanceCount"));
+    r.finish();
+    return out;
+}
+
 // ---- encoding ----------------------------------------------------------------------------------
 
 void putString(QJsonObject& o, const QString& key, const QString& value)
@@ -785,11 +826,43 @@ QJsonObject toJson(const TrainingInput& in)
     return o;
 }
 
+QJsonObject toJson(const PredictionInput& in)
+{
+    QJsonObject o;
+    putString(o, QStringLiteral("modelName"), in.modelName);
+    putString(o, QStringLiteral("versionName"), in.versionName);
+    putString(o, QStringLiteral("uri"), in.uri);
+    putString(o, QStringLiteral("dataFormat"), in.dataFormat);
+    putString(o, QStringLiteral("outputDataFormat"), in.outputDataFormat);
+    putStringList(o, QStringLiteral("inputPaths"), in.inputPaths);
+    putString(o, QStringLiteral("outputPath"), in.outputPath);
+    putInt64(o, QStringLiteral("maxWorkerCount"), in.maxWorkerCount);
+    putString(o, QStringLiteral("region"), in.region);
+    putString(o, QStringLiteral("runtimeVersion"), in.runtimeVersion);
+    putInt64(o, QStringLiteral("batchSize"), in.batchSize);
+    putString(o, QStringLiteral("signatureName"), in.signatureName);
+    return o;
+}
+
+QJsonObject toJson(const PredictionOutput& out)
+{
+    QJsonObject o;
+    putString(o, QStringLiteral("outputPath"), out.outputPath);
+    putInt64(o, QStringLiteral("predictionCount"), out.predictionCount);
+    putInt64(o, QStringLiteral("errorCount"), out.errorCount);
+    putDouble(o, QStringLiteral("nodeHours"), out.nodeHours);
+    putInt64(o, QStringLiteral("inputInstanceCount"), out.inputInstanceCount);
+    return o;
+}
+
 QJsonObject toJson(const Job& job)
 {
     QJsonObject o;
     putString(o, QStringLiteral("jobId"), job.jobId);
-    o.insert(QStringLiteral("trainingInput"), toJson(job.trainingInput));
+    if (job.predictionInput)
+        o.insert(QStringLiteral("predictionInput"), toJson(*job.predictionInput));
+    else
+        o.insert(QStringLiteral("trainingInput"), toJson(job.trainingInput));
     putString(o, QStringLiteral("createTime"), job.createTime);
     putString(o, QStringLiteral("startTime"), job.startTime);
     putString(o, QStringLiteral("endTime"), job.endTime);
@@ -800,6 +873,8 @@ QJsonObject toJson(const Job& job)
     putInt64(o, QStringLiteral("jobPosition"), job.jobPosition);
     if (job.trainingOutput)
         o.insert(QStringLiteral("trainingOutput"), Trainyard::toJson(*job.trainingOutput));
+    if (job.predictionOutput)
+        o.insert(QStringLiteral("predictionOutput"), toJson(*job.predictionOutput));
     return o;
 }
 
@@ -862,8 +937,11 @@ Job fromJson(const QJsonObject& json, FieldViolations* violations)
         job.trainingInput = trainingInputFromJson(*in, r.path(QStringLiteral("trainingInput")), violations);
     if (const auto out = r.object(QStringLiteral("trainingOutput")))
         job.trainingOutput = trainingOutputFromJson(*out, r.path(QStringLiteral("trainingOutput")), violations);
-    const QString prediction = QStringLiteral("Prediction jobs are not supported by Trainyard; only training jobs.");
-    r.finish({ { QStringLiteral("predictionInput"), prediction }, { QStringLiteral("prediction_input"), prediction } });
+    if (const auto in = r.object(QStringLiteral("predictionInput")))
+        job.predictionInput = predictionInputFromJson(*in, r.path(QStringLiteral("predictionInput")), violations);
+    if (const auto out = r.object(QStringLiteral("predictionOutput")))
+        job.predictionOutput = predictionOutputFromJson(*out, r.path(QStringLiteral("predictionOutput")), violations);
+    r.finish();
     return job;
 }
 

@@ -215,8 +215,49 @@ struct TrainingOutput {
     bool operator==(const TrainingOutput&) const = default;
 };
 
+/// PredictionInput: a batch prediction job's input, the service's `projects.jobs` PredictionInput
+/// (https://cloud.google.com/ai-platform/prediction/docs/reference/rest/v1/projects.jobs#PredictionInput).
+/// The model is one of `modelName` ("projects/P/models/M": its default version), `versionName`
+/// ("projects/P/models/M/versions/V") or `uri` (a model folder, its framework detected from its files).
+/// Enum fields keep the service's names: dataFormat/outputDataFormat "JSON", "TEXT", "CSV", "TF_RECORD",
+/// "TF_RECORD_GZIP" (the TFRecord ones are refused here: no TensorFlow runtime).
+struct PredictionInput {
+    QString modelName;
+    QString versionName;
+    QString uri;
+    QString dataFormat; ///< required
+    QString outputDataFormat; ///< empty: JSON
+    QStringList inputPaths; ///< local paths; a `*` is allowed in the last path segment, as the service allows
+    QString outputPath; ///< a folder, made if missing; inside the job-dir roots
+    std::optional<qint64> maxWorkerCount; ///< absent: 10, the service's default
+    QString region;
+    QString runtimeVersion;
+    std::optional<qint64> batchSize; ///< absent: 64, the service's default
+    QString signatureName;
+    bool operator==(const PredictionInput&) const = default;
+};
+
+/// The service's defaults for PredictionInput.maxWorkerCount and batchSize.
+constexpr qint64 DefaultBatchMaxWorkerCount = 10;
+constexpr qint64 DefaultBatchSize = 64;
+
+/// PredictionOutput: what a batch prediction job has done so far, filled by the executor while it runs
+/// and when it ends. Counts are int64 (strings on the wire). `inputInstanceCount` is Trainyard's
+/// extension (the service has no total): the instances in the input, known once every worker has
+/// counted its share; absent before.
+struct PredictionOutput {
+    QString outputPath;
+    std::optional<qint64> predictionCount;
+    std::optional<qint64> errorCount;
+    std::optional<double> nodeHours; ///< the workers' run time, summed, in hours
+    std::optional<qint64> inputInstanceCount;
+    bool operator==(const PredictionOutput&) const = default;
+};
+
 /// Job: the resource. Output-only fields (createTime, startTime, endTime, state, errorMessage,
-/// etag, jobPosition, trainingOutput) are ignored on create, as the service ignores them.
+/// etag, jobPosition, trainingOutput, predictionOutput) are ignored on create, as the service ignores them.
+/// A job is a training job (trainingInput) or a batch prediction job (predictionInput set; its
+/// trainingInput is then empty and left out on the wire).
 struct Job {
     QString jobId;
     QString createTime; ///< RFC 3339 UTC
@@ -229,6 +270,11 @@ struct Job {
     std::optional<qint64> jobPosition;
     TrainingInput trainingInput;
     std::optional<TrainingOutput> trainingOutput;
+    std::optional<PredictionInput> predictionInput;
+    std::optional<PredictionOutput> predictionOutput;
+    bool isPredictionJob() const { return predictionInput.has_value(); }
+    /// The region it runs in: trainingInput.region, or predictionInput.region for a batch prediction job.
+    QString region() const { return predictionInput ? predictionInput->region : trainingInput.region; }
     bool operator==(const Job&) const = default;
 };
 
@@ -253,7 +299,16 @@ QJsonObject toJson(const TrainingInput& input);
 /// violation the returned Job is incomplete and must not be used.
 Job fromJson(const QJsonObject& json, FieldViolations* violations);
 TrainingInput trainingInputFromJson(const QJsonObject& json, const QString& path, FieldViolations* violations);
+QJsonObject toJson(const PredictionInput& input);
+QJsonObject toJson(const PredictionOutput& output);
 } // namespace JobJson
+
+/// The service's rules for a batch prediction job's input, as create checks them, each violation with its field
+/// path ("predictionInput.dataFormat"): exactly one of modelName/versionName/uri, in their name shapes; dataFormat
+/// given and one this system reads (JSON, TEXT, CSV); outputDataFormat JSON or CSV; inputPaths and outputPath
+/// given, absolute, no `gs://`; maxWorkerCount and batchSize ≥ 1 (batchSize ≤ 10,000 so a batch stays in memory).
+/// Whether the files, the model and the output folder exist is the executor's check.
+FieldViolations validatePredictionInput(const PredictionInput& input);
 
 /// Parses a google.protobuf.Duration in its JSON form: decimal seconds with an "s" suffix, up to 9
 /// fractional digits, optional sign ("7200s", "1.5s", "-3s"). Returns seconds; nullopt when malformed.

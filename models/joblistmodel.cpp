@@ -98,6 +98,18 @@ int JobListModel::gpuCount(const TrainingInput& input)
         + counts.evaluators * acceleratorsOf(input.evaluatorType, input.evaluatorConfig);
 }
 
+QString JobListModel::batchProgressText(const Job& job)
+{
+    // "1,200 / 1,202 done": predictions and errors both are instances done.
+    if (!job.predictionOutput || !job.predictionOutput->predictionCount)
+        return tr("batch");
+    const qint64 done = *job.predictionOutput->predictionCount + job.predictionOutput->errorCount.value_or(0);
+    if (!job.predictionOutput->inputInstanceCount)
+        return tr("%1 done").arg(QLocale().toString(done));
+    return tr("%1 / %2 done")
+        .arg(QLocale().toString(done), QLocale().toString(*job.predictionOutput->inputInstanceCount));
+}
+
 QVariant JobListModel::data(const QModelIndex& index, int role) const
 {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
@@ -162,8 +174,12 @@ QVariant JobListModel::data(const QModelIndex& index, int role) const
         case DurationColumn:
             return formatDuration(durationOf(job));
         case ScaleTierColumn:
+            if (job.predictionInput)
+                return tr("Batch prediction");
             return job.trainingInput.scaleTier.isEmpty() ? QStringLiteral("BASIC") : job.trainingInput.scaleTier;
         case ReplicasColumn: {
+            if (job.predictionInput)
+                return batchProgressText(job);
             const ReplicaCounts c = replicaCounts(job.trainingInput);
             QString text = QStringLiteral("%1 + %2 + %3").arg(c.master).arg(c.workers).arg(c.parameterServers);
             if (c.evaluators > 0)
@@ -183,6 +199,14 @@ QVariant JobListModel::data(const QModelIndex& index, int role) const
         }
     }
     if (role == Qt::ToolTipRole) {
+        if (column == ReplicasColumn && job.predictionInput) {
+            const PredictionOutput out = job.predictionOutput.value_or(PredictionOutput {});
+            return tr("Instances predicted: %1, errors: %2, of %3 in the input; results in %4")
+                .arg(out.predictionCount.value_or(0))
+                .arg(out.errorCount.value_or(0))
+                .arg(out.inputInstanceCount ? QString::number(*out.inputInstanceCount) : tr("(not yet counted)"))
+                .arg(job.predictionInput->outputPath);
+        }
         if (column == ReplicasColumn) {
             const ReplicaCounts c = replicaCounts(job.trainingInput);
             return tr("1 master, %1 workers, %2 parameter servers, %3 evaluators")

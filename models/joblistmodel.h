@@ -90,6 +90,8 @@ public:
     static int gpuCount(const TrainingInput& input);
     /// RFC 3339 time → QDateTime (UTC), invalid when empty or malformed.
     static QDateTime parseTime(const QString& rfc3339);
+    /// A batch prediction job's progress, for the Replicas column: "1,200 / 1,202 done" (predictions and errors).
+    static QString batchProgressText(const Job& job);
 
 private:
     /// Appends `jobs` (none of them listed yet) as one insertion at the end.

@@ -51,8 +51,10 @@ Node commandTree()
             { QStringLiteral("stream-logs"), QStringLiteral("Show logs from a running job."), &JobsCommands::streamLogs,
                 {} },
             { QStringLiteral("submit"), QStringLiteral("Submit jobs to the executor."), {},
-                { { QStringLiteral("training"), QStringLiteral("Submit a training job."), &JobsCommands::submitTraining,
-                    {} } } },
+                { { QStringLiteral("prediction"), QStringLiteral("Start a batch prediction job."),
+                      &JobsCommands::submitPrediction, {} },
+                    { QStringLiteral("training"), QStringLiteral("Submit a training job."),
+                        &JobsCommands::submitTraining, {} } } },
             { QStringLiteral("update"), QStringLiteral("Update a job's labels."), &JobsCommands::update, {} },
         } };
     Node clusters { QStringLiteral("clusters"),

@@ -299,18 +299,18 @@ std::optional<Job> jobFromCommandLine(CtlSession& s, const ArgParser& p, int* co
 
 /// Creates `job` on the executor and says so as gcloud does; with --stream-logs, streams its logs to stderr until it
 /// ends, prints the final job and exits 1 unless it SUCCEEDED.
-int createTrainingJob(CtlSession& s, const ArgParser& p, const Job& job)
+int createTrainingJob(CtlSession& s, const ArgParser& p, const Job& job, const QString& command = kSubmitCommand)
 {
-    ApiClient* client = s.client(kSubmitCommand);
+    ApiClient* client = s.client(command);
     if (!client)
         return ExitCode::Error;
     // Asked before the job is created, so that the host's figures are without it.
-    const QString warning = oversubscription(client, job);
+    const QString warning = job.isPredictionJob() ? QString() : oversubscription(client, job);
     ApiResult<Job> created = client->createJobBlocking(job);
     if (!created.ok() && created.error.httpStatus == 0)
         created = confirmCreate(s, job, created.error);
     if (!created.ok()) {
-        s.printApiError(kSubmitCommand, created.error);
+        s.printApiError(command, created.error);
         return ExitCode::Error;
     }
     const bool stream = p.isTrue(QStringLiteral("stream-logs"));
@@ -329,17 +329,17 @@ int createTrainingJob(CtlSession& s, const ArgParser& p, const Job& job)
     }
     s.err().flush();
     // gcloud streams a submitted job's logs to stderr and prints the final job to stdout.
-    const JobState finalState = followLogs(s, kSubmitCommand, created.value.jobId, {}, false, s.err());
+    const JobState finalState = followLogs(s, command, created.value.jobId, {}, false, s.err());
     if (finalState == JobState::StateUnspecified) {
         s.err() << followUpMessage(created.value.jobId) << Qt::endl;
         return ExitCode::Error;
     }
-    ApiClient* after = s.client(kSubmitCommand);
+    ApiClient* after = s.client(command);
     const ApiResult<Job> final = after ? after->getJobBlocking(created.value.jobId) : ApiResult<Job> {};
     if (after && final.ok())
         printJobBrief(s, final.value);
     else if (after)
-        s.printApiError(kSubmitCommand, final.error);
+        s.printApiError(command, final.error);
     return finalState == JobState::Succeeded ? ExitCode::Ok : ExitCode::Error;
 }
 
@@ -370,6 +370,113 @@ int JobsCommands::submitTraining(CtlSession& s, const QStringList& args)
     if (!job)
         return code;
     return createTrainingJob(s, p, *job);
+}
+
+int JobsCommands::submitPrediction(CtlSession& s, const QStringList& args)
+{
+    const QString command = QStringLiteral("trainyardctl.jobs.submit.prediction");
+    ArgParser p(command,
+        QStringLiteral("trainyardctl jobs submit prediction JOB --data-format=DATA_FORMAT "
+                       "--input-paths=INPUT_PATH,[INPUT_PATH,...] --output-path=OUTPUT_PATH --region=REGION "
+                       "(--model=MODEL | --model-dir=MODEL_DIR) [--version=VERSION] [optional flags]"),
+        QStringLiteral("submit a batch prediction job\n"
+                       "Starts a batch prediction job, as `gcloud ai-platform jobs submit prediction`: its workers "
+                       "predict every instance of the input files and write prediction.results-NNNNN-of-NNNNN and "
+                       "prediction.errors_stats-NNNNN-of-NNNNN in the output folder."));
+    p.addPositional(QStringLiteral("JOB"), QStringLiteral("Name of the batch prediction job."));
+    p.addFlag(QStringLiteral("data-format"), QStringLiteral("DATA_FORMAT"),
+        QStringLiteral("Data format of the input files: text (JSON instances, or text lines), json, csv "
+                       "(tf-record and tf-record-gzip need TensorFlow, which this system has not)."));
+    p.addFlag(QStringLiteral("input-paths"), QStringLiteral("INPUT_PATH,[INPUT_PATH,...]"),
+        QStringLiteral("Paths of the instances' files on this host; a wildcard (*) is accepted in the file name."));
+    p.addFlag(QStringLiteral("output-path"), QStringLiteral("OUTPUT_PATH"),
+        QStringLiteral("Folder to write the predictions and the errors to (made if missing)."));
+    p.addFlag(QStringLiteral("region"), QStringLiteral("REGION"),
+        QStringLiteral("Region: a Slurm cluster of the executor's clusters.yaml runs the workers there; local (or "
+                       "any region of the service) runs them on the executor's host."));
+    p.addFlag(QStringLiteral("model"), QStringLiteral("MODEL"),
+        QStringLiteral("Name of the model to use (its default version, or --version)."));
+    p.addFlag(QStringLiteral("model-dir"), QStringLiteral("MODEL_DIR"),
+        QStringLiteral("Folder of a model to use instead of a deployed one; its framework is detected from its "
+                       "files."));
+    p.addFlag(QStringLiteral("version"), QStringLiteral("VERSION"), QStringLiteral("Model version to use."));
+    p.addFlag(QStringLiteral("batch-size"), QStringLiteral("BATCH_SIZE"),
+        QStringLiteral("Number of records per batch (default 64)."));
+    p.addFlag(QStringLiteral("max-worker-count"), QStringLiteral("MAX_WORKER_COUNT"),
+        QStringLiteral("Maximum number of workers (default 10; on this host, at most its CPUs)."));
+    p.addFlag(QStringLiteral("runtime-version"), QStringLiteral("RUNTIME_VERSION"),
+        QStringLiteral("Runtime version; picks the Python interpreter."));
+    p.addFlag(QStringLiteral("signature-name"), QStringLiteral("SIGNATURE_NAME"),
+        QStringLiteral("Name of the signature, passed to the model's predict()."));
+    p.addFlag(QStringLiteral("labels"), QStringLiteral("[KEY=VALUE,...]"), QStringLiteral("Labels to add to the job."));
+    p.addSwitch(QStringLiteral("stream-logs"),
+        QStringLiteral("Block until the job finishes and stream its logs; exit 1 unless it SUCCEEDED."));
+    if (!p.parse(args))
+        return s.usage(p);
+    if (!s.checkFormat(p, { QStringLiteral("yaml"), QStringLiteral("json") }))
+        return ExitCode::Usage;
+    for (const char* required : { "data-format", "input-paths", "output-path", "region" }) {
+        if (!p.isSet(QLatin1String(required))) {
+            s.err() << p.usageError(QStringLiteral("argument --%1: Must be specified.").arg(QLatin1String(required)));
+            return ExitCode::Usage;
+        }
+    }
+    if (p.isSet(QStringLiteral("model")) == p.isSet(QStringLiteral("model-dir"))) {
+        s.err() << p.usageError(QStringLiteral("Exactly one of (--model | --model-dir) must be specified."));
+        return ExitCode::Usage;
+    }
+    if (p.isSet(QStringLiteral("version")) && !p.isSet(QStringLiteral("model"))) {
+        s.err() << p.usageError(QStringLiteral("argument --version: --model must be specified too."));
+        return ExitCode::Usage;
+    }
+    Job job;
+    job.jobId = p.positional(QStringLiteral("JOB"));
+    PredictionInput in;
+    // gcloud's lower-case choices, the API's enum names.
+    static const QMap<QString, QString> formats { { QStringLiteral("text"), QStringLiteral("TEXT") },
+        { QStringLiteral("json"), QStringLiteral("JSON") }, { QStringLiteral("csv"), QStringLiteral("CSV") },
+        { QStringLiteral("tf-record"), QStringLiteral("TF_RECORD") },
+        { QStringLiteral("tf-record-gzip"), QStringLiteral("TF_RECORD_GZIP") } };
+    const QString format = p.value(QStringLiteral("data-format"));
+    in.dataFormat = formats.value(format.toLower(), format.toUpper());
+    for (const QString& path : p.value(QStringLiteral("input-paths")).split(QLatin1Char(','), Qt::SkipEmptyParts))
+        in.inputPaths << QDir::cleanPath(QDir::current().absoluteFilePath(path));
+    in.outputPath = QDir::cleanPath(QDir::current().absoluteFilePath(p.value(QStringLiteral("output-path"))));
+    in.region = p.value(QStringLiteral("region"));
+    const QString project = s.project();
+    if (p.isSet(QStringLiteral("model-dir")))
+        in.uri = QDir::cleanPath(QDir::current().absoluteFilePath(p.value(QStringLiteral("model-dir"))));
+    else if (p.isSet(QStringLiteral("version")))
+        in.versionName = QStringLiteral("projects/%1/models/%2/versions/%3")
+                             .arg(project, p.value(QStringLiteral("model")), p.value(QStringLiteral("version")));
+    else
+        in.modelName = QStringLiteral("projects/%1/models/%2").arg(project, p.value(QStringLiteral("model")));
+    const auto number = [&](const char* flag, std::optional<qint64>* out) {
+        if (!p.isSet(QLatin1String(flag)))
+            return true;
+        bool ok = false;
+        const qint64 n = p.value(QLatin1String(flag)).toLongLong(&ok);
+        if (!ok || n < 1) {
+            s.err() << p.usageError(QStringLiteral("argument --%1: Value must be a positive integer; received: %2")
+                                        .arg(QLatin1String(flag), p.value(QLatin1String(flag))));
+            return false;
+        }
+        *out = n;
+        return true;
+    };
+    if (!number("batch-size", &in.batchSize) || !number("max-worker-count", &in.maxWorkerCount))
+        return ExitCode::Usage;
+    in.runtimeVersion = p.value(QStringLiteral("runtime-version"));
+    in.signatureName = p.value(QStringLiteral("signature-name"));
+    if (p.isSet(QStringLiteral("labels"))) {
+        QString error;
+        if (!GcloudFlags::parseDict(QStringLiteral("labels"), p.value(QStringLiteral("labels")), &job.labels, &error)) {
+            s.err() << p.usageError(error);
+            return ExitCode::Usage;
+        }
+    }
+    job.predictionInput = in;
+    return createTrainingJob(s, p, job, command);
 }
 
 int JobsCommands::describe(CtlSession& s, const QStringList& args)

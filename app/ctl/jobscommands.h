@@ -15,6 +15,8 @@ public:
     /// `jobs submit training JOB [--config F] [--package-path DIR | --packages F,…] --module-name M …
     /// [--async | --stream-logs] [-- USER_ARGS …]`
     static int submitTraining(CtlSession& session, const QStringList& args);
+    /// `jobs submit prediction`: a batch prediction job (predictionInput), as gcloud's.
+    static int submitPrediction(CtlSession& session, const QStringList& args);
     /// `jobs describe JOB [--summarize]`: YAML by default, `--format json`.
     static int describe(CtlSession& session, const QStringList& args);
     /// `jobs list [--filter F] [--limit N] [--page-size N]`: table JOB_ID STATUS CREATED by default.

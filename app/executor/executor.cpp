@@ -318,6 +318,10 @@ bool Executor::start(QString* error)
         return fail(QStringLiteral("cannot open the models database: ") + problem);
     d->prediction = std::make_unique<PredictionService>(d->models.get(), d->dataDir);
     d->prediction->setIdleStopMs(d->options.predictionIdleSeconds * 1000);
+    d->scheduler->setBatchModelResolver(
+        [prediction = d->prediction.get()](const QString& project, const PredictionInput& input, QString* error) {
+            return prediction->batchModel(project, input, error);
+        });
 
     d->access = std::make_unique<AccessStore>();
     if (!d->access->open(d->dataDir + QStringLiteral("/access.sqlite"), &problem))

@@ -89,6 +89,16 @@ QString JobFolder::trialsDir() const
     return path() + QStringLiteral("/trials");
 }
 
+QString JobFolder::batchDir() const
+{
+    return path() + QStringLiteral("/batch");
+}
+
+QString JobFolder::batchPlanFile() const
+{
+    return batchDir() + QStringLiteral("/plan.json");
+}
+
 RunFolder JobFolder::trial(const QString& trialId) const
 {
     return RunFolder(trialsDir() + QLatin1Char('/') + trialId);

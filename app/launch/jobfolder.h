@@ -54,6 +54,8 @@ private:
 ///     build/, tmp/                staging's work folders (Staging)
 ///     trials/<trialId>/           each trial's run folder (a tuning job)
 ///     outcome.json                the job's end, kept while the job database refuses it (the scheduler's journal)
+///     batch/plan.json             a batch prediction job's plan: its input files, split among its workers (BatchPlan)
+///     batch/progress-<k>.json     worker k's committed progress (trainyard_algorithms.batch_prediction)
 class JobFolder : public RunFolder {
 public:
     JobFolder() = default;
@@ -71,6 +73,10 @@ public:
     QString outcomeFile() const;
     /// `<path>/trials`.
     QString trialsDir() const;
+    /// `<path>/batch`: a batch prediction job's plan and its workers' progress.
+    QString batchDir() const;
+    /// `<path>/batch/plan.json`.
+    QString batchPlanFile() const;
     /// `<path>/trials/<trialId>`.
     RunFolder trial(const QString& trialId) const;
     /// The trial folders that exist, by name (trial IDs); empty for a job that is not a tuning job.

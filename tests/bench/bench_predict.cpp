@@ -17,14 +17,23 @@
 //    (--prediction-idle-seconds 1): once it has scaled to zero, one request's time (a node starts and loads the
 //    model first) against a warm request's p50 (line 1's). No goal: the issue asks for the figure.
 //
-// Batch prediction is not built yet, so its line is not printed.
+// 4. batch_predict_<N>_instances: a batch prediction job (projects.jobs with predictionInput, maxWorkerCount 2,
+// batchSize
+//    64, the version of line 1) over N JSON-lines instances (BENCH_BATCH_INSTANCES, default 1,000,000: the table's
+//    rows in turn), timed from its createTime to its endTime (queueing, staging, the workers' start and the model's
+//    load included), against one Python loop reading the same file, calling model.predict on batches of 64 and
+//    writing the same output lines (predict_baseline.py loop), timed from outside its process. Instances/s, the median
+//    of BENCH_BATCH_RUNS (default 3) runs each; goal: ratio ≥ 1.6, with predictionCount = N and errorCount 0 in every
+//    run.
 #include "benchreport.h"
 #include "executorprocess.h"
 #include "keepaliveclient.h"
 
 #include <QCoreApplication>
+#include <QDateTime>
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -282,6 +291,102 @@ int main(int argc, char** argv)
         "one request to a version scaled to zero (a node starts and loads the model) vs a warm request's p50");
     std::printf(
         "online_predict_context: %lld failed requests in all runs; each run %.1f s\n", qlonglong(failures), duration);
+
+    // 4. Batch: the same input for the job and for the loop.
+    const qint64 batchInstances = qEnvironmentVariableIsSet("BENCH_BATCH_INSTANCES")
+        ? qEnvironmentVariable("BENCH_BATCH_INSTANCES").toLongLong()
+        : 1000000;
+    if (batchInstances > 0) {
+        const QJsonArray all = QJsonDocument::fromJson([&] {
+            QFile f(models + QStringLiteral("/expected.json"));
+            f.open(QIODevice::ReadOnly);
+            return f.readAll();
+        }())
+                                   .object()
+                                   .value(QStringLiteral("allInstances"))
+                                   .toArray();
+        const QString input = root.filePath(QStringLiteral("batch-input.json"));
+        {
+            QFile f(input);
+            f.open(QIODevice::WriteOnly);
+            QList<QByteArray> rows;
+            for (const QJsonValue& v : all)
+                rows << QJsonDocument(v.toArray()).toJson(QJsonDocument::Compact) + '\n';
+            for (qint64 i = 0; i < batchInstances; ++i)
+                f.write(rows.at(int(i % rows.size())));
+        }
+        const qint64 inputBytes = QFileInfo(input).size();
+        int jobNumber = 0;
+        bool countsRight = true;
+        const auto job = [&]() -> double {
+            const QString id = QStringLiteral("batch_%1").arg(++jobNumber);
+            const QString out = root.filePath(QStringLiteral("batch-out/") + id);
+            const QJsonObject created = post(executor, "/v1/projects/local/jobs",
+                { { QStringLiteral("jobId"), id },
+                    { QStringLiteral("predictionInput"),
+                        QJsonObject { { QStringLiteral("versionName"),
+                                          QStringLiteral("projects/local/models/bench/versions/one") },
+                            { QStringLiteral("dataFormat"), QStringLiteral("JSON") },
+                            { QStringLiteral("inputPaths"), QJsonArray { input } },
+                            { QStringLiteral("outputPath"), out },
+                            { QStringLiteral("region"), QStringLiteral("local") },
+                            { QStringLiteral("maxWorkerCount"), 2 }, { QStringLiteral("batchSize"), 64 } } } });
+            if (created.value(QStringLiteral("jobId")).toString() != id)
+                return -1;
+            QJsonObject final;
+            const QByteArray path = "/v1/projects/local/jobs/" + id.toUtf8();
+            QTest::qWaitFor(
+                [&] {
+                    final = get(executor, path);
+                    const QString state = final.value(QStringLiteral("state")).toString();
+                    return state == QLatin1String("SUCCEEDED") || state == QLatin1String("FAILED")
+                        || state == QLatin1String("CANCELLED");
+                },
+                1800000);
+            const QJsonObject output = final.value(QStringLiteral("predictionOutput")).toObject();
+            if (final.value(QStringLiteral("state")).toString() != QLatin1String("SUCCEEDED")
+                || output.value(QStringLiteral("predictionCount")).toString().toLongLong() != batchInstances
+                || output.value(QStringLiteral("errorCount")).toString().toLongLong() != 0) {
+                countsRight = false;
+                std::fprintf(stderr, "bench_predict: batch job %s: %s\n", qPrintable(id),
+                    QJsonDocument(final).toJson(QJsonDocument::Compact).constData());
+                return -1;
+            }
+            QDir(out).removeRecursively();
+            const QDateTime created0
+                = QDateTime::fromString(final.value(QStringLiteral("createTime")).toString(), Qt::ISODateWithMs);
+            const QDateTime ended
+                = QDateTime::fromString(final.value(QStringLiteral("endTime")).toString(), Qt::ISODateWithMs);
+            return double(batchInstances) / (created0.msecsTo(ended) / 1000.0);
+        };
+        const auto loop = [&]() -> double {
+            QProcess p;
+            const QString out = root.filePath(QStringLiteral("batch-loop.json"));
+            const double t0 = BenchReport::wallSeconds();
+            p.start(python, { baseline, QStringLiteral("loop"), modelFile, input, out, QStringLiteral("64") });
+            p.waitForFinished(1800000);
+            const double wall = BenchReport::wallSeconds() - t0;
+            const QJsonObject r = QJsonDocument::fromJson(p.readAllStandardOutput()).object();
+            QFile::remove(out);
+            if (qint64(r.value(QStringLiteral("instances")).toDouble()) != batchInstances) {
+                countsRight = false;
+                return -1;
+            }
+            return double(batchInstances) / wall;
+        };
+        const int batchRuns
+            = qEnvironmentVariableIsSet("BENCH_BATCH_RUNS") ? qEnvironmentVariable("BENCH_BATCH_RUNS").toInt() : 3;
+        const BenchReport::Samples batch = BenchReport::alternate(0, batchRuns, job, loop);
+        const double ratio = BenchReport::median(batch.ours) / BenchReport::median(batch.baseline);
+        const std::string name = "batch_predict_" + std::to_string(batchInstances) + "_instances";
+        BenchReport::printLine(name, batch, "instances/s", ratio, 1,
+            "a batch prediction job, 2 workers, batchSize 64, createTime to endTime, vs one Python loop calling "
+            "model.predict on batches of 64 (same input, same output lines)");
+        std::printf("batch_predict_context: %.0f MB of JSON lines; counts %s in every run\n", inputBytes / 1e6,
+            countsRight ? "right (predictionCount = instances, errorCount 0)" : "WRONG");
+        goals.push_back({ name, "ratio", countsRight ? ratio : 0.0, true, 1.6 });
+        QFile::remove(input);
+    }
     for (const BenchReport::Goal& g : goals)
         BenchReport::printGoal(g);
     executor.stop();

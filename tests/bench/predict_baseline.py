@@ -9,6 +9,10 @@
         the minimal HTTP server a user would write around the model (http.server's ThreadingHTTPServer, HTTP/1.1
         keep-alive with TCP_NODELAY, POST {"instances": […]} → {"predictions": […]}); prints its port on the first line, serves until
         stdin ends.
+    predict_baseline.py loop MODEL.joblib INPUT.jsonl OUTPUT BATCH_SIZE
+        batch prediction as one Python loop would do it: reads the JSON-lines input, calls model.predict on batches
+        of BATCH_SIZE instances and writes {"instance": …, "prediction": …} lines to OUTPUT, as the executor's
+        workers write them; prints {"seconds": …, "instances": …}.
 """
 import http.server
 import json
@@ -66,8 +70,37 @@ def server(model_path):
     httpd.shutdown()
 
 
+def loop(model_path, input_path, output_path, batch_size):
+    model = joblib.load(model_path)
+    started = time.perf_counter()
+    count = 0
+    with open(input_path, encoding="utf-8") as src, open(output_path, "w", encoding="utf-8") as out:
+        batch, texts = [], []
+
+        def flush():
+            for text, prediction in zip(texts, model.predict(np.asarray(batch)).tolist()):
+                out.write('{"instance": %s, "prediction": %s}\n' % (text, json.dumps(prediction)))
+
+        for line in src:
+            text = line.rstrip("\n")
+            if not text.strip():
+                continue
+            batch.append(json.loads(text))
+            texts.append(text)
+            if len(batch) >= batch_size:
+                flush()
+                count += len(batch)
+                batch, texts = [], []
+        if batch:
+            flush()
+            count += len(batch)
+    print(json.dumps({"seconds": time.perf_counter() - started, "instances": count}))
+
+
 if __name__ == "__main__":
-    if sys.argv[1] == "inprocess":
+    if sys.argv[1] == "loop":
+        loop(sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5]))
+    elif sys.argv[1] == "inprocess":
         inprocess(sys.argv[2], sys.argv[3], float(sys.argv[4]))
     else:
         server(sys.argv[2])

@@ -5,7 +5,8 @@ Usage: prediction_models.py OUT. Trains on tests/data/builtin/breast_cancer.csv 
 - OUT/sklearn/model.joblib: a scikit-learn pipeline (StandardScaler + LogisticRegression) predicting the text labels;
 - OUT/xgboost/model.bst: an XGBoost booster (binary:logistic, 20 rounds) predicting P(malignant);
 - OUT/torch/model.pt: a TorchScript module (Linear 30→2 after a fixed standardisation) answering two logits;
-- OUT/expected.json: {"instances": the first 5 rows' features, "sklearn"|"xgboost"|"torch": each model's answer}.
+- OUT/expected.json: {"instances": the first 5 rows' features, "sklearn"|"xgboost"|"torch": each model's answer,
+  "allInstances": every row's features, "sklearnAll"|"xgboostAll": each model's answer to every row (batch jobs)}.
 """
 
 import csv
@@ -74,6 +75,9 @@ def main(out):
         "sklearn": pipeline.predict(instances).tolist(),
         "xgboost": booster.predict(xgb.DMatrix(instances)).tolist(),
         "torch": torch_answer,
+        "allInstances": X.tolist(),
+        "sklearnAll": pipeline.predict(X).tolist(),
+        "xgboostAll": booster.predict(xgb.DMatrix(X)).tolist(),
     }
     with open(os.path.join(out, "expected.json"), "w") as f:
         json.dump(expected, f)

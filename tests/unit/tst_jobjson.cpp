@@ -209,7 +209,18 @@ private Q_SLOTS:
             { QStringLiteral("trainingInput.masterConfig.foo") });
         row("unknown in params", R"({"trainingInput":{"hyperparameters":{"params":[{},{"min":1}]}}})",
             { QStringLiteral("trainingInput.hyperparameters.params[1].min") });
-        row("prediction job", R"({"predictionInput":{}})", { QStringLiteral("predictionInput") });
+        row("prediction job",
+            R"({"jobId":"b","predictionInput":{"modelName":"projects/local/models/m","dataFormat":"JSON",)"
+            R"("inputPaths":["/d/in*"],"outputPath":"/d/out","maxWorkerCount":2,"batchSize":"8","region":"local"},)"
+            R"("predictionOutput":{"predictionCount":"7","errorCount":1,"nodeHours":0.5}})",
+            {},
+            R"({"jobId":"b","predictionInput":{"modelName":"projects/local/models/m","dataFormat":"JSON",)"
+            R"("inputPaths":["/d/in*"],"outputPath":"/d/out","maxWorkerCount":"2","batchSize":"8","region":"local"},)"
+            R"("predictionOutput":{"predictionCount":"7","errorCount":"1","nodeHours":0.5}})");
+        row("prediction job: unknown field", R"({"predictionInput":{"model":"m"}})",
+            { QStringLiteral("predictionInput.model") });
+        row("prediction job: data format", R"({"predictionInput":{"dataFormat":"PARQUET"}})",
+            { QStringLiteral("predictionInput.dataFormat") });
         row("string expected", R"({"jobId":5})", { QStringLiteral("jobId") });
         row("int64 garbage", R"({"trainingInput":{"workerCount":"nine"}})",
             { QStringLiteral("trainingInput.workerCount") });

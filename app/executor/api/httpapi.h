@@ -364,6 +364,11 @@ private:
     QString auditRegionOf(const QString& project, const QString& jobId) const;
     Reply listTokens();
     Reply revokeToken(const QString& id);
+    /// A batch prediction job's create (predictionInput): validatePredictionInput(), outputPath and uri inside the
+    /// job-dir roots, the model resolved and the input paths matched now; then stored and submitted as any job.
+    Reply createPredictionJob(const QString& project, Job job, const Caller& caller);
+    /// Stores a validated new job (its ID unique in `project`; createTime and QUEUED set) and submits it.
+    Reply storeNewJob(const QString& project, Job job, const Caller& caller);
     Reply createJob(const ApiRequest& request, const QString& project, const Caller& caller);
     /// Why `spec.resumePreviousJobId` cannot be resumed in `project` (no such job, not a tuning job, other
     /// params or goal, still running), as field violations; empty when it can.

@@ -8,8 +8,10 @@
 #include "ssestream.h"
 
 #include "builtinalgorithm.h"
+#include "jobdirpolicy.h"
 #include "jobfilter.h"
 #include "jobstore.h"
+#include "predictionservice.h"
 #include "scheduler.h"
 
 #include <QDateTime>
@@ -71,6 +73,9 @@ HttpApi::Reply HttpApi::createJob(const ApiRequest& request, const QString& proj
     job.etag.clear();
     job.jobPosition.reset();
     job.trainingOutput.reset();
+    job.predictionOutput.reset();
+    if (job.predictionInput)
+        return createPredictionJob(project, std::move(job), caller);
     if (BuiltInAlgorithms::forJob(job.trainingInput)) {
         job.trainingOutput = TrainingOutput {};
         job.trainingOutput->isBuiltInAlgorithmJob = true;
@@ -107,6 +112,11 @@ HttpApi::Reply HttpApi::createJob(const ApiRequest& request, const QString& proj
     if (!violations.isEmpty())
         return errorReply(
             RpcCode::InvalidArgument, QStringLiteral("Request contains an invalid argument."), violations);
+    return storeNewJob(project, std::move(job), caller);
+}
+
+HttpApi::Reply HttpApi::storeNewJob(const QString& project, Job job, const Caller& caller)
+{
     const auto alreadyExists = [] {
         // A job ID is unique within its project (another project may hold the same ID), as in the service.
         const QString description = QStringLiteral("A job with this id already exists.");
@@ -135,6 +145,49 @@ HttpApi::Reply HttpApi::createJob(const ApiRequest& request, const QString& proj
     m_scheduler->submit(project, *stored);
     // The scheduler may already have moved it on (position in the queue, PREPARING).
     return jsonReply(JobJson::toJson(m_store->job(project, job.jobId).value_or(*stored)));
+}
+
+HttpApi::Reply HttpApi::createPredictionJob(const QString& project, Job job, const Caller& caller)
+{
+    PredictionInput& in = *job.predictionInput;
+    FieldViolations violations;
+    const Backend* cluster = m_scheduler->clusterBackend(in.region);
+    violations = cluster ? validateClusterJob(job, MachineCatalog::builtin())
+                         : validateJob(job, MachineCatalog::builtin(), m_host);
+    // The workers write outputPath and read uri: folders the job-dir rule allows (a cluster's shared folder there).
+    const JobDirPolicy policy = cluster ? JobDirPolicy({ cluster->runFolderRoot(QString()) }) : m_jobDirs;
+    QString why;
+    if (!in.outputPath.isEmpty() && !policy.allows(in.outputPath, &why))
+        violations.append({ QStringLiteral("predictionInput.outputPath"), why });
+    if (!in.uri.isEmpty() && !policy.allows(in.uri, &why))
+        violations.append({ QStringLiteral("predictionInput.uri"), why });
+    if (violations.isEmpty() && BuiltInAlgorithms::packageDir().isEmpty())
+        violations.append({ QStringLiteral("predictionInput"),
+            QStringLiteral("Batch prediction runs Trainyard's bundled package (trainyard_algorithms), which is not "
+                           "installed with this executor (trainyard/algorithms in the data folders).") });
+    // The model and the input files, as the job will find them when it starts: an error now rather than a job
+    // that fails at once.
+    if (violations.isEmpty()) {
+        QString error;
+        std::optional<BatchModel> model;
+        if (!m_prediction)
+            error = QStringLiteral("predictionInput: this executor serves no models");
+        else
+            model = m_prediction->batchModel(project, in, &error);
+        if (model && !BatchPlan::make(in, *model, 1, QString(), &error))
+            model.reset();
+        if (!model) {
+            const qsizetype colon = error.indexOf(QLatin1String(": "));
+            violations.append({ colon > 0 ? error.left(colon) : QStringLiteral("predictionInput"),
+                colon > 0 ? error.mid(colon + 2) : error });
+        }
+    }
+    if (!violations.isEmpty())
+        return errorReply(
+            RpcCode::InvalidArgument, QStringLiteral("Request contains an invalid argument."), violations);
+    job.trainingInput = TrainingInput();
+    job.predictionOutput = PredictionOutput { in.outputPath, {}, {}, {}, {} };
+    return storeNewJob(project, std::move(job), caller);
 }
 
 HttpApi::Reply HttpApi::getJob(const QString& project, const QString& jobId)

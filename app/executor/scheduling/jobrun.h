@@ -52,6 +52,14 @@ struct JobRun {
     QString interpreter;
     /// A tuning job's study (trainingInput.hyperparameters); null for a plain job.
     std::unique_ptr<StudyRun> study;
+    /// A batch prediction job (predictionInput): its workers (BatchPlan::workers; `input` runs them), 0 for any other.
+    int batchWorkers = 0;
+    QString batchOutputPath;
+    /// Its predictionOutput as last stored, so that progress is stored only when it changed.
+    std::optional<PredictionOutput> batchOutput;
+    /// Why the job cannot run, found before it was queued (a batch prediction job whose model or input is gone):
+    /// prepare() fails it with this.
+    QString setupError;
 
     /// Staging is done: its runs start as soon as they are admitted.
     bool isStaged() const { return phase == Phase::Starting || phase == Phase::Running; }

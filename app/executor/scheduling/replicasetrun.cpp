@@ -232,7 +232,8 @@ bool ReplicaSetRun::awaitsExit(const QString& taskName) const
         m_replicas.begin(), m_replicas.end(), [&](const Replica& r) { return r.slot.taskName == taskName && r.alive; });
 }
 
-/// Judges a replica's exit (ARCHITECTURE.md "A job's life", step 5): the master's 0 ends the run well; 1–127 of
+/// Judges a replica's exit (ARCHITECTURE.md "A job's life", step 5): the master's 0 ends the run well (every
+/// replica's, with setSucceedsWithEveryReplica()); 1–127 of
 /// any replica is a permanent failure; a signal, ≥ 128 or a replica that never ran is retryable (a replica that could
 /// not start: exit 127, permanent, as a shell reports it).
 void ReplicaSetRun::exited(const QString& taskName, const ReplicaExit& exit)
@@ -312,7 +313,10 @@ void ReplicaSetRun::exited(const QString& taskName, const ReplicaExit& exit)
         stop(StopReason::Failed, message);
     } else {
         r->state = ReplicaState::Succeeded;
-        if (r->slot.role == QLatin1String("master"))
+        const bool done = m_everyReplicaMustSucceed ? std::all_of(m_replicas.begin(), m_replicas.end(),
+                              [](const Replica& other) { return other.state == ReplicaState::Succeeded; })
+                                                    : r->slot.role == QLatin1String("master");
+        if (done)
             stop(StopReason::Succeeded, QString());
     }
     m_owner->runReplicasChanged(*this);

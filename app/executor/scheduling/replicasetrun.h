@@ -118,6 +118,9 @@ public:
     /// What admission set aside for it (held from admission until its owner releases it).
     const std::optional<Reservation>& reservation() const { return m_reservation; }
     void setReservation(std::optional<Reservation> reservation) { m_reservation = std::move(reservation); }
+    /// The run succeeds when every replica exited 0 (a batch prediction job's workers, each with its own share),
+    /// instead of when the master did (the service's rule for training, where the master's end is the job's).
+    void setSucceedsWithEveryReplica(bool on) { m_everyReplicaMustSucceed = on; }
     /// Forgets the reservation and has the backend release it.
     void release();
 
@@ -188,6 +191,7 @@ private:
     int m_restarts = 0;
     std::optional<Reservation> m_reservation;
     bool m_attached = false;
+    bool m_everyReplicaMustSucceed = false;
 };
 
 } // namespace Trainyard

@@ -22,6 +22,7 @@
 #include <QFile>
 #include <QMetaMethod>
 #include <QSysInfo>
+#include <QThread>
 #include <QTimer>
 
 #include <algorithm>
@@ -46,6 +47,8 @@ struct Scheduler::Private final : ReplicaSetRun::Owner, StudyRun::Host {
     std::vector<std::unique_ptr<Backend>> ownedBackends; // the default first, then addBackend()'s
     QString dataDir;
     int graceSeconds = 10;
+    Scheduler::BatchModelResolver batchResolver;
+    QTimer* batchProgressTimer = nullptr;
     bool shuttingDownNow = false;
 
     using Run = JobRun;
@@ -86,6 +89,25 @@ struct Scheduler::Private final : ReplicaSetRun::Owner, StudyRun::Host {
                                             "the executor checked them), so the job cannot run.");
         });
         return true;
+    }
+
+    /// Stores a batch prediction job's predictionOutput from its workers' progress files when it changed.
+    void storeBatchProgress(Run* run)
+    {
+        const PredictionOutput now = readBatchProgress(run->folder.batchDir(), run->batchOutputPath, run->batchWorkers);
+        if (run->batchOutput && *run->batchOutput == now)
+            return;
+        run->batchOutput = now;
+        mutate(run->key, [&now](Job& j) { j.predictionOutput = now; });
+    }
+
+    /// Every 2 s, the progress of the batch prediction jobs that run (the job list's and the console's progress).
+    void pollBatchProgress()
+    {
+        for (auto& [key, run] : runs) {
+            if (run->batchWorkers > 0 && run->phase == Phase::Running && !run->cancelRequested)
+                storeBatchProgress(run.get());
+        }
     }
 
     template <typename F> std::optional<Job> mutate(const JobKey& key, F change)
@@ -240,14 +262,48 @@ struct Scheduler::Private final : ReplicaSetRun::Owner, StudyRun::Host {
         updatePositions();
     }
 
+    /// A batch prediction job's run: its plan (made now, or the one kept in its folder since its first submit, so that
+    /// a restart splits the input the same way) and the cluster of workers that runs it.
+    void planBatch(Run* run, const Job& job)
+    {
+        const PredictionInput& in = *job.predictionInput;
+        const QString planFile = run->folder.batchPlanFile();
+        QString error;
+        std::optional<BatchPlan> plan;
+        if (QFile::exists(planFile)) {
+            plan = BatchPlan::read(planFile, &error);
+        } else if (!batchResolver) {
+            error = QStringLiteral("this executor serves no models, so it cannot run batch prediction jobs");
+        } else if (const std::optional<BatchModel> model = batchResolver(run->key.project, in, &error)) {
+            // A cluster's nodes are many; on this host, more workers than vCPUs only take turns.
+            const int limit = run->backend == backend ? QThread::idealThreadCount() : std::numeric_limits<int>::max();
+            plan = BatchPlan::make(in, *model, limit, run->folder.batchDir(), &error);
+            if (plan && !plan->write(planFile, &error))
+                plan.reset();
+        }
+        run->batchOutputPath = in.outputPath;
+        if (!plan) {
+            run->setupError = error;
+            run->batchWorkers = 1;
+            run->input = BatchPlan().trainingInput(QString(), planFile, in.region, in.runtimeVersion);
+            return;
+        }
+        run->batchWorkers = plan->workers;
+        run->input = plan->trainingInput(BuiltInAlgorithms::packageDir(), planFile, in.region,
+            in.runtimeVersion.isEmpty() ? plan->model.runtimeVersion : in.runtimeVersion);
+        run->batchOutput = job.predictionOutput;
+    }
+
     Run* createRun(const JobKey& key, const Job& job)
     {
         auto run = std::make_unique<Run>();
         run->key = key;
-        run->backend = backendFor(job.trainingInput.region);
+        run->backend = backendFor(job.region());
         run->folder = JobFolder(key.folder(run->backend->runFolderRoot(dataDir)));
-        run->plan = planCluster(job.trainingInput, MachineCatalog::builtin());
         run->input = job.trainingInput;
+        if (job.predictionInput)
+            planBatch(run.get(), job);
+        run->plan = planCluster(run->input, MachineCatalog::builtin());
         if (const BuiltInAlgorithm* algorithm = BuiltInAlgorithms::forJob(job.trainingInput)) {
             // A built-in algorithm's image runs the bundled package as the job's trainer (no container); the
             // stored job keeps the image it was given. Uninstalled since create: prepare() fails the job.
@@ -255,8 +311,11 @@ struct Scheduler::Private final : ReplicaSetRun::Owner, StudyRun::Host {
             run->input.packageUris = package.isEmpty() ? QStringList() : QStringList { package };
             run->input.pythonModule = algorithm->module;
         }
-        if (!job.trainingInput.hyperparameters)
+        if (!job.trainingInput.hyperparameters) {
             run->sets.push_back(std::make_unique<SetRun>(this, run->backend, RunId { key, QString() }, run->folder));
+            // Each batch worker predicts a share of its own: the job is done when all are.
+            run->sets.back()->setSucceedsWithEveryReplica(run->batchWorkers > 0);
+        }
         Run* raw = run.get();
         runs[key] = std::move(run);
         return raw;
@@ -299,6 +358,16 @@ struct Scheduler::Private final : ReplicaSetRun::Owner, StudyRun::Host {
             finish(run, JobState::Failed, QStringLiteral("the job record disappeared"));
             return;
         }
+        if (!run->setupError.isEmpty()) {
+            finish(run, JobState::Failed, run->setupError);
+            return;
+        }
+        if (run->batchWorkers > 0 && run->input.packageUris.isEmpty()) {
+            finish(run, JobState::Failed,
+                QStringLiteral("Batch prediction runs Trainyard's bundled package (trainyard_algorithms), which is not "
+                               "installed with this executor (trainyard/algorithms in the data folders)."));
+            return;
+        }
         QString error;
         run->interpreter = run->backend->interpreter();
         // A job whose every replica runs an image needs no interpreter here (nor a package to stage). What runs
@@ -336,6 +405,18 @@ struct Scheduler::Private final : ReplicaSetRun::Owner, StudyRun::Host {
         if (input.packageUris.isEmpty()) {
             // Nothing to install: the module must be importable by the interpreter as it is.
             QDir().mkpath(run->folder.stagingDir());
+            startSets(run);
+            return;
+        }
+        if (run->batchWorkers > 0) {
+            // The bundled package is pure Python and needs no build: copied as it is (see Staging::copyModule).
+            QString copyError;
+            QDir().mkpath(run->folder.stagingDir());
+            if (!Staging::copyModule(input.packageUris.first(), QStringLiteral("trainyard_algorithms"),
+                    run->folder.stagingDir(), &copyError)) {
+                finish(run, JobState::Failed, QStringLiteral("The bundled package cannot be staged: ") + copyError);
+                return;
+            }
             startSets(run);
             return;
         }
@@ -656,6 +737,8 @@ struct Scheduler::Private final : ReplicaSetRun::Owner, StudyRun::Host {
                 });
             }
         }
+        if (run->batchWorkers > 0)
+            storeBatchProgress(run); // what the workers committed, however the job ended
         logs->closeJob(run->key);
         const JobOutcome outcome { state, message, Rfc3339::now() };
         // On disk before the store: when the store cannot take it (a full disk), nothing may treat the job as
@@ -880,6 +963,10 @@ Scheduler::Scheduler(
     d->ownedBackends.push_back(std::move(backend));
     d->dataDir = dataDir;
     d->connectBackend(d->backend);
+    d->batchProgressTimer = new QTimer(this);
+    d->batchProgressTimer->setInterval(2000);
+    connect(d->batchProgressTimer, &QTimer::timeout, this, [this] { d->pollBatchProgress(); });
+    d->batchProgressTimer->start();
 }
 
 Scheduler::~Scheduler()
@@ -937,7 +1024,7 @@ void Scheduler::submit(const QString& project, const Job& job)
     const JobKey key { project, job.jobId };
     if (Private::Run* existing = d->find(key); existing && existing->phase != Private::Phase::Done)
         return;
-    if (d->failWithoutFolder(key, key.folder(d->backendFor(job.trainingInput.region)->runFolderRoot(d->dataDir))))
+    if (d->failWithoutFolder(key, key.folder(d->backendFor(job.region())->runFolderRoot(d->dataDir))))
         return;
     Private::Run* run = d->createRun(key, job);
     d->service(key, QStringLiteral("Validating job requirements..."));
@@ -984,7 +1071,7 @@ void Scheduler::recover()
         const JobKey key = stored.key();
         if (d->find(key))
             continue;
-        Backend* backend = d->backendFor(job.trainingInput.region);
+        Backend* backend = d->backendFor(job.region());
         const QString folder = key.folder(backend->runFolderRoot(d->dataDir));
         if (d->failWithoutFolder(key, folder))
             continue;
@@ -1128,6 +1215,11 @@ HostStatus Scheduler::usage() const
 void Scheduler::setGracePeriodSeconds(int seconds)
 {
     d->graceSeconds = std::max(0, seconds);
+}
+
+void Scheduler::setBatchModelResolver(BatchModelResolver resolver)
+{
+    d->batchResolver = std::move(resolver);
 }
 
 } // namespace Trainyard

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "apitypes.h"
+#include "batchplan.h"
 #include "job.h"
 #include "jobkey.h"
 #include "launchspec.h"
@@ -10,6 +11,7 @@
 #include <QObject>
 #include <QString>
 
+#include <functional>
 #include <memory>
 
 namespace Trainyard {
@@ -120,6 +122,18 @@ public:
 
     /// Seconds between SIGTERM and SIGKILL when stopping replicas (default 10).
     void setGracePeriodSeconds(int seconds);
+
+    /// Resolves a batch prediction job's model (predictionInput.modelName, versionName or uri) for `project`; nullopt
+    /// with *error ("predictionInput.versionName: …") when it cannot be used.
+    using BatchModelResolver
+        = std::function<std::optional<BatchModel>(const QString& project, const PredictionInput&, QString* error)>;
+    /// How batch prediction jobs find their model (the executor's PredictionService). A batch prediction job is
+    /// another run of the same queue: its plan (BatchPlan: input files, workers) is made when it is submitted and
+    /// kept in its job folder, its workers are the replicas of a cluster (a master and workers) running the bundled
+    /// `trainyard_algorithms.batch_prediction`, with a job's states, queueing, cancel, logs and restarts; its
+    /// predictionOutput is stored from the workers' progress files every 2 s while it runs, and when it ends. Without
+    /// a resolver, a batch prediction job fails.
+    void setBatchModelResolver(BatchModelResolver resolver);
 
 Q_SIGNALS:
     /// The job's replicas changed (a state, an address, a process, a restart): `replicas` is the whole list as

@@ -387,4 +387,33 @@ void Staging::onFinished(int exitCode, QProcess::ExitStatus status)
              .arg(why, meaningful.join(QLatin1String(" | "))));
 }
 
+bool Staging::copyModule(const QString& packageDir, const QString& module, const QString& stagingDir, QString* error)
+{
+    const QString from = packageDir + QLatin1Char('/') + module;
+    const QString to = stagingDir + QLatin1Char('/') + module;
+    QDir(to).removeRecursively();
+    QDirIterator it(
+        from, QDir::Files | QDir::NoDotAndDotDot, QDirIterator::Subdirectories | QDirIterator::FollowSymlinks);
+    int copied = 0;
+    while (it.hasNext()) {
+        const QString file = it.next();
+        const QString relative = QDir(from).relativeFilePath(file);
+        if (relative.contains(QLatin1String("__pycache__")))
+            continue;
+        const QString target = to + QLatin1Char('/') + relative;
+        QDir().mkpath(QFileInfo(target).absolutePath());
+        // QFile::copy reads a symbolic link's target: the copy holds plain files, as pip's install would.
+        if (!QFile::copy(file, target)) {
+            *error = QStringLiteral("cannot copy %1 to %2").arg(file, target);
+            return false;
+        }
+        ++copied;
+    }
+    if (copied == 0) {
+        *error = QStringLiteral("%1 holds no files").arg(from);
+        return false;
+    }
+    return true;
+}
+
 } // namespace Trainyard

@@ -63,6 +63,12 @@ public:
     QString cacheEntry() const { return m_cacheEntry; }
     /// Whether start() found the packages in the cache (no pip).
     bool cacheHit() const { return m_cacheHit; }
+    /// Copies the pure-Python package folder `packageDir/<module>` (symbolic links followed, __pycache__ left out)
+    /// into `stagingDir/<module>`, replacing what is there: the bundled trainyard_algorithms for a batch prediction
+    /// job, whose workers need it importable and nothing installed (pip's build and install cost a second of every
+    /// such job's start). False with *error when a file cannot be copied.
+    static bool copyModule(const QString& packageDir, const QString& module, const QString& stagingDir, QString* error);
+
     static constexpr int CacheEntries = 32;
     static constexpr qint64 CacheMaxBytes = qint64(256) << 20;
     /// Starts pip (asynchronously). finished() follows, also for errors found before pip starts.

@@ -212,6 +212,70 @@ void PredictionService::afterCopy(const QString& key, const QString& error)
     serving->staging->start();
 }
 
+std::optional<BatchModel> PredictionService::batchModel(
+    const QString& project, const PredictionInput& input, QString* error) const
+{
+    if (!input.uri.isEmpty()) {
+        const FrameworkGuess guess = PredictionJson::detectFramework(input.uri);
+        if (!QFileInfo(input.uri).isDir()) {
+            *error = QStringLiteral("predictionInput.uri: %1 is not a folder").arg(input.uri);
+            return std::nullopt;
+        }
+        if (guess.framework == PredictionFramework::Unspecified || guess.framework == PredictionFramework::TensorFlow) {
+            *error = QStringLiteral("predictionInput.uri: %1 holds no model this system can serve (%2)")
+                         .arg(input.uri, guess.explanation);
+            return std::nullopt;
+        }
+        BatchModel model;
+        model.modelDir = input.uri;
+        model.framework = PredictionJson::frameworkName(guess.framework);
+        return model;
+    }
+    const bool byModel = !input.modelName.isEmpty();
+    const QString field
+        = byModel ? QStringLiteral("predictionInput.modelName") : QStringLiteral("predictionInput.versionName");
+    const QStringList parts = (byModel ? input.modelName : input.versionName).split(QLatin1Char('/'));
+    // projects/P/models/M[/versions/V], as validatePredictionInput() checked.
+    if (parts.size() < 4 || parts.at(1) != project) {
+        *error = QStringLiteral("%1: the model must be in this job's project (%2)").arg(field, project);
+        return std::nullopt;
+    }
+    const std::optional<ModelResource> model = m_store->model(project, parts.at(3));
+    if (!model) {
+        *error = QStringLiteral("%1: there is no model projects/%2/models/%3").arg(field, project, parts.at(3));
+        return std::nullopt;
+    }
+    QString versionId = parts.size() >= 6 ? parts.at(5) : QString();
+    if (byModel) {
+        versionId = model->defaultVersion;
+        if (versionId.isEmpty()) {
+            *error = QStringLiteral("%1: model projects/%2/models/%3 has no default version")
+                         .arg(field, project, parts.at(3));
+            return std::nullopt;
+        }
+    }
+    const std::optional<VersionResource> v = m_store->version(project, model->name, versionId);
+    if (!v) {
+        *error = QStringLiteral("%1: there is no version projects/%2/models/%3/versions/%4")
+                     .arg(field, project, parts.at(3), versionId);
+        return std::nullopt;
+    }
+    if (v->state != VersionState::Ready) {
+        *error = QStringLiteral("%1: version projects/%2/models/%3/versions/%4 is %5; only a READY version predicts")
+                     .arg(field, project, parts.at(3), versionId, PredictionJson::versionStateName(v->state));
+        return std::nullopt;
+    }
+    BatchModel result;
+    const QString folder = versionFolder(project, model->name, v->name);
+    result.modelDir = folder + QStringLiteral("/model");
+    result.framework = v->predictionClass.isEmpty() ? PredictionJson::frameworkName(v->framework) : QString();
+    result.predictionClass = v->predictionClass;
+    if (!v->packageUris.isEmpty())
+        result.pythonPath << JobFolder(folder).stagingDir();
+    result.runtimeVersion = v->runtimeVersion;
+    return result;
+}
+
 void PredictionService::startNodes(const QString& key)
 {
     const auto serving = m_serving.value(key);

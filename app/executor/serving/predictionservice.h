@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #pragma once
 
+#include "batchplan.h"
 #include "modelstore.h"
 #include "prediction.h"
 
@@ -74,6 +75,13 @@ public:
     void recover();
     /// Stops every node (the executor's shutdown). Versions stay READY in the store.
     void shutdown();
+
+    /// The model a batch prediction job of `project` runs (Scheduler::BatchModelResolver): `modelName`'s default
+    /// version or `versionName`, which must be READY (their copy here, with a custom prediction routine's staged
+    /// packages), or the folder `uri` (its framework detected from its files, PredictionJson::detectFramework()).
+    /// nullopt with *error naming the field ("predictionInput.modelName: model projects/local/models/m has no default
+    /// version") otherwise.
+    std::optional<BatchModel> batchModel(const QString& project, const PredictionInput& input, QString* error) const;
 
     /// The folder of a version's files here.
     QString versionFolder(const QString& project, const QString& model, const QString& version) const;

@@ -119,8 +119,13 @@ class ArrayPredictor:
                 raise InstanceError(i, "%d values, expected %d" % (len(instance), width))
 
     def predict(self, instances, **kwargs):
-        np = common.require("numpy")
         self.check(instances)
+        return self.predict_unchecked(instances)
+
+    def predict_unchecked(self, instances):
+        """predict() without the per-instance width check: a batch job's hot path, which checks instances one by
+        one (predict()) only when a batch fails."""
+        np = common.require("numpy")
         if self.kind == "xgboost-booster":
             xgb = common.require("xgboost")
             return self.model.predict(xgb.DMatrix(np.asarray(instances, dtype=np.float64))).tolist()
