@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "jobview.h"
 
+#include "batchpredictionpanel.h"
+
 #include "builtinalgorithm.h"
 #include "modelpanel.h"
 
@@ -239,11 +241,17 @@ JobView::JobView(ExecutorConnection* connection, const Job& job, QWidget* parent
     }
     m_tabs->addTab(topologyTab, tr("Topology"));
     m_tabs->addTab(m_logs, tr("Logs"));
-    m_checkpoints = new CheckpointsPanel(connection, job, this);
-    connect(m_checkpoints, &CheckpointsPanel::message, this, &JobView::message);
-    connect(
-        m_checkpoints, &CheckpointsPanel::submitFromCheckpointRequested, this, &JobView::submitFromCheckpointRequested);
-    m_tabs->addTab(m_checkpoints, tr("Checkpoints"));
+    if (job.predictionInput) {
+        // A batch prediction job has no job dir and no checkpoints: its output files instead.
+        m_batch = new BatchPredictionPanel(job, this);
+        m_tabs->insertTab(1, m_batch, tr("Predictions"));
+    } else {
+        m_checkpoints = new CheckpointsPanel(connection, job, this);
+        connect(m_checkpoints, &CheckpointsPanel::message, this, &JobView::message);
+        connect(m_checkpoints, &CheckpointsPanel::submitFromCheckpointRequested, this,
+            &JobView::submitFromCheckpointRequested);
+        m_tabs->addTab(m_checkpoints, tr("Checkpoints"));
+    }
     if (BuiltInAlgorithms::forJob(job.trainingInput)) {
         // What the built-in algorithm trained (issue 29); a tuning job's shows the trial selected in the Trials tab.
         m_model = new ModelPanel(connection, job, this);
@@ -518,6 +526,8 @@ void JobView::setJob(const Job& job)
         m_checkpoints->setJob(job);
     if (m_model)
         m_model->setJob(job);
+    if (m_batch)
+        m_batch->setJob(job);
     if (m_trials)
         m_trials->setJob(job);
     emit jobChanged(job);

@@ -28,6 +28,7 @@ namespace Trainyard {
 
 class ApiStream;
 class CheckpointsPanel;
+class BatchPredictionPanel;
 class ModelPanel;
 class ExecutorConnection;
 class LogPanel;
@@ -68,6 +69,8 @@ public:
     CheckpointsPanel* checkpointsPanel() const { return m_checkpoints; }
     /// A built-in algorithm job's Model tab; nullptr for other jobs.
     ModelPanel* modelPanel() const { return m_model; }
+    /// The Predictions tab of a batch prediction job (nullptr for a training job).
+    BatchPredictionPanel* batchPanel() const { return m_batch; }
     /// The Metrics tab; nullptr in a build without Qt Charts.
     MetricsPanel* metricsPanel() const { return m_metrics; }
     /// The Trials tab; nullptr unless the job has trainingInput.hyperparameters.
@@ -171,6 +174,7 @@ private:
     LogPanel* m_logs;
     CheckpointsPanel* m_checkpoints = nullptr;
     ModelPanel* m_model = nullptr;
+    BatchPredictionPanel* m_batch = nullptr;
     MetricsPanel* m_metrics = nullptr;
     TrialsPanel* m_trials = nullptr;
     QWidget* tabWidget(Tab tab) const;

@@ -3,6 +3,7 @@
 
 #include "machinecatalog.h"
 #include "submitwizard.h"
+#include "wizardapppage.h"
 #include "wizardpage_p.h"
 
 #include <QDateTime>
