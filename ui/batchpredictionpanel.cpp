@@ -104,8 +104,14 @@ QString BatchPredictionPanel::countsText(const PredictionOutput& out)
         + tr("%Ln error(s)", nullptr, int(std::min<qint64>(out.errorCount.value_or(0), INT_MAX)));
     if (out.inputInstanceCount)
         text += tr(" of %1 instances").arg(locale.toString(*out.inputInstanceCount));
-    if (out.nodeHours)
-        text += tr("; %1 node hours").arg(locale.toString(*out.nodeHours, 'g', 3));
+    if (out.nodeHours) {
+        // The service's unit, and what it is here: the workers' run time, summed.
+        const double seconds = *out.nodeHours * 3600.0;
+        const QString time = seconds < 120 ? tr("%1 s").arg(locale.toString(seconds, 'f', 1))
+                                           : tr("%1 min").arg(locale.toString(seconds / 60.0, 'f', 1));
+        //: %1 is a duration ("13.0 s"), %2 the same in node hours.
+        text += tr("; %1 of the workers' time (%2 node hours)").arg(time, locale.toString(*out.nodeHours, 'g', 3));
+    }
     return text;
 }
 

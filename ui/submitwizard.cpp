@@ -21,6 +21,7 @@
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QRadioButton>
 #include <QRegularExpression>
 #include <QSaveFile>
 #include <QScreen>
@@ -62,12 +63,14 @@ SubmitWizard::SubmitWizard(ApiClient* client, QWidget* parent)
     m_outputPage = new WizardOutputPage(this);
     m_tuningPage = new WizardTuningPage(this);
     m_reviewPage = new WizardReviewPage(this);
+    m_batchPage = new WizardBatchPage(this);
     setPage(JobPageId, m_jobPage);
     setPage(AppPageId, m_appPage);
     setPage(ComputePageId, m_computePage);
     setPage(OutputPageId, m_outputPage);
     setPage(TuningPageId, m_tuningPage);
     setPage(ReviewPageId, m_reviewPage);
+    setPage(BatchPageId, m_batchPage);
     setButtonText(QWizard::FinishButton, tr("&Submit"));
     // 900 × 720, or less on a small screen: on 1024 × 700 the buttons were below the screen's edge.
     const QScreen* on = parent ? parent->screen() : screen();
@@ -220,8 +223,9 @@ void SubmitWizard::loadJob(const Job& job)
     base.jobId = job.jobId;
     base.labels = job.labels;
     base.trainingInput = job.trainingInput;
+    base.predictionInput = job.predictionInput;
     m_base = base;
-    const QList<WizardPage*> pages { m_jobPage, m_appPage, m_computePage, m_outputPage, m_tuningPage };
+    const QList<WizardPage*> pages { m_jobPage, m_appPage, m_computePage, m_outputPage, m_tuningPage, m_batchPage };
     for (WizardPage* page : pages)
         page->load(m_base);
     if (currentId() == ReviewPageId)
@@ -229,12 +233,21 @@ void SubmitWizard::loadJob(const Job& job)
     markUnmodified();
 }
 
+bool SubmitWizard::isBatchPrediction() const
+{
+    return m_jobPage && m_jobPage->batchPrediction()->isChecked();
+}
+
 void SubmitWizard::updateTitle()
 {
-    const QList<int> ids = pageIds();
+    const bool batch = isBatchPrediction();
+    const QList<int> ids = batch
+        ? QList<int> { JobPageId, BatchPageId, ReviewPageId }
+        : QList<int> { JobPageId, AppPageId, ComputePageId, OutputPageId, TuningPageId, ReviewPageId };
     const int step = int(ids.indexOf(currentId() < 0 ? startId() : currentId())) + 1;
+    const QString title = batch ? tr("Submit Batch Prediction Job") : m_titleBase;
     //: %1 is the wizard's title ("Submit Training Job", "Submit from checkpoint …").
-    setWindowTitle(step > 0 ? tr("%1 — Step %2 of %3").arg(m_titleBase).arg(step).arg(ids.size()) : m_titleBase);
+    setWindowTitle(step > 0 ? tr("%1 — Step %2 of %3").arg(title).arg(step).arg(ids.size()) : title);
 }
 
 void SubmitWizard::setTitleBase(const QString& title)
@@ -408,8 +421,14 @@ bool SubmitWizard::importConfig(const QString& path, QString* error)
 Job SubmitWizard::job() const
 {
     Job job = m_base;
-    if (!m_tuningPage) // still constructing its pages
+    if (!m_batchPage) // still constructing its pages
         return job;
+    if (isBatchPrediction()) {
+        m_jobPage->apply(job);
+        m_batchPage->apply(job);
+        return job;
+    }
+    job.predictionInput.reset();
     m_jobPage->apply(job);
     m_appPage->apply(job);
     m_computePage->apply(job);
@@ -424,6 +443,8 @@ SubmitWizard::PageId SubmitWizard::pageForField(const QString& field)
         return JobPageId;
     if (field.startsWith(QLatin1String("labels")))
         return JobPageId;
+    if (field.startsWith(QLatin1String("predictionInput")))
+        return BatchPageId;
     if (field == QLatin1String("trainingInput")) // rules about the whole cluster (capacity, GPUs in all)
         return ComputePageId;
     if (!field.startsWith(QLatin1String("trainingInput.")))
@@ -516,6 +537,39 @@ std::optional<QStringList> SubmitWizard::splitShellWords(const QString& line)
 
 QString SubmitWizard::commandLine(const Job& job, const QString& configPath)
 {
+    if (job.predictionInput) {
+        // trainyardctl jobs submit prediction's flags (gcloud's), one for each field the wizard sets.
+        const PredictionInput& p = *job.predictionInput;
+        QStringList words { QStringLiteral("trainyardctl"), QStringLiteral("jobs"), QStringLiteral("submit"),
+            QStringLiteral("prediction"), job.jobId.isEmpty() ? QStringLiteral("JOB") : job.jobId };
+        if (!p.uri.isEmpty()) {
+            words << QStringLiteral("--model-dir=") + p.uri;
+        } else {
+            const QString name = p.versionName.isEmpty() ? p.modelName : p.versionName;
+            words << QStringLiteral("--model=") + name.section(QLatin1Char('/'), 3, 3);
+            if (!p.versionName.isEmpty())
+                words << QStringLiteral("--version=") + name.section(QLatin1Char('/'), 5, 5);
+        }
+        words << QStringLiteral("--data-format=") + p.dataFormat.toLower()
+              << QStringLiteral("--input-paths=") + p.inputPaths.join(QLatin1Char(','))
+              << QStringLiteral("--output-path=") + p.outputPath << QStringLiteral("--region=") + p.region;
+        if (!p.outputDataFormat.isEmpty())
+            words << QStringLiteral("--output-data-format=") + p.outputDataFormat.toLower();
+        if (p.maxWorkerCount)
+            words << QStringLiteral("--max-worker-count=") + QString::number(*p.maxWorkerCount);
+        if (p.batchSize)
+            words << QStringLiteral("--batch-size=") + QString::number(*p.batchSize);
+        if (!job.labels.isEmpty()) {
+            QStringList pairs;
+            for (auto it = job.labels.cbegin(); it != job.labels.cend(); ++it)
+                pairs << it.key() + QLatin1Char('=') + it.value();
+            words << QStringLiteral("--labels=") + pairs.join(QLatin1Char(','));
+        }
+        QStringList quoted;
+        for (const QString& w : std::as_const(words))
+            quoted << shellQuote(w);
+        return quoted.join(QLatin1Char(' '));
+    }
     const TrainingInput& in = job.trainingInput;
     QStringList words { QStringLiteral("trainyardctl"), QStringLiteral("jobs"), QStringLiteral("submit"),
         QStringLiteral("training"), job.jobId.isEmpty() ? QStringLiteral("JOB") : job.jobId };
@@ -539,8 +593,9 @@ QString SubmitWizard::commandLine(const Job& job, const QString& configPath)
 
 void SubmitWizard::goToPage(int id)
 {
-    // QWizard has no "jump back": walk back, which keeps every page's state (no fields are registered).
-    while (currentId() > id) {
+    // QWizard has no "jump back": walk back, which keeps every page's state (no fields are registered). By the pages
+    // visited, not by their IDs: a batch prediction job's Batch page comes before Review and has the higher ID.
+    while (currentId() != id && visitedIds().contains(id)) {
         const int before = currentId();
         back();
         if (currentId() == before)
@@ -552,7 +607,8 @@ void SubmitWizard::accept()
 {
     if (m_submitting)
         return;
-    const QList<WizardPage*> pages { m_jobPage, m_appPage, m_computePage, m_outputPage, m_tuningPage, m_reviewPage };
+    const QList<WizardPage*> pages { m_jobPage, m_appPage, m_computePage, m_outputPage, m_tuningPage, m_reviewPage,
+        m_batchPage };
     for (WizardPage* page : pages)
         page->clearFieldErrors();
     if (!m_client) {
@@ -593,12 +649,14 @@ void SubmitWizard::showSubmitError(const ApiError& error)
             violations.last().field = QStringLiteral("-"); // no field: the Review page shows it
     }
     int target = ReviewPageId;
+    // Pages in the order they come: the Batch page (a batch prediction job's second) before Review.
+    const auto order = [](int id) { return id == BatchPageId ? int(AppPageId) : id; };
     QWidget* focus = nullptr;
     for (const FieldViolation& v : std::as_const(violations)) {
         const PageId id = v.field == QLatin1String("-") ? ReviewPageId : pageForField(v.field);
         auto* page = static_cast<WizardPage*>(this->page(id));
         QWidget* widget = page->showFieldError(v.field == QLatin1String("-") ? QString() : v.field, v.description);
-        if (id <= target) {
+        if (order(id) <= order(target)) {
             target = id;
             focus = widget;
         }

@@ -32,6 +32,7 @@ class WizardComputePage;
 class WizardOutputPage;
 class WizardTuningPage;
 class WizardReviewPage;
+class WizardBatchPage;
 
 /// What the wizard knows about the executor's host; empty until /host and /acceleratorTypes answer.
 struct WizardHostInfo {
@@ -51,7 +52,9 @@ struct WizardHostInfo {
 class SubmitWizard : public QWizard {
     Q_OBJECT
 public:
-    enum PageId { JobPageId, AppPageId, ComputePageId, OutputPageId, TuningPageId, ReviewPageId };
+    /// The pages. A training job goes Job → App → Compute → Output → Tuning → Review; a batch prediction job (the Job
+    /// page's third choice) Job → Batch → Review.
+    enum PageId { JobPageId, AppPageId, ComputePageId, OutputPageId, TuningPageId, ReviewPageId, BatchPageId };
 
     /// `client` may be nullptr (no executor): then job ID uniqueness is not checked, the host is unknown
     /// and Finish reports that no executor is connected.
@@ -89,6 +92,11 @@ public:
     WizardOutputPage* outputPage() const { return m_outputPage; }
     WizardTuningPage* tuningPage() const { return m_tuningPage; }
     WizardReviewPage* reviewPage() const { return m_reviewPage; }
+    WizardBatchPage* batchPage() const { return m_batchPage; }
+    /// The Job page chose a batch prediction job.
+    bool isBatchPrediction() const;
+    /// "Submit Training Job — Step 2 of 6" (or a batch prediction job's, of 3) for the page shown.
+    void updateTitle();
 
     /// The executor's jobs as the caller last listed them (the console's job list): the Output page names
     /// the job that wrote the checkpoints in a chosen folder from them, the tuning page offers the tuning jobs
@@ -173,7 +181,6 @@ private:
     bool m_fromDraft = false;
     bool m_draftKept = false;
     QString m_titleBase;
-    void updateTitle();
     QList<Job> m_knownJobs;
     bool m_confirmingClose = false;
     bool m_submitting = false;
@@ -183,6 +190,7 @@ private:
     WizardOutputPage* m_outputPage = nullptr;
     WizardTuningPage* m_tuningPage = nullptr;
     WizardReviewPage* m_reviewPage = nullptr;
+    WizardBatchPage* m_batchPage = nullptr;
 };
 
 } // namespace Trainyard

@@ -38,6 +38,7 @@ WizardJobPage::WizardJobPage(SubmitWizard* wizard)
     , m_importStatus(new QLabel(this))
     , m_trainApp(new QRadioButton(tr("Your training a&pplication (a Python package or a container image)"), this))
     , m_trainBuiltIn(new QRadioButton(tr("A built-in al&gorithm on a CSV table, no code"), this))
+    , m_batchPredict(new QRadioButton(tr("Batch p&rediction: a model predicts the instances of files"), this))
 {
     setTitle(tr("Job"));
     setSubTitle(tr("Name the job and label it, or start from a gcloud --config file."));
@@ -86,15 +87,21 @@ WizardJobPage::WizardJobPage(SubmitWizard* wizard)
     m_trainApp->setChecked(true);
     m_trainBuiltIn->setWhatsThis(tr("<b>Built-in algorithm</b>: XGBoost, a linear learner or wide and deep trained on "
                                     "a CSV table with the service's arguments, no training code of yours."));
+    m_batchPredict->setObjectName(QStringLiteral("batchPrediction"));
+    m_batchPredict->setWhatsThis(tr("<b>Batch prediction</b> (<tt>predictionInput</tt>): a job whose workers predict "
+                                    "every instance of your files with a deployed model or a model folder."));
     auto* trainColumn = new QVBoxLayout;
     trainColumn->addWidget(m_trainApp);
     trainColumn->addWidget(m_trainBuiltIn);
-    form->addRow(tr("Train:"), trainColumn);
+    trainColumn->addWidget(m_batchPredict);
+    form->addRow(tr("Job type:"), trainColumn);
     layout->addLayout(form);
     connect(m_trainBuiltIn, &QRadioButton::toggled, this, [this](bool on) {
         if (WizardAppPage* app = m_wizard->appPage())
             app->setAlgorithmMode(on);
     });
+    // The title says which job and how many steps.
+    connect(m_batchPredict, &QRadioButton::toggled, m_wizard, &SubmitWizard::updateTitle);
 
     auto* labelsTitle = new QLabel(tr("&Labels:"), this);
     labelsTitle->setBuddy(m_labels);
@@ -111,7 +118,8 @@ WizardJobPage::WizardJobPage(SubmitWizard* wizard)
     setTabOrder(m_jobId, m_suggest);
     setTabOrder(m_suggest, m_trainApp);
     setTabOrder(m_trainApp, m_trainBuiltIn);
-    setTabOrder(m_trainBuiltIn, m_labels);
+    setTabOrder(m_trainBuiltIn, m_batchPredict);
+    setTabOrder(m_batchPredict, m_labels);
     setTabOrder(m_labels, m_addLabel);
     setTabOrder(m_addLabel, m_removeLabel);
 
@@ -151,8 +159,17 @@ WizardJobPage::WizardJobPage(SubmitWizard* wizard)
     onIdChanged();
 }
 
+int WizardJobPage::nextId() const
+{
+    return m_batchPredict->isChecked() ? SubmitWizard::BatchPageId : SubmitWizard::AppPageId;
+}
+
 void WizardJobPage::load(const Job& job)
 {
+    if (job.predictionInput)
+        m_batchPredict->setChecked(true);
+    else if (m_batchPredict->isChecked())
+        m_trainApp->setChecked(true);
     m_jobId->setText(job.jobId);
     m_labels->setRowCount(0);
     for (auto it = job.labels.cbegin(); it != job.labels.cend(); ++it)
@@ -317,6 +334,9 @@ void WizardJobPage::clearFieldErrors()
 
 void WizardJobPage::showBuiltIn(bool builtIn)
 {
+    // The App page's mode (which it re-applies, e.g. when errors are cleared) says nothing about a batch job.
+    if (m_batchPredict->isChecked())
+        return;
     const QSignalBlocker a(m_trainApp), b(m_trainBuiltIn);
     (builtIn ? m_trainBuiltIn : m_trainApp)->setChecked(true);
 }

@@ -29,6 +29,9 @@ public:
     /// container image) or one of the service's built-in algorithms. The Training application page follows it.
     QRadioButton* trainApplication() const { return m_trainApp; }
     QRadioButton* trainBuiltIn() const { return m_trainBuiltIn; }
+    /// "Batch prediction": a job that predicts files' instances with a model (predictionInput), no training.
+    QRadioButton* batchPrediction() const { return m_batchPredict; }
+    int nextId() const override;
     /// Shows `builtIn` without telling the Training application page (which told this page).
     void showBuiltIn(bool builtIn);
     /// Beside Import config…: what the last import filled in, or why it failed.
@@ -59,6 +62,7 @@ private:
     QLabel* m_importStatus;
     QRadioButton* m_trainApp;
     QRadioButton* m_trainBuiltIn;
+    QRadioButton* m_batchPredict;
     QTimer m_debounce;
     QString m_checkedId;
     bool m_idTaken = false;

@@ -4,6 +4,7 @@
 // The pages of the SubmitWizard (submitwizard.h), one header and one file each; this header includes them all.
 
 #include "wizardapppage.h"
+#include "wizardbatchpage.h"
 #include "wizardcomputepage.h"
 #include "wizardjobpage.h"
 #include "wizardoutputpage.h"

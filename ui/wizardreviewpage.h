@@ -15,6 +15,8 @@ public:
     QWidget* showFieldError(const QString& field, const QString& message) override;
     void clearFieldErrors() override;
     void initializePage() override;
+    /// The last page of both flows (QWizard would go on to the higher-numbered Batch page).
+    int nextId() const override { return -1; }
 
     QPlainTextEdit* yamlView() const { return m_yaml; }
     QPlainTextEdit* commandView() const { return m_command; }

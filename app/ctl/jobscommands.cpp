@@ -391,6 +391,9 @@ int JobsCommands::submitPrediction(CtlSession& s, const QStringList& args)
         QStringLiteral("Paths of the instances' files on this host; a wildcard (*) is accepted in the file name."));
     p.addFlag(QStringLiteral("output-path"), QStringLiteral("OUTPUT_PATH"),
         QStringLiteral("Folder to write the predictions and the errors to (made if missing)."));
+    p.addFlag(QStringLiteral("output-data-format"), QStringLiteral("OUTPUT_DATA_FORMAT"),
+        QStringLiteral("Format of the results files: json (default: the instance and its prediction a line) or csv "
+                       "(the prediction's values). Trainyard's; gcloud has no such flag."));
     p.addFlag(QStringLiteral("region"), QStringLiteral("REGION"),
         QStringLiteral("Region: a Slurm cluster of the executor's clusters.yaml runs the workers there; local (or "
                        "any region of the service) runs them on the executor's host."));
@@ -442,6 +445,8 @@ int JobsCommands::submitPrediction(CtlSession& s, const QStringList& args)
     for (const QString& path : p.value(QStringLiteral("input-paths")).split(QLatin1Char(','), Qt::SkipEmptyParts))
         in.inputPaths << QDir::cleanPath(QDir::current().absoluteFilePath(path));
     in.outputPath = QDir::cleanPath(QDir::current().absoluteFilePath(p.value(QStringLiteral("output-path"))));
+    if (p.isSet(QStringLiteral("output-data-format")))
+        in.outputDataFormat = p.value(QStringLiteral("output-data-format")).toUpper();
     in.region = p.value(QStringLiteral("region"));
     const QString project = s.project();
     if (p.isSet(QStringLiteral("model-dir")))

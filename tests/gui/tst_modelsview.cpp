@@ -8,14 +8,18 @@
 // log. With TRAINYARD_SCREENSHOT_DIR set, the
 // view goes to models-view.png and the dialog to deploy-dialog.png.
 #include "apiclient.h"
+#include "batchpredictionpanel.h"
 #include "ctlrun.h"
 #include "deploydialog.h"
 #include "deployedmodelsmodel.h"
 #include "executorconnection.h"
 #include "executorenvironment.h"
+#include "jobview.h"
 #include "mainwindow.h"
 #include "modelsview.h"
 #include "requireddependencies.h"
+#include "submitwizard.h"
+#include "wizardpages.h"
 
 #include <QAbstractItemModelTester>
 #include <QAction>
@@ -25,17 +29,26 @@
 #include <QDir>
 #include <QDockWidget>
 #include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QProcess>
+#include <QProgressBar>
 #include <QPushButton>
+#include <QRadioButton>
 #include <QSignalSpy>
+#include <QSpinBox>
+#include <QTabWidget>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
 #include <QTreeView>
+#include <QTreeWidget>
+#include <QWizard>
 
 #include <functional>
 
@@ -270,6 +283,125 @@ private Q_SLOTS:
             QVERIFY(QDir().mkpath(dir));
             QVERIFY(window.grab().save(dir + QStringLiteral("/models-sample.png")));
         }
+    }
+
+    /// Batch prediction as a user takes it: the wizard's third job type, a deployed model picked from the list, an
+    /// input file (its first instances previewed), an output folder; the job succeeds, the job list says what it is,
+    /// and its Predictions tab shows every instance done, the counts, the output files and the results previewed. With
+    /// TRAINYARD_SCREENSHOT_DIR set: wizard-batch.png and batch-job.png (the job's view).
+    void batchPredictionFromTheWizard()
+    {
+        ExecutorConnection connection;
+        MainWindow window(&connection);
+        window.resize(1200, 860);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        connection.start();
+        QTRY_COMPARE_WITH_TIMEOUT(connection.state(), ExecutorConnection::State::Connected, 30000);
+        m_pids << connection.endpoint().pid;
+        ApiClient* client = connection.client();
+        const QString models = m_root.filePath(QStringLiteral("models"));
+        for (const QStringList& args :
+            { QStringList { QStringLiteral("models"), QStringLiteral("create"), QStringLiteral("scoring") },
+                QStringList { QStringLiteral("versions"), QStringLiteral("create"), QStringLiteral("v1"),
+                    QStringLiteral("--model"), QStringLiteral("scoring"), QStringLiteral("--origin"),
+                    models + QStringLiteral("/sklearn"), QStringLiteral("--framework"),
+                    QStringLiteral("scikit-learn") } }) {
+            const Test::CtlRun run = Test::runCtl(QProcessEnvironment::systemEnvironment(), args, 120000);
+            QVERIFY2(run.code == 0, qPrintable(run.err));
+        }
+        // 300 instances of the table, and a line that is none.
+        QFile expected(models + QStringLiteral("/expected.json"));
+        QVERIFY(expected.open(QIODevice::ReadOnly));
+        const QJsonArray rows
+            = QJsonDocument::fromJson(expected.readAll()).object().value(QStringLiteral("allInstances")).toArray();
+        const QString input = m_root.filePath(QStringLiteral("instances.json"));
+        QFile in(input);
+        QVERIFY(in.open(QIODevice::WriteOnly));
+        for (int i = 0; i < 300; ++i)
+            in.write(QJsonDocument(rows.at(i).toArray()).toJson(QJsonDocument::Compact) + '\n');
+        in.write("oops\n");
+        in.close();
+        const QString output = m_root.filePath(QStringLiteral("predictions"));
+
+        SubmitWizard w(client);
+        w.resize(1000, 760);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        const QString jobId = QStringLiteral("score_batch_1");
+        QTest::keyClicks(w.jobPage()->jobIdEdit(), jobId);
+        QTRY_VERIFY_WITH_TIMEOUT(w.jobPage()->uniquenessChecked(), 10000);
+        QRadioButton* batch = w.jobPage()->batchPrediction();
+        QTest::mouseClick(batch, Qt::LeftButton, {}, QPoint(5, batch->height() / 2));
+        QVERIFY(batch->isChecked());
+        QVERIFY2(w.windowTitle().contains(QStringLiteral("Batch Prediction"))
+                && w.windowTitle().contains(QStringLiteral("of 3")),
+            qPrintable(w.windowTitle()));
+        QTest::mouseClick(w.button(QWizard::NextButton), Qt::LeftButton);
+        QCOMPARE(w.currentId(), int(SubmitWizard::BatchPageId));
+        WizardBatchPage* page = w.batchPage();
+        QTRY_VERIFY_WITH_TIMEOUT(page->modelBox()->findText(QStringLiteral("scoring")) >= 0, 10000);
+        page->modelBox()->setCurrentIndex(page->modelBox()->findText(QStringLiteral("scoring")));
+        QTRY_VERIFY_WITH_TIMEOUT(page->versionBox()->findData(QStringLiteral("v1")) >= 0, 10000);
+        QVERIFY(!w.button(QWizard::NextButton)->isEnabled());
+        QTest::keyClicks(page->inputsEdit(), input);
+        QTRY_VERIFY(page->preview()->toPlainText().startsWith(QLatin1Char('[')));
+        QVERIFY2(page->inputSummary()->text().startsWith(QStringLiteral("1 file")),
+            qPrintable(page->inputSummary()->text()));
+        QTest::keyClicks(page->outputEdit(), output);
+        page->workersBox()->setValue(2);
+        QTRY_VERIFY(w.button(QWizard::NextButton)->isEnabled());
+        const QString dir = qEnvironmentVariable("TRAINYARD_SCREENSHOT_DIR");
+        if (!dir.isEmpty())
+            QVERIFY(w.grab().save(dir + QStringLiteral("/wizard-batch.png")));
+        QTest::mouseClick(w.button(QWizard::NextButton), Qt::LeftButton);
+        QCOMPARE(w.currentId(), int(SubmitWizard::ReviewPageId));
+        const QString command = w.reviewPage()->commandView()->toPlainText();
+        QVERIFY2(command.contains(QStringLiteral("trainyardctl jobs submit prediction score_batch_1 --model=scoring "
+                                                 "--data-format=json --input-paths="))
+                && command.contains(QStringLiteral("--max-worker-count=2")),
+            qPrintable(command));
+        QSignalSpy submitted(&w, &SubmitWizard::jobSubmitted);
+        QSignalSpy refused(&w, &SubmitWizard::submitFailed);
+        QTest::mouseClick(w.button(QWizard::FinishButton), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(submitted.count() + refused.count() > 0, 15000);
+        QVERIFY2(refused.isEmpty(), refused.isEmpty() ? "" : qPrintable([&] {
+            const ApiError e = refused.first().first().value<ApiError>();
+            QString text = e.summary();
+            for (const FieldViolation& v : e.violations)
+                text += QStringLiteral("; ") + v.field + QStringLiteral(": ") + v.description;
+            return text;
+        }()));
+        QTRY_VERIFY_WITH_TIMEOUT(
+            [&] {
+                const ApiResult<Job> r = client->getJobBlocking(jobId);
+                return r.ok() && isFinal(r.value.state);
+            }(),
+            120000);
+        QCOMPARE(client->getJobBlocking(jobId).value.state, JobState::Succeeded);
+
+        QTRY_VERIFY_WITH_TIMEOUT(window.selectJob(jobId), 30000);
+        JobView* view = window.jobView();
+        QVERIFY(view);
+        BatchPredictionPanel* panel = view->batchPanel();
+        QVERIFY(panel);
+        // "300 predictions, 1 error of 301 instances" (the plurals are the English translation's, which main()
+        // installs).
+        QTRY_VERIFY_WITH_TIMEOUT(panel->countsLabel()->text().contains(QStringLiteral(" of 301 instances")), 10000);
+        QVERIFY2(panel->countsLabel()->text().startsWith(QStringLiteral("300 prediction"))
+                && panel->countsLabel()->text().contains(QStringLiteral(", 1 error")),
+            qPrintable(panel->countsLabel()->text()));
+        QCOMPARE(panel->progressBar()->value(), 1000);
+        QTRY_COMPARE(panel->filesView()->topLevelItemCount(), 2);
+        QCOMPARE(
+            panel->filesView()->topLevelItem(0)->text(0), QStringLiteral("prediction.errors_stats-00000-of-00001"));
+        panel->filesView()->setCurrentItem(panel->filesView()->topLevelItem(1));
+        QVERIFY2(panel->preview()->toPlainText().startsWith(QStringLiteral("{\"instance\": [")),
+            qPrintable(panel->preview()->toPlainText().left(200)));
+        view->findChild<QTabWidget*>()->setCurrentWidget(panel);
+        QTRY_VERIFY(panel->isVisible() && panel->height() > 200);
+        if (!dir.isEmpty())
+            QVERIFY(view->grab().save(dir + QStringLiteral("/batch-job.png")));
     }
 };
 
