@@ -112,10 +112,18 @@ Node commandTree()
                 &AuditCommands::verify, {} } } };
     using namespace ModelsCommands;
     Node models { QStringLiteral("models"), QStringLiteral("Create and manage models (deploy and predict)."), {},
-        { { QStringLiteral("create"), QStringLiteral("Create a new model."), &createModel, {} },
+        { { QStringLiteral("add-iam-policy-binding"), QStringLiteral("Add an IAM policy binding to a model."),
+              &IamCommands::addModelBinding, {} },
+            { QStringLiteral("create"), QStringLiteral("Create a new model."), &createModel, {} },
             { QStringLiteral("delete"), QStringLiteral("Delete an existing model."), &deleteModel, {} },
             { QStringLiteral("describe"), QStringLiteral("Describe a model."), &describeModel, {} },
-            { QStringLiteral("list"), QStringLiteral("List existing models."), &listModels, {} } } };
+            { QStringLiteral("get-iam-policy"), QStringLiteral("Get the IAM policy of a model."),
+                &IamCommands::getModelPolicy, {} },
+            { QStringLiteral("list"), QStringLiteral("List existing models."), &listModels, {} },
+            { QStringLiteral("remove-iam-policy-binding"), QStringLiteral("Remove an IAM policy binding from a model."),
+                &IamCommands::removeModelBinding, {} },
+            { QStringLiteral("set-iam-policy"), QStringLiteral("Set the IAM policy of a model."),
+                &IamCommands::setModelPolicy, {} } } };
     Node versions { QStringLiteral("versions"), QStringLiteral("Deploy models as versions and manage them."), {},
         { { QStringLiteral("create"), QStringLiteral("Create a new model version."), &createVersion, {} },
             { QStringLiteral("delete"), QStringLiteral("Delete an existing model version."), &deleteVersion, {} },

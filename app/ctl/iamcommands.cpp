@@ -16,12 +16,12 @@ namespace Trainyard {
 
 namespace {
 
-/// Which resource the verb works on: a job of the session's project, or a project.
-enum class Resource { Job, Project };
+/// Which resource the verb works on: a job or a model of the session's project, or a project.
+enum class Resource { Job, Model, Project };
 
 struct Target {
-    QString path; ///< "/v1/projects/p/jobs/j" or "/v1/projects/p"
-    QString what; ///< "job [j]" or "project [p]", as gcloud's messages name it
+    QString path; ///< "/v1/projects/p/jobs/j", "/v1/projects/p/models/m" or "/v1/projects/p"
+    QString what; ///< "job [j]", "model [m]" or "project [p]", as gcloud's messages name it
 };
 
 QString segment(const QString& s)
@@ -32,14 +32,19 @@ QString segment(const QString& s)
 /// The verb's parser with its positional (JOB or PROJECT_ID) and the command's name.
 ArgParser parser(Resource r, const QString& verb, const QString& extraSynopsis, const QString& description)
 {
-    const QString group = r == Resource::Job ? QStringLiteral("jobs") : QStringLiteral("projects");
-    const QString arg = r == Resource::Job ? QStringLiteral("JOB") : QStringLiteral("PROJECT_ID");
+    const QString group = r == Resource::Job ? QStringLiteral("jobs")
+        : r == Resource::Model               ? QStringLiteral("models")
+                                             : QStringLiteral("projects");
+    const QString arg = r == Resource::Job ? QStringLiteral("JOB")
+        : r == Resource::Model             ? QStringLiteral("MODEL")
+                                           : QStringLiteral("PROJECT_ID");
     ArgParser p(QStringLiteral("trainyardctl.%1.%2").arg(group, verb),
         QStringLiteral("trainyardctl %1 %2 %3%4").arg(group, verb, arg, extraSynopsis), description);
     p.addPositional(arg,
-        r == Resource::Job ? QStringLiteral("The job's ID.")
-                           : QStringLiteral("The project (the executor's projects are created by their first job; "
-                                            "'local' is the default)."));
+        r == Resource::Job         ? QStringLiteral("The job's ID.")
+            : r == Resource::Model ? QStringLiteral("The model's name; its policy covers its versions too.")
+                                   : QStringLiteral("The project (the executor's projects are created by their first "
+                                                    "job; 'local' is the default)."));
     return p;
 }
 
@@ -49,6 +54,11 @@ Target target(Resource r, CtlSession& s, const ArgParser& p)
         const QString job = p.positional(QStringLiteral("JOB"));
         return { QStringLiteral("/v1/projects/%1/jobs/%2").arg(segment(s.project()), segment(job)),
             QStringLiteral("job [%1]").arg(job) };
+    }
+    if (r == Resource::Model) {
+        const QString model = p.positional(QStringLiteral("MODEL"));
+        return { QStringLiteral("/v1/projects/%1/models/%2").arg(segment(s.project()), segment(model)),
+            QStringLiteral("model [%1]").arg(model) };
     }
     const QString project = p.positional(QStringLiteral("PROJECT_ID"));
     return { QStringLiteral("/v1/projects/%1").arg(segment(project)), QStringLiteral("project [%1]").arg(project) };
@@ -234,6 +244,22 @@ int IamCommands::addJobBinding(CtlSession& s, const QStringList& args)
 int IamCommands::removeJobBinding(CtlSession& s, const QStringList& args)
 {
     return changeBinding(Resource::Job, false, s, args);
+}
+int IamCommands::getModelPolicy(CtlSession& s, const QStringList& args)
+{
+    return getPolicy(Resource::Model, s, args);
+}
+int IamCommands::setModelPolicy(CtlSession& s, const QStringList& args)
+{
+    return setPolicy(Resource::Model, s, args);
+}
+int IamCommands::addModelBinding(CtlSession& s, const QStringList& args)
+{
+    return changeBinding(Resource::Model, true, s, args);
+}
+int IamCommands::removeModelBinding(CtlSession& s, const QStringList& args)
+{
+    return changeBinding(Resource::Model, false, s, args);
 }
 int IamCommands::getProjectPolicy(CtlSession& s, const QStringList& args)
 {

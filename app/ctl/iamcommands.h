@@ -8,7 +8,8 @@ namespace Trainyard {
 class CtlSession;
 
 /// gcloud's IAM verbs on a job (`gcloud ai-platform jobs get-iam-policy|set-iam-policy|add-iam-policy-binding|
-/// remove-iam-policy-binding JOB`) and on a project (`gcloud projects …-iam-policy… PROJECT_ID`), over the
+/// remove-iam-policy-binding JOB`), on a model (`gcloud ai-platform models … MODEL`: its policy covers its versions)
+/// and on a project (`gcloud projects …-iam-policy… PROJECT_ID`), over the
 /// executor's google.iam.v1 methods (app/executor/API.md "Access control"). Policies are the service's Policy JSON
 /// (`{"version":1,"etag":"…","bindings":[{"role":"roles/ml.viewer","members":["user:a@b"]}]}`); they print as YAML
 /// (`--format=json`: JSON). Adding or removing a binding reads the policy and writes it back with its etag, retried
@@ -19,6 +20,10 @@ int getJobPolicy(CtlSession& s, const QStringList& args);
 int setJobPolicy(CtlSession& s, const QStringList& args);
 int addJobBinding(CtlSession& s, const QStringList& args);
 int removeJobBinding(CtlSession& s, const QStringList& args);
+int getModelPolicy(CtlSession& s, const QStringList& args);
+int setModelPolicy(CtlSession& s, const QStringList& args);
+int addModelBinding(CtlSession& s, const QStringList& args);
+int removeModelBinding(CtlSession& s, const QStringList& args);
 int getProjectPolicy(CtlSession& s, const QStringList& args);
 int setProjectPolicy(CtlSession& s, const QStringList& args);
 int addProjectBinding(CtlSession& s, const QStringList& args);

@@ -53,15 +53,17 @@ bool structured(CtlSession& s)
     return s.format() == QLatin1String("json") || s.format() == QLatin1String("yaml");
 }
 
-/// Every item of a paged list (`path` with "?pageSize=100", then each nextPageToken), from the answers' `field`;
-/// nullopt after an error was printed.
-std::optional<QJsonArray> listAll(CtlSession& s, const QString& command, const QString& path, const QString& field)
+/// Every item of a paged list (`path` with "?pageSize=100", then each nextPageToken), from the answers' `field`,
+/// that passes `filter` (the API's; empty: all); nullopt after an error was printed.
+std::optional<QJsonArray> listAll(
+    CtlSession& s, const QString& command, const QString& path, const QString& field, const QString& filter = {})
 {
     QJsonArray items;
     QString token;
     do {
         const std::optional<QJsonObject> page = call(s, command, "GET",
             path + QStringLiteral("?pageSize=100")
+                + (filter.isEmpty() ? QString() : QStringLiteral("&filter=") + segment(filter))
                 + (token.isEmpty() ? QString() : QStringLiteral("&pageToken=") + segment(token)));
         if (!page)
             return std::nullopt;
@@ -199,13 +201,17 @@ int ModelsCommands::describeModel(CtlSession& s, const QStringList& args)
 int ModelsCommands::listModels(CtlSession& s, const QStringList& args)
 {
     const QString command = QStringLiteral("trainyardctl.models.list");
-    ArgParser p(command, QStringLiteral("trainyardctl models list"), QStringLiteral("list existing models"));
+    ArgParser p(command, QStringLiteral("trainyardctl models list [--filter=EXPRESSION]"),
+        QStringLiteral("list existing models"));
+    p.addFlag(QStringLiteral("filter"), QStringLiteral("EXPRESSION"),
+        QStringLiteral("Only the models that pass it: name, labels.KEY (: = !=), e.g. \"labels.team=vision\"."));
     if (!p.parse(args))
         return s.usage(p);
     if (!s.checkFormat(p, { QStringLiteral("table"), QStringLiteral("yaml"), QStringLiteral("json") }))
         return ExitCode::Usage;
-    const std::optional<QJsonArray> all = listAll(
-        s, command, QStringLiteral("/v1/projects/%1/models").arg(segment(s.project())), QStringLiteral("models"));
+    const std::optional<QJsonArray> all
+        = listAll(s, command, QStringLiteral("/v1/projects/%1/models").arg(segment(s.project())),
+            QStringLiteral("models"), p.value(QStringLiteral("filter")));
     if (!all)
         return ExitCode::Error;
     const QJsonArray& models = *all;
@@ -400,17 +406,20 @@ int ModelsCommands::describeVersion(CtlSession& s, const QStringList& args)
 int ModelsCommands::listVersions(CtlSession& s, const QStringList& args)
 {
     const QString command = QStringLiteral("trainyardctl.versions.list");
-    ArgParser p(command, QStringLiteral("trainyardctl versions list --model=MODEL"),
+    ArgParser p(command, QStringLiteral("trainyardctl versions list --model=MODEL [--filter=EXPRESSION]"),
         QStringLiteral("list existing versions of a model"));
     p.addFlag(QStringLiteral("model"), QStringLiteral("MODEL"), QStringLiteral("The model."));
+    p.addFlag(QStringLiteral("filter"), QStringLiteral("EXPRESSION"),
+        QStringLiteral("Only the versions that pass it: name, labels.KEY, createTime (>= RFC 3339)."));
     if (!p.parse(args))
         return s.usage(p);
     if (!s.checkFormat(p, { QStringLiteral("table"), QStringLiteral("yaml"), QStringLiteral("json") }))
         return ExitCode::Usage;
     if (!requireModel(s, p))
         return ExitCode::Usage;
-    const std::optional<QJsonArray> all = listAll(s, command,
-        modelPath(s, p.value(QStringLiteral("model"))) + QStringLiteral("/versions"), QStringLiteral("versions"));
+    const std::optional<QJsonArray> all
+        = listAll(s, command, modelPath(s, p.value(QStringLiteral("model"))) + QStringLiteral("/versions"),
+            QStringLiteral("versions"), p.value(QStringLiteral("filter")));
     if (!all)
         return ExitCode::Error;
     const QJsonArray& versions = *all;

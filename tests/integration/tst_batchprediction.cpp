@@ -145,16 +145,16 @@ private Q_SLOTS:
         QString error;
         QVERIFY2(m_executor->start(&error), qPrintable(error));
         QCOMPARE(send("POST", QStringLiteral("/v1/projects/local/models"),
-                     json({ { QStringLiteral("name"), QStringLiteral("cancer") } }))
+                     json({ { QStringLiteral("name"), QStringLiteral("scoring") } }))
                      .status,
             200);
-        const ApiResponse created = send("POST", QStringLiteral("/v1/projects/local/models/cancer/versions"),
-            json({ { QStringLiteral("name"), QStringLiteral("sk") },
+        const ApiResponse created = send("POST", QStringLiteral("/v1/projects/local/models/scoring/versions"),
+            json({ { QStringLiteral("name"), QStringLiteral("batch_sk") },
                 { QStringLiteral("deploymentUri"), QString(m_models + QStringLiteral("/sklearn")) },
                 { QStringLiteral("framework"), QStringLiteral("SCIKIT_LEARN") },
                 { QStringLiteral("autoScaling"), QJsonObject { { QStringLiteral("minNodes"), 0 } } } }));
         QCOMPARE(created.status, 200);
-        QTRY_COMPARE_WITH_TIMEOUT(send("GET", QStringLiteral("/v1/projects/local/models/cancer/versions/sk"))
+        QTRY_COMPARE_WITH_TIMEOUT(send("GET", QStringLiteral("/v1/projects/local/models/scoring/versions/batch_sk"))
                                       .json.value(QStringLiteral("state"))
                                       .toString(),
             QStringLiteral("READY"), 120000);
@@ -189,7 +189,7 @@ private Q_SLOTS:
         other.close();
 
         const ApiResponse created = createJob(QStringLiteral("batch_json"),
-            { { QStringLiteral("modelName"), QStringLiteral("projects/local/models/cancer") },
+            { { QStringLiteral("modelName"), QStringLiteral("projects/local/models/scoring") },
                 { QStringLiteral("dataFormat"), QStringLiteral("JSON") },
                 { QStringLiteral("inputPaths"), QJsonArray { QString(in + QStringLiteral("/part-*.json")) } },
                 { QStringLiteral("outputPath"), out }, { QStringLiteral("region"), QStringLiteral("local") },
@@ -294,7 +294,7 @@ private Q_SLOTS:
     void badJobsAreRefused()
     {
         const QString in = m_work + QStringLiteral("/json/part-a.json");
-        const QJsonObject good { { QStringLiteral("modelName"), QStringLiteral("projects/local/models/cancer") },
+        const QJsonObject good { { QStringLiteral("modelName"), QStringLiteral("projects/local/models/scoring") },
             { QStringLiteral("dataFormat"), QStringLiteral("JSON") },
             { QStringLiteral("inputPaths"), QJsonArray { in } },
             { QStringLiteral("outputPath"), QString(m_work + QStringLiteral("/never")) },
@@ -309,7 +309,7 @@ private Q_SLOTS:
             { "unknown model", { { QStringLiteral("modelName"), QStringLiteral("projects/local/models/nope") } }, {},
                 QStringLiteral("predictionInput.modelName") },
             { "unknown version",
-                { { QStringLiteral("versionName"), QStringLiteral("projects/local/models/cancer/versions/v9") } },
+                { { QStringLiteral("versionName"), QStringLiteral("projects/local/models/scoring/versions/v9") } },
                 { QStringLiteral("modelName") }, QStringLiteral("predictionInput.versionName") },
             { "two models", { { QStringLiteral("uri"), QString(m_models + QStringLiteral("/xgboost")) } }, {},
                 QStringLiteral("predictionInput.modelName") },
@@ -360,7 +360,7 @@ private Q_SLOTS:
         const int count = 150000;
         const QList<QByteArray> lines = writeInstances(in, count, 0, true);
         const ApiResponse created = createJob(QStringLiteral("batch_killed"),
-            { { QStringLiteral("versionName"), QStringLiteral("projects/local/models/cancer/versions/sk") },
+            { { QStringLiteral("versionName"), QStringLiteral("projects/local/models/scoring/versions/batch_sk") },
                 { QStringLiteral("dataFormat"), QStringLiteral("JSON") },
                 { QStringLiteral("inputPaths"), QJsonArray { in } }, { QStringLiteral("outputPath"), out },
                 { QStringLiteral("region"), QStringLiteral("local") }, { QStringLiteral("maxWorkerCount"), 2 },

@@ -431,6 +431,93 @@ private Q_SLOTS:
         QVERIFY(processesWith(QStringLiteral("/versions/wrong/model")).isEmpty());
     }
 
+    /// The lists' filter, as the service's: name (":" with a trailing * is a prefix) and labels.KEY; a field the
+    /// lists do not have is refused naming the filter.
+    void listFilters()
+    {
+        QCOMPARE(send("POST", QStringLiteral("/v1/projects/local/models"),
+                     json({ { QStringLiteral("name"), QStringLiteral("vision_a") },
+                         { QStringLiteral("labels"),
+                             QJsonObject { { QStringLiteral("team"), QStringLiteral("vision") } } } }))
+                     .status,
+            200);
+        const auto names = [this](const QString& path, const QString& field) {
+            QStringList out;
+            for (const QJsonValue& v : send("GET", path).json.value(field).toArray())
+                out << v.toObject().value(QStringLiteral("name")).toString().section(QLatin1Char('/'), -1);
+            return out;
+        };
+        QCOMPARE(
+            names(QStringLiteral("/v1/projects/local/models?filter=labels.team%3Dvision"), QStringLiteral("models")),
+            QStringList { QStringLiteral("vision_a") });
+        QCOMPARE(names(QStringLiteral("/v1/projects/local/models?filter=name%3Acanc*"), QStringLiteral("models")),
+            QStringList { QStringLiteral("cancer") });
+        QCOMPARE(names(QStringLiteral("/v1/projects/local/models/cancer/versions?filter=name%3Dxgb"),
+                     QStringLiteral("versions")),
+            QStringList { QStringLiteral("xgb") });
+        const ApiResponse refused = send("GET", QStringLiteral("/v1/projects/local/models?filter=state%3DREADY"));
+        QCOMPARE(refused.status, 400);
+        QVERIFY2(refused.body.contains("\"filter\""), refused.body.constData());
+        // trainyardctl's --filter, as gcloud's.
+        const Trainyard::Test::CtlRun listed = ctl({ QStringLiteral("models"), QStringLiteral("list"),
+            QStringLiteral("--filter=labels.team=vision"), QStringLiteral("--format=json") });
+        QVERIFY2(listed.code == 0 && listed.out.contains(QStringLiteral("vision_a"))
+                && !listed.out.contains(QStringLiteral("cancer")),
+            qPrintable(listed.out + listed.err));
+        QCOMPARE(send("DELETE", QStringLiteral("/v1/projects/local/models/vision_a")).status, 200);
+    }
+
+    /// A model's own IAM policy (trainyardctl models add-iam-policy-binding, as gcloud's): a viewer of the project
+    /// granted roles/ml.modelUser on one model predicts with it and its versions, and with no other model; removing
+    /// the binding takes it back.
+    void modelPolicyGrantsOneModel()
+    {
+        const ApiResponse made = send("POST", QStringLiteral("/v1/tokens"),
+            json({ { QStringLiteral("member"), QStringLiteral("user:noah@example.org") },
+                { QStringLiteral("role"), QStringLiteral("roles/ml.viewer") } }));
+        QCOMPARE(made.status, 200);
+        const QByteArray token = made.json.value(QStringLiteral("token")).toString().toLatin1();
+        QCOMPARE(send("POST", QStringLiteral("/v1/projects/local/models"),
+                     json({ { QStringLiteral("name"), QStringLiteral("other") } }))
+                     .status,
+            200);
+        const QJsonArray instances = m_expected.value(QStringLiteral("instances")).toArray();
+        QCOMPARE(predict(QStringLiteral("cancer"), instances, token).status, 403);
+
+        const Trainyard::Test::CtlRun add
+            = ctl({ QStringLiteral("models"), QStringLiteral("add-iam-policy-binding"), QStringLiteral("cancer"),
+                QStringLiteral("--member=user:noah@example.org"), QStringLiteral("--role=roles/ml.modelUser") });
+        QVERIFY2(add.code == 0, qPrintable(add.err));
+        QVERIFY2(
+            add.out.contains(QStringLiteral("roles/ml.modelUser")) && add.out.contains(QStringLiteral("user:noah")),
+            qPrintable(add.out));
+        QCOMPARE(predict(QStringLiteral("cancer"), instances, token).status, 200);
+        QCOMPARE(predict(QStringLiteral("cancer/versions/xgb"), instances, token).status, 200);
+        // Nothing else: another model, and no change to this one.
+        const ApiResponse elsewhere = predict(QStringLiteral("other"), instances, token);
+        QCOMPARE(elsewhere.status, 403);
+        QVERIFY2(elsewhere.body.contains("projects/local/models/other"), elsewhere.body.constData());
+        QCOMPARE(
+            send("DELETE", QStringLiteral("/v1/projects/local/models/cancer/versions/xgb"), {}, token).status, 403);
+        QCOMPARE(send("POST", QStringLiteral("/v1/projects/local/models/cancer:setIamPolicy"),
+                     json({ { QStringLiteral("policy"), QJsonObject {} } }), token)
+                     .status,
+            403);
+        const ApiResponse held = send("POST", QStringLiteral("/v1/projects/local/models/cancer:testIamPermissions"),
+            json({ { QStringLiteral("permissions"),
+                QJsonArray { QStringLiteral("ml.models.predict"), QStringLiteral("ml.versions.delete") } } }),
+            token);
+        QCOMPARE(held.json.value(QStringLiteral("permissions")).toArray(),
+            QJsonArray { QStringLiteral("ml.models.predict") });
+
+        const Trainyard::Test::CtlRun remove
+            = ctl({ QStringLiteral("models"), QStringLiteral("remove-iam-policy-binding"), QStringLiteral("cancer"),
+                QStringLiteral("--member=user:noah@example.org"), QStringLiteral("--role=roles/ml.modelUser") });
+        QVERIFY2(remove.code == 0, qPrintable(remove.err));
+        QCOMPARE(predict(QStringLiteral("cancer"), instances, token).status, 403);
+        QCOMPARE(send("DELETE", QStringLiteral("/v1/projects/local/models/other")).status, 200);
+    }
+
     /// roles/ml.modelUser predicts and reads, and changes nothing.
     void modelUserPredictsOnly()
     {

@@ -17,8 +17,9 @@ using namespace Permission;
 QSet<QString> readJobsPermissions()
 {
     return { jobsGet(), jobsList(), jobsGetIamPolicy(), projectsGetConfig(), logsList(), metricsList(), objectsGet(),
-        QStringLiteral("ml.models.get"), QStringLiteral("ml.models.list"), QStringLiteral("ml.versions.get"),
-        QStringLiteral("ml.versions.list"), QStringLiteral("ml.operations.get"), QStringLiteral("ml.operations.list") };
+        QStringLiteral("ml.models.get"), QStringLiteral("ml.models.list"), modelsGetIamPolicy(),
+        QStringLiteral("ml.versions.get"), QStringLiteral("ml.versions.list"), QStringLiteral("ml.operations.get"),
+        QStringLiteral("ml.operations.list") };
 }
 
 /// What roles/ml.modelUser holds: read models and versions, predict (the service's ML Model User).
@@ -35,7 +36,7 @@ QSet<QString> modelOwnerPermissions()
     owner += { QStringLiteral("ml.models.create"), QStringLiteral("ml.models.list"), QStringLiteral("ml.models.update"),
         QStringLiteral("ml.models.delete"), QStringLiteral("ml.versions.create"), QStringLiteral("ml.versions.update"),
         QStringLiteral("ml.versions.delete"), QStringLiteral("ml.operations.get"), QStringLiteral("ml.operations.list"),
-        QStringLiteral("ml.operations.cancel") };
+        QStringLiteral("ml.operations.cancel"), modelsGetIamPolicy(), modelsSetIamPolicy() };
     return owner;
 }
 

@@ -70,6 +70,14 @@ inline QString jobsCancel()
 {
     return QStringLiteral("ml.jobs.cancel");
 }
+inline QString modelsGetIamPolicy()
+{
+    return QStringLiteral("ml.models.getIamPolicy");
+}
+inline QString modelsSetIamPolicy()
+{
+    return QStringLiteral("ml.models.setIamPolicy");
+}
 inline QString jobsGetIamPolicy()
 {
     return QStringLiteral("ml.jobs.getIamPolicy");
@@ -129,7 +137,8 @@ QStringList knownRoles();
 /// and Storage roles for that; here they come with the role that reads the job); admin alone manages tokens
 /// and the project's policy (in the cloud the project's owner does); jobOwner reads its job's logs, metrics
 /// and checkpoints too. Models have no policies of their own yet, so a developer also creates, updates and deletes
-/// the project's versions (in the cloud it is granted roles/ml.modelOwner on the models it creates).
+/// the project's versions (in the cloud it is granted roles/ml.modelOwner on the models it creates). A model's own
+/// policy (models/{m}:setIamPolicy) grants roles on that model and its versions only.
 const QSet<QString>& permissionsOf(const QString& role);
 /// Every permission some role grants (testIamPermissions answers only about these).
 const QSet<QString>& allPermissions();

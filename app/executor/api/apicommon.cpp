@@ -100,6 +100,13 @@ HttpApi::Reply errorReply(
     return jsonReply(HttpApi::errorJson(httpStatus, status, message, violations), httpStatus);
 }
 
+HttpApi::Reply modelNotFound(const QString& project, const QString& model)
+{
+    return errorReply(RpcCode::NotFound,
+        QStringLiteral("Field: name Error: The model resource \"%1\" was not found.")
+            .arg(printable(QStringLiteral("projects/%1/models/%2").arg(project, model))));
+}
+
 HttpApi::Reply jobNotFound(const QString& project, const QString& jobId)
 {
     return errorReply(RpcCode::NotFound,

@@ -75,6 +75,8 @@ HttpApi::Reply errorReply(
     int httpStatus, const QString& status, const QString& message, const FieldViolations& violations = {});
 /// 404 NOT_FOUND for a job that is not in `project` (the service's wording).
 HttpApi::Reply jobNotFound(const QString& project, const QString& jobId);
+/// The service's NOT_FOUND for a model: "Field: name Error: The model resource \"projects/p/models/m\" was not found."
+HttpApi::Reply modelNotFound(const QString& project, const QString& model);
 /// The answer to a call whose change a store refused (`storeError`, SQLite's or the file system's message): a full
 /// disk is google.rpc's RESOURCE_EXHAUSTED ("perhaps the entire file system is out of space", HTTP 429) with what to
 /// do, anything else UNAVAILABLE (503): the call can be made again once the store can be written. Never a 500: nothing

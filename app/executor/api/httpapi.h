@@ -305,15 +305,25 @@ private:
     Reply route(const ApiRequest& request, const Caller& caller, const HttpChannelPtr& channel, bool* streaming);
     /// What `caller` may do on the project `project` or, with `jobId`, on that job (Iam::effectivePermissions);
     /// `permission` non-empty: whether the token's role alone grants it first, so that the admin costs no lookup.
-    bool permitted(const Caller& caller, const QString& permission, const QString& project, const QString& jobId) const;
-    QSet<QString> permissionsOn(const Caller& caller, const QString& project, const QString& jobId) const;
+    /// What `caller` may do: its token's role, the project's policy, and the policy of the job (`jobId`) or the model
+    /// (`modelId`, the service's per-model IAM) the path names.
+    bool permitted(const Caller& caller, const QString& permission, const QString& project, const QString& jobId,
+        const QString& modelId = QString()) const;
+    QSet<QString> permissionsOn(
+        const Caller& caller, const QString& project, const QString& jobId, const QString& modelId = QString()) const;
+    /// A model's own policy (none set: empty, so the project's roles decide).
+    Iam::Policy modelPolicy(const QString& project, const QString& modelId) const;
+    bool modelExists(const QString& project, const QString& modelId) const;
     /// The policy of a job that exists: the one set on it, else its creator as roles/ml.jobOwner.
     Iam::Policy jobPolicy(const QString& project, const QString& jobId) const;
     Iam::Policy projectPolicy(const QString& project) const;
-    Reply getIamPolicy(const ApiRequest& request, const QString& project, const QString& jobId);
-    Reply setIamPolicy(const ApiRequest& request, const QString& project, const QString& jobId);
-    Reply testIamPermissions(
-        const ApiRequest& request, const Caller& caller, const QString& project, const QString& jobId);
+    /// google.iam.v1.IAMPolicy on a project, a job (`jobId`) or a model (`modelId`).
+    Reply getIamPolicy(
+        const ApiRequest& request, const QString& project, const QString& jobId, const QString& modelId = QString());
+    Reply setIamPolicy(
+        const ApiRequest& request, const QString& project, const QString& jobId, const QString& modelId = QString());
+    Reply testIamPermissions(const ApiRequest& request, const Caller& caller, const QString& project,
+        const QString& jobId, const QString& modelId = QString());
     Reply createToken(const ApiRequest& request, const Caller& caller);
     /// `GET /v1/projects/{project}/auditLogs` (app/executor/API.md, "Audit logs").
     Reply auditLogs(const ApiRequest& request, const Caller& caller, const QString& project);

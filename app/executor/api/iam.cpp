@@ -6,6 +6,7 @@
 
 #include "accessstore.h"
 #include "jobstore.h"
+#include "predictionservice.h"
 
 #include <QDateTime>
 #include <QJsonArray>
@@ -24,8 +25,10 @@ QString projectResource(const QString& project)
     return QStringLiteral("projects/") + project;
 }
 
-QString resourceOf(const QString& project, const QString& jobId)
+QString resourceOf(const QString& project, const QString& jobId, const QString& modelId = QString())
 {
+    if (!modelId.isEmpty())
+        return projectResource(project) + QStringLiteral("/models/") + modelId;
     return jobId.isEmpty() ? projectResource(project) : jobName(project, jobId);
 }
 
@@ -81,26 +84,45 @@ Iam::Policy HttpApi::jobPolicy(const QString& project, const QString& jobId) con
     return Iam::defaultJobPolicy(m_store->creator(project, jobId));
 }
 
-QSet<QString> HttpApi::permissionsOn(const Caller& caller, const QString& project, const QString& jobId) const
+Iam::Policy HttpApi::modelPolicy(const QString& project, const QString& modelId) const
+{
+    if (m_access) {
+        if (std::optional<Iam::Policy> set = m_access->policy(resourceOf(project, QString(), modelId)))
+            return *set;
+    }
+    return {};
+}
+
+bool HttpApi::modelExists(const QString& project, const QString& modelId) const
+{
+    return m_prediction && m_prediction->store()->model(project, modelId).has_value();
+}
+
+QSet<QString> HttpApi::permissionsOn(
+    const Caller& caller, const QString& project, const QString& jobId, const QString& modelId) const
 {
     if (project.isEmpty()) // executor-wide routes (tokens): the token's role alone
         return Iam::permissionsOf(caller.role);
-    std::optional<Iam::Policy> job;
+    std::optional<Iam::Policy> resource;
     if (!jobId.isEmpty() && m_store->contains(project, jobId))
-        job = jobPolicy(project, jobId);
-    return Iam::effectivePermissions(caller.member, caller.role, projectPolicy(project), job ? &*job : nullptr);
+        resource = jobPolicy(project, jobId);
+    else if (!modelId.isEmpty() && modelExists(project, modelId))
+        resource = modelPolicy(project, modelId); // the model's, for it and its versions (as the service's)
+    return Iam::effectivePermissions(
+        caller.member, caller.role, projectPolicy(project), resource ? &*resource : nullptr);
 }
 
-bool HttpApi::permitted(
-    const Caller& caller, const QString& permission, const QString& project, const QString& jobId) const
+bool HttpApi::permitted(const Caller& caller, const QString& permission, const QString& project, const QString& jobId,
+    const QString& modelId) const
 {
     // The token's role first: it decides every request of the admin (and most others) without a lookup.
     if (Iam::permissionsOf(caller.role).contains(permission))
         return true;
-    return permissionsOn(caller, project, jobId).contains(permission);
+    return permissionsOn(caller, project, jobId, modelId).contains(permission);
 }
 
-HttpApi::Reply HttpApi::getIamPolicy(const ApiRequest& request, const QString& project, const QString& jobId)
+HttpApi::Reply HttpApi::getIamPolicy(
+    const ApiRequest& request, const QString& project, const QString& jobId, const QString& modelId)
 {
     Reply error;
     const auto body = optionalBody(request.body(), &error);
@@ -119,6 +141,11 @@ HttpApi::Reply HttpApi::getIamPolicy(const ApiRequest& request, const QString& p
             return invalidArgument(
                 QStringLiteral("options.requestedPolicyVersion"), QStringLiteral("must be 0, 1 or 3 (got %1)").arg(v));
     }
+    if (!modelId.isEmpty()) {
+        if (!modelExists(project, modelId))
+            return modelNotFound(project, modelId);
+        return jsonReply(modelPolicy(project, modelId).toJson());
+    }
     if (!jobId.isEmpty()) {
         if (!m_store->contains(project, jobId))
             return jobNotFound(project, jobId);
@@ -127,7 +154,8 @@ HttpApi::Reply HttpApi::getIamPolicy(const ApiRequest& request, const QString& p
     return jsonReply(projectPolicy(project).toJson());
 }
 
-HttpApi::Reply HttpApi::setIamPolicy(const ApiRequest& request, const QString& project, const QString& jobId)
+HttpApi::Reply HttpApi::setIamPolicy(
+    const ApiRequest& request, const QString& project, const QString& jobId, const QString& modelId)
 {
     Reply error;
     const auto body = parseBody(request.body(), &error);
@@ -157,10 +185,14 @@ HttpApi::Reply HttpApi::setIamPolicy(const ApiRequest& request, const QString& p
             RpcCode::InvalidArgument, QStringLiteral("Request contains an invalid argument."), violations);
     if (!jobId.isEmpty() && !m_store->contains(project, jobId))
         return jobNotFound(project, jobId);
+    if (!modelId.isEmpty() && !modelExists(project, modelId))
+        return modelNotFound(project, modelId);
     if (!m_access)
         return errorReply(RpcCode::Unavailable,
             QStringLiteral("This executor keeps no IAM policies (it was started without an access store)."));
-    const Iam::Policy current = jobId.isEmpty() ? projectPolicy(project) : jobPolicy(project, jobId);
+    const Iam::Policy current = !modelId.isEmpty() ? modelPolicy(project, modelId)
+        : jobId.isEmpty()                          ? projectPolicy(project)
+                                                   : jobPolicy(project, jobId);
     // Read-modify-write: a policy read before someone else's change must not overwrite it (google.iam.v1's etag).
     if (!etag.isEmpty() && etag != current.etag())
         return errorReply(RpcCode::Aborted,
@@ -168,13 +200,13 @@ HttpApi::Reply HttpApi::setIamPolicy(const ApiRequest& request, const QString& p
                            "exponential backoff. The request's etag '%1' did not match the current policy's etag '%2'.")
                 .arg(etag, current.etag()));
     QString storeError;
-    if (!m_access->setPolicy(resourceOf(project, jobId), policy, &storeError))
+    if (!m_access->setPolicy(resourceOf(project, jobId, modelId), policy, &storeError))
         return storeFailure(QStringLiteral("the policy"), storeError);
     return jsonReply(policy.normalized().toJson());
 }
 
-HttpApi::Reply HttpApi::testIamPermissions(
-    const ApiRequest& request, const Caller& caller, const QString& project, const QString& jobId)
+HttpApi::Reply HttpApi::testIamPermissions(const ApiRequest& request, const Caller& caller, const QString& project,
+    const QString& jobId, const QString& modelId)
 {
     Reply error;
     const auto body = parseBody(request.body(), &error);
@@ -202,8 +234,10 @@ HttpApi::Reply HttpApi::testIamPermissions(
             RpcCode::InvalidArgument, QStringLiteral("Request contains an invalid argument."), violations);
     // The service: a resource that does not exist answers an empty set, not NOT_FOUND.
     QJsonArray held;
-    if (jobId.isEmpty() || m_store->contains(project, jobId)) {
-        const QSet<QString> permissions = permissionsOn(caller, project, jobId);
+    const bool exists
+        = !modelId.isEmpty() ? modelExists(project, modelId) : (jobId.isEmpty() || m_store->contains(project, jobId));
+    if (exists) {
+        const QSet<QString> permissions = permissionsOn(caller, project, jobId, modelId);
         for (const QString& permission : asked) {
             if (permissions.contains(permission) && !held.contains(permission))
                 held.append(permission);

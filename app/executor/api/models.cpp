@@ -2,8 +2,10 @@
 // Models, versions, operations and online prediction: the service's projects.models, projects.models.versions,
 // projects.operations and :predict (app/executor/API.md "Models and versions"). The versions' nodes are
 // serving/'s (PredictionService); this file checks requests and shapes answers.
+#include "accessstore.h"
 #include "apicommon.h"
 #include "httpapi.h"
+#include "jobfilter.h"
 
 #include "modelstore.h"
 #include "predictionservice.h"
@@ -12,6 +14,7 @@
 #include <QElapsedTimer>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QRegularExpression>
 #include <QUrlQuery>
 
 namespace Trainyard {
@@ -30,13 +33,6 @@ QString modelName(const QString& project, const QString& model)
     return QStringLiteral("projects/%1/models/%2").arg(project, model);
 }
 
-HttpApi::Reply modelNotFound(const QString& project, const QString& model)
-{
-    return errorReply(RpcCode::NotFound,
-        QStringLiteral("Field: name Error: The model resource \"%1\" was not found.")
-            .arg(printable(modelName(project, model))));
-}
-
 HttpApi::Reply versionNotFound(const QString& project, const QString& model, const QString& version)
 {
     return errorReply(RpcCode::NotFound,
@@ -50,10 +46,36 @@ HttpApi::Reply unavailableService()
 }
 
 /// A page of `items` after the item named by the token, with `nextPageToken` when more follow.
-template <typename T, typename Name, typename Json>
-HttpApi::Reply page(const ApiRequest& request, const QList<T>& items, const QString& kind, const QString& listField,
-    Name nameOf, Json jsonOf)
+/// A page of `items` that pass the request's `filter`: the jobs list's grammar (models/jobfilter.h) over `name`,
+/// `labels.KEY` and `createTime`, the fields the service's models and versions lists filter on ("labels.team=vision",
+/// "name:census*"); `asJob(item)` gives those fields as a Job's (jobId = the name) for JobFilter::matches().
+template <typename T, typename Name, typename Json, typename AsJob>
+HttpApi::Reply page(const ApiRequest& request, const QList<T>& all, const QString& kind, const QString& listField,
+    Name nameOf, Json jsonOf, AsJob asJob)
 {
+    const QString filterText = queryValue(request.query(), QStringLiteral("filter"));
+    QList<T> items = all;
+    if (!filterText.trimmed().isEmpty()) {
+        static const QRegularExpression nameField(QStringLiteral("(^|[\\s])name(?=\\s*(:|=|!=))"));
+        QString text = filterText;
+        text.replace(nameField, QStringLiteral("\\1jobId"));
+        QString why;
+        const std::optional<JobFilter> filter = JobFilter::parse(text, &why);
+        if (!filter)
+            return invalidArgument(
+                QStringLiteral("filter"), why.replace(QStringLiteral("jobId"), QStringLiteral("name")));
+        for (const JobFilter::Term& term : filter->terms()) {
+            if (term.field != JobFilter::Field::JobId && term.field != JobFilter::Field::Label
+                && term.field != JobFilter::Field::CreateTime)
+                return invalidArgument(
+                    QStringLiteral("filter"), QStringLiteral("this list filters on name, labels.KEY and createTime"));
+        }
+        items.clear();
+        for (const T& item : all) {
+            if (filter->matches(asJob(item)))
+                items.append(item);
+        }
+    }
     int size = 0;
     if (!parsePageSize(
             queryValue(request.query(), QStringLiteral("pageSize")), DefaultModelsPageSize, MaxModelsPageSize, &size))
@@ -62,9 +84,6 @@ HttpApi::Reply page(const ApiRequest& request, const QList<T>& items, const QStr
     QString after;
     if (!token.isEmpty() && !decodePageToken(token, kind, &after))
         return invalidArgument(QStringLiteral("pageToken"), QStringLiteral("is not a page token of this list"));
-    if (!queryValue(request.query(), QStringLiteral("filter")).isEmpty())
-        return invalidArgument(
-            QStringLiteral("filter"), QStringLiteral("filters are not supported on this list yet; list without one"));
     qsizetype start = 0;
     if (!after.isEmpty()) {
         start = -1;
@@ -96,7 +115,13 @@ HttpApi::Reply HttpApi::listModels(const ApiRequest& request, const QString& pro
         return unavailableService();
     return page(
         request, m_prediction->store()->models(project), QStringLiteral("models"), QStringLiteral("models"),
-        [](const ModelResource& m) { return m.name; }, [](const ModelResource& m) { return m.toJson(); });
+        [](const ModelResource& m) { return m.name; }, [](const ModelResource& m) { return m.toJson(); },
+        [](const ModelResource& m) {
+            Job j;
+            j.jobId = m.name;
+            j.labels = m.labels;
+            return j;
+        });
 }
 
 HttpApi::Reply HttpApi::createModel(const ApiRequest& request, const QString& project)
@@ -206,6 +231,13 @@ HttpApi::Reply HttpApi::deleteModel(const QString& project, const QString& model
     QString problem;
     if (!m_prediction->store()->deleteModel(project, model, &problem))
         return storeFailure(QStringLiteral("the model's deletion"), problem);
+    // A model made again under the name starts with no policy, as a new resource does.
+    if (m_access && m_access->policy(QStringLiteral("projects/%1/models/%2").arg(project, model))) {
+        QString policyError;
+        if (!m_access->setPolicy(
+                QStringLiteral("projects/%1/models/%2").arg(project, model), Iam::Policy {}, &policyError))
+            qCWarning(lcApi).noquote() << "the deleted model's policy stays:" << policyError;
+    }
     const std::optional<OperationResource> op = m_prediction->modelDeleted(*m, &problem);
     if (!op)
         return storeFailure(QStringLiteral("the operation"), problem);
@@ -221,7 +253,14 @@ HttpApi::Reply HttpApi::listVersions(const ApiRequest& request, const QString& p
     return page(
         request, m_prediction->store()->versions(project, model), QStringLiteral("versions"),
         QStringLiteral("versions"), [](const VersionResource& v) { return v.name; },
-        [](const VersionResource& v) { return v.toJson(); });
+        [](const VersionResource& v) { return v.toJson(); },
+        [](const VersionResource& v) {
+            Job j;
+            j.jobId = v.name;
+            j.labels = v.labels;
+            j.createTime = v.createTime;
+            return j;
+        });
 }
 
 HttpApi::Reply HttpApi::createVersion(const ApiRequest& request, const QString& project, const QString& model)
@@ -459,7 +498,13 @@ HttpApi::Reply HttpApi::listOperations(const ApiRequest& request, const QString&
         return unavailableService();
     return page(
         request, m_prediction->store()->operations(project), QStringLiteral("operations"), QStringLiteral("operations"),
-        [](const OperationResource& o) { return o.id; }, [](const OperationResource& o) { return o.toJson(); });
+        [](const OperationResource& o) { return o.id; }, [](const OperationResource& o) { return o.toJson(); },
+        [](const OperationResource& o) {
+            Job j;
+            j.jobId = o.id;
+            j.createTime = o.createTime;
+            return j;
+        });
 }
 
 HttpApi::Reply HttpApi::getOperation(const QString& project, const QString& id)

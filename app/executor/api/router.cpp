@@ -134,17 +134,24 @@ struct HttpApi::Routes {
         // service's ml v1: getIamPolicy is a GET; POST is accepted as well). testIamPermissions needs no
         // permission, as the service's: it answers what the caller holds.
         const QString project = QStringLiteral("/v1/projects/{project}");
-        for (const QString& resource : { project, job }) {
+        const QString modelResource = QStringLiteral("/v1/projects/{project}/models/{model}");
+        for (const QString& resource : { project, job, modelResource }) {
             const bool isJob = resource == job;
-            const QString get = isJob ? Iam::Permission::jobsGetIamPolicy() : Iam::Permission::projectsGetIamPolicy();
-            const QString set = isJob ? Iam::Permission::jobsSetIamPolicy() : Iam::Permission::projectsSetIamPolicy();
+            const bool isModel = resource == modelResource;
+            const QString get = isModel ? Iam::Permission::modelsGetIamPolicy()
+                : isJob                 ? Iam::Permission::jobsGetIamPolicy()
+                                        : Iam::Permission::projectsGetIamPolicy();
+            const QString set = isModel ? Iam::Permission::modelsSetIamPolicy()
+                : isJob                 ? Iam::Permission::jobsSetIamPolicy()
+                                        : Iam::Permission::projectsSetIamPolicy();
             for (const char* method : { "GET", "POST" })
                 table.add(method, resource + QStringLiteral(":getIamPolicy"), get,
-                    [](const Call& c) { return c.api->getIamPolicy(c.request, c["project"], c["job"]); });
+                    [](const Call& c) { return c.api->getIamPolicy(c.request, c["project"], c["job"], c["model"]); });
             table.add("POST", resource + QStringLiteral(":setIamPolicy"), set,
-                [](const Call& c) { return c.api->setIamPolicy(c.request, c["project"], c["job"]); });
-            table.add("POST", resource + QStringLiteral(":testIamPermissions"), QString(),
-                [](const Call& c) { return c.api->testIamPermissions(c.request, c.caller, c["project"], c["job"]); });
+                [](const Call& c) { return c.api->setIamPolicy(c.request, c["project"], c["job"], c["model"]); });
+            table.add("POST", resource + QStringLiteral(":testIamPermissions"), QString(), [](const Call& c) {
+                return c.api->testIamPermissions(c.request, c.caller, c["project"], c["job"], c["model"]);
+            });
         }
         // Access tokens (ours): executor-wide, granted by the admin's role alone (no project's policy applies).
         table.add("GET", QStringLiteral("/v1/tokens"), Iam::Permission::tokensList(),
@@ -338,13 +345,16 @@ HttpApi::Reply HttpApi::route(
     const QString& permission = match.route->permission;
     const QString project = match.params.value(QStringLiteral("project"));
     const QString jobId = match.params.value(QStringLiteral("job"));
+    const QString modelId = match.params.value(QStringLiteral("model"));
     // Audit, once for every route (API.md, "Audit logs"): Admin Activity always, Data Access when enabled.
     const AuditMethod& audit = auditOfRoute;
     const bool record = m_audit && (audit.adminActivity || m_auditDataAccess);
-    if (m_checkPermissions && !permission.isEmpty() && !permitted(caller, permission, project, jobId)) {
+    if (m_checkPermissions && !permission.isEmpty() && !permitted(caller, permission, project, jobId, modelId)) {
         QString resource;
         if (!jobId.isEmpty())
             resource = jobName(project, jobId);
+        else if (!modelId.isEmpty())
+            resource = QStringLiteral("projects/%1/models/%2").arg(project, modelId);
         else if (!project.isEmpty())
             resource = QStringLiteral("projects/") + project;
         else
