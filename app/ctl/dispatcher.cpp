@@ -130,7 +130,8 @@ Node commandTree()
             { QStringLiteral("describe"), QStringLiteral("Describe an existing model version."), &describeVersion, {} },
             { QStringLiteral("list"), QStringLiteral("List existing model versions."), &listVersions, {} },
             { QStringLiteral("set-default"), QStringLiteral("Set an existing version as the default for its model."),
-                &setDefaultVersion, {} } } };
+                &setDefaultVersion, {} },
+            { QStringLiteral("update"), QStringLiteral("Update an existing model version."), &updateVersion, {} } } };
     Node operations { QStringLiteral("operations"), QStringLiteral("Manage long-running operations."), {},
         { { QStringLiteral("describe"), QStringLiteral("Describe an operation."), &describeOperation, {} },
             { QStringLiteral("list"), QStringLiteral("List the project's operations."), &listOperations, {} },

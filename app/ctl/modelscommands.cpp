@@ -479,6 +479,118 @@ int ModelsCommands::deleteVersion(CtlSession& s, const QStringList& args)
     return done->contains(QLatin1String("error")) ? operationFailed(s, command, *done) : ExitCode::Ok;
 }
 
+int ModelsCommands::updateVersion(CtlSession& s, const QStringList& args)
+{
+    const QString command = QStringLiteral("trainyardctl.versions.update");
+    ArgParser p(command,
+        QStringLiteral("trainyardctl versions update VERSION --model=MODEL [--description=DESCRIPTION] "
+                       "[--update-labels=[KEY=VALUE,...]] [--nodes=N | --min-nodes=N [--max-nodes=N]] [--async]"),
+        QStringLiteral("update an existing model version\nIts description, labels or scaling; new scaling starts its "
+                       "nodes again with the new numbers (UPDATING, then READY)."));
+    p.addPositional(QStringLiteral("VERSION"), QStringLiteral("Name of the version."));
+    p.addFlag(QStringLiteral("model"), QStringLiteral("MODEL"), QStringLiteral("The model of the version."));
+    p.addFlag(QStringLiteral("description"), QStringLiteral("DESCRIPTION"), QStringLiteral("The new description."));
+    p.addFlag(QStringLiteral("update-labels"), QStringLiteral("[KEY=VALUE,...]"),
+        QStringLiteral("Labels to add or change; the others stay."));
+    p.addFlag(QStringLiteral("nodes"), QStringLiteral("N"), QStringLiteral("manualScaling.nodes: this many nodes."));
+    p.addFlag(QStringLiteral("min-nodes"), QStringLiteral("N"),
+        QStringLiteral("autoScaling.minNodes (0: scale to zero when idle)."));
+    p.addFlag(QStringLiteral("max-nodes"), QStringLiteral("N"), QStringLiteral("autoScaling.maxNodes."));
+    p.addSwitch(QStringLiteral("async"), QStringLiteral("Return at once, without waiting for the operation."));
+    if (!p.parse(args))
+        return s.usage(p);
+    if (!requireModel(s, p))
+        return ExitCode::Usage;
+    if (p.isSet(QStringLiteral("nodes"))
+        && (p.isSet(QStringLiteral("min-nodes")) || p.isSet(QStringLiteral("max-nodes")))) {
+        s.err() << p.usageError(QStringLiteral("argument --nodes: At most one of --nodes | --min-nodes --max-nodes may "
+                                               "be specified."));
+        return ExitCode::Usage;
+    }
+    const QString path = modelPath(s, p.value(QStringLiteral("model"))) + QStringLiteral("/versions/")
+        + segment(p.positional(QStringLiteral("VERSION")));
+    QJsonObject body;
+    QStringList mask;
+    if (p.isSet(QStringLiteral("description"))) {
+        body.insert(QStringLiteral("description"), p.value(QStringLiteral("description")));
+        mask << QStringLiteral("description");
+    }
+    if (p.isSet(QStringLiteral("update-labels"))) {
+        // Merged into the labels the version has, as gcloud's --update-labels.
+        const std::optional<QJsonObject> current = call(s, command, "GET", path);
+        if (!current)
+            return ExitCode::Error;
+        QJsonObject labels = current->value(QStringLiteral("labels")).toObject();
+        QMap<QString, QString> added;
+        QString error;
+        if (!GcloudFlags::parseDict(
+                QStringLiteral("update-labels"), p.value(QStringLiteral("update-labels")), &added, &error)) {
+            s.err() << p.usageError(error);
+            return ExitCode::Usage;
+        }
+        for (auto it = added.cbegin(); it != added.cend(); ++it)
+            labels.insert(it.key(), it.value());
+        body.insert(QStringLiteral("labels"), labels);
+        mask << QStringLiteral("labels");
+    }
+    const auto number = [&](const char* flag, int least, int* out) {
+        bool ok = false;
+        *out = p.value(QLatin1String(flag)).toInt(&ok);
+        if (!ok || *out < least) {
+            s.err() << p.usageError(
+                QStringLiteral("argument --%1: Value must be an integer of at least %2; received: %3")
+                    .arg(QLatin1String(flag))
+                    .arg(least)
+                    .arg(p.value(QLatin1String(flag))));
+            return false;
+        }
+        return true;
+    };
+    int n = 0;
+    if (p.isSet(QStringLiteral("nodes"))) {
+        if (!number("nodes", 1, &n))
+            return ExitCode::Usage;
+        body.insert(QStringLiteral("manualScaling"), QJsonObject { { QStringLiteral("nodes"), n } });
+        mask << QStringLiteral("manualScaling.nodes");
+    }
+    QJsonObject autoScaling;
+    if (p.isSet(QStringLiteral("min-nodes"))) {
+        if (!number("min-nodes", 0, &n))
+            return ExitCode::Usage;
+        autoScaling.insert(QStringLiteral("minNodes"), n);
+        mask << QStringLiteral("autoScaling.minNodes");
+    }
+    if (p.isSet(QStringLiteral("max-nodes"))) {
+        if (!number("max-nodes", 1, &n))
+            return ExitCode::Usage;
+        autoScaling.insert(QStringLiteral("maxNodes"), n);
+        mask << QStringLiteral("autoScaling.maxNodes");
+    }
+    if (!autoScaling.isEmpty())
+        body.insert(QStringLiteral("autoScaling"), autoScaling);
+    if (mask.isEmpty()) {
+        s.err() << p.usageError(QStringLiteral("Nothing to update: give --description, --update-labels, --nodes, "
+                                               "--min-nodes or --max-nodes."));
+        return ExitCode::Usage;
+    }
+    const std::optional<QJsonObject> op
+        = call(s, command, "PATCH", path + QStringLiteral("?updateMask=") + segment(mask.join(QLatin1Char(','))),
+            QJsonDocument(body).toJson(QJsonDocument::Compact));
+    if (!op)
+        return ExitCode::Error;
+    if (p.isTrue(QStringLiteral("async"))) {
+        s.err() << "Update request issued for: [" << p.positional(QStringLiteral("VERSION")) << "]\nCheck operation ["
+                << op->value(QStringLiteral("name")).toString() << "] for status.\n";
+        s.err().flush();
+        return ExitCode::Ok;
+    }
+    const std::optional<QJsonObject> done = waitFor(s, command, op->value(QStringLiteral("name")).toString(),
+        QStringLiteral("Updating version [%1]......").arg(p.positional(QStringLiteral("VERSION"))));
+    if (!done)
+        return ExitCode::Error;
+    return done->contains(QLatin1String("error")) ? operationFailed(s, command, *done) : ExitCode::Ok;
+}
+
 int ModelsCommands::setDefaultVersion(CtlSession& s, const QStringList& args)
 {
     const QString command = QStringLiteral("trainyardctl.versions.set-default");

@@ -28,6 +28,8 @@ int describeVersion(CtlSession& s, const QStringList& args); ///< `versions desc
 int listVersions(CtlSession& s, const QStringList& args);
 int deleteVersion(CtlSession& s, const QStringList& args); ///< `versions delete VERSION --model=MODEL [--async]`
 int setDefaultVersion(CtlSession& s, const QStringList& args); ///< `versions set-default VERSION --model=MODEL`
+/// `versions update VERSION --model=MODEL [--description] [--update-labels] [--nodes | --min-nodes --max-nodes]`
+int updateVersion(CtlSession& s, const QStringList& args);
 int describeOperation(CtlSession& s, const QStringList& args); ///< `operations describe OPERATION`
 int listOperations(CtlSession& s, const QStringList& args); ///< `operations list`
 int waitOperation(CtlSession& s, const QStringList& args); ///< `operations wait OPERATION`

@@ -777,6 +777,43 @@ private Q_SLOTS:
         QCOMPARE(send("DELETE", QStringLiteral("/v1/projects/local/models/logged/versions/v1")).status, 200);
     }
 
+    /// A version's update, as gcloud's `versions update`: a description or labels change at once (an UPDATE_VERSION
+    /// operation, done); new scaling starts its nodes again with the new numbers, UPDATING then READY, and it answers
+    /// as before; an update of a field that cannot change is refused naming updateMask.
+    void versionUpdates()
+    {
+        const Trainyard::Test::CtlRun described = ctl({ QStringLiteral("versions"), QStringLiteral("update"),
+            QStringLiteral("sk"), QStringLiteral("--model=cancer"), QStringLiteral("--description=the pipeline"),
+            QStringLiteral("--update-labels=stage=prod") });
+        QVERIFY2(described.code == 0, qPrintable(described.err));
+        QJsonObject v = send("GET", QStringLiteral("/v1/projects/local/models/cancer/versions/sk")).json;
+        QCOMPARE(v.value(QStringLiteral("description")).toString(), QStringLiteral("the pipeline"));
+        QCOMPARE(v.value(QStringLiteral("labels")).toObject().value(QStringLiteral("stage")).toString(),
+            QStringLiteral("prod"));
+        QCOMPARE(processesWith(QStringLiteral("/versions/sk/model")).size(), 2);
+
+        const Trainyard::Test::CtlRun scaled = ctl({ QStringLiteral("versions"), QStringLiteral("update"),
+            QStringLiteral("sk"), QStringLiteral("--model=cancer"), QStringLiteral("--nodes=1") });
+        QVERIFY2(scaled.code == 0, qPrintable(scaled.err));
+        QVERIFY2(scaled.err.contains(QStringLiteral("Updating version [sk]")), qPrintable(scaled.err));
+        v = send("GET", QStringLiteral("/v1/projects/local/models/cancer/versions/sk")).json;
+        QCOMPARE(v.value(QStringLiteral("state")).toString(), QStringLiteral("READY"));
+        QCOMPARE(v.value(QStringLiteral("manualScaling")).toObject().value(QStringLiteral("nodes")).toInt(), 1);
+        QTRY_COMPARE_WITH_TIMEOUT(processesWith(QStringLiteral("/versions/sk/model")).size(), 1, 10000);
+        const QJsonArray instances = m_expected.value(QStringLiteral("instances")).toArray();
+        const ApiResponse answer = predict(QStringLiteral("cancer/versions/sk"), instances);
+        QCOMPARE(answer.json.value(QStringLiteral("predictions")), m_expected.value(QStringLiteral("sklearn")));
+        const ApiResponse ops
+            = send("GET", QStringLiteral("/v1/projects/local/operations?filter=name%3Aupdate_cancer_sk*"));
+        QCOMPARE(ops.json.value(QStringLiteral("operations")).toArray().size(), 2);
+
+        const ApiResponse refused
+            = send("PATCH", QStringLiteral("/v1/projects/local/models/cancer/versions/sk?updateMask=deploymentUri"),
+                json({ { QStringLiteral("deploymentUri"), modelPath("xgboost") } }));
+        QCOMPARE(refused.status, 400);
+        QVERIFY2(refused.body.contains("updateMask"), refused.body.constData());
+    }
+
     /// setDefault moves the default; deleting a version stops its nodes and removes its files and record.
     void setDefaultAndDelete()
     {

@@ -181,6 +181,7 @@ HttpApi::AuditMethod HttpApi::auditMethod(const QByteArray& method, const QStrin
             true },
         { "GET", "versions/{version}", "google.cloud.ml.v1.ModelService.GetVersion", "ml.googleapis.com", false },
         { "DELETE", "versions/{version}", "google.cloud.ml.v1.ModelService.DeleteVersion", "ml.googleapis.com", true },
+        { "PATCH", "versions/{version}", "google.cloud.ml.v1.ModelService.UpdateVersion", "ml.googleapis.com", true },
         { "GET", "versions/{version}/logs", "google.logging.v2.LoggingServiceV2.ListLogEntries",
             "logging.googleapis.com", false },
         { "POST", "versions/{version}:setDefault", "google.cloud.ml.v1.ModelService.SetDefaultVersion",

@@ -410,6 +410,9 @@ private:
     Reply listModels(const ApiRequest& request, const QString& project);
     Reply createModel(const ApiRequest& request, const QString& project);
     Reply getModel(const QString& project, const QString& model);
+    /// PATCH a version (`updateMask`: description, labels, manualScaling.nodes, autoScaling.minNodes|maxNodes): an
+    /// UPDATE_VERSION operation (PredictionService::updateVersion()).
+    Reply patchVersion(const ApiRequest& request, const QString& project, const QString& model, const QString& version);
     Reply patchModel(const ApiRequest& request, const QString& project, const QString& model);
     Reply deleteModel(const QString& project, const QString& model);
     Reply listVersions(const ApiRequest& request, const QString& project, const QString& model);

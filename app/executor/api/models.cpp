@@ -213,6 +213,76 @@ HttpApi::Reply HttpApi::patchModel(const ApiRequest& request, const QString& pro
     return jsonReply(op.toJson());
 }
 
+HttpApi::Reply HttpApi::patchVersion(
+    const ApiRequest& request, const QString& project, const QString& model, const QString& version)
+{
+    if (!m_prediction)
+        return unavailableService();
+    const std::optional<VersionResource> current = m_prediction->store()->version(project, model, version);
+    if (!current)
+        return versionNotFound(project, model, version);
+    Reply error;
+    const auto body = parseBody(request.body(), &error);
+    if (!body)
+        return error;
+    const QString mask = queryValue(request.query(), QStringLiteral("updateMask"));
+    if (mask.isEmpty())
+        return invalidArgument(QStringLiteral("updateMask"),
+            QStringLiteral("is required: the fields to change, of description, labels, manualScaling.nodes, "
+                           "autoScaling.minNodes and autoScaling.maxNodes"));
+    QJsonObject withName = *body;
+    withName.insert(QStringLiteral("name"), version);
+    FieldViolations violations;
+    const VersionResource changed = VersionResource::fromJson(withName, project, model, &violations, true);
+    if (!violations.isEmpty())
+        return decodeErrorReply(violations);
+    if (!changed.etag.isEmpty() && changed.etag != current->etag)
+        return errorReply(RpcCode::FailedPrecondition,
+            QStringLiteral("The version's etag is %1, not %2: it changed since it was read; read it again.")
+                .arg(current->etag, changed.etag));
+    if (current->state != VersionState::Ready)
+        return errorReply(RpcCode::FailedPrecondition,
+            QStringLiteral("Version %1 is %2; only a READY version can be updated.")
+                .arg(current->resourceName(), PredictionJson::versionStateName(current->state)));
+    VersionResource updated = *current;
+    for (const QString& raw : mask.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+        const QString field = raw.trimmed();
+        if (field == QLatin1String("description")) {
+            updated.description = changed.description;
+        } else if (field == QLatin1String("labels")) {
+            updated.labels = changed.labels;
+        } else if (field == QLatin1String("manualScaling.nodes") || field == QLatin1String("manualScaling")) {
+            if (changed.manualScalingNodes < 1)
+                return invalidArgument(
+                    QStringLiteral("version.manualScaling.nodes"), QStringLiteral("must be at least 1"));
+            updated.manualScalingNodes = changed.manualScalingNodes;
+            updated.autoScalingMinNodes.reset();
+            updated.autoScalingMaxNodes.reset();
+        } else if (field == QLatin1String("autoScaling.minNodes") || field == QLatin1String("autoScaling.maxNodes")
+            || field == QLatin1String("autoScaling")) {
+            if (field != QLatin1String("autoScaling.maxNodes"))
+                updated.autoScalingMinNodes = changed.autoScalingMinNodes.value_or(0);
+            if (field != QLatin1String("autoScaling.minNodes"))
+                updated.autoScalingMaxNodes = changed.autoScalingMaxNodes;
+            updated.manualScalingNodes = 0;
+        } else {
+            return invalidArgument(QStringLiteral("updateMask"),
+                QStringLiteral("\"%1\" cannot be updated; a version's description, labels, manualScaling.nodes, "
+                               "autoScaling.minNodes and autoScaling.maxNodes can")
+                    .arg(printable(field)));
+        }
+    }
+    if (updated.autoScalingMinNodes && updated.autoScalingMaxNodes
+        && *updated.autoScalingMaxNodes < *updated.autoScalingMinNodes)
+        return invalidArgument(QStringLiteral("version.autoScaling.maxNodes"),
+            QStringLiteral("must be at least autoScaling.minNodes (%1)").arg(*updated.autoScalingMinNodes));
+    QString problem;
+    const std::optional<OperationResource> op = m_prediction->updateVersion(*current, updated, &problem);
+    if (!op)
+        return storeFailure(QStringLiteral("the version's update"), problem);
+    return jsonReply(op->toJson());
+}
+
 HttpApi::Reply HttpApi::deleteModel(const QString& project, const QString& model)
 {
     if (!m_prediction)

@@ -196,6 +196,8 @@ struct HttpApi::Routes {
             [](const Call& c) { return c.api->createVersion(c.request, c["project"], c["model"]); });
         table.add("GET", version, QStringLiteral("ml.versions.get"),
             [](const Call& c) { return c.api->getVersion(c["project"], c["model"], c["version"]); });
+        table.add("PATCH", version, QStringLiteral("ml.versions.update"),
+            [](const Call& c) { return c.api->patchVersion(c.request, c["project"], c["model"], c["version"]); });
         table.add("DELETE", version, QStringLiteral("ml.versions.delete"),
             [](const Call& c) { return c.api->deleteVersion(c["project"], c["model"], c["version"]); });
         table.add("POST", version + QStringLiteral(":setDefault"), QStringLiteral("ml.versions.update"),

@@ -346,7 +346,10 @@ void PredictionService::finishCreate(const QString& key, const QString& error)
         return;
     VersionResource& v = serving->version;
     v.state = error.isEmpty() ? VersionState::Ready : VersionState::Failed;
+    const std::optional<OperationResource> pending = m_store->operation(v.project, serving->operationId);
+    const bool update = pending && pending->operationType == QLatin1String("UPDATE_VERSION");
     v.errorMessage = error.isEmpty() ? QString()
+        : update                     ? QStringLiteral("Update Version failed: ") + error
                                      : QStringLiteral("Create Version failed. Bad model detected with error: ") + error;
     v.etag = v.computeEtag();
     QString problem;
@@ -375,6 +378,47 @@ void PredictionService::finishCreate(const QString& key, const QString& error)
     if (!error.isEmpty())
         m_serving.remove(key); // its nodes are stopped with it
     Q_EMIT versionChanged(copy.project, copy.model, copy.name, false);
+}
+
+std::optional<OperationResource> PredictionService::updateVersion(
+    const VersionResource& current, VersionResource updated, QString* error)
+{
+    const QString time = now();
+    OperationResource op;
+    op.project = updated.project;
+    op.id = QStringLiteral("update_%1_%2-%3").arg(updated.model, updated.name).arg(QDateTime::currentMSecsSinceEpoch());
+    op.operationType = QStringLiteral("UPDATE_VERSION");
+    op.modelName = QStringLiteral("projects/%1/models/%2").arg(updated.project, updated.model);
+    op.createTime = time;
+    op.startTime = time;
+    const bool rescale = updated.manualScalingNodes != current.manualScalingNodes
+        || updated.autoScalingMinNodes != current.autoScalingMinNodes
+        || updated.autoScalingMaxNodes != current.autoScalingMaxNodes;
+    updated.state = rescale ? VersionState::Updating : VersionState::Ready;
+    updated.etag = updated.computeEtag();
+    op.version = updated.toJson();
+    if (!rescale) {
+        op.done = true;
+        op.endTime = time;
+        op.response = updated.toJson();
+        op.response.insert(QStringLiteral("@type"), QStringLiteral("type.googleapis.com/google.cloud.ml.v1.Version"));
+    }
+    if (!m_store->putOperation(op, error) || !m_store->updateVersion(updated, error))
+        return std::nullopt;
+    const QString key = keyOf(updated);
+    if (!rescale) {
+        if (const auto serving = m_serving.value(key))
+            serving->version = updated;
+        return op;
+    }
+    // New nodes with the new numbers; READY (and the operation done) when they loaded, as a create's.
+    auto serving = std::make_shared<Serving>();
+    serving->version = updated;
+    serving->creating = true;
+    serving->operationId = op.id;
+    m_serving.insert(key, serving); // the old nodes stop with their Serving
+    startNodes(key);
+    return op;
 }
 
 std::optional<OperationResource> PredictionService::deleteVersion(VersionResource version, QString* error)
@@ -526,6 +570,22 @@ void PredictionService::recover()
                     id = op.id;
             }
             beginCreate(v, id);
+            break;
+        }
+        case VersionState::Updating: {
+            // Its nodes were being started again with new numbers: they are, and its operation ends.
+            QString id;
+            for (const OperationResource& op : operations) {
+                if (!op.done && op.operationType == QLatin1String("UPDATE_VERSION")
+                    && op.version.value(QStringLiteral("name")).toString() == v.resourceName())
+                    id = op.id;
+            }
+            auto serving = std::make_shared<Serving>();
+            serving->version = v;
+            serving->creating = true;
+            serving->operationId = id;
+            m_serving.insert(keyOf(v), serving);
+            startNodes(keyOf(v));
             break;
         }
         case VersionState::Deleting: {

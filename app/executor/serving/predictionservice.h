@@ -53,6 +53,13 @@ public:
     /// creation; `model` is its model, whose defaultVersion becomes this one when it has none. Returns the operation
     /// (not done), or nullopt with *error when the store refused.
     std::optional<OperationResource> createVersion(VersionResource version, ModelResource model, QString* error);
+    /// Updates a READY `version` to `updated` (its description, labels and scaling, validated by the caller) with an
+    /// UPDATE_VERSION operation. A change of description or labels alone is stored at once (the operation done). A
+    /// change of scaling makes it UPDATING while its nodes are started again with the new numbers (the old ones are
+    /// stopped), then READY with the operation done, its response the version (FAILED and the operation's error when
+    /// the nodes cannot load the model). nullopt with *error when the store refused.
+    std::optional<OperationResource> updateVersion(
+        const VersionResource& current, VersionResource updated, QString* error);
     /// Starts deleting `version`; nullopt with *error when the store refused.
     std::optional<OperationResource> deleteVersion(VersionResource version, QString* error);
     /// A DELETE_MODEL operation, done at once (the caller checked the model has no versions and deleted it).
