@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "modelsview.h"
 
+#include "versionchartspanel.h"
+
 #include "apiclient.h"
 #include "deploydialog.h"
 #include "deployedmodelsmodel.h"
@@ -135,6 +137,9 @@ ModelsView::ModelsView(QWidget* parent)
     tabs->setObjectName(QStringLiteral("versionTabs"));
     tabs->addTab(predictBox, tr("Predict"));
     tabs->addTab(m_log, tr("Log"));
+    m_charts = new VersionChartsPanel(this);
+    m_charts->setObjectName(QStringLiteral("versionCharts"));
+    tabs->addTab(m_charts, tr("Charts"));
     auto* split = new QSplitter(Qt::Vertical, this);
     split->addWidget(top);
     split->addWidget(tabs);
@@ -231,8 +236,33 @@ void ModelsView::refresh()
         });
 }
 
+void ModelsView::refreshCharts()
+{
+    const std::optional<VersionResource> v = m_model->versionAt(m_tree->currentIndex());
+    if (!m_client || !v) {
+        m_charts->setMetrics({});
+        return;
+    }
+    if (m_chartsPending)
+        return;
+    m_chartsPending = true;
+    const QString shown = v->resourceName();
+    call(m_client, this, "GET",
+        modelsPath(m_client) + QLatin1Char('/') + segment(v->model) + QStringLiteral("/versions/") + segment(v->name)
+            + QStringLiteral("/metrics"),
+        {}, {}, [this, shown](const QJsonObject& json, const QString& error) {
+            m_chartsPending = false;
+            const std::optional<VersionResource> now = m_model->versionAt(m_tree->currentIndex());
+            if (!now || now->resourceName() != shown || !error.isEmpty())
+                return;
+            m_charts->setMetrics(json);
+            emit chartsRefreshed();
+        });
+}
+
 void ModelsView::refreshLog()
 {
+    refreshCharts();
     const std::optional<VersionResource> v = m_model->versionAt(m_tree->currentIndex());
     if (!m_client || !v) {
         m_log->clear();

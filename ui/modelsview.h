@@ -16,6 +16,8 @@ class QTreeView;
 
 namespace Trainyard {
 
+class VersionChartsPanel;
+
 class ApiClient;
 class DeployedModelsModel;
 
@@ -47,6 +49,8 @@ public:
     QPushButton* predictButton() const { return m_predict; }
     /// The selected version's log (its nodes' starts, exits, scaling and output, and request records), last 200 lines.
     QPlainTextEdit* logView() const { return m_log; }
+    /// The Charts tab: the selected version's requests/s, latency percentiles and errors/s.
+    VersionChartsPanel* chartsPanel() const { return m_charts; }
 
 public slots:
     void refresh();
@@ -63,6 +67,8 @@ signals:
     void refreshed();
     /// A read of the selected version's log arrived (shown in the Log tab).
     void logRefreshed();
+    /// A read of the selected version's request metrics arrived (shown in the Charts tab).
+    void chartsRefreshed();
     /// An answer of predict() arrived (shown in the panel), or its error.
     void predicted(bool ok);
 
@@ -73,8 +79,10 @@ private:
     void updateActions();
     void showAnswer(const QJsonObject& answer, qint64 ms);
     void createVersion(const QString& model, VersionResource version);
-    /// Reads the selected version's log into the Log tab (nothing selected: cleared).
+    /// Reads the selected version's log into the Log tab and its request metrics into the Charts tab (nothing
+    /// selected: cleared).
     void refreshLog();
+    void refreshCharts();
 
     QPointer<ApiClient> m_client;
     DeployedModelsModel* m_model;
@@ -91,7 +99,9 @@ private:
     QTableWidget* m_predictions;
     QLabel* m_latency;
     QPlainTextEdit* m_log;
+    VersionChartsPanel* m_charts;
     bool m_logPending = false;
+    bool m_chartsPending = false;
     QTimer m_poll;
     bool m_pending = false;
     QString m_selectModel;

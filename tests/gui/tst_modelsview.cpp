@@ -19,6 +19,7 @@
 #include "modelsview.h"
 #include "requireddependencies.h"
 #include "submitwizard.h"
+#include "versionchartspanel.h"
 #include "wizardpages.h"
 
 #include <QAbstractItemModelTester>
@@ -211,6 +212,22 @@ private Q_SLOTS:
             QVERIFY(window.grab().save(dir + QStringLiteral("/models-window.png")));
             QVERIFY(view->grab().save(dir + QStringLiteral("/models-view.png")));
         }
+        // The Charts tab: the requests just made, their latency and no error.
+        auto* tabs = view->findChild<QTabWidget*>(QStringLiteral("versionTabs"));
+        tabs->setCurrentWidget(view->chartsPanel());
+        QSignalSpy charted(view, &ModelsView::chartsRefreshed);
+        view->refresh();
+        QTRY_VERIFY_WITH_TIMEOUT(
+            view->chartsPanel()->summaryLabel()->text().contains(QStringLiteral("requests/s")), 15000);
+        QVERIFY2(view->chartsPanel()->summaryLabel()->text().contains(QStringLiteral(", 0 errors/s")),
+            qPrintable(view->chartsPanel()->summaryLabel()->text()));
+#if TRAINYARD_HAVE_QTCHARTS
+        const QList<int> sizes = view->chartsPanel()->seriesSizes();
+        QCOMPARE(sizes.size(), 5);
+        QVERIFY(sizes.at(0) >= 1 && sizes.at(1) >= 1);
+#endif
+        if (!dir.isEmpty())
+            QVERIFY(view->grab().save(dir + QStringLiteral("/models-charts.png")));
     }
 
     /// Run the sample → Job ▸ Deploy Model… → Predict: the Fashion-MNIST sample's <job-dir>/model (TorchScript) is

@@ -410,6 +410,9 @@ private:
     Reply listModels(const ApiRequest& request, const QString& project);
     Reply createModel(const ApiRequest& request, const QString& project);
     Reply getModel(const QString& project, const QString& model);
+    /// GET a version's request metrics (ours): requests/s, errors/s and latency percentiles over the last hour in
+    /// 10 s points (RequestStats), for the console's charts.
+    Reply versionMetrics(const QString& project, const QString& model, const QString& version);
     /// PATCH a version (`updateMask`: description, labels, manualScaling.nodes, autoScaling.minNodes|maxNodes): an
     /// UPDATE_VERSION operation (PredictionService::updateVersion()).
     Reply patchVersion(const ApiRequest& request, const QString& project, const QString& model, const QString& version);

@@ -512,6 +512,7 @@ HttpApi::Reply HttpApi::predict(const ApiRequest& request, const QString& projec
     // status; never the instances).
     const bool logged = m->onlinePredictionLogging;
     auto answerWith = [this, channel, logged, version = *v, count, bytesIn, clock](const Reply& reply) {
+        m_prediction->recordRequest(version, double(clock.nsecsElapsed()) / 1e6, reply.status == 200);
         if (logged)
             m_prediction->logRequest(version,
                 QStringLiteral("request: %1 instance(s), %2 bytes in, %3 bytes out, %4 ms, HTTP %5")
@@ -546,6 +547,16 @@ HttpApi::Reply HttpApi::predict(const ApiRequest& request, const QString& projec
             answerWith(errorReply(RpcCode::InvalidArgument, QStringLiteral("Prediction failed: %1").arg(message)));
         });
     return Reply();
+}
+
+HttpApi::Reply HttpApi::versionMetrics(const QString& project, const QString& model, const QString& version)
+{
+    if (!m_prediction)
+        return unavailableService();
+    const std::optional<VersionResource> v = m_prediction->store()->version(project, model, version);
+    if (!v)
+        return versionNotFound(project, model, version);
+    return jsonReply(m_prediction->requestStats(*v));
 }
 
 HttpApi::Reply HttpApi::versionLogs(

@@ -380,6 +380,17 @@ void PredictionService::finishCreate(const QString& key, const QString& error)
     Q_EMIT versionChanged(copy.project, copy.model, copy.name, false);
 }
 
+void PredictionService::recordRequest(const VersionResource& version, double latencyMs, bool ok)
+{
+    m_stats[keyOf(version)].record(QDateTime::currentMSecsSinceEpoch(), latencyMs, ok);
+}
+
+QJsonObject PredictionService::requestStats(const VersionResource& version) const
+{
+    const auto it = m_stats.constFind(keyOf(version));
+    return (it == m_stats.cend() ? RequestStats() : *it).toJson(QDateTime::currentMSecsSinceEpoch());
+}
+
 std::optional<OperationResource> PredictionService::updateVersion(
     const VersionResource& current, VersionResource updated, QString* error)
 {

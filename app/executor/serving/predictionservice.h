@@ -4,6 +4,7 @@
 #include "batchplan.h"
 #include "modelstore.h"
 #include "prediction.h"
+#include "requeststats.h"
 
 #include <QHash>
 #include <QJsonArray>
@@ -75,6 +76,11 @@ public:
     /// Appends `line` to `version`'s log (its nodes' log) with a timestamp: a request's record when the model has
     /// onlinePredictionLogging.
     void logRequest(const VersionResource& version, const QString& line);
+    /// Counts one answered request of `version` (its latency through the executor, and whether it was HTTP 200) in
+    /// its RequestStats.
+    void recordRequest(const VersionResource& version, double latencyMs, bool ok);
+    /// `version`'s requests/s, errors/s and latency percentiles over the last hour (RequestStats::toJson()).
+    QJsonObject requestStats(const VersionResource& version) const;
     /// The last `count` lines of `version`'s log (oldest first): each {"timestamp": RFC 3339, "text": …}.
     QJsonArray readLog(const VersionResource& version, int count) const;
 
@@ -118,6 +124,7 @@ private:
     QString m_dataDir;
     int m_idleStopMs = 60000;
     QHash<QString, std::shared_ptr<Serving>> m_serving; ///< "project/model/version" → its nodes and pending creation
+    QHash<QString, RequestStats> m_stats; ///< "project/model/version" → its requests (kept after a delete: an hour)
 };
 
 } // namespace Trainyard

@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#pragma once
+
+#include <QJsonObject>
+
+#include <array>
+#include <vector>
+
+namespace Trainyard {
+
+/// A deployed version's online predictions over the last hour, in 10-second buckets: how many requests, how many
+/// failed (answered with anything but HTTP 200), and their latencies (ms through the executor, from a request's arrival
+/// to its answer) for percentiles, as the service's console charts a version's requests, latency and errors. In memory
+/// only: an executor's restart starts them again. Main thread.
+class RequestStats {
+public:
+    static constexpr int BucketSeconds = 10;
+    static constexpr int Buckets = 360; ///< an hour
+    /// Latencies kept per bucket for its percentiles (a bucket with more requests keeps a uniform sample of them).
+    static constexpr int MaxSamplesPerBucket = 4096;
+
+    /// Counts one request answered at `nowMs` (ms since the epoch) after `latencyMs`.
+    void record(qint64 nowMs, double latencyMs, bool ok);
+
+    /// The series up to `nowMs`: `{"intervalSeconds": 10, "points": [{"time": RFC 3339 (the bucket's start),
+    /// "requestsPerSecond", "errorsPerSecond", "latencyP50Ms", "latencyP90Ms", "latencyP99Ms"}]}`, oldest first, from
+    /// the first bucket of the last hour that had a request (no points before any), with quiet buckets as zero rates
+    /// and no latencies.
+    QJsonObject toJson(qint64 nowMs) const;
+
+private:
+    struct Bucket {
+        qint64 index = -1; ///< ms since the epoch / 1000 / BucketSeconds
+        int count = 0;
+        int errors = 0;
+        std::vector<float> latencies;
+    };
+    std::array<Bucket, Buckets> m_buckets;
+    quint64 m_seed = 0x9e3779b97f4a7c15ull; ///< for the sample's replacement (a plain xorshift: no crypto here)
+};
+
+} // namespace Trainyard
