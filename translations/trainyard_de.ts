@@ -393,6 +393,104 @@
     </message>
 </context>
 <context>
+    <name>Trainyard::BatchPredictionPanel</name>
+    <message>
+        <source>%1 (its default version)</source>
+        <translation>%1 (seine Standardversion)</translation>
+    </message>
+    <message>
+        <source>the model folder %1</source>
+        <translation>dem Modellordner %1</translation>
+    </message>
+    <message>
+        <source>&amp;Open Folder</source>
+        <translation>Ordner ö&amp;ffnen</translation>
+    </message>
+    <message>
+        <source>%p % of the instances</source>
+        <translation>%p % der Instanzen</translation>
+    </message>
+    <message>
+        <source>Open the output folder in the file manager</source>
+        <translation>Den Ausgabeordner im Dateimanager öffnen</translation>
+    </message>
+    <message>
+        <source>Output file</source>
+        <translation>Ausgabedatei</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>Größe</translation>
+    </message>
+    <message>
+        <source>Select an output file to see its first lines.</source>
+        <translation>Wählen Sie eine Ausgabedatei, um ihre ersten Zeilen zu sehen.</translation>
+    </message>
+    <message>
+        <source>Progress:</source>
+        <translation>Fortschritt:</translation>
+    </message>
+    <message>
+        <source>Reads:</source>
+        <translation>Liest:</translation>
+    </message>
+    <message>
+        <source>Writes to:</source>
+        <translation>Schreibt nach:</translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln prediction(s)</source>
+        <translation>
+            <numerusform>%Ln Vorhersage</numerusform>
+            <numerusform>%Ln Vorhersagen</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln error(s)</source>
+        <translation>
+            <numerusform>%Ln Fehler</numerusform>
+            <numerusform>%Ln Fehler</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source> of %1 instances</source>
+        <translation> von %1 Instanzen</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 s</translation>
+    </message>
+    <message>
+        <source>%1 min</source>
+        <translation>%1 min</translation>
+    </message>
+    <message>
+        <source>; %1 of the workers&apos; time (%2 node hours)</source>
+        <extracomment>%1 is a duration (&quot;13.0 s&quot;), %2 the same in node hours.</extracomment>
+        <translation>; %1 Laufzeit der Worker (%2 Knotenstunden)</translation>
+    </message>
+    <message>
+        <source>No instance predicted yet.</source>
+        <translation>Noch keine Instanz vorhergesagt.</translation>
+    </message>
+    <message>
+        <source>%1 instances from %2, with %3; batches of %4, at most %5 workers</source>
+        <translation>%1-Instanzen aus %2, mit %3; Batches von %4, höchstens %5 Worker</translation>
+    </message>
+    <message>
+        <source>No output file yet.</source>
+        <translation>Noch keine Ausgabedatei.</translation>
+    </message>
+    <message>
+        <source>The output folder %1 is not on this machine (yet).</source>
+        <translation>Der Ausgabeordner %1 ist (noch) nicht auf diesem Rechner.</translation>
+    </message>
+    <message>
+        <source>%1 cannot be read: %2</source>
+        <translation>%1 kann nicht gelesen werden: %2</translation>
+    </message>
+</context>
+<context>
     <name>Trainyard::BuiltInAlgorithmForm</name>
     <message>
         <source>Pre&amp;process: split off validation and test rows, fill in missing values, encode categorical columns</source>
@@ -1632,6 +1730,30 @@ Der neueste Checkpoint (benannt durch die Statusdatei „checkpoint“)</transla
         <source>Labels</source>
         <translation>Labels</translation>
     </message>
+    <message>
+        <source>batch</source>
+        <translation>Batch</translation>
+    </message>
+    <message>
+        <source>%1 done</source>
+        <translation>%1 erledigt</translation>
+    </message>
+    <message>
+        <source>%1 / %2 done</source>
+        <translation>%1 / %2 erledigt</translation>
+    </message>
+    <message>
+        <source>Batch prediction</source>
+        <translation>Batch-Vorhersage</translation>
+    </message>
+    <message>
+        <source>Instances predicted: %1, errors: %2, of %3 in the input; results in %4</source>
+        <translation>Vorhergesagte Instanzen: %1, Fehler: %2, von %3 in der Eingabe; Ergebnisse in %4</translation>
+    </message>
+    <message>
+        <source>(not yet counted)</source>
+        <translation>(noch nicht gezählt)</translation>
+    </message>
 </context>
 <context>
     <name>Trainyard::JobValidation</name>
@@ -2104,6 +2226,62 @@ Der neueste Checkpoint (benannt durch die Statusdatei „checkpoint“)</transla
         <extracomment>%1 is the algorithm&apos;s name, %2 the distributed XGBoost image URI.</extracomment>
         <translation>%1 trainiert auf einem Replikat, dem Master: Legen Sie keine weiteren Replikate fest (für verteiltes Training verwenden Sie %2).</translation>
     </message>
+    <message>
+        <source>A job has a trainingInput or a predictionInput, not both.</source>
+        <translation>Ein Job hat einen trainingInput oder einen predictionInput, nicht beides.</translation>
+    </message>
+    <message>
+        <source>Exactly one of modelName, versionName and uri must be given (the model&apos;s default version, one version, or a model folder); %1 given.</source>
+        <translation>Genau eines von modelName, versionName und uri muss angegeben werden (die Standardversion des Modells, eine Version oder ein Modellordner); %1 angegeben.</translation>
+    </message>
+    <message>
+        <source>modelName must be projects/PROJECT/models/MODEL (&quot;%1&quot;).</source>
+        <translation>modelName muss projects/PROJECT/models/MODEL sein („%1“).</translation>
+    </message>
+    <message>
+        <source>versionName must be projects/PROJECT/models/MODEL/versions/VERSION (&quot;%1&quot;).</source>
+        <translation>versionName muss projects/PROJECT/models/MODEL/versions/VERSION sein („%1“).</translation>
+    </message>
+    <message>
+        <source>Cloud Storage paths (gs://) cannot be read here: give a path on this machine (&quot;%1&quot;).</source>
+        <translation>Cloud-Storage-Pfade (gs://) können hier nicht gelesen werden: Geben Sie einen Pfad auf diesem Rechner an („%1“).</translation>
+    </message>
+    <message>
+        <source>The path must be absolute (&quot;%1&quot;).</source>
+        <translation>Der Pfad muss absolut sein („%1“).</translation>
+    </message>
+    <message>
+        <source>dataFormat is required: JSON, TEXT or CSV.</source>
+        <translation>dataFormat ist erforderlich: JSON, TEXT oder CSV.</translation>
+    </message>
+    <message>
+        <source>%1 input cannot be read here: this system has no TensorFlow runtime. Give JSON, TEXT or CSV lines.</source>
+        <translation>%1-Eingaben können hier nicht gelesen werden: Dieses System hat keine TensorFlow-Laufzeit. Geben Sie JSON-, TEXT- oder CSV-Zeilen an.</translation>
+    </message>
+    <message>
+        <source>outputDataFormat must be JSON or CSV, not %1.</source>
+        <translation>outputDataFormat muss JSON oder CSV sein, nicht %1.</translation>
+    </message>
+    <message>
+        <source>inputPaths is required: at least one file or pattern.</source>
+        <translation>inputPaths ist erforderlich: mindestens eine Datei oder ein Muster.</translation>
+    </message>
+    <message>
+        <source>A wildcard (*) is allowed only in the last part of a path, as the service allows (&quot;%1&quot;).</source>
+        <translation>Ein Platzhalter (*) ist nur im letzten Teil eines Pfads erlaubt, wie beim Dienst („%1“).</translation>
+    </message>
+    <message>
+        <source>outputPath is required.</source>
+        <translation>outputPath ist erforderlich.</translation>
+    </message>
+    <message>
+        <source>maxWorkerCount must be at least 1.</source>
+        <translation>maxWorkerCount muss mindestens 1 sein.</translation>
+    </message>
+    <message>
+        <source>batchSize must be between 1 and 10000 records.</source>
+        <translation>batchSize muss zwischen 1 und 10000 Datensätzen liegen.</translation>
+    </message>
 </context>
 <context>
     <name>Trainyard::JobView</name>
@@ -2333,6 +2511,10 @@ Der neueste Checkpoint (benannt durch die Statusdatei „checkpoint“)</transla
     <message>
         <source>Model</source>
         <translation>Modell</translation>
+    </message>
+    <message>
+        <source>Predictions</source>
+        <translation>Vorhersagen</translation>
     </message>
 </context>
 <context>
@@ -3378,6 +3560,10 @@ Der neueste Checkpoint (benannt durch die Statusdatei „checkpoint“)</transla
         <source>class %1 (%2)</source>
         <translation>Klasse %1 (%2)</translation>
     </message>
+    <message>
+        <source>Charts</source>
+        <translation>Diagramme</translation>
+    </message>
 </context>
 <context>
     <name>Trainyard::ParallelCoordinates</name>
@@ -3684,6 +3870,10 @@ Der neueste Checkpoint (benannt durch die Statusdatei „checkpoint“)</transla
     <message>
         <source>The package is the folder it is in, %1: change it on the next page if not.</source>
         <translation>Das Paket ist der Ordner, in dem sie liegt, %1: Falls nicht, auf der nächsten Seite ändern.</translation>
+    </message>
+    <message>
+        <source>Submit Batch Prediction Job</source>
+        <translation>Batch-Vorhersagejob übermitteln</translation>
     </message>
 </context>
 <context>
@@ -4020,6 +4210,66 @@ Maschinentyp: %4</translation>
     </message>
 </context>
 <context>
+    <name>Trainyard::VersionChartsPanel</name>
+    <message>
+        <source>Requests</source>
+        <translation>Anfragen</translation>
+    </message>
+    <message>
+        <source>requests/s</source>
+        <translation>Anfragen/s</translation>
+    </message>
+    <message>
+        <source>per second</source>
+        <translation>pro Sekunde</translation>
+    </message>
+    <message>
+        <source>Latency</source>
+        <translation>Latenz</translation>
+    </message>
+    <message>
+        <source>p50</source>
+        <translation>p50</translation>
+    </message>
+    <message>
+        <source>p90</source>
+        <translation>p90</translation>
+    </message>
+    <message>
+        <source>p99</source>
+        <translation>p99</translation>
+    </message>
+    <message>
+        <source>ms</source>
+        <translation>ms</translation>
+    </message>
+    <message>
+        <source>Errors</source>
+        <translation>Fehler</translation>
+    </message>
+    <message>
+        <source>errors/s</source>
+        <translation>Fehler/s</translation>
+    </message>
+    <message>
+        <source>Select a version to chart its requests, latency and errors.</source>
+        <translation>Wählen Sie eine Version, um ihre Anfragen, Latenz und Fehler darzustellen.</translation>
+    </message>
+    <message>
+        <source>No request in the last hour.</source>
+        <translation>Keine Anfrage in der letzten Stunde.</translation>
+    </message>
+    <message>
+        <source>Last 10 s: %1 requests/s, p50 %2 ms, p99 %3 ms, %4 errors/s</source>
+        <extracomment>The latest 10-second interval&apos;s figures.</extracomment>
+        <translation>Letzte 10 s: %1 Anfragen/s, p50 %2 ms, p99 %3 ms, %4 Fehler/s</translation>
+    </message>
+    <message>
+        <source>Last 10 s: no request</source>
+        <translation>Letzte 10 s: keine Anfrage</translation>
+    </message>
+</context>
+<context>
     <name>Trainyard::WizardAppPage</name>
     <message>
         <source>&amp;Folder…</source>
@@ -4235,6 +4485,182 @@ Maschinentyp: %4</translation>
     <message>
         <source>Other arguments of the algorithm, e.g. --colsample_bylevel=0.8 --seed=7</source>
         <translation>Weitere Argumente des Algorithmus, z. B. --colsample_bylevel=0.8 --seed=7</translation>
+    </message>
+</context>
+<context>
+    <name>Trainyard::WizardBatchPage</name>
+    <message>
+        <source>A &amp;deployed model</source>
+        <translation>Ein &amp;bereitgestelltes Modell</translation>
+    </message>
+    <message>
+        <source>A model &amp;folder</source>
+        <translation>Ein Modell&amp;ordner</translation>
+    </message>
+    <message>
+        <source>Batch prediction</source>
+        <translation>Batch-Vorhersage</translation>
+    </message>
+    <message>
+        <source>Predict every instance of your files with a model: its workers share the files and write prediction.results-NNNNN-of-NNNNN files in the output folder.</source>
+        <translation>Jede Instanz Ihrer Dateien mit einem Modell vorhersagen: Die Worker teilen sich die Dateien und schreiben prediction.results-NNNNN-of-NNNNN-Dateien in den Ausgabeordner.</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;modelName&lt;/b&gt;: the model&apos;s default version predicts, unless you pick a version (&lt;b&gt;versionName&lt;/b&gt;). Only a READY version can.</source>
+        <translation>&lt;b&gt;modelName&lt;/b&gt;: Die Standardversion des Modells sagt vorher, sofern Sie keine Version wählen (&lt;b&gt;versionName&lt;/b&gt;). Nur eine Version im Status READY kann das.</translation>
+    </message>
+    <message>
+        <source>e.g. /home/me/jobs/census_1/model</source>
+        <translation>z. B. /home/me/jobs/census_1/model</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;uri&lt;/b&gt;: a folder with model.joblib, model.pkl, model.bst or model.pt (or a built-in algorithm&apos;s model folder), inside the executor&apos;s job-dir roots.</source>
+        <translation>&lt;b&gt;uri&lt;/b&gt;: ein Ordner mit model.joblib, model.pkl, model.bst oder model.pt (oder der Modellordner eines integrierten Algorithmus) innerhalb der Jobverzeichnis-Wurzeln des Executors.</translation>
+    </message>
+    <message>
+        <source>e.g. /data/instances-*.json, /data/more.json</source>
+        <translation>z. B. /data/instances-*.json, /data/more.json</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;inputPaths&lt;/b&gt;: files of this machine, separated by commas; a * in a file name matches many, as the service allows.</source>
+        <translation>&lt;b&gt;inputPaths&lt;/b&gt;: Dateien dieses Rechners, durch Kommas getrennt; ein * im Dateinamen passt auf viele, wie beim Dienst.</translation>
+    </message>
+    <message>
+        <source>The first instances of the first file show here.</source>
+        <translation>Hier erscheinen die ersten Instanzen der ersten Datei.</translation>
+    </message>
+    <message>
+        <source>JSON: a JSON instance a line</source>
+        <translation>JSON: eine JSON-Instanz pro Zeile</translation>
+    </message>
+    <message>
+        <source>Text: a JSON instance, or a string, a line</source>
+        <translation>Text: eine JSON-Instanz oder eine Zeichenkette pro Zeile</translation>
+    </message>
+    <message>
+        <source>CSV: a row of values a line</source>
+        <translation>CSV: eine Zeile von Werten pro Zeile</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;dataFormat&lt;/b&gt;. TFRecord files cannot be read here: there is no TensorFlow.</source>
+        <translation>&lt;b&gt;dataFormat&lt;/b&gt;. TFRecord-Dateien können hier nicht gelesen werden: Es gibt kein TensorFlow.</translation>
+    </message>
+    <message>
+        <source>e.g. /home/me/predictions/census</source>
+        <translation>z. B. /home/me/predictions/census</translation>
+    </message>
+    <message>
+        <source>JSON lines: the instance and its prediction</source>
+        <translation>JSON-Zeilen: die Instanz und ihre Vorhersage</translation>
+    </message>
+    <message>
+        <source>CSV: the prediction&apos;s values</source>
+        <translation>CSV: die Werte der Vorhersage</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;maxWorkerCount&lt;/b&gt;: workers share the input; on this host at most one per CPU, and one per 64 KiB of input.</source>
+        <translation>&lt;b&gt;maxWorkerCount&lt;/b&gt;: Die Worker teilen sich die Eingabe; auf diesem Host höchstens einer pro CPU und einer pro 64 KiB Eingabe.</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;batchSize&lt;/b&gt;: instances given to one predict() call.</source>
+        <translation>&lt;b&gt;batchSize&lt;/b&gt;: Instanzen pro Aufruf von predict().</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>Durchsuchen…</translation>
+    </message>
+    <message>
+        <source>Model:</source>
+        <translation>Modell:</translation>
+    </message>
+    <message>
+        <source>&amp;Input files:</source>
+        <translation>&amp;Eingabedateien:</translation>
+    </message>
+    <message>
+        <source>Input f&amp;ormat:</source>
+        <translation>Eingabef&amp;ormat:</translation>
+    </message>
+    <message>
+        <source>Output fold&amp;er:</source>
+        <translation>Ausgabeord&amp;ner:</translation>
+    </message>
+    <message>
+        <source>Output forma&amp;t:</source>
+        <translation>Ausgabeforma&amp;t:</translation>
+    </message>
+    <message>
+        <source>&amp;Batch size:</source>
+        <translation>&amp;Batchgröße:</translation>
+    </message>
+    <message>
+        <source>&amp;Workers at most:</source>
+        <translation>Höchstens &amp;Worker:</translation>
+    </message>
+    <message>
+        <source>Give an absolute path.</source>
+        <translation>Geben Sie einen absoluten Pfad an.</translation>
+    </message>
+    <message>
+        <source>Model Folder</source>
+        <translation>Modellordner</translation>
+    </message>
+    <message>
+        <source>Input Files</source>
+        <translation>Eingabedateien</translation>
+    </message>
+    <message>
+        <source>Instances (*.json *.jsonl *.txt *.csv);;All files (*)</source>
+        <translation>Instanzen (*.json *.jsonl *.txt *.csv);;Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <source>Output Folder</source>
+        <translation>Ausgabeordner</translation>
+    </message>
+    <message>
+        <source>The models cannot be listed: %1</source>
+        <translation>Die Modelle können nicht aufgelistet werden: %1</translation>
+    </message>
+    <message>
+        <source>(no model deployed)</source>
+        <translation>(kein Modell bereitgestellt)</translation>
+    </message>
+    <message>
+        <source>Default version</source>
+        <translation>Standardversion</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <extracomment>%1 is a version&apos;s ID, %2 its state (READY, FAILED …).</extracomment>
+        <translation>%1 (%2)</translation>
+    </message>
+    <message>
+        <source>%1: give an absolute path.</source>
+        <translation>%1: Geben Sie einen absoluten Pfad an.</translation>
+    </message>
+    <message>
+        <source>No file matches %1.</source>
+        <translation>Keine Datei passt auf %1.</translation>
+    </message>
+    <message>
+        <source>%1: a * is allowed only in the file name.</source>
+        <translation>%1: Ein * ist nur im Dateinamen erlaubt.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n file(s), %1</source>
+        <extracomment>%n is a count of files, %1 their size (&quot;1.2 MB&quot;).</extracomment>
+        <translation>
+            <numerusform>%n Datei, %1</numerusform>
+            <numerusform>%n Dateien, %1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 (not readable here)</source>
+        <translation>%1 (hier nicht lesbar)</translation>
+    </message>
+    <message>
+        <source>%1</source>
+        <translation>%1</translation>
     </message>
 </context>
 <context>
@@ -4591,8 +5017,16 @@ Maschinentyp: %4</translation>
         <translation>&lt;b&gt;Integrierter Algorithmus&lt;/b&gt;: XGBoost, ein Linear Learner oder Wide and Deep, auf einer CSV-Tabelle mit den Argumenten des Dienstes trainiert, ohne eigenen Trainingscode.</translation>
     </message>
     <message>
-        <source>Train:</source>
-        <translation>Trainieren:</translation>
+        <source>Batch p&amp;rediction: a model predicts the instances of files</source>
+        <translation>Batch-Vo&amp;rhersage: Ein Modell sagt die Instanzen von Dateien vorher</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Batch prediction&lt;/b&gt; (&lt;tt&gt;predictionInput&lt;/tt&gt;): a job whose workers predict every instance of your files with a deployed model or a model folder.</source>
+        <translation>&lt;b&gt;Batch-Vorhersage&lt;/b&gt; (&lt;tt&gt;predictionInput&lt;/tt&gt;): ein Job, dessen Worker jede Instanz Ihrer Dateien mit einem bereitgestellten Modell oder einem Modellordner vorhersagen.</translation>
+    </message>
+    <message>
+        <source>Job type:</source>
+        <translation>Jobtyp:</translation>
     </message>
 </context>
 <context>

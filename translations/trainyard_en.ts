@@ -43,6 +43,23 @@
     </message>
 </context>
 <context>
+    <name>Trainyard::BatchPredictionPanel</name>
+    <message numerus="yes">
+        <source>%Ln prediction(s)</source>
+        <translation>
+            <numerusform>%Ln prediction</numerusform>
+            <numerusform>%Ln predictions</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln error(s)</source>
+        <translation>
+            <numerusform>%Ln error</numerusform>
+            <numerusform>%Ln errors</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>Trainyard::BuiltInAlgorithmForm</name>
     <message numerus="yes">
         <source>target: %n class(es) (%1): classification</source>
@@ -401,6 +418,17 @@
         <translation>
             <numerusform>%n planned</numerusform>
             <numerusform>%n planned</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>Trainyard::WizardBatchPage</name>
+    <message numerus="yes">
+        <source>%n file(s), %1</source>
+        <extracomment>%n is a count of files, %1 their size (&quot;1.2 MB&quot;).</extracomment>
+        <translation>
+            <numerusform>%n file, %1</numerusform>
+            <numerusform>%n files, %1</numerusform>
         </translation>
     </message>
 </context>

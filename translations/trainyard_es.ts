@@ -393,6 +393,104 @@
     </message>
 </context>
 <context>
+    <name>Trainyard::BatchPredictionPanel</name>
+    <message>
+        <source>%1 (its default version)</source>
+        <translation>%1 (su versión predeterminada)</translation>
+    </message>
+    <message>
+        <source>the model folder %1</source>
+        <translation>la carpeta de modelo %1</translation>
+    </message>
+    <message>
+        <source>&amp;Open Folder</source>
+        <translation>&amp;Abrir carpeta</translation>
+    </message>
+    <message>
+        <source>%p % of the instances</source>
+        <translation>%p % de las instancias</translation>
+    </message>
+    <message>
+        <source>Open the output folder in the file manager</source>
+        <translation>Abrir la carpeta de salida en el gestor de archivos</translation>
+    </message>
+    <message>
+        <source>Output file</source>
+        <translation>Archivo de salida</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>Tamaño</translation>
+    </message>
+    <message>
+        <source>Select an output file to see its first lines.</source>
+        <translation>Seleccione un archivo de salida para ver sus primeras líneas.</translation>
+    </message>
+    <message>
+        <source>Progress:</source>
+        <translation>Progreso:</translation>
+    </message>
+    <message>
+        <source>Reads:</source>
+        <translation>Lee:</translation>
+    </message>
+    <message>
+        <source>Writes to:</source>
+        <translation>Escribe en:</translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln prediction(s)</source>
+        <translation>
+            <numerusform>%Ln predicción</numerusform>
+            <numerusform>%Ln predicciones</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln error(s)</source>
+        <translation>
+            <numerusform>%Ln error</numerusform>
+            <numerusform>%Ln errores</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source> of %1 instances</source>
+        <translation> de %1 instancias</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 s</translation>
+    </message>
+    <message>
+        <source>%1 min</source>
+        <translation>%1 min</translation>
+    </message>
+    <message>
+        <source>; %1 of the workers&apos; time (%2 node hours)</source>
+        <extracomment>%1 is a duration (&quot;13.0 s&quot;), %2 the same in node hours.</extracomment>
+        <translation>; %1 de tiempo de los workers (%2 horas de nodo)</translation>
+    </message>
+    <message>
+        <source>No instance predicted yet.</source>
+        <translation>Aún no se ha predicho ninguna instancia.</translation>
+    </message>
+    <message>
+        <source>%1 instances from %2, with %3; batches of %4, at most %5 workers</source>
+        <translation>instancias %1 de %2, con %3; lotes de %4, como máximo %5 workers</translation>
+    </message>
+    <message>
+        <source>No output file yet.</source>
+        <translation>Aún no hay archivos de salida.</translation>
+    </message>
+    <message>
+        <source>The output folder %1 is not on this machine (yet).</source>
+        <translation>La carpeta de salida %1 no está (aún) en esta máquina.</translation>
+    </message>
+    <message>
+        <source>%1 cannot be read: %2</source>
+        <translation>No se puede leer %1: %2</translation>
+    </message>
+</context>
+<context>
     <name>Trainyard::BuiltInAlgorithmForm</name>
     <message>
         <source>Pre&amp;process: split off validation and test rows, fill in missing values, encode categorical columns</source>
@@ -1632,6 +1730,30 @@ El punto de control más reciente (indicado por el archivo de estado «checkpoin
         <source>Labels</source>
         <translation>Etiquetas</translation>
     </message>
+    <message>
+        <source>batch</source>
+        <translation>lote</translation>
+    </message>
+    <message>
+        <source>%1 done</source>
+        <translation>%1 hechas</translation>
+    </message>
+    <message>
+        <source>%1 / %2 done</source>
+        <translation>%1 / %2 hechas</translation>
+    </message>
+    <message>
+        <source>Batch prediction</source>
+        <translation>Predicción por lotes</translation>
+    </message>
+    <message>
+        <source>Instances predicted: %1, errors: %2, of %3 in the input; results in %4</source>
+        <translation>Instancias predichas: %1, errores: %2, de %3 en la entrada; resultados en %4</translation>
+    </message>
+    <message>
+        <source>(not yet counted)</source>
+        <translation>(aún sin contar)</translation>
+    </message>
 </context>
 <context>
     <name>Trainyard::JobValidation</name>
@@ -2104,6 +2226,62 @@ El punto de control más reciente (indicado por el archivo de estado «checkpoin
         <extracomment>%1 is the algorithm&apos;s name, %2 the distributed XGBoost image URI.</extracomment>
         <translation>%1 entrena en una sola réplica, el maestro: no indique otras réplicas (para el entrenamiento distribuido, use %2).</translation>
     </message>
+    <message>
+        <source>A job has a trainingInput or a predictionInput, not both.</source>
+        <translation>Un trabajo tiene un trainingInput o un predictionInput, no ambos.</translation>
+    </message>
+    <message>
+        <source>Exactly one of modelName, versionName and uri must be given (the model&apos;s default version, one version, or a model folder); %1 given.</source>
+        <translation>Debe indicarse exactamente uno de modelName, versionName y uri (la versión predeterminada del modelo, una versión o una carpeta de modelo); se indicaron %1.</translation>
+    </message>
+    <message>
+        <source>modelName must be projects/PROJECT/models/MODEL (&quot;%1&quot;).</source>
+        <translation>modelName debe ser projects/PROJECT/models/MODEL («%1»).</translation>
+    </message>
+    <message>
+        <source>versionName must be projects/PROJECT/models/MODEL/versions/VERSION (&quot;%1&quot;).</source>
+        <translation>versionName debe ser projects/PROJECT/models/MODEL/versions/VERSION («%1»).</translation>
+    </message>
+    <message>
+        <source>Cloud Storage paths (gs://) cannot be read here: give a path on this machine (&quot;%1&quot;).</source>
+        <translation>Las rutas de Cloud Storage (gs://) no se pueden leer aquí: indique una ruta de esta máquina («%1»).</translation>
+    </message>
+    <message>
+        <source>The path must be absolute (&quot;%1&quot;).</source>
+        <translation>La ruta debe ser absoluta («%1»).</translation>
+    </message>
+    <message>
+        <source>dataFormat is required: JSON, TEXT or CSV.</source>
+        <translation>dataFormat es obligatorio: JSON, TEXT o CSV.</translation>
+    </message>
+    <message>
+        <source>%1 input cannot be read here: this system has no TensorFlow runtime. Give JSON, TEXT or CSV lines.</source>
+        <translation>La entrada %1 no se puede leer aquí: este sistema no tiene runtime de TensorFlow. Indique líneas JSON, TEXT o CSV.</translation>
+    </message>
+    <message>
+        <source>outputDataFormat must be JSON or CSV, not %1.</source>
+        <translation>outputDataFormat debe ser JSON o CSV, no %1.</translation>
+    </message>
+    <message>
+        <source>inputPaths is required: at least one file or pattern.</source>
+        <translation>inputPaths es obligatorio: al menos un archivo o patrón.</translation>
+    </message>
+    <message>
+        <source>A wildcard (*) is allowed only in the last part of a path, as the service allows (&quot;%1&quot;).</source>
+        <translation>Un comodín (*) solo se permite en la última parte de una ruta, como en el servicio («%1»).</translation>
+    </message>
+    <message>
+        <source>outputPath is required.</source>
+        <translation>outputPath es obligatorio.</translation>
+    </message>
+    <message>
+        <source>maxWorkerCount must be at least 1.</source>
+        <translation>maxWorkerCount debe ser al menos 1.</translation>
+    </message>
+    <message>
+        <source>batchSize must be between 1 and 10000 records.</source>
+        <translation>batchSize debe estar entre 1 y 10000 registros.</translation>
+    </message>
 </context>
 <context>
     <name>Trainyard::JobView</name>
@@ -2333,6 +2511,10 @@ El punto de control más reciente (indicado por el archivo de estado «checkpoin
     <message>
         <source>Model</source>
         <translation>Modelo</translation>
+    </message>
+    <message>
+        <source>Predictions</source>
+        <translation>Predicciones</translation>
     </message>
 </context>
 <context>
@@ -3378,6 +3560,10 @@ El punto de control más reciente (indicado por el archivo de estado «checkpoin
         <source>class %1 (%2)</source>
         <translation>clase %1 (%2)</translation>
     </message>
+    <message>
+        <source>Charts</source>
+        <translation>Gráficos</translation>
+    </message>
 </context>
 <context>
     <name>Trainyard::ParallelCoordinates</name>
@@ -3684,6 +3870,10 @@ El punto de control más reciente (indicado por el archivo de estado «checkpoin
     <message>
         <source>The package is the folder it is in, %1: change it on the next page if not.</source>
         <translation>El paquete es la carpeta en la que se encuentra, %1: cámbielo en la página siguiente si no es así.</translation>
+    </message>
+    <message>
+        <source>Submit Batch Prediction Job</source>
+        <translation>Enviar trabajo de predicción por lotes</translation>
     </message>
 </context>
 <context>
@@ -4020,6 +4210,66 @@ Tipo de máquina: %4</translation>
     </message>
 </context>
 <context>
+    <name>Trainyard::VersionChartsPanel</name>
+    <message>
+        <source>Requests</source>
+        <translation>Solicitudes</translation>
+    </message>
+    <message>
+        <source>requests/s</source>
+        <translation>solicitudes/s</translation>
+    </message>
+    <message>
+        <source>per second</source>
+        <translation>por segundo</translation>
+    </message>
+    <message>
+        <source>Latency</source>
+        <translation>Latencia</translation>
+    </message>
+    <message>
+        <source>p50</source>
+        <translation>p50</translation>
+    </message>
+    <message>
+        <source>p90</source>
+        <translation>p90</translation>
+    </message>
+    <message>
+        <source>p99</source>
+        <translation>p99</translation>
+    </message>
+    <message>
+        <source>ms</source>
+        <translation>ms</translation>
+    </message>
+    <message>
+        <source>Errors</source>
+        <translation>Errores</translation>
+    </message>
+    <message>
+        <source>errors/s</source>
+        <translation>errores/s</translation>
+    </message>
+    <message>
+        <source>Select a version to chart its requests, latency and errors.</source>
+        <translation>Seleccione una versión para graficar sus solicitudes, latencia y errores.</translation>
+    </message>
+    <message>
+        <source>No request in the last hour.</source>
+        <translation>Ninguna solicitud en la última hora.</translation>
+    </message>
+    <message>
+        <source>Last 10 s: %1 requests/s, p50 %2 ms, p99 %3 ms, %4 errors/s</source>
+        <extracomment>The latest 10-second interval&apos;s figures.</extracomment>
+        <translation>Últimos 10 s: %1 solicitudes/s, p50 %2 ms, p99 %3 ms, %4 errores/s</translation>
+    </message>
+    <message>
+        <source>Last 10 s: no request</source>
+        <translation>Últimos 10 s: ninguna solicitud</translation>
+    </message>
+</context>
+<context>
     <name>Trainyard::WizardAppPage</name>
     <message>
         <source>&amp;Folder…</source>
@@ -4235,6 +4485,182 @@ Tipo de máquina: %4</translation>
     <message>
         <source>Other arguments of the algorithm, e.g. --colsample_bylevel=0.8 --seed=7</source>
         <translation>Otros argumentos del algoritmo, p. ej. --colsample_bylevel=0.8 --seed=7</translation>
+    </message>
+</context>
+<context>
+    <name>Trainyard::WizardBatchPage</name>
+    <message>
+        <source>A &amp;deployed model</source>
+        <translation>Un modelo &amp;desplegado</translation>
+    </message>
+    <message>
+        <source>A model &amp;folder</source>
+        <translation>Una &amp;carpeta de modelo</translation>
+    </message>
+    <message>
+        <source>Batch prediction</source>
+        <translation>Predicción por lotes</translation>
+    </message>
+    <message>
+        <source>Predict every instance of your files with a model: its workers share the files and write prediction.results-NNNNN-of-NNNNN files in the output folder.</source>
+        <translation>Predecir cada instancia de sus archivos con un modelo: sus workers se reparten los archivos y escriben archivos prediction.results-NNNNN-of-NNNNN en la carpeta de salida.</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;modelName&lt;/b&gt;: the model&apos;s default version predicts, unless you pick a version (&lt;b&gt;versionName&lt;/b&gt;). Only a READY version can.</source>
+        <translation>&lt;b&gt;modelName&lt;/b&gt;: predice la versión predeterminada del modelo, salvo que elija una versión (&lt;b&gt;versionName&lt;/b&gt;). Solo puede hacerlo una versión READY.</translation>
+    </message>
+    <message>
+        <source>e.g. /home/me/jobs/census_1/model</source>
+        <translation>p. ej. /home/me/jobs/census_1/model</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;uri&lt;/b&gt;: a folder with model.joblib, model.pkl, model.bst or model.pt (or a built-in algorithm&apos;s model folder), inside the executor&apos;s job-dir roots.</source>
+        <translation>&lt;b&gt;uri&lt;/b&gt;: una carpeta con model.joblib, model.pkl, model.bst o model.pt (o la carpeta de modelo de un algoritmo integrado), dentro de las raíces de directorios de trabajo del ejecutor.</translation>
+    </message>
+    <message>
+        <source>e.g. /data/instances-*.json, /data/more.json</source>
+        <translation>p. ej. /data/instances-*.json, /data/more.json</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;inputPaths&lt;/b&gt;: files of this machine, separated by commas; a * in a file name matches many, as the service allows.</source>
+        <translation>&lt;b&gt;inputPaths&lt;/b&gt;: archivos de esta máquina, separados por comas; un * en el nombre de archivo coincide con varios, como en el servicio.</translation>
+    </message>
+    <message>
+        <source>The first instances of the first file show here.</source>
+        <translation>Aquí aparecen las primeras instancias del primer archivo.</translation>
+    </message>
+    <message>
+        <source>JSON: a JSON instance a line</source>
+        <translation>JSON: una instancia JSON por línea</translation>
+    </message>
+    <message>
+        <source>Text: a JSON instance, or a string, a line</source>
+        <translation>Texto: una instancia JSON, o una cadena, por línea</translation>
+    </message>
+    <message>
+        <source>CSV: a row of values a line</source>
+        <translation>CSV: una fila de valores por línea</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;dataFormat&lt;/b&gt;. TFRecord files cannot be read here: there is no TensorFlow.</source>
+        <translation>&lt;b&gt;dataFormat&lt;/b&gt;. Los archivos TFRecord no se pueden leer aquí: no hay TensorFlow.</translation>
+    </message>
+    <message>
+        <source>e.g. /home/me/predictions/census</source>
+        <translation>p. ej. /home/me/predictions/census</translation>
+    </message>
+    <message>
+        <source>JSON lines: the instance and its prediction</source>
+        <translation>Líneas JSON: la instancia y su predicción</translation>
+    </message>
+    <message>
+        <source>CSV: the prediction&apos;s values</source>
+        <translation>CSV: los valores de la predicción</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;maxWorkerCount&lt;/b&gt;: workers share the input; on this host at most one per CPU, and one per 64 KiB of input.</source>
+        <translation>&lt;b&gt;maxWorkerCount&lt;/b&gt;: los workers se reparten la entrada; en este host como máximo uno por CPU y uno por cada 64 KiB de entrada.</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;batchSize&lt;/b&gt;: instances given to one predict() call.</source>
+        <translation>&lt;b&gt;batchSize&lt;/b&gt;: instancias que recibe cada llamada a predict().</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>Examinar…</translation>
+    </message>
+    <message>
+        <source>Model:</source>
+        <translation>Modelo:</translation>
+    </message>
+    <message>
+        <source>&amp;Input files:</source>
+        <translation>Archivos de &amp;entrada:</translation>
+    </message>
+    <message>
+        <source>Input f&amp;ormat:</source>
+        <translation>F&amp;ormato de entrada:</translation>
+    </message>
+    <message>
+        <source>Output fold&amp;er:</source>
+        <translation>Carpeta de sali&amp;da:</translation>
+    </message>
+    <message>
+        <source>Output forma&amp;t:</source>
+        <translation>Forma&amp;to de salida:</translation>
+    </message>
+    <message>
+        <source>&amp;Batch size:</source>
+        <translation>Tamaño de &amp;lote:</translation>
+    </message>
+    <message>
+        <source>&amp;Workers at most:</source>
+        <translation>&amp;Workers como máximo:</translation>
+    </message>
+    <message>
+        <source>Give an absolute path.</source>
+        <translation>Indique una ruta absoluta.</translation>
+    </message>
+    <message>
+        <source>Model Folder</source>
+        <translation>Carpeta del modelo</translation>
+    </message>
+    <message>
+        <source>Input Files</source>
+        <translation>Archivos de entrada</translation>
+    </message>
+    <message>
+        <source>Instances (*.json *.jsonl *.txt *.csv);;All files (*)</source>
+        <translation>Instancias (*.json *.jsonl *.txt *.csv);;Todos los archivos (*)</translation>
+    </message>
+    <message>
+        <source>Output Folder</source>
+        <translation>Carpeta de salida</translation>
+    </message>
+    <message>
+        <source>The models cannot be listed: %1</source>
+        <translation>No se pueden listar los modelos: %1</translation>
+    </message>
+    <message>
+        <source>(no model deployed)</source>
+        <translation>(ningún modelo desplegado)</translation>
+    </message>
+    <message>
+        <source>Default version</source>
+        <translation>Versión predeterminada</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <extracomment>%1 is a version&apos;s ID, %2 its state (READY, FAILED …).</extracomment>
+        <translation>%1 (%2)</translation>
+    </message>
+    <message>
+        <source>%1: give an absolute path.</source>
+        <translation>%1: indique una ruta absoluta.</translation>
+    </message>
+    <message>
+        <source>No file matches %1.</source>
+        <translation>Ningún archivo coincide con %1.</translation>
+    </message>
+    <message>
+        <source>%1: a * is allowed only in the file name.</source>
+        <translation>%1: un * solo se permite en el nombre de archivo.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n file(s), %1</source>
+        <extracomment>%n is a count of files, %1 their size (&quot;1.2 MB&quot;).</extracomment>
+        <translation>
+            <numerusform>%n archivo, %1</numerusform>
+            <numerusform>%n archivos, %1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 (not readable here)</source>
+        <translation>%1 (no se puede leer aquí)</translation>
+    </message>
+    <message>
+        <source>%1</source>
+        <translation>%1</translation>
     </message>
 </context>
 <context>
@@ -4591,8 +5017,16 @@ Tipo de máquina: %4</translation>
         <translation>&lt;b&gt;Algoritmo integrado&lt;/b&gt;: XGBoost, un linear learner o un wide and deep entrenado sobre una tabla CSV con los argumentos del servicio, sin código de entrenamiento propio.</translation>
     </message>
     <message>
-        <source>Train:</source>
-        <translation>Entrenar:</translation>
+        <source>Batch p&amp;rediction: a model predicts the instances of files</source>
+        <translation>P&amp;redicción por lotes: un modelo predice las instancias de archivos</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Batch prediction&lt;/b&gt; (&lt;tt&gt;predictionInput&lt;/tt&gt;): a job whose workers predict every instance of your files with a deployed model or a model folder.</source>
+        <translation>&lt;b&gt;Predicción por lotes&lt;/b&gt; (&lt;tt&gt;predictionInput&lt;/tt&gt;): un trabajo cuyos workers predicen cada instancia de sus archivos con un modelo desplegado o una carpeta de modelo.</translation>
+    </message>
+    <message>
+        <source>Job type:</source>
+        <translation>Tipo de trabajo:</translation>
     </message>
 </context>
 <context>

@@ -337,7 +337,7 @@ void WizardBatchPage::onInputsChanged()
     qint64 bytes = 0;
     for (const QString& f : files)
         bytes += QFileInfo(f).size();
-    //: %1 is a count of files, %2 their size ("1.2 MB").
+    //: %n is a count of files, %1 their size ("1.2 MB").
     m_inputSummary->setText(files.isEmpty()
             ? QString()
             : tr("%n file(s), %1", nullptr, int(files.size())).arg(QLocale().formattedDataSize(bytes)));
