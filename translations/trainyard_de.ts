@@ -3564,6 +3564,28 @@ Der neueste Checkpoint (benannt durch die Statusdatei „checkpoint“)</transla
         <source>Charts</source>
         <translation>Diagramme</translation>
     </message>
+    <message>
+        <source>&amp;Add as Instance</source>
+        <translation>Als Instanz &amp;hinzufügen</translation>
+    </message>
+    <message>
+        <source>Append the form&apos;s values to the instances as one row (an empty field: a missing value)</source>
+        <translation>Die Werte des Formulars als eine Zeile an die Instanzen anhängen (ein leeres Feld: ein fehlender Wert)</translation>
+    </message>
+    <message>
+        <source>mean %1</source>
+        <extracomment>The field of a numeric column: %1 is the training data&apos;s mean, used when the field is empty.</extracomment>
+        <translation>Mittelwert %1</translation>
+    </message>
+    <message>
+        <source>(not used by the model)</source>
+        <translation>(vom Modell nicht verwendet)</translation>
+    </message>
+    <message>
+        <source>Column %1 (%2):</source>
+        <extracomment>A form row&apos;s label: %1 is the column&apos;s number in the training CSV (the target is column 1), %2 its type.</extracomment>
+        <translation>Spalte %1 (%2):</translation>
+    </message>
 </context>
 <context>
     <name>Trainyard::ParallelCoordinates</name>

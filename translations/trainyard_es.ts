@@ -3564,6 +3564,28 @@ El punto de control más reciente (indicado por el archivo de estado «checkpoin
         <source>Charts</source>
         <translation>Gráficos</translation>
     </message>
+    <message>
+        <source>&amp;Add as Instance</source>
+        <translation>&amp;Añadir como instancia</translation>
+    </message>
+    <message>
+        <source>Append the form&apos;s values to the instances as one row (an empty field: a missing value)</source>
+        <translation>Añadir los valores del formulario a las instancias como una fila (un campo vacío: un valor ausente)</translation>
+    </message>
+    <message>
+        <source>mean %1</source>
+        <extracomment>The field of a numeric column: %1 is the training data&apos;s mean, used when the field is empty.</extracomment>
+        <translation>media %1</translation>
+    </message>
+    <message>
+        <source>(not used by the model)</source>
+        <translation>(el modelo no la usa)</translation>
+    </message>
+    <message>
+        <source>Column %1 (%2):</source>
+        <extracomment>A form row&apos;s label: %1 is the column&apos;s number in the training CSV (the target is column 1), %2 its type.</extracomment>
+        <translation>Columna %1 (%2):</translation>
+    </message>
 </context>
 <context>
     <name>Trainyard::ParallelCoordinates</name>

@@ -7,17 +7,21 @@
 #include "deploydialog.h"
 #include "deployedmodelsmodel.h"
 
+#include <QComboBox>
 #include <QElapsedTimer>
+#include <QFormLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QInputDialog>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QLabel>
+#include <QLineEdit>
 #include <QLocale>
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSplitter>
 #include <QTabWidget>
 #include <QTableWidget>
@@ -127,7 +131,26 @@ ModelsView::ModelsView(QWidget* parent)
     predictBar->addWidget(m_target, 1);
     predictBar->addWidget(m_latency);
     predictBar->addWidget(m_predict);
+    // A built-in model's columns: a form that makes an instance (issue 30's "a form of the training columns").
+    m_formBox = new QWidget(predictBox);
+    m_formBox->setObjectName(QStringLiteral("columnForm"));
+    auto* formLayout = new QVBoxLayout(m_formBox);
+    formLayout->setContentsMargins(0, 0, 0, 0);
+    auto* formScroll = new QScrollArea(m_formBox);
+    formScroll->setWidgetResizable(true);
+    m_form = new QWidget(formScroll);
+    new QFormLayout(m_form);
+    formScroll->setWidget(m_form);
+    auto* addRow = new QPushButton(tr("&Add as Instance"), m_formBox);
+    addRow->setObjectName(QStringLiteral("addFormRow"));
+    addRow->setToolTip(tr("Append the form's values to the instances as one row (an empty field: a missing value)"));
+    formLayout->addWidget(formScroll, 1);
+    formLayout->addWidget(addRow);
+    connect(addRow, &QPushButton::clicked, this, &ModelsView::addFormRow);
+    m_formBox->setMinimumWidth(330); // a label and a number side by side
+    m_formBox->hide();
     auto* predictSplit = new QSplitter(Qt::Horizontal, predictBox);
+    predictSplit->addWidget(m_formBox);
     predictSplit->addWidget(m_instances);
     predictSplit->addWidget(m_predictions);
     predictLayout->addLayout(predictBar);
@@ -159,6 +182,7 @@ ModelsView::ModelsView(QWidget* parent)
     connect(m_predict, &QPushButton::clicked, this, &ModelsView::predict);
     connect(m_tree->selectionModel(), &QItemSelectionModel::currentChanged, this, &ModelsView::updateActions);
     connect(m_tree->selectionModel(), &QItemSelectionModel::currentChanged, this, &ModelsView::refreshLog);
+    connect(m_tree->selectionModel(), &QItemSelectionModel::currentChanged, this, &ModelsView::loadInputSchema);
     connect(m_model, &QAbstractItemModel::modelReset, this, [this] {
         m_tree->expandAll();
         for (int c = 0; c < DeployedModelsModel::ColumnCount - 1; ++c)
@@ -234,6 +258,88 @@ void ModelsView::refresh()
                     });
             }
         });
+}
+
+void ModelsView::loadInputSchema()
+{
+    const QModelIndex current = m_tree->currentIndex();
+    const std::optional<ModelResource> model = m_model->modelAt(current);
+    std::optional<VersionResource> version = m_model->versionAt(current);
+    const QString versionName = version ? version->name : (model ? model->defaultVersion : QString());
+    if (!m_client || !model || versionName.isEmpty()) {
+        m_schemaFor.clear();
+        buildForm({});
+        return;
+    }
+    const QString shown = model->name + QLatin1Char('/') + versionName;
+    if (shown == m_schemaFor)
+        return;
+    m_schemaFor = shown;
+    call(m_client, this, "GET",
+        modelsPath(m_client) + QLatin1Char('/') + segment(model->name) + QStringLiteral("/versions/")
+            + segment(versionName) + QStringLiteral("/inputSchema"),
+        {}, {}, [this, shown](const QJsonObject& json, const QString& error) {
+            if (shown != m_schemaFor)
+                return; // another selection's answer follows
+            buildForm(error.isEmpty() ? json : QJsonObject());
+        });
+}
+
+void ModelsView::buildForm(const QJsonObject& schema)
+{
+    auto* layout = static_cast<QFormLayout*>(m_form->layout());
+    while (layout->rowCount() > 0)
+        layout->removeRow(0);
+    m_formFields.clear();
+    const QJsonArray columns = schema.value(QStringLiteral("columns")).toArray();
+    for (const QJsonValue& value : columns) {
+        const QJsonObject c = value.toObject();
+        const QString type = c.value(QStringLiteral("type")).toString();
+        if (type == QLatin1String("target"))
+            continue;
+        const int number = c.value(QStringLiteral("column")).toInt();
+        QWidget* field = nullptr;
+        if (type == QLatin1String("categorical") && c.contains(QLatin1String("vocabulary"))) {
+            auto* box = new QComboBox(m_form);
+            box->setEditable(true); // a category not seen in training is a value too (the model treats it as unseen)
+            box->addItem(QString());
+            for (const QJsonValue& v : c.value(QStringLiteral("vocabulary")).toArray())
+                box->addItem(v.isString() ? v.toString() : QString::number(v.toDouble()));
+            field = box;
+        } else {
+            auto* edit = new QLineEdit(m_form);
+            if (type == QLatin1String("numeric"))
+                //: The field of a numeric column: %1 is the training data's mean, used when the field is empty.
+                edit->setPlaceholderText(
+                    tr("mean %1").arg(QLocale().toString(c.value(QStringLiteral("mean")).toDouble(), 'g', 4)));
+            else if (type == QLatin1String("key") || type == QLatin1String("constant"))
+                edit->setPlaceholderText(tr("(not used by the model)"));
+            field = edit;
+        }
+        field->setProperty("columnType", type);
+        //: A form row's label: %1 is the column's number in the training CSV (the target is column 1), %2 its type.
+        layout->addRow(tr("Column %1 (%2):").arg(number).arg(type), field);
+        m_formFields << field;
+    }
+    m_formBox->setVisible(!m_formFields.isEmpty());
+    emit columnFormChanged();
+}
+
+void ModelsView::addFormRow()
+{
+    QJsonArray row;
+    for (QWidget* field : std::as_const(m_formFields)) {
+        const auto* box = qobject_cast<QComboBox*>(field);
+        const QString text = (box ? box->currentText() : static_cast<QLineEdit*>(field)->text()).trimmed();
+        bool number = false;
+        const double value = QLocale::c().toDouble(text, &number);
+        // A numeric column's number as a number; text (a category, or an empty missing value) as text.
+        if (number && field->property("columnType").toString() == QLatin1String("numeric"))
+            row.append(value);
+        else
+            row.append(text);
+    }
+    m_instances->appendPlainText(QString::fromUtf8(QJsonDocument(row).toJson(QJsonDocument::Compact)));
 }
 
 void ModelsView::refreshCharts()

@@ -51,6 +51,9 @@ public:
     QPlainTextEdit* logView() const { return m_log; }
     /// The Charts tab: the selected version's requests/s, latency percentiles and errors/s.
     VersionChartsPanel* chartsPanel() const { return m_charts; }
+    /// The built-in model's column form (hidden for other models) and its fields, in CSV order after the target.
+    QWidget* columnForm() const { return m_formBox; }
+    const QList<QWidget*>& columnFields() const { return m_formFields; }
 
 public slots:
     void refresh();
@@ -69,6 +72,8 @@ signals:
     void logRefreshed();
     /// A read of the selected version's request metrics arrived (shown in the Charts tab).
     void chartsRefreshed();
+    /// The column form was built (or hidden) for the selection.
+    void columnFormChanged();
     /// An answer of predict() arrived (shown in the panel), or its error.
     void predicted(bool ok);
 
@@ -79,6 +84,12 @@ private:
     void updateActions();
     void showAnswer(const QJsonObject& answer, qint64 ms);
     void createVersion(const QString& model, VersionResource version);
+    /// For a built-in algorithm's model (the selected version, or the selected model's default), a form of its
+    /// training table's columns (…/versions/{v}/inputSchema: a number field with the column's mean as a hint, or the
+    /// category list) whose "Add as Instance" appends the row to the instances; hidden for any other model.
+    void loadInputSchema();
+    void buildForm(const QJsonObject& schema);
+    void addFormRow();
     /// Reads the selected version's log into the Log tab and its request metrics into the Charts tab (nothing
     /// selected: cleared).
     void refreshLog();
@@ -100,6 +111,10 @@ private:
     QLabel* m_latency;
     QPlainTextEdit* m_log;
     VersionChartsPanel* m_charts;
+    QWidget* m_formBox;
+    QWidget* m_form;
+    QList<QWidget*> m_formFields; ///< one per column after the target, in CSV order (a QLineEdit or a QComboBox)
+    QString m_schemaFor; ///< the version whose schema the form shows
     bool m_logPending = false;
     bool m_chartsPending = false;
     QTimer m_poll;

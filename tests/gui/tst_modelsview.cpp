@@ -176,6 +176,27 @@ private Q_SLOTS:
         QCOMPARE(table->item(1, 1)->text(), QStringLiteral("benign"));
         QVERIFY(view->latencyLabel()->text().contains(QLatin1String("ms")));
 
+        // The same row through the form of the training columns (30 numeric columns after the target, the means as
+        // hints): "Add as Instance" makes the JSON row, and it predicts as the CSV text did.
+        QTRY_VERIFY_WITH_TIMEOUT(view->columnForm()->isVisible(), 15000);
+        QCOMPARE(view->columnFields().size(), 30);
+        auto* first = qobject_cast<QLineEdit*>(view->columnFields().first());
+        QVERIFY(first && first->placeholderText().startsWith(QStringLiteral("mean ")));
+        const QStringList cells = features(0).split(QLatin1Char(','));
+        for (int i = 0; i < 30; ++i)
+            qobject_cast<QLineEdit*>(view->columnFields().at(i))->setText(cells.at(i));
+        view->instancesEdit()->clear();
+        QTest::mouseClick(view->findChild<QPushButton*>(QStringLiteral("addFormRow")), Qt::LeftButton);
+        QVERIFY2(view->instancesEdit()->toPlainText().startsWith(QLatin1Char('[')),
+            qPrintable(view->instancesEdit()->toPlainText()));
+        QTest::mouseClick(view->predictButton(), Qt::LeftButton);
+        QTRY_COMPARE_WITH_TIMEOUT(predicted.count(), 2, 30000);
+        QCOMPARE(table->rowCount(), 1);
+        QCOMPARE(table->item(0, 1)->text(), QStringLiteral("malignant"));
+        if (!qEnvironmentVariableIsEmpty("TRAINYARD_SCREENSHOT_DIR"))
+            QVERIFY(view->grab().save(
+                qEnvironmentVariable("TRAINYARD_SCREENSHOT_DIR") + QStringLiteral("/models-form.png")));
+
         // A scikit-learn folder through the dialog: detected, deployed as v2, made the default.
         whenDeployDialogShows([&](DeployDialog* dialog) {
             dialog->findChild<QComboBox*>(QStringLiteral("deployModel"))->setCurrentText(QStringLiteral("cancer"));
@@ -204,7 +225,7 @@ private Q_SLOTS:
         view->select(QStringLiteral("cancer"), QStringLiteral("v1"));
         QTRY_VERIFY(view->predictButton()->isEnabled());
         QTest::mouseClick(view->predictButton(), Qt::LeftButton);
-        QTRY_COMPARE_WITH_TIMEOUT(predicted.count(), 2, 30000);
+        QTRY_COMPARE_WITH_TIMEOUT(predicted.count(), 3, 30000);
 
         const QString dir = qEnvironmentVariable("TRAINYARD_SCREENSHOT_DIR");
         if (!dir.isEmpty()) {

@@ -396,6 +396,13 @@ private Q_SLOTS:
         // It went on, not over: a worker's log says where it resumed.
         const ApiResponse log = send("GET", QStringLiteral("/v1/projects/local/jobs/batch_killed/logs?pageSize=1000"));
         QVERIFY2(log.body.contains("resuming after"), "no worker resumed from its committed progress");
+        // The version the job used serves after the restart too.
+        const QJsonArray instances { m_expected.value(QStringLiteral("allInstances")).toArray().at(0) };
+        QTRY_COMPARE_WITH_TIMEOUT(
+            send("POST", QStringLiteral("/v1/projects/local/models/scoring/versions/batch_sk:predict"),
+                json({ { QStringLiteral("instances"), instances } }))
+                .status,
+            200, 60000);
         qInfo("killed after %lld committed predictions; finished with %d, none twice", before, count);
     }
 };

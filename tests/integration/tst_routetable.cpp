@@ -84,7 +84,8 @@ private Q_SLOTS:
             QStringLiteral("ml.versions.create"), QStringLiteral("ml.versions.get"), QStringLiteral("ml.versions.list"),
             QStringLiteral("ml.versions.update"), QStringLiteral("ml.versions.delete"),
             QStringLiteral("ml.versions.predict"), QStringLiteral("ml.operations.get"),
-            QStringLiteral("ml.operations.list"), QStringLiteral("ml.operations.cancel") };
+            QStringLiteral("ml.operations.list"), QStringLiteral("ml.operations.cancel"),
+            QStringLiteral("ml.models.getIamPolicy"), QStringLiteral("ml.models.setIamPolicy") };
         const QList<HttpApi::RouteInfo> routes = HttpApi::routes();
         QVERIFY(routes.size() >= 15);
         QSet<QString> seen;

@@ -182,6 +182,8 @@ HttpApi::AuditMethod HttpApi::auditMethod(const QByteArray& method, const QStrin
         { "GET", "versions/{version}", "google.cloud.ml.v1.ModelService.GetVersion", "ml.googleapis.com", false },
         { "DELETE", "versions/{version}", "google.cloud.ml.v1.ModelService.DeleteVersion", "ml.googleapis.com", true },
         { "PATCH", "versions/{version}", "google.cloud.ml.v1.ModelService.UpdateVersion", "ml.googleapis.com", true },
+        { "GET", "versions/{version}/inputSchema", "google.cloud.ml.v1.ModelService.GetVersion", "ml.googleapis.com",
+            false },
         { "GET", "versions/{version}/metrics", "google.monitoring.v3.MetricService.ListTimeSeries",
             "monitoring.googleapis.com", false },
         { "GET", "versions/{version}/logs", "google.logging.v2.LoggingServiceV2.ListLogEntries",

@@ -413,6 +413,11 @@ private:
     /// GET a version's request metrics (ours): requests/s, errors/s and latency percentiles over the last hour in
     /// 10 s points (RequestStats), for the console's charts.
     Reply versionMetrics(const QString& project, const QString& model, const QString& version);
+    /// GET a version's input columns (ours): for a built-in algorithm's model, the training table's columns as its
+    /// preprocessing recorded them (`{"task", "labels", "numColumns", "columns": [{"column": CSV number (the target
+    /// is 1), "type": "numeric"|"categorical"|"key"|"constant", "mean"?, "vocabulary"?, "treatment"?}]}`), so that a
+    /// client can offer a form of them; `{}` for any other model.
+    Reply versionInputSchema(const QString& project, const QString& model, const QString& version);
     /// PATCH a version (`updateMask`: description, labels, manualScaling.nodes, autoScaling.minNodes|maxNodes): an
     /// UPDATE_VERSION operation (PredictionService::updateVersion()).
     Reply patchVersion(const ApiRequest& request, const QString& project, const QString& model, const QString& version);

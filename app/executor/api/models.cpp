@@ -12,6 +12,7 @@
 #include "staging.h"
 
 #include <QElapsedTimer>
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QRegularExpression>
@@ -547,6 +548,37 @@ HttpApi::Reply HttpApi::predict(const ApiRequest& request, const QString& projec
             answerWith(errorReply(RpcCode::InvalidArgument, QStringLiteral("Prediction failed: %1").arg(message)));
         });
     return Reply();
+}
+
+HttpApi::Reply HttpApi::versionInputSchema(const QString& project, const QString& model, const QString& version)
+{
+    if (!m_prediction)
+        return unavailableService();
+    const std::optional<VersionResource> v = m_prediction->store()->version(project, model, version);
+    if (!v)
+        return versionNotFound(project, model, version);
+    // A built-in algorithm's model folder records its training table's columns (preprocess.py's Preprocessor:
+    // preprocessing.json); any other model answers {} (its instances are the model's own business).
+    QFile file(m_prediction->versionFolder(project, model, version) + QStringLiteral("/model/preprocessing.json"));
+    if (!file.open(QIODevice::ReadOnly))
+        return jsonReply(QJsonObject());
+    const QJsonObject recorded = QJsonDocument::fromJson(file.read(4 << 20)).object();
+    QJsonArray columns;
+    for (const QJsonValue& c : recorded.value(QStringLiteral("columns")).toArray()) {
+        const QJsonObject in = c.toObject();
+        QJsonObject out { { QStringLiteral("column"), in.value(QStringLiteral("index")).toInt() + 1 },
+            { QStringLiteral("type"), in.value(QStringLiteral("type")) } };
+        for (const char* key : { "mean", "vocabulary", "treatment" }) {
+            if (in.contains(QLatin1String(key)))
+                out.insert(QLatin1String(key), in.value(QLatin1String(key)));
+        }
+        columns.append(out);
+    }
+    return jsonReply(QJsonObject { { QStringLiteral("task"), recorded.value(QStringLiteral("task")) },
+        { QStringLiteral("labels"),
+            recorded.value(QStringLiteral("target")).toObject().value(QStringLiteral("labels")) },
+        { QStringLiteral("numColumns"), recorded.value(QStringLiteral("num_columns")) },
+        { QStringLiteral("columns"), columns } });
 }
 
 HttpApi::Reply HttpApi::versionMetrics(const QString& project, const QString& model, const QString& version)

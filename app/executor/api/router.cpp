@@ -202,6 +202,8 @@ struct HttpApi::Routes {
             [](const Call& c) { return c.api->deleteVersion(c["project"], c["model"], c["version"]); });
         table.add("POST", version + QStringLiteral(":setDefault"), QStringLiteral("ml.versions.update"),
             [](const Call& c) { return c.api->setDefaultVersion(c["project"], c["model"], c["version"]); });
+        table.add("GET", version + QStringLiteral("/inputSchema"), QStringLiteral("ml.versions.get"),
+            [](const Call& c) { return c.api->versionInputSchema(c["project"], c["model"], c["version"]); });
         table.add("GET", version + QStringLiteral("/metrics"), QStringLiteral("ml.versions.get"),
             [](const Call& c) { return c.api->versionMetrics(c["project"], c["model"], c["version"]); });
         table.add("GET", version + QStringLiteral("/logs"), Iam::Permission::logsList(),
