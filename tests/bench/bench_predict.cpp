@@ -335,7 +335,7 @@ int main(int argc, char** argv)
                 return -1;
             QJsonObject final;
             const QByteArray path = "/v1/projects/local/jobs/" + id.toUtf8();
-            QTest::qWaitFor(
+            (void)QTest::qWaitFor(
                 [&] {
                     final = get(executor, path);
                     const QString state = final.value(QStringLiteral("state")).toString();

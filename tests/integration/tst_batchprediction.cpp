@@ -77,7 +77,7 @@ private:
     QJsonObject waitFinal(const QString& id, int timeoutMs = 240000)
     {
         QJsonObject job;
-        QTest::qWaitFor(
+        (void)QTest::qWaitFor(
             [&] {
                 job = send("GET", QStringLiteral("/v1/projects/local/jobs/") + id).json;
                 const QString state = job.value(QStringLiteral("state")).toString();
