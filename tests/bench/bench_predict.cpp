@@ -379,7 +379,7 @@ int main(int argc, char** argv)
         const BenchReport::Samples batch = BenchReport::alternate(0, batchRuns, job, loop);
         const double ratio = BenchReport::median(batch.ours) / BenchReport::median(batch.baseline);
         const std::string name = "batch_predict_" + std::to_string(batchInstances) + "_instances";
-        BenchReport::printLine(name, batch, "instances/s", ratio, 1,
+        BenchReport::printLine(name, batch, "instances/s", ratio, 0,
             "a batch prediction job, 2 workers, batchSize 64, createTime to endTime, vs one Python loop calling "
             "model.predict on batches of 64 (same input, same output lines)");
         std::printf("batch_predict_context: %.0f MB of JSON lines; counts %s in every run\n", inputBytes / 1e6,
