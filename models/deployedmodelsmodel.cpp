@@ -138,6 +138,12 @@ QVariant DeployedModelsModel::data(const QModelIndex& index, int role) const
             return v->isDefault ? tr("default") : QString();
         case Nodes:
             return v->nodes();
+        case RequestRate: {
+            const auto it = m_rates.constFind(v->resourceName());
+            if (role == Qt::ToolTipRole)
+                return tr("Requests per second over the latest 10 s (the Charts tab shows the last hour)");
+            return it == m_rates.cend() ? QString() : tr("%1/s").arg(QLocale().toString(*it, 'g', 3));
+        }
         case LastUse: {
             if (v->lastUseTime.isEmpty())
                 return tr("never");
@@ -168,6 +174,21 @@ QVariant DeployedModelsModel::data(const QModelIndex& index, int role) const
     }
 }
 
+void DeployedModelsModel::setRequestRate(const QString& version, double perSecond)
+{
+    if (m_rates.value(version, -1.0) == perSecond)
+        return;
+    m_rates.insert(version, perSecond);
+    for (int m = 0; m < m_versions.size(); ++m) {
+        for (int v = 0; v < m_versions.at(m).size(); ++v) {
+            if (m_versions.at(m).at(v).resourceName() == version) {
+                const QModelIndex at = index(v, RequestRate, index(m, 0));
+                emit dataChanged(at, at, { Qt::DisplayRole });
+            }
+        }
+    }
+}
+
 QVariant DeployedModelsModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
@@ -183,6 +204,8 @@ QVariant DeployedModelsModel::headerData(int section, Qt::Orientation orientatio
         return tr("Default");
     case Nodes:
         return tr("Nodes");
+    case RequestRate:
+        return tr("Requests");
     case LastUse:
         return tr("Last use");
     case Deployment:

@@ -17,7 +17,7 @@ namespace Trainyard {
 class DeployedModelsModel : public QAbstractItemModel {
     Q_OBJECT
 public:
-    enum Column { Name, State, Framework, Default, Nodes, LastUse, Deployment, ColumnCount };
+    enum Column { Name, State, Framework, Default, Nodes, RequestRate, LastUse, Deployment, ColumnCount };
 
     explicit DeployedModelsModel(QObject* parent = nullptr);
 
@@ -31,6 +31,9 @@ public:
     std::optional<VersionResource> versionAt(const QModelIndex& index) const;
     /// The row of model `model` (and, with `version`, of that version), column 0; invalid when absent.
     QModelIndex indexOf(const QString& model, const QString& version = {}) const;
+    /// A version's requests per second over the latest 10 s (its metrics' last point), shown in the RequestRate
+    /// column ("3.2/s"; no rate: empty). `version` is its resource name, projects/p/models/m/versions/v.
+    void setRequestRate(const QString& version, double perSecond);
     /// True while any version is CREATING or DELETING (the view reads again sooner then).
     bool hasPendingVersions() const;
 
@@ -44,6 +47,7 @@ public:
 private:
     QList<ModelResource> m_models;
     QList<QList<VersionResource>> m_versions; ///< by model row
+    QHash<QString, double> m_rates; ///< requests/s by version resource name
 };
 
 } // namespace Trainyard

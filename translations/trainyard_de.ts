@@ -1477,6 +1477,18 @@ Der neueste Checkpoint (benannt durch die Statusdatei „checkpoint“)</transla
         <source>Deployment / description</source>
         <translation>Bereitstellung / Beschreibung</translation>
     </message>
+    <message>
+        <source>Requests per second over the latest 10 s (the Charts tab shows the last hour)</source>
+        <translation>Anfragen pro Sekunde in den letzten 10 s (der Reiter Diagramme zeigt die letzte Stunde)</translation>
+    </message>
+    <message>
+        <source>%1/s</source>
+        <translation>%1/s</translation>
+    </message>
+    <message>
+        <source>Requests</source>
+        <translation>Anfragen</translation>
+    </message>
 </context>
 <context>
     <name>Trainyard::ExecutorConnection</name>

@@ -1477,6 +1477,18 @@ El punto de control más reciente (indicado por el archivo de estado «checkpoin
         <source>Deployment / description</source>
         <translation>Despliegue / descripción</translation>
     </message>
+    <message>
+        <source>Requests per second over the latest 10 s (the Charts tab shows the last hour)</source>
+        <translation>Solicitudes por segundo en los últimos 10 s (la pestaña Gráficos muestra la última hora)</translation>
+    </message>
+    <message>
+        <source>%1/s</source>
+        <translation>%1/s</translation>
+    </message>
+    <message>
+        <source>Requests</source>
+        <translation>Solicitudes</translation>
+    </message>
 </context>
 <context>
     <name>Trainyard::ExecutorConnection</name>

@@ -233,6 +233,7 @@ void ModelsView::refresh()
                 m_model->setContents(*models, *versions);
                 m_status->setText(tr("Updated %1").arg(QLocale().toString(QTime::currentTime(), QLocale::ShortFormat)));
                 m_poll.setInterval(m_model->hasPendingVersions() ? 1000 : 5000);
+                refreshRates();
                 updateActions();
                 refreshLog();
                 emit refreshed();
@@ -258,6 +259,34 @@ void ModelsView::refresh()
                     });
             }
         });
+}
+
+void ModelsView::refreshRates()
+{
+    if (!m_client)
+        return;
+    // Each READY version's latest 10 s, for the tree's Requests column (a handful of versions: one read each).
+    for (int m = 0; m < m_model->rowCount(); ++m) {
+        const QModelIndex modelRow = m_model->index(m, 0);
+        for (int v = 0; v < m_model->rowCount(modelRow); ++v) {
+            const std::optional<VersionResource> version = m_model->versionAt(m_model->index(v, 0, modelRow));
+            if (!version || version->state != VersionState::Ready)
+                continue;
+            const QString name = version->resourceName();
+            call(m_client, this, "GET",
+                modelsPath(m_client) + QLatin1Char('/') + segment(version->model) + QStringLiteral("/versions/")
+                    + segment(version->name) + QStringLiteral("/metrics"),
+                {}, {}, [this, name](const QJsonObject& json, const QString& error) {
+                    if (!error.isEmpty())
+                        return;
+                    const QJsonArray points = json.value(QStringLiteral("points")).toArray();
+                    m_model->setRequestRate(name,
+                        points.isEmpty()
+                            ? 0.0
+                            : points.last().toObject().value(QStringLiteral("requestsPerSecond")).toDouble());
+                });
+        }
+    }
 }
 
 void ModelsView::loadInputSchema()

@@ -88,6 +88,8 @@ private:
     /// training table's columns (…/versions/{v}/inputSchema: a number field with the column's mean as a hint, or the
     /// category list) whose "Add as Instance" appends the row to the instances; hidden for any other model.
     void loadInputSchema();
+    /// Reads each READY version's latest request rate into the tree's Requests column.
+    void refreshRates();
     void buildForm(const QJsonObject& schema);
     void addFormRow();
     /// Reads the selected version's log into the Log tab and its request metrics into the Charts tab (nothing

@@ -247,6 +247,13 @@ private Q_SLOTS:
         QCOMPARE(sizes.size(), 5);
         QVERIFY(sizes.at(0) >= 1 && sizes.at(1) >= 1);
 #endif
+        // The tree's Requests column: each READY version's latest rate ("0.2/s").
+        const QModelIndex v1Row = model->indexOf(QStringLiteral("cancer"), QStringLiteral("v1"));
+        QTRY_VERIFY_WITH_TIMEOUT(model->index(v1Row.row(), DeployedModelsModel::RequestRate, v1Row.parent())
+                                     .data()
+                                     .toString()
+                                     .endsWith(QStringLiteral("/s")),
+            15000);
         if (!dir.isEmpty())
             QVERIFY(view->grab().save(dir + QStringLiteral("/models-charts.png")));
     }
