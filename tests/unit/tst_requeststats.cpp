@@ -43,6 +43,11 @@ private Q_SLOTS:
         QCOMPARE(quiet.value(QStringLiteral("requestsPerSecond")).toDouble(), 0.0);
         QVERIFY(!quiet.contains(QLatin1String("latencyP50Ms")));
         QCOMPARE(points.at(2).toObject().value(QStringLiteral("requestsPerSecond")).toDouble(), 4.0);
+        // A read caches a bucket's percentiles; a request after it counts in the next read.
+        stats.record(t0 + 20'100, 500.0, true);
+        const QJsonObject again = stats.toJson(t0 + 25'000).value(QStringLiteral("points")).toArray().at(2).toObject();
+        QCOMPARE(again.value(QStringLiteral("latencyP99Ms")).toDouble(), 500.0);
+        QCOMPARE(again.value(QStringLiteral("latencyP50Ms")).toDouble(), 2.0);
     }
 
     void anHourAtMost()

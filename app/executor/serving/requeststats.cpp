@@ -22,6 +22,7 @@ void RequestStats::record(qint64 nowMs, double latencyMs, bool ok)
         b.errors = 0;
         b.latencies.clear();
     }
+    b.percentiles.reset();
     ++b.count;
     if (!ok)
         ++b.errors;
@@ -59,16 +60,19 @@ QJsonObject RequestStats::toJson(qint64 nowMs) const
         p.insert(QStringLiteral("requestsPerSecond"), live ? doubleToJson(b.count / seconds) : 0.0);
         p.insert(QStringLiteral("errorsPerSecond"), live ? doubleToJson(b.errors / seconds) : 0.0);
         if (live && !b.latencies.empty()) {
-            std::vector<float> sorted = b.latencies;
-            std::sort(sorted.begin(), sorted.end());
-            const auto at = [&sorted](double q) {
-                // Nearest rank, as Prometheus' and the service's percentiles of a sample.
-                const std::size_t rank = std::size_t(std::ceil(q * double(sorted.size())));
-                return double(sorted[std::min(sorted.size() - 1, rank == 0 ? 0 : rank - 1)]);
-            };
-            p.insert(QStringLiteral("latencyP50Ms"), doubleToJson(at(0.50)));
-            p.insert(QStringLiteral("latencyP90Ms"), doubleToJson(at(0.90)));
-            p.insert(QStringLiteral("latencyP99Ms"), doubleToJson(at(0.99)));
+            if (!b.percentiles) {
+                std::vector<float> sorted = b.latencies;
+                std::sort(sorted.begin(), sorted.end());
+                const auto at = [&sorted](double q) {
+                    // Nearest rank, as Prometheus' and the service's percentiles of a sample.
+                    const std::size_t rank = std::size_t(std::ceil(q * double(sorted.size())));
+                    return double(sorted[std::min(sorted.size() - 1, rank == 0 ? 0 : rank - 1)]);
+                };
+                b.percentiles = std::array<double, 3> { at(0.50), at(0.90), at(0.99) };
+            }
+            p.insert(QStringLiteral("latencyP50Ms"), doubleToJson((*b.percentiles)[0]));
+            p.insert(QStringLiteral("latencyP90Ms"), doubleToJson((*b.percentiles)[1]));
+            p.insert(QStringLiteral("latencyP99Ms"), doubleToJson((*b.percentiles)[2]));
         }
         points.append(p);
     }

@@ -4,6 +4,7 @@
 #include <QJsonObject>
 
 #include <array>
+#include <optional>
 #include <vector>
 
 namespace Trainyard {
@@ -34,6 +35,9 @@ private:
         int count = 0;
         int errors = 0;
         std::vector<float> latencies;
+        /// p50, p90, p99 of `latencies`, computed once for a bucket that gets no more requests (a read repeats
+        /// for every closed bucket of the hour; sorting them all again each time cost up to 1.5 M floats a read).
+        mutable std::optional<std::array<double, 3>> percentiles;
     };
     std::array<Bucket, Buckets> m_buckets;
     quint64 m_seed = 0x9e3779b97f4a7c15ull; ///< for the sample's replacement (a plain xorshift: no crypto here)
