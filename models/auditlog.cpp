@@ -2,6 +2,7 @@
 #include "auditlog.h"
 #include "logentry.h"
 #include "rfc3339.h"
+#include "sha256.h"
 
 #include <QCryptographicHash>
 #include <QDateTime>
@@ -12,8 +13,6 @@
 #include <QRegularExpression>
 #include <QSaveFile>
 #include <QSet>
-
-#include <openssl/sha.h>
 
 namespace Trainyard::Audit {
 
@@ -55,9 +54,7 @@ QByteArray entryHash(const QJsonObject& entry)
 
 QByteArray bytesHash(const QByteArray& canonical)
 {
-    unsigned char digest[SHA256_DIGEST_LENGTH];
-    SHA256(reinterpret_cast<const unsigned char*>(canonical.constData()), size_t(canonical.size()), digest);
-    return QByteArray::fromRawData(reinterpret_cast<const char*>(digest), sizeof digest).toHex();
+    return sha256Hex(canonical);
 }
 
 QString insertIdFor(qint64 sequence)

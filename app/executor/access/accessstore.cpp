@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "accessstore.h"
 #include "rfc3339.h"
+#include "sha256.h"
 
-#include <QCryptographicHash>
 #include <QJsonDocument>
 #include <QLoggingCategory>
 #include <QRandomGenerator>
@@ -76,7 +76,7 @@ bool AccessStore::open(const QString& path, QString* error)
 
 QByteArray AccessStore::hashOf(const QByteArray& secret)
 {
-    return QCryptographicHash::hash(secret, QCryptographicHash::Sha256).toHex();
+    return sha256Hex(secret);
 }
 
 std::optional<TokenRecord> AccessStore::createToken(const QString& member, const QString& role,
