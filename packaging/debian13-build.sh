@@ -32,7 +32,7 @@ packages=(
     libqt6svg6 qt6-svg-plugins qt6-qpa-plugins fonts-dejavu-core
     libxkbcommon-dev libgl-dev
     libkf6syntaxhighlighting-dev
-    qtkeychain-qt6-dev libssl-dev openssl dbus gnome-keyring
+    qtkeychain-qt6-dev libssl-dev openssl dbus gnome-keyring libsqlite3-dev
     libyaml-cpp-dev libleveldb-dev libprotobuf-dev protobuf-compiler libboost-dev zlib1g-dev libsimdjson-dev
     libeigen3-dev liblbfgspp-dev
     python3 python3-pip python3-setuptools python3-wheel

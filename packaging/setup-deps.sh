@@ -17,6 +17,8 @@ packages=(
     libqt6sql6-sqlite libqt6svg6 libxkbcommon-dev libgl-dev qt6-qpa-plugins
     # the console keeps team executors' tokens in the desktop keyring (QtKeychain); the audit chain's SHA-256
     qtkeychain-qt6-dev libssl-dev
+    # the audit writer's SQLite connection (the system libsqlite3 that Qt's QSQLITE driver links)
+    libsqlite3-dev
     # libraries for formats
     libyaml-cpp-dev libleveldb-dev libprotobuf-dev protobuf-compiler libboost-dev zlib1g-dev libhdf5-dev
     # safetensors headers and index files (simdjson: several times QJsonDocument's speed on 10,000 tensors)

@@ -17,6 +17,7 @@
 #include <QUrlQuery>
 
 #include <chrono>
+#include <cstring>
 
 namespace Trainyard {
 
@@ -214,17 +215,186 @@ void HttpApi::setAuditLog(AuditStore* audit, bool dataAccess)
     m_auditDataAccess = dataAccess;
 }
 
-bool HttpApi::writeAuditLater(AuditFacts facts)
+namespace {
+
+/// AuditFacts as the bytes of an audit store record (AuditStore::appendDeferred()): each field in declaration order,
+/// a QString as its UTF-16 length and code units, a QByteArray as its length and bytes, a flag or number as it is
+/// in memory. Both ends are this file, in one process.
+class FactsWriter {
+public:
+    explicit FactsWriter(std::string& out)
+        : m_out(out)
+    {
+        m_out.clear();
+    }
+    template <typename T> void number(T value) { m_out.append(reinterpret_cast<const char*>(&value), sizeof value); }
+    void text(QStringView value)
+    {
+        number(qint32(value.size()));
+        if (!value.isEmpty())
+            m_out.append(reinterpret_cast<const char*>(value.utf16()), std::size_t(value.size()) * sizeof(char16_t));
+    }
+    void bytes(QByteArrayView value)
+    {
+        number(qint32(value.size()));
+        if (!value.isEmpty())
+            m_out.append(value.data(), std::size_t(value.size()));
+    }
+
+private:
+    std::string& m_out;
+};
+
+class FactsReader {
+public:
+    explicit FactsReader(QByteArrayView in)
+        : m_at(in.data())
+    {
+    }
+    template <typename T> T number()
+    {
+        T value;
+        std::memcpy(&value, m_at, sizeof value);
+        m_at += sizeof value;
+        return value;
+    }
+    QString text()
+    {
+        const auto size = number<qint32>();
+        QString value(size, Qt::Uninitialized);
+        std::memcpy(value.data(), m_at, std::size_t(size) * sizeof(char16_t));
+        m_at += std::size_t(size) * sizeof(char16_t);
+        return value;
+    }
+    QByteArray bytes()
+    {
+        const auto size = number<qint32>();
+        QByteArray value(m_at, size);
+        m_at += size;
+        return value;
+    }
+
+private:
+    const char* m_at;
+};
+
+HttpApi::AuditFacts readFacts(QByteArrayView record)
 {
+    FactsReader r(record);
+    HttpApi::AuditFacts f;
+    char timestamp[LogJson::TimestampChars];
+    LogJson::formatTimestamp(r.number<qint64>(), timestamp);
+    f.timestamp = QString::fromLatin1(timestamp, LogJson::TimestampChars);
+    f.httpMethod = r.bytes();
+    f.method.methodName = r.text();
+    f.method.serviceName = r.text();
+    f.method.adminActivity = r.number<bool>();
+    f.method.explicitlyMapped = r.number<bool>();
+    f.permission = r.text();
+    f.member = r.text();
+    f.granted = r.number<bool>();
+    f.replyStatus = r.number<int>();
+    f.replyBody = r.bytes();
+    f.requestBody = r.bytes();
+    f.project = r.text();
+    f.jobId = r.text();
+    f.token = r.text();
+    f.hasToken = r.number<bool>();
+    f.region = r.text();
+    f.callerIp = r.text();
+    f.userAgent = r.bytes();
+    f.updateMask = r.text();
+    return f;
+}
+
+} // namespace
+
+bool HttpApi::writeAuditLater(const ApiRequest& request, const Caller& caller, const AuditMethod& method,
+    const QString& permission, const QHash<QString, QString>& params, const Reply& reply, bool granted)
+{
+    // The facts go over as bytes, built on the writer's thread into the entry (see appendDeferred()).
+    auditRecordOf(request, caller, method, permission, params, reply, granted, &m_auditRecord);
     QString problem;
-    const QString methodName = facts.method.methodName;
-    AuditStore::Builder build = [facts = std::move(facts)](qint64 seq, const QByteArray& prevHash) {
-        return chainedAuditEntry(facts, seq, prevHash);
-    };
-    if (!m_audit || m_audit->appendDeferred(std::move(build), &problem))
+    if (!m_audit
+        || m_audit->appendDeferred(QByteArrayView(m_auditRecord.data(), qsizetype(m_auditRecord.size())),
+            &HttpApi::chainedAuditRecord, &problem))
         return true;
-    qCCritical(lcApi).noquote() << "cannot hand over the audit entry of" << methodName << ":" << problem;
+    qCCritical(lcApi).noquote() << "cannot hand over the audit entry of" << method.methodName << ":" << problem;
     return false;
+}
+
+void HttpApi::auditRecordOf(const ApiRequest& request, const Caller& caller, const AuditMethod& method,
+    const QString& permission, const QHash<QString, QString>& params, const Reply& reply, bool granted,
+    std::string* record) const
+{
+    const bool isCreateJob = request.method() == "POST" && method.methodName.endsWith(QLatin1String(".CreateJob"));
+    QString region;
+    if (!isCreateJob) {
+        const QString* project = nullptr;
+        const QString* job = nullptr;
+        for (auto it = params.cbegin(); it != params.cend(); ++it) {
+            if (it.key() == QLatin1String("project"))
+                project = &*it;
+            else if (it.key() == QLatin1String("job"))
+                job = &*it;
+        }
+        if (job && !job->isEmpty())
+            region = auditRegionOf(project ? *project : QString(), *job);
+    }
+    const qint64 us
+        = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::system_clock::now().time_since_epoch())
+              .count();
+    auditRecord(request, caller, method, permission, params, reply, granted, region, us, record);
+}
+
+void HttpApi::auditRecord(const ApiRequest& request, const Caller& caller, const AuditMethod& method,
+    const QString& permission, const QHash<QString, QString>& params, const Reply& reply, bool granted,
+    const QString& region, qint64 timeUs, std::string* record)
+{
+    // The path's captures are a handful: looked at in turn rather than hashed (a QString's hash costs more).
+    QStringView project, job, token;
+    bool hasToken = false;
+    for (auto it = params.cbegin(); it != params.cend(); ++it) {
+        if (it.key() == QLatin1String("project")) {
+            project = *it;
+        } else if (it.key() == QLatin1String("job")) {
+            job = *it;
+        } else if (it.key() == QLatin1String("token")) {
+            token = *it;
+            hasToken = true;
+        }
+    }
+    const bool failed = !granted || reply.status >= 300;
+    const bool isPost = request.method() == "POST";
+    FactsWriter w(*record);
+    w.number(timeUs);
+    w.bytes(request.method());
+    w.text(method.methodName);
+    w.text(method.serviceName);
+    w.number(method.adminActivity);
+    w.number(method.explicitlyMapped);
+    w.text(permission);
+    w.text(caller.member);
+    w.number(granted);
+    w.number(reply.status);
+    // The bodies only where the entry reads them: a read's entry copies no answer.
+    w.bytes(failed || (isPost && method.methodName.endsWith(QLatin1String(".CreateToken"))) ? QByteArrayView(reply.body)
+                                                                                            : QByteArrayView());
+    w.bytes(isPost && method.methodName.endsWith(QLatin1String(".CreateJob")) ? QByteArrayView(request.body())
+                                                                              : QByteArrayView());
+    w.text(project);
+    w.text(job);
+    w.text(token);
+    w.number(hasToken);
+    w.text(region);
+    w.text(request.remoteAddress());
+    w.bytes(request.header("User-Agent"));
+    w.text(request.method() == "PATCH" ? queryValue(request.query(), QStringLiteral("updateMask")) : QString());
+}
+
+AuditStore::Chained HttpApi::chainedAuditRecord(QByteArrayView record, qint64 seq, const QByteArray& prevHash)
+{
+    return chainedAuditEntry(readFacts(record), seq, prevHash);
 }
 
 bool HttpApi::writeAudit(const QJsonObject& entry, QString* error)
@@ -284,73 +454,86 @@ bool HttpApi::auditSystemAction(const QString& project, const QString& jobId, co
 HttpApi::AuditFacts HttpApi::auditFacts(const ApiRequest& request, const Caller& caller, const AuditMethod& method,
     const QString& permission, const QHash<QString, QString>& params, const Reply& reply, bool granted) const
 {
-    AuditFacts facts;
-    facts.timestamp = nowRfc3339();
-    facts.httpMethod = request.method();
-    facts.method = method;
-    facts.permission = permission;
-    facts.member = caller.member;
-    facts.granted = granted;
-    facts.replyStatus = reply.status;
-    facts.project = params.value(QStringLiteral("project"));
-    facts.jobId = params.value(QStringLiteral("job"));
-    facts.token = params.value(QStringLiteral("token"));
-    facts.hasToken = params.contains(QStringLiteral("token"));
-    facts.callerIp = request.remoteAddress();
-    facts.userAgent = request.header("User-Agent");
-    const bool failed = !granted || reply.status >= 300;
-    // The bodies only where the entry reads them: a read's entry copies no answer.
-    if (failed || (request.method() == "POST" && method.methodName.endsWith(QLatin1String(".CreateToken"))))
-        facts.replyBody = reply.body;
-    if (request.method() == "POST" && method.methodName.endsWith(QLatin1String(".CreateJob")))
-        facts.requestBody = request.body();
-    else if (!facts.jobId.isEmpty())
-        facts.region = auditRegionOf(facts.project, facts.jobId);
-    if (request.method() == "PATCH")
-        facts.updateMask = queryValue(request.query(), QStringLiteral("updateMask"));
-    return facts;
+    // The same facts as a deferred entry's, by the same code.
+    std::string record;
+    auditRecordOf(request, caller, method, permission, params, reply, granted, &record);
+    return readFacts(QByteArrayView(record.data(), qsizetype(record.size())));
 }
 
 namespace {
 
-/// Whether `text` is written into JSON as it is, by any writer: printable ASCII without '"' and '\\'.
-bool plainJson(QStringView text)
-{
-    for (const QChar c : text) {
-        const char16_t u = c.unicode();
-        if (u < 0x20 || u >= 0x7f || u == u'"' || u == u'\\')
-            return false;
+/// Writes the common Data Access entry's canonical bytes in one pass (chainedAuditEntry()): constant parts as they
+/// are, and texts that JSON writes as they are (printable ASCII without '"' and '\\': "plain") copied a character a
+/// byte. A text that is not plain makes the entry go the general way, so the writer only notes it (plain()). The
+/// buffer is sized once for the longest entry its texts can make (reserve()), so that no append reallocates: an
+/// append through QByteArray (Qt 6.4: insert() at the end, with its overlap checks) cost more than the bytes.
+class PlainJsonWriter {
+public:
+    /// `capacity`: an upper bound of the bytes that will be written.
+    explicit PlainJsonWriter(qsizetype capacity)
+        : m_bytes(capacity, Qt::Uninitialized)
+        , m_at(m_bytes.data())
+    {
     }
-    return true;
-}
 
-bool plainJson(QByteArrayView text)
-{
-    for (const char ch : text) {
-        const auto c = static_cast<unsigned char>(ch);
-        if (c < 0x20 || c >= 0x7f || c == '"' || c == '\\')
-            return false;
+    bool plain() const { return m_plain; }
+
+    template <qsizetype N> void raw(const char (&text)[N]) { raw(text, N - 1); }
+    void raw(const char* text, qsizetype size)
+    {
+        std::memcpy(m_at, text, size_t(size));
+        m_at += size;
     }
-    return true;
-}
+    void raw(char c) { *m_at++ = c; }
+    /// A text's characters (not quoted); a character that is not plain is written too, and noted.
+    void text(QStringView value)
+    {
+        for (const QChar qc : value) {
+            const char16_t u = qc.unicode();
+            m_plain = m_plain && u >= 0x20 && u < 0x7f && u != u'"' && u != u'\\';
+            *m_at++ = char(u);
+        }
+    }
+    void text(QByteArrayView value)
+    {
+        for (const char ch : value) {
+            const auto c = static_cast<unsigned char>(ch);
+            m_plain = m_plain && c >= 0x20 && c < 0x7f && c != '"' && c != '\\';
+            *m_at++ = ch;
+        }
+    }
+    /// `"key":"value"`.
+    template <qsizetype N, typename Text> void member(const char (&key)[N], const Text& value)
+    {
+        raw('"');
+        raw(key, N - 1);
+        raw("\":\"");
+        text(value);
+        raw('"');
+    }
 
-/// `"key":"value"` (plain strings only, see plainJson()).
-void appendMember(QByteArray& out, const char* key, QStringView value)
-{
-    out += '"';
-    out += key;
-    out += "\":\"";
-    out += value.toLatin1();
-    out += '"';
-}
+    QByteArray take()
+    {
+        m_bytes.truncate(m_at - m_bytes.constData());
+        return std::move(m_bytes);
+    }
 
-void appendMember(QByteArray& out, const char* key, QByteArrayView value)
+private:
+    QByteArray m_bytes;
+    char* m_at;
+    bool m_plain = true;
+};
+
+/// Audit::insertIdFor(seq), the place zero-padded to 20 digits, for a place ≥ 0.
+void appendInsertId(PlainJsonWriter& out, qint64 seq)
 {
-    out += '"';
-    out += key;
-    out += "\":\"";
-    out += value;
-    out += '"';
+    char digits[20];
+    quint64 v = quint64(seq);
+    for (int i = 19; i >= 0; --i) {
+        digits[i] = char('0' + v % 10);
+        v /= 10;
+    }
+    out.raw(digits, 20);
 }
 
 } // namespace
@@ -363,81 +546,96 @@ AuditStore::Chained HttpApi::chainedAuditEntry(
     // and chaining that cost more than the read it records. Anything else goes the general way.
     // tst_auditlog::fastEntryBytes checks both ways give the same bytes.
     const bool failed = !facts.granted || facts.replyStatus >= 300;
-    const QString logProject = facts.project.isEmpty() ? QStringLiteral("-") : facts.project;
-    const QString logName = Audit::logName(logProject, Audit::LogKind::DataAccess);
-    QString resourceName;
-    if (!facts.jobId.isEmpty())
-        resourceName = jobName(facts.project, facts.jobId);
-    else if (!facts.project.isEmpty())
-        resourceName = QStringLiteral("projects/") + facts.project;
-    const QString principal = principalEmail(facts.member);
-    const bool fast = !facts.method.adminActivity && !failed && facts.httpMethod == "GET" && !resourceName.isEmpty()
-        && plainJson(logName) && plainJson(resourceName) && plainJson(principal) && plainJson(facts.callerIp)
-        && plainJson(QByteArrayView(facts.userAgent)) && plainJson(facts.permission)
-        && plainJson(facts.method.methodName) && plainJson(facts.method.serviceName) && plainJson(facts.region)
-        && plainJson(facts.timestamp) && plainJson(facts.jobId) && plainJson(logProject);
-    if (direct)
-        *direct = fast;
-    if (!fast)
+    const bool candidate
+        = !facts.method.adminActivity && !failed && facts.httpMethod == "GET" && !facts.project.isEmpty() && seq >= 0;
+    if (!candidate) {
+        if (direct)
+            *direct = false;
         return AuditStore::chain(auditEntryOf(facts), seq, prevHash);
-
-    QByteArray out;
-    out.reserve(1024);
-    out += '{';
-    appendMember(out, "insertId", Audit::insertIdFor(seq));
-    out += ",\"labels\":{";
-    appendMember(out, "trainyard.io/prev-hash", QString::fromLatin1(prevHash));
-    out += "},";
-    appendMember(out, "logName", logName);
-    out += ",\"protoPayload\":{";
-    appendMember(out, "@type", u"type.googleapis.com/google.cloud.audit.AuditLog");
-    out += ",\"authenticationInfo\":{";
-    appendMember(out, "principalEmail", principal);
-    out += '}';
-    if (!facts.permission.isEmpty()) {
-        out += ",\"authorizationInfo\":[{\"granted\":true,";
-        appendMember(out, "permission", facts.permission);
-        out += ',';
-        appendMember(out, "resource", resourceName);
-        out += "}]";
     }
-    out += ',';
-    appendMember(out, "methodName", facts.method.methodName);
-    out += ",\"requestMetadata\":{";
+    const QString& project = facts.project; // "-" only for an entry without a project, which is not this one
+    // principalEmail(): the member after its "type:".
+    const qsizetype colon = facts.member.indexOf(QLatin1Char(':'));
+    const QStringView principal = colon >= 0 ? QStringView(facts.member).mid(colon + 1) : QStringView(facts.member);
+    static constexpr char DataAccessLog[] = "cloudaudit.googleapis.com%2Fdata_access";
+    const QString& severity = logSeverityString(LogSeverity::Info);
+    const auto resourceName = [&](PlainJsonWriter& out) {
+        out.raw("projects/");
+        out.text(project);
+        if (!facts.jobId.isEmpty()) {
+            out.raw("/jobs/");
+            out.text(facts.jobId);
+        }
+    };
+
+    // Every text the entry writes, counted as often as it is written, and 1 KiB for the keys and punctuation (the
+    // constant parts come to under 700 bytes).
+    const qsizetype texts = 3 * project.size() + 2 * facts.jobId.size() + principal.size() + prevHash.size()
+        + facts.permission.size() + 2 * facts.method.methodName.size() + 2 * facts.method.serviceName.size()
+        + facts.callerIp.size() + facts.userAgent.size() + 2 * facts.timestamp.size() + facts.region.size()
+        + severity.size();
+    PlainJsonWriter out(texts + 1024);
+    out.raw("{\"insertId\":\"");
+    appendInsertId(out, seq);
+    out.raw("\",\"labels\":{");
+    out.member("trainyard.io/prev-hash", QByteArrayView(prevHash));
+    out.raw("},\"logName\":\"projects/");
+    out.text(project);
+    out.raw("/logs/");
+    out.raw(DataAccessLog);
+    out.raw("\",\"protoPayload\":{");
+    out.member("@type", QByteArrayView("type.googleapis.com/google.cloud.audit.AuditLog"));
+    out.raw(",\"authenticationInfo\":{");
+    out.member("principalEmail", principal);
+    out.raw('}');
+    if (!facts.permission.isEmpty()) {
+        out.raw(",\"authorizationInfo\":[{\"granted\":true,");
+        out.member("permission", facts.permission);
+        out.raw(",\"resource\":\"");
+        resourceName(out);
+        out.raw("\"}]");
+    }
+    out.raw(',');
+    out.member("methodName", facts.method.methodName);
+    out.raw(",\"requestMetadata\":{");
     if (!facts.callerIp.isEmpty())
-        appendMember(out, "callerIp", facts.callerIp);
+        out.member("callerIp", facts.callerIp);
     if (!facts.userAgent.isEmpty()) {
         if (!facts.callerIp.isEmpty())
-            out += ',';
-        appendMember(out, "callerSuppliedUserAgent", QByteArrayView(facts.userAgent));
+            out.raw(',');
+        out.member("callerSuppliedUserAgent", QByteArrayView(facts.userAgent));
     }
-    out += "},";
-    appendMember(out, "resourceName", resourceName);
-    out += ',';
-    appendMember(out, "serviceName", facts.method.serviceName);
-    out += ",\"status\":{}},";
-    appendMember(out, "receiveTimestamp", facts.timestamp);
-    out += ",\"resource\":{\"labels\":{";
+    out.raw("},\"resourceName\":\"");
+    resourceName(out);
+    out.raw("\",");
+    out.member("serviceName", facts.method.serviceName);
+    out.raw(",\"status\":{}},");
+    out.member("receiveTimestamp", facts.timestamp);
+    out.raw(",\"resource\":{\"labels\":{");
     if (!facts.jobId.isEmpty()) {
-        appendMember(out, "job_id", facts.jobId);
-        out += ',';
-        appendMember(out, "project_id", logProject);
-        out += ',';
-        appendMember(out, "region", facts.region);
-        out += "},\"type\":\"ml_job\"},";
+        out.member("job_id", facts.jobId);
+        out.raw(',');
+        out.member("project_id", project);
+        out.raw(',');
+        out.member("region", facts.region);
+        out.raw("},\"type\":\"ml_job\"},");
     } else {
-        appendMember(out, "method", facts.method.methodName);
-        out += ',';
-        appendMember(out, "project_id", logProject);
-        out += ',';
-        appendMember(out, "service", facts.method.serviceName);
-        out += "},\"type\":\"audited_resource\"},";
+        out.member("method", facts.method.methodName);
+        out.raw(',');
+        out.member("project_id", project);
+        out.raw(',');
+        out.member("service", facts.method.serviceName);
+        out.raw("},\"type\":\"audited_resource\"},");
     }
-    appendMember(out, "severity", logSeverityString(LogSeverity::Info));
-    out += ',';
-    appendMember(out, "timestamp", facts.timestamp);
-    out += '}';
-    return AuditStore::Chained { out, logProject, true };
+    out.member("severity", severity);
+    out.raw(',');
+    out.member("timestamp", facts.timestamp);
+    out.raw('}');
+    if (direct)
+        *direct = out.plain();
+    if (!out.plain())
+        return AuditStore::chain(auditEntryOf(facts), seq, prevHash);
+    return AuditStore::Chained { out.take(), project, true };
 }
 
 QJsonObject HttpApi::auditEntry(const ApiRequest& request, const Caller& caller, const AuditMethod& method,

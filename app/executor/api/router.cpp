@@ -374,7 +374,7 @@ HttpApi::Reply HttpApi::route(
         if (record && audit.adminActivity)
             writeAudit(auditEntry(request, caller, audit, permission, match.params, denied, false), nullptr);
         else if (record)
-            writeAuditLater(auditFacts(request, caller, audit, permission, match.params, denied, false));
+            writeAuditLater(request, caller, audit, permission, match.params, denied, false);
         return denied;
     }
     // A stream holds its connection and a subscription for as long as its job lives: a principal gets a bounded
@@ -412,8 +412,7 @@ HttpApi::Reply HttpApi::route(
     Reply reply = match.route->handler(Call { this, request, caller, match.params, channel, streaming });
     if (record && !audit.adminActivity) {
         // A streamed or deferred answer is recorded when the call is accepted (status OK).
-        writeAuditLater(
-            auditFacts(request, caller, audit, permission, match.params, *streaming ? Reply() : reply, true));
+        writeAuditLater(request, caller, audit, permission, match.params, *streaming ? Reply() : reply, true);
     } else if (record) {
         QString problem;
         const bool written = writeAudit(

@@ -20,6 +20,7 @@
 #include <thread>
 
 #include <fcntl.h>
+#include <sqlite3.h>
 #include <unistd.h>
 
 namespace Trainyard {
@@ -60,6 +61,88 @@ bool insert(QSqlQuery& query, qint64 seq, const AuditStore::Chained& entry, QStr
     }
     return true;
 }
+
+/// The writer thread's connection, on SQLite's C API rather than QtSql: QSqlResult::bindValue() formats and hashes
+/// a placeholder name for every value it binds (Qt 6.4's QSqlResultPrivate::fieldSerial()) and converts texts to
+/// UTF-16 and back, which cost more than SQLite's INSERT itself at thousands of Data Access entries a second (issue
+/// 28, bench_audit). Opened as SqliteFile opens a store's file (WAL, synchronous=FULL, a 5 s busy timeout), after
+/// it, so the schema is there. The QSQLITE driver links the same shared libsqlite3 (Debian's, and the .deb depends
+/// on it), so the process has one SQLite and its POSIX locks on the file stay consistent between the connections.
+class WriterConnection {
+public:
+    WriterConnection() = default;
+    WriterConnection(const WriterConnection&) = delete;
+    WriterConnection& operator=(const WriterConnection&) = delete;
+    ~WriterConnection()
+    {
+        sqlite3_finalize(m_insert);
+        sqlite3_close_v2(m_db);
+    }
+
+    /// False and *error when the file cannot be opened for writing or the statement not prepared.
+    bool open(const QString& path, QString* error)
+    {
+        const int rc = sqlite3_open_v2(QFile::encodeName(path).constData(), &m_db,
+            SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE, nullptr);
+        if (rc != SQLITE_OK) {
+            *error = QStringLiteral("cannot open %1: %2").arg(path, message(rc));
+            return false;
+        }
+        sqlite3_busy_timeout(m_db, 5000);
+        if (!exec("PRAGMA synchronous=FULL", error))
+            return false;
+        static constexpr char Insert[] = "INSERT INTO entries(seq, project, log_kind, json) VALUES (?, ?, ?, ?)";
+        if (sqlite3_prepare_v3(m_db, Insert, int(sizeof Insert), SQLITE_PREPARE_PERSISTENT, &m_insert, nullptr)
+            != SQLITE_OK) {
+            *error = QStringLiteral("cannot prepare the audit writer's INSERT: ") + message();
+            return false;
+        }
+        return true;
+    }
+
+    /// Runs `sql` (no rows); false and *error with SQLite's message.
+    bool exec(const char* sql, QString* error)
+    {
+        if (sqlite3_exec(m_db, sql, nullptr, nullptr, nullptr) == SQLITE_OK)
+            return true;
+        *error = message();
+        return false;
+    }
+
+    /// Writes one chained entry at `seq`; false and *error when SQLite refused it.
+    bool insert(qint64 seq, const AuditStore::Chained& entry, QString* error)
+    {
+        const QByteArray project = entry.project.toUtf8();
+        static constexpr char DataAccess[] = "data_access";
+        static constexpr char Activity[] = "activity";
+        sqlite3_bind_int64(m_insert, 1, seq);
+        sqlite3_bind_text(m_insert, 2, project.constData(), int(project.size()), SQLITE_STATIC);
+        if (entry.dataAccess)
+            sqlite3_bind_text(m_insert, 3, DataAccess, int(sizeof DataAccess - 1), SQLITE_STATIC);
+        else
+            sqlite3_bind_text(m_insert, 3, Activity, int(sizeof Activity - 1), SQLITE_STATIC);
+        // The bytes are UTF-8 (TEXT in this file is UTF-8): stored as they are, what the chain hashes.
+        sqlite3_bind_text(m_insert, 4, entry.bytes.constData(), int(entry.bytes.size()), SQLITE_STATIC);
+        const int rc = sqlite3_step(m_insert);
+        sqlite3_reset(m_insert);
+        sqlite3_clear_bindings(m_insert);
+        if (rc == SQLITE_DONE)
+            return true;
+        *error = QStringLiteral("cannot store the audit entry: ") + message();
+        return false;
+    }
+
+private:
+    QString message(int rc = SQLITE_OK) const
+    {
+        if (m_db)
+            return QString::fromUtf8(sqlite3_errmsg(m_db));
+        return QString::fromUtf8(sqlite3_errstr(rc));
+    }
+
+    sqlite3* m_db = nullptr;
+    sqlite3_stmt* m_insert = nullptr;
+};
 } // namespace
 
 /// The writer thread and the state it shares with the API's thread, all under `mutex`: the chain's head, the
@@ -71,7 +154,28 @@ struct AuditStore::Writer {
     std::condition_variable idle; ///< to flush(): the queue is written
     qint64 lastSeq = 0;
     QByteArray lastHash;
-    QList<Builder> queue;
+    /// Entries handed over and not yet taken by the writer, in chain order. A record's bytes are copied into one
+    /// buffer and the writer swaps the whole queue for its emptied one: in the steady state no entry allocates or
+    /// frees memory, and the API's thread shares no object (no reference count, no heap block) with the writer.
+    struct Queue {
+        struct Item {
+            RecordBuilder record = nullptr; ///< null: the next of `builders`
+            qsizetype offset = 0;
+            qsizetype size = 0;
+        };
+        std::vector<Item> items;
+        std::string bytes;
+        std::vector<Builder> builders;
+        bool isEmpty() const { return items.empty(); }
+        qsizetype size() const { return qsizetype(items.size()); }
+        void clear()
+        {
+            items.clear();
+            bytes.clear();
+            builders.clear();
+        }
+    };
+    Queue queue;
     std::chrono::steady_clock::time_point firstQueued;
     qsizetype writing = 0; ///< entries in the batch being written
     bool flushing = false;
@@ -80,12 +184,12 @@ struct AuditStore::Writer {
     std::function<void()> written; ///< after each batch that moved the head (on the writer's thread)
     std::thread thread;
 
-    bool start(const QString& path, const QString& connectionName, QString* error)
+    bool start(const QString& path, QString* error)
     {
         // Shared: the thread may still be inside set_value() when get() returns here.
         auto opened = std::make_shared<std::promise<QString>>();
         std::future<QString> result = opened->get_future();
-        thread = std::thread([this, path, connectionName, opened] { run(path, connectionName, *opened); });
+        thread = std::thread([this, path, opened] { run(path, *opened); });
         const QString problem = result.get();
         if (problem.isEmpty())
             return true;
@@ -106,60 +210,78 @@ struct AuditStore::Writer {
         thread.join();
     }
 
-    void run(const QString& path, const QString& connectionName, std::promise<QString>& opened)
+    void run(const QString& path, std::promise<QString>& opened)
     {
-        // A connection of this thread's own (QtSql's rule), opened as the store's (WAL, synchronous=FULL).
-        SqliteFile file(connectionName);
-        SqliteFile::Options options;
-        options.synchronous = QStringLiteral("FULL");
+        WriterConnection db;
         QString problem;
-        if (!file.open(path, options, &problem)) {
+        if (!db.open(path, &problem)) {
             opened.set_value(QStringLiteral("the audit writer: ") + problem);
             return;
         }
         opened.set_value(QString());
-        QSqlDatabase db = file.database();
         loop(db);
     }
 
-    void loop(QSqlDatabase& db)
+    void loop(WriterConnection& db)
     {
+        Queue batch; // the writer's side of the swap
+        // The head anchor (setHeadAnchor()) follows a stream of Data Access batches at most every AnchorInterval:
+        // rewriting it (a new file, fsync, rename) after every batch cost the writer more than hashing the batch.
+        bool anchorDue = false;
+        auto lastAnchor = std::chrono::steady_clock::time_point();
         std::unique_lock lock(mutex);
+        const auto anchor = [&] {
+            anchorDue = false;
+            lastAnchor = std::chrono::steady_clock::now();
+            lock.unlock();
+            written();
+            lock.lock();
+        };
+        const auto entries = [this] { return stopping || !queue.isEmpty(); };
         for (;;) {
-            wake.wait(lock, [this] { return stopping || !queue.isEmpty(); });
-            if (queue.isEmpty())
+            if (!anchorDue)
+                wake.wait(lock, entries);
+            else if (!wake.wait_until(lock, lastAnchor + AnchorInterval, entries))
+                anchor(); // no entries came meanwhile
+            if (queue.isEmpty()) {
+                if (!stopping)
+                    continue;
+                if (anchorDue)
+                    anchor();
                 return; // stopping, and all written
+            }
             wake.wait_until(lock, firstQueued + std::chrono::milliseconds(FlushInterval),
                 [this] { return stopping || flushing || queue.size() >= FlushBatch; });
-            const QList<Builder> batch = std::exchange(queue, {});
+            std::swap(queue, batch);
             writing = batch.size();
             qint64 seq = lastSeq;
             QByteArray hash = lastHash;
             lock.unlock();
 
             QString problem;
-            if (!db.transaction())
-                problem = db.lastError().text();
-            {
-                QSqlQuery query = insertQuery(db);
-                for (const Builder& build : batch) {
-                    if (!problem.isEmpty())
-                        break;
-                    const Chained entry = build(seq + 1, hash);
-                    if (insert(query, seq + 1, entry, &problem)) {
-                        ++seq;
-                        hash = Audit::bytesHash(entry.bytes);
-                    }
+            db.exec("BEGIN", &problem);
+            auto builder = batch.builders.cbegin();
+            for (const Queue::Item& item : batch.items) {
+                if (!problem.isEmpty())
+                    break;
+                const Chained entry = item.record
+                    ? item.record(QByteArrayView(batch.bytes.data() + item.offset, item.size), seq + 1, hash)
+                    : (*builder++)(seq + 1, hash);
+                if (db.insert(seq + 1, entry, &problem)) {
+                    ++seq;
+                    hash = Audit::bytesHash(entry.bytes);
                 }
             }
-            if (problem.isEmpty() && !db.commit())
-                problem = db.lastError().text();
+            if (problem.isEmpty())
+                db.exec("COMMIT", &problem);
             if (!problem.isEmpty()) {
-                db.rollback();
+                QString ignored;
+                db.exec("ROLLBACK", &ignored);
                 problem = QStringLiteral("%1 Data Access audit entries were lost: %2").arg(batch.size()).arg(problem);
                 qCCritical(lcAudit).noquote() << "cannot write the audit log:" << problem;
             }
 
+            batch.clear(); // its memory is kept for the next swap
             lock.lock();
             if (problem.isEmpty()) {
                 lastSeq = seq;
@@ -169,11 +291,9 @@ struct AuditStore::Writer {
             }
             writing = 0;
             idle.notify_all();
-            if (problem.isEmpty() && written) {
-                lock.unlock();
-                written();
-                lock.lock();
-            }
+            anchorDue = anchorDue || (problem.isEmpty() && written);
+            if (anchorDue && std::chrono::steady_clock::now() >= lastAnchor + AnchorInterval)
+                anchor();
         }
     }
 };
@@ -202,6 +322,11 @@ bool AuditStore::open(const QString& path, QString* error)
     // An audit entry is on disk before the call it records is answered (synchronous=FULL), as a job's create.
     SqliteFile::Options options;
     options.synchronous = QStringLiteral("FULL");
+    // SQLite's largest page: an entry is about 1 KiB, and a batch of Data Access entries then fills a few pages
+    // rather than a hundred, which the WAL and its checkpoint write with per-page work (bench_audit: 4.7 against 6.2
+    // us an entry with 4 KiB pages). An Admin Activity commit writes its pages whole, 64 KiB each; it is rare (a
+    // change, rationed per caller). A file made with an earlier page size keeps it.
+    options.pageSize = 65536;
     options.schemaVersion = AuditSchemaVersion;
     options.schema = {
         QStringLiteral("CREATE TABLE IF NOT EXISTS entries (seq INTEGER PRIMARY KEY NOT NULL, "
@@ -231,7 +356,7 @@ bool AuditStore::open(const QString& path, QString* error)
     m_writer->written = [this] { anchorHead(); };
     anchorHead();
     QString problem;
-    if (!m_writer->start(QFileInfo(path).absoluteFilePath(), m_connectionName + QStringLiteral("-writer"), &problem)) {
+    if (!m_writer->start(QFileInfo(path).absoluteFilePath(), &problem)) {
         m_file.close();
         if (error)
             *error = problem;
@@ -452,6 +577,32 @@ bool AuditStore::appendDeferred(Builder build, QString* error)
     // The transaction's appends are synchronous: the entry goes in now, at the head.
     if (m_inTransaction)
         return appendNow(build, error).has_value();
+    enqueue([&build](Writer::Queue& queue) {
+        queue.items.push_back({});
+        queue.builders.push_back(std::move(build));
+    });
+    return true;
+}
+
+bool AuditStore::appendDeferred(QByteArrayView record, RecordBuilder build, QString* error)
+{
+    if (!isOpen()) {
+        *error = QStringLiteral("the audit store is not open");
+        return false;
+    }
+    if (m_inTransaction)
+        return appendNow(
+            [record, build](qint64 seq, const QByteArray& prevHash) { return build(record, seq, prevHash); }, error)
+            .has_value();
+    enqueue([record, build](Writer::Queue& queue) {
+        queue.items.push_back({ build, qsizetype(queue.bytes.size()), record.size() });
+        queue.bytes.append(record.data(), std::size_t(record.size()));
+    });
+    return true;
+}
+
+template <typename Add> void AuditStore::enqueue(const Add& add)
+{
     bool wake = false;
     {
         const std::lock_guard lock(m_writer->mutex);
@@ -459,12 +610,12 @@ bool AuditStore::appendDeferred(Builder build, QString* error)
             m_writer->firstQueued = std::chrono::steady_clock::now();
             wake = true;
         }
-        m_writer->queue.append(std::move(build));
-        wake = wake || m_writer->queue.size() >= FlushBatch;
+        add(m_writer->queue);
+        // Once at the batch's size, not for every entry after it: each wake-up costs the writer a context switch.
+        wake = wake || m_writer->queue.size() == FlushBatch;
     }
     if (wake)
         m_writer->wake.notify_all();
-    return true;
 }
 
 bool AuditStore::flush(QString* error)

@@ -8,6 +8,7 @@
 #include <QList>
 #include <QString>
 
+#include <chrono>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -91,6 +92,13 @@ public:
     bool appendDeferred(Builder build, QString* error);
     /// As above, for an entry made (without insertId and prev-hash) by `build` on the writer thread.
     bool appendDeferred(std::function<QJsonObject()> build, QString* error);
+    /// Makes an entry's chained form at its place from a record's bytes (see below); any thread.
+    using RecordBuilder = Chained (*)(QByteArrayView record, qint64 seq, const QByteArray& prevHash);
+    /// As above, for an entry described by `record`, bytes the caller encodes and `build` decodes: they are copied
+    /// into the queue, so the caller's thread and the writer share no object (Data Access entries: the API's thread
+    /// answers thousands of reads a second, and a reference count or heap block handed to the writer for each was
+    /// most of what an entry cost the API's thread; bench_api, issue 28).
+    bool appendDeferred(QByteArrayView record, RecordBuilder build, QString* error);
 
     /// Waits until every entry handed over is written. False and *error when a batch failed since the last flush()
     /// (its entries are lost, the head went back to the last entry on disk); true otherwise.
@@ -99,6 +107,9 @@ public:
     /// The longest a deferred entry waits, and the number that are written at once without waiting.
     static constexpr int FlushInterval = 100; ///< ms
     static constexpr int FlushBatch = 512;
+    /// How often the head anchor (setHeadAnchor()) is rewritten at most while Data Access entries stream in; an
+    /// Admin Activity entry's commit and the store's close rewrite it at once.
+    static constexpr std::chrono::milliseconds AnchorInterval { 1000 };
 
     /// Entries newest first, those of `project` and the executor-wide ones ("-": every entry), with a place below
     /// `before` (0: from the newest), that `accept` accepts (null: all), at most `pageSize`; *next is the place to
@@ -119,11 +130,15 @@ public:
     std::optional<Audit::Head> head() const;
     /// Keeps the head outside the file as well: after every write that moves it, `path` (Audit::headAnchorPath()) is
     /// rewritten with it (Audit::writeHeadAnchor()), so that removing entries from the file's end is found by
-    /// `audit verify`, which the chain alone cannot show. Call before open(); empty: none.
+    /// `audit verify`, which the chain alone cannot show; after Data Access batches at most every AnchorInterval
+    /// (the last one's too, once the interval is over). Call before open(); empty: none.
     void setHeadAnchor(const QString& path, const QString& dataDir);
 
 private:
     struct Writer;
+    /// Adds an entry to the writer's queue (`add` appends it under the lock) and wakes the writer when it is the
+    /// first one or completes a batch.
+    template <typename Add> void enqueue(const Add& add);
     /// flush(), whose failure the writer has logged already.
     void flushOrLog();
     /// Writes `build`'s entry at the head on this thread's connection (in the open transaction, if any) and moves

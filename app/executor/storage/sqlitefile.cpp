@@ -66,10 +66,12 @@ bool SqliteFile::open(const QString& path, const Options& options, QString* erro
         if (!db.open())
             return fail(QStringLiteral("cannot open %1: %2").arg(file, db.lastError().text()));
         QSqlQuery query(db);
-        QStringList setup {
-            QStringLiteral("PRAGMA journal_mode=WAL"),
-            QStringLiteral("PRAGMA synchronous=") + options.synchronous,
-        };
+        QStringList setup;
+        // Before the journal mode: a page size takes effect only on a file that is still empty.
+        if (options.pageSize > 0)
+            setup << QStringLiteral("PRAGMA page_size=%1").arg(options.pageSize);
+        setup << QStringLiteral("PRAGMA journal_mode=WAL")
+              << QStringLiteral("PRAGMA synchronous=") + options.synchronous;
         if (options.schemaVersion > 0)
             setup << QStringLiteral("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY NOT NULL, value TEXT)");
         for (const QString& statement : std::as_const(setup)) {

@@ -29,6 +29,9 @@ public:
         int schemaVersion = 0;
         /// Statements run in order once the version is checked (CREATE TABLE IF NOT EXISTS …).
         QStringList schema;
+        /// > 0: SQLite's page size (bytes, a power of two from 512 to 65536) for a file this open creates; a file
+        /// that exists keeps its own. 0: SQLite's default (4096).
+        int pageSize = 0;
     };
 
     /// Opens `path` (creating its folder). False and *error on failure, naming the file and what failed ("cannot
