@@ -119,6 +119,41 @@ double rssMiB(qint64 pid)
     return NAN;
 }
 
+/// CPU seconds process `pid` has run so far, summed over its threads (the first field of each thread's
+/// /proc/PID/task/TID/schedstat: ns on a CPU); NaN when it cannot be read. Threads that ended are not counted.
+double processCpuSeconds(qint64 pid)
+{
+    const QDir tasks(QStringLiteral("/proc/%1/task").arg(pid));
+    const QStringList ids = tasks.entryList(QDir::Dirs | QDir::NoDotAndDotDot);
+    if (pid <= 0 || ids.isEmpty())
+        return NAN;
+    double ns = 0;
+    for (const QString& id : ids) {
+        QFile f(tasks.filePath(id + QStringLiteral("/schedstat")));
+        if (f.open(QIODevice::ReadOnly))
+            ns += f.readAll().split(' ').value(0).toDouble();
+    }
+    return ns * 1e-9;
+}
+
+/// Seconds the machine's CPUs were busy so far, all of them together (/proc/stat's "cpu" line: every field but idle
+/// and iowait, in USER_HZ ticks); NaN when it cannot be read.
+double machineBusySeconds()
+{
+    QFile f(QStringLiteral("/proc/stat"));
+    if (!f.open(QIODevice::ReadOnly))
+        return NAN;
+    const QList<QByteArray> fields = f.readLine().simplified().split(' ');
+    if (fields.size() < 8 || fields.first() != "cpu")
+        return NAN;
+    double busy = 0;
+    for (int i = 1; i < fields.size() && i <= 8; ++i) {
+        if (i != 4 && i != 5) // idle, iowait
+            busy += fields.at(i).toDouble();
+    }
+    return busy / double(sysconf(_SC_CLK_TCK));
+}
+
 class Executor {
 public:
     ~Executor() { stop(); }
@@ -428,12 +463,17 @@ LoadResult runLoad(quint16 port, const QByteArray& token, const QList<QByteArray
 
 struct ModeSamples {
     std::vector<double> rps, p50, p99;
+    std::vector<double> serverCpuUs, machineCpuUs; ///< per request: the server process's CPU, the machine's busy CPU
     qint64 requests = 0, failures = 0;
-    void add(const LoadResult& r)
+    void add(const LoadResult& r, double serverCpuSeconds, double machineCpuSeconds)
     {
         rps.push_back(r.requestsPerSecond);
         p50.push_back(r.p50Ms);
         p99.push_back(r.p99Ms);
+        if (r.requests > 0) {
+            serverCpuUs.push_back(serverCpuSeconds * 1e6 / double(r.requests));
+            machineCpuUs.push_back(machineCpuSeconds * 1e6 / double(r.requests));
+        }
         requests += r.requests;
         failures += r.failures;
     }
@@ -548,6 +588,9 @@ int benchRequests(const QString& root, const QStringList& onArgs, const QString&
         // The order rotates, so that none of the three always runs right after another.
         for (int k = 0; k < 3; ++k) {
             const int which = (round + k) % 3;
+            const qint64 serverPid = which == 0 ? staticServer.processId() : (which == 1 ? off : on).pid();
+            const double serverCpu = processCpuSeconds(serverPid);
+            const double machineCpu = machineBusySeconds();
             LoadResult r;
             if (which == 0)
                 r = runLoad(staticPort, {}, targets, clients, seconds);
@@ -556,7 +599,10 @@ int benchRequests(const QString& root, const QStringList& onArgs, const QString&
             else
                 r = runLoad(on.port(), viewer, targets, clients, seconds);
             if (round >= Warmups)
-                (which == 0 ? sStatic : which == 1 ? sOff : sOn).add(r);
+                (which == 0          ? sStatic
+                        : which == 1 ? sOff
+                                     : sOn)
+                    .add(r, processCpuSeconds(serverPid) - serverCpu, machineBusySeconds() - machineCpu);
         }
     }
     staticServer.terminate();
@@ -579,6 +625,14 @@ int benchRequests(const QString& root, const QStringList& onArgs, const QString&
     printPair("api_" + onName + "_vs_off_requests_per_s", sOn.rps, sOff.rps, "req/s", Warmups, note(sOn, sOff));
     printPair("api_" + onName + "_vs_off_p50_ms", sOn.p50, sOff.p50, "ms", Warmups, {});
     printPair("api_" + onName + "_vs_off_p99_ms", sOn.p99, sOff.p99, "ms", Warmups, {});
+    // Where the requests/s go on a machine whose cores the clients share: the server's CPU per request (all its
+    // threads: the audit writer's too) and the whole machine's (clients, kernel, the live jobs' trainers).
+    printPair("api_" + onName + "_vs_off_server_cpu_us_per_request", sOn.serverCpuUs, sOff.serverCpuUs, "us", Warmups,
+        "the executor process, all threads");
+    printPair("api_" + onName + "_vs_off_machine_cpu_us_per_request", sOn.machineCpuUs, sOff.machineCpuUs, "us",
+        Warmups, "every CPU's busy time over the run, clients and kernel included");
+    printPair("api_static_server_cpu_us_per_request", sStatic.serverCpuUs, sOff.serverCpuUs, "us", Warmups,
+        "static server against the executor with access control off");
     goals().push_back({ "api_" + onName + "_vs_off_requests_per_s", "ratio",
         BenchReport::median(sOn.rps) / BenchReport::median(sOff.rps), true, 0.9 });
     return sOff.failures + sOn.failures + sStatic.failures > 0 ? 1 : 0;
