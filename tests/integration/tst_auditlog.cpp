@@ -2,6 +2,7 @@
 // The audit log's parts (models/auditlog.h, app/executor/storage/auditstore.h): the hash chain over a real SQLite
 // file and what Audit::verifyChain() finds when a row is changed, removed or two are swapped; the filter subset of
 // `…/auditLogs?filter=`; and every route of the API having an explicit audit method.
+#include "apicommon.h"
 #include "auditlog.h"
 #include "auditstore.h"
 #include "httpapi.h"
@@ -358,6 +359,177 @@ private Q_SLOTS:
         QCOMPARE(fast.project, general.project);
         QCOMPARE(fast.dataAccess, general.dataAccess);
         QVERIFY(fast.dataAccess);
+    }
+
+    /// A Data Access entry goes to the writer as a record (HttpApi::auditRecord()): the entry built from it is the
+    /// one the facts make the general way, for a read, a read that failed (its answer recorded) and a token's path.
+    void recordGivesTheSameEntry_data()
+    {
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<QString>("pattern");
+        QTest::addColumn<QString>("permission");
+        QTest::addColumn<int>("status");
+        QTest::addColumn<bool>("granted");
+        QTest::addRow("job get") << QStringLiteral("/v1/projects/local/jobs/train_1")
+                                 << QStringLiteral("/v1/projects/{project}/jobs/{job}") << QStringLiteral("ml.jobs.get")
+                                 << 200 << true;
+        QTest::addRow("not found") << QStringLiteral("/v1/projects/local/jobs/nope")
+                                   << QStringLiteral("/v1/projects/{project}/jobs/{job}")
+                                   << QStringLiteral("ml.jobs.get") << 404 << true;
+        QTest::addRow("denied") << QStringLiteral("/v1/projects/local/jobs/train_1/logs")
+                                << QStringLiteral("/v1/projects/{project}/jobs/{job}/logs")
+                                << QStringLiteral("logging.logEntries.list") << 403 << false;
+        QTest::addRow("token") << QStringLiteral("/v1/tokens/3f9a0c12d4e5b6a7:revoke")
+                               << QStringLiteral("/v1/tokens/{token}:revoke")
+                               << QStringLiteral("trainyard.tokens.revoke") << 200 << true;
+    }
+    void recordGivesTheSameEntry()
+    {
+        QFETCH(QString, path);
+        QFETCH(QString, pattern);
+        QFETCH(QString, permission);
+        QFETCH(int, status);
+        QFETCH(bool, granted);
+        const QByteArray method = pattern.endsWith(QLatin1String(":revoke")) ? "POST" : "GET";
+        ApiRequest request(method, QUrl(path), { { "User-Agent", "tst_auditlog/1 (\"quoted\")" } });
+        request.setRemoteAddress(QStringLiteral("10.0.0.7"));
+        const HttpApi::Caller caller { QStringLiteral("user:jörg@example.de"), QStringLiteral("roles/ml.viewer"),
+            QStringLiteral("3f9a0c12d4e5b6a7") };
+        const HttpApi::AuditMethod audit = HttpApi::auditMethod(method, pattern, permission);
+        QHash<QString, QString> params;
+        const QStringList parts = path.split(QLatin1Char('/'));
+        if (pattern.contains(QLatin1String("{project}")))
+            params.insert(QStringLiteral("project"), parts.at(3));
+        if (pattern.contains(QLatin1String("{job}")))
+            params.insert(QStringLiteral("job"), parts.at(5));
+        if (pattern.contains(QLatin1String("{token}")))
+            params.insert(QStringLiteral("token"), parts.at(3).section(QLatin1Char(':'), 0, 0));
+        HttpApi::Reply reply;
+        reply.status = status;
+        if (status >= 300)
+            reply.body = R"({"error":{"code":404,"message":"Job not found.","status":"NOT_FOUND"}})";
+        const QString region = params.contains(QStringLiteral("job")) ? QStringLiteral("us-central1") : QString();
+        const qint64 us = 1795000000123456; // 2026-11-18T…: formatted as the entry's timestamp
+        std::string record;
+        HttpApi::auditRecord(request, caller, audit, permission, params, reply, granted, region, us, &record);
+
+        HttpApi::AuditFacts facts;
+        facts.timestamp = QStringLiteral("2026-11-18T11:06:40.123456Z");
+        facts.httpMethod = method;
+        facts.method = audit;
+        facts.permission = permission;
+        facts.member = caller.member;
+        facts.granted = granted;
+        facts.replyStatus = status;
+        if (status >= 300 || !granted)
+            facts.replyBody = reply.body;
+        facts.project = params.value(QStringLiteral("project"));
+        facts.jobId = params.value(QStringLiteral("job"));
+        facts.token = params.value(QStringLiteral("token"));
+        facts.hasToken = params.contains(QStringLiteral("token"));
+        facts.region = region;
+        facts.callerIp = request.remoteAddress();
+        facts.userAgent = request.header("User-Agent");
+        const QByteArray prevHash = Audit::bytesHash("the entry before");
+        const AuditStore::Chained expected = AuditStore::chain(HttpApi::auditEntryOf(facts), 9, prevHash);
+        const AuditStore::Chained built
+            = HttpApi::chainedAuditRecord(QByteArrayView(record.data(), qsizetype(record.size())), 9, prevHash);
+        QCOMPARE(built.bytes, expected.bytes);
+        QCOMPARE(built.project, expected.project);
+        QCOMPARE(built.dataAccess, expected.dataAccess);
+    }
+
+    /// The head kept outside the log (setHeadAnchor()) follows Data Access batches within AnchorInterval, and is the
+    /// chain's last head once the store is closed.
+    void headAnchorFollowsDataAccess()
+    {
+        QTemporaryDir dir;
+        const QString anchor = dir.filePath(QStringLiteral("head.json"));
+        const QString get = QStringLiteral("google.cloud.ml.v1.JobService.GetJob");
+        std::optional<Audit::Head> last;
+        {
+            AuditStore store;
+            store.setHeadAnchor(anchor, dir.path());
+            QString error;
+            QVERIFY2(store.open(dir.filePath(QStringLiteral("audit.sqlite")), &error), qPrintable(error));
+            for (int round = 0; round < 3; ++round) {
+                for (int i = 0; i < 20; ++i)
+                    QVERIFY(store.appendDeferred(
+                        later(get, QStringLiteral("r%1@x.org").arg(i), QStringLiteral("j"), false), &error));
+                QVERIFY(store.flush(&error));
+                const std::optional<Audit::Head> head = store.head();
+                QVERIFY(head);
+                QCOMPARE(head->insertId, Audit::insertIdFor(20 * (round + 1)));
+                QTRY_VERIFY_WITH_TIMEOUT(
+                    [&] {
+                        const std::optional<Audit::Head> kept = Audit::readHeadAnchor(anchor, dir.path());
+                        return kept && kept->insertId == head->insertId && kept->hash == head->hash;
+                    }(),
+                    int(AuditStore::AnchorInterval.count()) * 5);
+            }
+            QVERIFY(store.appendDeferred(later(get, QStringLiteral("last@x.org"), QStringLiteral("j"), false), &error));
+            QVERIFY(store.flush(&error));
+            last = store.head();
+        } // closed right after its last batch: the anchor is written before the writer stops
+        const std::optional<Audit::Head> kept = Audit::readHeadAnchor(anchor, dir.path());
+        QVERIFY(kept && last);
+        QCOMPARE(kept->insertId, Audit::insertIdFor(61));
+        QCOMPARE(kept->hash, last->hash);
+    }
+
+    /// New audit files get SQLite's largest page (AuditStore::open() says why); a file made with 4 KiB pages keeps
+    /// them, and its entries and new ones read back.
+    void pageSize()
+    {
+        QTemporaryDir dir;
+        const auto pageSizeOf = [](const QString& path) {
+            static int counter = 0;
+            const QString name = QStringLiteral("page-size-%1").arg(++counter);
+            int size = 0;
+            {
+                QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), name);
+                db.setDatabaseName(path);
+                if (db.open()) {
+                    QSqlQuery query(db);
+                    if (query.exec(QStringLiteral("PRAGMA page_size")) && query.next())
+                        size = query.value(0).toInt();
+                }
+            }
+            QSqlDatabase::removeDatabase(name);
+            return size;
+        };
+        const QString fresh = dir.filePath(QStringLiteral("fresh.sqlite"));
+        {
+            AuditStore store;
+            QString error;
+            QVERIFY2(store.open(fresh, &error), qPrintable(error));
+            QVERIFY(store.append(
+                entryFor(QStringLiteral("m"), QStringLiteral("a@b.c"), QStringLiteral("j"), true), &error));
+        }
+        QCOMPARE(pageSizeOf(fresh), 65536);
+
+        const QString older = dir.filePath(QStringLiteral("older.sqlite"));
+        {
+            SqliteFile file(QStringLiteral("older-audit"));
+            SqliteFile::Options options;
+            options.pageSize = 4096;
+            QString error;
+            QVERIFY2(file.open(older, options, &error), qPrintable(error));
+        }
+        QCOMPARE(pageSizeOf(older), 4096);
+        {
+            AuditStore store;
+            QString error;
+            QVERIFY2(store.open(older, &error), qPrintable(error));
+            QVERIFY(store.append(
+                entryFor(QStringLiteral("m"), QStringLiteral("a@b.c"), QStringLiteral("j"), true), &error));
+            QVERIFY(store.appendDeferred(
+                later(QStringLiteral("g"), QStringLiteral("r@x.org"), QStringLiteral("j"), false), &error));
+            QVERIFY(store.flush(&error));
+            QCOMPARE(allOf(store).size(), 2);
+            QVERIFY(!Audit::verifyChain(allOf(store)));
+        }
+        QCOMPARE(pageSizeOf(older), 4096);
     }
 
     /// The stores' files (SqliteFile): one written by a newer Trainyard is refused, named, and left as it is; the

@@ -170,12 +170,16 @@ bool AccessStore::revokeToken(const QString& id, bool* found, QString* error)
 
 std::optional<TokenRecord> AccessStore::findToken(const QByteArray& secret) const
 {
-    if (!QSqlDatabase::contains(m_connectionName) || secret.isEmpty())
+    if (secret.isEmpty())
         return std::nullopt;
     const QByteArray hash = hashOf(secret);
+    // The cache holds tokens found in the open store (revoke() updates it): every request looks its token up, and
+    // QSqlDatabase::contains() takes Qt's global lock of connections.
     const auto cached = m_tokenCache.constFind(hash);
     if (cached != m_tokenCache.cend())
         return *cached;
+    if (!QSqlDatabase::contains(m_connectionName))
+        return std::nullopt;
     QSqlQuery query(QSqlDatabase::database(m_connectionName));
     query.prepare(QStringLiteral("SELECT %1 FROM tokens WHERE hash = ?").arg(tokenColumns));
     query.addBindValue(QString::fromLatin1(hash));
