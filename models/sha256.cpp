@@ -9,11 +9,12 @@ namespace Trainyard {
 
 QByteArray sha256Hex(QByteArrayView data)
 {
-    // OpenSSL's low-level SHA-256 rather than EVP: the one-shot SHA256() looks the algorithm up by name on every
-    // call (EVP_Q_digest()), and EVP_Digest() with an algorithm fetched once counts references on that one shared
-    // object on every call, which the API's thread (access tokens) and the audit writer (the chain) then pass
-    // between the cores thousands of times a second: 1.8 us a token in the executor against 0.1 us alone. The
-    // low-level calls share nothing (50 bytes: 0.05 us; 900 bytes: 0.52 us, the same SHA instructions).
+    // OpenSSL's low-level SHA-256 rather than EVP. The one-shot SHA256() looks the algorithm up by name on every
+    // call (EVP_Q_digest()); EVP_Digest() with an algorithm fetched once still looks for an ENGINE for it on every
+    // call in OpenSSL 3.0 (EVP_DigestInit_ex(), under the library's global engine lock), which the API's thread
+    // (access tokens) and the audit writer (the chain) then take thousands of times a second each. In the executor
+    // under bench_api's load a token's hash cost 1.8 us that way, against 0.11 us in a loop on one thread. The
+    // low-level calls share nothing: 0.05 us for 50 bytes, 0.52 us for 900 (the same SHA instructions).
     unsigned char digest[SHA256_DIGEST_LENGTH];
     SHA256_CTX context;
     SHA256_Init(&context);
