@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// validateJob(), jobIdProblems(), labelViolations(): the create-time rules of ARCHITECTURE.md
-// "A job's life" step 1. Sources of the service's rules:
+// validateJob(): the create-time rules of ARCHITECTURE.md "A job's life" step 1 (the job ID, project ID and label
+// rules are namerules.cpp's, a batch prediction's input predictionvalidation.cpp's). Sources of the service's rules:
 // - REST v1 projects.jobs (Job.jobId, Job.labels, TrainingInput, HyperparameterSpec, ParameterSpec,
 //   Scheduling): https://cloud.google.com/ai-platform/training/docs/reference/rest/v1/projects.jobs
 // - "Specifying machine types or scale tiers" and "Using GPUs" (machine types, families, accelerators)
@@ -897,122 +897,7 @@ private:
     FieldViolations m_violations;
 };
 
-bool isLabelChar(QChar c)
-{
-    return (c >= QLatin1Char('a') && c <= QLatin1Char('z')) || (c >= QLatin1Char('0') && c <= QLatin1Char('9'))
-        || c == QLatin1Char('_') || c == QLatin1Char('-');
-}
-
 } // namespace
-
-// The job ID and label rules are shown live in the console's submit wizard: translated there (the
-// console installs translators), English in the executor's API errors (it installs none).
-QStringList jobIdProblems(const QString& jobId)
-{
-    QStringList problems;
-    if (jobId.isEmpty()) {
-        problems.append(QCoreApplication::translate("Trainyard::JobValidation", "A job ID is required."));
-        return problems;
-    }
-    if (jobId.size() > 128)
-        problems.append(QCoreApplication::translate(
-            "Trainyard::JobValidation", "A job ID may be at most 128 characters long (this one has %1).")
-                            .arg(jobId.size()));
-    const QChar first = jobId.at(0);
-    if (!(first.isLetter() && first.unicode() < 128))
-        problems.append(QCoreApplication::translate("Trainyard::JobValidation", "A job ID must start with a letter."));
-    QString bad;
-    for (const QChar c : jobId) {
-        const bool ok = c.unicode() < 128 && (c.isLetterOrNumber() || c == QLatin1Char('_'));
-        if (!ok && !bad.contains(c))
-            bad += c;
-    }
-    if (!bad.isEmpty())
-        problems.append(QCoreApplication::translate(
-            "Trainyard::JobValidation", "A job ID may contain only letters, digits and underscores, not \"%1\".")
-                            .arg(bad));
-    return problems;
-}
-
-QStringList projectIdProblems(const QString& project)
-{
-    if (project == defaultProjectId())
-        return {};
-    QStringList problems;
-    if (project.isEmpty()) {
-        problems.append(QCoreApplication::translate("Trainyard::JobValidation", "A project ID is required."));
-        return problems;
-    }
-    if (project.size() < 6 || project.size() > 30)
-        problems.append(QCoreApplication::translate(
-            "Trainyard::JobValidation", "A project ID has 6 to 30 characters (this one has %1), or is \"%2\".")
-                            .arg(project.size())
-                            .arg(defaultProjectId()));
-    const QChar first = project.at(0);
-    if (!(first >= QLatin1Char('a') && first <= QLatin1Char('z')))
-        problems.append(QCoreApplication::translate(
-            "Trainyard::JobValidation", "A project ID must start with a lowercase letter."));
-    else if (project.endsWith(QLatin1Char('-')))
-        problems.append(
-            QCoreApplication::translate("Trainyard::JobValidation", "A project ID cannot end with a hyphen."));
-    QString bad;
-    for (const QChar c : project) {
-        const bool ok = (c >= QLatin1Char('a') && c <= QLatin1Char('z'))
-            || (c >= QLatin1Char('0') && c <= QLatin1Char('9')) || c == QLatin1Char('-');
-        if (!ok && !bad.contains(c))
-            bad += c;
-    }
-    if (!bad.isEmpty()) {
-        // Shown escaped: a NUL, a newline or a '/' must be visible in the message.
-        QString shown;
-        for (const QChar c : std::as_const(bad))
-            shown
-                += c.unicode() < 0x20 ? QStringLiteral("\\x%1").arg(c.unicode(), 2, 16, QLatin1Char('0')) : QString(c);
-        problems.append(QCoreApplication::translate("Trainyard::JobValidation",
-            "A project ID may contain only lowercase letters, digits and hyphens, not \"%1\".")
-                            .arg(shown));
-    }
-    return problems;
-}
-
-FieldViolations labelViolations(const QMap<QString, QString>& labels)
-{
-    FieldViolations v;
-    if (labels.size() > 64)
-        v.append({ QStringLiteral("labels"),
-            QCoreApplication::translate(
-                "Trainyard::JobValidation", "A job may have at most 64 labels (this one has %1).")
-                .arg(labels.size()) });
-    for (auto it = labels.constBegin(); it != labels.constEnd(); ++it) {
-        // One violation per label, naming every rule it breaks.
-        QStringList problems;
-        const QString& key = it.key();
-        if (key.isEmpty()) {
-            problems.append(QCoreApplication::translate("Trainyard::JobValidation", "A label key must not be empty."));
-        } else {
-            if (key.size() > 63)
-                problems.append(QCoreApplication::translate(
-                    "Trainyard::JobValidation", "A label key may be at most 63 characters long."));
-            if (!(key.at(0) >= QLatin1Char('a') && key.at(0) <= QLatin1Char('z')))
-                problems.append(QCoreApplication::translate(
-                    "Trainyard::JobValidation", "A label key must start with a lowercase letter."));
-            if (!std::all_of(key.cbegin(), key.cend(), isLabelChar))
-                problems.append(QCoreApplication::translate("Trainyard::JobValidation",
-                    "A label key may contain only lowercase letters, digits, '_' and '-'."));
-        }
-        const QString& value = it.value();
-        if (value.size() > 63)
-            problems.append(QCoreApplication::translate(
-                "Trainyard::JobValidation", "A label value may be at most 63 characters long."));
-        if (!std::all_of(value.cbegin(), value.cend(), isLabelChar))
-            problems.append(QCoreApplication::translate("Trainyard::JobValidation",
-                "A label value may contain only lowercase letters, digits, '_' and '-' (\"%1\").")
-                                .arg(value));
-        if (!problems.isEmpty())
-            v.append({ QStringLiteral("labels.") + key, problems.join(QLatin1Char(' ')) });
-    }
-    return v;
-}
 
 FieldViolations validateJob(const Job& job, const MachineCatalog& catalog, const HostInventory& host)
 {
@@ -1022,87 +907,6 @@ FieldViolations validateJob(const Job& job, const MachineCatalog& catalog, const
 FieldViolations validateClusterJob(const Job& job, const MachineCatalog& catalog)
 {
     return Validator(job, catalog, nullptr).run();
-}
-
-FieldViolations validatePredictionInput(const PredictionInput& in)
-{
-    FieldViolations v;
-    const auto field
-        = [](const char* name) -> QString { return QStringLiteral("predictionInput.") + QLatin1String(name); };
-    const int sources = int(!in.modelName.isEmpty()) + int(!in.versionName.isEmpty()) + int(!in.uri.isEmpty());
-    if (sources != 1)
-        v.append({ field("modelName"),
-            QCoreApplication::translate("Trainyard::JobValidation",
-                "Exactly one of modelName, versionName and uri must be given (the model's default version, one "
-                "version, or a model folder); %1 given.")
-                .arg(sources) });
-    static const QRegularExpression modelRe(QStringLiteral("^projects/[^/]+/models/[A-Za-z][A-Za-z0-9_]{0,127}$"));
-    static const QRegularExpression versionRe(
-        QStringLiteral("^projects/[^/]+/models/[A-Za-z][A-Za-z0-9_]{0,127}/versions/[A-Za-z][A-Za-z0-9_]{0,127}$"));
-    if (!in.modelName.isEmpty() && !modelRe.match(in.modelName).hasMatch())
-        v.append({ field("modelName"),
-            QCoreApplication::translate(
-                "Trainyard::JobValidation", "modelName must be projects/PROJECT/models/MODEL (\"%1\").")
-                .arg(in.modelName) });
-    if (!in.versionName.isEmpty() && !versionRe.match(in.versionName).hasMatch())
-        v.append({ field("versionName"),
-            QCoreApplication::translate("Trainyard::JobValidation",
-                "versionName must be projects/PROJECT/models/MODEL/versions/VERSION (\"%1\").")
-                .arg(in.versionName) });
-    const auto localPath = [&](const QString& path, const QString& name) {
-        if (path.startsWith(QLatin1String("gs://")))
-            v.append({ name,
-                QCoreApplication::translate("Trainyard::JobValidation",
-                    "Cloud Storage paths (gs://) cannot be read here: give a path on this machine (\"%1\").")
-                    .arg(path) });
-        else if (!path.startsWith(QLatin1Char('/')))
-            v.append({ name,
-                QCoreApplication::translate("Trainyard::JobValidation", "The path must be absolute (\"%1\").")
-                    .arg(path) });
-    };
-    if (!in.uri.isEmpty())
-        localPath(in.uri, field("uri"));
-    if (in.dataFormat.isEmpty() || in.dataFormat == QLatin1String("DATA_FORMAT_UNSPECIFIED"))
-        v.append({ field("dataFormat"),
-            QCoreApplication::translate("Trainyard::JobValidation", "dataFormat is required: JSON, TEXT or CSV.") });
-    else if (in.dataFormat.startsWith(QLatin1String("TF_RECORD")))
-        v.append({ field("dataFormat"),
-            QCoreApplication::translate("Trainyard::JobValidation",
-                "%1 input cannot be read here: this system has no TensorFlow runtime. Give JSON, TEXT or CSV lines.")
-                .arg(in.dataFormat) });
-    if (!in.outputDataFormat.isEmpty() && in.outputDataFormat != QLatin1String("JSON")
-        && in.outputDataFormat != QLatin1String("CSV"))
-        v.append({ field("outputDataFormat"),
-            QCoreApplication::translate("Trainyard::JobValidation", "outputDataFormat must be JSON or CSV, not %1.")
-                .arg(in.outputDataFormat) });
-    if (in.inputPaths.isEmpty())
-        v.append({ field("inputPaths"),
-            QCoreApplication::translate(
-                "Trainyard::JobValidation", "inputPaths is required: at least one file or pattern.") });
-    for (qsizetype i = 0; i < in.inputPaths.size(); ++i) {
-        const QString name = field("inputPaths") + QLatin1Char('[') + QString::number(i) + QLatin1Char(']');
-        localPath(in.inputPaths.at(i), name);
-        const QString path = in.inputPaths.at(i);
-        const qsizetype star = path.indexOf(QLatin1Char('*'));
-        if (star >= 0 && path.indexOf(QLatin1Char('/'), star) >= 0)
-            v.append({ name,
-                QCoreApplication::translate("Trainyard::JobValidation",
-                    "A wildcard (*) is allowed only in the last part of a path, as the service allows (\"%1\").")
-                    .arg(path) });
-    }
-    if (in.outputPath.isEmpty())
-        v.append({ field("outputPath"),
-            QCoreApplication::translate("Trainyard::JobValidation", "outputPath is required.") });
-    else
-        localPath(in.outputPath, field("outputPath"));
-    if (in.maxWorkerCount && *in.maxWorkerCount < 1)
-        v.append({ field("maxWorkerCount"),
-            QCoreApplication::translate("Trainyard::JobValidation", "maxWorkerCount must be at least 1.") });
-    if (in.batchSize && (*in.batchSize < 1 || *in.batchSize > 10000))
-        v.append({ field("batchSize"),
-            QCoreApplication::translate(
-                "Trainyard::JobValidation", "batchSize must be between 1 and 10000 records.") });
-    return v;
 }
 
 } // namespace Trainyard
