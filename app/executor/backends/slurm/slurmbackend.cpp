@@ -1,55 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-#include "slurmbackend.h"
-#include "slurmscripts.h"
-
-#include "hostlist.h"
-#include "slurmrestclient.h"
-
-#include <QDateTime>
-#include <QDir>
-#include <QEventLoop>
-#include <QFile>
-#include <QFileInfo>
-#include <QLoggingCategory>
-#include <QMap>
-#include <QPointer>
-#include <QRandomGenerator>
-#include <QSaveFile>
-#include <QTimer>
-
-#include <algorithm>
-#include <cerrno>
-#include <csignal>
-#include <cstring>
-#include <limits>
-#include <map>
-#include <pwd.h>
-#include <sys/stat.h>
-#include <unistd.h>
+// SlurmBackend: its public calls, attach and the region's status, and a run's life once submitted (polling the job,
+// its hosts, launch, reading the tasks' files, stop). Placement and submission are slurmsubmit.cpp's; the private
+// part's declaration is slurmbackend_p.h.
+#include "slurmbackend_p.h"
 
 namespace Trainyard::Slurm {
 
 Q_LOGGING_CATEGORY(lcSlurmBackend, "trainyard.executor")
 
-namespace {
-
-constexpr int PortBase = 20000;
-constexpr int PortBlocks = 1400; // 20000 + 1400 * 32 stays below 65536
-constexpr int PortsPerJob = 32;
-/// Bytes read from one log file per poll: a replica that floods its output cannot stall the event loop.
-constexpr qint64 MaxReadPerPoll = 1 << 20;
-/// Pending reasons that mean the job can never start as submitted (slurm.h enum job_state_reason), as opposed to
-/// those that pass (Resources, Priority, ReqNodeNotAvail, PartitionDown, QOS limits on running jobs …): then the job
-/// waits in Slurm's queue for as long as the cluster makes it.
-const QStringList NeverRunsReasons = {
-    QStringLiteral("PartitionNodeLimit"),
-    QStringLiteral("PartitionConfig"),
-    QStringLiteral("PartitionTimeLimit"),
-    QStringLiteral("BadConstraints"),
-    QStringLiteral("InvalidAccount"),
-    QStringLiteral("InvalidQOS"),
-    QStringLiteral("AccountNotAllowed"),
-};
+namespace BackendDetail {
 
 /// Why Slurm keeps a job pending, in words, for the job's log; empty for a code without them. The codes are slurm.h's
 /// enum job_state_reason as squeue and slurmrestd name them.
@@ -81,7 +40,7 @@ int replicaPort(qint64 jobId, qsizetype i)
     return PortBase + int(jobId % PortBlocks) * PortsPerJob + int(i);
 }
 
-bool writeFile(const QString& path, const QByteArray& data, QFileDevice::Permissions extra = {})
+bool writeFile(const QString& path, const QByteArray& data, QFileDevice::Permissions extra)
 {
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly))
@@ -157,746 +116,416 @@ int roleOrder(const QString& role)
     return i < 0 ? int(order.size()) : int(i);
 }
 
+} // namespace BackendDetail
+
+using namespace BackendDetail;
+
+namespace {
+
+/// Pending reasons that mean the job can never start as submitted (slurm.h enum job_state_reason), as opposed to
+/// those that pass (Resources, Priority, ReqNodeNotAvail, PartitionDown, QOS limits on running jobs …): then the job
+/// waits in Slurm's queue for as long as the cluster makes it.
+const QStringList NeverRunsReasons = {
+    QStringLiteral("PartitionNodeLimit"),
+    QStringLiteral("PartitionConfig"),
+    QStringLiteral("PartitionTimeLimit"),
+    QStringLiteral("BadConstraints"),
+    QStringLiteral("InvalidAccount"),
+    QStringLiteral("InvalidQOS"),
+    QStringLiteral("AccountNotAllowed"),
+};
+
 } // namespace
 
-struct SlurmBackend::Private {
-    SlurmBackend* q = nullptr;
-    ClusterConfig cluster;
-    SlurmRestClient* client = nullptr;
-    int pollMs = 250;
-    bool shuttingDown = false;
+void SlurmBackend::Private::startTimer(Run* run)
+{
+    run->timer = new QTimer(q);
+    run->timer->setInterval(pollMs);
+    const RunId id = run->id;
+    const quint64 attempt = run->attempt;
+    QObject::connect(run->timer, &QTimer::timeout, q, [this, id, attempt] {
+        if (Run* r = current(id, attempt))
+            tick(r);
+    });
+    run->timer->start();
+}
 
-    QList<Node> nodes;
-    QDateTime nodesTime;
-    bool nodesInFlight = false;
-
-    enum class Phase {
-        Placing, ///< nodes asked, or the submission in flight
-        Placed, ///< submitted, and placed() went out (hosts pending); waiting for launch()
-        Launched, ///< launch.ready written: files are read
-        Stopping, ///< stop() asked; waiting for the job to be final
-        Done, ///< stopped() went out (or placement failed)
-    };
-
-    struct Task {
-        QString name;
-        QString role;
-        int group = 0;
-        int index = 0; // within the group (SLURM_PROCID of the group's srun)
-        bool started = false;
-        bool exited = false;
-        qint64 stdoutOffset = 0;
-        qint64 stderrOffset = 0;
-        QString host; // the node its started file names
-    };
-
-    struct Run {
-        RunId id;
-        ClusterPlan plan;
-        QString slurmDir;
-        qint64 jobId = 0;
-        Phase phase = Phase::Placing;
-        bool askingNodes = false; // place() waits for `GET …/nodes`
-        bool submitting = false; // a submission is in flight: its job ID is not known yet
-        bool stopRequested = false;
-        bool launched = false;
-        bool pollInFlight = false;
-        bool cancelSent = false;
-        QList<Task> tasks; // ReplicaSet order
-        QList<int> groupSizes;
-        QTimer* timer = nullptr;
-        quint64 attempt = 0; // place() count: drops answers that belong to an earlier placement
-        bool attached = false; // attach() took it over from a previous executor
-        bool hostsKnown = false; // the job was seen RUNNING on its nodes (hostsKnown() went out)
-        QString pendingReason; // the last one told in the job's log (notice())
-        /// The start of this placement's placeholder hosts ("@trainyard-host-<64 random bits>-"; host i is the
-        /// token, i and "@"): random, so that no text of the job's own can be taken for one.
-        QString hostToken;
-    };
-    std::map<RunId, Run> runs;
-    std::map<RunId, ClusterPlan> plans; // from admit(), for GPUs per role
-    quint64 attempts = 0;
-
-    Run* find(const RunId& id)
-    {
-        auto it = runs.find(id);
-        return it == runs.end() ? nullptr : &it->second;
-    }
-    /// The run when it is still the placement `attempt` (answers for an earlier one are dropped).
-    Run* current(const RunId& id, quint64 attempt)
-    {
-        Run* run = find(id);
-        return run && run->attempt == attempt && !shuttingDown ? run : nullptr;
-    }
-
-    QString clusterText() const { return QStringLiteral("Slurm cluster '%1'").arg(cluster.name); }
-
-    // ---- placement ------------------------------------------------------------------------------
-
-    void refreshNodes(const std::function<void(const Result<QList<Node>>&)>& then = {})
-    {
-        if (!then && nodesInFlight)
+void SlurmBackend::Private::tick(Run* run)
+{
+    if (run->phase == Phase::Stopping && !run->cancelSent)
+        cancelJob(run); // an earlier cancel failed (slurmrestd unreachable): try again
+    if (run->launched)
+        readFiles(run);
+    if (run->pollInFlight || run->jobId <= 0)
+        return;
+    run->pollInFlight = true;
+    const RunId id = run->id;
+    const quint64 attempt = run->attempt;
+    client->job(run->jobId, q, [this, id, attempt](const Result<QList<JobComponent>>& result) {
+        Run* r = current(id, attempt);
+        if (!r)
             return;
-        nodesInFlight = true;
-        client->nodes(q, [this, then](const Result<QList<Node>>& result) {
-            nodesInFlight = false;
-            if (result.ok()) {
-                nodes = result.value();
-                nodesTime = QDateTime::currentDateTimeUtc();
-            }
-            if (then)
-                then(result);
-        });
-    }
+        r->pollInFlight = false;
+        onJob(r, result);
+    });
+}
 
-    void failPlacement(Run* run, const QString& message)
-    {
-        qCWarning(lcSlurmBackend, "%s: %s", qPrintable(run->id.text()), qPrintable(message));
-        const RunId id = run->id;
-        if (run->jobId > 0)
-            client->cancel(run->jobId, q, [](const Result<Acknowledged>&) {});
-        stopTimer(run);
-        runs.erase(id);
-        Q_EMIT q->placementFailed(id, message);
-    }
-
-    void stopTimer(Run* run)
-    {
-        if (run->timer) {
-            run->timer->stop();
-            run->timer->deleteLater();
-            run->timer = nullptr;
-        }
-    }
-
-    static QString batchScript(const Run& run)
-    {
-        QList<BatchTask> tasks;
-        for (const Task& t : run.tasks)
-            tasks << BatchTask { t.name, t.group, t.index };
-        return Slurm::batchScript(run.id.text(), RunFiles(run.slurmDir), tasks, run.groupSizes);
-    }
-
-    /// The run's tasks grouped by role, in component order (the set lists master, workers, ps, evaluators already).
-    static void buildTasks(Run* run, const Launch::ReplicaSet& set)
-    {
-        QList<QString> roles;
-        for (const Launch::ReplicaSlot& slot : set.replicas) {
-            if (!roles.contains(slot.role))
-                roles << slot.role;
-        }
-        std::stable_sort(
-            roles.begin(), roles.end(), [](const QString& a, const QString& b) { return roleOrder(a) < roleOrder(b); });
-        run->groupSizes = QList<int>(roles.size(), 0);
-        run->tasks.clear();
-        for (const Launch::ReplicaSlot& slot : set.replicas) {
-            const int group = int(roles.indexOf(slot.role));
-            run->tasks << Task { slot.taskName, slot.role, group, run->groupSizes[group]++, false, false, 0, 0, {} };
-        }
-    }
-
-    void place(const RunId& id, const Launch::ReplicaSet& set)
-    {
-        Run& run = runs[id];
-        stopTimer(&run);
-        run = Run {};
-        run.id = id;
-        run.attempt = ++attempts;
-        if (auto it = plans.find(id); it != plans.end())
-            run.plan = it->second;
-        run.slurmDir = RunFiles::ofRunFolder(QFileInfo(set.replicaRoot).path()).dir();
-        const quint64 attempt = run.attempt;
-
-        buildTasks(&run, set);
-        // Placement answers come from the event loop, never from inside place().
-        auto fail = [this, id, attempt](const QString& message) {
-            QTimer::singleShot(0, q, [this, id, attempt, message] {
-                if (Run* r = current(id, attempt))
-                    failPlacement(r, message);
-            });
-        };
-        if (set.replicas.size() > PortsPerJob) {
-            fail(QStringLiteral("%1 cannot place %2 replicas: at most %3 per job.")
-                     .arg(clusterText())
-                     .arg(set.replicas.size())
-                     .arg(PortsPerJob));
-            return;
-        }
-        QDir(run.slurmDir).removeRecursively();
-        if (!makeSharedFolder(run.slurmDir)) {
-            fail(QStringLiteral("%1: cannot create %2.").arg(clusterText(), run.slurmDir));
-            return;
-        }
-        QList<Launch::ReplicaSlot> replicaSlots = set.replicas;
-        const qint64 runLimitMs = set.runLimitMs;
-        run.askingNodes = true;
-        refreshNodes([this, id, attempt, replicaSlots, runLimitMs](const Result<QList<Node>>& result) {
-            Run* r = current(id, attempt);
-            if (!r)
-                return;
-            r->askingNodes = false;
-            if (r->stopRequested) {
-                finishStop(r);
-                return;
-            }
-            if (!result.ok()) {
-                failPlacement(r, QStringLiteral("%1 is not available: %2").arg(clusterText(), result.error().message));
-                return;
-            }
-            submit(r, replicaSlots, runLimitMs);
-        });
-    }
-
-    /// The Slurm time limit of a run (minutes; 0: the partition's): the cluster's `timeLimitMinutes`, or what is
-    /// left of the job's maxRunningTime (`runLimitMs`) rounded up, plus a minute, when that is shorter. The executor
-    /// cancels the job at maxRunningTime itself, with the service's message; Slurm's limit, a little later, ends it
-    /// when no executor is there to.
-    int timeLimitMinutes(qint64 runLimitMs) const
-    {
-        if (runLimitMs < 0)
-            return cluster.timeLimitMinutes;
-        const qint64 minutes = std::min<qint64>((runLimitMs + 59999) / 60000 + 1, std::numeric_limits<int>::max());
-        return cluster.timeLimitMinutes > 0 ? std::min(cluster.timeLimitMinutes, int(minutes)) : int(minutes);
-    }
-
-    void submit(Run* run, const QList<Launch::ReplicaSlot>& replicaSlots, qint64 runLimitMs)
-    {
-        // Het components never share a node (Slurm 22.05): a job needing more nodes than the partition has
-        // would stay PENDING for ever.
-        int usable = 0;
-        int maxCpus = 0;
-        qint64 maxMemory = 0;
-        for (const Node& n : std::as_const(nodes)) {
-            if (!cluster.partition.isEmpty() && !n.partitions.contains(cluster.partition))
-                continue;
-            ++usable;
-            maxCpus = std::max(maxCpus, n.cpus);
-            maxMemory = std::max(maxMemory, n.realMemory.bytes());
-        }
-        int needed = 0;
-        for (int n : std::as_const(run->groupSizes))
-            needed += n;
-        if (needed > usable) {
-            failPlacement(run,
-                QStringLiteral("%1 has %2 nodes%3, but the job needs %4: each replica gets its own node, and Slurm "
-                               "never puts two roles on one node.")
-                    .arg(clusterText())
-                    .arg(usable)
-                    .arg(cluster.partition.isEmpty() ? QString()
-                                                     : QStringLiteral(" in partition '%1'").arg(cluster.partition))
-                    .arg(needed));
-            return;
-        }
-        QList<JobComponentRequest> components;
-        for (qsizetype g = 0; g < run->groupSizes.size(); ++g) {
-            const Launch::ReplicaSlot* slot = nullptr;
-            for (qsizetype i = 0; i < run->tasks.size(); ++i) {
-                if (run->tasks.at(i).group == g) {
-                    slot = &replicaSlots.at(i);
-                    break;
-                }
-            }
-            JobComponentRequest c;
-            c.name = QStringLiteral("trainyard-") + run->id.job.jobId;
-            c.partition = cluster.partition;
-            c.nodes = run->groupSizes.at(g);
-            c.tasks = c.nodes;
-            c.tasksPerNode = 1;
-            const RolePlan* role = nullptr;
-            for (const RolePlan& rp : std::as_const(run->plan.roles)) {
-                if (rp.role == slot->role)
-                    role = &rp;
-            }
-            const int vcpus = role ? role->vcpus : slot->vcpus;
-            c.cpusPerTask = maxCpus > 0 ? std::clamp(vcpus, 1, maxCpus) : std::max(1, vcpus);
-            const qint64 memory = role ? role->memory.bytes() : 0;
-            if (memory > 0)
-                c.memoryPerNode = Bytes::fromBytes(maxMemory > 0 ? std::min(memory, maxMemory) : memory);
-            c.gpusPerNode = role ? role->acceleratorCount : 0;
-            if (role && c.gpusPerNode > 0)
-                c.gpuType = cluster.gpuTypes.value(role->acceleratorType); // empty: any GPU
-
-            c.timeLimitMinutes = timeLimitMinutes(runLimitMs);
-            c.account = cluster.account;
-            c.qos = cluster.qos;
-            if (slot)
-                c.constraints = cluster.constraints.value(slot->machineType);
-            c.currentWorkingDirectory = run->slurmDir;
-            c.standardOutput = RunFiles(run->slurmDir).batchOutput();
-            c.environment.insert(QStringLiteral("PATH"), QStringLiteral("/usr/local/bin:/usr/bin:/bin"));
-            components << c;
-        }
-        writeFile(RunFiles(run->slurmDir).taskLauncher(), taskLauncherScript(RunFiles(run->slurmDir)));
-        run->submitting = true;
-        const RunId id = run->id;
-        const quint64 attempt = run->attempt;
-        client->submitHetJob(batchScript(*run), components, q, [this, id, attempt](const Result<SubmitResult>& result) {
-            Run* r = current(id, attempt);
-            if (!result.ok()) {
-                if (r) {
-                    r->submitting = false;
-                    if (r->stopRequested)
-                        finishStop(r);
-                    else
-                        failPlacement(
-                            r, QStringLiteral("%1 refused the job: %2").arg(clusterText(), result.error().message));
-                }
-                return;
-            }
-            const qint64 jobId = result.value().jobId;
-            if (!r) {
-                // Stopped or replaced meanwhile (or shutting down): the job must not run unwatched.
-                client->cancel(jobId, q, [](const Result<Acknowledged>&) {});
-                return;
-            }
-            r->submitting = false;
-            r->jobId = jobId;
-            writeFile(RunFiles(r->slurmDir).jobIdFile(), QByteArray::number(jobId) + '\n');
-            qCInfo(lcSlurmBackend, "%s: Slurm job %lld on cluster %s", qPrintable(id.text()), jobId,
-                qPrintable(cluster.name));
-            for (const RestError& e : result.value().errors) {
-                if (e.number == 2014 || e.number == 2015) {
-                    failPlacement(r,
-                        QStringLiteral("%1 cannot ever run the job (Slurm job %2): %3")
+void SlurmBackend::Private::onJob(Run* run, const Result<QList<JobComponent>>& result)
+{
+    const bool vanished = !result.ok() && result.error().kind == ClientError::Kind::NoSuchJob;
+    if (!result.ok() && !vanished)
+        return; // slurmrestd hiccup: ask again at the next tick
+    const QList<JobComponent> components = vanished ? QList<JobComponent>() : result.value();
+    const JobComponent* leader = components.isEmpty() ? nullptr : &components.first();
+    const bool finished = vanished || !leader || leader->isFinished();
+    if (!run->hostsKnown && run->phase != Phase::Stopping) {
+        if (!finished) {
+            if (leader->state == QLatin1String("PENDING")) {
+                if (NeverRunsReasons.contains(leader->stateReason)) {
+                    failPlacement(run,
+                        QStringLiteral("%1 cannot ever run the job (Slurm job %2 is pending: %3).")
                             .arg(clusterText())
-                            .arg(jobId)
-                            .arg(e.text()));
+                            .arg(run->jobId)
+                            .arg(leader->stateReason));
                     return;
                 }
-            }
-            if (r->stopRequested) {
-                cancelJob(r);
+                // "None": Slurm has not looked at the job yet.
+                const QString& reason = leader->stateReason;
+                if (!reason.isEmpty() && reason != QLatin1String("None") && reason != run->pendingReason) {
+                    run->pendingReason = reason;
+                    const QString why = pendingReasonText(reason);
+                    Q_EMIT q->notice(run->id, LogSeverity::Info,
+                        why.isEmpty() ? QStringLiteral("Slurm job %1 is pending on %2 (%3).")
+                                            .arg(run->jobId)
+                                            .arg(clusterText(), reason)
+                                      : QStringLiteral("Slurm job %1 is pending on %2: %3 (%4).")
+                                            .arg(run->jobId)
+                                            .arg(clusterText(), why, reason));
+                }
                 return;
             }
-            startTimer(r);
-            placeWithPendingHosts(r);
-        });
-    }
-
-    /// Placed as soon as Slurm took the job, before it allocates nodes: the ports come from the job ID, each host
-    /// is a placeholder (hostToken) that the replica's script fills in from the batch script's TRAINYARD_HOST_<i>.
-    /// So launch() writes the replicas' scripts while the job waits in Slurm's queue, and they start as soon as it
-    /// runs, without a round trip to the executor (which only learns RUNNING at its next poll).
-    void placeWithPendingHosts(Run* run)
-    {
-        run->hostToken = QStringLiteral("@trainyard-host-%1-")
-                             .arg(QRandomGenerator::global()->generate64(), 16, 16, QLatin1Char('0'));
-        Launch::Placement placement;
-        placement.hostsPending = true;
-        for (qsizetype i = 0; i < run->tasks.size(); ++i)
-            placement.addresses << Launch::Address { run->hostToken + QString::number(i) + QLatin1Char('@'),
-                replicaPort(run->jobId, i) };
-        run->phase = Phase::Placed;
-        Q_EMIT q->placed(run->id, placement);
-    }
-
-    void startTimer(Run* run)
-    {
-        run->timer = new QTimer(q);
-        run->timer->setInterval(pollMs);
+            if (leader->state == QLatin1String("RUNNING"))
+                resolveHosts(run, components);
+            return;
+        }
+        // Over between two polls: its replicas may have run whole (they start without the executor).
         const RunId id = run->id;
         const quint64 attempt = run->attempt;
-        QObject::connect(run->timer, &QTimer::timeout, q, [this, id, attempt] {
-            if (Run* r = current(id, attempt))
-                tick(r);
-        });
-        run->timer->start();
-    }
-
-    void tick(Run* run)
-    {
-        if (run->phase == Phase::Stopping && !run->cancelSent)
-            cancelJob(run); // an earlier cancel failed (slurmrestd unreachable): try again
         if (run->launched)
-            readFiles(run);
-        if (run->pollInFlight || run->jobId <= 0)
-            return;
-        run->pollInFlight = true;
-        const RunId id = run->id;
-        const quint64 attempt = run->attempt;
-        client->job(run->jobId, q, [this, id, attempt](const Result<QList<JobComponent>>& result) {
-            Run* r = current(id, attempt);
-            if (!r)
-                return;
-            r->pollInFlight = false;
-            onJob(r, result);
-        });
-    }
-
-    void onJob(Run* run, const Result<QList<JobComponent>>& result)
-    {
-        const bool vanished = !result.ok() && result.error().kind == ClientError::Kind::NoSuchJob;
-        if (!result.ok() && !vanished)
-            return; // slurmrestd hiccup: ask again at the next tick
-        const QList<JobComponent> components = vanished ? QList<JobComponent>() : result.value();
-        const JobComponent* leader = components.isEmpty() ? nullptr : &components.first();
-        const bool finished = vanished || !leader || leader->isFinished();
-        if (!run->hostsKnown && run->phase != Phase::Stopping) {
-            if (!finished) {
-                if (leader->state == QLatin1String("PENDING")) {
-                    if (NeverRunsReasons.contains(leader->stateReason)) {
-                        failPlacement(run,
-                            QStringLiteral("%1 cannot ever run the job (Slurm job %2 is pending: %3).")
-                                .arg(clusterText())
-                                .arg(run->jobId)
-                                .arg(leader->stateReason));
-                        return;
-                    }
-                    // "None": Slurm has not looked at the job yet.
-                    const QString& reason = leader->stateReason;
-                    if (!reason.isEmpty() && reason != QLatin1String("None") && reason != run->pendingReason) {
-                        run->pendingReason = reason;
-                        const QString why = pendingReasonText(reason);
-                        Q_EMIT q->notice(run->id, LogSeverity::Info,
-                            why.isEmpty() ? QStringLiteral("Slurm job %1 is pending on %2 (%3).")
-                                                .arg(run->jobId)
-                                                .arg(clusterText(), reason)
-                                          : QStringLiteral("Slurm job %1 is pending on %2: %3 (%4).")
-                                                .arg(run->jobId)
-                                                .arg(clusterText(), why, reason));
-                    }
-                    return;
-                }
-                if (leader->state == QLatin1String("RUNNING"))
-                    resolveHosts(run, components);
-                return;
-            }
-            // Over between two polls: its replicas may have run whole (they start without the executor).
-            const RunId id = run->id;
-            const quint64 attempt = run->attempt;
-            if (run->launched)
-                readStarted(run);
-            if (!current(id, attempt))
-                return;
-            const bool ran
-                = std::any_of(run->tasks.cbegin(), run->tasks.cend(), [](const Task& t) { return t.started; });
-            if (!ran) {
-                failPlacement(run,
-                    QStringLiteral("Slurm job %1 on %2 %3 before it ran.")
-                        .arg(run->jobId)
-                        .arg(clusterText(),
-                            leader ? QStringLiteral("ended (%1, %2)").arg(leader->state, leader->stateReason)
-                                   : QStringLiteral("vanished")));
-                return;
-            }
-        }
-        if (!finished)
-            return;
-        // The job is over: whatever the tasks wrote is complete now, and read to its end.
-        readFiles(run, true);
-        const QString state = leader ? leader->state : QString();
-        for (Task& t : run->tasks) {
-            if (t.exited)
-                continue;
-            t.exited = true;
-            ReplicaExit exit;
-            if (vanished && run->attached) {
-                // Nobody watched the job when it ended: without the replica's exit file its end is unknown.
-                exit.kind = ReplicaExit::Kind::Lost;
-                exit.error = QStringLiteral("%1 no longer knows Slurm job %2 (it ended while the executor was not "
-                                            "running and was purged after MinJobAge, or slurmctld lost it), and "
-                                            "the replica left no exit status in %3.")
-                                 .arg(clusterText())
-                                 .arg(run->jobId)
-                                 .arg(RunFiles(run->slurmDir).exitDir());
-            } else if (vanished || state == QLatin1String("NODE_FAIL") || state == QLatin1String("PREEMPTED")
-                || state == QLatin1String("BOOT_FAIL") || state == QLatin1String("OUT_OF_MEMORY")) {
-                exit.kind = ReplicaExit::Kind::Signalled;
-                exit.signal = SIGKILL;
-            } else if (state == QLatin1String("TIMEOUT") || state == QLatin1String("CANCELLED")
-                || state == QLatin1String("DEADLINE")) {
-                exit.kind = ReplicaExit::Kind::Signalled;
-                exit.signal = SIGTERM;
-            } else {
-                exit.kind = ReplicaExit::Kind::Exited;
-                exit.code = 1;
-            }
-            if (run->launched) { // replicas that never ran were never reported either
-                qCInfo(lcSlurmBackend, "%s: %s ended with Slurm job %lld (%s) without an exit file",
-                    qPrintable(run->id.text()), qPrintable(t.name), run->jobId,
-                    qPrintable(vanished ? QStringLiteral("vanished") : state));
-                Q_EMIT q->exited(run->id, t.name, exit);
-                if (!current(run->id, run->attempt))
-                    return;
-            }
-        }
-        if (run->phase == Phase::Stopping)
-            finishStop(run);
-    }
-
-    /// The job runs: its components' nodes are the replicas' hosts (as the batch script reads them), written to
-    /// `placement` for attach() and told with hostsKnown().
-    void resolveHosts(Run* run, const QList<JobComponent>& components)
-    {
-        QList<QStringList> hosts;
-        for (qsizetype g = 0; g < run->groupSizes.size(); ++g) {
-            const JobComponent* c = nullptr;
-            for (const JobComponent& jc : components) {
-                if (jc.hetJobOffset == g)
-                    c = &jc;
-            }
-            QString error;
-            const std::optional<QStringList> nodeNames
-                = c ? expandHostlist(c->nodes, &error) : std::optional<QStringList>();
-            const std::optional<QStringList> perTask
-                = nodeNames ? hostsPerTask(*nodeNames, QList<int>(nodeNames->size(), 1)) : std::optional<QStringList>();
-            if (!perTask || perTask->size() != run->groupSizes.at(g)) {
-                failPlacement(run,
-                    QStringLiteral("%1 gave Slurm job %2 component %3 the nodes '%4', not one per task.")
-                        .arg(clusterText())
-                        .arg(run->jobId)
-                        .arg(g)
-                        .arg(c ? c->nodes : QString()));
-                return;
-            }
-            hosts << *perTask;
-        }
-        QStringList taskHosts;
-        for (const Task& t : std::as_const(run->tasks))
-            taskHosts << hosts.at(t.group).at(t.index);
-        knowHosts(run, taskHosts);
-    }
-
-    /// The replicas' hosts (ReplicaSet order): written to `placement` for attach(), told in the job's log and with
-    /// hostsKnown().
-    void knowHosts(Run* run, const QStringList& taskHosts)
-    {
-        Launch::Placement placement;
-        QByteArray placementText;
-        for (qsizetype i = 0; i < run->tasks.size(); ++i) {
-            placement.addresses << Launch::Address { taskHosts.at(i), replicaPort(run->jobId, i) };
-            placementText += run->tasks.at(i).name.toUtf8() + ' ' + taskHosts.at(i).toUtf8() + ' '
-                + QByteArray::number(placement.addresses.last().port) + '\n';
-        }
-        // For attach() after an executor restart: the addresses cannot be worked out again without the job.
-        writeFile(RunFiles(run->slurmDir).placementFile(), placementText);
-        run->hostsKnown = true;
-        const RunId id = run->id;
-        const quint64 attempt = run->attempt;
-        Q_EMIT q->notice(id, LogSeverity::Info,
-            QStringLiteral("Slurm job %1 runs on %2 of %3.")
-                .arg(run->jobId)
-                .arg(taskHosts.join(QStringLiteral(", ")), clusterText()));
-        if (current(id, attempt))
-            Q_EMIT q->hostsKnown(id, placement);
-    }
-
-    // ---- launch ---------------------------------------------------------------------------------
-
-    void launch(const RunId& id, const QList<Launch::ReplicaLaunch>& replicas)
-    {
-        Run* run = find(id);
-        if (!run || run->phase != Phase::Placed)
-            return;
-        const QString dir = run->slurmDir;
-        const RunFiles files(dir);
-        bool ok = QDir().mkpath(dir + QStringLiteral("/tasks"));
-        for (const QString& sub : RunFiles::replicaWrittenFolders())
-            ok = ok && makeSharedFolder(dir + QLatin1Char('/') + sub);
-        for (const Launch::ReplicaLaunch& spec : replicas) {
-            const auto t = std::find_if(
-                run->tasks.cbegin(), run->tasks.cend(), [&](const Task& x) { return x.name == spec.taskName; });
-            if (t == run->tasks.cend())
-                continue;
-            bool gpus = false;
-            for (const RolePlan& rp : std::as_const(run->plan.roles))
-                gpus = gpus || (rp.role == t->role && rp.acceleratorCount > 0);
-            // The replica's folder: made here, writable by the job's user (see makeSharedFolder).
-            makeSharedFolder(QFileInfo(spec.workingDirectory).path());
-            makeSharedFolder(spec.workingDirectory);
-            ok = ok
-                && writeFile(files.replicaScript(t->group, t->index),
-                    replicaScript(run->id.text(), files, spec, gpus, run->hostToken, run->tasks.size()).toUtf8());
-        }
-        // Its content is when the replicas were let go (µs since the epoch): attach() counts the output lines the
-        // log store holds from then on, as earlier placements' lines are in the same log.
-        ok = ok
-            && writeFile(files.launchReady(), QByteArray::number(QDateTime::currentMSecsSinceEpoch() * 1000) + '\n');
-        run->launched = true;
-        run->phase = Phase::Launched;
-        if (!ok) {
-            // The replicas cannot start: report it from the event loop, as every signal.
-            QTimer::singleShot(0, q, [this, id, attempt = run->attempt, dir] {
-                Run* r = current(id, attempt);
-                if (!r)
-                    return;
-                for (Task& t : r->tasks) {
-                    if (t.exited || t.started)
-                        continue;
-                    t.exited = true;
-                    Q_EMIT q->exited(id, t.name,
-                        ReplicaExit { ReplicaExit::Kind::FailedToStart, 0, 0,
-                            QStringLiteral("cannot write the launch scripts under %1").arg(dir) });
-                    if (!current(id, attempt))
-                        return;
-                }
-            });
-        }
-    }
-
-    /// Reports the replicas' new started files ("<node> <pid>"), then their hosts when no poll has seen the job
-    /// RUNNING yet and every replica named its node (a job whose replicas start, or even end, between two polls).
-    void readStarted(Run* run)
-    {
-        const RunId id = run->id;
-        const quint64 attempt = run->attempt;
-        for (Task& t : run->tasks) {
-            if (t.started || t.exited)
-                continue;
-            QFile f(RunFiles(run->slurmDir).startedFile(t.name));
-            if (!f.open(QIODevice::ReadOnly))
-                continue;
-            const QList<QByteArray> parts = f.readAll().trimmed().split(' ');
-            t.started = true;
-            t.host = QString::fromUtf8(parts.value(0));
-            // The file appeared when the replica started (up to a poll before now, or before an executor restart).
-            Q_EMIT q->started(
-                id, t.name, parts.size() > 1 ? parts.at(1).toLongLong() : 0, QFileInfo(f).lastModified().toUTC());
-            if (!current(id, attempt))
-                return;
-        }
-        if (run->hostsKnown)
-            return;
-        QStringList taskHosts;
-        for (const Task& t : std::as_const(run->tasks)) {
-            if (t.host.isEmpty())
-                return;
-            taskHosts << t.host;
-        }
-        knowHosts(run, taskHosts);
-    }
-
-    /// Reports new started files, then new output and exit files, in that order per task; the hosts before any
-    /// exit (readStarted()). A task's output is read to its end once its exit file is there, and for every task when
-    /// `jobOver` (Slurm says the job ended: a task that left no exit file, killed at the end of the step, has written
-    /// all it will, and exited() follows; before, only a poll's worth of it was read then, and the rest was lost).
-    void readFiles(Run* run, bool jobOver = false)
-    {
-        const RunId id = run->id;
-        const quint64 attempt = run->attempt;
-        readStarted(run);
+            readStarted(run);
         if (!current(id, attempt))
             return;
-        for (qsizetype i = 0; i < run->tasks.size(); ++i) {
-            Task& t = run->tasks[i];
-            if (t.exited || !t.started)
-                continue;
-            const RunFiles files(run->slurmDir);
-            QFile exitFile(files.exitFile(t.name));
-            const bool done = exitFile.open(QIODevice::ReadOnly);
-            // Read to the end when the task is done, so that all its output comes before its exited().
-            for (bool isStderr : { false, true }) {
-                qint64& offset = isStderr ? run->tasks[i].stderrOffset : run->tasks[i].stdoutOffset;
-                QFile log(isStderr ? files.stderrFile(t.name) : files.stdoutFile(t.name));
-                if (!log.open(QIODevice::ReadOnly) || log.size() <= offset)
-                    continue;
-                log.seek(offset);
-                while (true) {
-                    const QByteArray chunk = log.read(MaxReadPerPoll);
-                    if (chunk.isEmpty())
-                        break;
-                    offset += chunk.size();
-                    Q_EMIT q->output(id, t.name, chunk, isStderr);
-                    if (!current(id, attempt))
-                        return;
-                    if (!done && !jobOver)
-                        break;
-                }
-            }
-            if (!done)
-                continue;
-            bool ok = false;
-            const int code = exitFile.readAll().trimmed().toInt(&ok);
-            run->tasks[i].exited = true;
-            Q_EMIT q->exited(id, run->tasks[i].name, ReplicaExit { ReplicaExit::Kind::Exited, ok ? code : 1, 0, {} });
-            if (!current(id, attempt))
+        const bool ran = std::any_of(run->tasks.cbegin(), run->tasks.cend(), [](const Task& t) { return t.started; });
+        if (!ran) {
+            failPlacement(run,
+                QStringLiteral("Slurm job %1 on %2 %3 before it ran.")
+                    .arg(run->jobId)
+                    .arg(clusterText(),
+                        leader ? QStringLiteral("ended (%1, %2)").arg(leader->state, leader->stateReason)
+                               : QStringLiteral("vanished")));
+            return;
+        }
+    }
+    if (!finished)
+        return;
+    // The job is over: whatever the tasks wrote is complete now, and read to its end.
+    readFiles(run, true);
+    const QString state = leader ? leader->state : QString();
+    for (Task& t : run->tasks) {
+        if (t.exited)
+            continue;
+        t.exited = true;
+        ReplicaExit exit;
+        if (vanished && run->attached) {
+            // Nobody watched the job when it ended: without the replica's exit file its end is unknown.
+            exit.kind = ReplicaExit::Kind::Lost;
+            exit.error = QStringLiteral("%1 no longer knows Slurm job %2 (it ended while the executor was not "
+                                        "running and was purged after MinJobAge, or slurmctld lost it), and "
+                                        "the replica left no exit status in %3.")
+                             .arg(clusterText())
+                             .arg(run->jobId)
+                             .arg(RunFiles(run->slurmDir).exitDir());
+        } else if (vanished || state == QLatin1String("NODE_FAIL") || state == QLatin1String("PREEMPTED")
+            || state == QLatin1String("BOOT_FAIL") || state == QLatin1String("OUT_OF_MEMORY")) {
+            exit.kind = ReplicaExit::Kind::Signalled;
+            exit.signal = SIGKILL;
+        } else if (state == QLatin1String("TIMEOUT") || state == QLatin1String("CANCELLED")
+            || state == QLatin1String("DEADLINE")) {
+            exit.kind = ReplicaExit::Kind::Signalled;
+            exit.signal = SIGTERM;
+        } else {
+            exit.kind = ReplicaExit::Kind::Exited;
+            exit.code = 1;
+        }
+        if (run->launched) { // replicas that never ran were never reported either
+            qCInfo(lcSlurmBackend, "%s: %s ended with Slurm job %lld (%s) without an exit file",
+                qPrintable(run->id.text()), qPrintable(t.name), run->jobId,
+                qPrintable(vanished ? QStringLiteral("vanished") : state));
+            Q_EMIT q->exited(run->id, t.name, exit);
+            if (!current(run->id, run->attempt))
                 return;
         }
     }
+    if (run->phase == Phase::Stopping)
+        finishStop(run);
+}
 
-    // ---- stop -----------------------------------------------------------------------------------
-
-    void cancelJob(Run* run)
-    {
-        if (run->cancelSent || run->jobId <= 0)
+void SlurmBackend::Private::resolveHosts(Run* run, const QList<JobComponent>& components)
+{
+    QList<QStringList> hosts;
+    for (qsizetype g = 0; g < run->groupSizes.size(); ++g) {
+        const JobComponent* c = nullptr;
+        for (const JobComponent& jc : components) {
+            if (jc.hetJobOffset == g)
+                c = &jc;
+        }
+        QString error;
+        const std::optional<QStringList> nodeNames
+            = c ? expandHostlist(c->nodes, &error) : std::optional<QStringList>();
+        const std::optional<QStringList> perTask
+            = nodeNames ? hostsPerTask(*nodeNames, QList<int>(nodeNames->size(), 1)) : std::optional<QStringList>();
+        if (!perTask || perTask->size() != run->groupSizes.at(g)) {
+            failPlacement(run,
+                QStringLiteral("%1 gave Slurm job %2 component %3 the nodes '%4', not one per task.")
+                    .arg(clusterText())
+                    .arg(run->jobId)
+                    .arg(g)
+                    .arg(c ? c->nodes : QString()));
             return;
-        run->cancelSent = true;
-        const RunId id = run->id;
-        const quint64 attempt = run->attempt;
-        client->cancel(run->jobId, q, [this, id, attempt](const Result<Acknowledged>& result) {
+        }
+        hosts << *perTask;
+    }
+    QStringList taskHosts;
+    for (const Task& t : std::as_const(run->tasks))
+        taskHosts << hosts.at(t.group).at(t.index);
+    knowHosts(run, taskHosts);
+}
+
+void SlurmBackend::Private::knowHosts(Run* run, const QStringList& taskHosts)
+{
+    Launch::Placement placement;
+    QByteArray placementText;
+    for (qsizetype i = 0; i < run->tasks.size(); ++i) {
+        placement.addresses << Launch::Address { taskHosts.at(i), replicaPort(run->jobId, i) };
+        placementText += run->tasks.at(i).name.toUtf8() + ' ' + taskHosts.at(i).toUtf8() + ' '
+            + QByteArray::number(placement.addresses.last().port) + '\n';
+    }
+    // For attach() after an executor restart: the addresses cannot be worked out again without the job.
+    writeFile(RunFiles(run->slurmDir).placementFile(), placementText);
+    run->hostsKnown = true;
+    const RunId id = run->id;
+    const quint64 attempt = run->attempt;
+    Q_EMIT q->notice(id, LogSeverity::Info,
+        QStringLiteral("Slurm job %1 runs on %2 of %3.")
+            .arg(run->jobId)
+            .arg(taskHosts.join(QStringLiteral(", ")), clusterText()));
+    if (current(id, attempt))
+        Q_EMIT q->hostsKnown(id, placement);
+}
+
+void SlurmBackend::Private::launch(const RunId& id, const QList<Launch::ReplicaLaunch>& replicas)
+{
+    Run* run = find(id);
+    if (!run || run->phase != Phase::Placed)
+        return;
+    const QString dir = run->slurmDir;
+    const RunFiles files(dir);
+    bool ok = QDir().mkpath(dir + QStringLiteral("/tasks"));
+    for (const QString& sub : RunFiles::replicaWrittenFolders())
+        ok = ok && makeSharedFolder(dir + QLatin1Char('/') + sub);
+    for (const Launch::ReplicaLaunch& spec : replicas) {
+        const auto t = std::find_if(
+            run->tasks.cbegin(), run->tasks.cend(), [&](const Task& x) { return x.name == spec.taskName; });
+        if (t == run->tasks.cend())
+            continue;
+        bool gpus = false;
+        for (const RolePlan& rp : std::as_const(run->plan.roles))
+            gpus = gpus || (rp.role == t->role && rp.acceleratorCount > 0);
+        // The replica's folder: made here, writable by the job's user (see makeSharedFolder).
+        makeSharedFolder(QFileInfo(spec.workingDirectory).path());
+        makeSharedFolder(spec.workingDirectory);
+        ok = ok
+            && writeFile(files.replicaScript(t->group, t->index),
+                replicaScript(run->id.text(), files, spec, gpus, run->hostToken, run->tasks.size()).toUtf8());
+    }
+    // Its content is when the replicas were let go (µs since the epoch): attach() counts the output lines the
+    // log store holds from then on, as earlier placements' lines are in the same log.
+    ok = ok && writeFile(files.launchReady(), QByteArray::number(QDateTime::currentMSecsSinceEpoch() * 1000) + '\n');
+    run->launched = true;
+    run->phase = Phase::Launched;
+    if (!ok) {
+        // The replicas cannot start: report it from the event loop, as every signal.
+        QTimer::singleShot(0, q, [this, id, attempt = run->attempt, dir] {
             Run* r = current(id, attempt);
-            if (!r || result.ok() || result.error().kind == ClientError::Kind::NoSuchJob)
+            if (!r)
                 return;
-            qCWarning(lcSlurmBackend, "%s: cancelling Slurm job %lld failed: %s", qPrintable(id.text()), r->jobId,
-                qPrintable(result.error().message));
-            r->cancelSent = false; // the next tick tries again
-        });
-        if (!run->timer)
-            startTimer(run);
-    }
-
-    void stop(const RunId& id)
-    {
-        Run* run = find(id);
-        if (!run || run->phase == Phase::Done) {
-            QTimer::singleShot(0, q, [this, id] {
-                if (!shuttingDown && !find(id))
-                    Q_EMIT q->stopped(id);
-            });
-            return;
-        }
-        run->stopRequested = true;
-        if (!run->launched)
-            writeFile(RunFiles(run->slurmDir).launchCancel(), QByteArray());
-        run->phase = Phase::Stopping;
-        if (run->jobId > 0)
-            cancelJob(run);
-        else if (!run->submitting && !run->askingNodes) {
-            const quint64 attempt = run->attempt;
-            QTimer::singleShot(0, q, [this, id, attempt] {
-                if (Run* r = current(id, attempt))
-                    finishStop(r);
-            });
-        }
-        // Otherwise the nodes or submit answer in flight sees stopRequested.
-    }
-
-    void finishStop(Run* run)
-    {
-        const RunId id = run->id;
-        for (Task& t : run->tasks) {
-            if (run->launched && !t.exited) {
+            for (Task& t : r->tasks) {
+                if (t.exited || t.started)
+                    continue;
                 t.exited = true;
-                Q_EMIT q->exited(id, t.name, ReplicaExit { ReplicaExit::Kind::Signalled, 0, SIGTERM, {} });
+                Q_EMIT q->exited(id, t.name,
+                    ReplicaExit { ReplicaExit::Kind::FailedToStart, 0, 0,
+                        QStringLiteral("cannot write the launch scripts under %1").arg(dir) });
+                if (!current(id, attempt))
+                    return;
+            }
+        });
+    }
+}
+
+void SlurmBackend::Private::readStarted(Run* run)
+{
+    const RunId id = run->id;
+    const quint64 attempt = run->attempt;
+    for (Task& t : run->tasks) {
+        if (t.started || t.exited)
+            continue;
+        QFile f(RunFiles(run->slurmDir).startedFile(t.name));
+        if (!f.open(QIODevice::ReadOnly))
+            continue;
+        const QList<QByteArray> parts = f.readAll().trimmed().split(' ');
+        t.started = true;
+        t.host = QString::fromUtf8(parts.value(0));
+        // The file appeared when the replica started (up to a poll before now, or before an executor restart).
+        Q_EMIT q->started(
+            id, t.name, parts.size() > 1 ? parts.at(1).toLongLong() : 0, QFileInfo(f).lastModified().toUTC());
+        if (!current(id, attempt))
+            return;
+    }
+    if (run->hostsKnown)
+        return;
+    QStringList taskHosts;
+    for (const Task& t : std::as_const(run->tasks)) {
+        if (t.host.isEmpty())
+            return;
+        taskHosts << t.host;
+    }
+    knowHosts(run, taskHosts);
+}
+
+void SlurmBackend::Private::readFiles(Run* run, bool jobOver)
+{
+    const RunId id = run->id;
+    const quint64 attempt = run->attempt;
+    readStarted(run);
+    if (!current(id, attempt))
+        return;
+    for (qsizetype i = 0; i < run->tasks.size(); ++i) {
+        Task& t = run->tasks[i];
+        if (t.exited || !t.started)
+            continue;
+        const RunFiles files(run->slurmDir);
+        QFile exitFile(files.exitFile(t.name));
+        const bool done = exitFile.open(QIODevice::ReadOnly);
+        // Read to the end when the task is done, so that all its output comes before its exited().
+        for (bool isStderr : { false, true }) {
+            qint64& offset = isStderr ? run->tasks[i].stderrOffset : run->tasks[i].stdoutOffset;
+            QFile log(isStderr ? files.stderrFile(t.name) : files.stdoutFile(t.name));
+            if (!log.open(QIODevice::ReadOnly) || log.size() <= offset)
+                continue;
+            log.seek(offset);
+            while (true) {
+                const QByteArray chunk = log.read(MaxReadPerPoll);
+                if (chunk.isEmpty())
+                    break;
+                offset += chunk.size();
+                Q_EMIT q->output(id, t.name, chunk, isStderr);
+                if (!current(id, attempt))
+                    return;
+                if (!done && !jobOver)
+                    break;
             }
         }
-        if (Run* r = find(id)) {
-            stopTimer(r);
-            runs.erase(id);
-        }
-        Q_EMIT q->stopped(id);
-    }
-
-    /// Cancels `jobIds` and waits for slurmrestd's answers, at most `budget` (executor shutdown, recovery).
-    void cancelAndWait(const QList<qint64>& jobIds, std::chrono::milliseconds budget)
-    {
-        if (jobIds.isEmpty())
+        if (!done)
+            continue;
+        bool ok = false;
+        const int code = exitFile.readAll().trimmed().toInt(&ok);
+        run->tasks[i].exited = true;
+        Q_EMIT q->exited(id, run->tasks[i].name, ReplicaExit { ReplicaExit::Kind::Exited, ok ? code : 1, 0, {} });
+        if (!current(id, attempt))
             return;
-        QEventLoop loop;
-        int pending = int(jobIds.size());
-        for (qint64 jobId : jobIds) {
-            client->cancel(jobId, &loop, [&pending, &loop, jobId, this](const Result<Acknowledged>& result) {
-                if (!result.ok() && result.error().kind != ClientError::Kind::NoSuchJob)
-                    qCWarning(lcSlurmBackend, "cannot cancel Slurm job %lld on cluster %s: %s", jobId,
-                        qPrintable(cluster.name), qPrintable(result.error().message));
-                if (--pending == 0)
-                    loop.quit();
-            });
-        }
-        QTimer::singleShot(budget, &loop, &QEventLoop::quit);
-        loop.exec(QEventLoop::ExcludeUserInputEvents);
     }
-};
+}
+
+void SlurmBackend::Private::cancelJob(Run* run)
+{
+    if (run->cancelSent || run->jobId <= 0)
+        return;
+    run->cancelSent = true;
+    const RunId id = run->id;
+    const quint64 attempt = run->attempt;
+    client->cancel(run->jobId, q, [this, id, attempt](const Result<Acknowledged>& result) {
+        Run* r = current(id, attempt);
+        if (!r || result.ok() || result.error().kind == ClientError::Kind::NoSuchJob)
+            return;
+        qCWarning(lcSlurmBackend, "%s: cancelling Slurm job %lld failed: %s", qPrintable(id.text()), r->jobId,
+            qPrintable(result.error().message));
+        r->cancelSent = false; // the next tick tries again
+    });
+    if (!run->timer)
+        startTimer(run);
+}
+
+void SlurmBackend::Private::stop(const RunId& id)
+{
+    Run* run = find(id);
+    if (!run || run->phase == Phase::Done) {
+        QTimer::singleShot(0, q, [this, id] {
+            if (!shuttingDown && !find(id))
+                Q_EMIT q->stopped(id);
+        });
+        return;
+    }
+    run->stopRequested = true;
+    if (!run->launched)
+        writeFile(RunFiles(run->slurmDir).launchCancel(), QByteArray());
+    run->phase = Phase::Stopping;
+    if (run->jobId > 0)
+        cancelJob(run);
+    else if (!run->submitting && !run->askingNodes) {
+        const quint64 attempt = run->attempt;
+        QTimer::singleShot(0, q, [this, id, attempt] {
+            if (Run* r = current(id, attempt))
+                finishStop(r);
+        });
+    }
+    // Otherwise the nodes or submit answer in flight sees stopRequested.
+}
+
+void SlurmBackend::Private::finishStop(Run* run)
+{
+    const RunId id = run->id;
+    for (Task& t : run->tasks) {
+        if (run->launched && !t.exited) {
+            t.exited = true;
+            Q_EMIT q->exited(id, t.name, ReplicaExit { ReplicaExit::Kind::Signalled, 0, SIGTERM, {} });
+        }
+    }
+    if (Run* r = find(id)) {
+        stopTimer(r);
+        runs.erase(id);
+    }
+    Q_EMIT q->stopped(id);
+}
+
+void SlurmBackend::Private::cancelAndWait(const QList<qint64>& jobIds, std::chrono::milliseconds budget)
+{
+    if (jobIds.isEmpty())
+        return;
+    QEventLoop loop;
+    int pending = int(jobIds.size());
+    for (qint64 jobId : jobIds) {
+        client->cancel(jobId, &loop, [&pending, &loop, jobId, this](const Result<Acknowledged>& result) {
+            if (!result.ok() && result.error().kind != ClientError::Kind::NoSuchJob)
+                qCWarning(lcSlurmBackend, "cannot cancel Slurm job %lld on cluster %s: %s", jobId,
+                    qPrintable(cluster.name), qPrintable(result.error().message));
+            if (--pending == 0)
+                loop.quit();
+        });
+    }
+    QTimer::singleShot(budget, &loop, &QEventLoop::quit);
+    loop.exec(QEventLoop::ExcludeUserInputEvents);
+}
 
 SlurmBackend::SlurmBackend(const ClusterConfig& cluster, QObject* parent)
     : Backend(parent)
