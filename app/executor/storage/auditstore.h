@@ -17,7 +17,7 @@ namespace Trainyard {
 
 /// The executor's audit log (app/executor/API.md, "Audit logs"): an append-only chain of Cloud Audit Logs entries
 /// (models/auditlog.h) in its own SQLite file, `<dataDir>/audit.sqlite` (QSQLITE, WAL, synchronous=FULL, a busy
-/// timeout, like JobStore and AccessStore).
+/// timeout, like JobStore and AccessStore; 64 KiB pages in a file it creates).
 ///
 /// Schema 1: `entries(seq INTEGER PRIMARY KEY, project TEXT NOT NULL, log_kind TEXT NOT NULL, json TEXT NOT NULL)`
 /// (seq: the entry's place in the chain, 1, 2, …; project: the project the entry's logName names, "-" for an
@@ -31,7 +31,8 @@ namespace Trainyard {
 /// Group commit for Data Access entries (appendDeferred()): with synchronous=FULL each commit costs an fsync (1.2 to
 /// 1.5 ms on the 2-core CI VM), and building, serialising and hashing an entry cost more than answering the read it
 /// records, which held a read-heavy executor to a fifth of its requests/s. So a deferred entry is handed over as a
-/// function that builds it, and a writer thread of this store (with its own SQLite connection) builds, chains and
+/// function that builds it (or a record of plain bytes and a function that builds it from them), and a writer thread of
+/// this store (with its own SQLite connection, on SQLite's C API: see WriterConnection) builds, chains and
 /// writes the waiting entries in one transaction at most FlushInterval after the first was handed over, or as soon
 /// as FlushBatch wait. flush() waits for it, and begin(), append(), read() and the destructor flush first, so the
 /// file's order is the chain's and an Admin Activity entry follows every Data Access entry handed over before it.
