@@ -171,7 +171,7 @@ struct HostStatus {
     QList<int> gpusInUse;
     int runningJobs = 0;
     int queuedJobs = 0;
-    /// Where job dirs may lie on the executor's host (`--job-dir-root`, JobDirPolicy); empty from an executor that
+    /// Where job dirs may lie on the executor's host (`--job-dir-root`, PathPolicy); empty from an executor that
     /// does not say.
     QStringList jobDirRoots;
 

@@ -2,7 +2,7 @@
 #include "wizardoutputpage.h"
 #include "wizardjobpage.h"
 
-#include "jobdirpolicy.h"
+#include "pathpolicy.h"
 #include "stateicons.h"
 #include "submitwizard.h"
 
@@ -81,8 +81,9 @@ WizardOutputPage::WizardOutputPage(SubmitWizard* wizard)
 
 QString WizardOutputPage::defaultJobDir(const QString& jobId)
 {
+    // Beside the executor's data folder, never in it: no job may write there (PathPolicy).
     return QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation)
-        + QStringLiteral("/trainyard/job-dirs/") + (jobId.isEmpty() ? QStringLiteral("job") : jobId);
+        + QStringLiteral("/trainyard-jobs/") + (jobId.isEmpty() ? QStringLiteral("job") : jobId);
 }
 
 void WizardOutputPage::proposeFreshJobDir()
@@ -148,7 +149,7 @@ QString WizardOutputPage::problem() const
     ApiClient* client = m_wizard->client();
     const bool local = client && QHostAddress(client->baseUrl().host()).isLoopback();
     if (why.isEmpty() && !dir.isEmpty() && local && host && !host->jobDirRoots.isEmpty()) {
-        const FieldViolations violations = JobDirPolicy(host->jobDirRoots).violations(dir);
+        const FieldViolations violations = PathPolicy(host->jobDirRoots).violations(dir);
         if (!violations.isEmpty())
             why = violations.first().description;
     }

@@ -30,7 +30,8 @@ public:
     QLabel* checkpointWarning() const { return m_warning; }
     /// Shown with the checkpoint warning: switches to a fresh folder (proposeFreshJobDir()).
     QPushButton* freshJobDirButton() const { return m_fresh; }
-    /// The proposed job dir of a job: $XDG_DATA_HOME/trainyard/job-dirs/JOB_ID.
+    /// The proposed job dir of a job: $XDG_DATA_HOME/trainyard-jobs/JOB_ID, beside the executor's data folder (a job
+    /// dir may not lie in it; before issue 42 the proposal was $XDG_DATA_HOME/trainyard/job-dirs/JOB_ID).
     static QString defaultJobDir(const QString& jobId);
     /// Proposes a folder named after the current job ID beside the current job dir (defaultJobDir() when there
     /// is none; with a _2, _3 … suffix when that folder is already used or is the current one), and keeps
@@ -41,7 +42,7 @@ public:
     /// Why `dir` cannot be a job dir ("" when it can: a writable folder, or missing with a writable
     /// nearest existing parent).
     static QString jobDirProblem(const QString& dir);
-    /// jobDirProblem(), then the executor's own rule for where job dirs may lie (JobDirPolicy with the roots its
+    /// jobDirProblem(), then the executor's own rule for where job dirs may lie (PathPolicy with the roots its
     /// `…/host` answer names, the message it would give at Submit), when the executor runs on this machine.
     QString problem() const;
     /// True while the checkpoint warning does not yet speak of the job dir now typed (its scan runs).

@@ -68,7 +68,7 @@ Api* makeApi()
     api->scheduler = std::make_unique<Scheduler>(api->store.get(), api->logs.get(), host, data);
     api->api = std::make_unique<HttpApi>(api->store.get(), api->logs.get(), api->scheduler.get(), host, Token);
     api->api->setMetricsStore(api->metrics.get());
-    api->api->setJobDirPolicy(JobDirPolicy(QStringList { data }));
+    api->api->setPathPolicy(PathPolicy(QStringList { data }));
     // Before the application goes (registered after it was made): the stores close, the folder is removed.
     static Api* const made = api;
     std::atexit([] { delete made; });

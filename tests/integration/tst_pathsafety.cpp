@@ -165,7 +165,7 @@ private Q_SLOTS:
         m_scheduler = std::make_unique<Scheduler>(m_store.get(), m_logs.get(), host, m_dataDir);
         m_api = std::make_unique<HttpApi>(m_store.get(), m_logs.get(), m_scheduler.get(), host, Token);
         m_api->setMetricsStore(m_metrics.get());
-        m_api->setJobDirPolicy(JobDirPolicy({ m_jobsRoot }));
+        m_api->setPathPolicy(PathPolicy({ m_jobsRoot }));
         // Models and versions too: a model's and a version's name reach the store and, once created, a folder.
         m_models = std::make_unique<ModelStore>();
         QVERIFY2(m_models->open(m_dataDir + QStringLiteral("/models.sqlite"), &error), qPrintable(error));

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// JobDirPolicy: the rule for trainingInput.jobDir (absolute, clean, strictly inside an allowed root after
+// PathPolicy: the rule for trainingInput.jobDir (absolute, clean, strictly inside an allowed root after
 // resolving symbolic links), on real folders and links in a temporary root.
 
-#include "jobdirpolicy.h"
+#include "pathpolicy.h"
 
 #include <QDir>
 #include <QFile>
@@ -11,7 +11,7 @@
 
 using namespace Trainyard;
 
-class TestJobDirPolicy : public QObject {
+class TestPathPolicy : public QObject {
     Q_OBJECT
 
 private:
@@ -72,7 +72,7 @@ private Q_SLOTS:
     {
         QFETCH(QString, jobDir);
         QFETCH(QString, problem);
-        const JobDirPolicy policy({ m_root.path() });
+        const PathPolicy policy({ m_root.path() });
         const FieldViolations violations = policy.violations(jobDir);
         QString why;
         QCOMPARE(policy.allows(jobDir, &why), problem.isEmpty());
@@ -90,17 +90,113 @@ private Q_SLOTS:
 
     void defaultRootsAreHomeAndTemp()
     {
-        QCOMPARE(JobDirPolicy::defaultRoots(), (QStringList { QDir::homePath(), QDir::tempPath() }));
-        QVERIFY(JobDirPolicy().allows(QDir::tempPath() + QStringLiteral("/trainyard-job")));
-        QVERIFY(!JobDirPolicy().allows(QDir::homePath()));
+        QCOMPARE(PathPolicy::defaultRoots(), (QStringList { QDir::homePath(), QDir::tempPath() }));
+        QVERIFY(PathPolicy().allows(QDir::tempPath() + QStringLiteral("/trainyard-job")));
+        QVERIFY(!PathPolicy().allows(QDir::homePath()));
+    }
+
+    /// Issue 42, items 2 and 5: the executor's own folders never pass, nor any path in /proc, whatever the roots.
+    void executorFoldersAndProc_data()
+    {
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<int>("use");
+        QTest::addColumn<QString>("problem"); // empty: allowed
+        const QString r = m_root.path();
+        const int jobDir = int(PathUse::JobDir);
+        QTest::newRow("the data folder") << r + QStringLiteral("/home/.local/share/trainyard") << jobDir
+                                         << QStringLiteral("executor's own folders");
+        QTest::newRow("inside the data folder")
+            << r + QStringLiteral("/home/.local/share/trainyard/projects/p/jobs/j") << int(PathUse::OutputFolder)
+            << QStringLiteral("executor's own folders");
+        QTest::newRow("a folder holding the data folder")
+            << r + QStringLiteral("/home/.local") << int(PathUse::ModelFolder) << QStringLiteral("executor's own folders");
+        QTest::newRow("the runtime folder") << r + QStringLiteral("/run/trainyard") << int(PathUse::ModelFolder)
+                                            << QStringLiteral("executor's own folders");
+        QTest::newRow("the TLS key") << r + QStringLiteral("/keys/tls.key") << int(PathUse::InputFile)
+                                     << QStringLiteral("executor's own folders");
+        QTest::newRow("a link into the runtime folder")
+            << r + QStringLiteral("/runlink/token") << int(PathUse::InputFile) << QStringLiteral("executor's own folders");
+        QTest::newRow("a sibling of the data folder") << r + QStringLiteral("/home/.local/share/other") << jobDir
+                                                      << QString();
+        QTest::newRow("/proc/self/cwd") << QStringLiteral("/proc/self/cwd/x") << int(PathUse::OutputFolder)
+                                        << QStringLiteral("/proc");
+        QTest::newRow("/proc/self/root as a package") << QStringLiteral("/proc/self/root/usr") << int(PathUse::Package)
+                                                      << QStringLiteral("/proc");
+        QTest::newRow("/sys") << QStringLiteral("/sys/kernel") << int(PathUse::InputFile) << QStringLiteral("/proc");
+        QTest::newRow("a package outside the roots") << QStringLiteral("/usr/share") << int(PathUse::Package)
+                                                     << QString();
+        QTest::newRow("a model folder outside the roots") << QStringLiteral("/usr/share") << int(PathUse::ModelFolder)
+                                                          << QStringLiteral("lies outside");
+        QTest::newRow("an output folder's words") << QStringLiteral("out") << int(PathUse::OutputFolder)
+                                                  << QStringLiteral("the output folder");
+        QTest::newRow("a model folder's words") << QStringLiteral("gs://b/m") << int(PathUse::ModelFolder)
+                                                << QStringLiteral("the model folder");
+    }
+
+    void executorFoldersAndProc()
+    {
+        QFETCH(QString, path);
+        QFETCH(int, use);
+        QFETCH(QString, problem);
+        const QString r = m_root.path();
+        QVERIFY(QDir().mkpath(r + QStringLiteral("/home/.local/share/trainyard")));
+        QVERIFY(QDir().mkpath(r + QStringLiteral("/run/trainyard")));
+        QVERIFY(QDir().mkpath(r + QStringLiteral("/keys")));
+        QFile::link(r + QStringLiteral("/run/trainyard"), r + QStringLiteral("/runlink"));
+        PathPolicy policy({ r });
+        policy.setExecutorFolders({ r + QStringLiteral("/home/.local/share/trainyard"), r + QStringLiteral("/run/trainyard"),
+            r + QStringLiteral("/keys/tls.key") });
+        const QString why = policy.problem(path, PathUse(use));
+        if (problem.isEmpty())
+            QVERIFY2(why.isEmpty(), qPrintable(why));
+        else
+            QVERIFY2(why.contains(problem), qPrintable(why));
+    }
+
+    /// Issue 42, item 6: a package is a folder with setup.py or pyproject.toml, an sdist or a wheel, that exists.
+    void packages_data()
+    {
+        QTest::addColumn<QString>("uri");
+        QTest::addColumn<QString>("problem");
+        const QString r = m_root.path();
+        QTest::newRow("a folder with setup.py") << r + QStringLiteral("/pkg") << QString();
+        QTest::newRow("an sdist") << r + QStringLiteral("/trainer-0.1.tar.gz") << QString();
+        QTest::newRow("as a file:// URL") << QStringLiteral("file://") + r + QStringLiteral("/pkg") << QString();
+        QTest::newRow("/etc") << QStringLiteral("/etc") << QStringLiteral("neither setup.py nor pyproject.toml");
+        QTest::newRow("missing") << r + QStringLiteral("/nothing") << QStringLiteral("does not exist");
+        QTest::newRow("a text file") << r + QStringLiteral("/notes.txt") << QStringLiteral("neither a source");
+        QTest::newRow("relative") << QStringLiteral("pkg") << QStringLiteral("not an absolute path");
+        QTest::newRow("dot dot") << r + QStringLiteral("/pkg/../pkg") << QStringLiteral("not a clean path");
+        QTest::newRow("NUL") << r + QStringLiteral("/pkg") + QChar(0) << QStringLiteral("NUL character");
+        QTest::newRow("in /proc") << QStringLiteral("/proc/self/cwd") << QStringLiteral("/proc");
+    }
+
+    void packages()
+    {
+        QFETCH(QString, uri);
+        QFETCH(QString, problem);
+        const QString r = m_root.path();
+        QVERIFY(QDir().mkpath(r + QStringLiteral("/pkg")));
+        for (const char* name : { "/pkg/setup.py", "/trainer-0.1.tar.gz", "/notes.txt" }) {
+            QFile f(r + QLatin1String(name));
+            QVERIFY(f.open(QIODevice::WriteOnly));
+        }
+        const FieldViolations v = PathPolicy({ r }).packageViolations(QStringLiteral("version.packageUris"), { uri });
+        if (problem.isEmpty()) {
+            QVERIFY2(v.isEmpty(), qPrintable(v.value(0).description));
+            return;
+        }
+        QCOMPARE(v.size(), 1);
+        QCOMPARE(v.first().field, QStringLiteral("version.packageUris[0]"));
+        QVERIFY2(v.first().description.contains(problem), qPrintable(v.first().description));
     }
 
     void missingRootAllowsNothing()
     {
-        const JobDirPolicy policy({ m_root.filePath(QStringLiteral("no-such-root")) });
+        const PathPolicy policy({ m_root.filePath(QStringLiteral("no-such-root")) });
         QVERIFY(!policy.allows(m_root.filePath(QStringLiteral("no-such-root/run1"))));
     }
 };
 
-QTEST_GUILESS_MAIN(TestJobDirPolicy)
+QTEST_GUILESS_MAIN(TestPathPolicy)
 #include "tst_jobdirpolicy.moc"

@@ -6,7 +6,7 @@
 // resource's file (jobs.cpp, logs.cpp, …) includes it.
 
 #include "httpapi.h"
-#include "jobdirpolicy.h"
+#include "pathpolicy.h"
 
 #include <QByteArray>
 #include <QJsonObject>
@@ -86,15 +86,22 @@ HttpApi::Reply storeFailure(const QString& what, const QString& storeError);
 HttpApi::Reply invalidArgument(const QString& field, const QString& description);
 /// Parses a request body as a JSON object, or explains why it is not one in `error` (the service's wording).
 std::optional<QJsonObject> parseBody(const QByteArray& body, HttpApi::Reply* error);
+/// The first key of `json`'s top-level object that appears twice ("instances"), or an empty string: QJsonDocument
+/// keeps one value per key and drops the others silently. A scan of the text (strings and nesting followed, nothing
+/// decoded); a body that is not an object answers empty.
+QString duplicateTopLevelKey(const QByteArray& json);
+/// How deeply `value` nests arrays and objects (a number is 0, [1] is 1), counted without recursion and up to
+/// `limit` + 1 (a deeper value is not walked further).
+int jsonDepth(const QJsonValue& value, int limit);
 /// 400 INVALID_ARGUMENT for a body that JobJson could not decode: the first violation in the message, all
 /// of them in the details. `violations` must not be empty.
 HttpApi::Reply decodeErrorReply(const FieldViolations& violations);
 
 /// The job dir whose files the executor serves (checkpoints, a built-in algorithm's model), or why there is none
 /// to serve (`error` set, false). A job stored before job dirs were checked on create may name any folder ("/",
-/// "$HOME", "/etc"): nothing under it is served unless it follows today's rule (JobDirPolicy), so a job record
+/// "$HOME", "/etc"): nothing under it is served unless it follows today's rule (PathPolicy), so a job record
 /// cannot open the host's files to API clients. An empty job dir is allowed (`dir` empty, true).
-bool localJobDir(const Job& job, const JobDirPolicy& policy, QString* dir, HttpApi::Reply* error);
+bool localJobDir(const Job& job, const PathPolicy& policy, QString* dir, HttpApi::Reply* error);
 
 } // namespace Api
 } // namespace Trainyard

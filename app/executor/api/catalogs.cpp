@@ -87,7 +87,7 @@ HttpApi::Reply HttpApi::catalog(const QString& what)
 HttpApi::Reply HttpApi::host()
 {
     HostStatus host = m_scheduler->usage();
-    host.jobDirRoots = m_jobDirs.roots(); // so a client can check a job dir before it submits (the wizard)
+    host.jobDirRoots = m_paths.roots(); // so a client can check a job dir before it submits (the wizard)
     return jsonReply(host.toJson());
 }
 

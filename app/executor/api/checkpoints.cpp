@@ -171,7 +171,7 @@ HttpApi::Reply HttpApi::checkpoints(
         return jobNotFound(project, jobId);
     QString dir;
     Reply error;
-    if (!localJobDir(*job, m_jobDirs, &dir, &error))
+    if (!localJobDir(*job, m_paths, &dir, &error))
         return error;
     const bool trials = job->trainingInput.hyperparameters.has_value();
     *deferred = true;
@@ -195,7 +195,7 @@ HttpApi::Reply HttpApi::checkpoint(const ApiRequest& request, const QString& pro
         return jobNotFound(project, jobId);
     QString dir;
     Reply error;
-    if (!localJobDir(*job, m_jobDirs, &dir, &error))
+    if (!localJobDir(*job, m_paths, &dir, &error))
         return error;
     const QUrlQuery query = request.query();
     QString tensor;

@@ -62,7 +62,7 @@ HttpApi::Reply HttpApi::trainedModel(const ApiRequest& request, const QString& p
             QStringLiteral("Job %1 is not a built-in algorithm job: its trainer's outputs are its own.").arg(jobId));
     QString dir;
     Reply error;
-    if (!localJobDir(*job, m_jobDirs, &dir, &error))
+    if (!localJobDir(*job, m_paths, &dir, &error))
         return error;
     const QString trial = queryValue(request.query(), QStringLiteral("trial"));
     if (!trial.isEmpty()) {

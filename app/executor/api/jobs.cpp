@@ -8,7 +8,7 @@
 #include "ssestream.h"
 
 #include "builtinalgorithm.h"
-#include "jobdirpolicy.h"
+#include "pathpolicy.h"
 #include "jobfilter.h"
 #include "jobstore.h"
 #include "predictionservice.h"
@@ -85,7 +85,7 @@ HttpApi::Reply HttpApi::createJob(const ApiRequest& request, const QString& proj
     // dir must be in the cluster's shared folder, which the nodes see at the same path.
     if (const Backend* cluster = m_scheduler->clusterBackend(job.trainingInput.region)) {
         violations = validateClusterJob(job, MachineCatalog::builtin());
-        violations += JobDirPolicy({ cluster->runFolderRoot(QString()) }).violations(job.trainingInput.jobDir);
+        violations += pathsFor(cluster).violations(job.trainingInput.jobDir);
         if (usesContainers(job.trainingInput))
             violations.append({ QStringLiteral("trainingInput.region"),
                 QStringLiteral("Custom containers (imageUri) do not run on the Slurm cluster %1: Trainyard does not "
@@ -94,7 +94,8 @@ HttpApi::Reply HttpApi::createJob(const ApiRequest& request, const QString& proj
                     .arg(cluster->name()) });
     } else {
         violations = validateJob(job, MachineCatalog::builtin(), m_host);
-        violations += m_jobDirs.violations(job.trainingInput.jobDir);
+        violations += m_paths.violations(job.trainingInput.jobDir);
+        violations += m_paths.packageViolations(QStringLiteral("trainingInput.packageUris"), job.trainingInput.packageUris);
         // Only a job valid so far costs a podman call per image.
         if (violations.isEmpty() && usesContainers(job.trainingInput))
             violations = ContainerHost::violations(job.trainingInput, m_scheduler->containerRuntime());
@@ -147,6 +148,15 @@ HttpApi::Reply HttpApi::storeNewJob(const QString& project, Job job, const Calle
     return jsonReply(JobJson::toJson(m_store->job(project, job.jobId).value_or(*stored)));
 }
 
+PathPolicy HttpApi::pathsFor(const Backend* cluster) const
+{
+    if (!cluster)
+        return m_paths;
+    PathPolicy policy({ cluster->runFolderRoot(QString()) });
+    policy.setExecutorFolders(m_paths.executorFolders());
+    return policy;
+}
+
 HttpApi::Reply HttpApi::createPredictionJob(const QString& project, Job job, const Caller& caller)
 {
     PredictionInput& in = *job.predictionInput;
@@ -154,13 +164,14 @@ HttpApi::Reply HttpApi::createPredictionJob(const QString& project, Job job, con
     const Backend* cluster = m_scheduler->clusterBackend(in.region);
     violations = cluster ? validateClusterJob(job, MachineCatalog::builtin())
                          : validateJob(job, MachineCatalog::builtin(), m_host);
-    // The workers write outputPath and read uri: folders the job-dir rule allows (a cluster's shared folder there).
-    const JobDirPolicy policy = cluster ? JobDirPolicy({ cluster->runFolderRoot(QString()) }) : m_jobDirs;
-    QString why;
-    if (!in.outputPath.isEmpty() && !policy.allows(in.outputPath, &why))
-        violations.append({ QStringLiteral("predictionInput.outputPath"), why });
-    if (!in.uri.isEmpty() && !policy.allows(in.uri, &why))
-        violations.append({ QStringLiteral("predictionInput.uri"), why });
+    // The workers write outputPath and read uri and the input files: paths the one rule allows (a cluster's shared
+    // folder there). Each file a pattern matches is checked again when the plan is made (BatchPlan::make).
+    const PathPolicy policy = pathsFor(cluster);
+    violations += policy.violations(in.outputPath, QStringLiteral("predictionInput.outputPath"), PathUse::OutputFolder);
+    violations += policy.violations(in.uri, QStringLiteral("predictionInput.uri"), PathUse::ModelFolder);
+    for (qsizetype i = 0; i < in.inputPaths.size(); ++i)
+        violations += policy.violations(in.inputPaths.at(i),
+            QStringLiteral("predictionInput.inputPaths[%1]").arg(i), PathUse::InputFile);
     if (violations.isEmpty() && BuiltInAlgorithms::packageDir().isEmpty())
         violations.append({ QStringLiteral("predictionInput"),
             QStringLiteral("Batch prediction runs Trainyard's bundled package (trainyard_algorithms), which is not "
@@ -174,7 +185,7 @@ HttpApi::Reply HttpApi::createPredictionJob(const QString& project, Job job, con
             error = QStringLiteral("predictionInput: this executor serves no models");
         else
             model = m_prediction->batchModel(project, in, &error);
-        if (model && !BatchPlan::make(in, *model, 1, QString(), &error))
+        if (model && !BatchPlan::make(in, *model, 1, QString(), policy, &error))
             model.reset();
         if (!model) {
             const qsizetype colon = error.indexOf(QLatin1String(": "));

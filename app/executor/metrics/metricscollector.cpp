@@ -394,7 +394,7 @@ struct MetricsCollector::Private {
     QPointer<Scheduler> scheduler;
     QString dataDir;
     bool sampleGpus = false;
-    JobDirPolicy jobDirs;
+    PathPolicy jobDirs;
     std::unique_ptr<GpuSampler> gpu;
     QThreadPool pool;
     QTimer timer;
@@ -413,7 +413,7 @@ struct MetricsCollector::Private {
         auto c = std::make_unique<JobCollection>();
         c->job = key;
         QString why;
-        if (jobDirs.allows(job.trainingInput.jobDir, &why)) {
+        if (jobDirs.allowsExistingJobDir(job.trainingInput.jobDir, &why)) {
             c->jobDir = job.trainingInput.jobDir;
         } else {
             LogEntry e;
@@ -574,7 +574,7 @@ void MetricsCollector::start()
     d->timer.start();
 }
 
-void MetricsCollector::setJobDirPolicy(const JobDirPolicy& policy)
+void MetricsCollector::setPathPolicy(const PathPolicy& policy)
 {
     d->jobDirs = policy;
 }

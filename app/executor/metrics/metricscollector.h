@@ -2,7 +2,7 @@
 #pragma once
 
 #include "job.h"
-#include "jobdirpolicy.h"
+#include "pathpolicy.h"
 
 #include <QObject>
 #include <QString>
@@ -53,7 +53,7 @@ public:
     void setInterval(int ms);
     /// Event files are read only from job dirs this policy allows (a job stored before job dirs were checked
     /// may name "/" or "$HOME"); for another, the job's log gets one WARNING saying why.
-    void setJobDirPolicy(const JobDirPolicy& policy);
+    void setPathPolicy(const PathPolicy& policy);
     /// Stops the timer and waits for ticks in flight (executor shutdown; jobs are not finished).
     void shutdown();
 
