@@ -48,6 +48,8 @@ packages=(
     # the Slurm test cluster of packaging/slurm-testcluster.sh (integration/tst_slurmrest): slurmrestd's JWT
     # authentication needs slurm-wlm-jwt-plugin, which no other package pulls in
     slurmctld slurmd slurm-client slurmrestd slurm-wlm-jwt-plugin munge
+    # the sandbox user code runs in (app/launch/sandbox.h): bubblewrap, unprivileged user and PID namespaces
+    bubblewrap
     # custom containers (integration/tst_containers, packaging/container-images.sh): rootful podman with runc
     # (podman's default crun refuses hybrid cgroup hosts); the images are built offline with debootstrap.
     # catatonit is the init that `podman run --init` starts as PID 1: only a Recommends of podman, so an install
@@ -74,10 +76,16 @@ done
 
 if [[ ${#missing[@]} -eq 0 ]]; then
     echo "setup-deps: all ${#packages[@]} packages are installed"
-    exit 0
+else
+    echo "setup-deps: installing ${missing[*]}"
+    export DEBIAN_FRONTEND=noninteractive
+    $sudo apt-get update -qq
+    $sudo apt-get install -y -q --no-install-recommends "${missing[@]}"
 fi
 
-echo "setup-deps: installing ${missing[*]}"
-export DEBIAN_FRONTEND=noninteractive
-$sudo apt-get update -qq
-$sudo apt-get install -y -q --no-install-recommends "${missing[@]}"
+# An executor run as root runs user code as this system account (trainyard-executor --sandbox-user), as the .deb's
+# sysusers.d file makes it (packaging/trainyard.sysusers); without it, as nobody.
+if ! getent passwd trainyard >/dev/null; then
+    echo "setup-deps: adding the system user trainyard (the account an executor run as root runs user code as)"
+    $sudo systemd-sysusers "$(dirname "$0")/trainyard.sysusers"
+fi

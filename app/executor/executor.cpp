@@ -6,7 +6,7 @@
 #include "auditstore.h"
 #include "gpuinventory.h"
 #include "httpapi.h"
-#include "jobdirpolicy.h"
+#include "pathpolicy.h"
 #include "jobstore.h"
 #include "legacylayout.h"
 #include "logstore.h"
@@ -16,6 +16,7 @@
 #include "predictionservice.h"
 #include "scheduler.h"
 #include "slurmbackend.h"
+#include "staging.h"
 #include "tlsserver.h"
 
 #include <QCoreApplication>
@@ -126,6 +127,31 @@ QString urlFor(const QHostAddress& address, quint16 port, bool tls)
     url.setPort(port);
     return url.toString();
 }
+/// What every sandbox sees read-only besides the system folders (Sandbox::setSharedReadable): an interpreter's
+/// installation outside them (TRAINYARD_PYTHON in a virtual environment: its folder above bin/), and the executor's
+/// own PYTHONPATH folders, which user code inherits.
+QStringList sandboxSharedPaths()
+{
+    QStringList paths;
+    const auto system = [](const QString& path) {
+        for (const char* folder : { "/usr/", "/bin/", "/sbin/", "/lib", "/opt/", "/etc/" }) {
+            if (path.startsWith(QLatin1String(folder)))
+                return true;
+        }
+        return false;
+    };
+    for (const RuntimeVersion& r : runtimeVersions()) {
+        const QString prefix = QFileInfo(QFileInfo(r.interpreter).absolutePath()).absolutePath();
+        if (!system(r.interpreter) && prefix != QLatin1String("/") && !paths.contains(prefix))
+            paths << prefix;
+    }
+    for (const QString& entry : qEnvironmentVariable("PYTHONPATH").split(QLatin1Char(':'), Qt::SkipEmptyParts)) {
+        if (entry.startsWith(QLatin1Char('/')) && !system(entry + QLatin1Char('/')) && !paths.contains(entry))
+            paths << entry;
+    }
+    return paths;
+}
+
 } // namespace
 
 struct Executor::Private {
@@ -149,6 +175,15 @@ struct Executor::Private {
     bool running = false;
 
     QString runtimeFile() const { return runtimeDir + QStringLiteral("/executor.json"); }
+    /// What no request's path may reach and no user code may see (PathPolicy, Sandbox): the data folder (databases,
+    /// access tokens, the audit log, versions' copies), the runtime folder (token, executor.json, the audit head),
+    /// the config folder (clusters.yaml, executor.env, known_executors) and the TLS certificate and key.
+    QStringList executorFolders() const
+    {
+        return { dataDir, runtimeDir,
+            QStandardPaths::writableLocation(QStandardPaths::GenericConfigLocation) + QStringLiteral("/trainyard"),
+            options.tlsCertFile, options.tlsKeyFile };
+    }
     QString tokenFile() const { return runtimeDir + QStringLiteral("/token"); }
 
     /// True when the runtime file names a live process whose URL accepts connections.
@@ -318,6 +353,32 @@ bool Executor::start(QString* error)
         return fail(QStringLiteral("cannot open the models database: ") + problem);
     d->prediction = std::make_unique<PredictionService>(d->models.get(), d->dataDir);
     d->prediction->setIdleStopMs(d->options.predictionIdleSeconds * 1000);
+    {
+        QString why;
+        Sandbox sandbox = Sandbox::detect(d->options.sandbox, d->executorFolders(), d->options.sandboxUser, &why);
+        if (!sandbox.isActive()) {
+            // Where other people deploy and submit code (team mode), a deploy right would be an admin right.
+            if (d->options.sandbox == Sandbox::Mode::On
+                || (d->options.sandbox == Sandbox::Mode::Auto && !d->tls.isNull()))
+                return fail(QStringLiteral("user code cannot run in a sandbox here: %1. Install bubblewrap, or start "
+                                           "the executor with --sandbox=off to run it with the executor's rights.")
+                                .arg(why));
+            qCWarning(lcDaemon).noquote() << why;
+        } else {
+            sandbox.setSharedReadable(sandboxSharedPaths());
+            if (!why.isEmpty())
+                qCWarning(lcDaemon).noquote() << why;
+            qCInfo(lcDaemon).noquote()
+                << QStringLiteral("user code runs in a bubblewrap sandbox (%1)%2")
+                       .arg(sandbox.bwrap(),
+                           sandbox.account() ? QStringLiteral(" as %1 (uid %2)")
+                                                   .arg(sandbox.account()->name)
+                                                   .arg(sandbox.account()->uid)
+                                             : QString());
+        }
+        d->scheduler->setSandbox(sandbox);
+        d->prediction->setSandbox(sandbox);
+    }
     d->scheduler->setBatchModelResolver(
         [prediction = d->prediction.get()](const QString& project, const PredictionInput& input, QString* error) {
             return prediction->batchModel(project, input, error);
@@ -392,10 +453,14 @@ bool Executor::start(QString* error)
                         .arg(server->errorString()));
     d->api->setMetricsStore(d->metrics.get());
     d->api->setPredictionService(d->prediction.get());
-    const JobDirPolicy jobDirs(
-        d->options.jobDirRoots.isEmpty() ? JobDirPolicy::defaultRoots() : d->options.jobDirRoots);
-    d->api->setJobDirPolicy(jobDirs);
-    d->collector->setJobDirPolicy(jobDirs);
+    PathPolicy jobDirs(d->options.jobDirRoots.isEmpty() ? PathPolicy::defaultRoots() : d->options.jobDirRoots);
+    // The default data folder lies in the default root ($HOME): no path a request gives may reach it, nor the
+    // runtime folder (token, executor.json), the config folder (clusters.yaml, known_executors) or the TLS files.
+    jobDirs.setExecutorFolders(d->executorFolders());
+    jobDirs.setLegacyJobDirs(d->dataDir + QStringLiteral("/job-dirs"));
+    d->api->setPathPolicy(jobDirs);
+    d->collector->setPathPolicy(jobDirs);
+    d->scheduler->setPathPolicy(jobDirs);
     qCInfo(lcDaemon).noquote()
         << QStringLiteral("job dirs may lie in: %1").arg(jobDirs.roots().join(QStringLiteral(", ")));
     d->api->bind(server);

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "machinecatalog.h"
+#include "sandbox.h"
 
 #include <QHostAddress>
 #include <QObject>
@@ -26,7 +27,7 @@ struct ExecutorOptions {
     QString dataDir; ///< empty = defaultDataDir()
     QString runtimeDir; ///< empty = defaultRuntimeDir()
     int gracePeriodSeconds = 10; ///< SIGTERM → SIGKILL delay for replicas
-    QStringList jobDirRoots; ///< where job dirs may lie (JobDirPolicy); empty = JobDirPolicy::defaultRoots()
+    QStringList jobDirRoots; ///< where job dirs may lie (PathPolicy); empty = PathPolicy::defaultRoots()
     /// TLS (team mode, README "Team mode"): PEM certificate (chain) and its unencrypted PEM private key; both or
     /// neither. With them the API speaks HTTPS only (TlsIdentity, TlsTcpServer).
     QString tlsCertFile;
@@ -40,6 +41,12 @@ struct ExecutorOptions {
     /// Seconds a prediction node beyond its version's autoScaling.minNodes may idle before it is stopped
     /// (`--prediction-idle-seconds`; API.md "Models and versions").
     int predictionIdleSeconds = 60;
+    /// Where user code runs (`--sandbox`, app/launch/sandbox.h): Auto uses bubblewrap where it works and warns where
+    /// not; On refuses to start without it; Off runs user code with the executor's rights. With TLS (team mode) only
+    /// a working sandbox or Off, said explicitly, is accepted.
+    Sandbox::Mode sandbox = Sandbox::Mode::Auto;
+    /// The account user code runs as when the executor runs as root (`--sandbox-user`).
+    QString sandboxUser = QStringLiteral("trainyard");
 };
 
 /// The trainyard-executor daemon: owns the job store, the log store, the scheduler and the HTTP API,

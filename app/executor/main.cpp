@@ -112,8 +112,20 @@ int main(int argc, char* argv[])
             "before it is stopped (minNodes 0: the version scales to zero, and the next request starts a "
             "node)."),
         QStringLiteral("S"), QStringLiteral("60"));
+    const QCommandLineOption sandbox(QStringLiteral("sandbox"),
+        QStringLiteral("Where user code runs (a training job's replicas, batch prediction workers, prediction nodes, "
+                       "pip building packages): auto (default) runs it in a bubblewrap sandbox where this host allows "
+                       "one: its own user and PID namespaces, the system folders read only, and only the folders its "
+                       "job names, never the executor's data, runtime or config folders. on: refuse to start "
+                       "without one. off: user code runs with the executor's rights (refused with TLS, where other "
+                       "people deploy code)."),
+        QStringLiteral("auto|on|off"), QStringLiteral("auto"));
+    const QCommandLineOption sandboxUser(QStringLiteral("sandbox-user"),
+        QStringLiteral("When the executor runs as root: the account user code runs as (the .deb's trainyard system "
+                       "user; nobody when it does not exist)."),
+        QStringLiteral("NAME"), QStringLiteral("trainyard"));
     parser.addOptions({ listen, tlsCert, tlsKey, dataDir, runtimeDir, grace, jobDirRoot, accessControl, auditDataAccess,
-        predictionIdle });
+        predictionIdle, sandbox, sandboxUser });
     parser.process(app);
     if (!parser.positionalArguments().isEmpty()) {
         std::fprintf(stderr, "trainyard-executor: unexpected argument \"%s\" (see --help)\n",
@@ -164,6 +176,19 @@ int main(int argc, char* argv[])
         return 2;
     }
     options.auditDataAccess = parser.isSet(auditDataAccess);
+    const QString sandboxMode = parser.value(sandbox);
+    if (sandboxMode == QLatin1String("auto")) {
+        options.sandbox = Sandbox::Mode::Auto;
+    } else if (sandboxMode == QLatin1String("on")) {
+        options.sandbox = Sandbox::Mode::On;
+    } else if (sandboxMode == QLatin1String("off")) {
+        options.sandbox = Sandbox::Mode::Off;
+    } else {
+        std::fprintf(stderr, "trainyard-executor: --sandbox must be auto, on or off, not \"%s\"\n",
+            qPrintable(sandboxMode));
+        return 2;
+    }
+    options.sandboxUser = parser.value(sandboxUser);
 
     UnixSignalWatcher signalWatcher;
     Executor executor(options);

@@ -232,6 +232,16 @@ QList<ReplicaLaunch> buildLaunch(
             l.set.insert(QStringLiteral("PYTHONPATH"), context.pythonPath.join(QLatin1Char(':')));
         if (!context.jobMarker.isEmpty())
             l.set.insert(jobMarkerVariable(), context.jobMarker);
+        SandboxView own;
+        if (!input.jobDir.isEmpty())
+            own.writable << input.jobDir;
+        own.writable << l.workingDirectory;
+        own.readable = context.pythonPath;
+        own.workingDirectory = l.workingDirectory;
+        l.sandbox = context.sandbox; // its network too: a batch prediction job's workers have none
+        l.sandbox.workingDirectory.clear();
+        l.sandbox.merge(own);
+        l.sandbox.gpus = !r.gpus.isEmpty();
         const ContainerSpec spec = containerFor(input, r.role);
         if (!spec.isEmpty()) {
             if (context.containers.podman.isEmpty())

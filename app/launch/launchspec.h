@@ -3,6 +3,7 @@
 
 #include "job.h"
 #include "machinecatalog.h"
+#include "sandbox.h"
 
 #include <QJsonObject>
 #include <QList>
@@ -104,6 +105,9 @@ struct LaunchContext {
     /// as gcloud sets them, so that a trainer runs as a single process. Everything else is the same.
     bool standalone = false;
     ContainerRuntime containers; ///< for replicas with an image (containerFor()); unused otherwise
+    /// What every replica's sandbox sees besides its own folders (ReplicaLaunch::sandbox): the inputs the job names
+    /// (a training job's arguments, a batch prediction job's files, model and output folder). Unused by `local train`.
+    SandboxView sandbox;
 };
 
 /// One replica, ready to start: the program, its arguments and its environment.
@@ -119,6 +123,10 @@ struct ReplicaLaunch {
     /// Non-empty: the replica runs in this podman container (`program` is podman, `arguments` its `run`
     /// command line, whose `-e` options carry `set`); the backend stops and removes it by this name.
     QString containerName;
+    /// What the replica's sandbox sees (a process replica's; a container is a sandbox of its own): its job dir and its
+    /// working folder writable, its PYTHONPATH folders readable, the host's GPUs when it holds some, and
+    /// LaunchContext::sandbox; the working folder is where it starts.
+    SandboxView sandbox;
 
     /// `base` with `unset` removed and `set` applied; PYTHONPATH is `set`'s value followed by `base`'s.
     QProcessEnvironment environment(QProcessEnvironment base) const;

@@ -8,7 +8,10 @@
 
 #include <cerrno>
 #include <csignal>
+#include <fcntl.h>
+#include <linux/close_range.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 namespace Trainyard {
@@ -18,21 +21,40 @@ namespace {
 Q_LOGGING_CATEGORY(lcLaunch, "trainyard.executor")
 } // namespace
 
-void makeOwnProcessGroup(QProcess* process, int stdoutFd, int stderrFd)
+void makeOwnProcessGroup(QProcess* process, const ChildSetup& setup)
 {
     const pid_t parent = getpid();
-    // Runs in the child between fork and exec (after QProcess set up fds 0-2): async-signal-safe calls only.
-    process->setChildProcessModifier([parent, stdoutFd, stderrFd] {
+    // Runs in the child between fork and exec (after QProcess set up fds 0-2): async-signal-safe calls only, and no
+    // allocation (the captured list is only read).
+    process->setChildProcessModifier([parent, setup] {
         setpgid(0, 0);
         prctl(PR_SET_PDEATHSIG, SIGKILL);
         // The executor may have died between fork and prctl: then nobody would kill us.
         if (getppid() != parent)
             _exit(128 + SIGKILL);
-        if (stdoutFd >= 0)
-            dup2(stdoutFd, STDOUT_FILENO); // dup2 clears FD_CLOEXEC on the copy
-        if (stderrFd >= 0)
-            dup2(stderrFd, STDERR_FILENO);
+        if (setup.ignoreTerm) {
+            struct sigaction ignore { };
+            ignore.sa_handler = SIG_IGN;
+            sigaction(SIGTERM, &ignore, nullptr);
+        }
+        if (setup.stdoutFd >= 0)
+            dup2(setup.stdoutFd, STDOUT_FILENO); // dup2 clears FD_CLOEXEC on the copy
+        if (setup.stderrFd >= 0)
+            dup2(setup.stderrFd, STDERR_FILENO);
+        // Nothing of the executor's reaches the program: its databases, sockets and the TLS key stay behind even
+        // where a library opened one without O_CLOEXEC.
+        ::syscall(SYS_close_range, 3U, ~0U, CLOSE_RANGE_CLOEXEC);
+        for (const int fd : setup.inheritFds)
+            fcntl(fd, F_SETFD, 0);
     });
+}
+
+void makeOwnProcessGroup(QProcess* process, int stdoutFd, int stderrFd)
+{
+    ChildSetup setup;
+    setup.stdoutFd = stdoutFd;
+    setup.stderrFd = stderrFd;
+    makeOwnProcessGroup(process, setup);
 }
 
 bool signalGroup(qint64 pgid, int signal)

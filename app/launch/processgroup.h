@@ -9,10 +9,26 @@ class QProcess;
 
 namespace Trainyard {
 
+/// What a child process is given between fork and exec, besides its own process group (makeOwnProcessGroup()).
+struct ChildSetup {
+    int stdoutFd = -1; ///< ≥ 0: its stdout (an OutputPipe's write end), replacing QProcess's own
+    int stderrFd = -1; ///< ≥ 0: its stderr
+    /// Descriptors the executor opened close-on-exec that this child alone keeps across exec (the folders a sandbox
+    /// binds: bwrap's --bind-fd). Every other descriptor above 2 is closed at exec, whatever its flag.
+    QList<int> inheritFds;
+    /// The program ignores SIGTERM (inherited SIG_IGN): bubblewrap, whose outer process would otherwise die of the
+    /// group's SIGTERM and take its sandbox down before the trainer could save; the sandboxed command restores the
+    /// default itself (`env --default-signal=TERM`).
+    bool ignoreTerm = false;
+};
+
 /// Makes `process` start in its own process group (setpgid(0, 0)), so that a stop signal reaches the
-/// whole tree with kill(-pgid), and die with the executor (PR_SET_PDEATHSIG = SIGKILL; the executor's
-/// main thread, which starts every child, lives as long as the executor). `stdoutFd`/`stderrFd` (≥ 0):
-/// descriptors the child gets as its stdout/stderr (an OutputPipe's write end), replacing QProcess's own.
+/// whole tree with kill(-pgid), and die with the executor (PR_SET_PDEATHSIG = SIGKILL; the executor's main thread,
+/// which starts every child, lives as long as the executor),
+/// with `setup` applied. No descriptor of the executor's but `setup.inheritFds` survives the exec (close_range(2)'s
+/// CLOSE_RANGE_CLOEXEC, Linux 5.11; on older kernels only those opened close-on-exec, as Qt and SQLite open theirs).
+void makeOwnProcessGroup(QProcess* process, const ChildSetup& setup);
+/// makeOwnProcessGroup() with only stdout and stderr given (≥ 0: an OutputPipe's write end).
 void makeOwnProcessGroup(QProcess* process, int stdoutFd = -1, int stderrFd = -1);
 
 /// Sends `signal` to the process group `pgid` (the child's pid). Returns false when none is left.

@@ -143,6 +143,11 @@ std::vector<Matched> matchedProcesses()
         if (!end || *end || pid == 0)
             continue;
         std::string cmdline = readProcFile(std::string("/proc/") + entry->d_name + "/cmdline");
+        // The sandbox's bubblewrap processes carry the replica's command line but hold no GPU context: NVML lists
+        // only the process that opened the GPU (app/launch/sandbox.h).
+        const std::string program = cmdline.substr(0, cmdline.find('\0'));
+        if (program.size() >= 5 && program.compare(program.size() - 5, 5, "bwrap") == 0)
+            continue;
         for (char& c : cmdline) {
             if (c == '\0')
                 c = ' ';

@@ -5,6 +5,7 @@
 // retryable failure (a worker SIGKILLed), the executor SIGKILLed mid-job and started again, malformed and
 // unauthorized requests, and no process left behind.
 #include "apiclient.h"
+#include "processgroup.h"
 #include "executorenvironment.h"
 #include "executorlocator.h"
 #include "statenames.h"
@@ -279,15 +280,17 @@ private Q_SLOTS:
         QSignalSpy jobEvents(events.get(), &ApiStream::jobChanged);
         QTRY_VERIFY_WITH_TIMEOUT(allRunning(id, 2), 120000);
         QVERIFY(!jobEvents.isEmpty());
-        // The sleepers record their pid and a child's pid: the whole process tree must go.
+        // The sleepers each start a child (a process tree to stop) and then record their pids: the whole tree must go.
+        // The pids they record are their sandbox's (its own PID namespace), so the tree is found as the executor finds
+        // it: by the job's marker (processgroup.h), each sleeper and its child, not the bubblewrap processes around them.
         const QString pidsDir = path(QStringLiteral("jobs/") + id + QStringLiteral("/pids"));
         QTRY_COMPARE_WITH_TIMEOUT(QDir(pidsDir).entryList(QDir::Files).size(), 2, 60000);
+        const QString folder = path(QStringLiteral("data/trainyard/projects/local/jobs/") + id);
         QList<qint64> pids;
-        for (const QString& f : QDir(pidsDir).entryList(QDir::Files)) {
-            QFile file(pidsDir + QLatin1Char('/') + f);
-            QVERIFY(file.open(QIODevice::ReadOnly));
-            for (const QByteArray& p : file.readAll().trimmed().split(' '))
-                pids << p.toLongLong();
+        for (const qint64 pid : jobProcesses(folder)) {
+            QFile cmdline(QStringLiteral("/proc/%1/cmdline").arg(pid));
+            if (cmdline.open(QIODevice::ReadOnly) && !cmdline.readAll().split('\0').first().endsWith("bwrap"))
+                pids << pid;
         }
         QCOMPARE(pids.size(), 4);
         const ApiResult<bool> cancelled = m_client->cancelJobBlocking(id);

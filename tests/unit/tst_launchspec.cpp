@@ -139,6 +139,15 @@ private Q_SLOTS:
         // The job dir and the replica's folder (its hypertune file) at the same paths.
         QVERIFY(a.contains(QStringLiteral("/data/jobs/j1:/data/jobs/j1")));
         QVERIFY(a.contains(w1.workingDirectory + QLatin1Char(':') + w1.workingDirectory));
+        // Issue 42, item 1: a container is a sandbox of its own, and sees those two folders of the host, nothing else
+        // (not the executor's data, runtime or config folders).
+        QStringList mounts;
+        for (qsizetype i = 0; i + 1 < a.size(); ++i) {
+            if (a.at(i) == QLatin1String("-v") || a.at(i) == QLatin1String("--volume") || a.at(i) == QLatin1String("--mount"))
+                mounts << a.at(i + 1);
+        }
+        QCOMPARE(mounts,
+            (QStringList { QStringLiteral("/data/jobs/j1:/data/jobs/j1"), w1.workingDirectory + QLatin1Char(':') + w1.workingDirectory }));
         // The contract's variables go in with -e; the staged package's PYTHONPATH does not.
         QStringList env;
         for (qsizetype i = 0; i + 1 < a.size(); ++i) {

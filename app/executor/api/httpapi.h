@@ -4,7 +4,7 @@
 #include "auditstore.h"
 #include "iampolicy.h"
 #include "job.h"
-#include "jobdirpolicy.h"
+#include "pathpolicy.h"
 #include "machinecatalog.h"
 #include "rpcstatus.h"
 
@@ -34,6 +34,7 @@ class QTimer;
 namespace Trainyard {
 
 class AccessStore;
+class Backend;
 class CheckpointIndex;
 class JobStore;
 class LogStore;
@@ -175,9 +176,10 @@ public:
     /// Serves models, versions, operations and `:predict` (app/executor/API.md "Models and versions") with
     /// `service` (not owned; none: those routes answer UNAVAILABLE).
     void setPredictionService(PredictionService* service) { m_prediction = service; }
-    /// Where job dirs may lie (default: JobDirPolicy's default roots): checked on create
-    /// (`trainingInput.jobDir` violations) and before any file under a job dir is served.
-    void setJobDirPolicy(const JobDirPolicy& policy) { m_jobDirs = policy; }
+    /// The rule for every path a request gives (PathPolicy: where job dirs, output folders and model folders may
+    /// lie, and the executor's own folders that no path may touch; default: PathPolicy's default roots): checked on
+    /// create (each path field's violations) and before any file under a job dir is served.
+    void setPathPolicy(const PathPolicy& policy) { m_paths = policy; }
 
     /// Access control (app/executor/API.md, "Access control"): the access tokens and IAM policies of `access`
     /// (not owned; null: only the admin's token authenticates, as before tokens existed), and the principal that
@@ -389,6 +391,9 @@ private:
     QString auditRegionOf(const QString& project, const QString& jobId) const;
     Reply listTokens();
     Reply revokeToken(const QString& id);
+    /// The path rule for a job in `cluster`'s region (its shared folder the only root) or on this host (null:
+    /// m_paths); the executor's own folders are refused either way.
+    PathPolicy pathsFor(const Backend* cluster) const;
     /// A batch prediction job's create (predictionInput): validatePredictionInput(), outputPath and uri inside the
     /// job-dir roots, the model resolved and the input paths matched now; then stored and submitted as any job.
     Reply createPredictionJob(const QString& project, Job job, const Caller& caller);
@@ -478,7 +483,7 @@ private:
     LogStore* m_logs;
     Scheduler* m_scheduler;
     HostInventory m_host;
-    JobDirPolicy m_jobDirs;
+    PathPolicy m_paths;
     QByteArray m_token;
     AccessStore* m_access = nullptr;
     bool m_checkPermissions = true;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "batchplan.h"
+#include "pathpolicy.h"
 
 #include <QDir>
 #include <QFile>
@@ -12,8 +13,8 @@
 
 namespace Trainyard {
 
-std::optional<BatchPlan> BatchPlan::make(
-    const PredictionInput& input, const BatchModel& model, int workerLimit, const QString& stateDir, QString* error)
+std::optional<BatchPlan> BatchPlan::make(const PredictionInput& input, const BatchModel& model, int workerLimit,
+    const QString& stateDir, const PathPolicy& paths, QString* error)
 {
     BatchPlan plan;
     for (qsizetype i = 0; i < input.inputPaths.size(); ++i) {
@@ -36,8 +37,15 @@ std::optional<BatchPlan> BatchPlan::make(
             *error = QStringLiteral("%1: no readable file matches %2").arg(field, pattern);
             return std::nullopt;
         }
-        for (const QString& path : std::as_const(matched))
+        for (const QString& path : std::as_const(matched)) {
+            // Each file a pattern matches is held to the rule the pattern was: a link out of the roots, or into the
+            // executor's folders, is refused by its name.
+            if (const QString why = paths.problem(path, PathUse::InputFile); !why.isEmpty()) {
+                *error = QStringLiteral("%1: %2").arg(field, why);
+                return std::nullopt;
+            }
             plan.files.append({ path, QFileInfo(path).size() });
+        }
     }
     plan.dataFormat = input.dataFormat;
     plan.outputDataFormat = input.outputDataFormat.isEmpty() ? QStringLiteral("JSON") : input.outputDataFormat;
@@ -150,6 +158,25 @@ TrainingInput BatchPlan::trainingInput(
     in.region = region;
     in.runtimeVersion = runtimeVersion;
     return in;
+}
+
+SandboxView BatchPlan::sandboxView() const
+{
+    SandboxView view;
+    view.network = false;
+    for (const File& f : files)
+        view.readable << f.path;
+    if (!model.modelDir.isEmpty())
+        view.readable << model.modelDir;
+    view.readable << model.pythonPath;
+    for (const QString& folder : { outputPath, stateDir }) {
+        if (!folder.isEmpty())
+            view.writable << folder;
+    }
+    // The workers write their progress beside the plan, which they must not change: it names what they read.
+    if (!stateDir.isEmpty())
+        view.readable << stateDir + QStringLiteral("/plan.json");
+    return view;
 }
 
 QString BatchPlan::outputFileName(const QString& kind, int shard, int shards)

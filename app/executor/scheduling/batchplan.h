@@ -2,6 +2,7 @@
 #pragma once
 
 #include "job.h"
+#include "sandbox.h"
 
 #include <QJsonObject>
 #include <QList>
@@ -11,6 +12,8 @@
 #include <optional>
 
 namespace Trainyard {
+
+class PathPolicy;
 
 /// The model a batch prediction job runs, resolved from its predictionInput (modelName: the model's default version;
 /// versionName: that version; uri: a folder, its framework detected from the files) by the executor's
@@ -53,9 +56,10 @@ struct BatchPlan {
     /// Expands `input.inputPaths` (a `*` in the last segment matches file names, sorted; a plain path must be a
     /// readable file) and chooses the workers: min(maxWorkerCount (10 when absent), `workerLimit` (this host's vCPUs;
     /// a cluster's: no limit), ⌈bytes / MinShardBytes⌉), at least 1. Errors (nullopt, *error names the field:
-    /// "predictionInput.inputPaths[1]: no file matches /data/x*") for a path that matches nothing or cannot be read.
+    /// "predictionInput.inputPaths[1]: no file matches /data/x*") for a path that matches nothing or cannot be read,
+    /// or a file that `paths` refuses as an input file (PathPolicy: a link out of the roots, a file of the executor's).
     static std::optional<BatchPlan> make(const PredictionInput& input, const BatchModel& model, int workerLimit,
-        const QString& stateDir, QString* error);
+        const QString& stateDir, const PathPolicy& paths, QString* error);
 
     qint64 totalBytes() const;
 
@@ -70,6 +74,10 @@ struct BatchPlan {
     /// `packageDir`, in `region` with `runtimeVersion`.
     TrainingInput trainingInput(
         const QString& packageDir, const QString& planPath, const QString& region, const QString& runtimeVersion) const;
+
+    /// What its workers' sandbox sees besides their own folders: the input files and the model's folder and packages
+    /// (read), the output folder and stateDir (written: results, progress); no network.
+    SandboxView sandboxView() const;
 
     /// The output files' names: "prediction.results-00000-of-00002" (kind "results" or "errors_stats").
     static QString outputFileName(const QString& kind, int shard, int shards);

@@ -55,6 +55,9 @@ struct JobRun {
     /// A batch prediction job (predictionInput): its workers (BatchPlan::workers; `input` runs them), 0 for any other.
     int batchWorkers = 0;
     QString batchOutputPath;
+    /// What a batch prediction job's workers see besides their own folders (Sandbox): the plan's input files and model
+    /// (read), the output folder and the job's batch folder (written); no network.
+    SandboxView batchView;
     /// Its predictionOutput as last stored, so that progress is stored only when it changed.
     std::optional<PredictionOutput> batchOutput;
     /// Why the job cannot run, found before it was queued (a batch prediction job whose model or input is gone):

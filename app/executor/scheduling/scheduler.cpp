@@ -40,7 +40,44 @@ Launch::LaunchContext Scheduler::Private::launchContext(const ReplicaSetRun& set
     context.interpreter = run->interpreter;
     context.pythonPath = { run->folder.stagingDir() };
     context.cloud = executorId();
+    if (run->batchWorkers > 0) {
+        context.sandbox = run->batchView;
+        // The workers write these as the sandbox's account: they exist before the first worker starts.
+        for (const QString& folder : std::as_const(run->batchView.writable)) {
+            QDir().mkpath(folder);
+            if (const QString warning = set.backend()->adoptJobDir(folder); !warning.isEmpty())
+                service(run->key, warning, LogSeverity::Warning);
+        }
+    } else {
+        argumentPaths(input.args, &context.sandbox);
+    }
     return context;
+}
+
+void Scheduler::Private::argumentPaths(const QStringList& args, SandboxView* view) const
+{
+    for (const QString& arg : args) {
+        // "/data/x", "--train_files=/data/a.csv,/data/b.csv": the full paths an argument holds.
+        const qsizetype equals = arg.indexOf(QLatin1Char('='));
+        const QString value = arg.startsWith(QLatin1Char('/')) ? arg : equals > 0 ? arg.mid(equals + 1) : QString();
+        if (!value.startsWith(QLatin1Char('/')))
+            continue;
+        for (const QString& part : value.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+            const QString clean = QDir::cleanPath(part);
+            // A file or folder that exists, else the folder it would be made in (an output the trainer creates).
+            const QFileInfo info(clean);
+            const QString path = info.exists() ? clean : info.absolutePath();
+            if (!QFileInfo::exists(path) || view->writable.contains(path) || view->readable.contains(path))
+                continue;
+            // Inside the roots, the job dir's rule: written as the job dir is. Elsewhere (a data set in /data), read
+            // only, as a package is: the account reads what it may read anyway. Never the executor's own folders or
+            // /proc; what the system folders hold every sandbox sees anyway.
+            if (paths.allows(path, nullptr, PathUse::JobDir))
+                view->writable << path;
+            else if (paths.allows(path, nullptr, PathUse::Package))
+                view->readable << path;
+        }
+    }
 }
 
 void Scheduler::Private::runAllStarted(ReplicaSetRun& set)
@@ -621,6 +658,18 @@ void Scheduler::setGracePeriodSeconds(int seconds)
 void Scheduler::setBatchModelResolver(BatchModelResolver resolver)
 {
     d->batchResolver = std::move(resolver);
+}
+
+void Scheduler::setPathPolicy(const PathPolicy& paths)
+{
+    d->paths = paths;
+}
+
+void Scheduler::setSandbox(const Sandbox& sandbox)
+{
+    d->sandbox = sandbox;
+    if (auto* local = qobject_cast<LocalBackend*>(d->backend))
+        local->setSandbox(sandbox);
 }
 
 } // namespace Trainyard

@@ -16,6 +16,9 @@
 
 namespace Trainyard {
 
+class PathPolicy;
+class Sandbox;
+
 class Backend;
 class JobStore;
 class LogStore;
@@ -134,6 +137,13 @@ public:
     /// predictionOutput is stored from the workers' progress files every 2 s while it runs, and when it ends. Without
     /// a resolver, a batch prediction job fails.
     void setBatchModelResolver(BatchModelResolver resolver);
+    /// The rule every path a job gives follows (PathPolicy), for what the scheduler finds itself: the files a batch
+    /// prediction job's patterns match when its plan is made, the inputs a training job's arguments name (bound into
+    /// its replicas' sandbox). Default: PathPolicy's default roots.
+    void setPathPolicy(const PathPolicy& paths);
+    /// Where user code runs (app/launch/sandbox.h; inactive by default): the local backend's process replicas and
+    /// batch workers, and pip staging every job's packages (a cluster job's too: pip runs on this host).
+    void setSandbox(const Sandbox& sandbox);
 
 Q_SIGNALS:
     /// The job's replicas changed (a state, an address, a process, a restart): `replicas` is the whole list as

@@ -15,6 +15,7 @@
 #include "logstore.h"
 #include "machinecatalog.h"
 #include "outcomejournal.h"
+#include "pathpolicy.h"
 #include "replicasetrun.h"
 #include "rfc3339.h"
 #include "runtimelogging.h"
@@ -24,6 +25,7 @@
 #include <QDateTime>
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QMetaMethod>
 #include <QSysInfo>
 #include <QThread>
@@ -48,6 +50,8 @@ struct Scheduler::Private final : ReplicaSetRun::Owner, StudyRun::Host {
     QString dataDir;
     int graceSeconds = 10;
     Scheduler::BatchModelResolver batchResolver;
+    PathPolicy paths;
+    Sandbox sandbox; ///< pip's (the local backend has its own copy for the replicas)
     QTimer* batchProgressTimer = nullptr;
     bool shuttingDownNow = false;
 
@@ -199,6 +203,11 @@ struct Scheduler::Private final : ReplicaSetRun::Owner, StudyRun::Host {
     }
 
     Launch::LaunchContext launchContext(const ReplicaSetRun& set) override;
+    /// Adds to `view` the paths a training job's arguments name, which its replicas' sandbox binds: each full path in an
+    /// argument or after its '=' (comma-separated lists too) that exists, else its folder; written when the job dir's
+    /// rule allows it (inside the roots), read only when only a package's does (elsewhere, never the executor's own
+    /// folders or /proc; PathPolicy).
+    void argumentPaths(const QStringList& args, SandboxView* view) const;
 
     qint64 runLimitLeft(const ReplicaSetRun& set) const override
     {

@@ -108,13 +108,24 @@ void Scheduler::Private::planBatch(Run* run, const Job& job)
     QString error;
     std::optional<BatchPlan> plan;
     if (QFile::exists(planFile)) {
+        // A plan made before a restart: what it names is held to the rule again (it lies in the job's folder).
         plan = BatchPlan::read(planFile, &error);
+        if (plan && plan->outputPath != in.outputPath) {
+            error = QStringLiteral("the batch plan %1 names another output folder than the job").arg(planFile);
+            plan.reset();
+        }
+        for (qsizetype i = 0; plan && i < plan->files.size(); ++i) {
+            if (const QString why = paths.problem(plan->files.at(i).path, PathUse::InputFile); !why.isEmpty()) {
+                error = QStringLiteral("predictionInput.inputPaths: %1").arg(why);
+                plan.reset();
+            }
+        }
     } else if (!batchResolver) {
         error = QStringLiteral("this executor serves no models, so it cannot run batch prediction jobs");
     } else if (const std::optional<BatchModel> model = batchResolver(run->key.project, in, &error)) {
         // A cluster's nodes are many; on this host, more workers than vCPUs only take turns.
         const int limit = run->backend == backend ? QThread::idealThreadCount() : std::numeric_limits<int>::max();
-        plan = BatchPlan::make(in, *model, limit, run->folder.batchDir(), &error);
+        plan = BatchPlan::make(in, *model, limit, run->folder.batchDir(), paths, &error);
         if (plan && !plan->write(planFile, &error))
             plan.reset();
     }
@@ -126,6 +137,7 @@ void Scheduler::Private::planBatch(Run* run, const Job& job)
         return;
     }
     run->batchWorkers = plan->workers;
+    run->batchView = plan->sandboxView();
     run->input = plan->trainingInput(BuiltInAlgorithms::packageDir(), planFile, in.region,
         in.runtimeVersion.isEmpty() ? plan->model.runtimeVersion : in.runtimeVersion);
     run->batchOutput = job.predictionOutput;
@@ -256,6 +268,7 @@ void Scheduler::Private::prepare(Run* run)
         return;
     }
     run->staging = new Staging(run->folder.path(), run->interpreter, input.packageUris, q);
+    run->staging->setSandbox(&sandbox);
     // Where the run's folder is (this host's data dir, or a cluster's shared folder): its nodes see the copy.
     run->staging->setCacheDir(JobFolder::stagingCacheDir(run->backend->runFolderRoot(dataDir)));
     const JobKey key = run->key;

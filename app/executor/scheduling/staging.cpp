@@ -252,19 +252,43 @@ void Staging::start()
     env.insert(jobMarkerVariable(), m_jobFolder);
     env.remove(QStringLiteral("PYTHONPATH"));
     m_process->setProcessEnvironment(env);
-    makeOwnProcessGroup(m_process);
+    QStringList args { QStringLiteral("-m"), QStringLiteral("pip"), QStringLiteral("install"),
+        QStringLiteral("--no-index"), QStringLiteral("--no-deps"), QStringLiteral("--no-build-isolation"),
+        QStringLiteral("--no-cache-dir"), QStringLiteral("--upgrade"), QStringLiteral("--target"), stagingDir() };
+    args << packages;
+    if (m_sandbox && m_sandbox->isActive()) {
+        SandboxView view;
+        view.network = false;
+        view.writable = { build, stagingDir(), tmp };
+        for (const QString& package : std::as_const(packages)) {
+            if (!package.startsWith(build + QLatin1Char('/')))
+                view.readable << package; // an sdist or a wheel where the user keeps it
+        }
+        view.workingDirectory = build;
+        QString error;
+        for (const QString& folder : std::as_const(view.writable)) {
+            if (!m_sandbox->handOver(folder, &error)) {
+                fail(QStringLiteral("cannot prepare the staging folders for pip: %1").arg(error));
+                return;
+            }
+        }
+        if (!m_sandbox->prepare(m_process, m_interpreter, args, view, ChildSetup(), &error)) {
+            fail(QStringLiteral("cannot start pip in its sandbox: %1").arg(error));
+            return;
+        }
+    } else {
+        m_process->setProgram(m_interpreter);
+        m_process->setArguments(args);
+        makeOwnProcessGroup(m_process);
+    }
     connect(m_process, &QProcess::readyRead, this, &Staging::readOutput);
     connect(m_process, &QProcess::finished, this, &Staging::onFinished);
     connect(m_process, &QProcess::errorOccurred, this, [this](QProcess::ProcessError e) {
         if (e == QProcess::FailedToStart)
             fail(QStringLiteral("cannot start %1: %2").arg(m_interpreter, m_process->errorString()));
     });
-    QStringList args { QStringLiteral("-m"), QStringLiteral("pip"), QStringLiteral("install"),
-        QStringLiteral("--no-index"), QStringLiteral("--no-deps"), QStringLiteral("--no-build-isolation"),
-        QStringLiteral("--no-cache-dir"), QStringLiteral("--upgrade"), QStringLiteral("--target"), stagingDir() };
-    args << packages;
     Q_EMIT outputLine(m_interpreter + QLatin1Char(' ') + args.join(QLatin1Char(' ')));
-    m_process->start(m_interpreter, args);
+    m_process->start();
 }
 
 QString Staging::cacheKey(const QStringList& packages) const

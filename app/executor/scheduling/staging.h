@@ -2,6 +2,7 @@
 #pragma once
 
 #include "job.h"
+#include "sandbox.h"
 
 #include <QJsonArray>
 #include <QObject>
@@ -58,6 +59,10 @@ public:
     QString stagingDir() const;
     /// Keeps and reuses installs in `dir` (created when missing); empty (the default) = pip for every job.
     void setCacheDir(const QString& dir) { m_cacheDir = dir; }
+    /// Runs pip (which runs the package's setup.py: user code) in `sandbox` (not owned; null or inactive: as the
+    /// executor), seeing only the build, staging and temporary folders (written) and the sdists and wheels it installs
+    /// (read), without network.
+    void setSandbox(const Sandbox* sandbox) { m_sandbox = sandbox; }
     /// The cache entry this staging used or filled (`<cacheDir>/<sha256 hex>`); empty without a cache, or
     /// before start() hashed the packages.
     QString cacheEntry() const { return m_cacheEntry; }
@@ -98,6 +103,7 @@ private:
     QString m_interpreter;
     QStringList m_packageUris;
     QProcess* m_process = nullptr;
+    const Sandbox* m_sandbox = nullptr;
     QByteArray m_partial;
     QStringList m_tail; // last lines, for the error message
     QStringList m_errors; // "ERROR:" lines

@@ -5,6 +5,7 @@
 #include "containerhost.h"
 #include "outputpipe.h"
 #include "processgroup.h"
+#include "sandbox.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -41,6 +42,7 @@ struct LocalBackend::Private {
     int outputBatchMs = 5;
     bool shuttingDown = false;
     Launch::ContainerRuntime containers;
+    Sandbox sandbox;
 
     struct Replica {
         QString taskName;
@@ -49,6 +51,7 @@ struct LocalBackend::Private {
         OutputPipe* err = nullptr;
         qint64 pid = 0; // process group id, kept after exit to kill stragglers
         QString containerName; // non-empty: `process` is the podman client of this container
+        bool sandboxed = false; // `process` is bubblewrap around the replica (Sandbox)
         bool startedSent = false;
         QProcess* inspect = nullptr; // `podman inspect` of the container's init pid, while it runs
         QElapsedTimer inspectClock;
@@ -404,6 +407,12 @@ void LocalBackend::launch(const RunId& id, const QList<Launch::ReplicaLaunch>& r
         process->setWorkingDirectory(l.workingDirectory);
         process->setProgram(l.program);
         process->setArguments(l.arguments);
+        // A container is a sandbox of its own: only a process replica runs in ours, in folders its account may write.
+        const bool sandboxed = d->sandbox.isActive() && l.containerName.isEmpty();
+        if (sandboxed) {
+            d->sandbox.handOver(l.workingDirectory);
+            replica->sandboxed = true;
+        }
         Private::Replica* r = replica.get();
         const QString taskName = l.taskName;
         // Output through our own batched pipes (see OutputPipe); QProcess's channels go to /dev/null.
@@ -413,13 +422,21 @@ void LocalBackend::launch(const RunId& id, const QList<Launch::ReplicaLaunch>& r
         r->err = new OutputPipe(
             [this, id, taskName](const QByteArray& bytes) { Q_EMIT output(id, taskName, bytes, true); },
             d->outputBatchMs, process);
+        ChildSetup setup;
         if (r->out->open() && r->err->open()) {
             process->setStandardOutputFile(QProcess::nullDevice());
             process->setStandardErrorFile(QProcess::nullDevice());
-            makeOwnProcessGroup(process, r->out->writeFd(), r->err->writeFd());
+            setup.stdoutFd = r->out->writeFd();
+            setup.stderrFd = r->err->writeFd();
         } else {
             qCWarning(lcLocal, "cannot create output pipes for %s: %s", qPrintable(taskName), std::strerror(errno));
-            makeOwnProcessGroup(process);
+        }
+        QString sandboxError;
+        if (sandboxed) {
+            if (!d->sandbox.prepare(process, l.program, l.arguments, l.sandbox, setup, &sandboxError))
+                makeOwnProcessGroup(process, setup); // it does not start: see below
+        } else {
+            makeOwnProcessGroup(process, setup);
         }
         r->process = process;
         QObject::connect(process, &QProcess::started, this, [this, id, process, r] {
@@ -437,10 +454,14 @@ void LocalBackend::launch(const RunId& id, const QList<Launch::ReplicaLaunch>& r
         });
         QObject::connect(process, &QProcess::finished, this, [this, id, process, r](int code, QProcess::ExitStatus status) {
             ReplicaExit exit;
-            // Qt reports the signal number as the exit code of a crashed process.
+            // Qt reports the signal number as the exit code of a crashed process; bubblewrap reports its command's
+            // signal as 128 + N.
             if (status == QProcess::CrashExit) {
                 exit.kind = ReplicaExit::Kind::Signalled;
                 exit.signal = code;
+            } else if (const int signal = r->sandboxed ? Sandbox::exitSignal(code) : 0) {
+                exit.kind = ReplicaExit::Kind::Signalled;
+                exit.signal = signal;
             } else {
                 exit.code = code;
             }
@@ -454,6 +475,18 @@ void LocalBackend::launch(const RunId& id, const QList<Launch::ReplicaLaunch>& r
             exit.error = process->errorString();
             d->onFinished(id, r, process, exit);
         });
+        if (!sandboxError.isEmpty()) {
+            // Never run unconfined what should run confined: the replica fails to start, with the reason.
+            r->process = process;
+            run.replicas.push_back(std::move(replica));
+            QTimer::singleShot(0, this, [this, id, process, r, sandboxError] {
+                ReplicaExit exit;
+                exit.kind = ReplicaExit::Kind::FailedToStart;
+                exit.error = sandboxError;
+                d->onFinished(id, r, process, exit);
+            });
+            continue;
+        }
         run.replicas.push_back(std::move(replica));
         toStart << process;
     }
@@ -575,6 +608,26 @@ Launch::ContainerRuntime LocalBackend::containers() const
 void LocalBackend::setContainerRuntime(const Launch::ContainerRuntime& runtime)
 {
     d->containers = runtime;
+}
+
+void LocalBackend::setSandbox(const Sandbox& sandbox)
+{
+    d->sandbox = sandbox;
+}
+
+const Sandbox& LocalBackend::sandbox() const
+{
+    return d->sandbox;
+}
+
+QString LocalBackend::adoptJobDir(const QString& path)
+{
+    QString error;
+    if (d->sandbox.isActive() && !d->sandbox.handOver(path, &error))
+        return tr("The job dir %1 could not be handed to the account the trainer runs as (%2): the trainer may not be "
+                  "able to write to it.")
+            .arg(path, error);
+    return QString();
 }
 
 BackendUsage LocalBackend::usage() const

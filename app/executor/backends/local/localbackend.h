@@ -2,6 +2,7 @@
 #pragma once
 
 #include "backend.h"
+#include "sandbox.h"
 
 #include <map>
 #include <memory>
@@ -45,6 +46,12 @@ public:
     Launch::ContainerRuntime containers() const override;
     /// Replaces what ContainerHost::detect() found at construction (tests: a host without podman).
     void setContainerRuntime(const Launch::ContainerRuntime& runtime);
+    /// Runs every process replica in `sandbox` (app/launch/sandbox.h; inactive by default), each seeing its own
+    /// ReplicaLaunch::sandbox. Exit status 128 + N of a sandboxed replica is reported as signal N.
+    void setSandbox(const Sandbox& sandbox);
+    const Sandbox& sandbox() const;
+    /// Hands the job dir to the sandbox's account when the executor runs as root (Sandbox::handOver()).
+    QString adoptJobDir(const QString& path) override;
 
 private:
     struct Private;
