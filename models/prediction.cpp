@@ -2,6 +2,7 @@
 // Models, versions and operations on the wire (prediction.h). Rules and names: the service's REST reference
 // (projects.models, projects.models.versions, projects.operations) and its "Creating a model version" page.
 #include "prediction.h"
+#include "pathname.h"
 
 #include "machinecatalog.h"
 
@@ -10,6 +11,7 @@
 #include <QDir>
 #include <QFileInfo>
 #include <QJsonDocument>
+#include <QRegularExpression>
 
 namespace Trainyard {
 
@@ -71,6 +73,39 @@ std::optional<int> readCount(const QJsonValue& value, const QString& field, Fiel
         return std::nullopt;
     }
     return int(n);
+}
+
+/// A string field of at most `maxBytes` UTF-8 bytes (null reads as empty); a violation of `field` otherwise.
+QString readText(const QJsonValue& value, const QString& field, qsizetype maxBytes, FieldViolations* violations)
+{
+    if (!value.isString() && !value.isNull()) {
+        violations->append({ field, QStringLiteral("must be a string") });
+        return {};
+    }
+    const QString text = value.toString();
+    if (const qsizetype bytes = text.toUtf8().size(); bytes > maxBytes) {
+        violations->append({ field, QStringLiteral("may be at most %1 bytes long; this one has %2").arg(maxBytes).arg(bytes) });
+        return {};
+    }
+    return text;
+}
+
+/// A bool field: true or false, never a string that looks like one.
+bool readBool(const QJsonValue& value, const QString& field, FieldViolations* violations)
+{
+    if (!value.isBool() && !value.isNull())
+        violations->append({ field, QStringLiteral("must be true or false") });
+    return value.toBool();
+}
+
+/// Whether a create body or an update's JSON is within PredictionLimits::MaxRecordBytes; a violation of `field`
+/// otherwise.
+void checkRecordSize(const QJsonObject& json, const QString& field, FieldViolations* violations)
+{
+    if (const qsizetype bytes = QJsonDocument(json).toJson(QJsonDocument::Compact).size();
+        bytes > PredictionLimits::MaxRecordBytes)
+        violations->append({ field,
+            QStringLiteral("may be at most %1 bytes as JSON; this one has %2").arg(PredictionLimits::MaxRecordBytes).arg(bytes) });
 }
 
 QString etagOf(const QJsonObject& fields)
@@ -254,7 +289,7 @@ ModelResource ModelResource::fromJson(const QJsonObject& json, const QString& pr
         if (key == QLatin1String("name")) {
             m.name = lastSegment(it->toString(), fullPrefix);
         } else if (key == QLatin1String("description")) {
-            m.description = it->toString();
+            m.description = readText(*it, field, PredictionLimits::MaxDescriptionBytes, violations);
         } else if (key == QLatin1String("defaultVersion")) {
             const QString full = it->toObject().value(QStringLiteral("name")).toString();
             m.defaultVersion = full.section(QLatin1Char('/'), -1);
@@ -268,9 +303,9 @@ ModelResource ModelResource::fromJson(const QJsonObject& json, const QString& pr
             if (m.regions.size() > 1)
                 violations->append({ field, QStringLiteral("at most one region may be given (the service's rule)") });
         } else if (key == QLatin1String("onlinePredictionLogging")) {
-            m.onlinePredictionLogging = it->toBool();
+            m.onlinePredictionLogging = readBool(*it, field, violations);
         } else if (key == QLatin1String("onlinePredictionConsoleLogging")) {
-            m.onlinePredictionConsoleLogging = it->toBool();
+            m.onlinePredictionConsoleLogging = readBool(*it, field, violations);
         } else if (key == QLatin1String("labels")) {
             m.labels = readLabels(*it, field, QStringLiteral("model."), violations);
         } else if (key == QLatin1String("etag")) {
@@ -279,6 +314,7 @@ ModelResource ModelResource::fromJson(const QJsonObject& json, const QString& pr
             violations->append({ field, QStringLiteral("unknown field") });
         }
     }
+    checkRecordSize(json, QStringLiteral("model"), violations);
     if (!json.contains(QLatin1String("name")))
         violations->append({ QStringLiteral("model.name"), QStringLiteral("is required") });
     else if (const QStringList problems = idProblems(m.name); !problems.isEmpty())
@@ -333,6 +369,8 @@ QJsonObject VersionResource::toJson() const
         o.insert(QStringLiteral("autoScaling"), a);
     }
     put("predictionClass", predictionClass);
+    if (predictionTimeoutSeconds > 0)
+        o.insert(QStringLiteral("predictionTimeout"), QStringLiteral("%1s").arg(predictionTimeoutSeconds));
     if (!packageUris.isEmpty())
         o.insert(QStringLiteral("packageUris"), QJsonArray::fromStringList(packageUris));
     if (!labels.isEmpty())
@@ -364,16 +402,17 @@ VersionResource VersionResource::fromJson(
     for (auto it = json.begin(); it != json.end(); ++it) {
         const QString& key = it.key();
         const QString field = QStringLiteral("version.") + key;
+        const auto text = [&](qsizetype maxBytes) { return readText(*it, field, maxBytes, violations); };
         if (key == QLatin1String("name")) {
-            v.name = lastSegment(string(*it, field), fullPrefix);
+            v.name = lastSegment(text(PredictionLimits::MaxNameFieldBytes), fullPrefix);
         } else if (key == QLatin1String("description")) {
-            v.description = string(*it, field);
+            v.description = text(PredictionLimits::MaxDescriptionBytes);
         } else if (key == QLatin1String("deploymentUri")) {
-            v.deploymentUri = string(*it, field);
+            v.deploymentUri = text(PathName::PathMax);
         } else if (key == QLatin1String("runtimeVersion")) {
-            v.runtimeVersion = string(*it, field);
+            v.runtimeVersion = text(PredictionLimits::MaxNameFieldBytes);
         } else if (key == QLatin1String("pythonVersion")) {
-            v.pythonVersion = string(*it, field);
+            v.pythonVersion = text(PredictionLimits::MaxNameFieldBytes);
         } else if (key == QLatin1String("framework")) {
             const QString name = string(*it, field);
             if (const auto f = frameworkFromName(name))
@@ -383,7 +422,16 @@ VersionResource VersionResource::fromJson(
                     QStringLiteral("\"%1\" is not a framework; expected TENSORFLOW, SCIKIT_LEARN, XGBOOST or PYTORCH")
                         .arg(name) });
         } else if (key == QLatin1String("machineType")) {
-            v.machineType = string(*it, field);
+            v.machineType = text(PredictionLimits::MaxNameFieldBytes);
+        } else if (key == QLatin1String("predictionTimeout")) {
+            // Ours (the service documents no deadline): a google.protobuf.Duration of whole seconds.
+            const std::optional<double> seconds = ProtoDuration(it->toString()).seconds();
+            if (!it->isString() || !seconds || *seconds < 1 || *seconds > PredictionLimits::MaxTimeoutSeconds)
+                violations->append({ field,
+                    QStringLiteral("must be a duration from \"1s\" to \"%1s\", such as \"30s\"")
+                        .arg(PredictionLimits::MaxTimeoutSeconds) });
+            else
+                v.predictionTimeoutSeconds = int(*seconds);
         } else if (key == QLatin1String("manualScaling")) {
             const QJsonObject m = it->toObject();
             if (!it->isObject() || (m.size() != 1 && !m.isEmpty())
@@ -405,10 +453,17 @@ VersionResource VersionResource::fromJson(
                     violations->append({ afield, QStringLiteral("unknown field (minNodes and maxNodes are read)") });
             }
         } else if (key == QLatin1String("predictionClass")) {
-            v.predictionClass = string(*it, field);
+            v.predictionClass = text(PredictionLimits::MaxNameFieldBytes);
         } else if (key == QLatin1String("packageUris")) {
-            for (const QJsonValue& p : it->toArray())
-                v.packageUris << p.toString();
+            if (!it->isArray())
+                violations->append({ field, QStringLiteral("must be a list of package paths") });
+            const QJsonArray uris = it->toArray();
+            for (qsizetype i = 0; i < uris.size(); ++i) {
+                if (!uris.at(i).isString())
+                    violations->append({ field + QStringLiteral("[%1]").arg(i), QStringLiteral("must be a string") });
+                else
+                    v.packageUris << uris.at(i).toString();
+            }
         } else if (key == QLatin1String("labels")) {
             v.labels = readLabels(*it, field, QStringLiteral("version."), violations);
         } else if (key == QLatin1String("state")) {
@@ -438,6 +493,7 @@ VersionResource VersionResource::fromJson(
     }
     if (stored)
         return v;
+    checkRecordSize(json, QStringLiteral("version"), violations);
     if (!json.contains(QLatin1String("name")))
         violations->append({ QStringLiteral("version.name"), QStringLiteral("is required") });
     else if (const QStringList problems = idProblems(v.name); !problems.isEmpty())
@@ -529,6 +585,74 @@ OperationResource OperationResource::fromJson(const QJsonObject& json)
     }
     op.response = json.value(QStringLiteral("response")).toObject();
     return op;
+}
+
+} // namespace Trainyard
+
+namespace Trainyard {
+
+std::optional<PredictionMachineType> predictionMachineType(const QString& name)
+{
+    if (name.isEmpty() || name == QLatin1String("mls1-c1-m2"))
+        return PredictionMachineType { QStringLiteral("mls1-c1-m2"), 1, Bytes::fromGb(2) };
+    if (name == QLatin1String("mls1-c4-m2"))
+        return PredictionMachineType { name, 4, Bytes::fromGb(2) };
+    static const QRegularExpression n1(QStringLiteral("^n1-(standard|highmem|highcpu)-(2|4|8|16|32)$"));
+    if (n1.match(name).hasMatch()) {
+        if (const MachineType* type = MachineCatalog::builtin().machineType(name))
+            return PredictionMachineType { name, type->vcpus, type->memory };
+    }
+    return std::nullopt;
+}
+
+QStringList predictionMachineTypeNames()
+{
+    QStringList names { QStringLiteral("mls1-c1-m2"), QStringLiteral("mls1-c4-m2") };
+    for (const char* kind : { "standard", "highmem", "highcpu" }) {
+        for (const int cpus : { 2, 4, 8, 16, 32 }) {
+            const QString name = QStringLiteral("n1-%1-%2").arg(QLatin1String(kind)).arg(cpus);
+            if (predictionMachineType(name))
+                names << name;
+        }
+    }
+    return names;
+}
+
+FieldViolations versionScalingViolations(const VersionResource& version, const HostInventory& host)
+{
+    const std::optional<PredictionMachineType> type = predictionMachineType(version.machineType);
+    if (!type)
+        return { { QStringLiteral("version.machineType"),
+            QStringLiteral("\"%1\" is not a machine type of online prediction (%2)")
+                .arg(version.machineType, predictionMachineTypeNames().join(QStringLiteral(", "))) } };
+    int nodes = version.manualScalingNodes;
+    QString field = QStringLiteral("version.manualScaling.nodes");
+    if (nodes <= 0) {
+        nodes = qMax(version.autoScalingMinNodes.value_or(0), version.autoScalingMaxNodes.value_or(0));
+        field = version.autoScalingMaxNodes.value_or(0) >= version.autoScalingMinNodes.value_or(0)
+            ? QStringLiteral("version.autoScaling.maxNodes")
+            : QStringLiteral("version.autoScaling.minNodes");
+    }
+    nodes = qMax(1, nodes);
+    const HostCapacity capacity = MachineCatalog::builtin().capacity(host);
+    const double vcpus = double(nodes) * type->vcpus;
+    const double gb = double(nodes) * type->memory.gb();
+    if (nodes <= capacity.replicas && vcpus <= capacity.vcpus && gb <= capacity.memory.gb())
+        return {};
+    return { { field,
+        QStringLiteral("%1 nodes of %2 (%3 vCPUs and %4 GB each) need %5 vCPUs, %6 GB and %1 processes; this host (%7 "
+                       "CPUs, %8 GB) holds at most %9 vCPUs, %10 GB and %11 processes for one version or job")
+            .arg(nodes)
+            .arg(type->name)
+            .arg(type->vcpus)
+            .arg(type->memory.gb(), 0, 'g', 3)
+            .arg(vcpus, 0, 'g', 6)
+            .arg(gb, 0, 'g', 6)
+            .arg(host.cpus)
+            .arg(Bytes::fromBytes(host.memoryBytes).gb(), 0, 'f', 1)
+            .arg(capacity.vcpus, 0, 'g', 6)
+            .arg(capacity.memory.gb(), 0, 'f', 0)
+            .arg(capacity.replicas) } };
 }
 
 } // namespace Trainyard

@@ -2,6 +2,8 @@
 #pragma once
 
 #include "job.h"
+#include "machinecatalog.h"
+#include "units.h"
 #include "rpcstatus.h"
 
 #include <QCoreApplication>
@@ -19,6 +21,38 @@ namespace Trainyard {
 /// `projects.operations`), as wire types with one codec each, shared by the executor and its clients. Field names,
 /// enums and rules are the service's reference pages' ("REST Resource: projects.models", "…models.versions",
 /// "…operations"); app/executor/API.md "Models and versions" says what Trainyard does with each.
+
+/// Online prediction's and the prediction resources' limits. The service documents the request's 1.5 MB and the
+/// label rules; the rest are ours (app/executor/API.md "Limits of models and versions" says why each), so that one
+/// request can neither take a version down nor make a list or a record unbounded.
+namespace PredictionLimits {
+/// The service's limit on an online prediction request ("Online prediction … request payload … 1.5 MB").
+constexpr qsizetype MaxRequestBytes = 1572864;
+/// How deeply an instance may nest lists and objects. An image is 3 or 4 levels; the executor refuses a deeper
+/// instance, and passes the same limit to its nodes (prediction_server.py --max-depth), which answer it as that
+/// instance's error.
+constexpr int MaxInstanceDepth = 64;
+/// The most bytes one prediction answer may have (the nodes answer an error instead; the executor never holds more
+/// than this of a node's line).
+constexpr qsizetype MaxAnswerBytes = 16 * 1024 * 1024;
+/// How long a prediction may take before it answers DEADLINE_EXCEEDED, unless the version says otherwise
+/// (`predictionTimeout`, ours), and the longest a version may ask for.
+constexpr int DefaultTimeoutSeconds = 60;
+constexpr int MaxTimeoutSeconds = 3600;
+/// A node that misses this many deadlines in a row is stopped and started again (it hangs, or is stopped).
+constexpr int MissedDeadlinesBeforeRestart = 3;
+/// `signature_name`: a name, never a payload.
+constexpr qsizetype MaxSignatureNameChars = 256;
+/// A model's or a version's description (UTF-8 bytes), and any other text field of theirs but deploymentUri and
+/// packageUris (which follow the path rules).
+constexpr qsizetype MaxDescriptionBytes = 16 * 1024;
+constexpr qsizetype MaxNameFieldBytes = 1024;
+/// A whole model, version or operation as JSON, as a job's record (MaxJobBytes).
+constexpr qsizetype MaxRecordBytes = 512 * 1024;
+/// A list page ends after the item that takes it past this many bytes (at least one item a page), whatever pageSize
+/// asked for: bounded answers, as a job list's.
+constexpr qsizetype MaxListPageBytes = 4 * 1024 * 1024;
+} // namespace PredictionLimits
 
 /// A model: a named container of versions. `name` is the short ID ("census"); the wire's `name` is the full
 /// resource name "projects/{project}/models/{model}" and is read back to the ID.
@@ -79,6 +113,9 @@ struct VersionResource {
     std::optional<int> autoScalingMaxNodes; ///< `autoScaling.maxNodes`
     QString predictionClass; ///< a custom prediction routine's "module.Class"
     QStringList packageUris; ///< its packages (staged as a trainer's)
+    /// `predictionTimeout` (ours, a google.protobuf.Duration such as "30s"): how long a prediction may take before it
+    /// answers DEADLINE_EXCEEDED; 0 = PredictionLimits::DefaultTimeoutSeconds.
+    int predictionTimeoutSeconds = 0;
     QMap<QString, QString> labels;
     VersionState state = VersionState::Unknown;
     QString errorMessage;
@@ -98,6 +135,26 @@ struct VersionResource {
         FieldViolations* violations, bool stored = false);
     QString computeEtag() const;
 };
+
+/// A machine type a version's nodes may ask for (`machineType`), as the service's "Choosing a machine type for online
+/// prediction" lists them: the legacy MLS1 types mls1-c1-m2 (1 vCPU, 2 GB; the default) and mls1-c4-m2 (4 vCPUs,
+/// 2 GB), and Compute Engine's n1-standard, n1-highmem and n1-highcpu types (2 to 32 vCPUs; their sizes from the
+/// machine catalog). Here a node is a process that reserves what its type says (ours: the same rule as a replica's).
+struct PredictionMachineType {
+    QString name;
+    int vcpus = 0;
+    Bytes memory;
+};
+/// `name`'s type ("" = mls1-c1-m2), or nullopt when online prediction offers no such type.
+std::optional<PredictionMachineType> predictionMachineType(const QString& name);
+/// Every name predictionMachineType() knows, for messages and the console.
+QStringList predictionMachineTypeNames();
+/// Violations of a version's scaling on `host` (field "version.manualScaling.nodes" or "version.autoScaling.…"): the
+/// most nodes it may run (manualScaling.nodes, else the larger of autoScaling's minNodes and maxNodes) times its
+/// machine type's vCPUs and memory, and the nodes as processes, against what one run may hold on this host
+/// (MachineCatalog::capacity, the rule a job's replicas follow); an unknown machine type is a violation of
+/// "version.machineType". Empty when the host can hold it.
+FieldViolations versionScalingViolations(const VersionResource& version, const HostInventory& host);
 
 /// What a model folder holds, as the deploy dialog explains it: the framework its files need (the service's "Exporting
 /// models for prediction" names, our PYTORCH for a TorchScript `model.pt`), the file that says so, whether it is a

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "apicommon.h"
+
+#include <QSet>
 #include "jobstore.h"
 
 #include <QJsonArray>
@@ -162,7 +164,64 @@ HttpApi::Reply storeFailure(const QString& what, const QString& storeError)
             .arg(what, storeError));
 }
 
-bool localJobDir(const Job& job, const JobDirPolicy& policy, QString* dir, HttpApi::Reply* error)
+QString duplicateTopLevelKey(const QByteArray& json)
+{
+    QSet<QByteArray> seen;
+    int depth = 0;
+    bool expectKey = false; // at depth 1, the next string is a key
+    for (qsizetype i = 0; i < json.size(); ++i) {
+        const char c = json.at(i);
+        if (c == '"') {
+            // A string: to its closing quote, escapes skipped.
+            qsizetype end = i + 1;
+            while (end < json.size() && json.at(end) != '"')
+                end += json.at(end) == '\\' ? 2 : 1;
+            if (depth == 1 && expectKey) {
+                const QByteArray key = json.mid(i + 1, end - i - 1);
+                if (seen.contains(key))
+                    return QString::fromUtf8(key);
+                seen.insert(key);
+                expectKey = false;
+            }
+            i = end;
+        } else if (c == '{' || c == '[') {
+            ++depth;
+            if (depth == 1)
+                expectKey = c == '{';
+        } else if (c == '}' || c == ']') {
+            --depth;
+        } else if (c == ',' && depth == 1) {
+            expectKey = true;
+        }
+    }
+    return {};
+}
+
+int jsonDepth(const QJsonValue& value, int limit)
+{
+    int deepest = 0;
+    QList<std::pair<QJsonValue, int>> stack { { value, 0 } };
+    while (!stack.isEmpty()) {
+        const auto [item, level] = stack.takeLast();
+        if (!item.isArray() && !item.isObject())
+            continue;
+        const int here = level + 1;
+        deepest = qMax(deepest, here);
+        if (deepest > limit)
+            return deepest;
+        if (item.isArray()) {
+            for (const QJsonValue& child : item.toArray())
+                stack.append({ child, here });
+        } else {
+            const QJsonObject object = item.toObject();
+            for (auto it = object.begin(); it != object.end(); ++it)
+                stack.append({ it.value(), here });
+        }
+    }
+    return deepest;
+}
+
+bool localJobDir(const Job& job, const PathPolicy& policy, QString* dir, HttpApi::Reply* error)
 {
     *dir = job.trainingInput.jobDir;
     if (dir->contains(QLatin1String("://"))) {
@@ -172,7 +231,7 @@ bool localJobDir(const Job& job, const JobDirPolicy& policy, QString* dir, HttpA
         return false;
     }
     QString why;
-    if (!dir->isEmpty() && !policy.allows(*dir, &why)) {
+    if (!dir->isEmpty() && !policy.allowsExistingJobDir(*dir, &why)) {
         *error = errorReply(
             RpcCode::PermissionDenied, QStringLiteral("The files of this job's dir are not served: %1").arg(why));
         return false;

@@ -24,8 +24,7 @@ using namespace Api;
 
 namespace {
 
-/// The service's limit on an online prediction request ("Online prediction … request payload … 1.5 MB").
-constexpr qsizetype MaxPredictBytes = 1572864;
+constexpr qsizetype MaxPredictBytes = PredictionLimits::MaxRequestBytes;
 constexpr int DefaultModelsPageSize = 20;
 constexpr int MaxModelsPageSize = 100;
 
@@ -96,10 +95,15 @@ HttpApi::Reply page(const ApiRequest& request, const QList<T>& all, const QStrin
             return invalidArgument(
                 QStringLiteral("pageToken"), QStringLiteral("names an item that is gone; list again"));
     }
+    // Bounded by bytes as well as by count: a page ends after the item that takes it past MaxListPageBytes.
     QJsonArray list;
     qsizetype i = start;
-    for (; i < items.size() && list.size() < size; ++i)
-        list.append(jsonOf(items.at(i)));
+    qsizetype bytes = 0;
+    for (; i < items.size() && list.size() < size && bytes < PredictionLimits::MaxListPageBytes; ++i) {
+        const QJsonObject item = jsonOf(items.at(i));
+        bytes += QJsonDocument(item).toJson(QJsonDocument::Compact).size();
+        list.append(item);
+    }
     QJsonObject body;
     if (!list.isEmpty())
         body.insert(listField, list);
@@ -252,6 +256,8 @@ HttpApi::Reply HttpApi::patchVersion(
             updated.description = changed.description;
         } else if (field == QLatin1String("labels")) {
             updated.labels = changed.labels;
+        } else if (field == QLatin1String("predictionTimeout")) {
+            updated.predictionTimeoutSeconds = changed.predictionTimeoutSeconds;
         } else if (field == QLatin1String("manualScaling.nodes") || field == QLatin1String("manualScaling")) {
             if (changed.manualScalingNodes < 1)
                 return invalidArgument(
@@ -268,8 +274,8 @@ HttpApi::Reply HttpApi::patchVersion(
             updated.manualScalingNodes = 0;
         } else {
             return invalidArgument(QStringLiteral("updateMask"),
-                QStringLiteral("\"%1\" cannot be updated; a version's description, labels, manualScaling.nodes, "
-                               "autoScaling.minNodes and autoScaling.maxNodes can")
+                QStringLiteral("\"%1\" cannot be updated; a version's description, labels, predictionTimeout, "
+                               "manualScaling.nodes, autoScaling.minNodes and autoScaling.maxNodes can")
                     .arg(printable(field)));
         }
     }
@@ -277,6 +283,8 @@ HttpApi::Reply HttpApi::patchVersion(
         && *updated.autoScalingMaxNodes < *updated.autoScalingMinNodes)
         return invalidArgument(QStringLiteral("version.autoScaling.maxNodes"),
             QStringLiteral("must be at least autoScaling.minNodes (%1)").arg(*updated.autoScalingMinNodes));
+    if (const FieldViolations scaling = versionScalingViolations(updated, m_host); !scaling.isEmpty())
+        return decodeErrorReply(scaling);
     QString problem;
     const std::optional<OperationResource> op = m_prediction->updateVersion(*current, updated, &problem);
     if (!op)
@@ -378,11 +386,18 @@ HttpApi::Reply HttpApi::createVersion(const ApiRequest& request, const QString& 
                 QStringLiteral("gs:// is Cloud Storage, which this executor cannot reach: copy the model's folder to "
                                "this machine and give its path") });
         else
-            for (FieldViolation v : m_jobDirs.violations(path)) {
-                v.field = QStringLiteral("version.deploymentUri");
-                violations.append(v);
-            }
+            violations += m_paths.violations(path, QStringLiteral("version.deploymentUri"), PathUse::ModelFolder);
     }
+    // Nodes the host can never hold are refused now, with what they need and what the host has.
+    violations += versionScalingViolations(version, m_host);
+    // A custom routine's packages are installed with pip in the version's sandbox: held to a training job's rules.
+    if (version.packageUris.size() > MaxPackageUris)
+        violations.append({ QStringLiteral("version.packageUris"),
+            QStringLiteral("At most %1 package URIs are allowed (the service's limit); this version gives %2.")
+                .arg(MaxPackageUris)
+                .arg(version.packageUris.size()) });
+    else
+        violations += m_paths.packageViolations(QStringLiteral("version.packageUris"), version.packageUris);
     if (!violations.isEmpty())
         return decodeErrorReply(violations);
     if (m_prediction->store()->version(project, model, version.name))
@@ -413,7 +428,8 @@ HttpApi::Reply HttpApi::deleteVersion(const QString& project, const QString& mod
     const std::optional<VersionResource> v = m_prediction->store()->version(project, model, version);
     if (!v)
         return versionNotFound(project, model, version);
-    if (v->state == VersionState::Creating || v->state == VersionState::Deleting)
+    // A CREATING version may be deleted (its copy and pip stop); one being deleted already may not.
+    if (v->state == VersionState::Deleting || v->state == VersionState::Updating)
         return errorReply(RpcCode::FailedPrecondition,
             QStringLiteral("Version %1 is %2; wait for its operation to finish (…/operations).")
                 .arg(v->resourceName(), PredictionJson::versionStateName(v->state)));
@@ -503,6 +519,24 @@ HttpApi::Reply HttpApi::predict(const ApiRequest& request, const QString& projec
             return invalidArgument(it.key(),
                 QStringLiteral("unknown field: a request has \"instances\" and, optionally, \"signature_name\""));
     }
+    // A JSON object keeps one value per key: a second "instances" would be dropped without a word.
+    if (const QString twice = duplicateTopLevelKey(request.body()); !twice.isEmpty())
+        return invalidArgument(twice, QStringLiteral("is given twice; a request has one \"instances\" list"));
+    const QJsonValue signature = body->value(QStringLiteral("signature_name"));
+    if (!signature.isUndefined() && !signature.isNull()
+        && (!signature.isString() || signature.toString().size() > PredictionLimits::MaxSignatureNameChars))
+        return invalidArgument(QStringLiteral("signature_name"),
+            QStringLiteral("must be the name of a signature: a string of at most %1 characters")
+                .arg(PredictionLimits::MaxSignatureNameChars));
+    {
+        const QJsonArray list = instances.toArray();
+        for (qsizetype i = 0; i < list.size(); ++i) {
+            if (jsonDepth(list.at(i), PredictionLimits::MaxInstanceDepth) > PredictionLimits::MaxInstanceDepth)
+                return invalidArgument(QStringLiteral("instances[%1]").arg(i),
+                    QStringLiteral("nests lists or objects more than %1 levels deep, the most a prediction takes")
+                        .arg(PredictionLimits::MaxInstanceDepth));
+        }
+    }
     *deferred = true;
     QElapsedTimer clock;
     clock.start();
@@ -529,6 +563,12 @@ HttpApi::Reply HttpApi::predict(const ApiRequest& request, const QString& projec
             if (answer.contains(QLatin1String("predictions"))) {
                 answerWith(jsonReply(
                     QJsonObject { { QStringLiteral("predictions"), answer.value(QStringLiteral("predictions")) } }));
+                return;
+            }
+            if (answer.contains(QLatin1String("deadline"))) {
+                answerWith(errorReply(RpcCode::DeadlineExceeded,
+                    QStringLiteral("%1 did not answer in time: %2")
+                        .arg(resource, answer.value(QStringLiteral("deadline")).toString())));
                 return;
             }
             if (answer.contains(QLatin1String("unavailable"))) {
@@ -641,9 +681,22 @@ HttpApi::Reply HttpApi::cancelOperation(const QString& project, const QString& i
             QStringLiteral("Operation projects/%1/operations/%2 was not found.").arg(project, printable(id)));
     if (op->done)
         return jsonReply(QJsonObject()); // google.longrunning: cancelling a finished operation changes nothing
+    // A version's creation is cancelled by deleting the version: its copy and pip stop, and this operation ends
+    // CANCELLED (google.longrunning's Operations.CancelOperation: "the operation … has an error value … CANCELLED").
+    const QString versionName = op->version.value(QStringLiteral("name")).toString();
+    const QStringList parts = versionName.split(QLatin1Char('/'));
+    if (op->operationType == QLatin1String("CREATE_VERSION") && parts.size() == 6) {
+        const std::optional<VersionResource> v = m_prediction->store()->version(project, parts.at(3), parts.at(5));
+        if (v && v->state == VersionState::Creating) {
+            QString problem;
+            if (!m_prediction->deleteVersion(*v, &problem))
+                return storeFailure(QStringLiteral("the version's deletion"), problem);
+            return jsonReply(QJsonObject());
+        }
+    }
     return errorReply(RpcCode::FailedPrecondition,
-        QStringLiteral("Operation %1 (%2) cannot be cancelled: a version's creation runs to READY or FAILED; delete "
-                       "the version once it has.")
+        QStringLiteral("Operation %1 (%2) cannot be cancelled: only a version's creation can (it deletes the version); "
+                       "an update or a deletion runs to its end.")
             .arg(op->resourceName(), op->operationType));
 }
 

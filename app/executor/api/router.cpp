@@ -394,7 +394,8 @@ HttpApi::Reply HttpApi::route(
     if (record && audit.adminActivity) {
         QString problem;
         bool diskFull = false;
-        if (!m_audit->begin(&problem, &diskFull)) {
+        // A delete frees space: on a full disk it is let through, on the audit log's reserve (AuditStore::begin()).
+        if (!m_audit->begin(&problem, &diskFull, methodName == "DELETE")) {
             qCCritical(lcApi).noquote() << "refusing" << audit.methodName << "by" << caller.member
                                         << ": the audit log cannot be written:" << problem;
             if (diskFull)

@@ -2,6 +2,7 @@
 #include "predictionservice.h"
 
 #include "builtinalgorithm.h"
+#include "deploymentcopy.h"
 #include "jobfolder.h"
 #include "rfc3339.h"
 #include "staging.h"
@@ -13,6 +14,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QFutureWatcher>
+#include <QPointer>
 #include <QLoggingCategory>
 #include <QThread>
 #include <QUrl>
@@ -34,42 +36,6 @@ QString localPath(const QString& uri)
     return uri;
 }
 
-/// Copies the folder `source` to `target` (through `target`.partial, renamed when whole): "" or why not. At most
-/// `maxFiles` files; symbolic links are copied as the files they point to (a model folder often links its shards).
-QString copyDeployment(const QString& source, const QString& target, int maxFiles)
-{
-    const QFileInfo info(source);
-    if (!info.exists())
-        return QStringLiteral("deploymentUri %1 does not exist").arg(source);
-    if (!info.isDir())
-        return QStringLiteral("deploymentUri %1 is not a folder: give the folder that holds the model's files")
-            .arg(source);
-    QStringList files;
-    QDirIterator it(source, QDir::Files | QDir::Hidden | QDir::NoDotAndDotDot, QDirIterator::Subdirectories);
-    while (it.hasNext()) {
-        files << it.next();
-        if (files.size() > maxFiles)
-            return QStringLiteral("deploymentUri %1 holds more than %2 files, the most a version may have")
-                .arg(source)
-                .arg(maxFiles);
-    }
-    const QString partial = target + QStringLiteral(".partial");
-    QDir(partial).removeRecursively();
-    const QDir from(source);
-    for (const QString& file : std::as_const(files)) {
-        const QString relative = from.relativeFilePath(file);
-        const QString to = partial + QLatin1Char('/') + relative;
-        if (!QDir().mkpath(QFileInfo(to).absolutePath()))
-            return QStringLiteral("cannot make the folder of %1").arg(to);
-        if (!QFile::copy(QFileInfo(file).canonicalFilePath(), to))
-            return QStringLiteral("cannot copy %1 into the executor's data folder (is the disk full?)").arg(file);
-    }
-    QDir(target).removeRecursively();
-    if (!QDir().mkpath(partial) || !QDir().rename(partial, target))
-        return QStringLiteral("cannot move the copy of %1 into place at %2").arg(source, target);
-    return {};
-}
-
 QString interpreterOf(const VersionResource& version)
 {
     const QList<RuntimeVersion> all = runtimeVersions();
@@ -85,6 +51,9 @@ QString interpreterOf(const VersionResource& version)
 struct PredictionService::Serving {
     VersionResource version;
     bool creating = false; ///< being created: READY or FAILED comes with its first load
+    /// The model's copy while it runs (deploymentcopy.h), and what stops it: a version deleted meanwhile.
+    QPointer<QFutureWatcher<QString>> copying;
+    std::shared_ptr<std::atomic_bool> copyCancelled = std::make_shared<std::atomic_bool>(false);
     QString operationId; ///< its CREATE_VERSION operation (empty when the record of it is missing)
     VersionNodes* nodes = nullptr;
     Staging* staging = nullptr;
@@ -181,11 +150,15 @@ void PredictionService::beginCreate(const VersionResource& version, const QStrin
         return;
     }
     auto* watcher = new QFutureWatcher<QString>(this);
+    serving->copying = watcher;
     connect(watcher, &QFutureWatcher<QString>::finished, this, [this, watcher, key] {
         watcher->deleteLater();
         afterCopy(key, watcher->result());
     });
-    watcher->setFuture(QtConcurrent::run(copyDeployment, localPath(version.deploymentUri), target, MaxDeploymentFiles));
+    const std::shared_ptr<std::atomic_bool> cancelled = serving->copyCancelled;
+    watcher->setFuture(QtConcurrent::run([source = localPath(version.deploymentUri), target,
+                                             quota = DeploymentQuota::forMachineType(version.machineType),
+                                             cancelled] { return copyDeployment(source, target, quota, cancelled.get()); }));
 }
 
 void PredictionService::afterCopy(const QString& key, const QString& error)
@@ -198,11 +171,18 @@ void PredictionService::afterCopy(const QString& key, const QString& error)
         return;
     }
     const VersionResource& v = serving->version;
+    // The nodes read the copy as the sandbox's account (the executor copied it as root, keeping the files' modes).
+    QString handOverError;
+    if (!m_sandbox.handOver(versionFolder(v.project, v.model, v.name) + QStringLiteral("/model"), &handOverError)) {
+        finishCreate(key, handOverError);
+        return;
+    }
     if (v.packageUris.isEmpty()) {
         startNodes(key);
         return;
     }
     serving->staging = new Staging(versionFolder(v.project, v.model, v.name), interpreterOf(v), v.packageUris);
+    serving->staging->setSandbox(&m_sandbox);
     connect(serving->staging, &Staging::finished, this, [this, key](bool ok, const QString& message) {
         if (ok)
             startNodes(key);
@@ -308,6 +288,9 @@ void PredictionService::startNodes(const QString& key)
     }
     spec.idleStopMs = m_idleStopMs;
     spec.logFile = versionLog(v.project, v.model, v.name);
+    spec.sandbox = &m_sandbox;
+    spec.timeoutMs = 1000
+        * (v.predictionTimeoutSeconds > 0 ? v.predictionTimeoutSeconds : PredictionLimits::DefaultTimeoutSeconds);
     delete serving->nodes;
     serving->nodes = new VersionNodes(spec, this);
     connect(serving->nodes, &VersionNodes::ready, this, [this, key] {
@@ -446,8 +429,27 @@ std::optional<OperationResource> PredictionService::deleteVersion(VersionResourc
     version.state = VersionState::Deleting;
     if (!m_store->putOperation(op, error) || !m_store->updateVersion(version, error))
         return std::nullopt;
-    // The nodes stop now (their answers in flight end UNAVAILABLE); the files and the record go from the event loop.
-    m_serving.remove(keyOf(version));
+    // The nodes stop now (their answers in flight end UNAVAILABLE), pip with them; a copy in progress stops at its
+    // next block, and the files and the record go once it has (from the event loop).
+    const std::shared_ptr<Serving> serving = m_serving.take(keyOf(version));
+    if (serving && serving->creating && !serving->operationId.isEmpty()) {
+        // Its create never finishes now: its operation ends here, as cancelled.
+        if (std::optional<OperationResource> create = m_store->operation(version.project, serving->operationId)) {
+            create->done = true;
+            create->endTime = time;
+            create->errorCode = RpcCode::Cancelled;
+            create->errorMessage = QStringLiteral("The version was deleted while it was being created.");
+            QString problem;
+            if (!m_store->putOperation(*create, &problem))
+                qCWarning(lcPrediction).noquote() << "cannot store the operation" << create->resourceName() << ":" << problem;
+        }
+    }
+    if (serving && serving->copying && serving->copying->isRunning()) {
+        serving->copyCancelled->store(true);
+        connect(serving->copying.data(), &QFutureWatcher<QString>::finished, this,
+            [this, version, id = op.id] { finishDelete(version, id); });
+        return op;
+    }
     QMetaObject::invokeMethod(
         this, [this, version, id = op.id] { finishDelete(version, id); }, Qt::QueuedConnection);
     return op;

@@ -5,6 +5,7 @@
 #include "modelstore.h"
 #include "prediction.h"
 #include "requeststats.h"
+#include "sandbox.h"
 
 #include <QHash>
 #include <QJsonArray>
@@ -23,13 +24,14 @@ class VersionNodes;
 /// Deployed versions' lives (ARCHITECTURE.md "Models and predictions"): create, serve, delete, recover.
 ///
 /// - createVersion(): the version is stored CREATING with its CREATE_VERSION operation; its `deploymentUri` is
-///   copied into `<dataDir>/projects/<p>/models/<m>/versions/<v>/model` (at most MaxDeploymentFiles files, off the
-///   main thread), its packageUris staged with pip (a custom prediction routine's), then its nodes started
+///   copied into `<dataDir>/projects/<p>/models/<m>/versions/<v>/model` (copyDeployment(): the folder's own files
+///   within the machine type's DeploymentQuota, off the main thread), its packageUris staged with pip (a custom prediction routine's), then its nodes started
 ///   (VersionNodes). All nodes loaded → READY, the operation done with the version as its response; a copy, a stage
 ///   or a load that fails → FAILED with the message in `errorMessage`, the operation done with the error (the
 ///   service's "Create Version failed. Bad model detected with error: …"), and no node left running.
 /// - deleteVersion(): DELETING with its DELETE_VERSION operation; the nodes are stopped, the copy removed, the record
-///   deleted (and the model's default cleared when it was the last one), the operation done.
+///   deleted (and the model's default cleared when it was the last one), the operation done. A version still
+///   CREATING may be deleted too: its copy and pip stop, and its CREATE_VERSION operation ends CANCELLED.
 /// - predict(): a READY version's nodes answer; `lastUseTime` is kept (stored at most once a minute).
 /// - recover(): after a start, READY versions are served again (new nodes: an executor's nodes die with it),
 ///   CREATING ones are created again from their copy (or their deploymentUri when the copy is incomplete), DELETING
@@ -39,9 +41,6 @@ class VersionNodes;
 class PredictionService : public QObject {
     Q_OBJECT
 public:
-    /// The service's limit on a version's files ("Model files … must be … at most 1000 files").
-    static constexpr int MaxDeploymentFiles = 1000;
-
     PredictionService(ModelStore* store, const QString& dataDir, QObject* parent = nullptr);
     ~PredictionService() override;
 
@@ -49,6 +48,10 @@ public:
     /// How long a node beyond a version's autoScaling.minNodes may idle before it is stopped (ms; default 60 s,
     /// `trainyard-executor --prediction-idle-seconds`). Applies to nodes started from now on.
     void setIdleStopMs(int ms) { m_idleStopMs = ms; }
+    /// Where the prediction nodes and pip (a custom routine's packages) run (app/launch/sandbox.h; inactive by
+    /// default): a node sees its version's copy of the model and its packages, read only; a version's copy and its
+    /// staging are handed to the sandbox's account when the executor runs as root.
+    void setSandbox(const Sandbox& sandbox) { m_sandbox = sandbox; }
 
     /// Stores `version` (validated by the caller; state, createTime and isDefault are set here) and starts its
     /// creation; `model` is its model, whose defaultVersion becomes this one when it has none. Returns the operation
@@ -61,7 +64,8 @@ public:
     /// the nodes cannot load the model). nullopt with *error when the store refused.
     std::optional<OperationResource> updateVersion(
         const VersionResource& current, VersionResource updated, QString* error);
-    /// Starts deleting `version`; nullopt with *error when the store refused.
+    /// Starts deleting `version` (READY, FAILED, or CREATING: its creation stops); nullopt with *error when the store
+    /// refused.
     std::optional<OperationResource> deleteVersion(VersionResource version, QString* error);
     /// A DELETE_MODEL operation, done at once (the caller checked the model has no versions and deleted it).
     std::optional<OperationResource> modelDeleted(const ModelResource& model, QString* error);
@@ -123,6 +127,7 @@ private:
     ModelStore* m_store;
     QString m_dataDir;
     int m_idleStopMs = 60000;
+    Sandbox m_sandbox;
     QHash<QString, std::shared_ptr<Serving>> m_serving; ///< "project/model/version" → its nodes and pending creation
     QHash<QString, RequestStats> m_stats; ///< "project/model/version" → its requests (kept after a delete: an hour)
 };

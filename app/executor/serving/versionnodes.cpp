@@ -20,8 +20,8 @@ Q_LOGGING_CATEGORY(lcServing, "trainyard.executor")
 constexpr int MaxBackoffMs = 30000;
 /// A node that served this long before it exited starts again after the shortest back-off.
 constexpr qint64 StableServiceMs = 60000;
-/// A node's stdout line longer than this is not the protocol's (a runaway print cannot reach it): the node is killed.
-constexpr qsizetype MaxLineBytes = 256 * 1024 * 1024;
+/// The most of one answer line the executor holds: the node's own cap, and room for its error in place of an answer.
+constexpr qsizetype MaxLineBytes = PredictionLimits::MaxAnswerBytes + 64 * 1024;
 
 QJsonObject unavailable(const QString& why)
 {
@@ -66,8 +66,17 @@ void VersionNodes::killAll()
         delete node.process;
         node.process = nullptr;
         node.up = false;
-        while (!node.inFlight.isEmpty())
-            node.inFlight.dequeue().answer(unavailable(QStringLiteral("the version's prediction nodes were stopped")));
+        failInFlight(node, unavailable(QStringLiteral("the version's prediction nodes were stopped")));
+    }
+}
+
+void VersionNodes::failInFlight(Node& node, const QJsonObject& why)
+{
+    node.skipping = false;
+    while (!node.inFlight.isEmpty()) {
+        Pending pending = node.inFlight.dequeue();
+        if (!pending.answered)
+            pending.answer(why); // one told its deadline passed has had its answer
     }
 }
 
@@ -151,6 +160,8 @@ void VersionNodes::startNode(Node& node)
     delete node.process;
     node.process = new QProcess(this);
     node.buffer.clear();
+    node.skipping = false;
+    node.missedDeadlines = 0;
     node.up = false;
     node.stopping = false;
     node.lastError.clear();
@@ -164,8 +175,6 @@ void VersionNodes::startNode(Node& node)
     env.insert(QStringLiteral("OMP_NUM_THREADS"), QStringLiteral("1"));
     env.insert(QStringLiteral("OPENBLAS_NUM_THREADS"), QStringLiteral("1"));
     node.process->setProcessEnvironment(env);
-    node.process->setWorkingDirectory(m_spec.modelDir);
-    makeOwnProcessGroup(node.process);
     const int index = node.index;
     connect(node.process, &QProcess::readyReadStandardOutput, this, [this, index] { readOutput(m_nodes[index]); });
     connect(node.process, &QProcess::readyReadStandardError, this, [this, index] {
@@ -181,26 +190,79 @@ void VersionNodes::startNode(Node& node)
     });
     connect(node.process, &QProcess::finished, this,
         [this, index](int code, QProcess::ExitStatus status) { nodeFinished(m_nodes[index], code, status); });
+    // The node takes what the executor takes, and answers no more than it holds (PredictionLimits).
     QStringList args { QStringLiteral("-m"), QStringLiteral("trainyard_algorithms.prediction_server"),
-        QStringLiteral("--model-dir"), m_spec.modelDir };
+        QStringLiteral("--model-dir"), m_spec.modelDir, QStringLiteral("--max-depth"),
+        QString::number(PredictionLimits::MaxInstanceDepth), QStringLiteral("--max-answer-bytes"),
+        QString::number(PredictionLimits::MaxAnswerBytes) };
     if (!m_spec.framework.isEmpty())
         args << QStringLiteral("--framework") << m_spec.framework;
     if (!m_spec.predictionClass.isEmpty())
         args << QStringLiteral("--prediction-class") << m_spec.predictionClass;
     log(index, QStringLiteral("starting: %1 %2").arg(m_spec.interpreter, args.join(QLatin1Char(' '))));
-    node.process->start(m_spec.interpreter, args);
+    SandboxView view;
+    view.network = false;
+    view.readable << m_spec.modelDir << m_spec.pythonPath;
+    view.workingDirectory = m_spec.modelDir;
+    const Sandbox none;
+    QString error;
+    if (!(m_spec.sandbox ? *m_spec.sandbox : none).prepare(node.process, m_spec.interpreter, args, view, ChildSetup(), &error)) {
+        // Never unconfined: the node fails as one that cannot load the model, with the reason.
+        log(index, error);
+        node.lastError = error;
+        QTimer::singleShot(0, this, [this, index] { nodeFinished(m_nodes[index], 126, QProcess::NormalExit); });
+        return;
+    }
+    node.process->start();
+}
+
+bool VersionNodes::takePending(Node& node, Pending* pending)
+{
+    while (!node.inFlight.isEmpty()) {
+        *pending = node.inFlight.dequeue();
+        if (!pending->answered) {
+            node.missedDeadlines = 0;
+            return true;
+        }
+        // Its deadline passed and it was answered so: this is its late answer, or the oversized line's end.
+        return false;
+    }
+    return false;
 }
 
 void VersionNodes::readOutput(Node& node)
 {
     node.buffer += node.process->readAllStandardOutput();
-    if (node.buffer.size() > MaxLineBytes) {
-        log(node.index, QStringLiteral("wrote a line of more than %1 bytes; killing it").arg(MaxLineBytes));
-        signalGroup(node.process->processId(), SIGKILL);
-        return;
-    }
     qsizetype newline;
-    while ((newline = node.buffer.indexOf('\n')) >= 0) {
+    for (;;) {
+        newline = node.buffer.indexOf('\n');
+        if (node.skipping) {
+            // The rest of an answer too large to hold: dropped up to its line's end.
+            if (newline < 0) {
+                node.buffer.clear();
+                return;
+            }
+            node.buffer.remove(0, newline + 1);
+            node.skipping = false;
+            continue;
+        }
+        if (newline < 0 && node.buffer.size() > MaxLineBytes) {
+            // A node writes no answer line this long (it answers an error instead): a model's runaway print, or a
+            // node that is not ours. Its request gets the error; the node goes on.
+            log(node.index,
+                QStringLiteral("wrote an answer of more than %1 bytes; it is dropped").arg(PredictionLimits::MaxAnswerBytes));
+            node.buffer.clear();
+            node.skipping = true;
+            Pending pending;
+            if (takePending(node, &pending))
+                pending.answer(QJsonObject { { QStringLiteral("error"),
+                    QStringLiteral("the answer is more than %1 bytes, the most a prediction may answer: send fewer "
+                                   "instances at once")
+                        .arg(PredictionLimits::MaxAnswerBytes) } });
+            return;
+        }
+        if (newline < 0)
+            return;
         const QByteArray line = node.buffer.left(newline);
         node.buffer.remove(0, newline + 1);
         const QJsonObject reply = QJsonDocument::fromJson(line).object();
@@ -230,8 +292,10 @@ void VersionNodes::readOutput(Node& node)
                 QStringLiteral("answered nothing that was asked: %1").arg(QString::fromUtf8(line.left(200))));
             continue;
         }
-        Pending pending = node.inFlight.dequeue();
         node.lastAnswer.start();
+        Pending pending;
+        if (!takePending(node, &pending))
+            continue; // a late answer to a request that was told its deadline passed
         if (reply.value(QStringLiteral("id")).toInteger() != qint64(pending.id))
             log(node.index,
                 QStringLiteral("answered request %1 out of order (expected %2)")
@@ -245,14 +309,15 @@ void VersionNodes::readOutput(Node& node)
 
 void VersionNodes::nodeFinished(Node& node, int exitCode, QProcess::ExitStatus status)
 {
-    const QString why = status == QProcess::CrashExit ? QStringLiteral("was killed by a signal")
-                                                      : QStringLiteral("exited with status %1").arg(exitCode);
+    const bool sandboxed = m_spec.sandbox && m_spec.sandbox->isActive();
+    const QString why = status == QProcess::CrashExit || (sandboxed && Sandbox::exitSignal(exitCode))
+        ? QStringLiteral("was killed by a signal")
+        : QStringLiteral("exited with status %1").arg(exitCode);
     const bool wasUp = node.up;
     node.up = false;
     if (node.stopping) {
         log(node.index, QStringLiteral("stopped (%1)").arg(why));
-        while (!node.inFlight.isEmpty())
-            node.inFlight.dequeue().answer(unavailable(QStringLiteral("the prediction node was scaled down")));
+        failInFlight(node, unavailable(QStringLiteral("the prediction node was scaled down")));
         node.stopping = false;
         // A request that came while this, the last node, was stopping found no slot to start: it starts one now.
         if (!m_waiting.isEmpty() && runningNodes() == 0)
@@ -282,8 +347,8 @@ void VersionNodes::nodeFinished(Node& node, int exitCode, QProcess::ExitStatus s
     log(node.index, QStringLiteral("%1 while serving; restarting it in %2 s").arg(why).arg(node.backoffMs / 1000.0));
     qCWarning(lcServing).noquote()
         << QStringLiteral("prediction node %1 of %2 %3; restarting it").arg(node.index).arg(m_spec.modelDir, why);
-    while (!node.inFlight.isEmpty())
-        node.inFlight.dequeue().answer(unavailable(
+    failInFlight(node,
+        unavailable(
             QStringLiteral("the prediction node that took the request %1 before it answered; it is being restarted")
                 .arg(why)));
     ++m_restarts;
@@ -325,6 +390,49 @@ void VersionNodes::predict(const QJsonArray& instances, const QString& signature
         QTimer::singleShot(0, this, [answer = std::move(answer), why = m_failure] { answer(unavailable(why)); });
         return;
     }
+    const quint64 id = m_nextId++;
+    QTimer::singleShot(m_spec.timeoutMs, this, [this, id] { expire(id); });
+    predict(Waiting { id, instances, signatureName, std::move(answer) });
+}
+
+void VersionNodes::expire(quint64 id)
+{
+    const QString why = QStringLiteral("no answer within %1 s (the version's predictionTimeout)")
+                            .arg(double(m_spec.timeoutMs) / 1000.0);
+    for (qsizetype i = 0; i < m_waiting.size(); ++i) {
+        if (m_waiting.at(i).id == id) {
+            Waiting w = m_waiting.takeAt(i);
+            w.answer(QJsonObject { { QStringLiteral("deadline"), QString(why + QStringLiteral(": no node was up to take it")) } });
+            return;
+        }
+    }
+    for (Node& node : m_nodes) {
+        for (Pending& pending : node.inFlight) {
+            if (pending.id != id || pending.answered)
+                continue;
+            pending.answered = true;
+            Answer answer = std::move(pending.answer);
+            pending.answer = nullptr;
+            answer(QJsonObject { { QStringLiteral("deadline"), why } });
+            if (++node.missedDeadlines >= PredictionLimits::MissedDeadlinesBeforeRestart && node.process
+                && node.process->state() != QProcess::NotRunning) {
+                log(node.index,
+                    QStringLiteral("missed %1 deadlines in a row; killing it (it is started again)")
+                        .arg(node.missedDeadlines));
+                node.missedDeadlines = 0;
+                signalGroup(node.process->processId(), SIGKILL);
+            }
+            return;
+        }
+    }
+}
+
+void VersionNodes::predict(Waiting request)
+{
+    QJsonArray instances = std::move(request.instances);
+    const QString signatureName = request.signatureName;
+    Answer answer = std::move(request.answer);
+    const quint64 id = request.id;
     Node* best = nullptr;
     for (Node& node : m_nodes) {
         if (node.up && (!best || node.inFlight.size() < best->inFlight.size()))
@@ -334,26 +442,23 @@ void VersionNodes::predict(const QJsonArray& instances, const QString& signature
         // Scaled to zero (or every node restarting): a node starts for this request, which waits for it.
         if (runningNodes() == 0)
             scaleUp(QStringLiteral("a request arrived while no node ran (cold start)"));
-        m_waiting.enqueue(Waiting { instances, signatureName, std::move(answer) });
+        m_waiting.enqueue(Waiting { id, instances, signatureName, std::move(answer) });
         return;
     }
     // Every running node already has a request waiting behind the one it answers: one more node, up to maxNodes.
     if (best->inFlight.size() >= 2 && runningNodes() < m_spec.maxNodes && runningNodes() == readyNodes())
         scaleUp(QStringLiteral("every node has requests waiting"));
-    send(*best, instances, signatureName, std::move(answer));
+    send(*best, id, instances, signatureName, std::move(answer));
 }
 
 void VersionNodes::dispatchWaiting()
 {
-    while (!m_waiting.isEmpty() && readyNodes() > 0) {
-        Waiting w = m_waiting.dequeue();
-        predict(w.instances, w.signatureName, std::move(w.answer));
-    }
+    while (!m_waiting.isEmpty() && readyNodes() > 0)
+        predict(m_waiting.dequeue());
 }
 
-void VersionNodes::send(Node& node, const QJsonArray& instances, const QString& signatureName, Answer answer)
+void VersionNodes::send(Node& node, quint64 id, const QJsonArray& instances, const QString& signatureName, Answer answer)
 {
-    const quint64 id = m_nextId++;
     QJsonObject request { { QStringLiteral("id"), qint64(id) }, { QStringLiteral("instances"), instances } };
     if (!signatureName.isEmpty())
         request.insert(QStringLiteral("signature_name"), signatureName);

@@ -16,6 +16,9 @@
 
 #include <functional>
 
+#include "prediction.h"
+#include "sandbox.h"
+
 class QTimer;
 
 namespace Trainyard {
@@ -58,10 +61,19 @@ public:
         int maxNodes = 1; ///< nodes at most, under load
         int idleStopMs = 60000; ///< a node beyond minNodes idle this long is stopped
         QString logFile; ///< the version's log
+        /// How long a request may wait for its answer (ms), from predict() on: then it is answered
+        /// `{"deadline": …}` (DEADLINE_EXCEEDED), and a node that misses PredictionLimits::MissedDeadlinesBeforeRestart
+        /// in a row is killed and started again (it hangs, or was stopped).
+        int timeoutMs = PredictionLimits::DefaultTimeoutSeconds * 1000;
+        /// Where the nodes run (not owned; null or inactive: as the executor). A node sees the model's copy and its
+        /// packages (read only), nothing else of the executor's, and has no network: it talks through its pipes.
+        const Sandbox* sandbox = nullptr;
     };
 
-    /// One answer: `{"predictions": [...]}`, `{"error": "<the runtime's message>", "instance": i}` (a bad request),
-    /// or `{"unavailable": "<why>"}` (no node could answer: the version failed, or the node exited).
+    /// One answer: `{"predictions": [...]}`, `{"error": "<the runtime's message>", "instance": i}` (a bad request;
+    /// also an answer over PredictionLimits::MaxAnswerBytes, which the executor never holds whole),
+    /// `{"unavailable": "<why>"}` (no node could answer: the version failed, or the node exited), or
+    /// `{"deadline": "<why>"}` (no answer within Spec::timeoutMs).
     using Answer = std::function<void(const QJsonObject&)>;
 
     explicit VersionNodes(Spec spec, QObject* parent = nullptr);
@@ -98,6 +110,7 @@ private:
     struct Pending {
         quint64 id;
         Answer answer;
+        bool answered = false; ///< past its deadline: the node's late answer is read and dropped
     };
     struct Node {
         int index = 0;
@@ -111,13 +124,21 @@ private:
         QString lastError; ///< the last stderr lines, for a node that dies before it says anything
         bool stopping = false; ///< stopped for idleness: its exit is not a crash
         QElapsedTimer lastAnswer; ///< since its last answer (or since it came up)
+        bool skipping = false; ///< reading past an answer over PredictionLimits::MaxAnswerBytes to its line's end
+        int missedDeadlines = 0; ///< in a row
     };
 
     void startNode(Node& node);
     void readOutput(Node& node);
     void nodeFinished(Node& node, int exitCode, QProcess::ExitStatus status);
     void dispatchWaiting();
-    void send(Node& node, const QJsonArray& instances, const QString& signatureName, Answer answer);
+    void send(Node& node, quint64 id, const QJsonArray& instances, const QString& signatureName, Answer answer);
+    /// Request `id`'s deadline passed: it is answered so, wherever it waits.
+    void expire(quint64 id);
+    /// Answers every request the node holds with `why` (those past their deadline were answered).
+    void failInFlight(Node& node, const QJsonObject& why);
+    /// Takes the answer of the node's oldest request (late ones dropped); false when none was asked.
+    bool takePending(Node& node, Pending* pending);
     void log(int node, const QString& line);
     void killAll();
     /// Starts a stopped node slot, if any (scaling up); false when every slot runs.
@@ -128,10 +149,12 @@ private:
     Spec m_spec;
     QList<Node> m_nodes;
     struct Waiting {
+        quint64 id;
         QJsonArray instances;
         QString signatureName;
         Answer answer;
     };
+    void predict(Waiting request);
     QQueue<Waiting> m_waiting;
     quint64 m_nextId = 1;
     int m_restarts = 0;

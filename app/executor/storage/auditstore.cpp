@@ -365,7 +365,7 @@ bool AuditStore::open(const QString& path, QString* error)
     return true;
 }
 
-bool AuditStore::begin(QString* error, bool* diskFull)
+bool AuditStore::begin(QString* error, bool* diskFull, bool freesSpace)
 {
     if (diskFull)
         *diskFull = false;
@@ -383,7 +383,11 @@ bool AuditStore::begin(QString* error, bool* diskFull)
     // A disk too full for the entry refuses the call now, before it runs (the reserve file does not count: it is
     // for the race with another writer between here and the commit).
     const QStorageInfo disk(QFileInfo(m_reservePath).absolutePath());
-    if (disk.isValid() && disk.bytesAvailable() >= 0 && disk.bytesAvailable() < MinFreeBytes) {
+    if (freesSpace && disk.isValid() && disk.bytesAvailable() >= 0 && disk.bytesAvailable() < MinFreeBytes
+        && QFile::remove(m_reservePath)) {
+        qCWarning(lcAudit).noquote() << "the data disk is full: the audit log's reserve was given up for a call that "
+                                        "frees space";
+    } else if (disk.isValid() && disk.bytesAvailable() >= 0 && disk.bytesAvailable() < MinFreeBytes) {
         *error = QStringLiteral("database or disk is full: %1 bytes are free on the disk of the audit log, which needs "
                                 "%2 to record a change")
                      .arg(disk.bytesAvailable())

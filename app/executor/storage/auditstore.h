@@ -60,8 +60,11 @@ public:
     ///
     /// A full disk is found here too, before the call runs: with less than MinFreeBytes free on the file's disk (the
     /// reserve file not counted) it is refused, *diskFull set, so that the entry's commit cannot be the first write to
-    /// meet the full disk after the call took effect (a cancel was carried out, its entry lost).
-    bool begin(QString* error, bool* diskFull = nullptr);
+    /// meet the full disk after the call took effect (a cancel was carried out, its entry lost). A call that frees
+    /// space (`freesSpace`: a version's or a model's delete) is let through instead: the reserve file is given up for
+    /// its entry and the store writes it needs, since refusing the one call that frees space would leave the disk full
+    /// for good; keepReserve() makes it again once there is room.
+    bool begin(QString* error, bool* diskFull = nullptr, bool freesSpace = false);
     /// Commits what append() wrote since begin(); false and *error when the commit failed (nothing of it is kept).
     /// When the disk filled up since begin() (another writer on the same disk), the reserve file is given up and the
     /// transaction written again once: the reserve is there so that a change made is never left without its entry.

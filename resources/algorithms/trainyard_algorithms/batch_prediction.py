@@ -29,6 +29,7 @@ at once. The executor sums the progress files into the job's ``predictionOutput`
 """
 
 import csv
+import errno
 import itertools
 import json
 import os
@@ -107,7 +108,7 @@ def parse(data_format, raw):
     if data_format == "TEXT":
         try:
             return json.loads(raw), raw
-        except ValueError:
+        except (ValueError, RecursionError):
             text = raw.decode("utf-8", errors="replace")
             return text, json.dumps(text).encode("utf-8")
     if data_format == "CSV":
@@ -154,6 +155,9 @@ class Worker:
                          "errorCount": 0, "resultsBytes": 0, "errorsBytes": 0, "totalInstances": None,
                          "seconds": 0.0, "done": False}
         self.prior_seconds = 0.0
+        # What an online prediction's instance may nest (prediction_server's limit, the executor's): deeper lines
+        # are errors of their own.
+        self.max_depth = prediction_server.DEFAULT_MAX_DEPTH
 
     # ---- committed progress --------------------------------------------------------------------------------
 
@@ -224,6 +228,32 @@ class Worker:
         return total
 
     def run(self, predictor):
+        """Predicts the worker's share; a full disk (the output folder's or the data folder's, where progress is
+        committed) ends the job with that reason, and what was committed stays: a rerun resumes there."""
+        try:
+            self._run(predictor)
+        except OSError as e:
+            if e.errno not in (errno.ENOSPC, errno.EDQUOT):
+                raise
+            raise common.JobError("%s: %s, after %d prediction(s) and %d error(s) were committed; free space and "
+                                  "submit the job again" % (self.full_folder(), e.strerror,
+                                                            self.progress["predictionCount"],
+                                                            self.progress["errorCount"])) from None
+
+    def full_folder(self):
+        """Which of the output folder and the job's state folder has no space left (the output folder if both)."""
+        for label, folder in (("the output folder " + self.output, self.output),
+                              ("the executor's data folder (this job's progress, " + self.state_dir + ")",
+                               self.state_dir)):
+            try:
+                stat = os.statvfs(folder)
+            except OSError:
+                continue
+            if stat.f_bavail * stat.f_frsize < 1 << 20:
+                return label + " is full"
+        return "a disk this job writes to is full (%s or %s)" % (self.output, self.state_dir)
+
+    def _run(self, predictor):
         os.makedirs(self.output, exist_ok=True)
         os.makedirs(self.state_dir, exist_ok=True)
         self.load_progress()
@@ -280,6 +310,15 @@ class Worker:
                                     text = raw
                                 else:
                                     instance, text = parse(data_format, raw)
+                                if isinstance(instance, (list, dict)) \
+                                        and prediction_server.depth(instance, self.max_depth) > self.max_depth:
+                                    raise ValueError("the instance nests lists or objects more than %d levels deep"
+                                                     % self.max_depth)
+                            except RecursionError:
+                                # A line nested deeper than the decoder goes: that line's error, never the job's.
+                                self.error(errors, "the instance nests lists or objects more than %d levels deep"
+                                           % self.max_depth, path, line_offset, raw)
+                                continue
                             except ValueError as e:
                                 self.error(errors, ("not a JSON instance: %s" % e) if is_json else str(e), path,
                                            line_offset, raw)

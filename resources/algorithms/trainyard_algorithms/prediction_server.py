@@ -14,7 +14,9 @@ own pipes, so a node has no port to guard and dies with its executor (stdin's en
 - then, for each request line ``{"id": N, "instances": [...], "signature_name": "..."}`` on stdin, one answer line
   in the same order: ``{"id": N, "predictions": [...]}`` (one per instance), or
   ``{"id": N, "error": "<the runtime's message>", "instance": i}`` naming the 0-based index of the first instance
-  that fails alone (``instance`` left out when every instance works alone and only the batch fails).
+  that fails alone (``instance`` left out when every instance works alone and only the batch fails). An instance
+  nested deeper than ``--max-depth``, a line that cannot be decoded and an answer longer than
+  ``--max-answer-bytes`` are answered as errors too: nothing a request holds ends the node.
 
 What the model files mean is the service's "Exporting models for prediction" page: ``model.joblib`` or
 ``model.pkl`` for scikit-learn (joblib or pickle), ``model.bst`` (or joblib/pickle) for XGBoost; PYTORCH is our
@@ -54,6 +56,14 @@ FILE_FRAMEWORK = {
 
 # "instance 3: …": a predictor that names the instance itself (serving.BuiltinPredictor).
 _NAMED_INSTANCE = re.compile(r"^instance (\d+): (.*)$", re.S)
+# The request's id, read from the line when the line itself cannot be decoded: the executor writes it first.
+_REQUEST_ID = re.compile(rb'^\s*\{\s*"id"\s*:\s*(\d+)')
+
+# How deeply an instance may nest lists and objects, and how many bytes one answer line may have. The executor passes
+# its own limits (app/executor/serving/versionnodes.h: --max-depth, --max-answer-bytes), so that what it accepts the
+# node answers, and a deeper instance is that instance's error, never the node's end.
+DEFAULT_MAX_DEPTH = 64
+DEFAULT_MAX_ANSWER_BYTES = 16 << 20
 
 
 class LoadError(Exception):
@@ -210,6 +220,68 @@ def _message(error):
     return text[:2000]
 
 
+def depth(value, limit):
+    """How deeply ``value`` nests lists and objects (a number is 0, ``[1]`` is 1), counted without recursion and
+    up to ``limit + 1``: a value deeper than ``limit`` is not walked further."""
+    deepest = 0
+    stack = [(value, 0)]
+    while stack:
+        item, level = stack.pop()
+        if isinstance(item, (list, dict)):
+            level += 1
+            if level > deepest:
+                deepest = level
+                if deepest > limit:
+                    return deepest
+            stack.extend((child, level) for child in (item.values() if isinstance(item, dict) else item))
+    return deepest
+
+
+def too_deep(instances, limit):
+    """The answer for the first instance nested deeper than ``limit``, or None."""
+    if not isinstance(instances, list):
+        return None
+    for i, instance in enumerate(instances):
+        if depth(instance, limit) > limit:
+            return {"error": "the instance nests lists or objects more than %d levels deep, the most a prediction "
+                             "takes" % limit, "instance": i}
+    return None
+
+
+def decode_request(line, max_depth):
+    """(request, None) for one request line (bytes or str), or (None, answer) when it cannot be decoded: the answer
+    carries the line's id where it can be read, so the executor matches it to its request."""
+    try:
+        request = json.loads(line)
+    except (ValueError, RecursionError) as e:
+        raw = line if isinstance(line, bytes) else line.encode("utf-8", "replace")
+        found = _REQUEST_ID.match(raw)
+        reason = "nested too deeply" if isinstance(e, RecursionError) else str(e)
+        return None, {"id": int(found.group(1)) if found else None,
+                      "error": "not a JSON request line: %s" % reason}
+    if not isinstance(request, dict):
+        return None, {"id": None, "error": "not a JSON request object"}
+    problem = too_deep(request.get("instances"), max_depth)
+    if problem is not None:
+        problem["id"] = request.get("id")
+        return None, problem
+    return request, None
+
+
+def encode_answer(reply, max_bytes):
+    """The answer line's text (without its newline): ``reply`` as JSON, or an error in its place when it is not
+    JSON or longer than ``max_bytes``."""
+    try:
+        text = json.dumps(reply, default=_json_default, allow_nan=False)
+    except (TypeError, ValueError, RecursionError) as e:
+        return json.dumps({"id": reply.get("id"), "error": "the model's answer is not JSON: %s" % e})
+    if len(text) > max_bytes:
+        return json.dumps({"id": reply.get("id"),
+                           "error": "the answer is %d bytes, more than the %d a prediction may answer: send fewer "
+                                    "instances at once" % (len(text), max_bytes)})
+    return text
+
+
 def answer(predictor, request):
     """The answer object for one request object (the module docstring's shapes)."""
     instances = request.get("instances")
@@ -244,7 +316,11 @@ def main(argv=None):
     parser.add_argument("--model-dir", required=True)
     parser.add_argument("--framework", default="")
     parser.add_argument("--prediction-class", default="")
+    parser.add_argument("--max-depth", type=int, default=DEFAULT_MAX_DEPTH)
+    parser.add_argument("--max-answer-bytes", type=int, default=DEFAULT_MAX_ANSWER_BYTES)
     args = parser.parse_args(argv)
+    # The executor forwards instances nested up to --max-depth; json's decoder recurses once a level.
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), 4 * args.max_depth + 1000))
 
     # The protocol keeps the real stdout; everything else printed goes to stderr.
     protocol = os.fdopen(os.dup(1), "w", encoding="utf-8", buffering=1)
@@ -270,18 +346,17 @@ def main(argv=None):
     for line in sys.stdin:
         if not line.strip():
             continue
-        try:
-            request = json.loads(line)
-        except ValueError as e:
-            protocol.write(json.dumps({"id": None, "error": "not a JSON request line: %s" % e}) + "\n")
+        request, refused = decode_request(line, args.max_depth)
+        if refused is not None:
+            protocol.write(json.dumps(refused) + "\n")
+            protocol.flush()
             continue
-        reply = answer(predictor, request)
-        reply["id"] = request.get("id")
         try:
-            text = json.dumps(reply, default=_json_default, allow_nan=False)
-        except (TypeError, ValueError) as e:
-            text = json.dumps({"id": request.get("id"), "error": "the model's answer is not JSON: %s" % e})
-        protocol.write(text + "\n")
+            reply = answer(predictor, request)
+        except RecursionError:  # a model that recursed on a (legal) deep instance: that request's error
+            reply = {"error": "the model recursed too deeply on these instances"}
+        reply["id"] = request.get("id")
+        protocol.write(encode_answer(reply, args.max_answer_bytes) + "\n")
         protocol.flush()
     return 0
 

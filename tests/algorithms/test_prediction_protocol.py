@@ -1,0 +1,93 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""prediction_server's protocol under hostile requests (issue 42, items 7 and 10): a request line nested deeper than
+the decoder goes, an instance deeper than --max-depth, and an answer longer than --max-answer-bytes are each that
+request's error, answered with the request's id; the node process reads the next line and answers it."""
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+import support
+
+from trainyard_algorithms import prediction_server
+
+
+class Doubler:
+    @classmethod
+    def from_path(cls, model_dir):
+        return cls()
+
+    def predict(self, instances, **kwargs):
+        return [("x" * x["big"]) if isinstance(x, dict) else 2 * x for x in instances]
+
+
+class ProtocolFunctions(unittest.TestCase):
+    def test_depth_counts_without_recursion(self):
+        self.assertEqual(prediction_server.depth(1, 64), 0)
+        self.assertEqual(prediction_server.depth([[1], {"a": [2]}], 64), 3)
+        deep = []
+        for _ in range(100000):  # far past the interpreter's recursion limit
+            deep = [deep]
+        self.assertEqual(prediction_server.depth(deep, 64), 65)
+
+    def test_a_line_deeper_than_the_decoder_is_answered_with_its_id(self):
+        line = '{"id": 7, "instances": [' + "[" * 100000 + "]" * 100000 + "]}"
+        request, refused = prediction_server.decode_request(line, 64)
+        self.assertIsNone(request)
+        self.assertEqual(refused["id"], 7)
+        self.assertIn("not a JSON request line", refused["error"])
+
+    def test_an_instance_deeper_than_the_limit_is_its_error(self):
+        line = json.dumps({"id": 3, "instances": [[1.0], [[[[1.0]]]]]})
+        request, refused = prediction_server.decode_request(line, 3)
+        self.assertIsNone(request)
+        self.assertEqual(refused, {"id": 3, "instance": 1,
+                                   "error": "the instance nests lists or objects more than 3 levels deep, the most a "
+                                            "prediction takes"})
+
+    def test_an_answer_over_the_cap_is_an_error(self):
+        text = prediction_server.encode_answer({"id": 4, "predictions": ["x" * 1000]}, 500)
+        answer = json.loads(text)
+        self.assertEqual(answer["id"], 4)
+        self.assertIn("more than the 500 a prediction may answer", answer["error"])
+
+
+class NodeProcess(unittest.TestCase):
+    """The real node process: one bad line of each kind, then a good one; it answers every line and keeps running."""
+
+    def test_node_survives_hostile_requests(self):
+        with tempfile.TemporaryDirectory() as model_dir:
+            env = dict(os.environ, PYTHONPATH=os.pathsep.join([support.PACKAGE_DIR, os.path.dirname(__file__)]))
+            node = subprocess.Popen(
+                [support.PYTHON, "-m", "trainyard_algorithms.prediction_server", "--model-dir", model_dir,
+                 "--prediction-class", "test_prediction_protocol.Doubler", "--max-depth", "8",
+                 "--max-answer-bytes", "10000"],
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env, text=True)
+            try:
+                ready = json.loads(node.stdout.readline())
+                self.assertTrue(ready["ready"], ready)
+                lines = [
+                    '{"id": 1, "instances": [' + "[" * 5000 + "]" * 5000 + "]}",
+                    json.dumps({"id": 2, "instances": [[[[[[[[[[1]]]]]]]]]]}),
+                    json.dumps({"id": 3, "instances": [{"big": 20000}]}),
+                    "not json at all",
+                    json.dumps({"id": 5, "instances": [1, 2]}),
+                ]
+                node.stdin.write("".join(line + "\n" for line in lines))
+                node.stdin.flush()
+                answers = [json.loads(node.stdout.readline()) for _ in lines]
+                self.assertEqual([a.get("id") for a in answers], [1, 2, 3, None, 5])
+                for answer in answers[:4]:
+                    self.assertIn("error", answer)
+                self.assertEqual(answers[4]["predictions"], [2, 4])
+                self.assertIsNone(node.poll())
+            finally:
+                node.stdin.close()
+                node.wait(30)
+
+
+if __name__ == "__main__":
+    unittest.main()
