@@ -24,25 +24,28 @@ inline QString containerTrainerImage()
     return QStringLiteral("localhost/trainyard-fmnist:latest");
 }
 
-/// Why containers cannot run here (not root: rootful podman; no podman), or why the images could not be built;
-/// empty when both images are in the local store (built now if missing, which takes minutes the first time).
-/// `log`: the script's output.
+/// Why containers cannot run here (not root: rootful podman; no podman), or why the images are missing; empty when
+/// both images are in the local store. The images are built by ctest's fixture fixtures/container_images
+/// (tests/support/container-images-fixture.sh, packaging/container-images.sh) before the tests that need them run,
+/// never inside a test function. `log`: what podman said of them.
 inline QString ensureContainerImages(QString* log = nullptr)
 {
     if (::geteuid() != 0)
         return QStringLiteral("custom containers run under rootful podman: run as root");
     if (QStandardPaths::findExecutable(QStringLiteral("podman")).isEmpty())
         return QStringLiteral("podman is not installed (packaging/setup-deps.sh installs it)");
-    QProcess images;
-    images.setProcessChannelMode(QProcess::MergedChannels);
-    images.start(QStringLiteral(TRAINYARD_SOURCE_DIR "/packaging/container-images.sh"), {});
-    if (!images.waitForFinished(900000))
-        return QStringLiteral("packaging/container-images.sh did not finish in 15 minutes");
-    const QString out = QString::fromUtf8(images.readAll());
-    if (log)
-        *log = out;
-    if (images.exitStatus() != QProcess::NormalExit || images.exitCode() != 0)
-        return QStringLiteral("packaging/container-images.sh failed: ") + out.right(2000);
+    for (const QString& image : { containerBaseImage(), containerTrainerImage() }) {
+        QProcess exists;
+        exists.setProcessChannelMode(QProcess::MergedChannels);
+        exists.start(QStringLiteral("podman"), { QStringLiteral("image"), QStringLiteral("exists"), image });
+        if (!exists.waitForFinished(60000) || exists.exitStatus() != QProcess::NormalExit || exists.exitCode() != 0)
+            return QStringLiteral("the image %1 is not in podman's store: ctest builds it first (the fixture "
+                                  "fixtures/container_images, packaging/container-images.sh); run that script, or "
+                                  "the test through ctest")
+                .arg(image);
+        if (log)
+            *log += image + QStringLiteral(": present\n");
+    }
     return QString();
 }
 
