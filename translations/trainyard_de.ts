@@ -2098,24 +2098,9 @@ Der neueste Checkpoint (benannt durch die Statusdatei „checkpoint“)</transla
         <translation>discreteValues enthält %1 Werte; höchstens %2 sind erlaubt.</translation>
     </message>
     <message>
-        <source>&quot;%1&quot; is not a local folder: on this workstation the job dir is a folder of this host, given as an absolute path.</source>
-        <extracomment>%1 is the job dir as given (a gs:// or other URL).</extracomment>
-        <translation>&quot;%1&quot; ist kein lokaler Ordner: auf dieser Workstation ist das Job-Verzeichnis ein Ordner dieses Rechners, als absoluter Pfad angegeben.</translation>
-    </message>
-    <message>
-        <source>&quot;%1&quot; is not an absolute path: the job dir is given to the trainer as it is, so &quot;~&quot; and relative paths are not expanded. Give a full path such as /home/you/jobs/run1.</source>
-        <extracomment>%1 is the job dir as given; &quot;~&quot; and relative paths are not expanded.</extracomment>
-        <translation>&quot;%1&quot; ist kein absoluter Pfad: das Job-Verzeichnis wird dem Trainingsprogramm unverändert übergeben, daher werden &quot;~&quot; und relative Pfade nicht aufgelöst. Geben Sie einen vollständigen Pfad an, etwa /home/sie/jobs/run1.</translation>
-    </message>
-    <message>
         <source>&quot;%1&quot; is not a clean path: it must have no &quot;.&quot;, &quot;..&quot; or empty components.</source>
-        <extracomment>%1 is the job dir as given.</extracomment>
+        <extracomment>%1 is the path as given.</extracomment>
         <translation>&quot;%1&quot; ist kein bereinigter Pfad: er darf keine Komponenten &quot;.&quot;, &quot;..&quot; oder leere Komponenten enthalten.</translation>
-    </message>
-    <message>
-        <source>&quot;%1&quot; lies outside the folders where this executor keeps job dirs (%2): a job dir must be a folder inside one of them (the executor&apos;s --job-dir-root option sets them).</source>
-        <extracomment>%1 is the job dir as given, %2 the folders (comma-separated) job dirs may lie in.</extracomment>
-        <translation>&quot;%1&quot; liegt außerhalb der Ordner, in denen dieser Executor Job-Verzeichnisse anlegt (%2): ein Job-Verzeichnis muss ein Ordner in einem von ihnen sein (die Executor-Option --job-dir-root legt sie fest).</translation>
     </message>
     <message>
         <source>&quot;%1&quot; is not a container image reference ([host[:port]/]name[:tag][@sha256:digest], e.g. localhost/trainer:1).</source>
@@ -2135,20 +2120,6 @@ Der neueste Checkpoint (benannt durch die Statusdatei „checkpoint“)</transla
         <source>%1 must not be set with masterConfig.imageUri: every replica runs a container image.</source>
         <extracomment>%1 is an API field name (runtimeVersion, packageUris …), kept as is.</extracomment>
         <translation>%1 darf mit masterConfig.imageUri nicht angegeben werden: Jedes Replikat führt ein Container-Image aus.</translation>
-    </message>
-    <message>
-        <source>The job dir contains a NUL character, which no file path can hold.</source>
-        <translation>Das Jobverzeichnis enthält ein NUL-Zeichen, das kein Dateipfad enthalten kann.</translation>
-    </message>
-    <message>
-        <source>The job dir&apos;s folder name &quot;%1…&quot; is %2 bytes long; a folder name on this system has at most %3.</source>
-        <extracomment>%1 is the start of the long folder name, %2 and %3 byte counts.</extracomment>
-        <translation>Der Ordnername „%1…“ des Jobverzeichnisses ist %2 Byte lang; ein Ordnername hat auf diesem System höchstens %3.</translation>
-    </message>
-    <message>
-        <source>The job dir is %1 bytes long; a path on this system has fewer than %2.</source>
-        <extracomment>%1 and %2 are byte counts.</extracomment>
-        <translation>Das Jobverzeichnis ist %1 Byte lang; ein Pfad hat auf diesem System weniger als %2.</translation>
     </message>
     <message>
         <source>An argument may be at most %2 bytes long (the kernel&apos;s limit for one argument); this one has %1.</source>
@@ -2293,6 +2264,101 @@ Der neueste Checkpoint (benannt durch die Statusdatei „checkpoint“)</transla
     <message>
         <source>batchSize must be between 1 and 10000 records.</source>
         <translation>batchSize muss zwischen 1 und 10000 Datensätzen liegen.</translation>
+    </message>
+    <message>
+        <source>The job dir</source>
+        <translation>Das Jobverzeichnis</translation>
+    </message>
+    <message>
+        <source>the job dir</source>
+        <translation>das Jobverzeichnis</translation>
+    </message>
+    <message>
+        <source>The model folder</source>
+        <translation>Der Modellordner</translation>
+    </message>
+    <message>
+        <source>the model folder</source>
+        <translation>der Modellordner</translation>
+    </message>
+    <message>
+        <source>The output folder</source>
+        <translation>Der Ausgabeordner</translation>
+    </message>
+    <message>
+        <source>the output folder</source>
+        <translation>der Ausgabeordner</translation>
+    </message>
+    <message>
+        <source>The input file</source>
+        <translation>Die Eingabedatei</translation>
+    </message>
+    <message>
+        <source>the input file</source>
+        <translation>die Eingabedatei</translation>
+    </message>
+    <message>
+        <source>The package</source>
+        <translation>Das Paket</translation>
+    </message>
+    <message>
+        <source>the package</source>
+        <translation>das Paket</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a local folder or file: on this workstation %2 is on this host, given as an absolute path.</source>
+        <extracomment>%1 is the path as given (a gs:// or other URL), %2 what the field names (&quot;the job dir&quot;).</extracomment>
+        <translation>„%1“ ist kein lokaler Ordner und keine lokale Datei: Auf dieser Workstation liegt %2 auf diesem Host und wird als absoluter Pfad angegeben.</translation>
+    </message>
+    <message>
+        <source>%1 contains a NUL character, which no file path can hold.</source>
+        <extracomment>%1 is what the field names (&quot;The job dir&quot;).</extracomment>
+        <translation>%1 enthält ein NUL-Zeichen, das kein Dateipfad enthalten kann.</translation>
+    </message>
+    <message>
+        <source>A folder name in %4, &quot;%1…&quot;, is %2 bytes long; a folder name on this system has at most %3.</source>
+        <extracomment>%1 is the start of the long folder name, %2 and %3 byte counts, %4 what the field names (&quot;the job dir&quot;).</extracomment>
+        <translation>Ein Ordnername (%4), „%1…“, ist %2 Bytes lang; ein Ordnername hat auf diesem System höchstens %3.</translation>
+    </message>
+    <message>
+        <source>%1 is %2 bytes long; a path on this system has fewer than %3.</source>
+        <extracomment>%1 is what the field names (&quot;The job dir&quot;), %2 and %3 are byte counts.</extracomment>
+        <translation>%1 ist %2 Bytes lang; ein Pfad hat auf diesem System weniger als %3.</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not an absolute path: %2 is used as it is given, so &quot;~&quot; and relative paths are not expanded. Give a full path such as /home/you/jobs/run1.</source>
+        <extracomment>%1 is the path as given, %2 what the field names (&quot;the job dir&quot;); &quot;~&quot; and relative paths are not expanded.</extracomment>
+        <translation>„%1“ ist kein absoluter Pfad: %2 wird so verwendet, wie angegeben, „~“ und relative Pfade werden also nicht erweitert. Geben Sie einen vollständigen Pfad an, etwa /home/sie/jobs/run1.</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; lies outside the files a job may use: /proc, /sys and /dev name the kernel&apos;s processes and devices (/proc/self is the executor itself), never a job&apos;s files, which lie in %2.</source>
+        <extracomment>%1 is the path as given, %2 the folders (comma-separated) where jobs&apos; files lie.</extracomment>
+        <translation>„%1“ liegt außerhalb der Dateien, die ein Job verwenden darf: /proc, /sys und /dev bezeichnen Prozesse und Geräte des Kernels (/proc/self ist der Executor selbst), nie Dateien eines Jobs, die in %2 liegen.</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is, holds or lies in one of the executor&apos;s own folders (its database, access tokens, audit log, keys and settings), which no job may use: %2 must lie elsewhere.</source>
+        <extracomment>%1 is the path as given, %2 what the field names (&quot;The job dir&quot;).</extracomment>
+        <translation>„%1“ ist, enthält oder liegt in einem der eigenen Ordner des Executors (seine Datenbank, Zugriffstokens, Audit-Log, Schlüssel und Einstellungen), die kein Job verwenden darf: %2 muss woanders liegen.</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; lies outside the folders where this executor keeps jobs&apos; files (%2): %3 must lie inside one of them (the executor&apos;s --job-dir-root option sets them).</source>
+        <extracomment>%1 is the path as given, %2 the folders (comma-separated) it may lie in, %3 what the field names (&quot;the job dir&quot;).</extracomment>
+        <translation>„%1“ liegt außerhalb der Ordner, in denen dieser Executor die Dateien von Jobs ablegt (%2): %3 muss in einem davon liegen (die Option --job-dir-root des Executors legt sie fest).</translation>
+    </message>
+    <message>
+        <source>The package %1 does not exist on the executor&apos;s host.</source>
+        <extracomment>%1 is the package path as given.</extracomment>
+        <translation>Das Paket %1 existiert auf dem Host des Executors nicht.</translation>
+    </message>
+    <message>
+        <source>The package folder %1 has neither setup.py nor pyproject.toml, so pip cannot build it.</source>
+        <extracomment>%1 is the package folder as given.</extracomment>
+        <translation>Der Paketordner %1 enthält weder setup.py noch pyproject.toml, daher kann pip ihn nicht bauen.</translation>
+    </message>
+    <message>
+        <source>The package %1 is neither a source distribution (.tar.gz, .zip) nor a wheel (.whl).</source>
+        <extracomment>%1 is the package file as given.</extracomment>
+        <translation>Das Paket %1 ist weder eine Quelldistribution (.tar.gz, .zip) noch ein Wheel (.whl).</translation>
     </message>
 </context>
 <context>

@@ -2098,24 +2098,9 @@ El punto de control más reciente (indicado por el archivo de estado «checkpoin
         <translation>discreteValues contiene %1 valores; se permiten como máximo %2.</translation>
     </message>
     <message>
-        <source>&quot;%1&quot; is not a local folder: on this workstation the job dir is a folder of this host, given as an absolute path.</source>
-        <extracomment>%1 is the job dir as given (a gs:// or other URL).</extracomment>
-        <translation>&quot;%1&quot; no es una carpeta local: en esta estación de trabajo el directorio del trabajo es una carpeta de este host, dada como ruta absoluta.</translation>
-    </message>
-    <message>
-        <source>&quot;%1&quot; is not an absolute path: the job dir is given to the trainer as it is, so &quot;~&quot; and relative paths are not expanded. Give a full path such as /home/you/jobs/run1.</source>
-        <extracomment>%1 is the job dir as given; &quot;~&quot; and relative paths are not expanded.</extracomment>
-        <translation>&quot;%1&quot; no es una ruta absoluta: el directorio del trabajo se pasa al programa de entrenamiento tal cual, así que &quot;~&quot; y las rutas relativas no se expanden. Indique una ruta completa como /home/usted/jobs/run1.</translation>
-    </message>
-    <message>
         <source>&quot;%1&quot; is not a clean path: it must have no &quot;.&quot;, &quot;..&quot; or empty components.</source>
-        <extracomment>%1 is the job dir as given.</extracomment>
+        <extracomment>%1 is the path as given.</extracomment>
         <translation>&quot;%1&quot; no es una ruta limpia: no debe tener componentes &quot;.&quot;, &quot;..&quot; ni vacíos.</translation>
-    </message>
-    <message>
-        <source>&quot;%1&quot; lies outside the folders where this executor keeps job dirs (%2): a job dir must be a folder inside one of them (the executor&apos;s --job-dir-root option sets them).</source>
-        <extracomment>%1 is the job dir as given, %2 the folders (comma-separated) job dirs may lie in.</extracomment>
-        <translation>&quot;%1&quot; está fuera de las carpetas donde este ejecutor guarda los directorios de trabajos (%2): el directorio del trabajo debe ser una carpeta dentro de una de ellas (la opción --job-dir-root del ejecutor las define).</translation>
     </message>
     <message>
         <source>&quot;%1&quot; is not a container image reference ([host[:port]/]name[:tag][@sha256:digest], e.g. localhost/trainer:1).</source>
@@ -2135,20 +2120,6 @@ El punto de control más reciente (indicado por el archivo de estado «checkpoin
         <source>%1 must not be set with masterConfig.imageUri: every replica runs a container image.</source>
         <extracomment>%1 is an API field name (runtimeVersion, packageUris …), kept as is.</extracomment>
         <translation>%1 no debe indicarse con masterConfig.imageUri: todas las réplicas ejecutan una imagen de contenedor.</translation>
-    </message>
-    <message>
-        <source>The job dir contains a NUL character, which no file path can hold.</source>
-        <translation>El directorio del trabajo contiene un carácter NUL, que ninguna ruta de archivo puede contener.</translation>
-    </message>
-    <message>
-        <source>The job dir&apos;s folder name &quot;%1…&quot; is %2 bytes long; a folder name on this system has at most %3.</source>
-        <extracomment>%1 is the start of the long folder name, %2 and %3 byte counts.</extracomment>
-        <translation>El nombre de carpeta &quot;%1…&quot; del directorio del trabajo ocupa %2 bytes; en este sistema un nombre de carpeta tiene como máximo %3.</translation>
-    </message>
-    <message>
-        <source>The job dir is %1 bytes long; a path on this system has fewer than %2.</source>
-        <extracomment>%1 and %2 are byte counts.</extracomment>
-        <translation>El directorio del trabajo ocupa %1 bytes; en este sistema una ruta tiene menos de %2.</translation>
     </message>
     <message>
         <source>An argument may be at most %2 bytes long (the kernel&apos;s limit for one argument); this one has %1.</source>
@@ -2293,6 +2264,101 @@ El punto de control más reciente (indicado por el archivo de estado «checkpoin
     <message>
         <source>batchSize must be between 1 and 10000 records.</source>
         <translation>batchSize debe estar entre 1 y 10000 registros.</translation>
+    </message>
+    <message>
+        <source>The job dir</source>
+        <translation>El directorio del trabajo</translation>
+    </message>
+    <message>
+        <source>the job dir</source>
+        <translation>el directorio del trabajo</translation>
+    </message>
+    <message>
+        <source>The model folder</source>
+        <translation>La carpeta del modelo</translation>
+    </message>
+    <message>
+        <source>the model folder</source>
+        <translation>la carpeta del modelo</translation>
+    </message>
+    <message>
+        <source>The output folder</source>
+        <translation>La carpeta de salida</translation>
+    </message>
+    <message>
+        <source>the output folder</source>
+        <translation>la carpeta de salida</translation>
+    </message>
+    <message>
+        <source>The input file</source>
+        <translation>El archivo de entrada</translation>
+    </message>
+    <message>
+        <source>the input file</source>
+        <translation>el archivo de entrada</translation>
+    </message>
+    <message>
+        <source>The package</source>
+        <translation>El paquete</translation>
+    </message>
+    <message>
+        <source>the package</source>
+        <translation>el paquete</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a local folder or file: on this workstation %2 is on this host, given as an absolute path.</source>
+        <extracomment>%1 is the path as given (a gs:// or other URL), %2 what the field names (&quot;the job dir&quot;).</extracomment>
+        <translation>&quot;%1&quot; no es una carpeta ni un archivo local: en esta estación de trabajo %2 está en este host y se indica como ruta absoluta.</translation>
+    </message>
+    <message>
+        <source>%1 contains a NUL character, which no file path can hold.</source>
+        <extracomment>%1 is what the field names (&quot;The job dir&quot;).</extracomment>
+        <translation>%1 contiene un carácter NUL, que ninguna ruta de archivo puede contener.</translation>
+    </message>
+    <message>
+        <source>A folder name in %4, &quot;%1…&quot;, is %2 bytes long; a folder name on this system has at most %3.</source>
+        <extracomment>%1 is the start of the long folder name, %2 and %3 byte counts, %4 what the field names (&quot;the job dir&quot;).</extracomment>
+        <translation>Un nombre de carpeta (%4), &quot;%1…&quot;, ocupa %2 bytes; en este sistema un nombre de carpeta tiene como máximo %3.</translation>
+    </message>
+    <message>
+        <source>%1 is %2 bytes long; a path on this system has fewer than %3.</source>
+        <extracomment>%1 is what the field names (&quot;The job dir&quot;), %2 and %3 are byte counts.</extracomment>
+        <translation>%1 ocupa %2 bytes; en este sistema una ruta tiene menos de %3.</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not an absolute path: %2 is used as it is given, so &quot;~&quot; and relative paths are not expanded. Give a full path such as /home/you/jobs/run1.</source>
+        <extracomment>%1 is the path as given, %2 what the field names (&quot;the job dir&quot;); &quot;~&quot; and relative paths are not expanded.</extracomment>
+        <translation>&quot;%1&quot; no es una ruta absoluta: %2 se usa tal como se indica, así que &quot;~&quot; y las rutas relativas no se expanden. Indique una ruta completa como /home/usted/jobs/run1.</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; lies outside the files a job may use: /proc, /sys and /dev name the kernel&apos;s processes and devices (/proc/self is the executor itself), never a job&apos;s files, which lie in %2.</source>
+        <extracomment>%1 is the path as given, %2 the folders (comma-separated) where jobs&apos; files lie.</extracomment>
+        <translation>&quot;%1&quot; está fuera de los archivos que un trabajo puede usar: /proc, /sys y /dev nombran procesos y dispositivos del kernel (/proc/self es el propio ejecutor), nunca archivos de un trabajo, que están en %2.</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is, holds or lies in one of the executor&apos;s own folders (its database, access tokens, audit log, keys and settings), which no job may use: %2 must lie elsewhere.</source>
+        <extracomment>%1 is the path as given, %2 what the field names (&quot;The job dir&quot;).</extracomment>
+        <translation>&quot;%1&quot; es, contiene o está dentro de una de las carpetas propias del ejecutor (su base de datos, tokens de acceso, registro de auditoría, claves y ajustes), que ningún trabajo puede usar: %2 debe estar en otro lugar.</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; lies outside the folders where this executor keeps jobs&apos; files (%2): %3 must lie inside one of them (the executor&apos;s --job-dir-root option sets them).</source>
+        <extracomment>%1 is the path as given, %2 the folders (comma-separated) it may lie in, %3 what the field names (&quot;the job dir&quot;).</extracomment>
+        <translation>&quot;%1&quot; está fuera de las carpetas donde este ejecutor guarda los archivos de los trabajos (%2): %3 debe estar dentro de una de ellas (la opción --job-dir-root del ejecutor las define).</translation>
+    </message>
+    <message>
+        <source>The package %1 does not exist on the executor&apos;s host.</source>
+        <extracomment>%1 is the package path as given.</extracomment>
+        <translation>El paquete %1 no existe en el host del ejecutor.</translation>
+    </message>
+    <message>
+        <source>The package folder %1 has neither setup.py nor pyproject.toml, so pip cannot build it.</source>
+        <extracomment>%1 is the package folder as given.</extracomment>
+        <translation>La carpeta del paquete %1 no tiene setup.py ni pyproject.toml, así que pip no puede construirlo.</translation>
+    </message>
+    <message>
+        <source>The package %1 is neither a source distribution (.tar.gz, .zip) nor a wheel (.whl).</source>
+        <extracomment>%1 is the package file as given.</extracomment>
+        <translation>El paquete %1 no es una distribución de código fuente (.tar.gz, .zip) ni un wheel (.whl).</translation>
     </message>
 </context>
 <context>
