@@ -114,15 +114,8 @@ class TestPredictionTrust : public QObject {
 
     QJsonObject waitForOperation(const QString& name)
     {
-        QJsonObject op;
-        // The check that follows reads the outcome.
-        (void)QTest::qWaitFor(
-            [&] {
-                op = send("GET", QStringLiteral("/v1/") + name).json;
-                return op.value(QStringLiteral("done")).toBool();
-            },
-            180000);
-        return op;
+        return Test::pollUntil([&] { return send("GET", QStringLiteral("/v1/") + name).json; },
+            [](const QJsonObject& op) { return op.value(QStringLiteral("done")).toBool(); }, 180000);
     }
 
     /// POSTs a version of model m; the create's answer (an operation, or an error).
@@ -157,14 +150,8 @@ class TestPredictionTrust : public QObject {
 
     QString waitForJob(const QString& jobId, QJsonObject* job = nullptr)
     {
-        QJsonObject j;
-        // The check that follows reads the outcome.
-        (void)QTest::qWaitFor(
-            [&] {
-                j = send("GET", QStringLiteral("/v1/projects/local/jobs/") + jobId).json;
-                const QString s = j.value(QStringLiteral("state")).toString();
-                return s == QLatin1String("SUCCEEDED") || s == QLatin1String("FAILED") || s == QLatin1String("CANCELLED");
-            },
+        const QJsonObject j = Test::pollUntil(
+            [&] { return send("GET", QStringLiteral("/v1/projects/local/jobs/") + jobId).json; }, Test::jobStateIsFinal,
             180000);
         if (job)
             *job = j;
@@ -190,6 +177,8 @@ private Q_SLOTS:
         QVERIFY(python.waitForFinished(120000));
         QCOMPARE(python.exitCode(), 0);
         m_executor = std::make_unique<Test::ExecutorProcess>(m_root.path());
+        // The executor works in a job-dir root, as it does from $HOME: /proc/self/cwd then leads into the roots.
+        m_executor->process().setWorkingDirectory(m_root.path());
         QString error;
         QVERIFY2(m_executor->start(Test::ExecutorProcess::defaultArguments()
                          + QStringList { QStringLiteral("--job-dir-root"), path(QStringLiteral("jobs")),
@@ -573,10 +562,8 @@ private Q_SLOTS:
                 { { "Authorization", "Bearer " + executor.token() } }, 120000);
         };
         auto operation = [&](const QString& name) {
-            QJsonObject op;
-            // The check that follows reads the outcome.
-            (void)QTest::qWaitFor([&] { return (op = call("GET", QStringLiteral("/v1/") + name).json).value(QStringLiteral("done")).toBool(); }, 120000);
-            return op;
+            return Test::pollUntil([&] { return call("GET", QStringLiteral("/v1/") + name).json; },
+                [](const QJsonObject& op) { return op.value(QStringLiteral("done")).toBool(); }, 120000);
         };
         QCOMPARE(call("POST", QStringLiteral("/v1/projects/local/models"), json({ { QStringLiteral("name"), QStringLiteral("d") } })).status, 200);
         // A model of 20 MB (incompressible) on a 16 MB disk.
@@ -596,11 +583,13 @@ private Q_SLOTS:
                 { QStringLiteral("framework"), QStringLiteral("SCIKIT_LEARN") } }));
         QCOMPARE(r.status, 200);
         QJsonObject op = operation(r.json.value(QStringLiteral("name")).toString());
-        QVERIFY2(op.value(QStringLiteral("error")).toObject().value(QStringLiteral("message")).toString().contains(QLatin1String("disk is full")),
-            json(op).constData());
+        QVERIFY2(op.contains(QLatin1String("error")), json(op).constData());
+        // Nothing of the copy is left on the disk it filled.
         QDirIterator it(small, QDir::AllEntries | QDir::NoDotAndDotDot, QDirIterator::Subdirectories);
         while (it.hasNext())
             QVERIFY2(!it.next().endsWith(QLatin1String(".partial")), qPrintable(it.filePath()));
+        QVERIFY2(op.value(QStringLiteral("error")).toObject().value(QStringLiteral("message")).toString().contains(QLatin1String("disk is full")),
+            json(op).constData());
         // The disk full to the last block: a change is refused (429), a delete goes through.
         {
             QFile ballast(QString(small + QStringLiteral("/ballast")));
@@ -638,13 +627,8 @@ private Q_SLOTS:
                 { { QStringLiteral("versionName"), QStringLiteral("projects/local/models/d/versions/lr") },
                     { QStringLiteral("inputPaths"), QJsonArray { input } }, { QStringLiteral("outputPath"), tiny } })));
         QVERIFY2(r.status == 200, r.body.constData());
-        QJsonObject job;
-        // The check that follows reads the outcome.
-        (void)QTest::qWaitFor([&] {
-            job = call("GET", QStringLiteral("/v1/projects/local/jobs/fills")).json;
-            const QString s = job.value(QStringLiteral("state")).toString();
-            return s == QLatin1String("FAILED") || s == QLatin1String("SUCCEEDED");
-        }, 120000);
+        const QJsonObject job = Test::pollUntil(
+            [&] { return call("GET", QStringLiteral("/v1/projects/local/jobs/fills")).json; }, Test::jobStateIsFinal, 120000);
         QCOMPARE(job.value(QStringLiteral("state")).toString(), QStringLiteral("FAILED"));
         const QString message = job.value(QStringLiteral("errorMessage")).toString();
         QVERIFY2(message.contains(QLatin1String("the output folder ") + tiny + QLatin1String(" is full")), qPrintable(message));

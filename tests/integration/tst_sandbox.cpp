@@ -89,12 +89,8 @@ class TestSandbox : public QObject {
 
     ApiResponse send(const QByteArray& verb, const QString& apiPath, const QByteArray& body = {})
     {
-        QUrl url = m_url;
-        const qsizetype query = apiPath.indexOf(QLatin1Char('?'));
-        url.setPath(query < 0 ? apiPath : apiPath.left(query));
-        if (query >= 0)
-            url.setQuery(apiPath.mid(query + 1));
-        return Test::sendApiRequest(m_nam, verb, url, body, { { "Authorization", "Bearer " + m_token } }, 120000);
+        return Test::sendApiRequest(
+            m_nam, verb, Test::apiUrl(m_url, apiPath), body, { { "Authorization", "Bearer " + m_token } }, 120000);
     }
 
     /// Starts the executor (TLS on loopback: its key is one more thing to keep out of reach) with its folders under
@@ -204,31 +200,17 @@ class TestSandbox : public QObject {
 
     QString waitForJob(const QString& jobId)
     {
-        QString state;
-        // The check that follows reads the outcome.
-        (void)QTest::qWaitFor(
-            [&] {
-                state = send("GET", QStringLiteral("/v1/projects/local/jobs/") + jobId)
-                            .json.value(QStringLiteral("state"))
-                            .toString();
-                return state == QLatin1String("SUCCEEDED") || state == QLatin1String("FAILED")
-                    || state == QLatin1String("CANCELLED");
-            },
-            300000);
-        return state;
+        return Test::pollUntil(
+            [&] { return send("GET", QStringLiteral("/v1/projects/local/jobs/") + jobId).json; }, Test::jobStateIsFinal,
+            300000)
+            .value(QStringLiteral("state"))
+            .toString();
     }
 
     QJsonObject waitForOperation(const QString& name)
     {
-        QJsonObject op;
-        // The check that follows reads the outcome.
-        (void)QTest::qWaitFor(
-            [&] {
-                op = send("GET", QStringLiteral("/v1/") + name).json;
-                return op.value(QStringLiteral("done")).toBool();
-            },
-            300000);
-        return op;
+        return Test::pollUntil([&] { return send("GET", QStringLiteral("/v1/") + name).json; },
+            [](const QJsonObject& op) { return op.value(QStringLiteral("done")).toBool(); }, 300000);
     }
 
     /// Everything a scenario runs: a training job, a pickled model's version, a custom routine's version (pip

@@ -13,6 +13,7 @@
 #include <QNetworkReply>
 #include <QNetworkRequest>
 #include <QSignalSpy>
+#include <QTest>
 #include <QUrl>
 
 #include <utility>
@@ -75,6 +76,29 @@ inline QUrl apiUrl(const QUrl& base, const QString& pathAndQuery)
     if (q >= 0)
         url.setQuery(pathAndQuery.mid(q + 1));
     return url;
+}
+
+/// Calls `get` (a GET of one resource: an operation, a job) until `done` holds for its answer or `timeoutMs` passed,
+/// with the event loop running between calls; returns the last answer, which the caller checks.
+template <typename Get, typename Done>
+QJsonObject pollUntil(Get get, Done done, int timeoutMs)
+{
+    QJsonObject last;
+    // The caller reads the outcome from the answer.
+    (void)QTest::qWaitFor(
+        [&] {
+            last = get();
+            return done(last);
+        },
+        timeoutMs);
+    return last;
+}
+
+/// Whether a Job's `state` (its JSON) is final: SUCCEEDED, FAILED or CANCELLED.
+inline bool jobStateIsFinal(const QJsonObject& job)
+{
+    const QString s = job.value(QStringLiteral("state")).toString();
+    return s == QLatin1String("SUCCEEDED") || s == QLatin1String("FAILED") || s == QLatin1String("CANCELLED");
 }
 
 } // namespace Trainyard::Test
