@@ -21,14 +21,7 @@
 
 namespace Trainyard {
 
-namespace {
-
-QString pathSegment(const QString& id)
-{
-    return QString::fromLatin1(QUrl::toPercentEncoding(id));
-}
-
-} // namespace
+using ApiJson::pathSegment;
 
 ApiClient::ApiClient(const QUrl& baseUrl, const QByteArray& token, QObject* parent)
     : QObject(parent)
@@ -58,6 +51,11 @@ QUrl ApiClient::projectUrl(const QString& suffix, const QString& query) const
     if (!query.isEmpty())
         url.setQuery(query);
     return url;
+}
+
+QString ApiClient::projectPath(const QString& suffix) const
+{
+    return QStringLiteral("/v1/projects/") + pathSegment(m_project) + suffix;
 }
 
 void ApiClient::request(const QByteArray& verb, const QString& path, const QString& query, const QByteArray& body,
@@ -102,29 +100,7 @@ void ApiClient::request(const QByteArray& verb, const QString& path, const QStri
     });
 }
 
-namespace {
-template <typename T> using Done = ApiClient::Callback<T>;
-
-// Wraps a typed callback: transport/HTTP errors pass through, a 2xx body is parsed by `decode`.
-template <typename T, typename Decode>
-std::function<void(int, const QByteArray&, const ApiError&)> typed(Done<T> done, Decode decode)
-{
-    return [done = std::move(done), decode](int, const QByteArray& body, const ApiError& error) {
-        if (!error.isNull()) {
-            done(T {}, error);
-            return;
-        }
-        ApiError parseError;
-        const std::optional<QJsonObject> object = ApiJson::parseObject(body, &parseError);
-        if (!object) {
-            done(T {}, parseError);
-            return;
-        }
-        T value = decode(*object, &parseError);
-        done(parseError.isNull() ? value : T {}, parseError);
-    };
-}
-} // namespace
+using ApiJson::typed;
 
 void ApiClient::createJob(const Job& job, QObject* context, Callback<Job> done)
 {
@@ -480,63 +456,19 @@ ApiStream* ApiClient::followJobs(const QByteArray& since)
     return new ApiStream(m_nam->get(req), QString(), nullptr);
 }
 
-template <typename T, typename Call> ApiResult<T> ApiClient::blocking(Call call)
-{
-    ApiResult<T> result;
-    QEventLoop loop;
-    bool done = false;
-    call(&loop, [&](const T& value, const ApiError& error) {
-        result.value = value;
-        result.error = error;
-        done = true;
-        loop.quit();
-    });
-    if (!done)
-        loop.exec();
-    return result;
-}
-
-ApiResult<QJsonObject> ApiClient::jsonBlocking(const QByteArray& verb, const QString& path, const QByteArray& body)
-{
-    // "…/versions?pageSize=100": the query goes as a query, not as part of the path.
-    const qsizetype mark = path.indexOf(QLatin1Char('?'));
-    const QString pathOnly = mark < 0 ? path : path.left(mark);
-    const QString query = mark < 0 ? QString() : path.mid(mark + 1);
-    return blocking<QJsonObject>([&](QObject* ctx, Callback<QJsonObject> cb) {
-        request(
-            verb, pathOnly, query, body, ctx, [cb = std::move(cb)](int, const QByteArray& data, const ApiError& error) {
-                if (!error.isNull()) {
-                    cb(QJsonObject {}, error);
-                    return;
-                }
-                QJsonParseError parseError;
-                const QJsonDocument doc = QJsonDocument::fromJson(data, &parseError);
-                if (!doc.isObject()) {
-                    ApiError bad;
-                    bad.status = Rpc::name(RpcCode::Internal);
-                    bad.message
-                        = QStringLiteral("The executor's answer is not a JSON object: ") + parseError.errorString();
-                    cb(QJsonObject {}, bad);
-                    return;
-                }
-                cb(doc.object(), ApiError {});
-            });
-    });
-}
-
 ApiResult<Job> ApiClient::createJobBlocking(const Job& job)
 {
-    return blocking<Job>([&](QObject* ctx, Callback<Job> cb) { createJob(job, ctx, std::move(cb)); });
+    return ApiJson::blocking<Job>([&](QObject* ctx, Callback<Job> cb) { createJob(job, ctx, std::move(cb)); });
 }
 
 ApiResult<Job> ApiClient::getJobBlocking(const QString& jobId)
 {
-    return blocking<Job>([&](QObject* ctx, Callback<Job> cb) { getJob(jobId, ctx, std::move(cb)); });
+    return ApiJson::blocking<Job>([&](QObject* ctx, Callback<Job> cb) { getJob(jobId, ctx, std::move(cb)); });
 }
 
 ApiResult<JobPage> ApiClient::listJobsBlocking(const QString& filter, int pageSize, const QString& pageToken)
 {
-    return blocking<JobPage>(
+    return ApiJson::blocking<JobPage>(
         [&](QObject* ctx, Callback<JobPage> cb) { listJobs(filter, pageSize, pageToken, ctx, std::move(cb)); });
 }
 
@@ -560,70 +492,70 @@ void ApiClient::auditLogs(const QString& project, const QString& filter, int pag
 ApiResult<Audit::Page> ApiClient::auditLogsBlocking(
     const QString& project, const QString& filter, int pageSize, const QString& pageToken)
 {
-    return blocking<Audit::Page>([&](QObject* ctx, Callback<Audit::Page> cb) {
+    return ApiJson::blocking<Audit::Page>([&](QObject* ctx, Callback<Audit::Page> cb) {
         auditLogs(project, filter, pageSize, pageToken, ctx, std::move(cb));
     });
 }
 
 ApiResult<bool> ApiClient::cancelJobBlocking(const QString& jobId)
 {
-    return blocking<bool>([&](QObject* ctx, Callback<bool> cb) { cancelJob(jobId, ctx, std::move(cb)); });
+    return ApiJson::blocking<bool>([&](QObject* ctx, Callback<bool> cb) { cancelJob(jobId, ctx, std::move(cb)); });
 }
 
 ApiResult<Job> ApiClient::patchLabelsBlocking(
     const QString& jobId, const QMap<QString, QString>& labels, const QString& etag)
 {
-    return blocking<Job>([&](QObject* ctx, Callback<Job> cb) { patchLabels(jobId, labels, etag, ctx, std::move(cb)); });
+    return ApiJson::blocking<Job>([&](QObject* ctx, Callback<Job> cb) { patchLabels(jobId, labels, etag, ctx, std::move(cb)); });
 }
 
 ApiResult<QList<ReplicaInfo>> ApiClient::replicasBlocking(const QString& jobId)
 {
-    return blocking<QList<ReplicaInfo>>(
+    return ApiJson::blocking<QList<ReplicaInfo>>(
         [&](QObject* ctx, Callback<QList<ReplicaInfo>> cb) { replicas(jobId, ctx, std::move(cb)); });
 }
 
 ApiResult<LogPage> ApiClient::logsBlocking(
     const QString& jobId, const QString& taskName, const QString& minSeverity, int pageSize, const QString& pageToken)
 {
-    return blocking<LogPage>([&](QObject* ctx, Callback<LogPage> cb) {
+    return ApiJson::blocking<LogPage>([&](QObject* ctx, Callback<LogPage> cb) {
         logs(jobId, taskName, minSeverity, pageSize, pageToken, ctx, std::move(cb));
     });
 }
 
 ApiResult<HostStatus> ApiClient::hostBlocking()
 {
-    return blocking<HostStatus>([&](QObject* ctx, Callback<HostStatus> cb) { host(ctx, std::move(cb)); });
+    return ApiJson::blocking<HostStatus>([&](QObject* ctx, Callback<HostStatus> cb) { host(ctx, std::move(cb)); });
 }
 
 ApiResult<QList<RegionInfo>> ApiClient::regionsBlocking(const QString& region)
 {
-    return blocking<QList<RegionInfo>>(
+    return ApiJson::blocking<QList<RegionInfo>>(
         [&](QObject* ctx, Callback<QList<RegionInfo>> cb) { regions(region, ctx, std::move(cb)); });
 }
 
 ApiResult<CheckpointList> ApiClient::checkpointsBlocking(const QString& jobId)
 {
-    return blocking<CheckpointList>(
+    return ApiJson::blocking<CheckpointList>(
         [&](QObject* ctx, Callback<CheckpointList> cb) { checkpoints(jobId, ctx, std::move(cb)); });
 }
 
 ApiResult<CheckpointDetail> ApiClient::checkpointDetailBlocking(const QString& jobId, const QString& name)
 {
-    return blocking<CheckpointDetail>(
+    return ApiJson::blocking<CheckpointDetail>(
         [&](QObject* ctx, Callback<CheckpointDetail> cb) { checkpointDetail(jobId, name, ctx, std::move(cb)); });
 }
 
 ApiResult<TensorValues> ApiClient::tensorValuesBlocking(
     const QString& jobId, const QString& name, const QString& tensor, int values)
 {
-    return blocking<TensorValues>([&](QObject* ctx, Callback<TensorValues> cb) {
+    return ApiJson::blocking<TensorValues>([&](QObject* ctx, Callback<TensorValues> cb) {
         tensorValues(jobId, name, tensor, values, ctx, std::move(cb));
     });
 }
 
 ApiResult<QList<SeriesInfo>> ApiClient::metricSeriesBlocking(const QString& jobId)
 {
-    return blocking<QList<SeriesInfo>>(
+    return ApiJson::blocking<QList<SeriesInfo>>(
         [&](QObject* ctx, Callback<QList<SeriesInfo>> cb) { metricSeries(jobId, ctx, std::move(cb)); });
 }
 
@@ -632,7 +564,7 @@ ApiResult<SeriesPage> ApiClient::metricPointsBlocking(const QString& jobId, cons
     ApiResult<SeriesPage> all;
     QString token;
     do {
-        const ApiResult<SeriesPage> page = blocking<SeriesPage>([&](QObject* ctx, Callback<SeriesPage> cb) {
+        const ApiResult<SeriesPage> page = ApiJson::blocking<SeriesPage>([&](QObject* ctx, Callback<SeriesPage> cb) {
             metricPoints(jobId, series, token.isEmpty() ? after : 0, 0, token, ctx, std::move(cb));
         });
         if (!page.ok())

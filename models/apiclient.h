@@ -152,12 +152,6 @@ public:
     ApiResult<TensorValues> tensorValuesBlocking(
         const QString& jobId, const QString& name, const QString& tensor, int values);
 
-    /// Low level, blocking: `verb` `path` (relative to baseUrl, "/v1/tokens"; it may end in "?query", already
-    /// encoded: "…/versions?pageSize=100") with `body` (JSON; empty: none);
-    /// the answer's JSON object, or the error (transport failure, non-2xx answer, or a body that is not a JSON
-    /// object). For the calls that have no typed helper (IAM policies, access tokens).
-    ApiResult<QJsonObject> jsonBlocking(const QByteArray& verb, const QString& path, const QByteArray& body = {});
-
     /// Low level: sends a request with the bearer token; `done(httpStatus, body, error)` where `error`
     /// is non-null for transport failures and non-2xx answers. `path` is relative to baseUrl
     /// ("/v1/projects/local/jobs"), `query` already encoded by QUrlQuery.
@@ -166,10 +160,11 @@ public:
 
     /// The URL of a project-scoped path: "<base>/v1/projects/<project><suffix>".
     QUrl projectUrl(const QString& suffix, const QString& query = {}) const;
+    /// A project-scoped path as request() takes it (relative to baseUrl): "/v1/projects/<project><suffix>", the
+    /// project percent-encoded, `suffix` as given (its segments already encoded).
+    QString projectPath(const QString& suffix) const;
 
 private:
-    template <typename T, typename Call> ApiResult<T> blocking(Call call);
-
     QNetworkAccessManager* m_nam;
     TlsTrustGuard* m_tls;
     QUrl m_baseUrl;

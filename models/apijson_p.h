@@ -9,7 +9,11 @@
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QJsonValue>
+#include <QEventLoop>
 #include <QLoggingCategory>
+#include <QUrl>
+
+#include <functional>
 
 #include <optional>
 
@@ -40,6 +44,52 @@ QList<ReplicaInfo> replicaList(const QJsonArray& array);
 std::optional<qint64> optionalInt64(const QJsonObject& o, QLatin1String key);
 /// A JSON array of strings.
 QStringList stringList(const QJsonValue& v);
+
+/// One segment of a request's path: `id` percent-encoded (a "/" in it stays part of the segment).
+inline QString pathSegment(const QString& id)
+{
+    return QString::fromLatin1(QUrl::toPercentEncoding(id));
+}
+
+/// A typed client callback as ApiClient::request()'s: transport and HTTP errors pass through, a 2xx body is parsed
+/// as a JSON object and decoded by `decode(object, &error)` (which may set an INTERNAL error of its own).
+template <typename T, typename Decode>
+std::function<void(int, const QByteArray&, const ApiError&)> typed(
+    std::function<void(const T&, const ApiError&)> done, Decode decode)
+{
+    return [done = std::move(done), decode](int, const QByteArray& body, const ApiError& error) {
+        if (!error.isNull()) {
+            done(T {}, error);
+            return;
+        }
+        ApiError parseError;
+        const std::optional<QJsonObject> object = parseObject(body, &parseError);
+        if (!object) {
+            done(T {}, parseError);
+            return;
+        }
+        T value = decode(*object, &parseError);
+        done(parseError.isNull() ? value : T {}, parseError);
+    };
+}
+
+/// Runs the asynchronous `call(context, callback)` to its answer in a local event loop (the clients' `…Blocking`
+/// calls, for trainyardctl; never in the console's GUI thread).
+template <typename T, typename Call> ApiResult<T> blocking(Call call)
+{
+    ApiResult<T> result;
+    QEventLoop loop;
+    bool done = false;
+    call(&loop, [&](const T& value, const ApiError& error) {
+        result.value = value;
+        result.error = error;
+        done = true;
+        loop.quit();
+    });
+    if (!done)
+        loop.exec();
+    return result;
+}
 
 } // namespace ApiJson
 

@@ -587,10 +587,6 @@ OperationResource OperationResource::fromJson(const QJsonObject& json)
     return op;
 }
 
-} // namespace Trainyard
-
-namespace Trainyard {
-
 std::optional<PredictionMachineType> predictionMachineType(const QString& name)
 {
     if (name.isEmpty() || name == QLatin1String("mls1-c1-m2"))

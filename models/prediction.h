@@ -188,6 +188,15 @@ struct OperationResource {
     QString errorMessage;
     QJsonObject response; ///< done without an error: the version (CREATE_VERSION), else empty
 
+    /// Done, with an error.
+    bool failed() const { return done && errorCode.has_value(); }
+    /// What `response` holds, as a client prints it: the resource without its `@type`.
+    QJsonObject responseResource() const
+    {
+        QJsonObject r = response;
+        r.remove(QStringLiteral("@type"));
+        return r;
+    }
     QString resourceName() const;
     QJsonObject toJson() const;
     static OperationResource fromJson(const QJsonObject& json);

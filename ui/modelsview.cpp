@@ -4,6 +4,7 @@
 #include "versionchartspanel.h"
 
 #include "apiclient.h"
+#include "predictionclient.h"
 #include "deploydialog.h"
 #include "deployedmodelsmodel.h"
 
@@ -13,7 +14,6 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QInputDialog>
-#include <QJsonArray>
 #include <QJsonDocument>
 #include <QLabel>
 #include <QLineEdit>
@@ -38,28 +38,10 @@ namespace Trainyard {
 
 namespace {
 
-QString segment(const QString& s)
+/// What a failed call says, for the view's messages.
+QString reason(const ApiError& error)
 {
-    return QString::fromLatin1(QUrl::toPercentEncoding(s));
-}
-
-QString modelsPath(const ApiClient* client)
-{
-    return QStringLiteral("/v1/projects/%1/models").arg(segment(client->project()));
-}
-
-/// `done(json, error)` for one JSON call; the error's message when the call failed.
-void call(ApiClient* client, QObject* context, const QByteArray& verb, const QString& path, const QString& query,
-    const QByteArray& body, std::function<void(const QJsonObject&, const QString&)> done)
-{
-    client->request(
-        verb, path, query, body, context, [done = std::move(done)](int, const QByteArray& data, const ApiError& error) {
-            if (!error.isNull()) {
-                done({}, error.message.isEmpty() ? error.status : error.message);
-                return;
-            }
-            done(QJsonDocument::fromJson(data).object(), QString());
-        });
+    return error.message.isEmpty() ? error.status : error.message;
 }
 
 } // namespace
@@ -213,19 +195,16 @@ void ModelsView::refresh()
         return;
     m_pending = true;
     ApiClient* client = m_client;
-    call(client, this, "GET", modelsPath(client), QStringLiteral("pageSize=100"), {},
-        [this, client](const QJsonObject& json, const QString& error) {
+    PredictionClient(client).listModels(
+        {}, 100, {}, this, [this, client](const ModelPage& page, const ApiError& error) {
             if (client != m_client)
                 return;
-            if (!error.isEmpty()) {
+            if (!error.isNull()) {
                 m_pending = false;
-                m_status->setText(tr("Could not read the models: %1").arg(error));
+                m_status->setText(tr("Could not read the models: %1").arg(reason(error)));
                 return;
             }
-            FieldViolations ignored;
-            auto models = std::make_shared<QList<ModelResource>>();
-            for (const QJsonValue& m : json.value(QStringLiteral("models")).toArray())
-                models->append(ModelResource::fromJson(m.toObject(), client->project(), &ignored));
+            auto models = std::make_shared<QList<ModelResource>>(page.models);
             auto versions = std::make_shared<QHash<QString, QList<VersionResource>>>();
             auto left = std::make_shared<int>(int(models->size()));
             auto finish = [this, models, versions] {
@@ -243,17 +222,11 @@ void ModelsView::refresh()
                 return;
             }
             for (const ModelResource& m : std::as_const(*models)) {
-                call(client, this, "GET",
-                    modelsPath(client) + QLatin1Char('/') + segment(m.name) + QStringLiteral("/versions"),
-                    QStringLiteral("pageSize=100"), {},
-                    [this, client, name = m.name, versions, left, finish](const QJsonObject& json, const QString&) {
+                PredictionClient(client).listVersions(m.name, {}, 100, {}, this,
+                    [this, client, name = m.name, versions, left, finish](const VersionPage& page, const ApiError&) {
                         if (client != m_client)
                             return;
-                        FieldViolations ignored;
-                        QList<VersionResource>& list = (*versions)[name];
-                        for (const QJsonValue& v : json.value(QStringLiteral("versions")).toArray())
-                            list.append(
-                                VersionResource::fromJson(v.toObject(), client->project(), name, &ignored, true));
+                        (*versions)[name] = page.versions;
                         if (--*left == 0)
                             finish();
                     });
@@ -273,17 +246,10 @@ void ModelsView::refreshRates()
             if (!version || version->state != VersionState::Ready)
                 continue;
             const QString name = version->resourceName();
-            call(m_client, this, "GET",
-                modelsPath(m_client) + QLatin1Char('/') + segment(version->model) + QStringLiteral("/versions/")
-                    + segment(version->name) + QStringLiteral("/metrics"),
-                {}, {}, [this, name](const QJsonObject& json, const QString& error) {
-                    if (!error.isEmpty())
-                        return;
-                    const QJsonArray points = json.value(QStringLiteral("points")).toArray();
-                    m_model->setRequestRate(name,
-                        points.isEmpty()
-                            ? 0.0
-                            : points.last().toObject().value(QStringLiteral("requestsPerSecond")).toDouble());
+            PredictionClient(m_client).versionMetrics(version->model, version->name, this,
+                [this, name](const VersionMetrics& metrics, const ApiError& error) {
+                    if (error.isNull())
+                        m_model->setRequestRate(name, metrics.latestRequestsPerSecond());
                 });
         }
     }
@@ -304,43 +270,37 @@ void ModelsView::loadInputSchema()
     if (shown == m_schemaFor)
         return;
     m_schemaFor = shown;
-    call(m_client, this, "GET",
-        modelsPath(m_client) + QLatin1Char('/') + segment(model->name) + QStringLiteral("/versions/")
-            + segment(versionName) + QStringLiteral("/inputSchema"),
-        {}, {}, [this, shown](const QJsonObject& json, const QString& error) {
+    PredictionClient(m_client).inputSchema(
+        model->name, versionName, this, [this, shown](const InputSchema& schema, const ApiError& error) {
             if (shown != m_schemaFor)
                 return; // another selection's answer follows
-            buildForm(error.isEmpty() ? json : QJsonObject());
+            buildForm(error.isNull() ? schema : InputSchema());
         });
 }
 
-void ModelsView::buildForm(const QJsonObject& schema)
+void ModelsView::buildForm(const InputSchema& schema)
 {
     auto* layout = static_cast<QFormLayout*>(m_form->layout());
     while (layout->rowCount() > 0)
         layout->removeRow(0);
     m_formFields.clear();
-    const QJsonArray columns = schema.value(QStringLiteral("columns")).toArray();
-    for (const QJsonValue& value : columns) {
-        const QJsonObject c = value.toObject();
-        const QString type = c.value(QStringLiteral("type")).toString();
+    for (const InputSchema::Column& c : schema.columns) {
+        const QString& type = c.type;
         if (type == QLatin1String("target"))
             continue;
-        const int number = c.value(QStringLiteral("column")).toInt();
+        const int number = c.column;
         QWidget* field = nullptr;
-        if (type == QLatin1String("categorical") && c.contains(QLatin1String("vocabulary"))) {
+        if (type == QLatin1String("categorical") && !c.vocabulary.isEmpty()) {
             auto* box = new QComboBox(m_form);
             box->setEditable(true); // a category not seen in training is a value too (the model treats it as unseen)
             box->addItem(QString());
-            for (const QJsonValue& v : c.value(QStringLiteral("vocabulary")).toArray())
-                box->addItem(v.isString() ? v.toString() : QString::number(v.toDouble()));
+            box->addItems(c.vocabulary);
             field = box;
         } else {
             auto* edit = new QLineEdit(m_form);
             if (type == QLatin1String("numeric"))
                 //: The field of a numeric column: %1 is the training data's mean, used when the field is empty.
-                edit->setPlaceholderText(
-                    tr("mean %1").arg(QLocale().toString(c.value(QStringLiteral("mean")).toDouble(), 'g', 4)));
+                edit->setPlaceholderText(tr("mean %1").arg(QLocale().toString(c.mean.value_or(0), 'g', 4)));
             else if (type == QLatin1String("key") || type == QLatin1String("constant"))
                 edit->setPlaceholderText(tr("(not used by the model)"));
             field = edit;
@@ -375,22 +335,20 @@ void ModelsView::refreshCharts()
 {
     const std::optional<VersionResource> v = m_model->versionAt(m_tree->currentIndex());
     if (!m_client || !v) {
-        m_charts->setMetrics({});
+        m_charts->setMetrics(std::nullopt);
         return;
     }
     if (m_chartsPending)
         return;
     m_chartsPending = true;
     const QString shown = v->resourceName();
-    call(m_client, this, "GET",
-        modelsPath(m_client) + QLatin1Char('/') + segment(v->model) + QStringLiteral("/versions/") + segment(v->name)
-            + QStringLiteral("/metrics"),
-        {}, {}, [this, shown](const QJsonObject& json, const QString& error) {
+    PredictionClient(m_client).versionMetrics(
+        v->model, v->name, this, [this, shown](const VersionMetrics& metrics, const ApiError& error) {
             m_chartsPending = false;
             const std::optional<VersionResource> now = m_model->versionAt(m_tree->currentIndex());
-            if (!now || now->resourceName() != shown || !error.isEmpty())
+            if (!now || now->resourceName() != shown || !error.isNull())
                 return;
-            m_charts->setMetrics(json);
+            m_charts->setMetrics(metrics);
             emit chartsRefreshed();
         });
 }
@@ -407,20 +365,17 @@ void ModelsView::refreshLog()
         return;
     m_logPending = true;
     const QString shown = v->resourceName();
-    call(m_client, this, "GET",
-        modelsPath(m_client) + QLatin1Char('/') + segment(v->model) + QStringLiteral("/versions/") + segment(v->name)
-            + QStringLiteral("/logs"),
-        QStringLiteral("pageSize=200"), {}, [this, shown](const QJsonObject& json, const QString& error) {
+    PredictionClient(m_client).versionLogs(
+        v->model, v->name, 200, this, [this, shown](const VersionLogPage& page, const ApiError& error) {
             m_logPending = false;
             const std::optional<VersionResource> now = m_model->versionAt(m_tree->currentIndex());
             if (!now || now->resourceName() != shown)
                 return; // another version was selected meanwhile; its own read follows
             QStringList lines;
-            for (const QJsonValue& e : json.value(QStringLiteral("entries")).toArray())
-                lines << e.toObject().value(QStringLiteral("timestamp")).toString() + QLatin1Char(' ')
-                        + e.toObject().value(QStringLiteral("text")).toString();
-            const QString text
-                = error.isEmpty() ? lines.join(QLatin1Char('\n')) : tr("Could not read the log: %1").arg(error);
+            for (const VersionLogPage::Line& e : page.entries)
+                lines << e.timestamp + QLatin1Char(' ') + e.text;
+            const QString text = error.isNull() ? lines.join(QLatin1Char('\n'))
+                                                : tr("Could not read the log: %1").arg(reason(error));
             if (m_log->toPlainText() != text) {
                 m_log->setPlainText(text);
                 m_log->moveCursor(QTextCursor::End);
@@ -480,12 +435,12 @@ void ModelsView::createModel()
                              .trimmed();
     if (!ok || name.isEmpty())
         return;
-    const QByteArray body
-        = QJsonDocument(QJsonObject { { QStringLiteral("name"), name } }).toJson(QJsonDocument::Compact);
-    call(m_client, this, "POST", modelsPath(m_client), QString(), body,
-        [this, name](const QJsonObject&, const QString& error) {
-            if (!error.isEmpty()) {
-                QMessageBox::warning(this, tr("New Model"), tr("Could not create model %1: %2").arg(name, error));
+    ModelResource asked;
+    asked.name = name;
+    PredictionClient(m_client).createModel(asked, this, [this, name](const ModelResource&, const ApiError& error) {
+            if (!error.isNull()) {
+                QMessageBox::warning(
+                    this, tr("New Model"), tr("Could not create model %1: %2").arg(name, reason(error)));
                 return;
             }
             m_selectModel = name;
@@ -510,12 +465,12 @@ void ModelsView::deploy(const QString& folder)
         createVersion(model, version);
         return;
     }
-    const QByteArray body
-        = QJsonDocument(QJsonObject { { QStringLiteral("name"), model } }).toJson(QJsonDocument::Compact);
-    call(m_client, this, "POST", modelsPath(m_client), QString(), body,
-        [this, model, version](const QJsonObject&, const QString& error) {
-            if (!error.isEmpty()) {
-                QMessageBox::warning(this, tr("Deploy"), tr("Could not create model %1: %2").arg(model, error));
+    ModelResource asked;
+    asked.name = model;
+    PredictionClient(m_client).createModel(
+        asked, this, [this, model, version](const ModelResource&, const ApiError& error) {
+            if (!error.isNull()) {
+                QMessageBox::warning(this, tr("Deploy"), tr("Could not create model %1: %2").arg(model, reason(error)));
                 return;
             }
             createVersion(model, version);
@@ -528,14 +483,11 @@ void ModelsView::createVersion(const QString& model, VersionResource version)
         return;
     version.project = m_client->project();
     version.model = model;
-    QJsonObject body = version.toJson();
-    body.insert(QStringLiteral("name"), version.name); // the ID; the full name is the server's to make
-    call(m_client, this, "POST", modelsPath(m_client) + QLatin1Char('/') + segment(model) + QStringLiteral("/versions"),
-        QString(), QJsonDocument(body).toJson(QJsonDocument::Compact),
-        [this, model, name = version.name](const QJsonObject&, const QString& error) {
-            if (!error.isEmpty()) {
+    PredictionClient(m_client).createVersion(
+        version, this, [this, model, name = version.name](const OperationResource&, const ApiError& error) {
+            if (!error.isNull()) {
                 QMessageBox::warning(
-                    this, tr("Deploy"), tr("Could not deploy version %1 of %2: %3").arg(name, model, error));
+                    this, tr("Deploy"), tr("Could not deploy version %1 of %2: %3").arg(name, model, reason(error)));
                 return;
             }
             m_status->setText(tr("Deploying version %1 of %2…").arg(name, model));
@@ -550,13 +502,11 @@ void ModelsView::setDefault()
     const std::optional<VersionResource> v = m_model->versionAt(m_tree->currentIndex());
     if (!m_client || !v)
         return;
-    call(m_client, this, "POST",
-        modelsPath(m_client) + QLatin1Char('/') + segment(v->model) + QStringLiteral("/versions/") + segment(v->name)
-            + QStringLiteral(":setDefault"),
-        QString(), "{}", [this, v](const QJsonObject&, const QString& error) {
-            if (!error.isEmpty())
+    PredictionClient(m_client).setDefaultVersion(
+        v->model, v->name, this, [this, v](const VersionResource&, const ApiError& error) {
+            if (!error.isNull())
                 QMessageBox::warning(
-                    this, tr("Set Default"), tr("Could not make %1 the default: %2").arg(v->name, error));
+                    this, tr("Set Default"), tr("Could not make %1 the default: %2").arg(v->name, reason(error)));
             refresh();
         });
 }
@@ -575,14 +525,15 @@ void ModelsView::deleteSelected()
                     : tr("Delete %1? A model with versions cannot be deleted.").arg(what))
         != QMessageBox::Yes)
         return;
-    QString path = modelsPath(m_client) + QLatin1Char('/') + segment(model->name);
-    if (version)
-        path += QStringLiteral("/versions/") + segment(version->name);
-    call(m_client, this, "DELETE", path, QString(), {}, [this, what](const QJsonObject&, const QString& error) {
-        if (!error.isEmpty())
-            QMessageBox::warning(this, tr("Delete"), tr("Could not delete %1: %2").arg(what, error));
+    const auto deleted = [this, what](const OperationResource&, const ApiError& error) {
+        if (!error.isNull())
+            QMessageBox::warning(this, tr("Delete"), tr("Could not delete %1: %2").arg(what, reason(error)));
         refresh();
-    });
+    };
+    if (version)
+        PredictionClient(m_client).deleteVersion(model->name, version->name, this, deleted);
+    else
+        PredictionClient(m_client).deleteModel(model->name, this, deleted);
 }
 
 void ModelsView::predict()
@@ -592,37 +543,25 @@ void ModelsView::predict()
     const std::optional<VersionResource> version = m_model->versionAt(current);
     if (!m_client || !model)
         return;
-    QJsonArray instances;
-    for (const QString& raw : m_instances->toPlainText().split(QLatin1Char('\n'))) {
-        const QString line = raw.trimmed();
-        if (line.isEmpty())
-            continue;
-        QJsonParseError error;
-        const QJsonDocument doc = QJsonDocument::fromJson(QByteArray("[") + line.toUtf8() + "]", &error);
-        if (error.error == QJsonParseError::NoError && doc.array().size() == 1)
-            instances.append(doc.array().first());
-        else
-            instances.append(line); // a CSV row, sent as text
-    }
+    // A JSON value a line, or a CSV row sent as text (models/predictionresults.h: the one rule of the CLI too).
+    QString parseError;
+    const QJsonArray instances
+        = parseInstances(m_instances->toPlainText().toUtf8(), InstanceFormat::JsonOrText, &parseError).value_or(QJsonArray());
     if (instances.isEmpty()) {
         m_latency->setText(tr("Type at least one instance."));
         return;
     }
-    QString path = modelsPath(m_client) + QLatin1Char('/') + segment(model->name);
-    if (version)
-        path += QStringLiteral("/versions/") + segment(version->name);
     auto clock = std::make_shared<QElapsedTimer>();
     clock->start();
     m_predict->setEnabled(false);
     m_latency->setText(tr("Predicting…"));
-    call(m_client, this, "POST", path + QStringLiteral(":predict"), QString(),
-        QJsonDocument(QJsonObject { { QStringLiteral("instances"), instances } }).toJson(QJsonDocument::Compact),
-        [this, clock](const QJsonObject& answer, const QString& error) {
+    PredictionClient(m_client).predict(model->name, version ? version->name : QString(), instances, QString(), this,
+        [this, clock](const PredictResponse& answer) {
             updateActions();
-            if (!error.isEmpty()) {
+            if (!answer.ok()) {
                 m_predictions->clear();
                 m_predictions->setRowCount(0);
-                m_latency->setText(tr("Failed: %1").arg(error));
+                m_latency->setText(tr("Failed: %1").arg(answer.message));
                 emit predicted(false);
                 return;
             }
@@ -631,57 +570,51 @@ void ModelsView::predict()
         });
 }
 
-void ModelsView::showAnswer(const QJsonObject& answer, qint64 ms)
+void ModelsView::showAnswer(const PredictResponse& answer, qint64 ms)
 {
-    const QJsonArray predictions = answer.value(QStringLiteral("predictions")).toArray();
+    QList<PredictionValue> values;
+    for (const QJsonValue& p : answer.predictions)
+        values << PredictionValue::read(p);
     // A built-in algorithm's classification: the label and each class's probability, one column per class.
-    QStringList classes;
-    if (!predictions.isEmpty() && predictions.first().isObject())
-        for (const QJsonValue& c : predictions.first().toObject().value(QStringLiteral("classes")).toArray())
-            classes << c.toString();
+    const QStringList classes = values.isEmpty() ? QStringList() : values.first().classes;
     m_predictions->clear();
     QStringList headers { tr("#"), tr("Prediction") };
-    for (const QString& c : std::as_const(classes))
+    for (const QString& c : classes)
         headers << tr("P(%1)").arg(c);
     m_predictions->setColumnCount(int(headers.size()));
     m_predictions->setHorizontalHeaderLabels(headers);
-    m_predictions->setRowCount(int(predictions.size()));
-    for (int row = 0; row < predictions.size(); ++row) {
-        const QJsonValue p = predictions.at(row);
+    m_predictions->setRowCount(int(values.size()));
+    for (int row = 0; row < values.size(); ++row) {
+        const PredictionValue& v = values.at(row);
         QString shown;
-        if (p.isObject() && p.toObject().contains(QLatin1String("predicted_label")))
-            shown = p.toObject().value(QStringLiteral("predicted_label")).toString();
-        else if (p.isObject() && p.toObject().contains(QLatin1String("predicted_value")))
-            shown = QLocale().toString(p.toObject().value(QStringLiteral("predicted_value")).toDouble(), 'g', 6);
-        else if (p.isString())
-            shown = p.toString();
-        else if (p.isDouble())
-            shown = QLocale().toString(p.toDouble(), 'g', 6);
-        const QString json
-            = QString::fromUtf8(QJsonDocument(QJsonArray { p }).toJson(QJsonDocument::Compact)).chopped(1).mid(1);
-        // A list of numbers (a classifier's scores, one per class: the sample's TorchScript model) reads as its
-        // largest entry; the whole list is the tooltip.
-        const QJsonArray numbers = p.toArray();
-        if (shown.isEmpty() && !numbers.isEmpty()
-            && std::all_of(numbers.begin(), numbers.end(), [](const QJsonValue& v) { return v.isDouble(); })) {
-            qsizetype best = 0;
-            for (qsizetype i = 1; i < numbers.size(); ++i)
-                best = numbers.at(i).toDouble() > numbers.at(best).toDouble() ? i : best;
-            shown = tr("class %1 (%2)").arg(best).arg(QLocale().toString(numbers.at(best).toDouble(), 'f', 4));
+        switch (v.kind) {
+        case PredictionValue::Kind::Label:
+            shown = v.label;
+            break;
+        case PredictionValue::Kind::Number:
+            shown = QLocale().toString(v.number, 'g', 6);
+            break;
+        case PredictionValue::Kind::Scores:
+            // A list of numbers (a classifier's scores, one per class: the sample's TorchScript model) reads as its
+            // largest entry; the whole list is the tooltip.
+            shown = tr("class %1 (%2)").arg(v.best).arg(QLocale().toString(v.scores.at(v.best), 'f', 4));
+            break;
+        case PredictionValue::Kind::Other:
+            shown = v.json;
+            break;
         }
-        if (shown.isEmpty())
-            shown = json;
         m_predictions->setItem(row, 0, new QTableWidgetItem(QString::number(row)));
         auto* item = new QTableWidgetItem(shown);
-        item->setToolTip(json);
+        item->setToolTip(v.json);
         m_predictions->setItem(row, 1, item);
-        const QJsonArray scores = p.toObject().value(QStringLiteral("scores")).toArray();
-        for (int c = 0; c < classes.size() && c < scores.size(); ++c)
-            m_predictions->setItem(
-                row, 2 + c, new QTableWidgetItem(QLocale().toString(scores.at(c).toDouble(), 'f', 4)));
+        if (v.kind != PredictionValue::Kind::Scores) {
+            for (int c = 0; c < classes.size() && c < v.scores.size(); ++c)
+                m_predictions->setItem(
+                    row, 2 + c, new QTableWidgetItem(QLocale().toString(v.scores.at(c), 'f', 4)));
+        }
     }
     m_predictions->resizeColumnsToContents();
-    m_latency->setText(tr("%n prediction(s) in %1 ms", nullptr, int(predictions.size())).arg(ms));
+    m_latency->setText(tr("%n prediction(s) in %1 ms", nullptr, int(values.size())).arg(ms));
 }
 
 } // namespace Trainyard

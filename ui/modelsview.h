@@ -2,6 +2,7 @@
 #pragma once
 
 #include "prediction.h"
+#include "predictionresults.h"
 
 #include <QElapsedTimer>
 #include <QPointer>
@@ -82,7 +83,7 @@ private:
     void setDefault();
     void deleteSelected();
     void updateActions();
-    void showAnswer(const QJsonObject& answer, qint64 ms);
+    void showAnswer(const PredictResponse& answer, qint64 ms);
     void createVersion(const QString& model, VersionResource version);
     /// For a built-in algorithm's model (the selected version, or the selected model's default), a form of its
     /// training table's columns (…/versions/{v}/inputSchema: a number field with the column's mean as a hint, or the
@@ -90,7 +91,7 @@ private:
     void loadInputSchema();
     /// Reads each READY version's latest request rate into the tree's Requests column.
     void refreshRates();
-    void buildForm(const QJsonObject& schema);
+    void buildForm(const InputSchema& schema);
     void addFormRow();
     /// Reads the selected version's log into the Log tab and its request metrics into the Charts tab (nothing
     /// selected: cleared).

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "versionchartspanel.h"
+#include "rfc3339.h"
 
 #include <QDateTime>
 #include <QGridLayout>
-#include <QJsonArray>
 #include <QLabel>
 #include <QLocale>
 #include <QVBoxLayout>
@@ -17,6 +17,7 @@
 #endif
 
 #include <algorithm>
+#include <functional>
 
 namespace Trainyard {
 
@@ -61,19 +62,21 @@ struct VersionChartsPanel::Charts {
         return one;
     }
 
-    static void fill(One& one, const QJsonArray& points, const QStringList& keys)
+    /// One series per reader of a point's figure; a reader answers nothing for an interval without that figure.
+    using Reader = std::function<std::optional<double>(const VersionMetrics::Point&)>;
+
+    static void fill(One& one, const QList<VersionMetrics::Point>& points, const QList<Reader>& readers)
     {
         double top = 0;
         qint64 first = 0, last = 0;
-        for (qsizetype k = 0; k < keys.size(); ++k) {
+        for (qsizetype k = 0; k < readers.size(); ++k) {
             QList<QPointF> xy;
-            for (const QJsonValue& v : points) {
-                const QJsonObject p = v.toObject();
-                if (!p.contains(keys.at(k)))
+            for (const VersionMetrics::Point& p : points) {
+                const std::optional<double> value = readers.at(k)(p);
+                if (!value)
                     continue; // a quiet interval has no latency
-                const qint64 t = QDateTime::fromString(p.value(QStringLiteral("time")).toString(), Qt::ISODateWithMs)
-                                     .toMSecsSinceEpoch();
-                const double y = p.value(keys.at(k)).toDouble();
+                const qint64 t = Rfc3339::parseUs(p.time).value_or(0) / 1000;
+                const double y = *value;
                 xy << QPointF(double(t), y);
                 top = std::max(top, y);
                 first = first == 0 ? t : std::min(first, t);
@@ -116,7 +119,7 @@ VersionChartsPanel::VersionChartsPanel(QWidget* parent)
 #else
     layout->addStretch(1);
 #endif
-    setMetrics({});
+    setMetrics(std::nullopt);
 }
 
 VersionChartsPanel::~VersionChartsPanel()
@@ -124,31 +127,31 @@ VersionChartsPanel::~VersionChartsPanel()
     delete m_charts; // the views are children; the struct that points at them is not
 }
 
-void VersionChartsPanel::setMetrics(const QJsonObject& metrics)
+void VersionChartsPanel::setMetrics(const std::optional<VersionMetrics>& metrics)
 {
-    const QJsonArray points = metrics.value(QStringLiteral("points")).toArray();
-    if (metrics.isEmpty())
+    const QList<VersionMetrics::Point> points = metrics ? metrics->points : QList<VersionMetrics::Point>();
+    if (!metrics)
         m_summary->setText(tr("Select a version to chart its requests, latency and errors."));
     else if (points.isEmpty())
         m_summary->setText(tr("No request in the last hour."));
     else {
-        const QJsonObject last = points.last().toObject();
+        const VersionMetrics::Point& last = points.last();
         const QLocale locale;
         const auto number = [&locale](double v) { return locale.toString(v, 'g', 3); };
         //: The latest 10-second interval's figures.
-        m_summary->setText(last.contains(QLatin1String("latencyP50Ms"))
+        m_summary->setText(last.latencyP50Ms
                 ? tr("Last 10 s: %1 requests/s, p50 %2 ms, p99 %3 ms, %4 errors/s")
-                      .arg(number(last.value(QStringLiteral("requestsPerSecond")).toDouble()),
-                          number(last.value(QStringLiteral("latencyP50Ms")).toDouble()),
-                          number(last.value(QStringLiteral("latencyP99Ms")).toDouble()),
-                          number(last.value(QStringLiteral("errorsPerSecond")).toDouble()))
+                      .arg(number(last.requestsPerSecond), number(*last.latencyP50Ms),
+                          number(last.latencyP99Ms.value_or(0)), number(last.errorsPerSecond))
                 : tr("Last 10 s: no request"));
     }
 #if TRAINYARD_HAVE_QTCHARTS
-    Charts::fill(m_charts->requests, points, { QStringLiteral("requestsPerSecond") });
+    Charts::fill(m_charts->requests, points, { [](const VersionMetrics::Point& p) { return std::optional(p.requestsPerSecond); } });
     Charts::fill(m_charts->latency, points,
-        { QStringLiteral("latencyP50Ms"), QStringLiteral("latencyP90Ms"), QStringLiteral("latencyP99Ms") });
-    Charts::fill(m_charts->errors, points, { QStringLiteral("errorsPerSecond") });
+        { [](const VersionMetrics::Point& p) { return p.latencyP50Ms; },
+            [](const VersionMetrics::Point& p) { return p.latencyP90Ms; },
+            [](const VersionMetrics::Point& p) { return p.latencyP99Ms; } });
+    Charts::fill(m_charts->errors, points, { [](const VersionMetrics::Point& p) { return std::optional(p.errorsPerSecond); } });
 #endif
 }
 

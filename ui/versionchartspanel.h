@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #pragma once
 
-#include <QJsonObject>
+#include "predictionresults.h"
+
 #include <QWidget>
+
+#include <optional>
 
 class QLabel;
 
@@ -18,8 +21,8 @@ public:
     explicit VersionChartsPanel(QWidget* parent = nullptr);
     ~VersionChartsPanel() override;
 
-    /// Shows `metrics` (the route's answer); an empty object clears the charts (no version selected).
-    void setMetrics(const QJsonObject& metrics);
+    /// Shows `metrics` (the route's answer); nullopt clears the charts (no version selected).
+    void setMetrics(const std::optional<VersionMetrics>& metrics);
 
     /// "3.2 requests/s, p50 1.4 ms, p99 2.9 ms, 0 errors/s in the last 10 s", or why there is none.
     QLabel* summaryLabel() const { return m_summary; }

@@ -2,6 +2,7 @@
 #include "wizardbatchpage.h"
 
 #include "prediction.h"
+#include "predictionclient.h"
 #include "submitwizard.h"
 #include "wizardpage_p.h"
 #include "yamlhighlighter.h"
@@ -32,11 +33,6 @@ namespace Trainyard {
 namespace {
 
 constexpr int PreviewInstances = 5;
-
-QString segment(const QString& s)
-{
-    return QString::fromLatin1(QUrl::toPercentEncoding(s));
-}
 
 } // namespace
 
@@ -223,8 +219,8 @@ void WizardBatchPage::fetchModels()
     ApiClient* client = m_wizard->client();
     if (!client)
         return;
-    client->request("GET", QStringLiteral("/v1/projects/%1/models").arg(segment(client->project())),
-        QStringLiteral("pageSize=100"), {}, this, [this](int, const QByteArray& body, const ApiError& error) {
+    PredictionClient(client).listModels(
+        {}, 100, {}, this, [this](const ModelPage& page, const ApiError& error) {
             if (!error.isNull()) {
                 setProblem(m_modelProblems, tr("The models cannot be listed: %1").arg(error.summary()));
                 return;
@@ -233,8 +229,8 @@ void WizardBatchPage::fetchModels()
                 = m_loadedModel.isEmpty() ? m_model->currentText() : m_loadedModel.section(QLatin1Char('/'), 0, 0);
             const QSignalBlocker block(m_model);
             m_model->clear();
-            for (const QJsonValue& m : QJsonDocument::fromJson(body).object().value(QStringLiteral("models")).toArray())
-                m_model->addItem(m.toObject().value(QStringLiteral("name")).toString().section(QLatin1Char('/'), -1));
+            for (const ModelResource& m : page.models)
+                m_model->addItem(m.name);
             if (m_model->count() == 0)
                 m_model->setPlaceholderText(tr("(no model deployed)"));
             const int at = m_model->findText(wanted);
@@ -252,19 +248,14 @@ void WizardBatchPage::fetchVersions()
     m_version->addItem(tr("Default version"), QString());
     if (!client || model.isEmpty())
         return;
-    client->request("GET",
-        QStringLiteral("/v1/projects/%1/models/%2/versions").arg(segment(client->project()), segment(model)),
-        QStringLiteral("pageSize=100"), {}, this, [this, model](int, const QByteArray& body, const ApiError& error) {
+    PredictionClient(client).listVersions(
+        model, {}, 100, {}, this, [this, model](const VersionPage& page, const ApiError& error) {
             if (!error.isNull() || m_model->currentText() != model)
                 return;
             const QString wanted = m_loadedModel.section(QLatin1Char('/'), 1, 1);
-            for (const QJsonValue& v :
-                QJsonDocument::fromJson(body).object().value(QStringLiteral("versions")).toArray()) {
-                const QJsonObject o = v.toObject();
-                const QString name = o.value(QStringLiteral("name")).toString().section(QLatin1Char('/'), -1);
+            for (const VersionResource& v : page.versions)
                 //: %1 is a version's ID, %2 its state (READY, FAILED …).
-                m_version->addItem(tr("%1 (%2)").arg(name, o.value(QStringLiteral("state")).toString()), name);
-            }
+                m_version->addItem(tr("%1 (%2)").arg(v.name, PredictionJson::versionStateName(v.state)), v.name);
             const int at = m_version->findData(wanted);
             if (!wanted.isEmpty() && at >= 0)
                 m_version->setCurrentIndex(at);

@@ -1,15 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "authcommands.h"
 
+#include "accessclient.h"
 #include "argparser.h"
 #include "ctlsession.h"
 #include "printer.h"
 
 #include <QDateTime>
 #include <QJsonArray>
-#include <QJsonDocument>
-#include <QJsonObject>
-#include <QUrl>
 
 namespace Trainyard {
 
@@ -55,8 +53,7 @@ int AuthCommands::createToken(CtlSession& s, const QStringList& args)
             return ExitCode::Usage;
         }
     }
-    QJsonObject body { { QStringLiteral("member"), p.value(QStringLiteral("member")) },
-        { QStringLiteral("role"), p.value(QStringLiteral("role")) } };
+    QDateTime expireTime; // invalid: never
     if (p.isSet(QStringLiteral("expires"))) {
         const std::optional<qint64> seconds = parseExpires(p.value(QStringLiteral("expires")));
         if (!seconds) {
@@ -65,29 +62,25 @@ int AuthCommands::createToken(CtlSession& s, const QStringList& args)
                                         .arg(p.value(QStringLiteral("expires"))));
             return ExitCode::Usage;
         }
-        body.insert(QStringLiteral("expireTime"),
-            QDateTime::currentDateTimeUtc().addSecs(*seconds).toString(Qt::ISODateWithMs));
+        expireTime = QDateTime::currentDateTimeUtc().addSecs(*seconds);
     }
     ApiClient* client = s.client(command);
     if (!client)
         return ExitCode::Error;
-    const ApiResult<QJsonObject> r = client->jsonBlocking(
-        "POST", QStringLiteral("/v1/tokens"), QJsonDocument(body).toJson(QJsonDocument::Compact));
+    const ApiResult<AccessToken> r = AccessClient(client).createTokenBlocking(
+        p.value(QStringLiteral("member")), p.value(QStringLiteral("role")), expireTime);
     if (!r.ok()) {
         s.printApiError(command, r.error);
         return ExitCode::Error;
     }
-    const QJsonObject& token = r.value;
+    const AccessToken& token = r.value;
     if (s.format() == QLatin1String("json") || s.format() == QLatin1String("yaml"))
-        s.printResource(token);
+        s.printResource(token.toJson());
     else
-        s.out() << token.value(QStringLiteral("token")).toString() << '\n';
-    const QString expires = token.value(QStringLiteral("expireTime")).toString();
-    s.err() << "Created token [" << token.value(QStringLiteral("name")).toString() << "] for ["
-            << token.value(QStringLiteral("member")).toString() << "] with role ["
-            << token.value(QStringLiteral("role")).toString() << "], "
-            << (expires.isEmpty() ? QStringLiteral("never expiring")
-                                  : QStringLiteral("expiring %1").arg(Printer::localDate(expires)))
+        s.out() << token.token << '\n';
+    s.err() << "Created token [" << token.name << "] for [" << token.member << "] with role [" << token.role << "], "
+            << (token.expireTime.isValid() ? QStringLiteral("expiring %1").arg(Printer::localDate(token.expireTime))
+                                           : QStringLiteral("never expiring"))
             << ".\nThis is the only time the token is shown; it cannot be read back.\n";
     s.out().flush();
     s.err().flush();
@@ -107,30 +100,26 @@ int AuthCommands::listTokens(CtlSession& s, const QStringList& args)
     ApiClient* client = s.client(command);
     if (!client)
         return ExitCode::Error;
-    const ApiResult<QJsonObject> r = client->jsonBlocking("GET", QStringLiteral("/v1/tokens"));
+    const ApiResult<QList<AccessToken>> r = AccessClient(client).listTokensBlocking();
     if (!r.ok()) {
         s.printApiError(command, r.error);
         return ExitCode::Error;
     }
-    const QJsonArray tokens = r.value.value(QStringLiteral("tokens")).toArray();
+    const QList<AccessToken>& tokens = r.value;
     if (s.format() == QLatin1String("json") || s.format() == QLatin1String("yaml")) {
-        s.printResources(tokens);
+        QJsonArray list;
+        for (const AccessToken& t : tokens)
+            list.append(t.toJson());
+        s.printResources(list);
     } else if (tokens.isEmpty()) {
         s.err() << "Listed 0 items.\n";
     } else {
         const QDateTime now = QDateTime::currentDateTimeUtc();
         QList<QStringList> rows;
-        for (const QJsonValue& value : tokens) {
-            const QJsonObject t = value.toObject();
-            const QString expires = t.value(QStringLiteral("expireTime")).toString();
-            const QDateTime expireTime = QDateTime::fromString(expires, Qt::ISODateWithMs);
-            const QString state = t.value(QStringLiteral("revoked")).toBool() ? QStringLiteral("REVOKED")
-                : (expireTime.isValid() && expireTime <= now)                 ? QStringLiteral("EXPIRED")
-                                                                              : QStringLiteral("ACTIVE");
-            rows.append({ t.value(QStringLiteral("name")).toString().section(QLatin1Char('/'), 1),
-                t.value(QStringLiteral("member")).toString(), t.value(QStringLiteral("role")).toString(),
-                Printer::localDate(t.value(QStringLiteral("createTime")).toString()),
-                expires.isEmpty() ? QStringLiteral("never") : Printer::localDate(expires), state });
+        for (const AccessToken& t : tokens) {
+            rows.append({ t.id(), t.member, t.role, Printer::localDate(t.createTime),
+                t.expireTime.isValid() ? Printer::localDate(t.expireTime) : QStringLiteral("never"),
+                AccessToken::stateName(t.state(now)) });
         }
         s.out() << Printer::table({ QStringLiteral("NAME"), QStringLiteral("MEMBER"), QStringLiteral("ROLE"),
                                       QStringLiteral("CREATED"), QStringLiteral("EXPIRES"), QStringLiteral("STATE") },
@@ -156,8 +145,7 @@ int AuthCommands::revokeToken(CtlSession& s, const QStringList& args)
     QString id = p.positional(QStringLiteral("TOKEN"));
     if (id.startsWith(QLatin1String("tokens/")))
         id = id.mid(7);
-    const ApiResult<QJsonObject> r = client->jsonBlocking("POST",
-        QStringLiteral("/v1/tokens/") + QString::fromLatin1(QUrl::toPercentEncoding(id)) + QStringLiteral(":revoke"));
+    const ApiResult<bool> r = AccessClient(client).revokeTokenBlocking(id);
     if (!r.ok()) {
         s.printApiError(command, r.error);
         return ExitCode::Error;

@@ -1,33 +1,26 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "iamcommands.h"
 
+#include "accessclient.h"
 #include "argparser.h"
 #include "configloader.h"
 #include "ctlsession.h"
 #include "printer.h"
 
 #include <QFile>
-#include <QJsonArray>
-#include <QJsonDocument>
 #include <QJsonObject>
-#include <QUrl>
 
 namespace Trainyard {
 
 namespace {
 
-/// Which resource the verb works on: a job or a model of the session's project, or a project.
-enum class Resource { Job, Model, Project };
+using Resource = AccessClient::Resource;
 
+/// The resource a verb works on and how gcloud's messages name it.
 struct Target {
-    QString path; ///< "/v1/projects/p/jobs/j", "/v1/projects/p/models/m" or "/v1/projects/p"
-    QString what; ///< "job [j]", "model [m]" or "project [p]", as gcloud's messages name it
+    QString id; ///< the job's or model's ID, or the project
+    QString what; ///< "job [j]", "model [m]" or "project [p]"
 };
-
-QString segment(const QString& s)
-{
-    return QString::fromLatin1(QUrl::toPercentEncoding(s));
-}
 
 /// The verb's parser with its positional (JOB or PROJECT_ID) and the command's name.
 ArgParser parser(Resource r, const QString& verb, const QString& extraSynopsis, const QString& description)
@@ -48,20 +41,18 @@ ArgParser parser(Resource r, const QString& verb, const QString& extraSynopsis, 
     return p;
 }
 
-Target target(Resource r, CtlSession& s, const ArgParser& p)
+Target target(Resource r, const ArgParser& p)
 {
     if (r == Resource::Job) {
         const QString job = p.positional(QStringLiteral("JOB"));
-        return { QStringLiteral("/v1/projects/%1/jobs/%2").arg(segment(s.project()), segment(job)),
-            QStringLiteral("job [%1]").arg(job) };
+        return { job, QStringLiteral("job [%1]").arg(job) };
     }
     if (r == Resource::Model) {
         const QString model = p.positional(QStringLiteral("MODEL"));
-        return { QStringLiteral("/v1/projects/%1/models/%2").arg(segment(s.project()), segment(model)),
-            QStringLiteral("model [%1]").arg(model) };
+        return { model, QStringLiteral("model [%1]").arg(model) };
     }
     const QString project = p.positional(QStringLiteral("PROJECT_ID"));
-    return { QStringLiteral("/v1/projects/%1").arg(segment(project)), QStringLiteral("project [%1]").arg(project) };
+    return { project, QStringLiteral("project [%1]").arg(project) };
 }
 
 bool checkFormat(CtlSession& s, const ArgParser& p)
@@ -81,13 +72,13 @@ int getPolicy(Resource r, CtlSession& s, const QStringList& args)
     ApiClient* client = s.client(p.command());
     if (!client)
         return ExitCode::Error;
-    const Target t = target(r, s, p);
-    const ApiResult<QJsonObject> got = client->jsonBlocking("POST", t.path + QStringLiteral(":getIamPolicy"), "{}");
+    const Target t = target(r, p);
+    const ApiResult<IamPolicy> got = AccessClient(client).getIamPolicyBlocking(r, t.id);
     if (!got.ok()) {
         s.printApiError(p.command(), got.error);
         return ExitCode::Error;
     }
-    s.printResource(got.value);
+    s.printResource(got.value.toJson());
     return ExitCode::Ok;
 }
 
@@ -120,16 +111,15 @@ int setPolicy(Resource r, CtlSession& s, const QStringList& args)
     ApiClient* client = s.client(p.command());
     if (!client)
         return ExitCode::Error;
-    const Target t = target(r, s, p);
-    const ApiResult<QJsonObject> set = client->jsonBlocking("POST", t.path + QStringLiteral(":setIamPolicy"),
-        QJsonDocument(QJsonObject { { QStringLiteral("policy"), *policy } }).toJson(QJsonDocument::Compact));
+    const Target t = target(r, p);
+    const ApiResult<IamPolicy> set = AccessClient(client).setIamPolicyBlocking(r, t.id, IamPolicy::fromJson(*policy));
     if (!set.ok()) {
         s.printApiError(p.command(), set.error);
         return ExitCode::Error;
     }
     s.err() << "Updated IAM policy for " << t.what << ".\n";
     s.err().flush();
-    s.printResource(set.value);
+    s.printResource(set.value.toJson());
     return ExitCode::Ok;
 }
 
@@ -162,44 +152,16 @@ int changeBinding(Resource r, bool add, CtlSession& s, const QStringList& args)
     ApiClient* client = s.client(p.command());
     if (!client)
         return ExitCode::Error;
-    const Target t = target(r, s, p);
+    const Target t = target(r, p);
+    AccessClient access(client);
     for (int attempt = 0;; ++attempt) {
-        const ApiResult<QJsonObject> got = client->jsonBlocking("POST", t.path + QStringLiteral(":getIamPolicy"), "{}");
+        const ApiResult<IamPolicy> got = access.getIamPolicyBlocking(r, t.id);
         if (!got.ok()) {
             s.printApiError(p.command(), got.error);
             return ExitCode::Error;
         }
-        QJsonObject policy = got.value;
-        QJsonArray bindings = policy.value(QStringLiteral("bindings")).toArray();
-        bool found = false;
-        bool changed = false;
-        for (qsizetype i = 0; i < bindings.size(); ++i) {
-            QJsonObject b = bindings.at(i).toObject();
-            if (b.value(QStringLiteral("role")).toString() != role || b.contains(QStringLiteral("condition")))
-                continue;
-            found = true;
-            QJsonArray members = b.value(QStringLiteral("members")).toArray();
-            const qsizetype at = members.toVariantList().indexOf(member);
-            if (add && at < 0) {
-                members.append(member);
-                changed = true;
-            } else if (!add && at >= 0) {
-                members.removeAt(at);
-                changed = true;
-            }
-            if (members.isEmpty()) {
-                bindings.removeAt(i);
-            } else {
-                b.insert(QStringLiteral("members"), members);
-                bindings.replace(i, b);
-            }
-            break;
-        }
-        if (add && !found) {
-            bindings.append(
-                QJsonObject { { QStringLiteral("role"), role }, { QStringLiteral("members"), QJsonArray { member } } });
-            changed = true;
-        }
+        IamPolicy policy = got.value;
+        const bool changed = add ? policy.addBinding(role, member) : policy.removeBinding(role, member);
         if (!add && !changed) {
             // gcloud's words for it.
             s.err() << "ERROR: (" << p.command()
@@ -207,16 +169,14 @@ int changeBinding(Resource r, bool add, CtlSession& s, const QStringList& args)
             return ExitCode::Error;
         }
         if (!changed) {
-            s.printResource(policy); // already bound: nothing to write
+            s.printResource(policy.toJson()); // already bound: nothing to write
             return ExitCode::Ok;
         }
-        policy.insert(QStringLiteral("bindings"), bindings);
-        const ApiResult<QJsonObject> set = client->jsonBlocking("POST", t.path + QStringLiteral(":setIamPolicy"),
-            QJsonDocument(QJsonObject { { QStringLiteral("policy"), policy } }).toJson(QJsonDocument::Compact));
+        const ApiResult<IamPolicy> set = access.setIamPolicyBlocking(r, t.id, policy);
         if (set.ok()) {
             s.err() << "Updated IAM policy for " << t.what << ".\n";
             s.err().flush();
-            s.printResource(set.value);
+            s.printResource(set.value.toJson());
             return ExitCode::Ok;
         }
         // Someone else changed the policy between the read and the write: read it again (gcloud retries too).

@@ -3,44 +3,36 @@
 
 #include "argparser.h"
 #include "ctlsession.h"
+#include "predictionclient.h"
 #include "printer.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QJsonArray>
-#include <QJsonDocument>
-#include <QJsonObject>
 #include <QThread>
-#include <QUrl>
 
 namespace Trainyard {
 
 namespace {
 
-QString segment(const QString& s)
+bool structured(CtlSession& s)
 {
-    return QString::fromLatin1(QUrl::toPercentEncoding(s));
+    return s.format() == QLatin1String("json") || s.format() == QLatin1String("yaml");
 }
 
-QString modelPath(CtlSession& s, const QString& model)
-{
-    return QStringLiteral("/v1/projects/%1/models/%2").arg(segment(s.project()), segment(model));
-}
-
-QByteArray compact(const QJsonObject& o)
-{
-    return QJsonDocument(o).toJson(QJsonDocument::Compact);
-}
-
-/// Runs one call; prints the API's error under `command` and returns nullopt on failure.
-std::optional<QJsonObject> call(
-    CtlSession& s, const QString& command, const QByteArray& verb, const QString& path, const QByteArray& body = {})
+/// The session's prediction client; nullptr after an error was printed (no executor).
+std::optional<PredictionClient> prediction(CtlSession& s, const QString& command)
 {
     ApiClient* client = s.client(command);
     if (!client)
         return std::nullopt;
-    const ApiResult<QJsonObject> r = client->jsonBlocking(verb, path, body);
+    return PredictionClient(client);
+}
+
+/// `r`'s value, or nullopt after its error was printed under `command`.
+template <typename T> std::optional<T> ok(CtlSession& s, const QString& command, const ApiResult<T>& r)
+{
     if (!r.ok()) {
         s.printApiError(command, r.error);
         return std::nullopt;
@@ -48,49 +40,25 @@ std::optional<QJsonObject> call(
     return r.value;
 }
 
-bool structured(CtlSession& s)
-{
-    return s.format() == QLatin1String("json") || s.format() == QLatin1String("yaml");
-}
-
-/// Every item of a paged list (`path` with "?pageSize=100", then each nextPageToken), from the answers' `field`,
-/// that passes `filter` (the API's; empty: all); nullopt after an error was printed.
-std::optional<QJsonArray> listAll(
-    CtlSession& s, const QString& command, const QString& path, const QString& field, const QString& filter = {})
-{
-    QJsonArray items;
-    QString token;
-    do {
-        const std::optional<QJsonObject> page = call(s, command, "GET",
-            path + QStringLiteral("?pageSize=100")
-                + (filter.isEmpty() ? QString() : QStringLiteral("&filter=") + segment(filter))
-                + (token.isEmpty() ? QString() : QStringLiteral("&pageToken=") + segment(token)));
-        if (!page)
-            return std::nullopt;
-        for (const QJsonValue& item : page->value(field).toArray())
-            items.append(item);
-        token = page->value(QStringLiteral("nextPageToken")).toString();
-    } while (!token.isEmpty());
-    return items;
-}
-
-/// Polls operation `name` ("projects/p/operations/id") until it is done, printing gcloud's progress dots on stderr
-/// after `progress` ("Creating version (this might take a few minutes)"). The done operation, or nullopt after an
-/// error was printed.
-std::optional<QJsonObject> waitFor(CtlSession& s, const QString& command, const QString& name, const QString& progress)
+/// Polls operation `name` ("projects/p/operations/id" or its ID) until it is done, printing gcloud's progress dots on
+/// stderr after `progress` ("Creating version (this might take a few minutes)"). The done operation, or nullopt after
+/// an error was printed.
+std::optional<OperationResource> waitFor(
+    CtlSession& s, PredictionClient& client, const QString& command, const QString& name, const QString& progress)
 {
     if (!progress.isEmpty()) {
         s.err() << progress;
         s.err().flush();
     }
+    const QString id = name.section(QLatin1Char('/'), -1);
     int wait = 200;
     for (;;) {
-        const std::optional<QJsonObject> op = call(s, command, "GET", QStringLiteral("/v1/") + name);
+        const std::optional<OperationResource> op = ok(s, command, client.getOperationBlocking(id));
         if (!op)
             return std::nullopt;
-        if (op->value(QStringLiteral("done")).toBool()) {
+        if (op->done) {
             if (!progress.isEmpty()) {
-                s.err() << (op->contains(QLatin1String("error")) ? "failed.\n" : "done.\n");
+                s.err() << (op->failed() ? "failed.\n" : "done.\n");
                 s.err().flush();
             }
             return op;
@@ -114,19 +82,24 @@ bool requireModel(CtlSession& s, const ArgParser& p)
 }
 
 /// An operation that ended with an error: printed as gcloud prints a failed operation; ExitCode::Error.
-int operationFailed(CtlSession& s, const QString& command, const QJsonObject& op)
+int operationFailed(CtlSession& s, const QString& command, const OperationResource& op)
 {
-    const QJsonObject error = op.value(QStringLiteral("error")).toObject();
-    s.err() << "ERROR: (" << command << ") " << error.value(QStringLiteral("message")).toString() << '\n';
+    s.err() << "ERROR: (" << command << ") " << op.errorMessage << '\n';
     s.err().flush();
     return ExitCode::Error;
 }
 
-/// gcloud's --framework values ("scikit-learn", "xgboost", "tensorflow"), ours ("pytorch"), or the API's enum.
-QString frameworkEnum(const QString& flag)
+/// --labels KEY=VALUE,…; false after a usage error was printed.
+bool labelsFlag(CtlSession& s, const ArgParser& p, QMap<QString, QString>* labels)
 {
-    const QString f = flag.trimmed().toUpper().replace(QLatin1Char('-'), QLatin1Char('_'));
-    return f;
+    if (!p.isSet(QStringLiteral("labels")))
+        return true;
+    QString error;
+    if (!ArgParser::parseDict(QStringLiteral("--labels"), p.value(QStringLiteral("labels")), labels, &error)) {
+        s.err() << p.usageError(error);
+        return false;
+    }
+    return true;
 }
 
 } // namespace
@@ -148,35 +121,22 @@ int ModelsCommands::createModel(CtlSession& s, const QStringList& args)
         return s.usage(p);
     if (!s.checkFormat(p, { QStringLiteral("yaml"), QStringLiteral("json") }))
         return ExitCode::Usage;
-    QJsonObject body { { QStringLiteral("name"), p.positional(QStringLiteral("MODEL")) } };
-    if (p.isSet(QStringLiteral("description")))
-        body.insert(QStringLiteral("description"), p.value(QStringLiteral("description")));
+    ModelResource asked;
+    asked.name = p.positional(QStringLiteral("MODEL"));
+    asked.description = p.value(QStringLiteral("description"));
     if (p.isSet(QStringLiteral("regions")))
-        body.insert(QStringLiteral("regions"),
-            QJsonArray::fromStringList(p.value(QStringLiteral("regions")).split(QLatin1Char(','))));
-    if (p.isSet(QStringLiteral("labels"))) {
-        QMap<QString, QString> labels;
-        QString error;
-        if (!ArgParser::parseDict(QStringLiteral("--labels"), p.value(QStringLiteral("labels")), &labels, &error)) {
-            s.err() << p.usageError(error);
-            return ExitCode::Usage;
-        }
-        QJsonObject l;
-        for (auto it = labels.cbegin(); it != labels.cend(); ++it)
-            l.insert(it.key(), it.value());
-        body.insert(QStringLiteral("labels"), l);
-    }
-    if (p.isTrue(QStringLiteral("enable-logging")))
-        body.insert(QStringLiteral("onlinePredictionLogging"), true);
-    if (p.isTrue(QStringLiteral("enable-console-logging")))
-        body.insert(QStringLiteral("onlinePredictionConsoleLogging"), true);
-    const std::optional<QJsonObject> model
-        = call(s, command, "POST", QStringLiteral("/v1/projects/%1/models").arg(segment(s.project())), compact(body));
+        asked.regions = p.value(QStringLiteral("regions")).split(QLatin1Char(','));
+    if (!labelsFlag(s, p, &asked.labels))
+        return ExitCode::Usage;
+    asked.onlinePredictionLogging = p.isTrue(QStringLiteral("enable-logging"));
+    asked.onlinePredictionConsoleLogging = p.isTrue(QStringLiteral("enable-console-logging"));
+    std::optional<PredictionClient> client = prediction(s, command);
+    const std::optional<ModelResource> model = client ? ok(s, command, client->createModelBlocking(asked)) : std::nullopt;
     if (!model)
         return ExitCode::Error;
     if (structured(s))
-        s.printResource(*model);
-    s.err() << "Created ai platform model [" << model->value(QStringLiteral("name")).toString() << "].\n";
+        s.printResource(model->toJson());
+    s.err() << "Created ai platform model [" << model->resourceName() << "].\n";
     s.err().flush();
     return ExitCode::Ok;
 }
@@ -190,11 +150,12 @@ int ModelsCommands::describeModel(CtlSession& s, const QStringList& args)
         return s.usage(p);
     if (!s.checkFormat(p, { QStringLiteral("yaml"), QStringLiteral("json") }))
         return ExitCode::Usage;
-    const std::optional<QJsonObject> model
-        = call(s, command, "GET", modelPath(s, p.positional(QStringLiteral("MODEL"))));
+    std::optional<PredictionClient> client = prediction(s, command);
+    const std::optional<ModelResource> model
+        = client ? ok(s, command, client->getModelBlocking(p.positional(QStringLiteral("MODEL")))) : std::nullopt;
     if (!model)
         return ExitCode::Error;
-    s.printResource(*model);
+    s.printResource(model->toJson());
     return ExitCode::Ok;
 }
 
@@ -209,30 +170,25 @@ int ModelsCommands::listModels(CtlSession& s, const QStringList& args)
         return s.usage(p);
     if (!s.checkFormat(p, { QStringLiteral("table"), QStringLiteral("yaml"), QStringLiteral("json") }))
         return ExitCode::Usage;
-    const std::optional<QJsonArray> all
-        = listAll(s, command, QStringLiteral("/v1/projects/%1/models").arg(segment(s.project())),
-            QStringLiteral("models"), p.value(QStringLiteral("filter")));
-    if (!all)
+    std::optional<PredictionClient> client = prediction(s, command);
+    const std::optional<QList<ModelResource>> models
+        = client ? ok(s, command, client->allModelsBlocking(p.value(QStringLiteral("filter")))) : std::nullopt;
+    if (!models)
         return ExitCode::Error;
-    const QJsonArray& models = *all;
     if (structured(s)) {
-        s.printResources(models);
+        QJsonArray all;
+        for (const ModelResource& m : *models)
+            all.append(m.toJson());
+        s.printResources(all);
         return ExitCode::Ok;
     }
-    if (models.isEmpty()) {
+    if (models->isEmpty()) {
         s.err() << "Listed 0 items.\n";
         return ExitCode::Ok;
     }
     QList<QStringList> rows;
-    for (const QJsonValue& v : std::as_const(models)) {
-        const QJsonObject m = v.toObject();
-        rows.append({ m.value(QStringLiteral("name")).toString().section(QLatin1Char('/'), -1),
-            m.value(QStringLiteral("defaultVersion"))
-                .toObject()
-                .value(QStringLiteral("name"))
-                .toString()
-                .section(QLatin1Char('/'), -1) });
-    }
+    for (const ModelResource& m : *models)
+        rows.append({ m.name, m.defaultVersion });
     s.out() << Printer::table({ QStringLiteral("NAME"), QStringLiteral("DEFAULT_VERSION_NAME") }, rows);
     s.out().flush();
     return ExitCode::Ok;
@@ -248,10 +204,11 @@ int ModelsCommands::deleteModel(CtlSession& s, const QStringList& args)
     if (!p.parse(args))
         return s.usage(p);
     const QString model = p.positional(QStringLiteral("MODEL"));
-    const std::optional<QJsonObject> op = call(s, command, "DELETE", modelPath(s, model));
+    std::optional<PredictionClient> client = prediction(s, command);
+    const std::optional<OperationResource> op = client ? ok(s, command, client->deleteModelBlocking(model)) : std::nullopt;
     if (!op)
         return ExitCode::Error;
-    if (op->contains(QLatin1String("error")))
+    if (op->failed())
         return operationFailed(s, command, *op);
     s.err() << "Deleted ai platform model [" << QStringLiteral("projects/%1/models/%2").arg(s.project(), model)
             << "].\n";
@@ -300,33 +257,32 @@ int ModelsCommands::createVersion(CtlSession& s, const QStringList& args)
             return ExitCode::Usage;
         }
     }
-    QJsonObject body { { QStringLiteral("name"), p.positional(QStringLiteral("VERSION")) },
-        { QStringLiteral("deploymentUri"), p.value(QStringLiteral("origin")) } };
-    if (p.isSet(QStringLiteral("framework")))
-        body.insert(QStringLiteral("framework"), frameworkEnum(p.value(QStringLiteral("framework"))));
-    const QList<QPair<const char*, const char*>> strings { { "runtime-version", "runtimeVersion" },
-        { "python-version", "pythonVersion" }, { "prediction-class", "predictionClass" },
-        { "description", "description" }, { "machine-type", "machineType" } };
-    for (const auto& [flag, field] : strings) {
-        if (p.isSet(QLatin1String(flag)))
-            body.insert(QLatin1String(field), p.value(QLatin1String(flag)));
-    }
-    if (p.isSet(QStringLiteral("package-uris")))
-        body.insert(QStringLiteral("packageUris"),
-            QJsonArray::fromStringList(
-                p.value(QStringLiteral("package-uris")).split(QLatin1Char(','), Qt::SkipEmptyParts)));
-    if (p.isSet(QStringLiteral("labels"))) {
-        QMap<QString, QString> labels;
-        QString error;
-        if (!ArgParser::parseDict(QStringLiteral("--labels"), p.value(QStringLiteral("labels")), &labels, &error)) {
-            s.err() << p.usageError(error);
+    VersionResource asked;
+    asked.project = s.project();
+    asked.model = p.value(QStringLiteral("model"));
+    asked.name = p.positional(QStringLiteral("VERSION"));
+    asked.deploymentUri = p.value(QStringLiteral("origin"));
+    if (p.isSet(QStringLiteral("framework"))) {
+        // gcloud's values ("scikit-learn", "xgboost", "tensorflow"), ours ("pytorch"), or the API's enum.
+        const std::optional<PredictionFramework> framework = PredictionJson::frameworkFromName(
+            p.value(QStringLiteral("framework")).trimmed().toUpper().replace(QLatin1Char('-'), QLatin1Char('_')));
+        if (!framework) {
+            s.err() << p.usageError(QStringLiteral("argument --framework: Invalid choice: '%1'. Valid choices are "
+                                                   "[scikit-learn, xgboost, pytorch, tensorflow].")
+                                        .arg(p.value(QStringLiteral("framework"))));
             return ExitCode::Usage;
         }
-        QJsonObject l;
-        for (auto it = labels.cbegin(); it != labels.cend(); ++it)
-            l.insert(it.key(), it.value());
-        body.insert(QStringLiteral("labels"), l);
+        asked.framework = *framework;
     }
+    asked.runtimeVersion = p.value(QStringLiteral("runtime-version"));
+    asked.pythonVersion = p.value(QStringLiteral("python-version"));
+    asked.predictionClass = p.value(QStringLiteral("prediction-class"));
+    asked.description = p.value(QStringLiteral("description"));
+    asked.machineType = p.value(QStringLiteral("machine-type"));
+    if (p.isSet(QStringLiteral("package-uris")))
+        asked.packageUris = p.value(QStringLiteral("package-uris")).split(QLatin1Char(','), Qt::SkipEmptyParts);
+    if (!labelsFlag(s, p, &asked.labels))
+        return ExitCode::Usage;
     auto count = [&](const char* flag, int* out) {
         QString error;
         if (!ArgParser::parseInt(
@@ -340,44 +296,41 @@ int ModelsCommands::createVersion(CtlSession& s, const QStringList& args)
     if (p.isSet(QStringLiteral("nodes"))) {
         if (!count("nodes", &n))
             return ExitCode::Usage;
-        body.insert(QStringLiteral("manualScaling"), QJsonObject { { QStringLiteral("nodes"), n } });
+        asked.manualScalingNodes = n;
     }
-    QJsonObject autoScaling;
     if (p.isSet(QStringLiteral("min-nodes"))) {
         if (!count("min-nodes", &n))
             return ExitCode::Usage;
-        autoScaling.insert(QStringLiteral("minNodes"), n);
+        asked.autoScalingMinNodes = n;
     }
     if (p.isSet(QStringLiteral("max-nodes"))) {
         if (!count("max-nodes", &n))
             return ExitCode::Usage;
-        autoScaling.insert(QStringLiteral("maxNodes"), n);
+        asked.autoScalingMaxNodes = n;
     }
-    if (!autoScaling.isEmpty())
-        body.insert(QStringLiteral("autoScaling"), autoScaling);
 
-    const QString model = p.value(QStringLiteral("model"));
-    const std::optional<QJsonObject> op
-        = call(s, command, "POST", modelPath(s, model) + QStringLiteral("/versions"), compact(body));
+    std::optional<PredictionClient> client = prediction(s, command);
+    const std::optional<OperationResource> op
+        = client ? ok(s, command, client->createVersionBlocking(asked)) : std::nullopt;
     if (!op)
         return ExitCode::Error;
-    const QString opName = op->value(QStringLiteral("name")).toString();
+    const QString opName = op->resourceName();
     if (p.isTrue(QStringLiteral("async"))) {
         if (structured(s))
-            s.printResource(*op);
+            s.printResource(op->toJson());
         s.err() << "Create request issued for: [" << p.positional(QStringLiteral("VERSION")) << "]\nCheck operation ["
                 << opName << "] for status.\n";
         s.err().flush();
         return ExitCode::Ok;
     }
-    const std::optional<QJsonObject> done
-        = waitFor(s, command, opName, QStringLiteral("Creating version (this might take a few minutes)......"));
+    const std::optional<OperationResource> done = waitFor(
+        s, *client, command, opName, QStringLiteral("Creating version (this might take a few minutes)......"));
     if (!done)
         return ExitCode::Error;
-    if (done->contains(QLatin1String("error")))
+    if (done->failed())
         return operationFailed(s, command, *done);
     if (structured(s))
-        s.printResource(done->value(QStringLiteral("response")).toObject());
+        s.printResource(done->responseResource());
     return ExitCode::Ok;
 }
 
@@ -394,12 +347,14 @@ int ModelsCommands::describeVersion(CtlSession& s, const QStringList& args)
         return ExitCode::Usage;
     if (!requireModel(s, p))
         return ExitCode::Usage;
-    const std::optional<QJsonObject> v = call(s, command, "GET",
-        modelPath(s, p.value(QStringLiteral("model"))) + QStringLiteral("/versions/")
-            + segment(p.positional(QStringLiteral("VERSION"))));
+    std::optional<PredictionClient> client = prediction(s, command);
+    const std::optional<VersionResource> v = client
+        ? ok(s, command,
+            client->getVersionBlocking(p.value(QStringLiteral("model")), p.positional(QStringLiteral("VERSION"))))
+        : std::nullopt;
     if (!v)
         return ExitCode::Error;
-    s.printResource(*v);
+    s.printResource(v->toJson());
     return ExitCode::Ok;
 }
 
@@ -417,29 +372,29 @@ int ModelsCommands::listVersions(CtlSession& s, const QStringList& args)
         return ExitCode::Usage;
     if (!requireModel(s, p))
         return ExitCode::Usage;
-    const std::optional<QJsonArray> all
-        = listAll(s, command, modelPath(s, p.value(QStringLiteral("model"))) + QStringLiteral("/versions"),
-            QStringLiteral("versions"), p.value(QStringLiteral("filter")));
-    if (!all)
+    std::optional<PredictionClient> client = prediction(s, command);
+    const std::optional<QList<VersionResource>> versions = client
+        ? ok(s, command,
+            client->allVersionsBlocking(p.value(QStringLiteral("model")), p.value(QStringLiteral("filter"))))
+        : std::nullopt;
+    if (!versions)
         return ExitCode::Error;
-    const QJsonArray& versions = *all;
     if (structured(s)) {
-        s.printResources(versions);
+        QJsonArray all;
+        for (const VersionResource& v : *versions)
+            all.append(v.toJson());
+        s.printResources(all);
         return ExitCode::Ok;
     }
-    if (versions.isEmpty()) {
+    if (versions->isEmpty()) {
         s.err() << "Listed 0 items.\n";
         return ExitCode::Ok;
     }
     QList<QStringList> rows;
-    for (const QJsonValue& value : std::as_const(versions)) {
-        const QJsonObject v = value.toObject();
-        rows.append({ v.value(QStringLiteral("name")).toString().section(QLatin1Char('/'), -1),
-            v.value(QStringLiteral("deploymentUri")).toString(), v.value(QStringLiteral("state")).toString(),
-            v.value(QStringLiteral("predictionClass")).toString().isEmpty()
-                ? v.value(QStringLiteral("framework")).toString()
-                : v.value(QStringLiteral("predictionClass")).toString(),
-            v.value(QStringLiteral("isDefault")).toBool() ? QStringLiteral("yes") : QString() });
+    for (const VersionResource& v : *versions) {
+        rows.append({ v.name, v.deploymentUri, PredictionJson::versionStateName(v.state),
+            v.predictionClass.isEmpty() ? PredictionJson::frameworkName(v.framework) : v.predictionClass,
+            v.isDefault ? QStringLiteral("yes") : QString() });
     }
     s.out() << Printer::table({ QStringLiteral("NAME"), QStringLiteral("DEPLOYMENT_URI"), QStringLiteral("STATE"),
                                   QStringLiteral("FRAMEWORK"), QStringLiteral("DEFAULT") },
@@ -461,22 +416,24 @@ int ModelsCommands::deleteVersion(CtlSession& s, const QStringList& args)
         return s.usage(p);
     if (!requireModel(s, p))
         return ExitCode::Usage;
-    const std::optional<QJsonObject> op = call(s, command, "DELETE",
-        modelPath(s, p.value(QStringLiteral("model"))) + QStringLiteral("/versions/")
-            + segment(p.positional(QStringLiteral("VERSION"))));
+    std::optional<PredictionClient> client = prediction(s, command);
+    const std::optional<OperationResource> op = client
+        ? ok(s, command,
+            client->deleteVersionBlocking(p.value(QStringLiteral("model")), p.positional(QStringLiteral("VERSION"))))
+        : std::nullopt;
     if (!op)
         return ExitCode::Error;
     if (p.isTrue(QStringLiteral("async"))) {
         s.err() << "Delete request issued for: [" << p.positional(QStringLiteral("VERSION")) << "]\nCheck operation ["
-                << op->value(QStringLiteral("name")).toString() << "] for status.\n";
+                << op->resourceName() << "] for status.\n";
         s.err().flush();
         return ExitCode::Ok;
     }
-    const std::optional<QJsonObject> done = waitFor(s, command, op->value(QStringLiteral("name")).toString(),
+    const std::optional<OperationResource> done = waitFor(s, *client, command, op->resourceName(),
         QStringLiteral("Deleting version [%1]......").arg(p.positional(QStringLiteral("VERSION"))));
     if (!done)
         return ExitCode::Error;
-    return done->contains(QLatin1String("error")) ? operationFailed(s, command, *done) : ExitCode::Ok;
+    return done->failed() ? operationFailed(s, command, *done) : ExitCode::Ok;
 }
 
 int ModelsCommands::updateVersion(CtlSession& s, const QStringList& args)
@@ -507,20 +464,25 @@ int ModelsCommands::updateVersion(CtlSession& s, const QStringList& args)
                                                "be specified."));
         return ExitCode::Usage;
     }
-    const QString path = modelPath(s, p.value(QStringLiteral("model"))) + QStringLiteral("/versions/")
-        + segment(p.positional(QStringLiteral("VERSION")));
-    QJsonObject body;
+    std::optional<PredictionClient> client = prediction(s, command);
+    if (!client)
+        return ExitCode::Error;
+    VersionResource changes;
+    changes.project = s.project();
+    changes.model = p.value(QStringLiteral("model"));
+    changes.name = p.positional(QStringLiteral("VERSION"));
     QStringList mask;
     if (p.isSet(QStringLiteral("description"))) {
-        body.insert(QStringLiteral("description"), p.value(QStringLiteral("description")));
+        changes.description = p.value(QStringLiteral("description"));
         mask << QStringLiteral("description");
     }
     if (p.isSet(QStringLiteral("update-labels"))) {
         // Merged into the labels the version has, as gcloud's --update-labels.
-        const std::optional<QJsonObject> current = call(s, command, "GET", path);
+        const std::optional<VersionResource> current
+            = ok(s, command, client->getVersionBlocking(changes.model, changes.name));
         if (!current)
             return ExitCode::Error;
-        QJsonObject labels = current->value(QStringLiteral("labels")).toObject();
+        QMap<QString, QString> labels = current->labels;
         QMap<QString, QString> added;
         QString error;
         if (!GcloudFlags::parseDict(
@@ -530,7 +492,7 @@ int ModelsCommands::updateVersion(CtlSession& s, const QStringList& args)
         }
         for (auto it = added.cbegin(); it != added.cend(); ++it)
             labels.insert(it.key(), it.value());
-        body.insert(QStringLiteral("labels"), labels);
+        changes.labels = labels;
         mask << QStringLiteral("labels");
     }
     const auto number = [&](const char* flag, int least, int* out) {
@@ -550,45 +512,40 @@ int ModelsCommands::updateVersion(CtlSession& s, const QStringList& args)
     if (p.isSet(QStringLiteral("nodes"))) {
         if (!number("nodes", 1, &n))
             return ExitCode::Usage;
-        body.insert(QStringLiteral("manualScaling"), QJsonObject { { QStringLiteral("nodes"), n } });
+        changes.manualScalingNodes = n;
         mask << QStringLiteral("manualScaling.nodes");
     }
-    QJsonObject autoScaling;
     if (p.isSet(QStringLiteral("min-nodes"))) {
         if (!number("min-nodes", 0, &n))
             return ExitCode::Usage;
-        autoScaling.insert(QStringLiteral("minNodes"), n);
+        changes.autoScalingMinNodes = n;
         mask << QStringLiteral("autoScaling.minNodes");
     }
     if (p.isSet(QStringLiteral("max-nodes"))) {
         if (!number("max-nodes", 1, &n))
             return ExitCode::Usage;
-        autoScaling.insert(QStringLiteral("maxNodes"), n);
+        changes.autoScalingMaxNodes = n;
         mask << QStringLiteral("autoScaling.maxNodes");
     }
-    if (!autoScaling.isEmpty())
-        body.insert(QStringLiteral("autoScaling"), autoScaling);
     if (mask.isEmpty()) {
         s.err() << p.usageError(QStringLiteral("Nothing to update: give --description, --update-labels, --nodes, "
                                                "--min-nodes or --max-nodes."));
         return ExitCode::Usage;
     }
-    const std::optional<QJsonObject> op
-        = call(s, command, "PATCH", path + QStringLiteral("?updateMask=") + segment(mask.join(QLatin1Char(','))),
-            QJsonDocument(body).toJson(QJsonDocument::Compact));
+    const std::optional<OperationResource> op = ok(s, command, client->patchVersionBlocking(changes, mask));
     if (!op)
         return ExitCode::Error;
     if (p.isTrue(QStringLiteral("async"))) {
         s.err() << "Update request issued for: [" << p.positional(QStringLiteral("VERSION")) << "]\nCheck operation ["
-                << op->value(QStringLiteral("name")).toString() << "] for status.\n";
+                << op->resourceName() << "] for status.\n";
         s.err().flush();
         return ExitCode::Ok;
     }
-    const std::optional<QJsonObject> done = waitFor(s, command, op->value(QStringLiteral("name")).toString(),
+    const std::optional<OperationResource> done = waitFor(s, *client, command, op->resourceName(),
         QStringLiteral("Updating version [%1]......").arg(p.positional(QStringLiteral("VERSION"))));
     if (!done)
         return ExitCode::Error;
-    return done->contains(QLatin1String("error")) ? operationFailed(s, command, *done) : ExitCode::Ok;
+    return done->failed() ? operationFailed(s, command, *done) : ExitCode::Ok;
 }
 
 int ModelsCommands::setDefaultVersion(CtlSession& s, const QStringList& args)
@@ -604,27 +561,16 @@ int ModelsCommands::setDefaultVersion(CtlSession& s, const QStringList& args)
         return ExitCode::Usage;
     if (!requireModel(s, p))
         return ExitCode::Usage;
-    const std::optional<QJsonObject> v = call(s, command, "POST",
-        modelPath(s, p.value(QStringLiteral("model"))) + QStringLiteral("/versions/")
-            + segment(p.positional(QStringLiteral("VERSION"))) + QStringLiteral(":setDefault"),
-        "{}");
+    std::optional<PredictionClient> client = prediction(s, command);
+    const std::optional<VersionResource> v = client
+        ? ok(s, command,
+            client->setDefaultVersionBlocking(p.value(QStringLiteral("model")), p.positional(QStringLiteral("VERSION"))))
+        : std::nullopt;
     if (!v)
         return ExitCode::Error;
-    s.printResource(*v);
+    s.printResource(v->toJson());
     return ExitCode::Ok;
 }
-
-namespace {
-
-/// "projects/p/operations/id" of what the user typed (the ID, or the full name).
-QString operationName(CtlSession& s, const QString& typed)
-{
-    return typed.startsWith(QLatin1String("projects/"))
-        ? typed
-        : QStringLiteral("projects/%1/operations/%2").arg(s.project(), typed);
-}
-
-} // namespace
 
 int ModelsCommands::describeOperation(CtlSession& s, const QStringList& args)
 {
@@ -636,11 +582,13 @@ int ModelsCommands::describeOperation(CtlSession& s, const QStringList& args)
         return s.usage(p);
     if (!s.checkFormat(p, { QStringLiteral("yaml"), QStringLiteral("json") }))
         return ExitCode::Usage;
-    const std::optional<QJsonObject> op
-        = call(s, command, "GET", QStringLiteral("/v1/") + operationName(s, p.positional(QStringLiteral("OPERATION"))));
+    std::optional<PredictionClient> client = prediction(s, command);
+    const std::optional<OperationResource> op = client
+        ? ok(s, command, client->getOperationBlocking(p.positional(QStringLiteral("OPERATION")).section(QLatin1Char('/'), -1)))
+        : std::nullopt;
     if (!op)
         return ExitCode::Error;
-    s.printResource(*op);
+    s.printResource(op->toJson());
     return ExitCode::Ok;
 }
 
@@ -653,28 +601,28 @@ int ModelsCommands::listOperations(CtlSession& s, const QStringList& args)
         return s.usage(p);
     if (!s.checkFormat(p, { QStringLiteral("table"), QStringLiteral("yaml"), QStringLiteral("json") }))
         return ExitCode::Usage;
-    const std::optional<QJsonObject> page
-        = call(s, command, "GET", QStringLiteral("/v1/projects/%1/operations?pageSize=100").arg(segment(s.project())));
-    if (!page)
+    std::optional<PredictionClient> client = prediction(s, command);
+    const std::optional<QList<OperationResource>> ops
+        = client ? ok(s, command, client->allOperationsBlocking(QString())) : std::nullopt;
+    if (!ops)
         return ExitCode::Error;
-    const QJsonArray ops = page->value(QStringLiteral("operations")).toArray();
     if (structured(s)) {
-        s.printResources(ops);
+        QJsonArray all;
+        for (const OperationResource& op : *ops)
+            all.append(op.toJson());
+        s.printResources(all);
         return ExitCode::Ok;
     }
-    if (ops.isEmpty()) {
+    if (ops->isEmpty()) {
         s.err() << "Listed 0 items.\n";
         return ExitCode::Ok;
     }
     QList<QStringList> rows;
-    for (const QJsonValue& value : ops) {
-        const QJsonObject op = value.toObject();
-        const QJsonObject metadata = op.value(QStringLiteral("metadata")).toObject();
-        const QString status = !op.value(QStringLiteral("done")).toBool() ? QStringLiteral("RUNNING")
-            : op.contains(QLatin1String("error"))                         ? QStringLiteral("FAILED")
-                                                                          : QStringLiteral("DONE");
-        rows.append({ op.value(QStringLiteral("name")).toString().section(QLatin1Char('/'), -1),
-            metadata.value(QStringLiteral("operationType")).toString(), status });
+    for (const OperationResource& op : *ops) {
+        const QString status = !op.done ? QStringLiteral("RUNNING")
+            : op.failed()                ? QStringLiteral("FAILED")
+                                         : QStringLiteral("DONE");
+        rows.append({ op.id, op.operationType, status });
     }
     s.out() << Printer::table({ QStringLiteral("NAME"), QStringLiteral("TYPE"), QStringLiteral("STATUS") }, rows);
     s.out().flush();
@@ -691,14 +639,19 @@ int ModelsCommands::waitOperation(CtlSession& s, const QStringList& args)
         return s.usage(p);
     if (!s.checkFormat(p, { QStringLiteral("yaml"), QStringLiteral("json") }))
         return ExitCode::Usage;
-    const QString name = operationName(s, p.positional(QStringLiteral("OPERATION")));
-    const std::optional<QJsonObject> done
-        = waitFor(s, command, name, QStringLiteral("Waiting for operation [%1] to complete...").arg(name));
+    const QString typed = p.positional(QStringLiteral("OPERATION"));
+    const QString name = typed.startsWith(QLatin1String("projects/"))
+        ? typed
+        : QStringLiteral("projects/%1/operations/%2").arg(s.project(), typed);
+    std::optional<PredictionClient> client = prediction(s, command);
+    const std::optional<OperationResource> done = client
+        ? waitFor(s, *client, command, name, QStringLiteral("Waiting for operation [%1] to complete...").arg(name))
+        : std::nullopt;
     if (!done)
         return ExitCode::Error;
-    if (done->contains(QLatin1String("error")))
+    if (done->failed())
         return operationFailed(s, command, *done);
-    s.printResource(done->value(QStringLiteral("response")).toObject());
+    s.printResource(done->responseResource());
     return ExitCode::Ok;
 }
 
@@ -745,59 +698,34 @@ int ModelsCommands::predict(CtlSession& s, const QStringList& args)
         return ExitCode::Error;
     }
     const QByteArray data = file.readAll();
-    QJsonObject body;
-    if (flag == QLatin1String("json-request")) {
-        QJsonParseError error;
-        const QJsonDocument doc = QJsonDocument::fromJson(data, &error);
-        if (!doc.isObject()) {
-            s.printError(
-                command, QStringLiteral("--json-request %1 is not a JSON object: %2").arg(path, error.errorString()));
-            return ExitCode::Error;
-        }
-        body = doc.object();
-    } else {
-        QJsonArray instances;
-        int line = 0;
-        for (const QByteArray& raw : data.split('\n')) {
-            ++line;
-            if (raw.trimmed().isEmpty())
-                continue;
-            if (flag == QLatin1String("text-instances")) {
-                instances.append(QString::fromUtf8(raw.endsWith('\r') ? raw.chopped(1) : raw));
-                continue;
-            }
-            QJsonParseError error;
-            const QJsonDocument doc = QJsonDocument::fromJson("[" + raw + "]", &error);
-            if (error.error != QJsonParseError::NoError || doc.array().size() != 1) {
-                s.printError(command,
-                    QStringLiteral("--json-instances %1, line %2: not one JSON value: %3")
-                        .arg(path)
-                        .arg(line)
-                        .arg(error.errorString()));
-                return ExitCode::Error;
-            }
-            instances.append(doc.array().first());
-        }
-        body.insert(QStringLiteral("instances"), instances);
-    }
-    QString target = modelPath(s, p.value(QStringLiteral("model")));
-    if (p.isSet(QStringLiteral("version")))
-        target += QStringLiteral("/versions/") + segment(p.value(QStringLiteral("version")));
-    const std::optional<QJsonObject> answer
-        = call(s, command, "POST", target + QStringLiteral(":predict"), compact(body));
-    if (!answer)
+    QString error;
+    QString signature;
+    const std::optional<QJsonArray> instances = flag == QLatin1String("json-request")
+        ? parseRequestInstances(data, &signature, &error)
+        : parseInstances(
+            data, flag == QLatin1String("text-instances") ? InstanceFormat::TextLines : InstanceFormat::JsonLines, &error);
+    if (!instances) {
+        s.printError(command, QStringLiteral("--%1 %2: %3").arg(flag, path, error));
         return ExitCode::Error;
+    }
+    std::optional<PredictionClient> client = prediction(s, command);
+    if (!client)
+        return ExitCode::Error;
+    const PredictResponse answer = client->predictBlocking(
+        p.value(QStringLiteral("model")), p.value(QStringLiteral("version")), *instances, signature);
+    if (!answer.ok()) {
+        ApiError apiError;
+        apiError.status = answer.status;
+        apiError.message = answer.message;
+        s.printApiError(command, apiError);
+        return ExitCode::Error;
+    }
     if (structured(s)) {
-        s.printResource(*answer);
+        s.printResource(answer.toJson());
         return ExitCode::Ok;
     }
-    for (const QJsonValue& prediction : answer->value(QStringLiteral("predictions")).toArray()) {
-        if (prediction.isString())
-            s.out() << prediction.toString() << '\n';
-        else
-            s.out() << QString::fromUtf8(
-                QJsonDocument(QJsonArray { prediction }).toJson(QJsonDocument::Compact).chopped(1).mid(1))
-                    << '\n';
+    for (const QJsonValue& prediction : answer.predictions) {
+        s.out() << PredictionValue::read(prediction).printed << '\n';
     }
     s.out().flush();
     return ExitCode::Ok;

@@ -238,7 +238,12 @@ QString Printer::localDate(const QString& rfc3339)
     const QDateTime dt = Rfc3339::parse(rfc3339);
     if (!dt.isValid())
         return rfc3339;
-    return dt.toLocalTime().toString(QStringLiteral("yyyy-MM-ddTHH:mm:ss"));
+    return localDate(dt);
+}
+
+QString Printer::localDate(const QDateTime& time)
+{
+    return time.isValid() ? time.toLocalTime().toString(QStringLiteral("yyyy-MM-ddTHH:mm:ss")) : QString();
 }
 
 QStringList Printer::logLines(const LogEntry& entry, bool allowMultiline)

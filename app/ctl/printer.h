@@ -3,6 +3,7 @@
 
 #include "apiclient.h"
 
+#include <QDateTime>
 #include <QJsonValue>
 #include <QList>
 #include <QString>
@@ -30,6 +31,8 @@ public:
     /// RFC 3339 (UTC) → gcloud's `.date(tz=LOCAL)`: "2026-11-22T06:04:43" in local time; input unchanged when
     /// unparsable, empty stays empty.
     static QString localDate(const QString& rfc3339);
+    /// `time` as localDate() writes it; empty when invalid.
+    static QString localDate(const QDateTime& time);
     /// Log entry → gcloud's stream-logs lines (one per message line unless `allowMultiline`).
     static QStringList logLines(const LogEntry& entry, bool allowMultiline);
 };

@@ -2,6 +2,7 @@
 // The console's Audit view against a real executor in isolated XDG folders: View ▸ Audit Log shows the executor's
 // entries newest first (its start, a failed cancel, a token made), and the principal, method and job boxes narrow
 // them through `…/auditLogs?filter=`. With TRAINYARD_SCREENSHOT_DIR set, the view as drawn goes to audit-view.png.
+#include "accessclient.h"
 #include "apiclient.h"
 #include "auditlogmodel.h"
 #include "auditview.h"
@@ -12,6 +13,7 @@
 #include <QAction>
 #include <QDialog>
 #include <QDir>
+#include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
@@ -62,9 +64,8 @@ private Q_SLOTS:
 
         // Real calls for the log: a cancel of a job that does not exist (NOT_FOUND), and a token.
         QVERIFY(!client->cancelJobBlocking(QStringLiteral("no_such_job")).ok());
-        QVERIFY(client
-                    ->jsonBlocking("POST", QStringLiteral("/v1/tokens"),
-                        R"({"member":"user:alice@example.org","role":"roles/ml.viewer"})")
+        QVERIFY(AccessClient(client)
+                    .createTokenBlocking(QStringLiteral("user:alice@example.org"), QStringLiteral("roles/ml.viewer"), {})
                     .ok());
 
         auto* action = window.findChild<QAction*>(QStringLiteral("showAuditLog"));
@@ -110,7 +111,10 @@ private Q_SLOTS:
         // A create refused for its job dir: the reason is a field violation, which the entry keeps.
         const QByteArray refused = R"({"jobId":"outside_roots","trainingInput":{"scaleTier":"BASIC",)"
                                    R"("pythonModule":"t.task","packageUris":["/tmp"],"jobDir":"/etc/trainyard-x"}})";
-        QVERIFY(!client->jsonBlocking("POST", QStringLiteral("/v1/projects/local/jobs"), refused).ok());
+        FieldViolations decoded;
+        const Job outsideRoots = JobJson::fromJson(QJsonDocument::fromJson(refused).object(), &decoded);
+        QVERIFY(decoded.isEmpty());
+        QVERIFY(!client->createJobBlocking(outsideRoots).ok());
         view->refresh();
         QTRY_COMPARE_WITH_TIMEOUT(model->rowCount(), 4, 15000);
         QCOMPARE(model->index(0, AuditLogModel::Method).data().toString(),

@@ -5,6 +5,7 @@
 // the end is stored, the log says how many lines it is missing, new jobs run, and `PRAGMA integrity_check` is ok.
 //
 // Needs root (a 6 MiB tmpfs is mounted for the data dir); skips without, fails instead under TRAINYARD_REQUIRE_ALL=1.
+#include "accessclient.h"
 #include "apiclient.h"
 #include "executorenvironment.h"
 #include "executorprocess.h"
@@ -144,12 +145,10 @@ private Q_SLOTS:
         QCOMPARE(cancel.error.status, QStringLiteral("RESOURCE_EXHAUSTED"));
         QVERIFY2(cancel.error.message.contains(QLatin1String("data disk is full")), qPrintable(cancel.error.message));
         QCOMPARE(m_client->getJobBlocking(sleeper.jobId).value.state, JobState::Running);
-        const QJsonObject policy { { QStringLiteral("policy"),
-            QJsonObject { { QStringLiteral("bindings"),
-                QJsonArray { QJsonObject { { QStringLiteral("role"), QStringLiteral("roles/ml.viewer") },
-                    { QStringLiteral("members"), QJsonArray { QStringLiteral("user:viewer@example.org") } } } } } } } };
-        const ApiResult<QJsonObject> set = m_client->jsonBlocking(
-            "POST", QStringLiteral("/v1/projects/local:setIamPolicy"), QJsonDocument(policy).toJson());
+        IamPolicy policy;
+        policy.addBinding(QStringLiteral("roles/ml.viewer"), QStringLiteral("user:viewer@example.org"));
+        const ApiResult<IamPolicy> set
+            = AccessClient(m_client.get()).setIamPolicyBlocking(AccessClient::Resource::Project, QStringLiteral("local"), policy);
         QVERIFY(!set.ok());
         QCOMPARE(set.error.httpStatus, 429);
         QVERIFY(QFile::remove(ballast));
