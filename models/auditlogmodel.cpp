@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "auditlogmodel.h"
 #include "rpcstatus.h"
+#include "rfc3339.h"
 
 #include <QDateTime>
 
@@ -49,7 +50,7 @@ QVariant AuditLogModel::data(const QModelIndex& index, int role) const
         return {};
     switch (index.column()) {
     case When: {
-        const QDateTime time = QDateTime::fromString(entry.timestamp, Qt::ISODateWithMs);
+        const QDateTime time = Rfc3339::parse(entry.timestamp);
         return time.isValid() ? time.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")) : entry.timestamp;
     }
     case Who:

@@ -3,6 +3,7 @@
 
 #include "builtinalgorithm.h"
 #include "jsonnumber.h"
+#include "rfc3339.h"
 
 #include <QDateTime>
 #include <QJsonArray>
@@ -153,7 +154,7 @@ public:
     QString timestamp(const QString& key)
     {
         const QString s = string(key);
-        if (!s.isEmpty() && !QDateTime::fromString(s, Qt::ISODateWithMs).isValid())
+        if (!s.isEmpty() && !Rfc3339::parseUs(s))
             fail(path(key), QStringLiteral("Invalid RFC 3339 timestamp \"") + s + QStringLiteral("\"."));
         return s;
     }

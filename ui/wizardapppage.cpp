@@ -7,6 +7,7 @@
 #include "submitwizard.h"
 #include "wizardjobpage.h"
 #include "wizardpage_p.h"
+#include "rfc3339.h"
 
 #include <QComboBox>
 #include <QCompleter>
@@ -347,7 +348,7 @@ void WizardAppPage::fillImages()
                 m_image->setItemData(m_image->count() - 1,
                     tr("%1, created %2")
                         .arg(locale().formattedDataSize(image.sizeBytes),
-                            QLocale().toString(QDateTime::fromString(image.createTime, Qt::ISODate).toLocalTime(),
+                            QLocale().toString(Rfc3339::parse(image.createTime).toLocalTime(),
                                 QLocale::ShortFormat)),
                     Qt::ToolTipRole);
             }

@@ -7,6 +7,7 @@
 #include "accessstore.h"
 #include "jobstore.h"
 #include "predictionservice.h"
+#include "rfc3339.h"
 
 #include <QDateTime>
 #include <QJsonArray>
@@ -281,7 +282,7 @@ HttpApi::Reply HttpApi::createToken(const ApiRequest& request, const Caller& cal
     QDateTime expireTime;
     if (body->contains(QStringLiteral("expireTime"))) {
         const QString text = body->value(QStringLiteral("expireTime")).toString();
-        expireTime = QDateTime::fromString(text, Qt::ISODateWithMs);
+        expireTime = Rfc3339::parse(text);
         if (!expireTime.isValid() || !text.contains(QLatin1Char('T')))
             violations.append({ QStringLiteral("expireTime"),
                 QStringLiteral("must be an RFC 3339 time such as \"2026-12-01T00:00:00Z\" (got \"%1\")").arg(text) });

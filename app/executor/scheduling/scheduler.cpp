@@ -3,6 +3,7 @@
 // a job's end and its outcome journal), as the studies' host, and for the backends' signals. The queue and the
 // preparing of runs are schedulerqueue.cpp's; the private part's declaration is scheduler_p.h.
 #include "scheduler_p.h"
+#include "rfc3339.h"
 
 namespace Trainyard {
 
@@ -168,7 +169,7 @@ void Scheduler::Private::armRunTimer(Run* run, const Job& job)
     // counts from the job's startTime then (which includes its staging: never later than the service would).
     qint64 left = ms;
     if (std::any_of(run->sets.begin(), run->sets.end(), [](const auto& s) { return s->attached(); })) {
-        const QDateTime started = QDateTime::fromString(job.startTime, Qt::ISODateWithMs);
+        const QDateTime started = Rfc3339::parse(job.startTime);
         if (started.isValid())
             left = std::max<qint64>(0, ms - started.msecsTo(QDateTime::currentDateTimeUtc()));
     }

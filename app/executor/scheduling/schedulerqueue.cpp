@@ -3,6 +3,7 @@
 // timers, batch prediction plans, and preparing a run (staging, the study's first trial) until its replica sets
 // start. The rest of the Scheduler is scheduler.cpp's; its private part scheduler_p.h.
 #include "scheduler_p.h"
+#include "rfc3339.h"
 
 namespace Trainyard {
 
@@ -178,7 +179,7 @@ void Scheduler::Private::armWaitTimer(Run* run, const Job& job)
     if (ms < 0)
         return;
     // Measured from createTime: the service counts queueing and preparing together.
-    const QDateTime created = QDateTime::fromString(job.createTime, Qt::ISODateWithMs);
+    const QDateTime created = Rfc3339::parse(job.createTime);
     const qint64 waited = created.isValid() ? created.msecsTo(QDateTime::currentDateTimeUtc()) : 0;
     run->waitTimer = new QTimer(q);
     run->waitTimer->setSingleShot(true);
