@@ -697,7 +697,7 @@ private Q_SLOTS:
             qPrintable(page->jobDirProblems()->text()));
         QCOMPARE(nextEnabled(w), problem.isEmpty());
         // The checkpoint scan runs on the thread pool: its answer, whatever it is, comes after typing.
-        QTRY_VERIFY(!page->checkpointScanPending());
+        QTRY_VERIFY_WITH_TIMEOUT(!page->checkpointScanPending(), 60000); // a worker thread: slow on a busy machine
         QCOMPARE(!page->checkpointWarning()->isHidden(), warn);
         if (warn) {
             QVERIFY2(
@@ -743,7 +743,7 @@ private Q_SLOTS:
         edit->setFocus();
         QTest::keyClick(edit, Qt::Key_A, Qt::ControlModifier);
         QTest::keyClicks(edit, dir);
-        QTRY_VERIFY(!w.outputPage()->checkpointScanPending());
+        QTRY_VERIFY_WITH_TIMEOUT(!w.outputPage()->checkpointScanPending(), 60000);
         const QString warning = w.outputPage()->checkpointWarning()->text();
         QVERIFY2(warning.contains(QStringLiteral("5 checkpoint(s) (")), qPrintable(warning));
         QVERIFY2(warning.contains(QStringLiteral("(model.ckpt-100, checkpoints/ckpt-epoch-4.pt, "
@@ -1010,7 +1010,8 @@ private Q_SLOTS:
         QCOMPARE(w.currentId(), int(SubmitWizard::AppPageId));
 
         QTest::keyClicks(w.appPage()->packageEdit(), pkg);
-        QTRY_VERIFY(w.appPage()->moduleBox()->findText(QStringLiteral("trainer.task")) >= 0);
+        // The module scan runs Python: slow on a busy machine.
+        QTRY_VERIFY_WITH_TIMEOUT(w.appPage()->moduleBox()->findText(QStringLiteral("trainer.task")) >= 0, 60000);
         w.appPage()->moduleBox()->setCurrentIndex(w.appPage()->moduleBox()->findText(QStringLiteral("trainer.task")));
         QTest::keyClicks(w.appPage()->argsEdit(), QStringLiteral("--epochs 1 --train-examples 3000"));
         QCOMPARE(w.appPage()->args().size(), 4); // typed as on a command line, split into four words

@@ -547,7 +547,8 @@ private Q_SLOTS:
         // The console tests' trainer: it waits for <job-dir>/release, so the job stays short and harmless.
         QTest::keyClicks(
             w.appPage()->packageEdit(), QStringLiteral(TRAINYARD_SOURCE_DIR "/tests/gui/trainers/consoletest"));
-        QTRY_VERIFY(w.appPage()->moduleBox()->findText(QStringLiteral("consoletest.chatty")) >= 0);
+        // The module scan runs Python: slow on a busy machine.
+        QTRY_VERIFY_WITH_TIMEOUT(w.appPage()->moduleBox()->findText(QStringLiteral("consoletest.chatty")) >= 0, 60000);
         w.appPage()->moduleBox()->setCurrentIndex(
             w.appPage()->moduleBox()->findText(QStringLiteral("consoletest.chatty")));
         QTRY_VERIFY(nextEnabled(w));
