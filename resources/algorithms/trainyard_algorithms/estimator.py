@@ -155,6 +155,18 @@ def make_predictor_class(torch):
     return Predictor
 
 
+def category_offsets(torch, cardinalities):
+    """int64 [n_categorical]: where each categorical column's categories start in one table of every column's
+    categories (1-based: row 0 is "no category"). A model looks up ``where(cat >= 0, cat + offsets, 0)`` once for
+    all columns: a lookup per column cost 64 small kernels a step on scikit-learn's digits (issue 44: 30 s a
+    1,000-step job, 3 s now)."""
+    offsets, start = [], 1
+    for k in cardinalities:
+        offsets.append(start)
+        start += int(k)
+    return torch.tensor(offsets, dtype=torch.int64)
+
+
 def standardisation(torch, np, num):
     """(mean, 1/std) float32 tensors [n_numeric] of the training split's numeric features; std 0 → 1."""
     mean = num.mean(axis=0) if len(num) else np.zeros(num.shape[1])
