@@ -47,6 +47,8 @@ TYPE_CASES = [
     ("all-unique integers are a key", ["11", "12", "13", "14"], "key", "row_identifier"),
     ("few integers are categorical", ["1", "2", "1", "2"], "categorical", "identity"),
     ("many integers are numeric", [str(i % 30) for i in range(60)], "numeric", "numeric"),
+    ("ten integers are categorical", [str(i % 10) for i in range(40)], "categorical", "identity"),
+    ("an integer scale of 17 levels is numeric", [str(i % 17) for i in range(68)], "numeric", "numeric"),
     ("integers written as floats are numeric", ["101.0", "102.0", "101.0"], "numeric", "numeric"),
     ("prefixed integers are categorical", ["code_101", "code_102", "code_101"], "categorical", "vocabulary"),
     ("one value is constant", ["a", "a", "a"], "constant", "constant"),

@@ -64,7 +64,10 @@ from .common import JobError, log
 
 MISSING_FRACTION = 0.10  # [V] "Remove rows that have more than 10% of features missing"
 SPARSE_COLUMN_FRACTION = 0.10  # [I] a column blank in more rows than this is left out of the row rule
-FEW_INTEGER_VALUES = 20  # [I] most distinct values of an integer column read as categorical
+# [I] most distinct values of an integer column read as categorical. An integer scale with more levels (pixel
+# intensities 0..16, counts, scores) is ordered: one-hot encoding throws the order away and learns each level from
+# its few rows (issue 44: at 20, scikit-learn's digits were 64 one-hot columns of 17 intensities).
+FEW_INTEGER_VALUES = 10
 MAX_VOCABULARY = 200  # [I] most distinct values of a text column encoded by vocabulary, beyond it hashing
 HASH_BUCKETS = 200  # [I]
 MAX_VALIDATION_PLUS_TEST = 0.40  # [V] "validation_split + test_split <= 0.40"
