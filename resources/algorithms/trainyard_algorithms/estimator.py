@@ -69,8 +69,12 @@ def make_ftrl_class(torch):
             n' = n + g²;  z += g + 2·l2_shrinkage·w − (√n' − √n)/lr · w;  n = n'
             w = (sign(z)·l1 − z) / (√n'/lr + 2·l2)  where |z| > l1, else 0
 
-        As in TensorFlow, the weights follow from z and n alone (an initial value is forgotten after the first
-        step)."""
+        One departure (issue 44): TensorFlow starts z at 0, so the first step leaves (1 − √n/√n') of a non-zero
+        initial weight — about 0.001 of it — and a network trained by FTRL loses its random initialisation: its
+        ReLU layers start dead and it predicts the class prior (wide & deep gave 0.10 on digits, 0.33 on iris).
+        Here z starts where the formula gives the initial weight back, z = −w·(√n/lr + 2·l2) − sign(w)·l1, so
+        the first step moves from the initial weights as Adagrad would. For zero-initialised weights (the linear
+        learner, the wide part) z starts at 0 and nothing changes."""
 
         def __init__(self, params, lr, l1=0.0, l2=0.0, l2_shrinkage=0.0, initial_accumulator_value=0.1):
             super().__init__(params, dict(lr=lr, l1=l1, l2=l2, l2_shrinkage=l2_shrinkage,
@@ -87,7 +91,7 @@ def make_ftrl_class(torch):
                     state = self.state[p]
                     if not state:
                         state["n"] = torch.full_like(p, group["initial_accumulator_value"])
-                        state["z"] = torch.zeros_like(p)
+                        state["z"] = -p * (state["n"].sqrt() / lr + 2.0 * l2) - torch.sign(p) * l1
                     n, z = state["n"], state["z"]
                     n_new = n + g * g
                     sqrt_new = n_new.sqrt()
