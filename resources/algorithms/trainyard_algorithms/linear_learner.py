@@ -3,7 +3,7 @@
 PyTorch (the service's was TensorFlow 1.14's LinearClassifier/LinearRegressor; Debian has no TensorFlow).
 
     python -m trainyard_algorithms.linear_learner --preprocess --model_type=classification \\
-        --training_data_path=T.csv [--batch_size=100 --max_steps=1000 --learning_rate=0.001 …] --job-dir D
+        --training_data_path=T.csv [--batch_size=100 --max_steps=1000 --learning_rate=0.2 …] --job-dir D
 
 The model: logits = W·standardise(numeric) + b + Σ_c E_c[category_c], one weight row per category (a one-hot
 linear model, as the estimator's categorical columns are); a missing or unseen category adds nothing. One logit

@@ -15,7 +15,8 @@ research notes §5.5):
 - wide part (--use_wide: "the categorical columns will be used in the wide part"): a one-hot linear model of the
   categorical columns plus a bias, added to the deep logits; trained by --optimizer_type at --learning_rate.
 Defaults: hidden_units 30,30,30, dnn_optimizer_type ftrl, dnn_dropout 0 (the Vertex component's);
-dnn_learning_rate 0.001 (inferred: the component has none). use_wide and embed_categories are bare flags on the
+dnn_learning_rate by optimizer (ftrl and sgd 0.05, adam 0.001; estimator.default_learning_rate says why) and
+learning_rate as the linear learner's (its F: the categorical columns, the wide part's features). use_wide and embed_categories are bare flags on the
 service (public job specs pass them without a value), so they default to off.
 """
 
@@ -53,8 +54,9 @@ def build_parser():
                                              "ceil(sqrt(cardinality)))")
     g.add_argument("--dnn_dropout", type=number(float, 0, 1, high_open=True), default=0.0,
                    help="dropout probability of the hidden layers (default 0)")
-    g.add_argument("--dnn_learning_rate", type=number(float, 0, low_open=True), default=0.001,
-                   help="the deep part's learning rate (default 0.001; inferred)")
+    g.add_argument("--dnn_learning_rate", type=number(float, 0, low_open=True), default=None,
+                   help="the deep part's learning rate (default by --dnn_optimizer_type: ftrl and sgd 0.05, adam "
+                        "0.001; see README.md)")
     g.add_argument("--dnn_optimizer_type", default="ftrl", choices=estimator.OPTIMIZERS,
                    help="the deep part's optimizer: ftrl, adam or sgd (default ftrl)")
     g.add_argument("--dnn_l1_regularization_strength", type=number(float, 0), default=0.0, help="ftrl (default 0)")
@@ -126,6 +128,10 @@ def build_model(torch, args, n_numeric, cardinalities, out_dim, mean, inv_std):
     wide = ([model.wide_categories.weight, model.wide_bias]) if use_wide else []
     deep = list(model.dnn.parameters()) + list(model.deep_categories.parameters())
     return model, [(wide, "linear"), (deep, "dnn")]
+
+
+# The wide part's feature columns (estimator.default_learning_rate's F): the categorical ones.
+build_model.linear_features = lambda n_numeric, n_categorical: n_categorical
 
 
 def main(argv):
