@@ -16,8 +16,9 @@ research notes §5.5):
   categorical columns plus a bias, added to the deep logits; trained by --optimizer_type at --learning_rate.
 Defaults: hidden_units 30,30,30, dnn_optimizer_type ftrl, dnn_dropout 0 (the Vertex component's);
 dnn_learning_rate by optimizer (ftrl and sgd 0.05, adam 0.001; estimator.default_learning_rate says why) and
-learning_rate as the linear learner's (its F: the categorical columns, the wide part's features). use_wide and embed_categories are bare flags on the
-service (public job specs pass them without a value), so they default to off.
+learning_rate as the linear learner's (its F: the categorical columns, the wide part's features). use_wide and
+embed_categories are bare flags on the service (public job specs pass them without a value), so they default to
+off.
 """
 
 import math

@@ -10,7 +10,8 @@ Arguments: the service's names (research notes §5.2; the Cloud Console's own jo
 --csv_weight --base_score``, and a public script ``--num_class``). The reference page says the algorithm wraps
 XGBoost 0.81 and takes its defaults: so every default below is XGBoost 0.81's (marked "0.81"), except where
 marked "inferred" and two of ours (issue 44: --num_boost_round 100, --eta 0.1; build_parser says why). With
-validation data the model keeps the rounds up to its best validation round (keep_best_rounds). 1.7 renamed ``reg:linear`` to ``reg:squarederror`` (same loss): it is passed on renamed.
+validation data the model keeps the rounds up to its best validation round (keep_best_rounds). 1.7 renamed
+``reg:linear`` to ``reg:squarederror`` (same loss): it is passed on renamed.
 
 Distributed (TF_CONFIG with workers, or the xgboost_dist image): the master starts XGBoost's own Rabit
 tracker (``xgboost.tracker.RabitTracker``) on its TF_CONFIG address; every replica joins
