@@ -77,6 +77,29 @@ class LearningRates(unittest.TestCase):
         self.assertNotIn("learning_rate 0.2:", job.stdout)
 
 
+class MaxSteps(unittest.TestCase):
+    def test_at_least_1000_steps_and_10_epochs(self):
+        for rows, batch, expected in ((266, 100, 1000), (50, 100, 1000), (48000, 100, 4800), (48001, 100, 4801),
+                                      (20000, 32, 6250), (0, 100, 1000)):
+            with self.subTest(rows=rows, batch=batch):
+                self.assertEqual(estimator.default_max_steps(rows, batch), expected)
+
+    def test_a_job_logs_the_default_and_labels_the_kept_step(self):
+        job = support.run("linear_learner", ["--preprocess", DIABETES, "--model_type=regression", "--seed=1",
+                                             "--batch_size=10"])
+        self.assertEqual(job.rc, 0, job.describe())
+        # 266 training rows in batches of 10: 27 steps an epoch, 10 epochs = 266 steps < 1,000.
+        self.assertIn("max_steps 1000: the default for 266 training rows in batches of 10", job.stdout)
+        job = support.run("linear_learner", ["--preprocess", DIABETES, "--model_type=regression", "--seed=1",
+                                             "--batch_size=2", "--eval_frequency_secs=3600"])
+        self.assertEqual(job.rc, 0, job.describe())
+        self.assertIn("max_steps 1330: the default for 266 training rows in batches of 2", job.stdout)
+        kept = [line for line in job.stdout.splitlines() if line.startswith("Kept the model of step ")]
+        step = int(kept[0].split()[5].rstrip(":")) if kept else 1330
+        with open(os.path.join(job.model_dir, "deployment_config.yaml"), encoding="utf-8") as f:
+            self.assertIn('global_step: "%d"' % step, f.read())
+
+
 class KeptModel(unittest.TestCase):
     def validation(self, job, tag):
         return [(step, value) for t, step, value in support.read_scalars(os.path.join(job.out_dir, "experiment"))

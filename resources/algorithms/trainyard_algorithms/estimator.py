@@ -38,8 +38,9 @@ def add_training_arguments(parser):
     g = parser.add_argument_group("training (the service's names)")
     g.add_argument("--model_type", required=True, choices=("classification", "regression"),
                    help="classification or regression (required)")
-    g.add_argument("--max_steps", type=number(int, 1), default=1000,
-                   help="training steps, one batch each (default 1000; inferred)")
+    g.add_argument("--max_steps", type=number(int, 1), default=None,
+                   help="training steps, one batch each (default: 1000, or 10 epochs of the training rows where "
+                        "that is more; inferred)")
     g.add_argument("--batch_size", type=number(int, 1), default=100, help="rows per step (default 100)")
     g.add_argument("--learning_rate", type=number(float, 0, low_open=True), default=None,
                    help="the linear part's learning rate (default by --optimizer_type: ftrl and sgd "
@@ -76,6 +77,18 @@ def add_training_arguments(parser):
 LINEAR_RATE_CAP = 0.2
 DEFAULT_DNN_RATES = {"ftrl": 0.05, "sgd": 0.05, "adam": 0.001}
 DEFAULT_LINEAR_ADAM_RATE = 0.01
+
+# Default --max_steps (inferred; README.md §2): 1,000 steps, or DEFAULT_EPOCHS passes over the training rows where
+# that is more. 1,000 steps of 100 rows are two epochs of Fashion-MNIST's 48,000 training rows: wide & deep then
+# stood 0.028 below scikit-learn's MLP (0.845 against 0.873), 0.002 after 10 epochs. The kept model (run_job)
+# makes the longer run safe on a noisy table.
+DEFAULT_MIN_STEPS = 1000
+DEFAULT_EPOCHS = 10
+
+
+def default_max_steps(rows, batch_size):
+    """--max_steps when the job gives none: max(1000, ceil(10 · rows / batch)), ``rows`` the training split's."""
+    return max(DEFAULT_MIN_STEPS, math.ceil(DEFAULT_EPOCHS * rows / max(1, min(batch_size, rows or 1))))
 
 
 def default_learning_rate(part, optimizer, features):
@@ -247,6 +260,10 @@ def run_job(argv, algorithm, parser, build_model):
         out_dim, kind = 1, 0
         y_mean = float(train.y.mean())
         y_std = float(train.y.std()) or 1.0
+    if args.max_steps is None:
+        args.max_steps = default_max_steps(len(train), args.batch_size)
+        log("max_steps %d: the default for %d training rows in batches of %d (at least 1,000 steps and %d epochs; "
+            "README.md §2)" % (args.max_steps, len(train), args.batch_size, DEFAULT_EPOCHS))
     if args.learning_rate is None:
         features = getattr(build_model, "linear_features", lambda n, c: n + c)(train.num.shape[1],
                                                                              train.cat.shape[1])
@@ -380,7 +397,9 @@ def run_job(argv, algorithm, parser, build_model):
             log("[step %d/%d] validation %s" % (step, args.max_steps, common.format_metrics(metrics)))
             last_eval = clock.seconds()
     log("Trained in %.1f s" % clock.seconds())
+    kept_step = args.max_steps
     if best is not None and best[1] != args.max_steps:
+        kept_step = best[1]
         core.load_state_dict(best[2])
         log("Kept the model of step %d: the lowest validation loss (%.6g), measured after every epoch of %d steps"
             % (best[1], best[0], steps_per_epoch))
@@ -410,6 +429,6 @@ def run_job(argv, algorithm, parser, build_model):
     body["model"] = {"file": "model.pt", "algorithm": algorithm}
     common.write_json(os.path.join(model_dir, "preprocessing.json"), body)
     common.write_model_files(model_dir, env, FRAMEWORK,
-                             common.deployment_labels(task, args.max_steps, final, algorithm))
+                             common.deployment_labels(task, kept_step, final, algorithm))
     sink.close()
     log("Model written to %s" % model_dir)
