@@ -85,9 +85,9 @@ QList<AlgorithmArgument> estimatorArguments()
     modelType.required = true;
     return {
         modelType,
-        integer("max_steps", "1000", 1, AlgorithmArgumentsForm::tr("Training steps, each one batch.")),
+        integer("max_steps", "", 1, AlgorithmArgumentsForm::tr("Training steps, each one batch.")),
         integer("batch_size", "100", 1, AlgorithmArgumentsForm::tr("Rows per training step.")),
-        real("learning_rate", "0.001", 0, std::nullopt, true, false,
+        real("learning_rate", "", 0, std::nullopt, true, false,
             AlgorithmArgumentsForm::tr("The optimiser's step size.")),
         choice("optimizer_type", "ftrl", { QStringLiteral("ftrl"), QStringLiteral("adam"), QStringLiteral("sgd") },
             AlgorithmArgumentsForm::tr("The optimiser: FTRL (the service's default), Adam or plain gradient descent.")),
@@ -153,10 +153,10 @@ QList<AlgorithmArgument> algorithmArguments(const BuiltInAlgorithm& algorithm)
                 AlgorithmArgumentsForm::tr("The learning task: binary:logistic for two classes, multi:softprob for "
                                            "several, reg:linear (squared "
                                            "error) for a quantity.")),
-            integer("num_boost_round", "10", 1, AlgorithmArgumentsForm::tr("Boosting rounds: the number of trees.")),
+            integer("num_boost_round", "100", 1, AlgorithmArgumentsForm::tr("Boosting rounds: the number of trees.")),
             integer("max_depth", "6", 0,
                 AlgorithmArgumentsForm::tr("The deepest a tree grows; deeper trees fit more and overfit sooner.")),
-            real("eta", "0.3", 0, 1, false, false,
+            real("eta", "0.1", 0, 1, false, false,
                 AlgorithmArgumentsForm::tr("The learning rate: how much each tree's prediction counts.")),
             real("subsample", "1.0", 0, 1, true, false,
                 AlgorithmArgumentsForm::tr("The share of rows each tree is grown on.")),
@@ -190,7 +190,7 @@ QList<AlgorithmArgument> algorithmArguments(const BuiltInAlgorithm& algorithm)
                     AlgorithmArgumentsForm::tr(
                         "Embed the categorical columns in the deep part (dimension: the square root of the number of "
                         "categories) instead of one-hot encoding them."))
-             << real("dnn_learning_rate", "0.001", 0, std::nullopt, true, false,
+             << real("dnn_learning_rate", "", 0, std::nullopt, true, false,
                     AlgorithmArgumentsForm::tr("The deep part's step size."))
              << choice("dnn_optimizer_type", "ftrl",
                     { QStringLiteral("ftrl"), QStringLiteral("adam"), QStringLiteral("sgd") },

@@ -14,6 +14,8 @@ import warnings
 
 import support
 
+from trainyard_algorithms import xgboost as xgboost_algorithm
+
 CLASSIFICATION_MARGIN = 0.06
 RMSE_FACTOR = 1.15
 
@@ -51,8 +53,9 @@ def reference(job, task, kind):
     ty, tx = support.read_matrix(os.path.join(job.out_dir, "processed_data", "test.csv"))
     if kind == "trees":
         rounds = int(_arg(job, "num_boost_round"))
-        params = dict(max_iter=rounds, learning_rate=float(_arg(job, "eta", 0.3)),
-                      max_depth=int(_arg(job, "max_depth", 6)), random_state=0)
+        defaults = xgboost_algorithm.build_parser(False)  # what the job trained with where it gave nothing
+        params = dict(max_iter=rounds, learning_rate=float(_arg(job, "eta", defaults.get_default("eta"))),
+                      max_depth=int(_arg(job, "max_depth", defaults.get_default("max_depth"))), random_state=0)
         model = (HistGradientBoostingClassifier(**params) if task == "classification"
                  else HistGradientBoostingRegressor(**params))
     else:
@@ -165,12 +168,13 @@ class LinearLearner(Figures, unittest.TestCase):
         self.check("regression")
 
     def test_ftrl_default_optimizer_learns(self):
-        # The service's default optimizer, with a learning rate that suits it.
+        # The service's default optimizer at our default learning rate (30 feature columns: 1/sqrt(30)).
         args = ("--preprocess", "--training_data_path=" + support.data("breast_cancer.csv"),
-                "--model_type=classification", "--learning_rate=0.5", "--max_steps=200", "--seed=7",
+                "--model_type=classification", "--max_steps=200", "--seed=7",
                 "--l1_regularization_strength=0.001")
         job = run_job("linear_learner", args)
         self.assertEqual(job.rc, 0, job.describe())
+        self.assertIn("learning_rate 0.1826: the default for ftrl over 30 feature columns", job.stdout)
         self.assertGreater(job.json("artifacts", "evaluation.json")["metrics"]["accuracy"], 0.9)
 
 

@@ -47,6 +47,8 @@ TYPE_CASES = [
     ("all-unique integers are a key", ["11", "12", "13", "14"], "key", "row_identifier"),
     ("few integers are categorical", ["1", "2", "1", "2"], "categorical", "identity"),
     ("many integers are numeric", [str(i % 30) for i in range(60)], "numeric", "numeric"),
+    ("ten integers are categorical", [str(i % 10) for i in range(40)], "categorical", "identity"),
+    ("an integer scale of 17 levels is numeric", [str(i % 17) for i in range(68)], "numeric", "numeric"),
     ("integers written as floats are numeric", ["101.0", "102.0", "101.0"], "numeric", "numeric"),
     ("prefixed integers are categorical", ["code_101", "code_102", "code_101"], "categorical", "vocabulary"),
     ("one value is constant", ["a", "a", "a"], "constant", "constant"),
@@ -164,6 +166,21 @@ class Rules(Tmp):
         self.assertEqual(len(prepared.splits["training"]), 28)
         rows = self.metadata()["rows"]["training"]
         self.assertEqual((rows["kept"], rows["too_many_missing"], rows["missing_target"]), (28, 1, 1))
+
+    def test_a_mostly_blank_column_does_not_drop_rows(self):
+        # 4 features; column 5 is blank in 27 of 30 rows (more than 10 %): its blanks do not count, so only the
+        # row with a blank in another column (1 of 4, over 10 %) goes. The column stays a feature, mean-filled.
+        rows = [[str(i)] + ["%d.5" % ((i + j) % 7) for j in range(3)] + ["%d.25" % i if i % 10 == 0 else ""]
+                for i in range(30)]
+        rows[7][2] = ""
+        prepared = self.prepare(rows)
+        self.assertEqual(len(prepared.splits["training"]), 29)
+        meta = self.metadata()
+        self.assertEqual(meta["rows"]["training"]["too_many_missing"], 1)
+        self.assertTrue(meta["columns"][4]["sparse"])
+        self.assertNotIn("sparse", meta["columns"][2])
+        self.assertEqual([f["column"] for f in meta["features"]], [1, 2, 3, 4])
+        self.assertAlmostEqual(meta["columns"][4]["mean"], (0.25 + 10.25 + 20.25) / 3, places=9)
 
     def test_numeric_gaps_get_the_training_mean(self):
         # Ten more features, so that one blank is 1 of 11 (under 10%: the row stays).

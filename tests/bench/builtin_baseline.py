@@ -12,8 +12,10 @@ Modes (each prints one JSON object on stdout; progress goes to stderr):
 
   --xgboost --train T --test T [--rounds 20] [--param KEY=VALUE ...]
       pandas.read_csv of both files + xgboost.train in this one process, as a user would write it. Default
-      parameters: objective multi:softprob, num_class 10, tree_method hist (XGBoost's defaults otherwise; the
-      built-in job given --objective=multi:softprob --tree_method=hist --num_boost_round=20 trains the same).
+      parameters: objective multi:softprob, num_class 10, tree_method hist, eta 0.1 (the built-in's default since
+      issue 44; XGBoost's defaults otherwise): the built-in job given --objective=multi:softprob
+      --tree_method=hist --num_boost_round=20 trains the same (it has no validation data, so it keeps every
+      round).
       Answers {"read_s", "train_s", "predict_s", "total_s", "cpu_s", "test_accuracy", "params", "rounds"}.
 
   --linear --train T --test T [--batch-size 100] [--max-steps 6000] [--learning-rate 0.001]
@@ -23,6 +25,15 @@ Modes (each prints one JSON object on stdout; progress goes to stderr):
       (reshuffled each epoch) — what trainyard_algorithms.linear_learner trains with --model_type=classification
       --optimizer_type=adam (or sgd) and the same --batch_size/--max_steps/--learning_rate, without --preprocess.
       Answers {"read_s", "train_s", "total_s", "cpu_s", "test_accuracy", "steps", "batch_size"}.
+
+  --reference ALGORITHM --train T --test T [--task classification|regression]
+      Issue 44's reference for a built-in algorithm run with only the arguments the service requires and our
+      defaults (xgboost: --preprocess --objective=multi:softprob; linear_learner, wide_deep: --preprocess
+      --model_type=classification): the standard scikit-learn pipeline of tests/algorithms/evidence.py
+      (evidence.reference_model: numbers mean-imputed and standardised, text one-hot; HistGradientBoosting,
+      LogisticRegression or MLP (64, 32)) fitted on the whole training file, scored on the test file.
+      Answers {"read_s", "train_s", "total_s", "cpu_s", "test_accuracy" (classification) or "test_rmse",
+      "model"}.
 
 Times are wall-clock seconds (time.perf_counter): XGBoost and PyTorch use several threads, and the bench compares
 with a job's create → SUCCEEDED wall time. cpu_s is the process's CPU time (all threads). Run it with Debian's
@@ -104,7 +115,7 @@ def parse_value(text):
 def run_xgboost(args):
     import numpy as np
     import xgboost
-    params = {"objective": "multi:softprob", "num_class": 10, "tree_method": "hist"}
+    params = {"objective": "multi:softprob", "num_class": 10, "tree_method": "hist", "eta": 0.1}
     for item in args.param or []:
         key, _, value = item.partition("=")
         params[key] = parse_value(value)
@@ -172,15 +183,52 @@ def run_linear(args):
             "batch_size": args.batch_size, "torch": torch.__version__}
 
 
+def run_reference(args):
+    """The evidence table's reference (tests/algorithms/evidence.py) on one training and one test file."""
+    import math
+    import warnings
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "algorithms"))
+    import evidence
+    cpu = time.process_time()
+    start = time.perf_counter()
+    train = evidence.read_frame(args.train)
+    test = evidence.read_frame(args.test)
+    read_s = time.perf_counter() - start
+    model = evidence.reference_model(args.reference, args.task, train, 0)
+    classification = args.task == "classification"
+    y = train["c0"].astype(str) if classification else train["c0"].astype(float)
+    progress("fitting %s on %d rows" % (evidence.REFERENCE_NAMES[(args.reference, args.task)], len(train)))
+    t = time.perf_counter()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # convergence warnings: the reference runs scikit-learn's defaults
+        model.fit(train.iloc[:, 1:], y)
+    train_s = time.perf_counter() - t
+    predicted = model.predict(test.iloc[:, 1:])
+    truth = test["c0"].astype(str) if classification else test["c0"].astype(float)
+    answer = {"read_s": read_s, "train_s": train_s, "total_s": time.perf_counter() - start,
+              "cpu_s": time.process_time() - cpu, "model": evidence.REFERENCE_NAMES[(args.reference, args.task)]}
+    figures = evidence.score(args.task, truth, [str(p) for p in predicted] if classification else predicted)
+    if classification:
+        answer["test_accuracy"] = figures["accuracy"]
+    else:
+        answer["test_rmse"] = figures["rmse"]
+        answer["test_r2"] = figures["r2"] if math.isfinite(figures["r2"]) else None
+    return answer
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     mode = p.add_mutually_exclusive_group(required=True)
     mode.add_argument("--write-csv", metavar="OUT", help="write Fashion-MNIST as the service's CSV into OUT")
     mode.add_argument("--xgboost", action="store_true", help="the XGBoost baseline")
     mode.add_argument("--linear", action="store_true", help="the linear learner baseline")
+    mode.add_argument("--reference", choices=("xgboost", "linear_learner", "wide_deep"),
+                      help="issue 44's scikit-learn reference for a built-in algorithm with our defaults")
+    p.add_argument("--task", choices=("classification", "regression"), default="classification",
+                   help="--reference: the task (default classification)")
     p.add_argument("--limit", type=int, default=0, help="--write-csv: first N rows of each split only")
-    p.add_argument("--train", help="training CSV (--xgboost, --linear)")
-    p.add_argument("--test", help="test CSV (--xgboost, --linear)")
+    p.add_argument("--train", help="training CSV (--xgboost, --linear, --reference)")
+    p.add_argument("--test", help="test CSV (--xgboost, --linear, --reference)")
     p.add_argument("--rounds", type=int, default=20, help="--xgboost: boosting rounds (default 20)")
     p.add_argument("--param", action="append", metavar="KEY=VALUE", help="--xgboost: a parameter (repeatable)")
     p.add_argument("--batch-size", type=int, default=100)
@@ -194,7 +242,10 @@ def main():
     else:
         if not args.train or not args.test:
             p.error("--train and --test are required")
-        answer = run_xgboost(args) if args.xgboost else run_linear(args)
+        if args.reference:
+            answer = run_reference(args)
+        else:
+            answer = run_xgboost(args) if args.xgboost else run_linear(args)
     print(json.dumps(answer, sort_keys=True), flush=True)
 
 

@@ -268,7 +268,7 @@ private Q_SLOTS:
         auto* rounds = qobject_cast<QLineEdit*>(arguments->field(QStringLiteral("num_boost_round")));
         auto* depth = qobject_cast<QLineEdit*>(arguments->field(QStringLiteral("max_depth")));
         QVERIFY(rounds && depth);
-        QCOMPARE(rounds->placeholderText(), QStringLiteral("10")); // the service's default, shown
+        QCOMPARE(rounds->placeholderText(), QStringLiteral("100")); // the package's default, shown
         QTest::keyClicks(rounds, QStringLiteral("10"));
         // A value out of range names the argument and its range, and blocks Next until it is fixed.
         QTest::keyClicks(depth, QStringLiteral("-1"));

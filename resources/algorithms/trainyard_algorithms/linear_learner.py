@@ -3,7 +3,7 @@
 PyTorch (the service's was TensorFlow 1.14's LinearClassifier/LinearRegressor; Debian has no TensorFlow).
 
     python -m trainyard_algorithms.linear_learner --preprocess --model_type=classification \\
-        --training_data_path=T.csv [--batch_size=100 --max_steps=1000 --learning_rate=0.001 …] --job-dir D
+        --training_data_path=T.csv [--batch_size=100 --max_steps=1000 --learning_rate=0.2 …] --job-dir D
 
 The model: logits = W·standardise(numeric) + b + Σ_c E_c[category_c], one weight row per category (a one-hot
 linear model, as the estimator's categorical columns are); a missing or unseen category adds nothing. One logit
@@ -31,20 +31,20 @@ def build_model(torch, args, n_numeric, cardinalities, out_dim, mean, inv_std):
             super().__init__()
             self.register_buffer("mean", mean)
             self.register_buffer("inv_std", inv_std)
+            self.register_buffer("offsets", estimator.category_offsets(torch, cardinalities))
             self.numeric = nn.Linear(n_numeric, out_dim)
-            # Row 0 is "no category" (index -1 + 1): padding_idx keeps it zero.
-            self.categories = nn.ModuleList([nn.Embedding(k + 1, out_dim, padding_idx=0) for k in cardinalities])
+            # One weight row per category of every column (estimator.category_offsets); row 0 is "no category"
+            # and padding_idx keeps it zero.
+            self.categories = nn.Embedding(1 + sum(cardinalities), out_dim, padding_idx=0)
             with torch.no_grad():
                 self.numeric.weight.zero_()
                 self.numeric.bias.zero_()
-                for e in self.categories:
-                    e.weight.zero_()
+                self.categories.weight.zero_()
 
         def forward(self, numeric, categorical):
             out = self.numeric((numeric - self.mean) * self.inv_std)
-            for i, embedding in enumerate(self.categories):
-                out = out + embedding(categorical[:, i] + 1)
-            return out
+            rows = torch.where(categorical >= 0, categorical + self.offsets, torch.zeros_like(categorical))
+            return out + self.categories(rows).sum(dim=1)
 
     model = LinearModel()
     return model, [(list(model.parameters()), "linear")]

@@ -34,6 +34,9 @@ Transforms with --preprocess, in the service's order [V, algorithms/preprocessin
        passes one, else a random one [I]) that metadata.json records.
     2. Rows with more than 10% of their feature values missing are dropped [V] (counted over the features in
        use, key and constant columns left out [I]); rows without a target are dropped [I: nothing to learn].
+       A feature column blank in more than SPARSE_COLUMN_FRACTION of the training file's rows does not count
+       [I]: its blanks describe the column, not the row, and with fewer than ten features one blank is already
+       over 10 %, so a 90 %-blank column would drop 90 % of the rows (issue 44). It stays a feature (step 3).
     3. Missing numeric values become the training split's mean [V]; a missing or unseen category is encoded as
        no category at all (all zeros one-hot; the service: "zero is used for categorical columns") [V].
     4. Categorical columns are one-hot encoded in place, in the CSV's column order [V: the page's example row
@@ -60,7 +63,11 @@ from . import common
 from .common import JobError, log
 
 MISSING_FRACTION = 0.10  # [V] "Remove rows that have more than 10% of features missing"
-FEW_INTEGER_VALUES = 20  # [I] most distinct values of an integer column read as categorical
+SPARSE_COLUMN_FRACTION = 0.10  # [I] a column blank in more rows than this is left out of the row rule
+# [I] most distinct values of an integer column read as categorical. An integer scale with more levels (pixel
+# intensities 0..16, counts, scores) is ordered: one-hot encoding throws the order away and learns each level from
+# its few rows (issue 44: at 20, scikit-learn's digits were 64 one-hot columns of 17 intensities).
+FEW_INTEGER_VALUES = 10
 MAX_VOCABULARY = 200  # [I] most distinct values of a text column encoded by vocabulary, beyond it hashing
 HASH_BUCKETS = 200  # [I]
 MAX_VALIDATION_PLUS_TEST = 0.40  # [V] "validation_split + test_split <= 0.40"
@@ -618,12 +625,13 @@ class Prepared:
         return len(self.labels) if self.labels else 0
 
 
-def _missing_filter(table, used, np):
-    """Rows to keep: a target, and at most MISSING_FRACTION of the used feature columns missing."""
+def _missing_filter(table, used, counted, np):
+    """Rows to keep: a target, and at most MISSING_FRACTION of the used feature columns missing, counting the
+    blanks of the ``counted`` columns only (the used ones that are not sparse; module docstring, step 2)."""
     frame = table.frame
     keep_target = frame[0].notna().to_numpy()
     if used:
-        missing = frame[used].isna().to_numpy().sum(axis=1)
+        missing = frame[counted].isna().to_numpy().sum(axis=1) if counted else np.zeros(len(frame), np.int64)
         keep_features = missing <= MISSING_FRACTION * len(used)
     else:
         keep_features = np.ones(len(frame), dtype=bool)
@@ -722,10 +730,24 @@ def prepare(args, task, out_dir, algorithm, num_class=None, keep_missing=False, 
             log("Read %s: %d rows" % (paths[name], len(table)))
 
     # 2. Rows: a target, and not too many features missing (--preprocess).
+    counted = used
+    if preprocess:
+        counted = []
+        for c in columns:
+            if c["index"] not in used:
+                continue
+            if c["missing"] > SPARSE_COLUMN_FRACTION * len(training):
+                c["sparse"] = True
+                log("Column %d: %d of %d values blank (more than %d%%): a feature whose blanks do not count in the "
+                    "rule that drops rows with more than %d%% of their features missing" % (
+                        c["index"] + 1, c["missing"], len(training), int(SPARSE_COLUMN_FRACTION * 100),
+                        int(MISSING_FRACTION * 100)))
+            else:
+                counted.append(c["index"])
     dropped = {}
     for name in list(parts):
         table = parts[name]
-        keep_target, keep_features = _missing_filter(table, used, np)
+        keep_target, keep_features = _missing_filter(table, used, counted, np)
         if preprocess:
             keep = keep_target & keep_features
             dropped[name] = {"missing_target": int((~keep_target).sum()),

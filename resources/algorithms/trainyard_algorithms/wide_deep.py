@@ -15,8 +15,10 @@ research notes §5.5):
 - wide part (--use_wide: "the categorical columns will be used in the wide part"): a one-hot linear model of the
   categorical columns plus a bias, added to the deep logits; trained by --optimizer_type at --learning_rate.
 Defaults: hidden_units 30,30,30, dnn_optimizer_type ftrl, dnn_dropout 0 (the Vertex component's);
-dnn_learning_rate 0.001 (inferred: the component has none). use_wide and embed_categories are bare flags on the
-service (public job specs pass them without a value), so they default to off.
+dnn_learning_rate by optimizer (ftrl and sgd 0.05, adam 0.001; estimator.default_learning_rate says why) and
+learning_rate as the linear learner's (its F: the categorical columns, the wide part's features). use_wide and
+embed_categories are bare flags on the service (public job specs pass them without a value), so they default to
+off.
 """
 
 import math
@@ -53,8 +55,9 @@ def build_parser():
                                              "ceil(sqrt(cardinality)))")
     g.add_argument("--dnn_dropout", type=number(float, 0, 1, high_open=True), default=0.0,
                    help="dropout probability of the hidden layers (default 0)")
-    g.add_argument("--dnn_learning_rate", type=number(float, 0, low_open=True), default=0.001,
-                   help="the deep part's learning rate (default 0.001; inferred)")
+    g.add_argument("--dnn_learning_rate", type=number(float, 0, low_open=True), default=None,
+                   help="the deep part's learning rate (default by --dnn_optimizer_type: ftrl and sgd 0.05, adam "
+                        "0.001; see README.md)")
     g.add_argument("--dnn_optimizer_type", default="ftrl", choices=estimator.OPTIMIZERS,
                    help="the deep part's optimizer: ftrl, adam or sgd (default ftrl)")
     g.add_argument("--dnn_l1_regularization_strength", type=number(float, 0), default=0.0, help="ftrl (default 0)")
@@ -71,29 +74,27 @@ def build_model(torch, args, n_numeric, cardinalities, out_dim, mean, inv_std):
     nn = torch.nn
     embed = bool(args.embed_categories)
     use_wide = bool(args.use_wide)
+    total = sum(cardinalities)
 
     class WideDeepModel(nn.Module):
         def __init__(self):
             super().__init__()
             self.register_buffer("mean", mean)
             self.register_buffer("inv_std", inv_std)
-            # Deep inputs of a categorical column: a learnt embedding, or a fixed one-hot table (row 0, "no
-            # category", is zero in both).
+            self.register_buffer("offsets", estimator.category_offsets(torch, cardinalities))
+            self.embed = embed
+            self.total = total
+            # Deep inputs of the categorical columns: a learnt embedding per column (--embed_categories), or the
+            # one-hot vector of every column's categories (total wide, all zeros for "no category").
             self.deep_categories = nn.ModuleList()
             width = n_numeric
-            for k in cardinalities:
-                if embed:
+            if embed:
+                for k in cardinalities:
                     dim = int(math.ceil(math.sqrt(k)))
-                    e = nn.Embedding(k + 1, dim, padding_idx=0)
-                else:
-                    dim = k
-                    e = nn.Embedding(k + 1, k, padding_idx=0)
-                    with torch.no_grad():
-                        e.weight.zero_()
-                        e.weight[1:].copy_(torch.eye(k))
-                    e.weight.requires_grad_(False)
-                self.deep_categories.append(e)
-                width += dim
+                    self.deep_categories.append(nn.Embedding(k + 1, dim, padding_idx=0))
+                    width += dim
+            else:
+                width += total
             layers = []
             for units in args.hidden_units:
                 layers += [nn.Linear(width, units), nn.ReLU()]
@@ -102,26 +103,36 @@ def build_model(torch, args, n_numeric, cardinalities, out_dim, mean, inv_std):
                 width = units
             layers.append(nn.Linear(width, out_dim))
             self.dnn = nn.Sequential(*layers)
-            self.wide_categories = nn.ModuleList(
-                [nn.Embedding(k + 1, out_dim, padding_idx=0) for k in cardinalities] if use_wide else [])
+            # The wide part: one weight row per category of every column (row 0, "no category", stays zero).
+            self.wide_categories = nn.Embedding(1 + (total if use_wide else 0), out_dim, padding_idx=0)
+            self.use_wide = use_wide
             self.wide_bias = nn.Parameter(torch.zeros(out_dim), requires_grad=use_wide)
             with torch.no_grad():
-                for e in self.wide_categories:
-                    e.weight.zero_()
+                self.wide_categories.weight.zero_()
 
         def forward(self, numeric, categorical):
+            rows = torch.where(categorical >= 0, categorical + self.offsets, torch.zeros_like(categorical))
             parts = [(numeric - self.mean) * self.inv_std]
-            for i, embedding in enumerate(self.deep_categories):
-                parts.append(embedding(categorical[:, i] + 1))
+            if self.embed:
+                for i, embedding in enumerate(self.deep_categories):
+                    parts.append(embedding(categorical[:, i] + 1))
+            else:
+                one_hot = torch.zeros(numeric.shape[0], 1 + self.total, dtype=numeric.dtype, device=numeric.device)
+                one_hot.scatter_(1, rows, 1.0)
+                parts.append(one_hot[:, 1:])
             out = self.dnn(torch.cat(parts, dim=1)) + self.wide_bias
-            for i, embedding in enumerate(self.wide_categories):
-                out = out + embedding(categorical[:, i] + 1)
+            if self.use_wide:
+                out = out + self.wide_categories(rows).sum(dim=1)
             return out
 
     model = WideDeepModel()
-    wide = list(model.wide_categories.parameters()) + ([model.wide_bias] if use_wide else [])
+    wide = ([model.wide_categories.weight, model.wide_bias]) if use_wide else []
     deep = list(model.dnn.parameters()) + list(model.deep_categories.parameters())
     return model, [(wide, "linear"), (deep, "dnn")]
+
+
+# The wide part's feature columns (estimator.default_learning_rate's F): the categorical ones.
+build_model.linear_features = lambda n_numeric, n_categorical: n_categorical
 
 
 def main(argv):
