@@ -78,7 +78,8 @@ say "Qt $qt_version, KF6 SyntaxHighlighting $kf6_version"
 # time, as the main build's do.
 # The build folder lives inside the chroot (not in the bind-mounted source tree), so the host's
 # build/ and the chroot's never mix. TRAINYARD_EXPECT_KSYNTAXHIGHLIGHTING makes tst_yamlhighlighter
-# fail unless the console was built with the KF6 highlighter.
+# fail unless the console was built with the KF6 highlighter. Every test runs under trainyard-test-reaper (ctest's
+# launcher, tests/CMakeLists.txt), so it is built with them: without it ctest reports each test "Not Run".
 gui_tests=$(cd "$src/tests/gui" && ls tst_*.cpp | sed 's/\.cpp$//' | tr '\n' ' ')
 chroot "$root" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 \
     TRAINYARD_EXPECT_KSYNTAXHIGHLIGHTING=1 GUI_TESTS="$gui_tests" bash -euo pipefail -c '
@@ -86,7 +87,7 @@ chroot "$root" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8
         -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -DNDEBUG -Wno-maybe-uninitialized" -DTRAINYARD_FIXTURES_DIR=/work/src/tests/data
     grep -q "^KF6SyntaxHighlighting_DIR:PATH=/usr" /work/build/CMakeCache.txt ||
         { echo "debian13-build: KF6SyntaxHighlighting was not found" >&2; exit 1; }
-    cmake --build /work/build -j "$(nproc)" --target trainyard trainyard-executor trainyardctl $GUI_TESTS
+    cmake --build /work/build -j "$(nproc)" --target trainyard trainyard-executor trainyardctl trainyard-test-reaper $GUI_TESTS
     cd /work/build && ctest -L gui --output-on-failure --no-tests=error -j 3
 '
 say "Qt $qt_version, KF6 SyntaxHighlighting $kf6_version: OK after $(elapsed)"
