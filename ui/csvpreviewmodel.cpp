@@ -56,7 +56,7 @@ bool CsvPreview::looksLikeClassification() const
     const CsvColumnInfo& target = columns.first();
     if (!target.numeric)
         return true;
-    // Integer targets with few values are classes (0..K-1), as an integer feature with ≤ 20 values is categorical.
+    // Integer targets with few values are classes (0..K-1); see the header for why 20, not the features' 10.
     bool integers = true;
     for (const QStringList& row : rows) {
         bool ok = false;

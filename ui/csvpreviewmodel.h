@@ -36,8 +36,9 @@ struct CsvPreview {
 
     /// Parses the JSON object preview() prints. Missing fields read as empty.
     static CsvPreview fromJson(const QJsonObject& o);
-    /// True when the target looks like classes (not all numbers, or integers with at most 20 distinct values,
-    /// the rule that makes an integer feature categorical) rather than a quantity.
+    /// True when the target looks like classes (not all numbers, or integers with at most 20 distinct values)
+    /// rather than a quantity. Wider than the package's rule for an integer feature (categorical up to 10 values):
+    /// a target of 11 to 20 integer classes is still classes, where such a feature is read as a scale.
     bool looksLikeClassification() const;
     /// The target's classes among the previewed rows, sorted; empty for a numeric target with many values.
     QStringList classes() const;

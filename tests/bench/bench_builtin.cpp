@@ -10,6 +10,11 @@
 //    with the same parameters. Goals: ≤ 1.25× the time, the same test accuracy within 0.005.
 // 2. The linear learner (--model_type=classification, Adam, batch 100, 6,000 steps, no --preprocess) against a
 //    plain PyTorch loop of the same model. Goal: ≤ 1.25× the time.
+// 3. Issue 44's accuracy with our defaults: each built-in algorithm given only what the service requires
+//    (`--objective` or `--model_type`) and `--preprocess`, against builtin_baseline.py --reference (the evidence
+//    table's scikit-learn pipeline: HistGradientBoosting, LogisticRegression, MLPClassifier). XGBoost also gets
+//    `--tree_method=hist`: XGBoost 1.7's `auto` is its exact method, hours on 60,000 × 784 on 2 cores (the model is
+//    the same kind as the reference's histogram boosting). Goal: reference − ours ≤ 0.02 accuracy. Run once.
 //
 // Prints `NAME: ours X unit, baseline Y unit, ratio R` (ratio = ours / baseline) and one `goal:` line per goal.
 // Wall-clock seconds: XGBoost and PyTorch use every core, and a job's time is what a user waits. One run of each
@@ -187,9 +192,46 @@ int main(int argc, char** argv)
         BenchReport::median(oursAccuracy) / BenchReport::median(theirAccuracy));
     goal("builtin_linear_6000_steps", lo.median / lt.median, 1.25, &missed);
 
+    // 3. Our defaults against the reference.
+    struct Defaults {
+        const char* name;
+        const char* image;
+        QStringList arguments;
+        const char* reference;
+    };
+    const QList<Defaults> defaults {
+        { "xgboost", "boosted_trees",
+            { QStringLiteral("--objective=multi:softprob"), QStringLiteral("--tree_method=hist") }, "xgboost" },
+        { "linear", "linear_learner_cpu", { QStringLiteral("--model_type=classification") }, "linear_learner" },
+        { "wide_deep", "wide_deep_learner_cpu", { QStringLiteral("--model_type=classification") }, "wide_deep" },
+    };
+    for (const Defaults& d : defaults) {
+        const QString id = QStringLiteral("bench_defaults_%1").arg(QLatin1String(d.name));
+        const double seconds
+            = runJob(root, id, QStringLiteral("gcr.io/cloud-ml-algos/%1:latest").arg(QLatin1String(d.image)),
+                QStringList { QStringLiteral("--preprocess"), QStringLiteral("--training_data_path=") + train,
+                    QStringLiteral("--test_data_path=") + test }
+                    + d.arguments);
+        const QJsonObject b = baseline({ QStringLiteral("--reference"), QLatin1String(d.reference),
+            QStringLiteral("--train"), train, QStringLiteral("--test"), test });
+        if (seconds < 0 || b.isEmpty())
+            return 1;
+        const double oursAcc = testAccuracy(root, id);
+        const double referenceAcc = b.value(QStringLiteral("test_accuracy")).toDouble();
+        std::printf("builtin_%s_defaults_accuracy: ours %.4f accuracy, baseline %.4f accuracy, ratio %.4g "
+                    "(ours %.0f s with --preprocess; baseline: %s)\n",
+            d.name, oursAcc, referenceAcc, oursAcc / referenceAcc, seconds,
+            qPrintable(b.value(QStringLiteral("model")).toString()));
+        const double shortfall = referenceAcc - oursAcc;
+        const bool met = shortfall <= 0.02;
+        std::printf("goal: builtin_%s_defaults_accuracy reference − ours %.4f, goal ≤ 0.02: %s\n", d.name, shortfall,
+            met ? "met" : "MISSED");
+        missed += met ? 0 : 1;
+    }
+
     // The executor trainyardctl started, gone before the temporary folder is removed (it writes there until it exits).
     if (const qint64 pid = Trainyard::Test::isolatedExecutorPid(root); pid > 0)
         Trainyard::Test::stopExecutors({ pid });
-    std::printf("goals: %d met, %d missed\n", 3 - missed, missed);
+    std::printf("goals: %d met, %d missed\n", 3 + int(defaults.size()) - missed, missed);
     return 0;
 }
