@@ -89,6 +89,13 @@ QString packageDir()
     return {};
 }
 
+QString notInstalledMessage(const QString& user)
+{
+    return QStringLiteral("%1 runs Trainyard's bundled package trainyard_algorithms, which is not installed with this "
+                          "executor (trainyard/algorithms in the data folders).")
+        .arg(user);
+}
+
 std::optional<BuiltInAlgorithmOutput> readOutput(const QString& modelDir)
 {
     QFile file(modelDir + QStringLiteral("/builtin_algorithm_output.json"));

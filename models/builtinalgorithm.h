@@ -54,6 +54,12 @@ QString supportedList();
 /// the program, which a build tree mirrors (resources/CMakeLists.txt). Empty when it is nowhere.
 QString packageDir();
 
+/// The executor's one message for a missing package (packageDir() empty), for what needs it: `user` is a built-in
+/// algorithm's image URI, "Batch prediction" or "A version's prediction server". "USER runs Trainyard's bundled
+/// package trainyard_algorithms, which is not installed with this executor (trainyard/algorithms in the data
+/// folders)."
+QString notInstalledMessage(const QString& user);
+
 /// What `modelDir`/builtin_algorithm_output.json says (trainyard_algorithms writes it when training ends), with
 /// `modelPath` = `modelDir` whatever the file says; nullopt when the file is missing or not such an object.
 std::optional<BuiltInAlgorithmOutput> readOutput(const QString& modelDir);

@@ -18,6 +18,7 @@ namespace Trainyard {
 namespace {
 
 const QString modelsPrefix = QStringLiteral("/models/");
+const QString versionsInfix = QStringLiteral("/versions/");
 
 QJsonObject labelsJson(const QMap<QString, QString>& labels)
 {
@@ -198,6 +199,31 @@ QStringList idProblems(const QString& id)
     return problems;
 }
 
+QString modelResourceName(const QString& project, const QString& model)
+{
+    return QStringLiteral("projects/") + project + modelsPrefix + model;
+}
+
+QString versionResourceName(const QString& project, const QString& model, const QString& version)
+{
+    return modelResourceName(project, model) + versionsInfix + version;
+}
+
+std::optional<ResourceName> parseResourceName(const QString& name)
+{
+    const QStringList parts = name.split(QLatin1Char('/'));
+    if ((parts.size() != 4 && parts.size() != 6) || parts.at(0) != QLatin1String("projects") || parts.at(1).isEmpty()
+        || parts.at(2) != QLatin1String("models") || !idProblems(parts.at(3)).isEmpty())
+        return std::nullopt;
+    ResourceName r { parts.at(1), parts.at(3), QString() };
+    if (parts.size() == 6) {
+        if (parts.at(4) != QLatin1String("versions") || !idProblems(parts.at(5)).isEmpty())
+            return std::nullopt;
+        r.version = parts.at(5);
+    }
+    return r;
+}
+
 FrameworkGuess detectFramework(const QString& folder)
 {
     const QDir dir(folder);
@@ -253,7 +279,7 @@ using namespace PredictionJson;
 
 QString ModelResource::resourceName() const
 {
-    return QStringLiteral("projects/") + project + modelsPrefix + name;
+    return modelResourceName(project, name);
 }
 
 QJsonObject ModelResource::toJson() const
@@ -264,7 +290,7 @@ QJsonObject ModelResource::toJson() const
     if (!defaultVersion.isEmpty())
         o.insert(QStringLiteral("defaultVersion"),
             QJsonObject {
-                { QStringLiteral("name"), QString(resourceName() + QStringLiteral("/versions/") + defaultVersion) } });
+                { QStringLiteral("name"), versionResourceName(project, name, defaultVersion) } });
     if (!regions.isEmpty())
         o.insert(QStringLiteral("regions"), QJsonArray::fromStringList(regions));
     if (onlinePredictionLogging)
@@ -282,7 +308,7 @@ ModelResource ModelResource::fromJson(const QJsonObject& json, const QString& pr
 {
     ModelResource m;
     m.project = project;
-    const QString fullPrefix = QStringLiteral("projects/") + project + modelsPrefix;
+    const QString fullPrefix = modelResourceName(project, QString());
     for (auto it = json.begin(); it != json.end(); ++it) {
         const QString& key = it.key();
         const QString field = QStringLiteral("model.") + key;
@@ -332,7 +358,7 @@ QString ModelResource::computeEtag() const
 
 QString VersionResource::resourceName() const
 {
-    return QStringLiteral("projects/") + project + modelsPrefix + model + QStringLiteral("/versions/") + name;
+    return versionResourceName(project, model, name);
 }
 
 int VersionResource::nodes() const
@@ -392,8 +418,7 @@ VersionResource VersionResource::fromJson(
     VersionResource v;
     v.project = project;
     v.model = model;
-    const QString fullPrefix
-        = QStringLiteral("projects/") + project + modelsPrefix + model + QStringLiteral("/versions/");
+    const QString fullPrefix = versionResourceName(project, model, QString());
     auto string = [&](const QJsonValue& value, const QString& field) {
         if (!value.isString() && !value.isNull())
             violations->append({ field, QStringLiteral("must be a string") });

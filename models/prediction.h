@@ -95,6 +95,22 @@ VersionState versionStateFromName(const QString& name);
 /// The ID rule of a model and of a version (the service's: "must start with a letter and contain only letters,
 /// numbers and underscores", at most 128 characters): the problems of `id` as sentences, empty when it is valid.
 QStringList idProblems(const QString& id);
+
+/// A model's or a version's full resource name, parsed: REST v1's `projects/PROJECT/models/MODEL` and
+/// `projects/PROJECT/models/MODEL/versions/VERSION` ("REST Resource: projects.models", "…models.versions").
+struct ResourceName {
+    QString project; ///< any non-empty segment without '/' (the executor checks projects where it reads them)
+    QString model; ///< an ID idProblems() accepts
+    QString version; ///< an ID idProblems() accepts; empty in a model's name
+};
+/// "projects/PROJECT/models/MODEL". The IDs are not checked: callers hold valid ones.
+QString modelResourceName(const QString& project, const QString& model);
+/// "projects/PROJECT/models/MODEL/versions/VERSION". The IDs are not checked: callers hold valid ones.
+QString versionResourceName(const QString& project, const QString& model, const QString& version);
+/// `name` parsed as a model's or a version's full name, or nullopt when it has another shape or an ID that
+/// idProblems() refuses. The one reader of these names: batch prediction's `modelName`/`versionName`, an
+/// operation's version, the console's and trainyardctl's references.
+std::optional<ResourceName> parseResourceName(const QString& name);
 } // namespace PredictionJson
 
 /// A version of a model: one deployed copy of a model's files, served by its own prediction nodes.

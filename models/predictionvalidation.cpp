@@ -4,9 +4,9 @@
 // and "Batch prediction" in app/executor/API.md. The texts are translated in the context "Trainyard::JobValidation",
 // as jobvalidation.cpp's.
 #include "job.h"
+#include "prediction.h"
 
 #include <QCoreApplication>
-#include <QRegularExpression>
 
 namespace Trainyard {
 
@@ -22,15 +22,17 @@ FieldViolations validatePredictionInput(const PredictionInput& in)
                 "Exactly one of modelName, versionName and uri must be given (the model's default version, one "
                 "version, or a model folder); %1 given.")
                 .arg(sources) });
-    static const QRegularExpression modelRe(QStringLiteral("^projects/[^/]+/models/[A-Za-z][A-Za-z0-9_]{0,127}$"));
-    static const QRegularExpression versionRe(
-        QStringLiteral("^projects/[^/]+/models/[A-Za-z][A-Za-z0-9_]{0,127}/versions/[A-Za-z][A-Za-z0-9_]{0,127}$"));
-    if (!in.modelName.isEmpty() && !modelRe.match(in.modelName).hasMatch())
+    // One reader of these names (PredictionJson::parseResourceName) and so one ID rule (idProblems()).
+    const auto isName = [](const QString& name, bool version) {
+        const std::optional<PredictionJson::ResourceName> r = PredictionJson::parseResourceName(name);
+        return r && r->version.isEmpty() != version;
+    };
+    if (!in.modelName.isEmpty() && !isName(in.modelName, false))
         v.append({ field("modelName"),
             QCoreApplication::translate(
                 "Trainyard::JobValidation", "modelName must be projects/PROJECT/models/MODEL (\"%1\").")
                 .arg(in.modelName) });
-    if (!in.versionName.isEmpty() && !versionRe.match(in.versionName).hasMatch())
+    if (!in.versionName.isEmpty() && !isName(in.versionName, true))
         v.append({ field("versionName"),
             QCoreApplication::translate("Trainyard::JobValidation",
                 "versionName must be projects/PROJECT/models/MODEL/versions/VERSION (\"%1\").")

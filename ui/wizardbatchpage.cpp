@@ -388,11 +388,10 @@ void WizardBatchPage::apply(Job& job) const
         in.uri = QDir::cleanPath(m_folder->text().trimmed());
     } else if (!m_model->currentText().isEmpty()) {
         const QString version = m_version->currentData().toString();
-        in.modelName = QStringLiteral("projects/%1/models/%2").arg(project, m_model->currentText());
-        if (!version.isEmpty()) {
-            in.versionName = in.modelName + QStringLiteral("/versions/") + version;
-            in.modelName.clear();
-        }
+        if (version.isEmpty())
+            in.modelName = PredictionJson::modelResourceName(project, m_model->currentText());
+        else
+            in.versionName = PredictionJson::versionResourceName(project, m_model->currentText(), version);
     }
     in.dataFormat = m_format->currentData().toString();
     if (m_outputFormat->currentData().toString() != QLatin1String("JSON"))

@@ -210,7 +210,7 @@ int ModelsCommands::deleteModel(CtlSession& s, const QStringList& args)
         return ExitCode::Error;
     if (op->failed())
         return operationFailed(s, command, *op);
-    s.err() << "Deleted ai platform model [" << QStringLiteral("projects/%1/models/%2").arg(s.project(), model)
+    s.err() << "Deleted ai platform model [" << PredictionJson::modelResourceName(s.project(), model)
             << "].\n";
     s.err().flush();
     return ExitCode::Ok;

@@ -50,6 +50,48 @@ private Q_SLOTS:
         QCOMPARE(PredictionJson::idProblems(id).isEmpty(), valid);
     }
 
+    void resourceNames_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<bool>("valid");
+        QTest::addColumn<QString>("model");
+        QTest::addColumn<QString>("version");
+        QTest::addRow("model") << QStringLiteral("projects/p-1/models/census") << true << QStringLiteral("census")
+                               << QString();
+        QTest::addRow("version") << QStringLiteral("projects/p/models/census/versions/v_2") << true
+                                 << QStringLiteral("census") << QStringLiteral("v_2");
+        QTest::addRow("model ID breaks the ID rule") << QStringLiteral("projects/p/models/1st") << false << QString()
+                                                     << QString();
+        QTest::addRow("version ID breaks the ID rule")
+            << QStringLiteral("projects/p/models/m/versions/v-1") << false << QString() << QString();
+        QTest::addRow("129-character model ID")
+            << (QStringLiteral("projects/p/models/") + QString(129, QLatin1Char('a'))) << false << QString()
+            << QString();
+        QTest::addRow("no project") << QStringLiteral("projects//models/m") << false << QString() << QString();
+        QTest::addRow("a job's name") << QStringLiteral("projects/p/jobs/j") << false << QString() << QString();
+        QTest::addRow("versions without an ID") << QStringLiteral("projects/p/models/m/versions") << false << QString()
+                                                << QString();
+        QTest::addRow("trailing slash") << QStringLiteral("projects/p/models/m/") << false << QString() << QString();
+        QTest::addRow("an ID alone") << QStringLiteral("census") << false << QString() << QString();
+    }
+    void resourceNames()
+    {
+        QFETCH(QString, name);
+        QFETCH(bool, valid);
+        QFETCH(QString, model);
+        QFETCH(QString, version);
+        const std::optional<PredictionJson::ResourceName> r = PredictionJson::parseResourceName(name);
+        QCOMPARE(r.has_value(), valid);
+        if (!r)
+            return;
+        QCOMPARE(r->model, model);
+        QCOMPARE(r->version, version);
+        // What is parsed is written back the same way.
+        QCOMPARE(version.isEmpty() ? PredictionJson::modelResourceName(r->project, r->model)
+                                   : PredictionJson::versionResourceName(r->project, r->model, r->version),
+            name);
+    }
+
     void versionCreateBody()
     {
         FieldViolations v;

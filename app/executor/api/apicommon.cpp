@@ -3,6 +3,7 @@
 
 #include <QSet>
 #include "jobstore.h"
+#include "prediction.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -106,7 +107,7 @@ HttpApi::Reply modelNotFound(const QString& project, const QString& model)
 {
     return errorReply(RpcCode::NotFound,
         QStringLiteral("Field: name Error: The model resource \"%1\" was not found.")
-            .arg(printable(QStringLiteral("projects/%1/models/%2").arg(project, model))));
+            .arg(printable(PredictionJson::modelResourceName(project, model))));
 }
 
 HttpApi::Reply jobNotFound(const QString& project, const QString& jobId)

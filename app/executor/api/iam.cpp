@@ -6,6 +6,7 @@
 
 #include "accessstore.h"
 #include "jobstore.h"
+#include "prediction.h"
 #include "predictionservice.h"
 #include "rfc3339.h"
 
@@ -29,7 +30,7 @@ QString projectResource(const QString& project)
 QString resourceOf(const QString& project, const QString& jobId, const QString& modelId = QString())
 {
     if (!modelId.isEmpty())
-        return projectResource(project) + QStringLiteral("/models/") + modelId;
+        return PredictionJson::modelResourceName(project, modelId);
     return jobId.isEmpty() ? projectResource(project) : jobName(project, jobId);
 }
 

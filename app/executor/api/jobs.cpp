@@ -104,9 +104,7 @@ HttpApi::Reply HttpApi::createJob(const ApiRequest& request, const QString& proj
     if (violations.isEmpty() && BuiltInAlgorithms::forJob(job.trainingInput)
         && BuiltInAlgorithms::packageDir().isEmpty())
         violations.append({ QStringLiteral("trainingInput.masterConfig.imageUri"),
-            QStringLiteral("%1 runs Trainyard's built-in algorithms package, which is not installed with this executor "
-                           "(trainyard/algorithms in the data folders).")
-                .arg(job.trainingInput.masterConfig->imageUri) });
+            BuiltInAlgorithms::notInstalledMessage(job.trainingInput.masterConfig->imageUri) });
     if (violations.isEmpty() && job.trainingInput.hyperparameters
         && !job.trainingInput.hyperparameters->resumePreviousJobId.isEmpty())
         violations = resumeViolations(project, *job.trainingInput.hyperparameters);
@@ -174,8 +172,7 @@ HttpApi::Reply HttpApi::createPredictionJob(const QString& project, Job job, con
             QStringLiteral("predictionInput.inputPaths[%1]").arg(i), PathUse::InputFile);
     if (violations.isEmpty() && BuiltInAlgorithms::packageDir().isEmpty())
         violations.append({ QStringLiteral("predictionInput"),
-            QStringLiteral("Batch prediction runs Trainyard's bundled package (trainyard_algorithms), which is not "
-                           "installed with this executor (trainyard/algorithms in the data folders).") });
+            BuiltInAlgorithms::notInstalledMessage(QStringLiteral("Batch prediction")) });
     // The model and the input files, as the job will find them when it starts: an error now rather than a job
     // that fails at once.
     if (violations.isEmpty()) {

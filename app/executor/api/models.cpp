@@ -28,16 +28,11 @@ constexpr qsizetype MaxPredictBytes = PredictionLimits::MaxRequestBytes;
 constexpr int DefaultModelsPageSize = 20;
 constexpr int MaxModelsPageSize = 100;
 
-QString modelName(const QString& project, const QString& model)
-{
-    return QStringLiteral("projects/%1/models/%2").arg(project, model);
-}
-
 HttpApi::Reply versionNotFound(const QString& project, const QString& model, const QString& version)
 {
     return errorReply(RpcCode::NotFound,
         QStringLiteral("Field: name Error: The version resource \"%1/versions/%2\" was not found.")
-            .arg(printable(modelName(project, model)), printable(version)));
+            .arg(printable(PredictionJson::modelResourceName(project, model)), printable(version)));
 }
 
 HttpApi::Reply unavailableService()
@@ -311,10 +306,9 @@ HttpApi::Reply HttpApi::deleteModel(const QString& project, const QString& model
     if (!m_prediction->store()->deleteModel(project, model, &problem))
         return storeFailure(QStringLiteral("the model's deletion"), problem);
     // A model made again under the name starts with no policy, as a new resource does.
-    if (m_access && m_access->policy(QStringLiteral("projects/%1/models/%2").arg(project, model))) {
+    if (m_access && m_access->policy(m->resourceName())) {
         QString policyError;
-        if (!m_access->setPolicy(
-                QStringLiteral("projects/%1/models/%2").arg(project, model), Iam::Policy {}, &policyError))
+        if (!m_access->setPolicy(m->resourceName(), Iam::Policy {}, &policyError))
             qCWarning(lcApi).noquote() << "the deleted model's policy stays:" << policyError;
     }
     const std::optional<OperationResource> op = m_prediction->modelDeleted(*m, &problem);
@@ -683,10 +677,10 @@ HttpApi::Reply HttpApi::cancelOperation(const QString& project, const QString& i
         return jsonReply(QJsonObject()); // google.longrunning: cancelling a finished operation changes nothing
     // A version's creation is cancelled by deleting the version: its copy and pip stop, and this operation ends
     // CANCELLED (google.longrunning's Operations.CancelOperation: "the operation … has an error value … CANCELLED").
-    const QString versionName = op->version.value(QStringLiteral("name")).toString();
-    const QStringList parts = versionName.split(QLatin1Char('/'));
-    if (op->operationType == QLatin1String("CREATE_VERSION") && parts.size() == 6) {
-        const std::optional<VersionResource> v = m_prediction->store()->version(project, parts.at(3), parts.at(5));
+    const std::optional<PredictionJson::ResourceName> name
+        = PredictionJson::parseResourceName(op->version.value(QStringLiteral("name")).toString());
+    if (op->operationType == QLatin1String("CREATE_VERSION") && name && !name->version.isEmpty()) {
+        const std::optional<VersionResource> v = m_prediction->store()->version(project, name->model, name->version);
         if (v && v->state == VersionState::Creating) {
             QString problem;
             if (!m_prediction->deleteVersion(*v, &problem))

@@ -6,6 +6,7 @@
 
 #include "accessstore.h"
 #include "auditstore.h"
+#include "prediction.h"
 
 #include <QDateTime>
 
@@ -360,7 +361,7 @@ HttpApi::Reply HttpApi::route(
         if (!jobId.isEmpty())
             resource = jobName(project, jobId);
         else if (!modelId.isEmpty())
-            resource = QStringLiteral("projects/%1/models/%2").arg(project, modelId);
+            resource = PredictionJson::modelResourceName(project, modelId);
         else if (!project.isEmpty())
             resource = QStringLiteral("projects/") + project;
         else

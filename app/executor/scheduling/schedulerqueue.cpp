@@ -211,9 +211,7 @@ void Scheduler::Private::prepare(Run* run)
         return;
     }
     if (run->batchWorkers > 0 && run->input.packageUris.isEmpty()) {
-        finish(run, JobState::Failed,
-            QStringLiteral("Batch prediction runs Trainyard's bundled package (trainyard_algorithms), which is not "
-                           "installed with this executor (trainyard/algorithms in the data folders)."));
+        finish(run, JobState::Failed, BuiltInAlgorithms::notInstalledMessage(QStringLiteral("Batch prediction")));
         return;
     }
     QString error;
@@ -222,10 +220,7 @@ void Scheduler::Private::prepare(Run* run)
     // is run->input: for a built-in algorithm, the bundled package in place of the image.
     const TrainingInput& input = run->input;
     if (BuiltInAlgorithms::forJob(input) && input.packageUris.isEmpty()) {
-        finish(run, JobState::Failed,
-            QStringLiteral("%1 runs Trainyard's built-in algorithms package, which is not installed with this "
-                           "executor (trainyard/algorithms in the data folders).")
-                .arg(input.masterConfig->imageUri));
+        finish(run, JobState::Failed, BuiltInAlgorithms::notInstalledMessage(input.masterConfig->imageUri));
         return;
     }
     if (run->interpreter.isEmpty() && !onlyContainers(input))

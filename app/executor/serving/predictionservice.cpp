@@ -214,35 +214,36 @@ std::optional<BatchModel> PredictionService::batchModel(
     const bool byModel = !input.modelName.isEmpty();
     const QString field
         = byModel ? QStringLiteral("predictionInput.modelName") : QStringLiteral("predictionInput.versionName");
-    const QStringList parts = (byModel ? input.modelName : input.versionName).split(QLatin1Char('/'));
     // projects/P/models/M[/versions/V], as validatePredictionInput() checked.
-    if (parts.size() < 4 || parts.at(1) != project) {
+    const std::optional<PredictionJson::ResourceName> name
+        = PredictionJson::parseResourceName(byModel ? input.modelName : input.versionName);
+    if (!name || name->project != project) {
         *error = QStringLiteral("%1: the model must be in this job's project (%2)").arg(field, project);
         return std::nullopt;
     }
-    const std::optional<ModelResource> model = m_store->model(project, parts.at(3));
+    const std::optional<ModelResource> model = m_store->model(project, name->model);
     if (!model) {
-        *error = QStringLiteral("%1: there is no model projects/%2/models/%3").arg(field, project, parts.at(3));
+        *error = QStringLiteral("%1: there is no model %2")
+                     .arg(field, PredictionJson::modelResourceName(project, name->model));
         return std::nullopt;
     }
-    QString versionId = parts.size() >= 6 ? parts.at(5) : QString();
+    QString versionId = name->version;
     if (byModel) {
         versionId = model->defaultVersion;
         if (versionId.isEmpty()) {
-            *error = QStringLiteral("%1: model projects/%2/models/%3 has no default version")
-                         .arg(field, project, parts.at(3));
+            *error = QStringLiteral("%1: model %2 has no default version").arg(field, model->resourceName());
             return std::nullopt;
         }
     }
     const std::optional<VersionResource> v = m_store->version(project, model->name, versionId);
     if (!v) {
-        *error = QStringLiteral("%1: there is no version projects/%2/models/%3/versions/%4")
-                     .arg(field, project, parts.at(3), versionId);
+        *error = QStringLiteral("%1: there is no version %2")
+                     .arg(field, PredictionJson::versionResourceName(project, model->name, versionId));
         return std::nullopt;
     }
     if (v->state != VersionState::Ready) {
-        *error = QStringLiteral("%1: version projects/%2/models/%3/versions/%4 is %5; only a READY version predicts")
-                     .arg(field, project, parts.at(3), versionId, PredictionJson::versionStateName(v->state));
+        *error = QStringLiteral("%1: version %2 is %3; only a READY version predicts")
+                     .arg(field, v->resourceName(), PredictionJson::versionStateName(v->state));
         return std::nullopt;
     }
     BatchModel result;
@@ -264,9 +265,7 @@ void PredictionService::startNodes(const QString& key)
     const VersionResource& v = serving->version;
     const QString package = BuiltInAlgorithms::packageDir();
     if (package.isEmpty()) {
-        finishCreate(key,
-            QStringLiteral("the bundled package trainyard_algorithms (its prediction server) is not "
-                           "installed beside the executor (share/trainyard/algorithms)"));
+        finishCreate(key, BuiltInAlgorithms::notInstalledMessage(QStringLiteral("A version's prediction server")));
         return;
     }
     VersionNodes::Spec spec;
@@ -382,7 +381,7 @@ std::optional<OperationResource> PredictionService::updateVersion(
     op.project = updated.project;
     op.id = QStringLiteral("update_%1_%2-%3").arg(updated.model, updated.name).arg(QDateTime::currentMSecsSinceEpoch());
     op.operationType = QStringLiteral("UPDATE_VERSION");
-    op.modelName = QStringLiteral("projects/%1/models/%2").arg(updated.project, updated.model);
+    op.modelName = PredictionJson::modelResourceName(updated.project, updated.model);
     op.createTime = time;
     op.startTime = time;
     const bool rescale = updated.manualScalingNodes != current.manualScalingNodes
@@ -422,7 +421,7 @@ std::optional<OperationResource> PredictionService::deleteVersion(VersionResourc
     op.project = version.project;
     op.id = QStringLiteral("delete_%1_%2-%3").arg(version.model, version.name).arg(QDateTime::currentMSecsSinceEpoch());
     op.operationType = QStringLiteral("DELETE_VERSION");
-    op.modelName = QStringLiteral("projects/%1/models/%2").arg(version.project, version.model);
+    op.modelName = PredictionJson::modelResourceName(version.project, version.model);
     op.version = version.toJson();
     op.createTime = time;
     op.startTime = time;
