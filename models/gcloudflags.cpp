@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "gcloudflags.h"
+#include "prediction.h"
 
+#include <QDir>
 #include <QFileInfo>
 
 #include <algorithm>
@@ -22,9 +24,9 @@ std::optional<QString> nonEmpty(const QString& value)
 }
 
 /// A flag that sets one text field of the training input.
-TrainingFlag textFlag(const char* name, const char* metavar, const char* help, QString TrainingInput::*field)
+Flag textFlag(const char* name, const char* metavar, const char* help, QString TrainingInput::*field)
 {
-    return TrainingFlag { QLatin1String(name), QLatin1String(metavar), QString::fromUtf8(help), false,
+    return Flag { QLatin1String(name), QLatin1String(metavar), QString::fromUtf8(help), false,
         [field](Job& job, const QString& value, QString*) {
             job.trainingInput.*field = value;
             return true;
@@ -33,11 +35,11 @@ TrainingFlag textFlag(const char* name, const char* metavar, const char* help, Q
 }
 
 /// A role's replica count (`--worker-count`).
-TrainingFlag countFlag(
+Flag countFlag(
     const char* name, const char* metavar, const char* help, std::optional<qint64> TrainingInput::*field)
 {
     const QString flag = QLatin1String(name);
-    return TrainingFlag { flag, QLatin1String(metavar), QString::fromUtf8(help), false,
+    return Flag { flag, QLatin1String(metavar), QString::fromUtf8(help), false,
         [field, flag](Job& job, const QString& value, QString* error) {
             int n = 0;
             if (!parseInt(flag, value, 0, &n, error))
@@ -52,10 +54,10 @@ TrainingFlag countFlag(
 }
 
 /// A role's container image (`--worker-image-uri`): its ReplicaConfig's imageUri.
-TrainingFlag imageFlag(
+Flag imageFlag(
     const char* name, const char* metavar, const char* help, std::optional<ReplicaConfig> TrainingInput::*config)
 {
-    return TrainingFlag { QLatin1String(name), QLatin1String(metavar), QString::fromUtf8(help), false,
+    return Flag { QLatin1String(name), QLatin1String(metavar), QString::fromUtf8(help), false,
         [config](Job& job, const QString& value, QString*) {
             replicaConfig(job.trainingInput.*config).imageUri = value;
             return true;
@@ -67,10 +69,10 @@ TrainingFlag imageFlag(
 }
 
 /// A role's accelerators (`--worker-accelerator count=N,type=T`): its ReplicaConfig's acceleratorConfig.
-TrainingFlag acceleratorFlag(const char* name, const char* help, std::optional<ReplicaConfig> TrainingInput::*config)
+Flag acceleratorFlag(const char* name, const char* help, std::optional<ReplicaConfig> TrainingInput::*config)
 {
     const QString flag = QLatin1String(name);
-    return TrainingFlag { flag, QStringLiteral("[count=COUNT],[type=TYPE]"), QString::fromUtf8(help), false,
+    return Flag { flag, QStringLiteral("[count=COUNT],[type=TYPE]"), QString::fromUtf8(help), false,
         [config, flag](Job& job, const QString& value, QString* error) {
             AcceleratorConfig accelerator;
             if (!parseAccelerator(flag, value, &accelerator, error))
@@ -88,17 +90,203 @@ TrainingFlag acceleratorFlag(const char* name, const char* help, std::optional<R
         } };
 }
 
+/// `--labels KEY=VALUE,…`: the job's labels (both commands).
+Flag labelsFlag()
+{
+    return Flag { QStringLiteral("labels"), QStringLiteral("[KEY=VALUE,...]"), QStringLiteral("Labels to add to the job."),
+        false,
+        [](Job& job, const QString& value, QString* error) {
+            QMap<QString, QString> labels;
+            if (!parseDict(QStringLiteral("labels"), value, &labels, error))
+                return false;
+            for (auto it = labels.cbegin(); it != labels.cend(); ++it)
+                job.labels.insert(it.key(), it.value());
+            return true;
+        },
+        [](const Job& job) -> std::optional<QString> {
+            QStringList pairs;
+            for (auto it = job.labels.cbegin(); it != job.labels.cend(); ++it)
+                pairs << it.key() + QLatin1Char('=') + it.value();
+            return nonEmpty(pairs.join(QLatin1Char(',')));
+        } };
+}
+
+PredictionInput& predictionInput(Job& job)
+{
+    if (!job.predictionInput)
+        job.predictionInput = PredictionInput {};
+    return *job.predictionInput;
+}
+
+/// A path on this host, absolute against the current folder (gcloud reads local paths the same way).
+QString localPath(const QString& value)
+{
+    return QDir::cleanPath(QDir::current().absoluteFilePath(value));
+}
+
+/// A flag that sets one text field of the prediction input; `transform` reads the value (e.g. localPath).
+Flag predictionTextFlag(const char* name, const char* metavar, const QString& help, QString PredictionInput::*field,
+    QString (*transform)(const QString&) = nullptr)
+{
+    return Flag { QLatin1String(name), QLatin1String(metavar), help, false,
+        [field, transform](Job& job, const QString& value, QString*) {
+            predictionInput(job).*field = transform ? transform(value) : value;
+            return true;
+        },
+        [field](const Job& job) { return job.predictionInput ? nonEmpty((*job.predictionInput).*field) : std::nullopt; } };
+}
+
+/// A positive count of the prediction input (`--batch-size`), gcloud's "Value must be greater than or equal to 1".
+Flag predictionCountFlag(const char* name, const char* metavar, const QString& help,
+    std::optional<qint64> PredictionInput::*field)
+{
+    const QString flag = QLatin1String(name);
+    return Flag { flag, QLatin1String(metavar), help, false,
+        [field, flag](Job& job, const QString& value, QString* error) {
+            int n = 0;
+            if (!parseInt(flag, value, 1, &n, error))
+                return false;
+            predictionInput(job).*field = n;
+            return true;
+        },
+        [field](const Job& job) -> std::optional<QString> {
+            const std::optional<qint64> n = job.predictionInput ? (*job.predictionInput).*field : std::nullopt;
+            return n ? std::optional<QString>(QString::number(*n)) : std::nullopt;
+        } };
+}
+
+/// `--data-format`'s and `--output-data-format`'s choices: gcloud's lower-case words, the API's enum names.
+const QList<std::pair<QString, QString>>& dataFormats()
+{
+    static const QList<std::pair<QString, QString>> formats {
+        { QStringLiteral("text"), QStringLiteral("TEXT") },
+        { QStringLiteral("json"), QStringLiteral("JSON") },
+        { QStringLiteral("csv"), QStringLiteral("CSV") },
+        { QStringLiteral("tf-record"), QStringLiteral("TF_RECORD") },
+        { QStringLiteral("tf-record-gzip"), QStringLiteral("TF_RECORD_GZIP") },
+    };
+    return formats;
+}
+
+/// A data format flag: the choice (or the enum name) into the field; gcloud's "Invalid choice" for any other.
+/// Which formats a job can use here is the API's rule (validatePredictionInput()), not the flag's.
+Flag formatFlag(const char* name, const char* metavar, const QString& help, QString PredictionInput::*field)
+{
+    const QString flag = QLatin1String(name);
+    return Flag { flag, QLatin1String(metavar), help, false,
+        [field, flag](Job& job, const QString& value, QString* error) {
+            QStringList choices;
+            for (const auto& [choice, enumName] : dataFormats()) {
+                if (value.compare(choice, Qt::CaseInsensitive) == 0 || value.compare(enumName, Qt::CaseInsensitive) == 0) {
+                    predictionInput(job).*field = enumName;
+                    return true;
+                }
+                choices << choice;
+            }
+            *error = QStringLiteral("argument --%1: Invalid choice: '%2'. Valid choices are [%3].")
+                         .arg(flag, value, choices.join(QStringLiteral(", ")));
+            return false;
+        },
+        [field](const Job& job) -> std::optional<QString> {
+            const QString enumName = job.predictionInput ? (*job.predictionInput).*field : QString();
+            if (enumName.isEmpty())
+                return std::nullopt;
+            for (const auto& [choice, name] : dataFormats()) {
+                if (name == enumName)
+                    return choice;
+            }
+            return enumName; // not a choice: written as it is, so that the command shows it
+        } };
+}
+
+QList<Flag> makePredictionTable(const QString& project)
+{
+    QList<Flag> t;
+    t << predictionTextFlag("model-dir", "MODEL_DIR",
+        QStringLiteral("Folder of a model to use instead of a deployed one; its framework is detected from its files."),
+        &PredictionInput::uri, &localPath);
+    t << Flag { QStringLiteral("model"), QStringLiteral("MODEL"),
+        QStringLiteral("Name of the model to use (its default version, or --version)."), false,
+        [project](Job& job, const QString& value, QString*) {
+            predictionInput(job).modelName = PredictionJson::modelResourceName(project, value);
+            return true;
+        },
+        [](const Job& job) -> std::optional<QString> {
+            if (!job.predictionInput)
+                return std::nullopt;
+            const PredictionInput& in = *job.predictionInput;
+            const auto name = PredictionJson::parseResourceName(in.versionName.isEmpty() ? in.modelName : in.versionName);
+            return name ? std::optional<QString>(name->model) : std::nullopt;
+        } };
+    t << Flag { QStringLiteral("version"), QStringLiteral("VERSION"), QStringLiteral("Model version to use."), false,
+        [](Job& job, const QString& value, QString* error) {
+            PredictionInput& in = predictionInput(job);
+            const auto model = PredictionJson::parseResourceName(in.modelName);
+            if (!model) {
+                *error = QStringLiteral("argument --version: --model must be specified too.");
+                return false;
+            }
+            in.versionName = PredictionJson::versionResourceName(model->project, model->model, value);
+            in.modelName.clear();
+            return true;
+        },
+        [](const Job& job) -> std::optional<QString> {
+            const auto name
+                = job.predictionInput ? PredictionJson::parseResourceName(job.predictionInput->versionName) : std::nullopt;
+            return name ? nonEmpty(name->version) : std::nullopt;
+        } };
+    t << formatFlag("data-format", "DATA_FORMAT",
+        QStringLiteral("Data format of the input files: text (JSON instances, or text lines), json, csv (tf-record and "
+                       "tf-record-gzip need TensorFlow, which this system has not)."),
+        &PredictionInput::dataFormat);
+    t << Flag { QStringLiteral("input-paths"), QStringLiteral("INPUT_PATH,[INPUT_PATH,...]"),
+        QStringLiteral("Paths of the instances' files on this host; a wildcard (*) is accepted in the file name."),
+        false,
+        [](Job& job, const QString& value, QString*) {
+            QStringList paths;
+            for (const QString& path : value.split(QLatin1Char(','), Qt::SkipEmptyParts))
+                paths << localPath(path);
+            predictionInput(job).inputPaths = paths;
+            return true;
+        },
+        [](const Job& job) {
+            return job.predictionInput ? nonEmpty(job.predictionInput->inputPaths.join(QLatin1Char(','))) : std::nullopt;
+        } };
+    t << predictionTextFlag("output-path", "OUTPUT_PATH",
+        QStringLiteral("Folder to write the predictions and the errors to (made if missing)."),
+        &PredictionInput::outputPath, &localPath);
+    t << predictionTextFlag("region", "REGION",
+        QStringLiteral("Region: a Slurm cluster of the executor's clusters.yaml runs the workers there; local (or any "
+                       "region of the service) runs them on the executor's host."),
+        &PredictionInput::region);
+    t << formatFlag("output-data-format", "OUTPUT_DATA_FORMAT",
+        QStringLiteral("Format of the results files: json (default: the instance and its prediction a line) or csv "
+                       "(the prediction's values). Trainyard's; gcloud has no such flag."),
+        &PredictionInput::outputDataFormat);
+    t << predictionCountFlag("max-worker-count", "MAX_WORKER_COUNT",
+        QStringLiteral("Maximum number of workers (default 10; on this host, at most its CPUs)."),
+        &PredictionInput::maxWorkerCount);
+    t << predictionCountFlag("batch-size", "BATCH_SIZE", QStringLiteral("Number of records per batch (default 64)."),
+        &PredictionInput::batchSize);
+    t << predictionTextFlag("runtime-version", "RUNTIME_VERSION",
+        QStringLiteral("Runtime version; picks the Python interpreter."), &PredictionInput::runtimeVersion);
+    t << predictionTextFlag("signature-name", "SIGNATURE_NAME",
+        QStringLiteral("Name of the signature, passed to the model's predict()."), &PredictionInput::signatureName);
+    t << labelsFlag();
+    return t;
+}
+
 bool isSdist(const QString& uri)
 {
     return uri.endsWith(QLatin1String(".tar.gz"));
 }
 
-QList<TrainingFlag> makeTable()
+QList<Flag> makeTable()
 {
-    QList<TrainingFlag> t;
+    QList<Flag> t;
     // packageUris is the two flags together: the package folder first, then the sdists. A caller that applies them
     // over a config's packageUris clears that first (the flags replace the field).
-    t << TrainingFlag { QStringLiteral("package-path"), QStringLiteral("PACKAGE_PATH"),
+    t << Flag { QStringLiteral("package-path"), QStringLiteral("PACKAGE_PATH"),
         QStringLiteral("Path to a Python package directory (with setup.py or pyproject.toml); the executor installs "
                        "it offline into the job's staging folder."),
         false,
@@ -118,7 +306,7 @@ QList<TrainingFlag> makeTable()
             }
             return std::nullopt;
         } };
-    t << TrainingFlag { QStringLiteral("packages"), QStringLiteral("[PACKAGE,...]"),
+    t << Flag { QStringLiteral("packages"), QStringLiteral("[PACKAGE,...]"),
         QStringLiteral("Paths of built Python packages (.tar.gz sdists) to install."), false,
         [](Job& job, const QString& value, QString* error) {
             for (const QString& pkg : value.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
@@ -145,7 +333,7 @@ QList<TrainingFlag> makeTable()
         } };
     t << textFlag("module-name", "MODULE_NAME", "Name of the module to run (python -m MODULE_NAME).",
         &TrainingInput::pythonModule);
-    t << TrainingFlag { QStringLiteral("job-dir"), QStringLiteral("JOB_DIR"),
+    t << Flag { QStringLiteral("job-dir"), QStringLiteral("JOB_DIR"),
         QStringLiteral("Directory for the job's output (checkpoints); passed to the trainer as --job-dir."), false,
         [](Job& job, const QString& value, QString*) {
             // Local paths are made absolute: the replicas run in the staging folder, not in the caller's.
@@ -165,7 +353,7 @@ QList<TrainingFlag> makeTable()
     t << imageFlag("parameter-server-image-uri", "PARAMETER_SERVER_IMAGE_URI",
         "Container image to run on the parameter servers (default: the master's image, or its package).",
         &TrainingInput::parameterServerConfig);
-    t << TrainingFlag { QStringLiteral("scale-tier"), QStringLiteral("SCALE_TIER"),
+    t << Flag { QStringLiteral("scale-tier"), QStringLiteral("SCALE_TIER"),
         QStringLiteral("One of: ") + scaleTierChoices() + QLatin1Char('.'), false,
         [](Job& job, const QString& value, QString* error) {
             const std::optional<QString> tier = scaleTierFromFlag(value);
@@ -207,23 +395,8 @@ QList<TrainingFlag> makeTable()
         "Runtime version; picks the Python interpreter (see the executor's runtimeVersions).",
         &TrainingInput::runtimeVersion);
     t << textFlag("python-version", "PYTHON_VERSION", "Python version.", &TrainingInput::pythonVersion);
-    t << TrainingFlag { QStringLiteral("labels"), QStringLiteral("[KEY=VALUE,...]"),
-        QStringLiteral("Labels to add to the job."), false,
-        [](Job& job, const QString& value, QString* error) {
-            QMap<QString, QString> labels;
-            if (!parseDict(QStringLiteral("labels"), value, &labels, error))
-                return false;
-            for (auto it = labels.cbegin(); it != labels.cend(); ++it)
-                job.labels.insert(it.key(), it.value());
-            return true;
-        },
-        [](const Job& job) -> std::optional<QString> {
-            QStringList pairs;
-            for (auto it = job.labels.cbegin(); it != job.labels.cend(); ++it)
-                pairs << it.key() + QLatin1Char('=') + it.value();
-            return nonEmpty(pairs.join(QLatin1Char(',')));
-        } };
-    t << TrainingFlag { QStringLiteral("use-chief-in-tf-config"), QString(),
+    t << labelsFlag();
+    t << Flag { QStringLiteral("use-chief-in-tf-config"), QString(),
         QStringLiteral("Use \"chief\" instead of \"master\" in TF_CONFIG."), true,
         [](Job& job, const QString& value, QString*) {
             job.trainingInput.useChiefInTfConfig = value == QLatin1String("true");
@@ -238,16 +411,21 @@ QList<TrainingFlag> makeTable()
 
 } // namespace
 
-const QList<TrainingFlag>& trainingFlags()
+const QList<Flag>& trainingFlags()
 {
-    static const QList<TrainingFlag> table = makeTable();
+    static const QList<Flag> table = makeTable();
     return table;
 }
 
-QStringList flagsFor(const Job& job)
+QList<Flag> predictionFlags(const QString& project)
+{
+    return makePredictionTable(project);
+}
+
+QStringList flagsFor(const Job& job, const QList<Flag>& table)
 {
     QStringList words;
-    for (const TrainingFlag& f : trainingFlags()) {
+    for (const Flag& f : table) {
         const std::optional<QString> value = f.valueOf(job);
         if (!value)
             continue;
@@ -256,7 +434,7 @@ QStringList flagsFor(const Job& job)
     return words;
 }
 
-bool applyWords(Job& job, const QStringList& words, QString* error)
+bool applyWords(Job& job, const QStringList& words, QString* error, const QList<Flag>& table)
 {
     for (const QString& word : words) {
         if (!word.startsWith(QLatin1String("--"))) {
@@ -265,9 +443,9 @@ bool applyWords(Job& job, const QStringList& words, QString* error)
         }
         const qsizetype eq = word.indexOf(QLatin1Char('='));
         const QString name = word.mid(2, eq < 0 ? -1 : eq - 2);
-        const auto flag = std::find_if(trainingFlags().cbegin(), trainingFlags().cend(),
-            [&name](const TrainingFlag& f) { return f.name == name; });
-        if (flag == trainingFlags().cend()) {
+        const auto flag
+            = std::find_if(table.cbegin(), table.cend(), [&name](const Flag& f) { return f.name == name; });
+        if (flag == table.cend()) {
             *error = QStringLiteral("unrecognized arguments: --%1").arg(name);
             return false;
         }

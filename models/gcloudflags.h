@@ -14,11 +14,12 @@
 namespace Trainyard::GcloudFlags {
 
 /// One flag of `gcloud ai-platform jobs submit training` (https://cloud.google.com/sdk/gcloud/reference/ai-platform/
-/// jobs/submit/training) and the Job field it stands for: the one table that `trainyardctl jobs submit training`
-/// parses its flags with and the console's submit wizard writes its "equivalent command" from, so that the two say
-/// the same thing the same way. What no flag can say (hyperparameters, scheduling, a replica's other settings…)
-/// goes through `--config` (needsConfigFile()).
-struct TrainingFlag {
+/// jobs/submit/training) or `… jobs submit prediction` (…/jobs/submit/prediction) and the Job field it stands for:
+/// the tables that `trainyardctl jobs submit training|prediction` parse their flags with and the console's submit
+/// wizard writes its "equivalent command" from, so that the two say the same thing the same way. What no training
+/// flag can say (hyperparameters, scheduling, a replica's other settings…) goes through `--config`
+/// (needsConfigFile()).
+struct Flag {
     QString name; ///< "master-machine-type" (without the dashes)
     QString metavar; ///< "MASTER_MACHINE_TYPE", or empty for a switch
     QString help; ///< the CLI's help text (English, as gcloud's)
@@ -35,15 +36,26 @@ struct TrainingFlag {
 /// --job-dir, the three image URIs, --scale-tier, each role's machine type, count and accelerator, --region,
 /// --runtime-version, --python-version, --labels, --use-chief-in-tf-config. (--config, --async, --stream-logs and
 /// the trainer's arguments after `--` are the command's, not a field's.)
-const QList<TrainingFlag>& trainingFlags();
+const QList<Flag>& trainingFlags();
 
-/// The words that say `job` in flags ("--name=value", "--switch"), in trainingFlags()' order.
-QStringList flagsFor(const Job& job);
+/// Every flag of `jobs submit prediction` that sets a field of the job's predictionInput (or its labels), in the
+/// order the console writes them: --model-dir, --model, --version, --data-format, --input-paths, --output-path,
+/// --region, --output-data-format (Trainyard's; gcloud has none), --max-worker-count, --batch-size,
+/// --runtime-version, --signature-name, --labels. `project` makes --model's full resource name when the flags are
+/// applied (projects/PROJECT/models/MODEL[/versions/VERSION]); flagsFor() does not use it. --version applies after
+/// --model (an error without it).
+/// Local paths (--model-dir, --input-paths, --output-path) are made absolute against the current folder. Which
+/// flags a command requires is the command's (gcloud's: --data-format, --input-paths, --output-path, --region, and
+/// one of --model and --model-dir).
+QList<Flag> predictionFlags(const QString& project);
+
+/// The words that say `job` in flags ("--name=value", "--switch"), in `table`'s order.
+QStringList flagsFor(const Job& job, const QList<Flag>& table = trainingFlags());
 
 /// Applies words as flagsFor() writes them to `job`, in order: the inverse of flagsFor() for a job without
 /// packages (the package flags add to packageUris). False with `*error` at the first word that is no flag of the
 /// table, a switch written with a value (or the reverse), or a value the flag does not take.
-bool applyWords(Job& job, const QStringList& words, QString* error);
+bool applyWords(Job& job, const QStringList& words, QString* error, const QList<Flag>& table = trainingFlags());
 
 /// True when `job` sets something that no flag can say, so that an equivalent command needs `--config`: its
 /// hyperparameters, scheduling, evaluator config, network, service account, web access, encryption, or any

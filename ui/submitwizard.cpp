@@ -538,33 +538,11 @@ std::optional<QStringList> SubmitWizard::splitShellWords(const QString& line)
 QString SubmitWizard::commandLine(const Job& job, const QString& configPath)
 {
     if (job.predictionInput) {
-        // trainyardctl jobs submit prediction's flags (gcloud's), one for each field the wizard sets.
-        const PredictionInput& p = *job.predictionInput;
+        // trainyardctl jobs submit prediction's flags (gcloud's), from the table the command parses them with. The
+        // project matters only when flags are applied (the full model names); the command's own --project says it.
         QStringList words { QStringLiteral("trainyardctl"), QStringLiteral("jobs"), QStringLiteral("submit"),
             QStringLiteral("prediction"), job.jobId.isEmpty() ? QStringLiteral("JOB") : job.jobId };
-        if (!p.uri.isEmpty()) {
-            words << QStringLiteral("--model-dir=") + p.uri;
-        } else {
-            const QString name = p.versionName.isEmpty() ? p.modelName : p.versionName;
-            words << QStringLiteral("--model=") + name.section(QLatin1Char('/'), 3, 3);
-            if (!p.versionName.isEmpty())
-                words << QStringLiteral("--version=") + name.section(QLatin1Char('/'), 5, 5);
-        }
-        words << QStringLiteral("--data-format=") + p.dataFormat.toLower()
-              << QStringLiteral("--input-paths=") + p.inputPaths.join(QLatin1Char(','))
-              << QStringLiteral("--output-path=") + p.outputPath << QStringLiteral("--region=") + p.region;
-        if (!p.outputDataFormat.isEmpty())
-            words << QStringLiteral("--output-data-format=") + p.outputDataFormat.toLower();
-        if (p.maxWorkerCount)
-            words << QStringLiteral("--max-worker-count=") + QString::number(*p.maxWorkerCount);
-        if (p.batchSize)
-            words << QStringLiteral("--batch-size=") + QString::number(*p.batchSize);
-        if (!job.labels.isEmpty()) {
-            QStringList pairs;
-            for (auto it = job.labels.cbegin(); it != job.labels.cend(); ++it)
-                pairs << it.key() + QLatin1Char('=') + it.value();
-            words << QStringLiteral("--labels=") + pairs.join(QLatin1Char(','));
-        }
+        words << GcloudFlags::flagsFor(job, GcloudFlags::predictionFlags(QString()));
         QStringList quoted;
         for (const QString& w : std::as_const(words))
             quoted << shellQuote(w);

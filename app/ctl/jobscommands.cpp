@@ -11,6 +11,7 @@
 
 #include "gcloudflags.h"
 #include "metricrows.h"
+#include "prediction.h"
 
 #include <QDir>
 #include <QEventLoop>
@@ -217,7 +218,7 @@ void addTrainingFlags(ArgParser& p)
         QStringLiteral("JOB"), QStringLiteral("Name of the job (letters, digits, underscores; starts with a letter)."));
     p.addFlag(QStringLiteral("config"), QStringLiteral("CONFIG"),
         QStringLiteral("Path to a YAML or JSON file holding a Job resource (usually just trainingInput:)."));
-    for (const GcloudFlags::TrainingFlag& f : GcloudFlags::trainingFlags()) {
+    for (const GcloudFlags::Flag& f : GcloudFlags::trainingFlags()) {
         if (f.isSwitch)
             p.addSwitch(f.name, f.help);
         else
@@ -270,7 +271,7 @@ std::optional<Job> jobFromCommandLine(CtlSession& s, const ArgParser& p, int* co
     // The package flags together replace the config's packages.
     if (p.isSet(QStringLiteral("package-path")) || p.isSet(QStringLiteral("packages")))
         ti.packageUris.clear();
-    for (const GcloudFlags::TrainingFlag& f : GcloudFlags::trainingFlags()) {
+    for (const GcloudFlags::Flag& f : GcloudFlags::trainingFlags()) {
         if (!p.isSet(f.name))
             continue;
         QString error;
@@ -384,34 +385,10 @@ int JobsCommands::submitPrediction(CtlSession& s, const QStringList& args)
                        "predict every instance of the input files and write prediction.results-NNNNN-of-NNNNN and "
                        "prediction.errors_stats-NNNNN-of-NNNNN in the output folder."));
     p.addPositional(QStringLiteral("JOB"), QStringLiteral("Name of the batch prediction job."));
-    p.addFlag(QStringLiteral("data-format"), QStringLiteral("DATA_FORMAT"),
-        QStringLiteral("Data format of the input files: text (JSON instances, or text lines), json, csv "
-                       "(tf-record and tf-record-gzip need TensorFlow, which this system has not)."));
-    p.addFlag(QStringLiteral("input-paths"), QStringLiteral("INPUT_PATH,[INPUT_PATH,...]"),
-        QStringLiteral("Paths of the instances' files on this host; a wildcard (*) is accepted in the file name."));
-    p.addFlag(QStringLiteral("output-path"), QStringLiteral("OUTPUT_PATH"),
-        QStringLiteral("Folder to write the predictions and the errors to (made if missing)."));
-    p.addFlag(QStringLiteral("output-data-format"), QStringLiteral("OUTPUT_DATA_FORMAT"),
-        QStringLiteral("Format of the results files: json (default: the instance and its prediction a line) or csv "
-                       "(the prediction's values). Trainyard's; gcloud has no such flag."));
-    p.addFlag(QStringLiteral("region"), QStringLiteral("REGION"),
-        QStringLiteral("Region: a Slurm cluster of the executor's clusters.yaml runs the workers there; local (or "
-                       "any region of the service) runs them on the executor's host."));
-    p.addFlag(QStringLiteral("model"), QStringLiteral("MODEL"),
-        QStringLiteral("Name of the model to use (its default version, or --version)."));
-    p.addFlag(QStringLiteral("model-dir"), QStringLiteral("MODEL_DIR"),
-        QStringLiteral("Folder of a model to use instead of a deployed one; its framework is detected from its "
-                       "files."));
-    p.addFlag(QStringLiteral("version"), QStringLiteral("VERSION"), QStringLiteral("Model version to use."));
-    p.addFlag(QStringLiteral("batch-size"), QStringLiteral("BATCH_SIZE"),
-        QStringLiteral("Number of records per batch (default 64)."));
-    p.addFlag(QStringLiteral("max-worker-count"), QStringLiteral("MAX_WORKER_COUNT"),
-        QStringLiteral("Maximum number of workers (default 10; on this host, at most its CPUs)."));
-    p.addFlag(QStringLiteral("runtime-version"), QStringLiteral("RUNTIME_VERSION"),
-        QStringLiteral("Runtime version; picks the Python interpreter."));
-    p.addFlag(QStringLiteral("signature-name"), QStringLiteral("SIGNATURE_NAME"),
-        QStringLiteral("Name of the signature, passed to the model's predict()."));
-    p.addFlag(QStringLiteral("labels"), QStringLiteral("[KEY=VALUE,...]"), QStringLiteral("Labels to add to the job."));
+    // The job's fields: the table the console's equivalent command is written from.
+    const QList<GcloudFlags::Flag> flags = GcloudFlags::predictionFlags(s.project());
+    for (const GcloudFlags::Flag& f : flags)
+        p.addFlag(f.name, f.metavar, f.help);
     p.addSwitch(QStringLiteral("stream-logs"),
         QStringLiteral("Block until the job finishes and stream its logs; exit 1 unless it SUCCEEDED."));
     if (!p.parse(args))
@@ -428,59 +405,15 @@ int JobsCommands::submitPrediction(CtlSession& s, const QStringList& args)
         s.err() << p.usageError(QStringLiteral("Exactly one of (--model | --model-dir) must be specified."));
         return ExitCode::Usage;
     }
-    if (p.isSet(QStringLiteral("version")) && !p.isSet(QStringLiteral("model"))) {
-        s.err() << p.usageError(QStringLiteral("argument --version: --model must be specified too."));
-        return ExitCode::Usage;
-    }
     Job job;
     job.jobId = p.positional(QStringLiteral("JOB"));
-    PredictionInput in;
-    // gcloud's lower-case choices, the API's enum names.
-    static const QMap<QString, QString> formats { { QStringLiteral("text"), QStringLiteral("TEXT") },
-        { QStringLiteral("json"), QStringLiteral("JSON") }, { QStringLiteral("csv"), QStringLiteral("CSV") },
-        { QStringLiteral("tf-record"), QStringLiteral("TF_RECORD") },
-        { QStringLiteral("tf-record-gzip"), QStringLiteral("TF_RECORD_GZIP") } };
-    const QString format = p.value(QStringLiteral("data-format"));
-    in.dataFormat = formats.value(format.toLower(), format.toUpper());
-    for (const QString& path : p.value(QStringLiteral("input-paths")).split(QLatin1Char(','), Qt::SkipEmptyParts))
-        in.inputPaths << QDir::cleanPath(QDir::current().absoluteFilePath(path));
-    in.outputPath = QDir::cleanPath(QDir::current().absoluteFilePath(p.value(QStringLiteral("output-path"))));
-    if (p.isSet(QStringLiteral("output-data-format")))
-        in.outputDataFormat = p.value(QStringLiteral("output-data-format")).toUpper();
-    in.region = p.value(QStringLiteral("region"));
-    const QString project = s.project();
-    if (p.isSet(QStringLiteral("model-dir")))
-        in.uri = QDir::cleanPath(QDir::current().absoluteFilePath(p.value(QStringLiteral("model-dir"))));
-    else if (p.isSet(QStringLiteral("version")))
-        in.versionName = QStringLiteral("projects/%1/models/%2/versions/%3")
-                             .arg(project, p.value(QStringLiteral("model")), p.value(QStringLiteral("version")));
-    else
-        in.modelName = QStringLiteral("projects/%1/models/%2").arg(project, p.value(QStringLiteral("model")));
-    const auto number = [&](const char* flag, std::optional<qint64>* out) {
-        if (!p.isSet(QLatin1String(flag)))
-            return true;
-        bool ok = false;
-        const qint64 n = p.value(QLatin1String(flag)).toLongLong(&ok);
-        if (!ok || n < 1) {
-            s.err() << p.usageError(QStringLiteral("argument --%1: Value must be a positive integer; received: %2")
-                                        .arg(QLatin1String(flag), p.value(QLatin1String(flag))));
-            return false;
-        }
-        *out = n;
-        return true;
-    };
-    if (!number("batch-size", &in.batchSize) || !number("max-worker-count", &in.maxWorkerCount))
-        return ExitCode::Usage;
-    in.runtimeVersion = p.value(QStringLiteral("runtime-version"));
-    in.signatureName = p.value(QStringLiteral("signature-name"));
-    if (p.isSet(QStringLiteral("labels"))) {
+    for (const GcloudFlags::Flag& f : flags) {
         QString error;
-        if (!GcloudFlags::parseDict(QStringLiteral("labels"), p.value(QStringLiteral("labels")), &job.labels, &error)) {
+        if (p.isSet(f.name) && !f.apply(job, p.value(f.name), &error)) {
             s.err() << p.usageError(error);
             return ExitCode::Usage;
         }
     }
-    job.predictionInput = in;
     return createTrainingJob(s, p, job, command);
 }
 

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// GcloudFlags (models/gcloudflags.h): the one table of `jobs submit training` flags ↔ Job fields that trainyardctl
-// parses with and the console's equivalent command is written from. A job that sets every flag's field goes to
-// words and back whole, every flag of the table takes part, and bad values get gcloud's argparse errors.
+// GcloudFlags (models/gcloudflags.h): the tables of `jobs submit training` and `jobs submit prediction` flags ↔ Job
+// fields that trainyardctl parses with and the console's equivalent command is written from. A job that sets every
+// flag's field goes to words and back whole, every flag of the table takes part, and bad values get gcloud's
+// argparse errors.
 #include "gcloudflags.h"
 
 #include <QDir>
@@ -59,7 +60,7 @@ private slots:
         QSet<QString> named;
         for (const QString& w : words)
             named.insert(w.mid(2, w.indexOf(QLatin1Char('=')) < 0 ? -1 : w.indexOf(QLatin1Char('=')) - 2));
-        for (const GcloudFlags::TrainingFlag& f : GcloudFlags::trainingFlags())
+        for (const GcloudFlags::Flag& f : GcloudFlags::trainingFlags())
             QVERIFY2(named.contains(f.name), qPrintable(f.name));
         QCOMPARE(words.size(), GcloudFlags::trainingFlags().size());
         QVERIFY(words.contains(QStringLiteral("--scale-tier=custom")));
@@ -74,6 +75,98 @@ private slots:
         QVERIFY(back.trainingInput == job.trainingInput);
         QCOMPARE(back.labels, job.labels);
         QVERIFY(!GcloudFlags::needsConfigFile(job));
+    }
+
+    void everyPredictionFlagRoundTrips_data()
+    {
+        QTest::addColumn<bool>("byFolder");
+        QTest::addRow("a deployed model's version") << false;
+        QTest::addRow("a model folder") << true;
+    }
+    void everyPredictionFlagRoundTrips()
+    {
+        QFETCH(bool, byFolder);
+        Job job;
+        job.jobId = QStringLiteral("score_1");
+        PredictionInput in;
+        if (byFolder)
+            in.uri = QStringLiteral("/srv/models/census");
+        else
+            in.versionName = QStringLiteral("projects/lab/models/census/versions/v2");
+        in.dataFormat = QStringLiteral("TF_RECORD_GZIP");
+        in.outputDataFormat = QStringLiteral("CSV");
+        in.inputPaths = { QStringLiteral("/data/rows-*.json"), QStringLiteral("/data/more.json") };
+        in.outputPath = QStringLiteral("/data/out");
+        in.region = QStringLiteral("us-central1");
+        in.maxWorkerCount = 3;
+        in.batchSize = 128;
+        in.runtimeVersion = QStringLiteral("2.11");
+        in.signatureName = QStringLiteral("serving_default");
+        job.predictionInput = in;
+        job.labels = { { QStringLiteral("team"), QStringLiteral("risk") } };
+
+        const QList<GcloudFlags::Flag> table = GcloudFlags::predictionFlags(QStringLiteral("lab"));
+        const QStringList words = GcloudFlags::flagsFor(job, table);
+        // Every flag but the model's other form says something about this job.
+        QCOMPARE(words.size(), table.size() - (byFolder ? 2 : 1));
+        QVERIFY(words.contains(QStringLiteral("--data-format=tf-record-gzip")));
+        QVERIFY(words.contains(QStringLiteral("--output-data-format=csv")));
+        QVERIFY(words.contains(QStringLiteral("--input-paths=/data/rows-*.json,/data/more.json")));
+        if (!byFolder) {
+            QCOMPARE(words.mid(0, 2),
+                QStringList({ QStringLiteral("--model=census"), QStringLiteral("--version=v2") }));
+        }
+
+        Job back;
+        back.jobId = job.jobId;
+        QString error;
+        QVERIFY2(GcloudFlags::applyWords(back, words, &error, table), qPrintable(error));
+        QVERIFY(back.predictionInput == job.predictionInput);
+        QCOMPARE(back.labels, job.labels);
+        QCOMPARE(GcloudFlags::flagsFor(Job {}, table), QStringList());
+    }
+
+    void predictionFlagErrors_data()
+    {
+        QTest::addColumn<QStringList>("words");
+        QTest::addColumn<QString>("error");
+        QTest::addRow("no such format") << QStringList { QStringLiteral("--data-format=parquet") }
+                                        << QStringLiteral("argument --data-format: Invalid choice: 'parquet'. Valid "
+                                                          "choices are [text, json, csv, tf-record, tf-record-gzip].");
+        QTest::addRow("version without model") << QStringList { QStringLiteral("--version=v1") }
+                                               << QStringLiteral("argument --version: --model must be specified too.");
+        QTest::addRow("zero batch") << QStringList { QStringLiteral("--batch-size=0") }
+                                    << QStringLiteral("argument --batch-size: Value must be greater than or equal to "
+                                                      "1; received: 0");
+        QTest::addRow("workers not a number") << QStringList { QStringLiteral("--max-worker-count=many") }
+                                              << QStringLiteral("argument --max-worker-count: Invalid integer value "
+                                                                "[many]");
+        QTest::addRow("a training flag") << QStringList { QStringLiteral("--scale-tier=basic") }
+                                         << QStringLiteral("unrecognized arguments: --scale-tier");
+    }
+    void predictionFlagErrors()
+    {
+        QFETCH(QStringList, words);
+        QFETCH(QString, error);
+        Job job;
+        QString got;
+        QVERIFY(!GcloudFlags::applyWords(job, words, &got, GcloudFlags::predictionFlags(QStringLiteral("p"))));
+        QCOMPARE(got, error);
+    }
+
+    void predictionPathsAreAbsolute()
+    {
+        Job job;
+        QString error;
+        QVERIFY2(GcloudFlags::applyWords(job,
+                     { QStringLiteral("--model-dir=m/../model"), QStringLiteral("--input-paths=a.json,/b/c.json"),
+                         QStringLiteral("--output-path=out/") },
+                     &error, GcloudFlags::predictionFlags(QStringLiteral("p"))),
+            qPrintable(error));
+        QCOMPARE(job.predictionInput->uri, QDir::current().absoluteFilePath(QStringLiteral("model")));
+        QCOMPARE(job.predictionInput->inputPaths,
+            QStringList({ QDir::current().absoluteFilePath(QStringLiteral("a.json")), QStringLiteral("/b/c.json") }));
+        QCOMPARE(job.predictionInput->outputPath, QDir::current().absoluteFilePath(QStringLiteral("out")));
     }
 
     void defaultsWriteNoFlag()
