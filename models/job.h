@@ -241,6 +241,19 @@ struct PredictionInput {
 constexpr qint64 DefaultBatchMaxWorkerCount = 10;
 constexpr qint64 DefaultBatchSize = 64;
 
+/// The files a batch prediction job writes in its output folder, one pair per worker, with the service's names:
+/// "prediction.results-00000-of-00002" (each good instance's prediction) and "prediction.errors_stats-00000-of-00002"
+/// (each bad line's error). The one definition: the executor writes each worker's names into the plan the worker
+/// reads (BatchPlan::toJson(), read by trainyard_algorithms/batch_prediction.py), and the console lists the folder
+/// with filePattern().
+namespace BatchOutput {
+enum class Kind { Results, ErrorsStats };
+/// The name of worker `shard`'s file of `kind` among `shards` workers (shard < shards ≤ 99999).
+QString fileName(Kind kind, int shard, int shards);
+/// The name filter that matches every such file (QDir's wildcard syntax): "prediction.*-of-*".
+QString filePattern();
+} // namespace BatchOutput
+
 /// PredictionOutput: what a batch prediction job has done so far, filled by the executor while it runs
 /// and when it ends. Counts are int64 (strings on the wire). `inputInstanceCount` is Trainyard's
 /// extension (the service has no total): the instances in the input, known once every worker has

@@ -148,7 +148,7 @@ void BatchPredictionPanel::refreshFiles()
     const QString folder = m_job.predictionInput->outputPath;
     const QString current = m_files->currentItem() ? m_files->currentItem()->text(0) : QString();
     const QFileInfoList entries
-        = QDir(folder).entryInfoList({ QStringLiteral("prediction.*") }, QDir::Files, QDir::Name);
+        = QDir(folder).entryInfoList({ BatchOutput::filePattern() }, QDir::Files, QDir::Name);
     m_open->setEnabled(QFileInfo(folder).isDir());
     // Sizes change while the job runs: the rows are updated in place, so the selection and the preview stay.
     for (const QFileInfo& info : entries) {

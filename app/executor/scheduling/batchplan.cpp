@@ -74,8 +74,15 @@ QJsonObject BatchPlan::toJson() const
     QJsonArray fileArray;
     for (const File& f : files)
         fileArray.append(QJsonObject { { QStringLiteral("path"), f.path }, { QStringLiteral("size"), f.size } });
+    // Each worker's output files by name (BatchOutput, the one definition): the worker writes what it is told.
+    QJsonArray outputFiles;
+    for (int shard = 0; shard < workers; ++shard)
+        outputFiles.append(QJsonObject {
+            { QStringLiteral("results"), BatchOutput::fileName(BatchOutput::Kind::Results, shard, workers) },
+            { QStringLiteral("errors"), BatchOutput::fileName(BatchOutput::Kind::ErrorsStats, shard, workers) } });
     return {
         { QStringLiteral("workers"), workers },
+        { QStringLiteral("outputFiles"), outputFiles },
         { QStringLiteral("files"), fileArray },
         { QStringLiteral("dataFormat"), dataFormat },
         { QStringLiteral("outputDataFormat"), outputDataFormat },
@@ -177,14 +184,6 @@ SandboxView BatchPlan::sandboxView() const
     if (!stateDir.isEmpty())
         view.readable << stateDir + QStringLiteral("/plan.json");
     return view;
-}
-
-QString BatchPlan::outputFileName(const QString& kind, int shard, int shards)
-{
-    return QStringLiteral("prediction.%1-%2-of-%3")
-        .arg(kind)
-        .arg(shard, 5, 10, QLatin1Char('0'))
-        .arg(shards, 5, 10, QLatin1Char('0'));
 }
 
 PredictionOutput readBatchProgress(const QString& stateDir, const QString& outputPath, int workers)

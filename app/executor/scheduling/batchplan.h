@@ -78,9 +78,6 @@ struct BatchPlan {
     /// What its workers' sandbox sees besides their own folders: the input files and the model's folder and packages
     /// (read), the output folder and stateDir (written: results, progress); no network.
     SandboxView sandboxView() const;
-
-    /// The output files' names: "prediction.results-00000-of-00002" (kind "results" or "errors_stats").
-    static QString outputFileName(const QString& kind, int shard, int shards);
 };
 
 /// What a batch prediction job has done: the sum of its workers' committed progress files in `stateDir`

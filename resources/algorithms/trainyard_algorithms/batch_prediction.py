@@ -9,7 +9,8 @@ master and N-1 workers, each running
 The plan (app/executor/scheduling/batchplan.h, BatchPlan) lists the input files, expanded once, and N. Worker k
 (the master is 0, worker i is i+1, from TF_CONFIG) takes the lines whose first byte lies in
 [total·k/N, total·(k+1)/N) of the files end to end, so every line is read by exactly one worker and no worker
-reads another's bytes. It writes, in the plan's ``outputPath``, the service's files:
+reads another's bytes. It writes, in the plan's ``outputPath``, the service's files, named by the plan's
+``outputFiles[k]`` (the executor's one definition of the names):
 
 - ``prediction.results-0000k-of-0000N``: one line per good instance, in input order. JSON output:
   ``{"instance": <the instance>, "prediction": <the model's answer>}``; CSV output: the prediction's values.
@@ -142,9 +143,10 @@ class Worker:
         self.workers = int(plan["workers"])
         self.output = plan["outputPath"]
         self.state_dir = plan["stateDir"]
-        name = "%05d-of-%05d" % (shard, self.workers)
-        self.results_path = os.path.join(self.output, "prediction.results-" + name)
-        self.errors_path = os.path.join(self.output, "prediction.errors_stats-" + name)
+        # The names are the executor's (models/job.h, BatchOutput), written into the plan for each worker.
+        names = plan["outputFiles"][shard]
+        self.results_path = os.path.join(self.output, names["results"])
+        self.errors_path = os.path.join(self.output, names["errors"])
         self.progress_path = os.path.join(self.state_dir, "progress-%d.json" % shard)
         self.csv_output = plan.get("outputDataFormat") == "CSV"
         self.kwargs = {"signature_name": plan["signatureName"]} if plan.get("signatureName") else {}
