@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "wizardbatchpage.h"
 
+#include "batchinputs.h"
 #include "prediction.h"
 #include "predictionclient.h"
 #include "submitwizard.h"
@@ -14,6 +15,7 @@
 #include <QFileInfo>
 #include <QFontDatabase>
 #include <QFormLayout>
+#include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -24,7 +26,9 @@
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QRadioButton>
+#include <QSignalBlocker>
 #include <QSpinBox>
+#include <QtConcurrent/QtConcurrentRun>
 #include <QUrl>
 #include <QVBoxLayout>
 
@@ -294,65 +298,70 @@ QStringList WizardBatchPage::inputPatterns() const
     return patterns;
 }
 
-QStringList WizardBatchPage::matchInputs(const QStringList& patterns)
-{
-    QStringList files;
-    for (const QString& pattern : patterns) {
-        const QFileInfo info(pattern);
-        if (info.fileName().contains(QLatin1Char('*'))) {
-            const QDir dir = info.dir();
-            for (const QString& name : dir.entryList({ info.fileName() }, QDir::Files, QDir::Name))
-                files << dir.filePath(name);
-        } else if (info.isFile()) {
-            files << info.absoluteFilePath();
-        }
-    }
-    return files;
-}
-
 void WizardBatchPage::onInputsChanged()
 {
     const QStringList patterns = inputPatterns();
-    const QStringList files = matchInputs(patterns);
-    m_matched = int(files.size());
+    // The patterns are expanded, the files sized and the first one previewed on a worker thread (a pattern over a
+    // slow or large folder must not freeze the page at every key); only the newest edit's answer is shown.
+    const int generation = ++m_inputScans;
+    m_matched = 0;
+    updateComplete();
+    auto* watcher = new QFutureWatcher<InputScan>(this);
+    connect(watcher, &QFutureWatcher<InputScan>::finished, this, [this, watcher, generation] {
+        watcher->deleteLater();
+        if (generation == m_inputScans)
+            showInputs(watcher->result());
+    });
+    watcher->setFuture(QtConcurrent::run([patterns] {
+        InputScan scan;
+        scan.patterns = patterns;
+        for (const QString& pattern : patterns) {
+            const QStringList files = QDir::isAbsolutePath(pattern) ? BatchInputs::expand(pattern) : QStringList();
+            if (files.isEmpty())
+                scan.unmatched << pattern;
+            scan.files << files;
+        }
+        for (const QString& f : std::as_const(scan.files))
+            scan.bytes += QFileInfo(f).size();
+        // The first instances of the first file, as the workers will read them.
+        if (!scan.files.isEmpty()) {
+            QFile file(scan.files.first());
+            if (file.open(QIODevice::ReadOnly)) {
+                while (scan.preview.size() < PreviewInstances && !file.atEnd()) {
+                    const QByteArray line = file.readLine(64 * 1024).trimmed();
+                    if (!line.isEmpty())
+                        scan.preview << QString::fromUtf8(line.left(400));
+                }
+            }
+        }
+        return scan;
+    }));
+}
+
+void WizardBatchPage::showInputs(const InputScan& scan)
+{
+    m_matched = int(scan.files.size());
     QStringList problems;
-    for (const QString& p : patterns) {
+    for (const QString& p : scan.patterns) {
         if (!QDir::isAbsolutePath(p))
             problems << tr("%1: give an absolute path.").arg(p);
-        else if (matchInputs({ p }).isEmpty())
+        else if (scan.unmatched.contains(p))
             problems << tr("No file matches %1.").arg(p);
         else if (QFileInfo(p).fileName().contains(QLatin1Char('*')) && QFileInfo(p).path().contains(QLatin1Char('*')))
             problems << tr("%1: a * is allowed only in the file name.").arg(p);
     }
     setProblem(m_inputProblems, WizardUi::bulletList(problems));
-    qint64 bytes = 0;
-    for (const QString& f : files)
-        bytes += QFileInfo(f).size();
     //: %n is a count of files, %1 their size ("1.2 MB").
-    m_inputSummary->setText(files.isEmpty()
+    m_inputSummary->setText(scan.files.isEmpty()
             ? QString()
-            : tr("%n file(s), %1", nullptr, int(files.size())).arg(QLocale().formattedDataSize(bytes)));
-    // The first instances of the first file, as the workers will read them.
-    QString preview;
-    if (!files.isEmpty()) {
-        QFile file(files.first());
-        if (file.open(QIODevice::ReadOnly)) {
-            // A .csv file is CSV until the user says otherwise.
-            if (files.first().endsWith(QLatin1String(".csv"), Qt::CaseInsensitive) && m_format->currentIndex() == 0
-                && !m_format->property("chosen").toBool()) {
-                const QSignalBlocker block(m_format);
-                m_format->setCurrentIndex(m_format->findData(QStringLiteral("CSV")));
-            }
-            QStringList lines;
-            while (lines.size() < PreviewInstances && !file.atEnd()) {
-                const QByteArray line = file.readLine(64 * 1024).trimmed();
-                if (!line.isEmpty())
-                    lines << QString::fromUtf8(line.left(400));
-            }
-            preview = lines.join(QLatin1Char('\n'));
-        }
+            : tr("%n file(s), %1", nullptr, int(scan.files.size())).arg(QLocale().formattedDataSize(scan.bytes)));
+    // A .csv file is CSV until the user says otherwise.
+    if (!scan.files.isEmpty() && scan.files.first().endsWith(QLatin1String(".csv"), Qt::CaseInsensitive)
+        && m_format->currentIndex() == 0 && !m_format->property("chosen").toBool()) {
+        const QSignalBlocker block(m_format);
+        m_format->setCurrentIndex(m_format->findData(QStringLiteral("CSV")));
     }
-    m_preview->setPlainText(preview);
+    m_preview->setPlainText(scan.preview.join(QLatin1Char('\n')));
     updateComplete();
 }
 
@@ -367,8 +376,11 @@ void WizardBatchPage::load(const Job& job)
     } else {
         m_deployedMode->setChecked(true);
         // projects/P/models/M[/versions/V] → "M" or "M/V", chosen when the lists arrive.
-        const QStringList parts = (in.versionName.isEmpty() ? in.modelName : in.versionName).split(QLatin1Char('/'));
-        m_loadedModel = parts.value(3) + (parts.size() >= 6 ? QLatin1Char('/') + parts.value(5) : QString());
+        const std::optional<PredictionJson::ResourceName> name
+            = PredictionJson::parseResourceName(in.versionName.isEmpty() ? in.modelName : in.versionName);
+        m_loadedModel = !name ? QString()
+            : name->version.isEmpty() ? name->model
+                                      : name->model + QLatin1Char('/') + name->version;
     }
     m_inputs->setText(in.inputPaths.join(QStringLiteral(", ")));
     WizardUi::selectData(m_format, in.dataFormat, tr("%1 (not readable here)"));

@@ -38,11 +38,17 @@ public:
     QSpinBox* workersBox() const { return m_workers; }
     QSpinBox* batchSizeBox() const { return m_batchSize; }
 
-    /// The files `patterns` match on this machine (a `*` only in the last segment), in order, each pattern's
-    /// matches sorted by name.
-    static QStringList matchInputs(const QStringList& patterns);
-
 private:
+    /// What the input patterns name, found on a worker thread (BatchInputs::expand() for each absolute pattern).
+    struct InputScan {
+        QStringList patterns;
+        QStringList files; ///< every match, in pattern order
+        QStringList unmatched; ///< the absolute patterns that match no readable file
+        qint64 bytes = 0; ///< the files' sizes, summed
+        QStringList preview; ///< the first file's first instances (each line cut to 400 characters)
+    };
+    void showInputs(const InputScan& scan);
+
     void fetchModels();
     void fetchVersions();
     void onFolderChanged();
@@ -68,6 +74,7 @@ private:
     QSpinBox* m_batchSize;
     bool m_frameworkFound = false;
     int m_matched = 0;
+    int m_inputScans = 0; ///< input scans started; only the newest one's answer is shown
     QString m_loadedModel; ///< "model" or "model/version" of a loaded job, chosen once the lists arrive
 };
 

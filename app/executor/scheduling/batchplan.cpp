@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "batchplan.h"
+#include "batchinputs.h"
 #include "pathpolicy.h"
 
 #include <QDir>
@@ -20,16 +21,8 @@ std::optional<BatchPlan> BatchPlan::make(const PredictionInput& input, const Bat
     for (qsizetype i = 0; i < input.inputPaths.size(); ++i) {
         const QString pattern = input.inputPaths.at(i);
         const QString field = QStringLiteral("predictionInput.inputPaths[%1]").arg(i);
-        const QFileInfo info(pattern);
-        QStringList matched;
-        if (info.fileName().contains(QLatin1Char('*'))) {
-            const QDir dir = info.dir();
-            const QStringList names = dir.entryList({ info.fileName() }, QDir::Files | QDir::Readable, QDir::Name);
-            for (const QString& name : names)
-                matched << dir.filePath(name);
-        } else if (info.isFile() && info.isReadable()) {
-            matched << info.absoluteFilePath();
-        } else if (info.isDir()) {
+        const QStringList matched = BatchInputs::expand(pattern);
+        if (matched.isEmpty() && QFileInfo(pattern).isDir()) {
             *error = QStringLiteral("%1: %2 is a folder; give its files (%2/*)").arg(field, pattern);
             return std::nullopt;
         }
