@@ -118,14 +118,7 @@ void ApiClient::getJob(const QString& jobId, QObject* context, Callback<Job> don
 void ApiClient::listJobs(
     const QString& filter, int pageSize, const QString& pageToken, QObject* context, Callback<JobPage> done)
 {
-    QUrlQuery q;
-    if (!filter.isEmpty())
-        q.addQueryItem(QStringLiteral("filter"), QString::fromLatin1(QUrl::toPercentEncoding(filter)));
-    if (pageSize > 0)
-        q.addQueryItem(QStringLiteral("pageSize"), QString::number(pageSize));
-    if (!pageToken.isEmpty())
-        q.addQueryItem(QStringLiteral("pageToken"), QString::fromLatin1(QUrl::toPercentEncoding(pageToken)));
-    request("GET", projectUrl(QStringLiteral("/jobs")).path(), q.query(QUrl::FullyEncoded), {}, context,
+    request("GET", projectUrl(QStringLiteral("/jobs")).path(), ApiJson::listQuery(filter, pageSize, pageToken), {}, context,
         typed<JobPage>(std::move(done), [](const QJsonObject& o, ApiError* e) {
             JobPage page;
             page.nextPageToken = o.value(QLatin1String("nextPageToken")).toString();

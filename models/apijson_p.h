@@ -12,6 +12,7 @@
 #include <QEventLoop>
 #include <QLoggingCategory>
 #include <QUrl>
+#include <QUrlQuery>
 
 #include <functional>
 
@@ -49,6 +50,20 @@ QStringList stringList(const QJsonValue& v);
 inline QString pathSegment(const QString& id)
 {
     return QString::fromLatin1(QUrl::toPercentEncoding(id));
+}
+
+/// A list call's query (the service's list methods: `filter`, `pageSize`, `pageToken`), fully encoded; each left out
+/// when empty (a page size ≤ 0: the server's default).
+inline QString listQuery(const QString& filter, int pageSize, const QString& pageToken)
+{
+    QUrlQuery q;
+    if (!filter.isEmpty())
+        q.addQueryItem(QStringLiteral("filter"), QString::fromLatin1(QUrl::toPercentEncoding(filter)));
+    if (pageSize > 0)
+        q.addQueryItem(QStringLiteral("pageSize"), QString::number(pageSize));
+    if (!pageToken.isEmpty())
+        q.addQueryItem(QStringLiteral("pageToken"), QString::fromLatin1(QUrl::toPercentEncoding(pageToken)));
+    return q.query(QUrl::FullyEncoded);
 }
 
 /// A typed client callback as ApiClient::request()'s: transport and HTTP errors pass through, a 2xx body is parsed

@@ -7,6 +7,7 @@
 
 namespace Trainyard {
 
+using ApiJson::listQuery;
 using ApiJson::pathSegment;
 using ApiJson::typed;
 
@@ -15,19 +16,6 @@ namespace {
 QByteArray compact(const QJsonObject& o)
 {
     return QJsonDocument(o).toJson(QJsonDocument::Compact);
-}
-
-/// filter, pageSize, pageToken as a list call's query.
-QString listQuery(const QString& filter, int pageSize, const QString& pageToken)
-{
-    QUrlQuery q;
-    if (!filter.isEmpty())
-        q.addQueryItem(QStringLiteral("filter"), QString::fromLatin1(QUrl::toPercentEncoding(filter)));
-    if (pageSize > 0)
-        q.addQueryItem(QStringLiteral("pageSize"), QString::number(pageSize));
-    if (!pageToken.isEmpty())
-        q.addQueryItem(QStringLiteral("pageToken"), QString::fromLatin1(QUrl::toPercentEncoding(pageToken)));
-    return q.query(QUrl::FullyEncoded);
 }
 
 /// Follows a list's pages to the end: `page(token)` answers one page and its next token.
