@@ -100,7 +100,8 @@ class TestSubmitWizard : public QObject {
         typeValidId(w);
         w.next();
         QTest::keyClicks(w.appPage()->packageEdit(), QStringLiteral(TRAINYARD_SAMPLE_TRAINER));
-        if (!QTest::qWaitFor([&w] { return nextEnabled(w); }))
+        // Next waits for the module scan, which runs Python: slow on a busy machine.
+        if (!QTest::qWaitFor([&w] { return nextEnabled(w); }, 60000))
             return false;
         while (w.currentId() < page && nextEnabled(w))
             w.next();
@@ -532,7 +533,7 @@ private Q_SLOTS:
         page->packageEdit()->clear();
         QTest::keyClicks(page->packageEdit(), QStringLiteral(TRAINYARD_SAMPLE_TRAINER));
         QVERIFY2(page->packageProblems()->text().isEmpty(), qPrintable(page->packageProblems()->text()));
-        QTRY_VERIFY(page->modulesScanned());
+        QTRY_VERIFY_WITH_TIMEOUT(page->modulesScanned(), 60000); // the scan runs Python
         QStringList offered;
         for (int i = 0; i < page->moduleBox()->count(); ++i)
             offered << page->moduleBox()->itemText(i);

@@ -160,14 +160,16 @@ class TestWizardTuning : public QObject {
         QTest::keyClicks(w.jobPage()->jobIdEdit(), QStringLiteral("tuning_job"));
         w.next();
         QTest::keyClicks(w.appPage()->packageEdit(), QStringLiteral(TRAINYARD_SAMPLE_TRAINER));
-        if (!QTest::qWaitFor([&w] { return w.appPage()->moduleBox()->currentText() == QLatin1String("trainer.task"); }))
+        // The module scan runs Python: slow on a busy machine (5 s was not enough in the Debian 13 chroot under load).
+        if (!QTest::qWaitFor(
+                [&w] { return w.appPage()->moduleBox()->currentText() == QLatin1String("trainer.task"); }, 60000))
             return false;
         QTest::keyClicks(w.appPage()->argsEdit(), args);
         w.next();
         w.next();
         QTest::keyClick(w.outputPage()->jobDirEdit(), Qt::Key_A, Qt::ControlModifier);
         QTest::keyClicks(w.outputPage()->jobDirEdit(), m_root.filePath(QStringLiteral("out")));
-        if (!nextEnabled(w))
+        if (!QTest::qWaitFor([&w] { return nextEnabled(w); }, 60000))
             return false;
         w.next();
         return w.currentId() == SubmitWizard::TuningPageId;
