@@ -117,8 +117,9 @@ int main(int argc, char* argv[])
                        "pip building packages): auto (default) runs it in a bubblewrap sandbox where this host allows "
                        "one: its own user and PID namespaces, the system folders read only, and only the folders its "
                        "job names, never the executor's data, runtime or config folders. on: refuse to start "
-                       "without one. off: user code runs with the executor's rights (refused with TLS, where other "
-                       "people deploy code)."),
+                       "without one. off: user code runs with the executor's rights. With TLS, where other people "
+                       "deploy code, auto refuses to start without a sandbox: only an explicit off runs there "
+                       "unsandboxed."),
         QStringLiteral("auto|on|off"), QStringLiteral("auto"));
     const QCommandLineOption sandboxUser(QStringLiteral("sandbox-user"),
         QStringLiteral("When the executor runs as root: the account user code runs as (the .deb's trainyard system "
