@@ -180,7 +180,7 @@ ReplicaInfo ReplicaInfo::fromJson(const QJsonObject& o, FieldViolations* violati
     r.machineType = o.value(QLatin1String("machineType")).toString();
     r.trialId = o.value(QLatin1String("trialId")).toString();
     if (o.contains(QLatin1String("startTime")))
-        r.startTime = QDateTime::fromString(o.value(QLatin1String("startTime")).toString(), Qt::ISODateWithMs);
+        r.startTime = Rfc3339::parse(o.value(QLatin1String("startTime")).toString());
     return r;
 }
 
