@@ -468,17 +468,10 @@ ApiResult<JobPage> ApiClient::listJobsBlocking(const QString& filter, int pageSi
 void ApiClient::auditLogs(const QString& project, const QString& filter, int pageSize, const QString& pageToken,
     QObject* context, Callback<Audit::Page> done)
 {
-    QUrlQuery q;
-    if (!filter.isEmpty())
-        q.addQueryItem(QStringLiteral("filter"), QString::fromLatin1(QUrl::toPercentEncoding(filter)));
-    if (pageSize > 0)
-        q.addQueryItem(QStringLiteral("pageSize"), QString::number(pageSize));
-    if (!pageToken.isEmpty())
-        q.addQueryItem(QStringLiteral("pageToken"), QString::fromLatin1(QUrl::toPercentEncoding(pageToken)));
     const QString path = QStringLiteral("/v1/projects/")
         + QString::fromLatin1(QUrl::toPercentEncoding(project.isEmpty() ? m_project : project))
         + QStringLiteral("/auditLogs");
-    request("GET", path, q.query(QUrl::FullyEncoded), {}, context,
+    request("GET", path, ApiJson::listQuery(filter, pageSize, pageToken), {}, context,
         typed<Audit::Page>(std::move(done), [](const QJsonObject& o, ApiError*) { return Audit::Page::fromJson(o); }));
 }
 
