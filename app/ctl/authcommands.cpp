@@ -107,10 +107,7 @@ int AuthCommands::listTokens(CtlSession& s, const QStringList& args)
     }
     const QList<AccessToken>& tokens = r.value;
     if (s.format() == QLatin1String("json") || s.format() == QLatin1String("yaml")) {
-        QJsonArray list;
-        for (const AccessToken& t : tokens)
-            list.append(t.toJson());
-        s.printResources(list);
+        s.printResources(tokens);
     } else if (tokens.isEmpty()) {
         s.err() << "Listed 0 items.\n";
     } else {

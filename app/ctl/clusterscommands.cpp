@@ -64,10 +64,7 @@ int ClustersCommands::list(CtlSession& s, const QStringList& args)
     if (!regions)
         return code;
     if (s.format() == QLatin1String("json") || s.format() == QLatin1String("yaml")) {
-        QJsonArray list;
-        for (const RegionInfo& r : *regions)
-            list.append(r.toJson());
-        s.printResources(list);
+        s.printResources(*regions);
     } else {
         QList<QStringList> rows;
         QStringList problems;

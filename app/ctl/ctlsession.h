@@ -68,6 +68,16 @@ public:
     /// Prints a list of resources as gcloud's `list --format json|yaml` does: one indented JSON array under `json`,
     /// else one YAML document per resource, separated by `---` lines (nothing for an empty list). Flushes.
     void printResources(const QJsonArray& resources);
+    /// printResources() of wire types, each as its own toJson() writes it (models/: ModelResource, VersionResource,
+    /// OperationResource, AccessToken, RegionInfo…), so that a command prints a typed list without handling JSON.
+    template <typename Resource>
+    void printResources(const QList<Resource>& resources)
+    {
+        QJsonArray array;
+        for (const Resource& r : resources)
+            array.append(r.toJson());
+        printResources(array);
+    }
 
     QTextStream& out() { return m_out; }
 

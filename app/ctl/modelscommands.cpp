@@ -176,10 +176,7 @@ int ModelsCommands::listModels(CtlSession& s, const QStringList& args)
     if (!models)
         return ExitCode::Error;
     if (structured(s)) {
-        QJsonArray all;
-        for (const ModelResource& m : *models)
-            all.append(m.toJson());
-        s.printResources(all);
+        s.printResources(*models);
         return ExitCode::Ok;
     }
     if (models->isEmpty()) {
@@ -380,10 +377,7 @@ int ModelsCommands::listVersions(CtlSession& s, const QStringList& args)
     if (!versions)
         return ExitCode::Error;
     if (structured(s)) {
-        QJsonArray all;
-        for (const VersionResource& v : *versions)
-            all.append(v.toJson());
-        s.printResources(all);
+        s.printResources(*versions);
         return ExitCode::Ok;
     }
     if (versions->isEmpty()) {
@@ -607,10 +601,7 @@ int ModelsCommands::listOperations(CtlSession& s, const QStringList& args)
     if (!ops)
         return ExitCode::Error;
     if (structured(s)) {
-        QJsonArray all;
-        for (const OperationResource& op : *ops)
-            all.append(op.toJson());
-        s.printResources(all);
+        s.printResources(*ops);
         return ExitCode::Ok;
     }
     if (ops->isEmpty()) {
