@@ -287,11 +287,10 @@ void PredictionService::startNodes(const QString& key)
     }
     spec.idleStopMs = m_idleStopMs;
     spec.logFile = versionLog(v.project, v.model, v.name);
-    spec.sandbox = &m_sandbox;
     spec.timeoutMs = 1000
         * (v.predictionTimeoutSeconds > 0 ? v.predictionTimeoutSeconds : PredictionLimits::DefaultTimeoutSeconds);
     delete serving->nodes;
-    serving->nodes = new VersionNodes(spec, this);
+    serving->nodes = new VersionNodes(spec, &m_nodeLauncher, this);
     connect(serving->nodes, &VersionNodes::ready, this, [this, key] {
         const auto s = m_serving.value(key);
         if (s && s->creating)

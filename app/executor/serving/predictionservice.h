@@ -3,6 +3,7 @@
 
 #include "batchplan.h"
 #include "modelstore.h"
+#include "nodelauncher.h"
 #include "prediction.h"
 #include "requeststats.h"
 #include "sandbox.h"
@@ -128,6 +129,7 @@ private:
     QString m_dataDir;
     int m_idleStopMs = 60000;
     Sandbox m_sandbox;
+    ProcessNodeLauncher m_nodeLauncher { &m_sandbox }; ///< every version's nodes, in m_sandbox
     QHash<QString, std::shared_ptr<Serving>> m_serving; ///< "project/model/version" → its nodes and pending creation
     QHash<QString, RequestStats> m_stats; ///< "project/model/version" → its requests (kept after a delete: an hour)
 };

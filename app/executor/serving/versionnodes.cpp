@@ -1,16 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "versionnodes.h"
 
-#include "processgroup.h"
 #include "rfc3339.h"
 
 #include <QJsonDocument>
 #include <QLoggingCategory>
-#include <QPointer>
-#include <QProcessEnvironment>
 #include <QTimer>
-
-#include <csignal>
 
 namespace Trainyard {
 
@@ -30,14 +25,17 @@ QJsonObject unavailable(const QString& why)
 
 } // namespace
 
-VersionNodes::VersionNodes(Spec spec, QObject* parent)
+VersionNodes::VersionNodes(Spec spec, NodeLauncher* launcher, QObject* parent)
     : QObject(parent)
     , m_spec(std::move(spec))
+    , m_launcher(launcher)
 {
     m_spec.maxNodes = qMax(1, qMax(m_spec.maxNodes, m_spec.minNodes));
     m_nodes.resize(m_spec.maxNodes); // never resized again: slots capture indexes into it
-    for (int i = 0; i < m_nodes.size(); ++i)
+    for (int i = 0; i < m_nodes.size(); ++i) {
         m_nodes[i].index = i;
+        m_nodes[i].backoffMs = m_spec.restartBackoffMs;
+    }
     if (!m_spec.logFile.isEmpty()) {
         m_log.setFileName(m_spec.logFile);
         if (!m_log.open(QIODevice::WriteOnly | QIODevice::Append | QIODevice::Text))
@@ -59,10 +57,7 @@ void VersionNodes::killAll()
         if (!node.process)
             continue;
         node.process->disconnect(this);
-        if (node.process->state() != QProcess::NotRunning) {
-            signalGroup(node.process->processId(), SIGKILL);
-            node.process->waitForFinished(5000);
-        }
+        node.process->killAndWait();
         delete node.process;
         node.process = nullptr;
         node.up = false;
@@ -105,18 +100,18 @@ int VersionNodes::runningNodes() const
 {
     int running = 0;
     for (const Node& node : m_nodes)
-        running += node.process && node.process->state() != QProcess::NotRunning && !node.stopping ? 1 : 0;
+        running += isRunning(node) ? 1 : 0;
     return running;
 }
 
 bool VersionNodes::scaleUp(const QString& why)
 {
     for (Node& node : m_nodes) {
-        if (node.process && (node.process->state() != QProcess::NotRunning || node.stopping))
+        if (node.process && (node.process->isRunning() || node.stopping || node.restartScheduled))
             continue;
         ++m_scaleUps;
         log(node.index, QStringLiteral("scaling up: %1").arg(why));
-        node.backoffMs = 1000;
+        node.backoffMs = m_spec.restartBackoffMs;
         startNode(node);
         return true;
     }
@@ -134,7 +129,7 @@ void VersionNodes::scaleDown()
         if (!node.up || node.stopping || !node.inFlight.isEmpty() || !node.lastAnswer.isValid()
             || node.lastAnswer.elapsed() < m_spec.idleStopMs)
             continue;
-        // Idle beyond minNodes: its stdin's end makes it exit; SIGKILL if it has not within 5 s.
+        // Idle beyond minNodes: its stdin's end makes it exit; killed if it has not within stopGraceMs.
         node.stopping = true;
         node.up = false;
         ++m_scaleDowns;
@@ -144,12 +139,7 @@ void VersionNodes::scaleDown()
                 .arg(node.lastAnswer.elapsed() / 1000)
                 .arg(running)
                 .arg(m_spec.minNodes));
-        node.process->closeWriteChannel();
-        QPointer<QProcess> process = node.process;
-        QTimer::singleShot(5000, this, [process] {
-            if (process && process->state() != QProcess::NotRunning)
-                signalGroup(process->processId(), SIGKILL);
-        });
+        node.process->stop(m_spec.stopGraceMs);
     }
 }
 
@@ -157,63 +147,47 @@ void VersionNodes::startNode(Node& node)
 {
     if (m_failed)
         return;
-    delete node.process;
-    node.process = new QProcess(this);
+    if (node.process) {
+        // Possibly inside its own finished(): let go of it, never delete it under its emitter.
+        node.process->disconnect(this);
+        node.process->deleteLater();
+        node.process = nullptr;
+    }
     node.buffer.clear();
     node.skipping = false;
     node.missedDeadlines = 0;
     node.up = false;
     node.stopping = false;
+    node.restartScheduled = false;
     node.lastError.clear();
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    QStringList path = m_spec.pythonPath;
-    if (const QString inherited = env.value(QStringLiteral("PYTHONPATH")); !inherited.isEmpty())
-        path << inherited;
-    env.insert(QStringLiteral("PYTHONPATH"), path.join(QLatin1Char(':')));
-    env.insert(QStringLiteral("PYTHONUNBUFFERED"), QStringLiteral("1"));
-    // One node is one process: BLAS and torch threads would fight the other nodes for the cores.
-    env.insert(QStringLiteral("OMP_NUM_THREADS"), QStringLiteral("1"));
-    env.insert(QStringLiteral("OPENBLAS_NUM_THREADS"), QStringLiteral("1"));
-    node.process->setProcessEnvironment(env);
-    const int index = node.index;
-    connect(node.process, &QProcess::readyReadStandardOutput, this, [this, index] { readOutput(m_nodes[index]); });
-    connect(node.process, &QProcess::readyReadStandardError, this, [this, index] {
-        Node& n = m_nodes[index];
-        const QList<QByteArray> lines = n.process->readAllStandardError().split('\n');
-        for (const QByteArray& raw : lines) {
-            const QString line = QString::fromUtf8(raw).trimmed();
-            if (line.isEmpty())
-                continue;
-            log(index, line);
-            n.lastError = line;
-        }
-    });
-    connect(node.process, &QProcess::finished, this,
-        [this, index](int code, QProcess::ExitStatus status) { nodeFinished(m_nodes[index], code, status); });
     // The node takes what the executor takes, and answers no more than it holds (PredictionLimits).
-    QStringList args { QStringLiteral("-m"), QStringLiteral("trainyard_algorithms.prediction_server"),
+    NodeCommand command;
+    command.program = m_spec.interpreter;
+    command.arguments = QStringList { QStringLiteral("-m"), QStringLiteral("trainyard_algorithms.prediction_server"),
         QStringLiteral("--model-dir"), m_spec.modelDir, QStringLiteral("--max-depth"),
         QString::number(PredictionLimits::MaxInstanceDepth), QStringLiteral("--max-answer-bytes"),
         QString::number(PredictionLimits::MaxAnswerBytes) };
     if (!m_spec.framework.isEmpty())
-        args << QStringLiteral("--framework") << m_spec.framework;
+        command.arguments << QStringLiteral("--framework") << m_spec.framework;
     if (!m_spec.predictionClass.isEmpty())
-        args << QStringLiteral("--prediction-class") << m_spec.predictionClass;
-    log(index, QStringLiteral("starting: %1 %2").arg(m_spec.interpreter, args.join(QLatin1Char(' '))));
-    SandboxView view;
-    view.network = false;
-    view.readable << m_spec.modelDir << m_spec.pythonPath;
-    view.workingDirectory = m_spec.modelDir;
-    const Sandbox none;
-    QString error;
-    if (!(m_spec.sandbox ? *m_spec.sandbox : none).prepare(node.process, m_spec.interpreter, args, view, ChildSetup(), &error)) {
-        // Never unconfined: the node fails as one that cannot load the model, with the reason.
-        log(index, error);
-        node.lastError = error;
-        QTimer::singleShot(0, this, [this, index] { nodeFinished(m_nodes[index], 126, QProcess::NormalExit); });
-        return;
-    }
-    node.process->start();
+        command.arguments << QStringLiteral("--prediction-class") << m_spec.predictionClass;
+    command.pythonPath = m_spec.pythonPath;
+    command.workingDirectory = m_spec.modelDir;
+    command.readable << m_spec.modelDir << m_spec.pythonPath;
+    const int index = node.index;
+    log(index, QStringLiteral("starting: %1 %2").arg(m_spec.interpreter, command.arguments.join(QLatin1Char(' '))));
+    node.process = m_launcher->start(index, command, this);
+    connect(node.process, &NodeProcess::output, this, [this, index](const QByteArray& bytes) {
+        Node& n = m_nodes[index];
+        n.buffer += bytes;
+        readOutput(n);
+    });
+    connect(node.process, &NodeProcess::errorLine, this, [this, index](const QString& line) {
+        log(index, line);
+        m_nodes[index].lastError = line;
+    });
+    connect(node.process, &NodeProcess::finished, this,
+        [this, index](const QString& why) { nodeFinished(m_nodes[index], why); });
 }
 
 bool VersionNodes::takePending(Node& node, Pending* pending)
@@ -232,7 +206,6 @@ bool VersionNodes::takePending(Node& node, Pending* pending)
 
 void VersionNodes::readOutput(Node& node)
 {
-    node.buffer += node.process->readAllStandardOutput();
     qsizetype newline;
     for (;;) {
         newline = node.buffer.indexOf('\n');
@@ -307,12 +280,8 @@ void VersionNodes::readOutput(Node& node)
     }
 }
 
-void VersionNodes::nodeFinished(Node& node, int exitCode, QProcess::ExitStatus status)
+void VersionNodes::nodeFinished(Node& node, const QString& why)
 {
-    const bool sandboxed = m_spec.sandbox && m_spec.sandbox->isActive();
-    const QString why = status == QProcess::CrashExit || (sandboxed && Sandbox::exitSignal(exitCode))
-        ? QStringLiteral("was killed by a signal")
-        : QStringLiteral("exited with status %1").arg(exitCode);
     const bool wasUp = node.up;
     node.up = false;
     if (node.stopping) {
@@ -335,8 +304,8 @@ void VersionNodes::nodeFinished(Node& node, int exitCode, QProcess::ExitStatus s
             m_failed = true;
             m_failure = message;
             for (Node& other : m_nodes) {
-                if (other.process && other.process != node.process && other.process->state() != QProcess::NotRunning)
-                    signalGroup(other.process->processId(), SIGKILL);
+                if (other.process && other.process != node.process && other.process->isRunning())
+                    other.process->kill();
             }
             while (!m_waiting.isEmpty())
                 m_waiting.dequeue().answer(unavailable(message));
@@ -354,13 +323,14 @@ void VersionNodes::nodeFinished(Node& node, int exitCode, QProcess::ExitStatus s
     ++m_restarts;
     Q_EMIT restarted(node.index, why);
     if (wasUp && node.upSince.isValid() && node.upSince.elapsed() > StableServiceMs)
-        node.backoffMs = 1000;
+        node.backoffMs = m_spec.restartBackoffMs;
     const int delay = node.backoffMs;
     node.backoffMs = qMin(MaxBackoffMs, node.backoffMs * 2);
     const int index = node.index;
+    node.restartScheduled = true;
     QTimer::singleShot(delay, this, [this, index] {
         Node& n = m_nodes[index];
-        if (n.process && n.process->state() == QProcess::NotRunning)
+        if (n.process && !n.process->isRunning())
             startNode(n);
     });
     dispatchWaiting();
@@ -378,8 +348,8 @@ QList<qint64> VersionNodes::pids() const
 {
     QList<qint64> list;
     for (const Node& node : m_nodes) {
-        if (node.process && node.process->state() == QProcess::Running)
-            list << node.process->processId();
+        if (node.process && node.process->pid() > 0)
+            list << node.process->pid();
     }
     return list;
 }
@@ -415,12 +385,12 @@ void VersionNodes::expire(quint64 id)
             pending.answer = nullptr;
             answer(QJsonObject { { QStringLiteral("deadline"), why } });
             if (++node.missedDeadlines >= PredictionLimits::MissedDeadlinesBeforeRestart && node.process
-                && node.process->state() != QProcess::NotRunning) {
+                && node.process->isRunning()) {
                 log(node.index,
                     QStringLiteral("missed %1 deadlines in a row; killing it (it is started again)")
                         .arg(node.missedDeadlines));
                 node.missedDeadlines = 0;
-                signalGroup(node.process->processId(), SIGKILL);
+                node.process->kill();
             }
             return;
         }

@@ -9,15 +9,14 @@
 #include <QJsonObject>
 #include <QList>
 #include <QObject>
-#include <QProcess>
 #include <QQueue>
 #include <QString>
 #include <QStringList>
 
 #include <functional>
 
+#include "nodelauncher.h"
 #include "prediction.h"
-#include "sandbox.h"
 
 class QTimer;
 
@@ -31,7 +30,8 @@ namespace Trainyard {
 /// - each node runs in its own process group and dies with the executor (PR_SET_PDEATHSIG, and stdin's end), so an
 ///   executor that is SIGKILLed leaves none behind; the next one starts the version's nodes again;
 /// - a node that cannot load the model on its first start fails the version (failed(), the loader's message);
-/// - a node that exits later is restarted after a back-off (1 s doubling to 30 s, reset after 60 s of service), its
+/// - a node that exits later is restarted after a back-off (Spec::restartBackoffMs, 1 s, doubling to 30 s, reset after
+///   60 s of service), its
 ///   requests in flight answered UNAVAILABLE; restarted() says so, and the version's log has the exit and the
 ///   restart.
 /// - the destructor kills every node's process group and waits for it.
@@ -47,7 +47,11 @@ namespace Trainyard {
 /// max(minNodes, 1) nodes, so that a version is READY only once its model loaded.
 ///
 /// What a node writes on stderr (the model's and the user's prints, the loader's warnings) is appended to `logFile`
-/// as "node N: line". Main thread.
+/// as "node N: line".
+///
+/// Nodes are started through a NodeLauncher (nodelauncher.h): the real one runs processes in the executor's sandbox;
+/// tests/support/fakenodelauncher.h scripts them, so that scaling, back-off, deadlines and recovery are unit-tested
+/// (tst_versionnodes) without Python. Main thread.
 class VersionNodes : public QObject {
     Q_OBJECT
 public:
@@ -65,9 +69,11 @@ public:
         /// `{"deadline": …}` (DEADLINE_EXCEEDED), and a node that misses PredictionLimits::MissedDeadlinesBeforeRestart
         /// in a row is killed and started again (it hangs, or was stopped).
         int timeoutMs = PredictionLimits::DefaultTimeoutSeconds * 1000;
-        /// Where the nodes run (not owned; null or inactive: as the executor). A node sees the model's copy and its
-        /// packages (read only), nothing else of the executor's, and has no network: it talks through its pipes.
-        const Sandbox* sandbox = nullptr;
+        /// The first restart of a node that died while serving waits this long (ms); each further one twice as long,
+        /// up to 30 s.
+        int restartBackoffMs = 1000;
+        /// How long a node stopped for idleness may take to exit after its stdin's end before it is killed (ms).
+        int stopGraceMs = 5000;
     };
 
     /// One answer: `{"predictions": [...]}`, `{"error": "<the runtime's message>", "instance": i}` (a bad request;
@@ -76,7 +82,9 @@ public:
     /// `{"deadline": "<why>"}` (no answer within Spec::timeoutMs).
     using Answer = std::function<void(const QJsonObject&)>;
 
-    explicit VersionNodes(Spec spec, QObject* parent = nullptr);
+    /// `launcher` starts the nodes (not owned; it must outlive this). A node sees the model's copy and its packages
+    /// (read only), nothing else of the executor's, and has no network: it talks through its pipes.
+    VersionNodes(Spec spec, NodeLauncher* launcher, QObject* parent = nullptr);
     ~VersionNodes() override;
 
     /// Starts every node. ready() once all loaded the model; failed() when one could not.
@@ -114,7 +122,7 @@ private:
     };
     struct Node {
         int index = 0;
-        QProcess* process = nullptr;
+        NodeProcess* process = nullptr;
         QByteArray buffer;
         bool up = false;
         bool everUp = false;
@@ -126,11 +134,16 @@ private:
         QElapsedTimer lastAnswer; ///< since its last answer (or since it came up)
         bool skipping = false; ///< reading past an answer over PredictionLimits::MaxAnswerBytes to its line's end
         int missedDeadlines = 0; ///< in a row
+        /// Died while serving and waits out its back-off: a request meanwhile waits for it, never starts it early
+        /// (a node that crashes on every request would otherwise be restarted by every request).
+        bool restartScheduled = false;
     };
 
     void startNode(Node& node);
     void readOutput(Node& node);
-    void nodeFinished(Node& node, int exitCode, QProcess::ExitStatus status);
+    void nodeFinished(Node& node, const QString& why);
+    /// Started and neither finished nor stopping.
+    static bool isRunning(const Node& node) { return node.process && node.process->isRunning() && !node.stopping; }
     void dispatchWaiting();
     void send(Node& node, quint64 id, const QJsonArray& instances, const QString& signatureName, Answer answer);
     /// Request `id`'s deadline passed: it is answered so, wherever it waits.
@@ -147,6 +160,7 @@ private:
     void scaleDown();
 
     Spec m_spec;
+    NodeLauncher* m_launcher;
     QList<Node> m_nodes;
     struct Waiting {
         quint64 id;
