@@ -5,10 +5,17 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QLoggingCategory>
 #include <QStandardPaths>
 #include <QStringList>
+
+static void initAlgorithmsResource()
+{
+    Q_INIT_RESOURCE(trainyard_resources);
+}
 
 namespace Trainyard::BuiltInAlgorithms {
 
@@ -17,28 +24,84 @@ QString imagePrefix()
     return QStringLiteral("gcr.io/cloud-ml-algos/");
 }
 
+namespace {
+
+Q_LOGGING_CATEGORY(lcAlgorithms, "trainyard.models")
+
+// What the console calls each algorithm (images.json's "name"), for lupdate, which does not read JSON.
+[[maybe_unused]] const char* const AlgorithmNames[] = {
+    QT_TRANSLATE_NOOP("Trainyard::BuiltInAlgorithms", "XGBoost"),
+    QT_TRANSLATE_NOOP("Trainyard::BuiltInAlgorithms", "Distributed XGBoost"),
+    QT_TRANSLATE_NOOP("Trainyard::BuiltInAlgorithms", "Linear learner"),
+    QT_TRANSLATE_NOOP("Trainyard::BuiltInAlgorithms", "Linear learner (GPU)"),
+    QT_TRANSLATE_NOOP("Trainyard::BuiltInAlgorithms", "Wide and deep"),
+    QT_TRANSLATE_NOOP("Trainyard::BuiltInAlgorithms", "Wide and deep (GPU)"),
+};
+
+} // namespace
+
+QList<BuiltInAlgorithm> fromImageTable(const QByteArray& json, QString* error)
+{
+    QJsonParseError parseError;
+    const QJsonDocument doc = QJsonDocument::fromJson(json, &parseError);
+    if (parseError.error != QJsonParseError::NoError) {
+        *error = QStringLiteral("not JSON: %1 at byte %2").arg(parseError.errorString()).arg(parseError.offset);
+        return {};
+    }
+    const QJsonValue images = doc.object().value(QStringLiteral("images"));
+    if (!images.isArray()) {
+        *error = QStringLiteral("images: must be an array");
+        return {};
+    }
+    QList<BuiltInAlgorithm> all;
+    const QJsonArray array = images.toArray();
+    for (qsizetype i = 0; i < array.size(); ++i) {
+        const QJsonObject o = array.at(i).toObject();
+        const QString at = QStringLiteral("images[%1].").arg(i);
+        for (const char* field : { "imageUri", "module", "name", "framework", "variant" }) {
+            if (o.value(QLatin1String(field)).toString().isEmpty()) {
+                *error = at + QLatin1String(field) + QStringLiteral(": must be a non-empty string");
+                return {};
+            }
+        }
+        const QString variant = o.value(QStringLiteral("variant")).toString();
+        if (!QStringList { QStringLiteral("single"), QStringLiteral("distributed"), QStringLiteral("cpu"), QStringLiteral("gpu") }
+                 .contains(variant)) {
+            *error = at + QStringLiteral("variant: must be single, distributed, cpu or gpu, not \"%1\"").arg(variant);
+            return {};
+        }
+        if (!o.value(QStringLiteral("preprocess")).isBool()) {
+            *error = at + QStringLiteral("preprocess: must be true or false");
+            return {};
+        }
+        BuiltInAlgorithm a;
+        a.imageUri = o.value(QStringLiteral("imageUri")).toString();
+        a.module = o.value(QStringLiteral("module")).toString();
+        a.name = QCoreApplication::translate("Trainyard::BuiltInAlgorithms", o.value(QStringLiteral("name")).toString().toUtf8().constData());
+        a.framework = o.value(QStringLiteral("framework")).toString();
+        a.distributed = variant == QLatin1String("distributed");
+        a.gpu = variant == QLatin1String("gpu");
+        a.preprocess = o.value(QStringLiteral("preprocess")).toBool();
+        all << a;
+    }
+    return all;
+}
+
 const QList<BuiltInAlgorithm>& supported()
 {
-    // The same table as trainyard_algorithms.common.IMAGES (resources/algorithms/README.md §1); tst_builtinalgorithm
-    // reads the Python table and compares.
-    static const QList<BuiltInAlgorithm> all {
-        { QStringLiteral("gcr.io/cloud-ml-algos/boosted_trees:latest"), QStringLiteral("trainyard_algorithms.xgboost"),
-            QStringLiteral("XGBoost"), QStringLiteral("XGBOOST"), false, false, true },
-        { QStringLiteral("gcr.io/cloud-ml-algos/xgboost_dist:latest"), QStringLiteral("trainyard_algorithms.xgboost"),
-            QStringLiteral("Distributed XGBoost"), QStringLiteral("XGBOOST"), true, false, false },
-        { QStringLiteral("gcr.io/cloud-ml-algos/linear_learner_cpu:latest"),
-            QStringLiteral("trainyard_algorithms.linear_learner"), QStringLiteral("Linear learner"),
-            QStringLiteral("PYTORCH"), false, false, true },
-        { QStringLiteral("gcr.io/cloud-ml-algos/linear_learner_gpu:latest"),
-            QStringLiteral("trainyard_algorithms.linear_learner"), QStringLiteral("Linear learner (GPU)"),
-            QStringLiteral("PYTORCH"), false, true, true },
-        { QStringLiteral("gcr.io/cloud-ml-algos/wide_deep_learner_cpu:latest"),
-            QStringLiteral("trainyard_algorithms.wide_deep"), QStringLiteral("Wide and deep"),
-            QStringLiteral("PYTORCH"), false, false, true },
-        { QStringLiteral("gcr.io/cloud-ml-algos/wide_deep_learner_gpu:latest"),
-            QStringLiteral("trainyard_algorithms.wide_deep"), QStringLiteral("Wide and deep (GPU)"),
-            QStringLiteral("PYTORCH"), false, true, true },
-    };
+    // The one table, trainyard_algorithms/images.json, compiled in (resources/CMakeLists.txt); the package reads the
+    // same file. Read once; a malformed table is a build defect (tst_builtinalgorithms checks it), never user input.
+    static const QList<BuiltInAlgorithm> all = [] {
+        initAlgorithmsResource();
+        QFile file(QStringLiteral(":/algorithms/trainyard_algorithms/images.json"));
+        QString error = QStringLiteral("missing");
+        QList<BuiltInAlgorithm> table;
+        if (file.open(QIODevice::ReadOnly))
+            table = fromImageTable(file.readAll(), &error);
+        if (table.isEmpty())
+            qCCritical(lcAlgorithms).noquote() << "the built-in algorithm table :/algorithms/trainyard_algorithms/images.json:" << error;
+        return table;
+    }();
     return all;
 }
 

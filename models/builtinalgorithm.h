@@ -33,8 +33,15 @@ namespace BuiltInAlgorithms {
 /// The prefix every Google algorithm image shares ("gcr.io/cloud-ml-algos/").
 QString imagePrefix();
 
-/// Every algorithm Trainyard runs, in the order the console offers them.
+/// Every algorithm Trainyard runs, in the order the console offers them: the package's image table
+/// (resources/algorithms/trainyard_algorithms/images.json, compiled in), the one definition that
+/// trainyard_algorithms.common.IMAGES also reads. `name` is translated.
 const QList<BuiltInAlgorithm>& supported();
+
+/// Reads an image table in images.json's format (`{"images": [{imageUri, module, name, framework,
+/// variant: single|distributed|cpu|gpu, preprocess: bool}, …]}`). Returns the algorithms in the table's order, or
+/// an empty list with `error` naming the entry and field ("images[2].variant: must be …").
+QList<BuiltInAlgorithm> fromImageTable(const QByteArray& json, QString* error);
 
 /// True when `imageUri` is one of Google's algorithm images (the prefix), supported or not.
 bool isAlgorithmImage(const QString& imageUri);

@@ -32,6 +32,8 @@ setup(
     description="Built-in algorithms for Trainyard: XGBoost, linear learner and wide & deep on CSV tables",
     license="GPL-2.0-or-later",
     packages=["trainyard_algorithms"],
+    # The image table (images.json) is data the package reads at import: it must be staged with the modules.
+    package_data={"trainyard_algorithms": ["images.json"]},
     python_requires=">=3.9",
     options={
         "build": {"build_base": _scratch + "/build"},

@@ -16,17 +16,17 @@ import sys
 import time
 import traceback
 
-# The service's images and what they mean here. Sources: research notes §1 — boosted_trees, linear_learner_cpu,
-# wide_deep_learner_cpu and _gpu are verified URIs; xgboost_dist and linear_learner_gpu are inferred (the
-# former from memory of the distributed XGBoost page, the latter by symmetry with wide & deep).
-IMAGES = {
-    "gcr.io/cloud-ml-algos/boosted_trees:latest": ("trainyard_algorithms.xgboost", "single"),
-    "gcr.io/cloud-ml-algos/xgboost_dist:latest": ("trainyard_algorithms.xgboost", "distributed"),
-    "gcr.io/cloud-ml-algos/linear_learner_cpu:latest": ("trainyard_algorithms.linear_learner", "cpu"),
-    "gcr.io/cloud-ml-algos/linear_learner_gpu:latest": ("trainyard_algorithms.linear_learner", "gpu"),
-    "gcr.io/cloud-ml-algos/wide_deep_learner_cpu:latest": ("trainyard_algorithms.wide_deep", "cpu"),
-    "gcr.io/cloud-ml-algos/wide_deep_learner_gpu:latest": ("trainyard_algorithms.wide_deep", "gpu"),
-}
+
+def _read_images():
+    """images.json beside this file: the one table of Google's algorithm images (also compiled into the programs,
+    models/builtinalgorithm.cpp). Sources of the URIs: README.md section 1."""
+    with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "images.json"), encoding="utf-8") as f:
+        return [dict(entry) for entry in json.load(f)["images"]]
+
+
+# The service's images and what they mean here: image URI -> (module, variant).
+IMAGE_TABLE = _read_images()
+IMAGES = {entry["imageUri"]: (entry["module"], entry["variant"]) for entry in IMAGE_TABLE}
 
 # What `apt install` brings each library a module imports (Debian 12 package names).
 DEBIAN_PACKAGES = {
