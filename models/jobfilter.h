@@ -3,20 +3,12 @@
 
 // The `filter` of `GET /v1/projects/{p}/jobs?filter=…` and `trainyardctl jobs list --filter`, as
 // the service (projects.jobs.list) takes it, e.g. `jobId:census*`, `state:FAILED`,
-// `labels.owner=alice AND createTime>="2026-01-01T00:00:00Z"`.
-//
-// Grammar (a subset of https://google.aip.dev/160 that the service documents):
-//   filter := term { [AND] term }        (terms joined by AND; whitespace alone also means AND)
-//   term   := field op value
-//   field  := jobId | state | labels.<key> | createTime | startTime | endTime
-//   op     := ":" | "=" | "!="            for jobId, state, labels.<key>
-//           | "=" | "!=" | "<" | "<=" | ">" | ">="   for the times (RFC 3339 values)
-//   value  := bare word | "double-quoted string" (\" and \\ escapes)
-// `:` is "has": an exact match, or a prefix match when the value ends with `*`; `labels.k:*` means
-// "has label k". `=` is an exact match. `state` values are state names (case-insensitive).
-// OR, NOT and parentheses are rejected with an error rather than misread.
+// `labels.owner=alice AND createTime>="2026-01-01T00:00:00Z"`: ResourceFilter's grammar (resourcefilter.h) over
+// the fields jobId (job_id), state (a state name, case-insensitive), labels.<key>, createTime, startTime and
+// endTime (and their snake_case spellings).
 
 #include "job.h"
+#include "resourcefilter.h"
 
 #include <QDateTime>
 #include <QList>
@@ -37,8 +29,9 @@ public:
 
     bool isEmpty() const { return m_terms.isEmpty(); }
     /// The filter text as given to parse().
-    const QString& text() const { return m_text; }
+    const QString& text() const { return m_filter.text(); }
 
+    /// ResourceFilter::Op's values, in its order.
     enum class Op { Has, Equal, NotEqual, Less, LessEqual, Greater, GreaterEqual };
     enum class Field { JobId, State, Label, CreateTime, StartTime, EndTime };
     /// One parsed term. Public so that a store can translate the terms it can index into its own
@@ -57,10 +50,8 @@ public:
     const QList<Term>& terms() const { return m_terms; }
 
 private:
-    static bool matchTerm(const Term& term, const Job& job);
-
-    QList<Term> m_terms;
-    QString m_text;
+    ResourceFilter m_filter;
+    QList<Term> m_terms; ///< m_filter's terms in the jobs list's own types
 };
 
 } // namespace Trainyard

@@ -5,17 +5,16 @@
 #include "accessstore.h"
 #include "apicommon.h"
 #include "httpapi.h"
-#include "jobfilter.h"
 
 #include "modelstore.h"
 #include "predictionservice.h"
+#include "resourcefilter.h"
 #include "staging.h"
 
 #include <QElapsedTimer>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
-#include <QRegularExpression>
 #include <QUrlQuery>
 
 namespace Trainyard {
@@ -40,36 +39,55 @@ HttpApi::Reply unavailableService()
     return errorReply(RpcCode::Unavailable, QStringLiteral("This executor serves no models (no model store)."));
 }
 
-/// A page of `items` after the item named by the token, with `nextPageToken` when more follow.
-/// A page of `items` that pass the request's `filter`: the jobs list's grammar (models/jobfilter.h) over `name`,
-/// `labels.KEY` and `createTime`, the fields the service's models and versions lists filter on ("labels.team=vision",
-/// "name:census*"); `asJob(item)` gives those fields as a Job's (jobId = the name) for JobFilter::matches().
-template <typename T, typename Name, typename Json, typename AsJob>
+/// The fields the models, versions and operations lists filter on, as the service's models and versions lists
+/// take them ("labels.team=vision", "name:census*"); an operation's name is its ID.
+const QList<ResourceFilter::Field>& listFields()
+{
+    using K = ResourceFilter::Kind;
+    static const QList<ResourceFilter::Field> fields { { QStringLiteral("name"), QString(), K::Text, {} },
+        { QStringLiteral("labels"), QString(), K::Labels, {} },
+        { QStringLiteral("createTime"), QStringLiteral("create_time"), K::Time, {} } };
+    return fields;
+}
+
+enum ListField { NameField, LabelsField, CreateTimeField }; ///< listFields()' order
+
+/// What a filter term reads of a listed item: its name, a label (none when it lacks it), its creation time.
+template <typename T>
+std::optional<QString> listFieldOf(const ResourceFilter::Term& term, const QString& name, const T& item)
+{
+    switch (term.field) {
+    case NameField:
+        return name;
+    case LabelsField:
+        if constexpr (requires { item.labels; }) {
+            if (item.labels.contains(term.labelKey))
+                return item.labels.value(term.labelKey);
+        }
+        return std::nullopt;
+    case CreateTimeField:
+        if constexpr (requires { item.createTime; })
+            return item.createTime;
+        return std::nullopt; // a model keeps no creation time
+    }
+    return std::nullopt;
+}
+
+/// A page of `items` that pass the request's `filter` (ResourceFilter's grammar over listFields()), after the item
+/// named by the page token, with `nextPageToken` when more follow.
+template <typename T, typename Name, typename Json>
 HttpApi::Reply page(const ApiRequest& request, const QList<T>& all, const QString& kind, const QString& listField,
-    Name nameOf, Json jsonOf, AsJob asJob)
+    Name nameOf, Json jsonOf)
 {
     const QString filterText = queryValue(request.query(), QStringLiteral("filter"));
-    QList<T> items = all;
-    if (!filterText.trimmed().isEmpty()) {
-        static const QRegularExpression nameField(QStringLiteral("(^|[\\s])name(?=\\s*(:|=|!=))"));
-        QString text = filterText;
-        text.replace(nameField, QStringLiteral("\\1jobId"));
-        QString why;
-        const std::optional<JobFilter> filter = JobFilter::parse(text, &why);
-        if (!filter)
-            return invalidArgument(
-                QStringLiteral("filter"), why.replace(QStringLiteral("jobId"), QStringLiteral("name")));
-        for (const JobFilter::Term& term : filter->terms()) {
-            if (term.field != JobFilter::Field::JobId && term.field != JobFilter::Field::Label
-                && term.field != JobFilter::Field::CreateTime)
-                return invalidArgument(
-                    QStringLiteral("filter"), QStringLiteral("this list filters on name, labels.KEY and createTime"));
-        }
-        items.clear();
-        for (const T& item : all) {
-            if (filter->matches(asJob(item)))
-                items.append(item);
-        }
+    QString why;
+    const std::optional<ResourceFilter> filter = ResourceFilter::parse(filterText, listFields(), &why);
+    if (!filter)
+        return invalidArgument(QStringLiteral("filter"), why);
+    QList<T> items;
+    for (const T& item : all) {
+        if (filter->matches([&](const ResourceFilter::Term& term) { return listFieldOf(term, nameOf(item), item); }))
+            items.append(item);
     }
     int size = 0;
     if (!parsePageSize(
@@ -115,13 +133,7 @@ HttpApi::Reply HttpApi::listModels(const ApiRequest& request, const QString& pro
         return unavailableService();
     return page(
         request, m_prediction->store()->models(project), QStringLiteral("models"), QStringLiteral("models"),
-        [](const ModelResource& m) { return m.name; }, [](const ModelResource& m) { return m.toJson(); },
-        [](const ModelResource& m) {
-            Job j;
-            j.jobId = m.name;
-            j.labels = m.labels;
-            return j;
-        });
+        [](const ModelResource& m) { return m.name; }, [](const ModelResource& m) { return m.toJson(); });
 }
 
 HttpApi::Reply HttpApi::createModel(const ApiRequest& request, const QString& project)
@@ -326,14 +338,7 @@ HttpApi::Reply HttpApi::listVersions(const ApiRequest& request, const QString& p
     return page(
         request, m_prediction->store()->versions(project, model), QStringLiteral("versions"),
         QStringLiteral("versions"), [](const VersionResource& v) { return v.name; },
-        [](const VersionResource& v) { return v.toJson(); },
-        [](const VersionResource& v) {
-            Job j;
-            j.jobId = v.name;
-            j.labels = v.labels;
-            j.createTime = v.createTime;
-            return j;
-        });
+        [](const VersionResource& v) { return v.toJson(); });
 }
 
 HttpApi::Reply HttpApi::createVersion(const ApiRequest& request, const QString& project, const QString& model)
@@ -645,13 +650,7 @@ HttpApi::Reply HttpApi::listOperations(const ApiRequest& request, const QString&
         return unavailableService();
     return page(
         request, m_prediction->store()->operations(project), QStringLiteral("operations"), QStringLiteral("operations"),
-        [](const OperationResource& o) { return o.id; }, [](const OperationResource& o) { return o.toJson(); },
-        [](const OperationResource& o) {
-            Job j;
-            j.jobId = o.id;
-            j.createTime = o.createTime;
-            return j;
-        });
+        [](const OperationResource& o) { return o.id; }, [](const OperationResource& o) { return o.toJson(); });
 }
 
 HttpApi::Reply HttpApi::getOperation(const QString& project, const QString& id)
