@@ -298,6 +298,9 @@ struct FieldViolation {
     QString field;
     QString description;
     bool operator==(const FieldViolation&) const = default;
+    /// "field: description" (just the description without a field): the one way a violation becomes a sentence,
+    /// for a job's errorMessage or a log line.
+    QString message() const { return field.isEmpty() ? description : field + QStringLiteral(": ") + description; }
 };
 using FieldViolations = QList<FieldViolation>;
 

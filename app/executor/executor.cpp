@@ -380,7 +380,8 @@ bool Executor::start(QString* error)
         d->prediction->setSandbox(sandbox);
     }
     d->scheduler->setBatchModelResolver(
-        [prediction = d->prediction.get()](const QString& project, const PredictionInput& input, QString* error) {
+        [prediction = d->prediction.get()](
+            const QString& project, const PredictionInput& input, FieldViolation* error) {
             return prediction->batchModel(project, input, error);
         });
 

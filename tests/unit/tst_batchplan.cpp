@@ -68,12 +68,12 @@ private Q_SLOTS:
 
     void expandsPatternsSorted()
     {
-        QString error;
+        FieldViolation error;
         const PathPolicy paths({ m_root.path() });
         const std::optional<BatchPlan> plan = BatchPlan::make(
             input({ m_data + QStringLiteral("/rows-*.json"), m_data + QStringLiteral("/other.csv") }), BatchModel {},
             16, m_root.filePath(QStringLiteral("state")), paths, &error);
-        QVERIFY2(plan, qPrintable(error));
+        QVERIFY2(plan, qPrintable(error.message()));
         QStringList names;
         for (const BatchPlan::File& f : plan->files)
             names << QFileInfo(f.path).fileName();
@@ -105,10 +105,10 @@ private Q_SLOTS:
         PredictionInput in = input({ m_data + QStringLiteral("/rows-*.json") });
         if (maxWorkerCount > 0)
             in.maxWorkerCount = maxWorkerCount;
-        QString error;
+        FieldViolation error;
         const std::optional<BatchPlan> plan
             = BatchPlan::make(in, BatchModel {}, workerLimit, QString(), PathPolicy({ m_root.path() }), &error);
-        QVERIFY2(plan, qPrintable(error));
+        QVERIFY2(plan, qPrintable(error.message()));
         QCOMPARE(plan->workers, workers);
     }
 
@@ -126,11 +126,12 @@ private Q_SLOTS:
     {
         QFETCH(QString, path);
         QFETCH(QString, error);
-        QString got;
+        FieldViolation violation;
         const std::optional<BatchPlan> plan
             = BatchPlan::make(input({ m_data + QStringLiteral("/rows-0.json"), m_data + path }), BatchModel {}, 4,
-                QString(), PathPolicy({ m_root.path() }), &got);
+                QString(), PathPolicy({ m_root.path() }), &violation);
         QVERIFY(!plan);
+        const QString got = violation.message();
         QVERIFY2(got.startsWith(error), qPrintable(got));
         if (path.isEmpty())
             QVERIFY2(got.contains(QLatin1String("is a folder")), qPrintable(got));
@@ -144,12 +145,12 @@ private Q_SLOTS:
         writeFile(outside.filePath(QStringLiteral("secret.json")), 100);
         const QString link = m_data + QStringLiteral("/rows-link.json");
         QVERIFY(QFile::link(outside.filePath(QStringLiteral("secret.json")), link));
-        QString error;
+        FieldViolation error;
         const std::optional<BatchPlan> plan = BatchPlan::make(input({ m_data + QStringLiteral("/rows-*.json") }),
             BatchModel {}, 4, QString(), PathPolicy({ m_root.path() }), &error);
         QFile::remove(link);
         QVERIFY(!plan);
-        QVERIFY2(error.startsWith(QLatin1String("predictionInput.inputPaths[0]: ")), qPrintable(error));
+        QVERIFY2(error.message().startsWith(QLatin1String("predictionInput.inputPaths[0]: ")), qPrintable(error.message()));
     }
 
     void writesAndReadsBack()
@@ -166,9 +167,10 @@ private Q_SLOTS:
         const QString state = m_root.filePath(QStringLiteral("state"));
         QVERIFY(QDir().mkpath(state));
         QString error;
+        FieldViolation violation;
         const std::optional<BatchPlan> plan
-            = BatchPlan::make(in, model, 16, state, PathPolicy({ m_root.path() }), &error);
-        QVERIFY2(plan, qPrintable(error));
+            = BatchPlan::make(in, model, 16, state, PathPolicy({ m_root.path() }), &violation);
+        QVERIFY2(plan, qPrintable(violation.message()));
         const QString file = state + QStringLiteral("/plan.json");
         QVERIFY2(plan->write(file, &error), qPrintable(error));
         const std::optional<BatchPlan> back = BatchPlan::read(file, &error);

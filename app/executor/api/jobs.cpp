@@ -176,19 +176,14 @@ HttpApi::Reply HttpApi::createPredictionJob(const QString& project, Job job, con
     // The model and the input files, as the job will find them when it starts: an error now rather than a job
     // that fails at once.
     if (violations.isEmpty()) {
-        QString error;
+        FieldViolation error { QStringLiteral("predictionInput"), QStringLiteral("this executor serves no models") };
         std::optional<BatchModel> model;
-        if (!m_prediction)
-            error = QStringLiteral("predictionInput: this executor serves no models");
-        else
+        if (m_prediction)
             model = m_prediction->batchModel(project, in, &error);
         if (model && !BatchPlan::make(in, *model, 1, QString(), policy, &error))
             model.reset();
-        if (!model) {
-            const qsizetype colon = error.indexOf(QLatin1String(": "));
-            violations.append({ colon > 0 ? error.left(colon) : QStringLiteral("predictionInput"),
-                colon > 0 ? error.mid(colon + 2) : error });
-        }
+        if (!model)
+            violations.append(error);
     }
     if (!violations.isEmpty())
         return errorReply(

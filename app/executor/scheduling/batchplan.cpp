@@ -15,7 +15,7 @@
 namespace Trainyard {
 
 std::optional<BatchPlan> BatchPlan::make(const PredictionInput& input, const BatchModel& model, int workerLimit,
-    const QString& stateDir, const PathPolicy& paths, QString* error)
+    const QString& stateDir, const PathPolicy& paths, FieldViolation* error)
 {
     BatchPlan plan;
     for (qsizetype i = 0; i < input.inputPaths.size(); ++i) {
@@ -23,18 +23,18 @@ std::optional<BatchPlan> BatchPlan::make(const PredictionInput& input, const Bat
         const QString field = QStringLiteral("predictionInput.inputPaths[%1]").arg(i);
         const QStringList matched = BatchInputs::expand(pattern);
         if (matched.isEmpty() && QFileInfo(pattern).isDir()) {
-            *error = QStringLiteral("%1: %2 is a folder; give its files (%2/*)").arg(field, pattern);
+            *error = { field, QStringLiteral("%1 is a folder; give its files (%1/*)").arg(pattern) };
             return std::nullopt;
         }
         if (matched.isEmpty()) {
-            *error = QStringLiteral("%1: no readable file matches %2").arg(field, pattern);
+            *error = { field, QStringLiteral("no readable file matches %1").arg(pattern) };
             return std::nullopt;
         }
         for (const QString& path : std::as_const(matched)) {
             // Each file a pattern matches is held to the rule the pattern was: a link out of the roots, or into the
             // executor's folders, is refused by its name.
             if (const QString why = paths.problem(path, PathUse::InputFile); !why.isEmpty()) {
-                *error = QStringLiteral("%1: %2").arg(field, why);
+                *error = { field, why };
                 return std::nullopt;
             }
             plan.files.append({ path, QFileInfo(path).size() });

@@ -55,11 +55,11 @@ struct BatchPlan {
 
     /// Expands `input.inputPaths` (a `*` in the last segment matches file names, sorted; a plain path must be a
     /// readable file) and chooses the workers: min(maxWorkerCount (10 when absent), `workerLimit` (this host's vCPUs;
-    /// a cluster's: no limit), ⌈bytes / MinShardBytes⌉), at least 1. Errors (nullopt, *error names the field:
-    /// "predictionInput.inputPaths[1]: no file matches /data/x*") for a path that matches nothing or cannot be read,
+    /// a cluster's: no limit), ⌈bytes / MinShardBytes⌉), at least 1. Errors (nullopt, *error the field and the rule:
+    /// {"predictionInput.inputPaths[1]", "no readable file matches /data/x*"}) for a path that matches nothing or cannot be read,
     /// or a file that `paths` refuses as an input file (PathPolicy: a link out of the roots, a file of the executor's).
     static std::optional<BatchPlan> make(const PredictionInput& input, const BatchModel& model, int workerLimit,
-        const QString& stateDir, const PathPolicy& paths, QString* error);
+        const QString& stateDir, const PathPolicy& paths, FieldViolation* error);
 
     qint64 totalBytes() const;
 

@@ -127,9 +127,9 @@ public:
     void setGracePeriodSeconds(int seconds);
 
     /// Resolves a batch prediction job's model (predictionInput.modelName, versionName or uri) for `project`; nullopt
-    /// with *error ("predictionInput.versionName: …") when it cannot be used.
-    using BatchModelResolver
-        = std::function<std::optional<BatchModel>(const QString& project, const PredictionInput&, QString* error)>;
+    /// with *error (the field and the rule) when it cannot be used.
+    using BatchModelResolver = std::function<std::optional<BatchModel>(
+        const QString& project, const PredictionInput&, FieldViolation* error)>;
     /// How batch prediction jobs find their model (the executor's PredictionService). A batch prediction job is
     /// another run of the same queue: its plan (BatchPlan: input files, workers) is made when it is submitted and
     /// kept in its job folder, its workers are the replicas of a cluster (a master and workers) running the bundled

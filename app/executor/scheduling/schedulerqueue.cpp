@@ -123,11 +123,16 @@ void Scheduler::Private::planBatch(Run* run, const Job& job)
         }
     } else if (!batchResolver) {
         error = QStringLiteral("this executor serves no models, so it cannot run batch prediction jobs");
-    } else if (const std::optional<BatchModel> model = batchResolver(run->key.project, in, &error)) {
-        // A cluster's nodes are many; on this host, more workers than vCPUs only take turns.
-        const int limit = run->backend == backend ? QThread::idealThreadCount() : std::numeric_limits<int>::max();
-        plan = BatchPlan::make(in, *model, limit, run->folder.batchDir(), paths, &error);
-        if (plan && !plan->write(planFile, &error))
+    } else {
+        FieldViolation violation;
+        if (const std::optional<BatchModel> model = batchResolver(run->key.project, in, &violation)) {
+            // A cluster's nodes are many; on this host, more workers than vCPUs only take turns.
+            const int limit = run->backend == backend ? QThread::idealThreadCount() : std::numeric_limits<int>::max();
+            plan = BatchPlan::make(in, *model, limit, run->folder.batchDir(), paths, &violation);
+        }
+        if (!plan)
+            error = violation.message();
+        else if (!plan->write(planFile, &error))
             plan.reset();
     }
     run->batchOutputPath = in.outputPath;

@@ -193,17 +193,17 @@ void PredictionService::afterCopy(const QString& key, const QString& error)
 }
 
 std::optional<BatchModel> PredictionService::batchModel(
-    const QString& project, const PredictionInput& input, QString* error) const
+    const QString& project, const PredictionInput& input, FieldViolation* error) const
 {
     if (!input.uri.isEmpty()) {
         const FrameworkGuess guess = PredictionJson::detectFramework(input.uri);
         if (!QFileInfo(input.uri).isDir()) {
-            *error = QStringLiteral("predictionInput.uri: %1 is not a folder").arg(input.uri);
+            *error = { QStringLiteral("predictionInput.uri"), QStringLiteral("%1 is not a folder").arg(input.uri) };
             return std::nullopt;
         }
         if (guess.framework == PredictionFramework::Unspecified || guess.framework == PredictionFramework::TensorFlow) {
-            *error = QStringLiteral("predictionInput.uri: %1 holds no model this system can serve (%2)")
-                         .arg(input.uri, guess.explanation);
+            *error = { QStringLiteral("predictionInput.uri"),
+                QStringLiteral("%1 holds no model this system can serve (%2)").arg(input.uri, guess.explanation) };
             return std::nullopt;
         }
         BatchModel model;
@@ -218,32 +218,33 @@ std::optional<BatchModel> PredictionService::batchModel(
     const std::optional<PredictionJson::ResourceName> name
         = PredictionJson::parseResourceName(byModel ? input.modelName : input.versionName);
     if (!name || name->project != project) {
-        *error = QStringLiteral("%1: the model must be in this job's project (%2)").arg(field, project);
+        *error = { field, QStringLiteral("the model must be in this job's project (%1)").arg(project) };
         return std::nullopt;
     }
     const std::optional<ModelResource> model = m_store->model(project, name->model);
     if (!model) {
-        *error = QStringLiteral("%1: there is no model %2")
-                     .arg(field, PredictionJson::modelResourceName(project, name->model));
+        *error = { field, QStringLiteral("there is no model %1").arg(PredictionJson::modelResourceName(project, name->model)) };
         return std::nullopt;
     }
     QString versionId = name->version;
     if (byModel) {
         versionId = model->defaultVersion;
         if (versionId.isEmpty()) {
-            *error = QStringLiteral("%1: model %2 has no default version").arg(field, model->resourceName());
+            *error = { field, QStringLiteral("model %1 has no default version").arg(model->resourceName()) };
             return std::nullopt;
         }
     }
     const std::optional<VersionResource> v = m_store->version(project, model->name, versionId);
     if (!v) {
-        *error = QStringLiteral("%1: there is no version %2")
-                     .arg(field, PredictionJson::versionResourceName(project, model->name, versionId));
+        *error = { field,
+            QStringLiteral("there is no version %1")
+                .arg(PredictionJson::versionResourceName(project, model->name, versionId)) };
         return std::nullopt;
     }
     if (v->state != VersionState::Ready) {
-        *error = QStringLiteral("%1: version %2 is %3; only a READY version predicts")
-                     .arg(field, v->resourceName(), PredictionJson::versionStateName(v->state));
+        *error = { field,
+            QStringLiteral("version %1 is %2; only a READY version predicts")
+                .arg(v->resourceName(), PredictionJson::versionStateName(v->state)) };
         return std::nullopt;
     }
     BatchModel result;

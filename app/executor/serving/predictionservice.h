@@ -97,9 +97,9 @@ public:
     /// The model a batch prediction job of `project` runs (Scheduler::BatchModelResolver): `modelName`'s default
     /// version or `versionName`, which must be READY (their copy here, with a custom prediction routine's staged
     /// packages), or the folder `uri` (its framework detected from its files, PredictionJson::detectFramework()).
-    /// nullopt with *error naming the field ("predictionInput.modelName: model projects/local/models/m has no default
-    /// version") otherwise.
-    std::optional<BatchModel> batchModel(const QString& project, const PredictionInput& input, QString* error) const;
+    /// nullopt with *error, the field and the rule ({"predictionInput.modelName", "model projects/local/models/m has no
+    /// default version"}), otherwise.
+    std::optional<BatchModel> batchModel(const QString& project, const PredictionInput& input, FieldViolation* error) const;
 
     /// The folder of a version's files here.
     QString versionFolder(const QString& project, const QString& model, const QString& version) const;
