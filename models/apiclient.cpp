@@ -449,6 +449,17 @@ ApiStream* ApiClient::followJobs(const QByteArray& since)
     return new ApiStream(m_nam->get(req), QString(), nullptr);
 }
 
+ApiStream* ApiClient::followModels()
+{
+    QNetworkRequest req(projectUrl(QStringLiteral("/models"), QStringLiteral("follow=true")));
+    m_tls->prepare(&req);
+    req.setRawHeader("Authorization", "Bearer " + m_token);
+    req.setRawHeader("Accept", "text/event-stream");
+    auto* stream = new ApiStream(m_nam->get(req), QString(), nullptr);
+    stream->m_project = project();
+    return stream;
+}
+
 ApiResult<Job> ApiClient::createJobBlocking(const Job& job)
 {
     return ApiJson::blocking<Job>([&](QObject* ctx, Callback<Job> cb) { createJob(job, ctx, std::move(cb)); });

@@ -131,6 +131,11 @@ public:
     /// the jobs written after it; ApiStream::jobsReset first means the cursor was not valid there (another
     /// database) and everything follows. The stream never ends by itself: reconnect after finished().
     ApiStream* followJobs(const QByteArray& since = {});
+    /// `GET …/models?follow=true`: the project's models with their versions (ApiStream::modelChanged, one per model),
+    /// ApiStream::synced, then each model as it or one of its versions changes, modelDeleted, and every READY
+    /// version's request rate (versionRates) every 5 s while it changes. Never ends by itself: reconnect after
+    /// finished(). PredictionClient::followModels() is the typed entry.
+    ApiStream* followModels();
 
     ApiResult<Job> createJobBlocking(const Job& job);
     ApiResult<Job> getJobBlocking(const QString& jobId);

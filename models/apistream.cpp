@@ -134,6 +134,14 @@ void ApiStream::dispatch(const QString& event, const QByteArray& data, QList<Log
             qCWarning(lcApiClient) << "ignoring an undecodable job event:" << error.message;
     } else if (event == QLatin1String("synced")) {
         Q_EMIT jobsSynced(object.value(QLatin1String("cursor")).toString().toLatin1());
+        Q_EMIT synced();
+    } else if (event == QLatin1String("model")) {
+        Q_EMIT modelChanged(ModelChange::fromJson(object, m_project));
+    } else if (event == QLatin1String("modelDeleted")) {
+        if (const auto name = PredictionJson::parseResourceName(object.value(QLatin1String("name")).toString()))
+            Q_EMIT modelDeleted(name->model);
+    } else if (event == QLatin1String("rates")) {
+        Q_EMIT versionRates(VersionRates::fromJson(object));
     } else if (event == QLatin1String("reset")) {
         Q_EMIT jobsReset();
     } else if (event == QLatin1String("series")) {

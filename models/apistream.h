@@ -5,6 +5,7 @@
 // followMetrics()).
 
 #include "apitypes.h"
+#include "predictionresults.h"
 
 #include <QByteArray>
 #include <QObject>
@@ -47,6 +48,14 @@ Q_SIGNALS:
     void jobsSynced(const QByteArray& cursor);
     /// `event: reset` of a job list stream: forget the jobs seen so far, a full snapshot follows.
     void jobsReset();
+    /// `event: synced` of a list stream (jobs or models): the first listing is complete.
+    void synced();
+    /// `event: model` of a models stream: a model and all its versions, as they are now.
+    void modelChanged(const Trainyard::ModelChange& change);
+    /// `event: modelDeleted` of a models stream: the model's ID ("census").
+    void modelDeleted(const QString& model);
+    /// `event: rates` of a models stream: every READY version's current requests per second.
+    void versionRates(const Trainyard::VersionRates& rates);
     /// `event: replicas` of an events stream.
     void replicasChanged(const QString& jobId, const QList<Trainyard::ReplicaInfo>& replicas);
     /// `event: series` of a metrics stream: a series (all stored ones first, then each new one).
@@ -71,6 +80,7 @@ private:
 
     QPointer<QNetworkReply> m_reply;
     QString m_jobId;
+    QString m_project; ///< a models stream's project, for decoding its records
     QByteArray m_buffer;
     QString m_event;
     QByteArray m_data;

@@ -222,6 +222,11 @@ void PredictionClient::cancelOperation(const QString& id, QObject* context, Call
         {}, "{}", context, typed<bool>(std::move(done), [](const QJsonObject&, ApiError*) { return true; }));
 }
 
+ApiStream* PredictionClient::followModels()
+{
+    return m_client->followModels();
+}
+
 ApiResult<ModelPage> PredictionClient::listModelsBlocking(
     const QString& filter, int pageSize, const QString& pageToken)
 {

@@ -60,6 +60,9 @@ public:
     void getOperation(const QString& id, QObject* context, Callback<OperationResource> done);
     void cancelOperation(const QString& id, QObject* context, Callback<bool> done);
 
+    /// The project's models as they change (ApiClient::followModels()); the caller owns the stream.
+    ApiStream* followModels();
+
     ApiResult<ModelPage> listModelsBlocking(const QString& filter, int pageSize, const QString& pageToken);
     /// Every model, following the pages.
     ApiResult<QList<ModelResource>> allModelsBlocking(const QString& filter);

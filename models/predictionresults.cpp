@@ -25,6 +25,25 @@ ModelPage ModelPage::fromJson(const QJsonObject& json, const QString& project)
     return page;
 }
 
+ModelChange ModelChange::fromJson(const QJsonObject& json, const QString& project)
+{
+    ModelChange change;
+    FieldViolations ignored; // the executor's own records, read leniently
+    change.model = ModelResource::fromJson(json.value(QStringLiteral("model")).toObject(), project, &ignored);
+    for (const QJsonValue& v : json.value(QStringLiteral("versions")).toArray())
+        change.versions.append(VersionResource::fromJson(v.toObject(), project, change.model.name, &ignored, true));
+    return change;
+}
+
+VersionRates VersionRates::fromJson(const QJsonObject& json)
+{
+    VersionRates rates;
+    const QJsonObject all = json.value(QStringLiteral("rates")).toObject();
+    for (auto it = all.begin(); it != all.end(); ++it)
+        rates.perSecond.insert(it.key(), it.value().toDouble());
+    return rates;
+}
+
 VersionPage VersionPage::fromJson(const QJsonObject& json, const QString& project, const QString& model)
 {
     VersionPage page;

@@ -3,6 +3,7 @@
 
 #include "prediction.h"
 
+#include <QHash>
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QList>
@@ -22,6 +23,20 @@ struct ModelPage {
     QList<ModelResource> models;
     QString nextPageToken;
     static ModelPage fromJson(const QJsonObject& json, const QString& project);
+};
+
+/// The models stream's `model` event (`GET …/models?follow=true`): a model and all its versions as they are now.
+struct ModelChange {
+    ModelResource model;
+    QList<VersionResource> versions;
+    static ModelChange fromJson(const QJsonObject& json, const QString& project);
+};
+
+/// The models stream's `rates` event: each READY version's requests per second in the current 10-second interval,
+/// by its full resource name ("projects/p/models/m/versions/v").
+struct VersionRates {
+    QHash<QString, double> perSecond;
+    static VersionRates fromJson(const QJsonObject& json);
 };
 
 /// `GET …/models/{m}/versions`: a page of versions.

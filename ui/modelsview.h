@@ -20,6 +20,7 @@ namespace Trainyard {
 class VersionChartsPanel;
 
 class ApiClient;
+class ApiStream;
 class DeployedModelsModel;
 
 /// The Models view (app/executor/API.md "Models and versions"): the project's models with their versions (state,
@@ -53,6 +54,8 @@ public:
     /// The Charts tab: the selected version's requests/s, latency percentiles and errors/s.
     VersionChartsPanel* chartsPanel() const { return m_charts; }
     /// The built-in model's column form (hidden for other models) and its fields, in CSV order after the target.
+    /// The tree follows the executor's models stream (it listed every model; changes come as they happen).
+    bool isFollowing() const { return !m_feed.isNull() && m_feedSynced; }
     QWidget* columnForm() const { return m_formBox; }
     const QList<QWidget*>& columnFields() const { return m_formFields; }
 
@@ -89,8 +92,17 @@ private:
     /// training table's columns (…/versions/{v}/inputSchema: a number field with the column's mean as a hint, or the
     /// category list) whose "Add as Instance" appends the row to the instances; hidden for any other model.
     void loadInputSchema();
-    /// Reads each READY version's latest request rate into the tree's Requests column.
+    /// Reads each READY version's latest request rate into the tree's Requests column (only while the models stream
+    /// is down: it carries the rates).
     void refreshRates();
+    /// Opens the models stream (PredictionClient::followModels()) unless it is open: the tree follows its events.
+    void openFeed();
+    void closeFeed();
+    /// Shows what the stream has told so far (once it listed every model).
+    void applyFeed();
+    /// Every 5 s: with the stream up, the selected version's log and charts only; with it down, a reconnect and one
+    /// read of the whole list (refresh()).
+    void poll();
     void buildForm(const InputSchema& schema);
     void addFormRow();
     /// Reads the selected version's log into the Log tab and its request metrics into the Charts tab (nothing
@@ -122,6 +134,10 @@ private:
     bool m_chartsPending = false;
     QTimer m_poll;
     bool m_pending = false;
+    QPointer<ApiStream> m_feed; ///< the models stream (null: down)
+    bool m_feedSynced = false; ///< it listed every model; the tree follows it
+    QList<ModelResource> m_feedModels; ///< as the stream told them, in creation order
+    QHash<QString, QList<VersionResource>> m_feedVersions; ///< model ID → its versions
     QString m_selectModel;
     QString m_selectVersion;
 };

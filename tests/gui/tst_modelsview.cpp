@@ -40,6 +40,7 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QRadioButton>
+#include <QElapsedTimer>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTabWidget>
@@ -152,6 +153,18 @@ private Q_SLOTS:
                 == VersionState::Ready,
             60000);
         QVERIFY(model->versionAt(model->indexOf(QStringLiteral("cancer"), QStringLiteral("v1")))->isDefault);
+        // The view follows the executor's models stream: a model made elsewhere (trainyardctl, as gcloud's
+        // `ai-platform models create`) is in the tree without a refresh, well before the 5 s a poll would take.
+        QTRY_VERIFY_WITH_TIMEOUT(view->isFollowing(), 15000);
+        const Test::CtlRun made = Test::runCtl(QProcessEnvironment::systemEnvironment(),
+            { QStringLiteral("models"), QStringLiteral("create"), QStringLiteral("elsewhere") },
+            60000);
+        QVERIFY2(made.code == 0, qPrintable(made.err));
+        QElapsedTimer shown;
+        shown.start();
+        QTRY_VERIFY_WITH_TIMEOUT(model->indexOf(QStringLiteral("elsewhere")).isValid(), 15000);
+        QVERIFY2(view->isFollowing(), "the stream dropped: the model came from a poll");
+        qInfo("the model created by trainyardctl showed after %lld ms", shown.elapsed());
 
         // Raw rows of the training table (label removed): rows 1 and 300.
         QFile csv(QStringLiteral(TRAINYARD_FIXTURES_DIR "/builtin/breast_cancer.csv"));

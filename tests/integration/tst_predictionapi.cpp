@@ -9,8 +9,11 @@
 // the next one serves the versions again; a model user may predict and change nothing; deleting a version stops
 // its nodes; and, with trainyardctl as a user runs it, a built-in algorithm's job → its model deployed → raw CSV rows
 // predicted with the training table's own labels.
+#include "apiclient.h"
 #include "apirequest.h"
+#include "apistream.h"
 #include "ctlrun.h"
+#include "predictionclient.h"
 #include "executorprocess.h"
 #include "trainingpackage.h"
 
@@ -23,6 +26,7 @@
 #include <QNetworkReply>
 #include <QNetworkRequest>
 #include <QProcess>
+#include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -208,6 +212,57 @@ private Q_SLOTS:
                      .json.value(QStringLiteral("lastUseTime"))
                      .toString()
                      .isEmpty());
+    }
+
+    /// The models stream (`GET …/models?follow=true`, PredictionClient::followModels()): every model with its
+    /// versions, `synced`, then each model as it or a version changes, its deletion, and the READY versions' request
+    /// rates; a filter is refused with it. The console's Models view follows it instead of asking every 5 s.
+    void modelsStreamFollowsChanges()
+    {
+        Trainyard::ApiClient client(m_executor->url(), m_executor->token());
+        std::unique_ptr<Trainyard::ApiStream> stream(Trainyard::PredictionClient(&client).followModels());
+        QSignalSpy changed(stream.get(), &Trainyard::ApiStream::modelChanged);
+        QSignalSpy synced(stream.get(), &Trainyard::ApiStream::synced);
+        QSignalSpy deleted(stream.get(), &Trainyard::ApiStream::modelDeleted);
+        QSignalSpy rates(stream.get(), &Trainyard::ApiStream::versionRates);
+        QTRY_COMPARE_WITH_TIMEOUT(synced.count(), 1, 15000);
+        // The listing: cancer with its READY version sk, as get answers them.
+        QVERIFY(changed.count() >= 1);
+        const auto cancer = changed.first().first().value<Trainyard::ModelChange>();
+        QCOMPARE(cancer.model.name, QStringLiteral("cancer"));
+        QCOMPARE(cancer.model.defaultVersion, QStringLiteral("sk"));
+        QCOMPARE(cancer.versions.size(), 1);
+        QCOMPARE(cancer.versions.first().name, QStringLiteral("sk"));
+        QCOMPARE(cancer.versions.first().state, Trainyard::VersionState::Ready);
+        // A new model is sent as it is created, with its labels, and its deletion.
+        changed.clear();
+        QCOMPARE(send("POST", QStringLiteral("/v1/projects/local/models"),
+                     json({ { QStringLiteral("name"), QStringLiteral("streamed") },
+                         { QStringLiteral("labels"), QJsonObject { { QStringLiteral("team"), QStringLiteral("risk") } } } }))
+                     .status,
+            200);
+        QTRY_COMPARE_WITH_TIMEOUT(changed.count(), 1, 15000);
+        const auto streamed = changed.first().first().value<Trainyard::ModelChange>();
+        QCOMPARE(streamed.model.name, QStringLiteral("streamed"));
+        QCOMPARE(streamed.model.labels.value(QStringLiteral("team")), QStringLiteral("risk"));
+        QVERIFY(streamed.versions.isEmpty());
+        const ApiResponse removal = send("DELETE", QStringLiteral("/v1/projects/local/models/streamed"));
+        QCOMPARE(removal.status, 200);
+        QTRY_COMPARE_WITH_TIMEOUT(deleted.count(), 1, 15000);
+        QCOMPARE(deleted.first().first().toString(), QStringLiteral("streamed"));
+        // Requests to sk show in its rate within the stream's 5 s.
+        for (int i = 0; i < 5; ++i)
+            QCOMPARE(predict(QStringLiteral("cancer/versions/sk"), m_expected.value(QStringLiteral("instances")).toArray())
+                         .status,
+                200);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            !rates.isEmpty()
+                && rates.last().first().value<Trainyard::VersionRates>().perSecond.value(
+                       QStringLiteral("projects/local/models/cancer/versions/sk"))
+                    > 0,
+            15000);
+        QVERIFY(!stream->isFinished());
+        QCOMPARE(send("GET", QStringLiteral("/v1/projects/local/models?follow=true&filter=name:c*")).status, 400);
     }
 
     /// XGBoost (a booster's model.bst) and PyTorch (TorchScript): READY, and the libraries' own answers.

@@ -50,6 +50,21 @@ private Q_SLOTS:
         QCOMPARE(again.value(QStringLiteral("latencyP50Ms")).toDouble(), 2.0);
     }
 
+    /// The models stream's rate: the current interval's, as the series' last point says it, and 0 for a quiet one.
+    void latestRateIsTheLastPoints()
+    {
+        RequestStats stats;
+        const qint64 t0 = 1'800'000'000'000;
+        QCOMPARE(stats.latestRequestsPerSecond(t0), 0.0);
+        for (int i = 0; i < 30; ++i)
+            stats.record(t0 + 10'000 + i, 3.0, true);
+        const qint64 now = t0 + 16'000; // 6 s into the second bucket
+        const QJsonArray points = stats.toJson(now).value(QStringLiteral("points")).toArray();
+        QCOMPARE(stats.latestRequestsPerSecond(now), 5.0);
+        QCOMPARE(stats.latestRequestsPerSecond(now), points.last().toObject().value(QStringLiteral("requestsPerSecond")).toDouble());
+        QCOMPARE(stats.latestRequestsPerSecond(t0 + 21'000), 0.0); // the next interval has had none
+    }
+
     void anHourAtMost()
     {
         RequestStats stats;

@@ -427,7 +427,8 @@ private:
     Reply metrics(const ApiRequest& request, const QString& project, const QString& jobId,
         const HttpChannelPtr& channel, bool* streaming);
     // Models, versions, operations and online prediction (models.cpp).
-    Reply listModels(const ApiRequest& request, const QString& project);
+    /// With `follow=true`: the models stream (ModelsStream).
+    Reply listModels(const ApiRequest& request, const QString& project, const HttpChannelPtr& channel, bool* streaming);
     Reply createModel(const ApiRequest& request, const QString& project);
     Reply getModel(const QString& project, const QString& model);
     /// GET a version's request metrics (ours): requests/s, errors/s and latency percentiles over the last hour in

@@ -6,8 +6,10 @@
 #include "apicommon.h"
 #include "httpapi.h"
 
+#include "modelsstream.h"
 #include "modelstore.h"
 #include "predictionservice.h"
+#include "ssestream.h"
 #include "resourcefilter.h"
 #include "staging.h"
 
@@ -127,10 +129,22 @@ HttpApi::Reply page(const ApiRequest& request, const QList<T>& all, const QStrin
 
 } // namespace
 
-HttpApi::Reply HttpApi::listModels(const ApiRequest& request, const QString& project)
+HttpApi::Reply HttpApi::listModels(
+    const ApiRequest& request, const QString& project, const HttpChannelPtr& channel, bool* streaming)
 {
     if (!m_prediction)
         return unavailableService();
+    if (isTrue(queryValue(request.query(), QStringLiteral("follow")))) {
+        if (!queryValue(request.query(), QStringLiteral("filter")).isEmpty())
+            return invalidArgument(QStringLiteral("filter"),
+                QStringLiteral("is not supported with follow=true; the stream sends every model of the project"));
+        *streaming = true;
+        auto* stream = new SseStream(channel, this);
+        addStream(stream);
+        stream->start("models of " + project.toUtf8());
+        new ModelsStream(stream, m_prediction->store(), m_prediction, project);
+        return {};
+    }
     return page(
         request, m_prediction->store()->models(project), QStringLiteral("models"), QStringLiteral("models"),
         [](const ModelResource& m) { return m.name; }, [](const ModelResource& m) { return m.toJson(); });

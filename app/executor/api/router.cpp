@@ -179,7 +179,7 @@ struct HttpApi::Routes {
         const QString versions = model + QStringLiteral("/versions");
         const QString version = versions + QStringLiteral("/{version}");
         table.add("GET", models, QStringLiteral("ml.models.list"),
-            [](const Call& c) { return c.api->listModels(c.request, c["project"]); });
+            [](const Call& c) { return c.api->listModels(c.request, c["project"], c.channel, c.streaming); });
         table.add("POST", models, QStringLiteral("ml.models.create"),
             [](const Call& c) { return c.api->createModel(c.request, c["project"]); });
         table.add("GET", model, QStringLiteral("ml.models.get"),

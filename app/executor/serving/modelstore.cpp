@@ -99,21 +99,46 @@ bool ModelStore::inTransaction(const std::function<bool()>& writes, QString* err
     return true;
 }
 
+int ModelStore::addListener(Listener listener)
+{
+    const int id = m_nextListener++;
+    m_listeners.insert(id, std::move(listener));
+    return id;
+}
+
+void ModelStore::removeListener(int id)
+{
+    m_listeners.remove(id);
+}
+
+bool ModelStore::notify(bool written, const QString& project, const QString& model)
+{
+    if (written) {
+        const QList<Listener> listeners = m_listeners.values(); // a listener may remove itself
+        for (const Listener& listener : listeners)
+            listener(project, model);
+    }
+    return written;
+}
+
 bool ModelStore::insertModel(const ModelResource& model, QString* error)
 {
-    return exec(QStringLiteral("INSERT INTO models (project, id, json) VALUES (?, ?, ?)"),
-        { model.project, model.name, compactJson(model.toJson()) }, error);
+    return notify(exec(QStringLiteral("INSERT INTO models (project, id, json) VALUES (?, ?, ?)"),
+                      { model.project, model.name, compactJson(model.toJson()) }, error),
+        model.project, model.name);
 }
 
 bool ModelStore::updateModel(const ModelResource& model, QString* error)
 {
-    return exec(QStringLiteral("UPDATE models SET json = ? WHERE project = ? AND id = ?"),
-        { compactJson(model.toJson()), model.project, model.name }, error);
+    return notify(exec(QStringLiteral("UPDATE models SET json = ? WHERE project = ? AND id = ?"),
+                      { compactJson(model.toJson()), model.project, model.name }, error),
+        model.project, model.name);
 }
 
 bool ModelStore::deleteModel(const QString& project, const QString& model, QString* error)
 {
-    return exec(QStringLiteral("DELETE FROM models WHERE project = ? AND id = ?"), { project, model }, error);
+    return notify(
+        exec(QStringLiteral("DELETE FROM models WHERE project = ? AND id = ?"), { project, model }, error), project, model);
 }
 
 std::optional<ModelResource> ModelStore::model(const QString& project, const QString& model) const
@@ -143,30 +168,34 @@ QList<ModelResource> ModelStore::models(const QString& project) const
 
 bool ModelStore::insertVersion(const VersionResource& version, const ModelResource* model, QString* error)
 {
-    return inTransaction(
-        [&] {
-            return exec(QStringLiteral("INSERT INTO versions (project, model, id, json) VALUES (?, ?, ?, ?)"),
-                       { version.project, version.model, version.name, compactJson(version.toJson()) }, error)
-                && (!model || updateModel(*model, error));
-        },
-        error);
+    return notify(inTransaction(
+                      [&] {
+                          return exec(QStringLiteral("INSERT INTO versions (project, model, id, json) VALUES (?, ?, ?, ?)"),
+                                     { version.project, version.model, version.name, compactJson(version.toJson()) },
+                                     error)
+                              && (!model || updateModel(*model, error));
+                      },
+                      error),
+        version.project, version.model);
 }
 
 bool ModelStore::updateVersion(const VersionResource& version, QString* error)
 {
-    return exec(QStringLiteral("UPDATE versions SET json = ? WHERE project = ? AND model = ? AND id = ?"),
-        { compactJson(version.toJson()), version.project, version.model, version.name }, error);
+    return notify(exec(QStringLiteral("UPDATE versions SET json = ? WHERE project = ? AND model = ? AND id = ?"),
+                      { compactJson(version.toJson()), version.project, version.model, version.name }, error),
+        version.project, version.model);
 }
 
 bool ModelStore::deleteVersion(const VersionResource& version, const ModelResource* model, QString* error)
 {
-    return inTransaction(
-        [&] {
-            return exec(QStringLiteral("DELETE FROM versions WHERE project = ? AND model = ? AND id = ?"),
-                       { version.project, version.model, version.name }, error)
-                && (!model || updateModel(*model, error));
-        },
-        error);
+    return notify(inTransaction(
+                      [&] {
+                          return exec(QStringLiteral("DELETE FROM versions WHERE project = ? AND model = ? AND id = ?"),
+                                     { version.project, version.model, version.name }, error)
+                              && (!model || updateModel(*model, error));
+                      },
+                      error),
+        version.project, version.model);
 }
 
 std::optional<VersionResource> ModelStore::version(

@@ -5,6 +5,7 @@
 #include "sqlitefile.h"
 
 #include <QList>
+#include <QMap>
 #include <QString>
 
 #include <functional>
@@ -46,6 +47,14 @@ public:
     /// A model's versions (`model` empty: every model's of `project`; `project` empty: every project's).
     QList<VersionResource> versions(const QString& project, const QString& model) const;
 
+    /// Called after every write of a model or of one of its versions (create, patch, a new default, a state, a
+    /// delete) with the model's project and ID: the models stream (`GET …/models?follow=true`) reads the model again
+    /// from the event loop. Not called for operations.
+    using Listener = std::function<void(const QString& project, const QString& model)>;
+    /// Adds a listener; returns its ID for removeListener().
+    int addListener(Listener listener);
+    void removeListener(int id);
+
     /// Inserts or replaces an operation.
     bool putOperation(const OperationResource& operation, QString* error);
     std::optional<OperationResource> operation(const QString& project, const QString& id) const;
@@ -56,7 +65,11 @@ private:
     bool exec(const QString& sql, const QVariantList& values, QString* error);
     /// Runs `writes` in one transaction: committed when it returns true, rolled back (with *error) otherwise.
     bool inTransaction(const std::function<bool()>& writes, QString* error);
+    /// Tells the listeners that `model` of `project` was written; returns `written`.
+    bool notify(bool written, const QString& project, const QString& model);
     SqliteFile m_file;
+    QMap<int, Listener> m_listeners;
+    int m_nextListener = 1;
 };
 
 } // namespace Trainyard

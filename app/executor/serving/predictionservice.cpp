@@ -367,6 +367,12 @@ void PredictionService::recordRequest(const VersionResource& version, double lat
     m_stats[keyOf(version)].record(QDateTime::currentMSecsSinceEpoch(), latencyMs, ok);
 }
 
+double PredictionService::latestRequestRate(const VersionResource& version) const
+{
+    const auto it = m_stats.constFind(keyOf(version));
+    return it == m_stats.cend() ? 0.0 : it->latestRequestsPerSecond(QDateTime::currentMSecsSinceEpoch());
+}
+
 QJsonObject PredictionService::requestStats(const VersionResource& version) const
 {
     const auto it = m_stats.constFind(keyOf(version));

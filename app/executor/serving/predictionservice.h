@@ -86,6 +86,9 @@ public:
     void recordRequest(const VersionResource& version, double latencyMs, bool ok);
     /// `version`'s requests/s, errors/s and latency percentiles over the last hour (RequestStats::toJson()).
     QJsonObject requestStats(const VersionResource& version) const;
+    /// `version`'s requests per second in the current 10-second interval (RequestStats::latestRequestsPerSecond()),
+    /// 0 when it had none: what the models stream's `rates` event carries.
+    double latestRequestRate(const VersionResource& version) const;
     /// The last `count` lines of `version`'s log (oldest first): each {"timestamp": RFC 3339, "text": …}.
     QJsonArray readLog(const VersionResource& version, int count) const;
 

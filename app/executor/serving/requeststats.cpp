@@ -51,9 +51,7 @@ QJsonObject RequestStats::toJson(qint64 nowMs) const
     QJsonArray points;
     for (qint64 i = start; start >= 0 && i <= last; ++i) {
         const Bucket& b = m_buckets[std::size_t(i % Buckets)];
-        // The current bucket's rate is over the seconds it has run, not the whole interval.
-        const double seconds
-            = i == last ? std::max(1.0, double(nowMs - i * BucketSeconds * 1000) / 1000.0) : double(BucketSeconds);
+        const double seconds = secondsOf(i, nowMs);
         QJsonObject p { { QStringLiteral("time"),
             Rfc3339::format(QDateTime::fromMSecsSinceEpoch(i * BucketSeconds * 1000, Qt::UTC)) } };
         const bool live = b.index == i && b.count > 0;
@@ -77,6 +75,20 @@ QJsonObject RequestStats::toJson(qint64 nowMs) const
         points.append(p);
     }
     return { { QStringLiteral("intervalSeconds"), BucketSeconds }, { QStringLiteral("points"), points } };
+}
+
+double RequestStats::secondsOf(qint64 index, qint64 nowMs)
+{
+    const qint64 current = nowMs / 1000 / BucketSeconds;
+    return index == current ? std::max(1.0, double(nowMs - index * BucketSeconds * 1000) / 1000.0)
+                            : double(BucketSeconds);
+}
+
+double RequestStats::latestRequestsPerSecond(qint64 nowMs) const
+{
+    const qint64 last = nowMs / 1000 / BucketSeconds;
+    const Bucket& b = m_buckets[std::size_t(last % Buckets)];
+    return b.index == last && b.count > 0 ? b.count / secondsOf(last, nowMs) : 0.0;
 }
 
 } // namespace Trainyard

@@ -28,8 +28,14 @@ public:
     /// the first bucket of the last hour that had a request (no points before any), with quiet buckets as zero rates
     /// and no latencies.
     QJsonObject toJson(qint64 nowMs) const;
+    /// The requests per second of the current 10-second interval up to `nowMs`: toJson()'s last point's
+    /// `requestsPerSecond` (0 when the version had no request in it), without the hour around it.
+    double latestRequestsPerSecond(qint64 nowMs) const;
 
 private:
+    /// Seconds bucket `index` covers up to `nowMs`: a whole interval, or for the current one the seconds it has run
+    /// (at least 1), so that its rate is over the time it had.
+    static double secondsOf(qint64 index, qint64 nowMs);
     struct Bucket {
         qint64 index = -1; ///< ms since the epoch / 1000 / BucketSeconds
         int count = 0;
