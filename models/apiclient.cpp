@@ -27,11 +27,14 @@ ApiClient::ApiClient(const QUrl& baseUrl, const QByteArray& token, QObject* pare
     : QObject(parent)
     , m_nam(new QNetworkAccessManager(this))
     , m_tls(new TlsTrustGuard(m_nam, this))
+    , m_streamNam(new QNetworkAccessManager(this))
+    , m_streamTls(new TlsTrustGuard(m_streamNam, this))
     , m_baseUrl(baseUrl)
     , m_token(token)
 {
     // The executor is on the loopback address; a system proxy must never see the token.
     m_nam->setProxy(QNetworkProxy::NoProxy);
+    m_streamNam->setProxy(QNetworkProxy::NoProxy);
 }
 
 ApiClient::~ApiClient() = default;
@@ -39,6 +42,7 @@ ApiClient::~ApiClient() = default;
 void ApiClient::setTlsTrust(const TlsTrust& trust)
 {
     m_tls->setTrust(trust);
+    m_streamTls->setTrust(trust);
 }
 
 QUrl ApiClient::projectUrl(const QString& suffix, const QString& query) const
@@ -398,10 +402,7 @@ ApiStream* ApiClient::followMetrics(const QString& jobId, const QString& series,
         q.addQueryItem(QStringLiteral("after"), QString::number(after));
     QNetworkRequest req(projectUrl(
         QStringLiteral("/jobs/") + pathSegment(jobId) + QStringLiteral("/metrics"), q.query(QUrl::FullyEncoded)));
-    m_tls->prepare(&req);
-    req.setRawHeader("Authorization", "Bearer " + m_token);
-    req.setRawHeader("Accept", "text/event-stream");
-    return new ApiStream(m_nam->get(req), jobId, nullptr);
+    return openStream(req, jobId);
 }
 
 ApiStream* ApiClient::followLogs(const QString& jobId, const QString& taskName, const QString& minSeverity,
@@ -419,20 +420,14 @@ ApiStream* ApiClient::followLogs(const QString& jobId, const QString& taskName, 
         q.addQueryItem(QStringLiteral("trialId"), QString::fromLatin1(QUrl::toPercentEncoding(trialId)));
     QNetworkRequest req(projectUrl(
         QStringLiteral("/jobs/") + pathSegment(jobId) + QStringLiteral("/logs"), q.query(QUrl::FullyEncoded)));
-    m_tls->prepare(&req);
-    req.setRawHeader("Authorization", "Bearer " + m_token);
-    req.setRawHeader("Accept", "text/event-stream");
-    return new ApiStream(m_nam->get(req), jobId, nullptr);
+    return openStream(req, jobId);
 }
 
 ApiStream* ApiClient::followEvents(const QString& jobId)
 {
     QNetworkRequest req(projectUrl(
         QStringLiteral("/jobs/") + pathSegment(jobId) + QStringLiteral(":events"), QStringLiteral("follow=true")));
-    m_tls->prepare(&req);
-    req.setRawHeader("Authorization", "Bearer " + m_token);
-    req.setRawHeader("Accept", "text/event-stream");
-    return new ApiStream(m_nam->get(req), jobId, nullptr);
+    return openStream(req, jobId);
 }
 
 ApiStream* ApiClient::followJobs(const QByteArray& since)
@@ -443,21 +438,23 @@ ApiStream* ApiClient::followJobs(const QByteArray& since)
         q.addQueryItem(
             QStringLiteral("since"), QString::fromLatin1(QUrl::toPercentEncoding(QString::fromLatin1(since))));
     QNetworkRequest req(projectUrl(QStringLiteral("/jobs"), q.query(QUrl::FullyEncoded)));
-    m_tls->prepare(&req);
-    req.setRawHeader("Authorization", "Bearer " + m_token);
-    req.setRawHeader("Accept", "text/event-stream");
-    return new ApiStream(m_nam->get(req), QString(), nullptr);
+    return openStream(req, QString());
 }
 
 ApiStream* ApiClient::followModels()
 {
     QNetworkRequest req(projectUrl(QStringLiteral("/models"), QStringLiteral("follow=true")));
-    m_tls->prepare(&req);
-    req.setRawHeader("Authorization", "Bearer " + m_token);
-    req.setRawHeader("Accept", "text/event-stream");
-    auto* stream = new ApiStream(m_nam->get(req), QString(), nullptr);
+    ApiStream* stream = openStream(req, QString());
     stream->m_project = project();
     return stream;
+}
+
+ApiStream* ApiClient::openStream(QNetworkRequest request, const QString& jobId)
+{
+    m_streamTls->prepare(&request);
+    request.setRawHeader("Authorization", "Bearer " + m_token);
+    request.setRawHeader("Accept", "text/event-stream");
+    return new ApiStream(m_streamNam->get(request), jobId, nullptr);
 }
 
 ApiResult<Job> ApiClient::createJobBlocking(const Job& job)

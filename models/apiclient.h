@@ -27,6 +27,7 @@
 
 class QNetworkAccessManager;
 class QNetworkReply;
+class QNetworkRequest;
 
 namespace Trainyard {
 
@@ -170,8 +171,17 @@ public:
     QString projectPath(const QString& suffix) const;
 
 private:
+    /// Sends a stream's GET (the token, `Accept: text/event-stream`, the trust) on the streams' own connections.
+    ApiStream* openStream(QNetworkRequest request, const QString& jobId);
+
     QNetworkAccessManager* m_nam;
     TlsTrustGuard* m_tls;
+    /// Streams have connections of their own: QNetworkAccessManager opens at most 6 HTTP/1.1 connections to a host
+    /// and queues what comes after, so the console's long-lived streams (the job list, a job's events, its logs and
+    /// resume lines, its metrics, the models) would otherwise hold every connection and leave the next ordinary
+    /// request (a checkpoint listing, a cancel) waiting until one of them ends.
+    QNetworkAccessManager* m_streamNam;
+    TlsTrustGuard* m_streamTls;
     QUrl m_baseUrl;
     QByteArray m_token;
     QString m_project = QStringLiteral("local");
