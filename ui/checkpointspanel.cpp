@@ -319,11 +319,18 @@ void CheckpointsPanel::setJob(const Job& job)
 void CheckpointsPanel::refresh()
 {
     ApiClient* api = client();
-    if (!api || m_listing)
+    if (!api)
         return;
+    if (m_listing) {
+        m_listAgain = true;
+        return;
+    }
     m_listing = true;
+    m_listAgain = false;
     api->checkpoints(m_job.jobId, this, [this](const CheckpointList& list, const ApiError& error) {
         m_listing = false;
+        if (m_listAgain)
+            QTimer::singleShot(0, this, &CheckpointsPanel::refresh);
         if (!error.isNull()) {
             m_summary->setText(tr("Cannot list the checkpoints: %1").arg(error.summary()));
             if (m_connection)

@@ -154,6 +154,9 @@ private:
     QString m_jobDir; ///< absolute, as the executor reports it
     QTimer m_refresh;
     bool m_listing = false; ///< a listing request is in flight
+    /// refresh() was asked while a listing was in flight: list again when it answers (the look after the job's end
+    /// must not be lost to a listing that started before the last checkpoint was written).
+    bool m_listAgain = false;
     quint64 m_detailGeneration = 0; ///< answers for an older selection are dropped
     quint64 m_valuesGeneration = 0;
     QString m_shownCheckpoint;
