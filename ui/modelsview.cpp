@@ -4,7 +4,7 @@
 #include "versionchartspanel.h"
 
 #include "apiclient.h"
-#include "apistream.h"
+#include "modellistfeed.h"
 #include "predictionclient.h"
 #include "deploydialog.h"
 #include "deployedmodelsmodel.h"
@@ -157,6 +157,12 @@ ModelsView::ModelsView(QWidget* parent)
 
     m_poll.setInterval(5000);
     connect(&m_poll, &QTimer::timeout, this, &ModelsView::poll);
+    m_feed = new ModelListFeed(this);
+    connect(m_feed, &ModelListFeed::changed, this, &ModelsView::applyFeed);
+    connect(m_feed, &ModelListFeed::ratesChanged, this, [this](const VersionRates& rates) {
+        for (auto it = rates.perSecond.cbegin(); it != rates.perSecond.cend(); ++it)
+            m_model->setRequestRate(it.key(), it.value());
+    });
     connect(m_refresh, &QPushButton::clicked, this, &ModelsView::refresh);
     connect(m_newModel, &QPushButton::clicked, this, &ModelsView::createModel);
     connect(m_deploy, &QPushButton::clicked, this, [this] { deploy(); });
@@ -180,7 +186,7 @@ ModelsView::ModelsView(QWidget* parent)
 
 void ModelsView::setClient(ApiClient* client)
 {
-    closeFeed();
+    m_feed->close();
     m_client = client;
     m_pending = false;
     if (!client) {
@@ -189,67 +195,18 @@ void ModelsView::setClient(ApiClient* client)
     }
     m_poll.setInterval(5000);
     m_poll.start();
-    openFeed();
+    m_feed->open(client);
 }
 
-void ModelsView::openFeed()
+bool ModelsView::isFollowing() const
 {
-    if (!m_client || m_feed)
-        return;
-    ApiStream* feed = PredictionClient(m_client).followModels();
-    feed->setParent(this);
-    m_feed = feed;
-    m_feedSynced = false;
-    m_feedModels.clear();
-    m_feedVersions.clear();
-    connect(feed, &ApiStream::modelChanged, this, [this](const ModelChange& change) {
-        const auto at = std::find_if(m_feedModels.begin(), m_feedModels.end(),
-            [&change](const ModelResource& m) { return m.name == change.model.name; });
-        if (at == m_feedModels.end())
-            m_feedModels.append(change.model);
-        else
-            *at = change.model;
-        m_feedVersions.insert(change.model.name, change.versions);
-        if (m_feedSynced)
-            applyFeed();
-    });
-    connect(feed, &ApiStream::modelDeleted, this, [this](const QString& model) {
-        m_feedModels.removeIf([&model](const ModelResource& m) { return m.name == model; });
-        m_feedVersions.remove(model);
-        if (m_feedSynced)
-            applyFeed();
-    });
-    connect(feed, &ApiStream::synced, this, [this] {
-        m_feedSynced = true;
-        applyFeed();
-    });
-    connect(feed, &ApiStream::versionRates, this, [this](const VersionRates& rates) {
-        for (auto it = rates.perSecond.cbegin(); it != rates.perSecond.cend(); ++it)
-            m_model->setRequestRate(it.key(), it.value());
-    });
-    connect(feed, &ApiStream::finished, this, [this, feed] {
-        // The executor went away or refused: poll() reads the list and reconnects.
-        if (m_feed == feed) {
-            m_feed = nullptr;
-            m_feedSynced = false;
-        }
-        feed->deleteLater();
-    });
-}
-
-void ModelsView::closeFeed()
-{
-    if (ApiStream* feed = std::exchange(m_feed, nullptr)) {
-        feed->disconnect(this);
-        feed->abort();
-        feed->deleteLater();
-    }
-    m_feedSynced = false;
+    return m_feed->isSynced();
 }
 
 void ModelsView::applyFeed()
 {
-    m_model->setContents(m_feedModels, m_feedVersions);
+    m_poll.setInterval(5000); // the fallback's quicker reads are over
+    m_model->setContents(m_feed->models(), m_feed->versions());
     m_status->setText(tr("Updated %1").arg(QLocale().toString(QTime::currentTime(), QLocale::ShortFormat)));
     updateActions();
     refreshLog();
@@ -258,11 +215,11 @@ void ModelsView::applyFeed()
 
 void ModelsView::poll()
 {
-    if (m_feed && m_feedSynced) {
+    if (m_feed->isSynced()) {
         refreshLog(); // the list and the rates come with the stream
         return;
     }
-    openFeed();
+    m_feed->open(m_client);
     refresh();
 }
 
@@ -288,7 +245,7 @@ void ModelsView::refresh()
                 m_pending = false;
                 m_model->setContents(*models, *versions);
                 m_status->setText(tr("Updated %1").arg(QLocale().toString(QTime::currentTime(), QLocale::ShortFormat)));
-                if (!m_feedSynced) {
+                if (!m_feed->isSynced()) {
                     // No stream: the next read comes sooner while a version is being made or removed.
                     m_poll.setInterval(m_model->hasPendingVersions() ? 1000 : 5000);
                     refreshRates();

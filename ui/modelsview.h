@@ -20,7 +20,7 @@ namespace Trainyard {
 class VersionChartsPanel;
 
 class ApiClient;
-class ApiStream;
+class ModelListFeed;
 class DeployedModelsModel;
 
 /// The Models view (app/executor/API.md "Models and versions"): the project's models with their versions (state,
@@ -55,7 +55,7 @@ public:
     VersionChartsPanel* chartsPanel() const { return m_charts; }
     /// The built-in model's column form (hidden for other models) and its fields, in CSV order after the target.
     /// The tree follows the executor's models stream (it listed every model; changes come as they happen).
-    bool isFollowing() const { return !m_feed.isNull() && m_feedSynced; }
+    bool isFollowing() const;
     QWidget* columnForm() const { return m_formBox; }
     const QList<QWidget*>& columnFields() const { return m_formFields; }
 
@@ -95,10 +95,7 @@ private:
     /// Reads each READY version's latest request rate into the tree's Requests column (only while the models stream
     /// is down: it carries the rates).
     void refreshRates();
-    /// Opens the models stream (PredictionClient::followModels()) unless it is open: the tree follows its events.
-    void openFeed();
-    void closeFeed();
-    /// Shows what the stream has told so far (once it listed every model).
+    /// Shows what the models stream has told (m_feed, once it listed every model).
     void applyFeed();
     /// Every 5 s: with the stream up, the selected version's log and charts only; with it down, a reconnect and one
     /// read of the whole list (refresh()).
@@ -134,10 +131,7 @@ private:
     bool m_chartsPending = false;
     QTimer m_poll;
     bool m_pending = false;
-    QPointer<ApiStream> m_feed; ///< the models stream (null: down)
-    bool m_feedSynced = false; ///< it listed every model; the tree follows it
-    QList<ModelResource> m_feedModels; ///< as the stream told them, in creation order
-    QHash<QString, QList<VersionResource>> m_feedVersions; ///< model ID → its versions
+    ModelListFeed* m_feed; ///< the models stream the tree follows once it is synced
     QString m_selectModel;
     QString m_selectVersion;
 };
