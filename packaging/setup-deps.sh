@@ -87,5 +87,7 @@ fi
 # sysusers.d file makes it (packaging/trainyard.sysusers); without it, as nobody.
 if ! getent passwd trainyard >/dev/null; then
     echo "setup-deps: adding the system user trainyard (the account an executor run as root runs user code as)"
-    $sudo systemd-sysusers "$(dirname "$0")/trainyard.sysusers"
+    # An absolute path: systemd-sysusers resolves a relative one against the root directory, not the working one
+    # (./packaging/trainyard.sysusers was "not found" on a fresh machine, and set -e stopped the README's command).
+    $sudo systemd-sysusers "$(cd "$(dirname "$0")" && pwd)/trainyard.sysusers"
 fi
