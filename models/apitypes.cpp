@@ -257,6 +257,7 @@ HostStatus HostStatus::fromJson(const QJsonObject& o)
     h.gpusInUse = ApiJson::intList(o.value(QLatin1String("gpusInUse")));
     h.runningJobs = static_cast<int>(ApiJson::int64Field(o.value(QLatin1String("runningJobs"))));
     h.queuedJobs = static_cast<int>(ApiJson::int64Field(o.value(QLatin1String("queuedJobs"))));
+    h.predictionNodes = static_cast<int>(ApiJson::int64Field(o.value(QLatin1String("predictionNodes"))));
     for (const QJsonValue& root : o.value(QLatin1String("jobDirRoots")).toArray())
         h.jobDirRoots << root.toString();
     return h;
@@ -285,6 +286,7 @@ QJsonObject HostStatus::toJson() const
         { QStringLiteral("gpusInUse"), inUse },
         { QStringLiteral("runningJobs"), runningJobs },
         { QStringLiteral("queuedJobs"), queuedJobs },
+        { QStringLiteral("predictionNodes"), predictionNodes },
     };
     if (!jobDirRoots.isEmpty())
         json.insert(QStringLiteral("jobDirRoots"), QJsonArray::fromStringList(jobDirRoots));

@@ -171,6 +171,10 @@ struct HostStatus {
     QList<int> gpusInUse;
     int runningJobs = 0;
     int queuedJobs = 0;
+    /// Deployed versions' prediction nodes that hold a reservation: their machine types' vCPUs and memory are in
+    /// vcpusInUse and memoryInUse (app/executor/README.md "Prediction nodes and jobs share the host"). 0 from an
+    /// executor that does not say.
+    int predictionNodes = 0;
     /// Where job dirs may lie on the executor's host (`--job-dir-root`, PathPolicy); empty from an executor that
     /// does not say.
     QStringList jobDirRoots;

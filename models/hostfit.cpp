@@ -82,9 +82,37 @@ HostFit assessHostFit(const Job& job, const HostStatus& h, const MachineCatalog&
     if (h.queuedJobs > 0) {
         fit.verdict = HostFit::Verdict::Queue;
         fit.why = HostFit::tr("%n job(s) are queued ahead of it (first in, first out).", nullptr, h.queuedJobs);
-    } else if (h.runningJobs == 0) {
+    } else if (h.runningJobs == 0 && h.predictionNodes == 0) {
         fit.verdict = HostFit::Verdict::Fits;
         fit.why = HostFit::tr("The host is idle; a job alone on the host always starts.");
+    } else if (h.runningJobs == 0) {
+        // Only prediction nodes hold reservations: they never keep a job from starting alone (the executor's rule,
+        // backends/nodecapacity.h), but beyond what is free the two share the CPUs and memory.
+        const HostLoad nodesAsHolder { h.vcpusInUse, h.memoryInUse, h.gpusInUse, 1 };
+        if (admit(fit.plan, inventory, nodesAsHolder, catalog).fits()) {
+            fit.verdict = HostFit::Verdict::Fits;
+            fit.why = HostFit::tr("No job runs; %n prediction node(s) of deployed versions hold some of the host.",
+                          nullptr, h.predictionNodes)
+                + QLatin1Char(' ')
+                + QCoreApplication::translate("Trainyard::HostFit", "Free now: %1 vCPUs, %2 GB, %3 GPUs.")
+                      .arg(freeVcpus)
+                      .arg(freeMemory.gb(), 0, 'f', 1)
+                      .arg(freeGpus);
+        } else {
+            fit.verdict = HostFit::Verdict::Oversubscribed;
+            fit.why = HostFit::tr("No other job runs, so it starts now (a job alone on the host always starts), beside "
+                                  "%n prediction node(s) of deployed versions.",
+                          nullptr, h.predictionNodes)
+                + QLatin1Char(' ')
+                + QCoreApplication::translate("Trainyard::HostFit",
+                    "They hold %1 vCPUs and %2 GB of this host's %3 vCPUs and %4 GB: together they ask for more than it "
+                    "has, so the job's replicas and the nodes share its CPUs and memory. Delete or scale down a version "
+                    "to avoid this.")
+                      .arg(h.vcpusInUse)
+                      .arg(h.memoryInUse.gb(), 0, 'f', 1)
+                      .arg(h.cpus)
+                      .arg(hostMemory.gb(), 0, 'f', 1);
+        }
     } else if (!admission.fits()) {
         fit.verdict = HostFit::Verdict::Queue;
         fit.why = QCoreApplication::translate(
@@ -96,6 +124,10 @@ HostFit assessHostFit(const Job& job, const HostStatus& h, const MachineCatalog&
                       .arg(hostMemory.gb(), 0, 'f', 1)
                       .arg(h.gpusInUse.size())
                       .arg(h.gpus.size());
+        if (h.predictionNodes > 0)
+            fit.why += QLatin1Char(' ')
+                + HostFit::tr("Prediction nodes of deployed versions hold part of that (%n node(s)).", nullptr,
+                    h.predictionNodes);
     } else {
         fit.verdict = HostFit::Verdict::Fits;
         fit.why = QCoreApplication::translate("Trainyard::HostFit", "Free now: %1 vCPUs, %2 GB, %3 GPUs.")

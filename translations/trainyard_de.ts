@@ -640,6 +640,33 @@
     </message>
 </context>
 <context>
+    <name>Trainyard::BuiltInAlgorithms</name>
+    <message>
+        <source>XGBoost</source>
+        <translation>XGBoost</translation>
+    </message>
+    <message>
+        <source>Distributed XGBoost</source>
+        <translation>Verteiltes XGBoost</translation>
+    </message>
+    <message>
+        <source>Linear learner</source>
+        <translation>Linearer Lerner</translation>
+    </message>
+    <message>
+        <source>Linear learner (GPU)</source>
+        <translation>Linearer Lerner (GPU)</translation>
+    </message>
+    <message>
+        <source>Wide and deep</source>
+        <translation>Wide and Deep</translation>
+    </message>
+    <message>
+        <source>Wide and deep (GPU)</source>
+        <translation>Wide and Deep (GPU)</translation>
+    </message>
+</context>
+<context>
     <name>Trainyard::CheckpointCompareFilterModel</name>
     <message>
         <source>All tensors</source>
@@ -1556,16 +1583,23 @@ Der neueste Checkpoint (benannt durch die Statusdatei „checkpoint“)</transla
         <translation>%1 / %2 GPUs</translation>
     </message>
     <message>
-        <source>Running jobs reserve more than this host has: their replicas share the host&apos;s CPUs and memory, run slower than their machine types promise, and may be killed if memory runs out.</source>
-        <translation>Laufende Jobs reservieren mehr, als dieser Host hat: Ihre Replikate teilen sich CPUs und Speicher des Hosts, laufen langsamer, als ihre Maschinentypen versprechen, und können zwangsweise beendet werden, wenn der Speicher ausgeht.</translation>
-    </message>
-    <message>
-        <source>What running jobs reserve of this host (machine types&apos; vCPUs and memory, GPUs).</source>
-        <translation>Was laufende Jobs von diesem Host reservieren (vCPUs und Speicher der Maschinentypen, GPUs).</translation>
-    </message>
-    <message>
         <source>The executor&apos;s Slurm clusters: idle nodes and GPUs in use. Click for the Clusters view.</source>
         <translation>Die Slurm-Cluster des Executors: Knoten im Leerlauf und belegte GPUs. Klicken Sie für die Ansicht „Cluster“.</translation>
+    </message>
+    <message numerus="yes">
+        <source>, %n prediction node(s)</source>
+        <translation>
+            <numerusform>, %n Vorhersageknoten</numerusform>
+            <numerusform>, %n Vorhersageknoten</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Running jobs and prediction nodes reserve more than this host has: they share the host&apos;s CPUs and memory, run slower than their machine types promise, and may be killed if memory runs out.</source>
+        <translation>Laufende Jobs und Vorhersageknoten reservieren mehr, als dieser Host hat: Sie teilen sich CPUs und Speicher des Hosts, laufen langsamer, als ihre Maschinentypen versprechen, und können zwangsweise beendet werden, wenn der Speicher ausgeht.</translation>
+    </message>
+    <message>
+        <source>What running jobs and prediction nodes reserve of this host (machine types&apos; vCPUs and memory, GPUs).</source>
+        <translation>Was laufende Jobs und Vorhersageknoten von diesem Host reservieren (vCPUs und Speicher der Maschinentypen, GPUs).</translation>
     </message>
 </context>
 <context>
@@ -1684,6 +1718,31 @@ Der neueste Checkpoint (benannt durch die Statusdatei „checkpoint“)</transla
     <message>
         <source>Will queue.</source>
         <translation>Wird in die Warteschlange gestellt.</translation>
+    </message>
+    <message numerus="yes">
+        <source>No job runs; %n prediction node(s) of deployed versions hold some of the host.</source>
+        <translation>
+            <numerusform>Kein Job läuft; %n Vorhersageknoten einer bereitgestellten Version belegt einen Teil des Hosts.</numerusform>
+            <numerusform>Kein Job läuft; %n Vorhersageknoten bereitgestellter Versionen belegen einen Teil des Hosts.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>No other job runs, so it starts now (a job alone on the host always starts), beside %n prediction node(s) of deployed versions.</source>
+        <translation>
+            <numerusform>Kein anderer Job läuft, daher startet er sofort (ein Job allein auf dem Host startet immer), neben %n Vorhersageknoten einer bereitgestellten Version.</numerusform>
+            <numerusform>Kein anderer Job läuft, daher startet er sofort (ein Job allein auf dem Host startet immer), neben %n Vorhersageknoten bereitgestellter Versionen.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>They hold %1 vCPUs and %2 GB of this host&apos;s %3 vCPUs and %4 GB: together they ask for more than it has, so the job&apos;s replicas and the nodes share its CPUs and memory. Delete or scale down a version to avoid this.</source>
+        <translation>Sie belegen %1 vCPUs und %2 GB der %3 vCPUs und %4 GB dieses Hosts: Zusammen fordern sie mehr an, als er hat, daher teilen sich die Replikate des Jobs und die Knoten seine CPUs und seinen Speicher. Eine Version löschen oder herunterskalieren, um das zu vermeiden.</translation>
+    </message>
+    <message numerus="yes">
+        <source>Prediction nodes of deployed versions hold part of that (%n node(s)).</source>
+        <translation>
+            <numerusform>Vorhersageknoten bereitgestellter Versionen belegen einen Teil davon (%n Knoten).</numerusform>
+            <numerusform>Vorhersageknoten bereitgestellter Versionen belegen einen Teil davon (%n Knoten).</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -4731,7 +4790,6 @@ Maschinentyp: %4</translation>
     </message>
     <message>
         <source>%1 (%2)</source>
-        <extracomment>%1 is a version&apos;s ID, %2 its state (READY, FAILED …).</extracomment>
         <translation>%1 (%2)</translation>
     </message>
     <message>

@@ -180,6 +180,16 @@
     </message>
 </context>
 <context>
+    <name>Trainyard::ExecutorStatusBar</name>
+    <message numerus="yes">
+        <source>, %n prediction node(s)</source>
+        <translation>
+            <numerusform>, %n prediction node</numerusform>
+            <numerusform>, %n prediction nodes</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>Trainyard::HostFit</name>
     <message numerus="yes">
         <source>%n job(s) are queued ahead of it (first in, first out).</source>
@@ -207,6 +217,27 @@
         <translation>
             <numerusform>(%n trial at once)</numerusform>
             <numerusform>(%n trials at once)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>No job runs; %n prediction node(s) of deployed versions hold some of the host.</source>
+        <translation>
+            <numerusform>No job runs; %n prediction node of a deployed version holds some of the host.</numerusform>
+            <numerusform>No job runs; %n prediction nodes of deployed versions hold some of the host.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>No other job runs, so it starts now (a job alone on the host always starts), beside %n prediction node(s) of deployed versions.</source>
+        <translation>
+            <numerusform>No other job runs, so it starts now (a job alone on the host always starts), beside %n prediction node of a deployed version.</numerusform>
+            <numerusform>No other job runs, so it starts now (a job alone on the host always starts), beside %n prediction nodes of deployed versions.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Prediction nodes of deployed versions hold part of that (%n node(s)).</source>
+        <translation>
+            <numerusform>Prediction nodes of deployed versions hold part of that (%n node).</numerusform>
+            <numerusform>Prediction nodes of deployed versions hold part of that (%n nodes).</numerusform>
         </translation>
     </message>
 </context>

@@ -640,6 +640,33 @@
     </message>
 </context>
 <context>
+    <name>Trainyard::BuiltInAlgorithms</name>
+    <message>
+        <source>XGBoost</source>
+        <translation>XGBoost</translation>
+    </message>
+    <message>
+        <source>Distributed XGBoost</source>
+        <translation>XGBoost distribuido</translation>
+    </message>
+    <message>
+        <source>Linear learner</source>
+        <translation>Aprendiz lineal</translation>
+    </message>
+    <message>
+        <source>Linear learner (GPU)</source>
+        <translation>Aprendiz lineal (GPU)</translation>
+    </message>
+    <message>
+        <source>Wide and deep</source>
+        <translation>Amplio y profundo</translation>
+    </message>
+    <message>
+        <source>Wide and deep (GPU)</source>
+        <translation>Amplio y profundo (GPU)</translation>
+    </message>
+</context>
+<context>
     <name>Trainyard::CheckpointCompareFilterModel</name>
     <message>
         <source>All tensors</source>
@@ -1556,16 +1583,23 @@ El punto de control más reciente (indicado por el archivo de estado «checkpoin
         <translation>%1 / %2 GPU</translation>
     </message>
     <message>
-        <source>Running jobs reserve more than this host has: their replicas share the host&apos;s CPUs and memory, run slower than their machine types promise, and may be killed if memory runs out.</source>
-        <translation>Los trabajos en ejecución reservan más de lo que tiene este host: sus réplicas comparten las CPU y la memoria del host, se ejecutan más despacio de lo que prometen sus tipos de máquina y pueden ser finalizadas si se agota la memoria.</translation>
-    </message>
-    <message>
-        <source>What running jobs reserve of this host (machine types&apos; vCPUs and memory, GPUs).</source>
-        <translation>Lo que los trabajos en ejecución reservan de este host (vCPU y memoria de los tipos de máquina, GPU).</translation>
-    </message>
-    <message>
         <source>The executor&apos;s Slurm clusters: idle nodes and GPUs in use. Click for the Clusters view.</source>
         <translation>Los clústeres de Slurm del ejecutor: nodos inactivos y GPU en uso. Haga clic para abrir la vista Clústeres.</translation>
+    </message>
+    <message numerus="yes">
+        <source>, %n prediction node(s)</source>
+        <translation>
+            <numerusform>, %n nodo de predicción</numerusform>
+            <numerusform>, %n nodos de predicción</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Running jobs and prediction nodes reserve more than this host has: they share the host&apos;s CPUs and memory, run slower than their machine types promise, and may be killed if memory runs out.</source>
+        <translation>Los trabajos en ejecución y los nodos de predicción reservan más de lo que tiene este host: comparten las CPU y la memoria del host, se ejecutan más despacio de lo que prometen sus tipos de máquina y pueden ser finalizados si se agota la memoria.</translation>
+    </message>
+    <message>
+        <source>What running jobs and prediction nodes reserve of this host (machine types&apos; vCPUs and memory, GPUs).</source>
+        <translation>Lo que los trabajos en ejecución y los nodos de predicción reservan de este host (vCPU y memoria de los tipos de máquina, GPU).</translation>
     </message>
 </context>
 <context>
@@ -1684,6 +1718,31 @@ El punto de control más reciente (indicado por el archivo de estado «checkpoin
     <message>
         <source>Will queue.</source>
         <translation>Quedará en cola.</translation>
+    </message>
+    <message numerus="yes">
+        <source>No job runs; %n prediction node(s) of deployed versions hold some of the host.</source>
+        <translation>
+            <numerusform>No se ejecuta ningún trabajo; %n nodo de predicción de una versión desplegada ocupa parte del host.</numerusform>
+            <numerusform>No se ejecuta ningún trabajo; %n nodos de predicción de versiones desplegadas ocupan parte del host.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>No other job runs, so it starts now (a job alone on the host always starts), beside %n prediction node(s) of deployed versions.</source>
+        <translation>
+            <numerusform>No se ejecuta ningún otro trabajo, así que se inicia ahora (un trabajo que está solo en el host siempre se inicia), junto a %n nodo de predicción de una versión desplegada.</numerusform>
+            <numerusform>No se ejecuta ningún otro trabajo, así que se inicia ahora (un trabajo que está solo en el host siempre se inicia), junto a %n nodos de predicción de versiones desplegadas.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>They hold %1 vCPUs and %2 GB of this host&apos;s %3 vCPUs and %4 GB: together they ask for more than it has, so the job&apos;s replicas and the nodes share its CPUs and memory. Delete or scale down a version to avoid this.</source>
+        <translation>Ocupan %1 vCPU y %2 GB de los %3 vCPU y %4 GB de este host: juntos solicitan más de lo que tiene, así que las réplicas del trabajo y los nodos comparten sus CPU y su memoria. Elimine o reduzca una versión para evitarlo.</translation>
+    </message>
+    <message numerus="yes">
+        <source>Prediction nodes of deployed versions hold part of that (%n node(s)).</source>
+        <translation>
+            <numerusform>Los nodos de predicción de versiones desplegadas ocupan parte de ello (%n nodo).</numerusform>
+            <numerusform>Los nodos de predicción de versiones desplegadas ocupan parte de ello (%n nodos).</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -4731,7 +4790,6 @@ Tipo de máquina: %4</translation>
     </message>
     <message>
         <source>%1 (%2)</source>
-        <extracomment>%1 is a version&apos;s ID, %2 its state (READY, FAILED …).</extracomment>
         <translation>%1 (%2)</translation>
     </message>
     <message>

@@ -73,12 +73,14 @@ void ExecutorStatusBar::showHost(const HostStatus& host)
                     memoryOver),
                 part(tr("%1 / %2 GPUs").arg(host.gpusInUse.size()).arg(host.gpus.size()), false))
             .arg(host.runningJobs)
-            .arg(host.queuedJobs));
+            .arg(host.queuedJobs)
+        + (host.predictionNodes > 0 ? tr(", %n prediction node(s)", nullptr, host.predictionNodes).toHtmlEscaped() : QString()));
     m_host->setProperty("oversubscribed", cpuOver || memoryOver);
     m_host->setToolTip(cpuOver || memoryOver
-            ? tr("Running jobs reserve more than this host has: their replicas share the host's CPUs and memory, "
-                 "run slower than their machine types promise, and may be killed if memory runs out.")
-            : tr("What running jobs reserve of this host (machine types' vCPUs and memory, GPUs)."));
+            ? tr("Running jobs and prediction nodes reserve more than this host has: they share the host's CPUs and "
+                 "memory, run slower than their machine types promise, and may be killed if memory runs out.")
+            : tr("What running jobs and prediction nodes reserve of this host (machine types' vCPUs and memory, "
+                 "GPUs)."));
 }
 
 void ExecutorStatusBar::showClusters(const QList<RegionInfo>& regions)

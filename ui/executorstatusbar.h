@@ -25,8 +25,8 @@ public:
 
     /// The address (`url`, "" when none) and a coloured dot with the state's name.
     void showConnection(ExecutorConnection::State state, const QString& url);
-    /// "Host: 12 / 16 vCPUs, 20.0 / 62.5 GB, 1 / 2 GPUs · 2 running, 1 queued", from the executor's `…/host`
-    /// answer. A CPU or memory figure beyond the host's is coloured and the tooltip says what that means (the
+    /// "Host: 12 / 16 vCPUs, 20.0 / 62.5 GB, 1 / 2 GPUs · 2 running, 1 queued, 2 prediction nodes", from the
+    /// executor's `…/host` answer (what prediction nodes reserve is in the vCPUs and GB; their count only when any). A CPU or memory figure beyond the host's is coloured and the tooltip says what that means (the
     /// executor starts a job alone on the host whatever it asks for); the label's `oversubscribed` property is
     /// true then.
     void showHost(const HostStatus& host);

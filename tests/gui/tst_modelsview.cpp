@@ -153,6 +153,8 @@ private Q_SLOTS:
                 == VersionState::Ready,
             60000);
         QVERIFY(model->versionAt(model->indexOf(QStringLiteral("cancer"), QStringLiteral("v1")))->isDefault);
+        // Its node reserves its machine type on the host: the status bar counts it.
+        QTRY_VERIFY_WITH_TIMEOUT(window.hostLabel()->text().contains(QStringLiteral("prediction node")), 30000);
         // The view follows the executor's models stream: a model made elsewhere (trainyardctl, as gcloud's
         // `ai-platform models create`) is in the tree without a refresh, well before the 5 s a poll would take.
         QTRY_VERIFY_WITH_TIMEOUT(view->isFollowing(), 15000);

@@ -196,6 +196,11 @@ private Q_SLOTS:
         QCOMPARE(v.value(QStringLiteral("state")).toString(), QStringLiteral("READY"));
         QVERIFY(v.value(QStringLiteral("isDefault")).toBool());
         QCOMPARE(processesWith(QStringLiteral("/versions/sk/model")).size(), 2);
+        // Each node reserves its machine type (mls1-c1-m2: 1 vCPU, 2 GB) on the host, beside the jobs' replicas.
+        const QJsonObject host = send("GET", QStringLiteral("/v1/projects/local/host")).json;
+        QVERIFY2(host.value(QStringLiteral("predictionNodes")).toInt() >= 2, QJsonDocument(host).toJson().constData());
+        QVERIFY(host.value(QStringLiteral("vcpusInUse")).toInt() >= 2);
+        QVERIFY(host.value(QStringLiteral("memoryGbInUse")).toDouble() >= 4.0);
         const QJsonObject model = send("GET", QStringLiteral("/v1/projects/local/models/cancer")).json;
         QCOMPARE(model.value(QStringLiteral("defaultVersion")).toObject().value(QStringLiteral("name")).toString(),
             QStringLiteral("projects/local/models/cancer/versions/sk"));

@@ -6,6 +6,7 @@
 #include "jobkeys.h"
 #include "jobstore.h"
 #include "logstore.h"
+#include "nodecapacity.h"
 #include "processgroup.h"
 #include "scheduler.h"
 #include "statenames.h"
@@ -470,6 +471,62 @@ private Q_SLOTS:
         QVERIFY(m_scheduler->cancel(Test::localJob(c)));
         QTRY_COMPARE(state(c), JobState::Cancelled);
         QVERIFY(m_store->job(Test::localJob(c))->startTime.isEmpty());
+    }
+
+    /// Prediction nodes reserve their machine type in the host's admission (backends/nodecapacity.h): counted in
+    /// usage(), never keeping a job from starting alone, keeping a job from starting beside another one when they do
+    /// not fit, and letting it start as soon as they are released; a node for load follows a job's rule.
+    void predictionNodesShareTheHost()
+    {
+        HostInventory host;
+        host.cpus = 8; // two n1-standard-4 masters, or one and up to four 1-vCPU nodes
+        host.memoryBytes = 64LL << 30;
+        startScheduler(host);
+        NodeCapacity* nodes = m_scheduler->nodeCapacity();
+        QVERIFY(nodes);
+        using Need = NodeCapacity::Need;
+        // Nodes alone: granted, counted, and never the reason a job cannot start alone.
+        for (int i = 0; i < 3; ++i)
+            QVERIFY(nodes->reserveNode(QStringLiteral("v#1/node-%1").arg(i), 1, Bytes::fromGb(2), Need::IfFits).granted);
+        QCOMPARE(m_scheduler->usage().predictionNodes, 3);
+        QCOMPARE(m_scheduler->usage().vcpusInUse, 3);
+        QCOMPARE(m_scheduler->usage().memoryInUse.gb(), 6.0);
+        // While no job runs, a node for load starts as a job alone would, saying that it oversubscribes the host.
+        const NodeCapacity::Grant alone = nodes->reserveNode(QStringLiteral("v#0/node-1"), 8, Bytes::fromGb(2),
+            Need::IfFits);
+        QVERIFY(alone.granted);
+        QVERIFY2(alone.oversubscribes.contains(QStringLiteral("3 of this host's 8 vCPUs")), qPrintable(alone.oversubscribes));
+        nodes->releaseNode(QStringLiteral("v#0/node-1"));
+        QCOMPARE(m_scheduler->usage().vcpusInUse, 3);
+        const QString a = QStringLiteral("nodes_a"), b = QStringLiteral("nodes_b");
+        submit(makeJob(a, QStringLiteral("tytest.sleeper")));
+        QCOMPARE(m_scheduler->usage().runningJobs, 1);
+        QCOMPARE(m_scheduler->usage().vcpusInUse, 7);
+        // A second job fits beside the first (8 CPUs) but not beside the first and the nodes: it waits.
+        submit(makeJob(b, QStringLiteral("tytest.sleeper")));
+        QCOMPARE(state(b), JobState::Queued);
+        QCOMPARE(m_scheduler->usage().queuedJobs, 1);
+        // A node for load does not fit now; a required one (a version's first) is granted and says it oversubscribes.
+        const NodeCapacity::Grant refused = nodes->reserveNode(QStringLiteral("v#2/node-1"), 2, Bytes::fromGb(2),
+            Need::IfFits); // an mls1-c4-m2 would not either
+        QVERIFY(!refused.granted);
+        QVERIFY2(refused.refused.contains(QStringLiteral("7 of this host's 8 vCPUs")), qPrintable(refused.refused));
+        const NodeCapacity::Grant required = nodes->reserveNode(QStringLiteral("v#2/node-0"), 4, Bytes::fromGb(2),
+            Need::Required);
+        QVERIFY(required.granted);
+        QVERIFY(!required.oversubscribes.isEmpty());
+        QCOMPARE(m_scheduler->usage().vcpusInUse, 11);
+        // The nodes go: the queued job starts without any job ending.
+        nodes->releaseNode(QStringLiteral("v#2/node-0"));
+        for (int i = 0; i < 3; ++i)
+            nodes->releaseNode(QStringLiteral("v#1/node-%1").arg(i));
+        QTRY_COMPARE(m_scheduler->usage().runningJobs, 2);
+        QCOMPARE(m_scheduler->usage().predictionNodes, 0);
+        QCOMPARE(m_scheduler->usage().vcpusInUse, 8);
+        QVERIFY(m_scheduler->cancel(Test::localJob(a)));
+        QVERIFY(m_scheduler->cancel(Test::localJob(b)));
+        QTRY_COMPARE_WITH_TIMEOUT(state(a), JobState::Cancelled, JobTimeoutMs);
+        QTRY_COMPARE_WITH_TIMEOUT(state(b), JobState::Cancelled, JobTimeoutMs);
     }
 
     void maxWaitAndRunningTime()

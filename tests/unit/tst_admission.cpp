@@ -2,7 +2,9 @@
 // The one admission rule (models/admission.h) that the executor's local backend and the wizard share, and
 // the Bytes type that keeps GB and GiB apart.
 #include "admission.h"
+#include "hostfit.h"
 
+#include <QJsonDocument>
 #include <QTest>
 
 using namespace Trainyard;
@@ -40,6 +42,30 @@ ClusterPlan plan(int count, int gpus = 0, const char* type = "")
     role.acceleratorType = QLatin1String(type);
     role.acceleratorCount = gpus;
     return ClusterPlan { { role } };
+}
+
+/// A job of one n1-standard-4 master (4 vCPUs, 15 GB).
+Job oneMaster()
+{
+    FieldViolations errors;
+    return JobJson::fromJson(QJsonDocument::fromJson(R"({"jobId":"job_1","trainingInput":{
+        "pythonModule":"trainer.task","packageUris":["/tmp/trainer"],"scaleTier":"CUSTOM",
+        "masterType":"n1-standard-4"}})")
+                                 .object(),
+        &errors);
+}
+
+/// `…/host` of an 8-CPU, 64 GB host where `jobs` jobs and `nodes` 1-vCPU prediction nodes hold `vcpus`.
+HostStatus status(int vcpus, int jobs, int nodes)
+{
+    HostStatus h;
+    h.cpus = 8;
+    h.memory = Bytes::fromGb(64);
+    h.vcpusInUse = vcpus;
+    h.memoryInUse = Bytes::fromGb(2.0 * nodes + 15.0 * jobs);
+    h.runningJobs = jobs;
+    h.predictionNodes = nodes;
+    return h;
 }
 
 } // namespace
@@ -96,6 +122,30 @@ private Q_SLOTS:
         a = admit(plan(1, 2), h, HostLoad { 0, {}, { 0 }, 1 }, MachineCatalog::builtin());
         QVERIFY(a.fits());
         QCOMPARE(a.gpus, (QList<int> { 1, 2 }));
+    }
+
+    // The wizard's and `jobs submit`'s verdict beside deployed versions' prediction nodes: the executor's rule
+    // (backends/nodecapacity.h): nodes never keep a job from starting alone, but they count.
+    void hostFitCountsPredictionNodes()
+    {
+        const MachineCatalog& catalog = MachineCatalog::builtin();
+        // Nodes alone, and the job fits beside them.
+        HostFit fit = assessHostFit(oneMaster(), status(2, 0, 2), catalog);
+        QCOMPARE(fit.verdict, HostFit::Verdict::Fits);
+        QVERIFY2(fit.why.contains(QStringLiteral("2 prediction node(s)")), qPrintable(fit.why));
+        QVERIFY2(fit.why.contains(QStringLiteral("Free now: 6 vCPUs")), qPrintable(fit.why));
+        // Nodes alone, and the job does not fit beside them: it starts, oversubscribing, and the text says so.
+        fit = assessHostFit(oneMaster(), status(6, 0, 6), catalog);
+        QCOMPARE(fit.verdict, HostFit::Verdict::Oversubscribed);
+        QVERIFY2(fit.why.contains(QStringLiteral("They hold 6 vCPUs")), qPrintable(fit.why));
+        // A job runs and the nodes fill the rest: it waits, and the reason names the nodes.
+        fit = assessHostFit(oneMaster(), status(6, 1, 2), catalog);
+        QCOMPARE(fit.verdict, HostFit::Verdict::Queue);
+        QVERIFY2(fit.why.contains(QStringLiteral("Prediction nodes of deployed versions hold part of that")),
+            qPrintable(fit.why));
+        // Without nodes, as before.
+        QCOMPARE(assessHostFit(oneMaster(), status(0, 0, 0), catalog).why,
+            QStringLiteral("The host is idle; a job alone on the host always starts."));
     }
 };
 

@@ -2,8 +2,11 @@
 // VersionNodes (app/executor/serving/versionnodes.h) alone, over scripted nodes (tests/support/fakenodelauncher.h):
 // start and the first load, a load that fails, requests spread over the nodes, scaling up under load and down when
 // idle, scale to zero and the cold start after it, a node dying with requests in flight (answered UNAVAILABLE, then
-// restarted after a doubling back-off), deadlines and the restart after missed ones, and the shutdown. Until issue 43
+// restarted after a doubling back-off), deadlines and the restart after missed ones, the shutdown, and the host's
+// accounting (tests/support/fakenodecapacity.h: a node holds its machine type while its process lives; a scale-up for
+// load only when it fits; the first nodes, cold starts and restarts whatever the host holds). Until issue 43
 // only end-to-end tests that deploy real scikit-learn, XGBoost and PyTorch models covered them.
+#include "fakenodecapacity.h"
 #include "fakenodelauncher.h"
 #include "versionnodes.h"
 
@@ -330,6 +333,102 @@ private Q_SLOTS:
         nodes.predict(oneInstance(1), QString(), answers.collect());
         launcher.nodes[0]->answer(0, QJsonArray { 1 });
         QCOMPARE(answers.received.size(), 1);
+    }
+
+    void eachNodeHoldsItsMachineTypeWhileItRuns()
+    {
+        FakeNodeLauncher launcher;
+        FakeNodeCapacity host(8);
+        VersionNodes::Spec s = spec(1, 2);
+        s.machineType = *predictionMachineType(QStringLiteral("mls1-c4-m2"));
+        s.name = QStringLiteral("projects/p/models/m/versions/v1");
+        {
+            VersionNodes nodes(s, &launcher, &host);
+            nodes.start();
+            QCOMPARE(host.held.size(), 1);
+            QCOMPARE(host.inUse(), 4); // mls1-c4-m2: 4 vCPUs
+            QVERIFY(host.reserved.at(0).startsWith(s.name));
+            launcher.nodes[0]->sayReady();
+            Answers answers;
+            for (int i = 0; i < 3; ++i)
+                nodes.predict(oneInstance(i), QString(), answers.collect());
+            QCOMPARE(launcher.nodes.size(), 2); // 8 vCPUs hold two
+            QCOMPARE(host.inUse(), 8);
+            launcher.nodes[1]->sayReady();
+            for (int i = 0; i < 3; ++i)
+                launcher.nodes[0]->answer(i, QJsonArray { i });
+            // Scaled down when idle: its reservation goes when its process is gone, not before.
+            QTRY_COMPARE_WITH_TIMEOUT(nodes.scaleDowns(), 1, 10000);
+            QTRY_COMPARE(launcher.running(), 1);
+            QCOMPARE(host.inUse(), 4);
+            QCOMPARE(host.released.size(), 1);
+            // A node that dies gives its reservation back and takes it again when it is restarted.
+            FakeNode* left = launcher.nodes[0]->running ? launcher.nodes[0].data() : launcher.nodes[1].data();
+            left->exit(QStringLiteral("was killed by a signal"));
+            QCOMPARE(host.inUse(), 0);
+            QTRY_COMPARE(launcher.nodes.size(), 3);
+            QCOMPARE(host.inUse(), 4);
+        }
+        // Destroyed with the version: nothing is held.
+        QCOMPARE(host.inUse(), 0);
+        QCOMPARE(host.reserved.size(), host.released.size());
+    }
+
+    void aNodeForLoadStartsOnlyWhenItFits()
+    {
+        FakeNodeLauncher launcher;
+        FakeNodeCapacity host(1); // a job holds the rest of the host
+        Answers answers; // outlives the nodes, which answer what they hold when destroyed
+        VersionNodes nodes(spec(1, 3), &launcher, &host);
+        nodes.start();
+        launcher.nodes[0]->sayReady();
+        for (int i = 0; i < 5; ++i)
+            nodes.predict(oneInstance(i), QString(), answers.collect());
+        // Every node has requests waiting, but a second node does not fit: they wait on the one that runs.
+        QCOMPARE(launcher.nodes.size(), 1);
+        QCOMPARE(launcher.nodes[0]->requests.size(), 5);
+        QCOMPARE(nodes.scaleUps(), 0);
+        QVERIFY(nodes.scaleUpsRefused() >= 2);
+        const QString text = log();
+        QCOMPARE(text.count(QStringLiteral("not started for load")), 1); // said once, not per request
+        QVERIFY(text.contains(QStringLiteral("a mls1-c1-m2 node does not fit beside what runs on this host (1 of 1 "
+                                             "vCPUs reserved); requests wait for the running nodes")));
+        for (int i = 0; i < 5; ++i)
+            launcher.nodes[0]->answer(i, QJsonArray { i });
+        QCOMPARE(answers.received.size(), 5);
+        // The job ends: the next burst gets its node.
+        host.vcpus = 2;
+        for (int i = 0; i < 3; ++i)
+            nodes.predict(oneInstance(i), QString(), answers.collect());
+        QCOMPARE(launcher.nodes.size(), 2);
+        QCOMPARE(nodes.scaleUps(), 1);
+        QCOMPARE(host.inUse(), 2);
+    }
+
+    void firstNodesColdStartsAndRestartsStartWhateverTheHostHolds()
+    {
+        FakeNodeLauncher launcher;
+        FakeNodeCapacity host(0); // fully reserved by jobs
+        VersionNodes nodes(spec(0, 2), &launcher, &host);
+        QSignalSpy ready(&nodes, &VersionNodes::ready);
+        nodes.start();
+        // A version must load its model to be READY: its first node starts, and the log says it oversubscribes.
+        QCOMPARE(launcher.nodes.size(), 1);
+        QVERIFY(log().contains(QStringLiteral("node 0: starts although it does not fit beside what runs on this host "
+                                              "(0 of 0 vCPUs reserved)")));
+        launcher.nodes[0]->sayReady();
+        QCOMPARE(ready.count(), 1);
+        QTRY_COMPARE_WITH_TIMEOUT(nodes.runningNodes(), 0, 10000); // scaled to zero
+        QTRY_COMPARE(host.inUse(), 0);
+        // A request while none runs: the cold start is never refused.
+        Answers answers;
+        nodes.predict(oneInstance(1), QString(), answers.collect());
+        QCOMPARE(launcher.nodes.size(), 2);
+        QCOMPARE(host.inUse(), 1);
+        launcher.nodes[1]->sayReady();
+        launcher.nodes[1]->answer(0, QJsonArray { 1 });
+        QCOMPARE(answers.received.size(), 1);
+        QCOMPARE(host.refusals, 0);
     }
 
     void destroyingStopsEveryNodeAndAnswersWhatWaits()

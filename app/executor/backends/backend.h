@@ -61,6 +61,7 @@ struct BackendUsage {
     Bytes memoryInUse;
     QList<int> gpusInUse; ///< sorted
     int runsHolding = 0; ///< runs with a reservation
+    int predictionNodes = 0; ///< prediction nodes with a reservation (NodeCapacity; counted in vcpusInUse, memoryInUse)
 };
 
 /// One node and one partition of a region as `…/regions` shows them (app/executor/API.md "Regions"): a cluster's

@@ -402,6 +402,9 @@ Scheduler::Scheduler(
     d->ownedBackends.push_back(std::move(backend));
     d->dataDir = dataDir;
     d->connectBackend(d->backend);
+    // A prediction node's reservation given back may be what a queued job waits for.
+    if (auto* local = qobject_cast<LocalBackend*>(d->backend))
+        connect(local, &LocalBackend::nodeReleased, this, [this] { d->schedule(); });
     d->batchProgressTimer = new QTimer(this);
     d->batchProgressTimer->setInterval(2000);
     connect(d->batchProgressTimer, &QTimer::timeout, this, [this] { d->pollBatchProgress(); });
@@ -636,6 +639,7 @@ HostStatus Scheduler::usage() const
     u.vcpusInUse = b.vcpusInUse;
     u.memoryInUse = b.memoryInUse;
     u.gpusInUse = b.gpusInUse;
+    u.predictionNodes = b.predictionNodes;
     // This host's jobs only: a cluster's are counted by …/regions.
     const auto onThisHost = [this](const Private::Run& run) { return !run.backend || run.backend == d->backend; };
     for (const auto& [id, run] : d->runs) {
@@ -649,6 +653,11 @@ HostStatus Scheduler::usage() const
     }
     u.queuedJobs = int(waiting.size());
     return u;
+}
+
+NodeCapacity* Scheduler::nodeCapacity() const
+{
+    return qobject_cast<LocalBackend*>(d->backend);
 }
 
 void Scheduler::setGracePeriodSeconds(int seconds)

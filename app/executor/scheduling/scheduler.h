@@ -20,6 +20,7 @@ class PathPolicy;
 class Sandbox;
 
 class Backend;
+class NodeCapacity;
 class JobStore;
 class LogStore;
 
@@ -120,8 +121,13 @@ public:
 
     /// The job's replicas as `…/replicas` reports them (final jobs: the last 200 that ended).
     QList<ReplicaInfo> replicas(const JobKey& key) const;
-    /// What the default backend's host has and holds, and how many jobs run and wait (`…/host`).
+    /// What the default backend's host has and holds (prediction nodes' reservations included), and how many jobs run
+    /// and wait (`…/host`).
     HostStatus usage() const;
+    /// Where prediction nodes reserve their machine types on this host (the local backend's admission,
+    /// backends/nodecapacity.h); a node's release tries the queue again. Null when the default backend is not this
+    /// host's (tests with a fake backend).
+    NodeCapacity* nodeCapacity() const;
 
     /// Seconds between SIGTERM and SIGKILL when stopping replicas (default 10).
     void setGracePeriodSeconds(int seconds);

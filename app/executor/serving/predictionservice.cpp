@@ -288,10 +288,14 @@ void PredictionService::startNodes(const QString& key)
     }
     spec.idleStopMs = m_idleStopMs;
     spec.logFile = versionLog(v.project, v.model, v.name);
+    spec.name = v.resourceName();
+    // Validated at create (versionScalingViolations()); a stored record of an older executor has the default.
+    if (const std::optional<PredictionMachineType> type = predictionMachineType(v.machineType))
+        spec.machineType = *type;
     spec.timeoutMs = 1000
         * (v.predictionTimeoutSeconds > 0 ? v.predictionTimeoutSeconds : PredictionLimits::DefaultTimeoutSeconds);
     delete serving->nodes;
-    serving->nodes = new VersionNodes(spec, &m_nodeLauncher, this);
+    serving->nodes = new VersionNodes(spec, &m_nodeLauncher, m_nodeCapacity, this);
     connect(serving->nodes, &VersionNodes::ready, this, [this, key] {
         const auto s = m_serving.value(key);
         if (s && s->creating)

@@ -3,6 +3,7 @@
 
 #include "batchplan.h"
 #include "modelstore.h"
+#include "nodecapacity.h"
 #include "nodelauncher.h"
 #include "prediction.h"
 #include "requeststats.h"
@@ -53,6 +54,9 @@ public:
     /// default): a node sees its version's copy of the model and its packages, read only; a version's copy and its
     /// staging are handed to the sandbox's account when the executor runs as root.
     void setSandbox(const Sandbox& sandbox) { m_sandbox = sandbox; }
+    /// Where every version's nodes reserve their machine type (the scheduler's host, Scheduler::nodeCapacity(); not
+    /// owned, outlives this; null: nodes reserve nothing). Set before serve().
+    void setNodeCapacity(NodeCapacity* capacity) { m_nodeCapacity = capacity; }
 
     /// Stores `version` (validated by the caller; state, createTime and isDefault are set here) and starts its
     /// creation; `model` is its model, whose defaultVersion becomes this one when it has none. Returns the operation
@@ -133,6 +137,7 @@ private:
     int m_idleStopMs = 60000;
     Sandbox m_sandbox;
     ProcessNodeLauncher m_nodeLauncher { &m_sandbox }; ///< every version's nodes, in m_sandbox
+    NodeCapacity* m_nodeCapacity = nullptr;
     QHash<QString, std::shared_ptr<Serving>> m_serving; ///< "project/model/version" → its nodes and pending creation
     QHash<QString, RequestStats> m_stats; ///< "project/model/version" → its requests (kept after a delete: an hour)
 };

@@ -25,11 +25,14 @@ QJsonObject unavailable(const QString& why)
 
 } // namespace
 
-VersionNodes::VersionNodes(Spec spec, NodeLauncher* launcher, QObject* parent)
+VersionNodes::VersionNodes(Spec spec, NodeLauncher* launcher, NodeCapacity* capacity, QObject* parent)
     : QObject(parent)
     , m_spec(std::move(spec))
     , m_launcher(launcher)
+    , m_capacity(capacity)
 {
+    static quint64 instances = 0;
+    m_reservationPrefix = QStringLiteral("%1#%2").arg(m_spec.name).arg(++instances);
     m_spec.maxNodes = qMax(1, qMax(m_spec.maxNodes, m_spec.minNodes));
     m_nodes.resize(m_spec.maxNodes); // never resized again: slots capture indexes into it
     for (int i = 0; i < m_nodes.size(); ++i) {
@@ -61,6 +64,7 @@ void VersionNodes::killAll()
         delete node.process;
         node.process = nullptr;
         node.up = false;
+        releaseNode(node);
         failInFlight(node, unavailable(QStringLiteral("the version's prediction nodes were stopped")));
     }
 }
@@ -104,18 +108,36 @@ int VersionNodes::runningNodes() const
     return running;
 }
 
-bool VersionNodes::scaleUp(const QString& why)
+bool VersionNodes::scaleUp(const QString& why, NodeCapacity::Need need)
 {
+    if (m_failed)
+        return false;
     for (Node& node : m_nodes) {
         if (node.process && (node.process->isRunning() || node.stopping || node.restartScheduled))
             continue;
+        if (!reserve(node, need))
+            return false;
         ++m_scaleUps;
         log(node.index, QStringLiteral("scaling up: %1").arg(why));
         node.backoffMs = m_spec.restartBackoffMs;
-        startNode(node);
-        return true;
+        return startNode(node);
     }
     return false;
+}
+
+QString VersionNodes::reservationId(const Node& node) const
+{
+    return m_reservationPrefix + QStringLiteral("/node-%1").arg(node.index);
+}
+
+void VersionNodes::releaseNode(Node& node)
+{
+    if (!node.reserved)
+        return;
+    node.reserved = false;
+    m_refusalLogged = false; // what the host holds changed: a later refusal is news
+    if (m_capacity)
+        m_capacity->releaseNode(reservationId(node));
 }
 
 void VersionNodes::scaleDown()
@@ -143,10 +165,36 @@ void VersionNodes::scaleDown()
     }
 }
 
-void VersionNodes::startNode(Node& node)
+bool VersionNodes::reserve(Node& node, NodeCapacity::Need need)
 {
-    if (m_failed)
-        return;
+    if (!m_capacity || node.reserved)
+        return true;
+    const NodeCapacity::Grant grant
+        = m_capacity->reserveNode(reservationId(node), m_spec.machineType.vcpus, m_spec.machineType.memory, need);
+    if (!grant.granted) {
+        ++m_scaleUpsRefused;
+        if (!m_refusalLogged)
+            log(node.index,
+                QStringLiteral("not started for load: a %1 node does not fit beside what runs on this host (%2); "
+                               "requests wait for the running nodes")
+                    .arg(m_spec.machineType.name, grant.refused));
+        m_refusalLogged = true;
+        return false;
+    }
+    node.reserved = true;
+    m_refusalLogged = false;
+    if (!grant.oversubscribes.isEmpty())
+        log(node.index,
+            QStringLiteral("starts although it does not fit beside what runs on this host (%1): a version's first "
+                           "nodes, a cold start and a restart always start, sharing the CPUs and memory")
+                .arg(grant.oversubscribes));
+    return true;
+}
+
+bool VersionNodes::startNode(Node& node, NodeCapacity::Need need)
+{
+    if (m_failed || !reserve(node, need))
+        return false;
     if (node.process) {
         // Possibly inside its own finished(): let go of it, never delete it under its emitter.
         node.process->disconnect(this);
@@ -188,6 +236,7 @@ void VersionNodes::startNode(Node& node)
     });
     connect(node.process, &NodeProcess::finished, this,
         [this, index](const QString& why) { nodeFinished(m_nodes[index], why); });
+    return true;
 }
 
 bool VersionNodes::takePending(Node& node, Pending* pending)
@@ -284,6 +333,7 @@ void VersionNodes::nodeFinished(Node& node, const QString& why)
 {
     const bool wasUp = node.up;
     node.up = false;
+    releaseNode(node);
     if (node.stopping) {
         log(node.index, QStringLiteral("stopped (%1)").arg(why));
         failInFlight(node, unavailable(QStringLiteral("the prediction node was scaled down")));
@@ -417,7 +467,7 @@ void VersionNodes::predict(Waiting request)
     }
     // Every running node already has a request waiting behind the one it answers: one more node, up to maxNodes.
     if (best->inFlight.size() >= 2 && runningNodes() < m_spec.maxNodes && runningNodes() == readyNodes())
-        scaleUp(QStringLiteral("every node has requests waiting"));
+        scaleUp(QStringLiteral("every node has requests waiting"), NodeCapacity::Need::IfFits);
     send(*best, id, instances, signatureName, std::move(answer));
 }
 

@@ -15,6 +15,7 @@
 
 #include <functional>
 
+#include "nodecapacity.h"
 #include "nodelauncher.h"
 #include "prediction.h"
 
@@ -49,6 +50,12 @@ namespace Trainyard {
 /// What a node writes on stderr (the model's and the user's prints, the loader's warnings) is appended to `logFile`
 /// as "node N: line".
 ///
+/// Host accounting (backends/nodecapacity.h, its rule): every node reserves Spec::machineType's vCPUs and memory
+/// before it starts and gives them back when its process is gone. The first max(minNodes, 1) nodes, a cold start and
+/// a restart start whatever the host holds (the log says when they oversubscribe it); a node for load follows a job's
+/// rule (it fits, or no job holds a reservation), else the requests wait for the nodes that run and the log says why,
+/// once until a node starts or ends.
+///
 /// Nodes are started through a NodeLauncher (nodelauncher.h): the real one runs processes in the executor's sandbox;
 /// tests/support/fakenodelauncher.h scripts them, so that scaling, back-off, deadlines and recovery are unit-tested
 /// (tst_versionnodes) without Python. Main thread.
@@ -65,6 +72,10 @@ public:
         int maxNodes = 1; ///< nodes at most, under load
         int idleStopMs = 60000; ///< a node beyond minNodes idle this long is stopped
         QString logFile; ///< the version's log
+        /// What each node reserves on the host (the version's machineType; the service's default mls1-c1-m2).
+        PredictionMachineType machineType { QStringLiteral("mls1-c1-m2"), 1, Bytes::fromGb(2) };
+        /// The version's name, for the nodes' reservations ("projects/p/models/m/versions/v").
+        QString name;
         /// How long a request may wait for its answer (ms), from predict() on: then it is answered
         /// `{"deadline": …}` (DEADLINE_EXCEEDED), and a node that misses PredictionLimits::MissedDeadlinesBeforeRestart
         /// in a row is killed and started again (it hangs, or was stopped).
@@ -83,8 +94,9 @@ public:
     using Answer = std::function<void(const QJsonObject&)>;
 
     /// `launcher` starts the nodes (not owned; it must outlive this). A node sees the model's copy and its packages
-    /// (read only), nothing else of the executor's, and has no network: it talks through its pipes.
-    VersionNodes(Spec spec, NodeLauncher* launcher, QObject* parent = nullptr);
+    /// (read only), nothing else of the executor's, and has no network: it talks through its pipes. `capacity` (not
+    /// owned, outlives this; null: nodes reserve nothing) is where nodes reserve their machine type.
+    VersionNodes(Spec spec, NodeLauncher* launcher, NodeCapacity* capacity = nullptr, QObject* parent = nullptr);
     ~VersionNodes() override;
 
     /// Starts every node. ready() once all loaded the model; failed() when one could not.
@@ -101,6 +113,8 @@ public:
     int scaleUps() const { return m_scaleUps; }
     /// Nodes stopped for idleness.
     int scaleDowns() const { return m_scaleDowns; }
+    /// Nodes for load that did not start because they did not fit beside the host's reservations.
+    int scaleUpsRefused() const { return m_scaleUpsRefused; }
     /// How many times a node was restarted.
     int restarts() const { return m_restarts; }
     /// What the first node said it loaded ("scikit-learn LogisticRegression from model.joblib").
@@ -137,9 +151,18 @@ private:
         /// Died while serving and waits out its back-off: a request meanwhile waits for it, never starts it early
         /// (a node that crashes on every request would otherwise be restarted by every request).
         bool restartScheduled = false;
+        bool reserved = false; ///< holds its reservation on the host (NodeCapacity)
     };
 
-    void startNode(Node& node);
+    /// Reserves the node's machine type on the host as `need` allows (true at once when it holds its reservation or
+    /// there is no NodeCapacity); logs an oversubscription or a refusal.
+    bool reserve(Node& node, NodeCapacity::Need need);
+    /// Reserves the node's machine type as `need` allows and starts it; false (and nothing started) when it did not
+    /// fit or the version failed.
+    bool startNode(Node& node, NodeCapacity::Need need = NodeCapacity::Need::Required);
+    /// Gives the node's reservation back (its process is gone).
+    void releaseNode(Node& node);
+    QString reservationId(const Node& node) const;
     void readOutput(Node& node);
     void nodeFinished(Node& node, const QString& why);
     /// Started and neither finished nor stopping.
@@ -154,13 +177,15 @@ private:
     bool takePending(Node& node, Pending* pending);
     void log(int node, const QString& line);
     void killAll();
-    /// Starts a stopped node slot, if any (scaling up); false when every slot runs.
-    bool scaleUp(const QString& why);
+    /// Starts a stopped node slot, if any (scaling up), as `need` allows; false when every slot runs or it did not fit.
+    bool scaleUp(const QString& why, NodeCapacity::Need need = NodeCapacity::Need::Required);
     /// Stops nodes beyond minNodes that are idle (the scale-down timer).
     void scaleDown();
 
     Spec m_spec;
     NodeLauncher* m_launcher;
+    NodeCapacity* m_capacity;
+    QString m_reservationPrefix; ///< unique on the host for this object's life: a new version of the same name differs
     QList<Node> m_nodes;
     struct Waiting {
         quint64 id;
@@ -174,6 +199,8 @@ private:
     int m_restarts = 0;
     int m_scaleUps = 0;
     int m_scaleDowns = 0;
+    int m_scaleUpsRefused = 0;
+    bool m_refusalLogged = false; ///< a refused scale-up was logged; again only after a node starts or ends
     QTimer* m_idleCheck = nullptr;
     bool m_readySignalled = false;
     bool m_failed = false;

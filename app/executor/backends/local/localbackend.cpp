@@ -73,10 +73,21 @@ struct LocalBackend::Private {
         bool containersRemoved = false;
     };
     std::map<RunId, Run> runs;
+    struct NodeReservation {
+        int vcpus = 0;
+        Bytes memory;
+    };
+    std::map<QString, NodeReservation> nodes; ///< prediction nodes' reservations, by node ID (NodeCapacity)
 
+    /// What runs (but `except`) and prediction nodes reserve. Nodes add to the load, never to the holders: a run alone
+    /// beside deployed versions still starts (NodeCapacity's rule).
     HostLoad loadExcept(const RunId& except) const
     {
         HostLoad load;
+        for (const auto& [id, node] : nodes) {
+            load.vcpus += node.vcpus;
+            load.memory += node.memory;
+        }
         for (const auto& [id, run] : runs) {
             if (id == except || !run.reservation)
                 continue;
@@ -640,7 +651,55 @@ BackendUsage LocalBackend::usage() const
     u.gpusInUse = load.gpus;
     std::sort(u.gpusInUse.begin(), u.gpusInUse.end());
     u.runsHolding = load.holders;
+    u.predictionNodes = int(d->nodes.size());
     return u;
+}
+
+NodeCapacity::Grant LocalBackend::reserveNode(const QString& node, int vcpus, Bytes memory, Need need)
+{
+    d->nodes.erase(node);
+    // The one admission rule, for a cluster of one replica of the node's machine type.
+    RolePlan role;
+    role.role = QStringLiteral("node");
+    role.taskPrefix = QStringLiteral("node");
+    role.count = 1;
+    role.vcpus = vcpus;
+    role.memory = memory;
+    const ClusterPlan plan { { role } };
+    const HostLoad held = d->loadExcept(RunId {});
+    // Need::IfFits is a job's rule exactly: it fits beside every reservation, or no run holds one (nodes are never
+    // holders). Beside every reservation is what "oversubscribes" is measured against.
+    const bool admitted = Trainyard::admit(plan, d->host, held, MachineCatalog::builtin()).fits();
+    HostLoad besideAll = held;
+    besideAll.holders = qMax(1, held.holders);
+    const bool fits = Trainyard::admit(plan, d->host, besideAll, MachineCatalog::builtin()).fits();
+    // The version's log is the executor's text, as the job log's service lines are (not translated).
+    const QString reserved = QStringLiteral("it asks for %1 vCPU(s) and %2 GB; %3 of this host's %4 vCPUs and %5 of its "
+                                            "%6 GB are reserved (jobs or trials running: %7; prediction nodes: %8)")
+                                 .arg(vcpus)
+                                 .arg(memory.gb(), 0, 'f', 1)
+                                 .arg(held.vcpus)
+                                 .arg(d->host.cpus)
+                                 .arg(held.memory.gb(), 0, 'f', 1)
+                                 .arg(Bytes::fromBytes(d->host.memoryBytes).gb(), 0, 'f', 1)
+                                 .arg(held.holders)
+                                 .arg(d->nodes.size());
+    Grant grant;
+    if (!admitted && need == Need::IfFits) {
+        grant.refused = reserved;
+        return grant;
+    }
+    d->nodes[node] = Private::NodeReservation { vcpus, memory };
+    grant.granted = true;
+    if (!fits)
+        grant.oversubscribes = reserved;
+    return grant;
+}
+
+void LocalBackend::releaseNode(const QString& node)
+{
+    if (d->nodes.erase(node) > 0)
+        QMetaObject::invokeMethod(this, &LocalBackend::nodeReleased, Qt::QueuedConnection);
 }
 
 } // namespace Trainyard

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "backend.h"
+#include "nodecapacity.h"
 #include "sandbox.h"
 
 #include <map>
@@ -27,7 +28,10 @@ namespace Trainyard {
 ///   is `podman kill`ed as well as its client; after every replica exited, the run's containers are removed
 ///   (`podman rm -f`, which also takes one whose client died) before stopped(). reclaim() removes the containers
 ///   that carry the run's marker label (a SIGKILLed executor's clients die with it; the containers do not).
-class LocalBackend : public Backend {
+/// - Prediction nodes (NodeCapacity): a deployed version's nodes reserve their machine type's vCPUs and memory in the
+///   same load as runs (usage() counts them), but never hold a run back from starting alone (they are not holders);
+///   nodeReleased() says when one gave its reservation back, so that the queue can be tried again.
+class LocalBackend : public Backend, public NodeCapacity {
     Q_OBJECT
 public:
     /// `outputBatchMs`: how long a pipe waits after a read before reading again.
@@ -43,6 +47,8 @@ public:
     void stopAll(std::chrono::milliseconds budget) override;
     void reclaim(const RunId& run, const QString& jobMarker) override;
     BackendUsage usage() const override;
+    Grant reserveNode(const QString& node, int vcpus, Bytes memory, Need need) override;
+    void releaseNode(const QString& node) override;
     Launch::ContainerRuntime containers() const override;
     /// Replaces what ContainerHost::detect() found at construction (tests: a host without podman).
     void setContainerRuntime(const Launch::ContainerRuntime& runtime);
@@ -52,6 +58,10 @@ public:
     const Sandbox& sandbox() const;
     /// Hands the job dir to the sandbox's account when the executor runs as root (Sandbox::handOver()).
     QString adoptJobDir(const QString& path) override;
+
+Q_SIGNALS:
+    /// A prediction node gave its reservation back (emitted from the event loop, never inside releaseNode()).
+    void nodeReleased();
 
 private:
     struct Private;
