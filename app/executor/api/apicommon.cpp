@@ -110,6 +110,13 @@ HttpApi::Reply modelNotFound(const QString& project, const QString& model)
             .arg(printable(PredictionJson::modelResourceName(project, model))));
 }
 
+HttpApi::Reply versionNotFound(const QString& project, const QString& model, const QString& version)
+{
+    return errorReply(RpcCode::NotFound,
+        QStringLiteral("Field: name Error: The version resource \"%1/versions/%2\" was not found.")
+            .arg(printable(PredictionJson::modelResourceName(project, model)), printable(version)));
+}
+
 HttpApi::Reply jobNotFound(const QString& project, const QString& jobId)
 {
     return errorReply(RpcCode::NotFound,

@@ -77,6 +77,8 @@ HttpApi::Reply errorReply(
 HttpApi::Reply jobNotFound(const QString& project, const QString& jobId);
 /// The service's NOT_FOUND for a model: "Field: name Error: The model resource \"projects/p/models/m\" was not found."
 HttpApi::Reply modelNotFound(const QString& project, const QString& model);
+/// NOT_FOUND for the version `version` of `project`'s model `model`, in the service's words.
+HttpApi::Reply versionNotFound(const QString& project, const QString& model, const QString& version);
 /// The answer to a call whose change a store refused (`storeError`, SQLite's or the file system's message): a full
 /// disk is google.rpc's RESOURCE_EXHAUSTED ("perhaps the entire file system is out of space", HTTP 429) with what to
 /// do, anything else UNAVAILABLE (503): the call can be made again once the store can be written. Never a 500: nothing

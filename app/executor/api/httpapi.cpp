@@ -9,7 +9,12 @@
 #include "ssestream.h"
 
 #include "accessstore.h"
+#include "apicontext.h"
 #include "checkpointindex.h"
+#include "modelshandler.h"
+#include "operationshandler.h"
+#include "predicthandler.h"
+#include "versionshandler.h"
 
 #include <QDateTime>
 #include <QFutureWatcher>
@@ -63,6 +68,30 @@ ApiRequest apiRequest(const QHttpServerRequest& request)
 }
 } // namespace
 
+/// What the resource handlers reach of the server (ApiContext): its settings as they are now, its deferred answers
+/// and its streams.
+class HttpApiContext final : public ApiContext {
+public:
+    explicit HttpApiContext(HttpApi* api)
+        : m_api(api)
+    {
+    }
+    const HostInventory& hostInventory() const override { return m_api->m_host; }
+    const PathPolicy& pathPolicy() const override { return m_api->m_paths; }
+    AccessStore* accessStore() const override { return m_api->m_access; }
+    void sendLater(const HttpChannelPtr& channel, const HttpApi::Reply& reply) override { m_api->send(channel, reply); }
+    SseStream* openStream(const HttpChannelPtr& channel, const QByteArray& label) override
+    {
+        auto* stream = new SseStream(channel, m_api);
+        m_api->addStream(stream);
+        stream->start(label);
+        return stream;
+    }
+
+private:
+    HttpApi* m_api;
+};
+
 HttpApi::HttpApi(JobStore* store, LogStore* logs, Scheduler* scheduler, const HostInventory& host,
     const QByteArray& token, QObject* parent)
     : QAbstractHttpServer(parent)
@@ -72,6 +101,7 @@ HttpApi::HttpApi(JobStore* store, LogStore* logs, Scheduler* scheduler, const Ho
     , m_host(host)
     , m_token(token)
     , m_adminMember(defaultAdminMember())
+    , m_context(std::make_unique<HttpApiContext>(this))
     , m_checkpoints(std::make_shared<CheckpointIndex>())
 {
 }
@@ -82,6 +112,15 @@ HttpApi::~HttpApi()
     // Before the members they count themselves out of are gone.
     const QSet<HttpConnection*> connections = std::exchange(m_connections, {});
     qDeleteAll(connections);
+}
+
+void HttpApi::setPredictionService(PredictionService* service)
+{
+    m_prediction = service;
+    m_models = service ? std::make_unique<ModelsHandler>(m_context.get(), service) : nullptr;
+    m_versions = service ? std::make_unique<VersionsHandler>(m_context.get(), service) : nullptr;
+    m_predict = service ? std::make_unique<PredictHandler>(m_context.get(), service) : nullptr;
+    m_operations = service ? std::make_unique<OperationsHandler>(service) : nullptr;
 }
 
 void HttpApi::bind(QTcpServer* server)

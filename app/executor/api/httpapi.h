@@ -34,12 +34,17 @@ class QTimer;
 namespace Trainyard {
 
 class AccessStore;
+class ApiContext;
 class Backend;
 class CheckpointIndex;
 class JobStore;
 class LogStore;
 class MetricsStore;
+class ModelsHandler;
+class OperationsHandler;
+class PredictHandler;
 class PredictionService;
+class VersionsHandler;
 class Scheduler;
 class SseStream;
 class HttpChannel;
@@ -104,8 +109,10 @@ private:
 /// Lives on the executor's main thread with the stores and the scheduler it serves.
 ///
 /// Its member functions are defined by part (app/executor/api/): the transport (httpapi.cpp, httpchannel.h,
-/// ssestream.h), the router (router.cpp, routetable.h) and one file per resource (jobs.cpp, logs.cpp,
-/// metrics.cpp, checkpoints.cpp, catalogs.cpp, events.cpp).
+/// ssestream.h), the router (router.cpp, routetable.h) and one file per resource of the training half (jobs.cpp,
+/// logs.cpp, metrics.cpp, checkpoints.cpp, catalogs.cpp, events.cpp). The prediction half's resources are handler
+/// classes of their own (ModelsHandler, VersionsHandler, PredictHandler, OperationsHandler), which reach the server
+/// only through ApiContext (apicontext.h): the router dispatches to them after authentication, permission and audit.
 class HttpApi : public QAbstractHttpServer {
     Q_OBJECT
 public:
@@ -174,8 +181,9 @@ public:
     /// Serves `…/jobs/{id}/metrics` from `metrics` (none: the endpoint answers UNAVAILABLE).
     void setMetricsStore(MetricsStore* metrics) { m_metrics = metrics; }
     /// Serves models, versions, operations and `:predict` (app/executor/API.md "Models and versions") with
-    /// `service` (not owned; none: those routes answer UNAVAILABLE).
-    void setPredictionService(PredictionService* service) { m_prediction = service; }
+    /// `service` (not owned; none: those routes answer UNAVAILABLE), through their handlers (modelshandler.h,
+    /// versionshandler.h, predicthandler.h, operationshandler.h).
+    void setPredictionService(PredictionService* service);
     /// The rule for every path a request gives (PathPolicy: where job dirs, output folders and model folders may
     /// lie, and the executor's own folders that no path may touch; default: PathPolicy's default roots): checked on
     /// create (each path field's violations) and before any file under a job dir is served.
@@ -304,6 +312,7 @@ private:
     struct Routes;
     friend struct Routes;
     friend class HttpConnection;
+    friend class HttpApiContext;
     static const Routes& routeTable();
     Reply route(const ApiRequest& request, const Caller& caller, const HttpChannelPtr& channel, bool* streaming);
     /// What `caller` may do on the project `project` or, with `jobId`, on that job (Iam::effectivePermissions);
@@ -426,38 +435,6 @@ private:
     void answerLater(const HttpChannelPtr& channel, std::function<Reply()> work);
     Reply metrics(const ApiRequest& request, const QString& project, const QString& jobId,
         const HttpChannelPtr& channel, bool* streaming);
-    // Models, versions, operations and online prediction (models.cpp).
-    /// With `follow=true`: the models stream (ModelsStream).
-    Reply listModels(const ApiRequest& request, const QString& project, const HttpChannelPtr& channel, bool* streaming);
-    Reply createModel(const ApiRequest& request, const QString& project);
-    Reply getModel(const QString& project, const QString& model);
-    /// GET a version's request metrics (ours): requests/s, errors/s and latency percentiles over the last hour in
-    /// 10 s points (RequestStats), for the console's charts.
-    Reply versionMetrics(const QString& project, const QString& model, const QString& version);
-    /// GET a version's input columns (ours): for a built-in algorithm's model, the training table's columns as its
-    /// preprocessing recorded them (`{"task", "labels", "numColumns", "columns": [{"column": CSV number (the target
-    /// is 1), "type": "numeric"|"categorical"|"key"|"constant", "mean"?, "vocabulary"?, "treatment"?}]}`), so that a
-    /// client can offer a form of them; `{}` for any other model.
-    Reply versionInputSchema(const QString& project, const QString& model, const QString& version);
-    /// PATCH a version (`updateMask`: description, labels, manualScaling.nodes, autoScaling.minNodes|maxNodes): an
-    /// UPDATE_VERSION operation (PredictionService::updateVersion()).
-    Reply patchVersion(const ApiRequest& request, const QString& project, const QString& model, const QString& version);
-    Reply patchModel(const ApiRequest& request, const QString& project, const QString& model);
-    Reply deleteModel(const QString& project, const QString& model);
-    Reply listVersions(const ApiRequest& request, const QString& project, const QString& model);
-    Reply createVersion(const ApiRequest& request, const QString& project, const QString& model);
-    Reply getVersion(const QString& project, const QString& model, const QString& version);
-    Reply deleteVersion(const QString& project, const QString& model, const QString& version);
-    Reply setDefaultVersion(const QString& project, const QString& model, const QString& version);
-    /// `:predict` on a model (`version` empty: its default version) or a version; answered when a node has.
-    Reply predict(const ApiRequest& request, const QString& project, const QString& model, const QString& version,
-        const HttpChannelPtr& channel, bool* deferred);
-    /// `GET …/versions/{version}/logs?pageSize=N`: the version's log (its nodes' starts, exits, scaling, output, and
-    /// with onlinePredictionLogging each request's record), the last N lines.
-    Reply versionLogs(const ApiRequest& request, const QString& project, const QString& model, const QString& version);
-    Reply listOperations(const ApiRequest& request, const QString& project);
-    Reply getOperation(const QString& project, const QString& id);
-    Reply cancelOperation(const QString& project, const QString& id);
     Reply catalog(const QString& what);
     Reply host();
     /// `GET …/images`: the local podman store's images, for custom-container jobs (answered from the pool:
@@ -508,6 +485,13 @@ private:
     QHash<QString, int> m_connectionsPerAddress;
     MetricsStore* m_metrics = nullptr;
     PredictionService* m_prediction = nullptr;
+    /// What the handlers below reach of this server (httpapi.cpp's HttpApiContext).
+    std::unique_ptr<ApiContext> m_context;
+    /// The prediction half's handlers: null while no PredictionService is set (their routes answer UNAVAILABLE).
+    std::unique_ptr<ModelsHandler> m_models;
+    std::unique_ptr<VersionsHandler> m_versions;
+    std::unique_ptr<PredictHandler> m_predict;
+    std::unique_ptr<OperationsHandler> m_operations;
     AuditStore* m_audit = nullptr;
     /// writeAuditLater()'s encoding of the facts, kept so that its memory is reused.
     std::string m_auditRecord;

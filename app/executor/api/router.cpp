@@ -6,7 +6,11 @@
 
 #include "accessstore.h"
 #include "auditstore.h"
+#include "modelshandler.h"
+#include "operationshandler.h"
+#include "predicthandler.h"
 #include "prediction.h"
+#include "versionshandler.h"
 
 #include <QDateTime>
 
@@ -76,6 +80,12 @@ struct Call {
     bool* streaming;
     QString operator[](const char* name) const { return params.value(QLatin1String(name)); }
 };
+
+/// A prediction route while no PredictionService is set (HttpApi::setPredictionService()).
+HttpApi::Reply noModels()
+{
+    return Api::errorReply(RpcCode::Unavailable, QStringLiteral("This executor serves no models (no model store)."));
+}
 
 } // namespace
 
@@ -178,48 +188,96 @@ struct HttpApi::Routes {
         const QString model = models + QStringLiteral("/{model}");
         const QString versions = model + QStringLiteral("/versions");
         const QString version = versions + QStringLiteral("/{version}");
-        table.add("GET", models, QStringLiteral("ml.models.list"),
-            [](const Call& c) { return c.api->listModels(c.request, c["project"], c.channel, c.streaming); });
-        table.add("POST", models, QStringLiteral("ml.models.create"),
-            [](const Call& c) { return c.api->createModel(c.request, c["project"]); });
-        table.add("GET", model, QStringLiteral("ml.models.get"),
-            [](const Call& c) { return c.api->getModel(c["project"], c["model"]); });
-        table.add("PATCH", model, QStringLiteral("ml.models.update"),
-            [](const Call& c) { return c.api->patchModel(c.request, c["project"], c["model"]); });
-        table.add("DELETE", model, QStringLiteral("ml.models.delete"),
-            [](const Call& c) { return c.api->deleteModel(c["project"], c["model"]); });
-        table.add("POST", model + QStringLiteral(":predict"), QStringLiteral("ml.models.predict"), [](const Call& c) {
-            return c.api->predict(c.request, c["project"], c["model"], QString(), c.channel, c.streaming);
+        // Each goes to its resource's handler; UNAVAILABLE when this executor serves no models.
+        const auto toModels
+            = [](const Call& c, auto call) { return c.api->m_models ? call(*c.api->m_models) : noModels(); };
+        const auto toVersions
+            = [](const Call& c, auto call) { return c.api->m_versions ? call(*c.api->m_versions) : noModels(); };
+        const auto toPredict
+            = [](const Call& c, auto call) { return c.api->m_predict ? call(*c.api->m_predict) : noModels(); };
+        const auto toOperations
+            = [](const Call& c, auto call) { return c.api->m_operations ? call(*c.api->m_operations) : noModels(); };
+        table.add("GET", models, QStringLiteral("ml.models.list"), [toModels](const Call& c) {
+            return toModels(
+                c, [&](ModelsHandler& h) { return h.listModels(c.request, c["project"], c.channel, c.streaming); });
         });
-        table.add("GET", versions, QStringLiteral("ml.versions.list"),
-            [](const Call& c) { return c.api->listVersions(c.request, c["project"], c["model"]); });
-        table.add("POST", versions, QStringLiteral("ml.versions.create"),
-            [](const Call& c) { return c.api->createVersion(c.request, c["project"], c["model"]); });
-        table.add("GET", version, QStringLiteral("ml.versions.get"),
-            [](const Call& c) { return c.api->getVersion(c["project"], c["model"], c["version"]); });
-        table.add("PATCH", version, QStringLiteral("ml.versions.update"),
-            [](const Call& c) { return c.api->patchVersion(c.request, c["project"], c["model"], c["version"]); });
-        table.add("DELETE", version, QStringLiteral("ml.versions.delete"),
-            [](const Call& c) { return c.api->deleteVersion(c["project"], c["model"], c["version"]); });
+        table.add("POST", models, QStringLiteral("ml.models.create"), [toModels](const Call& c) {
+            return toModels(c, [&](ModelsHandler& h) { return h.createModel(c.request, c["project"]); });
+        });
+        table.add("GET", model, QStringLiteral("ml.models.get"), [toModels](const Call& c) {
+            return toModels(c, [&](ModelsHandler& h) { return h.getModel(c["project"], c["model"]); });
+        });
+        table.add("PATCH", model, QStringLiteral("ml.models.update"), [toModels](const Call& c) {
+            return toModels(c, [&](ModelsHandler& h) { return h.patchModel(c.request, c["project"], c["model"]); });
+        });
+        table.add("DELETE", model, QStringLiteral("ml.models.delete"), [toModels](const Call& c) {
+            return toModels(c, [&](ModelsHandler& h) { return h.deleteModel(c["project"], c["model"]); });
+        });
+        table.add("POST", model + QStringLiteral(":predict"), QStringLiteral("ml.models.predict"),
+            [toPredict](const Call& c) {
+                return toPredict(c, [&](PredictHandler& h) {
+                    return h.predict(c.request, c["project"], c["model"], QString(), c.channel, c.streaming);
+                });
+            });
+        table.add("GET", versions, QStringLiteral("ml.versions.list"), [toVersions](const Call& c) {
+            return toVersions(
+                c, [&](VersionsHandler& h) { return h.listVersions(c.request, c["project"], c["model"]); });
+        });
+        table.add("POST", versions, QStringLiteral("ml.versions.create"), [toVersions](const Call& c) {
+            return toVersions(
+                c, [&](VersionsHandler& h) { return h.createVersion(c.request, c["project"], c["model"]); });
+        });
+        table.add("GET", version, QStringLiteral("ml.versions.get"), [toVersions](const Call& c) {
+            return toVersions(
+                c, [&](VersionsHandler& h) { return h.getVersion(c["project"], c["model"], c["version"]); });
+        });
+        table.add("PATCH", version, QStringLiteral("ml.versions.update"), [toVersions](const Call& c) {
+            return toVersions(c,
+                [&](VersionsHandler& h) { return h.patchVersion(c.request, c["project"], c["model"], c["version"]); });
+        });
+        table.add("DELETE", version, QStringLiteral("ml.versions.delete"), [toVersions](const Call& c) {
+            return toVersions(
+                c, [&](VersionsHandler& h) { return h.deleteVersion(c["project"], c["model"], c["version"]); });
+        });
         table.add("POST", version + QStringLiteral(":setDefault"), QStringLiteral("ml.versions.update"),
-            [](const Call& c) { return c.api->setDefaultVersion(c["project"], c["model"], c["version"]); });
+            [toVersions](const Call& c) {
+                return toVersions(
+                    c, [&](VersionsHandler& h) { return h.setDefaultVersion(c["project"], c["model"], c["version"]); });
+            });
         table.add("GET", version + QStringLiteral("/inputSchema"), QStringLiteral("ml.versions.get"),
-            [](const Call& c) { return c.api->versionInputSchema(c["project"], c["model"], c["version"]); });
+            [toVersions](const Call& c) {
+                return toVersions(c,
+                    [&](VersionsHandler& h) { return h.versionInputSchema(c["project"], c["model"], c["version"]); });
+            });
         table.add("GET", version + QStringLiteral("/metrics"), QStringLiteral("ml.versions.get"),
-            [](const Call& c) { return c.api->versionMetrics(c["project"], c["model"], c["version"]); });
-        table.add("GET", version + QStringLiteral("/logs"), Iam::Permission::logsList(),
-            [](const Call& c) { return c.api->versionLogs(c.request, c["project"], c["model"], c["version"]); });
-        table.add(
-            "POST", version + QStringLiteral(":predict"), QStringLiteral("ml.versions.predict"), [](const Call& c) {
-                return c.api->predict(c.request, c["project"], c["model"], c["version"], c.channel, c.streaming);
+            [toVersions](const Call& c) {
+                return toVersions(
+                    c, [&](VersionsHandler& h) { return h.versionMetrics(c["project"], c["model"], c["version"]); });
+            });
+        table.add("GET", version + QStringLiteral("/logs"), Iam::Permission::logsList(), [toVersions](const Call& c) {
+            return toVersions(c,
+                [&](VersionsHandler& h) { return h.versionLogs(c.request, c["project"], c["model"], c["version"]); });
+        });
+        table.add("POST", version + QStringLiteral(":predict"), QStringLiteral("ml.versions.predict"),
+            [toPredict](const Call& c) {
+                return toPredict(c, [&](PredictHandler& h) {
+                    return h.predict(c.request, c["project"], c["model"], c["version"], c.channel, c.streaming);
+                });
             });
         const QString operations = QStringLiteral("/v1/projects/{project}/operations");
-        table.add("GET", operations, QStringLiteral("ml.operations.list"),
-            [](const Call& c) { return c.api->listOperations(c.request, c["project"]); });
+        table.add("GET", operations, QStringLiteral("ml.operations.list"), [toOperations](const Call& c) {
+            return toOperations(c, [&](OperationsHandler& h) { return h.listOperations(c.request, c["project"]); });
+        });
         table.add("GET", operations + QStringLiteral("/{operation}"), QStringLiteral("ml.operations.get"),
-            [](const Call& c) { return c.api->getOperation(c["project"], c["operation"]); });
+            [toOperations](const Call& c) {
+                return toOperations(
+                    c, [&](OperationsHandler& h) { return h.getOperation(c["project"], c["operation"]); });
+            });
         table.add("POST", operations + QStringLiteral("/{operation}:cancel"), QStringLiteral("ml.operations.cancel"),
-            [](const Call& c) { return c.api->cancelOperation(c["project"], c["operation"]); });
+            [toOperations](const Call& c) {
+                return toOperations(
+                    c, [&](OperationsHandler& h) { return h.cancelOperation(c["project"], c["operation"]); });
+            });
 
         // Every route's audit method, once: the router records each call from it (route()).
         for (const auto& route : table.routes())
