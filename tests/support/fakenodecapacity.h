@@ -9,9 +9,9 @@
 namespace Trainyard::Test {
 
 /// The room a running job leaves on a host, `vcpus` CPUs, for prediction nodes (tst_versionnodes): a node fits
-/// while the reserved vCPUs stay within it (LocalBackend's rule while a job holds a reservation); a Need::Required node is granted beyond it, with an oversubscription text, as LocalBackend does. It
-/// records every reservation and release, so a test can check that a node holds its machine type exactly while its
-/// process lives.
+/// while the reserved vCPUs stay within it (LocalBackend's rule while a job holds a reservation); a Need::Required node
+/// is granted beyond it, with an oversubscription text, as LocalBackend does. It records every reservation and release,
+/// so a test can check that a node holds its machine type exactly while its process lives.
 class FakeNodeCapacity : public NodeCapacity {
 public:
     explicit FakeNodeCapacity(int vcpus)

@@ -8,10 +8,13 @@
 
 #include <QByteArray>
 
+#include <functional>
+
 namespace Trainyard {
 
 class AccessStore;
 class PathPolicy;
+class PredictionService;
 class SseStream;
 
 /// What a resource handler needs of the API that routes to it, and nothing else of it: the host and the path rule
@@ -26,11 +29,17 @@ public:
     virtual const HostInventory& hostInventory() const = 0;
     /// The rule every path a request gives follows (HttpApi::setPathPolicy()).
     virtual const PathPolicy& pathPolicy() const = 0;
+    /// The deployed models (HttpApi::setPredictionService(); null: none are served).
+    virtual PredictionService* predictionService() const = 0;
     /// The access tokens and IAM policies (null: none are kept).
     virtual AccessStore* accessStore() const = 0;
     /// Sends `reply` on `channel` (a request the handler answered later, returning a default Reply with *deferred
     /// set); nothing when the client is gone.
     virtual void sendLater(const HttpChannelPtr& channel, const HttpApi::Reply& reply) = 0;
+    /// Runs `work` on the thread pool and sends its reply on `channel` (if still connected) when done: for file system
+    /// work (scans, checkpoint reads, podman) that must not stall the event loop. The handler returns a default Reply
+    /// with *deferred set.
+    virtual void runLater(const HttpChannelPtr& channel, std::function<HttpApi::Reply()> work) = 0;
     /// A Server-Sent Events stream on `channel`, started (`label` names it in the executor's log), counted as the
     /// caller's (TransportOptions::maxStreamsPerPrincipal), ended by a revoked token and by HttpApi::closeStreams().
     /// The handler returns a default Reply with *streaming set.

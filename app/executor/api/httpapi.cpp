@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // The transport side of HttpApi: lifetime, open streams, answers on a channel, and the Qt 6.4 / 6.8 entry
-// points. Routing and authentication: router.cpp; the resources: jobs.cpp, logs.cpp, metrics.cpp,
-// checkpoints.cpp, catalogs.cpp, events.cpp.
+// points. Routing and authentication: router.cpp; IAM: iam.cpp; audit: audit.cpp; every resource: its handler class
+// (*handler.h), which reaches this server through ApiContext (HttpApiContext below).
 #include "httpapi.h"
 #include "apicommon.h"
 #include "httpchannel.h"
@@ -10,10 +10,18 @@
 
 #include "accessstore.h"
 #include "apicontext.h"
+#include "catalogshandler.h"
 #include "checkpointindex.h"
+#include "checkpointshandler.h"
+#include "eventshandler.h"
+#include "jobshandler.h"
+#include "logshandler.h"
+#include "metricshandler.h"
 #include "modelshandler.h"
 #include "operationshandler.h"
 #include "predicthandler.h"
+#include "regionshandler.h"
+#include "trainedmodelhandler.h"
 #include "versionshandler.h"
 
 #include <QDateTime>
@@ -79,7 +87,17 @@ public:
     const HostInventory& hostInventory() const override { return m_api->m_host; }
     const PathPolicy& pathPolicy() const override { return m_api->m_paths; }
     AccessStore* accessStore() const override { return m_api->m_access; }
+    PredictionService* predictionService() const override { return m_api->m_prediction; }
     void sendLater(const HttpChannelPtr& channel, const HttpApi::Reply& reply) override { m_api->send(channel, reply); }
+    void runLater(const HttpChannelPtr& channel, std::function<HttpApi::Reply()> work) override
+    {
+        auto* watcher = new QFutureWatcher<HttpApi::Reply>(m_api);
+        QObject::connect(watcher, &QFutureWatcher<HttpApi::Reply>::finished, m_api, [api = m_api, watcher, channel] {
+            watcher->deleteLater();
+            api->send(channel, watcher->result());
+        });
+        watcher->setFuture(QtConcurrent::run(std::move(work)));
+    }
     SseStream* openStream(const HttpChannelPtr& channel, const QByteArray& label) override
     {
         auto* stream = new SseStream(channel, m_api);
@@ -102,7 +120,13 @@ HttpApi::HttpApi(JobStore* store, LogStore* logs, Scheduler* scheduler, const Ho
     , m_token(token)
     , m_adminMember(defaultAdminMember())
     , m_context(std::make_unique<HttpApiContext>(this))
-    , m_checkpoints(std::make_shared<CheckpointIndex>())
+    , m_jobs(std::make_unique<JobsHandler>(m_context.get(), store, scheduler))
+    , m_events(std::make_unique<EventsHandler>(m_context.get(), store, scheduler))
+    , m_logsHandler(std::make_unique<LogsHandler>(m_context.get(), store, logs))
+    , m_checkpointsHandler(std::make_unique<CheckpointsHandler>(m_context.get(), store))
+    , m_trainedModel(std::make_unique<TrainedModelHandler>(m_context.get(), store))
+    , m_catalogs(std::make_unique<CatalogsHandler>(m_context.get(), scheduler))
+    , m_regions(std::make_unique<RegionsHandler>(m_context.get(), store, scheduler))
 {
 }
 
@@ -112,6 +136,11 @@ HttpApi::~HttpApi()
     // Before the members they count themselves out of are gone.
     const QSet<HttpConnection*> connections = std::exchange(m_connections, {});
     qDeleteAll(connections);
+}
+
+void HttpApi::setMetricsStore(MetricsStore* metrics)
+{
+    m_metricsHandler = metrics ? std::make_unique<MetricsHandler>(m_context.get(), m_store, metrics) : nullptr;
 }
 
 void HttpApi::setPredictionService(PredictionService* service)
@@ -314,16 +343,6 @@ QJsonObject HttpApi::errorJson(
             } });
     }
     return QJsonObject { { QStringLiteral("error"), error } };
-}
-
-void HttpApi::answerLater(const HttpChannelPtr& channel, std::function<Reply()> work)
-{
-    auto* watcher = new QFutureWatcher<Reply>(this);
-    connect(watcher, &QFutureWatcher<Reply>::finished, this, [this, watcher, channel] {
-        watcher->deleteLater();
-        send(channel, watcher->result());
-    });
-    watcher->setFuture(QtConcurrent::run(std::move(work)));
 }
 
 void HttpApi::send(const HttpChannelPtr& channel, const Reply& reply)

@@ -36,6 +36,14 @@ namespace Trainyard {
 class AccessStore;
 class ApiContext;
 class Backend;
+class CatalogsHandler;
+class CheckpointsHandler;
+class EventsHandler;
+class JobsHandler;
+class LogsHandler;
+class MetricsHandler;
+class RegionsHandler;
+class TrainedModelHandler;
 class CheckpointIndex;
 class JobStore;
 class LogStore;
@@ -109,10 +117,11 @@ private:
 /// Lives on the executor's main thread with the stores and the scheduler it serves.
 ///
 /// Its member functions are defined by part (app/executor/api/): the transport (httpapi.cpp, httpchannel.h,
-/// ssestream.h), the router (router.cpp, routetable.h) and one file per resource of the training half (jobs.cpp,
-/// logs.cpp, metrics.cpp, checkpoints.cpp, catalogs.cpp, events.cpp). The prediction half's resources are handler
-/// classes of their own (ModelsHandler, VersionsHandler, PredictHandler, OperationsHandler), which reach the server
-/// only through ApiContext (apicontext.h): the router dispatches to them after authentication, permission and audit.
+/// ssestream.h), the router (router.cpp, routetable.h), IAM and tokens (iam.cpp) and audit (audit.cpp). Every other
+/// resource is a handler class of its own — the prediction half's ModelsHandler, VersionsHandler, PredictHandler,
+/// OperationsHandler; JobsHandler and a job's EventsHandler, LogsHandler, MetricsHandler, CheckpointsHandler,
+/// TrainedModelHandler; the project's CatalogsHandler and RegionsHandler — which reaches the server only through
+/// ApiContext (apicontext.h): the router dispatches to them after authentication, permission and audit.
 class HttpApi : public QAbstractHttpServer {
     Q_OBJECT
 public:
@@ -178,8 +187,8 @@ public:
     static constexpr int DefaultMetricsPageSize = 10000;
     static constexpr int MaxMetricsPageSize = 100000;
 
-    /// Serves `…/jobs/{id}/metrics` from `metrics` (none: the endpoint answers UNAVAILABLE).
-    void setMetricsStore(MetricsStore* metrics) { m_metrics = metrics; }
+    /// Serves `…/jobs/{id}/metrics` from `metrics` (none: the endpoint answers UNAVAILABLE), through MetricsHandler.
+    void setMetricsStore(MetricsStore* metrics);
     /// Serves models, versions, operations and `:predict` (app/executor/API.md "Models and versions") with
     /// `service` (not owned; none: those routes answer UNAVAILABLE), through their handlers (modelshandler.h,
     /// versionshandler.h, predicthandler.h, operationshandler.h).
@@ -400,51 +409,9 @@ private:
     QString auditRegionOf(const QString& project, const QString& jobId) const;
     Reply listTokens();
     Reply revokeToken(const QString& id);
-    /// The path rule for a job in `cluster`'s region (its shared folder the only root) or on this host (null:
-    /// m_paths); the executor's own folders are refused either way.
-    PathPolicy pathsFor(const Backend* cluster) const;
-    /// A batch prediction job's create (predictionInput): validatePredictionInput(), outputPath and uri inside the
-    /// job-dir roots, the model resolved and the input paths matched now; then stored and submitted as any job.
-    Reply createPredictionJob(const QString& project, Job job, const Caller& caller);
-    /// Stores a validated new job (its ID unique in `project`; createTime and QUEUED set) and submits it.
-    Reply storeNewJob(const QString& project, Job job, const Caller& caller);
-    Reply createJob(const ApiRequest& request, const QString& project, const Caller& caller);
-    /// Why `spec.resumePreviousJobId` cannot be resumed in `project` (no such job, not a tuning job, other
-    /// params or goal, still running), as field violations; empty when it can.
-    FieldViolations resumeViolations(const QString& project, const HyperparameterSpec& spec) const;
-    Reply getJob(const QString& project, const QString& jobId);
-    /// `jobs.list`, or with `follow=true` the project's job stream (watchJobs).
-    Reply listJobs(const ApiRequest& request, const QString& project, const HttpChannelPtr& channel, bool* streaming);
-    Reply watchJobs(const ApiRequest& request, const QString& project, const HttpChannelPtr& channel, bool* streaming);
-    Reply cancelJob(const QString& project, const QString& jobId);
-    Reply patchJob(const ApiRequest& request, const QString& project, const QString& jobId);
-    Reply replicas(const QString& project, const QString& jobId);
-    Reply logs(const ApiRequest& request, const QString& project, const QString& jobId, const HttpChannelPtr& channel,
-        bool* streaming);
-    Reply events(const ApiRequest& request, const QString& project, const QString& jobId, const HttpChannelPtr& channel,
-        bool* streaming);
-    Reply checkpoints(const QString& project, const QString& jobId, const HttpChannelPtr& channel, bool* deferred);
-    Reply checkpoint(const ApiRequest& request, const QString& project, const QString& jobId, const QString& name,
-        const HttpChannelPtr& channel, bool* deferred);
-    /// GET …/jobs/{job}/model[?trial=ID] (a Trainyard extension): a built-in algorithm job's (or trial's) model
-    /// folder, its files, and the evaluation and feature importance the algorithm wrote (jobmodel.cpp).
-    Reply trainedModel(const ApiRequest& request, const QString& project, const QString& jobId,
-        const HttpChannelPtr& channel, bool* deferred);
-    /// Runs `work` on the thread pool and sends its reply on `channel` (if still connected) when done;
-    /// for file system work (scans, checkpoint reads) that must not stall the event loop.
-    void answerLater(const HttpChannelPtr& channel, std::function<Reply()> work);
-    Reply metrics(const ApiRequest& request, const QString& project, const QString& jobId,
-        const HttpChannelPtr& channel, bool* streaming);
-    Reply catalog(const QString& what);
-    Reply host();
-    /// `GET …/images`: the local podman store's images, for custom-container jobs (answered from the pool:
-    /// podman takes a while).
-    Reply images(const HttpChannelPtr& channel, bool* deferred);
     /// The caller of `request` from its bearer token: the admin's token, or an access token that is neither
     /// revoked nor expired. False with the reason in *problem (a 401 UNAUTHENTICATED).
     bool authenticate(const ApiRequest& request, Caller* caller, QString* problem) const;
-    /// `…/regions` (`region` empty) or `…/regions/{region}`: answered once every cluster asked said how it is.
-    Reply regions(const QString& project, const QString& region, const HttpChannelPtr& channel, bool* deferred);
     /// A connection accepted by a server of bind(): refused with 429 past the limits, else served.
     void accept(QTcpSocket* socket);
     /// `connection` is gone (HttpConnection's destructor).
@@ -483,7 +450,6 @@ private:
     bool takeWriteQuota(const QString& principal, qint64* retryMs);
     QSet<HttpConnection*> m_connections;
     QHash<QString, int> m_connectionsPerAddress;
-    MetricsStore* m_metrics = nullptr;
     PredictionService* m_prediction = nullptr;
     /// What the handlers below reach of this server (httpapi.cpp's HttpApiContext).
     std::unique_ptr<ApiContext> m_context;
@@ -492,6 +458,15 @@ private:
     std::unique_ptr<VersionsHandler> m_versions;
     std::unique_ptr<PredictHandler> m_predict;
     std::unique_ptr<OperationsHandler> m_operations;
+    /// The training half's resources: jobs, a job's reads and the project's catalogs, each its resource's handler.
+    std::unique_ptr<JobsHandler> m_jobs;
+    std::unique_ptr<EventsHandler> m_events;
+    std::unique_ptr<LogsHandler> m_logsHandler;
+    std::unique_ptr<MetricsHandler> m_metricsHandler; ///< null while no MetricsStore is set
+    std::unique_ptr<CheckpointsHandler> m_checkpointsHandler;
+    std::unique_ptr<TrainedModelHandler> m_trainedModel;
+    std::unique_ptr<CatalogsHandler> m_catalogs;
+    std::unique_ptr<RegionsHandler> m_regions;
     AuditStore* m_audit = nullptr;
     /// writeAuditLater()'s encoding of the facts, kept so that its memory is reused.
     std::string m_auditRecord;
@@ -499,8 +474,6 @@ private:
     /// "project/job" → trainingInput.region for audit entries (a job's region never changes; reading the job for it
     /// cost a fifth of a Data Access read). Cleared when it reaches 4,096 jobs.
     mutable QHash<QString, QString> m_jobRegions;
-    /// Shared with the scans in flight, which may outlive this object at shutdown.
-    std::shared_ptr<CheckpointIndex> m_checkpoints;
 };
 
 } // namespace Trainyard

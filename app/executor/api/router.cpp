@@ -6,10 +6,18 @@
 
 #include "accessstore.h"
 #include "auditstore.h"
+#include "catalogshandler.h"
+#include "checkpointshandler.h"
+#include "eventshandler.h"
+#include "jobshandler.h"
+#include "logshandler.h"
+#include "metricshandler.h"
 #include "modelshandler.h"
 #include "operationshandler.h"
 #include "predicthandler.h"
 #include "prediction.h"
+#include "regionshandler.h"
+#include "trainedmodelhandler.h"
 #include "versionshandler.h"
 
 #include <QDateTime>
@@ -104,42 +112,49 @@ struct HttpApi::Routes {
         const QString jobs = QStringLiteral("/v1/projects/{project}/jobs");
         const QString job = jobs + QStringLiteral("/{job}");
         table.add("GET", jobs, QStringLiteral("ml.jobs.list"),
-            [](const Call& c) { return c.api->listJobs(c.request, c["project"], c.channel, c.streaming); });
+            [](const Call& c) { return c.api->m_jobs->listJobs(c.request, c["project"], c.channel, c.streaming); });
         table.add("POST", jobs, QStringLiteral("ml.jobs.create"),
-            [](const Call& c) { return c.api->createJob(c.request, c["project"], c.caller); });
+            [](const Call& c) { return c.api->m_jobs->createJob(c.request, c["project"], c.caller); });
         table.add("GET", job, QStringLiteral("ml.jobs.get"),
-            [](const Call& c) { return c.api->getJob(c["project"], c["job"]); });
+            [](const Call& c) { return c.api->m_jobs->getJob(c["project"], c["job"]); });
         table.add("PATCH", job, QStringLiteral("ml.jobs.update"),
-            [](const Call& c) { return c.api->patchJob(c.request, c["project"], c["job"]); });
+            [](const Call& c) { return c.api->m_jobs->patchJob(c.request, c["project"], c["job"]); });
         table.add("POST", job + QStringLiteral(":cancel"), QStringLiteral("ml.jobs.cancel"),
-            [](const Call& c) { return c.api->cancelJob(c["project"], c["job"]); });
-        table.add("GET", job + QStringLiteral(":events"), QStringLiteral("ml.jobs.get"),
-            [](const Call& c) { return c.api->events(c.request, c["project"], c["job"], c.channel, c.streaming); });
+            [](const Call& c) { return c.api->m_jobs->cancelJob(c["project"], c["job"]); });
+        table.add("GET", job + QStringLiteral(":events"), QStringLiteral("ml.jobs.get"), [](const Call& c) {
+            return c.api->m_events->events(c.request, c["project"], c["job"], c.channel, c.streaming);
+        });
         table.add("GET", job + QStringLiteral("/replicas"), QStringLiteral("ml.jobs.get"),
-            [](const Call& c) { return c.api->replicas(c["project"], c["job"]); });
-        table.add("GET", job + QStringLiteral("/logs"), Iam::Permission::logsList(),
-            [](const Call& c) { return c.api->logs(c.request, c["project"], c["job"], c.channel, c.streaming); });
-        table.add("GET", job + QStringLiteral("/metrics"), Iam::Permission::metricsList(),
-            [](const Call& c) { return c.api->metrics(c.request, c["project"], c["job"], c.channel, c.streaming); });
-        table.add("GET", job + QStringLiteral("/checkpoints"), Iam::Permission::objectsGet(),
-            [](const Call& c) { return c.api->checkpoints(c["project"], c["job"], c.channel, c.streaming); });
+            [](const Call& c) { return c.api->m_jobs->replicas(c["project"], c["job"]); });
+        table.add("GET", job + QStringLiteral("/logs"), Iam::Permission::logsList(), [](const Call& c) {
+            return c.api->m_logsHandler->logs(c.request, c["project"], c["job"], c.channel, c.streaming);
+        });
+        table.add("GET", job + QStringLiteral("/metrics"), Iam::Permission::metricsList(), [](const Call& c) {
+            return c.api->m_metricsHandler
+                ? c.api->m_metricsHandler->metrics(c.request, c["project"], c["job"], c.channel, c.streaming)
+                : Api::errorReply(RpcCode::Unavailable, QStringLiteral("The metrics store is not open."));
+        });
+        table.add("GET", job + QStringLiteral("/checkpoints"), Iam::Permission::objectsGet(), [](const Call& c) {
+            return c.api->m_checkpointsHandler->checkpoints(c["project"], c["job"], c.channel, c.streaming);
+        });
         table.add("GET", job + QStringLiteral("/model"), Iam::Permission::objectsGet(), [](const Call& c) {
-            return c.api->trainedModel(c.request, c["project"], c["job"], c.channel, c.streaming);
+            return c.api->m_trainedModel->trainedModel(c.request, c["project"], c["job"], c.channel, c.streaming);
         });
         // A checkpoint name is a relative path: one segment with %2F, or several plain ones.
         table.add(
             "GET", job + QStringLiteral("/checkpoints/{name=**}"), Iam::Permission::objectsGet(), [](const Call& c) {
-                return c.api->checkpoint(c.request, c["project"], c["job"], c["name"], c.channel, c.streaming);
+                return c.api->m_checkpointsHandler->checkpoint(
+                    c.request, c["project"], c["job"], c["name"], c.channel, c.streaming);
             });
         for (const char* catalog : { "scaleTiers", "machineTypes", "acceleratorTypes", "runtimeVersions" }) {
             const QString what = QLatin1String(catalog);
             table.add("GET", QStringLiteral("/v1/projects/{project}/") + what, QStringLiteral("ml.projects.getConfig"),
-                [what](const Call& c) { return c.api->catalog(what); });
+                [what](const Call& c) { return c.api->m_catalogs->catalog(what); });
         }
         table.add("GET", QStringLiteral("/v1/projects/{project}/host"), QStringLiteral("ml.projects.getConfig"),
-            [](const Call& c) { return c.api->host(); });
+            [](const Call& c) { return c.api->m_catalogs->host(); });
         table.add("GET", QStringLiteral("/v1/projects/{project}/images"), QStringLiteral("ml.projects.getConfig"),
-            [](const Call& c) { return c.api->images(c.channel, c.streaming); });
+            [](const Call& c) { return c.api->m_catalogs->images(c.channel, c.streaming); });
 
         // IAM methods (google.iam.v1.IAMPolicy) on a project (Resource Manager's: POST) and on a job (the
         // service's ml v1: getIamPolicy is a GET; POST is accepted as well). testIamPermissions needs no
@@ -172,10 +187,10 @@ struct HttpApi::Routes {
         table.add("POST", QStringLiteral("/v1/tokens/{token}:revoke"), Iam::Permission::tokensRevoke(),
             [](const Call& c) { return c.api->revokeToken(c["token"]); });
         table.add("GET", QStringLiteral("/v1/projects/{project}/regions"), QStringLiteral("ml.projects.getConfig"),
-            [](const Call& c) { return c.api->regions(c["project"], QString(), c.channel, c.streaming); });
+            [](const Call& c) { return c.api->m_regions->regions(c["project"], QString(), c.channel, c.streaming); });
         table.add("GET", QStringLiteral("/v1/projects/{project}/regions/{region}"),
             QStringLiteral("ml.projects.getConfig"),
-            [](const Call& c) { return c.api->regions(c["project"], c["region"], c.channel, c.streaming); });
+            [](const Call& c) { return c.api->m_regions->regions(c["project"], c["region"], c.channel, c.streaming); });
         // Audit logs (Cloud Logging's entries.list over the two audit logs): reading Admin Activity needs
         // logging.logEntries.list; Data Access entries are left out unless the caller also holds
         // logging.privateLogEntries.list (auditLogs()). Project "-" reads every project's entries.

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // The logs of a job: pages read from the line index on the thread pool, and the follow stream.
+#include "logshandler.h"
+
 #include "apicommon.h"
-#include "httpapi.h"
+#include "apicontext.h"
 #include "httpchannel.h"
 #include "ssestream.h"
 
@@ -21,8 +23,17 @@
 namespace Trainyard {
 
 using namespace Api;
+using Reply = HttpApi::Reply;
 
-HttpApi::Reply HttpApi::logs(const ApiRequest& request, const QString& project, const QString& jobId,
+LogsHandler::LogsHandler(ApiContext* context, JobStore* store, LogStore* logs, QObject* parent)
+    : QObject(parent)
+    , m_context(context)
+    , m_store(store)
+    , m_logs(logs)
+{
+}
+
+HttpApi::Reply LogsHandler::logs(const ApiRequest& request, const QString& project, const QString& jobId,
     const HttpChannelPtr& channel, bool* streaming)
 {
     const JobKey key { project, jobId };
@@ -40,7 +51,8 @@ HttpApi::Reply HttpApi::logs(const ApiRequest& request, const QString& project, 
     const QString contains = queryValue(query, QStringLiteral("contains"));
     const QString trialId = queryValue(query, QStringLiteral("trialId"));
     int pageSize = 0;
-    if (!parsePageSize(queryValue(query, QStringLiteral("pageSize")), DefaultLogsPageSize, MaxLogsPageSize, &pageSize))
+    if (!parsePageSize(queryValue(query, QStringLiteral("pageSize")), HttpApi::DefaultLogsPageSize,
+            HttpApi::MaxLogsPageSize, &pageSize))
         return invalidArgument(QStringLiteral("pageSize"), QStringLiteral("must be a non-negative integer"));
     qint64 offset = 0;
     const QString pageToken = queryValue(query, QStringLiteral("pageToken"));
@@ -76,7 +88,7 @@ HttpApi::Reply HttpApi::logs(const ApiRequest& request, const QString& project, 
         // Anything that could wait goes to the pool: a disk read, indexing (what a restart left unindexed is the
         // whole files), a scan for `contains` or `trialId`.
         *streaming = true;
-        answerLater(channel, [read, reply, finish]() mutable {
+        m_context->runLater(channel, [read, reply, finish]() mutable {
             const LogIndex::PageInfo page = LogStore::appendLines(read, {}, ",", &reply.body);
             return finish(std::move(reply), page);
         });
@@ -84,9 +96,7 @@ HttpApi::Reply HttpApi::logs(const ApiRequest& request, const QString& project, 
     }
 
     *streaming = true;
-    auto* stream = new SseStream(channel, this);
-    addStream(stream);
-    stream->start("following " + jobId.toUtf8());
+    SseStream* stream = m_context->openStream(channel, "following " + jobId.toUtf8());
 
     // A stream is live (each batch written as it arrives) or catching up (read from the files in slices on the pool,
     // the next slice once the client has read most of the last). A stream starts catching up (its backlog), and goes

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // A job's event stream (`…:events`): the job and its replicas now, then every change until the job ends.
+#include "eventshandler.h"
+
 #include "apicommon.h"
-#include "httpapi.h"
+#include "apicontext.h"
 #include "ssestream.h"
 
 #include "jobstore.h"
@@ -15,8 +17,17 @@
 namespace Trainyard {
 
 using namespace Api;
+using Reply = HttpApi::Reply;
 
-HttpApi::Reply HttpApi::events(const ApiRequest& request, const QString& project, const QString& jobId,
+EventsHandler::EventsHandler(ApiContext* context, JobStore* store, Scheduler* scheduler, QObject* parent)
+    : QObject(parent)
+    , m_context(context)
+    , m_store(store)
+    , m_scheduler(scheduler)
+{
+}
+
+HttpApi::Reply EventsHandler::events(const ApiRequest& request, const QString& project, const QString& jobId,
     const HttpChannelPtr& channel, bool* streaming)
 {
     const std::optional<Job> job = m_store->job(project, jobId);
@@ -25,9 +36,7 @@ HttpApi::Reply HttpApi::events(const ApiRequest& request, const QString& project
     const bool follow = isTrue(queryValue(request.query(), QStringLiteral("follow")));
 
     *streaming = true;
-    auto* stream = new SseStream(channel, this);
-    addStream(stream);
-    stream->start("events " + jobId.toUtf8());
+    SseStream* stream = m_context->openStream(channel, "events " + jobId.toUtf8());
     QPointer<SseStream> guard(stream);
     QPointer<Scheduler> scheduler(m_scheduler);
     const JobKey key { project, jobId };

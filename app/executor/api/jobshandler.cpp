@@ -1,16 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // The jobs resource: create, get, list (and its stream), patch, cancel, and the replicas of a job.
+#include "jobshandler.h"
+
 #include "apicommon.h"
+#include "apicontext.h"
 #include "backend.h"
 #include "containerhost.h"
-#include "httpapi.h"
 #include "rfc3339.h"
 #include "ssestream.h"
 
 #include "builtinalgorithm.h"
-#include "pathpolicy.h"
 #include "jobfilter.h"
 #include "jobstore.h"
+#include "pathpolicy.h"
 #include "predictionservice.h"
 #include "scheduler.h"
 
@@ -23,8 +25,17 @@
 namespace Trainyard {
 
 using namespace Api;
+using Reply = HttpApi::Reply;
 
-FieldViolations HttpApi::resumeViolations(const QString& project, const HyperparameterSpec& spec) const
+JobsHandler::JobsHandler(ApiContext* context, JobStore* store, Scheduler* scheduler, QObject* parent)
+    : QObject(parent)
+    , m_context(context)
+    , m_store(store)
+    , m_scheduler(scheduler)
+{
+}
+
+FieldViolations JobsHandler::resumeViolations(const QString& project, const HyperparameterSpec& spec) const
 {
     // The service: "the previous job's trials are used as the starting point"; it must be a tuning job of
     // this project with the same parameters and goal, or the prior observations would be of another study.
@@ -53,7 +64,7 @@ FieldViolations HttpApi::resumeViolations(const QString& project, const Hyperpar
     return {};
 }
 
-HttpApi::Reply HttpApi::createJob(const ApiRequest& request, const QString& project, const Caller& caller)
+HttpApi::Reply JobsHandler::createJob(const ApiRequest& request, const QString& project, const HttpApi::Caller& caller)
 {
     Reply error;
     const auto body = parseBody(request.body(), &error);
@@ -93,9 +104,10 @@ HttpApi::Reply HttpApi::createJob(const ApiRequest& request, const QString& proj
                                "give a Python package.")
                     .arg(cluster->name()) });
     } else {
-        violations = validateJob(job, MachineCatalog::builtin(), m_host);
-        violations += m_paths.violations(job.trainingInput.jobDir);
-        violations += m_paths.packageViolations(QStringLiteral("trainingInput.packageUris"), job.trainingInput.packageUris);
+        violations = validateJob(job, MachineCatalog::builtin(), m_context->hostInventory());
+        violations += m_context->pathPolicy().violations(job.trainingInput.jobDir);
+        violations += m_context->pathPolicy().packageViolations(
+            QStringLiteral("trainingInput.packageUris"), job.trainingInput.packageUris);
         // Only a job valid so far costs a podman call per image.
         if (violations.isEmpty() && usesContainers(job.trainingInput))
             violations = ContainerHost::violations(job.trainingInput, m_scheduler->containerRuntime());
@@ -114,7 +126,7 @@ HttpApi::Reply HttpApi::createJob(const ApiRequest& request, const QString& proj
     return storeNewJob(project, std::move(job), caller);
 }
 
-HttpApi::Reply HttpApi::storeNewJob(const QString& project, Job job, const Caller& caller)
+HttpApi::Reply JobsHandler::storeNewJob(const QString& project, Job job, const HttpApi::Caller& caller)
 {
     const auto alreadyExists = [] {
         // A job ID is unique within its project (another project may hold the same ID), as in the service.
@@ -146,30 +158,30 @@ HttpApi::Reply HttpApi::storeNewJob(const QString& project, Job job, const Calle
     return jsonReply(JobJson::toJson(m_store->job(project, job.jobId).value_or(*stored)));
 }
 
-PathPolicy HttpApi::pathsFor(const Backend* cluster) const
+PathPolicy JobsHandler::pathsFor(const Backend* cluster) const
 {
     if (!cluster)
-        return m_paths;
+        return m_context->pathPolicy();
     PathPolicy policy({ cluster->runFolderRoot(QString()) });
-    policy.setExecutorFolders(m_paths.executorFolders());
+    policy.setExecutorFolders(m_context->pathPolicy().executorFolders());
     return policy;
 }
 
-HttpApi::Reply HttpApi::createPredictionJob(const QString& project, Job job, const Caller& caller)
+HttpApi::Reply JobsHandler::createPredictionJob(const QString& project, Job job, const HttpApi::Caller& caller)
 {
     PredictionInput& in = *job.predictionInput;
     FieldViolations violations;
     const Backend* cluster = m_scheduler->clusterBackend(in.region);
     violations = cluster ? validateClusterJob(job, MachineCatalog::builtin())
-                         : validateJob(job, MachineCatalog::builtin(), m_host);
+                         : validateJob(job, MachineCatalog::builtin(), m_context->hostInventory());
     // The workers write outputPath and read uri and the input files: paths the one rule allows (a cluster's shared
     // folder there). Each file a pattern matches is checked again when the plan is made (BatchPlan::make).
     const PathPolicy policy = pathsFor(cluster);
     violations += policy.violations(in.outputPath, QStringLiteral("predictionInput.outputPath"), PathUse::OutputFolder);
     violations += policy.violations(in.uri, QStringLiteral("predictionInput.uri"), PathUse::ModelFolder);
     for (qsizetype i = 0; i < in.inputPaths.size(); ++i)
-        violations += policy.violations(in.inputPaths.at(i),
-            QStringLiteral("predictionInput.inputPaths[%1]").arg(i), PathUse::InputFile);
+        violations += policy.violations(
+            in.inputPaths.at(i), QStringLiteral("predictionInput.inputPaths[%1]").arg(i), PathUse::InputFile);
     if (violations.isEmpty() && BuiltInAlgorithms::packageDir().isEmpty())
         violations.append({ QStringLiteral("predictionInput"),
             BuiltInAlgorithms::notInstalledMessage(QStringLiteral("Batch prediction")) });
@@ -178,8 +190,8 @@ HttpApi::Reply HttpApi::createPredictionJob(const QString& project, Job job, con
     if (violations.isEmpty()) {
         FieldViolation error { QStringLiteral("predictionInput"), QStringLiteral("this executor serves no models") };
         std::optional<BatchModel> model;
-        if (m_prediction)
-            model = m_prediction->batchModel(project, in, &error);
+        if (PredictionService* prediction = m_context->predictionService())
+            model = prediction->batchModel(project, in, &error);
         if (model && !BatchPlan::make(in, *model, 1, QString(), policy, &error))
             model.reset();
         if (!model)
@@ -193,7 +205,7 @@ HttpApi::Reply HttpApi::createPredictionJob(const QString& project, Job job, con
     return storeNewJob(project, std::move(job), caller);
 }
 
-HttpApi::Reply HttpApi::getJob(const QString& project, const QString& jobId)
+HttpApi::Reply JobsHandler::getJob(const QString& project, const QString& jobId)
 {
     const std::optional<Job> job = m_store->job(project, jobId);
     if (!job)
@@ -201,7 +213,7 @@ HttpApi::Reply HttpApi::getJob(const QString& project, const QString& jobId)
     return jsonReply(JobJson::toJson(*job));
 }
 
-HttpApi::Reply HttpApi::listJobs(
+HttpApi::Reply JobsHandler::listJobs(
     const ApiRequest& request, const QString& project, const HttpChannelPtr& channel, bool* streaming)
 {
     const QUrlQuery query = request.query();
@@ -213,7 +225,8 @@ HttpApi::Reply HttpApi::listJobs(
     if (!filter)
         return invalidArgument(QStringLiteral("filter"), filterError);
     int pageSize = 0;
-    if (!parsePageSize(queryValue(query, QStringLiteral("pageSize")), DefaultJobsPageSize, MaxJobsPageSize, &pageSize))
+    if (!parsePageSize(queryValue(query, QStringLiteral("pageSize")), HttpApi::DefaultJobsPageSize,
+            HttpApi::MaxJobsPageSize, &pageSize))
         return invalidArgument(QStringLiteral("pageSize"), QStringLiteral("must be a non-negative integer"));
 
     // Newest first; a page token names the last job of the previous page, so a page stays stable
@@ -261,7 +274,7 @@ QByteArray jobsCursor(const QString& storeId, qint64 revision)
 }
 } // namespace
 
-HttpApi::Reply HttpApi::watchJobs(
+HttpApi::Reply JobsHandler::watchJobs(
     const ApiRequest& request, const QString& project, const HttpChannelPtr& channel, bool* streaming)
 {
     const QUrlQuery query = request.query();
@@ -290,9 +303,7 @@ HttpApi::Reply HttpApi::watchJobs(
     }
 
     *streaming = true;
-    auto* stream = new SseStream(channel, this);
-    addStream(stream);
-    stream->start("jobs of " + project.toUtf8());
+    SseStream* stream = m_context->openStream(channel, "jobs of " + project.toUtf8());
     if (reset)
         stream->writeEvent("reset", "{}");
     const QString storeId = m_store->storeId();
@@ -395,7 +406,7 @@ HttpApi::Reply HttpApi::watchJobs(
     return {};
 }
 
-HttpApi::Reply HttpApi::cancelJob(const QString& project, const QString& jobId)
+HttpApi::Reply JobsHandler::cancelJob(const QString& project, const QString& jobId)
 {
     const std::optional<Job> job = m_store->job(project, jobId);
     if (!job)
@@ -414,7 +425,7 @@ HttpApi::Reply HttpApi::cancelJob(const QString& project, const QString& jobId)
     return jsonReply(QJsonObject {});
 }
 
-HttpApi::Reply HttpApi::patchJob(const ApiRequest& request, const QString& project, const QString& jobId)
+HttpApi::Reply JobsHandler::patchJob(const ApiRequest& request, const QString& project, const QString& jobId)
 {
     const QString mask = queryValue(request.query(), QStringLiteral("updateMask"));
     if (mask.isEmpty())
@@ -452,7 +463,7 @@ HttpApi::Reply HttpApi::patchJob(const ApiRequest& request, const QString& proje
     return jsonReply(JobJson::toJson(m_store->job(project, jobId).value_or(*current)));
 }
 
-HttpApi::Reply HttpApi::replicas(const QString& project, const QString& jobId)
+HttpApi::Reply JobsHandler::replicas(const QString& project, const QString& jobId)
 {
     if (!m_store->contains(project, jobId))
         return jobNotFound(project, jobId);

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // The metrics of a job: its series, pages of one series' points, and the follow stream.
+#include "metricshandler.h"
+
 #include "apicommon.h"
-#include "httpapi.h"
+#include "apicontext.h"
 #include "ssestream.h"
 
 #include "apitypes.h"
@@ -19,6 +21,7 @@
 namespace Trainyard {
 
 using namespace Api;
+using Reply = HttpApi::Reply;
 
 namespace {
 /// A double as JSON: shortest round-trip digits; NaN and infinities as proto3 JSON strings.
@@ -79,7 +82,15 @@ QByteArray pointsEvent(const QString& series, const QList<MetricPoint>& points)
 }
 } // namespace
 
-HttpApi::Reply HttpApi::metrics(const ApiRequest& request, const QString& project, const QString& jobId,
+MetricsHandler::MetricsHandler(ApiContext* context, JobStore* store, MetricsStore* metrics, QObject* parent)
+    : QObject(parent)
+    , m_context(context)
+    , m_store(store)
+    , m_metrics(metrics)
+{
+}
+
+HttpApi::Reply MetricsHandler::metrics(const ApiRequest& request, const QString& project, const QString& jobId,
     const HttpChannelPtr& channel, bool* streaming)
 {
     const std::optional<Job> job = m_store->job(project, jobId);
@@ -87,8 +98,6 @@ HttpApi::Reply HttpApi::metrics(const ApiRequest& request, const QString& projec
         return jobNotFound(project, jobId);
     const bool tuning = job->trainingInput.hyperparameters.has_value();
     const JobKey key { project, jobId };
-    if (!m_metrics)
-        return errorReply(RpcCode::Unavailable, QStringLiteral("The metrics store is not open."));
     const QUrlQuery query = request.query();
     const QString seriesName = queryValue(query, QStringLiteral("series"));
     qint64 after = 0;
@@ -127,8 +136,8 @@ HttpApi::Reply HttpApi::metrics(const ApiRequest& request, const QString& projec
             return jsonReply(QJsonObject { { QStringLiteral("series"), list } });
         }
         int pageSize = 0;
-        if (!parsePageSize(
-                queryValue(query, QStringLiteral("pageSize")), DefaultMetricsPageSize, MaxMetricsPageSize, &pageSize))
+        if (!parsePageSize(queryValue(query, QStringLiteral("pageSize")), HttpApi::DefaultMetricsPageSize,
+                HttpApi::MaxMetricsPageSize, &pageSize))
             return invalidArgument(QStringLiteral("pageSize"), QStringLiteral("must be a non-negative integer"));
         const QList<MetricPoint> points = m_metrics->points(one->id, after, pageSize);
         const qint64 lastSeq = points.isEmpty() ? after : points.last().seq;
@@ -145,9 +154,7 @@ HttpApi::Reply HttpApi::metrics(const ApiRequest& request, const QString& projec
     }
 
     *streaming = true;
-    auto* stream = new SseStream(channel, this);
-    addStream(stream);
-    stream->start("metrics of " + jobId.toUtf8());
+    SseStream* stream = m_context->openStream(channel, "metrics of " + jobId.toUtf8());
     QPointer<SseStream> guard(stream);
     QPointer<JobStore> jobStore(m_store);
     auto end = [guard, jobStore, key] {

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // The checkpoints of a job: the list of its job dir's checkpoints and one checkpoint's tensors (read on the
 // thread pool).
+#include "checkpointshandler.h"
+
 #include "apicommon.h"
-#include "httpapi.h"
+#include "apicontext.h"
 
 #include "apitypes.h"
 #include "checkpointindex.h"
@@ -20,6 +22,7 @@
 namespace Trainyard {
 
 using namespace Api;
+using Reply = HttpApi::Reply;
 
 namespace {
 using Formats::CheckpointInfo;
@@ -163,7 +166,15 @@ HttpApi::Reply readCheckpoint(const QString& project, const QString& jobId, cons
 
 } // namespace
 
-HttpApi::Reply HttpApi::checkpoints(
+CheckpointsHandler::CheckpointsHandler(ApiContext* context, JobStore* store, QObject* parent)
+    : QObject(parent)
+    , m_context(context)
+    , m_store(store)
+    , m_checkpoints(std::make_shared<CheckpointIndex>())
+{
+}
+
+HttpApi::Reply CheckpointsHandler::checkpoints(
     const QString& project, const QString& jobId, const HttpChannelPtr& channel, bool* deferred)
 {
     const std::optional<Job> job = m_store->job(project, jobId);
@@ -171,11 +182,11 @@ HttpApi::Reply HttpApi::checkpoints(
         return jobNotFound(project, jobId);
     QString dir;
     Reply error;
-    if (!localJobDir(*job, m_paths, &dir, &error))
+    if (!localJobDir(*job, m_context->pathPolicy(), &dir, &error))
         return error;
     const bool trials = job->trainingInput.hyperparameters.has_value();
     *deferred = true;
-    answerLater(channel, [index = m_checkpoints, dir, trials]() -> Reply {
+    m_context->runLater(channel, [index = m_checkpoints, dir, trials]() -> Reply {
         CheckpointList list;
         const QList<CheckpointEntry> entries = index->scan(dir, trials, &list.truncated);
         list.checkpoints.reserve(entries.size());
@@ -187,7 +198,7 @@ HttpApi::Reply HttpApi::checkpoints(
     return {};
 }
 
-HttpApi::Reply HttpApi::checkpoint(const ApiRequest& request, const QString& project, const QString& jobId,
+HttpApi::Reply CheckpointsHandler::checkpoint(const ApiRequest& request, const QString& project, const QString& jobId,
     const QString& name, const HttpChannelPtr& channel, bool* deferred)
 {
     const std::optional<Job> job = m_store->job(project, jobId);
@@ -195,7 +206,7 @@ HttpApi::Reply HttpApi::checkpoint(const ApiRequest& request, const QString& pro
         return jobNotFound(project, jobId);
     QString dir;
     Reply error;
-    if (!localJobDir(*job, m_paths, &dir, &error))
+    if (!localJobDir(*job, m_context->pathPolicy(), &dir, &error))
         return error;
     const QUrlQuery query = request.query();
     QString tensor;
@@ -204,17 +215,17 @@ HttpApi::Reply HttpApi::checkpoint(const ApiRequest& request, const QString& pro
         if (tensor.isEmpty())
             return invalidArgument(QStringLiteral("tensor"), QStringLiteral("must name a tensor of the checkpoint"));
     }
-    int values = DefaultTensorValues;
+    int values = HttpApi::DefaultTensorValues;
     const QString valuesText = queryValue(query, QStringLiteral("values"));
     if (!valuesText.isEmpty()) {
         bool ok = false;
         const qlonglong n = valuesText.toLongLong(&ok);
         if (!ok || n < 0)
             return invalidArgument(QStringLiteral("values"), QStringLiteral("must be a non-negative integer"));
-        values = int(std::min<qlonglong>(n, MaxTensorValues));
+        values = int(std::min<qlonglong>(n, HttpApi::MaxTensorValues));
     }
     *deferred = true;
-    answerLater(channel, [project, jobId, dir, name, tensor, values]() {
+    m_context->runLater(channel, [project, jobId, dir, name, tensor, values]() {
         return readCheckpoint(project, jobId, dir, name, tensor, values);
     });
     return {};

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // The project's catalogs: scale tiers, machine types, accelerator types (with this host's GPUs), runtime
 // versions, and the host's capacity and use.
+#include "catalogshandler.h"
+
 #include "apicommon.h"
-#include "httpapi.h"
+#include "apicontext.h"
 
 #include "containerhost.h"
 #include "scheduler.h"
@@ -15,6 +17,7 @@
 namespace Trainyard {
 
 using namespace Api;
+using Reply = HttpApi::Reply;
 
 namespace {
 QJsonArray intArray(const QList<int>& values)
@@ -38,7 +41,14 @@ QJsonObject gpuToJson(const GpuInfo& gpu)
 
 } // namespace
 
-HttpApi::Reply HttpApi::catalog(const QString& what)
+CatalogsHandler::CatalogsHandler(ApiContext* context, Scheduler* scheduler, QObject* parent)
+    : QObject(parent)
+    , m_context(context)
+    , m_scheduler(scheduler)
+{
+}
+
+HttpApi::Reply CatalogsHandler::catalog(const QString& what)
 {
     const MachineCatalog& catalog = MachineCatalog::builtin();
     if (what == QLatin1String("scaleTiers")) {
@@ -66,8 +76,8 @@ HttpApi::Reply HttpApi::catalog(const QString& what)
     if (what == QLatin1String("acceleratorTypes")) {
         QJsonArray list;
         for (const AcceleratorTypeInfo& a : catalog.acceleratorTypes()) {
-            const auto onHost = std::count_if(m_host.gpus.cbegin(), m_host.gpus.cend(),
-                [&](const GpuInfo& g) { return g.acceleratorType == a.name; });
+            const auto onHost = std::count_if(m_context->hostInventory().gpus.cbegin(),
+                m_context->hostInventory().gpus.cend(), [&](const GpuInfo& g) { return g.acceleratorType == a.name; });
             list.append(QJsonObject {
                 { QStringLiteral("name"), a.name },
                 { QStringLiteral("displayName"), a.displayName },
@@ -76,7 +86,7 @@ HttpApi::Reply HttpApi::catalog(const QString& what)
             });
         }
         QJsonArray gpus;
-        for (const GpuInfo& g : m_host.gpus)
+        for (const GpuInfo& g : m_context->hostInventory().gpus)
             gpus.append(gpuToJson(g));
         return jsonReply(
             QJsonObject { { QStringLiteral("acceleratorTypes"), list }, { QStringLiteral("gpus"), gpus } });
@@ -84,17 +94,18 @@ HttpApi::Reply HttpApi::catalog(const QString& what)
     return jsonReply(QJsonObject { { QStringLiteral("runtimeVersions"), runtimeVersionsJson() } });
 }
 
-HttpApi::Reply HttpApi::host()
+HttpApi::Reply CatalogsHandler::host()
 {
     HostStatus host = m_scheduler->usage();
-    host.jobDirRoots = m_paths.roots(); // so a client can check a job dir before it submits (the wizard)
+    host.jobDirRoots
+        = m_context->pathPolicy().roots(); // so a client can check a job dir before it submits (the wizard)
     return jsonReply(host.toJson());
 }
 
-HttpApi::Reply HttpApi::images(const HttpChannelPtr& channel, bool* deferred)
+HttpApi::Reply CatalogsHandler::images(const HttpChannelPtr& channel, bool* deferred)
 {
     *deferred = true;
-    answerLater(channel, [runtime = m_scheduler->containerRuntime()]() -> Reply {
+    m_context->runLater(channel, [runtime = m_scheduler->containerRuntime()]() -> Reply {
         QString error;
         const QList<LocalImage> images = ContainerHost::images(runtime, &error);
         if (images.isEmpty() && !error.isEmpty())

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // Where jobs run (our extension, app/executor/API.md "Regions"): `local` (this host) and each Slurm cluster of
 // clusters.yaml, with its state as the cluster answers now, its partitions, nodes, and the project's live jobs there.
+#include "regionshandler.h"
+
 #include "apicommon.h"
+#include "apicontext.h"
 #include "backend.h"
-#include "httpapi.h"
 #include "jobstore.h"
 #include "scheduler.h"
 
@@ -15,6 +17,7 @@
 namespace Trainyard {
 
 using namespace Api;
+using Reply = HttpApi::Reply;
 
 namespace {
 
@@ -51,7 +54,15 @@ RegionInfo regionInfo(const QString& name, const RegionStatus& status, const QLi
 
 } // namespace
 
-HttpApi::Reply HttpApi::regions(
+RegionsHandler::RegionsHandler(ApiContext* context, JobStore* store, Scheduler* scheduler, QObject* parent)
+    : QObject(parent)
+    , m_context(context)
+    , m_store(store)
+    , m_scheduler(scheduler)
+{
+}
+
+HttpApi::Reply RegionsHandler::regions(
     const QString& project, const QString& region, const HttpChannelPtr& channel, bool* deferred)
 {
     const QList<Backend*> clusters = m_scheduler->clusterBackends();
@@ -110,13 +121,13 @@ HttpApi::Reply HttpApi::regions(
                 if (--pending->left > 0)
                     return;
                 if (single) {
-                    send(channel, jsonReply(*pending->answers.first()));
+                    m_context->sendLater(channel, jsonReply(*pending->answers.first()));
                     return;
                 }
                 QJsonArray list { localJson };
                 for (const std::optional<QJsonObject>& a : std::as_const(pending->answers))
                     list.append(*a);
-                send(channel, jsonReply(QJsonObject { { QStringLiteral("regions"), list } }));
+                m_context->sendLater(channel, jsonReply(QJsonObject { { QStringLiteral("regions"), list } }));
             });
     }
     return {};

@@ -3,8 +3,10 @@
 // The files are the bundled package's (resources/algorithms/README.md §4): <out>/artifacts/evaluation.json,
 // <out>/artifacts/feature_importance.json and the model folder <out>/model, where <out> is the job dir or, for a
 // tuning trial, <job dir>/<trial>. Nothing outside those two folders is read.
+#include "trainedmodelhandler.h"
+
 #include "apicommon.h"
-#include "httpapi.h"
+#include "apicontext.h"
 
 #include "builtinalgorithm.h"
 #include "jobstore.h"
@@ -20,6 +22,7 @@
 namespace Trainyard {
 
 using namespace Api;
+using Reply = HttpApi::Reply;
 
 namespace {
 
@@ -51,8 +54,15 @@ QJsonArray modelFiles(const QString& folder)
 
 } // namespace
 
-HttpApi::Reply HttpApi::trainedModel(const ApiRequest& request, const QString& project, const QString& jobId,
-    const HttpChannelPtr& channel, bool* deferred)
+TrainedModelHandler::TrainedModelHandler(ApiContext* context, JobStore* store, QObject* parent)
+    : QObject(parent)
+    , m_context(context)
+    , m_store(store)
+{
+}
+
+HttpApi::Reply TrainedModelHandler::trainedModel(const ApiRequest& request, const QString& project,
+    const QString& jobId, const HttpChannelPtr& channel, bool* deferred)
 {
     const std::optional<Job> job = m_store->job(project, jobId);
     if (!job)
@@ -62,7 +72,7 @@ HttpApi::Reply HttpApi::trainedModel(const ApiRequest& request, const QString& p
             QStringLiteral("Job %1 is not a built-in algorithm job: its trainer's outputs are its own.").arg(jobId));
     QString dir;
     Reply error;
-    if (!localJobDir(*job, m_paths, &dir, &error))
+    if (!localJobDir(*job, m_context->pathPolicy(), &dir, &error))
         return error;
     const QString trial = queryValue(request.query(), QStringLiteral("trial"));
     if (!trial.isEmpty()) {
@@ -79,7 +89,7 @@ HttpApi::Reply HttpApi::trainedModel(const ApiRequest& request, const QString& p
     }
     const QString out = trial.isEmpty() ? dir : dir + QLatin1Char('/') + trial;
     *deferred = true;
-    answerLater(channel, [out]() -> Reply {
+    m_context->runLater(channel, [out]() -> Reply {
         const QString model = out + QStringLiteral("/model");
         QJsonObject result { { QStringLiteral("modelPath"), model } };
         if (const auto builtIn = BuiltInAlgorithms::readOutput(model))
