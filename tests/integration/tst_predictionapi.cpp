@@ -892,6 +892,42 @@ private Q_SLOTS:
         QVERIFY2(refused.body.contains("updateMask"), refused.body.constData());
     }
 
+    /// A model's update (`projects.models.patch`, gcloud's `models update`): description and labels change at once,
+    /// answered with a done UPDATE_MODEL operation; the mask's paths may carry spaces; a stale etag, a missing mask
+    /// and a field that cannot change are refused, naming what is wrong, and change nothing.
+    void modelUpdates()
+    {
+        const QString path = QStringLiteral("/v1/projects/local/models/cancer");
+        const QString etag = send("GET", path).json.value(QStringLiteral("etag")).toString();
+        ApiResponse r = send("PATCH", path + QStringLiteral("?updateMask=description,%20labels"),
+            json({ { QStringLiteral("description"), QStringLiteral("breast cancer, three frameworks") },
+                { QStringLiteral("labels"), QJsonObject { { QStringLiteral("team"), QStringLiteral("oncology") } } },
+                { QStringLiteral("etag"), etag } }));
+        QCOMPARE(r.status, 200);
+        QCOMPARE(r.json.value(QStringLiteral("metadata")).toObject().value(QStringLiteral("operationType")).toString(),
+            QStringLiteral("UPDATE_MODEL"));
+        QVERIFY(r.json.value(QStringLiteral("done")).toBool());
+        QJsonObject m = send("GET", path).json;
+        QCOMPARE(m.value(QStringLiteral("description")).toString(), QStringLiteral("breast cancer, three frameworks"));
+        QCOMPARE(m.value(QStringLiteral("labels")).toObject().value(QStringLiteral("team")).toString(),
+            QStringLiteral("oncology"));
+        QVERIFY(m.value(QStringLiteral("etag")).toString() != etag);
+
+        r = send("PATCH", path + QStringLiteral("?updateMask=description"),
+            json({ { QStringLiteral("description"), QStringLiteral("stale") }, { QStringLiteral("etag"), etag } }));
+        QCOMPARE(r.status, 400);
+        QVERIFY2(r.body.contains("etag"), r.body.constData());
+        r = send("PATCH", path, json({ { QStringLiteral("description"), QStringLiteral("no mask") } }));
+        QCOMPARE(r.status, 400);
+        QVERIFY2(r.body.contains("updateMask") && r.body.contains("description and labels"), r.body.constData());
+        r = send("PATCH", path + QStringLiteral("?updateMask=defaultVersion"),
+            json({ { QStringLiteral("defaultVersion"), QJsonObject { { QStringLiteral("name"), QStringLiteral("xgb") } } } }));
+        QCOMPARE(r.status, 400);
+        QVERIFY2(r.body.contains("cannot be updated"), r.body.constData());
+        QCOMPARE(send("GET", path).json.value(QStringLiteral("description")).toString(),
+            QStringLiteral("breast cancer, three frameworks"));
+    }
+
     /// setDefault moves the default; deleting a version stops its nodes and removes its files and record.
     void setDefaultAndDelete()
     {

@@ -110,6 +110,26 @@ HttpApi::Reply modelNotFound(const QString& project, const QString& model)
             .arg(printable(PredictionJson::modelResourceName(project, model))));
 }
 
+std::optional<PatchRequest> parsePatch(
+    const ApiRequest& request, const QString& id, const QString& updatable, HttpApi::Reply* error)
+{
+    std::optional<QJsonObject> body = parseBody(request.body(), error);
+    if (!body)
+        return std::nullopt;
+    const QString mask = queryValue(request.query(), QStringLiteral("updateMask"));
+    if (mask.isEmpty()) {
+        *error = invalidArgument(
+            QStringLiteral("updateMask"), QStringLiteral("is required: the fields to change, of %1").arg(updatable));
+        return std::nullopt;
+    }
+    PatchRequest patch;
+    patch.body = std::move(*body);
+    patch.body.insert(QStringLiteral("name"), id);
+    for (const QString& field : mask.split(QLatin1Char(','), Qt::SkipEmptyParts))
+        patch.mask << field.trimmed();
+    return patch;
+}
+
 HttpApi::Reply versionNotFound(const QString& project, const QString& model, const QString& version)
 {
     return errorReply(RpcCode::NotFound,

@@ -14,6 +14,7 @@
 #include <QLoggingCategory>
 #include <QPair>
 #include <QString>
+#include <QStringList>
 
 #include <optional>
 
@@ -88,6 +89,17 @@ HttpApi::Reply storeFailure(const QString& what, const QString& storeError);
 HttpApi::Reply invalidArgument(const QString& field, const QString& description);
 /// Parses a request body as a JSON object, or explains why it is not one in `error` (the service's wording).
 std::optional<QJsonObject> parseBody(const QByteArray& body, HttpApi::Reply* error);
+
+/// What a PATCH of a model or a version asks (the service's `…patch` with `updateMask`): its body with the resource's
+/// ID put in as `name` (update bodies leave it out, and the decoders read it), and the field paths of `updateMask`,
+/// each trimmed. nullopt with *error when the body is not a JSON object or `updateMask` is missing (400 naming it;
+/// `updatable` ends the message: "of description and labels").
+struct PatchRequest {
+    QJsonObject body;
+    QStringList mask;
+};
+std::optional<PatchRequest> parsePatch(
+    const ApiRequest& request, const QString& id, const QString& updatable, HttpApi::Reply* error);
 /// The first key of `json`'s top-level object that appears twice ("instances"), or an empty string: QJsonDocument
 /// keeps one value per key and drops the others silently. A scan of the text (strings and nesting followed, nothing
 /// decoded); a body that is not an object answers empty.

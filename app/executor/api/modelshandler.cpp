@@ -76,25 +76,19 @@ HttpApi::Reply ModelsHandler::patchModel(const ApiRequest& request, const QStrin
     if (!m)
         return modelNotFound(project, model);
     Reply error;
-    const auto body = parseBody(request.body(), &error);
-    if (!body)
+    const std::optional<PatchRequest> patch = parsePatch(
+        request, model, QStringLiteral("description and labels (e.g. updateMask=description,labels)"), &error);
+    if (!patch)
         return error;
-    const QString mask = queryValue(request.query(), QStringLiteral("updateMask"));
-    if (mask.isEmpty())
-        return invalidArgument(QStringLiteral("updateMask"),
-            QStringLiteral("is required: the fields to change, of description and labels (e.g. "
-                           "updateMask=description,labels)"));
-    QJsonObject withName = *body;
-    withName.insert(QStringLiteral("name"), model);
     FieldViolations violations;
-    const ModelResource changed = ModelResource::fromJson(withName, project, &violations);
+    const ModelResource changed = ModelResource::fromJson(patch->body, project, &violations);
     if (!violations.isEmpty())
         return decodeErrorReply(violations);
     if (!changed.etag.isEmpty() && changed.etag != m->etag)
         return errorReply(RpcCode::FailedPrecondition,
             QStringLiteral("The model's etag is %1, not %2: it changed since it was read; read it again.")
                 .arg(m->etag, changed.etag));
-    for (const QString& field : mask.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+    for (const QString& field : patch->mask) {
         if (field == QLatin1String("description"))
             m->description = changed.description;
         else if (field == QLatin1String("labels"))

@@ -118,18 +118,13 @@ HttpApi::Reply VersionsHandler::patchVersion(
     if (!current)
         return versionNotFound(project, model, version);
     Reply error;
-    const auto body = parseBody(request.body(), &error);
-    if (!body)
+    const std::optional<PatchRequest> patch = parsePatch(request, version,
+        QStringLiteral("description, labels, manualScaling.nodes, autoScaling.minNodes and autoScaling.maxNodes"),
+        &error);
+    if (!patch)
         return error;
-    const QString mask = queryValue(request.query(), QStringLiteral("updateMask"));
-    if (mask.isEmpty())
-        return invalidArgument(QStringLiteral("updateMask"),
-            QStringLiteral("is required: the fields to change, of description, labels, manualScaling.nodes, "
-                           "autoScaling.minNodes and autoScaling.maxNodes"));
-    QJsonObject withName = *body;
-    withName.insert(QStringLiteral("name"), version);
     FieldViolations violations;
-    const VersionResource changed = VersionResource::fromJson(withName, project, model, &violations, true);
+    const VersionResource changed = VersionResource::fromJson(patch->body, project, model, &violations, true);
     if (!violations.isEmpty())
         return decodeErrorReply(violations);
     if (!changed.etag.isEmpty() && changed.etag != current->etag)
@@ -141,8 +136,7 @@ HttpApi::Reply VersionsHandler::patchVersion(
             QStringLiteral("Version %1 is %2; only a READY version can be updated.")
                 .arg(current->resourceName(), PredictionJson::versionStateName(current->state)));
     VersionResource updated = *current;
-    for (const QString& raw : mask.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
-        const QString field = raw.trimmed();
+    for (const QString& field : patch->mask) {
         if (field == QLatin1String("description")) {
             updated.description = changed.description;
         } else if (field == QLatin1String("labels")) {
