@@ -40,6 +40,8 @@ public:
     /// work (scans, checkpoint reads, podman) that must not stall the event loop. The handler returns a default Reply
     /// with *deferred set.
     virtual void runLater(const HttpChannelPtr& channel, std::function<HttpApi::Reply()> work) = 0;
+    /// Ends the open streams of the access token `tokenId` now that it is revoked (an `error` event, then the end).
+    virtual void endStreamsOfToken(const QString& tokenId) = 0;
     /// A Server-Sent Events stream on `channel`, started (`label` names it in the executor's log), counted as the
     /// caller's (TransportOptions::maxStreamsPerPrincipal), ended by a revoked token and by HttpApi::closeStreams().
     /// The handler returns a default Reply with *streaming set.

@@ -2,6 +2,7 @@
 // Audit logs: what each route is called in Cloud Audit Logs, the entry of a routed call or of the executor's own
 // action, and `GET /v1/projects/{project}/auditLogs`. The router (router.cpp) records every call here.
 #include "apicommon.h"
+#include "authorizer.h"
 #include "httpapi.h"
 
 #include "auditlog.h"
@@ -774,7 +775,7 @@ HttpApi::Reply HttpApi::auditLogs(const ApiRequest& request, const Caller& calle
     }
     // Data Access entries are private logs (Cloud Logging's logging.privateLogEntries.list): a caller without it
     // reads the Admin Activity log alone, as in the cloud.
-    const bool privateLogs = permitted(caller, Iam::Permission::privateLogsList(), project, QString());
+    const bool privateLogs = m_authorizer->permitted(caller, Iam::Permission::privateLogsList(), project, QString());
     qint64 next = 0;
     const QList<QJsonObject> entries = m_audit->read(
         project, before, pageSize,

@@ -35,14 +35,17 @@ namespace Trainyard {
 
 class AccessStore;
 class ApiContext;
+class Authorizer;
 class Backend;
 class CatalogsHandler;
 class CheckpointsHandler;
 class EventsHandler;
+class IamHandler;
 class JobsHandler;
 class LogsHandler;
 class MetricsHandler;
 class RegionsHandler;
+class TokensHandler;
 class TrainedModelHandler;
 class CheckpointIndex;
 class JobStore;
@@ -117,8 +120,8 @@ private:
 /// Lives on the executor's main thread with the stores and the scheduler it serves.
 ///
 /// Its member functions are defined by part (app/executor/api/): the transport (httpapi.cpp, httpchannel.h,
-/// ssestream.h), the router (router.cpp, routetable.h), IAM and tokens (iam.cpp) and audit (audit.cpp). Every other
-/// resource is a handler class of its own — the prediction half's ModelsHandler, VersionsHandler, PredictHandler,
+/// ssestream.h), the router (router.cpp, routetable.h) and audit (audit.cpp); what a caller may do is the Authorizer's
+/// (authorizer.h). Every resource is a handler class of its own — IamHandler and TokensHandler — the prediction half's ModelsHandler, VersionsHandler, PredictHandler,
 /// OperationsHandler; JobsHandler and a job's EventsHandler, LogsHandler, MetricsHandler, CheckpointsHandler,
 /// TrainedModelHandler; the project's CatalogsHandler and RegionsHandler — which reaches the server only through
 /// ApiContext (apicontext.h): the router dispatches to them after authentication, permission and audit.
@@ -324,28 +327,6 @@ private:
     friend class HttpApiContext;
     static const Routes& routeTable();
     Reply route(const ApiRequest& request, const Caller& caller, const HttpChannelPtr& channel, bool* streaming);
-    /// What `caller` may do on the project `project` or, with `jobId`, on that job (Iam::effectivePermissions);
-    /// `permission` non-empty: whether the token's role alone grants it first, so that the admin costs no lookup.
-    /// What `caller` may do: its token's role, the project's policy, and the policy of the job (`jobId`) or the model
-    /// (`modelId`, the service's per-model IAM) the path names.
-    bool permitted(const Caller& caller, const QString& permission, const QString& project, const QString& jobId,
-        const QString& modelId = QString()) const;
-    QSet<QString> permissionsOn(
-        const Caller& caller, const QString& project, const QString& jobId, const QString& modelId = QString()) const;
-    /// A model's own policy (none set: empty, so the project's roles decide).
-    Iam::Policy modelPolicy(const QString& project, const QString& modelId) const;
-    bool modelExists(const QString& project, const QString& modelId) const;
-    /// The policy of a job that exists: the one set on it, else its creator as roles/ml.jobOwner.
-    Iam::Policy jobPolicy(const QString& project, const QString& jobId) const;
-    Iam::Policy projectPolicy(const QString& project) const;
-    /// google.iam.v1.IAMPolicy on a project, a job (`jobId`) or a model (`modelId`).
-    Reply getIamPolicy(
-        const ApiRequest& request, const QString& project, const QString& jobId, const QString& modelId = QString());
-    Reply setIamPolicy(
-        const ApiRequest& request, const QString& project, const QString& jobId, const QString& modelId = QString());
-    Reply testIamPermissions(const ApiRequest& request, const Caller& caller, const QString& project,
-        const QString& jobId, const QString& modelId = QString());
-    Reply createToken(const ApiRequest& request, const Caller& caller);
     /// `GET /v1/projects/{project}/auditLogs` (app/executor/API.md, "Audit logs").
     Reply auditLogs(const ApiRequest& request, const Caller& caller, const QString& project);
     /// One audit entry of a routed call: `reply` its answer (a default one: streamed or answered later: OK),
@@ -407,8 +388,6 @@ private:
         std::string* record) const;
     /// The region of a job that exists (empty when it does not), for its audit entries' resource labels.
     QString auditRegionOf(const QString& project, const QString& jobId) const;
-    Reply listTokens();
-    Reply revokeToken(const QString& id);
     /// The caller of `request` from its bearer token: the admin's token, or an access token that is neither
     /// revoked nor expired. False with the reason in *problem (a 401 UNAUTHENTICATED).
     bool authenticate(const ApiRequest& request, Caller* caller, QString* problem) const;
@@ -453,6 +432,10 @@ private:
     PredictionService* m_prediction = nullptr;
     /// What the handlers below reach of this server (httpapi.cpp's HttpApiContext).
     std::unique_ptr<ApiContext> m_context;
+    /// What a caller may do (the router's question before every handler; the IAM methods' policies).
+    std::unique_ptr<Authorizer> m_authorizer;
+    std::unique_ptr<IamHandler> m_iam;
+    std::unique_ptr<TokensHandler> m_tokens;
     /// The prediction half's handlers: null while no PredictionService is set (their routes answer UNAVAILABLE).
     std::unique_ptr<ModelsHandler> m_models;
     std::unique_ptr<VersionsHandler> m_versions;

@@ -6,9 +6,11 @@
 
 #include "accessstore.h"
 #include "auditstore.h"
+#include "authorizer.h"
 #include "catalogshandler.h"
 #include "checkpointshandler.h"
 #include "eventshandler.h"
+#include "iamhandler.h"
 #include "jobshandler.h"
 #include "logshandler.h"
 #include "metricshandler.h"
@@ -17,6 +19,7 @@
 #include "predicthandler.h"
 #include "prediction.h"
 #include "regionshandler.h"
+#include "tokenshandler.h"
 #include "trainedmodelhandler.h"
 #include "versionshandler.h"
 
@@ -171,21 +174,23 @@ struct HttpApi::Routes {
                 : isJob                 ? Iam::Permission::jobsSetIamPolicy()
                                         : Iam::Permission::projectsSetIamPolicy();
             for (const char* method : { "GET", "POST" })
-                table.add(method, resource + QStringLiteral(":getIamPolicy"), get,
-                    [](const Call& c) { return c.api->getIamPolicy(c.request, c["project"], c["job"], c["model"]); });
-            table.add("POST", resource + QStringLiteral(":setIamPolicy"), set,
-                [](const Call& c) { return c.api->setIamPolicy(c.request, c["project"], c["job"], c["model"]); });
+                table.add(method, resource + QStringLiteral(":getIamPolicy"), get, [](const Call& c) {
+                    return c.api->m_iam->getIamPolicy(c.request, c["project"], c["job"], c["model"]);
+                });
+            table.add("POST", resource + QStringLiteral(":setIamPolicy"), set, [](const Call& c) {
+                return c.api->m_iam->setIamPolicy(c.request, c["project"], c["job"], c["model"]);
+            });
             table.add("POST", resource + QStringLiteral(":testIamPermissions"), QString(), [](const Call& c) {
-                return c.api->testIamPermissions(c.request, c.caller, c["project"], c["job"], c["model"]);
+                return c.api->m_iam->testIamPermissions(c.request, c.caller, c["project"], c["job"], c["model"]);
             });
         }
         // Access tokens (ours): executor-wide, granted by the admin's role alone (no project's policy applies).
         table.add("GET", QStringLiteral("/v1/tokens"), Iam::Permission::tokensList(),
-            [](const Call& c) { return c.api->listTokens(); });
+            [](const Call& c) { return c.api->m_tokens->listTokens(); });
         table.add("POST", QStringLiteral("/v1/tokens"), Iam::Permission::tokensCreate(),
-            [](const Call& c) { return c.api->createToken(c.request, c.caller); });
+            [](const Call& c) { return c.api->m_tokens->createToken(c.request, c.caller); });
         table.add("POST", QStringLiteral("/v1/tokens/{token}:revoke"), Iam::Permission::tokensRevoke(),
-            [](const Call& c) { return c.api->revokeToken(c["token"]); });
+            [](const Call& c) { return c.api->m_tokens->revokeToken(c["token"]); });
         table.add("GET", QStringLiteral("/v1/projects/{project}/regions"), QStringLiteral("ml.projects.getConfig"),
             [](const Call& c) { return c.api->m_regions->regions(c["project"], QString(), c.channel, c.streaming); });
         table.add("GET", QStringLiteral("/v1/projects/{project}/regions/{region}"),
@@ -429,7 +434,8 @@ HttpApi::Reply HttpApi::route(
     // Audit, once for every route (API.md, "Audit logs"): Admin Activity always, Data Access when enabled.
     const AuditMethod& audit = auditOfRoute;
     const bool record = m_audit && (audit.adminActivity || m_auditDataAccess);
-    if (m_checkPermissions && !permission.isEmpty() && !permitted(caller, permission, project, jobId, modelId)) {
+    if (m_checkPermissions && !permission.isEmpty()
+        && !m_authorizer->permitted(caller, permission, project, jobId, modelId)) {
         QString resource;
         if (!jobId.isEmpty())
             resource = jobName(project, jobId);
