@@ -174,17 +174,27 @@ CheckpointsHandler::CheckpointsHandler(ApiContext* context, JobStore* store, QOb
 {
 }
 
+bool CheckpointsHandler::jobDir(
+    const QString& project, const QString& jobId, Job* job, QString* dir, HttpApi::Reply* error) const
+{
+    std::optional<Job> stored = m_store->job(project, jobId);
+    if (!stored) {
+        *error = jobNotFound(project, jobId);
+        return false;
+    }
+    *job = std::move(*stored);
+    return localJobDir(*job, m_context->pathPolicy(), dir, error);
+}
+
 HttpApi::Reply CheckpointsHandler::checkpoints(
     const QString& project, const QString& jobId, const HttpChannelPtr& channel, bool* deferred)
 {
-    const std::optional<Job> job = m_store->job(project, jobId);
-    if (!job)
-        return jobNotFound(project, jobId);
+    Job job;
     QString dir;
     Reply error;
-    if (!localJobDir(*job, m_context->pathPolicy(), &dir, &error))
+    if (!jobDir(project, jobId, &job, &dir, &error))
         return error;
-    const bool trials = job->trainingInput.hyperparameters.has_value();
+    const bool trials = job.trainingInput.hyperparameters.has_value();
     *deferred = true;
     m_context->runLater(channel, [index = m_checkpoints, dir, trials]() -> Reply {
         CheckpointList list;
@@ -201,12 +211,10 @@ HttpApi::Reply CheckpointsHandler::checkpoints(
 HttpApi::Reply CheckpointsHandler::checkpoint(const ApiRequest& request, const QString& project, const QString& jobId,
     const QString& name, const HttpChannelPtr& channel, bool* deferred)
 {
-    const std::optional<Job> job = m_store->job(project, jobId);
-    if (!job)
-        return jobNotFound(project, jobId);
+    Job job;
     QString dir;
     Reply error;
-    if (!localJobDir(*job, m_context->pathPolicy(), &dir, &error))
+    if (!jobDir(project, jobId, &job, &dir, &error))
         return error;
     const QUrlQuery query = request.query();
     QString tensor;

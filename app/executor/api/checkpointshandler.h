@@ -27,6 +27,10 @@ public:
         const QString& name, const HttpChannelPtr& channel, bool* deferred);
 
 private:
+    /// The job and its job dir on this host, inside the path rule (localJobDir()); false with *error (NOT_FOUND, or
+    /// why the dir may not be read) otherwise.
+    bool jobDir(const QString& project, const QString& jobId, Job* job, QString* dir, HttpApi::Reply* error) const;
+
     ApiContext* m_context;
     JobStore* m_store;
     /// Shared with the scans in flight, which may outlive this object at shutdown.
