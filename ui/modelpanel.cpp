@@ -285,6 +285,8 @@ void ModelPanel::display(const TrainedModel& model)
         view->setObjectName(QStringLiteral("predictedVsActual"));
         view->setRenderHint(QPainter::Antialiasing);
         m_chartArea->layout()->addWidget(view);
+        // Shown now, not by the layout's queued show: the panel is whole when display() returns.
+        view->show();
         m_scatter = view;
     }
     if (!model.importance.isEmpty()) {
@@ -323,6 +325,7 @@ void ModelPanel::display(const TrainedModel& model)
         view->setObjectName(QStringLiteral("featureImportance"));
         view->setRenderHint(QPainter::Antialiasing);
         m_chartArea->layout()->addWidget(view);
+        view->show();
         m_importance = view;
     }
 #endif
