@@ -381,11 +381,6 @@ bool Executor::start(QString* error)
         d->scheduler->setSandbox(sandbox);
         d->prediction->setSandbox(sandbox);
     }
-    d->scheduler->setBatchModelResolver(
-        [prediction = d->prediction.get()](
-            const QString& project, const PredictionInput& input, FieldViolation* error) {
-            return prediction->batchModel(project, input, error);
-        });
 
     d->access = std::make_unique<AccessStore>();
     if (!d->access->open(d->dataDir + QStringLiteral("/access.sqlite"), &problem))

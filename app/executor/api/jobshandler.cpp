@@ -20,7 +20,10 @@
 #include <QJsonArray>
 #include <QPointer>
 #include <QSslSocket>
+#include <QThread>
 #include <QUrlQuery>
+
+#include <limits>
 
 namespace Trainyard {
 
@@ -126,7 +129,8 @@ HttpApi::Reply JobsHandler::createJob(const ApiRequest& request, const QString& 
     return storeNewJob(project, std::move(job), caller);
 }
 
-HttpApi::Reply JobsHandler::storeNewJob(const QString& project, Job job, const HttpApi::Caller& caller)
+HttpApi::Reply JobsHandler::storeNewJob(
+    const QString& project, Job job, const HttpApi::Caller& caller, std::optional<BatchPlan> batchPlan)
 {
     const auto alreadyExists = [] {
         // A job ID is unique within its project (another project may hold the same ID), as in the service.
@@ -153,7 +157,7 @@ HttpApi::Reply JobsHandler::storeNewJob(const QString& project, Job job, const H
     if (!stored)
         return errorReply(RpcCode::Internal, QStringLiteral("The stored job cannot be read back."));
     // The scheduler writes the service's first log lines ("Validating job requirements...") and queues it.
-    m_scheduler->submit(project, *stored);
+    m_scheduler->submit(project, *stored, std::move(batchPlan));
     // The scheduler may already have moved it on (position in the queue, PREPARING).
     return jsonReply(JobJson::toJson(m_store->job(project, job.jobId).value_or(*stored)));
 }
@@ -187,14 +191,18 @@ HttpApi::Reply JobsHandler::createPredictionJob(const QString& project, Job job,
             BuiltInAlgorithms::notInstalledMessage(QStringLiteral("Batch prediction")) });
     // The model and the input files, as the job will find them when it starts: an error now rather than a job
     // that fails at once.
+    // The plan is made once, here, and travels with the job to the scheduler (its driver keeps it in the job's folder).
+    std::optional<BatchPlan> plan;
     if (violations.isEmpty()) {
         FieldViolation error { QStringLiteral("predictionInput"), QStringLiteral("this executor serves no models") };
         std::optional<BatchModel> model;
         if (PredictionService* prediction = m_context->predictionService())
             model = prediction->batchModel(project, in, &error);
-        if (model && !BatchPlan::make(in, *model, 1, QString(), policy, &error))
-            model.reset();
-        if (!model)
+        // A cluster's nodes are many; on this host, more workers than vCPUs only take turns.
+        const int workerLimit = cluster ? std::numeric_limits<int>::max() : QThread::idealThreadCount();
+        if (model)
+            plan = BatchPlan::make(in, *model, workerLimit, QString(), policy, &error);
+        if (!plan)
             violations.append(error);
     }
     if (!violations.isEmpty())
@@ -202,7 +210,7 @@ HttpApi::Reply JobsHandler::createPredictionJob(const QString& project, Job job,
             RpcCode::InvalidArgument, QStringLiteral("Request contains an invalid argument."), violations);
     job.trainingInput = TrainingInput();
     job.predictionOutput = PredictionOutput { in.outputPath, {}, {}, {}, {} };
-    return storeNewJob(project, std::move(job), caller);
+    return storeNewJob(project, std::move(job), caller, std::move(plan));
 }
 
 HttpApi::Reply JobsHandler::getJob(const QString& project, const QString& jobId)

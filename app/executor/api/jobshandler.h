@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #pragma once
 
+#include "batchplan.h"
 #include "httpapi.h"
 #include "pathpolicy.h"
 
@@ -43,7 +44,9 @@ private:
     /// job-dir roots, the model resolved and the input paths matched now; then stored and submitted as any job.
     HttpApi::Reply createPredictionJob(const QString& project, Job job, const HttpApi::Caller& caller);
     /// Stores a validated new job (its ID unique in `project`; createTime and QUEUED set) and submits it.
-    HttpApi::Reply storeNewJob(const QString& project, Job job, const HttpApi::Caller& caller);
+    /// Stores a validated job and hands it to the scheduler (with a batch prediction job's plan).
+    HttpApi::Reply storeNewJob(const QString& project, Job job, const HttpApi::Caller& caller,
+        std::optional<BatchPlan> batchPlan = std::nullopt);
     /// The path rule for a job in `cluster`'s region (its shared folder the only root) or on this host (null: the
     /// server's); the executor's own folders are refused either way.
     PathPolicy pathsFor(const Backend* cluster) const;

@@ -26,7 +26,8 @@ struct BatchModel {
     QString runtimeVersion; ///< the version's, used when predictionInput.runtimeVersion is empty
 };
 
-/// A batch prediction job's plan: its input files, expanded once at its first start, and how many workers share them.
+/// A batch prediction job's plan: its input files, expanded once when the API validates the job, and how many workers
+/// share them (made by the API, carried to the job's driver, BatchPredictionJob).
 /// Written to JobFolder::batchPlanFile() so that a restarted executor (or a restarted worker) splits the same files the
 /// same way: worker k of N reads the lines that start in bytes [total·k/N, total·(k+1)/N) of the files taken end to
 /// end (a line belongs to the worker its first byte falls to, as Hadoop splits text), and writes
@@ -56,8 +57,9 @@ struct BatchPlan {
     /// Expands `input.inputPaths` (a `*` in the last segment matches file names, sorted; a plain path must be a
     /// readable file) and chooses the workers: min(maxWorkerCount (10 when absent), `workerLimit` (this host's vCPUs;
     /// a cluster's: no limit), ⌈bytes / MinShardBytes⌉), at least 1. Errors (nullopt, *error the field and the rule:
-    /// {"predictionInput.inputPaths[1]", "no readable file matches /data/x*"}) for a path that matches nothing or cannot be read,
-    /// or a file that `paths` refuses as an input file (PathPolicy: a link out of the roots, a file of the executor's).
+    /// {"predictionInput.inputPaths[1]", "no readable file matches /data/x*"}) for a path that matches nothing or
+    /// cannot be read, or a file that `paths` refuses as an input file (PathPolicy: a link out of the roots, a file of
+    /// the executor's).
     static std::optional<BatchPlan> make(const PredictionInput& input, const BatchModel& model, int workerLimit,
         const QString& stateDir, const PathPolicy& paths, FieldViolation* error);
 

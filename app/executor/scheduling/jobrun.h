@@ -3,6 +3,7 @@
 
 #include "backend.h"
 #include "job.h"
+#include "jobdriver.h"
 #include "jobfolder.h"
 #include "jobkey.h"
 #include "machinecatalog.h"
@@ -19,11 +20,11 @@ class QTimer;
 namespace Trainyard {
 
 class Staging;
-class StudyRun;
 
-/// A job as the Scheduler drives it, from submit() (or recover()) until it is final: its one phase, its staging and
-/// timers, and the replica-set runs it owns — one (its cluster) for a plain job, one per trial for a tuning job,
-/// whose study (StudyRun) decides which. Internal to the scheduling library.
+/// A job as the Scheduler drives it, from submit() (or recover()) until it is final: its one phase (written by the
+/// Scheduler only), its staging and timers, and its driver (JobDriver: what its kind decides), which owns its
+/// replica-set runs — one (its cluster) for a training or batch prediction job, one per trial for a tuning job.
+/// Internal to the scheduling library.
 struct JobRun {
     /// Where the job stands as the scheduler drives it, the one state it has here; the stored JobState follows:
     /// Queued (QUEUED: waiting for admission), Staging (PREPARING: its packages are installed), Starting (PREPARING:
@@ -38,31 +39,22 @@ struct JobRun {
     JobFolder folder; ///< JobKey::folder(): <backend's runFolderRoot>/projects/<project>/jobs/<jobId>
     Backend* backend = nullptr; ///< where its replicas run: the backend its trainingInput.region names
     ClusterPlan plan;
-    TrainingInput input; ///< as submitted (a built-in algorithm's: its bundled package); it never changes after create
+    /// What its replicas launch, as its driver made it: a training job's input as submitted (a built-in algorithm's:
+    /// its bundled package), a batch prediction job's workers (BatchPlan::trainingInput()). It never changes after
+    /// create.
+    TrainingInput input;
     Phase phase = Phase::Queued;
     bool jobDirMade = false; ///< the job dir was made for the first run (trials share it)
     bool cancelRequested = false;
     QString cancelMessage;
     bool recovered = false; ///< restarted after an executor restart: staging may be reused
     Staging* staging = nullptr;
-    /// The job's cluster (one run, trialId empty), or its trials (a tuning job), in trial order.
-    std::vector<std::unique_ptr<ReplicaSetRun>> sets;
     QTimer* waitTimer = nullptr;
     QTimer* runTimer = nullptr;
     QString interpreter;
-    /// A tuning job's study (trainingInput.hyperparameters); null for a plain job.
-    std::unique_ptr<StudyRun> study;
-    /// A batch prediction job (predictionInput): its workers (BatchPlan::workers; `input` runs them), 0 for any other.
-    int batchWorkers = 0;
-    QString batchOutputPath;
-    /// What a batch prediction job's workers see besides their own folders (Sandbox): the plan's input files and model
-    /// (read), the output folder and the job's batch folder (written); no network.
-    SandboxView batchView;
-    /// Its predictionOutput as last stored, so that progress is stored only when it changed.
-    std::optional<PredictionOutput> batchOutput;
-    /// Why the job cannot run, found before it was queued (a batch prediction job whose model or input is gone):
-    /// prepare() fails it with this.
-    QString setupError;
+    /// What its kind decides (JobDriver): a training job's cluster, a tuning job's study and trials, a batch
+    /// prediction job's plan and workers. It owns the job's replica-set runs.
+    std::unique_ptr<JobDriver> driver;
 
     /// Staging is done: its runs start as soon as they are admitted.
     bool isStaged() const { return phase == Phase::Starting || phase == Phase::Running; }
@@ -70,7 +62,8 @@ struct JobRun {
     /// A run of it holds what admission set aside.
     bool holdsReservation() const
     {
-        return std::any_of(sets.begin(), sets.end(), [](const auto& s) { return s->reservation().has_value(); });
+        const auto& runs = driver->runs();
+        return std::any_of(runs.begin(), runs.end(), [](const auto& s) { return s->reservation().has_value(); });
     }
 };
 

@@ -1,22 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // The Scheduler: its public calls, recovery, and what it does for the runs as their owner (states, timers, cancel,
-// a job's end and its outcome journal), as the studies' host, and for the backends' signals. The queue and the
+// a job's end and its outcome journal), as their drivers' host, and for the backends' signals. The queue and the
 // preparing of runs are schedulerqueue.cpp's; the private part's declaration is scheduler_p.h.
-#include "scheduler_p.h"
 #include "rfc3339.h"
+#include "scheduler_p.h"
 
 namespace Trainyard {
 
 Scheduler::Private::SetRun* Scheduler::Private::findSet(const RunId& id) const
 {
     Run* run = find(id.job);
-    if (!run)
-        return nullptr;
-    for (const auto& set : run->sets) {
-        if (set->id() == id)
-            return set.get();
-    }
-    return nullptr;
+    return run ? run->driver->findRun(id) : nullptr;
 }
 
 Launch::LaunchContext Scheduler::Private::launchContext(const ReplicaSetRun& set)
@@ -41,44 +35,8 @@ Launch::LaunchContext Scheduler::Private::launchContext(const ReplicaSetRun& set
     context.interpreter = run->interpreter;
     context.pythonPath = { run->folder.stagingDir() };
     context.cloud = executorId();
-    if (run->batchWorkers > 0) {
-        context.sandbox = run->batchView;
-        // The workers write these as the sandbox's account: they exist before the first worker starts.
-        for (const QString& folder : std::as_const(run->batchView.writable)) {
-            QDir().mkpath(folder);
-            if (const QString warning = set.backend()->adoptJobDir(folder); !warning.isEmpty())
-                service(run->key, warning, LogSeverity::Warning);
-        }
-    } else {
-        argumentPaths(input.args, &context.sandbox);
-    }
+    context.sandbox = run->driver->launchView(set);
     return context;
-}
-
-void Scheduler::Private::argumentPaths(const QStringList& args, SandboxView* view) const
-{
-    for (const QString& arg : args) {
-        // "/data/x", "--train_files=/data/a.csv,/data/b.csv": the full paths an argument holds.
-        const qsizetype equals = arg.indexOf(QLatin1Char('='));
-        const QString value = arg.startsWith(QLatin1Char('/')) ? arg : equals > 0 ? arg.mid(equals + 1) : QString();
-        if (!value.startsWith(QLatin1Char('/')))
-            continue;
-        for (const QString& part : value.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
-            const QString clean = QDir::cleanPath(part);
-            // A file or folder that exists, else the folder it would be made in (an output the trainer creates).
-            const QFileInfo info(clean);
-            const QString path = info.exists() ? clean : info.absolutePath();
-            if (!QFileInfo::exists(path) || view->writable.contains(path) || view->readable.contains(path))
-                continue;
-            // Inside the roots, the job dir's rule: written as the job dir is. Elsewhere (a data set in /data), read
-            // only, as a package is: the account reads what it may read anyway. Never the executor's own folders or
-            // /proc; what the system folders hold every sandbox sees anyway.
-            if (paths.allows(path, nullptr, PathUse::JobDir))
-                view->writable << path;
-            else if (paths.allows(path, nullptr, PathUse::Package))
-                view->readable << path;
-        }
-    }
 }
 
 void Scheduler::Private::runAllStarted(ReplicaSetRun& set)
@@ -86,63 +44,29 @@ void Scheduler::Private::runAllStarted(ReplicaSetRun& set)
     Run* run = find(set.id().job);
     if (!run)
         return;
-    if (run->study) {
-        run->study->trialRunning(set);
-        if (run->phase == Phase::Running)
-            return;
-    }
     const std::optional<Job> job = store->job(run->key);
     if (!job)
         return;
-    run->phase = Phase::Running;
-    if (job->state == JobState::Running) {
-        if (run->study)
-            return;
-        if (set.restarts() > 0 && !set.attached())
-            service(
-                run->key, QStringLiteral("Job is running (restart %1 of %2).").arg(set.restarts()).arg(MaxRestarts));
-        armRunTimer(run, *job);
+    run->driver->runRunning(set, job->state);
+    if (run->phase == Phase::Running)
         return;
+    run->phase = Phase::Running;
+    if (job->state != JobState::Running) {
+        mutate(run->key, [](Job& j) {
+            j.state = JobState::Running;
+            j.jobPosition.reset();
+            if (j.startTime.isEmpty())
+                j.startTime = Rfc3339::now();
+        });
+        service(run->key, QStringLiteral("Job is running."));
     }
-    mutate(run->key, [](Job& j) {
-        j.state = JobState::Running;
-        j.jobPosition.reset();
-        if (j.startTime.isEmpty())
-            j.startTime = Rfc3339::now();
-    });
-    service(run->key, QStringLiteral("Job is running."));
     armRunTimer(run, *job);
 }
 
 void Scheduler::Private::runEnded(ReplicaSetRun& set)
 {
-    Run* run = find(set.id().job);
-    if (!run)
-        return;
-    if (run->study) {
-        run->study->trialEnded(set);
-        return;
-    }
-    switch (set.stopReason()) {
-    case StopReason::Succeeded:
-    case StopReason::StoppedEarly:
-        finish(run, JobState::Succeeded, QString());
-        break;
-    case StopReason::Failed:
-        finish(run, JobState::Failed, set.stopMessage());
-        break;
-    case StopReason::Cancelled:
-        finish(run, JobState::Cancelled, set.stopMessage());
-        break;
-    case StopReason::Retry:
-        finish(run, JobState::Failed,
-            set.stopMessage()
-                + QStringLiteral(" The cluster was restarted %1 times, the limit; the job failed.").arg(MaxRestarts));
-        break;
-    case StopReason::Shutdown:
-    case StopReason::None:
-        break;
-    }
+    if (Run* run = find(set.id().job))
+        run->driver->runEnded(set);
 }
 
 void Scheduler::Private::armRunTimer(Run* run, const Job& job)
@@ -168,7 +92,8 @@ void Scheduler::Private::armRunTimer(Run* run, const Job& job)
     // A run taken over from a previous executor has been running since before this one started: the limit
     // counts from the job's startTime then (which includes its staging: never later than the service would).
     qint64 left = ms;
-    if (std::any_of(run->sets.begin(), run->sets.end(), [](const auto& s) { return s->attached(); })) {
+    const auto& sets = run->driver->runs();
+    if (std::any_of(sets.begin(), sets.end(), [](const auto& s) { return s->attached(); })) {
         const QDateTime started = Rfc3339::parse(job.startTime);
         if (started.isValid())
             left = std::max<qint64>(0, ms - started.msecsTo(QDateTime::currentDateTimeUtc()));
@@ -182,7 +107,7 @@ void Scheduler::Private::cancelRun(Run* run, const QString& message)
     case Phase::Done:
         return;
     case Phase::Queued:
-        dropQueued(run->key);
+        dropQueued(run->key, false);
         mutate(run->key, [](Job& j) { j.state = JobState::Cancelling; });
         finish(run, JobState::Cancelled, message);
         schedule();
@@ -201,14 +126,11 @@ void Scheduler::Private::cancelRun(Run* run, const QString& message)
         mutate(run->key, [](Job& j) { j.state = JobState::Cancelling; });
         run->cancelRequested = true;
         run->cancelMessage = message;
-        for (const auto& set : run->sets) {
+        for (const auto& set : run->driver->runs()) {
             if (set->phase() != SetPhase::Done)
                 set->stop(StopReason::Cancelled, message);
         }
-        if (run->study) {
-            dropQueued(run->key);
-            run->study->advance(); // finishes the job when no trial was running
-        }
+        run->driver->cancelling();
         return;
     }
 }
@@ -223,34 +145,19 @@ void Scheduler::Private::finish(Run* run, JobState state, const QString& message
         }
     }
     run->waitTimer = run->runTimer = nullptr;
-    dropQueued(run->key);
+    dropQueued(run->key, false);
     const bool held = run->holdsReservation();
-    for (const auto& set : run->sets) {
+    for (const auto& set : run->driver->runs()) {
         set->markDone();
         set->release();
     }
-    if (run->study)
-        run->study->endTrials(); // trials that never ran (the job ended while they waited) end with it
     if (state == JobState::Succeeded)
         service(run->key, QStringLiteral("Job completed successfully."));
     else if (state == JobState::Failed)
         service(run->key, QStringLiteral("Job failed."), LogSeverity::Error);
     else if (state == JobState::Cancelled)
         service(run->key, QStringLiteral("Job was cancelled."));
-    if (state == JobState::Succeeded && !run->study && BuiltInAlgorithms::forJob(run->input)
-        && !run->input.jobDir.isEmpty()) {
-        // What the algorithm trained (framework, versions, the model folder), as the service reports it.
-        if (const auto builtIn = BuiltInAlgorithms::readOutput(run->input.jobDir + QStringLiteral("/model"))) {
-            mutate(run->key, [&builtIn](Job& j) {
-                TrainingOutput out = j.trainingOutput.value_or(TrainingOutput());
-                out.isBuiltInAlgorithmJob = true;
-                out.builtInAlgorithmOutput = builtIn;
-                j.trainingOutput = out;
-            });
-        }
-    }
-    if (run->batchWorkers > 0)
-        storeBatchProgress(run); // what the workers committed, however the job ended
+    run->driver->ending(state);
     logs->closeJob(run->key);
     const JobOutcome outcome { state, message, Rfc3339::now() };
     // On disk before the store: when the store cannot take it (a full disk), nothing may treat the job as
@@ -298,28 +205,67 @@ void Scheduler::Private::retryOutcome(const JobKey& key, const JobOutcome& outco
     timer->start();
 }
 
-bool Scheduler::Private::openStudy(Run* run, const Job& job)
-{
-    QString error;
-    run->study = StudyRun::open(this, store, run, job, &error);
-    if (run->study)
-        return true;
-    const QString message = QStringLiteral("The hyperparameter spec cannot be searched: %1").arg(error);
-    service(run->key, message, LogSeverity::Error);
-    finish(run, JobState::Failed, message);
-    return false;
-}
-
-ReplicaSetRun::Recovery Scheduler::Private::recoverRun(Run* run, SetRun* set, bool tryAttach)
+void Scheduler::Private::recoverRuns(
+    Run* run, const Job& job, bool tryAttach, const QStringList& trialFolders, std::deque<QueueEntry>* restarted)
 {
     const JobKey key = run->key;
-    const QString trialId = set->trialId();
-    return set->recover(
-        run->plan,
-        [this, key, trialId](const QString& taskName, bool isStderr, qint64 sinceUs) {
-            return logs->storedOutputLines(key, taskName, trialId, isStderr, sinceUs);
-        },
-        tryAttach);
+    int running = 0;
+    int attached = 0;
+    for (ReplicaSetRun* set : run->driver->runsToRecover(job, trialFolders)) {
+        const QString trialId = set->trialId();
+        const JobDriver::RunWords words = run->driver->words(*set, job.state);
+        const ReplicaSetRun::Recovery recovery = set->recover(
+            run->plan,
+            [this, key, trialId](const QString& taskName, bool isStderr, qint64 sinceUs) {
+                return logs->storedOutputLines(key, taskName, trialId, isStderr, sinceUs);
+            },
+            tryAttach);
+        switch (recovery) {
+        case ReplicaSetRun::Recovery::Attached:
+            system(key, "RecoverJob",
+                QStringLiteral("The executor restarted while %1; it took over %2 replicas where they run (%3), without "
+                               "restarting them.")
+                    .arg(words.was, words.whose, run->backend->name()),
+                LogSeverity::Warning, trialId);
+            ++attached;
+            ++running;
+            run->driver->runAttached(*set);
+            break;
+        case ReplicaSetRun::Recovery::Exhausted: {
+            const QString message = QStringLiteral(
+                "The executor restarted while %1; its cluster was already restarted %2 times, the limit.")
+                                        .arg(words.was)
+                                        .arg(MaxRestarts);
+            system(key, "RecoverJob", message, LogSeverity::Error, trialId);
+            set->markDone();
+            run->driver->runExhausted(*set, message);
+            break;
+        }
+        case ReplicaSetRun::Recovery::Restart:
+            system(key, "RecoverJob",
+                QStringLiteral("The executor restarted while %1; restarting it (restart %2 of %3).")
+                    .arg(words.was)
+                    .arg(set->restarts())
+                    .arg(MaxRestarts),
+                LogSeverity::Warning, trialId);
+            ++running;
+            restarted->push_back({ key, trialId });
+            break;
+        }
+    }
+    if (run->phase == Phase::Done)
+        return;
+    run->recovered = true;
+    if (attached > 0) {
+        // The job is active already: staged, its job dir made.
+        run->phase = job.state == JobState::Running ? Phase::Running : Phase::Starting;
+        run->jobDirMade = true;
+        if (job.state == JobState::Running)
+            armRunTimer(run, job);
+        emitReplicas(*run);
+    }
+    for (const QString& trialId : run->driver->recovered(running))
+        restarted->push_back({ key, trialId });
 }
 
 void Scheduler::Private::stopAllNow()
@@ -333,7 +279,7 @@ void Scheduler::Private::stopAllNow()
     for (const auto& b : ownedBackends)
         b->stopAll(std::chrono::seconds(std::min(graceSeconds, 5)));
     for (const auto& [id, run] : runs) {
-        for (const auto& set : run->sets)
+        for (const auto& set : run->driver->runs())
             set->markAllStopped();
         logs->closeJob(run->key);
     }
@@ -405,10 +351,10 @@ Scheduler::Scheduler(
     // A prediction node's reservation given back may be what a queued job waits for.
     if (auto* local = qobject_cast<LocalBackend*>(d->backend))
         connect(local, &LocalBackend::nodeReleased, this, [this] { d->schedule(); });
-    d->batchProgressTimer = new QTimer(this);
-    d->batchProgressTimer->setInterval(2000);
-    connect(d->batchProgressTimer, &QTimer::timeout, this, [this] { d->pollBatchProgress(); });
-    d->batchProgressTimer->start();
+    d->pollTimer = new QTimer(this);
+    d->pollTimer->setInterval(2000);
+    connect(d->pollTimer, &QTimer::timeout, this, [this] { d->pollRuns(); });
+    d->pollTimer->start();
 }
 
 Scheduler::~Scheduler()
@@ -451,7 +397,7 @@ QStringList Scheduler::clusterJobIds(const JobKey& key) const
     const Private::Run* run = d->find(key);
     if (!run || !run->backend)
         return ids;
-    for (const auto& set : run->sets) {
+    for (const auto& set : run->driver->runs()) {
         const QString id = run->backend->clusterJobId(set->id());
         if (!id.isEmpty())
             ids << id;
@@ -459,7 +405,7 @@ QStringList Scheduler::clusterJobIds(const JobKey& key) const
     return ids;
 }
 
-void Scheduler::submit(const QString& project, const Job& job)
+void Scheduler::submit(const QString& project, const Job& job, std::optional<BatchPlan> batchPlan)
 {
     if (d->shuttingDownNow || isFinal(job.state))
         return;
@@ -468,13 +414,17 @@ void Scheduler::submit(const QString& project, const Job& job)
         return;
     if (d->failWithoutFolder(key, key.folder(d->backendFor(job.region())->runFolderRoot(d->dataDir))))
         return;
-    Private::Run* run = d->createRun(key, job);
+    QString error;
+    Private::Run* run = d->createRun(key, job, std::move(batchPlan), &error);
     d->service(key, QStringLiteral("Validating job requirements..."));
     d->service(key, QStringLiteral("Job creation request has been successfully validated."));
     d->service(key, QStringLiteral("Job %1 is queued.").arg(job.jobId));
     d->service(key, QStringLiteral("Waiting for job to be provisioned."));
-    if (job.trainingInput.hyperparameters && !d->openStudy(run, job))
+    if (!error.isEmpty()) {
+        d->service(key, error, LogSeverity::Error);
+        d->finish(run, JobState::Failed, error);
         return;
+    }
     d->armWaitTimer(run, job);
     d->enqueue(run);
     d->schedule();
@@ -543,15 +493,17 @@ void Scheduler::recover()
                 d->retryOutcome(key, *ended, outcomeFile);
             continue;
         }
-        Private::Run* run = d->createRun(key, job);
-        if (job.trainingInput.hyperparameters && !d->openStudy(run, job)) {
+        QString error;
+        Private::Run* run = d->createRun(key, job, std::nullopt, &error);
+        if (!error.isEmpty()) {
+            d->service(key, error, LogSeverity::Error);
+            d->finish(run, JobState::Failed, error);
             reclaimAll();
             continue;
         }
         // A tuning job stored as QUEUED may hold a trial already (its values were chosen, then the executor died
         // before the job moved on): it is recovered with its trials, so that no trial ID is given twice.
-        const bool hasTrials = job.trainingOutput && !job.trainingOutput->trials.isEmpty();
-        if (job.state == JobState::Queued && !(run->study && hasTrials)) {
+        if (job.state == JobState::Queued && !run->driver->recoversWhenQueued(job)) {
             reclaimAll();
             d->armWaitTimer(run, job);
             d->system(key, "RecoverJob", QStringLiteral("The executor restarted; the job is queued again."));
@@ -569,45 +521,7 @@ void Scheduler::recover()
         // retryable failure, or fails when its restarts are spent.
         const bool active
             = (job.state == JobState::Running || job.state == JobState::Preparing) && !QFile::exists(outcomeFile);
-        if (run->study) {
-            backend->reclaim(RunId { key, QString() }, folder); // a study runs no set of its own
-            for (const QString& trialId : run->study->recover(job, active, trialFolders))
-                restarted.push_back({ key, trialId });
-            continue;
-        }
-        Private::SetRun* set = run->sets.front().get();
-        run->recovered = true;
-        switch (d->recoverRun(run, set, active)) {
-        case ReplicaSetRun::Recovery::Attached:
-            run->phase = job.state == JobState::Running ? Private::Phase::Running : Private::Phase::Starting;
-            run->jobDirMade = true;
-            d->system(key, "RecoverJob",
-                QStringLiteral("The executor restarted while the job was %1; it took over the job's replicas where "
-                               "they run (%2), without restarting them.")
-                    .arg(jobStateName(job.state).toLower(), backend->name()),
-                LogSeverity::Warning);
-            if (job.state == JobState::Running)
-                d->armRunTimer(run, job);
-            d->emitReplicas(*run);
-            break;
-        case ReplicaSetRun::Recovery::Exhausted:
-            d->system(key, "RecoverJob", QStringLiteral("The executor restarted while the job was running."),
-                LogSeverity::Error);
-            d->finish(run, JobState::Failed,
-                QStringLiteral("The executor restarted while the job was running; the cluster was already "
-                               "restarted %1 times, the limit; the job failed.")
-                    .arg(Private::MaxRestarts));
-            break;
-        case ReplicaSetRun::Recovery::Restart:
-            d->system(key, "RecoverJob",
-                QStringLiteral("The executor restarted while the job was %1; restarting it (restart %2 of %3).")
-                    .arg(jobStateName(job.state).toLower())
-                    .arg(set->restarts())
-                    .arg(Private::MaxRestarts),
-                LogSeverity::Warning);
-            restarted.push_back({ key, QString() });
-            break;
-        }
+        d->recoverRuns(run, job, active, trialFolders, &restarted);
     }
     // Jobs that were running go ahead of those that were waiting.
     for (auto it = restarted.rbegin(); it != restarted.rend(); ++it)
@@ -663,11 +577,6 @@ NodeCapacity* Scheduler::nodeCapacity() const
 void Scheduler::setGracePeriodSeconds(int seconds)
 {
     d->graceSeconds = std::max(0, seconds);
-}
-
-void Scheduler::setBatchModelResolver(BatchModelResolver resolver)
-{
-    d->batchResolver = std::move(resolver);
 }
 
 void Scheduler::setPathPolicy(const PathPolicy& paths)

@@ -104,8 +104,14 @@ public:
     /// How the default backend runs container replicas (ContainerHost::detect() on this host for the local one).
     Launch::ContainerRuntime containerRuntime() const;
 
-    /// Takes a validated job that is already stored in `project` in state QUEUED and runs it when the host can.
-    void submit(const QString& project, const Job& job);
+    /// Takes a validated job that is already stored in `project` in state QUEUED and runs it when the host can, by
+    /// its kind's driver (jobdriver.h). A batch prediction job comes with the plan the API made when it validated it
+    /// (BatchPlan::make(): its model, input files and workers), which is kept in the job's folder for restarts; one
+    /// without a plan fails when it would start. A batch prediction job is another run of the same queue: its workers
+    /// are the replicas of a cluster (a master and workers) running the bundled
+    /// `trainyard_algorithms.batch_prediction`, with a job's states, queueing, cancel, logs and restarts; its
+    /// predictionOutput is stored from the workers' progress files every 2 s while it runs, and when it ends.
+    void submit(const QString& project, const Job& job, std::optional<BatchPlan> batchPlan = std::nullopt);
     /// Cancels a live job: CANCELLING, replicas stopped (SIGTERM, SIGKILL after the grace period), CANCELLED.
     /// Returns false when the job is unknown or already final.
     bool cancel(const JobKey& key);
@@ -132,19 +138,8 @@ public:
     /// Seconds between SIGTERM and SIGKILL when stopping replicas (default 10).
     void setGracePeriodSeconds(int seconds);
 
-    /// Resolves a batch prediction job's model (predictionInput.modelName, versionName or uri) for `project`; nullopt
-    /// with *error (the field and the rule) when it cannot be used.
-    using BatchModelResolver = std::function<std::optional<BatchModel>(
-        const QString& project, const PredictionInput&, FieldViolation* error)>;
-    /// How batch prediction jobs find their model (the executor's PredictionService). A batch prediction job is
-    /// another run of the same queue: its plan (BatchPlan: input files, workers) is made when it is submitted and
-    /// kept in its job folder, its workers are the replicas of a cluster (a master and workers) running the bundled
-    /// `trainyard_algorithms.batch_prediction`, with a job's states, queueing, cancel, logs and restarts; its
-    /// predictionOutput is stored from the workers' progress files every 2 s while it runs, and when it ends. Without
-    /// a resolver, a batch prediction job fails.
-    void setBatchModelResolver(BatchModelResolver resolver);
     /// The rule every path a job gives follows (PathPolicy), for what the scheduler finds itself: the files a batch
-    /// prediction job's patterns match when its plan is made, the inputs a training job's arguments name (bound into
+    /// prediction job's kept plan names after a restart, the inputs a training job's arguments name (bound into
     /// its replicas' sandbox). Default: PathPolicy's default roots.
     void setPathPolicy(const PathPolicy& paths);
     /// Where user code runs (app/launch/sandbox.h; inactive by default): the local backend's process replicas and

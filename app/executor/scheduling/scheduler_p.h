@@ -1,12 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #pragma once
 // The Scheduler's private part (scheduler.cpp, schedulerqueue.cpp): the runs, the queue, and what the scheduler does
-// for them as their owner (ReplicaSetRun::Owner) and as the studies' host (StudyRun::Host). Only those two files
+// for them as their owner (ReplicaSetRun::Owner) and as their drivers' host (JobDriver::Host). Only those two files
 // include it.
 #include "scheduler.h"
 
 #include "backend.h"
-#include "builtinalgorithm.h"
 #include "jobfolder.h"
 #include "jobrun.h"
 #include "jobstore.h"
@@ -20,7 +19,6 @@
 #include "rfc3339.h"
 #include "runtimelogging.h"
 #include "staging.h"
-#include "studyrun.h"
 
 #include <QDateTime>
 #include <QDir>
@@ -37,7 +35,7 @@
 
 namespace Trainyard {
 
-struct Scheduler::Private final : ReplicaSetRun::Owner, StudyRun::Host {
+struct Scheduler::Private final : ReplicaSetRun::Owner, JobDriver::Host {
     static constexpr int MaxRestarts = ReplicaSetRun::MaxRestarts;
     /// Final jobs whose replicas (exit codes, restarts) stay in memory for `…/replicas`.
     static constexpr size_t MaxFinishedRuns = 200;
@@ -49,10 +47,9 @@ struct Scheduler::Private final : ReplicaSetRun::Owner, StudyRun::Host {
     std::vector<std::unique_ptr<Backend>> ownedBackends; // the default first, then addBackend()'s
     QString dataDir;
     int graceSeconds = 10;
-    Scheduler::BatchModelResolver batchResolver;
     PathPolicy paths;
     Sandbox sandbox; ///< pip's (the local backend has its own copy for the replicas)
-    QTimer* batchProgressTimer = nullptr;
+    QTimer* pollTimer = nullptr; ///< every 2 s: the running jobs' drivers report (JobDriver::poll())
     bool shuttingDownNow = false;
 
     using Run = JobRun;
@@ -63,7 +60,7 @@ struct Scheduler::Private final : ReplicaSetRun::Owner, StudyRun::Host {
 
     /// What waits in the queue: a job's cluster (`trialId` empty, not a tuning job), a slot for a tuning
     /// job's next trial (`trialId` empty), or a tuning job's existing trial that needs resources again
-    /// (after an executor restart).
+    /// (after an executor restart). What an entry stands for is its driver's (JobDriver::queuedRun()).
     struct QueueEntry {
         JobKey job;
         QString trialId;
@@ -82,22 +79,12 @@ struct Scheduler::Private final : ReplicaSetRun::Owner, StudyRun::Host {
     /// outside the data folder. True when `key` was such a job.
     bool failWithoutFolder(const JobKey& key, const QString& folder);
 
-    /// Stores a batch prediction job's predictionOutput from its workers' progress files when it changed.
-    void storeBatchProgress(Run* run)
-    {
-        const PredictionOutput now = readBatchProgress(run->folder.batchDir(), run->batchOutputPath, run->batchWorkers);
-        if (run->batchOutput && *run->batchOutput == now)
-            return;
-        run->batchOutput = now;
-        mutate(run->key, [&now](Job& j) { j.predictionOutput = now; });
-    }
-
-    /// Every 2 s, the progress of the batch prediction jobs that run (the job list's and the console's progress).
-    void pollBatchProgress()
+    /// Every 2 s, what the running jobs report (a batch prediction job's progress: the job list's and the console's).
+    void pollRuns()
     {
         for (auto& [key, run] : runs) {
-            if (run->batchWorkers > 0 && run->phase == Phase::Running && !run->cancelRequested)
-                storeBatchProgress(run.get());
+            if (run->phase == Phase::Running && !run->cancelRequested)
+                run->driver->poll();
         }
     }
 
@@ -167,11 +154,9 @@ struct Scheduler::Private final : ReplicaSetRun::Owner, StudyRun::Host {
     /// trials queue like jobs (one entry per trial), behind what was queued before them.
     void schedule();
 
-    /// A batch prediction job's run: its plan (made now, or the one kept in its folder since its first submit, so that
-    /// a restart splits the input the same way) and the cluster of workers that runs it.
-    void planBatch(Run* run, const Job& job);
-
-    Run* createRun(const JobKey& key, const Job& job);
+    /// The run of `job` with its driver (JobDriver::create(): `batchPlan` is a batch prediction job's, from the API).
+    /// When the job cannot be driven, *error says why (the caller fails it).
+    Run* createRun(const JobKey& key, const Job& job, std::optional<BatchPlan> batchPlan, QString* error);
 
     void armWaitTimer(Run* run, const Job& job);
 
@@ -203,11 +188,6 @@ struct Scheduler::Private final : ReplicaSetRun::Owner, StudyRun::Host {
     }
 
     Launch::LaunchContext launchContext(const ReplicaSetRun& set) override;
-    /// Adds to `view` the paths a training job's arguments name, which its replicas' sandbox binds: each full path in an
-    /// argument or after its '=' (comma-separated lists too) that exists, else its folder; written when the job dir's
-    /// rule allows it (inside the roots), read only when only a package's does (elsewhere, never the executor's own
-    /// folders or /proc; PathPolicy).
-    void argumentPaths(const QStringList& args, SandboxView* view) const;
 
     qint64 runLimitLeft(const ReplicaSetRun& set) const override
     {
@@ -231,7 +211,7 @@ struct Scheduler::Private final : ReplicaSetRun::Owner, StudyRun::Host {
         QList<ReplicaInfo> list;
         // A cluster's placement addresses name its nodes (the Slurm backend's, once it knows them).
         const bool nodes = run.backend && run.backend != backend;
-        for (const auto& set : run.sets)
+        for (const auto& set : run.driver->runs())
             list << set->replicaInfos(nodes);
         return list;
     }
@@ -248,14 +228,14 @@ struct Scheduler::Private final : ReplicaSetRun::Owner, StudyRun::Host {
 
     void runLaunching(ReplicaSetRun& set) override
     {
-        if (Run* run = find(set.id().job); run && run->study)
-            run->study->trialLaunching(set);
+        if (Run* run = find(set.id().job))
+            run->driver->launching(set);
     }
 
     /// Every replica of `set` has run: the trial, or the job, is RUNNING.
     void runAllStarted(ReplicaSetRun& set) override;
 
-    /// A run ended: a trial's outcome goes to the study; a job's cluster's is the job's.
+    /// A run ended: what it means for the job is its driver's (JobDriver::runEnded()).
     void runEnded(ReplicaSetRun& set) override;
 
     /// What is left of the job's scheduling.maxRunningTime now (ms, ≥ 0), -1 without one: all of it before the job
@@ -268,7 +248,7 @@ struct Scheduler::Private final : ReplicaSetRun::Owner, StudyRun::Host {
     }
 
     /// Starts the job's scheduling.maxRunningTime timer once it runs.
-    void armRunTimer(Run* run, const Job& job) override;
+    void armRunTimer(Run* run, const Job& job);
 
     void cancelRun(Run* run, const QString& message);
 
@@ -294,30 +274,30 @@ struct Scheduler::Private final : ReplicaSetRun::Owner, StudyRun::Host {
     /// reads the file instead.
     void retryOutcome(const JobKey& key, const JobOutcome& outcome, const QString& file);
 
-    // ---- hyperparameter tuning (the studies' host, StudyRun::Host) --------------------------------
-
-    /// Sets up the study of a tuning job (StudyRun::open()). On failure the job fails and false is returned.
-    bool openStudy(Run* run, const Job& job);
+    // ---- recovery ---------------------------------------------------------------------------------
 
     /// Queues what `run` waits for: its cluster, or its first trials (as many as may run at once).
     void enqueue(Run* run)
     {
-        const int entries = run->study ? run->study->firstSlots() : 1;
-        for (int i = 0; i < entries; ++i)
+        for (int i = run->driver->firstSlots(); i > 0; --i)
             queue.push_back(QueueEntry { run->key, QString() });
     }
 
-    /// Recovers `set` (a job's cluster or one trial) after an executor restart by the one rule for both
-    /// (ReplicaSetRun::recover()): taken over where it runs when `tryAttach`, its output after what the log store
-    /// holds; else reclaimed, and restarted or exhausted.
-    ReplicaSetRun::Recovery recoverRun(Run* run, SetRun* set, bool tryAttach) override;
+    /// Recovers the runs of a job that goes on after an executor restart, each by the one rule (ReplicaSetRun::
+    /// recover(): taken over where it runs when `tryAttach`, its output after what the log store holds; else
+    /// reclaimed, and restarted or exhausted), and handles each outcome once. Appends what to queue ahead of the
+    /// waiting jobs to `restarted`.
+    void recoverRuns(
+        Run* run, const Job& job, bool tryAttach, const QStringList& trialFolders, std::deque<QueueEntry>* restarted);
 
-    void studyLog(const JobKey& key, const QString& message, LogSeverity severity, const QString& trialId) override
+    // ---- the drivers' host (JobDriver::Host) --------------------------------------------------------
+
+    void jobLog(const JobKey& key, const QString& message, LogSeverity severity, const QString& trialId) override
     {
         service(key, message, severity, trialId);
     }
 
-    void studyAction(const JobKey& key, const char* method, const QString& message, LogSeverity severity,
+    void jobAction(const JobKey& key, const char* method, const QString& message, LogSeverity severity,
         const QString& trialId) override
     {
         system(key, method, message, severity, trialId);
@@ -328,17 +308,18 @@ struct Scheduler::Private final : ReplicaSetRun::Owner, StudyRun::Host {
         return mutate(key, change);
     }
 
-    int queuedFor(const JobKey& key, bool newTrialsOnly) const override
+    int queuedFor(const JobKey& key, bool newRunsOnly) const override
     {
         return int(std::count_if(queue.begin(), queue.end(),
-            [&](const QueueEntry& e) { return e.job == key && (!newTrialsOnly || e.trialId.isEmpty()); }));
+            [&](const QueueEntry& e) { return e.job == key && (!newRunsOnly || e.trialId.isEmpty()); }));
     }
 
-    void queueNewTrial(const JobKey& key) override { queue.push_back(QueueEntry { key, QString() }); }
+    void queueNewRun(const JobKey& key) override { queue.push_back(QueueEntry { key, QString() }); }
 
-    void dropQueued(const JobKey& key) override
+    void dropQueued(const JobKey& key, bool newRunsOnly) override
     {
-        std::erase_if(queue, [&](const QueueEntry& e) { return e.job == key; });
+        std::erase_if(
+            queue, [&](const QueueEntry& e) { return e.job == key && (!newRunsOnly || e.trialId.isEmpty()); });
     }
 
     void finishJob(JobRun* job, JobState state, const QString& message) override { finish(job, state, message); }
@@ -352,6 +333,8 @@ struct Scheduler::Private final : ReplicaSetRun::Owner, StudyRun::Host {
     void jobReplicasChanged(const JobRun& job) override { emitReplicas(job); }
 
     ReplicaSetRun::Owner* runOwner() override { return this; }
+
+    const PathPolicy& pathPolicy() const override { return paths; }
 
     void stopAllNow();
 

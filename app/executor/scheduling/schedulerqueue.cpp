@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// The Scheduler's queue (ARCHITECTURE.md "A job's life"): positions, admission, the runs it creates, their wait
-// timers, batch prediction plans, and preparing a run (staging, the study's first trial) until its replica sets
-// start. The rest of the Scheduler is scheduler.cpp's; its private part scheduler_p.h.
-#include "scheduler_p.h"
+// The Scheduler's queue (ARCHITECTURE.md "A job's life"): positions, admission, the runs it creates with their
+// drivers, their wait timers, and preparing a run (staging) until its replica sets start. The rest of the Scheduler is
+// scheduler.cpp's; its private part scheduler_p.h.
 #include "rfc3339.h"
+#include "scheduler_p.h"
 
 namespace Trainyard {
 
@@ -52,41 +52,24 @@ void Scheduler::Private::schedule()
     while (!queue.empty()) {
         const QueueEntry entry = queue.front();
         Run* run = find(entry.job);
-        if (!run || run->phase == Phase::Done || (run->study && run->study->stopping())) {
+        if (!run || run->phase == Phase::Done || !run->driver->entryStands(entry.trialId)) {
             queue.pop_front();
             continue;
         }
-        if (!run->study) {
-            SetRun* set = run->sets.front().get();
-            std::optional<Reservation> reservation = set->backend()->admit(set->id(), run->plan);
-            if (!reservation)
-                break;
-            queue.pop_front();
-            set->setReservation(reservation);
-            if (run->waitTimer)
-                run->waitTimer->stop();
-            prepare(run);
-            continue;
-        }
-        // A trial: an existing one (recovered), or the next one, whose values are chosen only now that it
-        // can run, so that they learn from every trial that ended while it waited.
-        SetRun* set = entry.trialId.isEmpty() ? nullptr : findSet(RunId { run->key, entry.trialId });
-        if (!entry.trialId.isEmpty() && !set) {
-            queue.pop_front();
-            continue;
-        }
-        const RunId id = set ? set->id() : RunId { run->key, QString::number(run->study->nextTrialNumber()) };
+        // The run the entry waits for: an existing one (a job's cluster, a recovered trial), or the next trial,
+        // made only once it can run (its values then learn from every trial that ended while it waited).
+        RunId next;
+        SetRun* set = run->driver->queuedRun(entry.trialId, &next);
+        const RunId id = set ? set->id() : next;
         std::optional<Reservation> reservation = backendOf(id)->admit(id, run->plan);
         if (!reservation)
             break;
         queue.pop_front();
         if (!set)
-            set = run->study->createTrial(id);
+            set = run->driver->makeRun(id);
         if (!set) {
-            // No point left: the slots waiting for further trials go too.
             backendOf(id)->release(id);
-            std::erase_if(queue, [&](const QueueEntry& e) { return e.job == entry.job && e.trialId.isEmpty(); });
-            run->study->advance();
+            run->driver->nothingLeftToRun();
             continue;
         }
         set->setReservation(reservation);
@@ -102,75 +85,16 @@ void Scheduler::Private::schedule()
     updatePositions();
 }
 
-void Scheduler::Private::planBatch(Run* run, const Job& job)
-{
-    const PredictionInput& in = *job.predictionInput;
-    const QString planFile = run->folder.batchPlanFile();
-    QString error;
-    std::optional<BatchPlan> plan;
-    if (QFile::exists(planFile)) {
-        // A plan made before a restart: what it names is held to the rule again (it lies in the job's folder).
-        plan = BatchPlan::read(planFile, &error);
-        if (plan && plan->outputPath != in.outputPath) {
-            error = QStringLiteral("the batch plan %1 names another output folder than the job").arg(planFile);
-            plan.reset();
-        }
-        for (qsizetype i = 0; plan && i < plan->files.size(); ++i) {
-            if (const QString why = paths.problem(plan->files.at(i).path, PathUse::InputFile); !why.isEmpty()) {
-                error = QStringLiteral("predictionInput.inputPaths: %1").arg(why);
-                plan.reset();
-            }
-        }
-    } else if (!batchResolver) {
-        error = QStringLiteral("this executor serves no models, so it cannot run batch prediction jobs");
-    } else {
-        FieldViolation violation;
-        if (const std::optional<BatchModel> model = batchResolver(run->key.project, in, &violation)) {
-            // A cluster's nodes are many; on this host, more workers than vCPUs only take turns.
-            const int limit = run->backend == backend ? QThread::idealThreadCount() : std::numeric_limits<int>::max();
-            plan = BatchPlan::make(in, *model, limit, run->folder.batchDir(), paths, &violation);
-        }
-        if (!plan)
-            error = violation.message();
-        else if (!plan->write(planFile, &error))
-            plan.reset();
-    }
-    run->batchOutputPath = in.outputPath;
-    if (!plan) {
-        run->setupError = error;
-        run->batchWorkers = 1;
-        run->input = BatchPlan().trainingInput(QString(), planFile, in.region, in.runtimeVersion);
-        return;
-    }
-    run->batchWorkers = plan->workers;
-    run->batchView = plan->sandboxView();
-    run->input = plan->trainingInput(BuiltInAlgorithms::packageDir(), planFile, in.region,
-        in.runtimeVersion.isEmpty() ? plan->model.runtimeVersion : in.runtimeVersion);
-    run->batchOutput = job.predictionOutput;
-}
-
-Scheduler::Private::Run* Scheduler::Private::createRun(const JobKey& key, const Job& job)
+Scheduler::Private::Run* Scheduler::Private::createRun(
+    const JobKey& key, const Job& job, std::optional<BatchPlan> batchPlan, QString* error)
 {
     auto run = std::make_unique<Run>();
     run->key = key;
     run->backend = backendFor(job.region());
     run->folder = JobFolder(key.folder(run->backend->runFolderRoot(dataDir)));
-    run->input = job.trainingInput;
-    if (job.predictionInput)
-        planBatch(run.get(), job);
+    run->input = job.trainingInput; // what its driver launches, unless it makes another
+    run->driver = JobDriver::create(this, store, run.get(), job, std::move(batchPlan), error);
     run->plan = planCluster(run->input, MachineCatalog::builtin());
-    if (const BuiltInAlgorithm* algorithm = BuiltInAlgorithms::forJob(job.trainingInput)) {
-        // A built-in algorithm's image runs the bundled package as the job's trainer (no container); the
-        // stored job keeps the image it was given. Uninstalled since create: prepare() fails the job.
-        const QString package = BuiltInAlgorithms::packageDir();
-        run->input.packageUris = package.isEmpty() ? QStringList() : QStringList { package };
-        run->input.pythonModule = algorithm->module;
-    }
-    if (!job.trainingInput.hyperparameters) {
-        run->sets.push_back(std::make_unique<SetRun>(this, run->backend, RunId { key, QString() }, run->folder));
-        // Each batch worker predicts a share of its own: the job is done when all are.
-        run->sets.back()->setSucceedsWithEveryReplica(run->batchWorkers > 0);
-    }
     Run* raw = run.get();
     runs[key] = std::move(run);
     return raw;
@@ -211,23 +135,15 @@ void Scheduler::Private::prepare(Run* run)
         finish(run, JobState::Failed, QStringLiteral("the job record disappeared"));
         return;
     }
-    if (!run->setupError.isEmpty()) {
-        finish(run, JobState::Failed, run->setupError);
-        return;
-    }
-    if (run->batchWorkers > 0 && run->input.packageUris.isEmpty()) {
-        finish(run, JobState::Failed, BuiltInAlgorithms::notInstalledMessage(QStringLiteral("Batch prediction")));
+    if (const QString why = run->driver->setupError(); !why.isEmpty()) {
+        finish(run, JobState::Failed, why);
         return;
     }
     QString error;
     run->interpreter = run->backend->interpreter();
     // A job whose every replica runs an image needs no interpreter here (nor a package to stage). What runs
-    // is run->input: for a built-in algorithm, the bundled package in place of the image.
+    // is run->input, as its driver made it: for a built-in algorithm, the bundled package in place of the image.
     const TrainingInput& input = run->input;
-    if (BuiltInAlgorithms::forJob(input) && input.packageUris.isEmpty()) {
-        finish(run, JobState::Failed, BuiltInAlgorithms::notInstalledMessage(input.masterConfig->imageUri));
-        return;
-    }
     if (run->interpreter.isEmpty() && !onlyContainers(input))
         run->interpreter = interpreterFor(input, &error);
     if (run->interpreter.isEmpty() && !onlyContainers(input)) {
@@ -256,7 +172,7 @@ void Scheduler::Private::prepare(Run* run)
         startSets(run);
         return;
     }
-    if (run->batchWorkers > 0) {
+    if (run->driver->stagingMode() == JobDriver::StagingMode::CopyBundled) {
         // The bundled package is pure Python and needs no build: copied as it is (see Staging::copyModule).
         QString copyError;
         QDir().mkpath(run->folder.stagingDir());
@@ -306,12 +222,11 @@ void Scheduler::Private::startSets(Run* run)
     if (run->waitTimer)
         run->waitTimer->stop();
     run->phase = Phase::Starting;
-    for (const auto& set : run->sets) {
+    for (const auto& set : run->driver->runs()) {
         if (set->phase() == SetPhase::Idle && set->reservation())
             set->start(run->plan);
     }
-    if (run->study)
-        run->study->start();
+    run->driver->staged();
 }
 
 } // namespace Trainyard

@@ -6,6 +6,7 @@
 #include "jobstore.h"
 #include "rfc3339.h"
 #include "study.h"
+#include "trainingjob.h"
 #include "trialobjective.h"
 
 #include <QSet>
@@ -33,19 +34,14 @@ void addMetrics(HyperparameterOutput& t, const QList<HyperparameterMetric>& poin
 
 } // namespace
 
-// JobRun owns its StudyRun: both are defined where StudyRun is complete.
-JobRun::JobRun() = default;
-JobRun::~JobRun() = default;
-
 StudyRun::StudyRun(Host* host, JobStore* store, JobRun* job)
-    : m_host(host)
+    : JobDriver(host, job)
     , m_store(store)
-    , m_job(job)
 {
     m_poll.setInterval(ObjectivePollMs);
     QObject::connect(&m_poll, &QTimer::timeout, &m_poll, [this] {
         if (m_job->isStaged())
-            poll();
+            pollObjectives();
     });
 }
 
@@ -65,6 +61,7 @@ std::unique_ptr<StudyRun> StudyRun::open(Host* host, JobStore* store, JobRun* jo
     run->m_study = Study::create(stored.jobId, spec, prior, error);
     if (!run->m_study)
         return nullptr;
+    job->input = TrainingJob::launchInput(stored.trainingInput);
     if (!prior.isEmpty())
         run->log(QStringLiteral("Resuming the study of job %1: its %2 trials are prior observations; this job's trials "
                                 "start at %3.")
@@ -74,14 +71,14 @@ std::unique_ptr<StudyRun> StudyRun::open(Host* host, JobStore* store, JobRun* jo
     return run;
 }
 
-void StudyRun::log(const QString& message, LogSeverity severity, const QString& trialId)
-{
-    m_host->studyLog(m_job->key, message, severity, trialId);
-}
-
 int StudyRun::createdTrials() const
 {
-    return int(m_job->sets.size());
+    return int(m_runs.size());
+}
+
+QString StudyRun::setupError() const
+{
+    return TrainingJob::launchProblem(m_job->input);
 }
 
 int StudyRun::firstSlots() const
@@ -139,7 +136,28 @@ QList<HyperparameterOutput> StudyRun::storedTrials()
     return *m_trials;
 }
 
-ReplicaSetRun* StudyRun::createTrial(const RunId& id)
+bool StudyRun::entryStands(const QString& trialId) const
+{
+    return !stopping() && (trialId.isEmpty() || findRun(RunId { m_job->key, trialId }));
+}
+
+ReplicaSetRun* StudyRun::queuedRun(const QString& trialId, RunId* next)
+{
+    // A new trial's number is given now; its values only once admission let it in (makeRun()).
+    if (trialId.isEmpty()) {
+        *next = RunId { m_job->key, QString::number(nextTrialNumber()) };
+        return nullptr;
+    }
+    return findRun(RunId { m_job->key, trialId });
+}
+
+void StudyRun::nothingLeftToRun()
+{
+    m_host->dropQueued(m_job->key, true);
+    advance();
+}
+
+ReplicaSetRun* StudyRun::makeRun(const RunId& id)
 {
     QString note;
     const std::optional<QList<std::pair<QString, QString>>> values = m_study->suggest(storedTrials(), &note);
@@ -151,8 +169,7 @@ ReplicaSetRun* StudyRun::createTrial(const RunId& id)
     }
     auto set = std::make_unique<ReplicaSetRun>(m_host->runOwner(), m_job->backend, id, m_job->folder.trial(id.trialId));
     set->setHyperparameters(*values);
-    ReplicaSetRun* raw = set.get();
-    m_job->sets.push_back(std::move(set));
+    ReplicaSetRun* raw = addRun(std::move(set));
     if (createdTrials() >= m_study->maxTrials())
         m_done = true;
 
@@ -174,7 +191,7 @@ ReplicaSetRun* StudyRun::createTrial(const RunId& id)
     return raw;
 }
 
-void StudyRun::start()
+void StudyRun::staged()
 {
     armPolling();
     advance();
@@ -190,15 +207,16 @@ std::unique_ptr<TrialObjectiveReader> StudyRun::objectiveReader(const ReplicaSet
         jobDir.isEmpty() ? QString() : jobDir + QLatin1Char('/') + trial.trialId(), m_study->metricTag());
 }
 
-void StudyRun::trialLaunching(const ReplicaSetRun& trial)
+void StudyRun::launching(ReplicaSetRun& trial)
 {
     TrialReports& reports = m_reports[trial.trialId()];
     if (!reports.objective)
         reports.objective = objectiveReader(trial);
 }
 
-void StudyRun::trialRunning(const ReplicaSetRun& trial)
+void StudyRun::runRunning(ReplicaSetRun& trial, JobState stored)
 {
+    Q_UNUSED(stored)
     const QString trialId = trial.trialId();
     m_reports[trialId].runningUnsaved = true;
     log(trial.restarts() > 0 ? QStringLiteral("Trial %1 is running (restart %2 of %3).")
@@ -216,12 +234,12 @@ void StudyRun::armPolling()
 }
 
 /// Reads what the running trials reported since the last tick, stores it, and applies the median stopping rule.
-void StudyRun::poll()
+void StudyRun::pollObjectives()
 {
     // Every running trial's new reports (and RUNNING states not stored yet) in one write.
     QHash<QString, QList<HyperparameterMetric>> points;
     QSet<QString> nowRunning;
-    for (const auto& set : m_job->sets) {
+    for (const auto& set : m_runs) {
         if (set->phase() != ReplicaSetRun::Phase::Running && set->phase() != ReplicaSetRun::Phase::Stopping)
             continue;
         TrialReports& reports = m_reports[set->trialId()];
@@ -246,14 +264,14 @@ void StudyRun::poll()
     if (!m_study->earlyStopping() || stopping())
         return;
     const QList<HyperparameterOutput> trials = storedTrials();
-    for (const auto& set : m_job->sets) {
+    for (const auto& set : m_runs) {
         if (set->phase() != ReplicaSetRun::Phase::Running)
             continue;
         auto it = std::find_if(
             trials.cbegin(), trials.cend(), [&](const HyperparameterOutput& t) { return t.trialId == set->trialId(); });
         if (it == trials.cend() || !m_study->shouldStopEarly(*it, trials))
             continue;
-        m_host->studyAction(m_job->key, "StopTrialEarly",
+        m_host->jobAction(m_job->key, "StopTrialEarly",
             QStringLiteral("Trial %1 is stopped early: its best %2 so far (%3) is worse than the median of the "
                            "completed trials' running averages at the same step (median stopping rule).")
                 .arg(set->trialId(), m_study->metricTag(),
@@ -277,7 +295,7 @@ QList<HyperparameterMetric> StudyRun::newObjectivePoints(const QString& trialId,
     return points;
 }
 
-void StudyRun::trialEnded(ReplicaSetRun& set)
+void StudyRun::runEnded(ReplicaSetRun& set)
 {
     using StopReason = ReplicaSetRun::StopReason;
     set.release();
@@ -360,15 +378,15 @@ void StudyRun::advance()
     if (m_job->phase == JobRun::Phase::Done)
         return;
     int active = 0;
-    for (const auto& set : m_job->sets)
+    for (const auto& set : m_runs)
         active += set->isActive() ? 1 : 0;
     const QList<HyperparameterOutput> trials = storedTrials();
     if (!stopping()) {
         if (const std::optional<QString> verdict = m_study->failureVerdict(trials, m_lastTrialError)) {
             m_failMessage = *verdict;
             log(*verdict, LogSeverity::Error);
-            m_host->dropQueued(m_job->key);
-            for (const auto& set : m_job->sets) {
+            m_host->dropQueued(m_job->key, false);
+            for (const auto& set : m_runs) {
                 const ReplicaSetRun::Phase phase = set->phase();
                 if (phase == ReplicaSetRun::Phase::Placing || phase == ReplicaSetRun::Phase::Running
                     || phase == ReplicaSetRun::Phase::Stopping)
@@ -389,7 +407,7 @@ void StudyRun::advance()
         // (While staging, the trials admitted so far wait for it, and more are queued once it is done.)
         for (int wanted = std::min(m_study->maxParallelTrials() - active - queued, remaining - queuedNew); wanted > 0;
              --wanted)
-            m_host->queueNewTrial(m_job->key);
+            m_host->queueNewRun(m_job->key);
     }
     if (active == 0 && queued == 0 && remaining <= 0) {
         int succeeded = 0;
@@ -410,17 +428,21 @@ void StudyRun::advance()
     }
 }
 
-QStringList StudyRun::recover(const Job& stored, bool tryAttach, const QStringList& trialFolders)
+bool StudyRun::recoversWhenQueued(const Job& stored) const
 {
-    QStringList restarted;
+    return stored.trainingOutput && !stored.trainingOutput->trials.isEmpty();
+}
+
+QList<ReplicaSetRun*> StudyRun::runsToRecover(const Job& stored, const QStringList& trialFolders)
+{
+    QList<ReplicaSetRun*> live;
     QList<HyperparameterOutput> trials
         = stored.trainingOutput ? stored.trainingOutput->trials : QList<HyperparameterOutput>();
     std::sort(trials.begin(), trials.end(),
         [](const HyperparameterOutput& a, const HyperparameterOutput& b) { return trialIdLess(a.trialId, b.trialId); });
     const HyperparameterSpec& spec = *stored.trainingInput.hyperparameters;
     Backend* backend = m_job->backend;
-    int running = 0;
-    int attached = 0;
+    backend->reclaim(RunId { m_job->key, QString() }, m_job->folder.path()); // a study runs no set of its own
     QSet<QString> recorded;
     for (const HyperparameterOutput& t : std::as_const(trials)) {
         recorded.insert(t.trialId);
@@ -430,47 +452,13 @@ QStringList StudyRun::recover(const Job& stored, bool tryAttach, const QStringLi
         for (const ParameterSpec& p : spec.params)
             values.append({ p.parameterName, t.hyperparameters.value(p.parameterName) });
         set->setHyperparameters(values);
-        ReplicaSetRun* raw = set.get();
-        m_job->sets.push_back(std::move(set));
+        ReplicaSetRun* raw = addRun(std::move(set));
         if (isFinal(t.state)) {
             backend->reclaim(raw->id(), raw->folder().path());
             raw->markDone();
             continue;
         }
-        switch (m_host->recoverRun(m_job, raw, tryAttach)) {
-        case ReplicaSetRun::Recovery::Attached:
-            m_reports[t.trialId].objective = objectiveReader(*raw);
-            log(QStringLiteral("The executor restarted while trial %1 was running; it took over the trial's "
-                               "replicas where they run (%2), without restarting them.")
-                    .arg(t.trialId, backend->name()),
-                LogSeverity::Warning, t.trialId);
-            ++attached;
-            ++running;
-            break;
-        case ReplicaSetRun::Recovery::Exhausted: {
-            raw->markDone();
-            const QString error = QStringLiteral("The executor restarted while trial %1 was running; its cluster "
-                                                 "was already restarted %2 times, the limit.")
-                                      .arg(t.trialId)
-                                      .arg(ReplicaSetRun::MaxRestarts);
-            m_lastTrialError = QStringLiteral("trial %1: %2").arg(t.trialId, error);
-            log(error, LogSeverity::Error, t.trialId);
-            updateTrial(t.trialId, [](HyperparameterOutput& o) {
-                o.state = JobState::Failed;
-                o.endTime = Rfc3339::now();
-            });
-            break;
-        }
-        case ReplicaSetRun::Recovery::Restart:
-            log(QStringLiteral("The executor restarted while trial %1 was running; restarting it (restart %2 of %3).")
-                    .arg(t.trialId)
-                    .arg(raw->restarts())
-                    .arg(ReplicaSetRun::MaxRestarts),
-                LogSeverity::Warning, t.trialId);
-            restarted << t.trialId;
-            ++running;
-            break;
-        }
+        live << raw;
     }
     // A trial folder without a record: its values were never stored (the executor died between the two), so it
     // cannot run again as itself; what it left goes.
@@ -480,26 +468,52 @@ QStringList StudyRun::recover(const Job& stored, bool tryAttach, const QStringLi
     }
     if (createdTrials() >= m_study->maxTrials())
         m_done = true;
-    m_job->recovered = true;
-    if (attached > 0) {
-        // The job is active already: staged, its job dir made, its trials' objectives polled.
-        m_job->phase = stored.state == JobState::Running ? JobRun::Phase::Running : JobRun::Phase::Starting;
-        m_job->jobDirMade = true;
-        armPolling();
-        if (stored.state == JobState::Running)
-            m_host->armRunTimer(m_job, stored);
-        m_host->jobReplicasChanged(*m_job);
-    }
-    const int openSlots = std::min(m_study->maxParallelTrials() - running, m_study->maxTrials() - createdTrials());
-    for (int i = 0; i < openSlots; ++i)
-        restarted << QString();
-    if (running == 0 && openSlots <= 0)
-        advance(); // every trial had ended: the job ends now
-    return restarted;
+    return live;
 }
 
-void StudyRun::endTrials()
+JobDriver::RunWords StudyRun::words(const ReplicaSetRun& trial, JobState stored) const
 {
+    Q_UNUSED(stored)
+    return { QStringLiteral("trial %1 was running").arg(trial.trialId()), QStringLiteral("the trial's") };
+}
+
+void StudyRun::runAttached(ReplicaSetRun& trial)
+{
+    // The job is active already: its trials' objectives are polled.
+    m_reports[trial.trialId()].objective = objectiveReader(trial);
+    armPolling();
+}
+
+void StudyRun::runExhausted(ReplicaSetRun& trial, const QString& message)
+{
+    m_lastTrialError = QStringLiteral("trial %1: %2").arg(trial.trialId(), message);
+    updateTrial(trial.trialId(), [](HyperparameterOutput& o) {
+        o.state = JobState::Failed;
+        o.endTime = Rfc3339::now();
+    });
+}
+
+QStringList StudyRun::recovered(int running)
+{
+    QStringList entries;
+    const int openSlots = std::min(m_study->maxParallelTrials() - running, m_study->maxTrials() - createdTrials());
+    for (int i = 0; i < openSlots; ++i)
+        entries << QString();
+    if (running == 0 && openSlots <= 0)
+        advance(); // every trial had ended: the job ends now
+    return entries;
+}
+
+void StudyRun::cancelling()
+{
+    m_host->dropQueued(m_job->key, false);
+    advance(); // finishes the job when no trial was running
+}
+
+void StudyRun::ending(JobState state)
+{
+    Q_UNUSED(state)
+    // Trials that never ran (the job ended while they waited) end with it.
     m_poll.stop();
     updateTrials([](QList<HyperparameterOutput>& trials) {
         for (HyperparameterOutput& t : trials) {

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "job.h"
+#include "jobdriver.h"
 #include "logentry.h"
 #include "replicasetrun.h"
 
@@ -34,81 +35,63 @@ struct JobRun;
 ///   trials stay, running ones are taken over or restarted with their stored values);
 /// - the trial records: the study's whole state is the job record's `trainingOutput`.
 ///
-/// The queue, admission, staging and the job's phase stay the Scheduler's: the study asks for them through Host.
-class StudyRun {
+/// The queue, admission, staging, the job's phase and the recovery rule stay the Scheduler's: the study is the
+/// tuning job's JobDriver, and asks for them through JobDriver::Host.
+class StudyRun final : public JobDriver {
 public:
-    /// What the study needs from the scheduler. Every call comes from the main thread.
-    class Host {
-    public:
-        /// A line of the job's `service` log (a trial's when `trialId` is set).
-        virtual void studyLog(const JobKey& key, const QString& message, LogSeverity severity, const QString& trialId)
-            = 0;
-        /// The same, as an action of the executor's own (Scheduler::systemAction's `method`).
-        virtual void studyAction(
-            const JobKey& key, const char* method, const QString& message, LogSeverity severity, const QString& trialId)
-            = 0;
-        /// Applies `change` to the stored job (read fresh) and writes it; the job as written, nothing when it is gone.
-        virtual std::optional<Job> updateJob(const JobKey& key, const std::function<void(Job&)>& change) = 0;
-        /// Queue entries of the job: every one, or only the slots for new trials.
-        virtual int queuedFor(const JobKey& key, bool newTrialsOnly) const = 0;
-        /// Queues a slot for the job's next trial (behind what waits).
-        virtual void queueNewTrial(const JobKey& key) = 0;
-        /// Takes every entry of the job out of the queue.
-        virtual void dropQueued(const JobKey& key) = 0;
-        /// Ends the job: its final state (Scheduler's finish(), which calls endTrials()).
-        virtual void finishJob(JobRun* job, JobState state, const QString& message) = 0;
-        /// Runs the queue again once the event loop is back (a trial freed its resources).
-        virtual void scheduleSoon() = 0;
-        virtual void jobReplicasChanged(const JobRun& job) = 0;
-        /// Recovers a trial's run after an executor restart (ReplicaSetRun::recover(), the rule a job's cluster
-        /// follows too): taken over where it runs when `tryAttach`, else reclaimed and restarted or exhausted.
-        virtual ReplicaSetRun::Recovery recoverRun(JobRun* job, ReplicaSetRun* run, bool tryAttach) = 0;
-        /// Starts the job's scheduling.maxRunningTime timer (a recovered job that was RUNNING).
-        virtual void armRunTimer(JobRun* job, const Job& stored) = 0;
-        /// The owner of the trials' runs.
-        virtual ReplicaSetRun::Owner* runOwner() = 0;
-
-    protected:
-        ~Host() = default;
-    };
-
     /// The study of `job` as stored (`stored`: its spec; with resumePreviousJobId, that job's trials from `store` are
-    /// prior observations). Null, with *error saying why, when the spec cannot be searched.
+    /// prior observations); its trials launch TrainingJob::launchInput() (JobRun::input). Null, with *error saying
+    /// why, when the spec cannot be searched.
     static std::unique_ptr<StudyRun> open(Host* host, JobStore* store, JobRun* job, const Job& stored, QString* error);
-    ~StudyRun();
+    ~StudyRun() override;
 
     /// The queue slots a new job takes: as many trials as may run at once.
-    int firstSlots() const;
+    int firstSlots() const override;
+    /// A built-in algorithm's trials need its package (TrainingJob::launchProblem()).
+    QString setupError() const override;
+    /// A slot for a new trial stands until the study stops; an existing trial's entry while the trial exists.
+    bool entryStands(const QString& trialId) const override;
+    /// An existing trial's run (recovered), or null with the next trial's ID.
+    ReplicaSetRun* queuedRun(const QString& trialId, RunId* next) override;
+    /// Chooses the values of trial `id` (the optimiser, from every trial so far), records the trial and makes its
+    /// run. Null when the study has no point left to try.
+    ReplicaSetRun* makeRun(const RunId& id) override;
+    /// No point left: the slots waiting for further trials go too.
+    void nothingLeftToRun() override;
+    /// Staging is done: the objectives are polled and trials queued.
+    void staged() override;
+    /// A trial's replicas are about to be launched: its objective reader.
+    void launching(ReplicaSetRun& trial) override;
+    /// Every replica of a trial has run.
+    void runRunning(ReplicaSetRun& trial, JobState stored) override;
+    /// A trial's run ended: its outcome is decided (a trial that succeeded without ever reporting the objective
+    /// failed), stored, and the study goes on.
+    void runEnded(ReplicaSetRun& trial) override;
+    /// The job is cancelled: no further trial starts; the job ends when no trial runs.
+    void cancelling() override;
+    /// The job ends: trials that never ran end with it (CANCELLED), and polling stops.
+    void ending(JobState state) override;
+
+    /// A job stored as QUEUED with trials is recovered with them.
+    bool recoversWhenQueued(const Job& stored) const override;
+    /// Recovery of a job that was PREPARING or RUNNING (or QUEUED with trials): a run per recorded trial; the ended
+    /// ones stay as they are (what a previous executor left of them is reclaimed), the others are returned to be
+    /// recovered (taken over, restarted with their stored values, or failed when their restarts are spent). What a
+    /// previous executor left of a trial folder in `trialFolders` with no stored record is reclaimed.
+    QList<ReplicaSetRun*> runsToRecover(const Job& stored, const QStringList& trialFolders) override;
+    RunWords words(const ReplicaSetRun& trial, JobState stored) const override;
+    void runAttached(ReplicaSetRun& trial) override;
+    void runExhausted(ReplicaSetRun& trial, const QString& message) override;
+    /// An empty ID per slot for a new trial; the job ends when every trial had ended.
+    QStringList recovered(int running) override;
+
     /// The job is cancelled or the study failed: no further trial starts.
     bool stopping() const;
     /// The next trial's number (after the resumed job's).
     int nextTrialNumber() const;
-
-    /// Chooses the values of trial `id` (the optimiser, from every trial so far), records the trial and makes its
-    /// run. Null when the study has no point left to try.
-    ReplicaSetRun* createTrial(const RunId& id);
-    /// Staging is done: the objectives are polled and trials queued.
-    void start();
-    /// A trial's replicas are about to be launched: its objective reader.
-    void trialLaunching(const ReplicaSetRun& trial);
-    /// Every replica of a trial has run.
-    void trialRunning(const ReplicaSetRun& trial);
-    /// A trial's run ended (ReplicaSetRun::Owner::runEnded()): its outcome is decided (a trial that succeeded
-    /// without ever reporting the objective failed), stored, and the study goes on.
-    void trialEnded(ReplicaSetRun& trial);
     /// After any change: fails the study when the failure rule says so, finishes the job when nothing is left to run,
     /// or queues as many trials as maxParallelTrials allows.
     void advance();
-    /// Recovery of a job that was PREPARING or RUNNING (or QUEUED with trials): its ended trials stay as they are;
-    /// each other trial's run is recovered by Host::recoverRun() (ReplicaSetRun::recover(), the rule of a job's
-    /// cluster too): taken over where it runs (`tryAttach`: a cluster's jobs that outlived the previous executor),
-    /// or restarted with its stored values (a retryable failure, counted in its own restarts file), or failed when
-    /// its restarts are spent. What a previous executor left of an ended trial, or of a trial folder in
-    /// `trialFolders` with no stored record, is reclaimed. Returns what to queue ahead of everything: the restarted
-    /// trials' IDs, then an empty ID per slot for a new trial.
-    QStringList recover(const Job& stored, bool tryAttach, const QStringList& trialFolders);
-    /// The job ends: trials that never ran end with it (CANCELLED), and polling stops.
-    void endTrials();
 
 private:
     StudyRun(Host* host, JobStore* store, JobRun* job);
@@ -124,11 +107,10 @@ private:
         bool runningUnsaved = false;
     };
 
-    void log(const QString& message, LogSeverity severity = LogSeverity::Info, const QString& trialId = QString());
     int createdTrials() const;
     std::unique_ptr<TrialObjectiveReader> objectiveReader(const ReplicaSetRun& trial) const;
     void armPolling();
-    void poll();
+    void pollObjectives();
     QList<HyperparameterMetric> newObjectivePoints(const QString& trialId, TrialReports& reports);
     /// Applies `change` to the stored trials and writes them, with the fields derived from them
     /// (completedTrialCount, best-first order) and the study's constants.
@@ -136,9 +118,7 @@ private:
     void updateTrial(const QString& trialId, const std::function<void(HyperparameterOutput&)>& change);
     QList<HyperparameterOutput> storedTrials();
 
-    Host* m_host;
     JobStore* m_store;
-    JobRun* m_job;
     std::unique_ptr<Study> m_study;
     QTimer m_poll; // the running trials' objectives (ObjectivePollMs)
     bool m_done = false; // no further trial will be created (maxTrials reached, grid exhausted)

@@ -27,10 +27,11 @@ class VersionNodes;
 ///
 /// - createVersion(): the version is stored CREATING with its CREATE_VERSION operation; its `deploymentUri` is
 ///   copied into `<dataDir>/projects/<p>/models/<m>/versions/<v>/model` (copyDeployment(): the folder's own files
-///   within the machine type's DeploymentQuota, off the main thread), its packageUris staged with pip (a custom prediction routine's), then its nodes started
-///   (VersionNodes). All nodes loaded → READY, the operation done with the version as its response; a copy, a stage
-///   or a load that fails → FAILED with the message in `errorMessage`, the operation done with the error (the
-///   service's "Create Version failed. Bad model detected with error: …"), and no node left running.
+///   within the machine type's DeploymentQuota, off the main thread), its packageUris staged with pip (a custom
+///   prediction routine's), then its nodes started (VersionNodes). All nodes loaded → READY, the operation done with
+///   the version as its response; a copy, a stage or a load that fails → FAILED with the message in `errorMessage`, the
+///   operation done with the error (the service's "Create Version failed. Bad model detected with error: …"), and no
+///   node left running.
 /// - deleteVersion(): DELETING with its DELETE_VERSION operation; the nodes are stopped, the copy removed, the record
 ///   deleted (and the model's default cleared when it was the last one), the operation done. A version still
 ///   CREATING may be deleted too: its copy and pip stop, and its CREATE_VERSION operation ends CANCELLED.
@@ -101,12 +102,13 @@ public:
     /// Stops every node (the executor's shutdown). Versions stay READY in the store.
     void shutdown();
 
-    /// The model a batch prediction job of `project` runs (Scheduler::BatchModelResolver): `modelName`'s default
-    /// version or `versionName`, which must be READY (their copy here, with a custom prediction routine's staged
-    /// packages), or the folder `uri` (its framework detected from its files, PredictionJson::detectFramework()).
-    /// nullopt with *error, the field and the rule ({"predictionInput.modelName", "model projects/local/models/m has no
-    /// default version"}), otherwise.
-    std::optional<BatchModel> batchModel(const QString& project, const PredictionInput& input, FieldViolation* error) const;
+    /// The model a batch prediction job of `project` runs (the API plans the job with it once: BatchPlan::make()):
+    /// `modelName`'s default version or `versionName`, which must be READY (their copy here, with a custom prediction
+    /// routine's staged packages), or the folder `uri` (its framework detected from its files,
+    /// PredictionJson::detectFramework()). nullopt with *error, the field and the rule ({"predictionInput.modelName",
+    /// "model projects/local/models/m has no default version"}), otherwise.
+    std::optional<BatchModel> batchModel(
+        const QString& project, const PredictionInput& input, FieldViolation* error) const;
 
     /// The folder of a version's files here.
     QString versionFolder(const QString& project, const QString& model, const QString& version) const;
