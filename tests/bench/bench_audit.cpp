@@ -3,13 +3,13 @@
 //
 // With `--audit-data-access` every read the API answers hands an entry to the audit store (AuditStore, API.md
 // "Audit logs"): the API's thread takes the call's facts and queues them; the store's writer thread builds the
-// entry's canonical bytes (HttpApi::chainedAuditEntry), chains it (SHA-256 of the entry before), inserts it, commits
+// entry's canonical bytes (AuditRecorder::chainedEntry), chains it (SHA-256 of the entry before), inserts it, commits
 // the batch (WAL, synchronous=FULL) and rewrites the head anchor. On the 2-core machines both threads share the
 // cores with the requests, so what matters is the CPU all of it takes per entry.
 //
 //   audit_data_access_cpu_us_per_entry
-//     ours:     BENCH_AUDIT_ENTRIES (default 100,000) entries through HttpApi::writeAuditLater()'s path: the call's
-//               facts as the router has them (a job's GET by a viewer token) encoded by HttpApi::auditRecord(),
+//     ours:     BENCH_AUDIT_ENTRIES (default 100,000) entries through AuditRecorder::writeLater()'s path: the call's
+//               facts as the router has them (a job's GET by a viewer token) encoded by AuditRecorder::record(),
 //               AuditStore::appendDeferred(), flush() at the end; the process's CPU time (both threads,
 //               CLOCK_PROCESS_CPUTIME_ID) over the entries.
 //     baseline: the same number of rows of the same bytes (one entry as ours writes it, made once) inserted into a
@@ -21,6 +21,7 @@
 // Nothing asserts on time.
 #include "apicommon.h"
 #include "auditlog.h"
+#include "auditrecorder.h"
 #include "auditstore.h"
 #include "benchreport.h"
 #include "httpapi.h"
@@ -54,7 +55,7 @@ struct Read {
         { { QByteArray("User-Agent"), QByteArray("bench_api/1") } } };
     HttpApi::Caller caller { QStringLiteral("user:viewer@bench.example"), QStringLiteral("roles/ml.viewer"),
         QStringLiteral("3f9a0c12d4e5b6a7") };
-    HttpApi::AuditMethod method = HttpApi::auditMethod(
+    AuditRecorder::Method method = AuditRecorder::methodOf(
         "GET", QStringLiteral("/v1/projects/{project}/jobs/{job}"), QStringLiteral("ml.jobs.get"));
     QString permission = QStringLiteral("ml.jobs.get");
     QHash<QString, QString> params { { QStringLiteral("project"), QStringLiteral("local") },
@@ -66,11 +67,11 @@ struct Read {
         request.setRemoteAddress(QStringLiteral("127.0.0.1"));
         reply.status = 200;
     }
-    /// HttpApi::auditRecord() of the call now.
+    /// AuditRecorder::record() of the call now.
     void record(std::string* out) const
     {
         const qint64 us = QDateTime::currentMSecsSinceEpoch() * 1000;
-        HttpApi::auditRecord(request, caller, method, permission, params, reply, true, region, us, out);
+        AuditRecorder::record(request, caller, method, permission, params, reply, true, region, us, out);
     }
 };
 
@@ -88,10 +89,10 @@ double oursRun(const QString& dir, int entries)
     const double start = processCpuSeconds();
     std::string record;
     for (int i = 0; i < entries; ++i) {
-        // What HttpApi::writeAuditLater() hands over.
+        // What AuditRecorder::writeLater() hands over.
         read.record(&record);
         if (!store.appendDeferred(
-                QByteArrayView(record.data(), qsizetype(record.size())), &HttpApi::chainedAuditRecord, &error))
+                QByteArrayView(record.data(), qsizetype(record.size())), &AuditRecorder::chainedRecord, &error))
             return -1;
     }
     if (!store.flush(&error)) {
@@ -161,7 +162,7 @@ int main(int argc, char** argv)
     std::string record;
     Read().record(&record);
     const QByteArray bytes
-        = HttpApi::chainedAuditRecord(QByteArrayView(record.data(), qsizetype(record.size())), 1, Audit::genesisHash())
+        = AuditRecorder::chainedRecord(QByteArrayView(record.data(), qsizetype(record.size())), 1, Audit::genesisHash())
               .bytes;
     std::printf("audit_context: %d Data Access entries a run (a job's GET by a viewer token), %lld bytes each\n",
         entries, static_cast<long long>(bytes.size()));

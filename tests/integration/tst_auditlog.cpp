@@ -4,6 +4,7 @@
 // `…/auditLogs?filter=`; and every route of the API having an explicit audit method.
 #include "apicommon.h"
 #include "auditlog.h"
+#include "auditrecorder.h"
 #include "auditstore.h"
 #include "httpapi.h"
 #include "sqlitefile.h"
@@ -286,8 +287,8 @@ private Q_SLOTS:
         QVERIFY2(!problem, problem ? qPrintable(problem->message) : "");
     }
 
-    /// The common Data Access entry is written straight into its bytes (HttpApi::chainedAuditEntry()); those bytes
-    /// must be exactly the general way's (auditEntryOf() chained), or the chain would not verify.
+    /// The common Data Access entry is written straight into its bytes (AuditRecorder::chainedEntry()); those bytes
+    /// must be exactly the general way's (AuditRecorder::entryOf() chained), or the chain would not verify.
     void fastEntryBytes_data()
     {
         QTest::addColumn<QString>("jobId");
@@ -331,10 +332,10 @@ private Q_SLOTS:
         QFETCH(QString, member);
         QFETCH(int, status);
         QFETCH(bool, direct);
-        HttpApi::AuditFacts facts;
+        AuditRecorder::Facts facts;
         facts.timestamp = QStringLiteral("2026-11-24T17:40:00.123456Z");
         facts.httpMethod = "GET";
-        facts.method = HttpApi::auditMethod("GET",
+        facts.method = AuditRecorder::methodOf("GET",
             jobId.isEmpty() ? QStringLiteral("/v1/projects/{project}/jobs")
                             : QStringLiteral("/v1/projects/{project}/jobs/{job}"),
             permission);
@@ -351,9 +352,9 @@ private Q_SLOTS:
         facts.callerIp = callerIp;
         facts.userAgent = userAgent;
         const QByteArray prevHash = Audit::bytesHash("the entry before");
-        const AuditStore::Chained general = AuditStore::chain(HttpApi::auditEntryOf(facts), 7, prevHash);
+        const AuditStore::Chained general = AuditStore::chain(AuditRecorder::entryOf(facts), 7, prevHash);
         bool wasDirect = !direct;
-        const AuditStore::Chained fast = HttpApi::chainedAuditEntry(facts, 7, prevHash, &wasDirect);
+        const AuditStore::Chained fast = AuditRecorder::chainedEntry(facts, 7, prevHash, &wasDirect);
         QCOMPARE(wasDirect, direct);
         QCOMPARE(fast.bytes, general.bytes);
         QCOMPARE(fast.project, general.project);
@@ -361,7 +362,7 @@ private Q_SLOTS:
         QVERIFY(fast.dataAccess);
     }
 
-    /// A Data Access entry goes to the writer as a record (HttpApi::auditRecord()): the entry built from it is the
+    /// A Data Access entry goes to the writer as a record (AuditRecorder::record()): the entry built from it is the
     /// one the facts make the general way, for a read, a read that failed (its answer recorded) and a token's path.
     void recordGivesTheSameEntry_data()
     {
@@ -395,7 +396,7 @@ private Q_SLOTS:
         request.setRemoteAddress(QStringLiteral("10.0.0.7"));
         const HttpApi::Caller caller { QStringLiteral("user:jörg@example.de"), QStringLiteral("roles/ml.viewer"),
             QStringLiteral("3f9a0c12d4e5b6a7") };
-        const HttpApi::AuditMethod audit = HttpApi::auditMethod(method, pattern, permission);
+        const AuditRecorder::Method audit = AuditRecorder::methodOf(method, pattern, permission);
         QHash<QString, QString> params;
         const QStringList parts = path.split(QLatin1Char('/'));
         if (pattern.contains(QLatin1String("{project}")))
@@ -411,9 +412,9 @@ private Q_SLOTS:
         const QString region = params.contains(QStringLiteral("job")) ? QStringLiteral("us-central1") : QString();
         const qint64 us = 1795000000123456; // 2026-11-18T…: formatted as the entry's timestamp
         std::string record;
-        HttpApi::auditRecord(request, caller, audit, permission, params, reply, granted, region, us, &record);
+        AuditRecorder::record(request, caller, audit, permission, params, reply, granted, region, us, &record);
 
-        HttpApi::AuditFacts facts;
+        AuditRecorder::Facts facts;
         facts.timestamp = QStringLiteral("2026-11-18T11:06:40.123456Z");
         facts.httpMethod = method;
         facts.method = audit;
@@ -431,9 +432,9 @@ private Q_SLOTS:
         facts.callerIp = request.remoteAddress();
         facts.userAgent = request.header("User-Agent");
         const QByteArray prevHash = Audit::bytesHash("the entry before");
-        const AuditStore::Chained expected = AuditStore::chain(HttpApi::auditEntryOf(facts), 9, prevHash);
+        const AuditStore::Chained expected = AuditStore::chain(AuditRecorder::entryOf(facts), 9, prevHash);
         const AuditStore::Chained built
-            = HttpApi::chainedAuditRecord(QByteArrayView(record.data(), qsizetype(record.size())), 9, prevHash);
+            = AuditRecorder::chainedRecord(QByteArrayView(record.data(), qsizetype(record.size())), 9, prevHash);
         QCOMPARE(built.bytes, expected.bytes);
         QCOMPARE(built.project, expected.project);
         QCOMPARE(built.dataAccess, expected.dataAccess);
@@ -624,7 +625,7 @@ private Q_SLOTS:
     void everyRouteHasAnAuditMethod()
     {
         for (const HttpApi::RouteInfo& route : HttpApi::routes()) {
-            const HttpApi::AuditMethod method = HttpApi::auditMethod(route.method, route.pattern, route.permission);
+            const AuditRecorder::Method method = AuditRecorder::methodOf(route.method, route.pattern, route.permission);
             QVERIFY2(method.explicitlyMapped,
                 qPrintable(QString::fromLatin1(route.method) + QLatin1Char(' ') + route.pattern));
             // Reads are Data Access; every other method changes something and is Admin Activity. A prediction changes
@@ -673,7 +674,7 @@ private Q_SLOTS:
         QFETCH(QString, pattern);
         QFETCH(QString, methodName);
         QFETCH(QString, serviceName);
-        const HttpApi::AuditMethod m = HttpApi::auditMethod(method, pattern, QString());
+        const AuditRecorder::Method m = AuditRecorder::methodOf(method, pattern, QString());
         QCOMPARE(m.methodName, methodName);
         QCOMPARE(m.serviceName, serviceName);
     }

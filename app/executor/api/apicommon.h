@@ -3,7 +3,7 @@
 
 // Internal to the API's files (not installed, not included outside app/executor/api/): the buffered reply,
 // the helpers that build error replies in Google's shape, body and query parsing, page tokens. Each
-// resource's handler (the *handler.cpp files), the authorizer and audit.cpp include it.
+// resource's handler (the *handler.cpp files), the authorizer and the audit recorder include it.
 
 #include "httpapi.h"
 #include "pathpolicy.h"

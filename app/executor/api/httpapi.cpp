@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // The transport side of HttpApi: lifetime, open streams, answers on a channel, and the Qt 6.4 / 6.8 entry
-// points. Routing and authentication: router.cpp; audit: audit.cpp; every resource: its handler class
+// points. Routing and authentication: router.cpp; audit: AuditRecorder (auditrecorder.cpp); every resource: its handler
+// class
 // (*handler.h), which reaches this server through ApiContext (HttpApiContext below).
 #include "httpapi.h"
 #include "apicommon.h"
@@ -10,6 +11,8 @@
 
 #include "accessstore.h"
 #include "apicontext.h"
+#include "auditlogshandler.h"
+#include "auditrecorder.h"
 #include "authorizer.h"
 #include "catalogshandler.h"
 #include "checkpointindex.h"
@@ -137,6 +140,8 @@ HttpApi::HttpApi(JobStore* store, LogStore* logs, Scheduler* scheduler, const Ho
     , m_trainedModel(std::make_unique<TrainedModelHandler>(m_context.get(), store))
     , m_catalogs(std::make_unique<CatalogsHandler>(m_context.get(), scheduler))
     , m_regions(std::make_unique<RegionsHandler>(m_context.get(), store, scheduler))
+    , m_auditRecorder(std::make_unique<AuditRecorder>(store))
+    , m_auditLogs(std::make_unique<AuditLogsHandler>(m_auditRecorder.get(), m_authorizer.get()))
 {
 }
 
@@ -166,6 +171,17 @@ void HttpApi::setAccessControl(AccessStore* access, const QString& admin)
     m_access = access;
     m_authorizer->setAccessStore(access);
     m_adminMember = admin.isEmpty() ? defaultAdminMember() : admin;
+}
+
+void HttpApi::setAuditLog(AuditStore* audit, bool dataAccess)
+{
+    m_auditRecorder->setStore(audit, dataAccess);
+}
+
+bool HttpApi::auditSystemAction(const QString& project, const QString& jobId, const QString& methodName,
+    const QString& message, const QString& trialId, QString* error, const QJsonObject& metadata)
+{
+    return m_auditRecorder->systemAction(project, jobId, methodName, message, trialId, error, metadata);
 }
 
 void HttpApi::setMetricsStore(MetricsStore* metrics)

@@ -4,8 +4,8 @@
 #include "auditstore.h"
 #include "iampolicy.h"
 #include "job.h"
-#include "pathpolicy.h"
 #include "machinecatalog.h"
+#include "pathpolicy.h"
 #include "rpcstatus.h"
 
 #include <QAbstractHttpServer>
@@ -34,6 +34,8 @@ class QTimer;
 namespace Trainyard {
 
 class AccessStore;
+class AuditLogsHandler;
+class AuditRecorder;
 class ApiContext;
 class Authorizer;
 class Backend;
@@ -119,12 +121,13 @@ private:
 ///
 /// Lives on the executor's main thread with the stores and the scheduler it serves.
 ///
-/// Its member functions are defined by part (app/executor/api/): the transport (httpapi.cpp, httpchannel.h,
-/// ssestream.h), the router (router.cpp, routetable.h) and audit (audit.cpp); what a caller may do is the Authorizer's
-/// (authorizer.h). Every resource is a handler class of its own — IamHandler and TokensHandler — the prediction half's ModelsHandler, VersionsHandler, PredictHandler,
-/// OperationsHandler; JobsHandler and a job's EventsHandler, LogsHandler, MetricsHandler, CheckpointsHandler,
-/// TrainedModelHandler; the project's CatalogsHandler and RegionsHandler — which reaches the server only through
-/// ApiContext (apicontext.h): the router dispatches to them after authentication, permission and audit.
+/// Its member functions are the transport (httpapi.cpp, httpchannel.h, ssestream.h), authentication and the router
+/// (router.cpp, routetable.h). What a caller may do is the Authorizer's (authorizer.h), what the audit log records the
+/// AuditRecorder's (auditrecorder.h). Every resource is a handler class of its own — IamHandler, TokensHandler and
+/// AuditLogsHandler; the prediction half's ModelsHandler, VersionsHandler, PredictHandler, OperationsHandler;
+/// JobsHandler and a job's EventsHandler, LogsHandler, MetricsHandler, CheckpointsHandler, TrainedModelHandler; the
+/// project's CatalogsHandler and RegionsHandler — which reaches the server only through ApiContext (apicontext.h): the
+/// router dispatches to them after authentication, permission and audit.
 class HttpApi : public QAbstractHttpServer {
     Q_OBJECT
 public:
@@ -133,9 +136,6 @@ public:
     /// Default and maximum `pageSize` of `jobs.list` (the service's numbers).
     static constexpr int DefaultJobsPageSize = 20;
     static constexpr int MaxJobsPageSize = 100;
-    /// Default and maximum `pageSize` of `…/auditLogs` (Cloud Logging's entries.list: 50 and 1000).
-    static constexpr int DefaultAuditPageSize = 50;
-    static constexpr int MaxAuditPageSize = 1000;
     /// Default and maximum `pageSize` of `…/logs`.
     static constexpr int DefaultLogsPageSize = 1000;
     static constexpr int MaxLogsPageSize = 10000;
@@ -209,8 +209,8 @@ public:
     /// admin's token is then the only credential). For measurements only; the default is on.
     void setPermissionChecks(bool on) { m_checkPermissions = on; }
     /// Audit logs (app/executor/API.md, "Audit logs"): every call is recorded in `audit` (not owned; null: none is)
-    /// by the router, from its route's audit method (auditMethod()): Admin Activity entries always, Data Access
-    /// entries when `dataAccess` is set (`trainyard-executor --audit-data-access`).
+    /// by the router, from its route's audit method (AuditRecorder::methodOf()): Admin Activity entries always, Data
+    /// Access entries when `dataAccess` is set (`trainyard-executor --audit-data-access`). The AuditRecorder's.
     void setAuditLog(AuditStore* audit, bool dataAccess);
     /// Records an action the executor takes on its own (principal `system`; app/executor/API.md lists the methods:
     /// trainyard.v1.Executor.Start, trainyard.v1.JobLifecycle.ExpireJob, …) as an Admin Activity entry of the job
@@ -220,20 +220,6 @@ public:
     bool auditSystemAction(const QString& project, const QString& jobId, const QString& methodName,
         const QString& message, const QString& trialId = {}, QString* error = nullptr,
         const QJsonObject& metadata = {});
-
-    /// What the audit log records for a route: the method name (Cloud Audit Logs' `protoPayload.methodName`, the
-    /// service's RPC name where it has one), the service that owns it, and whether it is an Admin Activity call
-    /// (it changes something) or a Data Access one (it reads).
-    struct AuditMethod {
-        QString methodName; ///< "google.cloud.ml.v1.JobService.CreateJob"
-        QString serviceName; ///< "ml.googleapis.com"
-        bool adminActivity = false;
-        bool explicitlyMapped = false; ///< false: derived from the permission (a route the table below lacks)
-    };
-    /// The audit method of a route (`method` "GET", `pattern` as routes() has it, `permission` its IAM permission).
-    /// A route the mapping does not know gets one derived from its permission ("trainyard.v1.ml.jobs.get"), Admin
-    /// Activity unless it is a GET, so that no route goes unrecorded; tst_audit checks every route is mapped.
-    static AuditMethod auditMethod(const QByteArray& method, const QString& pattern, const QString& permission);
 
     /// The principal of the user who runs the executor: "user:<login>@localhost" (the login of the process's
     /// user ID; "user:executor@localhost" when it has none).
@@ -327,67 +313,6 @@ private:
     friend class HttpApiContext;
     static const Routes& routeTable();
     Reply route(const ApiRequest& request, const Caller& caller, const HttpChannelPtr& channel, bool* streaming);
-    /// `GET /v1/projects/{project}/auditLogs` (app/executor/API.md, "Audit logs").
-    Reply auditLogs(const ApiRequest& request, const Caller& caller, const QString& project);
-    /// One audit entry of a routed call: `reply` its answer (a default one: streamed or answered later: OK),
-    /// `granted` false for a denied call.
-    QJsonObject auditEntry(const ApiRequest& request, const Caller& caller, const AuditMethod& method,
-        const QString& permission, const QHash<QString, QString>& params, const Reply& reply, bool granted) const;
-    /// Writes `entry` (auditEntry()) before the call is answered; false with *error when it could not.
-    bool writeAudit(const QJsonObject& entry, QString* error);
-
-public:
-    /// What an audit entry of a routed call is made of, taken when the call is answered (values only, so that the
-    /// entry can be built on the audit writer's thread): auditEntryOf() makes the entry.
-    struct AuditFacts {
-        QString timestamp; ///< RFC 3339, when the call was answered
-        QByteArray httpMethod;
-        AuditMethod method;
-        QString permission;
-        QString member; ///< the caller's IAM member
-        bool granted = true;
-        int replyStatus = 0; ///< 0: streamed or answered later (OK)
-        QByteArray replyBody; ///< only when the entry reads it: a failure, CreateToken
-        QByteArray requestBody; ///< only for CreateJob
-        QString project, jobId, token;
-        bool hasToken = false;
-        QString region; ///< of the job the path names
-        QString callerIp;
-        QByteArray userAgent;
-        QString updateMask; ///< PATCH
-    };
-    /// The largest request body an audit entry records whole (a CreateJob's job): a larger one is recorded by its
-    /// job ID and labels, with `protoPayload.metadata.requestTruncated` saying so (API.md, "Audit logs").
-    static constexpr qsizetype MaxRecordedRequestBytes = 16 * 1024;
-    /// The Cloud Audit Logs entry of `facts` (API.md, "Audit logs"); pure, so any thread may call it.
-    static QJsonObject auditEntryOf(const AuditFacts& facts);
-    /// AuditStore::chain() of auditEntryOf(facts) at place `seq`, the common Data Access entry written straight into
-    /// its bytes (the same bytes); pure. *direct (when given) says whether it was.
-    static AuditStore::Chained chainedAuditEntry(
-        const AuditFacts& facts, qint64 seq, const QByteArray& prevHash, bool* direct = nullptr);
-    /// The facts of a routed call (as auditFacts() takes them; `region` the region of the job the path names,
-    /// `timeUs` when the call was answered, µs since the Unix epoch) as the bytes of an audit store record
-    /// (AuditStore::appendDeferred()), written over `*record`: how a Data Access entry is handed to the audit writer.
-    /// Plain bytes rather than an AuditFacts, so that the API's thread shares no string with the writer.
-    static void auditRecord(const ApiRequest& request, const Caller& caller, const AuditMethod& method,
-        const QString& permission, const QHash<QString, QString>& params, const Reply& reply, bool granted,
-        const QString& region, qint64 timeUs, std::string* record);
-    /// chainedAuditEntry() of the facts auditRecord() wrote into `record` (an AuditStore::RecordBuilder).
-    static AuditStore::Chained chainedAuditRecord(QByteArrayView record, qint64 seq, const QByteArray& prevHash);
-
-private:
-    AuditFacts auditFacts(const ApiRequest& request, const Caller& caller, const AuditMethod& method,
-        const QString& permission, const QHash<QString, QString>& params, const Reply& reply, bool granted) const;
-    /// Hands a Data Access entry to the audit store, which builds and writes it up to AuditStore::FlushInterval
-    /// later (group commit); false when it could not (logged).
-    bool writeAuditLater(const ApiRequest& request, const Caller& caller, const AuditMethod& method,
-        const QString& permission, const QHash<QString, QString>& params, const Reply& reply, bool granted);
-    /// auditRecord() of a call now, with its job's region.
-    void auditRecordOf(const ApiRequest& request, const Caller& caller, const AuditMethod& method,
-        const QString& permission, const QHash<QString, QString>& params, const Reply& reply, bool granted,
-        std::string* record) const;
-    /// The region of a job that exists (empty when it does not), for its audit entries' resource labels.
-    QString auditRegionOf(const QString& project, const QString& jobId) const;
     /// The caller of `request` from its bearer token: the admin's token, or an access token that is neither
     /// revoked nor expired. False with the reason in *problem (a 401 UNAUTHENTICATED).
     bool authenticate(const ApiRequest& request, Caller* caller, QString* problem) const;
@@ -450,13 +375,9 @@ private:
     std::unique_ptr<TrainedModelHandler> m_trainedModel;
     std::unique_ptr<CatalogsHandler> m_catalogs;
     std::unique_ptr<RegionsHandler> m_regions;
-    AuditStore* m_audit = nullptr;
-    /// writeAuditLater()'s encoding of the facts, kept so that its memory is reused.
-    std::string m_auditRecord;
-    bool m_auditDataAccess = false;
-    /// "project/job" → trainingInput.region for audit entries (a job's region never changes; reading the job for it
-    /// cost a fifth of a Data Access read). Cleared when it reaches 4,096 jobs.
-    mutable QHash<QString, QString> m_jobRegions;
+    /// What the audit log records, and how (auditrecorder.h); `…/auditLogs` reads it (AuditLogsHandler).
+    std::unique_ptr<AuditRecorder> m_auditRecorder;
+    std::unique_ptr<AuditLogsHandler> m_auditLogs;
 };
 
 } // namespace Trainyard

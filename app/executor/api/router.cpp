@@ -5,6 +5,8 @@
 #include "routetable.h"
 
 #include "accessstore.h"
+#include "auditlogshandler.h"
+#include "auditrecorder.h"
 #include "auditstore.h"
 #include "authorizer.h"
 #include "catalogshandler.h"
@@ -200,7 +202,7 @@ struct HttpApi::Routes {
         // logging.logEntries.list; Data Access entries are left out unless the caller also holds
         // logging.privateLogEntries.list (auditLogs()). Project "-" reads every project's entries.
         table.add("GET", QStringLiteral("/v1/projects/{project}/auditLogs"), Iam::Permission::logsList(),
-            [](const Call& c) { return c.api->auditLogs(c.request, c.caller, c["project"]); });
+            [](const Call& c) { return c.api->m_auditLogs->list(c.request, c.caller, c["project"]); });
 
         // Models, versions, operations and online prediction (the service's projects.models, …versions,
         // …operations; its permissions: ml.models.*, ml.versions.*, ml.operations.*).
@@ -301,10 +303,10 @@ struct HttpApi::Routes {
 
         // Every route's audit method, once: the router records each call from it (route()).
         for (const auto& route : table.routes())
-            audit.insert(&route, HttpApi::auditMethod(route.method, route.pattern, route.permission));
+            audit.insert(&route, AuditRecorder::methodOf(route.method, route.pattern, route.permission));
     }
 
-    QHash<const void*, HttpApi::AuditMethod> audit;
+    QHash<const void*, AuditRecorder::Method> audit;
 };
 
 const HttpApi::Routes& HttpApi::routeTable()
@@ -409,7 +411,7 @@ HttpApi::Reply HttpApi::route(
         return errorReply(RpcCode::InvalidArgument, QStringLiteral("Request contains an invalid argument."), bad);
     // Calls that change something are rationed per principal before anything else is done for them, denied ones
     // included: each writes an audit entry, so this bounds how fast any caller can grow the audit log.
-    const AuditMethod& auditOfRoute = routeTable().audit.value(match.route);
+    const AuditRecorder::Method& auditOfRoute = routeTable().audit.value(match.route);
     if (auditOfRoute.adminActivity) {
         qint64 retryMs = 0;
         if (!takeWriteQuota(caller.member, &retryMs)) {
@@ -432,8 +434,9 @@ HttpApi::Reply HttpApi::route(
     const QString jobId = match.params.value(QStringLiteral("job"));
     const QString modelId = match.params.value(QStringLiteral("model"));
     // Audit, once for every route (API.md, "Audit logs"): Admin Activity always, Data Access when enabled.
-    const AuditMethod& audit = auditOfRoute;
-    const bool record = m_audit && (audit.adminActivity || m_auditDataAccess);
+    const AuditRecorder::Method& audit = auditOfRoute;
+    AuditRecorder& recorder = *m_auditRecorder;
+    const bool record = recorder.records(audit);
     if (m_checkPermissions && !permission.isEmpty()
         && !m_authorizer->permitted(caller, permission, project, jobId, modelId)) {
         QString resource;
@@ -450,11 +453,11 @@ HttpApi::Reply HttpApi::route(
         qCInfo(lcApi).noquote() << caller.member << "denied" << permission << "on" << resource;
         Reply denied = errorReply(RpcCode::PermissionDenied,
             QStringLiteral("Permission '%1' denied on resource '%2' (or it may not exist).").arg(permission, resource));
-        // A denial changed nothing: an entry that cannot be written is logged (writeAudit), the answer stands.
+        // A denial changed nothing: an entry that cannot be written is logged (write()), the answer stands.
         if (record && audit.adminActivity)
-            writeAudit(auditEntry(request, caller, audit, permission, match.params, denied, false), nullptr);
+            recorder.write(recorder.entry(request, caller, audit, permission, match.params, denied, false), nullptr);
         else if (record)
-            writeAuditLater(request, caller, audit, permission, match.params, denied, false);
+            recorder.writeLater(request, caller, audit, permission, match.params, denied, false);
         return denied;
     }
     // A stream holds its connection and a subscription for as long as its job lives: a principal gets a bounded
@@ -475,7 +478,7 @@ HttpApi::Reply HttpApi::route(
         QString problem;
         bool diskFull = false;
         // A delete frees space: on a full disk it is let through, on the audit log's reserve (AuditStore::begin()).
-        if (!m_audit->begin(&problem, &diskFull, methodName == "DELETE")) {
+        if (!recorder.store()->begin(&problem, &diskFull, methodName == "DELETE")) {
             qCCritical(lcApi).noquote() << "refusing" << audit.methodName << "by" << caller.member
                                         << ": the audit log cannot be written:" << problem;
             if (diskFull)
@@ -493,14 +496,15 @@ HttpApi::Reply HttpApi::route(
     Reply reply = match.route->handler(Call { this, request, caller, match.params, channel, streaming });
     if (record && !audit.adminActivity) {
         // A streamed or deferred answer is recorded when the call is accepted (status OK).
-        writeAuditLater(request, caller, audit, permission, match.params, *streaming ? Reply() : reply, true);
+        recorder.writeLater(request, caller, audit, permission, match.params, *streaming ? Reply() : reply, true);
     } else if (record) {
         QString problem;
-        const bool written = writeAudit(
-            auditEntry(request, caller, audit, permission, match.params, *streaming ? Reply() : reply, true), &problem);
+        const bool written = recorder.write(
+            recorder.entry(request, caller, audit, permission, match.params, *streaming ? Reply() : reply, true),
+            &problem);
         if (!written)
-            m_audit->rollback();
-        else if (!m_audit->commit(&problem))
+            recorder.store()->rollback();
+        else if (!recorder.store()->commit(&problem))
             qCCritical(lcApi).noquote() << "cannot commit the audit entry of" << audit.methodName << ":" << problem;
     }
     return reply;

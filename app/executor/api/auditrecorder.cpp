@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// Audit logs: what each route is called in Cloud Audit Logs, the entry of a routed call or of the executor's own
-// action, and `GET /v1/projects/{project}/auditLogs`. The router (router.cpp) records every call here.
+// Audit logs (auditrecorder.h): what each route is called in Cloud Audit Logs, the entry of a routed call or of the
+// executor's own action, and how entries reach the audit store. The router (router.cpp) records every call here.
+#include "auditrecorder.h"
+
 #include "apicommon.h"
-#include "authorizer.h"
-#include "httpapi.h"
 
 #include "auditlog.h"
 #include "auditstore.h"
@@ -103,7 +103,8 @@ QJsonObject baseEntry(const QString& project, const QString& jobId, const QStrin
 
 } // namespace
 
-HttpApi::AuditMethod HttpApi::auditMethod(const QByteArray& method, const QString& pattern, const QString& permission)
+AuditRecorder::Method AuditRecorder::methodOf(
+    const QByteArray& method, const QString& pattern, const QString& permission)
 {
     struct Known {
         const char* method;
@@ -204,23 +205,28 @@ HttpApi::AuditMethod HttpApi::auditMethod(const QByteArray& method, const QStrin
         if (method == k.method && pattern.endsWith(QLatin1String(k.patternEnd))
             && (pattern.size() == qsizetype(qstrlen(k.patternEnd))
                 || pattern.at(pattern.size() - qsizetype(qstrlen(k.patternEnd)) - 1) == QLatin1Char('/')))
-            return AuditMethod { QLatin1String(k.methodName), QLatin1String(k.serviceName), k.adminActivity, true };
+            return Method { QLatin1String(k.methodName), QLatin1String(k.serviceName), k.adminActivity, true };
     }
-    return AuditMethod { QStringLiteral("trainyard.v1.") + (permission.isEmpty() ? pattern : permission), mlService,
+    return Method { QStringLiteral("trainyard.v1.") + (permission.isEmpty() ? pattern : permission), mlService,
         method != "GET", false };
 }
 
-void HttpApi::setAuditLog(AuditStore* audit, bool dataAccess)
+AuditRecorder::AuditRecorder(const JobStore* jobs)
+    : m_jobs(jobs)
 {
-    m_audit = audit;
-    m_auditDataAccess = dataAccess;
+}
+
+void AuditRecorder::setStore(AuditStore* store, bool dataAccess)
+{
+    m_store = store;
+    m_dataAccess = dataAccess;
 }
 
 namespace {
 
-/// AuditFacts as the bytes of an audit store record (AuditStore::appendDeferred()): each field in declaration order,
-/// a QString as its UTF-16 length and code units, a QByteArray as its length and bytes, a flag or number as it is
-/// in memory. Both ends are this file, in one process.
+/// AuditRecorder::Facts as the bytes of an audit store record (AuditStore::appendDeferred()): each field in declaration
+/// order, a QString as its UTF-16 length and code units, a QByteArray as its length and bytes, a flag or number as it
+/// is in memory. Both ends are this file, in one process.
 class FactsWriter {
 public:
     explicit FactsWriter(std::string& out)
@@ -279,10 +285,10 @@ private:
     const char* m_at;
 };
 
-HttpApi::AuditFacts readFacts(QByteArrayView record)
+AuditRecorder::Facts readFacts(QByteArrayView record)
 {
     FactsReader r(record);
-    HttpApi::AuditFacts f;
+    AuditRecorder::Facts f;
     char timestamp[LogJson::TimestampChars];
     LogJson::formatTimestamp(r.number<qint64>(), timestamp);
     f.timestamp = QString::fromLatin1(timestamp, LogJson::TimestampChars);
@@ -310,22 +316,22 @@ HttpApi::AuditFacts readFacts(QByteArrayView record)
 
 } // namespace
 
-bool HttpApi::writeAuditLater(const ApiRequest& request, const Caller& caller, const AuditMethod& method,
-    const QString& permission, const QHash<QString, QString>& params, const Reply& reply, bool granted)
+bool AuditRecorder::writeLater(const ApiRequest& request, const HttpApi::Caller& caller, const Method& method,
+    const QString& permission, const QHash<QString, QString>& params, const HttpApi::Reply& reply, bool granted)
 {
     // The facts go over as bytes, built on the writer's thread into the entry (see appendDeferred()).
-    auditRecordOf(request, caller, method, permission, params, reply, granted, &m_auditRecord);
+    recordNow(request, caller, method, permission, params, reply, granted, &m_record);
     QString problem;
-    if (!m_audit
-        || m_audit->appendDeferred(QByteArrayView(m_auditRecord.data(), qsizetype(m_auditRecord.size())),
-            &HttpApi::chainedAuditRecord, &problem))
+    if (!m_store
+        || m_store->appendDeferred(
+            QByteArrayView(m_record.data(), qsizetype(m_record.size())), &AuditRecorder::chainedRecord, &problem))
         return true;
     qCCritical(lcApi).noquote() << "cannot hand over the audit entry of" << method.methodName << ":" << problem;
     return false;
 }
 
-void HttpApi::auditRecordOf(const ApiRequest& request, const Caller& caller, const AuditMethod& method,
-    const QString& permission, const QHash<QString, QString>& params, const Reply& reply, bool granted,
+void AuditRecorder::recordNow(const ApiRequest& request, const HttpApi::Caller& caller, const Method& method,
+    const QString& permission, const QHash<QString, QString>& params, const HttpApi::Reply& reply, bool granted,
     std::string* record) const
 {
     const bool isCreateJob = request.method() == "POST" && method.methodName.endsWith(QLatin1String(".CreateJob"));
@@ -340,16 +346,16 @@ void HttpApi::auditRecordOf(const ApiRequest& request, const Caller& caller, con
                 job = &*it;
         }
         if (job && !job->isEmpty())
-            region = auditRegionOf(project ? *project : QString(), *job);
+            region = regionOf(project ? *project : QString(), *job);
     }
     const qint64 us
         = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::system_clock::now().time_since_epoch())
               .count();
-    auditRecord(request, caller, method, permission, params, reply, granted, region, us, record);
+    AuditRecorder::record(request, caller, method, permission, params, reply, granted, region, us, record);
 }
 
-void HttpApi::auditRecord(const ApiRequest& request, const Caller& caller, const AuditMethod& method,
-    const QString& permission, const QHash<QString, QString>& params, const Reply& reply, bool granted,
+void AuditRecorder::record(const ApiRequest& request, const HttpApi::Caller& caller, const Method& method,
+    const QString& permission, const QHash<QString, QString>& params, const HttpApi::Reply& reply, bool granted,
     const QString& region, qint64 timeUs, std::string* record)
 {
     // The path's captures are a handful: looked at in turn rather than hashed (a QString's hash costs more).
@@ -393,15 +399,15 @@ void HttpApi::auditRecord(const ApiRequest& request, const Caller& caller, const
     w.text(request.method() == "PATCH" ? queryValue(request.query(), QStringLiteral("updateMask")) : QString());
 }
 
-AuditStore::Chained HttpApi::chainedAuditRecord(QByteArrayView record, qint64 seq, const QByteArray& prevHash)
+AuditStore::Chained AuditRecorder::chainedRecord(QByteArrayView record, qint64 seq, const QByteArray& prevHash)
 {
-    return chainedAuditEntry(readFacts(record), seq, prevHash);
+    return chainedEntry(readFacts(record), seq, prevHash);
 }
 
-bool HttpApi::writeAudit(const QJsonObject& entry, QString* error)
+bool AuditRecorder::write(const QJsonObject& entry, QString* error)
 {
     QString problem;
-    if (!m_audit || m_audit->append(entry, &problem))
+    if (!m_store || m_store->append(entry, &problem))
         return true;
     qCCritical(lcApi).noquote()
         << "cannot write the audit entry of"
@@ -412,12 +418,12 @@ bool HttpApi::writeAudit(const QJsonObject& entry, QString* error)
     return false;
 }
 
-QString HttpApi::auditRegionOf(const QString& project, const QString& jobId) const
+QString AuditRecorder::regionOf(const QString& project, const QString& jobId) const
 {
     const QString key = project + QLatin1Char('/') + jobId;
     if (const auto it = m_jobRegions.constFind(key); it != m_jobRegions.cend())
         return *it;
-    const std::optional<Job> job = m_store->job(project, jobId);
+    const std::optional<Job> job = m_jobs->job(project, jobId);
     if (!job)
         return QString(); // not remembered: the job may be created later
     if (m_jobRegions.size() >= 4096)
@@ -426,12 +432,12 @@ QString HttpApi::auditRegionOf(const QString& project, const QString& jobId) con
     return job->trainingInput.region;
 }
 
-bool HttpApi::auditSystemAction(const QString& project, const QString& jobId, const QString& methodName,
+bool AuditRecorder::systemAction(const QString& project, const QString& jobId, const QString& methodName,
     const QString& message, const QString& trialId, QString* error, const QJsonObject& more)
 {
-    if (!m_audit)
+    if (!m_store)
         return true;
-    const QString region = jobId.isEmpty() ? QString() : auditRegionOf(project, jobId);
+    const QString region = jobId.isEmpty() ? QString() : regionOf(project, jobId);
     const QString p = project.isEmpty() ? QStringLiteral("-") : project;
     QJsonObject entry = baseEntry(p, jobId, region, true, false, mlService, methodName,
         jobId.isEmpty() ? QStringLiteral("projects/") + p : jobName(p, jobId), QStringLiteral("system"));
@@ -449,21 +455,22 @@ bool HttpApi::auditSystemAction(const QString& project, const QString& jobId, co
     payload.insert(
         QStringLiteral("requestMetadata"), QJsonObject { { QStringLiteral("callerSuppliedUserAgent"), agent } });
     entry.insert(QStringLiteral("protoPayload"), payload);
-    return writeAudit(entry, error);
+    return write(entry, error);
 }
 
-HttpApi::AuditFacts HttpApi::auditFacts(const ApiRequest& request, const Caller& caller, const AuditMethod& method,
-    const QString& permission, const QHash<QString, QString>& params, const Reply& reply, bool granted) const
+AuditRecorder::Facts AuditRecorder::facts(const ApiRequest& request, const HttpApi::Caller& caller,
+    const Method& method, const QString& permission, const QHash<QString, QString>& params, const HttpApi::Reply& reply,
+    bool granted) const
 {
     // The same facts as a deferred entry's, by the same code.
     std::string record;
-    auditRecordOf(request, caller, method, permission, params, reply, granted, &record);
+    recordNow(request, caller, method, permission, params, reply, granted, &record);
     return readFacts(QByteArrayView(record.data(), qsizetype(record.size())));
 }
 
 namespace {
 
-/// Writes the common Data Access entry's canonical bytes in one pass (chainedAuditEntry()): constant parts as they
+/// Writes the common Data Access entry's canonical bytes in one pass (chainedEntry()): constant parts as they
 /// are, and texts that JSON writes as they are (printable ASCII without '"' and '\\': "plain") copied a character a
 /// byte. A text that is not plain makes the entry go the general way, so the writer only notes it (plain()). The
 /// buffer is sized once for the longest entry its texts can make (reserve()), so that no append reallocates: an
@@ -539,8 +546,8 @@ void appendInsertId(PlainJsonWriter& out, qint64 seq)
 
 } // namespace
 
-AuditStore::Chained HttpApi::chainedAuditEntry(
-    const AuditFacts& facts, qint64 seq, const QByteArray& prevHash, bool* direct)
+AuditStore::Chained AuditRecorder::chainedEntry(
+    const Facts& facts, qint64 seq, const QByteArray& prevHash, bool* direct)
 {
     // The common Data Access entry (a granted, successful read whose texts need no escaping) is written straight
     // into its canonical bytes, keys in code-point order at every depth: building it as a QJsonObject, serialising
@@ -552,7 +559,7 @@ AuditStore::Chained HttpApi::chainedAuditEntry(
     if (!candidate) {
         if (direct)
             *direct = false;
-        return AuditStore::chain(auditEntryOf(facts), seq, prevHash);
+        return AuditStore::chain(entryOf(facts), seq, prevHash);
     }
     const QString& project = facts.project; // "-" only for an entry without a project, which is not this one
     // principalEmail(): the member after its "type:".
@@ -635,17 +642,17 @@ AuditStore::Chained HttpApi::chainedAuditEntry(
     if (direct)
         *direct = out.plain();
     if (!out.plain())
-        return AuditStore::chain(auditEntryOf(facts), seq, prevHash);
+        return AuditStore::chain(entryOf(facts), seq, prevHash);
     return AuditStore::Chained { out.take(), project, true };
 }
 
-QJsonObject HttpApi::auditEntry(const ApiRequest& request, const Caller& caller, const AuditMethod& method,
-    const QString& permission, const QHash<QString, QString>& params, const Reply& reply, bool granted) const
+QJsonObject AuditRecorder::entry(const ApiRequest& request, const HttpApi::Caller& caller, const Method& method,
+    const QString& permission, const QHash<QString, QString>& params, const HttpApi::Reply& reply, bool granted) const
 {
-    return auditEntryOf(auditFacts(request, caller, method, permission, params, reply, granted));
+    return entryOf(facts(request, caller, method, permission, params, reply, granted));
 }
 
-QJsonObject HttpApi::auditEntryOf(const AuditFacts& facts)
+QJsonObject AuditRecorder::entryOf(const Facts& facts)
 {
     const QString& project = facts.project;
     QString jobId = facts.jobId;
@@ -747,52 +754,6 @@ QJsonObject HttpApi::auditEntryOf(const AuditFacts& facts)
         payload.insert(QStringLiteral("metadata"), QJsonObject { { QStringLiteral("requestTruncated"), truncated } });
     entry.insert(QStringLiteral("protoPayload"), payload);
     return entry;
-}
-
-HttpApi::Reply HttpApi::auditLogs(const ApiRequest& request, const Caller& caller, const QString& project)
-{
-    if (!m_audit)
-        return errorReply(RpcCode::Unavailable, QStringLiteral("The executor keeps no audit log."));
-    const QUrlQuery query = request.query();
-    QString problem;
-    const std::optional<Audit::Filter> filter
-        = Audit::Filter::parse(queryValue(query, QStringLiteral("filter")), &problem);
-    if (!filter)
-        return invalidArgument(QStringLiteral("filter"), problem);
-    int pageSize = 0;
-    if (!parsePageSize(
-            queryValue(query, QStringLiteral("pageSize")), DefaultAuditPageSize, MaxAuditPageSize, &pageSize))
-        return invalidArgument(QStringLiteral("pageSize"), QStringLiteral("must be a non-negative integer"));
-    qint64 before = 0;
-    const QString pageToken = queryValue(query, QStringLiteral("pageToken"));
-    if (!pageToken.isEmpty()) {
-        QString value;
-        bool ok = false;
-        if (decodePageToken(pageToken, QStringLiteral("auditLogs"), &value))
-            before = value.toLongLong(&ok);
-        if (!ok || before <= 0)
-            return invalidArgument(QStringLiteral("pageToken"), QStringLiteral("is not a page token of this log"));
-    }
-    // Data Access entries are private logs (Cloud Logging's logging.privateLogEntries.list): a caller without it
-    // reads the Admin Activity log alone, as in the cloud.
-    const bool privateLogs = m_authorizer->permitted(caller, Iam::Permission::privateLogsList(), project, QString());
-    qint64 next = 0;
-    const QList<QJsonObject> entries = m_audit->read(
-        project, before, pageSize,
-        [&](const QJsonObject& entry) {
-            if (!privateLogs
-                && Audit::logKindOf(entry.value(QLatin1String("logName")).toString()) != Audit::LogKind::Activity)
-                return false;
-            return filter->matches(entry);
-        },
-        &next);
-    Audit::Page page;
-    page.entries.reserve(entries.size());
-    for (const QJsonObject& entry : entries)
-        page.entries.append(Audit::Entry::fromJson(entry));
-    if (next > 0)
-        page.nextPageToken = encodePageToken(QStringLiteral("auditLogs"), QString::number(next));
-    return jsonReply(page.toJson());
 }
 
 } // namespace Trainyard
