@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "apicommon.h"
 
-#include <QSet>
 #include "jobstore.h"
 #include "prediction.h"
+#include <QSet>
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -108,6 +108,16 @@ HttpApi::Reply modelNotFound(const QString& project, const QString& model)
     return errorReply(RpcCode::NotFound,
         QStringLiteral("Field: name Error: The model resource \"%1\" was not found.")
             .arg(printable(PredictionJson::modelResourceName(project, model))));
+}
+
+FieldViolations unknownFields(const QJsonObject& body, std::initializer_list<QLatin1String> known)
+{
+    FieldViolations violations;
+    for (auto it = body.begin(); it != body.end(); ++it) {
+        if (std::find(known.begin(), known.end(), it.key()) == known.end())
+            violations.append({ it.key(), QStringLiteral("unknown field") });
+    }
+    return violations;
 }
 
 std::optional<PatchRequest> parsePatch(

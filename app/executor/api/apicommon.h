@@ -89,6 +89,9 @@ HttpApi::Reply storeFailure(const QString& what, const QString& storeError);
 HttpApi::Reply invalidArgument(const QString& field, const QString& description);
 /// Parses a request body as a JSON object, or explains why it is not one in `error` (the service's wording).
 std::optional<QJsonObject> parseBody(const QByteArray& body, HttpApi::Reply* error);
+/// A violation "unknown field" for each key of `body` that is not in `known` (a request message's fields: the service
+/// refuses the others, as proto3 JSON parsing does).
+FieldViolations unknownFields(const QJsonObject& body, std::initializer_list<QLatin1String> known);
 
 /// What a PATCH of a model or a version asks (the service's `…patch` with `updateMask`): its body with the resource's
 /// ID put in as `name` (update bodies leave it out, and the decoders read it), and the field paths of `updateMask`,

@@ -76,11 +76,7 @@ HttpApi::Reply IamHandler::setIamPolicy(
     const auto body = parseBody(request.body(), &error);
     if (!body)
         return error;
-    FieldViolations violations;
-    for (auto it = body->begin(); it != body->end(); ++it) {
-        if (it.key() != QLatin1String("policy") && it.key() != QLatin1String("updateMask"))
-            violations.append({ it.key(), QStringLiteral("unknown field") });
-    }
+    FieldViolations violations = unknownFields(*body, { QLatin1String("policy"), QLatin1String("updateMask") });
     // updateMask: the fields of the policy to change; the service's default is "bindings,etag".
     const QStringList mask
         = body->value(QStringLiteral("updateMask")).toString().split(QLatin1Char(','), Qt::SkipEmptyParts);

@@ -41,12 +41,8 @@ HttpApi::Reply TokensHandler::createToken(const ApiRequest& request, const HttpA
     const auto body = parseBody(request.body(), &error);
     if (!body)
         return error;
-    FieldViolations violations;
-    for (auto it = body->begin(); it != body->end(); ++it) {
-        if (it.key() != QLatin1String("member") && it.key() != QLatin1String("role")
-            && it.key() != QLatin1String("expireTime"))
-            violations.append({ it.key(), QStringLiteral("unknown field") });
-    }
+    FieldViolations violations
+        = unknownFields(*body, { QLatin1String("member"), QLatin1String("role"), QLatin1String("expireTime") });
     const QString member = body->value(QStringLiteral("member")).toString();
     QString why;
     if (member.isEmpty())
