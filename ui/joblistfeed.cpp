@@ -5,19 +5,12 @@
 #include "apistream.h"
 #include "joblistmodel.h"
 
-#include <utility>
-
 namespace Trainyard {
 
 JobListFeed::JobListFeed(JobListModel* model, QObject* parent)
-    : QObject(parent)
+    : StreamFeed(parent)
     , m_model(model)
 {
-}
-
-JobListFeed::~JobListFeed()
-{
-    close();
 }
 
 void JobListFeed::open(ApiClient* client)
@@ -25,8 +18,8 @@ void JobListFeed::open(ApiClient* client)
     if (!client || m_stream)
         return;
     ApiStream* stream = client->followJobs(m_cursor);
-    stream->setParent(this);
-    m_stream = stream;
+    // A drop keeps the model and m_synced: the next open() resumes from the cursor.
+    adopt(stream, true);
     connect(stream, &ApiStream::jobsReset, this, [this] {
         // The cursor is from another database (a different data folder): start over.
         m_synced = false;
@@ -45,22 +38,6 @@ void JobListFeed::open(ApiClient* client)
         emit applied();
     });
     connect(stream, &ApiStream::failed, this, &JobListFeed::failed);
-    connect(stream, &ApiStream::finished, this, [this, stream] {
-        // A drop keeps the model and m_synced: the next open() resumes from the cursor.
-        if (m_stream == stream)
-            m_stream = nullptr;
-        stream->deleteLater();
-    });
-}
-
-void JobListFeed::close()
-{
-    if (ApiStream* stream = std::exchange(m_stream, nullptr)) {
-        stream->disconnect(this);
-        stream->abort();
-        stream->deleteLater();
-    }
-    m_synced = false;
 }
 
 } // namespace Trainyard

@@ -1,14 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #pragma once
 
+#include "streamfeed.h"
+
 #include <QByteArray>
-#include <QObject>
-#include <QPointer>
 
 namespace Trainyard {
 
 class ApiClient;
-class ApiStream;
 class JobListModel;
 struct ApiError;
 
@@ -19,17 +18,13 @@ struct ApiError;
 /// Reopened with open() after it dropped, it resumes from the last event ID it saw, so a reconnect costs the
 /// changes it missed rather than a new listing. A cursor from another database (the executor restarted on a
 /// different data folder) empties the model and lists again. One stream at a time; not thread-safe (GUI thread).
-class JobListFeed : public QObject {
+class JobListFeed : public StreamFeed {
     Q_OBJECT
 public:
     explicit JobListFeed(JobListModel* model, QObject* parent = nullptr);
-    ~JobListFeed() override;
 
-    /// Opens the stream on `client` (from the last cursor) unless one is open.
+    /// Opens the stream on `client` (from the last cursor) unless one is open. close() keeps the cursor.
     void open(ApiClient* client);
-    /// Closes the stream; the cursor is kept for the next open().
-    void close();
-    bool isOpen() const { return !m_stream.isNull(); }
     /// The model holds a complete listing: from a stream's `synced` until close() or a reset of the cursor (a
     /// stream that dropped keeps it: its successor resumes from the cursor).
     bool isSynced() const { return m_synced; }
@@ -44,9 +39,7 @@ signals:
 
 private:
     JobListModel* m_model;
-    QPointer<ApiStream> m_stream;
     QByteArray m_cursor; ///< where the stream resumes (ApiStream::lastEventId())
-    bool m_synced = false;
     bool m_listedOnce = false;
 };
 

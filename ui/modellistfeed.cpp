@@ -5,18 +5,12 @@
 #include "predictionclient.h"
 
 #include <algorithm>
-#include <utility>
 
 namespace Trainyard {
 
 ModelListFeed::ModelListFeed(QObject* parent)
-    : QObject(parent)
+    : StreamFeed(parent)
 {
-}
-
-ModelListFeed::~ModelListFeed()
-{
-    close();
 }
 
 void ModelListFeed::open(ApiClient* client)
@@ -24,8 +18,8 @@ void ModelListFeed::open(ApiClient* client)
     if (!client || m_stream)
         return;
     ApiStream* stream = PredictionClient(client).followModels();
-    stream->setParent(this);
-    m_stream = stream;
+    // The executor went away or refused: the owner reads the list another way and opens again.
+    adopt(stream, false);
     m_synced = false;
     m_models.clear();
     m_versions.clear();
@@ -51,24 +45,6 @@ void ModelListFeed::open(ApiClient* client)
         emit changed();
     });
     connect(stream, &ApiStream::versionRates, this, &ModelListFeed::ratesChanged);
-    connect(stream, &ApiStream::finished, this, [this, stream] {
-        // The executor went away or refused: the owner reads the list another way and opens again.
-        if (m_stream == stream) {
-            m_stream = nullptr;
-            m_synced = false;
-        }
-        stream->deleteLater();
-    });
-}
-
-void ModelListFeed::close()
-{
-    if (ApiStream* stream = std::exchange(m_stream, nullptr)) {
-        stream->disconnect(this);
-        stream->abort();
-        stream->deleteLater();
-    }
-    m_synced = false;
 }
 
 } // namespace Trainyard

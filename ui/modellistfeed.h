@@ -2,31 +2,26 @@
 #pragma once
 
 #include "predictionresults.h"
+#include "streamfeed.h"
 
 #include <QHash>
 #include <QList>
-#include <QObject>
-#include <QPointer>
 
 namespace Trainyard {
 
 class ApiClient;
-class ApiStream;
 
 /// The Models view's follower of the executor's models stream (PredictionClient::followModels(), app/executor/API.md
 /// "Models and versions"), as JobListFeed is the job list's: it keeps what the stream told (the models in creation
 /// order, each one's versions) and says when that changed. A stream that drops closes itself; open() again starts
 /// over with a full listing (the stream has no cursor: a project's models are few). Main thread.
-class ModelListFeed : public QObject {
+class ModelListFeed : public StreamFeed {
     Q_OBJECT
 public:
     explicit ModelListFeed(QObject* parent = nullptr);
-    ~ModelListFeed() override;
 
     /// Opens the stream on `client` unless one is open.
     void open(ApiClient* client);
-    void close();
-    bool isOpen() const { return !m_stream.isNull(); }
     /// The stream listed every model; models() and versions() follow the executor from here on.
     bool isSynced() const { return isOpen() && m_synced; }
     const QList<ModelResource>& models() const { return m_models; }
@@ -40,8 +35,6 @@ signals:
     void ratesChanged(const Trainyard::VersionRates& rates);
 
 private:
-    QPointer<ApiStream> m_stream;
-    bool m_synced = false;
     QList<ModelResource> m_models;
     QHash<QString, QList<VersionResource>> m_versions;
 };
