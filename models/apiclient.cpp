@@ -17,6 +17,8 @@
 #include <QTimeZone>
 #include <QUrlQuery>
 
+#include <algorithm>
+#include <memory>
 #include <utility>
 
 namespace Trainyard {
@@ -27,22 +29,21 @@ ApiClient::ApiClient(const QUrl& baseUrl, const QByteArray& token, QObject* pare
     : QObject(parent)
     , m_nam(new QNetworkAccessManager(this))
     , m_tls(new TlsTrustGuard(m_nam, this))
-    , m_streamNam(new QNetworkAccessManager(this))
-    , m_streamTls(new TlsTrustGuard(m_streamNam, this))
     , m_baseUrl(baseUrl)
     , m_token(token)
 {
     // The executor is on the loopback address; a system proxy must never see the token.
     m_nam->setProxy(QNetworkProxy::NoProxy);
-    m_streamNam->setProxy(QNetworkProxy::NoProxy);
 }
 
 ApiClient::~ApiClient() = default;
 
 void ApiClient::setTlsTrust(const TlsTrust& trust)
 {
+    m_trust = trust;
     m_tls->setTrust(trust);
-    m_streamTls->setTrust(trust);
+    for (StreamLane& lane : m_streamLanes)
+        lane.tls->setTrust(trust);
 }
 
 QUrl ApiClient::projectUrl(const QString& suffix, const QString& query) const
@@ -122,8 +123,8 @@ void ApiClient::getJob(const QString& jobId, QObject* context, Callback<Job> don
 void ApiClient::listJobs(
     const QString& filter, int pageSize, const QString& pageToken, QObject* context, Callback<JobPage> done)
 {
-    request("GET", projectUrl(QStringLiteral("/jobs")).path(), ApiJson::listQuery(filter, pageSize, pageToken), {}, context,
-        typed<JobPage>(std::move(done), [](const QJsonObject& o, ApiError* e) {
+    request("GET", projectUrl(QStringLiteral("/jobs")).path(), ApiJson::listQuery(filter, pageSize, pageToken), {},
+        context, typed<JobPage>(std::move(done), [](const QJsonObject& o, ApiError* e) {
             JobPage page;
             page.nextPageToken = o.value(QLatin1String("nextPageToken")).toString();
             const QJsonArray jobs = o.value(QLatin1String("jobs")).toArray();
@@ -451,10 +452,36 @@ ApiStream* ApiClient::followModels()
 
 ApiStream* ApiClient::openStream(QNetworkRequest request, const QString& jobId)
 {
-    m_streamTls->prepare(&request);
+    auto lane = std::find_if(
+        m_streamLanes.begin(), m_streamLanes.end(), [](const StreamLane& l) { return l.open < StreamsPerLane; });
+    if (lane == m_streamLanes.end()) {
+        StreamLane added;
+        added.nam = new QNetworkAccessManager(this);
+        // The executor is on the loopback address; a system proxy must never see the token.
+        added.nam->setProxy(QNetworkProxy::NoProxy);
+        added.tls = new TlsTrustGuard(added.nam, this);
+        added.tls->setTrust(m_trust);
+        m_streamLanes.push_back(added);
+        lane = m_streamLanes.end() - 1;
+    }
+    lane->tls->prepare(&request);
     request.setRawHeader("Authorization", "Bearer " + m_token);
     request.setRawHeader("Accept", "text/event-stream");
-    return new ApiStream(m_streamNam->get(request), jobId, nullptr);
+    QNetworkReply* reply = lane->nam->get(request);
+    ++lane->open;
+    // Its connection is free again once the reply finished (an abort finishes it too) or is gone, whichever is first.
+    const auto freed = std::make_shared<bool>(false);
+    const auto release = [this, nam = lane->nam, freed] {
+        if (std::exchange(*freed, true))
+            return;
+        for (StreamLane& l : m_streamLanes) {
+            if (l.nam == nam)
+                --l.open;
+        }
+    };
+    connect(reply, &QNetworkReply::finished, this, release);
+    connect(reply, &QObject::destroyed, this, release);
+    return new ApiStream(reply, jobId, nullptr);
 }
 
 ApiResult<Job> ApiClient::createJobBlocking(const Job& job)
@@ -499,7 +526,8 @@ ApiResult<bool> ApiClient::cancelJobBlocking(const QString& jobId)
 ApiResult<Job> ApiClient::patchLabelsBlocking(
     const QString& jobId, const QMap<QString, QString>& labels, const QString& etag)
 {
-    return ApiJson::blocking<Job>([&](QObject* ctx, Callback<Job> cb) { patchLabels(jobId, labels, etag, ctx, std::move(cb)); });
+    return ApiJson::blocking<Job>(
+        [&](QObject* ctx, Callback<Job> cb) { patchLabels(jobId, labels, etag, ctx, std::move(cb)); });
 }
 
 ApiResult<QList<ReplicaInfo>> ApiClient::replicasBlocking(const QString& jobId)

@@ -24,6 +24,7 @@
 
 #include <functional>
 #include <optional>
+#include <vector>
 
 class QNetworkAccessManager;
 class QNetworkReply;
@@ -176,12 +177,20 @@ private:
 
     QNetworkAccessManager* m_nam;
     TlsTrustGuard* m_tls;
-    /// Streams have connections of their own: QNetworkAccessManager opens at most 6 HTTP/1.1 connections to a host
-    /// and queues what comes after, so the console's long-lived streams (the job list, a job's events, its logs and
-    /// resume lines, its metrics, the models) would otherwise hold every connection and leave the next ordinary
-    /// request (a checkpoint listing, a cancel) waiting until one of them ends.
-    QNetworkAccessManager* m_streamNam;
-    TlsTrustGuard* m_streamTls;
+    /// Streams have connections of their own: QNetworkAccessManager opens at most StreamsPerLane (6) HTTP/1.1
+    /// connections to a host and queues what comes after, so the console's long-lived streams (the job list, a job's
+    /// events, its logs and resume lines, its metrics and the runs compared with it, the models) would otherwise hold
+    /// every connection and leave the next ordinary request (a checkpoint listing, a cancel) waiting until one of them
+    /// ends. A stream goes to the first lane (a manager of its own) with a free connection; a seventh stream opens a
+    /// second lane rather than wait behind the first six.
+    struct StreamLane {
+        QNetworkAccessManager* nam = nullptr;
+        TlsTrustGuard* tls = nullptr;
+        int open = 0; ///< streams that hold one of its connections
+    };
+    static constexpr int StreamsPerLane = 6;
+    std::vector<StreamLane> m_streamLanes;
+    TlsTrust m_trust;
     QUrl m_baseUrl;
     QByteArray m_token;
     QString m_project = QStringLiteral("local");

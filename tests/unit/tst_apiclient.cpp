@@ -3,6 +3,7 @@
 // Google's error shape, and the incremental Server-Sent Events parser with events split at every
 // possible place across network reads.
 #include "apiclient.h"
+#include "fakehttpserver.h"
 #include "statenames.h"
 
 #include <QJsonDocument>
@@ -389,6 +390,36 @@ private Q_SLOTS:
         QCOMPARE(failed.first().first().value<ApiError>().status, QStringLiteral("UNAUTHENTICATED"));
         QCOMPARE(failed.first().first().value<ApiError>().message, QStringLiteral("missing token"));
         QCOMPARE(logs.size(), 0);
+    }
+
+    /// Streams hold their connections for as long as they live: more than one manager's 6 open at once (the console's
+    /// job list, a job's events, logs, resume lines and metrics, the runs compared with it, the models), and an
+    /// ordinary request still goes through.
+    void manyStreamsDoNotQueue()
+    {
+        using Server = Test::FakeHttpServer;
+        Server server([](const Server::Request& r) {
+            Server::Response response;
+            if (r.query.queryItemValue(QStringLiteral("follow")) == QLatin1String("true"))
+                response.action = Server::Response::Action::Hang; // a stream that is open and quiet
+            else
+                response.body = "{\"jobId\":\"j1\",\"state\":\"RUNNING\"}";
+            return response;
+        });
+        ApiClient client(server.url(), "t");
+        std::vector<std::unique_ptr<ApiStream>> streams;
+        for (int i = 0; i < 9; ++i)
+            streams.emplace_back(client.followLogs(QStringLiteral("j%1").arg(i)));
+        // Every stream reached the server (with one manager the last three waited for a free connection).
+        QTRY_COMPARE_WITH_TIMEOUT(server.requests().size(), 9, 10000);
+        const ApiResult<Job> job = client.getJobBlocking(QStringLiteral("j1"));
+        QVERIFY2(job.ok(), qPrintable(job.error.message));
+        QCOMPARE(job.value.state, JobState::Running);
+        // Closed streams free their connections for the next ones.
+        streams.clear();
+        for (int i = 0; i < 6; ++i)
+            streams.emplace_back(client.followLogs(QStringLiteral("k%1").arg(i)));
+        QTRY_COMPARE_WITH_TIMEOUT(server.requests().size(), 16, 10000);
     }
 
     void contextDestroyedDropsCallback()
