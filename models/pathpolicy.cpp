@@ -106,16 +106,29 @@ void PathPolicy::setExecutorFolders(const QStringList& paths)
     }
 }
 
-QString PathPolicy::problem(const QString& path, PathUse use) const
+QString PathPolicy::urlProblem(const QString& path, PathUse use)
 {
-    if (path.isEmpty())
-        return {};
+    if (path.startsWith(QLatin1String("gs://")))
+        //: %1 is the path as given, %2 what the field names ("the job dir").
+        return QCoreApplication::translate("Trainyard::JobValidation",
+            "\"%1\" is in Cloud Storage, which this executor cannot reach: copy it to this host and give %2 as an "
+            "absolute path here.")
+            .arg(path, noun(use, false));
     if (path.contains(QLatin1String("://")))
-        //: %1 is the path as given (a gs:// or other URL), %2 what the field names ("the job dir").
+        //: %1 is the path as given (a URL), %2 what the field names ("the job dir").
         return QCoreApplication::translate("Trainyard::JobValidation",
             "\"%1\" is not a local folder or file: on this workstation %2 is on this host, given as an absolute "
             "path.")
             .arg(path, noun(use, false));
+    return {};
+}
+
+QString PathPolicy::problem(const QString& path, PathUse use) const
+{
+    if (path.isEmpty())
+        return {};
+    if (const QString url = urlProblem(path, use); !url.isEmpty())
+        return url;
     // The kernel's limits (Linux NAME_MAX and PATH_MAX, in bytes): a NUL would end the path the program gets early,
     // and a longer component or path is one no folder can have, which failed only when the job ran.
     if (path.contains(QChar(0)))
@@ -217,8 +230,8 @@ FieldViolations PathPolicy::packageViolations(const QString& field, const QStrin
         if (!info.exists()) {
             //: %1 is the package path as given.
             v.append({ name,
-                QCoreApplication::translate("Trainyard::JobValidation",
-                    "The package %1 does not exist on the executor's host.")
+                QCoreApplication::translate(
+                    "Trainyard::JobValidation", "The package %1 does not exist on the executor's host.")
                     .arg(path) });
         } else if (info.isDir()) {
             const QDir dir(path);

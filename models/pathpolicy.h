@@ -59,6 +59,11 @@ public:
 
     /// Why `path` may not be used as `use` (in English, translated; it names what the field is); empty when it may.
     QString problem(const QString& path, PathUse use) const;
+    /// The one rule for a URL where a path of this host belongs, whatever the field (a job's packageUris and jobDir,
+    /// a batch prediction job's uri, inputPaths and outputPath, a version's deploymentUri): a `gs://` path, which the
+    /// service takes, is Cloud Storage, which this executor cannot reach; any other scheme is no local path either.
+    /// The message for `path` as `use` names it; empty when `path` is no URL (problem() checks the rest).
+    static QString urlProblem(const QString& path, PathUse use);
 
     /// problem() as a violation of `field`; none when it follows the rules.
     FieldViolations violations(const QString& path, const QString& field, PathUse use) const;

@@ -4,6 +4,7 @@
 // and "Batch prediction" in app/executor/API.md. The texts are translated in the context "Trainyard::JobValidation",
 // as jobvalidation.cpp's.
 #include "job.h"
+#include "pathpolicy.h"
 #include "prediction.h"
 
 #include <QCoreApplication>
@@ -37,19 +38,16 @@ FieldViolations validatePredictionInput(const PredictionInput& in)
             QCoreApplication::translate("Trainyard::JobValidation",
                 "versionName must be projects/PROJECT/models/MODEL/versions/VERSION (\"%1\").")
                 .arg(in.versionName) });
-    const auto localPath = [&](const QString& path, const QString& name) {
-        if (path.startsWith(QLatin1String("gs://")))
-            v.append({ name,
-                QCoreApplication::translate("Trainyard::JobValidation",
-                    "Cloud Storage paths (gs://) cannot be read here: give a path on this machine (\"%1\").")
-                    .arg(path) });
+    const auto localPath = [&](const QString& path, const QString& name, PathUse use) {
+        if (const QString url = PathPolicy::urlProblem(path, use); !url.isEmpty())
+            v.append({ name, url });
         else if (!path.startsWith(QLatin1Char('/')))
             v.append({ name,
                 QCoreApplication::translate("Trainyard::JobValidation", "The path must be absolute (\"%1\").")
                     .arg(path) });
     };
     if (!in.uri.isEmpty())
-        localPath(in.uri, field("uri"));
+        localPath(in.uri, field("uri"), PathUse::ModelFolder);
     if (in.dataFormat.isEmpty() || in.dataFormat == QLatin1String("DATA_FORMAT_UNSPECIFIED"))
         v.append({ field("dataFormat"),
             QCoreApplication::translate("Trainyard::JobValidation", "dataFormat is required: JSON, TEXT or CSV.") });
@@ -69,7 +67,7 @@ FieldViolations validatePredictionInput(const PredictionInput& in)
                 "Trainyard::JobValidation", "inputPaths is required: at least one file or pattern.") });
     for (qsizetype i = 0; i < in.inputPaths.size(); ++i) {
         const QString name = field("inputPaths") + QLatin1Char('[') + QString::number(i) + QLatin1Char(']');
-        localPath(in.inputPaths.at(i), name);
+        localPath(in.inputPaths.at(i), name, PathUse::InputFile);
         const QString path = in.inputPaths.at(i);
         const qsizetype star = path.indexOf(QLatin1Char('*'));
         if (star >= 0 && path.indexOf(QLatin1Char('/'), star) >= 0)
@@ -82,7 +80,7 @@ FieldViolations validatePredictionInput(const PredictionInput& in)
         v.append({ field("outputPath"),
             QCoreApplication::translate("Trainyard::JobValidation", "outputPath is required.") });
     else
-        localPath(in.outputPath, field("outputPath"));
+        localPath(in.outputPath, field("outputPath"), PathUse::OutputFolder);
     if (in.maxWorkerCount && *in.maxWorkerCount < 1)
         v.append({ field("maxWorkerCount"),
             QCoreApplication::translate("Trainyard::JobValidation", "maxWorkerCount must be at least 1.") });

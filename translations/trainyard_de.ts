@@ -2285,10 +2285,6 @@ Der neueste Checkpoint (benannt durch die Statusdatei „checkpoint“)</transla
         <translation>versionName muss projects/PROJECT/models/MODEL/versions/VERSION sein („%1“).</translation>
     </message>
     <message>
-        <source>Cloud Storage paths (gs://) cannot be read here: give a path on this machine (&quot;%1&quot;).</source>
-        <translation>Cloud-Storage-Pfade (gs://) können hier nicht gelesen werden: Geben Sie einen Pfad auf diesem Rechner an („%1“).</translation>
-    </message>
-    <message>
         <source>The path must be absolute (&quot;%1&quot;).</source>
         <translation>Der Pfad muss absolut sein („%1“).</translation>
     </message>
@@ -2366,7 +2362,7 @@ Der neueste Checkpoint (benannt durch die Statusdatei „checkpoint“)</transla
     </message>
     <message>
         <source>&quot;%1&quot; is not a local folder or file: on this workstation %2 is on this host, given as an absolute path.</source>
-        <extracomment>%1 is the path as given (a gs:// or other URL), %2 what the field names (&quot;the job dir&quot;).</extracomment>
+        <extracomment>%1 is the path as given (a URL), %2 what the field names (&quot;the job dir&quot;).</extracomment>
         <translation>„%1“ ist kein lokaler Ordner und keine lokale Datei: Auf dieser Workstation liegt %2 auf diesem Host und wird als absoluter Pfad angegeben.</translation>
     </message>
     <message>
@@ -2418,6 +2414,11 @@ Der neueste Checkpoint (benannt durch die Statusdatei „checkpoint“)</transla
         <source>The package %1 is neither a source distribution (.tar.gz, .zip) nor a wheel (.whl).</source>
         <extracomment>%1 is the package file as given.</extracomment>
         <translation>Das Paket %1 ist weder eine Quelldistribution (.tar.gz, .zip) noch ein Wheel (.whl).</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is in Cloud Storage, which this executor cannot reach: copy it to this host and give %2 as an absolute path here.</source>
+        <extracomment>%1 is the path as given, %2 what the field names (&quot;the job dir&quot;).</extracomment>
+        <translation>&quot;%1&quot; liegt in Cloud Storage, das dieser Executor nicht erreicht: Kopieren Sie es auf diesen Rechner und geben Sie %2 hier als absoluten Pfad an.</translation>
     </message>
 </context>
 <context>

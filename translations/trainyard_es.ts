@@ -2285,10 +2285,6 @@ El punto de control más reciente (indicado por el archivo de estado «checkpoin
         <translation>versionName debe ser projects/PROJECT/models/MODEL/versions/VERSION («%1»).</translation>
     </message>
     <message>
-        <source>Cloud Storage paths (gs://) cannot be read here: give a path on this machine (&quot;%1&quot;).</source>
-        <translation>Las rutas de Cloud Storage (gs://) no se pueden leer aquí: indique una ruta de esta máquina («%1»).</translation>
-    </message>
-    <message>
         <source>The path must be absolute (&quot;%1&quot;).</source>
         <translation>La ruta debe ser absoluta («%1»).</translation>
     </message>
@@ -2366,7 +2362,7 @@ El punto de control más reciente (indicado por el archivo de estado «checkpoin
     </message>
     <message>
         <source>&quot;%1&quot; is not a local folder or file: on this workstation %2 is on this host, given as an absolute path.</source>
-        <extracomment>%1 is the path as given (a gs:// or other URL), %2 what the field names (&quot;the job dir&quot;).</extracomment>
+        <extracomment>%1 is the path as given (a URL), %2 what the field names (&quot;the job dir&quot;).</extracomment>
         <translation>&quot;%1&quot; no es una carpeta ni un archivo local: en esta estación de trabajo %2 está en este host y se indica como ruta absoluta.</translation>
     </message>
     <message>
@@ -2418,6 +2414,11 @@ El punto de control más reciente (indicado por el archivo de estado «checkpoin
         <source>The package %1 is neither a source distribution (.tar.gz, .zip) nor a wheel (.whl).</source>
         <extracomment>%1 is the package file as given.</extracomment>
         <translation>El paquete %1 no es una distribución de código fuente (.tar.gz, .zip) ni un wheel (.whl).</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is in Cloud Storage, which this executor cannot reach: copy it to this host and give %2 as an absolute path here.</source>
+        <extracomment>%1 is the path as given, %2 what the field names (&quot;the job dir&quot;).</extracomment>
+        <translation>&quot;%1&quot; está en Cloud Storage, que este ejecutor no puede alcanzar: cópielo a este equipo e indique %2 aquí como ruta absoluta.</translation>
     </message>
 </context>
 <context>

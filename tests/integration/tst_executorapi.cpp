@@ -476,6 +476,83 @@ private Q_SLOTS:
         // The old etag is stale now.
         const Response again = send("PATCH", path, body({}, etag));
         QCOMPARE(again.status, 409);
+
+        // `etag` in the mask asks for the check (the service's API description's form of an etag-checked update); it
+        // is never a field to change. Without an etag in the body, that is refused, naming etag.
+        const QString etagged = QStringLiteral("/v1/projects/local/jobs/api_first?updateMask=labels,etag");
+        const QJsonObject team { { QStringLiteral("team"), QStringLiteral("vision") } };
+        const Response checked = send("PATCH", etagged, body(team, newEtag));
+        QVERIFY2(checked.status == 200, checked.body.constData());
+        QCOMPARE(checked.json.value(QStringLiteral("labels")).toObject(), team);
+        const Response unchecked = send("PATCH", etagged, body(labels, QString()));
+        QCOMPARE(unchecked.status, 400);
+        QVERIFY2(violationFields(unchecked.json).contains(QStringLiteral("etag")), unchecked.body.constData());
+        QCOMPARE(send("PATCH", etagged, body(labels, newEtag)).status, 409);
+        const Response onlyEtag
+            = send("PATCH", QStringLiteral("/v1/projects/local/jobs/api_first?updateMask=etag"), body(labels, newEtag));
+        QCOMPARE(onlyEtag.status, 400);
+    }
+
+    /// A Cloud Storage path is refused at create wherever the service takes one, by one rule with one message that
+    /// names the field, once per field: a training job's packageUris and jobDir, a batch prediction job's uri,
+    /// inputPaths and outputPath, a version's deploymentUri.
+    void cloudStoragePathsAreRefusedAtCreate()
+    {
+        QJsonObject training = jobJson(QStringLiteral("api_gs_training"));
+        QJsonObject input = training.value(QStringLiteral("trainingInput")).toObject();
+        input.insert(QStringLiteral("packageUris"), QJsonArray { QStringLiteral("gs://bucket/trainer-0.1.tar.gz") });
+        input.insert(QStringLiteral("jobDir"), QStringLiteral("gs://bucket/out"));
+        training.insert(QStringLiteral("trainingInput"), input);
+        const QJsonObject batch {
+            { QStringLiteral("jobId"), QStringLiteral("api_gs_batch") },
+            { QStringLiteral("predictionInput"),
+                QJsonObject { { QStringLiteral("dataFormat"), QStringLiteral("JSON") },
+                    { QStringLiteral("inputPaths"), QJsonArray { QStringLiteral("gs://bucket/in*") } },
+                    { QStringLiteral("outputPath"), QStringLiteral("gs://bucket/out") },
+                    { QStringLiteral("uri"), QStringLiteral("gs://bucket/model") },
+                    { QStringLiteral("region"), QStringLiteral("us-central1") } } },
+        };
+        QVERIFY(send("POST", QStringLiteral("/v1/projects/local/models"),
+                    QJsonDocument(QJsonObject { { QStringLiteral("name"), QStringLiteral("gs_model") } }).toJson())
+                    .status
+            == 200);
+        const QJsonObject version { { QStringLiteral("name"), QStringLiteral("v1") },
+            { QStringLiteral("deploymentUri"), QStringLiteral("gs://bucket/model") },
+            { QStringLiteral("framework"), QStringLiteral("SCIKIT_LEARN") },
+            { QStringLiteral("runtimeVersion"), QStringLiteral("2.11") } };
+        const struct {
+            QString path;
+            QJsonObject body;
+            QStringList fields;
+        } cases[] = {
+            { QStringLiteral("/v1/projects/local/jobs"), training,
+                { QStringLiteral("trainingInput.jobDir"), QStringLiteral("trainingInput.packageUris[0]") } },
+            { QStringLiteral("/v1/projects/local/jobs"), batch,
+                { QStringLiteral("predictionInput.inputPaths[0]"), QStringLiteral("predictionInput.outputPath"),
+                    QStringLiteral("predictionInput.uri") } },
+            { QStringLiteral("/v1/projects/local/models/gs_model/versions"), version,
+                { QStringLiteral("version.deploymentUri") } },
+        };
+        for (const auto& c : cases) {
+            const Response r = send("POST", c.path, QJsonDocument(c.body).toJson());
+            QCOMPARE(r.status, 400);
+            QStringList fields = violationFields(r.json);
+            fields.sort();
+            QCOMPARE(fields, c.fields);
+            const QJsonArray violations = r.json.value(QStringLiteral("error"))
+                                              .toObject()
+                                              .value(QStringLiteral("details"))
+                                              .toArray()
+                                              .first()
+                                              .toObject()
+                                              .value(QStringLiteral("fieldViolations"))
+                                              .toArray();
+            for (const QJsonValue& v : violations) {
+                const QString description = v.toObject().value(QStringLiteral("description")).toString();
+                QVERIFY2(description.contains(QLatin1String("is in Cloud Storage, which this executor cannot reach")),
+                    qPrintable(description));
+            }
+        }
     }
 
     void projects()

@@ -399,6 +399,9 @@ private Q_SLOTS:
             states << t.first;
         QCOMPARE(states.mid(states.size() - 2), (QList<JobState> { JobState::Cancelling, JobState::Cancelled }));
         QVERIFY(!m_store->job(Test::localJob(id))->endTime.isEmpty());
+        // The service says why a job ended: a cancelled job's errorMessage names the cancel.
+        QCOMPARE(m_store->job(Test::localJob(id))->errorMessage,
+            QStringLiteral("Job was cancelled by a request to cancel it (projects.jobs.cancel)."));
         QVERIFY(!m_scheduler->cancel(Test::localJob(id))); // final
         QVERIFY(!m_scheduler->cancel(Test::localJob(QStringLiteral("no_such_job"))));
         QCOMPARE(m_scheduler->usage().vcpusInUse, 0);
@@ -487,15 +490,17 @@ private Q_SLOTS:
         using Need = NodeCapacity::Need;
         // Nodes alone: granted, counted, and never the reason a job cannot start alone.
         for (int i = 0; i < 3; ++i)
-            QVERIFY(nodes->reserveNode(QStringLiteral("v#1/node-%1").arg(i), 1, Bytes::fromGb(2), Need::IfFits).granted);
+            QVERIFY(
+                nodes->reserveNode(QStringLiteral("v#1/node-%1").arg(i), 1, Bytes::fromGb(2), Need::IfFits).granted);
         QCOMPARE(m_scheduler->usage().predictionNodes, 3);
         QCOMPARE(m_scheduler->usage().vcpusInUse, 3);
         QCOMPARE(m_scheduler->usage().memoryInUse.gb(), 6.0);
         // While no job runs, a node for load starts as a job alone would, saying that it oversubscribes the host.
-        const NodeCapacity::Grant alone = nodes->reserveNode(QStringLiteral("v#0/node-1"), 8, Bytes::fromGb(2),
-            Need::IfFits);
+        const NodeCapacity::Grant alone
+            = nodes->reserveNode(QStringLiteral("v#0/node-1"), 8, Bytes::fromGb(2), Need::IfFits);
         QVERIFY(alone.granted);
-        QVERIFY2(alone.oversubscribes.contains(QStringLiteral("3 of this host's 8 vCPUs")), qPrintable(alone.oversubscribes));
+        QVERIFY2(alone.oversubscribes.contains(QStringLiteral("3 of this host's 8 vCPUs")),
+            qPrintable(alone.oversubscribes));
         nodes->releaseNode(QStringLiteral("v#0/node-1"));
         QCOMPARE(m_scheduler->usage().vcpusInUse, 3);
         const QString a = QStringLiteral("nodes_a"), b = QStringLiteral("nodes_b");
@@ -511,8 +516,8 @@ private Q_SLOTS:
             Need::IfFits); // an mls1-c4-m2 would not either
         QVERIFY(!refused.granted);
         QVERIFY2(refused.refused.contains(QStringLiteral("7 of this host's 8 vCPUs")), qPrintable(refused.refused));
-        const NodeCapacity::Grant required = nodes->reserveNode(QStringLiteral("v#2/node-0"), 4, Bytes::fromGb(2),
-            Need::Required);
+        const NodeCapacity::Grant required
+            = nodes->reserveNode(QStringLiteral("v#2/node-0"), 4, Bytes::fromGb(2), Need::Required);
         QVERIFY(required.granted);
         QVERIFY(!required.oversubscribes.isEmpty());
         QCOMPARE(m_scheduler->usage().vcpusInUse, 11);

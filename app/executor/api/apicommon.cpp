@@ -120,23 +120,60 @@ FieldViolations unknownFields(const QJsonObject& body, std::initializer_list<QLa
     return violations;
 }
 
+std::optional<UpdateMask> parseUpdateMask(const ApiRequest& request, const QString& updatable, HttpApi::Reply* error)
+{
+    const QString text = queryValue(request.query(), QStringLiteral("updateMask"));
+    if (text.isEmpty()) {
+        *error = invalidArgument(
+            QStringLiteral("updateMask"), QStringLiteral("is required: the fields to change, of %1").arg(updatable));
+        return std::nullopt;
+    }
+    UpdateMask mask;
+    for (const QString& part : text.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+        const QString path = part.trimmed();
+        if (path == QLatin1String("etag"))
+            mask.checksEtag = true;
+        else if (!path.isEmpty())
+            mask.paths << path;
+    }
+    if (mask.paths.isEmpty()) {
+        *error = invalidArgument(QStringLiteral("updateMask"),
+            QStringLiteral("names no field to change (etag only asks for the etag check), of %1").arg(updatable));
+        return std::nullopt;
+    }
+    return mask;
+}
+
+std::optional<HttpApi::Reply> etagProblem(
+    const QString& what, const QString& current, const QString& given, bool required)
+{
+    if (given.isEmpty()) {
+        if (!required)
+            return std::nullopt;
+        return invalidArgument(QStringLiteral("etag"),
+            QStringLiteral("updateMask names etag, so the body must carry the %1's etag as it was read").arg(what));
+    }
+    if (given == current)
+        return std::nullopt;
+    return errorReply(RpcCode::Aborted,
+        QStringLiteral("The %1's etag is %2, not %3: the %1 was changed since it was read. Read it again and retry.")
+            .arg(what, current, given));
+}
+
 std::optional<PatchRequest> parsePatch(
     const ApiRequest& request, const QString& id, const QString& updatable, HttpApi::Reply* error)
 {
     std::optional<QJsonObject> body = parseBody(request.body(), error);
     if (!body)
         return std::nullopt;
-    const QString mask = queryValue(request.query(), QStringLiteral("updateMask"));
-    if (mask.isEmpty()) {
-        *error = invalidArgument(
-            QStringLiteral("updateMask"), QStringLiteral("is required: the fields to change, of %1").arg(updatable));
+    const std::optional<UpdateMask> mask = parseUpdateMask(request, updatable, error);
+    if (!mask)
         return std::nullopt;
-    }
     PatchRequest patch;
     patch.body = std::move(*body);
     patch.body.insert(QStringLiteral("name"), id);
-    for (const QString& field : mask.split(QLatin1Char(','), Qt::SkipEmptyParts))
-        patch.mask << field.trimmed();
+    patch.mask = mask->paths;
+    patch.checksEtag = mask->checksEtag;
     return patch;
 }
 

@@ -93,13 +93,29 @@ std::optional<QJsonObject> parseBody(const QByteArray& body, HttpApi::Reply* err
 /// refuses the others, as proto3 JSON parsing does).
 FieldViolations unknownFields(const QJsonObject& body, std::initializer_list<QLatin1String> known);
 
+/// The `updateMask` of a PATCH (jobs, models, versions): its field paths, each trimmed. `etag` among them is not a
+/// field to change but asks for the etag check (the service's API description gives `updateMask=labels,etag` for an
+/// etag-checked jobs.patch; models and versions take it the same way here): it is taken out and `checksEtag` set.
+/// nullopt with *error (400 naming updateMask; `updatable` ends the message: "of description and labels") when the
+/// mask is missing or names no field to change.
+struct UpdateMask {
+    QStringList paths;
+    bool checksEtag = false;
+};
+std::optional<UpdateMask> parseUpdateMask(const ApiRequest& request, const QString& updatable, HttpApi::Reply* error);
+/// The etag rule of an update (AIP-154): a body's `etag` that is not the resource's `current` one answers 409 ABORTED
+/// (`what`: "job", "model", "version"); a mask that names etag (UpdateMask::checksEtag) needs one in the body (400).
+/// nullopt when the update may go on.
+std::optional<HttpApi::Reply> etagProblem(
+    const QString& what, const QString& current, const QString& given, bool required);
+
 /// What a PATCH of a model or a version asks (the service's `…patch` with `updateMask`): its body with the resource's
-/// ID put in as `name` (update bodies leave it out, and the decoders read it), and the field paths of `updateMask`,
-/// each trimmed. nullopt with *error when the body is not a JSON object or `updateMask` is missing (400 naming it;
-/// `updatable` ends the message: "of description and labels").
+/// ID put in as `name` (update bodies leave it out, and the decoders read it), and its update mask (parseUpdateMask()).
+/// nullopt with *error when the body is not a JSON object or the mask is refused.
 struct PatchRequest {
     QJsonObject body;
     QStringList mask;
+    bool checksEtag = false;
 };
 std::optional<PatchRequest> parsePatch(
     const ApiRequest& request, const QString& id, const QString& updatable, HttpApi::Reply* error);

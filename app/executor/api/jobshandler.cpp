@@ -23,6 +23,7 @@
 #include <QThread>
 #include <QUrlQuery>
 
+#include <algorithm>
 #include <limits>
 
 namespace Trainyard {
@@ -181,11 +182,16 @@ HttpApi::Reply JobsHandler::createPredictionJob(const QString& project, Job job,
     // The workers write outputPath and read uri and the input files: paths the one rule allows (a cluster's shared
     // folder there). Each file a pattern matches is checked again when the plan is made (BatchPlan::make).
     const PathPolicy policy = pathsFor(cluster);
-    violations += policy.violations(in.outputPath, QStringLiteral("predictionInput.outputPath"), PathUse::OutputFolder);
-    violations += policy.violations(in.uri, QStringLiteral("predictionInput.uri"), PathUse::ModelFolder);
+    // A field the job's own rules refused already (a gs:// path) is not refused twice.
+    const auto checkPath = [&](const QString& path, const QString& field, PathUse use) {
+        if (std::none_of(
+                violations.cbegin(), violations.cend(), [&](const FieldViolation& v) { return v.field == field; }))
+            violations += policy.violations(path, field, use);
+    };
+    checkPath(in.outputPath, QStringLiteral("predictionInput.outputPath"), PathUse::OutputFolder);
+    checkPath(in.uri, QStringLiteral("predictionInput.uri"), PathUse::ModelFolder);
     for (qsizetype i = 0; i < in.inputPaths.size(); ++i)
-        violations += policy.violations(
-            in.inputPaths.at(i), QStringLiteral("predictionInput.inputPaths[%1]").arg(i), PathUse::InputFile);
+        checkPath(in.inputPaths.at(i), QStringLiteral("predictionInput.inputPaths[%1]").arg(i), PathUse::InputFile);
     if (violations.isEmpty() && BuiltInAlgorithms::packageDir().isEmpty())
         violations.append({ QStringLiteral("predictionInput"),
             BuiltInAlgorithms::notInstalledMessage(QStringLiteral("Batch prediction")) });
@@ -435,20 +441,18 @@ HttpApi::Reply JobsHandler::cancelJob(const QString& project, const QString& job
 
 HttpApi::Reply JobsHandler::patchJob(const ApiRequest& request, const QString& project, const QString& jobId)
 {
-    const QString mask = queryValue(request.query(), QStringLiteral("updateMask"));
-    if (mask.isEmpty())
-        return invalidArgument(
-            QStringLiteral("updateMask"), QStringLiteral("is required; only \"labels\" can be updated"));
-    const QStringList paths = mask.split(QLatin1Char(','), Qt::SkipEmptyParts);
-    for (const QString& path : paths) {
-        if (path.trimmed() != QLatin1String("labels"))
+    Reply error;
+    const std::optional<UpdateMask> mask = parseUpdateMask(request, QStringLiteral("labels"), &error);
+    if (!mask)
+        return error;
+    for (const QString& path : mask->paths) {
+        if (path != QLatin1String("labels"))
             return invalidArgument(QStringLiteral("updateMask"),
-                QStringLiteral("\"%1\" cannot be updated; only \"labels\" can").arg(path.trimmed()));
+                QStringLiteral("\"%1\" cannot be updated; only \"labels\" can").arg(printable(path)));
     }
     std::optional<Job> current = m_store->job(project, jobId);
     if (!current)
         return jobNotFound(project, jobId);
-    Reply error;
     const auto body = parseBody(request.body(), &error);
     if (!body)
         return error;
@@ -460,10 +464,8 @@ HttpApi::Reply JobsHandler::patchJob(const ApiRequest& request, const QString& p
     if (!violations.isEmpty())
         return errorReply(
             RpcCode::InvalidArgument, QStringLiteral("Request contains an invalid argument."), violations);
-    if (!patch.etag.isEmpty() && patch.etag != current->etag)
-        return errorReply(RpcCode::Aborted,
-            QStringLiteral("The etag does not match the job's current etag: the job was changed since it "
-                           "was read. Read it again and retry."));
+    if (const auto stale = etagProblem(QStringLiteral("job"), current->etag, patch.etag, mask->checksEtag))
+        return *stale;
     current->labels = patch.labels;
     QString storeError;
     if (!m_store->update(project, *current, &storeError))

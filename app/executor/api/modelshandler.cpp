@@ -84,10 +84,8 @@ HttpApi::Reply ModelsHandler::patchModel(const ApiRequest& request, const QStrin
     const ModelResource changed = ModelResource::fromJson(patch->body, project, &violations);
     if (!violations.isEmpty())
         return decodeErrorReply(violations);
-    if (!changed.etag.isEmpty() && changed.etag != m->etag)
-        return errorReply(RpcCode::FailedPrecondition,
-            QStringLiteral("The model's etag is %1, not %2: it changed since it was read; read it again.")
-                .arg(m->etag, changed.etag));
+    if (const auto stale = etagProblem(QStringLiteral("model"), m->etag, changed.etag, patch->checksEtag))
+        return *stale;
     for (const QString& field : patch->mask) {
         if (field == QLatin1String("description"))
             m->description = changed.description;

@@ -61,7 +61,8 @@ void ModelsStream::sendModel(const QString& model)
     if (!m) {
         if (m_known.remove(model))
             m_stream->writeEvent("modelDeleted",
-                compact(QJsonObject { { QStringLiteral("name"), PredictionJson::modelResourceName(m_project, model) } }));
+                compact(
+                    QJsonObject { { QStringLiteral("name"), PredictionJson::modelResourceName(m_project, model) } }));
         return;
     }
     m_known.insert(model);

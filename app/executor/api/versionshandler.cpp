@@ -71,13 +71,8 @@ HttpApi::Reply VersionsHandler::createVersion(const ApiRequest& request, const Q
         QString path = version.deploymentUri;
         if (path.startsWith(QLatin1String("file:")))
             path = QUrl(path).toLocalFile();
-        if (path.startsWith(QLatin1String("gs://")))
-            violations.append({ QStringLiteral("version.deploymentUri"),
-                QStringLiteral("gs:// is Cloud Storage, which this executor cannot reach: copy the model's folder to "
-                               "this machine and give its path") });
-        else
-            violations += m_context->pathPolicy().violations(
-                path, QStringLiteral("version.deploymentUri"), PathUse::ModelFolder);
+        violations
+            += m_context->pathPolicy().violations(path, QStringLiteral("version.deploymentUri"), PathUse::ModelFolder);
     }
     // Nodes the host can never hold are refused now, with what they need and what the host has.
     violations += versionScalingViolations(version, m_context->hostInventory());
@@ -127,10 +122,8 @@ HttpApi::Reply VersionsHandler::patchVersion(
     const VersionResource changed = VersionResource::fromJson(patch->body, project, model, &violations, true);
     if (!violations.isEmpty())
         return decodeErrorReply(violations);
-    if (!changed.etag.isEmpty() && changed.etag != current->etag)
-        return errorReply(RpcCode::FailedPrecondition,
-            QStringLiteral("The version's etag is %1, not %2: it changed since it was read; read it again.")
-                .arg(current->etag, changed.etag));
+    if (const auto stale = etagProblem(QStringLiteral("version"), current->etag, changed.etag, patch->checksEtag))
+        return *stale;
     if (current->state != VersionState::Ready)
         return errorReply(RpcCode::FailedPrecondition,
             QStringLiteral("Version %1 is %2; only a READY version can be updated.")

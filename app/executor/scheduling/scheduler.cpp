@@ -108,12 +108,20 @@ void Scheduler::Private::cancelRun(Run* run, const QString& message)
         return;
     case Phase::Queued:
         dropQueued(run->key, false);
-        mutate(run->key, [](Job& j) { j.state = JobState::Cancelling; });
+        mutate(run->key, [&message](Job& j) {
+            j.state = JobState::Cancelling;
+            if (!message.isEmpty())
+                j.errorMessage = message;
+        });
         finish(run, JobState::Cancelled, message);
         schedule();
         return;
     case Phase::Staging:
-        mutate(run->key, [](Job& j) { j.state = JobState::Cancelling; });
+        mutate(run->key, [&message](Job& j) {
+            j.state = JobState::Cancelling;
+            if (!message.isEmpty())
+                j.errorMessage = message;
+        });
         run->cancelRequested = true;
         run->cancelMessage = message;
         if (run->staging)
@@ -123,7 +131,11 @@ void Scheduler::Private::cancelRun(Run* run, const QString& message)
         return;
     case Phase::Starting:
     case Phase::Running:
-        mutate(run->key, [](Job& j) { j.state = JobState::Cancelling; });
+        mutate(run->key, [&message](Job& j) {
+            j.state = JobState::Cancelling;
+            if (!message.isEmpty())
+                j.errorMessage = message;
+        });
         run->cancelRequested = true;
         run->cancelMessage = message;
         for (const auto& set : run->driver->runs()) {
@@ -433,15 +445,19 @@ void Scheduler::submit(const QString& project, const Job& job, std::optional<Bat
 bool Scheduler::cancel(const JobKey& key)
 {
     Private::Run* run = d->find(key);
+    // The service says why a job ended: CANCELLING and CANCELLED carry the reason in errorMessage (the ml v1 Job.state
+    // enum: "error_message should describe the reason for the cancellation").
+    const QString message = QStringLiteral("Job was cancelled by a request to cancel it (projects.jobs.cancel).");
     if (!run) {
         // A live job this executor does not run (should not happen after recover()): just mark it.
         const std::optional<Job> job = d->store->job(key);
         if (!job || isFinal(job->state))
             return false;
-        d->mutate(key, [](Job& j) {
+        d->mutate(key, [&message](Job& j) {
             j.state = JobState::Cancelled;
             j.jobPosition.reset();
             j.endTime = Rfc3339::now();
+            j.errorMessage = message;
         });
         return true;
     }
@@ -450,7 +466,7 @@ bool Scheduler::cancel(const JobKey& key)
     if (run->cancelRequested)
         return true;
     d->service(key, QStringLiteral("Job cancellation requested."));
-    d->cancelRun(run, QString());
+    d->cancelRun(run, message);
     return true;
 }
 
