@@ -85,7 +85,8 @@ QString readText(const QJsonValue& value, const QString& field, qsizetype maxByt
     }
     const QString text = value.toString();
     if (const qsizetype bytes = text.toUtf8().size(); bytes > maxBytes) {
-        violations->append({ field, QStringLiteral("may be at most %1 bytes long; this one has %2").arg(maxBytes).arg(bytes) });
+        violations->append(
+            { field, QStringLiteral("may be at most %1 bytes long; this one has %2").arg(maxBytes).arg(bytes) });
         return {};
     }
     return text;
@@ -106,7 +107,9 @@ void checkRecordSize(const QJsonObject& json, const QString& field, FieldViolati
     if (const qsizetype bytes = QJsonDocument(json).toJson(QJsonDocument::Compact).size();
         bytes > PredictionLimits::MaxRecordBytes)
         violations->append({ field,
-            QStringLiteral("may be at most %1 bytes as JSON; this one has %2").arg(PredictionLimits::MaxRecordBytes).arg(bytes) });
+            QStringLiteral("may be at most %1 bytes as JSON; this one has %2")
+                .arg(PredictionLimits::MaxRecordBytes)
+                .arg(bytes) });
 }
 
 QString etagOf(const QJsonObject& fields)
@@ -289,8 +292,7 @@ QJsonObject ModelResource::toJson() const
         o.insert(QStringLiteral("description"), description);
     if (!defaultVersion.isEmpty())
         o.insert(QStringLiteral("defaultVersion"),
-            QJsonObject {
-                { QStringLiteral("name"), versionResourceName(project, name, defaultVersion) } });
+            QJsonObject { { QStringLiteral("name"), versionResourceName(project, name, defaultVersion) } });
     if (!regions.isEmpty())
         o.insert(QStringLiteral("regions"), QJsonArray::fromStringList(regions));
     if (onlinePredictionLogging)
@@ -578,14 +580,30 @@ QJsonObject OperationResource::toJson() const
     QJsonObject o { { QStringLiteral("name"), resourceName() }, { QStringLiteral("metadata"), metadata } };
     if (done) {
         o.insert(QStringLiteral("done"), true);
-        if (errorCode)
+        // google.longrunning.Operation's `result` is a oneof: a done operation has exactly one of them.
+        if (errorCode) {
             o.insert(QStringLiteral("error"),
                 QJsonObject {
                     { QStringLiteral("code"), int(*errorCode) }, { QStringLiteral("message"), errorMessage } });
-        else if (!response.isEmpty())
-            o.insert(QStringLiteral("response"), response);
+        } else {
+            QJsonObject any = response;
+            if (!any.contains(QLatin1String("@type")))
+                any.insert(QStringLiteral("@type"),
+                    any.isEmpty() ? QStringLiteral("type.googleapis.com/google.protobuf.Empty")
+                                  : responseType(operationType));
+            o.insert(QStringLiteral("response"), any);
+        }
     }
     return o;
+}
+
+QString OperationResource::responseType(const QString& operationType)
+{
+    if (operationType == QLatin1String("CREATE_VERSION") || operationType == QLatin1String("UPDATE_VERSION"))
+        return QStringLiteral("type.googleapis.com/google.cloud.ml.v1.Version");
+    if (operationType == QLatin1String("UPDATE_MODEL"))
+        return QStringLiteral("type.googleapis.com/google.cloud.ml.v1.Model");
+    return QStringLiteral("type.googleapis.com/google.protobuf.Empty");
 }
 
 OperationResource OperationResource::fromJson(const QJsonObject& json)

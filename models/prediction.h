@@ -3,8 +3,8 @@
 
 #include "job.h"
 #include "machinecatalog.h"
-#include "units.h"
 #include "rpcstatus.h"
+#include "units.h"
 
 #include <QCoreApplication>
 #include <QJsonArray>
@@ -194,7 +194,7 @@ FrameworkGuess detectFramework(const QString& folder);
 struct OperationResource {
     QString project;
     QString id; ///< "create_census_v1-1764388800123"; the wire's name is "projects/{project}/operations/{id}"
-    QString operationType; ///< "CREATE_VERSION", "DELETE_VERSION", "DELETE_MODEL", "UPDATE_VERSION"
+    QString operationType; ///< "CREATE_VERSION", "DELETE_VERSION", "DELETE_MODEL", "UPDATE_VERSION", "UPDATE_MODEL"
     QString modelName; ///< "projects/p/models/census"
     QJsonObject version; ///< the version as it was asked for (metadata.version)
     QString createTime, startTime, endTime; ///< RFC 3339
@@ -202,7 +202,13 @@ struct OperationResource {
     bool cancelled = false; ///< metadata.isCancellationRequested
     std::optional<RpcCode> errorCode; ///< done with an error
     QString errorMessage;
-    QJsonObject response; ///< done without an error: the version (CREATE_VERSION), else empty
+    /// Done without an error: the version (CREATE_VERSION, UPDATE_VERSION) or the model (UPDATE_MODEL), else empty
+    /// (a delete). On the wire (toJson()) it is an Any with its @type, responseType()'s; an empty one is
+    /// google.protobuf.Empty, so that a done operation always carries exactly one of `response` and `error`.
+    QJsonObject response;
+    /// The @type of an operation's response by its operationType (type.googleapis.com/google.cloud.ml.v1.Version,
+    /// …Model, google.protobuf.Empty for a delete).
+    static QString responseType(const QString& operationType);
 
     /// Done, with an error.
     bool failed() const { return done && errorCode.has_value(); }

@@ -19,6 +19,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QHash>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -26,6 +27,7 @@
 #include <QNetworkReply>
 #include <QNetworkRequest>
 #include <QProcess>
+#include <QSet>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -969,6 +971,46 @@ private Q_SLOTS:
                                    .toArray();
         QVERIFY(ops.size() >= 6);
         QCOMPARE(ops.first().toObject().value(QStringLiteral("name")).toString(), op);
+
+        // A model without versions is deleted by an operation too.
+        QCOMPARE(send("POST", QStringLiteral("/v1/projects/local/models"),
+                     json({ { QStringLiteral("name"), QStringLiteral("short_lived") } }))
+                     .status,
+            200);
+        r = send("DELETE", QStringLiteral("/v1/projects/local/models/short_lived"));
+        QCOMPARE(r.status, 200);
+        const QString deleteModel = r.json.value(QStringLiteral("name")).toString();
+        QTRY_VERIFY_WITH_TIMEOUT(
+            send("GET", QStringLiteral("/v1/") + deleteModel).json.value(QStringLiteral("done")).toBool(), 30000);
+
+        // A done operation carries exactly one of `response` and `error` (google.longrunning.Operation's `result`
+        // oneof), and a response is an Any with its @type: a created or updated version a Version, an updated model a
+        // Model, a delete google.protobuf.Empty.
+        const QHash<QString, QString> responseTypes {
+            { QStringLiteral("CREATE_VERSION"), QStringLiteral("type.googleapis.com/google.cloud.ml.v1.Version") },
+            { QStringLiteral("UPDATE_VERSION"), QStringLiteral("type.googleapis.com/google.cloud.ml.v1.Version") },
+            { QStringLiteral("UPDATE_MODEL"), QStringLiteral("type.googleapis.com/google.cloud.ml.v1.Model") },
+            { QStringLiteral("DELETE_VERSION"), QStringLiteral("type.googleapis.com/google.protobuf.Empty") },
+            { QStringLiteral("DELETE_MODEL"), QStringLiteral("type.googleapis.com/google.protobuf.Empty") },
+        };
+        QSet<QString> seen;
+        for (const QJsonValue& value : send("GET", QStringLiteral("/v1/projects/local/operations?pageSize=100"))
+                                           .json.value(QStringLiteral("operations"))
+                                           .toArray()) {
+            const QJsonObject o = value.toObject();
+            if (!o.value(QStringLiteral("done")).toBool())
+                continue;
+            const QString type
+                = o.value(QStringLiteral("metadata")).toObject().value(QStringLiteral("operationType")).toString();
+            const bool hasResponse = o.contains(QStringLiteral("response"));
+            QVERIFY2(hasResponse != o.contains(QStringLiteral("error")), QJsonDocument(o).toJson().constData());
+            if (hasResponse) {
+                QCOMPARE(o.value(QStringLiteral("response")).toObject().value(QStringLiteral("@type")).toString(),
+                    responseTypes.value(type));
+                seen.insert(type);
+            }
+        }
+        QCOMPARE(seen.size(), responseTypes.size());
     }
 };
 

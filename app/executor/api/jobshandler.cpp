@@ -182,11 +182,12 @@ HttpApi::Reply JobsHandler::createPredictionJob(const QString& project, Job job,
     // The workers write outputPath and read uri and the input files: paths the one rule allows (a cluster's shared
     // folder there). Each file a pattern matches is checked again when the plan is made (BatchPlan::make).
     const PathPolicy policy = pathsFor(cluster);
-    // A field the job's own rules refused already (a gs:// path) is not refused twice.
+    // The one URL rule (PathPolicy::urlProblem()) is also the job's own: the same violation is not given twice.
     const auto checkPath = [&](const QString& path, const QString& field, PathUse use) {
-        if (std::none_of(
-                violations.cbegin(), violations.cend(), [&](const FieldViolation& v) { return v.field == field; }))
-            violations += policy.violations(path, field, use);
+        for (const FieldViolation& v : policy.violations(path, field, use)) {
+            if (!violations.contains(v))
+                violations.append(v);
+        }
     };
     checkPath(in.outputPath, QStringLiteral("predictionInput.outputPath"), PathUse::OutputFolder);
     checkPath(in.uri, QStringLiteral("predictionInput.uri"), PathUse::ModelFolder);

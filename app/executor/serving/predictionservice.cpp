@@ -14,8 +14,8 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QFutureWatcher>
-#include <QPointer>
 #include <QLoggingCategory>
+#include <QPointer>
 #include <QThread>
 #include <QUrl>
 #include <QtConcurrent>
@@ -157,8 +157,9 @@ void PredictionService::beginCreate(const VersionResource& version, const QStrin
     });
     const std::shared_ptr<std::atomic_bool> cancelled = serving->copyCancelled;
     watcher->setFuture(QtConcurrent::run([source = localPath(version.deploymentUri), target,
-                                             quota = DeploymentQuota::forMachineType(version.machineType),
-                                             cancelled] { return copyDeployment(source, target, quota, cancelled.get()); }));
+                                             quota = DeploymentQuota::forMachineType(version.machineType), cancelled] {
+        return copyDeployment(source, target, quota, cancelled.get());
+    }));
 }
 
 void PredictionService::afterCopy(const QString& key, const QString& error)
@@ -223,7 +224,8 @@ std::optional<BatchModel> PredictionService::batchModel(
     }
     const std::optional<ModelResource> model = m_store->model(project, name->model);
     if (!model) {
-        *error = { field, QStringLiteral("there is no model %1").arg(PredictionJson::modelResourceName(project, name->model)) };
+        *error = { field,
+            QStringLiteral("there is no model %1").arg(PredictionJson::modelResourceName(project, name->model)) };
         return std::nullopt;
     }
     QString versionId = name->version;
@@ -345,9 +347,7 @@ void PredictionService::finishCreate(const QString& key, const QString& error)
         op->done = true;
         op->endTime = now();
         if (error.isEmpty()) {
-            op->response = v.toJson();
-            op->response.insert(
-                QStringLiteral("@type"), QStringLiteral("type.googleapis.com/google.cloud.ml.v1.Version"));
+            op->response = v.toJson(); // an Any of its operation's type on the wire (OperationResource::toJson())
         } else {
             op->errorCode = RpcCode::InvalidArgument;
             op->errorMessage = v.errorMessage;
@@ -404,7 +404,6 @@ std::optional<OperationResource> PredictionService::updateVersion(
         op.done = true;
         op.endTime = time;
         op.response = updated.toJson();
-        op.response.insert(QStringLiteral("@type"), QStringLiteral("type.googleapis.com/google.cloud.ml.v1.Version"));
     }
     if (!m_store->putOperation(op, error) || !m_store->updateVersion(updated, error))
         return std::nullopt;
@@ -450,7 +449,8 @@ std::optional<OperationResource> PredictionService::deleteVersion(VersionResourc
             create->errorMessage = QStringLiteral("The version was deleted while it was being created.");
             QString problem;
             if (!m_store->putOperation(*create, &problem))
-                qCWarning(lcPrediction).noquote() << "cannot store the operation" << create->resourceName() << ":" << problem;
+                qCWarning(lcPrediction).noquote()
+                    << "cannot store the operation" << create->resourceName() << ":" << problem;
         }
     }
     if (serving && serving->copying && serving->copying->isRunning()) {
