@@ -17,6 +17,7 @@
 #include <QNetworkReply>
 #include <QNetworkRequest>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QSet>
 #include <QSignalSpy>
 #include <QTcpSocket>
@@ -491,6 +492,42 @@ private Q_SLOTS:
         const Response onlyEtag
             = send("PATCH", QStringLiteral("/v1/projects/local/jobs/api_first?updateMask=etag"), body(labels, newEtag));
         QCOMPARE(onlyEtag.status, 400);
+    }
+
+    /// The service's projects.locations and projects.getConfig: this host is a location (training, batch and online
+    /// prediction), an unknown one is NOT_FOUND, and the config has the service's shape (the service account, its
+    /// project number as an int64 string), stable for a project.
+    void locationsAndConfig()
+    {
+        const Response list = get(QStringLiteral("/v1/projects/local/locations"));
+        QVERIFY2(list.status == 200, list.body.constData());
+        const QJsonArray locations = list.json.value(QStringLiteral("locations")).toArray();
+        QVERIFY(!locations.isEmpty());
+        const QJsonObject local = locations.first().toObject();
+        QCOMPARE(local.value(QStringLiteral("name")).toString(), QStringLiteral("projects/local/locations/local"));
+        QStringList types;
+        for (const QJsonValue& c : local.value(QStringLiteral("capabilities")).toArray())
+            types << c.toObject().value(QStringLiteral("type")).toString();
+        QCOMPARE(types,
+            (QStringList {
+                QStringLiteral("TRAINING"), QStringLiteral("BATCH_PREDICTION"), QStringLiteral("ONLINE_PREDICTION") }));
+        const Response one = get(QStringLiteral("/v1/projects/local/locations/local"));
+        QCOMPARE(one.status, 200);
+        QCOMPARE(one.json, local);
+        const Response nowhere = get(QStringLiteral("/v1/projects/local/locations/nowhere"));
+        QCOMPARE(nowhere.status, 404);
+        QCOMPARE(errorStatus(nowhere.json), QStringLiteral("NOT_FOUND"));
+
+        const Response config = get(QStringLiteral("/v1/projects/local:getConfig"));
+        QVERIFY2(config.status == 200, config.body.constData());
+        const QString number = config.json.value(QStringLiteral("serviceAccountProject")).toString();
+        QVERIFY2(QRegularExpression(QStringLiteral("^[1-9][0-9]{11}$")).match(number).hasMatch(), qPrintable(number));
+        QCOMPARE(config.json.value(QStringLiteral("serviceAccount")).toString(),
+            QStringLiteral("service-%1@cloud-ml.google.com.iam.gserviceaccount.com").arg(number));
+        QCOMPARE(get(QStringLiteral("/v1/projects/local:getConfig")).json, config.json);
+        QVERIFY(
+            get(QStringLiteral("/v1/projects/elsewhere:getConfig")).json.value(QStringLiteral("serviceAccountProject"))
+            != config.json.value(QStringLiteral("serviceAccountProject")));
     }
 
     /// A Cloud Storage path is refused at create wherever the service takes one, by one rule with one message that

@@ -85,7 +85,8 @@ private Q_SLOTS:
             QStringLiteral("ml.versions.update"), QStringLiteral("ml.versions.delete"),
             QStringLiteral("ml.versions.predict"), QStringLiteral("ml.operations.get"),
             QStringLiteral("ml.operations.list"), QStringLiteral("ml.operations.cancel"),
-            QStringLiteral("ml.models.getIamPolicy"), QStringLiteral("ml.models.setIamPolicy") };
+            QStringLiteral("ml.models.getIamPolicy"), QStringLiteral("ml.models.setIamPolicy"),
+            QStringLiteral("ml.locations.list"), QStringLiteral("ml.locations.get") };
         const QList<HttpApi::RouteInfo> routes = HttpApi::routes();
         QVERIFY(routes.size() >= 15);
         QSet<QString> seen;

@@ -17,9 +17,9 @@ using namespace Permission;
 QSet<QString> readJobsPermissions()
 {
     return { jobsGet(), jobsList(), jobsGetIamPolicy(), projectsGetConfig(), logsList(), metricsList(), objectsGet(),
-        QStringLiteral("ml.models.get"), QStringLiteral("ml.models.list"), modelsGetIamPolicy(),
-        QStringLiteral("ml.versions.get"), QStringLiteral("ml.versions.list"), QStringLiteral("ml.operations.get"),
-        QStringLiteral("ml.operations.list") };
+        QStringLiteral("ml.locations.list"), QStringLiteral("ml.locations.get"), QStringLiteral("ml.models.get"),
+        QStringLiteral("ml.models.list"), modelsGetIamPolicy(), QStringLiteral("ml.versions.get"),
+        QStringLiteral("ml.versions.list"), QStringLiteral("ml.operations.get"), QStringLiteral("ml.operations.list") };
 }
 
 /// What roles/ml.modelUser holds: read models and versions, predict (the service's ML Model User).

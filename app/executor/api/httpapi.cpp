@@ -20,6 +20,7 @@
 #include "eventshandler.h"
 #include "iamhandler.h"
 #include "jobshandler.h"
+#include "locationshandler.h"
 #include "logshandler.h"
 #include "metricshandler.h"
 #include "modelshandler.h"
@@ -140,6 +141,7 @@ HttpApi::HttpApi(JobStore* store, LogStore* logs, Scheduler* scheduler, const Ho
     , m_trainedModel(std::make_unique<TrainedModelHandler>(m_context.get(), store))
     , m_catalogs(std::make_unique<CatalogsHandler>(m_context.get(), scheduler))
     , m_regions(std::make_unique<RegionsHandler>(m_context.get(), store, scheduler))
+    , m_locations(std::make_unique<LocationsHandler>(scheduler))
     , m_auditRecorder(std::make_unique<AuditRecorder>(store))
     , m_auditLogs(std::make_unique<AuditLogsHandler>(m_auditRecorder.get(), m_authorizer.get()))
 {

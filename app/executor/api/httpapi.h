@@ -46,6 +46,7 @@ class IamHandler;
 class JobsHandler;
 class LogsHandler;
 class MetricsHandler;
+class LocationsHandler;
 class RegionsHandler;
 class TokensHandler;
 class TrainedModelHandler;
@@ -126,8 +127,8 @@ private:
 /// AuditRecorder's (auditrecorder.h). Every resource is a handler class of its own — IamHandler, TokensHandler and
 /// AuditLogsHandler; the prediction half's ModelsHandler, VersionsHandler, PredictHandler, OperationsHandler;
 /// JobsHandler and a job's EventsHandler, LogsHandler, MetricsHandler, CheckpointsHandler, TrainedModelHandler; the
-/// project's CatalogsHandler and RegionsHandler — which reaches the server only through ApiContext (apicontext.h): the
-/// router dispatches to them after authentication, permission and audit.
+/// project's CatalogsHandler, RegionsHandler and LocationsHandler — which reaches the server only through ApiContext
+/// (apicontext.h): the router dispatches to them after authentication, permission and audit.
 class HttpApi : public QAbstractHttpServer {
     Q_OBJECT
 public:
@@ -375,6 +376,7 @@ private:
     std::unique_ptr<TrainedModelHandler> m_trainedModel;
     std::unique_ptr<CatalogsHandler> m_catalogs;
     std::unique_ptr<RegionsHandler> m_regions;
+    std::unique_ptr<LocationsHandler> m_locations;
     /// What the audit log records, and how (auditrecorder.h); `…/auditLogs` reads it (AuditLogsHandler).
     std::unique_ptr<AuditRecorder> m_auditRecorder;
     std::unique_ptr<AuditLogsHandler> m_auditLogs;

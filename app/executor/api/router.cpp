@@ -14,6 +14,7 @@
 #include "eventshandler.h"
 #include "iamhandler.h"
 #include "jobshandler.h"
+#include "locationshandler.h"
 #include "logshandler.h"
 #include "metricshandler.h"
 #include "modelshandler.h"
@@ -198,6 +199,14 @@ struct HttpApi::Routes {
         table.add("GET", QStringLiteral("/v1/projects/{project}/regions/{region}"),
             QStringLiteral("ml.projects.getConfig"),
             [](const Call& c) { return c.api->m_regions->regions(c["project"], c["region"], c.channel, c.streaming); });
+        // Where work can run, and the project's config (the service's projects.locations and projects.getConfig).
+        table.add("GET", QStringLiteral("/v1/projects/{project}/locations"), QStringLiteral("ml.locations.list"),
+            [](const Call& c) { return c.api->m_locations->listLocations(c.request, c["project"]); });
+        table.add("GET", QStringLiteral("/v1/projects/{project}/locations/{location}"),
+            QStringLiteral("ml.locations.get"),
+            [](const Call& c) { return c.api->m_locations->getLocation(c["project"], c["location"]); });
+        table.add("GET", QStringLiteral("/v1/projects/{project}:getConfig"), QStringLiteral("ml.projects.getConfig"),
+            [](const Call& c) { return c.api->m_locations->getConfig(c["project"]); });
         // Audit logs (Cloud Logging's entries.list over the two audit logs): reading Admin Activity needs
         // logging.logEntries.list; Data Access entries are left out unless the caller also holds
         // logging.privateLogEntries.list (auditLogs()). Project "-" reads every project's entries.

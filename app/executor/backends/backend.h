@@ -119,6 +119,9 @@ public:
 
     /// The backend's name in the API and logs ("local", or a Slurm cluster's name).
     virtual QString name() const = 0;
+    /// The accelerator types (the catalog's, "NVIDIA_TESLA_T4") its jobs can ask for, sorted, without duplicates: this
+    /// host's GPUs, a cluster's clusters.yaml `gpuTypes`. `projects.locations` lists them.
+    virtual QStringList acceleratorTypes() const { return {}; }
     /// Where a run's folders (staging, replica folders, the backend's own files) go: `JobKey::folder(root)`.
     /// The local backend: the executor's `dataDir`. A cluster backend: a folder its nodes see at the same path.
     virtual QString runFolderRoot(const QString& dataDir) const { return dataDir; }

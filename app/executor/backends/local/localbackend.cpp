@@ -147,7 +147,8 @@ struct LocalBackend::Private {
                                  .arg(exit.code);
         }
         // A container that ended before its pid was known still ran (unless podman failed to run it).
-        if (reported.kind != ReplicaExit::Kind::FailedToStart && !replica->startedSent && exit.kind != ReplicaExit::Kind::FailedToStart)
+        if (reported.kind != ReplicaExit::Kind::FailedToStart && !replica->startedSent
+            && exit.kind != ReplicaExit::Kind::FailedToStart)
             sendStarted(id, replica, replica->pid);
         Q_EMIT q->exited(id, replica->taskName, reported);
         auto it = runs.find(id);
@@ -174,8 +175,8 @@ struct LocalBackend::Private {
         if (!r->process || r->startedSent || shuttingDown)
             return;
         if (r->inspectClock.elapsed() > InspectLimitMs) {
-            qCWarning(lcLocal, "container %s has no pid after %lld ms; reporting its podman client", qPrintable(r->containerName),
-                InspectLimitMs);
+            qCWarning(lcLocal, "container %s has no pid after %lld ms; reporting its podman client",
+                qPrintable(r->containerName), InspectLimitMs);
             sendStarted(id, r, r->pid);
             return;
         }
@@ -183,27 +184,30 @@ struct LocalBackend::Private {
         r->inspect->setWorkingDirectory(QDir::tempPath());
         r->inspect->setStandardErrorFile(QProcess::nullDevice());
         QProcess* inspect = r->inspect;
-        QObject::connect(inspect, &QProcess::finished, q, [this, id, r, inspect](int code, QProcess::ExitStatus status) {
-            if (r->inspect != inspect)
-                return;
-            r->inspect = nullptr;
-            inspect->deleteLater();
-            const qint64 pid = status == QProcess::NormalExit && code == 0 ? inspect->readAllStandardOutput().trimmed().toLongLong() : 0;
-            if (pid > 0) {
-                sendStarted(id, r, pid);
-                return;
-            }
-            QTimer::singleShot(InspectRetryMs, q, [this, id, r] {
-                // The run may be gone (stopped and cleared): look the replica up again.
-                auto it = runs.find(id);
-                if (it == runs.end())
+        QObject::connect(
+            inspect, &QProcess::finished, q, [this, id, r, inspect](int code, QProcess::ExitStatus status) {
+                if (r->inspect != inspect)
                     return;
-                for (const auto& replica : it->second.replicas) {
-                    if (replica.get() == r)
-                        inspectContainer(id, r);
+                r->inspect = nullptr;
+                inspect->deleteLater();
+                const qint64 pid = status == QProcess::NormalExit && code == 0
+                    ? inspect->readAllStandardOutput().trimmed().toLongLong()
+                    : 0;
+                if (pid > 0) {
+                    sendStarted(id, r, pid);
+                    return;
                 }
+                QTimer::singleShot(InspectRetryMs, q, [this, id, r] {
+                    // The run may be gone (stopped and cleared): look the replica up again.
+                    auto it = runs.find(id);
+                    if (it == runs.end())
+                        return;
+                    for (const auto& replica : it->second.replicas) {
+                        if (replica.get() == r)
+                            inspectContainer(id, r);
+                    }
+                });
             });
-        });
         QObject::connect(inspect, &QProcess::errorOccurred, q, [this, id, r, inspect](QProcess::ProcessError e) {
             if (e == QProcess::FailedToStart && r->inspect == inspect) {
                 r->inspect = nullptr;
@@ -212,8 +216,9 @@ struct LocalBackend::Private {
             }
         });
         inspect->start(containers.podman,
-            containers.globalArgs + QStringList { QStringLiteral("inspect"), QStringLiteral("--format"), QStringLiteral("{{.State.Pid}}"),
-                r->containerName });
+            containers.globalArgs
+                + QStringList { QStringLiteral("inspect"), QStringLiteral("--format"), QStringLiteral("{{.State.Pid}}"),
+                    r->containerName });
     }
 
     /// The names of the run's container replicas.
@@ -247,7 +252,8 @@ struct LocalBackend::Private {
         });
         run.removing->start(containers.podman,
             containers.globalArgs
-                + QStringList { QStringLiteral("rm"), QStringLiteral("-f"), QStringLiteral("--ignore"), QStringLiteral("-t"), QStringLiteral("0") }
+                + QStringList { QStringLiteral("rm"), QStringLiteral("-f"), QStringLiteral("--ignore"),
+                    QStringLiteral("-t"), QStringLiteral("0") }
                 + names);
         return false;
     }
@@ -352,6 +358,17 @@ LocalBackend::~LocalBackend()
 QString LocalBackend::name() const
 {
     return QStringLiteral("local");
+}
+
+QStringList LocalBackend::acceleratorTypes() const
+{
+    QStringList types;
+    for (const GpuInfo& gpu : d->host.gpus) {
+        if (!types.contains(gpu.acceleratorType))
+            types << gpu.acceleratorType;
+    }
+    types.sort();
+    return types;
 }
 
 std::optional<Reservation> LocalBackend::admit(const RunId& run, const ClusterPlan& plan)
@@ -463,21 +480,22 @@ void LocalBackend::launch(const RunId& id, const QList<Launch::ReplicaLaunch>& r
                 d->inspectContainer(id, r);
             }
         });
-        QObject::connect(process, &QProcess::finished, this, [this, id, process, r](int code, QProcess::ExitStatus status) {
-            ReplicaExit exit;
-            // Qt reports the signal number as the exit code of a crashed process; bubblewrap reports its command's
-            // signal as 128 + N.
-            if (status == QProcess::CrashExit) {
-                exit.kind = ReplicaExit::Kind::Signalled;
-                exit.signal = code;
-            } else if (const int signal = r->sandboxed ? Sandbox::exitSignal(code) : 0) {
-                exit.kind = ReplicaExit::Kind::Signalled;
-                exit.signal = signal;
-            } else {
-                exit.code = code;
-            }
-            d->onFinished(id, r, process, exit);
-        });
+        QObject::connect(
+            process, &QProcess::finished, this, [this, id, process, r](int code, QProcess::ExitStatus status) {
+                ReplicaExit exit;
+                // Qt reports the signal number as the exit code of a crashed process; bubblewrap reports its command's
+                // signal as 128 + N.
+                if (status == QProcess::CrashExit) {
+                    exit.kind = ReplicaExit::Kind::Signalled;
+                    exit.signal = code;
+                } else if (const int signal = r->sandboxed ? Sandbox::exitSignal(code) : 0) {
+                    exit.kind = ReplicaExit::Kind::Signalled;
+                    exit.signal = signal;
+                } else {
+                    exit.code = code;
+                }
+                d->onFinished(id, r, process, exit);
+            });
         QObject::connect(process, &QProcess::errorOccurred, this, [this, id, process, r](QProcess::ProcessError e) {
             if (e != QProcess::FailedToStart)
                 return;
@@ -535,13 +553,15 @@ void LocalBackend::stop(const RunId& id, std::chrono::milliseconds grace)
             if (!names.isEmpty() && !d->containers.podman.isEmpty())
                 QProcess::startDetached(d->containers.podman,
                     d->containers.globalArgs
-                        + QStringList { QStringLiteral("kill"), QStringLiteral("--signal"), QStringLiteral("KILL") } + names,
+                        + QStringList { QStringLiteral("kill"), QStringLiteral("--signal"), QStringLiteral("KILL") }
+                        + names,
                     QDir::tempPath());
         });
     }
     run.killTimer->start(int(grace.count()));
     // Even with nothing running, stopped() comes from the event loop.
-    QMetaObject::invokeMethod(this, [this, id] { d->checkGone(id); }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        this, [this, id] { d->checkGone(id); }, Qt::QueuedConnection);
 }
 
 void LocalBackend::stopAll(std::chrono::milliseconds budget)
@@ -674,16 +694,17 @@ NodeCapacity::Grant LocalBackend::reserveNode(const QString& node, int vcpus, By
     besideAll.holders = qMax(1, held.holders);
     const bool fits = Trainyard::admit(plan, d->host, besideAll, MachineCatalog::builtin()).fits();
     // The version's log is the executor's text, as the job log's service lines are (not translated).
-    const QString reserved = QStringLiteral("it asks for %1 vCPU(s) and %2 GB; %3 of this host's %4 vCPUs and %5 of its "
-                                            "%6 GB are reserved (jobs or trials running: %7; prediction nodes: %8)")
-                                 .arg(vcpus)
-                                 .arg(memory.gb(), 0, 'f', 1)
-                                 .arg(held.vcpus)
-                                 .arg(d->host.cpus)
-                                 .arg(held.memory.gb(), 0, 'f', 1)
-                                 .arg(Bytes::fromBytes(d->host.memoryBytes).gb(), 0, 'f', 1)
-                                 .arg(held.holders)
-                                 .arg(d->nodes.size());
+    const QString reserved
+        = QStringLiteral("it asks for %1 vCPU(s) and %2 GB; %3 of this host's %4 vCPUs and %5 of its "
+                         "%6 GB are reserved (jobs or trials running: %7; prediction nodes: %8)")
+              .arg(vcpus)
+              .arg(memory.gb(), 0, 'f', 1)
+              .arg(held.vcpus)
+              .arg(d->host.cpus)
+              .arg(held.memory.gb(), 0, 'f', 1)
+              .arg(Bytes::fromBytes(d->host.memoryBytes).gb(), 0, 'f', 1)
+              .arg(held.holders)
+              .arg(d->nodes.size());
     Grant grant;
     if (!admitted && need == Need::IfFits) {
         grant.refused = reserved;

@@ -39,6 +39,7 @@ public:
     ~LocalBackend() override;
 
     QString name() const override;
+    QStringList acceleratorTypes() const override;
     std::optional<Reservation> admit(const RunId& run, const ClusterPlan& plan) override;
     void release(const RunId& run) override;
     void place(const RunId& run, const Launch::ReplicaSet& set) override;

@@ -551,6 +551,11 @@ QString SlurmBackend::name() const
     return d->cluster.name;
 }
 
+QStringList SlurmBackend::acceleratorTypes() const
+{
+    return d->cluster.gpuTypes.keys(); // a QMap's keys: sorted
+}
+
 QString SlurmBackend::runFolderRoot(const QString&) const
 {
     return d->cluster.sharedDir;

@@ -92,6 +92,7 @@ public:
     const ClusterConfig& cluster() const;
 
     QString name() const override;
+    QStringList acceleratorTypes() const override;
     QString runFolderRoot(const QString& dataDir) const override;
     QString interpreter() const override;
     /// When the cluster's `user` is not the executor's (an executor run as root, say), a job dir owned by the
