@@ -494,6 +494,40 @@ private Q_SLOTS:
         QCOMPARE(onlyEtag.status, 400);
     }
 
+    /// The standard system parameters a generated client sends: `fields` (partial responses) applies to the whole
+    /// answer; `alt=json`, `prettyPrint` and `$.xgafv` are accepted as the service accepts them; malformed ones are
+    /// 400.
+    void systemParameters()
+    {
+        const Response list = get(QStringLiteral("/v1/projects/local/jobs?fields=jobs(jobId,state),nextPageToken"));
+        QVERIFY2(list.status == 200, list.body.constData());
+        const QJsonArray jobs = list.json.value(QStringLiteral("jobs")).toArray();
+        QVERIFY(!jobs.isEmpty());
+        for (const QJsonValue& j : jobs) {
+            QStringList keys = j.toObject().keys();
+            QCOMPARE(keys, (QStringList { QStringLiteral("jobId"), QStringLiteral("state") }));
+        }
+        const Response job = get(QStringLiteral("/v1/projects/local/jobs/api_first?fields=jobId,trainingInput/region"));
+        QCOMPARE(job.status, 200);
+        QCOMPARE(job.json,
+            (QJsonObject { { QStringLiteral("jobId"), QStringLiteral("api_first") },
+                { QStringLiteral("trainingInput"),
+                    QJsonObject { { QStringLiteral("region"),
+                        get(QStringLiteral("/v1/projects/local/jobs/api_first"))
+                            .json.value(QStringLiteral("trainingInput"))
+                            .toObject()
+                            .value(QStringLiteral("region")) } } } }));
+        QCOMPARE(get(QStringLiteral("/v1/projects/local/jobs/api_first?alt=json&prettyPrint=false&%24.xgafv=2")).status,
+            200);
+        const Response badFields = get(QStringLiteral("/v1/projects/local/jobs?fields=jobs(jobId"));
+        QCOMPARE(badFields.status, 400);
+        QVERIFY(violationFields(badFields.json).contains(QStringLiteral("fields")));
+        const Response proto = get(QStringLiteral("/v1/projects/local/jobs?alt=proto"));
+        QCOMPARE(proto.status, 400);
+        QVERIFY(violationFields(proto.json).contains(QStringLiteral("alt")));
+        QCOMPARE(get(QStringLiteral("/v1/projects/local/jobs?%24.xgafv=3")).status, 400);
+    }
+
     /// The service's projects.locations and projects.getConfig: this host is a location (training, batch and online
     /// prediction), an unknown one is NOT_FOUND, and the config has the service's shape (the service account, its
     /// project number as an int64 string), stable for a project.

@@ -19,6 +19,7 @@
 #include "metricshandler.h"
 #include "modelshandler.h"
 #include "operationshandler.h"
+#include "partialresponse.h"
 #include "predicthandler.h"
 #include "prediction.h"
 #include "regionshandler.h"
@@ -27,6 +28,8 @@
 #include "versionshandler.h"
 
 #include <QDateTime>
+#include <QJsonDocument>
+#include <QUrlQuery>
 
 #include <algorithm>
 
@@ -418,6 +421,27 @@ HttpApi::Reply HttpApi::route(
             RouteInfo { match.route->method, match.route->pattern, match.route->permission }, match.params);
         !bad.isEmpty())
         return errorReply(RpcCode::InvalidArgument, QStringLiteral("Request contains an invalid argument."), bad);
+    // The standard system parameters of Google's JSON APIs (the ml v1 discovery document lists them), checked before
+    // the call: `fields` selects a partial response (PartialResponse); `alt` is `json`, the one representation here;
+    // `$.xgafv` chooses the error format, 1 or 2, the same JSON here; `prettyPrint` is accepted (answers stay
+    // compact). A malformed one is a 400 naming it, and the call is not made.
+    std::optional<PartialResponse> partial;
+    if (request.url().hasQuery()) {
+        // By their decoded names: a client may send `$` as %24.
+        for (const auto& [name, value] : request.query().queryItems(QUrl::FullyDecoded)) {
+            if (name == QLatin1String("fields")) {
+                QString problem;
+                partial = PartialResponse::parse(value, &problem);
+                if (!partial)
+                    return invalidArgument(QStringLiteral("fields"), problem);
+            } else if (name == QLatin1String("alt") && value != QLatin1String("json")) {
+                return invalidArgument(QStringLiteral("alt"),
+                    QStringLiteral("must be json: this executor answers JSON only (no media, proto)"));
+            } else if (name == QLatin1String("$.xgafv") && value != QLatin1String("1") && value != QLatin1String("2")) {
+                return invalidArgument(QStringLiteral("$.xgafv"), QStringLiteral("must be 1 or 2 (the error format)"));
+            }
+        }
+    }
     // Calls that change something are rationed per principal before anything else is done for them, denied ones
     // included: each writes an audit entry, so this bounds how fast any caller can grow the audit log.
     const AuditRecorder::Method& auditOfRoute = routeTable().audit.value(match.route);
@@ -503,6 +527,10 @@ HttpApi::Reply HttpApi::route(
         }
     }
     Reply reply = match.route->handler(Call { this, request, caller, match.params, channel, streaming });
+    // A partial response of an answer given now (a streamed or deferred one — `:predict`, `…/regions` — is whole).
+    if (partial && !*streaming && reply.status == 200 && !reply.body.isEmpty())
+        reply.body = QJsonDocument(partial->apply(QJsonDocument::fromJson(reply.body).object()).toObject())
+                         .toJson(QJsonDocument::Compact);
     if (record && !audit.adminActivity) {
         // A streamed or deferred answer is recorded when the call is accepted (status OK).
         recorder.writeLater(request, caller, audit, permission, match.params, *streaming ? Reply() : reply, true);
