@@ -385,6 +385,7 @@ QJsonObject VersionResource::toJson() const
     put("pythonVersion", pythonVersion);
     if (framework != PredictionFramework::Unspecified)
         o.insert(QStringLiteral("framework"), frameworkName(framework));
+    put("frameworkDetectedFrom", frameworkDetectedFrom);
     put("machineType", machineType);
     if (manualScalingNodes > 0)
         o.insert(QStringLiteral("manualScaling"), QJsonObject { { QStringLiteral("nodes"), manualScalingNodes } });
@@ -502,6 +503,9 @@ VersionResource VersionResource::fromJson(
         } else if (key == QLatin1String("createTime")) {
             if (stored)
                 v.createTime = it->toString();
+        } else if (key == QLatin1String("frameworkDetectedFrom")) {
+            if (stored)
+                v.frameworkDetectedFrom = it->toString();
         } else if (key == QLatin1String("lastUseTime")) {
             if (stored)
                 v.lastUseTime = it->toString();
@@ -534,9 +538,6 @@ VersionResource VersionResource::fromJson(
             QStringLiteral("TENSORFLOW models cannot be served here: this system has no TensorFlow runtime (Debian "
                            "packages none). Export the model for SCIKIT_LEARN, XGBOOST or PYTORCH (TorchScript), or "
                            "serve it through a predictionClass") });
-    if (v.framework == PredictionFramework::Unspecified && v.predictionClass.isEmpty())
-        violations->append({ QStringLiteral("version.framework"),
-            QStringLiteral("is required (SCIKIT_LEARN, XGBOOST or PYTORCH) unless a predictionClass is given") });
     if (v.framework != PredictionFramework::Unspecified && !v.predictionClass.isEmpty())
         violations->append({ QStringLiteral("version.predictionClass"),
             QStringLiteral("a custom prediction routine takes no framework: leave framework out") });
@@ -547,6 +548,23 @@ VersionResource VersionResource::fromJson(
         violations->append({ QStringLiteral("version.autoScaling.maxNodes"),
             QStringLiteral("must be at least minNodes (%1)").arg(*v.autoScalingMinNodes) });
     return v;
+}
+
+bool VersionResource::resolveFramework(const QString& folder, FieldViolation* error)
+{
+    if (framework != PredictionFramework::Unspecified || !predictionClass.isEmpty())
+        return true;
+    const FrameworkGuess guess = PredictionJson::detectFramework(folder);
+    if (guess.framework == PredictionFramework::Unspecified || guess.framework == PredictionFramework::TensorFlow) {
+        *error = { QStringLiteral("version.framework"),
+            QStringLiteral("was not given, and none this system serves can be detected from the files of %1 (%2): "
+                           "give SCIKIT_LEARN, XGBOOST or PYTORCH, or a predictionClass")
+                .arg(folder, guess.explanation) };
+        return false;
+    }
+    framework = guess.framework;
+    frameworkDetectedFrom = guess.file;
+    return true;
 }
 
 QString VersionResource::computeEtag() const

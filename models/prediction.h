@@ -123,6 +123,9 @@ struct VersionResource {
     QString runtimeVersion; ///< "2.11"; empty = the newest the executor has
     QString pythonVersion;
     PredictionFramework framework = PredictionFramework::Unspecified;
+    /// `frameworkDetectedFrom` (ours, output only): the file the framework was detected from when create gave none
+    /// (resolveFramework(), as the service detects it), "model.joblib"; empty when the caller named the framework.
+    QString frameworkDetectedFrom;
     QString machineType; ///< accepted and shown; a node here is a process on this host
     int manualScalingNodes = 0; ///< `manualScaling.nodes`; 0 = not given
     std::optional<int> autoScalingMinNodes; ///< `autoScaling.minNodes` (0 allowed)
@@ -150,6 +153,12 @@ struct VersionResource {
     static VersionResource fromJson(const QJsonObject& json, const QString& project, const QString& model,
         FieldViolations* violations, bool stored = false);
     QString computeEtag() const;
+    /// The service's rule for a version created without `framework` (nor a predictionClass): the framework is detected
+    /// from the files in `folder` (deploymentUri's), by the rule the console's Deploy dialog shows
+    /// (PredictionJson::detectFramework()), and frameworkDetectedFrom names the file. A version that gives one, or a
+    /// routine, is left as it is. False, with *error on version.framework saying what the folder holds, when nothing
+    /// this system serves is found.
+    bool resolveFramework(const QString& folder, FieldViolation* error);
 };
 
 /// A machine type a version's nodes may ask for (`machineType`), as the service's "Choosing a machine type for online

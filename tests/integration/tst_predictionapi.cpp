@@ -290,9 +290,12 @@ private Q_SLOTS:
     void xgboostAndPyTorchServe()
     {
         const QJsonArray instances = m_expected.value(QStringLiteral("instances")).toArray();
+        // No framework given: detected from the folder's files, as the service does, and the version says from which.
         const QJsonObject xgb
-            = deploy(QStringLiteral("cancer"), QStringLiteral("xgb"), modelPath("xgboost"), QStringLiteral("XGBOOST"));
+            = deploy(QStringLiteral("cancer"), QStringLiteral("xgb"), modelPath("xgboost"), QString());
         QCOMPARE(xgb.value(QStringLiteral("state")).toString(), QStringLiteral("READY"));
+        QCOMPARE(xgb.value(QStringLiteral("framework")).toString(), QStringLiteral("XGBOOST"));
+        QCOMPARE(xgb.value(QStringLiteral("frameworkDetectedFrom")).toString(), QStringLiteral("model.bst"));
         QVERIFY(!xgb.value(QStringLiteral("isDefault")).toBool());
         const ApiResponse x = predict(QStringLiteral("cancer/versions/xgb"), instances);
         QCOMPARE(x.status, 200);
@@ -303,6 +306,17 @@ private Q_SLOTS:
         const QJsonObject torch
             = deploy(QStringLiteral("cancer"), QStringLiteral("torch"), modelPath("torch"), QStringLiteral("PYTORCH"));
         QCOMPARE(torch.value(QStringLiteral("state")).toString(), QStringLiteral("READY"));
+        QVERIFY(!torch.contains(QStringLiteral("frameworkDetectedFrom"))); // named by the caller
+
+        // Nothing to detect from: refused at create, naming the field and what the folder holds.
+        const QString empty = m_root.filePath(QStringLiteral("no_model_here"));
+        QVERIFY(QDir().mkpath(empty));
+        const ApiResponse undetected = send("POST", QStringLiteral("/v1/projects/local/models/cancer/versions"),
+            json({ { QStringLiteral("name"), QStringLiteral("undetected") },
+                { QStringLiteral("deploymentUri"), empty } }));
+        QCOMPARE(undetected.status, 400);
+        QVERIFY2(undetected.body.contains("version.framework") && undetected.body.contains("No model file"),
+            undetected.body.constData());
         const ApiResponse t = predict(QStringLiteral("cancer/versions/torch"), instances);
         QCOMPARE(t.status, 200);
         QVERIFY2(

@@ -71,8 +71,13 @@ HttpApi::Reply VersionsHandler::createVersion(const ApiRequest& request, const Q
         QString path = version.deploymentUri;
         if (path.startsWith(QLatin1String("file:")))
             path = QUrl(path).toLocalFile();
-        violations
-            += m_context->pathPolicy().violations(path, QStringLiteral("version.deploymentUri"), PathUse::ModelFolder);
+        const FieldViolations pathProblems
+            = m_context->pathPolicy().violations(path, QStringLiteral("version.deploymentUri"), PathUse::ModelFolder);
+        violations += pathProblems;
+        // No framework given: detected from the folder's files, as the service does (and the version says so).
+        FieldViolation undetected;
+        if (pathProblems.isEmpty() && !version.resolveFramework(path, &undetected))
+            violations.append(undetected);
     }
     // Nodes the host can never hold are refused now, with what they need and what the host has.
     violations += versionScalingViolations(version, m_context->hostInventory());
