@@ -6,6 +6,7 @@
 #include "rpcstatus.h"
 
 #include <QDateTime>
+#include <QElapsedTimer>
 #include <QEventLoop>
 #include <QJsonDocument>
 #include <QJsonParseError>
@@ -81,31 +82,66 @@ void ApiClient::request(const QByteArray& verb, const QString& path, const QStri
         req.setHeader(QNetworkRequest::ContentTypeHeader, QByteArray("application/json"));
     if (m_timeoutMs > 0)
         req.setTransferTimeout(m_timeoutMs);
+    if (m_httpLog)
+        m_httpLog(httpRequestText(req, verb, body));
+    QElapsedTimer roundTrip;
+    roundTrip.start();
     QNetworkReply* reply = m_nam->sendCustomRequest(req, verb, body);
     QPointer<QObject> guard(context);
     const bool hasContext = context != nullptr;
-    connect(reply, &QNetworkReply::finished, this, [reply, guard, hasContext, done = std::move(done)]() {
-        reply->deleteLater();
-        if (hasContext && !guard)
-            return;
-        const int http = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-        const QByteArray data = reply->readAll();
-        ApiError error;
-        if (http == 0) {
-            error.status = Rpc::name(RpcCode::Unavailable);
-            error.message = TlsTrustGuard::problem(reply);
-            if (error.message.isEmpty())
-                error.message = QStringLiteral("Cannot reach the executor at ")
-                    + reply->url().toString(QUrl::RemoveQuery) + QStringLiteral(": ") + reply->errorString();
-        } else if (http < 200 || http >= 300) {
-            error = ApiError::fromBody(
-                http, data, reply->attribute(QNetworkRequest::HttpReasonPhraseAttribute).toString());
-        }
-        done(http, data, error);
-    });
+    connect(reply, &QNetworkReply::finished, this,
+        [reply, guard, hasContext, roundTrip, log = m_httpLog, done = std::move(done)]() {
+            reply->deleteLater();
+            const int http = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+            const QByteArray data = reply->readAll();
+            if (log)
+                log(httpResponseText(reply, data, roundTrip.elapsed()));
+            if (hasContext && !guard)
+                return;
+            ApiError error;
+            if (http == 0) {
+                error.status = Rpc::name(RpcCode::Unavailable);
+                error.message = TlsTrustGuard::problem(reply);
+                if (error.message.isEmpty())
+                    error.message = QStringLiteral("Cannot reach the executor at ")
+                        + reply->url().toString(QUrl::RemoveQuery) + QStringLiteral(": ") + reply->errorString();
+            } else if (http < 200 || http >= 300) {
+                error = ApiError::fromBody(
+                    http, data, reply->attribute(QNetworkRequest::HttpReasonPhraseAttribute).toString());
+            }
+            done(http, data, error);
+        });
 }
 
 using ApiJson::typed;
+
+QString ApiClient::httpRequestText(const QNetworkRequest& request, const QByteArray& verb, const QByteArray& body)
+{
+    QString text = QStringLiteral("=======================\n==== request start ====\nuri: %1\nmethod: %2\n"
+                                  "== headers start ==\n")
+                       .arg(request.url().toString(), QString::fromLatin1(verb));
+    for (const QByteArray& name : request.rawHeaderList()) {
+        const bool secret = name.compare("Authorization", Qt::CaseInsensitive) == 0;
+        text += QStringLiteral("%1: %2\n")
+                    .arg(QString::fromLatin1(name),
+                        secret ? QStringLiteral("--- Token Redacted ---") : QString::fromUtf8(request.rawHeader(name)));
+    }
+    text += QStringLiteral("== headers end ==\n== body start ==\n%1\n== body end ==\n==== request end ====")
+                .arg(QString::fromUtf8(body));
+    return text;
+}
+
+QString ApiClient::httpResponseText(QNetworkReply* reply, const QByteArray& body, qint64 elapsedMs)
+{
+    QString text = QStringLiteral("---- response start ----\nstatus: %1\n-- headers start --\n")
+                       .arg(reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt());
+    for (const auto& [name, value] : reply->rawHeaderPairs())
+        text += QStringLiteral("%1: %2\n").arg(QString::fromLatin1(name), QString::fromUtf8(value));
+    text += QStringLiteral("-- headers end --\n-- body start --\n%1\n-- body end --\ntotal round trip time "
+                           "(request+response): %2 secs\n---- response end ----\n----------------------")
+                .arg(QString::fromUtf8(body), QString::number(double(elapsedMs) / 1000.0, 'f', 3));
+    return text;
+}
 
 void ApiClient::createJob(const Job& job, QObject* context, Callback<Job> done)
 {
@@ -467,6 +503,8 @@ ApiStream* ApiClient::openStream(QNetworkRequest request, const QString& jobId)
     lane->tls->prepare(&request);
     request.setRawHeader("Authorization", "Bearer " + m_token);
     request.setRawHeader("Accept", "text/event-stream");
+    if (m_httpLog)
+        m_httpLog(httpRequestText(request, "GET", QByteArray()));
     QNetworkReply* reply = lane->nam->get(request);
     ++lane->open;
     // Its connection is free again once the reply finished (an abort finishes it too) or is gone, whichever is first.

@@ -61,6 +61,11 @@ public:
     void setTlsTrust(const TlsTrust& trust);
     /// Per-request timeout for non-streaming calls, milliseconds (default 30000; 0 = none).
     void setTimeout(int ms) { m_timeoutMs = ms; }
+    /// gcloud's `--log-http`: every request (a stream's too) and every answer is handed to `sink` as text in gcloud's
+    /// layout ("==== request start ====", uri, method, headers, body; "---- response start ----", status, headers,
+    /// body, the round trip's time), the bearer token redacted ("--- Token Redacted ---"). Null: nothing is logged.
+    using HttpLog = std::function<void(const QString& text)>;
+    void setHttpLog(HttpLog sink) { m_httpLog = std::move(sink); }
 
     template <typename T> using Callback = std::function<void(const T& value, const ApiError& error)>;
 
@@ -172,6 +177,9 @@ public:
     QString projectPath(const QString& suffix) const;
 
 private:
+    /// setHttpLog()'s texts of a request and of its answer.
+    static QString httpRequestText(const QNetworkRequest& request, const QByteArray& verb, const QByteArray& body);
+    static QString httpResponseText(QNetworkReply* reply, const QByteArray& body, qint64 elapsedMs);
     /// Sends a stream's GET (the token, `Accept: text/event-stream`, the trust) on the streams' own connections.
     ApiStream* openStream(QNetworkRequest request, const QString& jobId);
 
@@ -195,6 +203,7 @@ private:
     QByteArray m_token;
     QString m_project = QStringLiteral("local");
     int m_timeoutMs = 30000;
+    HttpLog m_httpLog;
 };
 
 } // namespace Trainyard

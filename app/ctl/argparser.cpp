@@ -155,7 +155,13 @@ QString ArgParser::helpText() const
         "    --pin-sha256=SHA256\n        Accept the https executor's certificate with this SHA-256 "
         "fingerprint and remember it in $XDG_CONFIG_HOME/trainyard/known_executors.\n"
         "    --ca-file=FILE\n        Verify the https executor's certificate against the CA "
-        "certificates in this PEM file.\n    --help\n        Display this help.\n");
+        "certificates in this PEM file.\n    --quiet\n        Show no prompt, as gcloud's -q (a first-use "
+        "certificate question is an error instead).\n    --log-http\n        Print each request and answer on "
+        "stderr, the token redacted.\n    --verbosity=LEVEL\n        Accepted as gcloud's (critical, debug, error, "
+        "info, none, warning); warnings and errors are always printed.\n    --account=ACCOUNT\n        Accepted and "
+        "not used, with a warning: the executor's token authenticates.\n    --configuration=CONFIGURATION\n        "
+        "Accepted and not used, with a warning: --executor and --project choose.\n    --help\n        Display this "
+        "help.\n");
     if (m_allowUserArgs)
         text += QStringLiteral("\n    -- USER_ARGS ...\n        ") + m_userArgsHelp + QLatin1Char('\n');
     return text;

@@ -27,13 +27,28 @@ CtlSession::~CtlSession() = default;
 bool CtlSession::takeGlobalFlags(QStringList* args, QString* error)
 {
     static const QStringList globals { QStringLiteral("executor"), QStringLiteral("project"), QStringLiteral("format"),
-        QStringLiteral("token-file"), QStringLiteral("pin-sha256"), QStringLiteral("ca-file") };
+        QStringLiteral("token-file"), QStringLiteral("pin-sha256"), QStringLiteral("ca-file"),
+        QStringLiteral("verbosity"), QStringLiteral("account"), QStringLiteral("configuration") };
     QStringList kept;
     for (qsizetype i = 0; i < args->size(); ++i) {
         const QString& a = args->at(i);
         if (a == QLatin1String("--")) {
             kept.append(args->mid(i));
             break;
+        }
+        // gcloud's global switches: --quiet (-q) answers every prompt with its default (here: no prompt is shown),
+        // --log-http prints each request and answer (the token redacted) on stderr.
+        if (a == QLatin1String("--quiet") || a == QLatin1String("-q")) {
+            m_quiet = true;
+            continue;
+        }
+        if (a == QLatin1String("--log-http") || a == QLatin1String("--log-http=true")) {
+            m_logHttp = true;
+            continue;
+        }
+        if (a == QLatin1String("--log-http=false") || a == QLatin1String("--no-log-http")) {
+            m_logHttp = false;
+            continue;
         }
         QString name;
         QString value;
@@ -70,11 +85,34 @@ bool CtlSession::takeGlobalFlags(QStringList* args, QString* error)
             m_pinSha256 = value;
         else if (name == QLatin1String("ca-file"))
             m_caFile = value;
-        else
+        else if (name == QLatin1String("verbosity")) {
+            // gcloud's levels; trainyardctl prints warnings and errors whatever the level.
+            static const QStringList levels { QStringLiteral("critical"), QStringLiteral("debug"),
+                QStringLiteral("error"), QStringLiteral("info"), QStringLiteral("none"), QStringLiteral("warning") };
+            if (!levels.contains(value)) {
+                *error = QStringLiteral("argument --verbosity: Invalid choice: '%1'. Valid choices are [%2].")
+                             .arg(value, levels.join(QStringLiteral(", ")));
+                return false;
+            }
+        } else if (name == QLatin1String("account")) {
+            notice(QStringLiteral("--account is accepted and not used: trainyardctl authenticates with the "
+                                  "executor's token (its runtime file, --token-file or TRAINYARD_TOKEN), whoever "
+                                  "the account."));
+        } else if (name == QLatin1String("configuration")) {
+            notice(QStringLiteral("--configuration is accepted and not used: trainyardctl has no gcloud "
+                                  "configurations; the executor and project come from --executor and --project."));
+        } else {
             m_format = value.trimmed().toLower();
+        }
     }
     *args = kept;
     return true;
+}
+
+void CtlSession::notice(const QString& text)
+{
+    m_err << "WARNING: " << text << '\n';
+    m_err.flush();
 }
 
 ApiClient* CtlSession::client(const QString& command)
@@ -147,6 +185,12 @@ ApiClient* CtlSession::client(const QString& command)
     m_executorDataDir = endpoint.dataDir;
     m_client = std::make_unique<ApiClient>(endpoint.url, endpoint.token);
     m_client->setTlsTrust(endpoint.trust);
+    if (m_logHttp) {
+        m_client->setHttpLog([this](const QString& text) {
+            m_err << text << '\n';
+            m_err.flush();
+        });
+    }
     m_client->setProject(m_project);
     if (!trust.pinSha256.isEmpty()) {
         // The user accepted this certificate: later runs check it without the flag, as ssh's known_hosts.
@@ -165,10 +209,10 @@ ApiClient* CtlSession::client(const QString& command)
 
 bool CtlSession::askToTrust(TlsTrust* trust)
 {
-    // ssh's first-use question, asked only of a person at a terminal; scripts get the error with the fingerprint
-    // and --pin-sha256 instead.
+    // ssh's first-use question, asked only of a person at a terminal (never with --quiet, gcloud's "no prompts");
+    // scripts get the error with the fingerprint and --pin-sha256 instead.
     const QUrl url(m_executorUrl.isEmpty() ? qEnvironmentVariable("TRAINYARD_EXECUTOR") : m_executorUrl);
-    if (url.scheme() != QLatin1String("https") || !trust->pinSha256.isEmpty() || !trust->caFile.isEmpty()
+    if (m_quiet || url.scheme() != QLatin1String("https") || !trust->pinSha256.isEmpty() || !trust->caFile.isEmpty()
         || !KnownExecutors().lookup(url).isEmpty() || !::isatty(STDIN_FILENO) || !::isatty(STDERR_FILENO))
         return false;
     PresentedCertificate presented;

@@ -32,8 +32,11 @@ public:
     CtlSession(QTextStream& out, QTextStream& err);
     ~CtlSession();
 
-    /// Removes the global flags (before any `--`) from `args` and remembers them. Returns false and sets
-    /// *error on a global flag without its value.
+    /// Removes the global flags (before any `--`) from `args` and remembers them: ours (`--executor`, `--project`,
+    /// `--format`, `--token-file`, `--pin-sha256`, `--ca-file`) and gcloud's (`--quiet`/`-q`: no prompt is shown;
+    /// `--log-http`: each request and answer on stderr, the token redacted; `--verbosity` LEVEL, checked and
+    /// accepted; `--account` and `--configuration`, accepted with a warning that they are not used here). Returns
+    /// false and sets *error on a global flag without its value, or a --verbosity gcloud does not know.
     bool takeGlobalFlags(QStringList* args, QString* error);
 
     QString executorUrl() const { return m_executorUrl; }
@@ -70,8 +73,7 @@ public:
     void printResources(const QJsonArray& resources);
     /// printResources() of wire types, each as its own toJson() writes it (models/: ModelResource, VersionResource,
     /// OperationResource, AccessToken, RegionInfo…), so that a command prints a typed list without handling JSON.
-    template <typename Resource>
-    void printResources(const QList<Resource>& resources)
+    template <typename Resource> void printResources(const QList<Resource>& resources)
     {
         QJsonArray array;
         for (const Resource& r : resources)
@@ -86,6 +88,8 @@ private:
     /// certificate the system's CAs do not trust: shows the certificate and asks, as ssh does ("yes", or the
     /// fingerprint typed or pasted). True and `trust` pinned to it when the user accepts.
     bool askToTrust(TlsTrust* trust);
+    /// A warning on stderr ("WARNING: …"), gcloud's way of saying a flag means nothing here.
+    void notice(const QString& text);
 
 public:
     QTextStream& err() { return m_err; }
@@ -99,6 +103,8 @@ private:
     QString m_tokenFile;
     QString m_pinSha256;
     QString m_caFile;
+    bool m_quiet = false;
+    bool m_logHttp = false;
     std::unique_ptr<ApiClient> m_client;
     QString m_executorDataDir;
 };

@@ -147,7 +147,9 @@ QString groupHelp(const Node& group, const QStringList& path)
     QString text = QStringLiteral("NAME\n    ") + path.join(QLatin1Char(' ')) + QStringLiteral(" - ") + group.summary
         + QStringLiteral("\n\nSYNOPSIS\n    ") + path.join(QLatin1Char(' '))
         + QStringLiteral(" GROUP | COMMAND [--executor=URL] [--project=PROJECT] [--format=FORMAT] [--help]\n    "
-                         "[--token-file=FILE] [--pin-sha256=SHA256] [--ca-file=FILE]\n");
+                         "[--token-file=FILE] [--pin-sha256=SHA256] [--ca-file=FILE]\n    "
+                         "[--quiet, -q] [--log-http] [--verbosity=LEVEL] [--account=ACCOUNT] "
+                         "[--configuration=CONFIGURATION]\n");
     QString groups;
     QString commands;
     for (const Node& child : group.children) {

@@ -418,6 +418,29 @@ private Q_SLOTS:
             bad.err.startsWith(QLatin1String("ERROR: (trainyardctl.jobs.list) INVALID_ARGUMENT")), qPrintable(bad.err));
     }
 
+    /// gcloud's global flags are accepted with gcloud's meaning (issue 45, item 9): --quiet/-q, --verbosity (checked),
+    /// --log-http (each request and answer on stderr, the token redacted), and --account/--configuration (accepted,
+    /// with one warning each that they mean nothing here). They were "unrecognized arguments" before.
+    void gcloudGlobalFlags()
+    {
+        const CtlRun r = ctl({ QStringLiteral("jobs"), QStringLiteral("list"), QStringLiteral("--limit=1"),
+            QStringLiteral("-q"), QStringLiteral("--verbosity=info"), QStringLiteral("--log-http"),
+            QStringLiteral("--configuration=default"), QStringLiteral("--account=alice@example.org") });
+        QVERIFY2(r.code == 0, qPrintable(r.text()));
+        QVERIFY2(r.err.contains(QLatin1String("==== request start ===="))
+                && r.err.contains(QLatin1String("method: GET"))
+                && r.err.contains(QLatin1String("---- response start ----\nstatus: 200")),
+            qPrintable(r.err));
+        QVERIFY2(r.err.contains(QLatin1String("Authorization: --- Token Redacted ---")), qPrintable(r.err));
+        QVERIFY(!r.err.contains(QLatin1String("Bearer ")));
+        QCOMPARE(r.err.count(QLatin1String("WARNING: --configuration is accepted and not used")), 1);
+        QCOMPARE(r.err.count(QLatin1String("WARNING: --account is accepted and not used")), 1);
+        const CtlRun loud = ctl({ QStringLiteral("jobs"), QStringLiteral("list"), QStringLiteral("--verbosity=loud") });
+        QCOMPARE(loud.code, 2);
+        QVERIFY2(
+            loud.err.contains(QLatin1String("argument --verbosity: Invalid choice: 'loud'")), qPrintable(loud.err));
+    }
+
     void updateLabels()
     {
         CtlRun r = ctl({ QStringLiteral("jobs"), QStringLiteral("update"), QStringLiteral("hello_1"),
