@@ -313,6 +313,12 @@ void ApiClient::host(QObject* context, Callback<HostStatus> done)
         typed<HostStatus>(std::move(done), [](const QJsonObject& o, ApiError*) { return HostStatus::fromJson(o); }));
 }
 
+void ApiClient::location(const QString& location, QObject* context, Callback<Location> done)
+{
+    request("GET", projectUrl(QStringLiteral("/locations/") + pathSegment(location)).path(), {}, {}, context,
+        typed<Location>(std::move(done), [](const QJsonObject& o, ApiError*) { return Location::fromJson(o); }));
+}
+
 void ApiClient::images(QObject* context, Callback<QList<ContainerImageInfo>> done)
 {
     request("GET", projectUrl(QStringLiteral("/images")).path(), {}, {}, context,
@@ -585,6 +591,12 @@ ApiResult<LogPage> ApiClient::logsBlocking(
 ApiResult<HostStatus> ApiClient::hostBlocking()
 {
     return ApiJson::blocking<HostStatus>([&](QObject* ctx, Callback<HostStatus> cb) { host(ctx, std::move(cb)); });
+}
+
+ApiResult<Location> ApiClient::locationBlocking(const QString& location)
+{
+    return ApiJson::blocking<Location>(
+        [&](QObject* ctx, Callback<Location> cb) { this->location(location, ctx, std::move(cb)); });
 }
 
 ApiResult<QList<RegionInfo>> ApiClient::regionsBlocking(const QString& region)

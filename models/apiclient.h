@@ -97,6 +97,8 @@ public:
         std::function<void(const QList<AcceleratorAvailability>&, const QList<GpuInfo>&, const ApiError&)> done);
     void runtimeVersions(QObject* context, Callback<QList<RuntimeVersionInfo>> done);
     void host(QObject* context, Callback<HostStatus> done);
+    /// `GET …/locations/{location}` (projects.locations.get); NOT_FOUND for a name that is none of the executor's.
+    void location(const QString& location, QObject* context, Callback<Location> done);
     /// The images of the executor host's local podman store, newest first (`…/images`; 503 UNAVAILABLE when
     /// podman is missing or fails).
     void images(QObject* context, Callback<QList<ContainerImageInfo>> done);
@@ -155,6 +157,7 @@ public:
     ApiResult<LogPage> logsBlocking(const QString& jobId, const QString& taskName, const QString& minSeverity,
         int pageSize, const QString& pageToken);
     ApiResult<HostStatus> hostBlocking();
+    ApiResult<Location> locationBlocking(const QString& location);
     ApiResult<QList<RegionInfo>> regionsBlocking(const QString& region = {});
     ApiResult<QList<SeriesInfo>> metricSeriesBlocking(const QString& jobId);
     /// All points of a series after `after`, following the pages.

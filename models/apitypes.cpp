@@ -12,7 +12,9 @@
 #include <QJsonDocument>
 #include <QJsonParseError>
 #include <QTimeZone>
+
 #include <QUrl>
+#include <algorithm>
 
 namespace Trainyard {
 
@@ -244,6 +246,26 @@ QJsonObject ReplicaInfo::toJson() const
     if (startTime.isValid())
         o.insert(QStringLiteral("startTime"), startTime.toUTC().toString(Qt::ISODateWithMs));
     return o;
+}
+
+bool Location::can(const QString& type) const
+{
+    return std::any_of(capabilities.cbegin(), capabilities.cend(), [&](const Capability& c) { return c.type == type; });
+}
+
+Location Location::fromJson(const QJsonObject& json)
+{
+    Location l;
+    l.name = json.value(QLatin1String("name")).toString();
+    for (const QJsonValue& v : json.value(QLatin1String("capabilities")).toArray()) {
+        const QJsonObject c = v.toObject();
+        Capability capability;
+        capability.type = c.value(QLatin1String("type")).toString();
+        for (const QJsonValue& a : c.value(QLatin1String("availableAccelerators")).toArray())
+            capability.availableAccelerators << a.toString();
+        l.capabilities << capability;
+    }
+    return l;
 }
 
 HostStatus HostStatus::fromJson(const QJsonObject& o)

@@ -161,6 +161,23 @@ struct ContainerImageInfo {
     bool operator==(const ContainerImageInfo&) const = default;
 };
 
+/// A place where work can run (`projects.locations`, google.cloud.ml.v1 Location): "projects/p/locations/local" with
+/// its capabilities, each a type (TRAINING, BATCH_PREDICTION, ONLINE_PREDICTION) and the accelerator types it offers.
+struct Location {
+    struct Capability {
+        QString type;
+        QStringList availableAccelerators;
+        bool operator==(const Capability&) const = default;
+    };
+    QString name;
+    QList<Capability> capabilities;
+
+    /// It has a capability of `type` ("ONLINE_PREDICTION").
+    bool can(const QString& type) const;
+    static Location fromJson(const QJsonObject& json);
+    bool operator==(const Location&) const = default;
+};
+
 /// `…/host`: what the host has and what the scheduler holds now.
 struct HostStatus {
     int cpus = 0;

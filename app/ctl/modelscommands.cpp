@@ -16,6 +16,36 @@ namespace Trainyard {
 
 namespace {
 
+/// gcloud's `--region` on every model, version, prediction and operation command (the service's regional endpoints).
+void addRegionFlag(ArgParser& p)
+{
+    p.addFlag(QStringLiteral("region"), QStringLiteral("REGION"),
+        QStringLiteral("The region of the regional endpoint, as gcloud's. Prediction nodes run on the executor's host, "
+                       "so any region but a Slurm cluster's (us-central1, local …) means that host; a cluster's is "
+                       "refused."));
+}
+
+/// False, after printing why, when --region names a Slurm cluster (a location without ONLINE_PREDICTION,
+/// `projects.locations.get`); a region the executor does not list is one of the service's: this host.
+bool regionAllowed(CtlSession& s, const ArgParser& p)
+{
+    if (!p.isSet(QStringLiteral("region")))
+        return true;
+    const QString region = p.value(QStringLiteral("region"));
+    ApiClient* client = s.client(p.command());
+    if (!client)
+        return false;
+    const ApiResult<Location> location = client->locationBlocking(region);
+    if (location.ok() && !location.value.can(QStringLiteral("ONLINE_PREDICTION"))) {
+        s.printError(p.command(),
+            QStringLiteral("argument --region: %1 is a Slurm cluster, and prediction nodes run on the executor's host "
+                           "only: leave --region out, or give local or a region of the service (us-central1).")
+                .arg(region));
+        return false;
+    }
+    return true;
+}
+
 bool structured(CtlSession& s)
 {
     return s.format() == QLatin1String("json") || s.format() == QLatin1String("yaml");
@@ -117,8 +147,11 @@ int ModelsCommands::createModel(CtlSession& s, const QStringList& args)
     p.addFlag(QStringLiteral("labels"), QStringLiteral("KEY=VALUE,[…]"), QStringLiteral("Labels of the model."));
     p.addSwitch(QStringLiteral("enable-logging"), QStringLiteral("Set onlinePredictionLogging."));
     p.addSwitch(QStringLiteral("enable-console-logging"), QStringLiteral("Set onlinePredictionConsoleLogging."));
+    addRegionFlag(p);
     if (!p.parse(args))
         return s.usage(p);
+    if (!regionAllowed(s, p))
+        return ExitCode::Error;
     if (!s.checkFormat(p, { QStringLiteral("yaml"), QStringLiteral("json") }))
         return ExitCode::Usage;
     ModelResource asked;
@@ -131,7 +164,8 @@ int ModelsCommands::createModel(CtlSession& s, const QStringList& args)
     asked.onlinePredictionLogging = p.isTrue(QStringLiteral("enable-logging"));
     asked.onlinePredictionConsoleLogging = p.isTrue(QStringLiteral("enable-console-logging"));
     std::optional<PredictionClient> client = prediction(s, command);
-    const std::optional<ModelResource> model = client ? ok(s, command, client->createModelBlocking(asked)) : std::nullopt;
+    const std::optional<ModelResource> model
+        = client ? ok(s, command, client->createModelBlocking(asked)) : std::nullopt;
     if (!model)
         return ExitCode::Error;
     if (structured(s))
@@ -146,8 +180,11 @@ int ModelsCommands::describeModel(CtlSession& s, const QStringList& args)
     const QString command = QStringLiteral("trainyardctl.models.describe");
     ArgParser p(command, QStringLiteral("trainyardctl models describe MODEL"), QStringLiteral("describe a model"));
     p.addPositional(QStringLiteral("MODEL"), QStringLiteral("Name of the model."));
+    addRegionFlag(p);
     if (!p.parse(args))
         return s.usage(p);
+    if (!regionAllowed(s, p))
+        return ExitCode::Error;
     if (!s.checkFormat(p, { QStringLiteral("yaml"), QStringLiteral("json") }))
         return ExitCode::Usage;
     std::optional<PredictionClient> client = prediction(s, command);
@@ -166,8 +203,11 @@ int ModelsCommands::listModels(CtlSession& s, const QStringList& args)
         QStringLiteral("list existing models"));
     p.addFlag(QStringLiteral("filter"), QStringLiteral("EXPRESSION"),
         QStringLiteral("Only the models that pass it: name, labels.KEY (: = !=), e.g. \"labels.team=vision\"."));
+    addRegionFlag(p);
     if (!p.parse(args))
         return s.usage(p);
+    if (!regionAllowed(s, p))
+        return ExitCode::Error;
     if (!s.checkFormat(p, { QStringLiteral("table"), QStringLiteral("yaml"), QStringLiteral("json") }))
         return ExitCode::Usage;
     std::optional<PredictionClient> client = prediction(s, command);
@@ -198,17 +238,20 @@ int ModelsCommands::deleteModel(CtlSession& s, const QStringList& args)
         QStringLiteral(
             "delete an existing model\nA model with versions cannot be deleted: delete its versions first."));
     p.addPositional(QStringLiteral("MODEL"), QStringLiteral("Name of the model."));
+    addRegionFlag(p);
     if (!p.parse(args))
         return s.usage(p);
+    if (!regionAllowed(s, p))
+        return ExitCode::Error;
     const QString model = p.positional(QStringLiteral("MODEL"));
     std::optional<PredictionClient> client = prediction(s, command);
-    const std::optional<OperationResource> op = client ? ok(s, command, client->deleteModelBlocking(model)) : std::nullopt;
+    const std::optional<OperationResource> op
+        = client ? ok(s, command, client->deleteModelBlocking(model)) : std::nullopt;
     if (!op)
         return ExitCode::Error;
     if (op->failed())
         return operationFailed(s, command, *op);
-    s.err() << "Deleted ai platform model [" << PredictionJson::modelResourceName(s.project(), model)
-            << "].\n";
+    s.err() << "Deleted ai platform model [" << PredictionJson::modelResourceName(s.project(), model) << "].\n";
     s.err().flush();
     return ExitCode::Ok;
 }
@@ -244,8 +287,11 @@ int ModelsCommands::createVersion(CtlSession& s, const QStringList& args)
     p.addFlag(QStringLiteral("min-nodes"), QStringLiteral("MIN_NODES"), QStringLiteral("autoScaling.minNodes."));
     p.addFlag(QStringLiteral("max-nodes"), QStringLiteral("MAX_NODES"), QStringLiteral("autoScaling.maxNodes."));
     p.addSwitch(QStringLiteral("async"), QStringLiteral("Return at once, without waiting for the operation."));
+    addRegionFlag(p);
     if (!p.parse(args))
         return s.usage(p);
+    if (!regionAllowed(s, p))
+        return ExitCode::Error;
     if (!s.checkFormat(p, { QStringLiteral("yaml"), QStringLiteral("json") }))
         return ExitCode::Usage;
     for (const char* required : { "model", "origin" }) {
@@ -338,8 +384,11 @@ int ModelsCommands::describeVersion(CtlSession& s, const QStringList& args)
         QStringLiteral("describe an existing model version"));
     p.addPositional(QStringLiteral("VERSION"), QStringLiteral("Name of the version."));
     p.addFlag(QStringLiteral("model"), QStringLiteral("MODEL"), QStringLiteral("The model of the version."));
+    addRegionFlag(p);
     if (!p.parse(args))
         return s.usage(p);
+    if (!regionAllowed(s, p))
+        return ExitCode::Error;
     if (!s.checkFormat(p, { QStringLiteral("yaml"), QStringLiteral("json") }))
         return ExitCode::Usage;
     if (!requireModel(s, p))
@@ -363,8 +412,11 @@ int ModelsCommands::listVersions(CtlSession& s, const QStringList& args)
     p.addFlag(QStringLiteral("model"), QStringLiteral("MODEL"), QStringLiteral("The model."));
     p.addFlag(QStringLiteral("filter"), QStringLiteral("EXPRESSION"),
         QStringLiteral("Only the versions that pass it: name, labels.KEY, createTime (>= RFC 3339)."));
+    addRegionFlag(p);
     if (!p.parse(args))
         return s.usage(p);
+    if (!regionAllowed(s, p))
+        return ExitCode::Error;
     if (!s.checkFormat(p, { QStringLiteral("table"), QStringLiteral("yaml"), QStringLiteral("json") }))
         return ExitCode::Usage;
     if (!requireModel(s, p))
@@ -406,8 +458,11 @@ int ModelsCommands::deleteVersion(CtlSession& s, const QStringList& args)
     p.addPositional(QStringLiteral("VERSION"), QStringLiteral("Name of the version."));
     p.addFlag(QStringLiteral("model"), QStringLiteral("MODEL"), QStringLiteral("The model of the version."));
     p.addSwitch(QStringLiteral("async"), QStringLiteral("Return at once, without waiting for the operation."));
+    addRegionFlag(p);
     if (!p.parse(args))
         return s.usage(p);
+    if (!regionAllowed(s, p))
+        return ExitCode::Error;
     if (!requireModel(s, p))
         return ExitCode::Usage;
     std::optional<PredictionClient> client = prediction(s, command);
@@ -448,8 +503,11 @@ int ModelsCommands::updateVersion(CtlSession& s, const QStringList& args)
         QStringLiteral("autoScaling.minNodes (0: scale to zero when idle)."));
     p.addFlag(QStringLiteral("max-nodes"), QStringLiteral("N"), QStringLiteral("autoScaling.maxNodes."));
     p.addSwitch(QStringLiteral("async"), QStringLiteral("Return at once, without waiting for the operation."));
+    addRegionFlag(p);
     if (!p.parse(args))
         return s.usage(p);
+    if (!regionAllowed(s, p))
+        return ExitCode::Error;
     if (!requireModel(s, p))
         return ExitCode::Usage;
     if (p.isSet(QStringLiteral("nodes"))
@@ -549,17 +607,20 @@ int ModelsCommands::setDefaultVersion(CtlSession& s, const QStringList& args)
         QStringLiteral("set an existing version as the default for its model\nThe model's :predict goes to it."));
     p.addPositional(QStringLiteral("VERSION"), QStringLiteral("Name of the version."));
     p.addFlag(QStringLiteral("model"), QStringLiteral("MODEL"), QStringLiteral("The model of the version."));
+    addRegionFlag(p);
     if (!p.parse(args))
         return s.usage(p);
+    if (!regionAllowed(s, p))
+        return ExitCode::Error;
     if (!s.checkFormat(p, { QStringLiteral("yaml"), QStringLiteral("json") }))
         return ExitCode::Usage;
     if (!requireModel(s, p))
         return ExitCode::Usage;
     std::optional<PredictionClient> client = prediction(s, command);
-    const std::optional<VersionResource> v = client
-        ? ok(s, command,
-            client->setDefaultVersionBlocking(p.value(QStringLiteral("model")), p.positional(QStringLiteral("VERSION"))))
-        : std::nullopt;
+    const std::optional<VersionResource> v = client ? ok(s, command,
+                                                 client->setDefaultVersionBlocking(p.value(QStringLiteral("model")),
+                                                     p.positional(QStringLiteral("VERSION"))))
+                                                    : std::nullopt;
     if (!v)
         return ExitCode::Error;
     s.printResource(v->toJson());
@@ -572,13 +633,17 @@ int ModelsCommands::describeOperation(CtlSession& s, const QStringList& args)
     ArgParser p(
         command, QStringLiteral("trainyardctl operations describe OPERATION"), QStringLiteral("describe an operation"));
     p.addPositional(QStringLiteral("OPERATION"), QStringLiteral("The operation's ID or name."));
+    addRegionFlag(p);
     if (!p.parse(args))
         return s.usage(p);
+    if (!regionAllowed(s, p))
+        return ExitCode::Error;
     if (!s.checkFormat(p, { QStringLiteral("yaml"), QStringLiteral("json") }))
         return ExitCode::Usage;
     std::optional<PredictionClient> client = prediction(s, command);
     const std::optional<OperationResource> op = client
-        ? ok(s, command, client->getOperationBlocking(p.positional(QStringLiteral("OPERATION")).section(QLatin1Char('/'), -1)))
+        ? ok(s, command,
+            client->getOperationBlocking(p.positional(QStringLiteral("OPERATION")).section(QLatin1Char('/'), -1)))
         : std::nullopt;
     if (!op)
         return ExitCode::Error;
@@ -591,8 +656,11 @@ int ModelsCommands::listOperations(CtlSession& s, const QStringList& args)
     const QString command = QStringLiteral("trainyardctl.operations.list");
     ArgParser p(command, QStringLiteral("trainyardctl operations list"),
         QStringLiteral("list the project's operations, newest first"));
+    addRegionFlag(p);
     if (!p.parse(args))
         return s.usage(p);
+    if (!regionAllowed(s, p))
+        return ExitCode::Error;
     if (!s.checkFormat(p, { QStringLiteral("table"), QStringLiteral("yaml"), QStringLiteral("json") }))
         return ExitCode::Usage;
     std::optional<PredictionClient> client = prediction(s, command);
@@ -611,8 +679,8 @@ int ModelsCommands::listOperations(CtlSession& s, const QStringList& args)
     QList<QStringList> rows;
     for (const OperationResource& op : *ops) {
         const QString status = !op.done ? QStringLiteral("RUNNING")
-            : op.failed()                ? QStringLiteral("FAILED")
-                                         : QStringLiteral("DONE");
+            : op.failed()               ? QStringLiteral("FAILED")
+                                        : QStringLiteral("DONE");
         rows.append({ op.id, op.operationType, status });
     }
     s.out() << Printer::table({ QStringLiteral("NAME"), QStringLiteral("TYPE"), QStringLiteral("STATUS") }, rows);
@@ -626,8 +694,11 @@ int ModelsCommands::waitOperation(CtlSession& s, const QStringList& args)
     ArgParser p(command, QStringLiteral("trainyardctl operations wait OPERATION"),
         QStringLiteral("wait for an operation to complete"));
     p.addPositional(QStringLiteral("OPERATION"), QStringLiteral("The operation's ID or name."));
+    addRegionFlag(p);
     if (!p.parse(args))
         return s.usage(p);
+    if (!regionAllowed(s, p))
+        return ExitCode::Error;
     if (!s.checkFormat(p, { QStringLiteral("yaml"), QStringLiteral("json") }))
         return ExitCode::Usage;
     const QString typed = p.positional(QStringLiteral("OPERATION"));
@@ -663,8 +734,11 @@ int ModelsCommands::predict(CtlSession& s, const QStringList& args)
         QStringLiteral("A file holding a whole request: {\"instances\": […]}."));
     p.addFlag(QStringLiteral("text-instances"), QStringLiteral("TEXT_INSTANCES"),
         QStringLiteral("A file of instances, one per line, each sent as a string (a CSV row, say)."));
+    addRegionFlag(p);
     if (!p.parse(args))
         return s.usage(p);
+    if (!regionAllowed(s, p))
+        return ExitCode::Error;
     if (!s.checkFormat(p, { QStringLiteral("yaml"), QStringLiteral("json") }))
         return ExitCode::Usage;
     if (!requireModel(s, p))
@@ -693,8 +767,8 @@ int ModelsCommands::predict(CtlSession& s, const QStringList& args)
     QString signature;
     const std::optional<QJsonArray> instances = flag == QLatin1String("json-request")
         ? parseRequestInstances(data, &signature, &error)
-        : parseInstances(
-            data, flag == QLatin1String("text-instances") ? InstanceFormat::TextLines : InstanceFormat::JsonLines, &error);
+        : parseInstances(data,
+            flag == QLatin1String("text-instances") ? InstanceFormat::TextLines : InstanceFormat::JsonLines, &error);
     if (!instances) {
         s.printError(command, QStringLiteral("--%1 %2: %3").arg(flag, path, error));
         return ExitCode::Error;

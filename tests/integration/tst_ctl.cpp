@@ -441,6 +441,33 @@ private Q_SLOTS:
             loud.err.contains(QLatin1String("argument --verbosity: Invalid choice: 'loud'")), qPrintable(loud.err));
     }
 
+    /// gcloud takes --region on the model commands (its regional endpoints); scripts copied from the service's docs
+    /// put it on every line (issue 45, item 8): any region but a Slurm cluster's means this host. They were
+    /// "unrecognized arguments" before.
+    void modelCommandsTakeRegion()
+    {
+        const QStringList region { QStringLiteral("--region=us-central1") };
+        CtlRun r = ctl(QStringList { QStringLiteral("models"), QStringLiteral("create"), QStringLiteral("regional"),
+                           QStringLiteral("--enable-logging") }
+            + region);
+        QVERIFY2(r.code == 0, qPrintable(r.text()));
+        r = ctl(QStringList { QStringLiteral("models"), QStringLiteral("describe"), QStringLiteral("regional"),
+            QStringLiteral("--region"), QStringLiteral("us-central1") });
+        QVERIFY2(r.code == 0, qPrintable(r.text()));
+        r = ctl(QStringList { QStringLiteral("versions"), QStringLiteral("list"), QStringLiteral("--model=regional"),
+                    QStringLiteral("--format=json") }
+            + region);
+        QVERIFY2(r.code == 0, qPrintable(r.text()));
+        r = ctl(QStringList { QStringLiteral("operations"), QStringLiteral("list") } + region);
+        QVERIFY2(r.code == 0, qPrintable(r.text()));
+        r = ctl(QStringList { QStringLiteral("models"), QStringLiteral("delete"), QStringLiteral("regional"),
+                    QStringLiteral("--quiet") }
+            + region);
+        QVERIFY2(r.code == 0, qPrintable(r.text()));
+        r = ctl({ QStringLiteral("models"), QStringLiteral("describe"), QStringLiteral("regional") });
+        QCOMPARE(r.code, 1); // gone
+    }
+
     void updateLabels()
     {
         CtlRun r = ctl({ QStringLiteral("jobs"), QStringLiteral("update"), QStringLiteral("hello_1"),
