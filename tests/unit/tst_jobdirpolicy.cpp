@@ -38,7 +38,11 @@ private Q_SLOTS:
         QTest::newRow("inside, new") << r + QStringLiteral("/jobs/run2/deeper") << QString();
         QTest::newRow("trailing slash") << r + QStringLiteral("/jobs/run1/") << QString();
         QTest::newRow("link staying inside") << r + QStringLiteral("/alias/run3") << QString();
-        QTest::newRow("gs://") << QStringLiteral("gs://bucket/jobs/run1") << QStringLiteral("not a local folder");
+        // One rule for every field (PathPolicy::urlProblem()): Cloud Storage said as such, any other URL no path here.
+        QTest::newRow("gs://") << QStringLiteral("gs://bucket/jobs/run1")
+                               << QStringLiteral("is in Cloud Storage, which this executor cannot reach");
+        QTest::newRow("another URL") << QStringLiteral("https://example.org/jobs/run1")
+                                     << QStringLiteral("not a local folder");
         QTest::newRow("relative") << QStringLiteral("jobs/run1") << QStringLiteral("not an absolute path");
         QTest::newRow("tilde") << QStringLiteral("~/x") << QStringLiteral("not an absolute path");
         QTest::newRow("dot dot") << QStringLiteral("../../etc") << QStringLiteral("not an absolute path");
@@ -109,28 +113,30 @@ private Q_SLOTS:
             << r + QStringLiteral("/home/.local/share/trainyard/projects/p/jobs/j") << int(PathUse::OutputFolder)
             << QStringLiteral("executor's own folders");
         QTest::newRow("a folder holding the data folder")
-            << r + QStringLiteral("/home/.local") << int(PathUse::ModelFolder) << QStringLiteral("executor's own folders");
+            << r + QStringLiteral("/home/.local") << int(PathUse::ModelFolder)
+            << QStringLiteral("executor's own folders");
         QTest::newRow("the runtime folder") << r + QStringLiteral("/run/trainyard") << int(PathUse::ModelFolder)
                                             << QStringLiteral("executor's own folders");
         QTest::newRow("the TLS key") << r + QStringLiteral("/keys/tls.key") << int(PathUse::InputFile)
                                      << QStringLiteral("executor's own folders");
         QTest::newRow("a link into the runtime folder")
-            << r + QStringLiteral("/runlink/token") << int(PathUse::InputFile) << QStringLiteral("executor's own folders");
-        QTest::newRow("a sibling of the data folder") << r + QStringLiteral("/home/.local/share/other") << jobDir
-                                                      << QString();
+            << r + QStringLiteral("/runlink/token") << int(PathUse::InputFile)
+            << QStringLiteral("executor's own folders");
+        QTest::newRow("a sibling of the data folder")
+            << r + QStringLiteral("/home/.local/share/other") << jobDir << QString();
         QTest::newRow("/proc/self/cwd") << QStringLiteral("/proc/self/cwd/x") << int(PathUse::OutputFolder)
                                         << QStringLiteral("/proc");
-        QTest::newRow("/proc/self/root as a package") << QStringLiteral("/proc/self/root/usr") << int(PathUse::Package)
-                                                      << QStringLiteral("/proc");
+        QTest::newRow("/proc/self/root as a package")
+            << QStringLiteral("/proc/self/root/usr") << int(PathUse::Package) << QStringLiteral("/proc");
         QTest::newRow("/sys") << QStringLiteral("/sys/kernel") << int(PathUse::InputFile) << QStringLiteral("/proc");
-        QTest::newRow("a package outside the roots") << QStringLiteral("/usr/share") << int(PathUse::Package)
-                                                     << QString();
-        QTest::newRow("a model folder outside the roots") << QStringLiteral("/usr/share") << int(PathUse::ModelFolder)
-                                                          << QStringLiteral("lies outside");
-        QTest::newRow("an output folder's words") << QStringLiteral("out") << int(PathUse::OutputFolder)
-                                                  << QStringLiteral("the output folder");
-        QTest::newRow("a model folder's words") << QStringLiteral("gs://b/m") << int(PathUse::ModelFolder)
-                                                << QStringLiteral("the model folder");
+        QTest::newRow("a package outside the roots")
+            << QStringLiteral("/usr/share") << int(PathUse::Package) << QString();
+        QTest::newRow("a model folder outside the roots")
+            << QStringLiteral("/usr/share") << int(PathUse::ModelFolder) << QStringLiteral("lies outside");
+        QTest::newRow("an output folder's words")
+            << QStringLiteral("out") << int(PathUse::OutputFolder) << QStringLiteral("the output folder");
+        QTest::newRow("a model folder's words")
+            << QStringLiteral("gs://b/m") << int(PathUse::ModelFolder) << QStringLiteral("the model folder");
     }
 
     void executorFoldersAndProc()
@@ -144,8 +150,8 @@ private Q_SLOTS:
         QVERIFY(QDir().mkpath(r + QStringLiteral("/keys")));
         QFile::link(r + QStringLiteral("/run/trainyard"), r + QStringLiteral("/runlink"));
         PathPolicy policy({ r });
-        policy.setExecutorFolders({ r + QStringLiteral("/home/.local/share/trainyard"), r + QStringLiteral("/run/trainyard"),
-            r + QStringLiteral("/keys/tls.key") });
+        policy.setExecutorFolders({ r + QStringLiteral("/home/.local/share/trainyard"),
+            r + QStringLiteral("/run/trainyard"), r + QStringLiteral("/keys/tls.key") });
         const QString why = policy.problem(path, PathUse(use));
         if (problem.isEmpty())
             QVERIFY2(why.isEmpty(), qPrintable(why));
