@@ -40,15 +40,9 @@ LocationsHandler::LocationsHandler(Scheduler* scheduler)
 QList<QJsonObject> LocationsHandler::locations(const QString& project) const
 {
     QList<QJsonObject> list;
-    QStringList hostAccelerators;
-    for (const GpuInfo& gpu : m_scheduler->usage().gpus) {
-        if (!hostAccelerators.contains(gpu.acceleratorType))
-            hostAccelerators << gpu.acceleratorType;
-    }
-    hostAccelerators.sort();
     list << location(project, QStringLiteral("local"),
         { QStringLiteral("TRAINING"), QStringLiteral("BATCH_PREDICTION"), QStringLiteral("ONLINE_PREDICTION") },
-        hostAccelerators);
+        m_scheduler->hostBackend()->acceleratorTypes());
     for (const Backend* cluster : m_scheduler->clusterBackends())
         list << location(project, cluster->name(), { QStringLiteral("TRAINING"), QStringLiteral("BATCH_PREDICTION") },
             cluster->acceleratorTypes());

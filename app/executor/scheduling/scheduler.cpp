@@ -388,6 +388,11 @@ const Backend* Scheduler::clusterBackend(const QString& region) const
     return backend == d->backend ? nullptr : backend;
 }
 
+const Backend* Scheduler::hostBackend() const
+{
+    return d->backend;
+}
+
 Launch::ContainerRuntime Scheduler::containerRuntime() const
 {
     return d->backend->containers();

@@ -95,6 +95,8 @@ public:
     void addBackend(std::unique_ptr<Backend> backend);
     /// The cluster backend a job's `region` names (one added by addBackend()); nullptr for the default backend's.
     const Backend* clusterBackend(const QString& region) const;
+    /// The default backend: this host's (LocalBackend), or a test's fake.
+    const Backend* hostBackend() const;
     /// The cluster backends added by addBackend(), in the order they were added (for `…/regions`).
     QList<Backend*> clusterBackends() const;
     /// The jobs in the cluster's own scheduler that run the job's cluster or trials now (Backend::clusterJobId():
