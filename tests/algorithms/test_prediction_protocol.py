@@ -24,6 +24,14 @@ class Doubler:
         return [("x" * x["big"]) if isinstance(x, dict) else 2 * x for x in instances]
 
 
+class NeverLoads:
+    """A routine whose load never ends (a model stuck in its imports): only the executor's going can end the node."""
+    @classmethod
+    def from_path(cls, model_dir):
+        import threading
+        threading.Event().wait()
+
+
 class ProtocolFunctions(unittest.TestCase):
     def test_depth_counts_without_recursion(self):
         self.assertEqual(prediction_server.depth(1, 64), 0)
@@ -87,6 +95,25 @@ class NodeProcess(unittest.TestCase):
             finally:
                 node.stdin.close()
                 node.wait(30)
+
+    def test_node_loading_ends_when_executor_goes(self):
+        # An executor killed while a node still loads (bubblewrap's death signal not yet set): the node's stdin ends,
+        # and the node must end with it rather than finish loading first.
+        with tempfile.TemporaryDirectory() as model_dir:
+            env = dict(os.environ, PYTHONPATH=os.pathsep.join([support.PACKAGE_DIR, os.path.dirname(__file__)]))
+            node = subprocess.Popen(
+                [support.PYTHON, "-m", "trainyard_algorithms.prediction_server", "--model-dir", model_dir,
+                 "--prediction-class", "test_prediction_protocol.NeverLoads"],
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env, text=True)
+            node.stdin.close()
+            try:
+                self.assertEqual(node.wait(60), 0)
+                self.assertEqual(node.stdout.read(), "")  # no ready line: it never loaded
+            finally:
+                if node.poll() is None:
+                    node.kill()
+                    node.wait()
+                node.stdout.close()
 
 
 if __name__ == "__main__":

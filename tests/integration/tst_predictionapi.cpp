@@ -67,6 +67,27 @@ QList<qint64> processesWith(const QString& needle)
     return pids;
 }
 
+/// "pid ppid state: command line" of each process processesWith() finds: what outlived an executor, for a
+/// failure message.
+QString describeProcesses(const QList<qint64>& pids)
+{
+    QStringList lines;
+    for (const qint64 pid : pids) {
+        QFile stat(QStringLiteral("/proc/%1/stat").arg(pid));
+        QFile cmdline(QStringLiteral("/proc/%1/cmdline").arg(pid));
+        if (!stat.open(QIODevice::ReadOnly) || !cmdline.open(QIODevice::ReadOnly))
+            continue;
+        // stat(5): "pid (comm) state ppid …"; comm may hold spaces, so read after its closing parenthesis.
+        const QByteArray s = stat.readAll();
+        const QList<QByteArray> after = s.mid(s.lastIndexOf(')') + 2).split(' ');
+        lines << QStringLiteral("%1 ppid %2 %3: %4")
+                     .arg(pid)
+                     .arg(QString::fromLatin1(after.value(1)), QString::fromLatin1(after.value(0)),
+                         QString::fromLocal8Bit(cmdline.readAll().replace('\0', ' ')));
+    }
+    return lines.join(QLatin1Char('\n'));
+}
+
 /// Fuzzy equality of two JSON prediction lists (floats from two runs of one library may differ in the last bits).
 bool samePredictions(const QJsonValue& a, const QJsonValue& b)
 {
@@ -500,7 +521,8 @@ private Q_SLOTS:
         QCOMPARE(midway.status, 200);
         const QString midwayOp = midway.json.value(QStringLiteral("name")).toString();
         m_executor->kill();
-        QTRY_VERIFY_WITH_TIMEOUT(processesWith(m_root.path()).isEmpty(), 10000);
+        QTRY_VERIFY2_WITH_TIMEOUT(processesWith(m_root.path()).isEmpty(),
+            qPrintable(describeProcesses(processesWith(m_root.path()))), 10000);
         QString error;
         QVERIFY2(m_executor->start(&error), qPrintable(error));
         const QJsonArray instances = m_expected.value(QStringLiteral("instances")).toArray();

@@ -34,7 +34,9 @@ import json
 import os
 import pickle
 import re
+import select
 import sys
+import threading
 import time
 
 from . import common
@@ -311,6 +313,25 @@ def answer(predictor, request):
     return {"predictions": predictions}
 
 
+def _exit_if_executor_goes(loaded):
+    """Ends the process at once if its stdin's writer (the executor) is gone before the model is loaded.
+
+    The executor's death signal (PR_SET_PDEATHSIG) reaches the sandbox's outer process; bubblewrap passes it on with
+    --die-with-parent, set in its child only after its clone. An executor killed inside that window (a version's
+    nodes start right after its create is answered) leaves the node without a death signal, and a model's imports
+    and load can take seconds before the request loop would read stdin's end. Once loaded, that loop ends the node
+    at stdin's end itself, and a graceful stop (stdin closed) lets in-flight requests finish.
+    """
+    def watch():
+        waiter = select.poll()
+        waiter.register(0, 0)  # an empty mask: only POLLHUP, POLLERR and POLLNVAL are reported
+        while not loaded.is_set():
+            for _fd, events in waiter.poll(500):
+                if events & (select.POLLHUP | select.POLLERR | select.POLLNVAL) and not loaded.is_set():
+                    os._exit(0)
+    threading.Thread(target=watch, name="executor-watch", daemon=True).start()
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m trainyard_algorithms.prediction_server")
     parser.add_argument("--model-dir", required=True)
@@ -327,6 +348,8 @@ def main(argv=None):
     os.dup2(2, 1)
     sys.stdout = sys.stderr
 
+    loaded = threading.Event()
+    _exit_if_executor_goes(loaded)
     started = time.monotonic()
     try:
         predictor, kind = load(args.model_dir, args.framework, args.prediction_class)
@@ -338,6 +361,7 @@ def main(argv=None):
         protocol.write(json.dumps({"ready": False, "error": "%s: %s" % (type(e).__name__, _message(e))}) + "\n")
         protocol.flush()
         return 3
+    loaded.set()
     protocol.write(json.dumps({"ready": True, "kind": kind,
                                "loadSeconds": round(time.monotonic() - started, 3)}) + "\n")
     protocol.flush()
