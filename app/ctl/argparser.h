@@ -33,6 +33,8 @@ public:
     bool helpRequested() const { return m_help; }
     QString errorText() const { return m_error; }
     bool isSet(const QString& name) const { return m_values.contains(name); }
+    /// True when a flag or switch of this name was added.
+    bool hasOption(const QString& name) const { return option(name) != nullptr; }
     QString value(const QString& name) const { return m_values.value(name); }
     /// A boolean switch: set and not "false".
     bool isTrue(const QString& name) const;

@@ -122,7 +122,7 @@ int AuditCommands::list(CtlSession& s, const QStringList& args)
     QList<Audit::Entry> entries;
     if (!fetch(s, command, s.project(), p.value(QStringLiteral("filter")), limit, &entries))
         return ExitCode::Error;
-    if (s.format() == QLatin1String("json") || s.format() == QLatin1String("yaml")) {
+    if (s.printsResources()) {
         QJsonArray array;
         for (const Audit::Entry& e : std::as_const(entries))
             array.append(e.json);

@@ -74,7 +74,7 @@ int AuthCommands::createToken(CtlSession& s, const QStringList& args)
         return ExitCode::Error;
     }
     const AccessToken& token = r.value;
-    if (s.format() == QLatin1String("json") || s.format() == QLatin1String("yaml"))
+    if (s.printsResources())
         s.printResource(token.toJson());
     else
         s.out() << token.token << '\n';
@@ -106,7 +106,7 @@ int AuthCommands::listTokens(CtlSession& s, const QStringList& args)
         return ExitCode::Error;
     }
     const QList<AccessToken>& tokens = r.value;
-    if (s.format() == QLatin1String("json") || s.format() == QLatin1String("yaml")) {
+    if (s.printsResources()) {
         s.printResources(tokens);
     } else if (tokens.isEmpty()) {
         s.err() << "Listed 0 items.\n";

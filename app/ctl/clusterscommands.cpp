@@ -63,7 +63,7 @@ int ClustersCommands::list(CtlSession& s, const QStringList& args)
     const std::optional<QList<RegionInfo>> regions = fetchRegions(s, command, QString(), &code);
     if (!regions)
         return code;
-    if (s.format() == QLatin1String("json") || s.format() == QLatin1String("yaml")) {
+    if (s.printsResources()) {
         s.printResources(*regions);
     } else {
         QList<QStringList> rows;
@@ -114,7 +114,7 @@ int ClustersCommands::describe(CtlSession& s, const QStringList& args)
     if (!regions)
         return code;
     const RegionInfo& region = regions->first();
-    if (s.format() != QLatin1String("table")) {
+    if (s.format() != QLatin1String("table") || s.printsResources()) {
         s.printResource(region.toJson());
         s.out().flush();
         return ExitCode::Ok;
@@ -155,7 +155,7 @@ int ClustersCommands::check(CtlSession& s, const QStringList& args)
     if (!regions)
         return code;
     const RegionInfo& region = regions->first();
-    if (s.format() == QLatin1String("yaml") || s.format() == QLatin1String("json")) {
+    if (s.printsResources()) {
         QJsonArray checks;
         for (const RegionCheckInfo& c : region.checks)
             checks.append(c.toJson());

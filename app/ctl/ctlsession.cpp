@@ -102,7 +102,13 @@ bool CtlSession::takeGlobalFlags(QStringList* args, QString* error)
             notice(QStringLiteral("--configuration is accepted and not used: trainyardctl has no gcloud "
                                   "configurations; the executor and project come from --executor and --project."));
         } else {
-            m_format = value.trimmed().toLower();
+            m_formatSpec = value.trimmed();
+            // The format's name: what a command's own printer and the checks compare.
+            qsizetype end = 0;
+            while (end < m_formatSpec.size() && (m_formatSpec.at(end).isLetterOrNumber() || m_formatSpec.at(end) == QLatin1Char('-')))
+                ++end;
+            m_format = m_formatSpec.left(end).toLower();
+            m_resourceFormat.reset();
         }
     }
     *args = kept;
@@ -268,10 +274,58 @@ int CtlSession::usage(const ArgParser& parser)
     return ExitCode::Usage;
 }
 
+bool CtlSession::printsResources() const
+{
+    if (m_formatSpec.isEmpty())
+        return false;
+    return !(m_format == QLatin1String("table") && m_formatSpec.size() == m_format.size());
+}
+
+const ResourceFormat* CtlSession::resourceFormat(QString* error)
+{
+    if (!m_resourceFormat && !m_formatSpec.isEmpty()) {
+        m_resourceFormat = ResourceFormat::parse(m_formatSpec, error, formatContext());
+        if (!m_resourceFormat)
+            return nullptr;
+    }
+    return m_resourceFormat ? &*m_resourceFormat : nullptr;
+}
+
+ResourceFormat::Context CtlSession::formatContext() const
+{
+    ResourceFormat::Context context;
+    context.uriOf = [this](const QJsonValue& resource) {
+        // The resource's REST name under the executor's URL, as gcloud's uri() gives the service's self link; a job
+        // has no name field, so its path is made from its jobId.
+        const QJsonObject o = resource.toObject();
+        QString path = o.value(QStringLiteral("name")).toString();
+        if (!path.startsWith(QLatin1String("projects/")) && o.contains(QLatin1String("jobId")))
+            path = QStringLiteral("projects/%1/jobs/%2").arg(m_project, o.value(QStringLiteral("jobId")).toString());
+        if (path.isEmpty())
+            return QString();
+        QString base = m_client ? m_client->baseUrl().toString() : m_executorUrl;
+        while (base.endsWith(QLatin1Char('/')))
+            base.chop(1);
+        return QString(base + QStringLiteral("/v1/") + path);
+    };
+    return context;
+}
+
 bool CtlSession::checkFormat(const ArgParser& parser, const QStringList& allowed)
 {
-    if (m_format.isEmpty() || allowed.contains(m_format))
+    if (m_format.isEmpty() || (allowed.contains(m_format) && m_formatSpec.size() == m_format.size()))
         return true;
+    const bool printsOwnResources = allowed.contains(QLatin1String("json")) || allowed.contains(QLatin1String("yaml"))
+        || allowed.contains(QLatin1String("table"));
+    if (printsOwnResources) {
+        QString error;
+        if (resourceFormat(&error))
+            return true;
+        if (!error.isEmpty()) {
+            m_err << parser.usageError(QStringLiteral("argument --format: %1").arg(error));
+            return false;
+        }
+    }
     m_err << parser.usageError(QStringLiteral("argument --format: Invalid choice: '%1'. Valid choices are [%2].")
                                    .arg(m_format, allowed.join(QStringLiteral(", "))));
     return false;
@@ -279,7 +333,11 @@ bool CtlSession::checkFormat(const ArgParser& parser, const QStringList& allowed
 
 void CtlSession::printResource(const QJsonValue& resource)
 {
-    if (m_format == QLatin1String("json"))
+    QString error;
+    const ResourceFormat* format = printsResources() ? resourceFormat(&error) : nullptr;
+    if (format && !format->isPlain())
+        m_out << format->renderOne(resource);
+    else if (m_format == QLatin1String("json"))
         m_out << (resource.isArray() ? QJsonDocument(resource.toArray()) : QJsonDocument(resource.toObject()))
                      .toJson(QJsonDocument::Indented);
     else
@@ -289,7 +347,11 @@ void CtlSession::printResource(const QJsonValue& resource)
 
 void CtlSession::printResources(const QJsonArray& resources)
 {
-    if (m_format == QLatin1String("json")) {
+    QString error;
+    const ResourceFormat* format = printsResources() ? resourceFormat(&error) : nullptr;
+    if (format && !format->isPlain()) {
+        m_out << format->renderList(resources);
+    } else if (m_format == QLatin1String("json")) {
         m_out << QJsonDocument(resources).toJson(QJsonDocument::Indented);
     } else {
         for (qsizetype i = 0; i < resources.size(); ++i) {
@@ -298,6 +360,40 @@ void CtlSession::printResources(const QJsonArray& resources)
             m_out << Printer::toYaml(resources.at(i));
         }
     }
+    m_out.flush();
+}
+
+void CtlSession::printList(const QJsonArray& resources, const QString& defaultFormat, const ListDisplay& display,
+    const QHash<QString, ResourceFormat::Transform>& transforms)
+{
+    const QJsonArray shown = display.apply(resources);
+    if (display.uri) {
+        const ResourceFormat::Context context = formatContext();
+        for (const QJsonValue& r : shown)
+            m_out << context.uriOf(r) << '\n';
+        m_out.flush();
+        return;
+    }
+    if (printsResources()) {
+        printResources(shown);
+        if (shown.isEmpty() && m_format == QLatin1String("table")) {
+            m_err << "Listed 0 items.\n";
+            m_err.flush();
+        }
+        return;
+    }
+    if (shown.isEmpty()) {
+        m_err << "Listed 0 items.\n";
+        m_err.flush();
+        return;
+    }
+    ResourceFormat::Context context = formatContext();
+    context.extraTransforms = transforms;
+    QString error;
+    const std::optional<ResourceFormat> format = ResourceFormat::parse(defaultFormat, &error, context);
+    Q_ASSERT_X(format, "printList", qPrintable(error)); // a command's own default format always parses
+    if (format)
+        m_out << format->renderList(shown);
     m_out.flush();
 }
 

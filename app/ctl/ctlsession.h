@@ -2,6 +2,7 @@
 #pragma once
 
 #include "apiclient.h"
+#include "resourceformat.h"
 
 #include <QJsonArray>
 #include <QJsonValue>
@@ -41,8 +42,13 @@ public:
 
     QString executorUrl() const { return m_executorUrl; }
     QString project() const { return m_project; }
-    /// `--format` value lower-cased ("" when not given).
+    /// `--format`'s format name lower-cased ("json", "value" for `value(jobId)`; "" when not given).
     QString format() const { return m_format; }
+    /// `--format` as given ("table(jobId,state)").
+    QString formatSpec() const { return m_formatSpec; }
+    /// True when the resources are to be printed through the format language (resourceformat.h): any --format but
+    /// none or a bare `table`, which each command prints as its own default.
+    bool printsResources() const;
 
     /// Finds or starts the executor and returns a client; nullptr after printing an error under `command`.
     ApiClient* client(const QString& command);
@@ -61,8 +67,10 @@ public:
     /// A verb's answer when its parser did not accept the arguments: the help text on stdout and ExitCode::Ok when
     /// --help was asked, else gcloud's usage error on stderr and ExitCode::Usage.
     int usage(const ArgParser& parser);
-    /// True when --format is unset or one of `allowed`; else prints gcloud's usage error ("argument --format:
-    /// Invalid choice: 'x'. Valid choices are [a, b].") and returns false.
+    /// True when --format is unset or one of `allowed`; a command that prints its resources (`allowed` holds json,
+    /// yaml or table) takes every format of the format language (resourceformat.h) as well, checked here. Else
+    /// prints gcloud's usage error ("argument --format: Invalid choice: 'x'. Valid choices are [a, b].", or the
+    /// format's syntax error) and returns false.
     bool checkFormat(const ArgParser& parser, const QStringList& allowed);
 
     /// Prints one resource (a job, a policy, a region) as gcloud's `describe` does: indented JSON under
@@ -71,6 +79,13 @@ public:
     /// Prints a list of resources as gcloud's `list --format json|yaml` does: one indented JSON array under `json`,
     /// else one YAML document per resource, separated by `---` lines (nothing for an empty list). Flushes.
     void printResources(const QJsonArray& resources);
+    /// A list verb's output, as gcloud's: `display` (--flatten, --sort-by, --limit, --uri) applied, then --format,
+    /// or the command's `defaultFormat` (a format expression, with the command's own `transforms`) when none was
+    /// given; "Listed 0 items." on stderr for an empty list under the default. Flushes.
+    void printList(const QJsonArray& resources, const QString& defaultFormat, const ListDisplay& display,
+        const QHash<QString, ResourceFormat::Transform>& transforms = {});
+    /// Everything transforms need from this session: uri() as the executor's REST URL of a resource.
+    ResourceFormat::Context formatContext() const;
     /// printResources() of wire types, each as its own toJson() writes it (models/: ModelResource, VersionResource,
     /// OperationResource, AccessToken, RegionInfo…), so that a command prints a typed list without handling JSON.
     template <typename Resource> void printResources(const QList<Resource>& resources)
@@ -100,6 +115,11 @@ private:
     QString m_executorUrl;
     QString m_project = QStringLiteral("local");
     QString m_format;
+    QString m_formatSpec;
+    /// The parsed --format, once checkFormat() or a print needed it.
+    std::optional<ResourceFormat> m_resourceFormat;
+    /// Parses --format on first use; nullptr (the error printed) when it does not parse.
+    const ResourceFormat* resourceFormat(QString* error);
     QString m_tokenFile;
     QString m_pinSha256;
     QString m_caFile;

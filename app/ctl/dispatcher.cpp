@@ -75,8 +75,8 @@ Node commandTree()
     const auto inspect = [](int (*verb)(const QStringList&, QTextStream&, QTextStream&)) {
         return [verb](CtlSession& s, const QStringList& args) {
             QStringList all = args;
-            if (!s.format().isEmpty())
-                all.prepend(QStringLiteral("--format=") + s.format());
+            if (!s.formatSpec().isEmpty())
+                all.prepend(QStringLiteral("--format=") + s.formatSpec());
             return verb(all, s.out(), s.err());
         };
     };

@@ -505,26 +505,28 @@ int JobsCommands::describe(CtlSession& s, const QStringList& args)
     return ExitCode::Ok;
 }
 
-/// A tuning job's trial progress for `jobs list`: "5/8 ended (1 failed), 2 running"; empty for other jobs.
-static QString trialProgress(const Job& job)
+/// A tuning job's trial progress for `jobs list`, from the job as its JSON has it: "5/8 ended (1 failed), 2
+/// running"; empty for other jobs. The `trialProgress()` transform of the list's default format.
+static QJsonValue trialProgress(const QJsonValue&, const QJsonValue& job, const QStringList&)
 {
-    if (!job.trainingInput.hyperparameters)
+    const QJsonObject hyperparameters = job[QLatin1String("trainingInput")][QLatin1String("hyperparameters")].toObject();
+    if (hyperparameters.isEmpty())
         return QString();
     int ended = 0;
     int failed = 0;
     int running = 0;
-    if (job.trainingOutput) {
-        for (const HyperparameterOutput& t : job.trainingOutput->trials) {
-            if (isFinal(t.state)) {
-                ++ended;
-                failed += t.state == JobState::Failed ? 1 : 0;
-            } else {
-                ++running;
-            }
+    for (const QJsonValue& t : job[QLatin1String("trainingOutput")][QLatin1String("trials")].toArray()) {
+        const QString state = t[QLatin1String("state")].toString();
+        if (state == QLatin1String("SUCCEEDED") || state == QLatin1String("FAILED")
+            || state == QLatin1String("CANCELLED")) {
+            ++ended;
+            failed += state == QLatin1String("FAILED") ? 1 : 0;
+        } else {
+            ++running;
         }
     }
-    QString text
-        = QStringLiteral("%1/%2 ended").arg(ended).arg(job.trainingInput.hyperparameters->maxTrials.value_or(1));
+    const int maxTrials = hyperparameters.value(QStringLiteral("maxTrials")).toInt(1);
+    QString text = QStringLiteral("%1/%2 ended").arg(ended).arg(maxTrials);
     if (failed)
         text += QStringLiteral(" (%1 failed)").arg(failed);
     if (running)
@@ -536,95 +538,55 @@ int JobsCommands::list(CtlSession& s, const QStringList& args)
 {
     const QString command = QStringLiteral("trainyardctl.jobs.list");
     ArgParser p(command,
-        QStringLiteral("trainyardctl jobs list [--filter=EXPRESSION] [--limit=LIMIT] [--page-size=PAGE_SIZE]"),
+        QStringLiteral("trainyardctl jobs list [--filter=EXPRESSION] [--limit=LIMIT] [--page-size=PAGE_SIZE] "
+                       "[--sort-by=[FIELD,...]] [--flatten=[KEY,...]] [--uri]"),
         QStringLiteral("list existing jobs\nNewest first. --filter takes the service's syntax: jobId:census*, "
                        "state:FAILED, labels.owner=alice, createTime>2026-01-01T00:00:00Z, joined with AND."));
     p.addFlag(QStringLiteral("filter"), QStringLiteral("EXPRESSION"), QStringLiteral("Only jobs that match."));
-    p.addFlag(
-        QStringLiteral("limit"), QStringLiteral("LIMIT"), QStringLiteral("At most this many jobs (default: all)."));
     p.addFlag(QStringLiteral("page-size"), QStringLiteral("PAGE_SIZE"),
         QStringLiteral("Jobs fetched per request (1..100; default 100)."));
-    p.addFlag(QStringLiteral("sort-by"), QStringLiteral("FIELD"),
-        QStringLiteral("Sort by jobId, state or createTime (prefix ~ for descending)."));
+    ListDisplay::addFlags(p);
     if (!p.parse(args))
         return s.usage(p);
     if (!s.checkFormat(p, { QStringLiteral("table"), QStringLiteral("yaml"), QStringLiteral("json") }))
         return ExitCode::Usage;
     QString error;
-    int limit = -1;
+    ListDisplay display;
     int pageSize = 100;
-    if (p.isSet(QStringLiteral("limit"))
-        && !ArgParser::parseInt(QStringLiteral("limit"), p.value(QStringLiteral("limit")), 1, &limit, &error)) {
+    if (!display.take(p, &error)
+        || (p.isSet(QStringLiteral("page-size"))
+            && !ArgParser::parseInt(
+                QStringLiteral("page-size"), p.value(QStringLiteral("page-size")), 1, &pageSize, &error))) {
         s.err() << p.usageError(error);
-        return ExitCode::Usage;
-    }
-    if (p.isSet(QStringLiteral("page-size"))
-        && !ArgParser::parseInt(
-            QStringLiteral("page-size"), p.value(QStringLiteral("page-size")), 1, &pageSize, &error)) {
-        s.err() << p.usageError(error);
-        return ExitCode::Usage;
-    }
-    const QString sortBy = p.value(QStringLiteral("sort-by"));
-    const QString sortField = sortBy.startsWith(QLatin1Char('~')) ? sortBy.mid(1) : sortBy;
-    if (!sortField.isEmpty() && sortField != QLatin1String("jobId") && sortField != QLatin1String("state")
-        && sortField != QLatin1String("createTime")) {
-        s.err() << p.usageError(QStringLiteral("argument --sort-by: Invalid field [%1]: expected jobId, state or "
-                                               "createTime.")
-                                    .arg(sortField));
         return ExitCode::Usage;
     }
     ApiClient* client = s.client(command);
     if (!client)
         return ExitCode::Error;
-    QList<Job> jobs;
+    QJsonArray jobs;
+    bool tuning = false;
     QString token;
+    // Pages until the list ends, or until --limit is reached when nothing is sorted (sorting needs them all).
     do {
         const ApiResult<JobPage> r = client->listJobsBlocking(p.value(QStringLiteral("filter")), pageSize, token);
         if (!r.ok()) {
             s.printApiError(command, r.error);
             return ExitCode::Error;
         }
-        jobs.append(r.value.jobs);
-        token = r.value.nextPageToken;
-    } while (!token.isEmpty() && (limit < 0 || jobs.size() < limit));
-    if (!sortField.isEmpty()) {
-        const bool descending = sortBy.startsWith(QLatin1Char('~'));
-        std::stable_sort(jobs.begin(), jobs.end(), [&](const Job& a, const Job& b) {
-            auto key = [&](const Job& j) {
-                return sortField == QLatin1String("jobId") ? j.jobId
-                    : sortField == QLatin1String("state")  ? stateText(j.state)
-                                                           : j.createTime;
-            };
-            return descending ? key(b) < key(a) : key(a) < key(b);
-        });
-    }
-    if (limit >= 0 && jobs.size() > limit)
-        jobs.resize(limit);
-    if (s.format() == QLatin1String("json") || s.format() == QLatin1String("yaml")) {
-        QJsonArray array;
-        for (const Job& j : jobs)
-            array.append(JobJson::toJson(j));
-        s.printResources(array);
-    } else if (jobs.isEmpty()) {
-        s.err() << "Listed 0 items.\n";
-    } else {
-        // `table(jobId.basename(), state:label=STATUS, createTime.date(tz=LOCAL):label=CREATED)`, and, when a
-        // tuning job is listed, its trials' progress.
-        const bool tuning = std::any_of(
-            jobs.cbegin(), jobs.cend(), [](const Job& j) { return j.trainingInput.hyperparameters.has_value(); });
-        QList<QStringList> rows;
-        for (const Job& j : jobs) {
-            rows.append({ j.jobId, stateText(j.state), Printer::localDate(j.createTime) });
-            if (tuning)
-                rows.last().append(trialProgress(j));
+        for (const Job& j : r.value.jobs) {
+            jobs.append(JobJson::toJson(j));
+            tuning = tuning || j.trainingInput.hyperparameters.has_value();
         }
-        QStringList headings { QStringLiteral("JOB_ID"), QStringLiteral("STATUS"), QStringLiteral("CREATED") };
-        if (tuning)
-            headings << QStringLiteral("TRIALS");
-        s.out() << Printer::table(headings, rows);
-    }
-    s.out().flush();
-    s.err().flush();
+        token = r.value.nextPageToken;
+    } while (!token.isEmpty()
+        && !(display.limit >= 0 && display.sortBy.isEmpty() && jobs.size() >= display.limit));
+    // gcloud's default: `table(jobId.basename(), state:label=STATUS, createTime.date(tz=LOCAL):label=CREATED)`, and,
+    // when a tuning job is listed, its trials' progress (ours).
+    QString format = QStringLiteral("table(jobId.basename(), state:label=STATUS, createTime.date(tz=LOCAL):label=CREATED");
+    if (tuning)
+        format += QStringLiteral(", trialProgress():label=TRIALS");
+    s.printList(jobs, format + QLatin1Char(')'), display,
+        { { QStringLiteral("trialProgress"), &trialProgress } });
     return ExitCode::Ok;
 }
 

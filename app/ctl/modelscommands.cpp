@@ -10,7 +10,10 @@
 #include <QElapsedTimer>
 #include <QFile>
 #include <QJsonArray>
+#include <QRegularExpression>
 #include <QThread>
+
+#include <algorithm>
 
 namespace Trainyard {
 
@@ -48,7 +51,26 @@ bool regionAllowed(CtlSession& s, const ArgParser& p)
 
 bool structured(CtlSession& s)
 {
-    return s.format() == QLatin1String("json") || s.format() == QLatin1String("yaml");
+    return s.printsResources();
+}
+
+/// The wire types' JSON, as `--format json` prints them: what a list's format reads.
+template <typename Resource> QJsonArray toJsonArray(const QList<Resource>& resources)
+{
+    QJsonArray array;
+    for (const Resource& r : resources)
+        array.append(r.toJson());
+    return array;
+}
+
+/// gcloud's list flags on a list verb (--flatten, --sort-by, --limit, --uri); false after the usage error.
+bool takeListDisplay(CtlSession& s, const ArgParser& p, ListDisplay* display)
+{
+    QString error;
+    if (display->take(p, &error))
+        return true;
+    s.err() << p.usageError(error);
+    return false;
 }
 
 /// The session's prediction client; nullptr after an error was printed (no executor).
@@ -100,6 +122,24 @@ std::optional<OperationResource> waitFor(
         QThread::msleep(wait); // a CLI between two HTTP calls: nothing else runs on this thread
         wait = qMin(2000, wait * 2);
     }
+}
+
+/// gcloud's default output of `ai-platform predict` (command_lib/ml_engine/predict_utilities.GetDefaultFormat): a
+/// table with a column per key when the predictions are objects (their keys sorted), else each prediction list as
+/// one row with no heading; JSON when the keys are not names a projection can hold.
+ResourceFormat defaultPredictFormat(const QJsonArray& predictions)
+{
+    QString spec = QStringLiteral("table[no-heading](predictions)");
+    if (!predictions.isEmpty() && predictions.first().isObject()) {
+        QStringList keys = predictions.first().toObject().keys();
+        keys.sort();
+        static const QRegularExpression name(QStringLiteral("^[A-Za-z_][A-Za-z0-9_]*$"));
+        const bool plain = std::all_of(keys.cbegin(), keys.cend(), [](const QString& k) { return name.match(k).hasMatch(); });
+        spec = plain ? QStringLiteral("table(predictions:format=\"table(%1)\")").arg(keys.join(QStringLiteral(", ")))
+                     : QStringLiteral("json");
+    }
+    QString error;
+    return *ResourceFormat::parse(spec, &error);
 }
 
 /// gcloud's usage error when --model is missing (every versions verb and predict need it); false then.
@@ -204,30 +244,24 @@ int ModelsCommands::listModels(CtlSession& s, const QStringList& args)
     p.addFlag(QStringLiteral("filter"), QStringLiteral("EXPRESSION"),
         QStringLiteral("Only the models that pass it: name, labels.KEY (: = !=), e.g. \"labels.team=vision\"."));
     addRegionFlag(p);
+    ListDisplay::addFlags(p);
     if (!p.parse(args))
         return s.usage(p);
     if (!regionAllowed(s, p))
         return ExitCode::Error;
     if (!s.checkFormat(p, { QStringLiteral("table"), QStringLiteral("yaml"), QStringLiteral("json") }))
         return ExitCode::Usage;
+    ListDisplay display;
+    if (!takeListDisplay(s, p, &display))
+        return ExitCode::Usage;
     std::optional<PredictionClient> client = prediction(s, command);
     const std::optional<QList<ModelResource>> models
         = client ? ok(s, command, client->allModelsBlocking(p.value(QStringLiteral("filter")))) : std::nullopt;
     if (!models)
         return ExitCode::Error;
-    if (structured(s)) {
-        s.printResources(*models);
-        return ExitCode::Ok;
-    }
-    if (models->isEmpty()) {
-        s.err() << "Listed 0 items.\n";
-        return ExitCode::Ok;
-    }
-    QList<QStringList> rows;
-    for (const ModelResource& m : *models)
-        rows.append({ m.name, m.defaultVersion });
-    s.out() << Printer::table({ QStringLiteral("NAME"), QStringLiteral("DEFAULT_VERSION_NAME") }, rows);
-    s.out().flush();
+    // gcloud's default for `ai-platform models list`.
+    s.printList(toJsonArray(*models),
+        QStringLiteral("table(name.basename(), defaultVersion.name.basename():label=DEFAULT_VERSION_NAME)"), display);
     return ExitCode::Ok;
 }
 
@@ -413,11 +447,15 @@ int ModelsCommands::listVersions(CtlSession& s, const QStringList& args)
     p.addFlag(QStringLiteral("filter"), QStringLiteral("EXPRESSION"),
         QStringLiteral("Only the versions that pass it: name, labels.KEY, createTime (>= RFC 3339)."));
     addRegionFlag(p);
+    ListDisplay::addFlags(p);
     if (!p.parse(args))
         return s.usage(p);
     if (!regionAllowed(s, p))
         return ExitCode::Error;
     if (!s.checkFormat(p, { QStringLiteral("table"), QStringLiteral("yaml"), QStringLiteral("json") }))
+        return ExitCode::Usage;
+    ListDisplay display;
+    if (!takeListDisplay(s, p, &display))
         return ExitCode::Usage;
     if (!requireModel(s, p))
         return ExitCode::Usage;
@@ -428,24 +466,12 @@ int ModelsCommands::listVersions(CtlSession& s, const QStringList& args)
         : std::nullopt;
     if (!versions)
         return ExitCode::Error;
-    if (structured(s)) {
-        s.printResources(*versions);
-        return ExitCode::Ok;
-    }
-    if (versions->isEmpty()) {
-        s.err() << "Listed 0 items.\n";
-        return ExitCode::Ok;
-    }
-    QList<QStringList> rows;
-    for (const VersionResource& v : *versions) {
-        rows.append({ v.name, v.deploymentUri, PredictionJson::versionStateName(v.state),
-            v.predictionClass.isEmpty() ? PredictionJson::frameworkName(v.framework) : v.predictionClass,
-            v.isDefault ? QStringLiteral("yes") : QString() });
-    }
-    s.out() << Printer::table({ QStringLiteral("NAME"), QStringLiteral("DEPLOYMENT_URI"), QStringLiteral("STATE"),
-                                  QStringLiteral("FRAMEWORK"), QStringLiteral("DEFAULT") },
-        rows);
-    s.out().flush();
+    // gcloud's default `table(name.basename(), deploymentUri, state)`, with the framework (a custom routine's
+    // class) and which version is the default (ours).
+    s.printList(toJsonArray(*versions),
+        QStringLiteral("table(name.basename(), deploymentUri, state, firstof(predictionClass, framework):label=FRAMEWORK, "
+                       "isDefault.yesno(yes=yes, no=''):label=DEFAULT)"),
+        display);
     return ExitCode::Ok;
 }
 
@@ -657,34 +683,31 @@ int ModelsCommands::listOperations(CtlSession& s, const QStringList& args)
     ArgParser p(command, QStringLiteral("trainyardctl operations list"),
         QStringLiteral("list the project's operations, newest first"));
     addRegionFlag(p);
+    ListDisplay::addFlags(p);
     if (!p.parse(args))
         return s.usage(p);
     if (!regionAllowed(s, p))
         return ExitCode::Error;
     if (!s.checkFormat(p, { QStringLiteral("table"), QStringLiteral("yaml"), QStringLiteral("json") }))
         return ExitCode::Usage;
+    ListDisplay display;
+    if (!takeListDisplay(s, p, &display))
+        return ExitCode::Usage;
     std::optional<PredictionClient> client = prediction(s, command);
     const std::optional<QList<OperationResource>> ops
         = client ? ok(s, command, client->allOperationsBlocking(QString())) : std::nullopt;
     if (!ops)
         return ExitCode::Error;
-    if (structured(s)) {
-        s.printResources(*ops);
-        return ExitCode::Ok;
-    }
-    if (ops->isEmpty()) {
-        s.err() << "Listed 0 items.\n";
-        return ExitCode::Ok;
-    }
-    QList<QStringList> rows;
-    for (const OperationResource& op : *ops) {
-        const QString status = !op.done ? QStringLiteral("RUNNING")
-            : op.failed()               ? QStringLiteral("FAILED")
-                                        : QStringLiteral("DONE");
-        rows.append({ op.id, op.operationType, status });
-    }
-    s.out() << Printer::table({ QStringLiteral("NAME"), QStringLiteral("TYPE"), QStringLiteral("STATUS") }, rows);
-    s.out().flush();
+    // NAME, TYPE and STATUS (RUNNING, DONE or FAILED: the operation's `done` and `error`).
+    const auto status = [](const QJsonValue&, const QJsonValue& op, const QStringList&) -> QJsonValue {
+        if (!op[QLatin1String("done")].toBool())
+            return QStringLiteral("RUNNING");
+        return op.toObject().contains(QLatin1String("error")) ? QStringLiteral("FAILED") : QStringLiteral("DONE");
+    };
+    s.printList(toJsonArray(*ops),
+        QStringLiteral("table(name.basename():label=NAME, metadata.operationType:label=TYPE, "
+                       "operationStatus():label=STATUS)"),
+        display, { { QStringLiteral("operationStatus"), status } });
     return ExitCode::Ok;
 }
 
@@ -724,7 +747,9 @@ int ModelsCommands::predict(CtlSession& s, const QStringList& args)
         QStringLiteral("trainyardctl predict --model=MODEL (--json-instances=FILE | --json-request=FILE | "
                        "--text-instances=FILE) [--version=VERSION]"),
         QStringLiteral("run online prediction\nSends the instances to the model's default version (or --version) "
-                       "and prints one prediction per line. FILE '-' reads stdin."));
+                       "and prints the predictions as gcloud does: a table with a column per key when they are "
+                       "objects, else the list on one line (--format='value(predictions)' splits it with ';', "
+                       "--format=json prints the answer). FILE '-' reads stdin."));
     p.addFlag(QStringLiteral("model"), QStringLiteral("MODEL"), QStringLiteral("The model."));
     p.addFlag(QStringLiteral("version"), QStringLiteral("VERSION"),
         QStringLiteral("The version (default: the model's default)."));
@@ -789,9 +814,7 @@ int ModelsCommands::predict(CtlSession& s, const QStringList& args)
         s.printResource(answer.toJson());
         return ExitCode::Ok;
     }
-    for (const QJsonValue& prediction : answer.predictions) {
-        s.out() << PredictionValue::read(prediction).printed << '\n';
-    }
+    s.out() << defaultPredictFormat(answer.predictions).renderOne(answer.toJson());
     s.out().flush();
     return ExitCode::Ok;
 }

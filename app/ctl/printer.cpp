@@ -7,6 +7,8 @@
 #include <QJsonObject>
 #include <QRegularExpression>
 
+#include <algorithm>
+
 namespace Trainyard {
 
 namespace {
@@ -218,14 +220,27 @@ QString Printer::boxTable(const QString& title, const QStringList& headings, con
         }
         return l + QLatin1Char('\n');
     };
-    QString out = QChar(0x250C) + QString(inner + 2, QChar(0x2500)) + QChar(0x2510) + QLatin1Char('\n');
-    out += QChar(0x2502) + QLatin1Char(' ') + title + spaces(inner - displayWidth(title) + 1) + QChar(0x2502)
-        + QLatin1Char('\n');
-    out += rule(QChar(0x251C), QChar(0x252C), QChar(0x2524));
-    out += cells(headings);
+    QString out;
+    bool first = true;
+    if (!title.isEmpty()) {
+        out += QChar(0x250C) + QString(inner + 2, QChar(0x2500)) + QChar(0x2510) + QLatin1Char('\n');
+        out += QChar(0x2502) + QLatin1Char(' ') + title + spaces(inner - displayWidth(title) + 1) + QChar(0x2502)
+            + QLatin1Char('\n');
+        out += rule(QChar(0x251C), QChar(0x252C), QChar(0x2524));
+        first = false;
+    }
+    // No headings: gcloud's table[box,no-heading], the rows alone.
+    const bool headed = std::any_of(headings.cbegin(), headings.cend(), [](const QString& h) { return !h.isEmpty(); });
+    if (headed) {
+        if (first)
+            out += rule(QChar(0x250C), QChar(0x252C), QChar(0x2510));
+        out += cells(headings);
+        first = false;
+    }
     for (const QStringList& row : rows) {
-        out += rule(QChar(0x251C), QChar(0x253C), QChar(0x2524));
+        out += first ? rule(QChar(0x250C), QChar(0x252C), QChar(0x2510)) : rule(QChar(0x251C), QChar(0x253C), QChar(0x2524));
         out += cells(row);
+        first = false;
     }
     out += rule(QChar(0x2514), QChar(0x2534), QChar(0x2518));
     return out;

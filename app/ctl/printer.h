@@ -26,7 +26,8 @@ public:
     static QString yamlScalar(const QString& text);
     /// Plain table: `rows` of cells under `headings`.
     static QString table(const QStringList& headings, const QList<QStringList>& rows);
-    /// gcloud's `table[box,title=…]`: one heading row and one value row per entry of `rows`.
+    /// gcloud's `table[box,title=…]`: one heading row and one value row per entry of `rows`; no title row when
+    /// `title` is empty, no heading row when every heading is empty (`[no-heading]`).
     static QString boxTable(const QString& title, const QStringList& headings, const QList<QStringList>& rows);
     /// RFC 3339 (UTC) → gcloud's `.date(tz=LOCAL)`: "2026-11-22T06:04:43" in local time; input unchanged when
     /// unparsable, empty stays empty.

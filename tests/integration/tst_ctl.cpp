@@ -18,6 +18,8 @@
 #include <QTest>
 #include <QThread>
 
+#include <algorithm>
+
 #include <csignal>
 
 namespace {
@@ -416,6 +418,84 @@ private Q_SLOTS:
         QCOMPARE(bad.code, 1);
         QVERIFY2(
             bad.err.startsWith(QLatin1String("ERROR: (trainyardctl.jobs.list) INVALID_ARGUMENT")), qPrintable(bad.err));
+    }
+
+    /// gcloud's format language on every command, and its list flags (issue 45, item 10): value(), csv[no-heading],
+    /// table() with a transform, json() of a projection, --sort-by, --limit, --flatten, --uri. Each was "Invalid
+    /// choice" or "unrecognized arguments" before.
+    void gcloudFormats()
+    {
+        const CtlRun all = ctl({ QStringLiteral("jobs"), QStringLiteral("list"), QStringLiteral("--format=json") });
+        QVERIFY2(all.code == 0, qPrintable(all.text()));
+        QStringList ids;
+        QMap<QString, QString> states;
+        for (const QJsonValue& j : QJsonDocument::fromJson(all.out.toUtf8()).array()) {
+            ids << j[QLatin1String("jobId")].toString();
+            states.insert(ids.last(), j[QLatin1String("state")].toString());
+        }
+        QVERIFY(ids.size() >= 2);
+        QStringList sorted = ids;
+        sorted.sort();
+
+        const CtlRun value = ctl({ QStringLiteral("jobs"), QStringLiteral("list"),
+            QStringLiteral("--format=value(jobId,state)"), QStringLiteral("--sort-by=jobId"), QStringLiteral("--limit=2") });
+        QVERIFY2(value.code == 0, qPrintable(value.text()));
+        QCOMPARE(value.out,
+            sorted.at(0) + QLatin1Char('\t') + states.value(sorted.at(0)) + QLatin1Char('\n') + sorted.at(1)
+                + QLatin1Char('\t') + states.value(sorted.at(1)) + QLatin1Char('\n'));
+
+        const CtlRun descending = ctl({ QStringLiteral("jobs"), QStringLiteral("list"),
+            QStringLiteral("--format=value(jobId)"), QStringLiteral("--sort-by=~jobId") });
+        std::reverse(sorted.begin(), sorted.end());
+        QCOMPARE(descending.out, sorted.join(QLatin1Char('\n')) + QLatin1Char('\n'));
+
+        const CtlRun csv = ctl({ QStringLiteral("jobs"), QStringLiteral("list"),
+            QStringLiteral("--format=csv[no-heading](jobId,createTime.date(\"%Y\"))"), QStringLiteral("--limit=1") });
+        QVERIFY2(csv.code == 0, qPrintable(csv.text()));
+        static const QRegularExpression csvLine(QStringLiteral("^[a-z0-9_]+,20\\d\\d\n$"));
+        QVERIFY2(csvLine.match(csv.out).hasMatch(), qPrintable(csv.out));
+
+        const CtlRun table = ctl({ QStringLiteral("jobs"), QStringLiteral("list"),
+            QStringLiteral("--format=table(jobId,state,createTime.date(\"%Y-%m-%d\"))") });
+        QVERIFY2(table.code == 0, qPrintable(table.text()));
+        static const QRegularExpression tableHead(QStringLiteral("^JOB_ID +STATE +CREATE_TIME\n"));
+        static const QRegularExpression tableRow(
+            QStringLiteral("^[a-z0-9_]+ +[A-Z]+ +\\d{4}-\\d\\d-\\d\\d$"), QRegularExpression::MultilineOption);
+        QVERIFY2(tableHead.match(table.out).hasMatch() && tableRow.match(table.out).hasMatch(), qPrintable(table.out));
+
+        const CtlRun uri = ctl({ QStringLiteral("jobs"), QStringLiteral("list"), QStringLiteral("--uri"),
+            QStringLiteral("--sort-by=jobId"), QStringLiteral("--limit=1") });
+        QVERIFY2(uri.code == 0, qPrintable(uri.text()));
+        QVERIFY2(uri.out.startsWith(QLatin1String("http")) && uri.out.count(QLatin1Char('\n')) == 1, qPrintable(uri.out));
+        std::reverse(sorted.begin(), sorted.end());
+        QVERIFY2(uri.out.trimmed().endsWith(QStringLiteral("/v1/projects/local/jobs/") + sorted.first()), qPrintable(uri.out));
+
+        // A describe takes projections too: json() keeps the keys in their places, value() prints one.
+        const CtlRun described = ctl({ QStringLiteral("jobs"), QStringLiteral("describe"), ids.first(),
+            QStringLiteral("--format=json(jobId,trainingInput.pythonModule)") });
+        QVERIFY2(described.code == 0, qPrintable(described.text()));
+        const QJsonObject projected = QJsonDocument::fromJson(described.out.toUtf8()).object();
+        QCOMPARE(projected.keys(), (QStringList { QStringLiteral("jobId"), QStringLiteral("trainingInput") }));
+        QCOMPARE(projected[QLatin1String("trainingInput")].toObject().keys(), QStringList { QStringLiteral("pythonModule") });
+        const CtlRun state = ctl({ QStringLiteral("jobs"), QStringLiteral("describe"), ids.first(),
+            QStringLiteral("--format=value(state)") });
+        QCOMPARE(state.out, states.value(ids.first()) + QLatin1Char('\n'));
+
+        // --flatten: one record per item of a list key.
+        const CtlRun flat = ctl({ QStringLiteral("jobs"), QStringLiteral("describe"), ids.first(),
+            QStringLiteral("--format=value(trainingInput.args.len())") });
+        QVERIFY2(flat.code == 0, qPrintable(flat.text()));
+        const CtlRun flattened = ctl({ QStringLiteral("jobs"), QStringLiteral("list"),
+            QStringLiteral("--filter=jobId:") + ids.first(), QStringLiteral("--flatten=trainingInput.args"),
+            QStringLiteral("--format=value(trainingInput.args)") });
+        QVERIFY2(flattened.code == 0, qPrintable(flattened.text()));
+        QCOMPARE(qMax(qsizetype(1), qsizetype(flat.out.trimmed().toInt())), flattened.out.count(QLatin1Char('\n')));
+
+        // A format that does not parse is a usage error naming where.
+        const CtlRun bad = ctl({ QStringLiteral("jobs"), QStringLiteral("list"), QStringLiteral("--format=table(jobId") });
+        QCOMPARE(bad.code, 2);
+        QVERIFY2(bad.err.contains(QLatin1String("argument --format: Expected ) in projection expression")),
+            qPrintable(bad.err));
     }
 
     /// gcloud's global flags are accepted with gcloud's meaning (issue 45, item 9): --quiet/-q, --verbosity (checked),

@@ -23,6 +23,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QRegularExpression>
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
 #include <QNetworkRequest>
@@ -708,12 +709,13 @@ private Q_SLOTS:
             (QStringList { QStringLiteral("malignant"), QStringLiteral("malignant"), QStringLiteral("malignant"),
                 QStringLiteral("benign") }));
         r = ctl({ QStringLiteral("predict"), QStringLiteral("--model"), QStringLiteral("cancer_builtin"),
-            QStringLiteral("--text-instances"), instances.fileName() });
+            QStringLiteral("--text-instances"), instances.fileName(), QStringLiteral("--format=json") });
         QVERIFY2(r.code == 0, qPrintable(r.err));
-        const QStringList lines = r.out.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
-        QCOMPARE(lines.size(), 4);
-        for (qsizetype i = 0; i < lines.size(); ++i) {
-            const QJsonObject answer = QJsonDocument::fromJson(lines.at(i).toUtf8()).object();
+        const QJsonArray predictions
+            = QJsonDocument::fromJson(r.out.toUtf8()).object().value(QStringLiteral("predictions")).toArray();
+        QCOMPARE(predictions.size(), 4);
+        for (qsizetype i = 0; i < predictions.size(); ++i) {
+            const QJsonObject answer = predictions.at(i).toObject();
             QCOMPARE(answer.value(QStringLiteral("predicted_label")).toString(), expected.at(i));
             QCOMPARE(answer.value(QStringLiteral("classes")).toArray(),
                 (QJsonArray { QStringLiteral("benign"), QStringLiteral("malignant") }));
@@ -721,6 +723,25 @@ private Q_SLOTS:
             QCOMPARE(scores.size(), 2);
             QVERIFY(std::abs(scores.at(0).toDouble() + scores.at(1).toDouble() - 1.0) < 1e-6);
         }
+        // Without --format, gcloud's table of the predictions' keys (predict_utilities.GetDefaultFormat): a column
+        // per key, a row per instance.
+        r = ctl({ QStringLiteral("predict"), QStringLiteral("--model"), QStringLiteral("cancer_builtin"),
+            QStringLiteral("--text-instances"), instances.fileName() });
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        const QStringList lines = r.out.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), 5);
+        static const QRegularExpression heading(QStringLiteral("^CLASSES +PREDICTED_LABEL +SCORES$"));
+        QVERIFY2(heading.match(lines.first()).hasMatch(), qPrintable(r.out));
+        for (qsizetype i = 0; i < expected.size(); ++i) {
+            QVERIFY2(lines.at(i + 1).startsWith(QLatin1String("['benign', 'malignant']  ") + expected.at(i)),
+                qPrintable(r.out));
+        }
+        // value(): what a script takes, one field of the answer.
+        r = ctl({ QStringLiteral("predict"), QStringLiteral("--model"), QStringLiteral("cancer_builtin"),
+            QStringLiteral("--text-instances"), instances.fileName(),
+            QStringLiteral("--format=value(predictions[].predicted_label)") });
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QCOMPARE(r.out, expected.join(QLatin1Char(';')) + QLatin1Char('\n'));
         // A row of the wrong width: the instance and the rule, in gcloud's error form.
         QFile bad(m_root.filePath(QStringLiteral("models/bad.json")));
         QVERIFY(bad.open(QIODevice::WriteOnly));
