@@ -287,8 +287,10 @@ QList<Flag> makeTable()
     // packageUris is the two flags together: the package folder first, then the sdists. A caller that applies them
     // over a config's packageUris clears that first (the flags replace the field).
     t << Flag { QStringLiteral("package-path"), QStringLiteral("PACKAGE_PATH"),
-        QStringLiteral("Path to a Python package directory (with setup.py or pyproject.toml); the executor installs "
-                       "it offline into the job's staging folder."),
+        QStringLiteral("Path to the trainer's Python package, as gcloud's: the package folder (trainer/, with "
+                       "__init__.py; built with its parent's setup.py when there is one, else with a generated one) "
+                       "or a project folder (setup.py or pyproject.toml). The executor installs it offline into the "
+                       "job's staging folder."),
         false,
         [](Job& job, const QString& value, QString* error) {
             const QFileInfo dir(value);

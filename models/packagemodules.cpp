@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "packagemodules.h"
+#include "packagesource.h"
 
 #include <QDir>
 #include <QDirIterator>
@@ -59,7 +60,18 @@ QStringList pythonFiles(const QString& packagePath)
 
 QStringList discover(const QString& packagePath)
 {
-    const QStringList files = pythonFiles(packagePath);
+    // gcloud's package folder ("trainer/" with __init__.py): its parent project's modules, or, built alone, its own
+    // under its name.
+    const PackageSource source = PackageSource::inspect(packagePath);
+    QStringList files;
+    if (source.kind == PackageSource::Kind::PackageFolder && !source.projectDir.isEmpty()) {
+        files = pythonFiles(source.projectDir);
+    } else if (source.kind == PackageSource::Kind::PackageFolder) {
+        for (const QString& rel : pythonFiles(source.path))
+            files << source.packageName + QLatin1Char('/') + rel;
+    } else {
+        files = pythonFiles(packagePath);
+    }
     const QSet<QString> all(files.cbegin(), files.cend());
     QStringList modules;
     for (const QString& rel : files) {

@@ -17,7 +17,9 @@ bool isModuleName(const QString& name);
 /// `packagePath` is a package project folder (setup.py or pyproject.toml; hidden folders, `build`, `dist`, `venv`,
 /// `__pycache__` and `*.egg-info` are skipped, at most 20,000 `.py` files are looked at) or an sdist `.tar.gz`
 /// (listed with `tar -tzf`, which may take up to 15 s; its top folder `<name>-<version>/` is stripped). Anything
-/// else, a tar that fails or a folder without packages: an empty list.
+/// else, a tar that fails or a folder without packages: an empty list. gcloud's package folder (PackageSource:
+/// `trainer/` with `__init__.py`) lists its parent project's modules, or its own as `trainer.*` when it is built
+/// alone.
 ///
 /// Blocking (it walks the folder or runs tar): call it on a worker thread, as the submit wizard does.
 QStringList discover(const QString& packagePath);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "pathpolicy.h"
+#include "packagesource.h"
 #include "pathname.h"
 
 #include <QCoreApplication>
@@ -226,32 +227,40 @@ FieldViolations PathPolicy::packageViolations(const QString& field, const QStrin
             v.append({ name, why });
             continue;
         }
-        const QFileInfo info(path);
-        if (!info.exists()) {
+        const PackageSource source = PackageSource::inspect(path);
+        switch (source.kind) {
+        case PackageSource::Kind::Missing:
             //: %1 is the package path as given.
             v.append({ name,
                 QCoreApplication::translate(
                     "Trainyard::JobValidation", "The package %1 does not exist on the executor's host.")
                     .arg(path) });
-        } else if (info.isDir()) {
-            const QDir dir(path);
-            if (!dir.exists(QStringLiteral("setup.py")) && !dir.exists(QStringLiteral("pyproject.toml")))
+            break;
+        case PackageSource::Kind::PackageFolder:
+            // gcloud builds a package folder with its parent as the context: that parent is read too.
+            if (!source.projectDir.isEmpty()) {
+                if (const QString why = problem(source.projectDir, PathUse::Package); !why.isEmpty())
+                    v.append({ name, why });
+            }
+            break;
+        case PackageSource::Kind::Unknown:
+            if (QFileInfo(source.path).isDir())
                 //: %1 is the package folder as given.
                 v.append({ name,
                     QCoreApplication::translate("Trainyard::JobValidation",
-                        "The package folder %1 has neither setup.py nor pyproject.toml, so pip cannot build it.")
+                        "The package folder %1 has neither setup.py nor pyproject.toml, nor an __init__.py (a "
+                        "package folder, as gcloud's --package-path), so pip cannot build it.")
                         .arg(path) });
-        } else {
-            const QString file = info.fileName();
-            bool known = false;
-            for (const char* suffix : { ".tar.gz", ".tgz", ".zip", ".whl" })
-                known = known || file.endsWith(QLatin1String(suffix));
-            if (!known)
+            else
                 //: %1 is the package file as given.
                 v.append({ name,
                     QCoreApplication::translate("Trainyard::JobValidation",
                         "The package %1 is neither a source distribution (.tar.gz, .zip) nor a wheel (.whl).")
                         .arg(path) });
+            break;
+        case PackageSource::Kind::ProjectFolder:
+        case PackageSource::Kind::Archive:
+            break;
         }
     }
     return v;

@@ -2406,11 +2406,6 @@ Der neueste Checkpoint (benannt durch die Statusdatei „checkpoint“)</transla
         <translation>Das Paket %1 existiert auf dem Host des Executors nicht.</translation>
     </message>
     <message>
-        <source>The package folder %1 has neither setup.py nor pyproject.toml, so pip cannot build it.</source>
-        <extracomment>%1 is the package folder as given.</extracomment>
-        <translation>Der Paketordner %1 enthält weder setup.py noch pyproject.toml, daher kann pip ihn nicht bauen.</translation>
-    </message>
-    <message>
         <source>The package %1 is neither a source distribution (.tar.gz, .zip) nor a wheel (.whl).</source>
         <extracomment>%1 is the package file as given.</extracomment>
         <translation>Das Paket %1 ist weder eine Quelldistribution (.tar.gz, .zip) noch ein Wheel (.whl).</translation>
@@ -2419,6 +2414,11 @@ Der neueste Checkpoint (benannt durch die Statusdatei „checkpoint“)</transla
         <source>&quot;%1&quot; is in Cloud Storage, which this executor cannot reach: copy it to this host and give %2 as an absolute path here.</source>
         <extracomment>%1 is the path as given, %2 what the field names (&quot;the job dir&quot;).</extracomment>
         <translation>&quot;%1&quot; liegt in Cloud Storage, das dieser Executor nicht erreicht: Kopieren Sie es auf diesen Rechner und geben Sie %2 hier als absoluten Pfad an.</translation>
+    </message>
+    <message>
+        <source>The package folder %1 has neither setup.py nor pyproject.toml, nor an __init__.py (a package folder, as gcloud&apos;s --package-path), so pip cannot build it.</source>
+        <extracomment>%1 is the package folder as given.</extracomment>
+        <translation>Der Paketordner %1 hat weder setup.py noch pyproject.toml noch eine __init__.py (ein Paketordner wie bei gcloud --package-path), daher kann pip ihn nicht bauen.</translation>
     </message>
 </context>
 <context>
@@ -4504,20 +4504,12 @@ Maschinentyp: %4</translation>
         <translation>%1 existiert nicht.</translation>
     </message>
     <message>
-        <source>%1 is a folder without setup.py or pyproject.toml: not a Python package.</source>
-        <translation>%1 ist ein Ordner ohne setup.py oder pyproject.toml: kein Python-Paket.</translation>
-    </message>
-    <message>
         <source>%1 is neither a package folder nor a source distribution (.tar.gz).</source>
         <translation>%1 ist weder ein Paketordner noch eine Quelldistribution (.tar.gz).</translation>
     </message>
     <message>
         <source>%1 is not readable.</source>
         <translation>%1 ist nicht lesbar.</translation>
-    </message>
-    <message>
-        <source>Choose the package to install: a folder with setup.py or pyproject.toml, or a .tar.gz.</source>
-        <translation>Wählen Sie das zu installierende Paket: einen Ordner mit setup.py oder pyproject.toml oder eine .tar.gz-Datei.</translation>
     </message>
     <message>
         <source>Name the module to run, e.g. trainer.task.</source>
@@ -4645,6 +4637,14 @@ Maschinentyp: %4</translation>
     <message>
         <source>Other arguments of the algorithm, e.g. --colsample_bylevel=0.8 --seed=7</source>
         <translation>Weitere Argumente des Algorithmus, z. B. --colsample_bylevel=0.8 --seed=7</translation>
+    </message>
+    <message>
+        <source>%1 is a folder without setup.py, pyproject.toml or __init__.py: not a Python package.</source>
+        <translation>%1 ist ein Ordner ohne setup.py, pyproject.toml oder __init__.py: kein Python-Paket.</translation>
+    </message>
+    <message>
+        <source>Choose the package to install: a folder with setup.py or pyproject.toml, a package folder (with __init__.py, as gcloud&apos;s --package-path), or a .tar.gz.</source>
+        <translation>Wählen Sie das zu installierende Paket: einen Ordner mit setup.py oder pyproject.toml, einen Paketordner (mit __init__.py, wie bei gcloud --package-path) oder eine .tar.gz-Datei.</translation>
     </message>
 </context>
 <context>

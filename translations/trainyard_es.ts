@@ -2406,11 +2406,6 @@ El punto de control más reciente (indicado por el archivo de estado «checkpoin
         <translation>El paquete %1 no existe en el host del ejecutor.</translation>
     </message>
     <message>
-        <source>The package folder %1 has neither setup.py nor pyproject.toml, so pip cannot build it.</source>
-        <extracomment>%1 is the package folder as given.</extracomment>
-        <translation>La carpeta del paquete %1 no tiene setup.py ni pyproject.toml, así que pip no puede construirlo.</translation>
-    </message>
-    <message>
         <source>The package %1 is neither a source distribution (.tar.gz, .zip) nor a wheel (.whl).</source>
         <extracomment>%1 is the package file as given.</extracomment>
         <translation>El paquete %1 no es una distribución de código fuente (.tar.gz, .zip) ni un wheel (.whl).</translation>
@@ -2419,6 +2414,11 @@ El punto de control más reciente (indicado por el archivo de estado «checkpoin
         <source>&quot;%1&quot; is in Cloud Storage, which this executor cannot reach: copy it to this host and give %2 as an absolute path here.</source>
         <extracomment>%1 is the path as given, %2 what the field names (&quot;the job dir&quot;).</extracomment>
         <translation>&quot;%1&quot; está en Cloud Storage, que este ejecutor no puede alcanzar: cópielo a este equipo e indique %2 aquí como ruta absoluta.</translation>
+    </message>
+    <message>
+        <source>The package folder %1 has neither setup.py nor pyproject.toml, nor an __init__.py (a package folder, as gcloud&apos;s --package-path), so pip cannot build it.</source>
+        <extracomment>%1 is the package folder as given.</extracomment>
+        <translation>La carpeta de paquete %1 no tiene setup.py, pyproject.toml ni __init__.py (una carpeta de paquete, como en --package-path de gcloud), así que pip no puede construirla.</translation>
     </message>
 </context>
 <context>
@@ -4504,20 +4504,12 @@ Tipo de máquina: %4</translation>
         <translation>%1 no existe.</translation>
     </message>
     <message>
-        <source>%1 is a folder without setup.py or pyproject.toml: not a Python package.</source>
-        <translation>%1 es una carpeta sin setup.py ni pyproject.toml: no es un paquete de Python.</translation>
-    </message>
-    <message>
         <source>%1 is neither a package folder nor a source distribution (.tar.gz).</source>
         <translation>%1 no es ni una carpeta de paquete ni una distribución de código fuente (.tar.gz).</translation>
     </message>
     <message>
         <source>%1 is not readable.</source>
         <translation>%1 no se puede leer.</translation>
-    </message>
-    <message>
-        <source>Choose the package to install: a folder with setup.py or pyproject.toml, or a .tar.gz.</source>
-        <translation>Elija el paquete que se instalará: una carpeta con setup.py o pyproject.toml, o un .tar.gz.</translation>
     </message>
     <message>
         <source>Name the module to run, e.g. trainer.task.</source>
@@ -4645,6 +4637,14 @@ Tipo de máquina: %4</translation>
     <message>
         <source>Other arguments of the algorithm, e.g. --colsample_bylevel=0.8 --seed=7</source>
         <translation>Otros argumentos del algoritmo, p. ej. --colsample_bylevel=0.8 --seed=7</translation>
+    </message>
+    <message>
+        <source>%1 is a folder without setup.py, pyproject.toml or __init__.py: not a Python package.</source>
+        <translation>%1 es una carpeta sin setup.py, pyproject.toml ni __init__.py: no es un paquete de Python.</translation>
+    </message>
+    <message>
+        <source>Choose the package to install: a folder with setup.py or pyproject.toml, a package folder (with __init__.py, as gcloud&apos;s --package-path), or a .tar.gz.</source>
+        <translation>Elija el paquete que instalar: una carpeta con setup.py o pyproject.toml, una carpeta de paquete (con __init__.py, como en --package-path de gcloud) o un .tar.gz.</translation>
     </message>
 </context>
 <context>

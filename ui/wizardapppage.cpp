@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "wizardapppage.h"
 
+#include "packagesource.h"
+
 #include "builtinalgorithm.h"
 #include "builtinalgorithmform.h"
 #include "packagemodules.h"
@@ -458,20 +460,23 @@ void WizardAppPage::onArgsChanged()
 
 QString WizardAppPage::packageProblem(const QString& path)
 {
-    const QFileInfo info(path);
-    if (!info.exists())
+    // The rule is PackageSource's (models/): a project folder, gcloud's package folder (its __init__.py; built with
+    // its parent's setup.py or a generated one), or an archive.
+    const PackageSource source = PackageSource::inspect(path);
+    switch (source.kind) {
+    case PackageSource::Kind::Missing:
         return tr("%1 does not exist.").arg(path);
-    if (info.isDir()) {
-        const QDir dir(path);
-        if (!dir.exists(QStringLiteral("setup.py")) && !dir.exists(QStringLiteral("pyproject.toml")))
-            return tr("%1 is a folder without setup.py or pyproject.toml: not a Python package.").arg(path);
+    case PackageSource::Kind::ProjectFolder:
+    case PackageSource::Kind::PackageFolder:
         return {};
+    case PackageSource::Kind::Archive:
+        return QFileInfo(path).isReadable() ? QString() : tr("%1 is not readable.").arg(path);
+    case PackageSource::Kind::Unknown:
+        break;
     }
-    if (!path.endsWith(QLatin1String(".tar.gz")))
-        return tr("%1 is neither a package folder nor a source distribution (.tar.gz).").arg(path);
-    if (!info.isReadable())
-        return tr("%1 is not readable.").arg(path);
-    return {};
+    if (QFileInfo(path).isDir())
+        return tr("%1 is a folder without setup.py, pyproject.toml or __init__.py: not a Python package.").arg(path);
+    return tr("%1 is neither a package folder nor a source distribution (.tar.gz).").arg(path);
 }
 
 bool WizardAppPage::modulesScanned() const
@@ -485,7 +490,8 @@ void WizardAppPage::onPackageChanged()
     const QStringList list = packages();
     QStringList problems;
     if (list.isEmpty() && m_packageEdited)
-        problems << tr("Choose the package to install: a folder with setup.py or pyproject.toml, or a .tar.gz.");
+        problems << tr("Choose the package to install: a folder with setup.py or pyproject.toml, a package folder "
+                       "(with __init__.py, as gcloud's --package-path), or a .tar.gz.");
     for (const QString& p : list) {
         const QString problem = packageProblem(p);
         if (!problem.isEmpty())

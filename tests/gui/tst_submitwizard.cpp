@@ -581,6 +581,38 @@ private Q_SLOTS:
         QCOMPARE(w.job().trainingInput.pythonModule, QStringLiteral("trainer.ps_task"));
     }
 
+    /// gcloud's --package-path form (issue 45, item 0): the package folder itself ("trainer/" with __init__.py) is a
+    /// package here too (PackageSource, the rule the executor builds by); its modules are offered under its name, or
+    /// its parent project's when the parent has setup.py. "Not a Python package" before.
+    void gcloudPackageFolder()
+    {
+        QVERIFY(writeFile(path(QStringLiteral("gpkg/trainer/__init__.py")), ""));
+        QVERIFY(writeFile(path(QStringLiteral("gpkg/trainer/task.py")), "print(1)\n"));
+        QVERIFY(writeFile(path(QStringLiteral("gpkg/trainer/util.py")), "X = 1\n"));
+        SubmitWizard w(nullptr);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        typeValidId(w);
+        w.next();
+        WizardAppPage* page = w.appPage();
+        QTest::keyClicks(page->packageEdit(), path(QStringLiteral("gpkg/trainer")));
+        QVERIFY2(page->packageProblems()->text().isEmpty(), qPrintable(page->packageProblems()->text()));
+        QTRY_VERIFY_WITH_TIMEOUT(page->modulesScanned(), 60000);
+        QCOMPARE(page->moduleBox()->itemText(0), QStringLiteral("trainer.task"));
+        QCOMPARE(page->moduleBox()->currentText(), QStringLiteral("trainer.task"));
+        QVERIFY(nextEnabled(w));
+        QCOMPARE(w.job().trainingInput.packageUris, QStringList { path(QStringLiteral("gpkg/trainer")) });
+        // With the parent's setup.py, the parent project is what pip builds: its modules.
+        QVERIFY(writeFile(path(QStringLiteral("gproj/setup.py")), "from setuptools import setup\n"));
+        QVERIFY(writeFile(path(QStringLiteral("gproj/other/__init__.py")), ""));
+        QVERIFY(writeFile(path(QStringLiteral("gproj/other/run.py")), "print(2)\n"));
+        QVERIFY(writeFile(path(QStringLiteral("gproj/trainer/__init__.py")), ""));
+        QVERIFY(writeFile(path(QStringLiteral("gproj/trainer/task.py")), "print(1)\n"));
+        QCOMPARE(PackageModules::discover(path(QStringLiteral("gproj/trainer"))),
+            (QStringList { QStringLiteral("trainer.task"), QStringLiteral("other.run") }));
+        QVERIFY(WizardAppPage::packageProblem(path(QStringLiteral("gproj/trainer"))).isEmpty());
+    }
+
     void sdistModules()
     {
         // An sdist: modules are read from the archive listing.

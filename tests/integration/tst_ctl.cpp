@@ -19,6 +19,7 @@
 #include <QThread>
 
 #include <algorithm>
+#include <tuple>
 
 #include <csignal>
 
@@ -418,6 +419,45 @@ private Q_SLOTS:
         QCOMPARE(bad.code, 1);
         QVERIFY2(
             bad.err.startsWith(QLatin1String("ERROR: (trainyardctl.jobs.list) INVALID_ARGUMENT")), qPrintable(bad.err));
+    }
+
+    /// gcloud's --package-path (issue 45, item 0): the package folder itself ("trainer/", with __init__.py, as the
+    /// service's samples give it), built with its parent's setup.py when there is one, else with a generated one; the
+    /// job runs `python -m <package>.task`, which imports a sibling module. Both were refused before ("has neither
+    /// setup.py nor pyproject.toml"); a folder that is neither still is, naming the field and the rule.
+    void packagePathAsGcloud()
+    {
+        const QString alone = m_root.filePath(QStringLiteral("gcloud/alone"));
+        writeFile(alone + QStringLiteral("/gtrainer/__init__.py"), {});
+        writeFile(alone + QStringLiteral("/gtrainer/util.py"), "def word():\n    return 'sibling'\n");
+        writeFile(alone + QStringLiteral("/gtrainer/task.py"),
+            "from gtrainer import util\nprint('gcloud layout with a', util.word())\n");
+        const QString project = m_root.filePath(QStringLiteral("gcloud/project"));
+        QVERIFY(Trainyard::Test::writeTrainingPackage(project, QStringLiteral("gtrainer2"),
+            "print('built with the parent setup.py')\n", QStringLiteral("gproject")));
+        const QList<std::tuple<QString, QString, QString, QString>> cases {
+            { QStringLiteral("gcloud_alone"), alone + QStringLiteral("/gtrainer/"), QStringLiteral("gtrainer.task"),
+                QStringLiteral("gcloud layout with a sibling") },
+            { QStringLiteral("gcloud_parent"), project + QStringLiteral("/gtrainer2"), QStringLiteral("gtrainer2.task"),
+                QStringLiteral("built with the parent setup.py") },
+        };
+        for (const auto& [id, path, module, printed] : cases) {
+            const CtlRun r = ctl({ QStringLiteral("jobs"), QStringLiteral("submit"), QStringLiteral("training"), id,
+                QStringLiteral("--package-path"), path, QStringLiteral("--module-name"), module,
+                QStringLiteral("--region=local"), QStringLiteral("--stream-logs") });
+            QVERIFY2(r.code == 0, qPrintable(r.text()));
+            QVERIFY2(r.text().contains(printed), qPrintable(r.text()));
+            QCOMPARE(describeJson(id).value(QStringLiteral("state")).toString(), QStringLiteral("SUCCEEDED"));
+        }
+        const QString neither = m_root.filePath(QStringLiteral("gcloud/neither"));
+        QVERIFY(QDir().mkpath(neither));
+        const CtlRun refused = ctl({ QStringLiteral("jobs"), QStringLiteral("submit"), QStringLiteral("training"),
+            QStringLiteral("gcloud_neither"), QStringLiteral("--package-path"), neither, QStringLiteral("--module-name"),
+            QStringLiteral("x.task") });
+        QCOMPARE(refused.code, 1);
+        QVERIFY2(refused.err.contains(QLatin1String("field: trainingInput.packageUris[0]"))
+                && refused.err.contains(QLatin1String("nor an __init__.py")),
+            qPrintable(refused.err));
     }
 
     /// gcloud's format language on every command, and its list flags (issue 45, item 10): value(), csv[no-heading],

@@ -2,6 +2,7 @@
 // PathPolicy: the rule for trainingInput.jobDir (absolute, clean, strictly inside an allowed root after
 // resolving symbolic links), on real folders and links in a temporary root.
 
+#include "packagesource.h"
 #include "pathpolicy.h"
 
 #include <QDir>
@@ -169,6 +170,10 @@ private Q_SLOTS:
         QTest::newRow("an sdist") << r + QStringLiteral("/trainer-0.1.tar.gz") << QString();
         QTest::newRow("as a file:// URL") << QStringLiteral("file://") + r + QStringLiteral("/pkg") << QString();
         QTest::newRow("/etc") << QStringLiteral("/etc") << QStringLiteral("neither setup.py nor pyproject.toml");
+        // gcloud's --package-path (issue 45, item 0): the package folder itself, with __init__.py, with or without
+        // its parent's setup.py ("neither setup.py nor pyproject.toml" before).
+        QTest::newRow("gcloud's package folder") << r + QStringLiteral("/alone/trainer") << QString();
+        QTest::newRow("package folder of a project") << r + QStringLiteral("/pkg/trainer/") << QString();
         QTest::newRow("missing") << r + QStringLiteral("/nothing") << QStringLiteral("does not exist");
         QTest::newRow("a text file") << r + QStringLiteral("/notes.txt") << QStringLiteral("neither a source");
         QTest::newRow("relative") << QStringLiteral("pkg") << QStringLiteral("not an absolute path");
@@ -183,7 +188,9 @@ private Q_SLOTS:
         QFETCH(QString, problem);
         const QString r = m_root.path();
         QVERIFY(QDir().mkpath(r + QStringLiteral("/pkg")));
-        for (const char* name : { "/pkg/setup.py", "/trainer-0.1.tar.gz", "/notes.txt" }) {
+        QVERIFY(QDir().mkpath(r + QStringLiteral("/alone/trainer")) && QDir().mkpath(r + QStringLiteral("/pkg/trainer")));
+        for (const char* name : { "/pkg/setup.py", "/trainer-0.1.tar.gz", "/notes.txt", "/alone/trainer/__init__.py",
+                 "/pkg/trainer/__init__.py" }) {
             QFile f(r + QLatin1String(name));
             QVERIFY(f.open(QIODevice::WriteOnly));
         }
@@ -195,6 +202,32 @@ private Q_SLOTS:
         QCOMPARE(v.size(), 1);
         QCOMPARE(v.first().field, QStringLiteral("version.packageUris[0]"));
         QVERIFY2(v.first().description.contains(problem), qPrintable(v.first().description));
+    }
+
+    /// What PackageSource says each kind of path is, and the setup.py gcloud writes for a package folder alone.
+    void packageSource()
+    {
+        const QString r = m_root.path();
+        QVERIFY(QDir().mkpath(r + QStringLiteral("/src/census/trainer")));
+        QFile init(r + QStringLiteral("/src/census/trainer/__init__.py"));
+        QVERIFY(init.open(QIODevice::WriteOnly));
+        init.close();
+        PackageSource alone = PackageSource::inspect(r + QStringLiteral("/src/census/trainer/"));
+        QCOMPARE(int(alone.kind), int(PackageSource::Kind::PackageFolder));
+        QCOMPARE(alone.path, r + QStringLiteral("/src/census/trainer"));
+        QCOMPARE(alone.packageName, QStringLiteral("trainer"));
+        QVERIFY(alone.projectDir.isEmpty());
+        QFile setup(r + QStringLiteral("/src/census/setup.py"));
+        QVERIFY(setup.open(QIODevice::WriteOnly));
+        setup.close();
+        QCOMPARE(PackageSource::inspect(r + QStringLiteral("/src/census/trainer")).projectDir, r + QStringLiteral("/src/census"));
+        QCOMPARE(int(PackageSource::inspect(r + QStringLiteral("/src/census")).kind), int(PackageSource::Kind::ProjectFolder));
+        QCOMPARE(int(PackageSource::inspect(r + QStringLiteral("/src")).kind), int(PackageSource::Kind::Unknown));
+        QCOMPARE(int(PackageSource::inspect(r + QStringLiteral("/none")).kind), int(PackageSource::Kind::Missing));
+        QCOMPARE(PackageSource::generatedSetupPy(QStringLiteral("trainer")),
+            QByteArray("from setuptools import find_packages, setup\n\nif __name__ == \"__main__\":\n"
+                       "    setup(name=\"trainer\", version=\"0.0.0\", packages=find_packages(include=[\"trainer\", "
+                       "\"trainer.*\"]))\n"));
     }
 
     void missingRootAllowsNothing()

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "staging.h"
 
+#include "packagesource.h"
+
 #include "jobfolder.h"
 
 #include "processgroup.h"
@@ -190,26 +192,45 @@ void Staging::start()
                      .arg(uri));
             return;
         }
-        const QFileInfo info(path);
-        if (!info.exists()) {
+        const PackageSource source = PackageSource::inspect(path);
+        if (source.kind == PackageSource::Kind::Missing) {
             fail(QStringLiteral("trainingInput.packageUris: %1 does not exist").arg(uri));
             return;
         }
-        if (info.isDir()) {
-            const QDir dir(path);
-            if (!dir.exists(QStringLiteral("setup.py")) && !dir.exists(QStringLiteral("pyproject.toml"))) {
-                fail(QStringLiteral("trainingInput.packageUris: %1 has neither setup.py nor pyproject.toml").arg(uri));
-                return;
-            }
+        if (source.kind == PackageSource::Kind::Unknown && QFileInfo(source.path).isDir()) {
+            fail(QStringLiteral("trainingInput.packageUris: %1 has neither setup.py nor pyproject.toml, nor an "
+                                "__init__.py (a package folder, as gcloud's --package-path)")
+                     .arg(uri));
+            return;
+        }
+        if (source.isFolder()) {
+            // pip builds a copy: the project folder (a package folder's parent project, as gcloud builds it), or a
+            // package folder beside gcloud's generated setup.py.
             const QString copy = build + QStringLiteral("/src%1").arg(n++);
             QString error;
-            if (!copyPackageDir(info.absoluteFilePath(), copy, &error)) {
+            bool copied = false;
+            if (!source.projectDir.isEmpty()) {
+                copied = copyPackageDir(source.projectDir, copy, &error);
+            } else {
+                QFile setup(copy + QStringLiteral("/setup.py"));
+                copied = QDir().mkpath(copy) && setup.open(QIODevice::WriteOnly)
+                    && setup.write(PackageSource::generatedSetupPy(source.packageName)) >= 0;
+                setup.close();
+                if (!copied)
+                    error = QStringLiteral("cannot write %1").arg(setup.fileName());
+                copied = copied && copyPackageDir(source.path, copy + QLatin1Char('/') + source.packageName, &error);
+                if (copied)
+                    Q_EMIT outputLine(QStringLiteral("%1 is a package folder without setup.py: building it with a "
+                                                     "generated one (package %2), as gcloud does")
+                                          .arg(source.path, source.packageName));
+            }
+            if (!copied) {
                 fail(QStringLiteral("trainingInput.packageUris: %1: %2").arg(uri, error));
                 return;
             }
             packages << copy;
         } else {
-            packages << info.absoluteFilePath();
+            packages << source.path;
         }
     }
 
