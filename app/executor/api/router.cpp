@@ -313,6 +313,39 @@ struct HttpApi::Routes {
                     c, [&](OperationsHandler& h) { return h.cancelOperation(c["project"], c["operation"]); });
             });
 
+        // The service's location-scoped operations (projects.locations.operations.get and .cancel): the project's
+        // operations, whatever the location (prediction runs on this host, which every region but a Slurm
+        // cluster's means, as trainyardctl's --region).
+        const QString locatedOperation
+            = QStringLiteral("/v1/projects/{project}/locations/{location}/operations/{operation}");
+        table.add("GET", locatedOperation, QStringLiteral("ml.operations.get"), [toOperations](const Call& c) {
+            return toOperations(c, [&](OperationsHandler& h) { return h.getOperation(c["project"], c["operation"]); });
+        });
+        table.add("POST", locatedOperation + QStringLiteral(":cancel"), QStringLiteral("ml.operations.cancel"),
+            [toOperations](const Call& c) {
+                return toOperations(
+                    c, [&](OperationsHandler& h) { return h.cancelOperation(c["project"], c["operation"]); });
+            });
+        // What the service's API description has and this executor does not serve: 501 UNIMPLEMENTED saying why,
+        // rather than a 404 that reads as a wrong URL (tst_conformance lists these methods).
+        const auto unimplemented = [](const QString& why) {
+            return [why](const Call&) { return Api::errorReply(RpcCode::Unimplemented, why); };
+        };
+        const QString vizier = QStringLiteral(
+            "The AI Platform Vizier API (projects.locations.studies and their trials) is not served by this executor: "
+            "hyperparameter tuning runs inside a training job (trainingInput.hyperparameters), whose trials are "
+            "trainingOutput.trials.");
+        for (const char* method : { "GET", "POST", "DELETE" }) {
+            table.add(method, QStringLiteral("/v1/projects/{project}/locations/{location}/studies"), QString(),
+                unimplemented(vizier));
+            table.add(method, QStringLiteral("/v1/projects/{project}/locations/{location}/studies/{study=**}"),
+                QString(), unimplemented(vizier));
+        }
+        for (const QString& resource : { model, version })
+            table.add("POST", resource + QStringLiteral(":explain"), QStringLiteral("ml.models.predict"),
+                unimplemented(QStringLiteral("projects.explain is not served yet: the service offers explanations "
+                                             "for TensorFlow models only, and this executor has none to explain.")));
+
         // Every route's audit method, once: the router records each call from it (route()).
         for (const auto& route : table.routes())
             audit.insert(&route, AuditRecorder::methodOf(route.method, route.pattern, route.permission));
