@@ -389,6 +389,30 @@ QList<Flag> makeTable()
     t << countFlag("evaluator-count", "EVALUATOR_COUNT", "Number of evaluators.", &TrainingInput::evaluatorCount);
     t << textFlag("evaluator-machine-type", "EVALUATOR_MACHINE_TYPE", "Machine type of the evaluators.",
         &TrainingInput::evaluatorType);
+    t << imageFlag("evaluator-image-uri", "EVALUATOR_IMAGE_URI",
+        "Container image to run on the evaluators (default: the master's image, or its package).",
+        &TrainingInput::evaluatorConfig);
+    t << acceleratorFlag("evaluator-accelerator", "Accelerators for each evaluator.", &TrainingInput::evaluatorConfig);
+    t << textFlag("network", "NETWORK",
+        "The VPC network the service would peer (trainingInput.network): recorded in the job; replicas here use this "
+        "host's network (or the cluster's).",
+        &TrainingInput::network);
+    t << textFlag("service-account", "SERVICE_ACCOUNT",
+        "The service account the service would run the job as (trainingInput.serviceAccount): recorded in the job; "
+        "replicas here run as the executor's sandbox user.",
+        &TrainingInput::serviceAccount);
+    t << Flag { QStringLiteral("enable-web-access"), QString(),
+        QStringLiteral("Ask for the service's interactive shell on the replicas (trainingInput.enableWebAccess): "
+                       "recorded in the job; the console's Logs and Replicas tabs are this executor's way in."),
+        true,
+        [](Job& job, const QString& value, QString*) {
+            job.trainingInput.enableWebAccess = value == QLatin1String("true");
+            return true;
+        },
+        [](const Job& job) -> std::optional<QString> {
+            return job.trainingInput.enableWebAccess.value_or(false) ? std::optional<QString>(QStringLiteral("true"))
+                                                                     : std::nullopt;
+        } };
     t << textFlag("region", "REGION",
         "Region: a Slurm cluster of the executor's clusters.yaml runs the job there (trainyardctl clusters list); "
         "any other region (local, us-central1 …) runs it on the executor's host.",
@@ -466,11 +490,12 @@ bool applyWords(Job& job, const QStringList& words, QString* error, const QList<
 bool needsConfigFile(const Job& job)
 {
     const TrainingInput& in = job.trainingInput;
-    if (in.hyperparameters || in.scheduling || in.evaluatorConfig || !in.network.isEmpty()
-        || !in.serviceAccount.isEmpty() || in.enableWebAccess || !in.encryptionConfig.isEmpty())
+    // network, serviceAccount and enableWebAccess have flags of their own; a KMS key has none here (refused).
+    if (in.hyperparameters || in.scheduling || !in.encryptionConfig.isEmpty()
+        || (in.enableWebAccess.has_value() && !*in.enableWebAccess))
         return true;
     for (const std::optional<ReplicaConfig>* config :
-        { &in.masterConfig, &in.workerConfig, &in.parameterServerConfig }) {
+        { &in.masterConfig, &in.workerConfig, &in.parameterServerConfig, &in.evaluatorConfig }) {
         if (!*config)
             continue;
         ReplicaConfig rest = **config;

@@ -70,7 +70,8 @@ Node commandTree()
                 {} },
         } };
     Node local { QStringLiteral("local"), QStringLiteral("Run training locally, without the executor."), {},
-        { { QStringLiteral("train"), QStringLiteral("Run a training job locally."), &LocalTrain::run, {} } } };
+        { { QStringLiteral("predict"), QStringLiteral("Run prediction locally."), &ModelsCommands::localPredict, {} },
+            { QStringLiteral("train"), QStringLiteral("Run a training job locally."), &LocalTrain::run, {} } } };
     // The inspect verbs take their own --format; the session took it as a global flag, so it goes back.
     const auto inspect = [](int (*verb)(const QStringList&, QTextStream&, QTextStream&)) {
         return [verb](CtlSession& s, const QStringList& args) {
@@ -123,7 +124,8 @@ Node commandTree()
             { QStringLiteral("remove-iam-policy-binding"), QStringLiteral("Remove an IAM policy binding from a model."),
                 &IamCommands::removeModelBinding, {} },
             { QStringLiteral("set-iam-policy"), QStringLiteral("Set the IAM policy of a model."),
-                &IamCommands::setModelPolicy, {} } } };
+                &IamCommands::setModelPolicy, {} },
+            { QStringLiteral("update"), QStringLiteral("Update an existing model."), &updateModel, {} } } };
     Node versions { QStringLiteral("versions"), QStringLiteral("Deploy models as versions and manage them."), {},
         { { QStringLiteral("create"), QStringLiteral("Create a new model version."), &createVersion, {} },
             { QStringLiteral("delete"), QStringLiteral("Delete an existing model version."), &deleteVersion, {} },
@@ -133,7 +135,8 @@ Node commandTree()
                 &setDefaultVersion, {} },
             { QStringLiteral("update"), QStringLiteral("Update an existing model version."), &updateVersion, {} } } };
     Node operations { QStringLiteral("operations"), QStringLiteral("Manage long-running operations."), {},
-        { { QStringLiteral("describe"), QStringLiteral("Describe an operation."), &describeOperation, {} },
+        { { QStringLiteral("cancel"), QStringLiteral("Cancel an operation."), &cancelOperation, {} },
+            { QStringLiteral("describe"), QStringLiteral("Describe an operation."), &describeOperation, {} },
             { QStringLiteral("list"), QStringLiteral("List the project's operations."), &listOperations, {} },
             { QStringLiteral("wait"), QStringLiteral("Wait for an operation to complete."), &waitOperation, {} } } };
     Node predictVerb { QStringLiteral("predict"), QStringLiteral("Run online prediction."), &predict, {} };

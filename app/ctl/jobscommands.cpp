@@ -228,6 +228,13 @@ void addTrainingFlags(ArgParser& p)
         QStringLiteral("async"), QStringLiteral("(DEPRECATED) Return without waiting; this is the default behaviour."));
     p.addSwitch(QStringLiteral("stream-logs"),
         QStringLiteral("Block until the job finishes and stream its logs; exit 1 unless it SUCCEEDED."));
+    p.addFlag(QStringLiteral("staging-bucket"), QStringLiteral("STAGING_BUCKET"),
+        QStringLiteral("Accepted and not used, with a warning: gcloud uploads the packages there; here they stay on "
+                       "this host and the executor stages them itself."));
+    for (const char* kms : { "kms-key", "kms-keyring", "kms-location", "kms-project" })
+        p.addFlag(QLatin1String(kms), QString::fromLatin1(kms).toUpper().replace(QLatin1Char('-'), QLatin1Char('_')),
+            QStringLiteral("Refused: this executor cannot encrypt a job's data with a Cloud KMS key (customer-managed "
+                           "encryption keys)."));
     p.allowUserArgs(QStringLiteral("Additional arguments passed to the trainer (after the module name)."));
 }
 
@@ -253,6 +260,18 @@ std::optional<Job> jobFromCommandLine(CtlSession& s, const ArgParser& p, int* co
     job.jobId = p.positional(QStringLiteral("JOB"));
     TrainingInput& ti = job.trainingInput;
     *code = ExitCode::Usage;
+    // gcloud's CMEK flags: a job that asks for its data to be encrypted with a key is refused, never run without it.
+    for (const char* kms : { "kms-key", "kms-keyring", "kms-location", "kms-project" }) {
+        if (p.isSet(QLatin1String(kms))) {
+            s.err() << p.usageError(QStringLiteral("argument --%1: this executor cannot encrypt a job's data with a "
+                                                   "Cloud KMS key; leave the --kms-* flags out to run it unencrypted.")
+                                        .arg(QLatin1String(kms)));
+            return std::nullopt;
+        }
+    }
+    if (p.isSet(QStringLiteral("staging-bucket")))
+        s.err() << "WARNING: --staging-bucket is accepted and not used: the packages stay on this host, and the "
+                   "executor stages them in the job's folder.\n";
 
     // A master image runs every replica without its own: there is no package or module to give (gcloud: "Only
     // one of --master-image-uri, --runtime-version must be specified").

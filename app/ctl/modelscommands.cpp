@@ -2,6 +2,7 @@
 #include "modelscommands.h"
 
 #include "argparser.h"
+#include "builtinalgorithm.h"
 #include "ctlsession.h"
 #include "predictionclient.h"
 #include "printer.h"
@@ -9,6 +10,8 @@
 #include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QFileInfo>
+#include <QProcess>
 #include <QJsonArray>
 #include <QRegularExpression>
 #include <QThread>
@@ -61,6 +64,42 @@ template <typename Resource> QJsonArray toJsonArray(const QList<Resource>& resou
     for (const Resource& r : resources)
         array.append(r.toJson());
     return array;
+}
+
+/// gcloud's label flags on an update verb: --update-labels (merged), --remove-labels, --clear-labels.
+void addLabelUpdateFlags(ArgParser& p)
+{
+    p.addFlag(QStringLiteral("update-labels"), QStringLiteral("[KEY=VALUE,...]"),
+        QStringLiteral("Labels to add or change; the others stay."));
+    p.addFlag(QStringLiteral("remove-labels"), QStringLiteral("[KEY,...]"),
+        QStringLiteral("Labels to remove (a key that is not there is ignored)."));
+    p.addSwitch(QStringLiteral("clear-labels"),
+        QStringLiteral("Remove every label; --update-labels then sets the new ones, as gcloud's."));
+}
+
+/// Whether the label flags ask for a change.
+bool labelsChange(const ArgParser& p)
+{
+    return p.isSet(QStringLiteral("update-labels")) || p.isSet(QStringLiteral("remove-labels"))
+        || p.isTrue(QStringLiteral("clear-labels"));
+}
+
+/// gcloud's rule for the label flags over `current`: cleared first, then removed, then updated. nullopt and *error
+/// (gcloud's usage words) for a malformed --update-labels.
+std::optional<QMap<QString, QString>> changedLabels(
+    const ArgParser& p, const QMap<QString, QString>& current, QString* error)
+{
+    QMap<QString, QString> labels = p.isTrue(QStringLiteral("clear-labels")) ? QMap<QString, QString>() : current;
+    for (const QString& key : p.value(QStringLiteral("remove-labels")).split(QLatin1Char(','), Qt::SkipEmptyParts))
+        labels.remove(key.trimmed());
+    if (p.isSet(QStringLiteral("update-labels"))) {
+        QMap<QString, QString> added;
+        if (!GcloudFlags::parseDict(QStringLiteral("update-labels"), p.value(QStringLiteral("update-labels")), &added, error))
+            return std::nullopt;
+        for (auto it = added.cbegin(); it != added.cend(); ++it)
+            labels.insert(it.key(), it.value());
+    }
+    return labels;
 }
 
 /// gcloud's list flags on a list verb (--flatten, --sort-by, --limit, --uri); false after the usage error.
@@ -516,14 +555,14 @@ int ModelsCommands::updateVersion(CtlSession& s, const QStringList& args)
     const QString command = QStringLiteral("trainyardctl.versions.update");
     ArgParser p(command,
         QStringLiteral("trainyardctl versions update VERSION --model=MODEL [--description=DESCRIPTION] "
-                       "[--update-labels=[KEY=VALUE,...]] [--nodes=N | --min-nodes=N [--max-nodes=N]] [--async]"),
+                       "[--update-labels=[KEY=VALUE,...]] [--remove-labels=[KEY,...]] [--clear-labels] "
+                       "[--nodes=N | --min-nodes=N [--max-nodes=N]] [--async]"),
         QStringLiteral("update an existing model version\nIts description, labels or scaling; new scaling starts its "
                        "nodes again with the new numbers (UPDATING, then READY)."));
     p.addPositional(QStringLiteral("VERSION"), QStringLiteral("Name of the version."));
     p.addFlag(QStringLiteral("model"), QStringLiteral("MODEL"), QStringLiteral("The model of the version."));
     p.addFlag(QStringLiteral("description"), QStringLiteral("DESCRIPTION"), QStringLiteral("The new description."));
-    p.addFlag(QStringLiteral("update-labels"), QStringLiteral("[KEY=VALUE,...]"),
-        QStringLiteral("Labels to add or change; the others stay."));
+    addLabelUpdateFlags(p);
     p.addFlag(QStringLiteral("nodes"), QStringLiteral("N"), QStringLiteral("manualScaling.nodes: this many nodes."));
     p.addFlag(QStringLiteral("min-nodes"), QStringLiteral("N"),
         QStringLiteral("autoScaling.minNodes (0: scale to zero when idle)."));
@@ -554,23 +593,19 @@ int ModelsCommands::updateVersion(CtlSession& s, const QStringList& args)
         changes.description = p.value(QStringLiteral("description"));
         mask << QStringLiteral("description");
     }
-    if (p.isSet(QStringLiteral("update-labels"))) {
-        // Merged into the labels the version has, as gcloud's --update-labels.
+    if (labelsChange(p)) {
+        // Over the labels the version has, as gcloud's label flags.
         const std::optional<VersionResource> current
             = ok(s, command, client->getVersionBlocking(changes.model, changes.name));
         if (!current)
             return ExitCode::Error;
-        QMap<QString, QString> labels = current->labels;
-        QMap<QString, QString> added;
         QString error;
-        if (!GcloudFlags::parseDict(
-                QStringLiteral("update-labels"), p.value(QStringLiteral("update-labels")), &added, &error)) {
+        const std::optional<QMap<QString, QString>> labels = changedLabels(p, current->labels, &error);
+        if (!labels) {
             s.err() << p.usageError(error);
             return ExitCode::Usage;
         }
-        for (auto it = added.cbegin(); it != added.cend(); ++it)
-            labels.insert(it.key(), it.value());
-        changes.labels = labels;
+        changes.labels = *labels;
         mask << QStringLiteral("labels");
     }
     const auto number = [&](const char* flag, int least, int* out) {
@@ -606,8 +641,8 @@ int ModelsCommands::updateVersion(CtlSession& s, const QStringList& args)
         mask << QStringLiteral("autoScaling.maxNodes");
     }
     if (mask.isEmpty()) {
-        s.err() << p.usageError(QStringLiteral("Nothing to update: give --description, --update-labels, --nodes, "
-                                               "--min-nodes or --max-nodes."));
+        s.err() << p.usageError(QStringLiteral("Nothing to update: give --description, --update-labels, "
+                                               "--remove-labels, --clear-labels, --nodes, --min-nodes or --max-nodes."));
         return ExitCode::Usage;
     }
     const std::optional<OperationResource> op = ok(s, command, client->patchVersionBlocking(changes, mask));
@@ -650,6 +685,83 @@ int ModelsCommands::setDefaultVersion(CtlSession& s, const QStringList& args)
     if (!v)
         return ExitCode::Error;
     s.printResource(v->toJson());
+    return ExitCode::Ok;
+}
+
+int ModelsCommands::updateModel(CtlSession& s, const QStringList& args)
+{
+    const QString command = QStringLiteral("trainyardctl.models.update");
+    ArgParser p(command,
+        QStringLiteral("trainyardctl models update MODEL [--description=DESCRIPTION] [--update-labels=[KEY=VALUE,...]] "
+                       "[--remove-labels=[KEY,...]] [--clear-labels]"),
+        QStringLiteral("update an existing model\nIts description or labels (an UPDATE_MODEL operation, waited for)."));
+    p.addPositional(QStringLiteral("MODEL"), QStringLiteral("Name of the model."));
+    p.addFlag(QStringLiteral("description"), QStringLiteral("DESCRIPTION"), QStringLiteral("The new description."));
+    addLabelUpdateFlags(p);
+    addRegionFlag(p);
+    if (!p.parse(args))
+        return s.usage(p);
+    if (!regionAllowed(s, p))
+        return ExitCode::Error;
+    if (!p.isSet(QStringLiteral("description")) && !labelsChange(p)) {
+        s.err() << p.usageError(QStringLiteral("Nothing to update: give --description, --update-labels, "
+                                               "--remove-labels or --clear-labels."));
+        return ExitCode::Usage;
+    }
+    std::optional<PredictionClient> client = prediction(s, command);
+    if (!client)
+        return ExitCode::Error;
+    ModelResource changes;
+    changes.project = s.project();
+    changes.name = p.positional(QStringLiteral("MODEL"));
+    QStringList mask;
+    if (p.isSet(QStringLiteral("description"))) {
+        changes.description = p.value(QStringLiteral("description"));
+        mask << QStringLiteral("description");
+    }
+    if (labelsChange(p)) {
+        const std::optional<ModelResource> current = ok(s, command, client->getModelBlocking(changes.name));
+        if (!current)
+            return ExitCode::Error;
+        QString error;
+        const std::optional<QMap<QString, QString>> labels = changedLabels(p, current->labels, &error);
+        if (!labels) {
+            s.err() << p.usageError(error);
+            return ExitCode::Usage;
+        }
+        changes.labels = *labels;
+        mask << QStringLiteral("labels");
+    }
+    const std::optional<OperationResource> op = ok(s, command, client->patchModelBlocking(changes, mask));
+    if (!op)
+        return ExitCode::Error;
+    const std::optional<OperationResource> done = waitFor(s, *client, command, op->resourceName(),
+        QStringLiteral("Updating model [%1]......").arg(changes.name));
+    if (!done)
+        return ExitCode::Error;
+    return done->failed() ? operationFailed(s, command, *done) : ExitCode::Ok;
+}
+
+int ModelsCommands::cancelOperation(CtlSession& s, const QStringList& args)
+{
+    const QString command = QStringLiteral("trainyardctl.operations.cancel");
+    ArgParser p(command, QStringLiteral("trainyardctl operations cancel OPERATION"),
+        QStringLiteral("cancel an operation\nA version being created stops and is removed; a finished operation "
+                       "stays as it ended."));
+    p.addPositional(QStringLiteral("OPERATION"), QStringLiteral("The operation's ID or name."));
+    addRegionFlag(p);
+    if (!p.parse(args))
+        return s.usage(p);
+    if (!regionAllowed(s, p))
+        return ExitCode::Error;
+    std::optional<PredictionClient> client = prediction(s, command);
+    if (!client)
+        return ExitCode::Error;
+    const QString id = p.positional(QStringLiteral("OPERATION")).section(QLatin1Char('/'), -1);
+    if (!ok(s, command, client->cancelOperationBlocking(id)))
+        return ExitCode::Error;
+    s.err() << "Cancelled [projects/" << s.project() << "/operations/" << id << "].\n";
+    s.err().flush();
     return ExitCode::Ok;
 }
 
@@ -740,6 +852,76 @@ int ModelsCommands::waitOperation(CtlSession& s, const QStringList& args)
     return ExitCode::Ok;
 }
 
+namespace {
+
+/// predict's and local predict's input flags, as gcloud's: exactly one of --json-instances, --json-request and
+/// --text-instances (FILE '-' reads stdin), and --signature-name.
+void addInstanceFlags(ArgParser& p)
+{
+    p.addFlag(QStringLiteral("json-instances"), QStringLiteral("JSON_INSTANCES"),
+        QStringLiteral("A file of instances, one JSON value per line."));
+    p.addFlag(QStringLiteral("json-request"), QStringLiteral("JSON_REQUEST"),
+        QStringLiteral("A file holding a whole request: {\"instances\": […]}."));
+    p.addFlag(QStringLiteral("text-instances"), QStringLiteral("TEXT_INSTANCES"),
+        QStringLiteral("A file of instances, one per line, each sent as a string (a CSV row, say)."));
+    p.addFlag(QStringLiteral("signature-name"), QStringLiteral("SIGNATURE_NAME"),
+        QStringLiteral("The request's signature_name (a custom prediction routine receives it; the frameworks' "
+                       "models here have one signature)."));
+}
+
+/// The instances the input flags name, and the signature; nullopt after printing why (*code the exit code).
+std::optional<QJsonArray> instancesFromFlags(
+    CtlSession& s, const ArgParser& p, const QString& command, QString* signature, int* code)
+{
+    QStringList given;
+    for (const char* flag : { "json-instances", "json-request", "text-instances" }) {
+        if (p.isSet(QLatin1String(flag)))
+            given << QLatin1String(flag);
+    }
+    if (given.size() != 1) {
+        s.err() << p.usageError(QStringLiteral("Exactly one of (--json-instances | --json-request | --text-instances) "
+                                               "must be specified."));
+        *code = ExitCode::Usage;
+        return std::nullopt;
+    }
+    *code = ExitCode::Error;
+    const QString flag = given.first();
+    const QString path = p.value(flag);
+    QFile file;
+    const bool opened = path == QLatin1String("-") ? file.open(stdin, QIODevice::ReadOnly)
+                                                   : (file.setFileName(path), file.open(QIODevice::ReadOnly));
+    if (!opened) {
+        s.printError(command, QStringLiteral("Cannot read --%1 %2: %3").arg(flag, path, file.errorString()));
+        return std::nullopt;
+    }
+    const QByteArray data = file.readAll();
+    QString error;
+    const std::optional<QJsonArray> instances = flag == QLatin1String("json-request")
+        ? parseRequestInstances(data, signature, &error)
+        : parseInstances(data,
+            flag == QLatin1String("text-instances") ? InstanceFormat::TextLines : InstanceFormat::JsonLines, &error);
+    if (!instances) {
+        s.printError(command, QStringLiteral("--%1 %2: %3").arg(flag, path, error));
+        return std::nullopt;
+    }
+    if (p.isSet(QStringLiteral("signature-name")))
+        *signature = p.value(QStringLiteral("signature-name"));
+    return instances;
+}
+
+/// The answer as --format says, else gcloud's default for predictions.
+void printPredictions(CtlSession& s, const PredictResponse& answer)
+{
+    if (structured(s)) {
+        s.printResource(answer.toJson());
+        return;
+    }
+    s.out() << defaultPredictFormat(answer.predictions).renderOne(answer.toJson());
+    s.out().flush();
+}
+
+} // namespace
+
 int ModelsCommands::predict(CtlSession& s, const QStringList& args)
 {
     const QString command = QStringLiteral("trainyardctl.predict");
@@ -753,12 +935,7 @@ int ModelsCommands::predict(CtlSession& s, const QStringList& args)
     p.addFlag(QStringLiteral("model"), QStringLiteral("MODEL"), QStringLiteral("The model."));
     p.addFlag(QStringLiteral("version"), QStringLiteral("VERSION"),
         QStringLiteral("The version (default: the model's default)."));
-    p.addFlag(QStringLiteral("json-instances"), QStringLiteral("JSON_INSTANCES"),
-        QStringLiteral("A file of instances, one JSON value per line."));
-    p.addFlag(QStringLiteral("json-request"), QStringLiteral("JSON_REQUEST"),
-        QStringLiteral("A file holding a whole request: {\"instances\": […]}."));
-    p.addFlag(QStringLiteral("text-instances"), QStringLiteral("TEXT_INSTANCES"),
-        QStringLiteral("A file of instances, one per line, each sent as a string (a CSV row, say)."));
+    addInstanceFlags(p);
     addRegionFlag(p);
     if (!p.parse(args))
         return s.usage(p);
@@ -768,36 +945,11 @@ int ModelsCommands::predict(CtlSession& s, const QStringList& args)
         return ExitCode::Usage;
     if (!requireModel(s, p))
         return ExitCode::Usage;
-    QStringList given;
-    for (const char* flag : { "json-instances", "json-request", "text-instances" }) {
-        if (p.isSet(QLatin1String(flag)))
-            given << QLatin1String(flag);
-    }
-    if (given.size() != 1) {
-        s.err() << p.usageError(QStringLiteral("Exactly one of (--json-instances | --json-request | --text-instances) "
-                                               "must be specified."));
-        return ExitCode::Usage;
-    }
-    const QString flag = given.first();
-    const QString path = p.value(flag);
-    QFile file;
-    const bool opened = path == QLatin1String("-") ? file.open(stdin, QIODevice::ReadOnly)
-                                                   : (file.setFileName(path), file.open(QIODevice::ReadOnly));
-    if (!opened) {
-        s.printError(command, QStringLiteral("Cannot read --%1 %2: %3").arg(flag, path, file.errorString()));
-        return ExitCode::Error;
-    }
-    const QByteArray data = file.readAll();
-    QString error;
     QString signature;
-    const std::optional<QJsonArray> instances = flag == QLatin1String("json-request")
-        ? parseRequestInstances(data, &signature, &error)
-        : parseInstances(data,
-            flag == QLatin1String("text-instances") ? InstanceFormat::TextLines : InstanceFormat::JsonLines, &error);
-    if (!instances) {
-        s.printError(command, QStringLiteral("--%1 %2: %3").arg(flag, path, error));
-        return ExitCode::Error;
-    }
+    int code = ExitCode::Ok;
+    const std::optional<QJsonArray> instances = instancesFromFlags(s, p, command, &signature, &code);
+    if (!instances)
+        return code;
     std::optional<PredictionClient> client = prediction(s, command);
     if (!client)
         return ExitCode::Error;
@@ -810,12 +962,115 @@ int ModelsCommands::predict(CtlSession& s, const QStringList& args)
         s.printApiError(command, apiError);
         return ExitCode::Error;
     }
-    if (structured(s)) {
-        s.printResource(answer.toJson());
-        return ExitCode::Ok;
+    printPredictions(s, answer);
+    return ExitCode::Ok;
+}
+
+int ModelsCommands::localPredict(CtlSession& s, const QStringList& args)
+{
+    const QString command = QStringLiteral("trainyardctl.local.predict");
+    ArgParser p(command,
+        QStringLiteral("trainyardctl local predict --model-dir=MODEL_DIR (--json-instances=FILE | "
+                       "--json-request=FILE | --text-instances=FILE) [--framework=FRAMEWORK]"),
+        QStringLiteral("run prediction locally\nLoads the model folder as a prediction node does (the same "
+                       "trainyard_algorithms.prediction_server, here without an executor or a sandbox), sends it the "
+                       "instances and prints the predictions as predict does."));
+    p.addFlag(QStringLiteral("model-dir"), QStringLiteral("MODEL_DIR"), QStringLiteral("The model folder."));
+    p.addFlag(QStringLiteral("framework"), QStringLiteral("FRAMEWORK"),
+        QStringLiteral("scikit-learn, xgboost or pytorch (default: detected from the folder's files, as "
+                       "versions create does)."));
+    addInstanceFlags(p);
+    if (!p.parse(args))
+        return s.usage(p);
+    if (!s.checkFormat(p, { QStringLiteral("yaml"), QStringLiteral("json") }))
+        return ExitCode::Usage;
+    const QString modelDir = p.value(QStringLiteral("model-dir"));
+    if (modelDir.isEmpty() || !QFileInfo(modelDir).isDir()) {
+        s.err() << p.usageError(modelDir.isEmpty()
+                ? QStringLiteral("argument --model-dir: Must be specified.")
+                : QStringLiteral("argument --model-dir: [%1] is not a directory.").arg(modelDir));
+        return ExitCode::Usage;
     }
-    s.out() << defaultPredictFormat(answer.predictions).renderOne(answer.toJson());
-    s.out().flush();
+    // The framework: the flag's, else the rule versions.create applies to a folder (PredictionJson).
+    PredictionFramework framework = PredictionFramework::Unspecified;
+    if (p.isSet(QStringLiteral("framework"))) {
+        const std::optional<PredictionFramework> named = PredictionJson::frameworkFromName(
+            p.value(QStringLiteral("framework")).trimmed().toUpper().replace(QLatin1Char('-'), QLatin1Char('_')));
+        if (!named || *named == PredictionFramework::TensorFlow) {
+            s.err() << p.usageError(QStringLiteral("argument --framework: Invalid choice: '%1'. Valid choices are "
+                                                   "[scikit-learn, xgboost, pytorch].")
+                                        .arg(p.value(QStringLiteral("framework"))));
+            return ExitCode::Usage;
+        }
+        framework = *named;
+    } else {
+        const FrameworkGuess guess = PredictionJson::detectFramework(modelDir);
+        if (guess.framework == PredictionFramework::Unspecified) {
+            s.printError(command, QStringLiteral("--model-dir %1: %2").arg(modelDir, guess.explanation));
+            return ExitCode::Error;
+        }
+        framework = guess.framework;
+    }
+    QString signature;
+    int code = ExitCode::Ok;
+    const std::optional<QJsonArray> instances = instancesFromFlags(s, p, command, &signature, &code);
+    if (!instances)
+        return code;
+    const QString package = BuiltInAlgorithms::packageDir();
+    if (package.isEmpty()) {
+        s.printError(command, BuiltInAlgorithms::notInstalledMessage(QStringLiteral("local predict")));
+        return ExitCode::Error;
+    }
+    // One node's protocol (prediction_server.py): a "ready" line, then one answer line per request line; stdin stays
+    // open until the answer came (a node ends at once when its stdin ends while it loads).
+    QProcess node;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("PYTHONPATH"), package);
+    env.insert(QStringLiteral("PYTHONUNBUFFERED"), QStringLiteral("1"));
+    node.setProcessEnvironment(env);
+    node.setProcessChannelMode(QProcess::ForwardedErrorChannel);
+    const QString python = qEnvironmentVariable("TRAINYARD_PYTHON",
+        QFileInfo(QStringLiteral("/usr/bin/python3")).isExecutable() ? QStringLiteral("/usr/bin/python3")
+                                                                      : QStringLiteral("python3"));
+    node.start(python,
+        { QStringLiteral("-m"), QStringLiteral("trainyard_algorithms.prediction_server"), QStringLiteral("--model-dir"),
+            QFileInfo(modelDir).absoluteFilePath(), QStringLiteral("--framework"),
+            PredictionJson::frameworkName(framework) });
+    const auto line = [&node]() -> QJsonObject {
+        while (!node.canReadLine()) {
+            if (node.state() == QProcess::NotRunning || !node.waitForReadyRead(600000))
+                return {};
+        }
+        return QJsonDocument::fromJson(node.readLine()).object();
+    };
+    const QJsonObject ready = line();
+    if (!ready.value(QStringLiteral("ready")).toBool()) {
+        s.printError(command,
+            QStringLiteral("The model in %1 cannot be loaded: %2")
+                .arg(modelDir, ready.value(QStringLiteral("error")).toString(node.errorString())));
+        node.kill();
+        node.waitForFinished();
+        return ExitCode::Error;
+    }
+    QJsonObject request { { QStringLiteral("id"), 1 }, { QStringLiteral("instances"), *instances } };
+    if (!signature.isEmpty())
+        request.insert(QStringLiteral("signature_name"), signature);
+    node.write(QJsonDocument(request).toJson(QJsonDocument::Compact) + '\n');
+    const QJsonObject reply = line();
+    node.closeWriteChannel();
+    node.waitForFinished(30000);
+    if (!reply.value(QStringLiteral("predictions")).isArray()) {
+        const QString why = reply.value(QStringLiteral("error")).toString(QStringLiteral("the node ended without an answer"));
+        s.printError(command,
+            reply.contains(QLatin1String("instance"))
+                ? QStringLiteral("Prediction failed: instance %1: %2").arg(reply.value(QStringLiteral("instance")).toInt()).arg(why)
+                : QStringLiteral("Prediction failed: %1").arg(why));
+        return ExitCode::Error;
+    }
+    PredictResponse answer;
+    answer.kind = PredictResponse::Kind::Predictions;
+    answer.predictions = reply.value(QStringLiteral("predictions")).toArray();
+    printPredictions(s, answer);
     return ExitCode::Ok;
 }
 

@@ -30,6 +30,12 @@ int deleteVersion(CtlSession& s, const QStringList& args); ///< `versions delete
 int setDefaultVersion(CtlSession& s, const QStringList& args); ///< `versions set-default VERSION --model=MODEL`
 /// `versions update VERSION --model=MODEL [--description] [--update-labels] [--nodes | --min-nodes --max-nodes]`
 int updateVersion(CtlSession& s, const QStringList& args);
+/// `models update MODEL`: description and labels (gcloud's label flags), waiting for the UPDATE_MODEL operation.
+int updateModel(CtlSession& s, const QStringList& args);
+/// `local predict --model-dir DIR …`: one prediction node of this host, without an executor.
+int localPredict(CtlSession& s, const QStringList& args);
+/// `operations cancel OPERATION`.
+int cancelOperation(CtlSession& s, const QStringList& args);
 int describeOperation(CtlSession& s, const QStringList& args); ///< `operations describe OPERATION`
 int listOperations(CtlSession& s, const QStringList& args); ///< `operations list`
 int waitOperation(CtlSession& s, const QStringList& args); ///< `operations wait OPERATION`

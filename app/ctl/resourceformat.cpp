@@ -1293,6 +1293,10 @@ void ListDisplay::addFlags(ArgParser& parser)
     if (!parser.hasOption(QStringLiteral("limit")))
         parser.addFlag(QStringLiteral("limit"), QStringLiteral("LIMIT"),
             QStringLiteral("At most this many (after --sort-by; default: all)."));
+    if (!parser.hasOption(QStringLiteral("page-size")))
+        parser.addFlag(QStringLiteral("page-size"), QStringLiteral("PAGE_SIZE"),
+            QStringLiteral("Resources per request, as gcloud's (checked, at least 1); the list is read whole "
+                           "either way."));
     if (!parser.hasOption(QStringLiteral("uri")))
         parser.addSwitch(QStringLiteral("uri"), QStringLiteral("Print each resource's URI instead of the list."));
 }
@@ -1308,6 +1312,10 @@ bool ListDisplay::take(const ArgParser& parser, QString* error)
     flatten = split(parser.value(QStringLiteral("flatten")));
     sortBy = split(parser.value(QStringLiteral("sort-by")));
     uri = parser.isTrue(QStringLiteral("uri"));
+    int pageSize = 0;
+    if (parser.isSet(QStringLiteral("page-size"))
+        && !ArgParser::parseInt(QStringLiteral("page-size"), parser.value(QStringLiteral("page-size")), 1, &pageSize, error))
+        return false;
     if (parser.isSet(QStringLiteral("limit"))) {
         // gcloud: a positive integer, or "unlimited".
         if (parser.value(QStringLiteral("limit")) == QLatin1String("unlimited"))

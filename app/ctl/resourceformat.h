@@ -87,7 +87,8 @@ private:
 /// gcloud's list flags, applied to a list command's resources before its format (`gcloud topic flags`):
 /// `--flatten=KEY[,…]` (one record per item of each list key, the key holding the item), `--sort-by=[~]KEY[,…]`
 /// (stable, `~` descending, numbers as numbers), `--limit=N` (after sorting), `--uri` (print each resource's URI
-/// instead). `--filter` and `--page-size` stay each command's own (the server filters).
+/// instead), `--page-size` (checked; a command that pages by it adds its own first). `--filter` stays each command's
+/// own (the server filters).
 struct ListDisplay {
     QStringList flatten;
     QStringList sortBy;

@@ -460,6 +460,30 @@ private Q_SLOTS:
             qPrintable(refused.err));
     }
 
+    /// gcloud's training flags that were "unrecognized arguments" (issue 45, item 11): --network, --service-account
+    /// and --enable-web-access set their fields (recorded; the job runs as here), --staging-bucket is accepted with one
+    /// warning, and a --kms-* flag is refused rather than the data written without the key.
+    void gcloudTrainingFlags()
+    {
+        const CtlRun r = ctl(submitArgs(QStringLiteral("gcloud_flags_1"), QStringLiteral("ctlhello.task"))
+            + QStringList { QStringLiteral("--scale-tier=custom"), QStringLiteral("--master-machine-type=n1-standard-4"),
+                QStringLiteral("--network=projects/12345/global/networks/default"),
+                QStringLiteral("--service-account=trainer@p.iam.gserviceaccount.com"),
+                QStringLiteral("--enable-web-access"), QStringLiteral("--staging-bucket=gs://my-bucket"),
+                QStringLiteral("--stream-logs") });
+        QVERIFY2(r.code == 0, qPrintable(r.text()));
+        QCOMPARE(r.err.count(QLatin1String("WARNING: --staging-bucket is accepted and not used")), 1);
+        const QJsonObject input = describeJson(QStringLiteral("gcloud_flags_1")).value(QStringLiteral("trainingInput")).toObject();
+        QCOMPARE(input.value(QStringLiteral("network")).toString(), QStringLiteral("projects/12345/global/networks/default"));
+        QCOMPARE(input.value(QStringLiteral("serviceAccount")).toString(), QStringLiteral("trainer@p.iam.gserviceaccount.com"));
+        QVERIFY(input.value(QStringLiteral("enableWebAccess")).toBool());
+        const CtlRun kms = ctl(submitArgs(QStringLiteral("gcloud_flags_2"), QStringLiteral("ctlhello.task"))
+            + QStringList { QStringLiteral("--kms-key=projects/p/locations/l/keyRings/r/cryptoKeys/k") });
+        QCOMPARE(kms.code, 2);
+        QVERIFY2(kms.err.contains(QLatin1String("argument --kms-key: this executor cannot encrypt")), qPrintable(kms.err));
+        QCOMPARE(describeJson(QStringLiteral("gcloud_flags_2")).value(QStringLiteral("jobId")).toString(), QString());
+    }
+
     /// gcloud's format language on every command, and its list flags (issue 45, item 10): value(), csv[no-heading],
     /// table() with a transform, json() of a projection, --sort-by, --limit, --flatten, --uri. Each was "Invalid
     /// choice" or "unrecognized arguments" before.

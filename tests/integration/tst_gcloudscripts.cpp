@@ -133,6 +133,15 @@ private Q_SLOTS:
                 QStringLiteral("DATA=") + m_models + QStringLiteral("/batch") });
     }
 
+    /// The verbs and flags a port from gcloud's reference reaches for: models update and its label flags, versions
+    /// update --remove-labels, operations cancel, predict --signature-name, --page-size, local predict.
+    void verbsAndFlagsScript()
+    {
+        runScript(QStringLiteral("verbs_and_flags.sh"),
+            { QStringLiteral("SK_DIR=") + m_models + QStringLiteral("/sklearn"),
+                QStringLiteral("ROWS=") + m_models + QStringLiteral("/rows.json") });
+    }
+
     /// The service's training command: --package-path trainer/ (the package folder), --region, --python-version,
     /// --runtime-version, --job-dir, --stream-logs and the user's arguments after --.
     void trainingScript()

@@ -48,6 +48,12 @@ private slots:
         in.parameterServerConfig->acceleratorConfig = AcceleratorConfig { 1, QStringLiteral("NVIDIA_TESLA_P100") };
         in.evaluatorCount = 1;
         in.evaluatorType = QStringLiteral("n1-standard-4");
+        in.evaluatorConfig = ReplicaConfig {};
+        in.evaluatorConfig->imageUri = QStringLiteral("localhost/evaluator:1");
+        in.evaluatorConfig->acceleratorConfig = AcceleratorConfig { 1, QStringLiteral("NVIDIA_TESLA_T4") };
+        in.network = QStringLiteral("projects/12345/global/networks/default");
+        in.serviceAccount = QStringLiteral("trainer@p.iam.gserviceaccount.com");
+        in.enableWebAccess = true;
         in.region = QStringLiteral("testcluster");
         in.runtimeVersion = QStringLiteral("2.11");
         in.pythonVersion = QStringLiteral("3.7");
