@@ -109,6 +109,19 @@ const QHash<QString, MessageSchema>& schema()
                 { QStringLiteral("isTrialStoppedEarly"), boolean } });
         m.insert(QStringLiteral("HyperparameterMetric"),
             { { QStringLiteral("trainingStep"), i64 }, { QStringLiteral("objectiveValue"), dbl } });
+        // A model version (gcloud's `versions create --config`): runtimeVersion: 2.10 stays "2.10".
+        m.insert(QStringLiteral("Version"),
+            { { QStringLiteral("name"), str }, { QStringLiteral("description"), str },
+                { QStringLiteral("deploymentUri"), str }, { QStringLiteral("runtimeVersion"), str },
+                { QStringLiteral("pythonVersion"), str }, { QStringLiteral("framework"), str },
+                { QStringLiteral("predictionClass"), str }, { QStringLiteral("packageUris"), strs },
+                { QStringLiteral("machineType"), str }, { QStringLiteral("labels"), map },
+                { QStringLiteral("predictionTimeout"), str }, { QStringLiteral("etag"), str },
+                { QStringLiteral("manualScaling"), msg("ManualScaling") },
+                { QStringLiteral("autoScaling"), msg("AutoScaling") } });
+        m.insert(QStringLiteral("ManualScaling"), { { QStringLiteral("nodes"), i32 } });
+        m.insert(QStringLiteral("AutoScaling"),
+            { { QStringLiteral("minNodes"), i32 }, { QStringLiteral("maxNodes"), i32 } });
         return m;
     }();
     return s;
@@ -414,7 +427,8 @@ void emitValue(YAML::Emitter& out, const QJsonValue& value, const FieldType* typ
 
 } // namespace
 
-std::optional<QJsonObject> ConfigLoader::toJsonObject(const QByteArray& text, Format format, QString* error)
+std::optional<QJsonObject> ConfigLoader::toJsonObject(
+    const QByteArray& text, Format format, QString* error, Resource resource)
 {
     auto fail = [&](const QString& message) -> std::optional<QJsonObject> {
         if (error)
@@ -439,7 +453,7 @@ std::optional<QJsonObject> ConfigLoader::toJsonObject(const QByteArray& text, Fo
             return fail(
                 QStringLiteral("The config must be a mapping (a Job resource such as \"trainingInput: ...\")."));
         convertedNodes = 0;
-        return convertMessage(root, "Job");
+        return convertMessage(root, resource == Resource::Version ? "Version" : "Job");
     } catch (const TooLarge&) {
         return fail(QStringLiteral("The config expands to more than %1 values (YAML aliases?); it is not a job config.")
                         .arg(MaxConvertedNodes));

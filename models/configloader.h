@@ -42,7 +42,11 @@ public:
     /// true/True/TRUE/yes/on…, string fields keep the text as written, so `runtimeVersion: 1.10`
     /// stays "1.10"); unknown fields are converted generically and left for the decoder to name.
     /// Returns nullopt and sets *error on a syntax error or when the top level is not a mapping.
-    static std::optional<QJsonObject> toJsonObject(const QByteArray& text, Format format, QString* error);
+    /// Which resource a document holds, for the types of its fields: a Job, or a model Version (gcloud's `versions
+    /// create --config`).
+    enum class Resource { Job, Version };
+    static std::optional<QJsonObject> toJsonObject(
+        const QByteArray& text, Format format, QString* error, Resource resource = Resource::Job);
 };
 
 /// The gcloud `--config` form of a job: YAML with only the input fields (`labels`, `trainingInput`),

@@ -3,6 +3,7 @@
 
 #include "argparser.h"
 #include "builtinalgorithm.h"
+#include "configloader.h"
 #include "ctlsession.h"
 #include "predictionclient.h"
 #include "printer.h"
@@ -360,6 +361,16 @@ int ModelsCommands::createVersion(CtlSession& s, const QStringList& args)
     p.addFlag(QStringLiteral("min-nodes"), QStringLiteral("MIN_NODES"), QStringLiteral("autoScaling.minNodes."));
     p.addFlag(QStringLiteral("max-nodes"), QStringLiteral("MAX_NODES"), QStringLiteral("autoScaling.maxNodes."));
     p.addSwitch(QStringLiteral("async"), QStringLiteral("Return at once, without waiting for the operation."));
+    p.addFlag(QStringLiteral("config"), QStringLiteral("CONFIG"),
+        QStringLiteral("A YAML (or JSON) file of the Version's fields (deploymentUri, framework, runtimeVersion, "
+                       "autoScaling, labels …), as gcloud's; the flags given override it."));
+    p.addFlag(QStringLiteral("staging-bucket"), QStringLiteral("STAGING_BUCKET"),
+        QStringLiteral("Accepted and not used, with a warning: gcloud uploads --origin there; here the executor "
+                       "copies the folder itself."));
+    p.addFlag(QStringLiteral("service-account"), QStringLiteral("SERVICE_ACCOUNT"),
+        QStringLiteral("Refused: prediction nodes run as the executor's sandbox user, not as a service account."));
+    p.addFlag(QStringLiteral("accelerator"), QStringLiteral("[count=COUNT],[type=TYPE]"),
+        QStringLiteral("Refused: prediction nodes run on this host's CPUs."));
     addRegionFlag(p);
     if (!p.parse(args))
         return s.usage(p);
@@ -367,17 +378,60 @@ int ModelsCommands::createVersion(CtlSession& s, const QStringList& args)
         return ExitCode::Error;
     if (!s.checkFormat(p, { QStringLiteral("yaml"), QStringLiteral("json") }))
         return ExitCode::Usage;
-    for (const char* required : { "model", "origin" }) {
-        if (!p.isSet(QLatin1String(required))) {
-            s.err() << p.usageError(QStringLiteral("argument --%1: Must be specified.").arg(QLatin1String(required)));
+    // What the executor does not serve is refused here with the API's reason (it refuses those fields by name).
+    for (const auto& [flag, why] :
+        { std::pair { "service-account", "prediction nodes run as the executor's sandbox user" },
+            std::pair { "accelerator", "prediction nodes run on this host's CPUs (no accelerator is given to them)" } }) {
+        if (p.isSet(QLatin1String(flag))) {
+            s.err() << p.usageError(QStringLiteral("argument --%1: not served here: %2.")
+                                        .arg(QLatin1String(flag), QLatin1String(why)));
             return ExitCode::Usage;
         }
     }
+    if (p.isSet(QStringLiteral("staging-bucket")))
+        s.err() << "WARNING: --staging-bucket is accepted and not used: the executor copies --origin itself.\n";
     VersionResource asked;
+    if (p.isSet(QStringLiteral("config"))) {
+        // gcloud's --config: the Version's fields; flags override them.
+        const QString path = p.value(QStringLiteral("config"));
+        QFile file(path);
+        QString error;
+        std::optional<QJsonObject> fields;
+        if (!file.open(QIODevice::ReadOnly))
+            error = file.errorString();
+        else
+            fields = ConfigLoader::toJsonObject(file.readAll(),
+                path.endsWith(QLatin1String(".json"), Qt::CaseInsensitive) ? ConfigLoader::Format::Json
+                                                                           : ConfigLoader::Format::Yaml,
+                &error, ConfigLoader::Resource::Version);
+        FieldViolations violations;
+        if (fields) {
+            // The version's name is the positional argument's, whatever the file says.
+            fields->insert(QStringLiteral("name"), p.positional(QStringLiteral("VERSION")));
+            asked = VersionResource::fromJson(*fields, s.project(), p.value(QStringLiteral("model")), &violations);
+        }
+        if (!fields || !violations.isEmpty()) {
+            QStringList why;
+            for (const FieldViolation& v : std::as_const(violations))
+                why << v.field + QStringLiteral(": ") + v.description;
+            s.printError(command,
+                QStringLiteral("Invalid --config file [%1]: %2").arg(path, fields ? why.join(QStringLiteral("; ")) : error));
+            return ExitCode::Error;
+        }
+    }
+    if (!p.isSet(QStringLiteral("model"))) {
+        s.err() << p.usageError(QStringLiteral("argument --model: Must be specified."));
+        return ExitCode::Usage;
+    }
+    if (!p.isSet(QStringLiteral("origin")) && asked.deploymentUri.isEmpty()) {
+        s.err() << p.usageError(QStringLiteral("argument --origin: Must be specified (or deploymentUri in --config)."));
+        return ExitCode::Usage;
+    }
     asked.project = s.project();
     asked.model = p.value(QStringLiteral("model"));
     asked.name = p.positional(QStringLiteral("VERSION"));
-    asked.deploymentUri = p.value(QStringLiteral("origin"));
+    if (p.isSet(QStringLiteral("origin")))
+        asked.deploymentUri = p.value(QStringLiteral("origin"));
     if (p.isSet(QStringLiteral("framework"))) {
         // gcloud's values ("scikit-learn", "xgboost", "tensorflow"), ours ("pytorch"), or the API's enum.
         const std::optional<PredictionFramework> framework = PredictionJson::frameworkFromName(
@@ -390,13 +444,19 @@ int ModelsCommands::createVersion(CtlSession& s, const QStringList& args)
         }
         asked.framework = *framework;
     }
-    asked.runtimeVersion = p.value(QStringLiteral("runtime-version"));
-    asked.pythonVersion = p.value(QStringLiteral("python-version"));
-    asked.predictionClass = p.value(QStringLiteral("prediction-class"));
-    asked.description = p.value(QStringLiteral("description"));
-    asked.machineType = p.value(QStringLiteral("machine-type"));
+    // Each flag given overrides --config's field.
+    for (const auto& [flag, field] : { std::pair { "runtime-version", &VersionResource::runtimeVersion },
+             std::pair { "python-version", &VersionResource::pythonVersion },
+             std::pair { "prediction-class", &VersionResource::predictionClass },
+             std::pair { "description", &VersionResource::description },
+             std::pair { "machine-type", &VersionResource::machineType } }) {
+        if (p.isSet(QLatin1String(flag)))
+            asked.*field = p.value(QLatin1String(flag));
+    }
     if (p.isSet(QStringLiteral("package-uris")))
         asked.packageUris = p.value(QStringLiteral("package-uris")).split(QLatin1Char(','), Qt::SkipEmptyParts);
+    if (p.isSet(QStringLiteral("labels")))
+        asked.labels.clear(); // the flag replaces --config's labels
     if (!labelsFlag(s, p, &asked.labels))
         return ExitCode::Usage;
     auto count = [&](const char* flag, int* out) {
