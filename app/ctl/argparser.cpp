@@ -162,8 +162,8 @@ QString ArgParser::helpText() const
         "certificates in this PEM file.\n    --quiet\n        Show no prompt, as gcloud's -q (a first-use "
         "certificate question is an error instead).\n    --log-http\n        Print each request and answer on "
         "stderr, the token redacted.\n    --verbosity=LEVEL\n        Accepted as gcloud's (critical, debug, error, "
-        "info, none, warning); warnings and errors are always printed.\n    --account=ACCOUNT\n        Accepted and "
-        "not used, with a warning: the executor's token authenticates.\n    --configuration=CONFIGURATION\n        "
+        "info, none, warning); warnings and errors are always printed.\n    --account=ACCOUNT\n        Act as this "
+        "account: the token kept for it by auth activate-token.\n    --configuration=CONFIGURATION\n        "
         "Accepted and not used, with a warning: --executor and --project choose.\n    --help\n        Display this "
         "help.\n");
     if (m_allowUserArgs)

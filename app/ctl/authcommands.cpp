@@ -2,11 +2,13 @@
 #include "authcommands.h"
 
 #include "accessclient.h"
+#include "accountstore.h"
 #include "argparser.h"
 #include "ctlsession.h"
 #include "printer.h"
 
 #include <QDateTime>
+#include <QFile>
 #include <QJsonArray>
 
 namespace Trainyard {
@@ -148,6 +150,99 @@ int AuthCommands::revokeToken(CtlSession& s, const QStringList& args)
         return ExitCode::Error;
     }
     s.err() << "Revoked token [tokens/" << id << "].\n";
+    s.err().flush();
+    return ExitCode::Ok;
+}
+
+} // namespace Trainyard
+
+namespace Trainyard {
+
+int AuthCommands::activateToken(CtlSession& s, const QStringList& args)
+{
+    const QString command = QStringLiteral("trainyardctl.auth.activate-token");
+    ArgParser p(command, QStringLiteral("trainyardctl auth activate-token ACCOUNT --token-file=FILE"),
+        QStringLiteral("keep an account's token for --account\nAs gcloud's auth activate-service-account: the token "
+                       "an executor's admin created for ACCOUNT (auth tokens create --member) is kept in "
+                       "$XDG_CONFIG_HOME/trainyard/accounts.json (0600) for --executor's URL, or for any executor "
+                       "without it; --account ACCOUNT then picks it on any command."));
+    p.addPositional(QStringLiteral("ACCOUNT"), QStringLiteral("The account (alice@example.org, user:… or serviceAccount:…)."));
+    // --token-file is the global flag (the token for --executor): here it names the token to keep.
+    if (!p.parse(args))
+        return s.usage(p);
+    const QString path = s.tokenFile();
+    if (path.isEmpty()) {
+        s.err() << p.usageError(QStringLiteral("argument --token-file: Must be specified."));
+        return ExitCode::Usage;
+    }
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        s.printError(command, QStringLiteral("--token-file %1: cannot read it: %2").arg(path, file.errorString()));
+        return ExitCode::Error;
+    }
+    const QByteArray token = file.readAll().trimmed();
+    if (token.isEmpty()) {
+        s.printError(command, QStringLiteral("--token-file %1: the file is empty").arg(path));
+        return ExitCode::Error;
+    }
+    AccountStore store;
+    QString error;
+    const QString account = p.positional(QStringLiteral("ACCOUNT"));
+    if (!store.put({ account, s.executorUrl(), token }, &error)) {
+        s.printError(command, error);
+        return ExitCode::Error;
+    }
+    s.err() << "Activated token for [" << AccountStore::bare(account) << "]"
+            << (s.executorUrl().isEmpty() ? QString() : QStringLiteral(" on [%1]").arg(s.executorUrl())) << ".\n";
+    s.err().flush();
+    return ExitCode::Ok;
+}
+
+int AuthCommands::listAccounts(CtlSession& s, const QStringList& args)
+{
+    const QString command = QStringLiteral("trainyardctl.auth.list");
+    ArgParser p(command, QStringLiteral("trainyardctl auth list"),
+        QStringLiteral("list the accounts kept for --account\nAs gcloud's auth list: each account and the executor its "
+                       "token is for (the tokens themselves are not shown)."));
+    if (!p.parse(args))
+        return s.usage(p);
+    if (!s.checkFormat(p, { QStringLiteral("table"), QStringLiteral("yaml"), QStringLiteral("json") }))
+        return ExitCode::Usage;
+    QString error;
+    const QList<AccountStore::Account> accounts = AccountStore().accounts(&error);
+    if (!error.isEmpty()) {
+        s.printError(command, error);
+        return ExitCode::Error;
+    }
+    QJsonArray list;
+    for (const AccountStore::Account& a : accounts)
+        list << QJsonObject { { QStringLiteral("account"), AccountStore::bare(a.account) },
+            { QStringLiteral("executor"), a.executor.isEmpty() ? QStringLiteral("any") : a.executor } };
+    s.printList(list, QStringLiteral("table(account, executor)"), ListDisplay());
+    return ExitCode::Ok;
+}
+
+int AuthCommands::revokeAccount(CtlSession& s, const QStringList& args)
+{
+    const QString command = QStringLiteral("trainyardctl.auth.revoke");
+    ArgParser p(command, QStringLiteral("trainyardctl auth revoke ACCOUNT"),
+        QStringLiteral("forget an account's kept tokens\nAs gcloud's auth revoke: the tokens stay valid on the executor "
+                       "(its admin revokes them there: auth tokens revoke)."));
+    p.addPositional(QStringLiteral("ACCOUNT"), QStringLiteral("The account."));
+    if (!p.parse(args))
+        return s.usage(p);
+    QString error;
+    const QString account = p.positional(QStringLiteral("ACCOUNT"));
+    const int removed = AccountStore().remove(account, &error);
+    if (removed < 0) {
+        s.printError(command, error);
+        return ExitCode::Error;
+    }
+    if (removed == 0) {
+        s.printError(command, QStringLiteral("No credentials kept for [%1] (trainyardctl auth list).").arg(AccountStore::bare(account)));
+        return ExitCode::Error;
+    }
+    s.err() << "Revoked credentials:\n - " << AccountStore::bare(account) << '\n';
     s.err().flush();
     return ExitCode::Ok;
 }

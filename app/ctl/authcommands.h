@@ -20,6 +20,12 @@ int createToken(CtlSession& s, const QStringList& args);
 int listTokens(CtlSession& s, const QStringList& args);
 /// `revoke TOKEN`: TOKEN is the ID of `list`'s NAME, with or without "tokens/".
 int revokeToken(CtlSession& s, const QStringList& args);
+/// `auth activate-token ACCOUNT --token-file=FILE`: keeps the account's token for --account (AccountStore).
+int activateToken(CtlSession& s, const QStringList& args);
+/// `auth list`: the accounts kept, as gcloud's auth list.
+int listAccounts(CtlSession& s, const QStringList& args);
+/// `auth revoke ACCOUNT`: forgets the account's kept tokens.
+int revokeAccount(CtlSession& s, const QStringList& args);
 
 /// Parses `--expires`: a positive whole number of seconds, minutes, hours, days or weeks ("30s", "10m", "12h",
 /// "7d", "2w"), as gcloud's durations; returns seconds, nullopt when malformed.

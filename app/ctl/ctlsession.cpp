@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "ctlsession.h"
 
+#include "accountstore.h"
 #include "argparser.h"
 
 #include "executorlocator.h"
@@ -95,9 +96,7 @@ bool CtlSession::takeGlobalFlags(QStringList* args, QString* error)
                 return false;
             }
         } else if (name == QLatin1String("account")) {
-            notice(QStringLiteral("--account is accepted and not used: trainyardctl authenticates with the "
-                                  "executor's token (its runtime file, --token-file or TRAINYARD_TOKEN), whoever "
-                                  "the account."));
+            m_account = value;
         } else if (name == QLatin1String("configuration")) {
             notice(QStringLiteral("--configuration is accepted and not used: trainyardctl has no gcloud "
                                   "configurations; the executor and project come from --executor and --project."));
@@ -142,6 +141,25 @@ ApiClient* CtlSession::client(const QString& command)
             return nullptr;
         }
         locator.setExplicitToken(token);
+    }
+    // The account's token, which also goes to this user's own executor (found by its runtime file, whose admin
+    // token only says it is alive).
+    QByteArray accountToken;
+    if (!m_account.isEmpty() && m_tokenFile.isEmpty()) {
+        // gcloud's --account: the token kept for that account (auth activate-token), for --executor's URL or any.
+        const QString url = m_executorUrl.isEmpty() ? qEnvironmentVariable("TRAINYARD_EXECUTOR") : m_executorUrl;
+        const std::optional<AccountStore::Account> kept = AccountStore().find(m_account, url);
+        if (!kept) {
+            printError(command,
+                QStringLiteral("--account %1: no token is kept for this account%2; keep one with: trainyardctl auth "
+                               "activate-token %1 --token-file=FILE")
+                    .arg(m_account, url.isEmpty() ? QString() : QStringLiteral(" and %1").arg(url)));
+            return nullptr;
+        }
+        if (url.isEmpty() && !kept->executor.isEmpty())
+            locator.setExplicitUrl(kept->executor);
+        locator.setExplicitToken(kept->token);
+        accountToken = kept->token;
     }
     TlsTrust trust;
     if (!m_pinSha256.isEmpty() && !m_caFile.isEmpty()) {
@@ -189,6 +207,8 @@ ApiClient* CtlSession::client(const QString& command)
         return nullptr;
     }
     m_executorDataDir = endpoint.dataDir;
+    if (!accountToken.isEmpty())
+        endpoint.token = accountToken;
     m_client = std::make_unique<ApiClient>(endpoint.url, endpoint.token);
     m_client->setTlsTrust(endpoint.trust);
     if (m_logHttp) {

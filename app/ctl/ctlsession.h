@@ -36,12 +36,15 @@ public:
     /// Removes the global flags (before any `--`) from `args` and remembers them: ours (`--executor`, `--project`,
     /// `--format`, `--token-file`, `--pin-sha256`, `--ca-file`) and gcloud's (`--quiet`/`-q`: no prompt is shown;
     /// `--log-http`: each request and answer on stderr, the token redacted; `--verbosity` LEVEL, checked and
-    /// accepted; `--account` and `--configuration`, accepted with a warning that they are not used here). Returns
+    /// accepted; `--account` ACCOUNT, the token kept for it by `auth activate-token`; `--configuration`, accepted
+    /// with a warning that it is not used here). Returns
     /// false and sets *error on a global flag without its value, or a --verbosity gcloud does not know.
     bool takeGlobalFlags(QStringList* args, QString* error);
 
     QString executorUrl() const { return m_executorUrl; }
     QString project() const { return m_project; }
+    /// `--token-file` as given ("" when not).
+    QString tokenFile() const { return m_tokenFile; }
     /// `--format`'s format name lower-cased ("json", "value" for `value(jobId)`; "" when not given).
     QString format() const { return m_format; }
     /// `--format` as given ("table(jobId,state)").
@@ -125,6 +128,7 @@ private:
     QString m_caFile;
     bool m_quiet = false;
     bool m_logHttp = false;
+    QString m_account; ///< --account: the kept token to use (AccountStore)
     std::unique_ptr<ApiClient> m_client;
     QString m_executorDataDir;
 };

@@ -25,7 +25,7 @@ namespace {
 // Values are shown for tensors up to this size; bigger ones are refused with the limit named.
 constexpr qint64 kMaxValueBytes = qint64(256) << 20;
 
-const char kUsage[] = "usage: trainyardctl inspect checkpoint PATH [--format table|json] [--values NAME]... "
+const char kCheckpointUsage[] = "usage: trainyardctl inspect checkpoint PATH [--format table|json] [--values NAME]... "
                       "[--count N] [--verify]\n"
                       "PATH: a checkpoint (a TF bundle prefix or .index, a SavedModel, a .pt, a .safetensors), or a "
                       "folder of checkpoints, such as a job dir, to list them\n";
@@ -154,7 +154,7 @@ int runInspectCheckpoint(const QStringList& args, QTextStream& out, QTextStream&
         };
         QString v;
         if (a == QLatin1String("--help") || a == QLatin1String("-h")) {
-            out << QLatin1String(kUsage);
+            out << QLatin1String(kCheckpointUsage);
             return 0;
         } else if (value(QStringLiteral("--format"), &v)) {
             format = v;
@@ -170,17 +170,17 @@ int runInspectCheckpoint(const QStringList& args, QTextStream& out, QTextStream&
         } else if (a == QLatin1String("--verify")) {
             verify = true;
         } else if (a.startsWith(QLatin1String("--"))) {
-            err << "unknown option " << a << '\n' << QLatin1String(kUsage);
+            err << "unknown option " << a << '\n' << QLatin1String(kCheckpointUsage);
             return 2;
         } else if (path.isEmpty()) {
             path = a;
         } else {
-            err << "unexpected argument \"" << a << "\" (one PATH only)\n" << QLatin1String(kUsage);
+            err << "unexpected argument \"" << a << "\" (one PATH only)\n" << QLatin1String(kCheckpointUsage);
             return 2;
         }
     }
     if (path.isEmpty()) {
-        err << "missing PATH\n" << QLatin1String(kUsage);
+        err << "missing PATH\n" << QLatin1String(kCheckpointUsage);
         return 2;
     }
     if (format != QLatin1String("table") && format != QLatin1String("json")) {

@@ -10,7 +10,7 @@ using namespace Trainyard::Formats;
 
 namespace {
 
-const char kUsage[] = "usage: trainyardctl inspect events PATH [--format csv|json]\n";
+const char kEventsUsage[] = "usage: trainyardctl inspect events PATH [--format csv|json]\n";
 
 enum class Format { Csv, Json };
 
@@ -49,26 +49,26 @@ int runInspectEvents(const QStringList& args, QTextStream& out, QTextStream& err
         const QString& arg = args.at(i);
         QString formatName;
         if (arg == QLatin1String("--help") || arg == QLatin1String("-h")) {
-            out << QLatin1String(kUsage);
+            out << QLatin1String(kEventsUsage);
             return 0;
         }
         if (arg == QLatin1String("--format")) {
             if (i + 1 >= args.size()) {
-                err << "trainyardctl inspect events: --format needs a value (csv or json)\n" << QLatin1String(kUsage);
+                err << "trainyardctl inspect events: --format needs a value (csv or json)\n" << QLatin1String(kEventsUsage);
                 return 2;
             }
             formatName = args.at(++i);
         } else if (arg.startsWith(QLatin1String("--format="))) {
             formatName = arg.mid(9);
         } else if (arg.startsWith(QLatin1Char('-')) && arg.size() > 1) {
-            err << "trainyardctl inspect events: unknown option " << arg << '\n' << QLatin1String(kUsage);
+            err << "trainyardctl inspect events: unknown option " << arg << '\n' << QLatin1String(kEventsUsage);
             return 2;
         } else if (path.isEmpty()) {
             path = arg;
             continue;
         } else {
             err << "trainyardctl inspect events: only one PATH is accepted, got also " << arg << '\n'
-                << QLatin1String(kUsage);
+                << QLatin1String(kEventsUsage);
             return 2;
         }
         if (formatName == QLatin1String("csv")) {
@@ -81,7 +81,7 @@ int runInspectEvents(const QStringList& args, QTextStream& out, QTextStream& err
         }
     }
     if (path.isEmpty()) {
-        err << "trainyardctl inspect events: PATH is required\n" << QLatin1String(kUsage);
+        err << "trainyardctl inspect events: PATH is required\n" << QLatin1String(kEventsUsage);
         return 2;
     }
 
