@@ -103,6 +103,14 @@ std::optional<QMap<QString, QString>> changedLabels(
     return labels;
 }
 
+/// --framework's value: gcloud's names ("scikit-learn", "xgboost", "tensorflow"), ours ("pytorch"), or the API's
+/// enum; nullopt for another.
+std::optional<PredictionFramework> frameworkFlag(const ArgParser& p)
+{
+    return PredictionJson::frameworkFromName(
+        p.value(QStringLiteral("framework")).trimmed().toUpper().replace(QLatin1Char('-'), QLatin1Char('_')));
+}
+
 /// gcloud's list flags on a list verb (--flatten, --sort-by, --limit, --uri); false after the usage error.
 bool takeListDisplay(CtlSession& s, const ArgParser& p, ListDisplay* display)
 {
@@ -130,6 +138,34 @@ template <typename T> std::optional<T> ok(CtlSession& s, const QString& command,
         return std::nullopt;
     }
     return r.value;
+}
+
+/// An update verb's --description and label flags into `changes` and the update mask (a model's or a version's);
+/// `get` reads the resource's labels when the label flags ask for a change. ExitCode::Ok, or the code after printing
+/// why.
+template <typename Resource, typename Get>
+int describeAndLabel(CtlSession& s, const ArgParser& p, const QString& command, Resource* changes, QStringList* mask,
+    Get get)
+{
+    if (p.isSet(QStringLiteral("description"))) {
+        changes->description = p.value(QStringLiteral("description"));
+        *mask << QStringLiteral("description");
+    }
+    if (!labelsChange(p))
+        return ExitCode::Ok;
+    // Over the labels the resource has, as gcloud's label flags.
+    const std::optional<Resource> current = ok(s, command, get());
+    if (!current)
+        return ExitCode::Error;
+    QString error;
+    const std::optional<QMap<QString, QString>> labels = changedLabels(p, current->labels, &error);
+    if (!labels) {
+        s.err() << p.usageError(error);
+        return ExitCode::Usage;
+    }
+    changes->labels = *labels;
+    *mask << QStringLiteral("labels");
+    return ExitCode::Ok;
 }
 
 /// Polls operation `name` ("projects/p/operations/id" or its ID) until it is done, printing gcloud's progress dots on
@@ -433,9 +469,7 @@ int ModelsCommands::createVersion(CtlSession& s, const QStringList& args)
     if (p.isSet(QStringLiteral("origin")))
         asked.deploymentUri = p.value(QStringLiteral("origin"));
     if (p.isSet(QStringLiteral("framework"))) {
-        // gcloud's values ("scikit-learn", "xgboost", "tensorflow"), ours ("pytorch"), or the API's enum.
-        const std::optional<PredictionFramework> framework = PredictionJson::frameworkFromName(
-            p.value(QStringLiteral("framework")).trimmed().toUpper().replace(QLatin1Char('-'), QLatin1Char('_')));
+        const std::optional<PredictionFramework> framework = frameworkFlag(p);
         if (!framework) {
             s.err() << p.usageError(QStringLiteral("argument --framework: Invalid choice: '%1'. Valid choices are "
                                                    "[scikit-learn, xgboost, pytorch, tensorflow].")
@@ -649,25 +683,10 @@ int ModelsCommands::updateVersion(CtlSession& s, const QStringList& args)
     changes.model = p.value(QStringLiteral("model"));
     changes.name = p.positional(QStringLiteral("VERSION"));
     QStringList mask;
-    if (p.isSet(QStringLiteral("description"))) {
-        changes.description = p.value(QStringLiteral("description"));
-        mask << QStringLiteral("description");
-    }
-    if (labelsChange(p)) {
-        // Over the labels the version has, as gcloud's label flags.
-        const std::optional<VersionResource> current
-            = ok(s, command, client->getVersionBlocking(changes.model, changes.name));
-        if (!current)
-            return ExitCode::Error;
-        QString error;
-        const std::optional<QMap<QString, QString>> labels = changedLabels(p, current->labels, &error);
-        if (!labels) {
-            s.err() << p.usageError(error);
-            return ExitCode::Usage;
-        }
-        changes.labels = *labels;
-        mask << QStringLiteral("labels");
-    }
+    if (const int code = describeAndLabel(s, p, command, &changes, &mask,
+            [&] { return client->getVersionBlocking(changes.model, changes.name); });
+        code != ExitCode::Ok)
+        return code;
     const auto number = [&](const char* flag, int least, int* out) {
         bool ok = false;
         *out = p.value(QLatin1String(flag)).toInt(&ok);
@@ -775,23 +794,10 @@ int ModelsCommands::updateModel(CtlSession& s, const QStringList& args)
     changes.project = s.project();
     changes.name = p.positional(QStringLiteral("MODEL"));
     QStringList mask;
-    if (p.isSet(QStringLiteral("description"))) {
-        changes.description = p.value(QStringLiteral("description"));
-        mask << QStringLiteral("description");
-    }
-    if (labelsChange(p)) {
-        const std::optional<ModelResource> current = ok(s, command, client->getModelBlocking(changes.name));
-        if (!current)
-            return ExitCode::Error;
-        QString error;
-        const std::optional<QMap<QString, QString>> labels = changedLabels(p, current->labels, &error);
-        if (!labels) {
-            s.err() << p.usageError(error);
-            return ExitCode::Usage;
-        }
-        changes.labels = *labels;
-        mask << QStringLiteral("labels");
-    }
+    if (const int code = describeAndLabel(
+            s, p, command, &changes, &mask, [&] { return client->getModelBlocking(changes.name); });
+        code != ExitCode::Ok)
+        return code;
     const std::optional<OperationResource> op = ok(s, command, client->patchModelBlocking(changes, mask));
     if (!op)
         return ExitCode::Error;
@@ -1054,8 +1060,7 @@ int ModelsCommands::localPredict(CtlSession& s, const QStringList& args)
     // The framework: the flag's, else the rule versions.create applies to a folder (PredictionJson).
     PredictionFramework framework = PredictionFramework::Unspecified;
     if (p.isSet(QStringLiteral("framework"))) {
-        const std::optional<PredictionFramework> named = PredictionJson::frameworkFromName(
-            p.value(QStringLiteral("framework")).trimmed().toUpper().replace(QLatin1Char('-'), QLatin1Char('_')));
+        const std::optional<PredictionFramework> named = frameworkFlag(p);
         if (!named || *named == PredictionFramework::TensorFlow) {
             s.err() << p.usageError(QStringLiteral("argument --framework: Invalid choice: '%1'. Valid choices are "
                                                    "[scikit-learn, xgboost, pytorch].")

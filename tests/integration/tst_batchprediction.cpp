@@ -7,6 +7,7 @@
 // refused at create with its field; and an executor SIGKILLed while the workers run restarts the job, which ends with
 // every instance predicted exactly once.
 #include "apirequest.h"
+#include "predictionmodels.h"
 #include "ctlrun.h"
 #include "executorprocess.h"
 
@@ -123,21 +124,12 @@ private Q_SLOTS:
     {
         QVERIFY(m_root.isValid());
         m_root.setAutoRemove(qEnvironmentVariableIsEmpty("TRAINYARD_KEEP_TEST_FILES"));
-        for (const char* d : { "run", "data", "config", "models", "work" })
-            QVERIFY(QDir().mkpath(m_root.filePath(QLatin1String(d))));
-        QFile::setPermissions(m_root.filePath(QStringLiteral("run")),
-            QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
+        QVERIFY(Trainyard::Test::makeAccountFolders(m_root, { QStringLiteral("models"), QStringLiteral("work") }));
         m_models = m_root.filePath(QStringLiteral("models"));
         m_work = m_root.filePath(QStringLiteral("work"));
-        QProcess python;
-        python.setProcessChannelMode(QProcess::ForwardedErrorChannel);
-        python.start(QStringLiteral("/usr/bin/python3"),
-            { QStringLiteral(TRAINYARD_SOURCE_DIR "/tests/integration/prediction_models.py"), m_models });
-        QVERIFY(python.waitForFinished(300000));
-        QCOMPARE(python.exitCode(), 0);
-        QFile expected(m_models + QStringLiteral("/expected.json"));
-        QVERIFY(expected.open(QIODevice::ReadOnly));
-        m_expected = QJsonDocument::fromJson(expected.readAll()).object();
+        const std::optional<QJsonObject> expected = Trainyard::Test::trainPredictionModels(m_models);
+        QVERIFY(expected);
+        m_expected = *expected;
         QVERIFY(m_expected.value(QStringLiteral("allInstances")).toArray().size() > 500);
 
         m_executor = std::make_unique<Trainyard::Test::ExecutorProcess>(m_root.path());

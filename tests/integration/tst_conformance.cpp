@@ -8,6 +8,7 @@
 // is validated as a google.rpc.Status too. What the executor adds to the service's shapes is the short allow-list
 // below, each entry with its reason; an extension that is not on it, or an entry no answer used, fails the test.
 #include "apirequest.h"
+#include "predictionmodels.h"
 #include "discoverydocument.h"
 #include "executorprocess.h"
 #include "trainingpackage.h"
@@ -213,17 +214,9 @@ private Q_SLOTS:
         QVERIFY(m_api->methods().size() >= 40);
 
         QVERIFY(m_root.isValid());
-        for (const char* d : { "run", "data", "config", "models" })
-            QVERIFY(QDir().mkpath(m_root.filePath(QLatin1String(d))));
-        QFile::setPermissions(m_root.filePath(QStringLiteral("run")),
-            QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
+        QVERIFY(makeAccountFolders(m_root, { QStringLiteral("models") }));
         m_models = m_root.filePath(QStringLiteral("models"));
-        QProcess python;
-        python.setProcessChannelMode(QProcess::ForwardedErrorChannel);
-        python.start(QStringLiteral("/usr/bin/python3"),
-            { QStringLiteral(TRAINYARD_SOURCE_DIR "/tests/integration/prediction_models.py"), m_models });
-        QVERIFY(python.waitForFinished(300000));
-        QCOMPARE(python.exitCode(), 0);
+        QVERIFY(trainPredictionModels(m_models));
         // A trainer that reports a hypertune metric (a tuning job's trials), or sleeps when asked (a job to cancel).
         m_package = m_root.filePath(QStringLiteral("package"));
         QVERIFY(writeTrainingPackage(m_package, QStringLiteral("conformance"),

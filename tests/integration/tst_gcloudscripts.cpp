@@ -4,6 +4,7 @@
 // account whose executor trainyardctl starts itself; every line must succeed. The scripts are the model
 // script, the README's model block and the service's training command, with their flags as written there.
 #include "ctlrun.h"
+#include "predictionmodels.h"
 
 #include <QDir>
 #include <QFile>
@@ -67,22 +68,12 @@ private Q_SLOTS:
     void initTestCase()
     {
         QVERIFY(m_root.isValid());
-        for (const char* d : { "run", "data", "config", "models" })
-            QVERIFY(QDir().mkpath(m_root.filePath(QLatin1String(d))));
-        QFile::setPermissions(m_root.filePath(QStringLiteral("run")),
-            QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
+        QVERIFY(makeAccountFolders(m_root, { QStringLiteral("models") }));
         m_models = m_root.filePath(QStringLiteral("models"));
-        // The models tst_predictionapi deploys, trained by the libraries themselves (prediction_models.py).
-        QProcess python;
-        python.setProcessChannelMode(QProcess::ForwardedErrorChannel);
-        python.start(QStringLiteral("/usr/bin/python3"),
-            { QStringLiteral(TRAINYARD_SOURCE_DIR "/tests/integration/prediction_models.py"), m_models });
-        QVERIFY(python.waitForFinished(300000));
-        QCOMPARE(python.exitCode(), 0);
-        QFile expected(m_models + QStringLiteral("/expected.json"));
-        QVERIFY(expected.open(QIODevice::ReadOnly));
-        const QJsonObject e = QJsonDocument::fromJson(expected.readAll()).object();
-        m_instances = e.value(QStringLiteral("instances")).toArray();
+        // The models tst_predictionapi deploys, trained by the libraries themselves.
+        const std::optional<QJsonObject> e = trainPredictionModels(m_models);
+        QVERIFY(e);
+        m_instances = e->value(QStringLiteral("instances")).toArray();
         QCOMPARE(m_instances.size(), 5);
         // gcloud's --json-instances: one JSON instance a line. The batch job's input: two files of five rows.
         QByteArray rows;

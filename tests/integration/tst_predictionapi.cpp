@@ -10,6 +10,7 @@
 // its nodes; and, with trainyardctl as a user runs it, a built-in algorithm's job → its model deployed → raw CSV rows
 // predicted with the training table's own labels.
 #include "apiclient.h"
+#include "predictionmodels.h"
 #include "apirequest.h"
 #include "apistream.h"
 #include "ctlrun.h"
@@ -178,22 +179,12 @@ private Q_SLOTS:
     void initTestCase()
     {
         QVERIFY(m_root.isValid());
-        for (const char* d : { "run", "data", "config", "models" })
-            QVERIFY(QDir().mkpath(m_root.filePath(QLatin1String(d))));
-        QFile::setPermissions(m_root.filePath(QStringLiteral("run")),
-            QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
+        QVERIFY(Trainyard::Test::makeAccountFolders(m_root, { QStringLiteral("models") }));
         m_models = m_root.filePath(QStringLiteral("models"));
         // The models, trained here by the libraries themselves, and what each answers for the first instances.
-        QProcess python;
-        python.setProcessChannelMode(QProcess::ForwardedErrorChannel);
-        python.start(QStringLiteral("/usr/bin/python3"),
-            { QStringLiteral(TRAINYARD_SOURCE_DIR "/tests/integration/prediction_models.py"), m_models });
-        QVERIFY(python.waitForFinished(300000));
-        QCOMPARE(python.exitCode(), 0);
-        QFile expected(m_models + QStringLiteral("/expected.json"));
-        QVERIFY(expected.open(QIODevice::ReadOnly));
-        m_expected = QJsonDocument::fromJson(expected.readAll()).object();
-        QVERIFY(!m_expected.isEmpty());
+        const std::optional<QJsonObject> expected = Trainyard::Test::trainPredictionModels(m_models);
+        QVERIFY(expected);
+        m_expected = *expected;
 
         m_executor = std::make_unique<Trainyard::Test::ExecutorProcess>(m_root.path());
         QString error;
