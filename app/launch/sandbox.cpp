@@ -162,6 +162,9 @@ QStringList Sandbox::arguments(const SandboxView& view, const QList<int>& fds) c
     a << QStringLiteral("--ro-bind-try") << QStringLiteral("/opt") << QStringLiteral("/opt");
     a << QStringLiteral("--ro-bind-try") << QStringLiteral("/sys") << QStringLiteral("/sys");
     a << QStringLiteral("--proc") << QStringLiteral("/proc") << QStringLiteral("--dev") << QStringLiteral("/dev");
+    // bubblewrap's /dev/shm is root's 0755: the sandbox user could not make shared memory or a semaphore there
+    // (PyTorch's DataLoader workers, multiprocessing, joblib). A tmpfs of the sandbox's own, sticky and writable.
+    a << QStringLiteral("--perms") << QStringLiteral("01777") << QStringLiteral("--tmpfs") << QStringLiteral("/dev/shm");
     if (view.gpus) {
         const QStringList devices
             = QDir(QStringLiteral("/dev")).entryList({ QStringLiteral("nvidia*") }, QDir::System | QDir::AllEntries);

@@ -101,6 +101,28 @@ def probe(targets):
     executor_files = [f for f in own if any(t in f for t in (targets["token"], targets["runtimeFile"],
                                                                   targets["tlsKey"], ".sqlite", "socket:"))]
     report["inheritedFds"] = ("REACHED: %s" % executor_files) if executor_files else "blocked: %d own fds" % len(own)
+
+    # What ordinary user code must still be able to do inside: shared memory and semaphores in /dev/shm (PyTorch's
+    # DataLoader workers, multiprocessing, joblib). Reported as "need:…" = "ok" or "FAILED: …".
+    def need(name, action):
+        try:
+            action()
+            report["need:" + name] = "ok"
+        except Exception as e:  # noqa: BLE001 - the failure is what the test shows
+            report["need:" + name] = "FAILED: %s: %s" % (type(e).__name__, e)
+
+    def shared_memory():
+        from multiprocessing import shared_memory as shm
+        block = shm.SharedMemory(create=True, size=4096)
+        block.close()
+        block.unlink()
+
+    def semaphore():
+        import multiprocessing
+        multiprocessing.Lock()
+
+    need("sharedMemory", shared_memory)
+    need("semaphore", semaphore)
     return report
 
 
