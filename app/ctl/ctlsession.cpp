@@ -335,8 +335,9 @@ bool CtlSession::checkFormat(const ArgParser& parser, const QStringList& allowed
 {
     if (m_format.isEmpty() || (allowed.contains(m_format) && m_formatSpec.size() == m_format.size()))
         return true;
-    const bool printsOwnResources = allowed.contains(QLatin1String("json")) || allowed.contains(QLatin1String("yaml"))
-        || allowed.contains(QLatin1String("table"));
+    // A command that prints its resources (it offers yaml) takes the whole format language; one with a format of its
+    // own (jobs metrics: csv or json rows) takes only those.
+    const bool printsOwnResources = allowed.contains(QLatin1String("yaml"));
     if (printsOwnResources) {
         QString error;
         if (resourceFormat(&error))

@@ -70,8 +70,8 @@ public:
     /// A verb's answer when its parser did not accept the arguments: the help text on stdout and ExitCode::Ok when
     /// --help was asked, else gcloud's usage error on stderr and ExitCode::Usage.
     int usage(const ArgParser& parser);
-    /// True when --format is unset or one of `allowed`; a command that prints its resources (`allowed` holds json,
-    /// yaml or table) takes every format of the format language (resourceformat.h) as well, checked here. Else
+    /// True when --format is unset or one of `allowed`; a command that prints its resources (`allowed` holds yaml)
+    /// takes every format of the format language (resourceformat.h) as well, checked here. Else
     /// prints gcloud's usage error ("argument --format: Invalid choice: 'x'. Valid choices are [a, b].", or the
     /// format's syntax error) and returns false.
     bool checkFormat(const ArgParser& parser, const QStringList& allowed);

@@ -335,11 +335,12 @@ struct HttpApi::Routes {
             "The AI Platform Vizier API (projects.locations.studies and their trials) is not served by this executor: "
             "hyperparameter tuning runs inside a training job (trainingInput.hyperparameters), whose trials are "
             "trainingOutput.trials.");
+        // Whoever may read the project's config may learn that (the answer names no resource of its).
         for (const char* method : { "GET", "POST", "DELETE" }) {
-            table.add(method, QStringLiteral("/v1/projects/{project}/locations/{location}/studies"), QString(),
-                unimplemented(vizier));
+            table.add(method, QStringLiteral("/v1/projects/{project}/locations/{location}/studies"),
+                QStringLiteral("ml.projects.getConfig"), unimplemented(vizier));
             table.add(method, QStringLiteral("/v1/projects/{project}/locations/{location}/studies/{study=**}"),
-                QString(), unimplemented(vizier));
+                QStringLiteral("ml.projects.getConfig"), unimplemented(vizier));
         }
         for (const QString& resource : { model, version })
             table.add("POST", resource + QStringLiteral(":explain"), QStringLiteral("ml.models.predict"),
