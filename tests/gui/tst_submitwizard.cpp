@@ -602,6 +602,9 @@ private Q_SLOTS:
         QCOMPARE(page->moduleBox()->currentText(), QStringLiteral("trainer.task"));
         QVERIFY(nextEnabled(w));
         QCOMPARE(w.job().trainingInput.packageUris, QStringList { path(QStringLiteral("gpkg/trainer")) });
+        // For looking, not for asserting: with TRAINYARD_SCREENSHOT_DIR set, the page as drawn.
+        if (const QString dir = qEnvironmentVariable("TRAINYARD_SCREENSHOT_DIR"); !dir.isEmpty())
+            QVERIFY(w.grab().save(dir + QStringLiteral("/wizard-gcloud-package-folder.png")));
         // With the parent's setup.py, the parent project is what pip builds: its modules.
         QVERIFY(writeFile(path(QStringLiteral("gproj/setup.py")), "from setuptools import setup\n"));
         QVERIFY(writeFile(path(QStringLiteral("gproj/other/__init__.py")), ""));
