@@ -524,28 +524,26 @@ int JobsCommands::describe(CtlSession& s, const QStringList& args)
     return ExitCode::Ok;
 }
 
-/// A tuning job's trial progress for `jobs list`, from the job as its JSON has it: "5/8 ended (1 failed), 2
-/// running"; empty for other jobs. The `trialProgress()` transform of the list's default format.
-static QJsonValue trialProgress(const QJsonValue&, const QJsonValue& job, const QStringList&)
+/// A tuning job's trial progress for `jobs list`: "5/8 ended (1 failed), 2 running"; empty for other jobs.
+static QString trialProgress(const Job& job)
 {
-    const QJsonObject hyperparameters = job[QLatin1String("trainingInput")][QLatin1String("hyperparameters")].toObject();
-    if (hyperparameters.isEmpty())
+    if (!job.trainingInput.hyperparameters)
         return QString();
     int ended = 0;
     int failed = 0;
     int running = 0;
-    for (const QJsonValue& t : job[QLatin1String("trainingOutput")][QLatin1String("trials")].toArray()) {
-        const QString state = t[QLatin1String("state")].toString();
-        if (state == QLatin1String("SUCCEEDED") || state == QLatin1String("FAILED")
-            || state == QLatin1String("CANCELLED")) {
-            ++ended;
-            failed += state == QLatin1String("FAILED") ? 1 : 0;
-        } else {
-            ++running;
+    if (job.trainingOutput) {
+        for (const HyperparameterOutput& t : job.trainingOutput->trials) {
+            if (isFinal(t.state)) {
+                ++ended;
+                failed += t.state == JobState::Failed ? 1 : 0;
+            } else {
+                ++running;
+            }
         }
     }
-    const int maxTrials = hyperparameters.value(QStringLiteral("maxTrials")).toInt(1);
-    QString text = QStringLiteral("%1/%2 ended").arg(ended).arg(maxTrials);
+    QString text
+        = QStringLiteral("%1/%2 ended").arg(ended).arg(job.trainingInput.hyperparameters->maxTrials.value_or(1));
     if (failed)
         text += QStringLiteral(" (%1 failed)").arg(failed);
     if (running)
@@ -583,6 +581,8 @@ int JobsCommands::list(CtlSession& s, const QStringList& args)
     if (!client)
         return ExitCode::Error;
     QJsonArray jobs;
+    // The trials column's text by job, from the typed jobs (the `trialProgress()` transform looks it up).
+    QHash<QString, QString> progress;
     bool tuning = false;
     QString token;
     // Pages until the list ends, or until --limit is reached when nothing is sorted (sorting needs them all).
@@ -594,6 +594,7 @@ int JobsCommands::list(CtlSession& s, const QStringList& args)
         }
         for (const Job& j : r.value.jobs) {
             jobs.append(JobJson::toJson(j));
+            progress.insert(j.jobId, trialProgress(j));
             tuning = tuning || j.trainingInput.hyperparameters.has_value();
         }
         token = r.value.nextPageToken;
@@ -604,8 +605,10 @@ int JobsCommands::list(CtlSession& s, const QStringList& args)
     QString format = QStringLiteral("table(jobId.basename(), state:label=STATUS, createTime.date(tz=LOCAL):label=CREATED");
     if (tuning)
         format += QStringLiteral(", trialProgress():label=TRIALS");
-    s.printList(jobs, format + QLatin1Char(')'), display,
-        { { QStringLiteral("trialProgress"), &trialProgress } });
+    const ResourceFormat::Transform trials = [&progress](const QJsonValue&, const QJsonValue& job, const QStringList&) {
+        return QJsonValue(progress.value(job[QLatin1String("jobId")].toString()));
+    };
+    s.printList(jobs, format + QLatin1Char(')'), display, { { QStringLiteral("trialProgress"), trials } });
     return ExitCode::Ok;
 }
 

@@ -876,11 +876,13 @@ int ModelsCommands::listOperations(CtlSession& s, const QStringList& args)
         = client ? ok(s, command, client->allOperationsBlocking(QString())) : std::nullopt;
     if (!ops)
         return ExitCode::Error;
-    // NAME, TYPE and STATUS (RUNNING, DONE or FAILED: the operation's `done` and `error`).
-    const auto status = [](const QJsonValue&, const QJsonValue& op, const QStringList&) -> QJsonValue {
-        if (!op[QLatin1String("done")].toBool())
-            return QStringLiteral("RUNNING");
-        return op.toObject().contains(QLatin1String("error")) ? QStringLiteral("FAILED") : QStringLiteral("DONE");
+    // NAME, TYPE and STATUS (RUNNING, DONE or FAILED), the status from the typed operations.
+    QHash<QString, QString> statuses;
+    for (const OperationResource& op : *ops)
+        statuses.insert(op.resourceName(),
+            !op.done ? QStringLiteral("RUNNING") : op.failed() ? QStringLiteral("FAILED") : QStringLiteral("DONE"));
+    const ResourceFormat::Transform status = [&statuses](const QJsonValue&, const QJsonValue& op, const QStringList&) {
+        return QJsonValue(statuses.value(op[QLatin1String("name")].toString()));
     };
     s.printList(toJsonArray(*ops),
         QStringLiteral("table(name.basename():label=NAME, metadata.operationType:label=TYPE, "
