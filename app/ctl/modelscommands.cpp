@@ -6,7 +6,6 @@
 #include "configloader.h"
 #include "ctlsession.h"
 #include "predictionclient.h"
-#include "printer.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>

@@ -65,6 +65,7 @@ struct Column {
     bool reverse = false;
     QString align = QStringLiteral("left");
     QString subformat;
+    std::shared_ptr<const ResourceFormat> nested; ///< `subformat`, parsed once with the format
 };
 
 QString angrySnake(const QString& name)
@@ -445,9 +446,13 @@ std::optional<ResourceFormat> ResourceFormat::parse(const QString& spec, QString
         *error = QStringLiteral("Format [%1] requires a non-empty projection.").arg(f.d->name);
         return std::nullopt;
     }
-    for (const Column& c : std::as_const(f.d->columns)) {
-        if (!c.subformat.isEmpty() && !parse(c.subformat, error, context))
+    for (Column& c : f.d->columns) {
+        if (c.subformat.isEmpty())
+            continue;
+        std::optional<ResourceFormat> sub = parse(c.subformat, error, context);
+        if (!sub)
             return std::nullopt;
+        c.nested = std::make_shared<const ResourceFormat>(std::move(*sub));
     }
     return f;
 }
@@ -1132,11 +1137,8 @@ QString ResourceFormat::Data::table(const QJsonArray& resources) const
         if (!plain.isEmpty())
             out += render({ r });
         for (const Column* c : nested) {
-            QString ignored;
-            const std::optional<ResourceFormat> sub = ResourceFormat::parse(c->subformat, &ignored, context);
             const QJsonValue v = evaluate(*c, r);
-            if (sub)
-                out += v.isArray() ? sub->renderList(v.toArray()) : sub->renderOne(v);
+            out += v.isArray() ? c->nested->renderList(v.toArray()) : c->nested->renderOne(v);
         }
     }
     return out;
