@@ -1,7 +1,12 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """Counts: every replica prints "<task> tick N" on stdout and "<task> tock N" on stderr for N = 0 … TICKS - 1, one
-pair every INTERVAL seconds (arguments --ticks, default 50, and --interval, default 0.5), then exits 0. A test
-that restarts the executor meanwhile checks that each line reached the job's log exactly once."""
+pair every INTERVAL seconds (arguments --ticks, default 50, and --interval, default 0.5), then prints "<task> done"
+and exits 0. A test that restarts the executor meanwhile checks that each line reached the job's log exactly once.
+
+The master prints its "done" only after every other replica printed theirs (each marks it in JOB_DIR/ticker-done/):
+the master's exit 0 ends the job and stops the others, and replicas that started a second later (srun launches
+them one by one; under load more) would otherwise lose their last lines to that stop, as a CI run saw."""
+import os
 import sys
 import time
 
@@ -24,4 +29,13 @@ for n in range(ticks):
     print("%s tick %d" % (name, n), flush=True)
     print("%s tock %d" % (name, n), file=sys.stderr, flush=True)
     time.sleep(interval)
-print("%s done" % name, flush=True)
+marks = os.path.join(common.job_dir(), "ticker-done")
+if kind in ("master", "chief"):
+    for other in common.all_task_names(tf):
+        if other != name and not common.wait_for(os.path.join(marks, other), timeout=300):
+            raise SystemExit("replica %s never finished its ticks" % other)
+    print("%s done" % name, flush=True)
+else:
+    print("%s done" % name, flush=True)
+    os.makedirs(marks, exist_ok=True)
+    open(os.path.join(marks, name), "w").close()
