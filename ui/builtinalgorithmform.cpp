@@ -16,6 +16,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QProcess>
+#include <QProgressBar>
 #include <QPushButton>
 #include <QScrollArea>
 #include <QTabWidget>
@@ -26,14 +27,17 @@ namespace Trainyard {
 
 namespace {
 
-/// The rows the preview reads: enough to see the columns' types, few enough to show at once.
+/// The rows the preview shows (its figures come from every row of the file).
 constexpr int PreviewRows = 20;
 
 // preprocess.preview() of the bundled package, printed as JSON (resources/algorithms/README.md §3).
 const char* PreviewScript = "import json, sys\n"
                             "sys.path.insert(0, sys.argv[1])\n"
                             "from trainyard_algorithms import preprocess\n"
-                            "print(json.dumps(preprocess.preview(sys.argv[2], int(sys.argv[3]))))\n";
+                            "def progress(p):\n"
+                            "    sys.stderr.write('progress %d\\n' % p)\n"
+                            "    sys.stderr.flush()\n"
+                            "print(json.dumps(preprocess.preview(sys.argv[2], int(sys.argv[3]), progress)))\n";
 
 QString interpreter()
 {
@@ -79,6 +83,7 @@ BuiltInAlgorithmForm::BuiltInAlgorithmForm(QWidget* parent)
     , m_model(new CsvPreviewModel(this))
     , m_summary(new QLabel(this))
     , m_problems(new QLabel(this))
+    , m_progress(new QProgressBar(this))
 {
     m_algorithm->setObjectName(QStringLiteral("algorithmBox"));
     for (const BuiltInAlgorithm& a : BuiltInAlgorithms::supported()) {
@@ -124,6 +129,9 @@ BuiltInAlgorithmForm::BuiltInAlgorithmForm(QWidget* parent)
     m_problems->setStyleSheet(QStringLiteral("color: #c01c28;"));
     m_problems->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_problems->hide();
+    m_progress->setObjectName(QStringLiteral("csvProgress"));
+    m_progress->setRange(0, 100);
+    m_progress->hide();
 
     auto* form = new QFormLayout;
     form->setContentsMargins(0, 0, 0, 0);
@@ -152,12 +160,22 @@ BuiltInAlgorithmForm::BuiltInAlgorithmForm(QWidget* parent)
     pathRow(tr("T&est data:"), m_test, tr("Test data"));
     form->addRow(QString(), m_preprocess);
 
-    // The table's preview and the algorithm's arguments side by side as tabs, so the page fits a small screen.
-    auto* preview = new QWidget(this);
-    auto* previewLayout = new QVBoxLayout(preview);
-    previewLayout->addWidget(m_view, 1);
+    // The table's preview and the algorithm's arguments side by side as tabs, so the page fits a small screen. The
+    // preview scrolls rather than squeeze its labels over the table (issue 46: at 1024×700 the summary and the
+    // missing-value lines were painted over the rows).
+    // What the file holds comes first (the task, the classes, the missing values): on a small screen it is what is
+    // seen without scrolling; the rows follow.
+    auto* previewPage = new QWidget(this);
+    auto* previewLayout = new QVBoxLayout(previewPage);
+    previewLayout->addWidget(m_progress);
     previewLayout->addWidget(m_summary);
     previewLayout->addWidget(m_problems);
+    previewLayout->addWidget(m_view, 1);
+    auto* preview = new QScrollArea(this);
+    preview->setObjectName(QStringLiteral("previewScroll"));
+    preview->setWidgetResizable(true);
+    preview->setFrameShape(QFrame::NoFrame);
+    preview->setWidget(previewPage);
     auto* arguments = new QScrollArea(this);
     arguments->setObjectName(QStringLiteral("argumentsScroll"));
     arguments->setWidgetResizable(true);
@@ -341,12 +359,36 @@ void BuiltInAlgorithmForm::runPreview()
         return;
     }
     m_running = path;
-    m_summary->setText(tr("Reading %1…").arg(QFileInfo(path).fileName()));
+    m_stderr.clear();
+    //: %1 is a file name, %2 its size (e.g. "12.5 MiB").
+    m_summary->setText(tr("Reading %1 (%2): every row, to count the classes and the missing values…")
+                           .arg(QFileInfo(path).fileName(), QLocale().formattedDataSize(QFileInfo(path).size())));
+    m_progress->setValue(0);
+    m_progress->show();
     auto* process = new QProcess(this);
     m_process = process;
+    connect(process, &QProcess::readyReadStandardError, this, [this, process] {
+        // "progress N" lines move the bar; anything else is kept for the error message.
+        process->setReadChannel(QProcess::StandardError);
+        while (process->canReadLine()) {
+            const QByteArray line = process->readLine();
+            if (line.startsWith("progress "))
+                m_progress->setValue(line.mid(9).trimmed().toInt());
+            else
+                m_stderr += line;
+        }
+        process->setReadChannel(QProcess::StandardOutput);
+    });
     connect(process, &QProcess::finished, this, [this, process](int code, QProcess::ExitStatus status) {
         process->deleteLater();
         m_process.clear();
+        m_progress->hide();
+        process->setReadChannel(QProcess::StandardError);
+        for (const QByteArray& line : process->readAll().split('\n')) {
+            if (!line.startsWith("progress "))
+                m_stderr += line + '\n';
+        }
+        process->setReadChannel(QProcess::StandardOutput);
         const QString path = m_running;
         m_running.clear();
         if (path != m_training->text().trimmed()) {
@@ -361,8 +403,7 @@ void BuiltInAlgorithmForm::runPreview()
             p = CsvPreview::fromJson(doc.object());
         } else {
             // trainyard_algorithms says what is missing as "ERROR: …" (e.g. the apt line for pandas).
-            const QStringList lines
-                = QString::fromUtf8(process->readAllStandardError()).trimmed().split(QLatin1Char('\n'));
+            const QStringList lines = QString::fromUtf8(m_stderr).trimmed().split(QLatin1Char('\n'));
             p.path = path;
             p.error = tr("The preview failed: %1").arg(lines.isEmpty() ? tr("no output") : lines.last());
         }
@@ -375,6 +416,32 @@ void BuiltInAlgorithmForm::runPreview()
     process->start(interpreter(),
         { QStringLiteral("-c"), QString::fromLatin1(PreviewScript), package, path, QString::number(PreviewRows) });
     Q_EMIT changed();
+}
+
+QString BuiltInAlgorithmForm::taskRule(const CsvPreview& preview)
+{
+    // The package's target rule (preprocess.target_task) in the console's words; the objective it proposes is
+    // only a proposal, so say how to train the other task.
+    const int k = preview.columns.isEmpty() ? 0 : preview.columns.first().distinct;
+    QString why;
+    if (preview.taskRule == QLatin1String("text"))
+        why = tr("Classification because the target holds text.");
+    else if (preview.taskRule == QLatin1String("fractional"))
+        why = tr("Regression because the target has fractional values.");
+    else if (preview.taskRule == QLatin1String("many_integers"))
+        //: %1 is the distinct integer count; 20 is the rule's limit.
+        why = tr("Regression because the target has %1 distinct integers (more than 20 reads as a quantity).")
+                  .arg(k);
+    else if (preview.taskRule == QLatin1String("thin_integers"))
+        why = tr("Regression because the target's %1 distinct integers are more than 10 and more than 5 % of the "
+                 "rows (too few rows per value to be classes).")
+                  .arg(k);
+    else if (preview.taskRule == QLatin1String("few_integers"))
+        why = tr("Classification because the target has %1 distinct integers (at most 20 read as classes).").arg(k);
+    if (why.isEmpty())
+        return {};
+    return why + QLatin1Char(' ')
+        + tr("To train the other task, change the objective (XGBoost) or the model type under Algorithm arguments.");
 }
 
 void BuiltInAlgorithmForm::showPreview(const CsvPreview& preview)
@@ -409,19 +476,21 @@ void BuiltInAlgorithmForm::showPreview(const CsvPreview& preview)
             target = tr("target: %n class(es) (%1): classification", nullptr, t.distinct)
                          .arg(classes.join(QStringLiteral(", ")));
         } else if (t.min && t.max) {
-            //: %1 and %2 are the smallest and largest target values among the previewed rows.
+            //: %1 and %2 are the smallest and largest target values in the file.
             target = tr("target: numbers from %1 to %2: regression")
                          .arg(QLocale().toString(*t.min), QLocale().toString(*t.max));
         }
     }
-    //: %1 says what the target is; then the counts of feature columns by type.
-    m_summary->setText(tr("The first %n row(s); %1; features: %2 numeric, %3 categorical, %4 dropped (key or "
-                          "constant).",
-        nullptr, int(preview.rows.size()))
+    //: %1 says what the target is; then the counts of feature columns by type. %n counts the file's rows.
+    m_summary->setText(tr("%n row(s), the first %1 shown; %2; features: %3 numeric, %4 categorical, %5 dropped (key "
+                          "or constant).",
+        nullptr, int(preview.totalRows))
+                           .arg(preview.rows.size())
                            .arg(target)
                            .arg(numeric)
                            .arg(categorical)
-                           .arg(dropped));
+                           .arg(dropped)
+        + QLatin1Char(' ') + taskRule(preview));
     // The warnings in the console's words (preview() says them in English for its own log).
     QStringList warnings;
     for (const QString& w : preview.warnings) {
@@ -431,10 +500,10 @@ void BuiltInAlgorithmForm::showPreview(const CsvPreview& preview)
     }
     for (const CsvColumnInfo& c : preview.columns) {
         if (c.index > 0 && c.missing > 0)
-            //: %1 is a 1-based column number; %n the missing cells; %2 the rows previewed.
+            //: %1 is a 1-based column number; %n the missing cells; %2 the file's rows.
             warnings << tr("Column %1: %n of %2 values missing", nullptr, c.missing)
                             .arg(c.index + 1)
-                            .arg(preview.rows.size());
+                            .arg(QLocale().toString(preview.totalRows));
     }
     m_problems->setText(warnings.join(QLatin1Char('\n')));
     m_problems->setVisible(!warnings.isEmpty());

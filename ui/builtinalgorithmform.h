@@ -14,6 +14,7 @@ class QComboBox;
 class QLabel;
 class QLineEdit;
 class QProcess;
+class QProgressBar;
 class QPushButton;
 class QTabWidget;
 class QTableView;
@@ -66,6 +67,8 @@ public:
     QLabel* summaryLabel() const { return m_summary; }
     /// Warnings and the fatal error of the training table.
     QLabel* problemsLabel() const { return m_problems; }
+    /// The preview's progress while it reads the file (hidden otherwise): percent of the file checked and parsed.
+    QProgressBar* progressBar() const { return m_progress; }
     /// True while a preview runs or waits to run.
     bool previewPending() const;
 
@@ -79,6 +82,8 @@ private:
     void runPreview();
     void showPreview(const CsvPreview& preview);
     static QString describe(const BuiltInAlgorithm& algorithm);
+    /// Why the preview reads the target as classes or a quantity, and how to choose the other task.
+    static QString taskRule(const CsvPreview& preview);
 
     QComboBox* m_algorithm;
     QLabel* m_description;
@@ -94,10 +99,12 @@ private:
     CsvPreviewModel* m_model;
     QLabel* m_summary;
     QLabel* m_problems;
+    QProgressBar* m_progress;
     QTimer m_debounce;
     QPointer<QProcess> m_process;
     QString m_previewed; ///< the path the shown preview is of
     QString m_running; ///< the path the running preview reads
+    QByteArray m_stderr; ///< the running preview's standard error, less its progress lines
 };
 
 } // namespace Trainyard

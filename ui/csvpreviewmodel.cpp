@@ -5,9 +5,7 @@
 #include <QGuiApplication>
 #include <QJsonArray>
 #include <QPalette>
-#include <QSet>
 
-#include <algorithm>
 
 namespace Trainyard {
 
@@ -32,8 +30,16 @@ CsvPreview CsvPreview::fromJson(const QJsonObject& o)
             info.min = column.value(QStringLiteral("min")).toDouble();
         if (column.value(QStringLiteral("max")).isDouble())
             info.max = column.value(QStringLiteral("max")).toDouble();
+        if (info.index == 0) {
+            p.task = column.value(QStringLiteral("task")).toString();
+            p.taskRule = column.value(QStringLiteral("task_rule")).toString();
+            p.taskReason = column.value(QStringLiteral("task_reason")).toString();
+            for (const QJsonValue& label : column.value(QStringLiteral("labels")).toArray())
+                p.labels << label.toString();
+        }
         p.columns << info;
     }
+    p.totalRows = o.value(QStringLiteral("total_rows")).toInteger();
     const int width = int(p.columns.size());
     for (const QJsonValue& r : o.value(QStringLiteral("rows")).toArray()) {
         QStringList cells;
@@ -47,39 +53,6 @@ CsvPreview CsvPreview::fromJson(const QJsonObject& o)
         p.rows << cells;
     }
     return p;
-}
-
-bool CsvPreview::looksLikeClassification() const
-{
-    if (columns.isEmpty())
-        return false;
-    const CsvColumnInfo& target = columns.first();
-    if (!target.numeric)
-        return true;
-    // Integer targets with few values are classes (0..K-1); see the header for why 20, not the features' 10.
-    bool integers = true;
-    for (const QStringList& row : rows) {
-        bool ok = false;
-        if (!row.isEmpty() && !row.first().isEmpty()) {
-            row.first().trimmed().toLongLong(&ok);
-            integers = integers && ok;
-        }
-    }
-    return integers && target.distinct <= 20;
-}
-
-QStringList CsvPreview::classes() const
-{
-    if (!looksLikeClassification())
-        return {};
-    QSet<QString> seen;
-    for (const QStringList& row : rows) {
-        if (!row.isEmpty() && !row.first().isEmpty())
-            seen.insert(row.first().trimmed());
-    }
-    QStringList list(seen.cbegin(), seen.cend());
-    std::sort(list.begin(), list.end());
-    return list;
 }
 
 void CsvPreviewModel::setPreview(const CsvPreview& preview)

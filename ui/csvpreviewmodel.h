@@ -18,30 +18,36 @@ struct CsvColumnInfo {
     /// identifier) or "constant" (at most one distinct value: dropped).
     QString type;
     QString treatment; ///< preprocessing's treatment ("identity", "vocabulary", "hashing" …); may be empty
-    int missing = 0; ///< empty cells among the previewed rows
-    int distinct = 0; ///< distinct non-empty values among them (column 0: its classes)
+    int missing = 0; ///< empty cells over the whole file
+    int distinct = 0; ///< distinct non-empty values over the whole file (column 0: its classes)
     bool numeric = false; ///< column 0: every target value is a number
-    std::optional<double> min, max; ///< column 0, numeric: the range of the previewed targets
+    std::optional<double> min, max; ///< column 0, numeric: the range of the targets
 };
 
 /// What `trainyard_algorithms.preprocess.preview(path, max_rows)` returns (resources/algorithms/README.md §3,
-/// "Console preview"): the first rows as text, each column's detected type by the same rule the training run
-/// applies, warnings (missing values, a header row) and the file's fatal error (not UTF-8, ragged, empty), if any.
+/// "Console preview"): the first rows as text, and from the whole file each column's detected type by the rule
+/// the training run applies, the target's task (classification or regression) by the package's one target rule
+/// (`preprocess.target_task`), warnings (missing values, a header row) and the file's fatal error (not UTF-8,
+/// ragged, empty), if any. The console computes none of these itself.
 struct CsvPreview {
     QString path;
-    QList<QStringList> rows; ///< at most the requested rows, every row as many cells as the first
+    qint64 totalRows = 0; ///< data rows in the whole file
+    QList<QStringList> rows; ///< the first rows (at most the requested count), every row as many cells as the first
     QList<CsvColumnInfo> columns; ///< one per CSV column, in order
+    QString task; ///< "classification" or "regression": the package's target rule over every row
+    /// Which part of the rule decided: "text", "fractional", "many_integers", "thin_integers" or "few_integers".
+    QString taskRule;
+    QString taskReason; ///< the same in English (the package's words, for logs)
+    QStringList labels; ///< classification: the target's classes sorted as training sorts them (at most 50)
     QStringList warnings;
     QString error; ///< empty when the file can be trained on
 
     /// Parses the JSON object preview() prints. Missing fields read as empty.
     static CsvPreview fromJson(const QJsonObject& o);
-    /// True when the target looks like classes (not all numbers, or integers with at most 20 distinct values)
-    /// rather than a quantity. Wider than the package's rule for an integer feature (categorical up to 10 values):
-    /// a target of 11 to 20 integer classes is still classes, where such a feature is read as a scale.
-    bool looksLikeClassification() const;
-    /// The target's classes among the previewed rows, sorted; empty for a numeric target with many values.
-    QStringList classes() const;
+    /// True when the package's target rule reads the target as classes.
+    bool looksLikeClassification() const { return task == QLatin1String("classification"); }
+    /// The target's classes over the whole file, sorted (at most 50); empty for regression.
+    QStringList classes() const { return looksLikeClassification() ? labels : QStringList(); }
 };
 
 /// The CSV preview as a table: one row per previewed CSV row, one column per CSV column. The horizontal header

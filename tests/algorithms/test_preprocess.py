@@ -96,6 +96,51 @@ class ColumnTypes(Tmp):
         ragged = self.raw("ragged.csv", b"1,2.5,3\n0,1.5\n")
         self.assertIn("line 2", preprocess.preview(ragged)["error"] or "")
 
+    def sorted_by_target(self, name, source, target_column=0):
+        """A public table with ``target_column`` moved to the front and the rows sorted by it, as many exports
+        are: its first rows show one class or a narrow range of the target."""
+        with open(support.data(source)) as f:
+            rows = [line.rstrip("\n").split(",") for line in f if line.strip()]
+        rows = [[r[target_column]] + r[:target_column] + r[target_column + 1:] for r in rows]
+        numeric = all(preprocess.cell_kind(r[0]) in ("integer", "number") for r in rows if r[0])
+        rows.sort(key=lambda r: (r[0] == "", float(r[0]) if numeric and r[0] else 0, r[0]))
+        return self.table(name, rows)
+
+    def test_preview_task_comes_from_every_row(self):
+        # Issue 46 item 1: from its first 20 rows a target-sorted table shows one class, and an integer quantity
+        # (grams, disease progression) shows a few values that read as classes.
+        cases = [
+            (self.sorted_by_target("cancer.csv", "breast_cancer.csv"), "classification", 2, ["benign", "malignant"]),
+            (self.sorted_by_target("wine.csv", "wine.csv"), "classification", 3, ["0", "1", "2"]),
+            (self.sorted_by_target("gaps.csv", "sorted_gaps.csv"), "classification", 3, ["reef", "rock", "shore"]),
+            (self.sorted_by_target("diabetes.csv", "diabetes.csv"), "regression", None, []),
+            (self.sorted_by_target("mass.csv", "sorted_gaps.csv", 5), "regression", None, []),  # grams
+            (self.sorted_by_target("length.csv", "sorted_gaps.csv", 2), "regression", None, []),  # decimals
+        ]
+        for path, task, classes, labels in cases:
+            with self.subTest(path=os.path.basename(path)):
+                got = preprocess.preview(path, max_rows=20)
+                self.assertIsNone(got["error"])
+                self.assertEqual(len(got["rows"]), 20)
+                target = got["columns"][0]
+                self.assertEqual(target["task"], task, target["task_reason"])
+                if classes is not None:
+                    self.assertEqual(target["classes"], classes)
+                self.assertEqual(target["labels"], labels)
+                self.assertGreater(got["total_rows"], 100)
+
+    def test_target_rule_thresholds(self):
+        # The rule's edges (preprocess.MAX_TARGET_CLASSES and the thin-class fraction), on small tables.
+        def task(values):
+            path = self.table("t.csv", [[v, str(i % 7)] for i, v in enumerate(values)])
+            return preprocess.preview(path)["columns"][0]["task"]
+        self.assertEqual(task([str(i % 20) for i in range(400)]), "classification")  # 20 values, 20 rows each
+        self.assertEqual(task([str(i % 21) for i in range(420)]), "regression")  # 21 values
+        self.assertEqual(task([str(i % 12) for i in range(120)]), "regression")  # 12 values over 120 rows: thin
+        self.assertEqual(task([str(i % 3) for i in range(12)]), "classification")  # few classes, few rows
+        self.assertEqual(task(["%d.5" % (i % 3) for i in range(30)]), "regression")  # fractional
+        self.assertEqual(task(["a", "b"] * 10), "classification")
+
 
 class BadFiles(Tmp):
     """Each bad file fails with a message naming the file, the line and the column."""

@@ -189,7 +189,7 @@ class Table:
         return Table(self.path, self.frame.iloc[positions].reset_index(drop=True), self.lines[positions], source)
 
 
-def _scan(path, want_fields=True):
+def _scan(path, want_fields=True, progress=None):
     """Checks encoding and row lengths without parsing values; returns (fields per row, numpy int64 [rows]: the
     1-based line of each data row).
 
@@ -205,8 +205,11 @@ def _scan(path, want_fields=True):
     line_no = 0  # lines before the current block
     offset = 0  # file offset of the current block
     carry = b""
+    size = max(os.path.getsize(path), 1) if progress else 1
     with open(path, "rb") as f:
         while True:
+            if progress:
+                progress(int(60 * f.tell() / size))
             chunk = f.read(_SCAN_CHUNK)
             if chunk:
                 cut = chunk.rfind(b"\n")
@@ -286,24 +289,27 @@ def _ragged(path, first_line, expected, line, fields):
                    "same number of columns" % (fields, first_line, expected, what))
 
 
-def read_table(path, text_columns=(), check_header=True):
+def read_table(path, text_columns=(), check_header=True, progress=None):
     """Reads one CSV file in the service's format into a :class:`Table`.
 
     ``text_columns``: CSV columns (0-based) to keep as text even when every cell looks like a number
     (categorical columns of a validation or test file, so "3.50" stays "3.50" as in the vocabulary).
     Raises CsvError for a missing/unreadable file, a file that is not UTF-8, a ragged row, an empty table, and
-    (``check_header``) a header row: a first row with text in a column whose other values are all numbers."""
+    (``check_header``) a header row: a first row with text in a column whose other values are all numbers.
+    ``progress``: None, or called with a percentage (int) as the file is checked (0..60) and parsed (60..90)."""
     pd = common.require("pandas")
     np = common.require("numpy")
     if not os.path.isfile(path):
         raise CsvError(path, 1, 1, "no such file")
     try:
-        fields, lines = _scan(path)
+        fields, lines = _scan(path, progress=progress)
     except OSError as e:
         raise CsvError(path, 1, 1, "cannot read: %s" % e.strerror) from None
     if fields == 0 or lines is None or len(lines) == 0:
         raise CsvError(path, 1, 1, "the table is empty (no rows)")
     dtypes = {c: str for c in text_columns if c < fields}
+    if progress:
+        progress(60)
     try:
         # pandas' default chunked parse (low_memory) is twice as fast as a whole-file one; a column it typed
         # differently in two chunks (numbers, then text) is re-read as text below.
@@ -317,6 +323,8 @@ def read_table(path, text_columns=(), check_header=True):
         raise CsvError(path, int(lines[0]), 1, "read %d rows of %d fields, expected %d of %d (quoted line breaks?)"
                        % (frame.shape[0], frame.shape[1], len(lines), fields))
     frame.columns = range(fields)
+    if progress:
+        progress(90)
     table = Table(path, frame, lines)
     # pandas reads true/false as booleans, and a column typed per chunk may mix numbers and text; the format
     # knows only numbers and text as written.
@@ -894,18 +902,76 @@ def _write_matrix(path, y, flat, np):
 # The console's preview
 
 
-def preview(path, max_rows=100):
-    """What the wizard's CSV preview shows, computed from the first ``max_rows`` rows by the text rule
-    (:func:`detect_column_type`), so the C++ console can compute the same from the same cells.
+# [I] The target rule (the console proposes the objective from it; --objective or --model_type overrides it): a
+# target with any text is classes; one with a fractional value is a quantity; integers are classes up to
+# MAX_TARGET_CLASSES distinct values, a quantity beyond (counts, grams, years), and also from
+# THIN_TARGET_CLASSES values on when they are more than THIN_CLASS_FRACTION of the rows (20 rows per class on
+# average: fewer are too thin to be classes; a 12-value integer column over 100 rows is a measurement).
+MAX_TARGET_CLASSES = 20
+THIN_TARGET_CLASSES = 10
+THIN_CLASS_FRACTION = 0.05
 
-    Returns {"path", "rows" (list of lists of str, at most max_rows), "columns": [{"index", "type",
-    "treatment", "missing", "distinct"} …] (column 0 = {"type": "target", "classes": K (distinct values),
-    "numeric": bool, "min", "max" (when numeric)}), "warnings": [str], "error": str or None (a CsvError's
-    text: not UTF-8, ragged, header, empty)}. Never raises for a bad file."""
+
+def target_task(table):
+    """Whether ``table``'s target (column 0, the whole file as read by :func:`read_table`) reads as classes or as a
+    quantity, by the rule above (the constants' comment says where each threshold comes from).
+
+    Returns {"task": "classification"|"regression", "rule": which part of the rule decided ("text", "fractional",
+    "many_integers", "thin_integers", "few_integers"; the console words it), "reason": the same in English,
+    "class_count": distinct present values, "labels": the classes sorted as training sorts them (at most 50;
+    classification only), "numeric": every present value is a number, "min"/"max" (numeric only),
+    "missing": empty cells}."""
+    np = common.require("numpy")
+    col = table.frame[0]
+    present = col.dropna()
+    out = {"missing": int(len(col) - len(present)), "class_count": int(present.nunique()), "labels": [],
+           "numeric": present.dtype.kind in "iuf" and len(present) > 0}
+    k = out["class_count"]
+    if out["numeric"]:
+        values = present.to_numpy(dtype=float)
+        out["min"], out["max"] = float(values.min()), float(values.max())
+        fractional = values[np.isfinite(values) & (values != np.floor(values))]
+        if len(fractional) or not np.isfinite(values).all():
+            out["task"], out["rule"] = "regression", "fractional"
+            out["reason"] = "the target has fractional values (e.g. %s)" % (
+                _label_text(fractional[0]) if len(fractional) else "inf")
+        elif k > MAX_TARGET_CLASSES:
+            out["task"], out["rule"] = "regression", "many_integers"
+            out["reason"] = "the target has %d distinct integers (more than %d: a quantity, not classes)" % (
+                k, MAX_TARGET_CLASSES)
+        elif k > THIN_TARGET_CLASSES and k > THIN_CLASS_FRACTION * len(present):
+            out["task"], out["rule"] = "regression", "thin_integers"
+            out["reason"] = ("the target has %d distinct integers over %d rows (more than %d values and more than "
+                             "%d %% of the rows: too few rows per value to be classes)"
+                             % (k, len(present), THIN_TARGET_CLASSES, round(THIN_CLASS_FRACTION * 100)))
+        else:
+            out["task"], out["rule"] = "classification", "few_integers"
+            out["reason"] = "the target has %d distinct integers (at most %d: classes)" % (k, MAX_TARGET_CLASSES)
+    else:
+        out["task"], out["rule"] = "classification", "text"
+        sample = next((v for v in present.tolist() if cell_kind(str(v)) == "text"), None)
+        out["reason"] = ("the target has text values (e.g. %r)" % sample) if sample is not None \
+            else "the target has no values"
+    if out["task"] == "classification":
+        out["labels"] = _sorted_labels(present)[:50]
+    return out
+
+
+def preview(path, max_rows=100, progress=None):
+    """What the wizard's CSV preview shows: the first ``max_rows`` rows as text, and every figure from the whole
+    file, read as training reads it (:func:`read_table`, types by :func:`analyze`, the task by
+    :func:`target_task`): a table sorted by its target shows all its classes, and a column's missing count is over
+    all rows.
+
+    ``progress``: called with a percentage (int 0..100) while the file is read, or None.
+    Returns {"path", "total_rows", "rows" (list of lists of str, at most max_rows), "columns": [{"index", "type",
+    "treatment", "missing", "distinct"} …] (column 0 = {"type": "target", "classes": K (distinct values), "labels",
+    "task", "task_rule", "task_reason", "numeric": bool, "min", "max" (when numeric), "missing"}), "warnings": [str], "error":
+    str or None (a CsvError's text: not UTF-8, ragged, empty)}. Never raises for a bad file."""
     pd = common.require("pandas")
-    out = {"path": path, "rows": [], "columns": [], "warnings": [], "error": None}
+    out = {"path": path, "total_rows": 0, "rows": [], "columns": [], "warnings": [], "error": None}
     try:
-        _scan(path)  # encoding and ragged rows, as training checks them
+        table = read_table(path, check_header=False, progress=progress)
         frame = pd.read_csv(path, header=None, dtype=str, keep_default_na=False, na_values=[], nrows=max_rows,
                             skip_blank_lines=True, encoding="utf-8")
     except CsvError as e:
@@ -914,34 +980,30 @@ def preview(path, max_rows=100):
     except pd.errors.EmptyDataError:
         out["error"] = str(CsvError(path, 1, 1, "the table is empty (no rows)"))
         return out
-    except pd.errors.ParserError as e:
+    except (pd.errors.ParserError, UnicodeDecodeError) as e:
         out["error"] = "%s: %s" % (path, e)
         return out
     rows = frame.values.tolist()
     out["rows"] = rows
-    if not rows:
-        out["error"] = str(CsvError(path, 1, 1, "the table is empty (no rows)"))
-        return out
-    target = [r[0] for r in rows]
-    kinds = {cell_kind(t) for t in target if t != ""}
-    info = {"index": 0, "type": "target", "classes": len({t for t in target if t != ""}),
-            "missing": sum(1 for t in target if t == ""), "numeric": kinds <= {"integer", "number"}}
-    if info["numeric"] and kinds:
-        values = [float(t) for t in target if t != ""]
-        info["min"], info["max"] = min(values), max(values)
+    out["total_rows"] = len(table)
+    task = target_task(table)
+    info = {"index": 0, "type": "target", "treatment": "target", "classes": task["class_count"],
+            "labels": task["labels"], "task": task["task"], "task_rule": task["rule"],
+            "task_reason": task["reason"],
+            "missing": task["missing"], "numeric": task["numeric"]}
+    if "min" in task:
+        info["min"], info["max"] = task["min"], task["max"]
     out["columns"].append(info)
-    for c in range(1, frame.shape[1]):
-        cells = [r[c] for r in rows]
-        col = dict(detect_column_type(cells), index=c)
+    for col in analyze(table)[1:]:
         out["columns"].append(col)
         if col["missing"]:
-            out["warnings"].append("column %d: %d of %d values missing" % (c + 1, col["missing"], len(cells)))
-    if len(rows) > 1:
-        for c in range(frame.shape[1]):
-            first = rows[0][c]
-            rest = [r[c] for r in rows[1:] if r[c] != ""]
-            if cell_kind(first) == "text" and rest and all(cell_kind(v) in ("integer", "number") for v in rest):
-                out["warnings"].append("line 1 looks like a header row (%r above numbers in column %d)"
-                                       % (first, c + 1))
-                break
+            out["warnings"].append("column %d: %d of %d values missing" % (col["index"] + 1, col["missing"],
+                                                                           len(table)))
+    if len(table) > 1:
+        try:
+            _check_header(table, common.require("numpy"), pd)
+        except CsvError as e:
+            out["warnings"].append("line 1 looks like a header row: %s" % e)
+    if progress:
+        progress(100)
     return out
