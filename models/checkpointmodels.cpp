@@ -50,11 +50,18 @@ QVariant CheckpointListModel::data(const QModelIndex& index, int role) const
         return c.current;
     case FormatRole:
         return c.format;
+    case ExportedModelRole:
+        return c.exportedModel;
     case Qt::ToolTipRole:
+        if (index.column() == NameColumn && c.exportedModel)
+            return tr("%1\nThe job's exported model (its model/ folder, what Deploy Model… deploys), not a training "
+                      "checkpoint")
+                .arg(c.name);
         if (index.column() == NameColumn)
             return c.current ? tr("%1\nThe latest checkpoint (named by the \"checkpoint\" state file)").arg(c.name)
                              : c.name;
         return {};
+
     case Qt::TextAlignmentRole:
         if (index.column() == StepColumn || index.column() == EpochColumn || index.column() == SizeColumn)
             return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
@@ -80,6 +87,9 @@ QVariant CheckpointListModel::data(const QModelIndex& index, int role) const
     case Qt::DisplayRole:
         switch (Column(index.column())) {
         case NameColumn:
+            if (c.exportedModel)
+                //: A row of the Checkpoints tab: %1 is the exported model's file (model/model.pt).
+                return tr("Model: %1").arg(c.name);
             return c.current ? tr("%1 (current)").arg(c.name) : c.name;
         case StepColumn:
             return c.step ? QLocale().toString(*c.step) : QString();
@@ -92,7 +102,9 @@ QVariant CheckpointListModel::data(const QModelIndex& index, int role) const
         case SizeColumn:
             return QLocale().formattedDataSize(c.sizeBytes);
         case FormatColumn:
-            return formatDisplayName(c.format);
+            //: %1 is the model's format (PyTorch, SavedModel …).
+            return c.exportedModel ? tr("%1, exported model").arg(formatDisplayName(c.format))
+                                   : formatDisplayName(c.format);
         case ColumnCount:
             break;
         }
@@ -147,6 +159,21 @@ void CheckpointListModel::setCheckpoints(const QList<CheckpointSummary>& checkpo
 const CheckpointSummary* CheckpointListModel::at(int row) const
 {
     return row >= 0 && row < m_items.size() ? &m_items.at(row) : nullptr;
+}
+
+int CheckpointListModel::defaultRow() const
+{
+    int newest = -1;
+    for (int row = 0; row < m_items.size(); ++row) {
+        const CheckpointSummary& c = m_items.at(row);
+        if (c.exportedModel)
+            continue;
+        if (c.current)
+            return row;
+        if (newest < 0)
+            newest = row;
+    }
+    return newest >= 0 ? newest : (m_items.isEmpty() ? -1 : 0);
 }
 
 int CheckpointListModel::rowOf(const QString& name) const

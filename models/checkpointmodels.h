@@ -25,6 +25,7 @@ public:
         NameRole = Qt::UserRole + 1, ///< QString: CheckpointSummary::name
         CurrentRole, ///< bool: named by the TF `checkpoint` state file
         FormatRole, ///< QString: `tf-bundle`, `tf-saved-model`, `pytorch`, `safetensors`, `keras`
+        ExportedModelRole, ///< bool: the job's exported model (`model/`), not a training checkpoint
     };
     Q_ENUM(Role)
 
@@ -42,6 +43,9 @@ public:
     const QList<CheckpointSummary>& checkpoints() const { return m_items; }
     const CheckpointSummary* at(int row) const;
     int rowOf(const QString& name) const;
+    /// The row a view selects first: the trainer's current checkpoint, else the newest checkpoint, else the exported
+    /// model (listed last: it is what a version deploys, not a checkpoint to resume from); -1 when empty.
+    int defaultRow() const;
 
     /// "TensorFlow bundle", "SavedModel", "PyTorch", "safetensors" (translated), else the name itself.
     static QString formatDisplayName(const QString& format);

@@ -110,6 +110,13 @@ CheckpointsPanel::CheckpointsPanel(ExecutorConnection* connection, const Job& jo
 {
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_summary->setWordWrap(true);
+    // Messages wrap and never widen the tab: an error on one long line pushed its buttons out of view and left the
+    // Metrics tab too wide after (issue 46). A path without spaces is cut at the pane's edge instead (it is
+    // selectable, and the tooltip holds it whole).
+    m_tensorTitle->setWordWrap(true);
+    m_tensorTitle->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    for (QLabel* label : { m_summary, m_tensorTitle, m_stats, m_actionStatus, m_compareTitle })
+        label->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     m_refreshButton->setToolTip(tr("List the checkpoints in the job directory again"));
     m_copyPath->setToolTip(tr("Copy the selected checkpoint's path (what TensorFlow, torch.load or safetensors open)"));
     m_openFolder->setToolTip(tr("Open the folder holding the selected checkpoint in the file manager"));
@@ -346,21 +353,20 @@ void CheckpointsPanel::refresh()
             m_summary->setText(tr("This job has no job directory, so it writes no checkpoints here."));
         else if (n == 0)
             m_summary->setText(tr("No checkpoints in %1 yet.").arg(list.jobDir));
-        else
-            m_summary->setText(tr("%n checkpoint(s) in %1", nullptr, n).arg(list.jobDir)
+        else {
+            const int models = int(std::count_if(list.checkpoints.cbegin(), list.checkpoints.cend(),
+                [](const CheckpointSummary& c) { return c.exportedModel; }));
+            m_summary->setText(tr("%n checkpoint(s) in %1", nullptr, n - models).arg(list.jobDir)
+                + (models > 0 ? QLatin1Char(' ') + tr("and the exported model (listed last)") : QString())
                 + (list.truncated ? tr(" (the folder is too large to list completely)") : QString()));
+        }
 
         // Follow the trainer's current (or the newest) checkpoint as new ones arrive, until the user picks one;
         // then keep theirs across refreshes. (The selection used to stay on epoch 1 while epochs 2, 3 … came.)
+        // The exported model (model/model.pt) is listed last and is not followed: it was selected as the newest.
         if (!m_userPicked && n > 0) {
-            int row = 0;
-            for (int i = 0; i < n; ++i) {
-                if (list.checkpoints.at(i).current) {
-                    row = i;
-                    break;
-                }
-            }
-            if (selectedCheckpoint() != list.checkpoints.at(row).name) {
+            const int row = m_list->defaultRow();
+            if (selectedCheckpoint() != m_list->at(row)->name) {
                 m_following = true;
                 selectRow(row);
                 m_following = false;
@@ -465,6 +471,7 @@ void CheckpointsPanel::onCheckpointSelected()
                 return;
             if (!error.isNull()) {
                 m_tensorTitle->setText(tr("Cannot read %1: %2").arg(name, error.message));
+                m_tensorTitle->setToolTip(m_tensorTitle->text());
                 if (m_connection)
                     m_connection->reportError(error);
                 emit tensorsLoaded(name);

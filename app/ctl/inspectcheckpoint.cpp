@@ -104,9 +104,9 @@ int listCheckpoints(const QString& dir, const QString& format, QTextStream& out,
     for (const CheckpointEntry& e : found)
         rows.append({ e.name, e.format, stepText(e.step), stepText(e.epoch), humanBytes(e.sizeBytes),
             e.updateTime.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")),
-            e.current ? QStringLiteral("yes") : QString() });
+            e.current ? QStringLiteral("yes") : e.exportedModel ? QStringLiteral("exported model") : QString() });
     const QStringList head { QStringLiteral("NAME"), QStringLiteral("FORMAT"), QStringLiteral("STEP"),
-        QStringLiteral("EPOCH"), QStringLiteral("SIZE"), QStringLiteral("UPDATED"), QStringLiteral("CURRENT") };
+        QStringLiteral("EPOCH"), QStringLiteral("SIZE"), QStringLiteral("UPDATED"), QStringLiteral("NOTE") };
     QList<int> widths;
     for (int c = 0; c < head.size(); ++c) {
         int w = int(head.at(c).size());
@@ -126,7 +126,11 @@ int listCheckpoints(const QString& dir, const QString& format, QTextStream& out,
     if (truncated)
         out << "(the folder was not read to its end: it holds more than " << CheckpointIndex::MaxEntries
             << " entries)\n";
-    out << "\nInspect one: trainyardctl inspect checkpoint " << QDir(dir).filePath(found.first().name) << '\n';
+    // The suggestion is the newest checkpoint (the exported model, listed last, was suggested before: issue 46).
+    auto newest = std::find_if(found.cbegin(), found.cend(), [](const CheckpointEntry& e) { return !e.exportedModel; });
+    if (newest == found.cend())
+        newest = found.cbegin();
+    out << "\nInspect one: trainyardctl inspect checkpoint " << QDir(dir).filePath(newest->name) << '\n';
     return 0;
 }
 

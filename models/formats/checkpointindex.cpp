@@ -262,6 +262,9 @@ private:
 
     void setTrial(CheckpointEntry* e) const
     {
+        // The exported model's folder, `model/`, below the job dir or a trial's folder.
+        const QString inside = e->name.section(QLatin1Char('/'), trialFolders && isTrialFolder(e->name) ? 1 : 0);
+        e->exportedModel = inside.startsWith(QLatin1String("model/"));
         if (!trialFolders)
             return;
         const qsizetype slash = e->name.indexOf(QLatin1Char('/'));
@@ -270,6 +273,12 @@ private:
         const QString first = e->name.left(slash);
         if (std::all_of(first.cbegin(), first.cend(), [](QChar c) { return c.isDigit(); }))
             e->trialId = first;
+    }
+
+    static bool isTrialFolder(const QString& name)
+    {
+        const qsizetype slash = name.indexOf(QLatin1Char('/'));
+        return slash > 0 && std::all_of(name.cbegin(), name.cbegin() + slash, [](QChar c) { return c.isDigit(); });
     }
 
     /// Marks the bundle a `checkpoint` state file in this folder names. TensorFlow writes the path
@@ -335,6 +344,9 @@ QList<CheckpointEntry> CheckpointIndex::scan(const QString& jobDir, bool trialFo
         *truncated = walker.truncated;
     QList<CheckpointEntry> out = std::move(walker.entries);
     std::sort(out.begin(), out.end(), [](const CheckpointEntry& a, const CheckpointEntry& b) {
+        // Checkpoints first: the exported model is written last, and was listed (and selected) as the newest.
+        if (a.exportedModel != b.exportedModel)
+            return b.exportedModel;
         if (a.updateTime != b.updateTime)
             return a.updateTime > b.updateTime;
         if (a.step.value_or(-1) != b.step.value_or(-1))

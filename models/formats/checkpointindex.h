@@ -40,6 +40,10 @@ struct CheckpointEntry {
     qint64 sizeBytes = 0; ///< sum of its files' sizes
     bool current = false; ///< the `model_checkpoint_path` of a TF `checkpoint` state file in its folder
     QString trialId; ///< the first folder of `name` when the job tunes hyperparameters and that folder is a number
+    /// In the job's exported-model folder, `model/` (or a trial's `<trial>/model/`): the service's convention for
+    /// what a version deploys (a TorchScript model.pt, a built-in algorithm's model), not a training checkpoint.
+    /// scan() lists these after every checkpoint.
+    bool exportedModel = false;
     QStringList files; ///< its files, relative to the job dir, sorted
     // Its API JSON is CheckpointSummary's (models/apitypes.h: CheckpointSummary::fromEntry(), toJson()).
 };

@@ -19,9 +19,10 @@ constexpr size_t kMaxMarks = 100000;
 
 class Parser {
 public:
-    Parser(QByteArrayView data, QString* error)
+    Parser(QByteArrayView data, QString* error, bool torchScriptClasses)
         : m_data(data)
         , m_error(error)
+        , m_torchScriptClasses(torchScriptClasses)
         // Every BINPUT takes at least 2 bytes, so keys below the input size bound the array.
         , m_denseLimit(quint32(std::min<qsizetype>(data.size(), 1 << 26)))
     {
@@ -292,7 +293,11 @@ private:
         const QByteArrayView moduleBytes = bytes.sliced(moduleRange.offset, moduleRange.size),
                              nameBytes = bytes.sliced(nameRange.offset, nameRange.size);
         const QString moduleText = QString::fromUtf8(moduleBytes), nameText = QString::fromUtf8(nameBytes);
-        if (!PickleReader::isAllowedGlobal(moduleText, nameText))
+        // A TorchScript archive's modules are classes of its own code (`__torch__.…`): nodes that only carry their
+        // BUILD state, never called.
+        const bool scriptClass = m_torchScriptClasses
+            && (moduleText == QLatin1String("__torch__") || moduleText.startsWith(QLatin1String("__torch__.")));
+        if (!scriptClass && !PickleReader::isAllowedGlobal(moduleText, nameText))
             return error(QStringLiteral("global %1.%2 is not allowed (only checkpoint data types are read)")
                              .arg(moduleText, nameText));
         // The module at text and the name at text + 1 (Pickle::name()): the two ranges again, side by side.
@@ -633,6 +638,7 @@ private:
 
     QByteArrayView m_data;
     QString* m_error;
+    bool m_torchScriptClasses = false;
     qsizetype m_pos = 0;
     qsizetype m_opPos = 0;
     PickleReader::Pickle m_pickle;
@@ -649,9 +655,9 @@ private:
 
 } // namespace
 
-std::optional<PickleReader::Pickle> PickleReader::parse(QByteArrayView data, QString* error)
+std::optional<PickleReader::Pickle> PickleReader::parse(QByteArrayView data, QString* error, bool torchScriptClasses)
 {
-    return Parser(data, error).run();
+    return Parser(data, error, torchScriptClasses).run();
 }
 
 bool PickleReader::isAllowedGlobal(const QString& module, const QString& name)

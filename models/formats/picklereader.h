@@ -116,8 +116,10 @@ public:
         }
     };
 
-    /// Parses one pickle from the start of `data` up to its STOP opcode.
-    static std::optional<Pickle> parse(QByteArrayView data, QString* error);
+    /// Parses one pickle from the start of `data` up to its STOP opcode. `torchScriptClasses`: also accept the
+    /// `__torch__.…` classes of a TorchScript archive's data.pkl (torch.jit.save), as Global nodes that NEWOBJ
+    /// makes into Calls whose BUILD state holds their attributes; nothing is ever called.
+    static std::optional<Pickle> parse(QByteArrayView data, QString* error, bool torchScriptClasses = false);
 
     /// The globals a checkpoint may name: collections.OrderedDict; torch._utils'
     /// _rebuild_tensor(_v2), _rebuild_parameter(_with_state); torch.<Type>Storage; torch.device,

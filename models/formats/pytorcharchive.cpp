@@ -278,7 +278,7 @@ private:
         }
     }
 
-    enum class Callable { Data, Parameter, Tensor };
+    enum class Callable { Data, Parameter, Tensor, ScriptModule };
 
     // What a REDUCE's callable makes. The pickler memoises a global, so every tensor's call names the same node:
     // the last answer is kept by node index instead of comparing the names again for each tensor.
@@ -289,7 +289,10 @@ private:
         const Node& node = m_pickle.at(callable);
         const QByteArrayView callableName = m_pickle.nameUtf8(node);
         Callable kind = Callable::Tensor;
-        if (m_pickle.utf8(node) != QByteArrayView("torch._utils"))
+        const QByteArrayView module = m_pickle.utf8(node);
+        if (module == QByteArrayView("__torch__") || module.startsWith("__torch__."))
+            kind = Callable::ScriptModule; // a TorchScript module: its attributes are in its BUILD state
+        else if (module != QByteArrayView("torch._utils"))
             kind = Callable::Data; // a device, dtype, numpy scalar…: data, not a tensor
         else if (callableName == QByteArrayView("_rebuild_parameter")
             || callableName == QByteArrayView("_rebuild_parameter_with_state"))
@@ -307,6 +310,8 @@ private:
         const Callable kind = classify(operands[0]);
         if (kind == Callable::Data)
             return true;
+        if (kind == Callable::ScriptModule) // "net.0.weight": attributes named as the module's state_dict() names them
+            return node.state < 0 || walk(node.state, name, depth + 1);
         if (kind == Callable::Parameter) {
             const QString& callableName = m_pickle.name(callable);
             if (args.itemCount == 0) {
@@ -464,11 +469,22 @@ std::optional<CheckpointInfo> readArchive(const ZipArchive& zip, const QString& 
     if (!pklEntry) {
         for (const ZipArchive::Entry& e : zip.entries()) {
             if (e.nameUtf8.endsWith("/constants.pkl"))
-                return fail(QStringLiteral("a TorchScript archive (torch.jit.save), not a torch.save checkpoint"));
+                return fail(QStringLiteral("a TorchScript archive (torch.jit.save) without a data.pkl"));
         }
         return fail(QStringLiteral("no <archive>/data.pkl entry: not a torch.save archive"));
     }
     const QByteArray prefix = archivePrefix(*pklEntry);
+    // torch.jit.save writes data.pkl beside constants.pkl and the module's code/: its objects are the script's own
+    // classes, which hold the parameters and buffers (issue 46: the sample's exported model.pt could not be read).
+    bool torchScript = false;
+    int codeFiles = 0;
+    for (const ZipArchive::Entry& e : zip.entries()) {
+        if (!e.nameUtf8.startsWith(prefix))
+            continue;
+        const QByteArrayView rest = QByteArrayView(e.nameUtf8).sliced(prefix.size());
+        torchScript = torchScript || rest == QByteArrayView("constants.pkl");
+        codeFiles += rest.startsWith("code/") && rest.endsWith(".py") ? 1 : 0;
+    }
     QString why;
     // In place: torch.save stores data.pkl uncompressed, and a copy of it cost a fresh megabyte of page faults
     // for each listing.
@@ -476,7 +492,7 @@ std::optional<CheckpointInfo> readArchive(const ZipArchive& zip, const QString& 
     const auto pkl = zip.wholeEntry(*pklEntry, kMaxPickleBytes, &inflated, &why);
     if (!pkl)
         return fail(why);
-    const auto pickle = PickleReader::parse(*pkl, &why);
+    const auto pickle = PickleReader::parse(*pkl, &why, torchScript);
     if (!pickle)
         return fail(QStringLiteral("data.pkl: ") % why);
 
@@ -487,6 +503,13 @@ std::optional<CheckpointInfo> readArchive(const ZipArchive& zip, const QString& 
     info.path = path;
     info.files = QStringList { path };
     info.metadata.insert(QStringLiteral("archiveName"), QString::fromUtf8(prefix.chopped(1)));
+    if (torchScript) {
+        // Said plainly: the tensors are the module's parameters and buffers; its code and constants are not read.
+        info.metadata.insert(QStringLiteral("archive"),
+            QStringLiteral("TorchScript model (torch.jit.save): its parameters and buffers, named as state_dict() "
+                           "names them; its code (%1 files under code/) and constants.pkl are not read")
+                .arg(codeFiles));
+    }
     QString byteOrder = QStringLiteral("little");
     const ArchiveDirectory directory(zip, prefix);
     if (const ZipArchive::Entry* e = directory.byteorder) {

@@ -214,8 +214,24 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(panel.selectedCheckpoint(), QStringLiteral("checkpoints/ckpt-epoch-1.pt"), 15000);
         QVERIFY(panel.followsNewest());
         QVERIFY(placeEpoch(2));
+        // Issue 46 item 3: the exported model is written last; it is listed apart, after the checkpoints, and the
+        // newest checkpoint stays selected (the sample's model/model.pt was selected and could not be read).
+        QVERIFY(Test::placeFixture(QStringLiteral("pytorch/torchscript.pt"), jobDir + QStringLiteral("/model/model.pt"),
+            t0.addSecs(600)));
         panel.refresh();
         QTRY_COMPARE_WITH_TIMEOUT(panel.selectedCheckpoint(), QStringLiteral("checkpoints/ckpt-epoch-2.pt"), 15000);
+        QTRY_COMPARE_WITH_TIMEOUT(panel.checkpointModel()->rowCount(), 3, 15000);
+        const QModelIndex modelRow = panel.checkpointModel()->index(2, CheckpointListModel::NameColumn);
+        QCOMPARE(modelRow.data(CheckpointListModel::NameRole).toString(), QStringLiteral("model/model.pt"));
+        QVERIFY(modelRow.data(CheckpointListModel::ExportedModelRole).toBool());
+        QCOMPARE(modelRow.data().toString(), QStringLiteral("Model: model/model.pt"));
+        // Its tensors can be read: the TorchScript module's parameters and buffers.
+        const int width = panel.width();
+        QSignalSpy shown(&panel, &CheckpointsPanel::tensorsLoaded);
+        QVERIFY(panel.selectCheckpoint(QStringLiteral("model/model.pt")));
+        QTRY_VERIFY_WITH_TIMEOUT(!shown.isEmpty(), 15000);
+        QTRY_COMPARE(panel.tensorModel()->rowCount(), 5);
+        QCOMPARE(panel.width(), width);
         // The user clicks epoch 1: that is their pick now.
         const int row = panel.checkpointModel()->rowOf(QStringLiteral("checkpoints/ckpt-epoch-1.pt"));
         const QRect rect = panel.checkpointView()->visualRect(panel.checkpointModel()->index(row, 0));
@@ -224,7 +240,7 @@ private Q_SLOTS:
         QVERIFY(!panel.followsNewest());
         QVERIFY(placeEpoch(3));
         panel.refresh();
-        QTRY_COMPARE_WITH_TIMEOUT(panel.checkpointModel()->rowCount(), 3, 15000);
+        QTRY_COMPARE_WITH_TIMEOUT(panel.checkpointModel()->rowCount(), 4, 15000);
         QCOMPARE(panel.selectedCheckpoint(), QStringLiteral("checkpoints/ckpt-epoch-1.pt"));
         Test::releaseJob(jobDir);
     }

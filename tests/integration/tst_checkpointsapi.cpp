@@ -214,6 +214,8 @@ private Q_SLOTS:
         QVERIFY(place(QStringLiteral("pytorch/test.pt"), QStringLiteral("checkpoints/ckpt-epoch-1.pt"), 300));
         QVERIFY(place(QStringLiteral("pytorch/mlp_epoch3.pt"), QStringLiteral("checkpoints/ckpt-epoch-3.pt"), 400));
         QVERIFY(place(QStringLiteral("safetensors/jfk-codes.safetensors"), QStringLiteral("codes.safetensors"), 500));
+        // The exported model, written last (issue 46 item 3: it was listed first and selected as the newest).
+        QVERIFY(place(QStringLiteral("pytorch/torchscript.pt"), QStringLiteral("model/model.pt"), 900));
         // What must not be listed: a trainer's temporary file, files that only look like checkpoints,
         // and everything symlinks lead to outside the job dir.
         QVERIFY(place(QStringLiteral("pytorch/test.pt"), QStringLiteral("checkpoints/.ckpt-epoch-4.pt.tmp42"), 600));
@@ -262,6 +264,7 @@ private Q_SLOTS:
             { QStringLiteral("leak"), sizeOf({ counter + index }) },
             { QStringLiteral("shards/up.safetensors.index.json"), qint64(upIndex.size()) },
             { QStringLiteral("absolute.safetensors.index.json"), qint64(absoluteIndex.size()) },
+            { QStringLiteral("model/model.pt"), sizeOf({ QStringLiteral("pytorch/torchscript.pt") }) },
         };
 
         QString error;
@@ -297,6 +300,7 @@ private Q_SLOTS:
             QVERIFY2(c.value(QStringLiteral("sizeBytes")).isString(), qPrintable(name));
             QCOMPARE(c.value(QStringLiteral("sizeBytes")).toString(), QString::number(size));
             QCOMPARE(c.value(QStringLiteral("current")).toBool(), name == QLatin1String("model.ckpt-200"));
+            QCOMPARE(c.value(QStringLiteral("exportedModel")).toBool(), name == QLatin1String("model/model.pt"));
         }
 
         auto field = [&](const char* name, const char* key) {
@@ -376,6 +380,8 @@ private Q_SLOTS:
                                     << QStringLiteral("pytorch/mlp_epoch3.pt.expected.json");
         QTest::addRow("torch.save tensor") << QStringLiteral("checkpoints/ckpt-epoch-1.pt") << QStringLiteral("pytorch")
                                            << QStringLiteral("pytorch/test.pt.expected.json");
+        QTest::addRow("torchscript model") << QStringLiteral("model/model.pt") << QStringLiteral("pytorch")
+                                           << QStringLiteral("pytorch/torchscript.pt.expected.json");
     }
 
     void tensorsMatchFixtures()

@@ -44,6 +44,9 @@ private Q_SLOTS:
         QTest::addRow("test") << QStringLiteral("test.pt");
         QTest::addRow("test_with_key") << QStringLiteral("test_with_key.pt");
         QTest::addRow("mlp_epoch3") << QStringLiteral("mlp_epoch3.pt");
+        // Issue 46 item 3: an exported TorchScript model (the sample's model/model.pt) was refused ("global
+        // __torch__.… is not allowed"); its parameters and buffers are listed as state_dict() names them.
+        QTest::addRow("torchscript") << QStringLiteral("torchscript.pt");
     }
 
     void fixtures()
@@ -90,6 +93,9 @@ private Q_SLOTS:
         QCOMPARE(info->scalars.size(), scalars.size());
         for (auto it = scalars.begin(); it != scalars.end(); ++it)
             QCOMPARE(info->scalars.value(it.key()).toLongLong(), it.value().toInteger());
+        // A TorchScript archive says what it is.
+        QCOMPARE(info->metadata.value(QStringLiteral("archive")).toString().startsWith(QLatin1String("TorchScript")),
+            file == QLatin1String("torchscript.pt"));
     }
 
     // Values as torch.load shows them: test.pt holds [[1, 2, 3, 4], [5, 6, 7, 8]] (int64) and the
@@ -212,6 +218,11 @@ private Q_SLOTS:
         QTest::addRow("reduce non-global") << QByteArray("\x80\x02N)R.", 6) << QStringLiteral("not an allowed global");
         QTest::addRow("setitem on list") << QByteArray("\x80\x02]NNs.", 7) << QStringLiteral("not a dict");
         QTest::addRow("protocol 9") << QByteArray("\x80\x09N.", 4) << QStringLiteral("protocol 9");
+        // A TorchScript class outside a TorchScript archive is refused as any other global.
+        QTest::addRow("__torch__ outside TorchScript")
+            << QByteArray("\x80\x02"
+                          "c__torch__\nNet\n)\x81.",
+                   20) << QStringLiteral("global __torch__.Net is not allowed");
     }
 
     void hostilePickle()
