@@ -244,6 +244,13 @@ private Q_SLOTS:
         QCOMPARE(replicas.status, 200);
         const ApiResponse list = send("GET", QStringLiteral("/v1/projects/local/jobs?filter=state%3DSUCCEEDED"));
         QVERIFY(list.body.contains("batch_json"));
+        // Issue 46 item 15: the log says how many workers and why, and not a training job's line.
+        const ApiResponse log = send("GET", QStringLiteral("/v1/projects/local/jobs/batch_json/logs?pageSize=1000"));
+        QCOMPARE(log.status, 200);
+        QVERIFY2(log.body.contains("Waiting for the batch prediction workers to start. 2 workers: the input (")
+                && log.body.contains("would take 4 at 64 KiB each; predictionInput.maxWorkerCount"),
+            log.body.constData());
+        QVERIFY(!log.body.contains("training program"));
     }
 
     /// CSV input and CSV output, the model given as a folder (uri: an XGBoost booster, detected from its files).

@@ -106,6 +106,7 @@ public:
     bool shuttingDown() const override { return false; }
     std::chrono::seconds gracePeriod() const override { return std::chrono::seconds(1); }
     void runReplicasChanged(const ReplicaSetRun&) override { }
+    QString runStartingMessage(const ReplicaSetRun& run) const override { return job->driver->startingMessage(run); }
     void runLaunching(ReplicaSetRun& run) override { job->driver->launching(run); }
     void runAllStarted(ReplicaSetRun& run) override { job->driver->runRunning(run, JobState::Running); }
     void runEnded(ReplicaSetRun& run) override { job->driver->runEnded(run); }

@@ -7,6 +7,7 @@
 #include "executorenvironment.h"
 #include "fakebackend.h"
 #include "jobfolder.h"
+#include "jobdriver.h"
 #include "replicasetrun.h"
 
 #include <QDir>
@@ -54,6 +55,10 @@ public:
     bool shuttingDown() const override { return down; }
     std::chrono::seconds gracePeriod() const override { return std::chrono::seconds(7); }
     void runReplicasChanged(const ReplicaSetRun&) override { ++changes; }
+    QString runStartingMessage(const ReplicaSetRun& run) const override
+    {
+        return JobDriver::trainingStartingMessage(run);
+    }
     void runLaunching(ReplicaSetRun&) override { ++launching; }
     void runAllStarted(ReplicaSetRun&) override { ++allStarted; }
     void runEnded(ReplicaSetRun&) override { ++ended; }

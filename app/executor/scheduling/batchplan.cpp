@@ -5,6 +5,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QLocale>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -47,11 +48,33 @@ std::optional<BatchPlan> BatchPlan::make(const PredictionInput& input, const Bat
     plan.signatureName = input.signatureName;
     plan.model = model;
     plan.stateDir = stateDir;
-    const qint64 byBytes = std::max<qint64>(1, (plan.totalBytes() + MinShardBytes - 1) / MinShardBytes);
+    const qint64 byBytes = workersForBytes(plan.totalBytes());
     plan.workers = int(std::clamp<qint64>(std::min({ input.maxWorkerCount.value_or(DefaultBatchMaxWorkerCount),
                                               qint64(std::max(1, workerLimit)), byBytes }),
         1, 10000));
     return plan;
+}
+
+qint64 BatchPlan::workersForBytes(qint64 bytes)
+{
+    return std::max<qint64>(1, (bytes + MinShardBytes - 1) / MinShardBytes);
+}
+
+QString BatchPlan::workersText() const
+{
+    const qint64 bytes = totalBytes();
+    const qint64 byBytes = workersForBytes(bytes);
+    const QString size = QLocale::c().formattedDataSize(bytes, 1, QLocale::DataSizeIecFormat);
+    const QString count = workers == 1 ? QStringLiteral("1 worker") : QStringLiteral("%1 workers").arg(workers);
+    if (workers >= byBytes)
+        return QStringLiteral("%1: the input is %2, and each worker gets at least %3 KiB of it")
+            .arg(count, size)
+            .arg(MinShardBytes / 1024);
+    return QStringLiteral("%1: the input (%2) would take %3 at %4 KiB each; predictionInput.maxWorkerCount or this "
+                          "host's CPUs allow %1")
+        .arg(count, size)
+        .arg(byBytes)
+        .arg(MinShardBytes / 1024);
 }
 
 qint64 BatchPlan::totalBytes() const

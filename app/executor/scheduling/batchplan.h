@@ -38,6 +38,8 @@ struct BatchPlan {
     /// The least input one worker is given (bytes): a smaller input gets fewer workers, as starting one costs more
     /// than it saves.
     static constexpr qint64 MinShardBytes = 64 * 1024;
+    /// The workers `bytes` of input would get before any cap: ⌈bytes / MinShardBytes⌉, at least 1.
+    static qint64 workersForBytes(qint64 bytes);
 
     struct File {
         QString path;
@@ -64,6 +66,9 @@ struct BatchPlan {
         const QString& stateDir, const PathPolicy& paths, FieldViolation* error);
 
     qint64 totalBytes() const;
+    /// Why it has `workers` workers, for the job's log (issue 46: the README promised two where one ran):
+    /// "1 worker: the input is 12.0 KiB, and each worker gets at least 64 KiB", or the cap that held it.
+    QString workersText() const;
 
     QJsonObject toJson() const;
     /// The plan a file holds; nullopt with *error when it is missing or malformed.

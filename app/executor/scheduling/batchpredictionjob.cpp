@@ -36,6 +36,7 @@ BatchPredictionJob::BatchPredictionJob(Host* host, JobRun* job, const Job& store
     if (package.isEmpty())
         m_setupError = BuiltInAlgorithms::notInstalledMessage(QStringLiteral("Batch prediction"));
     m_workers = plan->workers;
+    m_workersText = plan->workersText();
     m_view = plan->sandboxView();
     job->input = plan->trainingInput(
         package, planFile, in.region, in.runtimeVersion.isEmpty() ? plan->model.runtimeVersion : in.runtimeVersion);
@@ -66,6 +67,12 @@ std::optional<BatchPlan> BatchPredictionJob::keptPlan(const PredictionInput& in,
         }
     }
     return plan;
+}
+
+QString BatchPredictionJob::startingMessage(const ReplicaSetRun& run) const
+{
+    Q_UNUSED(run)
+    return QStringLiteral("Waiting for the batch prediction workers to start. ") + m_workersText + QLatin1Char('.');
 }
 
 SandboxView BatchPredictionJob::launchView(const ReplicaSetRun& run)

@@ -24,6 +24,8 @@ public:
     QString setupError() const override { return m_setupError; }
     StagingMode stagingMode() const override { return StagingMode::CopyBundled; }
     SandboxView launchView(const ReplicaSetRun& run) override;
+    /// "Waiting for the batch prediction workers to start: 1 worker: the input is …" (not a training program's line).
+    QString startingMessage(const ReplicaSetRun& run) const override;
     void poll() override;
     void ending(JobState state) override;
 
@@ -34,6 +36,7 @@ private:
     void storeProgress();
 
     int m_workers = 1;
+    QString m_workersText; ///< BatchPlan::workersText() of the job's plan
     QString m_outputPath;
     SandboxView m_view;
     std::optional<PredictionOutput> m_output; ///< as last stored

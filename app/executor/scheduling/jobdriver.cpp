@@ -86,6 +86,13 @@ void JobDriver::log(const QString& message, LogSeverity severity, const QString&
     m_host->jobLog(m_job->key, message, severity, trialId);
 }
 
+QString JobDriver::trainingStartingMessage(const ReplicaSetRun& run)
+{
+    return run.id().trialId.isEmpty()
+        ? QStringLiteral("Waiting for training program to start.")
+        : QStringLiteral("Trial %1: waiting for training program to start.").arg(run.id().trialId);
+}
+
 SandboxView JobDriver::launchView(const ReplicaSetRun& run)
 {
     Q_UNUSED(run)

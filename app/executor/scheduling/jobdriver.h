@@ -121,6 +121,11 @@ public:
     virtual SandboxView launchView(const ReplicaSetRun& run);
     /// `run`'s replicas are about to be launched.
     virtual void launching(ReplicaSetRun& run) { Q_UNUSED(run) }
+    /// The job log's line when `run`'s replicas are about to start: trainingStartingMessage() unless the job kind
+    /// says otherwise (a batch prediction names its workers and why that many).
+    virtual QString startingMessage(const ReplicaSetRun& run) const { return trainingStartingMessage(run); }
+    /// "Waiting for training program to start." (a trial's: "Trial N: waiting …"), the service's line.
+    static QString trainingStartingMessage(const ReplicaSetRun& run);
     /// Every replica of `run` has run; `stored` is the job's stored state before the scheduler moves it to RUNNING.
     virtual void runRunning(ReplicaSetRun& run, JobState stored) = 0;
     /// `run` ended (ReplicaSetRun::Owner::runEnded()): what its outcome means for the job (the job's end, or the

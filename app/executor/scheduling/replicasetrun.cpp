@@ -160,9 +160,7 @@ void ReplicaSetRun::placed(const Launch::Placement& placement)
         r.startTime = QDateTime();
     }
     m_phase = Phase::Running;
-    log(m_id.trialId.isEmpty() ? QStringLiteral("Waiting for training program to start.")
-                               : QStringLiteral("Trial %1: waiting for training program to start.").arg(m_id.trialId),
-        LogSeverity::Info);
+    log(m_owner->runStartingMessage(*this), LogSeverity::Info);
     m_owner->runLaunching(*this);
     m_backend->launch(m_id, launches);
     m_owner->runReplicasChanged(*this);

@@ -82,7 +82,10 @@ public:
         virtual std::chrono::seconds gracePeriod() const = 0;
         /// Its replicas changed (states, addresses, processes).
         virtual void runReplicasChanged(const ReplicaSetRun& run) = 0;
-        /// The replicas are about to be launched (after the "waiting for training program" line).
+        /// The line the job's log gets when the run's replicas are placed and about to start ("Waiting for training
+        /// program to start.", the service's words for a training job).
+        virtual QString runStartingMessage(const ReplicaSetRun& run) const = 0;
+        /// The replicas are about to be launched (after runStartingMessage()'s line).
         virtual void runLaunching(ReplicaSetRun& run) = 0;
         /// A replica started, and now every replica of the run has run: called on each such start.
         virtual void runAllStarted(ReplicaSetRun& run) = 0;

@@ -226,6 +226,13 @@ struct Scheduler::Private final : ReplicaSetRun::Owner, JobDriver::Host {
             Q_EMIT q->replicasChanged(run.key, replicaInfos(run));
     }
 
+    QString runStartingMessage(const ReplicaSetRun& set) const override
+    {
+        if (const Run* run = find(set.id().job))
+            return run->driver->startingMessage(set);
+        return JobDriver::trainingStartingMessage(set);
+    }
+
     void runLaunching(ReplicaSetRun& set) override
     {
         if (Run* run = find(set.id().job))

@@ -14,7 +14,10 @@
 #include <QDirIterator>
 #include <QFile>
 #include <QFileInfo>
+#include <QHash>
 #include <QJsonObject>
+#include <QMutex>
+#include <QRegularExpression>
 #include <QUrl>
 
 #include <csignal>
@@ -88,14 +91,43 @@ bool hashTree(const QString& path, const QString& relative, QCryptographicHash* 
 
 } // namespace
 
+namespace {
+/// The interpreter's own version ("3.11.2"), asked once (about 20 ms) and kept: the console showed the service's
+/// nominal "Python 3.7" beside an interpreter that is 3.11 (issue 46 item 17). Empty when it does not run.
+QString interpreterVersion(const QString& python)
+{
+    static QMutex mutex;
+    static QHash<QString, QString> known;
+    const QMutexLocker lock(&mutex);
+    if (auto it = known.constFind(python); it != known.constEnd())
+        return *it;
+    QProcess p;
+    p.setProcessChannelMode(QProcess::SeparateChannels);
+    p.start(python, { QStringLiteral("-c"), QStringLiteral("import sys; print('%d.%d.%d' % sys.version_info[:3])") });
+    QString version;
+    if (p.waitForFinished(10000) && p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0) {
+        static const QRegularExpression dotted(QStringLiteral("^[0-9]+\\.[0-9]+\\.[0-9]+$"));
+        const QString out = QString::fromUtf8(p.readAllStandardOutput()).trimmed();
+        if (dotted.match(out).hasMatch())
+            version = out;
+    } else {
+        p.kill();
+        p.waitForFinished(1000);
+    }
+    known.insert(python, version);
+    return version;
+}
+} // namespace
+
 QList<RuntimeVersion> runtimeVersions()
 {
     const QString python = defaultInterpreter();
+    const QString real = interpreterVersion(python);
     QList<RuntimeVersion> list;
     // The service's runtime versions for training (ml.googleapis.com runtime version list).
-    list.append({ QStringLiteral("1.15"), { QStringLiteral("3.7") }, python });
+    list.append({ QStringLiteral("1.15"), { QStringLiteral("3.7") }, python, real });
     for (int minor = 1; minor <= 11; ++minor)
-        list.append({ QStringLiteral("2.%1").arg(minor), { QStringLiteral("3.7") }, python });
+        list.append({ QStringLiteral("2.%1").arg(minor), { QStringLiteral("3.7") }, python, real });
     return list;
 }
 
@@ -107,6 +139,8 @@ QJsonArray runtimeVersionsJson()
         o.insert(QStringLiteral("runtimeVersion"), v.runtimeVersion);
         o.insert(QStringLiteral("pythonVersions"), QJsonArray::fromStringList(v.pythonVersions));
         o.insert(QStringLiteral("interpreter"), v.interpreter);
+        if (!v.interpreterPythonVersion.isEmpty())
+            o.insert(QStringLiteral("interpreterPythonVersion"), v.interpreterPythonVersion);
         array.append(o);
     }
     return array;

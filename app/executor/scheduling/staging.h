@@ -20,6 +20,9 @@ struct RuntimeVersion {
     QString runtimeVersion; ///< "2.11"
     QStringList pythonVersions; ///< what the service accepts for it: {"3.7"}
     QString interpreter; ///< absolute path, "/usr/bin/python3"
+    /// What that interpreter is: "3.11.2" (sys.version_info), asked once per executor; empty when it cannot run.
+    /// The service's pythonVersions stay what a job may ask for (its configs carry over); this says what runs.
+    QString interpreterPythonVersion;
 };
 
 /// The runtime versions this executor accepts (the service's list: 1.15 and 2.1 … 2.11).
@@ -27,7 +30,8 @@ struct RuntimeVersion {
 /// lives elsewhere).
 QList<RuntimeVersion> runtimeVersions();
 /// `/v1/projects/{p}/runtimeVersions` body's array:
-/// [{"runtimeVersion":"2.11","pythonVersions":["3.7"],"interpreter":"/usr/bin/python3"}, …].
+/// [{"runtimeVersion":"2.11","pythonVersions":["3.7"],"interpreter":"/usr/bin/python3",
+///   "interpreterPythonVersion":"3.11.2"}, …] (the last omitted when the interpreter does not run).
 QJsonArray runtimeVersionsJson();
 /// The interpreter for a job. Empty runtimeVersion = the default interpreter. Returns an empty string
 /// and sets *error (naming the field) for an unknown runtime version or a Python version it does not offer.
