@@ -115,9 +115,8 @@ HostFit assessHostFit(const Job& job, const HostStatus& h, const MachineCatalog&
         }
     } else if (!admission.fits()) {
         fit.verdict = HostFit::Verdict::Queue;
-        fit.why = QCoreApplication::translate(
-            "Trainyard::HostFit", "%1 running job(s) hold %2 of %3 vCPUs, %4 of %5 GB and %6 of %7 GPUs.")
-                      .arg(h.runningJobs)
+        fit.why = QCoreApplication::translate("Trainyard::HostFit",
+            "%n running job(s) hold %1 of %2 vCPUs, %3 of %4 GB and %5 of %6 GPUs.", nullptr, h.runningJobs)
                       .arg(h.vcpusInUse)
                       .arg(h.cpus)
                       .arg(h.memoryInUse.gb(), 0, 'f', 1)
@@ -143,6 +142,13 @@ HostFit assessHostFit(const Job& job, const HostStatus& h, const MachineCatalog&
             "replicas may be killed if memory runs out. Choose smaller machine types or fewer replicas to avoid this.")
                       .arg(fit.over.join(HostFit::tr(" and ")));
     }
+    if (!fit.over.isEmpty() && fit.verdict == HostFit::Verdict::Queue)
+        // It waits for the jobs ahead, and then still asks for more than the whole host.
+        fit.why += QLatin1Char(' ')
+            + QCoreApplication::translate("Trainyard::HostFit",
+                "Once it starts it asks for %1: its replicas will share what this host has. Choose smaller machine "
+                "types or fewer replicas to avoid this.")
+                  .arg(fit.over.join(HostFit::tr(" and ")));
     if (fit.parallelOnHost < fit.parallel)
         fit.why += QLatin1Char(' ')
             + QCoreApplication::translate("Trainyard::HostFit",

@@ -181,10 +181,11 @@ JobState followLogs(CtlSession& s, const QString& command, const QString& jobId,
 
 namespace {
 
-/// The console's Compute page says when a job asks for more than this host has; so does `jobs submit`, on stderr,
-/// with the same verdict (models/hostfit.h), once the job is accepted. Empty for a job that fits or queues, or runs
-/// on a Slurm cluster.
-QString oversubscription(ApiClient* client, const Job& job)
+/// The console's Compute page says when a job will not start at once or asks for more than this host has; so does
+/// `jobs submit`, on stderr, with the same verdict (models/hostfit.h) against what is free before the job is created:
+/// it oversubscribes the host, or it queues behind the jobs that run (issue 46: nothing was said while another job
+/// ran), or its trials run fewer at once than asked. Empty for a job that fits now, or runs on a Slurm cluster.
+QString hostFitWarning(ApiClient* client, const Job& job)
 {
     const QString region = job.trainingInput.region;
     if (!region.isEmpty()) {
@@ -201,7 +202,7 @@ QString oversubscription(ApiClient* client, const Job& job)
         return {};
     const HostFit fit = assessHostFit(job, host.value, MachineCatalog::builtin());
     if (fit.verdict == HostFit::Verdict::Never
-        || (fit.verdict != HostFit::Verdict::Oversubscribed && fit.parallelOnHost == fit.parallel))
+        || (fit.verdict == HostFit::Verdict::Fits && fit.parallelOnHost == fit.parallel))
         return {};
     return fit.text();
 }
@@ -325,7 +326,7 @@ int createTrainingJob(CtlSession& s, const ArgParser& p, const Job& job, const Q
     if (!client)
         return ExitCode::Error;
     // Asked before the job is created, so that the host's figures are without it.
-    const QString warning = job.isPredictionJob() ? QString() : oversubscription(client, job);
+    const QString warning = job.isPredictionJob() ? QString() : hostFitWarning(client, job);
     ApiResult<Job> created = client->createJobBlocking(job);
     if (!created.ok() && created.error.httpStatus == 0)
         created = confirmCreate(s, job, created.error);

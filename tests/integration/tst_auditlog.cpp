@@ -383,6 +383,13 @@ private Q_SLOTS:
         QTest::addRow("token") << QStringLiteral("/v1/tokens/3f9a0c12d4e5b6a7:revoke")
                                << QStringLiteral("/v1/tokens/{token}:revoke")
                                << QStringLiteral("trainyard.tokens.revoke") << 200 << true;
+        // Issue 46 item 16: a model's and a version's calls name them.
+        QTest::addRow("model get") << QStringLiteral("/v1/projects/local/models/census")
+                                   << QStringLiteral("/v1/projects/{project}/models/{model}")
+                                   << QStringLiteral("ml.models.get") << 200 << true;
+        QTest::addRow("version get") << QStringLiteral("/v1/projects/local/models/census/versions/v2")
+                                     << QStringLiteral("/v1/projects/{project}/models/{model}/versions/{version}")
+                                     << QStringLiteral("ml.versions.get") << 200 << true;
     }
     void recordGivesTheSameEntry()
     {
@@ -405,6 +412,10 @@ private Q_SLOTS:
             params.insert(QStringLiteral("job"), parts.at(5));
         if (pattern.contains(QLatin1String("{token}")))
             params.insert(QStringLiteral("token"), parts.at(3).section(QLatin1Char(':'), 0, 0));
+        if (pattern.contains(QLatin1String("{model}")))
+            params.insert(QStringLiteral("model"), parts.at(5));
+        if (pattern.contains(QLatin1String("{version}")))
+            params.insert(QStringLiteral("version"), parts.at(7));
         HttpApi::Reply reply;
         reply.status = status;
         if (status >= 300)
@@ -431,11 +442,16 @@ private Q_SLOTS:
         facts.region = region;
         facts.callerIp = request.remoteAddress();
         facts.userAgent = request.header("User-Agent");
+        if (params.contains(QStringLiteral("model")))
+            facts.resource = path.mid(4); // "projects/…": the path after /v1/
         const QByteArray prevHash = Audit::bytesHash("the entry before");
         const AuditStore::Chained expected = AuditStore::chain(AuditRecorder::entryOf(facts), 9, prevHash);
         const AuditStore::Chained built
             = AuditRecorder::chainedRecord(QByteArrayView(record.data(), qsizetype(record.size())), 9, prevHash);
         QCOMPARE(built.bytes, expected.bytes);
+        if (params.contains(QStringLiteral("model")))
+            QVERIFY2(built.bytes.contains(QByteArray(QByteArray("\"resourceName\":\"") + path.mid(4).toUtf8() + '"')),
+                built.bytes.constData());
         QCOMPARE(built.project, expected.project);
         QCOMPARE(built.dataAccess, expected.dataAccess);
     }

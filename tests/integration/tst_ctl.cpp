@@ -671,6 +671,17 @@ private Q_SLOTS:
         QVERIFY2(r.code == 0, qPrintable(r.err));
         QTRY_COMPARE_WITH_TIMEOUT(describeJson(QStringLiteral("hello_wait")).value(QStringLiteral("state")).toString(),
             QStringLiteral("RUNNING"), 120000);
+        // RUNNING comes when the replica starts; its first line comes once its interpreter has: cancelled before
+        // that (a fresh-clone run under ctest's load), the line the logs are checked for below was never written.
+        // The executor's log store (logstore.h: <job folder>/logs/<task>.jsonl) has it once it is written.
+        const QString masterLog
+            = m_root.filePath(QStringLiteral("data/trainyard/projects/local/jobs/hello_wait/logs/master-replica-0.jsonl"));
+        QTRY_VERIFY_WITH_TIMEOUT(
+            [&] {
+                QFile log(masterLog);
+                return log.open(QIODevice::ReadOnly) && log.readAll().contains("waiting");
+            }(),
+            60000);
         r = ctl({ QStringLiteral("jobs"), QStringLiteral("cancel"), QStringLiteral("hello_wait") });
         QVERIFY2(r.code == 0, qPrintable(r.err));
         // stream-logs returns once the job is final.
@@ -707,8 +718,19 @@ private Q_SLOTS:
         QVERIFY2(r.err.contains(QStringLiteral("on this host's %1").arg(cpus)), qPrintable(r.err));
         QVERIFY2(r.err.indexOf(QLatin1String("WARNING")) < r.err.indexOf(QLatin1String("submitted successfully")),
             qPrintable(r.err));
-        r = ctl({ QStringLiteral("jobs"), QStringLiteral("cancel"), QStringLiteral("hello_big") });
+        // Issue 46 item 9: a job submitted while that one holds the host is told that it queues, and again that it
+        // asks for more than the host has (before: not a word). Counts are English plurals, as the console's.
+        r = ctl(submitArgs(QStringLiteral("hello_big_second"), QStringLiteral("ctlhello.wait"))
+            << QStringLiteral("--scale-tier=CUSTOM") << QStringLiteral("--master-machine-type=") + type);
         QVERIFY2(r.code == 0, qPrintable(r.text()));
+        QVERIFY2(r.err.contains(QLatin1String("WARNING: Will queue.")), qPrintable(r.err));
+        QVERIFY2(r.err.contains(QStringLiteral("on this host's %1").arg(cpus)), qPrintable(r.err));
+        QVERIFY2(r.err.contains(QLatin1String("Needs 1 replica,")) && !r.err.contains(QLatin1String("(s)")),
+            qPrintable(r.err));
+        for (const QString& job : { QStringLiteral("hello_big_second"), QStringLiteral("hello_big") }) {
+            r = ctl({ QStringLiteral("jobs"), QStringLiteral("cancel"), job });
+            QVERIFY2(r.code == 0, qPrintable(r.text()));
+        }
     }
 
     /// Issue 27, item 22: `audit list` names a call's status as the console does ("NOT_FOUND"), not by its number.

@@ -132,6 +132,8 @@ AuditRecorder::Method AuditRecorder::methodOf(
         { "GET", "jobs/{job}/checkpoints/{name=**}", "storage.objects.get", "storage.googleapis.com", false },
         // A built-in algorithm's model folder and artifacts: objects of the job dir, as the service's would be.
         { "GET", "jobs/{job}/model", "storage.objects.get", "storage.googleapis.com", false },
+        { "GET", "jobs/{job}/hyperparameterImportance", "trainyard.v1.JobService.GetHyperparameterImportance",
+            "ml.googleapis.com", false },
         { "GET", "projects/{project}/scaleTiers", "google.cloud.ml.v1.ProjectManagementService.GetConfig",
             "ml.googleapis.com", false },
         { "GET", "projects/{project}/machineTypes", "google.cloud.ml.v1.ProjectManagementService.GetConfig",
@@ -329,6 +331,7 @@ AuditRecorder::Facts readFacts(QByteArrayView record)
     f.callerIp = r.text();
     f.userAgent = r.bytes();
     f.updateMask = r.text();
+    f.resource = r.text();
     return f;
 }
 
@@ -377,7 +380,7 @@ void AuditRecorder::record(const ApiRequest& request, const HttpApi::Caller& cal
     const QString& region, qint64 timeUs, std::string* record)
 {
     // The path's captures are a handful: looked at in turn rather than hashed (a QString's hash costs more).
-    QStringView project, job, token;
+    QStringView project, job, token, model, version;
     bool hasToken = false;
     for (auto it = params.cbegin(); it != params.cend(); ++it) {
         if (it.key() == QLatin1String("project")) {
@@ -387,10 +390,32 @@ void AuditRecorder::record(const ApiRequest& request, const HttpApi::Caller& cal
         } else if (it.key() == QLatin1String("token")) {
             token = *it;
             hasToken = true;
+        } else if (it.key() == QLatin1String("model")) {
+            model = *it;
+        } else if (it.key() == QLatin1String("version")) {
+            version = *it;
         }
     }
     const bool failed = !granted || reply.status >= 300;
     const bool isPost = request.method() == "POST";
+    // A model's or a version's calls name it, as the service's entries do (issue 46: CreateModel and CreateVersion
+    // named projects/local); a create's new name is its body's.
+    QString resource;
+    const bool createModel = isPost && method.methodName.endsWith(QLatin1String(".CreateModel"));
+    const bool createVersion = isPost && method.methodName.endsWith(QLatin1String(".CreateVersion"));
+    if (!model.isEmpty() || createModel) {
+        QString created;
+        if ((createModel || createVersion) && !failed)
+            created = QJsonDocument::fromJson(request.body()).object().value(QLatin1String("name")).toString();
+        resource = QStringLiteral("projects/") + project + QStringLiteral("/models/");
+        resource += createModel ? created : model.toString();
+        if (!version.isEmpty())
+            resource += QStringLiteral("/versions/") + version;
+        else if (createVersion && !created.isEmpty())
+            resource += QStringLiteral("/versions/") + created;
+        if (createModel && created.isEmpty())
+            resource.clear(); // refused: the project, as before
+    }
     FactsWriter w(*record);
     w.number(timeUs);
     w.bytes(request.method());
@@ -415,6 +440,7 @@ void AuditRecorder::record(const ApiRequest& request, const HttpApi::Caller& cal
     w.text(request.remoteAddress());
     w.bytes(request.header("User-Agent"));
     w.text(request.method() == "PATCH" ? queryValue(request.query(), QStringLiteral("updateMask")) : QString());
+    w.text(resource);
 }
 
 AuditStore::Chained AuditRecorder::chainedRecord(QByteArrayView record, qint64 seq, const QByteArray& prevHash)
@@ -586,6 +612,10 @@ AuditStore::Chained AuditRecorder::chainedEntry(
     static constexpr char DataAccessLog[] = "cloudaudit.googleapis.com%2Fdata_access";
     const QString& severity = logSeverityString(LogSeverity::Info);
     const auto resourceName = [&](PlainJsonWriter& out) {
+        if (!facts.resource.isEmpty()) {
+            out.text(facts.resource);
+            return;
+        }
         out.raw("projects/");
         out.text(project);
         if (!facts.jobId.isEmpty()) {
@@ -596,7 +626,7 @@ AuditStore::Chained AuditRecorder::chainedEntry(
 
     // Every text the entry writes, counted as often as it is written, and 1 KiB for the keys and punctuation (the
     // constant parts come to under 700 bytes).
-    const qsizetype texts = 3 * project.size() + 2 * facts.jobId.size() + principal.size() + prevHash.size()
+    const qsizetype texts = 3 * project.size() + 2 * facts.jobId.size() + 2 * facts.resource.size() + principal.size() + prevHash.size()
         + facts.permission.size() + 2 * facts.method.methodName.size() + 2 * facts.method.serviceName.size()
         + facts.callerIp.size() + facts.userAgent.size() + 2 * facts.timestamp.size() + facts.region.size()
         + severity.size();
@@ -715,7 +745,9 @@ QJsonObject AuditRecorder::entryOf(const Facts& facts)
         }
     }
     QString resourceName;
-    if (!jobId.isEmpty())
+    if (!facts.resource.isEmpty())
+        resourceName = facts.resource;
+    else if (!jobId.isEmpty())
         resourceName = jobName(project, jobId);
     else if (!project.isEmpty())
         resourceName = QStringLiteral("projects/") + project;

@@ -54,6 +54,9 @@ public:
         QString callerIp;
         QByteArray userAgent;
         QString updateMask; ///< PATCH
+        /// The model or version the call names, `projects/P/models/M[/versions/V]` (a create's from its body's
+        /// name); empty for other calls, whose resource is the job, the project or the token.
+        QString resource;
     };
 
     /// The largest request body an audit entry records whole (a CreateJob's job): a larger one is recorded by its
