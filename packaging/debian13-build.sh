@@ -36,6 +36,8 @@ packages=(
     libyaml-cpp-dev libleveldb-dev libprotobuf-dev protobuf-compiler libboost-dev zlib1g-dev libsimdjson-dev
     libeigen3-dev liblbfgspp-dev
     python3 python3-pip python3-setuptools python3-wheel
+    # the Trials tab's hyperparameter importance (trainyard_algorithms.importance: Optuna's fANOVA on scikit-learn)
+    python3-optuna python3-sklearn
 )
 
 cleanup() { chroot_unmount "$root"; }

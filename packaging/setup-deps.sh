@@ -29,7 +29,8 @@ packages=(
     python3 python3-torch python3-numpy python3-pip python3-setuptools python3-wheel dataset-fashion-mnist
     # an optimised BLAS for torch on CPUs (Debian's default reference BLAS is ~5x slower for the MLP)
     libopenblas0-pthread
-    # bench_tuning's baselines (tests/bench/tuning_baselines.py): Optuna's TPE and a scikit-learn GP-EI loop
+    # bench_tuning's baselines (tests/bench/tuning_baselines.py): Optuna's TPE and a scikit-learn GP-EI loop; the
+    # Trials tab's hyperparameter importance (Optuna's fANOVA evaluator)
     python3-optuna python3-sklearn
     # the built-in algorithms (resources/algorithms): XGBoost, and pandas for the service's CSV input
     python3-xgboost python3-pandas

@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "trialspanel.h"
 
+#if TRAINYARD_HAVE_QTCHARTS
+#include "studycharts.h"
+#endif
+
 #include "parallelcoordinates.h"
 #include "stateicons.h"
 #include "trialsmodel.h"
@@ -19,8 +23,10 @@
 #include <QMenu>
 #include <QRegularExpression>
 #include <QSpinBox>
+#include <QSettings>
 #include <QSplitter>
 #include <QStyle>
+#include <QTabWidget>
 #include <QTableView>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -59,13 +65,6 @@ const StateGroup StateGroups[] = {
 };
 
 #if TRAINYARD_HAVE_QTCHARTS
-std::pair<double, double> padded(double lo, double hi)
-{
-    if (!(lo <= hi))
-        return { 0, 1 };
-    const double span = hi > lo ? hi - lo : (lo != 0 ? std::fabs(lo) * 0.1 : 1);
-    return { lo - span * 0.06, hi + span * 0.06 };
-}
 
 void setValueRange(QValueAxis* axis, double lo, double hi, bool integers = false)
 {
@@ -321,7 +320,17 @@ TrialsPanel::TrialsPanel(const Job& job, QWidget* parent)
     chartsLayout->addLayout(scatterBar);
     chartsLayout->addWidget(scatterView, 1);
     chartsLayout->addWidget(historyView, 1);
-    lower->addWidget(chartsBox);
+    // What optuna-dashboard users look for next: intermediate values and hyperparameter importance, beside the
+    // objective's charts.
+    m_chartTabs = new QTabWidget(this);
+    m_chartTabs->setObjectName(QStringLiteral("trialChartTabs"));
+    m_chartTabs->setDocumentMode(true);
+    m_chartTabs->addTab(chartsBox, tr("Objective"));
+    m_intermediate = new IntermediateValuesChart(this);
+    m_chartTabs->addTab(m_intermediate, tr("Intermediate values"));
+    m_importance = new ImportanceChart(this);
+    m_chartTabs->addTab(m_importance, tr("Importance"));
+    lower->addWidget(m_chartTabs);
     lower->setStretchFactor(0, 3);
     lower->setStretchFactor(1, 2);
     connect(m_scatterParameter, &QComboBox::currentIndexChanged, this, [this] {
@@ -331,11 +340,18 @@ TrialsPanel::TrialsPanel(const Job& job, QWidget* parent)
 #endif
 
     auto* split = new QSplitter(Qt::Vertical, this);
+    m_split = split;
+    split->setObjectName(QStringLiteral("trialsSplit"));
     split->setChildrenCollapsible(false);
     split->addWidget(plotBox);
     split->addWidget(lower);
     split->setStretchFactor(0, 1);
     split->setStretchFactor(1, 1);
+    // The plot and the table share the tab as the user last left them (issue 46: at 1024×700 the plot took the
+    // pane and the table showed a row and a half; dragged, it came back at the next job).
+    if (const QByteArray saved = QSettings().value(QStringLiteral("trialsPanel/split")).toByteArray(); !saved.isEmpty())
+        split->restoreState(saved);
+    connect(split, &QSplitter::splitterMoved, this, &TrialsPanel::saveSplit);
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 4, 4, 0);
@@ -366,7 +382,16 @@ TrialsPanel::TrialsPanel(const Job& job, QWidget* parent)
     updateActions();
 }
 
-TrialsPanel::~TrialsPanel() = default;
+TrialsPanel::~TrialsPanel()
+{
+    saveSplit();
+}
+
+void TrialsPanel::saveSplit()
+{
+    if (m_split && m_split->isVisible())
+        QSettings().setValue(QStringLiteral("trialsPanel/split"), m_split->saveState());
+}
 
 void TrialsPanel::setJob(const Job& job)
 {
@@ -438,6 +463,34 @@ void TrialsPanel::apply(const Job& job)
     updateSummary();
     updateCharts();
     updateActions();
+#if TRAINYARD_HAVE_QTCHARTS
+    m_intermediate->setTrials(m_model->trials(), [this](double a, double b) { return m_model->isBetter(a, b); });
+    int succeeded = 0;
+    for (const HyperparameterOutput& t : m_model->trials())
+        succeeded += t.state == JobState::Succeeded && TrialsModel::objectiveOf(t) ? 1 : 0;
+    if (succeeded >= 2 && succeeded != m_importanceTrials) {
+        m_importanceTrials = succeeded;
+        emit importanceWanted();
+    }
+#endif
+}
+
+void TrialsPanel::setImportance(const HyperparameterImportance& importance)
+{
+#if TRAINYARD_HAVE_QTCHARTS
+    m_importance->setImportance(importance);
+#else
+    Q_UNUSED(importance);
+#endif
+}
+
+void TrialsPanel::setImportanceProblem(const QString& text)
+{
+#if TRAINYARD_HAVE_QTCHARTS
+    m_importance->setProblem(text);
+#else
+    Q_UNUSED(text);
+#endif
 }
 
 void TrialsPanel::applyStateFilter()
@@ -625,7 +678,7 @@ void TrialsPanel::rebuildScatterAxes()
         } else {
             auto* axis = new QValueAxis;
             axis->setLabelFormat(QStringLiteral("%.4g"));
-            const auto [a, b] = padded(lo, hi);
+            const auto [a, b] = paddedRange(lo, hi);
             setValueRange(axis, a, b, spec.type == QLatin1String("INTEGER"));
             x = axis;
         }
@@ -688,7 +741,7 @@ void TrialsPanel::updateCharts()
     c.filtered->replace(filtered);
     c.filtered->setVisible(filtering); // and its legend entry
     c.best->replace(bestPoint);
-    const auto [y0, y1] = padded(lo, hi);
+    const auto [y0, y1] = paddedRange(lo, hi);
     setValueRange(c.scatterY, y0, y1);
 
     // Best so far, by trial number: each trial's objective, and the running best as a step line.

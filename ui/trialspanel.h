@@ -17,6 +17,7 @@
 // hyperparameters.resumePreviousJobId set to this job, so the service continues the same study). Both carry a
 // new suggested job ID and no output fields.
 
+#include "apitypes.h"
 #include "job.h"
 
 #include <QPointer>
@@ -31,11 +32,16 @@ class QComboBox;
 class QDateTime;
 class QLabel;
 class QSpinBox;
+class QTabWidget;
 class QTableView;
 class QToolButton;
 
+class QSplitter;
+
 namespace Trainyard {
 
+class ImportanceChart;
+class IntermediateValuesChart;
 class ParallelCoordinates;
 class TrialsModel;
 class TrialsProxyModel;
@@ -55,6 +61,9 @@ public:
     TrialsProxyModel* proxy() const { return m_proxy; }
     QTableView* table() const { return m_table; }
     ParallelCoordinates* plot() const { return m_plot; }
+    /// The splitter between the parallel-coordinates plot and the table with the charts; its sizes are kept in
+    /// the settings ("trialsPanel/split") and shared by every job's Trials tab.
+    QSplitter* splitter() const { return m_split; }
     QSpinBox* topPercentSpin() const { return m_topPercent; }
     /// The state filter's buttons (checkable, all checked: every state shown), with object names
     /// `stateFilterRunning`, `stateFilterSucceeded`, `stateFilterFailed`, `stateFilterCancelled`.
@@ -67,6 +76,11 @@ public:
     /// The chart views (QChartView); nullptr in a build without Qt Charts.
     QWidget* scatterView() const { return m_scatterView; }
     QWidget* historyView() const { return m_historyView; }
+    /// The charts' tabs below the table's side: "Objective" (the scatter and the best so far), "Intermediate values"
+    /// and "Importance" (issue 46 item 21); nullptr without Qt Charts.
+    QTabWidget* chartTabs() const { return m_chartTabs; }
+    IntermediateValuesChart* intermediateChart() const { return m_intermediate; }
+    ImportanceChart* importanceChart() const { return m_importance; }
 
     /// The selected trials' IDs, in the table's order.
     QStringList selectedTrials() const;
@@ -99,8 +113,18 @@ Q_SIGNALS:
     void resumeTuning(const Trainyard::Job& job);
     /// The table's selection changed: the selected trials' IDs (empty: none selected).
     void trialsSelected(const QStringList& trialIds);
+    /// The succeeded trials (with an objective) changed and there are at least 2: the hyperparameter importance
+    /// should be asked again (JobView asks the executor and calls setImportance() or setImportanceProblem()).
+    void importanceWanted();
+
+public:
+    /// The executor's answer to importanceWanted().
+    void setImportance(const Trainyard::HyperparameterImportance& importance);
+    void setImportanceProblem(const QString& text);
 
 private:
+    void saveSplit();
+    QSplitter* m_split = nullptr;
     void fitColumns();
     QAction* m_copyAction = nullptr;
     void apply(const Job& job);
@@ -126,6 +150,10 @@ private:
     QAction* m_resumeAction;
     QComboBox* m_scatterParameter = nullptr;
     QWidget* m_scatterView = nullptr;
+    QTabWidget* m_chartTabs = nullptr;
+    IntermediateValuesChart* m_intermediate = nullptr;
+    ImportanceChart* m_importance = nullptr;
+    int m_importanceTrials = 0; ///< succeeded trials when importance was last wanted
     QWidget* m_historyView = nullptr;
     struct Charts;
     std::unique_ptr<Charts> m_charts;

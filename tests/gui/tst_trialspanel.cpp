@@ -15,6 +15,7 @@
 #include "statenames.h"
 #include "submitwizard.h"
 #include "trialsmodel.h"
+#include "studycharts.h"
 #include "trialspanel.h"
 #include "trialsproxymodel.h"
 #include "tuningjobs.h"
@@ -34,7 +35,10 @@
 #include <QScatterSeries>
 #include <QSignalSpy>
 #include <QSpinBox>
+#include <QSettings>
+#include <QSplitter>
 #include <QStandardPaths>
+#include <QTabWidget>
 #include <QTableView>
 #include <QTest>
 #include <QToolButton>
@@ -94,6 +98,79 @@ private Q_SLOTS:
     {
         // MainWindow and the wizard keep settings and drafts: not in the user's.
         QStandardPaths::setTestModeEnabled(true);
+    }
+
+    /// Issue 46 item 18: at 1024×700 the plot took the tab and the table showed a row and a half. The splitter
+    /// between them keeps the size the user gave it, for the next job's Trials tab too.
+    void splitterIsRemembered()
+    {
+        QSettings().remove(QStringLiteral("trialsPanel/split"));
+        QList<int> given;
+        {
+            TrialsPanel panel(Test::withFinishedTrials(Test::tuningJob(QStringLiteral("tune_split_a")), Trials));
+            panel.resize(1024, 560);
+            panel.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&panel));
+            QSplitter* split = panel.splitter();
+            QVERIFY(split);
+            const int total = split->sizes().value(0) + split->sizes().value(1);
+            split->setSizes({ total / 3, total - total / 3 });
+            given = split->sizes();
+        }
+        TrialsPanel next(Test::withFinishedTrials(Test::tuningJob(QStringLiteral("tune_split_b")), Trials));
+        next.resize(1024, 560);
+        next.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&next));
+        QTRY_COMPARE(next.splitter()->sizes(), given);
+        QVERIFY(next.splitter()->sizes().value(1) > next.splitter()->sizes().value(0));
+    }
+
+    /// Issue 46 item 21: optuna-dashboard's intermediate values (each trial's reports by step, early-stopped trials
+    /// marked) and hyperparameter importance, beside the objective's charts.
+    void intermediateValuesAndImportance()
+    {
+        Job job = Test::withFinishedTrials(Test::tuningJob(QStringLiteral("tune_intermediate")), 4);
+        for (HyperparameterOutput& t : job.trainingOutput->trials) {
+            const double last = *t.finalMetric->objectiveValue;
+            const int steps = t.trialId == QLatin1String("2") ? 2 : 5;
+            t.allMetrics.clear();
+            for (int step = 1; step <= steps; ++step)
+                t.allMetrics.append({ step * 100, last - (steps - step) * 0.05 });
+            if (t.trialId == QLatin1String("2"))
+                t.isTrialStoppedEarly = true;
+        }
+        TrialsPanel panel(Test::tuningJob(QStringLiteral("tune_intermediate")));
+        QSignalSpy wanted(&panel, &TrialsPanel::importanceWanted);
+        panel.resize(1200, 800);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        panel.setJob(job);
+        panel.applyNow();
+        QVERIFY(panel.chartTabs());
+        panel.chartTabs()->setCurrentWidget(panel.intermediateChart());
+        QStringList drawn = panel.intermediateChart()->drawnTrials();
+        QCOMPARE(drawn.size(), 4);
+        QVERIFY2(drawn.contains(QStringLiteral("2:2 stopped early")), qPrintable(drawn.join(QLatin1Char(' '))));
+        QVERIFY2(drawn.contains(QStringLiteral("1:5")), qPrintable(drawn.join(QLatin1Char(' '))));
+        QVERIFY(panel.intermediateChart()->emptyLabel()->isHidden());
+        screenshot(&panel, QStringLiteral("trials-intermediate-values.png"));
+        // Four succeeded trials: importance is wanted once, and again only when they change.
+        QCOMPARE(wanted.count(), 1);
+        panel.setJob(job);
+        panel.applyNow();
+        QCOMPARE(wanted.count(), 1);
+        HyperparameterImportance importance;
+        importance.method = QStringLiteral("fANOVA (optuna)");
+        importance.trials = 4;
+        importance.importances = { { QStringLiteral("learning_rate"), 0.7 }, { QStringLiteral("layers"), 0.3 } };
+        panel.setImportance(importance);
+        panel.chartTabs()->setCurrentWidget(panel.importanceChart());
+        QCOMPARE(panel.importanceChart()->bars(),
+            (QStringList { QStringLiteral("learning_rate 0.700"), QStringLiteral("layers 0.300") }));
+        QVERIFY(panel.importanceChart()->noteLabel()->text().startsWith(QLatin1String("fANOVA (optuna).")));
+        screenshot(&panel, QStringLiteral("trials-importance.png"));
+        panel.setImportanceProblem(QStringLiteral("Job tune_intermediate has 1 succeeded trial(s)"));
+        QVERIFY(panel.importanceChart()->bars().isEmpty());
     }
 
     void brushing()

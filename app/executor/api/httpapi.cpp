@@ -28,6 +28,7 @@
 #include "predicthandler.h"
 #include "regionshandler.h"
 #include "tokenshandler.h"
+#include "hyperparameterimportancehandler.h"
 #include "trainedmodelhandler.h"
 #include "versionshandler.h"
 
@@ -139,6 +140,7 @@ HttpApi::HttpApi(JobStore* store, LogStore* logs, Scheduler* scheduler, const Ho
     , m_logsHandler(std::make_unique<LogsHandler>(m_context.get(), store, logs))
     , m_checkpointsHandler(std::make_unique<CheckpointsHandler>(m_context.get(), store))
     , m_trainedModel(std::make_unique<TrainedModelHandler>(m_context.get(), store))
+    , m_importance(std::make_unique<HyperparameterImportanceHandler>(m_context.get(), store))
     , m_catalogs(std::make_unique<CatalogsHandler>(m_context.get(), scheduler))
     , m_regions(std::make_unique<RegionsHandler>(m_context.get(), store, scheduler))
     , m_locations(std::make_unique<LocationsHandler>(scheduler))

@@ -50,6 +50,7 @@ class LocationsHandler;
 class RegionsHandler;
 class TokensHandler;
 class TrainedModelHandler;
+class HyperparameterImportanceHandler;
 class CheckpointIndex;
 class JobStore;
 class LogStore;
@@ -374,6 +375,7 @@ private:
     std::unique_ptr<MetricsHandler> m_metricsHandler; ///< null while no MetricsStore is set
     std::unique_ptr<CheckpointsHandler> m_checkpointsHandler;
     std::unique_ptr<TrainedModelHandler> m_trainedModel;
+    std::unique_ptr<HyperparameterImportanceHandler> m_importance;
     std::unique_ptr<CatalogsHandler> m_catalogs;
     std::unique_ptr<RegionsHandler> m_regions;
     std::unique_ptr<LocationsHandler> m_locations;

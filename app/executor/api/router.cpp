@@ -24,6 +24,7 @@
 #include "prediction.h"
 #include "regionshandler.h"
 #include "tokenshandler.h"
+#include "hyperparameterimportancehandler.h"
 #include "trainedmodelhandler.h"
 #include "versionshandler.h"
 
@@ -149,6 +150,10 @@ struct HttpApi::Routes {
         table.add("GET", job + QStringLiteral("/model"), Iam::Permission::objectsGet(), [](const Call& c) {
             return c.api->m_trainedModel->trainedModel(c.request, c["project"], c["job"], c.channel, c.streaming);
         });
+        table.add("GET", job + QStringLiteral("/hyperparameterImportance"), QStringLiteral("ml.jobs.get"),
+            [](const Call& c) {
+                return c.api->m_importance->importance(c["project"], c["job"], c.channel, c.streaming);
+            });
         // A checkpoint name is a relative path: one segment with %2F, or several plain ones.
         table.add(
             "GET", job + QStringLiteral("/checkpoints/{name=**}"), Iam::Permission::objectsGet(), [](const Call& c) {
