@@ -345,7 +345,30 @@ QString MetricsModel::chartKeyOf(const SeriesInfo& info)
     return info.kind + QLatin1Char(':') + info.tag;
 }
 
-QString MetricsModel::seriesLabel(const SeriesInfo& info, const QString& viewedJobId)
+namespace {
+/// The event-file folder a scalar series comes from, without its trial (see MetricsModel::m_runFolders).
+QString runFolder(const SeriesInfo& info)
+{
+    if (!info.trialId.isEmpty() && info.trialId != QLatin1String("0"))
+        return info.run.section(QLatin1Char('/'), 1);
+    return info.run == QLatin1String(".") ? QString() : info.run;
+}
+} // namespace
+
+QString MetricsModel::seriesLabel(int index) const
+{
+    const SeriesInfo& series = info(index);
+    const bool soleRun
+        = series.kind == QLatin1String("scalar") && m_runFolders.value(series.jobId).size() <= 1;
+    return seriesLabel(series, m_jobId, soleRun);
+}
+
+QString MetricsModel::runKey(int index) const
+{
+    return seriesLabel(info(index), m_jobId);
+}
+
+QString MetricsModel::seriesLabel(const SeriesInfo& info, const QString& viewedJobId, bool soleRun)
 {
     // A trial's series is named after the trial ("trial 3"), with the job only when jobs are compared: every
     // curve of a tuning job read "fmnist_tuning…" before, so none could be told from another.
@@ -353,7 +376,7 @@ QString MetricsModel::seriesLabel(const SeriesInfo& info, const QString& viewedJ
         QString label = QCoreApplication::translate("Trainyard::MetricsModel", "trial %1").arg(info.trialId);
         // What distinguishes the trial's series from each other: the rest of an event-file run ("3/eval" →
         // "eval"), or a replica other than the master.
-        const QString rest = info.kind == QLatin1String("scalar") ? info.run.section(QLatin1Char('/'), 1)
+        const QString rest = info.kind == QLatin1String("scalar") ? (soleRun ? QString() : runFolder(info))
             : info.taskName == QLatin1String("master-replica-0")  ? QString()
                                                                   : info.taskName;
         if (!rest.isEmpty())
@@ -367,6 +390,8 @@ QString MetricsModel::seriesLabel(const SeriesInfo& info, const QString& viewedJ
     if (info.kind == QLatin1String("scalar")) {
         if (jobId.isEmpty())
             return info.run;
+        if (soleRun)
+            return jobId;
         // "." is the job dir itself: a legend of "." said nothing.
         return info.run.isEmpty() || info.run == QLatin1String(".") ? jobId : jobId + QLatin1Char('/') + info.run;
     }
@@ -426,7 +451,16 @@ void MetricsModel::addSeries(const SeriesInfo& info)
         m_chartByKey.insert(key, chartIndex);
     }
     m_charts[chartIndex].series.append(index);
+    bool relabel = false;
+    if (info.kind == QLatin1String("scalar")) {
+        QSet<QString>& folders = m_runFolders[info.jobId];
+        const qsizetype before = folders.size();
+        folders.insert(runFolder(info));
+        relabel = before == 1 && folders.size() == 2;
+    }
     emit seriesAdded(index);
+    if (relabel)
+        emit labelsChanged();
 }
 
 void MetricsModel::appendPoints(const QString& series, const QList<SeriesPoint>& points)
@@ -455,6 +489,7 @@ void MetricsModel::clear()
     m_byName.clear();
     m_charts.clear();
     m_chartByKey.clear();
+    m_runFolders.clear();
     emit cleared();
 }
 

@@ -13,6 +13,7 @@
 #include <QHash>
 #include <QList>
 #include <QObject>
+#include <QSet>
 #include <QPointF>
 #include <QString>
 
@@ -133,7 +134,20 @@ public:
     /// then the run folder ("fmnist_1" for event files in the job dir itself, "fmnist_1/eval"); without a
     /// job ID the run folder alone. Other series: the replica (and trial when there is one), after its job
     /// ID when it was merged from a compared job. `viewedJobId` names series whose info.jobId is empty.
-    static QString seriesLabel(const SeriesInfo& info, const QString& viewedJobId = {});
+    ///
+    /// `soleRun`: the job writes event files to one folder only, so the folder is left out and the run is named by
+    /// its job ID alone (or "trial 3" alone), as every other series of a job is: issue 46 saw a built-in job's
+    /// curves named "JOB/experiment" beside other jobs' "JOB". seriesLabel(int) applies it.
+    static QString seriesLabel(const SeriesInfo& info, const QString& viewedJobId = {}, bool soleRun = false);
+    /// The name legends, tooltips and the run list show for series `index`: seriesLabel() with `soleRun` when its
+    /// job has written event files to one folder so far. One rule for every kind of job: a run is its job ID (or its
+    /// trial), and its folder under the job dir is added only when the job writes more than one ("JOB/train",
+    /// "JOB/eval"), as TensorBoard names runs by folder. May change once when a second folder appears:
+    /// labelsChanged().
+    QString seriesLabel(int index) const;
+    /// What identifies the run of series `index` across charts and never changes while the model holds it: the
+    /// label with every folder (seriesLabel(info, jobId())). The run list's check boxes and the colours key on it.
+    QString runKey(int index) const;
     /// The job the series belong to (names scalar runs in seriesLabel()).
     void setJobId(const QString& jobId) { m_jobId = jobId; }
     const QString& jobId() const { return m_jobId; }
@@ -193,6 +207,8 @@ public Q_SLOTS:
 
 Q_SIGNALS:
     void seriesAdded(int index);
+    /// seriesLabel(int) of some series changed: a job wrote event files to a second folder.
+    void labelsChanged();
     /// New points were appended to series `index` (its earlier points are unchanged).
     void pointsAppended(int index);
     /// Series `index` changed other than by appending (purge, smoothing).
@@ -211,6 +227,9 @@ private:
     QHash<QString, int> m_byName;
     QList<Chart> m_charts;
     QHash<QString, int> m_chartByKey;
+    /// Per compared job ID (empty: the viewed job), the event-file folders its scalar series come from (a trial's
+    /// folder without the trial: "3/eval" → "eval"; the job dir itself: "").
+    QHash<QString, QSet<QString>> m_runFolders;
     double m_smoothing = DefaultSmoothing;
 };
 

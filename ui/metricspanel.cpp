@@ -14,10 +14,14 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QLineSeries>
+#include <QListView>
 #include <QRegularExpression>
 #include <QSaveFile>
 #include <QScrollArea>
+#include <QSettings>
 #include <QSlider>
+#include <QSortFilterProxyModel>
+#include <QSplitter>
 #include <QToolButton>
 #include <QVBoxLayout>
 
@@ -46,6 +50,12 @@ MetricsPanel::MetricsPanel(ExecutorConnection* connection, const Job& job, QWidg
     , m_job(job)
     , m_model(new MetricsModel(this))
     , m_filter(new QLineEdit(this))
+    , m_runs(new MetricRunsModel(m_model, this))
+    , m_runsProxy(new QSortFilterProxyModel(this))
+    , m_runFilter(new QLineEdit(this))
+    , m_allRuns(new QCheckBox(tr("All runs"), this))
+    , m_runList(new QListView(this))
+    , m_split(new QSplitter(Qt::Horizontal, this))
     , m_smoothingSlider(new QSlider(Qt::Horizontal, this))
     , m_smoothingSpin(new QDoubleSpinBox(this))
     , m_xAxisCombo(new QComboBox(this))
@@ -106,6 +116,42 @@ MetricsPanel::MetricsPanel(ExecutorConnection* connection, const Job& job, QWidg
     m_scroll->setFrameShape(QFrame::NoFrame);
     m_scroll->viewport()->installEventFilter(this);
 
+    // The run list at the left, as TensorBoard's run selector: a run is drawn when checked and matching the filter.
+    m_runsProxy->setSourceModel(m_runs);
+    m_runsProxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
+    m_runFilter->setPlaceholderText(tr("Filter runs (regular expression)"));
+    m_runFilter->setClearButtonEnabled(true);
+    m_runFilter->setToolTip(tr("Draw only the runs whose name matches this regular expression (case-insensitive)"));
+    m_allRuns->setToolTip(tr("Check or uncheck every run the filter lists"));
+    m_runList->setModel(m_runsProxy);
+    m_runList->setUniformItemSizes(true);
+    m_runList->setIconSize(QSize(12, 12)); // the run's colour: a swatch, not a block
+    m_runList->setTextElideMode(Qt::ElideMiddle);
+    m_runList->setToolTip(tr("Uncheck a run to hide its lines in every chart"));
+    auto* runsPane = new QWidget(this);
+    runsPane->setObjectName(QStringLiteral("runsPane"));
+    auto* runsLayout = new QVBoxLayout(runsPane);
+    runsLayout->setContentsMargins(0, 0, 4, 0);
+    auto* runsTitle = new QLabel(tr("Runs"), runsPane);
+    QFont bold = runsTitle->font();
+    bold.setBold(true);
+    runsTitle->setFont(bold);
+    runsLayout->addWidget(runsTitle);
+    runsLayout->addWidget(m_runFilter);
+    runsLayout->addWidget(m_allRuns);
+    runsLayout->addWidget(m_runList, 1);
+    runsPane->setMinimumWidth(120);
+    m_split->setObjectName(QStringLiteral("metricsSplit"));
+    m_split->addWidget(runsPane);
+    m_split->addWidget(m_scroll);
+    m_split->setStretchFactor(0, 0);
+    m_split->setStretchFactor(1, 1);
+    m_split->setSizes({ 220, 800 });
+    if (const QByteArray saved = QSettings().value(QStringLiteral("metricsPanel/split")).toByteArray(); !saved.isEmpty())
+        m_split->restoreState(saved);
+    connect(m_split, &QSplitter::splitterMoved, this,
+        [this] { QSettings().setValue(QStringLiteral("metricsPanel/split"), m_split->saveState()); });
+
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 4, 4, 0);
     layout->addLayout(bar);
@@ -115,7 +161,7 @@ MetricsPanel::MetricsPanel(ExecutorConnection* connection, const Job& job, QWidg
     m_compareLabel->setStyleSheet(QStringLiteral("color: #1a5fb4;"));
     m_compareLabel->hide();
     layout->addWidget(m_compareLabel);
-    layout->addWidget(m_scroll, 1);
+    layout->addWidget(m_split, 1);
 
     connect(m_smoothingSlider, &QSlider::valueChanged, this, [this](int v) {
         const QSignalBlocker block(m_smoothingSpin);
@@ -131,6 +177,18 @@ MetricsPanel::MetricsPanel(ExecutorConnection* connection, const Job& job, QWidg
     connect(m_logScale, &QCheckBox::toggled, this, &MetricsPanel::applySettings);
     connect(m_outliers, &QCheckBox::toggled, this, &MetricsPanel::applySettings);
     connect(m_filter, &QLineEdit::textChanged, this, &MetricsPanel::applyFilter);
+    connect(m_runFilter, &QLineEdit::textChanged, this, &MetricsPanel::applyRunFilter);
+    connect(m_runs, &MetricRunsModel::checkedChanged, this, &MetricsPanel::applyRunFilter);
+    connect(m_model, &MetricsModel::labelsChanged, this, &MetricsPanel::applyRunFilter);
+    connect(m_allRuns, &QCheckBox::clicked, this, [this] {
+        QStringList keys;
+        for (int row = 0; row < m_runsProxy->rowCount(); ++row)
+            keys << m_runsProxy->index(row, 0).data(MetricRunsModel::RunKeyRole).toString();
+        // A partly checked box checks every listed run; a checked one unchecks them.
+        const bool check = keys.isEmpty()
+            || std::any_of(keys.cbegin(), keys.cend(), [this](const QString& k) { return m_hiddenRuns.contains(k); });
+        m_runs->setChecked(keys, check);
+    });
 
     connect(m_model, &MetricsModel::seriesAdded, this, &MetricsPanel::onSeriesAdded);
     connect(m_model, &MetricsModel::pointsAppended, this, &MetricsPanel::markDirty);
@@ -308,6 +366,40 @@ MetricsPanel::Group& MetricsPanel::groupFor(const QString& name)
     return m_groups.last();
 }
 
+void MetricsPanel::applyRunFilter()
+{
+    const QRegularExpression pattern(m_runFilter->text(), QRegularExpression::CaseInsensitiveOption);
+    const bool valid = pattern.isValid();
+    m_runFilter->setStyleSheet(valid ? QString() : QStringLiteral("color: #c01c28;"));
+    // An invalid expression (still being typed) filters nothing, in the list as in the charts.
+    m_runsProxy->setFilterRegularExpression(valid ? pattern : QRegularExpression());
+    QSet<QString> hidden = m_runs->uncheckedRuns();
+    int shown = 0;
+    for (int row = 0; row < m_runs->rowCount(); ++row) {
+        const QModelIndex index = m_runs->index(row, 0);
+        const QString key = index.data(MetricRunsModel::RunKeyRole).toString();
+        if (valid && !m_runFilter->text().isEmpty() && !pattern.match(index.data().toString()).hasMatch())
+            hidden.insert(key);
+        if (!hidden.contains(key))
+            ++shown;
+    }
+    // "All runs" says whether every listed run is drawn.
+    const int listed = m_runsProxy->rowCount();
+    int listedShown = 0;
+    for (int row = 0; row < listed; ++row)
+        listedShown += hidden.contains(m_runsProxy->index(row, 0).data(MetricRunsModel::RunKeyRole).toString()) ? 0 : 1;
+    m_allRuns->setCheckState(listedShown == 0 ? Qt::Unchecked
+            : listedShown == listed           ? Qt::Checked
+                                              : Qt::PartiallyChecked);
+    m_allRuns->setText(tr("All runs (%1 of %2 drawn)").arg(shown).arg(m_runs->rowCount()));
+    if (hidden == m_hiddenRuns)
+        return;
+    m_hiddenRuns = hidden;
+    for (MetricChart* chart : std::as_const(m_charts))
+        chart->setHiddenRuns(m_hiddenRuns);
+    markAllDirty();
+}
+
 QColor MetricsPanel::colorFor(const QString& label)
 {
     auto it = m_colors.constFind(label);
@@ -350,7 +442,12 @@ void MetricsPanel::onSeriesAdded(int index)
         relayout();
     }
     chart->setTrialFilter(QSet<QString>(m_trialFilter.cbegin(), m_trialFilter.cend()));
-    chart->addSeries(index, colorFor(MetricsModel::seriesLabel(info, m_model->jobId())));
+    const QString run = m_model->runKey(index);
+    const QColor color = colorFor(run);
+    m_runs->setColor(run, color);
+    applyRunFilter(); // a new run may not match the run filter
+    chart->setHiddenRuns(m_hiddenRuns);
+    chart->addSeries(index, color);
     for (Group& group : m_groups)
         group.header->setText(QStringLiteral("%1 (%2)").arg(groupTitle(group.name)).arg(group.charts.size()));
     m_summary->setText(tr("%n series", nullptr, m_model->seriesCount()) + QStringLiteral(" · ")
@@ -536,7 +633,7 @@ void MetricsPanel::askExportData(MetricChart* chart, int seriesIndex, const QStr
     // TensorBoard's download name: run-<run>-tag-<tag>.<format>.
     QString name
         = QStringLiteral("run-%1-tag-%2.%3")
-              .arg(MetricsModel::seriesLabel(info, m_model->jobId()).replace(QLatin1Char('/'), QLatin1Char('_')),
+              .arg(m_model->seriesLabel(seriesIndex).replace(QLatin1Char('/'), QLatin1Char('_')),
                   info.tag, format);
     name.replace(QLatin1Char('/'), QLatin1Char('_'));
     const QString filter = format == QLatin1String("json") ? tr("JSON files (*.json)") : tr("CSV files (*.csv)");

@@ -17,6 +17,7 @@
 
 #include "apiclient.h"
 #include "metricchart.h"
+#include "metricrunsmodel.h"
 #include "metricsmodel.h"
 
 #include <QPointer>
@@ -30,7 +31,10 @@ class QDoubleSpinBox;
 class QGridLayout;
 class QLabel;
 class QLineEdit;
+class QListView;
 class QScrollArea;
+class QSortFilterProxyModel;
+class QSplitter;
 class QSlider;
 class QToolButton;
 class QVBoxLayout;
@@ -70,6 +74,15 @@ public:
     bool hasEnded() const { return m_ended; }
 
     QLineEdit* filterEdit() const { return m_filter; }
+    /// The run list (TensorBoard's run selector): check boxes and a regular expression that hide runs in every
+    /// chart. A run is drawn when it is checked and its name matches the expression (case-insensitive).
+    MetricRunsModel* runsModel() const { return m_runs; }
+    QLineEdit* runFilterEdit() const { return m_runFilter; }
+    QListView* runList() const { return m_runList; }
+    /// Checks or unchecks every run the run filter lists ("All runs").
+    QCheckBox* allRunsCheck() const { return m_allRuns; }
+    /// The runs (MetricsModel::runKey()) no chart draws now: unchecked, or not matching the run filter.
+    QSet<QString> hiddenRuns() const { return m_hiddenRuns; }
     QSlider* smoothingSlider() const { return m_smoothingSlider; }
     QDoubleSpinBox* smoothingSpin() const { return m_smoothingSpin; }
     QComboBox* xAxisCombo() const { return m_xAxisCombo; }
@@ -112,6 +125,7 @@ private:
     void markAllDirty();
     void applySettings();
     void applyFilter();
+    void applyRunFilter();
     void relayout();
     void clearCharts();
     Group& groupFor(const QString& name);
@@ -141,6 +155,13 @@ private:
     int m_columns = 0;
 
     QLineEdit* m_filter;
+    MetricRunsModel* m_runs;
+    QSortFilterProxyModel* m_runsProxy;
+    QLineEdit* m_runFilter;
+    QCheckBox* m_allRuns;
+    QListView* m_runList;
+    QSplitter* m_split;
+    QSet<QString> m_hiddenRuns;
     QSlider* m_smoothingSlider;
     QDoubleSpinBox* m_smoothingSpin;
     QComboBox* m_xAxisCombo;

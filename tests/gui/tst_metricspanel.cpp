@@ -7,12 +7,14 @@
 // the end of the stream and the tab inside JobView.
 
 #include "apiclient.h"
+#include "chartticks.h"
 #include "executorconnection.h"
 #include "executorenvironment.h"
 #include "jobview.h"
 #include "metricspanel.h"
 #include "statenames.h"
 
+#include <QAbstractItemModelTester>
 #include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
@@ -27,8 +29,10 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QLineSeries>
+#include <QListView>
 #include <QLogValueAxis>
 #include <QMouseEvent>
+#include <QSet>
 #include <QSignalSpy>
 #include <QSlider>
 #include <QTemporaryDir>
@@ -46,6 +50,18 @@ constexpr int Steps = 80;
 /// The step after which the replicas wait for the test's `continue` file (scalars.py --hold-at).
 constexpr int HoldAt = 10;
 const QString LossKey = QStringLiteral("scalar:train/loss");
+
+/// An event-file series of `run` (a trial's when `trialId` is given), as the executor lists it.
+SeriesInfo scalar(const QString& run, const QString& tag, const QString& trialId = {})
+{
+    SeriesInfo info;
+    info.kind = QStringLiteral("scalar");
+    info.run = run;
+    info.tag = tag;
+    info.trialId = trialId;
+    info.name = QStringLiteral("scalar/") + run + QLatin1Char('/') + tag;
+    return info;
+}
 const QString MasterLoss = QStringLiteral("scalar/master-replica-0/train/loss");
 
 // TensorBoard's vz_line_chart resmoothDataset over a line's y values.
@@ -382,14 +398,6 @@ private Q_SLOTS:
         panel.show();
         QVERIFY(QTest::qWaitForWindowExposed(&panel));
         MetricsModel* model = panel.model();
-        auto scalar = [](const QString& run, const QString& tag) {
-            SeriesInfo info;
-            info.kind = QStringLiteral("scalar");
-            info.run = run;
-            info.tag = tag;
-            info.name = QStringLiteral("scalar/") + run + QLatin1Char('/') + tag;
-            return info;
-        };
         const QStringList runs { QStringLiteral("low"), QStringLiteral("high"), QStringLiteral("middle") };
         const double levels[] = { 0.2, 0.9, 0.5 };
         for (int r = 0; r < 3; ++r) {
@@ -439,6 +447,177 @@ private Q_SLOTS:
         QEvent leave(QEvent::Leave);
         QApplication::sendEvent(loss, &leave);
         QVERIFY(!loss->hoverCard()->isVisible());
+    }
+
+    /// Issue 46 items 6 and 7: a trial filter set and cleared left every trial named twice in the legend ("trial 5 ·
+    /// trial 5"); a one-point hypertune series drew five y ticks all reading "0.477", its point on the frame.
+    void trialLegendsAndOnePointAxes()
+    {
+        Job job;
+        job.jobId = QStringLiteral("tuning_job");
+        MetricsPanel panel(nullptr, job);
+        panel.resize(1200, 800);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        MetricsModel* model = panel.model();
+        const QStringList trials { QStringLiteral("3"), QStringLiteral("5"), QStringLiteral("8") };
+        for (const QString& trial : trials) {
+            const SeriesInfo info = scalar(trial, QStringLiteral("train/loss"), trial);
+            model->addSeries(info);
+            QList<SeriesPoint> points;
+            for (int step = 1; step <= 10; ++step)
+                points.append({ step, 1700000000.0 + step, 1.0 / (step + trial.toInt()) });
+            model->appendPoints(info.name, points);
+        }
+        SeriesInfo hypertune;
+        hypertune.kind = QStringLiteral("hypertune");
+        hypertune.tag = QStringLiteral("accuracy");
+        hypertune.taskName = QStringLiteral("master-replica-0");
+        hypertune.trialId = QStringLiteral("8");
+        hypertune.name = QStringLiteral("hypertune/master-replica-0/8/accuracy");
+        model->addSeries(hypertune);
+        model->appendPoints(hypertune.name, { { 3, 1700000003.0, 0.477 } });
+        QTRY_VERIFY(panel.chart(LossKey) && panel.chart(QStringLiteral("hypertune:accuracy")));
+        MetricChart* loss = panel.chart(LossKey);
+        const QStringList all { QStringLiteral("trial 3"), QStringLiteral("trial 5"), QStringLiteral("trial 8") };
+        QTRY_VERIFY(loss->isVisible());
+        QTRY_COMPARE(loss->legendLabels(), all);
+        panel.setTrialFilter({ QStringLiteral("3"), QStringLiteral("8") });
+        QCOMPARE(loss->legendLabels(), (QStringList { QStringLiteral("trial 3"), QStringLiteral("trial 8") }));
+        panel.setTrialFilter({});
+        QCOMPARE(loss->legendLabels(), all);
+
+        MetricChart* accuracy = panel.chart(QStringLiteral("hypertune:accuracy"));
+        QTRY_VERIFY(accuracy->isVisible());
+        auto* y = qobject_cast<QValueAxis*>(accuracy->yAxis());
+        QVERIFY(y);
+        QTRY_VERIFY(y->min() < 0.477 && y->max() > 0.477);
+        const QStringList labels = Test::valueAxisLabels(y);
+        QVERIFY2(labels.size() >= 2, qPrintable(labels.join(QLatin1Char(' '))));
+        QCOMPARE(QSet<QString>(labels.cbegin(), labels.cend()).size(), labels.size());
+        auto* x = qobject_cast<QValueAxis*>(accuracy->xAxis());
+        QVERIFY(x);
+        QTRY_VERIFY2(x->min() < 3 && x->max() > 3, qPrintable(QStringLiteral("%1 .. %2").arg(x->min()).arg(x->max())));
+
+        // Issue 46 item 12: a built-in job's test/accuracy reaching 1.0 drew its axis to 1.004; a fraction's axis
+        // stops at 1 (and at 0), another metric keeps its margin.
+        const SeriesInfo test = scalar(QStringLiteral("experiment"), QStringLiteral("test/accuracy"));
+        model->addSeries(test);
+        model->appendPoints(test.name, { { 1, 1700000001.0, 0.90 }, { 2, 1700000002.0, 1.0 } });
+        QTRY_VERIFY(panel.chart(QStringLiteral("scalar:test/accuracy")));
+        MetricChart* testChart = panel.chart(QStringLiteral("scalar:test/accuracy"));
+        QVERIFY(testChart->isBoundedFraction());
+        QVERIFY(!loss->isBoundedFraction());
+        auto* testY = qobject_cast<QValueAxis*>(testChart->yAxis());
+        QVERIFY(testY);
+        QTRY_VERIFY2(testY->max() == 1.0 && testY->min() < 0.9,
+            qPrintable(QStringLiteral("%1 .. %2").arg(testY->min()).arg(testY->max())));
+    }
+
+    /// Issue 46 items 12 and 22: a built-in job's curves were named "JOB/experiment" where every other job's read
+    /// "JOB" (one naming rule for runs: the folder only when a job writes more than one); and there was no way to
+    /// hide runs while comparing, as TensorBoard's run selector (check boxes and a regular expression) does.
+    void runNamesAndRunList()
+    {
+        Job job;
+        job.jobId = QStringLiteral("builtin_job");
+        MetricsPanel panel(nullptr, job);
+        panel.resize(1024, 700);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        QAbstractItemModelTester tester(panel.runsModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        MetricsModel* model = panel.model();
+        QSignalSpy relabelled(model, &MetricsModel::labelsChanged);
+        auto add = [&](const SeriesInfo& info, double level) {
+            model->addSeries(info);
+            QList<SeriesPoint> points;
+            for (int step = 1; step <= 10; ++step)
+                points.append({ step, 1700000000.0 + step, level + step / 100.0 });
+            model->appendPoints(info.name, points);
+        };
+        // A built-in algorithm writes its event files to experiment/ alone: the run is the job.
+        add(scalar(QStringLiteral("experiment"), QStringLiteral("train/loss")), 0.3);
+        add(scalar(QStringLiteral("experiment"), QStringLiteral("test/accuracy")), 0.8);
+        QTRY_VERIFY(panel.chart(LossKey) && panel.chart(QStringLiteral("scalar:test/accuracy")));
+        MetricChart* loss = panel.chart(LossKey);
+        MetricChart* accuracy = panel.chart(QStringLiteral("scalar:test/accuracy"));
+        QTRY_VERIFY(loss->isVisible());
+        QTRY_COMPARE(loss->legendLabels(), QStringList { QStringLiteral("builtin_job") });
+        QCOMPARE(MetricsModel::seriesLabel(model->info(0), job.jobId), QStringLiteral("builtin_job/experiment"));
+        QCOMPARE(relabelled.count(), 0);
+
+        // A second folder: now the folders tell the runs apart, in the legends and in the run list.
+        add(scalar(QStringLiteral("eval"), QStringLiteral("test/accuracy")), 0.7);
+        SeriesInfo cpu;
+        cpu.kind = QStringLiteral("resource");
+        cpu.tag = QStringLiteral("cpu_percent");
+        cpu.taskName = QStringLiteral("master-replica-0");
+        cpu.name = QStringLiteral("resource/master-replica-0/cpu_percent");
+        add(cpu, 50);
+        QCOMPARE(relabelled.count(), 1);
+        QTRY_VERIFY(panel.chart(QStringLiteral("resource:cpu_percent")));
+        MetricChart* cpuChart = panel.chart(QStringLiteral("resource:cpu_percent"));
+        QTRY_COMPARE(loss->legendLabels(), QStringList { QStringLiteral("builtin_job/experiment") });
+        const QStringList both { QStringLiteral("builtin_job/experiment"), QStringLiteral("builtin_job/eval") };
+        QTRY_COMPARE(accuracy->legendLabels(), both);
+        MetricRunsModel* runs = panel.runsModel();
+        QCOMPARE(runs->rowCount(), 3);
+        QStringList listed;
+        for (int row = 0; row < runs->rowCount(); ++row)
+            listed << runs->index(row).data().toString();
+        QCOMPARE(listed, both + QStringList { QStringLiteral("master-replica-0") });
+        QVERIFY(runs->index(0).data(Qt::DecorationRole).value<QColor>().isValid());
+        QCOMPARE(panel.allRunsCheck()->checkState(), Qt::Checked);
+
+        // Unchecking eval in the list (a click on its check box) hides it in every chart.
+        QListView* list = panel.runList();
+        QTRY_VERIFY(list->isVisible());
+        const QRect evalRect = list->visualRect(list->model()->index(1, 0));
+        QVERIFY(!evalRect.isEmpty());
+        QTest::mouseClick(list->viewport(), Qt::LeftButton, {}, QPoint(evalRect.left() + evalRect.height() / 2, evalRect.center().y()));
+        QTRY_COMPARE(runs->index(1).data(Qt::CheckStateRole).toInt(), int(Qt::Unchecked));
+        QTRY_COMPARE(accuracy->legendLabels(), QStringList { QStringLiteral("builtin_job/experiment") });
+        QVERIFY(!accuracy->isSeriesShown(2));
+        QCOMPARE(panel.allRunsCheck()->checkState(), Qt::PartiallyChecked);
+        screenshot(&panel, QStringLiteral("metrics-run-list-1024x700.png"));
+        // Issue 46 item 20: a CPU chart (always on wall time) had no x labels: Qt Charts gave its time axis no room,
+        // so its plot reached down to the legend. It has the room a step axis has in a chart of the same size.
+        panel.redrawNow();
+        QTRY_VERIFY(cpuChart->isVisible() && cpuChart->size() == loss->size());
+        QTRY_COMPARE(cpuChart->chart()->plotArea().height(), loss->chart()->plotArea().height());
+        QVERIFY(qobject_cast<QDateTimeAxis*>(cpuChart->xAxis()));
+        screenshot(cpuChart, QStringLiteral("metrics-resource-chart.png"));
+
+        // The regular expression lists and draws only the runs it matches.
+        panel.runFilterEdit()->setText(QStringLiteral("replica"));
+        QCOMPARE(list->model()->rowCount(), 1);
+        QTRY_COMPARE(loss->legendLabels(), QStringList());
+        QTRY_COMPARE(cpuChart->legendLabels(), QStringList { QStringLiteral("master-replica-0") });
+        QCOMPARE(panel.allRunsCheck()->checkState(), Qt::Checked);
+        // "All runs" acts on the listed runs only.
+        panel.allRunsCheck()->click();
+        QTRY_COMPARE(cpuChart->legendLabels(), QStringList());
+        panel.runFilterEdit()->setText(QStringLiteral("("));
+        QVERIFY(!panel.runFilterEdit()->styleSheet().isEmpty()); // an invalid expression is marked, not applied
+        QCOMPARE(list->model()->rowCount(), 3);
+        panel.runFilterEdit()->clear();
+        QCOMPARE(list->model()->rowCount(), 3);
+        QTRY_COMPARE(loss->legendLabels(), QStringList { QStringLiteral("builtin_job/experiment") });
+        QCOMPARE(panel.hiddenRuns(),
+            (QSet<QString> { QStringLiteral("builtin_job/eval"), QStringLiteral("master-replica-0") }));
+        QCOMPARE(panel.allRunsCheck()->checkState(), Qt::PartiallyChecked);
+        panel.allRunsCheck()->click(); // partly checked: checks every run
+        QTRY_COMPARE(accuracy->legendLabels(), both);
+        QTRY_COMPARE(cpuChart->legendLabels(), QStringList { QStringLiteral("master-replica-0") });
+        QVERIFY(panel.hiddenRuns().isEmpty());
+
+        // The stream reopening (the model cleared and replayed) keeps what the user unchecked.
+        runs->setData(runs->index(1), Qt::Unchecked, Qt::CheckStateRole);
+        model->clear();
+        QCOMPARE(runs->rowCount(), 0);
+        add(scalar(QStringLiteral("experiment"), QStringLiteral("test/accuracy")), 0.8);
+        add(scalar(QStringLiteral("eval"), QStringLiteral("test/accuracy")), 0.7);
+        QCOMPARE(runs->index(1).data(Qt::CheckStateRole).toInt(), int(Qt::Unchecked));
     }
 
     void withoutConnection()

@@ -361,6 +361,42 @@ private Q_SLOTS:
         QVERIFY(model.charts().isEmpty());
     }
 
+    /// Issue 46 item 12: one naming rule for runs. A job (or a tuning job's trials) writing event files to one folder
+    /// is named by its job ID (or trial) alone; the folder joins the name once a second folder appears.
+    void runNames()
+    {
+        MetricsModel model;
+        model.setJobId(QStringLiteral("tune_a"));
+        QSignalSpy relabelled(&model, &MetricsModel::labelsChanged);
+        SeriesInfo first = scalar(QStringLiteral("3/experiment"), QStringLiteral("test/accuracy"));
+        first.trialId = QStringLiteral("3");
+        model.addSeries(first);
+        SeriesInfo other = scalar(QStringLiteral("4/experiment"), QStringLiteral("test/accuracy"));
+        other.trialId = QStringLiteral("4");
+        model.addSeries(other);
+        QCOMPARE(model.seriesLabel(0), QStringLiteral("trial 3"));
+        QCOMPARE(model.seriesLabel(1), QStringLiteral("trial 4"));
+        QCOMPARE(model.runKey(0), QStringLiteral("trial 3 experiment"));
+        QCOMPARE(relabelled.count(), 0);
+        SeriesInfo eval = scalar(QStringLiteral("3/eval"), QStringLiteral("test/accuracy"));
+        eval.trialId = QStringLiteral("3");
+        model.addSeries(eval);
+        QCOMPARE(relabelled.count(), 1);
+        QCOMPARE(model.seriesLabel(0), QStringLiteral("trial 3 experiment"));
+        QCOMPARE(model.seriesLabel(2), QStringLiteral("trial 3 eval"));
+        // A compared job has its own folders: its one run is its ID.
+        SeriesInfo compared = scalar(QStringLiteral("experiment"), QStringLiteral("test/accuracy"));
+        compared.jobId = QStringLiteral("builtin_b");
+        compared.name = QStringLiteral("builtin_b\n") + compared.name;
+        model.addSeries(compared);
+        QCOMPARE(model.seriesLabel(3), QStringLiteral("builtin_b"));
+        QCOMPARE(model.runKey(3), QStringLiteral("builtin_b/experiment"));
+        QCOMPARE(relabelled.count(), 1);
+        model.clear();
+        model.addSeries(scalar(QStringLiteral("."), QStringLiteral("train/loss")));
+        QCOMPARE(model.seriesLabel(0), QStringLiteral("tune_a"));
+    }
+
     void downloads()
     {
         MetricsModel model;
