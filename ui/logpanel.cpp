@@ -18,6 +18,9 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include <algorithm>
+#include <climits>
+
 namespace Trainyard {
 
 LogPanel::LogPanel(ExecutorConnection* connection, const QString& jobId, QWidget* parent)
@@ -90,7 +93,8 @@ LogPanel::LogPanel(ExecutorConnection* connection, const QString& jobId, QWidget
     next->setObjectName(QStringLiteral("nextErrorButton"));
 
     auto* bar = new QHBoxLayout;
-    bar->setContentsMargins(0, 0, 0, 0);
+    // The count at the right end kept off the window's edge (issue 46 item 20: it touched it).
+    bar->setContentsMargins(0, 0, style()->pixelMetric(QStyle::PM_LayoutRightMargin), 0);
     bar->addWidget(m_trialLabel);
     bar->addWidget(m_task);
     bar->addWidget(m_severity);
@@ -313,10 +317,10 @@ void LogPanel::updateCount()
     if (m_view->isFiltering()) {
         m_count->setText(tr("Filtering…"));
     } else if (m_view->filter().isNull()) {
-        m_count->setText(tr("%1 lines").arg(locale.toString(m_store->size())));
+        m_count->setText(tr("%Ln line(s)", nullptr, int(std::min<qint64>(m_store->size(), INT_MAX))));
     } else {
-        m_count->setText(
-            tr("%1 of %2 lines").arg(locale.toString(m_view->rowCount()), locale.toString(m_store->size())));
+        m_count->setText(tr("%1 of %Ln line(s)", nullptr, int(std::min<qint64>(m_store->size(), INT_MAX)))
+                             .arg(locale.toString(m_view->rowCount())));
     }
 }
 

@@ -54,6 +54,8 @@ public:
     QLabel* trialLabel() const { return m_trialLabel; }
     /// Says when F8 / Shift+F8 found no error ("No error in this log."); hidden otherwise.
     QLabel* notice() const { return m_notice; }
+    /// "1,234 lines" / "12 of 1,234 lines" at the toolbar's right end, clear of the window's edge.
+    QLabel* countLabel() const { return m_count; }
 
     QComboBox* taskBox() const { return m_task; }
     QComboBox* severityBox() const { return m_severity; }

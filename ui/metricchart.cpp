@@ -16,6 +16,7 @@
 #include <QLogValueAxis>
 #include <QMenu>
 #include <QPainter>
+#include <QRegularExpression>
 #include <QScreen>
 #include <QValueAxis>
 #include <QWheelEvent>
@@ -188,6 +189,16 @@ MetricChart::MetricChart(MetricsModel* model, const QString& key, QWidget* paren
     setToolTip(QString());
     rebuildAxes();
     m_linesItem = new MetricLinesItem(this); // owned by the chart (its parent item)
+    connect(m_model, &MetricsModel::labelsChanged, this, &MetricChart::applyLabels);
+}
+
+void MetricChart::applyLabels()
+{
+    for (const Line& line : std::as_const(m_lines)) {
+        const QString label = m_model->seriesLabel(line.index);
+        line.raw->setName(label);
+        line.smoothed->setName(label);
+    }
 }
 
 MetricChart::~MetricChart() = default;
@@ -217,7 +228,7 @@ void MetricChart::addSeries(int index, const QColor& color)
 {
     auto* raw = new QLineSeries(this);
     auto* smoothed = new QLineSeries(this);
-    const QString label = MetricsModel::seriesLabel(m_model->info(index), m_model->jobId());
+    const QString label = m_model->seriesLabel(index);
     raw->setName(label);
     smoothed->setName(label);
     QColor faint = color;
@@ -234,6 +245,13 @@ void MetricChart::addSeries(int index, const QColor& color)
     raw->attachAxis(m_yAxis);
     smoothed->attachAxis(m_xAxis);
     smoothed->attachAxis(m_yAxis);
+    if (m_lines.isEmpty()) {
+        // Qt Charts 6.4 makes an axis' item when a first series is attached, and gives it room in the layout only
+        // when the axis is shown after that: an axis shown before (the time axis of CPU and memory charts, set
+        // before their first series) had no labels and no grid (issue 46 item 20).
+        m_xAxis->setVisible(false);
+        m_xAxis->setVisible(true);
+    }
     // One legend entry per series: the smoothed line's (the samples' for resource charts).
     for (QLegendMarker* marker : chart()->legend()->markers(isResourceChart() ? smoothed : raw))
         marker->setVisible(false);
@@ -244,6 +262,8 @@ void MetricChart::addSeries(int index, const QColor& color)
 bool MetricChart::isSeriesShown(int index) const
 {
     const QString& trial = m_model->info(index).trialId;
+    if (!m_hiddenRuns.isEmpty() && m_hiddenRuns.contains(m_model->runKey(index)))
+        return false;
     return m_trials.isEmpty() || trial.isEmpty() || m_trials.contains(trial);
 }
 
@@ -252,8 +272,12 @@ void MetricChart::applyTrialFilter(const Line& line)
     const bool shown = isSeriesShown(line.index);
     line.raw->setVisible(shown);
     line.smoothed->setVisible(shown && !isResourceChart());
+    // One legend entry per series. Qt Charts shows a series' marker again whenever the series is shown, so the
+    // other line's marker is hidden again here (issue 46: after a trial filter every trial was named twice).
     for (QLegendMarker* marker : chart()->legend()->markers(isResourceChart() ? line.raw : line.smoothed))
         marker->setVisible(shown);
+    for (QLegendMarker* marker : chart()->legend()->markers(isResourceChart() ? line.smoothed : line.raw))
+        marker->setVisible(false);
     if (m_linesItem)
         m_linesItem->update(); // it draws only visible series
 }
@@ -263,6 +287,15 @@ void MetricChart::setTrialFilter(const QSet<QString>& trialIds)
     if (trialIds == m_trials)
         return;
     m_trials = trialIds;
+    for (const Line& line : std::as_const(m_lines))
+        applyTrialFilter(line);
+}
+
+void MetricChart::setHiddenRuns(const QSet<QString>& runKeys)
+{
+    if (runKeys == m_hiddenRuns)
+        return;
+    m_hiddenRuns = runKeys;
     for (const Line& line : std::as_const(m_lines))
         applyTrialFilter(line);
 }
@@ -281,6 +314,16 @@ QLineSeries* MetricChart::rawLine(int index) const
         if (line.index == index)
             return line.raw;
     return nullptr;
+}
+
+QStringList MetricChart::legendLabels() const
+{
+    QStringList labels;
+    for (const QLegendMarker* marker : chart()->legend()->markers()) {
+        if (marker->isVisible())
+            labels << marker->label();
+    }
+    return labels;
 }
 
 QLineSeries* MetricChart::smoothedLine(int index) const
@@ -434,6 +477,17 @@ void MetricChart::takeZoomFromAxes()
     m_zoomY = axisRange(m_yAxis);
 }
 
+bool MetricChart::isBoundedFraction() const
+{
+    const MetricsModel::Chart* info = m_model->chart(m_key);
+    if (!info || info->kind == QLatin1String("resource"))
+        return false;
+    static const QRegularExpression fraction(
+        QStringLiteral("(^|[/_.\\-])(accuracy|acc|auc|roc_auc|pr_auc|precision|recall|f1|f1_score)($|[/_.\\-])"),
+        QRegularExpression::CaseInsensitiveOption);
+    return fraction.match(info->tag).hasMatch();
+}
+
 void MetricChart::refresh()
 {
     m_updatingAxes = true;
@@ -516,8 +570,15 @@ void MetricChart::refresh()
         double span = hi - lo;
         if (span <= 0)
             span = hi != 0 ? std::fabs(hi) * 0.1 : 1; // a constant series: a band around it
+        const double dataLo = lo, dataHi = hi;
         lo -= span * 0.05;
         hi += span * 0.05;
+        // A fraction (accuracy, AUC, precision, recall, F1) never leaves [0, 1]: the margin stops there (issue 46:
+        // test/accuracy's axis ran to 1.004).
+        if (isBoundedFraction() && dataLo >= 0 && dataHi <= 1) {
+            lo = std::max(lo, 0.0);
+            hi = std::min(hi, 1.0);
+        }
     }
     setAxisRange(m_xAxis, toChartX(x0), toChartX(x1));
     setAxisRange(m_yAxis, lo, hi);
@@ -550,7 +611,7 @@ QString MetricChart::tooltipText(double x) const
                              "<td align=\"right\">%4</td><td align=\"right\">%5</td><td>%6</td>"
                              "<td align=\"right\">%7</td></tr>")
                   .arg(line.smoothed->pen().color().name(),
-                      MetricsModel::seriesLabel(m_model->info(line.index), m_model->jobId()).toHtmlEscaped(),
+                      m_model->seriesLabel(line.index).toHtmlEscaped(),
                       QLocale().toString(d.step(*i)), formatNumber(d.value(*i)), formatNumber(d.smoothed(*i)),
                       QLocale().toString(
                           QDateTime::fromMSecsSinceEpoch(qint64(wall * 1000)), QStringLiteral("yyyy-MM-dd HH:mm:ss")),
@@ -791,7 +852,7 @@ void MetricChart::contextMenuEvent(QContextMenuEvent* event)
         QMenu* sub = menu.addMenu(text);
         for (const Line& line : std::as_const(m_lines)) {
             const int index = line.index;
-            sub->addAction(MetricsModel::seriesLabel(m_model->info(index), m_model->jobId()) + QStringLiteral("…"),
+            sub->addAction(m_model->seriesLabel(index) + QStringLiteral("…"),
                 this, [this, index, format] { emit exportDataRequested(index, format); });
         }
     }

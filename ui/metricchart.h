@@ -42,6 +42,9 @@ public:
     ~MetricChart() override;
 
     QString key() const { return m_key; }
+    /// True for a metric whose values are fractions by definition (its tag names accuracy, AUC, precision, recall
+    /// or F1): its value axis stays within [0, 1] while its values do.
+    bool isBoundedFraction() const;
     /// The chart's title as shown (the tag, or a resource's readable name).
     QString title() const;
     /// Values are divided by this before drawing (bytes are drawn in MiB); tooltips and exports use
@@ -54,6 +57,8 @@ public:
     /// The faint raw line and the smoothed line of a series (model index), as the legend shows them: name,
     /// pen and visibility (their points are empty: see rawPoints()); nullptr if not in this chart.
     QLineSeries* rawLine(int index) const;
+    /// The legend's entries as shown (visible markers' labels), in order.
+    QStringList legendLabels() const;
     QLineSeries* smoothedLine(int index) const;
     /// The points the raw and the smoothed line of a series are drawn through, in axis units (x in steps,
     /// seconds or, on the wall-time axis, ms since the epoch; y divided by valueScale()); empty if not in this
@@ -69,7 +74,10 @@ public:
     /// Draws only the series of these trials (SeriesInfo::trialId), and those of no trial (an empty
     /// trialId: the job's own event files); an empty set draws every series.
     void setTrialFilter(const QSet<QString>& trialIds);
-    /// Whether the trial filter lets series `index` (model index) through.
+    /// Hides the series of these runs (MetricsModel::runKey(): the Metrics tab's run list, unchecked or filtered
+    /// out); empty: none hidden.
+    void setHiddenRuns(const QSet<QString>& runKeys);
+    /// Whether the trial filter and the run list let series `index` (model index) through.
     bool isSeriesShown(int index) const;
     /// Reduces every series over the visible x range to the plot's width and replaces the lines' points.
     void refresh();
@@ -124,6 +132,7 @@ private:
     };
     void rebuildAxes();
     void applyTrialFilter(const Line& line);
+    void applyLabels();
     void takeZoomFromAxes();
     double toModelX(double chartX) const;
     double toChartX(double modelX) const;
@@ -134,6 +143,7 @@ private:
     double m_scale = 1;
     MetricsChartSettings m_settings;
     QSet<QString> m_trials;
+    QSet<QString> m_hiddenRuns;
     QList<Line> m_lines;
     QAbstractAxis* m_xAxis = nullptr;
     QAbstractAxis* m_yAxis = nullptr;

@@ -86,12 +86,18 @@ struct VersionChartsPanel::Charts {
         }
         if (first == 0)
             first = last = QDateTime::currentMSecsSinceEpoch();
-        last = std::max(last, first + 60000);
+        // No point on the frame (issue 46: a single interval's latency sat on the left edge): a minute around one
+        // point, 5 % of the span beside several.
+        const qint64 pad = last - first < 60000 ? (60000 - (last - first)) / 2 : (last - first) / 20;
+        first -= pad;
+        last += pad;
         // Seconds while the span is short: five ticks of one minute would read 06:51 06:51 06:52.
         one.x->setFormat(last - first < 10 * 60000 ? QStringLiteral("HH:mm:ss") : QStringLiteral("HH:mm"));
         one.x->setTickCount(4);
         one.x->setRange(QDateTime::fromMSecsSinceEpoch(first), QDateTime::fromMSecsSinceEpoch(last));
-        one.y->setRange(0, top > 0 ? top * 1.1 : 1.0);
+        // From 0, five ticks: "%.3g" tells them apart (setNiceValueRange()'s interval steps left the axis's label
+        // width at one character here, and every label read "…").
+        one.y->setRange(0, top > 0 ? top * 1.15 : 1.0);
     }
 };
 #else
@@ -153,6 +159,24 @@ void VersionChartsPanel::setMetrics(const std::optional<VersionMetrics>& metrics
             [](const VersionMetrics::Point& p) { return p.latencyP99Ms; } });
     Charts::fill(m_charts->errors, points, { [](const VersionMetrics::Point& p) { return std::optional(p.errorsPerSecond); } });
 #endif
+}
+
+QStringList VersionChartsPanel::pointsOnFrame() const
+{
+    QStringList out;
+#if TRAINYARD_HAVE_QTCHARTS
+    for (const auto* one : { &m_charts->requests, &m_charts->latency, &m_charts->errors }) {
+        const double x0 = double(one->x->min().toMSecsSinceEpoch()), x1 = double(one->x->max().toMSecsSinceEpoch());
+        for (const QLineSeries* s : one->series) {
+            for (const QPointF& p : s->points()) {
+                if (p.x() <= x0 || p.x() >= x1 || p.y() > one->y->max() || p.y() < one->y->min()
+                    || (p.y() == one->y->max() && p.y() != 0))
+                    out << QStringLiteral("%1: %2 at %3").arg(one->view->chart()->title(), s->name()).arg(p.y());
+            }
+        }
+    }
+#endif
+    return out;
 }
 
 QList<int> VersionChartsPanel::seriesSizes() const

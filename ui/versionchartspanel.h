@@ -28,6 +28,9 @@ public:
     QLabel* summaryLabel() const { return m_summary; }
     /// The points shown, per chart (tests): requests/s, then latency p50, p90, p99, then errors/s.
     QList<int> seriesSizes() const;
+    /// The points drawn on a chart's frame (at an end of the time axis, or on the value axis's top), named
+    /// "CHART: SERIES at VALUE"; empty when every point is inside.
+    QStringList pointsOnFrame() const;
 
 private:
     QLabel* m_summary;

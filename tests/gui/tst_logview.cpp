@@ -5,6 +5,7 @@
 #include "loglinestore.h"
 #include "logpanel.h"
 #include "logview.h"
+#include "translations.h"
 
 #include <QApplication>
 #include <QClipboard>
@@ -367,6 +368,14 @@ private Q_SLOTS:
         }
         panel.view()->linesAppended(0);
         QTRY_COMPARE(panel.view()->rowCount(), 50);
+        // Issue 46 item 20: the line count touched the window's right edge. (English plurals come from the
+        // console's English catalogue, as the console installs it.)
+        Translations::install(qApp, QStringLiteral("en"));
+        panel.store()->append(1795000000050000, LogSeverity::Info, master, "one more", 8);
+        panel.view()->linesAppended(50);
+        QTRY_COMPARE(panel.countLabel()->text(), QStringLiteral("51 lines"));
+        const int right = panel.countLabel()->mapTo(&panel, panel.countLabel()->rect().topRight()).x();
+        QVERIFY2(right <= panel.width() - 6, qPrintable(QStringLiteral("%1 of %2").arg(right).arg(panel.width())));
         QSignalSpy none(panel.view(), &LogView::noErrorFound);
         panel.view()->setCurrentRow(10);
         panel.view()->setFocus();
@@ -378,12 +387,12 @@ private Q_SLOTS:
         // With an error above the cursor, F8 says there is none below; Shift+F8 goes there and the notice goes.
         const QByteArray error = "Traceback (most recent call last):";
         panel.store()->append(1795000000060000, LogSeverity::Error, master, error.constData(), error.size());
-        panel.view()->linesAppended(50);
-        QTRY_COMPARE(panel.view()->rowCount(), 51);
-        panel.view()->setCurrentRow(51 - 1);
+        panel.view()->linesAppended(51);
+        QTRY_COMPARE(panel.view()->rowCount(), 52);
+        panel.view()->setCurrentRow(52 - 1);
         panel.view()->setCurrentRow(20);
         QTest::keyClick(panel.view(), Qt::Key_F8);
-        QTRY_COMPARE(panel.view()->currentRow(), 50);
+        QTRY_COMPARE(panel.view()->currentRow(), 51);
         QVERIFY(!panel.notice()->isVisible());
         QTest::keyClick(panel.view(), Qt::Key_F8);
         QCOMPARE(panel.notice()->text(), QStringLiteral("No error below this line."));
