@@ -62,6 +62,18 @@ std::optional<VersionResource> DeployedModelsModel::versionAt(const QModelIndex&
     return m_versions.at(model).at(index.row());
 }
 
+QStringList DeployedModelsModel::versionNames(const QString& model) const
+{
+    QStringList names;
+    for (int row = 0; row < m_models.size(); ++row) {
+        if (m_models.at(row).name == model) {
+            for (const VersionResource& v : m_versions.at(row))
+                names << v.name;
+        }
+    }
+    return names;
+}
+
 QModelIndex DeployedModelsModel::indexOf(const QString& model, const QString& version) const
 {
     for (int row = 0; row < m_models.size(); ++row) {
@@ -162,9 +174,11 @@ QVariant DeployedModelsModel::data(const QModelIndex& index, int role) const
     const ModelResource& m = m_models.at(index.row());
     switch (Column(index.column())) {
     case Name:
-        return m.name;
+        // The count beside the name: a model has no state (it read "1 version" under State; issue 46).
+        //: A model's row: %1 its name, %n its versions.
+        return tr("%1 (%n version(s))", nullptr, int(m_versions.at(index.row()).size())).arg(m.name);
     case State:
-        return tr("%n version(s)", nullptr, int(m_versions.at(index.row()).size()));
+        return QString();
     case Default:
         return m.defaultVersion;
     case Deployment:

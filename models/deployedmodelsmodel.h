@@ -29,6 +29,8 @@ public:
     std::optional<ModelResource> modelAt(const QModelIndex& index) const;
     /// The version of a version row; nullopt for a model's row.
     std::optional<VersionResource> versionAt(const QModelIndex& index) const;
+    /// The names of `model`'s versions, in creation order; empty for a model not shown.
+    QStringList versionNames(const QString& model) const;
     /// The row of model `model` (and, with `version`, of that version), column 0; invalid when absent.
     QModelIndex indexOf(const QString& model, const QString& version = {}) const;
     /// A version's requests per second over the latest 10 s (its metrics' last point), shown in the RequestRate

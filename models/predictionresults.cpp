@@ -214,8 +214,9 @@ InputSchema InputSchema::fromJson(const QJsonObject& json)
         column.column = c.value(QStringLiteral("column")).toInt();
         column.type = c.value(QStringLiteral("type")).toString();
         column.mean = optionalNumber(c, "mean");
+        // An integer column's categories (identity treatment) are numbers: their text, not "".
         for (const QJsonValue& v : c.value(QStringLiteral("vocabulary")).toArray())
-            column.vocabulary << v.toString();
+            column.vocabulary << (v.isString() ? v.toString() : QString::number(v.toDouble(), 'g', 17));
         column.treatment = c.value(QStringLiteral("treatment")).toString();
         s.columns.append(column);
     }

@@ -140,6 +140,7 @@ struct InputSchema {
         std::optional<double> mean; ///< a numeric column's training mean
         QStringList vocabulary; ///< a categorical column's categories
         QString treatment;
+        bool operator==(const Column&) const = default;
     };
     QString task; ///< "classification" or "regression"
     QStringList labels; ///< a classifier's classes
@@ -147,6 +148,7 @@ struct InputSchema {
     QList<Column> columns;
     bool isEmpty() const { return columns.isEmpty(); }
     static InputSchema fromJson(const QJsonObject& json);
+    bool operator==(const InputSchema&) const = default;
 };
 
 /// `GET …/versions/{v}/logs`: the last lines of a version's log (its nodes' output, starts, exits, requests).

@@ -14,9 +14,10 @@
 
 namespace Trainyard {
 
-DeployDialog::DeployDialog(const QStringList& models, const QString& folder, const QString& model, QWidget* parent)
+DeployDialog::DeployDialog(
+    const QMap<QString, QStringList>& versions, const QString& folder, const QString& model, QWidget* parent)
     : QDialog(parent)
-    , m_models(models)
+    , m_versions(versions)
     , m_model(new QComboBox(this))
     , m_version(new QLineEdit(this))
     , m_folder(new QLineEdit(folder, this))
@@ -29,15 +30,15 @@ DeployDialog::DeployDialog(const QStringList& models, const QString& folder, con
     setWindowTitle(tr("Deploy a Model"));
     setObjectName(QStringLiteral("deployDialog"));
     m_model->setEditable(true);
-    m_model->addItems(models);
+    m_model->addItems(versions.keys());
     m_model->setObjectName(QStringLiteral("deployModel"));
     m_model->setToolTip(tr("A model of the project, or a new name: the model is created first."));
     if (!model.isEmpty())
         m_model->setCurrentText(model);
-    else if (models.isEmpty())
+    else if (versions.isEmpty())
         m_model->setCurrentText(QStringLiteral("my_model"));
     m_version->setObjectName(QStringLiteral("deployVersion"));
-    m_version->setText(QStringLiteral("v1"));
+    m_version->setText(nextVersionName(versions.value(modelName())));
     m_folder->setObjectName(QStringLiteral("deployFolder"));
     m_framework->setObjectName(QStringLiteral("deployFramework"));
     for (PredictionFramework f :
@@ -83,10 +84,17 @@ DeployDialog::DeployDialog(const QStringList& models, const QString& folder, con
     layout->addLayout(form);
     layout->addWidget(m_problem);
     layout->addWidget(m_buttons);
-    connect(m_buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
+    // The caller answers: accept() once deployed, showRefusal() to keep what was typed (issue 46: the dialog closed
+    // on "A version with the same name already exists", losing it).
+    connect(m_buttons, &QDialogButtonBox::accepted, this, &DeployDialog::deployRequested);
     connect(m_buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     connect(m_folder, &QLineEdit::textChanged, this, &DeployDialog::detect);
-    connect(m_model, &QComboBox::currentTextChanged, this, &DeployDialog::validate);
+    connect(m_model, &QComboBox::currentTextChanged, this, [this] {
+        // A version name that was only the proposal follows the model; one the user typed stays.
+        if (!m_version->isModified())
+            m_version->setText(nextVersionName(m_versions.value(modelName())));
+        validate();
+    });
     connect(m_version, &QLineEdit::textChanged, this, &DeployDialog::validate);
     detect();
     resize(560, sizeHint().height());
@@ -99,7 +107,44 @@ QString DeployDialog::modelName() const
 
 bool DeployDialog::isNewModel() const
 {
-    return !m_models.contains(modelName());
+    return !m_versions.contains(modelName());
+}
+
+QString DeployDialog::nextVersionName(const QStringList& taken)
+{
+    for (int n = 1;; ++n) {
+        const QString name = QStringLiteral("v%1").arg(n);
+        if (!taken.contains(name))
+            return name;
+    }
+}
+
+QString DeployDialog::modelNameFor(const QString& jobId)
+{
+    QString name;
+    for (const QChar c : jobId)
+        name += (c.isLetterOrNumber() && c.unicode() < 128) || c == QLatin1Char('_') ? c : QLatin1Char('_');
+    if (name.isEmpty() || !name.front().isLetter())
+        name.prepend(QLatin1Char('m'));
+    return name.left(128);
+}
+
+void DeployDialog::showRefusal(const QString& message)
+{
+    setBusy(false);
+    m_problem->setText(message);
+    m_problem->show();
+}
+
+void DeployDialog::setBusy(bool busy)
+{
+    for (QWidget* w : std::initializer_list<QWidget*> { m_model, m_version, m_folder, m_framework, m_nodes })
+        w->setEnabled(!busy);
+    m_buttons->button(QDialogButtonBox::Ok)->setEnabled(!busy);
+    if (busy) {
+        m_problem->setText(tr("Deploying…"));
+        m_problem->show();
+    }
 }
 
 VersionResource DeployDialog::version() const
@@ -128,6 +173,10 @@ void DeployDialog::validate()
         problem = tr("Model name: %1").arg(p.join(QLatin1Char(' ')));
     else if (const QStringList v = PredictionJson::idProblems(m_version->text().trimmed()); !v.isEmpty())
         problem = tr("Version name: %1").arg(v.join(QLatin1Char(' ')));
+    else if (m_versions.value(modelName()).contains(m_version->text().trimmed()))
+        //: %1 model, %2 the version typed, %3 the next free version name.
+        problem = tr("Version name: model %1 already has a version %2; %3 is free.")
+                      .arg(modelName(), m_version->text().trimmed(), nextVersionName(m_versions.value(modelName())));
     else if (m_folder->text().trimmed().isEmpty())
         problem = tr("Choose the folder that holds the model's files.");
     m_problem->setText(problem);

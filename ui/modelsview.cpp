@@ -2,12 +2,15 @@
 #include "modelsview.h"
 
 #include "versionchartspanel.h"
+#include "versiondetailspanel.h"
 
 #include "apiclient.h"
 #include "modellistfeed.h"
 #include "predictionclient.h"
 #include "deploydialog.h"
 #include "deployedmodelsmodel.h"
+
+#include "wheelguard.h"
 
 #include <QComboBox>
 #include <QElapsedTimer>
@@ -64,6 +67,7 @@ ModelsView::ModelsView(QWidget* parent)
     , m_latency(new QLabel(this))
     , m_log(new QPlainTextEdit(this))
 {
+    installWheelGuard(); // its fields take the wheel only when focused
     setObjectName(QStringLiteral("modelsView"));
     m_tree->setObjectName(QStringLiteral("modelsTree"));
     m_tree->setModel(m_model);
@@ -91,9 +95,15 @@ ModelsView::ModelsView(QWidget* parent)
     m_target->setObjectName(QStringLiteral("predictTarget"));
     m_target->setWordWrap(true);
 
+    // Buttons keep their text whole; the status line gives way (issue 46: at 1024×700 "New Model…" read "lew
+    // Model."), and the tree keeps room for a few rows when the dock is short (it showed a row and a half).
     auto* buttons = new QHBoxLayout;
+    for (QPushButton* b : { m_newModel, m_deploy, m_setDefault, m_delete, m_refresh })
+        b->setSizePolicy(QSizePolicy::Minimum, QSizePolicy::Fixed);
     for (QPushButton* b : { m_newModel, m_deploy, m_setDefault, m_delete })
         buttons->addWidget(b);
+    m_status->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_tree->setMinimumHeight(m_tree->fontMetrics().height() * 7);
     buttons->addStretch(1);
     buttons->addWidget(m_status, 4);
     buttons->addWidget(m_refresh);
@@ -142,6 +152,9 @@ ModelsView::ModelsView(QWidget* parent)
     auto* tabs = new QTabWidget(this);
     tabs->setObjectName(QStringLiteral("versionTabs"));
     tabs->addTab(predictBox, tr("Predict"));
+    m_details = new VersionDetailsPanel(this);
+    m_details->setObjectName(QStringLiteral("versionDetails"));
+    tabs->addTab(m_details, tr("Details"));
     tabs->addTab(m_log, tr("Log"));
     m_charts = new VersionChartsPanel(this);
     m_charts->setObjectName(QStringLiteral("versionCharts"));
@@ -172,6 +185,14 @@ ModelsView::ModelsView(QWidget* parent)
     connect(m_tree->selectionModel(), &QItemSelectionModel::currentChanged, this, &ModelsView::updateActions);
     connect(m_tree->selectionModel(), &QItemSelectionModel::currentChanged, this, &ModelsView::refreshLog);
     connect(m_tree->selectionModel(), &QItemSelectionModel::currentChanged, this, &ModelsView::loadInputSchema);
+    connect(m_tree->selectionModel(), &QItemSelectionModel::currentChanged, this, &ModelsView::showDetails);
+    connect(m_tree->selectionModel(), &QItemSelectionModel::currentChanged, this, &ModelsView::refreshCharts);
+    // A cell that grows later (Last use: "never", then a date) widens its column as a reset does (it was cut to
+    // "1 Dec …").
+    connect(m_model, &QAbstractItemModel::dataChanged, this, [this](const QModelIndex& from, const QModelIndex& to) {
+        for (int c = from.column(); c <= to.column() && c < DeployedModelsModel::ColumnCount - 1; ++c)
+            m_tree->resizeColumnToContents(c);
+    });
     connect(m_model, &QAbstractItemModel::modelReset, this, [this] {
         m_tree->expandAll();
         for (int c = 0; c < DeployedModelsModel::ColumnCount - 1; ++c)
@@ -181,7 +202,26 @@ ModelsView::ModelsView(QWidget* parent)
         updateActions();
     });
     connect(m_model, &QAbstractItemModel::dataChanged, this, &ModelsView::updateActions);
+    connect(m_model, &QAbstractItemModel::dataChanged, this, &ModelsView::showDetails);
+    connect(m_model, &QAbstractItemModel::modelReset, this, &ModelsView::showDetails);
     updateActions();
+}
+
+void ModelsView::showDetails()
+{
+    m_details->setVersion(currentVersion());
+}
+
+std::optional<VersionResource> ModelsView::currentVersion() const
+{
+    const QModelIndex current = m_tree->currentIndex();
+    if (std::optional<VersionResource> version = m_model->versionAt(current))
+        return version;
+    // A model row: its default version, as predicting on a model uses it.
+    const std::optional<ModelResource> model = m_model->modelAt(current);
+    if (!model || model->defaultVersion.isEmpty())
+        return std::nullopt;
+    return m_model->versionAt(m_model->indexOf(model->name, model->defaultVersion));
 }
 
 void ModelsView::setClient(ApiClient* client)
@@ -210,6 +250,7 @@ void ModelsView::applyFeed()
     m_status->setText(tr("Updated %1").arg(QLocale().toString(QTime::currentTime(), QLocale::ShortFormat)));
     updateActions();
     refreshLog();
+    loadInputSchema();
     emit refreshed();
 }
 
@@ -252,6 +293,7 @@ void ModelsView::refresh()
                 }
                 updateActions();
                 refreshLog();
+                loadInputSchema();
                 emit refreshed();
             };
             if (models->isEmpty()) {
@@ -300,17 +342,24 @@ void ModelsView::loadInputSchema()
     const QString versionName = version ? version->name : (model ? model->defaultVersion : QString());
     if (!m_client || !model || versionName.isEmpty()) {
         m_schemaFor.clear();
+        m_schemaLoaded = m_schemaPending = false;
         buildForm({});
         return;
     }
     const QString shown = model->name + QLatin1Char('/') + versionName;
-    if (shown == m_schemaFor)
+    // Asked again after a refusal: a version selected while it is CREATING has no schema yet, and the tree's next
+    // update (READY) must bring the form (a fresh-clone run missed it when the selection came before READY).
+    if (shown == m_schemaFor && (m_schemaLoaded || m_schemaPending))
         return;
     m_schemaFor = shown;
+    m_schemaLoaded = false;
+    m_schemaPending = true;
     PredictionClient(m_client).inputSchema(
         model->name, versionName, this, [this, shown](const InputSchema& schema, const ApiError& error) {
             if (shown != m_schemaFor)
                 return; // another selection's answer follows
+            m_schemaPending = false;
+            m_schemaLoaded = error.isNull();
             buildForm(error.isNull() ? schema : InputSchema());
         });
 }
@@ -370,7 +419,7 @@ void ModelsView::addFormRow()
 
 void ModelsView::refreshCharts()
 {
-    const std::optional<VersionResource> v = m_model->versionAt(m_tree->currentIndex());
+    const std::optional<VersionResource> v = currentVersion();
     if (!m_client || !v) {
         m_charts->setMetrics(std::nullopt);
         return;
@@ -382,10 +431,11 @@ void ModelsView::refreshCharts()
     PredictionClient(m_client).versionMetrics(
         v->model, v->name, this, [this, shown](const VersionMetrics& metrics, const ApiError& error) {
             m_chartsPending = false;
-            const std::optional<VersionResource> now = m_model->versionAt(m_tree->currentIndex());
+            const std::optional<VersionResource> now = currentVersion();
             if (!now || now->resourceName() != shown || !error.isNull())
                 return;
             m_charts->setMetrics(metrics);
+            m_details->setMetrics(metrics);
             // The selected version's row says what its chart says (the stream's rates are a few seconds older).
             m_model->setRequestRate(shown, metrics.latestRequestsPerSecond());
             emit chartsRefreshed();
@@ -487,48 +537,68 @@ void ModelsView::createModel()
         });
 }
 
-void ModelsView::deploy(const QString& folder)
+void ModelsView::deploy(const QString& folder, const QString& jobId)
 {
     if (!m_client)
         return;
-    QStringList names;
+    QMap<QString, QStringList> versions;
     for (const ModelResource& m : m_model->models())
-        names << m.name;
+        versions.insert(m.name, m_model->versionNames(m.name));
     const std::optional<ModelResource> current = m_model->modelAt(m_tree->currentIndex());
-    DeployDialog dialog(names, folder, current ? current->name : QString(), this);
-    if (dialog.exec() != QDialog::Accepted)
-        return;
-    const QString model = dialog.modelName();
-    const VersionResource version = dialog.version();
-    if (!dialog.isNewModel()) {
-        createVersion(model, version);
-        return;
-    }
-    ModelResource asked;
-    asked.name = model;
-    PredictionClient(m_client).createModel(
-        asked, this, [this, model, version](const ModelResource&, const ApiError& error) {
-            if (!error.isNull()) {
-                QMessageBox::warning(this, tr("Deploy"), tr("Could not create model %1: %2").arg(model, reason(error)));
-                return;
-            }
-            createVersion(model, version);
-        });
+    // A job's model is proposed under the job's name (issue 46: the selected model and its "v1" were proposed for
+    // an unrelated job, and refused).
+    const QString proposed
+        = !jobId.isEmpty() ? DeployDialog::modelNameFor(jobId) : (current ? current->name : QString());
+    DeployDialog dialog(versions, folder, proposed, this);
+    QPointer<DeployDialog> guard(&dialog);
+    connect(&dialog, &DeployDialog::deployRequested, this, [this, guard] {
+        if (!guard)
+            return;
+        const QString model = guard->modelName();
+        const VersionResource version = guard->version();
+        guard->setBusy(true);
+        if (!guard->isNewModel()) {
+            createVersion(model, version, guard);
+            return;
+        }
+        ModelResource asked;
+        asked.name = model;
+        PredictionClient(m_client).createModel(
+            asked, this, [this, model, version, guard](const ModelResource&, const ApiError& error) {
+                if (!error.isNull()) {
+                    const QString message = tr("Could not create model %1: %2").arg(model, reason(error));
+                    if (guard)
+                        guard->showRefusal(message);
+                    else
+                        QMessageBox::warning(this, tr("Deploy"), message);
+                    return;
+                }
+                createVersion(model, version, guard);
+            });
+    });
+    dialog.exec();
 }
 
-void ModelsView::createVersion(const QString& model, VersionResource version)
+void ModelsView::createVersion(const QString& model, VersionResource version, QPointer<DeployDialog> dialog)
 {
     if (!m_client)
         return;
     version.project = m_client->project();
     version.model = model;
     PredictionClient(m_client).createVersion(
-        version, this, [this, model, name = version.name](const OperationResource&, const ApiError& error) {
+        version, this, [this, model, name = version.name, dialog](const OperationResource&, const ApiError& error) {
             if (!error.isNull()) {
-                QMessageBox::warning(
-                    this, tr("Deploy"), tr("Could not deploy version %1 of %2: %3").arg(name, model, reason(error)));
+                const QString message = tr("Could not deploy version %1 of %2: %3").arg(name, model, reason(error));
+                if (dialog)
+                    dialog->showRefusal(message);
+                else
+                    QMessageBox::warning(this, tr("Deploy"), message);
+                // The model may have been created first: the tree shows it.
+                refresh();
                 return;
             }
+            if (dialog)
+                dialog->accept();
             m_status->setText(tr("Deploying version %1 of %2…").arg(name, model));
             m_selectModel = model;
             m_selectVersion = name;

@@ -18,9 +18,11 @@ class QTreeView;
 namespace Trainyard {
 
 class VersionChartsPanel;
+class VersionDetailsPanel;
 
 class ApiClient;
 class ModelListFeed;
+class DeployDialog;
 class DeployedModelsModel;
 
 /// The Models view (app/executor/API.md "Models and versions"): the project's models with their versions (state,
@@ -53,6 +55,8 @@ public:
     QPlainTextEdit* logView() const { return m_log; }
     /// The Charts tab: the selected version's requests/s, latency percentiles and errors/s.
     VersionChartsPanel* chartsPanel() const { return m_charts; }
+    /// The Details tab: the selected version's (or the selected model's default version's) page.
+    VersionDetailsPanel* detailsPanel() const { return m_details; }
     /// The built-in model's column form (hidden for other models) and its fields, in CSV order after the target.
     /// The tree follows the executor's models stream (it listed every model; changes come as they happen).
     bool isFollowing() const;
@@ -62,8 +66,9 @@ public:
 public slots:
     void refresh();
     /// Deploy…: opens DeployDialog with `folder` (a job's model folder; empty: none yet) and creates the version
-    /// (and the model, when its name is new).
-    void deploy(const QString& folder = {});
+    /// (and the model, when its name is new). `jobId`: the job the folder is of; the model proposed is named after it
+    /// (else the model selected in the view). A refusal keeps the dialog open with the server's message.
+    void deploy(const QString& folder = {}, const QString& jobId = {});
     /// Sends the Predict panel's instances to the selected version.
     void predict();
     /// Selects `model` (and `version`) in the tree.
@@ -87,7 +92,7 @@ private:
     void deleteSelected();
     void updateActions();
     void showAnswer(const PredictResponse& answer, qint64 ms);
-    void createVersion(const QString& model, VersionResource version);
+    void createVersion(const QString& model, VersionResource version, QPointer<DeployDialog> dialog);
     /// For a built-in algorithm's model (the selected version, or the selected model's default), a form of its
     /// training table's columns (…/versions/{v}/inputSchema: a number field with the column's mean as a hint, or the
     /// category list) whose "Add as Instance" appends the row to the instances; hidden for any other model.
@@ -123,10 +128,16 @@ private:
     QLabel* m_latency;
     QPlainTextEdit* m_log;
     VersionChartsPanel* m_charts;
+    VersionDetailsPanel* m_details;
+    void showDetails();
+    /// The selected version, or the selected model's default version; nullopt for neither.
+    std::optional<VersionResource> currentVersion() const;
     QWidget* m_formBox;
     QWidget* m_form;
     QList<QWidget*> m_formFields; ///< one per column after the target, in CSV order (a QLineEdit or a QComboBox)
     QString m_schemaFor; ///< the version whose schema the form shows
+    bool m_schemaLoaded = false; ///< m_schemaFor's schema came (else it is asked again on the next update)
+    bool m_schemaPending = false; ///< m_schemaFor's schema is being asked
     bool m_logPending = false;
     bool m_chartsPending = false;
     QTimer m_poll;

@@ -8,6 +8,8 @@
 // log. With TRAINYARD_SCREENSHOT_DIR set, the
 // view goes to models-view.png and the dialog to deploy-dialog.png.
 #include "apiclient.h"
+#include "chartticks.h"
+#include "configloader.h"
 #include "batchpredictionpanel.h"
 #include "ctlrun.h"
 #include "deploydialog.h"
@@ -20,6 +22,7 @@
 #include "requireddependencies.h"
 #include "submitwizard.h"
 #include "versionchartspanel.h"
+#include "versiondetailspanel.h"
 #include "wizardpages.h"
 
 #include <QAbstractItemModelTester>
@@ -28,6 +31,7 @@
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QDir>
+#include <QFileInfo>
 #include <QDockWidget>
 #include <QFile>
 #include <QJsonArray>
@@ -46,6 +50,10 @@
 #include <QTabWidget>
 #include <QTableWidget>
 #include <QTemporaryDir>
+#include <QHeaderView>
+#include <QChartView>
+#include <QValueAxis>
+#include <QSet>
 #include <QTest>
 #include <QTimer>
 #include <QTreeView>
@@ -63,18 +71,21 @@ class TestModelsView : public QObject {
     QList<qint64> m_pids;
 
     /// Runs `fill` on the Deploy dialog once it is shown (it is modal: exec()), then accepts it.
-    void whenDeployDialogShows(std::function<void(DeployDialog*)> fill)
+    /// Runs `fill` on the deploy dialog once it shows, then clicks OK (`clickOk`), which keeps it open until the server
+    /// answers.
+    void whenDeployDialogShows(std::function<void(DeployDialog*)> fill, bool clickOk = true)
     {
         auto* timer = new QTimer(this);
         timer->setInterval(50);
-        connect(timer, &QTimer::timeout, this, [timer, fill] {
+        connect(timer, &QTimer::timeout, this, [timer, fill, clickOk] {
             auto* dialog = qobject_cast<DeployDialog*>(QApplication::activeModalWidget());
             if (!dialog)
                 return;
             timer->stop();
             timer->deleteLater();
             fill(dialog);
-            dialog->findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Ok)->click();
+            if (clickOk)
+                dialog->findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Ok)->click();
         });
         timer->start();
     }
@@ -136,6 +147,9 @@ private Q_SLOTS:
         whenDeployDialogShows([&](DeployDialog* dialog) {
             QCOMPARE(dialog->folderEdit()->text(), jobDir + QStringLiteral("/model"));
             QCOMPARE(dialog->frameworkBox()->currentText(), QStringLiteral("XGBOOST"));
+            // Issue 46 item 5: a model named after the job and its first version are proposed.
+            QCOMPARE(dialog->modelName(), QStringLiteral("cancer_xgb"));
+            QCOMPARE(dialog->versionEdit()->text(), QStringLiteral("v1"));
             detected = dialog->detectedLabel()->text();
             dialog->findChild<QComboBox*>(QStringLiteral("deployModel"))->setCurrentText(QStringLiteral("cancer"));
             const QString dir = qEnvironmentVariable("TRAINYARD_SCREENSHOT_DIR");
@@ -212,6 +226,65 @@ private Q_SLOTS:
             QVERIFY(view->grab().save(
                 qEnvironmentVariable("TRAINYARD_SCREENSHOT_DIR") + QStringLiteral("/models-form.png")));
 
+        // Issue 46 item 5: a server refusal keeps the dialog open, its message beside the fields and what was typed
+        // kept.
+        QString refusal, keptVersion;
+        bool stayedOpen = false;
+        whenDeployDialogShows(
+            [&](DeployDialog* dialog) {
+                dialog->modelBox()->setCurrentText(QStringLiteral("cancer"));
+                // The selected model's next free version is proposed, and a taken one is refused as typed.
+                QCOMPARE(dialog->versionEdit()->text(), QStringLiteral("v2"));
+                dialog->versionEdit()->clear();
+                QTest::keyClicks(dialog->versionEdit(), QStringLiteral("v1"));
+                QVERIFY2(dialog->problemLabel()->text().contains(QStringLiteral("already has a version v1")),
+                    qPrintable(dialog->problemLabel()->text()));
+                auto* ok = dialog->findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Ok);
+                QVERIFY(!ok->isEnabled());
+                dialog->versionEdit()->clear();
+                QTest::keyClicks(dialog->versionEdit(), QStringLiteral("v7"));
+                dialog->folderEdit()->setText(m_root.filePath(QStringLiteral("models/sklearn")));
+                QVERIFY(ok->isEnabled());
+                // Meanwhile someone else deploys v7 (trainyardctl, as gcloud's versions create): the server refuses.
+                const Test::CtlRun other = Test::runCtl(QProcessEnvironment::systemEnvironment(),
+                    { QStringLiteral("versions"), QStringLiteral("create"), QStringLiteral("v7"),
+                        QStringLiteral("--model"), QStringLiteral("cancer"), QStringLiteral("--origin"),
+                        m_root.filePath(QStringLiteral("models/sklearn")), QStringLiteral("--framework"),
+                        QStringLiteral("scikit-learn"), QStringLiteral("--region"), QStringLiteral("local") },
+                    120000);
+                QVERIFY2(other.code == 0, qPrintable(other.err));
+                ok->click();
+                QTRY_VERIFY_WITH_TIMEOUT(dialog->problemLabel()->text().startsWith(QStringLiteral("Could not")), 15000);
+                refusal = dialog->problemLabel()->text();
+                stayedOpen = dialog->isVisible();
+                keptVersion = dialog->versionEdit()->text();
+                dialog->reject();
+            },
+            false);
+        view->deploy();
+        QVERIFY2(stayedOpen, qPrintable(refusal));
+        QCOMPARE(keptVersion, QStringLiteral("v7"));
+        // Issue 46 item 16: the audit log names the model and the version created, and which client made them
+        // (the console's v1 and model, trainyardctl's v7; before: projects/local and a browser's user agent).
+        const Test::CtlRun audit = Test::runCtl(QProcessEnvironment::systemEnvironment(),
+            { QStringLiteral("audit"), QStringLiteral("list"),
+                QStringLiteral("--filter=protoPayload.methodName:google.cloud.ml.v1.ModelService.Create"),
+                QStringLiteral("--format=value(protoPayload.resourceName,"
+                               "protoPayload.requestMetadata.callerSuppliedUserAgent)") },
+            60000);
+        QVERIFY2(audit.code == 0, qPrintable(audit.err));
+        // The console's agent is its application's name: this test's here, "trainyard-console/…" in the console.
+        const QString console = QString::fromUtf8(ApiClient::userAgent());
+        const QString application = QCoreApplication::applicationName();
+        QCoreApplication::setApplicationName(QStringLiteral("trainyard"));
+        const QString consoleApp = QString::fromUtf8(ApiClient::userAgent());
+        QCoreApplication::setApplicationName(application);
+        QVERIFY2(consoleApp.startsWith(QLatin1String("trainyard-console/")), qPrintable(consoleApp));
+        for (const QString& line : QStringList { QStringLiteral("projects/local/models/cancer\t") + console,
+                 QStringLiteral("projects/local/models/cancer/versions/v1\t") + console,
+                 QStringLiteral("projects/local/models/cancer/versions/v7\ttrainyardctl/") })
+            QVERIFY2(audit.out.contains(line), qPrintable(line + QStringLiteral(" not in:\n") + audit.out));
+
         // A scikit-learn folder through the dialog: detected, deployed as v2, made the default.
         whenDeployDialogShows([&](DeployDialog* dialog) {
             dialog->findChild<QComboBox*>(QStringLiteral("deployModel"))->setCurrentText(QStringLiteral("cancer"));
@@ -248,8 +321,36 @@ private Q_SLOTS:
             QVERIFY(window.grab().save(dir + QStringLiteral("/models-window.png")));
             QVERIFY(view->grab().save(dir + QStringLiteral("/models-view.png")));
         }
-        // The Charts tab: the requests just made, their latency and no error.
+        // Issue 46 item 13: a version had no page of its own. The Details tab is the Cloud Console's version page:
+        // what it is, how it was made and serves, and its requests.
         auto* tabs = view->findChild<QTabWidget*>(QStringLiteral("versionTabs"));
+        tabs->setCurrentWidget(view->detailsPanel());
+        VersionDetailsPanel* details = view->detailsPanel();
+        QCOMPARE(details->field(QStringLiteral("name")), QStringLiteral("projects/local/models/cancer/versions/v1"));
+        QVERIFY2(details->field(QStringLiteral("state")).startsWith(QLatin1String("READY")),
+            qPrintable(details->field(QStringLiteral("state"))));
+        QVERIFY2(details->field(QStringLiteral("framework")).startsWith(QLatin1String("XGBOOST")),
+            qPrintable(details->field(QStringLiteral("framework"))));
+        QVERIFY(!details->field(QStringLiteral("deploymentUri")).isEmpty());
+        QVERIFY(QFileInfo(details->field(QStringLiteral("deploymentUri"))).isDir());
+        QVERIFY(!details->field(QStringLiteral("created")).isEmpty());
+        QVERIFY(details->field(QStringLiteral("lastUse")) != QLatin1String("never"));
+        QVERIFY(!details->field(QStringLiteral("machineType")).isEmpty());
+        QVERIFY(!details->field(QStringLiteral("scaling")).isEmpty());
+        view->refresh();
+        QTRY_VERIFY_WITH_TIMEOUT(details->field(QStringLiteral("requests")).contains(QLatin1String(" requests, 0 errors")), 15000);
+        // At least the 3 predictions above (v1 answered two of them; the count is the version's, over the last hour).
+        const int requests = details->field(QStringLiteral("requests")).section(QLatin1Char(' '), 0, 0).toInt();
+        QVERIFY2(requests >= 2, qPrintable(details->field(QStringLiteral("requests"))));
+        if (!dir.isEmpty())
+            QVERIFY(view->grab().save(dir + QStringLiteral("/models-version-details.png")));
+        // A model row shows its default version (v2 since Set Default above).
+        view->select(QStringLiteral("cancer"));
+        QTRY_COMPARE(details->field(QStringLiteral("name")), QStringLiteral("projects/local/models/cancer/versions/v2"));
+        QVERIFY(details->field(QStringLiteral("state")).contains(QLatin1String("default version")));
+        view->select(QStringLiteral("cancer"), QStringLiteral("v1"));
+
+        // The Charts tab: the requests just made, their latency and no error.
         tabs->setCurrentWidget(view->chartsPanel());
         QSignalSpy charted(view, &ModelsView::chartsRefreshed);
         view->refresh();
@@ -261,6 +362,18 @@ private Q_SLOTS:
         const QList<int> sizes = view->chartsPanel()->seriesSizes();
         QCOMPARE(sizes.size(), 5);
         QVERIFY(sizes.at(0) >= 1 && sizes.at(1) >= 1);
+        // Every value axis reads distinct labels (none elided to "…", none repeated).
+        for (auto* chartView : view->chartsPanel()->findChildren<QChartView*>()) {
+            for (auto* axis : chartView->chart()->axes(Qt::Vertical)) {
+                if (auto* v = qobject_cast<QValueAxis*>(axis)) {
+                    const QStringList labels = Test::valueAxisLabels(v);
+                    QCOMPARE(QSet<QString>(labels.cbegin(), labels.cend()).size(), labels.size());
+                }
+            }
+        }
+        // Issue 46 item 7: a single interval's point sat on the time axis's left end.
+        QVERIFY2(view->chartsPanel()->pointsOnFrame().isEmpty(),
+            qPrintable(view->chartsPanel()->pointsOnFrame().join(QStringLiteral("; "))));
 #endif
         // The tree's Requests column: each READY version's latest rate ("0.2/s").
         const QModelIndex v1Row = model->indexOf(QStringLiteral("cancer"), QStringLiteral("v1"));
@@ -271,6 +384,39 @@ private Q_SLOTS:
             15000);
         if (!dir.isEmpty())
             QVERIFY(view->grab().save(dir + QStringLiteral("/models-charts.png")));
+        // Issue 46 item 13: a model's row has no state (it read "3 versions" under State): its count is beside its
+        // name; a Last use that came after the listing widens its column (it was cut to "1 Dec …").
+        const QModelIndex cancerRow = model->indexOf(QStringLiteral("cancer"));
+        QVERIFY2(model->index(cancerRow.row(), DeployedModelsModel::Name).data().toString().startsWith(
+                     QStringLiteral("cancer (3 version")),
+            qPrintable(model->index(cancerRow.row(), DeployedModelsModel::Name).data().toString()));
+        QCOMPARE(model->index(cancerRow.row(), DeployedModelsModel::State).data().toString(), QString());
+        const QString lastUse
+            = model->index(v1Row.row(), DeployedModelsModel::LastUse, v1Row.parent()).data().toString();
+        QVERIFY(lastUse != QLatin1String("never"));
+        auto* tree = view->findChild<QTreeView*>(QStringLiteral("modelsTree"));
+        QTRY_VERIFY2(tree->header()->sectionSize(DeployedModelsModel::LastUse)
+                >= tree->fontMetrics().horizontalAdvance(lastUse),
+            qPrintable(QStringLiteral("%1 px for \"%2\"").arg(tree->header()->sectionSize(DeployedModelsModel::LastUse)).arg(lastUse)));
+    }
+
+    /// Issue 46 item 13: in a short dock at 1024×700 the buttons read "lew Model." and the tree showed a row and a
+    /// half. The buttons keep their text; the tree keeps room for a few rows.
+    void smallDock()
+    {
+        ModelsView view;
+        view.resize(640, 260);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        for (auto* button : view.findChildren<QPushButton*>()) {
+            if (!button->isVisible() || !button->objectName().startsWith(QLatin1String("models")))
+                continue;
+            QVERIFY2(button->width() >= button->sizeHint().width(),
+                qPrintable(QStringLiteral("%1: %2 of %3 px").arg(button->text()).arg(button->width()).arg(
+                    button->sizeHint().width())));
+        }
+        auto* tree = view.findChild<QTreeView*>(QStringLiteral("modelsTree"));
+        QVERIFY(tree->height() >= tree->fontMetrics().height() * 7);
     }
 
     /// Run the sample → Job ▸ Deploy Model… → Predict: the Fashion-MNIST sample's <job-dir>/model (TorchScript) is
@@ -421,6 +567,22 @@ private Q_SLOTS:
                                                  "--data-format=json --input-paths="))
                 && command.contains(QStringLiteral("--max-worker-count=2")),
             qPrintable(command));
+        // Issue 46 item 4: the config is the predictionInput the job gets (it was "{}"), and Export config… writes
+        // what reads back as the same job.
+        const QString yaml = w.reviewPage()->yamlView()->toPlainText();
+        for (const QString& field : { QStringLiteral("predictionInput:"), QStringLiteral("modelName: "),
+                 QStringLiteral("dataFormat: JSON"), QStringLiteral("inputPaths:"), QStringLiteral("outputPath: "),
+                 QStringLiteral("maxWorkerCount: 2") })
+            QVERIFY2(yaml.contains(field), qPrintable(field + QStringLiteral(" missing from:\n") + yaml));
+        const QString exported = m_root.filePath(QStringLiteral("score_batch_1.yaml"));
+        QVERIFY(w.reviewPage()->exportConfig(exported));
+        QString error;
+        const std::optional<Job> back = ConfigLoader::loadFile(exported, &error);
+        QVERIFY2(back && back->predictionInput, qPrintable(error));
+        QCOMPARE(back->predictionInput->inputPaths, w.job().predictionInput->inputPaths);
+        QCOMPARE(back->predictionInput->outputPath, w.job().predictionInput->outputPath);
+        QCOMPARE(back->predictionInput->modelName, w.job().predictionInput->modelName);
+        QCOMPARE(back->predictionInput->maxWorkerCount, w.job().predictionInput->maxWorkerCount);
         QSignalSpy submitted(&w, &SubmitWizard::jobSubmitted);
         QSignalSpy refused(&w, &SubmitWizard::submitFailed);
         QTest::mouseClick(w.button(QWizard::FinishButton), Qt::LeftButton);
