@@ -8,6 +8,7 @@
 #include <QDateTime>
 #include <QElapsedTimer>
 #include <QEventLoop>
+#include <QCoreApplication>
 #include <QJsonDocument>
 #include <QJsonParseError>
 #include <QLoggingCategory>
@@ -78,6 +79,7 @@ void ApiClient::request(const QByteArray& verb, const QString& path, const QStri
     m_tls->prepare(&req);
     req.setRawHeader("Authorization", "Bearer " + m_token);
     req.setRawHeader("Accept", "application/json");
+    req.setHeader(QNetworkRequest::UserAgentHeader, userAgent());
     if (!body.isEmpty() || verb == "POST" || verb == "PATCH")
         req.setHeader(QNetworkRequest::ContentTypeHeader, QByteArray("application/json"));
     if (m_timeoutMs > 0)
@@ -301,6 +303,7 @@ void ApiClient::runtimeVersions(QObject* context, Callback<QList<RuntimeVersionI
                 for (const QJsonValue& p : pythons)
                     info.pythonVersions.append(p.toString());
                 info.interpreter = r.value(QLatin1String("interpreter")).toString();
+                info.interpreterPythonVersion = r.value(QLatin1String("interpreterPythonVersion")).toString();
                 out.append(info);
             }
             return out;
@@ -359,6 +362,17 @@ void ApiClient::trainedModel(
         q.query(QUrl::FullyEncoded), {}, context,
         typed<TrainedModel>(
             std::move(done), [](const QJsonObject& o, ApiError*) { return TrainedModel::fromJson(o); }));
+}
+
+void ApiClient::hyperparameterImportance(
+    const QString& jobId, QObject* context, Callback<HyperparameterImportance> done)
+{
+    request("GET",
+        projectUrl(QStringLiteral("/jobs/") + pathSegment(jobId) + QStringLiteral("/hyperparameterImportance"))
+            .path(QUrl::FullyEncoded),
+        {}, {}, context, typed<HyperparameterImportance>(std::move(done), [](const QJsonObject& o, ApiError*) {
+            return HyperparameterImportance::fromJson(o);
+        }));
 }
 
 void ApiClient::checkpoints(const QString& jobId, QObject* context, Callback<CheckpointList> done)
@@ -509,6 +523,7 @@ ApiStream* ApiClient::openStream(QNetworkRequest request, const QString& jobId)
     lane->tls->prepare(&request);
     request.setRawHeader("Authorization", "Bearer " + m_token);
     request.setRawHeader("Accept", "text/event-stream");
+    request.setHeader(QNetworkRequest::UserAgentHeader, userAgent());
     if (m_httpLog)
         m_httpLog(httpRequestText(request, "GET", QByteArray()));
     QNetworkReply* reply = lane->nam->get(request);
@@ -647,6 +662,20 @@ ApiResult<SeriesPage> ApiClient::metricPointsBlocking(const QString& jobId, cons
         token = page.value.nextPageToken;
     } while (!token.isEmpty());
     return all;
+}
+
+QByteArray ApiClient::userAgent()
+{
+    // The console's application name is "trainyard"; its requests say which client made them.
+    QString name = QCoreApplication::applicationName();
+    if (name == QLatin1String("trainyard"))
+        name = QStringLiteral("trainyard-console");
+    else if (name.isEmpty())
+        name = QStringLiteral("trainyard-client");
+    QString version = QCoreApplication::applicationVersion();
+    if (version.isEmpty())
+        version = QStringLiteral(TRAINYARD_VERSION);
+    return (name + QLatin1Char('/') + version).toUtf8();
 }
 
 } // namespace Trainyard

@@ -51,6 +51,10 @@ class ApiClient : public QObject {
     Q_OBJECT
 public:
     explicit ApiClient(const QUrl& baseUrl, const QByteArray& token, QObject* parent = nullptr);
+    /// The User-Agent of every request, so that audit entries tell the clients apart: "trainyardctl/VERSION",
+    /// "trainyard-console/VERSION" (the console's application name is "trainyard"), else "APPNAME/VERSION"; the
+    /// version is the application's, else the build's.
+    static QByteArray userAgent();
     ~ApiClient() override;
 
     QUrl baseUrl() const { return m_baseUrl; }
@@ -107,6 +111,9 @@ public:
     void regions(const QString& region, QObject* context, Callback<QList<RegionInfo>> done);
     /// A built-in algorithm job's model (`trialId` empty) or one trial's.
     void trainedModel(const QString& jobId, const QString& trialId, QObject* context, Callback<TrainedModel> done);
+    /// A tuning job's hyperparameter importance (`GET …/jobs/{job}/hyperparameterImportance`, fANOVA over its
+    /// succeeded trials; FAILED_PRECONDITION with fewer than 2).
+    void hyperparameterImportance(const QString& jobId, QObject* context, Callback<HyperparameterImportance> done);
     /// The checkpoints under the job's job dir, newest first.
     void checkpoints(const QString& jobId, QObject* context, Callback<CheckpointList> done);
     /// One checkpoint's tensors; `name` as CheckpointSummary::name (sent URL-encoded, `/` as %2F).

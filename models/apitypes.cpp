@@ -7,6 +7,7 @@
 #include "rfc3339.h"
 #include "rpcstatus.h"
 
+#include <QCoreApplication>
 #include <QDateTime>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -326,6 +327,7 @@ CheckpointSummary CheckpointSummary::fromJson(const QJsonObject& o)
     c.sizeBytes = ApiJson::int64Field(o.value(QLatin1String("sizeBytes")));
     c.current = o.value(QLatin1String("current")).toBool();
     c.trialId = o.value(QLatin1String("trialId")).toString();
+    c.exportedModel = o.value(QLatin1String("exportedModel")).toBool();
     c.files = ApiJson::stringList(o.value(QLatin1String("files")));
     return c;
 }
@@ -341,6 +343,7 @@ CheckpointSummary CheckpointSummary::fromEntry(const CheckpointEntry& e)
     c.sizeBytes = e.sizeBytes;
     c.current = e.current;
     c.trialId = e.trialId;
+    c.exportedModel = e.exportedModel;
     c.files = e.files;
     return c;
 }
@@ -363,6 +366,8 @@ QJsonObject CheckpointSummary::toJson() const
         o.insert(QStringLiteral("current"), true);
     if (!trialId.isEmpty())
         o.insert(QStringLiteral("trialId"), trialId);
+    if (exportedModel)
+        o.insert(QStringLiteral("exportedModel"), true);
     return o;
 }
 
@@ -547,6 +552,41 @@ SeriesPoint SeriesPoint::fromJson(const QJsonObject& o)
         ApiJson::doubleField(o.value(QLatin1String("value"))) };
 }
 
+HyperparameterImportance HyperparameterImportance::fromJson(const QJsonObject& o)
+{
+    HyperparameterImportance h;
+    h.method = o.value(QLatin1String("method")).toString();
+    h.trials = o.value(QLatin1String("trials")).toInt();
+    for (const QJsonValue& v : o.value(QLatin1String("importances")).toArray()) {
+        const QJsonObject p = v.toObject();
+        h.importances.append(
+            { p.value(QLatin1String("parameterName")).toString(), p.value(QLatin1String("importance")).toDouble() });
+    }
+    return h;
+}
+
+QString TrainedModel::columnName(int index) const
+{
+    //: A CSV column by its 1-based position (the target is column 1).
+    QString name = QCoreApplication::translate("Trainyard::TrainedModel", "column %1").arg(index + 1);
+    const QList<InputSchema::Column>& columns = inputSchema.columns;
+    const auto it = std::find_if(
+        columns.cbegin(), columns.cend(), [&](const InputSchema::Column& c) { return c.column == index + 1; });
+    if (it == columns.cend())
+        return name;
+    if (it->type == QLatin1String("categorical") && !it->vocabulary.isEmpty()) {
+        QString values = it->vocabulary.mid(0, 5).join(QStringLiteral(", "));
+        if (it->vocabulary.size() > 5)
+            values += QStringLiteral(", …");
+        return QCoreApplication::translate("Trainyard::TrainedModel", "%1 · categorical (%2)").arg(name, values);
+    }
+    if (it->type == QLatin1String("categorical"))
+        return QCoreApplication::translate("Trainyard::TrainedModel", "%1 · categorical").arg(name);
+    if (it->type == QLatin1String("numeric"))
+        return QCoreApplication::translate("Trainyard::TrainedModel", "%1 · numeric").arg(name);
+    return name;
+}
+
 TrainedModel TrainedModel::fromJson(const QJsonObject& o)
 {
     TrainedModel m;
@@ -587,6 +627,7 @@ TrainedModel TrainedModel::fromJson(const QJsonObject& o)
         m.importance.append({ column.value(QLatin1String("column")).toInt(),
             column.value(QLatin1String("total_gain")).toDouble(), column.value(QLatin1String("splits")).toInteger() });
     }
+    m.inputSchema = InputSchema::fromJson(o.value(QLatin1String("inputSchema")).toObject());
     for (const QJsonValue& f : o.value(QLatin1String("files")).toArray()) {
         const QJsonObject file = f.toObject();
         m.files.append({ file.value(QLatin1String("name")).toString(),

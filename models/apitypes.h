@@ -8,6 +8,7 @@
 
 #include "job.h"
 #include "logentry.h"
+#include "predictionresults.h"
 #include "machinecatalog.h"
 
 #include <QByteArray>
@@ -147,8 +148,9 @@ struct AcceleratorAvailability {
 /// `…/runtimeVersions`: one runtime version and the interpreter that runs it here.
 struct RuntimeVersionInfo {
     QString runtimeVersion;
-    QStringList pythonVersions;
+    QStringList pythonVersions; ///< the service's: what a job may ask for ("3.7")
     QString interpreter;
+    QString interpreterPythonVersion; ///< what the interpreter is ("3.11.2"); empty when the executor could not run it
     bool operator==(const RuntimeVersionInfo&) const = default;
 };
 
@@ -211,6 +213,7 @@ struct CheckpointSummary {
     qint64 sizeBytes = 0; ///< all its files
     bool current = false; ///< named by the TF `checkpoint` state file
     QString trialId;
+    bool exportedModel = false; ///< in the job's exported-model folder `model/` (CheckpointEntry::exportedModel)
     QStringList files; ///< relative to the job dir
 
     /// What the executor's scan found (CheckpointIndex::scan()).
@@ -255,6 +258,12 @@ struct TrainedModel {
         bool operator==(const ColumnImportance&) const = default;
     };
     QList<ColumnImportance> importance;
+    /// The training table's columns (API.md: `inputSchema`, as a version of this model answers it), to name them where
+    /// the service's header-less CSV has no names. Empty without the model's preprocessing.json.
+    InputSchema inputSchema;
+    /// How the console names CSV column `index` (0-based): its 1-based position and kind, as the wizard's table
+    /// preview heads it ("column 3 · numeric", "column 5 · categorical (red, green, …)": the first 5 categories).
+    QString columnName(int index) const;
     struct File {
         QString name;
         qint64 sizeBytes = 0;
@@ -263,6 +272,16 @@ struct TrainedModel {
     QList<File> files; ///< the model folder's files, by name
     static TrainedModel fromJson(const QJsonObject& o);
     bool operator==(const TrainedModel&) const = default;
+};
+
+/// `…/jobs/{id}/hyperparameterImportance` (app/executor/API.md "Hyperparameter importance"): each hyperparameter's
+/// share of the objective's variance over the job's succeeded trials, summing to 1, largest first.
+struct HyperparameterImportance {
+    QString method; ///< how it was measured, in words (optuna's fANOVA evaluator and its source)
+    int trials = 0; ///< the succeeded trials it was measured over
+    QList<QPair<QString, double>> importances; ///< parameter name → share in [0, 1]
+    static HyperparameterImportance fromJson(const QJsonObject& o);
+    bool operator==(const HyperparameterImportance&) const = default;
 };
 
 /// One tensor of `…/checkpoints/{name}`.

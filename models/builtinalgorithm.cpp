@@ -159,6 +159,31 @@ QString notInstalledMessage(const QString& user)
         .arg(user);
 }
 
+QJsonObject inputSchemaJson(const QString& modelDir)
+{
+    QFile file(modelDir + QStringLiteral("/preprocessing.json"));
+    if (!file.open(QIODevice::ReadOnly) || file.size() > (4 << 20))
+        return {};
+    const QJsonObject recorded = QJsonDocument::fromJson(file.readAll()).object();
+    if (recorded.isEmpty())
+        return {};
+    QJsonArray columns;
+    for (const QJsonValue& c : recorded.value(QStringLiteral("columns")).toArray()) {
+        const QJsonObject in = c.toObject();
+        QJsonObject out { { QStringLiteral("column"), in.value(QStringLiteral("index")).toInt() + 1 },
+            { QStringLiteral("type"), in.value(QStringLiteral("type")) } };
+        for (const char* key : { "mean", "vocabulary", "treatment" }) {
+            if (in.contains(QLatin1String(key)))
+                out.insert(QLatin1String(key), in.value(QLatin1String(key)));
+        }
+        columns.append(out);
+    }
+    return QJsonObject { { QStringLiteral("task"), recorded.value(QStringLiteral("task")) },
+        { QStringLiteral("labels"), recorded.value(QStringLiteral("target")).toObject().value(QStringLiteral("labels")) },
+        { QStringLiteral("numColumns"), recorded.value(QStringLiteral("num_columns")) },
+        { QStringLiteral("columns"), columns } };
+}
+
 std::optional<BuiltInAlgorithmOutput> readOutput(const QString& modelDir)
 {
     QFile file(modelDir + QStringLiteral("/builtin_algorithm_output.json"));

@@ -4,6 +4,7 @@
 #include "job.h"
 
 #include <QList>
+#include <QJsonObject>
 #include <QString>
 
 #include <optional>
@@ -66,6 +67,12 @@ QString packageDir();
 /// package trainyard_algorithms, which is not installed with this executor (trainyard/algorithms in the data
 /// folders)."
 QString notInstalledMessage(const QString& user);
+
+/// The `…/versions/{v}/inputSchema` answer (app/executor/API.md) for a built-in algorithm's model folder, from its
+/// preprocessing.json (resources/algorithms/README.md §4): `{"task", "labels", "numColumns", "columns": [{"column"
+/// (1-based, the target 1), "type", "mean"?, "vocabulary"?, "treatment"?}]}`. An empty object for a folder without
+/// one (any other model), or one over 4 MiB or not JSON. The Model tab gets the same object (`…/jobs/{id}/model`).
+QJsonObject inputSchemaJson(const QString& modelDir);
 
 /// What `modelDir`/builtin_algorithm_output.json says (trainyard_algorithms writes it when training ends), with
 /// `modelPath` = `modelDir` whatever the file says; nullopt when the file is missing or not such an object.

@@ -57,7 +57,15 @@ const QHash<QString, MessageSchema>& schema()
                 { QStringLiteral("state"), str }, { QStringLiteral("errorMessage"), str },
                 { QStringLiteral("labels"), map }, { QStringLiteral("etag"), str },
                 { QStringLiteral("jobPosition"), i64 }, { QStringLiteral("trainingInput"), msg("TrainingInput") },
-                { QStringLiteral("trainingOutput"), msg("TrainingOutput") } });
+                { QStringLiteral("trainingOutput"), msg("TrainingOutput") },
+                { QStringLiteral("predictionInput"), msg("PredictionInput") } });
+        m.insert(QStringLiteral("PredictionInput"),
+            { { QStringLiteral("modelName"), str }, { QStringLiteral("versionName"), str },
+                { QStringLiteral("uri"), str }, { QStringLiteral("dataFormat"), str },
+                { QStringLiteral("outputDataFormat"), str }, { QStringLiteral("inputPaths"), strs },
+                { QStringLiteral("outputPath"), str }, { QStringLiteral("maxWorkerCount"), i64 },
+                { QStringLiteral("region"), str }, { QStringLiteral("runtimeVersion"), str },
+                { QStringLiteral("batchSize"), i64 }, { QStringLiteral("signatureName"), str } });
         m.insert(QStringLiteral("TrainingInput"),
             { { QStringLiteral("scaleTier"), str }, { QStringLiteral("masterType"), str },
                 { QStringLiteral("masterConfig"), msg("ReplicaConfig") }, { QStringLiteral("workerType"), str },
@@ -507,7 +515,8 @@ QString jobToYaml(const Job& job)
 {
     QJsonObject o;
     const QJsonObject full = JobJson::toJson(job);
-    for (const QLatin1String key : { QLatin1String("labels"), QLatin1String("trainingInput") }) {
+    for (const QLatin1String key :
+        { QLatin1String("labels"), QLatin1String("trainingInput"), QLatin1String("predictionInput") }) {
         if (full.contains(key))
             o.insert(key, full.value(key));
     }

@@ -49,10 +49,10 @@ public:
         const QByteArray& text, Format format, QString* error, Resource resource = Resource::Job);
 };
 
-/// The gcloud `--config` form of a job: YAML with only the input fields (`labels`, `trainingInput`),
-/// keys sorted as gcloud prints them, int64 counts as plain integers, strings quoted where a YAML
-/// reader would otherwise take them for numbers, booleans or null. ConfigLoader::loadText() of the
-/// result gives back the job's labels and trainingInput unchanged.
+/// The gcloud `--config` form of a job: YAML with only the input fields (`labels`, and `trainingInput` or a batch
+/// prediction's `predictionInput`), keys sorted as gcloud prints them, int64 counts as plain integers, strings
+/// quoted where a YAML reader would otherwise take them for numbers, booleans or null. ConfigLoader::loadText() of
+/// the result gives back the job's labels and input unchanged.
 QString jobToYaml(const Job& job);
 
 } // namespace Trainyard

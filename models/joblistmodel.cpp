@@ -2,6 +2,7 @@
 #include "joblistmodel.h"
 #include "rfc3339.h"
 
+#include "builtinalgorithm.h"
 #include "machinecatalog.h"
 
 #include <QLocale>
@@ -165,6 +166,8 @@ QVariant JobListModel::data(const QModelIndex& index, int role) const
         switch (column) {
         case JobIdColumn:
             return job.jobId;
+        case TypeColumn:
+            return typeText(job);
         case StateColumn: // the service's name; the console's proxy shows a translated one
             return jobStateName(job.state);
         case CreatedColumn: {
@@ -175,7 +178,7 @@ QVariant JobListModel::data(const QModelIndex& index, int role) const
             return formatDuration(durationOf(job));
         case ScaleTierColumn:
             if (job.predictionInput)
-                return tr("Batch prediction");
+                return QString(); // no scale tier: the Type column says what it is
             return job.trainingInput.scaleTier.isEmpty() ? QStringLiteral("BASIC") : job.trainingInput.scaleTier;
         case ReplicasColumn: {
             if (job.predictionInput)
@@ -227,13 +230,29 @@ QVariant JobListModel::data(const QModelIndex& index, int role) const
     return {};
 }
 
+QString JobListModel::typeText(const Job& job)
+{
+    if (job.predictionInput)
+        return tr("Batch prediction");
+    if (BuiltInAlgorithms::forJob(job.trainingInput))
+        return job.trainingInput.hyperparameters ? tr("Built-in algorithm, tuning") : tr("Built-in algorithm");
+    if (job.trainingInput.hyperparameters)
+        return tr("Hyperparameter tuning");
+    return tr("Training");
+}
+
 QVariant JobListModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
+    if (orientation == Qt::Horizontal && role == Qt::ToolTipRole && section == ReplicasColumn)
+        return tr("Training: master + workers + parameter servers (+ evaluators). Batch prediction: the instances "
+                  "done.");
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return QAbstractTableModel::headerData(section, orientation, role);
     switch (section) {
     case JobIdColumn:
         return tr("Job ID");
+    case TypeColumn:
+        return tr("Type");
     case StateColumn:
         return tr("State");
     case CreatedColumn:
@@ -243,7 +262,8 @@ QVariant JobListModel::headerData(int section, Qt::Orientation orientation, int 
     case ScaleTierColumn:
         return tr("Scale tier");
     case ReplicasColumn:
-        return tr("Replicas (M + W + PS)");
+        //: A training job's replicas (master + workers + parameter servers); a batch prediction's instances done.
+        return tr("Replicas / progress");
     case GpusColumn:
         return tr("GPUs");
     case LabelsColumn:

@@ -23,6 +23,7 @@ class JobListModel final : public QAbstractTableModel {
 public:
     enum Column {
         JobIdColumn,
+        TypeColumn, ///< training, hyperparameter tuning, built-in algorithm or batch prediction (issue 46)
         StateColumn,
         CreatedColumn,
         DurationColumn,
@@ -55,6 +56,9 @@ public:
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    /// The Type column's text: "Training", "Hyperparameter tuning", "Built-in algorithm" (", tuning"), "Batch
+    /// prediction".
+    static QString typeText(const Job& job);
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
     QHash<int, QByteArray> roleNames() const override;
 

@@ -581,10 +581,6 @@
         <translation>%1 ist keine Datei.</translation>
     </message>
     <message>
-        <source>Reading %1…</source>
-        <translation>%1 wird gelesen…</translation>
-    </message>
-    <message>
         <source>The preview failed: %1</source>
         <translation>Die Vorschau ist fehlgeschlagen: %1</translation>
     </message>
@@ -607,16 +603,8 @@
     </message>
     <message>
         <source>target: numbers from %1 to %2: regression</source>
-        <extracomment>%1 and %2 are the smallest and largest target values among the previewed rows.</extracomment>
+        <extracomment>%1 and %2 are the smallest and largest target values in the file.</extracomment>
         <translation>Ziel: Zahlen von %1 bis %2: Regression</translation>
-    </message>
-    <message numerus="yes">
-        <source>The first %n row(s); %1; features: %2 numeric, %3 categorical, %4 dropped (key or constant).</source>
-        <extracomment>%1 says what the target is; then the counts of feature columns by type.</extracomment>
-        <translation>
-            <numerusform>Die erste %n Zeile; %1; Merkmale: %2 numerisch, %3 kategorial, %4 verworfen (Schlüssel oder konstant).</numerusform>
-            <numerusform>Die ersten %n Zeilen; %1; Merkmale: %2 numerisch, %3 kategorial, %4 verworfen (Schlüssel oder konstant).</numerusform>
-        </translation>
     </message>
     <message>
         <source>Line 1 looks like a header row (text above numbers): remove it; the service&apos;s tables have none, and it would be trained on as data.</source>
@@ -624,7 +612,7 @@
     </message>
     <message numerus="yes">
         <source>Column %1: %n of %2 values missing</source>
-        <extracomment>%1 is a 1-based column number; %n the missing cells; %2 the rows previewed.</extracomment>
+        <extracomment>%1 is a 1-based column number; %n the missing cells; %2 the file&apos;s rows.</extracomment>
         <translation>
             <numerusform>Spalte %1: %n von %2 Werten fehlt</numerusform>
             <numerusform>Spalte %1: %n von %2 Werten fehlen</numerusform>
@@ -637,6 +625,44 @@
     <message>
         <source>Algor&amp;ithm arguments</source>
         <translation>Algorit&amp;hmus-Argumente</translation>
+    </message>
+    <message>
+        <source>Reading %1 (%2): every row, to count the classes and the missing values…</source>
+        <extracomment>%1 is a file name, %2 its size (e.g. &quot;12.5 MiB&quot;).</extracomment>
+        <translation>%1 (%2) wird gelesen: jede Zeile, um die Klassen und die fehlenden Werte zu zählen…</translation>
+    </message>
+    <message>
+        <source>Classification because the target holds text.</source>
+        <translation>Klassifikation, weil die Zielspalte Text enthält.</translation>
+    </message>
+    <message>
+        <source>Regression because the target has fractional values.</source>
+        <translation>Regression, weil die Zielspalte Nachkommawerte hat.</translation>
+    </message>
+    <message>
+        <source>Regression because the target has %1 distinct integers (more than 20 reads as a quantity).</source>
+        <extracomment>%1 is the distinct integer count; 20 is the rule&apos;s limit.</extracomment>
+        <translation>Regression, weil die Zielspalte %1 verschiedene ganze Zahlen hat (mehr als 20 gelten als Größe).</translation>
+    </message>
+    <message>
+        <source>Regression because the target&apos;s %1 distinct integers are more than 10 and more than 5 % of the rows (too few rows per value to be classes).</source>
+        <translation>Regression, weil die %1 verschiedenen ganzen Zahlen der Zielspalte mehr als 10 und mehr als 5 % der Zeilen sind (zu wenige Zeilen je Wert für Klassen).</translation>
+    </message>
+    <message>
+        <source>Classification because the target has %1 distinct integers (at most 20 read as classes).</source>
+        <translation>Klassifikation, weil die Zielspalte %1 verschiedene ganze Zahlen hat (bis zu 20 gelten als Klassen).</translation>
+    </message>
+    <message>
+        <source>To train the other task, change the objective (XGBoost) or the model type under Algorithm arguments.</source>
+        <translation>Für die andere Aufgabe das Ziel (XGBoost) oder den Modelltyp unter Algorithmus-Argumente ändern.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n row(s), the first %1 shown; %2; features: %3 numeric, %4 categorical, %5 dropped (key or constant).</source>
+        <extracomment>%1 says what the target is; then the counts of feature columns by type. %n counts the file&apos;s rows.</extracomment>
+        <translation>
+            <numerusform>%n Zeile, die ersten %1 angezeigt; %2; Merkmale: %3 numerisch, %4 kategorial, %5 verworfen (Schlüssel oder konstant).</numerusform>
+            <numerusform>%n Zeilen, die ersten %1 angezeigt; %2; Merkmale: %3 numerisch, %4 kategorial, %5 verworfen (Schlüssel oder konstant).</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -850,6 +876,22 @@ Der neueste Checkpoint (benannt durch die Statusdatei „checkpoint“)</transla
         <source>Keras</source>
         <translation>Keras</translation>
     </message>
+    <message>
+        <source>%1
+The job&apos;s exported model (its model/ folder, what Deploy Model… deploys), not a training checkpoint</source>
+        <translation>%1
+Das exportierte Modell des Jobs (sein Ordner model/, den „Modell bereitstellen…“ bereitstellt), kein Trainings-Checkpoint</translation>
+    </message>
+    <message>
+        <source>Model: %1</source>
+        <extracomment>A row of the Checkpoints tab: %1 is the exported model&apos;s file (model/model.pt).</extracomment>
+        <translation>Modell: %1</translation>
+    </message>
+    <message>
+        <source>%1, exported model</source>
+        <extracomment>%1 is the model&apos;s format (PyTorch, SavedModel …).</extracomment>
+        <translation>%1, exportiertes Modell</translation>
+    </message>
 </context>
 <context>
     <name>Trainyard::CheckpointsPanel</name>
@@ -1053,6 +1095,10 @@ Der neueste Checkpoint (benannt durch die Statusdatei „checkpoint“)</transla
         <source>Copied %1 to %2</source>
         <translation>%1 nach %2 kopiert</translation>
     </message>
+    <message>
+        <source>and the exported model (listed last)</source>
+        <translation>und das exportierte Modell (zuletzt aufgeführt)</translation>
+    </message>
 </context>
 <context>
     <name>Trainyard::ClustersModel</name>
@@ -1171,12 +1217,12 @@ Der neueste Checkpoint (benannt durch die Statusdatei „checkpoint“)</transla
         <translation>Wahre Klasse %1, vorhergesagt %2: %3 (%4 % von %1)</translation>
     </message>
     <message>
-        <source>True class %1</source>
-        <translation>Wahre Klasse %1</translation>
-    </message>
-    <message>
         <source>Predicted class %1</source>
         <translation>Vorhergesagte Klasse %1</translation>
+    </message>
+    <message>
+        <source>Actual class %1</source>
+        <translation>Tatsächliche Klasse %1</translation>
     </message>
 </context>
 <context>
@@ -1458,6 +1504,15 @@ Der neueste Checkpoint (benannt durch die Statusdatei „checkpoint“)</transla
         <source>Choose the folder that holds the model&apos;s files.</source>
         <translation>Wählen Sie den Ordner mit den Dateien des Modells.</translation>
     </message>
+    <message>
+        <source>Deploying…</source>
+        <translation>Wird bereitgestellt…</translation>
+    </message>
+    <message>
+        <source>Version name: model %1 already has a version %2; %3 is free.</source>
+        <extracomment>%1 model, %2 the version typed, %3 the next free version name.</extracomment>
+        <translation>Versionsname: Modell %1 hat bereits eine Version %2; %3 ist frei.</translation>
+    </message>
 </context>
 <context>
     <name>Trainyard::DeployedModelsModel</name>
@@ -1468,13 +1523,6 @@ Der neueste Checkpoint (benannt durch die Statusdatei „checkpoint“)</transla
     <message>
         <source>never</source>
         <translation>nie</translation>
-    </message>
-    <message numerus="yes">
-        <source>%n version(s)</source>
-        <translation>
-            <numerusform>%n Version</numerusform>
-            <numerusform>%n Versionen</numerusform>
-        </translation>
     </message>
     <message>
         <source>Name</source>
@@ -1515,6 +1563,14 @@ Der neueste Checkpoint (benannt durch die Statusdatei „checkpoint“)</transla
     <message>
         <source>Requests</source>
         <translation>Anfragen</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 (%n version(s))</source>
+        <extracomment>A model&apos;s row: %1 its name, %n its versions.</extracomment>
+        <translation>
+            <numerusform>%1 (%n Version)</numerusform>
+            <numerusform>%1 (%n Versionen)</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -1659,10 +1715,6 @@ Der neueste Checkpoint (benannt durch die Statusdatei „checkpoint“)</transla
         <translation>Der Host ist im Leerlauf; ein Job allein auf dem Host startet immer.</translation>
     </message>
     <message>
-        <source>%1 running job(s) hold %2 of %3 vCPUs, %4 of %5 GB and %6 of %7 GPUs.</source>
-        <translation>Laufende Jobs (%1) belegen %2 von %3 vCPUs, %4 von %5 GB und %6 von %7 GPUs.</translation>
-    </message>
-    <message>
         <source>Free now: %1 vCPUs, %2 GB, %3 GPUs.</source>
         <translation>Jetzt frei: %1 vCPUs, %2 GB, %3 GPUs.</translation>
     </message>
@@ -1744,6 +1796,78 @@ Der neueste Checkpoint (benannt durch die Statusdatei „checkpoint“)</transla
             <numerusform>Vorhersageknoten bereitgestellter Versionen belegen einen Teil davon (%n Knoten).</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>%n running job(s) hold %1 of %2 vCPUs, %3 of %4 GB and %5 of %6 GPUs.</source>
+        <translation>
+            <numerusform>%n laufender Job belegt %1 von %2 vCPUs, %3 von %4 GB und %5 von %6 GPUs.</numerusform>
+            <numerusform>%n laufende Jobs belegen %1 von %2 vCPUs, %3 von %4 GB und %5 von %6 GPUs.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Once it starts it asks for %1: its replicas will share what this host has. Choose smaller machine types or fewer replicas to avoid this.</source>
+        <translation>Sobald er startet, verlangt er %1: seine Replikate teilen sich, was dieser Host hat. Kleinere Maschinentypen oder weniger Replikate wählen, um das zu vermeiden.</translation>
+    </message>
+</context>
+<context>
+    <name>Trainyard::ImportanceChart</name>
+    <message>
+        <source>Hyperparameter importance</source>
+        <translation>Wichtigkeit der Hyperparameter</translation>
+    </message>
+    <message>
+        <source>Each hyperparameter&apos;s share of the objective&apos;s variance</source>
+        <translation>Anteil jedes Hyperparameters an der Varianz des Zielwerts</translation>
+    </message>
+    <message>
+        <source>Importance is measured once 2 trials have succeeded.</source>
+        <translation>Die Wichtigkeit wird gemessen, sobald 2 Versuche erfolgreich waren.</translation>
+    </message>
+    <message>
+        <source>importance</source>
+        <translation>Wichtigkeit</translation>
+    </message>
+    <message>
+        <source>Share of the objective&apos;s variance</source>
+        <translation>Anteil an der Varianz des Zielwerts</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1. Over %n succeeded trial(s).</source>
+        <translation>
+            <numerusform>%1. Über %n erfolgreichen Versuch.</numerusform>
+            <numerusform>%1. Über %n erfolgreiche Versuche.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>Trainyard::IntermediateValuesChart</name>
+    <message>
+        <source>Intermediate values</source>
+        <translation>Zwischenwerte</translation>
+    </message>
+    <message>
+        <source>Each trial&apos;s reported objective by step</source>
+        <translation>Der gemeldete Zielwert jedes Versuchs nach Schritt</translation>
+    </message>
+    <message>
+        <source>No trial reported an intermediate value yet: a trial reports one each time it calls hypertune&apos;s report_hyperparameter_tuning_metric().</source>
+        <translation>Noch kein Versuch hat einen Zwischenwert gemeldet: ein Versuch meldet einen bei jedem Aufruf von hypertunes report_hyperparameter_tuning_metric().</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>Schritt</translation>
+    </message>
+    <message>
+        <source>Objective</source>
+        <translation>Zielwert</translation>
+    </message>
+    <message>
+        <source>Stopped early</source>
+        <translation>Früh gestoppt</translation>
+    </message>
+    <message>
+        <source>trial %1</source>
+        <translation>Versuch %1</translation>
+    </message>
 </context>
 <context>
     <name>Trainyard::JobFilterProxyModel</name>
@@ -1790,10 +1914,6 @@ Der neueste Checkpoint (benannt durch die Statusdatei „checkpoint“)</transla
         <translation>Skalierungsstufe</translation>
     </message>
     <message>
-        <source>Replicas (M + W + PS)</source>
-        <translation>Replikate (M + W + PS)</translation>
-    </message>
-    <message>
         <source>GPUs</source>
         <translation>GPUs</translation>
     </message>
@@ -1824,6 +1944,35 @@ Der neueste Checkpoint (benannt durch die Statusdatei „checkpoint“)</transla
     <message>
         <source>(not yet counted)</source>
         <translation>(noch nicht gezählt)</translation>
+    </message>
+    <message>
+        <source>Built-in algorithm, tuning</source>
+        <translation>Integrierter Algorithmus, Tuning</translation>
+    </message>
+    <message>
+        <source>Built-in algorithm</source>
+        <translation>Integrierter Algorithmus</translation>
+    </message>
+    <message>
+        <source>Hyperparameter tuning</source>
+        <translation>Hyperparameter-Tuning</translation>
+    </message>
+    <message>
+        <source>Training</source>
+        <translation>Training</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>Typ</translation>
+    </message>
+    <message>
+        <source>Replicas / progress</source>
+        <extracomment>A training job&apos;s replicas (master + workers + parameter servers); a batch prediction&apos;s instances done.</extracomment>
+        <translation>Replikate / Fortschritt</translation>
+    </message>
+    <message>
+        <source>Training: master + workers + parameter servers (+ evaluators). Batch prediction: the instances done.</source>
+        <translation>Training: Master + Worker + Parameterserver (+ Evaluatoren). Batch-Vorhersage: die erledigten Instanzen.</translation>
     </message>
 </context>
 <context>
@@ -2734,14 +2883,6 @@ Der neueste Checkpoint (benannt durch die Statusdatei „checkpoint“)</transla
         <translation>Wird gefiltert…</translation>
     </message>
     <message>
-        <source>%1 lines</source>
-        <translation>%1 Zeilen</translation>
-    </message>
-    <message>
-        <source>%1 of %2 lines</source>
-        <translation>%1 von %2 Zeilen</translation>
-    </message>
-    <message>
         <source>stdout and stderr</source>
         <translation>stdout und stderr</translation>
     </message>
@@ -2781,6 +2922,20 @@ Der neueste Checkpoint (benannt durch die Statusdatei „checkpoint“)</transla
     <message>
         <source>No error in this log.</source>
         <translation>Kein Fehler in diesem Log.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln line(s)</source>
+        <translation>
+            <numerusform>%Ln Zeile</numerusform>
+            <numerusform>%Ln Zeilen</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 of %Ln line(s)</source>
+        <translation>
+            <numerusform>%1 von %Ln Zeile</numerusform>
+            <numerusform>%1 von %Ln Zeilen</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -3214,6 +3369,10 @@ Der neueste Checkpoint (benannt durch die Statusdatei „checkpoint“)</transla
         <source>Mod&amp;els</source>
         <translation>Mod&amp;elle</translation>
     </message>
+    <message>
+        <source>Pred&amp;ictions</source>
+        <translation>Vorhersa&amp;gen</translation>
+    </message>
 </context>
 <context>
     <name>Trainyard::MetricChart</name>
@@ -3310,6 +3469,16 @@ Der neueste Checkpoint (benannt durch die Statusdatei „checkpoint“)</transla
         <translation>
             <numerusform>… und %n weitere Reihe</numerusform>
             <numerusform>… und %n weitere Reihen</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>Trainyard::MetricRunsModel</name>
+    <message numerus="yes">
+        <source>%1: %n chart(s)</source>
+        <translation>
+            <numerusform>%1: %n Diagramm</numerusform>
+            <numerusform>%1: %n Diagramme</numerusform>
         </translation>
     </message>
 </context>
@@ -3448,6 +3617,34 @@ Der neueste Checkpoint (benannt durch die Statusdatei „checkpoint“)</transla
         <source>Comparing with %1 (Ctrl+click jobs in the list to add or remove)</source>
         <translation>Vergleich mit %1 (Strg+Klick auf Jobs in der Liste fügt hinzu oder entfernt)</translation>
     </message>
+    <message>
+        <source>All runs</source>
+        <translation>Alle Läufe</translation>
+    </message>
+    <message>
+        <source>Filter runs (regular expression)</source>
+        <translation>Läufe filtern (regulärer Ausdruck)</translation>
+    </message>
+    <message>
+        <source>Draw only the runs whose name matches this regular expression (case-insensitive)</source>
+        <translation>Nur die Läufe zeichnen, deren Name auf diesen regulären Ausdruck passt (ohne Groß-/Kleinschreibung)</translation>
+    </message>
+    <message>
+        <source>Check or uncheck every run the filter lists</source>
+        <translation>Alle Läufe, die der Filter zeigt, an- oder abwählen</translation>
+    </message>
+    <message>
+        <source>Uncheck a run to hide its lines in every chart</source>
+        <translation>Einen Lauf abwählen, um seine Linien in allen Diagrammen auszublenden</translation>
+    </message>
+    <message>
+        <source>Runs</source>
+        <translation>Läufe</translation>
+    </message>
+    <message>
+        <source>All runs (%1 of %2 drawn)</source>
+        <translation>Alle Läufe (%1 von %2 gezeichnet)</translation>
+    </message>
 </context>
 <context>
     <name>Trainyard::ModelPanel</name>
@@ -3524,17 +3721,24 @@ Der neueste Checkpoint (benannt durch die Statusdatei „checkpoint“)</transla
         <translation>Gesamtgewinn</translation>
     </message>
     <message>
-        <source>column %1</source>
-        <extracomment>A CSV column by its 1-based position (the target is column 1).</extracomment>
-        <translation>Spalte %1</translation>
-    </message>
-    <message>
         <source>Feature importance (total gain)</source>
         <translation>Merkmalswichtigkeit (Gesamtgewinn)</translation>
     </message>
     <message>
         <source>XGBoost&apos;s total gain of the splits on each CSV column&apos;s features (a categorical column&apos;s one-hot features added up), the 15 largest</source>
         <translation>Der Gesamtgewinn der Splits von XGBoost auf den Merkmalen jeder CSV-Spalte (die One-Hot-Merkmale einer kategorialen Spalte addiert), die 15 größten</translation>
+    </message>
+    <message>
+        <source>Confusion matrix: rows are the actual class, columns the predicted class</source>
+        <translation>Konfusionsmatrix: Zeilen sind die tatsächliche Klasse, Spalten die vorhergesagte</translation>
+    </message>
+    <message>
+        <source>No model: the job failed (%1). The Overview tab has the error, and Logs the replica&apos;s lines.</source>
+        <translation>Kein Modell: Der Job ist fehlgeschlagen (%1). Der Tab Übersicht zeigt den Fehler, Logs die Zeilen des Replikats.</translation>
+    </message>
+    <message>
+        <source>No model: the job was cancelled before it trained one.</source>
+        <translation>Kein Modell: Der Job wurde abgebrochen, bevor er eines trainiert hat.</translation>
     </message>
 </context>
 <context>
@@ -3561,7 +3765,7 @@ Der neueste Checkpoint (benannt durch die Statusdatei „checkpoint“)</transla
     </message>
     <message>
         <source>&amp;Predict</source>
-        <translation>&amp;Vorhersagen</translation>
+        <translation>Vorhersa&amp;gen</translation>
     </message>
     <message>
         <source>One instance per line: a JSON value ([1.5, 2.0, …]), or a CSV row of the training table for a built-in algorithm&apos;s model</source>
@@ -3723,6 +3927,10 @@ Der neueste Checkpoint (benannt durch die Statusdatei „checkpoint“)</transla
         <source>Column %1 (%2):</source>
         <extracomment>A form row&apos;s label: %1 is the column&apos;s number in the training CSV (the target is column 1), %2 its type.</extracomment>
         <translation>Spalte %1 (%2):</translation>
+    </message>
+    <message>
+        <source>Details</source>
+        <translation>Details</translation>
     </message>
 </context>
 <context>
@@ -4122,6 +4330,26 @@ Maschinentyp: %4</translation>
     </message>
 </context>
 <context>
+    <name>Trainyard::TrainedModel</name>
+    <message>
+        <source>column %1</source>
+        <extracomment>A CSV column by its 1-based position (the target is column 1).</extracomment>
+        <translation>Spalte %1</translation>
+    </message>
+    <message>
+        <source>%1 · categorical (%2)</source>
+        <translation>%1 · kategorial (%2)</translation>
+    </message>
+    <message>
+        <source>%1 · categorical</source>
+        <translation>%1 · kategorial</translation>
+    </message>
+    <message>
+        <source>%1 · numeric</source>
+        <translation>%1 · numerisch</translation>
+    </message>
+</context>
+<context>
     <name>Trainyard::TrialsModel</name>
     <message>
         <source>Yes</source>
@@ -4368,6 +4596,14 @@ Maschinentyp: %4</translation>
         <source>&amp;Copy</source>
         <translation>&amp;Kopieren</translation>
     </message>
+    <message>
+        <source>Intermediate values</source>
+        <translation>Zwischenwerte</translation>
+    </message>
+    <message>
+        <source>Importance</source>
+        <translation>Wichtigkeit</translation>
+    </message>
 </context>
 <context>
     <name>Trainyard::VersionChartsPanel</name>
@@ -4427,6 +4663,144 @@ Maschinentyp: %4</translation>
     <message>
         <source>Last 10 s: no request</source>
         <translation>Letzte 10 s: keine Anfrage</translation>
+    </message>
+</context>
+<context>
+    <name>Trainyard::VersionDetailsPanel</name>
+    <message>
+        <source>Select a version (or a model, for its default version) to see its details.</source>
+        <translation>Eine Version (oder ein Modell, für seine Standardversion) auswählen, um ihre Details zu sehen.</translation>
+    </message>
+    <message>
+        <source>Version:</source>
+        <translation>Version:</translation>
+    </message>
+    <message>
+        <source>State:</source>
+        <translation>Zustand:</translation>
+    </message>
+    <message>
+        <source>Description:</source>
+        <translation>Beschreibung:</translation>
+    </message>
+    <message>
+        <source>Labels:</source>
+        <translation>Labels:</translation>
+    </message>
+    <message>
+        <source>Created:</source>
+        <translation>Erstellt:</translation>
+    </message>
+    <message>
+        <source>Last use:</source>
+        <translation>Zuletzt genutzt:</translation>
+    </message>
+    <message>
+        <source>Framework:</source>
+        <translation>Framework:</translation>
+    </message>
+    <message>
+        <source>Runtime version:</source>
+        <translation>Laufzeitversion:</translation>
+    </message>
+    <message>
+        <source>Prediction routine:</source>
+        <translation>Vorhersageroutine:</translation>
+    </message>
+    <message>
+        <source>Deployment folder:</source>
+        <translation>Bereitstellungsordner:</translation>
+    </message>
+    <message>
+        <source>Machine type:</source>
+        <translation>Maschinentyp:</translation>
+    </message>
+    <message>
+        <source>Scaling:</source>
+        <translation>Skalierung:</translation>
+    </message>
+    <message>
+        <source>Prediction timeout:</source>
+        <translation>Zeitlimit der Vorhersage:</translation>
+    </message>
+    <message>
+        <source>Requests (last hour):</source>
+        <translation>Anfragen (letzte Stunde):</translation>
+    </message>
+    <message>
+        <source>…</source>
+        <translation>…</translation>
+    </message>
+    <message>
+        <source> (the model&apos;s default version)</source>
+        <translation> (die Standardversion des Modells)</translation>
+    </message>
+    <message>
+        <source>never</source>
+        <translation>nie</translation>
+    </message>
+    <message>
+        <source>%1 (detected from %2)</source>
+        <translation>%1 (erkannt an %2)</translation>
+    </message>
+    <message>
+        <source>the executor&apos;s newest</source>
+        <translation>die neueste des Executors</translation>
+    </message>
+    <message>
+        <source>, Python %1</source>
+        <translation>, Python %1</translation>
+    </message>
+    <message>
+        <source>%1 from %2</source>
+        <translation>%1 aus %2</translation>
+    </message>
+    <message>
+        <source>mls1-c1-m2 (the default)</source>
+        <translation>mls1-c1-m2 (Standard)</translation>
+    </message>
+    <message numerus="yes">
+        <source>manual: %n node(s)</source>
+        <translation>
+            <numerusform>manuell: %n Knoten</numerusform>
+            <numerusform>manuell: %n Knoten</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>automatic: %1 to %2 nodes</source>
+        <translation>automatisch: %1 bis %2 Knoten</translation>
+    </message>
+    <message numerus="yes">
+        <source>automatic: at least %n node(s)</source>
+        <translation>
+            <numerusform>automatisch: mindestens %n Knoten</numerusform>
+            <numerusform>automatisch: mindestens %n Knoten</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>1 node (no scaling given)</source>
+        <translation>1 Knoten (keine Skalierung angegeben)</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n second(s)</source>
+        <translation>
+            <numerusform>%n Sekunde</numerusform>
+            <numerusform>%n Sekunden</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n second(s) (the default)</source>
+        <translation>
+            <numerusform>%n Sekunde (Standard)</numerusform>
+            <numerusform>%n Sekunden (Standard)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 requests, %2 errors (the executor&apos;s %n-second intervals of the last hour)</source>
+        <translation>
+            <numerusform>%1 Anfragen, %2 Fehler (die %n-Sekunden-Intervalle des Executors der letzten Stunde)</numerusform>
+            <numerusform>%1 Anfragen, %2 Fehler (die %n-Sekunden-Intervalle des Executors der letzten Stunde)</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -4618,21 +4992,9 @@ Maschinentyp: %4</translation>
         <translation>Be&amp;fehl:</translation>
     </message>
     <message>
-        <source>The Python package to install and the module to run (python -m MODULE ARGS…), a container image of the executor&apos;s host, or a built-in algorithm on a CSV table. Drop a package folder or .tar.gz here.</source>
-        <translation>Das zu installierende Python-Paket und das auszuführende Modul (python -m MODUL ARGS…), ein Container-Image des Executor-Rechners oder ein integrierter Algorithmus auf einer CSV-Tabelle. Legen Sie einen Paketordner oder eine .tar.gz-Datei hier ab.</translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;Built-in algorithm&lt;/b&gt;: train XGBoost, a linear learner or wide and deep on a CSV table without writing code, as the service&apos;s built-in algorithms do (the job names the algorithm&apos;s image; its arguments follow the service&apos;s reference).</source>
-        <translation>&lt;b&gt;Integrierter Algorithmus&lt;/b&gt;: XGBoost, einen Linear Learner oder Wide and Deep ohne eigenen Code auf einer CSV-Tabelle trainieren, wie mit den integrierten Algorithmen des Dienstes (der Job nennt das Image des Algorithmus; seine Argumente folgen der Referenz des Dienstes).</translation>
-    </message>
-    <message>
         <source>The algorithm&apos;s arguments: %1</source>
         <extracomment>%1 is a Python list of the words, e.g. [&apos;--preprocess&apos;, &apos;--training_data_path=/data/t.csv&apos;].</extracomment>
         <translation>Die Argumente des Algorithmus: %1</translation>
-    </message>
-    <message>
-        <source>B&amp;uilt-in algorithm</source>
-        <translation>&amp;Integrierter Algorithmus</translation>
     </message>
     <message>
         <source>Other arguments of the algorithm, e.g. --colsample_bylevel=0.8 --seed=7</source>
@@ -4645,6 +5007,26 @@ Maschinentyp: %4</translation>
     <message>
         <source>Choose the package to install: a folder with setup.py or pyproject.toml, a package folder (with __init__.py, as gcloud&apos;s --package-path), or a .tar.gz.</source>
         <translation>Wählen Sie das zu installierende Paket: einen Ordner mit setup.py oder pyproject.toml, einen Paketordner (mit __init__.py, wie bei gcloud --package-path) oder eine .tar.gz-Datei.</translation>
+    </message>
+    <message>
+        <source>%1 (runs as Python %2)</source>
+        <translation>%1 (läuft als Python %2)</translation>
+    </message>
+    <message>
+        <source>Built-in algorithm</source>
+        <translation>Integrierter Algorithmus</translation>
+    </message>
+    <message>
+        <source>The algorithm and the CSV table it trains on, no code: the job runs the service&apos;s algorithm image with these arguments.</source>
+        <translation>Der Algorithmus und die CSV-Tabelle, auf der er trainiert, ohne Code: der Job startet das Algorithmus-Image des Dienstes mit diesen Argumenten.</translation>
+    </message>
+    <message>
+        <source>The Python package to install and the module to run (python -m MODULE ARGS…), or a container image of the executor&apos;s host. Drop a package folder or .tar.gz here.</source>
+        <translation>Das zu installierende Python-Paket und das auszuführende Modul (python -m MODUL ARGS…) oder ein Container-Image des Executor-Hosts. Einen Paketordner oder ein .tar.gz hier ablegen.</translation>
+    </message>
+    <message>
+        <source>%1 (the service&apos;s Python %2; runs Python %3, %4)</source>
+        <translation>%1 (Python %2 laut Dienst; läuft mit Python %3, %4)</translation>
     </message>
 </context>
 <context>

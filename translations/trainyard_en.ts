@@ -70,19 +70,19 @@
         </translation>
     </message>
     <message numerus="yes">
-        <source>The first %n row(s); %1; features: %2 numeric, %3 categorical, %4 dropped (key or constant).</source>
-        <extracomment>%1 says what the target is; then the counts of feature columns by type.</extracomment>
+        <source>Column %1: %n of %2 values missing</source>
+        <extracomment>%1 is a 1-based column number; %n the missing cells; %2 the file&apos;s rows.</extracomment>
         <translation>
-            <numerusform>The first %n row; %1; features: %2 numeric, %3 categorical, %4 dropped (key or constant).</numerusform>
-            <numerusform>The first %n rows; %1; features: %2 numeric, %3 categorical, %4 dropped (key or constant).</numerusform>
+            <numerusform>Column %1: %n of %2 values missing</numerusform>
+            <numerusform>Column %1: %n of %2 values missing</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <source>Column %1: %n of %2 values missing</source>
-        <extracomment>%1 is a 1-based column number; %n the missing cells; %2 the rows previewed.</extracomment>
+        <source>%n row(s), the first %1 shown; %2; features: %3 numeric, %4 categorical, %5 dropped (key or constant).</source>
+        <extracomment>%1 says what the target is; then the counts of feature columns by type. %n counts the file&apos;s rows.</extracomment>
         <translation>
-            <numerusform>Column %1: %n of %2 values missing</numerusform>
-            <numerusform>Column %1: %n of %2 values missing</numerusform>
+            <numerusform>%n row, the first %1 shown; %2; features: %3 numeric, %4 categorical, %5 dropped (key or constant).</numerusform>
+            <numerusform>%n rows, the first %1 shown; %2; features: %3 numeric, %4 categorical, %5 dropped (key or constant).</numerusform>
         </translation>
     </message>
 </context>
@@ -172,10 +172,11 @@
 <context>
     <name>Trainyard::DeployedModelsModel</name>
     <message numerus="yes">
-        <source>%n version(s)</source>
+        <source>%1 (%n version(s))</source>
+        <extracomment>A model&apos;s row: %1 its name, %n its versions.</extracomment>
         <translation>
-            <numerusform>%n version</numerusform>
-            <numerusform>%n versions</numerusform>
+            <numerusform>%1 (%n version)</numerusform>
+            <numerusform>%1 (%n versions)</numerusform>
         </translation>
     </message>
 </context>
@@ -240,6 +241,23 @@
             <numerusform>Prediction nodes of deployed versions hold part of that (%n nodes).</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>%n running job(s) hold %1 of %2 vCPUs, %3 of %4 GB and %5 of %6 GPUs.</source>
+        <translation>
+            <numerusform>%n running job holds %1 of %2 vCPUs, %3 of %4 GB and %5 of %6 GPUs.</numerusform>
+            <numerusform>%n running jobs hold %1 of %2 vCPUs, %3 of %4 GB and %5 of %6 GPUs.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>Trainyard::ImportanceChart</name>
+    <message numerus="yes">
+        <source>%1. Over %n succeeded trial(s).</source>
+        <translation>
+            <numerusform>%1. Over %n succeeded trial.</numerusform>
+            <numerusform>%1. Over %n succeeded trials.</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>Trainyard::JobListModel</name>
@@ -297,6 +315,23 @@
     </message>
 </context>
 <context>
+    <name>Trainyard::LogPanel</name>
+    <message numerus="yes">
+        <source>%Ln line(s)</source>
+        <translation>
+            <numerusform>%Ln line</numerusform>
+            <numerusform>%Ln lines</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 of %Ln line(s)</source>
+        <translation>
+            <numerusform>%1 of %Ln line</numerusform>
+            <numerusform>%1 of %Ln lines</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>Trainyard::MainWindow</name>
     <message numerus="yes">
         <source>%n jobs selected: Metrics compares them; the other tabs show %1.</source>
@@ -320,6 +355,16 @@
         <translation>
             <numerusform>… and %n more</numerusform>
             <numerusform>… and %n more</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>Trainyard::MetricRunsModel</name>
+    <message numerus="yes">
+        <source>%1: %n chart(s)</source>
+        <translation>
+            <numerusform>%1: %n chart</numerusform>
+            <numerusform>%1: %n charts</numerusform>
         </translation>
     </message>
 </context>
@@ -449,6 +494,44 @@
         <translation>
             <numerusform>%n planned</numerusform>
             <numerusform>%n planned</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>Trainyard::VersionDetailsPanel</name>
+    <message numerus="yes">
+        <source>manual: %n node(s)</source>
+        <translation>
+            <numerusform>manual: %n node</numerusform>
+            <numerusform>manual: %n nodes</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>automatic: at least %n node(s)</source>
+        <translation>
+            <numerusform>automatic: at least %n node</numerusform>
+            <numerusform>automatic: at least %n nodes</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n second(s)</source>
+        <translation>
+            <numerusform>%n second</numerusform>
+            <numerusform>%n seconds</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n second(s) (the default)</source>
+        <translation>
+            <numerusform>%n second (the default)</numerusform>
+            <numerusform>%n seconds (the default)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 requests, %2 errors (the executor&apos;s %n-second intervals of the last hour)</source>
+        <translation>
+            <numerusform>%1 requests, %2 errors (the executor&apos;s %n-second intervals of the last hour)</numerusform>
+            <numerusform>%1 requests, %2 errors (the executor&apos;s %n-second intervals of the last hour)</numerusform>
         </translation>
     </message>
 </context>

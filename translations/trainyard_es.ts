@@ -581,10 +581,6 @@
         <translation>%1 no es un archivo.</translation>
     </message>
     <message>
-        <source>Reading %1…</source>
-        <translation>Leyendo %1…</translation>
-    </message>
-    <message>
         <source>The preview failed: %1</source>
         <translation>La vista previa falló: %1</translation>
     </message>
@@ -607,16 +603,8 @@
     </message>
     <message>
         <source>target: numbers from %1 to %2: regression</source>
-        <extracomment>%1 and %2 are the smallest and largest target values among the previewed rows.</extracomment>
+        <extracomment>%1 and %2 are the smallest and largest target values in the file.</extracomment>
         <translation>objetivo: números de %1 a %2: regresión</translation>
-    </message>
-    <message numerus="yes">
-        <source>The first %n row(s); %1; features: %2 numeric, %3 categorical, %4 dropped (key or constant).</source>
-        <extracomment>%1 says what the target is; then the counts of feature columns by type.</extracomment>
-        <translation>
-            <numerusform>%n fila inicial; %1; características: %2 numéricas, %3 categóricas, %4 descartadas (clave o constante).</numerusform>
-            <numerusform>%n filas iniciales; %1; características: %2 numéricas, %3 categóricas, %4 descartadas (clave o constante).</numerusform>
-        </translation>
     </message>
     <message>
         <source>Line 1 looks like a header row (text above numbers): remove it; the service&apos;s tables have none, and it would be trained on as data.</source>
@@ -624,7 +612,7 @@
     </message>
     <message numerus="yes">
         <source>Column %1: %n of %2 values missing</source>
-        <extracomment>%1 is a 1-based column number; %n the missing cells; %2 the rows previewed.</extracomment>
+        <extracomment>%1 is a 1-based column number; %n the missing cells; %2 the file&apos;s rows.</extracomment>
         <translation>
             <numerusform>Columna %1: falta %n de %2 valores</numerusform>
             <numerusform>Columna %1: faltan %n de %2 valores</numerusform>
@@ -637,6 +625,44 @@
     <message>
         <source>Algor&amp;ithm arguments</source>
         <translation>Arg&amp;umentos del algoritmo</translation>
+    </message>
+    <message>
+        <source>Reading %1 (%2): every row, to count the classes and the missing values…</source>
+        <extracomment>%1 is a file name, %2 its size (e.g. &quot;12.5 MiB&quot;).</extracomment>
+        <translation>Leyendo %1 (%2): cada fila, para contar las clases y los valores que faltan…</translation>
+    </message>
+    <message>
+        <source>Classification because the target holds text.</source>
+        <translation>Clasificación porque el objetivo contiene texto.</translation>
+    </message>
+    <message>
+        <source>Regression because the target has fractional values.</source>
+        <translation>Regresión porque el objetivo tiene valores con decimales.</translation>
+    </message>
+    <message>
+        <source>Regression because the target has %1 distinct integers (more than 20 reads as a quantity).</source>
+        <extracomment>%1 is the distinct integer count; 20 is the rule&apos;s limit.</extracomment>
+        <translation>Regresión porque el objetivo tiene %1 enteros distintos (más de 20 se leen como una cantidad).</translation>
+    </message>
+    <message>
+        <source>Regression because the target&apos;s %1 distinct integers are more than 10 and more than 5 % of the rows (too few rows per value to be classes).</source>
+        <translation>Regresión porque los %1 enteros distintos del objetivo son más de 10 y más del 5 % de las filas (demasiado pocas filas por valor para ser clases).</translation>
+    </message>
+    <message>
+        <source>Classification because the target has %1 distinct integers (at most 20 read as classes).</source>
+        <translation>Clasificación porque el objetivo tiene %1 enteros distintos (hasta 20 se leen como clases).</translation>
+    </message>
+    <message>
+        <source>To train the other task, change the objective (XGBoost) or the model type under Algorithm arguments.</source>
+        <translation>Para entrenar la otra tarea, cambie el objetivo (XGBoost) o el tipo de modelo en Argumentos del algoritmo.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n row(s), the first %1 shown; %2; features: %3 numeric, %4 categorical, %5 dropped (key or constant).</source>
+        <extracomment>%1 says what the target is; then the counts of feature columns by type. %n counts the file&apos;s rows.</extracomment>
+        <translation>
+            <numerusform>%n fila, se muestran las primeras %1; %2; variables: %3 numéricas, %4 categóricas, %5 descartadas (clave o constante).</numerusform>
+            <numerusform>%n filas, se muestran las primeras %1; %2; variables: %3 numéricas, %4 categóricas, %5 descartadas (clave o constante).</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -850,6 +876,22 @@ El punto de control más reciente (indicado por el archivo de estado «checkpoin
         <source>Keras</source>
         <translation>Keras</translation>
     </message>
+    <message>
+        <source>%1
+The job&apos;s exported model (its model/ folder, what Deploy Model… deploys), not a training checkpoint</source>
+        <translation>%1
+El modelo exportado del trabajo (su carpeta model/, lo que despliega «Desplegar modelo…»), no un punto de control del entrenamiento</translation>
+    </message>
+    <message>
+        <source>Model: %1</source>
+        <extracomment>A row of the Checkpoints tab: %1 is the exported model&apos;s file (model/model.pt).</extracomment>
+        <translation>Modelo: %1</translation>
+    </message>
+    <message>
+        <source>%1, exported model</source>
+        <extracomment>%1 is the model&apos;s format (PyTorch, SavedModel …).</extracomment>
+        <translation>%1, modelo exportado</translation>
+    </message>
 </context>
 <context>
     <name>Trainyard::CheckpointsPanel</name>
@@ -1053,6 +1095,10 @@ El punto de control más reciente (indicado por el archivo de estado «checkpoin
         <source>Copied %1 to %2</source>
         <translation>Copiado %1 a %2</translation>
     </message>
+    <message>
+        <source>and the exported model (listed last)</source>
+        <translation>y el modelo exportado (al final)</translation>
+    </message>
 </context>
 <context>
     <name>Trainyard::ClustersModel</name>
@@ -1171,12 +1217,12 @@ El punto de control más reciente (indicado por el archivo de estado «checkpoin
         <translation>Clase real %1, predicha %2: %3 (%4 % de %1)</translation>
     </message>
     <message>
-        <source>True class %1</source>
-        <translation>Clase real %1</translation>
-    </message>
-    <message>
         <source>Predicted class %1</source>
         <translation>Clase predicha %1</translation>
+    </message>
+    <message>
+        <source>Actual class %1</source>
+        <translation>Clase real %1</translation>
     </message>
 </context>
 <context>
@@ -1458,6 +1504,15 @@ El punto de control más reciente (indicado por el archivo de estado «checkpoin
         <source>Choose the folder that holds the model&apos;s files.</source>
         <translation>Elija la carpeta que contiene los archivos del modelo.</translation>
     </message>
+    <message>
+        <source>Deploying…</source>
+        <translation>Desplegando…</translation>
+    </message>
+    <message>
+        <source>Version name: model %1 already has a version %2; %3 is free.</source>
+        <extracomment>%1 model, %2 the version typed, %3 the next free version name.</extracomment>
+        <translation>Nombre de versión: el modelo %1 ya tiene una versión %2; %3 está libre.</translation>
+    </message>
 </context>
 <context>
     <name>Trainyard::DeployedModelsModel</name>
@@ -1468,13 +1523,6 @@ El punto de control más reciente (indicado por el archivo de estado «checkpoin
     <message>
         <source>never</source>
         <translation>nunca</translation>
-    </message>
-    <message numerus="yes">
-        <source>%n version(s)</source>
-        <translation>
-            <numerusform>%n versión</numerusform>
-            <numerusform>%n versiones</numerusform>
-        </translation>
     </message>
     <message>
         <source>Name</source>
@@ -1515,6 +1563,14 @@ El punto de control más reciente (indicado por el archivo de estado «checkpoin
     <message>
         <source>Requests</source>
         <translation>Solicitudes</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 (%n version(s))</source>
+        <extracomment>A model&apos;s row: %1 its name, %n its versions.</extracomment>
+        <translation>
+            <numerusform>%1 (%n versión)</numerusform>
+            <numerusform>%1 (%n versiones)</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -1659,10 +1715,6 @@ El punto de control más reciente (indicado por el archivo de estado «checkpoin
         <translation>El host está inactivo; un trabajo que está solo en el host siempre se inicia.</translation>
     </message>
     <message>
-        <source>%1 running job(s) hold %2 of %3 vCPUs, %4 of %5 GB and %6 of %7 GPUs.</source>
-        <translation>Trabajos en ejecución: %1; ocupan %2 de %3 vCPU, %4 de %5 GB y %6 de %7 GPU.</translation>
-    </message>
-    <message>
         <source>Free now: %1 vCPUs, %2 GB, %3 GPUs.</source>
         <translation>Libres ahora: %1 vCPU, %2 GB, %3 GPU.</translation>
     </message>
@@ -1744,6 +1796,78 @@ El punto de control más reciente (indicado por el archivo de estado «checkpoin
             <numerusform>Los nodos de predicción de versiones desplegadas ocupan parte de ello (%n nodos).</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>%n running job(s) hold %1 of %2 vCPUs, %3 of %4 GB and %5 of %6 GPUs.</source>
+        <translation>
+            <numerusform>%n trabajo en ejecución ocupa %1 de %2 vCPU, %3 de %4 GB y %5 de %6 GPU.</numerusform>
+            <numerusform>%n trabajos en ejecución ocupan %1 de %2 vCPU, %3 de %4 GB y %5 de %6 GPU.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Once it starts it asks for %1: its replicas will share what this host has. Choose smaller machine types or fewer replicas to avoid this.</source>
+        <translation>Cuando empiece pedirá %1: sus réplicas compartirán lo que tiene este host. Elija tipos de máquina más pequeños o menos réplicas para evitarlo.</translation>
+    </message>
+</context>
+<context>
+    <name>Trainyard::ImportanceChart</name>
+    <message>
+        <source>Hyperparameter importance</source>
+        <translation>Importancia de los hiperparámetros</translation>
+    </message>
+    <message>
+        <source>Each hyperparameter&apos;s share of the objective&apos;s variance</source>
+        <translation>La parte de la varianza del objetivo de cada hiperparámetro</translation>
+    </message>
+    <message>
+        <source>Importance is measured once 2 trials have succeeded.</source>
+        <translation>La importancia se mide cuando 2 pruebas han terminado con éxito.</translation>
+    </message>
+    <message>
+        <source>importance</source>
+        <translation>importancia</translation>
+    </message>
+    <message>
+        <source>Share of the objective&apos;s variance</source>
+        <translation>Parte de la varianza del objetivo</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1. Over %n succeeded trial(s).</source>
+        <translation>
+            <numerusform>%1. Sobre %n prueba con éxito.</numerusform>
+            <numerusform>%1. Sobre %n pruebas con éxito.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>Trainyard::IntermediateValuesChart</name>
+    <message>
+        <source>Intermediate values</source>
+        <translation>Valores intermedios</translation>
+    </message>
+    <message>
+        <source>Each trial&apos;s reported objective by step</source>
+        <translation>El objetivo informado de cada prueba por paso</translation>
+    </message>
+    <message>
+        <source>No trial reported an intermediate value yet: a trial reports one each time it calls hypertune&apos;s report_hyperparameter_tuning_metric().</source>
+        <translation>Ninguna prueba ha informado aún un valor intermedio: una prueba informa uno cada vez que llama a report_hyperparameter_tuning_metric() de hypertune.</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>Paso</translation>
+    </message>
+    <message>
+        <source>Objective</source>
+        <translation>Objetivo</translation>
+    </message>
+    <message>
+        <source>Stopped early</source>
+        <translation>Detenida antes</translation>
+    </message>
+    <message>
+        <source>trial %1</source>
+        <translation>prueba %1</translation>
+    </message>
 </context>
 <context>
     <name>Trainyard::JobFilterProxyModel</name>
@@ -1790,10 +1914,6 @@ El punto de control más reciente (indicado por el archivo de estado «checkpoin
         <translation>Nivel de escala</translation>
     </message>
     <message>
-        <source>Replicas (M + W + PS)</source>
-        <translation>Réplicas (M + T + SP)</translation>
-    </message>
-    <message>
         <source>GPUs</source>
         <translation>GPU</translation>
     </message>
@@ -1824,6 +1944,35 @@ El punto de control más reciente (indicado por el archivo de estado «checkpoin
     <message>
         <source>(not yet counted)</source>
         <translation>(aún sin contar)</translation>
+    </message>
+    <message>
+        <source>Built-in algorithm, tuning</source>
+        <translation>Algoritmo integrado, ajuste</translation>
+    </message>
+    <message>
+        <source>Built-in algorithm</source>
+        <translation>Algoritmo integrado</translation>
+    </message>
+    <message>
+        <source>Hyperparameter tuning</source>
+        <translation>Ajuste de hiperparámetros</translation>
+    </message>
+    <message>
+        <source>Training</source>
+        <translation>Entrenamiento</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>Tipo</translation>
+    </message>
+    <message>
+        <source>Replicas / progress</source>
+        <extracomment>A training job&apos;s replicas (master + workers + parameter servers); a batch prediction&apos;s instances done.</extracomment>
+        <translation>Réplicas / progreso</translation>
+    </message>
+    <message>
+        <source>Training: master + workers + parameter servers (+ evaluators). Batch prediction: the instances done.</source>
+        <translation>Entrenamiento: maestro + trabajadores + servidores de parámetros (+ evaluadores). Predicción por lotes: las instancias hechas.</translation>
     </message>
 </context>
 <context>
@@ -2734,14 +2883,6 @@ El punto de control más reciente (indicado por el archivo de estado «checkpoin
         <translation>Filtrando…</translation>
     </message>
     <message>
-        <source>%1 lines</source>
-        <translation>%1 líneas</translation>
-    </message>
-    <message>
-        <source>%1 of %2 lines</source>
-        <translation>%1 de %2 líneas</translation>
-    </message>
-    <message>
         <source>stdout and stderr</source>
         <translation>stdout y stderr</translation>
     </message>
@@ -2781,6 +2922,20 @@ El punto de control más reciente (indicado por el archivo de estado «checkpoin
     <message>
         <source>No error in this log.</source>
         <translation>No hay ningún error en este registro.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln line(s)</source>
+        <translation>
+            <numerusform>%Ln línea</numerusform>
+            <numerusform>%Ln líneas</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 of %Ln line(s)</source>
+        <translation>
+            <numerusform>%1 de %Ln línea</numerusform>
+            <numerusform>%1 de %Ln líneas</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -3214,6 +3369,10 @@ El punto de control más reciente (indicado por el archivo de estado «checkpoin
         <source>Mod&amp;els</source>
         <translation>Mod&amp;elos</translation>
     </message>
+    <message>
+        <source>Pred&amp;ictions</source>
+        <translation>Pred&amp;icciones</translation>
+    </message>
 </context>
 <context>
     <name>Trainyard::MetricChart</name>
@@ -3310,6 +3469,16 @@ El punto de control más reciente (indicado por el archivo de estado «checkpoin
         <translation>
             <numerusform>… y %n serie más</numerusform>
             <numerusform>… y %n series más</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>Trainyard::MetricRunsModel</name>
+    <message numerus="yes">
+        <source>%1: %n chart(s)</source>
+        <translation>
+            <numerusform>%1: %n gráfico</numerusform>
+            <numerusform>%1: %n gráficos</numerusform>
         </translation>
     </message>
 </context>
@@ -3448,6 +3617,34 @@ El punto de control más reciente (indicado por el archivo de estado «checkpoin
         <source>Comparing with %1 (Ctrl+click jobs in the list to add or remove)</source>
         <translation>Comparando con %1 (Ctrl+clic en la lista de trabajos para añadir o quitar)</translation>
     </message>
+    <message>
+        <source>All runs</source>
+        <translation>Todas las ejecuciones</translation>
+    </message>
+    <message>
+        <source>Filter runs (regular expression)</source>
+        <translation>Filtrar ejecuciones (expresión regular)</translation>
+    </message>
+    <message>
+        <source>Draw only the runs whose name matches this regular expression (case-insensitive)</source>
+        <translation>Dibujar solo las ejecuciones cuyo nombre coincide con esta expresión regular (sin distinguir mayúsculas)</translation>
+    </message>
+    <message>
+        <source>Check or uncheck every run the filter lists</source>
+        <translation>Marcar o desmarcar todas las ejecuciones que lista el filtro</translation>
+    </message>
+    <message>
+        <source>Uncheck a run to hide its lines in every chart</source>
+        <translation>Desmarque una ejecución para ocultar sus líneas en todos los gráficos</translation>
+    </message>
+    <message>
+        <source>Runs</source>
+        <translation>Ejecuciones</translation>
+    </message>
+    <message>
+        <source>All runs (%1 of %2 drawn)</source>
+        <translation>Todas las ejecuciones (%1 de %2 dibujadas)</translation>
+    </message>
 </context>
 <context>
     <name>Trainyard::ModelPanel</name>
@@ -3524,17 +3721,24 @@ El punto de control más reciente (indicado por el archivo de estado «checkpoin
         <translation>ganancia total</translation>
     </message>
     <message>
-        <source>column %1</source>
-        <extracomment>A CSV column by its 1-based position (the target is column 1).</extracomment>
-        <translation>columna %1</translation>
-    </message>
-    <message>
         <source>Feature importance (total gain)</source>
         <translation>Importancia de las características (ganancia total)</translation>
     </message>
     <message>
         <source>XGBoost&apos;s total gain of the splits on each CSV column&apos;s features (a categorical column&apos;s one-hot features added up), the 15 largest</source>
         <translation>La ganancia total de XGBoost de las divisiones sobre las características de cada columna del CSV (sumando las características one-hot de una columna categórica), las 15 mayores</translation>
+    </message>
+    <message>
+        <source>Confusion matrix: rows are the actual class, columns the predicted class</source>
+        <translation>Matriz de confusión: las filas son la clase real, las columnas la clase predicha</translation>
+    </message>
+    <message>
+        <source>No model: the job failed (%1). The Overview tab has the error, and Logs the replica&apos;s lines.</source>
+        <translation>Sin modelo: el trabajo falló (%1). La pestaña Resumen tiene el error, y Registros las líneas de la réplica.</translation>
+    </message>
+    <message>
+        <source>No model: the job was cancelled before it trained one.</source>
+        <translation>Sin modelo: el trabajo se canceló antes de entrenar uno.</translation>
     </message>
 </context>
 <context>
@@ -3723,6 +3927,10 @@ El punto de control más reciente (indicado por el archivo de estado «checkpoin
         <source>Column %1 (%2):</source>
         <extracomment>A form row&apos;s label: %1 is the column&apos;s number in the training CSV (the target is column 1), %2 its type.</extracomment>
         <translation>Columna %1 (%2):</translation>
+    </message>
+    <message>
+        <source>Details</source>
+        <translation>Detalles</translation>
     </message>
 </context>
 <context>
@@ -4122,6 +4330,26 @@ Tipo de máquina: %4</translation>
     </message>
 </context>
 <context>
+    <name>Trainyard::TrainedModel</name>
+    <message>
+        <source>column %1</source>
+        <extracomment>A CSV column by its 1-based position (the target is column 1).</extracomment>
+        <translation>columna %1</translation>
+    </message>
+    <message>
+        <source>%1 · categorical (%2)</source>
+        <translation>%1 · categórica (%2)</translation>
+    </message>
+    <message>
+        <source>%1 · categorical</source>
+        <translation>%1 · categórica</translation>
+    </message>
+    <message>
+        <source>%1 · numeric</source>
+        <translation>%1 · numérica</translation>
+    </message>
+</context>
+<context>
     <name>Trainyard::TrialsModel</name>
     <message>
         <source>Yes</source>
@@ -4368,6 +4596,14 @@ Tipo de máquina: %4</translation>
         <source>&amp;Copy</source>
         <translation>&amp;Copiar</translation>
     </message>
+    <message>
+        <source>Intermediate values</source>
+        <translation>Valores intermedios</translation>
+    </message>
+    <message>
+        <source>Importance</source>
+        <translation>Importancia</translation>
+    </message>
 </context>
 <context>
     <name>Trainyard::VersionChartsPanel</name>
@@ -4427,6 +4663,144 @@ Tipo de máquina: %4</translation>
     <message>
         <source>Last 10 s: no request</source>
         <translation>Últimos 10 s: ninguna solicitud</translation>
+    </message>
+</context>
+<context>
+    <name>Trainyard::VersionDetailsPanel</name>
+    <message>
+        <source>Select a version (or a model, for its default version) to see its details.</source>
+        <translation>Seleccione una versión (o un modelo, para su versión predeterminada) para ver sus detalles.</translation>
+    </message>
+    <message>
+        <source>Version:</source>
+        <translation>Versión:</translation>
+    </message>
+    <message>
+        <source>State:</source>
+        <translation>Estado:</translation>
+    </message>
+    <message>
+        <source>Description:</source>
+        <translation>Descripción:</translation>
+    </message>
+    <message>
+        <source>Labels:</source>
+        <translation>Etiquetas:</translation>
+    </message>
+    <message>
+        <source>Created:</source>
+        <translation>Creada:</translation>
+    </message>
+    <message>
+        <source>Last use:</source>
+        <translation>Último uso:</translation>
+    </message>
+    <message>
+        <source>Framework:</source>
+        <translation>Framework:</translation>
+    </message>
+    <message>
+        <source>Runtime version:</source>
+        <translation>Versión del entorno:</translation>
+    </message>
+    <message>
+        <source>Prediction routine:</source>
+        <translation>Rutina de predicción:</translation>
+    </message>
+    <message>
+        <source>Deployment folder:</source>
+        <translation>Carpeta de despliegue:</translation>
+    </message>
+    <message>
+        <source>Machine type:</source>
+        <translation>Tipo de máquina:</translation>
+    </message>
+    <message>
+        <source>Scaling:</source>
+        <translation>Escalado:</translation>
+    </message>
+    <message>
+        <source>Prediction timeout:</source>
+        <translation>Tiempo límite de predicción:</translation>
+    </message>
+    <message>
+        <source>Requests (last hour):</source>
+        <translation>Solicitudes (última hora):</translation>
+    </message>
+    <message>
+        <source>…</source>
+        <translation>…</translation>
+    </message>
+    <message>
+        <source> (the model&apos;s default version)</source>
+        <translation> (la versión predeterminada del modelo)</translation>
+    </message>
+    <message>
+        <source>never</source>
+        <translation>nunca</translation>
+    </message>
+    <message>
+        <source>%1 (detected from %2)</source>
+        <translation>%1 (detectado por %2)</translation>
+    </message>
+    <message>
+        <source>the executor&apos;s newest</source>
+        <translation>la más reciente del ejecutor</translation>
+    </message>
+    <message>
+        <source>, Python %1</source>
+        <translation>, Python %1</translation>
+    </message>
+    <message>
+        <source>%1 from %2</source>
+        <translation>%1 de %2</translation>
+    </message>
+    <message>
+        <source>mls1-c1-m2 (the default)</source>
+        <translation>mls1-c1-m2 (predeterminado)</translation>
+    </message>
+    <message numerus="yes">
+        <source>manual: %n node(s)</source>
+        <translation>
+            <numerusform>manual: %n nodo</numerusform>
+            <numerusform>manual: %n nodos</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>automatic: %1 to %2 nodes</source>
+        <translation>automático: de %1 a %2 nodos</translation>
+    </message>
+    <message numerus="yes">
+        <source>automatic: at least %n node(s)</source>
+        <translation>
+            <numerusform>automático: al menos %n nodo</numerusform>
+            <numerusform>automático: al menos %n nodos</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>1 node (no scaling given)</source>
+        <translation>1 nodo (sin escalado indicado)</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n second(s)</source>
+        <translation>
+            <numerusform>%n segundo</numerusform>
+            <numerusform>%n segundos</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n second(s) (the default)</source>
+        <translation>
+            <numerusform>%n segundo (predeterminado)</numerusform>
+            <numerusform>%n segundos (predeterminado)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 requests, %2 errors (the executor&apos;s %n-second intervals of the last hour)</source>
+        <translation>
+            <numerusform>%1 solicitudes, %2 errores (los intervalos de %n segundo del ejecutor en la última hora)</numerusform>
+            <numerusform>%1 solicitudes, %2 errores (los intervalos de %n segundos del ejecutor en la última hora)</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -4618,21 +4992,9 @@ Tipo de máquina: %4</translation>
         <translation>Coman&amp;do:</translation>
     </message>
     <message>
-        <source>The Python package to install and the module to run (python -m MODULE ARGS…), a container image of the executor&apos;s host, or a built-in algorithm on a CSV table. Drop a package folder or .tar.gz here.</source>
-        <translation>El paquete de Python que se instala y el módulo que se ejecuta (python -m MÓDULO ARGS…), una imagen de contenedor del equipo del ejecutor o un algoritmo integrado sobre una tabla CSV. Suelte aquí una carpeta de paquete o un .tar.gz.</translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;Built-in algorithm&lt;/b&gt;: train XGBoost, a linear learner or wide and deep on a CSV table without writing code, as the service&apos;s built-in algorithms do (the job names the algorithm&apos;s image; its arguments follow the service&apos;s reference).</source>
-        <translation>&lt;b&gt;Algoritmo integrado&lt;/b&gt;: entrene XGBoost, un linear learner o un wide and deep con una tabla CSV sin escribir código, como con los algoritmos integrados del servicio (el trabajo indica la imagen del algoritmo; sus argumentos siguen la referencia del servicio).</translation>
-    </message>
-    <message>
         <source>The algorithm&apos;s arguments: %1</source>
         <extracomment>%1 is a Python list of the words, e.g. [&apos;--preprocess&apos;, &apos;--training_data_path=/data/t.csv&apos;].</extracomment>
         <translation>Los argumentos del algoritmo: %1</translation>
-    </message>
-    <message>
-        <source>B&amp;uilt-in algorithm</source>
-        <translation>Algoritmo &amp;integrado</translation>
     </message>
     <message>
         <source>Other arguments of the algorithm, e.g. --colsample_bylevel=0.8 --seed=7</source>
@@ -4645,6 +5007,26 @@ Tipo de máquina: %4</translation>
     <message>
         <source>Choose the package to install: a folder with setup.py or pyproject.toml, a package folder (with __init__.py, as gcloud&apos;s --package-path), or a .tar.gz.</source>
         <translation>Elija el paquete que instalar: una carpeta con setup.py o pyproject.toml, una carpeta de paquete (con __init__.py, como en --package-path de gcloud) o un .tar.gz.</translation>
+    </message>
+    <message>
+        <source>%1 (runs as Python %2)</source>
+        <translation>%1 (se ejecuta como Python %2)</translation>
+    </message>
+    <message>
+        <source>Built-in algorithm</source>
+        <translation>Algoritmo integrado</translation>
+    </message>
+    <message>
+        <source>The algorithm and the CSV table it trains on, no code: the job runs the service&apos;s algorithm image with these arguments.</source>
+        <translation>El algoritmo y la tabla CSV con la que entrena, sin código: el trabajo ejecuta la imagen del algoritmo del servicio con estos argumentos.</translation>
+    </message>
+    <message>
+        <source>The Python package to install and the module to run (python -m MODULE ARGS…), or a container image of the executor&apos;s host. Drop a package folder or .tar.gz here.</source>
+        <translation>El paquete de Python que se instala y el módulo que se ejecuta (python -m MÓDULO ARGS…), o una imagen de contenedor del host del ejecutor. Suelte aquí una carpeta de paquete o un .tar.gz.</translation>
+    </message>
+    <message>
+        <source>%1 (the service&apos;s Python %2; runs Python %3, %4)</source>
+        <translation>%1 (Python %2 según el servicio; se ejecuta con Python %3, %4)</translation>
     </message>
 </context>
 <context>

@@ -123,7 +123,15 @@ JobView::JobView(ExecutorConnection* connection, const Job& job, QWidget* parent
     m_errorOutput->setTextFormat(Qt::PlainText);
     m_errorOutput->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_errorOutput->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_errorOutput->setWordWrap(true);
     m_errorOutput->hide();
+    // The text wraps in what the buttons leave; it never widens the banner past the pane (issue 46: in German at
+    // 1024×700 "Mehr zeigen" was cut and "In Logs zeigen" went behind a scroll bar). A path longer than the pane
+    // is cut at its edge: the text is selectable, and Show in Logs has it whole.
+    for (QLabel* label : { m_error, m_errorOutput })
+        label->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    for (QToolButton* button : { m_errorMore, m_errorLogs })
+        button->setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Fixed);
     auto* errorText = new QVBoxLayout;
     errorText->setContentsMargins(0, 0, 0, 0);
     errorText->addWidget(m_error);
@@ -230,6 +238,18 @@ JobView::JobView(ExecutorConnection* connection, const Job& job, QWidget* parent
         m_trials = new TrialsPanel(job, this);
         connect(m_trials, &TrialsPanel::submitWithValues, this, &JobView::submitWithValuesRequested);
         connect(m_trials, &TrialsPanel::resumeTuning, this, &JobView::resumeTuningRequested);
+        // Hyperparameter importance is the executor's (fANOVA over the succeeded trials): asked when they change.
+        connect(m_trials, &TrialsPanel::importanceWanted, this, [this, connection = QPointer<ExecutorConnection>(connection), jobId = job.jobId] {
+            if (!connection || !connection->client())
+                return;
+            connection->client()->hyperparameterImportance(jobId, m_trials,
+                [trials = m_trials](const HyperparameterImportance& importance, const ApiError& error) {
+                    if (error.isNull())
+                        trials->setImportance(importance);
+                    else
+                        trials->setImportanceProblem(error.message);
+                });
+        });
         m_tabs->addTab(m_trials, tr("Trials"));
         // The Logs tab follows the trial selected in the Trials tab (every trial's lines while none is), and
         // so does the topology (the latest trial while none is).
@@ -359,6 +379,8 @@ QWidget* JobView::tabWidget(Tab tab) const
         return m_trials;
     case ModelTab:
         return m_model;
+    case PredictionsTab:
+        return m_batch;
     }
     return nullptr;
 }
@@ -397,7 +419,8 @@ int JobView::tabPosition(Tab tab) const
 JobView::Tab JobView::currentTab() const
 {
     QWidget* current = m_tabs->currentWidget();
-    for (Tab tab : { OverviewTab, TopologyTab, LogsTab, CheckpointsTab, MetricsTab, TrialsTab, ModelTab }) {
+    for (Tab tab :
+        { OverviewTab, TopologyTab, LogsTab, CheckpointsTab, MetricsTab, TrialsTab, ModelTab, PredictionsTab }) {
         if (current && tabWidget(tab) == current)
             return tab;
     }

@@ -43,7 +43,9 @@ class JobView : public QWidget {
 public:
     /// The tabs by what they show, not by position: Trials (tuning jobs only) sits after Overview, and a tab
     /// the view lacks (Trials of a plain job, Metrics without Qt Charts) is not shown by showTab().
-    enum Tab { OverviewTab, TopologyTab, LogsTab, CheckpointsTab, MetricsTab, TrialsTab, ModelTab };
+    /// The detail tabs. Each keeps its key whichever tabs a job has (Ctrl+1 + the value: Ctrl+6 is always Trials), as
+    /// KDE apps keep shortcuts stable; a tab a job lacks leaves its key unused.
+    enum Tab { OverviewTab, TopologyTab, LogsTab, CheckpointsTab, MetricsTab, TrialsTab, ModelTab, PredictionsTab };
 
     JobView(ExecutorConnection* connection, const Job& job, QWidget* parent = nullptr);
     ~JobView() override;

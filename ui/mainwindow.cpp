@@ -20,6 +20,8 @@
 #include "tokenstore.h"
 #include "wizardpages.h"
 
+#include "wheelguard.h"
+
 #include <QAction>
 #include <QActionGroup>
 #include <QApplication>
@@ -98,6 +100,7 @@ MainWindow::MainWindow(ExecutorConnection* connection, QWidget* parent)
     , m_modelsView(new ModelsView(this))
     , m_modelsDock(new QDockWidget(tr("Models"), this))
 {
+    installWheelGuard(); // its fields take the wheel only when focused
     setWindowTitle(tr("Trainyard"));
     setWindowIcon(QIcon(QStringLiteral(":/icons/trainyard.svg")));
 
@@ -117,6 +120,7 @@ MainWindow::MainWindow(ExecutorConnection* connection, QWidget* parent)
     m_table->horizontalHeader()->setHighlightSections(false);
     m_table->setContextMenuPolicy(Qt::CustomContextMenu);
     m_table->setColumnWidth(JobListModel::JobIdColumn, 200);
+    m_table->setColumnWidth(JobListModel::TypeColumn, 130);
     m_table->setColumnWidth(JobListModel::StateColumn, 120);
     m_table->setColumnWidth(JobListModel::CreatedColumn, 150);
     m_table->setColumnWidth(JobListModel::DurationColumn, 80);
@@ -386,7 +390,7 @@ void MainWindow::buildActions()
     // selected job shows (Trials is the second of a tuning job, and absent from other jobs; Model only for a built-in
     // algorithm job: updateTabShortcuts()).
     const QString tabNames[] = { tr("&Overview"), tr("&Topology"), tr("&Logs"), tr("&Checkpoints"), tr("&Metrics"),
-        tr("T&rials"), tr("Mo&del") };
+        tr("T&rials"), tr("Mo&del"), tr("Pred&ictions") };
     for (int tab = 0; tab < int(std::size(tabNames)); ++tab) {
         QAction* action = viewMenu->addAction(tabNames[tab], this, [this, tab] {
             if (m_jobView && m_jobView->showTab(JobView::Tab(tab)))
@@ -720,7 +724,8 @@ void MainWindow::saveLayout()
     QSettings settings;
     settings.setValue(QStringLiteral("mainWindow/geometry"), saveGeometry());
     settings.setValue(QStringLiteral("mainWindow/splitter"), m_splitter->saveState());
-    settings.setValue(QStringLiteral("mainWindow/jobColumns"), m_table->horizontalHeader()->saveState());
+    // "2": the Type column came (issue 46); a layout saved without it is not applied to the new columns.
+    settings.setValue(QStringLiteral("mainWindow/jobColumns2"), m_table->horizontalHeader()->saveState());
     settings.setValue(QStringLiteral("mainWindow/jobIdColumnSized"), m_userSizedIdColumn);
     settings.setValue(QStringLiteral("mainWindow/detailTab"), m_lastTab);
 }
@@ -737,7 +742,7 @@ void MainWindow::restoreLayout()
     }
     m_splitter->restoreState(settings.value(QStringLiteral("mainWindow/splitter")).toByteArray());
     m_fittingColumn = true;
-    m_table->horizontalHeader()->restoreState(settings.value(QStringLiteral("mainWindow/jobColumns")).toByteArray());
+    m_table->horizontalHeader()->restoreState(settings.value(QStringLiteral("mainWindow/jobColumns2")).toByteArray());
     m_fittingColumn = false;
     m_userSizedIdColumn = settings.value(QStringLiteral("mainWindow/jobIdColumnSized"), false).toBool();
     m_lastTab = settings.value(QStringLiteral("mainWindow/detailTab"), -1).toInt();
@@ -801,6 +806,13 @@ void MainWindow::refresh()
     if (!m_connection || !m_connection->client() || m_connection->state() != ExecutorConnection::State::Connected)
         return;
     m_feed->open(m_connection->client());
+    refreshHost();
+}
+
+void MainWindow::refreshHost()
+{
+    if (!m_connection || !m_connection->client())
+        return;
     m_connection->client()->host(this, [this](const HostStatus& host, const ApiError& error) {
         if (error.isNull())
             m_statusFields->showHost(host);
@@ -809,6 +821,17 @@ void MainWindow::refresh()
 
 void MainWindow::jobsApplied()
 {
+    // A job that started or ended changes what the host holds: the status bar reads it now, not at the next poll
+    // (issue 46: it counted a finished job's vCPUs for seconds).
+    QSet<QString> active;
+    for (const Job& job : m_model->jobs()) {
+        if (!isFinal(job.state))
+            active.insert(job.jobId);
+    }
+    if (active != m_activeJobs) {
+        m_activeJobs = active;
+        refreshHost();
+    }
     const QString selected = selectedJobId();
     fitJobIdColumn();
     updateListState();
@@ -832,31 +855,17 @@ QStringList MainWindow::selectedJobIds() const
 
 void MainWindow::updateTabShortcuts()
 {
-    // Before any job is selected, the plain job's order (Trials absent); then the selected job's own.
+    // Each tab keeps its key (JobView::Tab: Ctrl+6 is Trials for every job; issue 46 reverted the keys that followed
+    // the tabs' positions, with which one key opened different tabs per job kind). A tab the selected job lacks is
+    // hidden from the View menu; before any job is selected, a plain job's tabs.
     for (int tab = 0; tab < int(m_tabActions.size()); ++tab) {
         QAction* action = m_tabActions[tab];
-        const int position = m_jobView ? m_jobView->tabPosition(JobView::Tab(tab))
-                                       : (tab == JobView::TrialsTab || tab == JobView::ModelTab ? -1 : tab);
-        action->setVisible(position >= 0);
-        action->setEnabled(position >= 0);
-        action->setShortcut(
-            position >= 0 && position < 9 ? QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_1 + position)) : QKeySequence());
-    }
-    // The menu lists them in the tabs' order too, before Next Tab.
-    auto* menu = m_tabActions.isEmpty() ? nullptr : qobject_cast<QMenu*>(m_tabActions.first()->parent());
-    if (!menu || !m_nextTab || !m_jobView)
-        return;
-    QList<QAction*> ordered = m_tabActions;
-    std::stable_sort(ordered.begin(), ordered.end(), [this](QAction* a, QAction* b) {
-        const auto rank = [this](QAction* action) {
-            const int position = m_jobView->tabPosition(JobView::Tab(m_tabActions.indexOf(action)));
-            return position < 0 ? 100 : position;
-        };
-        return rank(a) < rank(b);
-    });
-    for (QAction* action : std::as_const(ordered)) {
-        menu->removeAction(action);
-        menu->insertAction(m_nextTab, action);
+        const bool present = m_jobView ? m_jobView->hasTab(JobView::Tab(tab))
+                                       : tab != JobView::TrialsTab && tab != JobView::ModelTab
+                && tab != JobView::PredictionsTab;
+        action->setVisible(present);
+        action->setEnabled(present);
+        action->setShortcut(QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_1 + tab)));
     }
 }
 
@@ -963,7 +972,7 @@ void MainWindow::deploySelected()
     const QString folder = job ? jobModelFolder(*job) : QString();
     m_modelsDock->show();
     m_modelsDock->raise();
-    m_modelsView->deploy(folder);
+    m_modelsView->deploy(folder, job ? job->jobId : QString());
 }
 
 } // namespace Trainyard

@@ -17,6 +17,7 @@
 
 #include <QMainWindow>
 #include <QPointer>
+#include <QSet>
 #include <QTimer>
 
 class QAction;
@@ -59,6 +60,9 @@ public:
     ExecutorConnection* connection() const { return m_connection; }
     QLabel* connectionLabel() const { return m_statusFields->connectionLabel(); }
     QLabel* hostLabel() const { return m_statusFields->hostLabel(); }
+    /// Reads the host's figures (and reopens the jobs feed) every 2 s while connected; the figures are also read
+    /// at once when a job starts or ends.
+    QTimer* pollTimer() { return &m_poll; }
     /// The status bar's clusters line (hidden while the executor has no cluster); a click shows the Clusters view.
     QLabel* clustersLabel() const { return m_statusFields->clustersLabel(); }
     /// The Clusters view (in a dock, hidden until View → Clusters).
@@ -227,6 +231,8 @@ private:
     bool m_userSizedIdColumn = false; ///< the user resized the Job ID column: stop fitting it
     bool m_fittingColumn = false;
     QTimer m_poll;
+    QSet<QString> m_activeJobs; ///< the jobs not in a final state at the last listing: a change reads the host again
+    void refreshHost();
 };
 
 } // namespace Trainyard

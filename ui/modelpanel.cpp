@@ -102,7 +102,7 @@ QVariant ConfusionMatrixModel::headerData(int section, Qt::Orientation orientati
     if (role == Qt::DisplayRole)
         return m_labels.at(section);
     if (role == Qt::ToolTipRole)
-        return orientation == Qt::Vertical ? tr("True class %1").arg(m_labels.at(section))
+        return orientation == Qt::Vertical ? tr("Actual class %1").arg(m_labels.at(section))
                                            : tr("Predicted class %1").arg(m_labels.at(section));
     return {};
 }
@@ -148,6 +148,12 @@ ModelPanel::ModelPanel(ExecutorConnection* connection, const Job& job, QWidget* 
     auto* topLayout = new QHBoxLayout(top);
     topLayout->setContentsMargins(0, 0, 0, 0);
     auto* matrixColumn = new QVBoxLayout;
+    // The matrix says which way it reads (issue 46: no "actual" or "predicted" anywhere).
+    m_confusionTitle = new QLabel(tr("Confusion matrix: rows are the actual class, columns the predicted class"), this);
+    m_confusionTitle->setObjectName(QStringLiteral("confusionTitle"));
+    m_confusionTitle->setWordWrap(true);
+    m_confusionTitle->hide();
+    matrixColumn->addWidget(m_confusionTitle);
     matrixColumn->addWidget(m_confusionView);
     matrixColumn->addStretch(1);
     topLayout->addLayout(matrixColumn);
@@ -166,6 +172,14 @@ ModelPanel::ModelPanel(ExecutorConnection* connection, const Job& job, QWidget* 
 void ModelPanel::setJob(const Job& job)
 {
     m_job = job;
+    if (!m_loaded && (job.state == JobState::Failed || job.state == JobState::Cancelled)) {
+        // Point to why there is no model (issue 46: it said "appears here when the job has succeeded" after a
+        // failure, as if the user should wait).
+        m_summary->setText(job.state == JobState::Failed
+                ? tr("No model: the job failed (%1). The Overview tab has the error, and Logs the replica's lines.")
+                      .arg(job.errorMessage.section(QLatin1Char('\n'), 0, 0).left(300))
+                : tr("No model: the job was cancelled before it trained one."));
+    }
     if (shownTrial() != m_loadedFor || (m_loadedFor.isNull() && m_job.state == JobState::Succeeded))
         load();
 }
@@ -241,6 +255,7 @@ void ModelPanel::display(const TrainedModel& model)
 
     m_confusion->setMatrix(model.classLabels, model.confusion);
     m_confusionView->setVisible(!model.confusion.isEmpty());
+    m_confusionTitle->setVisible(!model.confusion.isEmpty());
 
     delete m_importance;
     delete m_scatter;
@@ -300,8 +315,7 @@ void ModelPanel::display(const TrainedModel& model)
         QStringList categories;
         for (const auto& c : columns) {
             *set << c.totalGain;
-            //: A CSV column by its 1-based position (the target is column 1).
-            categories << tr("column %1").arg(c.column + 1);
+            categories << model.columnName(c.column);
         }
         auto* series = new QHorizontalBarSeries;
         series->append(set);

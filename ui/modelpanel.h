@@ -57,6 +57,8 @@ public:
     const TrainedModel& model() const { return m_model; }
     QLabel* summaryLabel() const { return m_summary; }
     QTableView* confusionView() const { return m_confusionView; }
+    /// Says how the matrix reads (rows actual, columns predicted); shown with it.
+    QLabel* confusionTitle() const { return m_confusionTitle; }
     ConfusionMatrixModel* confusionModel() const { return m_confusion; }
     QTreeWidget* filesView() const { return m_files; }
     /// The feature importance chart (nullptr without Qt Charts, or before an XGBoost model is shown).
@@ -82,6 +84,7 @@ private:
     QLabel* m_summary;
     QLabel* m_metrics;
     QTableView* m_confusionView;
+    QLabel* m_confusionTitle = nullptr;
     ConfusionMatrixModel* m_confusion;
     QWidget* m_chartArea;
     QWidget* m_importance = nullptr;

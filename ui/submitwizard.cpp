@@ -7,6 +7,8 @@
 #include "uilogging.h"
 #include "wizardpages.h"
 
+#include "wheelguard.h"
+
 #include <QAbstractButton>
 #include <QAbstractItemView>
 #include <QApplication>
@@ -49,6 +51,7 @@ SubmitWizard::SubmitWizard(ApiClient* client, QWidget* parent)
     : QWizard(parent)
     , m_client(client)
 {
+    installWheelGuard(); // its fields take the wheel only when focused
     setWindowTitle(tr("Submit Training Job"));
     setObjectName(QStringLiteral("submitWizard"));
     setOption(QWizard::NoBackButtonOnStartPage, true);

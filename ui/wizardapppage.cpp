@@ -41,7 +41,6 @@ WizardAppPage::WizardAppPage(SubmitWizard* wizard)
     : WizardPage(wizard)
     , m_packageMode(new QRadioButton(tr("Python pac&kage"), this))
     , m_imageMode(new QRadioButton(tr("&Container image"), this))
-    , m_algorithmMode(new QRadioButton(tr("B&uilt-in algorithm"), this))
     , m_algorithmForm(new BuiltInAlgorithmForm(this))
     , m_image(new QComboBox(this))
     , m_refreshImages(new QToolButton(this))
@@ -59,17 +58,8 @@ WizardAppPage::WizardAppPage(SubmitWizard* wizard)
     , m_runtime(new QComboBox(this))
     , m_python(new QComboBox(this))
 {
-    setTitle(tr("Training application"));
-    setSubTitle(tr("The Python package to install and the module to run (python -m MODULE ARGS…), a container "
-                   "image of the executor's host, or a built-in algorithm on a CSV table. Drop a package folder or "
-                   ".tar.gz here."));
     m_packageMode->setObjectName(QStringLiteral("packageMode"));
     m_imageMode->setObjectName(QStringLiteral("imageMode"));
-    m_algorithmMode->setObjectName(QStringLiteral("algorithmMode"));
-    m_algorithmMode->setWhatsThis(tr("<b>Built-in algorithm</b>: train XGBoost, a linear learner or wide and deep on "
-                                     "a CSV table without writing code, as the service's built-in algorithms do "
-                                     "(the job names the algorithm's image; its arguments follow the service's "
-                                     "reference)."));
     m_algorithmForm->setObjectName(QStringLiteral("algorithmForm"));
     m_packageMode->setChecked(true);
     m_imageMode->setWhatsThis(tr("<b>Custom container</b> (masterConfig.imageUri): every replica runs this image "
@@ -133,7 +123,6 @@ WizardAppPage::WizardAppPage(SubmitWizard* wizard)
     auto* modeRow = new QHBoxLayout;
     modeRow->addWidget(m_packageMode);
     modeRow->addWidget(m_imageMode);
-    modeRow->addWidget(m_algorithmMode);
     modeRow->addStretch(1);
     form->addRow(tr("Runs:"), modeRow);
     form->addRow(m_algorithmForm);
@@ -172,8 +161,7 @@ WizardAppPage::WizardAppPage(SubmitWizard* wizard)
     form->addRow(pythonLabel, m_python);
 
     setTabOrder(m_packageMode, m_imageMode);
-    setTabOrder(m_imageMode, m_algorithmMode);
-    setTabOrder(m_algorithmMode, m_algorithmForm);
+    setTabOrder(m_imageMode, m_algorithmForm);
     setTabOrder(m_algorithmForm, m_image);
     setTabOrder(m_image, m_refreshImages);
     setTabOrder(m_refreshImages, m_command);
@@ -232,14 +220,16 @@ WizardAppPage::WizardAppPage(SubmitWizard* wizard)
         for (const RuntimeVersionInfo& info : m_wizard->hostInfo().runtimes) {
             if (info.runtimeVersion == m_runtime->currentData().toString())
                 for (const QString& p : info.pythonVersions)
-                    m_python->addItem(p, p);
+                    m_python->addItem(info.interpreterPythonVersion.isEmpty()
+                            ? p
+                            : tr("%1 (runs as Python %2)").arg(p, info.interpreterPythonVersion),
+                        p);
         }
         WizardUi::selectData(m_python, keep, tr("%1 (not in the executor's catalog)"));
     });
     connect(wizard, &SubmitWizard::hostInfoChanged, this, &WizardAppPage::fillRuntimes);
     connect(wizard, &SubmitWizard::imagesChanged, this, &WizardAppPage::fillImages);
     connect(m_imageMode, &QRadioButton::toggled, this, &WizardAppPage::onModeChanged);
-    connect(m_algorithmMode, &QRadioButton::toggled, this, &WizardAppPage::onModeChanged);
     connect(m_algorithmForm, &BuiltInAlgorithmForm::changed, this, &WizardAppPage::onAlgorithmFormChanged);
     connect(m_image, &QComboBox::currentTextChanged, this, &WizardAppPage::onImageChanged);
     connect(m_image->lineEdit(), &QLineEdit::textEdited, this, [this] {
@@ -259,18 +249,15 @@ bool WizardAppPage::containerMode() const
     return m_imageMode->isChecked();
 }
 
-bool WizardAppPage::isAlgorithmMode() const
-{
-    return m_algorithmMode->isChecked();
-}
-
 void WizardAppPage::setAlgorithmMode(bool on)
 {
-    if (on)
-        m_algorithmMode->setChecked(true);
-    else if (isAlgorithmMode())
+    if (on == m_algorithm)
+        return;
+    m_algorithm = on;
+    if (!on)
         (m_loadedImage.isEmpty() || BuiltInAlgorithms::isAlgorithmImage(m_loadedImage) ? m_packageMode : m_imageMode)
             ->setChecked(true);
+    onModeChanged();
 }
 
 void WizardAppPage::onAlgorithmFormChanged()
@@ -315,8 +302,15 @@ void showFormRow(QFormLayout* form, QWidget* widget, bool visible)
 
 void WizardAppPage::onModeChanged()
 {
-    const bool image = containerMode();
     const bool algorithm = isAlgorithmMode();
+    const bool image = !algorithm && containerMode();
+    // The job type was chosen on the Job page; the page says which it is.
+    showFormRow(m_form, m_packageMode, !algorithm);
+    setTitle(algorithm ? tr("Built-in algorithm") : tr("Training application"));
+    setSubTitle(algorithm ? tr("The algorithm and the CSV table it trains on, no code: the job runs the service's "
+                               "algorithm image with these arguments.")
+                          : tr("The Python package to install and the module to run (python -m MODULE ARGS…), or a "
+                               "container image of the executor's host. Drop a package folder or .tar.gz here."));
     for (QWidget* w :
         { static_cast<QWidget*>(m_image), static_cast<QWidget*>(m_command), static_cast<QWidget*>(m_imageProblems) })
         showFormRow(m_form, w, image);
@@ -393,9 +387,13 @@ void WizardAppPage::fillRuntimes()
         m_runtime->clear();
         m_runtime->addItem(tr("Executor default"), QString());
         for (const RuntimeVersionInfo& info : m_wizard->hostInfo().runtimes)
-            m_runtime->addItem(
-                tr("%1 (Python %2, %3)")
-                    .arg(info.runtimeVersion, info.pythonVersions.join(QStringLiteral(", ")), info.interpreter),
+            m_runtime->addItem(info.interpreterPythonVersion.isEmpty()
+                    ? tr("%1 (Python %2, %3)")
+                          .arg(info.runtimeVersion, info.pythonVersions.join(QStringLiteral(", ")), info.interpreter)
+                    // The service's nominal Python (what --python-version accepts) and what really runs.
+                    : tr("%1 (the service's Python %2; runs Python %3, %4)")
+                          .arg(info.runtimeVersion, info.pythonVersions.join(QStringLiteral(", ")),
+                              info.interpreterPythonVersion, info.interpreter),
                 info.runtimeVersion);
         WizardUi::selectData(m_runtime, keepRuntime, tr("%1 (not in the executor's catalog)"));
     }
@@ -547,7 +545,9 @@ void WizardAppPage::load(const Job& job)
     for (const QString& word : m_loadedCommand)
         command << SubmitWizard::shellQuote(word);
     m_command->setText(command.join(QLatin1Char(' ')));
-    (algorithm ? m_algorithmMode : (m_loadedImage.isEmpty() ? m_packageMode : m_imageMode))->setChecked(true);
+    m_algorithm = algorithm;
+    if (!algorithm)
+        (m_loadedImage.isEmpty() ? m_packageMode : m_imageMode)->setChecked(true);
     onModuleChanged();
     onModeChanged();
 }

@@ -32,8 +32,11 @@ public:
     QComboBox* pythonBox() const { return m_python; }
     /// "Container image" instead of "Python package".
     QRadioButton* imageMode() const { return m_imageMode; }
-    /// "Built-in algorithm": one of the service's algorithm images on a CSV table, no code (issue 29).
-    QRadioButton* algorithmMode() const { return m_algorithmMode; }
+    /// A built-in algorithm: one of the service's algorithm images on a CSV table, no code (issue 29). Chosen on the
+    /// Job page only ("Job type"), as the Cloud Console asks it first: this page then is the algorithm's form, titled
+    /// "Built-in algorithm", without the "Runs:" choice between a package and an image (issue 46 item 17: the
+    /// choice was offered on both pages).
+    bool isAlgorithmMode() const { return m_algorithm; }
     /// Built-in algorithm (true) or the last training application mode (false), as the Job page's choice asks.
     void setAlgorithmMode(bool on);
     BuiltInAlgorithmForm* algorithmForm() const { return m_algorithmForm; }
@@ -67,12 +70,11 @@ private:
     void onImageChanged();
     void fillImages();
     bool containerMode() const;
-    bool isAlgorithmMode() const;
     void onAlgorithmFormChanged();
 
     QRadioButton* m_packageMode;
     QRadioButton* m_imageMode;
-    QRadioButton* m_algorithmMode;
+    bool m_algorithm = false;
     BuiltInAlgorithmForm* m_algorithmForm;
     QComboBox* m_image;
     QToolButton* m_refreshImages;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "wizardcomputepage.h"
 
+#include "builtinalgorithm.h"
 #include "hostfit.h"
 #include "machinecatalog.h"
 #include "submitwizard.h"
@@ -284,11 +285,13 @@ WizardComputePage::WizardComputePage(SubmitWizard* wizard)
             b->setChecked(true);
         for (int role = 0; role < RoleCount; ++role)
             fillAccelerators(Role(role));
-        updateSummary();
+        updateSummary(true);
     });
+    // The host's figures change the verdict, not what the executor said about a field: a refusal shown on this page
+    // stays until the user changes something (a fresh-clone run lost "no_such_machine" to a host refresh).
     connect(wizard, &SubmitWizard::hostStatusChanged, this, [this] {
         if (!m_loading)
-            updateSummary();
+            updateSummary(true);
     });
     // The wizard is still adding its pages: nothing may ask it for the job until it has them all.
     m_loading = true;
@@ -316,6 +319,10 @@ void WizardComputePage::rebuildTiers()
         remote.insert(t.name, t);
     int i = 0;
     QWidget* previous = nullptr;
+    // A built-in algorithm takes only the tiers the service allows it (one replica, or a master and workers): the
+    // validation's own rule on scaleTier says which, and why (issue 46: STANDARD_1 was offered and refused at create).
+    const Job job = m_loading ? Job {} : m_wizard->job();
+    const bool builtIn = BuiltInAlgorithms::forJob(job.trainingInput) != nullptr;
     for (const ScaleTierInfo& tier : catalog.scaleTiers()) {
         bool available = tier.available;
         QString reason = tier.unavailableReason;
@@ -325,6 +332,17 @@ void WizardComputePage::rebuildTiers()
             available = executors.available;
             if (!executors.unavailableReason.isEmpty())
                 reason = executors.unavailableReason;
+        }
+        if (available && builtIn) {
+            Job probe = job;
+            probe.trainingInput.scaleTier = tier.name;
+            for (const FieldViolation& v : validateClusterJob(probe, catalog)) {
+                if (v.field == QLatin1String("trainingInput.scaleTier")) {
+                    available = false;
+                    reason = v.description;
+                    break;
+                }
+            }
         }
         QString text = tier.name;
         if (tier.name == QLatin1String("CUSTOM")) {
@@ -625,16 +643,23 @@ QString WizardComputePage::roleProblem(Role role) const
     return {};
 }
 
-void WizardComputePage::updateSummary()
+void WizardComputePage::updateSummary(bool keepServerErrors)
 {
     if (m_loading)
         return;
-    m_serverTierError.clear();
-    for (int role = 0; role < RoleCount; ++role) {
-        m_roles[role].serverError.clear();
-        setProblem(m_roles[role].problems, roleProblem(Role(role)));
+    if (!keepServerErrors) {
+        m_serverTierError.clear();
+        for (int role = 0; role < RoleCount; ++role)
+            m_roles[role].serverError.clear();
     }
-    setProblem(m_tierProblems, selectedTier().isEmpty() ? tr("Choose a scale tier.") : QString());
+    for (int role = 0; role < RoleCount; ++role) {
+        const QString& server = m_roles[role].serverError;
+        setProblem(m_roles[role].problems, server.isEmpty() ? roleProblem(Role(role)) : server);
+    }
+    setProblem(m_tierProblems,
+        !m_serverTierError.isEmpty() ? m_serverTierError
+            : selectedTier().isEmpty()  ? tr("Choose a scale tier.")
+                                        : QString());
     const Job job = m_wizard->job();
     const WizardHostInfo& info = m_wizard->hostInfo();
     QStringList blocking;
@@ -742,6 +767,15 @@ QString WizardComputePage::clusterSummary(const Job& job, const RegionInfo& clus
 
 void WizardComputePage::initializePage()
 {
+    // The tiers depend on the job's kind (a built-in algorithm's), chosen on the pages before.
+    const QString tier = selectedTier();
+    rebuildTiers();
+    QToolButton* kept = tierButton(tier);
+    if (!kept || !kept->isEnabled())
+        kept = tierButton(QStringLiteral("BASIC"));
+    if (kept)
+        kept->setChecked(true);
+    updateCustomEnabled();
     updateSummary();
 }
 

@@ -64,7 +64,9 @@ private:
     void rebuildTiers();
     void fillAccelerators(Role role);
     void updateCustomEnabled();
-    void updateSummary();
+    /// The verdict and every problem line, from the page's fields; `keepServerErrors`: the executor's refusals
+    /// (showFieldError()) stay (a host refresh), else they go (the user changed something).
+    void updateSummary(bool keepServerErrors = false);
     /// updateSummary() for a job that runs on `cluster`: the cluster's nodes, not this host's capacity.
     QString clusterSummary(const Job& job, const RegionInfo& cluster);
     /// Fills regionBox() from the wizard's regions, keeping m_wantedRegion selected when it is there.

@@ -129,6 +129,28 @@ private Q_SLOTS:
         QCOMPARE(row.data(JobListModel::DurationRole).toLongLong(), 125);
         QCOMPARE(model.index(0, JobListModel::DurationColumn).data().toString(), QStringLiteral("2:05"));
         QCOMPARE(model.index(0, JobListModel::LabelsColumn).data().toString(), QStringLiteral("owner=alice"));
+        QCOMPARE(model.index(0, JobListModel::TypeColumn).data().toString(), QStringLiteral("Training"));
+        // Issue 46 item 14: each job kind says what it is; a batch prediction has no scale tier (it read "Batch
+        // predict…" under Scale tier, and its progress under Replicas).
+        Job batch = makeJob(QStringLiteral("score_1"), JobState::Succeeded, QStringLiteral("2026-11-22T06:00:00.000Z"));
+        batch.predictionInput = PredictionInput {};
+        batch.predictionInput->modelName = QStringLiteral("projects/local/models/m");
+        Job tuning = makeJob(QStringLiteral("tune_1"), JobState::Running, QStringLiteral("2026-11-22T07:00:00.000Z"));
+        tuning.trainingInput.hyperparameters = HyperparameterSpec {};
+        Job builtIn = makeJob(QStringLiteral("xgb_1"), JobState::Running, QStringLiteral("2026-11-22T08:00:00.000Z"));
+        builtIn.trainingInput.masterConfig = ReplicaConfig {};
+        builtIn.trainingInput.masterConfig->imageUri = QStringLiteral("gcr.io/cloud-ml-algos/boosted_trees:latest");
+        model.setJobs({ job, batch, tuning, builtIn });
+        const auto type = [&model](const char* id) {
+            return model.index(model.rowOf(QString::fromLatin1(id)), JobListModel::TypeColumn).data().toString();
+        };
+        QCOMPARE(type("score_1"), QStringLiteral("Batch prediction"));
+        QCOMPARE(type("tune_1"), QStringLiteral("Hyperparameter tuning"));
+        QCOMPARE(type("xgb_1"), QStringLiteral("Built-in algorithm"));
+        QCOMPARE(model.index(model.rowOf(QStringLiteral("score_1")), JobListModel::ScaleTierColumn).data().toString(),
+            QString());
+        QCOMPARE(model.headerData(JobListModel::TypeColumn, Qt::Horizontal).toString(), QStringLiteral("Type"));
+        model.setJobs({ job });
         QCOMPARE(row.data(JobListModel::JobDirRole).toString(), QStringLiteral("/tmp/fmnist"));
         QCOMPARE(row.data(JobListModel::CreateTimeRole).toDateTime(),
             QDateTime(QDate(2026, 11, 22), QTime(5, 0), QTimeZone::utc()));

@@ -11,6 +11,7 @@
 #include "clustersmodel.h"
 #include "clustersview.h"
 #include "executorconnection.h"
+#include "translations.h"
 #include "executorenvironment.h"
 #include "jobview.h"
 #include "mainwindow.h"
@@ -25,6 +26,7 @@
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QToolButton>
 
 using namespace Trainyard;
 
@@ -140,6 +142,33 @@ private Q_SLOTS:
             }
             screenshot(window, QStringLiteral("screenfit-%1.png").arg(id));
         }
+        // Issue 46 item 19: in German the failure banner was wider than the pane ("Mehr zeigen" cut, "In Logs
+        // zeigen" behind a scroll bar). The text wraps; both buttons are whole, inside the banner, inside the pane.
+        Translations::install(qApp, QStringLiteral("de"));
+        QTRY_VERIFY_WITH_TIMEOUT(window.selectJob(QStringLiteral("fit_plain")), 20000);
+        QTRY_VERIFY_WITH_TIMEOUT(window.selectJob(QStringLiteral("fit_failed")), 20000);
+        JobView* failedView = window.jobView();
+        QTRY_VERIFY(failedView->errorBanner()->isVisible());
+        QCOMPARE(failedView->errorLogsButton()->text(), QStringLiteral("In &Logs zeigen"));
+        for (QToolButton* button : { failedView->errorMoreButton(), failedView->errorLogsButton() }) {
+            if (!button->isVisible())
+                continue;
+            QTRY_VERIFY2(failedView->errorBanner()->rect().contains(button->geometry())
+                    && button->width() >= button->sizeHint().width(),
+                qPrintable(QStringLiteral("%1 at %2,%3 %4×%5 in a banner %6 wide")
+                               .arg(button->text())
+                               .arg(button->x())
+                               .arg(button->y())
+                               .arg(button->width())
+                               .arg(button->height())
+                               .arg(failedView->errorBanner()->width())));
+        }
+        QVERIFY2(failedView->errorBanner()->width() <= failedView->width(),
+            qPrintable(QStringLiteral("%1 > %2").arg(failedView->errorBanner()->width()).arg(failedView->width())));
+        QTRY_VERIFY2(fits(window), qPrintable(where(window)));
+        screenshot(window, QStringLiteral("screenfit-fit_failed-de.png"));
+        Translations::install(qApp, QStringLiteral("en"));
+        QTRY_VERIFY_WITH_TIMEOUT(window.selectJob(QStringLiteral("fit_tuning")), 20000);
         // The Clusters dock (Ctrl+Shift+L), over the tuning job.
         QTest::keyClick(static_cast<QWidget*>(window.jobTable()), Qt::Key_L, Qt::ControlModifier | Qt::ShiftModifier);
         QTRY_VERIFY(window.clustersDock()->isVisible());

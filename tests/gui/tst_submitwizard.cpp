@@ -271,6 +271,26 @@ private Q_SLOTS:
         WizardAppPage* app = w.appPage();
         QTRY_VERIFY_WITH_TIMEOUT(app->moduleBox()->count() > 0 && app->runtimeBox()->count() > 1, 20000);
         QTRY_VERIFY_WITH_TIMEOUT(catalogs.count() >= 3, 20000); // the runtimes, tiers and accelerators arrived
+        {
+            // Issue 46 item 17: "2.11 (Python 3.7, /usr/bin/python3)" where that interpreter is 3.11. The service's
+            // nominal version stays (a job may ask for it) beside what the interpreter really is.
+            QProcess python; // asked here as a user would ask it
+            const QString interpreter = qEnvironmentVariable("TRAINYARD_PYTHON", QStringLiteral("/usr/bin/python3"));
+            python.start(interpreter, { QStringLiteral("-c"), QStringLiteral("import sys; print('%d.%d.' % sys.version_info[:2])") });
+            QVERIFY(python.waitForFinished(20000));
+            const QString real = QString::fromUtf8(python.readAllStandardOutput()).trimmed();
+            QVERIFY(real.startsWith(QLatin1String("3.")));
+            const int at = app->runtimeBox()->findData(QStringLiteral("2.11"));
+            QVERIFY(at > 0);
+            const QString text = app->runtimeBox()->itemText(at);
+            QVERIFY2(text.contains(QStringLiteral("the service's Python 3.7; runs Python ") + real), qPrintable(text));
+            app->runtimeBox()->setCurrentIndex(at);
+            QVERIFY(app->pythonBox()->findData(QStringLiteral("3.7")) > 0);
+            QVERIFY2(app->pythonBox()->itemText(app->pythonBox()->findData(QStringLiteral("3.7")))
+                         .startsWith(QStringLiteral("3.7 (runs as Python ") + real),
+                qPrintable(app->pythonBox()->itemText(app->pythonBox()->findData(QStringLiteral("3.7")))));
+            app->runtimeBox()->setCurrentIndex(0);
+        }
         const auto staysOpen = [&](QComboBox* box) {
             const QString before = box->currentText();
             const QRect arrow(box->width() - 16, 0, 16, box->height());

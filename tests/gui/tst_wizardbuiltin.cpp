@@ -17,10 +17,17 @@
 #include "requireddependencies.h"
 #include "statenames.h"
 #include "submitwizard.h"
+#include "wizardcomputepage.h"
 #include "wizardpages.h"
 
 #include <QAbstractButton>
 #include <QAbstractItemModelTester>
+#if TRAINYARD_HAVE_QTCHARTS
+#include <QBarCategoryAxis>
+#include <QChart>
+#include <QChartView>
+#endif
+#include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
@@ -31,12 +38,17 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
+#include <QRegularExpression>
 #include <QProcess>
 #include <QRadioButton>
+#include <QScrollArea>
+#include <QScrollBar>
+#include <QWheelEvent>
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QToolButton>
 #include <QTreeWidget>
 
 #include <csignal>
@@ -65,6 +77,33 @@ bool havePythonLibraries()
     return probe.waitForFinished(120000) && probe.exitStatus() == QProcess::NormalExit && probe.exitCode() == 0;
 }
 
+/// A public table with CSV column `targetColumn` moved to the front and the rows sorted by it, as many exports
+/// are: its first 20 rows show one class, or a few values of a quantity. Written to `path`.
+bool writeSortedByTarget(const QString& source, int targetColumn, bool numeric, const QString& path)
+{
+    QFile in(source);
+    if (!in.open(QIODevice::ReadOnly))
+        return false;
+    QList<QList<QByteArray>> rows;
+    for (const QByteArray& line : in.readAll().split('\n')) {
+        if (line.trimmed().isEmpty())
+            continue;
+        QList<QByteArray> cells = line.split(',');
+        cells.prepend(cells.takeAt(targetColumn));
+        rows << cells;
+    }
+    std::stable_sort(rows.begin(), rows.end(), [numeric](const auto& a, const auto& b) {
+        // A row without a target goes last (it is dropped in training, and shown last).
+        if (a.first().isEmpty() != b.first().isEmpty())
+            return b.first().isEmpty();
+        return numeric ? a.first().toDouble() < b.first().toDouble() : a.first() < b.first();
+    });
+    QByteArray text;
+    for (const QList<QByteArray>& row : rows)
+        text += row.join(',') + '\n';
+    return writeFile(path, text);
+}
+
 } // namespace
 
 class TestWizardBuiltIn : public QObject {
@@ -82,6 +121,21 @@ class TestWizardBuiltIn : public QObject {
         w.grab().save(dir + QLatin1Char('/') + name);
     }
 
+    /// A wizard without an executor at 1024×700 (a small screen), on the Training application page of a built-in
+    /// algorithm job named `jobId`, as a user gets there. False when it is not there.
+    static bool toBuiltInPage(SubmitWizard& w, const QString& jobId)
+    {
+        w.resize(1024, 700);
+        w.show();
+        if (!QTest::qWaitForWindowExposed(&w))
+            return false;
+        QTest::keyClicks(w.jobPage()->jobIdEdit(), jobId);
+        QTest::mouseClick(
+            w.jobPage()->trainBuiltIn(), Qt::LeftButton, {}, QPoint(5, w.jobPage()->trainBuiltIn()->height() / 2));
+        QTest::mouseClick(w.button(QWizard::NextButton), Qt::LeftButton);
+        return w.currentId() == SubmitWizard::AppPageId;
+    }
+
 private Q_SLOTS:
     void initTestCase()
     {
@@ -97,7 +151,9 @@ private Q_SLOTS:
         CsvPreviewModel model;
         QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
         const QByteArray json = R"({"path": "/t.csv", "rows": [["a", "1.5", "x", ""], ["b", "2", "y", "7"]],
-            "columns": [{"index": 0, "type": "target", "classes": 2, "missing": 0, "numeric": false},
+            "total_rows": 2,
+            "columns": [{"index": 0, "type": "target", "classes": 2, "missing": 0, "numeric": false,
+                         "task": "classification", "task_rule": "text", "labels": ["a", "b"]},
                         {"index": 1, "type": "numeric", "missing": 0, "distinct": 2},
                         {"index": 2, "type": "categorical", "treatment": "vocabulary", "missing": 0, "distinct": 2},
                         {"index": 3, "type": "key", "missing": 1, "distinct": 1}],
@@ -118,13 +174,136 @@ private Q_SLOTS:
         // A numeric target with many values is a quantity (regression).
         const CsvPreview numeric
             = CsvPreview::fromJson(QJsonDocument::fromJson(R"({"rows": [["151.5", "1"], ["75", "2"]],
-            "columns": [{"index": 0, "type": "target", "classes": 2, "numeric": true, "min": 75, "max": 151.5},
+            "columns": [{"index": 0, "type": "target", "classes": 2, "numeric": true, "min": 75, "max": 151.5,
+                         "task": "regression", "task_rule": "fractional"},
                         {"index": 1, "type": "numeric"}]})")
                                        .object());
         QVERIFY(!numeric.looksLikeClassification());
+        QVERIFY(numeric.classes().isEmpty());
         model.setPreview(numeric);
         model.clear();
         QCOMPARE(model.rowCount(), 0);
+    }
+
+    void previewReadsEveryRow_data()
+    {
+        QTest::addColumn<QString>("source");
+        QTest::addColumn<int>("targetColumn");
+        QTest::addColumn<bool>("numeric");
+        QTest::addColumn<QString>("objective");
+        QTest::addColumn<QString>("summary");
+        // Sorted by the target: the first 20 rows show "benign" only (two classes in all).
+        QTest::newRow("two classes, sorted") << table("breast_cancer.csv") << 0 << false
+                                             << QStringLiteral("binary:logistic") << QStringLiteral("target: 2 class");
+        // Wine's classes 0, 1, 2, sorted: the first 20 rows show class 0 only.
+        QTest::newRow("three classes, sorted")
+            << table("wine.csv") << 0 << true << QStringLiteral("multi:softprob") << QStringLiteral("target: 3 class");
+        // An integer quantity in grams (sorted_gaps' mass), sorted: 20 rows show 16 values, which read as classes.
+        QTest::newRow("integer grams, sorted") << table("sorted_gaps.csv") << 5 << true
+                                               << QStringLiteral("reg:squarederror") << QStringLiteral("regression");
+        // Diabetes' disease progression, an integer: regression from every row.
+        QTest::newRow("integer quantity, sorted") << table("diabetes.csv") << 0 << true
+                                                  << QStringLiteral("reg:squarederror") << QStringLiteral("regression");
+    }
+
+    /// Issue 46 item 1: the preview's task and classes come from every row of the file by the package's rule, so
+    /// the objective it proposes is one the job accepts; item 2: at 1024×700 the summary and the warnings keep
+    /// their own place below the table (the preview page scrolls) instead of being painted over its rows.
+    void previewReadsEveryRow()
+    {
+        if (!havePythonLibraries())
+            TRAINYARD_SKIP_OR_FAIL("the CSV preview needs python3-pandas (packaging/setup-deps.sh)");
+        QFETCH(QString, source);
+        QFETCH(int, targetColumn);
+        QFETCH(bool, numeric);
+        QFETCH(QString, objective);
+        QFETCH(QString, summary);
+        const QString path
+            = m_root.filePath(QStringLiteral("sorted-%1.csv").arg(qHash(QString::fromLatin1(QTest::currentDataTag()))));
+        QVERIFY(writeSortedByTarget(source, targetColumn, numeric, path));
+        SubmitWizard w(nullptr);
+        QVERIFY(toBuiltInPage(w, QStringLiteral("sorted_table")));
+        BuiltInAlgorithmForm* form = w.appPage()->algorithmForm();
+        QTRY_VERIFY(form->isVisible());
+        QTest::keyClicks(form->trainingEdit(), path);
+        QTRY_VERIFY_WITH_TIMEOUT(!form->previewPending() && form->previewModel()->rowCount() == 20, 60000);
+        QVERIFY2(form->summaryLabel()->text().contains(summary), qPrintable(form->summaryLabel()->text()));
+        QVERIFY2(form->summaryLabel()->text().contains(QStringLiteral("the first 20 shown")),
+            qPrintable(form->summaryLabel()->text()));
+        QTRY_COMPARE(form->argumentsForm()->value(QStringLiteral("objective")), objective);
+        if (qstrcmp(QTest::currentDataTag(), "integer grams, sorted") == 0) {
+            // sorted_gaps has blanks: the missing-value lines count over every row (342), below the table.
+            QVERIFY2(form->problemsLabel()->text().contains(QStringLiteral(" of 342 values missing")),
+                qPrintable(form->problemsLabel()->text()));
+            QVERIFY(form->problemsLabel()->isVisible());
+        }
+        // Nothing overlaps: the table, the summary and the warnings each keep their own rows, at the height their
+        // wrapped text needs.
+        QApplication::processEvents();
+        const QRect table = form->previewView()->geometry();
+        for (QLabel* label : { form->summaryLabel(), form->problemsLabel() }) {
+            if (!label->isVisible())
+                continue;
+            QVERIFY2(!label->geometry().intersects(table),
+                qPrintable(QStringLiteral("%1 at %2,%3 %4x%5 over the table's %6..%7")
+                               .arg(label->objectName())
+                               .arg(label->x())
+                               .arg(label->y())
+                               .arg(label->width())
+                               .arg(label->height())
+                               .arg(table.top())
+                               .arg(table.bottom())));
+            QVERIFY2(label->height() >= label->heightForWidth(label->width()),
+                qPrintable(QStringLiteral("%1: %2 px high, its text needs %3")
+                               .arg(label->objectName())
+                               .arg(label->height())
+                               .arg(label->heightForWidth(label->width()))));
+        }
+        QVERIFY(!form->summaryLabel()->geometry().intersects(form->problemsLabel()->geometry())
+            || !form->problemsLabel()->isVisible());
+        QString name = QString::fromLatin1(QTest::currentDataTag());
+        name.remove(QLatin1Char(',')).replace(QLatin1Char(' '), QLatin1Char('-'));
+        screenshot(w, QStringLiteral("wizard-builtin-preview-%1.png").arg(name));
+    }
+
+    /// Issue 46 item 10, the same fault in the wizard: the arguments page scrolls, and the wheel over a drop-down the
+    /// user passes on the way down changed its value (the predict form's columns did so too; ModelsView installs the
+    /// same guard). Unfocused, the wheel scrolls the page; once clicked, the field takes it.
+    void wheelScrollsPastFields()
+    {
+        SubmitWizard w(nullptr);
+        QVERIFY(toBuiltInPage(w, QStringLiteral("wheel_job")));
+        BuiltInAlgorithmForm* form = w.appPage()->algorithmForm();
+        QTRY_VERIFY(form->isVisible());
+        form->tabs()->setCurrentIndex(1);
+        auto* scroll = form->findChild<QScrollArea*>(QStringLiteral("argumentsScroll"));
+        QVERIFY(scroll);
+        QComboBox* box = nullptr;
+        for (auto* b : form->argumentsForm()->findChildren<QComboBox*>()) {
+            if (b->isVisible() && b->count() > 2) {
+                box = b;
+                break;
+            }
+        }
+        QVERIFY2(box, "no drop-down among the arguments");
+        QTRY_VERIFY(scroll->verticalScrollBar()->maximum() > 0);
+        QCOMPARE(box->focusPolicy(), Qt::StrongFocus);
+        const int index = box->currentIndex();
+        const int scrolled = scroll->verticalScrollBar()->value();
+        const auto wheel = [box](int delta) {
+            const QPointF at(box->width() / 2.0, box->height() / 2.0);
+            QWheelEvent e(at, box->mapToGlobal(at), QPoint(), QPoint(0, delta), Qt::NoButton, Qt::NoModifier,
+                Qt::NoScrollPhase, false);
+            QApplication::sendEvent(box, &e);
+        };
+        wheel(-120);
+        QCOMPARE(box->currentIndex(), index);
+        QVERIFY2(scroll->verticalScrollBar()->value() > scrolled,
+            qPrintable(QStringLiteral("%1 → %2").arg(scrolled).arg(scroll->verticalScrollBar()->value())));
+        box->setFocus(Qt::MouseFocusReason);
+        QTRY_VERIFY(box->hasFocus());
+        wheel(box->currentIndex() + 1 < box->count() ? -120 : 120);
+        QVERIFY(box->currentIndex() != index);
     }
 
     /// The form's arguments are the package's: every name is an option of its parser, with the same default and
@@ -236,14 +415,26 @@ private Q_SLOTS:
         QCOMPARE(w.currentId(), int(SubmitWizard::AppPageId));
 
         WizardAppPage* app = w.appPage();
-        QVERIFY(app->algorithmMode()->isChecked());
+        QVERIFY(app->isAlgorithmMode());
         QTRY_VERIFY(app->algorithmForm()->isVisible());
-        // Switching there is seen on the first page too.
-        QTest::mouseClick(app->packageMode(), Qt::LeftButton, {}, QPoint(5, app->packageMode()->height() / 2));
-        QVERIFY(w.jobPage()->trainApplication()->isChecked());
+        // Issue 46 item 17: "Built-in algorithm" was both a job type here and a "Runs:" choice on this page. It is
+        // chosen once, on the Job page: this page is the algorithm's, with no package/image choice and no other
+        // way to a built-in algorithm.
+        QCOMPARE(app->title(), QStringLiteral("Built-in algorithm"));
+        QVERIFY(!app->packageMode()->isVisible() && !app->imageMode()->isVisible());
+        for (QRadioButton* radio : app->findChildren<QRadioButton*>())
+            QVERIFY2(!radio->text().remove(QLatin1Char('&')).contains(QLatin1String("uilt-in")), qPrintable(radio->text()));
+        QTest::mouseClick(w.button(QWizard::BackButton), Qt::LeftButton);
+        QTest::mouseClick(w.jobPage()->trainApplication(), Qt::LeftButton, {},
+            QPoint(5, w.jobPage()->trainApplication()->height() / 2));
+        QTest::mouseClick(w.button(QWizard::NextButton), Qt::LeftButton);
+        QCOMPARE(app->title(), QStringLiteral("Training application"));
+        QTRY_VERIFY(app->packageMode()->isVisible() && app->imageMode()->isVisible());
         QVERIFY(!app->algorithmForm()->isVisible());
-        QTest::mouseClick(app->algorithmMode(), Qt::LeftButton, {}, QPoint(5, app->algorithmMode()->height() / 2));
-        QVERIFY(w.jobPage()->trainBuiltIn()->isChecked());
+        QTest::mouseClick(w.button(QWizard::BackButton), Qt::LeftButton);
+        QTest::mouseClick(
+            w.jobPage()->trainBuiltIn(), Qt::LeftButton, {}, QPoint(5, w.jobPage()->trainBuiltIn()->height() / 2));
+        QTest::mouseClick(w.button(QWizard::NextButton), Qt::LeftButton);
         QTRY_VERIFY(app->algorithmForm()->isVisible());
         QVERIFY(!app->packageEdit()->isVisible());
         BuiltInAlgorithmForm* form = app->algorithmForm();
@@ -286,6 +477,18 @@ private Q_SLOTS:
         while (w.currentId() != SubmitWizard::ReviewPageId) {
             QTRY_VERIFY2(w.button(QWizard::NextButton)->isEnabled(), qPrintable(QString::number(w.currentId())));
             QTest::mouseClick(w.button(QWizard::NextButton), Qt::LeftButton);
+            if (w.currentId() == SubmitWizard::ComputePageId) {
+                // Issue 46 item 17: a single-replica algorithm is not offered the tiers with workers, and each says
+                // why (the validation's rule, which refused STANDARD_1 at create).
+                for (const char* tier : { "STANDARD_1", "PREMIUM_1" }) {
+                    QToolButton* b = w.computePage()->tierButton(QString::fromLatin1(tier));
+                    QVERIFY2(b && !b->isEnabled(), tier);
+                    QVERIFY2(b->toolTip().contains(QLatin1String("trains on one replica")), qPrintable(b->toolTip()));
+                }
+                QVERIFY(w.computePage()->tierButton(QStringLiteral("BASIC"))->isEnabled());
+                QVERIFY(w.computePage()->tierButton(QStringLiteral("BASIC"))->isChecked());
+                screenshot(w, QStringLiteral("wizard-builtin-compute.png"));
+            }
         }
         const QString command = w.reviewPage()->commandView()->toPlainText();
         QVERIFY2(command.contains(QStringLiteral("--master-image-uri=gcr.io/cloud-ml-algos/boosted_trees:latest"))
@@ -330,10 +533,27 @@ private Q_SLOTS:
                     total += panel.confusionModel()->index(r, c).data(Qt::UserRole).toLongLong();
             QCOMPARE(total, panel.model().rows);
             QVERIFY(panel.confusionView()->isVisible());
+            // Issue 46 item 11: the matrix says which way it reads.
+            QVERIFY(panel.confusionTitle()->isVisible());
+            QVERIFY(panel.confusionTitle()->text().contains(QLatin1String("actual"))
+                && panel.confusionTitle()->text().contains(QLatin1String("predicted")));
             QCOMPARE(panel.confusionModel()->headerData(1, Qt::Vertical).toString(), QStringLiteral("malignant"));
             QVERIFY(!panel.model().importance.isEmpty());
 #if TRAINYARD_HAVE_QTCHARTS
             QVERIFY(panel.importanceChart() && panel.importanceChart()->isVisible());
+            // Issue 46 item 11: the bars said "column 3" where the preview heads the column "3 numeric": they name
+            // each column as the preview does, from the model's preprocessing.json.
+            QCOMPARE(panel.model().inputSchema.columns.size(), 31);
+            auto* importanceView = qobject_cast<QChartView*>(panel.importanceChart());
+            QVERIFY(importanceView);
+            const QList<QAbstractAxis*> yAxes = importanceView->chart()->axes(Qt::Vertical);
+            auto* names = yAxes.isEmpty() ? nullptr : qobject_cast<QBarCategoryAxis*>(yAxes.first());
+            QVERIFY(names && !names->categories().isEmpty());
+            for (const QString& name : names->categories()) {
+                static const QRegularExpression numbered(QStringLiteral("^column ([0-9]+) · numeric$"));
+                const QRegularExpressionMatch m = numbered.match(name);
+                QVERIFY2(m.hasMatch() && m.captured(1).toInt() >= 2 && m.captured(1).toInt() <= 31, qPrintable(name));
+            }
 #endif
             QVERIFY(!panel.filesView()->findItems(QStringLiteral("model.bst"), Qt::MatchExactly).isEmpty());
             screenshot(panel, QStringLiteral("model-tab-classification.png"));
@@ -369,6 +589,16 @@ private Q_SLOTS:
         QVERIFY(panel.scatterChart() && panel.scatterChart()->isVisible());
 #endif
         screenshot(panel, QStringLiteral("model-tab-regression.png"));
+        // Issue 46 item 11: a failed job's Model tab points to the failure (it said the model appears once the job
+        // has succeeded).
+        Job failed = regression;
+        failed.jobId = QStringLiteral("model_tab_failed");
+        failed.state = JobState::Failed;
+        failed.errorMessage = QStringLiteral("argument --objective: binary:logistic needs 2 classes, the target has 3");
+        ModelPanel failedPanel(&connection, failed);
+        QVERIFY2(failedPanel.summaryLabel()->text().contains(QLatin1String("the job failed"))
+                && failedPanel.summaryLabel()->text().contains(QLatin1String("needs 2 classes")),
+            qPrintable(failedPanel.summaryLabel()->text()));
         // The trial parameter names a trial of the job, never a path.
         bool answered = false;
         ApiError refused;
@@ -386,7 +616,7 @@ private Q_SLOTS:
         again.loadJob(job);
         again.show();
         again.next();
-        QVERIFY(again.appPage()->algorithmMode()->isChecked());
+        QVERIFY(again.appPage()->isAlgorithmMode());
         QCOMPARE(again.appPage()->algorithmForm()->trainingEdit()->text(), table("breast_cancer.csv"));
         QCOMPARE(again.appPage()->algorithmForm()->argumentsForm()->value(QStringLiteral("num_boost_round")),
             QStringLiteral("10"));

@@ -6,6 +6,7 @@
 #include "checkpointindex.h"
 
 #include <QJsonArray>
+#include <QJsonDocument>
 #include <QTest>
 #include <QTimeZone>
 
@@ -150,6 +151,30 @@ private Q_SLOTS:
             (QStringList { QStringLiteral("kind"), QStringLiteral("lastSeq"), QStringLiteral("name"),
                 QStringLiteral("points"), QStringLiteral("run"), QStringLiteral("tag") }));
         QCOMPARE(SeriesInfo::fromJson(scalar.toJson()), scalar);
+    }
+
+    /// Issue 46 item 11: a built-in model's columns are named as the table preview heads them (API.md `columns`).
+    void trainedModelColumnNames()
+    {
+        const QJsonDocument doc = QJsonDocument::fromJson(R"({"framework": "XGBOOST",
+            "featureImportance": {"columns": [{"column": 2, "total_gain": 3.5, "splits": 4}]},
+            "inputSchema": {"task": "classification", "numColumns": 5, "columns": [
+                {"column": 1, "type": "target", "treatment": "target"},
+                {"column": 2, "type": "numeric", "treatment": "numeric", "mean": 14.5},
+                {"column": 3, "type": "categorical", "treatment": "vocabulary",
+                 "vocabulary": ["a", "b", "c", "d", "e", "f", "g"]},
+                {"column": 4, "type": "categorical", "treatment": "identity", "vocabulary": [1, 2]},
+                {"column": 5, "type": "key", "treatment": "row_identifier"}]}})");
+        const TrainedModel model = TrainedModel::fromJson(doc.object());
+        QCOMPARE(model.inputSchema.columns.size(), 5);
+        QCOMPARE(model.inputSchema.columns.at(1).mean, std::optional<double>(14.5));
+        QCOMPARE(model.columnName(1), QStringLiteral("column 2 · numeric"));
+        QCOMPARE(model.columnName(2), QStringLiteral("column 3 · categorical (a, b, c, d, e, …)"));
+        // An integer column's categories are numbers in the JSON: their text, not "" (the Predict form's too).
+        QCOMPARE(model.columnName(3), QStringLiteral("column 4 · categorical (1, 2)"));
+        QCOMPARE(model.columnName(4), QStringLiteral("column 5"));
+        QCOMPARE(model.columnName(9), QStringLiteral("column 10")); // no metadata: the position alone
+        QCOMPARE(model.importance.size(), 1);
     }
 };
 

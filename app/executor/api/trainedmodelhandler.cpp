@@ -100,6 +100,9 @@ HttpApi::Reply TrainedModelHandler::trainedModel(const ApiRequest& request, cons
         const QJsonObject importance = readArtifact(out + QStringLiteral("/artifacts/feature_importance.json"));
         if (!importance.isEmpty())
             result.insert(QStringLiteral("featureImportance"), importance);
+        // The training table's columns, as a version of this model describes them: the Model tab names columns by it.
+        if (const QJsonObject schema = BuiltInAlgorithms::inputSchemaJson(model); !schema.isEmpty())
+            result.insert(QStringLiteral("inputSchema"), schema);
         result.insert(QStringLiteral("files"), modelFiles(model));
         return jsonReply(result);
     });

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "versionshandler.h"
 
+#include "builtinalgorithm.h"
 #include "apicommon.h"
 #include "apicontext.h"
 #include "modelstore.h"
@@ -9,7 +10,6 @@
 #include "staging.h"
 
 #include <QFile>
-#include <QJsonArray>
 #include <QJsonDocument>
 #include <QUrl>
 
@@ -235,26 +235,8 @@ HttpApi::Reply VersionsHandler::versionInputSchema(const QString& project, const
         return versionNotFound(project, model, version);
     // A built-in algorithm's model folder records its training table's columns (preprocess.py's Preprocessor:
     // preprocessing.json); any other model answers {} (its instances are the model's own business).
-    QFile file(m_prediction->versionFolder(project, model, version) + QStringLiteral("/model/preprocessing.json"));
-    if (!file.open(QIODevice::ReadOnly))
-        return jsonReply(QJsonObject());
-    const QJsonObject recorded = QJsonDocument::fromJson(file.read(4 << 20)).object();
-    QJsonArray columns;
-    for (const QJsonValue& c : recorded.value(QStringLiteral("columns")).toArray()) {
-        const QJsonObject in = c.toObject();
-        QJsonObject out { { QStringLiteral("column"), in.value(QStringLiteral("index")).toInt() + 1 },
-            { QStringLiteral("type"), in.value(QStringLiteral("type")) } };
-        for (const char* key : { "mean", "vocabulary", "treatment" }) {
-            if (in.contains(QLatin1String(key)))
-                out.insert(QLatin1String(key), in.value(QLatin1String(key)));
-        }
-        columns.append(out);
-    }
-    return jsonReply(QJsonObject { { QStringLiteral("task"), recorded.value(QStringLiteral("task")) },
-        { QStringLiteral("labels"),
-            recorded.value(QStringLiteral("target")).toObject().value(QStringLiteral("labels")) },
-        { QStringLiteral("numColumns"), recorded.value(QStringLiteral("num_columns")) },
-        { QStringLiteral("columns"), columns } });
+    return jsonReply(
+        BuiltInAlgorithms::inputSchemaJson(m_prediction->versionFolder(project, model, version) + QStringLiteral("/model")));
 }
 
 HttpApi::Reply VersionsHandler::versionMetrics(const QString& project, const QString& model, const QString& version)
