@@ -121,8 +121,8 @@ private Q_SLOTS:
         for (const QString& drawn : trials->intermediateChart()->drawnTrials())
             QVERIFY2(drawn.endsWith(QLatin1String(":3")), qPrintable(drawn));
         QTRY_VERIFY_WITH_TIMEOUT(trials->importanceChart()->bars().size() == 2
-                || !trials->importanceChart()->noteLabel()->text().isEmpty()
-                    && !trials->importanceChart()->noteLabel()->text().startsWith(QLatin1String("Importance is")),
+                || (!trials->importanceChart()->noteLabel()->text().isEmpty()
+                    && !trials->importanceChart()->noteLabel()->text().startsWith(QLatin1String("Importance is"))),
             60000);
         const QStringList bars = trials->importanceChart()->bars();
         QVERIFY2(bars.size() == 2 && bars.first().startsWith(QLatin1String("opt ")),
