@@ -34,6 +34,8 @@ packages=(
     python3-optuna python3-sklearn
     # the built-in algorithms (resources/algorithms): XGBoost, and pandas for the service's CSV input
     python3-xgboost python3-pandas
+    # explanations' XRAI: Felzenszwalb segmentation from scikit-image (trainyard_algorithms/explanations.py)
+    python3-skimage
     # GUI tests and screenshots
     xvfb xauth openbox
     # team mode's tests: certificates made at test time (openssl), a keyring of the test's own for QtKeychain

@@ -110,7 +110,8 @@ class Figures:
     def check_outputs(self, job, task):
         model_dir = job.model_dir
         model_file = "model.bst" if self.algorithm == "xgboost" else "model.pt"
-        for name in (model_file, "preprocessing.json", "deployment_config.yaml", "builtin_algorithm_output.json"):
+        for name in (model_file, "preprocessing.json", "deployment_config.yaml", "builtin_algorithm_output.json",
+                     "explanation_metadata.json"):
             self.assertTrue(os.path.isfile(os.path.join(model_dir, name)), name)
         output = job.json("model", "builtin_algorithm_output.json")
         self.assertEqual(set(output), {"framework", "modelPath", "pythonVersion", "runtimeVersion"})

@@ -24,6 +24,16 @@ class Doubler:
         return [("x" * x["big"]) if isinstance(x, dict) else 2 * x for x in instances]
 
 
+class ListDoubler:
+    """Answers each list instance doubled: a custom routine whose answers are scores (explanations' custom path)."""
+    @classmethod
+    def from_path(cls, model_dir):
+        return cls()
+
+    def predict(self, instances, **kwargs):
+        return [[2 * v for v in x] for x in instances]
+
+
 class NeverLoads:
     """A routine whose load never ends (a model stuck in its imports): only the executor's going can end the node."""
     @classmethod
@@ -92,6 +102,48 @@ class NodeProcess(unittest.TestCase):
                     self.assertIn("error", answer)
                 self.assertEqual(answers[4]["predictions"], [2, 4])
                 self.assertIsNone(node.poll())
+            finally:
+                node.stdin.close()
+                node.wait(30)
+
+    def test_node_explains_and_refuses_what_it_cannot(self):
+        # The explain request (issue 47): the Doubler's score is 2x, so with baseline 0 each instance's one feature
+        # is worth 2x; a folder without a baseline is an "explanation" error; the node answers the next line.
+        with tempfile.TemporaryDirectory() as model_dir:
+            env = dict(os.environ, PYTHONPATH=os.pathsep.join([support.PACKAGE_DIR, os.path.dirname(__file__)]))
+            node = subprocess.Popen(
+                [support.PYTHON, "-m", "trainyard_algorithms.prediction_server", "--model-dir", model_dir,
+                 "--prediction-class", "test_prediction_protocol.ListDoubler"],
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env, text=True)
+            try:
+                self.assertTrue(json.loads(node.stdout.readline())["ready"])
+                node.stdin.write(json.dumps({"id": 1, "instances": [[3.0]], "explain": {"method": "sampledShapley",
+                                                                                        "numPaths": 2}}) + "\n")
+                node.stdin.flush()
+                refused = json.loads(node.stdout.readline())
+                self.assertEqual(refused["id"], 1)
+                self.assertTrue(refused.get("explanation"), refused)
+                self.assertIn("explanation_metadata.json", refused["error"])
+                with open(os.path.join(model_dir, "explanation_metadata.json"), "w") as f:
+                    json.dump({"inputs": {"x": {"input_baselines": [0.0]}}}, f)
+                # The baseline is read once, at the first explain request: a new node sees the file.
+            finally:
+                node.stdin.close()
+                node.wait(30)
+            node = subprocess.Popen(
+                [support.PYTHON, "-m", "trainyard_algorithms.prediction_server", "--model-dir", model_dir,
+                 "--prediction-class", "test_prediction_protocol.ListDoubler"],
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env, text=True)
+            try:
+                self.assertTrue(json.loads(node.stdout.readline())["ready"])
+                node.stdin.write('{"id":2,"explain":{"method":"sampledShapley","numPaths":2},"instances":[[3.0]]}\n')
+                node.stdin.write(json.dumps({"id": 3, "instances": [[1.0]]}) + "\n")
+                node.stdin.flush()
+                explained = json.loads(node.stdout.readline())
+                entry = explained["explanations"][0]["attributions_by_label"][0]
+                self.assertEqual(entry["attributions"], {"x": 6.0})
+                self.assertEqual((entry["example_score"], entry["baseline_score"]), (6.0, 0.0))
+                self.assertEqual(json.loads(node.stdout.readline())["predictions"], [[2.0]])
             finally:
                 node.stdin.close()
                 node.wait(30)

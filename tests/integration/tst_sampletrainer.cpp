@@ -314,7 +314,7 @@ void TestSampleTrainer::trainsChecksAndResumes()
                 .entryList({ QStringLiteral(".*tmp*") }, QDir::Files | QDir::Hidden)
                 .isEmpty());
     // The model as the prediction service deploys it (issue 30): a TorchScript archive (a zip whose code/ holds the
-    // scripted forward) and the ten class names, with no temporary file left.
+    // scripted forward), the ten class names and the explanation metadata, with no temporary file left.
     {
         QFile model(jobDir + QStringLiteral("/model/model.pt"));
         QVERIFY2(model.open(QIODevice::ReadOnly), qPrintable(model.fileName()));
@@ -324,7 +324,12 @@ void TestSampleTrainer::trainsChecksAndResumes()
         QFile classes(jobDir + QStringLiteral("/model/classes.json"));
         QVERIFY(classes.open(QIODevice::ReadOnly));
         QCOMPARE(QJsonDocument::fromJson(classes.readAll()).array().size(), 10);
-        QCOMPARE(QDir(jobDir + QStringLiteral("/model")).entryList(QDir::Files | QDir::Hidden).size(), 2);
+        // The service's explanation metadata (issue 47): one image input, explained from a black image.
+        QFile metadata(jobDir + QStringLiteral("/model/explanation_metadata.json"));
+        QVERIFY(metadata.open(QIODevice::ReadOnly));
+        QCOMPARE(QJsonDocument::fromJson(metadata.readAll())[QLatin1String("inputs")][QLatin1String("pixels")][QLatin1String("modality")].toString(),
+            QStringLiteral("image"));
+        QCOMPARE(QDir(jobDir + QStringLiteral("/model")).entryList(QDir::Files | QDir::Hidden).size(), 3);
     }
 
     // The master's hypertune reports: one per epoch, tag "accuracy", better than chance.

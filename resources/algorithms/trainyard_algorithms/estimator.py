@@ -428,6 +428,9 @@ def run_job(argv, algorithm, parser, build_model):
     body = pre.to_json()
     body["model"] = {"file": "model.pt", "algorithm": algorithm}
     common.write_json(os.path.join(model_dir, "preprocessing.json"), body)
+    # What projects.explain starts from (the service's explanation_metadata.json): the training means and modes.
+    from .explanations import metadata_for_builtin
+    common.write_json(os.path.join(model_dir, "explanation_metadata.json"), metadata_for_builtin(body))
     common.write_model_files(model_dir, env, FRAMEWORK,
                              common.deployment_labels(task, kept_step, final, algorithm))
     sink.close()

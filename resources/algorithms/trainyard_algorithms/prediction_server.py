@@ -17,6 +17,10 @@ own pipes, so a node has no port to guard and dies with its executor (stdin's en
   that fails alone (``instance`` left out when every instance works alone and only the batch fails). An instance
   nested deeper than ``--max-depth``, a line that cannot be decoded and an answer longer than
   ``--max-answer-bytes`` are answered as errors too: nothing a request holds ends the node.
+- a request line with ``"explain": {"method": …, "numPaths": …, "numIntegralSteps": …, "outputIndices": […]}`` is
+  answered ``{"id": N, "explanations": [...]}`` (explanations.explain(): the service's shape), or an error as above.
+  What a feature and its baseline are is read from the model folder at the first such request
+  (explanations.baselines_for()).
 
 What the model files mean is the service's "Exporting models for prediction" page: ``model.joblib`` or
 ``model.pkl`` for scikit-learn (joblib or pickle), ``model.bst`` (or joblib/pickle) for XGBoost; PYTORCH is our
@@ -284,9 +288,41 @@ def encode_answer(reply, max_bytes):
     return text
 
 
-def answer(predictor, request):
+class Explainer:
+    """A node's explanations: the model folder's baseline, read once at the first explain request."""
+
+    def __init__(self, model_dir):
+        self.model_dir = model_dir
+        self._baseline = None
+        self._read = False
+
+    def answer(self, predictor, request):
+        from . import explanations
+        instances = request.get("instances")
+        config = request.get("explain")
+        if not isinstance(config, dict):
+            return {"error": "explain must be an object (the version's explanationConfig)"}
+        try:
+            if not self._read:
+                self._baseline = explanations.baselines_for(self.model_dir)
+                self._read = True
+            return explanations.explain(predictor, self._baseline, instances, config)
+        except explanations.ExplanationError as e:
+            return {"error": str(e), "explanation": True}
+        except Exception as e:  # noqa: BLE001 - the model's own refusal of a perturbed row is the request's error
+            named = _NAMED_INSTANCE.match(_message(e))
+            if named and isinstance(instances, list) and int(named.group(1)) < len(instances):
+                return {"error": named.group(2), "instance": int(named.group(1))}
+            return {"error": "%s: %s" % (type(e).__name__, _message(e))}
+
+
+def answer(predictor, request, explainer=None):
     """The answer object for one request object (the module docstring's shapes)."""
     instances = request.get("instances")
+    if "explain" in request:
+        if explainer is None:
+            return {"error": "this node explains nothing"}
+        return explainer.answer(predictor, request)
     kwargs = {}
     if request.get("signature_name"):
         kwargs["signature_name"] = request["signature_name"]
@@ -366,6 +402,7 @@ def main(argv=None):
                                "loadSeconds": round(time.monotonic() - started, 3)}) + "\n")
     protocol.flush()
     print("prediction node ready: %s from %s" % (kind, args.model_dir), file=sys.stderr, flush=True)
+    explainer = Explainer(args.model_dir)
 
     for line in sys.stdin:
         if not line.strip():
@@ -376,7 +413,7 @@ def main(argv=None):
             protocol.flush()
             continue
         try:
-            reply = answer(predictor, request)
+            reply = answer(predictor, request, explainer)
         except RecursionError:  # a model that recursed on a (legal) deep instance: that request's error
             reply = {"error": "the model recursed too deeply on these instances"}
         reply["id"] = request.get("id")

@@ -788,6 +788,17 @@ def prepare(args, task, out_dir, algorithm, num_class=None, keep_missing=False, 
                                          .dropna().unique())
             else:
                 c["vocabulary"] = sorted({_category_text(v) for v in train_frame[c["index"]].dropna().tolist()})
+            # The most frequent training value: an explanation's baseline for the column (explanations.py; the
+            # service's advice for a categorical input). Ties go to the first in sorted order; None when all missing.
+            present = train_frame[c["index"]].dropna()
+            if c["treatment"] == "identity":
+                present = pd.to_numeric(present, errors="coerce").dropna().astype("int64")
+            else:
+                present = present.map(_category_text)
+            counts = present.value_counts()
+            c["mode"] = None if counts.empty else sorted(counts[counts == counts.max()].index.tolist())[0]
+            if c["mode"] is not None and c["treatment"] == "identity":
+                c["mode"] = int(c["mode"])
     preprocessor = Preprocessor(columns, task, labels, "keep" if (keep_missing and not preprocess) else "mean",
                                 training.columns)
 

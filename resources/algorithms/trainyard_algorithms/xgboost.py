@@ -448,6 +448,9 @@ def finish(booster, prepared, num_class, sink, env, np, xgb, task, out_dir):
     os.makedirs(model_dir, exist_ok=True)
     booster.save_model(os.path.join(model_dir, "model.bst"))
     common.write_json(os.path.join(model_dir, "preprocessing.json"), pre.to_json())
+    # What projects.explain starts from (the service's explanation_metadata.json): the training means and modes.
+    from .explanations import metadata_for_builtin
+    common.write_json(os.path.join(model_dir, "explanation_metadata.json"), metadata_for_builtin(pre.to_json()))
     final_split = "test" if "test" in splits else ("validation" if "validation" in splits else None)
     final = {}
     if final_split:
@@ -460,7 +463,7 @@ def finish(booster, prepared, num_class, sink, env, np, xgb, task, out_dir):
         if final_split == "test":
             sink.test(rounds, final)
         common.write_evaluation(out_dir, final_split, task, pre.labels, split.y, predicted, final)
-    _write_importance(out_dir, booster, pre)
+    _write_importance(out_dir, booster, pre, matrix if final_split else None, np)
     common.write_model_files(model_dir, env, FRAMEWORK, common.deployment_labels(task, rounds, final, "xgboost"))
     sink.close()
     log("Model written to %s" % model_dir)
@@ -501,11 +504,14 @@ def round_reporter(xgb, sink, rounds, master):
     return RoundReporter()
 
 
-def _write_importance(out_dir, booster, pre):
+def _write_importance(out_dir, booster, pre, matrix=None, np=None):
     """``<out>/artifacts/feature_importance.json``: XGBoost's split gain per encoded feature and summed per CSV
     column (0-based index, target = 0): {"importance_type": "gain", "features": [{"feature", "column", "kind",
-    "value"?, "total_gain", "splits", "gain"}], "columns": [{"column", "total_gain", "splits", "gain"}]}
-    ("gain" = total_gain / splits, XGBoost's "gain")."""
+    "value"?, "total_gain", "splits", "gain"}], "columns": [{"column", "total_gain", "splits", "gain",
+    "mean_abs_attribution"?}]} ("gain" = total_gain / splits, XGBoost's "gain"). With ``matrix`` (the final split:
+    test, else validation), each column's global importance as explanations measure it: the mean over the split's
+    rows of |the column's TreeSHAP attribution| (its one-hot features' attributions added up first; in margin
+    space, averaged over the classes of a multi-class model), "attribution_method" saying so (issue 47)."""
     total = booster.get_score(importance_type="total_gain")
     splits = booster.get_score(importance_type="weight")
     features = pre.features()
@@ -521,11 +527,25 @@ def _write_importance(out_dir, booster, pre):
         c["splits"] += n
     for c in by_column.values():
         c["gain"] = c["total_gain"] / c["splits"] if c["splits"] else 0.0
+    body = {"importance_type": "gain", "features": rows}
+    if matrix is not None and matrix.num_row() > 0:
+        contribs = np.asarray(booster.predict(matrix, pred_contribs=True))  # [N, F+1] or [N, K, F+1]
+        if contribs.ndim == 2:
+            contribs = contribs[:, None, :]
+        per_column = {}
+        for i, f in enumerate(features):
+            per_column.setdefault(f["column"], []).append(i)
+        for column, indices in per_column.items():
+            # A column's attribution is its encoded features' sum (a one-hot block moves the margin together).
+            attribution = contribs[:, :, indices].sum(axis=2)  # [N, K]
+            c = by_column.setdefault(column, {"column": column, "total_gain": 0.0, "splits": 0, "gain": 0.0})
+            c["mean_abs_attribution"] = float(np.abs(attribution).mean())
+        body["attribution_method"] = ("mean |TreeSHAP attribution| over the %d rows of the final split, in margin "
+                                      "(log-odds) space" % matrix.num_row())
+    body["columns"] = sorted(by_column.values(), key=lambda c: c["column"])
     folder = os.path.join(out_dir, "artifacts")
     os.makedirs(folder, exist_ok=True)
-    common.write_json(os.path.join(folder, "feature_importance.json"),
-                      {"importance_type": "gain", "features": rows,
-                       "columns": sorted(by_column.values(), key=lambda c: c["column"])})
+    common.write_json(os.path.join(folder, "feature_importance.json"), body)
 
 
 if __name__ == "__main__":

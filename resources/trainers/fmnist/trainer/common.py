@@ -206,7 +206,7 @@ class Serving(nn.Module):
 
 def export_model(job_dir, model):
     """Writes <job-dir>/model/model.pt, a TorchScript archive of Serving(model) on the CPU, atomically (temporary
-    file, fsync, rename), and model/classes.json: a folder that `versions create --framework pytorch` deploys as it
+    file, fsync, rename), model/classes.json and model/explanation_metadata.json: a folder that `versions create --framework pytorch` deploys as it
     is. Returns the folder."""
     import copy
     import json
@@ -222,6 +222,11 @@ def export_model(job_dir, model):
     os.replace(tmp, final)
     with open(os.path.join(folder, "classes.json"), "w") as f:
         json.dump(list(CLASSES), f)
+    # The service's explanation metadata: one image input, explained from a black image (projects.explain with
+    # integratedGradientsAttribution draws the pixels' attributions over the image).
+    with open(os.path.join(folder, "explanation_metadata.json"), "w") as f:
+        json.dump({"inputs": {"pixels": {"input_baselines": [0], "modality": "image"}},
+                   "outputs": {"probabilities": {}}, "framework": "pytorch"}, f)
     return folder
 
 
