@@ -402,6 +402,8 @@ QJsonObject VersionResource::toJson() const
         o.insert(QStringLiteral("predictionTimeout"), QStringLiteral("%1s").arg(predictionTimeoutSeconds));
     if (!packageUris.isEmpty())
         o.insert(QStringLiteral("packageUris"), QJsonArray::fromStringList(packageUris));
+    if (explanationConfig)
+        o.insert(QStringLiteral("explanationConfig"), explanationConfig->toJson());
     if (!labels.isEmpty())
         o.insert(QStringLiteral("labels"), labelsJson(labels));
     if (state != VersionState::Unknown)
@@ -492,6 +494,9 @@ VersionResource VersionResource::fromJson(
                 else
                     v.packageUris << uris.at(i).toString();
             }
+        } else if (key == QLatin1String("explanationConfig")) {
+            if (!it->isNull())
+                v.explanationConfig = ExplanationConfig::fromJson(*it, field, violations);
         } else if (key == QLatin1String("labels")) {
             v.labels = readLabels(*it, field, QStringLiteral("version."), violations);
         } else if (key == QLatin1String("state")) {
@@ -515,8 +520,7 @@ VersionResource VersionResource::fromJson(
         } else if (key == QLatin1String("etag")) {
             v.etag = it->toString();
         } else if (key == QLatin1String("serviceAccount") || key == QLatin1String("requestLoggingConfig")
-            || key == QLatin1String("acceleratorConfig") || key == QLatin1String("explanationConfig")
-            || key == QLatin1String("container") || key == QLatin1String("routes")) {
+            || key == QLatin1String("acceleratorConfig") || key == QLatin1String("container") || key == QLatin1String("routes")) {
             violations->append({ field, QStringLiteral("is not supported by this executor") });
         } else {
             violations->append({ field, QStringLiteral("unknown field") });

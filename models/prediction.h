@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #pragma once
 
+#include "explanationconfig.h"
 #include "job.h"
 #include "machinecatalog.h"
 #include "rpcstatus.h"
@@ -135,6 +136,8 @@ struct VersionResource {
     /// `predictionTimeout` (ours, a google.protobuf.Duration such as "30s"): how long a prediction may take before it
     /// answers DEADLINE_EXCEEDED; 0 = PredictionLimits::DefaultTimeoutSeconds.
     int predictionTimeoutSeconds = 0;
+    /// `explanationConfig`: how projects.explain attributes this version's predictions; none = explain refuses.
+    std::optional<ExplanationConfig> explanationConfig;
     QMap<QString, QString> labels;
     VersionState state = VersionState::Unknown;
     QString errorMessage;

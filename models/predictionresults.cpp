@@ -63,7 +63,8 @@ OperationPage OperationPage::fromJson(const QJsonObject& json)
     return page;
 }
 
-PredictResponse PredictResponse::fromReply(int httpStatus, const QJsonObject& body, const QString& transportError)
+PredictResponse PredictResponse::fromReply(
+    int httpStatus, const QJsonObject& body, const QString& transportError, QLatin1String answerKey)
 {
     PredictResponse r;
     if (httpStatus == 0 || (!transportError.isEmpty() && !body.contains(QLatin1String("error")))) {
@@ -71,9 +72,9 @@ PredictResponse PredictResponse::fromReply(int httpStatus, const QJsonObject& bo
         r.message = transportError;
         return r;
     }
-    if (httpStatus == 200 && body.contains(QLatin1String("predictions"))) {
+    if (httpStatus == 200 && body.contains(answerKey)) {
         r.kind = Kind::Predictions;
-        r.predictions = body.value(QStringLiteral("predictions")).toArray();
+        r.predictions = body.value(answerKey).toArray();
         return r;
     }
     const QJsonObject error = body.value(QStringLiteral("error")).toObject();

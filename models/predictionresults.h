@@ -76,8 +76,11 @@ struct PredictResponse {
     bool ok() const { return kind == Kind::Predictions; }
     /// The service's answer body of a Predictions answer: `{"predictions": [...]}`.
     QJsonObject toJson() const { return QJsonObject { { QStringLiteral("predictions"), predictions } }; }
-    /// From an answer's HTTP status and body (a JSON object; `transportError` non-empty when none came).
-    static PredictResponse fromReply(int httpStatus, const QJsonObject& body, const QString& transportError = {});
+    /// From an answer's HTTP status and body (a JSON object; `transportError` non-empty when none came). `answerKey`
+    /// is the success body's list: "predictions", or "explanations" for projects.explain (ExplainResponse), which
+    /// then fills `predictions`.
+    static PredictResponse fromReply(int httpStatus, const QJsonObject& body, const QString& transportError = {},
+        QLatin1String answerKey = QLatin1String("predictions"));
 };
 
 /// One prediction (an element of PredictResponse::predictions) as a reader sees it. The shapes are the models': a

@@ -5,8 +5,12 @@ Usage: prediction_models.py OUT. Trains on tests/data/builtin/breast_cancer.csv 
 - OUT/sklearn/model.joblib: a scikit-learn pipeline (StandardScaler + LogisticRegression) predicting the text labels;
 - OUT/xgboost/model.bst: an XGBoost booster (binary:logistic, 20 rounds) predicting P(malignant);
 - OUT/torch/model.pt: a TorchScript module (Linear 30→2 after a fixed standardisation) answering two logits;
+- OUT/explain/{linear,xgboost,torch}: models to explain, each with an explanation_metadata.json (the service's
+  format; features "feature_1" … "feature_30" at their training medians): a scikit-learn LinearRegression of the
+  label (0/1) on the 30 numbers, and copies of the booster and the TorchScript module above;
 - OUT/expected.json: {"instances": the first 5 rows' features, "sklearn"|"xgboost"|"torch": each model's answer,
-  "allInstances": every row's features, "sklearnAll"|"xgboostAll": each model's answer to every row (batch jobs)}.
+  "allInstances": every row's features, "sklearnAll"|"xgboostAll": each model's answer to every row (batch jobs),
+  "explain": {"names", "baseline", "linearWeights"}}.
 """
 
 import csv
@@ -18,7 +22,7 @@ import joblib
 import numpy as np
 import torch
 import xgboost as xgb
-from sklearn.linear_model import LogisticRegression
+from sklearn.linear_model import LinearRegression, LogisticRegression
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 
@@ -68,6 +72,21 @@ def main(out):
     scripted = torch.jit.script(net)
     scripted.save(os.path.join(out, "torch", "model.pt"))
 
+    names = ["feature_%d" % (j + 1) for j in range(X.shape[1])]
+    baseline = np.median(X, axis=0)
+    metadata = {"inputs": {name: {"input_baselines": [float(b)], "index": j}
+                           for j, (name, b) in enumerate(zip(names, baseline))},
+                "outputs": {"score": {}}, "framework": "trainyard"}
+    linear = LinearRegression().fit(X, y)
+    for name in ("linear", "xgboost", "torch"):
+        folder = os.path.join(out, "explain", name)
+        os.makedirs(folder, exist_ok=True)
+        with open(os.path.join(folder, "explanation_metadata.json"), "w") as f:
+            json.dump(metadata, f)
+    joblib.dump(linear, os.path.join(out, "explain", "linear", "model.joblib"))
+    booster.save_model(os.path.join(out, "explain", "xgboost", "model.bst"))
+    scripted.save(os.path.join(out, "explain", "torch", "model.pt"))
+
     with torch.no_grad():
         torch_answer = scripted(torch.tensor(instances, dtype=torch.float32)).tolist()
     expected = {
@@ -78,6 +97,7 @@ def main(out):
         "allInstances": X.tolist(),
         "sklearnAll": pipeline.predict(X).tolist(),
         "xgboostAll": booster.predict(xgb.DMatrix(X)).tolist(),
+        "explain": {"names": names, "baseline": baseline.tolist(), "linearWeights": linear.coef_.tolist()},
     }
     with open(os.path.join(out, "expected.json"), "w") as f:
         json.dump(expected, f)

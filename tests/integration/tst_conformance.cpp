@@ -43,8 +43,6 @@ const QStringList kExtensions {
 
 /// The methods the description has and this executor does not serve: each answers 501 UNIMPLEMENTED saying why.
 const QStringList kUnserved {
-    // Explanations: the service's are for TensorFlow models, and this executor has none (issue 47 adds them).
-    QStringLiteral("ml.projects.explain"),
     // The AI Platform Vizier API: tuning runs inside training jobs (trainingInput.hyperparameters).
     QStringLiteral("ml.projects.locations.studies.create"), QStringLiteral("ml.projects.locations.studies.delete"),
     QStringLiteral("ml.projects.locations.studies.get"), QStringLiteral("ml.projects.locations.studies.list"),
@@ -161,9 +159,12 @@ class TestConformance : public QObject {
             status.remove(QStringLiteral("status"));
             problems << m_api->validate(status, QStringLiteral("GoogleRpc__Status"), QStringLiteral("$.error"));
         } else if (method.response == QLatin1String("GoogleApi__HttpBody")) {
-            // predict and explain answer the raw body the description wraps in HttpBody: {"predictions": […]}.
-            if (!doc.object().value(QStringLiteral("predictions")).isArray())
-                problems << QStringLiteral("a prediction answer is {\"predictions\": [...]}");
+            // predict and explain answer the raw body the description wraps in HttpBody: {"predictions": […]},
+            // {"explanations": […]}.
+            const QString key = id == QLatin1String("ml.projects.explain") ? QStringLiteral("explanations")
+                                                                           : QStringLiteral("predictions");
+            if (!doc.object().value(key).isArray())
+                problems << QStringLiteral("the answer is {\"%1\": [...]}").arg(key);
         } else if (method.response == QLatin1String("GoogleProtobuf__Empty")) {
             if (!doc.object().isEmpty())
                 problems << QStringLiteral("google.protobuf.Empty is {}");
@@ -401,6 +402,17 @@ private Q_SLOTS:
         QCOMPARE(predicted.json.value(QStringLiteral("predictions")).toArray().size(), instances.size());
         call(QStringLiteral("ml.projects.predict"), { QStringLiteral("local/models/census/versions/v2") }, request, {}, 200,
             RawBody);
+        // A version with an explanationConfig (the service's sampledShapleyAttribution) answers projects.explain.
+        waitOperation(call(QStringLiteral("ml.projects.models.versions.create"), { QStringLiteral("local"), QStringLiteral("census") },
+            QJsonObject { { QStringLiteral("name"), QStringLiteral("v4") },
+                { QStringLiteral("deploymentUri"), QString(m_models + QStringLiteral("/explain/linear")) },
+                { QStringLiteral("explanationConfig"),
+                    QJsonObject { { QStringLiteral("sampledShapleyAttribution"),
+                        QJsonObject { { QStringLiteral("numPaths"), 3 } } } } } })
+                          .json.value(QStringLiteral("name")).toString());
+        const ApiResponse explained = call(QStringLiteral("ml.projects.explain"),
+            { QStringLiteral("local/models/census/versions/v4") }, request, {}, 200, RawBody);
+        QCOMPARE(explained.json.value(QStringLiteral("explanations")).toArray().size(), instances.size());
 
         // A batch prediction job: predictionInput and predictionOutput.
         QByteArray rows;
@@ -451,6 +463,8 @@ private Q_SLOTS:
         waitOperation(call(QStringLiteral("ml.projects.models.versions.delete"),
             { QStringLiteral("local"), QStringLiteral("census"), QStringLiteral("v3") }).json.value(QStringLiteral("name")).toString());
         waitOperation(call(QStringLiteral("ml.projects.models.versions.delete"),
+            { QStringLiteral("local"), QStringLiteral("census"), QStringLiteral("v4") }).json.value(QStringLiteral("name")).toString());
+        waitOperation(call(QStringLiteral("ml.projects.models.versions.delete"),
             { QStringLiteral("local"), QStringLiteral("census"), QStringLiteral("v2") }).json.value(QStringLiteral("name")).toString());
         waitOperation(call(QStringLiteral("ml.projects.models.delete"), { QStringLiteral("local"), QStringLiteral("census") })
                           .json.value(QStringLiteral("name")).toString());
@@ -462,15 +476,12 @@ private Q_SLOTS:
         for (const QString& id : kUnserved) {
             const DiscoveryDocument::Method method = m_api->methods().value(id);
             QVERIFY2(!method.id.isEmpty(), qPrintable(id));
-            // Each path parameter a plausible value: a model for explain, a location, a study, a trial.
+            // Each path parameter a plausible value: a location, a study, a trial.
             QStringList values;
             static const QRegularExpression parameter(QStringLiteral("\\{([^}]+)\\}"));
             for (auto it = parameter.globalMatch(method.flatPath); it.hasNext();) {
                 const QString name = it.next().captured(1);
-                // projects.explain's {+name} is a model's or a version's whole name under the project.
-                values << (id == QLatin1String("ml.projects.explain") ? QStringLiteral("local/models/census")
-                        : name == QLatin1String("projectsId")         ? QStringLiteral("local")
-                                                                      : name.chopped(3));
+                values << (name == QLatin1String("projectsId") ? QStringLiteral("local") : name.chopped(3));
             }
             call(id, values, QJsonObject(), {}, 501);
         }

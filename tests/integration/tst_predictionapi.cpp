@@ -343,6 +343,190 @@ private Q_SLOTS:
         QCOMPARE(predict(QStringLiteral("cancer/versions/xgb"), instances).status, 200);
     }
 
+    /// projects.explain (issue 47): a version created with an explanationConfig answers the service's shape; on a
+    /// linear model sampled Shapley equals w_i · (x_i − b_i) through the executor; TreeSHAP and integrated gradients
+    /// are complete in their own space; what a model cannot give is refused at create naming the field, and explain
+    /// on a version without a config is FAILED_PRECONDITION.
+    void explanations()
+    {
+        const QJsonObject facts = m_expected.value(QStringLiteral("explain")).toObject();
+        const QJsonArray names = facts.value(QStringLiteral("names")).toArray();
+        const QJsonArray baseline = facts.value(QStringLiteral("baseline")).toArray();
+        const QJsonArray weights = facts.value(QStringLiteral("linearWeights")).toArray();
+        const QJsonArray instances = m_expected.value(QStringLiteral("instances")).toArray();
+        const QString explain = m_models + QStringLiteral("/explain/");
+        const auto config = [](const char* method, const char* count = nullptr, int n = 0) {
+            QJsonObject params;
+            if (count)
+                params.insert(QLatin1String(count), n);
+            return QJsonObject { { QStringLiteral("explanationConfig"), QJsonObject { { QLatin1String(method), params } } } };
+        };
+        const auto post = [&](const QString& path, const QJsonObject& body) {
+            return send("POST", QStringLiteral("/v1/projects/local/models/") + path + QStringLiteral(":explain"),
+                json(body));
+        };
+        // The completeness of one attributions_by_label entry: Σ attributions = example_score − baseline_score.
+        const auto complete = [](const QJsonObject& entry, double tolerance) {
+            double sum = 0;
+            const QJsonObject a = entry.value(QStringLiteral("attributions")).toObject();
+            for (auto it = a.begin(); it != a.end(); ++it)
+                sum += it->toDouble();
+            const double gap = entry.value(QStringLiteral("example_score")).toDouble()
+                - entry.value(QStringLiteral("baseline_score")).toDouble();
+            return std::abs(sum - gap) <= tolerance * std::max(1.0, std::abs(gap));
+        };
+
+        QCOMPARE(send("POST", QStringLiteral("/v1/projects/local/models"),
+                     json({ { QStringLiteral("name"), QStringLiteral("explained") } }))
+                     .status,
+            200);
+        const QJsonObject linear = deploy(QStringLiteral("explained"), QStringLiteral("linear"),
+            explain + QStringLiteral("linear"), QString(), config("sampledShapleyAttribution", "numPaths", 5));
+        QCOMPARE(linear.value(QStringLiteral("state")).toString(), QStringLiteral("READY"));
+        QCOMPARE(linear.value(QStringLiteral("explanationConfig")).toObject(),
+            config("sampledShapleyAttribution", "numPaths", 5).value(QStringLiteral("explanationConfig")).toObject());
+        const ApiResponse answered = post(QStringLiteral("explained/versions/linear"),
+            { { QStringLiteral("instances"), QJsonArray { instances.at(0), instances.at(3) } } });
+        QCOMPARE(answered.status, 200);
+        const QJsonArray explanations = answered.json.value(QStringLiteral("explanations")).toArray();
+        QCOMPARE(explanations.size(), 2);
+        for (qsizetype i = 0; i < explanations.size(); ++i) {
+            const QJsonArray byLabel
+                = explanations.at(i).toObject().value(QStringLiteral("attributions_by_label")).toArray();
+            QCOMPARE(byLabel.size(), 1);
+            const QJsonObject entry = byLabel.at(0).toObject();
+            QCOMPARE(entry.value(QStringLiteral("label_index")).toInt(-1), 0);
+            QVERIFY(entry.contains(QStringLiteral("approx_error")));
+            QVERIFY(complete(entry, 1e-9));
+            const QJsonObject attributions = entry.value(QStringLiteral("attributions")).toObject();
+            QCOMPARE(attributions.size(), names.size());
+            const QJsonArray x = instances.at(i == 0 ? 0 : 3).toArray();
+            for (qsizetype j = 0; j < names.size(); ++j) {
+                const double expected
+                    = weights.at(j).toDouble() * (x.at(j).toDouble() - baseline.at(j).toDouble());
+                const double got = attributions.value(names.at(j).toString()).toDouble();
+                QVERIFY2(std::abs(got - expected) <= 1e-6 * std::max(1.0, std::abs(expected)),
+                    qPrintable(QStringLiteral("%1: %2, expected %3").arg(names.at(j).toString()).arg(got).arg(expected)));
+            }
+        }
+
+        // TreeSHAP: complete in margin space. Integrated gradients on the TorchScript module: complete within its
+        // approx_error (relative), the predicted logit explained.
+        QCOMPARE(deploy(QStringLiteral("explained"), QStringLiteral("trees"), explain + QStringLiteral("xgboost"),
+                     QString(), config("treeShapAttribution"))
+                     .value(QStringLiteral("state"))
+                     .toString(),
+            QStringLiteral("READY"));
+        const ApiResponse trees = post(QStringLiteral("explained/versions/trees"), { { QStringLiteral("instances"), instances } });
+        QCOMPARE(trees.status, 200);
+        for (const QJsonValue& e : trees.json.value(QStringLiteral("explanations")).toArray())
+            QVERIFY2(complete(e.toObject().value(QStringLiteral("attributions_by_label")).toArray().at(0).toObject(), 1e-4),
+                trees.body.constData());
+        QCOMPARE(deploy(QStringLiteral("explained"), QStringLiteral("gradients"), explain + QStringLiteral("torch"),
+                     QString(), config("integratedGradientsAttribution", "numIntegralSteps", 20))
+                     .value(QStringLiteral("state"))
+                     .toString(),
+            QStringLiteral("READY"));
+        const ApiResponse gradients = post(QStringLiteral("explained/versions/gradients"),
+            { { QStringLiteral("instances"), QJsonArray { instances.at(0) } },
+                { QStringLiteral("outputIndices"), QJsonArray { 0, 1 } } });
+        QCOMPARE(gradients.status, 200);
+        const QJsonArray both = gradients.json.value(QStringLiteral("explanations"))
+                                    .toArray()
+                                    .at(0)
+                                    .toObject()
+                                    .value(QStringLiteral("attributions_by_label"))
+                                    .toArray();
+        QCOMPARE(both.size(), 2);
+        for (const QJsonValue& e : both) {
+            const QJsonObject entry = e.toObject();
+            QVERIFY2(entry.value(QStringLiteral("approx_error")).toDouble() < 1e-4, gradients.body.constData());
+            QVERIFY(complete(entry, 1e-4));
+        }
+
+        // Refused at create, naming the field and the rule: gradients of a scikit-learn model, and a folder without a
+        // baseline.
+        const auto refused = [&](const QString& version, const QString& folder, const QJsonObject& body) {
+            QJsonObject b = body;
+            b.insert(QStringLiteral("name"), version);
+            b.insert(QStringLiteral("deploymentUri"), folder);
+            return send("POST", QStringLiteral("/v1/projects/local/models/explained/versions"), json(b));
+        };
+        const ApiResponse noGradients = refused(QStringLiteral("nograd"), explain + QStringLiteral("linear"),
+            config("integratedGradientsAttribution", "numIntegralSteps", 20));
+        QCOMPARE(noGradients.status, 400);
+        QVERIFY2(noGradients.body.contains("version.explanationConfig.integratedGradientsAttribution")
+                && noGradients.body.contains("PYTORCH"),
+            noGradients.body.constData());
+        const ApiResponse noBaseline = refused(QStringLiteral("nobaseline"), modelPath("sklearn"),
+            config("sampledShapleyAttribution", "numPaths", 5));
+        QCOMPARE(noBaseline.status, 400);
+        QVERIFY2(noBaseline.body.contains("explanation_metadata.json"), noBaseline.body.constData());
+        const ApiResponse badPaths = refused(QStringLiteral("badpaths"), explain + QStringLiteral("linear"),
+            config("sampledShapleyAttribution", "numPaths", 500));
+        QCOMPARE(badPaths.status, 400);
+        QVERIFY2(badPaths.body.contains("sampledShapleyAttribution.numPaths"), badPaths.body.constData());
+
+        // Exact Shapley over 30 features is refused when asked (2^30 rows), with the limit.
+        deploy(QStringLiteral("explained"), QStringLiteral("exact"), explain + QStringLiteral("linear"), QString(),
+            config("exactShapleyAttribution"));
+        const ApiResponse exact = post(QStringLiteral("explained/versions/exact"), { { QStringLiteral("instances"), instances } });
+        QCOMPARE(exact.status, 400);
+        QVERIFY2(exact.body.contains("FAILED_PRECONDITION") && exact.body.contains("up to 12"), exact.body.constData());
+
+        // A version without a config, and a field explain does not take.
+        deploy(QStringLiteral("explained"), QStringLiteral("plain"), explain + QStringLiteral("linear"), QString());
+        const ApiResponse plain = post(QStringLiteral("explained/versions/plain"), { { QStringLiteral("instances"), instances } });
+        QCOMPARE(plain.status, 400);
+        QVERIFY2(plain.body.contains("FAILED_PRECONDITION") && plain.body.contains("explanationConfig"), plain.body.constData());
+        const ApiResponse unknown = post(QStringLiteral("explained/versions/linear"),
+            { { QStringLiteral("instances"), instances }, { QStringLiteral("signature_name"), QStringLiteral("x") } });
+        QCOMPARE(unknown.status, 400);
+        QVERIFY2(unknown.body.contains("outputIndices"), unknown.body.constData());
+
+        // The CLI, as gcloud beta writes it: versions create --explanation-method, then explain.
+        const Trainyard::Test::CtlRun created = ctl({ QStringLiteral("versions"), QStringLiteral("create"),
+            QStringLiteral("bycli"), QStringLiteral("--model=explained"), QStringLiteral("--origin=") + explain + QStringLiteral("linear"),
+            QStringLiteral("--explanation-method=sampled-shapley"), QStringLiteral("--num-paths=4"), QStringLiteral("--quiet") });
+        QVERIFY2(created.code == 0, qPrintable(created.text()));
+        QCOMPARE(send("GET", QStringLiteral("/v1/projects/local/models/explained/versions/bycli"))
+                     .json.value(QStringLiteral("explanationConfig"))
+                     .toObject(),
+            config("sampledShapleyAttribution", "numPaths", 4).value(QStringLiteral("explanationConfig")).toObject());
+        QFile rows(m_root.filePath(QStringLiteral("explain-rows.json")));
+        QVERIFY(rows.open(QIODevice::WriteOnly));
+        rows.write(QJsonDocument(instances.at(0).toArray()).toJson(QJsonDocument::Compact) + '\n');
+        rows.close();
+        const Trainyard::Test::CtlRun shown = ctl({ QStringLiteral("explain"), QStringLiteral("--model=explained"),
+            QStringLiteral("--version=bycli"), QStringLiteral("--json-instances=") + rows.fileName() });
+        QVERIFY2(shown.code == 0 && shown.out.contains(QLatin1String("instance 0, output 0: score"))
+                && shown.out.contains(QLatin1String("feature_1 ")) && shown.out.contains(QLatin1String("sampledShapley")),
+            qPrintable(shown.text()));
+        const Trainyard::Test::CtlRun asJson = ctl({ QStringLiteral("explain"), QStringLiteral("--model=explained"),
+            QStringLiteral("--version=bycli"), QStringLiteral("--json-instances=") + rows.fileName(),
+            QStringLiteral("--format=json") });
+        QVERIFY2(asJson.code == 0, qPrintable(asJson.text()));
+        QCOMPARE(QJsonDocument::fromJson(asJson.out.toUtf8()).object().value(QStringLiteral("explanations")).toArray().size(), 1);
+        const Trainyard::Test::CtlRun badMethod = ctl({ QStringLiteral("versions"), QStringLiteral("create"),
+            QStringLiteral("bad"), QStringLiteral("--model=explained"), QStringLiteral("--origin=") + explain + QStringLiteral("linear"),
+            QStringLiteral("--explanation-method=lime") });
+        QVERIFY2(badMethod.code != 0 && badMethod.err.contains(QLatin1String("sampled-shapley")), qPrintable(badMethod.text()));
+
+        // Their nodes stop with them: the cases after this one run beside no more nodes than before it. The default
+        // version (the first, linear) last, as the service requires.
+        for (const char* version : { "trees", "gradients", "exact", "plain", "bycli" })
+            QCOMPARE(send("DELETE", QStringLiteral("/v1/projects/local/models/explained/versions/") + QLatin1String(version))
+                         .status,
+                200);
+        QTRY_COMPARE_WITH_TIMEOUT(send("GET", QStringLiteral("/v1/projects/local/models/explained/versions"))
+                                      .json.value(QStringLiteral("versions"))
+                                      .toArray()
+                                      .size(),
+            1, 30000);
+        QCOMPARE(send("DELETE", QStringLiteral("/v1/projects/local/models/explained/versions/linear")).status, 200);
+        QTRY_VERIFY_WITH_TIMEOUT(processesWith(QStringLiteral("/models/explained/")).isEmpty(), 30000);
+    }
+
     /// A custom prediction routine, the service's way: packageUris staged with pip, predictionClass's from_path() given
     /// the version's folder, predict() answering what it likes (here the label with its probability, from the same
     /// scikit-learn pipeline); a class whose from_path() raises leaves the version FAILED with its message.

@@ -12,7 +12,9 @@ class PredictionService;
 /// version, `…/versions/{version}:predict`; app/executor/API.md "Models and versions"): the body checked (size,
 /// `instances` and `signature_name` only, no key twice, nesting depth), sent to the version's nodes, and answered
 /// when a node has, with the service's shape (`{"predictions": […]}`, or an error naming the instance), the request
-/// counted in the version's metrics and, with the model's onlinePredictionLogging, recorded in its log. Main thread.
+/// counted in the version's metrics and, with the model's onlinePredictionLogging, recorded in its log. Also
+/// `projects.explain` (`…:explain`, the same body with `outputIndices` instead of `signature_name`), answered by the
+/// same nodes with the service's `{"explanations": […]}`, under the same checks, counts and log. Main thread.
 class PredictHandler {
 public:
     /// `context` and `prediction` are not owned and outlive the handler.
@@ -22,8 +24,16 @@ public:
     /// is refused at once.
     HttpApi::Reply predict(const ApiRequest& request, const QString& project, const QString& model,
         const QString& version, const HttpChannelPtr& channel, bool* deferred);
+    /// projects.explain: as predict(), for a version with an explanationConfig (FAILED_PRECONDITION without one).
+    /// The body's `outputIndices` (ours, after Vertex AI): the outputs to explain, else the predicted class.
+    HttpApi::Reply explain(const ApiRequest& request, const QString& project, const QString& model,
+        const QString& version, const HttpChannelPtr& channel, bool* deferred);
 
 private:
+    enum class Verb { Predict, Explain };
+    HttpApi::Reply serve(Verb verb, const ApiRequest& request, const QString& project, const QString& model,
+        const QString& version, const HttpChannelPtr& channel, bool* deferred);
+
     ApiContext* m_context;
     PredictionService* m_prediction;
 };

@@ -258,6 +258,12 @@ struct HttpApi::Routes {
                     return h.predict(c.request, c["project"], c["model"], QString(), c.channel, c.streaming);
                 });
             });
+        table.add("POST", model + QStringLiteral(":explain"), QStringLiteral("ml.models.predict"),
+            [toPredict](const Call& c) {
+                return toPredict(c, [&](PredictHandler& h) {
+                    return h.explain(c.request, c["project"], c["model"], QString(), c.channel, c.streaming);
+                });
+            });
         table.add("GET", versions, QStringLiteral("ml.versions.list"), [toVersions](const Call& c) {
             return toVersions(
                 c, [&](VersionsHandler& h) { return h.listVersions(c.request, c["project"], c["model"]); });
@@ -301,6 +307,12 @@ struct HttpApi::Routes {
             [toPredict](const Call& c) {
                 return toPredict(c, [&](PredictHandler& h) {
                     return h.predict(c.request, c["project"], c["model"], c["version"], c.channel, c.streaming);
+                });
+            });
+        table.add("POST", version + QStringLiteral(":explain"), QStringLiteral("ml.versions.predict"),
+            [toPredict](const Call& c) {
+                return toPredict(c, [&](PredictHandler& h) {
+                    return h.explain(c.request, c["project"], c["model"], c["version"], c.channel, c.streaming);
                 });
             });
         const QString operations = QStringLiteral("/v1/projects/{project}/operations");
@@ -347,10 +359,6 @@ struct HttpApi::Routes {
             table.add(method, QStringLiteral("/v1/projects/{project}/locations/{location}/studies/{study=**}"),
                 QStringLiteral("ml.projects.getConfig"), unimplemented(vizier));
         }
-        for (const QString& resource : { model, version })
-            table.add("POST", resource + QStringLiteral(":explain"), QStringLiteral("ml.models.predict"),
-                unimplemented(QStringLiteral("projects.explain is not served yet: the service offers explanations "
-                                             "for TensorFlow models only, and this executor has none to explain.")));
 
         // Every route's audit method, once: the router records each call from it (route()).
         for (const auto& route : table.routes())

@@ -78,6 +78,10 @@ HttpApi::Reply VersionsHandler::createVersion(const ApiRequest& request, const Q
         FieldViolation undetected;
         if (pathProblems.isEmpty() && !version.resolveFramework(path, &undetected))
             violations.append(undetected);
+        // Explanations the model cannot give are refused now, with what to add or change (not at the first explain).
+        else if (pathProblems.isEmpty() && version.explanationConfig)
+            violations += version.explanationConfig->problemsFor(
+                version.framework, !version.predictionClass.isEmpty(), path);
     }
     // Nodes the host can never hold are refused now, with what they need and what the host has.
     violations += versionScalingViolations(version, m_context->hostInventory());

@@ -511,12 +511,25 @@ std::optional<OperationResource> PredictionService::modelDeleted(const ModelReso
 void PredictionService::predict(
     const VersionResource& version, const QJsonArray& instances, const QString& signatureName, Answer answer)
 {
+    if (VersionNodes* nodes = servingNodes(version, answer))
+        nodes->predict(instances, signatureName, std::move(answer));
+}
+
+void PredictionService::explain(
+    const VersionResource& version, const QJsonArray& instances, const QJsonObject& config, Answer answer)
+{
+    if (VersionNodes* nodes = servingNodes(version, answer))
+        nodes->explain(instances, config, std::move(answer));
+}
+
+VersionNodes* PredictionService::servingNodes(const VersionResource& version, const Answer& answer)
+{
     const QString key = keyOf(version);
     const auto serving = m_serving.value(key);
     if (!serving || !serving->nodes) {
         answer(QJsonObject { { QStringLiteral("unavailable"),
             QStringLiteral("version %1 has no prediction node running").arg(version.resourceName()) } });
-        return;
+        return nullptr;
     }
     const qint64 nowMs = QDateTime::currentMSecsSinceEpoch();
     if (nowMs - serving->lastUseWrittenMs >= LastUseWriteMs) {
@@ -529,7 +542,7 @@ void PredictionService::predict(
                     << "cannot store lastUseTime of" << version.resourceName() << ":" << error;
         }
     }
-    serving->nodes->predict(instances, signatureName, std::move(answer));
+    return serving->nodes;
 }
 
 void PredictionService::logRequest(const VersionResource& version, const QString& line)

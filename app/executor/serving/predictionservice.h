@@ -82,6 +82,11 @@ public:
     /// Sends `instances` to `version`'s nodes (it must be READY). `answer` runs once.
     void predict(
         const VersionResource& version, const QJsonArray& instances, const QString& signatureName, Answer answer);
+    /// Asks `version`'s nodes (it must be READY) to explain `instances` (projects.explain): `config` is the node's
+    /// "explain" object (ExplanationConfig::nodeJson() with the request's outputIndices). `answer` runs once, with
+    /// `{"explanations": [...]}` or an error as predict()'s.
+    void explain(
+        const VersionResource& version, const QJsonArray& instances, const QJsonObject& config, Answer answer);
 
     /// Appends `line` to `version`'s log (its nodes' log) with a timestamp: a request's record when the model has
     /// onlinePredictionLogging.
@@ -133,6 +138,9 @@ private:
     void finishDelete(const VersionResource& version, const QString& operationId);
     void serve(const VersionResource& version);
     static QString keyOf(const VersionResource& version);
+    /// `version`'s running nodes, its lastUseTime kept (written at most once a minute); null after answering
+    /// `answer` UNAVAILABLE when none run.
+    VersionNodes* servingNodes(const VersionResource& version, const Answer& answer);
 
     ModelStore* m_store;
     QString m_dataDir;

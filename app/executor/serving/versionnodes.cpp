@@ -406,13 +406,26 @@ QList<qint64> VersionNodes::pids() const
 
 void VersionNodes::predict(const QJsonArray& instances, const QString& signatureName, Answer answer)
 {
+    QJsonObject fields;
+    if (!signatureName.isEmpty())
+        fields.insert(QStringLiteral("signature_name"), signatureName);
+    request(instances, fields, std::move(answer));
+}
+
+void VersionNodes::explain(const QJsonArray& instances, const QJsonObject& config, Answer answer)
+{
+    request(instances, QJsonObject { { QStringLiteral("explain"), config } }, std::move(answer));
+}
+
+void VersionNodes::request(const QJsonArray& instances, const QJsonObject& fields, Answer answer)
+{
     if (m_failed) {
         QTimer::singleShot(0, this, [answer = std::move(answer), why = m_failure] { answer(unavailable(why)); });
         return;
     }
     const quint64 id = m_nextId++;
     QTimer::singleShot(m_spec.timeoutMs, this, [this, id] { expire(id); });
-    predict(Waiting { id, instances, signatureName, std::move(answer) });
+    predict(Waiting { id, instances, fields, std::move(answer) });
 }
 
 void VersionNodes::expire(quint64 id)
@@ -450,7 +463,7 @@ void VersionNodes::expire(quint64 id)
 void VersionNodes::predict(Waiting request)
 {
     QJsonArray instances = std::move(request.instances);
-    const QString signatureName = request.signatureName;
+    const QJsonObject fields = std::move(request.fields);
     Answer answer = std::move(request.answer);
     const quint64 id = request.id;
     Node* best = nullptr;
@@ -462,13 +475,13 @@ void VersionNodes::predict(Waiting request)
         // Scaled to zero (or every node restarting): a node starts for this request, which waits for it.
         if (runningNodes() == 0)
             scaleUp(QStringLiteral("a request arrived while no node ran (cold start)"));
-        m_waiting.enqueue(Waiting { id, instances, signatureName, std::move(answer) });
+        m_waiting.enqueue(Waiting { id, instances, fields, std::move(answer) });
         return;
     }
     // Every running node already has a request waiting behind the one it answers: one more node, up to maxNodes.
     if (best->inFlight.size() >= 2 && runningNodes() < m_spec.maxNodes && runningNodes() == readyNodes())
         scaleUp(QStringLiteral("every node has requests waiting"), NodeCapacity::Need::IfFits);
-    send(*best, id, instances, signatureName, std::move(answer));
+    send(*best, id, instances, fields, std::move(answer));
 }
 
 void VersionNodes::dispatchWaiting()
@@ -477,13 +490,17 @@ void VersionNodes::dispatchWaiting()
         predict(m_waiting.dequeue());
 }
 
-void VersionNodes::send(Node& node, quint64 id, const QJsonArray& instances, const QString& signatureName, Answer answer)
+void VersionNodes::send(Node& node, quint64 id, const QJsonArray& instances, const QJsonObject& fields, Answer answer)
 {
-    QJsonObject request { { QStringLiteral("id"), qint64(id) }, { QStringLiteral("instances"), instances } };
-    if (!signatureName.isEmpty())
-        request.insert(QStringLiteral("signature_name"), signatureName);
+    QJsonObject request = fields;
+    request.insert(QStringLiteral("instances"), instances);
+    // The id is written first (a JSON object's keys are sorted, "explain" before "id"): a node reads it from a line
+    // it cannot decode, to answer that request (prediction_server.py's _REQUEST_ID).
+    QByteArray line = "{\"id\":" + QByteArray::number(id) + ',';
+    line += QJsonDocument(request).toJson(QJsonDocument::Compact).mid(1);
+    line += '\n';
     node.inFlight.enqueue(Pending { id, std::move(answer) });
-    node.process->write(QJsonDocument(request).toJson(QJsonDocument::Compact) + '\n');
+    node.process->write(line);
 }
 
 } // namespace Trainyard

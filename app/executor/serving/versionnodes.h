@@ -103,6 +103,10 @@ public:
     void start();
     /// Sends `instances` (and `signatureName` when not empty) to a node; `answer` runs once, from the event loop.
     void predict(const QJsonArray& instances, const QString& signatureName, Answer answer);
+    /// Asks a node to explain `instances` with `config` (the node's "explain" object: ExplanationConfig::nodeJson()
+    /// and the request's outputIndices); answered as predict() is, with `{"explanations": [...]}` on success and
+    /// `{"error": …, "explanation": true}` when the model folder cannot be explained so.
+    void explain(const QJsonArray& instances, const QJsonObject& config, Answer answer);
     /// Nodes that loaded the model and run now.
     int readyNodes() const;
     /// The process IDs of the nodes running now (tests, diagnostics).
@@ -168,7 +172,10 @@ private:
     /// Started and neither finished nor stopping.
     static bool isRunning(const Node& node) { return node.process && node.process->isRunning() && !node.stopping; }
     void dispatchWaiting();
-    void send(Node& node, quint64 id, const QJsonArray& instances, const QString& signatureName, Answer answer);
+    /// Writes request `id` to `node`: its instances and `fields` (signature_name, explain) on one line.
+    void send(Node& node, quint64 id, const QJsonArray& instances, const QJsonObject& fields, Answer answer);
+    /// predict() and explain(): request `fields` beside the instances.
+    void request(const QJsonArray& instances, const QJsonObject& fields, Answer answer);
     /// Request `id`'s deadline passed: it is answered so, wherever it waits.
     void expire(quint64 id);
     /// Answers every request the node holds with `why` (those past their deadline were answered).
@@ -190,7 +197,7 @@ private:
     struct Waiting {
         quint64 id;
         QJsonArray instances;
-        QString signatureName;
+        QJsonObject fields; ///< the request line's other fields (signature_name, explain)
         Answer answer;
     };
     void predict(Waiting request);
