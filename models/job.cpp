@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "job.h"
 
+#include "explanationconfig.h"
+
 #include "builtinalgorithm.h"
 #include "jsonnumber.h"
 #include "rfc3339.h"
@@ -540,6 +542,11 @@ PredictionInput predictionInputFromJson(const QJsonObject& o, const QString& pat
     in.runtimeVersion = r.string(QStringLiteral("runtimeVersion"));
     in.batchSize = r.int64(QStringLiteral("batchSize"));
     in.signatureName = r.string(QStringLiteral("signatureName"));
+    if (const QJsonValue config = r.take(QStringLiteral("explanationConfig")); !config.isUndefined()) {
+        if (const std::optional<ExplanationConfig> c
+            = ExplanationConfig::fromJson(config, r.path(QStringLiteral("explanationConfig")), v))
+            in.explanationConfig = c->toJson();
+    }
     r.finish();
     return in;
 }
@@ -842,6 +849,8 @@ QJsonObject toJson(const PredictionInput& in)
     putString(o, QStringLiteral("runtimeVersion"), in.runtimeVersion);
     putInt64(o, QStringLiteral("batchSize"), in.batchSize);
     putString(o, QStringLiteral("signatureName"), in.signatureName);
+    if (!in.explanationConfig.isEmpty())
+        o.insert(QStringLiteral("explanationConfig"), in.explanationConfig);
     return o;
 }
 

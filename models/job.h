@@ -234,6 +234,10 @@ struct PredictionInput {
     QString runtimeVersion;
     std::optional<qint64> batchSize; ///< absent: 64, the service's default
     QString signatureName;
+    /// `explanationConfig` (ours, as Vertex AI's generateExplanation): each result line also carries the instance's
+    /// explanation. The service's shape ({"sampledShapleyAttribution": {"numPaths": 10}}), checked by
+    /// ExplanationConfig::fromJson() when read; empty = predictions only.
+    QJsonObject explanationConfig;
     bool operator==(const PredictionInput&) const = default;
 };
 

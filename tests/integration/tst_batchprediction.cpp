@@ -289,6 +289,65 @@ private Q_SLOTS:
             QVERIFY2(std::abs(results.at(i).toDouble() - expected.at(i).toDouble()) < 1e-6, results.at(i).constData());
     }
 
+    /// predictionInput.explanationConfig (issue 47, ours as Vertex AI's generateExplanation): every result line
+    /// carries its explanation (sampled Shapley over the folder's explanation_metadata.json, complete per line); a
+    /// method the model cannot give is refused at create on the field.
+    void explanationsInResults()
+    {
+        const QString in = m_work + QStringLiteral("/explain-rows.json");
+        const QString out = m_work + QStringLiteral("/explain-out");
+        const QList<QByteArray> lines = writeInstances(in, 20);
+        QFile append(in);
+        QVERIFY(append.open(QIODevice::Append));
+        append.write("[1, 2]\n"); // the wrong width: an error line, neither predicted nor explained
+        append.close();
+        const QJsonObject input { { QStringLiteral("uri"), QString(m_models + QStringLiteral("/explain/linear")) },
+            { QStringLiteral("dataFormat"), QStringLiteral("JSON") }, { QStringLiteral("inputPaths"), QJsonArray { in } },
+            { QStringLiteral("outputPath"), out }, { QStringLiteral("region"), QStringLiteral("local") },
+            { QStringLiteral("explanationConfig"),
+                QJsonObject { { QStringLiteral("sampledShapleyAttribution"), QJsonObject { { QStringLiteral("numPaths"), 3 } } } } } };
+        const ApiResponse created = createJob(QStringLiteral("batch_explain"), input);
+        QVERIFY2(created.status == 200, created.body.constData());
+        const QJsonObject job = waitFinal(QStringLiteral("batch_explain"));
+        QVERIFY2(job.value(QStringLiteral("state")).toString() == QLatin1String("SUCCEEDED"),
+            QJsonDocument(job).toJson().constData());
+        QCOMPARE(job.value(QStringLiteral("predictionOutput")).toObject().value(QStringLiteral("errorCount")),
+            QJsonValue(QStringLiteral("1")));
+        const QList<QByteArray> results = fileLines(out + QStringLiteral("/prediction.results-00000-of-00001"));
+        QCOMPARE(results.size(), lines.size());
+        for (const QByteArray& line : results) {
+            const QJsonObject record = QJsonDocument::fromJson(line).object();
+            const QJsonObject entry = record.value(QStringLiteral("explanation"))
+                                          .toObject()
+                                          .value(QStringLiteral("attributions_by_label"))
+                                          .toArray()
+                                          .at(0)
+                                          .toObject();
+            double sum = 0;
+            const QJsonObject a = entry.value(QStringLiteral("attributions")).toObject();
+            for (auto it = a.begin(); it != a.end(); ++it)
+                sum += it->toDouble();
+            QCOMPARE(a.size(), 30);
+            QVERIFY2(std::abs(sum - (entry.value(QStringLiteral("example_score")).toDouble()
+                                  - entry.value(QStringLiteral("baseline_score")).toDouble()))
+                    < 1e-6,
+                line.constData());
+            QVERIFY2(std::abs(entry.value(QStringLiteral("example_score")).toDouble()
+                             - record.value(QStringLiteral("prediction")).toDouble())
+                    < 1e-9,
+                line.constData());
+        }
+        // Integrated gradients of a scikit-learn model: refused at create, naming the batch job's field.
+        QJsonObject gradients = input;
+        gradients.insert(QStringLiteral("explanationConfig"),
+            QJsonObject { { QStringLiteral("integratedGradientsAttribution"), QJsonObject() } });
+        gradients.insert(QStringLiteral("outputPath"), QString(out + QStringLiteral("-2")));
+        const ApiResponse refused = createJob(QStringLiteral("batch_explain_ig"), gradients);
+        QCOMPARE(refused.status, 400);
+        QVERIFY2(refused.body.contains("predictionInput.explanationConfig.integratedGradientsAttribution"),
+            refused.body.constData());
+    }
+
     /// Each bad job is refused at create, its field named, and nothing is stored or run.
     void badJobsAreRefused()
     {

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "batchplan.h"
 #include "batchinputs.h"
+#include "explanationconfig.h"
+#include "prediction.h"
 #include "pathpolicy.h"
 
 #include <QDir>
@@ -46,6 +48,23 @@ std::optional<BatchPlan> BatchPlan::make(const PredictionInput& input, const Bat
     plan.outputPath = input.outputPath;
     plan.batchSize = input.batchSize.value_or(DefaultBatchSize);
     plan.signatureName = input.signatureName;
+    if (!input.explanationConfig.isEmpty()) {
+        FieldViolations violations;
+        const std::optional<ExplanationConfig> config = ExplanationConfig::fromJson(
+            input.explanationConfig, QStringLiteral("predictionInput.explanationConfig"), &violations);
+        if (config) {
+            const std::optional<PredictionFramework> framework = PredictionJson::frameworkFromName(model.framework);
+            violations = config->problemsFor(
+                framework.value_or(PredictionFramework::Unspecified), !model.predictionClass.isEmpty(), model.modelDir);
+        }
+        if (!violations.isEmpty()) {
+            // The version's rule, named by the batch job's field.
+            *error = violations.first();
+            error->field.replace(QStringLiteral("version.explanationConfig"), QStringLiteral("predictionInput.explanationConfig"));
+            return std::nullopt;
+        }
+        plan.explanation = config->nodeJson();
+    }
     plan.model = model;
     plan.stateDir = stateDir;
     const qint64 byBytes = workersForBytes(plan.totalBytes());
@@ -105,6 +124,7 @@ QJsonObject BatchPlan::toJson() const
         { QStringLiteral("outputPath"), outputPath },
         { QStringLiteral("batchSize"), batchSize },
         { QStringLiteral("signatureName"), signatureName },
+        { QStringLiteral("explanation"), explanation },
         { QStringLiteral("stateDir"), stateDir },
         { QStringLiteral("model"),
             QJsonObject {
@@ -135,6 +155,7 @@ std::optional<BatchPlan> BatchPlan::read(const QString& path, QString* error)
     plan.outputPath = o.value(QStringLiteral("outputPath")).toString();
     plan.batchSize = qint64(o.value(QStringLiteral("batchSize")).toDouble());
     plan.signatureName = o.value(QStringLiteral("signatureName")).toString();
+    plan.explanation = o.value(QStringLiteral("explanation")).toObject();
     plan.stateDir = o.value(QStringLiteral("stateDir")).toString();
     const QJsonObject m = o.value(QStringLiteral("model")).toObject();
     plan.model.modelDir = m.value(QStringLiteral("dir")).toString();

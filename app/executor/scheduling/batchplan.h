@@ -53,6 +53,9 @@ struct BatchPlan {
     QString outputPath;
     qint64 batchSize = DefaultBatchSize;
     QString signatureName;
+    /// The node's "explain" object (ExplanationConfig::nodeJson()) when predictionInput.explanationConfig asks for
+    /// explanations: each result line then carries "explanation" (batch_prediction.py); empty otherwise.
+    QJsonObject explanation;
     BatchModel model;
     QString stateDir; ///< JobFolder::batchDir()
 
@@ -61,7 +64,8 @@ struct BatchPlan {
     /// a cluster's: no limit), ⌈bytes / MinShardBytes⌉), at least 1. Errors (nullopt, *error the field and the rule:
     /// {"predictionInput.inputPaths[1]", "no readable file matches /data/x*"}) for a path that matches nothing or
     /// cannot be read, or a file that `paths` refuses as an input file (PathPolicy: a link out of the roots, a file of
-    /// the executor's).
+    /// the executor's), or an explanationConfig the model cannot give (ExplanationConfig::problemsFor(), on
+    /// "predictionInput.explanationConfig.<method>").
     static std::optional<BatchPlan> make(const PredictionInput& input, const BatchModel& model, int workerLimit,
         const QString& stateDir, const PathPolicy& paths, FieldViolation* error);
 

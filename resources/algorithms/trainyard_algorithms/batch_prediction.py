@@ -13,7 +13,10 @@ reads another's bytes. It writes, in the plan's ``outputPath``, the service's fi
 ``outputFiles[k]`` (the executor's one definition of the names):
 
 - ``prediction.results-0000k-of-0000N``: one line per good instance, in input order. JSON output:
-  ``{"instance": <the instance>, "prediction": <the model's answer>}``; CSV output: the prediction's values.
+  ``{"instance": <the instance>, "prediction": <the model's answer>}``, and with the plan's ``explanation`` (ours:
+  predictionInput.explanationConfig, as Vertex AI's generateExplanation) ``"explanation": {"attributions_by_label":
+  [...]}``, projects.explain's answer for that instance (explanations.py); an instance that cannot be explained is
+  an error line instead; CSV output: the prediction's values.
 - ``prediction.errors_stats-0000k-of-0000N``: one JSON line per bad line: ``{"error": "<why>", "file": path,
   "offset": <its byte offset>, "line": "<its first 200 characters>"}``. A bad line (not JSON, the wrong width, a
   value the model refuses) is counted and reported here; it never fails the job.
@@ -150,6 +153,13 @@ class Worker:
         self.progress_path = os.path.join(self.state_dir, "progress-%d.json" % shard)
         self.csv_output = plan.get("outputDataFormat") == "CSV"
         self.kwargs = {"signature_name": plan["signatureName"]} if plan.get("signatureName") else {}
+        # Explanations of each result (the plan's "explanation": the node's explain object), from the model folder's
+        # baseline, read once.
+        self.explanation = plan.get("explanation") or None
+        self.baseline = None
+        if self.explanation:
+            from . import explanations
+            self.baseline = explanations.baselines_for(plan["model"]["dir"])
         # One encoder: json.dumps(..., default=…) would make one for every prediction.
         self.encode = json.JSONEncoder(default=prediction_server._json_default).encode
         self.started = time.monotonic()
@@ -364,7 +374,7 @@ class Worker:
             predictions = None
         if predictions is None:
             # One bad instance fails its batch: each is tried alone, and only the bad ones are errors.
-            good_texts, good_predictions = [], []
+            good_instances, good_texts, good_offsets, good_predictions = [], [], [], []
             for instance, text, offset in zip(instances, texts, offsets):
                 try:
                     answer = list(predictor.predict([instance], **self.kwargs))
@@ -373,14 +383,45 @@ class Worker:
                 except Exception as e:  # noqa: BLE001 - the runtime's message is the reason
                     self.error(errors, prediction_server._message(e), path, offset, text)
                     continue
+                good_instances.append(instance)
                 good_texts.append(text)
+                good_offsets.append(offset)
                 good_predictions.append(answer[0])
-            texts, predictions = good_texts, good_predictions
-        self.write(results, texts, predictions)
+            instances, texts, offsets, predictions = good_instances, good_texts, good_offsets, good_predictions
+        explained = None
+        if self.explanation and instances:
+            instances, texts, predictions, explained = self.explain(predictor, instances, texts, offsets, predictions,
+                                                                    path, errors)
+        self.write(results, texts, predictions, explained)
 
-    def write(self, results, texts, predictions):
+    def explain(self, predictor, instances, texts, offsets, predictions, path, errors):
+        """The explanations of the good instances (one call; one by one when that fails): an instance that cannot
+        be explained becomes an error line, so each result line carries its explanation."""
+        from . import explanations
+        try:
+            answer = explanations.explain(predictor, self.baseline, instances, self.explanation)["explanations"]
+            return instances, texts, predictions, answer
+        except Exception:  # noqa: BLE001 - which instance cannot be explained is found one by one below
+            pass
+        kept = ([], [], [], [])
+        for instance, text, offset, prediction in zip(instances, texts, offsets, predictions):
+            try:
+                one = explanations.explain(predictor, self.baseline, [instance], self.explanation)["explanations"][0]
+            except Exception as e:  # noqa: BLE001 - the method's message is the reason
+                self.error(errors, "cannot be explained: %s" % prediction_server._message(e), path, offset, text)
+                continue
+            for part, value in zip(kept, (instance, text, prediction, one)):
+                part.append(value)
+        return kept
+
+    def write(self, results, texts, predictions, explained=None):
         if self.csv_output:
             lines = [(csv_line(p) + "\n").encode("utf-8") for p in predictions]
+        elif explained is not None:
+            encode = self.encode
+            lines = [b'{"instance": %s, "prediction": %s, "explanation": %s}\n'
+                     % (text, encode(p).encode("utf-8"), encode(e).encode("utf-8"))
+                     for text, p, e in zip(texts, predictions, explained)]
         else:
             encode = self.encode
             lines = [b'{"instance": %s, "prediction": %s}\n' % (text, encode(p).encode("utf-8"))
