@@ -198,6 +198,24 @@ void PredictionClient::predict(const QString& model, const QString& version, con
         });
 }
 
+void PredictionClient::explain(const QString& model, const QString& version, const QJsonArray& instances,
+    const QList<int>& outputIndices, QObject* context, std::function<void(const ExplainResponse&)> done)
+{
+    QJsonObject body { { QStringLiteral("instances"), instances } };
+    if (!outputIndices.isEmpty()) {
+        QJsonArray outputs;
+        for (const int k : outputIndices)
+            outputs.append(k);
+        body.insert(QStringLiteral("outputIndices"), outputs);
+    }
+    m_client->request("POST", modelPath(model, version) + QStringLiteral(":explain"), {}, compact(body), context,
+        [done = std::move(done)](int http, const QByteArray& data, const ApiError& error) {
+            ApiError ignored;
+            const QJsonObject answer = ApiJson::parseObject(data, &ignored).value_or(QJsonObject());
+            done(ExplainResponse::fromReply(http, answer, error.isNull() ? QString() : error.summary()));
+        });
+}
+
 void PredictionClient::listOperations(
     const QString& filter, int pageSize, const QString& pageToken, QObject* context, Callback<OperationPage> done)
 {
@@ -305,6 +323,22 @@ ApiResult<VersionResource> PredictionClient::setDefaultVersionBlocking(const QSt
 {
     return ApiJson::blocking<VersionResource>(
         [&](QObject* ctx, Callback<VersionResource> cb) { setDefaultVersion(model, version, ctx, std::move(cb)); });
+}
+
+ExplainResponse PredictionClient::explainBlocking(
+    const QString& model, const QString& version, const QJsonArray& instances, const QList<int>& outputIndices)
+{
+    ExplainResponse response;
+    QEventLoop loop;
+    bool finished = false;
+    explain(model, version, instances, outputIndices, &loop, [&](const ExplainResponse& r) {
+        response = r;
+        finished = true;
+        loop.quit();
+    });
+    if (!finished)
+        loop.exec();
+    return response;
 }
 
 PredictResponse PredictionClient::predictBlocking(

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "apiclient.h"
+#include "explanation.h"
 #include "predictionresults.h"
 
 #include <QJsonArray>
@@ -54,6 +55,10 @@ public:
     /// PredictResponse: a refusal is one of its kinds, not an error.
     void predict(const QString& model, const QString& version, const QJsonArray& instances,
         const QString& signatureName, QObject* context, std::function<void(const PredictResponse&)> done);
+    /// `:explain` on `version` of `model` (empty: the default version): the version's explanationConfig says how.
+    /// `outputIndices` (empty: the predicted class) are the outputs to explain. Always answered, as predict().
+    void explain(const QString& model, const QString& version, const QJsonArray& instances,
+        const QList<int>& outputIndices, QObject* context, std::function<void(const ExplainResponse&)> done);
 
     void listOperations(const QString& filter, int pageSize, const QString& pageToken, QObject* context,
         Callback<OperationPage> done);
@@ -79,6 +84,8 @@ public:
     ApiResult<VersionResource> setDefaultVersionBlocking(const QString& model, const QString& version);
     PredictResponse predictBlocking(
         const QString& model, const QString& version, const QJsonArray& instances, const QString& signatureName);
+    ExplainResponse explainBlocking(const QString& model, const QString& version, const QJsonArray& instances,
+        const QList<int>& outputIndices = {});
     /// Every operation, following the pages.
     ApiResult<QList<OperationResource>> allOperationsBlocking(const QString& filter);
     ApiResult<OperationResource> getOperationBlocking(const QString& id);

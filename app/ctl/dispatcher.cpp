@@ -146,9 +146,11 @@ Node commandTree()
             { QStringLiteral("list"), QStringLiteral("List the project's operations."), &listOperations, {} },
             { QStringLiteral("wait"), QStringLiteral("Wait for an operation to complete."), &waitOperation, {} } } };
     Node predictVerb { QStringLiteral("predict"), QStringLiteral("Run online prediction."), &predict, {} };
+    Node explainVerb { QStringLiteral("explain"), QStringLiteral("Run AI Platform explanation."), &explain, {} };
     return { QStringLiteral("trainyardctl"),
         QStringLiteral("Command-line client of Trainyard, the workstation's AI Platform Training."), {},
-        { audit, auth, clusters, inspectGroup, jobs, local, models, operations, predictVerb, projects, versions } };
+        { audit, auth, clusters, explainVerb, inspectGroup, jobs, local, models, operations, predictVerb, projects,
+            versions } };
 }
 
 QString groupHelp(const Node& group, const QStringList& path)

@@ -406,6 +406,15 @@ int ModelsCommands::createVersion(CtlSession& s, const QStringList& args)
         QStringLiteral("Refused: prediction nodes run as the executor's sandbox user, not as a service account."));
     p.addFlag(QStringLiteral("accelerator"), QStringLiteral("[count=COUNT],[type=TYPE]"),
         QStringLiteral("Refused: prediction nodes run on this host's CPUs."));
+    p.addFlag(QStringLiteral("explanation-method"), QStringLiteral("EXPLANATION_METHOD"),
+        QStringLiteral("Explanations of the version's predictions (trainyardctl explain), as gcloud beta's: "
+                       "sampled-shapley (any model), integrated-gradients (PyTorch), xrai; ours: tree-shap "
+                       "(XGBoost), exact-shapley (at most 12 features). The model folder's "
+                       "explanation_metadata.json gives each feature's baseline."));
+    p.addFlag(QStringLiteral("num-paths"), QStringLiteral("NUM_PATHS"),
+        QStringLiteral("sampled-shapley's feature permutations, 1-50; default=50."));
+    p.addFlag(QStringLiteral("num-integral-steps"), QStringLiteral("NUM_INTEGRAL_STEPS"),
+        QStringLiteral("integrated-gradients' and xrai's steps, 1-100; default=50."));
     addRegionFlag(p);
     if (!p.parse(args))
         return s.usage(p);
@@ -502,6 +511,30 @@ int ModelsCommands::createVersion(CtlSession& s, const QStringList& args)
         return true;
     };
     int n = 0;
+    if (p.isSet(QStringLiteral("explanation-method"))) {
+        const std::optional<ExplanationConfig::Method> method
+            = ExplanationConfig::methodFromFlag(p.value(QStringLiteral("explanation-method")));
+        if (!method) {
+            s.err() << p.usageError(QStringLiteral("argument --explanation-method: Invalid choice: '%1'. Valid "
+                                                   "choices are [%2].")
+                                        .arg(p.value(QStringLiteral("explanation-method")),
+                                            ExplanationConfig::flagNames().join(QStringLiteral(", "))));
+            return ExitCode::Usage;
+        }
+        ExplanationConfig config;
+        config.method = *method;
+        config.numPaths = ExplanationConfig::DefaultPaths;
+        config.numIntegralSteps = ExplanationConfig::DefaultSteps;
+        if (p.isSet(QStringLiteral("num-paths")) && !count("num-paths", &config.numPaths))
+            return ExitCode::Usage;
+        if (p.isSet(QStringLiteral("num-integral-steps")) && !count("num-integral-steps", &config.numIntegralSteps))
+            return ExitCode::Usage;
+        asked.explanationConfig = config;
+    } else if (p.isSet(QStringLiteral("num-paths")) || p.isSet(QStringLiteral("num-integral-steps"))) {
+        s.err() << p.usageError(QStringLiteral("argument --num-paths/--num-integral-steps: only with "
+                                               "--explanation-method."));
+        return ExitCode::Usage;
+    }
     if (p.isSet(QStringLiteral("nodes"))) {
         if (!count("nodes", &n))
             return ExitCode::Usage;
@@ -1030,6 +1063,95 @@ int ModelsCommands::predict(CtlSession& s, const QStringList& args)
         return ExitCode::Error;
     }
     printPredictions(s, answer);
+    return ExitCode::Ok;
+}
+
+int ModelsCommands::explain(CtlSession& s, const QStringList& args)
+{
+    const QString command = QStringLiteral("trainyardctl.explain");
+    ArgParser p(command,
+        QStringLiteral("trainyardctl explain --model=MODEL (--json-instances=FILE | --json-request=FILE | "
+                       "--text-instances=FILE) [--version=VERSION] [--output-indices=K,…]"),
+        QStringLiteral("run AI Platform explanation\nSends the instances to the model's default version (or "
+                       "--version), which must have an explanationConfig (versions create --explanation-method), "
+                       "and prints the explanations: per instance and explained output, each feature's "
+                       "attribution, the example and baseline scores and the approximation error (--format=json "
+                       "prints the service's answer). FILE '-' reads stdin."));
+    p.addFlag(QStringLiteral("model"), QStringLiteral("MODEL"), QStringLiteral("Name of the model."));
+    p.addFlag(QStringLiteral("version"), QStringLiteral("VERSION"),
+        QStringLiteral("Model version to be used (default: the model's default)."));
+    addInstanceFlags(p);
+    p.addFlag(QStringLiteral("output-indices"), QStringLiteral("K,[…]"),
+        QStringLiteral("The outputs to explain (ours, after Vertex AI), e.g. 0,1; default: the predicted class."));
+    addRegionFlag(p);
+    if (!p.parse(args))
+        return s.usage(p);
+    if (!regionAllowed(s, p))
+        return ExitCode::Error;
+    if (!s.checkFormat(p, { QStringLiteral("yaml"), QStringLiteral("json") }))
+        return ExitCode::Usage;
+    if (!requireModel(s, p))
+        return ExitCode::Usage;
+    QList<int> outputs;
+    for (const QString& k : p.value(QStringLiteral("output-indices")).split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+        int index = 0;
+        QString error;
+        if (!ArgParser::parseInt(QStringLiteral("--output-indices"), k.trimmed(), 0, &index, &error)) {
+            s.err() << p.usageError(error);
+            return ExitCode::Usage;
+        }
+        outputs << index;
+    }
+    QString signature;
+    int code = ExitCode::Ok;
+    const std::optional<QJsonArray> instances = instancesFromFlags(s, p, command, &signature, &code);
+    if (!instances)
+        return code;
+    std::optional<PredictionClient> client = prediction(s, command);
+    if (!client)
+        return ExitCode::Error;
+    const ExplainResponse answer = client->explainBlocking(
+        p.value(QStringLiteral("model")), p.value(QStringLiteral("version")), *instances, outputs);
+    if (!answer.ok()) {
+        ApiError apiError;
+        apiError.status = answer.reply.status;
+        apiError.message = answer.reply.message;
+        s.printApiError(command, apiError);
+        return ExitCode::Error;
+    }
+    if (structured(s)) {
+        s.printResource(answer.toJson());
+        return ExitCode::Ok;
+    }
+    // A readable default: each explained output, its features by |attribution| (gcloud prints the JSON; --format=json
+    // does here).
+    for (qsizetype i = 0; i < answer.explanations.size(); ++i) {
+        for (const LabelAttribution& a : answer.explanations.at(i).byLabel) {
+            s.out() << QStringLiteral("instance %1, output %2: score %3, baseline %4 (%5, approx_error %6)\n")
+                           .arg(i)
+                           .arg(a.labelIndex)
+                           .arg(a.exampleScore, 0, 'g', 6)
+                           .arg(a.baselineScore, 0, 'g', 6)
+                           .arg(a.method)
+                           .arg(a.approxError, 0, 'g', 3);
+            if (!a.warning.isEmpty())
+                s.out() << "  WARNING: " << a.warning << '\n';
+            QList<std::pair<QString, QJsonValue>> sorted = a.attributions;
+            std::stable_sort(sorted.begin(), sorted.end(), [](const auto& x, const auto& y) {
+                return std::abs(x.second.toDouble()) > std::abs(y.second.toDouble());
+            });
+            qsizetype width = 0;
+            for (const auto& [name, value] : std::as_const(sorted))
+                width = std::max(width, name.size());
+            for (const auto& [name, value] : std::as_const(sorted)) {
+                const QString shown = value.isDouble()
+                    ? QString::number(value.toDouble(), 'g', 6)
+                    : QStringLiteral("an array (--format=json shows it)");
+                s.out() << "  " << name.leftJustified(width) << "  " << shown << '\n';
+            }
+        }
+    }
+    s.out().flush();
     return ExitCode::Ok;
 }
 

@@ -44,6 +44,10 @@ int waitOperation(CtlSession& s, const QStringList& args); ///< `operations wait
 /// `--text-instances`: one instance per line as a string. Prints the predictions one per line (compact JSON), or
 /// the whole answer with `--format=json|yaml`.
 int predict(CtlSession& s, const QStringList& args);
+/// `explain --model=MODEL [--version=VERSION] (--json-instances=FILE | --json-request=FILE | --text-instances=FILE)
+/// [--output-indices=K,…]`, as gcloud beta ai-platform explain: projects.explain; prints each explained output's
+/// attributions by magnitude, or the service's answer with `--format=json|yaml`.
+int explain(CtlSession& s, const QStringList& args);
 } // namespace ModelsCommands
 
 } // namespace Trainyard
