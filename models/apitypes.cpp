@@ -625,8 +625,10 @@ TrainedModel TrainedModel::fromJson(const QJsonObject& o)
     for (const QJsonValue& c : importance.value(QLatin1String("columns")).toArray()) {
         const QJsonObject column = c.toObject();
         m.importance.append({ column.value(QLatin1String("column")).toInt(),
-            column.value(QLatin1String("total_gain")).toDouble(), column.value(QLatin1String("splits")).toInteger() });
+            column.value(QLatin1String("total_gain")).toDouble(), column.value(QLatin1String("splits")).toInteger(),
+            column.value(QLatin1String("mean_abs_attribution")).toDouble(-1) });
     }
+    m.attributionMethod = importance.value(QLatin1String("attribution_method")).toString();
     m.inputSchema = InputSchema::fromJson(o.value(QLatin1String("inputSchema")).toObject());
     for (const QJsonValue& f : o.value(QLatin1String("files")).toArray()) {
         const QJsonObject file = f.toObject();

@@ -255,9 +255,14 @@ struct TrainedModel {
         int column = 0;
         double totalGain = 0;
         qint64 splits = 0;
+        /// The mean |attribution| of the column over the final split (attributionMethod says how); −1 when absent.
+        double meanAbsAttribution = -1;
         bool operator==(const ColumnImportance&) const = default;
     };
     QList<ColumnImportance> importance;
+    /// How meanAbsAttribution was measured ("mean |TreeSHAP attribution| over the 114 rows of the final split, in
+    /// margin (log-odds) space"); empty when the job measured none.
+    QString attributionMethod;
     /// The training table's columns (API.md: `inputSchema`, as a version of this model answers it), to name them where
     /// the service's header-less CSV has no names. Empty without the model's preprocessing.json.
     InputSchema inputSchema;

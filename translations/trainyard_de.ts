@@ -1513,6 +1513,66 @@ Das exportierte Modell des Jobs (sein Ordner model/, den „Modell bereitstellen
         <extracomment>%1 model, %2 the version typed, %3 the next free version name.</extracomment>
         <translation>Versionsname: Modell %1 hat bereits eine Version %2; %3 ist frei.</translation>
     </message>
+    <message>
+        <source>None</source>
+        <translation>Keine</translation>
+    </message>
+    <message>
+        <source>Sampled Shapley (any model)</source>
+        <translation>Stichproben-Shapley (jedes Modell)</translation>
+    </message>
+    <message>
+        <source>Integrated gradients (PyTorch)</source>
+        <translation>Integrierte Gradienten (PyTorch)</translation>
+    </message>
+    <message>
+        <source>XRAI (PyTorch images)</source>
+        <translation>XRAI (PyTorch-Bilder)</translation>
+    </message>
+    <message>
+        <source>TreeSHAP (XGBoost)</source>
+        <translation>TreeSHAP (XGBoost)</translation>
+    </message>
+    <message>
+        <source>Exact Shapley (at most 12 features)</source>
+        <translation>Exakte Shapley-Werte (höchstens 12 Merkmale)</translation>
+    </message>
+    <message>
+        <source>E&amp;xplanations:</source>
+        <translation>E&amp;rklärungen:</translation>
+    </message>
+    <message>
+        <source> paths</source>
+        <translation> Pfade</translation>
+    </message>
+    <message>
+        <source> steps</source>
+        <translation> Schritte</translation>
+    </message>
+    <message>
+        <source>Predictions only: Explain stays off for this version.</source>
+        <translation>Nur Vorhersagen: „Erklären“ bleibt für diese Version aus.</translation>
+    </message>
+    <message>
+        <source>Each instance costs paths × (features + 1) rows through the model, one call per path; the error shrinks as 1/√paths. Needs explanation_metadata.json (each feature&apos;s baseline) in the folder, or a built-in algorithm&apos;s model.</source>
+        <translation>Jede Instanz kostet Pfade × (Merkmale + 1) Zeilen durch das Modell, ein Aufruf je Pfad; der Fehler sinkt mit 1/√Pfade. Braucht explanation_metadata.json (die Baseline jedes Merkmals) im Ordner oder das Modell eines integrierten Algorithmus.</translation>
+    </message>
+    <message>
+        <source>Integrated gradients, then the image&apos;s segments at six scales ranked by attribution: a second or so per image. Needs a TorchScript model whose explanation_metadata.json says its input is an image.</source>
+        <translation>Integrierte Gradienten, dann die Segmente des Bildes in sechs Maßstäben nach Attribution geordnet: etwa eine Sekunde je Bild. Braucht ein TorchScript-Modell, dessen explanation_metadata.json seine Eingabe als Bild ausweist.</translation>
+    </message>
+    <message>
+        <source>One batched forward and backward pass of steps + 1 rows per instance; exact for a linear model. Needs a TorchScript model and each input&apos;s baseline (explanation_metadata.json).</source>
+        <translation>Ein gebündelter Vorwärts- und Rückwärtsdurchlauf von Schritte + 1 Zeilen je Instanz; exakt für ein lineares Modell. Braucht ein TorchScript-Modell und die Baseline jeder Eingabe (explanation_metadata.json).</translation>
+    </message>
+    <message>
+        <source>Exact for the trees, one pass per instance, in the booster&apos;s margin (log-odds) space from its expected margin; needs no baseline.</source>
+        <translation>Exakt für die Bäume, ein Durchlauf je Instanz, im Margin-Raum (Log-Odds) des Boosters ab seiner erwarteten Margin; braucht keine Baseline.</translation>
+    </message>
+    <message>
+        <source>2^features rows per instance (4,096 at 12 features): exact values, for small models only.</source>
+        <translation>2^Merkmale Zeilen je Instanz (4.096 bei 12 Merkmalen): exakte Werte, nur für kleine Modelle.</translation>
+    </message>
 </context>
 <context>
     <name>Trainyard::DeployedModelsModel</name>
@@ -1656,6 +1716,80 @@ Das exportierte Modell des Jobs (sein Ordner model/, den „Modell bereitstellen
     <message>
         <source>What running jobs and prediction nodes reserve of this host (machine types&apos; vCPUs and memory, GPUs).</source>
         <translation>Was laufende Jobs und Vorhersageknoten von diesem Host reservieren (vCPUs und Speicher der Maschinentypen, GPUs).</translation>
+    </message>
+</context>
+<context>
+    <name>Trainyard::ExplanationView</name>
+    <message numerus="yes">
+        <source>Sampled Shapley, %n path(s)</source>
+        <translation>
+            <numerusform>Stichproben-Shapley, %n Pfad</numerusform>
+            <numerusform>Stichproben-Shapley, %n Pfade</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Integrated gradients, %n step(s)</source>
+        <translation>
+            <numerusform>Integrierte Gradienten, %n Schritt</numerusform>
+            <numerusform>Integrierte Gradienten, %n Schritte</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>XRAI, %n step(s)</source>
+        <translation>
+            <numerusform>XRAI, %n Schritt</numerusform>
+            <numerusform>XRAI, %n Schritte</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Exact Shapley values</source>
+        <translation>Exakte Shapley-Werte</translation>
+    </message>
+    <message>
+        <source>TreeSHAP (margin space)</source>
+        <translation>TreeSHAP (Margin-Raum)</translation>
+    </message>
+    <message>
+        <source>%1 · score %2 from baseline %3 · approximation error %4</source>
+        <translation>%1 · Wert %2 ab Baseline %3 · Näherungsfehler %4</translation>
+    </message>
+    <message>
+        <source>%1 = %2</source>
+        <translation>%1 = %2</translation>
+    </message>
+    <message>
+        <source>%1 = (missing)</source>
+        <translation>%1 = (fehlt)</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n other feature(s)</source>
+        <translation>
+            <numerusform>%n weiteres Merkmal</numerusform>
+            <numerusform>%n weitere Merkmale</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Baseline</source>
+        <translation>Baseline</translation>
+    </message>
+    <message>
+        <source>Prediction</source>
+        <translation>Vorhersage</translation>
+    </message>
+</context>
+<context>
+    <name>Trainyard::ExplanationsPanel</name>
+    <message>
+        <source>Explain shows, for each instance, how much each feature moved the prediction away from the baseline (the version&apos;s explanationConfig says how).</source>
+        <translation>„Erklären“ zeigt für jede Instanz, wie weit jedes Merkmal die Vorhersage von der Baseline wegbewegt hat (wie, sagt die explanationConfig der Version).</translation>
+    </message>
+    <message>
+        <source>Instance %1 · output %2</source>
+        <translation>Instanz %1 · Ausgabe %2</translation>
+    </message>
+    <message>
+        <source>The answer holds no explanation.</source>
+        <translation>Die Antwort enthält keine Erklärung.</translation>
     </message>
 </context>
 <context>
@@ -3740,6 +3874,22 @@ Das exportierte Modell des Jobs (sein Ordner model/, den „Modell bereitstellen
         <source>No model: the job was cancelled before it trained one.</source>
         <translation>Kein Modell: Der Job wurde abgebrochen, bevor er eines trainiert hat.</translation>
     </message>
+    <message>
+        <source>share of total gain</source>
+        <translation>Anteil am Gesamtgewinn</translation>
+    </message>
+    <message>
+        <source>share of mean |attribution|</source>
+        <translation>Anteil an der mittleren |Attribution|</translation>
+    </message>
+    <message>
+        <source>Feature importance</source>
+        <translation>Merkmalswichtigkeit</translation>
+    </message>
+    <message>
+        <source>XGBoost&apos;s total gain of the splits on each CSV column&apos;s features, and %1 (a categorical column&apos;s one-hot features added up), each as a share of its sum; the 15 columns with the most gain</source>
+        <translation>Der Gesamtgewinn der XGBoost-Splits auf den Merkmalen jeder CSV-Spalte und %1 (die One-hot-Merkmale einer kategorialen Spalte addiert), jeweils als Anteil an der Summe; die 15 Spalten mit dem meisten Gewinn</translation>
+    </message>
 </context>
 <context>
     <name>Trainyard::ModelsView</name>
@@ -3931,6 +4081,30 @@ Das exportierte Modell des Jobs (sein Ordner model/, den „Modell bereitstellen
     <message>
         <source>Details</source>
         <translation>Details</translation>
+    </message>
+    <message>
+        <source>E&amp;xplain</source>
+        <translation>E&amp;rklären</translation>
+    </message>
+    <message>
+        <source>Select a version to explain its predictions.</source>
+        <translation>Wählen Sie eine Version, um ihre Vorhersagen zu erklären.</translation>
+    </message>
+    <message>
+        <source>Explain the instances with %1: each feature&apos;s share of the prediction</source>
+        <translation>Die Instanzen mit %1 erklären: der Anteil jedes Merkmals an der Vorhersage</translation>
+    </message>
+    <message>
+        <source>Version %1 has no explanation method: deploy a version with one (Deploy…, Explanations) to explain its predictions.</source>
+        <translation>Version %1 hat keine Erklärungsmethode: stellen Sie eine Version mit einer bereit (Bereitstellen…, Erklärungen), um ihre Vorhersagen zu erklären.</translation>
+    </message>
+    <message>
+        <source>Explaining…</source>
+        <translation>Erkläre…</translation>
+    </message>
+    <message>
+        <source>Explanation failed: %1</source>
+        <translation>Erklärung fehlgeschlagen: %1</translation>
     </message>
 </context>
 <context>

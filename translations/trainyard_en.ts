@@ -191,6 +191,37 @@
     </message>
 </context>
 <context>
+    <name>Trainyard::ExplanationView</name>
+    <message numerus="yes">
+        <source>Sampled Shapley, %n path(s)</source>
+        <translation>
+            <numerusform>Sampled Shapley, %n path</numerusform>
+            <numerusform>Sampled Shapley, %n paths</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Integrated gradients, %n step(s)</source>
+        <translation>
+            <numerusform>Integrated gradients, %n step</numerusform>
+            <numerusform>Integrated gradients, %n steps</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>XRAI, %n step(s)</source>
+        <translation>
+            <numerusform>XRAI, %n step</numerusform>
+            <numerusform>XRAI, %n steps</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n other feature(s)</source>
+        <translation>
+            <numerusform>%n other feature</numerusform>
+            <numerusform>%n other features</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>Trainyard::HostFit</name>
     <message numerus="yes">
         <source>%n job(s) are queued ahead of it (first in, first out).</source>

@@ -1513,6 +1513,66 @@ El modelo exportado del trabajo (su carpeta model/, lo que despliega «Desplegar
         <extracomment>%1 model, %2 the version typed, %3 the next free version name.</extracomment>
         <translation>Nombre de versión: el modelo %1 ya tiene una versión %2; %3 está libre.</translation>
     </message>
+    <message>
+        <source>None</source>
+        <translation>Ninguna</translation>
+    </message>
+    <message>
+        <source>Sampled Shapley (any model)</source>
+        <translation>Shapley muestreado (cualquier modelo)</translation>
+    </message>
+    <message>
+        <source>Integrated gradients (PyTorch)</source>
+        <translation>Gradientes integrados (PyTorch)</translation>
+    </message>
+    <message>
+        <source>XRAI (PyTorch images)</source>
+        <translation>XRAI (imágenes de PyTorch)</translation>
+    </message>
+    <message>
+        <source>TreeSHAP (XGBoost)</source>
+        <translation>TreeSHAP (XGBoost)</translation>
+    </message>
+    <message>
+        <source>Exact Shapley (at most 12 features)</source>
+        <translation>Shapley exacto (como máximo 12 variables)</translation>
+    </message>
+    <message>
+        <source>E&amp;xplanations:</source>
+        <translation>E&amp;xplicaciones:</translation>
+    </message>
+    <message>
+        <source> paths</source>
+        <translation> caminos</translation>
+    </message>
+    <message>
+        <source> steps</source>
+        <translation> pasos</translation>
+    </message>
+    <message>
+        <source>Predictions only: Explain stays off for this version.</source>
+        <translation>Solo predicciones: «Explicar» queda desactivado para esta versión.</translation>
+    </message>
+    <message>
+        <source>Each instance costs paths × (features + 1) rows through the model, one call per path; the error shrinks as 1/√paths. Needs explanation_metadata.json (each feature&apos;s baseline) in the folder, or a built-in algorithm&apos;s model.</source>
+        <translation>Cada instancia cuesta caminos × (variables + 1) filas por el modelo, una llamada por camino; el error baja como 1/√caminos. Necesita explanation_metadata.json (la referencia de cada variable) en la carpeta, o el modelo de un algoritmo integrado.</translation>
+    </message>
+    <message>
+        <source>Integrated gradients, then the image&apos;s segments at six scales ranked by attribution: a second or so per image. Needs a TorchScript model whose explanation_metadata.json says its input is an image.</source>
+        <translation>Gradientes integrados y después los segmentos de la imagen a seis escalas ordenados por atribución: alrededor de un segundo por imagen. Necesita un modelo TorchScript cuyo explanation_metadata.json diga que su entrada es una imagen.</translation>
+    </message>
+    <message>
+        <source>One batched forward and backward pass of steps + 1 rows per instance; exact for a linear model. Needs a TorchScript model and each input&apos;s baseline (explanation_metadata.json).</source>
+        <translation>Una pasada hacia delante y hacia atrás en lote de pasos + 1 filas por instancia; exacta para un modelo lineal. Necesita un modelo TorchScript y la referencia de cada entrada (explanation_metadata.json).</translation>
+    </message>
+    <message>
+        <source>Exact for the trees, one pass per instance, in the booster&apos;s margin (log-odds) space from its expected margin; needs no baseline.</source>
+        <translation>Exacto para los árboles, una pasada por instancia, en el espacio de margen (log-odds) del booster desde su margen esperado; no necesita referencia.</translation>
+    </message>
+    <message>
+        <source>2^features rows per instance (4,096 at 12 features): exact values, for small models only.</source>
+        <translation>2^variables filas por instancia (4096 con 12 variables): valores exactos, solo para modelos pequeños.</translation>
+    </message>
 </context>
 <context>
     <name>Trainyard::DeployedModelsModel</name>
@@ -1656,6 +1716,80 @@ El modelo exportado del trabajo (su carpeta model/, lo que despliega «Desplegar
     <message>
         <source>What running jobs and prediction nodes reserve of this host (machine types&apos; vCPUs and memory, GPUs).</source>
         <translation>Lo que los trabajos en ejecución y los nodos de predicción reservan de este host (vCPU y memoria de los tipos de máquina, GPU).</translation>
+    </message>
+</context>
+<context>
+    <name>Trainyard::ExplanationView</name>
+    <message numerus="yes">
+        <source>Sampled Shapley, %n path(s)</source>
+        <translation>
+            <numerusform>Shapley muestreado, %n camino</numerusform>
+            <numerusform>Shapley muestreado, %n caminos</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Integrated gradients, %n step(s)</source>
+        <translation>
+            <numerusform>Gradientes integrados, %n paso</numerusform>
+            <numerusform>Gradientes integrados, %n pasos</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>XRAI, %n step(s)</source>
+        <translation>
+            <numerusform>XRAI, %n paso</numerusform>
+            <numerusform>XRAI, %n pasos</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Exact Shapley values</source>
+        <translation>Valores de Shapley exactos</translation>
+    </message>
+    <message>
+        <source>TreeSHAP (margin space)</source>
+        <translation>TreeSHAP (espacio de margen)</translation>
+    </message>
+    <message>
+        <source>%1 · score %2 from baseline %3 · approximation error %4</source>
+        <translation>%1 · puntuación %2 desde la referencia %3 · error de aproximación %4</translation>
+    </message>
+    <message>
+        <source>%1 = %2</source>
+        <translation>%1 = %2</translation>
+    </message>
+    <message>
+        <source>%1 = (missing)</source>
+        <translation>%1 = (falta)</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n other feature(s)</source>
+        <translation>
+            <numerusform>%n variable más</numerusform>
+            <numerusform>%n variables más</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Baseline</source>
+        <translation>Referencia</translation>
+    </message>
+    <message>
+        <source>Prediction</source>
+        <translation>Predicción</translation>
+    </message>
+</context>
+<context>
+    <name>Trainyard::ExplanationsPanel</name>
+    <message>
+        <source>Explain shows, for each instance, how much each feature moved the prediction away from the baseline (the version&apos;s explanationConfig says how).</source>
+        <translation>«Explicar» muestra, para cada instancia, cuánto movió cada variable la predicción respecto a la referencia (la explanationConfig de la versión dice cómo).</translation>
+    </message>
+    <message>
+        <source>Instance %1 · output %2</source>
+        <translation>Instancia %1 · salida %2</translation>
+    </message>
+    <message>
+        <source>The answer holds no explanation.</source>
+        <translation>La respuesta no contiene ninguna explicación.</translation>
     </message>
 </context>
 <context>
@@ -3740,6 +3874,22 @@ El modelo exportado del trabajo (su carpeta model/, lo que despliega «Desplegar
         <source>No model: the job was cancelled before it trained one.</source>
         <translation>Sin modelo: el trabajo se canceló antes de entrenar uno.</translation>
     </message>
+    <message>
+        <source>share of total gain</source>
+        <translation>proporción de la ganancia total</translation>
+    </message>
+    <message>
+        <source>share of mean |attribution|</source>
+        <translation>proporción de la |atribución| media</translation>
+    </message>
+    <message>
+        <source>Feature importance</source>
+        <translation>Importancia de las variables</translation>
+    </message>
+    <message>
+        <source>XGBoost&apos;s total gain of the splits on each CSV column&apos;s features, and %1 (a categorical column&apos;s one-hot features added up), each as a share of its sum; the 15 columns with the most gain</source>
+        <translation>La ganancia total de las divisiones de XGBoost en las variables de cada columna del CSV y %1 (sumadas las variables one-hot de una columna categórica), cada una como proporción de su suma; las 15 columnas con más ganancia</translation>
+    </message>
 </context>
 <context>
     <name>Trainyard::ModelsView</name>
@@ -3931,6 +4081,30 @@ El modelo exportado del trabajo (su carpeta model/, lo que despliega «Desplegar
     <message>
         <source>Details</source>
         <translation>Detalles</translation>
+    </message>
+    <message>
+        <source>E&amp;xplain</source>
+        <translation>E&amp;xplicar</translation>
+    </message>
+    <message>
+        <source>Select a version to explain its predictions.</source>
+        <translation>Seleccione una versión para explicar sus predicciones.</translation>
+    </message>
+    <message>
+        <source>Explain the instances with %1: each feature&apos;s share of the prediction</source>
+        <translation>Explicar las instancias con %1: la parte de cada variable en la predicción</translation>
+    </message>
+    <message>
+        <source>Version %1 has no explanation method: deploy a version with one (Deploy…, Explanations) to explain its predictions.</source>
+        <translation>La versión %1 no tiene método de explicación: despliegue una versión con uno (Desplegar…, Explicaciones) para explicar sus predicciones.</translation>
+    </message>
+    <message>
+        <source>Explaining…</source>
+        <translation>Explicando…</translation>
+    </message>
+    <message>
+        <source>Explanation failed: %1</source>
+        <translation>La explicación falló: %1</translation>
     </message>
 </context>
 <context>

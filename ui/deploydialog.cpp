@@ -24,6 +24,9 @@ DeployDialog::DeployDialog(
     , m_framework(new QComboBox(this))
     , m_detected(new QLabel(this))
     , m_nodes(new QSpinBox(this))
+    , m_explanation(new QComboBox(this))
+    , m_explanationCount(new QSpinBox(this))
+    , m_explanationCost(new QLabel(this))
     , m_problem(new QLabel(this))
     , m_buttons(new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this))
 {
@@ -50,6 +53,17 @@ DeployDialog::DeployDialog(
     m_nodes->setRange(1, 16);
     m_nodes->setToolTip(
         tr("Prediction nodes: processes that each keep the model loaded; requests are spread over them."));
+    m_explanation->setObjectName(QStringLiteral("deployExplanation"));
+    m_explanation->addItem(tr("None"), -1);
+    m_explanation->addItem(tr("Sampled Shapley (any model)"), int(ExplanationConfig::Method::SampledShapley));
+    m_explanation->addItem(tr("Integrated gradients (PyTorch)"), int(ExplanationConfig::Method::IntegratedGradients));
+    m_explanation->addItem(tr("XRAI (PyTorch images)"), int(ExplanationConfig::Method::Xrai));
+    m_explanation->addItem(tr("TreeSHAP (XGBoost)"), int(ExplanationConfig::Method::TreeShap));
+    m_explanation->addItem(tr("Exact Shapley (at most 12 features)"), int(ExplanationConfig::Method::ExactShapley));
+    m_explanationCount->setObjectName(QStringLiteral("deployExplanationCount"));
+    m_explanationCount->setValue(ExplanationConfig::DefaultPaths);
+    m_explanationCost->setObjectName(QStringLiteral("deployExplanationCost"));
+    m_explanationCost->setWordWrap(true);
     m_problem->setObjectName(QStringLiteral("deployProblem"));
     m_problem->setWordWrap(true);
     m_problem->setStyleSheet(QStringLiteral("color: palette(link-visited)"));
@@ -74,6 +88,13 @@ DeployDialog::DeployDialog(
     form->addRow(tr("F&ramework:"), m_framework);
     form->addRow(QString(), m_detected);
     form->addRow(tr("&Nodes:"), m_nodes);
+    auto* explainRow = new QHBoxLayout;
+    explainRow->addWidget(m_explanation, 1);
+    explainRow->addWidget(m_explanationCount);
+    auto* explainLabel = new QLabel(tr("E&xplanations:"), this);
+    explainLabel->setBuddy(m_explanation);
+    form->addRow(explainLabel, explainRow);
+    form->addRow(QString(), m_explanationCost);
     auto* layout = new QVBoxLayout(this);
     auto* intro = new QLabel(tr("The folder's files are copied into the executor's data folder, so a later change "
                                 "of the folder changes nothing deployed. The first version of a model becomes its "
@@ -96,6 +117,8 @@ DeployDialog::DeployDialog(
         validate();
     });
     connect(m_version, &QLineEdit::textChanged, this, &DeployDialog::validate);
+    connect(m_explanation, &QComboBox::currentIndexChanged, this, &DeployDialog::explainCost);
+    explainCost();
     detect();
     resize(560, sizeHint().height());
 }
@@ -138,7 +161,8 @@ void DeployDialog::showRefusal(const QString& message)
 
 void DeployDialog::setBusy(bool busy)
 {
-    for (QWidget* w : std::initializer_list<QWidget*> { m_model, m_version, m_folder, m_framework, m_nodes })
+    for (QWidget* w : std::initializer_list<QWidget*> {
+             m_model, m_version, m_folder, m_framework, m_nodes, m_explanation, m_explanationCount })
         w->setEnabled(!busy);
     m_buttons->button(QDialogButtonBox::Ok)->setEnabled(!busy);
     if (busy) {
@@ -154,7 +178,48 @@ VersionResource DeployDialog::version() const
     v.deploymentUri = m_folder->text().trimmed();
     v.framework = PredictionFramework(m_framework->currentData().toInt());
     v.manualScalingNodes = m_nodes->value();
+    if (const int method = m_explanation->currentData().toInt(); method >= 0) {
+        ExplanationConfig config;
+        config.method = ExplanationConfig::Method(method);
+        if (config.method == ExplanationConfig::Method::SampledShapley)
+            config.numPaths = m_explanationCount->value();
+        else if (config.method == ExplanationConfig::Method::IntegratedGradients
+            || config.method == ExplanationConfig::Method::Xrai)
+            config.numIntegralSteps = m_explanationCount->value();
+        v.explanationConfig = config;
+    }
     return v;
+}
+
+void DeployDialog::explainCost()
+{
+    const int method = m_explanation->currentData().toInt();
+    const bool paths = method == int(ExplanationConfig::Method::SampledShapley);
+    const bool steps = method == int(ExplanationConfig::Method::IntegratedGradients)
+        || method == int(ExplanationConfig::Method::Xrai);
+    m_explanationCount->setVisible(paths || steps);
+    m_explanationCount->setRange(1, paths ? ExplanationConfig::MaxPaths : ExplanationConfig::MaxSteps);
+    m_explanationCount->setSuffix(paths ? tr(" paths") : tr(" steps"));
+    QString cost;
+    if (method < 0)
+        cost = tr("Predictions only: Explain stays off for this version.");
+    else if (paths)
+        cost = tr("Each instance costs paths × (features + 1) rows through the model, one call per path; the error "
+                  "shrinks as 1/√paths. Needs explanation_metadata.json (each feature's baseline) in the folder, or "
+                  "a built-in algorithm's model.");
+    else if (method == int(ExplanationConfig::Method::Xrai))
+        cost = tr("Integrated gradients, then the image's segments at six scales ranked by attribution: a second or "
+                  "so per image. Needs a TorchScript model whose explanation_metadata.json says its input is an "
+                  "image.");
+    else if (steps)
+        cost = tr("One batched forward and backward pass of steps + 1 rows per instance; exact for a linear model. "
+                  "Needs a TorchScript model and each input's baseline (explanation_metadata.json).");
+    else if (method == int(ExplanationConfig::Method::TreeShap))
+        cost = tr("Exact for the trees, one pass per instance, in the booster's margin (log-odds) space from its "
+                  "expected margin; needs no baseline.");
+    else
+        cost = tr("2^features rows per instance (4,096 at 12 features): exact values, for small models only.");
+    m_explanationCost->setText(cost);
 }
 
 void DeployDialog::detect()

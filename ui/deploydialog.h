@@ -39,7 +39,8 @@ public:
     QString modelName() const;
     /// True when modelName() is not one of the project's models (it is created before the version).
     bool isNewModel() const;
-    /// The version to create (name, deploymentUri, framework, manualScaling.nodes), project and model unset.
+    /// The version to create (name, deploymentUri, framework, manualScaling.nodes, explanationConfig), project and
+    /// model unset.
     VersionResource version() const;
 
     QLineEdit* folderEdit() const { return m_folder; }
@@ -47,6 +48,11 @@ public:
     QLabel* detectedLabel() const { return m_detected; }
     QLineEdit* versionEdit() const { return m_version; }
     QComboBox* modelBox() const { return m_model; }
+    /// Explanations: none, or a method (its data: int(ExplanationConfig::Method)), with its cost in the tooltip and
+    /// the line below; `explanationCount()` its paths or steps (the service's default, 50).
+    QComboBox* explanationBox() const { return m_explanation; }
+    QSpinBox* explanationCount() const { return m_explanationCount; }
+    QLabel* explanationCost() const { return m_explanationCost; }
     /// The check's or the server's message (hidden when there is none).
     QLabel* problemLabel() const { return m_problem; }
 
@@ -62,6 +68,8 @@ Q_SIGNALS:
 private:
     void detect();
     void validate();
+    /// The explanation row for the method chosen: the count's meaning and range, and what it costs.
+    void explainCost();
 
     QMap<QString, QStringList> m_versions;
     QComboBox* m_model;
@@ -70,6 +78,9 @@ private:
     QComboBox* m_framework;
     QLabel* m_detected;
     QSpinBox* m_nodes;
+    QComboBox* m_explanation;
+    QSpinBox* m_explanationCount;
+    QLabel* m_explanationCost;
     QLabel* m_problem;
     QDialogButtonBox* m_buttons;
 };

@@ -311,19 +311,37 @@ void ModelPanel::display(const TrainedModel& model)
             columns.begin(), columns.end(), [](const auto& a, const auto& b) { return a.totalGain > b.totalGain; });
         columns = columns.mid(0, 15);
         std::reverse(columns.begin(), columns.end());
-        auto* set = new QBarSet(tr("total gain"));
+        // Beside the booster's own importance, the explanations' global one (issue 47): each as a share of its
+        // total, so that the two read on one axis.
+        const bool attributed = !model.attributionMethod.isEmpty();
+        double gainTotal = 0, attributionTotal = 0;
+        for (const auto& c : std::as_const(model.importance)) {
+            gainTotal += c.totalGain;
+            attributionTotal += std::max(0.0, c.meanAbsAttribution);
+        }
+        auto* set = new QBarSet(attributed ? tr("share of total gain") : tr("total gain"));
+        auto* attributionSet = attributed ? new QBarSet(tr("share of mean |attribution|")) : nullptr;
         QStringList categories;
         for (const auto& c : columns) {
-            *set << c.totalGain;
+            *set << (attributed ? (gainTotal > 0 ? c.totalGain / gainTotal : 0.0) : c.totalGain);
+            if (attributionSet)
+                *attributionSet << (attributionTotal > 0 ? std::max(0.0, c.meanAbsAttribution) / attributionTotal : 0.0);
             categories << model.columnName(c.column);
         }
         auto* series = new QHorizontalBarSeries;
         series->append(set);
+        if (attributionSet)
+            series->append(attributionSet);
         auto* chart = new QChart;
-        chart->setTitle(tr("Feature importance (total gain)"));
-        chart->setToolTip(tr("XGBoost's total gain of the splits on each CSV column's features (a categorical "
-                             "column's one-hot features added up), the 15 largest"));
-        chart->legend()->hide();
+        chart->setTitle(attributed ? tr("Feature importance") : tr("Feature importance (total gain)"));
+        chart->setToolTip(attributed
+                ? tr("XGBoost's total gain of the splits on each CSV column's features, and %1 (a categorical column's "
+                     "one-hot features added up), each as a share of its sum; the 15 columns with the most gain")
+                      .arg(model.attributionMethod)
+                : tr("XGBoost's total gain of the splits on each CSV column's features (a categorical "
+                     "column's one-hot features added up), the 15 largest"));
+        chart->legend()->setVisible(attributed);
+        chart->legend()->setAlignment(Qt::AlignBottom);
         chart->addSeries(series);
         auto* y = new QBarCategoryAxis;
         y->append(categories);

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "modelsview.h"
 
+#include "explanationspanel.h"
+
 #include "versionchartspanel.h"
 #include "versiondetailspanel.h"
 
@@ -63,7 +65,9 @@ ModelsView::ModelsView(QWidget* parent)
     , m_target(new QLabel(this))
     , m_instances(new QPlainTextEdit(this))
     , m_predict(new QPushButton(tr("&Predict"), this))
+    , m_explain(new QPushButton(tr("E&xplain"), this))
     , m_predictions(new QTableWidget(this))
+    , m_explanations(new ExplanationsPanel(this))
     , m_latency(new QLabel(this))
     , m_log(new QPlainTextEdit(this))
 {
@@ -87,6 +91,7 @@ ModelsView::ModelsView(QWidget* parent)
                                        "training table for a built-in algorithm's model"));
     m_instances->setLineWrapMode(QPlainTextEdit::NoWrap);
     m_predict->setObjectName(QStringLiteral("predictButton"));
+    m_explain->setObjectName(QStringLiteral("explainButton"));
     m_predictions->setObjectName(QStringLiteral("predictResults"));
     m_predictions->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_predictions->horizontalHeader()->setStretchLastSection(true);
@@ -124,6 +129,7 @@ ModelsView::ModelsView(QWidget* parent)
     predictBar->addWidget(m_target, 1);
     predictBar->addWidget(m_latency);
     predictBar->addWidget(m_predict);
+    predictBar->addWidget(m_explain);
     // A built-in model's columns: a form that makes an instance (issue 30's "a form of the training columns").
     m_formBox = new QWidget(predictBox);
     m_formBox->setObjectName(QStringLiteral("columnForm"));
@@ -146,8 +152,16 @@ ModelsView::ModelsView(QWidget* parent)
     predictSplit->addWidget(m_formBox);
     predictSplit->addWidget(m_instances);
     predictSplit->addWidget(m_predictions);
+    // The explanations below the instances and answers, hidden until the first Explain.
+    auto* explainSplit = new QSplitter(Qt::Vertical, predictBox);
+    explainSplit->setObjectName(QStringLiteral("explainSplit"));
+    explainSplit->addWidget(predictSplit);
+    explainSplit->addWidget(m_explanations);
+    explainSplit->setStretchFactor(0, 1);
+    explainSplit->setStretchFactor(1, 2);
+    m_explanations->hide();
     predictLayout->addLayout(predictBar);
-    predictLayout->addWidget(predictSplit, 1);
+    predictLayout->addWidget(explainSplit, 1);
 
     auto* tabs = new QTabWidget(this);
     tabs->setObjectName(QStringLiteral("versionTabs"));
@@ -182,6 +196,7 @@ ModelsView::ModelsView(QWidget* parent)
     connect(m_setDefault, &QPushButton::clicked, this, &ModelsView::setDefault);
     connect(m_delete, &QPushButton::clicked, this, &ModelsView::deleteSelected);
     connect(m_predict, &QPushButton::clicked, this, &ModelsView::predict);
+    connect(m_explain, &QPushButton::clicked, this, &ModelsView::explain);
     connect(m_tree->selectionModel(), &QItemSelectionModel::currentChanged, this, &ModelsView::updateActions);
     connect(m_tree->selectionModel(), &QItemSelectionModel::currentChanged, this, &ModelsView::refreshLog);
     connect(m_tree->selectionModel(), &QItemSelectionModel::currentChanged, this, &ModelsView::loadInputSchema);
@@ -512,6 +527,17 @@ void ModelsView::updateActions()
     }
     m_target->setText(target);
     m_predict->setEnabled(connected && ready);
+    // Explain needs a version with an explanationConfig (a model row: its default version's).
+    const std::optional<VersionResource> explained = currentVersion();
+    const bool explainable = explained && explained->explanationConfig.has_value();
+    m_explain->setEnabled(connected && ready && explainable);
+    m_explain->setToolTip(!explained ? tr("Select a version to explain its predictions.")
+            : explainable
+            ? tr("Explain the instances with %1: each feature's share of the prediction")
+                  .arg(ExplanationConfig::methodKey(explained->explanationConfig->method))
+            : tr("Version %1 has no explanation method: deploy a version with one (Deploy…, Explanations) to explain "
+                 "its predictions.")
+                  .arg(explained->name));
 }
 
 void ModelsView::createModel()
@@ -645,6 +671,43 @@ void ModelsView::deleteSelected()
         PredictionClient(m_client).deleteModel(model->name, this, deleted);
 }
 
+QJsonArray ModelsView::typedInstances()
+{
+    // A JSON value a line, or a CSV row sent as text (models/predictionresults.h: the one rule of the CLI too).
+    QString parseError;
+    const QJsonArray instances
+        = parseInstances(m_instances->toPlainText().toUtf8(), InstanceFormat::JsonOrText, &parseError).value_or(QJsonArray());
+    if (instances.isEmpty())
+        m_latency->setText(tr("Type at least one instance."));
+    return instances;
+}
+
+void ModelsView::explain()
+{
+    const QModelIndex current = m_tree->currentIndex();
+    const std::optional<ModelResource> model = m_model->modelAt(current);
+    const std::optional<VersionResource> version = m_model->versionAt(current);
+    if (!m_client || !model)
+        return;
+    const QJsonArray instances = typedInstances();
+    if (instances.isEmpty())
+        return;
+    m_explain->setEnabled(false);
+    m_explanations->show();
+    m_explanations->showMessage(tr("Explaining…"));
+    PredictionClient(m_client).explain(model->name, version ? version->name : QString(), instances, {}, this,
+        [this, instances](const ExplainResponse& answer) {
+            updateActions();
+            if (!answer.ok()) {
+                m_explanations->showMessage(tr("Explanation failed: %1").arg(answer.reply.message));
+                emit explained(false);
+                return;
+            }
+            m_explanations->showExplanations(answer, instances);
+            emit explained(true);
+        });
+}
+
 void ModelsView::predict()
 {
     const QModelIndex current = m_tree->currentIndex();
@@ -652,14 +715,9 @@ void ModelsView::predict()
     const std::optional<VersionResource> version = m_model->versionAt(current);
     if (!m_client || !model)
         return;
-    // A JSON value a line, or a CSV row sent as text (models/predictionresults.h: the one rule of the CLI too).
-    QString parseError;
-    const QJsonArray instances
-        = parseInstances(m_instances->toPlainText().toUtf8(), InstanceFormat::JsonOrText, &parseError).value_or(QJsonArray());
-    if (instances.isEmpty()) {
-        m_latency->setText(tr("Type at least one instance."));
+    const QJsonArray instances = typedInstances();
+    if (instances.isEmpty())
         return;
-    }
     auto clock = std::make_shared<QElapsedTimer>();
     clock->start();
     m_predict->setEnabled(false);

@@ -24,6 +24,7 @@ class ApiClient;
 class ModelListFeed;
 class DeployDialog;
 class DeployedModelsModel;
+class ExplanationsPanel;
 
 /// The Models view (app/executor/API.md "Models and versions"): the project's models with their versions (state,
 /// framework, default, nodes, last use), and what a user does with them: create a model, deploy a folder as a version
@@ -51,6 +52,10 @@ public:
     QTableWidget* predictions() const { return m_predictions; }
     QLabel* latencyLabel() const { return m_latency; }
     QPushButton* predictButton() const { return m_predict; }
+    /// Explain: the instances' explanations (projects.explain) below them; enabled for a READY version with an
+    /// explanationConfig (its tooltip says why not otherwise).
+    QPushButton* explainButton() const { return m_explain; }
+    ExplanationsPanel* explanationsPanel() const { return m_explanations; }
     /// The selected version's log (its nodes' starts, exits, scaling and output, and request records), last 200 lines.
     QPlainTextEdit* logView() const { return m_log; }
     /// The Charts tab: the selected version's requests/s, latency percentiles and errors/s.
@@ -71,6 +76,8 @@ public slots:
     void deploy(const QString& folder = {}, const QString& jobId = {});
     /// Sends the Predict panel's instances to the selected version.
     void predict();
+    /// Asks the selected version to explain the Predict panel's instances; shown in the explanations panel.
+    void explain();
     /// Selects `model` (and `version`) in the tree.
     void select(const QString& model, const QString& version = {});
 
@@ -85,6 +92,8 @@ signals:
     void columnFormChanged();
     /// An answer of predict() arrived (shown in the panel), or its error.
     void predicted(bool ok);
+    /// An answer of explain() arrived (shown in the explanations panel), or its error.
+    void explained(bool ok);
 
 private:
     void createModel();
@@ -124,7 +133,11 @@ private:
     QLabel* m_target;
     QPlainTextEdit* m_instances;
     QPushButton* m_predict;
+    QPushButton* m_explain;
     QTableWidget* m_predictions;
+    ExplanationsPanel* m_explanations;
+    /// The Predict panel's instances; empty after saying why in the latency label.
+    QJsonArray typedInstances();
     QLabel* m_latency;
     QPlainTextEdit* m_log;
     VersionChartsPanel* m_charts;

@@ -14,6 +14,8 @@
 #include "ctlrun.h"
 #include "deploydialog.h"
 #include "deployedmodelsmodel.h"
+#include "explanationspanel.h"
+#include "explanationview.h"
 #include "executorconnection.h"
 #include "executorenvironment.h"
 #include "jobview.h"
@@ -21,6 +23,7 @@
 #include "modelsview.h"
 #include "requireddependencies.h"
 #include "submitwizard.h"
+#include "translations.h"
 #include "versionchartspanel.h"
 #include "versiondetailspanel.h"
 #include "wizardpages.h"
@@ -93,6 +96,8 @@ class TestModelsView : public QObject {
 private Q_SLOTS:
     void initTestCase()
     {
+        // English plural forms ("Sampled Shapley, 10 paths"), as the console loads them.
+        Translations::install(qApp, QStringLiteral("en"));
         QVERIFY(m_root.isValid());
         QVERIFY(Test::isolateExecutorEnvironment(m_root, { QStringLiteral("models") }));
         // The models are made and served by Debian's libraries (the Debian 13 build's chroot has none of them).
@@ -152,6 +157,15 @@ private Q_SLOTS:
             QCOMPARE(dialog->versionEdit()->text(), QStringLiteral("v1"));
             detected = dialog->detectedLabel()->text();
             dialog->findChild<QComboBox*>(QStringLiteral("deployModel"))->setCurrentText(QStringLiteral("cancer"));
+            // Issue 47: explanations with sampled Shapley, the count's meaning and the cost said.
+            QVERIFY(!dialog->explanationCount()->isVisible());
+            dialog->explanationBox()->setCurrentIndex(
+                dialog->explanationBox()->findData(int(ExplanationConfig::Method::SampledShapley)));
+            QVERIFY(dialog->explanationCount()->isVisible());
+            QCOMPARE(dialog->explanationCount()->value(), 50);
+            QVERIFY2(dialog->explanationCost()->text().contains(QLatin1String("paths")),
+                qPrintable(dialog->explanationCost()->text()));
+            dialog->explanationCount()->setValue(10);
             const QString dir = qEnvironmentVariable("TRAINYARD_SCREENSHOT_DIR");
             if (!dir.isEmpty()) {
                 QDir().mkpath(dir);
@@ -225,6 +239,37 @@ private Q_SLOTS:
         if (!qEnvironmentVariableIsEmpty("TRAINYARD_SCREENSHOT_DIR"))
             QVERIFY(view->grab().save(
                 qEnvironmentVariable("TRAINYARD_SCREENSHOT_DIR") + QStringLiteral("/models-form.png")));
+
+        // Issue 47: Explain draws the row's waterfall from the baseline score to its prediction, the largest
+        // attributions first, the rest summed, each feature's value beside its name.
+        QCOMPARE(model->versionAt(model->indexOf(QStringLiteral("cancer"), QStringLiteral("v1")))
+                     ->explanationConfig.value_or(ExplanationConfig {})
+                     .numPaths,
+            10);
+        QTRY_VERIFY(view->explainButton()->isEnabled());
+        QSignalSpy explained(view, &ModelsView::explained);
+        QTest::mouseClick(view->explainButton(), Qt::LeftButton);
+        QTRY_COMPARE_WITH_TIMEOUT(explained.count(), 1, 60000);
+        QCOMPARE(explained.first().first().toBool(), true);
+        QVERIFY(view->explanationsPanel()->isVisible());
+        QCOMPARE(view->explanationsPanel()->views().size(), 1);
+        const ExplanationView* waterfall = view->explanationsPanel()->views().first();
+        QVERIFY(!waterfall->showsImage());
+        QCOMPARE(waterfall->bars().size(), ExplanationView::MaxBars + 1);
+        QVERIFY2(waterfall->bars().last().label.startsWith(QLatin1String("15 other feature")),
+            qPrintable(waterfall->bars().last().label));
+        QVERIFY2(waterfall->bars().first().label.startsWith(QLatin1String("column ")) && waterfall->bars().first().label.contains(QLatin1String(" = ")),
+            qPrintable(waterfall->bars().first().label));
+        for (qsizetype i = 1; i < waterfall->bars().size(); ++i) {
+            QVERIFY(std::abs(waterfall->bars().at(i).end - waterfall->bars().at(i).start)
+                <= std::abs(waterfall->bars().at(i - 1).end - waterfall->bars().at(i - 1).start) + 1e-12
+                || i == waterfall->bars().size() - 1);
+            QCOMPARE(waterfall->bars().at(i).start, waterfall->bars().at(i - 1).end);
+        }
+        QVERIFY2(waterfall->caption().contains(QLatin1String("Sampled Shapley, 10 paths")), qPrintable(waterfall->caption()));
+        if (!qEnvironmentVariableIsEmpty("TRAINYARD_SCREENSHOT_DIR"))
+            QVERIFY(view->grab().save(
+                qEnvironmentVariable("TRAINYARD_SCREENSHOT_DIR") + QStringLiteral("/models-explain.png")));
 
         // Issue 46 item 5: a server refusal keeps the dialog open, its message beside the fields and what was typed
         // kept.
@@ -452,6 +497,8 @@ private Q_SLOTS:
             QCOMPARE(dialog->folderEdit()->text(), jobDir + QStringLiteral("/model"));
             QCOMPARE(dialog->frameworkBox()->currentText(), QStringLiteral("PYTORCH"));
             dialog->findChild<QComboBox*>(QStringLiteral("deployModel"))->setCurrentText(QStringLiteral("fmnist"));
+            dialog->explanationBox()->setCurrentIndex(
+                dialog->explanationBox()->findData(int(ExplanationConfig::Method::IntegratedGradients)));
         });
         window.deployAction()->trigger();
         QTRY_VERIFY_WITH_TIMEOUT(model->versionAt(model->indexOf(QStringLiteral("fmnist"), QStringLiteral("v1")))
@@ -483,6 +530,18 @@ private Q_SLOTS:
         QVERIFY2(
             table->item(0, 1)->text().startsWith(QLatin1String("class 1 (")), qPrintable(table->item(0, 1)->text()));
         QVERIFY(table->item(0, 1)->toolTip().startsWith(QLatin1Char('[')));
+
+        // Issue 47: the image's integrated gradients, drawn as a heat map over it (the sample's model folder says
+        // its input is an image, from a black baseline).
+        QTRY_VERIFY(view->explainButton()->isEnabled());
+        QSignalSpy explained(view, &ModelsView::explained);
+        QTest::mouseClick(view->explainButton(), Qt::LeftButton);
+        QTRY_COMPARE_WITH_TIMEOUT(explained.count(), 1, 60000);
+        QVERIFY2(explained.first().first().toBool(), qPrintable(view->explanationsPanel()->messageLabel()->text()));
+        QCOMPARE(view->explanationsPanel()->views().size(), 1);
+        QVERIFY(view->explanationsPanel()->views().first()->showsImage());
+        QVERIFY2(view->explanationsPanel()->views().first()->caption().contains(QLatin1String("Integrated gradients, 50 steps")),
+            qPrintable(view->explanationsPanel()->views().first()->caption()));
 
         const QString dir = qEnvironmentVariable("TRAINYARD_SCREENSHOT_DIR");
         if (!dir.isEmpty()) {

@@ -26,6 +26,8 @@
 #include <QBarCategoryAxis>
 #include <QChart>
 #include <QChartView>
+#include <QHorizontalBarSeries>
+#include <QBarSet>
 #endif
 #include <QApplication>
 #include <QCheckBox>
@@ -549,6 +551,14 @@ private Q_SLOTS:
             const QList<QAbstractAxis*> yAxes = importanceView->chart()->axes(Qt::Vertical);
             auto* names = yAxes.isEmpty() ? nullptr : qobject_cast<QBarCategoryAxis*>(yAxes.first());
             QVERIFY(names && !names->categories().isEmpty());
+            // Issue 47: the explanations' global importance (mean |TreeSHAP| over the test split) beside the gain.
+            QVERIFY2(panel.model().attributionMethod.contains(QLatin1String("TreeSHAP")),
+                qPrintable(panel.model().attributionMethod));
+            const auto barSeries = importanceView->chart()->series();
+            QVERIFY(!barSeries.isEmpty());
+            auto* bars = qobject_cast<QHorizontalBarSeries*>(barSeries.first());
+            QVERIFY(bars && bars->count() == 2);
+            QCOMPARE(bars->barSets().at(1)->label(), QStringLiteral("share of mean |attribution|"));
             for (const QString& name : names->categories()) {
                 static const QRegularExpression numbered(QStringLiteral("^column ([0-9]+) · numeric$"));
                 const QRegularExpressionMatch m = numbered.match(name);
