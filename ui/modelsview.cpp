@@ -693,7 +693,14 @@ void ModelsView::explain()
     if (instances.isEmpty())
         return;
     m_explain->setEnabled(false);
-    m_explanations->show();
+    if (m_explanations->isHidden()) {
+        m_explanations->show();
+        // The first explanations get most of the tab: the instances and answers keep a few lines above them.
+        if (auto* split = qobject_cast<QSplitter*>(m_explanations->parentWidget())) {
+            const int total = std::max(4, split->height());
+            split->setSizes({ total / 4, total - total / 4 });
+        }
+    }
     m_explanations->showMessage(tr("Explaining…"));
     PredictionClient(m_client).explain(model->name, version ? version->name : QString(), instances, {}, this,
         [this, instances](const ExplainResponse& answer) {

@@ -267,9 +267,12 @@ private Q_SLOTS:
             QCOMPARE(waterfall->bars().at(i).start, waterfall->bars().at(i - 1).end);
         }
         QVERIFY2(waterfall->caption().contains(QLatin1String("Sampled Shapley, 10 paths")), qPrintable(waterfall->caption()));
-        if (!qEnvironmentVariableIsEmpty("TRAINYARD_SCREENSHOT_DIR"))
+        if (!qEnvironmentVariableIsEmpty("TRAINYARD_SCREENSHOT_DIR")) {
             QVERIFY(view->grab().save(
                 qEnvironmentVariable("TRAINYARD_SCREENSHOT_DIR") + QStringLiteral("/models-explain.png")));
+            QVERIFY(view->explanationsPanel()->views().first()->grab().save(
+                qEnvironmentVariable("TRAINYARD_SCREENSHOT_DIR") + QStringLiteral("/models-explain-waterfall.png")));
+        }
 
         // Issue 46 item 5: a server refusal keeps the dialog open, its message beside the fields and what was typed
         // kept.
@@ -542,6 +545,9 @@ private Q_SLOTS:
         QVERIFY(view->explanationsPanel()->views().first()->showsImage());
         QVERIFY2(view->explanationsPanel()->views().first()->caption().contains(QLatin1String("Integrated gradients, 50 steps")),
             qPrintable(view->explanationsPanel()->views().first()->caption()));
+        if (!qEnvironmentVariableIsEmpty("TRAINYARD_SCREENSHOT_DIR"))
+            QVERIFY(view->explanationsPanel()->views().first()->grab().save(
+                qEnvironmentVariable("TRAINYARD_SCREENSHOT_DIR") + QStringLiteral("/models-explain-image.png")));
 
         const QString dir = qEnvironmentVariable("TRAINYARD_SCREENSHOT_DIR");
         if (!dir.isEmpty()) {
