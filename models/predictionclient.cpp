@@ -325,13 +325,15 @@ ApiResult<VersionResource> PredictionClient::setDefaultVersionBlocking(const QSt
         [&](QObject* ctx, Callback<VersionResource> cb) { setDefaultVersion(model, version, ctx, std::move(cb)); });
 }
 
-ExplainResponse PredictionClient::explainBlocking(
-    const QString& model, const QString& version, const QJsonArray& instances, const QList<int>& outputIndices)
+namespace {
+/// Runs `start(context, done)` and waits in a local event loop for its answer (predict and explain answer always).
+template<typename Response, typename Start>
+Response waitForAnswer(Start start)
 {
-    ExplainResponse response;
+    Response response;
     QEventLoop loop;
     bool finished = false;
-    explain(model, version, instances, outputIndices, &loop, [&](const ExplainResponse& r) {
+    start(&loop, [&](const Response& r) {
         response = r;
         finished = true;
         loop.quit();
@@ -340,21 +342,22 @@ ExplainResponse PredictionClient::explainBlocking(
         loop.exec();
     return response;
 }
+} // namespace
+
+ExplainResponse PredictionClient::explainBlocking(
+    const QString& model, const QString& version, const QJsonArray& instances, const QList<int>& outputIndices)
+{
+    return waitForAnswer<ExplainResponse>([&](QObject* context, auto done) {
+        explain(model, version, instances, outputIndices, context, std::move(done));
+    });
+}
 
 PredictResponse PredictionClient::predictBlocking(
     const QString& model, const QString& version, const QJsonArray& instances, const QString& signatureName)
 {
-    PredictResponse response;
-    QEventLoop loop;
-    bool finished = false;
-    predict(model, version, instances, signatureName, &loop, [&](const PredictResponse& r) {
-        response = r;
-        finished = true;
-        loop.quit();
+    return waitForAnswer<PredictResponse>([&](QObject* context, auto done) {
+        predict(model, version, instances, signatureName, context, std::move(done));
     });
-    if (!finished)
-        loop.exec();
-    return response;
 }
 
 ApiResult<QList<OperationResource>> PredictionClient::allOperationsBlocking(const QString& filter)

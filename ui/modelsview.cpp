@@ -682,15 +682,24 @@ QJsonArray ModelsView::typedInstances()
     return instances;
 }
 
-void ModelsView::explain()
+std::optional<std::pair<QString, QString>> ModelsView::requestTarget(QJsonArray* instances)
 {
     const QModelIndex current = m_tree->currentIndex();
     const std::optional<ModelResource> model = m_model->modelAt(current);
     const std::optional<VersionResource> version = m_model->versionAt(current);
     if (!m_client || !model)
-        return;
-    const QJsonArray instances = typedInstances();
-    if (instances.isEmpty())
+        return std::nullopt;
+    *instances = typedInstances();
+    if (instances->isEmpty())
+        return std::nullopt;
+    return std::pair { model->name, version ? version->name : QString() };
+}
+
+void ModelsView::explain()
+{
+    QJsonArray instances;
+    const auto target = requestTarget(&instances);
+    if (!target)
         return;
     m_explain->setEnabled(false);
     if (m_explanations->isHidden()) {
@@ -702,7 +711,7 @@ void ModelsView::explain()
         }
     }
     m_explanations->showMessage(tr("Explaining…"));
-    PredictionClient(m_client).explain(model->name, version ? version->name : QString(), instances, {}, this,
+    PredictionClient(m_client).explain(target->first, target->second, instances, {}, this,
         [this, instances](const ExplainResponse& answer) {
             updateActions();
             if (!answer.ok()) {
@@ -717,19 +726,15 @@ void ModelsView::explain()
 
 void ModelsView::predict()
 {
-    const QModelIndex current = m_tree->currentIndex();
-    const std::optional<ModelResource> model = m_model->modelAt(current);
-    const std::optional<VersionResource> version = m_model->versionAt(current);
-    if (!m_client || !model)
-        return;
-    const QJsonArray instances = typedInstances();
-    if (instances.isEmpty())
+    QJsonArray instances;
+    const auto target = requestTarget(&instances);
+    if (!target)
         return;
     auto clock = std::make_shared<QElapsedTimer>();
     clock->start();
     m_predict->setEnabled(false);
     m_latency->setText(tr("Predicting…"));
-    PredictionClient(m_client).predict(model->name, version ? version->name : QString(), instances, QString(), this,
+    PredictionClient(m_client).predict(target->first, target->second, instances, QString(), this,
         [this, clock](const PredictResponse& answer) {
             updateActions();
             if (!answer.ok()) {

@@ -138,6 +138,9 @@ private:
     ExplanationsPanel* m_explanations;
     /// The Predict panel's instances; empty after saying why in the latency label.
     QJsonArray typedInstances();
+    /// Predict's and Explain's target, (model, version: empty for its default), with the typed instances in
+    /// *instances; nullopt when nothing is selected, no client is set or no instance is typed (said in the label).
+    std::optional<std::pair<QString, QString>> requestTarget(QJsonArray* instances);
     QLabel* m_latency;
     QPlainTextEdit* m_log;
     VersionChartsPanel* m_charts;

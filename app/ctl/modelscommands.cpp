@@ -1009,6 +1009,16 @@ std::optional<QJsonArray> instancesFromFlags(
     return instances;
 }
 
+/// A refused predict or explain, printed as the API's error: ExitCode::Error.
+int refused(CtlSession& s, const QString& command, const PredictResponse& answer)
+{
+    ApiError apiError;
+    apiError.status = answer.status;
+    apiError.message = answer.message;
+    s.printApiError(command, apiError);
+    return ExitCode::Error;
+}
+
 /// The answer as --format says, else gcloud's default for predictions.
 void printPredictions(CtlSession& s, const PredictResponse& answer)
 {
@@ -1055,13 +1065,8 @@ int ModelsCommands::predict(CtlSession& s, const QStringList& args)
         return ExitCode::Error;
     const PredictResponse answer = client->predictBlocking(
         p.value(QStringLiteral("model")), p.value(QStringLiteral("version")), *instances, signature);
-    if (!answer.ok()) {
-        ApiError apiError;
-        apiError.status = answer.status;
-        apiError.message = answer.message;
-        s.printApiError(command, apiError);
-        return ExitCode::Error;
-    }
+    if (!answer.ok())
+        return refused(s, command, answer);
     printPredictions(s, answer);
     return ExitCode::Ok;
 }
@@ -1112,13 +1117,8 @@ int ModelsCommands::explain(CtlSession& s, const QStringList& args)
         return ExitCode::Error;
     const ExplainResponse answer = client->explainBlocking(
         p.value(QStringLiteral("model")), p.value(QStringLiteral("version")), *instances, outputs);
-    if (!answer.ok()) {
-        ApiError apiError;
-        apiError.status = answer.reply.status;
-        apiError.message = answer.reply.message;
-        s.printApiError(command, apiError);
-        return ExitCode::Error;
-    }
+    if (!answer.ok())
+        return refused(s, command, answer.reply);
     if (structured(s)) {
         s.printResource(answer.toJson());
         return ExitCode::Ok;
