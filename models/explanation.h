@@ -9,7 +9,20 @@
 #include <QList>
 #include <QString>
 
+#include <optional>
+
 namespace Trainyard {
+
+/// An image explanation read for drawing: the instance's grey levels and the attributions' magnitude per pixel, both
+/// row-major [height × width] (channels averaged).
+struct ExplanationImage {
+    int height = 0;
+    int width = 0;
+    QList<double> grey; ///< the instance's pixel values (channel mean), as given
+    /// |attribution| per pixel (channel mean); for XRAI, its region score above the lowest inside its top regions and
+    /// 0 outside them (its scores rank regions; the rest of the image is context).
+    QList<double> heat;
+};
 
 /// One explained output of one instance: an element of `attributions_by_label` in projects.explain's answer (the
 /// service's field names; `method`, `numPaths`, `numIntegralSteps` and `warning` are ours, saying how it was made).
@@ -32,6 +45,13 @@ struct LabelAttribution {
 
     /// Σ of the numeric attributions (an array's elements summed), for completeness checks.
     double attributionSum() const;
+    /// The image this explains, when its one attribution and `instance` (the request's) are arrays of the same image
+    /// shape: [H][W], [H][W][C] or [C][H][W] with C 1 or 3, or a flat square of at least 8 × 8 (the Fashion-MNIST
+    /// sample's 784 pixels); nullopt otherwise (a tabular explanation).
+    std::optional<ExplanationImage> image(const QJsonValue& instance) const;
+    /// Feature `name`'s value in the instance as text ("38", "red"), "" when missing (null) and a null QString when
+    /// the answer has none (not a list instance).
+    QString inputValueText(const QString& name) const;
     static LabelAttribution fromJson(const QJsonObject& json);
 };
 

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "explanationview.h"
 
-#include <QJsonArray>
 #include <QLocale>
 #include <QPainter>
 #include <QPainterPath>
@@ -12,75 +11,6 @@
 namespace Trainyard {
 
 namespace {
-
-/// `value`'s numbers in row-major order and its shape ([28, 28], [1, 28, 28]); false when it is not a rectangular
-/// array of numbers.
-bool flatten(const QJsonValue& value, QList<double>* out, QList<int>* shape, int depth = 0)
-{
-    if (value.isDouble()) {
-        out->append(value.toDouble());
-        return depth == shape->size();
-    }
-    if (!value.isArray() || depth > 4)
-        return false;
-    const QJsonArray a = value.toArray();
-    if (depth == shape->size())
-        shape->append(int(a.size()));
-    else if (shape->at(depth) != a.size())
-        return false;
-    for (const QJsonValue& v : a) {
-        if (!flatten(v, out, shape, depth + 1))
-            return false;
-    }
-    return true;
-}
-
-/// (height, width, channels, channels-first) of an image shape: [H, W], [H, W, C], [C, H, W] with C 1 or 3, or a
-/// flat square of at least 8 × 8; height 0 when it is none of these.
-struct ImageShape {
-    int height = 0;
-    int width = 0;
-    int channels = 1;
-    bool channelsFirst = false;
-};
-ImageShape imageShape(const QList<int>& shape)
-{
-    ImageShape s;
-    if (shape.size() == 1) {
-        const int side = int(std::lround(std::sqrt(double(shape[0]))));
-        if (side >= 8 && side * side == shape[0])
-            s.height = s.width = side;
-    } else if (shape.size() == 2) {
-        s.height = shape[0];
-        s.width = shape[1];
-    } else if (shape.size() == 3 && (shape[0] == 1 || shape[0] == 3)) {
-        s = { shape[1], shape[2], shape[0], true };
-    } else if (shape.size() == 3 && (shape[2] == 1 || shape[2] == 3)) {
-        s = { shape[0], shape[1], shape[2], false };
-    }
-    if (s.height < 2 || s.width < 2)
-        s.height = s.width = 0;
-    return s;
-}
-
-/// Per pixel: the mean over channels of `values` (|values| with `absolute`).
-QList<double> perPixel(const QList<double>& values, const ImageShape& s, bool absolute)
-{
-    QList<double> pixels(qsizetype(s.height) * s.width, 0.0);
-    for (int y = 0; y < s.height; ++y) {
-        for (int x = 0; x < s.width; ++x) {
-            double sum = 0;
-            for (int c = 0; c < s.channels; ++c) {
-                const qsizetype i = s.channelsFirst ? (qsizetype(c) * s.height + y) * s.width + x
-                                                    : (qsizetype(y) * s.width + x) * s.channels + c;
-                const double v = values.value(i);
-                sum += absolute ? std::abs(v) : v;
-            }
-            pixels[qsizetype(y) * s.width + x] = sum / s.channels;
-        }
-    }
-    return pixels;
-}
 
 QString number(double v)
 {
@@ -123,44 +53,24 @@ void ExplanationView::setExplanation(const LabelAttribution& a, const QJsonValue
                     .arg(how, number(a.exampleScore), number(a.baselineScore), number(a.approxError));
 
     // An image: one attribution that is an array shaped as one.
-    if (a.attributions.size() == 1 && a.attributions.first().second.isArray()) {
-        QList<double> phi, pixels;
-        QList<int> phiShape, pixelShape;
-        if (flatten(a.attributions.first().second, &phi, &phiShape)
-            && flatten(instance, &pixels, &pixelShape) && phiShape == pixelShape) {
-            const ImageShape s = imageShape(phiShape);
-            if (s.height > 0) {
-                const QList<double> grey = perPixel(pixels, s, false);
-                QList<double> heat = perPixel(phi, s, true);
-                // XRAI: only its top regions are lit (its saliency ranks regions; the rest is context).
-                QList<double> regions;
-                QList<int> regionsShape;
-                if (a.method == QLatin1String("xrai") && flatten(a.xraiTopRegions, &regions, &regionsShape)
-                    && regions.size() == heat.size()) {
-                    const QList<double> rank = perPixel(phi, s, false);
-                    const double least = *std::min_element(rank.cbegin(), rank.cend());
-                    for (qsizetype i = 0; i < heat.size(); ++i)
-                        heat[i] = regions[i] > 0 ? rank[i] - least : 0.0;
-                }
-                const auto [lo, hi] = std::minmax_element(grey.cbegin(), grey.cend());
-                const double top = *std::max_element(heat.cbegin(), heat.cend());
-                m_image = QImage(s.width, s.height, QImage::Format_Grayscale8);
-                m_heat = QImage(s.width, s.height, QImage::Format_ARGB32);
-                for (int y = 0; y < s.height; ++y) {
-                    for (int x = 0; x < s.width; ++x) {
-                        const qsizetype i = qsizetype(y) * s.width + x;
-                        const double g = *hi > *lo ? (grey[i] - *lo) / (*hi - *lo) : 0.5;
-                        m_image.setPixel(x, y, qRgb(int(g * 255), int(g * 255), int(g * 255)));
-                        const double h = top > 0 ? heat[i] / top : 0;
-                        // Warm colours for the pixels that moved the score most, transparent for the rest.
-                        m_heat.setPixel(x, y, qRgba(255, int(200 * (1 - h)), 0, int(210 * h)));
-                    }
-                }
-                updateGeometry();
-                update();
-                return;
+    if (const std::optional<ExplanationImage> image = a.image(instance)) {
+        const auto [lo, hi] = std::minmax_element(image->grey.cbegin(), image->grey.cend());
+        const double top = *std::max_element(image->heat.cbegin(), image->heat.cend());
+        m_image = QImage(image->width, image->height, QImage::Format_Grayscale8);
+        m_heat = QImage(image->width, image->height, QImage::Format_ARGB32);
+        for (int y = 0; y < image->height; ++y) {
+            for (int x = 0; x < image->width; ++x) {
+                const qsizetype i = qsizetype(y) * image->width + x;
+                const double g = *hi > *lo ? (image->grey[i] - *lo) / (*hi - *lo) : 0.5;
+                m_image.setPixel(x, y, qRgb(int(g * 255), int(g * 255), int(g * 255)));
+                const double h = top > 0 ? image->heat[i] / top : 0;
+                // Warm colours for the pixels that moved the score most, transparent for the rest.
+                m_heat.setPixel(x, y, qRgba(255, int(200 * (1 - h)), 0, int(210 * h)));
             }
         }
+        updateGeometry();
+        update();
+        return;
     }
 
     // A waterfall: the largest |attributions| first, the rest summed in one bar.
@@ -168,14 +78,10 @@ void ExplanationView::setExplanation(const LabelAttribution& a, const QJsonValue
     for (const auto& [name, value] : a.attributions) {
         if (!value.isDouble())
             continue;
-        const QJsonValue shown = a.inputValues.value(name);
-        QString label = name;
-        if (shown.isDouble())
-            label = tr("%1 = %2").arg(name, number(shown.toDouble()));
-        else if (shown.isString())
-            label = tr("%1 = %2").arg(name, shown.toString());
-        else if (a.inputValues.contains(name))
-            label = tr("%1 = (missing)").arg(name);
+        const QString shown = a.inputValueText(name);
+        const QString label = shown.isNull() ? name
+            : shown.isEmpty()                 ? tr("%1 = (missing)").arg(name)
+                                              : tr("%1 = %2").arg(name, shown);
         items.append({ label, value.toDouble() });
     }
     std::stable_sort(items.begin(), items.end(),
