@@ -1776,6 +1776,18 @@ Das exportierte Modell des Jobs (sein Ordner model/, den „Modell bereitstellen
         <source>Prediction</source>
         <translation>Vorhersage</translation>
     </message>
+    <message>
+        <source>Instance</source>
+        <translation>Instanz</translation>
+    </message>
+    <message>
+        <source>XRAI&apos;s top regions</source>
+        <translation>Die wichtigsten XRAI-Regionen</translation>
+    </message>
+    <message>
+        <source>Attribution (|value|) over it</source>
+        <translation>Attribution (|Wert|) darüber</translation>
+    </message>
 </context>
 <context>
     <name>Trainyard::ExplanationsPanel</name>
@@ -3887,8 +3899,8 @@ Das exportierte Modell des Jobs (sein Ordner model/, den „Modell bereitstellen
         <translation>Merkmalswichtigkeit</translation>
     </message>
     <message>
-        <source>XGBoost&apos;s total gain of the splits on each CSV column&apos;s features, and %1 (a categorical column&apos;s one-hot features added up), each as a share of its sum; the 15 columns with the most gain</source>
-        <translation>Der Gesamtgewinn der XGBoost-Splits auf den Merkmalen jeder CSV-Spalte und %1 (die One-hot-Merkmale einer kategorialen Spalte addiert), jeweils als Anteil an der Summe; die 15 Spalten mit dem meisten Gewinn</translation>
+        <source>XGBoost&apos;s total gain of the splits on each CSV column&apos;s features, and %1 (a categorical column&apos;s one-hot features added up), each as a share of its sum; the 10 columns with the most gain</source>
+        <translation>Der Gesamtgewinn der XGBoost-Splits auf den Merkmalen jeder CSV-Spalte und %1 (die One-hot-Merkmale einer kategorialen Spalte addiert), jeweils als Anteil an der Summe; die 10 Spalten mit dem meisten Gewinn</translation>
     </message>
 </context>
 <context>

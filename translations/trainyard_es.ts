@@ -1776,6 +1776,18 @@ El modelo exportado del trabajo (su carpeta model/, lo que despliega «Desplegar
         <source>Prediction</source>
         <translation>Predicción</translation>
     </message>
+    <message>
+        <source>Instance</source>
+        <translation>Instancia</translation>
+    </message>
+    <message>
+        <source>XRAI&apos;s top regions</source>
+        <translation>Las regiones principales de XRAI</translation>
+    </message>
+    <message>
+        <source>Attribution (|value|) over it</source>
+        <translation>Atribución (|valor|) encima</translation>
+    </message>
 </context>
 <context>
     <name>Trainyard::ExplanationsPanel</name>
@@ -3887,8 +3899,8 @@ El modelo exportado del trabajo (su carpeta model/, lo que despliega «Desplegar
         <translation>Importancia de las variables</translation>
     </message>
     <message>
-        <source>XGBoost&apos;s total gain of the splits on each CSV column&apos;s features, and %1 (a categorical column&apos;s one-hot features added up), each as a share of its sum; the 15 columns with the most gain</source>
-        <translation>La ganancia total de las divisiones de XGBoost en las variables de cada columna del CSV y %1 (sumadas las variables one-hot de una columna categórica), cada una como proporción de su suma; las 15 columnas con más ganancia</translation>
+        <source>XGBoost&apos;s total gain of the splits on each CSV column&apos;s features, and %1 (a categorical column&apos;s one-hot features added up), each as a share of its sum; the 10 columns with the most gain</source>
+        <translation>La ganancia total de las divisiones de XGBoost en las variables de cada columna del CSV y %1 (sumadas las variables one-hot de una columna categórica), cada una como proporción de su suma; las 10 columnas con más ganancia</translation>
     </message>
 </context>
 <context>

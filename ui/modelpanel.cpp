@@ -305,11 +305,12 @@ void ModelPanel::display(const TrainedModel& model)
         m_scatter = view;
     }
     if (!model.importance.isEmpty()) {
-        // The 15 columns with the most total gain, the largest on top.
+        // The columns with the most total gain, the largest on top: 15, or 10 with two bars each (Qt Charts elides
+        // a category's name when its row is lower than the text).
         QList<TrainedModel::ColumnImportance> columns = model.importance;
         std::sort(
             columns.begin(), columns.end(), [](const auto& a, const auto& b) { return a.totalGain > b.totalGain; });
-        columns = columns.mid(0, 15);
+        columns = columns.mid(0, model.attributionMethod.isEmpty() ? 15 : 10);
         std::reverse(columns.begin(), columns.end());
         // Beside the booster's own importance, the explanations' global one (issue 47): each as a share of its
         // total, so that the two read on one axis.
@@ -336,7 +337,7 @@ void ModelPanel::display(const TrainedModel& model)
         chart->setTitle(attributed ? tr("Feature importance") : tr("Feature importance (total gain)"));
         chart->setToolTip(attributed
                 ? tr("XGBoost's total gain of the splits on each CSV column's features, and %1 (a categorical column's "
-                     "one-hot features added up), each as a share of its sum; the 15 columns with the most gain")
+                     "one-hot features added up), each as a share of its sum; the 10 columns with the most gain")
                       .arg(model.attributionMethod)
                 : tr("XGBoost's total gain of the splits on each CSV column's features (a categorical "
                      "column's one-hot features added up), the 15 largest"));
