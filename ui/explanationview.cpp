@@ -197,23 +197,29 @@ void ExplanationView::paintWaterfall(QPainter& p, const QRect& area)
             fontMetrics().elidedText(label, Qt::ElideMiddle, labelRect.width()));
         const double x0 = xOf(std::min(from, to)), x1 = xOf(std::max(from, to));
         // A total (the baseline's and the instance's score) is a mark where it lies; a feature a bar of its step.
-        const QRectF bar = total ? QRectF(xOf(to) - 2.5, y + 2, 5, rowHeight - 4)
+        const QRectF bar = total ? QRectF(xOf(to) - 2, y + 2, 4, rowHeight - 4)
                                  : QRectF(x0, y + 3, std::max(1.5, x1 - x0), rowHeight - 6);
-        p.fillRect(bar, total ? palette().color(QPalette::WindowText) : colour);
+        if (total) {
+            p.setPen(QPen(palette().color(QPalette::WindowText), 3, Qt::SolidLine, Qt::FlatCap));
+            p.drawLine(QPointF(xOf(to), y + 2), QPointF(xOf(to), y + rowHeight - 2));
+        } else {
+            p.fillRect(bar, colour);
+        }
         p.setPen(palette().color(QPalette::PlaceholderText));
         const double shown = total ? to : to - from;
         const QString value = total ? number(shown) : (shown >= 0 ? QStringLiteral("+") : QString()) + number(shown);
         p.drawText(QRectF(bar.right() + 4, y, valueWidth, rowHeight), Qt::AlignLeft | Qt::AlignVCenter, value);
         y += rowHeight;
     };
+    // The baseline's and the prediction's lines through the bars, under them.
+    const int bottom = y + int(m_bars.size() + 2) * rowHeight;
+    p.setPen(QPen(palette().color(QPalette::Mid), 1, Qt::DashLine));
+    p.drawLine(QPointF(xOf(m_baseline), plot.top()), QPointF(xOf(m_baseline), bottom));
+    p.drawLine(QPointF(xOf(m_score), plot.top()), QPointF(xOf(m_score), bottom));
     row(tr("Baseline"), lo + pad, m_baseline, palette().color(QPalette::Mid), true);
     for (const Bar& b : m_bars)
         row(b.label, b.start, b.end, b.end >= b.start ? up : down, false);
     row(tr("Prediction"), lo + pad, m_score, palette().color(QPalette::Mid), true);
-    // The baseline's and the prediction's lines through the bars.
-    p.setPen(QPen(palette().color(QPalette::Mid), 1, Qt::DashLine));
-    p.drawLine(QPointF(xOf(m_baseline), plot.top()), QPointF(xOf(m_baseline), y));
-    p.drawLine(QPointF(xOf(m_score), plot.top()), QPointF(xOf(m_score), y));
 }
 
 } // namespace Trainyard
