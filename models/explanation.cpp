@@ -134,6 +134,28 @@ QString LabelAttribution::inputValueText(const QString& name) const
     return QStringLiteral(""); // null: missing
 }
 
+QList<std::pair<QString, double>> LabelAttribution::byMagnitude() const
+{
+    QList<std::pair<QString, double>> items;
+    for (const auto& [name, value] : attributions) {
+        if (value.isDouble())
+            items.append({ name, value.toDouble() });
+    }
+    std::stable_sort(items.begin(), items.end(),
+        [](const auto& x, const auto& y) { return std::abs(x.second) > std::abs(y.second); });
+    return items;
+}
+
+QStringList LabelAttribution::arrayFeatures() const
+{
+    QStringList names;
+    for (const auto& [name, value] : attributions) {
+        if (value.isArray())
+            names << name;
+    }
+    return names;
+}
+
 double LabelAttribution::attributionSum() const
 {
     double sum = 0;

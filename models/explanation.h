@@ -45,6 +45,11 @@ struct LabelAttribution {
 
     /// Σ of the numeric attributions (an array's elements summed), for completeness checks.
     double attributionSum() const;
+    /// The features with a number for an attribution, largest |attribution| first (ties in name order): what a
+    /// waterfall and `trainyardctl explain` list. An image's array is not among them (image() reads it).
+    QList<std::pair<QString, double>> byMagnitude() const;
+    /// The features whose attribution is an array (an image input), by name.
+    QStringList arrayFeatures() const;
     /// The image this explains, when its one attribution and `instance` (the request's) are arrays of the same image
     /// shape: [H][W], [H][W][C] or [C][H][W] with C 1 or 3, or a flat square of at least 8 × 8 (the Fashion-MNIST
     /// sample's 784 pixels); nullopt otherwise (a tabular explanation).

@@ -74,18 +74,13 @@ void ExplanationView::setExplanation(const LabelAttribution& a, const QJsonValue
     }
 
     // A waterfall: the largest |attributions| first, the rest summed in one bar.
-    QList<std::pair<QString, double>> items;
-    for (const auto& [name, value] : a.attributions) {
-        if (!value.isDouble())
-            continue;
+    QList<std::pair<QString, double>> items = a.byMagnitude();
+    for (auto& [name, value] : items) {
         const QString shown = a.inputValueText(name);
-        const QString label = shown.isNull() ? name
-            : shown.isEmpty()                 ? tr("%1 = (missing)").arg(name)
-                                              : tr("%1 = %2").arg(name, shown);
-        items.append({ label, value.toDouble() });
+        name = shown.isNull() ? name
+            : shown.isEmpty() ? tr("%1 = (missing)").arg(name)
+                              : tr("%1 = %2").arg(name, shown);
     }
-    std::stable_sort(items.begin(), items.end(),
-        [](const auto& x, const auto& y) { return std::abs(x.second) > std::abs(y.second); });
     double running = m_baseline;
     double rest = 0;
     for (qsizetype i = 0; i < items.size(); ++i) {

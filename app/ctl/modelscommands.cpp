@@ -1136,19 +1136,17 @@ int ModelsCommands::explain(CtlSession& s, const QStringList& args)
                            .arg(a.approxError, 0, 'g', 3);
             if (!a.warning.isEmpty())
                 s.out() << "  WARNING: " << a.warning << '\n';
-            QList<std::pair<QString, QJsonValue>> sorted = a.attributions;
-            std::stable_sort(sorted.begin(), sorted.end(), [](const auto& x, const auto& y) {
-                return std::abs(x.second.toDouble()) > std::abs(y.second.toDouble());
-            });
+            const QList<std::pair<QString, double>> sorted = a.byMagnitude();
+            const QStringList arrays = a.arrayFeatures();
             qsizetype width = 0;
-            for (const auto& [name, value] : std::as_const(sorted))
+            for (const auto& [name, value] : sorted)
                 width = std::max(width, name.size());
-            for (const auto& [name, value] : std::as_const(sorted)) {
-                const QString shown = value.isDouble()
-                    ? QString::number(value.toDouble(), 'g', 6)
-                    : QStringLiteral("an array (--format=json shows it)");
-                s.out() << "  " << name.leftJustified(width) << "  " << shown << '\n';
-            }
+            for (const QString& name : arrays)
+                width = std::max(width, name.size());
+            for (const auto& [name, value] : sorted)
+                s.out() << "  " << name.leftJustified(width) << "  " << QString::number(value, 'g', 6) << '\n';
+            for (const QString& name : arrays)
+                s.out() << "  " << name.leftJustified(width) << "  an array (--format=json shows it)\n";
         }
     }
     s.out().flush();
