@@ -568,8 +568,11 @@ void MetricChart::refresh()
         }
     } else {
         double span = hi - lo;
-        if (span <= 0)
-            span = hi != 0 ? std::fabs(hi) * 0.1 : 1; // a constant series: a band around it
+        // A constant series: a band around it. So is a span within float rounding of its values (the scalar columns
+        // keep float32: 0.477 is 0.476999998 there and 0.477 in a double beside it, and the axis was 2e-9 wide,
+        // five ticks of "0.477").
+        if (span <= std::max(std::fabs(lo), std::fabs(hi)) * 1e-6)
+            span = hi != 0 ? std::fabs(hi) * 0.1 : 1;
         const double dataLo = lo, dataHi = hi;
         lo -= span * 0.05;
         hi += span * 0.05;
@@ -684,6 +687,12 @@ void MetricChart::resizeEvent(QResizeEvent* event)
 {
     QChartView::resizeEvent(event);
     refresh();
+}
+
+void MetricChart::showEvent(QShowEvent* event)
+{
+    QChartView::showEvent(event);
+    emit shown();
 }
 
 void MetricChart::mousePressEvent(QMouseEvent* event)

@@ -498,7 +498,14 @@ private Q_SLOTS:
             return y->min() < 0.477 && y->max() > 0.477 && labels.size() >= 2
                 && QSet<QString>(labels.cbegin(), labels.cend()).size() == labels.size();
         };
-        QTRY_VERIFY2(distinctTicks(), qPrintable(Test::valueAxisLabels(y).join(QLatin1Char(' '))));
+        QTRY_VERIFY2(distinctTicks(),
+            qPrintable(Test::valueAxisLabels(y).join(QLatin1Char(' '))
+                + QStringLiteral(" (range %1 … %2, %3 ticks, interval %4, format %5)")
+                      .arg(y->min(), 0, 'g', 10)
+                      .arg(y->max(), 0, 'g', 10)
+                      .arg(y->tickType() == QValueAxis::TicksDynamic ? QStringLiteral("dynamic") : QStringLiteral("fixed"))
+                      .arg(y->tickInterval())
+                      .arg(y->labelFormat())));
         auto* x = qobject_cast<QValueAxis*>(accuracy->xAxis());
         QVERIFY(x);
         QTRY_VERIFY2(x->min() < 3 && x->max() > 3, qPrintable(QStringLiteral("%1 .. %2").arg(x->min()).arg(x->max())));
