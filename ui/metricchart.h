@@ -107,9 +107,12 @@ Q_SIGNALS:
     /// The user asked to export a series' data (context menu); the panel asks for a file name.
     void exportDataRequested(int seriesIndex, const QString& format);
     void exportImageRequested(const QString& format);
+    /// The chart was shown (its panel redraws it then if its data changed while it was hidden).
+    void shown();
 
 protected:
     void resizeEvent(QResizeEvent* event) override;
+    void showEvent(QShowEvent* event) override;
     void mousePressEvent(QMouseEvent* event) override;
     void mouseMoveEvent(QMouseEvent* event) override;
     void mouseReleaseEvent(QMouseEvent* event) override;

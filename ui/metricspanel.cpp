@@ -438,6 +438,12 @@ void MetricsPanel::onSeriesAdded(int index)
             [this, chart](int series, const QString& format) { askExportData(chart, series, format); });
         connect(chart, &MetricChart::exportImageRequested, this,
             [this, chart](const QString& format) { askExportImage(chart, format); });
+        // A chart whose data came while it was hidden (a new chart before its first layout, a collapsed group) is
+        // redrawn when it shows: redrawNow() skips hidden charts and keeps them dirty until something redraws.
+        connect(chart, &MetricChart::shown, this, [this, chart] {
+            if (m_dirty.contains(chart) && !m_redraw.isActive())
+                m_redraw.start();
+        });
         m_empty->hide();
         relayout();
     }
