@@ -220,6 +220,13 @@ void DeployDialog::explainCost()
     else
         cost = tr("2^features rows per instance (4,096 at 12 features): exact values, for small models only.");
     m_explanationCost->setText(cost);
+    // The dialog was sized for the first (short) text: a longer one grows it rather than being clipped.
+    if (isVisible() && layout()) {
+        layout()->activate();
+        const int needed = layout()->totalHeightForWidth(width());
+        if (needed > height())
+            resize(width(), needed);
+    }
 }
 
 void DeployDialog::detect()
