@@ -6,6 +6,7 @@
 #include <QCoreApplication>
 #include <QFileInfo>
 #include <QHostAddress>
+#include <QLoggingCategory>
 
 #include <cstdio>
 
@@ -125,9 +126,17 @@ int main(int argc, char* argv[])
         QStringLiteral("When the executor runs as root: the account user code runs as (the .deb's trainyard system "
                        "user; nobody when it does not exist)."),
         QStringLiteral("NAME"), QStringLiteral("trainyard"));
+    const QCommandLineOption verbose(QStringLiteral("verbose"),
+        QStringLiteral("Also print debug messages: every API request's method, path and status, transport and TLS "
+                       "events, Slurm calls. Off by default, as a web server's access log would cost each request a "
+                       "write (QT_LOGGING_RULES, when set, decides instead)."));
     parser.addOptions({ listen, tlsCert, tlsKey, dataDir, runtimeDir, grace, jobDirRoot, accessControl, auditDataAccess,
-        predictionIdle, sandbox, sandboxUser });
+        predictionIdle, sandbox, sandboxUser, verbose });
     parser.process(app);
+    // Qt prints a category's debug messages unless a rule says otherwise; the environment's QT_LOGGING_RULES still
+    // overrides this (Qt applies it after setFilterRules()).
+    if (!parser.isSet(verbose))
+        QLoggingCategory::setFilterRules(QStringLiteral("trainyard.*.debug=false"));
     if (!parser.positionalArguments().isEmpty()) {
         std::fprintf(stderr, "trainyard-executor: unexpected argument \"%s\" (see --help)\n",
             qPrintable(parser.positionalArguments().first()));
