@@ -7,6 +7,8 @@
 #include <QLoggingCategory>
 #include <QTimer>
 
+#include <limits>
+
 namespace Trainyard {
 
 namespace {
@@ -33,6 +35,11 @@ VersionNodes::VersionNodes(Spec spec, NodeLauncher* launcher, NodeCapacity* capa
 {
     static quint64 instances = 0;
     m_reservationPrefix = QStringLiteral("%1#%2").arg(m_spec.name).arg(++instances);
+    m_clock.start();
+    m_deadlineTimer = new QTimer(this);
+    m_deadlineTimer->setSingleShot(true);
+    m_deadlineTimer->setTimerType(Qt::PreciseTimer);
+    connect(m_deadlineTimer, &QTimer::timeout, this, &VersionNodes::checkDeadlines);
     m_spec.maxNodes = qMax(1, qMax(m_spec.maxNodes, m_spec.minNodes));
     m_nodes.resize(m_spec.maxNodes); // never resized again: slots capture indexes into it
     for (int i = 0; i < m_nodes.size(); ++i) {
@@ -424,8 +431,35 @@ void VersionNodes::request(const QJsonArray& instances, const QJsonObject& field
         return;
     }
     const quint64 id = m_nextId++;
-    QTimer::singleShot(m_spec.timeoutMs, this, [this, id] { expire(id); });
-    predict(Waiting { id, instances, fields, std::move(answer) });
+    // Deadlines grow with the ids (one timeout for all): a running timer is due no later than this one.
+    if (!m_deadlineTimer->isActive())
+        m_deadlineTimer->start(m_spec.timeoutMs);
+    predict(Waiting { id, m_clock.elapsed() + m_spec.timeoutMs, instances, fields, std::move(answer) });
+}
+
+void VersionNodes::checkDeadlines()
+{
+    const qint64 now = m_clock.elapsed();
+    QList<quint64> overdue;
+    qint64 next = std::numeric_limits<qint64>::max();
+    auto consider = [&](quint64 id, qint64 deadline) {
+        if (deadline <= now)
+            overdue << id;
+        else
+            next = qMin(next, deadline);
+    };
+    for (const Waiting& w : std::as_const(m_waiting))
+        consider(w.id, w.deadline);
+    for (const Node& node : std::as_const(m_nodes)) {
+        for (const Pending& pending : node.inFlight) {
+            if (!pending.answered)
+                consider(pending.id, pending.deadline);
+        }
+    }
+    for (const quint64 id : std::as_const(overdue))
+        expire(id);
+    if (next != std::numeric_limits<qint64>::max())
+        m_deadlineTimer->start(int(qMax<qint64>(0, next - now)));
 }
 
 void VersionNodes::expire(quint64 id)
@@ -475,13 +509,13 @@ void VersionNodes::predict(Waiting request)
         // Scaled to zero (or every node restarting): a node starts for this request, which waits for it.
         if (runningNodes() == 0)
             scaleUp(QStringLiteral("a request arrived while no node ran (cold start)"));
-        m_waiting.enqueue(Waiting { id, instances, fields, std::move(answer) });
+        m_waiting.enqueue(Waiting { id, request.deadline, instances, fields, std::move(answer) });
         return;
     }
     // Every running node already has a request waiting behind the one it answers: one more node, up to maxNodes.
     if (best->inFlight.size() >= 2 && runningNodes() < m_spec.maxNodes && runningNodes() == readyNodes())
         scaleUp(QStringLiteral("every node has requests waiting"), NodeCapacity::Need::IfFits);
-    send(*best, id, instances, fields, std::move(answer));
+    send(*best, id, request.deadline, instances, fields, std::move(answer));
 }
 
 void VersionNodes::dispatchWaiting()
@@ -490,7 +524,8 @@ void VersionNodes::dispatchWaiting()
         predict(m_waiting.dequeue());
 }
 
-void VersionNodes::send(Node& node, quint64 id, const QJsonArray& instances, const QJsonObject& fields, Answer answer)
+void VersionNodes::send(
+    Node& node, quint64 id, qint64 deadline, const QJsonArray& instances, const QJsonObject& fields, Answer answer)
 {
     QJsonObject request = fields;
     request.insert(QStringLiteral("instances"), instances);
@@ -499,7 +534,7 @@ void VersionNodes::send(Node& node, quint64 id, const QJsonArray& instances, con
     QByteArray line = "{\"id\":" + QByteArray::number(id) + ',';
     line += QJsonDocument(request).toJson(QJsonDocument::Compact).mid(1);
     line += '\n';
-    node.inFlight.enqueue(Pending { id, std::move(answer) });
+    node.inFlight.enqueue(Pending { id, std::move(answer), deadline });
     node.process->write(line);
 }
 
