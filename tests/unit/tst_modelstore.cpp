@@ -169,6 +169,42 @@ private Q_SLOTS:
         QVERIFY(store.models(QString()).isEmpty());
     }
 
+    void readsFromMemoryAndSeesEveryWrite()
+    {
+        // model() and version() answer from memory once read (issue 48): every write through the store is seen by
+        // the next read, a model's delete included; a name that does not exist is asked of SQLite each time.
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        ModelStore store;
+        QString error;
+        QVERIFY2(store.open(dir.filePath(QStringLiteral("models.sqlite")), &error), qPrintable(error));
+        QVERIFY(!store.model(QStringLiteral("lab"), QStringLiteral("census")));
+        QVERIFY2(store.insertModel(makeModel(QStringLiteral("lab"), QStringLiteral("census")), &error), qPrintable(error));
+        QCOMPARE(store.model(QStringLiteral("lab"), QStringLiteral("census"))->description, QStringLiteral("the census model"));
+        QVERIFY(!store.version(QStringLiteral("lab"), QStringLiteral("census"), QStringLiteral("v1")));
+        VersionResource v1 = makeVersion(QStringLiteral("lab"), QStringLiteral("census"), QStringLiteral("v1"));
+        QVERIFY2(store.insertVersion(v1, nullptr, &error), qPrintable(error));
+        QCOMPARE(store.version(QStringLiteral("lab"), QStringLiteral("census"), QStringLiteral("v1"))->state,
+            VersionState::Creating);
+        v1.state = VersionState::Ready;
+        QVERIFY2(store.updateVersion(v1, &error), qPrintable(error));
+        QCOMPARE(store.version(QStringLiteral("lab"), QStringLiteral("census"), QStringLiteral("v1"))->state,
+            VersionState::Ready);
+        ModelResource census = *store.model(QStringLiteral("lab"), QStringLiteral("census"));
+        census.description = QStringLiteral("patched");
+        QVERIFY2(store.updateModel(census, &error), qPrintable(error));
+        QCOMPARE(store.model(QStringLiteral("lab"), QStringLiteral("census"))->description, QStringLiteral("patched"));
+        // Another model's write leaves this one's records as they are.
+        QVERIFY2(store.insertModel(makeModel(QStringLiteral("lab"), QStringLiteral("other")), &error), qPrintable(error));
+        QCOMPARE(store.version(QStringLiteral("lab"), QStringLiteral("census"), QStringLiteral("v1"))->state,
+            VersionState::Ready);
+        QVERIFY2(store.deleteVersion(v1, nullptr, &error), qPrintable(error));
+        QVERIFY(!store.version(QStringLiteral("lab"), QStringLiteral("census"), QStringLiteral("v1")));
+        QVERIFY2(store.deleteModel(QStringLiteral("lab"), QStringLiteral("census"), &error), qPrintable(error));
+        QVERIFY(!store.model(QStringLiteral("lab"), QStringLiteral("census")));
+        QVERIFY(store.model(QStringLiteral("lab"), QStringLiteral("other")));
+    }
+
     void refusesAFileItCannotOpen()
     {
         ModelStore store;

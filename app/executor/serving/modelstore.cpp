@@ -113,6 +113,10 @@ void ModelStore::removeListener(int id)
 
 bool ModelStore::notify(bool written, const QString& project, const QString& model)
 {
+    // Whether or not it was written (a rolled-back transaction): the model's cached records are read again.
+    m_cachedModels.remove(cacheKey(project, model));
+    const QString prefix = cacheKey(project, model) + QLatin1Char('\n');
+    m_cachedVersions.removeIf([&prefix](const auto& entry) { return entry.key().startsWith(prefix); });
     if (written) {
         const QList<Listener> listeners = m_listeners.values(); // a listener may remove itself
         for (const Listener& listener : listeners)
@@ -141,15 +145,29 @@ bool ModelStore::deleteModel(const QString& project, const QString& model, QStri
         exec(QStringLiteral("DELETE FROM models WHERE project = ? AND id = ?"), { project, model }, error), project, model);
 }
 
+QString ModelStore::cacheKey(const QString& project, const QString& model, const QString& version)
+{
+    // IDs are [A-Za-z0-9_] (the service's rule), so a newline cannot be part of one.
+    QString key = project + QLatin1Char('\n') + model;
+    if (!version.isNull())
+        key += QLatin1Char('\n') + version;
+    return key;
+}
+
 std::optional<ModelResource> ModelStore::model(const QString& project, const QString& model) const
 {
+    const QString key = cacheKey(project, model);
+    if (const auto it = m_cachedModels.constFind(key); it != m_cachedModels.cend())
+        return *it;
     QSqlQuery query(m_file.database());
     query.prepare(QStringLiteral("SELECT json FROM models WHERE project = ? AND id = ?"));
     query.addBindValue(project);
     query.addBindValue(model);
     if (!query.exec() || !query.next())
-        return std::nullopt;
-    return modelOf(project, query.value(0));
+        return std::nullopt; // not cached: names that do not exist cannot fill the cache
+    ModelResource found = modelOf(project, query.value(0));
+    m_cachedModels.insert(key, found);
+    return found;
 }
 
 QList<ModelResource> ModelStore::models(const QString& project) const
@@ -201,6 +219,9 @@ bool ModelStore::deleteVersion(const VersionResource& version, const ModelResour
 std::optional<VersionResource> ModelStore::version(
     const QString& project, const QString& model, const QString& version) const
 {
+    const QString key = cacheKey(project, model, version.isNull() ? QStringLiteral("") : version);
+    if (const auto it = m_cachedVersions.constFind(key); it != m_cachedVersions.cend())
+        return *it;
     QSqlQuery query(m_file.database());
     query.prepare(QStringLiteral("SELECT json FROM versions WHERE project = ? AND model = ? AND id = ?"));
     query.addBindValue(project);
@@ -208,7 +229,9 @@ std::optional<VersionResource> ModelStore::version(
     query.addBindValue(version);
     if (!query.exec() || !query.next())
         return std::nullopt;
-    return versionOf(project, model, query.value(0));
+    VersionResource found = versionOf(project, model, query.value(0));
+    m_cachedVersions.insert(key, found);
+    return found;
 }
 
 QList<VersionResource> ModelStore::versions(const QString& project, const QString& model) const

@@ -4,6 +4,7 @@
 #include "prediction.h"
 #include "sqlitefile.h"
 
+#include <QHash>
 #include <QList>
 #include <QMap>
 #include <QString>
@@ -18,7 +19,9 @@ namespace Trainyard {
 /// synchronous FULL: an answer that says a model or version exists must survive a crash). Each record is the
 /// resource's own JSON (prediction.h's codecs, output-only fields included), keyed by its IDs; list order is
 /// creation order. Writes that change two records (a version and its model's default) are one transaction.
-/// Main thread only, as every store here.
+/// model() and version() answer from memory once read (every online prediction reads both; two SQLite queries and
+/// two JSON decodes were a fifth of the executor's CPU a request, issue 48): every write drops the model's cached
+/// records (notify()), and only this class writes the file. Main thread only, as every store here.
 class ModelStore {
 public:
     ModelStore();
@@ -67,7 +70,11 @@ private:
     bool inTransaction(const std::function<bool()>& writes, QString* error);
     /// Tells the listeners that `model` of `project` was written; returns `written`.
     bool notify(bool written, const QString& project, const QString& model);
+    /// "project\nmodel" or "project\nmodel\nversion": the caches' keys.
+    static QString cacheKey(const QString& project, const QString& model, const QString& version = QString());
     SqliteFile m_file;
+    mutable QHash<QString, ModelResource> m_cachedModels;
+    mutable QHash<QString, VersionResource> m_cachedVersions;
     QMap<int, Listener> m_listeners;
     int m_nextListener = 1;
 };
