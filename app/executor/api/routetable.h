@@ -24,14 +24,21 @@ namespace Trainyard {
 /// `Handler` is whatever the server dispatches to (an enum, a member-function pointer, a lambda).
 template <typename Handler> class RouteTable {
 public:
+    /// One segment of a pattern, parsed once when the route is added (match() runs for every request, and parsing
+    /// the pattern and filling a hash for every route it tried was a tenth of the executor's CPU on `:predict`).
+    struct Part {
+        enum class Kind { Literal, Capture, Rest };
+        Kind kind = Kind::Literal;
+        QString text; ///< Literal: the segment; Capture and Rest: the capture's name
+        QString suffix; ///< Capture: the custom verb it ends with (":cancel"), or empty
+    };
     struct Route {
         QByteArray method; ///< "GET", "POST", "PATCH", …
         QString pattern; ///< "/v1/projects/{project}/jobs/{job}:cancel"
         QString permission; ///< "ml.jobs.cancel"
         Handler handler;
-        QStringList parts; ///< the pattern split at '/', once (match() runs for every request)
+        QList<Part> parts; ///< the pattern, parsed once; empty for a malformed pattern ("{job"), which never matches
     };
-
     /// The outcome of match(): a route and its captures, or why none matched.
     struct Match {
         enum class Kind { Found, NotFound, MethodNotAllowed };
@@ -43,10 +50,8 @@ public:
 
     void add(const QByteArray& method, const QString& pattern, const QString& permission, Handler handler)
     {
-        m_routes.append(Route {
-            method, pattern, permission, std::move(handler), pattern.split(QLatin1Char('/'), Qt::SkipEmptyParts) });
+        m_routes.append(Route { method, pattern, permission, std::move(handler), compile(pattern) });
     }
-
     const QList<Route>& routes() const { return m_routes; }
 
     /// Finds the route for `method` and `segments` (the path split at '/', already percent-decoded,
@@ -58,13 +63,12 @@ public:
         if (segments.contains(QString()))
             return result;
         for (const Route& route : m_routes) {
-            QHash<QString, QString> params;
-            if (!matchesParts(route.parts, segments, &params))
+            if (!matchesParts(route.parts, segments, nullptr))
                 continue;
             if (route.method == method) {
                 result.kind = Match::Kind::Found;
                 result.route = &route;
-                result.params = params;
+                matchesParts(route.parts, segments, &result.params);
                 return result;
             }
             if (!methods.contains(route.method))
@@ -81,47 +85,72 @@ public:
     /// True when `segments` fit `pattern` (see the class comment); fills `params`.
     static bool matches(const QString& pattern, const QStringList& segments, QHash<QString, QString>* params)
     {
-        return !segments.contains(QString())
-            && matchesParts(pattern.split(QLatin1Char('/'), Qt::SkipEmptyParts), segments, params);
+        QHash<QString, QString> found;
+        if (segments.contains(QString()) || !matchesParts(compile(pattern), segments, &found))
+            return false;
+        params->insert(found);
+        return true;
     }
 
 private:
-    /// matches() with the pattern split already, and no empty segment.
-    static bool matchesParts(const QStringList& parts, const QStringList& segments, QHash<QString, QString>* params)
+    /// `pattern`'s parts; empty when a part is malformed (a '{' without its '}', a rest capture before the end).
+    static QList<Part> compile(const QString& pattern)
     {
-        qsizetype i = 0;
-        for (qsizetype p = 0; p < parts.size(); ++p) {
-            const QString& part = parts.at(p);
-            if (!part.startsWith(QLatin1Char('{'))) {
-                if (i >= segments.size() || segments.at(i) != part)
-                    return false;
-                ++i;
+        QList<Part> parts;
+        const QStringList texts = pattern.split(QLatin1Char('/'), Qt::SkipEmptyParts);
+        for (qsizetype p = 0; p < texts.size(); ++p) {
+            const QString& text = texts.at(p);
+            if (!text.startsWith(QLatin1Char('{'))) {
+                parts.append(Part { Part::Kind::Literal, text, {} });
                 continue;
             }
-            const qsizetype close = part.indexOf(QLatin1Char('}'));
+            const qsizetype close = text.indexOf(QLatin1Char('}'));
             if (close < 0)
-                return false;
-            const QString name = part.mid(1, close - 1);
-            const QString suffix = part.mid(close + 1); // ":cancel" or empty
+                return {};
+            const QString name = text.mid(1, close - 1);
             if (name.endsWith(QLatin1String("=**"))) {
-                // The rest of the path: at least one segment; only as the pattern's last part.
-                if (p != parts.size() - 1 || i >= segments.size())
+                if (p != texts.size() - 1)
+                    return {};
+                parts.append(Part { Part::Kind::Rest, name.chopped(3), {} });
+            } else {
+                parts.append(Part { Part::Kind::Capture, name, text.mid(close + 1) });
+            }
+        }
+        return parts;
+    }
+
+    /// True when `segments` (no empty one) fit `parts`; fills `params` when it is not null.
+    static bool matchesParts(const QList<Part>& parts, const QStringList& segments, QHash<QString, QString>* params)
+    {
+        if (parts.isEmpty())
+            return false;
+        qsizetype i = 0;
+        for (const Part& part : parts) {
+            if (part.kind == Part::Kind::Rest) {
+                // The rest of the path: at least one segment (compile() keeps it last).
+                if (i >= segments.size())
                     return false;
-                params->insert(name.chopped(3), segments.mid(i).join(QLatin1Char('/')));
+                if (params)
+                    params->insert(part.text, segments.mid(i).join(QLatin1Char('/')));
                 return true;
             }
             if (i >= segments.size())
                 return false;
             const QString& segment = segments.at(i);
-            if (suffix.isEmpty()) {
+            if (part.kind == Part::Kind::Literal) {
+                if (segment != part.text)
+                    return false;
+            } else if (part.suffix.isEmpty()) {
                 // A custom verb can only end the path: "jobs/j1:cancel" is the verb, never a job "j1:cancel".
                 if (i == segments.size() - 1 && segment.contains(QLatin1Char(':')))
                     return false;
-                params->insert(name, segment);
+                if (params)
+                    params->insert(part.text, segment);
             } else {
-                if (!segment.endsWith(suffix) || segment.size() == suffix.size())
+                if (!segment.endsWith(part.suffix) || segment.size() == part.suffix.size())
                     return false;
-                params->insert(name, segment.chopped(suffix.size()));
+                if (params)
+                    params->insert(part.text, segment.chopped(part.suffix.size()));
             }
             ++i;
         }
