@@ -42,6 +42,90 @@ class NeverLoads:
         threading.Event().wait()
 
 
+class CountingLinear:
+    """A framework-like predictor (rows independent) that counts its calls: 10·x₀ + x₁ per row; a row [0, 0] fails
+    with the model's own error, as an estimator's refusal of a bad value."""
+    rows_independent = True
+
+    def __init__(self):
+        self.calls = []
+
+    def predict(self, instances, **kwargs):
+        self.calls.append(len(instances))
+        for row in instances:
+            if len(row) != 2:
+                raise prediction_server.InstanceError(instances.index(row), "%d values, expected 2" % len(row))
+            if row == [0, 0]:
+                raise ValueError("Input contains zeros only")
+        return [10 * a + b for a, b in instances]
+
+
+class Batching(unittest.TestCase):
+    """Requests waiting together share one predict call (issue 48) and are answered exactly as one by one."""
+
+    def serve(self, predictor, lines):
+        read_fd, write_fd = os.pipe()
+        os.write(write_fd, "".join(line + "\n" for line in lines).encode())
+        os.close(write_fd)
+        import io
+        out = io.StringIO()
+        try:
+            prediction_server.serve(predictor, None, out, 8, 100000, stdin_fd=read_fd)
+        finally:
+            os.close(read_fd)
+        return [json.loads(line) for line in out.getvalue().splitlines()]
+
+    def test_waiting_requests_share_one_call_and_keep_their_order(self):
+        predictor = CountingLinear()
+        lines = [json.dumps({"id": i, "instances": [[i, 1]] * (1 + i % 3)}) for i in range(1, 9)]
+        answers = self.serve(predictor, lines)
+        self.assertEqual([a["id"] for a in answers], list(range(1, 9)))
+        for i, a in enumerate(answers, start=1):
+            self.assertEqual(a["predictions"], [10 * i + 1] * (1 + i % 3))
+        self.assertEqual(predictor.calls, [sum(1 + i % 3 for i in range(1, 9))])
+
+    def test_a_failing_batch_is_answered_request_by_request(self):
+        predictor = CountingLinear()
+        lines = [json.dumps({"id": 1, "instances": [[1, 2]]}),
+                 json.dumps({"id": 2, "instances": [[3, 4], [0, 0]]}),
+                 json.dumps({"id": 3, "instances": [[5]]}),
+                 "not json",
+                 json.dumps({"id": 5, "instances": [[6, 7]]})]
+        answers = self.serve(predictor, lines)
+        self.assertEqual([a.get("id") for a in answers], [1, 2, 3, None, 5])
+        self.assertEqual(answers[0]["predictions"], [12])
+        self.assertEqual(answers[1]["instance"], 1)  # the zeros row, named within its own request
+        self.assertIn("zeros", answers[1]["error"])
+        self.assertEqual(answers[2]["instance"], 0)
+        self.assertIn("expected 2", answers[2]["error"])
+        self.assertIn("not a JSON request line", answers[3]["error"])
+        self.assertEqual(answers[4]["predictions"], [67])
+
+    def test_signature_names_and_custom_routines_are_not_mixed(self):
+        predictor = CountingLinear()
+        lines = [json.dumps({"id": 1, "instances": [[1, 1]]}),
+                 json.dumps({"id": 2, "instances": [[2, 2]], "signature_name": "other"}),
+                 json.dumps({"id": 3, "instances": [[3, 3]], "signature_name": "other"})]
+        answers = self.serve(predictor, lines)
+        self.assertEqual([a["predictions"] for a in answers], [[11], [22], [33]])
+        self.assertEqual(predictor.calls, [1, 2])
+        custom = Doubler()
+        answers = self.serve(custom, [json.dumps({"id": k, "instances": [k]}) for k in (1, 2, 3)])
+        self.assertEqual([a["predictions"] for a in answers], [[2], [4], [6]])
+
+    def test_a_scikit_learn_model_answers_the_same_batched(self):
+        import numpy as np
+        from sklearn.linear_model import LogisticRegression
+        rng = np.random.default_rng(7)
+        X = rng.normal(size=(200, 4))
+        model = LogisticRegression().fit(X, (X[:, 0] + X[:, 1] > 0).astype(int))
+        predictor = prediction_server.ArrayPredictor("estimator", model)
+        rows = X[:20].tolist()
+        alone = [predictor.predict([row])[0] for row in rows]
+        answers = self.serve(predictor, [json.dumps({"id": k, "instances": [row]}) for k, row in enumerate(rows)])
+        self.assertEqual([a["predictions"][0] for a in answers], alone)
+
+
 class ProtocolFunctions(unittest.TestCase):
     def test_depth_counts_without_recursion(self):
         self.assertEqual(prediction_server.depth(1, 64), 0)

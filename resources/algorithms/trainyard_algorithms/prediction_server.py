@@ -17,6 +17,13 @@ own pipes, so a node has no port to guard and dies with its executor (stdin's en
   that fails alone (``instance`` left out when every instance works alone and only the batch fails). An instance
   nested deeper than ``--max-depth``, a line that cannot be decoded and an answer longer than
   ``--max-answer-bytes`` are answered as errors too: nothing a request holds ends the node.
+- requests that are waiting together are answered together: consecutive plain predict requests (no ``explain``, the
+  same ``signature_name``) to a framework or built-in model are one ``predict`` call on their instances, split back
+  into one answer per request in order (dynamic batching, as TensorFlow Serving's: under load the model's per-call
+  cost is paid once per batch, not per request). A row's prediction must not depend on the other rows of the call,
+  which holds for these models (an estimator's ``predict``, a booster, a TorchScript module in eval mode). A batch
+  that fails is answered request by request, so each error names its own request's instance. A custom prediction
+  routine is called once per request, as the service does.
 - a request line with ``"explain": {"method": …, "numPaths": …, "numIntegralSteps": …, "outputIndices": […]}`` is
   answered ``{"id": N, "explanations": [...]}`` (explanations.explain(): the service's shape), or an error as above.
   What a feature and its baseline are is read from the model folder at the first such request
@@ -109,6 +116,9 @@ def _load_pickled(path):
 class ArrayPredictor:
     """A scikit-learn estimator or pipeline, an XGBoost booster or sklearn-API model, or a TorchScript module,
     called on the instances as one array (the service's SCIKIT_LEARN/XGBOOST behaviour: ``predict``)."""
+
+    # Each row's prediction depends on that row alone: waiting requests may share one call (answer_all()).
+    rows_independent = True
 
     def __init__(self, kind, model):
         self.kind = kind
@@ -349,6 +359,103 @@ def answer(predictor, request, explainer=None):
     return {"predictions": predictions}
 
 
+# The most requests, and instances, one batched call takes (answer_all()): a batch's answer is held whole in memory.
+MAX_BATCH_REQUESTS = 64
+MAX_BATCH_INSTANCES = 4096
+
+
+def _batchable(predictor, request):
+    instances = request.get("instances")
+    return (getattr(predictor, "rows_independent", False) and "explain" not in request
+            and isinstance(instances, list) and instances)
+
+
+def answer_all(predictor, requests, explainer=None):
+    """The answer objects for ``requests`` (decoded request objects, in their order), each with its ``id``.
+
+    Consecutive plain predict requests with the same signature_name share one ``predictor.predict`` call (the module
+    docstring's batching); a batch whose call fails, or answers another number of predictions, is answered request by
+    request (answer()), so that errors are each request's own."""
+    replies = []
+    i = 0
+    while i < len(requests):
+        request = requests[i]
+        j = i + 1
+        if _batchable(predictor, request):
+            count = len(request["instances"])
+            signature = request.get("signature_name")
+            while (j < len(requests) and j - i < MAX_BATCH_REQUESTS and _batchable(predictor, requests[j])
+                   and requests[j].get("signature_name") == signature
+                   and count + len(requests[j]["instances"]) <= MAX_BATCH_INSTANCES):
+                count += len(requests[j]["instances"])
+                j += 1
+        group = requests[i:j]
+        answers = _batched(predictor, group) if len(group) > 1 else None
+        if answers is None:
+            answers = []
+            for one in group:
+                try:
+                    answers.append(answer(predictor, one, explainer))
+                except RecursionError:  # a model that recursed on a (legal) deep instance: that request's error
+                    answers.append({"error": "the model recursed too deeply on these instances"})
+        for one, reply in zip(group, answers):
+            reply["id"] = one.get("id")
+            replies.append(reply)
+        i = j
+    return replies
+
+
+def _batched(predictor, group):
+    """One answer per request of ``group`` from one predict call, or None when that call does not answer them all."""
+    instances = [instance for request in group for instance in request["instances"]]
+    kwargs = {"signature_name": group[0]["signature_name"]} if group[0].get("signature_name") else {}
+    try:
+        predictions = list(predictor.predict(instances, **kwargs))
+    except Exception:  # noqa: BLE001 - answered request by request, each with its own error
+        return None
+    if len(predictions) != len(instances):
+        return None
+    answers = []
+    start = 0
+    for request in group:
+        end = start + len(request["instances"])
+        answers.append({"predictions": predictions[start:end]})
+        start = end
+    return answers
+
+
+def serve(predictor, explainer, protocol, max_depth, max_answer_bytes, stdin_fd=0):
+    """Answers request lines from ``stdin_fd`` until its end: every complete line read at once is answered together
+    (answer_all()), the answers written with one write. A last line without its newline is answered at the end."""
+    pending = b""
+    while True:
+        chunk = os.read(stdin_fd, 65536)
+        if chunk:
+            pending += chunk
+            lines = pending.split(b"\n")
+            pending = lines.pop()
+        else:
+            lines, pending = [pending], b""
+        requests, out = [], []
+        for line in lines:
+            if not line.strip():
+                continue
+            request, refused = decode_request(line, max_depth)
+            if refused is not None:
+                out.append((len(requests), refused))
+            else:
+                requests.append(request)
+        replies = answer_all(predictor, requests, explainer)
+        # Refusals keep their place among the answers: the executor matches answers to requests in order.
+        for position, refused in reversed(out):
+            replies.insert(position, refused)
+        if replies:
+            protocol.write("".join(encode_answer(reply, max_answer_bytes) + "\n" for reply in replies))
+            protocol.flush()
+        if not chunk:
+            return
+
+
 def _exit_if_executor_goes(loaded):
     """Ends the process at once if its stdin's writer (the executor) is gone before the model is loaded.
 
@@ -402,23 +509,7 @@ def main(argv=None):
                                "loadSeconds": round(time.monotonic() - started, 3)}) + "\n")
     protocol.flush()
     print("prediction node ready: %s from %s" % (kind, args.model_dir), file=sys.stderr, flush=True)
-    explainer = Explainer(args.model_dir)
-
-    for line in sys.stdin:
-        if not line.strip():
-            continue
-        request, refused = decode_request(line, args.max_depth)
-        if refused is not None:
-            protocol.write(json.dumps(refused) + "\n")
-            protocol.flush()
-            continue
-        try:
-            reply = answer(predictor, request, explainer)
-        except RecursionError:  # a model that recursed on a (legal) deep instance: that request's error
-            reply = {"error": "the model recursed too deeply on these instances"}
-        reply["id"] = request.get("id")
-        protocol.write(encode_answer(reply, args.max_answer_bytes) + "\n")
-        protocol.flush()
+    serve(predictor, Explainer(args.model_dir), protocol, args.max_depth, args.max_answer_bytes)
     return 0
 
 

@@ -30,6 +30,10 @@ class BuiltinPredictor:
     """Predicts from raw rows with a model folder (``<job-dir>/model``). Not thread-safe; load once per process.
     Raises (from_path) FileNotFoundError for a folder without preprocessing.json or a model file."""
 
+    # Each row is preprocessed and predicted on its own: waiting requests may share one call
+    # (prediction_server.answer_all()).
+    rows_independent = True
+
     def __init__(self, model_dir, preprocessor, kind, model):
         self.model_dir = model_dir
         self.preprocessor = preprocessor
