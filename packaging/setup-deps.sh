@@ -36,6 +36,9 @@ packages=(
     python3-xgboost python3-pandas
     # explanations' XRAI: Felzenszwalb segmentation from scikit-image (trainyard_algorithms/explanations.py)
     python3-skimage
+    # the benches' anchors (issue 48): nginx serving a job's bytes as a file (bench_api), FastAPI on uvicorn with
+    # uvloop and httptools around the model (bench_predict); perf to profile the request path
+    nginx-light python3-fastapi python3-uvicorn python3-uvloop python3-httptools linux-perf
     # GUI tests and screenshots
     xvfb xauth openbox
     # team mode's tests: certificates made at test time (openssl), a keyring of the test's own for QtKeychain
@@ -84,6 +87,11 @@ else
     export DEBIAN_FRONTEND=noninteractive
     $sudo apt-get update -qq
     $sudo apt-get install -y -q --no-install-recommends "${missing[@]}"
+    # The benches start nginx themselves on a free port; Debian's package also enables a site on port 80 at boot,
+    # which this script does not want on a developer's machine. Only an nginx this run installed is stopped.
+    if [[ " ${missing[*]} " == *" nginx-light "* ]] && command -v systemctl >/dev/null && [[ -d /run/systemd/system ]]; then
+        $sudo systemctl disable --now nginx.service || true
+    fi
 fi
 
 # An executor run as root runs user code as this system account (trainyard-executor --sandbox-user), as the .deb's

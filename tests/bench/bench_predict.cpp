@@ -12,6 +12,10 @@
 // 2. online_predict_8_clients_<N>_node: 8 clients against a version of N nodes (1 and 2), against
 //    the minimal Python HTTP server a user would write around the same model (predict_baseline.py server).
 //    Goal: ratio ≥ 1.
+// 2b. online_predict_8_clients_<N>_node_vs_fastapi: the same load against FastAPI on uvicorn (uvloop, httptools) with
+//    N workers around the same model (predict_fastapi.py; FastAPI+uvicorn is what MLServer, KServe's model servers and
+//    BentoML stand on, issue 48), our N nodes against its N workers. Goal: ratio ≥ 1.5. Skipped with a message when
+//    Debian's python3-fastapi, python3-uvicorn, python3-uvloop or python3-httptools is missing.
 //
 // 3. online_predict_cold_start: a version with autoScaling.minNodes 0 on an executor whose idle nodes stop after 1 s
 //    (--prediction-idle-seconds 1): once it has scaled to zero, one request's time (a node starts and loads the
@@ -65,6 +69,22 @@ struct Load {
     double p50Ms = 0;
     qint64 failures = 0;
 };
+
+/// A TCP port on 127.0.0.1 that nothing listens on now (the kernel's choice), for a baseline server to bind.
+quint16 freePort()
+{
+    const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    sockaddr_in addr {};
+    addr.sin_family = AF_INET;
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t length = sizeof addr;
+    quint16 port = 0;
+    if (::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0
+        && ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &length) == 0)
+        port = ntohs(addr.sin_port);
+    ::close(fd);
+    return port;
+}
 
 /// `clients` threads, each on its own keep-alive connection, POST `bodies` (round robin) to `target` for `duration` s.
 Load load(quint16 port, const QByteArray& target, const QByteArray& token, const QList<QByteArray>& bodies, int clients,
@@ -264,6 +284,48 @@ int main(int argc, char** argv)
     }
     server.closeWriteChannel();
     server.waitForFinished(10000);
+
+    // 2b. The serving anchor: FastAPI on uvicorn, N workers against our N nodes.
+    for (int workers : { 1, 2 }) {
+        const quint16 fastPort = freePort();
+        QProcess fast;
+        fast.setProcessChannelMode(QProcess::ForwardedErrorChannel);
+        fast.start(python,
+            { baseline, QStringLiteral("fastapi"), modelFile, QString::number(fastPort), QString::number(workers) });
+        bool up = false;
+        QTest::qWaitFor(
+            [&] {
+                if (fast.state() == QProcess::NotRunning)
+                    return true;
+                Connection probe(fastPort);
+                HttpResponse r;
+                up = probe.request("POST", "/predict", {}, bodies.first(), &r) && r.status == 200;
+                return up;
+            },
+            60000);
+        if (!up) {
+            std::printf("online_predict_vs_fastapi: skipped: FastAPI on uvicorn did not serve (%s)\n",
+                fast.exitCode() == 2 ? "its packages are missing, see the message above" : "it did not start");
+            fast.kill();
+            fast.waitForFinished(10000);
+            break;
+        }
+        const QByteArray& target = workers == 1 ? one : two;
+        const BenchReport::Samples s = BenchReport::alternate(
+            1, runs, [&] { return failed(load(port, target, token, bodies, 8, duration)).perSecond; },
+            [&] { return failed(load(fastPort, "/predict", {}, bodies, 8, duration)).perSecond; });
+        const std::string name = "online_predict_8_clients_" + std::to_string(workers) + "_node_vs_fastapi";
+        const double ratio = BenchReport::median(s.ours) / BenchReport::median(s.baseline);
+        BenchReport::printLine(name, s, "requests/s", ratio, 1,
+            "8 keep-alive clients, one instance a request, " + std::to_string(workers)
+                + " node(s) vs FastAPI on uvicorn (uvloop, httptools) with as many workers, around the same model");
+        goals.push_back({ name, "ratio", ratio, true, 1.5 });
+        fast.terminate();
+        if (!fast.waitForFinished(15000)) {
+            fast.kill();
+            fast.waitForFinished(5000);
+        }
+    }
 
     // 3. Cold start: wait until version "zero" has no node, then time one request.
     const QByteArray zero = "/v1/projects/local/models/bench/versions/zero:predict";

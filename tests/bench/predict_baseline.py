@@ -9,13 +9,19 @@
         the minimal HTTP server a user would write around the model (http.server's ThreadingHTTPServer, HTTP/1.1
         keep-alive with TCP_NODELAY, POST {"instances": […]} → {"predictions": […]}); prints its port on the first line, serves until
         stdin ends.
+    predict_baseline.py fastapi MODEL.joblib PORT WORKERS
+        FastAPI on uvicorn (uvloop, httptools, WORKERS processes, access log off) around the model
+        (predict_fastapi.py): replaces itself with uvicorn, which serves on 127.0.0.1:PORT until it is terminated.
+        Exits 2 with a message when FastAPI, uvicorn, uvloop or httptools is missing.
     predict_baseline.py loop MODEL.joblib INPUT.jsonl OUTPUT BATCH_SIZE
         batch prediction as one Python loop would do it: reads the JSON-lines input, calls model.predict on batches
         of BATCH_SIZE instances and writes {"instance": …, "prediction": …} lines to OUTPUT, as the executor's
         workers write them; prints {"seconds": …, "instances": …}.
 """
 import http.server
+import importlib.util
 import json
+import os
 import statistics
 import sys
 import threading
@@ -70,6 +76,19 @@ def server(model_path):
     httpd.shutdown()
 
 
+def fastapi(model_path, port, workers):
+    missing = [m for m in ("fastapi", "uvicorn", "uvloop", "httptools") if importlib.util.find_spec(m) is None]
+    if missing:
+        print("FastAPI's stack is not installed (%s): apt install python3-fastapi python3-uvicorn python3-uvloop "
+              "python3-httptools" % ", ".join(missing), file=sys.stderr)
+        sys.exit(2)
+    os.environ["TRAINYARD_BENCH_MODEL"] = model_path
+    os.execv(sys.executable, [sys.executable, "-m", "uvicorn", "predict_fastapi:app",
+                              "--app-dir", os.path.dirname(os.path.abspath(__file__)),
+                              "--host", "127.0.0.1", "--port", str(port), "--workers", str(workers),
+                              "--loop", "uvloop", "--http", "httptools", "--no-access-log", "--log-level", "warning"])
+
+
 def loop(model_path, input_path, output_path, batch_size):
     model = joblib.load(model_path)
     started = time.perf_counter()
@@ -100,6 +119,8 @@ def loop(model_path, input_path, output_path, batch_size):
 if __name__ == "__main__":
     if sys.argv[1] == "loop":
         loop(sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5]))
+    elif sys.argv[1] == "fastapi":
+        fastapi(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]))
     elif sys.argv[1] == "inprocess":
         inprocess(sys.argv[2], sys.argv[3], float(sys.argv[4]))
     else:
