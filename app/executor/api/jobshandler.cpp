@@ -222,10 +222,14 @@ HttpApi::Reply JobsHandler::createPredictionJob(const QString& project, Job job,
 
 HttpApi::Reply JobsHandler::getJob(const QString& project, const QString& jobId)
 {
-    const std::optional<Job> job = m_store->job(project, jobId);
-    if (!job)
+    // The stored record is the job's API JSON (JobStore writes JobJson::toJson with its etag): answered as it is,
+    // as a page of the list is, a GET neither decodes nor encodes the job.
+    std::optional<JobRecord> record = m_store->record(project, jobId);
+    if (!record)
         return jobNotFound(project, jobId);
-    return jsonReply(JobJson::toJson(*job));
+    Reply reply;
+    reply.body = std::move(record->json);
+    return reply;
 }
 
 HttpApi::Reply JobsHandler::listJobs(

@@ -10,6 +10,7 @@
 #include <QFileInfo>
 #include <QJsonDocument>
 #include <QLoggingCategory>
+#include <QScopeGuard>
 #include <QSqlError>
 #include <QSqlQuery>
 #include <QUuid>
@@ -136,6 +137,7 @@ JobStore::JobStore(QObject* parent)
 JobStore::~JobStore()
 {
     m_lookups = {}; // statements first: the connection is closed below
+    m_listStatements.clear();
     if (QSqlDatabase::contains(m_connectionName)) {
         {
             QSqlDatabase db = QSqlDatabase::database(m_connectionName, false);
@@ -469,8 +471,10 @@ QSqlQuery& JobStore::lookup(Lookup which) const
     std::optional<QSqlQuery>& query = m_lookups[size_t(which)];
     if (!query) {
         query.emplace(QSqlDatabase::database(m_connectionName));
-        query->prepare(which == JobLookup
-                ? QStringLiteral("SELECT revision, json FROM jobs WHERE project = ? AND job_id = ?")
+        // CAST AS BLOB: Qt's SQLite driver answers a BLOB as the bytes themselves, TEXT as a QString (UTF-16).
+        query->prepare(which == JobLookup ? QStringLiteral("SELECT revision, json FROM jobs WHERE project = ? AND job_id = ?")
+                : which == RecordLookup
+                ? QStringLiteral("SELECT revision, CAST(json AS BLOB) FROM jobs WHERE project = ? AND job_id = ?")
                 : QStringLiteral("SELECT 1 FROM jobs WHERE project = ? AND job_id = ?"));
     }
     return *query;
@@ -491,6 +495,22 @@ std::optional<Job> JobStore::job(const QString& project, const QString& jobId) c
     const QString json = query.value(1).toString();
     query.finish();
     return cachedOrDecode(project, jobId, revision, json);
+}
+
+std::optional<JobRecord> JobStore::record(const QString& project, const QString& jobId) const
+{
+    if (!QSqlDatabase::contains(m_connectionName))
+        return std::nullopt;
+    QSqlQuery& query = lookup(RecordLookup);
+    query.bindValue(0, project);
+    query.bindValue(1, jobId);
+    if (!query.exec() || !query.next()) {
+        query.finish();
+        return std::nullopt;
+    }
+    JobRecord found { project, jobId, query.value(0).toLongLong(), query.value(1).toByteArray() };
+    query.finish();
+    return found;
 }
 
 std::optional<Job> JobStore::cachedOrDecode(
@@ -598,7 +618,7 @@ bool JobStore::listPage(const QString& project, const JobFilter& filter, int pag
     // Terms on indexed columns (and labels, through json_extract) become SQL that means exactly what
     // JobFilter::matches() means; the rest (the times) are checked on decoded rows. Prefixes compare
     // with substr so that no character of the value is a wildcard.
-    QString sql = QStringLiteral("SELECT job_id, json, revision FROM jobs WHERE project = ?");
+    QString sql = QStringLiteral("SELECT job_id, CAST(json AS BLOB), revision FROM jobs WHERE project = ?");
     QVariantList binds { project };
     if (beforeSeq >= 0) {
         sql += QStringLiteral(" AND seq < ?");
@@ -662,15 +682,29 @@ bool JobStore::listPage(const QString& project, const JobFilter& filter, int pag
     sql += QStringLiteral(" ORDER BY seq DESC");
     if (!residual)
         sql += QStringLiteral(" LIMIT %1").arg(pageSize + 1);
-    query.prepare(sql);
-    for (const QVariant& value : std::as_const(binds))
-        query.addBindValue(value);
-    if (!query.exec())
-        return fail(QStringLiteral("cannot list the jobs of %1: %2").arg(project, sqlError(query)));
+    // Prepared once per shape of filter and kept (a list's SQL differs only by its terms): SQLite takes about as
+    // long to parse and plan it as to run it for a page. Bounded; reset after each use, as the point lookups.
+    if (!m_listStatements.contains(sql)) {
+        if (m_listStatements.size() >= MaxListStatements)
+            m_listStatements.clear();
+        QSqlQuery prepared(QSqlDatabase::database(m_connectionName));
+        prepared.setForwardOnly(true);
+        if (!prepared.prepare(sql))
+            return fail(QStringLiteral("cannot list the jobs of %1: %2").arg(project, sqlError(prepared)));
+        m_listStatements.insert(sql, prepared);
+    }
+    QSqlQuery& list = m_listStatements[sql];
+    for (qsizetype i = 0; i < binds.size(); ++i)
+        list.bindValue(int(i), binds.at(i));
+    if (!list.exec()) {
+        const QString message = sqlError(list);
+        list.finish();
+        return fail(QStringLiteral("cannot list the jobs of %1: %2").arg(project, message));
+    }
+    const auto reset = qScopeGuard([&list] { list.finish(); });
     // The statement is stepped lazily: rows after the page are never read.
-    while (query.next()) {
-        JobRecord record { project, query.value(0).toString(), query.value(2).toLongLong(),
-            query.value(1).toString().toUtf8() };
+    for (QSqlQuery& query = list; query.next();) {
+        JobRecord record { project, query.value(0).toString(), query.value(2).toLongLong(), query.value(1).toByteArray() };
         if (residual) {
             const std::optional<Job> job = decode(record.json, record.jobId);
             if (!job || !filter.matches(*job))

@@ -86,6 +86,10 @@ public:
     /// The job `jobId` of `project`; nullopt when that project has no such job.
     std::optional<Job> job(const QString& project, const QString& jobId) const;
     std::optional<Job> job(const JobKey& key) const { return job(key.project, key.jobId); }
+    /// The stored record of job `jobId` of `project`: its API JSON as written (JobJson::toJson with its etag, UTF-8)
+    /// and its revision, read as bytes (no decode, no UTF-16 round trip); nullopt when that project has no such job.
+    /// What `GET …/jobs/{job}` answers, as a page of the list answers its records.
+    std::optional<JobRecord> record(const QString& project, const QString& jobId) const;
     bool contains(const QString& project, const QString& jobId) const;
     /// The principal who created the job (insert()'s `creator`); empty when none was recorded or there is no
     /// such job.
@@ -159,9 +163,12 @@ private:
     /// as SQLite takes about as long to parse and plan such a statement as to run it. Reset after each use, so that
     /// no read transaction stays open between calls (it would hold back WAL checkpoints and hide other
     /// connections' writes). Made on first use; dropped before the connection closes.
-    enum Lookup { JobLookup, ContainsLookup, LookupCount };
+    enum Lookup { JobLookup, ContainsLookup, RecordLookup, LookupCount };
     QSqlQuery& lookup(Lookup which) const;
     mutable std::array<std::optional<QSqlQuery>, LookupCount> m_lookups;
+    /// listPage()'s statements by their SQL (one per shape of filter), prepared once.
+    mutable QHash<QString, QSqlQuery> m_listStatements;
+    static constexpr qsizetype MaxListStatements = 32;
 
     QString m_connectionName;
     QString m_storeId;
