@@ -684,16 +684,17 @@ bool JobStore::listPage(const QString& project, const JobFilter& filter, int pag
         sql += QStringLiteral(" LIMIT %1").arg(pageSize + 1);
     // Prepared once per shape of filter and kept (a list's SQL differs only by its terms): SQLite takes about as
     // long to parse and plan it as to run it for a page. Bounded; reset after each use, as the point lookups.
-    if (!m_listStatements.contains(sql)) {
-        if (m_listStatements.size() >= MaxListStatements)
+    auto statement = m_listStatements.find(sql);
+    if (statement == m_listStatements.end()) {
+        if (qsizetype(m_listStatements.size()) >= MaxListStatements)
             m_listStatements.clear();
         QSqlQuery prepared(QSqlDatabase::database(m_connectionName));
         prepared.setForwardOnly(true);
         if (!prepared.prepare(sql))
             return fail(QStringLiteral("cannot list the jobs of %1: %2").arg(project, sqlError(prepared)));
-        m_listStatements.insert(sql, prepared);
+        statement = m_listStatements.emplace(sql, std::move(prepared)).first;
     }
-    QSqlQuery& list = m_listStatements[sql];
+    QSqlQuery& list = statement->second;
     for (qsizetype i = 0; i < binds.size(); ++i)
         list.bindValue(int(i), binds.at(i));
     if (!list.exec()) {

@@ -12,6 +12,7 @@
 #include <QString>
 
 #include <array>
+#include <map>
 #include <optional>
 
 namespace Trainyard {
@@ -167,7 +168,7 @@ private:
     QSqlQuery& lookup(Lookup which) const;
     mutable std::array<std::optional<QSqlQuery>, LookupCount> m_lookups;
     /// listPage()'s statements by their SQL (one per shape of filter), prepared once.
-    mutable QHash<QString, QSqlQuery> m_listStatements;
+    mutable std::map<QString, QSqlQuery> m_listStatements;
     static constexpr qsizetype MaxListStatements = 32;
 
     QString m_connectionName;
