@@ -472,8 +472,7 @@ QSqlQuery& JobStore::lookup(Lookup which) const
     if (!query) {
         query.emplace(QSqlDatabase::database(m_connectionName));
         // CAST AS BLOB: Qt's SQLite driver answers a BLOB as the bytes themselves, TEXT as a QString (UTF-16).
-        query->prepare(which == JobLookup ? QStringLiteral("SELECT revision, json FROM jobs WHERE project = ? AND job_id = ?")
-                : which == RecordLookup
+        query->prepare(which == RecordLookup
                 ? QStringLiteral("SELECT revision, CAST(json AS BLOB) FROM jobs WHERE project = ? AND job_id = ?")
                 : QStringLiteral("SELECT 1 FROM jobs WHERE project = ? AND job_id = ?"));
     }
@@ -482,19 +481,10 @@ QSqlQuery& JobStore::lookup(Lookup which) const
 
 std::optional<Job> JobStore::job(const QString& project, const QString& jobId) const
 {
-    if (!QSqlDatabase::contains(m_connectionName))
+    const std::optional<JobRecord> found = record(project, jobId);
+    if (!found)
         return std::nullopt;
-    QSqlQuery& query = lookup(JobLookup);
-    query.bindValue(0, project);
-    query.bindValue(1, jobId);
-    if (!query.exec() || !query.next()) {
-        query.finish();
-        return std::nullopt;
-    }
-    const qint64 revision = query.value(0).toLongLong();
-    const QString json = query.value(1).toString();
-    query.finish();
-    return cachedOrDecode(project, jobId, revision, json);
+    return cachedOrDecode(project, jobId, found->revision, found->json);
 }
 
 std::optional<JobRecord> JobStore::record(const QString& project, const QString& jobId) const
@@ -514,12 +504,12 @@ std::optional<JobRecord> JobStore::record(const QString& project, const QString&
 }
 
 std::optional<Job> JobStore::cachedOrDecode(
-    const QString& project, const QString& jobId, qint64 revision, const QString& json) const
+    const QString& project, const QString& jobId, qint64 revision, const QByteArray& json) const
 {
     const QString key = project + QLatin1Char('/') + jobId;
     if (auto it = m_cache.constFind(key); it != m_cache.cend() && it->revision == revision)
         return it->job;
-    std::optional<Job> job = decode(json.toUtf8(), jobId);
+    std::optional<Job> job = decode(json, jobId);
     if (job)
         remember(project, *job, revision);
     return job;

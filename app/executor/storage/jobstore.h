@@ -155,7 +155,7 @@ private:
         Job job;
     };
     std::optional<Job> cachedOrDecode(
-        const QString& project, const QString& jobId, qint64 revision, const QString& json) const;
+        const QString& project, const QString& jobId, qint64 revision, const QByteArray& json) const;
     void remember(const QString& project, const Job& job, qint64 revision) const;
     mutable QHash<QString, Cached> m_cache; ///< by "<project>/<jobId>"
     static constexpr qsizetype MaxCached = 64;
@@ -164,7 +164,7 @@ private:
     /// as SQLite takes about as long to parse and plan such a statement as to run it. Reset after each use, so that
     /// no read transaction stays open between calls (it would hold back WAL checkpoints and hide other
     /// connections' writes). Made on first use; dropped before the connection closes.
-    enum Lookup { JobLookup, ContainsLookup, RecordLookup, LookupCount };
+    enum Lookup { RecordLookup, ContainsLookup, LookupCount };
     QSqlQuery& lookup(Lookup which) const;
     mutable std::array<std::optional<QSqlQuery>, LookupCount> m_lookups;
     /// listPage()'s statements by their SQL (one per shape of filter), prepared once.
