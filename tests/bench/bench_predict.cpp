@@ -19,7 +19,8 @@
 //
 // 3. online_predict_cold_start: a version with autoScaling.minNodes 0 on an executor whose idle nodes stop after 1 s
 //    (--prediction-idle-seconds 1): once it has scaled to zero, one request's time (a node starts and loads the
-//    model first) against a warm request's p50 (line 1's). No goal: the issue asks for the figure.
+//    model first) against a warm request's p50 (line 1's). Goal (issue 48): ≤ 500 ms. online_predict_cold_start_split
+//    gives its parts from the version's log (process and interpreter start, imports, model load, the rest).
 //
 // 4. batch_predict_<N>_instances: a batch prediction job (projects.jobs with predictionInput, maxWorkerCount 2,
 // batchSize
@@ -36,12 +37,14 @@
 #include <QCoreApplication>
 #include <QDateTime>
 #include <QDir>
+#include <QDirIterator>
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -338,6 +341,18 @@ int main(int argc, char** argv)
         }
         return count;
     };
+    // The version's log says how each start went: "ready in T s: … (process and interpreter start P s, imports I s,
+    // model load M s)" (VersionNodes); the last such line is this cold start's.
+    QString zeroLog;
+    for (QDirIterator it(root.path(), { QStringLiteral("nodes.log") }, QDir::Files, QDirIterator::Subdirectories);
+         it.hasNext();) {
+        const QString path = it.next();
+        if (path.contains(QLatin1String("/versions/zero/")))
+            zeroLog = path;
+    }
+    std::vector<double> startMs, importMs, loadMs, firstMs;
+    const QRegularExpression split(QStringLiteral(
+        "ready in ([0-9.]+) s: .*process and interpreter start ([0-9.]+) s, imports ([0-9.]+) s, model load ([0-9.]+) s"));
     const std::vector<double> cold = BenchReport::repeat(0, runs, [&]() -> double {
         if (!QTest::qWaitFor([&] { return nodesOfZero() == 0; }, 60000))
             return -1;
@@ -346,11 +361,30 @@ int main(int argc, char** argv)
         const double t0 = BenchReport::wallSeconds();
         const bool ok = c.request("POST", zero, token, bodies.first(), &r);
         const double ms = (BenchReport::wallSeconds() - t0) * 1000.0;
+        QFile log(zeroLog);
+        if (ok && log.open(QIODevice::ReadOnly)) {
+            QRegularExpressionMatch last;
+            for (auto m = split.globalMatch(QString::fromUtf8(log.readAll())); m.hasNext();)
+                last = m.next();
+            if (last.hasMatch()) {
+                startMs.push_back(last.captured(2).toDouble() * 1000);
+                importMs.push_back(last.captured(3).toDouble() * 1000);
+                loadMs.push_back(last.captured(4).toDouble() * 1000);
+                firstMs.push_back(ms - last.captured(1).toDouble() * 1000);
+            }
+        }
         return ok && r.status == 200 ? ms : -1.0;
     });
     BenchReport::printLine("online_predict_cold_start", BenchReport::spread(cold), BenchReport::spread(latency.ours),
         "ms", BenchReport::median(cold) / oursP50, cold.size(), 0,
         "one request to a version scaled to zero (a node starts and loads the model) vs a warm request's p50");
+    goals.push_back({ "online_predict_cold_start", "ours (ms)", BenchReport::median(cold), false, 500.0 });
+    if (!startMs.empty())
+        std::printf("online_predict_cold_start_split: medians of %zu cold starts: process and interpreter start "
+                    "(the sandbox's included) %.0f ms, the framework's imports %.0f ms, the model's load %.0f ms, the "
+                    "rest (the request, the first predict, the executor's start of the node) %.0f ms\n",
+            startMs.size(), BenchReport::median(startMs), BenchReport::median(importMs), BenchReport::median(loadMs),
+            BenchReport::median(firstMs));
     std::printf(
         "online_predict_context: %lld failed requests in all runs; each run %.1f s\n", qlonglong(failures), duration);
 

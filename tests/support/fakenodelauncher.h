@@ -32,6 +32,14 @@ public:
         say(QJsonObject { { QStringLiteral("ready"), true }, { QStringLiteral("kind"), kind },
             { QStringLiteral("loadSeconds"), 0.25 } });
     }
+    /// The ready line with its timing split: main() began at `startedAt` (CLOCK_MONOTONIC seconds, QElapsedTimer's
+    /// clock), then `imports` s of imports and `model` s of the model's load.
+    void sayReadyAt(double startedAt, double imports, double model)
+    {
+        say(QJsonObject { { QStringLiteral("ready"), true }, { QStringLiteral("kind"), QStringLiteral("timed") },
+            { QStringLiteral("loadSeconds"), imports + model }, { QStringLiteral("startedAt"), startedAt },
+            { QStringLiteral("importSeconds"), imports }, { QStringLiteral("modelSeconds"), model } });
+    }
     /// The server could not load the model: it says why, then exits 1.
     void sayCannotLoad(const QString& error)
     {

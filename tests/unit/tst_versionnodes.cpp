@@ -10,7 +10,9 @@
 #include "fakenodelauncher.h"
 #include "versionnodes.h"
 
+#include <QElapsedTimer>
 #include <QFile>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -94,6 +96,31 @@ private Q_SLOTS:
         QCOMPARE(nodes.readyNodes(), 2);
         QCOMPARE(nodes.pids(), (QList<qint64> { 1000, 1001 }));
         QVERIFY(!nodes.kind().isEmpty());
+    }
+
+    void theVersionLogSplitsEachStart()
+    {
+        // What a cold start cost, in the version's log (issue 48): the time before the node's main() (process,
+        // sandbox and interpreter) from the executor's clock and the node's, then its imports and the model's load.
+        FakeNodeLauncher launcher;
+        VersionNodes nodes(spec(2, 2), &launcher);
+        nodes.start();
+        // The node's main() begins now, after its launch (msecsSinceReference() is when `clock` started).
+        QElapsedTimer clock;
+        clock.start();
+        launcher.nodes[0]->sayReadyAt(double(clock.msecsSinceReference() + clock.elapsed()) / 1000.0, 0.2, 0.05);
+        const QRegularExpression split(QStringLiteral(
+            "node 0: ready in ([0-9.]+) s: timed \\(process and interpreter start ([0-9.]+) s, imports 0\\.200 s, "
+            "model load 0\\.050 s\\)"));
+        const QRegularExpressionMatch m = split.match(log());
+        QVERIFY2(m.hasMatch(), qPrintable(log()));
+        QVERIFY(m.captured(2).toDouble() >= 0);
+        QVERIFY(m.captured(2).toDouble() <= m.captured(1).toDouble());
+        // A main() that claims to have begun before its launch (another clock) gets no split, not a wrong one.
+        launcher.nodes[1]->sayReadyAt(0.0, 0.2, 0.05);
+        QTRY_VERIFY(log().contains(QStringLiteral("node 1: ready in")));
+        QVERIFY2(!log().section(QStringLiteral("node 1: ready in"), 1).contains(QStringLiteral("imports")),
+            qPrintable(log()));
     }
 
     void requestsBeforeReadyWaitAndAreSpreadOverNodes()

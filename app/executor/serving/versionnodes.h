@@ -147,6 +147,7 @@ private:
         bool everUp = false;
         QQueue<Pending> inFlight;
         QElapsedTimer upSince;
+        QElapsedTimer launched; ///< since its process was asked to start (monotonic: the ready line's split)
         int backoffMs = 1000;
         QString lastError; ///< the last stderr lines, for a node that dies before it says anything
         bool stopping = false; ///< stopped for idleness: its exit is not a crash

@@ -9,7 +9,10 @@ The executor (app/executor/serving/versionnodes.h) starts one such process per n
 (SCIKIT_LEARN, XGBOOST, PYTORCH; empty with ``--prediction-class``). The protocol is JSON lines on the process's
 own pipes, so a node has no port to guard and dies with its executor (stdin's end is the signal to exit):
 
-- once loaded, one line on stdout: ``{"ready": true, "kind": "<what was loaded>", "loadSeconds": s}``; a model that
+- once loaded, one line on stdout: ``{"ready": true, "kind": "<what was loaded>", "loadSeconds": s, "startedAt": t,
+  "importSeconds": i, "modelSeconds": m}`` (``startedAt``: CLOCK_MONOTONIC seconds when main() began, so that the
+  executor can tell the process's and interpreter's start from the rest; ``importSeconds``: the framework's packages,
+  imported before the model; ``modelSeconds``: the model's load, with what its files import beyond them); a model that
   cannot be loaded: ``{"ready": false, "error": "<why, the loader's own message>"}`` and exit status 3;
 - then, for each request line ``{"id": N, "instances": [...], "signature_name": "..."}`` on stdin, one answer line
   in the same order: ``{"id": N, "predictions": [...]}`` (one per instance), or
@@ -456,6 +459,24 @@ def serve(predictor, explainer, protocol, max_depth, max_answer_bytes, stdin_fd=
             return
 
 
+# What each framework's models need imported before they load (the rest, such as a pickle's own modules, is imported
+# by the load itself): imported first, and timed apart from the load (the ready line's importSeconds).
+FRAMEWORK_IMPORTS = {
+    "SCIKIT_LEARN": ("numpy", "sklearn", "joblib"),
+    "XGBOOST": ("numpy", "xgboost"),
+    "PYTORCH": ("numpy", "torch"),
+}
+
+
+def import_framework(framework):
+    """Imports ``framework``'s packages (FRAMEWORK_IMPORTS); a missing one is left to load(), which names it."""
+    for module in FRAMEWORK_IMPORTS.get(framework, ()):
+        try:
+            importlib.import_module(module)
+        except ImportError:
+            pass
+
+
 def _exit_if_executor_goes(loaded):
     """Ends the process at once if its stdin's writer (the executor) is gone before the model is loaded.
 
@@ -476,6 +497,7 @@ def _exit_if_executor_goes(loaded):
 
 
 def main(argv=None):
+    started_at = time.monotonic()
     parser = argparse.ArgumentParser(prog="python -m trainyard_algorithms.prediction_server")
     parser.add_argument("--model-dir", required=True)
     parser.add_argument("--framework", default="")
@@ -493,7 +515,8 @@ def main(argv=None):
 
     loaded = threading.Event()
     _exit_if_executor_goes(loaded)
-    started = time.monotonic()
+    import_framework(args.framework)
+    imported_at = time.monotonic()
     try:
         predictor, kind = load(args.model_dir, args.framework, args.prediction_class)
     except (LoadError, common.JobError, FileNotFoundError, ValueError) as e:
@@ -505,8 +528,10 @@ def main(argv=None):
         protocol.flush()
         return 3
     loaded.set()
-    protocol.write(json.dumps({"ready": True, "kind": kind,
-                               "loadSeconds": round(time.monotonic() - started, 3)}) + "\n")
+    loaded_at = time.monotonic()
+    protocol.write(json.dumps({"ready": True, "kind": kind, "loadSeconds": round(loaded_at - started_at, 3),
+                               "startedAt": started_at, "importSeconds": round(imported_at - started_at, 3),
+                               "modelSeconds": round(loaded_at - imported_at, 3)}) + "\n")
     protocol.flush()
     print("prediction node ready: %s from %s" % (kind, args.model_dir), file=sys.stderr, flush=True)
     serve(predictor, Explainer(args.model_dir), protocol, args.max_depth, args.max_answer_bytes)
