@@ -8,6 +8,8 @@ Usage: prediction_models.py OUT. Trains on tests/data/builtin/breast_cancer.csv 
 - OUT/explain/{linear,xgboost,torch}: models to explain, each with an explanation_metadata.json (the service's
   format; features "feature_1" … "feature_30" at their training medians): a scikit-learn LinearRegression of the
   label (0/1) on the 30 numbers, and copies of the booster and the TorchScript module above;
+- OUT/explain/image: a TorchScript image model (784 pixels, the sum of the top-left 10 × 10 corner of the 28 × 28
+  image) whose metadata names one image input with a black baseline, for XRAI;
 - OUT/expected.json: {"instances": the first 5 rows' features, "sklearn"|"xgboost"|"torch": each model's answer,
   "allInstances": every row's features, "sklearnAll"|"xgboostAll": each model's answer to every row (batch jobs),
   "explain": {"names", "baseline", "linearWeights"}}.
@@ -86,6 +88,19 @@ def main(out):
     joblib.dump(linear, os.path.join(out, "explain", "linear", "model.joblib"))
     booster.save_model(os.path.join(out, "explain", "xgboost", "model.bst"))
     scripted.save(os.path.join(out, "explain", "torch", "model.pt"))
+
+    # An image model for XRAI through the executor: it sums the top-left 10 × 10 corner of a 28 × 28 image (784 pixels
+    # flat, as the Fashion-MNIST sample's), so its top regions must lie there.
+    class Corner(torch.nn.Module):
+        def forward(self, x):
+            return x.reshape(x.shape[0], 28, 28)[:, :10, :10].sum(dim=(1, 2)).reshape(-1, 1)
+
+    image_folder = os.path.join(out, "explain", "image")
+    os.makedirs(image_folder, exist_ok=True)
+    torch.jit.script(Corner()).save(os.path.join(image_folder, "model.pt"))
+    with open(os.path.join(image_folder, "explanation_metadata.json"), "w") as f:
+        json.dump({"inputs": {"pixels": {"input_baselines": [0.0], "modality": "image"}},
+                   "outputs": {"score": {}}, "framework": "trainyard"}, f)
 
     with torch.no_grad():
         torch_answer = scripted(torch.tensor(instances, dtype=torch.float32)).tolist()

@@ -444,6 +444,40 @@ private Q_SLOTS:
             QVERIFY(complete(entry, 1e-4));
         }
 
+        // XRAI on an image model through the executor: its answer is the image's saliency (784 numbers), the top
+        // regions' mask (28 × 28), and they cover the corner the model sums.
+        QCOMPARE(deploy(QStringLiteral("explained"), QStringLiteral("regions"), explain + QStringLiteral("image"),
+                     QString(), config("xraiAttribution", "numIntegralSteps", 10))
+                     .value(QStringLiteral("state"))
+                     .toString(),
+            QStringLiteral("READY"));
+        QJsonArray pixels;
+        for (int i = 0; i < 784; ++i)
+            pixels.append(0.4 + 0.2 * double((i * 37) % 101) / 101.0);
+        const ApiResponse regions
+            = post(QStringLiteral("explained/versions/regions"), { { QStringLiteral("instances"), QJsonArray { pixels } } });
+        QCOMPARE(regions.status, 200);
+        const QJsonObject region = regions.json.value(QStringLiteral("explanations"))
+                                       .toArray()
+                                       .at(0)
+                                       .toObject()
+                                       .value(QStringLiteral("attributions_by_label"))
+                                       .toArray()
+                                       .at(0)
+                                       .toObject();
+        QCOMPARE(region.value(QStringLiteral("method")).toString(), QStringLiteral("xrai"));
+        QVERIFY2(region.value(QStringLiteral("approx_error")).toDouble() < 1e-4, regions.body.left(400).constData());
+        QCOMPARE(region.value(QStringLiteral("attributions")).toObject().value(QStringLiteral("pixels")).toArray().size(),
+            784);
+        const QJsonArray top = region.value(QStringLiteral("xrai_top_regions")).toArray();
+        QCOMPARE(top.size(), 28);
+        int cornerCovered = 0;
+        for (int row = 0; row < 10; ++row) {
+            for (int column = 0; column < 10; ++column)
+                cornerCovered += top.at(row).toArray().at(column).toInt();
+        }
+        QVERIFY2(cornerCovered >= 90, qPrintable(QString::number(cornerCovered)));
+
         // Refused at create, naming the field and the rule: gradients of a scikit-learn model, and a folder without a
         // baseline.
         const auto refused = [&](const QString& version, const QString& folder, const QJsonObject& body) {
@@ -514,7 +548,7 @@ private Q_SLOTS:
 
         // Their nodes stop with them: the cases after this one run beside no more nodes than before it. The default
         // version (the first, linear) last, as the service requires.
-        for (const char* version : { "trees", "gradients", "exact", "plain", "bycli" })
+        for (const char* version : { "trees", "gradients", "regions", "exact", "plain", "bycli" })
             QCOMPARE(send("DELETE", QStringLiteral("/v1/projects/local/models/explained/versions/") + QLatin1String(version))
                          .status,
                 200);
