@@ -431,12 +431,16 @@ private Q_SLOTS:
             { { QStringLiteral("instances"), QJsonArray { instances.at(0) } },
                 { QStringLiteral("outputIndices"), QJsonArray { 0, 1 } } });
         QCOMPARE(gradients.status, 200);
-        const QJsonArray both = gradients.json.value(QStringLiteral("explanations"))
-                                    .toArray()
-                                    .at(0)
-                                    .toObject()
-                                    .value(QStringLiteral("attributions_by_label"))
-                                    .toArray();
+        // The first instance's attributions_by_label of an answer.
+        const auto firstByLabel = [](const ApiResponse& answer) {
+            return answer.json.value(QStringLiteral("explanations"))
+                .toArray()
+                .at(0)
+                .toObject()
+                .value(QStringLiteral("attributions_by_label"))
+                .toArray();
+        };
+        const QJsonArray both = firstByLabel(gradients);
         QCOMPARE(both.size(), 2);
         for (const QJsonValue& e : both) {
             const QJsonObject entry = e.toObject();
@@ -457,14 +461,7 @@ private Q_SLOTS:
         const ApiResponse regions
             = post(QStringLiteral("explained/versions/regions"), { { QStringLiteral("instances"), QJsonArray { pixels } } });
         QCOMPARE(regions.status, 200);
-        const QJsonObject region = regions.json.value(QStringLiteral("explanations"))
-                                       .toArray()
-                                       .at(0)
-                                       .toObject()
-                                       .value(QStringLiteral("attributions_by_label"))
-                                       .toArray()
-                                       .at(0)
-                                       .toObject();
+        const QJsonObject region = firstByLabel(regions).at(0).toObject();
         QCOMPARE(region.value(QStringLiteral("method")).toString(), QStringLiteral("xrai"));
         QVERIFY2(region.value(QStringLiteral("approx_error")).toDouble() < 1e-4, regions.body.left(400).constData());
         QCOMPARE(region.value(QStringLiteral("attributions")).toObject().value(QStringLiteral("pixels")).toArray().size(),
