@@ -158,11 +158,12 @@ FieldViolations ExplanationConfig::problemsFor(
             QStringLiteral("%1 needs the model's gradients: a PYTORCH (TorchScript model.pt) version; use "
                            "sampledShapleyAttribution for this one")
                 .arg(method == Method::Xrai ? QStringLiteral("XRAI") : QStringLiteral("integrated gradients")) });
-    else if (gradients && QFileInfo::exists(QDir(folder).filePath(QStringLiteral("preprocessing.json"))))
-        // A built-in algorithm's model takes raw rows (text categories among them): there is no gradient by a cell.
+    else if (method == Method::Xrai && QFileInfo::exists(QDir(folder).filePath(QStringLiteral("preprocessing.json"))))
+        // A built-in algorithm's model takes table rows; integrated gradients walk its categories' embeddings
+        // (serving.BuiltinPredictor.integrated_gradients), but XRAI's regions are an image's.
         out.append({ field,
-            QStringLiteral("a built-in algorithm's model takes raw table rows, which have no gradients; use "
-                           "sampledShapleyAttribution (or treeShapAttribution for XGBoost)") });
+            QStringLiteral("XRAI explains images, and a built-in algorithm's model takes table rows; use "
+                           "integratedGradientsAttribution or sampledShapleyAttribution") });
     if (method == Method::TreeShap && (predictionClass || framework != PredictionFramework::XGBoost))
         out.append({ field,
             QStringLiteral("TreeSHAP reads an XGBoost booster's trees: an XGBOOST version; use "

@@ -10,6 +10,9 @@ Usage: prediction_models.py OUT. Trains on tests/data/builtin/breast_cancer.csv 
   label (0/1) on the 30 numbers, and copies of the booster and the TorchScript module above;
 - OUT/explain/image: a TorchScript image model (784 pixels, the sum of the top-left 10 × 10 corner of the 28 × 28
   image) whose metadata names one image input with a black baseline, for XRAI;
+- OUT/explain/widedeep/model: a built-in wide & deep's model folder (its own training job, --embed_categories
+  --use_wide, 200 steps) on tests/data/builtin/sorted_gaps.csv (the target "species" first, two text categories,
+  blanks), with the explanation_metadata.json the job wrote, for integrated gradients over raw rows;
 - OUT/expected.json: {"instances": the first 5 rows' features, "sklearn"|"xgboost"|"torch": each model's answer,
   "allInstances": every row's features, "sklearnAll"|"xgboostAll": each model's answer to every row (batch jobs),
   "explain": {"names", "baseline", "linearWeights"}}.
@@ -18,6 +21,7 @@ Usage: prediction_models.py OUT. Trains on tests/data/builtin/breast_cancer.csv 
 import csv
 import json
 import os
+import subprocess
 import sys
 
 import joblib
@@ -102,6 +106,20 @@ def main(out):
         json.dump({"inputs": {"pixels": {"input_baselines": [0.0], "modality": "image"}},
                    "outputs": {"score": {}}, "framework": "trainyard"}, f)
 
+    # A built-in wide & deep, trained by its own job as the executor would run it.
+    table = os.path.join(HERE, "..", "data", "builtin", "sorted_gaps.csv")
+    job_dir = os.path.join(out, "explain", "widedeep")
+    env = dict(os.environ, PYTHONPATH=os.path.join(HERE, "..", "..", "resources", "algorithms"))
+    job = subprocess.run([sys.executable, "-m", "trainyard_algorithms.wide_deep", "--preprocess",
+                          "--model_type=classification", "--embed_categories", "--use_wide", "--hidden_units=8,8",
+                          "--dnn_optimizer_type=adam", "--dnn_learning_rate=0.01", "--max_steps=200", "--seed=3",
+                          "--training_data_path=" + table, "--job-dir", job_dir], env=env, capture_output=True,
+                         text=True)
+    if job.returncode != 0:
+        sys.exit("the wide & deep job failed:\n" + job.stdout + job.stderr)
+    with open(table, newline="") as f:
+        gaps = [row[1:] for row in csv.reader(f) if row]
+
     with torch.no_grad():
         torch_answer = scripted(torch.tensor(instances, dtype=torch.float32)).tolist()
     expected = {
@@ -112,7 +130,8 @@ def main(out):
         "allInstances": X.tolist(),
         "sklearnAll": pipeline.predict(X).tolist(),
         "xgboostAll": booster.predict(xgb.DMatrix(X)).tolist(),
-        "explain": {"names": names, "baseline": baseline.tolist(), "linearWeights": linear.coef_.tolist()},
+        "explain": {"names": names, "baseline": baseline.tolist(), "linearWeights": linear.coef_.tolist(),
+                    "wideDeepRows": [gaps[0], gaps[15], gaps[200], gaps[-1]]},
     }
     with open(os.path.join(out, "expected.json"), "w") as f:
         json.dump(expected, f)

@@ -475,14 +475,52 @@ private Q_SLOTS:
         }
         QVERIFY2(cornerCovered >= 90, qPrintable(QString::number(cornerCovered)));
 
-        // Refused at create, naming the field and the rule: gradients of a scikit-learn model, and a folder without a
-        // baseline.
         const auto refused = [&](const QString& version, const QString& folder, const QJsonObject& body) {
             QJsonObject b = body;
             b.insert(QStringLiteral("name"), version);
             b.insert(QStringLiteral("deploymentUri"), folder);
             return send("POST", QStringLiteral("/v1/projects/local/models/explained/versions"), json(b));
         };
+
+        // Integrated gradients on a built-in wide & deep's raw rows (text categories, blanks): complete within
+        // approx_error, one attribution per column, and a categorical column at its baseline category (the
+        // metadata the job wrote: "south", "male") gets exactly 0 while one that differs moves the score.
+        const QString wideDeep = explain + QStringLiteral("widedeep/model");
+        QCOMPARE(deploy(QStringLiteral("explained"), QStringLiteral("builtin"), wideDeep, QStringLiteral("PYTORCH"),
+                     config("integratedGradientsAttribution", "numIntegralSteps", 50))
+                     .value(QStringLiteral("state"))
+                     .toString(),
+            QStringLiteral("READY"));
+        const QJsonArray wideRows = facts.value(QStringLiteral("wideDeepRows")).toArray();
+        const ApiResponse builtin
+            = post(QStringLiteral("explained/versions/builtin"), { { QStringLiteral("instances"), wideRows } });
+        QCOMPARE(builtin.status, 200);
+        const QJsonArray builtinAnswers = builtin.json.value(QStringLiteral("explanations")).toArray();
+        QCOMPARE(builtinAnswers.size(), wideRows.size());
+        for (qsizetype i = 0; i < wideRows.size(); ++i) {
+            const QJsonArray row = wideRows.at(i).toArray();
+            const QJsonObject entry
+                = builtinAnswers.at(i).toObject().value(QStringLiteral("attributions_by_label")).toArray().at(0).toObject();
+            const QJsonObject a = entry.value(QStringLiteral("attributions")).toObject();
+            QCOMPARE(a.size(), row.size());
+            const double error = entry.value(QStringLiteral("approx_error")).toDouble();
+            QVERIFY2(error < 0.05 && complete(entry, error + 1e-6), builtin.body.constData());
+            QCOMPARE(entry.value(QStringLiteral("input_values")).toObject().value(QStringLiteral("column 2")), row.at(0));
+            const auto atBaseline = [&](int column, const char* category) {
+                const double v = a.value(QStringLiteral("column %1").arg(column)).toDouble();
+                return row.at(column - 2).toString() == QLatin1String(category) ? v == 0.0 : v != 0.0;
+            };
+            QVERIFY2(atBaseline(2, "south") && atBaseline(7, "male"), builtin.body.constData());
+        }
+        const ApiResponse noRegions = refused(QStringLiteral("builtinxrai"), wideDeep,
+            config("xraiAttribution", "numIntegralSteps", 10));
+        QCOMPARE(noRegions.status, 400);
+        QVERIFY2(noRegions.body.contains("version.explanationConfig.xraiAttribution")
+                && noRegions.body.contains("table rows"),
+            noRegions.body.constData());
+
+        // Refused at create, naming the field and the rule: gradients of a scikit-learn model, and a folder without a
+        // baseline.
         const ApiResponse noGradients = refused(QStringLiteral("nograd"), explain + QStringLiteral("linear"),
             config("integratedGradientsAttribution", "numIntegralSteps", 20));
         QCOMPARE(noGradients.status, 400);
@@ -545,7 +583,7 @@ private Q_SLOTS:
 
         // Their nodes stop with them: the cases after this one run beside no more nodes than before it. The default
         // version (the first, linear) last, as the service requires.
-        for (const char* version : { "trees", "gradients", "regions", "exact", "plain", "bycli" })
+        for (const char* version : { "trees", "gradients", "regions", "builtin", "exact", "plain", "bycli" })
             QCOMPARE(send("DELETE", QStringLiteral("/v1/projects/local/models/explained/versions/") + QLatin1String(version))
                          .status,
                 200);

@@ -188,7 +188,19 @@ def make_predictor_class(torch):
             self.y_std = y_std
 
         def forward(self, numeric, categorical):
-            logits = self.core(numeric, categorical)
+            return self.scores(self.core(numeric, categorical))
+
+        @torch.jit.export
+        def embed(self, categorical):
+            """float32 [N, E]: the categorical columns as the vectors the model reads (see the core's embed())."""
+            return self.core.embed(categorical)
+
+        @torch.jit.export
+        def scores_embedded(self, numeric, embedded):
+            """forward() from embed()'s vectors: integrated gradients walk them (explanations.py)."""
+            return self.scores(self.core.forward_embedded(numeric, embedded))
+
+        def scores(self, logits):
             if self.kind == 0:
                 return logits[:, 0] * self.y_std + self.y_mean
             if self.kind == 1:
@@ -197,6 +209,16 @@ def make_predictor_class(torch):
             return torch.softmax(logits, dim=1)
 
     return Predictor
+
+
+def embedding_columns(torch, widths):
+    """int64 [E]: the categorical column each element of a core's embed() output belongs to, from the
+    per-column widths of its blocks in order (``[(column, width), …]``); integrated gradients sum a column's
+    elements into its attribution (explanations.py)."""
+    owner = []
+    for column, width in widths:
+        owner += [column] * int(width)
+    return torch.tensor(owner, dtype=torch.int64)
 
 
 def category_offsets(torch, cardinalities):

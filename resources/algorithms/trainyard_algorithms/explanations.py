@@ -23,7 +23,11 @@ among the input features. The methods here:
   forward/backward), times ``instance − baseline``. ``approx_error`` is the completeness gap relative to the score
   difference, ``|Σ attributions − (example − baseline)| / |example − baseline|``; above 5 % the answer carries a
   warning, as the service advises raising the steps. An image (an instance nested [H][W] or [C][H][W]) gets an
-  attribution array of its shape.
+  attribution array of its shape. A built-in algorithm's PyTorch model (linear learner, wide & deep) takes raw
+  rows whose categorical columns are integer indices, which have no gradient: each such column is integrated along
+  the vectors the model turns it into (its embedding or one-hot block, its wide weight row), from the baseline's
+  category to the instance's, and its elements' attributions are summed into the column's
+  (serving.BuiltinPredictor.integrated_gradients).
 - ``xrai`` (Kapishnikov et al. 2019), TorchScript image models: integrated gradients aggregated over
   Felzenszwalb segments at several scales (scikit-image's segmentation), regions ranked greedily by attribution
   density; the attributions are each pixel's region rank score (they rank, they do not sum to the score
@@ -84,13 +88,17 @@ class Baseline:
 
     ``names``: one per feature (list instances: by position). ``values``: the baseline instance (a list of the same
     length, a cell may be None = missing), or for an image input one number or an array of the instance's shape.
-    ``image``: the instance is one array (integrated gradients attribute each element)."""
+    ``image``: the instance is one array (integrated gradients attribute each element). ``all_values``: every
+    baseline instance, ``values`` first: the metadata's ``input_baselines`` may hold several (XRAI's paper uses a
+    black and a white image), and the attributions are then the mean of each baseline's, as the service's
+    explanation metadata says ("If multiple baselines are specified, [it] returns the average attributions")."""
 
-    def __init__(self, names, values, image=False, source=""):
+    def __init__(self, names, values, image=False, source="", all_values=None):
         self.names = list(names)
         self.values = values
         self.image = image
         self.source = source
+        self.all_values = list(all_values) if all_values else [values]
 
 
 def baselines_for(model_dir):
@@ -127,14 +135,26 @@ def _from_metadata(metadata):
         index = spec.get("index", order)
         if not isinstance(index, int) or isinstance(index, bool) or index < 0:
             raise ExplanationError("explanation_metadata.json: inputs.%s.index must be a position (0, 1, …)" % name)
-        entries.append((index, name, baselines[0], spec.get("modality", "")))
+        entries.append((index, name, baselines, spec.get("modality", "")))
     if len(entries) == 1 and entries[0][3] == "image":
-        return Baseline([entries[0][1]], entries[0][2], image=True, source="explanation_metadata.json")
+        return Baseline([entries[0][1]], entries[0][2][0], image=True, source="explanation_metadata.json",
+                        all_values=entries[0][2])
     entries.sort()
     if [e[0] for e in entries] != list(range(len(entries))):
         raise ExplanationError("explanation_metadata.json: the inputs' index values must be 0 … %d, each once"
                                % (len(entries) - 1))
-    return Baseline([e[1] for e in entries], [e[2] for e in entries], source="explanation_metadata.json")
+    # Several baselines: the m-th baseline instance takes each input's m-th value (an input with one value gives
+    # it to every baseline instance).
+    widest = max(entries, key=lambda e: len(e[2]))
+    count = len(widest[2])
+    for e in entries:
+        if len(e[2]) not in (1, count):
+            raise ExplanationError("explanation_metadata.json: inputs.%s.input_baselines has %d values and inputs.%s's "
+                                   "has %d: give each input one baseline value or the same number"
+                                   % (e[1], len(e[2]), widest[1], count))
+    instances = [[e[2][m] if len(e[2]) > 1 else e[2][0] for e in entries] for m in range(count)]
+    return Baseline([e[1] for e in entries], instances[0], source="explanation_metadata.json",
+                    all_values=instances)
 
 
 def _from_preprocessing(recorded):
@@ -287,6 +307,8 @@ def tree_shap(predictor, instance):
 def integrated_gradients(predictor, instance, baseline, steps, outputs):
     """{k: (attributions array of the instance's shape, example score, baseline score)} for each output k of a
     TorchScript model: one batched forward/backward over the path's steps + 1 points (module docstring)."""
+    if hasattr(predictor, "integrated_gradients"):  # a built-in model: raw rows, categories through embeddings
+        return predictor.integrated_gradients(instance, baseline, steps, outputs)
     np = common.require("numpy")
     torch = common.require("torch")
     if getattr(predictor, "kind", None) != "torchscript":
@@ -327,9 +349,20 @@ def _image_layout(shape):
                            "this instance's shape is %s" % (list(shape),))
 
 
-def xrai(predictor, instance, baseline, steps, outputs):
+def averaged_gradients(predictor, instance, baselines, steps, outputs):
+    """integrated_gradients() from each of ``baselines`` (a list of baseline instances), averaged: {k: (mean
+    attributions, example score, mean baseline score)}. The mean keeps completeness (its sum is the example score
+    minus the mean baseline score)."""
+    np = common.require("numpy")
+    runs = [integrated_gradients(predictor, instance, b, steps, outputs) for b in baselines]
+    return {k: (np.mean([r[k][0] for r in runs], axis=0), runs[0][k][1], float(np.mean([r[k][2] for r in runs])))
+            for k in runs[0]}
+
+
+def xrai(predictor, instance, baselines, steps, outputs):
     """{k: (saliency array of the instance's shape, example score, baseline score, top-regions mask)} by XRAI
-    (Kapishnikov et al. 2019, arXiv 1906.02825): integrated gradients (one baseline, the metadata's), summed over the
+    (Kapishnikov et al. 2019, arXiv 1906.02825): integrated gradients (averaged over ``baselines``, a list: the
+    paper's are a black and a white image; the metadata's input_baselines), summed over the
     segments of Felzenszwalb over-segmentations at XRAI_SCALES (scikit-image), each dilated; regions are then taken
     greedily by attribution per pixel of what they add, and each pixel's saliency is the gain of the region that
     first covered it (so the first regions rank highest). The attributions' sum is not the score difference: XRAI
@@ -355,7 +388,7 @@ def xrai(predictor, instance, baseline, steps, outputs):
             mask = binary_dilation(labels == label, iterations=XRAI_DILATION)
             segments.append(mask)
     answers = {}
-    for k, (phi, example, base) in integrated_gradients(predictor, instance, baseline, steps, outputs).items():
+    for k, (phi, example, base) in averaged_gradients(predictor, instance, baselines, steps, outputs).items():
         per_pixel = to_hwc(phi).sum(axis=2)  # [H, W]
         saliency = np.full((height, width), -np.inf)
         covered = np.zeros((height, width), dtype=bool)
@@ -430,7 +463,7 @@ def explain(predictor, baseline, instances, config, seed=0):
                                        "with \"modality\": \"image\"")
             scores = f([instance])[0]
             chosen = _chosen_outputs(scores, config.get("outputIndices"))
-            for k, (saliency, example, base, top, phi) in xrai(predictor, instance, baseline.values, steps,
+            for k, (saliency, example, base, top, phi) in xrai(predictor, instance, baseline.all_values, steps,
                                                                chosen).items():
                 gap = abs(float(phi.sum()) - (example - base))
                 relative = gap / abs(example - base) if abs(example - base) > 1e-12 else gap
@@ -440,10 +473,14 @@ def explain(predictor, baseline, instances, config, seed=0):
             out.append({"attributions_by_label": labels})
             continue
         if method == "integratedGradients":
+            flat = isinstance(instance, list) and not baseline.image and not any(isinstance(v, list) for v in instance)
+            if flat and len(instance) != len(baseline.values):
+                raise ValueError("instance %d: %d values, and the baseline has %d (%s)"
+                                 % (i, len(instance), len(baseline.values), baseline.source))
             scores = f([instance])[0]
             chosen = _chosen_outputs(scores, config.get("outputIndices"))
-            for k, (phi, example, base) in integrated_gradients(predictor, instance, baseline.values, steps,
-                                                                chosen).items():
+            for k, (phi, example, base) in averaged_gradients(predictor, instance, baseline.all_values, steps,
+                                                              chosen).items():
                 gap = abs(float(phi.sum()) - (example - base))
                 relative = gap / abs(example - base) if abs(example - base) > 1e-12 else gap
                 entry = _entry(k, example, base, relative, phi, baseline, method, steps)
@@ -451,6 +488,8 @@ def explain(predictor, baseline, instances, config, seed=0):
                     entry["warning"] = ("the attributions miss the score difference by %.1f %%: raise "
                                         "integratedGradientsAttribution.numIntegralSteps (now %d)"
                                         % (100 * relative, steps))
+                if flat:
+                    entry["input_values"] = {name: _plain(v) for name, v in zip(baseline.names, instance)}
                 labels.append(entry)
             out.append({"attributions_by_label": labels})
             continue
@@ -464,10 +503,14 @@ def explain(predictor, baseline, instances, config, seed=0):
             phi, example, base = tree_shap(predictor, instance)
             error = np.zeros_like(phi)
         elif method == "exactShapley":
-            phi, example, base = exact_shapley(f, instance, baseline.values)
+            runs = [exact_shapley(f, instance, b) for b in baseline.all_values]
+            phi, example, base = _mean_over_baselines(runs)
             error = np.zeros_like(phi)
         else:
-            phi, example, base, error = sampled_shapley(f, instance, baseline.values, paths, rng)
+            runs = [sampled_shapley(f, instance, b, paths, rng) for b in baseline.all_values]
+            phi, example, base = _mean_over_baselines(runs)
+            # The mean of independent estimates: its standard error is the root of the summed squares over B.
+            error = np.sqrt(sum(r[3] ** 2 for r in runs)) / len(runs)
         chosen = _chosen_outputs(example if method != "treeShap" else f([instance])[0], config.get("outputIndices"))
         for k in chosen:
             if k >= phi.shape[1]:
@@ -484,6 +527,12 @@ def explain(predictor, baseline, instances, config, seed=0):
     return {"explanations": out}
 
 
+def _mean_over_baselines(runs):
+    """(mean attributions, example, mean baseline score) of per-baseline (attributions, example, baseline, …)."""
+    np = common.require("numpy")
+    return (np.mean([r[0] for r in runs], axis=0), runs[0][1], np.mean([r[2] for r in runs], axis=0))
+
+
 def _plain(value):
     """A cell as JSON can carry it: numbers and text as they are, anything else as its str()."""
     if value is None or isinstance(value, (bool, int, float, str)):
@@ -495,6 +544,8 @@ def _entry(k, example, base, error, phi, baseline, method, count):
     names = baseline.names if baseline is not None else ["feature %d" % j for j in range(len(phi))]
     entry = {"label_index": int(k), "example_score": example, "baseline_score": base, "approx_error": error,
              "method": method}
+    if baseline is not None and len(baseline.all_values) > 1:
+        entry["numBaselines"] = len(baseline.all_values)  # ours: the attributions are the mean over these
     if method == "sampledShapley":
         entry["numPaths"] = count
     elif method in ("integratedGradients", "xrai"):

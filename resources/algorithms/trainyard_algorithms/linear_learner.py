@@ -32,6 +32,10 @@ def build_model(torch, args, n_numeric, cardinalities, out_dim, mean, inv_std):
             self.register_buffer("mean", mean)
             self.register_buffer("inv_std", inv_std)
             self.register_buffer("offsets", estimator.category_offsets(torch, cardinalities))
+            self.register_buffer("embedding_columns",
+                                 estimator.embedding_columns(torch, [(j, out_dim) for j in range(len(cardinalities))]))
+            self.n_categorical = len(cardinalities)
+            self.out_dim = out_dim
             self.numeric = nn.Linear(n_numeric, out_dim)
             # One weight row per category of every column (estimator.category_offsets); row 0 is "no category"
             # and padding_idx keeps it zero.
@@ -42,9 +46,18 @@ def build_model(torch, args, n_numeric, cardinalities, out_dim, mean, inv_std):
                 self.categories.weight.zero_()
 
         def forward(self, numeric, categorical):
-            out = self.numeric((numeric - self.mean) * self.inv_std)
+            return self.forward_embedded(numeric, self.embed(categorical))
+
+        @torch.jit.export
+        def embed(self, categorical):
+            """float32 [N, n_categorical · K]: each column's weight row (K outputs), the columns in order."""
             rows = torch.where(categorical >= 0, categorical + self.offsets, torch.zeros_like(categorical))
-            return out + self.categories(rows).sum(dim=1)
+            return self.categories(rows).reshape(categorical.shape[0], self.n_categorical * self.out_dim)
+
+        @torch.jit.export
+        def forward_embedded(self, numeric, embedded):
+            out = self.numeric((numeric - self.mean) * self.inv_std)
+            return out + embedded.reshape(numeric.shape[0], self.n_categorical, self.out_dim).sum(dim=1)
 
     model = LinearModel()
     return model, [(list(model.parameters()), "linear")]

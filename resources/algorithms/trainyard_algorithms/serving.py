@@ -119,6 +119,52 @@ class BuiltinPredictor:
             out = self.model(torch.as_tensor(num), torch.as_tensor(cat))
         return out.numpy().astype(np.float64)
 
+    def integrated_gradients(self, instance, baseline, steps, outputs):
+        """Integrated gradients of a raw row (explanations.integrated_gradients' contract: {k: (attributions
+        float64 [C-1], example score, baseline score)}, one attribution per value of an instance). Numeric columns
+        are integrated in their own units (the model standardises them); a categorical column, which the model
+        reads as integer indices, is integrated along the vectors it becomes (its embedding or one-hot block in
+        the deep part, its weight row in the wide or linear part; embed()), from the baseline's category to the
+        instance's, and its elements' attributions are summed into the column's. Completeness holds over all
+        columns as for any integrated gradients. Raises ExplanationError for an XGBoost model or a model.pt
+        trained before embed() existed."""
+        np = common.require("numpy")
+        torch = common.require("torch")
+        from .explanations import ExplanationError
+        if self.kind != "torch":
+            raise ExplanationError("integratedGradients: this built-in model is an XGBoost booster, which has no "
+                                   "gradients; use treeShap or sampledShapley")
+        if not hasattr(self.model, "scores_embedded"):
+            raise ExplanationError("integratedGradients: this model.pt was trained by an older Trainyard whose "
+                                   "models cannot be integrated along their categories; run the training job again "
+                                   "or use sampledShapley")
+        num, cat = self.transform([instance, baseline])
+        num = torch.as_tensor(num)
+        cat = torch.as_tensor(cat)
+        with torch.no_grad():
+            embedded = self.model.embed(cat)
+        owner = self.model.core.embedding_columns
+        alphas = torch.linspace(0.0, 1.0, steps + 1).reshape(-1, 1)
+        num_points = (num[1] + alphas * (num[0] - num[1])).detach().requires_grad_(True)
+        emb_points = (embedded[1] + alphas * (embedded[0] - embedded[1])).detach().requires_grad_(True)
+        out = self.model.scores_embedded(num_points, emb_points).reshape(steps + 1, -1)
+        answers = {}
+        for k in outputs:
+            if k >= out.shape[1]:
+                raise ExplanationError("outputIndices: %d is not an output of this model (it has %d)"
+                                       % (k, out.shape[1]))
+            g_num, g_emb = torch.autograd.grad(out[:, k].sum(), [num_points, emb_points], retain_graph=True)
+            phi_num = ((g_num[:-1] + g_num[1:]).sum(dim=0) / (2.0 * steps)) * (num[0] - num[1])
+            phi_emb = ((g_emb[:-1] + g_emb[1:]).sum(dim=0) / (2.0 * steps)) * (embedded[0] - embedded[1])
+            phi_cat = torch.zeros(cat.shape[1], dtype=phi_emb.dtype).index_add_(0, owner, phi_emb)
+            phi = np.zeros(self.width)
+            for j, c in enumerate(self.preprocessor.numeric):
+                phi[c["index"] - 1] = float(phi_num[j])
+            for j, c in enumerate(self.preprocessor.categorical):
+                phi[c["index"] - 1] = float(phi_cat[j])
+            answers[k] = (phi, float(out[-1, k]), float(out[0, k]))
+        return answers
+
     def predict(self, instances, **kwargs):
         """One answer per instance (module docstring); ``kwargs`` (the request's other fields) are ignored."""
         out = self.predict_raw(instances)

@@ -82,19 +82,27 @@ def build_model(torch, args, n_numeric, cardinalities, out_dim, mean, inv_std):
             self.register_buffer("mean", mean)
             self.register_buffer("inv_std", inv_std)
             self.register_buffer("offsets", estimator.category_offsets(torch, cardinalities))
-            self.embed = embed
+            self.embed_categories = embed
             self.total = total
             # Deep inputs of the categorical columns: a learnt embedding per column (--embed_categories), or the
             # one-hot vector of every column's categories (total wide, all zeros for "no category").
             self.deep_categories = nn.ModuleList()
             width = n_numeric
+            blocks = []  # (column, width) of embed()'s output, in order
             if embed:
-                for k in cardinalities:
+                for j, k in enumerate(cardinalities):
                     dim = int(math.ceil(math.sqrt(k)))
                     self.deep_categories.append(nn.Embedding(k + 1, dim, padding_idx=0))
-                    width += dim
+                    blocks.append((j, dim))
             else:
-                width += total
+                blocks += [(j, k) for j, k in enumerate(cardinalities)]
+            self.deep_width = sum(w for _, w in blocks)
+            width += self.deep_width
+            if use_wide:
+                blocks += [(j, out_dim) for j in range(len(cardinalities))]
+            self.register_buffer("embedding_columns", estimator.embedding_columns(torch, blocks))
+            self.n_categorical = len(cardinalities)
+            self.out_dim = out_dim
             layers = []
             for units in args.hidden_units:
                 layers += [nn.Linear(width, units), nn.ReLU()]
@@ -111,18 +119,35 @@ def build_model(torch, args, n_numeric, cardinalities, out_dim, mean, inv_std):
                 self.wide_categories.weight.zero_()
 
         def forward(self, numeric, categorical):
-            rows = torch.where(categorical >= 0, categorical + self.offsets, torch.zeros_like(categorical))
-            parts = [(numeric - self.mean) * self.inv_std]
-            if self.embed:
+            return self.forward_embedded(numeric, self.embed(categorical))
+
+        @torch.jit.export
+        def embed(self, categorical):
+            """float32 [N, E]: what the model reads of the categorical columns, as vectors: the deep part's
+            (each column's embedding, or its one-hot block of the vocabulary), then with --use_wide each column's
+            wide weight row (K outputs). A missing category is the zero vector in each."""
+            n = categorical.shape[0]
+            parts = [torch.zeros(n, 0, device=categorical.device)]
+            if self.embed_categories:
                 for i, embedding in enumerate(self.deep_categories):
                     parts.append(embedding(categorical[:, i] + 1))
             else:
-                one_hot = torch.zeros(numeric.shape[0], 1 + self.total, dtype=numeric.dtype, device=numeric.device)
+                rows = torch.where(categorical >= 0, categorical + self.offsets, torch.zeros_like(categorical))
+                one_hot = torch.zeros(n, 1 + self.total, device=categorical.device)
                 one_hot.scatter_(1, rows, 1.0)
                 parts.append(one_hot[:, 1:])
-            out = self.dnn(torch.cat(parts, dim=1)) + self.wide_bias
             if self.use_wide:
-                out = out + self.wide_categories(rows).sum(dim=1)
+                rows = torch.where(categorical >= 0, categorical + self.offsets, torch.zeros_like(categorical))
+                parts.append(self.wide_categories(rows).reshape(n, self.n_categorical * self.out_dim))
+            return torch.cat(parts, dim=1)
+
+        @torch.jit.export
+        def forward_embedded(self, numeric, embedded):
+            deep = torch.cat([(numeric - self.mean) * self.inv_std, embedded[:, :self.deep_width]], dim=1)
+            out = self.dnn(deep) + self.wide_bias
+            if self.use_wide:
+                wide = embedded[:, self.deep_width:]
+                out = out + wide.reshape(numeric.shape[0], self.n_categorical, self.out_dim).sum(dim=1)
             return out
 
     model = WideDeepModel()
