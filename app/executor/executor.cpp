@@ -353,6 +353,7 @@ bool Executor::start(QString* error)
         return fail(QStringLiteral("cannot open the models database: ") + problem);
     d->prediction = std::make_unique<PredictionService>(d->models.get(), d->dataDir);
     d->prediction->setIdleStopMs(d->options.predictionIdleSeconds * 1000);
+    d->prediction->setWarmSpares(d->options.warmSpares);
     // Nodes reserve their machine types in the host's admission, beside the jobs' replicas.
     d->prediction->setNodeCapacity(d->scheduler->nodeCapacity());
     {

@@ -41,6 +41,9 @@ struct ExecutorOptions {
     /// Seconds a prediction node beyond its version's autoScaling.minNodes may idle before it is stopped
     /// (`--prediction-idle-seconds`; API.md "Models and versions").
     int predictionIdleSeconds = 60;
+    /// A warm spare prediction node per runtime for versions that scale to zero (serving/sparenodes.h); off with
+    /// `--no-warm-spares`: each cold start then starts an interpreter and imports the framework.
+    bool warmSpares = true;
     /// Where user code runs (`--sandbox`, app/launch/sandbox.h): Auto uses bubblewrap where it works and warns where
     /// not; On refuses to start without it; Off runs user code with the executor's rights. With TLS (team mode) only
     /// a working sandbox or Off, said explicitly, is accepted.

@@ -113,6 +113,11 @@ int main(int argc, char* argv[])
             "before it is stopped (minNodes 0: the version scales to zero, and the next request starts a "
             "node)."),
         QStringLiteral("S"), QStringLiteral("60"));
+    const QCommandLineOption noWarmSpares(QStringLiteral("no-warm-spares"),
+        QStringLiteral("Keep no warm spare prediction node: by default, while a version that scales to zero "
+                       "(autoScaling.minNodes 0) is deployed, one node process of its runtime waits with its framework "
+                       "imported, in the nodes' sandbox and counted on the host, so that the version's next cold start "
+                       "only loads the model."));
     const QCommandLineOption sandbox(QStringLiteral("sandbox"),
         QStringLiteral("Where user code runs (a training job's replicas, batch prediction workers, prediction nodes, "
                        "pip building packages): auto (default) runs it in a bubblewrap sandbox where this host allows "
@@ -131,7 +136,7 @@ int main(int argc, char* argv[])
                        "events, Slurm calls. Off by default, as a web server's access log would cost each request a "
                        "write (QT_LOGGING_RULES, when set, decides instead)."));
     parser.addOptions({ listen, tlsCert, tlsKey, dataDir, runtimeDir, grace, jobDirRoot, accessControl, auditDataAccess,
-        predictionIdle, sandbox, sandboxUser, verbose });
+        predictionIdle, noWarmSpares, sandbox, sandboxUser, verbose });
     parser.process(app);
     // Qt prints a category's debug messages unless a rule says otherwise; the environment's QT_LOGGING_RULES still
     // overrides this (Qt applies it after setFilterRules()).
@@ -169,6 +174,7 @@ int main(int argc, char* argv[])
             qPrintable(parser.value(predictionIdle)));
         return 2;
     }
+    options.warmSpares = !parser.isSet(noWarmSpares);
     options.dataDir = parser.value(dataDir);
     for (const QString& root : parser.values(jobDirRoot)) {
         if (!QFileInfo(root).isAbsolute() || !QFileInfo(root).isDir()) {

@@ -252,5 +252,59 @@ class NodeProcess(unittest.TestCase):
                 node.stdout.close()
 
 
+class WarmSpare(unittest.TestCase):
+    """A warm spare (issue 48's cold start): it imports its framework and says so, takes a model folder through its
+    stdin (the adopt line, then the files' bytes) into its own temporary folder, loads it and answers as any node;
+    a path outside the folder is refused; stdin's end before an adopt line ends it quietly."""
+
+    def spare(self):
+        env = dict(os.environ, PYTHONPATH=support.PACKAGE_DIR)
+        node = subprocess.Popen(
+            [support.PYTHON, "-m", "trainyard_algorithms.prediction_server", "--spare", "--framework", "SCIKIT_LEARN"],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
+        self.addCleanup(node.wait, 30)
+        self.addCleanup(node.stdin.close)
+        first = json.loads(node.stdout.readline())
+        self.assertTrue(first["spare"], first)
+        self.assertGreater(first["importSeconds"], 0)
+        return node
+
+    def test_a_spare_takes_a_model_folder_and_serves_it(self):
+        import joblib
+        import numpy as np
+        from sklearn.linear_model import LogisticRegression
+        with tempfile.TemporaryDirectory() as folder:
+            x = np.array([[0.0], [1.0], [2.0], [3.0]])
+            joblib.dump(LogisticRegression().fit(x, [0, 0, 1, 1]), os.path.join(folder, "model.joblib"))
+            with open(os.path.join(folder, "model.joblib"), "rb") as f:
+                blob = f.read()
+            node = self.spare()
+            adopt = {"adopt": {"modelDir": folder, "files": [["model.joblib", len(blob)], ["assets/notes.txt", 6]]}}
+            node.stdin.write(json.dumps(adopt).encode() + b"\n" + blob + b"a\nb\nc\n")
+            node.stdin.write(json.dumps({"id": 1, "instances": [[0.0], [3.0]]}).encode() + b"\n")
+            node.stdin.flush()
+            ready = json.loads(node.stdout.readline())
+            self.assertTrue(ready["ready"] and ready["spare"], ready)
+            self.assertEqual(ready["importSeconds"], 0.0)  # imported before it was needed
+            self.assertGreaterEqual(ready["copySeconds"], 0)
+            self.assertEqual(json.loads(node.stdout.readline())["predictions"], [0, 1])
+
+    def test_a_path_outside_the_folder_is_refused(self):
+        node = self.spare()
+        node.stdin.write(json.dumps({"adopt": {"modelDir": "/m", "files": [["../escape", 1]]}}).encode() + b"\nx")
+        node.stdin.flush()
+        refused = json.loads(node.stdout.readline())
+        self.assertFalse(refused["ready"])
+        self.assertIn("not a path inside the model folder", refused["error"])
+        node.stdin.close()
+        self.assertEqual(node.wait(30), 3)
+
+    def test_a_spare_let_go_ends_quietly(self):
+        node = self.spare()
+        node.stdin.close()
+        self.assertEqual(node.wait(30), 0)
+        self.assertEqual(node.stdout.read(), b"")
+        node.stdout.close()
+
 if __name__ == "__main__":
     unittest.main()

@@ -18,9 +18,12 @@
 //    Debian's python3-fastapi, python3-uvicorn, python3-uvloop or python3-httptools is missing.
 //
 // 3. online_predict_cold_start: a version with autoScaling.minNodes 0 on an executor whose idle nodes stop after 1 s
-//    (--prediction-idle-seconds 1): once it has scaled to zero, one request's time (a node starts and loads the
-//    model first) against a warm request's p50 (line 1's). Goal (issue 48): ≤ 500 ms. online_predict_cold_start_split
-//    gives its parts from the version's log (process and interpreter start, imports, model load, the rest).
+//    (--prediction-idle-seconds 1): once it has scaled to zero, one request's time (a node starts from the runtime's
+//    warm spare, which has its framework imported, and loads the model first; serving/sparenodes.h) against a warm
+//    request's p50 (line 1's). Goal (issue 48): ≤ 500 ms. online_predict_cold_start_split gives its parts from the
+//    version's log (the model folder's copy to the spare, model load, the rest).
+//    online_predict_cold_start_without_spare: the same on the executor restarted with --no-warm-spares (a node
+//    process starts), with its split (process and interpreter start, imports, model load, the rest).
 //
 // 4. batch_predict_<N>_instances: a batch prediction job (projects.jobs with predictionInput, maxWorkerCount 2,
 // batchSize
@@ -33,6 +36,7 @@
 #include "benchreport.h"
 #include "executorprocess.h"
 #include "keepaliveclient.h"
+#include "versionlog.h"
 
 #include <QCoreApplication>
 #include <QDateTime>
@@ -230,6 +234,9 @@ int main(int argc, char** argv)
     };
 
     Trainyard::Test::ExecutorProcess executor(root.path());
+    // Its log says when a warm spare is ready (3. cold start).
+    const QString executorLog = root.filePath(QStringLiteral("executor.log"));
+    executor.setLogFile(executorLog);
     QString error;
     if (!executor.start(Trainyard::Test::ExecutorProcess::defaultArguments()
                 + QStringList { QStringLiteral("--prediction-idle-seconds"), QStringLiteral("1") },
@@ -244,8 +251,8 @@ int main(int argc, char** argv)
         std::fprintf(stderr, "bench_predict: the versions did not become READY\n");
         return 1;
     }
-    const quint16 port = quint16(executor.url().port());
-    const QByteArray token = executor.token();
+    quint16 port = quint16(executor.url().port());
+    QByteArray token = executor.token();
     const QByteArray one = "/v1/projects/local/models/bench/versions/one:predict";
     const QByteArray two = "/v1/projects/local/models/bench/versions/two:predict";
     qint64 failures = 0;
@@ -296,7 +303,7 @@ int main(int argc, char** argv)
         fast.start(python,
             { baseline, QStringLiteral("fastapi"), modelFile, QString::number(fastPort), QString::number(workers) });
         bool up = false;
-        QTest::qWaitFor(
+        (void)QTest::qWaitFor(
             [&] {
                 if (fast.state() == QProcess::NotRunning)
                     return true;
@@ -330,19 +337,11 @@ int main(int argc, char** argv)
         }
     }
 
-    // 3. Cold start: wait until version "zero" has no node, then time one request.
+    // 3. Cold start: wait until version "zero" has no node (by its log: a node that took a warm spare runs under the
+    // spare's command line, versionlog.h), then time one request. First with the executor's warm spare of the
+    // runtime (the default: the cold start takes it, and is waited for to be ready before each request), then with
+    // --no-warm-spares, where a node process starts and imports the framework (the split says what that costs).
     const QByteArray zero = "/v1/projects/local/models/bench/versions/zero:predict";
-    auto nodesOfZero = [] {
-        int count = 0;
-        for (const QString& entry : QDir(QStringLiteral("/proc")).entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
-            QFile cmdline(QStringLiteral("/proc/%1/cmdline").arg(entry));
-            if (cmdline.open(QIODevice::ReadOnly) && cmdline.readAll().contains("/versions/zero/model"))
-                ++count;
-        }
-        return count;
-    };
-    // The version's log says how each start went: "ready in T s: … (process and interpreter start P s, imports I s,
-    // model load M s)" (VersionNodes); the last such line is this cold start's.
     QString zeroLog;
     for (QDirIterator it(root.path(), { QStringLiteral("nodes.log") }, QDir::Files, QDirIterator::Subdirectories);
          it.hasNext();) {
@@ -350,41 +349,86 @@ int main(int argc, char** argv)
         if (path.contains(QLatin1String("/versions/zero/")))
             zeroLog = path;
     }
-    std::vector<double> startMs, importMs, loadMs, firstMs;
-    const QRegularExpression split(QStringLiteral(
-        "ready in ([0-9.]+) s: .*process and interpreter start ([0-9.]+) s, imports ([0-9.]+) s, model load ([0-9.]+) s"));
-    const std::vector<double> cold = BenchReport::repeat(0, runs, [&]() -> double {
-        if (!QTest::qWaitFor([&] { return nodesOfZero() == 0; }, 60000))
-            return -1;
-        Connection c(port);
-        HttpResponse r;
-        const double t0 = BenchReport::wallSeconds();
-        const bool ok = c.request("POST", zero, token, bodies.first(), &r);
-        const double ms = (BenchReport::wallSeconds() - t0) * 1000.0;
-        QFile log(zeroLog);
-        if (ok && log.open(QIODevice::ReadOnly)) {
+    const auto textOf = [](const QString& path) {
+        QFile f(path);
+        return f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()) : QString();
+    };
+    // One cold request per run; `split` (the version log's "ready in" line of that start) gives its parts.
+    qint64 logFrom = 0; // where this executor's part of the version's log begins
+    const auto coldStarts = [&](bool spare, const QRegularExpression& split, std::vector<std::vector<double>>* parts) {
+        return BenchReport::repeat(0, runs, [&]() -> double {
+            if (!QTest::qWaitFor([&] { return Trainyard::Test::nodesUpByLog(zeroLog, logFrom) == 0; }, 60000))
+                return -1;
+            const qsizetype sparesReady = textOf(executorLog).count(QLatin1String("warm spare for SCIKIT_LEARN models ready"));
+            const qsizetype sparesTaken = textOf(zeroLog).count(QLatin1String("a warm spare (SCIKIT_LEARN imported) takes"));
+            if (spare && sparesReady <= sparesTaken
+                && !QTest::qWaitFor(
+                    [&] {
+                        return textOf(executorLog).count(QLatin1String("warm spare for SCIKIT_LEARN models ready"))
+                            > sparesTaken;
+                    },
+                    60000))
+                return -1;
+            Connection c(port);
+            HttpResponse r;
+            const double t0 = BenchReport::wallSeconds();
+            const bool ok = c.request("POST", zero, token, bodies.first(), &r);
+            const double ms = (BenchReport::wallSeconds() - t0) * 1000.0;
             QRegularExpressionMatch last;
-            for (auto m = split.globalMatch(QString::fromUtf8(log.readAll())); m.hasNext();)
+            for (auto m = split.globalMatch(textOf(zeroLog)); m.hasNext();)
                 last = m.next();
-            if (last.hasMatch()) {
-                startMs.push_back(last.captured(2).toDouble() * 1000);
-                importMs.push_back(last.captured(3).toDouble() * 1000);
-                loadMs.push_back(last.captured(4).toDouble() * 1000);
-                firstMs.push_back(ms - last.captured(1).toDouble() * 1000);
+            if (ok && last.hasMatch()) {
+                parts->resize(size_t(split.captureCount()));
+                (*parts)[0].push_back(ms - last.captured(1).toDouble() * 1000); // the request and the rest
+                for (int i = 2; i <= split.captureCount(); ++i)
+                    (*parts)[size_t(i - 1)].push_back(last.captured(i).toDouble() * 1000);
             }
-        }
-        return ok && r.status == 200 ? ms : -1.0;
-    });
+            return ok && r.status == 200 ? ms : -1.0;
+        });
+    };
+    std::vector<std::vector<double>> spareParts;
+    const std::vector<double> cold = coldStarts(true,
+        QRegularExpression(
+            QStringLiteral("ready in ([0-9.]+) s: .*\\(a warm spare: model copy ([0-9.]+) s, model load ([0-9.]+) s\\)")),
+        &spareParts);
     BenchReport::printLine("online_predict_cold_start", BenchReport::spread(cold), BenchReport::spread(latency.ours),
         "ms", BenchReport::median(cold) / oursP50, cold.size(), 0,
-        "one request to a version scaled to zero (a node starts and loads the model) vs a warm request's p50");
+        "one request to a version scaled to zero (a node starts from the runtime's warm spare and loads the model) vs a "
+        "warm request's p50");
     goals.push_back({ "online_predict_cold_start", "ours (ms)", BenchReport::median(cold), false, 500.0 });
-    if (!startMs.empty())
-        std::printf("online_predict_cold_start_split: medians of %zu cold starts: process and interpreter start "
-                    "(the sandbox's included) %.0f ms, the framework's imports %.0f ms, the model's load %.0f ms, the "
-                    "rest (the request, the first predict, the executor's start of the node) %.0f ms\n",
-            startMs.size(), BenchReport::median(startMs), BenchReport::median(importMs), BenchReport::median(loadMs),
-            BenchReport::median(firstMs));
+    if (spareParts.size() == 3)
+        std::printf("online_predict_cold_start_split: medians of %zu cold starts from a warm spare: the model folder "
+                    "sent to the spare %.1f ms, the model's load %.0f ms, the rest (the request, the first predict, "
+                    "the executor's hand-over) %.0f ms\n",
+            spareParts[0].size(), BenchReport::median(spareParts[1]), BenchReport::median(spareParts[2]),
+            BenchReport::median(spareParts[0]));
+
+    // The same without a spare: the executor again, with --no-warm-spares (its versions come back READY).
+    executor.stop();
+    logFrom = QFileInfo(zeroLog).size();
+    if (!executor.start(Trainyard::Test::ExecutorProcess::defaultArguments()
+                + QStringList { QStringLiteral("--prediction-idle-seconds"), QStringLiteral("1"),
+                    QStringLiteral("--no-warm-spares") },
+            &error)) {
+        std::fprintf(stderr, "bench_predict: the executor did not start again: %s\n", qPrintable(error));
+        return 1;
+    }
+    port = quint16(executor.url().port());
+    token = executor.token();
+    std::vector<std::vector<double>> processParts;
+    const std::vector<double> coldProcess = coldStarts(false,
+        QRegularExpression(QStringLiteral("ready in ([0-9.]+) s: .*process and interpreter start ([0-9.]+) s, imports "
+                                          "([0-9.]+) s, model load ([0-9.]+) s")),
+        &processParts);
+    BenchReport::printLine("online_predict_cold_start_without_spare", BenchReport::spread(coldProcess),
+        BenchReport::spread(latency.ours), "ms", BenchReport::median(coldProcess) / oursP50, coldProcess.size(), 0,
+        "the same with --no-warm-spares: a node process starts and imports the framework first");
+    if (processParts.size() == 4)
+        std::printf("online_predict_cold_start_without_spare_split: medians of %zu cold starts: process and "
+                    "interpreter start (the sandbox's included) %.0f ms, the framework's imports %.0f ms, the model's "
+                    "load %.0f ms, the rest (the request, the first predict, the executor's start of the node) %.0f ms\n",
+            processParts[0].size(), BenchReport::median(processParts[1]), BenchReport::median(processParts[2]),
+            BenchReport::median(processParts[3]), BenchReport::median(processParts[0]));
     std::printf(
         "online_predict_context: %lld failed requests in all runs; each run %.1f s\n", qlonglong(failures), duration);
 

@@ -19,6 +19,7 @@ public:
     int slot = 0; ///< VersionNodes' node index
     NodeCommand command;
     QList<QJsonObject> requests; ///< every request line written, parsed
+    QByteArray written; ///< every byte written, as written (a warm spare's adopt line and model files)
     bool running = true;
     bool stopAsked = false; ///< stop() was called (scale down)
     bool killed = false;
@@ -39,6 +40,15 @@ public:
         say(QJsonObject { { QStringLiteral("ready"), true }, { QStringLiteral("kind"), QStringLiteral("timed") },
             { QStringLiteral("loadSeconds"), imports + model }, { QStringLiteral("startedAt"), startedAt },
             { QStringLiteral("importSeconds"), imports }, { QStringLiteral("modelSeconds"), model } });
+    }
+    /// A warm spare's first line (prediction_server.py --spare): its framework is imported, it waits for a model.
+    void saySpare() { say(QJsonObject { { QStringLiteral("spare"), true }, { QStringLiteral("importSeconds"), 0.5 } }); }
+    /// A spare that took a model folder loaded it: the ready line of an adopted spare.
+    void sayAdopted(double copySeconds, double modelSeconds)
+    {
+        say(QJsonObject { { QStringLiteral("ready"), true }, { QStringLiteral("kind"), QStringLiteral("adopted") },
+            { QStringLiteral("spare"), true }, { QStringLiteral("copySeconds"), copySeconds },
+            { QStringLiteral("modelSeconds"), modelSeconds } });
     }
     /// The server could not load the model: it says why, then exits 1.
     void sayCannotLoad(const QString& error)
@@ -71,6 +81,7 @@ public:
 
     void write(const QByteArray& bytes) override
     {
+        written += bytes;
         for (const QByteArray& line : bytes.split('\n')) {
             if (!line.isEmpty())
                 requests << QJsonDocument::fromJson(line).object();

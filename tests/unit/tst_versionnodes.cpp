@@ -11,7 +11,9 @@
 #include "versionnodes.h"
 
 #include <QElapsedTimer>
+#include <QDir>
 #include <QFile>
+#include <QJsonDocument>
 #include <QRegularExpression>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -456,6 +458,92 @@ private Q_SLOTS:
         launcher.nodes[1]->answer(0, QJsonArray { 1 });
         QCOMPARE(answers.received.size(), 1);
         QCOMPARE(host.refusals, 0);
+    }
+
+    /// Issue 48's cold start: a version that scales to zero keeps a warm spare of its runtime wanted (started in the
+    /// nodes' sandbox with the bundled package alone, no model folder, reserving a node on the host as a node for
+    /// load does); its next cold start takes the spare, which is sent the model folder's files and loads them; another
+    /// spare starts; a routine never takes one; the last version gone lets the spare go and its reservation with it.
+    void aColdStartTakesAWarmSpare()
+    {
+        FakeNodeLauncher launcher;
+        FakeNodeCapacity host(4);
+        SpareNodes spares(&launcher, &host);
+        QSignalSpy spareReady(&spares, &SpareNodes::spareReady);
+        QVERIFY(QDir().mkpath(m_dir.filePath(QStringLiteral("model/assets"))));
+        QFile model(m_dir.filePath(QStringLiteral("model/model.joblib")));
+        QVERIFY(model.open(QIODevice::WriteOnly) && model.write("pickled\nbytes") == 13);
+        model.close();
+        QFile vocabulary(m_dir.filePath(QStringLiteral("model/assets/vocabulary.txt")));
+        QVERIFY(vocabulary.open(QIODevice::WriteOnly) && vocabulary.write("a b") == 3);
+        vocabulary.close();
+        {
+            VersionNodes nodes(spec(0, 1), &launcher, &host);
+            nodes.setSpares(&spares);
+            nodes.start();
+            QCOMPARE(launcher.nodes.size(), 2); // the version's first node, and the spare
+            FakeNode* spare = launcher.nodes[0]->command.arguments.contains(QStringLiteral("--spare"))
+                ? launcher.nodes[0].data()
+                : launcher.nodes[1].data();
+            FakeNode* first = spare == launcher.nodes[0].data() ? launcher.nodes[1].data() : launcher.nodes[0].data();
+            QVERIFY(spare->command.arguments.contains(QStringLiteral("SCIKIT_LEARN")));
+            QVERIFY(!spare->command.arguments.contains(QStringLiteral("--model-dir")));
+            QCOMPARE(spare->command.readable, QStringList { QStringLiteral("/usr/share/trainyard/algorithms") });
+            QCOMPARE(host.inUse(), 2); // the version's node and the spare, one vCPU each
+            first->sayReady();
+            spare->saySpare();
+            QCOMPARE(spareReady.count(), 1);
+            QCOMPARE(spares.ready(), 1);
+            QTRY_COMPARE_WITH_TIMEOUT(nodes.runningNodes(), 0, 10000);
+
+            Answers answers;
+            nodes.predict(oneInstance(1), QString(), answers.collect());
+            QCOMPARE(nodes.spareStarts(), 1);
+            QCOMPARE(spares.taken(), 1);
+            QCOMPARE(launcher.nodes.size(), 3); // no node process: the spare took it; the third is the next spare
+            QVERIFY(launcher.nodes[2]->command.arguments.contains(QStringLiteral("--spare")));
+            // The adopt line names each file and its size, then the files' bytes follow in that order.
+            const qsizetype newline = spare->written.indexOf('\n');
+            const QJsonObject adopt
+                = QJsonDocument::fromJson(spare->written.left(newline)).object().value(QStringLiteral("adopt")).toObject();
+            QCOMPARE(adopt.value(QStringLiteral("modelDir")).toString(), m_dir.filePath(QStringLiteral("model")));
+            const QJsonArray files = adopt.value(QStringLiteral("files")).toArray();
+            QCOMPARE(files.size(), 2);
+            QByteArray expected;
+            for (const QJsonValue& f : files) {
+                QFile file(m_dir.filePath(QStringLiteral("model/") + f.toArray().at(0).toString()));
+                QVERIFY(file.open(QIODevice::ReadOnly));
+                expected += file.readAll();
+                QCOMPARE(f.toArray().at(1).toInteger(), file.size());
+            }
+            QCOMPARE(spare->written.mid(newline + 1), expected);
+            spare->sayAdopted(0.001, 0.04);
+            QVERIFY2(log().contains(QStringLiteral("a warm spare (SCIKIT_LEARN imported) takes the model folder")), qPrintable(log()));
+            QVERIFY2(log().contains(QStringLiteral("(a warm spare: model copy 0.001 s, model load 0.040 s)")), qPrintable(log()));
+            QVERIFY(spare->requests.last().contains(QStringLiteral("instances"))); // after the adopt line and files
+            spare->say(QJsonObject { { QStringLiteral("id"), spare->requests.last().value(QStringLiteral("id")) },
+                { QStringLiteral("predictions"), QJsonArray { 7 } } });
+            QCOMPARE(answers.received.size(), 1);
+            QCOMPARE(answers.received.at(0).value(QStringLiteral("predictions")).toArray(), QJsonArray { 7 });
+
+            // A custom prediction routine imports its own packages: it neither wants nor takes a spare.
+            VersionNodes::Spec routineSpec = spec(0, 1);
+            routineSpec.framework.clear();
+            routineSpec.predictionClass = QStringLiteral("predictor.MyPredictor");
+            routineSpec.pythonPath << m_dir.filePath(QStringLiteral("staging"));
+            launcher.nodes[2]->saySpare();
+            VersionNodes routine(routineSpec, &launcher, &host);
+            routine.setSpares(&spares);
+            routine.start();
+            QCOMPARE(launcher.nodes.size(), 4);
+            QVERIFY(launcher.nodes[3]->command.arguments.contains(QStringLiteral("--prediction-class")));
+            QCOMPARE(spares.ready(), 1);
+            QCOMPARE(routine.spareStarts(), 0);
+        }
+        // The last version that wanted it is gone: the spare is let go (its stdin closed), and its reservation.
+        QVERIFY(launcher.nodes[2]->stopAsked);
+        QCOMPARE(spares.running(), 0);
+        QCOMPARE(host.inUse(), 0);
     }
 
     void destroyingStopsEveryNodeAndAnswersWhatWaits()

@@ -298,6 +298,8 @@ void PredictionService::startNodes(const QString& key)
         * (v.predictionTimeoutSeconds > 0 ? v.predictionTimeoutSeconds : PredictionLimits::DefaultTimeoutSeconds);
     delete serving->nodes;
     serving->nodes = new VersionNodes(spec, &m_nodeLauncher, m_nodeCapacity, this);
+    if (m_warmSpares)
+        serving->nodes->setSpares(&m_spares);
     connect(serving->nodes, &VersionNodes::ready, this, [this, key] {
         const auto s = m_serving.value(key);
         if (s && s->creating)

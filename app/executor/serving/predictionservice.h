@@ -7,6 +7,7 @@
 #include "nodelauncher.h"
 #include "prediction.h"
 #include "requeststats.h"
+#include "sparenodes.h"
 #include "sandbox.h"
 
 #include <QHash>
@@ -57,7 +58,15 @@ public:
     void setSandbox(const Sandbox& sandbox) { m_sandbox = sandbox; }
     /// Where every version's nodes reserve their machine type (the scheduler's host, Scheduler::nodeCapacity(); not
     /// owned, outlives this; null: nodes reserve nothing). Set before serve().
-    void setNodeCapacity(NodeCapacity* capacity) { m_nodeCapacity = capacity; }
+    void setNodeCapacity(NodeCapacity* capacity)
+    {
+        m_nodeCapacity = capacity;
+        m_spares.setCapacity(capacity);
+    }
+    /// Whether versions that scale to zero keep a warm spare node of their runtime (sparenodes.h; on by default).
+    void setWarmSpares(bool on) { m_warmSpares = on; }
+    /// The warm spares (tests, diagnostics).
+    const SpareNodes& spares() const { return m_spares; }
 
     /// Stores `version` (validated by the caller; state, createTime and isDefault are set here) and starts its
     /// creation; `model` is its model, whose defaultVersion becomes this one when it has none. Returns the operation
@@ -147,6 +156,8 @@ private:
     int m_idleStopMs = 60000;
     Sandbox m_sandbox;
     ProcessNodeLauncher m_nodeLauncher { &m_sandbox }; ///< every version's nodes, in m_sandbox
+    SpareNodes m_spares { &m_nodeLauncher }; ///< warm spares of the runtimes of versions that scale to zero
+    bool m_warmSpares = true;
     NodeCapacity* m_nodeCapacity = nullptr;
     QHash<QString, std::shared_ptr<Serving>> m_serving; ///< "project/model/version" → its nodes and pending creation
     QHash<QString, RequestStats> m_stats; ///< "project/model/version" → its requests (kept after a delete: an hour)

@@ -3,6 +3,9 @@
 
 #include "rfc3339.h"
 
+#include <QDir>
+#include <QDirIterator>
+#include <QFileInfo>
 #include <QJsonDocument>
 #include <QLoggingCategory>
 #include <QTimer>
@@ -57,6 +60,8 @@ VersionNodes::VersionNodes(Spec spec, NodeLauncher* launcher, NodeCapacity* capa
 VersionNodes::~VersionNodes()
 {
     killAll();
+    if (m_wantsSpare)
+        m_spares->unwant(*spareKey());
     while (!m_waiting.isEmpty())
         m_waiting.dequeue().answer(unavailable(QStringLiteral("the version's prediction nodes were stopped")));
 }
@@ -96,6 +101,11 @@ void VersionNodes::log(int node, const QString& line)
 
 void VersionNodes::start()
 {
+    // A version that scales to zero starts cold at its next request: a warm spare of its runtime takes that away.
+    if (m_spares && m_spec.minNodes == 0 && spareKey()) {
+        m_spares->want(*spareKey());
+        m_wantsSpare = true;
+    }
     const int initial = qMax(1, m_spec.minNodes);
     for (int i = 0; i < initial; ++i)
         startNode(m_nodes[i]);
@@ -230,9 +240,27 @@ bool VersionNodes::startNode(Node& node, NodeCapacity::Need need)
     command.workingDirectory = m_spec.modelDir;
     command.readable << m_spec.modelDir << m_spec.pythonPath;
     const int index = node.index;
-    log(index, QStringLiteral("starting: %1 %2").arg(m_spec.interpreter, command.arguments.join(QLatin1Char(' '))));
-    node.launched.start();
-    node.process = m_launcher->start(index, command, this);
+    node.process = nullptr;
+    if (const std::optional<SpareNodes::Key> key = spareKey(); key && m_spares && m_spares->ready() > 0) {
+        QString why;
+        const QByteArray payload = adoptPayload(&why);
+        if (payload.isEmpty())
+            log(index, QStringLiteral("starts cold, not from a warm spare: %1").arg(why));
+        else if ((node.process = m_spares->take(*key, this))) {
+            ++m_spareStarts;
+            log(index,
+                QStringLiteral("starting: a warm spare (%1 imported) takes the model folder (%2 bytes through its stdin)")
+                    .arg(m_spec.framework)
+                    .arg(payload.size()));
+            node.launched.start();
+            node.process->write(payload);
+        }
+    }
+    if (!node.process) {
+        log(index, QStringLiteral("starting: %1 %2").arg(m_spec.interpreter, command.arguments.join(QLatin1Char(' '))));
+        node.launched.start();
+        node.process = m_launcher->start(index, command, this);
+    }
     connect(node.process, &NodeProcess::output, this, [this, index](const QByteArray& bytes) {
         Node& n = m_nodes[index];
         n.buffer += bytes;
@@ -245,6 +273,48 @@ bool VersionNodes::startNode(Node& node, NodeCapacity::Need need)
     connect(node.process, &NodeProcess::finished, this,
         [this, index](const QString& why) { nodeFinished(m_nodes[index], why); });
     return true;
+}
+
+std::optional<SpareNodes::Key> VersionNodes::spareKey() const
+{
+    // A routine imports its own packages (staged beside the bundled one): no spare can have them imported.
+    if (!m_spec.predictionClass.isEmpty() || m_spec.framework.isEmpty() || m_spec.pythonPath.size() != 1)
+        return std::nullopt;
+    return SpareNodes::Key { m_spec.interpreter, m_spec.framework, m_spec.pythonPath.first() };
+}
+
+QByteArray VersionNodes::adoptPayload(QString* why) const
+{
+    // prediction_server.adopt()'s format: {"adopt": {"modelDir", "files": [[path, size], …]}}\n, then the bytes.
+    const QDir root(m_spec.modelDir);
+    QJsonArray files;
+    QByteArray bytes;
+    QDirIterator it(m_spec.modelDir, QDir::Files | QDir::Dirs | QDir::NoDotAndDotDot | QDir::Hidden | QDir::System,
+        QDirIterator::Subdirectories);
+    while (it.hasNext()) {
+        const QFileInfo info = it.nextFileInfo();
+        if (info.isSymLink()) {
+            *why = QStringLiteral("%1 is a link").arg(root.relativeFilePath(info.filePath()));
+            return {};
+        }
+        if (info.isDir())
+            continue;
+        if (bytes.size() + info.size() > MaxAdoptBytes) {
+            *why = QStringLiteral("the model folder holds more than %1 MiB").arg(MaxAdoptBytes >> 20);
+            return {};
+        }
+        QFile file(info.filePath());
+        if (!file.open(QIODevice::ReadOnly)) {
+            *why = QStringLiteral("%1 cannot be read: %2").arg(info.filePath(), file.errorString());
+            return {};
+        }
+        const QByteArray data = file.readAll();
+        files.append(QJsonArray { root.relativeFilePath(info.filePath()), data.size() });
+        bytes += data;
+    }
+    const QJsonObject adopt { { QStringLiteral("adopt"),
+        QJsonObject { { QStringLiteral("modelDir"), m_spec.modelDir }, { QStringLiteral("files"), files } } } };
+    return QJsonDocument(adopt).toJson(QJsonDocument::Compact) + '\n' + bytes;
 }
 
 bool VersionNodes::takePending(Node& node, Pending* pending)
@@ -313,7 +383,11 @@ void VersionNodes::readOutput(Node& node)
             const double mainAt = reply.value(QStringLiteral("startedAt")).toDouble(-1);
             const double processStart = mainAt - double(node.launched.msecsSinceReference()) / 1000.0;
             QString split;
-            if (mainAt >= 0 && processStart >= 0 && processStart <= sinceLaunch)
+            if (reply.value(QStringLiteral("spare")).toBool())
+                split = QStringLiteral(" (a warm spare: model copy %1 s, model load %2 s)")
+                            .arg(reply.value(QStringLiteral("copySeconds")).toDouble(), 0, 'f', 3)
+                            .arg(reply.value(QStringLiteral("modelSeconds")).toDouble(), 0, 'f', 3);
+            else if (mainAt >= 0 && processStart >= 0 && processStart <= sinceLaunch)
                 split = QStringLiteral(" (process and interpreter start %1 s, imports %2 s, model load %3 s)")
                             .arg(processStart, 0, 'f', 3)
                             .arg(reply.value(QStringLiteral("importSeconds")).toDouble(), 0, 'f', 3)

@@ -14,10 +14,12 @@
 #include <QStringList>
 
 #include <functional>
+#include <optional>
 
 #include "nodecapacity.h"
 #include "nodelauncher.h"
 #include "prediction.h"
+#include "sparenodes.h"
 
 class QTimer;
 
@@ -98,6 +100,18 @@ public:
     /// owned, outlives this; null: nodes reserve nothing) is where nodes reserve their machine type.
     VersionNodes(Spec spec, NodeLauncher* launcher, NodeCapacity* capacity = nullptr, QObject* parent = nullptr);
     ~VersionNodes() override;
+
+    /// Where nodes may take a warm spare (sparenodes.h; not owned, outlives this; set before start()): a node of a
+    /// framework model (no predictionClass, no staged packages, a model folder of at most MaxAdoptBytes) takes a ready
+    /// spare of its runtime when there is one, is sent the model folder's files and loads them, instead of starting
+    /// an interpreter and importing its framework; the version's log says so. A version that scales to zero
+    /// (minNodes 0) keeps one wanted while it lives.
+    void setSpares(SpareNodes* spares) { m_spares = spares; }
+    /// The most of a model folder sent to a warm spare (bytes): a larger one starts its nodes cold (the files travel
+    /// through the spare's stdin into its sandbox's own /tmp).
+    static constexpr qint64 MaxAdoptBytes = qint64(128) << 20;
+    /// Nodes that took a warm spare so far.
+    int spareStarts() const { return m_spareStarts; }
 
     /// Starts every node. ready() once all loaded the model; failed() when one could not.
     void start();
@@ -209,6 +223,14 @@ private:
         Answer answer;
     };
     void predict(Waiting request);
+    /// The spare key of this version, or nullopt when its nodes cannot take a spare (a routine, staged packages).
+    std::optional<SpareNodes::Key> spareKey() const;
+    /// The model folder's files as a warm spare takes them: the adopt line and the files' bytes; empty when the
+    /// folder cannot be sent (over MaxAdoptBytes, a link, unreadable: the node starts cold; `why` says so).
+    QByteArray adoptPayload(QString* why) const;
+    SpareNodes* m_spares = nullptr;
+    bool m_wantsSpare = false;
+    int m_spareStarts = 0;
     QQueue<Waiting> m_waiting;
     quint64 m_nextId = 1;
     int m_restarts = 0;

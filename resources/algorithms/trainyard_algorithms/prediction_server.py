@@ -39,6 +39,13 @@ extension (a TorchScript archive ``model.pt``, as Vertex AI serves it). A folder
 in, the training data's labels out. A custom prediction routine's class (``module.Class``) has the service's
 interface: ``Class.from_path(model_dir)`` and ``predict(instances, **kwargs)``.
 
+A warm spare (``--spare --framework FRAMEWORK``, no ``--model-dir``; the executor keeps one per runtime for versions
+that scale to zero, app/executor/serving/sparenodes.h) imports the framework's packages, says ``{"spare": true,
+"importSeconds": i}``, and waits: the executor then writes ``{"adopt": {"modelDir": D, "files": [[path, size], …]}}``
+and the files' bytes (adopt()), which the spare writes into its sandbox's own /tmp, and from there on it is a node of
+that version: it loads the model and says ready (with ``"spare": true`` and ``"copySeconds"``), and so on. Its
+sandbox binds no model folder, so it never sees another version's; stdin's end before the adopt line ends it.
+
 Anything the model or a user's class prints goes to stderr (the version's log), never into the protocol.
 """
 
@@ -427,14 +434,18 @@ def _batched(predictor, group):
     return answers
 
 
-def serve(predictor, explainer, protocol, max_depth, max_answer_bytes, stdin_fd=0):
+def serve(predictor, explainer, protocol, max_depth, max_answer_bytes, stdin_fd=0, pending=b""):
     """Answers request lines from ``stdin_fd`` until its end: every complete line read at once is answered together
-    (answer_all()), the answers written with one write. A last line without its newline is answered at the end."""
-    pending = b""
+    (answer_all()), the answers written with one write. A last line without its newline is answered at the end.
+    ``pending``: bytes already read from it (after a warm spare's model files)."""
+    # Lines already read (a spare's first request may come with its model files) are answered before reading more.
+    unread_lines = b"\n" in pending
     while True:
-        chunk = os.read(stdin_fd, 65536)
+        chunk = b"-" if unread_lines else os.read(stdin_fd, 65536)
         if chunk:
-            pending += chunk
+            if not unread_lines:
+                pending += chunk
+            unread_lines = False
             lines = pending.split(b"\n")
             pending = lines.pop()
         else:
@@ -496,15 +507,75 @@ def _exit_if_executor_goes(loaded):
     threading.Thread(target=watch, name="executor-watch", daemon=True).start()
 
 
+# A warm spare's model copy: at most this many files (the executor sends no more; a folder with more starts cold).
+MAX_ADOPTED_FILES = 10000
+
+
+def _read_exactly(fd, size, pending):
+    """``size`` bytes from ``fd``, ``pending`` (bytes already read) first: (the bytes, what was read beyond them).
+    Raises EOFError when the writer is gone before."""
+    chunks, have = [pending[:size]], min(len(pending), size)
+    rest = pending[size:]
+    while have < size:
+        chunk = os.read(fd, min(1 << 20, size - have))
+        if not chunk:
+            raise EOFError("stdin ended %d bytes into %d" % (have, size))
+        chunks.append(chunk)
+        have += len(chunk)
+    return b"".join(chunks), rest
+
+
+def adopt(fd=0):
+    """A warm spare's wait (issue 48's cold start): reads the executor's adopt line from ``fd`` —
+    ``{"adopt": {"modelDir": the executor's folder (for messages), "files": [[relative path, size], …]}}`` — and the
+    files' bytes after it, in that order, and writes them into a fresh folder of the sandbox's own /tmp (the spare's
+    sandbox binds no model folder: it was started before any version needed it, and sees only what it is sent).
+    Returns (the folder, the executor's modelDir, seconds the copy took, bytes read beyond the files); raises EOFError when stdin ends first (the
+    executor let the spare go) and ValueError for a malformed adopt line or a path outside the folder."""
+    import tempfile
+    pending = b""
+    while b"\n" not in pending:
+        chunk = os.read(fd, 65536)
+        if not chunk:
+            raise EOFError("stdin ended before an adopt line")
+        pending += chunk
+    line, pending = pending.split(b"\n", 1)
+    started = time.monotonic()
+    message = json.loads(line).get("adopt")
+    files = message.get("files") if isinstance(message, dict) else None
+    if not isinstance(files, list) or len(files) > MAX_ADOPTED_FILES:
+        raise ValueError("the adopt line has no files list")
+    folder = tempfile.mkdtemp(prefix="model-")
+    root = os.path.realpath(folder)
+    for entry in files:
+        if (not isinstance(entry, list) or len(entry) != 2 or not isinstance(entry[0], str)
+                or not isinstance(entry[1], int) or entry[1] < 0):
+            raise ValueError("the adopt line's files are [path, size] pairs")
+        relative, size = entry
+        target = os.path.realpath(os.path.join(root, relative))
+        if os.path.isabs(relative) or not target.startswith(root + os.sep):
+            raise ValueError("%r is not a path inside the model folder" % relative)
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+        data, pending = _read_exactly(fd, size, pending)
+        with open(target, "wb") as f:
+            f.write(data)
+    return folder, message.get("modelDir") or folder, time.monotonic() - started, pending
+
+
 def main(argv=None):
     started_at = time.monotonic()
     parser = argparse.ArgumentParser(prog="python -m trainyard_algorithms.prediction_server")
-    parser.add_argument("--model-dir", required=True)
+    parser.add_argument("--model-dir", default="")
+    parser.add_argument("--spare", action="store_true",
+                        help="a warm spare: import --framework's packages, say {\"spare\": true}, then wait for the "
+                             "executor to send a model folder (adopt()) and serve it as any node")
     parser.add_argument("--framework", default="")
     parser.add_argument("--prediction-class", default="")
     parser.add_argument("--max-depth", type=int, default=DEFAULT_MAX_DEPTH)
     parser.add_argument("--max-answer-bytes", type=int, default=DEFAULT_MAX_ANSWER_BYTES)
     args = parser.parse_args(argv)
+    if not args.spare and not args.model_dir:
+        parser.error("--model-dir is required (or --spare)")
     # The executor forwards instances nested up to --max-depth; json's decoder recurses once a level.
     sys.setrecursionlimit(max(sys.getrecursionlimit(), 4 * args.max_depth + 1000))
 
@@ -514,11 +585,30 @@ def main(argv=None):
     sys.stdout = sys.stderr
 
     loaded = threading.Event()
-    _exit_if_executor_goes(loaded)
-    import_framework(args.framework)
+    if args.spare:
+        # Imported before any version needs it; the model folder comes later, over stdin. The spare's own start
+        # (interpreter and imports) is not a cold start's: the ready line then says only what adoption cost.
+        import_framework(args.framework)
+        protocol.write(json.dumps({"spare": True, "importSeconds": round(time.monotonic() - started_at, 3)}) + "\n")
+        protocol.flush()
+        try:
+            model_dir, shown, copy_seconds, unread = adopt()
+        except EOFError:
+            return 0  # let go before it was needed
+        except (ValueError, OSError) as e:
+            protocol.write(json.dumps({"ready": False, "error": "the spare could not take the model folder: %s"
+                                       % _message(e)}) + "\n")
+            protocol.flush()
+            return 3
+        os.chdir(model_dir)
+        started_at = time.monotonic()
+    else:
+        model_dir, shown, copy_seconds, unread = args.model_dir, args.model_dir, None, b""
+        _exit_if_executor_goes(loaded)
+        import_framework(args.framework)
     imported_at = time.monotonic()
     try:
-        predictor, kind = load(args.model_dir, args.framework, args.prediction_class)
+        predictor, kind = load(model_dir, args.framework, args.prediction_class)
     except (LoadError, common.JobError, FileNotFoundError, ValueError) as e:
         protocol.write(json.dumps({"ready": False, "error": _message(e)}) + "\n")
         protocol.flush()
@@ -529,12 +619,15 @@ def main(argv=None):
         return 3
     loaded.set()
     loaded_at = time.monotonic()
-    protocol.write(json.dumps({"ready": True, "kind": kind, "loadSeconds": round(loaded_at - started_at, 3),
-                               "startedAt": started_at, "importSeconds": round(imported_at - started_at, 3),
-                               "modelSeconds": round(loaded_at - imported_at, 3)}) + "\n")
+    ready = {"ready": True, "kind": kind, "loadSeconds": round(loaded_at - started_at, 3),
+             "startedAt": started_at, "importSeconds": round(imported_at - started_at, 3),
+             "modelSeconds": round(loaded_at - imported_at, 3)}
+    if copy_seconds is not None:
+        ready.update({"spare": True, "copySeconds": round(copy_seconds, 3)})
+    protocol.write(json.dumps(ready) + "\n")
     protocol.flush()
-    print("prediction node ready: %s from %s" % (kind, args.model_dir), file=sys.stderr, flush=True)
-    serve(predictor, Explainer(args.model_dir), protocol, args.max_depth, args.max_answer_bytes)
+    print("prediction node ready: %s from %s" % (kind, shown), file=sys.stderr, flush=True)
+    serve(predictor, Explainer(model_dir), protocol, args.max_depth, args.max_answer_bytes, pending=unread)
     return 0
 
 
