@@ -26,9 +26,10 @@ namespace Trainyard {
 /// - its sandbox binds the bundled package alone, read-only; it sees a version's files only once it is that
 ///   version's node, and only those it was sent, never another version's folder;
 /// - it reserves a node of the service's default machine type (mls1-c1-m2: 1 vCPU, 2 GB) on the host
-///   (NodeCapacity) as a node for load does (Need::IfFits: it never oversubscribes the host; no room, no spare, and
-///   the log says so once) and gives it back when it is taken or let go; the node that takes it holds its own
-///   version's reservation;
+///   (NodeCapacity) under a job's rule, as a node for load does (Need::IfFits: it starts when it fits beside every
+///   reservation, or when no job holds one; so it never takes a running job's CPUs, and with no room there is no
+///   spare, which the executor's log says once) and gives it back when it is taken or let go; the node that takes it
+///   holds its own version's reservation;
 /// - it dies with the executor as every node does (PR_SET_PDEATHSIG, stdin's end); one that exits unasked is started
 ///   again after 5 s (30 s after repeated failures), and the executor's log says why.
 ///
