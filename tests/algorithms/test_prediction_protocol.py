@@ -258,7 +258,10 @@ class WarmSpare(unittest.TestCase):
     a path outside the folder is refused; stdin's end before an adopt line ends it quietly."""
 
     def spare(self):
-        env = dict(os.environ, PYTHONPATH=support.PACKAGE_DIR)
+        # Its own TMPDIR: where the model's copy goes, and what must be empty again after it exits.
+        self.tmp = tempfile.mkdtemp()
+        self.addCleanup(os.rmdir, self.tmp)
+        env = dict(os.environ, PYTHONPATH=support.PACKAGE_DIR, TMPDIR=self.tmp)
         node = subprocess.Popen(
             [support.PYTHON, "-m", "trainyard_algorithms.prediction_server", "--spare", "--framework", "SCIKIT_LEARN"],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
@@ -288,6 +291,11 @@ class WarmSpare(unittest.TestCase):
             self.assertEqual(ready["importSeconds"], 0.0)  # imported before it was needed
             self.assertGreaterEqual(ready["copySeconds"], 0)
             self.assertEqual(json.loads(node.stdout.readline())["predictions"], [0, 1])
+            self.assertEqual(len(os.listdir(self.tmp)), 1)  # the model's copy
+            node.stdin.close()
+            self.assertEqual(node.wait(30), 0)
+            self.assertEqual(os.listdir(self.tmp), [])  # removed at exit (a sandbox's /tmp goes anyway)
+            node.stdout.close()
 
     def test_a_path_outside_the_folder_is_refused(self):
         node = self.spare()

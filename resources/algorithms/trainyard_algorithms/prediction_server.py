@@ -546,6 +546,10 @@ def adopt(fd=0):
     if not isinstance(files, list) or len(files) > MAX_ADOPTED_FILES:
         raise ValueError("the adopt line has no files list")
     folder = tempfile.mkdtemp(prefix="model-")
+    # In a sandbox /tmp is the sandbox's own and goes with it; without one (--sandbox off) the copy is removed at exit.
+    import atexit
+    import shutil
+    atexit.register(shutil.rmtree, folder, True)
     root = os.path.realpath(folder)
     for entry in files:
         if (not isinstance(entry, list) or len(entry) != 2 or not isinstance(entry[0], str)
