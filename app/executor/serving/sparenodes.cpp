@@ -186,9 +186,9 @@ void SpareNodes::release(Spare& spare)
 
 NodeProcess* SpareNodes::take(const Key& key, QObject* parent)
 {
-    const auto it = m_spares.find(id(key));
-    if (it == m_spares.end() || !it->ready || !it->process || !it->process->isRunning())
+    if (!hasReady(key))
         return nullptr;
+    const auto it = m_spares.find(id(key));
     NodeProcess* process = it->process;
     process->disconnect(this);
     process->setParent(parent);
@@ -198,6 +198,12 @@ NodeProcess* SpareNodes::take(const Key& key, QObject* parent)
     release(*it);
     start(*it);
     return process;
+}
+
+bool SpareNodes::hasReady(const Key& key) const
+{
+    const auto it = m_spares.constFind(id(key));
+    return it != m_spares.cend() && it->ready && it->process && it->process->isRunning();
 }
 
 int SpareNodes::running() const

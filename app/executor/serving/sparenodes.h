@@ -63,6 +63,8 @@ public:
     int running() const;
     /// Spares ready now (framework imported).
     int ready() const;
+    /// Whether a spare of `key` is ready now (take() would give one).
+    bool hasReady(const Key& key) const;
     /// Spares handed to nodes so far.
     int taken() const { return m_taken; }
     /// The process IDs of the spares running now.

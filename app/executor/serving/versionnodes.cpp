@@ -241,7 +241,7 @@ bool VersionNodes::startNode(Node& node, NodeCapacity::Need need)
     command.readable << m_spec.modelDir << m_spec.pythonPath;
     const int index = node.index;
     node.process = nullptr;
-    if (const std::optional<SpareNodes::Key> key = spareKey(); key && m_spares && m_spares->ready() > 0) {
+    if (const std::optional<SpareNodes::Key> key = spareKey(); key && m_spares && m_spares->hasReady(*key)) {
         QString why;
         const QByteArray payload = adoptPayload(&why);
         if (payload.isEmpty())
