@@ -546,6 +546,33 @@ private Q_SLOTS:
         QCOMPARE(host.inUse(), 0);
     }
 
+    /// A spare the host has no room for (a job holds it) is not started; once the job is gone, the version's next cold
+    /// start (itself from a process) starts it, for the one after.
+    void aSpareTheHostRefusedStartsOnceItFits()
+    {
+        FakeNodeLauncher launcher;
+        FakeNodeCapacity host(2);
+        host.held.insert(QStringLiteral("a training job"), 1);
+        SpareNodes spares(&launcher, &host);
+        VersionNodes nodes(spec(0, 1), &launcher, &host);
+        nodes.setSpares(&spares);
+        nodes.start();
+        QCOMPARE(launcher.nodes.size(), 1); // the version's first node; no room for a spare beside it and the job
+        QCOMPARE(spares.running(), 0);
+        launcher.nodes[0]->sayReady();
+        QTRY_COMPARE_WITH_TIMEOUT(nodes.runningNodes(), 0, 10000);
+        host.held.remove(QStringLiteral("a training job"));
+
+        Answers answers;
+        nodes.predict(oneInstance(1), QString(), answers.collect());
+        QCOMPARE(nodes.spareStarts(), 0); // this cold start found no spare
+        QCOMPARE(launcher.nodes.size(), 3); // its node, and the spare that now fits
+        const bool spareFirst = launcher.nodes[1]->command.arguments.contains(QStringLiteral("--spare"));
+        QVERIFY(spareFirst != launcher.nodes[2]->command.arguments.contains(QStringLiteral("--spare")));
+        QCOMPARE(spares.running(), 1);
+        QCOMPARE(host.inUse(), 2);
+    }
+
     void destroyingStopsEveryNodeAndAnswersWhatWaits()
     {
         FakeNodeLauncher launcher;

@@ -55,7 +55,16 @@ void SpareNodes::want(const Key& key)
         spare.reservation = QStringLiteral("warm spare %1 #%2").arg(key.framework).arg(++instances);
         it = m_spares.insert(k, spare);
     }
-    if (++it->wanted == 1 && !it->process)
+    // The first version starts it; a later one retries a spare the host refused (it may have room now).
+    if (++it->wanted == 1 || it->retryScheduled)
+        start(*it);
+}
+
+void SpareNodes::ensure(const Key& key)
+{
+    // Only one the host refused: a spare that exited waits out its back-off (finished()).
+    const auto it = m_spares.find(id(key));
+    if (it != m_spares.end() && it->retryScheduled)
         start(*it);
 }
 
@@ -81,6 +90,18 @@ void SpareNodes::start(Spare& spare)
                                            << "models: it does not fit beside what runs on this host:" << grant.refused
                                            << "(a version that scales to zero then starts cold)";
             spare.refusalLogged = true;
+            // Tried again later (a job may end), and at each want() and ensure() meanwhile.
+            if (!spare.retryScheduled) {
+                spare.retryScheduled = true;
+                const QString k = id(spare.key);
+                QTimer::singleShot(RestartAfterFailuresMs, this, [this, k] {
+                    const auto again = m_spares.find(k);
+                    if (again == m_spares.end())
+                        return;
+                    again->retryScheduled = false;
+                    start(*again);
+                });
+            }
             return;
         }
         spare.reserved = true;

@@ -28,7 +28,8 @@ namespace Trainyard {
 /// - it reserves a node of the service's default machine type (mls1-c1-m2: 1 vCPU, 2 GB) on the host
 ///   (NodeCapacity) under a job's rule, as a node for load does (Need::IfFits: it starts when it fits beside every
 ///   reservation, or when no job holds one; so it never takes a running job's CPUs, and with no room there is no
-///   spare, which the executor's log says once) and gives it back when it is taken or let go; the node that takes it
+///   spare, which the executor's log says once; it is tried again every 30 s, when another version wants one and
+///   when a node of its runtime has to start cold) and gives it back when it is taken or let go; the node that takes it
 ///   holds its own version's reservation;
 /// - it dies with the executor as every node does (PR_SET_PDEATHSIG, stdin's end); one that exits unasked is started
 ///   again after 5 s (30 s after repeated failures), and the executor's log says why.
@@ -53,6 +54,9 @@ public:
     void setCapacity(NodeCapacity* capacity) { m_capacity = capacity; }
     /// One more version wants a spare for `key` (started now if none runs).
     void want(const Key& key);
+    /// Starts the spare of `key` that the host refused, if it fits now (a job may have ended): VersionNodes calls it
+    /// when a node of such a runtime had to start cold. A spare that exited waits out its back-off instead.
+    void ensure(const Key& key);
     /// One version fewer wants it; the last one lets the spare go (stdin closed, killed after 5 s).
     void unwant(const Key& key);
     /// A spare of `key` that has imported its framework, now the caller's (reparented to `parent`; its signals no
@@ -83,6 +87,7 @@ private:
         bool ready = false;
         bool reserved = false;
         bool refusalLogged = false;
+        bool retryScheduled = false; ///< refused by the host: tried again after RestartAfterFailuresMs
         int failures = 0; ///< exits in a row before it was ready or taken
         QElapsedTimer launched;
         QString reservation;

@@ -101,14 +101,15 @@ void VersionNodes::log(int node, const QString& line)
 
 void VersionNodes::start()
 {
+    const int initial = qMax(1, m_spec.minNodes);
+    for (int i = 0; i < initial; ++i)
+        startNode(m_nodes[i]);
     // A version that scales to zero starts cold at its next request: a warm spare of its runtime takes that away.
+    // Wanted after the first node reserved its room on the host, which a spare never takes from it.
     if (m_spares && m_spec.minNodes == 0 && spareKey()) {
         m_spares->want(*spareKey());
         m_wantsSpare = true;
     }
-    const int initial = qMax(1, m_spec.minNodes);
-    for (int i = 0; i < initial; ++i)
-        startNode(m_nodes[i]);
     if (m_spec.maxNodes > m_spec.minNodes) {
         m_idleCheck = new QTimer(this);
         m_idleCheck->setInterval(qBound(100, m_spec.idleStopMs / 4, 5000));
@@ -257,6 +258,9 @@ bool VersionNodes::startNode(Node& node, NodeCapacity::Need need)
         }
     }
     if (!node.process) {
+        // No spare was ready: one that did not fit on the host before may fit now, for the next cold start.
+        if (const std::optional<SpareNodes::Key> key = spareKey(); key && m_spares && m_wantsSpare)
+            m_spares->ensure(*key);
         log(index, QStringLiteral("starting: %1 %2").arg(m_spec.interpreter, command.arguments.join(QLatin1Char(' '))));
         node.launched.start();
         node.process = m_launcher->start(index, command, this);
