@@ -11,13 +11,47 @@
 namespace Trainyard {
 
 namespace {
-constexpr qint64 MaxDelta = (qint64(1) << 43) - 1;
+/// Timestamp deltas from a page's first line: 43 bits, signed; the lowest value is the escape to m_overflow.
+constexpr qint64 MaxDelta = (qint64(1) << 42) - 1;
+constexpr qint64 OverflowDelta = -(qint64(1) << 42);
+/// The pending lines' text buffer is compacted when it is this large and at least half of it is gaps.
+constexpr qint64 StagedCompactBytes = 1 << 20;
 
 inline char asciiLower(char c)
 {
     return (c >= 'A' && c <= 'Z') ? char(c + ('a' - 'A')) : c;
 }
 } // namespace
+
+namespace LogIndex {
+
+LineRecord View::record(qint64 line) const
+{
+    const Block& block = *blocks[size_t(line >> BlockShift)];
+    const qint64 index = line & BlockMask;
+    const PackedLine& packed = block.lines[index];
+    const PageBase& page = block.pages[index >> PageShift];
+    const quint64 offset = page.offset + packed.relativeOffset;
+    // A committed line ends where the next one starts, unless the next one opened a new chunk: then where its
+    // own chunk's text ends.
+    const quint64 chunk = offset / quint64(ChunkSize);
+    quint64 next = line + 1 < count ? this->offset(line + 1) : end;
+    if (next / quint64(ChunkSize) != chunk)
+        next = chunk * quint64(ChunkSize) + quint64(chunkUsed[chunk]);
+    const quint64 meta = quint64(packed.metaLow) | (quint64(packed.metaHigh) << 32);
+    const qint64 raw = qint64(meta & ((quint64(1) << 43) - 1));
+    const qint64 delta = raw >= (qint64(1) << 42) ? raw - (qint64(1) << 43) : raw;
+    qint64 timestampUs = page.timestampUs + delta;
+    if (delta == OverflowDelta) {
+        const auto it = std::lower_bound(overflow->begin(), overflow->end(), line,
+            [](const TimestampOverflow& o, qint64 key) { return o.line < key; });
+        timestampUs = it != overflow->end() && it->line == line ? it->timestampUs : page.timestampUs;
+    }
+    return LineRecord(chunks[chunk].get() + offset % quint64(ChunkSize), int(next - offset), timestampUs,
+        LogSeverity((meta >> 43) & 0xF), quint16(meta >> 48), (meta >> 47) & 1);
+}
+
+} // namespace LogIndex
 
 LogLineStore::LogLineStore() = default;
 LogLineStore::~LogLineStore() = default;
@@ -26,11 +60,14 @@ void LogLineStore::clear()
 {
     m_blocks.clear();
     m_chunks.clear();
-    m_chunkUsed = ChunkSize;
-    m_count = 0;
+    m_chunkUsed.clear();
+    m_overflow.clear();
+    m_committed = 0;
+    m_committedEnd = 0;
+    m_pending.clear();
+    m_staged.clear();
+    m_stagedLive = 0;
     m_textBytes = 0;
-    m_haveBase = false;
-    m_baseUs = 0;
     m_maxLength = 0;
     ++m_generation;
     // Task ids stay: filters and colours keyed by task id remain meaningful across a reconnect.
@@ -51,56 +88,89 @@ quint16 LogLineStore::taskId(const QString& taskName)
 
 quint64 LogLineStore::storeText(const char* text, qsizetype size)
 {
-    if (m_chunks.empty() || m_chunkUsed + size > ChunkSize) {
+    // A line never straddles two chunks, and even an empty one starts inside a chunk (so its offset names one).
+    if (m_chunks.empty() || m_chunkUsed.back() + std::max<qsizetype>(size, 1) > ChunkSize) {
         m_chunks.push_back(std::shared_ptr<char[]>(new char[size_t(ChunkSize)]));
-        m_chunkUsed = 0;
+        m_chunkUsed.push_back(0);
     }
-    const quint64 offset = quint64(m_chunks.size() - 1) * quint64(ChunkSize) + quint64(m_chunkUsed);
-    std::memcpy(m_chunks.back().get() + m_chunkUsed, text, size_t(size));
-    m_chunkUsed += size;
-    m_textBytes += size;
+    qint64& used = m_chunkUsed.back();
+    const quint64 offset = quint64(m_chunks.size() - 1) * quint64(ChunkSize) + quint64(used);
+    std::memcpy(m_chunks.back().get() + used, text, size_t(size));
+    used += size;
     return offset;
 }
 
-qint64 LogLineStore::insertRecord(const LineRecord& record)
+qint64 LogLineStore::stage(const char* text, qsizetype size)
 {
-    if ((m_count & BlockMask) == 0 && size_t(m_count >> BlockShift) == m_blocks.size())
-        m_blocks.push_back(std::shared_ptr<LineRecord[]>(new LineRecord[size_t(BlockSize)]));
+    if (qint64(m_staged.size()) >= StagedCompactBytes && m_stagedLive * 2 <= qint64(m_staged.size())) {
+        // At least half is text of lines already committed: keep only the pending lines' (amortised O(1) a byte).
+        std::vector<char> kept;
+        kept.reserve(size_t(m_stagedLive + size) * 2);
+        for (PendingLine& line : m_pending) {
+            const qint64 at = qint64(kept.size());
+            kept.insert(kept.end(), m_staged.data() + line.stagedOffset,
+                m_staged.data() + line.stagedOffset + line.length);
+            line.stagedOffset = at;
+        }
+        m_staged.swap(kept);
+    }
+    const qint64 offset = qint64(m_staged.size());
+    m_staged.insert(m_staged.end(), text, text + size);
+    m_stagedLive += size;
+    return offset;
+}
 
-    if (m_count == 0 || record.timestampDelta() >= this->record(m_count - 1).timestampDelta()) {
-        recordRef(m_count) = record;
-        return m_count++;
+void LogLineStore::commitOldest()
+{
+    const PendingLine line = m_pending.front();
+    m_pending.pop_front();
+    const quint64 offset = storeText(m_staged.data() + line.stagedOffset, line.length);
+    m_stagedLive -= line.length;
+
+    if ((m_committed & LogIndex::BlockMask) == 0)
+        m_blocks.push_back(std::make_shared<LogIndex::Block>());
+    LogIndex::Block& block = *m_blocks.back();
+    const qint64 index = m_committed & LogIndex::BlockMask;
+    LogIndex::PageBase& page = block.pages[index >> LogIndex::PageShift];
+    if ((index & ((qint64(1) << LogIndex::PageShift) - 1)) == 0)
+        page = { offset, line.timestampUs };
+    qint64 delta = line.timestampUs - page.timestampUs;
+    if (delta < -MaxDelta || delta > MaxDelta) {
+        // A quiet job: its page spans more than 50 days. Rare, so a list searched only for such lines.
+        m_overflow.push_back({ m_committed, line.timestampUs });
+        delta = OverflowDelta;
     }
-    // Out of order across replicas: find the place in the reorder window (after equal timestamps, so
-    // lines of one timestamp keep their arrival order) and shift the tail by one.
-    qint64 lo = std::max<qint64>(0, m_count - ReorderWindow);
-    qint64 hi = m_count;
-    const qint64 key = record.timestampDelta();
-    while (lo < hi) {
-        const qint64 mid = lo + (hi - lo) / 2;
-        if (this->record(mid).timestampDelta() <= key)
-            lo = mid + 1;
-        else
-            hi = mid;
+    const quint64 meta = (quint64(delta) & ((quint64(1) << 43) - 1)) | (quint64(quint8(line.severity) & 0xF) << 43)
+        | (quint64(line.isStderr ? 1 : 0) << 47) | (quint64(line.taskId) << 48);
+    block.lines[index] = { quint32(offset - page.offset), quint32(meta), quint32(meta >> 32) };
+    m_committedEnd = offset + quint64(line.length);
+    ++m_committed;
+}
+
+qint64 LogLineStore::insertPending(const PendingLine& line)
+{
+    qint64 at = qint64(m_pending.size());
+    if (!m_pending.empty() && line.timestampUs < m_pending.back().timestampUs) {
+        // Out of order across replicas: the place in the reorder window after equal timestamps, so lines of one
+        // timestamp keep their arrival order; an entry older than the whole window goes to its start.
+        const auto it = std::upper_bound(m_pending.begin(), m_pending.end(), line.timestampUs,
+            [](qint64 key, const PendingLine& p) { return key < p.timestampUs; });
+        at = qint64(it - m_pending.begin());
+        m_pending.insert(it, line);
+    } else {
+        m_pending.push_back(line);
     }
-    for (qint64 i = m_count; i > lo; --i)
-        recordRef(i) = this->record(i - 1);
-    recordRef(lo) = record;
-    ++m_count;
-    return lo;
+    // Positions are counted over committed and pending lines alike, so committing the window's first line moves
+    // no position.
+    const qint64 position = m_committed + at;
+    if (qint64(m_pending.size()) > ReorderWindow)
+        commitOldest();
+    return position;
 }
 
 qint64 LogLineStore::append(
     qint64 timestampUs, LogSeverity severity, quint16 taskId, const char* text, qsizetype size, bool isStderr)
 {
-    if (!m_haveBase) {
-        m_baseUs = timestampUs;
-        m_haveBase = true;
-    }
-    const qint64 delta = std::clamp(timestampUs - m_baseUs, -MaxDelta, MaxDelta);
-    const quint64 meta = (quint64(delta) & ((quint64(1) << 44) - 1)) | (quint64(quint8(severity) & 0xF) << 44)
-        | (quint64(taskId) << 48);
-
     qint64 first = -1;
     for (;;) {
         const char* newline = size > 0 ? static_cast<const char*>(std::memchr(text, '\n', size_t(size))) : nullptr;
@@ -110,10 +180,10 @@ qint64 LogLineStore::append(
             --lineSize;
         if (lineSize > MaxLineLength)
             lineSize = MaxLineLength;
-        const quint64 offset = storeText(text, lineSize);
         m_maxLength = std::max(m_maxLength, int(lineSize));
-        const LineRecord record { offset | (quint64(lineSize) << 40) | (quint64(isStderr ? 1 : 0) << 63), meta };
-        const qint64 at = insertRecord(record);
+        m_textBytes += lineSize;
+        const PendingLine line { timestampUs, stage(text, lineSize), qint32(lineSize), taskId, severity, isStderr };
+        const qint64 at = insertPending(line);
         first = first < 0 ? at : std::min(first, at);
         if (!newline)
             break;
@@ -127,7 +197,7 @@ qint64 LogLineStore::append(
 
 qint64 LogLineStore::append(const QList<LogEntry>& entries)
 {
-    qint64 first = m_count;
+    qint64 first = size();
     QByteArray utf8;
     for (const LogEntry& entry : entries) {
         utf8 = entry.message.toUtf8();
@@ -140,13 +210,18 @@ qint64 LogLineStore::append(const QList<LogEntry>& entries)
 
 qint64 LogLineStore::overheadBytes() const
 {
-    const qint64 index = qint64(m_blocks.size()) * BlockSize * qint64(sizeof(LineRecord))
+    const qint64 index = qint64(m_blocks.size()) * qint64(sizeof(LogIndex::Block))
         + qint64(m_blocks.capacity() * sizeof(m_blocks[0]));
-    const qint64 chunkSlack = m_chunks.empty() ? 0 : ChunkSize - m_chunkUsed;
-    // Bytes lost at the ends of full chunks (a line never straddles two) count too.
-    const qint64 chunkTotal = qint64(m_chunks.size()) * ChunkSize;
-    const qint64 endGaps = chunkTotal - m_textBytes - chunkSlack;
-    return index + endGaps + qint64(m_chunks.capacity() * sizeof(m_chunks[0]));
+    const qint64 committedText = m_textBytes - m_stagedLive;
+    // Bytes lost at the ends of full chunks (a line never straddles two) count, the last chunk's free tail not.
+    const qint64 chunkBytes = m_chunkUsed.empty()
+        ? 0
+        : qint64(m_chunks.size() - 1) * ChunkSize + m_chunkUsed.back();
+    const qint64 window = qint64(m_pending.size()) * qint64(sizeof(PendingLine))
+        + qint64(m_staged.capacity()) - m_stagedLive;
+    return index + (chunkBytes - committedText) + window + qint64(m_chunks.capacity() * sizeof(m_chunks[0]))
+        + qint64(m_chunkUsed.capacity() * sizeof(qint64))
+        + qint64(m_overflow.capacity() * sizeof(LogIndex::TimestampOverflow));
 }
 
 LogLineStore::Snapshot LogLineStore::snapshot() const
@@ -154,7 +229,10 @@ LogLineStore::Snapshot LogLineStore::snapshot() const
     Snapshot s;
     s.blocks.assign(m_blocks.begin(), m_blocks.end());
     s.chunks.assign(m_chunks.begin(), m_chunks.end());
-    s.stableCount = std::max<qint64>(0, m_count - ReorderWindow);
+    s.chunkUsed = m_chunkUsed;
+    s.overflow = m_overflow;
+    s.end = m_committedEnd;
+    s.stableCount = m_committed;
     return s;
 }
 
@@ -183,7 +261,7 @@ LogLineMatcher::LogLineMatcher(const LogFilter& filter)
     }
 }
 
-bool LogLineMatcher::matches(const LineRecord& record, const char* text) const
+bool LogLineMatcher::matches(const LineRecord& record) const
 {
     if (record.severity() < m_filter.minSeverity)
         return false;
@@ -195,6 +273,7 @@ bool LogLineMatcher::matches(const LineRecord& record, const char* text) const
     if (m_filter.text.isEmpty())
         return true;
     const int length = record.length();
+    const char* text = record.text();
     if (m_filter.regex) {
         if (!m_valid)
             return false;

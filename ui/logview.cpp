@@ -80,8 +80,7 @@ std::vector<quint32> scanLines(const LogLineStore::Snapshot& snapshot, const Log
     std::vector<quint32> rows;
     const LogLineMatcher matcher(filter);
     for (qint64 line = 0; line < count; ++line) {
-        const LineRecord& r = snapshot.record(line);
-        if (matcher.matches(r, snapshot.text(r)))
+        if (matcher.matches(snapshot.record(line)))
             rows.push_back(quint32(line));
     }
     return rows;
@@ -170,8 +169,7 @@ void LogView::extendFilterFrom(qint64 firstChanged)
         m_rows.pop_back();
     const qint64 size = m_store->size();
     for (qint64 line = firstChanged; line < size; ++line) {
-        const LineRecord& r = m_store->record(line);
-        if (m_matcher->matches(r, m_store->text(line).data()))
+        if (m_matcher->matches(m_store->record(line)))
             m_rows.push_back(quint32(line));
     }
     m_filterScannedTo = size;

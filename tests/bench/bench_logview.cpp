@@ -7,7 +7,8 @@
 // min / median / max, and a `goal:` line per goal; CPU time of the benchmark thread (benchreport.h says why):
 // - append_lines: LogLineStore::append of pre-made UTF-8 lines with metadata vs. appending the same
 //   bytes (and a newline) to one QByteArray;
-// - memory_per_line: the store's bytes beyond the text per line vs. the 16-byte budget;
+// - memory_per_line: the store's bytes beyond the text per line (LogLineStore::overheadBytes(): the packed index,
+//   the reorder window, chunk-end gaps) at 10,000,000 lines vs. the 16-byte budget;
 // - paint_screen_10M_lines: LogView painting one 1600x1000 screen in the middle of 10,000,000 lines vs.
 //   QPainter::drawText of the same visible lines' text (already formatted) into the same QImage.
 
