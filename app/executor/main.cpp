@@ -57,6 +57,11 @@ bool parseListen(const QString& text, bool tls, QHostAddress* address, quint16* 
 
 int main(int argc, char* argv[])
 {
+    // Qt's own event dispatcher, not GLib's: a daemon integrates with no GLib main loop, and GLib's writes its
+    // wake-up eventfd on every event posted (two or three write() syscalls per API request, each waking the
+    // loop for another poll round), where Qt's writes it only when the loop is asleep. An explicit setting wins.
+    if (!qEnvironmentVariableIsSet("QT_NO_GLIB"))
+        qputenv("QT_NO_GLIB", "1");
     QCoreApplication app(argc, argv);
     QCoreApplication::setApplicationName(QStringLiteral("trainyard-executor"));
     QCoreApplication::setApplicationVersion(Executor::version());
