@@ -22,6 +22,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <memory>
+
 using namespace Trainyard;
 
 namespace {
@@ -222,7 +224,8 @@ private Q_SLOTS:
     }
 
     /// Reads are answered from the last decoded record while its row is unchanged: what a read returns is
-    /// what a fresh decode gives, and a write by another connection (another store on the same file) is seen.
+    /// what a fresh decode gives (another store opened on the file decodes the same Job), and the store's own
+    /// writes are seen.
     void readCacheFollowsTheRow()
     {
         JobStore store;
@@ -233,17 +236,80 @@ private Q_SLOTS:
         job.state = JobState::Running;
         QVERIFY(store.update(JobStore::defaultProject(), job, &error));
         const Job cached = *store.job(Test::localJob(QStringLiteral("c1"))); // the record as update() wrote it
-        JobStore other;
-        QVERIFY2(other.open(m_path, &error), qPrintable(error));
-        QCOMPARE(cached, *other.job(Test::localJob(QStringLiteral("c1")))); // a fresh decode gives the same Job
+        {
+            JobStore other;
+            QVERIFY2(other.open(m_path, &error), qPrintable(error));
+            QCOMPARE(cached, *other.job(Test::localJob(QStringLiteral("c1")))); // a fresh decode gives the same Job
+        }
         QCOMPARE(*store.job(JobStore::defaultProject(), QStringLiteral("c1")), cached);
 
-        Job changed = *other.job(Test::localJob(QStringLiteral("c1")));
+        Job changed = *store.job(Test::localJob(QStringLiteral("c1")));
         changed.labels.insert(QStringLiteral("stage"), QStringLiteral("prod"));
-        QVERIFY(other.update(JobStore::defaultProject(), changed, &error));
+        QVERIFY(store.update(JobStore::defaultProject(), changed, &error));
         const Job seen = *store.job(Test::localJob(QStringLiteral("c1")));
         QCOMPARE(seen.labels.value(QStringLiteral("stage")), QStringLiteral("prod"));
+        JobStore other;
+        QVERIFY2(other.open(m_path, &error), qPrintable(error));
         QCOMPARE(seen.etag, other.job(Test::localJob(QStringLiteral("c1")))->etag);
+    }
+
+    /// What reads found is kept until the next write (the API's GET of a job, its existence check and the list's
+    /// pages run no statement while nothing changed), and every write empties it: a job that was not there, a
+    /// record and a page read before an insert or an update read as SQLite has them after it, a failed write
+    /// included. Checked against a second store on the file, which reads afresh.
+    void readsKeptUntilTheNextWrite()
+    {
+        JobStore store;
+        QString error;
+        QVERIFY2(store.open(m_path, &error), qPrintable(error));
+        const QString project = JobStore::defaultProject();
+        const std::optional<JobFilter> all = JobFilter::parse(QString(), &error);
+        QVERIFY(all);
+        auto pageIds = [&](const JobStore& s) -> QString {
+            QList<JobRecord> page;
+            bool more = false;
+            QString listError;
+            [&] { QVERIFY2(s.listPage(project, *all, 2, {}, &page, &more, &listError), qPrintable(listError)); }();
+            QStringList ids;
+            for (const JobRecord& r : page)
+                ids << r.jobId + QLatin1Char('@') + QString::fromUtf8(r.json);
+            return ids.join(QLatin1Char('|')) + (more ? QStringLiteral("+more") : QString());
+        };
+        auto fresh = [&] {
+            auto other = std::make_unique<JobStore>();
+            QString openError;
+            [&] { QVERIFY2(other->open(m_path, &openError), qPrintable(openError)); }();
+            return other;
+        };
+
+        QVERIFY(!store.contains(project, QStringLiteral("k1")));
+        QVERIFY(!store.record(project, QStringLiteral("k1")));
+        QCOMPARE(pageIds(store), QString());
+        QVERIFY2(store.insert(makeJob(QStringLiteral("k1")), &error), qPrintable(error));
+        QVERIFY(store.contains(project, QStringLiteral("k1")));
+        QVERIFY(store.record(project, QStringLiteral("k1")));
+        QCOMPARE(pageIds(store), pageIds(*fresh()));
+        QVERIFY(pageIds(store).startsWith(QStringLiteral("k1@")));
+
+        // Read twice (the second from memory), then changed: the record and the page follow.
+        const QByteArray before = store.record(project, QStringLiteral("k1"))->json;
+        QCOMPARE(store.record(project, QStringLiteral("k1"))->json, before);
+        QVERIFY2(store.insert(makeJob(QStringLiteral("k2")), &error), qPrintable(error));
+        QVERIFY2(store.insert(makeJob(QStringLiteral("k3")), &error), qPrintable(error));
+        QCOMPARE(pageIds(store), pageIds(*fresh()));
+        QVERIFY(pageIds(store).endsWith(QStringLiteral("+more")));
+        Job job = *store.job(project, QStringLiteral("k3"));
+        job.state = JobState::Running;
+        QVERIFY(store.update(project, job, &error));
+        QVERIFY(store.record(project, QStringLiteral("k3"))->json != store.record(project, QStringLiteral("k1"))->json);
+        QCOMPARE(store.record(project, QStringLiteral("k3"))->json, fresh()->record(project, QStringLiteral("k3"))->json);
+        QCOMPARE(pageIds(store), pageIds(*fresh()));
+        QVERIFY(pageIds(store).contains(QLatin1String("RUNNING")));
+
+        // A write that fails (a duplicate ID) leaves what SQLite has, and the reads say so.
+        QVERIFY(!store.insert(makeJob(QStringLiteral("k3")), &error));
+        QCOMPARE(store.job(project, QStringLiteral("k3"))->state, JobState::Running);
+        QCOMPARE(pageIds(store), pageIds(*fresh()));
     }
 
     void updateUnknownFails()

@@ -149,6 +149,7 @@ JobStore::~JobStore()
 
 bool JobStore::open(const QString& path, QString* error)
 {
+    forgetReads();
     auto fail = [error](const QString& message) {
         if (error)
             *error = message;
@@ -346,6 +347,7 @@ bool JobStore::insert(const QString& project, const Job& job, QString* error, co
     if (project.isEmpty())
         return fail(QStringLiteral("a job needs a project"));
 
+    forgetReads();
     Job stored = job;
     if (stored.createTime.isEmpty())
         stored.createTime = Rfc3339::now();
@@ -416,6 +418,7 @@ bool JobStore::update(const QString& project, const Job& job, QString* error)
     if (!QSqlDatabase::contains(m_connectionName))
         return fail(QStringLiteral("the job store is not open"));
     QSqlDatabase db = QSqlDatabase::database(m_connectionName);
+    forgetReads();
     if (!db.transaction())
         return fail(QStringLiteral("cannot begin a transaction: %1").arg(db.lastError().text()));
     QSqlQuery query(db);
@@ -487,19 +490,32 @@ std::optional<Job> JobStore::job(const QString& project, const QString& jobId) c
     return cachedOrDecode(project, jobId, found->revision, found->json);
 }
 
+void JobStore::forgetReads() const
+{
+    m_recordReads.clear();
+    m_pageReads.clear();
+}
+
 std::optional<JobRecord> JobStore::record(const QString& project, const QString& jobId) const
 {
     if (!QSqlDatabase::contains(m_connectionName))
         return std::nullopt;
+    const QString key = project + QLatin1Char('/') + jobId;
+    if (const auto it = m_recordReads.constFind(key); it != m_recordReads.cend())
+        return *it;
     QSqlQuery& query = lookup(RecordLookup);
     query.bindValue(0, project);
     query.bindValue(1, jobId);
-    if (!query.exec() || !query.next()) {
-        query.finish();
-        return std::nullopt;
-    }
-    JobRecord found { project, jobId, query.value(0).toLongLong(), query.value(1).toByteArray() };
+    std::optional<JobRecord> found;
+    const bool ran = query.exec();
+    if (ran && query.next())
+        found = JobRecord { project, jobId, query.value(0).toLongLong(), query.value(1).toByteArray() };
     query.finish();
+    if (!ran)
+        return std::nullopt; // a failed statement is no answer to keep
+    if (m_recordReads.size() >= MaxRecordReads)
+        m_recordReads.clear();
+    m_recordReads.insert(key, found);
     return found;
 }
 
@@ -527,6 +543,8 @@ bool JobStore::contains(const QString& project, const QString& jobId) const
 {
     if (!QSqlDatabase::contains(m_connectionName))
         return false;
+    if (const auto it = m_recordReads.constFind(project + QLatin1Char('/') + jobId); it != m_recordReads.cend())
+        return it->has_value();
     QSqlQuery& query = lookup(ContainsLookup);
     query.bindValue(0, project);
     query.bindValue(1, jobId);
@@ -581,6 +599,24 @@ QList<StoredJob> JobStore::decodedJobs(const QString& where) const
 }
 
 bool JobStore::listPage(const QString& project, const JobFilter& filter, int pageSize, const QString& afterJobId,
+    QList<JobRecord>* page, bool* more, QString* error) const
+{
+    const QString key = project + QLatin1Char('\n') + filter.text() + QLatin1Char('\n') + QString::number(pageSize)
+        + QLatin1Char('\n') + afterJobId;
+    if (const auto it = m_pageReads.constFind(key); it != m_pageReads.cend()) {
+        *page = it->records;
+        *more = it->more;
+        return true;
+    }
+    if (!readPage(project, filter, pageSize, afterJobId, page, more, error))
+        return false;
+    if (m_pageReads.size() >= MaxPageReads)
+        m_pageReads.clear();
+    m_pageReads.insert(key, ListPage { *page, *more });
+    return true;
+}
+
+bool JobStore::readPage(const QString& project, const JobFilter& filter, int pageSize, const QString& afterJobId,
     QList<JobRecord>* page, bool* more, QString* error) const
 {
     page->clear();

@@ -5,6 +5,8 @@
 #include "jobkey.h"
 
 #include <QByteArray>
+#include <QHash>
+#include <QList>
 #include <QMetaType>
 #include <QObject>
 #include <QSqlDatabase>
@@ -45,7 +47,9 @@ struct StoredJob {
 /// (`projects/{project}/jobs/{jobId}`): a lookup in the wrong project finds nothing, and one job ID may
 /// exist in several projects (so does everything the executor keeps per job: see JobKey).
 ///
-/// Owned by the executor's main thread; not thread-safe.
+/// Owned by the executor's main thread; not thread-safe. It is the file's only writer while it is open (the executor
+/// holds its data folder's lock): it keeps what reads found until its next write, so a write by another connection
+/// may go unseen until then.
 /// Schema 4: `jobs(project, job_id, json, state, create_time, seq UNIQUE, revision UNIQUE, creator, PRIMARY KEY
 /// (project, job_id))`, `transitions(project, job_id, state, time)` for the state timeline, and
 /// `meta(key, value)` (schemaVersion, storeId). A schema 1 file (no project) is migrated on open: its
@@ -106,7 +110,8 @@ public:
     /// decoded); *more says whether another matching job follows the page. Cost is O(pageSize) rows
     /// and no JSON decoding for an empty filter and for filters of jobId, state and label terms,
     /// which run in SQL; time terms are checked on decoded rows, so such a page costs one decode per
-    /// row looked at. Fails (false, *error set) when `afterJobId` is not a job of `project`.
+    /// row looked at. A page read before and not changed by a write since is answered from memory. Fails (false,
+    /// *error set) when `afterJobId` is not a job of `project`.
     bool listPage(const QString& project, const JobFilter& filter, int pageSize, const QString& afterJobId,
         QList<JobRecord>* page, bool* more, QString* error) const;
     /// `project`'s records whose revision is above `afterRevision` (0: all), in revision order (the
@@ -170,6 +175,25 @@ private:
     /// listPage()'s statements by their SQL (one per shape of filter), prepared once.
     mutable std::map<QString, QSqlQuery> m_listStatements;
     static constexpr qsizetype MaxListStatements = 32;
+
+    /// What reads found since the last write: a job's record (or that there is none) and pages of the list, so
+    /// that the API's most frequent reads (a job's GET, the check that a job exists before its logs are read, the
+    /// list's first page) cost no SQLite read transaction (a statement, two fcntl() locks on the WAL index: a third
+    /// of a job GET's CPU, issue 48). Sound because only this object writes the file (the executor's data-folder
+    /// lock keeps any other executor out) and every write, committed or not, first empties it; the list has no term
+    /// relative to the current time, so a page changes only by a write. Bounded: emptied when full.
+    struct ListPage {
+        QList<JobRecord> records;
+        bool more = false;
+    };
+    void forgetReads() const;
+    /// listPage() from the file.
+    bool readPage(const QString& project, const JobFilter& filter, int pageSize, const QString& afterJobId,
+        QList<JobRecord>* page, bool* more, QString* error) const;
+    mutable QHash<QString, std::optional<JobRecord>> m_recordReads; ///< by "<project>/<jobId>"
+    mutable QHash<QString, ListPage> m_pageReads; ///< by project, filter text, page size and the job before
+    static constexpr qsizetype MaxRecordReads = 1024;
+    static constexpr qsizetype MaxPageReads = 64;
 
     QString m_connectionName;
     QString m_storeId;
