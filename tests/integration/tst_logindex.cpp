@@ -263,6 +263,48 @@ private Q_SLOTS:
         QVERIFY(unused.isEmpty());
     }
 
+    /// A page appendPageNow() answered is kept with the files' sizes and inodes it was read at: asked again, it is
+    /// the same bytes; once a file grew, the page is read again and holds the new line (as appendPage() says).
+    void pageNowAgainUntilTheFilesGrow()
+    {
+        const QString dir = logsDir(nextJob());
+        writeJob(dir, 1000);
+        LogIndex index(dir);
+        const LogQuery tail { {}, {}, {}, 2950, 100, {} }; // the last 50 of 3,000 lines, room for more
+        index.read(snapshotOf(dir), tail);
+        QByteArray first;
+        const std::optional<LogIndex::PageInfo> page = index.appendPageNow(snapshotOf(dir), tail, "<", ">", &first);
+        if (!page)
+            QSKIP("this file system does not tell whether a read would wait: no page is read now (TMPDIR on tmpfs)");
+        QCOMPARE(page->entries, 50);
+        QByteArray again = "x";
+        const std::optional<LogIndex::PageInfo> pageAgain = index.appendPageNow(snapshotOf(dir), tail, "<", ">", &again);
+        QVERIFY(pageAgain);
+        QCOMPARE(again, "x" + first);
+        QCOMPARE(pageAgain->entries, 50);
+        QCOMPARE(pageAgain->more, page->more);
+        // Another framing of the same lines is another page.
+        QByteArray framed;
+        QVERIFY(index.appendPageNow(snapshotOf(dir), tail, {}, ",", &framed));
+        QVERIFY(framed != first);
+        QVERIFY(framed.startsWith("{\"timestamp\""));
+
+        const QString file = dir + QLatin1Char('/') + Tasks.first() + QStringLiteral(".jsonl");
+        const QByteArray line = LogEntry {
+            1795323999000000LL, QStringLiteral("INFO"), Tasks.first(), {}, QStringLiteral("late"), {}
+        }.toJsonLine();
+        QVERIFY(appendBytes(file, line + '\n'));
+        index.read(snapshotOf(dir), tail); // indexes the new line
+        QByteArray grown;
+        const std::optional<LogIndex::PageInfo> pageGrown = index.appendPageNow(snapshotOf(dir), tail, "<", ">", &grown);
+        QVERIFY(pageGrown);
+        QCOMPARE(pageGrown->entries, 51);
+        QVERIFY(grown.endsWith(QByteArray("<" + line + ">")));
+        QByteArray expected;
+        index.appendPage(snapshotOf(dir), tail, "<", ">", &expected);
+        QCOMPARE(grown, expected);
+    }
+
     void snapshotListsTheLogFiles()
     {
         // LogIndex::snapshot() lists what QDir::entryList({"*.jsonl"}, QDir::Files, QDir::Name) listed before it

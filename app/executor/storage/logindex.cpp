@@ -475,13 +475,44 @@ LogIndex::PageInfo LogIndex::appendPage(
     return assemble(fetched, before, after, out);
 }
 
+const LogIndex::RecentPage* LogIndex::recentPage(
+    const Snapshot& files, const LogQuery& query, QByteArrayView before, QByteArrayView after) const
+{
+    for (auto it = m_recent.crbegin(); it != m_recent.crend(); ++it) {
+        const LogQuery& q = it->query;
+        if (q.afterIndex == query.afterIndex && q.limit == query.limit && q.taskName == query.taskName
+            && q.minSeverity == query.minSeverity && q.contains == query.contains && q.trialId == query.trialId
+            && it->before == before && it->after == after && it->files == files)
+            return &*it;
+    }
+    return nullptr;
+}
+
 std::optional<LogIndex::PageInfo> LogIndex::appendPageNow(
     const Snapshot& files, const LogQuery& query, QByteArrayView before, QByteArrayView after, QByteArray* out)
 {
+    // A file of unknown inode could have been replaced by one of the same size: such a snapshot is not a key.
+    const bool keyed = std::all_of(files.cbegin(), files.cend(), [](const SnapshotFile& f) { return f.inode != 0; });
+    if (keyed) {
+        const QMutexLocker lock(&m_recentMutex);
+        if (const RecentPage* page = recentPage(files, query, before, after)) {
+            out->append(page->bytes);
+            return page->info;
+        }
+    }
     Fetched fetched;
     if (!fetch(files, query, &fetched, true))
         return std::nullopt;
-    return assemble(fetched, before, after, out);
+    const qsizetype start = out->size();
+    const PageInfo info = assemble(fetched, before, after, out);
+    if (keyed) {
+        const QMutexLocker lock(&m_recentMutex);
+        if (m_recent.size() >= RecentPages)
+            m_recent.erase(m_recent.begin());
+        m_recent.push_back(RecentPage { files, query, before.toByteArray(), after.toByteArray(),
+            QByteArray(out->constData() + start, out->size() - start), info });
+    }
+    return info;
 }
 
 LogIndex::PageInfo LogIndex::assemble(

@@ -116,7 +116,8 @@ public:
     /// `out` unchanged, when another read holds the index, a file has lines that are not indexed yet (or was
     /// replaced), the query scans the files (`contains`, `trialId`), a line of the page must be encoded again, the
     /// page's bytes exceed MaxBytesNow, or any of them is not in the page cache (`preadv2(RWF_NOWAIT)`; on a file
-    /// system that cannot tell, such as tmpfs, always): then appendPage() on the pool.
+    /// system that cannot tell, such as tmpfs, always): then appendPage() on the pool. A page it answered before
+    /// for the same files at the same sizes is copied from memory.
     std::optional<PageInfo> appendPageNow(
         const Snapshot& files, const LogQuery& query, QByteArrayView before, QByteArrayView after, QByteArray* out);
 
@@ -154,6 +155,23 @@ private:
     };
     QMutex m_listingMutex;
     Listing m_listing;
+    /// The pages appendPageNow() answered last, with what they were read from. The files are append-only, so the
+    /// same snapshot (names, sizes, inodes) and query give the same bytes: a page asked for again before its files
+    /// grew (the first page of a live job's log, polled by every console that shows it) is copied from here, with no
+    /// pread and no index lookup. Its own mutex, as m_listing's.
+    struct RecentPage {
+        Snapshot files;
+        LogQuery query;
+        QByteArray before;
+        QByteArray after;
+        QByteArray bytes;
+        PageInfo info;
+    };
+    static constexpr size_t RecentPages = 8;
+    const RecentPage* recentPage(
+        const Snapshot& files, const LogQuery& query, QByteArrayView before, QByteArrayView after) const;
+    QMutex m_recentMutex;
+    std::vector<RecentPage> m_recent; ///< the most recent last
     QMutex m_mutex;
     std::vector<std::unique_ptr<File>> m_files;
     std::atomic<qint64> m_lineCount { 0 };
