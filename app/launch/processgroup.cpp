@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "processgroup.h"
 
-#include <QDir>
 #include <QLoggingCategory>
 #include <QFile>
 #include <QProcess>
 
 #include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <dirent.h>
 #include <csignal>
 #include <fcntl.h>
 #include <linux/close_range.h>
@@ -72,21 +75,85 @@ struct Stat {
     qint64 startTime = 0; ///< clock ticks since boot
 };
 
-/// State letter, process group and start time of /proc/<pid>/stat (proc(5)).
-Stat statOf(const QString& pid)
+/// Reads all of a small /proc file into `buffer` (its whole size at most); the bytes read, or -1.
+ssize_t readProcFile(const char* path, char* buffer, size_t size)
 {
-    QFile stat(QStringLiteral("/proc/") + pid + QStringLiteral("/stat"));
-    if (!stat.open(QIODevice::ReadOnly))
+    const int fd = ::open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    size_t total = 0;
+    while (total < size) {
+        const ssize_t n = ::read(fd, buffer + total, size - total);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break;
+        total += size_t(n);
+    }
+    ::close(fd);
+    return ssize_t(total);
+}
+
+/// State letter, process group and start time of /proc/<pid>/stat (proc(5)). Plain syscalls and a stack buffer:
+/// a scan for a run's leftovers reads every process's, once per replica that ends (a tuning job's trials end by the
+/// hundred), and QFile + QByteArray::split cost ten times the read.
+Stat statOf(pid_t pid)
+{
+    char path[32];
+    std::snprintf(path, sizeof path, "/proc/%d/stat", int(pid));
+    char text[1024];
+    const ssize_t size = readProcFile(path, text, sizeof text - 1);
+    if (size <= 0)
         return {};
-    const QByteArray text = stat.readAll();
+    text[size] = 0;
     // "pid (comm) S ppid pgrp …": comm may hold spaces and parentheses, so parse from the last ')'.
-    const qsizetype close = text.lastIndexOf(')');
-    if (close < 0 || close + 2 >= text.size())
+    const char* close = std::strrchr(text, ')');
+    if (!close || close + 2 >= text + size)
         return {};
     // Fields from the 3rd (state): pgrp is the 5th, starttime the 22nd.
-    const QList<QByteArray> fields = text.mid(close + 2).split(' ');
-    const QByteArray state = fields.value(0);
-    return { state.isEmpty() ? '?' : state.at(0), fields.value(2).toLongLong(), fields.value(19).toLongLong() };
+    const char* p = close + 2;
+    Stat st;
+    st.state = *p ? *p : '?';
+    for (int field = 3; field < 22 && *p; ++field) {
+        p = std::strchr(p, ' ');
+        if (!p)
+            return { st.state, 0, 0 };
+        ++p;
+        if (field + 1 == 5)
+            st.group = std::strtoll(p, nullptr, 10);
+    }
+    st.startTime = std::strtoll(p, nullptr, 10);
+    return st;
+}
+
+/// Whether /proc/<pid>/environ holds `marker` ("NAME=value") as one of its NUL-terminated entries; false when it
+/// cannot be read (another user's process, or gone).
+bool environHolds(pid_t pid, const QByteArray& marker)
+{
+    char path[32];
+    std::snprintf(path, sizeof path, "/proc/%d/environ", int(pid));
+    const int fd = ::open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return false;
+    QByteArray environ;
+    char chunk[16384];
+    for (;;) {
+        const ssize_t n = ::read(fd, chunk, sizeof chunk);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break;
+        environ.append(chunk, n);
+    }
+    ::close(fd);
+    for (qsizetype at = 0; at < environ.size();) {
+        const qsizetype end = environ.indexOf('\0', at);
+        const qsizetype stop = end < 0 ? environ.size() : end;
+        if (QByteArrayView(environ.constData() + at, stop - at) == QByteArrayView(marker))
+            return true;
+        at = stop + 1;
+    }
+    return false;
 }
 
 } // namespace
@@ -106,26 +173,25 @@ QList<qint64> jobProcesses(const QString& jobFolder, const QList<qint64>& groups
     const QByteArray marker = (jobMarkerVariable() + QLatin1Char('=') + jobFolder).toLocal8Bit();
     const pid_t self = getpid();
     QList<qint64> pids;
-    const QStringList entries = QDir(QStringLiteral("/proc")).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
-    for (const QString& name : entries) {
-        bool ok = false;
-        const pid_t pid = pid_t(name.toInt(&ok));
-        if (!ok || pid == self)
+    DIR* proc = ::opendir("/proc");
+    if (!proc)
+        return pids;
+    while (const dirent* entry = ::readdir(proc)) {
+        char* end = nullptr;
+        const long value = std::strtol(entry->d_name, &end, 10);
+        if (end == entry->d_name || *end != 0 || value <= 0)
+            continue; // not a process
+        const pid_t pid = pid_t(value);
+        if (pid == self)
             continue;
-        const Stat st = statOf(name);
+        const Stat st = statOf(pid);
         if (st.state == 0 || st.state == 'Z')
             continue; // gone, or dead and not yet reaped
-        bool ours = groups.contains(st.group);
-        if (!ours && st.startTime >= startedSince) {
-            QFile environ(QStringLiteral("/proc/") + name + QStringLiteral("/environ"));
-            if (!environ.open(QIODevice::ReadOnly))
-                continue; // another user's process (not readable), or gone
-            // Exact variable match: each entry is NUL-terminated.
-            ours = environ.readAll().split('\0').contains(marker);
-        }
-        if (ours)
+        // Exact variable match in the environment of what started since the run did and left its groups.
+        if (groups.contains(st.group) || (st.startTime >= startedSince && environHolds(pid, marker)))
             pids << pid;
     }
+    ::closedir(proc);
     return pids;
 }
 
@@ -143,7 +209,7 @@ QList<qint64> killJobLeftovers(const QString& jobFolder, const QList<qint64>& gr
 
 bool processGone(qint64 pid)
 {
-    const char state = statOf(QString::number(pid)).state;
+    const char state = statOf(pid_t(pid)).state;
     return state == 0 || state == 'Z';
 }
 
