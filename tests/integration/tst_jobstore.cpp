@@ -223,6 +223,41 @@ private Q_SLOTS:
         QCOMPARE(store.transitions(Test::localJob(QStringLiteral("e1"))).size(), 1); // labels are not a state change
     }
 
+    /// The stored record is the job's JSON with its etag exactly as QJsonDocument writes it, and the etag is the hash
+    /// of that JSON without it (computeEtag()), for strings that JSON escapes (quotes, backslashes, control
+    /// characters, non-ASCII), a label named "etag", and records with many trials.
+    void storedBytesAreTheJobsJson()
+    {
+        JobStore store;
+        QString error;
+        QVERIFY2(store.open(m_path, &error), qPrintable(error));
+        Job job = makeJob(QStringLiteral("b1"));
+        job.labels.insert(QStringLiteral("etag"), QStringLiteral("\"etag\":\"x\""));
+        job.labels.insert(QStringLiteral("a"), QString::fromUtf8("back\\slash \u00e9 \x01 tab\t"));
+        job.errorMessage = QStringLiteral("{\"etag\":\"\\u0001\\u0002\\u0003\\u0004\"}");
+        QVERIFY2(store.insert(job, &error), qPrintable(error));
+        Job stored = *store.job(Test::localJob(QStringLiteral("b1")));
+        stored.trainingOutput.emplace();
+        for (int i = 0; i < 50; ++i) {
+            HyperparameterOutput trial;
+            trial.trialId = QString::number(i + 1);
+            trial.hyperparameters.insert(QStringLiteral("lr"), QString::number(0.001 * i));
+            stored.trainingOutput->trials.append(trial);
+        }
+        QVERIFY(store.update(JobStore::defaultProject(), stored, &error));
+        for (const QString& id : { QStringLiteral("b1") }) {
+            const std::optional<JobRecord> record = store.record(JobStore::defaultProject(), id);
+            QVERIFY(record);
+            const Job decoded = *store.job(Test::localJob(id));
+            QCOMPARE(record->json, QJsonDocument(JobJson::toJson(decoded)).toJson(QJsonDocument::Compact));
+            QCOMPARE(decoded.etag, JobStore::computeEtag(decoded));
+            QCOMPARE(decoded.labels.value(QStringLiteral("etag")), QStringLiteral("\"etag\":\"x\""));
+            QCOMPARE(decoded.errorMessage, job.errorMessage);
+            QVERIFY(decoded.trainingOutput);
+            QCOMPARE(decoded.trainingOutput->trials.size(), 50);
+        }
+    }
+
     /// Reads are answered from the last decoded record while its row is unchanged: what a read returns is
     /// what a fresh decode gives (another store opened on the file decodes the same Job), and the store's own
     /// writes are seen.
