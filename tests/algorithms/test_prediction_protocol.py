@@ -129,6 +129,14 @@ class Batching(unittest.TestCase):
 class ProtocolFunctions(unittest.TestCase):
     def test_depth_counts_without_recursion(self):
         self.assertEqual(prediction_server.depth(1, 64), 0)
+        # Flat lists (the fast path) and the lists it must not take: a nested list or object anywhere, or a type a
+        # decoder does not give.
+        self.assertEqual(prediction_server.depth([], 64), 1)
+        self.assertEqual(prediction_server.depth([1, 2.5, "a", True, None], 64), 1)
+        self.assertEqual(prediction_server.depth([1, 2.5, [3]], 64), 2)
+        self.assertEqual(prediction_server.depth([1, {"a": 1}], 64), 2)
+        self.assertEqual(prediction_server.depth([1, ({"a": [1]},)], 64), 1)  # a tuple is not walked, as before
+        self.assertEqual(prediction_server.depth([1, 2], 0), 1)
         self.assertEqual(prediction_server.depth([[1], {"a": [2]}], 64), 3)
         deep = []
         for _ in range(100000):  # far past the interpreter's recursion limit

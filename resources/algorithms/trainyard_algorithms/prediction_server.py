@@ -246,9 +246,17 @@ def _message(error):
     return text[:2000]
 
 
+# What a JSON decoder gives besides lists and objects.
+_SCALAR_TYPES = frozenset((int, float, str, bool, type(None)))
+
+
 def depth(value, limit):
     """How deeply ``value`` nests lists and objects (a number is 0, ``[1]`` is 1), counted without recursion and
     up to ``limit + 1``: a value deeper than ``limit`` is not walked further."""
+    # The common instance, a flat list of numbers or strings, at C speed (``map(type, …)`` into a set): walking its
+    # elements one by one in Python cost a batch prediction worker a third of its time per instance.
+    if type(value) is list and _SCALAR_TYPES.issuperset(map(type, value)):
+        return 1
     deepest = 0
     stack = [(value, 0)]
     while stack:
