@@ -65,7 +65,7 @@ void LogLineStore::clear()
     m_committed = 0;
     m_committedEnd = 0;
     m_pending.clear();
-    m_staged.clear();
+    std::vector<char>().swap(m_staged); // its capacity too: up to the window's text, which a clear gives back
     m_stagedLive = 0;
     m_textBytes = 0;
     m_maxLength = 0;

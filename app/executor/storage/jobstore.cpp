@@ -45,11 +45,11 @@ QString etagOf(const QByteArray& jsonWithoutEtag)
 
 /// `job` with its etag (computeEtag()) and its stored JSON, from one conversion of the job to JSON and one
 /// serialisation (a tuning job's record, rewritten a few times per trial, grows with its trials: serialising it twice
-/// was a quarter of the study runner's CPU). The job is written with a placeholder etag of control characters, which
-/// Qt writes escaped (`\u0001…`): no string of the job can come out as that member, since its own backslashes and
-/// quotes come out escaped too. A compact object is its members joined by commas, so the bytes without that member
-/// are the record computeEtag() hashes; the member is then replaced by the etag's, where QJsonObject's sorted keys
-/// would have put it.
+/// was a quarter of the study runner's samples in perf, though bench_study's wall time did not move beyond its
+/// spread). The job is written with a placeholder etag of control characters, which Qt writes escaped (`\u0001…`):
+/// no string of the job can come out as that member, since its own backslashes and quotes come out escaped too. A
+/// compact object is its members joined by commas, so the bytes without that member are the record computeEtag()
+/// hashes; the member is then replaced by the etag's, where QJsonObject's sorted keys would have put it.
 std::pair<Job, QByteArray> withEtag(const Job& job)
 {
     static const QString placeholder = [] {
