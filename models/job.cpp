@@ -865,6 +865,11 @@ QJsonObject toJson(const PredictionOutput& out)
     return o;
 }
 
+QJsonObject toJson(const HyperparameterOutput& trial)
+{
+    return Trainyard::toJson(trial);
+}
+
 QJsonObject toJson(const Job& job)
 {
     QJsonObject o;

@@ -314,6 +314,9 @@ namespace JobJson {
 /// StateUnspecified state too, as proto3 omits an enum's zero value).
 QJsonObject toJson(const Job& job);
 QJsonObject toJson(const TrainingInput& input);
+/// One element of `trainingOutput.trials`, exactly as toJson(const Job&) writes it there (the job store encodes a
+/// tuning job's trials one by one and keeps their bytes between writes).
+QJsonObject toJson(const HyperparameterOutput& trial);
 /// Decode. Unknown fields, wrong JSON types, unparsable int64 strings and enum names the service does not
 /// have (a state "PAUSED" reads as StateUnspecified) are violations (each named by its field path); on any
 /// violation the returned Job is incomplete and must not be used.

@@ -258,6 +258,115 @@ private Q_SLOTS:
         }
     }
 
+    /// A tuning job's trials are encoded once and their bytes kept between writes (JobRecordEncoder): after every
+    /// kind of change a study makes (a trial added, its reports and outcome, the list re-sorted, a trial gone, two of
+    /// one ID) the stored bytes are still exactly the job's JSON encoded whole, its etag that of those bytes, the
+    /// text stored as TEXT (json_extract reads it), and a second store reads the same job back.
+    void keptTrialBytesAreTheJobsJson()
+    {
+        JobStore store;
+        QString error;
+        QVERIFY2(store.open(m_path, &error), qPrintable(error));
+        Job job = makeJob(QStringLiteral("t1"));
+        // Strings that spell the placeholders' escapes, before and inside the trials.
+        job.labels.insert(QStringLiteral("trials"), QString::fromUtf8("\x01\x02\x03\x05"));
+        job.errorMessage = QStringLiteral("\"trials\":\"\\u0001\\u0002\\u0003\\u0005\"}}");
+        QVERIFY2(store.insert(job, &error), qPrintable(error));
+        const JobKey key = Test::localJob(QStringLiteral("t1"));
+
+        auto trial = [](int n) {
+            HyperparameterOutput t;
+            t.trialId = QString::number(n);
+            t.hyperparameters.insert(QStringLiteral("lr"), QString::number(0.001 * n));
+            t.hyperparameters.insert(QStringLiteral("note"), QStringLiteral("\"trials\":\"\\u0001\"} é\t"));
+            t.startTime = QStringLiteral("2026-12-04T10:00:00Z");
+            t.state = JobState::Preparing;
+            return t;
+        };
+        auto check = [&](const Job& written) {
+            const std::optional<JobRecord> record = store.record(key.project, key.jobId);
+            QVERIFY(record);
+            const Job decoded = *store.job(key);
+            Job expected = written;
+            expected.etag = decoded.etag;
+            QCOMPARE(decoded, expected);
+            QCOMPARE(record->json, QJsonDocument(JobJson::toJson(decoded)).toJson(QJsonDocument::Compact));
+            QCOMPARE(decoded.etag, JobStore::computeEtag(decoded));
+            JobStore other;
+            QVERIFY2(other.open(m_path, &error), qPrintable(error));
+            QCOMPARE(*other.job(key), decoded);
+        };
+
+        Job stored = *store.job(key);
+        stored.trainingOutput.emplace();
+        stored.trainingOutput->isHyperparameterTuningJob = true;
+        stored.trainingOutput->hyperparameterMetricTag = QStringLiteral("accuracy");
+        for (int n = 1; n <= 30; ++n) { // trials added one write at a time
+            stored.trainingOutput->trials.append(trial(n));
+            QVERIFY2(store.update(key.project, stored, &error), qPrintable(error));
+        }
+        check(stored);
+        if (QTest::currentTestFailed())
+            return;
+        // Reports and outcomes of some, then the list sorted best first.
+        QList<HyperparameterOutput>& trials = stored.trainingOutput->trials;
+        for (int i = 0; i < trials.size(); i += 3) {
+            trials[i].allMetrics.append(HyperparameterMetric { 10, 0.5 + 0.01 * i });
+            trials[i].finalMetric = trials[i].allMetrics.last();
+            trials[i].state = JobState::Succeeded;
+            trials[i].endTime = QStringLiteral("2026-12-04T10:01:00Z");
+        }
+        trials[4].isTrialStoppedEarly = true;
+        trials[7].builtInAlgorithmOutput = BuiltInAlgorithmOutput { QStringLiteral("XGBoost"), QStringLiteral("2.11"),
+            QStringLiteral("3.7"), QStringLiteral("/tmp/job/8/model") };
+        QVERIFY2(store.update(key.project, stored, &error), qPrintable(error));
+        check(stored);
+        if (QTest::currentTestFailed())
+            return;
+        std::reverse(trials.begin(), trials.end());
+        stored.trainingOutput->completedTrialCount = 10;
+        QVERIFY2(store.update(key.project, stored, &error), qPrintable(error));
+        check(stored);
+        if (QTest::currentTestFailed())
+            return;
+        // A trial gone, one changed back, one with the ID of another.
+        trials.removeAt(5);
+        trials[0].state = JobState::Running;
+        trials.append(trials[2]);
+        trials.last().hyperparameters.insert(QStringLiteral("lr"), QStringLiteral("7"));
+        QVERIFY2(store.update(key.project, stored, &error), qPrintable(error));
+        check(stored);
+        if (QTest::currentTestFailed())
+            return;
+        // The whole output's own fields change, then the trials go.
+        stored.trainingOutput->builtInAlgorithmOutput = BuiltInAlgorithmOutput { QStringLiteral("XGBoost"),
+            QStringLiteral("2.11"), QStringLiteral("3.7"), QStringLiteral("/tmp/job/model") };
+        stored.state = JobState::Succeeded;
+        QVERIFY2(store.update(key.project, stored, &error), qPrintable(error));
+        check(stored);
+        if (QTest::currentTestFailed())
+            return;
+        trials.clear();
+        QVERIFY2(store.update(key.project, stored, &error), qPrintable(error));
+        check(stored);
+        if (QTest::currentTestFailed())
+            return;
+
+        QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("keptTrialBytes"));
+        {
+            db.setDatabaseName(m_path);
+            QVERIFY(db.open());
+            QSqlQuery query(db);
+            QVERIFY(query.exec(QStringLiteral("SELECT typeof(json), json_extract(json, '$.labels.trials') FROM jobs "
+                                              "WHERE job_id = 't1'")));
+            QVERIFY(query.next());
+            QCOMPARE(query.value(0).toString(), QStringLiteral("text"));
+            QCOMPARE(query.value(1).toString(), QString::fromUtf8("\x01\x02\x03\x05"));
+        }
+        db = QSqlDatabase();
+        QSqlDatabase::removeDatabase(QStringLiteral("keptTrialBytes"));
+    }
+
     /// Reads are answered from the last decoded record while its row is unchanged: what a read returns is
     /// what a fresh decode gives (another store opened on the file decodes the same Job), and the store's own
     /// writes are seen.

@@ -4,7 +4,6 @@
 
 #include "jobfilter.h"
 
-#include <QCryptographicHash>
 #include <QDateTime>
 #include <QDir>
 #include <QFileInfo>
@@ -30,64 +29,6 @@ Q_LOGGING_CATEGORY(lcStore, "trainyard.executor")
 constexpr int JobSchemaVersion = 4;
 
 std::atomic<qint64> g_decodes { 0 };
-
-QByteArray encode(const Job& job)
-{
-    return QJsonDocument(JobJson::toJson(job)).toJson(QJsonDocument::Compact);
-}
-
-QString etagOf(const QByteArray& jsonWithoutEtag)
-{
-    const QByteArray digest = QCryptographicHash::hash(jsonWithoutEtag, QCryptographicHash::Sha256);
-    // 9 bytes -> 12 base64 characters without padding: short, opaque, and collision-free in practice.
-    return QString::fromLatin1(digest.left(9).toBase64());
-}
-
-/// `job` with its etag (computeEtag()) and its stored JSON, from one conversion of the job to JSON and one
-/// serialisation (a tuning job's record, rewritten a few times per trial, grows with its trials: serialising it twice
-/// was a quarter of the study runner's samples in perf, though bench_study's wall time did not move beyond its
-/// spread). The job is written with a placeholder etag of control characters, which Qt writes escaped (`\u0001…`):
-/// no string of the job can come out as that member, since its own backslashes and quotes come out escaped too. A
-/// compact object is its members joined by commas, so the bytes without that member are the record computeEtag()
-/// hashes; the member is then replaced by the etag's, where QJsonObject's sorted keys would have put it.
-std::pair<Job, QByteArray> withEtag(const Job& job)
-{
-    static const QString placeholder = [] {
-        QString text;
-        for (const char16_t c : { u'\x01', u'\x02', u'\x03', u'\x04' })
-            text += QChar(c);
-        return text;
-    }();
-    auto member = [](const QString& etag) {
-        const QByteArray object
-            = QJsonDocument(QJsonObject { { QStringLiteral("etag"), etag } }).toJson(QJsonDocument::Compact);
-        return object.mid(1, object.size() - 2); // "etag":"…"
-    };
-    static const QByteArray placeholderMember = member(placeholder);
-
-    Job stored = job;
-    stored.etag = placeholder;
-    QByteArray bytes = QJsonDocument(JobJson::toJson(stored)).toJson(QJsonDocument::Compact);
-    const qsizetype at = bytes.indexOf(placeholderMember);
-    if (at <= 0) { // cannot happen (toJson writes a non-empty etag): then the two serialisations
-        stored.etag.clear();
-        QJsonObject json = JobJson::toJson(stored);
-        stored.etag = etagOf(QJsonDocument(json).toJson(QJsonDocument::Compact));
-        json.insert(QStringLiteral("etag"), stored.etag);
-        return { stored, QJsonDocument(json).toJson(QJsonDocument::Compact) };
-    }
-    QByteArray without = bytes;
-    const qsizetype end = at + placeholderMember.size();
-    if (end < without.size() && without.at(end) == ',')
-        without.remove(at, end + 1 - at); // and the comma after it
-    else if (without.at(at - 1) == ',')
-        without.remove(at - 1, end - at + 1); // the last member: and the comma before it
-    else
-        without.remove(at, end - at); // the only member
-    stored.etag = etagOf(without);
-    bytes.replace(at, placeholderMember.size(), member(stored.etag));
-    return { stored, bytes };
-}
 
 std::optional<Job> decode(const QByteArray& json, const QString& jobId)
 {
@@ -157,7 +98,7 @@ QString JobStore::computeEtag(const Job& job)
 {
     Job copy = job;
     copy.etag.clear();
-    return etagOf(encode(copy));
+    return JobRecordEncoder::etagOf(JobRecordEncoder::json(copy));
 }
 
 JobStore::JobStore(QObject* parent)
@@ -169,7 +110,7 @@ JobStore::JobStore(QObject* parent)
 
 JobStore::~JobStore()
 {
-    m_lookups = {}; // statements first: the connection is closed below
+    m_statements = {}; // statements first: the connection is closed below
     m_listStatements.clear();
     if (QSqlDatabase::contains(m_connectionName)) {
         {
@@ -387,7 +328,7 @@ bool JobStore::insert(const QString& project, const Job& job, QString* error, co
     if (stored.state == JobState::StateUnspecified)
         stored.state = JobState::Queued;
     QByteArray json;
-    std::tie(stored, json) = withEtag(stored);
+    std::tie(stored, json) = m_encoder.encode(project + QLatin1Char('/') + stored.jobId, stored);
     JobRecord record { project, stored.jobId, 0, json };
 
     if (!db.transaction())
@@ -408,10 +349,10 @@ bool JobStore::insert(const QString& project, const Job& job, QString* error, co
     }
     record.revision = query.value(0).toLongLong();
     query.prepare(QStringLiteral("INSERT INTO jobs(project, job_id, json, state, create_time, seq, revision, creator) "
-                                 "VALUES (?, ?, ?, ?, ?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM jobs), ?, ?)"));
+                                 "VALUES (?, ?, CAST(? AS TEXT), ?, ?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM jobs), ?, ?)"));
     query.addBindValue(project);
     query.addBindValue(stored.jobId);
-    query.addBindValue(QString::fromUtf8(record.json));
+    query.addBindValue(record.json); // bytes, stored as the UTF-8 text they are (statement() says why)
     query.addBindValue(jobStateName(stored.state));
     query.addBindValue(stored.createTime);
     query.addBindValue(record.revision);
@@ -454,42 +395,43 @@ bool JobStore::update(const QString& project, const Job& job, QString* error)
     forgetReads();
     if (!db.transaction())
         return fail(QStringLiteral("cannot begin a transaction: %1").arg(db.lastError().text()));
-    QSqlQuery query(db);
-    query.prepare(QStringLiteral("SELECT state, project, (SELECT MAX(revision) FROM jobs) + 1 FROM jobs "
-                                 "WHERE project = ? AND job_id = ?"));
-    query.addBindValue(project);
-    query.addBindValue(job.jobId);
-    if (!query.exec() || !query.next()) {
-        query = QSqlQuery();
+    // Each statement is reset (finish()) before the next and before the transaction ends.
+    auto failed = [&](QSqlQuery& query, const QString& message) {
+        query.finish();
         db.rollback();
-        return fail(QStringLiteral("cannot update job %1: no such job").arg(JobKey { project, job.jobId }.name()));
-    }
-    const QString oldState = query.value(0).toString(); // the column holds the name
+        return fail(message);
+    };
+    QSqlQuery& find = statement(UpdateFind);
+    find.bindValue(0, project);
+    find.bindValue(1, job.jobId);
+    if (!find.exec() || !find.next())
+        return failed(find, QStringLiteral("cannot update job %1: no such job").arg(JobKey { project, job.jobId }.name()));
+    const QString oldState = find.value(0).toString(); // the column holds the name
+    const QString storedProject = find.value(1).toString();
+    const qint64 revision = find.value(2).toLongLong();
+    find.finish();
 
-    const auto [stored, json] = withEtag(job);
-    const JobRecord record { query.value(1).toString(), stored.jobId, query.value(2).toLongLong(), json };
-    query.prepare(QStringLiteral("UPDATE jobs SET json = ?, state = ?, revision = ? WHERE project = ? AND job_id = ?"));
-    query.addBindValue(QString::fromUtf8(record.json));
-    query.addBindValue(jobStateName(stored.state));
-    query.addBindValue(record.revision);
-    query.addBindValue(record.project);
-    query.addBindValue(stored.jobId);
-    if (!query.exec()) {
-        const QString message = sqlError(query);
-        db.rollback();
-        return fail(QStringLiteral("cannot update job %1: %2").arg(stored.jobId, message));
-    }
+    const auto [stored, json] = m_encoder.encode(project + QLatin1Char('/') + job.jobId, job);
+    const JobRecord record { storedProject, stored.jobId, revision, json };
+    QSqlQuery& write = statement(UpdateRecord);
+    write.bindValue(0, record.json);
+    write.bindValue(1, jobStateName(stored.state));
+    write.bindValue(2, record.revision);
+    write.bindValue(3, record.project);
+    write.bindValue(4, stored.jobId);
+    if (!write.exec())
+        return failed(write, QStringLiteral("cannot update job %1: %2").arg(stored.jobId, sqlError(write)));
+    write.finish();
     if (jobStateName(stored.state) != oldState) {
-        query.prepare(QStringLiteral("INSERT INTO transitions(project, job_id, state, time) VALUES (?, ?, ?, ?)"));
-        query.addBindValue(record.project);
-        query.addBindValue(stored.jobId);
-        query.addBindValue(jobStateName(stored.state));
-        query.addBindValue(Rfc3339::now());
-        if (!query.exec()) {
-            const QString message = sqlError(query);
-            db.rollback();
-            return fail(QStringLiteral("cannot record the state of job %1: %2").arg(stored.jobId, message));
-        }
+        QSqlQuery& transition = statement(AddTransition);
+        transition.bindValue(0, record.project);
+        transition.bindValue(1, stored.jobId);
+        transition.bindValue(2, jobStateName(stored.state));
+        transition.bindValue(3, Rfc3339::now());
+        if (!transition.exec())
+            return failed(transition,
+                QStringLiteral("cannot record the state of job %1: %2").arg(stored.jobId, sqlError(transition)));
+        transition.finish();
     }
     if (!db.commit()) {
         const QString message = db.lastError().text();
@@ -502,15 +444,23 @@ bool JobStore::update(const QString& project, const Job& job, QString* error)
     return true;
 }
 
-QSqlQuery& JobStore::lookup(Lookup which) const
+QSqlQuery& JobStore::statement(Statement which) const
 {
-    std::optional<QSqlQuery>& query = m_lookups[size_t(which)];
+    std::optional<QSqlQuery>& query = m_statements[size_t(which)];
     if (!query) {
+        // CAST AS BLOB: Qt's SQLite driver answers a BLOB as the bytes themselves, TEXT as a QString (UTF-16). CAST AS
+        // TEXT: the record is bound as bytes (a BLOB) and stored as the UTF-8 text they are, with no round trip
+        // through UTF-16 (QString, then SQLite's conversion back).
+        static const std::array<QString, StatementCount> sql = {
+            QStringLiteral("SELECT revision, CAST(json AS BLOB) FROM jobs WHERE project = ? AND job_id = ?"),
+            QStringLiteral("SELECT 1 FROM jobs WHERE project = ? AND job_id = ?"),
+            QStringLiteral("SELECT state, project, (SELECT MAX(revision) FROM jobs) + 1 FROM jobs "
+                           "WHERE project = ? AND job_id = ?"),
+            QStringLiteral("UPDATE jobs SET json = CAST(? AS TEXT), state = ?, revision = ? WHERE project = ? AND job_id = ?"),
+            QStringLiteral("INSERT INTO transitions(project, job_id, state, time) VALUES (?, ?, ?, ?)"),
+        };
         query.emplace(QSqlDatabase::database(m_connectionName));
-        // CAST AS BLOB: Qt's SQLite driver answers a BLOB as the bytes themselves, TEXT as a QString (UTF-16).
-        query->prepare(which == RecordLookup
-                ? QStringLiteral("SELECT revision, CAST(json AS BLOB) FROM jobs WHERE project = ? AND job_id = ?")
-                : QStringLiteral("SELECT 1 FROM jobs WHERE project = ? AND job_id = ?"));
+        query->prepare(sql[size_t(which)]);
     }
     return *query;
 }
@@ -536,7 +486,7 @@ std::optional<JobRecord> JobStore::record(const QString& project, const QString&
     const QString key = project + QLatin1Char('/') + jobId;
     if (const auto it = m_recordReads.constFind(key); it != m_recordReads.cend())
         return *it;
-    QSqlQuery& query = lookup(RecordLookup);
+    QSqlQuery& query = statement(RecordLookup);
     query.bindValue(0, project);
     query.bindValue(1, jobId);
     std::optional<JobRecord> found;
@@ -578,7 +528,7 @@ bool JobStore::contains(const QString& project, const QString& jobId) const
         return false;
     if (const auto it = m_recordReads.constFind(project + QLatin1Char('/') + jobId); it != m_recordReads.cend())
         return it->has_value();
-    QSqlQuery& query = lookup(ContainsLookup);
+    QSqlQuery& query = statement(ContainsLookup);
     query.bindValue(0, project);
     query.bindValue(1, jobId);
     const bool found = query.exec() && query.next();

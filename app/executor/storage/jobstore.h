@@ -3,6 +3,7 @@
 
 #include "job.h"
 #include "jobkey.h"
+#include "jobrecordencoder.h"
 
 #include <QByteArray>
 #include <QHash>
@@ -131,7 +132,7 @@ public:
     QList<QPair<JobState, QString>> transitions(const JobKey& key) const { return transitions(key.project, key.jobId); }
 
     /// The etag of a record: base64 of the first 9 bytes of SHA-256 over the job's compact JSON
-    /// with `etag` empty (opaque to clients, as the service's).
+    /// with `etag` empty (opaque to clients, as the service's); JobRecordEncoder::etagOf().
     static QString computeEtag(const Job& job);
 
     /// Jobs decoded from stored JSON since the process started (every JobStore); for benchmarks and
@@ -165,13 +166,14 @@ private:
     mutable QHash<QString, Cached> m_cache; ///< by "<project>/<jobId>"
     static constexpr qsizetype MaxCached = 64;
 
-    /// The point lookups by (project, jobId), which every request that names a job runs: prepared once and kept,
-    /// as SQLite takes about as long to parse and plan such a statement as to run it. Reset after each use, so that
-    /// no read transaction stays open between calls (it would hold back WAL checkpoints and hide other
-    /// connections' writes). Made on first use; dropped before the connection closes.
-    enum Lookup { RecordLookup, ContainsLookup, LookupCount };
-    QSqlQuery& lookup(Lookup which) const;
-    mutable std::array<std::optional<QSqlQuery>, LookupCount> m_lookups;
+    /// The point lookups by (project, jobId), which every request that names a job runs, and update()'s statements
+    /// (a tuning job's record is rewritten a few times per trial): prepared once and kept, as SQLite takes about as
+    /// long to parse and plan such a statement as to run it. Reset after each use, so that no read transaction stays
+    /// open between calls (it would hold back WAL checkpoints and hide other connections' writes). Made on first use;
+    /// dropped before the connection closes.
+    enum Statement { RecordLookup, ContainsLookup, UpdateFind, UpdateRecord, AddTransition, StatementCount };
+    QSqlQuery& statement(Statement which) const;
+    mutable std::array<std::optional<QSqlQuery>, StatementCount> m_statements;
     /// listPage()'s statements by their SQL (one per shape of filter), prepared once.
     mutable std::map<QString, QSqlQuery> m_listStatements;
     static constexpr qsizetype MaxListStatements = 32;
@@ -194,6 +196,8 @@ private:
     mutable QHash<QString, ListPage> m_pageReads; ///< by project, filter text, page size and the job before
     static constexpr qsizetype MaxRecordReads = 1024;
     static constexpr qsizetype MaxPageReads = 64;
+
+    JobRecordEncoder m_encoder; ///< what insert() and update() store; keeps a tuning job's trials' bytes
 
     QString m_connectionName;
     QString m_storeId;
