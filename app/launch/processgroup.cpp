@@ -3,6 +3,8 @@
 
 #include <QLoggingCategory>
 #include <QFile>
+#include <QHash>
+#include <QMutex>
 #include <QProcess>
 
 #include <cerrno>
@@ -156,6 +158,19 @@ bool environHolds(pid_t pid, const QByteArray& marker)
     return false;
 }
 
+/// What earlier scans read of a process that is older than the runs they looked for: its start time, with the inode
+/// number of its /proc/<pid> entry, which readdir gives with the name. A process's start time never changes, so a
+/// later scan need not read its stat again while the same process holds the pid; a pid reused by a new process is
+/// a new /proc entry with a new inode number (the kernel drops a dead process's entries and numbers inodes from a
+/// counter), so it is read again. Each scan keeps what it saw: the pids that went are dropped.
+struct KnownStart {
+    ino_t inode = 0;
+    qint64 startTime = 0;
+};
+
+QMutex g_knownStartsMutex;
+QHash<pid_t, KnownStart> g_knownStarts;
+
 } // namespace
 
 qint64 bootTicksNow()
@@ -176,6 +191,9 @@ QList<qint64> jobProcesses(const QString& jobFolder, const QList<qint64>& groups
     DIR* proc = ::opendir("/proc");
     if (!proc)
         return pids;
+    const QMutexLocker lock(&g_knownStartsMutex);
+    QHash<pid_t, KnownStart> seen;
+    seen.reserve(g_knownStarts.size() + 16);
     while (const dirent* entry = ::readdir(proc)) {
         char* end = nullptr;
         const long value = std::strtol(entry->d_name, &end, 10);
@@ -184,14 +202,28 @@ QList<qint64> jobProcesses(const QString& jobFolder, const QList<qint64>& groups
         const pid_t pid = pid_t(value);
         if (pid == self)
             continue;
+        // A process older than the run is none of its processes (its replicas' groups and their descendants all
+        // started after its launch): known from an earlier scan, its stat is not read again. A run's end scans every
+        // process, and reading the stat files was most of the scan's cost.
+        if (startedSince > 0) {
+            const auto known = g_knownStarts.constFind(pid);
+            if (known != g_knownStarts.cend() && known->inode == entry->d_ino && known->startTime < startedSince) {
+                seen.insert(pid, *known);
+                continue;
+            }
+        }
         const Stat st = statOf(pid);
         if (st.state == 0 || st.state == 'Z')
             continue; // gone, or dead and not yet reaped
+        seen.insert(pid, KnownStart { entry->d_ino, st.startTime });
+        if (st.startTime < startedSince)
+            continue;
         // Exact variable match in the environment of what started since the run did and left its groups.
-        if (groups.contains(st.group) || (st.startTime >= startedSince && environHolds(pid, marker)))
+        if (groups.contains(st.group) || environHolds(pid, marker))
             pids << pid;
     }
     ::closedir(proc);
+    g_knownStarts = std::move(seen);
     return pids;
 }
 

@@ -48,7 +48,11 @@ inline QString jobMarkerVariable()
 /// readable and never listed.
 /// `startedSince` > 0 (clock ticks since boot, as bootTicksNow() gives): only processes started at or after
 /// it, which spares reading the environment of every older process (a replica's descendants cannot be older
-/// than its launch; recovery after an executor restart passes 0).
+/// than its launch; recovery after an executor restart passes 0). Then a process older than it is not listed even
+/// when it is in one of `groups` (none can be: the groups are the replicas', made at their launch), and the start
+/// times of such processes are kept between scans (with the inode of their /proc entry, which tells a reused pid), so
+/// that a scan reads only the stat files of the processes that started since the oldest run it looked for.
+/// Any thread (scans are serialised).
 QList<qint64> jobProcesses(const QString& jobFolder, const QList<qint64>& groups = {}, qint64 startedSince = 0);
 
 /// SIGKILLs every process jobProcesses(`jobFolder`, `groups`) lists: what a replica left behind after its
