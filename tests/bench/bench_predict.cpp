@@ -16,6 +16,9 @@
 //    N workers around the same model (predict_fastapi.py; FastAPI+uvicorn is what MLServer, KServe's model servers and
 //    BentoML stand on, issue 48), our N nodes against its N workers. Goal: ratio ≥ 1.5. Skipped with a message when
 //    Debian's python3-fastapi, python3-uvicorn, python3-uvloop or python3-httptools is missing.
+//    online_predict_8_clients_<N>_node_vs_fastapi_cpu: in the same runs, the servers' CPU per request (the executor
+//    and its nodes; uvicorn and its workers; /proc of each process tree), which does not depend on how many of the
+//    machine's cores each side was given: ratio = FastAPI's over ours (reported).
 //
 // 3. online_predict_cold_start: a version with autoScaling.minNodes 0 on an executor whose idle nodes stop after 1 s
 //    (--prediction-idle-seconds 1): once it has scaled to zero, one request's time (a node starts from the runtime's
@@ -44,6 +47,7 @@
 #include <QDirIterator>
 #include <QFile>
 #include <QFileInfo>
+#include <QHash>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -58,6 +62,8 @@
 #include <memory>
 #include <thread>
 #include <vector>
+
+#include <unistd.h>
 
 namespace {
 
@@ -75,7 +81,45 @@ struct Load {
     double perSecond = 0;
     double p50Ms = 0;
     qint64 failures = 0;
+    qint64 requests = 0; ///< answered with 200
 };
+
+/// CPU time (user + system) of process `root` and of every process below it, in seconds: utime and stime of
+/// /proc/<pid>/stat (proc(5), fields 14 and 15, clock ticks; a process's ended threads are in its own figures).
+double treeCpuSeconds(qint64 root)
+{
+    struct Entry {
+        qint64 parent = 0;
+        qint64 ticks = 0;
+    };
+    QHash<qint64, Entry> processes;
+    QDirIterator it(QStringLiteral("/proc"), QDir::Dirs | QDir::NoDotAndDotDot);
+    while (it.hasNext()) {
+        bool isPid = false;
+        const qint64 pid = it.next().section(QLatin1Char('/'), -1).toLongLong(&isPid);
+        if (!isPid)
+            continue;
+        QFile stat(QStringLiteral("/proc/%1/stat").arg(pid));
+        if (!stat.open(QIODevice::ReadOnly))
+            continue;
+        const QByteArray text = stat.readAll();
+        // "pid (comm) S ppid …": comm may hold spaces, so the fields are counted from the last ')'.
+        const QList<QByteArray> fields = text.mid(text.lastIndexOf(')') + 2).split(' ');
+        if (fields.size() < 13)
+            continue;
+        processes.insert(pid, Entry { fields.at(1).toLongLong(), fields.at(11).toLongLong() + fields.at(12).toLongLong() });
+    }
+    qint64 ticks = 0;
+    QList<qint64> tree { root };
+    for (qsizetype i = 0; i < tree.size(); ++i) {
+        ticks += processes.value(tree.at(i)).ticks;
+        for (auto p = processes.cbegin(); p != processes.cend(); ++p) {
+            if (p->parent == tree.at(i))
+                tree << p.key();
+        }
+    }
+    return double(ticks) / double(sysconf(_SC_CLK_TCK));
+}
 
 /// A TCP port on 127.0.0.1 that nothing listens on now (the kernel's choice), for a baseline server to bind.
 quint16 freePort()
@@ -141,6 +185,7 @@ Load load(quint16 port, const QByteArray& target, const QByteArray& token, const
         result.failures += failures[i];
     }
     result.perSecond = double(all.size()) / elapsed;
+    result.requests = qint64(all.size());
     result.p50Ms = BenchReport::median(all);
     return result;
 }
@@ -321,15 +366,37 @@ int main(int argc, char** argv)
             break;
         }
         const QByteArray& target = workers == 1 ? one : two;
+        // Each run's requests/s, and the servers' CPU per request in the same run (µs).
+        BenchReport::Samples cpu;
+        auto measured = [&](qint64 serverPid, auto&& run, std::vector<double>* cpuSamples) {
+            const double before = treeCpuSeconds(serverPid);
+            const Load l = failed(run());
+            cpuSamples->push_back(l.requests > 0 ? (treeCpuSeconds(serverPid) - before) * 1e6 / double(l.requests) : 0);
+            return l.perSecond;
+        };
         const BenchReport::Samples s = BenchReport::alternate(
-            1, runs, [&] { return failed(load(port, target, token, bodies, 8, duration)).perSecond; },
-            [&] { return failed(load(fastPort, "/predict", {}, bodies, 8, duration)).perSecond; });
+            1, runs,
+            [&] {
+                return measured(executor.pid(), [&] { return load(port, target, token, bodies, 8, duration); }, &cpu.ours);
+            },
+            [&] {
+                return measured(fast.processId(), [&] { return load(fastPort, "/predict", {}, bodies, 8, duration); },
+                    &cpu.baseline);
+            });
         const std::string name = "online_predict_8_clients_" + std::to_string(workers) + "_node_vs_fastapi";
         const double ratio = BenchReport::median(s.ours) / BenchReport::median(s.baseline);
         BenchReport::printLine(name, s, "requests/s", ratio, 1,
             "8 keep-alive clients, one instance a request, " + std::to_string(workers)
                 + " node(s) vs FastAPI on uvicorn (uvloop, httptools) with as many workers, around the same model");
         goals.push_back({ name, "ratio", ratio, true, 1.5 });
+        // The warm-up round's figures go, as alternate() drops its requests/s.
+        cpu.ours.erase(cpu.ours.begin(), cpu.ours.end() - std::min<std::ptrdiff_t>(cpu.ours.size(), runs));
+        cpu.baseline.erase(
+            cpu.baseline.begin(), cpu.baseline.end() - std::min<std::ptrdiff_t>(cpu.baseline.size(), runs));
+        BenchReport::printLine(name + "_cpu", cpu, "us a request",
+            BenchReport::median(cpu.baseline) / BenchReport::median(cpu.ours), 1,
+            "CPU time of the servers' processes (the executor and its nodes; uvicorn and its workers) per request in "
+            "the same runs; ratio = FastAPI's over ours");
         fast.terminate();
         if (!fast.waitForFinished(15000)) {
             fast.kill();
