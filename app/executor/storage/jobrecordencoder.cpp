@@ -62,9 +62,7 @@ QByteArray JobRecordEncoder::trialArray(const QString& key, const QList<Hyperpar
     const QHash<QString, Trial> kept = std::exchange(m_trials[key], {});
     QHash<QString, Trial>& now = m_trials[key];
     now.reserve(trials.size());
-    QByteArray array;
-    array.reserve(kept.isEmpty() ? 256 * trials.size() : 0);
-    array += '[';
+    QByteArray array = "[";
     for (const HyperparameterOutput& t : trials) {
         if (array.size() > 1)
             array += ',';
